@@ -1,0 +1,348 @@
+//! Animation clips: keyframed channels on rig nodes, validated once at construction.
+
+use glam::{Quat, Vec3};
+
+use crate::keys::{KeyCursor, Segment};
+use crate::rig::{NodeId, Rig};
+use crate::{interpolate, pose::Pose};
+
+/// How a sampler interpolates between keys (glTF `sampler.interpolation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// Hold the value of the previous key.
+    Step,
+    /// Linear; spherical linear (shortest path) for rotations.
+    Linear,
+    /// Cubic Hermite spline; each key stores in-tangent, value, out-tangent.
+    CubicSpline,
+}
+
+impl Interpolation {
+    /// Values stored per key and component: 3 for cubic splines, 1 otherwise.
+    #[must_use]
+    pub fn values_per_key(self) -> usize {
+        match self {
+            Self::CubicSpline => 3,
+            Self::Step | Self::Linear => 1,
+        }
+    }
+}
+
+/// The keyed values of a channel, typed by the property they animate.
+///
+/// For [`Interpolation::CubicSpline`] every key holds three elements: in-tangent, value,
+/// out-tangent (glTF's layout).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Keyframes {
+    /// Node translation.
+    Translation(Vec<Vec3>),
+    /// Node rotation (used as stored; see [`crate::Transform`]).
+    Rotation(Vec<Quat>),
+    /// Node scale.
+    Scale(Vec<Vec3>),
+    /// Morph target weights of the node's mesh: `width` weights per element, flat.
+    MorphWeights {
+        /// Weights per element (the mesh's morph target count).
+        width: usize,
+        /// The weights, `width` per element.
+        values: Vec<f32>,
+    },
+}
+
+impl Keyframes {
+    /// Number of stored elements (keys times values per key).
+    #[must_use]
+    pub fn element_count(&self) -> usize {
+        match self {
+            Self::Translation(v) | Self::Scale(v) => v.len(),
+            Self::Rotation(v) => v.len(),
+            Self::MorphWeights { width, values } => values.len().checked_div(*width).unwrap_or(0),
+        }
+    }
+
+    /// The glTF name of the animated property (`translation`, `rotation`, `scale`, `weights`).
+    #[must_use]
+    pub fn property_name(&self) -> &'static str {
+        match self {
+            Self::Translation(_) => "translation",
+            Self::Rotation(_) => "rotation",
+            Self::Scale(_) => "scale",
+            Self::MorphWeights { .. } => "weights",
+        }
+    }
+}
+
+/// One animated property of one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Channel {
+    node: NodeId,
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    keyframes: Keyframes,
+}
+
+/// Why a channel or clip is invalid.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ClipError {
+    /// The channel has no keys.
+    #[error("channel has no keyframes")]
+    NoKeys,
+    /// A key time is NaN or infinite.
+    #[error("key time {index} is not finite ({time})")]
+    NonFiniteTime {
+        /// Key index.
+        index: usize,
+        /// The value found.
+        time: f32,
+    },
+    /// Key times must increase strictly.
+    #[error("key time {index} ({time}) is not greater than the previous one ({previous})")]
+    NonIncreasingTime {
+        /// Key index.
+        index: usize,
+        /// The key time.
+        time: f32,
+        /// The previous key time.
+        previous: f32,
+    },
+    /// A key time is negative.
+    #[error("key time {index} is negative ({time})")]
+    NegativeTime {
+        /// Key index.
+        index: usize,
+        /// The key time.
+        time: f32,
+    },
+    /// Output element count does not match the key count.
+    #[error("{found} output elements for {keys} keys; {interpolation:?} needs {expected}")]
+    ValueCount {
+        /// Number of keys.
+        keys: usize,
+        /// Elements found.
+        found: usize,
+        /// Elements expected.
+        expected: usize,
+        /// The sampler's interpolation.
+        interpolation: Interpolation,
+    },
+    /// An output value is NaN or infinite.
+    #[error("output value {index} is not finite")]
+    NonFiniteValue {
+        /// Index of the element.
+        index: usize,
+    },
+    /// The target node does not exist.
+    #[error("target node {node} is out of range ({count} nodes)")]
+    NodeOutOfRange {
+        /// Rig node index.
+        node: u32,
+        /// Number of nodes.
+        count: usize,
+    },
+    /// The target node has a fixed matrix, which animation cannot target.
+    #[error("target node {node} has a fixed matrix; only TRS nodes can be animated")]
+    MatrixNode {
+        /// Rig node index.
+        node: u32,
+    },
+    /// Morph weight width differs from the node's morph target count.
+    #[error("weights channel has {found} weights per key but node {node} has {expected} morph targets")]
+    MorphWidth {
+        /// Rig node index.
+        node: u32,
+        /// Weights per key in the channel.
+        found: usize,
+        /// Morph targets of the node's mesh.
+        expected: usize,
+    },
+}
+
+impl Channel {
+    /// Builds a channel, checking key times (finite, non-negative, strictly increasing) and
+    /// the number and finiteness of values.
+    pub fn new(
+        node: NodeId,
+        interpolation: Interpolation,
+        times: Vec<f32>,
+        keyframes: Keyframes,
+    ) -> Result<Self, ClipError> {
+        if times.is_empty() {
+            return Err(ClipError::NoKeys);
+        }
+        for (index, &time) in times.iter().enumerate() {
+            if !time.is_finite() {
+                return Err(ClipError::NonFiniteTime { index, time });
+            }
+            if time < 0.0 {
+                return Err(ClipError::NegativeTime { index, time });
+            }
+            if let Some(&previous) = index.checked_sub(1).and_then(|p| times.get(p))
+                && time <= previous
+            {
+                return Err(ClipError::NonIncreasingTime { index, time, previous });
+            }
+        }
+        let expected = times.len() * interpolation.values_per_key();
+        let found = keyframes.element_count();
+        let exact = match &keyframes {
+            Keyframes::MorphWeights { width, values } => *width > 0 && values.len() == width * expected,
+            _ => found == expected,
+        };
+        if !exact {
+            return Err(ClipError::ValueCount { keys: times.len(), found, expected, interpolation });
+        }
+        let non_finite = match &keyframes {
+            Keyframes::Translation(v) | Keyframes::Scale(v) => v.iter().position(|x| !x.is_finite()),
+            Keyframes::Rotation(v) => v.iter().position(|x| !x.is_finite()),
+            Keyframes::MorphWeights { width, values } => values.iter().position(|x| !x.is_finite()).map(|i| i / width),
+        };
+        if let Some(index) = non_finite {
+            return Err(ClipError::NonFiniteValue { index });
+        }
+        Ok(Self { node, interpolation, times, keyframes })
+    }
+
+    /// The animated node.
+    #[must_use]
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+
+    /// The interpolation mode.
+    #[must_use]
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    /// Key times in seconds, strictly increasing.
+    #[must_use]
+    pub fn times(&self) -> &[f32] {
+        &self.times
+    }
+
+    /// The keyed values.
+    #[must_use]
+    pub fn keyframes(&self) -> &Keyframes {
+        &self.keyframes
+    }
+
+    /// Time of the last key.
+    #[must_use]
+    pub fn end_time(&self) -> f32 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+
+    /// Samples the channel at `time` into `pose`, finding the key by binary search.
+    pub fn sample(&self, time: f32, pose: &mut Pose) {
+        self.apply(Segment::search(&self.times, time), pose);
+    }
+
+    /// Samples the channel at `time` into `pose`, moving `cursor` forward from where the last
+    /// sample left it (amortized O(1) for forward playback). Gives exactly the same result as
+    /// [`Channel::sample`].
+    pub fn sample_with_cursor(&self, time: f32, cursor: &mut KeyCursor, pose: &mut Pose) {
+        self.apply(cursor.seek(&self.times, time), pose);
+    }
+
+    fn apply(&self, segment: Segment, pose: &mut Pose) {
+        let node = self.node;
+        let interp = self.interpolation;
+        let dt = segment.duration(&self.times);
+        match &self.keyframes {
+            Keyframes::Translation(v) => {
+                pose.local_mut(node).translation = interpolate::vec3(v, interp, segment, dt);
+            }
+            Keyframes::Scale(v) => pose.local_mut(node).scale = interpolate::vec3(v, interp, segment, dt),
+            Keyframes::Rotation(v) => pose.local_mut(node).rotation = interpolate::quat(v, interp, segment, dt),
+            Keyframes::MorphWeights { width, values } => {
+                interpolate::weights(values, *width, interp, segment, dt, pose.morph_weights_mut(node));
+            }
+        }
+    }
+}
+
+/// A named set of channels played together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    name: Option<String>,
+    channels: Vec<Channel>,
+    duration: f32,
+}
+
+impl Clip {
+    /// Builds a clip, checking every channel against the rig (node in range, TRS node, morph
+    /// weight width). Duration is the last key time over all channels.
+    pub fn new(name: Option<String>, channels: Vec<Channel>, rig: &Rig) -> Result<Self, (usize, ClipError)> {
+        for (index, channel) in channels.iter().enumerate() {
+            check_target(channel, rig).map_err(|e| (index, e))?;
+        }
+        let duration = channels.iter().map(Channel::end_time).fold(0.0, f32::max);
+        Ok(Self { name, channels, duration })
+    }
+
+    /// The clip's name, if any.
+    #[must_use]
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The channels.
+    #[must_use]
+    pub fn channels(&self) -> &[Channel] {
+        &self.channels
+    }
+
+    /// Duration in seconds: the last key time over all channels.
+    #[must_use]
+    pub fn duration(&self) -> f32 {
+        self.duration
+    }
+
+    /// Samples every channel at clip time `time` (binary search), overwriting the animated
+    /// properties of `pose`. Before a channel's first key / after its last it holds that key.
+    pub fn sample(&self, time: f32, pose: &mut Pose) {
+        for channel in &self.channels {
+            channel.sample(time, pose);
+        }
+    }
+
+    /// Like [`Clip::sample`] but with per-channel cursors for forward playback; same result.
+    pub fn sample_with_cursor(&self, time: f32, cursor: &mut ClipCursor, pose: &mut Pose) {
+        cursor.keys.resize(self.channels.len(), KeyCursor::default());
+        for (channel, key) in self.channels.iter().zip(&mut cursor.keys) {
+            channel.sample_with_cursor(time, key, pose);
+        }
+    }
+}
+
+fn check_target(channel: &Channel, rig: &Rig) -> Result<(), ClipError> {
+    let node = channel.node;
+    if node.index() >= rig.len() {
+        return Err(ClipError::NodeOutOfRange { node: node.0, count: rig.len() });
+    }
+    match &channel.keyframes {
+        Keyframes::MorphWeights { width, .. } => {
+            let expected = rig.morph_range(node).len();
+            if *width != expected {
+                return Err(ClipError::MorphWidth { node: node.0, found: *width, expected });
+            }
+        }
+        _ if rig.rest(node).as_trs().is_none() => return Err(ClipError::MatrixNode { node: node.0 }),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Per-instance playback state of a clip: one key cursor per channel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClipCursor {
+    keys: Vec<KeyCursor>,
+}
+
+impl ClipCursor {
+    /// A cursor for `clip`, at its start.
+    #[must_use]
+    pub fn new(clip: &Clip) -> Self {
+        Self { keys: vec![KeyCursor::default(); clip.channels.len()] }
+    }
+}

@@ -1,0 +1,116 @@
+//! Interpolation of keyed values: step, linear / shortest-path slerp, cubic Hermite.
+
+use glam::{Quat, Vec3, Vec4};
+
+use crate::clip::Interpolation;
+use crate::keys::Segment;
+
+/// Above this cosine, slerp degenerates numerically; normalized lerp is used instead (the
+/// difference from a true slerp is below 1e-6 rad there).
+const NLERP_THRESHOLD: f32 = 0.9995;
+
+/// Spherical linear interpolation along the shortest path (the second quaternion is negated
+/// when the dot product is negative).
+///
+/// The angle comes from `acos` and its sine from `sin(angle)`, never `sqrt(1 - d*d)`, which
+/// cancels badly in `f32`. Inputs are used as stored; identical inputs are returned unchanged.
+#[must_use]
+pub fn slerp(a: Quat, b: Quat, u: f32) -> Quat {
+    if a == b {
+        return a;
+    }
+    let (a, mut b) = (Vec4::from(a), Vec4::from(b));
+    let mut dot = a.dot(b);
+    if dot < 0.0 {
+        b = -b;
+        dot = -dot;
+    }
+    if dot < NLERP_THRESHOLD {
+        let theta = dot.acos();
+        let sin = theta.sin();
+        let wa = ((1.0 - u) * theta).sin() / sin;
+        let wb = (u * theta).sin() / sin;
+        Quat::from_vec4(a * wa + b * wb)
+    } else {
+        Quat::from_vec4(a.lerp(b, u).normalize())
+    }
+}
+
+/// Cubic Hermite basis weights `(h00, h10, h01, h11)` at `u`.
+fn hermite_basis(u: f32) -> (f32, f32, f32, f32) {
+    let u2 = u * u;
+    let u3 = u2 * u;
+    (2.0 * u3 - 3.0 * u2 + 1.0, u3 - 2.0 * u2 + u, -2.0 * u3 + 3.0 * u2, u3 - u2)
+}
+
+/// The glTF cubic spline between value `v0` (out-tangent `b0`) and value `v1` (in-tangent
+/// `a1`), with tangents scaled by the key interval `dt`.
+fn hermite<T>(v0: T, b0: T, v1: T, a1: T, u: f32, dt: f32) -> T
+where
+    T: std::ops::Mul<f32, Output = T> + std::ops::Add<Output = T>,
+{
+    let (h00, h10, h01, h11) = hermite_basis(u);
+    v0 * h00 + b0 * (h10 * dt) + v1 * h01 + a1 * (h11 * dt)
+}
+
+/// Samples vector keys (translation or scale).
+#[must_use]
+pub fn vec3(values: &[Vec3], interpolation: Interpolation, segment: Segment, dt: f32) -> Vec3 {
+    sample(values, interpolation, segment, dt, Vec3::lerp)
+}
+
+/// Samples rotation keys; cubic results are normalized, as the spec asks.
+#[must_use]
+pub fn quat(values: &[Quat], interpolation: Interpolation, segment: Segment, dt: f32) -> Quat {
+    let q = sample(values, interpolation, segment, dt, slerp);
+    match (interpolation, segment) {
+        (Interpolation::CubicSpline, Segment::Between { .. }) => q.normalize(),
+        _ => q,
+    }
+}
+
+fn sample<T>(values: &[T], interpolation: Interpolation, segment: Segment, dt: f32, lerp: impl Fn(T, T, f32) -> T) -> T
+where
+    T: Copy + std::ops::Mul<f32, Output = T> + std::ops::Add<Output = T>,
+{
+    let stride = interpolation.values_per_key();
+    // For cubic splines the value is the middle of (in-tangent, value, out-tangent).
+    let value = |key: usize| values[key * stride + stride / 2];
+    match segment {
+        Segment::Hold { index } => value(index),
+        Segment::Between { index, u } => match interpolation {
+            Interpolation::Step => value(index),
+            Interpolation::Linear => lerp(value(index), value(index + 1), u),
+            Interpolation::CubicSpline => {
+                let out_tangent = values[index * 3 + 2];
+                let in_tangent = values[(index + 1) * 3];
+                hermite(value(index), out_tangent, value(index + 1), in_tangent, u, dt)
+            }
+        },
+    }
+}
+
+/// Samples morph weight keys (`width` weights per element) into `out`.
+pub fn weights(values: &[f32], width: usize, interpolation: Interpolation, segment: Segment, dt: f32, out: &mut [f32]) {
+    let stride = interpolation.values_per_key();
+    let element = |e: usize| &values[e * width..(e + 1) * width];
+    let value = |key: usize| element(key * stride + stride / 2);
+    match segment {
+        Segment::Hold { index } => out.copy_from_slice(value(index)),
+        Segment::Between { index, u } => match interpolation {
+            Interpolation::Step => out.copy_from_slice(value(index)),
+            Interpolation::Linear => {
+                for ((o, &a), &b) in out.iter_mut().zip(value(index)).zip(value(index + 1)) {
+                    *o = a + (b - a) * u;
+                }
+            }
+            Interpolation::CubicSpline => {
+                let (v0, b0) = (value(index), element(index * 3 + 2));
+                let (v1, a1) = (value(index + 1), element((index + 1) * 3));
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = hermite(v0[k], b0[k], v1[k], a1[k], u, dt);
+                }
+            }
+        },
+    }
+}

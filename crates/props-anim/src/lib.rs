@@ -1,0 +1,39 @@
+//! The animation core of the animated-props subsystem: pure, deterministic, allocation-free
+//! per frame once buffers exist.
+//!
+//! Data flows `Rig` + `Clip` + `Playback` -> [`Pose`] (local TRS, world matrices, morph
+//! weights) -> joint palette ([`JointMatrix`], 3x4 rows) per [`Skin`]. [`Model`] bundles what
+//! an importer produces. This crate knows no GPU, file format, ECS, window, file system or
+//! clock: time is always passed in.
+//!
+//! Priorities: exactly the glTF 2.0 semantics (checked against an independent reference),
+//! then speed; inputs are validated once, at construction, so sampling and posing never fail.
+
+mod clip;
+mod interpolate;
+mod keys;
+mod material;
+mod mesh;
+mod model;
+mod palette;
+mod playback;
+mod pose;
+mod rig;
+mod skin;
+pub mod skinning;
+mod transform;
+
+pub use clip::{Channel, Clip, ClipCursor, ClipError, Interpolation, Keyframes};
+pub use interpolate::slerp;
+pub use keys::{KeyCursor, Segment};
+pub use material::{Image, Material};
+pub use mesh::{Influences, Mesh, MorphTarget, Primitive, Topology};
+pub use model::{MeshInstance, Model, ModelError, ModelParts};
+pub use palette::JointMatrix;
+pub use playback::{PlayMode, Playback};
+pub use pose::Pose;
+pub use rig::{NodeId, Rig, RigError, SourceNode};
+pub use skin::{Skin, SkinError};
+pub use transform::{RestTransform, Transform};
+
+pub use glam;

@@ -1,0 +1,232 @@
+//! A whole model: rig, skins, clips, meshes and how meshes attach to nodes.
+
+use std::ops::Range;
+
+use crate::clip::Clip;
+use crate::material::{Image, Material};
+use crate::mesh::Mesh;
+use crate::palette::JointMatrix;
+use crate::pose::Pose;
+use crate::rig::{NodeId, Rig};
+use crate::skin::Skin;
+
+/// A mesh placed on a node: rigid (follows the node's world matrix) or skinned (follows the
+/// skin's joints; the node's own transform is ignored, as glTF specifies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeshInstance {
+    /// The node carrying the mesh.
+    pub node: NodeId,
+    /// Index into [`Model::meshes`].
+    pub mesh: u32,
+    /// Index into [`Model::skins`] for a skinned mesh.
+    pub skin: Option<u32>,
+}
+
+/// The parts of a model, before their cross-references are checked by [`Model::new`].
+#[derive(Clone, Debug, Default)]
+pub struct ModelParts {
+    /// Node hierarchy.
+    pub rig: Option<Rig>,
+    /// Skins.
+    pub skins: Vec<Skin>,
+    /// Animation clips.
+    pub clips: Vec<Clip>,
+    /// Meshes, each stored once however many nodes use it.
+    pub meshes: Vec<Mesh>,
+    /// Materials.
+    pub materials: Vec<Material>,
+    /// Decoded images.
+    pub images: Vec<Image>,
+    /// Meshes placed on nodes.
+    pub instances: Vec<MeshInstance>,
+}
+
+/// A cross-reference inside a model that points nowhere.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// No rig was given.
+    #[error("the model has no rig")]
+    NoRig,
+    /// A mesh instance names a node, mesh or skin that does not exist.
+    #[error("mesh instance {instance} refers to missing {what} {index}")]
+    MissingReference {
+        /// Index of the mesh instance.
+        instance: usize,
+        /// "node", "mesh" or "skin".
+        what: &'static str,
+        /// The bad index.
+        index: u32,
+    },
+    /// A skinned primitive uses a joint index past the end of its skin.
+    #[error("mesh {mesh} primitive {primitive} uses joint {joint} but skin {skin} has {joints} joints")]
+    JointOutOfRange {
+        /// Mesh index.
+        mesh: u32,
+        /// Primitive index.
+        primitive: usize,
+        /// Skin index.
+        skin: u32,
+        /// Largest joint index used.
+        joint: u16,
+        /// Joints in the skin.
+        joints: usize,
+    },
+    /// The node's morph weights do not match the mesh's morph target count.
+    #[error("node {node} has {weights} morph weights but mesh {mesh} has {targets} morph targets")]
+    MorphCount {
+        /// Rig node.
+        node: u32,
+        /// Mesh index.
+        mesh: u32,
+        /// Morph weights on the node.
+        weights: usize,
+        /// Morph targets of the mesh.
+        targets: usize,
+    },
+    /// A primitive or material refers to a missing material or image.
+    #[error("{what} {index} does not exist")]
+    MissingAsset {
+        /// "material" or "image".
+        what: &'static str,
+        /// The bad index.
+        index: u32,
+    },
+}
+
+/// A model ready to animate and draw. Every cross-reference has been checked, so posing,
+/// skinning and drawing it cannot fail.
+#[derive(Clone, Debug)]
+pub struct Model {
+    rig: Rig,
+    skins: Vec<Skin>,
+    clips: Vec<Clip>,
+    meshes: Vec<Mesh>,
+    materials: Vec<Material>,
+    images: Vec<Image>,
+    instances: Vec<MeshInstance>,
+    palette_offsets: Vec<u32>,
+}
+
+impl Model {
+    /// Checks the parts' cross-references and builds the model.
+    pub fn new(parts: ModelParts) -> Result<Self, ModelError> {
+        let ModelParts { rig, skins, clips, meshes, materials, images, instances } = parts;
+        let rig = rig.ok_or(ModelError::NoRig)?;
+        for (instance, mi) in instances.iter().enumerate() {
+            let missing = |what, index| ModelError::MissingReference { instance, what, index };
+            if mi.node.index() >= rig.len() {
+                return Err(missing("node", mi.node.0));
+            }
+            let mesh = meshes.get(mi.mesh as usize).ok_or(missing("mesh", mi.mesh))?;
+            let skin = match mi.skin {
+                Some(s) => Some(skins.get(s as usize).ok_or(missing("skin", s))?),
+                None => None,
+            };
+            let weights = rig.morph_range(mi.node).len();
+            if weights != mesh.morph_target_count() {
+                let targets = mesh.morph_target_count();
+                return Err(ModelError::MorphCount { node: mi.node.0, mesh: mi.mesh, weights, targets });
+            }
+            for (primitive, p) in mesh.primitives.iter().enumerate() {
+                if let (Some(skin), Some(joint)) = (skin, p.max_joint())
+                    && joint as usize >= skin.joints().len()
+                {
+                    let (skin_index, joints) = (mi.skin.unwrap_or_default(), skin.joints().len());
+                    return Err(ModelError::JointOutOfRange {
+                        mesh: mi.mesh,
+                        primitive,
+                        skin: skin_index,
+                        joint,
+                        joints,
+                    });
+                }
+            }
+        }
+        let materials_used = meshes.iter().flat_map(|m| &m.primitives).filter_map(|p| p.material);
+        if let Some(index) = materials_used.into_iter().find(|&i| i as usize >= materials.len()) {
+            return Err(ModelError::MissingAsset { what: "material", index });
+        }
+        if let Some(index) = materials.iter().filter_map(|m| m.base_color_texture).find(|&i| i as usize >= images.len())
+        {
+            return Err(ModelError::MissingAsset { what: "image", index });
+        }
+        let mut palette_offsets = vec![0u32];
+        for skin in &skins {
+            palette_offsets.push(palette_offsets.last().copied().unwrap_or(0) + skin.joints().len() as u32);
+        }
+        Ok(Self { rig, skins, clips, meshes, materials, images, instances, palette_offsets })
+    }
+
+    /// The node hierarchy.
+    #[must_use]
+    pub fn rig(&self) -> &Rig {
+        &self.rig
+    }
+
+    /// Skins.
+    #[must_use]
+    pub fn skins(&self) -> &[Skin] {
+        &self.skins
+    }
+
+    /// Animation clips.
+    #[must_use]
+    pub fn clips(&self) -> &[Clip] {
+        &self.clips
+    }
+
+    /// The first clip with this name.
+    #[must_use]
+    pub fn find_clip(&self, name: &str) -> Option<usize> {
+        self.clips.iter().position(|c| c.name() == Some(name))
+    }
+
+    /// Meshes.
+    #[must_use]
+    pub fn meshes(&self) -> &[Mesh] {
+        &self.meshes
+    }
+
+    /// Materials.
+    #[must_use]
+    pub fn materials(&self) -> &[Material] {
+        &self.materials
+    }
+
+    /// Decoded images.
+    #[must_use]
+    pub fn images(&self) -> &[Image] {
+        &self.images
+    }
+
+    /// Meshes placed on nodes.
+    #[must_use]
+    pub fn instances(&self) -> &[MeshInstance] {
+        &self.instances
+    }
+
+    /// Joint matrices of all skins together: the size of one instance's palette.
+    #[must_use]
+    pub fn palette_len(&self) -> usize {
+        self.palette_offsets.last().copied().unwrap_or(0) as usize
+    }
+
+    /// Where skin `skin`'s joints lie in the palette written by [`Model::write_palettes`].
+    #[must_use]
+    pub fn palette_range(&self, skin: u32) -> Range<usize> {
+        let i = skin as usize;
+        self.palette_offsets[i] as usize..self.palette_offsets[i + 1] as usize
+    }
+
+    /// Writes every skin's joint palette, skin after skin, into `out` (of length
+    /// [`Model::palette_len`]). `pose` must have had [`Pose::compute_world`] called.
+    ///
+    /// # Panics
+    /// If `out` has the wrong length.
+    pub fn write_palettes(&self, pose: &Pose, out: &mut [JointMatrix]) {
+        assert_eq!(out.len(), self.palette_len(), "palette length must equal Model::palette_len");
+        for (skin, range) in self.skins.iter().zip(self.palette_offsets.windows(2)) {
+            skin.write_palette(pose, &mut out[range[0] as usize..range[1] as usize]);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! A pose: local transforms, world matrices and morph weights of every rig node.
+
+use glam::Affine3A;
+
+use crate::rig::{NodeId, Rig};
+use crate::transform::{RestTransform, Transform};
+
+/// The animated state of one instance of a rig, in caller-owned buffers that are reused
+/// frame after frame (no allocation once built).
+///
+/// The bone API of a game engine, in these terms: [`Pose::local_transform`] /
+/// [`Pose::local_matrix`] (Babylon's local matrix), [`Pose::world_matrix`] (absolute matrix,
+/// valid after [`Pose::compute_world`]), [`Pose::set_local_transform`] (procedural override
+/// for this frame), [`Pose::return_to_rest`]; [`crate::Skin::write_palette`] gives the final
+/// matrices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pose {
+    locals: Vec<Transform>,
+    /// Fixed local matrices of `matrix` nodes; `None` for TRS nodes and overridden nodes.
+    fixed: Vec<Option<Affine3A>>,
+    world: Vec<Affine3A>,
+    morph_weights: Vec<f32>,
+    morph_offsets: Vec<u32>,
+}
+
+impl Pose {
+    /// The rest pose of `rig`, with world matrices computed.
+    #[must_use]
+    pub fn from_rest(rig: &Rig) -> Self {
+        let mut pose = Self {
+            locals: Vec::with_capacity(rig.len()),
+            fixed: Vec::with_capacity(rig.len()),
+            world: vec![Affine3A::IDENTITY; rig.len()],
+            morph_weights: Vec::with_capacity(rig.morph_defaults().len()),
+            morph_offsets: rig.nodes().map(|n| rig.morph_range(n).start as u32).collect(),
+        };
+        pose.morph_offsets.push(rig.morph_defaults().len() as u32);
+        pose.return_to_rest(rig);
+        pose.compute_world(rig);
+        pose
+    }
+
+    /// Resets every local transform and morph weight to the rig's rest values (world
+    /// matrices are recomputed by the next [`Pose::compute_world`]). Does not allocate.
+    pub fn return_to_rest(&mut self, rig: &Rig) {
+        self.locals.clear();
+        self.fixed.clear();
+        for node in rig.nodes() {
+            match *rig.rest(node) {
+                RestTransform::Trs(trs) => {
+                    self.locals.push(trs);
+                    self.fixed.push(None);
+                }
+                RestTransform::Matrix(matrix) => {
+                    self.locals.push(Transform::IDENTITY);
+                    self.fixed.push(Some(matrix));
+                }
+            }
+        }
+        self.morph_weights.clear();
+        self.morph_weights.extend_from_slice(rig.morph_defaults());
+    }
+
+    /// Number of nodes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.locals.len()
+    }
+
+    /// True for a pose of an empty rig.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.locals.is_empty()
+    }
+
+    /// The local TRS of `node` (identity for an un-overridden fixed-matrix node; see
+    /// [`Pose::local_matrix`]).
+    #[must_use]
+    pub fn local_transform(&self, node: NodeId) -> &Transform {
+        &self.locals[node.index()]
+    }
+
+    /// Mutable local TRS of `node`, for animation sampling; a fixed-matrix node switches to TRS.
+    pub(crate) fn local_mut(&mut self, node: NodeId) -> &mut Transform {
+        self.fixed[node.index()] = None;
+        &mut self.locals[node.index()]
+    }
+
+    /// Overrides the local transform of `node` until the next sample or
+    /// [`Pose::return_to_rest`]: how game code drives a windmill rotor or a car wheel. Call
+    /// after sampling the clip and before [`Pose::compute_world`].
+    pub fn set_local_transform(&mut self, node: NodeId, transform: Transform) {
+        *self.local_mut(node) = transform;
+    }
+
+    /// The local matrix of `node`.
+    #[must_use]
+    pub fn local_matrix(&self, node: NodeId) -> Affine3A {
+        let i = node.index();
+        self.fixed[i].unwrap_or_else(|| self.locals[i].to_affine())
+    }
+
+    /// Computes every node's world matrix from the locals: one multiply per node, in rig order
+    /// (parents first).
+    pub fn compute_world(&mut self, rig: &Rig) {
+        for (i, parent) in rig.parents().iter().enumerate() {
+            let local = self.fixed[i].unwrap_or_else(|| self.locals[i].to_affine());
+            self.world[i] = match parent {
+                Some(parent) => self.world[parent.index()] * local,
+                None => local,
+            };
+        }
+    }
+
+    /// The world (model-space) matrix of `node` as of the last [`Pose::compute_world`].
+    #[must_use]
+    pub fn world_matrix(&self, node: NodeId) -> Affine3A {
+        self.world[node.index()]
+    }
+
+    /// All world matrices, in rig order.
+    #[must_use]
+    pub fn world_matrices(&self) -> &[Affine3A] {
+        &self.world
+    }
+
+    /// Current morph weights of the mesh on `node` (empty when it has none).
+    #[must_use]
+    pub fn morph_weights(&self, node: NodeId) -> &[f32] {
+        let i = node.index();
+        &self.morph_weights[self.morph_offsets[i] as usize..self.morph_offsets[i + 1] as usize]
+    }
+
+    /// Mutable morph weights of the mesh on `node`, for sampling or procedural control.
+    pub fn morph_weights_mut(&mut self, node: NodeId) -> &mut [f32] {
+        let i = node.index();
+        &mut self.morph_weights[self.morph_offsets[i] as usize..self.morph_offsets[i + 1] as usize]
+    }
+}
