@@ -1,4 +1,5 @@
-//! Interpolation of keyed values: step, linear / shortest-path slerp, cubic Hermite.
+//! Interpolation of keyed values: step, linear / shortest-path slerp, cubic Hermite, given
+//! the [`Segment`] a time falls in.
 
 use glam::{Quat, Vec3, Vec4};
 

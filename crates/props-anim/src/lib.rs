@@ -10,7 +10,7 @@
 //! then speed; inputs are validated once, at construction, so sampling and posing never fail.
 
 mod clip;
-mod interpolate;
+pub mod interpolate;
 mod keys;
 mod material;
 mod mesh;
@@ -24,7 +24,6 @@ pub mod skinning;
 mod transform;
 
 pub use clip::{Channel, Clip, ClipCursor, ClipError, Interpolation, Keyframes};
-pub use interpolate::slerp;
 pub use keys::{KeyCursor, Segment};
 pub use material::{Image, Material};
 pub use mesh::{Influences, Mesh, MorphTarget, Primitive, Topology};

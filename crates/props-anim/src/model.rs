@@ -205,10 +205,24 @@ impl Model {
         &self.instances
     }
 
-    /// Joint matrices of all skins together: the size of one instance's palette.
+    /// Matrices in one instance's palette: every skin's joints, then one node matrix per mesh
+    /// instance (see [`Model::write_palettes`]).
     #[must_use]
     pub fn palette_len(&self) -> usize {
+        self.joint_count() + self.instances.len()
+    }
+
+    /// Joints of all skins together.
+    #[must_use]
+    pub fn joint_count(&self) -> usize {
         self.palette_offsets.last().copied().unwrap_or(0) as usize
+    }
+
+    /// Where mesh instance `instance`'s node world matrix lies in the palette: what its rigid
+    /// primitives (those without joints) are drawn with, as one joint of weight 1.
+    #[must_use]
+    pub fn node_slot(&self, instance: usize) -> usize {
+        self.joint_count() + instance
     }
 
     /// Where skin `skin`'s joints lie in the palette written by [`Model::write_palettes`].
@@ -218,15 +232,21 @@ impl Model {
         self.palette_offsets[i] as usize..self.palette_offsets[i + 1] as usize
     }
 
-    /// Writes every skin's joint palette, skin after skin, into `out` (of length
-    /// [`Model::palette_len`]). `pose` must have had [`Pose::compute_world`] called.
+    /// Writes one instance's whole palette into `out` (of length [`Model::palette_len`]):
+    /// every skin's joint matrices (world x inverse bind), skin after skin, then the world
+    /// matrix of every mesh instance's node, so rigid and skinned meshes come out of the same
+    /// pass. `pose` must have had [`Pose::compute_world`] called.
     ///
     /// # Panics
     /// If `out` has the wrong length.
     pub fn write_palettes(&self, pose: &Pose, out: &mut [JointMatrix]) {
         assert_eq!(out.len(), self.palette_len(), "palette length must equal Model::palette_len");
+        let (joints, nodes) = out.split_at_mut(self.joint_count());
         for (skin, range) in self.skins.iter().zip(self.palette_offsets.windows(2)) {
-            skin.write_palette(pose, &mut out[range[0] as usize..range[1] as usize]);
+            skin.write_palette(pose, &mut joints[range[0] as usize..range[1] as usize]);
+        }
+        for (out, instance) in nodes.iter_mut().zip(&self.instances) {
+            *out = JointMatrix::from_affine(&pose.world_matrix(instance.node));
         }
     }
 }

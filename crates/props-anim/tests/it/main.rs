@@ -1,0 +1,8 @@
+//! Integration tests of props-anim (one binary, one module per concern).
+
+mod interpolation;
+mod keys;
+mod playback;
+mod pose;
+mod rig;
+mod support;

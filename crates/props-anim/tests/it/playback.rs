@@ -1,0 +1,38 @@
+//! Play modes, speed and phase.
+
+use props_anim::{PlayMode, Playback};
+
+use crate::support::assert_close;
+
+#[test]
+fn looping_wraps_and_once_clamps() {
+    let mut looping = Playback::looping(0.0);
+    let mut once = Playback { mode: PlayMode::Once, ..Playback::default() };
+    for _ in 0..25 {
+        looping.advance(0.1, 2.0);
+        once.advance(0.1, 2.0);
+    }
+    assert_close(looping.clip_time(2.0), 0.5, 1e-5);
+    assert_eq!(once.clip_time(2.0), 2.0);
+}
+
+#[test]
+fn phase_and_speed_offset_instances() {
+    let mut p = Playback { speed: 2.0, phase: 1.5, ..Playback::default() };
+    p.advance(0.5, 2.0);
+    assert_close(p.clip_time(2.0), 0.5, 1e-6); // 0.5 * 2 + 1.5 = 2.5 -> wraps to 0.5
+}
+
+#[test]
+fn backwards_playback_wraps_below_zero() {
+    let mut p = Playback { speed: -1.0, ..Playback::default() };
+    p.advance(0.25, 1.0);
+    assert_close(p.clip_time(1.0), 0.75, 1e-6);
+}
+
+#[test]
+fn degenerate_durations_give_time_zero() {
+    assert_eq!(PlayMode::Loop.wrap(3.0, 0.0), 0.0);
+    assert_eq!(PlayMode::Once.wrap(f32::NAN, 1.0), 0.0);
+    assert_eq!(PlayMode::Once.wrap(-1.0, 1.0), 0.0);
+}

@@ -1,0 +1,124 @@
+//! Crowds of animated instances to evaluate each frame.
+
+use std::path::Path;
+
+use glam::{Quat, Vec3};
+use props_anim::{
+    Channel, Clip, ClipCursor, Interpolation, JointMatrix, Keyframes, Model, ModelParts, NodeId, PlayMode, Pose,
+    RestTransform, Rig, Skin, SourceNode, Transform,
+};
+
+/// Path of Fox.glb in the repository's test models.
+#[must_use]
+pub fn fox_path() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/Fox.glb")
+}
+
+/// Loads Fox.glb (24 joints, clips Survey / Walk / Run).
+///
+/// # Panics
+/// If the test model is missing or does not import.
+#[must_use]
+pub fn fox() -> Model {
+    props_gltf::import_file(&fox_path(), &props_gltf::Limits::default()).expect("Fox.glb imports").model
+}
+
+/// A synthetic rig of `joints` joints: five chains hanging from one root, every joint
+/// rotating on a 30-key LINEAR clip (plus a translating root), with one skin over all joints.
+///
+/// # Panics
+/// Never for `joints >= 1` (the construction is valid by design).
+#[must_use]
+pub fn synthetic(joints: usize) -> Model {
+    let chains = 5;
+    // Node 0 is the root; node i > 0 hangs from the root (i <= chains) or from node i - chains.
+    let parent = |i: usize| if i <= chains { 0 } else { i - chains };
+    let nodes: Vec<SourceNode> = (0..joints)
+        .map(|i| {
+            let children = (1..joints).filter(|&c| parent(c) == i);
+            SourceNode {
+                name: Some(format!("joint{i}")),
+                children: children.map(|c| c as u32).collect(),
+                rest: RestTransform::Trs(Transform::from_translation(Vec3::new(0.0, 0.1, 0.0))),
+                morph_weights: Vec::new(),
+            }
+        })
+        .collect();
+    let rig = Rig::from_source_nodes(&nodes).expect("valid synthetic hierarchy");
+    let keys = 30;
+    let times: Vec<f32> = (0..keys).map(|k| k as f32 / 30.0).collect();
+    let mut channels: Vec<Channel> = rig
+        .nodes()
+        .map(|node| {
+            let rotations = (0..keys)
+                .map(|k| Quat::from_rotation_x(0.3 * ((k + node.index()) as f32 * 0.4).sin()))
+                .collect();
+            Channel::new(node, Interpolation::Linear, times.clone(), Keyframes::Rotation(rotations))
+                .expect("valid rotation channel")
+        })
+        .collect();
+    let root_path = (0..keys).map(|k| Vec3::new((k as f32 * 0.2).sin(), 0.0, 0.0)).collect();
+    channels.push(
+        Channel::new(NodeId(0), Interpolation::Linear, times, Keyframes::Translation(root_path))
+            .expect("valid translation channel"),
+    );
+    let clip = Clip::new(Some("wave".into()), channels, &rig).expect("valid clip");
+    let rest = Pose::from_rest(&rig);
+    let inverse_bind = rig.nodes().map(|n| rest.world_matrix(n).inverse()).collect();
+    let skin = Skin::new(None, rig.nodes().collect(), Some(inverse_bind), &rig).expect("valid skin");
+    let parts = ModelParts { rig: Some(rig), skins: vec![skin], clips: vec![clip], ..ModelParts::default() };
+    Model::new(parts).expect("valid synthetic model")
+}
+
+/// `count` instances of one model playing one clip at distinct phases, with their poses,
+/// cursors and one shared palette buffer (what a frame uploads).
+pub struct Crowd<'m> {
+    /// The model.
+    pub model: &'m Model,
+    /// The clip everyone plays.
+    pub clip: usize,
+    /// Phase of each instance, in clip seconds.
+    pub phases: Vec<f32>,
+    /// One pose per instance.
+    pub poses: Vec<Pose>,
+    /// One cursor per instance.
+    pub cursors: Vec<ClipCursor>,
+    /// All palettes, instance after instance.
+    pub palettes: Vec<JointMatrix>,
+}
+
+impl<'m> Crowd<'m> {
+    /// A crowd with phases spread evenly over the clip (deterministic).
+    #[must_use]
+    pub fn new(model: &'m Model, clip: usize, count: usize) -> Self {
+        let duration = model.clips()[clip].duration();
+        Self {
+            model,
+            clip,
+            phases: (0..count).map(|i| duration * (i as f32 * 0.618_034).fract()).collect(),
+            poses: vec![Pose::from_rest(model.rig()); count],
+            cursors: vec![ClipCursor::new(&model.clips()[clip]); count],
+            palettes: vec![JointMatrix::IDENTITY; count * model.palette_len()],
+        }
+    }
+
+    /// Skin joints evaluated per frame (instances times the model's joint count); the node
+    /// matrices of mesh instances are extra work not counted here.
+    #[must_use]
+    pub fn joints(&self) -> usize {
+        self.poses.len() * self.model.joint_count()
+    }
+
+    /// The project's path: cursor sampling, one multiply per node, palettes written in place.
+    pub fn evaluate(&mut self, time: f32) {
+        let clip = &self.model.clips()[self.clip];
+        let rig = self.model.rig();
+        let palette_len = self.model.palette_len();
+        let instances = self.poses.iter_mut().zip(&mut self.cursors).zip(&self.phases);
+        for (((pose, cursor), phase), out) in instances.zip(self.palettes.chunks_exact_mut(palette_len)) {
+            clip.sample_with_cursor(PlayMode::Loop.wrap(time + phase, clip.duration()), cursor, pose);
+            pose.compute_world(rig);
+            self.model.write_palettes(pose, out);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Project automation, run as `cargo xtask <command>` (see `.cargo/config.toml`).
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+mod pose;
+mod test_models;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Project automation for the animated-props workspace")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Pose a model at given times and write the oracle's JSON shape (`gltf-anim-oracle/1`).
+    Pose(pose::PoseArgs),
+    /// Regenerate the project's own small glTF test models into `tests/models/generated/`.
+    GenTestModels {
+        /// Output folder.
+        #[arg(long, default_value = "tests/models/generated")]
+        out: PathBuf,
+    },
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Pose(args) => pose::run(&args),
+        Command::GenTestModels { out } => {
+            for path in test_models::generate(&out)? {
+                println!("wrote {}", path.display());
+            }
+            Ok(())
+        }
+    }
+}

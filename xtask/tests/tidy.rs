@@ -1,0 +1,118 @@
+//! Tidy checks: invariants of the workspace that `cargo test` enforces, read from the files.
+//!
+//! The main one is the dependency direction. Data flows import -> animation core -> scene ->
+//! plain frame data -> renderer; no crate may depend against that flow or on a library that
+//! is not its business (the animation core knows no GPU, file format, ECS, window or watcher).
+//! Only `game/` wires everything together.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Third-party crates that only some crates may use.
+const RESTRICTED: &[&str] =
+    &["wgpu", "gltf", "hecs", "notify", "notify-debouncer-full", "winit", "image", "anyhow", "tracing-subscriber"];
+
+/// For each crate: the project crates and restricted third-party crates it may depend on
+/// (in any dependency table, dev and build included). `*` = anything (the wiring crates).
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("props-anim", &[]),
+    ("props-gltf", &["props-anim", "gltf", "image"]),
+    ("props-bench", &["props-anim", "props-gltf"]),
+    ("game", &["*"]),
+    ("xtask", &["*"]),
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every package manifest of the workspace: `crates/*`, `game`, `xtask`.
+fn manifests() -> BTreeMap<String, (PathBuf, toml::Table)> {
+    let root = root();
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(root.join("crates")).expect("crates/").flatten().map(|e| e.path()).collect();
+    dirs.extend([root.join("game"), root.join("xtask")]);
+    dirs.into_iter()
+        .filter(|d| d.join("Cargo.toml").is_file())
+        .map(|dir| {
+            let text = std::fs::read_to_string(dir.join("Cargo.toml")).expect("readable manifest");
+            let table: toml::Table = text.parse().expect("valid TOML");
+            let name = table["package"]["name"].as_str().expect("package.name").to_owned();
+            (name, (dir, table))
+        })
+        .collect()
+}
+
+/// Names of all dependencies of a manifest, in every dependency table (target ones too).
+fn dependencies(table: &toml::Table) -> Vec<String> {
+    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let mut tables: Vec<&toml::Table> = kinds.iter().filter_map(|k| table.get(*k)?.as_table()).collect();
+    if let Some(targets) = table.get("target").and_then(|t| t.as_table()) {
+        for target in targets.values().filter_map(|t| t.as_table()) {
+            tables.extend(kinds.iter().filter_map(|k| target.get(*k)?.as_table()));
+        }
+    }
+    tables.into_iter().flat_map(|t| t.keys().cloned()).collect()
+}
+
+#[test]
+fn dependencies_follow_the_data_flow() {
+    let mut errors = Vec::new();
+    for (name, (_, table)) in manifests() {
+        let Some((_, allowed)) = ALLOWED.iter().find(|(crate_name, _)| *crate_name == name) else {
+            errors.push(format!("{name}: not in the tidy test's ALLOWED table; add it with its allowed dependencies"));
+            continue;
+        };
+        if allowed.contains(&"*") {
+            continue;
+        }
+        for dep in dependencies(&table) {
+            let restricted = dep.starts_with("props-") || dep == "game" || RESTRICTED.contains(&dep.as_str());
+            if restricted && !allowed.contains(&dep.as_str()) {
+                errors.push(format!("{name} must not depend on {dep}"));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "dependency rules broken:\n{}", errors.join("\n"));
+}
+
+#[test]
+fn crates_are_named_after_their_folder_and_share_the_lints() {
+    for (name, (dir, table)) in manifests() {
+        let folder = dir.file_name().expect("folder name").to_string_lossy();
+        assert_eq!(folder, name, "{}: crate folder and crate name differ", dir.display());
+        if dir.parent().is_some_and(|p| p.ends_with("crates")) {
+            assert!(name.starts_with("props-"), "{name}: library crates share the props- prefix");
+        }
+        let lints = table.get("lints").and_then(|l| l.get("workspace")).and_then(|w| w.as_bool());
+        assert_eq!(lints, Some(true), "{name}: needs `[lints] workspace = true`");
+    }
+}
+
+#[test]
+fn architecture_names_every_crate() {
+    let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    for name in manifests().keys() {
+        assert!(architecture.contains(&format!("`{name}`")), "ARCHITECTURE.md does not describe `{name}`");
+    }
+}
+
+/// Only the game binary installs a tracing subscriber; libraries only emit events.
+#[test]
+fn only_the_game_installs_a_subscriber() {
+    fn visit(dir: &Path, hits: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                visit(&path, hits);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && std::fs::read_to_string(&path).is_ok_and(|s| s.contains(concat!("tracing_", "subscriber")))
+            {
+                hits.push(path);
+            }
+        }
+    }
+    let mut hits = Vec::new();
+    visit(&root().join("crates"), &mut hits);
+    assert!(hits.is_empty(), "libraries must not install a tracing subscriber: {hits:?}");
+}
