@@ -1,0 +1,245 @@
+//! Raw bytes: the GLB container, buffers (GLB binary chunk, external `.bin`, `data:` URIs)
+//! and buffer views, each checked against its declared length.
+
+use std::borrow::Cow;
+use std::io::Read;
+use std::path::Path;
+
+use base64::Engine;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use gltf::json::Root;
+
+use crate::error::{ErrorKind, FILE, ImportError};
+use crate::limits::{self, Limits};
+use crate::uri::{self, Target};
+
+/// The JSON text and binary chunk of a `.gltf` or `.glb` file.
+#[derive(Debug)]
+pub(crate) struct Container<'a> {
+    /// The glTF JSON.
+    pub json: Cow<'a, [u8]>,
+    /// The GLB binary chunk, if any.
+    pub bin: Option<Cow<'a, [u8]>>,
+}
+
+/// Splits a GLB file into its chunks (via the gltf crate, after checking the header that it
+/// trusts), or takes a `.gltf` file as JSON.
+pub(crate) fn split_container(bytes: &[u8]) -> Result<Container<'_>, ImportError> {
+    if !bytes.starts_with(b"glTF") {
+        return Ok(Container { json: Cow::Borrowed(bytes), bin: None });
+    }
+    let invalid = |reason: String| ImportError::at(FILE, ErrorKind::InvalidGlb { reason });
+    let word = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+    let (Some(version), Some(length)) = (word(4), word(8)) else {
+        return Err(invalid(format!("the 12-byte header is cut short ({} bytes)", bytes.len())));
+    };
+    if version != 2 {
+        return Err(invalid(format!("container version {version}; only version 2 (glTF 2.0) is supported")));
+    }
+    let declared = usize::try_from(length).unwrap_or(usize::MAX);
+    if declared < 12 {
+        return Err(invalid(format!("the header declares {declared} bytes, less than the header itself")));
+    }
+    let Some(whole) = bytes.get(..declared) else {
+        return Err(invalid(format!(
+            "the file is truncated: its header declares {declared} bytes but it has {}",
+            bytes.len()
+        )));
+    };
+    let glb = gltf::Glb::from_slice(whole).map_err(|e| invalid(e.to_string()))?;
+    Ok(Container { json: glb.json, bin: glb.bin })
+}
+
+/// The data of every buffer of a file, each exactly its declared `byteLength` long.
+#[derive(Debug)]
+pub(crate) struct Buffers<'a> {
+    data: Vec<Cow<'a, [u8]>>,
+}
+
+impl<'a> Buffers<'a> {
+    /// Loads every buffer: buffer 0 without `uri` from the GLB binary chunk, the others from
+    /// confined URIs under `base_dir`.
+    pub(crate) fn load(
+        root: &Root,
+        mut bin: Option<Cow<'a, [u8]>>,
+        base_dir: Option<&Path>,
+        limits: &Limits,
+    ) -> Result<Self, ImportError> {
+        let mut total = 0u64;
+        let mut data = Vec::with_capacity(root.buffers.len());
+        for (index, buffer) in root.buffers.iter().enumerate() {
+            let path = format!("buffers[{index}]");
+            let declared = buffer.byte_length.0;
+            limits::check(declared, limits.max_buffer_bytes, "buffer byteLength", &path)?;
+            total = total.saturating_add(declared);
+            limits::check(total, limits.max_total_buffer_bytes, "byteLength of all buffers together", &path)?;
+            let bytes = match (&buffer.uri, index) {
+                (Some(uri), _) => Cow::Owned(read_uri(uri, base_dir, limits, &format!("{path}.uri"))?),
+                (None, 0) => bin.take().ok_or_else(|| ImportError::at(&path, ErrorKind::MissingBufferData))?,
+                (None, _) => return Err(ImportError::at(&path, ErrorKind::MissingBufferData)),
+            };
+            let actual = bytes.len() as u64;
+            let too_short = || ImportError::at(&path, ErrorKind::BufferTooShort { declared, actual });
+            let length = usize::try_from(declared).map_err(|_| too_short())?;
+            data.push(match bytes {
+                Cow::Borrowed(slice) => Cow::Borrowed(slice.get(..length).ok_or_else(too_short)?),
+                Cow::Owned(mut vec) if vec.len() >= length => {
+                    vec.truncate(length);
+                    Cow::Owned(vec)
+                }
+                Cow::Owned(_) => return Err(too_short()),
+            });
+        }
+        Ok(Self { data })
+    }
+
+    /// The bytes of buffer view `index`, or [`ErrorKind::ViewOutOfBounds`] at its path.
+    pub(crate) fn view(&self, root: &Root, index: usize) -> Result<&[u8], ImportError> {
+        let path = format!("bufferViews[{index}]");
+        let view = root.buffer_views.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+        let buffer =
+            self.data.get(view.buffer.value()).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+        let start = view.byte_offset.map_or(0, |o| o.0);
+        let end = start.saturating_add(view.byte_length.0);
+        let bounds = ErrorKind::ViewOutOfBounds { start, end, buffer_len: buffer.len() as u64 };
+        let range = usize::try_from(start).ok().zip(usize::try_from(end).ok());
+        range.and_then(|(start, end)| buffer.get(start..end)).ok_or_else(|| ImportError::at(path, bounds))
+    }
+}
+
+/// Reads what `uri` (found at `json_path`) refers to: the decoded payload of a base64 `data:`
+/// URI or a file confined to `base_dir`, at most [`Limits::max_buffer_bytes`] long.
+pub(crate) fn read_uri(
+    uri: &str,
+    base_dir: Option<&Path>,
+    limits: &Limits,
+    json_path: &str,
+) -> Result<Vec<u8>, ImportError> {
+    const BASE64: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    let limit = limits.max_buffer_bytes;
+    match uri::resolve(uri, base_dir, json_path)? {
+        Target::Base64(payload) => {
+            let estimate = base64::decoded_len_estimate(payload.len()) as u64;
+            limits::check(estimate, limit, "decoded size of the data URI, in bytes", json_path)?;
+            BASE64
+                .decode(payload)
+                .map_err(|e| ImportError::at(json_path, ErrorKind::InvalidDataUri { reason: e.to_string() }))
+        }
+        Target::File(path) => {
+            let io = |source| ImportError::at(json_path, ErrorKind::Io { path: path.clone(), source });
+            let file = std::fs::File::open(&path).map_err(io)?;
+            let size = file.metadata().map_err(io)?.len();
+            limits::check(size, limit, "size of the referenced file, in bytes", json_path)?;
+            let mut bytes = Vec::new();
+            file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
+            limits::check(bytes.len() as u64, limit, "size of the referenced file, in bytes", json_path)?;
+            Ok(bytes)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glb(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
+        let pad = |n: usize| n.next_multiple_of(4);
+        let mut out = Vec::new();
+        let total = 12 + 8 + pad(json.len()) + bin.map_or(0, |b| 8 + pad(b.len()));
+        out.extend_from_slice(b"glTF");
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&(total as u32).to_le_bytes());
+        out.extend_from_slice(&(pad(json.len()) as u32).to_le_bytes());
+        out.extend_from_slice(b"JSON");
+        out.extend_from_slice(json);
+        out.resize(20 + pad(json.len()), b' ');
+        if let Some(bin) = bin {
+            out.extend_from_slice(&(pad(bin.len()) as u32).to_le_bytes());
+            out.extend_from_slice(b"BIN\0");
+            out.extend_from_slice(bin);
+            out.resize(total, 0);
+        }
+        out
+    }
+
+    fn glb_error(bytes: &[u8]) -> String {
+        match split_container(bytes) {
+            Err(ImportError { kind: ErrorKind::InvalidGlb { reason }, json_path, .. }) => {
+                assert_eq!(json_path, FILE);
+                reason
+            }
+            other => panic!("expected InvalidGlb, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn glb_chunks_are_split() {
+        let file = glb(b"{}", Some(&[1, 2, 3]));
+        let container = split_container(&file).expect("valid GLB");
+        assert_eq!(&*container.json, b"{}  ");
+        assert_eq!(container.bin.as_deref(), Some(&[1u8, 2, 3, 0][..]));
+        let json = split_container(b"{\"asset\":{}}").expect("JSON");
+        assert!(json.bin.is_none());
+    }
+
+    #[test]
+    fn broken_glb_headers_are_errors() {
+        let file = glb(b"{}", Some(&[1, 2, 3]));
+        assert!(glb_error(&file[..7]).contains("header"));
+        assert!(glb_error(&file[..file.len() - 1]).contains("truncated"));
+        let mut version = file.clone();
+        version[4] = 1;
+        assert!(glb_error(&version).contains("version 1"));
+        let mut short = file.clone();
+        short[8..12].copy_from_slice(&4u32.to_le_bytes());
+        assert!(glb_error(&short).contains("less than the header"));
+        let mut chunk = file;
+        chunk[12..16].copy_from_slice(&1000u32.to_le_bytes());
+        glb_error(&chunk);
+    }
+
+    fn root(json: serde_json::Value) -> Root {
+        serde_json::from_value(json).expect("valid root")
+    }
+
+    #[test]
+    fn buffers_are_checked_against_byte_length() {
+        let limits = Limits::default();
+        let doc = root(serde_json::json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 3}],
+            "bufferViews": [{"buffer": 0, "byteOffset": 1, "byteLength": 2}, {"buffer": 0, "byteOffset": 2, "byteLength": 2}]}));
+        let bin: &[u8] = &[1, 2, 3, 0];
+        let buffers = Buffers::load(&doc, Some(Cow::Borrowed(bin)), None, &limits).expect("loads");
+        assert_eq!(buffers.view(&doc, 0).expect("view 0"), &[2, 3]);
+        let error = buffers.view(&doc, 1).expect_err("view 1 is past the buffer");
+        assert_eq!(error.json_path, "bufferViews[1]");
+        assert!(matches!(error.kind, ErrorKind::ViewOutOfBounds { start: 2, end: 4, buffer_len: 3 }));
+
+        let short = Buffers::load(&doc, Some(Cow::Borrowed(&bin[..2])), None, &limits).expect_err("too short");
+        assert!(matches!(short.kind, ErrorKind::BufferTooShort { declared: 3, actual: 2 }));
+        let missing = Buffers::load(&doc, None, None, &limits).expect_err("no BIN chunk");
+        assert!(matches!(missing.kind, ErrorKind::MissingBufferData));
+        let tight = Limits { max_buffer_bytes: 2, ..Limits::default() };
+        let big = Buffers::load(&doc, Some(Cow::Borrowed(bin)), None, &tight).expect_err("over the limit");
+        assert!(matches!(big.kind, ErrorKind::LimitExceeded { value: 3, limit: 2, .. }));
+    }
+
+    #[test]
+    fn data_uris_are_decoded() {
+        let limits = Limits::default();
+        let doc = root(serde_json::json!({"asset": {"version": "2.0"},
+            "buffers": [{"byteLength": 2, "uri": "data:application/octet-stream;base64,AQID"},
+                        {"byteLength": 1, "uri": "data:application/gltf-buffer;base64,AQ"}],
+            "bufferViews": [{"buffer": 0, "byteLength": 2}, {"buffer": 1, "byteLength": 1}]}));
+        let buffers = Buffers::load(&doc, None, None, &limits).expect("loads");
+        assert_eq!(buffers.view(&doc, 0).expect("view"), &[1, 2]);
+        assert_eq!(buffers.view(&doc, 1).expect("view"), &[1]);
+        let bad = root(serde_json::json!({"asset": {"version": "2.0"},
+            "buffers": [{"byteLength": 1, "uri": "data:application/octet-stream;base64,A*=="}]}));
+        let error = Buffers::load(&bad, None, None, &limits).expect_err("bad base64");
+        assert_eq!(error.json_path, "buffers[0].uri");
+        assert!(matches!(error.kind, ErrorKind::InvalidDataUri { .. }));
+    }
+}

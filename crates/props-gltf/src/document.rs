@@ -1,0 +1,228 @@
+//! The glTF JSON: parsing, required extensions, and the gltf crate's validation of index
+//! references, with its findings turned into [`ImportError`]s that carry the JSON path.
+
+use gltf::json::mesh::Semantic;
+use gltf::json::validation::{self, Checked, Validate};
+use gltf::json::{Path, Root};
+use serde::Deserialize;
+
+use crate::error::{ErrorKind, FILE, ImportError, Warnings, warn};
+
+/// Extensions this importer handles (or may safely ignore) when a file requires them.
+const SUPPORTED_EXTENSIONS: &[&str] =
+    &["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform", "KHR_materials_emissive_strength"];
+
+/// The parsed, validated JSON of a file.
+#[derive(Debug)]
+pub(crate) struct Document {
+    /// The glTF objects; every index in it refers to an existing object.
+    pub root: Root,
+    /// For animations that had channels removed (see [`parse`]), the original index of each
+    /// remaining channel.
+    channel_origins: Vec<Vec<usize>>,
+}
+
+impl Document {
+    /// The index channel `channel` of animation `animation` has in the file.
+    pub(crate) fn source_channel(&self, animation: usize, channel: usize) -> usize {
+        self.channel_origins.get(animation).and_then(|o| o.get(channel)).copied().unwrap_or(channel)
+    }
+}
+
+/// The few properties looked at before the full parse.
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(default, rename = "extensionsRequired")]
+    extensions_required: Vec<String>,
+    #[serde(default)]
+    animations: Vec<ProbeAnimation>,
+}
+
+#[derive(Deserialize)]
+struct ProbeAnimation {
+    #[serde(default)]
+    channels: Vec<ProbeChannel>,
+}
+
+#[derive(Deserialize)]
+struct ProbeChannel {
+    #[serde(default)]
+    target: Option<ProbeTarget>,
+}
+
+#[derive(Deserialize)]
+struct ProbeTarget {
+    #[serde(default)]
+    node: Option<serde::de::IgnoredAny>,
+}
+
+impl ProbeChannel {
+    fn has_node(&self) -> bool {
+        self.target.as_ref().is_some_and(|t| t.node.is_some())
+    }
+}
+
+/// Parses and validates the JSON. Animation channels without a target node (such as
+/// KHR_animation_pointer's) are dropped with a warning.
+pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, ImportError> {
+    let syntax = |e: serde_json::Error| ImportError::at(FILE, ErrorKind::Json { message: e.to_string() });
+    let probe: Probe = serde_json::from_slice(json).map_err(syntax)?;
+    for (i, name) in probe.extensions_required.iter().enumerate() {
+        if !SUPPORTED_EXTENSIONS.contains(&name.as_str()) {
+            return Err(unsupported_extension(format!("extensionsRequired[{i}]"), name));
+        }
+    }
+    let has_pointer_channels = probe.animations.iter().flat_map(|a| &a.channels).any(|c| !c.has_node());
+    let mut channel_origins = Vec::new();
+    let mut root: Root = if has_pointer_channels {
+        let mut value: serde_json::Value = serde_json::from_slice(json).map_err(syntax)?;
+        channel_origins = drop_nodeless_channels(&mut value, &probe, warnings);
+        serde_json::from_value(value).map_err(syntax)?
+    } else {
+        serde_json::from_slice(json).map_err(syntax)?
+    };
+    if !root.asset.version.starts_with("2.") {
+        let version = root.asset.version.clone();
+        return Err(ImportError::at("asset.version", ErrorKind::UnsupportedVersion { version }));
+    }
+    for (i, name) in root.extensions_used.iter().enumerate() {
+        if !SUPPORTED_EXTENSIONS.contains(&name.as_str()) {
+            warn(warnings, format!("extensionsUsed[{i}]"), format!("extension {name} is not supported and is ignored"));
+        }
+    }
+    // Every required extension is supported (checked above); the gltf crate knows only some.
+    root.extensions_required.clear();
+    validate(&root)?;
+    Ok(Document { root, channel_origins })
+}
+
+/// Removes the channels without `target.node` from `value`; returns, per animation, the
+/// original indices of the channels kept.
+fn drop_nodeless_channels(value: &mut serde_json::Value, probe: &Probe, warnings: &mut Warnings) -> Vec<Vec<usize>> {
+    let mut origins = Vec::with_capacity(probe.animations.len());
+    for (a, animation) in probe.animations.iter().enumerate() {
+        let keep: Vec<bool> = animation.channels.iter().map(ProbeChannel::has_node).collect();
+        for (c, _) in keep.iter().enumerate().filter(|(_, keep)| !**keep) {
+            let message = "channel has no target node (KHR_animation_pointer?) and is ignored";
+            warn(warnings, format!("animations[{a}].channels[{c}]"), message);
+        }
+        if let Some(channels) = value.pointer_mut(&format!("/animations/{a}/channels")).and_then(|c| c.as_array_mut()) {
+            let mut flags = keep.iter();
+            channels.retain(|_| flags.next().copied().unwrap_or(true));
+        }
+        origins.push(keep.iter().enumerate().filter(|(_, keep)| **keep).map(|(c, _)| c).collect());
+    }
+    origins
+}
+
+/// The error for a required extension this importer does not implement.
+fn unsupported_extension(json_path: String, name: &str) -> ImportError {
+    let hint = match name {
+        "KHR_draco_mesh_compression" | "EXT_meshopt_compression" | "KHR_meshopt_compression" => {
+            "; re-export the model without mesh compression"
+        }
+        "KHR_texture_basisu" | "EXT_texture_webp" | "EXT_texture_avif" | "MSFT_texture_dds" => {
+            "; re-export the model with PNG or JPEG textures, without texture compression"
+        }
+        _ => "; re-export the model without it",
+    };
+    ImportError::at(json_path, ErrorKind::UnsupportedExtension { name: name.to_owned(), hint })
+}
+
+/// Runs the gltf crate's validation (index references, required properties, enum values)
+/// and reports its first finding.
+fn validate(root: &Root) -> Result<(), ImportError> {
+    // The gltf crate's own check of POSITION indexes the accessor list without a bounds
+    // check: do that one first.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = primitive.attributes.get(&Checked::Valid(Semantic::Positions));
+            if position.is_some_and(|index| root.accessors.get(index.value()).is_none()) {
+                let path = format!("meshes[{m}].primitives[{p}].attributes[\"POSITION\"]");
+                return Err(ImportError::at(path, ErrorKind::InvalidIndex));
+            }
+        }
+    }
+    let mut first = None;
+    root.validate(root, Path::new, &mut |path, error| {
+        first.get_or_insert_with(|| (path(), error));
+    });
+    let Some((path, error)) = first else {
+        return Ok(());
+    };
+    let path = path.0;
+    Err(match error {
+        validation::Error::IndexOutOfBounds => ImportError::at(path, ErrorKind::InvalidIndex),
+        validation::Error::Invalid => ImportError::at(path, ErrorKind::InvalidValue),
+        validation::Error::Missing => ImportError::at(path, ErrorKind::MissingProperty),
+        validation::Error::Oversize => ImportError::at(path, ErrorKind::ValueTooLarge),
+        // The path reads `extensionsRequired[i] = "NAME"`.
+        validation::Error::Unsupported => {
+            let name = path.split('"').nth(1).unwrap_or(&path).to_owned();
+            let json_path = path.split(" = ").next().unwrap_or(&path).to_owned();
+            unsupported_extension(json_path, &name)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn parse_value(value: serde_json::Value) -> (Result<Document, ImportError>, Warnings) {
+        let mut warnings = Vec::new();
+        let result = parse(value.to_string().as_bytes(), &mut warnings);
+        (result, warnings)
+    }
+
+    #[test]
+    fn required_extensions() {
+        let (draco, _) = parse_value(json!({"asset": {"version": "2.0"},
+            "extensionsRequired": ["KHR_mesh_quantization", "KHR_draco_mesh_compression"]}));
+        let error = draco.expect_err("draco is not supported");
+        assert_eq!(error.json_path, "extensionsRequired[1]");
+        assert!(error.kind.to_string().contains("KHR_draco_mesh_compression"));
+        assert!(error.kind.to_string().contains("without mesh compression"));
+        let (ok, warnings) = parse_value(json!({"asset": {"version": "2.0"},
+            "extensionsUsed": ["KHR_materials_unlit", "KHR_lights_punctual"],
+            "extensionsRequired": ["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform"]}));
+        ok.expect("supported extensions");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].json_path, "extensionsUsed[1]");
+    }
+
+    #[test]
+    fn validation_findings_keep_their_path() {
+        let (result, _) = parse_value(json!({"asset": {"version": "2.0"}, "nodes": [{"mesh": 3}]}));
+        let error = result.expect_err("mesh 3 does not exist");
+        assert_eq!(error.json_path, "nodes[0].mesh");
+        assert!(matches!(error.kind, ErrorKind::InvalidIndex));
+        let (result, _) = parse_value(json!({"asset": {"version": "2.0"},
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 7}}]}]}));
+        let error = result.expect_err("accessor 7 does not exist");
+        assert_eq!(error.json_path, "meshes[0].primitives[0].attributes[\"POSITION\"]");
+        let (result, _) = parse_value(json!({"asset": {"version": "1.0"}}));
+        assert!(matches!(result.expect_err("1.0").kind, ErrorKind::UnsupportedVersion { .. }));
+        let (result, _) = parse_value(json!({"asset": {"version": "2.0"}, "nodes": {}}));
+        assert!(matches!(result.expect_err("nodes is no list").kind, ErrorKind::Json { .. }));
+    }
+
+    #[test]
+    fn pointer_channels_are_dropped_with_a_warning() {
+        let (result, warnings) = parse_value(json!({"asset": {"version": "2.0"}, "nodes": [{}],
+            "accessors": [{"componentType": 5126, "type": "SCALAR", "count": 1, "sparse": {"count": 0,
+                "indices": {"bufferView": 0, "componentType": 5121}, "values": {"bufferView": 0}}}],
+            "buffers": [{"byteLength": 4, "uri": "data:;base64,AAAAAA=="}],
+            "bufferViews": [{"buffer": 0, "byteLength": 4}],
+            "animations": [{"samplers": [{"input": 0, "output": 0}], "channels": [
+                {"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/x"}}}},
+                {"sampler": 0, "target": {"node": 0, "path": "weights"}}]}]}));
+        let document = result.expect("parses");
+        assert_eq!(document.root.animations[0].channels.len(), 1);
+        assert_eq!(document.source_channel(0, 0), 1);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].json_path, "animations[0].channels[0]");
+    }
+}

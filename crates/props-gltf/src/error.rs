@@ -1,0 +1,330 @@
+//! Import errors and warnings: what is wrong, where in the file, and how to fix it.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use props_anim::{ClipError, ModelError, RigError, SkinError};
+
+/// Why a file could not be imported.
+///
+/// Displays as `{file}: {json_path}: {kind}`. `json_path` locates the offending glTF object
+/// (`animations[2].samplers[0].output`, `accessors[5].sparse.indices`, ...); it is `<file>`
+/// for problems of the container itself (I/O, GLB framing, JSON syntax).
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {json_path}: {kind}", file.display())]
+pub struct ImportError {
+    /// The imported file (as given to [`crate::import_file`], or the label given to
+    /// [`crate::import_slice`]).
+    pub file: PathBuf,
+    /// Where in the glTF JSON the problem is.
+    pub json_path: String,
+    /// What the problem is.
+    pub kind: ErrorKind,
+}
+
+/// The JSON path used for problems of the file as a whole.
+pub(crate) const FILE: &str = "<file>";
+
+impl ImportError {
+    /// An error at `json_path`; the file is filled in by the public entry points.
+    pub(crate) fn at(json_path: impl Into<String>, kind: ErrorKind) -> Self {
+        Self { file: PathBuf::new(), json_path: json_path.into(), kind }
+    }
+}
+
+/// A recoverable oddity of an imported file: the import went on, ignoring or repairing it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportWarning {
+    /// Where in the glTF JSON.
+    pub json_path: String,
+    /// What was ignored or repaired, and why.
+    pub message: String,
+}
+
+impl fmt::Display for ImportWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.json_path, self.message)
+    }
+}
+
+/// Collects warnings during one import.
+pub(crate) type Warnings = Vec<ImportWarning>;
+
+/// Adds a warning at `json_path`.
+pub(crate) fn warn(warnings: &mut Warnings, json_path: impl Into<String>, message: impl Into<String>) {
+    warnings.push(ImportWarning { json_path: json_path.into(), message: message.into() });
+}
+
+/// Everything that can be wrong with a file, one variant per distinct problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ErrorKind {
+    /// A file could not be read.
+    #[error("could not read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A relative URI names a file that does not exist.
+    #[error("the file `{uri}` does not exist in the model's folder; copy it next to the model")]
+    MissingFile {
+        /// The URI as written in the file.
+        uri: String,
+    },
+    /// A size, count or dimension is over a [`crate::Limits`] bound.
+    #[error("{what} is {value}, over the limit of {limit}")]
+    LimitExceeded {
+        /// What was measured.
+        what: &'static str,
+        /// The value found.
+        value: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The binary glTF container is malformed or truncated.
+    #[error("not a valid GLB file: {reason}")]
+    InvalidGlb {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The JSON does not parse as glTF.
+    #[error("not valid glTF JSON: {message}")]
+    Json {
+        /// The parser's message, with line and column.
+        message: String,
+    },
+    /// The file is not glTF 2.x.
+    #[error("glTF version {version} is not supported; re-export the model as glTF 2.0")]
+    UnsupportedVersion {
+        /// `asset.version`.
+        version: String,
+    },
+    /// An index refers to an object that does not exist.
+    #[error("index refers to an object that does not exist")]
+    InvalidIndex,
+    /// A property that glTF requires is absent.
+    #[error("a required property is missing")]
+    MissingProperty,
+    /// A property has a value glTF does not allow (unknown enum value, out-of-range number).
+    #[error("invalid value")]
+    InvalidValue,
+    /// A size or offset does not fit this platform's address space.
+    #[error("value is too large for this platform")]
+    ValueTooLarge,
+    /// `extensionsRequired` names an extension this importer does not implement.
+    #[error("the model requires extension `{name}`, which is not supported{hint}")]
+    UnsupportedExtension {
+        /// The extension.
+        name: String,
+        /// How to fix it (may be empty).
+        hint: &'static str,
+    },
+    /// A URI points outside the model's folder, or uses a scheme other than `data:`.
+    #[error("URI `{uri}` is refused: {reason}; a model may only reference files inside its own folder")]
+    UriRefused {
+        /// The URI as written in the file.
+        uri: String,
+        /// Why it is refused.
+        reason: &'static str,
+    },
+    /// A `data:` URI is malformed.
+    #[error("invalid data URI: {reason}")]
+    InvalidDataUri {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A buffer without `uri` outside a GLB file, or a GLB file without its binary chunk.
+    #[error("buffer has no uri and the file has no GLB binary chunk to supply its data")]
+    MissingBufferData,
+    /// A buffer holds fewer bytes than its `byteLength`.
+    #[error("buffer holds {actual} bytes but its byteLength is {declared}")]
+    BufferTooShort {
+        /// `byteLength`.
+        declared: u64,
+        /// Bytes actually present.
+        actual: u64,
+    },
+    /// A buffer view reaches past the end of its buffer.
+    #[error("bufferView covers bytes {start}..{end} but its buffer has only {buffer_len} bytes")]
+    ViewOutOfBounds {
+        /// First byte.
+        start: u64,
+        /// One past the last byte.
+        end: u64,
+        /// Length of the buffer.
+        buffer_len: u64,
+    },
+    /// An accessor (or a sparse part of it) reaches past the end of its buffer view.
+    #[error("accessor needs bytes {start}..{end} of its bufferView, which has only {view_len} bytes")]
+    AccessorOutOfBounds {
+        /// First byte, relative to the view.
+        start: u64,
+        /// One past the last byte (saturated on overflow).
+        end: u64,
+        /// Length of the view.
+        view_len: u64,
+    },
+    /// A buffer view's `byteStride` is smaller than the element read through it.
+    #[error("byteStride {stride} is smaller than one element of the accessor ({element} bytes)")]
+    StrideTooSmall {
+        /// The stride.
+        stride: u64,
+        /// Element size in bytes.
+        element: u64,
+    },
+    /// A sparse index is not below the accessor's count.
+    #[error("sparse index {index} (entry {entry}) is not below the accessor's count {count}")]
+    SparseIndexOutOfRange {
+        /// Position in the sparse index list.
+        entry: u64,
+        /// The index.
+        index: u32,
+        /// The accessor's count.
+        count: u64,
+    },
+    /// Sparse indices do not increase strictly.
+    #[error("sparse indices must increase strictly, but entry {entry} ({index}) follows {previous}")]
+    SparseIndexNotIncreasing {
+        /// Position in the sparse index list.
+        entry: u64,
+        /// The index.
+        index: u32,
+        /// The index before it.
+        previous: u32,
+    },
+    /// An accessor has a type or component type this use does not allow.
+    #[error("accessor is {found}, but this use needs {expected}")]
+    WrongAccessorFormat {
+        /// The accessor's format, e.g. `VEC3 of UNSIGNED_SHORT`.
+        found: String,
+        /// What is accepted, e.g. `VEC3 of FLOAT`.
+        expected: String,
+    },
+    /// A value that must be a finite number is NaN or infinite.
+    #[error("element {element} is NaN or infinite")]
+    NonFinite {
+        /// Index of the element (vertex, key, matrix, or vector component).
+        element: u64,
+    },
+    /// A vertex attribute has a different count than POSITION.
+    #[error("{found} elements, but POSITION has {expected}; every attribute needs one element per vertex")]
+    AttributeCountMismatch {
+        /// Elements of this attribute.
+        found: u64,
+        /// Vertices (POSITION elements).
+        expected: u64,
+    },
+    /// A vertex index is not below the vertex count.
+    #[error("index {position} refers to vertex {vertex}, but the primitive has {vertices} vertices")]
+    VertexIndexOutOfRange {
+        /// Position in the index list.
+        position: u64,
+        /// The vertex index.
+        vertex: u32,
+        /// Vertices of the primitive.
+        vertices: u64,
+    },
+    /// More than two sets of joints and weights.
+    #[error(
+        "JOINTS_{set}/WEIGHTS_{set}: this engine supports at most 8 influences per vertex (JOINTS_0/1 and \
+         WEIGHTS_0/1); re-export limiting bone influences per vertex to 8"
+    )]
+    TooManyInfluences {
+        /// The first unsupported set.
+        set: u32,
+    },
+    /// A set of joints without its weights (or the reverse), or set 1 without set 0.
+    #[error("{present} is present but {missing} is missing; joints and weights come in pairs, set 0 first")]
+    UnpairedInfluences {
+        /// The attribute found.
+        present: String,
+        /// The attribute missing.
+        missing: String,
+    },
+    /// A vertex uses a joint (with non-zero weight) past the end of its node's skin.
+    #[error("vertex {vertex} uses joint {joint} with a non-zero weight, but skin {skin} has {joints} joints")]
+    JointOutOfRange {
+        /// The vertex.
+        vertex: u64,
+        /// The joint index.
+        joint: u16,
+        /// The skin of the node using the mesh.
+        skin: u32,
+        /// Joints of that skin.
+        joints: u64,
+    },
+    /// Primitives of one mesh have different numbers of morph targets.
+    #[error("{found} morph targets, but primitive 0 of the mesh has {expected}; all primitives need the same number")]
+    MorphTargetCountMismatch {
+        /// Targets of this primitive.
+        found: u64,
+        /// Targets of primitive 0.
+        expected: u64,
+    },
+    /// Default morph weights do not match the mesh's morph target count.
+    #[error("{found} morph weights for a mesh with {expected} morph targets")]
+    MorphWeightCount {
+        /// Weights given.
+        found: u64,
+        /// Morph targets of the mesh.
+        expected: u64,
+    },
+    /// A node's `matrix` is projective (last row not `0, 0, 0, 1`).
+    #[error("node matrix is not affine: its last row is {row:?}, not [0, 0, 0, 1]")]
+    NodeMatrixNotAffine {
+        /// The last row.
+        row: [f32; 4],
+    },
+    /// An inverse bind matrix is projective (last row not `0, 0, 0, 1`).
+    #[error("inverse bind matrix {joint} is not affine: its last row is {row:?}, not [0, 0, 0, 1]")]
+    InverseBindNotAffine {
+        /// Index in the joint list.
+        joint: u64,
+        /// The last row.
+        row: [f32; 4],
+    },
+    /// The node hierarchy is not a forest.
+    #[error("invalid node hierarchy: {0}")]
+    Rig(RigError),
+    /// A skin is invalid.
+    #[error("invalid skin: {0}")]
+    Skin(SkinError),
+    /// An animation channel or sampler is invalid.
+    #[error("invalid animation: {0}")]
+    Clip(ClipError),
+    /// An animation targets a node given by `matrix`.
+    #[error(
+        "node {node} is given by a `matrix`, and glTF forbids animating such nodes; re-export it with \
+         translation/rotation/scale"
+    )]
+    AnimatedMatrixNode {
+        /// glTF node index.
+        node: u32,
+    },
+    /// Two channels of one animation animate the same property of the same node.
+    #[error("channel {first} of this animation already animates the {property} of node {node}")]
+    DuplicateChannel {
+        /// The earlier channel.
+        first: u64,
+        /// glTF node index.
+        node: u32,
+        /// The property.
+        property: &'static str,
+    },
+    /// An image is neither PNG nor JPEG.
+    #[error("image is {found}; only PNG and JPEG images are supported")]
+    UnsupportedImageFormat {
+        /// What it seems to be.
+        found: String,
+    },
+    /// An image could not be decoded.
+    #[error("image could not be decoded: {reason}")]
+    ImageDecode {
+        /// The decoder's message.
+        reason: String,
+    },
+    /// The assembled model is inconsistent (a bug of the importer if it ever happens).
+    #[error("invalid model: {0}")]
+    Model(ModelError),
+}

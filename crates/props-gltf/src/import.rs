@@ -1,0 +1,93 @@
+//! The import pipeline: container, JSON, buffers, then meshes, rig, skins, clips, materials
+//! and the scene, assembled into a [`Model`].
+
+use std::io::Read;
+use std::path::Path;
+
+use props_anim::{Model, ModelParts};
+
+use crate::accessor::Accessors;
+use crate::buffers::{self, Buffers};
+use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
+use crate::limits::{self, Budget, Limits};
+use crate::material::ImageSource;
+use crate::{animation, document, material, mesh, nodes, scene};
+
+/// An imported model and what the import noticed on the way.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The model. Its meshes, skins, clips and materials are the file's, in the file's order
+    /// (index `i` is glTF mesh/skin/animation/material `i`); the rig maps nodes to glTF node
+    /// indices ([`props_anim::Rig::source_index`]); images are those used as base color
+    /// textures, in order of first use.
+    pub model: Model,
+    /// glTF indices of the nodes reachable from the shown scene, ascending.
+    pub scene_nodes: Vec<u32>,
+    /// Things ignored or repaired.
+    pub warnings: Vec<ImportWarning>,
+}
+
+/// Imports a `.gltf` or `.glb` file. External files it references must lie in its folder.
+pub fn import_file(path: &Path, limits: &Limits) -> Result<Import, ImportError> {
+    let in_file = |error: ImportError| ImportError { file: path.to_owned(), ..error };
+    let bytes = read_file(path, limits).map_err(in_file)?;
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    import_slice(&bytes, Some(folder), path, limits)
+}
+
+/// Imports a `.gltf` or `.glb` file held in memory. `base_dir` is the folder external files
+/// are resolved (and confined) in; `None` refuses every external file. `file_label` names
+/// the file in errors.
+pub fn import_slice(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    file_label: &Path,
+    limits: &Limits,
+) -> Result<Import, ImportError> {
+    import(bytes, base_dir, limits).map_err(|error| ImportError { file: file_label.to_owned(), ..error })
+}
+
+fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, ImportError> {
+    let io = |source| ImportError::at(FILE, ErrorKind::Io { path: path.to_owned(), source });
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    limits::check(size, limits.max_file_bytes, "file size in bytes", FILE)?;
+    let mut bytes = Vec::new();
+    file.take(limits.max_file_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
+}
+
+fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Result<Import, ImportError> {
+    limits::check(bytes.len() as u64, limits.max_file_bytes, "file size in bytes", FILE)?;
+    let container = buffers::split_container(bytes)?;
+    let mut warnings = Vec::new();
+    let document = document::parse(&container.json, &mut warnings)?;
+    let root = &document.root;
+    let buffers = Buffers::load(root, container.bin, base_dir, limits)?;
+    let budget = Budget::new(limits.max_decoded_bytes);
+    let accessors = Accessors::new(root, &buffers, limits, &budget);
+    let meshes = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings)?;
+    let rig = nodes::import_rig(root, &meshes, limits)?;
+    let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
+    let clips = animation::import_clips(&document, &rig, &accessors, limits)?;
+    let images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget };
+    let (materials, images) = material::import_materials(root, &images, &mut warnings)?;
+    let scene_nodes = scene::reachable_nodes(root);
+    let instances = scene::instances(root, &rig, &scene_nodes);
+    scene::check_instances(&instances, &meshes, &skins, limits)?;
+    let parts = ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances };
+    let model = Model::new(parts).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
+    tracing::debug!(
+        nodes = model.rig().len(),
+        meshes = model.meshes().len(),
+        skins = model.skins().len(),
+        clips = model.clips().len(),
+        images = model.images().len(),
+        warnings = warnings.len(),
+        "imported glTF model"
+    );
+    Ok(Import { model, scene_nodes, warnings })
+}

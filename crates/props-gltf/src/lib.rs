@@ -1,0 +1,44 @@
+//! glTF 2.0 importer for animated props: turns `.gltf` / `.glb` files into
+//! [`props_anim::Model`]s.
+//!
+//! Models are moddable: anyone can drop a glTF file into the game's folder, so every file is
+//! untrusted. Priorities, in order:
+//!
+//! 1. **Never panic, never over-allocate, never leave the model's folder.** Every declared
+//!    count, offset, stride and length is checked against the actual data and [`Limits`]
+//!    before anything is allocated; external URIs resolve only inside the model's own folder.
+//! 2. **Exact glTF 2.0 semantics**: the importer's own accessor decoder (all component types,
+//!    normalized integers, strides, sparse accessors), every primitive mode, skins, morph
+//!    targets and all interpolations, checked against an independent oracle.
+//! 3. **Errors a modder can act on**: an [`ImportError`] names the file, the JSON path of the
+//!    offending object (`animations[2].samplers[0].output`) and what is wrong, with how to
+//!    fix it where useful. Harmless oddities become [`ImportWarning`]s.
+//!
+//! Index mapping: `model.meshes()[i]`, `skins()[i]`, `clips()[i]` and `materials()[i]` are
+//! glTF mesh, skin, animation and material `i`; rig nodes map to glTF nodes through
+//! [`props_anim::Rig::source_index`]. No `gltf` crate type appears in this API.
+
+mod accessor;
+mod animation;
+mod buffers;
+mod document;
+mod error;
+mod import;
+mod limits;
+mod material;
+mod mesh;
+mod nodes;
+mod normals;
+pub mod pose_dump;
+mod scene;
+mod topology;
+mod uri;
+
+pub use error::{ErrorKind, ImportError, ImportWarning};
+pub use import::{Import, import_file, import_slice};
+pub use limits::Limits;
+
+/// A glTF index (stored as `u32` by the JSON layer) back as `u32`.
+fn index_u32(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,88 @@
+//! Size limits for untrusted files, checked before anything is allocated.
+
+use std::cell::Cell;
+
+use crate::error::{ErrorKind, ImportError};
+
+/// Upper bounds on what one import may read, decode and allocate.
+///
+/// Every declared count, length and dimension of a file is checked against these before
+/// memory is allocated for it, so a hostile file cannot exhaust memory. The defaults are
+/// generous game limits: far above any sensible prop, far below what would hurt the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Size of the `.gltf` / `.glb` file itself. Default 256 MiB.
+    pub max_file_bytes: u64,
+    /// Size of one buffer (GLB binary chunk, external `.bin`, `data:` URI) or external image
+    /// file. Default 256 MiB.
+    pub max_buffer_bytes: u64,
+    /// Size of all buffers of the file together. Default 512 MiB.
+    pub max_total_buffer_bytes: u64,
+    /// Elements (not bytes) of one accessor. Default 16 Mi.
+    pub max_accessor_elements: u64,
+    /// Vertices of one primitive. Default 1 Mi.
+    pub max_vertices: u64,
+    /// Vertices of all mesh instances of the shown scene together (a mesh placed on `n` nodes
+    /// counts `n` times): bounds the work of checking and drawing a model. Default 16 Mi.
+    pub max_instanced_vertices: u64,
+    /// Nodes of the file. Default 65 536.
+    pub max_nodes: u32,
+    /// Joints of one skin. Default 1024.
+    pub max_joints_per_skin: u32,
+    /// Keyframes of one animation sampler. Default 1 Mi.
+    pub max_keyframes: u64,
+    /// Pixels (width times height) of one image, checked before decoding it. Default 8192².
+    pub max_image_pixels: u64,
+    /// Bytes of decoded data (accessors and images) over the whole import: bounds the
+    /// amplification of a small file whose accessors all read the same data. Default 1 GiB.
+    pub max_decoded_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        const MIB: u64 = 1024 * 1024;
+        Self {
+            max_file_bytes: 256 * MIB,
+            max_buffer_bytes: 256 * MIB,
+            max_total_buffer_bytes: 512 * MIB,
+            max_accessor_elements: 16 * MIB,
+            max_vertices: MIB,
+            max_instanced_vertices: 16 * MIB,
+            max_nodes: 65_536,
+            max_joints_per_skin: 1024,
+            max_keyframes: MIB,
+            max_image_pixels: 8192 * 8192,
+            max_decoded_bytes: 1024 * MIB,
+        }
+    }
+}
+
+/// Checks `value <= limit`, or fails with [`ErrorKind::LimitExceeded`] at `json_path`.
+pub(crate) fn check(value: u64, limit: u64, what: &'static str, json_path: &str) -> Result<(), ImportError> {
+    if value > limit {
+        return Err(ImportError::at(json_path, ErrorKind::LimitExceeded { what, value, limit }));
+    }
+    Ok(())
+}
+
+/// The running total of decoded bytes, against [`Limits::max_decoded_bytes`].
+#[derive(Debug)]
+pub(crate) struct Budget {
+    used: Cell<u64>,
+    limit: u64,
+}
+
+impl Budget {
+    /// A fresh budget of `limit` bytes.
+    pub(crate) fn new(limit: u64) -> Self {
+        Self { used: Cell::new(0), limit }
+    }
+
+    /// Reserves `bytes` more, or fails at `json_path` when the total would pass the limit.
+    pub(crate) fn charge(&self, bytes: u64, json_path: &str) -> Result<(), ImportError> {
+        let total = self.used.get().saturating_add(bytes);
+        check(total, self.limit, "decoded data of the whole file, in bytes", json_path)?;
+        self.used.set(total);
+        Ok(())
+    }
+}

@@ -1,0 +1,161 @@
+//! Materials (base color factor and texture) and the images they use, decoded to RGBA8.
+
+use std::borrow::Cow;
+use std::io::Cursor;
+use std::path::Path;
+
+use gltf::json::Root;
+use image::codecs::jpeg::JpegDecoder;
+use image::codecs::png::PngDecoder;
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageResult};
+use props_anim::{Image, Material};
+
+use crate::buffers::{Buffers, read_uri};
+use crate::error::{ErrorKind, ImportError, Warnings, warn};
+use crate::index_u32;
+use crate::limits::{self, Budget, Limits};
+
+/// Where images come from.
+pub(crate) struct ImageSource<'a> {
+    /// The file's buffers (for images in buffer views).
+    pub buffers: &'a Buffers<'a>,
+    /// The model's folder (for images in files).
+    pub base_dir: Option<&'a Path>,
+    /// Limits.
+    pub limits: &'a Limits,
+    /// Decoded-bytes budget.
+    pub budget: &'a Budget,
+}
+
+/// Imports every material of the file, in order, and the images they use as base color
+/// textures (each decoded once, in order of first use; other images are not decoded).
+pub(crate) fn import_materials(
+    root: &Root,
+    source: &ImageSource<'_>,
+    warnings: &mut Warnings,
+) -> Result<(Vec<Material>, Vec<Image>), ImportError> {
+    let mut images = Vec::new();
+    let mut image_slots: Vec<Option<u32>> = vec![None; root.images.len()];
+    let mut materials = Vec::with_capacity(root.materials.len());
+    for (i, material) in root.materials.iter().enumerate() {
+        let pbr = &material.pbr_metallic_roughness;
+        let path = format!("materials[{i}].pbrMetallicRoughness");
+        let factor = pbr.base_color_factor.0;
+        if let Some(element) = factor.iter().position(|v| !v.is_finite()) {
+            let kind = ErrorKind::NonFinite { element: element as u64 };
+            return Err(ImportError::at(format!("{path}.baseColorFactor"), kind));
+        }
+        let mut base_color_texture = None;
+        if let Some(info) = &pbr.base_color_texture {
+            let info_path = format!("{path}.baseColorTexture");
+            if info.extensions.as_ref().is_some_and(|e| e.texture_transform.is_some()) {
+                warn(warnings, &info_path, "KHR_texture_transform is not supported; the texture is used untransformed");
+            }
+            if info.tex_coord != 0 {
+                warn(
+                    warnings,
+                    &info_path,
+                    format!("uses TEXCOORD_{}, but only TEXCOORD_0 is supported", info.tex_coord),
+                );
+            }
+            let texture = root.textures.get(info.index.value());
+            let image = texture.map(|t| t.source.value()).unwrap_or(usize::MAX);
+            let slot =
+                image_slots.get_mut(image).ok_or_else(|| ImportError::at(&info_path, ErrorKind::InvalidIndex))?;
+            base_color_texture = Some(match *slot {
+                Some(index) => index,
+                None => {
+                    images.push(load_image(root, image, source)?);
+                    *slot.insert(index_u32(images.len() - 1))
+                }
+            });
+        }
+        materials.push(Material { name: material.name.clone(), base_color_factor: factor, base_color_texture });
+    }
+    Ok((materials, images))
+}
+
+/// Loads and decodes glTF image `index`, from its URI or buffer view.
+fn load_image(root: &Root, index: usize, source: &ImageSource<'_>) -> Result<Image, ImportError> {
+    let path = format!("images[{index}]");
+    let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+    let bytes = match (&image.uri, image.buffer_view) {
+        (Some(uri), _) => Cow::Owned(read_uri(uri, source.base_dir, source.limits, &format!("{path}.uri"))?),
+        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value())?),
+        (None, None) => return Err(ImportError::at(format!("{path}.uri"), ErrorKind::MissingProperty)),
+    };
+    let file_name = image.uri.as_ref().filter(|uri| !uri.starts_with("data:"));
+    let name = image.name.clone().or_else(|| file_name.cloned());
+    let (width, height, rgba8) = decode(&bytes, source, &path)?;
+    Ok(Image { name, width, height, rgba8 })
+}
+
+/// Decodes a PNG or JPEG image to RGBA8, checking its size before decoding it.
+fn decode(bytes: &[u8], source: &ImageSource<'_>, path: &str) -> Result<(u32, u32, Vec<u8>), ImportError> {
+    match image::guess_format(bytes) {
+        Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), source, path),
+        Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), source, path),
+        Ok(format) => {
+            let found = format!("{format:?}");
+            Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
+        }
+        Err(_) => {
+            let found = "in an unrecognized format".to_owned();
+            Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
+        }
+    }
+}
+
+fn decode_with(
+    decoder: ImageResult<impl ImageDecoder>,
+    source: &ImageSource<'_>,
+    path: &str,
+) -> Result<(u32, u32, Vec<u8>), ImportError> {
+    let failed = |e: image::ImageError| ImportError::at(path, ErrorKind::ImageDecode { reason: e.to_string() });
+    let decoder = decoder.map_err(failed)?;
+    let (width, height) = decoder.dimensions();
+    let pixels = u64::from(width) * u64::from(height);
+    limits::check(pixels, source.limits.max_image_pixels, "pixels of an image", path)?;
+    source.budget.charge(pixels.saturating_mul(4), path)?;
+    let rgba = DynamicImage::from_decoder(decoder).map_err(failed)?.into_rgba8();
+    Ok((rgba.width(), rgba.height(), rgba.into_raw()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let image = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([x as u8, y as u8, 7, 255]));
+        image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
+        bytes
+    }
+
+    fn decode_png(bytes: &[u8], limits: &Limits) -> Result<(u32, u32, Vec<u8>), ImportError> {
+        let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}})).expect("root");
+        let buffers = Buffers::load(&root, None, None, limits)?;
+        let budget = Budget::new(limits.max_decoded_bytes);
+        decode(bytes, &ImageSource { buffers: &buffers, base_dir: None, limits, budget: &budget }, "images[0]")
+    }
+
+    #[test]
+    fn png_decodes_to_rgba8() {
+        let (width, height, rgba) = decode_png(&png(3, 2), &Limits::default()).expect("decodes");
+        assert_eq!((width, height, rgba.len()), (3, 2, 24));
+        assert_eq!(&rgba[4 * 5..], &[2, 1, 7, 255]);
+    }
+
+    #[test]
+    fn image_size_is_checked_before_decoding() {
+        let limits = Limits { max_image_pixels: 5, ..Limits::default() };
+        let error = decode_png(&png(3, 2), &limits).expect_err("too many pixels");
+        assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 6, limit: 5, .. }));
+        let error = decode_png(b"GIF89a....", &Limits::default()).expect_err("not PNG");
+        assert!(matches!(error.kind, ErrorKind::UnsupportedImageFormat { .. }), "{:?}", error.kind);
+        let mut truncated = png(3, 2);
+        truncated.truncate(40);
+        let error = decode_png(&truncated, &Limits::default()).expect_err("truncated");
+        assert!(matches!(error.kind, ErrorKind::ImageDecode { .. }), "{:?}", error.kind);
+    }
+}

@@ -1,0 +1,238 @@
+//! Meshes: vertex attributes, skinning influences, indices, topology and morph targets.
+
+use glam::{Vec2, Vec3};
+use gltf::json::mesh::{Mode, Semantic};
+use gltf::json::validation::Checked;
+use gltf::json::{Index, Root, accessor};
+use props_anim::{Influences, Mesh, MorphTarget, Primitive, Topology};
+
+use crate::accessor::{Accessors, Component, Encoding, INDICES, JOINTS, NORMALS, QUANTIZED, WEIGHTS};
+use crate::error::{ErrorKind, ImportError, Warnings, warn};
+use crate::limits::{self, Budget, Limits};
+use crate::{index_u32, normals, topology};
+
+/// Sets of joints and weights an engine vertex holds (8 influences).
+const INFLUENCE_SETS: u32 = 2;
+
+/// Imports every mesh of the file, in order.
+pub(crate) fn import_meshes(
+    root: &Root,
+    accessors: &Accessors<'_>,
+    limits: &Limits,
+    budget: &Budget,
+    warnings: &mut Warnings,
+) -> Result<Vec<Mesh>, ImportError> {
+    let mut meshes = Vec::with_capacity(root.meshes.len());
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        let mut primitives = Vec::with_capacity(mesh.primitives.len());
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let reader =
+                PrimitiveReader { primitive, accessors, limits, budget, path: format!("meshes[{m}].primitives[{p}]") };
+            let imported = reader.import(warnings)?;
+            if let Some(first) = primitives.first().map(|f: &Primitive| f.morph_targets.len())
+                && imported.morph_targets.len() != first
+            {
+                let kind = ErrorKind::MorphTargetCountMismatch {
+                    found: imported.morph_targets.len() as u64,
+                    expected: first as u64,
+                };
+                return Err(ImportError::at(format!("{}.targets", reader.path), kind));
+            }
+            primitives.push(imported);
+        }
+        meshes.push(Mesh { name: mesh.name.clone(), primitives });
+    }
+    Ok(meshes)
+}
+
+/// Reads one primitive.
+struct PrimitiveReader<'a> {
+    primitive: &'a gltf::json::mesh::Primitive,
+    accessors: &'a Accessors<'a>,
+    limits: &'a Limits,
+    budget: &'a Budget,
+    path: String,
+}
+
+impl PrimitiveReader<'_> {
+    fn import(&self, warnings: &mut Warnings) -> Result<Primitive, ImportError> {
+        let Checked::Valid(mode) = self.primitive.mode else {
+            return Err(ImportError::at(format!("{}.mode", self.path), ErrorKind::InvalidValue));
+        };
+        self.warn_ignored_attributes(warnings);
+        let position_path = self.attribute_path(&Semantic::Positions);
+        let position_index = self.attribute_index(&Semantic::Positions);
+        let position_index =
+            position_index.ok_or_else(|| ImportError::at(&position_path, ErrorKind::MissingProperty))?;
+        let vertex_count = self.accessors.count(position_index.value());
+        limits::check(
+            vertex_count,
+            self.limits.max_vertices.min(u32::MAX.into()),
+            "vertices of a primitive",
+            &position_path,
+        )?;
+        let positions = self.accessors.read_vec3(position_index.value(), &position_path, QUANTIZED)?;
+        let vertices = positions.len() as u64;
+        let normals = self.per_vertex::<f32, 3>(&Semantic::Normals, NORMALS, vertices)?;
+        let uv0 = self.per_vertex::<f32, 2>(&Semantic::TexCoords(0), QUANTIZED, vertices)?;
+        let influences = self.influences(vertices)?;
+        let lists = self.indices(mode, vertices)?;
+        if lists.leftover > 0 {
+            let message = format!("{} trailing indices form no complete primitive and are ignored", lists.leftover);
+            warn(warnings, &self.path, message);
+        }
+        let normals = match normals {
+            Some(normals) => normals.into_iter().map(Vec3::from_array).collect(),
+            None if lists.topology == Topology::Triangles => normals::smooth(&positions, &lists.indices),
+            None => vec![normals::FALLBACK; positions.len()],
+        };
+        Ok(Primitive {
+            topology: lists.topology,
+            positions,
+            normals,
+            uv0: uv0.unwrap_or_default().into_iter().map(Vec2::from_array).collect(),
+            influences,
+            indices: lists.indices,
+            morph_targets: self.morph_targets(vertices)?,
+            material: self.primitive.material.map(|m| index_u32(m.value())),
+        })
+    }
+
+    /// Warns about attributes that are read by nobody.
+    fn warn_ignored_attributes(&self, warnings: &mut Warnings) {
+        for semantic in self.primitive.attributes.keys() {
+            let ignored = match semantic {
+                Checked::Valid(Semantic::Colors(_)) => "vertex colors are not supported",
+                Checked::Valid(Semantic::TexCoords(set)) if *set > 0 => "only TEXCOORD_0 is used",
+                _ => continue,
+            };
+            warn(warnings, self.attribute_path_of(semantic), format!("ignored: {ignored}"));
+        }
+    }
+
+    fn attribute_index(&self, semantic: &Semantic) -> Option<Index<accessor::Accessor>> {
+        self.primitive.attributes.get(&Checked::Valid(semantic.clone())).copied()
+    }
+
+    fn attribute_path(&self, semantic: &Semantic) -> String {
+        self.attribute_path_of(&Checked::Valid(semantic.clone()))
+    }
+
+    fn attribute_path_of(&self, semantic: &Checked<Semantic>) -> String {
+        let name = match semantic {
+            Checked::Valid(semantic) => semantic.to_string(),
+            Checked::Invalid => "?".to_owned(),
+        };
+        format!("{}.attributes[\"{name}\"]", self.path)
+    }
+
+    /// Reads an optional per-vertex attribute, checking that it has one element per vertex.
+    fn per_vertex<T: Component, const N: usize>(
+        &self,
+        semantic: &Semantic,
+        accepted: &[Encoding],
+        vertices: u64,
+    ) -> Result<Option<Vec<[T; N]>>, ImportError> {
+        let Some(index) = self.attribute_index(semantic) else {
+            return Ok(None);
+        };
+        let path = self.attribute_path(semantic);
+        checked_count(self.accessors.read::<T, N>(index.value(), &path, accepted)?, vertices, &path).map(Some)
+    }
+
+    /// JOINTS_0/1 and WEIGHTS_0/1 as up to eight influences per vertex.
+    fn influences(&self, vertices: u64) -> Result<Option<Influences>, ImportError> {
+        for semantic in self.primitive.attributes.keys() {
+            if let Checked::Valid(Semantic::Joints(set) | Semantic::Weights(set)) = semantic
+                && *set >= INFLUENCE_SETS
+            {
+                let kind = ErrorKind::TooManyInfluences { set: *set };
+                return Err(ImportError::at(self.attribute_path_of(semantic), kind));
+            }
+        }
+        let mut sets = Vec::new();
+        for set in 0..INFLUENCE_SETS {
+            let joints = self.per_vertex::<u32, 4>(&Semantic::Joints(set), JOINTS, vertices)?;
+            let weights = self.per_vertex::<f32, 4>(&Semantic::Weights(set), WEIGHTS, vertices)?;
+            let unpaired = |present: Semantic, missing: Semantic| {
+                let kind = ErrorKind::UnpairedInfluences { present: present.to_string(), missing: missing.to_string() };
+                Err(ImportError::at(self.attribute_path(&present), kind))
+            };
+            match (joints, weights) {
+                (Some(joints), Some(weights)) if sets.len() == set as usize => sets.push((joints, weights)),
+                (Some(_), Some(_)) => return unpaired(Semantic::Joints(set), Semantic::Joints(0)),
+                (Some(_), None) => return unpaired(Semantic::Joints(set), Semantic::Weights(set)),
+                (None, Some(_)) => return unpaired(Semantic::Weights(set), Semantic::Joints(set)),
+                (None, None) => {}
+            }
+        }
+        if sets.is_empty() {
+            return Ok(None);
+        }
+        let count = usize::try_from(vertices).unwrap_or(usize::MAX);
+        let mut influences =
+            Influences { joints: vec![[0; 8]; count], weights: vec![[0.0; 8]; count], sets: sets.len() as u8 };
+        for (set, (joints, weights)) in sets.into_iter().enumerate() {
+            let vertices =
+                influences.joints.iter_mut().zip(&mut influences.weights).zip(joints.into_iter().zip(weights));
+            for ((out_joints, out_weights), (joints, weights)) in vertices {
+                for (k, (joint, weight)) in joints.into_iter().zip(weights).enumerate() {
+                    // A joint with zero weight has no effect: point it at joint 0 so that
+                    // consumers never index past the skin with it.
+                    let joint = if weight == 0.0 { 0 } else { u16::try_from(joint).unwrap_or(u16::MAX) };
+                    if let (Some(j), Some(w)) = (out_joints.get_mut(4 * set + k), out_weights.get_mut(4 * set + k)) {
+                        (*j, *w) = (joint, weight);
+                    }
+                }
+            }
+        }
+        Ok(Some(influences))
+    }
+
+    /// The index list (generated `0..n` when absent), every index checked, as a list topology.
+    fn indices(&self, mode: Mode, vertices: u64) -> Result<topology::Lists, ImportError> {
+        let path = format!("{}.indices", self.path);
+        let indices: Vec<u32> = match self.primitive.indices {
+            Some(index) => self.accessors.read_scalars(index.value(), &path, INDICES)?,
+            None => {
+                self.budget.charge(vertices.saturating_mul(4), &path)?;
+                (0..u32::try_from(vertices).unwrap_or(u32::MAX)).collect()
+            }
+        };
+        if let Some((position, &vertex)) = (0u64..).zip(&indices).find(|(_, v)| u64::from(**v) >= vertices) {
+            return Err(ImportError::at(path, ErrorKind::VertexIndexOutOfRange { position, vertex, vertices }));
+        }
+        let converted = topology::list_len(mode, indices.len()) as u64;
+        self.budget.charge(converted.saturating_mul(4), &path)?;
+        Ok(topology::convert(mode, indices))
+    }
+
+    /// Morph targets: POSITION and NORMAL displacements (TANGENT is ignored).
+    fn morph_targets(&self, vertices: u64) -> Result<Vec<MorphTarget>, ImportError> {
+        let targets = self.primitive.targets.as_deref().unwrap_or_default();
+        let mut out = Vec::with_capacity(targets.len());
+        for (t, target) in targets.iter().enumerate() {
+            let displacements = |index: Option<Index<accessor::Accessor>>, name: &str, accepted| {
+                let path = format!("{}.targets[{t}].{name}", self.path);
+                index.map_or(Ok(Vec::new()), |index| {
+                    let read = self.accessors.read_vec3(index.value(), &path, accepted)?;
+                    checked_count(read, vertices, &path)
+                })
+            };
+            out.push(MorphTarget {
+                positions: displacements(target.positions, "POSITION", QUANTIZED)?,
+                normals: displacements(target.normals, "NORMAL", NORMALS)?,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// `elements`, if there is one per vertex.
+fn checked_count<T>(elements: Vec<T>, vertices: u64, path: &str) -> Result<Vec<T>, ImportError> {
+    let found = elements.len() as u64;
+    if found != vertices {
+        return Err(ImportError::at(path, ErrorKind::AttributeCountMismatch { found, expected: vertices }));
+    }
+    Ok(elements)
+}

@@ -1,0 +1,83 @@
+//! What the chosen scene shows: its nodes, and the meshes placed on them.
+
+use gltf::json::Root;
+use props_anim::{Mesh, MeshInstance, Rig, Skin};
+
+use crate::error::{ErrorKind, ImportError};
+use crate::index_u32;
+use crate::limits::{self, Limits};
+
+/// glTF indices of the nodes reachable from the scene to show (the default scene, else
+/// scene 0; all root nodes when the file has no scene), ascending.
+pub(crate) fn reachable_nodes(root: &Root) -> Vec<u32> {
+    let roots: Vec<usize> = match root.scene.map(|s| s.value()).or((!root.scenes.is_empty()).then_some(0)) {
+        Some(scene) => root.scenes.get(scene).map(|s| s.nodes.iter().map(|n| n.value()).collect()).unwrap_or_default(),
+        None => {
+            let mut is_child = vec![false; root.nodes.len()];
+            for child in root.nodes.iter().flat_map(|n| n.children.iter().flatten()) {
+                if let Some(flag) = is_child.get_mut(child.value()) {
+                    *flag = true;
+                }
+            }
+            (0..root.nodes.len()).filter(|&i| !is_child.get(i).copied().unwrap_or(true)).collect()
+        }
+    };
+    let mut reached = vec![false; root.nodes.len()];
+    let mut stack = roots;
+    while let Some(node) = stack.pop() {
+        match reached.get_mut(node) {
+            Some(flag) if !*flag => *flag = true,
+            _ => continue,
+        }
+        let children = root.nodes.get(node).and_then(|n| n.children.as_ref());
+        stack.extend(children.into_iter().flatten().map(|c| c.value()));
+    }
+    (0u32..).zip(reached).filter(|(_, reached)| *reached).map(|(i, _)| i).collect()
+}
+
+/// One instance per node of `scene_nodes` that has a mesh, skinned when the node has a skin.
+pub(crate) fn instances(root: &Root, rig: &Rig, scene_nodes: &[u32]) -> Vec<MeshInstance> {
+    scene_nodes
+        .iter()
+        .filter_map(|&source| {
+            let node = root.nodes.get(source as usize)?;
+            Some(MeshInstance {
+                node: rig.from_source_index(source)?,
+                mesh: index_u32(node.mesh?.value()),
+                skin: node.skin.map(|s| index_u32(s.value())),
+            })
+        })
+        .collect()
+}
+
+/// Checks the instances: not too many vertices in all, and every skinned instance's vertices
+/// use (with a non-zero weight) only joints of the instance's skin.
+pub(crate) fn check_instances(
+    instances: &[MeshInstance],
+    meshes: &[Mesh],
+    skins: &[Skin],
+    limits: &Limits,
+) -> Result<(), ImportError> {
+    let vertices =
+        |mesh: u32| meshes.get(mesh as usize).map_or(0, |m| m.primitives.iter().map(|p| p.vertex_count() as u64).sum());
+    let total = instances.iter().map(|i| vertices(i.mesh)).fold(0u64, u64::saturating_add);
+    limits::check(total, limits.max_instanced_vertices, "vertices of all mesh instances of the scene", "scenes")?;
+    for instance in instances {
+        let Some(skin) = instance.skin else { continue };
+        let joints = skins.get(skin as usize).map_or(0, |s| s.joints().len());
+        let primitives = meshes.get(instance.mesh as usize).map(|m| m.primitives.as_slice()).unwrap_or_default();
+        for (p, primitive) in primitives.iter().enumerate() {
+            let Some(influences) = &primitive.influences else { continue };
+            let vertices = (0u64..).zip(influences.joints.iter().zip(&influences.weights));
+            for (vertex, (vertex_joints, weights)) in vertices {
+                let used = vertex_joints.iter().zip(weights).enumerate().filter(|(_, (_, w))| **w != 0.0);
+                if let Some((k, (&joint, _))) = used.into_iter().find(|(_, (j, _))| usize::from(**j) >= joints) {
+                    let path = format!("meshes[{}].primitives[{p}].attributes[\"JOINTS_{}\"]", instance.mesh, k / 4);
+                    let kind = ErrorKind::JointOutOfRange { vertex, joint, skin, joints: joints as u64 };
+                    return Err(ImportError::at(path, kind));
+                }
+            }
+        }
+    }
+    Ok(())
+}

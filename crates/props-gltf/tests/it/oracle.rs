@@ -1,0 +1,148 @@
+//! Proof against an independent reference: every fixture under `tests/oracle/` was computed
+//! by three.js (the project's oracle, see `tests/oracle/README.md`) from a model under
+//! `tests/models/`. This project's own importer, sampler, hierarchy and CPU skinning must
+//! reproduce every node's world matrix and every vertex's world position to within 1e-4 of
+//! the model's bounding-box diagonal, at every time of the fixture.
+
+use std::path::{Path, PathBuf};
+
+use props_gltf::pose_dump::{self, PoseDump};
+use props_gltf::{Limits, import_file};
+
+/// Relative tolerance, as a fraction of the model's bounding-box diagonal.
+const TOLERANCE: f64 = 1e-4;
+
+fn workspace_tests() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests")
+}
+
+/// Finds `file` (as the oracle names it) under `dir`, recursively.
+fn find_model(dir: &Path, file: &str) -> Option<PathBuf> {
+    let direct = dir.join(file);
+    if direct.is_file() {
+        return Some(direct);
+    }
+    std::fs::read_dir(dir).ok()?.flatten().filter(|e| e.path().is_dir()).find_map(|e| find_model(&e.path(), file))
+}
+
+/// Diagonal of the box around every world vertex (or every node origin, for a model without
+/// meshes) over all frames of the reference.
+fn model_size(reference: &PoseDump) -> f64 {
+    let mut min = [f64::INFINITY; 3];
+    let mut max = [f64::NEG_INFINITY; 3];
+    let mut add = |p: &[f64]| {
+        for k in 0..3 {
+            min[k] = min[k].min(p[k]);
+            max[k] = max[k].max(p[k]);
+        }
+    };
+    for frame in &reference.frames {
+        frame.primitives.iter().flat_map(|p| p.world.chunks_exact(3)).for_each(&mut add);
+        if frame.primitives.is_empty() {
+            frame.nodes.iter().for_each(|n| add(&n.world_matrix[12..15]));
+        }
+    }
+    let diagonal = (0..3).map(|k| (max[k] - min[k]).powi(2)).sum::<f64>().sqrt();
+    if diagonal > 0.0 { diagonal } else { 1.0 }
+}
+
+/// Largest element-wise difference of two arrays, with its index.
+fn max_difference(actual: &[f64], expected: &[f64]) -> (f64, usize) {
+    actual
+        .iter()
+        .zip(expected)
+        .map(|(a, e)| (a - e).abs())
+        .enumerate()
+        .fold((0.0, 0), |best, (i, d)| if d > best.0 || d.is_nan() { (d, i) } else { best })
+}
+
+/// Compares one fixture; returns a description of every mismatch.
+fn check(reference_path: &Path, models: &Path) -> Vec<String> {
+    let name = reference_path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let text = std::fs::read_to_string(reference_path).expect("readable fixture");
+    let reference: PoseDump = serde_json::from_str(&text).expect("fixture in the oracle format");
+    let Some(model_path) = find_model(models, &reference.file) else {
+        return vec![format!("{name}: model {} not found under {}", reference.file, models.display())];
+    };
+    let import = match import_file(&model_path, &Limits::default()) {
+        Ok(import) => import,
+        Err(e) => return vec![format!("{name}: import failed: {e}")],
+    };
+    let times: Vec<f32> = reference.frames.iter().map(|f| f.time as f32).collect();
+    let clip = reference.animation.as_ref().map(|a| a.index);
+    let actual = pose_dump::dump(&import, &reference.file, clip, &times);
+    let tolerance = TOLERANCE * model_size(&reference);
+    let mut errors = Vec::new();
+    if let (Some(a), Some(e)) = (&actual.animation, &reference.animation)
+        && (a.duration - e.duration).abs() > 1e-6
+    {
+        errors.push(format!("{name}: duration {} != {}", a.duration, e.duration));
+    }
+    for (frame, expected) in actual.frames.iter().zip(&reference.frames) {
+        let at = format!("{name} t={}", expected.time);
+        if frame.clip_time.zip(expected.clip_time).is_some_and(|(a, e)| (a - e).abs() > 1e-6) {
+            errors.push(format!("{at}: clip_time {:?} != {:?}", frame.clip_time, expected.clip_time));
+        }
+        let node_ids = |nodes: &[pose_dump::DumpedNode]| nodes.iter().map(|n| n.node).collect::<Vec<_>>();
+        if node_ids(&frame.nodes) != node_ids(&expected.nodes) {
+            errors.push(format!("{at}: nodes {:?} != {:?}", node_ids(&frame.nodes), node_ids(&expected.nodes)));
+            continue;
+        }
+        for (node, exp) in frame.nodes.iter().zip(&expected.nodes) {
+            let (d, i) = max_difference(&node.world_matrix, &exp.world_matrix);
+            if d.is_nan() || d > tolerance {
+                errors.push(format!(
+                    "{at}: node {} world_matrix[{i}] off by {d:.3e} (tolerance {tolerance:.1e})",
+                    node.node
+                ));
+            }
+        }
+        let keys = |ps: &[pose_dump::DumpedPrimitive]| {
+            ps.iter().map(|p| (p.node, p.mesh, p.primitive, p.vertex_count, p.skinned)).collect::<Vec<_>>()
+        };
+        if keys(&frame.primitives) != keys(&expected.primitives) {
+            errors.push(format!("{at}: primitives {:?} != {:?}", keys(&frame.primitives), keys(&expected.primitives)));
+            continue;
+        }
+        for (prim, exp) in frame.primitives.iter().zip(&expected.primitives) {
+            let (d, i) = max_difference(&prim.world, &exp.world);
+            if d.is_nan() || d > tolerance {
+                errors.push(format!(
+                    "{at}: node {} mesh {} primitive {}: vertex {} coordinate {} off by {d:.3e} (tolerance {tolerance:.1e})",
+                    prim.node,
+                    prim.mesh,
+                    prim.primitive,
+                    i / 3,
+                    i % 3
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// Checks every `*.anim*.json` fixture of a folder against models found under `models`.
+fn check_folder(fixtures: &Path, models: &Path) {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures)
+        .expect("fixture folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().contains(".anim")))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no fixtures in {}", fixtures.display());
+    let errors: Vec<String> = paths.iter().flat_map(|p| check(p, models)).collect();
+    assert!(errors.is_empty(), "{} mismatches against the oracle:\n{}", errors.len(), errors.join("\n"));
+}
+
+#[test]
+fn sample_models_match_the_oracle() {
+    let tests = workspace_tests();
+    check_folder(&tests.join("oracle"), &tests.join("models"));
+}
+
+#[test]
+fn generated_models_match_the_oracle() {
+    let tests = workspace_tests();
+    check_folder(&tests.join("oracle/generated"), &tests.join("models/generated"));
+}
