@@ -112,6 +112,12 @@ impl Model {
     pub fn new(parts: ModelParts) -> Result<Self, ModelError> {
         let ModelParts { rig, skins, clips, meshes, materials, images, instances } = parts;
         let rig = rig.ok_or(ModelError::NoRig)?;
+        // Largest joint used by each mesh, and by which primitive: computed once per mesh,
+        // however many nodes place it.
+        let max_joints: Vec<Option<(u16, usize)>> = meshes
+            .iter()
+            .map(|mesh| mesh.primitives.iter().enumerate().filter_map(|(i, p)| Some((p.max_joint()?, i))).max())
+            .collect();
         for (instance, mi) in instances.iter().enumerate() {
             let missing = |what, index| ModelError::MissingReference { instance, what, index };
             if mi.node.index() >= rig.len() {
@@ -127,19 +133,11 @@ impl Model {
                 let targets = mesh.morph_target_count();
                 return Err(ModelError::MorphCount { node: mi.node.0, mesh: mi.mesh, weights, targets });
             }
-            for (primitive, p) in mesh.primitives.iter().enumerate() {
-                if let (Some(skin), Some(joint)) = (skin, p.max_joint())
-                    && joint as usize >= skin.joints().len()
-                {
-                    let (skin_index, joints) = (mi.skin.unwrap_or_default(), skin.joints().len());
-                    return Err(ModelError::JointOutOfRange {
-                        mesh: mi.mesh,
-                        primitive,
-                        skin: skin_index,
-                        joint,
-                        joints,
-                    });
-                }
+            if let (Some(skin), Some((joint, primitive))) = (skin, max_joints[mi.mesh as usize])
+                && joint as usize >= skin.joints().len()
+            {
+                let (skin_index, joints) = (mi.skin.unwrap_or_default(), skin.joints().len());
+                return Err(ModelError::JointOutOfRange { mesh: mi.mesh, primitive, skin: skin_index, joint, joints });
             }
         }
         let materials_used = meshes.iter().flat_map(|m| &m.primitives).filter_map(|p| p.material);

@@ -4,7 +4,7 @@ use glam::{Affine3A, Mat3A, Vec3, Vec3A, Vec4};
 
 /// An affine matrix as 3 rows of 4 floats (row-major 3x4; the implied 4th row is 0 0 0 1):
 /// 48 bytes, what a WGSL `mat3x4<f32>` read row by row wants.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
 pub struct JointMatrix {
     /// Rows `[m00 m01 m02 tx]`, `[m10 m11 m12 ty]`, `[m20 m21 m22 tz]`.

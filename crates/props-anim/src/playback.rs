@@ -53,7 +53,7 @@ impl PlayMode {
     /// clamp for [`PlayMode::Once`]. A zero or invalid duration gives 0.
     #[must_use]
     pub fn wrap(self, time: f32, duration: f32) -> f32 {
-        if !(duration > 0.0) || !time.is_finite() {
+        if duration.is_nan() || duration <= 0.0 || !time.is_finite() {
             return 0.0;
         }
         match self {

@@ -9,14 +9,51 @@ use crate::palette::JointMatrix;
 /// Base positions plus `sum_k weights[k] * target_k.positions` (targets without positions
 /// add nothing). Writes one position per vertex into `out` (cleared first).
 pub fn morph_positions(primitive: &Primitive, weights: &[f32], out: &mut Vec<Vec3>) {
+    morph(&primitive.positions, primitive.morph_targets.iter().map(|t| &t.positions[..]), weights, out);
+}
+
+/// Base normals plus the weighted normal displacements of the morph targets (not
+/// renormalized; skinning renormalizes).
+pub fn morph_normals(primitive: &Primitive, weights: &[f32], out: &mut Vec<Vec3>) {
+    morph(&primitive.normals, primitive.morph_targets.iter().map(|t| &t.normals[..]), weights, out);
+}
+
+fn morph<'a>(base: &[Vec3], targets: impl Iterator<Item = &'a [Vec3]>, weights: &[f32], out: &mut Vec<Vec3>) {
     out.clear();
-    out.extend_from_slice(&primitive.positions);
-    for (target, &w) in primitive.morph_targets.iter().zip(weights) {
+    out.extend_from_slice(base);
+    for (deltas, &w) in targets.zip(weights) {
         if w != 0.0 {
-            for (p, d) in out.iter_mut().zip(&target.positions) {
+            for (p, d) in out.iter_mut().zip(deltas) {
                 *p += *d * w;
             }
         }
+    }
+}
+
+/// Normals of a skinned primitive: `normalize(sum_i w_i * palette[j_i] * (n, 0))` after
+/// morphing, as the GPU path computes them.
+///
+/// # Panics
+/// As [`skin_positions`].
+pub fn skin_normals(primitive: &Primitive, palette: &[JointMatrix], morph_weights: &[f32], out: &mut Vec<Vec3>) {
+    morph_normals(primitive, morph_weights, out);
+    let influences = primitive.influences.as_ref().expect("skin_normals needs a skinned primitive");
+    for ((n, joints), weights) in out.iter_mut().zip(&influences.joints).zip(&influences.weights) {
+        let mut skinned = Vec3::ZERO;
+        for (&j, &w) in joints.iter().zip(weights) {
+            if w != 0.0 {
+                skinned += palette[j as usize].transform_vector(*n) * w;
+            }
+        }
+        *n = skinned.normalize_or_zero();
+    }
+}
+
+/// Normals of a rigid primitive: `normalize(node_world * (n, 0))` after morphing.
+pub fn rigid_normals(primitive: &Primitive, node_world: &Affine3A, morph_weights: &[f32], out: &mut Vec<Vec3>) {
+    morph_normals(primitive, morph_weights, out);
+    for n in out.iter_mut() {
+        *n = node_world.transform_vector3(*n).normalize_or_zero();
     }
 }
 
