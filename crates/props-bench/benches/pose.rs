@@ -4,8 +4,8 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use props_anim::Model;
-use props_bench::workload::{self, Crowd};
 use props_bench::naive;
+use props_bench::workload::{self, Crowd};
 
 /// One frame's step, 60 Hz.
 const DT: f32 = 1.0 / 60.0;

@@ -32,7 +32,7 @@ pub fn fox() -> Model {
 pub fn synthetic(joints: usize) -> Model {
     let chains = 5;
     // Node 0 is the root; node i > 0 hangs from the root (i <= chains) or from node i - chains.
-    let parent = |i: usize| if i <= chains { 0 } else { i - chains };
+    let parent = |i: usize| i.saturating_sub(chains);
     let nodes: Vec<SourceNode> = (0..joints)
         .map(|i| {
             let children = (1..joints).filter(|&c| parent(c) == i);
@@ -50,9 +50,8 @@ pub fn synthetic(joints: usize) -> Model {
     let mut channels: Vec<Channel> = rig
         .nodes()
         .map(|node| {
-            let rotations = (0..keys)
-                .map(|k| Quat::from_rotation_x(0.3 * ((k + node.index()) as f32 * 0.4).sin()))
-                .collect();
+            let rotations =
+                (0..keys).map(|k| Quat::from_rotation_x(0.3 * ((k + node.index()) as f32 * 0.4).sin())).collect();
             Channel::new(node, Interpolation::Linear, times.clone(), Keyframes::Rotation(rotations))
                 .expect("valid rotation channel")
         })
