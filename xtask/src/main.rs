@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+mod assets;
 mod pose;
 mod test_models;
 
@@ -25,6 +26,12 @@ enum Command {
         #[arg(long, default_value = "tests/models/generated")]
         out: PathBuf,
     },
+    /// Regenerate the demo's base models into `assets/`.
+    GenAssets {
+        /// Output folder.
+        #[arg(long, default_value = "assets")]
+        out: PathBuf,
+    },
 }
 
 fn main() -> Result<()> {
@@ -32,6 +39,12 @@ fn main() -> Result<()> {
         Command::Pose(args) => pose::run(&args),
         Command::GenTestModels { out } => {
             for path in test_models::generate(&out)? {
+                println!("wrote {}", path.display());
+            }
+            Ok(())
+        }
+        Command::GenAssets { out } => {
+            for path in assets::generate(&out)? {
                 println!("wrote {}", path.display());
             }
             Ok(())

@@ -17,21 +17,26 @@ const RESTRICTED: &[&str] =
 const ALLOWED: &[(&str, &[&str])] = &[
     ("props-anim", &[]),
     ("props-gltf", &["props-anim", "gltf", "image"]),
+    ("props-render", &["props-anim", "wgpu"]),
     ("props-bench", &["props-anim", "props-gltf"]),
+    ("props-tests", &["props-anim", "props-gltf", "props-render", "wgpu", "image"]),
     ("game", &["*"]),
     ("xtask", &["*"]),
 ];
+
+/// Packages outside `crates/`: folder and package name.
+const TOP_LEVEL: &[(&str, &str)] = &[("game", "game"), ("tests", "props-tests"), ("xtask", "xtask")];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Every package manifest of the workspace: `crates/*`, `game`, `xtask`.
+/// Every package manifest of the workspace: `crates/*`, `game`, `tests`, `xtask`.
 fn manifests() -> BTreeMap<String, (PathBuf, toml::Table)> {
     let root = root();
     let mut dirs: Vec<PathBuf> =
         std::fs::read_dir(root.join("crates")).expect("crates/").flatten().map(|e| e.path()).collect();
-    dirs.extend([root.join("game"), root.join("xtask")]);
+    dirs.extend(TOP_LEVEL.iter().map(|(folder, _)| root.join(folder)));
     dirs.into_iter()
         .filter(|d| d.join("Cargo.toml").is_file())
         .map(|dir| {
@@ -79,8 +84,9 @@ fn dependencies_follow_the_data_flow() {
 #[test]
 fn crates_are_named_after_their_folder_and_share_the_lints() {
     for (name, (dir, table)) in manifests() {
-        let folder = dir.file_name().expect("folder name").to_string_lossy();
-        assert_eq!(folder, name, "{}: crate folder and crate name differ", dir.display());
+        let folder = dir.file_name().expect("folder name").to_string_lossy().into_owned();
+        let expected = TOP_LEVEL.iter().find(|(f, _)| *f == folder).map_or(folder.clone(), |(_, p)| (*p).to_owned());
+        assert_eq!(expected, name, "{}: crate folder and crate name differ", dir.display());
         if dir.parent().is_some_and(|p| p.ends_with("crates")) {
             assert!(name.starts_with("props-"), "{name}: library crates share the props- prefix");
         }

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::math::{self, Mat4, Quat};
 
-/// Value of `asset.generator` in every generated file.
+/// Default value of `asset.generator` (see [`GltfBuilder::set_generator`]).
 const GENERATOR: &str = "props xtask gen-test-models";
 
 /// A glTF accessor component type that can be written little-endian into the buffer.
@@ -362,6 +362,8 @@ pub struct Primitive {
     pub indices: Option<usize>,
     /// Morph `targets` (semantic → accessor).
     pub targets: Vec<BTreeMap<String, usize>>,
+    /// `material`.
+    pub material: Option<usize>,
 }
 
 impl Primitive {
@@ -382,6 +384,12 @@ impl Primitive {
         self
     }
 
+    /// Sets `material`.
+    pub fn material(mut self, material: usize) -> Self {
+        self.material = Some(material);
+        self
+    }
+
     /// Adds a morph target with only POSITION displacements.
     pub fn target(mut self, position: usize) -> Self {
         self.targets.push(BTreeMap::from([("POSITION".to_owned(), position)]));
@@ -397,7 +405,54 @@ impl Primitive {
         if !self.targets.is_empty() {
             prim["targets"] = json!(self.targets);
         }
+        if let Some(material) = self.material {
+            prim["material"] = json!(material);
+        }
         prim
+    }
+}
+
+/// An untextured metallic-roughness material.
+#[derive(Clone, Debug)]
+pub struct Material {
+    /// `name`.
+    pub name: String,
+    /// `pbrMetallicRoughness.baseColorFactor` (linear RGBA).
+    pub base_color: [f32; 4],
+    /// `pbrMetallicRoughness.metallicFactor`.
+    pub metallic: f32,
+    /// `pbrMetallicRoughness.roughnessFactor`.
+    pub roughness: f32,
+    /// `emissiveFactor` (linear RGB); written only when not black.
+    pub emissive: [f32; 3],
+}
+
+impl Material {
+    /// A dielectric (metallic 0) material of the given colour and roughness, not emissive.
+    pub fn new(name: &str, base_color: [f32; 4], roughness: f32) -> Self {
+        Self { name: name.to_owned(), base_color, metallic: 0.0, roughness, emissive: [0.0; 3] }
+    }
+
+    /// Sets `emissiveFactor`.
+    pub fn emissive(mut self, emissive: [f32; 3]) -> Self {
+        self.emissive = emissive;
+        self
+    }
+
+    /// The material's JSON.
+    fn to_json(&self) -> Value {
+        let mut material = json!({
+            "name": self.name,
+            "pbrMetallicRoughness": {
+                "baseColorFactor": nums(&self.base_color),
+                "metallicFactor": num(self.metallic),
+                "roughnessFactor": num(self.roughness),
+            },
+        });
+        if self.emissive != [0.0; 3] {
+            material["emissiveFactor"] = nums(&self.emissive);
+        }
+        material
     }
 }
 
@@ -473,6 +528,10 @@ pub struct GltfBuilder {
     skins: Vec<Value>,
     /// `animations`.
     animations: Vec<Value>,
+    /// `materials`.
+    materials: Vec<Value>,
+    /// `asset.generator`; [`GENERATOR`] when `None`.
+    generator: Option<String>,
     /// Key times of every accessor made by [`Self::times`], by accessor index.
     key_times: BTreeMap<usize, Vec<f32>>,
     /// Input accessors used by each animation.
@@ -483,6 +542,17 @@ impl GltfBuilder {
     /// An empty asset.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Sets `asset.generator` (default: `props xtask gen-test-models`).
+    pub fn set_generator(&mut self, generator: &str) {
+        self.generator = Some(generator.to_owned());
+    }
+
+    /// Adds a material, returning its index.
+    pub fn material(&mut self, material: &Material) -> usize {
+        self.materials.push(material.to_json());
+        self.materials.len() - 1
     }
 
     /// Appends `bytes` at a 4-byte aligned offset as a new bufferView.
@@ -778,7 +848,7 @@ impl GltfBuilder {
         }
         let roots: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.parent(n).is_none()).collect();
         let mut root = json!({
-            "asset": { "version": "2.0", "generator": GENERATOR },
+            "asset": { "version": "2.0", "generator": self.generator.as_deref().unwrap_or(GENERATOR) },
             "scene": 0,
             "scenes": [{ "nodes": roots }],
             "nodes": self.nodes.iter().map(Node::to_json).collect::<Vec<_>>(),
@@ -786,7 +856,12 @@ impl GltfBuilder {
             "bufferViews": self.views,
             "accessors": self.accessors,
         });
-        for (key, items) in [("meshes", self.meshes), ("skins", self.skins), ("animations", self.animations)] {
+        for (key, items) in [
+            ("meshes", self.meshes),
+            ("materials", self.materials),
+            ("skins", self.skins),
+            ("animations", self.animations),
+        ] {
             if !items.is_empty() {
                 root[key] = Value::Array(items);
             }

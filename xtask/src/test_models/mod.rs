@@ -6,11 +6,11 @@
 //! regenerating gives byte-identical files. Next to each model goes `<stem>.times`: the comma
 //! separated sample times the oracle fixtures in `tests/oracle/generated/` were made with.
 
-mod builder;
+pub(crate) mod builder;
 mod cases_anim;
 mod cases_skin;
 mod data;
-mod math;
+pub(crate) mod math;
 mod rig;
 
 use std::fs;

@@ -1,0 +1,127 @@
+//! `car.glb`: a small hatchback, 4.16 m long bumper to bumper; +Y up, +Z forward, +X to its left,
+//! origin on the ground under the centre.
+//!
+//! `body` (root) → `steer_front_left` / `steer_front_right` (steering pivots at the front wheel
+//! centres; the game turns them about Y) → `wheel_front_left` / `wheel_front_right`; and `body` →
+//! `wheel_rear_left` / `wheel_rear_right`. Every wheel node sits at its wheel's centre, rolls about
+//! its local X and shows the same mesh (a ten-sided tyre with light hub caps crossed by a dark bar,
+//! so the rotation reads). Clip `drive`: all four wheels roll forwards, one turn per second.
+
+use anyhow::Result;
+
+use super::shapes::{Geometry, X, Z, cuboid, frustum_box, prism_x};
+use super::{builder, full_turn, material, solid_mesh};
+use crate::test_models::builder::{GltfBuilder, Interp, Node, Path, channel, to_f32};
+
+/// Node names the game looks up.
+pub const NODES: &[&str] = &[
+    "body",
+    "steer_front_left",
+    "steer_front_right",
+    "wheel_front_left",
+    "wheel_front_right",
+    "wheel_rear_left",
+    "wheel_rear_right",
+];
+
+/// Clip names.
+pub const CLIPS: &[&str] = &["drive"];
+
+/// Wheel radius (m); the wheel centres are this high.
+const WHEEL_RADIUS: f64 = 0.33;
+/// Tyre width (m).
+const WHEEL_WIDTH: f64 = 0.24;
+/// Sides of the wheel prism.
+const WHEEL_SIDES: usize = 10;
+/// Distance of the wheel centres from the centre line (m).
+const TRACK_HALF: f64 = 0.78;
+/// Distance of the axles from the middle of the car (m).
+const AXLE_Z: f64 = 1.3;
+/// Half the chassis width (m).
+const BODY_HALF_WIDTH: f64 = 0.85;
+/// Half the chassis length, without bumpers (m).
+const BODY_HALF_LENGTH: f64 = 2.0;
+/// Seconds per wheel turn in `drive`.
+const TURN_PERIOD: f32 = 1.0;
+
+/// Builds the asset.
+pub fn build() -> Result<GltfBuilder> {
+    let mut b = builder();
+    let paint = material(&mut b, "paint", [0.08, 0.25, 0.7]);
+    let glass = material(&mut b, "glass", [0.1, 0.13, 0.17]);
+    let trim = material(&mut b, "trim", [0.15, 0.15, 0.16]);
+    let headlight = material(&mut b, "headlight", [1.0, 0.95, 0.75]);
+    let taillight = material(&mut b, "taillight", [0.7, 0.03, 0.02]);
+    let tyre = material(&mut b, "tyre", [0.04, 0.04, 0.04]);
+    let hub_cap = material(&mut b, "hub_cap", [0.75, 0.75, 0.78]);
+
+    let body_mesh = solid_mesh(
+        &mut b,
+        "body",
+        &[
+            (body_paint(), paint),
+            (frustum_box([-0.78, 0.85, -1.1], [0.78, 1.45, 0.7], 0.85), glass),
+            (bumpers(), trim),
+            (lamps(BODY_HALF_LENGTH), headlight),
+            (lamps(-BODY_HALF_LENGTH - 0.02), taillight),
+        ],
+    )?;
+    let wheel_mesh = wheel(&mut b, tyre, hub_cap)?;
+
+    let body = b.node(Node::named("body").mesh(body_mesh));
+    let mut wheels = Vec::new();
+    for (end, z) in [("front", AXLE_Z), ("rear", -AXLE_Z)] {
+        for (side, x) in [("left", TRACK_HALF), ("right", -TRACK_HALF)] {
+            let centre = to_f32([x, WHEEL_RADIUS, z]);
+            let wheel = Node::named(&format!("wheel_{end}_{side}")).mesh(wheel_mesh);
+            if end == "front" {
+                let pivot = b.node(Node::named(&format!("steer_{end}_{side}")).t(centre));
+                b.add_child(body, pivot)?;
+                let wheel = b.node(wheel);
+                b.add_child(pivot, wheel)?;
+                wheels.push(wheel);
+            } else {
+                let wheel = b.node(wheel.t(centre));
+                b.add_child(body, wheel)?;
+                wheels.push(wheel);
+            }
+        }
+    }
+
+    // Positive angles about +X carry the top of a wheel towards +Z: rolling forwards.
+    let (input, output) = full_turn(&mut b, [1.0, 0.0, 0.0], TURN_PERIOD, false)?;
+    let channels: Vec<_> =
+        wheels.iter().map(|&wheel| channel(wheel, Path::Rotation, Interp::Linear, input, output)).collect();
+    b.animation("drive", &channels);
+    Ok(b)
+}
+
+/// The painted shell: chassis and a roof slab on the tapered cabin.
+fn body_paint() -> Geometry {
+    Geometry::merge([
+        cuboid([-BODY_HALF_WIDTH, 0.3, -BODY_HALF_LENGTH], [BODY_HALF_WIDTH, 0.85, BODY_HALF_LENGTH]),
+        cuboid([-0.68, 1.45, -0.98], [0.68, 1.5, 0.58]),
+    ])
+}
+
+/// Front and rear bumpers.
+fn bumpers() -> Geometry {
+    let front = cuboid([-0.87, 0.28, BODY_HALF_LENGTH - 0.05], [0.87, 0.45, BODY_HALF_LENGTH + 0.08]);
+    Geometry::merge([front.mirrored(Z), front])
+}
+
+/// A pair of lamps (left and right) 2 cm deep starting at `z`, on the chassis' end face.
+fn lamps(z: f64) -> Geometry {
+    let left = cuboid([0.5, 0.62, z], [0.78, 0.74, z + 0.02]);
+    Geometry::merge([left.mirrored(X), left])
+}
+
+/// The wheel mesh, centred on its axle (local X): a tyre, a hub cap on each side and a dark bar
+/// across each cap.
+fn wheel(b: &mut GltfBuilder, tyre: usize, hub_cap: usize) -> Result<usize> {
+    let half = WHEEL_WIDTH / 2.0;
+    let cap = prism_x(WHEEL_SIDES, 0.6 * WHEEL_RADIUS, half, half + 0.015);
+    let bar = cuboid([half + 0.015, -0.55 * WHEEL_RADIUS, -0.035], [half + 0.025, 0.55 * WHEEL_RADIUS, 0.035]);
+    let rubber = Geometry::merge([prism_x(WHEEL_SIDES, WHEEL_RADIUS, -half, half), bar.mirrored(X), bar]);
+    solid_mesh(b, "wheel", &[(rubber, tyre), (Geometry::merge([cap.mirrored(X), cap]), hub_cap)])
+}

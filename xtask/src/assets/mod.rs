@@ -1,0 +1,248 @@
+//! `cargo xtask gen-assets`: the demo's base models (windmill, car, traffic light) as small,
+//! untextured glTF 2.0 binaries in `assets/`.
+//!
+//! Each model is a few flat-shaded convex solids ([`shapes`]) on named nodes, animated by whole-node
+//! transforms (no skins, no morph targets); the game finds the nodes and clips by the names each
+//! asset module lists in its `NODES` and `CLIPS`. Output is deterministic (the test-model
+//! [`GltfBuilder`]: sorted JSON keys, shortest-`f32` numbers), so regenerating gives identical
+//! bytes, which a test checks against the committed files.
+
+mod car;
+mod shapes;
+mod traffic_light;
+mod windmill;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, ensure};
+use serde_json::Value;
+
+use crate::test_models::builder::{Container, GltfBuilder, Material, Primitive, to_f32};
+use crate::test_models::math::{self, Quat};
+use shapes::Geometry;
+
+/// Value of `asset.generator` in every asset.
+const GENERATOR: &str = "props xtask gen-assets";
+
+/// `roughnessFactor` of every material (all are dielectric: `metallicFactor` 0).
+const ROUGHNESS: f32 = 0.8;
+
+/// One generated asset.
+struct Asset {
+    /// File stem (`<stem>.glb`).
+    stem: &'static str,
+    /// Builds the asset.
+    build: fn() -> Result<GltfBuilder>,
+    /// Node names the game looks up.
+    nodes: &'static [&'static str],
+    /// Animation (clip) names the game plays.
+    clips: &'static [&'static str],
+}
+
+/// Every asset, in output order.
+const ASSETS: &[Asset] = &[
+    Asset { stem: "windmill", build: windmill::build, nodes: windmill::NODES, clips: windmill::CLIPS },
+    Asset { stem: "car", build: car::build, nodes: car::NODES, clips: car::CLIPS },
+    Asset {
+        stem: "traffic_light",
+        build: traffic_light::build,
+        nodes: traffic_light::NODES,
+        clips: traffic_light::CLIPS,
+    },
+];
+
+/// Writes every asset as `<stem>.glb` into `out_dir`; returns the paths written, in a fixed order.
+pub fn generate(out_dir: &Path) -> Result<Vec<PathBuf>> {
+    fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let mut written = Vec::new();
+    for asset in ASSETS {
+        for (name, bytes) in glb(asset)? {
+            let path = out_dir.join(name);
+            fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
+/// Builds `asset` and serializes it as `(file name, bytes)`, after checking that it has the
+/// nodes and clips the game looks up.
+fn glb(asset: &Asset) -> Result<Vec<(String, Vec<u8>)>> {
+    let builder = (asset.build)().with_context(|| format!("building {}", asset.stem))?;
+    let files = builder.finish(asset.stem, Container::Glb)?;
+    for (name, bytes) in &files {
+        check_names(asset, bytes).with_context(|| format!("checking {name}"))?;
+    }
+    Ok(files)
+}
+
+/// Checks that the GLB `bytes` name every node in `asset.nodes` exactly once and have exactly the
+/// animations `asset.clips`, in that order.
+fn check_names(asset: &Asset, bytes: &[u8]) -> Result<()> {
+    let root = glb_json(bytes)?;
+    let names = |key: &str| -> Vec<String> {
+        let items = root.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        items.iter().filter_map(|item| item.get("name")?.as_str().map(str::to_owned)).collect()
+    };
+    let nodes = names("nodes");
+    for wanted in asset.nodes {
+        let count = nodes.iter().filter(|n| n == wanted).count();
+        ensure!(count == 1, "node `{wanted}` appears {count} times");
+    }
+    let clips = names("animations");
+    ensure!(clips == asset.clips, "animations are {clips:?}, expected {:?}", asset.clips);
+    Ok(())
+}
+
+/// The parsed JSON chunk of a GLB file.
+fn glb_json(bytes: &[u8]) -> Result<Value> {
+    let word = |at: usize| -> Result<u32> {
+        let slice = bytes.get(at..at + 4).context("GLB too short")?;
+        Ok(u32::from_le_bytes(slice.try_into()?))
+    };
+    ensure!(bytes.starts_with(b"glTF") && word(16)? == u32::from_le_bytes(*b"JSON"), "not a GLB file");
+    let len = usize::try_from(word(12)?)?;
+    let json = bytes.get(20..20 + len).context("GLB JSON chunk truncated")?;
+    Ok(serde_json::from_slice(json)?)
+}
+
+/// An empty asset stamped with this generator's name.
+fn builder() -> GltfBuilder {
+    let mut b = GltfBuilder::new();
+    b.set_generator(GENERATOR);
+    b
+}
+
+/// Adds an opaque, non-metallic material of linear colour `rgb`.
+fn material(b: &mut GltfBuilder, name: &str, rgb: [f32; 3]) -> usize {
+    let [r, g, bl] = rgb;
+    b.material(&Material::new(name, [r, g, bl, 1.0], ROUGHNESS))
+}
+
+/// Adds a glowing material: base colour and emission both `rgb`.
+fn emissive_material(b: &mut GltfBuilder, name: &str, rgb: [f32; 3]) -> usize {
+    let [r, g, bl] = rgb;
+    b.material(&Material::new(name, [r, g, bl, 1.0], ROUGHNESS).emissive(rgb))
+}
+
+/// `x` with rounding noise (|x| < 1e-9, e.g. `sin(pi)`) and negative zero replaced by 0.
+fn snap(x: f64) -> f64 {
+    if x.abs() < 1e-9 { 0.0 } else { x }
+}
+
+/// The accessors of one [`Geometry`] written to the buffer (several meshes may share them).
+#[derive(Clone, Copy, Debug)]
+struct Buffers {
+    /// POSITION accessor.
+    position: usize,
+    /// NORMAL accessor.
+    normal: usize,
+    /// `u16` index accessor.
+    indices: usize,
+}
+
+/// Writes `g`'s positions (with `min`/`max`), normals and `u16` indices.
+fn buffers(b: &mut GltfBuilder, g: &Geometry) -> Result<Buffers> {
+    let positions: Vec<[f32; 3]> = g.positions.iter().map(|p| to_f32(p.map(snap))).collect();
+    let normals: Vec<[f32; 3]> = g.normals.iter().map(|n| to_f32(n.map(snap))).collect();
+    let indices = g.indices.iter().map(|&i| u16::try_from(i)).collect::<Result<Vec<u16>, _>>()?;
+    Ok(Buffers {
+        position: b.positions(&positions)?,
+        normal: b.vertex(&normals, false)?,
+        indices: b.indices(&indices)?,
+    })
+}
+
+/// Adds a mesh with one primitive per `(geometry, material)` part.
+fn mesh(b: &mut GltfBuilder, name: &str, parts: &[(Buffers, usize)]) -> usize {
+    let primitives: Vec<Primitive> = parts
+        .iter()
+        .map(|&(buffers, material)| {
+            Primitive::new(buffers.position).attr("NORMAL", buffers.normal).indices(buffers.indices).material(material)
+        })
+        .collect();
+    b.mesh(name, &primitives, None)
+}
+
+/// Writes each part's geometry and adds a mesh of them (see [`mesh`]).
+fn solid_mesh(b: &mut GltfBuilder, name: &str, parts: &[(Geometry, usize)]) -> Result<usize> {
+    let parts = parts.iter().map(|(g, material)| Ok((buffers(b, g)?, *material))).collect::<Result<Vec<_>>>()?;
+    Ok(mesh(b, name, &parts))
+}
+
+/// Unit quaternion of `degrees` about `axis`, as stored (rounding noise snapped to 0).
+fn rotation(axis: [f64; 3], degrees: f64) -> Quat {
+    math::quat_axis_angle(axis, degrees).map(snap)
+}
+
+/// Rotations for one full turn about `axis` in 5 keys, 90 degrees apart (consecutive quaternions
+/// 45 degrees apart on the 4-sphere, so shortest-path slerp follows the turn); `clockwise` (seen
+/// from the tip of `axis`) negates the angles. The last key is the first orientation with its sign
+/// flipped (360 degrees), so a looping clip wraps seamlessly.
+fn turn_keys(axis: [f64; 3], clockwise: bool) -> Vec<Quat> {
+    let sign = if clockwise { -1.0 } else { 1.0 };
+    (0..=4u8).map(|k| rotation(axis, sign * 90.0 * f64::from(k))).collect()
+}
+
+/// LINEAR [`turn_keys`] spread over `period` seconds, as `(input, output)` accessors.
+fn full_turn(b: &mut GltfBuilder, axis: [f64; 3], period: f32, clockwise: bool) -> Result<(usize, usize)> {
+    let times: Vec<f32> = (0..=4u8).map(|k| period * f32::from(k) / 4.0).collect();
+    let keys: Vec<[f32; 4]> = turn_keys(axis, clockwise).into_iter().map(to_f32).collect();
+    Ok((b.times(&times)?, b.data(&keys, false)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generation_is_deterministic_and_assets_are_small() {
+        for asset in ASSETS {
+            let first = glb(asset).expect("builds");
+            assert_eq!(first, glb(asset).expect("builds"), "{} is not deterministic", asset.stem);
+            let size: usize = first.iter().map(|(_, bytes)| bytes.len()).sum();
+            assert!(size < 40_000, "{} is {size} bytes", asset.stem);
+        }
+    }
+
+    #[test]
+    fn names_the_game_relies_on_are_checked() {
+        for asset in ASSETS {
+            let files = glb(asset).expect("builds and has the names");
+            assert_eq!(glb_json(&files[0].1).expect("GLB")["asset"]["generator"], GENERATOR);
+            let renamed = Asset { nodes: &["no_such_node"], ..*asset };
+            assert!(check_names(&renamed, &files[0].1).is_err());
+            let no_clips = Asset { clips: &[], ..*asset };
+            assert!(check_names(&no_clips, &files[0].1).is_err());
+        }
+    }
+
+    #[test]
+    fn full_turn_keys_are_unit_and_less_than_180_degrees_apart() {
+        for clockwise in [false, true] {
+            let keys = turn_keys([0.0, 0.0, 1.0], clockwise);
+            for q in &keys {
+                assert!((q.iter().map(|c| c * c).sum::<f64>() - 1.0).abs() < 1e-12);
+            }
+            for pair in keys.windows(2) {
+                let dot: f64 = pair[0].iter().zip(&pair[1]).map(|(a, b)| a * b).sum();
+                assert!(dot > 0.7, "{pair:?}");
+            }
+            assert_eq!((keys[0], keys[4]), ([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, -1.0]));
+        }
+    }
+
+    #[test]
+    fn committed_assets_are_what_the_generator_writes() {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+        let out = std::env::temp_dir().join(format!("props-gen-assets-{}", std::process::id()));
+        for path in generate(&out).expect("generates") {
+            let name = path.file_name().expect("file name");
+            let expected = fs::read(committed.join(name)).expect("committed asset");
+            let actual = fs::read(&path).expect("generated asset");
+            assert!(actual == expected, "{name:?} differs from assets/: run `cargo xtask gen-assets`");
+        }
+        fs::remove_dir_all(&out).expect("temporary folder removed");
+    }
+}

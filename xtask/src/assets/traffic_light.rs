@@ -1,0 +1,126 @@
+//! `traffic_light.glb`: a 3.6 m pole-mounted signal facing +Z; +Y up, origin at the foot of the pole.
+//!
+//! `pole` (root) → `housing` → `lamp_red`, `lamp_amber`, `lamp_green` (dull, unlit lenses) → each
+//! `lamp_*_on` (a slightly larger glowing lens over the dull one). Which lamps are lit is pure
+//! animation: STEP scale tracks set an `*_on` node to 1 (lit) or 0 (collapsed, showing the dull
+//! lens). At rest every lamp is dark. Clips: `cycle` (10 s loop: green 0-4 s, amber 4-5 s, red
+//! 5-10 s) and the single-key `green`, `amber`, `red` that hold one phase.
+
+use anyhow::Result;
+
+use super::shapes::{Geometry, cuboid, frustum, frustum_z};
+use super::{buffers, builder, emissive_material, material, mesh, solid_mesh};
+use crate::test_models::builder::{Channel, GltfBuilder, Interp, Node, Path, channel, to_f32};
+
+/// Node names the game looks up.
+pub const NODES: &[&str] =
+    &["pole", "housing", "lamp_red", "lamp_amber", "lamp_green", "lamp_red_on", "lamp_amber_on", "lamp_green_on"];
+
+/// Clip names.
+pub const CLIPS: &[&str] = &["cycle", "green", "amber", "red"];
+
+/// Height of the pole's top, where the housing's bottom sits (m).
+const POLE_HEIGHT: f64 = 2.6;
+/// Half the housing's height (m).
+const HOUSING_HALF_HEIGHT: f64 = 0.5;
+/// Half the housing's depth (m): the lenses sit on its front face.
+const HOUSING_HALF_DEPTH: f64 = 0.12;
+/// Vertical spacing of the lamps (m).
+const LAMP_SPACING: f64 = 0.3;
+/// Sides of a lens.
+const LENS_SIDES: usize = 12;
+/// Radius of a dull lens (m); the lit lens is 5 mm larger.
+const LENS_RADIUS: f64 = 0.11;
+
+/// One lamp: name, height above the housing's centre, dull and lit colours.
+struct Lamp {
+    /// Colour name: the node is `lamp_<name>`.
+    name: &'static str,
+    /// Centre height relative to the housing's centre (m).
+    height: f64,
+    /// Base colour when dark.
+    dull: [f32; 3],
+    /// Base and emissive colour when lit.
+    lit: [f32; 3],
+}
+
+/// The lamps, top to bottom.
+const LAMPS: [Lamp; 3] = [
+    Lamp { name: "red", height: LAMP_SPACING, dull: [0.22, 0.03, 0.02], lit: [1.0, 0.06, 0.03] },
+    Lamp { name: "amber", height: 0.0, dull: [0.24, 0.13, 0.01], lit: [1.0, 0.5, 0.0] },
+    Lamp { name: "green", height: -LAMP_SPACING, dull: [0.02, 0.17, 0.06], lit: [0.1, 1.0, 0.3] },
+];
+
+/// The phases of `cycle`: which lamp is lit and from when (s); the last entry ends the loop.
+const CYCLE: [(&str, f32); 4] = [("green", 0.0), ("amber", 4.0), ("red", 5.0), ("red", 10.0)];
+
+/// Builds the asset.
+pub fn build() -> Result<GltfBuilder> {
+    let mut b = builder();
+    let metal = material(&mut b, "pole_grey", [0.25, 0.27, 0.28]);
+    let black = material(&mut b, "housing_black", [0.03, 0.03, 0.03]);
+
+    let post =
+        Geometry::merge([cuboid([-0.2, 0.0, -0.2], [0.2, 0.05, 0.2]), frustum(8, 0.07, 0.06, 0.05, POLE_HEIGHT)]);
+    let pole_mesh = solid_mesh(&mut b, "pole", &[(post, metal)])?;
+    let housing_mesh = solid_mesh(&mut b, "housing", &[(housing(), black)])?;
+    // Lenses face +Z from just inside the housing's front face.
+    let dull_lens = buffers(&mut b, &frustum_z(LENS_SIDES, LENS_RADIUS, LENS_RADIUS, -0.01, 0.03))?;
+    let lit_lens = buffers(&mut b, &frustum_z(LENS_SIDES, LENS_RADIUS + 0.005, LENS_RADIUS + 0.005, -0.01, 0.04))?;
+
+    let pole = b.node(Node::named("pole").mesh(pole_mesh));
+    let housing =
+        b.node(Node::named("housing").t(to_f32([0.0, POLE_HEIGHT + HOUSING_HALF_HEIGHT, 0.0])).mesh(housing_mesh));
+    b.add_child(pole, housing)?;
+    let mut lit_nodes = Vec::new();
+    for lamp in &LAMPS {
+        let dull = material(&mut b, &format!("{}_off", lamp.name), lamp.dull);
+        let lit = emissive_material(&mut b, &format!("{}_on", lamp.name), lamp.lit);
+        let dull_mesh = mesh(&mut b, &format!("lamp_{}", lamp.name), &[(dull_lens, dull)]);
+        let lit_mesh = mesh(&mut b, &format!("lamp_{}_on", lamp.name), &[(lit_lens, lit)]);
+        let at = to_f32([0.0, lamp.height, HOUSING_HALF_DEPTH]);
+        let node = b.node(Node::named(&format!("lamp_{}", lamp.name)).t(at).mesh(dull_mesh));
+        b.add_child(housing, node)?;
+        let on = b.node(Node::named(&format!("lamp_{}_on", lamp.name)).s([0.0; 3]).mesh(lit_mesh));
+        b.add_child(node, on)?;
+        lit_nodes.push((lamp.name, on));
+    }
+
+    // Shared outputs: a lamp is either fully lit or collapsed to a point.
+    let scale = |b: &mut GltfBuilder, lit: bool| b.data(&[[if lit { 1.0_f32 } else { 0.0 }; 3]], false);
+    let (off, on) = (scale(&mut b, false)?, scale(&mut b, true)?);
+
+    let times: Vec<f32> = CYCLE.iter().map(|&(_, t)| t).collect();
+    let cycle_input = b.times(&times)?;
+    let cycle: Vec<Channel> = lit_nodes
+        .iter()
+        .map(|&(name, node)| {
+            let keys: Vec<[f32; 3]> = CYCLE.iter().map(|&(lit, _)| [if lit == name { 1.0 } else { 0.0 }; 3]).collect();
+            Ok(channel(node, Path::Scale, Interp::Step, cycle_input, b.data(&keys, false)?))
+        })
+        .collect::<Result<_>>()?;
+    b.animation("cycle", &cycle);
+
+    let hold_input = b.times(&[0.0])?;
+    for lamp in LAMPS.iter().rev() {
+        let hold: Vec<Channel> = lit_nodes
+            .iter()
+            .map(|&(name, node)| {
+                let output = if name == lamp.name { on } else { off };
+                channel(node, Path::Scale, Interp::Step, hold_input, output)
+            })
+            .collect();
+        b.animation(lamp.name, &hold);
+    }
+    Ok(b)
+}
+
+/// The housing, centred on its node: a box with a visor over each lamp.
+fn housing() -> Geometry {
+    let (w, h, d) = (0.2, HOUSING_HALF_HEIGHT, HOUSING_HALF_DEPTH);
+    let visors = LAMPS.iter().map(|lamp| {
+        let top = lamp.height + LENS_RADIUS + 0.03;
+        cuboid([-0.14, top - 0.015, d], [0.14, top, d + 0.18])
+    });
+    Geometry::merge(std::iter::once(cuboid([-w, -h, -d], [w, h, d])).chain(visors))
+}
