@@ -1,0 +1,84 @@
+//! Finding an adapter and device, and deciding what the adapter can do.
+
+use crate::shaders::PaletteAccess;
+
+/// Why no GPU could be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ContextError {
+    /// No adapter matched (no GPU and no software rasterizer such as lavapipe).
+    #[error("no GPU adapter found (install a Vulkan driver, e.g. Debian's mesa-vulkan-drivers): {0}")]
+    NoAdapter(#[from] wgpu::RequestAdapterError),
+    /// The adapter refused to create a device.
+    #[error("the GPU adapter refused to create a device: {0}")]
+    Device(#[from] wgpu::RequestDeviceError),
+}
+
+/// How the palette is bound: decided from the adapter, or forced (tests, debugging).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PaletteMode {
+    /// Storage buffer when the adapter reads storage buffers in the vertex stage, else texture.
+    #[default]
+    Auto,
+    /// Force one access mode.
+    Force(PaletteAccess),
+}
+
+/// An instance, adapter, device and queue, plus what the renderer needs to know about them.
+pub struct GpuContext {
+    /// The wgpu instance.
+    pub instance: wgpu::Instance,
+    /// The chosen adapter.
+    pub adapter: wgpu::Adapter,
+    /// The device.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+}
+
+impl GpuContext {
+    /// A context without a window (offscreen rendering, tests, `--headless`). Honors the
+    /// `WGPU_BACKEND`, `WGPU_ADAPTER_NAME` and `WGPU_POWER_PREF` environment variables.
+    pub async fn headless() -> Result<Self, ContextError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        Self::with_instance(instance, None).await
+    }
+
+    /// A context on `instance`, able to present to `surface` if given.
+    pub async fn with_instance(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, ContextError> {
+        let adapter = wgpu::util::initialize_adapter_from_env_or_default(&instance, surface).await?;
+        let info = adapter.get_info();
+        tracing::info!(name = %info.name, backend = ?info.backend, device_type = ?info.device_type, driver = %info.driver, "GPU adapter chosen");
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("props-render device"),
+                required_features: wgpu::Features::empty(),
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
+            .await?;
+        Ok(Self { instance, adapter, device, queue })
+    }
+
+    /// A one-line description of the adapter, for logs, HUDs and test messages.
+    #[must_use]
+    pub fn adapter_description(&self) -> String {
+        let info = self.adapter.get_info();
+        format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    }
+}
+
+/// The palette access an adapter supports best.
+#[must_use]
+pub fn preferred_palette_access(adapter: &wgpu::Adapter) -> PaletteAccess {
+    let downlevel = adapter.get_downlevel_capabilities();
+    let limits = adapter.limits();
+    if downlevel.flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE) && limits.max_storage_buffers_per_shader_stage > 0
+    {
+        PaletteAccess::StorageBuffer
+    } else {
+        PaletteAccess::Texture
+    }
+}

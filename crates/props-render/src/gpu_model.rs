@@ -1,0 +1,221 @@
+//! A model's meshes and materials on the GPU, uploaded once.
+
+use bytemuck::{Pod, Zeroable};
+use props_anim::{Model, Primitive, Topology};
+use wgpu::util::DeviceExt;
+
+/// One vertex as the skinned pipeline reads it: 80 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct GpuVertex {
+    /// Model-space position.
+    pub position: [f32; 3],
+    /// Model-space normal.
+    pub normal: [f32; 3],
+    /// First texture coordinate set.
+    pub uv: [f32; 2],
+    /// Two sets of four joint indices.
+    pub joints: [u16; 8],
+    /// Their weights.
+    pub weights: [f32; 8],
+}
+
+impl GpuVertex {
+    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6.
+    pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+        array_stride: size_of::<Self>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![
+            0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint16x4, 4 => Uint16x4, 5 => Float32x4, 6 => Float32x4
+        ],
+    };
+
+    /// The vertices of a primitive. Rigid primitives get joint 0 with weight 1 (the draw's
+    /// joint offset then points at their node's matrix).
+    #[must_use]
+    pub fn from_primitive(primitive: &Primitive) -> Vec<Self> {
+        (0..primitive.vertex_count())
+            .map(|i| {
+                let (joints, weights) = match &primitive.influences {
+                    Some(influences) => (influences.joints[i], influences.weights[i]),
+                    None => ([0; 8], [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+                };
+                Self {
+                    position: primitive.positions[i].to_array(),
+                    normal: primitive.normals.get(i).map_or([0.0, 1.0, 0.0], |n| n.to_array()),
+                    uv: primitive.uv0.get(i).map_or([0.0; 2], |uv| uv.to_array()),
+                    joints,
+                    weights,
+                }
+            })
+            .collect()
+    }
+}
+
+/// One draw of a model: a primitive placed by one mesh instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawItem {
+    /// Range in the model's index buffer.
+    pub first_index: u32,
+    /// Number of indices.
+    pub index_count: u32,
+    /// Added to every index.
+    pub base_vertex: i32,
+    /// Index of the material bind group.
+    pub material: usize,
+    /// Byte offset of this draw's [`DrawParams`] in the model's draw buffer.
+    pub params_offset: u32,
+}
+
+/// Per-draw uniform: where in an instance's palette this draw's joints start.
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DrawParams {
+    /// Palette offset of the skin's first joint, or of the node's matrix for a rigid draw.
+    pub joint_offset: u32,
+    /// Padding to 16 bytes.
+    pub padding: [u32; 3],
+}
+
+/// Layouts and defaults shared by every uploaded model.
+pub struct ModelLayouts {
+    /// Group 1: the per-draw uniform (dynamic offset).
+    pub draw: wgpu::BindGroupLayout,
+    /// Group 2: material factor, base color texture, sampler.
+    pub material: wgpu::BindGroupLayout,
+    /// Sampler for base color textures (repeat, linear, mipmapped).
+    pub sampler: wgpu::Sampler,
+    /// 1x1 white texture for materials without one.
+    pub white: wgpu::TextureView,
+    /// Stride of [`DrawParams`] entries: the device's uniform offset alignment.
+    pub draw_stride: u32,
+}
+
+/// A model on the GPU: vertex and index buffers, draws, materials. Dropping it frees them.
+pub struct GpuModel {
+    /// All primitives' vertices.
+    pub vertices: wgpu::Buffer,
+    /// All primitives' indices (u32).
+    pub indices: wgpu::Buffer,
+    /// Per-draw uniforms and their bind group.
+    pub draw_group: wgpu::BindGroup,
+    /// Keeps the draw uniform buffer alive.
+    _draw_params: wgpu::Buffer,
+    /// Material bind groups, the last one being the default material.
+    pub materials: Vec<wgpu::BindGroup>,
+    /// Draws, in mesh-instance then primitive order.
+    pub draws: Vec<DrawItem>,
+    /// Matrices per instance palette (`Model::palette_len`).
+    pub palette_len: u32,
+}
+
+impl GpuModel {
+    /// Uploads `model`'s triangle primitives (lines and points are skipped), materials and
+    /// textures (sRGB, with mipmaps generated on the CPU).
+    #[must_use]
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, layouts: &ModelLayouts, model: &Model) -> Self {
+        let mut vertices: Vec<GpuVertex> = Vec::new();
+        let mut indices: Vec<u32> = Vec::new();
+        // Where each (mesh, primitive) landed: (first index, count, base vertex).
+        let placed: Vec<Vec<Option<(u32, u32, i32)>>> = model
+            .meshes()
+            .iter()
+            .map(|mesh| {
+                mesh.primitives
+                    .iter()
+                    .map(|p| {
+                        (p.topology == Topology::Triangles && !p.indices.is_empty()).then(|| {
+                            let placement = (indices.len() as u32, p.indices.len() as u32, vertices.len() as i32);
+                            vertices.extend(GpuVertex::from_primitive(p));
+                            indices.extend_from_slice(&p.indices);
+                            placement
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let default_material = model.materials().len();
+        let mut draws = Vec::new();
+        let mut params = Vec::new();
+        for (slot, instance) in model.instances().iter().enumerate() {
+            let mesh = &model.meshes()[instance.mesh as usize];
+            for (primitive, placement) in mesh.primitives.iter().zip(&placed[instance.mesh as usize]) {
+                let Some((first_index, index_count, base_vertex)) = *placement else { continue };
+                let joint_offset = match instance.skin.filter(|_| primitive.influences.is_some()) {
+                    Some(skin) => model.palette_range(skin).start,
+                    None => model.node_slot(slot),
+                };
+                let params_offset = (draws.len() as u32) * layouts.draw_stride;
+                params.resize(params_offset as usize, 0u8);
+                params.extend_from_slice(bytemuck::bytes_of(&DrawParams {
+                    joint_offset: joint_offset as u32,
+                    padding: [0; 3],
+                }));
+                let material = primitive.material.map_or(default_material, |m| m as usize);
+                draws.push(DrawItem { first_index, index_count, base_vertex, material, params_offset });
+            }
+        }
+        params.resize(params.len().max(16), 0);
+        let buffer = |label, contents: &[u8], usage| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+        };
+        // wgpu needs non-empty buffers.
+        let vertex_bytes = if vertices.is_empty() { &[0u8; 80][..] } else { bytemuck::cast_slice(&vertices) };
+        let index_bytes = if indices.is_empty() { &[0u8; 4][..] } else { bytemuck::cast_slice(&indices) };
+        let draw_params = buffer("draw params", &params, wgpu::BufferUsages::UNIFORM);
+        let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("draw params"),
+            layout: &layouts.draw,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &draw_params,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(size_of::<DrawParams>() as u64),
+                }),
+            }],
+        });
+        let textures: Vec<wgpu::TextureView> =
+            model.images().iter().map(|image| crate::texture::upload_srgb(device, queue, image)).collect();
+        let mut materials: Vec<wgpu::BindGroup> = model
+            .materials()
+            .iter()
+            .map(|m| {
+                let texture = m.base_color_texture.map_or(&layouts.white, |t| &textures[t as usize]);
+                material_group(device, layouts, m.base_color_factor, texture)
+            })
+            .collect();
+        materials.push(material_group(device, layouts, [0.8, 0.8, 0.8, 1.0], &layouts.white));
+        Self {
+            vertices: buffer("model vertices", vertex_bytes, wgpu::BufferUsages::VERTEX),
+            indices: buffer("model indices", index_bytes, wgpu::BufferUsages::INDEX),
+            draw_group,
+            _draw_params: draw_params,
+            materials,
+            draws,
+            palette_len: model.palette_len() as u32,
+        }
+    }
+}
+
+fn material_group(
+    device: &wgpu::Device,
+    layouts: &ModelLayouts,
+    base_color: [f32; 4],
+    texture: &wgpu::TextureView,
+) -> wgpu::BindGroup {
+    let factor = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("material"),
+        contents: bytemuck::cast_slice(&base_color),
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("material"),
+        layout: &layouts.material,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: factor.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(texture) },
+            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&layouts.sampler) },
+        ],
+    })
+}

@@ -1,0 +1,683 @@
+//! The renderer: pipelines, per-frame buffers, and the frame's draws.
+
+use bytemuck::{Pod, Zeroable};
+use props_anim::{JointMatrix, Model};
+
+use crate::context::{PaletteMode, preferred_palette_access};
+use crate::frame::{DebugLine, Frame};
+use crate::gpu_model::{GpuModel, GpuVertex, ModelLayouts};
+use crate::growable_buffer::GrowableBuffer;
+use crate::palette_windows::{self, Run, Windows};
+use crate::shaders::{self, PALETTE_TEXTURE_WIDTH, PaletteAccess};
+use crate::texture;
+
+const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+const MATRIX_BYTES: u64 = size_of::<JointMatrix>() as u64;
+
+/// Handle of an uploaded model. Stale handles (of removed models) are ignored when drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModelHandle {
+    index: u32,
+    generation: u32,
+}
+
+/// How the renderer is set up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RendererConfig {
+    /// Format of the color targets it will draw into.
+    pub color_format: wgpu::TextureFormat,
+    /// Use 4x MSAA when the adapter supports it for the color and depth formats.
+    pub msaa: bool,
+    /// Palette binding: decided from the adapter, or forced.
+    pub palette: PaletteMode,
+    /// Largest palette binding, in bytes; `None` = the device's limit. Lower it to exercise
+    /// the window splitting that very large frames need.
+    pub max_palette_binding_bytes: Option<u64>,
+}
+
+impl RendererConfig {
+    /// Defaults for a target of `color_format`: MSAA on, palette binding from the adapter.
+    #[must_use]
+    pub fn new(color_format: wgpu::TextureFormat) -> Self {
+        Self { color_format, msaa: true, palette: PaletteMode::Auto, max_palette_binding_bytes: None }
+    }
+}
+
+/// What a frame cost, for HUDs and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameStats {
+    /// Draw calls issued (skinned draws plus one for debug lines, if any).
+    pub draw_calls: u32,
+    /// Instances drawn.
+    pub instances: u32,
+    /// Instances skipped (their palette does not fit any binding window, or the model is gone).
+    pub skipped_instances: u32,
+    /// Palette bytes uploaded.
+    pub palette_bytes: u64,
+    /// Instance bytes uploaded.
+    pub instance_bytes: u64,
+    /// Palette windows bound.
+    pub palette_windows: u32,
+}
+
+/// Per-frame uniform values, matching `shaders/globals.wgsl`.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+struct Globals {
+    view_proj: [[f32; 4]; 4],
+    light_direction: [f32; 4],
+    light_color: [f32; 4],
+    ambient: [f32; 4],
+}
+
+/// A debug line vertex.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+struct LineVertex {
+    position: [f32; 3],
+    color: [f32; 4],
+}
+
+/// Where palettes live on the GPU.
+enum PaletteStore {
+    Buffer(GrowableBuffer),
+    Texture { texture: wgpu::Texture, view: wgpu::TextureView, generation: u64 },
+}
+
+/// Depth and MSAA textures matching the current target size.
+struct Attachments {
+    size: (u32, u32),
+    depth: wgpu::TextureView,
+    msaa: Option<wgpu::TextureView>,
+}
+
+/// Draws instanced, GPU-skinned models. Uploads every frame's palettes with one write and its
+/// instances with one write, then issues one instanced draw per mesh primitive per palette
+/// window (one window unless a frame's palettes exceed the largest binding).
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    access: PaletteAccess,
+    sample_count: u32,
+    max_window_matrices: u32,
+    window_stride: u32,
+    globals: wgpu::Buffer,
+    frame_layout: wgpu::BindGroupLayout,
+    frame_group: Option<(u64, u64, wgpu::BindGroup)>,
+    lines_group: wgpu::BindGroup,
+    layouts: ModelLayouts,
+    skinned: wgpu::RenderPipeline,
+    lines: wgpu::RenderPipeline,
+    palette: PaletteStore,
+    windows: GrowableBuffer,
+    instances: GrowableBuffer,
+    line_vertices: GrowableBuffer,
+    line_scratch: Vec<LineVertex>,
+    window_scratch: Vec<u8>,
+    runs: Vec<(usize, Run)>,
+    binding_bytes: u64,
+    run_scratch: Vec<Run>,
+    models: Vec<(u32, Option<GpuModel>)>,
+    attachments: Option<Attachments>,
+    color_format: wgpu::TextureFormat,
+}
+
+impl Renderer {
+    /// Creates pipelines and buffers for drawing into targets of `config.color_format`.
+    #[must_use]
+    pub fn new(adapter: &wgpu::Adapter, device: &wgpu::Device, queue: &wgpu::Queue, config: RendererConfig) -> Self {
+        let access = match config.palette {
+            PaletteMode::Auto => preferred_palette_access(adapter),
+            PaletteMode::Force(access) => access,
+        };
+        let sample_count = if config.msaa && supports_4x(adapter, config.color_format) { 4 } else { 1 };
+        let limits = device.limits();
+        let max_binding = config
+            .max_palette_binding_bytes
+            .unwrap_or(limits.max_storage_buffer_binding_size)
+            .min(limits.max_storage_buffer_binding_size);
+        let max_window_matrices = match access {
+            PaletteAccess::StorageBuffer => (max_binding / MATRIX_BYTES) as u32,
+            PaletteAccess::Texture => (PALETTE_TEXTURE_WIDTH / 3) * limits.max_texture_dimension_2d,
+        };
+        tracing::info!(?access, sample_count, max_window_matrices, "renderer configured");
+        let window_stride = limits.min_uniform_buffer_offset_alignment;
+
+        let uniform = |binding, dynamic| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: dynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let palette_entry = wgpu::BindGroupLayoutEntry {
+            binding: 1,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: match access {
+                PaletteAccess::StorageBuffer => wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: true,
+                    min_binding_size: None,
+                },
+                PaletteAccess::Texture => wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+            },
+            count: None,
+        };
+        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
+        };
+        let frame_layout = layout("frame", &[uniform(0, false), palette_entry, uniform(2, true)]);
+        let globals_layout = layout("globals", &[uniform(0, false)]);
+        let draw_layout = layout("draw", &[uniform(0, true)]);
+        let material_layout = layout(
+            "material",
+            &[
+                uniform(0, false),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        );
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("globals"),
+            size: size_of::<Globals>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let lines_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("lines globals"),
+            layout: &globals_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
+        });
+        let pipelines = PipelineFactory { device, color_format: config.color_format, sample_count };
+        let skinned = pipelines.create(
+            "skinned",
+            &shaders::skinned(access),
+            &[&frame_layout, &draw_layout, &material_layout],
+            &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
+            wgpu::PrimitiveTopology::TriangleList,
+        );
+        let lines = pipelines.create(
+            "debug lines",
+            &shaders::lines(),
+            &[&globals_layout],
+            &[Some(LINE_LAYOUT)],
+            wgpu::PrimitiveTopology::LineList,
+        );
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("base color"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..Default::default()
+        });
+        let layouts = ModelLayouts {
+            draw: draw_layout,
+            material: material_layout,
+            sampler,
+            white: texture::white(device, queue),
+            draw_stride: limits.min_uniform_buffer_offset_alignment,
+        };
+        let palette = match access {
+            PaletteAccess::StorageBuffer => {
+                PaletteStore::Buffer(GrowableBuffer::new(device, "palettes", wgpu::BufferUsages::STORAGE))
+            }
+            PaletteAccess::Texture => {
+                let (texture, view) = palette_texture(device, 1);
+                PaletteStore::Texture { texture, view, generation: 0 }
+            }
+        };
+        Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            access,
+            sample_count,
+            max_window_matrices,
+            window_stride,
+            globals,
+            frame_layout,
+            frame_group: None,
+            lines_group,
+            layouts,
+            skinned,
+            lines,
+            palette,
+            windows: GrowableBuffer::new(device, "palette windows", wgpu::BufferUsages::UNIFORM),
+            instances: GrowableBuffer::new(device, "instances", wgpu::BufferUsages::VERTEX),
+            line_vertices: GrowableBuffer::new(device, "debug lines", wgpu::BufferUsages::VERTEX),
+            line_scratch: Vec::new(),
+            window_scratch: Vec::new(),
+            runs: Vec::new(),
+            binding_bytes: MATRIX_BYTES,
+            run_scratch: Vec::new(),
+            models: Vec::new(),
+            attachments: None,
+            color_format: config.color_format,
+        }
+    }
+
+    /// How palettes are read on this adapter (or as forced by the config).
+    #[must_use]
+    pub fn palette_access(&self) -> PaletteAccess {
+        self.access
+    }
+
+    /// MSAA sample count in use (1 or 4).
+    #[must_use]
+    pub fn sample_count(&self) -> u32 {
+        self.sample_count
+    }
+
+    /// Uploads a model's meshes, materials and textures once.
+    pub fn upload_model(&mut self, model: &Model) -> ModelHandle {
+        let gpu = GpuModel::new(&self.device, &self.queue, &self.layouts, model);
+        if let Some(index) = self.models.iter().position(|(_, m)| m.is_none()) {
+            let slot = &mut self.models[index];
+            slot.0 += 1;
+            slot.1 = Some(gpu);
+            return ModelHandle { index: index as u32, generation: slot.0 };
+        }
+        self.models.push((0, Some(gpu)));
+        ModelHandle { index: self.models.len() as u32 - 1, generation: 0 }
+    }
+
+    /// Replaces the model behind `handle` (hot reload); the old GPU resources are freed. Returns
+    /// false for a stale handle.
+    pub fn replace_model(&mut self, handle: ModelHandle, model: &Model) -> bool {
+        if self.model(handle).is_none() {
+            return false;
+        }
+        self.models[handle.index as usize].1 = Some(GpuModel::new(&self.device, &self.queue, &self.layouts, model));
+        true
+    }
+
+    /// Frees a model's GPU resources; its handle becomes stale.
+    pub fn remove_model(&mut self, handle: ModelHandle) {
+        if self.model(handle).is_some() {
+            self.models[handle.index as usize].1 = None;
+        }
+    }
+
+    /// Number of models on the GPU.
+    #[must_use]
+    pub fn model_count(&self) -> usize {
+        self.models.iter().filter(|(_, m)| m.is_some()).count()
+    }
+
+    fn model(&self, handle: ModelHandle) -> Option<&GpuModel> {
+        match self.models.get(handle.index as usize) {
+            Some((generation, Some(model))) if *generation == handle.generation => Some(model),
+            _ => None,
+        }
+    }
+
+    /// Uploads the frame's data and records its draws into `encoder`, rendering into `target`
+    /// (a view of `size`, in the configured color format).
+    pub fn render(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: (u32, u32),
+        frame: &Frame<'_>,
+    ) -> FrameStats {
+        let mut stats = self.upload(frame);
+        self.ensure_attachments(size);
+        let frame_group = self.frame_group();
+        let Some(attachments) = &self.attachments else { return stats };
+        let [r, g, b, a] = frame.clear_color;
+        let (view, resolve_target) = match &attachments.msaa {
+            Some(msaa) => (msaa, Some(target)),
+            None => (target, None),
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("props"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &attachments.depth,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.skinned);
+        pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
+        for (window, (batch, run)) in self.runs.iter().enumerate() {
+            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
+            let window_offset = window as u32 * self.window_stride;
+            match self.access {
+                PaletteAccess::StorageBuffer => {
+                    let palette_offset = (u64::from(run.window_start) * MATRIX_BYTES) as u32;
+                    pass.set_bind_group(0, &frame_group, &[palette_offset, window_offset]);
+                }
+                PaletteAccess::Texture => pass.set_bind_group(0, &frame_group, &[window_offset]),
+            }
+            pass.set_vertex_buffer(0, model.vertices.slice(..));
+            pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+            for draw in &model.draws {
+                pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
+                pass.set_bind_group(2, &model.materials[draw.material], &[]);
+                pass.draw_indexed(
+                    draw.first_index..draw.first_index + draw.index_count,
+                    draw.base_vertex,
+                    run.instances.clone(),
+                );
+                stats.draw_calls += 1;
+            }
+        }
+        if !frame.lines.is_empty() {
+            pass.set_pipeline(&self.lines);
+            pass.set_bind_group(0, &self.lines_group, &[]);
+            pass.set_vertex_buffer(0, self.line_vertices.buffer().slice(..));
+            pass.draw(0..frame.lines.len() as u32 * 2, 0..1);
+            stats.draw_calls += 1;
+        }
+        stats
+    }
+
+    /// Writes globals, palettes, instances, palette windows and lines; plans the runs.
+    fn upload(&mut self, frame: &Frame<'_>) -> FrameStats {
+        let mut stats = FrameStats::default();
+        let (light, view_proj) = (frame.light, frame.camera.view_projection);
+        let globals = Globals {
+            view_proj: view_proj.to_cols_array_2d(),
+            light_direction: light.direction.normalize_or_zero().extend(0.0).to_array(),
+            light_color: light.color.extend(1.0).to_array(),
+            ambient: light.ambient.extend(1.0).to_array(),
+        };
+        self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+
+        // Plan: runs of instances, each within one palette window.
+        let total = frame.palettes.len() as u64;
+        let windows = match self.access {
+            // Bind no more than the frame needs (rounded), and no more than the device allows.
+            PaletteAccess::StorageBuffer => {
+                let aligned = total.next_multiple_of(u64::from(palette_windows::WINDOW_ALIGNMENT));
+                (aligned.clamp(16, u64::from(self.max_window_matrices)) as u32, Windows::Sliding)
+            }
+            PaletteAccess::Texture => (self.max_window_matrices, Windows::Fixed),
+        };
+        self.runs.clear();
+        for (batch_index, batch) in frame.batches.iter().enumerate() {
+            let range = batch.instances.start..batch.instances.end.min(frame.instances.len() as u32);
+            let Some(model) = self.model(batch.model) else {
+                stats.skipped_instances += range.len() as u32;
+                continue;
+            };
+            let palette_len = model.palette_len;
+            stats.skipped_instances +=
+                palette_windows::split(frame.instances, range, palette_len, windows, &mut self.run_scratch);
+            for run in self.run_scratch.drain(..) {
+                stats.instances += run.instances.len() as u32;
+                self.runs.push((batch_index, run));
+            }
+        }
+        stats.palette_windows = self.runs.len() as u32;
+        stats.palette_bytes = total * MATRIX_BYTES;
+        stats.instance_bytes = size_of_val(frame.instances) as u64;
+
+        let binding_end = self.runs.iter().map(|(_, r)| u64::from(r.window_start) + u64::from(windows.0)).max();
+        self.write_palettes(frame.palettes, binding_end.unwrap_or(0).max(total), windows.0);
+        self.instances.write(&self.device, &self.queue, bytemuck::cast_slice(frame.instances));
+
+        // One `Window` uniform per run, at the uniform offset alignment.
+        let stride = self.window_stride as usize;
+        self.window_scratch.clear();
+        self.window_scratch.resize(self.runs.len().max(1) * stride, 0);
+        for (slot, (_, run)) in self.window_scratch.chunks_exact_mut(stride).zip(&self.runs) {
+            let first_matrix = if windows.1 == Windows::Fixed { 0 } else { run.window_start };
+            slot[..4].copy_from_slice(&first_matrix.to_le_bytes());
+        }
+        self.windows.write(&self.device, &self.queue, &self.window_scratch);
+
+        self.line_scratch.clear();
+        self.line_scratch.extend(frame.lines.iter().flat_map(|l: &DebugLine| {
+            let vertex = |p: glam::Vec3| LineVertex { position: p.to_array(), color: l.color };
+            [vertex(l.from), vertex(l.to)]
+        }));
+        self.line_vertices.write(&self.device, &self.queue, bytemuck::cast_slice(&self.line_scratch));
+        stats
+    }
+
+    /// Uploads the frame's palettes with one write (two for a texture's partial last row),
+    /// growing the store to `matrices`; `binding` is the window size in matrices.
+    fn write_palettes(&mut self, palettes: &[JointMatrix], matrices: u64, binding: u32) {
+        match &mut self.palette {
+            PaletteStore::Buffer(buffer) => {
+                buffer.reserve(&self.device, matrices * MATRIX_BYTES);
+                if !palettes.is_empty() {
+                    self.queue.write_buffer(buffer.buffer(), 0, bytemuck::cast_slice(palettes));
+                }
+                self.binding_bytes = u64::from(binding) * MATRIX_BYTES;
+            }
+            PaletteStore::Texture { texture, view, generation } => {
+                let per_row = u64::from(PALETTE_TEXTURE_WIDTH / 3);
+                let rows = (palettes.len() as u64).div_ceil(per_row).max(1);
+                let max_rows = u64::from(self.device.limits().max_texture_dimension_2d);
+                if rows > u64::from(texture.height()) {
+                    let height = rows.max(u64::from(texture.height()) * 2).min(max_rows) as u32;
+                    (*texture, *view) = palette_texture(&self.device, height);
+                    *generation += 1;
+                }
+                let fitting = palettes.len().min((per_row * u64::from(texture.height())) as usize);
+                let (full, partial) = palettes[..fitting].split_at(fitting - fitting % per_row as usize);
+                let row_bytes = PALETTE_TEXTURE_WIDTH * 16;
+                let write = |data: &[JointMatrix], row: u32, texels: u32, rows: u32| {
+                    if rows > 0 && texels > 0 {
+                        self.queue.write_texture(
+                            wgpu::TexelCopyTextureInfo {
+                                texture,
+                                mip_level: 0,
+                                origin: wgpu::Origin3d { x: 0, y: row, z: 0 },
+                                aspect: wgpu::TextureAspect::All,
+                            },
+                            bytemuck::cast_slice(data),
+                            wgpu::TexelCopyBufferLayout {
+                                offset: 0,
+                                bytes_per_row: Some(row_bytes),
+                                rows_per_image: None,
+                            },
+                            wgpu::Extent3d { width: texels, height: rows, depth_or_array_layers: 1 },
+                        );
+                    }
+                };
+                let full_rows = (full.len() as u64 / per_row) as u32;
+                write(full, 0, PALETTE_TEXTURE_WIDTH, full_rows);
+                write(partial, full_rows, partial.len() as u32 * 3, 1);
+            }
+        }
+    }
+
+    /// The group-0 bind group (globals, palette, windows), rebuilt when a buffer was
+    /// reallocated or the binding size changed.
+    fn frame_group(&mut self) -> wgpu::BindGroup {
+        let palette_generation = match &self.palette {
+            PaletteStore::Buffer(buffer) => buffer.generation() ^ (self.binding_bytes << 20),
+            PaletteStore::Texture { generation, .. } => *generation,
+        };
+        let key = (palette_generation, self.windows.generation());
+        if let Some((p, w, group)) = &self.frame_group
+            && (*p, *w) == key
+        {
+            return group.clone();
+        }
+        let palette = match &self.palette {
+            PaletteStore::Buffer(buffer) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: buffer.buffer(),
+                offset: 0,
+                size: wgpu::BufferSize::new(self.binding_bytes.max(MATRIX_BYTES)),
+            }),
+            PaletteStore::Texture { view, .. } => wgpu::BindingResource::TextureView(view),
+        };
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &self.frame_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: self.globals.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: palette },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: self.windows.buffer(),
+                        offset: 0,
+                        size: wgpu::BufferSize::new(16),
+                    }),
+                },
+            ],
+        });
+        self.frame_group = Some((key.0, key.1, group.clone()));
+        group
+    }
+
+    /// (Re)creates the depth and MSAA textures when the target size changes.
+    fn ensure_attachments(&mut self, size: (u32, u32)) {
+        let size = (size.0.max(1), size.1.max(1));
+        if self.attachments.as_ref().is_some_and(|a| a.size == size) {
+            return;
+        }
+        let attachment = |label, format, sample_count| {
+            self.device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&wgpu::TextureViewDescriptor::default())
+        };
+        let msaa = (self.sample_count > 1).then(|| attachment("msaa color", self.color_format, self.sample_count));
+        let depth = attachment("depth", DEPTH_FORMAT, self.sample_count);
+        self.attachments = Some(Attachments { size, depth, msaa });
+    }
+}
+
+/// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10.
+const INSTANCE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: size_of::<crate::frame::InstanceData>() as u64,
+    step_mode: wgpu::VertexStepMode::Instance,
+    attributes: &wgpu::vertex_attr_array![7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Uint32],
+};
+
+/// Debug line vertex layout matching `shaders/lines.wgsl`.
+const LINE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: size_of::<LineVertex>() as u64,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+};
+
+/// What every pipeline of the renderer shares: device, target format, sample count.
+struct PipelineFactory<'a> {
+    device: &'a wgpu::Device,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+}
+
+impl PipelineFactory<'_> {
+    /// A depth-tested pipeline drawing `topology` with `vs_main` / `fs_main` of `source`.
+    fn create(
+        &self,
+        label: &str,
+        source: &str,
+        groups: &[&wgpu::BindGroupLayout],
+        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+        topology: wgpu::PrimitiveTopology,
+    ) -> wgpu::RenderPipeline {
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
+        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &groups,
+            immediate_size: 0,
+        });
+        self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers,
+            },
+            primitive: wgpu::PrimitiveState { topology, ..Default::default() },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::Less),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState::default(),
+            }),
+            multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: self.color_format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+}
+
+/// Whether the adapter can multisample 4x into `format` and the depth format.
+fn supports_4x(adapter: &wgpu::Adapter, format: wgpu::TextureFormat) -> bool {
+    [format, DEPTH_FORMAT].iter().all(|f| adapter.get_texture_format_features(*f).flags.sample_count_supported(4))
+}
+
+/// An RGBA32F palette texture `height` rows of [`PALETTE_TEXTURE_WIDTH`] texels.
+fn palette_texture(device: &wgpu::Device, height: u32) -> (wgpu::Texture, wgpu::TextureView) {
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("palette texture"),
+        size: wgpu::Extent3d { width: PALETTE_TEXTURE_WIDTH, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba32Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    (texture, view)
+}

@@ -1,0 +1,96 @@
+// Linear blend skinning of instanced meshes, with one directional light and ambient.
+// Prepended: globals.wgsl, then a palette accessor `joint_matrix(index) -> mat3x4<f32>`
+// (palette_storage.wgsl or palette_texture.wgsl). `vec4(p, 1.0) * m` with m: mat3x4 gives the
+// dot products of p with the three rows of the affine transform: the transformed point.
+
+// Where this draw's window of the palette starts (several windows when a frame's palettes
+// exceed the largest binding the adapter allows).
+struct Window {
+    first_matrix: u32,
+};
+
+// Per draw (per mesh primitive of a model): added to each instance's palette base. For skinned
+// primitives, where the skin's joints start in an instance's palette; for rigid ones, the slot
+// of the node's world matrix (their vertices use joint 0 with weight 1).
+struct Draw {
+    joint_offset: u32,
+};
+
+struct Material {
+    base_color: vec4<f32>,
+};
+
+@group(0) @binding(2) var<uniform> window: Window;
+@group(1) @binding(0) var<uniform> draw: Draw;
+@group(2) @binding(0) var<uniform> material: Material;
+@group(2) @binding(1) var base_color_texture: texture_2d<f32>;
+@group(2) @binding(2) var base_color_sampler: sampler;
+
+struct VertexInput {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) joints0: vec4<u32>,
+    @location(4) joints1: vec4<u32>,
+    @location(5) weights0: vec4<f32>,
+    @location(6) weights1: vec4<f32>,
+};
+
+struct InstanceInput {
+    // Model-to-world transform, rows of a 3x4 affine matrix.
+    @location(7) model_row0: vec4<f32>,
+    @location(8) model_row1: vec4<f32>,
+    @location(9) model_row2: vec4<f32>,
+    // Index of this instance's first matrix in the frame's palette.
+    @location(10) palette_base: u32,
+};
+
+struct VertexOutput {
+    @builtin(position) clip_position: vec4<f32>,
+    @location(0) world_normal: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+};
+
+// Up to 8 influences; zero weights are skipped.
+fn blend(base: u32, joints: vec4<u32>, weights: vec4<f32>, acc: mat3x4<f32>) -> mat3x4<f32> {
+    var m = acc;
+    for (var i = 0u; i < 4u; i++) {
+        if (weights[i] != 0.0) {
+            m += joint_matrix(base + joints[i]) * weights[i];
+        }
+    }
+    return m;
+}
+
+@vertex
+fn vs_main(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
+    let base = instance.palette_base - window.first_matrix + draw.joint_offset;
+    let zero = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var skin = blend(base, vertex.joints1, vertex.weights1, blend(base, vertex.joints0, vertex.weights0, zero));
+    // Weights should sum to 1; divide only when they do not (as stored, they usually do).
+    let weight_sum = dot(vertex.weights0, vec4<f32>(1.0)) + dot(vertex.weights1, vec4<f32>(1.0));
+    if (weight_sum != 1.0 && weight_sum > 0.0) {
+        skin = skin * (1.0 / weight_sum);
+    }
+    let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
+    let model_position = vec4<f32>(vertex.position, 1.0) * skin;
+    let world_position = vec4<f32>(model_position, 1.0) * model;
+    let model_normal = vec4<f32>(vertex.normal, 0.0) * skin;
+    let world_normal = vec4<f32>(model_normal, 0.0) * model;
+
+    var out: VertexOutput;
+    out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
+    out.world_normal = normalize(world_normal);
+    out.uv = vertex.uv;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
+    let albedo = material.base_color * textureSample(base_color_texture, base_color_sampler, in.uv);
+    // Two-sided: thin parts (blades, leaves) read from behind too.
+    let n = normalize(in.world_normal);
+    let diffuse = abs(dot(n, globals.light_direction.xyz));
+    let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);
+    return vec4<f32>(lit, albedo.a);
+}

@@ -1,0 +1,5 @@
+//! GPU integration tests, on whatever adapter exists (lavapipe, Vulkan, in CI). They skip with
+//! a message only when no adapter exists and `CI` is not set.
+
+mod palette_paths;
+mod skinning;

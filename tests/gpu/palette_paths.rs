@@ -1,0 +1,58 @@
+//! Every way of binding the palette draws the same image: storage buffer, texture fallback,
+//! and a storage buffer split into several windows.
+
+use glam::Vec3;
+use props_render::{PaletteAccess, PaletteMode};
+use props_tests::golden::{Threshold, assert_similar};
+use props_tests::scene::{self, Scene};
+
+/// Identical inputs through different bindings: the images must be the same to the bit,
+/// allowing only a hair of slack (lavapipe, Vulkan).
+const IDENTICAL: Threshold = Threshold { mean: 1e-4, p99: 1e-3 };
+
+/// Renders a 5 x 5 crowd of foxes at different phases.
+fn render_crowd(
+    gpu: &props_render::GpuContext,
+    renderer: &mut props_render::Renderer,
+    model: &props_anim::Model,
+) -> (image::RgbaImage, props_render::FrameStats) {
+    let handle = renderer.upload_model(model);
+    let clip = model.find_clip("Run");
+    let instances = (0..25)
+        .map(|i| {
+            let pose = scene::pose_at(model, clip, i as f32 * 0.045);
+            let position = Vec3::new((i % 5) as f32 * 60.0 - 120.0, 0.0, (i / 5) as f32 * -70.0);
+            (scene::at(position), scene::palette(model, &pose))
+        })
+        .collect();
+    let camera = scene::camera(Vec3::new(0.0, 160.0, 260.0), Vec3::new(0.0, 20.0, -120.0));
+    scene::render(gpu, renderer, &Scene { camera, models: vec![(handle, instances)] })
+}
+
+#[test]
+fn texture_fallback_draws_what_the_storage_buffer_draws() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let fox = scene::load("tests/models/Fox.glb");
+    let mut storage = scene::renderer(&gpu, |c| c.palette = PaletteMode::Force(PaletteAccess::StorageBuffer));
+    let mut texture = scene::renderer(&gpu, |c| c.palette = PaletteMode::Force(PaletteAccess::Texture));
+    assert_eq!(texture.palette_access(), PaletteAccess::Texture);
+    let (expected, _) = render_crowd(&gpu, &mut storage, &fox);
+    let (actual, stats) = render_crowd(&gpu, &mut texture, &fox);
+    assert_eq!(stats.instances, 25);
+    assert_similar("texture-fallback", &actual, &expected, IDENTICAL);
+}
+
+#[test]
+fn palettes_beyond_one_binding_are_split_into_windows() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let fox = scene::load("tests/models/Fox.glb");
+    let mut whole = scene::renderer(&gpu, |_| {});
+    // Room for 3 foxes (25 matrices each) per binding: 25 instances need 9 windows.
+    let mut split = scene::renderer(&gpu, |c| c.max_palette_binding_bytes = Some(80 * 48));
+    let (expected, one) = render_crowd(&gpu, &mut whole, &fox);
+    let (actual, many) = render_crowd(&gpu, &mut split, &fox);
+    assert_eq!(one.palette_windows, 1);
+    assert!(many.palette_windows > 1, "{many:?}");
+    assert_eq!((many.instances, many.skipped_instances), (25, 0));
+    assert_similar("split-windows", &actual, &expected, IDENTICAL);
+}

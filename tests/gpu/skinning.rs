@@ -1,0 +1,49 @@
+//! GPU skinning equals CPU skinning: the same pose, skinned by the vertex shader, and skinned
+//! on the CPU by the animation core then drawn as a static mesh, give the same image.
+
+use props_render::GpuContext;
+use props_tests::golden::{Threshold, assert_similar};
+use props_tests::scene::{self, Scene};
+
+/// Same adapter, same rasterizer, same pose: only float rounding differs (lavapipe, Vulkan).
+const SAME_POSE: Threshold = Threshold { mean: 0.002, p99: 0.05 };
+
+fn gpu_equals_cpu(gpu: &GpuContext, name: &str, path: &str, clip: &str, time: f32) {
+    let model = scene::load(path);
+    let clip = model.find_clip(clip).or((!model.clips().is_empty()).then_some(0));
+    let pose = scene::pose_at(&model, clip, time);
+    let reference = scene::cpu_skinned(&model, &pose);
+    let mut renderer = scene::renderer(gpu, |_| {});
+    let camera = scene::framing_camera(&reference);
+    let skinned = renderer.upload_model(&model);
+    let static_mesh = renderer.upload_model(&reference);
+    let origin = scene::at(glam::Vec3::ZERO);
+    let gpu_scene = Scene { camera, models: vec![(skinned, vec![(origin, scene::palette(&model, &pose))])] };
+    let cpu_palette = scene::palette(&reference, &scene::pose_at(&reference, None, 0.0));
+    let cpu_scene = Scene { camera, models: vec![(static_mesh, vec![(origin, cpu_palette)])] };
+    let (gpu_image, stats) = scene::render(gpu, &mut renderer, &gpu_scene);
+    let (cpu_image, _) = scene::render(gpu, &mut renderer, &cpu_scene);
+    assert!(stats.draw_calls >= 1 && stats.instances == 1, "{stats:?}");
+    let covered = gpu_image.pixels().filter(|p| p.0 != cpu_image.get_pixel(0, 0).0).count();
+    assert!(covered > 500, "{name}: the model covers only {covered} pixels; the camera misses it");
+    assert_similar(name, &gpu_image, &cpu_image, SAME_POSE);
+}
+
+#[test]
+fn fox_walking() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    gpu_equals_cpu(&gpu, "fox-walk", "tests/models/Fox.glb", "Walk", 0.3);
+}
+
+#[test]
+fn eight_influences() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let path = "tests/models/generated/eight_influences_u8_float.gltf";
+    gpu_equals_cpu(&gpu, "eight-influences", path, "", 0.75);
+}
+
+#[test]
+fn more_than_256_joints() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    gpu_equals_cpu(&gpu, "many-joints", "tests/models/generated/many_joints.glb", "", 1.0);
+}

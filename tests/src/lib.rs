@@ -1,0 +1,7 @@
+//! Harness for the workspace's cross-crate integration tests (the `gpu` test binary): a GPU
+//! context that skips only outside CI, posing helpers, offscreen rendering, and image
+//! comparison against golden images with NVIDIA's FLIP metric.
+
+pub mod golden;
+pub mod gpu;
+pub mod scene;

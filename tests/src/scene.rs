@@ -1,0 +1,172 @@
+//! Building and rendering test scenes.
+
+use std::path::{Path, PathBuf};
+
+use glam::{Affine3A, Vec3};
+use props_anim::{
+    JointMatrix, Mesh, MeshInstance, Model, ModelParts, NodeId, Pose, Primitive, RestTransform, Rig, SourceNode,
+    Transform, skinning,
+};
+use props_render::{
+    Camera, Frame, FrameStats, GpuContext, InstanceData, Light, ModelBatch, ModelHandle, OffscreenTarget, Renderer,
+    RendererConfig, SKY,
+};
+
+/// Size of test images: small, because lavapipe rasterizes on the CPU.
+pub const IMAGE_SIZE: (u32, u32) = (256, 256);
+
+/// Path of a file under the workspace's `tests/` folder.
+#[must_use]
+pub fn data(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// Imports a model from the workspace (path relative to the workspace root).
+///
+/// # Panics
+/// If the model does not import.
+#[must_use]
+pub fn load(relative_to_workspace: &str) -> Model {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(relative_to_workspace);
+    props_gltf::import_file(&path, &props_gltf::Limits::default()).unwrap_or_else(|e| panic!("{e}")).model
+}
+
+/// The pose of `model` playing `clip` at clip time `time` (rest pose for `None`), with world
+/// matrices computed.
+#[must_use]
+pub fn pose_at(model: &Model, clip: Option<usize>, time: f32) -> Pose {
+    let mut pose = Pose::from_rest(model.rig());
+    if let Some(clip) = clip {
+        model.clips()[clip].sample(time, &mut pose);
+    }
+    pose.compute_world(model.rig());
+    pose
+}
+
+/// One instance's palette for `pose`.
+#[must_use]
+pub fn palette(model: &Model, pose: &Pose) -> Vec<JointMatrix> {
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    model.write_palettes(pose, &mut palette);
+    palette
+}
+
+/// The same model, skinned on the CPU by the animation core in `pose`, as a static model:
+/// one node at the origin, every primitive rigid with its posed positions and normals. Drawn
+/// with the identity palette, it is the reference image for GPU skinning.
+#[must_use]
+pub fn cpu_skinned(model: &Model, pose: &Pose) -> Model {
+    let palette = palette(model, pose);
+    let mut meshes = Vec::new();
+    for (slot, instance) in model.instances().iter().enumerate() {
+        let weights = pose.morph_weights(instance.node);
+        for primitive in &model.meshes()[instance.mesh as usize].primitives {
+            let (mut positions, mut normals) = (Vec::new(), Vec::new());
+            match instance.skin.filter(|_| primitive.influences.is_some()) {
+                Some(skin) => {
+                    let joints = &palette[model.palette_range(skin)];
+                    skinning::skin_positions(primitive, joints, weights, &mut positions);
+                    skinning::skin_normals(primitive, joints, weights, &mut normals);
+                }
+                None => {
+                    let node = palette[model.node_slot(slot)].to_affine();
+                    skinning::rigid_positions(primitive, &node, weights, &mut positions);
+                    skinning::rigid_normals(primitive, &node, weights, &mut normals);
+                }
+            }
+            let posed =
+                Primitive { positions, normals, influences: None, morph_targets: Vec::new(), ..primitive.clone() };
+            meshes.push(Mesh { name: None, primitives: vec![posed] });
+        }
+    }
+    let root = SourceNode {
+        name: Some("cpu skinned".into()),
+        children: Vec::new(),
+        rest: RestTransform::Trs(Transform::IDENTITY),
+        morph_weights: Vec::new(),
+    };
+    let instances = (0..meshes.len() as u32).map(|mesh| MeshInstance { node: NodeId(0), mesh, skin: None }).collect();
+    Model::new(ModelParts {
+        rig: Some(Rig::from_source_nodes(&[root]).expect("one node")),
+        meshes,
+        materials: model.materials().to_vec(),
+        images: model.images().to_vec(),
+        instances,
+        ..ModelParts::default()
+    })
+    .expect("valid static model")
+}
+
+/// A camera at `eye` looking at `target`, 45 degree vertical field of view, square image.
+#[must_use]
+pub fn camera(eye: Vec3, target: Vec3) -> Camera {
+    let projection = glam::camera::rh::proj::directx::perspective(45f32.to_radians(), 1.0, 0.1, 2000.0);
+    let view = glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y);
+    Camera { view_projection: projection * view }
+}
+
+/// Instances of one model: each one's model-to-world transform and palette.
+pub type Instances = Vec<(Affine3A, Vec<JointMatrix>)>;
+
+/// A scene to render: models with their instances.
+pub struct Scene {
+    /// Camera.
+    pub camera: Camera,
+    /// Per model: the uploaded handle and its instances.
+    pub models: Vec<(ModelHandle, Instances)>,
+}
+
+/// Renders `scene` offscreen at [`IMAGE_SIZE`] and reads it back as an RGBA8 image.
+///
+/// # Panics
+/// If the readback fails.
+pub fn render(gpu: &GpuContext, renderer: &mut Renderer, scene: &Scene) -> (image::RgbaImage, FrameStats) {
+    let (mut palettes, mut instances, mut batches) = (Vec::new(), Vec::new(), Vec::new());
+    for (model, model_instances) in &scene.models {
+        let first = instances.len() as u32;
+        for (transform, palette) in model_instances {
+            instances.push(InstanceData::new(transform, palettes.len() as u32));
+            palettes.extend_from_slice(palette);
+        }
+        batches.push(ModelBatch { model: *model, instances: first..instances.len() as u32 });
+    }
+    let frame = Frame {
+        camera: scene.camera,
+        light: Light::default(),
+        clear_color: SKY,
+        palettes: &palettes,
+        instances: &instances,
+        batches: &batches,
+        lines: &[],
+    };
+    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
+    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    let stats = renderer.render(&mut encoder, target.view(), target.size(), &frame);
+    gpu.queue.submit([encoder.finish()]);
+    let pixels = target.read_rgba8(&gpu.device, &gpu.queue).expect("readback");
+    let image = image::RgbaImage::from_raw(IMAGE_SIZE.0, IMAGE_SIZE.1, pixels).expect("image of the right size");
+    (image, stats)
+}
+
+/// A renderer for offscreen targets with `config` changes applied.
+#[must_use]
+pub fn renderer(gpu: &GpuContext, configure: impl FnOnce(&mut RendererConfig)) -> Renderer {
+    let mut config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
+    configure(&mut config);
+    Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config)
+}
+
+/// The identity transform as a palette-less instance placement.
+#[must_use]
+pub fn at(translation: Vec3) -> Affine3A {
+    Affine3A::from_translation(translation)
+}
+
+/// A camera that frames every vertex of a (static) model, seen from the front-right above.
+#[must_use]
+pub fn framing_camera(model: &Model) -> Camera {
+    let points = model.meshes().iter().flat_map(|m| &m.primitives).flat_map(|p| &p.positions);
+    let (min, max) = points.fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let (center, radius) = ((min + max) / 2.0, ((max - min).length() / 2.0).max(1e-3));
+    camera(center + Vec3::new(0.55, 0.35, 1.0).normalize() * radius * 2.8, center)
+}
