@@ -16,7 +16,8 @@ fn render_crowd(
     renderer: &mut props_render::Renderer,
     model: &props_anim::Model,
 ) -> (image::RgbaImage, props_render::FrameStats) {
-    let handle = renderer.upload_model(model);
+    let handle = props_render::ModelId(0);
+    renderer.set_model(handle, model);
     let clip = model.find_clip("Run");
     let instances = (0..25)
         .map(|i| {

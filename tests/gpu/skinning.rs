@@ -15,8 +15,10 @@ fn gpu_equals_cpu(gpu: &GpuContext, name: &str, path: &str, clip: &str, time: f3
     let reference = scene::cpu_skinned(&model, &pose);
     let mut renderer = scene::renderer(gpu, |_| {});
     let camera = scene::framing_camera(&reference);
-    let skinned = renderer.upload_model(&model);
-    let static_mesh = renderer.upload_model(&reference);
+    let skinned = props_render::ModelId(0);
+    renderer.set_model(skinned, &model);
+    let static_mesh = props_render::ModelId(1);
+    renderer.set_model(static_mesh, &reference);
     let origin = scene::at(glam::Vec3::ZERO);
     let gpu_scene = Scene { camera, models: vec![(skinned, vec![(origin, scene::palette(&model, &pose))])] };
     let cpu_palette = scene::palette(&reference, &scene::pose_at(&reference, None, 0.0));

@@ -8,7 +8,7 @@ use props_anim::{
     Transform, skinning,
 };
 use props_render::{
-    Camera, Frame, FrameStats, GpuContext, InstanceData, Light, ModelBatch, ModelHandle, OffscreenTarget, Renderer,
+    Camera, Frame, FrameStats, GpuContext, InstanceData, Light, ModelBatch, ModelId, OffscreenTarget, Renderer,
     RendererConfig, SKY,
 };
 
@@ -100,9 +100,7 @@ pub fn cpu_skinned(model: &Model, pose: &Pose) -> Model {
 /// A camera at `eye` looking at `target`, 45 degree vertical field of view, square image.
 #[must_use]
 pub fn camera(eye: Vec3, target: Vec3) -> Camera {
-    let projection = glam::camera::rh::proj::directx::perspective(45f32.to_radians(), 1.0, 0.1, 2000.0);
-    let view = glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y);
-    Camera { view_projection: projection * view }
+    Camera::look_at(eye, target, 45f32.to_radians(), 1.0, (0.1, 2000.0))
 }
 
 /// Instances of one model: each one's model-to-world transform and palette.
@@ -113,7 +111,7 @@ pub struct Scene {
     /// Camera.
     pub camera: Camera,
     /// Per model: the uploaded handle and its instances.
-    pub models: Vec<(ModelHandle, Instances)>,
+    pub models: Vec<(ModelId, Instances)>,
 }
 
 /// Renders `scene` offscreen at [`IMAGE_SIZE`] and reads it back as an RGBA8 image.

@@ -17,7 +17,8 @@ const RESTRICTED: &[&str] =
 const ALLOWED: &[(&str, &[&str])] = &[
     ("props-anim", &[]),
     ("props-gltf", &["props-anim", "gltf", "image"]),
-    ("props-render", &["props-anim", "wgpu"]),
+    ("props-frame", &["props-anim"]),
+    ("props-render", &["props-anim", "props-frame", "wgpu"]),
     ("props-bench", &["props-anim", "props-gltf"]),
     ("props-tests", &["props-anim", "props-gltf", "props-render", "wgpu", "image"]),
     ("game", &["*"]),

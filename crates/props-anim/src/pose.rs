@@ -100,6 +100,28 @@ impl Pose {
         self.fixed[i].unwrap_or_else(|| self.locals[i].to_affine())
     }
 
+    /// Blends `other` into this pose: every local transform moves `weight` of the way towards
+    /// `other`'s (translation and scale linearly, rotation by shortest-path slerp), and so do
+    /// morph weights. `weight` 0 keeps this pose, 1 gives `other`. Both poses must be of the
+    /// same rig. How a crossfade between two clips (walk to run) is made: sample each clip
+    /// into its own pose, blend, then [`Pose::compute_world`].
+    pub fn blend(&mut self, other: &Pose, weight: f32) {
+        for (((local, fixed), theirs), their_fixed) in
+            self.locals.iter_mut().zip(&mut self.fixed).zip(&other.locals).zip(&other.fixed)
+        {
+            if fixed.is_some() && their_fixed.is_some() {
+                continue;
+            }
+            *fixed = None;
+            local.translation = local.translation.lerp(theirs.translation, weight);
+            local.rotation = crate::interpolate::slerp(local.rotation, theirs.rotation, weight);
+            local.scale = local.scale.lerp(theirs.scale, weight);
+        }
+        for (w, theirs) in self.morph_weights.iter_mut().zip(&other.morph_weights) {
+            *w += (theirs - *w) * weight;
+        }
+    }
+
     /// Computes every node's world matrix from the locals: one multiply per node, in rig order
     /// (parents first).
     pub fn compute_world(&mut self, rig: &Rig) {

@@ -3,7 +3,7 @@
 use glam::{Affine3A, Vec3};
 use props_anim::{Pose, Rig};
 
-use crate::frame::DebugLine;
+use props_frame::DebugLine;
 
 /// One line from every node to its parent, in world space (`transform` maps the model into
 /// the world), appended to `out`.

@@ -1,8 +1,8 @@
 //! GPU-skinning renderer on wgpu: thousands of animated props for the price of one palette
 //! upload and one instanced draw per mesh primitive.
 //!
-//! Takes plain data: `props_anim::Model` meshes once ([`Renderer::upload_model`]), then per
-//! frame a [`Frame`]: every instance's palette back to back (3x4 rows, as
+//! Takes plain data: `props_anim::Model` meshes once ([`Renderer::set_model`]), then per
+//! frame a [`Frame`] (from `props-frame`): every instance's palette back to back (3x4 rows, as
 //! `props_anim::Model::write_palettes` packs them), every instance (transform + palette base)
 //! and which instances belong to which model. Knows nothing of ECS, glTF, files or windows.
 //!
@@ -12,7 +12,6 @@
 
 mod context;
 mod debug_lines;
-mod frame;
 mod gpu_model;
 mod growable_buffer;
 mod offscreen;
@@ -23,7 +22,7 @@ mod texture;
 
 pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_access};
 pub use debug_lines::{skeleton_lines, world_axes};
-pub use frame::{Camera, DebugLine, Frame, InstanceData, Light, ModelBatch, SKY};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError};
-pub use renderer::{FrameStats, ModelHandle, Renderer, RendererConfig};
+pub use props_frame::{Camera, DebugLine, Frame, FrameData, InstanceData, Light, ModelBatch, ModelId, SKY};
+pub use renderer::{FrameStats, Renderer, RendererConfig};
 pub use shaders::PaletteAccess;

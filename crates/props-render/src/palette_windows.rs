@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::frame::InstanceData;
+use props_frame::InstanceData;
 
 /// Window starts are multiples of this many matrices: 16 x 48 bytes = 768 bytes, a multiple
 /// of every storage-buffer offset alignment wgpu allows (at most 256).

@@ -4,22 +4,15 @@ use bytemuck::{Pod, Zeroable};
 use props_anim::{JointMatrix, Model};
 
 use crate::context::{PaletteMode, preferred_palette_access};
-use crate::frame::{DebugLine, Frame};
 use crate::gpu_model::{GpuModel, GpuVertex, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
 use crate::palette_windows::{self, Run, Windows};
 use crate::shaders::{self, PALETTE_TEXTURE_WIDTH, PaletteAccess};
 use crate::texture;
+use props_frame::{DebugLine, Frame, ModelId};
 
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 const MATRIX_BYTES: u64 = size_of::<JointMatrix>() as u64;
-
-/// Handle of an uploaded model. Stale handles (of removed models) are ignored when drawing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ModelHandle {
-    index: u32,
-    generation: u32,
-}
 
 /// How the renderer is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,7 +110,7 @@ pub struct Renderer {
     runs: Vec<(usize, Run)>,
     binding_bytes: u64,
     run_scratch: Vec<Run>,
-    models: Vec<(u32, Option<GpuModel>)>,
+    models: Vec<Option<GpuModel>>,
     attachments: Option<Attachments>,
     color_format: wgpu::TextureFormat,
 }
@@ -290,47 +283,31 @@ impl Renderer {
         self.sample_count
     }
 
-    /// Uploads a model's meshes, materials and textures once.
-    pub fn upload_model(&mut self, model: &Model) -> ModelHandle {
-        let gpu = GpuModel::new(&self.device, &self.queue, &self.layouts, model);
-        if let Some(index) = self.models.iter().position(|(_, m)| m.is_none()) {
-            let slot = &mut self.models[index];
-            slot.0 += 1;
-            slot.1 = Some(gpu);
-            return ModelHandle { index: index as u32, generation: slot.0 };
+    /// Uploads a model's meshes, materials and textures under `id`, replacing (and freeing)
+    /// whatever was there: how a hot-reloaded model swaps in.
+    pub fn set_model(&mut self, id: ModelId, model: &Model) {
+        let index = id.0 as usize;
+        if index >= self.models.len() {
+            self.models.resize_with(index + 1, || None);
         }
-        self.models.push((0, Some(gpu)));
-        ModelHandle { index: self.models.len() as u32 - 1, generation: 0 }
+        self.models[index] = Some(GpuModel::new(&self.device, &self.queue, &self.layouts, model));
     }
 
-    /// Replaces the model behind `handle` (hot reload); the old GPU resources are freed. Returns
-    /// false for a stale handle.
-    pub fn replace_model(&mut self, handle: ModelHandle, model: &Model) -> bool {
-        if self.model(handle).is_none() {
-            return false;
-        }
-        self.models[handle.index as usize].1 = Some(GpuModel::new(&self.device, &self.queue, &self.layouts, model));
-        true
-    }
-
-    /// Frees a model's GPU resources; its handle becomes stale.
-    pub fn remove_model(&mut self, handle: ModelHandle) {
-        if self.model(handle).is_some() {
-            self.models[handle.index as usize].1 = None;
+    /// Frees the GPU resources of model `id`; its instances are skipped from now on.
+    pub fn remove_model(&mut self, id: ModelId) {
+        if let Some(slot) = self.models.get_mut(id.0 as usize) {
+            *slot = None;
         }
     }
 
     /// Number of models on the GPU.
     #[must_use]
     pub fn model_count(&self) -> usize {
-        self.models.iter().filter(|(_, m)| m.is_some()).count()
+        self.models.iter().flatten().count()
     }
 
-    fn model(&self, handle: ModelHandle) -> Option<&GpuModel> {
-        match self.models.get(handle.index as usize) {
-            Some((generation, Some(model))) if *generation == handle.generation => Some(model),
-            _ => None,
-        }
+    fn model(&self, id: ModelId) -> Option<&GpuModel> {
+        self.models.get(id.0 as usize)?.as_ref()
     }
 
     /// Uploads the frame's data and records its draws into `encoder`, rendering into `target`
@@ -588,7 +565,7 @@ impl Renderer {
 
 /// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10.
 const INSTANCE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
-    array_stride: size_of::<crate::frame::InstanceData>() as u64,
+    array_stride: size_of::<props_frame::InstanceData>() as u64,
     step_mode: wgpu::VertexStepMode::Instance,
     attributes: &wgpu::vertex_attr_array![7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Uint32],
 };

@@ -71,3 +71,28 @@ fn joint_matrix_packs_rows() {
     let p = Vec3::new(0.5, -1.0, 2.0);
     assert_eq!(packed.transform_point(p), m.transform_point3(p));
 }
+
+#[test]
+fn blending_moves_between_two_poses() {
+    let rig = chain();
+    let rest = Pose::from_rest(&rig);
+    let mut target = Pose::from_rest(&rig);
+    let moved = Transform {
+        translation: Vec3::new(4.0, 0.0, 0.0),
+        rotation: Quat::from_rotation_z(1.0),
+        scale: Vec3::splat(3.0),
+    };
+    target.set_local_transform(NodeId(1), moved);
+    let start = *rest.local_transform(NodeId(1));
+    for (weight, expected_angle) in [(0.0, 0.0), (0.25, 0.25), (1.0, 1.0)] {
+        let mut pose = rest.clone();
+        pose.blend(&target, weight);
+        let got = pose.local_transform(NodeId(1));
+        let expected_rotation = start.rotation.slerp(moved.rotation, expected_angle);
+        assert!((got.rotation.dot(expected_rotation).abs() - 1.0).abs() < 1e-6, "weight {weight}");
+        assert!((got.translation - start.translation.lerp(moved.translation, weight)).length() < 1e-6);
+        assert!((got.scale - start.scale.lerp(moved.scale, weight)).length() < 1e-6);
+        // Untouched nodes stay where they were.
+        assert_eq!(pose.local_transform(NodeId(2)), rest.local_transform(NodeId(2)));
+    }
+}

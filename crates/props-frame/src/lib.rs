@@ -1,0 +1,181 @@
+//! The plain per-frame data that flows from the scene to the renderer: every instance's
+//! joint palette back to back, every instance's transform and palette base, which instances
+//! belong to which model, the camera, the light and debug lines. No ECS, no GPU, no file
+//! format: the scene fills a [`FrameData`] each frame (reusing its buffers) and the renderer
+//! uploads it as it is.
+
+use std::ops::Range;
+
+use glam::{Affine3A, Mat4, Vec3};
+use props_anim::JointMatrix;
+
+/// Names a model for the renderer. Chosen by whoever owns the models (the game's model
+/// registry); the renderer keeps the GPU copy under this id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ModelId(pub u32);
+
+/// Camera for one frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// Projection times view, with wgpu's 0..1 depth range.
+    pub view_projection: Mat4,
+}
+
+impl Camera {
+    /// A perspective camera at `eye` looking at `target` (+Y up), for a target of `aspect`
+    /// (width / height), seeing `vertical_fov` radians, from `near` to `far` metres.
+    #[must_use]
+    pub fn look_at(eye: Vec3, target: Vec3, vertical_fov: f32, aspect: f32, (near, far): (f32, f32)) -> Self {
+        let projection = glam::camera::rh::proj::directx::perspective(vertical_fov, aspect, near, far);
+        Self { view_projection: projection * glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y) }
+    }
+}
+
+/// One directional light plus ambient.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Light {
+    /// Unit direction towards the light, world space.
+    pub direction: Vec3,
+    /// Linear colour times intensity.
+    pub color: Vec3,
+    /// Linear ambient colour.
+    pub ambient: Vec3,
+}
+
+impl Default for Light {
+    fn default() -> Self {
+        Self {
+            direction: Vec3::new(0.4, 0.8, 0.45).normalize(),
+            color: Vec3::splat(0.85),
+            ambient: Vec3::new(0.28, 0.3, 0.36),
+        }
+    }
+}
+
+/// One instance of a model: where it stands and where its palette starts.
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct InstanceData {
+    /// Model-to-world transform, 3x4 rows (same packing as the joint matrices).
+    pub transform: JointMatrix,
+    /// Index in [`Frame::palettes`] of this instance's first matrix: its palette is
+    /// `palettes[palette_base..palette_base + model.palette_len()]`, laid out as
+    /// `props_anim::Model::write_palettes` writes it.
+    pub palette_base: u32,
+    /// Padding to 64 bytes.
+    pub padding: [u32; 3],
+}
+
+impl InstanceData {
+    /// An instance at `transform` whose palette starts at `palette_base`.
+    #[must_use]
+    pub fn new(transform: &Affine3A, palette_base: u32) -> Self {
+        Self { transform: JointMatrix::from_affine(transform), palette_base, padding: [0; 3] }
+    }
+}
+
+/// All instances of one model in a frame: a range of [`Frame::instances`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelBatch {
+    /// The model.
+    pub model: ModelId,
+    /// Its instances, a range of [`Frame::instances`].
+    pub instances: Range<u32>,
+}
+
+/// A coloured line segment in world space, for debug drawing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DebugLine {
+    /// Start point.
+    pub from: Vec3,
+    /// End point.
+    pub to: Vec3,
+    /// Linear RGBA colour.
+    pub color: [f32; 4],
+}
+
+/// Everything drawn in one frame. Palettes and instances are uploaded as they are, each with
+/// one write.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'a> {
+    /// Camera.
+    pub camera: Camera,
+    /// Lighting.
+    pub light: Light,
+    /// Linear clear colour (the sky).
+    pub clear_color: [f64; 4],
+    /// Every instance's palette, back to back.
+    pub palettes: &'a [JointMatrix],
+    /// Every instance, grouped by model through `batches`.
+    pub instances: &'a [InstanceData],
+    /// Which instances belong to which model.
+    pub batches: &'a [ModelBatch],
+    /// Debug lines drawn over the scene (depth-tested).
+    pub lines: &'a [DebugLine],
+}
+
+/// Sky blue, linear.
+pub const SKY: [f64; 4] = [0.36, 0.55, 0.85, 1.0];
+
+/// Owned buffers for building a [`Frame`], reused frame after frame: clear, push instances
+/// with [`FrameData::push_instance`], close each model's run with [`FrameData::end_batch`].
+#[derive(Clone, Debug, Default)]
+pub struct FrameData {
+    /// Every instance's palette, back to back.
+    pub palettes: Vec<JointMatrix>,
+    /// Every instance.
+    pub instances: Vec<InstanceData>,
+    /// Runs of instances per model.
+    pub batches: Vec<ModelBatch>,
+    /// Debug lines.
+    pub lines: Vec<DebugLine>,
+}
+
+impl FrameData {
+    /// Empties every buffer, keeping their capacity.
+    pub fn clear(&mut self) {
+        self.palettes.clear();
+        self.instances.clear();
+        self.batches.clear();
+        self.lines.clear();
+    }
+
+    /// Adds an instance at `transform` and returns its palette, `palette_len` matrices to fill
+    /// (for example with `props_anim::Model::write_palettes`).
+    pub fn push_instance(&mut self, transform: &Affine3A, palette_len: usize) -> &mut [JointMatrix] {
+        let base = self.palettes.len();
+        self.instances.push(InstanceData::new(transform, base as u32));
+        self.palettes.resize(base + palette_len, JointMatrix::IDENTITY);
+        &mut self.palettes[base..]
+    }
+
+    /// Adds an instance that reuses an existing palette starting at `palette_base` (pose
+    /// sharing: instances in the same pose upload one palette).
+    pub fn push_shared_instance(&mut self, transform: &Affine3A, palette_base: u32) {
+        self.instances.push(InstanceData::new(transform, palette_base));
+    }
+
+    /// Closes the run of instances pushed since the previous batch as a batch of `model`
+    /// (nothing is added when the run is empty).
+    pub fn end_batch(&mut self, model: ModelId) {
+        let start = self.batches.last().map_or(0, |b| b.instances.end);
+        let end = self.instances.len() as u32;
+        if end > start {
+            self.batches.push(ModelBatch { model, instances: start..end });
+        }
+    }
+
+    /// The frame to draw, seen through `camera` and `light`.
+    #[must_use]
+    pub fn frame(&self, camera: Camera, light: Light, clear_color: [f64; 4]) -> Frame<'_> {
+        Frame {
+            camera,
+            light,
+            clear_color,
+            palettes: &self.palettes,
+            instances: &self.instances,
+            batches: &self.batches,
+            lines: &self.lines,
+        }
+    }
+}
