@@ -1,5 +1,6 @@
 //! GPU integration tests, on whatever adapter exists (lavapipe, Vulkan, in CI). They skip with
 //! a message only when no adapter exists and `CI` is not set.
 
+mod goldens;
 mod palette_paths;
 mod skinning;

@@ -5,8 +5,9 @@ use props_render::GpuContext;
 use props_tests::golden::{Threshold, assert_similar};
 use props_tests::scene::{self, Scene};
 
-/// Same adapter, same rasterizer, same pose: only float rounding differs (lavapipe, Vulkan).
-const SAME_POSE: Threshold = Threshold { mean: 0.002, p99: 0.05 };
+/// Same adapter, same pose: only float rounding differs, flipping a few edge pixels. Measured
+/// on llvmpipe 15: Vulkan mean <= 2.6e-5, p99 <= 0.039; GL mean <= 9e-5, p99 <= 0.064.
+const SAME_POSE: Threshold = Threshold { mean: 0.001, p99: 0.1 };
 
 fn gpu_equals_cpu(gpu: &GpuContext, name: &str, path: &str, clip: &str, time: f32) {
     let model = scene::load(path);

@@ -110,6 +110,7 @@ pub fn check_golden(name: &str, actual: &RgbaImage, threshold: Threshold) {
         panic!("{name}: no golden at {}; inspect {name}-actual.png and rerun with PROPS_BLESS=1", path.display());
     };
     let (difference, error_map) = compare(actual, &expected.to_rgba8());
+    eprintln!("{name}: {difference:?} (threshold {threshold:?})");
     if !difference.within(threshold) {
         actual.save(sibling("actual")).expect("write actual");
         write_difference(&sibling("difference"), &error_map);

@@ -11,7 +11,10 @@ use props_render::GpuContext;
 #[must_use]
 pub fn context() -> Option<GpuContext> {
     match pollster::block_on(GpuContext::headless()) {
-        Ok(context) => Some(context),
+        Ok(context) => {
+            eprintln!("GPU tests on {}", context.adapter_description());
+            Some(context)
+        }
         Err(error) if std::env::var_os("CI").is_some() => {
             panic!("no GPU adapter under CI ({error}); install mesa-vulkan-drivers (lavapipe)")
         }

@@ -119,6 +119,19 @@ pub struct Scene {
 /// # Panics
 /// If the readback fails.
 pub fn render(gpu: &GpuContext, renderer: &mut Renderer, scene: &Scene) -> (image::RgbaImage, FrameStats) {
+    render_with_lines(gpu, renderer, scene, &[])
+}
+
+/// [`render`], with debug lines drawn over the scene.
+///
+/// # Panics
+/// If the readback fails.
+pub fn render_with_lines(
+    gpu: &GpuContext,
+    renderer: &mut Renderer,
+    scene: &Scene,
+    lines: &[props_render::DebugLine],
+) -> (image::RgbaImage, FrameStats) {
     let (mut palettes, mut instances, mut batches) = (Vec::new(), Vec::new(), Vec::new());
     for (model, model_instances) in &scene.models {
         let first = instances.len() as u32;
@@ -135,7 +148,7 @@ pub fn render(gpu: &GpuContext, renderer: &mut Renderer, scene: &Scene) -> (imag
         palettes: &palettes,
         instances: &instances,
         batches: &batches,
-        lines: &[],
+        lines,
     };
     let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());

@@ -110,7 +110,7 @@ pub struct Frame<'a> {
     pub instances: &'a [InstanceData],
     /// Which instances belong to which model.
     pub batches: &'a [ModelBatch],
-    /// Debug lines drawn over the scene (depth-tested).
+    /// Debug lines, drawn over the scene (not hidden by meshes).
     pub lines: &'a [DebugLine],
 }
 

@@ -209,6 +209,7 @@ impl Renderer {
             &[&frame_layout, &draw_layout, &material_layout],
             &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
             wgpu::PrimitiveTopology::TriangleList,
+            wgpu::CompareFunction::Less,
         );
         let lines = pipelines.create(
             "debug lines",
@@ -216,6 +217,8 @@ impl Renderer {
             &[&globals_layout],
             &[Some(LINE_LAYOUT)],
             wgpu::PrimitiveTopology::LineList,
+            // Skeletons and axes show through the meshes they belong to.
+            wgpu::CompareFunction::Always,
         );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("base color"),
@@ -585,7 +588,8 @@ struct PipelineFactory<'a> {
 }
 
 impl PipelineFactory<'_> {
-    /// A depth-tested pipeline drawing `topology` with `vs_main` / `fs_main` of `source`.
+    /// A pipeline drawing `topology` with `vs_main` / `fs_main` of `source`, depth-tested with
+    /// `depth_compare` (and writing depth only when that is a real test).
     fn create(
         &self,
         label: &str,
@@ -593,6 +597,7 @@ impl PipelineFactory<'_> {
         groups: &[&wgpu::BindGroupLayout],
         buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
         topology: wgpu::PrimitiveTopology,
+        depth_compare: wgpu::CompareFunction,
     ) -> wgpu::RenderPipeline {
         let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
@@ -616,8 +621,8 @@ impl PipelineFactory<'_> {
             primitive: wgpu::PrimitiveState { topology, ..Default::default() },
             depth_stencil: Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
-                depth_write_enabled: Some(true),
-                depth_compare: Some(wgpu::CompareFunction::Less),
+                depth_write_enabled: Some(depth_compare != wgpu::CompareFunction::Always),
+                depth_compare: Some(depth_compare),
                 stencil: wgpu::StencilState::default(),
                 bias: wgpu::DepthBiasState::default(),
             }),
