@@ -62,6 +62,18 @@ fn blend(base: u32, joints: vec4<u32>, weights: vec4<f32>, acc: mat3x4<f32>) -> 
     return m;
 }
 
+// Model space to clip space, for both entry points.
+fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, uv: vec2<f32>, instance: InstanceInput) -> VertexOutput {
+    let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
+    let world_position = vec4<f32>(model_position, 1.0) * model;
+    let world_normal = vec4<f32>(model_normal, 0.0) * model;
+    var out: VertexOutput;
+    out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
+    out.world_normal = normalize(world_normal);
+    out.uv = uv;
+    return out;
+}
+
 @vertex
 fn vs_main(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     let base = instance.palette_base - window.first_matrix + draw.joint_offset;
@@ -72,17 +84,16 @@ fn vs_main(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     if (weight_sum != 1.0 && weight_sum > 0.0) {
         skin = skin * (1.0 / weight_sum);
     }
-    let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
     let model_position = vec4<f32>(vertex.position, 1.0) * skin;
-    let world_position = vec4<f32>(model_position, 1.0) * model;
     let model_normal = vec4<f32>(vertex.normal, 0.0) * skin;
-    let world_normal = vec4<f32>(model_normal, 0.0) * model;
+    return to_clip(model_position, model_normal, vertex.uv, instance);
+}
 
-    var out: VertexOutput;
-    out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
-    out.world_normal = normalize(world_normal);
-    out.uv = vertex.uv;
-    return out;
+// Without skinning: every mesh in its bind pose, no palette read. A debug view, and the
+// baseline `cargo xtask bench render` compares skinning against.
+@vertex
+fn vs_unskinned(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
+    return to_clip(vertex.position, vertex.normal, vertex.uv, instance);
 }
 
 @fragment

@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 mod assets;
+mod bench;
 mod pose;
 mod test_models;
 
@@ -26,6 +27,9 @@ enum Command {
         #[arg(long, default_value = "tests/models/generated")]
         out: PathBuf,
     },
+    /// Benchmark tables (run with `--release`: `cargo xtask bench ...` builds in release).
+    #[command(subcommand)]
+    Bench(bench::BenchTarget),
     /// Regenerate the demo's base models into `assets/`.
     GenAssets {
         /// Output folder.
@@ -37,6 +41,7 @@ enum Command {
 fn main() -> Result<()> {
     match Cli::parse().command {
         Command::Pose(args) => pose::run(&args),
+        Command::Bench(target) => bench::run(&target),
         Command::GenTestModels { out } => {
             for path in test_models::generate(&out)? {
                 println!("wrote {}", path.display());

@@ -26,13 +26,16 @@ pub struct RendererConfig {
     /// Largest palette binding, in bytes; `None` = the device's limit. Lower it to exercise
     /// the window splitting that very large frames need.
     pub max_palette_binding_bytes: Option<u64>,
+    /// Skin meshes (the default). `false` draws every mesh in its bind pose without reading
+    /// palettes: a debug view, and the baseline skinning is benchmarked against.
+    pub skinning: bool,
 }
 
 impl RendererConfig {
     /// Defaults for a target of `color_format`: MSAA on, palette binding from the adapter.
     #[must_use]
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
-        Self { color_format, msaa: true, palette: PaletteMode::Auto, max_palette_binding_bytes: None }
+        Self { color_format, msaa: true, palette: PaletteMode::Auto, max_palette_binding_bytes: None, skinning: true }
     }
 }
 
@@ -204,8 +207,8 @@ impl Renderer {
         });
         let pipelines = PipelineFactory { device, color_format: config.color_format, sample_count };
         let skinned = pipelines.create(
-            "skinned",
-            &shaders::skinned(access),
+            if config.skinning { "skinned" } else { "unskinned" },
+            (&shaders::skinned(access), if config.skinning { "vs_main" } else { "vs_unskinned" }),
             &[&frame_layout, &draw_layout, &material_layout],
             &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
             wgpu::PrimitiveTopology::TriangleList,
@@ -213,7 +216,7 @@ impl Renderer {
         );
         let lines = pipelines.create(
             "debug lines",
-            &shaders::lines(),
+            (&shaders::lines(), "vs_main"),
             &[&globals_layout],
             &[Some(LINE_LAYOUT)],
             wgpu::PrimitiveTopology::LineList,
@@ -588,12 +591,12 @@ struct PipelineFactory<'a> {
 }
 
 impl PipelineFactory<'_> {
-    /// A pipeline drawing `topology` with `vs_main` / `fs_main` of `source`, depth-tested with
-    /// `depth_compare` (and writing depth only when that is a real test).
+    /// A pipeline drawing `topology` with vertex entry point `vertex` and `fs_main` of
+    /// `source`, depth-tested with `depth_compare` (writing depth only when that is a real test).
     fn create(
         &self,
         label: &str,
-        source: &str,
+        (source, vertex): (&str, &str),
         groups: &[&wgpu::BindGroupLayout],
         buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
         topology: wgpu::PrimitiveTopology,
@@ -614,7 +617,7 @@ impl PipelineFactory<'_> {
             layout: Some(&layout),
             vertex: wgpu::VertexState {
                 module: &module,
-                entry_point: Some("vs_main"),
+                entry_point: Some(vertex),
                 compilation_options: Default::default(),
                 buffers,
             },

@@ -1,0 +1,145 @@
+//! `cargo xtask bench render`: N windmills rendered offscreen, frame after frame.
+//!
+//! Per configuration it reports the CPU time to upload and encode a frame, the time from
+//! submit until the GPU is idle, palette and instance bytes uploaded, and draw calls; then
+//! the same instances drawn without skinning (bind pose, no palette reads), as a ratio.
+//! Palettes are posed once before measuring: this measures the renderer, not the animation.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use glam::{Affine3A, Quat, Vec3};
+use props_anim::{Model, Pose};
+use props_render::{Camera, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig};
+
+use super::median;
+
+/// Arguments of `cargo xtask bench render`.
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    /// Instance counts to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
+    pub counts: Vec<u32>,
+    /// Measured frames per configuration (after 3 warm-up frames).
+    #[arg(long, default_value_t = 10)]
+    pub frames: u32,
+    /// Image size.
+    #[arg(long, default_value_t = 1280)]
+    pub width: u32,
+    /// Image size.
+    #[arg(long, default_value_t = 720)]
+    pub height: u32,
+    /// The model to instance.
+    #[arg(long, default_value = "assets/windmill.glb")]
+    pub model: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Timings of one configuration.
+struct Measured {
+    stats: FrameStats,
+    encode_ms: f64,
+    gpu_ms: f64,
+}
+
+/// Runs the benchmark.
+pub fn run(args: &RenderArgs) -> Result<()> {
+    let model = props_gltf::import_file(&args.model, &props_gltf::Limits::default())?.model;
+    let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
+    let adapter = gpu.adapter_description();
+    let target = OffscreenTarget::new(&gpu.device, args.width, args.height);
+    let mut rows = Vec::new();
+    for &count in &args.counts {
+        let frame = frame_of(&model, count);
+        let skinned = measure(&gpu, &target, &model, &frame, count, true, args.frames);
+        let unskinned = measure(&gpu, &target, &model, &frame, count, false, args.frames);
+        rows.push((count, skinned, unskinned));
+    }
+    if args.json {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|(n, s, u)| {
+                serde_json::json!({
+                    "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
+                    "instance_bytes": s.stats.instance_bytes, "encode_ms": s.encode_ms, "gpu_ms": s.gpu_ms,
+                    "unskinned_encode_ms": u.encode_ms, "unskinned_gpu_ms": u.gpu_ms,
+                    "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::json!({ "adapter": adapter, "width": args.width, "height": args.height, "rows": rows }));
+        return Ok(());
+    }
+    println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
+    println!(
+        "{:>9} {:>6} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8}",
+        "instances", "draws", "palette B/fr", "instance B", "encode ms", "gpu ms", "unskinned enc", "unskinned gpu", "ratio"
+    );
+    for (count, s, u) in rows {
+        let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
+        println!(
+            "{count:>9} {:>6} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2}",
+            s.stats.draw_calls, s.stats.palette_bytes, s.stats.instance_bytes, s.encode_ms, s.gpu_ms, u.encode_ms, u.gpu_ms
+        );
+    }
+    Ok(())
+}
+
+/// `count` instances in a square grid, each in its own pose of the first clip.
+fn frame_of(model: &Model, count: u32) -> FrameData {
+    let mut frame = FrameData::default();
+    let side = (count as f32).sqrt().ceil() as u32;
+    let mut pose = Pose::from_rest(model.rig());
+    let clip = model.clips().first();
+    for i in 0..count {
+        let (x, z) = ((i % side) as f32 * 25.0, (i / side) as f32 * -25.0);
+        if let Some(clip) = clip {
+            clip.sample(clip.duration() * (i as f32 * 0.618_034).fract(), &mut pose);
+        }
+        pose.compute_world(model.rig());
+        let transform = Affine3A::from_rotation_translation(Quat::from_rotation_y(0.2), Vec3::new(x, 0.0, z));
+        model.write_palettes(&pose, frame.push_instance(&transform, model.palette_len()));
+    }
+    frame.end_batch(ModelId(0));
+    frame
+}
+
+/// Median encode and GPU times of `frames` frames (after warm-up).
+fn measure(
+    gpu: &GpuContext,
+    target: &OffscreenTarget,
+    model: &Model,
+    frame_data: &FrameData,
+    count: u32,
+    skinning: bool,
+    frames: u32,
+) -> Measured {
+    let config = RendererConfig { skinning, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
+    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    renderer.set_model(ModelId(0), model);
+    let side = (count as f32).sqrt().ceil() * 25.0;
+    let (w, h) = target.size();
+    let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
+    let camera = Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side));
+    let frame = frame_data.frame(camera, Light::default(), props_render::SKY);
+    let (mut encode, mut wait) = (Vec::new(), Vec::new());
+    let mut stats = FrameStats::default();
+    for index in 0..frames + 3 {
+        let start = Instant::now();
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        stats = renderer.render(&mut encoder, target.view(), target.size(), &frame);
+        let commands = encoder.finish();
+        let encoded = Instant::now();
+        gpu.queue.submit([commands]);
+        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+        let done = Instant::now();
+        if index >= 3 {
+            encode.push((encoded - start).as_secs_f64() * 1e3);
+            wait.push((done - encoded).as_secs_f64() * 1e3);
+        }
+    }
+    Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) }
+}
