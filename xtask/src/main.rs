@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 
 mod assets;
 mod bench;
+mod broken_models;
+mod check_assets;
 mod pose;
 mod test_models;
 
@@ -30,6 +32,21 @@ enum Command {
     /// Benchmark tables (run with `--release`: `cargo xtask bench ...` builds in release).
     #[command(subcommand)]
     Bench(bench::BenchTarget),
+    /// Check glTF models (default: `assets/` and `mods/`) with the game's own checker: Khronos
+    /// glTF-Validator's rules plus the game's; exits with 1 when any file has an error.
+    CheckAssets {
+        /// Files or folders (searched recursively for `.gltf` / `.glb`).
+        paths: Vec<PathBuf>,
+        /// Print a machine-readable JSON report instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Regenerate the checker's corpus of broken glTF files into `tests/models/broken/`.
+    GenBrokenModels {
+        /// Output folder.
+        #[arg(long, default_value = "tests/models/broken")]
+        out: PathBuf,
+    },
     /// Regenerate the demo's base models into `assets/`.
     GenAssets {
         /// Output folder.
@@ -44,6 +61,13 @@ fn main() -> Result<()> {
         Command::Bench(target) => bench::run(&target),
         Command::GenTestModels { out } => {
             for path in test_models::generate(&out)? {
+                println!("wrote {}", path.display());
+            }
+            Ok(())
+        }
+        Command::CheckAssets { paths, json } => check_assets::run(&paths, json),
+        Command::GenBrokenModels { out } => {
+            for path in broken_models::generate(&out)? {
                 println!("wrote {}", path.display());
             }
             Ok(())

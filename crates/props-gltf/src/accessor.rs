@@ -82,21 +82,34 @@ impl Component for f32 {
     /// Floats as stored; normalized integers dequantized exactly as the glTF spec says;
     /// other integers converted to their value (KHR_mesh_quantization).
     fn decode(ty: ComponentType, normalized: bool, bytes: &[u8]) -> Self {
-        let (value, scale, min) = match ty {
-            I8 => (f32::from(i8::from_le_bytes(le(bytes))), 127.0, -1.0),
-            U8 => (f32::from(u8::from_le_bytes(le(bytes))), 255.0, 0.0),
-            I16 => (f32::from(i16::from_le_bytes(le(bytes))), 32767.0, -1.0),
-            U16 => (f32::from(u16::from_le_bytes(le(bytes))), 65535.0, 0.0),
+        let value = match ty {
+            I8 => f32::from(i8::from_le_bytes(le(bytes))),
+            U8 => f32::from(u8::from_le_bytes(le(bytes))),
+            I16 => f32::from(i16::from_le_bytes(le(bytes))),
+            U16 => f32::from(u16::from_le_bytes(le(bytes))),
             // Not accepted by any float use, and not normalizable.
             U32 => return u32::from_le_bytes(le(bytes)) as f32,
             F32 => return f32::from_le_bytes(le(bytes)),
         };
-        if normalized { f32::max(value / scale, min) } else { value }
+        if normalized { dequantize(ty, value) } else { value }
     }
 
     fn is_finite(self) -> bool {
         f32::is_finite(self)
     }
+}
+
+/// A normalized integer component (its stored `value`) as the float it stands for, by the glTF
+/// spec's formulas; FLOAT and UNSIGNED_INT values are returned as they are.
+pub(crate) fn dequantize(ty: ComponentType, value: f32) -> f32 {
+    let (scale, min) = match ty {
+        I8 => (127.0, -1.0),
+        U8 => (255.0, 0.0),
+        I16 => (32767.0, -1.0),
+        U16 => (65535.0, 0.0),
+        U32 | F32 => return value,
+    };
+    f32::max(value / scale, min)
 }
 
 impl Component for u32 {
@@ -159,15 +172,8 @@ impl<'a> Accessors<'a> {
         used_at: &str,
         accepted: &[Encoding],
     ) -> Result<Vec<[T; N]>, ImportError> {
-        let path = format!("accessors[{index}]");
-        let accessor =
-            self.root.accessors.get(index).ok_or_else(|| ImportError::at(used_at, ErrorKind::InvalidIndex))?;
-        let (Checked::Valid(ty), Checked::Valid(GenericComponentType(component))) =
-            (accessor.type_, accessor.component_type)
-        else {
-            return Err(ImportError::at(path, ErrorKind::InvalidValue));
-        };
-        let normalized = accessor.normalized;
+        let (ty, component) = self.format(index, used_at)?;
+        let normalized = self.root.accessors.get(index).is_some_and(|a| a.normalized);
         let expected = element_type(N);
         if Some(ty) != expected || !accepted.iter().any(|e| e.accepts(component, normalized)) {
             let found = format!(
@@ -180,6 +186,51 @@ impl<'a> Accessors<'a> {
             let expected = format!("{} of {}", expected.map_or("?", type_name), encodings.join(", "));
             return Err(ImportError::at(used_at, ErrorKind::WrongAccessorFormat { found, expected }));
         }
+        let elements = self.decode::<T, N>(index, component, normalized)?;
+        if let Some(element) = elements.iter().position(|e| !e.iter().all(|c| c.is_finite())) {
+            return Err(ImportError::at(used_at, ErrorKind::NonFinite { element: element as u64 }));
+        }
+        Ok(elements)
+    }
+
+    /// Accessor `index`'s type and component type, or why it has none.
+    fn format(&self, index: usize, used_at: &str) -> Result<(Type, ComponentType), ImportError> {
+        let accessor =
+            self.root.accessors.get(index).ok_or_else(|| ImportError::at(used_at, ErrorKind::InvalidIndex))?;
+        match (accessor.type_, accessor.component_type) {
+            (Checked::Valid(ty), Checked::Valid(GenericComponentType(component))) => Ok((ty, component)),
+            _ => Err(ImportError::at(format!("accessors[{index}]"), ErrorKind::InvalidValue)),
+        }
+    }
+
+    /// Every component of accessor `index` as stored (integers not dequantized, floats as
+    /// they are, NaN included), element after element, sparse substitutions applied; `None`
+    /// for MAT2 and MAT3 accessors, whose columns may be padded. Checks bounds and limits like
+    /// [`Accessors::read`], but neither the format nor the values.
+    pub(crate) fn read_raw(&self, index: usize) -> Result<Option<Vec<f32>>, ImportError> {
+        let path = format!("accessors[{index}]");
+        let (ty, component) = self.format(index, &path)?;
+        Ok(Some(match ty {
+            Type::Scalar => self.decode::<f32, 1>(index, component, false)?.into_iter().flatten().collect(),
+            Type::Vec2 => self.decode::<f32, 2>(index, component, false)?.into_iter().flatten().collect(),
+            Type::Vec3 => self.decode::<f32, 3>(index, component, false)?.into_iter().flatten().collect(),
+            Type::Vec4 => self.decode::<f32, 4>(index, component, false)?.into_iter().flatten().collect(),
+            Type::Mat4 => self.decode::<f32, 16>(index, component, false)?.into_iter().flatten().collect(),
+            Type::Mat2 | Type::Mat3 => return Ok(None),
+        }))
+    }
+
+    /// Decodes accessor `index` (of `component`s, dequantized when `normalized`) as elements of
+    /// `N` components, dense part and sparse substitutions, after checking them against the
+    /// data and the limits.
+    fn decode<T: Component, const N: usize>(
+        &self,
+        index: usize,
+        component: ComponentType,
+        normalized: bool,
+    ) -> Result<Vec<[T; N]>, ImportError> {
+        let path = format!("accessors[{index}]");
+        let accessor = self.root.accessors.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
         let count = accessor.count.0;
         let mut elements = match accessor.buffer_view {
             Some(view) => {
@@ -202,9 +253,6 @@ impl<'a> Accessors<'a> {
         };
         if let Some(sparse) = &accessor.sparse {
             self.apply_sparse(sparse, &mut elements, component, normalized, &path)?;
-        }
-        if let Some(element) = elements.iter().position(|e| !e.iter().all(|c| c.is_finite())) {
-            return Err(ImportError::at(used_at, ErrorKind::NonFinite { element: element as u64 }));
         }
         Ok(elements)
     }
@@ -327,7 +375,8 @@ fn element_type(n: usize) -> Option<Type> {
     }
 }
 
-fn type_name(ty: Type) -> &'static str {
+/// The glTF name of an accessor type.
+pub(crate) fn type_name(ty: Type) -> &'static str {
     match ty {
         Type::Scalar => "SCALAR",
         Type::Vec2 => "VEC2",
@@ -339,7 +388,8 @@ fn type_name(ty: Type) -> &'static str {
     }
 }
 
-fn component_name(component: ComponentType) -> &'static str {
+/// The glTF name of a component type.
+pub(crate) fn component_name(component: ComponentType) -> &'static str {
     match component {
         I8 => "BYTE",
         U8 => "UNSIGNED_BYTE",

@@ -103,7 +103,7 @@ impl SamplerReader<'_> {
 }
 
 /// The glTF name of an animated property.
-fn property_name(property: Property) -> &'static str {
+pub(crate) fn property_name(property: Property) -> &'static str {
     match property {
         Property::Translation => "translation",
         Property::Rotation => "rotation",

@@ -61,36 +61,33 @@ impl<'a> Buffers<'a> {
     /// confined URIs under `base_dir`.
     pub(crate) fn load(
         root: &Root,
-        mut bin: Option<Cow<'a, [u8]>>,
+        bin: Option<Cow<'a, [u8]>>,
         base_dir: Option<&Path>,
         limits: &Limits,
     ) -> Result<Self, ImportError> {
-        let mut total = 0u64;
-        let mut data = Vec::with_capacity(root.buffers.len());
-        for (index, buffer) in root.buffers.iter().enumerate() {
-            let path = format!("buffers[{index}]");
-            let declared = buffer.byte_length.0;
-            limits::check(declared, limits.max_buffer_bytes, "buffer byteLength", &path)?;
-            total = total.saturating_add(declared);
-            limits::check(total, limits.max_total_buffer_bytes, "byteLength of all buffers together", &path)?;
-            let bytes = match (&buffer.uri, index) {
-                (Some(uri), _) => Cow::Owned(read_uri(uri, base_dir, limits, &format!("{path}.uri"))?),
-                (None, 0) => bin.take().ok_or_else(|| ImportError::at(&path, ErrorKind::MissingBufferData))?,
-                (None, _) => return Err(ImportError::at(&path, ErrorKind::MissingBufferData)),
-            };
-            let actual = bytes.len() as u64;
-            let too_short = || ImportError::at(&path, ErrorKind::BufferTooShort { declared, actual });
-            let length = usize::try_from(declared).map_err(|_| too_short())?;
-            data.push(match bytes {
-                Cow::Borrowed(slice) => Cow::Borrowed(slice.get(..length).ok_or_else(too_short)?),
-                Cow::Owned(mut vec) if vec.len() >= length => {
-                    vec.truncate(length);
-                    Cow::Owned(vec)
-                }
-                Cow::Owned(_) => return Err(too_short()),
-            });
-        }
+        let mut loader = Loader { bin, base_dir, limits, total: 0 };
+        let data = (0..root.buffers.len()).map(|index| loader.load(root, index)).collect::<Result<_, _>>()?;
         Ok(Self { data })
+    }
+
+    /// Like [`Buffers::load`], but goes on past buffers that fail: those are left empty, and
+    /// their errors are returned with their indices.
+    pub(crate) fn load_each(
+        root: &Root,
+        bin: Option<Cow<'a, [u8]>>,
+        base_dir: Option<&Path>,
+        limits: &Limits,
+    ) -> (Self, Vec<(usize, ImportError)>) {
+        let mut loader = Loader { bin, base_dir, limits, total: 0 };
+        let mut errors = Vec::new();
+        let mut data = Vec::with_capacity(root.buffers.len());
+        for index in 0..root.buffers.len() {
+            data.push(loader.load(root, index).unwrap_or_else(|error| {
+                errors.push((index, error));
+                Cow::Borrowed(&[])
+            }));
+        }
+        (Self { data }, errors)
     }
 
     /// The bytes of buffer view `index`, or [`ErrorKind::ViewOutOfBounds`] at its path.
@@ -104,6 +101,44 @@ impl<'a> Buffers<'a> {
         let bounds = ErrorKind::ViewOutOfBounds { start, end, buffer_len: buffer.len() as u64 };
         let range = usize::try_from(start).ok().zip(usize::try_from(end).ok());
         range.and_then(|(start, end)| buffer.get(start..end)).ok_or_else(|| ImportError::at(path, bounds))
+    }
+}
+
+/// Loads the buffers of one file, one after the other.
+struct Loader<'a, 'l> {
+    /// The GLB binary chunk, until buffer 0 takes it.
+    bin: Option<Cow<'a, [u8]>>,
+    base_dir: Option<&'l Path>,
+    limits: &'l Limits,
+    /// Declared bytes of the buffers loaded so far.
+    total: u64,
+}
+
+impl<'a> Loader<'a, '_> {
+    /// Loads buffer `index`, exactly its `byteLength` long.
+    fn load(&mut self, root: &Root, index: usize) -> Result<Cow<'a, [u8]>, ImportError> {
+        let path = format!("buffers[{index}]");
+        let buffer = root.buffers.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+        let declared = buffer.byte_length.0;
+        limits::check(declared, self.limits.max_buffer_bytes, "buffer byteLength", &path)?;
+        self.total = self.total.saturating_add(declared);
+        limits::check(self.total, self.limits.max_total_buffer_bytes, "byteLength of all buffers together", &path)?;
+        let bytes = match (&buffer.uri, index) {
+            (Some(uri), _) => Cow::Owned(read_uri(uri, self.base_dir, self.limits, &format!("{path}.uri"))?),
+            (None, 0) => self.bin.take().ok_or_else(|| ImportError::at(&path, ErrorKind::MissingBufferData))?,
+            (None, _) => return Err(ImportError::at(&path, ErrorKind::MissingBufferData)),
+        };
+        let actual = bytes.len() as u64;
+        let too_short = || ImportError::at(&path, ErrorKind::BufferTooShort { declared, actual });
+        let length = usize::try_from(declared).map_err(|_| too_short())?;
+        Ok(match bytes {
+            Cow::Borrowed(slice) => Cow::Borrowed(slice.get(..length).ok_or_else(too_short)?),
+            Cow::Owned(mut vec) if vec.len() >= length => {
+                vec.truncate(length);
+                Cow::Owned(vec)
+            }
+            Cow::Owned(_) => return Err(too_short()),
+        })
     }
 }
 

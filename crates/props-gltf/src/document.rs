@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::error::{ErrorKind, FILE, ImportError, Warnings, warn};
 
 /// Extensions this importer handles (or may safely ignore) when a file requires them.
-const SUPPORTED_EXTENSIONS: &[&str] =
+pub(crate) const SUPPORTED_EXTENSIONS: &[&str] =
     &["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform", "KHR_materials_emissive_strength"];
 
 /// The parsed, validated JSON of a file.
@@ -96,6 +96,24 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     Ok(Document { root, channel_origins })
 }
 
+/// The document of already parsed JSON, with none of the checks [`parse`] stops at
+/// (required extensions, version, index references): the checker reports those itself.
+/// Channels without a target node are dropped, with a warning. A JSON value that is not glTF
+/// fails with the location of the first mismatch.
+pub(crate) fn from_value(
+    mut value: serde_json::Value,
+    warnings: &mut Warnings,
+) -> Result<Document, serde_path_to_error::Error<serde_json::Error>> {
+    let probe = Probe::deserialize(&value).ok();
+    let channel_origins = match probe {
+        Some(probe) => drop_nodeless_channels(&mut value, &probe, warnings),
+        None => Vec::new(),
+    };
+    let mut root: Root = serde_path_to_error::deserialize(value)?;
+    root.extensions_required.clear();
+    Ok(Document { root, channel_origins })
+}
+
 /// Removes the channels without `target.node` from `value`; returns, per animation, the
 /// original indices of the channels kept.
 fn drop_nodeless_channels(value: &mut serde_json::Value, probe: &Probe, warnings: &mut Warnings) -> Vec<Vec<usize>> {
@@ -116,7 +134,7 @@ fn drop_nodeless_channels(value: &mut serde_json::Value, probe: &Probe, warnings
 }
 
 /// The error for a required extension this importer does not implement.
-fn unsupported_extension(json_path: String, name: &str) -> ImportError {
+pub(crate) fn unsupported_extension(json_path: String, name: &str) -> ImportError {
     let hint = match name {
         "KHR_draco_mesh_compression" | "EXT_meshopt_compression" | "KHR_meshopt_compression" => {
             "; re-export the model without mesh compression"
@@ -132,37 +150,46 @@ fn unsupported_extension(json_path: String, name: &str) -> ImportError {
 /// Runs the gltf crate's validation (index references, required properties, enum values)
 /// and reports its first finding.
 fn validate(root: &Root) -> Result<(), ImportError> {
+    match validation_findings(root).into_iter().next() {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// Every finding of the gltf crate's validation (index references, required properties, enum
+/// values), in its order.
+pub(crate) fn validation_findings(root: &Root) -> Vec<ImportError> {
     // The gltf crate's own check of POSITION indexes the accessor list without a bounds
-    // check: do that one first.
+    // check: do that one first, and stop there if it fails.
+    let mut findings = Vec::new();
     for (m, mesh) in root.meshes.iter().enumerate() {
         for (p, primitive) in mesh.primitives.iter().enumerate() {
             let position = primitive.attributes.get(&Checked::Valid(Semantic::Positions));
             if position.is_some_and(|index| root.accessors.get(index.value()).is_none()) {
                 let path = format!("meshes[{m}].primitives[{p}].attributes[\"POSITION\"]");
-                return Err(ImportError::at(path, ErrorKind::InvalidIndex));
+                findings.push(ImportError::at(path, ErrorKind::InvalidIndex));
             }
         }
     }
-    let mut first = None;
+    if !findings.is_empty() {
+        return findings;
+    }
     root.validate(root, Path::new, &mut |path, error| {
-        first.get_or_insert_with(|| (path(), error));
+        let path = path().0;
+        findings.push(match error {
+            validation::Error::IndexOutOfBounds => ImportError::at(path, ErrorKind::InvalidIndex),
+            validation::Error::Invalid => ImportError::at(path, ErrorKind::InvalidValue),
+            validation::Error::Missing => ImportError::at(path, ErrorKind::MissingProperty),
+            validation::Error::Oversize => ImportError::at(path, ErrorKind::ValueTooLarge),
+            // The path reads `extensionsRequired[i] = "NAME"`.
+            validation::Error::Unsupported => {
+                let name = path.split('"').nth(1).unwrap_or(&path).to_owned();
+                let json_path = path.split(" = ").next().unwrap_or(&path).to_owned();
+                unsupported_extension(json_path, &name)
+            }
+        });
     });
-    let Some((path, error)) = first else {
-        return Ok(());
-    };
-    let path = path.0;
-    Err(match error {
-        validation::Error::IndexOutOfBounds => ImportError::at(path, ErrorKind::InvalidIndex),
-        validation::Error::Invalid => ImportError::at(path, ErrorKind::InvalidValue),
-        validation::Error::Missing => ImportError::at(path, ErrorKind::MissingProperty),
-        validation::Error::Oversize => ImportError::at(path, ErrorKind::ValueTooLarge),
-        // The path reads `extensionsRequired[i] = "NAME"`.
-        validation::Error::Unsupported => {
-            let name = path.split('"').nth(1).unwrap_or(&path).to_owned();
-            let json_path = path.split(" = ").next().unwrap_or(&path).to_owned();
-            unsupported_extension(json_path, &name)
-        }
-    })
+    findings
 }
 
 #[cfg(test)]

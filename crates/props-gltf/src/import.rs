@@ -31,11 +31,15 @@ pub struct Import {
 pub fn import_file(path: &Path, limits: &Limits) -> Result<Import, ImportError> {
     let in_file = |error: ImportError| ImportError { file: path.to_owned(), ..error };
     let bytes = read_file(path, limits).map_err(in_file)?;
-    let folder = match path.parent() {
+    import_slice(&bytes, Some(folder_of(path)), path, limits)
+}
+
+/// The folder of a model file, where its external files are resolved.
+pub(crate) fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
-    };
-    import_slice(&bytes, Some(folder), path, limits)
+    }
 }
 
 /// Imports a `.gltf` or `.glb` file held in memory. `base_dir` is the folder external files
@@ -50,7 +54,8 @@ pub fn import_slice(
     import(bytes, base_dir, limits).map_err(|error| ImportError { file: file_label.to_owned(), ..error })
 }
 
-fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, ImportError> {
+/// Reads a model file, refusing one larger than [`Limits::max_file_bytes`].
+pub(crate) fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, ImportError> {
     let io = |source| ImportError::at(FILE, ErrorKind::Io { path: path.to_owned(), source });
     let file = std::fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();

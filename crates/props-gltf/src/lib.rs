@@ -14,6 +14,10 @@
 //!    offending object (`animations[2].samplers[0].output`) and what is wrong, with how to
 //!    fix it where useful. Harmless oddities become [`ImportWarning`]s.
 //!
+//! [`validate`] is the checker built on the importer (Khronos glTF-Validator's rules plus the
+//! game's, every problem with a JSON pointer and an issue code), used by
+//! `cargo xtask check-assets`; what it passes without errors imports.
+//!
 //! Index mapping: `model.meshes()[i]`, `skins()[i]`, `clips()[i]` and `materials()[i]` are
 //! glTF mesh, skin, animation and material `i`; rig nodes map to glTF nodes through
 //! [`props_anim::Rig::source_index`]. No `gltf` crate type appears in this API.
@@ -33,6 +37,7 @@ pub mod pose_dump;
 mod scene;
 mod topology;
 mod uri;
+pub mod validate;
 
 pub use error::{ErrorKind, ImportError, ImportWarning};
 pub use import::{Import, import_file, import_slice};

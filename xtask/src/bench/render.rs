@@ -11,7 +11,9 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use glam::{Affine3A, Quat, Vec3};
 use props_anim::{Model, Pose};
-use props_render::{Camera, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig};
+use props_render::{
+    Camera, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig,
+};
 
 use super::median;
 
@@ -70,19 +72,36 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                 })
             })
             .collect();
-        println!("{}", serde_json::json!({ "adapter": adapter, "width": args.width, "height": args.height, "rows": rows }));
+        println!(
+            "{}",
+            serde_json::json!({ "adapter": adapter, "width": args.width, "height": args.height, "rows": rows })
+        );
         return Ok(());
     }
     println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
     println!(
         "{:>9} {:>6} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8}",
-        "instances", "draws", "palette B/fr", "instance B", "encode ms", "gpu ms", "unskinned enc", "unskinned gpu", "ratio"
+        "instances",
+        "draws",
+        "palette B/fr",
+        "instance B",
+        "encode ms",
+        "gpu ms",
+        "unskinned enc",
+        "unskinned gpu",
+        "ratio"
     );
     for (count, s, u) in rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
             "{count:>9} {:>6} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2}",
-            s.stats.draw_calls, s.stats.palette_bytes, s.stats.instance_bytes, s.encode_ms, s.gpu_ms, u.encode_ms, u.gpu_ms
+            s.stats.draw_calls,
+            s.stats.palette_bytes,
+            s.stats.instance_bytes,
+            s.encode_ms,
+            s.gpu_ms,
+            u.encode_ms,
+            u.gpu_ms
         );
     }
     Ok(())
@@ -123,7 +142,8 @@ fn measure(
     let side = (count as f32).sqrt().ceil() * 25.0;
     let (w, h) = target.size();
     let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
-    let camera = Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side));
+    let camera =
+        Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side));
     let frame = frame_data.frame(camera, Light::default(), props_render::SKY);
     let (mut encode, mut wait) = (Vec::new(), Vec::new());
     let mut stats = FrameStats::default();

@@ -834,25 +834,22 @@ impl GltfBuilder {
 
     /// Serializes the asset as `(file name, bytes)` pairs: the model file, plus `<stem>.bin` for
     /// [`Container::ExternalBin`].
-    pub fn finish(mut self, stem: &str, container: Container) -> Result<Vec<(String, Vec<u8>)>> {
+    pub fn finish(self, stem: &str, container: Container) -> Result<Vec<(String, Vec<u8>)>> {
+        let (root, bin) = self.into_document();
+        write_document(root, bin, stem, container)
+    }
+
+    /// The asset as its glTF JSON (buffer 0 has its `byteLength` but no `uri` yet) and its
+    /// binary buffer, padded to a multiple of 4 bytes.
+    pub fn into_document(mut self) -> (Value, Vec<u8>) {
         self.bin.resize(self.bin.len().next_multiple_of(4), 0);
-        let mut buffer = json!({ "byteLength": self.bin.len() });
-        let bin_name = format!("{stem}.bin");
-        match container {
-            Container::Embedded => {
-                let data = base64::engine::general_purpose::STANDARD.encode(&self.bin);
-                buffer["uri"] = json!(format!("data:application/octet-stream;base64,{data}"));
-            }
-            Container::ExternalBin => buffer["uri"] = json!(bin_name),
-            Container::Glb => {}
-        }
         let roots: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.parent(n).is_none()).collect();
         let mut root = json!({
             "asset": { "version": "2.0", "generator": self.generator.as_deref().unwrap_or(GENERATOR) },
             "scene": 0,
             "scenes": [{ "nodes": roots }],
             "nodes": self.nodes.iter().map(Node::to_json).collect::<Vec<_>>(),
-            "buffers": [buffer],
+            "buffers": [{ "byteLength": self.bin.len() }],
             "bufferViews": self.views,
             "accessors": self.accessors,
         });
@@ -866,19 +863,43 @@ impl GltfBuilder {
                 root[key] = Value::Array(items);
             }
         }
-        // Key order independent of serde_json's `preserve_order` feature.
-        root.sort_all_objects();
-        Ok(match container {
-            Container::Embedded => vec![(format!("{stem}.gltf"), pretty(&root)?)],
-            Container::ExternalBin => vec![(format!("{stem}.gltf"), pretty(&root)?), (bin_name, self.bin)],
-            Container::Glb => vec![(format!("{stem}.glb"), glb(&root, &self.bin)?)],
-        })
+        (root, self.bin)
     }
+}
+
+/// Serializes a glTF JSON `root` and its binary buffer as `(file name, bytes)` pairs: the model
+/// file, plus `<stem>.bin` for [`Container::ExternalBin`]. Buffer 0 gets the `uri` the
+/// container needs unless it already has one.
+pub fn write_document(
+    mut root: Value,
+    bin: Vec<u8>,
+    stem: &str,
+    container: Container,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let bin_name = format!("{stem}.bin");
+    let buffer = root.pointer_mut("/buffers/0").context("the document has no buffer 0")?;
+    if buffer.get("uri").is_none() {
+        match container {
+            Container::Embedded => {
+                let data = base64::engine::general_purpose::STANDARD.encode(&bin);
+                buffer["uri"] = json!(format!("data:application/octet-stream;base64,{data}"));
+            }
+            Container::ExternalBin => buffer["uri"] = json!(bin_name),
+            Container::Glb => {}
+        }
+    }
+    // Key order independent of serde_json's `preserve_order` feature.
+    root.sort_all_objects();
+    Ok(match container {
+        Container::Embedded => vec![(format!("{stem}.gltf"), pretty(&root)?)],
+        Container::ExternalBin => vec![(format!("{stem}.gltf"), pretty(&root)?), (bin_name, bin)],
+        Container::Glb => vec![(format!("{stem}.glb"), glb(&root, &bin)?)],
+    })
 }
 
 /// Indented JSON with a trailing newline; arrays of plain values stay on one line (serde_json's
 /// pretty printer would put every number of every matrix on its own line).
-fn pretty(root: &Value) -> Result<Vec<u8>> {
+pub fn pretty(root: &Value) -> Result<Vec<u8>> {
     let mut text = String::new();
     write_json(root, 0, &mut text)?;
     text.push('\n');
@@ -923,7 +944,7 @@ fn write_json(value: &Value, depth: usize, out: &mut String) -> Result<()> {
 }
 
 /// A GLB container: 12-byte header, JSON chunk (space padded), BIN chunk (zero padded).
-fn glb(root: &Value, bin: &[u8]) -> Result<Vec<u8>> {
+pub fn glb(root: &Value, bin: &[u8]) -> Result<Vec<u8>> {
     let mut json = serde_json::to_vec(root)?;
     json.resize(json.len().next_multiple_of(4), b' ');
     let mut bin = bin.to_vec();

@@ -11,7 +11,7 @@ mod cases_anim;
 mod cases_skin;
 mod data;
 pub(crate) mod math;
-mod rig;
+pub(crate) mod rig;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -129,6 +129,26 @@ fn sample_times(keys: &[f32], near_keys: bool) -> String {
     times.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
 }
 
+/// Test helper: asserts that `generate` writes exactly the files committed under `committed`
+/// (relative to the workspace root); `hint` says how to regenerate them.
+#[cfg(test)]
+pub(crate) fn assert_committed_files_are_generated(
+    committed: &str,
+    generate: fn(&Path) -> Result<Vec<PathBuf>>,
+    hint: &str,
+) {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(committed);
+    let name = committed.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let out = std::env::temp_dir().join(format!("props-gen-{name}-{}", std::process::id()));
+    for path in generate(&out).expect("generates") {
+        let file = path.file_name().expect("file name");
+        let expected = fs::read(committed.join(file)).unwrap_or_default();
+        let actual = fs::read(&path).expect("generated file");
+        assert!(actual == expected, "{file:?} differs from {}: {hint}", committed.display());
+    }
+    fs::remove_dir_all(&out).expect("temporary folder removed");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,17 +172,7 @@ mod tests {
 
     #[test]
     fn committed_models_are_what_the_generator_writes() {
-        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/generated");
-        let out = std::env::temp_dir().join(format!("props-gen-test-models-{}", std::process::id()));
-        for path in generate(&out).expect("generates") {
-            let name = path.file_name().expect("file name");
-            let expected = fs::read(committed.join(name)).expect("committed model");
-            let actual = fs::read(&path).expect("generated model");
-            assert!(
-                actual == expected,
-                "{name:?} differs from tests/models/generated: run `cargo xtask gen-test-models` and regenerate the oracle fixtures"
-            );
-        }
-        fs::remove_dir_all(&out).expect("temporary folder removed");
+        let hint = "run `cargo xtask gen-test-models` and regenerate the oracle fixtures";
+        assert_committed_files_are_generated("tests/models/generated", generate, hint);
     }
 }

@@ -1,6 +1,8 @@
 //! Integration tests of props-gltf (one binary).
 
+mod check_corpus;
 mod import_errors;
 mod oracle;
 mod real_models;
+mod rng;
 mod robustness;

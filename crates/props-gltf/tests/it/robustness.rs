@@ -6,23 +6,12 @@ use std::path::Path;
 use props_gltf::{Limits, import_slice};
 
 use crate::real_models::{MODELS, models_dir};
+use crate::rng::XorShift;
 
 /// Truncation lengths tried per model.
 const TRUNCATIONS: usize = 20;
 /// Byte-flipped variants tried per model.
 const FLIPS: u64 = 200;
-
-/// A tiny deterministic generator (xorshift64).
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// Every how many flipped variants images are decoded too: decoding a texture takes most of
 /// an unoptimized import's time, and the decoder is the `image` crate's (fuzzed upstream).

@@ -1,0 +1,353 @@
+//! The container: GLB framing (header, chunks), the JSON, `asset.version`, the declared
+//! extensions, and the findings of the gltf crate's reference checks.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+use serde_path_to_error::Segment;
+
+use super::importer::{self, LIMIT_EXCEEDED};
+use super::pointer::escape;
+use super::report::Issue;
+use crate::document::{self, Document, SUPPORTED_EXTENSIONS};
+use crate::error::{ErrorKind, FILE, ImportError};
+use crate::limits::{self, Limits};
+
+/// GLB chunk type of the JSON chunk (`JSON`).
+const JSON_CHUNK: u32 = 0x4E4F_534A;
+/// GLB chunk type of the binary chunk (`BIN\0`).
+const BIN_CHUNK: u32 = 0x004E_4942;
+
+/// A file whose container and JSON could be read as glTF 2.
+pub(super) struct Parsed<'a> {
+    /// The glTF objects (not yet checked).
+    pub document: Document,
+    /// The GLB binary chunk, if any.
+    pub bin: Option<Cow<'a, [u8]>>,
+}
+
+/// Reads the container and the JSON, reporting what is wrong with them; `None` when the rest
+/// cannot be checked (the file is too big, the GLB framing or JSON is broken, or it is not
+/// glTF 2).
+pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, issues: &mut Vec<Issue>) -> Option<Parsed<'a>> {
+    if let Err(error) = limits::check(bytes.len() as u64, limits.max_file_bytes, "file size in bytes", FILE) {
+        issues.push(importer::issue(&error));
+        return None;
+    }
+    let (json, bin) = if bytes.starts_with(b"glTF") { glb(bytes, issues)? } else { (bytes, None) };
+    let value: Value = match serde_json::from_slice(json) {
+        Ok(value) => value,
+        Err(error) => {
+            issues.push(Issue::error("INVALID_JSON", "", format!("not valid JSON: {error}")));
+            return None;
+        }
+    };
+    extensions(&value, issues);
+    if !is_version_2(&value, issues) {
+        return None;
+    }
+    match document::from_value(value, &mut Vec::new()) {
+        Ok(document) => Some(Parsed { document, bin: bin.map(Cow::Borrowed) }),
+        Err(error) => {
+            issues.push(schema_issue(&error));
+            None
+        }
+    }
+}
+
+/// Splits a GLB file into its JSON and BIN chunks, reporting framing problems with
+/// Khronos's `GLB_*` codes; `None` when there is no usable JSON chunk.
+fn glb<'a>(bytes: &'a [u8], issues: &mut Vec<Issue>) -> Option<(&'a [u8], Option<&'a [u8]>)> {
+    let word = |at: usize| {
+        let end = at.checked_add(4)?;
+        bytes.get(at..end).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
+    };
+    let (Some(version), Some(length)) = (word(4), word(8)) else {
+        framing(
+            issues,
+            "GLB_UNEXPECTED_END_OF_HEADER",
+            format!("the 12-byte GLB header is cut short ({} bytes)", bytes.len()),
+        );
+        return None;
+    };
+    if version != 2 {
+        framing(
+            issues,
+            "GLB_INVALID_VERSION",
+            format!("GLB version {version}; only version 2 (glTF 2.0) is supported"),
+        );
+        return None;
+    }
+    let declared = usize::try_from(length).unwrap_or(usize::MAX);
+    if declared < 20 {
+        framing(
+            issues,
+            "GLB_LENGTH_TOO_SMALL",
+            format!("the GLB header declares {declared} bytes, too few for any chunk"),
+        );
+    }
+    if declared != bytes.len() {
+        framing(
+            issues,
+            "GLB_LENGTH_MISMATCH",
+            format!("the GLB header declares {declared} bytes, but the file has {}", bytes.len()),
+        );
+    }
+    let end = declared.min(bytes.len());
+    let (mut json, mut bin) = (None, None);
+    let mut offset = 12;
+    let mut first = true;
+    while offset < bytes.len() {
+        let (Some(chunk_length), Some(kind)) = (word(offset), word(offset + 4)) else {
+            framing(
+                issues,
+                "GLB_UNEXPECTED_END_OF_CHUNK_HEADER",
+                format!("a chunk header at byte {offset} is cut short"),
+            );
+            break;
+        };
+        let start = offset + 8;
+        let length = usize::try_from(chunk_length).unwrap_or(usize::MAX);
+        let chunk_end = start.saturating_add(length);
+        if !chunk_length.is_multiple_of(4) {
+            framing(
+                issues,
+                "GLB_CHUNK_LENGTH_UNALIGNED",
+                format!("chunk length {chunk_length} is not a multiple of 4"),
+            );
+        }
+        let data = match bytes.get(start..chunk_end).filter(|_| chunk_end <= end) {
+            Some(data) => Some(data),
+            None => {
+                framing(
+                    issues,
+                    "GLB_CHUNK_TOO_BIG",
+                    format!("a chunk of {chunk_length} bytes at byte {offset} does not fit the file"),
+                );
+                None
+            }
+        };
+        match (kind, first) {
+            (JSON_CHUNK, true) => json = data,
+            (JSON_CHUNK | BIN_CHUNK, false) if (kind == JSON_CHUNK) || bin.is_some() => {
+                framing(issues, "GLB_DUPLICATE_CHUNK", format!("a second {} chunk", chunk_name(kind)));
+            }
+            (BIN_CHUNK, false) => bin = data,
+            (_, true) => {
+                framing(
+                    issues,
+                    "GLB_UNEXPECTED_FIRST_CHUNK",
+                    format!("the first chunk is {}, not JSON", chunk_name(kind)),
+                );
+                return None;
+            }
+            (_, false) => {
+                let message = format!("unknown chunk type {kind:#010x} is ignored");
+                issues.push(Issue::warning("GLB_UNKNOWN_CHUNK_TYPE", "", message));
+            }
+        }
+        first = false;
+        if bytes.len() < chunk_end {
+            break;
+        }
+        offset = chunk_end;
+    }
+    Some((json?, bin))
+}
+
+/// Reports a GLB framing error (of the file as a whole).
+fn framing(issues: &mut Vec<Issue>, code: &'static str, message: String) {
+    issues.push(Issue::error(code, "", message));
+}
+
+/// The name of a chunk type, for messages.
+fn chunk_name(kind: u32) -> String {
+    match kind {
+        JSON_CHUNK => "JSON".to_owned(),
+        BIN_CHUNK => "BIN".to_owned(),
+        _ => format!("{kind:#010x}"),
+    }
+}
+
+/// Checks `extensionsRequired`: each one declared in `extensionsUsed` and implemented by the
+/// game.
+fn extensions(value: &Value, issues: &mut Vec<Issue>) {
+    let Some(required) = value.get("extensionsRequired").and_then(Value::as_array) else {
+        return;
+    };
+    let used = value.get("extensionsUsed").and_then(Value::as_array);
+    if used.is_none() {
+        let message = "extensionsRequired needs extensionsUsed";
+        issues.push(Issue::error("UNSATISFIED_DEPENDENCY", "/extensionsRequired", message));
+    }
+    let is_used = |name: &str| used.is_some_and(|used| used.iter().any(|u| u.as_str() == Some(name)));
+    for (i, name) in required.iter().enumerate().filter_map(|(i, n)| Some((i, n.as_str()?))) {
+        let pointer = format!("/extensionsRequired/{i}");
+        if !is_used(name) {
+            let message = format!("extension {name} is required but not in extensionsUsed");
+            issues.push(Issue::error("UNUSED_EXTENSION_REQUIRED", &pointer, message));
+        }
+        if !SUPPORTED_EXTENSIONS.contains(&name) {
+            issues.push(importer::issue(&document::unsupported_extension(format!("extensionsRequired[{i}]"), name)));
+        }
+    }
+}
+
+/// Whether `asset.version` is 2.x (or absent, which the schema check reports); reports it
+/// otherwise.
+fn is_version_2(value: &Value, issues: &mut Vec<Issue>) -> bool {
+    let Some(version) = value.pointer("/asset/version").and_then(Value::as_str) else {
+        return true;
+    };
+    if version.split('.').next() == Some("2") {
+        return true;
+    }
+    let error = ImportError::at("asset.version", ErrorKind::UnsupportedVersion { version: version.to_owned() });
+    issues.push(importer::issue(&error));
+    false
+}
+
+/// The issue of JSON that is not glTF: a missing property or a value of the wrong type, at
+/// its pointer.
+fn schema_issue(error: &serde_path_to_error::Error<serde_json::Error>) -> Issue {
+    let mut json_pointer = String::new();
+    for segment in error.path().iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => escape(key),
+            Segment::Enum { variant } => escape(variant),
+            Segment::Unknown => continue,
+        };
+        json_pointer.push('/');
+        json_pointer.push_str(&token);
+    }
+    let inner = error.inner().to_string();
+    let code = if inner.starts_with("missing field") { "UNDEFINED_PROPERTY" } else { "TYPE_MISMATCH" };
+    Issue::error(code, json_pointer, format!("not valid glTF: {inner}"))
+}
+
+/// The issue of one finding of the gltf crate's reference checks, with Khronos's code for
+/// the cases it names differently.
+pub(super) fn reference_issue(error: &ImportError) -> Issue {
+    let issue = importer::issue(error);
+    let path = error.json_path.as_str();
+    let parent = |issue: Issue| {
+        let json_pointer = issue.json_pointer.rsplit_once('/').map_or(String::new(), |(p, _)| p.to_owned());
+        Issue { json_pointer, ..issue }
+    };
+    match &error.kind {
+        ErrorKind::MissingProperty if path.ends_with("[\"POSITION\"].min") || path.ends_with("[\"POSITION\"].max") => {
+            let message = "the POSITION accessor needs min and max".to_owned();
+            Issue { code: "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", message, ..parent(issue) }
+        }
+        ErrorKind::MissingProperty if path.ends_with("[\"POSITION\"]") => {
+            let message = "the primitive has no POSITION attribute".to_owned();
+            Issue { code: "MESH_PRIMITIVE_NO_POSITION", message, ..parent(issue) }
+        }
+        // The gltf crate checks a channel's target node as a value.
+        ErrorKind::InvalidValue if path.ends_with(".target.node") => Issue { code: "UNRESOLVED_REFERENCE", ..issue },
+        ErrorKind::InvalidValue if path.ends_with(".byteStride") => Issue { code: "VALUE_NOT_IN_RANGE", ..issue },
+        ErrorKind::InvalidValue if path.contains(".attributes[") => {
+            Issue { code: "MESH_PRIMITIVE_INVALID_ATTRIBUTE", ..issue }
+        }
+        ErrorKind::ValueTooLarge => Issue { code: LIMIT_EXCEEDED, ..issue },
+        _ => issue,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glb_codes(bytes: &[u8]) -> Vec<&'static str> {
+        let mut issues = Vec::new();
+        glb(bytes, &mut issues);
+        issues.iter().map(|i| i.code).collect()
+    }
+
+    fn file(chunks: &[(u32, &[u8])]) -> Vec<u8> {
+        let total = 12 + chunks.iter().map(|(_, d)| 8 + d.len()).sum::<usize>();
+        let mut out = b"glTF".to_vec();
+        for word in [2, total as u32] {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        for (kind, data) in chunks {
+            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            out.extend_from_slice(&kind.to_le_bytes());
+            out.extend_from_slice(data);
+        }
+        out
+    }
+
+    #[test]
+    fn glb_framing() {
+        let good = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, &[1, 2, 3, 4])]);
+        let mut issues = Vec::new();
+        let (json, bin) = glb(&good, &mut issues).expect("valid");
+        assert_eq!((json, bin, issues.len()), (&b"{}  "[..], Some(&[1u8, 2, 3, 4][..]), 0));
+        assert_eq!(glb_codes(&good[..10]), ["GLB_UNEXPECTED_END_OF_HEADER"]);
+        assert_eq!(glb_codes(&file(&[(BIN_CHUNK, b"abcd"), (JSON_CHUNK, b"{}  ")])), ["GLB_UNEXPECTED_FIRST_CHUNK"]);
+        assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b"{} ")])), ["GLB_CHUNK_LENGTH_UNALIGNED"]);
+        let two = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, b"abcd"), (BIN_CHUNK, b"abcd")]);
+        assert_eq!(glb_codes(&two), ["GLB_DUPLICATE_CHUNK"]);
+        assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b"{}  "), (7, b"abcd")])), ["GLB_UNKNOWN_CHUNK_TYPE"]);
+        let mut long = good.clone();
+        long[12..16].copy_from_slice(&1000u32.to_le_bytes());
+        assert_eq!(glb_codes(&long), ["GLB_CHUNK_TOO_BIG"]);
+        let mut short = good;
+        short[8..12].copy_from_slice(&8u32.to_le_bytes());
+        assert_eq!(
+            glb_codes(&short),
+            ["GLB_LENGTH_TOO_SMALL", "GLB_LENGTH_MISMATCH", "GLB_CHUNK_TOO_BIG", "GLB_CHUNK_TOO_BIG"]
+        );
+        let mut huge = file(&[(JSON_CHUNK, b"{}  ")]);
+        huge[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(glb_codes(&huge), ["GLB_CHUNK_LENGTH_UNALIGNED", "GLB_CHUNK_TOO_BIG"]);
+    }
+
+    #[test]
+    fn json_that_is_not_gltf_is_located() {
+        let mut issues = Vec::new();
+        let json =
+            br#"{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "type": "SCALAR", "count": "2"}]}"#;
+        assert!(parse(json, &Limits::default(), &mut issues).is_none());
+        assert_eq!((issues[0].code, issues[0].json_pointer.as_str()), ("TYPE_MISMATCH", "/accessors/0/count"));
+        issues.clear();
+        let json = br#"{"asset": {"version": "2.0"}, "accessors": [{"type": "SCALAR", "count": 2}]}"#;
+        assert!(parse(json, &Limits::default(), &mut issues).is_none());
+        assert_eq!((issues[0].code, issues[0].json_pointer.as_str()), ("UNDEFINED_PROPERTY", "/accessors/0"));
+        issues.clear();
+        assert!(parse(br#"{"asset": {"version": "3.0"}}"#, &Limits::default(), &mut issues).is_none());
+        assert_eq!(
+            (issues[0].code, issues[0].json_pointer.as_str()),
+            ("UNKNOWN_ASSET_MAJOR_VERSION", "/asset/version")
+        );
+        issues.clear();
+        let json = br#"{"asset": {"version": "2.0"}, "extensionsRequired": ["KHR_draco_mesh_compression"]}"#;
+        assert!(parse(json, &Limits::default(), &mut issues).is_some());
+        let codes: Vec<_> = issues.iter().map(|i| (i.code, i.json_pointer.as_str())).collect();
+        assert_eq!(
+            codes,
+            [
+                ("UNSATISFIED_DEPENDENCY", "/extensionsRequired"),
+                ("UNUSED_EXTENSION_REQUIRED", "/extensionsRequired/0"),
+                ("PROPS_UNSUPPORTED_EXTENSION", "/extensionsRequired/0")
+            ]
+        );
+    }
+
+    #[test]
+    fn reference_findings_use_khronos_codes() {
+        let at = |path: &str, kind| reference_issue(&ImportError::at(path, kind));
+        let bounds = at("meshes[0].primitives[1].attributes[\"POSITION\"].min", ErrorKind::MissingProperty);
+        assert_eq!(bounds.code, "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS");
+        assert_eq!(bounds.json_pointer, "/meshes/0/primitives/1/attributes/POSITION");
+        let missing = at("meshes[0].primitives[1].attributes[\"POSITION\"]", ErrorKind::MissingProperty);
+        assert_eq!(
+            (missing.code, missing.json_pointer.as_str()),
+            ("MESH_PRIMITIVE_NO_POSITION", "/meshes/0/primitives/1/attributes")
+        );
+        assert_eq!(at("nodes[2].mesh", ErrorKind::InvalidIndex).code, "UNRESOLVED_REFERENCE");
+        assert_eq!(at("bufferViews[0].byteStride", ErrorKind::InvalidValue).code, "VALUE_NOT_IN_RANGE");
+    }
+}

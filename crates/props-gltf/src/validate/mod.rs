@@ -1,0 +1,138 @@
+//! The checker: Khronos-grade validation of a glTF file, with the game's own rules, shared by
+//! `cargo xtask check-assets` and the game's mod loading.
+//!
+//! [`check_file`] runs two passes and reports every problem it finds as an [`Issue`] with a
+//! JSON pointer and the Khronos glTF-Validator issue code where one exists:
+//!
+//! 1. **The semantic rules** of the Khronos validator for the container, buffers, accessors,
+//!    meshes, skins, nodes and animations (one module each), plus the game's own (at most 8
+//!    influences, [`Limits`], URIs confined to the model's folder, finite numbers). These go on
+//!    past the first problem, so a modder sees them all; a broken container or JSON that is
+//!    not glTF stops them early.
+//! 2. **The importer itself** ([`crate::import_slice`]), when the first pass found no error:
+//!    whatever stops it becomes an error issue (`importer.rs` maps each [`crate::ErrorKind`]
+//!    to a code, [`importer`] lists the project's own codes); its warnings become warnings.
+//!
+//! Invariant: **a file the checker passes without errors imports**, with the same limits and
+//! folder, because the importer's verdict is part of the check. (The converse need not hold:
+//! the checker is stricter, e.g. about weights that do not sum to 1.)
+//!
+//! Every check reads the JSON through the gltf crate's types, looks every index up before
+//! using it, bounds its loops by counts already checked against [`Limits`], and decodes
+//! accessors with the importer's bounds-checked decoder under the same decoded-bytes budget,
+//! so no input makes it panic or allocate beyond the limits.
+
+mod accessors;
+mod animations;
+mod buffers;
+mod container;
+mod forest;
+pub mod importer;
+mod meshes;
+mod nodes;
+mod pointer;
+mod report;
+mod skins;
+
+use std::path::Path;
+
+use gltf::json::Root;
+
+pub use report::{Issue, Report, Severity};
+
+use crate::error::ImportError;
+use crate::import::{self, import_slice};
+use crate::limits::Limits;
+
+/// Checks a `.gltf` / `.glb` file: the semantic rules, then the importer (see the module
+/// docs). External files it references must lie in its folder.
+pub fn check_file(path: &Path, limits: &Limits) -> Report {
+    match import::read_file(path, limits) {
+        Ok(bytes) => check_slice(&bytes, Some(import::folder_of(path)), path, limits),
+        Err(error) => {
+            let mut report = Report::new(path);
+            report.issues.push(importer::issue(&error));
+            report
+        }
+    }
+}
+
+/// Checks a `.gltf` / `.glb` file held in memory. `base_dir` is the folder external files are
+/// resolved (and confined) in; `None` refuses every external file. `file_label` names the file
+/// in the report.
+pub fn check_slice(bytes: &[u8], base_dir: Option<&Path>, file_label: &Path, limits: &Limits) -> Report {
+    let mut report = Report::new(file_label);
+    report.issues = semantic_issues(bytes, base_dir, limits);
+    if !report.has_errors() {
+        match import_slice(bytes, base_dir, file_label, limits) {
+            Ok(import) => report.issues.extend(import.warnings.iter().map(importer::warning)),
+            Err(error) => report.issues.push(importer::issue(&error)),
+        }
+    }
+    report
+}
+
+/// The first pass: every rule, as far as the container and JSON allow.
+fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let Some(parsed) = container::parse(bytes, limits, &mut issues) else {
+        return issues;
+    };
+    let root = &parsed.document.root;
+    let mut check = Check::new(root, limits, issues);
+    for error in crate::document::validation_findings(root) {
+        check.issues.push(container::reference_issue(&error));
+    }
+    let buffers = buffers::check(&mut check, parsed.bin, base_dir);
+    accessors::check(&mut check, &buffers);
+    drop(buffers);
+    nodes::check(&mut check);
+    meshes::check(&mut check);
+    skins::check(&mut check);
+    animations::check(&mut check, &parsed.document);
+    check.issues
+}
+
+/// What the checks share: the document, the limits, the issues so far, and what earlier
+/// checks learned (decoded accessor data, node parents).
+struct Check<'a> {
+    root: &'a Root,
+    limits: &'a Limits,
+    issues: Vec<Issue>,
+    /// Every component of each accessor as stored (integers not dequantized), when it could
+    /// be decoded.
+    data: Vec<Option<Vec<f32>>>,
+    /// The parent of each node (the first listing it as a child), once `nodes` ran.
+    parents: Vec<Option<usize>>,
+}
+
+impl<'a> Check<'a> {
+    fn new(root: &'a Root, limits: &'a Limits, issues: Vec<Issue>) -> Self {
+        Self { root, limits, issues, data: Vec::new(), parents: vec![None; root.nodes.len()] }
+    }
+
+    /// Reports an error.
+    fn error(&mut self, code: &'static str, json_pointer: impl Into<String>, message: impl Into<String>) {
+        self.issues.push(Issue::error(code, json_pointer, message));
+    }
+
+    /// Reports a warning.
+    fn warning(&mut self, code: &'static str, json_pointer: impl Into<String>, message: impl Into<String>) {
+        self.issues.push(Issue::warning(code, json_pointer, message));
+    }
+
+    /// Reports an importer error found by a shared check, at its own pointer.
+    fn import_error(&mut self, error: &ImportError) {
+        self.issues.push(importer::issue(error));
+    }
+
+    /// The stored components of accessor `index`, if it was decoded.
+    fn data(&self, index: usize) -> Option<&[f32]> {
+        self.data.get(index).and_then(Option::as_deref)
+    }
+
+    /// Whether `extension` is listed in `extensionsUsed`.
+    fn uses_extension(&self, extension: &str) -> bool {
+        self.root.extensions_used.iter().any(|e| e == extension)
+    }
+}

@@ -1,0 +1,152 @@
+//! Defects of the container: GLB framing and the JSON itself.
+
+use anyhow::{Context, Result};
+use serde_json::json;
+
+use super::{Case, Doc};
+use crate::test_models::builder::Container;
+
+/// A GLB file's JSON and BIN chunk data, as the builder writes them (JSON chunk first).
+fn chunks(bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
+    let word = |at: usize| -> Result<usize> {
+        let bytes: [u8; 4] = bytes.get(at..at + 4).context("short GLB")?.try_into()?;
+        Ok(usize::try_from(u32::from_le_bytes(bytes))?)
+    };
+    let json_len = word(12)?;
+    let json = bytes.get(20..20 + json_len).context("short JSON chunk")?.to_vec();
+    let bin_len = word(20 + json_len)?;
+    let bin = bytes.get(28 + json_len..28 + json_len + bin_len).context("short BIN chunk")?.to_vec();
+    Ok((json, bin))
+}
+
+/// A GLB file (version 2, correct total length) of the given chunks, each written as given.
+fn assemble(chunks: &[(&[u8; 4], &[u8])]) -> Result<Vec<u8>> {
+    let total = 12 + chunks.iter().map(|(_, data)| 8 + data.len()).sum::<usize>();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(total)?.to_le_bytes());
+    for (kind, data) in chunks {
+        out.extend_from_slice(&u32::try_from(data.len())?.to_le_bytes());
+        out.extend_from_slice(*kind);
+        out.extend_from_slice(data);
+    }
+    Ok(out)
+}
+
+/// Why the checker stops at JSON that is not glTF.
+const NOT_GLTF: &str = "JSON that is not glTF stops the checks: the importer's typed model of the JSON cannot hold it";
+
+/// Overwrites the little-endian word at `at`.
+fn set_word(bytes: &mut [u8], at: usize, value: u32) -> Result<()> {
+    bytes.get_mut(at..at + 4).context("short GLB")?.copy_from_slice(&value.to_le_bytes());
+    Ok(())
+}
+
+/// Damages the serialized file with `damage`.
+fn glb(doc: &mut Doc, damage: super::doc::Damage) -> Result<()> {
+    doc.damage = Some(damage);
+    Ok(())
+}
+
+/// A chunk of the undamaged GLB file.
+#[derive(Clone, Copy)]
+enum Chunk {
+    Json,
+    Bin,
+}
+
+/// Rewrites a GLB file with its chunks in `order` (each may repeat or be left out).
+fn rechunk(bytes: &mut Vec<u8>, order: &[Chunk]) -> Result<()> {
+    let (json, bin) = chunks(bytes)?;
+    let parts: Vec<(&[u8; 4], &[u8])> = order
+        .iter()
+        .map(|chunk| match chunk {
+            Chunk::Json => (b"JSON", &json[..]),
+            Chunk::Bin => (b"BIN\0", &bin[..]),
+        })
+        .collect();
+    *bytes = assemble(&parts)?;
+    Ok(())
+}
+
+/// The container cases.
+pub const CASES: &[Case] = &[
+    Case::new("glb_invalid_version", "container", "GLB header version 1", |doc| {
+        glb(doc, |bytes| set_word(bytes, 4, 1))
+    })
+    .in_container(Container::Glb),
+    Case::new("glb_length_mismatch", "container", "GLB header declares 4 bytes more than the file has", |doc| {
+        glb(doc, |bytes| {
+            let length = u32::try_from(bytes.len() + 4)?;
+            set_word(bytes, 8, length)
+        })
+    })
+    .in_container(Container::Glb),
+    Case::new(
+        "glb_length_too_small",
+        "container",
+        "GLB header declares a length of 8 bytes, less than the header",
+        |doc| glb(doc, |bytes| set_word(bytes, 8, 8)),
+    )
+    .in_container(Container::Glb),
+    Case::new("glb_truncated_header", "container", "GLB file cut inside its 12-byte header", |doc| {
+        glb(doc, |bytes| {
+            bytes.truncate(10);
+            Ok(())
+        })
+    })
+    .in_container(Container::Glb),
+    Case::new("glb_chunk_too_big", "container", "JSON chunk length reaches past the end of the file", |doc| {
+        glb(doc, |bytes| {
+            let length = u32::try_from(bytes.len() * 2)?;
+            set_word(bytes, 12, length)
+        })
+    })
+    .in_container(Container::Glb)
+    .differences(&[(
+        "INVALID_JSON",
+        "the validator parses the JSON chunk cut at the end of the file; the checker stops at the broken framing",
+    )]),
+    Case::new("glb_chunk_unaligned", "container", "JSON chunk length not a multiple of 4 (padding removed)", |doc| {
+        glb(doc, |bytes| {
+            let (mut json, bin) = chunks(bytes)?;
+            while json.last() == Some(&b' ') {
+                json.pop();
+            }
+            if json.len().is_multiple_of(4) {
+                json.push(b' ');
+            }
+            *bytes = assemble(&[(b"JSON", &json), (b"BIN\0", &bin)])?;
+            Ok(())
+        })
+    })
+    .in_container(Container::Glb),
+    Case::new("glb_first_chunk_bin", "container", "BIN chunk before the JSON chunk", |doc| {
+        glb(doc, |bytes| rechunk(bytes, &[Chunk::Bin, Chunk::Json]))
+    })
+    .in_container(Container::Glb),
+    Case::new("glb_missing_bin_chunk", "container", "GLB without its BIN chunk, buffer 0 has no uri", |doc| {
+        glb(doc, |bytes| rechunk(bytes, &[Chunk::Json]))
+    })
+    .in_container(Container::Glb),
+    Case::new("glb_duplicate_bin_chunk", "container", "two BIN chunks", |doc| {
+        glb(doc, |bytes| rechunk(bytes, &[Chunk::Json, Chunk::Bin, Chunk::Bin]))
+    })
+    .in_container(Container::Glb),
+    Case::new("json_syntax_error", "container", "JSON cut in the middle", |doc| {
+        glb(doc, |bytes| {
+            bytes.truncate(bytes.len() / 2);
+            Ok(())
+        })
+    }),
+    Case::new("json_type_mismatch", "container", "an accessor count written as a string", |doc| {
+        doc.set("/accessors/0/count", json!("2"))
+    })
+    .differences(&[("INVALID_IBM_ACCESSOR_COUNT", NOT_GLTF)]),
+    Case::new("json_missing_required", "container", "an accessor without componentType", |doc| {
+        doc.remove("/accessors/0/componentType")
+    })
+    .differences(&[("SKIN_IBM_INVALID_FORMAT", NOT_GLTF)]),
+    Case::new("asset_version_major", "container", "asset.version 3.0", |doc| doc.set("/asset/version", json!("3.0"))),
+];

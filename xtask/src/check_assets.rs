@@ -1,0 +1,157 @@
+//! `cargo xtask check-assets [PATHS...] [--json]`: checks every `.gltf` / `.glb` under the given
+//! files and folders (default `assets/` and `mods/`) with `props_gltf::validate`, the same
+//! checker the game runs on mods, and prints rustc-like lines
+//! (`file: /json/pointer: error[CODE]: message`) and a summary, or a JSON report. Exits with
+//! status 1 when any file has an error.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use props_gltf::Limits;
+use props_gltf::validate::{Issue, Report, Severity, check_file};
+use serde_json::json;
+
+/// Folders checked when no path is given.
+const DEFAULT_PATHS: &[&str] = &["assets", "mods"];
+/// From how many files on a terminal a progress bar is shown.
+const PROGRESS_FROM: usize = 8;
+
+/// Runs the command; exits the process with status 1 when any file has an error.
+pub fn run(paths: &[PathBuf], json: bool) -> Result<()> {
+    let paths: Vec<PathBuf> =
+        if paths.is_empty() { DEFAULT_PATHS.iter().map(PathBuf::from).collect() } else { paths.to_vec() };
+    let files = model_files(&paths)?;
+    let terminal = std::io::stdout().is_terminal();
+    let progress = (terminal && !json && files.len() >= PROGRESS_FROM).then(|| progress_bar(files.len()));
+    let limits = Limits::default();
+    let mut reports = Vec::with_capacity(files.len());
+    for file in &files {
+        let report = check_file(file, &limits);
+        if !json {
+            let lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
+            match &progress {
+                Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
+                _ => print!("{lines}"),
+            }
+        }
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+        reports.push(report);
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let errors: usize = reports.iter().map(Report::errors).sum();
+    let warnings: usize = reports.iter().map(Report::warnings).sum();
+    if json {
+        let report = json!({"checked": files.len(), "errors": errors, "warnings": warnings, "files": reports});
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{}", summary(files.len(), errors, warnings));
+    }
+    std::io::stdout().flush()?;
+    if errors > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// Every `.gltf` / `.glb` file among `paths` and under the folders among them, each folder's
+/// files in sorted order. A file named explicitly is checked whatever its extension.
+fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut files)?;
+        } else if path.is_file() {
+            files.push(path.clone());
+        } else {
+            bail!("{}: no such file or folder", path.display());
+        }
+    }
+    Ok(files)
+}
+
+/// Appends the model files under `dir` (recursively, sorted by name).
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            walk(&path, files)?;
+        } else if is_model(&path) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` names a glTF file.
+fn is_model(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+}
+
+/// One issue as a line, like rustc (`error` in red and `warning` in yellow on a terminal).
+fn line(file: &Path, issue: &Issue, colour: bool) -> String {
+    let pointer = if issue.json_pointer.is_empty() { String::new() } else { format!("{}: ", issue.json_pointer) };
+    let label = format!("{}[{}]", issue.severity, issue.code);
+    let label = match (colour, issue.severity) {
+        (false, _) => label,
+        (true, Severity::Error) => format!("\x1b[1;31m{label}\x1b[0m"),
+        (true, Severity::Warning) => format!("\x1b[1;33m{label}\x1b[0m"),
+    };
+    format!("{}: {pointer}{label}: {}\n", file.display(), issue.message)
+}
+
+/// The closing line.
+fn summary(files: usize, errors: usize, warnings: usize) -> String {
+    let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
+    format!("checked {}: {}, {}", plural(files, "file"), plural(errors, "error"), plural(warnings, "warning"))
+}
+
+/// A progress bar over `files` files (on stderr).
+fn progress_bar(files: usize) -> ProgressBar {
+    let bar = ProgressBar::new(files as u64);
+    if let Ok(style) = ProgressStyle::with_template("checking {bar:40} {pos}/{len} files") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_summary() {
+        let issue = Issue::error("ACCESSOR_TOO_LONG", "/accessors/0", "too long");
+        assert_eq!(
+            line(Path::new("mods/a.glb"), &issue, false),
+            "mods/a.glb: /accessors/0: error[ACCESSOR_TOO_LONG]: too long\n"
+        );
+        assert!(line(Path::new("a.glb"), &issue, true).contains("\x1b[1;31merror[ACCESSOR_TOO_LONG]\x1b[0m"));
+        let whole = Issue::warning("GLB_UNKNOWN_CHUNK_TYPE", "", "ignored");
+        assert_eq!(line(Path::new("a.glb"), &whole, false), "a.glb: warning[GLB_UNKNOWN_CHUNK_TYPE]: ignored\n");
+        assert_eq!(summary(1, 0, 2), "checked 1 file: 0 errors, 2 warnings");
+        assert_eq!(summary(3, 1, 1), "checked 3 files: 1 error, 1 warning");
+    }
+
+    #[test]
+    fn folders_are_walked_in_order_and_other_files_ignored() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models");
+        let files = model_files(&[root.join("broken"), root.join("SimpleSkin.gltf")]).expect("files");
+        assert!(files.len() > 40);
+        assert!(files.iter().all(|f| is_model(f)), "no cases.json or .bin");
+        let names: Vec<_> = files.iter().map(|f| f.file_name()).collect();
+        let mut sorted = names[..names.len() - 1].to_vec();
+        sorted.sort();
+        assert_eq!(sorted, names[..names.len() - 1]);
+        assert!(model_files(&[root.join("nope")]).is_err());
+    }
+}
