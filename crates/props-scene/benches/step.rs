@@ -1,0 +1,36 @@
+//! One simulation step and one extraction of the default town, with the default 300 windmills
+//! and with 100k, on the synthetic models (same palette sizes as the real windmill and car).
+//! `cargo test` runs each once in test mode, so the benchmark never rots.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use props_frame::FrameData;
+use props_scene::{Scene, SceneConfig, synthetic};
+
+/// The game's fixed step.
+const DT: f32 = 1.0 / 60.0;
+
+fn scene(c: &mut Criterion) {
+    for windmills in [300, props_scene::MAX_WINDMILLS] {
+        let models = synthetic::models().expect("synthetic models build");
+        let mut scene =
+            Scene::new(SceneConfig { windmills, seed: 1, ..SceneConfig::default() }, models).expect("scene builds");
+        let mut frame = FrameData::default();
+        let mut group = c.benchmark_group("scene");
+        group.throughput(Throughput::Elements(scene.counts().instances as u64));
+        group.bench_function(BenchmarkId::new("step", windmills), |b| b.iter(|| scene.step(DT)));
+        group.bench_function(BenchmarkId::new("extract", windmills), |b| {
+            b.iter(|| {
+                frame.clear();
+                scene.extract(&mut frame);
+            });
+        });
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(3));
+    targets = scene
+}
+criterion_main!(benches);

@@ -1,0 +1,127 @@
+//! What the game chooses about the town: seed, how many of each prop, sizes, wind, driving.
+
+use crate::error::SceneError;
+use crate::traffic::IdmParams;
+
+/// Most windmills a scene holds (the `--windmills` flag's ceiling).
+pub const MAX_WINDMILLS: usize = 100_000;
+
+/// The wind's statistics. Speeds in m/s, angles in radians.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindConfig {
+    /// Mean wind speed.
+    pub mean_speed: f32,
+    /// Gusts: relative amplitude of the slow speed variation in time (0 = steady).
+    pub gustiness: f32,
+    /// Where the wind comes from on average, as a yaw (rotation about +Y of +Z); `None` picks one
+    /// from the seed.
+    pub direction: Option<f32>,
+    /// Amplitude of the slow veering of the direction in time (0 = fixed).
+    pub veer: f32,
+    /// Relative variation of speed across the map, and of direction in tenths of a radian
+    /// (0 = the same wind everywhere).
+    pub spatial: f32,
+}
+
+impl Default for WindConfig {
+    fn default() -> Self {
+        Self { mean_speed: 8.0, gustiness: 0.35, direction: None, veer: 0.6, spatial: 0.15 }
+    }
+}
+
+impl WindConfig {
+    /// A wind of `speed` from `direction`, the same everywhere and always (for tests and
+    /// demonstrations).
+    #[must_use]
+    pub fn steady(speed: f32, direction: f32) -> Self {
+        Self { mean_speed: speed, gustiness: 0.0, direction: Some(direction), veer: 0.0, spatial: 0.0 }
+    }
+}
+
+/// Everything that shapes a [`crate::Scene`]. The same configuration and models give the same
+/// scene, step after step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneConfig {
+    /// Seed of every random choice (spawn places, routes, phases, wind).
+    pub seed: u64,
+    /// Windmills on the ring of hills, up to [`MAX_WINDMILLS`].
+    pub windmills: usize,
+    /// Cars on the roads.
+    pub cars: usize,
+    /// Foxes walking the park loops.
+    pub foxes: usize,
+    /// Intersections per side of the square road grid (2 to 8).
+    pub grid: usize,
+    /// Distance between neighbouring intersections, metres (at least 40).
+    pub block: f32,
+    /// Distance between windmills on the hills, metres (at least 10).
+    pub windmill_spacing: f32,
+    /// The wind.
+    pub wind: WindConfig,
+    /// Driver model parameters shared by every car.
+    pub driving: IdmParams,
+}
+
+impl Default for SceneConfig {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            windmills: 300,
+            cars: 40,
+            foxes: 12,
+            grid: 3,
+            block: 90.0,
+            windmill_spacing: 40.0,
+            wind: WindConfig::default(),
+            driving: IdmParams::default(),
+        }
+    }
+}
+
+impl SceneConfig {
+    /// Checks every value's range.
+    pub fn validate(&self) -> Result<(), SceneError> {
+        let invalid = |field, reason: &str| Err(SceneError::InvalidConfig { field, reason: reason.to_owned() });
+        let positive = |x: f32| x.is_finite() && x > 0.0;
+        if !(2..=8).contains(&self.grid) {
+            return invalid("grid", "must be 2 to 8 intersections per side");
+        }
+        if !(self.block.is_finite() && self.block >= 40.0) {
+            return invalid("block", "must be at least 40 m");
+        }
+        if !(self.windmill_spacing.is_finite() && self.windmill_spacing >= 10.0) {
+            return invalid("windmill_spacing", "must be at least 10 m");
+        }
+        if self.windmills > MAX_WINDMILLS {
+            return Err(SceneError::TooManyWindmills { requested: self.windmills, max: MAX_WINDMILLS });
+        }
+        let wind = &self.wind;
+        let non_negative = |x: f32| x.is_finite() && x >= 0.0;
+        if ![wind.mean_speed, wind.gustiness, wind.veer, wind.spatial].into_iter().all(non_negative)
+            || wind.direction.is_some_and(|d| !d.is_finite())
+        {
+            return invalid("wind", "values must be finite and not negative");
+        }
+        let d = &self.driving;
+        let driving = [
+            d.max_acceleration,
+            d.comfortable_deceleration,
+            d.max_deceleration,
+            d.time_headway,
+            d.min_gap,
+            d.exponent,
+            d.car_length,
+            d.safety_gap,
+            d.amber_deceleration,
+            d.speed_limit,
+            d.lateral_acceleration,
+        ];
+        if !driving.into_iter().all(positive) || d.max_deceleration < d.comfortable_deceleration {
+            return invalid(
+                "driving",
+                "values must be finite and positive, max_deceleration >= comfortable_deceleration",
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,155 @@
+//! Extraction: the scene's props as plain frame data (palettes, instances, one batch per model)
+//! and debug lines (roads with their signal states, skeletons), plus counts for a HUD.
+
+use glam::{Affine3A, Vec3};
+use hecs::{Component, World};
+use props_anim::Pose;
+use props_frame::{DebugLine, FrameData};
+
+use crate::animals::Fox;
+use crate::models::PropModel;
+use crate::roads::{LANE_WIDTH, LaneKind};
+use crate::scene::Scene;
+use crate::signals::{LightState, TrafficLight};
+use crate::traffic::Car;
+use crate::wind::{self, Windmill};
+use crate::{Placement, heading_yaw};
+
+/// How many props of each kind there are, and what they cost the renderer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SceneCounts {
+    /// Windmills.
+    pub windmills: usize,
+    /// Cars.
+    pub cars: usize,
+    /// Traffic lights.
+    pub traffic_lights: usize,
+    /// Foxes.
+    pub foxes: usize,
+    /// Instances [`Scene::extract`] pushes.
+    pub instances: usize,
+    /// Palette matrices it writes (joints plus node slots, over every instance).
+    pub palette_matrices: usize,
+}
+
+/// Colours of debug lines, linear RGBA.
+const ROAD_COLOUR: [f32; 4] = [0.85, 0.85, 0.8, 1.0];
+const CONNECTOR_COLOUR: [f32; 4] = [0.45, 0.45, 0.5, 1.0];
+const SKELETON_COLOUR: [f32; 4] = [1.0, 0.9, 0.2, 1.0];
+/// Height of road lines above the ground, metres (so they are not hidden in it).
+const ROAD_LINE_HEIGHT: f32 = 0.05;
+
+fn light_colour(state: LightState) -> [f32; 4] {
+    match state {
+        LightState::Green => [0.1, 1.0, 0.3, 1.0],
+        LightState::Amber => [1.0, 0.6, 0.0, 1.0],
+        LightState::Red => [1.0, 0.1, 0.05, 1.0],
+    }
+}
+
+/// Pushes every prop carrying component `T` as an instance of `prop`, then closes the batch.
+fn extract_kind<T: Component>(world: &World, prop: &PropModel, frame: &mut FrameData) {
+    let model = &*prop.model;
+    for (placement, pose, _) in world.query::<(&Placement, &Pose, &T)>().iter() {
+        model.write_palettes(pose, frame.push_instance(&placement.0, model.palette_len()));
+    }
+    frame.end_batch(prop.id);
+}
+
+/// Adds the bones (parent to child) of one posed prop.
+fn bones(prop: &PropModel, placement: &Placement, pose: &Pose, lines: &mut Vec<DebugLine>) {
+    let rig = prop.model.rig();
+    let at = |node| placement.0.transform_point3(pose.world_matrix(node).translation.into());
+    for node in rig.nodes() {
+        if let Some(parent) = rig.parent(node) {
+            lines.push(DebugLine { from: at(parent), to: at(node), color: SKELETON_COLOUR });
+        }
+    }
+}
+
+/// Adds the bones of up to `limit` props carrying `T`.
+fn skeletons<T: Component>(world: &World, prop: &PropModel, limit: usize, lines: &mut Vec<DebugLine>) {
+    for (placement, pose, _) in world.query::<(&Placement, &Pose, &T)>().iter().take(limit) {
+        bones(prop, placement, pose, lines);
+    }
+}
+
+fn count<T: Component>(world: &World) -> usize {
+    world.query::<&T>().iter().len()
+}
+
+impl Scene {
+    /// Appends every prop to `frame`: for each model (windmill, car, traffic light, fox, in
+    /// that order) its instances with their palettes (`Model::write_palettes` of the pose the
+    /// last step computed; for windmills the same matrices from their two angles), closed as
+    /// one batch of that model's `ModelId`. Clear the frame
+    /// first; nothing else should be left pushed without its `end_batch`. Allocation-free once
+    /// the frame's buffers have grown.
+    pub fn extract(&self, frame: &mut FrameData) {
+        let r = &self.rigs;
+        // Windmills are many and move through two nodes only: their palettes come from the
+        // factored palette instead of a pose each.
+        let len = r.windmill.palette.len();
+        for (placement, mill) in self.world.query::<(&Placement, &Windmill)>().iter() {
+            wind::write_palette(&r.windmill, mill, frame.push_instance(&placement.0, len));
+        }
+        frame.end_batch(r.windmill.prop.id);
+        extract_kind::<Car>(&self.world, &r.car.prop, frame);
+        extract_kind::<TrafficLight>(&self.world, &r.light.prop, frame);
+        extract_kind::<Fox>(&self.world, &r.fox.prop, frame);
+    }
+
+    /// How many props there are and how many instances and palette matrices
+    /// [`Scene::extract`] produces.
+    #[must_use]
+    pub fn counts(&self) -> SceneCounts {
+        let r = &self.rigs;
+        let kinds = [
+            (count::<Windmill>(&self.world), &r.windmill.prop),
+            (count::<Car>(&self.world), &r.car.prop),
+            (count::<TrafficLight>(&self.world), &r.light.prop),
+            (count::<Fox>(&self.world), &r.fox.prop),
+        ];
+        SceneCounts {
+            windmills: kinds[0].0,
+            cars: kinds[1].0,
+            traffic_lights: kinds[2].0,
+            foxes: kinds[3].0,
+            instances: kinds.iter().map(|(n, _)| n).sum(),
+            palette_matrices: kinds.iter().map(|(n, p)| n * p.model.palette_len()).sum(),
+        }
+    }
+
+    /// Appends the bones of up to `limit_per_model` props of each model (windmills are many).
+    pub fn skeleton_lines(&self, limit_per_model: usize, lines: &mut Vec<DebugLine>) {
+        let r = &self.rigs;
+        self.with_windmill_pose(|pose| {
+            for (placement, mill) in self.world.query::<(&Placement, &Windmill)>().iter().take(limit_per_model) {
+                wind::pose(&r.windmill, mill, pose);
+                bones(&r.windmill.prop, placement, pose, lines);
+            }
+        });
+        skeletons::<Car>(&self.world, &r.car.prop, limit_per_model, lines);
+        skeletons::<TrafficLight>(&self.world, &r.light.prop, limit_per_model, lines);
+        skeletons::<Fox>(&self.world, &r.fox.prop, limit_per_model, lines);
+    }
+
+    /// Appends the lanes (road lanes light, connectors darker) and, across the end of every
+    /// approach lane, its stop line in the colour its signal shows.
+    pub fn road_lines(&self, lines: &mut Vec<DebugLine>) {
+        let lift = |p: glam::Vec2| Vec3::new(p.x, ROAD_LINE_HEIGHT, p.y);
+        for lane in self.roads.lanes() {
+            let color = match lane.kind() {
+                LaneKind::Road { .. } => ROAD_COLOUR,
+                LaneKind::Connector { .. } => CONNECTOR_COLOUR,
+            };
+            lines.extend(lane.points().windows(2).map(|w| DebugLine { from: lift(w[0]), to: lift(w[1]), color }));
+            if let Some((intersection, approach)) = lane.stop_line() {
+                let (end, d) = lane.sample(lane.length());
+                let across = Affine3A::from_rotation_y(heading_yaw(d)).transform_vector3(Vec3::X) * (LANE_WIDTH * 0.5);
+                let color = light_colour(self.signals().state(intersection, approach));
+                lines.push(DebugLine { from: lift(end) - across, to: lift(end) + across, color });
+            }
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! Traffic signals: one controller per intersection, giving green to one approach at a time
+//! (split phasing), so no two movements across a box ever cross and cars need no gap
+//! acceptance. Each green is followed by amber, then an all-red clearance that lasts until the
+//! box is empty. Greens are actuated: an approach with no car waiting is skipped, and a green
+//! ends early once its approach is empty and another one waits.
+//!
+//! The light props show their approach's state by playing the traffic light's `green`,
+//! `amber` or `red` clip (scale keys on the lit lenses), not by swapping geometry.
+
+use glam::{Affine3A, Quat, Vec3};
+use hecs::World;
+use props_anim::Pose;
+
+use crate::models::LightRig;
+use crate::rng::{Rng, Stream};
+use crate::roads::{IntersectionId, LANE_WIDTH, RoadNetwork};
+use crate::traffic::Occupancy;
+use crate::{Placement, heading_yaw};
+
+/// Shortest green, seconds.
+pub const MIN_GREEN: f32 = 5.0;
+/// Longest green while another approach waits, seconds.
+pub const MAX_GREEN: f32 = 14.0;
+/// Amber, seconds.
+pub const AMBER: f32 = 3.0;
+/// Shortest all-red clearance, seconds.
+pub const MIN_ALL_RED: f32 = 1.5;
+/// Longest all-red clearance: after this the next green starts even if the box is not empty
+/// (a liveness guard; the box normally clears well before).
+pub const MAX_ALL_RED: f32 = 12.0;
+/// How far before its stop line a car calls for green, metres.
+pub const DETECTION_RANGE: f32 = 40.0;
+/// Distance of a light's pole to the right of its lane's centre, metres.
+const POLE_OFFSET: f32 = LANE_WIDTH * 0.5 + 1.2;
+
+/// What a signal head shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LightState {
+    /// Go.
+    Green,
+    /// Stop if you safely can.
+    Amber,
+    /// Stop.
+    Red,
+}
+
+/// Where a signal controller is in its cycle; the number is the approach (an index into
+/// [`crate::DIRECTIONS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The approach has green, every other red.
+    Green(usize),
+    /// The approach has amber, every other red.
+    Amber(usize),
+    /// Everything red after the approach's amber, until the box is empty.
+    AllRed(usize),
+}
+
+/// A fixed state forced on an intersection (debugging, tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalOverride {
+    /// Every approach red.
+    AllRed,
+    /// This approach green, the others red.
+    Green(usize),
+}
+
+/// One intersection's controller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signal {
+    present: [bool; 4],
+    phase: Phase,
+    timer: f32,
+    hold: Option<SignalOverride>,
+}
+
+impl Signal {
+    /// The current phase.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Seconds since the phase began.
+    #[must_use]
+    pub fn timer(&self) -> f32 {
+        self.timer
+    }
+
+    /// The forced state, if any.
+    #[must_use]
+    pub fn hold(&self) -> Option<SignalOverride> {
+        self.hold
+    }
+
+    /// What approach `approach` sees.
+    #[must_use]
+    pub fn state(&self, approach: usize) -> LightState {
+        match (self.hold, self.phase) {
+            (Some(SignalOverride::Green(a)), _) | (None, Phase::Green(a)) if a == approach => LightState::Green,
+            (None, Phase::Amber(a)) if a == approach => LightState::Amber,
+            _ => LightState::Red,
+        }
+    }
+
+    /// The next present approach after `after` that has demand, or simply the next present one.
+    fn next_approach(&self, after: usize, demand: impl Fn(usize) -> bool) -> usize {
+        let order = (1..=4).map(|k| (after + k) % 4).filter(|&a| self.present[a]);
+        order.clone().find(|&a| demand(a)).or_else(|| order.clone().next()).unwrap_or(after)
+    }
+}
+
+/// Every intersection's controller, indexed like [`RoadNetwork::intersections`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signals {
+    signals: Vec<Signal>,
+}
+
+impl Signals {
+    /// Controllers for `roads`, each starting at a seeded point of its first approach's green
+    /// so that neighbours are out of step.
+    #[must_use]
+    pub fn new(roads: &RoadNetwork, seed: u64) -> Self {
+        let signals = roads
+            .intersections()
+            .iter()
+            .enumerate()
+            .map(|(index, intersection)| {
+                let present = intersection.approaches().map(|a| a.is_some());
+                let mut rng = Rng::stream(seed, Stream::Signals, index as u64);
+                let present_count = present.iter().filter(|p| **p).count() as u32;
+                let first = present.iter().enumerate().filter(|(_, p)| **p).nth(rng.below(present_count) as usize);
+                let approach = first.map_or(0, |(a, _)| a);
+                Signal { present, phase: Phase::Green(approach), timer: rng.range(0.0, MIN_GREEN), hold: None }
+            })
+            .collect();
+        Self { signals }
+    }
+
+    /// Every controller.
+    #[must_use]
+    pub fn signals(&self) -> &[Signal] {
+        &self.signals
+    }
+
+    /// The controller of `intersection`.
+    #[must_use]
+    pub fn signal(&self, intersection: IntersectionId) -> &Signal {
+        &self.signals[intersection.index()]
+    }
+
+    /// What approach `approach` of `intersection` sees.
+    #[must_use]
+    pub fn state(&self, intersection: IntersectionId, approach: usize) -> LightState {
+        self.signal(intersection).state(approach)
+    }
+
+    /// Forces (or with `None` releases) the state of one intersection. Releasing a forced green
+    /// goes through amber.
+    pub(crate) fn set_override(&mut self, intersection: IntersectionId, hold: Option<SignalOverride>) {
+        let signal = &mut self.signals[intersection.index()];
+        if hold.is_none() {
+            signal.phase = match signal.hold {
+                Some(SignalOverride::Green(a)) => Phase::Amber(a),
+                Some(SignalOverride::AllRed) => Phase::AllRed(signal.phase_approach()),
+                None => signal.phase,
+            };
+            signal.timer = 0.0;
+        }
+        signal.hold = hold;
+    }
+}
+
+impl Signal {
+    fn phase_approach(&self) -> usize {
+        match self.phase {
+            Phase::Green(a) | Phase::Amber(a) | Phase::AllRed(a) => a,
+        }
+    }
+}
+
+/// Advances every controller by `dt`, with demand and box occupancy seen at the step's start.
+pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &Occupancy, dt: f32) {
+    for (index, (signal, intersection)) in signals.signals.iter_mut().zip(roads.intersections()).enumerate() {
+        if signal.hold.is_some() {
+            continue;
+        }
+        signal.timer += dt;
+        let demand = |a: usize| intersection.approaches()[a].is_some_and(|lane| occupancy.demand(roads, lane));
+        let others_wait = |current: usize| (0..4).any(|a| a != current && demand(a));
+        let before = signal.phase;
+        signal.phase = match before {
+            Phase::Green(a) => {
+                let done = signal.timer >= MAX_GREEN || (signal.timer >= MIN_GREEN && !demand(a));
+                if done && others_wait(a) { Phase::Amber(a) } else { Phase::Green(a) }
+            }
+            Phase::Amber(a) if signal.timer >= AMBER => Phase::AllRed(a),
+            Phase::AllRed(a) => {
+                let clear = !occupancy.box_occupied(IntersectionId(index as u32));
+                if (signal.timer >= MIN_ALL_RED && clear) || signal.timer >= MAX_ALL_RED {
+                    Phase::Green(signal.next_approach(a, demand))
+                } else {
+                    Phase::AllRed(a)
+                }
+            }
+            phase @ Phase::Amber(_) => phase,
+        };
+        if signal.phase != before {
+            signal.timer = 0.0;
+        }
+    }
+}
+
+/// A traffic-light prop: the signal head of one approach of one intersection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrafficLight {
+    intersection: IntersectionId,
+    approach: usize,
+    state: LightState,
+}
+
+impl TrafficLight {
+    /// The intersection.
+    #[must_use]
+    pub fn intersection(&self) -> IntersectionId {
+        self.intersection
+    }
+
+    /// The approach it faces (an index into [`crate::DIRECTIONS`]).
+    #[must_use]
+    pub fn approach(&self) -> usize {
+        self.approach
+    }
+
+    /// What it showed at the last step.
+    #[must_use]
+    pub fn state(&self) -> LightState {
+        self.state
+    }
+}
+
+/// Spawns one light per approach, on the right of the lane at its stop line, facing the
+/// oncoming cars.
+pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, rig: &LightRig) {
+    for (index, intersection) in roads.intersections().iter().enumerate() {
+        for (approach, lane) in intersection.approaches().iter().enumerate() {
+            let Some(lane) = lane else { continue };
+            let lane = roads.lane(*lane);
+            let (end, d) = lane.sample(lane.length());
+            let right = glam::Vec2::new(-d.y, d.x);
+            let at = end + right * POLE_OFFSET;
+            let transform = Affine3A::from_scale_rotation_translation(
+                Vec3::splat(rig.prop.scale),
+                Quat::from_rotation_y(heading_yaw(-d)),
+                Vec3::new(at.x, 0.0, at.y),
+            );
+            let light = TrafficLight { intersection: IntersectionId(index as u32), approach, state: LightState::Red };
+            world.spawn((light, Placement(transform), Pose::from_rest(rig.prop.model.rig())));
+        }
+    }
+}
+
+/// Poses every light from its approach's state by sampling the matching clip.
+pub(crate) fn animate_lights(world: &mut World, signals: &Signals, rig: &LightRig) {
+    let model = &rig.prop.model;
+    for (light, pose) in world.query_mut::<(&mut TrafficLight, &mut Pose)>() {
+        light.state = signals.state(light.intersection, light.approach);
+        let clip = match light.state {
+            LightState::Green => rig.clips[0],
+            LightState::Amber => rig.clips[1],
+            LightState::Red => rig.clips[2],
+        };
+        pose.return_to_rest(model.rig());
+        model.clips()[clip].sample(0.0, pose);
+        pose.compute_world(model.rig());
+    }
+}

@@ -1,0 +1,266 @@
+//! Small synthetic models with the node and clip names of the real assets (see
+//! `assets/README.md`), built with the animation core's API: for tests, benchmarks and running
+//! a scene without the asset files. Each has one triangle on every node that carries a mesh in
+//! the real model, so palettes have realistic lengths (windmill 6, car 5, traffic light 8, fox
+//! 7 joints plus 1 node slot).
+
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
+use std::sync::Arc;
+
+use glam::{Quat, Vec3};
+use props_anim::{
+    Channel, Influences, Interpolation, Keyframes, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive,
+    RestTransform, Rig, SourceNode, Topology, Transform,
+};
+use props_frame::ModelId;
+
+use crate::models::{PropModel, SceneModels};
+
+/// Why a synthetic model could not be built (a bug in this module).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SyntheticError {
+    /// The node hierarchy.
+    #[error(transparent)]
+    Rig(#[from] props_anim::RigError),
+    /// A clip.
+    #[error("clip channel {0}: {1}")]
+    Clip(usize, props_anim::ClipError),
+    /// The skin.
+    #[error(transparent)]
+    Skin(#[from] props_anim::SkinError),
+    /// Cross-references.
+    #[error(transparent)]
+    Model(#[from] props_anim::ModelError),
+}
+
+/// A node: name, rest translation, rotation and scale, children by index.
+struct Node {
+    name: &'static str,
+    translation: Vec3,
+    rotation: Quat,
+    scale: Vec3,
+    children: &'static [u32],
+    mesh: bool,
+}
+
+const fn node(name: &'static str, translation: Vec3, children: &'static [u32], mesh: bool) -> Node {
+    Node { name, translation, rotation: Quat::IDENTITY, scale: Vec3::ONE, children, mesh }
+}
+
+/// A clip channel description: node index, times, keyframes.
+type ChannelSpec = (u32, Interpolation, Vec<f32>, Keyframes);
+
+fn triangle(skinned: bool) -> Mesh {
+    let positions = vec![Vec3::ZERO, Vec3::X * 0.2, Vec3::Y * 0.2];
+    let influences = skinned.then(|| Influences {
+        joints: vec![[0, 1, 0, 0, 0, 0, 0, 0]; 3],
+        weights: vec![[0.5, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]; 3],
+        sets: 1,
+    });
+    Mesh {
+        name: None,
+        primitives: vec![Primitive {
+            topology: Topology::Triangles,
+            normals: vec![Vec3::Z; 3],
+            positions,
+            uv0: Vec::new(),
+            influences,
+            indices: vec![0, 1, 2],
+            morph_targets: Vec::new(),
+            material: None,
+        }],
+    }
+}
+
+/// Builds a model from nodes (source order = rig order: parents listed first), clips and
+/// optionally a skin over `joints` carried by the node named `skinned`.
+fn build(
+    nodes: &[Node],
+    clips: Vec<(&str, Vec<ChannelSpec>)>,
+    skin: Option<(&[u32], u32)>,
+) -> Result<Model, SyntheticError> {
+    let source: Vec<SourceNode> = nodes
+        .iter()
+        .map(|n| SourceNode {
+            name: Some(n.name.to_owned()),
+            children: n.children.to_vec(),
+            rest: RestTransform::Trs(Transform { translation: n.translation, rotation: n.rotation, scale: n.scale }),
+            morph_weights: Vec::new(),
+        })
+        .collect();
+    let rig = Rig::from_source_nodes(&source)?;
+    let id = |source: u32| rig.from_source_index(source).unwrap_or(NodeId(source));
+    let clips = clips
+        .into_iter()
+        .map(|(name, channels)| {
+            let channels = channels
+                .into_iter()
+                .enumerate()
+                .map(|(i, (n, interp, times, keys))| {
+                    Channel::new(id(n), interp, times, keys).map_err(|e| SyntheticError::Clip(i, e))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            props_anim::Clip::new(Some(name.to_owned()), channels, &rig).map_err(|(i, e)| SyntheticError::Clip(i, e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut instances: Vec<MeshInstance> = (0u32..)
+        .zip(nodes)
+        .filter(|(_, n)| n.mesh)
+        .map(|(i, _)| MeshInstance { node: id(i), mesh: 0, skin: None })
+        .collect();
+    let mut meshes = vec![triangle(false)];
+    let mut skins = Vec::new();
+    if let Some((joints, carrier)) = skin {
+        skins.push(props_anim::Skin::new(None, joints.iter().map(|&j| id(j)).collect(), None, &rig)?);
+        meshes.push(triangle(true));
+        instances.push(MeshInstance { node: id(carrier), mesh: 1, skin: Some(0) });
+    }
+    Ok(Model::new(ModelParts { rig: Some(rig), skins, clips, meshes, instances, ..ModelParts::default() })?)
+}
+
+/// Linear rotation keys turning `turns` times about `axis` over `duration` (5 keys a turn).
+fn spin(node: u32, axis: Vec3, duration: f32, turns: f32) -> ChannelSpec {
+    let times: Vec<f32> = (0..=4).map(|k| k as f32 * duration / 4.0).collect();
+    let keys = (0..=4).map(|k| Quat::from_axis_angle(axis, k as f32 * turns * TAU / 4.0)).collect();
+    (node, Interpolation::Linear, times, Keyframes::Rotation(keys))
+}
+
+/// Linear rotation keys swinging `amplitude` radians each way about `axis`, one cycle over
+/// `duration`, starting at `phase` of a cycle.
+fn swing(node: u32, axis: Vec3, duration: f32, amplitude: f32, phase: f32) -> ChannelSpec {
+    let times: Vec<f32> = (0..=8).map(|k| k as f32 * duration / 8.0).collect();
+    let keys =
+        (0..=8).map(|k| Quat::from_axis_angle(axis, amplitude * ((k as f32 / 8.0 + phase) * TAU).sin())).collect();
+    (node, Interpolation::Linear, times, Keyframes::Rotation(keys))
+}
+
+/// STEP scale keys: 1 (lit) or 0 (dark) at each time.
+fn lamp(node: u32, times: &[f32], lit: &[bool]) -> ChannelSpec {
+    let keys = lit.iter().map(|&on| Vec3::splat(if on { 1.0 } else { 0.0 })).collect();
+    (node, Interpolation::Step, times.to_vec(), Keyframes::Scale(keys))
+}
+
+/// The windmill: `tower` → `nacelle` (14 m up) → `hub` (0.7 m up, 1 m forward) → three blades;
+/// clip `spin` (one turn in 4 s, clockwise from the front).
+pub fn windmill() -> Result<Model, SyntheticError> {
+    let blade = |name, angle: f32| Node {
+        rotation: Quat::from_rotation_z(angle),
+        ..node(name, Vec3::new(0.0, 0.0, 0.3), &[], true)
+    };
+    let nodes = [
+        node("tower", Vec3::ZERO, &[1], true),
+        node("nacelle", Vec3::new(0.0, 14.0, 0.0), &[2], true),
+        node("hub", Vec3::new(0.0, 0.7, 1.0), &[3, 4, 5], true),
+        blade("blade_0", 0.0),
+        blade("blade_1", TAU / 3.0),
+        blade("blade_2", 2.0 * TAU / 3.0),
+    ];
+    build(&nodes, vec![("spin", vec![spin(2, Vec3::NEG_Z, 4.0, 1.0)])], None)
+}
+
+/// The car: `body` with steering pivots over the front wheels and the rear wheels (radius
+/// 0.33 m, axles 1.3 m either side of the centre); clip `drive`.
+pub fn car() -> Result<Model, SyntheticError> {
+    let (x, y, z) = (0.78, 0.33, 1.3);
+    let nodes = [
+        node("body", Vec3::ZERO, &[1, 2, 5, 6], true),
+        node("steer_front_left", Vec3::new(x, y, z), &[3], false),
+        node("steer_front_right", Vec3::new(-x, y, z), &[4], false),
+        node("wheel_front_left", Vec3::ZERO, &[], true),
+        node("wheel_front_right", Vec3::ZERO, &[], true),
+        node("wheel_rear_left", Vec3::new(x, y, -z), &[], true),
+        node("wheel_rear_right", Vec3::new(-x, y, -z), &[], true),
+    ];
+    let drive = [3, 4, 5, 6].map(|wheel| spin(wheel, Vec3::X, 1.0, 1.0)).to_vec();
+    build(&nodes, vec![("drive", drive)], None)
+}
+
+/// The traffic light: `pole` → `housing` → `lamp_red` / `lamp_amber` / `lamp_green`, each with
+/// a `lamp_*_on` child at scale 0 (dark); clips `cycle` (10 s), `green`, `amber`, `red`.
+pub fn traffic_light() -> Result<Model, SyntheticError> {
+    let dark = |name| Node { scale: Vec3::ZERO, ..node(name, Vec3::ZERO, &[], true) };
+    let nodes = [
+        node("pole", Vec3::ZERO, &[1], true),
+        node("housing", Vec3::new(0.0, 3.1, 0.0), &[2, 3, 4], true),
+        node("lamp_red", Vec3::new(0.0, 0.3, 0.13), &[5], true),
+        node("lamp_amber", Vec3::new(0.0, 0.0, 0.13), &[6], true),
+        node("lamp_green", Vec3::new(0.0, -0.3, 0.13), &[7], true),
+        dark("lamp_red_on"),
+        dark("lamp_amber_on"),
+        dark("lamp_green_on"),
+    ];
+    let (red, amber, green) = (5, 6, 7);
+    let cycle_times = [0.0, 4.0, 5.0, 10.0];
+    let cycle = vec![
+        lamp(green, &cycle_times, &[true, false, false, false]),
+        lamp(amber, &cycle_times, &[false, true, false, false]),
+        lamp(red, &cycle_times, &[false, false, true, true]),
+    ];
+    let hold = |lit: u32| [red, amber, green].map(|n| lamp(n, &[0.0], &[n == lit])).to_vec();
+    build(&nodes, vec![("cycle", cycle), ("green", hold(green)), ("amber", hold(amber)), ("red", hold(red))], None)
+}
+
+/// A small skinned quadruped with the Fox's clip names: `Survey`, `Walk` (0.7 s) and `Run`
+/// (1.16 s), which animate the same joints differently so that a crossfade shows.
+pub fn fox() -> Result<Model, SyntheticError> {
+    let leg = |name, x: f32, z: f32| node(name, Vec3::new(x, -0.1, z), &[], false);
+    let nodes = [
+        node("root", Vec3::ZERO, &[1, 8], false),
+        node("hips", Vec3::new(0.0, 0.4, -0.2), &[2, 4, 5], false),
+        node("spine", Vec3::new(0.0, 0.05, 0.4), &[3, 6, 7], false),
+        node("head", Vec3::new(0.0, 0.15, 0.2), &[], false),
+        leg("leg_back_left", 0.1, 0.0),
+        leg("leg_back_right", -0.1, 0.0),
+        leg("leg_front_left", 0.1, 0.0),
+        leg("leg_front_right", -0.1, 0.0),
+        node("fox", Vec3::ZERO, &[], false),
+    ];
+    let gait = |duration: f32, legs: f32, back: f32| {
+        let mut channels: Vec<ChannelSpec> = [(4, 0.0), (5, 0.5), (6, 0.5), (7, 0.0)]
+            .map(|(n, phase)| swing(n, Vec3::X, duration, legs, phase))
+            .to_vec();
+        channels.push(swing(2, Vec3::X, duration, back, 0.25));
+        channels.push(swing(3, Vec3::Y, duration, back * 0.5, 0.0));
+        channels
+    };
+    let survey = vec![swing(3, Vec3::Y, 3.4, FRAC_PI_2 * 0.5, 0.0)];
+    let clips = vec![("Survey", survey), ("Walk", gait(0.7, 0.35, 0.05)), ("Run", gait(1.16, 0.9, PI * 0.08))];
+    build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7], 8)))
+}
+
+/// All four synthetic models, with model ids 0 (windmill), 1 (car), 2 (traffic light) and
+/// 3 (fox), in metres.
+pub fn models() -> Result<SceneModels, SyntheticError> {
+    let prop = |id, model| PropModel::new(ModelId(id), Arc::new(model));
+    Ok(SceneModels {
+        windmill: prop(0, windmill()?),
+        car: prop(1, car()?),
+        traffic_light: prop(2, traffic_light()?),
+        fox: prop(3, fox()?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synthetic_models_have_the_asset_names_and_palettes() {
+        let m = models().expect("synthetic models build");
+        assert_eq!(m.windmill.model.palette_len(), 6);
+        assert_eq!(m.car.model.palette_len(), 5);
+        assert_eq!(m.traffic_light.model.palette_len(), 8);
+        assert_eq!(m.fox.model.palette_len(), 8);
+        for name in ["tower", "nacelle", "hub", "blade_0", "blade_1", "blade_2"] {
+            assert!(m.windmill.model.rig().find(name).is_some(), "{name}");
+        }
+        for clip in ["cycle", "green", "amber", "red"] {
+            assert!(m.traffic_light.model.find_clip(clip).is_some(), "{clip}");
+        }
+        for clip in ["Survey", "Walk", "Run"] {
+            assert!(m.fox.model.find_clip(clip).is_some(), "{clip}");
+        }
+        let walk = &m.fox.model.clips()[m.fox.model.find_clip("Walk").unwrap_or_default()];
+        assert!((walk.duration() - 0.7).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,442 @@
+//! Cars following lanes with the Intelligent Driver Model (Treiber, Hennecke, Helbing 2000).
+//!
+//! Each step, in three passes with no allocation once the buffers have grown:
+//!
+//! 1. [`observe`]: copy every car, sort each lane's cars by position ([`Occupancy`]); the
+//!    signals read demand and box occupancy from this too.
+//! 2. [`drive`]: every car's acceleration from the state at the step's start (so the order in
+//!    which cars are visited does not matter): free-road term towards its desired speed, and
+//!    the IDM interaction with the nearest obstacle ahead — the car in front along its route
+//!    (same lane, else the rearmost car of the next one or two lanes), and the stop line when
+//!    the light is red, amber and stoppable, or the exit behind the box has no room.
+//! 3. Ballistic integration, then a hard safety net: a car never advances past its leader's
+//!    position at the step's start minus one car length and [`IdmParams::safety_gap`] (leaders
+//!    never move backwards, so this holds after the step as well), nor past a stop line it
+//!    must stop at. A car that would cross a lane end moves onto its next lane, chosen when it
+//!    entered the current one (so the lookahead knows the route).
+//!
+//! Car positions are the car's centre, in metres along its lane.
+
+use hecs::World;
+
+use crate::error::SceneError;
+use crate::rng::Rng;
+use crate::roads::{LaneId, LaneKind, RoadNetwork};
+use crate::signals::{DETECTION_RANGE, LightState, Signals};
+
+/// How far ahead a driver looks for a leader, metres.
+const LOOKAHEAD: f32 = 120.0;
+/// Lanes ahead searched for a leader beyond the current one.
+const LOOKAHEAD_LANES: usize = 3;
+
+/// Intelligent Driver Model parameters, shared by all cars. Speeds in m/s, accelerations in
+/// m/s², distances in metres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IdmParams {
+    /// Desired speed on roads, before each driver's own preference (0.85 to 1.1 times this).
+    pub speed_limit: f32,
+    /// Lateral acceleration drivers accept in turns: sets each connector's speed limit.
+    pub lateral_acceleration: f32,
+    /// IDM `a`: maximum acceleration.
+    pub max_acceleration: f32,
+    /// IDM `b`: comfortable deceleration (also how early drivers slow for a turn).
+    pub comfortable_deceleration: f32,
+    /// Hardest braking a car can do.
+    pub max_deceleration: f32,
+    /// IDM `T`: desired time headway, seconds.
+    pub time_headway: f32,
+    /// IDM `s0`: bumper-to-bumper gap when stopped in a queue (and before a stop line).
+    pub min_gap: f32,
+    /// IDM `delta`: acceleration exponent.
+    pub exponent: f32,
+    /// Length of a car, bumper to bumper.
+    pub car_length: f32,
+    /// Smallest bumper-to-bumper gap the safety net allows.
+    pub safety_gap: f32,
+    /// At amber, a driver stops if that needs at most this deceleration, else drives on.
+    pub amber_deceleration: f32,
+}
+
+impl Default for IdmParams {
+    fn default() -> Self {
+        Self {
+            speed_limit: 13.9,
+            lateral_acceleration: 2.0,
+            max_acceleration: 1.4,
+            comfortable_deceleration: 2.0,
+            max_deceleration: 8.0,
+            time_headway: 1.2,
+            min_gap: 2.0,
+            exponent: 4.0,
+            car_length: 4.6,
+            safety_gap: 0.5,
+            amber_deceleration: 3.5,
+        }
+    }
+}
+
+impl IdmParams {
+    /// Free-road acceleration towards `desired` speed; above it, braking is limited to the
+    /// comfortable deceleration (IDM's free term falls steeply there).
+    fn free_acceleration(&self, speed: f32, desired: f32) -> f32 {
+        (self.max_acceleration * (1.0 - (speed / desired).powf(self.exponent))).max(-self.comfortable_deceleration)
+    }
+
+    /// IDM interaction term for an obstacle `gap` metres ahead (bumper to bumper) approached
+    /// at `closing` m/s.
+    fn interaction(&self, speed: f32, closing: f32, gap: f32) -> f32 {
+        let dynamic = speed * self.time_headway
+            + speed * closing / (2.0 * (self.max_acceleration * self.comfortable_deceleration).sqrt());
+        let desired_gap = self.min_gap + dynamic.max(0.0);
+        self.max_acceleration * (desired_gap / gap.max(0.01)).powi(2)
+    }
+}
+
+/// A car on the road network.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Car {
+    lane: LaneId,
+    next: LaneId,
+    position: f32,
+    speed: f32,
+    acceleration: f32,
+    preference: f32,
+    rng: Rng,
+}
+
+impl Car {
+    /// A car at `position` on `lane` driving at `speed`, with its own random stream `rng`
+    /// (speed preference and routing).
+    pub(crate) fn new(roads: &RoadNetwork, lane: LaneId, position: f32, speed: f32, mut rng: Rng) -> Self {
+        let preference = rng.range(0.85, 1.1);
+        let next = roads.choose_next(lane, &mut rng);
+        Self { lane, next, position, speed, acceleration: 0.0, preference, rng }
+    }
+
+    /// The lane the car's centre is on.
+    #[must_use]
+    pub fn lane(&self) -> LaneId {
+        self.lane
+    }
+
+    /// The lane it will take at the end of this one.
+    #[must_use]
+    pub fn next_lane(&self) -> LaneId {
+        self.next
+    }
+
+    /// Distance of the car's centre along its lane, metres.
+    #[must_use]
+    pub fn position(&self) -> f32 {
+        self.position
+    }
+
+    /// Speed, m/s (never negative).
+    #[must_use]
+    pub fn speed(&self) -> f32 {
+        self.speed
+    }
+
+    /// Acceleration of the last step, m/s².
+    #[must_use]
+    pub fn acceleration(&self) -> f32 {
+        self.acceleration
+    }
+
+    /// The driver's desired speed as a fraction of the limit.
+    #[must_use]
+    pub fn preference(&self) -> f32 {
+        self.preference
+    }
+}
+
+/// Counters of the traffic system, for a HUD and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrafficStats {
+    /// Times the safety net had to hold a car back (the IDM alone would have come closer than
+    /// the safety gap or crossed a stop line). Near zero in a healthy simulation.
+    pub safety_clamps: u64,
+}
+
+/// One car in a lane's sorted list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Slot {
+    position: f32,
+    car: u32,
+}
+
+/// The nearest car ahead along a route.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Leader {
+    /// Centre-to-centre distance along the route.
+    distance: f32,
+    speed: f32,
+}
+
+/// Every car at the start of a step, sorted per lane.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Occupancy {
+    cars: Vec<Car>,
+    /// Each car's index in its lane's list.
+    ranks: Vec<u32>,
+    /// Per lane, its cars by increasing position.
+    lanes: Vec<Vec<Slot>>,
+    /// Per intersection, cars whose centre is on one of its connectors.
+    boxes: Vec<u32>,
+    half_length: f32,
+}
+
+impl Occupancy {
+    /// True when a car's front is within [`DETECTION_RANGE`] of the end of `lane`.
+    pub fn demand(&self, roads: &RoadNetwork, lane: LaneId) -> bool {
+        let length = roads.lane(lane).length();
+        self.lanes[lane.index()].last().is_some_and(|s| s.position + self.half_length >= length - DETECTION_RANGE)
+    }
+
+    /// True while a car is on one of the intersection's connectors.
+    pub fn box_occupied(&self, intersection: crate::roads::IntersectionId) -> bool {
+        self.boxes[intersection.index()] > 0
+    }
+
+    /// The nearest car ahead of car `index` along its route, within [`LOOKAHEAD`].
+    fn leader(&self, roads: &RoadNetwork, index: usize) -> Option<Leader> {
+        let car = &self.cars[index];
+        let to_leader = |slot: &Slot, base: f32| Leader {
+            distance: base + slot.position,
+            speed: self.cars[slot.car as usize].speed,
+        };
+        if let Some(slot) = self.lanes[car.lane.index()].get(self.ranks[index] as usize + 1) {
+            return Some(to_leader(slot, -car.position));
+        }
+        let mut base = roads.lane(car.lane).length() - car.position;
+        let mut lane = car.next;
+        for _ in 0..LOOKAHEAD_LANES {
+            if let Some(slot) = self.lanes[lane.index()].first() {
+                return Some(to_leader(slot, base));
+            }
+            base += roads.lane(lane).length();
+            let next = roads.lane(lane);
+            // Beyond a road lane the route is not chosen yet.
+            match (next.kind(), next.next().first()) {
+                (LaneKind::Connector { .. }, Some(&after)) if base < LOOKAHEAD => lane = after,
+                _ => break,
+            }
+        }
+        None
+    }
+
+    /// Whether the exit road behind connector `connector` holds one more car beside those
+    /// already in the box heading there ("don't block the box").
+    fn exit_has_room(&self, roads: &RoadNetwork, connector: LaneId, params: &IdmParams) -> bool {
+        let Some(&exit) = roads.lane(connector).next().first() else { return true };
+        let free =
+            self.lanes[exit.index()].first().map_or(roads.lane(exit).length(), |s| s.position - self.half_length);
+        let in_box: usize = roads.lane(exit).feeders().iter().map(|f| self.lanes[f.index()].len()).sum();
+        free >= (in_box + 1) as f32 * (params.car_length + params.min_gap)
+    }
+
+    /// For a car that must stop at its lane's stop line: the distance from its front bumper to
+    /// the line. `None` when it may go (or its front is already past the line).
+    fn stop_line_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, index: usize) -> Option<f32> {
+        let car = &self.cars[index];
+        let lane = roads.lane(car.lane);
+        let (intersection, approach) = lane.stop_line()?;
+        let gap = lane.length() - car.position - self.half_length;
+        if gap < 0.0 {
+            return None;
+        }
+        // Amber, or no room behind the box: stop only if that is still comfortable; a car too
+        // close to stop drives on (and clears the box before the next green).
+        let can_stop = car.speed * car.speed <= 2.0 * params.amber_deceleration * gap;
+        let stop = match signals.state(intersection, approach) {
+            LightState::Red => true,
+            LightState::Amber => can_stop,
+            LightState::Green => can_stop && !self.exit_has_room(roads, car.next, params),
+        };
+        stop.then_some(gap)
+    }
+}
+
+/// The traffic system's reusable buffers and counters.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TrafficState {
+    pub occupancy: Occupancy,
+    /// Per lane, the farthest position a car entering it this step may take (merges).
+    entry_limit: Vec<f32>,
+    pub stats: TrafficStats,
+}
+
+/// Pass 1: snapshots every car and sorts the lanes.
+pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, params: &IdmParams, state: &mut TrafficState) {
+    let occupancy = &mut state.occupancy;
+    occupancy.half_length = params.car_length * 0.5;
+    occupancy.cars.clear();
+    occupancy.cars.extend(world.query_mut::<&Car>().into_iter().copied());
+    occupancy.lanes.resize_with(roads.lanes().len(), Vec::new);
+    occupancy.lanes.iter_mut().for_each(Vec::clear);
+    for (index, car) in occupancy.cars.iter().enumerate() {
+        occupancy.lanes[car.lane.index()].push(Slot { position: car.position, car: index as u32 });
+    }
+    occupancy.ranks.clear();
+    occupancy.ranks.resize(occupancy.cars.len(), 0);
+    for lane in &mut occupancy.lanes {
+        lane.sort_unstable_by(|a, b| a.position.total_cmp(&b.position).then(a.car.cmp(&b.car)));
+        for (rank, slot) in lane.iter().enumerate() {
+            occupancy.ranks[slot.car as usize] = rank as u32;
+        }
+    }
+    occupancy.boxes.clear();
+    occupancy.boxes.extend(
+        roads
+            .intersections()
+            .iter()
+            .map(|i| i.connectors().iter().map(|c| occupancy.lanes[c.index()].len() as u32).sum::<u32>()),
+    );
+}
+
+/// Passes 2 and 3: accelerates, moves and hands over every car, from the snapshot taken by
+/// [`observe`] in the same step (nothing may be spawned or despawned in between).
+pub(crate) fn drive(
+    world: &mut World,
+    roads: &RoadNetwork,
+    signals: &Signals,
+    params: &IdmParams,
+    state: &mut TrafficState,
+    dt: f32,
+) {
+    let TrafficState { occupancy, entry_limit, stats } = state;
+    entry_limit.clear();
+    entry_limit.resize(roads.lanes().len(), f32::INFINITY);
+    for (index, car) in world.query_mut::<&mut Car>().into_iter().enumerate() {
+        let old = occupancy.cars[index];
+        debug_assert!(old.lane == car.lane && old.position == car.position, "car order changed within a step");
+        let lane = roads.lane(old.lane);
+        let leader = occupancy.leader(roads, index);
+        let stop_gap = occupancy.stop_line_gap(roads, signals, params, index);
+
+        // Desired speed: the lane's, lowered ahead of a slower next lane so that the car
+        // arrives at the next lane's speed braking comfortably.
+        let front_to_end = (lane.length() - old.position - occupancy.half_length).max(0.0);
+        let next_limit = roads.lane(old.next).speed_limit() * old.preference;
+        let approach_limit = (next_limit * next_limit + 2.0 * params.comfortable_deceleration * front_to_end).sqrt();
+        let desired = (lane.speed_limit() * old.preference).min(approach_limit);
+
+        let mut interaction: f32 = 0.0;
+        if let Some(l) = leader {
+            interaction = params.interaction(old.speed, old.speed - l.speed, l.distance - params.car_length);
+        }
+        if let Some(gap) = stop_gap {
+            interaction = interaction.max(params.interaction(old.speed, old.speed, gap));
+        }
+        let acceleration = (params.free_acceleration(old.speed, desired) - interaction).max(-params.max_deceleration);
+
+        // Ballistic update; a car that would reverse stops within the step instead.
+        let (mut advance, mut speed) = match old.speed + acceleration * dt {
+            v if v < 0.0 => (-old.speed * old.speed / (2.0 * acceleration), 0.0),
+            v => (old.speed * dt + 0.5 * acceleration * dt * dt, v),
+        };
+        advance = advance.max(0.0);
+
+        // Safety net: never closer than the safety gap to the leader's start-of-step position,
+        // never past a stop line that holds the car.
+        let mut limit = (f32::INFINITY, 0.0);
+        if let Some(l) = leader {
+            limit = (l.distance - params.car_length - params.safety_gap, l.speed);
+        }
+        if let Some(gap) = stop_gap
+            && gap < limit.0
+        {
+            limit = (gap, 0.0);
+        }
+        if advance > limit.0 {
+            advance = limit.0.max(0.0);
+            speed = speed.min(limit.1);
+            stats.safety_clamps += 1;
+        }
+
+        let (mut lane_id, mut next, mut position, mut rng) = (old.lane, old.next, old.position + advance, old.rng);
+        loop {
+            let length = roads.lane(lane_id).length();
+            if position <= length {
+                break;
+            }
+            // Another car merged into the next lane this step: wait behind it (never moving
+            // backwards).
+            let allowed = entry_limit[next.index()];
+            if position - length > allowed {
+                stats.safety_clamps += 1;
+                speed = 0.0;
+                let floor = if lane_id == old.lane { old.position } else { 0.0 };
+                position = (length + allowed).max(floor);
+                break;
+            }
+            position -= length;
+            lane_id = next;
+            next = roads.choose_next(lane_id, &mut rng);
+            let limit = &mut entry_limit[lane_id.index()];
+            *limit = limit.min(position - params.car_length - params.safety_gap);
+        }
+        *car = Car { lane: lane_id, next, position, speed, acceleration, preference: old.preference, rng };
+    }
+}
+
+/// Where the initial cars go: lanes shuffled by the seed, filled from their stop lines back,
+/// `spacing` metres apart. Returns `(lane, position)` per car, or the capacity if they do not
+/// fit.
+pub(crate) fn spawn_places(
+    roads: &RoadNetwork,
+    params: &IdmParams,
+    count: usize,
+    rng: &mut Rng,
+) -> Result<Vec<(LaneId, f32)>, SceneError> {
+    let spacing = params.car_length + params.min_gap + 6.0;
+    let half = params.car_length * 0.5;
+    let mut lanes: Vec<LaneId> = roads.road_lanes().to_vec();
+    for i in (1..lanes.len()).rev() {
+        lanes.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    // Road lanes of a grid are all the same length; the shortest decides to be safe.
+    let shortest = lanes.iter().map(|l| roads.lane(*l).length()).fold(f32::INFINITY, f32::min);
+    let per_lane = ((shortest - params.car_length - 1.0) / spacing).floor().max(-1.0) as usize + 1;
+    let capacity = per_lane * lanes.len();
+    if count > capacity {
+        return Err(SceneError::TooManyCars { requested: count, capacity });
+    }
+    Ok((0..count)
+        .map(|i| {
+            let lane = lanes[i % lanes.len()];
+            let slot = (i / lanes.len()) as f32;
+            (lane, roads.lane(lane).length() - half - 1.0 - slot * spacing)
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idm_is_at_rest_in_a_queue_and_accelerates_on_an_empty_road() {
+        let p = IdmParams::default();
+        // Stopped at exactly the minimum gap: no acceleration.
+        let a = p.free_acceleration(0.0, 13.9) - p.interaction(0.0, 0.0, p.min_gap);
+        assert!(a.abs() < 1e-6, "{a}");
+        assert!((p.free_acceleration(0.0, 13.9) - p.max_acceleration).abs() < 1e-6);
+        assert!(p.free_acceleration(13.9, 13.9).abs() < 1e-6);
+        // Far above the desired speed: comfortable braking, not a cliff.
+        assert_eq!(p.free_acceleration(30.0, 5.0), -p.comfortable_deceleration);
+    }
+
+    #[test]
+    fn spawn_places_fill_lanes_and_refuse_too_many() {
+        let roads = RoadNetwork::grid(3, 90.0, 13.9, 2.0);
+        let p = IdmParams::default();
+        let places = spawn_places(&roads, &p, 100, &mut Rng::new(1)).expect("100 cars fit");
+        assert_eq!(places.len(), 100);
+        for (lane, position) in &places {
+            assert!(*position >= p.car_length * 0.5 && *position <= roads.lane(*lane).length());
+        }
+        let err = spawn_places(&roads, &p, 10_000, &mut Rng::new(1));
+        assert!(matches!(err, Err(SceneError::TooManyCars { requested: 10_000, .. })));
+    }
+}

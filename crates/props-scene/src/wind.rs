@@ -1,0 +1,326 @@
+//! The wind field and the windmills it drives.
+//!
+//! The wind is a deterministic sum of slow sines: its speed gusts in time and varies a little
+//! across the map, its direction veers slowly. Each windmill yaws its nacelle into the wind at
+//! a limited rate and its rotor's angular speed follows the wind speed with inertia; both are
+//! procedural overrides of the `nacelle` (about local Y, rest translation kept) and `hub`
+//! (about local Z) nodes. Windmills stand on rings on the hills around the town, placed in
+//! O(1) each from their index, so adding and removing them never moves the others.
+
+use std::f32::consts::{PI, TAU};
+
+use glam::{Affine3A, Quat, Vec2, Vec3};
+use hecs::World;
+use props_anim::{JointMatrix, Pose, Transform};
+
+use crate::Placement;
+use crate::config::WindConfig;
+use crate::models::WindmillRig;
+use crate::rng::{Rng, Stream};
+use crate::terrain::Terrain;
+
+/// Below this wind speed the rotor idles to a stop, m/s.
+pub const CUT_IN: f32 = 2.5;
+/// Above this wind speed the rotor turns no faster, m/s.
+pub const RATED: f32 = 13.0;
+/// Rotor angular speed per m/s of wind between cut-in and rated, rad/s (8 m/s: one turn in
+/// about 4 s, as the `spin` clip).
+pub const ROTOR_GAIN: f32 = 0.2;
+/// Time constant of the rotor's inertia, seconds.
+pub const ROTOR_INERTIA: f32 = 5.0;
+/// Fastest nacelle yaw, rad/s.
+pub const YAW_RATE: f32 = 0.3;
+
+/// Periods of the gusts, the veering and the drift of the spatial pattern, seconds.
+const GUST_PERIODS: [f64; 2] = [47.0, 13.0];
+const VEER_PERIODS: [f64; 2] = [97.0, 31.0];
+const DRIFT_PERIOD: f64 = 60.0;
+/// Wavelength of the spatial variation, metres.
+const SPATIAL_WAVELENGTH: f32 = 900.0;
+/// Golden angle: staggers the windmill rings.
+const GOLDEN_ANGLE: f32 = 2.399_963;
+
+/// The wind at one place and time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wind {
+    /// Where it comes from, as a yaw (a windmill facing it has this nacelle yaw).
+    pub from: f32,
+    /// Speed, m/s, never negative.
+    pub speed: f32,
+}
+
+impl Wind {
+    /// The air's velocity on the ground plane, (x, z), m/s.
+    #[must_use]
+    pub fn velocity(&self) -> Vec2 {
+        -Vec2::new(self.from.sin(), self.from.cos()) * self.speed
+    }
+}
+
+/// A deterministic wind field.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindField {
+    config: WindConfig,
+    direction: f32,
+    spatial_axis: Vec2,
+    phases: [f32; 6],
+}
+
+/// `sin(2 pi time / period + phase)`, with the time's fraction of a period taken in `f64`
+/// so that hours of simulated time keep their precision.
+fn wave(time: f64, period: f64, phase: f32) -> f32 {
+    ((time / period).fract() as f32 * TAU + phase).sin()
+}
+
+impl WindField {
+    /// The field for `config`, phases (and the direction, unless fixed) from `seed`.
+    #[must_use]
+    pub fn new(config: &WindConfig, seed: u64) -> Self {
+        let mut rng = Rng::stream(seed, Stream::Wind, 0);
+        let seeded_direction = rng.angle() - PI;
+        let axis = rng.angle();
+        let phases = [rng.angle(), rng.angle(), rng.angle(), rng.angle(), rng.angle(), rng.angle()];
+        Self {
+            config: *config,
+            direction: config.direction.unwrap_or(seeded_direction),
+            spatial_axis: Vec2::new(axis.cos(), axis.sin()),
+            phases,
+        }
+    }
+
+    /// The wind at `at` (x, z) at scene time `time` seconds.
+    #[must_use]
+    pub fn sample(&self, at: Vec2, time: f64) -> Wind {
+        self.at_time(time).sample(at)
+    }
+
+    /// The field frozen at `time`: the parts that vary only in time evaluated once, for
+    /// sampling many places.
+    #[must_use]
+    pub fn at_time(&self, time: f64) -> WindAtTime {
+        let p = &self.phases;
+        let gust = 0.6 * wave(time, GUST_PERIODS[0], p[0]) + 0.4 * wave(time, GUST_PERIODS[1], p[1]);
+        let veer = 0.7 * wave(time, VEER_PERIODS[0], p[2]) + 0.3 * wave(time, VEER_PERIODS[1], p[3]);
+        let c = &self.config;
+        WindAtTime {
+            speed: c.mean_speed * (1.0 + c.gustiness * gust),
+            from: self.direction + c.veer * veer,
+            drift: (time / DRIFT_PERIOD).fract() as f32 * TAU + p[4],
+            side_phase: p[5],
+            spatial: c.spatial,
+            axis: self.spatial_axis,
+        }
+    }
+}
+
+/// A [`WindField`] at one instant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindAtTime {
+    speed: f32,
+    from: f32,
+    drift: f32,
+    side_phase: f32,
+    spatial: f32,
+    axis: Vec2,
+}
+
+impl WindAtTime {
+    /// The wind at `at` (x, z).
+    #[must_use]
+    pub fn sample(&self, at: Vec2) -> Wind {
+        let across = at.dot(self.axis) / SPATIAL_WAVELENGTH * TAU;
+        let speed = self.speed * (1.0 + self.spatial * (self.drift + across).sin());
+        let from = self.from + self.spatial * (across * 0.7 + self.side_phase).sin();
+        Wind { from: wrap_angle(from), speed: speed.max(0.0) }
+    }
+}
+
+/// `angle` wrapped into `[-pi, pi)`.
+fn wrap_angle(angle: f32) -> f32 {
+    (angle + PI).rem_euclid(TAU) - PI
+}
+
+/// The rotor's steady angular speed in a wind of `speed`, rad/s.
+#[must_use]
+pub fn rotor_speed_for(speed: f32) -> f32 {
+    if speed < CUT_IN { 0.0 } else { ROTOR_GAIN * speed.min(RATED) }
+}
+
+/// A windmill on the hills.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Windmill {
+    index: u32,
+    site: Vec2,
+    yaw: f32,
+    rotor_angle: f32,
+    rotor_speed: f32,
+}
+
+impl Windmill {
+    /// Its place in the layout (the n-th windmill ever placed; removal takes the highest).
+    #[must_use]
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// Where it stands, (x, z).
+    #[must_use]
+    pub fn site(&self) -> Vec2 {
+        self.site
+    }
+
+    /// Nacelle yaw, radians in `[-pi, pi)`: the rotor faces this heading.
+    #[must_use]
+    pub fn yaw(&self) -> f32 {
+        self.yaw
+    }
+
+    /// Rotor angle, radians in `[0, 2 pi)`, clockwise seen from the front.
+    #[must_use]
+    pub fn rotor_angle(&self) -> f32 {
+        self.rotor_angle
+    }
+
+    /// Rotor angular speed, rad/s.
+    #[must_use]
+    pub fn rotor_speed(&self) -> f32 {
+        self.rotor_speed
+    }
+}
+
+/// The windmill layout: concentric rings from `inner_radius` outwards, `spacing` apart, each
+/// ring holding six more windmills than the one inside it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Layout {
+    pub inner_radius: f32,
+    pub spacing: f32,
+    pub seed: u64,
+}
+
+impl Layout {
+    fn first_ring(&self) -> u64 {
+        ((TAU * self.inner_radius / self.spacing).floor() as u64).max(6)
+    }
+
+    /// Windmills on rings `0..ring`.
+    fn before_ring(&self, ring: u64) -> u64 {
+        ring * self.first_ring() + 3 * ring * ring.saturating_sub(1)
+    }
+
+    /// Ring and slot of windmill `index`, in O(1).
+    fn ring_of(&self, index: u64) -> (u64, u64) {
+        let b = self.first_ring() as f64 - 3.0;
+        // Solve 3k^2 + (base - 3)k = index for the ring k, then correct float rounding.
+        let mut ring = ((-b + (b * b + 12.0 * index as f64).sqrt()) / 6.0).floor().max(0.0) as u64;
+        while ring > 0 && self.before_ring(ring) > index {
+            ring -= 1;
+        }
+        while self.before_ring(ring + 1) <= index {
+            ring += 1;
+        }
+        (ring, index - self.before_ring(ring))
+    }
+
+    /// Windmill `index` standing on `terrain`.
+    pub fn windmill(&self, index: u32, terrain: &Terrain, scale: f32) -> (Windmill, Placement) {
+        let (ring, slot) = self.ring_of(u64::from(index));
+        let capacity = (self.first_ring() + 6 * ring) as f32;
+        let mut rng = Rng::stream(self.seed, Stream::Windmill, u64::from(index));
+        let radius = self.inner_radius + ring as f32 * self.spacing + rng.range(-0.2, 0.2) * self.spacing;
+        let angle = (slot as f32 + 0.5 + rng.range(-0.2, 0.2)) / capacity * TAU + ring as f32 * GOLDEN_ANGLE;
+        let site = Vec2::new(angle.cos(), angle.sin()) * radius;
+        let scale = rng.range(0.9, 1.15) * scale;
+        let mill = Windmill { index, site, yaw: rng.angle() - PI, rotor_angle: rng.angle(), rotor_speed: 0.0 };
+        let ground = Vec3::new(site.x, terrain.height(site), site.y);
+        let placement =
+            Placement(Affine3A::from_scale_rotation_translation(Vec3::splat(scale), Quat::IDENTITY, ground));
+        (mill, placement)
+    }
+}
+
+/// Turns every windmill into the wind and spins its rotor. Only the two angles are stored:
+/// the pose is built when needed ([`pose`]), so that 100k windmills stay small.
+pub(crate) fn update(world: &mut World, field: &WindField, time: f64, dt: f32) {
+    let inertia = 1.0 - (-dt / ROTOR_INERTIA).exp();
+    let max_yaw = YAW_RATE * dt;
+    let now = field.at_time(time);
+    for mill in world.query_mut::<&mut Windmill>() {
+        let wind = now.sample(mill.site);
+        let error = wrap_angle(wind.from - mill.yaw);
+        mill.yaw = wrap_angle(mill.yaw + error.clamp(-max_yaw, max_yaw));
+        mill.rotor_speed += (rotor_speed_for(wind.speed) - mill.rotor_speed) * inertia;
+        mill.rotor_angle = (mill.rotor_angle + mill.rotor_speed * dt).rem_euclid(TAU);
+    }
+}
+
+/// Local transforms of the windmill's driven nodes: `nacelle` yawed about local Y (rest
+/// translation kept), `hub` turned clockwise seen from the front (negative about +Z, as the
+/// `spin` clip turns).
+fn driven(rig: &WindmillRig, mill: &Windmill) -> [Transform; 2] {
+    [rig.nacelle.rotated(Quat::from_rotation_y(mill.yaw)), rig.hub.rotated(Quat::from_rotation_z(-mill.rotor_angle))]
+}
+
+/// Writes `mill`'s palette (of the windmill model's palette length) from the factored palette.
+pub(crate) fn write_palette(rig: &WindmillRig, mill: &Windmill, out: &mut [JointMatrix]) {
+    // glam's constructor inlines here; `Transform::to_affine` would be a call per node.
+    let locals =
+        driven(rig, mill).map(|t| Affine3A::from_scale_rotation_translation(t.scale, t.rotation, t.translation));
+    rig.palette.write(locals, out);
+}
+
+/// Poses `mill` into `pose` (a pose of the windmill rig whose other nodes are at rest), world
+/// matrices included: for inspection and debug lines.
+pub(crate) fn pose(rig: &WindmillRig, mill: &Windmill, pose: &mut Pose) {
+    let [nacelle, hub] = driven(rig, mill);
+    pose.set_local_transform(rig.nacelle.id, nacelle);
+    pose.set_local_transform(rig.hub.id, hub);
+    pose.compute_world(rig.prop.model.rig());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steady_wind_is_exactly_steady() {
+        let field = WindField::new(&WindConfig::steady(9.0, 1.0), 5);
+        for (at, t) in [(Vec2::ZERO, 0.0), (Vec2::new(900.0, -300.0), 1234.5)] {
+            let wind = field.sample(at, t);
+            assert_eq!(wind.speed, 9.0);
+            assert!((wind.from - 1.0).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn gusty_wind_varies_smoothly() {
+        let field = WindField::new(&WindConfig::default(), 5);
+        let mut previous = field.sample(Vec2::ZERO, 0.0);
+        let (mut low, mut high) = (f32::MAX, 0.0_f32);
+        for step in 1..6000 {
+            let wind = field.sample(Vec2::ZERO, f64::from(step) / 60.0);
+            assert!((wind.speed - previous.speed).abs() < 0.05);
+            assert!(wrap_angle(wind.from - previous.from).abs() < 0.01);
+            (low, high) = (low.min(wind.speed), high.max(wind.speed));
+            previous = wind;
+        }
+        assert!(high - low > 1.0, "gusts vary the speed: {low}..{high}");
+    }
+
+    #[test]
+    fn ring_layout_is_o1_and_consistent() {
+        let layout = Layout { inner_radius: 200.0, spacing: 40.0, seed: 1 };
+        let mut expected = (0, 0);
+        for index in 0..20_000u64 {
+            assert_eq!(layout.ring_of(index), expected, "index {index}");
+            let capacity = layout.first_ring() + 6 * expected.0;
+            expected = if expected.1 + 1 == capacity { (expected.0 + 1, 0) } else { (expected.0, expected.1 + 1) };
+        }
+    }
+
+    #[test]
+    fn rotor_speed_follows_wind() {
+        assert_eq!(rotor_speed_for(1.0), 0.0);
+        assert!(rotor_speed_for(6.0) < rotor_speed_for(10.0));
+        assert_eq!(rotor_speed_for(20.0), rotor_speed_for(RATED));
+    }
+}

@@ -1,0 +1,113 @@
+//! Foxes: gait follows speed, and a gait change crossfades Walk and Run without a pop.
+
+use hecs::Entity;
+use props_anim::JointMatrix;
+use props_frame::FrameData;
+use props_scene::{FADE_TIME, Fox, FoxGait, Gait, Scene, SceneConfig};
+
+use crate::support::{DT, scene};
+
+/// Palette length of the synthetic fox: 7 joints and the skinned mesh's node slot.
+const FOX_PALETTE: usize = 8;
+
+/// Each fox's palette (model space), in world order.
+fn palettes(scene: &Scene, frame: &mut FrameData) -> Vec<Vec<JointMatrix>> {
+    frame.clear();
+    scene.extract(frame);
+    let batch = frame.batches.iter().find(|b| b.model == props_frame::ModelId(3)).expect("a fox batch");
+    frame.instances[batch.instances.start as usize..batch.instances.end as usize]
+        .iter()
+        .map(|i| frame.palettes[i.palette_base as usize..i.palette_base as usize + FOX_PALETTE].to_vec())
+        .collect()
+}
+
+fn largest_change(a: &[JointMatrix], b: &[JointMatrix]) -> f32 {
+    a.iter()
+        .zip(b)
+        .flat_map(|(a, b)| a.to_array().into_iter().zip(b.to_array()).map(|(x, y)| (x - y).abs()))
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
+    let mut scene = scene(SceneConfig { foxes: 12, cars: 0, windmills: 0, seed: 21, ..SceneConfig::default() });
+    let mut frame = FrameData::default();
+    let foxes: Vec<Entity> = scene.world().query::<(Entity, &Fox)>().iter().map(|(e, _)| e).collect();
+    let state = |scene: &Scene| -> Vec<(Gait, f32, f32)> {
+        foxes
+            .iter()
+            .map(|&e| {
+                let gait = scene.world().get::<&FoxGait>(e).expect("gait");
+                (gait.gait(), gait.blend_weight(), scene.world().get::<&Fox>(e).expect("fox").speed())
+            })
+            .collect()
+    };
+    let fade_steps = (FADE_TIME / DT).ceil() as usize;
+    let mut previous = state(&scene);
+    let mut previous_palettes = palettes(&scene, &mut frame);
+    let mut changes = 0;
+    let mut steady_change = 0.0_f32;
+    let mut fading_change = 0.0_f32;
+    // Steps since each fox's last gait change.
+    let mut since = vec![usize::MAX; foxes.len()];
+    for step in 0..60 * 90 {
+        scene.step(DT);
+        let now = state(&scene);
+        let now_palettes = palettes(&scene, &mut frame);
+        for (f, ((was, is), (pa, pb))) in
+            previous.iter().zip(&now).zip(previous_palettes.iter().zip(&now_palettes)).enumerate()
+        {
+            let change = largest_change(pa, pb);
+            if was.0 != is.0 {
+                changes += 1;
+                since[f] = 0;
+                // Settled before, so the fade starts from nothing: the pose is the old gait's.
+                assert_eq!(is.1, 0.0, "step {step}: fox {f} starts its fade at weight 0");
+                // Gait follows speed: run when fast, walk when slow.
+                assert_eq!(is.0 == Gait::Run, is.2 > 2.0, "step {step}: fox {f} gait {:?} at {} m/s", is.0, is.2);
+            } else if since[f] != usize::MAX {
+                since[f] = since[f].saturating_add(1);
+                let k = since[f];
+                let expected = (k as f32 * DT / FADE_TIME).min(1.0);
+                assert!((is.1 - expected).abs() < 1e-4, "step {step}: fox {f} weight {} after {k} steps", is.1);
+                assert!(is.1 >= was.1, "the weight only rises");
+                if k == fade_steps {
+                    assert_eq!(is.1, 1.0, "the fade lasts {FADE_TIME} s");
+                }
+            }
+            if is.1 < 1.0 || was.1 < 1.0 {
+                fading_change = fading_change.max(change);
+            } else {
+                steady_change = steady_change.max(change);
+            }
+        }
+        previous = now;
+        previous_palettes = now_palettes;
+    }
+    assert!(changes >= 4, "only {changes} gait changes in 90 s");
+    // No pop: while fading, the pose moves per step about as much as when settled, far less
+    // than switching clips outright would.
+    let hard = hard_switch_pop();
+    assert!(fading_change <= 2.0 * steady_change, "fading {fading_change} vs steady {steady_change}");
+    assert!(fading_change < 0.5 * hard, "fading {fading_change} vs a hard switch {hard}");
+}
+
+/// The largest one-step change a hard switch between Walk and Run would make: both clips
+/// sampled at the same instant, over a second of instants.
+fn hard_switch_pop() -> f32 {
+    let model = props_scene::synthetic::fox().expect("fox");
+    let rig = model.rig();
+    let clip = |name| &model.clips()[model.find_clip(name).expect("clip")];
+    let palette = |name, time| {
+        let mut pose = props_anim::Pose::from_rest(rig);
+        clip(name).sample(time, &mut pose);
+        pose.compute_world(rig);
+        let mut out = vec![JointMatrix::IDENTITY; model.palette_len()];
+        model.write_palettes(&pose, &mut out);
+        out
+    };
+    (0..20)
+        .map(|k| k as f32 * 0.05)
+        .map(|t| largest_change(&palette("Walk", t), &palette("Run", t)))
+        .fold(0.0, f32::max)
+}

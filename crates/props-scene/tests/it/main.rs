@@ -1,0 +1,11 @@
+//! Integration tests of props-scene (one binary, one module per concern), on the synthetic
+//! models (`props_scene::synthetic`), which carry the real assets' node and clip names.
+
+mod animals;
+mod determinism;
+mod extract;
+mod models;
+mod signals;
+mod support;
+mod traffic;
+mod windmills;

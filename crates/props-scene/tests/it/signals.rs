@@ -1,0 +1,68 @@
+//! Signal phases and the traffic-light props that show them.
+
+use props_anim::Pose;
+use props_scene::{LightState, SignalOverride, TrafficLight, synthetic};
+
+use crate::support::{DT, scene, traffic_only};
+
+#[test]
+fn one_approach_at_a_time_and_amber_between_green_and_red() {
+    let mut scene = scene(traffic_only(60, 8));
+    let intersections = scene.roads().intersections().len();
+    let mut previous: Vec<[LightState; 4]> =
+        (0..intersections).map(|i| [0, 1, 2, 3].map(|a| scene.signals().signals()[i].state(a))).collect();
+    let mut greens = vec![0usize; intersections];
+    for step in 0..60 * 120 {
+        scene.step(DT);
+        for (i, signal) in scene.signals().signals().iter().enumerate() {
+            let now = [0, 1, 2, 3].map(|a| signal.state(a));
+            let lit = now.iter().filter(|s| **s != LightState::Red).count();
+            assert!(lit <= 1, "step {step}: intersection {i} shows {now:?}");
+            for (a, (&was, &is)) in previous[i].iter().zip(&now).enumerate() {
+                let allowed = matches!(
+                    (was, is),
+                    (LightState::Green, LightState::Green | LightState::Amber)
+                        | (LightState::Amber, LightState::Amber | LightState::Red)
+                        | (LightState::Red, LightState::Red | LightState::Green)
+                );
+                assert!(allowed, "step {step}: intersection {i} approach {a}: {was:?} -> {is:?}");
+                if was == LightState::Red && is == LightState::Green {
+                    greens[i] += 1;
+                }
+            }
+            previous[i] = now;
+        }
+    }
+    // With traffic about, every intersection gave green to someone new several times.
+    for (i, g) in greens.iter().enumerate() {
+        assert!(*g >= 3, "intersection {i}: {g} new greens in 120 s");
+    }
+}
+
+#[test]
+fn light_props_show_their_state_through_the_clips() {
+    let mut scene = scene(traffic_only(0, 1));
+    let model = synthetic::traffic_light().expect("traffic light");
+    let lamp = |name: &str| model.rig().find(name).expect("lamp node");
+    let (red, amber, green) = (lamp("lamp_red_on"), lamp("lamp_amber_on"), lamp("lamp_green_on"));
+    let intersection = props_scene::IntersectionId(4);
+    scene.set_signal_override(intersection, Some(SignalOverride::Green(1))).expect("exists");
+    scene.step(DT);
+    let mut seen = 0;
+    for (light, pose) in scene.world().query::<(&TrafficLight, &Pose)>().iter() {
+        let lit = |node| pose.local_transform(node).scale.x == 1.0;
+        let expected = match light.state() {
+            LightState::Green => [false, false, true],
+            LightState::Amber => [false, true, false],
+            LightState::Red => [true, false, false],
+        };
+        assert_eq!([lit(red), lit(amber), lit(green)], expected, "{light:?}");
+        if light.intersection() == intersection {
+            let want = if light.approach() == 1 { LightState::Green } else { LightState::Red };
+            assert_eq!(light.state(), want);
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 4, "one light per approach of the centre");
+    assert_eq!(scene.counts().traffic_lights, 4 * 2 + 4 * 3 + 4);
+}

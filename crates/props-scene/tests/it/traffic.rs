@@ -1,0 +1,178 @@
+//! Car following: no overlaps in dense traffic, stopping at red, going on green, wheels and
+//! steering.
+
+use std::f32::consts::TAU;
+
+use props_anim::Pose;
+use props_scene::{CarWheels, IntersectionId, LaneId, LaneKind, Scene, SignalOverride, Turn};
+
+use crate::support::{DT, assert_no_overlap, car, cars, scene, traffic_only};
+
+/// The centre intersection of the default 3 x 3 grid, and its approach from +Z.
+const CENTRE: IntersectionId = IntersectionId(4);
+const NORTH: usize = 0;
+
+fn approach_lane(scene: &Scene, intersection: IntersectionId, approach: usize) -> LaneId {
+    scene.roads().intersections()[intersection.index()].approaches()[approach].expect("the centre has four approaches")
+}
+
+#[test]
+fn dense_traffic_never_overlaps() {
+    let mut scene = scene(traffic_only(140, 11));
+    let length = scene.config().driving.car_length;
+    let start: Vec<f32> = cars(&scene).iter().map(|(_, c)| c.position()).collect();
+    assert_eq!(start.len(), 140);
+    let mut travelled = 0.0;
+    for step in 0..3000 {
+        scene.step(DT);
+        assert_no_overlap(&scene, step);
+        travelled += cars(&scene).iter().map(|(_, c)| c.speed() * DT).sum::<f32>();
+    }
+    // Not a gridlock from the start: the fleet drove a fair distance.
+    assert!(travelled > 140.0 * 10.0 * length, "travelled {travelled} m");
+    // The IDM does the work; the safety net is an exception.
+    let clamps = scene.traffic_stats().safety_clamps;
+    assert!(clamps < 140 * 3000 / 1000, "{clamps} safety clamps");
+}
+
+#[test]
+fn default_traffic_keeps_moving() {
+    let mut scene = scene(traffic_only(40, 3));
+    let mut distance = [0.0_f32; 40];
+    for step in 0..60 * 90 {
+        scene.step(DT);
+        assert_no_overlap(&scene, step);
+        for (d, (_, c)) in distance.iter_mut().zip(cars(&scene)) {
+            *d += c.speed() * DT;
+        }
+    }
+    // In 90 s every car drove at least a few blocks' worth of road.
+    for (i, d) in distance.iter().enumerate() {
+        assert!(*d > 150.0, "car {i} drove only {d} m");
+    }
+    assert_eq!(scene.traffic_stats().safety_clamps, 0);
+}
+
+#[test]
+fn a_car_stops_at_red_stays_stopped_and_goes_on_green() {
+    let mut scene = scene(traffic_only(0, 1));
+    scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
+    let lane = approach_lane(&scene, CENTRE, NORTH);
+    let line = scene.roads().lane(lane).length();
+    let half = scene.config().driving.car_length * 0.5;
+    let entity = scene.spawn_car(lane, 10.0, 13.0).expect("room on an empty road");
+    let mut stopped_at = None;
+    for step in 0..60 * 40 {
+        scene.step(DT);
+        let c = car(&scene, entity);
+        assert_eq!(c.lane(), lane, "step {step}: crossed the stop line on red");
+        assert!(c.position() + half <= line, "step {step}: front past the stop line");
+        if c.speed() == 0.0 && stopped_at.is_none() {
+            stopped_at = Some(c.position());
+        }
+        if let Some(at) = stopped_at {
+            assert_eq!(c.speed(), 0.0, "step {step}: moved again while red");
+            assert_eq!(c.position(), at);
+        }
+    }
+    let at = stopped_at.expect("the car stopped");
+    // It stopped close to the line, about the IDM's minimum gap before it.
+    let gap = line - (at + half);
+    assert!((0.0..=scene.config().driving.min_gap + 0.5).contains(&gap), "stopped {gap} m before the line");
+    assert_eq!(scene.traffic_stats().safety_clamps, 0, "the IDM braked in time by itself");
+
+    scene.set_signal_override(CENTRE, Some(SignalOverride::Green(NORTH))).expect("intersection exists");
+    for _ in 0..60 * 10 {
+        scene.step(DT);
+    }
+    let c = car(&scene, entity);
+    assert_ne!(c.lane(), lane, "went across on green");
+    assert!(c.speed() > 1.0);
+}
+
+#[test]
+fn a_queue_forms_at_red_and_clears_on_green() {
+    let mut scene = scene(traffic_only(0, 2));
+    scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
+    let lane = approach_lane(&scene, CENTRE, NORTH);
+    let queue: Vec<_> =
+        (0..5).map(|k| scene.spawn_car(lane, 5.0 + 12.0 * k as f32, 8.0).expect("spaced cars fit")).collect();
+    for step in 0..60 * 30 {
+        scene.step(DT);
+        assert_no_overlap(&scene, step);
+    }
+    let d = scene.config().driving;
+    let mut positions: Vec<f32> = queue
+        .iter()
+        .map(|&e| car(&scene, e))
+        .map(|c| {
+            assert_eq!(c.speed(), 0.0);
+            c.position()
+        })
+        .collect();
+    positions.sort_by(f32::total_cmp);
+    for pair in positions.windows(2) {
+        let bumper_gap = pair[1] - pair[0] - d.car_length;
+        assert!((d.min_gap - 0.1..d.min_gap + 0.5).contains(&bumper_gap), "queue gap {bumper_gap}");
+    }
+    scene.set_signal_override(CENTRE, Some(SignalOverride::Green(NORTH))).expect("intersection exists");
+    for step in 0..60 * 25 {
+        scene.step(DT);
+        assert_no_overlap(&scene, step);
+    }
+    for &e in &queue {
+        assert_ne!(car(&scene, e).lane(), lane, "the whole queue went on green");
+    }
+}
+
+#[test]
+fn green_traffic_keeps_moving() {
+    let mut scene = scene(traffic_only(0, 4));
+    scene.set_signal_override(CENTRE, Some(SignalOverride::Green(NORTH))).expect("intersection exists");
+    let lane = approach_lane(&scene, CENTRE, NORTH);
+    let entity = scene.spawn_car(lane, 5.0, 0.0).expect("room");
+    let mut previous = car(&scene, entity).position();
+    for step in 1..60 * 15 {
+        scene.step(DT);
+        let c = car(&scene, entity);
+        if c.lane() != lane {
+            assert!(c.speed() > 1.0, "still moving after the line");
+            return;
+        }
+        assert!(c.position() > previous, "step {step}: not advancing on green");
+        previous = c.position();
+    }
+    panic!("the car never crossed the stop line on green");
+}
+
+#[test]
+fn wheels_roll_with_speed_and_steer_into_turns() {
+    let mut scene = scene(traffic_only(0, 5));
+    let left = scene
+        .roads()
+        .lanes()
+        .iter()
+        .position(|l| matches!(l.kind(), LaneKind::Connector { turn: Turn::Left, .. }))
+        .expect("a left turn exists");
+    let entity = scene.spawn_car(LaneId(left as u32), 0.5, 4.0).expect("room");
+    let mut rolled = 0.0;
+    let mut spin = 0.0;
+    for _ in 0..40 {
+        scene.step(DT);
+        let after = car(&scene, entity);
+        rolled += after.speed() * DT;
+        spin = scene.world().get::<&CarWheels>(entity).expect("wheels").spin();
+    }
+    // Speed times dt over the wheel radius (0.33 m on the synthetic car), modulo a turn.
+    let expected = (rolled / 0.33).rem_euclid(TAU);
+    let error = (spin - expected).abs().min(TAU - (spin - expected).abs());
+    assert!(error < 0.05, "spin {spin}, expected {expected}");
+
+    let wheels = *scene.world().get::<&CarWheels>(entity).expect("wheels");
+    assert!(wheels.curvature() > 0.0, "steering left into a left turn");
+    let pose = scene.world().get::<&Pose>(entity).expect("pose");
+    let model = props_scene::synthetic::car().expect("car");
+    let pivot = model.rig().find("steer_front_left").expect("pivot");
+    let (axis, angle) = pose.local_transform(pivot).rotation.to_axis_angle();
+    assert!(axis.y > 0.99 && angle > 0.05, "left pivot turned about +Y by {angle}");
+}

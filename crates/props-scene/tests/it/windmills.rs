@@ -1,0 +1,143 @@
+//! Windmills: rotors follow the wind speed, nacelles turn into the wind, the layout grows and
+//! shrinks at its outer edge.
+
+use std::f32::consts::{PI, TAU};
+
+use glam::Vec3;
+use hecs::Entity;
+use props_scene::{Scene, SceneConfig, WindConfig, Windmill, rotor_speed_for, synthetic};
+
+use crate::support::{DT, scene};
+
+const WIND_FROM: f32 = 0.7;
+
+fn windy(speed: f32) -> Scene {
+    let config = SceneConfig {
+        windmills: 24,
+        cars: 0,
+        foxes: 0,
+        seed: 5,
+        wind: WindConfig::steady(speed, WIND_FROM),
+        ..SceneConfig::default()
+    };
+    scene(config)
+}
+
+fn mills(scene: &Scene) -> Vec<Windmill> {
+    let mut mills: Vec<Windmill> = scene.world().query::<&Windmill>().iter().copied().collect();
+    mills.sort_by_key(Windmill::index);
+    mills
+}
+
+fn angle_between(a: f32, b: f32) -> f32 {
+    (a - b + PI).rem_euclid(TAU) - PI
+}
+
+/// Steps `seconds` and returns how far each rotor turned, radians.
+fn run(scene: &mut Scene, seconds: f32) -> Vec<f32> {
+    let mut turned = vec![0.0; scene.windmill_count()];
+    let mut previous = mills(scene);
+    for _ in 0..(seconds / DT) as usize {
+        scene.step(DT);
+        let now = mills(scene);
+        for ((t, a), b) in turned.iter_mut().zip(&previous).zip(&now) {
+            *t += (b.rotor_angle() - a.rotor_angle()).rem_euclid(TAU);
+        }
+        previous = now;
+    }
+    turned
+}
+
+#[test]
+fn rotors_turn_faster_in_stronger_wind() {
+    let (mut calm, mut strong) = (windy(5.0), windy(11.0));
+    let (slow, fast) = (run(&mut calm, 40.0), run(&mut strong, 40.0));
+    for (i, (s, f)) in slow.iter().zip(&fast).enumerate() {
+        assert!(*s > 1.0, "windmill {i} turned {s} rad in a 5 m/s wind");
+        assert!(*f > s * 1.8, "windmill {i}: {f} rad at 11 m/s vs {s} at 5 m/s");
+    }
+    // After eight inertia time constants the rotors run at the wind's speed.
+    for (scene, wind) in [(&calm, 5.0), (&strong, 11.0)] {
+        for mill in mills(scene) {
+            let target = rotor_speed_for(wind);
+            assert!((mill.rotor_speed() - target).abs() < 0.01 * target, "{} vs {target}", mill.rotor_speed());
+        }
+    }
+    // No wind below cut-in: the rotors stay still.
+    let mut still = windy(1.0);
+    assert!(run(&mut still, 5.0).iter().all(|t| *t == 0.0));
+}
+
+#[test]
+fn nacelles_turn_into_the_wind_and_the_hub_turns_with_the_rotor_angle() {
+    let mut scene = windy(8.0);
+    let mut errors: Vec<f32> = mills(&scene).iter().map(|m| angle_between(WIND_FROM, m.yaw()).abs()).collect();
+    assert!(errors.iter().any(|e| *e > 0.5), "start headings are random");
+    for _ in 0..60 * 12 {
+        scene.step(DT);
+        for (e, m) in errors.iter_mut().zip(mills(&scene)) {
+            let now = angle_between(WIND_FROM, m.yaw()).abs();
+            assert!(now <= *e + 1e-5, "the nacelle turned away from the wind");
+            *e = now;
+        }
+    }
+    assert!(errors.iter().all(|e| *e < 1e-3), "all facing the wind: {errors:?}");
+
+    let model = synthetic::windmill().expect("windmill");
+    let (nacelle, hub) = (model.rig().find("nacelle").expect("nacelle"), model.rig().find("hub").expect("hub"));
+    let entities: Vec<(Entity, Windmill)> =
+        scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, m)| (e, *m)).collect();
+    for (entity, mill) in entities {
+        let pose = scene.pose_of(entity).expect("a windmill has a pose");
+        // The nacelle keeps its rest translation on top of the tower; only its yaw changes.
+        let n = pose.local_transform(nacelle);
+        assert!((n.translation - Vec3::new(0.0, 14.0, 0.0)).length() < 1e-6);
+        let facing = pose.world_matrix(nacelle).transform_vector3(Vec3::Z);
+        assert!((facing - Vec3::new(mill.yaw().sin(), 0.0, mill.yaw().cos())).length() < 1e-4);
+        // The hub turns clockwise seen from the front, by the rotor angle.
+        let up = pose.local_transform(hub).rotation * Vec3::Y;
+        let expected = Vec3::new(mill.rotor_angle().sin(), mill.rotor_angle().cos(), 0.0);
+        assert!((up - expected).length() < 1e-4, "{up} vs {expected}");
+    }
+}
+
+#[test]
+fn windmills_are_added_and_removed_at_the_outer_edge() {
+    let mut scene = scene(SceneConfig { windmills: 100, cars: 0, foxes: 0, ..SceneConfig::default() });
+    let before = mills(&scene);
+    let extent = scene.windmill_extent();
+    assert_eq!(scene.add_windmills(50), 50);
+    assert_eq!(scene.windmill_count(), 150);
+    assert!(scene.windmill_extent() >= extent);
+    let grown = mills(&scene);
+    assert_eq!(
+        &grown[..100].iter().map(Windmill::site).collect::<Vec<_>>(),
+        &before.iter().map(Windmill::site).collect::<Vec<_>>()
+    );
+    assert_eq!(scene.remove_windmills(70), 70);
+    let shrunk = mills(&scene);
+    assert_eq!(shrunk.len(), 80);
+    assert!(shrunk.iter().all(|m| m.index() < 80), "the newest went first");
+    assert_eq!(scene.remove_windmills(1000), 80);
+    assert_eq!(scene.counts().windmills, 0);
+    // Sites are spaced out on the hills.
+    let spacing = scene.config().windmill_spacing;
+    for (i, a) in grown.iter().enumerate() {
+        assert!(scene.terrain().height(a.site()) > 0.0, "windmill {i} stands on the hills");
+        for b in &grown[i + 1..] {
+            assert!(a.site().distance(b.site()) > 0.4 * spacing, "windmills {} and {} crowd", a.index(), b.index());
+        }
+    }
+}
+
+#[test]
+fn a_hundred_thousand_windmills() {
+    let mut scene =
+        scene(SceneConfig { windmills: props_scene::MAX_WINDMILLS, cars: 0, foxes: 0, ..SceneConfig::default() });
+    assert_eq!(scene.windmill_count(), 100_000);
+    assert_eq!(scene.add_windmills(10), 0, "never beyond the maximum");
+    scene.step(DT);
+    let mut frame = props_frame::FrameData::default();
+    scene.extract(&mut frame);
+    assert_eq!(frame.instances.len(), scene.counts().instances);
+}
