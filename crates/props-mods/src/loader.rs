@@ -1,0 +1,265 @@
+//! The `mod-loader` worker thread: owns the policy, receives notify's batches, imports the
+//! models that are due and sends the results to the game. Imports never run on the game's
+//! thread; the game only drains the result channel.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::time::{Duration, Instant};
+
+use notify_debouncer_full::DebounceEventResult;
+use props_gltf::{Import, Limits};
+
+use crate::ModEvent;
+use crate::policy::{Action, Millis, ReloadPolicy};
+use crate::watcher::{Batch, FsProbe, Problem, Translator};
+
+/// What the worker receives.
+pub(crate) enum Input {
+    /// A debounced batch from notify.
+    Notify(DebounceEventResult),
+    /// The watcher is being dropped.
+    Stop,
+}
+
+/// Whether the worker goes on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// The worker's state; [`Worker::run`] is the thread's body.
+pub(crate) struct Worker {
+    /// The canonical mods root: files are read and confined here.
+    root: PathBuf,
+    /// The root as the game gave it: file names in messages start with it.
+    shown_root: PathBuf,
+    limits: Limits,
+    policy: ReloadPolicy,
+    translator: Translator,
+    probe: FsProbe,
+    inputs: Receiver<Input>,
+    events: Sender<ModEvent>,
+    start: Instant,
+}
+
+impl Worker {
+    /// A worker for the canonical `root` (shown as `shown_root`), reading `inputs` and
+    /// sending results to `events`.
+    pub(crate) fn new(
+        root: PathBuf,
+        shown_root: PathBuf,
+        config: crate::ModConfig,
+        inputs: Receiver<Input>,
+        events: Sender<ModEvent>,
+    ) -> Self {
+        Self {
+            translator: Translator::new(root.clone()),
+            probe: FsProbe::new(root.clone()),
+            root,
+            shown_root,
+            limits: config.limits,
+            policy: ReloadPolicy::new(config.settle),
+            inputs,
+            events,
+            start: Instant::now(),
+        }
+    }
+
+    /// Loads what is there, then follows changes until [`Input::Stop`] (or until the watcher
+    /// is gone).
+    pub(crate) fn run(mut self) {
+        let mut batch = Batch::default();
+        self.translator.scan(Path::new(""), &mut batch);
+        self.policy.initial(self.now(), batch.events.into_iter().map(|event| event.path));
+        let mut flow = self.report(batch.problems);
+        while flow == Flow::Continue {
+            let actions = self.policy.poll(self.now(), &self.probe);
+            for action in actions {
+                flow = self.apply(action);
+                if flow == Flow::Stop {
+                    break;
+                }
+            }
+            if flow == Flow::Continue {
+                flow = self.wait();
+            }
+        }
+        tracing::debug!(root = %self.shown_root.display(), "mod loader stopped");
+    }
+
+    fn now(&self) -> Millis {
+        Millis::from_duration(self.start.elapsed())
+    }
+
+    /// Waits for input until the policy's next deadline, then feeds all that arrived.
+    fn wait(&mut self) -> Flow {
+        let received = match self.policy.next_deadline() {
+            Some(deadline) => {
+                let now = self.now();
+                if deadline <= now {
+                    return self.drain();
+                }
+                match self.inputs.recv_timeout(Duration::from_millis(deadline.0 - now.0)) {
+                    Ok(input) => input,
+                    Err(RecvTimeoutError::Timeout) => return Flow::Continue,
+                    Err(RecvTimeoutError::Disconnected) => return Flow::Stop,
+                }
+            }
+            None => match self.inputs.recv() {
+                Ok(input) => input,
+                Err(_) => return Flow::Stop,
+            },
+        };
+        match self.feed(received) {
+            Flow::Continue => self.drain(),
+            Flow::Stop => Flow::Stop,
+        }
+    }
+
+    /// Feeds every input that already arrived, without blocking.
+    fn drain(&mut self) -> Flow {
+        loop {
+            match self.inputs.try_recv() {
+                Ok(input) => {
+                    if self.feed(input) == Flow::Stop {
+                        return Flow::Stop;
+                    }
+                }
+                Err(TryRecvError::Empty) => return Flow::Continue,
+                Err(TryRecvError::Disconnected) => return Flow::Stop,
+            }
+        }
+    }
+
+    /// Hands one input to the policy.
+    fn feed(&mut self, input: Input) -> Flow {
+        let Input::Notify(result) = input else {
+            return Flow::Stop;
+        };
+        let mut batch = Batch::default();
+        self.translator.translate(result, &mut batch);
+        let now = self.now();
+        if batch.rescan {
+            tracing::warn!(root = %self.shown_root.display(), "the watcher lost events; rescanning the mods folder");
+            let mut scan = Batch::default();
+            self.translator.scan(Path::new(""), &mut scan);
+            self.policy.rescan(now, scan.events.into_iter().map(|event| event.path));
+            batch.problems.extend(scan.problems);
+        }
+        for event in &batch.events {
+            self.policy.event(now, event);
+        }
+        self.report(batch.problems)
+    }
+
+    /// Sends watcher problems to the game.
+    fn report(&self, problems: Vec<Problem>) -> Flow {
+        for Problem { paths, error } in problems {
+            tracing::warn!(?paths, %error, "mods folder watcher problem");
+            if self.send(ModEvent::WatchError { paths, error }) == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn send(&self, event: ModEvent) -> Flow {
+        if self.events.send(event).is_ok() { Flow::Continue } else { Flow::Stop }
+    }
+
+    /// Carries out one action of the policy.
+    fn apply(&mut self, action: Action) -> Flow {
+        match action {
+            Action::Remove { model_path } => {
+                tracing::info!(path = %model_path.display(), "mod model removed");
+                self.send(ModEvent::Removed { name: name_of(&model_path), path: model_path })
+            }
+            Action::Load { model_path, version } => {
+                let event = self.load(model_path.clone(), version);
+                // Changes that arrived during the import may have made its result stale.
+                if self.drain() == Flow::Stop {
+                    return Flow::Stop;
+                }
+                if !self.policy.is_current(&model_path, version) {
+                    tracing::debug!(path = %model_path.display(), version, "discarded a stale import");
+                    return Flow::Continue;
+                }
+                log_result(&self.shown_root, &event);
+                self.send(event)
+            }
+        }
+    }
+
+    /// Imports `version` of the model at `path` (relative to the root).
+    fn load(&self, path: PathBuf, version: u64) -> ModEvent {
+        let name = name_of(&path);
+        let shown = self.shown_root.join(&path);
+        let started = Instant::now();
+        match self.import(&path, &shown) {
+            Ok(import) => {
+                let load_ms = started.elapsed().as_secs_f64() * 1000.0;
+                let warnings = import.warnings.iter().map(ToString::to_string).collect();
+                ModEvent::Loaded { path, name, model: Arc::new(import.model), version, load_ms, warnings }
+            }
+            Err(error) => ModEvent::Rejected { path, name, error, version },
+        }
+    }
+
+    /// Imports the model at `path`, refusing symbolic links out of the mods folder; errors
+    /// read `file: json_path: reason` with the file as `shown`.
+    fn import(&self, path: &Path, shown: &Path) -> Result<Import, String> {
+        let file = self.root.join(path);
+        if let Ok(target) = file.canonicalize()
+            && !target.starts_with(&self.root)
+        {
+            return Err(format!(
+                "{}: <file>: it is a symbolic link to {}, outside the mods folder; copy the model into the mods \
+                 folder instead",
+                shown.display(),
+                target.display()
+            ));
+        }
+        let limits = &self.limits;
+        match panic::catch_unwind(AssertUnwindSafe(|| props_gltf::import_file(&file, limits))) {
+            Ok(Ok(import)) => Ok(import),
+            Ok(Err(mut error)) => {
+                error.file = shown.to_owned();
+                Err(error.to_string())
+            }
+            Err(payload) => {
+                let reason = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(format!(
+                    "{}: <file>: the importer failed unexpectedly ({reason}); please report this file",
+                    shown.display()
+                ))
+            }
+        }
+    }
+}
+
+/// Logs the result of an import that goes to the game.
+fn log_result(shown_root: &Path, event: &ModEvent) {
+    match event {
+        ModEvent::Loaded { path, version, load_ms, warnings, .. } => {
+            let path = shown_root.join(path);
+            tracing::info!(path = %path.display(), version, load_ms, warnings = warnings.len(), "mod model loaded");
+            for warning in warnings {
+                tracing::info!(path = %path.display(), %warning, "mod model warning");
+            }
+        }
+        ModEvent::Rejected { version, error, .. } => tracing::info!(version, %error, "mod model rejected"),
+        ModEvent::Removed { .. } | ModEvent::WatchError { .. } => {}
+    }
+}
+
+/// A model's name: its file stem (`windmill` for `pack/windmill.glb`).
+fn name_of(path: &Path) -> String {
+    path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default()
+}

@@ -1,0 +1,211 @@
+//! The real watcher and loader on temporary mods folders: what a modder does, and what the
+//! game sees. Waits are bounded ([`support::EVENT_TIMEOUT`]) and end as soon as the event
+//! arrives.
+
+use std::path::Path;
+use std::time::Duration;
+
+use props_mods::{ModConfig, ModError, ModEvent, ModWatcher};
+
+use crate::models;
+use crate::support::{self, TempDir, Watched, serial, version};
+
+#[test]
+fn good_broken_fixed_deleted() {
+    let _serial = serial();
+    let mods = TempDir::new("lifecycle");
+    let mut watched = Watched::start(mods.path());
+
+    mods.write("a.gltf", models::gltf("first"));
+    let first = watched.loaded("a.gltf", "first");
+    let ModEvent::Loaded { name, warnings, load_ms, .. } = &first else { unreachable!() };
+    assert_eq!(name, "a");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(*load_ms >= 0.0);
+
+    mods.write("a.gltf", models::BROKEN_JSON);
+    let error = watched.rejected("a.gltf");
+    let file = mods.path().join("a.gltf");
+    assert!(error.starts_with(&format!("{}: <file>: not valid glTF JSON", file.display())), "{error}");
+
+    mods.write("a.gltf", models::gltf("fixed"));
+    let fixed = watched.loaded("a.gltf", "fixed");
+    assert!(version(&fixed) > version(&first));
+
+    mods.remove("a.gltf");
+    watched.removed("a.gltf");
+
+    drop(watched);
+    assert_eq!(support::threads_named("mod-loader").unwrap_or(0), 0, "drop joins the mod-loader thread");
+    assert!(support::threads_gone(), "notify's threads end after the drop");
+}
+
+#[test]
+fn truncated_glb_is_rejected_and_the_complete_file_loads() {
+    let _serial = serial();
+    let mods = TempDir::new("glb");
+    let mut watched = Watched::start(mods.path());
+    let glb = models::glb("binary");
+    mods.write("pack/prop.glb", &glb[..glb.len() / 2]);
+    let error = watched.rejected("pack/prop.glb");
+    assert!(error.contains("prop.glb: <file>: not a valid GLB file"), "{error}");
+    mods.write("pack/prop.glb", &glb);
+    watched.loaded("pack/prop.glb", "binary");
+}
+
+#[test]
+fn uri_leaving_the_folder_is_rejected() {
+    let _serial = serial();
+    let mods = TempDir::new("escape");
+    mods.write("secret.bin", models::bin());
+    let mut watched = Watched::start(mods.path());
+    mods.write("pack/evil.gltf", models::gltf_external("evil", "../secret.bin"));
+    let error = watched.rejected("pack/evil.gltf");
+    assert!(error.contains("evil.gltf: buffers[0]"), "{error}");
+    assert!(error.contains("URI `../secret.bin` is refused"), "{error}");
+    // The fix: the buffer next to the model.
+    mods.write("pack/evil.bin", models::bin());
+    mods.write("pack/evil.gltf", models::gltf_external("good", "evil.bin"));
+    watched.loaded("pack/evil.gltf", "good");
+}
+
+#[test]
+fn missing_bin_is_rejected_until_it_arrives() {
+    let _serial = serial();
+    let mods = TempDir::new("bin");
+    let mut watched = Watched::start(mods.path());
+    mods.write("pack/house.gltf", models::gltf_external("house", "house.bin"));
+    let error = watched.rejected("pack/house.gltf");
+    assert!(error.contains("the file `house.bin` does not exist"), "{error}");
+    // Writing the .bin reloads the models of its folder.
+    mods.write("pack/house.bin", models::bin());
+    watched.loaded("pack/house.gltf", "house");
+}
+
+#[test]
+fn rename_removes_the_old_path_and_loads_the_new() {
+    let _serial = serial();
+    let mods = TempDir::new("rename");
+    mods.write("old.gltf", models::gltf("renamed"));
+    let mut watched = Watched::start(mods.path());
+    watched.loaded("old.gltf", "renamed");
+    std::fs::rename(mods.path().join("old.gltf"), mods.path().join("new.gltf")).expect("rename");
+    watched.loaded("new.gltf", "renamed");
+    watched.removed("old.gltf");
+}
+
+#[test]
+fn existing_models_load_at_start_without_settling() {
+    let _serial = serial();
+    let mods = TempDir::new("initial");
+    mods.write("a.glb", models::glb("a"));
+    mods.write("pack/b.gltf", models::gltf("b"));
+    mods.write(".hidden.gltf", models::gltf("hidden"));
+    mods.write("pack/c.gltf.part", models::BROKEN_JSON);
+    // A settle far longer than the wait: only the start-up scan can load these in time.
+    let config = ModConfig { settle: Duration::from_secs(60), ..ModConfig::default() };
+    let mut watched = Watched::new(ModWatcher::start(mods.path(), config).expect("start"));
+    watched.loaded_all(&["a.glb", "pack/b.gltf"]);
+    let more = watched.rest_after(Duration::from_millis(200));
+    assert!(more.is_empty(), "hidden and temporary files are ignored: {more:#?}");
+}
+
+#[test]
+fn folders_moved_in_renamed_and_removed() {
+    let _serial = serial();
+    let outside = TempDir::new("outside");
+    outside.write("pack/one.gltf", models::gltf("one"));
+    outside.write("pack/deep/two.glb", models::glb("two"));
+    let mods = TempDir::new("moved-in");
+    let mut watched = Watched::start(mods.path());
+    std::fs::rename(outside.path().join("pack"), mods.path().join("pack")).expect("move the folder in");
+    watched.loaded_all(&["pack/one.gltf", "pack/deep/two.glb"]);
+    std::fs::rename(mods.path().join("pack"), mods.path().join("renamed")).expect("rename the folder");
+    watched.removed_all(&["pack/one.gltf", "pack/deep/two.glb"]);
+    watched.loaded_all(&["renamed/one.gltf", "renamed/deep/two.glb"]);
+    std::fs::remove_dir_all(mods.path().join("renamed")).expect("remove the folder");
+    watched.removed_all(&["renamed/one.gltf", "renamed/deep/two.glb"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_out_of_the_mods_folder_is_rejected() {
+    let _serial = serial();
+    let outside = TempDir::new("link-target");
+    outside.write("real.gltf", models::gltf("outside"));
+    let mods = TempDir::new("link");
+    let mut watched = Watched::start(mods.path());
+    std::os::unix::fs::symlink(outside.path().join("real.gltf"), mods.path().join("link.gltf")).expect("symlink");
+    let error = watched.rejected("link.gltf");
+    assert!(error.contains("link.gltf: <file>: it is a symbolic link to"), "{error}");
+    assert!(error.contains("outside the mods folder"), "{error}");
+}
+
+#[test]
+fn start_creates_a_missing_folder() {
+    let parent = TempDir::new("missing");
+    let root = parent.path().join("mods");
+    let watcher = ModWatcher::start(&root, ModConfig::default()).expect("start");
+    assert!(root.is_dir());
+    assert_eq!(watcher.root(), root.canonicalize().expect("canonical"));
+}
+
+#[test]
+fn start_on_a_file_fails_naming_it() {
+    let parent = TempDir::new("file");
+    parent.write("mods", "not a folder");
+    let root = parent.path().join("mods");
+    let error = ModWatcher::start(&root, ModConfig::default()).expect_err("a file is no mods folder");
+    assert!(matches!(&error, ModError::Folder { path, .. } if path == &root), "{error:?}");
+    assert!(error.to_string().starts_with(&format!("mods folder {}: ", root.display())), "{error}");
+}
+
+#[test]
+fn default_limits_are_tighter_than_the_importers() {
+    let limits = ModConfig::default().limits;
+    assert_eq!(limits.max_file_bytes, 64 * 1024 * 1024);
+    assert!(limits.max_buffer_bytes <= props_gltf::Limits::default().max_buffer_bytes);
+    assert_eq!(ModConfig::default().settle, Duration::from_millis(250));
+}
+
+#[test]
+fn file_over_the_size_limit_is_rejected() {
+    let _serial = serial();
+    let mods = TempDir::new("limit");
+    let mut config = ModConfig { settle: support::SETTLE, ..ModConfig::default() };
+    config.limits.max_file_bytes = 100;
+    let mut watched = Watched::new(ModWatcher::start(mods.path(), config).expect("start"));
+    mods.write("big.glb", models::glb("big"));
+    let error = watched.rejected("big.glb");
+    assert!(error.contains("big.glb: <file>: file size in bytes is"), "{error}");
+    assert!(error.contains("over the limit of 100"), "{error}");
+}
+
+#[test]
+fn removing_the_mods_folder_removes_every_model_and_says_so() {
+    let _serial = serial();
+    let parent = TempDir::new("root-removed");
+    let root = parent.path().join("mods");
+    std::fs::create_dir_all(root.join("pack")).expect("create");
+    std::fs::write(root.join("a.gltf"), models::gltf("a")).expect("write");
+    std::fs::write(root.join("pack/b.glb"), models::glb("b")).expect("write");
+    let mut watched = Watched::start(&root);
+    watched.loaded_all(&["a.gltf", "pack/b.glb"]);
+    std::fs::remove_dir_all(&root).expect("remove the mods folder");
+    watched.wait_for("WatchError", |e| matches!(e, ModEvent::WatchError { error, .. } if error.contains("removed")));
+    watched.removed_all(&["a.gltf", "pack/b.glb"]);
+}
+
+#[test]
+fn the_example_mod_loads_with_its_clip() {
+    let _serial = serial();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/example/spinning_sign.gltf");
+    let mods = TempDir::new("example");
+    mods.write("example/spinning_sign.gltf", std::fs::read(&example).expect("read the example mod"));
+    let mut watched = Watched::start(mods.path());
+    let event = watched.loaded("example/spinning_sign.gltf", "sign");
+    let ModEvent::Loaded { name, model, warnings, .. } = &event else { unreachable!() };
+    assert_eq!(name, "spinning_sign");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(model.find_clip("spin"), Some(0));
+}
