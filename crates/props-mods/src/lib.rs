@@ -110,6 +110,10 @@ pub enum ModEvent {
         /// Its file stem.
         name: String,
     },
+    /// Every model that was in the folder when watching started has been loaded or
+    /// rejected (sent once, after their events). [`ModWatcher::wait_until_ready`] waits for
+    /// it.
+    Ready,
     /// The watcher hit a problem (a folder it cannot read, the operating system's watch
     /// limit, the mods folder itself removed); watching goes on where it can.
     WatchError {
@@ -162,6 +166,22 @@ impl ModWatcher {
     /// The watched folder, canonicalized.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Blocks until the models present at start are loaded, at most `timeout`, and returns
+    /// the events that came until then (without [`ModEvent::Ready`]). The game calls it once
+    /// before its first frame, so mods already in the folder show from the start and runs
+    /// with a fixed time step are repeatable; later changes arrive through [`Self::poll`].
+    pub fn wait_until_ready(&self, timeout: Duration) -> Vec<ModEvent> {
+        let deadline = std::time::Instant::now() + timeout;
+        let mut events = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match self.events.recv_timeout(left) {
+                Ok(ModEvent::Ready) | Err(_) => break,
+                Ok(event) => events.push(event),
+            }
+        }
+        events
     }
 
     /// The events that arrived since the last call, in order; never blocks. Call once per

@@ -75,6 +75,7 @@ impl Worker {
         self.translator.scan(Path::new(""), &mut batch);
         self.policy.initial(self.now(), batch.events.into_iter().map(|event| event.path));
         let mut flow = self.report(batch.problems);
+        let mut ready_sent = false;
         while flow == Flow::Continue {
             let actions = self.policy.poll(self.now(), &self.probe);
             for action in actions {
@@ -82,6 +83,11 @@ impl Worker {
                 if flow == Flow::Stop {
                     break;
                 }
+            }
+            // The models that were there at start are loaded (or rejected) by the first poll.
+            if flow == Flow::Continue && !ready_sent {
+                ready_sent = true;
+                flow = self.send(ModEvent::Ready);
             }
             if flow == Flow::Continue {
                 flow = self.wait();
@@ -174,7 +180,7 @@ impl Worker {
     fn apply(&mut self, action: Action) -> Flow {
         match action {
             Action::Remove { model_path } => {
-                tracing::info!(path = %model_path.display(), "mod model removed");
+                tracing::debug!(path = %model_path.display(), "mod model removed");
                 self.send(ModEvent::Removed { name: name_of(&model_path), path: model_path })
             }
             Action::Load { model_path, version } => {
@@ -249,13 +255,13 @@ fn log_result(shown_root: &Path, event: &ModEvent) {
     match event {
         ModEvent::Loaded { path, version, load_ms, warnings, .. } => {
             let path = shown_root.join(path);
-            tracing::info!(path = %path.display(), version, load_ms, warnings = warnings.len(), "mod model loaded");
+            tracing::debug!(path = %path.display(), version, load_ms, warnings = warnings.len(), "mod model imported");
             for warning in warnings {
-                tracing::info!(path = %path.display(), %warning, "mod model warning");
+                tracing::debug!(path = %path.display(), %warning, "mod model warning");
             }
         }
-        ModEvent::Rejected { version, error, .. } => tracing::info!(version, %error, "mod model rejected"),
-        ModEvent::Removed { .. } | ModEvent::WatchError { .. } => {}
+        ModEvent::Rejected { version, error, .. } => tracing::debug!(version, %error, "mod model not imported"),
+        ModEvent::Removed { .. } | ModEvent::WatchError { .. } | ModEvent::Ready => {}
     }
 }
 

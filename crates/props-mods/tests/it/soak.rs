@@ -237,6 +237,7 @@ impl Game {
                 self.shown.remove(&path);
             }
             ModEvent::WatchError { paths, error } => panic!("watch error on {paths:?}: {error}"),
+            ModEvent::Ready => {}
         }
     }
 

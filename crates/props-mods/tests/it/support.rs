@@ -96,7 +96,7 @@ impl Watched {
                 panic!("no {what} within {EVENT_TIMEOUT:?}; saw {:#?}", self.backlog);
             }
             std::thread::sleep(Duration::from_millis(10));
-            self.backlog.extend(self.watcher.poll());
+            self.backlog.extend(self.watcher.poll().filter(|e| !matches!(e, ModEvent::Ready)));
         }
     }
 
@@ -156,7 +156,7 @@ impl Watched {
         let start = Instant::now();
         while start.elapsed() < duration {
             std::thread::sleep(Duration::from_millis(10));
-            self.backlog.extend(self.watcher.poll());
+            self.backlog.extend(self.watcher.poll().filter(|e| !matches!(e, ModEvent::Ready)));
         }
         std::mem::take(&mut self.backlog)
     }

@@ -111,6 +111,31 @@ fn existing_models_load_at_start_without_settling() {
 }
 
 #[test]
+fn wait_until_ready_returns_the_models_present_at_start() {
+    let _serial = serial();
+    let mods = TempDir::new("ready");
+    mods.write("a.glb", models::glb("a"));
+    mods.write("pack/broken.gltf", models::BROKEN_JSON);
+    let config = ModConfig { settle: Duration::from_secs(60), ..ModConfig::default() };
+    let watcher = ModWatcher::start(mods.path(), config).expect("start");
+    let events = watcher.wait_until_ready(support::EVENT_TIMEOUT);
+    let paths: Vec<(&str, &Path)> = events
+        .iter()
+        .map(|e| match e {
+            ModEvent::Loaded { path, .. } => ("loaded", path.as_path()),
+            ModEvent::Rejected { path, .. } => ("rejected", path.as_path()),
+            other => panic!("unexpected event before Ready: {other:?}"),
+        })
+        .collect();
+    assert_eq!(paths.len(), 2, "{events:#?}");
+    assert!(paths.contains(&("loaded", Path::new("a.glb"))), "{paths:?}");
+    assert!(paths.contains(&("rejected", Path::new("pack/broken.gltf"))), "{paths:?}");
+    // Ready comes once: later polls see only later changes.
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(watcher.poll().next().is_none());
+}
+
+#[test]
 fn folders_moved_in_renamed_and_removed() {
     let _serial = serial();
     let outside = TempDir::new("outside");
