@@ -1,0 +1,76 @@
+//! A free camera orbiting a target: orbit with the left mouse button or arrow keys, pan with
+//! the right button or WASD, zoom with the wheel or Q/E.
+
+use glam::{Vec2, Vec3};
+use props_render::Camera;
+
+/// Orbit camera state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrbitCamera {
+    /// The point looked at.
+    pub target: Vec3,
+    /// Horizontal angle around the target, radians.
+    pub yaw: f32,
+    /// Angle above the horizon, radians.
+    pub pitch: f32,
+    /// Distance from the target, metres.
+    pub distance: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self { target: Vec3::new(0.0, 0.0, 0.0), yaw: 0.6, pitch: 0.55, distance: 260.0 }
+    }
+}
+
+impl OrbitCamera {
+    /// Eye position.
+    #[must_use]
+    pub fn eye(&self) -> Vec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        self.target + Vec3::new(sy * cp, sp, cy * cp) * self.distance
+    }
+
+    /// Rotates by a mouse or key delta (radians).
+    pub fn orbit(&mut self, delta: Vec2) {
+        self.yaw -= delta.x;
+        self.pitch = (self.pitch + delta.y).clamp(0.05, 1.5);
+    }
+
+    /// Moves the target in the ground plane, relative to the view (`delta` in metres per unit
+    /// of distance, so panning feels the same near and far).
+    pub fn pan(&mut self, delta: Vec2) {
+        let (sy, cy) = self.yaw.sin_cos();
+        let right = Vec3::new(cy, 0.0, -sy);
+        let forward = Vec3::new(-sy, 0.0, -cy);
+        self.target += (right * delta.x + forward * delta.y) * self.distance;
+    }
+
+    /// Zooms by `steps` (positive = closer).
+    pub fn zoom(&mut self, steps: f32) {
+        self.distance = (self.distance * 0.9f32.powf(steps)).clamp(5.0, 20_000.0);
+    }
+
+    /// The camera for a view of `aspect` (width / height).
+    #[must_use]
+    pub fn to_camera(self, aspect: f32) -> Camera {
+        let far = (self.distance * 20.0).max(5000.0);
+        Camera::look_at(self.eye(), self.target, 50f32.to_radians(), aspect, (0.5, far))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eye_keeps_its_distance_and_stays_above_ground() {
+        let mut camera = OrbitCamera::default();
+        camera.orbit(Vec2::new(1.0, 5.0));
+        assert!((camera.eye() - camera.target).length() - camera.distance < 1e-3);
+        assert!(camera.eye().y > camera.target.y);
+        camera.zoom(1000.0);
+        assert_eq!(camera.distance, 5.0);
+    }
+}

@@ -1,0 +1,112 @@
+//! Command-line options.
+
+use std::path::PathBuf;
+
+/// The animated-props demo: a mini traffic town with windmills, cars, traffic lights and
+/// foxes, all GPU-skinned, with live-reloaded mods.
+#[derive(Clone, Debug, clap::Parser)]
+#[command(name = "game", version)]
+pub struct Args {
+    /// Windmills on the hills around the town (up to 100000).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub windmills: u32,
+    /// Cars on the roads.
+    #[arg(long, default_value_t = 40)]
+    pub cars: u32,
+    /// Seed of the simulation: the same seed gives the same town and traffic.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Advance the simulation by exactly this many seconds per rendered frame instead of
+    /// following the wall clock (makes runs and screenshots repeatable).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_fixed_dt)]
+    pub fixed_dt: Option<f32>,
+    /// Render offscreen, without a window.
+    #[arg(long)]
+    pub headless: bool,
+    /// Exit after this many frames.
+    #[arg(long)]
+    pub frames: Option<u64>,
+    /// Exit after this many seconds of wall-clock time.
+    #[arg(long, value_name = "SECONDS")]
+    pub run_for: Option<f64>,
+    /// Write the last frame to this PNG file (headless runs).
+    #[arg(long, value_name = "FILE.png", requires = "headless")]
+    pub screenshot: Option<PathBuf>,
+    /// The mods folder to load and watch.
+    #[arg(long, value_name = "DIR", default_value = "mods")]
+    pub mods: PathBuf,
+    /// The folder of the base assets.
+    #[arg(long, value_name = "DIR", default_value = "assets")]
+    pub assets: PathBuf,
+    /// Log lines as text or as one JSON object per line.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// Image size of headless runs and screenshots, or the window's first size, `WIDTHxHEIGHT`.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// `LEVEL target: message key=value ...`
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Parses `WIDTHxHEIGHT`.
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text.split_once('x').ok_or("expected WIDTHxHEIGHT, e.g. 1280x720")?;
+    let parse = |s: &str| s.trim().parse::<u32>().ok().filter(|v| (1..=16384).contains(v));
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("invalid size {text:?}: expected WIDTHxHEIGHT with 1..=16384 each")),
+    }
+}
+
+/// Parses a positive, finite number of seconds of at most one second.
+fn parse_fixed_dt(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 1.0 => Ok(seconds),
+        _ => Err(format!("invalid time step {text:?}: expected seconds in (0, 1], e.g. 0.016666")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use super::*;
+
+    #[test]
+    fn the_issue_s_example_parses() {
+        let args = Args::try_parse_from([
+            "game",
+            "--headless",
+            "--frames",
+            "120",
+            "--screenshot",
+            "out.png",
+            "--fixed-dt",
+            "0.0166",
+        ])
+        .expect("parses");
+        assert!(args.headless);
+        assert_eq!(args.frames, Some(120));
+        assert_eq!(args.size, (1280, 720));
+        assert_eq!(args.fixed_dt, Some(0.0166));
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        for bad in [
+            &["game", "--windmills", "100001"][..],
+            &["game", "--size", "0x10"],
+            &["game", "--fixed-dt", "-1"],
+            &["game", "--screenshot", "a.png"],
+        ] {
+            assert!(Args::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+    }
+}

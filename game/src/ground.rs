@@ -1,0 +1,124 @@
+//! The ground the town stands on, as a static model: the scene's height field meshed as a
+//! grass-coloured grid, with asphalt strips along every road lane.
+
+use glam::{Vec2, Vec3};
+use props_anim::{
+    Material, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Topology,
+    Transform,
+};
+use props_scene::{LANE_WIDTH, Scene};
+
+/// Grid cells per side of the terrain mesh.
+const CELLS: u32 = 160;
+/// Grass, linear RGBA.
+const GRASS: [f32; 4] = [0.18, 0.36, 0.12, 1.0];
+/// Asphalt, linear RGBA.
+const ASPHALT: [f32; 4] = [0.06, 0.06, 0.07, 1.0];
+/// How far road strips float above the flat town ground, metres (no z-fighting).
+const ROAD_LIFT: f32 = 0.03;
+
+/// Builds the ground for `scene`, covering a square of half-side `radius` metres.
+pub fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
+    let rig = Rig::from_source_nodes(&[SourceNode {
+        name: Some("ground".to_owned()),
+        children: Vec::new(),
+        rest: RestTransform::Trs(Transform::IDENTITY),
+        morph_weights: Vec::new(),
+    }])?;
+    let mesh = Mesh { name: Some("ground".to_owned()), primitives: vec![terrain(scene, radius), roads(scene)] };
+    let material = |name: &str, color| Material {
+        name: Some(name.to_owned()),
+        base_color_factor: color,
+        base_color_texture: None,
+    };
+    Ok(Model::new(ModelParts {
+        rig: Some(rig),
+        meshes: vec![mesh],
+        materials: vec![material("grass", GRASS), material("asphalt", ASPHALT)],
+        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+        ..ModelParts::default()
+    })?)
+}
+
+/// The height field as a `CELLS` x `CELLS` grid with normals from central differences.
+fn terrain(scene: &Scene, radius: f32) -> Primitive {
+    let terrain = scene.terrain();
+    let step = 2.0 * radius / CELLS as f32;
+    let at = |i: u32, j: u32| Vec2::new(-radius + i as f32 * step, -radius + j as f32 * step);
+    let mut positions = Vec::with_capacity(((CELLS + 1) * (CELLS + 1)) as usize);
+    let mut normals = Vec::with_capacity(positions.capacity());
+    for j in 0..=CELLS {
+        for i in 0..=CELLS {
+            let p = at(i, j);
+            positions.push(Vec3::new(p.x, terrain.height(p), p.y));
+            let dx = terrain.height(p + Vec2::X * step) - terrain.height(p - Vec2::X * step);
+            let dz = terrain.height(p + Vec2::Y * step) - terrain.height(p - Vec2::Y * step);
+            normals.push(Vec3::new(-dx, 2.0 * step, -dz).normalize());
+        }
+    }
+    let row = CELLS + 1;
+    let mut indices = Vec::with_capacity((CELLS * CELLS * 6) as usize);
+    for j in 0..CELLS {
+        for i in 0..CELLS {
+            let a = j * row + i;
+            // Counter-clockwise seen from above (+Y).
+            indices.extend_from_slice(&[a, a + row, a + 1, a + 1, a + row, a + row + 1]);
+        }
+    }
+    primitive(positions, normals, indices, 0)
+}
+
+/// A flat strip `LANE_WIDTH` wide along every lane's polyline.
+fn roads(scene: &Scene) -> Primitive {
+    let (mut positions, mut indices) = (Vec::new(), Vec::new());
+    for lane in scene.roads().lanes() {
+        for pair in lane.points().windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let Some(direction) = (b - a).try_normalize() else { continue };
+            let side = direction.perp() * (LANE_WIDTH * 0.5);
+            let base = positions.len() as u32;
+            let lift = |p: Vec2| Vec3::new(p.x, ROAD_LIFT, p.y);
+            positions.extend([lift(a - side), lift(a + side), lift(b - side), lift(b + side)]);
+            // Both windings, so the strip shows whichever way the lane runs.
+            indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+            indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+        }
+    }
+    let normals = vec![Vec3::Y; positions.len()];
+    primitive(positions, normals, indices, 1)
+}
+
+fn primitive(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, material: u32) -> Primitive {
+    Primitive {
+        topology: Topology::Triangles,
+        positions,
+        normals,
+        uv0: Vec::new(),
+        influences: None,
+        indices,
+        morph_targets: Vec::new(),
+        material: Some(material),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ground_follows_the_terrain_and_has_roads() {
+        let models = props_scene::synthetic::models().expect("synthetic models");
+        let scene =
+            Scene::new(props_scene::SceneConfig { windmills: 10, ..Default::default() }, models).expect("scene");
+        let model = build(&scene, 500.0).expect("ground builds");
+        let mesh = &model.meshes()[0];
+        let terrain = &mesh.primitives[0];
+        assert_eq!(terrain.positions.len(), ((CELLS + 1) * (CELLS + 1)) as usize);
+        for p in &terrain.positions {
+            assert_eq!(p.y, scene.terrain().height(Vec2::new(p.x, p.z)));
+        }
+        assert!(terrain.normals.iter().all(|n| n.y > 0.0 && n.is_normalized()));
+        assert!(!mesh.primitives[1].indices.is_empty(), "the road network has lanes");
+        assert_eq!(model.palette_len(), 1);
+    }
+}

@@ -1,0 +1,79 @@
+//! Running without a window: offscreen frames at the configured size, for tests, tools and
+//! servers, until `--frames` or `--run-for` is reached; `--screenshot` saves the last frame.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use props_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, RendererConfig};
+
+use crate::cli::Args;
+use crate::demo::Demo;
+use crate::timings::Phase;
+
+/// Frame period when following the wall clock (no `--fixed-dt`): do not spin faster.
+const FRAME_PERIOD: Duration = Duration::from_micros(16_667);
+/// Interval of the status log line.
+const STATUS_EVERY: Duration = Duration::from_secs(5);
+
+/// Runs the demo offscreen.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let context = pollster::block_on(GpuContext::headless())?;
+    tracing::info!(adapter = %context.adapter_description(), "rendering offscreen");
+    let mut renderer =
+        Renderer::new(&context.adapter, &context.device, &context.queue, RendererConfig::new(OFFSCREEN_FORMAT));
+    let target = OffscreenTarget::new(&context.device, args.size.0, args.size.1);
+    let mut demo = Demo::new(args)?;
+    let started = Instant::now();
+    let (mut last, mut last_status) = (started, started);
+    let mut frames = 0u64;
+    loop {
+        let now = Instant::now();
+        demo.timings.record_frame(now - last);
+        demo.update(now - last);
+        last = now;
+        let (encoder, stats) = demo.record(&mut renderer, &context.device, target.view(), target.size());
+        demo.timings.measure(Phase::Draw, || {
+            context.queue.submit([encoder.finish()]);
+            // Wait for the GPU, so that a slow adapter cannot queue up frames without bound.
+            context.device.poll(wgpu::PollType::wait_indefinitely())
+        })?;
+        frames += 1;
+        if now - last_status >= STATUS_EVERY {
+            last_status = now;
+            let counts = demo.counts();
+            tracing::info!(
+                frames,
+                fps = format!("{:.1}", demo.timings.fps()),
+                instances = stats.instances,
+                joints = counts.palette_matrices,
+                draw_calls = stats.draw_calls,
+                gpu_models = renderer.model_count(),
+                "status"
+            );
+        }
+        let out_of_frames = args.frames.is_some_and(|n| frames >= n);
+        let out_of_time = args.run_for.is_some_and(|s| started.elapsed().as_secs_f64() >= s);
+        if out_of_frames || out_of_time {
+            break;
+        }
+        if args.fixed_dt.is_none() {
+            std::thread::sleep(FRAME_PERIOD.saturating_sub(now.elapsed()));
+        }
+    }
+    if let Some(path) = &args.screenshot {
+        let rgba = target.read_rgba8(&context.device, &context.queue)?;
+        let (width, height) = target.size();
+        image::save_buffer(path, &rgba, width, height, image::ExtendedColorType::Rgba8)
+            .with_context(|| format!("writing the screenshot {}", path.display()))?;
+        tracing::info!(path = %path.display(), width, height, "screenshot written");
+    }
+    tracing::info!(
+        frames,
+        seconds = format!("{:.2}", started.elapsed().as_secs_f64()),
+        sim_seconds = format!("{:.2}", demo.sim_time()),
+        gpu_models = renderer.model_count(),
+        mods = demo.mod_count(),
+        "headless run finished"
+    );
+    Ok(())
+}

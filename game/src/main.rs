@@ -1,0 +1,33 @@
+//! The animated-props demo: a mini traffic town with GPU-skinned windmills, cars, traffic
+//! lights and foxes, and models from `mods/` loaded live. `--help` lists the options.
+
+mod camera;
+mod cli;
+mod controls;
+mod demo;
+mod ground;
+mod headless;
+mod hud;
+mod logging;
+mod lot;
+mod models;
+mod roles;
+mod timings;
+mod window;
+
+use clap::Parser as _;
+
+fn main() -> std::process::ExitCode {
+    let args = cli::Args::parse();
+    logging::init(args.log_format);
+    tracing::info!(version = env!("CARGO_PKG_VERSION"), seed = args.seed, headless = args.headless, "starting");
+    let result = if args.headless { headless::run(&args) } else { window::run(args) };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(error = format!("{error:#}"), "the game stopped");
+            eprintln!("error: {error:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

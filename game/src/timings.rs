@@ -1,0 +1,81 @@
+//! How long each phase of a frame takes, smoothed for display.
+
+use std::time::{Duration, Instant};
+
+/// The phases of a frame, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Mod events and simulation steps.
+    Simulate,
+    /// Pose evaluation and extraction into frame data.
+    Animate,
+    /// Renderer uploads and command recording.
+    Upload,
+    /// Submission, presentation or readback (waits for the GPU).
+    Draw,
+}
+
+/// Exponentially smoothed durations per phase, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTimings {
+    /// Smoothed milliseconds of each [`Phase`], in order.
+    pub ms: [f64; 4],
+    /// Smoothed milliseconds between frames.
+    pub frame_ms: f64,
+}
+
+/// Weight of the newest sample.
+const SMOOTHING: f64 = 0.1;
+
+impl PhaseTimings {
+    /// Records that `phase` took `duration`.
+    pub fn record(&mut self, phase: Phase, duration: Duration) {
+        smooth(&mut self.ms[phase as usize], duration);
+    }
+
+    /// Runs `f`, inside a tracing span named after `phase`, and records its duration.
+    pub fn measure<R>(&mut self, phase: Phase, f: impl FnOnce() -> R) -> R {
+        let span = match phase {
+            Phase::Simulate => tracing::debug_span!("simulate"),
+            Phase::Animate => tracing::debug_span!("animate"),
+            Phase::Upload => tracing::debug_span!("upload"),
+            Phase::Draw => tracing::debug_span!("draw"),
+        };
+        let _entered = span.enter();
+        let start = Instant::now();
+        let result = f();
+        self.record(phase, start.elapsed());
+        result
+    }
+
+    /// Records the time between two frames.
+    pub fn record_frame(&mut self, duration: Duration) {
+        smooth(&mut self.frame_ms, duration);
+    }
+
+    /// Frames per second from the smoothed frame time.
+    pub fn fps(&self) -> f64 {
+        if self.frame_ms > 0.0 { 1000.0 / self.frame_ms } else { 0.0 }
+    }
+}
+
+fn smooth(value: &mut f64, duration: Duration) {
+    let ms = duration.as_secs_f64() * 1000.0;
+    *value = if *value == 0.0 { ms } else { *value + (ms - *value) * SMOOTHING };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_sample_is_taken_then_smoothed() {
+        let mut timings = PhaseTimings::default();
+        timings.record(Phase::Upload, Duration::from_millis(10));
+        assert_eq!(timings.ms[Phase::Upload as usize], 10.0);
+        timings.record(Phase::Upload, Duration::from_millis(20));
+        assert!((timings.ms[Phase::Upload as usize] - 11.0).abs() < 1e-9);
+        timings.record_frame(Duration::from_millis(20));
+        assert!((timings.fps() - 50.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,309 @@
+//! The windowed front end: a winit window with a wgpu surface (vsync), the demo drawn into
+//! it with the egui HUD on top, and input turned into camera moves and commands.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use glam::Vec2;
+use props_render::{FrameStats, GpuContext, Renderer, RendererConfig};
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::PhysicalKey;
+use winit::window::{Window, WindowId};
+
+use crate::cli::Args;
+use crate::controls::{self, Command, Drag};
+use crate::demo::Demo;
+use crate::hud::{self, HudInput};
+use crate::timings::Phase;
+
+/// Runs the demo in a window until it is closed (or `--frames` / `--run-for` is reached).
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let event_loop = EventLoop::new().context("no window system (use --headless to run without a window)")?;
+    let mut app = App { args, state: None, error: None };
+    event_loop.run_app(&mut app)?;
+    match app.error {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// The application before and after its window exists.
+struct App {
+    args: Args,
+    state: Option<Running>,
+    error: Option<anyhow::Error>,
+}
+
+/// Everything that lives while the window does.
+struct Running {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    context: GpuContext,
+    adapter: String,
+    renderer: Renderer,
+    demo: Demo,
+    egui: Egui,
+    input: Input,
+    stats: FrameStats,
+    show_hud: bool,
+    started: Instant,
+    last_frame: Instant,
+    frames: u64,
+}
+
+/// The HUD's egui state.
+struct Egui {
+    context: egui::Context,
+    winit: egui_winit::State,
+    renderer: egui_wgpu::Renderer,
+}
+
+/// Input state between events.
+#[derive(Default)]
+struct Input {
+    held: BTreeSet<winit::keyboard::KeyCode>,
+    drag: Drag,
+    cursor: Option<Vec2>,
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.state.is_some() {
+            return;
+        }
+        match Running::new(event_loop, &self.args) {
+            Ok(running) => self.state = Some(running),
+            Err(error) => {
+                self.error = Some(error);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        let Some(state) = &mut self.state else { return };
+        let consumed = state.egui.winit.on_window_event(&state.window, &event).consumed;
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => state.resize(size),
+            WindowEvent::RedrawRequested => {
+                if let Err(error) = state.redraw() {
+                    self.error = Some(error);
+                    event_loop.exit();
+                } else if state.finished(&self.args) {
+                    event_loop.exit();
+                }
+            }
+            WindowEvent::KeyboardInput { event, .. } if !consumed => {
+                let PhysicalKey::Code(key) = event.physical_key else { return };
+                if event.state == ElementState::Pressed {
+                    state.input.held.insert(key);
+                    if !event.repeat {
+                        match controls::command_for(key) {
+                            Some(Command::Demo(action)) => state.demo.act(action),
+                            Some(Command::ToggleHud) => state.show_hud = !state.show_hud,
+                            Some(Command::Quit) => event_loop.exit(),
+                            None => {}
+                        }
+                    }
+                } else {
+                    state.input.held.remove(&key);
+                }
+            }
+            WindowEvent::MouseInput { state: button_state, button, .. } => {
+                state.input.drag = match (button_state, button) {
+                    (ElementState::Pressed, _) if consumed => Drag::Idle,
+                    (ElementState::Pressed, MouseButton::Left) => Drag::Orbit,
+                    (ElementState::Pressed, MouseButton::Right | MouseButton::Middle) => Drag::Pan,
+                    _ => Drag::Idle,
+                };
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let at = Vec2::new(position.x as f32, position.y as f32);
+                if let Some(previous) = state.input.cursor.replace(at) {
+                    controls::move_with_mouse(&mut state.demo.camera, state.input.drag, at - previous);
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !consumed => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                state.demo.camera.zoom(steps);
+            }
+            WindowEvent::Focused(false) => state.input = Input::default(),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _: &ActiveEventLoop) {
+        if let Some(state) = &self.state {
+            state.window.request_redraw();
+        }
+    }
+}
+
+impl Running {
+    fn new(event_loop: &ActiveEventLoop, args: &Args) -> anyhow::Result<Self> {
+        let attributes = Window::default_attributes()
+            .with_title("animated props")
+            .with_inner_size(PhysicalSize::new(args.size.0, args.size.1));
+        let window = Arc::new(event_loop.create_window(attributes)?);
+        let instance = wgpu::Instance::new(
+            wgpu::InstanceDescriptor::new_with_display_handle(Box::new(event_loop.owned_display_handle())).with_env(),
+        );
+        let surface = instance.create_surface(Arc::clone(&window))?;
+        let context = pollster::block_on(GpuContext::with_instance(instance, Some(&surface)))?;
+        let adapter = context.adapter_description();
+        tracing::info!(adapter = %adapter, "rendering to a window");
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&context.adapter, size.width.max(1), size.height.max(1))
+            .context("the adapter cannot present to this window")?;
+        // An sRGB view, so the renderer's linear output is encoded like the offscreen images.
+        config.format = config.format.add_srgb_suffix();
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        surface.configure(&context.device, &config);
+        let renderer =
+            Renderer::new(&context.adapter, &context.device, &context.queue, RendererConfig::new(config.format));
+        let demo = Demo::new(args)?;
+        let egui_context = egui::Context::default();
+        let max_texture_side = context.device.limits().max_texture_dimension_2d as usize;
+        let egui = Egui {
+            winit: egui_winit::State::new(
+                egui_context.clone(),
+                egui::ViewportId::ROOT,
+                event_loop,
+                Some(window.scale_factor() as f32),
+                None,
+                Some(max_texture_side),
+            ),
+            renderer: egui_wgpu::Renderer::new(&context.device, config.format, egui_wgpu::RendererOptions::default()),
+            context: egui_context,
+        };
+        let now = Instant::now();
+        Ok(Self {
+            window,
+            surface,
+            config,
+            context,
+            adapter,
+            renderer,
+            demo,
+            egui,
+            input: Input::default(),
+            stats: FrameStats::default(),
+            show_hud: true,
+            started: now,
+            last_frame: now,
+            frames: 0,
+        })
+    }
+
+    fn resize(&mut self, size: PhysicalSize<u32>) {
+        // A minimized window has a zero size: keep the old configuration until it returns.
+        if size.width > 0 && size.height > 0 {
+            self.config.width = size.width;
+            self.config.height = size.height;
+            self.surface.configure(&self.context.device, &self.config);
+        }
+    }
+
+    /// Whether `--frames` or `--run-for` is reached.
+    fn finished(&self, args: &Args) -> bool {
+        args.frames.is_some_and(|n| self.frames >= n)
+            || args.run_for.is_some_and(|s| self.started.elapsed().as_secs_f64() >= s)
+    }
+
+    fn redraw(&mut self) -> anyhow::Result<()> {
+        let now = Instant::now();
+        let elapsed = now - self.last_frame;
+        self.last_frame = now;
+        self.demo.timings.record_frame(elapsed);
+        controls::move_with_keys(&mut self.demo.camera, &self.input.held, elapsed.as_secs_f32());
+        self.demo.update(elapsed);
+        let size = self.window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            return Ok(());
+        }
+        let texture = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture) => texture,
+            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => {
+                self.surface.configure(&self.context.device, &self.config);
+                texture
+            }
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return Ok(()),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(&self.context.device, &self.config);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Validation => anyhow::bail!("the surface texture could not be acquired"),
+        };
+        let view = texture
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor { format: Some(self.config.format), ..Default::default() });
+        let target_size = (self.config.width, self.config.height);
+        let (mut encoder, stats) = self.demo.record(&mut self.renderer, &self.context.device, &view, target_size);
+        self.stats = stats;
+        let hud_buffers = self.record_hud(&mut encoder, &view);
+        self.demo.timings.measure(Phase::Draw, || {
+            self.context.queue.submit(hud_buffers.into_iter().chain([encoder.finish()]));
+            self.context.queue.present(texture);
+        });
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Runs the HUD and records its drawing over the frame; returns egui's own command
+    /// buffers (texture uploads), to submit first.
+    fn record_hud(&mut self, encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView) -> Vec<wgpu::CommandBuffer> {
+        let raw = self.egui.winit.take_egui_input(&self.window);
+        let input = HudInput { adapter: &self.adapter, stats: self.stats, gpu_models: self.renderer.model_count() };
+        let (demo, show_hud) = (&self.demo, self.show_hud);
+        let output = self.egui.context.run_pass(raw, |ctx| {
+            if show_hud {
+                hud::show(ctx, demo, &input);
+            }
+        });
+        self.egui.winit.handle_platform_output(&self.window, output.platform_output);
+        let primitives = self.egui.context.tessellate(output.shapes, output.pixels_per_point);
+        let (device, queue) = (&self.context.device, &self.context.queue);
+        for (id, deltas) in &output.textures_delta.set {
+            for delta in deltas {
+                self.egui.renderer.update_texture(device, queue, *id, delta);
+            }
+        }
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [self.config.width, self.config.height],
+            pixels_per_point: output.pixels_per_point,
+        };
+        let buffers = self.egui.renderer.update_buffers(device, queue, encoder, &primitives, &screen);
+        let mut pass = encoder
+            .begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("hud"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            })
+            .forget_lifetime();
+        self.egui.renderer.render(&mut pass, &primitives, &screen);
+        drop(pass);
+        for id in &output.textures_delta.free {
+            self.egui.renderer.free_texture(id);
+        }
+        buffers
+    }
+}

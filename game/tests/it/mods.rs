@@ -1,0 +1,105 @@
+//! Mods while the game runs headless: a model is written, broken, truncated, made to reach
+//! outside its folder, fixed and deleted; base models are overridden and reverted. Every
+//! change shows up as one JSON log line and the game exits cleanly.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{Running, TempDir, game, have_gpu, root};
+
+/// How long one reload may take to show up in the log.
+const EVENT: Duration = Duration::from_secs(20);
+
+fn path_ends_with(line: &Value, suffix: &str) -> bool {
+    line["path"].as_str().is_some_and(|p| Path::new(p).ends_with(suffix))
+}
+
+#[test]
+fn mods_load_reject_fix_and_remove_while_the_game_runs() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = TempDir::new("mods-e2e");
+    let mods = dir.path().join("mods");
+    let pack = mods.join("pack");
+    std::fs::create_dir_all(&pack).expect("mods folder");
+    let good = std::fs::read_to_string(root().join("mods/example/spinning_sign.gltf")).expect("the example mod");
+    let escaping = {
+        let mut json: Value = serde_json::from_str(&good).expect("the example is JSON");
+        json["buffers"][0]["uri"] = "../../outside.bin".into();
+        json.to_string()
+    };
+    let sign = pack.join("sign.gltf");
+    let mut running = Running::start({
+        let mut command = game(&[
+            "--headless",
+            "--run-for",
+            "25",
+            "--windmills",
+            "10",
+            "--cars",
+            "4",
+            "--size",
+            "64x64",
+            "--log-format",
+            "json",
+            "--mods",
+        ]);
+        command.arg(&mods);
+        command
+    });
+    running.expect("rendering offscreen", EVENT, |_| true);
+
+    std::fs::write(&sign, &good).expect("write a good model");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+    assert_eq!(loaded["model"], "sign");
+    assert_eq!(loaded["place"], "on the mod lot");
+    assert!(loaded["ms"].as_str().and_then(|ms| ms.parse::<f64>().ok()).is_some(), "{loaded}");
+
+    std::fs::write(&sign, "{ \"asset\": { \"version\": \"2.0\" }, \"nodes\": [ { \"mesh\": 7 } ] }").expect("break it");
+    let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+    let error = rejected["error"].as_str().expect("an error string");
+    assert!(error.contains("sign.gltf") && error.contains("nodes[0].mesh"), "{error}");
+
+    std::fs::write(&sign, &good[..good.len() / 2]).expect("truncate it");
+    let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+    assert!(rejected["error"].as_str().is_some_and(|e| e.contains("not valid glTF JSON")), "{rejected}");
+
+    std::fs::write(&sign, &escaping).expect("point outside the folder");
+    let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+    let error = rejected["error"].as_str().expect("an error string");
+    assert!(error.contains("buffers[0].uri") && error.contains("'..'"), "{error}");
+
+    std::fs::write(&sign, &good).expect("fix it");
+    running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+
+    // A base model overridden: a car saved as windmill.glb lacks the windmill's nodes and is
+    // refused by the scene; the real windmill is taken; deleting it reverts to the base.
+    let windmill = pack.join("windmill.glb");
+    std::fs::copy(root().join("assets/car.glb"), &windmill).expect("copy");
+    let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
+    assert!(rejected["error"].as_str().is_some_and(|e| e.contains("no node named")), "{rejected}");
+    std::fs::copy(root().join("assets/windmill.glb"), &windmill).expect("copy");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
+    assert_eq!(loaded["place"], "overrides windmill");
+    std::fs::remove_file(&windmill).expect("delete the override");
+    running.expect("mod removed", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
+
+    std::fs::remove_file(&sign).expect("delete the model");
+    running.expect("mod removed", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+
+    let (success, log) = running.wait(Duration::from_secs(90));
+    assert!(success, "the game failed");
+    let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
+    // Four props and the ground: the lot model's GPU copy was freed.
+    assert_eq!(finished["gpu_models"], 5, "{finished}");
+    assert_eq!(finished["mods"], 0, "{finished}");
+    // (wgpu may log an error while probing backends that do not exist here.)
+    let errors: Vec<&Value> = log
+        .iter()
+        .filter(|l| l["level"] == "ERROR" && !l["target"].as_str().is_some_and(|t| t.starts_with("wgpu")))
+        .collect();
+    assert!(errors.is_empty(), "errors were logged: {errors:#?}");
+}

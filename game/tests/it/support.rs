@@ -1,0 +1,138 @@
+//! Running the game binary and reading its JSON log lines.
+
+use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A temporary folder, removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A new empty folder named after `name` and the process.
+    pub fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!("props-game-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("create a temporary folder");
+        Self(path)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The game binary with `args`, run from the repository root (for `assets/`), quiet
+/// except for the game's own info lines.
+pub fn game(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_game"));
+    command.current_dir(root()).args(args).env("RUST_LOG", "info,wgpu_core=warn,wgpu_hal=error,naga=warn");
+    command
+}
+
+/// Whether the game can render here: an adapter exists, or we are under CI (where GPU tests
+/// must run and a missing adapter is a failure, not a skip).
+pub fn have_gpu() -> bool {
+    if std::env::var_os("CI").is_some() {
+        return true;
+    }
+    match pollster::block_on(props_render::GpuContext::headless()) {
+        Ok(_) => true,
+        Err(error) => {
+            eprintln!("SKIPPED: no GPU adapter ({error}); install mesa-vulkan-drivers to run the game's tests");
+            false
+        }
+    }
+}
+
+/// A running game whose stderr is read line by line as JSON (`--log-format json`).
+pub struct Running {
+    child: Child,
+    lines: Receiver<serde_json::Value>,
+    /// Every line seen so far, for failure messages.
+    pub seen: Vec<serde_json::Value>,
+}
+
+impl Running {
+    /// Starts `command` (which must log JSON) with stderr captured.
+    pub fn start(mut command: Command) -> Self {
+        let mut child = command.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().expect("start the game");
+        let stderr = child.stderr.take().expect("captured stderr");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let value = serde_json::from_str(&line).unwrap_or_else(|_| serde_json::json!({ "raw": line }));
+                if sender.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { child, lines, seen: Vec::new() }
+    }
+
+    /// Waits up to `timeout` for a line whose `message` is `message` and which satisfies
+    /// `wanted`, and returns it.
+    ///
+    /// # Panics
+    /// With every line seen when none comes.
+    #[track_caller]
+    pub fn expect(
+        &mut self,
+        message: &str,
+        timeout: Duration,
+        wanted: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let deadline = Instant::now() + timeout;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            let Ok(line) = self.lines.recv_timeout(left) else { break };
+            self.seen.push(line.clone());
+            if line["message"] == message && wanted(&line) {
+                return line;
+            }
+        }
+        panic!("no `{message}` line within {timeout:?}; the game logged:\n{}", self.log());
+    }
+
+    /// Waits for the game to exit and returns whether it succeeded, reading the rest of its log.
+    pub fn wait(mut self, timeout: Duration) -> (bool, Vec<serde_json::Value>) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the game") {
+                // The reader thread ends at EOF; take what it read.
+                std::thread::sleep(Duration::from_millis(100));
+                self.seen.extend(self.lines.try_iter());
+                return (status.success(), std::mem::take(&mut self.seen));
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the game did not exit within {timeout:?}; it logged:\n{}", self.log());
+            }
+            self.seen.extend(self.lines.try_iter());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn log(&self) -> String {
+        self.seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
