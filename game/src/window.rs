@@ -266,7 +266,7 @@ impl Running {
         let raw = self.egui.winit.take_egui_input(&self.window);
         let input = HudInput { adapter: &self.adapter, stats: self.stats, gpu_models: self.renderer.model_count() };
         let (demo, show_hud) = (&self.demo, self.show_hud);
-        let output = self.egui.context.run_pass(raw, |ctx| {
+        let mut output = self.egui.context.run_pass(raw, |ctx| {
             if show_hud {
                 hud::show(ctx, demo, &input);
             }
@@ -274,9 +274,9 @@ impl Running {
         self.egui.winit.handle_platform_output(&self.window, output.platform_output);
         let primitives = self.egui.context.tessellate(output.shapes, output.pixels_per_point);
         let (device, queue) = (&self.context.device, &self.context.queue);
-        for (id, deltas) in &output.textures_delta.set {
-            for delta in deltas {
-                self.egui.renderer.update_texture(device, queue, *id, delta);
+        for (id, deltas) in output.textures_delta.set.drain() {
+            for delta in &deltas {
+                self.egui.renderer.update_texture(device, queue, id, delta);
             }
         }
         let screen = egui_wgpu::ScreenDescriptor {
@@ -301,8 +301,8 @@ impl Running {
             .forget_lifetime();
         self.egui.renderer.render(&mut pass, &primitives, &screen);
         drop(pass);
-        for id in &output.textures_delta.free {
-            self.egui.renderer.free_texture(id);
+        for id in output.textures_delta.free.drain() {
+            self.egui.renderer.free_texture(&id);
         }
         buffers
     }

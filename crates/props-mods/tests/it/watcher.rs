@@ -201,7 +201,12 @@ fn file_over_the_size_limit_is_rejected() {
     config.limits.max_file_bytes = 100;
     let mut watched = Watched::new(ModWatcher::start(mods.path(), config).expect("start"));
     mods.write("big.glb", models::glb("big"));
-    let error = watched.rejected("big.glb");
+    // On a loaded machine the empty file just created can stay unchanged for a whole settle
+    // period and be rejected first, as empty; the complete file is rejected for its size.
+    let event = watched.wait_for("Rejected big.glb for its size", |e| {
+        matches!(e, ModEvent::Rejected { path, error, .. } if path == Path::new("big.glb") && error.contains("file size"))
+    });
+    let ModEvent::Rejected { error, .. } = event else { unreachable!() };
     assert!(error.contains("big.glb: <file>: file size in bytes is"), "{error}");
     assert!(error.contains("over the limit of 100"), "{error}");
 }
