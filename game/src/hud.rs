@@ -41,7 +41,7 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) {
         let SceneCounts { windmills, cars, traffic_lights, foxes, instances, palette_matrices } = demo.counts();
         ui.label(format!("{instances} instances, {palette_matrices} joint matrices"));
         ui.label(format!(
-            "{windmills} windmills, {cars} cars, {traffic_lights} traffic lights, {foxes} foxes, {} mods",
+            "{windmills} windmills, {cars} cars, {traffic_lights} traffic lights, {foxes} foxes; mods: {}",
             demo.mod_count()
         ));
         let stats = &input.stats;

@@ -168,6 +168,11 @@ impl Running {
             .context("the adapter cannot present to this window")?;
         // An sRGB view, so the renderer's linear output is encoded like the offscreen images.
         config.format = config.format.add_srgb_suffix();
+        // egui blends in gamma space: it draws through a non-sRGB view of the same texture.
+        let hud_format = config.format.remove_srgb_suffix();
+        if hud_format != config.format {
+            config.view_formats = vec![hud_format];
+        }
         config.present_mode = wgpu::PresentMode::AutoVsync;
         surface.configure(&context.device, &config);
         let renderer =
@@ -184,7 +189,7 @@ impl Running {
                 None,
                 Some(max_texture_side),
             ),
-            renderer: egui_wgpu::Renderer::new(&context.device, config.format, egui_wgpu::RendererOptions::default()),
+            renderer: egui_wgpu::Renderer::new(&context.device, hud_format, egui_wgpu::RendererOptions::default()),
             context: egui_context,
         };
         let now = Instant::now();
@@ -245,13 +250,14 @@ impl Running {
             }
             wgpu::CurrentSurfaceTexture::Validation => anyhow::bail!("the surface texture could not be acquired"),
         };
-        let view = texture
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor { format: Some(self.config.format), ..Default::default() });
+        let view_as = |format| {
+            texture.texture.create_view(&wgpu::TextureViewDescriptor { format: Some(format), ..Default::default() })
+        };
+        let (view, hud_view) = (view_as(self.config.format), view_as(self.config.format.remove_srgb_suffix()));
         let target_size = (self.config.width, self.config.height);
         let (mut encoder, stats) = self.demo.record(&mut self.renderer, &self.context.device, &view, target_size);
         self.stats = stats;
-        let hud_buffers = self.record_hud(&mut encoder, &view);
+        let hud_buffers = self.record_hud(&mut encoder, &hud_view);
         self.demo.timings.measure(Phase::Draw, || {
             self.context.queue.submit(hud_buffers.into_iter().chain([encoder.finish()]));
             self.context.queue.present(texture);
