@@ -73,7 +73,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         sim_seconds = format!("{:.2}", demo.sim_time()),
         gpu_models = renderer.model_count(),
         mods = demo.mod_count(),
+        phase_ms = %phase_summary(&demo),
         "headless run finished"
     );
     Ok(())
+}
+
+/// The smoothed phase times, `simulate/animate/upload/draw` in milliseconds.
+fn phase_summary(demo: &Demo) -> String {
+    let [simulate, animate, upload, draw] = demo.timings.ms;
+    format!("{simulate:.2}/{animate:.2}/{upload:.2}/{draw:.2}")
 }

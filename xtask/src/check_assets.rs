@@ -18,17 +18,26 @@ const DEFAULT_PATHS: &[&str] = &["assets", "mods"];
 /// From how many files on a terminal a progress bar is shown.
 const PROGRESS_FROM: usize = 8;
 
+/// The limits `file` is held to: those the game applies to mods (tighter sizes) when asked or
+/// when the file lies in a folder named `mods`, else the importer's defaults (base assets).
+fn limits_for(file: &Path, mod_limits: bool) -> Limits {
+    if mod_limits || file.components().any(|c| c.as_os_str() == "mods") {
+        props_mods::ModConfig::default_limits()
+    } else {
+        Limits::default()
+    }
+}
+
 /// Runs the command; exits the process with status 1 when any file has an error.
-pub fn run(paths: &[PathBuf], json: bool) -> Result<()> {
+pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let paths: Vec<PathBuf> =
         if paths.is_empty() { DEFAULT_PATHS.iter().map(PathBuf::from).collect() } else { paths.to_vec() };
     let files = model_files(&paths)?;
     let terminal = std::io::stdout().is_terminal();
     let progress = (terminal && !json && files.len() >= PROGRESS_FROM).then(|| progress_bar(files.len()));
-    let limits = Limits::default();
     let mut reports = Vec::with_capacity(files.len());
     for file in &files {
-        let report = check_file(file, &limits);
+        let report = check_file(file, &limits_for(file, mod_limits));
         if !json {
             let lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             match &progress {
@@ -127,6 +136,15 @@ fn progress_bar(files: usize) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_in_a_mods_folder_get_the_mod_limits() {
+        let mods = props_mods::ModConfig::default_limits();
+        assert_eq!(limits_for(Path::new("mods/pack/a.glb"), false), mods);
+        assert_eq!(limits_for(Path::new("assets/windmill.glb"), false), Limits::default());
+        assert_eq!(limits_for(Path::new("assets/windmill.glb"), true), mods);
+        assert_ne!(mods, Limits::default(), "mods are held to tighter sizes");
+    }
 
     #[test]
     fn lines_and_summary() {

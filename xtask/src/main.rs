@@ -40,6 +40,10 @@ enum Command {
         /// Print a machine-readable JSON report instead of lines.
         #[arg(long)]
         json: bool,
+        /// Hold every file to the size limits the game applies to mods (the default for
+        /// files in a folder named `mods`).
+        #[arg(long)]
+        mod_limits: bool,
     },
     /// Regenerate the checker's corpus of broken glTF files into `tests/models/broken/`.
     GenBrokenModels {
@@ -65,7 +69,7 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
-        Command::CheckAssets { paths, json } => check_assets::run(&paths, json),
+        Command::CheckAssets { paths, json, mod_limits } => check_assets::run(&paths, json, mod_limits),
         Command::GenBrokenModels { out } => {
             for path in broken_models::generate(&out)? {
                 println!("wrote {}", path.display());
