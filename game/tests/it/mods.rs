@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{Running, TempDir, game, have_gpu, root};
+use crate::support::{Running, TempDir, have_gpu, root};
 
 /// How long one reload may take to show up in the log.
 const EVENT: Duration = Duration::from_secs(20);
@@ -32,25 +32,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
         json.to_string()
     };
     let sign = pack.join("sign.gltf");
-    let mut running = Running::start({
-        let mut command = game(&[
-            "--headless",
-            "--run-for",
-            "25",
-            "--windmills",
-            "10",
-            "--cars",
-            "4",
-            "--size",
-            "64x64",
-            "--log-format",
-            "json",
-            "--mods",
-        ]);
-        command.arg(&mods);
-        command
-    });
-    running.expect("rendering offscreen", EVENT, |_| true);
+    let mut running = Running::headless_with_mods(&mods, 25);
 
     std::fs::write(&sign, &good).expect("write a good model");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{Running, TempDir, game, have_gpu, root};
+use crate::support::{Running, TempDir, have_gpu, root};
 
 /// Random operations, and the time they are spread over.
 const OPERATIONS: usize = 300;
@@ -34,25 +34,7 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     let windmill = std::fs::read(root().join("assets/windmill.glb")).expect("the windmill");
     let car = std::fs::read(root().join("assets/car.glb")).expect("the car");
     let names = ["pack/a.gltf", "pack/b.gltf", "c.gltf", "pack/windmill.glb", "pack/car.glb", "d.glb"];
-    let mut running = Running::start({
-        let mut command = game(&[
-            "--headless",
-            "--run-for",
-            "30",
-            "--windmills",
-            "10",
-            "--cars",
-            "4",
-            "--size",
-            "64x64",
-            "--log-format",
-            "json",
-            "--mods",
-        ]);
-        command.arg(&mods);
-        command
-    });
-    running.expect("rendering offscreen", Duration::from_secs(20), |_| true);
+    let running = Running::headless_with_mods(&mods, 30);
 
     let seed = 0x5eed_0f_50a4;
     let mut rng = Rng(seed);

@@ -83,6 +83,30 @@ impl Running {
         Self { child, lines, seen: Vec::new() }
     }
 
+    /// Starts a small headless game (a few props, a tiny image) with JSON logs, watching
+    /// `mods` for `seconds`, and waits until it renders.
+    pub fn headless_with_mods(mods: &Path, seconds: u32) -> Self {
+        let seconds = seconds.to_string();
+        let mut command = game(&[
+            "--headless",
+            "--run-for",
+            &seconds,
+            "--windmills",
+            "10",
+            "--cars",
+            "4",
+            "--size",
+            "64x64",
+            "--log-format",
+            "json",
+            "--mods",
+        ]);
+        command.arg(mods);
+        let mut running = Self::start(command);
+        running.expect("rendering offscreen", Duration::from_secs(30), |_| true);
+        running
+    }
+
     /// Waits up to `timeout` for a line whose `message` is `message` and which satisfies
     /// `wanted`, and returns it.
     ///
