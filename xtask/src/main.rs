@@ -29,9 +29,9 @@ enum Command {
         #[arg(long, default_value = "tests/models/generated")]
         out: PathBuf,
     },
-    /// Benchmark tables (run with `--release`: `cargo xtask bench ...` builds in release).
-    #[command(subcommand)]
-    Bench(bench::BenchTarget),
+    /// Benchmark tables: pose evaluation (default) or `render` (`cargo xtask bench ...` builds
+    /// in release).
+    Bench(bench::BenchArgs),
     /// Check glTF models (default: `assets/` and `mods/`) with the game's own checker: Khronos
     /// glTF-Validator's rules plus the game's; exits with 1 when any file has an error.
     CheckAssets {
@@ -62,7 +62,7 @@ enum Command {
 fn main() -> Result<()> {
     match Cli::parse().command {
         Command::Pose(args) => pose::run(&args),
-        Command::Bench(target) => bench::run(&target),
+        Command::Bench(args) => bench::run(&args),
         Command::GenTestModels { out } => {
             for path in test_models::generate(&out)? {
                 println!("wrote {}", path.display());

@@ -345,4 +345,10 @@ impl ClipCursor {
     pub fn new(clip: &Clip) -> Self {
         Self { keys: vec![KeyCursor::default(); clip.channels.len()] }
     }
+
+    /// Heap bytes the cursor holds (one key index per channel), for benchmarks.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        self.keys.capacity() * size_of::<KeyCursor>()
+    }
 }

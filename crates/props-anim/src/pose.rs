@@ -61,6 +61,17 @@ impl Pose {
         self.morph_weights.extend_from_slice(rig.morph_defaults());
     }
 
+    /// Heap bytes this pose holds (its buffers' capacities): what one instance costs in CPU
+    /// memory on the pose path, for benchmarks.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        self.locals.capacity() * size_of::<Transform>()
+            + self.fixed.capacity() * size_of::<Option<Affine3A>>()
+            + self.world.capacity() * size_of::<Affine3A>()
+            + self.morph_weights.capacity() * size_of::<f32>()
+            + self.morph_offsets.capacity() * size_of::<u32>()
+    }
+
     /// Number of nodes.
     #[must_use]
     pub fn len(&self) -> usize {

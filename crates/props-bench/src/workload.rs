@@ -8,6 +8,39 @@ use props_anim::{
     RestTransform, Rig, Skin, SourceNode, Transform,
 };
 
+/// Path of the generated windmill asset (`assets/windmill.glb`: rigid nodes, clip `spin`).
+#[must_use]
+pub fn windmill_path() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/windmill.glb")
+}
+
+/// Loads the generated windmill (six rigid nodes; clip `spin` turns the hub).
+///
+/// # Panics
+/// If the asset is missing or does not import.
+#[must_use]
+pub fn windmill() -> Model {
+    props_gltf::import_file(&windmill_path(), &props_gltf::Limits::default()).expect("windmill.glb imports").model
+}
+
+/// `count` phases in `[0, duration)` from `seed`: SplitMix64, so a seed gives the same
+/// workload on every machine.
+#[must_use]
+pub fn phases(count: usize, duration: f32, seed: u64) -> Vec<f32> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            // 24 random bits: a uniform float in [0, 1).
+            duration * ((z >> 40) as f32 / (1u64 << 24) as f32)
+        })
+        .collect()
+}
+
 /// Path of Fox.glb in the repository's test models.
 #[must_use]
 pub fn fox_path() -> std::path::PathBuf {
@@ -91,10 +124,17 @@ impl<'m> Crowd<'m> {
     #[must_use]
     pub fn new(model: &'m Model, clip: usize, count: usize) -> Self {
         let duration = model.clips()[clip].duration();
+        Self::with_phases(model, clip, (0..count).map(|i| duration * (i as f32 * 0.618_034).fract()).collect())
+    }
+
+    /// A crowd with one instance per phase.
+    #[must_use]
+    pub fn with_phases(model: &'m Model, clip: usize, phases: Vec<f32>) -> Self {
+        let count = phases.len();
         Self {
             model,
             clip,
-            phases: (0..count).map(|i| duration * (i as f32 * 0.618_034).fract()).collect(),
+            phases,
             poses: vec![Pose::from_rest(model.rig()); count],
             cursors: vec![ClipCursor::new(&model.clips()[clip]); count],
             palettes: vec![JointMatrix::IDENTITY; count * model.palette_len()],
@@ -106,6 +146,14 @@ impl<'m> Crowd<'m> {
     #[must_use]
     pub fn joints(&self) -> usize {
         self.poses.len() * self.model.joint_count()
+    }
+
+    /// CPU memory per instance in bytes: pose, cursor and phase (the palette, which is the
+    /// upload, is not counted).
+    #[must_use]
+    pub fn cpu_bytes_per_instance(&self) -> usize {
+        let (Some(pose), Some(cursor)) = (self.poses.first(), self.cursors.first()) else { return 0 };
+        size_of::<Pose>() + pose.heap_bytes() + size_of::<ClipCursor>() + cursor.heap_bytes() + 4
     }
 
     /// The project's path: cursor sampling, one multiply per node, palettes written in place.

@@ -1,17 +1,31 @@
 //! `cargo xtask bench`: benchmark tables, each measured beside its baseline in the same run.
 
+pub mod pose;
 pub mod render;
 
-/// What to benchmark.
+/// `cargo xtask bench [--json] ...` prints the pose table; `cargo xtask bench render ...` the
+/// renderer's.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    /// Another table than the pose table.
+    #[command(subcommand)]
+    pub target: Option<BenchTarget>,
+    /// Options of the pose table.
+    #[command(flatten)]
+    pub pose: pose::PoseArgs,
+}
+
+/// What to benchmark besides pose evaluation.
 #[derive(clap::Subcommand)]
 pub enum BenchTarget {
     /// GPU skinning of N windmills offscreen, beside the same instances drawn unskinned.
     Render(render::RenderArgs),
 }
 
-/// Runs `cargo xtask bench <target>`. Timings of a debug build mean nothing, so a debug
+/// Runs `cargo xtask bench [target]`. Timings of a debug build mean nothing, so a debug
 /// xtask (what `cargo xtask` builds) re-runs itself built with `--release`.
-pub fn run(target: &BenchTarget) -> anyhow::Result<()> {
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     if cfg!(debug_assertions) {
         let status = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
             .args(["run", "--release", "--quiet", "--package", "xtask", "--"])
@@ -20,8 +34,9 @@ pub fn run(target: &BenchTarget) -> anyhow::Result<()> {
         anyhow::ensure!(status.success(), "release benchmark run failed: {status}");
         return Ok(());
     }
-    match target {
-        BenchTarget::Render(args) => render::run(args),
+    match &args.target {
+        Some(BenchTarget::Render(render)) => render::run(render),
+        None => pose::run(&args.pose),
     }
 }
 
