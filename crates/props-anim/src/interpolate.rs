@@ -8,7 +8,7 @@ use crate::keys::Segment;
 
 /// Above this cosine, slerp degenerates numerically; normalized lerp is used instead (the
 /// difference from a true slerp is below 1e-6 rad there).
-const NLERP_THRESHOLD: f32 = 0.9995;
+pub(crate) const NLERP_THRESHOLD: f32 = 0.9995;
 
 /// Spherical linear interpolation along the shortest path (the second quaternion is negated
 /// when the dot product is negative).

@@ -9,30 +9,43 @@
 //! Priorities: exactly the glTF 2.0 semantics (checked against an independent reference),
 //! then speed; inputs are validated once, at construction, so sampling and posing never fail.
 
+mod baked;
 mod clip;
+mod crowd;
 pub mod interpolate;
 mod keys;
+mod lod;
 mod material;
 mod mesh;
 mod model;
 mod palette;
 mod playback;
 mod pose;
+mod program;
 mod rig;
+mod rows;
+mod shared;
 mod skin;
 pub mod skinning;
 mod transform;
+pub mod trig;
+mod workers;
 
 pub use clip::{Channel, Clip, ClipCursor, ClipError, Interpolation, Keyframes};
+pub use crowd::{Crowd, Due};
 pub use keys::{KeyCursor, Segment};
+pub use lod::{UpdateRateLod, is_due};
 pub use material::{Image, Material};
 pub use mesh::{Influences, Mesh, MorphTarget, Primitive, Topology};
 pub use model::{MeshInstance, Model, ModelError, ModelParts};
 pub use palette::JointMatrix;
 pub use playback::{PlayMode, Playback};
 pub use pose::Pose;
+pub use program::{ClipProgram, Scratch};
 pub use rig::{NodeId, Rig, RigError, SourceNode};
+pub use shared::{SharedPalettes, Sharing};
 pub use skin::{Skin, SkinError};
 pub use transform::{RestTransform, Transform};
+pub use workers::{Workers, WorkersError};
 
 pub use glam;

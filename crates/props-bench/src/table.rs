@@ -8,10 +8,12 @@
 
 use std::time::{Duration, Instant};
 
-use props_anim::{JointMatrix, Model};
+use props_anim::{
+    ClipProgram, Crowd, Due, JointMatrix, Model, PlayMode, SharedPalettes, Sharing, UpdateRateLod, Workers,
+};
 
 use crate::naive;
-use crate::workload::{self, Crowd};
+use crate::workload::{self, Crowd as PoseCrowd};
 
 /// One frame at 60 Hz, seconds.
 pub const DT: f32 = 1.0 / 60.0;
@@ -74,13 +76,22 @@ pub struct Options {
     pub min_frames: usize,
     /// ...and at least this much measured time per row.
     pub min_time: Duration,
+    /// Worker threads of the parallel rows (0: one per core).
+    pub threads: usize,
+    /// Quantization step of the shared rows, seconds.
+    pub step: f32,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Self { seed: 7, min_frames: 10, min_time: Duration::from_millis(500) }
+        Self { seed: 7, min_frames: 10, min_time: Duration::from_millis(500), threads: 0, step: 1.0 / 60.0 }
     }
 }
+
+/// Radius of the disc the LOD rows spread instances over, metres (distances to a camera at
+/// its centre; with [`UpdateRateLod::default`], 3% of instances update every frame, 22% every
+/// 2nd, 75% every 4th).
+pub const LOD_RADIUS: f32 = 300.0;
 
 /// One row of the table: one workload evaluated by one method.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,10 +183,106 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
     rows.push(row("naive", 1, timing, 4.0, palette_bytes, workload.instances));
     drop(palettes);
 
-    let mut crowd = Crowd::with_phases(model, workload.clip, phases.clone());
+    let mut crowd = PoseCrowd::with_phases(model, workload.clip, phases.clone());
     let timing = measure(options, |time| crowd.evaluate(time));
     rows.push(row("pose", 1, timing, crowd.cpu_bytes_per_instance() as f64, palette_bytes, workload.instances));
+    drop(crowd);
+
+    // The fast path: one thread, then every worker.
+    let program = ClipProgram::new(model, workload.clip);
+    let duration = program.duration();
+    let n = workload.instances;
+    let mut times = vec![0.0; n];
+    let mut out = vec![JointMatrix::IDENTITY; n * palette_len];
+    let workers = Workers::new(options.threads).expect("worker threads start");
+    let threads = workers.threads();
+    let mut crowd = Crowd::new(&program, n, 1);
+    let cpu_bytes = (crowd.bytes_per_instance() + 4) as f64;
+    let timing = measure(options, |time| {
+        wrap_times(&phases, time, duration, &mut times);
+        crowd.update(&program, &times, &mut out, Due::All);
+    });
+    rows.push(row("fast", 1, timing, cpu_bytes, palette_bytes, n));
+    let mut crowd = Crowd::new(&program, n, threads * 4);
+    let timing = measure(options, |time| {
+        wrap_times(&phases, time, duration, &mut times);
+        crowd.par_update(&program, &workers, &times, &mut out, Due::All);
+    });
+    rows.push(row("fast", threads, timing, cpu_bytes, palette_bytes, n));
+
+    // Update-rate LOD over a disc of instances around the camera.
+    let lod = UpdateRateLod::default();
+    let rates: Vec<u8> =
+        workload::phases(n, 1.0, options.seed ^ 0x10D).iter().map(|r| lod.rate(LOD_RADIUS * r.sqrt(), true)).collect();
+    let mut frame = 0u64;
+    let mut evaluated = 0;
+    let timing = measure(options, |time| {
+        wrap_times(&phases, time, duration, &mut times);
+        frame += 1;
+        evaluated = crowd.par_update(&program, &workers, &times, &mut out, Due::Rates { rates: &rates, frame });
+    });
+    rows.push(row("fast+lod", threads, timing, cpu_bytes + 1.0, palette_bytes, evaluated));
+
+    // Pose sharing: instances at the same quantized time share one palette.
+    let mut shared = SharedPalettes::new(Sharing::Quantized { step: options.step });
+    let mut scratch = program.scratch();
+    let mut palettes: Vec<JointMatrix> = Vec::new();
+    let mut bases = vec![0u32; n];
+    let timing = measure(options, |time| {
+        shared.clear();
+        palettes.clear();
+        for (base, phase) in bases.iter_mut().zip(&phases) {
+            let t = PlayMode::Loop.wrap(time + phase, duration);
+            *base = shared.palette_base(&program, t, &mut scratch, &mut palettes);
+        }
+    });
+    let upload = (palettes.len() * size_of::<JointMatrix>() + n * 4) as f64 / n as f64;
+    rows.push(row(&format!("shared@{:.4}s", options.step), 1, timing, 8.0, upload, shared.evaluations()));
     rows
+}
+
+/// Every instance's clip time at `time`.
+fn wrap_times(phases: &[f32], time: f32, duration: f32, times: &mut [f32]) {
+    for (t, phase) in times.iter_mut().zip(phases) {
+        *t = PlayMode::Loop.wrap(time + phase, duration);
+    }
+}
+
+/// Largest distance, in model units, between a vertex drawn with its exact palette and with
+/// the palette of its quantized time (step `step`), over `samples` times spread over the
+/// clip: the error of [`Sharing::Quantized`]. Rigid primitives move with their node slot,
+/// skinned ones with their joints (weights as stored).
+#[must_use]
+pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize) -> f32 {
+    let program = ClipProgram::new(model, clip);
+    let shared = SharedPalettes::new(Sharing::Quantized { step });
+    let mut scratch = program.scratch();
+    let mut cursors = vec![0; program.cursor_len()];
+    let len = program.palette_len();
+    let (mut exact, mut quantized) = (vec![JointMatrix::IDENTITY; len], vec![JointMatrix::IDENTITY; len]);
+    let mut worst = 0.0f32;
+    for time in workload::phases(samples, program.duration(), 99) {
+        program.write_palette(time, &mut cursors, &mut scratch, &mut exact);
+        let (q, _) = shared.quantize(time, program.duration());
+        program.write_palette(q, &mut cursors, &mut scratch, &mut quantized);
+        for (index, instance) in model.instances().iter().enumerate() {
+            let skin = instance.skin.map(|s| model.palette_range(s).start);
+            for primitive in &model.meshes()[instance.mesh as usize].primitives {
+                for (v, p) in primitive.positions.iter().enumerate() {
+                    let at = |palette: &[JointMatrix]| match (skin, &primitive.influences) {
+                        (Some(start), Some(inf)) => inf.joints[v]
+                            .iter()
+                            .zip(&inf.weights[v])
+                            .map(|(&j, &w)| palette[start + j as usize].transform_point(*p) * w)
+                            .sum::<glam::Vec3>(),
+                        _ => palette[model.node_slot(index)].transform_point(*p),
+                    };
+                    worst = worst.max(at(&exact).distance(at(&quantized)));
+                }
+            }
+        }
+    }
+    worst
 }
 
 /// The whole table: every workload, every method.

@@ -3,6 +3,8 @@
 //! props-gltf's oracle tests.)
 
 use props_anim::JointMatrix;
+
+mod program;
 use props_bench::naive;
 use props_bench::workload::{self, Crowd};
 

@@ -1,0 +1,416 @@
+//! A clip's channels rebaked for fast sampling: channels grouped by shared key times (one key
+//! search per group, not per channel), every segment's data for a whole group in one
+//! contiguous block, slerp angles precomputed at load, constant channels folded away.
+//!
+//! Each group of `n` keys has `n + 1` segment records: record 0 holds key 0 (before the first
+//! key), record `k` in `1..n` interpolates from key `k - 1` to key `k`, record `n` holds the
+//! last key. Sampling finds the record and the fraction `u` exactly as [`Segment::search`]
+//! does, then evaluates each track from its record with the reference's formulas (linear
+//! `a (1 - u) + b u`; slerp `a sin((1-u) t) / sin t + b sin(u t) / sin t`, with `t` and
+//! `1 / sin t` baked and the sines from [`crate::trig::sin4`]; normalized lerp above the same
+//! threshold; Hermite with tangents pre-multiplied by the key interval).
+//!
+//! Morph weight channels are left out: they do not reach the palette.
+
+use glam::{Quat, Vec3, Vec3A, Vec4};
+
+use crate::clip::{Clip, Interpolation, Keyframes};
+use crate::interpolate::NLERP_THRESHOLD;
+use crate::rig::NodeId;
+use crate::transform::Transform;
+use crate::trig::sin4;
+
+/// Which property a track writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Property {
+    Translation,
+    Rotation,
+    Scale,
+}
+
+/// How a track's records are laid out and evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `[a, b]`: `a (1 - u) + b u` (steps and holds store `b = a`, `u` is then irrelevant).
+    Lerp,
+    /// `[v0, b0 dt, v1, a1 dt]`: Hermite.
+    Cubic,
+    /// `[q0, q1, (t, 1 / sin t, mode, 0)]`: slerp (mode 0), normalized lerp (1), hold q0 (2).
+    Rotation,
+    /// `[v0, b0 dt, v1, a1 dt, (normalize, 0, 0, 0)]`: Hermite, normalized unless holding.
+    CubicRotation,
+}
+
+impl Kind {
+    fn stride(self) -> usize {
+        match self {
+            Self::Lerp => 2,
+            Self::Rotation => 3,
+            Self::Cubic => 4,
+            Self::CubicRotation => 5,
+        }
+    }
+}
+
+const SLERP: f32 = 0.0;
+const NLERP: f32 = 1.0;
+const HOLD: f32 = 2.0;
+
+/// One animated property of one node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Track {
+    /// The animated node.
+    pub node: NodeId,
+    /// The property written.
+    pub property: Property,
+    kind: Kind,
+    /// Offset of this track's record inside its group's segment block, in `Vec4`s.
+    offset: u32,
+}
+
+/// Channels sharing one set of key times.
+#[derive(Clone, Debug, PartialEq)]
+struct Group {
+    times: Vec<f32>,
+    /// `(first key time, 1 / key interval)` when keys are evenly spaced (to within rounding):
+    /// the key index is then computed, not searched (and checked against the times).
+    uniform: Option<(f32, f32)>,
+    /// Index of this group's key cursor among an instance's cursors, for uneven keys.
+    cursor: Option<usize>,
+    /// First `Vec4` of record 0.
+    start: usize,
+    /// `Vec4`s per record.
+    stride: usize,
+    /// This group's tracks.
+    tracks: std::ops::Range<usize>,
+}
+
+/// Where a time falls in a group: the record's first `Vec4` and the fraction.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Found {
+    record: u32,
+    u: f32,
+}
+
+/// A clip, rebaked (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct BakedClip {
+    groups: Vec<Group>,
+    tracks: Vec<Track>,
+    data: Vec<Vec4>,
+    cursors: usize,
+    /// Channels whose keys all hold one value: their node, property and that value.
+    constants: Vec<(NodeId, Property, Vec4)>,
+}
+
+fn vec4_of(v: Vec3) -> Vec4 {
+    v.extend(0.0)
+}
+
+fn quat4(q: Quat) -> Vec4 {
+    Vec4::from(q)
+}
+
+/// A channel's values as `Vec4`s (vectors with w = 0) and its property; `None` for weights.
+fn values(keyframes: &Keyframes) -> Option<(Property, Vec<Vec4>)> {
+    match keyframes {
+        Keyframes::Translation(v) => Some((Property::Translation, v.iter().copied().map(vec4_of).collect())),
+        Keyframes::Scale(v) => Some((Property::Scale, v.iter().copied().map(vec4_of).collect())),
+        Keyframes::Rotation(v) => Some((Property::Rotation, v.iter().copied().map(quat4).collect())),
+        Keyframes::MorphWeights { .. } => None,
+    }
+}
+
+/// The record of one track for record index `r` of a group with `times`.
+fn record(kind: Kind, interpolation: Interpolation, values: &[Vec4], times: &[f32], r: usize) -> Vec<Vec4> {
+    let n = times.len();
+    let stride = interpolation.values_per_key();
+    let value = |k: usize| values[k * stride + stride / 2];
+    // The key held, or the segment (from key `r - 1`) interpolated.
+    let held = if r == 0 {
+        Some(0)
+    } else if r == n {
+        Some(n - 1)
+    } else if interpolation == Interpolation::Step {
+        Some(r - 1)
+    } else {
+        None
+    };
+    match (kind, held) {
+        (Kind::Lerp, Some(k)) => vec![value(k), value(k)],
+        (Kind::Lerp, None) => vec![value(r - 1), value(r)],
+        (Kind::Cubic, Some(k)) => vec![value(k), Vec4::ZERO, value(k), Vec4::ZERO],
+        (Kind::Cubic | Kind::CubicRotation, None) => {
+            let (k, dt) = (r - 1, times[r] - times[r - 1]);
+            let mut record = vec![value(k), values[k * 3 + 2] * dt, value(k + 1), values[(k + 1) * 3] * dt];
+            if kind == Kind::CubicRotation {
+                record.push(Vec4::X);
+            }
+            record
+        }
+        (Kind::CubicRotation, Some(k)) => vec![value(k), Vec4::ZERO, value(k), Vec4::ZERO, Vec4::ZERO],
+        (Kind::Rotation, Some(k)) => vec![value(k), value(k), Vec4::new(0.0, 0.0, HOLD, 0.0)],
+        (Kind::Rotation, None) => rotation_record(value(r - 1), value(r)),
+    }
+}
+
+/// The slerp record from `a` to `b`, with the reference's branch decisions
+/// ([`crate::interpolate::slerp`]) made here once.
+fn rotation_record(a: Vec4, b: Vec4) -> Vec<Vec4> {
+    if a == b {
+        return vec![a, a, Vec4::new(0.0, 0.0, HOLD, 0.0)];
+    }
+    let (mut b, mut dot) = (b, a.dot(b));
+    if dot < 0.0 {
+        b = -b;
+        dot = -dot;
+    }
+    if dot < NLERP_THRESHOLD {
+        let theta = f64::from(dot).acos();
+        let inverse_sin = 1.0 / theta.sin();
+        vec![a, b, Vec4::new(theta as f32, inverse_sin as f32, SLERP, 0.0)]
+    } else {
+        vec![a, b, Vec4::new(0.0, 0.0, NLERP, 0.0)]
+    }
+}
+
+/// `(first time, 1 / interval)` when `times` are evenly spaced to within rounding.
+fn uniform_spacing(times: &[f32]) -> Option<(f32, f32)> {
+    let (&first, &last) = (times.first()?, times.last()?);
+    if times.len() < 3 {
+        return None;
+    }
+    let step = f64::from(last - first) / (times.len() - 1) as f64;
+    let even = times
+        .iter()
+        .enumerate()
+        .all(|(i, &t)| (f64::from(t) - (f64::from(first) + step * i as f64)).abs() < step * 0.25);
+    even.then_some((first, (1.0 / step) as f32))
+}
+
+impl BakedClip {
+    /// Rebakes `clip`.
+    pub fn new(clip: &Clip) -> Self {
+        let mut groups: Vec<Group> = Vec::new();
+        // (group, track, values, interpolation) before laying out the data.
+        let mut pending: Vec<(usize, Track, Vec<Vec4>, Interpolation)> = Vec::new();
+        let mut constants = Vec::new();
+        for channel in clip.channels() {
+            let Some((property, values)) = values(channel.keyframes()) else { continue };
+            let interpolation = channel.interpolation();
+            if interpolation != Interpolation::CubicSpline && values.windows(2).all(|w| w[0] == w[1]) {
+                constants.push((channel.node(), property, values[0]));
+                continue;
+            }
+            let kind = match (property, interpolation) {
+                (Property::Rotation, Interpolation::CubicSpline) => Kind::CubicRotation,
+                (Property::Rotation, _) => Kind::Rotation,
+                (_, Interpolation::CubicSpline) => Kind::Cubic,
+                _ => Kind::Lerp,
+            };
+            let group = match groups.iter().position(|g| g.times == channel.times()) {
+                Some(g) => g,
+                None => {
+                    groups.push(Group {
+                        times: channel.times().to_vec(),
+                        uniform: uniform_spacing(channel.times()),
+                        cursor: None,
+                        start: 0,
+                        stride: 0,
+                        tracks: 0..0,
+                    });
+                    groups.len() - 1
+                }
+            };
+            let track = Track { node: channel.node(), property, kind, offset: 0 };
+            pending.push((group, track, values, interpolation));
+        }
+        let (mut tracks, mut data, mut cursors) = (Vec::new(), Vec::new(), 0);
+        for (index, group) in groups.iter_mut().enumerate() {
+            let members: Vec<_> = pending.iter().filter(|p| p.0 == index).collect();
+            let first = tracks.len();
+            let mut offset = 0;
+            for (_, track, _, _) in &members {
+                tracks.push(Track { offset: offset as u32, ..*track });
+                offset += track.kind.stride();
+            }
+            group.stride = offset;
+            group.tracks = first..tracks.len();
+            group.start = data.len();
+            if group.uniform.is_none() {
+                group.cursor = Some(cursors);
+                cursors += 1;
+            }
+            for r in 0..=group.times.len() {
+                for (_, track, values, interpolation) in &members {
+                    data.extend(record(track.kind, *interpolation, values, &group.times, r));
+                }
+            }
+        }
+        Self { groups, tracks, data, cursors, constants }
+    }
+
+    /// The tracks, group after group.
+    pub fn tracks(&self) -> &[Track] {
+        &self.tracks
+    }
+
+    /// Channels folded into constants: node, property, value (vectors with w = 0).
+    pub fn constants(&self) -> &[(NodeId, Property, Vec4)] {
+        &self.constants
+    }
+
+    /// Groups of shared key times.
+    pub fn group_count(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Key cursors an instance needs (one per group with uneven key times).
+    pub fn cursor_count(&self) -> usize {
+        self.cursors
+    }
+
+    /// Finds, for every group, where `time` falls, into `found` (one per group), moving the
+    /// instance's `cursors` forward. Same segments as [`Segment::search`].
+    #[inline]
+    pub fn find(&self, time: f32, cursors: &mut [u32], found: &mut [Found]) {
+        for (group, found) in self.groups.iter().zip(found) {
+            let times = &group.times[..];
+            let last = times.len() - 1;
+            // The last key with times[index] <= time, or None before the first key.
+            let index = match (group.uniform, group.cursor) {
+                (Some((first, inverse_step)), _) => {
+                    let guess = ((time - first) * inverse_step).floor();
+                    let mut index = if guess >= 0.0 { (guess as usize).min(last) } else { 0 };
+                    while index < last && times[index + 1] <= time {
+                        index += 1;
+                    }
+                    while index > 0 && times[index] > time {
+                        index -= 1;
+                    }
+                    index
+                }
+                (None, Some(c)) => {
+                    let cursor = &mut cursors[c];
+                    let mut index = *cursor as usize;
+                    if index > last || times[index] > time {
+                        index = times.partition_point(|&t| t <= time).saturating_sub(1);
+                    } else {
+                        while index < last && times[index + 1] <= time {
+                            index += 1;
+                        }
+                    }
+                    *cursor = index as u32;
+                    index
+                }
+                (None, None) => times.partition_point(|&t| t <= time).saturating_sub(1),
+            };
+            let (r, u) = if time < times[0] {
+                (0, 0.0)
+            } else if index >= last {
+                (last + 1, 0.0)
+            } else {
+                (index + 1, (time - times[index]) / (times[index + 1] - times[index]))
+            };
+            *found = Found { record: (group.start + r * group.stride) as u32, u };
+        }
+    }
+
+    /// Evaluates every track at the places `found` by [`BakedClip::find`], calling `write`
+    /// with the track and its value (vectors with w = 0; rotations as x, y, z, w).
+    #[inline]
+    pub fn evaluate(&self, found: &[Found], mut write: impl FnMut(&Track, Vec4)) {
+        for (group, found) in self.groups.iter().zip(found) {
+            let u = found.u;
+            for track in &self.tracks[group.tracks.clone()] {
+                let at = found.record as usize + track.offset as usize;
+                let value = match track.kind {
+                    Kind::Lerp => {
+                        let [a, b] = [self.data[at], self.data[at + 1]];
+                        a * (1.0 - u) + b * u
+                    }
+                    Kind::Rotation => {
+                        let [a, b, p] = [self.data[at], self.data[at + 1], self.data[at + 2]];
+                        if p.z == SLERP {
+                            let s = sin4(Vec4::new((1.0 - u) * p.x, u * p.x, 0.0, 0.0)) * p.y;
+                            a * s.x + b * s.y
+                        } else if p.z == NLERP {
+                            a.lerp(b, u).normalize()
+                        } else {
+                            a
+                        }
+                    }
+                    Kind::Cubic | Kind::CubicRotation => {
+                        let d = &self.data[at..at + 4];
+                        let (u2, u3) = (u * u, u * u * u);
+                        let (h00, h10, h01, h11) =
+                            (2.0 * u3 - 3.0 * u2 + 1.0, u3 - 2.0 * u2 + u, -2.0 * u3 + 3.0 * u2, u3 - u2);
+                        let v = d[0] * h00 + d[1] * h10 + d[2] * h01 + d[3] * h11;
+                        if track.kind == Kind::CubicRotation && self.data[at + 4].x != 0.0 { v.normalize() } else { v }
+                    }
+                };
+                write(track, value);
+            }
+        }
+    }
+}
+
+/// Applies a baked value to a local transform.
+#[inline]
+pub(crate) fn apply(local: &mut Transform, property: Property, value: Vec4) {
+    match property {
+        Property::Translation => local.translation = Vec3A::from_vec4(value).into(),
+        Property::Scale => local.scale = Vec3A::from_vec4(value).into(),
+        Property::Rotation => local.rotation = Quat::from_vec4(value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clip::Channel;
+    use crate::keys::Segment;
+    use crate::rig::{Rig, SourceNode};
+    use crate::transform::RestTransform;
+
+    fn translation_clip(times: Vec<f32>) -> Clip {
+        let node = SourceNode {
+            name: None,
+            children: Vec::new(),
+            rest: RestTransform::Trs(Transform::IDENTITY),
+            morph_weights: Vec::new(),
+        };
+        let rig = Rig::from_source_nodes(&[node]).expect("one node");
+        let values = (0..times.len()).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect();
+        let channel = Channel::new(NodeId(0), Interpolation::Linear, times, Keyframes::Translation(values));
+        Clip::new(None, vec![channel.expect("valid channel")], &rig).expect("valid clip")
+    }
+
+    #[test]
+    fn uniform_spacing_is_detected_only_when_even() {
+        assert_eq!(uniform_spacing(&[0.0, 0.5, 1.0, 1.5]).map(|u| u.1), Some(2.0));
+        assert_eq!(uniform_spacing(&[0.0, 0.5, 1.4, 1.5]), None);
+        assert_eq!(uniform_spacing(&[0.0, 1.0]), None);
+    }
+
+    #[test]
+    fn finding_agrees_with_the_binary_search() {
+        for times in [vec![0.2f32, 0.4, 0.6, 0.8, 1.0], vec![0.0, 0.1, 0.5, 0.55, 2.0], vec![0.3, 0.4]] {
+            let clip = translation_clip(times.clone());
+            let baked = BakedClip::new(&clip);
+            let mut cursors = vec![0; baked.cursor_count()];
+            let mut found = vec![Found::default(); baked.group_count()];
+            for i in 0..=300 {
+                let time = i as f32 * 0.01 - 0.5 + if i % 7 == 0 { -0.3 } else { 0.0 };
+                baked.find(time, &mut cursors, &mut found);
+                let group = &baked.groups[0];
+                let expected = match Segment::search(&times, time) {
+                    Segment::Hold { index } => (if time < times[0] { 0 } else { index + 1 }, 0.0),
+                    Segment::Between { index, u } => (index + 1, u),
+                };
+                let r = (found[0].record as usize - group.start) / group.stride;
+                assert_eq!((r, found[0].u), expected, "time {time} in {times:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! [`Workers`]: persistent worker threads for evaluating large crowds (a rayon pool, started
+//! once; spawning threads per frame would cost tens of microseconds). Work is split into
+//! contiguous runs of instances, each evaluated by the same code as on one thread, so results
+//! are bitwise identical whatever the number of threads.
+
+/// A pool of worker threads, kept for the program's life.
+#[derive(Debug)]
+pub struct Workers {
+    pool: rayon::ThreadPool,
+}
+
+/// Why the pool could not start.
+#[derive(Debug, thiserror::Error)]
+#[error("could not start worker threads: {0}")]
+pub struct WorkersError(#[from] rayon::ThreadPoolBuildError);
+
+impl Workers {
+    /// A pool of `threads` threads (0: one per core).
+    pub fn new(threads: usize) -> Result<Self, WorkersError> {
+        let pool =
+            rayon::ThreadPoolBuilder::new().num_threads(threads).thread_name(|i| format!("props-anim-{i}")).build()?;
+        Ok(Self { pool })
+    }
+
+    /// Threads in the pool.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Runs `f` on the pool (parallel iterators inside it use the pool's threads).
+    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+}
