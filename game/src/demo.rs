@@ -101,7 +101,8 @@ impl Demo {
                 None
             }
         };
-        let camera = OrbitCamera { distance: scene.terrain().flat_radius() * 0.8, pitch: 0.42, ..OrbitCamera::default() };
+        let camera =
+            OrbitCamera { distance: scene.terrain().flat_radius() * 0.8, pitch: 0.42, ..OrbitCamera::default() };
         let mut demo = Self {
             scene,
             models,

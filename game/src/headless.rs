@@ -1,5 +1,6 @@
 //! Running without a window: offscreen frames at the configured size, for tests, tools and
-//! servers, until `--frames` or `--run-for` is reached; `--screenshot` saves the last frame.
+//! servers, until `--frames` or `--run-for` is reached or Ctrl-C / SIGTERM arrives;
+//! `--screenshot` saves the last frame.
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +9,7 @@ use props_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, Rend
 
 use crate::cli::Args;
 use crate::demo::Demo;
+use crate::shutdown::Shutdown;
 use crate::timings::Phase;
 
 /// Frame period when following the wall clock (no `--fixed-dt`): do not spin faster.
@@ -16,7 +18,7 @@ const FRAME_PERIOD: Duration = Duration::from_micros(16_667);
 const STATUS_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs the demo offscreen.
-pub fn run(args: &Args) -> anyhow::Result<()> {
+pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let context = pollster::block_on(GpuContext::headless())?;
     tracing::info!(adapter = %context.adapter_description(), "rendering offscreen");
     let mut renderer =
@@ -53,7 +55,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         let out_of_frames = args.frames.is_some_and(|n| frames >= n);
         let out_of_time = args.run_for.is_some_and(|s| started.elapsed().as_secs_f64() >= s);
-        if out_of_frames || out_of_time {
+        if out_of_frames || out_of_time || shutdown.requested() {
             break;
         }
         if args.fixed_dt.is_none() {

@@ -12,6 +12,7 @@ mod logging;
 mod lot;
 mod models;
 mod roles;
+mod shutdown;
 mod timings;
 mod window;
 
@@ -21,7 +22,8 @@ fn main() -> std::process::ExitCode {
     let args = cli::Args::parse();
     logging::init(args.log_format);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), seed = args.seed, headless = args.headless, "starting");
-    let result = if args.headless { headless::run(&args) } else { window::run(args) };
+    let shutdown = shutdown::Shutdown::install();
+    let result = if args.headless { headless::run(&args, &shutdown) } else { window::run(args, shutdown) };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {

@@ -19,12 +19,14 @@ use crate::cli::Args;
 use crate::controls::{self, Command, Drag};
 use crate::demo::Demo;
 use crate::hud::{self, HudInput};
+use crate::shutdown::Shutdown;
 use crate::timings::Phase;
 
-/// Runs the demo in a window until it is closed (or `--frames` / `--run-for` is reached).
-pub fn run(args: Args) -> anyhow::Result<()> {
+/// Runs the demo in a window until it is closed, `--frames` / `--run-for` is reached, or
+/// Ctrl-C / SIGTERM arrives.
+pub fn run(args: Args, shutdown: Shutdown) -> anyhow::Result<()> {
     let event_loop = EventLoop::new().context("no window system (use --headless to run without a window)")?;
-    let mut app = App { args, state: None, error: None };
+    let mut app = App { args, shutdown, state: None, error: None };
     event_loop.run_app(&mut app)?;
     match app.error {
         Some(error) => Err(error),
@@ -35,6 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// The application before and after its window exists.
 struct App {
     args: Args,
+    shutdown: Shutdown,
     state: Option<Running>,
     error: Option<anyhow::Error>,
 }
@@ -142,8 +145,10 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn about_to_wait(&mut self, _: &ActiveEventLoop) {
-        if let Some(state) = &self.state {
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.shutdown.requested() {
+            event_loop.exit();
+        } else if let Some(state) = &self.state {
             state.window.request_redraw();
         }
     }

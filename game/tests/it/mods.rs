@@ -32,7 +32,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
         json.to_string()
     };
     let sign = pack.join("sign.gltf");
-    let mut running = Running::headless_with_mods(&mods, 25);
+    let mut running = Running::headless_with_mods(&mods, 120);
 
     std::fs::write(&sign, &good).expect("write a good model");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
@@ -72,7 +72,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     std::fs::remove_file(&sign).expect("delete the model");
     running.expect("mod removed", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
 
-    let (success, log) = running.wait(Duration::from_secs(90));
+    let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
     let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
     // Four props and the ground: the lot model's GPU copy was freed.

@@ -130,6 +130,14 @@ impl Running {
         panic!("no `{message}` line within {timeout:?}; the game logged:\n{}", self.log());
     }
 
+    /// Asks the game to stop (SIGTERM, as a service manager would) and waits for it: see
+    /// [`Self::wait`].
+    pub fn stop(self, timeout: Duration) -> (bool, Vec<serde_json::Value>) {
+        let status = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        assert!(status.is_ok_and(|s| s.success()), "could not signal the game");
+        self.wait(timeout)
+    }
+
     /// Waits for the game to exit and returns whether it succeeded, reading the rest of its log.
     pub fn wait(mut self, timeout: Duration) -> (bool, Vec<serde_json::Value>) {
         let deadline = Instant::now() + timeout;
