@@ -1,9 +1,9 @@
-//! Pose evaluation (sample + hierarchy + palette) per frame for crowds of instances, the
-//! project's path beside the naive baseline in the same run. Throughput is in joints, so
+//! Pose evaluation (sample + hierarchy + palette) per frame for crowds of instances: the pose
+//! path, the fast path (one thread and all cores) and the naive baseline in the same run. Throughput is in joints, so
 //! criterion's "time per element" is the time per joint per frame.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use props_anim::Model;
+use props_anim::{ClipProgram, Due, JointMatrix, Model, PlayMode, Workers};
 use props_bench::naive;
 use props_bench::workload::{self, Crowd};
 
@@ -19,6 +19,31 @@ fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instan
         b.iter(|| {
             time += DT;
             crowd.evaluate(time);
+        });
+    });
+    // The fast path: compiled clip, palettes written in place, on one thread and on workers.
+    let program = ClipProgram::new(model, clip);
+    let mut out = vec![JointMatrix::IDENTITY; instances * model.palette_len()];
+    let mut times = vec![0.0; instances];
+    let mut fast = props_anim::Crowd::new(&program, instances, 8);
+    let mut time = 0.0;
+    group.bench_function(BenchmarkId::from_parameter("fast"), |b| {
+        b.iter(|| {
+            time += DT;
+            for (t, phase) in times.iter_mut().zip(&crowd.phases) {
+                *t = PlayMode::Loop.wrap(time + phase, program.duration());
+            }
+            fast.update(&program, &times, &mut out, Due::All);
+        });
+    });
+    let workers = Workers::new(0).expect("worker threads start");
+    group.bench_function(BenchmarkId::from_parameter(format!("fast-{}-threads", workers.threads())), |b| {
+        b.iter(|| {
+            time += DT;
+            for (t, phase) in times.iter_mut().zip(&crowd.phases) {
+                *t = PlayMode::Loop.wrap(time + phase, program.duration());
+            }
+            fast.par_update(&program, &workers, &times, &mut out, Due::All);
         });
     });
     let clip_ref = &model.clips()[clip];
