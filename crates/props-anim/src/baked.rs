@@ -35,7 +35,7 @@ enum Kind {
     Lerp,
     /// `[v0, b0 dt, v1, a1 dt]`: Hermite.
     Cubic,
-    /// `[q0, q1, (t, 1 / sin t, mode, 0)]`: slerp (mode 0), normalized lerp (1), hold q0 (2).
+    /// `[q0, q1, (t, 1 / sin t, lerp, hold)]`: slerp, normalized lerp or hold q0.
     Rotation,
     /// `[v0, b0 dt, v1, a1 dt, (normalize, 0, 0, 0)]`: Hermite, normalized unless holding.
     CubicRotation,
@@ -52,9 +52,11 @@ impl Kind {
     }
 }
 
-const SLERP: f32 = 0.0;
+/// Rotation record parameters `(t, 1 / sin t, lerp weight, hold weight)` of a normalized
+/// lerp (slerp records are `(t, 1 / sin t, 0, 0)`).
 const NLERP: f32 = 1.0;
-const HOLD: f32 = 2.0;
+/// The parameters of a held rotation.
+const HOLD: Vec4 = Vec4::new(0.0, 0.0, 0.0, 1.0);
 
 /// One animated property of one node.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,7 +151,7 @@ fn record(kind: Kind, interpolation: Interpolation, values: &[Vec4], times: &[f3
             record
         }
         (Kind::CubicRotation, Some(k)) => vec![value(k), Vec4::ZERO, value(k), Vec4::ZERO, Vec4::ZERO],
-        (Kind::Rotation, Some(k)) => vec![value(k), value(k), Vec4::new(0.0, 0.0, HOLD, 0.0)],
+        (Kind::Rotation, Some(k)) => vec![value(k), value(k), HOLD],
         (Kind::Rotation, None) => rotation_record(value(r - 1), value(r)),
     }
 }
@@ -158,7 +160,7 @@ fn record(kind: Kind, interpolation: Interpolation, values: &[Vec4], times: &[f3
 /// ([`crate::interpolate::slerp`]) made here once.
 fn rotation_record(a: Vec4, b: Vec4) -> Vec<Vec4> {
     if a == b {
-        return vec![a, a, Vec4::new(0.0, 0.0, HOLD, 0.0)];
+        return vec![a, a, HOLD];
     }
     let (mut b, mut dot) = (b, a.dot(b));
     if dot < 0.0 {
@@ -168,7 +170,7 @@ fn rotation_record(a: Vec4, b: Vec4) -> Vec<Vec4> {
     if dot < NLERP_THRESHOLD {
         let theta = f64::from(dot).acos();
         let inverse_sin = 1.0 / theta.sin();
-        vec![a, b, Vec4::new(theta as f32, inverse_sin as f32, SLERP, 0.0)]
+        vec![a, b, Vec4::new(theta as f32, inverse_sin as f32, 0.0, 0.0)]
     } else {
         vec![a, b, Vec4::new(0.0, 0.0, NLERP, 0.0)]
     }
@@ -280,7 +282,8 @@ impl BakedClip {
             // The last key with times[index] <= time, or None before the first key.
             let index = match (group.uniform, group.cursor) {
                 (Some((first, inverse_step)), _) => {
-                    let guess = ((time - first) * inverse_step).floor();
+                    // Truncation is the floor here (and needs no libm call); NaN gives 0.
+                    let guess = (time - first) * inverse_step;
                     let mut index = if guess >= 0.0 { (guess as usize).min(last) } else { 0 };
                     while index < last && times[index + 1] <= time {
                         index += 1;
@@ -330,15 +333,13 @@ impl BakedClip {
                         a * (1.0 - u) + b * u
                     }
                     Kind::Rotation => {
+                        // Branch-free (the mode changes from track to track): slerp records
+                        // have p.z = p.w = 0, normalized lerp records t = 0 (so both sines
+                        // vanish) and p.z = 1, holds t = 0 and p.w = 1.
                         let [a, b, p] = [self.data[at], self.data[at + 1], self.data[at + 2]];
-                        if p.z == SLERP {
-                            let s = sin4(Vec4::new((1.0 - u) * p.x, u * p.x, 0.0, 0.0)) * p.y;
-                            a * s.x + b * s.y
-                        } else if p.z == NLERP {
-                            a.lerp(b, u).normalize()
-                        } else {
-                            a
-                        }
+                        let s = sin4(Vec4::new((1.0 - u) * p.x, u * p.x, 0.0, 0.0)) * p.y;
+                        let q = a * (s.x + p.z * (1.0 - u) + p.w) + b * (s.y + p.z * u);
+                        if p.z == NLERP { q.normalize() } else { q }
                     }
                     Kind::Cubic | Kind::CubicRotation => {
                         let d = &self.data[at..at + 4];
@@ -353,6 +354,25 @@ impl BakedClip {
             }
         }
     }
+}
+
+/// A local transform as the fast path keeps it: translation, rotation, scale as `Vec4`s.
+pub(crate) type Local4 = [Vec4; 3];
+
+impl Property {
+    /// Index of the property in a [`Local4`].
+    pub fn lane(self) -> usize {
+        match self {
+            Self::Translation => 0,
+            Self::Rotation => 1,
+            Self::Scale => 2,
+        }
+    }
+}
+
+/// A transform as a [`Local4`].
+pub(crate) fn local4(t: &Transform) -> Local4 {
+    [t.translation.extend(0.0), Vec4::from(t.rotation), t.scale.extend(0.0)]
 }
 
 /// Applies a baked value to a local transform.

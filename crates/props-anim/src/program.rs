@@ -9,9 +9,9 @@
 //! buffer (the one uploaded), in [`Model::write_palettes`]'s layout. Nothing is allocated per
 //! instance or per frame.
 
-use glam::Vec3A;
+use glam::{Quat, Vec3A};
 
-use crate::baked::{self, BakedClip, Found, Property};
+use crate::baked::{self, BakedClip, Found, Local4, Property};
 use crate::model::Model;
 use crate::palette::JointMatrix;
 use crate::rig::NodeId;
@@ -44,7 +44,7 @@ pub struct ClipProgram {
     /// Animated nodes' local transforms with their unanimated properties (rest, or a
     /// constant channel's value), by slot.
     base: Vec<Transform>,
-    /// Slot of each track's node.
+    /// Where each track writes: `slot * 3 + property lane` in the scratch's locals.
     track_slots: Vec<u32>,
     /// World matrices of nodes that never move (identity for the others), by rig node.
     fixed_world: Vec<Rows>,
@@ -62,7 +62,7 @@ pub struct ClipProgram {
 /// instance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scratch {
-    locals: Vec<Transform>,
+    locals: Vec<Local4>,
     world: Vec<Rows>,
     found: Vec<Found>,
 }
@@ -87,13 +87,13 @@ impl ClipProgram {
                 (base.len() - 1) as u32
             })
         };
-        let track_slots: Vec<u32> =
-            baked.tracks().iter().map(|t| slot(t.node, &mut base, &mut scale_animated)).collect();
-        for (track, &s) in baked.tracks().iter().zip(&track_slots) {
+        let slots: Vec<u32> = baked.tracks().iter().map(|t| slot(t.node, &mut base, &mut scale_animated)).collect();
+        for (track, &s) in baked.tracks().iter().zip(&slots) {
             if track.property == Property::Scale {
                 scale_animated[s as usize] = true;
             }
         }
+        let track_slots = baked.tracks().iter().zip(&slots).map(|(t, &s)| s * 3 + t.property.lane() as u32).collect();
         // Constant channels change the node's local for the whole clip: a moving node's base,
         // or a fixed local below.
         let mut constant_locals: Vec<Option<Transform>> = vec![None; rig.len()];
@@ -210,7 +210,7 @@ impl ClipProgram {
     #[must_use]
     pub fn scratch(&self) -> Scratch {
         Scratch {
-            locals: self.base.clone(),
+            locals: self.base.iter().map(baked::local4).collect(),
             world: self.fixed_world.clone(),
             found: vec![Found::default(); self.clip.group_count()],
         }
@@ -231,18 +231,18 @@ impl ClipProgram {
         assert_eq!(out.len(), self.palette_len, "palette length must equal ClipProgram::palette_len");
         let Scratch { locals, world, found } = scratch;
         self.clip.find(time, cursors, found);
-        let slots = &self.track_slots;
-        let mut slot = slots.iter();
-        self.clip.evaluate(found, |track, value| {
-            if let Some(&s) = slot.next() {
-                baked::apply(&mut locals[s as usize], track.property, value);
+        let lanes = locals.as_flattened_mut();
+        let mut destination = self.track_slots.iter();
+        self.clip.evaluate(found, |_, value| {
+            if let Some(&d) = destination.next() {
+                lanes[d as usize] = value;
             }
         });
         for step in &self.steps {
             let local = match step.local {
                 Local::Animated { slot, scaled } => {
-                    let t = &locals[slot as usize];
-                    Rows::from_trs(Vec3A::from(t.translation), t.rotation, Vec3A::from(t.scale), scaled)
+                    let [t, r, s] = locals[slot as usize];
+                    Rows::from_trs(Vec3A::from_vec4(t), Quat::from_vec4(r), Vec3A::from_vec4(s), scaled)
                 }
                 Local::Fixed(rows) => rows,
             };

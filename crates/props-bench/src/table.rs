@@ -108,6 +108,8 @@ pub struct Row {
     pub joints: usize,
     /// Median time of a frame, nanoseconds.
     pub frame_ns: f64,
+    /// Fastest frame, nanoseconds (less disturbed by other work on the machine).
+    pub best_ns: f64,
     /// Frames measured.
     pub frames: usize,
     /// Bytes of CPU memory per instance (state kept between frames; shared data such as
@@ -121,10 +123,16 @@ pub struct Row {
 }
 
 impl Row {
-    /// Nanoseconds per joint per frame.
+    /// Nanoseconds per joint per frame (median frame).
     #[must_use]
     pub fn ns_per_joint(&self) -> f64 {
         self.frame_ns / (self.instances * self.joints) as f64
+    }
+
+    /// Nanoseconds per joint per frame (fastest frame).
+    #[must_use]
+    pub fn best_ns_per_joint(&self) -> f64 {
+        self.best_ns / (self.instances * self.joints) as f64
     }
 
     /// Instances updated per millisecond.
@@ -134,8 +142,9 @@ impl Row {
     }
 }
 
-/// Median frame time in ns of `frame(time)` over frames advancing by [`DT`].
-pub fn measure(options: &Options, mut frame: impl FnMut(f32)) -> (f64, usize) {
+/// Median and fastest frame time in ns of `frame(time)` over frames advancing by [`DT`], and
+/// the frames measured.
+pub fn measure(options: &Options, mut frame: impl FnMut(f32)) -> (f64, f64, usize) {
     let mut time = 0.0f32;
     for _ in 0..3 {
         time += DT;
@@ -150,7 +159,7 @@ pub fn measure(options: &Options, mut frame: impl FnMut(f32)) -> (f64, usize) {
         samples.push(t0.elapsed().as_secs_f64() * 1e9);
     }
     samples.sort_by(f64::total_cmp);
-    (samples[samples.len() / 2], samples.len())
+    (samples[samples.len() / 2], samples[0], samples.len())
 }
 
 /// Measures every method on `workload`.
@@ -159,13 +168,14 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
     let palette_len = model.palette_len();
     let palette_bytes = (palette_len * size_of::<JointMatrix>()) as f64;
     let phases = workload.phases(options.seed);
-    let row = |method: &str, threads, (frame_ns, frames), cpu_bytes, upload_bytes, evaluations| Row {
+    let row = |method: &str, threads, (frame_ns, best_ns, frames), cpu_bytes, upload_bytes, evaluations| Row {
         workload: workload.name,
         method: method.to_owned(),
         threads,
         instances: workload.instances,
         joints: workload.joints(),
         frame_ns,
+        best_ns,
         frames,
         cpu_bytes_per_instance: cpu_bytes,
         upload_bytes_per_instance: upload_bytes,
@@ -241,10 +251,13 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
     rows
 }
 
-/// Every instance's clip time at `time`.
+/// Every instance's clip time at `time` (positive): looped without a libm call (the
+/// workloads' times are positive, so truncation is the floor).
 fn wrap_times(phases: &[f32], time: f32, duration: f32, times: &mut [f32]) {
+    let inverse = 1.0 / duration;
     for (t, phase) in times.iter_mut().zip(phases) {
-        *t = PlayMode::Loop.wrap(time + phase, duration);
+        let at = time + phase;
+        *t = (at - duration * ((at * inverse) as u32 as f32)).clamp(0.0, duration);
     }
 }
 

@@ -121,3 +121,4 @@ fn threads_give_bitwise_the_same_palettes_and_lod_keeps_the_rest() {
         assert_eq!(!due, single[range.clone()] == before[range], "instance {i}");
     }
 }
+
