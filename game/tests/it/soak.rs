@@ -36,7 +36,7 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     let names = ["pack/a.gltf", "pack/b.gltf", "c.gltf", "pack/windmill.glb", "pack/car.glb", "d.glb"];
     let mut running = Running::headless_with_mods(&mods, 120);
 
-    let seed = 0x5eed_0f_50a4;
+    let seed = 0x5eed_50a4;
     let mut rng = Rng(seed);
     let started = Instant::now();
     for operation in 0..OPERATIONS {

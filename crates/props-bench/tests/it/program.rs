@@ -121,4 +121,3 @@ fn threads_give_bitwise_the_same_palettes_and_lod_keeps_the_rest() {
         assert_eq!(!due, single[range.clone()] == before[range], "instance {i}");
     }
 }
-
