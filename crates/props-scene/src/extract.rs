@@ -3,7 +3,7 @@
 
 use glam::{Affine3A, Vec3};
 use hecs::{Component, World};
-use props_anim::Pose;
+use props_anim::{JointMatrix, Pose};
 use props_frame::{DebugLine, FrameData};
 
 use crate::animals::Fox;
@@ -28,7 +28,8 @@ pub struct SceneCounts {
     pub foxes: usize,
     /// Instances [`Scene::extract`] pushes.
     pub instances: usize,
-    /// Palette matrices it writes (joints plus node slots, over every instance).
+    /// Palette matrices it writes (joints plus node slots, over every instance; the traffic
+    /// lights share one palette per phase).
     pub palette_matrices: usize,
 }
 
@@ -74,6 +75,11 @@ fn skeletons<T: Component>(world: &World, prop: &PropModel, limit: usize, lines:
     }
 }
 
+/// Palettes written for `lights` traffic lights: one per phase, if there is any light.
+fn shared_light_palettes(lights: usize) -> usize {
+    if lights > 0 { 3 } else { 0 }
+}
+
 fn count<T: Component>(world: &World) -> usize {
     world.query::<&T>().iter().len()
 }
@@ -95,8 +101,28 @@ impl Scene {
         }
         frame.end_batch(r.windmill.prop.id);
         extract_kind::<Car>(&self.world, &r.car.prop, frame);
-        extract_kind::<TrafficLight>(&self.world, &r.light.prop, frame);
+        self.extract_lights(frame);
         extract_kind::<Fox>(&self.world, &r.fox.prop, frame);
+    }
+
+    /// Traffic lights share their palettes: a light's pose is a pure function of its phase,
+    /// so the three phase palettes are written once and every light carries only the offset
+    /// of its phase's palette (exact pose sharing; the upload does not grow with the lights).
+    fn extract_lights(&self, frame: &mut FrameData) {
+        let light = &self.rigs.light;
+        if count::<TrafficLight>(&self.world) > 0 {
+            let model = &*light.prop.model;
+            let bases = light.phase_poses.each_ref().map(|pose| {
+                let base = frame.palettes.len();
+                frame.palettes.resize(base + model.palette_len(), JointMatrix::IDENTITY);
+                model.write_palettes(pose, &mut frame.palettes[base..]);
+                base as u32
+            });
+            for (placement, light) in self.world.query::<(&Placement, &TrafficLight)>().iter() {
+                frame.push_shared_instance(&placement.0, bases[light.state().phase_index()]);
+            }
+        }
+        frame.end_batch(light.prop.id);
     }
 
     /// How many props there are and how many instances and palette matrices
@@ -116,7 +142,9 @@ impl Scene {
             traffic_lights: kinds[2].0,
             foxes: kinds[3].0,
             instances: kinds.iter().map(|(n, _)| n).sum(),
-            palette_matrices: kinds.iter().map(|(n, p)| n * p.model.palette_len()).sum(),
+            palette_matrices: kinds.iter().map(|(n, p)| n * p.model.palette_len()).sum::<usize>()
+                - kinds[2].0 * r.light.prop.model.palette_len()
+                + shared_light_palettes(kinds[2].0) * r.light.prop.model.palette_len(),
         }
     }
 

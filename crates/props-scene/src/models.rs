@@ -111,12 +111,13 @@ pub(crate) struct CarRig {
     pub pivot_offset: [f32; 2],
 }
 
-/// The traffic light's phase clips.
+/// The traffic light's phase poses.
 #[derive(Clone, Debug)]
 pub(crate) struct LightRig {
     pub prop: PropModel,
-    /// Clip indices of `green`, `amber`, `red`.
-    pub clips: [usize; 3],
+    /// The pose of each phase (`green`, `amber`, `red`): its clip at time 0. A light's pose
+    /// is a pure function of its phase, so every light showing a phase shares it.
+    pub phase_poses: [Pose; 3],
 }
 
 /// The fox's gait clips.
@@ -167,14 +168,15 @@ impl Rigs {
             prop: car,
         };
         let l = &*traffic_light.model;
-        let light = LightRig {
-            clips: [
-                clip(l, "traffic light", "green")?,
-                clip(l, "traffic light", "amber")?,
-                clip(l, "traffic light", "red")?,
-            ],
-            prop: traffic_light,
-        };
+        let clips =
+            [clip(l, "traffic light", "green")?, clip(l, "traffic light", "amber")?, clip(l, "traffic light", "red")?];
+        let phase_poses = clips.map(|index| {
+            let mut pose = Pose::from_rest(l.rig());
+            l.clips()[index].sample(0.0, &mut pose);
+            pose.compute_world(l.rig());
+            pose
+        });
+        let light = LightRig { phase_poses, prop: traffic_light };
         let fox = FoxRig { clips: [clip(&fox.model, "fox", "Walk")?, clip(&fox.model, "fox", "Run")?], prop: fox };
         Ok(Self { windmill, car, light, fox })
     }

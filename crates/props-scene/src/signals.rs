@@ -44,6 +44,13 @@ pub enum LightState {
     Red,
 }
 
+impl LightState {
+    /// Index of the state's clip and pose in the traffic-light rig: green 0, amber 1, red 2.
+    pub(crate) fn phase_index(self) -> usize {
+        self as usize
+    }
+}
+
 /// Where a signal controller is in its cycle; the number is the approach (an index into
 /// [`crate::DIRECTIONS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,18 +267,10 @@ pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, rig: &LightRi
     }
 }
 
-/// Poses every light from its approach's state by sampling the matching clip.
+/// Poses every light from its approach's state: the matching phase pose.
 pub(crate) fn animate_lights(world: &mut World, signals: &Signals, rig: &LightRig) {
-    let model = &rig.prop.model;
     for (light, pose) in world.query_mut::<(&mut TrafficLight, &mut Pose)>() {
         light.state = signals.state(light.intersection, light.approach);
-        let clip = match light.state {
-            LightState::Green => rig.clips[0],
-            LightState::Amber => rig.clips[1],
-            LightState::Red => rig.clips[2],
-        };
-        pose.return_to_rest(model.rig());
-        model.clips()[clip].sample(0.0, pose);
-        pose.compute_world(model.rig());
+        pose.clone_from(&rig.phase_poses[light.state.phase_index()]);
     }
 }

@@ -1,7 +1,9 @@
-//! Extraction: one batch per model, consistent palettes, no buffer growth in a steady scene.
+//! Extraction: one batch per model, consistent palettes (traffic lights sharing one per
+//! phase), no buffer growth in a steady scene.
 
+use props_anim::JointMatrix;
 use props_frame::{FrameData, ModelId};
-use props_scene::SceneConfig;
+use props_scene::{SceneConfig, TrafficLight};
 
 use crate::support::{DT, models, scene};
 
@@ -27,7 +29,24 @@ fn one_batch_per_model_with_consistent_palettes() {
     for (batch, (id, n, palette_len)) in frame.batches.iter().zip(expected) {
         assert_eq!(batch.model, id);
         assert_eq!(batch.instances.len(), n);
-        for instance in &frame.instances[batch.instances.start as usize..batch.instances.end as usize] {
+        let instances = &frame.instances[batch.instances.start as usize..batch.instances.end as usize];
+        if id == ModelId(2) {
+            // Traffic lights share one palette per phase, written before the lights: each
+            // light points at the palette of its own pose.
+            let lights =
+                scene.world().query::<(hecs::Entity, &TrafficLight)>().iter().map(|(e, _)| e).collect::<Vec<_>>();
+            assert_eq!(lights.len(), instances.len());
+            for (entity, instance) in lights.into_iter().zip(instances) {
+                let start = instance.palette_base as usize;
+                assert!((base..base + 3 * palette_len).step_by(palette_len).any(|b| b == start), "a phase palette");
+                let mut expected = vec![JointMatrix::IDENTITY; palette_len];
+                m.traffic_light.model.write_palettes(&scene.pose_of(entity).expect("a prop"), &mut expected);
+                assert_eq!(&frame.palettes[start..start + palette_len], &expected[..], "its own phase's palette");
+            }
+            base += 3 * palette_len;
+            continue;
+        }
+        for instance in instances {
             assert_eq!(instance.palette_base as usize, base, "palettes back to back");
             base += palette_len;
         }
