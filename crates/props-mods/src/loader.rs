@@ -12,7 +12,7 @@ use notify_debouncer_full::DebounceEventResult;
 use props_gltf::{Import, Limits};
 
 use crate::ModEvent;
-use crate::policy::{Action, Millis, ReloadPolicy};
+use crate::policy::{Action, FsEventKind, Millis, ReloadPolicy};
 use crate::watcher::{Batch, FsProbe, Problem, Translator};
 
 /// What the worker receives.
@@ -157,6 +157,9 @@ impl Worker {
         }
         for event in &batch.events {
             self.policy.event(now, event);
+        }
+        if batch.events.iter().any(|e| matches!(e.kind, FsEventKind::Removed | FsEventKind::Renamed { .. })) {
+            self.policy.sweep_missing(now, &self.probe);
         }
         self.report(batch.problems)
     }

@@ -270,6 +270,22 @@ impl ReloadPolicy {
         }
     }
 
+    /// Marks dirty every model it knows that `probe` no longer finds and that waits for
+    /// nothing, so that it is removed once due. The loader calls it after events that take
+    /// files away: notify's debouncer folds a chain of renames `a -> b -> c` into `a -> c`,
+    /// and `b`'s departure is never reported. One stat per known model.
+    pub fn sweep_missing(&mut self, now: Millis, probe: &impl Probe) {
+        let missing: Vec<PathBuf> = self
+            .models
+            .iter()
+            .filter(|(path, state)| state.pending.is_none() && probe.stat(path).is_none())
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in missing {
+            self.dirty(now, path, None);
+        }
+    }
+
     /// Decides which dirty models are due at `now`, looking at their files through `probe`.
     /// Actions come in path order.
     pub fn poll(&mut self, now: Millis, probe: &impl Probe) -> Vec<Action> {

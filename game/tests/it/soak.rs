@@ -76,6 +76,14 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     eprintln!("soak: {OPERATIONS} operations, {loaded} reloads, {rejected} rejections");
     assert!(loaded > 0 && rejected > 0, "the soak exercised both paths");
     let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
+    // On failure: each path's events, to see which one stayed.
+    let history = |path: &str| -> Vec<String> {
+        log.iter()
+            .filter(|l| l["path"].as_str().is_some_and(|p| p.ends_with(path)))
+            .map(|l| format!("{} {}", l["message"], l["error"]))
+            .collect()
+    };
+    let histories: Vec<(&str, Vec<String>)> = names.iter().map(|name| (*name, history(name))).collect();
+    assert_eq!(finished["mods"], 0, "{finished}\n{histories:#?}");
     assert_eq!(finished["gpu_models"], 5, "four props and the ground, nothing else: {finished}");
-    assert_eq!(finished["mods"], 0, "{finished}");
 }

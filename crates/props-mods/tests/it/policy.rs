@@ -371,3 +371,34 @@ fn idle_policy_has_no_deadline() {
     policy.event(Millis(5), &FsEvent::modified("a.glb"));
     assert_eq!(policy.next_deadline(), Some(Millis(5)), "a fresh change needs a first look at once");
 }
+
+#[test]
+fn a_model_renamed_away_in_a_folded_rename_chain_is_swept_and_removed() {
+    // a.gltf and b.gltf load; then a -> b -> c happens so fast that the debouncer reports only
+    // a -> c: b's departure never arrives as an event.
+    let fs = MockFs::default();
+    let mut policy = ReloadPolicy::new(Duration::from_millis(SETTLE));
+    for path in ["a.gltf", "b.gltf"] {
+        let event = apply(&fs, Op::Write(path));
+        policy.event(Millis(0), &event);
+    }
+    let loads = policy.poll(Millis(1000), &fs);
+    let loads = [loads, policy.poll(Millis(2000), &fs)].concat();
+    assert_eq!(loads.len(), 2, "{loads:?}");
+    apply(&fs, Op::Rename("b.gltf", "c.gltf"));
+    let folded = apply(&fs, Op::Rename("a.gltf", "c.gltf"));
+    policy.event(Millis(3000), &folded);
+    let without_sweep: Vec<String> = [policy.poll(Millis(4000), &fs), policy.poll(Millis(5000), &fs)]
+        .concat()
+        .iter()
+        .map(|a| describe(0, a))
+        .collect();
+    assert!(!without_sweep.iter().any(|a| a.contains("b.gltf")), "b's departure is unknown: {without_sweep:?}");
+    policy.sweep_missing(Millis(6000), &fs);
+    let swept: Vec<String> = [policy.poll(Millis(7000), &fs), policy.poll(Millis(8000), &fs)]
+        .concat()
+        .iter()
+        .map(|a| describe(0, a))
+        .collect();
+    assert!(swept.iter().any(|a| a.contains("remove b.gltf")), "{swept:?}");
+}
