@@ -46,6 +46,20 @@ pub struct Args {
     pub size: (u32, u32),
 }
 
+impl Args {
+    /// Resolves the default `assets` and `mods` folders when the game is started from another
+    /// folder than the repository root (`cargo run` from `game/`, say): a relative default
+    /// that does not exist here is taken from the repository the binary was built in.
+    pub fn locate_folders(&mut self) {
+        let repository = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for (folder, default) in [(&mut self.assets, "assets"), (&mut self.mods, "mods")] {
+            if folder.as_os_str() == default && !folder.exists() && repository.join(default).is_dir() {
+                *folder = repository.join(default);
+            }
+        }
+    }
+}
+
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {

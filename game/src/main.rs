@@ -19,7 +19,8 @@ mod window;
 use clap::Parser as _;
 
 fn main() -> std::process::ExitCode {
-    let args = cli::Args::parse();
+    let mut args = cli::Args::parse();
+    args.locate_folders();
     logging::init(args.log_format);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), seed = args.seed, headless = args.headless, "starting");
     let shutdown = shutdown::Shutdown::install();
