@@ -242,12 +242,10 @@ impl Running {
         if size.width == 0 || size.height == 0 {
             return Ok(());
         }
-        let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(texture) => texture,
-            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => {
-                self.surface.configure(&self.context.device, &self.config);
-                texture
-            }
+        // A suboptimal texture is still drawn and presented; the surface is reconfigured after.
+        let (texture, suboptimal) = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
+            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
             wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return Ok(()),
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 self.surface.configure(&self.context.device, &self.config);
@@ -267,6 +265,9 @@ impl Running {
             self.context.queue.submit(hud_buffers.into_iter().chain([encoder.finish()]));
             self.context.queue.present(texture);
         });
+        if suboptimal {
+            self.surface.configure(&self.context.device, &self.config);
+        }
         self.frames += 1;
         Ok(())
     }
