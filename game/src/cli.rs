@@ -10,6 +10,12 @@ pub struct Args {
     /// Windmills on the hills around the town (up to 100000).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub windmills: u32,
+    /// Windmills whose nacelle yaw and rotor angle round to the same multiples of this many
+    /// degrees share one pose (posed once per frame, a few bytes of upload each; a point r
+    /// metres from an axis moves by at most r * step / 2 in radians); 0 poses every windmill
+    /// exactly.
+    #[arg(long, value_name = "DEGREES", default_value_t = 1.0, value_parser = parse_pose_step)]
+    pub windmill_pose_step: f32,
     /// Cars on the roads.
     #[arg(long, default_value_t = 40)]
     pub cars: u32,
@@ -47,6 +53,11 @@ pub struct Args {
 }
 
 impl Args {
+    /// [`Args::windmill_pose_step`] as the scene takes it: radians, `None` when exact.
+    pub fn windmill_pose_step_radians(&self) -> Option<f32> {
+        (self.windmill_pose_step > 0.0).then(|| self.windmill_pose_step.to_radians())
+    }
+
     /// Resolves the default `assets` and `mods` folders when the game is started from another
     /// folder than the repository root (`cargo run` from `game/`, say): a relative default
     /// that does not exist here is taken from the repository the binary was built in.
@@ -87,6 +98,14 @@ fn parse_fixed_dt(text: &str) -> Result<f32, String> {
     }
 }
 
+/// Parses a pose step: 0 (exact) or 0.01 to 180 degrees.
+fn parse_pose_step(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(degrees) if degrees == 0.0 || (0.01..=180.0).contains(&degrees) => Ok(degrees),
+        _ => Err(format!("invalid pose step {text:?}: expected 0 (exact) or 0.01 to 180 degrees")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser as _;
@@ -110,6 +129,9 @@ mod tests {
         assert_eq!(args.frames, Some(120));
         assert_eq!(args.size, (1280, 720));
         assert_eq!(args.fixed_dt, Some(0.0166));
+        assert_eq!(args.windmill_pose_step_radians(), Some(1f32.to_radians()));
+        let exact = Args::try_parse_from(["game", "--windmill-pose-step", "0"]).expect("parses");
+        assert_eq!(exact.windmill_pose_step_radians(), None);
     }
 
     #[test]
@@ -118,6 +140,8 @@ mod tests {
             &["game", "--windmills", "100001"][..],
             &["game", "--size", "0x10"],
             &["game", "--fixed-dt", "-1"],
+            &["game", "--windmill-pose-step", "-1"],
+            &["game", "--windmill-pose-step", "0.001"],
             &["game", "--screenshot", "a.png"],
         ] {
             assert!(Args::try_parse_from(bad).is_err(), "{bad:?}");

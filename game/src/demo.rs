@@ -80,6 +80,7 @@ impl Demo {
             seed: args.seed,
             windmills: args.windmills as usize,
             cars: args.cars as usize,
+            windmill_pose_step: args.windmill_pose_step_radians(),
             ..SceneConfig::default()
         };
         let mut models = ModelRegistry::load(&args.assets, &args.mods)?;

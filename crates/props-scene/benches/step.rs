@@ -1,5 +1,6 @@
 //! One simulation step and one extraction of the default town, with the default 300 windmills
-//! and with 100k, on the synthetic models (same palette sizes as the real windmill and car).
+//! and with 100k, on the synthetic models (same palette sizes as the real windmill and car);
+//! extraction with shared windmill poses (the default one-degree step) and exact ones.
 //! `cargo test` runs each once in test mode, so the benchmark never rots.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -11,19 +12,25 @@ const DT: f32 = 1.0 / 60.0;
 
 fn scene(c: &mut Criterion) {
     for windmills in [300, props_scene::MAX_WINDMILLS] {
-        let models = synthetic::models().expect("synthetic models build");
-        let mut scene =
-            Scene::new(SceneConfig { windmills, seed: 1, ..SceneConfig::default() }, models).expect("scene builds");
-        let mut frame = FrameData::default();
         let mut group = c.benchmark_group("scene");
-        group.throughput(Throughput::Elements(scene.counts().instances as u64));
-        group.bench_function(BenchmarkId::new("step", windmills), |b| b.iter(|| scene.step(DT)));
-        group.bench_function(BenchmarkId::new("extract", windmills), |b| {
-            b.iter(|| {
-                frame.clear();
-                scene.extract(&mut frame);
+        for (extract, windmill_pose_step) in
+            [("extract", SceneConfig::default().windmill_pose_step), ("extract_exact", None)]
+        {
+            let models = synthetic::models().expect("synthetic models build");
+            let config = SceneConfig { windmills, seed: 1, windmill_pose_step, ..SceneConfig::default() };
+            let mut scene = Scene::new(config, models).expect("scene builds");
+            let mut frame = FrameData::default();
+            group.throughput(Throughput::Elements(scene.counts().instances as u64));
+            if windmill_pose_step.is_some() {
+                group.bench_function(BenchmarkId::new("step", windmills), |b| b.iter(|| scene.step(DT)));
+            }
+            group.bench_function(BenchmarkId::new(extract, windmills), |b| {
+                b.iter(|| {
+                    frame.clear();
+                    scene.extract(&mut frame);
+                });
             });
-        });
+        }
         group.finish();
     }
 }

@@ -60,7 +60,16 @@ pub struct SceneConfig {
     pub wind: WindConfig,
     /// Driver model parameters shared by every car.
     pub driving: IdmParams,
+    /// Pose sharing for windmills: windmills whose nacelle yaw and rotor angle round to the
+    /// same multiples of this step (radians, shrunk so that a turn holds a whole number of
+    /// steps) share one palette, posed once per frame. The rounding moves a point at distance
+    /// `r` from the nacelle's and the rotor's axes by at most `r * step / 2` per axis (a
+    /// one-degree step: under 1 cm per metre). `None`: exact, one palette per windmill.
+    pub windmill_pose_step: Option<f32>,
 }
+
+/// The default [`SceneConfig::windmill_pose_step`]: one degree.
+pub const WINDMILL_POSE_STEP: f32 = std::f32::consts::PI / 180.0;
 
 impl Default for SceneConfig {
     fn default() -> Self {
@@ -74,6 +83,7 @@ impl Default for SceneConfig {
             windmill_spacing: 40.0,
             wind: WindConfig::default(),
             driving: IdmParams::default(),
+            windmill_pose_step: Some(WINDMILL_POSE_STEP),
         }
     }
 }
@@ -94,6 +104,9 @@ impl SceneConfig {
         }
         if self.windmills > MAX_WINDMILLS {
             return Err(SceneError::TooManyWindmills { requested: self.windmills, max: MAX_WINDMILLS });
+        }
+        if self.windmill_pose_step.is_some_and(|s| !(s.is_finite() && (1e-4..=std::f32::consts::PI).contains(&s))) {
+            return invalid("windmill_pose_step", "must be 0.0001 to pi radians");
         }
         let wind = &self.wind;
         let non_negative = |x: f32| x.is_finite() && x >= 0.0;

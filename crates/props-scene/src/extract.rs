@@ -10,6 +10,7 @@ use crate::animals::Fox;
 use crate::models::PropModel;
 use crate::roads::{LANE_WIDTH, LaneKind};
 use crate::scene::Scene;
+use crate::shared_windmills::SharedWindmills;
 use crate::signals::{LightState, TrafficLight};
 use crate::traffic::Car;
 use crate::wind::{self, Windmill};
@@ -29,7 +30,8 @@ pub struct SceneCounts {
     /// Instances [`Scene::extract`] pushes.
     pub instances: usize,
     /// Palette matrices it writes (joints plus node slots, over every instance; the traffic
-    /// lights share one palette per phase).
+    /// lights share one palette per phase; shared windmill palettes as the last
+    /// [`Scene::extract`] wrote them).
     pub palette_matrices: usize,
 }
 
@@ -88,21 +90,43 @@ impl Scene {
     /// Appends every prop to `frame`: for each model (windmill, car, traffic light, fox, in
     /// that order) its instances with their palettes (`Model::write_palettes` of the pose the
     /// last step computed; for windmills the same matrices from their two angles), closed as
-    /// one batch of that model's `ModelId`. Clear the frame
+    /// one batch of that model's `ModelId`; windmills share palettes as
+    /// [`crate::SceneConfig::windmill_pose_step`] says. Clear the frame
     /// first; nothing else should be left pushed without its `end_batch`. Allocation-free once
     /// the frame's buffers have grown.
-    pub fn extract(&self, frame: &mut FrameData) {
+    pub fn extract(&mut self, frame: &mut FrameData) {
+        self.extract_windmills(frame);
         let r = &self.rigs;
-        // Windmills are many and move through two nodes only: their palettes come from the
-        // factored palette instead of a pose each.
-        let len = r.windmill.palette.len();
-        for (placement, mill) in self.world.query::<(&Placement, &Windmill)>().iter() {
-            wind::write_palette(&r.windmill, mill, frame.push_instance(&placement.0, len));
-        }
-        frame.end_batch(r.windmill.prop.id);
         extract_kind::<Car>(&self.world, &r.car.prop, frame);
         self.extract_lights(frame);
         extract_kind::<Fox>(&self.world, &r.fox.prop, frame);
+    }
+
+    /// Windmills are many and move through two nodes only: their palettes come from the
+    /// factored palette instead of a pose each, one per windmill or one per distinct pair of
+    /// rounded angles.
+    fn extract_windmills(&mut self, frame: &mut FrameData) {
+        let rig = &self.rigs.windmill;
+        let len = rig.palette.len();
+        let mills = self.world.query_mut::<(&Placement, &Windmill)>();
+        match &mut self.shared_windmills {
+            None => {
+                for (placement, mill) in mills {
+                    let out = frame.push_instance(&placement.0, len);
+                    wind::write_palette(rig, mill.yaw(), mill.rotor_angle(), out);
+                }
+            }
+            Some(shared) => {
+                shared.clear();
+                for (placement, mill) in mills {
+                    let angles = (mill.yaw(), mill.rotor_angle());
+                    shared.push(frame, &placement.0, angles, len, |yaw, rotor, out| {
+                        wind::write_palette(rig, yaw, rotor, out);
+                    });
+                }
+            }
+        }
+        frame.end_batch(rig.prop.id);
     }
 
     /// Traffic lights share their palettes: a light's pose is a pure function of its phase,
@@ -136,15 +160,20 @@ impl Scene {
             (count::<TrafficLight>(&self.world), &r.light.prop),
             (count::<Fox>(&self.world), &r.fox.prop),
         ];
+        // Palettes written per kind: one per prop, but shared ones.
+        let palettes = [
+            self.shared_windmills.as_ref().map_or(kinds[0].0, SharedWindmills::palettes),
+            kinds[1].0,
+            shared_light_palettes(kinds[2].0),
+            kinds[3].0,
+        ];
         SceneCounts {
             windmills: kinds[0].0,
             cars: kinds[1].0,
             traffic_lights: kinds[2].0,
             foxes: kinds[3].0,
             instances: kinds.iter().map(|(n, _)| n).sum(),
-            palette_matrices: kinds.iter().map(|(n, p)| n * p.model.palette_len()).sum::<usize>()
-                - kinds[2].0 * r.light.prop.model.palette_len()
-                + shared_light_palettes(kinds[2].0) * r.light.prop.model.palette_len(),
+            palette_matrices: palettes.iter().zip(&kinds).map(|(n, (_, p))| n * p.model.palette_len()).sum(),
         }
     }
 

@@ -27,6 +27,7 @@ mod models;
 mod rng;
 mod roads;
 mod scene;
+mod shared_windmills;
 mod signals;
 mod step;
 pub mod synthetic;
@@ -36,7 +37,7 @@ mod wind;
 
 pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
 pub use cars::CarWheels;
-pub use config::{MAX_WINDMILLS, SceneConfig, WindConfig};
+pub use config::{MAX_WINDMILLS, SceneConfig, WINDMILL_POSE_STEP, WindConfig};
 pub use error::SceneError;
 pub use extract::SceneCounts;
 pub use models::{PropModel, SceneModels};

@@ -13,6 +13,7 @@ use crate::error::SceneError;
 use crate::models::{Rigs, SceneModels};
 use crate::rng::{Rng, Stream};
 use crate::roads::{IntersectionId, LaneId, RoadNetwork};
+use crate::shared_windmills::{AngleSteps, SharedWindmills};
 use crate::signals::{self, SignalOverride, Signals, TrafficLight};
 use crate::terrain::Terrain;
 use crate::traffic::{self, Car, TrafficState, TrafficStats};
@@ -47,6 +48,8 @@ pub struct Scene {
     /// [`Scene::pose_of`] and [`Scene::skeleton_lines`]). Behind a mutex so that those can take
     /// `&self`.
     windmill_pose: Mutex<Pose>,
+    /// The windmills' shared palettes, when [`SceneConfig::windmill_pose_step`] is set.
+    pub(crate) shared_windmills: Option<SharedWindmills>,
     cars_spawned: u64,
     time: f64,
     steps: u64,
@@ -72,6 +75,7 @@ impl Scene {
             wind: WindField::new(&config.wind, config.seed),
             fox_scratch: Pose::from_rest(rigs.fox.prop.model.rig()),
             windmill_pose: Mutex::new(Pose::from_rest(rigs.windmill.prop.model.rig())),
+            shared_windmills: config.windmill_pose_step.map(|step| SharedWindmills::new(AngleSteps::new(step))),
             traffic: TrafficState::default(),
             world: World::new(),
             windmills: Vec::new(),

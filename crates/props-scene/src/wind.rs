@@ -253,25 +253,26 @@ pub(crate) fn update(world: &mut World, field: &WindField, time: f64, dt: f32) {
     }
 }
 
-/// Local transforms of the windmill's driven nodes: `nacelle` yawed about local Y (rest
-/// translation kept), `hub` turned clockwise seen from the front (negative about +Z, as the
-/// `spin` clip turns).
-fn driven(rig: &WindmillRig, mill: &Windmill) -> [Transform; 2] {
-    [rig.nacelle.rotated(Quat::from_rotation_y(mill.yaw)), rig.hub.rotated(Quat::from_rotation_z(-mill.rotor_angle))]
+/// Local transforms of the windmill's driven nodes for nacelle yaw `yaw` and rotor angle
+/// `rotor`: `nacelle` yawed about local Y (rest translation kept), `hub` turned clockwise seen
+/// from the front (negative about +Z, as the `spin` clip turns).
+fn driven(rig: &WindmillRig, yaw: f32, rotor: f32) -> [Transform; 2] {
+    [rig.nacelle.rotated(Quat::from_rotation_y(yaw)), rig.hub.rotated(Quat::from_rotation_z(-rotor))]
 }
 
-/// Writes `mill`'s palette (of the windmill model's palette length) from the factored palette.
-pub(crate) fn write_palette(rig: &WindmillRig, mill: &Windmill, out: &mut [JointMatrix]) {
+/// Writes the palette (of the windmill model's palette length) of a windmill with nacelle yaw
+/// `yaw` and rotor angle `rotor` from the factored palette.
+pub(crate) fn write_palette(rig: &WindmillRig, yaw: f32, rotor: f32, out: &mut [JointMatrix]) {
     // glam's constructor inlines here; `Transform::to_affine` would be a call per node.
     let locals =
-        driven(rig, mill).map(|t| Affine3A::from_scale_rotation_translation(t.scale, t.rotation, t.translation));
+        driven(rig, yaw, rotor).map(|t| Affine3A::from_scale_rotation_translation(t.scale, t.rotation, t.translation));
     rig.palette.write(locals, out);
 }
 
 /// Poses `mill` into `pose` (a pose of the windmill rig whose other nodes are at rest), world
-/// matrices included: for inspection and debug lines.
+/// matrices included, with its exact angles: for inspection and debug lines.
 pub(crate) fn pose(rig: &WindmillRig, mill: &Windmill, pose: &mut Pose) {
-    let [nacelle, hub] = driven(rig, mill);
+    let [nacelle, hub] = driven(rig, mill.yaw, mill.rotor_angle);
     pose.set_local_transform(rig.nacelle.id, nacelle);
     pose.set_local_transform(rig.hub.id, hub);
     pose.compute_world(rig.prop.model.rig());

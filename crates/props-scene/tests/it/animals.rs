@@ -11,7 +11,7 @@ use crate::support::{DT, scene};
 const FOX_PALETTE: usize = 8;
 
 /// Each fox's palette (model space), in world order.
-fn palettes(scene: &Scene, frame: &mut FrameData) -> Vec<Vec<JointMatrix>> {
+fn palettes(scene: &mut Scene, frame: &mut FrameData) -> Vec<Vec<JointMatrix>> {
     frame.clear();
     scene.extract(frame);
     let batch = frame.batches.iter().find(|b| b.model == props_frame::ModelId(3)).expect("a fox batch");
@@ -44,7 +44,7 @@ fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
     };
     let fade_steps = (FADE_TIME / DT).ceil() as usize;
     let mut previous = state(&scene);
-    let mut previous_palettes = palettes(&scene, &mut frame);
+    let mut previous_palettes = palettes(&mut scene, &mut frame);
     let mut changes = 0;
     let mut steady_change = 0.0_f32;
     let mut fading_change = 0.0_f32;
@@ -53,7 +53,7 @@ fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
     for step in 0..60 * 90 {
         scene.step(DT);
         let now = state(&scene);
-        let now_palettes = palettes(&scene, &mut frame);
+        let now_palettes = palettes(&mut scene, &mut frame);
         for (f, ((was, is), (pa, pb))) in
             previous.iter().zip(&now).zip(previous_palettes.iter().zip(&now_palettes)).enumerate()
         {

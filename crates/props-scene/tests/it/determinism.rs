@@ -6,7 +6,7 @@ use props_scene::{Car, Fox, Scene, SceneConfig, Windmill};
 use crate::support::{DT, scene};
 
 /// Every simulated number and every palette and instance matrix, as bits.
-fn fingerprint(scene: &Scene) -> Vec<u32> {
+fn fingerprint(scene: &mut Scene) -> Vec<u32> {
     let mut bits = Vec::new();
     for car in scene.world().query::<&Car>().iter() {
         bits.extend([car.lane().0, car.next_lane().0, car.position().to_bits(), car.speed().to_bits()]);
@@ -29,7 +29,7 @@ fn run(seed: u64, steps: usize) -> Vec<u32> {
     for _ in 0..steps {
         scene.step(DT);
     }
-    fingerprint(&scene)
+    fingerprint(&mut scene)
 }
 
 #[test]

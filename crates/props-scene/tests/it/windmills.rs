@@ -3,8 +3,9 @@
 
 use std::f32::consts::{PI, TAU};
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use hecs::Entity;
+use props_anim::JointMatrix;
 use props_scene::{Scene, SceneConfig, WindConfig, Windmill, rotor_speed_for, synthetic};
 
 use crate::support::{DT, scene};
@@ -140,4 +141,105 @@ fn a_hundred_thousand_windmills() {
     let mut frame = props_frame::FrameData::default();
     scene.extract(&mut frame);
     assert_eq!(frame.instances.len(), scene.counts().instances);
+}
+
+/// Every vertex of `model` under every matrix of palette `a`, and how far palette `b` puts it
+/// from there.
+fn moved_points<'a>(
+    model: &'a props_anim::Model,
+    a: &'a [JointMatrix],
+    b: &'a [JointMatrix],
+) -> impl Iterator<Item = (Vec3, f32)> + 'a {
+    let points = model.meshes().iter().flat_map(|m| &m.primitives).flat_map(|p| &p.positions);
+    a.iter().zip(b).flat_map(move |(a, b)| {
+        let (a, b) = (a.to_affine(), b.to_affine());
+        points.clone().map(move |&p| (a.transform_point3(p), a.transform_point3(p).distance(b.transform_point3(p))))
+    })
+}
+
+/// The angle of the rotation from `b` to `a`, accurate for small angles too.
+fn rotation_angle(a: Quat, b: Quat) -> f32 {
+    2.0 * (a * b.inverse()).xyz().length().min(1.0).asin()
+}
+
+#[test]
+fn shared_windmill_poses_round_the_angles_by_at_most_half_a_step() {
+    // A steady wind: after the nacelles have turned into it (at most pi / YAW_RATE seconds),
+    // all face one way and the windmills differ only by their rotor angles.
+    let config = SceneConfig {
+        windmills: 2000,
+        cars: 0,
+        foxes: 0,
+        seed: 9,
+        wind: WindConfig::steady(9.0, WIND_FROM),
+        ..SceneConfig::default()
+    };
+    let step = config.windmill_pose_step.expect("windmills share poses by default");
+    let mut scene = scene(config);
+    for _ in 0..(11.0 / DT) as usize {
+        scene.step(DT);
+    }
+    let mut frame = props_frame::FrameData::default();
+    scene.extract(&mut frame);
+    let model = synthetic::windmill().expect("synthetic windmill");
+    let len = model.palette_len();
+    let batch = &frame.batches[0];
+    let instances = &frame.instances[batch.instances.start as usize..batch.instances.end as usize];
+    let mills: Vec<Entity> = scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
+    assert_eq!(mills.len(), instances.len());
+    let mut bases: Vec<u32> = instances.iter().map(|i| i.palette_base).collect();
+    // The rotations of the nacelle's and the hub's meshes, as their palette slots hold them.
+    let slot = |name| {
+        let node = model.rig().find(name).expect("driven node");
+        model.node_slot(model.instances().iter().position(|i| i.node == node).expect("a mesh on the node"))
+    };
+    let (nacelle, hub) = (slot("nacelle"), slot("hub"));
+    let rotations = |palette: &[JointMatrix]| {
+        let rotation = |k: usize| Quat::from_mat3a(&palette[k].to_affine().matrix3);
+        let n = rotation(nacelle);
+        (n, n.inverse() * rotation(hub))
+    };
+    let (mut worst_yaw, mut worst_rotor) = (0.0f32, 0.0f32);
+    for (&entity, instance) in mills.iter().zip(instances) {
+        let mut exact = vec![JointMatrix::IDENTITY; len];
+        model.write_palettes(&scene.pose_of(entity).expect("a windmill"), &mut exact);
+        let start = instance.palette_base as usize;
+        let (shared_yaw, shared_rotor) = rotations(&frame.palettes[start..start + len]);
+        let (exact_yaw, exact_rotor) = rotations(&exact);
+        // Each angle is rounded to the nearest step: off by at most half a step.
+        worst_yaw = worst_yaw.max(rotation_angle(shared_yaw, exact_yaw));
+        worst_rotor = worst_rotor.max(rotation_angle(shared_rotor, exact_rotor));
+    }
+    assert!(worst_yaw <= 0.5 * step + 1e-5 && worst_rotor <= 0.5 * step + 1e-5, "{worst_yaw} {worst_rotor}");
+    // 2000 rotor angles spread over the turn: some fall close to half-way between steps.
+    assert!(worst_rotor > 0.4 * step, "the rotor angles are rounded: {worst_rotor}");
+    bases.sort_unstable();
+    bases.dedup();
+    // One yaw, at most one palette per rotor step: 2000 windmills share at most 360 palettes.
+    assert!(bases.len() <= 360, "{} palettes", bases.len());
+    // The windmills' palettes come first, back to back, and the counts see the sharing.
+    assert_eq!(bases, (0..bases.len() as u32).map(|k| k * len as u32).collect::<Vec<_>>());
+    assert_eq!(scene.counts().palette_matrices, frame.palettes.len());
+}
+
+#[test]
+fn exact_windmill_poses_are_the_poses() {
+    let config = SceneConfig { windmills: 50, cars: 0, foxes: 0, windmill_pose_step: None, ..SceneConfig::default() };
+    let mut scene = scene(config);
+    scene.step(DT);
+    let mut frame = props_frame::FrameData::default();
+    scene.extract(&mut frame);
+    let model = synthetic::windmill().expect("synthetic windmill");
+    let len = model.palette_len();
+    let mills: Vec<Entity> = scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
+    for (k, &entity) in mills.iter().enumerate() {
+        let mut exact = vec![JointMatrix::IDENTITY; len];
+        model.write_palettes(&scene.pose_of(entity).expect("a windmill"), &mut exact);
+        let start = frame.instances[k].palette_base as usize;
+        assert_eq!(start, k * len, "a palette per windmill");
+        let moved =
+            moved_points(&model, &exact, &frame.palettes[start..start + len]).map(|(_, m)| m).fold(0.0, f32::max);
+        assert!(moved < 1e-4, "windmill {k} moved {moved} m");
+    }
+    assert_eq!(scene.counts().palette_matrices, frame.palettes.len());
 }
