@@ -6,11 +6,11 @@
 //! few bytes. The price is the rounding: up to half a step of rotation of the nacelle and of
 //! the rotor (see [`SceneConfig::windmill_pose_step`](crate::SceneConfig)).
 
-use std::collections::HashMap;
 use std::f32::consts::TAU;
 
 use props_anim::JointMatrix;
 use props_frame::FrameData;
+use rustc_hash::FxHashMap;
 
 /// Angles rounded to a whole number of steps per turn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,17 +39,18 @@ impl AngleSteps {
 }
 
 /// The windmills' shared palettes of one frame, and the map from angle pairs to them (kept
-/// between frames so that extraction allocates nothing once it has grown).
+/// between frames so that extraction allocates nothing once it has grown; Fx hashing, as a
+/// lookup per windmill with the standard SipHash cost more than the pose it saves).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SharedWindmills {
     steps: AngleSteps,
-    bases: HashMap<u32, u32>,
+    bases: FxHashMap<u32, u32>,
 }
 
 impl SharedWindmills {
     /// Sharing with angles rounded to `steps`.
     pub fn new(steps: AngleSteps) -> Self {
-        Self { steps, bases: HashMap::new() }
+        Self { steps, bases: FxHashMap::default() }
     }
 
     /// Starts a frame: no palette written yet.
