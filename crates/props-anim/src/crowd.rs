@@ -37,7 +37,8 @@ pub struct Crowd {
     scratches: Vec<Scratch>,
 }
 
-/// Evaluates a contiguous run of instances starting at `first`; returns how many were due.
+/// Evaluates a contiguous run of instances starting at `first`, four at a time
+/// ([`ClipProgram::write_palettes4`]) and the last few one by one; returns how many were due.
 fn run(
     program: &ClipProgram,
     first: usize,
@@ -48,17 +49,24 @@ fn run(
     due: Due<'_>,
 ) -> usize {
     let (palette_len, cursor_len) = (program.palette_len(), program.cursor_len());
-    let mut evaluated = 0;
-    for (i, (&time, out)) in times.iter().zip(out.chunks_exact_mut(palette_len)).enumerate() {
-        let index = first + i;
+    let (mut batch, mut filled, mut evaluated) = ([0; 4], 0, 0);
+    for i in 0..times.len() {
         if let Due::Rates { rates, frame } = due
-            && !is_due(frame, index, rates[index])
+            && !is_due(frame, first + i, rates[first + i])
         {
             continue;
         }
-        let cursors = &mut cursors[i * cursor_len..(i + 1) * cursor_len];
-        program.write_palette(time, cursors, scratch, out);
+        batch[filled] = i;
+        filled += 1;
         evaluated += 1;
+        if filled == 4 {
+            program.write_palettes4(batch.map(|i| times[i]), batch, cursors, scratch, out);
+            filled = 0;
+        }
+    }
+    for &i in &batch[..filled] {
+        let cursors = &mut cursors[i * cursor_len..(i + 1) * cursor_len];
+        program.write_palette(times[i], cursors, scratch, &mut out[i * palette_len..(i + 1) * palette_len]);
     }
     evaluated
 }

@@ -24,6 +24,7 @@ mod pose;
 mod program;
 mod rig;
 mod rows;
+mod rows4;
 mod shared;
 mod skin;
 pub mod skinning;

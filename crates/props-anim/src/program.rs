@@ -16,6 +16,7 @@ use crate::model::Model;
 use crate::palette::JointMatrix;
 use crate::rig::NodeId;
 use crate::rows::Rows;
+use crate::rows4::Rows4;
 use crate::transform::Transform;
 
 /// Where a moving node's local matrix comes from.
@@ -52,6 +53,8 @@ pub struct ClipProgram {
     /// Palette matrices: `(index, node, inverse bind)` for moving skin joints, `(index, node)`
     /// for moving mesh nodes; the rest never change and are in `constant`.
     joints: Vec<(u32, u32, Rows)>,
+    /// The inverse binds of `joints` in every lane, for [`ClipProgram::write_palettes4`].
+    joint_binds4: Vec<Rows4>,
     nodes: Vec<(u32, u32)>,
     constant: Vec<(u32, JointMatrix)>,
     palette_len: usize,
@@ -65,6 +68,9 @@ pub struct Scratch {
     locals: Vec<Local4>,
     world: Vec<Rows>,
     found: Vec<Found>,
+    /// Four instances' locals and world matrices, for [`ClipProgram::write_palettes4`].
+    lane_locals: [Vec<Local4>; 4],
+    world4: Vec<Rows4>,
 }
 
 impl ClipProgram {
@@ -173,6 +179,7 @@ impl ClipProgram {
             track_slots,
             fixed_world,
             steps,
+            joint_binds4: joints.iter().map(|(_, _, inverse_bind)| Rows4::splat(inverse_bind)).collect(),
             joints,
             nodes,
             constant,
@@ -209,10 +216,13 @@ impl ClipProgram {
     /// keep it).
     #[must_use]
     pub fn scratch(&self) -> Scratch {
+        let locals: Vec<Local4> = self.base.iter().map(baked::local4).collect();
         Scratch {
-            locals: self.base.iter().map(baked::local4).collect(),
+            lane_locals: std::array::from_fn(|_| locals.clone()),
+            locals,
             world: self.fixed_world.clone(),
             found: vec![Found::default(); self.clip.group_count()],
+            world4: self.fixed_world.iter().map(Rows4::splat).collect(),
         }
     }
 
@@ -229,15 +239,8 @@ impl ClipProgram {
     #[inline]
     pub fn write_palette(&self, time: f32, cursors: &mut [u32], scratch: &mut Scratch, out: &mut [JointMatrix]) {
         assert_eq!(out.len(), self.palette_len, "palette length must equal ClipProgram::palette_len");
-        let Scratch { locals, world, found } = scratch;
-        self.clip.find(time, cursors, found);
-        let lanes = locals.as_flattened_mut();
-        let mut destination = self.track_slots.iter();
-        self.clip.evaluate(found, |_, value| {
-            if let Some(&d) = destination.next() {
-                lanes[d as usize] = value;
-            }
-        });
+        let Scratch { locals, world, found, .. } = scratch;
+        self.sample(time, cursors, found, locals);
         for step in &self.steps {
             let local = match step.local {
                 Local::Animated { slot, scaled } => {
@@ -259,6 +262,76 @@ impl ClipProgram {
         }
         for &(index, matrix) in &self.constant {
             out[index as usize] = matrix;
+        }
+    }
+
+    /// Samples every track at `time` into `locals` (the animated nodes' local transforms).
+    #[inline(always)]
+    fn sample(&self, time: f32, cursors: &mut [u32], found: &mut [Found], locals: &mut [Local4]) {
+        self.clip.find(time, cursors, found);
+        let lanes = locals.as_flattened_mut();
+        let mut destination = self.track_slots.iter();
+        self.clip.evaluate(found, |_, value| {
+            if let Some(&d) = destination.next() {
+                lanes[d as usize] = value;
+            }
+        });
+    }
+
+    /// [`ClipProgram::write_palette`] for four instances at once, one per SIMD lane of the
+    /// hierarchy and palette arithmetic: instance `instances[k]` at clip time `times[k]`, its
+    /// cursors at `cursors[i * cursor_len..]` and its palette at `out[i * palette_len..]`
+    /// for `i = instances[k]`. Bitwise the same palettes as four [`ClipProgram::write_palette`]
+    /// calls.
+    ///
+    /// # Panics
+    /// If an instance's palette or cursors lie outside `out` or `cursors`, or `scratch` was
+    /// made by another program.
+    #[inline]
+    pub fn write_palettes4(
+        &self,
+        times: [f32; 4],
+        instances: [usize; 4],
+        cursors: &mut [u32],
+        scratch: &mut Scratch,
+        out: &mut [JointMatrix],
+    ) {
+        let Scratch { found, lane_locals, world4, .. } = scratch;
+        let cursor_len = self.cursor_len();
+        for ((&time, &i), locals) in times.iter().zip(&instances).zip(lane_locals.iter_mut()) {
+            self.sample(time, &mut cursors[i * cursor_len..(i + 1) * cursor_len], found, locals);
+        }
+        for step in &self.steps {
+            let local = match step.local {
+                Local::Animated { slot, scaled } => {
+                    let [a, b, c, d] = &*lane_locals;
+                    let s = slot as usize;
+                    let (a, b, c, d) = (&a[s], &b[s], &c[s], &d[s]);
+                    let lane = |p: usize| [a[p], b[p], c[p], d[p]];
+                    Rows4::from_trs(lane(0), lane(1), lane(2), scaled)
+                }
+                Local::Fixed(rows) => Rows4::splat(&rows),
+            };
+            world4[step.node as usize] = match step.parent {
+                Some(parent) => world4[parent as usize].mul(&local),
+                None => local,
+            };
+        }
+        let [i0, i1, i2, i3] = instances.map(|i| i * self.palette_len);
+        let at = |index: u32| {
+            let index = index as usize;
+            [i0 + index, i1 + index, i2 + index, i3 + index]
+        };
+        for (&(index, node, _), inverse_bind) in self.joints.iter().zip(&self.joint_binds4) {
+            world4[node as usize].mul(inverse_bind).write(at(index), out);
+        }
+        for &(index, node) in &self.nodes {
+            world4[node as usize].write(at(index), out);
+        }
+        for &(index, matrix) in &self.constant {
+            for at in at(index) {
+                out[at] = matrix;
+            }
         }
     }
 }

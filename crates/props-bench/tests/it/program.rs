@@ -1,7 +1,8 @@
 //! The fast path ([`ClipProgram`], [`Crowd`]) against the pose path it replaces, on every
 //! sample and generated test model and the demo assets: the pose path is the one proven
 //! against three.js by props-gltf's oracle tests (to 1e-4 of the model's size), so agreeing
-//! with it to 1e-5 keeps the fast path within the oracle's tolerance.
+//! with it to 1e-5 keeps the fast path within the oracle's tolerance; the four-lane
+//! evaluation agrees with the single-instance one bitwise.
 
 use std::path::{Path, PathBuf};
 
@@ -77,6 +78,41 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
                             path.display()
                         );
                     }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn four_lanes_give_bitwise_the_single_instance_palettes_on_every_test_model() {
+    let bits = |m: &[JointMatrix]| m.iter().flat_map(|m| m.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+    let mut checked = 0;
+    for (path, model) in models() {
+        for clip in 0..model.clips().len() {
+            let program = ClipProgram::new(&model, clip);
+            let (len, cursor_len) = (program.palette_len(), program.cursor_len());
+            let mut scratch = program.scratch();
+            // Six instances, four of them evaluated together in a scrambled order, each at
+            // its own time (lanes fall into different key segments).
+            let instances = [4, 1, 5, 2];
+            let mut cursors = vec![0; 6 * cursor_len];
+            let mut single_cursors = vec![0; cursor_len];
+            let mut four = vec![JointMatrix::IDENTITY; 6 * len];
+            let mut single = vec![JointMatrix::IDENTITY; len];
+            let sweep = times(&model, clip);
+            for (k, &time) in sweep.iter().enumerate() {
+                let lane_times: [f32; 4] = std::array::from_fn(|l| sweep[(k + 7 * l) % sweep.len()]);
+                program.write_palettes4(lane_times, instances, &mut cursors, &mut scratch, &mut four);
+                for (&t, &i) in lane_times.iter().zip(&instances) {
+                    program.write_palette(t, &mut single_cursors, &mut scratch, &mut single);
+                    assert!(
+                        bits(&four[i * len..(i + 1) * len]) == bits(&single),
+                        "{}: clip {clip} time {t} (lane of instance {i}, step {k} at {time})",
+                        path.display()
+                    );
                 }
                 checked += 1;
             }
