@@ -68,7 +68,9 @@ pub struct Scratch {
     locals: Vec<Local4>,
     world: Vec<Rows>,
     found: Vec<Found>,
-    /// Four instances' locals and world matrices, for [`ClipProgram::write_palettes4`].
+    /// Four instances' key positions, locals and world matrices, for
+    /// [`ClipProgram::write_palettes4`].
+    lane_found: [Vec<Found>; 4],
     lane_locals: [Vec<Local4>; 4],
     world4: Vec<Rows4>,
 }
@@ -218,6 +220,7 @@ impl ClipProgram {
     pub fn scratch(&self) -> Scratch {
         let locals: Vec<Local4> = self.base.iter().map(baked::local4).collect();
         Scratch {
+            lane_found: std::array::from_fn(|_| vec![Found::default(); self.clip.group_count()]),
             lane_locals: std::array::from_fn(|_| locals.clone()),
             locals,
             world: self.fixed_world.clone(),
@@ -266,7 +269,7 @@ impl ClipProgram {
     }
 
     /// Samples every track at `time` into `locals` (the animated nodes' local transforms).
-    #[inline(always)]
+    #[inline]
     fn sample(&self, time: f32, cursors: &mut [u32], found: &mut [Found], locals: &mut [Local4]) {
         self.clip.find(time, cursors, found);
         let lanes = locals.as_flattened_mut();
@@ -296,10 +299,24 @@ impl ClipProgram {
         scratch: &mut Scratch,
         out: &mut [JointMatrix],
     ) {
-        let Scratch { found, lane_locals, world4, .. } = scratch;
+        let Scratch { lane_found, lane_locals, world4, .. } = scratch;
         let cursor_len = self.cursor_len();
-        for ((&time, &i), locals) in times.iter().zip(&instances).zip(lane_locals.iter_mut()) {
-            self.sample(time, &mut cursors[i * cursor_len..(i + 1) * cursor_len], found, locals);
+        for ((&time, &i), found) in times.iter().zip(&instances).zip(lane_found.iter_mut()) {
+            self.clip.find(time, &mut cursors[i * cursor_len..(i + 1) * cursor_len], found);
+        }
+        {
+            let [l0, l1, l2, l3] = lane_locals.each_mut();
+            let mut lanes =
+                [l0.as_flattened_mut(), l1.as_flattened_mut(), l2.as_flattened_mut(), l3.as_flattened_mut()];
+            let [f0, f1, f2, f3] = &*lane_found;
+            let mut destination = self.track_slots.iter();
+            self.clip.evaluate4([f0, f1, f2, f3], |_, values| {
+                if let Some(&d) = destination.next() {
+                    for (lane, value) in lanes.iter_mut().zip(values) {
+                        lane[d as usize] = value;
+                    }
+                }
+            });
         }
         for step in &self.steps {
             let local = match step.local {
