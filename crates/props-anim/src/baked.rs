@@ -17,6 +17,7 @@ use glam::{Quat, Vec3, Vec3A, Vec4};
 use crate::clip::{Clip, Interpolation, Keyframes};
 use crate::interpolate::NLERP_THRESHOLD;
 use crate::rig::NodeId;
+use crate::rows4::transpose;
 use crate::transform::Transform;
 use crate::trig::sin4;
 
@@ -331,8 +332,9 @@ impl BakedClip {
     }
 
     /// [`BakedClip::evaluate`] for four instances, `found[k]` being lane `k`'s: `write` gets
-    /// the four values of each track. Rotations (most tracks, and the costly ones) share
-    /// their sines across the lanes; every value is bitwise what `evaluate` gives.
+    /// each track's four values by component (`[x of each lane, y of each, z, w]`).
+    /// Rotations (most tracks, and the costly ones) are computed for the four lanes at once;
+    /// every value is bitwise what `evaluate` gives.
     #[inline]
     pub fn evaluate4(&self, found: [&[Found]; 4], mut write: impl FnMut(&Track, [Vec4; 4])) {
         for (g, group) in self.groups.iter().enumerate() {
@@ -345,34 +347,41 @@ impl BakedClip {
                     self.rotations4(at, u)
                 } else {
                     let value = |k: usize| self.value(track.kind, at[k], u[k]);
-                    [value(0), value(1), value(2), value(3)]
+                    transpose([value(0), value(1), value(2), value(3)])
                 };
                 write(track, values);
             }
         }
     }
 
-    /// Four rotation records at `at`, lane `k` at fraction `u[k]`: the `Kind::Rotation` arm
-    /// of [`BakedClip::value`] with the parameters and sines of the four lanes in one vector
-    /// each.
+    /// Four rotation records at `at`, lane `k` at fraction `u[k]`, by component: the
+    /// `Kind::Rotation` arm of [`BakedClip::value`] on the lanes' parameters and quaternions
+    /// transposed into one vector per component.
     #[inline]
     fn rotations4(&self, at: [usize; 4], u: Vec4) -> [Vec4; 4] {
-        let p = glam::Mat4::from_cols(
-            self.data[at[0] + 2],
-            self.data[at[1] + 2],
-            self.data[at[2] + 2],
-            self.data[at[3] + 2],
-        )
-        .transpose();
-        let (angle, inverse_sine, nlerp, hold) = (p.x_axis, p.y_axis, p.z_axis, p.w_axis);
+        let record = |offset: usize| {
+            transpose([
+                self.data[at[0] + offset],
+                self.data[at[1] + offset],
+                self.data[at[2] + offset],
+                self.data[at[3] + offset],
+            ])
+        };
+        let [angle, inverse_sine, nlerp, hold] = record(2);
         let v = Vec4::ONE - u;
         let w0 = sin4(v * angle) * inverse_sine + nlerp * v + hold;
         let w1 = sin4(u * angle) * inverse_sine + nlerp * u;
-        let lane = |k: usize| {
-            let q = self.data[at[k]] * w0[k] + self.data[at[k] + 1] * w1[k];
-            if nlerp[k] == NLERP { q.normalize() } else { q }
-        };
-        [lane(0), lane(1), lane(2), lane(3)]
+        let (a, b) = (record(0), record(1));
+        let [x, y, z, w] = [a[0] * w0 + b[0] * w1, a[1] * w0 + b[1] * w1, a[2] * w0 + b[2] * w1, a[3] * w0 + b[3] * w1];
+        let lerped = nlerp.cmpeq(Vec4::splat(NLERP));
+        if lerped.any() {
+            // `normalized`, lane by lane.
+            let inverse_length = Vec4::ONE / ((x * x + z * z) + (y * y + w * w)).sqrt();
+            let scale = |c: Vec4| Vec4::select(lerped, c * inverse_length, c);
+            [scale(x), scale(y), scale(z), scale(w)]
+        } else {
+            [x, y, z, w]
+        }
     }
 
     /// One track's value from its record at `at`, at fraction `u`.
@@ -390,7 +399,7 @@ impl BakedClip {
                 let [a, b, p] = [self.data[at], self.data[at + 1], self.data[at + 2]];
                 let s = sin4(Vec4::new((1.0 - u) * p.x, u * p.x, 0.0, 0.0)) * p.y;
                 let q = a * (s.x + p.z * (1.0 - u) + p.w) + b * (s.y + p.z * u);
-                if p.z == NLERP { q.normalize() } else { q }
+                if p.z == NLERP { normalized(q) } else { q }
             }
             Kind::Cubic | Kind::CubicRotation => {
                 let d = &self.data[at..at + 4];
@@ -402,6 +411,14 @@ impl BakedClip {
             }
         }
     }
+}
+
+/// `q / |q|`, with the sum of squares in a fixed order (glam's `normalize` sums in the
+/// order of the target's SIMD instructions), so that the four-lane evaluation can match it
+/// bitwise on every target.
+#[inline]
+fn normalized(q: Vec4) -> Vec4 {
+    q * (1.0 / ((q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w)).sqrt())
 }
 
 /// A local transform as the fast path keeps it: translation, rotation, scale as `Vec4`s.

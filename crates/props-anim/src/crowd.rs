@@ -60,7 +60,8 @@ fn run(
         filled += 1;
         evaluated += 1;
         if filled == 4 {
-            program.write_palettes4(batch.map(|i| times[i]), batch, cursors, scratch, out);
+            let lane_times = [times[batch[0]], times[batch[1]], times[batch[2]], times[batch[3]]];
+            program.write_palettes4(lane_times, batch, cursors, scratch, out);
             filled = 0;
         }
     }

@@ -9,7 +9,7 @@
 //! buffer (the one uploaded), in [`Model::write_palettes`]'s layout. Nothing is allocated per
 //! instance or per frame.
 
-use glam::{Quat, Vec3A};
+use glam::{Quat, Vec3A, Vec4};
 
 use crate::baked::{self, BakedClip, Found, Local4, Property};
 use crate::model::Model;
@@ -71,7 +71,8 @@ pub struct Scratch {
     /// Four instances' key positions, locals and world matrices, for
     /// [`ClipProgram::write_palettes4`].
     lane_found: [Vec<Found>; 4],
-    lane_locals: [Vec<Local4>; 4],
+    /// Per animated node: translation, rotation and scale of the four lanes, by component.
+    lane_locals: Vec<[[Vec4; 4]; 3]>,
     world4: Vec<Rows4>,
 }
 
@@ -221,7 +222,7 @@ impl ClipProgram {
         let locals: Vec<Local4> = self.base.iter().map(baked::local4).collect();
         Scratch {
             lane_found: std::array::from_fn(|_| vec![Found::default(); self.clip.group_count()]),
-            lane_locals: std::array::from_fn(|_| locals.clone()),
+            lane_locals: locals.iter().map(|local| local.map(|v| v.to_array().map(Vec4::splat))).collect(),
             locals,
             world: self.fixed_world.clone(),
             found: vec![Found::default(); self.clip.group_count()],
@@ -304,28 +305,19 @@ impl ClipProgram {
         for ((&time, &i), found) in times.iter().zip(&instances).zip(lane_found.iter_mut()) {
             self.clip.find(time, &mut cursors[i * cursor_len..(i + 1) * cursor_len], found);
         }
-        {
-            let [l0, l1, l2, l3] = lane_locals.each_mut();
-            let mut lanes =
-                [l0.as_flattened_mut(), l1.as_flattened_mut(), l2.as_flattened_mut(), l3.as_flattened_mut()];
-            let [f0, f1, f2, f3] = &*lane_found;
-            let mut destination = self.track_slots.iter();
-            self.clip.evaluate4([f0, f1, f2, f3], |_, values| {
-                if let Some(&d) = destination.next() {
-                    for (lane, value) in lanes.iter_mut().zip(values) {
-                        lane[d as usize] = value;
-                    }
-                }
-            });
-        }
+        let lanes = lane_locals.as_flattened_mut();
+        let [f0, f1, f2, f3] = &*lane_found;
+        let mut destination = self.track_slots.iter();
+        self.clip.evaluate4([f0, f1, f2, f3], |_, values| {
+            if let Some(&d) = destination.next() {
+                lanes[d as usize] = values;
+            }
+        });
         for step in &self.steps {
             let local = match step.local {
                 Local::Animated { slot, scaled } => {
-                    let [a, b, c, d] = &*lane_locals;
-                    let s = slot as usize;
-                    let (a, b, c, d) = (&a[s], &b[s], &c[s], &d[s]);
-                    let lane = |p: usize| [a[p], b[p], c[p], d[p]];
-                    Rows4::from_trs(lane(0), lane(1), lane(2), scaled)
+                    let [t, r, s] = lane_locals[slot as usize];
+                    Rows4::from_trs(t, r, s, scaled)
                 }
                 Local::Fixed(rows) => Rows4::splat(&rows),
             };
@@ -334,7 +326,9 @@ impl ClipProgram {
                 None => local,
             };
         }
-        let [i0, i1, i2, i3] = instances.map(|i| i * self.palette_len);
+        let [i0, i1, i2, i3] = instances;
+        let [i0, i1, i2, i3] =
+            [i0 * self.palette_len, i1 * self.palette_len, i2 * self.palette_len, i3 * self.palette_len];
         let at = |index: u32| {
             let index = index as usize;
             [i0 + index, i1 + index, i2 + index, i3 + index]

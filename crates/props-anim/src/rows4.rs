@@ -12,25 +12,28 @@ use crate::rows::Rows;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Rows4(pub [[Vec4; 4]; 3]);
 
-/// Lane `k` of the result holds component `k` of each input: `[x of all, y of all, ...]`.
+/// Lane `k` of the result holds component `k` of each input: `[x of all, y of all, ...]`
+/// (and back: the transpose is its own inverse).
 #[inline]
-fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
+pub(crate) fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
     let m = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
     [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
 }
 
 impl Rows4 {
     /// The same matrix in every lane.
+    #[inline]
     pub fn splat(m: &Rows) -> Self {
-        Self(m.0.map(|row| row.to_array().map(Vec4::splat)))
+        let row = |r: Vec4| [Vec4::splat(r.x), Vec4::splat(r.y), Vec4::splat(r.z), Vec4::splat(r.w)];
+        Self([row(m.0[0]), row(m.0[1]), row(m.0[2])])
     }
 
-    /// [`Rows::from_trs`] of each lane: `translations[k]`, `rotations[k]` (x, y, z, w) and
-    /// `scales[k]` are lane `k`'s.
+    /// [`Rows::from_trs`] of each lane, from the lanes' components: `translation[0]` holds
+    /// the x of each lane's translation, and so on (rotations as x, y, z, w).
     #[inline]
-    pub fn from_trs(translations: [Vec4; 4], rotations: [Vec4; 4], scales: [Vec4; 4], scaled: bool) -> Self {
-        let [x, y, z, w] = transpose(rotations);
-        let t = transpose(translations);
+    pub fn from_trs(translation: [Vec4; 4], rotation: [Vec4; 4], scale: [Vec4; 4], scaled: bool) -> Self {
+        let [x, y, z, w] = rotation;
+        let t = translation;
         let (x2, y2, z2) = (x + x, y + y, z + z);
         let (xx, xy, xz) = (x * x2, x * y2, x * z2);
         let (yy, yz, zz) = (y * y2, y * z2, z * z2);
@@ -43,9 +46,8 @@ impl Rows4 {
         ];
         if scaled {
             // The translation column's factor is 1 in `Rows::from_trs`: exact, so skipped.
-            let s = transpose(scales);
             for row in &mut rows {
-                for (element, s) in row[..3].iter_mut().zip(s) {
+                for (element, s) in row[..3].iter_mut().zip(scale) {
                     *element *= s;
                 }
             }
@@ -99,7 +101,12 @@ mod tests {
             let lanes: [_; 4] = std::array::from_fn(lane);
             let single: [Rows; 4] =
                 lanes.map(|(t, r, s)| Rows::from_trs(Vec3A::from_vec4(t), r, Vec3A::from_vec4(s), scaled));
-            let four = Rows4::from_trs(lanes.map(|l| l.0), lanes.map(|l| Vec4::from(l.1)), lanes.map(|l| l.2), scaled);
+            let four = Rows4::from_trs(
+                transpose(lanes.map(|l| l.0)),
+                transpose(lanes.map(|l| Vec4::from(l.1))),
+                transpose(lanes.map(|l| l.2)),
+                scaled,
+            );
             let parent = Rows::from_trs(Vec3A::new(1.0, 2.0, 3.0), Quat::from_rotation_y(0.4), Vec3A::ONE, false);
             let product = Rows4::splat(&parent).mul(&four).mul(&four);
             let mut out = [JointMatrix::IDENTITY; 8];
