@@ -5,9 +5,6 @@ use glam::{Affine3A, Quat, Vec3A, Vec4};
 
 use crate::palette::JointMatrix;
 
-/// The implied fourth row `0 0 0 1`, as the mask that keeps a row's translation lane.
-const W: Vec4 = Vec4::new(0.0, 0.0, 0.0, 1.0);
-
 /// A 3x4 row-major affine matrix in SIMD registers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Rows(pub [Vec4; 3]);
@@ -46,11 +43,16 @@ impl Rows {
         Self(rows)
     }
 
-    /// `self * rhs`.
+    /// `self * rhs`. (The implied fourth row adds `a.w` to the translation lane only, and
+    /// nothing to the others: [`crate::rows4::Rows4::mul`] does the same sums lane by lane.)
     #[inline]
     pub fn mul(&self, rhs: &Self) -> Self {
         let [b0, b1, b2] = rhs.0;
-        Self(self.0.map(|a| b0 * a.x + b1 * a.y + b2 * a.z + a * W))
+        Self(self.0.map(|a| {
+            let mut row = b0 * a.x + b1 * a.y + b2 * a.z;
+            row.w += a.w;
+            row
+        }))
     }
 
     /// The packed matrix.

@@ -59,15 +59,13 @@ impl Rows4 {
     #[inline]
     pub fn mul(&self, rhs: &Self) -> Self {
         let [b0, b1, b2] = &rhs.0;
-        // Rows::mul adds `a * (0, 0, 0, 1)`: the zero products are kept, as they decide the
-        // sign of a zero sum there too. (Written out: array `map`s here compile to copies.)
-        let (zero, one) = (Vec4::ZERO, Vec4::ONE);
+        // (Written out: array `map`s here compile to copies.)
         let row = |a: &[Vec4; 4]| {
             [
-                b0[0] * a[0] + b1[0] * a[1] + b2[0] * a[2] + a[0] * zero,
-                b0[1] * a[0] + b1[1] * a[1] + b2[1] * a[2] + a[1] * zero,
-                b0[2] * a[0] + b1[2] * a[1] + b2[2] * a[2] + a[2] * zero,
-                b0[3] * a[0] + b1[3] * a[1] + b2[3] * a[2] + a[3] * one,
+                b0[0] * a[0] + b1[0] * a[1] + b2[0] * a[2],
+                b0[1] * a[0] + b1[1] * a[1] + b2[1] * a[2],
+                b0[2] * a[0] + b1[2] * a[1] + b2[2] * a[2],
+                b0[3] * a[0] + b1[3] * a[1] + b2[3] * a[2] + a[3],
             ]
         };
         Self([row(&self.0[0]), row(&self.0[1]), row(&self.0[2])])
