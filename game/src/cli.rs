@@ -16,6 +16,10 @@ pub struct Args {
     /// exactly.
     #[arg(long, value_name = "DEGREES", default_value_t = 1.0, value_parser = parse_pose_step)]
     pub windmill_pose_step: f32,
+    /// Pose every fox every step: turns off update-rate LOD, which poses foxes beyond 50 m
+    /// every 2nd step, beyond 150 m every 4th and out of view every 8th.
+    #[arg(long)]
+    pub no_lod: bool,
     /// Cars on the roads.
     #[arg(long, default_value_t = 40)]
     pub cars: u32,

@@ -5,10 +5,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use glam::Vec3;
+use props_anim::UpdateRateLod;
 use props_frame::{Frame, FrameData, Light, SKY};
 use props_mods::{ModConfig, ModWatcher};
 use props_render::{FrameStats, Renderer};
-use props_scene::{FixedStep, Scene, SceneConfig, SceneCounts};
+use props_scene::{FixedStep, Scene, SceneConfig, SceneCounts, Viewer};
 
 use crate::camera::OrbitCamera;
 use crate::cli::Args;
@@ -60,6 +61,10 @@ pub struct Demo {
     /// The camera.
     pub camera: OrbitCamera,
     start_camera: OrbitCamera,
+    /// Width / height of the last frame drawn (what the camera sees, for update-rate LOD).
+    aspect: f32,
+    /// Update-rate LOD for the foxes, measured from the camera; `None` when off.
+    lod: Option<UpdateRateLod>,
     /// Whether the simulation is stopped.
     pub paused: bool,
     /// Simulated seconds per real second.
@@ -115,6 +120,8 @@ impl Demo {
             ground_change: None,
             camera,
             start_camera: camera,
+            aspect: args.size.0 as f32 / args.size.1 as f32,
+            lod: (!args.no_lod).then(UpdateRateLod::default),
             paused: false,
             time_scale: 1.0,
             show_skeletons: false,
@@ -155,6 +162,10 @@ impl Demo {
         let seconds = self.fixed_dt.unwrap_or(elapsed.as_secs_f32());
         let scaled = if self.paused { 0.0 } else { seconds * self.time_scale };
         let steps = self.step.advance(scaled);
+        if let Some(lod) = self.lod {
+            let view_projection = self.camera.to_camera(self.aspect).view_projection;
+            self.scene.set_viewer(Some(Viewer { eye: self.camera.eye(), view_projection, lod }));
+        }
         for _ in 0..steps {
             self.scene.step(STEP);
         }
@@ -199,6 +210,7 @@ impl Demo {
             self.sync_gpu(renderer);
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
             let aspect = size.0 as f32 / size.1.max(1) as f32;
+            self.aspect = aspect;
             let stats = renderer.render(&mut encoder, target, size, &self.frame(aspect));
             (encoder, stats)
         });

@@ -2,12 +2,15 @@
 //! and with 100k, on the synthetic models (same palette sizes as the real windmill and car);
 //! extraction with shared windmill poses (the default one-degree step) and exact ones, after
 //! the nacelles have turned into the wind (windmills start at random headings; a real
-//! benchmark run first simulates [`SETTLE`] seconds, the quick test run does not).
+//! benchmark run first simulates [`SETTLE`] seconds, the quick test run does not); and a
+//! thousand foxes stepped with and without update-rate LOD.
 //! `cargo test` runs each once in test mode, so the benchmark never rots.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use glam::Vec3;
+use props_anim::UpdateRateLod;
 use props_frame::FrameData;
-use props_scene::{Scene, SceneConfig, synthetic};
+use props_scene::{Scene, SceneConfig, Viewer, synthetic};
 
 /// The game's fixed step.
 const DT: f32 = 1.0 / 60.0;
@@ -44,9 +47,27 @@ fn scene(c: &mut Criterion) {
     }
 }
 
+/// A thousand foxes stepped with every pose computed, and with update-rate LOD seen from a
+/// camera above the town's edge (as the game's starting view).
+fn foxes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("foxes");
+    let eye = Vec3::new(0.0, 80.0, 160.0);
+    let camera = props_frame::Camera::look_at(eye, Vec3::ZERO, 0.8, 16.0 / 9.0, (0.5, 5000.0));
+    let viewer = Viewer { eye, view_projection: camera.view_projection, lod: UpdateRateLod::default() };
+    for (name, viewer) in [("step", None), ("step_lod", Some(viewer))] {
+        let models = synthetic::models().expect("synthetic models build");
+        let config = SceneConfig { foxes: 1000, cars: 0, windmills: 0, seed: 1, ..SceneConfig::default() };
+        let mut scene = Scene::new(config, models).expect("scene builds");
+        scene.set_viewer(viewer);
+        group.throughput(Throughput::Elements(1000));
+        group.bench_function(BenchmarkId::new(name, 1000), |b| b.iter(|| scene.step(DT)));
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(3));
-    targets = scene
+    targets = scene, foxes
 }
 criterion_main!(benches);

@@ -12,6 +12,7 @@ use props_anim::{ClipCursor, Playback, Pose};
 
 use crate::models::FoxRig;
 use crate::rng::{Rng, Stream};
+use crate::viewer::{self, Viewer};
 use crate::{Placement, heading_yaw};
 
 /// Length of a gait crossfade, seconds.
@@ -166,12 +167,14 @@ pub(crate) fn fox(
     (fox, gait, Placement(Affine3A::IDENTITY), Pose::from_rest(model.rig()))
 }
 
-/// Moves every fox along its loop, updates its behaviour and gait, and poses it. `scratch` is
-/// a pose of the fox rig reused for the crossfade.
-pub(crate) fn update(world: &mut World, rig: &FoxRig, scratch: &mut Pose, dt: f32) {
+/// Moves every fox along its loop, updates its behaviour and gait, and poses it (when due
+/// under the `viewer`'s update-rate LOD, in step `step`; otherwise it keeps its last pose).
+/// `scratch` is a pose of the fox rig reused for the crossfade.
+pub(crate) fn update(world: &mut World, rig: &FoxRig, scratch: &mut Pose, viewer: Option<&Viewer>, step: u64, dt: f32) {
     let model = &rig.prop.model;
     let fade_step = dt / FADE_TIME;
-    for (fox, anim, placement, pose) in world.query_mut::<(&mut Fox, &mut FoxGait, &mut Placement, &mut Pose)>() {
+    let foxes = world.query_mut::<(&mut Fox, &mut FoxGait, &mut Placement, &mut Pose)>();
+    for (index, (fox, anim, placement, pose)) in foxes.into_iter().enumerate() {
         behave(fox, dt);
         fox.angle = (fox.angle + fox.direction * fox.speed * dt / fox.radius).rem_euclid(TAU);
         let at = fox.position();
@@ -198,6 +201,9 @@ pub(crate) fn update(world: &mut World, rig: &FoxRig, scratch: &mut Pose, dt: f3
             playback.advance(dt, model.clips()[clip].duration());
         }
 
+        if !viewer::due(viewer, step, index, Vec3::new(at.x, 0.0, at.y)) {
+            continue;
+        }
         let sample = |gait: Gait, cursors: &mut [ClipCursor; 2], into: &mut Pose| {
             let (k, clip) = (gait as usize, &model.clips()[rig.clips[gait as usize]]);
             into.return_to_rest(model.rig());

@@ -33,6 +33,7 @@ mod step;
 pub mod synthetic;
 mod terrain;
 mod traffic;
+mod viewer;
 mod wind;
 
 pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
@@ -50,6 +51,7 @@ pub use signals::{LightState, Phase, Signal, SignalOverride, Signals, TrafficLig
 pub use step::FixedStep;
 pub use terrain::{HILL_HEIGHT, Terrain};
 pub use traffic::{Car, IdmParams, TrafficStats};
+pub use viewer::Viewer;
 pub use wind::{Wind, WindField, Windmill, rotor_speed_for};
 
 use glam::{Affine3A, Vec2};

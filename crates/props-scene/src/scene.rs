@@ -17,6 +17,7 @@ use crate::shared_windmills::{AngleSteps, SharedWindmills};
 use crate::signals::{self, SignalOverride, Signals, TrafficLight};
 use crate::terrain::Terrain;
 use crate::traffic::{self, Car, TrafficState, TrafficStats};
+use crate::viewer::Viewer;
 use crate::wind::{self, Layout, Wind, WindField, Windmill};
 
 /// Flat ground beyond the town's outermost boxes (its corners included), metres.
@@ -44,6 +45,8 @@ pub struct Scene {
     /// Windmill entities by layout index: removal pops the newest.
     windmills: Vec<Entity>,
     fox_scratch: Pose,
+    /// Update-rate LOD's camera; `None`: every prop posed every step.
+    viewer: Option<Viewer>,
     /// A windmill pose rebuilt on demand (windmills store two angles, not a pose each; see
     /// [`Scene::pose_of`] and [`Scene::skeleton_lines`]). Behind a mutex so that those can take
     /// `&self`.
@@ -74,6 +77,7 @@ impl Scene {
             signals: Signals::new(&roads, config.seed),
             wind: WindField::new(&config.wind, config.seed),
             fox_scratch: Pose::from_rest(rigs.fox.prop.model.rig()),
+            viewer: None,
             windmill_pose: Mutex::new(Pose::from_rest(rigs.windmill.prop.model.rig())),
             shared_windmills: config.windmill_pose_step.map(|step| SharedWindmills::new(AngleSteps::new(step))),
             traffic: TrafficState::default(),
@@ -97,7 +101,7 @@ impl Scene {
         let foxes = (0..config.foxes).map(|i| animals::fox(i, &parks, config.block, config.seed, &scene.rigs.fox));
         scene.world.spawn_batch(foxes);
         scene.add_windmills(config.windmills);
-        scene.animate(0.0);
+        scene.animate(0.0, false);
         tracing::debug!(
             windmills = config.windmills,
             cars = config.cars,
@@ -120,16 +124,19 @@ impl Scene {
         traffic::observe(&mut self.world, &self.roads, &self.config.driving, &mut self.traffic);
         signals::update(&mut self.signals, &self.roads, &self.traffic.occupancy, dt);
         traffic::drive(&mut self.world, &self.roads, &self.signals, &self.config.driving, &mut self.traffic, dt);
-        self.animate(dt);
+        self.animate(dt, true);
     }
 
     /// The systems that move props' nodes and placements (run by [`Scene::step`], and with
-    /// `dt = 0` when the scene or its models change).
-    fn animate(&mut self, dt: f32) {
+    /// `dt = 0` when the scene or its models change). `lod`: skip the poses update-rate LOD
+    /// does not want this step (never when models change: every prop needs a pose of its new
+    /// rig at once).
+    fn animate(&mut self, dt: f32, lod: bool) {
         cars::animate(&mut self.world, &self.roads, &self.rigs.car, dt);
         signals::animate_lights(&mut self.world, &self.signals, &self.rigs.light);
         wind::update(&mut self.world, &self.wind, self.time, dt);
-        animals::update(&mut self.world, &self.rigs.fox, &mut self.fox_scratch, dt);
+        let viewer = self.viewer.as_ref().filter(|_| lod);
+        animals::update(&mut self.world, &self.rigs.fox, &mut self.fox_scratch, viewer, self.steps, dt);
     }
 
     fn insert_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Entity {
@@ -184,6 +191,14 @@ impl Scene {
         removed
     }
 
+    /// Sets the camera that update-rate LOD measures from (see [`Viewer`]): far or unseen
+    /// foxes are then posed only every few steps, keeping their last pose in between (their
+    /// movement and clips still advance every step). `None` (the default) poses every prop
+    /// every step. Call it each frame with the frame's camera.
+    pub fn set_viewer(&mut self, viewer: Option<Viewer>) {
+        self.viewer = viewer;
+    }
+
     /// Forces an intersection's signal state, or with `None` returns it to its cycle.
     pub fn set_signal_override(
         &mut self,
@@ -212,7 +227,7 @@ impl Scene {
         self.world.query_mut::<(&Fox, &mut Pose)>().into_iter().for_each(|(_, p)| *p = rest(&r.fox.prop.model));
         self.fox_scratch = rest(&r.fox.prop.model);
         self.windmill_pose = Mutex::new(rest(&r.windmill.prop.model));
-        self.animate(0.0);
+        self.animate(0.0, false);
         Ok(())
     }
 

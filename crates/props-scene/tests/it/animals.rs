@@ -1,9 +1,11 @@
-//! Foxes: gait follows speed, and a gait change crossfades Walk and Run without a pop.
+//! Foxes: gait follows speed, a gait change crossfades Walk and Run without a pop, and
+//! update-rate LOD poses far or unseen foxes less often without changing how they move.
 
 use hecs::Entity;
 use props_anim::JointMatrix;
+use props_anim::UpdateRateLod;
 use props_frame::FrameData;
-use props_scene::{FADE_TIME, Fox, FoxGait, Gait, Scene, SceneConfig};
+use props_scene::{FADE_TIME, Fox, FoxGait, Gait, Scene, SceneConfig, Viewer};
 
 use crate::support::{DT, scene};
 
@@ -110,4 +112,58 @@ fn hard_switch_pop() -> f32 {
         .map(|k| k as f32 * 0.05)
         .map(|t| largest_change(&palette("Walk", t), &palette("Run", t)))
         .fold(0.0, f32::max)
+}
+
+/// A viewer at `eye` looking at `target`, with `lod`.
+fn viewer(eye: glam::Vec3, target: glam::Vec3, lod: UpdateRateLod) -> Viewer {
+    let camera = props_frame::Camera::look_at(eye, target, 0.8, 16.0 / 9.0, (0.5, 5000.0));
+    Viewer { eye, view_projection: camera.view_projection, lod }
+}
+
+/// For `steps` steps, per fox: in how many steps its palette changed.
+fn pose_changes(scene: &mut Scene, steps: usize) -> Vec<usize> {
+    let mut frame = FrameData::default();
+    let mut previous = palettes(scene, &mut frame);
+    let mut changes = vec![0; previous.len()];
+    for _ in 0..steps {
+        scene.step(DT);
+        let now = palettes(scene, &mut frame);
+        for (count, (a, b)) in changes.iter_mut().zip(previous.iter().zip(&now)) {
+            *count += usize::from(a != b);
+        }
+        previous = now;
+    }
+    changes
+}
+
+#[test]
+fn update_rate_lod_poses_unseen_foxes_every_few_steps_and_changes_nothing_else() {
+    let config = SceneConfig { foxes: 12, cars: 0, windmills: 0, seed: 4, ..SceneConfig::default() };
+    let [mut plain, mut near, mut mid, mut away] = [0; 4].map(|_| scene(config));
+    // High above the town looking down at it: every fox in view, at 400 m or so.
+    let (above, centre) = (glam::Vec3::new(0.0, 400.0, 1.0), glam::Vec3::ZERO);
+    let lod = UpdateRateLod { near: 1000.0, far: 2000.0, ..UpdateRateLod::default() };
+    near.set_viewer(Some(viewer(above, centre, lod)));
+    mid.set_viewer(Some(viewer(above, centre, UpdateRateLod { near: 10.0, ..lod })));
+    // Far out, looking away from the town: every fox out of view.
+    let (out, beyond) = (glam::Vec3::new(0.0, 10.0, 3000.0), glam::Vec3::new(0.0, 10.0, 6000.0));
+    away.set_viewer(Some(viewer(out, beyond, UpdateRateLod::default())));
+    let steps = 8 * 30;
+    let every = pose_changes(&mut plain, steps);
+    assert!(every.iter().all(|&c| c == steps), "without a viewer every fox is posed every step: {every:?}");
+    assert_eq!(pose_changes(&mut near, steps), every, "near and in view: every step");
+    assert_eq!(pose_changes(&mut mid, steps), vec![steps / 2; every.len()], "in view, mid distance: every 2nd step");
+    let hidden = UpdateRateLod::default().hidden_rate as usize;
+    assert_eq!(pose_changes(&mut away, steps), vec![steps / hidden; every.len()], "unseen: every {hidden}th step");
+    // Only poses are skipped: the foxes walk and run exactly as without a viewer.
+    let state = |scene: &Scene| -> Vec<(glam::Vec2, f32)> {
+        scene.world().query::<&Fox>().iter().map(|f| (f.position(), f.speed())).collect()
+    };
+    assert_eq!(state(&plain), state(&away));
+    // A viewer's pose, when due, is the pose without a viewer at that step.
+    away.set_viewer(None);
+    plain.step(DT);
+    away.step(DT);
+    let mut frame = FrameData::default();
+    assert_eq!(palettes(&mut plain, &mut frame), palettes(&mut away, &mut frame));
 }
