@@ -7,7 +7,8 @@
 //! matrices that never change). Per instance only time and, for clips with uneven key times,
 //! a key cursor per key group are kept; the palette is written straight into the caller's
 //! buffer (the one uploaded), in [`Model::write_palettes`]'s layout. Nothing is allocated per
-//! instance or per frame.
+//! instance or per frame. [`ClipProgram::write_palettes4`] evaluates four instances at once,
+//! one per SIMD lane ([`crate::rows4`]), bitwise as [`ClipProgram::write_palette`] would.
 
 use glam::{Quat, Vec3A, Vec4};
 
@@ -282,8 +283,8 @@ impl ClipProgram {
         });
     }
 
-    /// [`ClipProgram::write_palette`] for four instances at once, one per SIMD lane of the
-    /// hierarchy and palette arithmetic: instance `instances[k]` at clip time `times[k]`, its
+    /// [`ClipProgram::write_palette`] for four instances at once, one per SIMD lane (key
+    /// search per lane; sampling, hierarchy and palettes four lanes at a time): instance `instances[k]` at clip time `times[k]`, its
     /// cursors at `cursors[i * cursor_len..]` and its palette at `out[i * palette_len..]`
     /// for `i = instances[k]`. Bitwise the same palettes as four [`ClipProgram::write_palette`]
     /// calls.
