@@ -39,8 +39,9 @@ impl AngleSteps {
 }
 
 /// The windmills' shared palettes of one frame, and the map from angle pairs to them (kept
-/// between frames so that extraction allocates nothing once it has grown; Fx hashing, as a
-/// lookup per windmill with the standard SipHash cost more than the pose it saves).
+/// between frames so that extraction allocates nothing once it has grown). Fx hashing: with
+/// the standard SipHash, extracting 100k settled windmills took 4.1 ms instead of 3.1 (exact
+/// poses: 10.2).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SharedWindmills {
     steps: AngleSteps,
