@@ -379,8 +379,15 @@ impl BakedClip {
         };
         let [angle, inverse_sine, nlerp, hold] = record(2);
         let v = Vec4::ONE - u;
-        let w0 = sin4(v * angle) * inverse_sine + nlerp * v + hold;
-        let w1 = sin4(u * angle) * inverse_sine + nlerp * u;
+        // Lanes that do not slerp have angle 0 and 1 / sin 0 stored as 0: their sines' terms
+        // are +0, so four such lanes skip the sines (same bits).
+        let (s0, s1) = if angle.cmpne(Vec4::ZERO).any() {
+            (sin4(v * angle) * inverse_sine, sin4(u * angle) * inverse_sine)
+        } else {
+            (Vec4::ZERO, Vec4::ZERO)
+        };
+        let w0 = s0 + nlerp * v + hold;
+        let w1 = s1 + nlerp * u;
         let (a, b) = (record(0), record(1));
         let [x, y, z, w] = [a[0] * w0 + b[0] * w1, a[1] * w0 + b[1] * w1, a[2] * w0 + b[2] * w1, a[3] * w0 + b[3] * w1];
         let lerped = nlerp.cmpeq(Vec4::splat(NLERP));
