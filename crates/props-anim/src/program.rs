@@ -284,9 +284,9 @@ impl ClipProgram {
     }
 
     /// [`ClipProgram::write_palette`] for four instances at once, one per SIMD lane (key
-    /// search per lane; sampling, hierarchy and palettes four lanes at a time): instance `instances[k]` at clip time `times[k]`, its
-    /// cursors at `cursors[i * cursor_len..]` and its palette at `out[i * palette_len..]`
-    /// for `i = instances[k]`. Bitwise the same palettes as four [`ClipProgram::write_palette`]
+    /// search per lane; sampling, hierarchy and palettes four lanes at a time): instance
+    /// `instances[k]` at clip time `times[k]`, its cursors at `cursors[i * cursor_len..]` and
+    /// its palette at `out[i * palette_len..]` for `i = instances[k]`. Bitwise the same palettes as four [`ClipProgram::write_palette`]
     /// calls.
     ///
     /// # Panics

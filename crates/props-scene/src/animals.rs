@@ -201,7 +201,7 @@ pub(crate) fn update(world: &mut World, rig: &FoxRig, scratch: &mut Pose, viewer
             playback.advance(dt, model.clips()[clip].duration());
         }
 
-        if !viewer::due(viewer, step, index, Vec3::new(at.x, 0.0, at.y)) {
+        if !viewer::due(viewer, step, index, placement.0.translation.into()) {
             continue;
         }
         let sample = |gait: Gait, cursors: &mut [ClipCursor; 2], into: &mut Pose| {
