@@ -6,22 +6,22 @@
 //! key), record `k` in `1..n` interpolates from key `k - 1` to key `k`, record `n` holds the
 //! last key. Sampling finds the record and the fraction `u` exactly as [`Segment::search`]
 //! does, then evaluates each track from its record with the reference's formulas (linear
-//! `a (1 - u) + b u`; slerp `a sin((1-u) t) / sin t + b sin(u t) / sin t`, with `t` and
-//! `1 / sin t` baked and the sines from [`crate::trig::sin4`]; normalized lerp above the same
-//! threshold, between the keys made unit at load and normalized by a polynomial exact to f32
-//! rounding there; Hermite with tangents pre-multiplied by the key interval).
-//! [`BakedClip::evaluate4`] does the same for four instances, rotations in component form.
+//! `a (1 - u) + b u`; slerp as [`crate::interpolate::slerp`], written `a' sin((1-u) t) + b'
+//! sin(u t)` with the angle `t` baked, the keys pre-divided by `sin t` and the sines from
+//! [`crate::trig::plus_sin4`]: no division, square root or branch per lane; Hermite with
+//! tangents pre-multiplied by the key interval). [`BakedClip::evaluate4`] does the same for
+//! four instances, rotations in component form.
 //!
 //! Morph weight channels are left out: they do not reach the palette.
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
 use crate::clip::{Clip, Interpolation, Keyframes};
-use crate::interpolate::NLERP_THRESHOLD;
+use crate::interpolate::CLOSE_COSINE;
 use crate::rig::NodeId;
 use crate::rows4::transpose;
 use crate::transform::Transform;
-use crate::trig::sin4;
+use crate::trig::plus_sin4;
 
 /// Which property a track writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +38,8 @@ enum Kind {
     Lerp,
     /// `[v0, b0 dt, v1, a1 dt]`: Hermite.
     Cubic,
-    /// `[q0, q1, (t, 1 / sin t, lerp, hold)]`: slerp, normalized lerp or hold q0.
+    /// `[q0 / sin t, q1 / sin t, (t, 0, 0, 0)]`: slerp by angle `t`, or `[q0, q0, (0, 1, 0, 0)]`:
+    /// hold q0.
     Rotation,
     /// `[v0, b0 dt, v1, a1 dt, (normalize, 0, 0, 0)]`: Hermite, normalized unless holding.
     CubicRotation,
@@ -55,11 +56,9 @@ impl Kind {
     }
 }
 
-/// Rotation record parameters `(t, 1 / sin t, lerp weight, hold weight)` of a normalized
-/// lerp (slerp records are `(t, 1 / sin t, 0, 0)`).
-const NLERP: f32 = 1.0;
-/// The parameters of a held rotation.
-const HOLD: Vec4 = Vec4::new(0.0, 0.0, 0.0, 1.0);
+/// The parameters `(angle, hold weight, 0, 0)` of a held rotation (slerp records are
+/// `(t, 0, 0, 0)`).
+const HOLD: Vec4 = Vec4::new(0.0, 1.0, 0.0, 0.0);
 
 /// One animated property of one node.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,8 +158,11 @@ fn record(kind: Kind, interpolation: Interpolation, values: &[Vec4], times: &[f3
     }
 }
 
-/// The slerp record from `a` to `b`, with the reference's branch decisions
-/// ([`crate::interpolate::slerp`]) made here once.
+/// The slerp record from `a` to `b` (see [`Kind::Rotation`]), with
+/// [`crate::interpolate::slerp`]'s decisions (shortest path; keys closer than
+/// [`CLOSE_COSINE`] made unit, their angle from their difference and sum) made here once, in
+/// `f64`. The keys are divided by the sine of the angle as rounded to `f32`, so that weights
+/// and keys agree.
 fn rotation_record(a: Vec4, b: Vec4) -> Vec<Vec4> {
     if a == b {
         return vec![a, a, HOLD];
@@ -170,21 +172,23 @@ fn rotation_record(a: Vec4, b: Vec4) -> Vec<Vec4> {
         b = -b;
         dot = -dot;
     }
-    if dot < NLERP_THRESHOLD {
-        let theta = f64::from(dot).acos();
-        let inverse_sin = 1.0 / theta.sin();
-        vec![a, b, Vec4::new(theta as f32, inverse_sin as f32, 0.0, 0.0)]
+    let (a, b, angle) = if dot < CLOSE_COSINE {
+        (a.as_dvec4(), b.as_dvec4(), f64::from(dot).acos() as f32)
     } else {
-        // Unit keys (to f32 rounding) keep the normalized lerp's length within 1.3e-4 of 1,
-        // where `normalized`'s polynomial is exact to f32 rounding.
-        vec![unit(a), unit(b), Vec4::new(0.0, 0.0, NLERP, 0.0)]
+        let (a, b) = (unit(a), unit(b));
+        (a, b, (2.0 * (a - b).length().atan2((a + b).length())) as f32)
+    };
+    if angle == 0.0 {
+        return vec![a.as_vec4(), a.as_vec4(), HOLD];
     }
+    let inverse_sine = 1.0 / f64::from(angle).sin();
+    vec![(a * inverse_sine).as_vec4(), (b * inverse_sine).as_vec4(), Vec4::new(angle, 0.0, 0.0, 0.0)]
 }
 
 /// `q / |q|`, computed in `f64`.
-fn unit(q: Vec4) -> Vec4 {
+fn unit(q: Vec4) -> glam::DVec4 {
     let q = q.as_dvec4();
-    (q / q.length()).as_vec4()
+    q / q.length()
 }
 
 /// `(first time, 1 / interval)` when `times` are evenly spaced to within rounding.
@@ -377,28 +381,16 @@ impl BakedClip {
                 self.data[at[3] + offset],
             ])
         };
-        let [angle, inverse_sine, nlerp, hold] = record(2);
-        let v = Vec4::ONE - u;
-        // Lanes that do not slerp have angle 0 and 1 / sin 0 stored as 0: their sines' terms
-        // are +0, so four such lanes skip the sines (same bits).
-        let (s0, s1) = if angle.cmpne(Vec4::ZERO).any() {
-            (sin4(v * angle) * inverse_sine, sin4(u * angle) * inverse_sine)
+        let [angle, hold, _, _] = record(2);
+        // Holding lanes have angle 0: four of them skip the sines, whose terms are then +0
+        // (same bits).
+        let (w0, w1) = if angle.cmpne(Vec4::ZERO).any() {
+            (plus_sin4(hold, (Vec4::ONE - u) * angle), plus_sin4(Vec4::ZERO, u * angle))
         } else {
-            (Vec4::ZERO, Vec4::ZERO)
+            (hold, Vec4::ZERO)
         };
-        let w0 = s0 + nlerp * v + hold;
-        let w1 = s1 + nlerp * u;
         let (a, b) = (record(0), record(1));
-        let [x, y, z, w] = [a[0] * w0 + b[0] * w1, a[1] * w0 + b[1] * w1, a[2] * w0 + b[2] * w1, a[3] * w0 + b[3] * w1];
-        let lerped = nlerp.cmpeq(Vec4::splat(NLERP));
-        if lerped.any() {
-            // `normalized`, lane by lane.
-            let inverse_length = (Vec4::splat(3.0) - ((x * x + z * z) + (y * y + w * w))) * 0.5;
-            let scale = |c: Vec4| Vec4::select(lerped, c * inverse_length, c);
-            [scale(x), scale(y), scale(z), scale(w)]
-        } else {
-            [x, y, z, w]
-        }
+        [a[0] * w0 + b[0] * w1, a[1] * w0 + b[1] * w1, a[2] * w0 + b[2] * w1, a[3] * w0 + b[3] * w1]
     }
 
     /// One track's value from its record at `at`, at fraction `u`.
@@ -410,13 +402,10 @@ impl BakedClip {
                 a * (1.0 - u) + b * u
             }
             Kind::Rotation => {
-                // Branch-free (the mode changes from track to track): slerp records have
-                // p.z = p.w = 0, normalized lerp records t = 0 (so both sines vanish) and
-                // p.z = 1, holds t = 0 and p.w = 1.
+                // Branch-free: holds have angle 0 (both sines vanish) and hold weight 1.
                 let [a, b, p] = [self.data[at], self.data[at + 1], self.data[at + 2]];
-                let s = sin4(Vec4::new((1.0 - u) * p.x, u * p.x, 0.0, 0.0)) * p.y;
-                let q = a * (s.x + p.z * (1.0 - u) + p.w) + b * (s.y + p.z * u);
-                if p.z == NLERP { normalized(q) } else { q }
+                let w = plus_sin4(Vec4::new(p.y, 0.0, 0.0, 0.0), Vec4::new((1.0 - u) * p.x, u * p.x, 0.0, 0.0));
+                a * w.x + b * w.y
             }
             Kind::Cubic | Kind::CubicRotation => {
                 let d = &self.data[at..at + 4];
@@ -428,17 +417,6 @@ impl BakedClip {
             }
         }
     }
-}
-
-/// `q / |q|` for the normalized lerp between two unit quaternions at most
-/// [`NLERP_THRESHOLD`] apart, whose squared length `x` lies in `[0.99975, 1]` (up to f32
-/// rounding): `1 / sqrt(x)` is `(3 - x) / 2` there to within `3 (x - 1)^2 / 8 < 2.4e-8`,
-/// under half an f32 ulp, with no square root or division on the critical path. The sum of
-/// squares has a fixed order (glam's `normalize` sums in the order of the target's SIMD
-/// instructions), so that the four-lane evaluation matches it bitwise on every target.
-#[inline]
-fn normalized(q: Vec4) -> Vec4 {
-    q * ((3.0 - ((q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w))) * 0.5)
 }
 
 /// A local transform as the fast path keeps it: translation, rotation, scale as `Vec4`s.
@@ -491,27 +469,43 @@ mod tests {
         Clip::new(None, vec![channel.expect("valid channel")], &rig).expect("valid clip")
     }
 
+    /// The exact slerp from `a` to `b` at `u`, in `f64`, of the keys made unit.
+    fn exact_slerp(a: Vec4, b: Vec4, u: f64) -> glam::DVec4 {
+        let (a, mut b) = (unit(a), unit(b));
+        if a.dot(b) < 0.0 {
+            b = -b;
+        }
+        let angle = 2.0 * (a - b).length().atan2((a + b).length());
+        if angle == 0.0 {
+            return a;
+        }
+        (a * ((1.0 - u) * angle).sin() + b * (u * angle).sin()) / angle.sin()
+    }
+
     #[test]
-    fn normalized_lerps_are_unit_to_f32_rounding() {
-        // Pairs of unit quaternions at the normalized lerp's widest angle and below, the
-        // records' `unit` keys, every fraction: the polynomial normalization's result is unit
-        // and on the exact (f64) normalization to within a few ulps.
+    fn rotation_records_slerp_to_f32_rounding() {
+        // Unit key pairs from 1e-7 rad apart (where `acos` of the dot product would see no
+        // angle) through `CLOSE_COSINE` to half a turn, signs flipped or not:
+        // every fraction's result is the exact slerp to within a few f32 ulps, and unit.
         let mut worst = 0.0f64;
-        for k in 0..200 {
+        for k in 0..400 {
             let axis = Vec3::new((k as f32 * 0.37).sin(), 1.0, (k as f32 * 0.11).cos()).normalize();
             let a = Vec4::from(Quat::from_axis_angle(Vec3::new(axis.y, axis.z, axis.x), k as f32 * 0.031));
-            let half_angle = NLERP_THRESHOLD.acos() * (k % 10 + 1) as f32 / 10.0;
-            let b = Vec4::from(Quat::from_vec4(a) * Quat::from_axis_angle(axis, 2.0 * half_angle));
-            let [a, b] = [unit(a), unit(b)];
-            assert!(a.dot(b) >= NLERP_THRESHOLD - 1e-6);
+            let angle = 1e-7 * 10f32.powf((k % 40) as f32 * 0.18);
+            let b = Vec4::from(Quat::from_vec4(a) * Quat::from_axis_angle(axis, angle));
+            let b = if k % 3 == 0 { -b } else { b };
+            let record = rotation_record(a, b);
+            let baked = BakedClip { data: record, ..BakedClip::new(&translation_clip(vec![0.0, 1.0])) };
             for i in 0..=16 {
                 let u = i as f32 / 16.0;
-                let q = a * (1.0 - u) + b * u;
-                let exact = q.as_dvec4() / q.as_dvec4().length();
-                worst = worst.max((normalized(q).as_dvec4() - exact).abs().max_element());
+                let got = baked.value(Kind::Rotation, 0, u).as_dvec4();
+                worst = worst.max((got - exact_slerp(a, b, f64::from(u))).abs().max_element());
             }
         }
-        assert!(worst < 3.0 * f64::from(f32::EPSILON), "worst {worst}");
+        assert!(worst < 4.0 * f64::from(f32::EPSILON), "worst {worst}");
+        let held = rotation_record(Vec4::new(0.0, 0.6, 0.0, 0.8), Vec4::new(0.0, 0.6, 0.0, 0.8));
+        let baked = BakedClip { data: held, ..BakedClip::new(&translation_clip(vec![0.0, 1.0])) };
+        assert_eq!(baked.value(Kind::Rotation, 0, 0.3), Vec4::new(0.0, 0.6, 0.0, 0.8), "holds are exact");
     }
 
     #[test]

@@ -140,7 +140,8 @@ impl Crowd {
         if self.len == 0 {
             return 0;
         }
-        let chunk = self.len.div_ceil(self.scratches.len());
+        // Runs of whole batches of four: only the last run evaluates instances one by one.
+        let chunk = self.len.div_ceil(self.scratches.len()).next_multiple_of(4);
         let (palette_len, cursor_len) = (self.palette_len, self.cursor_len);
         let scratches = &mut self.scratches;
         let cursors = &mut self.cursors;

@@ -6,15 +6,18 @@ use glam::{Quat, Vec3, Vec4};
 use crate::clip::Interpolation;
 use crate::keys::Segment;
 
-/// Above this cosine, slerp degenerates numerically; normalized lerp is used instead (the
-/// difference from a true slerp is below 1e-6 rad there).
-pub(crate) const NLERP_THRESHOLD: f32 = 0.9995;
+/// Above this cosine between two keys, `acos` of their dot product loses precision: the
+/// angle is computed from the unit keys instead (`2 atan2(|a - b|, |a + b|)`, exact however
+/// close they are).
+pub(crate) const CLOSE_COSINE: f32 = 0.9995;
 
 /// Spherical linear interpolation along the shortest path (the second quaternion is negated
-/// when the dot product is negative).
+/// when the dot product is negative), as the glTF specification defines it, at every angle.
 ///
-/// The angle comes from `acos` and its sine from `sin(angle)`, never `sqrt(1 - d*d)`, which
-/// cancels badly in `f32`. Inputs are used as stored; identical inputs are returned unchanged.
+/// The angle comes from `acos` of the dot product and its sine from `sin(angle)`, never
+/// `sqrt(1 - d*d)`, which cancels badly in `f32`; keys closer than [`CLOSE_COSINE`] are made
+/// unit and their angle computed from their difference and sum. Inputs are otherwise used as
+/// stored; identical inputs are returned unchanged.
 #[must_use]
 pub fn slerp(a: Quat, b: Quat, u: f32) -> Quat {
     if a == b {
@@ -26,15 +29,19 @@ pub fn slerp(a: Quat, b: Quat, u: f32) -> Quat {
         b = -b;
         dot = -dot;
     }
-    if dot < NLERP_THRESHOLD {
-        let theta = dot.acos();
-        let sin = theta.sin();
-        let wa = ((1.0 - u) * theta).sin() / sin;
-        let wb = (u * theta).sin() / sin;
-        Quat::from_vec4(a * wa + b * wb)
+    let (a, b, angle) = if dot < CLOSE_COSINE {
+        (a, b, dot.acos())
     } else {
-        Quat::from_vec4(a.lerp(b, u).normalize())
+        let (a, b) = (a.normalize(), b.normalize());
+        (a, b, 2.0 * (a - b).length().atan2((a + b).length()))
+    };
+    if angle == 0.0 {
+        return Quat::from_vec4(a);
     }
+    let sin = angle.sin();
+    let wa = ((1.0 - u) * angle).sin() / sin;
+    let wb = (u * angle).sin() / sin;
+    Quat::from_vec4(a * wa + b * wb)
 }
 
 /// Cubic Hermite basis weights `(h00, h10, h01, h11)` at `u`.
