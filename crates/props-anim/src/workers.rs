@@ -33,9 +33,10 @@ impl Workers {
     ///
     /// Each call from outside the pool hands a job to the pool's queue, whose storage (rayon's
     /// injector) allocates a block of about 1.5 KB every 63 calls and frees the previous
-    /// one. A caller that needs strictly no allocation per frame runs its frame loop inside
-    /// one `install`: [`crate::Crowd::par_update`] called from a pool thread queues its work
-    /// locally, without allocating.
+    /// one, and wakes a pool thread and waits to be woken (about 5 us a frame on a 2-vCPU
+    /// machine). A frame loop that runs inside one `install` avoids both:
+    /// [`crate::Crowd::par_update`] called from a pool thread queues its work locally, without
+    /// allocating, and that thread works until the frame is done.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.pool.install(f)
     }
