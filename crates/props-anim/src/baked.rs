@@ -21,7 +21,7 @@ use crate::interpolate::CLOSE_COSINE;
 use crate::rig::NodeId;
 use crate::rows4::transpose;
 use crate::transform::Transform;
-use crate::trig::plus_sin4;
+use crate::trig::{plus_sin4, sin4};
 
 /// Which property a track writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -383,9 +383,9 @@ impl BakedClip {
         };
         let [angle, hold, _, _] = record(2);
         // Holding lanes have angle 0: four of them skip the sines, whose terms are then +0
-        // (same bits).
+        // (same bits). `u * angle` is never -0, so `sin4` is `value`'s `plus_sin4` with 0.
         let (w0, w1) = if angle.cmpne(Vec4::ZERO).any() {
-            (plus_sin4(hold, (Vec4::ONE - u) * angle), plus_sin4(Vec4::ZERO, u * angle))
+            (plus_sin4(hold, (Vec4::ONE - u) * angle), sin4(u * angle))
         } else {
             (hold, Vec4::ZERO)
         };

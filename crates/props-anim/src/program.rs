@@ -51,8 +51,11 @@ pub struct ClipProgram {
     /// World matrices of nodes that never move (identity for the others), by rig node.
     fixed_world: Vec<Rows>,
     steps: Vec<Step>,
-    /// Palette matrices: `(index, node, inverse bind)` for moving skin joints, `(index, node)`
-    /// for moving mesh nodes; the rest never change and are in `constant`.
+    /// Palette matrices: `(index, node, matrix)` for moving skin joints, the palette being
+    /// `world[node] * matrix` (the joint's inverse bind; for a joint with a fixed local whose
+    /// world nothing else needs, `node` is its parent and `matrix` its local times its
+    /// inverse bind); `(index, node)` for moving mesh nodes; the rest never change and are in
+    /// `constant`.
     joints: Vec<(u32, u32, Rows)>,
     /// The inverse binds of `joints` in every lane, for [`ClipProgram::write_palettes4`].
     joint_binds4: Vec<Rows4>,
@@ -176,6 +179,21 @@ impl ClipProgram {
                 constant.push((index, fixed_world[node.index()].to_joint()));
             }
         }
+        // A joint with a fixed local whose world only its palette matrices need (no step below
+        // it, no mesh on it) needs no step: its palette is its parent's world times a constant.
+        let mut world_needed = vec![false; rig.len()];
+        for node in steps.iter().filter_map(|step| step.parent).chain(nodes.iter().map(|&(_, node)| node)) {
+            world_needed[node as usize] = true;
+        }
+        steps.retain(|step| match (step.local, step.parent) {
+            (Local::Fixed(local), Some(parent)) if !world_needed[step.node as usize] => {
+                for (_, node, matrix) in joints.iter_mut().filter(|joint| joint.1 == step.node) {
+                    (*node, *matrix) = (parent, local.mul(matrix));
+                }
+                false
+            }
+            _ => true,
+        });
         Self {
             clip: baked,
             duration: source.duration(),
@@ -210,7 +228,8 @@ impl ClipProgram {
         self.clip.cursor_count()
     }
 
-    /// Matrices computed per instance: moving nodes, plus moving palette entries.
+    /// World matrices computed per instance: the moving nodes whose world a palette matrix or
+    /// a moving child needs (a joint with a fixed local and nothing below it needs none).
     #[must_use]
     pub fn moving_nodes(&self) -> usize {
         self.steps.len()
