@@ -15,7 +15,7 @@ pub(crate) const CLOSE_COSINE: f32 = 0.9995;
 /// when the dot product is negative), as the glTF specification defines it, at every angle.
 ///
 /// The angle comes from `acos` of the dot product and its sine from `sin(angle)`, never
-/// `sqrt(1 - d*d)`, which cancels badly in `f32`; keys closer than [`CLOSE_COSINE`] are made
+/// `sqrt(1 - d*d)`, which cancels badly in `f32`; keys closer than cos 0.9995 are made
 /// unit and their angle computed from their difference and sum. Inputs are otherwise used as
 /// stored; identical inputs are returned unchanged.
 #[must_use]
