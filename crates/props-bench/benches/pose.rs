@@ -3,8 +3,9 @@
 //! criterion's "time per element" is the time per joint per frame.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use props_anim::{ClipProgram, Due, JointMatrix, Model, PlayMode, Workers};
+use props_anim::{ClipProgram, Due, JointMatrix, Model, Workers};
 use props_bench::naive;
+use props_bench::table::wrap_times;
 use props_bench::workload::{self, Crowd};
 
 /// One frame's step, 60 Hz.
@@ -30,9 +31,7 @@ fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instan
     group.bench_function(BenchmarkId::from_parameter("fast"), |b| {
         b.iter(|| {
             time += DT;
-            for (t, phase) in times.iter_mut().zip(&crowd.phases) {
-                *t = PlayMode::Loop.wrap(time + phase, program.duration());
-            }
+            wrap_times(&crowd.phases, time, program.duration(), &mut times);
             fast.update(&program, &times, &mut out, Due::All);
         });
     });
@@ -42,9 +41,7 @@ fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instan
         workers.install(|| {
             b.iter(|| {
                 time += DT;
-                for (t, phase) in times.iter_mut().zip(&crowd.phases) {
-                    *t = PlayMode::Loop.wrap(time + phase, program.duration());
-                }
+                wrap_times(&crowd.phases, time, program.duration(), &mut times);
                 fast.par_update(&program, &workers, &times, &mut out, Due::All);
             });
         });

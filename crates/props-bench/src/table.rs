@@ -259,8 +259,9 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
 }
 
 /// Every instance's clip time at `time` (positive): looped without a libm call (the
-/// workloads' times are positive, so truncation is the floor).
-fn wrap_times(phases: &[f32], time: f32, duration: f32, times: &mut [f32]) {
+/// workloads' times are positive, so truncation is the floor). The fast rows of the table and
+/// of the criterion benchmark advance time with it, so both time the same frame.
+pub fn wrap_times(phases: &[f32], time: f32, duration: f32, times: &mut [f32]) {
     let inverse = 1.0 / duration;
     for (t, phase) in times.iter_mut().zip(phases) {
         let at = time + phase;
