@@ -159,10 +159,10 @@ fn record(kind: Kind, interpolation: Interpolation, values: &[Vec4], times: &[f3
 }
 
 /// The slerp record from `a` to `b` (see [`Kind::Rotation`]), with
-/// [`crate::interpolate::slerp`]'s decisions (shortest path; keys closer than
-/// [`CLOSE_COSINE`] made unit, their angle from their difference and sum) made here once, in
-/// `f64`. The keys are divided by the sine of the angle as rounded to `f32`, so that weights
-/// and keys agree.
+/// [`crate::interpolate::slerp`]'s decisions made here once, in `f64`: shortest path; keys
+/// closer than [`CLOSE_COSINE`] made unit (where the reference normalizes its result), their
+/// angle `2 atan2(|a - b|, |a + b|)`, exact however close they are. The keys are divided by
+/// the sine of the angle as rounded to `f32`, so that weights and keys agree.
 fn rotation_record(a: Vec4, b: Vec4) -> Vec<Vec4> {
     if a == b {
         return vec![a, a, HOLD];
