@@ -139,6 +139,25 @@ mod tests {
     }
 
     #[test]
+    fn the_no_lod_help_states_the_default_rates() {
+        use clap::CommandFactory as _;
+        let command = Args::command();
+        let help = command
+            .get_arguments()
+            .find(|a| a.get_id() == "no_lod")
+            .and_then(|a| a.get_help())
+            .expect("--no-lod has help")
+            .to_string();
+        let lod = props_anim::UpdateRateLod::default();
+        let stated = format!(
+            "beyond {} m every {} step, beyond {} m every {}th and out of view every {}th",
+            lod.near, "2nd", lod.far, lod.far_rate, lod.hidden_rate
+        );
+        assert_eq!(lod.mid_rate, 2, "the help says 2nd");
+        assert!(help.replace('\n', " ").contains(&stated), "{help:?} does not say {stated:?}");
+    }
+
+    #[test]
     fn bad_values_are_refused() {
         for bad in [
             &["game", "--windmills", "100001"][..],
