@@ -57,8 +57,8 @@ pub struct ClipProgram {
     /// inverse bind); `(index, node)` for moving mesh nodes; the rest never change and are in
     /// `constant`.
     joints: Vec<(u32, u32, Rows)>,
-    /// The inverse binds of `joints` in every lane, for [`ClipProgram::write_palettes4`].
-    joint_binds4: Vec<Rows4>,
+    /// The matrices of `joints` in every lane, for [`ClipProgram::write_palettes4`].
+    joint_matrices4: Vec<Rows4>,
     nodes: Vec<(u32, u32)>,
     constant: Vec<(u32, JointMatrix)>,
     palette_len: usize,
@@ -201,7 +201,7 @@ impl ClipProgram {
             track_slots,
             fixed_world,
             steps,
-            joint_binds4: joints.iter().map(|(_, _, inverse_bind)| Rows4::splat(inverse_bind)).collect(),
+            joint_matrices4: joints.iter().map(|(_, _, matrix)| Rows4::splat(matrix)).collect(),
             joints,
             nodes,
             constant,
@@ -278,8 +278,8 @@ impl ClipProgram {
                 None => local,
             };
         }
-        for &(index, node, ref inverse_bind) in &self.joints {
-            out[index as usize] = world[node as usize].mul(inverse_bind).to_joint();
+        for &(index, node, ref matrix) in &self.joints {
+            out[index as usize] = world[node as usize].mul(matrix).to_joint();
         }
         for &(index, node) in &self.nodes {
             out[index as usize] = world[node as usize].to_joint();
@@ -353,8 +353,8 @@ impl ClipProgram {
             let index = index as usize;
             [i0 + index, i1 + index, i2 + index, i3 + index]
         };
-        for (&(index, node, _), inverse_bind) in self.joints.iter().zip(&self.joint_binds4) {
-            world4[node as usize].mul(inverse_bind).write(at(index), out);
+        for (&(index, node, _), matrix) in self.joints.iter().zip(&self.joint_matrices4) {
+            world4[node as usize].mul(matrix).write(at(index), out);
         }
         for &(index, node) in &self.nodes {
             world4[node as usize].write(at(index), out);
