@@ -72,11 +72,11 @@ pub struct Scratch {
     locals: Vec<Local4>,
     world: Vec<Rows>,
     found: Vec<Found>,
-    /// Four instances' key positions, locals and world matrices, for
-    /// [`ClipProgram::write_palettes4`].
+    /// For [`ClipProgram::write_palettes4`]: each lane's key positions,
     lane_found: [Vec<Found>; 4],
-    /// Per animated node: translation, rotation and scale of the four lanes, by component.
+    /// per animated node the translation, rotation and scale of the four lanes, by component,
     lane_locals: Vec<[[Vec4; 4]; 3]>,
+    /// and the four lanes' world matrices, by rig node.
     world4: Vec<Rows4>,
 }
 
@@ -305,8 +305,8 @@ impl ClipProgram {
     /// [`ClipProgram::write_palette`] for four instances at once, one per SIMD lane (key
     /// search per lane; sampling, hierarchy and palettes four lanes at a time): instance
     /// `instances[k]` at clip time `times[k]`, its cursors at `cursors[i * cursor_len..]` and
-    /// its palette at `out[i * palette_len..]` for `i = instances[k]`. Bitwise the same palettes as four [`ClipProgram::write_palette`]
-    /// calls.
+    /// its palette at `out[i * palette_len..]` for `i = instances[k]`. Bitwise the same
+    /// palettes as four [`ClipProgram::write_palette`] calls.
     ///
     /// # Panics
     /// If an instance's palette or cursors lie outside `out` or `cursors`, or `scratch` was
