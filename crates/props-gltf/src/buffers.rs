@@ -2,7 +2,6 @@
 //! and buffer views, each checked against its declared length.
 
 use std::borrow::Cow;
-use std::io::Read;
 use std::path::Path;
 
 use base64::Engine;
@@ -10,6 +9,7 @@ use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use gltf::json::Root;
 
 use crate::error::{ErrorKind, FILE, ImportError};
+use crate::files::{self, Contents};
 use crate::limits::{self, Limits};
 use crate::uri::{self, Target};
 
@@ -165,13 +165,12 @@ pub(crate) fn read_uri(
         }
         Target::File(path) => {
             let io = |source| ImportError::at(json_path, ErrorKind::Io { path: path.clone(), source });
-            let file = std::fs::File::open(&path).map_err(io)?;
-            let size = file.metadata().map_err(io)?.len();
-            limits::check(size, limit, "size of the referenced file, in bytes", json_path)?;
-            let mut bytes = Vec::new();
-            file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
-            limits::check(bytes.len() as u64, limit, "size of the referenced file, in bytes", json_path)?;
-            Ok(bytes)
+            match files::read_regular(&path, limit).map_err(io)? {
+                Contents::Bytes(bytes) => Ok(bytes),
+                Contents::TooLarge(size) => {
+                    Err(limits::exceeded(size, limit, "size of the referenced file, in bytes", json_path))
+                }
+            }
         }
     }
 }

@@ -156,8 +156,11 @@ fn validate(root: &Root) -> Result<(), ImportError> {
     }
 }
 
-/// Every finding of the gltf crate's validation (index references, required properties, enum
-/// values), in its order.
+/// Findings of the gltf crate's validation kept per file.
+const MAX_FINDINGS: usize = 1024;
+
+/// The findings of the gltf crate's validation (index references, required properties, enum
+/// values), in its order, at most [`MAX_FINDINGS`].
 pub(crate) fn validation_findings(root: &Root) -> Vec<ImportError> {
     // The gltf crate's own check of POSITION indexes the accessor list without a bounds
     // check: do that one first, and stop there if it fails.
@@ -175,6 +178,10 @@ pub(crate) fn validation_findings(root: &Root) -> Vec<ImportError> {
         return findings;
     }
     root.validate(root, Path::new, &mut |path, error| {
+        // A hostile file may have a broken reference per object: keep the first ones only.
+        if findings.len() >= MAX_FINDINGS {
+            return;
+        }
         let path = path().0;
         findings.push(match error {
             validation::Error::IndexOutOfBounds => ImportError::at(path, ErrorKind::InvalidIndex),

@@ -1,7 +1,6 @@
 //! The import pipeline: container, JSON, buffers, then meshes, rig, skins, clips, materials
 //! and the scene, assembled into a [`Model`].
 
-use std::io::Read;
 use std::path::Path;
 
 use props_anim::{Model, ModelParts};
@@ -9,9 +8,10 @@ use props_anim::{Model, ModelParts};
 use crate::accessor::Accessors;
 use crate::buffers::{self, Buffers};
 use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
+use crate::files::{self, Contents};
 use crate::limits::{self, Budget, Limits};
 use crate::material::ImageSource;
-use crate::{animation, document, material, mesh, nodes, scene};
+use crate::{animation, document, json_scan, material, mesh, nodes, scene};
 
 /// An imported model and what the import noticed on the way.
 #[derive(Clone, Debug)]
@@ -54,25 +54,25 @@ pub fn import_slice(
     import(bytes, base_dir, limits).map_err(|error| ImportError { file: file_label.to_owned(), ..error })
 }
 
-/// Reads a model file, refusing one larger than [`Limits::max_file_bytes`].
+/// Reads a model file, refusing one larger than [`Limits::max_file_bytes`] and anything but
+/// a regular file (without blocking on a FIFO or device).
 pub(crate) fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, ImportError> {
     let io = |source| ImportError::at(FILE, ErrorKind::Io { path: path.to_owned(), source });
-    let file = std::fs::File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
-    limits::check(size, limits.max_file_bytes, "file size in bytes", FILE)?;
-    let mut bytes = Vec::new();
-    file.take(limits.max_file_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
-    Ok(bytes)
+    match files::read_regular(path, limits.max_file_bytes).map_err(io)? {
+        Contents::Bytes(bytes) => Ok(bytes),
+        Contents::TooLarge(size) => Err(limits::exceeded(size, limits.max_file_bytes, "file size in bytes", FILE)),
+    }
 }
 
 fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Result<Import, ImportError> {
     limits::check(bytes.len() as u64, limits.max_file_bytes, "file size in bytes", FILE)?;
     let container = buffers::split_container(bytes)?;
     let mut warnings = Vec::new();
+    let budget = Budget::new(limits.max_decoded_bytes);
+    json_scan::check(&container.json, limits, &budget)?;
     let document = document::parse(&container.json, &mut warnings)?;
     let root = &document.root;
     let buffers = Buffers::load(root, container.bin, base_dir, limits)?;
-    let budget = Budget::new(limits.max_decoded_bytes);
     let accessors = Accessors::new(root, &buffers, limits, &budget);
     let meshes = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings)?;
     let rig = nodes::import_rig(root, &meshes, limits)?;

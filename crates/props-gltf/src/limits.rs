@@ -25,16 +25,32 @@ pub struct Limits {
     /// Vertices of all mesh instances of the shown scene together (a mesh placed on `n` nodes
     /// counts `n` times): bounds the work of checking and drawing a model. Default 16 Mi.
     pub max_instanced_vertices: u64,
+    /// Values in the JSON (objects, arrays, numbers, strings, each counting one), counted
+    /// before it is parsed: the parsed form costs up to a kilobyte per value, charged to
+    /// [`Limits::max_decoded_bytes`]. Default 4 Mi.
+    pub max_json_values: u64,
+    /// Entries of each top-level array of glTF objects (`meshes`, `materials`, `accessors`,
+    /// `animations`, `images`, ...), counted before the JSON is parsed. Default 65 536.
+    pub max_array_entries: u32,
     /// Nodes of the file. Default 65 536.
     pub max_nodes: u32,
     /// Joints of one skin. Default 1024.
     pub max_joints_per_skin: u32,
+    /// Morph targets of one primitive. Default 256.
+    pub max_morph_targets: u32,
     /// Keyframes of one animation sampler. Default 1 Mi.
     pub max_keyframes: u64,
     /// Pixels (width times height) of one image, checked before decoding it. Default 8192².
     pub max_image_pixels: u64,
-    /// Bytes of decoded data (accessors and images) over the whole import: bounds the
-    /// amplification of a small file whose accessors all read the same data. Default 1 GiB.
+    /// Pixels per side of a texture on the GPU: a larger image is downscaled to fit, with a
+    /// warning. The game sets it to its adapter's `max_texture_dimension_2d`. Default 8192
+    /// (what every WebGPU adapter supports).
+    pub max_texture_dimension: u32,
+    /// Bytes of decoded data over the whole import, checked before each allocation: the parsed
+    /// JSON (charged from its counts before it is parsed), accessors, images at their real
+    /// bytes per pixel (16-bit ones at 8) plus their RGBA8 copy, generated normals. Bounds the
+    /// memory one file can take, and the amplification of a small file whose accessors all
+    /// read the same data. Default 1 GiB.
     pub max_decoded_bytes: u64,
 }
 
@@ -48,10 +64,14 @@ impl Default for Limits {
             max_accessor_elements: 16 * MIB,
             max_vertices: MIB,
             max_instanced_vertices: 16 * MIB,
+            max_json_values: 4 * MIB,
+            max_array_entries: 65_536,
             max_nodes: 65_536,
             max_joints_per_skin: 1024,
+            max_morph_targets: 256,
             max_keyframes: MIB,
             max_image_pixels: 8192 * 8192,
+            max_texture_dimension: 8192,
             max_decoded_bytes: 1024 * MIB,
         }
     }
@@ -60,9 +80,14 @@ impl Default for Limits {
 /// Checks `value <= limit`, or fails with [`ErrorKind::LimitExceeded`] at `json_path`.
 pub(crate) fn check(value: u64, limit: u64, what: &'static str, json_path: &str) -> Result<(), ImportError> {
     if value > limit {
-        return Err(ImportError::at(json_path, ErrorKind::LimitExceeded { what, value, limit }));
+        return Err(exceeded(value, limit, what, json_path));
     }
     Ok(())
+}
+
+/// The error for `what` at `json_path` being `value`, over `limit`.
+pub(crate) fn exceeded(value: u64, limit: u64, what: &'static str, json_path: &str) -> ImportError {
+    ImportError::at(json_path, ErrorKind::LimitExceeded { what, value, limit })
 }
 
 /// The running total of decoded bytes, against [`Limits::max_decoded_bytes`].

@@ -7,7 +7,7 @@ use std::path::Path;
 use gltf::json::Root;
 use image::codecs::jpeg::JpegDecoder;
 use image::codecs::png::PngDecoder;
-use image::{DynamicImage, ImageDecoder, ImageFormat, ImageResult};
+use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
 use props_anim::{Image, Material};
 
 use crate::buffers::{Buffers, read_uri};
@@ -65,7 +65,7 @@ pub(crate) fn import_materials(
             base_color_texture = Some(match *slot {
                 Some(index) => index,
                 None => {
-                    images.push(load_image(root, image, source)?);
+                    images.push(load_image(root, image, source, warnings)?);
                     *slot.insert(index_u32(images.len() - 1))
                 }
             });
@@ -75,8 +75,14 @@ pub(crate) fn import_materials(
     Ok((materials, images))
 }
 
-/// Loads and decodes glTF image `index`, from its URI or buffer view.
-fn load_image(root: &Root, index: usize, source: &ImageSource<'_>) -> Result<Image, ImportError> {
+/// Loads and decodes glTF image `index`, from its URI or buffer view, shrunk to fit
+/// [`Limits::max_texture_dimension`] if it is larger (with a warning).
+fn load_image(
+    root: &Root,
+    index: usize,
+    source: &ImageSource<'_>,
+    warnings: &mut Warnings,
+) -> Result<Image, ImportError> {
     let path = format!("images[{index}]");
     let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
     let bytes = match (&image.uri, image.buffer_view) {
@@ -87,7 +93,23 @@ fn load_image(root: &Root, index: usize, source: &ImageSource<'_>) -> Result<Ima
     let file_name = image.uri.as_ref().filter(|uri| !uri.starts_with("data:"));
     let name = image.name.clone().or_else(|| file_name.cloned());
     let (width, height, rgba8) = decode(&bytes, source, &path)?;
-    Ok(Image { name, width, height, rgba8 })
+    let limit = source.limits.max_texture_dimension.max(1);
+    if width.max(height) <= limit {
+        return Ok(Image { name, width, height, rgba8 });
+    }
+    let scale = f64::from(limit) / f64::from(width.max(height));
+    let fit = |side: u32| ((f64::from(side) * scale).round() as u32).clamp(1, limit);
+    let (new_width, new_height) = (fit(width), fit(height));
+    source.budget.charge(u64::from(new_width) * u64::from(new_height) * 4, &path)?;
+    let resized = image::RgbaImage::from_raw(width, height, rgba8)
+        .map(|full| image::imageops::resize(&full, new_width, new_height, image::imageops::FilterType::Triangle))
+        .ok_or_else(|| ImportError::at(&path, ErrorKind::ImageDecode { reason: "wrong pixel count".to_owned() }))?;
+    let message = format!(
+        "the image is {width}x{height} pixels, larger than the GPU's {limit} per side: it was downscaled to \
+         {new_width}x{new_height}; export it at most {limit} pixels wide and high to keep its detail"
+    );
+    warn(warnings, &path, message);
+    Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw() })
 }
 
 /// Decodes a PNG or JPEG image to RGBA8, checking its size before decoding it.
@@ -116,7 +138,10 @@ fn decode_with(
     let (width, height) = decoder.dimensions();
     let pixels = u64::from(width) * u64::from(height);
     limits::check(pixels, source.limits.max_image_pixels, "pixels of an image", path)?;
-    source.budget.charge(pixels.saturating_mul(4), path)?;
+    // Decoded at the file's own bytes per pixel (8 for 16-bit RGBA), then converted to RGBA8
+    // (a second buffer, unless it already is RGBA8).
+    let converted = if decoder.color_type() == ColorType::Rgba8 { 0 } else { pixels.saturating_mul(4) };
+    source.budget.charge(decoder.total_bytes().saturating_add(converted), path)?;
     let rgba = DynamicImage::from_decoder(decoder).map_err(failed)?.into_rgba8();
     Ok((rgba.width(), rgba.height(), rgba.into_raw()))
 }
@@ -144,6 +169,39 @@ mod tests {
         let (width, height, rgba) = decode_png(&png(3, 2), &Limits::default()).expect("decodes");
         assert_eq!((width, height, rgba.len()), (3, 2, 24));
         assert_eq!(&rgba[4 * 5..], &[2, 1, 7, 255]);
+    }
+
+    #[test]
+    fn images_larger_than_the_gpu_takes_are_downscaled_with_a_warning() {
+        use base64::Engine as _;
+        use base64::engine::general_purpose::STANDARD;
+        let limits = Limits { max_texture_dimension: 4, ..Limits::default() };
+        let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"},
+            "images": [{"uri": format!("data:image/png;base64,{}", STANDARD.encode(png(16, 2)))}],
+            "textures": [{"source": 0}],
+            "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]}))
+        .expect("root");
+        let buffers = Buffers::load(&root, None, None, &limits).expect("no buffers");
+        let budget = Budget::new(limits.max_decoded_bytes);
+        let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget };
+        let mut warnings = Vec::new();
+        let (_, images) = import_materials(&root, &source, &mut warnings).expect("imports");
+        assert_eq!((images[0].width, images[0].height, images[0].rgba8.len()), (4, 1, 16));
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].message.contains("16x2") && warnings[0].message.contains("4x1"), "{:?}", warnings[0]);
+    }
+
+    #[test]
+    fn sixteen_bit_images_are_charged_at_their_real_size() {
+        let mut bytes = Vec::new();
+        let image = image::ImageBuffer::<image::Rgba<u16>, _>::from_pixel(8, 8, image::Rgba([1, 2, 3, 4]));
+        image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
+        // 64 pixels at 8 bytes decoded plus 4 converted: 768 bytes.
+        let limits = Limits { max_decoded_bytes: 767, ..Limits::default() };
+        let error = decode_png(&bytes, &limits).expect_err("over the budget");
+        assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 768, .. }), "{:?}", error.kind);
+        let limits = Limits { max_decoded_bytes: 768, ..Limits::default() };
+        assert_eq!(decode_png(&bytes, &limits).expect("within the budget").2.len(), 256);
     }
 
     #[test]

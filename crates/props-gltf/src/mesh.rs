@@ -83,8 +83,16 @@ impl PrimitiveReader<'_> {
         }
         let normals = match normals {
             Some(normals) => normals.into_iter().map(Vec3::from_array).collect(),
-            None if lists.topology == Topology::Triangles => normals::smooth(&positions, &lists.indices),
-            None => vec![normals::FALLBACK; positions.len()],
+            None => {
+                // Generated: a sum per vertex, then the normals.
+                let bytes = 2 * vertices * size_of::<Vec3>() as u64;
+                self.budget.charge(bytes, &format!("{}.attributes", self.path))?;
+                if lists.topology == Topology::Triangles {
+                    normals::smooth(&positions, &lists.indices)
+                } else {
+                    vec![normals::FALLBACK; positions.len()]
+                }
+            }
         };
         Ok(Primitive {
             topology: lists.topology,

@@ -9,7 +9,6 @@ use super::Check;
 use super::buffers::Loaded;
 use crate::accessor::{Accessors, component_name, type_name};
 use crate::error::{ErrorKind, ImportError};
-use crate::limits::Budget;
 
 /// An accessor's encoding: type, component type, normalized.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,8 +68,7 @@ impl Format {
 /// Checks every accessor and decodes those whose data is there; keeps their components.
 pub(super) fn check(check: &mut Check<'_>, loaded: &Loaded<'_>) {
     let root = check.root;
-    let budget = Budget::new(check.limits.max_decoded_bytes);
-    let reader = Accessors::new(root, &loaded.buffers, check.limits, &budget);
+    let reader = Accessors::new(root, &loaded.buffers, check.limits, check.budget);
     let mut data = Vec::with_capacity(root.accessors.len());
     for (i, accessor) in root.accessors.iter().enumerate() {
         let format = Format::of(check, i);

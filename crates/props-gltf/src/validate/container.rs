@@ -7,11 +7,13 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 
 use super::importer::{self, LIMIT_EXCEEDED};
+use super::issues::Issues;
 use super::pointer::escape;
 use super::report::Issue;
 use crate::document::{self, Document, SUPPORTED_EXTENSIONS};
 use crate::error::{ErrorKind, FILE, ImportError};
-use crate::limits::{self, Limits};
+use crate::json_scan;
+use crate::limits::{self, Budget, Limits};
 
 /// GLB chunk type of the JSON chunk (`JSON`).
 const JSON_CHUNK: u32 = 0x4E4F_534A;
@@ -29,12 +31,16 @@ pub(super) struct Parsed<'a> {
 /// Reads the container and the JSON, reporting what is wrong with them; `None` when the rest
 /// cannot be checked (the file is too big, the GLB framing or JSON is broken, or it is not
 /// glTF 2).
-pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, issues: &mut Vec<Issue>) -> Option<Parsed<'a>> {
+pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issues: &mut Issues) -> Option<Parsed<'a>> {
     if let Err(error) = limits::check(bytes.len() as u64, limits.max_file_bytes, "file size in bytes", FILE) {
         issues.push(importer::issue(&error));
         return None;
     }
     let (json, bin) = if bytes.starts_with(b"glTF") { glb(bytes, issues)? } else { (bytes, None) };
+    if let Err(error) = json_scan::check(json, limits, budget) {
+        issues.push(importer::issue(&error));
+        return None;
+    }
     let value: Value = match serde_json::from_slice(json) {
         Ok(value) => value,
         Err(error) => {
@@ -57,7 +63,7 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, issues: &mut Vec<Issue
 
 /// Splits a GLB file into its JSON and BIN chunks, reporting framing problems with
 /// Khronos's `GLB_*` codes; `None` when there is no usable JSON chunk.
-fn glb<'a>(bytes: &'a [u8], issues: &mut Vec<Issue>) -> Option<(&'a [u8], Option<&'a [u8]>)> {
+fn glb<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<(&'a [u8], Option<&'a [u8]>)> {
     let word = |at: usize| {
         let end = at.checked_add(4)?;
         bytes.get(at..end).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
@@ -156,7 +162,7 @@ fn glb<'a>(bytes: &'a [u8], issues: &mut Vec<Issue>) -> Option<(&'a [u8], Option
 }
 
 /// Reports a GLB framing error (of the file as a whole).
-fn framing(issues: &mut Vec<Issue>, code: &'static str, message: String) {
+fn framing(issues: &mut Issues, code: &'static str, message: String) {
     issues.push(Issue::error(code, "", message));
 }
 
@@ -171,7 +177,7 @@ fn chunk_name(kind: u32) -> String {
 
 /// Checks `extensionsRequired`: each one declared in `extensionsUsed` and implemented by the
 /// game.
-fn extensions(value: &Value, issues: &mut Vec<Issue>) {
+fn extensions(value: &Value, issues: &mut Issues) {
     let Some(required) = value.get("extensionsRequired").and_then(Value::as_array) else {
         return;
     };
@@ -195,7 +201,7 @@ fn extensions(value: &Value, issues: &mut Vec<Issue>) {
 
 /// Whether `asset.version` is 2.x (or absent, which the schema check reports); reports it
 /// otherwise.
-fn is_version_2(value: &Value, issues: &mut Vec<Issue>) -> bool {
+fn is_version_2(value: &Value, issues: &mut Issues) -> bool {
     let Some(version) = value.pointer("/asset/version").and_then(Value::as_str) else {
         return true;
     };
@@ -260,9 +266,9 @@ mod tests {
     use super::*;
 
     fn glb_codes(bytes: &[u8]) -> Vec<&'static str> {
-        let mut issues = Vec::new();
+        let mut issues = Issues::default();
         glb(bytes, &mut issues);
-        issues.iter().map(|i| i.code).collect()
+        issues.into_vec().iter().map(|i| i.code).collect()
     }
 
     fn file(chunks: &[(u32, &[u8])]) -> Vec<u8> {
@@ -282,9 +288,9 @@ mod tests {
     #[test]
     fn glb_framing() {
         let good = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, &[1, 2, 3, 4])]);
-        let mut issues = Vec::new();
+        let mut issues = Issues::default();
         let (json, bin) = glb(&good, &mut issues).expect("valid");
-        assert_eq!((json, bin, issues.len()), (&b"{}  "[..], Some(&[1u8, 2, 3, 4][..]), 0));
+        assert_eq!((json, bin, issues.into_vec().len()), (&b"{}  "[..], Some(&[1u8, 2, 3, 4][..]), 0));
         assert_eq!(glb_codes(&good[..10]), ["GLB_UNEXPECTED_END_OF_HEADER"]);
         assert_eq!(glb_codes(&file(&[(BIN_CHUNK, b"abcd"), (JSON_CHUNK, b"{}  ")])), ["GLB_UNEXPECTED_FIRST_CHUNK"]);
         assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b"{} ")])), ["GLB_CHUNK_LENGTH_UNALIGNED"]);
@@ -307,24 +313,30 @@ mod tests {
 
     #[test]
     fn json_that_is_not_gltf_is_located() {
+        let parse = |json: &[u8], issues: &mut Vec<Issue>| {
+            let (limits, mut found) = (Limits::default(), Issues::default());
+            let parsed = parse(json, &limits, &Budget::new(limits.max_decoded_bytes), &mut found).is_some();
+            *issues = found.into_vec();
+            parsed
+        };
         let mut issues = Vec::new();
         let json =
             br#"{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "type": "SCALAR", "count": "2"}]}"#;
-        assert!(parse(json, &Limits::default(), &mut issues).is_none());
+        assert!(!parse(json, &mut issues));
         assert_eq!((issues[0].code, issues[0].json_pointer.as_str()), ("TYPE_MISMATCH", "/accessors/0/count"));
         issues.clear();
         let json = br#"{"asset": {"version": "2.0"}, "accessors": [{"type": "SCALAR", "count": 2}]}"#;
-        assert!(parse(json, &Limits::default(), &mut issues).is_none());
+        assert!(!parse(json, &mut issues));
         assert_eq!((issues[0].code, issues[0].json_pointer.as_str()), ("UNDEFINED_PROPERTY", "/accessors/0"));
         issues.clear();
-        assert!(parse(br#"{"asset": {"version": "3.0"}}"#, &Limits::default(), &mut issues).is_none());
+        assert!(!parse(br#"{"asset": {"version": "3.0"}}"#, &mut issues));
         assert_eq!(
             (issues[0].code, issues[0].json_pointer.as_str()),
             ("UNKNOWN_ASSET_MAJOR_VERSION", "/asset/version")
         );
         issues.clear();
         let json = br#"{"asset": {"version": "2.0"}, "extensionsRequired": ["KHR_draco_mesh_compression"]}"#;
-        assert!(parse(json, &Limits::default(), &mut issues).is_some());
+        assert!(parse(json, &mut issues));
         let codes: Vec<_> = issues.iter().map(|i| (i.code, i.json_pointer.as_str())).collect();
         assert_eq!(
             codes,

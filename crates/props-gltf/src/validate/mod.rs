@@ -28,6 +28,7 @@ mod buffers;
 mod container;
 mod forest;
 pub mod importer;
+mod issues;
 mod meshes;
 mod nodes;
 mod pointer;
@@ -38,11 +39,12 @@ use std::path::Path;
 
 use gltf::json::Root;
 
+use issues::Issues;
 pub use report::{Issue, Report, Severity};
 
 use crate::error::ImportError;
 use crate::import::{self, import_slice};
-use crate::limits::Limits;
+use crate::limits::{Budget, Limits};
 
 /// Checks a `.gltf` / `.glb` file: the semantic rules, then the importer (see the module
 /// docs). External files it references must lie in its folder.
@@ -61,25 +63,25 @@ pub fn check_file(path: &Path, limits: &Limits) -> Report {
 /// resolved (and confined) in; `None` refuses every external file. `file_label` names the file
 /// in the report.
 pub fn check_slice(bytes: &[u8], base_dir: Option<&Path>, file_label: &Path, limits: &Limits) -> Report {
-    let mut report = Report::new(file_label);
-    report.issues = semantic_issues(bytes, base_dir, limits);
-    if !report.has_errors() {
+    let mut issues = semantic_issues(bytes, base_dir, limits);
+    if !issues.has_errors() {
         match import_slice(bytes, base_dir, file_label, limits) {
-            Ok(import) => report.issues.extend(import.warnings.iter().map(importer::warning)),
-            Err(error) => report.issues.push(importer::issue(&error)),
+            Ok(import) => issues.extend(import.warnings.iter().map(importer::warning)),
+            Err(error) => issues.push(importer::issue(&error)),
         }
     }
-    report
+    Report { file: file_label.to_owned(), issues: issues.into_vec() }
 }
 
 /// The first pass: every rule, as far as the container and JSON allow.
-fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    let Some(parsed) = container::parse(bytes, limits, &mut issues) else {
+fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Issues {
+    let mut issues = Issues::default();
+    let budget = Budget::new(limits.max_decoded_bytes);
+    let Some(parsed) = container::parse(bytes, limits, &budget, &mut issues) else {
         return issues;
     };
     let root = &parsed.document.root;
-    let mut check = Check::new(root, limits, issues);
+    let mut check = Check::new(root, limits, &budget, issues);
     for error in crate::document::validation_findings(root) {
         check.issues.push(container::reference_issue(&error));
     }
@@ -98,7 +100,9 @@ fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Ve
 struct Check<'a> {
     root: &'a Root,
     limits: &'a Limits,
-    issues: Vec<Issue>,
+    /// The decoded-bytes budget of the whole check (parsed JSON, decoded accessors).
+    budget: &'a Budget,
+    issues: Issues,
     /// Every component of each accessor as stored (integers not dequantized), when it could
     /// be decoded.
     data: Vec<Option<Vec<f32>>>,
@@ -107,8 +111,8 @@ struct Check<'a> {
 }
 
 impl<'a> Check<'a> {
-    fn new(root: &'a Root, limits: &'a Limits, issues: Vec<Issue>) -> Self {
-        Self { root, limits, issues, data: Vec::new(), parents: vec![None; root.nodes.len()] }
+    fn new(root: &'a Root, limits: &'a Limits, budget: &'a Budget, issues: Issues) -> Self {
+        Self { root, limits, budget, issues, data: Vec::new(), parents: vec![None; root.nodes.len()] }
     }
 
     /// Reports an error.
