@@ -183,6 +183,14 @@ pub(crate) fn validation_findings(root: &Root) -> Vec<ImportError> {
             return;
         }
         let path = path().0;
+        // An accessor with neither `bufferView` nor `sparse` is valid glTF (all zeros); the
+        // gltf crate calls its `bufferView` missing.
+        if matches!(error, validation::Error::Missing)
+            && path.starts_with("accessors[")
+            && path.ends_with("].bufferView")
+        {
+            return;
+        }
         findings.push(match error {
             validation::Error::IndexOutOfBounds => ImportError::at(path, ErrorKind::InvalidIndex),
             validation::Error::Invalid => ImportError::at(path, ErrorKind::InvalidValue),

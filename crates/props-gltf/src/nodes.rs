@@ -114,11 +114,12 @@ pub(crate) fn import_skins(
         let max_joints = limits.max_joints_per_skin.into();
         limits::check(skin.joints.len() as u64, max_joints, "joints of a skin", &joints_path)?;
         let joints = skin.joints.iter().map(|j| rig.from_source_index(index_u32(j.value()))).collect::<Option<_>>();
-        let joints = joints.ok_or_else(|| ImportError::at(&joints_path, ErrorKind::InvalidIndex))?;
+        let joints: Vec<_> = joints.ok_or_else(|| ImportError::at(&joints_path, ErrorKind::InvalidIndex))?;
         let inverse_bind = match skin.inverse_bind_matrices {
             Some(index) => {
                 let matrices = accessors.read::<f32, 16>(index.value(), &matrices_path, FLOAT)?;
-                let affine = (0u64..).zip(&matrices).map(|(joint, m)| {
+                // glTF allows more matrices than joints: the extra ones are unused.
+                let affine = (0u64..).zip(&matrices).take(joints.len()).map(|(joint, m)| {
                     affine(m)
                         .map_err(|row| ImportError::at(&matrices_path, ErrorKind::InverseBindNotAffine { joint, row }))
                 });

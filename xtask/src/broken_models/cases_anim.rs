@@ -60,6 +60,14 @@ pub const CASES: &[Case] = &[
         let output = doc.sampler_accessor(sampler::ROTATION, "output")?;
         doc.write_bytes(output, 1, &[0.0f32, 0.0, 0.0, 2.0].map(f32::to_le_bytes).concat())
     }),
+    Case::new("output_rotation_zero", "animations", "a rotation keyframe of length 0", |doc| {
+        let output = doc.sampler_accessor(sampler::ROTATION, "output")?;
+        doc.write_bytes(output, 1, &[0.0f32; 4].map(f32::to_le_bytes).concat())
+    }),
+    Case::new("animation_without_channels", "animations", "an animation with no channels and no samplers", |doc| {
+        doc.set("/animations/0/channels", json!([]))?;
+        doc.set("/animations/0/samplers", json!([]))
+    }),
     Case::new("output_nan", "animations", "NaN in a translation keyframe", |doc| {
         let output = doc.sampler_accessor(sampler::TRANSLATION, "output")?;
         doc.write_f32(output, 1, 1, f32::NAN)

@@ -114,6 +114,7 @@ pub const CASES: &[Case] = &[
     Case::new("sparse_count_out_of_range", "accessors", "sparse count 6 for an accessor of 4 elements", |doc| {
         sparse(doc, &[0, 1, 2, 3, 4, 5], 6)
     }),
+    Case::new("sparse_count_zero", "accessors", "a sparse substitution of 0 elements", |doc| sparse(doc, &[2], 0)),
     Case::new("index_out_of_range", "meshes", "vertex index 99 in a primitive of 16 vertices", |doc| {
         let indices = doc.index("/meshes/0/primitives/0/indices")?;
         doc.write_bytes(indices, 0, &99u16.to_le_bytes())

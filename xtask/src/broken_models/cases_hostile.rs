@@ -47,6 +47,14 @@ pub const CASES: &[Case] = &[
     })
     .game(&["PROPS_URI_OUTSIDE_FOLDER /buffers/0/uri"])
     .differences(&[REFUSED]),
+    Case::new("uri_normal_texture_outside", "uris", "a normal map image at ../outside.png", |doc| {
+        let image = doc.push("/images", json!({"uri": "../outside.png"}))?;
+        let texture = doc.push("/textures", json!({"source": image}))?;
+        let material = doc.push("/materials", json!({"normalTexture": {"index": texture}}))?;
+        doc.set("/meshes/1/primitives/0/material", json!(material))
+    })
+    .game(&["PROPS_URI_OUTSIDE_FOLDER /images/0/uri"])
+    .differences(&[REFUSED]),
     Case::new("uri_missing_file", "uris", "buffer uri naming a file that does not exist", |doc| {
         buffer_uri(doc, "missing.bin")
     }),

@@ -77,6 +77,12 @@ pub const CASES: &[Case] = &[
     Case::new("node_rotation_non_unit", "nodes", "node rotation [0, 0, 0.8, 0.8], of length 1.13", |doc| {
         edit_morph_node(doc, "rotation", json!([0.0, 0.0, 0.8, 0.8]))
     }),
+    Case::new("node_rotation_zero", "nodes", "node rotation [0, 0, 0, 0]", |doc| {
+        edit_morph_node(doc, "rotation", json!([0.0, 0.0, 0.0, 0.0]))
+    }),
+    Case::new("node_children_empty", "nodes", "a node with an empty children list", |doc| {
+        edit_morph_node(doc, "children", json!([]))
+    }),
     Case::new("node_matrix_non_trs", "nodes", "a projective node matrix", |doc| {
         let path = format!("/nodes/{}", node::MORPH);
         doc.remove(&format!("{path}/translation"))?;

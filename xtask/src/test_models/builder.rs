@@ -682,6 +682,13 @@ impl GltfBuilder {
         Ok(self.push_accessor(acc))
     }
 
+    /// A FLOAT VEC3 accessor of `count` zeros with neither `bufferView` nor `sparse` (valid
+    /// glTF: such an accessor is all zeros), with `min`/`max`.
+    pub fn zero_vec3(&mut self, count: usize) -> usize {
+        self.push_accessor(json!({"componentType": 5126, "count": count, "type": "VEC3",
+            "min": [0, 0, 0], "max": [0, 0, 0]}))
+    }
+
     /// POSITION-style vertex attribute (with `min`/`max`).
     pub fn positions(&mut self, positions: &[[f32; 3]]) -> Result<usize> {
         self.accessor(&Column::new(positions).with_min_max(), Usage::Vertex)
@@ -758,13 +765,26 @@ impl GltfBuilder {
     /// Adds a skin whose inverse bind matrices are the inverses of the joints' current world
     /// transforms (set the hierarchy up first).
     pub fn skin(&mut self, joints: &[usize], skeleton: Option<usize>) -> Result<usize> {
-        let ibms = joints
+        self.skin_with_spare_matrices(joints, skeleton, 0)
+    }
+
+    /// [`GltfBuilder::skin`] with `spare` identity matrices after the joints' inverse bind
+    /// matrices (glTF allows more matrices than joints; the extra ones are unused).
+    pub fn skin_with_spare_matrices(
+        &mut self,
+        joints: &[usize],
+        skeleton: Option<usize>,
+        spare: usize,
+    ) -> Result<usize> {
+        let mut ibms = joints
             .iter()
             .map(|&j| {
                 let world = self.world_matrix(j)?;
                 math::inverse(&world).map(to_f32).context("joint world transform is singular")
             })
             .collect::<Result<Vec<_>>>()?;
+        let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+        ibms.extend(std::iter::repeat_n(identity, spare));
         let ibm = self.data(&ibms, false)?;
         let mut skin = json!({ "joints": joints, "inverseBindMatrices": ibm });
         if let Some(skeleton) = skeleton {

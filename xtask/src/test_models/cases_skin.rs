@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 
-use super::builder::{Channel, Column, GltfBuilder, Interp, Node, Path, Primitive, channel};
+use super::builder::{Channel, Column, GltfBuilder, Interp, Node, Path, Primitive, Usage, channel};
 use super::data::{self, Influences};
 use super::math::{quat_axis_angle, transform_point, transform_vector};
 use super::rig::{self, IDENTITY, JointFormat, WeightFormat, X, Y, Z, rot};
@@ -278,5 +278,41 @@ pub fn many_joints() -> Result<GltfBuilder> {
         })
         .collect::<Result<Vec<Channel>>>()?;
     b.animation("Bend", &channels);
+    Ok(b)
+}
+
+/// Data glTF allows but nothing uses: a skin with more inverse bind matrices than joints (the
+/// extra one unused), and a morph target whose POSITION accessor has neither `bufferView` nor
+/// `sparse` (all zeros, so its weight changes nothing), beside a real target, on a skinned tube.
+pub fn spare_data() -> Result<GltfBuilder> {
+    let mut b = GltfBuilder::new();
+    let mesh_node = b.node(Node::named("SkinnedMesh"));
+    let chain = rig::joint_chain(&mut b, "Joint", 2, [0.0; 3], [0.0, 1.0, 0.0])?;
+    let skin = b.skin_with_spare_matrices(&chain, None, 1)?;
+    let tube = data::tube([0.0; 3], [0.0, 2.0, 0.0], 4, 0.1, (0.0, 2.0))?;
+    let influences: Vec<Influences> = tube.params.iter().map(|&p| data::chain_blend(p, chain.len())).collect();
+    let vertices = tube.positions.len();
+    let zeros = b.zero_vec3(vertices);
+    let bulge: Vec<[f32; 3]> = tube.normals.iter().map(|n| n.map(|c| c * 0.05)).collect();
+    let bulge = b.accessor(&Column::new(&bulge).with_min_max(), Usage::Vertex)?;
+    let prim = Primitive::new(b.positions(&tube.positions)?)
+        .attr("NORMAL", b.vertex(&tube.normals, false)?)
+        .indices(b.indices(&tube.indices)?)
+        .target(zeros)
+        .target(bulge);
+    let prim = rig::skin_attributes(&mut b, prim, &influences, JointFormat::U8, WeightFormat::Float)?;
+    let mesh = b.mesh("SpareData", &[prim], Some(&[0.0, 0.0]));
+    let node = b.node_mut(mesh_node)?;
+    node.mesh = Some(mesh);
+    node.skin = Some(skin);
+
+    let times = b.times(&[0.0, 1.0, 2.0])?;
+    let rotations = [IDENTITY, rot(Z, 45.0), rot(X, -30.0)];
+    let weights: [[f32; 2]; 3] = [[0.0, 0.0], [1.0, 0.5], [0.3, 1.0]];
+    let channels = [
+        channel(chain[1], Path::Rotation, Interp::Linear, times, b.data(&rotations, false)?),
+        channel(mesh_node, Path::Weights, Interp::Linear, times, b.scalars(&weights.concat(), false)?),
+    ];
+    b.animation("Spare", &channels);
     Ok(b)
 }

@@ -115,11 +115,15 @@ fn layout(check: &mut Check<'_>, i: usize, accessor: &Accessor, format: Format) 
             check.error("ACCESSOR_TOTAL_OFFSET_ALIGNMENT", format!("/accessors/{i}"), message);
         }
     }
-    if let Some(sparse) = &accessor.sparse
-        && sparse.count.0 > accessor.count.0
-    {
-        let message = format!("sparse count {} is more than the accessor's count {}", sparse.count.0, accessor.count.0);
-        check.error("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", format!("/accessors/{i}/sparse/count"), message);
+    if let Some(sparse) = &accessor.sparse {
+        let pointer = format!("/accessors/{i}/sparse/count");
+        if sparse.count.0 > accessor.count.0 {
+            let message =
+                format!("sparse count {} is more than the accessor's count {}", sparse.count.0, accessor.count.0);
+            check.error("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", pointer, message);
+        } else if sparse.count.0 == 0 {
+            check.error("VALUE_NOT_IN_RANGE", pointer, "a sparse substitution must replace at least one element");
+        }
     }
 }
 

@@ -49,6 +49,7 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
         }
     };
     extensions(&value, issues);
+    empty_arrays(&value, issues);
     if !is_version_2(&value, issues) {
         return None;
     }
@@ -196,6 +197,63 @@ fn extensions(value: &Value, issues: &mut Issues) {
         if !SUPPORTED_EXTENSIONS.contains(&name) {
             issues.push(importer::issue(&document::unsupported_extension(format!("extensionsRequired[{i}]"), name)));
         }
+    }
+}
+
+/// Arrays the schema requires to hold at least one item, by the path of their object
+/// (`*`: every item of the array above): reported empty as Khronos does (EMPTY_ENTITY).
+/// Skins' `joints` are the skin check's.
+const NON_EMPTY: &[(&[&str], &str)] = &[
+    (&[], "accessors"),
+    (&[], "animations"),
+    (&[], "buffers"),
+    (&[], "bufferViews"),
+    (&[], "cameras"),
+    (&[], "images"),
+    (&[], "materials"),
+    (&[], "meshes"),
+    (&[], "nodes"),
+    (&[], "samplers"),
+    (&[], "scenes"),
+    (&[], "skins"),
+    (&[], "textures"),
+    (&[], "extensionsUsed"),
+    (&[], "extensionsRequired"),
+    (&["animations", "*"], "channels"),
+    (&["animations", "*"], "samplers"),
+    (&["meshes", "*"], "primitives"),
+    (&["meshes", "*"], "weights"),
+    (&["meshes", "*", "primitives", "*"], "targets"),
+    (&["nodes", "*"], "children"),
+    (&["nodes", "*"], "weights"),
+    (&["scenes", "*"], "nodes"),
+];
+
+/// Reports the arrays of [`NON_EMPTY`] that are present but empty.
+fn empty_arrays(value: &Value, issues: &mut Issues) {
+    /// Visits the objects at `path` below `value` (pointer `at`), then `array` in each.
+    fn visit(value: &Value, at: &str, path: &[&str], array: &str, issues: &mut Issues) {
+        match path {
+            [] => {
+                if value.get(array).and_then(Value::as_array).is_some_and(Vec::is_empty) {
+                    let pointer = format!("{at}/{array}");
+                    issues.push(Issue::error("EMPTY_ENTITY", pointer, format!("`{array}` must not be empty")));
+                }
+            }
+            ["*", rest @ ..] => {
+                for (i, item) in value.as_array().into_iter().flatten().enumerate() {
+                    visit(item, &format!("{at}/{i}"), rest, array, issues);
+                }
+            }
+            [key, rest @ ..] => {
+                if let Some(inner) = value.get(key) {
+                    visit(inner, &format!("{at}/{key}"), rest, array, issues);
+                }
+            }
+        }
+    }
+    for (path, array) in NON_EMPTY {
+        visit(value, "", path, array, issues);
     }
 }
 

@@ -95,6 +95,7 @@ pub(super) fn check(check: &mut Check<'_>) {
                 let message = format!("{targets} morph targets, but primitive 0 has {}", first_targets.unwrap_or(0));
                 check.error("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", &pointer, message);
             }
+            texture_coordinates(check, primitive, &pointer);
             let vertices = attributes(check, primitive, &pointer);
             if let Some(vertices) = vertices {
                 indices(check, primitive, vertices, &pointer);
@@ -115,6 +116,31 @@ pub(super) fn check(check: &mut Check<'_>) {
             if let Some(at) = weights.iter().position(|w| !w.is_finite()) {
                 check.error(NON_FINITE, pointer, format!("element {at} is infinite or NaN as a 32-bit float"));
             }
+        }
+    }
+}
+
+/// Every texture of the primitive's material reads a TEXCOORD set the primitive has.
+fn texture_coordinates(check: &mut Check<'_>, primitive: &Primitive, pointer: &str) {
+    let Some(material_index) = primitive.material else { return };
+    let Some(material) = check.root.materials.get(material_index.value()) else { return };
+    let pbr = &material.pbr_metallic_roughness;
+    let bindings = [
+        ("pbrMetallicRoughness/baseColorTexture", pbr.base_color_texture.as_ref().map(|t| t.tex_coord)),
+        ("pbrMetallicRoughness/metallicRoughnessTexture", pbr.metallic_roughness_texture.as_ref().map(|t| t.tex_coord)),
+        ("normalTexture", material.normal_texture.as_ref().map(|t| t.tex_coord)),
+        ("occlusionTexture", material.occlusion_texture.as_ref().map(|t| t.tex_coord)),
+        ("emissiveTexture", material.emissive_texture.as_ref().map(|t| t.tex_coord)),
+    ];
+    for (binding, set) in bindings {
+        let Some(set) = set else { continue };
+        if !primitive.attributes.contains_key(&Checked::Valid(Semantic::TexCoords(set))) {
+            let message = format!(
+                "its material's texture /materials/{}/{binding} needs the TEXCOORD_{set} attribute, which the \
+                 primitive lacks",
+                material_index.value()
+            );
+            check.error("MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", format!("{pointer}/material"), message);
         }
     }
 }

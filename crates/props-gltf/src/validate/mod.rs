@@ -27,6 +27,7 @@ mod animations;
 mod buffers;
 mod container;
 mod forest;
+mod images;
 pub mod importer;
 mod issues;
 mod meshes;
@@ -86,6 +87,7 @@ fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Is
         check.issues.push(container::reference_issue(&error));
     }
     let buffers = buffers::check(&mut check, parsed.bin, base_dir);
+    images::check(&mut check, base_dir);
     accessors::check(&mut check, &buffers);
     drop(buffers);
     nodes::check(&mut check);
