@@ -148,9 +148,14 @@ pub(crate) fn unsupported_extension(json_path: String, name: &str) -> ImportErro
 }
 
 /// Runs the gltf crate's validation (index references, required properties, enum values)
-/// and reports its first finding.
+/// and reports its first finding, but for missing POSITION bounds: metadata the importer does
+/// not need (the gate tolerates them, see [`crate::gate::TOLERATED`]).
 fn validate(root: &Root) -> Result<(), ImportError> {
-    match validation_findings(root).into_iter().next() {
+    let is_bounds = |error: &ImportError| {
+        matches!(error.kind, ErrorKind::MissingProperty)
+            && (error.json_path.ends_with("[\"POSITION\"].min") || error.json_path.ends_with("[\"POSITION\"].max"))
+    };
+    match validation_findings(root).into_iter().find(|error| !is_bounds(error)) {
         Some(error) => Err(error),
         None => Ok(()),
     }

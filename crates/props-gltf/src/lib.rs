@@ -28,6 +28,7 @@ mod buffers;
 mod document;
 mod error;
 mod files;
+pub mod gate;
 mod import;
 mod json_scan;
 mod limits;

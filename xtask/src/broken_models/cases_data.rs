@@ -98,6 +98,11 @@ pub const CASES: &[Case] = &[
         let max = doc.get(&format!("/accessors/{accessor}/max/1"))?.as_f64().context("max")?;
         doc.set(&format!("/accessors/{accessor}/max/1"), json!(max + 1.0))
     }),
+    Case::new("position_without_bounds", "accessors", "a POSITION accessor without min/max", |doc| {
+        let accessor = position(doc)?;
+        doc.remove(&format!("/accessors/{accessor}/min"))?;
+        doc.remove(&format!("/accessors/{accessor}/max"))
+    }),
     Case::new("accessor_component_type_invalid", "accessors", "componentType 5127", |doc| {
         edit_accessor(doc, IBM, "componentType", json!(5127))
     }),

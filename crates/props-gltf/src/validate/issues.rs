@@ -1,4 +1,4 @@
-//! The issues of one file as they are found, capped: a hostile file with a million broken
+//! The issues of one file as they are found, without repeats, and capped: a hostile file with a million broken
 //! references must not make a million messages. At most [`PER_CODE`] issues of each code and
 //! [`PER_FILE`] in all are kept, but an error of a code not yet seen is always kept, so the
 //! verdict on the file never depends on the caps. What was left out is summed up at the end,
@@ -23,8 +23,12 @@ pub(super) struct Issues {
 }
 
 impl Issues {
-    /// Adds `issue`, unless the caps leave it out (it is still counted).
+    /// Adds `issue`, unless it repeats one already kept or the caps leave it out (then it is
+    /// still counted).
     pub fn push(&mut self, issue: Issue) {
+        if self.kept.contains(&issue) {
+            return;
+        }
         let found = match self.seen.iter_mut().find(|(code, _)| *code == issue.code) {
             Some((_, found)) => {
                 *found += 1;
@@ -42,9 +46,9 @@ impl Issues {
         }
     }
 
-    /// Whether an error was kept (every code with an error keeps at least one).
-    pub fn has_errors(&self) -> bool {
-        self.kept.iter().any(|issue| issue.severity == Severity::Error)
+    /// Whether a fatal issue was kept (every code with an error keeps at least one).
+    pub fn is_fatal(&self) -> bool {
+        self.kept.iter().any(Issue::is_fatal)
     }
 
     /// The issues kept, then one warning per code with issues left out.
@@ -83,7 +87,7 @@ mod tests {
             issues.push(Issue::error("E", format!("/meshes/{i}"), "bad"));
         }
         issues.push(Issue::error("LATE", "", "still kept"));
-        assert!(issues.has_errors());
+        assert!(issues.is_fatal());
         let list = issues.into_vec();
         assert_eq!(list.iter().filter(|i| i.code == "W").count(), PER_CODE as usize);
         assert_eq!(list.iter().filter(|i| i.code == "E").count(), PER_CODE as usize);

@@ -44,34 +44,50 @@ use issues::Issues;
 pub use report::{Issue, Report, Severity};
 
 use crate::error::ImportError;
-use crate::import::{self, import_slice};
+use crate::import::{self, Import, import_slice};
 use crate::limits::{Budget, Limits};
 
 /// Checks a `.gltf` / `.glb` file: the semantic rules, then the importer (see the module
 /// docs). External files it references must lie in its folder.
 pub fn check_file(path: &Path, limits: &Limits) -> Report {
-    match import::read_file(path, limits) {
-        Ok(bytes) => check_slice(&bytes, Some(import::folder_of(path)), path, limits),
-        Err(error) => {
-            let mut report = Report::new(path);
-            report.issues.push(importer::issue(&error));
-            report
-        }
-    }
+    inspect_file(path, limits).0
 }
 
 /// Checks a `.gltf` / `.glb` file held in memory. `base_dir` is the folder external files are
 /// resolved (and confined) in; `None` refuses every external file. `file_label` names the file
 /// in the report.
 pub fn check_slice(bytes: &[u8], base_dir: Option<&Path>, file_label: &Path, limits: &Limits) -> Report {
+    inspect_slice(bytes, base_dir, file_label, limits).0
+}
+
+/// [`check_file`], keeping the import when the importer ran and succeeded.
+pub(crate) fn inspect_file(path: &Path, limits: &Limits) -> (Report, Option<Import>) {
+    match import::read_file(path, limits) {
+        Ok(bytes) => inspect_slice(&bytes, Some(import::folder_of(path)), path, limits),
+        Err(error) => (Report { file: path.to_owned(), issues: vec![importer::issue(&error)] }, None),
+    }
+}
+
+/// [`check_slice`], keeping the import when the importer ran (no fatal issue before it) and
+/// succeeded.
+pub(crate) fn inspect_slice(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    file_label: &Path,
+    limits: &Limits,
+) -> (Report, Option<Import>) {
     let mut issues = semantic_issues(bytes, base_dir, limits);
-    if !issues.has_errors() {
+    let mut imported = None;
+    if !issues.is_fatal() {
         match import_slice(bytes, base_dir, file_label, limits) {
-            Ok(import) => issues.extend(import.warnings.iter().map(importer::warning)),
+            Ok(import) => {
+                issues.extend(import.warnings.iter().map(importer::warning));
+                imported = Some(import);
+            }
             Err(error) => issues.push(importer::issue(&error)),
         }
     }
-    Report { file: file_label.to_owned(), issues: issues.into_vec() }
+    (Report { file: file_label.to_owned(), issues: issues.into_vec() }, imported)
 }
 
 /// The first pass: every rule, as far as the container and JSON allow.

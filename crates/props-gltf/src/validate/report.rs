@@ -25,8 +25,8 @@ impl fmt::Display for Severity {
     }
 }
 
-/// One problem of a file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// One problem of a file. Serializes with `fatal` ([`Issue::is_fatal`]) beside its fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {
     /// Error or warning.
     pub severity: Severity,
@@ -35,7 +35,6 @@ pub struct Issue {
     pub code: &'static str,
     /// Where in the glTF JSON, as a JSON pointer (`/animations/0/samplers/1/input`); empty for
     /// the file as a whole.
-    #[serde(rename = "pointer")]
     pub json_pointer: String,
     /// What is wrong, for a person.
     pub message: String,
@@ -50,6 +49,26 @@ impl Issue {
     /// A warning.
     pub fn warning(code: &'static str, json_pointer: impl Into<String>, message: impl Into<String>) -> Self {
         Self { severity: Severity::Warning, code, json_pointer: json_pointer.into(), message: message.into() }
+    }
+
+    /// Whether the game refuses the file for it (see [`crate::gate`]): every error but the
+    /// tolerated ones.
+    #[must_use]
+    pub fn is_fatal(&self) -> bool {
+        self.severity == Severity::Error && crate::gate::is_fatal_code(self.code)
+    }
+}
+
+impl Serialize for Issue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut issue = serializer.serialize_struct("Issue", 5)?;
+        issue.serialize_field("severity", &self.severity)?;
+        issue.serialize_field("code", self.code)?;
+        issue.serialize_field("pointer", &self.json_pointer)?;
+        issue.serialize_field("message", &self.message)?;
+        issue.serialize_field("fatal", &self.is_fatal())?;
+        issue.end()
     }
 }
 
@@ -88,9 +107,14 @@ impl Report {
         self.count(Severity::Warning)
     }
 
-    /// Whether the file has an error (so the game would refuse it).
+    /// Whether the file has an error (Khronos's sense: invalid glTF, or over a game rule).
     pub fn has_errors(&self) -> bool {
         self.errors() > 0
+    }
+
+    /// Whether the game refuses the file: it has a fatal issue (see [`crate::gate`]).
+    pub fn is_fatal(&self) -> bool {
+        self.issues.iter().any(Issue::is_fatal)
     }
 
     /// Whether an issue with `code` is reported at `json_pointer`.
@@ -131,5 +155,9 @@ mod tests {
         let json = serde_json::to_value(&report).expect("serializes");
         assert_eq!(json["issues"][0]["pointer"], "/accessors/3");
         assert_eq!(json["issues"][1]["severity"], "warning");
+        assert_eq!(
+            (json["issues"][0]["fatal"].as_bool(), json["issues"][1]["fatal"].as_bool()),
+            (Some(true), Some(false))
+        );
     }
 }

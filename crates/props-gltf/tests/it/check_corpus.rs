@@ -136,7 +136,7 @@ fn symlink_escapes_are_refused() {
 }
 
 /// Every valid model file of the project.
-fn valid_models() -> Vec<PathBuf> {
+pub fn valid_models() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = MODELS.iter().map(|m| models_dir().join(m)).collect();
     for dir in [models_dir().join("generated"), workspace().join("assets")] {
         let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
