@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::clip::Clip;
+use crate::clip::{Clip, Keyframes};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
 use crate::palette::JointMatrix;
@@ -201,6 +201,38 @@ impl Model {
     #[must_use]
     pub fn instances(&self) -> &[MeshInstance] {
         &self.instances
+    }
+
+    /// Heap bytes of the model's bulk data (vertex attributes, indices, morph targets, images,
+    /// keyframes), as it stays in memory once loaded: what budgets of loaded models count.
+    #[must_use]
+    pub fn heap_bytes(&self) -> u64 {
+        fn bytes<T>(items: &[T]) -> u64 {
+            size_of_val(items) as u64
+        }
+        let primitives = self.meshes.iter().flat_map(|mesh| &mesh.primitives);
+        let meshes: u64 = primitives
+            .map(|p| {
+                let influences = p.influences.as_ref().map_or(0, |i| bytes(&i.joints) + bytes(&i.weights));
+                let targets: u64 = p.morph_targets.iter().map(|t| bytes(&t.positions) + bytes(&t.normals)).sum();
+                bytes(&p.positions) + bytes(&p.normals) + bytes(&p.uv0) + bytes(&p.indices) + influences + targets
+            })
+            .sum();
+        let images: u64 = self.images.iter().map(|image| image.rgba8.len() as u64).sum();
+        let keys: u64 = self
+            .clips
+            .iter()
+            .flat_map(Clip::channels)
+            .map(|channel| {
+                let values = match channel.keyframes() {
+                    Keyframes::Translation(v) | Keyframes::Scale(v) => bytes(v),
+                    Keyframes::Rotation(v) => bytes(v),
+                    Keyframes::MorphWeights { values, .. } => bytes(values),
+                };
+                bytes(channel.times()) + values
+            })
+            .sum();
+        meshes + images + keys
     }
 
     /// Matrices in one instance's palette: every skin's joints, then one node matrix per mesh

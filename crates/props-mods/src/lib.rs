@@ -44,28 +44,46 @@ pub struct ModConfig {
     /// apart the two stat checks are). Default [`ReloadPolicy::DEFAULT_SETTLE`], 250 ms;
     /// [`ModWatcher`] uses at least 100 ms, longer than notify's own debouncing.
     pub settle: Duration,
-    /// Import limits. Default [`ModConfig::default_limits`].
+    /// Import limits of one mod, its decoded-bytes budget included. Default
+    /// [`ModConfig::default_limits`].
     pub limits: Limits,
+    /// The RAM budget of all mods together: heap bytes of the loaded mods' models
+    /// (`props_anim::Model::heap_bytes`). A model that would take them past it is refused.
+    /// While a model loads, its import may take up to [`Limits::max_decoded_bytes`] more, so
+    /// the mods never hold more than the sum of the two. Default 1 GiB.
+    pub total_bytes: u64,
 }
 
 impl ModConfig {
     /// The importer's defaults with tighter sizes for mods: at most 64 MiB for the model file
-    /// and for any one buffer or image file, 128 MiB for all buffers together. A prop is far
-    /// smaller; a file above that is a mistake or an attack.
+    /// and for any one buffer or image file, 128 MiB for all buffers together, 256 MiB of
+    /// decoded data (parsed JSON, accessors, images at their real bytes per pixel), 1 Mi JSON
+    /// values and 4 Mi elements per accessor. A prop is far smaller; a file above that is a
+    /// mistake or an attack.
     pub fn default_limits() -> Limits {
         const MIB: u64 = 1024 * 1024;
         Limits {
             max_file_bytes: 64 * MIB,
             max_buffer_bytes: 64 * MIB,
             max_total_buffer_bytes: 128 * MIB,
+            max_decoded_bytes: 256 * MIB,
+            max_json_values: MIB,
+            max_accessor_elements: 4 * MIB,
             ..Limits::default()
         }
     }
+
+    /// The default [`ModConfig::total_bytes`]: 1 GiB.
+    pub const DEFAULT_TOTAL_BYTES: u64 = 1 << 30;
 }
 
 impl Default for ModConfig {
     fn default() -> Self {
-        Self { settle: ReloadPolicy::DEFAULT_SETTLE, limits: Self::default_limits() }
+        Self {
+            settle: ReloadPolicy::DEFAULT_SETTLE,
+            limits: Self::default_limits(),
+            total_bytes: Self::DEFAULT_TOTAL_BYTES,
+        }
     }
 }
 
@@ -86,7 +104,8 @@ pub enum ModEvent {
         version: u64,
         /// Import time in milliseconds, on the worker thread.
         load_ms: f64,
-        /// What the importer ignored or repaired (`json_path: message`).
+        /// What the checker noticed that is not fatal, each as
+        /// `/json/pointer: warning[CODE]: message`.
         warnings: Vec<String>,
     },
     /// A model file could not be imported: keep the last good version of it, if any, and
@@ -96,8 +115,8 @@ pub enum ModEvent {
         path: PathBuf,
         /// Its file stem.
         name: String,
-        /// Why, as `file: json_path: reason` (the file as given to [`ModWatcher::start`]
-        /// joined with the path).
+        /// Why: the first fatal issue as `file: /json/pointer: error[CODE]: message` (the file
+        /// as given to [`ModWatcher::start`] joined with the path), and how many more.
         error: String,
         /// The version this import would have had.
         version: u64,
@@ -126,8 +145,9 @@ pub enum ModEvent {
 
 /// Watches a mods folder and loads its models on a background thread; see the crate docs.
 ///
-/// Dropping it stops the watcher and joins the `mod-loader` thread (waiting for an import in
-/// progress to finish).
+/// Dropping it stops the watcher and joins the `mod-loader` thread, waiting at most two
+/// seconds for an import in progress (then the thread is left to end with the process, so a
+/// game can always exit).
 #[derive(Debug)]
 pub struct ModWatcher {
     root: PathBuf,
@@ -191,14 +211,24 @@ impl ModWatcher {
     }
 }
 
+/// How long dropping a [`ModWatcher`] waits for an import in progress before leaving the
+/// `mod-loader` thread behind (it ends with the process).
+const STOP_TIMEOUT: Duration = Duration::from_secs(2);
+
 impl Drop for ModWatcher {
     fn drop(&mut self) {
         // Fails only if the worker already ended.
         let _ = self.inputs.send(Input::Stop);
-        if let Some(worker) = self.worker.take()
-            && worker.join().is_err()
-        {
-            tracing::error!(root = %self.root.display(), "the mod-loader thread panicked");
+        if let Some(worker) = self.worker.take() {
+            let deadline = std::time::Instant::now() + STOP_TIMEOUT;
+            while !worker.is_finished() && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if !worker.is_finished() {
+                tracing::warn!(root = %self.root.display(), "an import is still running; the mod loader is left behind");
+            } else if worker.join().is_err() {
+                tracing::error!(root = %self.root.display(), "the mod-loader thread panicked");
+            }
         }
         if let Some(debouncer) = self.debouncer.take() {
             debouncer.stop();

@@ -2,6 +2,7 @@
 //! models that are due and sends the results to the game. Imports never run on the game's
 //! thread; the game only drains the result channel.
 
+use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,7 +10,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
 use notify_debouncer_full::DebounceEventResult;
-use props_gltf::{Import, Limits};
+use props_gltf::Limits;
+use props_gltf::gate::Admitted;
 
 use crate::ModEvent;
 use crate::policy::{Action, FsEventKind, Millis, ReloadPolicy};
@@ -37,6 +39,10 @@ pub(crate) struct Worker {
     /// The root as the game gave it: file names in messages start with it.
     shown_root: PathBuf,
     limits: Limits,
+    /// The RAM budget of all mods together (see [`crate::ModConfig::total_bytes`]).
+    total_bytes: u64,
+    /// Heap bytes of each model sent to the game and not removed since.
+    resident: BTreeMap<PathBuf, u64>,
     policy: ReloadPolicy,
     translator: Translator,
     probe: FsProbe,
@@ -61,6 +67,8 @@ impl Worker {
             root,
             shown_root,
             limits: config.limits,
+            total_bytes: config.total_bytes,
+            resident: BTreeMap::new(),
             policy: ReloadPolicy::new(config.settle),
             inputs,
             events,
@@ -184,6 +192,7 @@ impl Worker {
         match action {
             Action::Remove { model_path } => {
                 tracing::debug!(path = %model_path.display(), "mod model removed");
+                self.resident.remove(&model_path);
                 self.send(ModEvent::Removed { name: name_of(&model_path), path: model_path })
             }
             Action::Load { model_path, version } => {
@@ -203,40 +212,61 @@ impl Worker {
     }
 
     /// Imports `version` of the model at `path` (relative to the root).
-    fn load(&self, path: PathBuf, version: u64) -> ModEvent {
+    fn load(&mut self, path: PathBuf, version: u64) -> ModEvent {
         let name = name_of(&path);
         let shown = self.shown_root.join(&path);
         let started = Instant::now();
-        match self.import(&path, &shown) {
-            Ok(import) => {
+        match self.admit(&path, &shown) {
+            Ok(admitted) => {
                 let load_ms = started.elapsed().as_secs_f64() * 1000.0;
-                let warnings = import.warnings.iter().map(ToString::to_string).collect();
-                ModEvent::Loaded { path, name, model: Arc::new(import.model), version, load_ms, warnings }
+                let warnings = admitted.report.issues.iter().map(ToString::to_string).collect();
+                let model = admitted.import.model;
+                self.resident.insert(path.clone(), model.heap_bytes());
+                ModEvent::Loaded { path, name, model: Arc::new(model), version, load_ms, warnings }
             }
             Err(error) => ModEvent::Rejected { path, name, error, version },
         }
     }
 
-    /// Imports the model at `path`, refusing symbolic links out of the mods folder; errors
-    /// read `file: json_path: reason` with the file as `shown`.
-    fn import(&self, path: &Path, shown: &Path) -> Result<Import, String> {
+    /// Passes the model at `path` through the gate ([`props_gltf::gate`]) with the mods'
+    /// limits, refusing symbolic links out of the mods folder and a model that would take the
+    /// loaded mods past their RAM budget; errors read `file: /json/pointer: error[CODE]:
+    /// message` with the file as `shown`.
+    fn admit(&self, path: &Path, shown: &Path) -> Result<Admitted, String> {
         let file = self.root.join(path);
         if let Ok(target) = file.canonicalize()
             && !target.starts_with(&self.root)
         {
             return Err(format!(
-                "{}: <file>: it is a symbolic link to {}, outside the mods folder; copy the model into the mods \
-                 folder instead",
+                "{}: error[PROPS_URI_OUTSIDE_FOLDER]: it is a symbolic link to {}, outside the mods folder; copy \
+                 the model into the mods folder instead",
                 shown.display(),
                 target.display()
             ));
         }
         let limits = &self.limits;
-        match panic::catch_unwind(AssertUnwindSafe(|| props_gltf::import_file(&file, limits))) {
-            Ok(Ok(import)) => Ok(import),
-            Ok(Err(mut error)) => {
-                error.file = shown.to_owned();
-                Err(error.to_string())
+        match panic::catch_unwind(AssertUnwindSafe(|| props_gltf::gate::admit_file(&file, limits))) {
+            Ok(Ok(admitted)) => {
+                // Every other mod's model stays loaded beside this one (which replaces its own
+                // earlier version).
+                let others: u64 =
+                    self.resident.iter().filter(|(p, _)| p.as_path() != path).map(|(_, &bytes)| bytes).sum();
+                let bytes = admitted.import.model.heap_bytes();
+                if others.saturating_add(bytes) > self.total_bytes {
+                    return Err(format!(
+                        "{}: error[PROPS_LIMIT_EXCEEDED]: the model takes {} KiB and the mods already loaded {} KiB, \
+                         over the {} KiB the mods may use together; remove a mod or make this one smaller",
+                        shown.display(),
+                        bytes.div_ceil(1024),
+                        others.div_ceil(1024),
+                        self.total_bytes / 1024
+                    ));
+                }
+                Ok(admitted)
+            }
+            Ok(Err(mut refused)) => {
+                shown.clone_into(&mut refused.report.file);
+                Err(refused.to_string())
             }
             Err(payload) => {
                 let reason = payload
@@ -245,7 +275,7 @@ impl Worker {
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
                 Err(format!(
-                    "{}: <file>: the importer failed unexpectedly ({reason}); please report this file",
+                    "{}: error[PROPS_INTERNAL]: the importer failed unexpectedly ({reason}); please report this file",
                     shown.display()
                 ))
             }

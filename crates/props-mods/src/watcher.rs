@@ -34,7 +34,16 @@ pub(crate) fn watch(
     root: &Path,
     sink: impl FnMut(DebounceEventResult) + Send + 'static,
 ) -> Result<Debouncer, notify::Error> {
-    let mut debouncer = notify_debouncer_full::new_debouncer(NOTIFY_DEBOUNCE, None, sink)?;
+    // Never follow a symbolic link: a link to a folder outside the mods folder (or to one of
+    // its own ancestors) is not watched through, so the watch stays inside and cannot loop.
+    let config = notify::Config::default().with_follow_symlinks(false);
+    let mut debouncer = notify_debouncer_full::new_debouncer_opt::<_, RecommendedWatcher, RecommendedCache>(
+        NOTIFY_DEBOUNCE,
+        None,
+        sink,
+        RecommendedCache::new(),
+        config,
+    )?;
     debouncer.watch(root, RecursiveMode::Recursive)?;
     Ok(debouncer)
 }
@@ -210,7 +219,8 @@ fn io_problem(path: &Path, what: &str, error: &io::Error) -> Problem {
     Problem { paths: vec![path.to_owned()], error: format!("{what}: {error}") }
 }
 
-/// The real [`Probe`]: `std::fs::metadata` below the root (following symbolic links).
+/// The real [`Probe`]: `std::fs::metadata` below the root (following symbolic links); any
+/// file but a folder is present.
 #[derive(Debug)]
 pub(crate) struct FsProbe {
     root: PathBuf,
@@ -225,7 +235,9 @@ impl FsProbe {
 
 impl Probe for FsProbe {
     fn stat(&self, path: &Path) -> Option<FileStat> {
+        // Special files (FIFOs, sockets, devices) count as present: loading one is refused
+        // with a message, without opening it for long (`props_gltf` never blocks on them).
         let metadata = std::fs::metadata(self.root.join(path)).ok()?;
-        metadata.is_file().then(|| FileStat { len: metadata.len(), modified: metadata.modified().ok() })
+        (!metadata.is_dir()).then(|| FileStat { len: metadata.len(), modified: metadata.modified().ok() })
     }
 }

@@ -26,7 +26,7 @@ fn good_broken_fixed_deleted() {
     mods.write("a.gltf", models::BROKEN_JSON);
     let error = watched.rejected("a.gltf");
     let file = mods.path().join("a.gltf");
-    assert!(error.starts_with(&format!("{}: <file>: not valid glTF JSON", file.display())), "{error}");
+    assert!(error.starts_with(&format!("{}: error[INVALID_JSON]: not valid JSON", file.display())), "{error}");
 
     mods.write("a.gltf", models::gltf("fixed"));
     let fixed = watched.loaded("a.gltf", "fixed");
@@ -48,7 +48,7 @@ fn truncated_glb_is_rejected_and_the_complete_file_loads() {
     let glb = models::glb("binary");
     mods.write("pack/prop.glb", &glb[..glb.len() / 2]);
     let error = watched.rejected("pack/prop.glb");
-    assert!(error.contains("prop.glb: <file>: not a valid GLB file"), "{error}");
+    assert!(error.contains("prop.glb: error[GLB_LENGTH_MISMATCH]: the GLB header declares"), "{error}");
     mods.write("pack/prop.glb", &glb);
     watched.loaded("pack/prop.glb", "binary");
 }
@@ -61,7 +61,7 @@ fn uri_leaving_the_folder_is_rejected() {
     let mut watched = Watched::start(mods.path());
     mods.write("pack/evil.gltf", models::gltf_external("evil", "../secret.bin"));
     let error = watched.rejected("pack/evil.gltf");
-    assert!(error.contains("evil.gltf: buffers[0]"), "{error}");
+    assert!(error.contains("evil.gltf: /buffers/0/uri: error[PROPS_URI_OUTSIDE_FOLDER]"), "{error}");
     assert!(error.contains("URI `../secret.bin` is refused"), "{error}");
     // The fix: the buffer next to the model.
     mods.write("pack/evil.bin", models::bin());
@@ -162,7 +162,7 @@ fn symlink_out_of_the_mods_folder_is_rejected() {
     let mut watched = Watched::start(mods.path());
     std::os::unix::fs::symlink(outside.path().join("real.gltf"), mods.path().join("link.gltf")).expect("symlink");
     let error = watched.rejected("link.gltf");
-    assert!(error.contains("link.gltf: <file>: it is a symbolic link to"), "{error}");
+    assert!(error.contains("link.gltf: error[PROPS_URI_OUTSIDE_FOLDER]: it is a symbolic link to"), "{error}");
     assert!(error.contains("outside the mods folder"), "{error}");
 }
 
@@ -207,7 +207,7 @@ fn file_over_the_size_limit_is_rejected() {
         matches!(e, ModEvent::Rejected { path, error, .. } if path == Path::new("big.glb") && error.contains("file size"))
     });
     let ModEvent::Rejected { error, .. } = event else { unreachable!() };
-    assert!(error.contains("big.glb: <file>: file size in bytes is"), "{error}");
+    assert!(error.contains("big.glb: error[PROPS_LIMIT_EXCEEDED]: file size in bytes is"), "{error}");
     assert!(error.contains("over the limit of 100"), "{error}");
 }
 
@@ -238,4 +238,86 @@ fn the_example_mod_loads_with_its_clip() {
     assert_eq!(name, "spinning_sign");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(model.find_clip("spin"), Some(0));
+}
+
+/// Creates a FIFO at `path`.
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// A FIFO named like a model, and a model whose buffer is a FIFO, are rejected at once (no
+/// hang); the watcher goes on loading, and dropping it does not wait.
+#[cfg(unix)]
+#[test]
+fn special_files_are_rejected_without_blocking() {
+    let _serial = serial();
+    let mods = TempDir::new("fifo");
+    let mut watched = Watched::start(mods.path());
+    mkfifo(&mods.path().join("pipe.gltf"));
+    let error = watched.rejected("pipe.gltf");
+    assert!(error.contains("pipe.gltf: error[IO_ERROR]") && error.contains("FIFO"), "{error}");
+
+    std::fs::create_dir_all(mods.path().join("pack")).expect("pack folder");
+    mkfifo(&mods.path().join("pack/data.bin"));
+    mods.write("pack/piped.gltf", models::gltf_external("piped", "data.bin"));
+    let error = watched.rejected("pack/piped.gltf");
+    assert!(error.contains("/buffers/0/uri: error[IO_ERROR]") && error.contains("FIFO"), "{error}");
+
+    mods.write("after.gltf", models::gltf("after"));
+    watched.loaded("after.gltf", "after");
+    let started = std::time::Instant::now();
+    drop(watched);
+    assert!(started.elapsed() < Duration::from_secs(5), "dropping the watcher waited");
+}
+
+/// Symbolic links to folders, even looping ones or ones leading out, are not followed.
+#[cfg(unix)]
+#[test]
+fn folder_links_are_not_followed() {
+    let _serial = serial();
+    let outside = TempDir::new("outside-folder");
+    outside.write("far.gltf", models::gltf("far"));
+    let mods = TempDir::new("folder-links");
+    mods.write("pack/near.gltf", models::gltf("near"));
+    std::os::unix::fs::symlink(mods.path(), mods.path().join("pack/loop")).expect("symlink");
+    std::os::unix::fs::symlink(outside.path(), mods.path().join("out")).expect("symlink");
+    let mut watched = Watched::start(mods.path());
+    watched.loaded("pack/near.gltf", "near");
+    mods.write("later.gltf", models::gltf("later"));
+    watched.loaded("later.gltf", "later");
+    let others: Vec<_> = watched.watcher.poll().collect();
+    assert!(
+        !others.iter().any(|e| matches!(e, ModEvent::Loaded { path, .. } | ModEvent::Rejected { path, .. }
+            if path.starts_with("out") || path.starts_with("pack/loop"))),
+        "nothing through the links: {others:#?}"
+    );
+}
+
+/// The mods together stay within their RAM budget: a model that would pass it is refused,
+/// naming the budget, and loads once another mod is removed.
+#[test]
+fn mods_together_stay_within_their_budget() {
+    let _serial = serial();
+    let mods = TempDir::new("budget");
+    let one = {
+        let probe = TempDir::new("budget-probe");
+        probe.write("one.gltf", models::gltf("one"));
+        let admitted = props_gltf::gate::admit_file(&probe.path().join("one.gltf"), &ModConfig::default().limits);
+        admitted.expect("a valid model").import.model.heap_bytes()
+    };
+    let config = ModConfig { settle: support::SETTLE, total_bytes: one, ..ModConfig::default() };
+    let mut watched = Watched::new(ModWatcher::start(mods.path(), config).expect("start"));
+    mods.write("one.gltf", models::gltf("one"));
+    watched.loaded("one.gltf", "one");
+    mods.write("two.gltf", models::gltf("two"));
+    let error = watched.rejected("two.gltf");
+    assert!(error.contains("two.gltf: error[PROPS_LIMIT_EXCEEDED]") && error.contains("remove a mod"), "{error}");
+    assert!(error.contains(&format!("over the {} KiB the mods may use together", one / 1024)), "{error}");
+    mods.remove("one.gltf");
+    watched.removed("one.gltf");
+    // Touching it again loads it now that there is room.
+    mods.write("two.gltf", models::gltf("two"));
+    watched.loaded("two.gltf", "two");
 }
