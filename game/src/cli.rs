@@ -45,6 +45,17 @@ pub struct Args {
     /// The mods folder to load and watch.
     #[arg(long, value_name = "DIR", default_value = "mods")]
     pub mods: PathBuf,
+    /// Heap memory the mods' models may take together, MiB (a mod that would pass it is
+    /// refused and the others stay).
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub mods_ram_mib: u64,
+    /// GPU memory the mods' models may take together, MiB (a mod that would pass it is
+    /// refused and the others stay).
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub mods_vram_mib: u64,
+    /// Destroys the GPU device after this many frames, to exercise its recovery (testing).
+    #[arg(long, value_name = "FRAMES", hide = true)]
+    pub lose_device_after: Option<u64>,
     /// The folder of the base assets.
     #[arg(long, value_name = "DIR", default_value = "assets")]
     pub assets: PathBuf,

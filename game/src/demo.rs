@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use glam::Vec3;
 use props_anim::UpdateRateLod;
 use props_frame::{Frame, FrameData, Light, SKY};
@@ -13,7 +14,7 @@ use props_scene::{FixedStep, Scene, SceneConfig, SceneCounts, Viewer};
 
 use crate::camera::OrbitCamera;
 use crate::cli::Args;
-use crate::lot::GpuChange;
+use crate::gpu::Gpu;
 use crate::models::{ModMessage, ModelRegistry};
 use crate::roles::GROUND;
 use crate::timings::{Phase, PhaseTimings};
@@ -57,7 +58,8 @@ pub struct Demo {
     fixed_dt: Option<f32>,
     frame: FrameData,
     ground_radius: f32,
-    ground_change: Option<GpuChange>,
+    /// The ground, once rebuilt, until it is uploaded.
+    ground: Option<Arc<props_anim::Model>>,
     /// The camera.
     pub camera: OrbitCamera,
     start_camera: OrbitCamera,
@@ -78,9 +80,9 @@ pub struct Demo {
 }
 
 impl Demo {
-    /// Loads the base assets, builds the town, starts watching the mods folder and applies
-    /// the mods already there.
-    pub fn new(args: &Args) -> anyhow::Result<Self> {
+    /// Loads the base assets (onto `gpu`), builds the town, starts watching the mods folder
+    /// and applies the mods already there.
+    pub fn new(args: &Args, gpu: &mut Gpu) -> anyhow::Result<Self> {
         let config = SceneConfig {
             seed: args.seed,
             windmills: args.windmills as usize,
@@ -88,16 +90,23 @@ impl Demo {
             windmill_pose_step: args.windmill_pose_step_radians(),
             ..SceneConfig::default()
         };
-        let mut models = ModelRegistry::load(&args.assets, &args.mods)?;
+        // Images larger than the GPU takes are downscaled on import, base assets and mods alike.
+        let max_texture_dimension = gpu.max_texture_dimension();
+        let base_limits = props_gltf::Limits { max_texture_dimension, ..props_gltf::Limits::default() };
+        let mut mod_config = ModConfig { total_bytes: args.mods_ram_mib << 20, ..ModConfig::default() };
+        mod_config.limits.max_texture_dimension = max_texture_dimension;
+        let renderer = &mut gpu.renderer;
+        let mut models =
+            ModelRegistry::load(&args.assets, &args.mods, &base_limits, args.mods_vram_mib << 20, renderer)?;
         let mut scene = Scene::new(config, models.scene_models())?;
         // In the park block north-east of the centre, clear of the roads.
         let block = scene.config().block;
         models.lot_mut().place_at(Vec3::new(block * 0.15, 0.0, -block * 0.5));
         let mut last_mod = None;
-        let watcher = match ModWatcher::start(&args.mods, ModConfig::default()) {
+        let watcher = match ModWatcher::start(&args.mods, mod_config) {
             Ok(watcher) => {
                 for event in watcher.wait_until_ready(INITIAL_MODS_TIMEOUT) {
-                    last_mod = models.apply(event, &mut scene).or(last_mod);
+                    last_mod = models.apply(event, &mut scene, renderer).or(last_mod);
                 }
                 Some(watcher)
             }
@@ -117,7 +126,7 @@ impl Demo {
             fixed_dt: args.fixed_dt,
             frame: FrameData::default(),
             ground_radius: 0.0,
-            ground_change: None,
+            ground: None,
             camera,
             start_camera: camera,
             aspect: args.size.0 as f32 / args.size.1 as f32,
@@ -129,34 +138,70 @@ impl Demo {
             timings: PhaseTimings::default(),
         };
         demo.fit_ground()?;
+        demo.upload_ground(&mut gpu.renderer)?;
         demo.extract();
         Ok(demo)
     }
 
-    /// Rebuilds the ground when the windmills have spread beyond it.
+    /// Rebuilds the ground when the windmills have spread beyond it (uploaded with the next
+    /// frame).
     fn fit_ground(&mut self) -> anyhow::Result<()> {
         let needed = self.scene.windmill_extent().max(self.scene.terrain().hills_radius()) + 60.0;
         if needed > self.ground_radius {
             self.ground_radius = needed * 1.25;
-            let ground = crate::ground::build(&self.scene, self.ground_radius)?;
-            self.ground_change = Some(GpuChange::Set(GROUND, Arc::new(ground)));
+            self.ground = Some(Arc::new(crate::ground::build(&self.scene, self.ground_radius)?));
         }
         Ok(())
     }
 
-    /// One frame: applies mod events, advances the simulation by `elapsed` wall-clock seconds
-    /// (or by `--fixed-dt`), poses every prop and builds the frame data.
-    pub fn update(&mut self, elapsed: Duration) {
-        let mut timings = self.timings;
-        timings.measure(Phase::Simulate, || self.simulate(elapsed));
-        timings.measure(Phase::Animate, || self.extract());
-        self.timings = timings;
+    /// Uploads a rebuilt ground.
+    fn upload_ground(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
+        if let Some(ground) = self.ground.take() {
+            renderer.set_model(GROUND, &ground).context("uploading the ground")?;
+        }
+        Ok(())
     }
 
-    fn simulate(&mut self, elapsed: Duration) {
+    /// Uploads every model again, onto a recreated GPU device.
+    pub fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
+        self.models.upload_all(renderer)?;
+        self.ground = Some(Arc::new(crate::ground::build(&self.scene, self.ground_radius)?));
+        self.upload_ground(renderer)
+    }
+
+    /// One frame, the same for both front ends: applies mod events (uploading their models),
+    /// advances the simulation by `elapsed` wall-clock seconds (or by `--fixed-dt`), poses and
+    /// extracts every prop, then, given a `target` (a view of `size` pixels in the renderer's
+    /// colour format; none while a window is minimized or its surface unavailable), uploads
+    /// the frame and records its drawing, returning the encoder for the caller to submit.
+    pub fn frame(
+        &mut self,
+        gpu: &mut Gpu,
+        elapsed: Duration,
+        target: Option<(&wgpu::TextureView, (u32, u32))>,
+    ) -> anyhow::Result<Option<(wgpu::CommandEncoder, FrameStats)>> {
+        let mut timings = self.timings;
+        timings.record_frame(elapsed);
+        timings.measure(Phase::Simulate, || self.simulate(&mut gpu.renderer, elapsed));
+        timings.measure(Phase::Animate, || self.extract());
+        let recorded = timings.measure(Phase::Upload, || -> anyhow::Result<_> {
+            self.upload_ground(&mut gpu.renderer)?;
+            let Some((view, size)) = target else { return Ok(None) };
+            let device = &gpu.context.device;
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+            let aspect = size.0 as f32 / size.1.max(1) as f32;
+            self.aspect = aspect;
+            let stats = gpu.renderer.render(&mut encoder, view, size, &self.frame_data(aspect));
+            Ok(Some((encoder, stats)))
+        });
+        self.timings = timings;
+        recorded
+    }
+
+    fn simulate(&mut self, renderer: &mut Renderer, elapsed: Duration) {
         if let Some(watcher) = &self.watcher {
             for event in watcher.poll() {
-                self.last_mod = self.models.apply(event, &mut self.scene).or(self.last_mod.take());
+                self.last_mod = self.models.apply(event, &mut self.scene, renderer).or(self.last_mod.take());
             }
         }
         let seconds = self.fixed_dt.unwrap_or(elapsed.as_secs_f32());
@@ -185,41 +230,8 @@ impl Demo {
         }
     }
 
-    /// Applies the model uploads and removals queued by loads and mod events.
-    fn sync_gpu(&mut self, renderer: &mut Renderer) {
-        let changes = self.models.take_gpu_changes().into_iter().chain(self.ground_change.take());
-        for change in changes {
-            match change {
-                GpuChange::Set(id, model) => renderer.set_model(id, &model),
-                GpuChange::Remove(id) => renderer.remove_model(id),
-            }
-        }
-    }
-
-    /// Uploads what changed and records this frame's drawing into `target` (of `size` pixels,
-    /// in the renderer's colour format); the caller submits the encoder.
-    pub fn record(
-        &mut self,
-        renderer: &mut Renderer,
-        device: &wgpu::Device,
-        target: &wgpu::TextureView,
-        size: (u32, u32),
-    ) -> (wgpu::CommandEncoder, FrameStats) {
-        let mut timings = self.timings;
-        let recorded = timings.measure(Phase::Upload, || {
-            self.sync_gpu(renderer);
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-            let aspect = size.0 as f32 / size.1.max(1) as f32;
-            self.aspect = aspect;
-            let stats = renderer.render(&mut encoder, target, size, &self.frame(aspect));
-            (encoder, stats)
-        });
-        self.timings = timings;
-        recorded
-    }
-
     /// The frame to draw, for a target of `aspect` (width / height).
-    fn frame(&self, aspect: f32) -> Frame<'_> {
+    fn frame_data(&self, aspect: f32) -> Frame<'_> {
         Frame {
             camera: self.camera.to_camera(aspect),
             light: Light::default(),

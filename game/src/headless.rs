@@ -5,10 +5,11 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use props_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, RendererConfig};
+use props_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RendererConfig};
 
 use crate::cli::Args;
 use crate::demo::Demo;
+use crate::gpu::Gpu;
 use crate::shutdown::Shutdown;
 use crate::timings::Phase;
 
@@ -21,25 +22,35 @@ const STATUS_EVERY: Duration = Duration::from_secs(5);
 pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let context = pollster::block_on(GpuContext::headless())?;
     tracing::info!(adapter = %context.adapter_description(), "rendering offscreen");
-    let mut renderer =
-        Renderer::new(&context.adapter, &context.device, &context.queue, RendererConfig::new(OFFSCREEN_FORMAT));
-    let target = OffscreenTarget::new(&context.device, args.size.0, args.size.1);
-    let mut demo = Demo::new(args)?;
+    let mut gpu = Gpu::new(context, RendererConfig::new(OFFSCREEN_FORMAT), args.lose_device_after);
+    let mut target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
+    let mut demo = Demo::new(args, &mut gpu)?;
     let started = Instant::now();
     let (mut last, mut last_status) = (started, started);
     let mut frames = 0u64;
     loop {
+        if gpu.recover(None)? {
+            target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
+            demo.upload_all(&mut gpu.renderer)?;
+        }
         let now = Instant::now();
-        demo.timings.record_frame(now - last);
-        demo.update(now - last);
+        let drawn = demo.frame(&mut gpu, now - last, Some((target.view(), target.size())))?;
+        let (encoder, stats) = drawn.context("an offscreen frame is always drawn")?;
         last = now;
-        let (encoder, stats) = demo.record(&mut renderer, &context.device, target.view(), target.size());
-        demo.timings.measure(Phase::Draw, || {
+        let context = &gpu.context;
+        let waited = demo.timings.measure(Phase::Draw, || {
             context.queue.submit([encoder.finish()]);
             // Wait for the GPU, so that a slow adapter cannot queue up frames without bound.
             context.device.poll(wgpu::PollType::wait_indefinitely())
-        })?;
-        frames += 1;
+        });
+        match waited {
+            Ok(_) => {
+                gpu.frame_drawn();
+                frames += 1;
+            }
+            // A lost device is recovered at the next frame; this one is not counted.
+            Err(error) => tracing::warn!(%error, "waiting for the GPU failed"),
+        }
         if now - last_status >= STATUS_EVERY {
             last_status = now;
             let counts = demo.counts();
@@ -49,7 +60,8 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
                 instances = stats.instances,
                 joints = counts.palette_matrices,
                 draw_calls = stats.draw_calls,
-                gpu_models = renderer.model_count(),
+                gpu_models = gpu.renderer.model_count(),
+                gpu_errors = gpu.context.uncaptured_errors(),
                 "status"
             );
         }
@@ -63,7 +75,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
         }
     }
     if let Some(path) = &args.screenshot {
-        let rgba = target.read_rgba8(&context.device, &context.queue)?;
+        let rgba = target.read_rgba8(&gpu.context.device, &gpu.context.queue)?;
         let (width, height) = target.size();
         image::save_buffer(path, &rgba, width, height, image::ExtendedColorType::Rgba8)
             .with_context(|| format!("writing the screenshot {}", path.display()))?;
@@ -73,7 +85,8 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
         frames,
         seconds = format!("{:.2}", started.elapsed().as_secs_f64()),
         sim_seconds = format!("{:.2}", demo.sim_time()),
-        gpu_models = renderer.model_count(),
+        gpu_models = gpu.renderer.model_count(),
+        gpu_errors = gpu.context.uncaptured_errors(),
         mods = demo.mod_count(),
         phase_ms = %phase_summary(&demo),
         "headless run finished"

@@ -15,6 +15,8 @@ pub struct HudInput<'a> {
     pub stats: FrameStats,
     /// Models on the GPU.
     pub gpu_models: usize,
+    /// GPU errors outside error scopes so far (logged, ignored).
+    pub gpu_errors: u64,
 }
 
 /// Colour of error messages.
@@ -52,6 +54,9 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) {
             stats.palette_bytes as f64 / 1024.0
         ));
         ui.label(format!("{} GPU models on {}", input.gpu_models, input.adapter));
+        if input.gpu_errors > 0 {
+            ui.colored_label(ERROR, format!("{} GPU errors (see the log)", input.gpu_errors));
+        }
         let state = if demo.paused { "paused".to_owned() } else { format!("time x{}", demo.time_scale) };
         ui.label(format!("t = {:.1} s, {state}", demo.sim_time()));
         ui.separator();

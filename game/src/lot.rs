@@ -27,15 +27,6 @@ struct Entry {
     radius: f32,
 }
 
-/// What a change to the lot asks of the renderer.
-#[derive(Debug)]
-pub enum GpuChange {
-    /// Upload `model` under `id`, replacing any earlier model of that id.
-    Set(ModelId, Arc<Model>),
-    /// Free the model of `id`.
-    Remove(ModelId),
-}
-
 impl Default for ModLot {
     /// An empty lot whose row starts at the origin.
     fn default() -> Self {
@@ -64,9 +55,19 @@ impl ModLot {
         self.entries.len()
     }
 
-    /// Shows `model` for `path`: a new entry, or the new version of an entry, which keeps its
-    /// id and its clip time (restarting when the model has no clip any more).
-    pub fn insert(&mut self, path: &Path, model: Arc<Model>) -> GpuChange {
+    /// The renderer id the model of `path` shows under: its entry's, or the one
+    /// [`ModLot::insert`] will give it.
+    pub fn id_for(&self, path: &Path) -> ModelId {
+        match self.entries.get(path) {
+            Some(entry) => entry.id,
+            None => self.free_ids.last().copied().unwrap_or(ModelId(self.next_id)),
+        }
+    }
+
+    /// Shows `model` for `path` under [`ModLot::id_for`]: a new entry, or the new version of an
+    /// entry, which keeps its id and its clip time (restarting when the model has no clip any
+    /// more).
+    pub fn insert(&mut self, path: &Path, model: Arc<Model>) {
         let radius = rest_radius(&model);
         let pose = Pose::from_rest(model.rig());
         if let Some(entry) = self.entries.get_mut(path) {
@@ -74,23 +75,27 @@ impl ModLot {
                 Some(clip) => entry.playback.mode.wrap(entry.playback.time, clip.duration()),
                 None => 0.0,
             };
-            *entry = Entry { model: Arc::clone(&model), pose, radius, ..*entry };
-            return GpuChange::Set(entry.id, model);
+            *entry = Entry { model, pose, radius, ..*entry };
+            return;
         }
         let id = self.free_ids.pop().unwrap_or_else(|| {
             self.next_id += 1;
             ModelId(self.next_id - 1)
         });
-        let entry = Entry { id, model: Arc::clone(&model), playback: Playback::looping(0.0), pose, radius };
+        let entry = Entry { id, model, playback: Playback::looping(0.0), pose, radius };
         self.entries.insert(path.to_owned(), entry);
-        GpuChange::Set(id, model)
     }
 
-    /// Takes the model of `path` off the lot, if it is there.
-    pub fn remove(&mut self, path: &Path) -> Option<GpuChange> {
+    /// Takes the model of `path` off the lot; returns its renderer id, if it was there.
+    pub fn remove(&mut self, path: &Path) -> Option<ModelId> {
         let entry = self.entries.remove(path)?;
         self.free_ids.push(entry.id);
-        Some(GpuChange::Remove(entry.id))
+        Some(entry.id)
+    }
+
+    /// Every model on the lot with its renderer id.
+    pub fn models(&self) -> impl Iterator<Item = (ModelId, &Arc<Model>)> {
+        self.entries.values().map(|entry| (entry.id, &entry.model))
     }
 
     /// Advances every model's clip by `dt` seconds and poses it.

@@ -5,6 +5,7 @@ mod camera;
 mod cli;
 mod controls;
 mod demo;
+mod gpu;
 mod ground;
 mod headless;
 mod hud;

@@ -1,6 +1,11 @@
 //! Which model every prop shows: the base assets, the mods that override them, and the mod
-//! lot. Applies the mod watcher's events at a frame boundary, logs each as one line, and
-//! queues the renderer uploads they need.
+//! lot. Applies the mod watcher's events at a frame boundary, uploading to the GPU at once, and
+//! logs each as one line.
+//!
+//! A mod's model is shown only when every step takes it, in this order: the GPU's limits and
+//! the mods' VRAM budget (nothing changes yet), the scene's nodes and clips (for an override),
+//! then the upload itself, inside error scopes. A refusal at any step leaves the last good
+//! version of everything in place, the scene's and the GPU's.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,10 +13,13 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use props_anim::Model;
+use props_frame::ModelId;
+use props_gltf::Limits;
 use props_mods::ModEvent;
+use props_render::Renderer;
 use props_scene::{PropModel, Scene, SceneModels};
 
-use crate::lot::{GpuChange, ModLot};
+use crate::lot::ModLot;
 use crate::roles::Role;
 
 /// The latest mod event, for the HUD.
@@ -32,25 +40,51 @@ pub struct ModelRegistry {
     overrides: BTreeMap<PathBuf, (Role, Arc<Model>)>,
     /// Every other mod.
     lot: ModLot,
-    /// Uploads and removals the renderer has not seen yet.
-    pending: Vec<GpuChange>,
     /// The mods folder as the user named it, to show paths.
     mods_dir: PathBuf,
+    /// GPU memory the mods may take together, bytes.
+    vram_budget: u64,
 }
 
 impl ModelRegistry {
-    /// Imports the base assets from `assets` (`windmill.glb`, `car.glb`, `traffic_light.glb`,
-    /// `Fox.glb`) and queues their upload.
-    pub fn load(assets: &Path, mods_dir: &Path) -> anyhow::Result<Self> {
+    /// Loads the base assets from `assets` (`windmill.glb`, `car.glb`, `traffic_light.glb`,
+    /// `Fox.glb`) through the same gate as mods, with `limits`, and uploads them.
+    pub fn load(
+        assets: &Path,
+        mods_dir: &Path,
+        limits: &Limits,
+        vram_budget: u64,
+        renderer: &mut Renderer,
+    ) -> anyhow::Result<Self> {
         let mut base = BTreeMap::new();
         for role in Role::ALL {
             let path = assets.join(format!("{}.glb", role.name()));
-            let imported = props_gltf::import_file(&path, &props_gltf::Limits::default())
+            let admitted = props_gltf::gate::admit_file(&path, limits)
                 .with_context(|| format!("loading the base asset {}", path.display()))?;
-            base.insert(role, Arc::new(imported.model));
+            base.insert(role, Arc::new(admitted.import.model));
         }
-        let pending = base.iter().map(|(role, model)| GpuChange::Set(role.id(), Arc::clone(model))).collect();
-        Ok(Self { base, overrides: BTreeMap::new(), lot: ModLot::default(), pending, mods_dir: mods_dir.to_owned() })
+        let registry = Self {
+            base,
+            overrides: BTreeMap::new(),
+            lot: ModLot::default(),
+            mods_dir: mods_dir.to_owned(),
+            vram_budget,
+        };
+        registry.upload_all(renderer)?;
+        Ok(registry)
+    }
+
+    /// Uploads every model shown now (at start, and when the GPU device was recreated).
+    pub fn upload_all(&self, renderer: &mut Renderer) -> anyhow::Result<()> {
+        for role in Role::ALL {
+            renderer
+                .set_model(role.id(), &self.active(role))
+                .with_context(|| format!("uploading the {}", role.name()))?;
+        }
+        for (id, model) in self.lot.models() {
+            renderer.set_model(id, model).context("uploading a mod-lot model")?;
+        }
+        Ok(())
     }
 
     /// The model a role shows now: its override (the first by path, if several), else the
@@ -86,22 +120,25 @@ impl ModelRegistry {
         self.overrides.len() + self.lot.len()
     }
 
-    /// Takes the renderer changes queued since the last call.
-    pub fn take_gpu_changes(&mut self) -> Vec<GpuChange> {
-        std::mem::take(&mut self.pending)
+    /// GPU bytes the mods showing now take, but the one under `except`.
+    fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
+        let overridden = Role::ALL.into_iter().filter(|role| self.overrides.values().any(|(r, _)| r == role));
+        let ids = overridden.map(Role::id).chain(self.lot.models().map(|(id, _)| id));
+        ids.filter(|&id| id != except).filter_map(|id| renderer.model_footprint(id)).map(|f| f.total()).sum()
     }
 
-    /// Applies one event of the mod watcher to the scene and the lot; returns the HUD line.
-    pub fn apply(&mut self, event: ModEvent, scene: &mut Scene) -> Option<ModMessage> {
+    /// Applies one event of the mod watcher to the scene, the lot and the GPU; returns the HUD
+    /// line.
+    pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         match event {
             ModEvent::Loaded { path, name, model, load_ms, warnings, .. } => {
                 for warning in &warnings {
                     tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
                 }
-                Some(self.show(&path, &name, model, load_ms, scene))
+                Some(self.show(&path, &name, model, load_ms, scene, renderer))
             }
             ModEvent::Rejected { path, name, error, .. } => Some(self.rejected(&path, &name, &error)),
-            ModEvent::Removed { path, name } => self.remove(&path, &name, scene),
+            ModEvent::Removed { path, name } => self.remove(&path, &name, scene, renderer),
             ModEvent::WatchError { paths, error } => {
                 tracing::warn!(paths = ?paths, error = %error, "mod watch error");
                 Some(ModMessage { text: format!("watching mods: {error}"), is_error: true })
@@ -110,29 +147,60 @@ impl ModelRegistry {
         }
     }
 
-    fn show(&mut self, path: &Path, name: &str, model: Arc<Model>, load_ms: f64, scene: &mut Scene) -> ModMessage {
+    fn show(
+        &mut self,
+        path: &Path,
+        name: &str,
+        model: Arc<Model>,
+        load_ms: f64,
+        scene: &mut Scene,
+        renderer: &mut Renderer,
+    ) -> ModMessage {
         let shown = self.shown(path);
-        let place = match Role::from_name(name) {
+        let role = Role::from_name(name);
+        let id = role.map_or_else(|| self.lot.id_for(path), Role::id);
+        let gpu_refusal = |refused: props_render::ModelRefused| format!("{shown}: error[PROPS_GPU]: {refused}");
+        let footprint = match renderer.footprint(&model) {
+            Ok(footprint) => footprint,
+            Err(refused) => return self.rejected(path, name, &gpu_refusal(refused)),
+        };
+        let used = self.mods_vram(renderer, id);
+        if used + footprint.total() > self.vram_budget {
+            let refused =
+                props_render::ModelRefused::OverBudget { bytes: footprint.total(), used, budget: self.vram_budget };
+            return self.rejected(path, name, &gpu_refusal(refused));
+        }
+        let place = match role {
             Some(role) => {
                 let previous = self.overrides.insert(path.to_owned(), (role, Arc::clone(&model)));
+                let restore = |registry: &mut Self| match previous {
+                    Some(previous) => registry.overrides.insert(path.to_owned(), previous),
+                    None => registry.overrides.remove(path),
+                };
                 if let Err(error) = scene.set_models(self.scene_models()) {
-                    match previous {
-                        Some(previous) => self.overrides.insert(path.to_owned(), previous),
-                        None => self.overrides.remove(path),
-                    };
-                    return self.rejected(path, name, &format!("{shown}: {error}"));
+                    restore(self);
+                    return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
                 }
-                self.pending.push(GpuChange::Set(role.id(), self.active(role)));
+                if let Err(refused) = renderer.set_model(id, &self.active(role)) {
+                    restore(self);
+                    if let Err(error) = scene.set_models(self.scene_models()) {
+                        tracing::error!(error = %error, "restoring the scene's models failed");
+                    }
+                    return self.rejected(path, name, &gpu_refusal(refused));
+                }
                 format!("overrides {}", role.name())
             }
             None => {
-                let change = self.lot.insert(path, model);
-                self.pending.push(change);
+                if let Err(refused) = renderer.set_model(id, &model) {
+                    return self.rejected(path, name, &gpu_refusal(refused));
+                }
+                self.lot.insert(path, model);
                 "on the mod lot".to_owned()
             }
         };
         let ms = format!("{load_ms:.1}");
-        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, "mod reloaded");
+        let vram_kib = footprint.total().div_ceil(1024);
+        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, vram_kib, "mod reloaded");
         ModMessage { text: format!("loaded {shown} ({place}, {ms} ms)"), is_error: false }
     }
 
@@ -141,16 +209,18 @@ impl ModelRegistry {
         ModMessage { text: format!("rejected {error}"), is_error: true }
     }
 
-    fn remove(&mut self, path: &Path, name: &str, scene: &mut Scene) -> Option<ModMessage> {
+    fn remove(&mut self, path: &Path, name: &str, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         let shown = self.shown(path);
         if let Some((role, _)) = self.overrides.remove(path) {
-            // The base asset (or another override) already worked with the scene.
+            // The base asset (or another override) already worked with the scene and the GPU.
             if let Err(error) = scene.set_models(self.scene_models()) {
                 tracing::error!(path = %shown, error = %error, "reverting an override failed");
             }
-            self.pending.push(GpuChange::Set(role.id(), self.active(role)));
-        } else if let Some(change) = self.lot.remove(path) {
-            self.pending.push(change);
+            if let Err(error) = renderer.set_model(role.id(), &self.active(role)) {
+                tracing::error!(path = %shown, error = %error, "uploading the model an override hid failed");
+            }
+        } else if let Some(id) = self.lot.remove(path) {
+            renderer.remove_model(id);
         } else {
             // Every version of it was rejected: nothing was showing.
             return None;

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use glam::Vec2;
-use props_render::{FrameStats, GpuContext, Renderer, RendererConfig};
+use props_render::{FrameStats, GpuContext, RendererConfig};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
@@ -18,6 +18,7 @@ use winit::window::{Window, WindowId};
 use crate::cli::Args;
 use crate::controls::{self, Command, Drag};
 use crate::demo::Demo;
+use crate::gpu::Gpu;
 use crate::hud::{self, HudInput};
 use crate::shutdown::Shutdown;
 use crate::timings::Phase;
@@ -47,9 +48,8 @@ struct Running {
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
-    context: GpuContext,
+    gpu: Gpu,
     adapter: String,
-    renderer: Renderer,
     demo: Demo,
     egui: Egui,
     input: Input,
@@ -180,11 +180,9 @@ impl Running {
         }
         config.present_mode = wgpu::PresentMode::AutoVsync;
         surface.configure(&context.device, &config);
-        let renderer =
-            Renderer::new(&context.adapter, &context.device, &context.queue, RendererConfig::new(config.format));
-        let demo = Demo::new(args)?;
+        let mut gpu = Gpu::new(context, RendererConfig::new(config.format), args.lose_device_after);
+        let demo = Demo::new(args, &mut gpu)?;
         let egui_context = egui::Context::default();
-        let max_texture_side = context.device.limits().max_texture_dimension_2d as usize;
         let egui = Egui {
             winit: egui_winit::State::new(
                 egui_context.clone(),
@@ -192,9 +190,9 @@ impl Running {
                 event_loop,
                 Some(window.scale_factor() as f32),
                 None,
-                Some(max_texture_side),
+                Some(gpu.max_texture_dimension() as usize),
             ),
-            renderer: egui_wgpu::Renderer::new(&context.device, hud_format, egui_wgpu::RendererOptions::default()),
+            renderer: hud_renderer(&gpu.context.device, &config),
             context: egui_context,
         };
         let now = Instant::now();
@@ -202,9 +200,8 @@ impl Running {
             window,
             surface,
             config,
-            context,
+            gpu,
             adapter,
-            renderer,
             demo,
             egui,
             input: Input::default(),
@@ -221,7 +218,7 @@ impl Running {
         if size.width > 0 && size.height > 0 {
             self.config.width = size.width;
             self.config.height = size.height;
-            self.surface.configure(&self.context.device, &self.config);
+            self.surface.configure(&self.gpu.context.device, &self.config);
         }
     }
 
@@ -232,51 +229,82 @@ impl Running {
     }
 
     fn redraw(&mut self) -> anyhow::Result<()> {
+        if self.gpu.recover(Some(&self.surface))? {
+            self.surface.configure(&self.gpu.context.device, &self.config);
+            self.egui.renderer = hud_renderer(&self.gpu.context.device, &self.config);
+            self.adapter = self.gpu.context.adapter_description();
+            self.demo.upload_all(&mut self.gpu.renderer)?;
+        }
         let now = Instant::now();
         let elapsed = now - self.last_frame;
         self.last_frame = now;
-        self.demo.timings.record_frame(elapsed);
         controls::move_with_keys(&mut self.demo.camera, &self.input.held, elapsed.as_secs_f32());
-        self.demo.update(elapsed);
-        let size = self.window.inner_size();
-        if size.width == 0 || size.height == 0 {
-            return Ok(());
-        }
         // A suboptimal texture is still drawn and presented; the surface is reconfigured after.
-        let (texture, suboptimal) = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(texture) => (texture, false),
-            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => (texture, true),
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return Ok(()),
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface.configure(&self.context.device, &self.config);
-                return Ok(());
-            }
-            wgpu::CurrentSurfaceTexture::Validation => anyhow::bail!("the surface texture could not be acquired"),
+        let size = self.window.inner_size();
+        let (texture, suboptimal) = match self.surface_texture(size) {
+            Some((texture, suboptimal)) => (Some(texture), suboptimal),
+            None => (None, false),
         };
-        let view_as = |format| {
-            texture.texture.create_view(&wgpu::TextureViewDescriptor { format: Some(format), ..Default::default() })
-        };
-        let (view, hud_view) = (view_as(self.config.format), view_as(self.config.format.remove_srgb_suffix()));
+        let views = texture.as_ref().map(|texture| {
+            let view_as = |format| {
+                texture.texture.create_view(&wgpu::TextureViewDescriptor { format: Some(format), ..Default::default() })
+            };
+            (view_as(self.config.format), view_as(self.config.format.remove_srgb_suffix()))
+        });
         let target_size = (self.config.width, self.config.height);
-        let (mut encoder, stats) = self.demo.record(&mut self.renderer, &self.context.device, &view, target_size);
+        let target = views.as_ref().map(|(view, _)| (view, target_size));
+        let drawn = self.demo.frame(&mut self.gpu, elapsed, target)?;
+        let (Some((mut encoder, stats)), Some(texture), Some((_, hud_view))) = (drawn, texture, views) else {
+            return Ok(());
+        };
         self.stats = stats;
         let hud_buffers = self.record_hud(&mut encoder, &hud_view);
+        let queue = &self.gpu.context.queue;
         self.demo.timings.measure(Phase::Draw, || {
-            self.context.queue.submit(hud_buffers.into_iter().chain([encoder.finish()]));
-            self.context.queue.present(texture);
+            queue.submit(hud_buffers.into_iter().chain([encoder.finish()]));
+            queue.present(texture);
         });
         if suboptimal {
-            self.surface.configure(&self.context.device, &self.config);
+            self.surface.configure(&self.gpu.context.device, &self.config);
         }
+        self.gpu.frame_drawn();
         self.frames += 1;
         Ok(())
+    }
+
+    /// The surface's next texture and whether it is suboptimal; `None` (nothing to draw this
+    /// frame) while the window is minimized or the surface unavailable, which reconfigures it
+    /// when it is outdated, lost or refused.
+    fn surface_texture(&mut self, size: PhysicalSize<u32>) -> Option<(wgpu::SurfaceTexture, bool)> {
+        if size.width == 0 || size.height == 0 {
+            return None;
+        }
+        match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture) => Some((texture, false)),
+            wgpu::CurrentSurfaceTexture::Suboptimal(texture) => Some((texture, true)),
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => None,
+            status @ (wgpu::CurrentSurfaceTexture::Outdated
+            | wgpu::CurrentSurfaceTexture::Lost
+            | wgpu::CurrentSurfaceTexture::Validation) => {
+                if matches!(status, wgpu::CurrentSurfaceTexture::Validation) {
+                    tracing::warn!("the surface texture could not be acquired; reconfiguring the surface");
+                }
+                self.surface.configure(&self.gpu.context.device, &self.config);
+                None
+            }
+        }
     }
 
     /// Runs the HUD and records its drawing over the frame; returns egui's own command
     /// buffers (texture uploads), to submit first.
     fn record_hud(&mut self, encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView) -> Vec<wgpu::CommandBuffer> {
         let raw = self.egui.winit.take_egui_input(&self.window);
-        let input = HudInput { adapter: &self.adapter, stats: self.stats, gpu_models: self.renderer.model_count() };
+        let input = HudInput {
+            adapter: &self.adapter,
+            stats: self.stats,
+            gpu_models: self.gpu.renderer.model_count(),
+            gpu_errors: self.gpu.context.uncaptured_errors(),
+        };
         let (demo, show_hud) = (&self.demo, self.show_hud);
         let mut output = self.egui.context.run_pass(raw, |ctx| {
             if show_hud {
@@ -285,7 +313,7 @@ impl Running {
         });
         self.egui.winit.handle_platform_output(&self.window, output.platform_output);
         let primitives = self.egui.context.tessellate(output.shapes, output.pixels_per_point);
-        let (device, queue) = (&self.context.device, &self.context.queue);
+        let (device, queue) = (&self.gpu.context.device, &self.gpu.context.queue);
         for (id, deltas) in output.textures_delta.set.drain() {
             for delta in &deltas {
                 self.egui.renderer.update_texture(device, queue, id, delta);
@@ -318,4 +346,10 @@ impl Running {
         }
         buffers
     }
+}
+
+/// The HUD's egui renderer, drawing through a non-sRGB view of the surface (egui blends in
+/// gamma space).
+fn hud_renderer(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> egui_wgpu::Renderer {
+    egui_wgpu::Renderer::new(device, config.format.remove_srgb_suffix(), egui_wgpu::RendererOptions::default())
 }

@@ -19,7 +19,7 @@ fn one_windmill() {
     let Some(gpu) = props_tests::gpu::context() else { return };
     let windmill = scene::load("assets/windmill.glb");
     let mut renderer = scene::renderer(&gpu, |_| {});
-    renderer.set_model(ModelId(0), &windmill);
+    renderer.set_model(ModelId(0), &windmill).expect("the model uploads");
     let pose = scene::pose_at(&windmill, windmill.find_clip("spin"), 0.3);
     let instances = vec![(scene::at(Vec3::ZERO), scene::palette(&windmill, &pose))];
     let camera = scene::camera(Vec3::new(14.0, 12.0, 30.0), Vec3::new(0.0, 11.0, 0.0));
@@ -35,7 +35,7 @@ fn a_thousand_windmills_at_different_phases() {
     let spin = windmill.find_clip("spin").expect("windmill has a spin clip");
     let duration = windmill.clips()[spin].duration();
     let mut renderer = scene::renderer(&gpu, |_| {});
-    renderer.set_model(ModelId(0), &windmill);
+    renderer.set_model(ModelId(0), &windmill).expect("the model uploads");
     let instances = (0..1000)
         .map(|i| {
             let (x, z) = ((i % 40) as f32 * 30.0 - 585.0, (i / 40) as f32 * -30.0);
@@ -59,7 +59,7 @@ fn fox_walking_with_its_skeleton() {
     let Some(gpu) = props_tests::gpu::context() else { return };
     let fox = scene::load("assets/Fox.glb");
     let mut renderer = scene::renderer(&gpu, |_| {});
-    renderer.set_model(ModelId(0), &fox);
+    renderer.set_model(ModelId(0), &fox).expect("the model uploads");
     let pose = scene::pose_at(&fox, fox.find_clip("Walk"), 0.4);
     let transform = scene::at(Vec3::ZERO);
     let mut lines: Vec<DebugLine> = props_render::world_axes(40.0).to_vec();

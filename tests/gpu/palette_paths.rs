@@ -17,7 +17,7 @@ fn render_crowd(
     model: &props_anim::Model,
 ) -> (image::RgbaImage, props_render::FrameStats) {
     let handle = props_render::ModelId(0);
-    renderer.set_model(handle, model);
+    renderer.set_model(handle, model).expect("the model uploads");
     let clip = model.find_clip("Run");
     let instances = (0..25)
         .map(|i| {

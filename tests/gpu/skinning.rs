@@ -17,9 +17,9 @@ fn gpu_equals_cpu(gpu: &GpuContext, name: &str, path: &str, clip: &str, time: f3
     let mut renderer = scene::renderer(gpu, |_| {});
     let camera = scene::framing_camera(&reference);
     let skinned = props_render::ModelId(0);
-    renderer.set_model(skinned, &model);
+    renderer.set_model(skinned, &model).expect("the model uploads");
     let static_mesh = props_render::ModelId(1);
-    renderer.set_model(static_mesh, &reference);
+    renderer.set_model(static_mesh, &reference).expect("the model uploads");
     let origin = scene::at(glam::Vec3::ZERO);
     let gpu_scene = Scene { camera, models: vec![(skinned, vec![(origin, scene::palette(&model, &pose))])] };
     let cpu_palette = scene::palette(&reference, &scene::pose_at(&reference, None, 0.0));

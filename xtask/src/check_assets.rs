@@ -1,8 +1,11 @@
 //! `cargo xtask check-assets [PATHS...] [--json]`: checks every `.gltf` / `.glb` under the given
-//! files and folders (default `assets/` and `mods/`) with `props_gltf::validate`, the same
-//! checker the game runs on mods, and prints rustc-like lines
-//! (`file: /json/pointer: error[CODE]: message`) and a summary, or a JSON report. Exits with
-//! status 1 when any file has an error.
+//! files and folders (default `assets/` and `mods/`) with `props_gltf::validate`, the gate the
+//! game loads every model through, and prints rustc-like lines
+//! (`file: /json/pointer: error[CODE]: message`, errors the game tolerates marked so) and a
+//! summary, or a JSON report. Exits with status 1 when the game would refuse any file.
+//!
+//! Folders are walked without following symbolic links to folders (so never out of the given
+//! folder and never in a loop); links to files are checked like the game would load them.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -28,7 +31,7 @@ fn limits_for(file: &Path, mod_limits: bool) -> Limits {
     }
 }
 
-/// Runs the command; exits the process with status 1 when any file has an error.
+/// Runs the command; exits the process with status 1 when the game would refuse any file.
 pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let paths: Vec<PathBuf> =
         if paths.is_empty() { DEFAULT_PATHS.iter().map(PathBuf::from).collect() } else { paths.to_vec() };
@@ -55,14 +58,16 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     }
     let errors: usize = reports.iter().map(Report::errors).sum();
     let warnings: usize = reports.iter().map(Report::warnings).sum();
+    let refused = reports.iter().filter(|report| report.is_fatal()).count();
     if json {
-        let report = json!({"checked": files.len(), "errors": errors, "warnings": warnings, "files": reports});
+        let report = json!({"checked": files.len(), "errors": errors, "warnings": warnings, "refused": refused,
+            "files": reports});
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("{}", summary(files.len(), errors, warnings));
+        println!("{}", summary(files.len(), errors, warnings, refused));
     }
     std::io::stdout().flush()?;
-    if errors > 0 {
+    if refused > 0 {
         std::process::exit(1);
     }
     Ok(())
@@ -75,7 +80,8 @@ fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     for path in paths {
         if path.is_dir() {
             walk(path, &mut files)?;
-        } else if path.is_file() {
+        } else if path.exists() {
+            // A special file too: the checker refuses it, naming what it is.
             files.push(path.clone());
         } else {
             bail!("{}: no such file or folder", path.display());
@@ -84,13 +90,15 @@ fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Appends the model files under `dir` (recursively, sorted by name).
+/// Appends the model files under `dir` (recursively, sorted by name), not following symbolic
+/// links to folders.
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
     let mut paths: Vec<PathBuf> = entries.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     paths.sort();
     for path in paths {
-        if path.is_dir() {
+        let is_folder = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        if is_folder {
             walk(&path, files)?;
         } else if is_model(&path) {
             files.push(path);
@@ -115,13 +123,21 @@ fn line(file: &Path, issue: &Issue, colour: bool) -> String {
         (true, Severity::Error) => format!("\x1b[1;31m{label}\x1b[0m"),
         (true, Severity::Warning) => format!("\x1b[1;33m{label}\x1b[0m"),
     };
-    format!("{}: {pointer}{label}: {}\n", file.display(), issue.message)
+    let tolerated =
+        if issue.severity == Severity::Error && !issue.is_fatal() { " (the game tolerates it)" } else { "" };
+    format!("{}: {pointer}{label}: {}{tolerated}\n", file.display(), issue.message)
 }
 
 /// The closing line.
-fn summary(files: usize, errors: usize, warnings: usize) -> String {
+fn summary(files: usize, errors: usize, warnings: usize, refused: usize) -> String {
     let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
-    format!("checked {}: {}, {}", plural(files, "file"), plural(errors, "error"), plural(warnings, "warning"))
+    format!(
+        "checked {}: {}, {}; the game refuses {}",
+        plural(files, "file"),
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(refused, "file")
+    )
 }
 
 /// A progress bar over `files` files (on stderr).
@@ -156,8 +172,29 @@ mod tests {
         assert!(line(Path::new("a.glb"), &issue, true).contains("\x1b[1;31merror[ACCESSOR_TOO_LONG]\x1b[0m"));
         let whole = Issue::warning("GLB_UNKNOWN_CHUNK_TYPE", "", "ignored");
         assert_eq!(line(Path::new("a.glb"), &whole, false), "a.glb: warning[GLB_UNKNOWN_CHUNK_TYPE]: ignored\n");
-        assert_eq!(summary(1, 0, 2), "checked 1 file: 0 errors, 2 warnings");
-        assert_eq!(summary(3, 1, 1), "checked 3 files: 1 error, 1 warning");
+        assert_eq!(summary(1, 0, 2, 0), "checked 1 file: 0 errors, 2 warnings; the game refuses 0 files");
+        assert_eq!(summary(3, 1, 1, 1), "checked 3 files: 1 error, 1 warning; the game refuses 1 file");
+        let tolerated = Issue::error("ACCESSOR_MAX_MISMATCH", "/accessors/0/max", "too big");
+        assert!(line(Path::new("a.glb"), &tolerated, false).ends_with("too big (the game tolerates it)\n"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn walks_follow_no_folder_link_and_special_files_are_refused() {
+        let dir = std::env::temp_dir().join(format!("props-check-assets-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("pack")).expect("folders");
+        let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/example/spinning_sign.gltf");
+        std::fs::copy(&model, dir.join("pack/sign.gltf")).expect("copy a model");
+        std::os::unix::fs::symlink(&dir, dir.join("pack/loop")).expect("symlink");
+        std::os::unix::fs::symlink("/", dir.join("root")).expect("symlink");
+        let fifo = dir.join("pipe.gltf");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+        let files = model_files(std::slice::from_ref(&dir)).expect("walks");
+        assert_eq!(files, [dir.join("pack/sign.gltf"), fifo.clone()]);
+        let report = check_file(&fifo, &Limits::default());
+        assert!(report.is_fatal() && report.to_string().contains("FIFO"), "{report}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod assets;
 mod bench;
 mod broken_models;
 mod check_assets;
+mod fuzz;
 mod pose;
 mod test_models;
 
@@ -45,6 +46,10 @@ enum Command {
         #[arg(long)]
         mod_limits: bool,
     },
+    /// Fuzz the model gate: structure-aware mutations of every test model and of the hostile
+    /// corpus through import, check, posing and CPU skinning, each input bounded in time and
+    /// memory (builds and runs `props-fuzz` in release; findings go to `target/fuzz/findings`).
+    Fuzz(fuzz::FuzzArgs),
     /// Regenerate the checker's corpus of broken glTF files into `tests/models/broken/`.
     GenBrokenModels {
         /// Output folder.
@@ -70,6 +75,7 @@ fn main() -> Result<()> {
             Ok(())
         }
         Command::CheckAssets { paths, json, mod_limits } => check_assets::run(&paths, json, mod_limits),
+        Command::Fuzz(args) => fuzz::run(&args),
         Command::GenBrokenModels { out } => {
             for path in broken_models::generate(&out)? {
                 println!("wrote {}", path.display());

@@ -22,6 +22,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("props-scene", &["props-anim", "props-frame", "hecs"]),
     ("props-bench", &["props-anim", "props-gltf"]),
     ("props-mods", &["props-anim", "props-gltf", "notify", "notify-debouncer-full"]),
+    ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
     ("props-tests", &["props-anim", "props-gltf", "props-render", "wgpu", "image"]),
     ("game", &["*"]),
     ("xtask", &["*"]),

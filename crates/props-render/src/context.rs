@@ -1,4 +1,8 @@
-//! Finding an adapter and device, and deciding what the adapter can do.
+//! Finding an adapter and device, deciding what the adapter can do, and following the
+//! device's health (errors outside error scopes, device loss).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::shaders::PaletteAccess;
 
@@ -24,6 +28,11 @@ pub enum PaletteMode {
 }
 
 /// An instance, adapter, device and queue, plus what the renderer needs to know about them.
+///
+/// The device never panics on an error: errors outside an error scope are logged and counted
+/// ([`GpuContext::uncaptured_errors`]) instead of reaching wgpu's default handler, which
+/// panics; a lost device is noted ([`GpuContext::is_lost`]) so that the caller can recreate
+/// it ([`GpuContext::recreate`]).
 pub struct GpuContext {
     /// The wgpu instance.
     pub instance: wgpu::Instance,
@@ -33,6 +42,14 @@ pub struct GpuContext {
     pub device: wgpu::Device,
     /// Its queue.
     pub queue: wgpu::Queue,
+    health: Arc<Health>,
+}
+
+/// What the device's callbacks report, from any thread.
+#[derive(Debug, Default)]
+struct Health {
+    lost: AtomicBool,
+    errors: AtomicU64,
 }
 
 impl GpuContext {
@@ -59,7 +76,37 @@ impl GpuContext {
                 ..Default::default()
             })
             .await?;
-        Ok(Self { instance, adapter, device, queue })
+        let health = Arc::new(Health::default());
+        let errors = Arc::clone(&health);
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            errors.errors.fetch_add(1, Ordering::Relaxed);
+            tracing::error!(%error, "GPU error outside an error scope (ignored)");
+        }));
+        let lost = Arc::clone(&health);
+        device.set_device_lost_callback(move |reason, message| {
+            lost.lost.store(true, Ordering::Release);
+            tracing::warn!(?reason, %message, "the GPU device was lost");
+        });
+        Ok(Self { instance, adapter, device, queue, health })
+    }
+
+    /// A new adapter and device from the same instance (able to present to `surface`), for
+    /// when this one is lost: everything uploaded must be uploaded again.
+    pub async fn recreate(&self, surface: Option<&wgpu::Surface<'_>>) -> Result<Self, ContextError> {
+        Self::with_instance(self.instance.clone(), surface).await
+    }
+
+    /// Whether the device was lost (a driver reset, a removed GPU, `destroy`): nothing drawn
+    /// on it shows any more.
+    #[must_use]
+    pub fn is_lost(&self) -> bool {
+        self.health.lost.load(Ordering::Acquire)
+    }
+
+    /// GPU errors that happened outside any error scope so far (each also logged).
+    #[must_use]
+    pub fn uncaptured_errors(&self) -> u64 {
+        self.health.errors.load(Ordering::Relaxed)
     }
 
     /// A one-line description of the adapter, for logs, HUDs and test messages.

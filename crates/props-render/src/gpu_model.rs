@@ -2,6 +2,8 @@
 
 use bytemuck::{Pod, Zeroable};
 use props_anim::{Model, Primitive, Topology};
+
+use crate::admission::GpuFootprint;
 use wgpu::util::DeviceExt;
 
 /// One vertex as the skinned pipeline reads it: 80 bytes.
@@ -107,13 +109,21 @@ pub struct GpuModel {
     pub draws: Vec<DrawItem>,
     /// Matrices per instance palette (`Model::palette_len`).
     pub palette_len: u32,
+    /// What it takes on the device.
+    pub footprint: GpuFootprint,
 }
 
 impl GpuModel {
     /// Uploads `model`'s triangle primitives (lines and points are skipped), materials and
     /// textures (sRGB, with mipmaps generated on the CPU).
     #[must_use]
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, layouts: &ModelLayouts, model: &Model) -> Self {
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        layouts: &ModelLayouts,
+        model: &Model,
+        footprint: GpuFootprint,
+    ) -> Self {
         let mut vertices: Vec<GpuVertex> = Vec::new();
         let mut indices: Vec<u32> = Vec::new();
         // Where each (mesh, primitive) landed: (first index, count, base vertex).
@@ -194,6 +204,7 @@ impl GpuModel {
             materials,
             draws,
             palette_len: model.palette_len() as u32,
+            footprint,
         }
     }
 }

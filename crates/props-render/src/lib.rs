@@ -10,6 +10,7 @@
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
 //! several windows.
 
+mod admission;
 mod context;
 mod debug_lines;
 mod gpu_model;
@@ -20,6 +21,7 @@ mod renderer;
 pub mod shaders;
 mod texture;
 
+pub use admission::{GpuFootprint, ModelRefused};
 pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_access};
 pub use debug_lines::{skeleton_lines, world_axes};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError};

@@ -3,6 +3,7 @@
 use bytemuck::{Pod, Zeroable};
 use props_anim::{JointMatrix, Model};
 
+use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::context::{PaletteMode, preferred_palette_access};
 use crate::gpu_model::{GpuModel, GpuVertex, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
@@ -289,14 +290,40 @@ impl Renderer {
         self.sample_count
     }
 
+    /// What `model` would take on this device, or why the device cannot take it (checked
+    /// against its limits: texture sizes, buffer sizes, the palette binding); uploads nothing.
+    pub fn footprint(&self, model: &Model) -> Result<GpuFootprint, ModelRefused> {
+        let max_palette = self.max_window_matrices as usize;
+        admission::footprint(model, &self.device.limits(), max_palette, self.layouts.draw_stride)
+    }
+
     /// Uploads a model's meshes, materials and textures under `id`, replacing (and freeing)
-    /// whatever was there: how a hot-reloaded model swaps in.
-    pub fn set_model(&mut self, id: ModelId, model: &Model) {
+    /// whatever was there: how a hot-reloaded model swaps in. The model is checked against
+    /// the device's limits first ([`Renderer::footprint`]) and the upload runs inside error
+    /// scopes, so a model the device refuses is an error, never a panic, and the model that
+    /// was under `id` stays.
+    pub fn set_model(&mut self, id: ModelId, model: &Model) -> Result<GpuFootprint, ModelRefused> {
+        let footprint = self.footprint(model)?;
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let uploaded = GpuModel::new(&self.device, &self.queue, &self.layouts, model, footprint);
+        // Native error scopes resolve at once; the futures only hand the result over.
+        let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
+        if let Some(error) = errors.into_iter().flatten().next() {
+            return Err(ModelRefused::Device { message: error.to_string() });
+        }
         let index = id.0 as usize;
         if index >= self.models.len() {
             self.models.resize_with(index + 1, || None);
         }
-        self.models[index] = Some(GpuModel::new(&self.device, &self.queue, &self.layouts, model));
+        self.models[index] = Some(uploaded);
+        Ok(footprint)
+    }
+
+    /// What model `id` takes on the device, if it is there.
+    #[must_use]
+    pub fn model_footprint(&self, id: ModelId) -> Option<GpuFootprint> {
+        self.model(id).map(|model| model.footprint)
     }
 
     /// Frees the GPU resources of model `id`; its instances are skipped from now on.

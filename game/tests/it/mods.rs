@@ -43,16 +43,19 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     std::fs::write(&sign, "{ \"asset\": { \"version\": \"2.0\" }, \"nodes\": [ { \"mesh\": 7 } ] }").expect("break it");
     let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
     let error = rejected["error"].as_str().expect("an error string");
-    assert!(error.contains("sign.gltf") && error.contains("nodes[0].mesh"), "{error}");
+    assert!(error.contains("sign.gltf: /nodes/0/mesh: error[UNRESOLVED_REFERENCE]"), "{error}");
 
     std::fs::write(&sign, &good[..good.len() / 2]).expect("truncate it");
     let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
-    assert!(rejected["error"].as_str().is_some_and(|e| e.contains("not valid glTF JSON")), "{rejected}");
+    assert!(
+        rejected["error"].as_str().is_some_and(|e| e.contains("error[INVALID_JSON]: not valid JSON")),
+        "{rejected}"
+    );
 
     std::fs::write(&sign, &escaping).expect("point outside the folder");
     let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
     let error = rejected["error"].as_str().expect("an error string");
-    assert!(error.contains("buffers[0].uri") && error.contains("'..'"), "{error}");
+    assert!(error.contains("/buffers/0/uri: error[PROPS_URI_OUTSIDE_FOLDER]") && error.contains("'..'"), "{error}");
 
     std::fs::write(&sign, &good).expect("fix it");
     running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));

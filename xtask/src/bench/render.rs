@@ -56,8 +56,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let mut rows = Vec::new();
     for &count in &args.counts {
         let frame = frame_of(&model, count);
-        let skinned = measure(&gpu, &target, &model, &frame, count, true, args.frames);
-        let unskinned = measure(&gpu, &target, &model, &frame, count, false, args.frames);
+        let skinned = measure(&gpu, &target, &model, &frame, count, true, args.frames)?;
+        let unskinned = measure(&gpu, &target, &model, &frame, count, false, args.frames)?;
         rows.push((count, skinned, unskinned));
     }
     if args.json {
@@ -135,10 +135,10 @@ fn measure(
     count: u32,
     skinning: bool,
     frames: u32,
-) -> Measured {
+) -> Result<Measured> {
     let config = RendererConfig { skinning, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
-    renderer.set_model(ModelId(0), model);
+    renderer.set_model(ModelId(0), model).context("uploading the windmill")?;
     let side = (count as f32).sqrt().ceil() * 25.0;
     let (w, h) = target.size();
     let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
@@ -161,5 +161,5 @@ fn measure(
             wait.push((done - encoded).as_secs_f64() * 1e3);
         }
     }
-    Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) }
+    Ok(Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) })
 }

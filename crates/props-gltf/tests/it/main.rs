@@ -5,5 +5,3 @@ mod gate;
 mod import_errors;
 mod oracle;
 mod real_models;
-mod rng;
-mod robustness;

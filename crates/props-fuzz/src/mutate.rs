@@ -1,0 +1,414 @@
+//! Structure-aware mutations of glTF files: the JSON is edited as JSON (values set to extremes
+//! or wrong types, arrays resized, indices shifted, keys removed, data URIs' base64 edited),
+//! binary data as numbers (floats made NaN or huge, integers maxed), the GLB container as
+//! chunks (lengths and types edited), and the file as bytes (truncated, bytes flipped). One
+//! to four mutations are stacked per input. Deterministic: the same seed file and generator
+//! state give the same bytes.
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+use crate::rng::Rng;
+
+/// A seed: a `.gltf` or `.glb` file, with its JSON parsed once.
+#[derive(Clone, Debug)]
+pub struct Seed {
+    /// A name for reports (the file's path).
+    pub name: String,
+    /// The file as it is.
+    pub bytes: Vec<u8>,
+    /// Its JSON (of the JSON chunk for a GLB), when it parses.
+    json: Option<Value>,
+    /// The GLB binary chunk, for a GLB.
+    bin: Option<Vec<u8>>,
+    /// Whether it is a GLB.
+    glb: bool,
+}
+
+impl Seed {
+    /// A seed of `bytes`. JSON over [`MAX_STRUCTURED_JSON`] bytes is mutated as bytes only
+    /// (re-serializing millions of values per input would make those seeds dominate the run).
+    #[must_use]
+    pub fn new(name: String, bytes: Vec<u8>) -> Self {
+        let parse =
+            |json: &[u8]| (json.len() <= MAX_STRUCTURED_JSON).then(|| serde_json::from_slice(json).ok()).flatten();
+        let (json, bin, glb) = match glb_chunks(&bytes) {
+            Some((json, bin)) => (parse(json), bin.map(<[u8]>::to_vec), true),
+            None => (parse(&bytes), None, false),
+        };
+        Self { name, bytes, json, bin, glb }
+    }
+}
+
+/// The largest JSON mutated as JSON, bytes.
+pub const MAX_STRUCTURED_JSON: usize = 1 << 20;
+
+/// The JSON and BIN chunks of a GLB file; `None` when it is not one.
+fn glb_chunks(bytes: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
+    let word = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at.checked_add(4)?)?.try_into().ok()?) as usize);
+    if !bytes.starts_with(b"glTF") {
+        return None;
+    }
+    let json_len = word(12)?;
+    let json = bytes.get(20..20usize.checked_add(json_len)?)?;
+    let bin_at = 20 + json_len;
+    let bin = word(bin_at).and_then(|len| bytes.get(bin_at + 8..(bin_at + 8).checked_add(len)?));
+    Some((json, bin))
+}
+
+/// A GLB file of `json` (padded with spaces) and `bin` (padded with zeros).
+fn glb(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
+    let pad = |n: usize| n.next_multiple_of(4);
+    let total = 12 + 8 + pad(json.len()) + bin.map_or(0, |b| 8 + pad(b.len()));
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(pad(json.len()) as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(json);
+    out.resize(20 + pad(json.len()), b' ');
+    if let Some(bin) = bin {
+        out.extend_from_slice(&(pad(bin.len()) as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+        out.resize(total, 0);
+    }
+    out
+}
+
+/// Keys whose integer values index other glTF objects.
+const INDEX_KEYS: &[&str] = &[
+    "node",
+    "mesh",
+    "skin",
+    "camera",
+    "accessor",
+    "bufferView",
+    "buffer",
+    "sampler",
+    "input",
+    "output",
+    "source",
+    "index",
+    "material",
+    "indices",
+    "skeleton",
+    "scene",
+    "inverseBindMatrices",
+    "POSITION",
+    "NORMAL",
+    "TANGENT",
+    "TEXCOORD_0",
+    "TEXCOORD_1",
+    "COLOR_0",
+    "JOINTS_0",
+    "JOINTS_1",
+    "WEIGHTS_0",
+    "WEIGHTS_1",
+];
+
+/// Numbers that break code assuming ordinary ones.
+fn extreme(rng: &mut Rng) -> Value {
+    match rng.below(18) {
+        0 => json!(0),
+        1 => json!(-1),
+        2 => json!(1),
+        3 => json!(i32::MAX),
+        4 => json!(2_147_483_648u64),
+        5 => json!(u32::MAX),
+        6 => json!(4_294_967_296u64),
+        7 => json!(9_007_199_254_740_993u64),
+        8 => json!(-9_007_199_254_740_992i64),
+        9 => json!(1.0e38),
+        10 => json!(3.5e38),
+        11 => json!(-3.5e38),
+        12 => json!(1.0e-45),
+        13 => json!(-0.0),
+        14 => json!(0.5),
+        15 => json!(1e300),
+        16 => json!(16_777_217),
+        _ => json!(65_536),
+    }
+}
+
+/// An extreme number of the same kind as `value` (an unsigned integer stays one, so that it
+/// passes the schema and reaches the checks behind it), or any extreme now and then.
+fn extreme_like(value: &Value, rng: &mut Rng) -> Value {
+    if rng.below(4) == 0 {
+        return extreme(rng);
+    }
+    if value.is_u64() {
+        const INTEGERS: [u64; 9] =
+            [0, 1, 255, 65_536, 16_777_217, 2_147_483_647, 2_147_483_648, 4_294_967_295, 1 << 40];
+        json!(INTEGERS[rng.below(INTEGERS.len())])
+    } else {
+        const FLOATS: [f64; 10] = [0.0, -0.0, 1.0e38, 3.5e38, -3.5e38, 1.0e-45, 0.5, -1.0, 1.0e-20, 1.0e20];
+        json!(FLOATS[rng.below(FLOATS.len())])
+    }
+}
+
+/// A value of another type than expected.
+fn wrong_type(rng: &mut Rng) -> Value {
+    match rng.below(7) {
+        0 => json!(""),
+        1 => json!("7"),
+        2 => json!(true),
+        3 => Value::Null,
+        4 => json!([]),
+        5 => json!({}),
+        _ => json!([[[[1]]]]),
+    }
+}
+
+/// JSON pointers of every value in `value`.
+fn pointers(value: &Value, at: &mut String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    let len = at.len();
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                at.push('/');
+                at.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                pointers(inner, at, out);
+                at.truncate(len);
+            }
+        }
+        Value::Array(items) => {
+            for (i, inner) in items.iter().enumerate() {
+                at.push('/');
+                at.push_str(&i.to_string());
+                pointers(inner, at, out);
+                at.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The key a pointer ends in.
+fn last_key(pointer: &str) -> &str {
+    pointer.rsplit('/').next().unwrap_or("")
+}
+
+/// One edit of the JSON at a random place, mostly keeping the JSON's types (so that the
+/// file passes the schema and reaches the deeper checks): indices shifted, numbers made
+/// extreme, arrays resized, values removed, strings and data URIs edited; sometimes a wrong
+/// type or an unknown key.
+fn mutate_json(json: &mut Value, rng: &mut Rng) {
+    let mut all = Vec::new();
+    pointers(json, &mut String::new(), &mut all);
+    let of_kind = |keep: &dyn Fn(&str, &Value) -> bool| -> Vec<String> {
+        all.iter().filter(|p| json.pointer(p).is_some_and(|v| keep(p, v))).cloned().collect()
+    };
+    let is_index = |p: &str, v: &Value| {
+        v.is_u64()
+            && (INDEX_KEYS.contains(&last_key(p))
+                || ["/children/", "/joints/", "/nodes/"].iter().any(|k| p.contains(k)))
+    };
+    let kind = rng.below(10);
+    let candidates = match kind {
+        0..=2 => of_kind(&is_index),
+        3 | 4 | 9 => of_kind(&|_, v| v.is_number()),
+        5 | 8 => of_kind(&|_, v| v.is_array()),
+        7 => of_kind(&|_, v| v.is_string()),
+        _ => all.clone(),
+    };
+    let pool = if candidates.is_empty() { &all } else { &candidates };
+    let pointer = pool[rng.below(pool.len())].clone();
+    let parent_pointer = pointer.rsplit_once('/').map(|(parent, _)| parent.to_owned());
+    let Some(target) = json.pointer_mut(&pointer) else { return };
+    match kind {
+        0..=2 => {
+            let n = target.as_i64().unwrap_or(0);
+            let shifted = match rng.below(6) {
+                0 | 1 => n + 1,
+                2 => n - 1,
+                3 => n * 2 + 1,
+                4 => n + 1000,
+                _ => i64::from(u32::MAX),
+            };
+            *target = json!(shifted);
+        }
+        3 | 4 => *target = extreme_like(target, rng),
+        5 => {
+            if let Value::Array(items) = target {
+                match rng.below(4) {
+                    0 => items.clear(),
+                    1 => items.truncate(rng.below(items.len() + 1)),
+                    2 if !items.is_empty() => {
+                        let item = items[rng.below(items.len())].clone();
+                        let copies = [1, 2, 10, 1000][rng.below(4)];
+                        items.extend(std::iter::repeat_n(item, copies));
+                    }
+                    _ => items.reverse(),
+                }
+            }
+        }
+        6 => {
+            // Remove the value from its object or array.
+            if let Some(parent) = parent_pointer.and_then(|p| json.pointer_mut(&p)) {
+                let key = last_key(&pointer).replace("~1", "/").replace("~0", "~");
+                match parent {
+                    Value::Object(map) => {
+                        map.remove(&key);
+                    }
+                    Value::Array(items) => {
+                        if let Ok(i) = key.parse::<usize>()
+                            && i < items.len()
+                        {
+                            items.remove(i);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        7 => {
+            if let Value::String(text) = target {
+                *text = edit_text(text, rng);
+            }
+        }
+        8 => {
+            // Numbers in an array all set to one extreme (a matrix, a quaternion, bounds).
+            if let Value::Array(items) = target
+                && let Some(first) = items.iter().find(|v| v.is_number())
+            {
+                let value = extreme_like(first, rng);
+                items.iter_mut().filter(|v| v.is_number()).for_each(|v| *v = value.clone());
+            }
+        }
+        _ => match target {
+            Value::Object(map) => {
+                map.insert(
+                    ["extras", "extensions", "unknown", "matrix", "sparse"][rng.below(5)].to_owned(),
+                    wrong_type(rng),
+                );
+            }
+            _ => *target = wrong_type(rng),
+        },
+    }
+}
+
+/// An edit of a string: a data URI's base64 payload damaged, cut, or its media type changed;
+/// another string made a path out of the folder, emptied or lengthened.
+fn edit_text(text: &str, rng: &mut Rng) -> String {
+    if let Some((header, payload)) = text.split_once(',') {
+        return match rng.below(5) {
+            0 => format!("{header},{}", &payload[..payload.len() / 2]),
+            1 => format!("{header},{payload}{}", "A".repeat(1 + rng.below(8))),
+            2 => format!("data:text/plain;base64,{payload}"),
+            3 => {
+                let mut bytes = payload.as_bytes().to_vec();
+                if !bytes.is_empty() {
+                    let at = rng.below(bytes.len());
+                    bytes[at] = b"*=A/+"[rng.below(5)];
+                }
+                format!("{header},{}", String::from_utf8_lossy(&bytes))
+            }
+            _ => {
+                // Decode, damage the data as numbers, encode again.
+                let engine = base64::engine::general_purpose::STANDARD;
+                let mut data = engine.decode(payload).unwrap_or_default();
+                damage_numbers(&mut data, rng);
+                format!("{header},{}", engine.encode(&data))
+            }
+        };
+    }
+    match rng.below(4) {
+        0 => String::new(),
+        1 => format!("../{text}"),
+        2 => format!("{text}{}", "x".repeat(300)),
+        _ => "/dev/zero".to_owned(),
+    }
+}
+
+/// Damages binary data as numbers: a few 4-byte words made NaN, infinite, huge or all ones.
+fn damage_numbers(data: &mut [u8], rng: &mut Rng) {
+    if data.len() < 4 {
+        return;
+    }
+    for _ in 0..1 + rng.below(8) {
+        let at = rng.below(data.len() / 4) * 4;
+        let word: [u8; 4] = match rng.below(6) {
+            0 => f32::NAN.to_le_bytes(),
+            1 => f32::INFINITY.to_le_bytes(),
+            2 => 1.0e30f32.to_le_bytes(),
+            3 => u32::MAX.to_le_bytes(),
+            4 => 0u32.to_le_bytes(),
+            _ => (rng.next_u64() as u32).to_le_bytes(),
+        };
+        data[at..at + 4].copy_from_slice(&word);
+    }
+}
+
+/// Edits of the file as bytes: a truncation, flipped bytes, or GLB header and chunk edits.
+fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut Rng) {
+    if bytes.is_empty() {
+        return;
+    }
+    match rng.below(4) {
+        0 => bytes.truncate(rng.below(bytes.len())),
+        1 => {
+            for _ in 0..1 + rng.below(16) {
+                let at = rng.below(bytes.len());
+                bytes[at] ^= 1 << rng.below(8);
+            }
+        }
+        2 if bytes.starts_with(b"glTF") && bytes.len() >= 20 => {
+            // Header length, chunk length or chunk type.
+            let at = [8, 12, 16][rng.below(3)];
+            let word = [0u32, 1, 19, u32::MAX, bytes.len() as u32 + 4, 0x004E_4942][rng.below(6)];
+            bytes[at..at + 4].copy_from_slice(&word.to_le_bytes());
+        }
+        _ => damage_numbers(bytes, rng),
+    }
+}
+
+/// A mutated copy of `seed`: mostly one to three edits of its JSON (and of its binary data,
+/// now and then); one input in ten, or a seed without usable JSON, edited as bytes.
+#[must_use]
+pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
+    if let Some(json) = seed.json.as_ref().filter(|_| rng.below(10) != 0) {
+        let mut json = json.clone();
+        for _ in 0..1 + rng.below(3) {
+            mutate_json(&mut json, rng);
+        }
+        let mut bin = seed.bin.clone();
+        if let Some(bin) = bin.as_mut().filter(|_| rng.below(5) == 0) {
+            damage_numbers(bin, rng);
+        }
+        let text = json.to_string();
+        return if seed.glb { glb(text.as_bytes(), bin.as_deref()) } else { text.into_bytes() };
+    }
+    let mut bytes = seed.bytes.clone();
+    for _ in 0..1 + rng.below(3) {
+        mutate_bytes(&mut bytes, rng);
+    }
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mutations_are_deterministic_and_change_the_file() {
+        let seed =
+            Seed::new("t".into(), br#"{"asset":{"version":"2.0"},"nodes":[{"mesh":0},{"children":[0]}]}"#.to_vec());
+        let run = |s: u64| {
+            let mut rng = Rng::new(s);
+            (0..50).map(|_| mutate(&seed, &mut rng)).collect::<Vec<_>>()
+        };
+        assert_eq!(run(7), run(7));
+        assert!(run(7).iter().filter(|m| **m != seed.bytes).count() > 40);
+    }
+
+    #[test]
+    fn glb_files_round_trip_through_their_chunks() {
+        let file = glb(br#"{"asset":{"version":"2.0"}}"#, Some(&[1, 2, 3]));
+        let (json, bin) = glb_chunks(&file).expect("a GLB");
+        assert_eq!(json.trim_ascii_end(), br#"{"asset":{"version":"2.0"}}"#);
+        assert_eq!(bin, Some(&[1u8, 2, 3, 0][..]));
+    }
+}

@@ -1,0 +1,89 @@
+//! What every fuzzed input goes through, as the game would take it: the gate (checker and
+//! importer), then, for an admitted model, posing every clip at ordinary and extreme times on
+//! the general path and the fast path, and CPU skinning of every mesh instance. Nothing may
+//! panic; a pose that comes out non-finite from a model the gate admitted is a finding too.
+
+use std::path::Path;
+
+use props_anim::{ClipProgram, JointMatrix, Model, PlayMode, Pose, skinning};
+use props_gltf::Limits;
+use props_gltf::gate::admit_slice;
+
+/// Times each clip is posed at, in clip seconds before wrapping: the start, inside, the end,
+/// before the start, far beyond, and not a number.
+const TIMES: [f32; 7] = [0.0, 0.37, 1.0, -1.0, 1.0e9, f32::MAX, f32::NAN];
+
+/// What became of an input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The gate refused it, with this code.
+    Refused(&'static str),
+    /// The gate admitted it and every pose and skinning was finite.
+    Admitted,
+    /// The gate admitted it, but a pose or skinned vertex came out NaN or infinite.
+    NonFinite(String),
+}
+
+/// Runs `bytes` (a `.gltf` or `.glb` file held in memory, its external files confined to
+/// `base_dir`) through the gate with `limits`, then poses and skins it.
+#[must_use]
+pub fn run(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Outcome {
+    match admit_slice(bytes, base_dir, Path::new("input"), limits) {
+        Err(refused) => Outcome::Refused(refused.fatal().next().map_or("?", |issue| issue.code)),
+        Ok(admitted) => match exercise(&admitted.import.model) {
+            Ok(()) => Outcome::Admitted,
+            Err(finding) => Outcome::NonFinite(finding),
+        },
+    }
+}
+
+/// Poses every clip of `model` at [`TIMES`] both ways and skins every mesh instance; the
+/// first non-finite result, if any.
+fn exercise(model: &Model) -> Result<(), String> {
+    let rig = model.rig();
+    let mut pose = Pose::from_rest(rig);
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    let mut fast = palette.clone();
+    check_palette(model, &pose, &mut palette, "rest pose")?;
+    for (c, clip) in model.clips().iter().enumerate() {
+        let program = ClipProgram::new(model, c);
+        let mut scratch = program.scratch();
+        let mut cursors = vec![0; program.cursor_len()];
+        for time in TIMES.map(|t| PlayMode::Loop.wrap(t * clip.duration(), clip.duration())) {
+            pose.return_to_rest(rig);
+            clip.sample(time, &mut pose);
+            pose.compute_world(rig);
+            check_palette(model, &pose, &mut palette, &format!("clip {c} at {time} s"))?;
+            program.write_palette(time, &mut cursors, &mut scratch, &mut fast);
+            if let Some(at) = fast.iter().position(|m| !m.to_array().iter().all(|v| v.is_finite())) {
+                return Err(format!("clip {c} at {time} s: fast-path palette matrix {at} is not finite"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes `pose`'s palette and skins every mesh instance with it.
+fn check_palette(model: &Model, pose: &Pose, palette: &mut [JointMatrix], when: &str) -> Result<(), String> {
+    model.write_palettes(pose, palette);
+    if let Some(at) = palette.iter().position(|m| !m.to_array().iter().all(|v| v.is_finite())) {
+        return Err(format!("{when}: palette matrix {at} is not finite"));
+    }
+    let mut positions = Vec::new();
+    for instance in model.instances() {
+        let weights = pose.morph_weights(instance.node);
+        for primitive in &model.meshes()[instance.mesh as usize].primitives {
+            match (instance.skin, &primitive.influences) {
+                (Some(skin), Some(_)) => {
+                    let range = model.palette_range(skin);
+                    skinning::skin_positions(primitive, &palette[range], weights, &mut positions);
+                }
+                _ => skinning::rigid_positions(primitive, &pose.world_matrix(instance.node), weights, &mut positions),
+            }
+            if let Some(at) = positions.iter().position(|p| !p.is_finite()) {
+                return Err(format!("{when}: vertex {at} of mesh {} is not finite", instance.mesh));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,56 @@
+//! The fuzzer as `cargo xtask fuzz` runs it, bounded: a run of a few thousand inputs through
+//! the real supervisor and workers ends with no finding, and a worker that hangs is killed,
+//! its input saved, and the run goes on past it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("props-fuzz-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn fuzz(args: &[&str], out: &PathBuf) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_props-fuzz"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("the fuzzer runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    (output.status.success(), text)
+}
+
+/// Inputs of the bounded run (a debug build runs a few hundred per second per core).
+const BOUNDED_INPUTS: u64 = 3000;
+
+#[test]
+fn a_bounded_run_finds_nothing() {
+    let out = out_dir("bounded");
+    let iterations = BOUNDED_INPUTS.to_string();
+    let (success, text) = fuzz(&["--iterations", &iterations, "--seed", "7", "--jobs", "2"], &out);
+    let last = text.lines().rev().find(|l| l.ends_with(" non-finite poses)")).unwrap_or_default();
+    assert!(success, "{text}");
+    assert!(last.starts_with(&format!("{BOUNDED_INPUTS} inputs, 0 panics, 0 hangs (0 crashes, 0 over")), "{text}");
+    assert!(text.contains(" admitted, "), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_hanging_input_is_killed_saved_and_passed() {
+    let out = out_dir("hang");
+    let args =
+        ["--iterations", "12", "--seed", "3", "--jobs", "2", "--time-limit-ms", "1000", "--simulate-hang-at", "5"];
+    let (success, text) = fuzz(&args, &out);
+    assert!(!success, "a finding fails the run: {text}");
+    assert!(text.contains("11 inputs, 0 panics, 1 hangs"), "{text}");
+    let saved: Vec<String> = std::fs::read_dir(out.join("findings"))
+        .expect("findings folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(saved.iter().any(|name| name.starts_with("hang-seed3-input5.")), "{saved:?}");
+    assert!(saved.iter().any(|name| name == "hang-seed3-input5.txt"), "{saved:?}");
+    let _ = std::fs::remove_dir_all(&out);
+}

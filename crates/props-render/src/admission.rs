@@ -1,0 +1,182 @@
+//! What a model asks of the device, checked against the device's limits before anything is
+//! uploaded, and why the device may refuse it.
+//!
+//! [`Renderer::set_model`](crate::Renderer::set_model) calls [`footprint`] first and refuses
+//! a model the limits cannot take; what the checks cannot foresee (a validation error, the
+//! device out of memory) is caught by error scopes around the upload. Either way the model
+//! that was there stays.
+
+use props_anim::{Model, Topology};
+
+use crate::gpu_model::GpuVertex;
+
+/// The device memory a model takes once uploaded, by kind, in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuFootprint {
+    /// The vertex buffer (every triangle primitive's vertices).
+    pub vertex_bytes: u64,
+    /// The index buffer.
+    pub index_bytes: u64,
+    /// Textures with their mip chains.
+    pub texture_bytes: u64,
+    /// Per-draw and per-material uniforms.
+    pub uniform_bytes: u64,
+}
+
+impl GpuFootprint {
+    /// All of it.
+    #[must_use]
+    pub fn total(&self) -> u64 {
+        self.vertex_bytes + self.index_bytes + self.texture_bytes + self.uniform_bytes
+    }
+}
+
+/// Why the device cannot take a model. Each names what in the model is too large (a glTF
+/// mesh as a JSON pointer, an image by its name) and what to do.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelRefused {
+    /// A texture is larger than the device's largest 2D texture.
+    #[error(
+        "image {image} is {width}x{height} pixels, larger than this GPU's {max} per side; export it at most {max} \
+         pixels wide and high"
+    )]
+    TextureTooLarge {
+        /// The image's name (its file name or glTF name), or its index.
+        image: String,
+        /// Width, pixels.
+        width: u32,
+        /// Height, pixels.
+        height: u32,
+        /// The device's `max_texture_dimension_2d`.
+        max: u32,
+    },
+    /// The model's vertices or indices together exceed the device's largest buffer.
+    #[error(
+        "the model's {what} take {bytes} bytes, more than this GPU's largest buffer ({max} bytes); the largest part \
+         is /meshes/{mesh}; split the model or reduce its {what}"
+    )]
+    BufferTooLarge {
+        /// "vertices" or "indices".
+        what: &'static str,
+        /// Bytes needed.
+        bytes: u64,
+        /// The device's `max_buffer_size`.
+        max: u64,
+        /// The glTF mesh with the most of them.
+        mesh: usize,
+    },
+    /// One instance's palette does not fit one palette binding.
+    #[error(
+        "the model needs {matrices} joint matrices per instance, more than this GPU binds at once ({max}); use \
+         fewer joints and skins"
+    )]
+    PaletteTooLarge {
+        /// Matrices per instance palette.
+        matrices: usize,
+        /// The most one palette window holds.
+        max: usize,
+    },
+    /// The model would take the models counted against a budget past it.
+    #[error(
+        "the model takes {bytes} bytes of GPU memory and the others {used}, over the budget of {budget} bytes; \
+         remove a mod or make this one smaller"
+    )]
+    OverBudget {
+        /// This model's footprint.
+        bytes: u64,
+        /// What the others already take.
+        used: u64,
+        /// The budget.
+        budget: u64,
+    },
+    /// The device reported an error while the model was uploaded (validation, out of memory).
+    #[error("the GPU refused the model: {message}")]
+    Device {
+        /// The device's message.
+        message: String,
+    },
+}
+
+/// Bytes of a texture of `width` x `height` RGBA8 texels with its full mip chain.
+fn texture_bytes(width: u32, height: u32) -> u64 {
+    let (mut w, mut h, mut bytes) = (u64::from(width.max(1)), u64::from(height.max(1)), 0);
+    loop {
+        bytes += w * h * 4;
+        if w == 1 && h == 1 {
+            return bytes;
+        }
+        (w, h) = ((w / 2).max(1), (h / 2).max(1));
+    }
+}
+
+/// What `model` takes on a device with `limits`, one palette window holding at most
+/// `max_palette_matrices` matrices and draw uniforms `draw_stride` bytes apart; or why the
+/// device cannot take it.
+pub(crate) fn footprint(
+    model: &Model,
+    limits: &wgpu::Limits,
+    max_palette_matrices: usize,
+    draw_stride: u32,
+) -> Result<GpuFootprint, ModelRefused> {
+    for (i, image) in model.images().iter().enumerate() {
+        if image.width.max(image.height) > limits.max_texture_dimension_2d {
+            return Err(ModelRefused::TextureTooLarge {
+                image: image.name.clone().unwrap_or_else(|| i.to_string()),
+                width: image.width,
+                height: image.height,
+                max: limits.max_texture_dimension_2d,
+            });
+        }
+    }
+    if model.palette_len() > max_palette_matrices {
+        return Err(ModelRefused::PaletteTooLarge { matrices: model.palette_len(), max: max_palette_matrices });
+    }
+    // Vertices and indices of each mesh's triangle primitives, as `GpuModel` uploads them.
+    let per_mesh: Vec<(u64, u64)> = model
+        .meshes()
+        .iter()
+        .map(|mesh| {
+            let triangles =
+                mesh.primitives.iter().filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
+            triangles.fold((0, 0), |(v, i), p| (v + p.positions.len() as u64, i + p.indices.len() as u64))
+        })
+        .collect();
+    let largest = |pick: fn(&(u64, u64)) -> u64| {
+        per_mesh.iter().enumerate().max_by_key(|(_, counts)| pick(counts)).map_or(0, |(mesh, _)| mesh)
+    };
+    let vertex_bytes = per_mesh.iter().map(|(v, _)| v).sum::<u64>() * size_of::<GpuVertex>() as u64;
+    let index_bytes = per_mesh.iter().map(|(_, i)| i).sum::<u64>() * 4;
+    for (what, bytes, mesh) in
+        [("vertices", vertex_bytes, largest(|c| c.0)), ("indices", index_bytes, largest(|c| c.1))]
+    {
+        if bytes > limits.max_buffer_size {
+            return Err(ModelRefused::BufferTooLarge { what, bytes, max: limits.max_buffer_size, mesh });
+        }
+    }
+    let draws: u64 =
+        model.instances().iter().map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64).sum();
+    let uniform_bytes = (draws.max(1) * u64::from(draw_stride)).max(16) + (model.materials().len() as u64 + 1) * 16;
+    if uniform_bytes > limits.max_buffer_size {
+        let mesh = largest(|c| c.1);
+        return Err(ModelRefused::BufferTooLarge {
+            what: "draws",
+            bytes: uniform_bytes,
+            max: limits.max_buffer_size,
+            mesh,
+        });
+    }
+    let texture_bytes = model.images().iter().map(|image| texture_bytes(image.width, image.height)).sum();
+    Ok(GpuFootprint { vertex_bytes, index_bytes, texture_bytes, uniform_bytes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mip_chains_add_a_third() {
+        assert_eq!(texture_bytes(1, 1), 4);
+        assert_eq!(texture_bytes(4, 1), (4 + 2 + 1) * 4);
+        assert_eq!(texture_bytes(4, 4), (16 + 4 + 1) * 4);
+    }
+}
