@@ -10,6 +10,7 @@
 //! then speed; inputs are validated once, at construction, so sampling and posing never fail.
 
 mod baked;
+mod bounds;
 mod clip;
 mod crowd;
 pub mod interpolate;
@@ -32,6 +33,7 @@ mod transform;
 pub mod trig;
 mod workers;
 
+pub use bounds::PoseBounds;
 pub use clip::{Channel, Clip, ClipCursor, ClipError, Interpolation, Keyframes};
 pub use crowd::{Crowd, Due};
 pub use keys::{KeyCursor, Segment};

@@ -232,6 +232,17 @@ pub fn cases() -> Vec<HostileCase> {
             Admitted(Some("PROPS_IGNORED")),
             &textured(&data_uri("image/png", &png(65_536, 1))),
         ),
+        HostileCase::new(
+            "scale_overflow",
+            "finite scales that multiply to infinity along the hierarchy",
+            Refused("PROPS_POSE_OVERFLOW"),
+            &{
+                let mut document = triangle();
+                document["nodes"] = json!([{"name": "big", "scale": [3.0e38, 3.0e38, 3.0e38], "children": [1]},
+                    {"name": "prop", "mesh": 0, "scale": [3.0e38, 3.0e38, 3.0e38]}]);
+                document
+            },
+        ),
         HostileCase::new("zero_node_rotation", "a zero node rotation", Refused("ROTATION_NON_UNIT"), &{
             let mut document = triangle();
             document["nodes"][0]["rotation"] = json!([0.0, 0.0, 0.0, 0.0]);

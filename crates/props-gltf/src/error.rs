@@ -324,6 +324,19 @@ pub enum ErrorKind {
         /// The decoder's message.
         reason: String,
     },
+    /// Some pose of the model could carry a vertex or node beyond what 32-bit floats hold
+    /// (scales or translations multiplied along the hierarchy).
+    #[error(
+        "in some pose this can reach {reach:.3e} model units from the origin, beyond the {limit:.0e} a game model may \
+         reach (32-bit floats would overflow); check the scales and translations here and in the nodes above, and \
+         the morph weights"
+    )]
+    PoseOverflow {
+        /// The bound reached.
+        reach: f64,
+        /// The largest allowed.
+        limit: f64,
+    },
     /// The assembled model is inconsistent (a bug of the importer if it ever happens).
     #[error("invalid model: {0}")]
     Model(ModelError),

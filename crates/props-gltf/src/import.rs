@@ -85,6 +85,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Result<Impo
     scene::check_instances(&instances, &meshes, &skins, limits)?;
     let parts = ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances };
     let model = Model::new(parts).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
+    check_pose_reach(&model)?;
     tracing::debug!(
         nodes = model.rig().len(),
         meshes = model.meshes().len(),
@@ -95,4 +96,24 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Result<Impo
         "imported glTF model"
     );
     Ok(Import { model, scene_nodes, warnings })
+}
+
+/// How far from its origin any pose of a model may reach, model units: far beyond any prop
+/// (a kilometre-sized model in millimetres is 1e6), far below where `f32` products overflow
+/// (3.4e38), with room for the instance transform and the skinning sums on the GPU.
+pub const MAX_POSE_REACH: f64 = 1e18;
+
+/// Refuses a model that some pose could carry beyond [`MAX_POSE_REACH`] (so posing and
+/// skinning an imported model never overflow), naming the first node that can.
+fn check_pose_reach(model: &Model) -> Result<(), ImportError> {
+    let bounds = model.pose_bounds();
+    if bounds.radius <= MAX_POSE_REACH && bounds.first_node_beyond(MAX_POSE_REACH).is_none() {
+        return Ok(());
+    }
+    let reach = bounds.radius.max(bounds.node_reach.iter().copied().fold(0.0, f64::max));
+    let path = match bounds.first_node_beyond(MAX_POSE_REACH) {
+        Some(node) => format!("nodes[{}]", model.rig().source_index(node)),
+        None => format!("meshes[{}]", bounds.farthest_mesh.unwrap_or(0)),
+    };
+    Err(ImportError::at(path, ErrorKind::PoseOverflow { reach, limit: MAX_POSE_REACH }))
 }

@@ -1,9 +1,14 @@
 //! A bounded soak: hundreds of random writes, truncations, renames and deletes in the mods
-//! folder while the game runs headless. Nothing crashes, and once every mod is gone the GPU
-//! holds exactly the base models again (no leak of GPU models).
+//! folder while the game runs headless, the writes drawing from good models, base models and
+//! every hostile case of the fuzzer's corpus. Nothing crashes, the game's peak memory stays
+//! within the mods' budget, and once every mod is gone the GPU holds exactly the base models
+//! again (no leak of GPU models).
 
 use std::time::{Duration, Instant};
 
+use props_fuzz::hostile;
+
+use crate::hostile::GROWTH_BOUND_KIB;
 use crate::support::{Running, TempDir, have_gpu, root};
 
 /// Random operations, and the time they are spread over.
@@ -33,8 +38,14 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     let good = std::fs::read(root().join("mods/example/spinning_sign.gltf")).expect("the example mod");
     let windmill = std::fs::read(root().join("assets/windmill.glb")).expect("the windmill");
     let car = std::fs::read(root().join("assets/car.glb")).expect("the car");
+    // The hostile cases' model files (their FIFOs and links are the hostile test's).
+    let hostile: Vec<Vec<u8>> = hostile::cases()
+        .into_iter()
+        .filter_map(|case| case.files.into_iter().find(|(path, _)| *path == case.model).map(|(_, bytes)| bytes))
+        .collect();
     let names = ["pack/a.gltf", "pack/b.gltf", "c.gltf", "pack/windmill.glb", "pack/car.glb", "d.glb"];
     let mut running = Running::headless_with_mods(&mods, 120);
+    let baseline = running.memory_kib("VmRSS");
 
     let seed = 0x5eed_50a4;
     let mut rng = Rng(seed);
@@ -42,8 +53,9 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     for operation in 0..OPERATIONS {
         let name = names[rng.below(names.len())];
         let path = mods.join(name);
-        let content: &[u8] = match (name.ends_with(".glb"), rng.below(2)) {
-            (true, 0) => &windmill,
+        let content: &[u8] = match (name.ends_with(".glb"), rng.below(3)) {
+            (_, 0) => &hostile[rng.below(hostile.len())],
+            (true, 1) => &windmill,
             (true, _) => &car,
             (false, _) => &good,
         };
@@ -69,8 +81,13 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     std::fs::remove_file(&sentinel).expect("delete the sentinel");
     running.expect("mod removed", Duration::from_secs(30), |l| l["model"] == "zz_sentinel");
 
+    let peak = running.memory_kib("VmHWM");
     let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed (seed {seed:#x})");
+    if let (Some(baseline), Some(peak)) = (baseline, peak) {
+        eprintln!("soak memory: {} MiB at start, peak {} MiB", baseline / 1024, peak / 1024);
+        assert!(peak <= baseline + GROWTH_BOUND_KIB, "peak {peak} KiB, baseline {baseline} KiB (seed {seed:#x})");
+    }
     let loaded = log.iter().filter(|l| l["message"] == "mod reloaded").count();
     let rejected = log.iter().filter(|l| l["message"] == "mod rejected").count();
     eprintln!("soak: {OPERATIONS} operations, {loaded} reloads, {rejected} rejections");

@@ -157,6 +157,14 @@ impl Running {
         }
     }
 
+    /// A field of the game's `/proc/<pid>/status` in KiB (`VmRSS`, `VmHWM`: its resident and
+    /// peak resident memory); `None` where there is no such file.
+    pub fn memory_kib(&self, field: &str) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|line| line.starts_with(&format!("{field}:")))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     fn log(&self) -> String {
         self.seen.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
     }

@@ -17,6 +17,8 @@ pub const TOO_MANY_INFLUENCES: &str = "PROPS_TOO_MANY_INFLUENCES";
 pub const NON_FINITE: &str = "PROPS_NON_FINITE";
 /// A required extension the game does not implement.
 pub const UNSUPPORTED_EXTENSION: &str = "PROPS_UNSUPPORTED_EXTENSION";
+/// A model some pose of which could overflow 32-bit floats.
+pub const POSE_OVERFLOW: &str = "PROPS_POSE_OVERFLOW";
 /// Something the importer ignored or repaired (an import warning).
 pub const IGNORED: &str = "PROPS_IGNORED";
 
@@ -69,6 +71,7 @@ pub(crate) fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::DuplicateChannel { .. } => "ANIMATION_DUPLICATE_TARGETS",
         ErrorKind::UnsupportedImageFormat { .. } => "PROPS_UNSUPPORTED_IMAGE",
         ErrorKind::ImageDecode { .. } => "IMAGE_DATA_INVALID",
+        ErrorKind::PoseOverflow { .. } => POSE_OVERFLOW,
         ErrorKind::Model(_) => "PROPS_INVALID_MODEL",
     }
 }

@@ -73,6 +73,7 @@ fn check(reference_path: &Path, models: &Path) -> Vec<String> {
     let actual = pose_dump::dump(&import, &reference.file, clip, &times);
     let tolerance = TOLERANCE * model_size(&reference);
     let mut errors = Vec::new();
+    errors.extend(check_bounds(&name, &import.model, &reference));
     if let (Some(a), Some(e)) = (&actual.animation, &reference.animation)
         && (a.duration - e.duration).abs() > 1e-6
     {
@@ -118,6 +119,42 @@ fn check(reference_path: &Path, models: &Path) -> Vec<String> {
             }
         }
     }
+    errors
+}
+
+/// The model's conservative pose bounds hold every vertex and node origin of every frame of
+/// the reference (computed by three.js, not by this project), with a relative margin for
+/// rounding: the bound is a proof only if the independent poses respect it.
+fn check_bounds(name: &str, model: &props_anim::Model, reference: &PoseDump) -> Vec<String> {
+    let bounds = model.pose_bounds();
+    let length = |p: &[f64]| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+    let margin = |bound: f64| bound * (1.0 + 1e-5) + 1e-5;
+    let mut errors = Vec::new();
+    let mut farthest: f64 = 0.0;
+    for frame in &reference.frames {
+        for vertex in frame.primitives.iter().flat_map(|p| p.world.chunks_exact(3)) {
+            farthest = farthest.max(length(vertex));
+        }
+        for node in &frame.nodes {
+            let Some(rig_node) = model.rig().from_source_index(node.node) else { continue };
+            let reach = bounds.node_reach[rig_node.index()];
+            let origin = length(&node.world_matrix[12..15]);
+            if origin > margin(reach) {
+                errors.push(format!(
+                    "{name} t={}: node {} is {origin} from the origin, beyond its bound {reach}",
+                    frame.time, node.node
+                ));
+            }
+        }
+    }
+    if farthest > margin(bounds.radius) {
+        errors.push(format!("{name}: a vertex is {farthest} from the origin, beyond the pose bound {}", bounds.radius));
+    }
+    eprintln!(
+        "{name}: pose bound {:.4} vs farthest vertex {farthest:.4} ({:.2}x)",
+        bounds.radius,
+        bounds.radius / farthest.max(1e-12)
+    );
     errors
 }
 
