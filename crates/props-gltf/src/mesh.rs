@@ -178,6 +178,8 @@ impl PrimitiveReader<'_> {
             return Ok(None);
         }
         let count = usize::try_from(vertices).unwrap_or(usize::MAX);
+        let bytes = vertices.saturating_mul((size_of::<[u16; 8]>() + size_of::<[f32; 8]>()) as u64);
+        self.budget.charge(bytes, &self.attribute_path(&Semantic::Joints(0)))?;
         let mut influences =
             Influences { joints: vec![[0; 8]; count], weights: vec![[0.0; 8]; count], sets: sets.len() as u8 };
         for (set, (joints, weights)) in sets.into_iter().enumerate() {
