@@ -44,6 +44,9 @@ impl Gpu {
     /// uploaded again and every resource of the old device (targets, surface configuration,
     /// the HUD's renderer) made anew.
     pub fn recover(&mut self, surface: Option<&wgpu::Surface<'_>>) -> anyhow::Result<bool> {
+        // wgpu reports a loss while it maintains the device: give it the chance (a window
+        // never waits on the device otherwise). The result tells nothing more.
+        let _ = self.context.device.poll(wgpu::PollType::Poll);
         if !self.context.is_lost() {
             return Ok(false);
         }

@@ -182,19 +182,7 @@ impl Running {
         surface.configure(&context.device, &config);
         let mut gpu = Gpu::new(context, RendererConfig::new(config.format), args.lose_device_after);
         let demo = Demo::new(args, &mut gpu)?;
-        let egui_context = egui::Context::default();
-        let egui = Egui {
-            winit: egui_winit::State::new(
-                egui_context.clone(),
-                egui::ViewportId::ROOT,
-                event_loop,
-                Some(window.scale_factor() as f32),
-                None,
-                Some(gpu.max_texture_dimension() as usize),
-            ),
-            renderer: hud_renderer(&gpu.context.device, &config),
-            context: egui_context,
-        };
+        let egui = Egui::new(&window, &gpu, &config);
         let now = Instant::now();
         Ok(Self {
             window,
@@ -231,7 +219,8 @@ impl Running {
     fn redraw(&mut self) -> anyhow::Result<()> {
         if self.gpu.recover(Some(&self.surface))? {
             self.surface.configure(&self.gpu.context.device, &self.config);
-            self.egui.renderer = hud_renderer(&self.gpu.context.device, &self.config);
+            // A new HUD on the new device: egui sends its textures again only to a new context.
+            self.egui = Egui::new(&self.window, &self.gpu, &self.config);
             self.adapter = self.gpu.context.adapter_description();
             self.demo.upload_all(&mut self.gpu.renderer)?;
         }
@@ -348,8 +337,21 @@ impl Running {
     }
 }
 
-/// The HUD's egui renderer, drawing through a non-sRGB view of the surface (egui blends in
-/// gamma space).
-fn hud_renderer(device: &wgpu::Device, config: &wgpu::SurfaceConfiguration) -> egui_wgpu::Renderer {
-    egui_wgpu::Renderer::new(device, config.format.remove_srgb_suffix(), egui_wgpu::RendererOptions::default())
+impl Egui {
+    /// The HUD for `window` on `gpu`, drawing through a non-sRGB view of the surface (egui
+    /// blends in gamma space).
+    fn new(window: &Window, gpu: &Gpu, config: &wgpu::SurfaceConfiguration) -> Self {
+        let context = egui::Context::default();
+        let winit = egui_winit::State::new(
+            context.clone(),
+            egui::ViewportId::ROOT,
+            window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.max_texture_dimension() as usize),
+        );
+        let format = config.format.remove_srgb_suffix();
+        let renderer = egui_wgpu::Renderer::new(&gpu.context.device, format, egui_wgpu::RendererOptions::default());
+        Self { context, winit, renderer }
+    }
 }

@@ -1,20 +1,24 @@
-//! The windowed mode under Xvfb: starts, renders a few frames with the HUD, exits cleanly.
+//! The windowed mode under Xvfb: starts, renders a few frames with the HUD, exits cleanly; and
+//! a lost GPU device is recreated with its surface and HUD.
 
 use crate::support::{TempDir, game, have_gpu};
 
-#[test]
-fn window_opens_renders_and_exits_after_its_frames() {
+/// Runs the windowed game under Xvfb with `args` (plus a fresh mods folder); returns its log.
+/// `None` when it cannot run here (no GPU, no Xvfb outside CI).
+fn run_window(name: &str, args: &[&str]) -> Option<String> {
     if !have_gpu() {
-        return;
+        return None;
     }
     let xvfb = std::process::Command::new("xvfb-run").arg("--help").output();
     if xvfb.is_err() {
         assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing under CI; .ci/run installs the xvfb package");
         eprintln!("SKIPPED: xvfb-run not installed (Debian: apt-get install xvfb xauth)");
-        return;
+        return None;
     }
-    let mods = TempDir::new("window");
-    let game = game(&["--frames", "5", "--size", "320x240", "--windmills", "20", "--mods"]);
+    let mods = TempDir::new(name);
+    let mut all = args.to_vec();
+    all.push("--mods");
+    let game = game(&all);
     let mut command = std::process::Command::new("xvfb-run");
     command
         .args(["-a", "-s", "-screen 0 1024x768x24"])
@@ -26,7 +30,21 @@ fn window_opens_renders_and_exits_after_its_frames() {
         // Make sure winit picks X11 (Xvfb), not a Wayland compositor of the desktop.
         .env_remove("WAYLAND_DISPLAY");
     let output = command.output().expect("run xvfb-run");
-    let log = String::from_utf8_lossy(&output.stderr);
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "the windowed game failed ({}):\n{log}", output.status);
     assert!(log.contains("rendering to a window"), "{log}");
+    Some(log)
+}
+
+#[test]
+fn window_opens_renders_and_exits_after_its_frames() {
+    run_window("window", &["--frames", "5", "--size", "320x240", "--windmills", "20"]);
+}
+
+#[test]
+fn a_lost_device_is_recreated_in_the_window() {
+    let args = ["--frames", "12", "--size", "320x240", "--windmills", "20", "--lose-device-after", "4"];
+    if let Some(log) = run_window("window-loss", &args) {
+        assert!(log.contains("GPU device recreated"), "{log}");
+    }
 }
