@@ -10,19 +10,33 @@ pub struct Args {
     /// Windmills on the hills around the town (up to 100000).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub windmills: u32,
-    /// Windmills whose nacelle yaw and rotor angle round to the same multiples of this many
-    /// degrees share one pose (posed once per frame, a few bytes of upload each; a point r
-    /// metres from an axis moves by at most r * step / 2 in radians); 0 poses every windmill
-    /// exactly.
-    #[arg(long, value_name = "DEGREES", default_value_t = 1.0, value_parser = parse_pose_step)]
-    pub windmill_pose_step: f32,
-    /// Pose every fox every step: turns off update-rate LOD, which poses foxes beyond 50 m
-    /// every 2nd step, beyond 150 m every 4th and out of view every 8th.
+    /// Pose every prop for itself: turns off pose sharing, by which props whose animation
+    /// states agree to 1/60 s of clip time, 1/32 of a blend weight and one degree of a
+    /// procedural angle share one pose, evaluated once per frame.
+    #[arg(long)]
+    pub no_sharing: bool,
+    /// Pose every visible prop every frame: turns off update-rate LOD, which poses props
+    /// beyond 50 m every 2nd frame and beyond 150 m every 4th (what is out of view is never
+    /// posed).
     #[arg(long)]
     pub no_lod: bool,
-    /// Cars on the roads.
+    /// CPU budget of posing, milliseconds per frame: while posing takes longer, far props are
+    /// posed less often (never near ones); the HUD shows how many were deferred.
+    #[arg(long, value_name = "MS", value_parser = parse_budget)]
+    pub anim_budget_ms: Option<f32>,
+    /// Threads posing props (0: one per core); the result is the same for any number.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub threads: u16,
+    /// Cars on the roads (the town grows to hold them).
     #[arg(long, default_value_t = 40)]
     pub cars: u32,
+    /// Foxes in the parks.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub foxes: u32,
+    /// Intersections per side of the road grid; by default the smallest, from 3, on which
+    /// the cars take at most half the room.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=64))]
+    pub town_size: Option<u16>,
     /// Seed of the simulation: the same seed gives the same town and traffic.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -68,11 +82,6 @@ pub struct Args {
 }
 
 impl Args {
-    /// [`Args::windmill_pose_step`] as the scene takes it: radians, `None` when exact.
-    pub fn windmill_pose_step_radians(&self) -> Option<f32> {
-        (self.windmill_pose_step > 0.0).then(|| self.windmill_pose_step.to_radians())
-    }
-
     /// Resolves the default `assets` and `mods` folders when the game is started from another
     /// folder than the repository root (`cargo run` from `game/`, say): a relative default
     /// that does not exist here is taken from the repository the binary was built in.
@@ -113,11 +122,11 @@ fn parse_fixed_dt(text: &str) -> Result<f32, String> {
     }
 }
 
-/// Parses a pose step: 0 (exact) or 0.01 to 180 degrees.
-fn parse_pose_step(text: &str) -> Result<f32, String> {
+/// Parses a budget: a positive number of milliseconds, at most 1000.
+fn parse_budget(text: &str) -> Result<f32, String> {
     match text.trim().parse::<f32>() {
-        Ok(degrees) if degrees == 0.0 || (0.01..=180.0).contains(&degrees) => Ok(degrees),
-        _ => Err(format!("invalid pose step {text:?}: expected 0 (exact) or 0.01 to 180 degrees")),
+        Ok(ms) if ms > 0.0 && ms <= 1000.0 => Ok(ms),
+        _ => Err(format!("invalid budget {text:?}: expected milliseconds in (0, 1000], e.g. 1.5")),
     }
 }
 
@@ -144,13 +153,26 @@ mod tests {
         assert_eq!(args.frames, Some(120));
         assert_eq!(args.size, (1280, 720));
         assert_eq!(args.fixed_dt, Some(0.0166));
-        assert_eq!(args.windmill_pose_step_radians(), Some(1f32.to_radians()));
-        let exact = Args::try_parse_from(["game", "--windmill-pose-step", "0"]).expect("parses");
-        assert_eq!(exact.windmill_pose_step_radians(), None);
+        let city = Args::try_parse_from([
+            "game",
+            "--windmills",
+            "100000",
+            "--cars",
+            "10000",
+            "--foxes",
+            "10000",
+            "--anim-budget-ms",
+            "1",
+            "--town-size",
+            "40",
+        ])
+        .expect("parses");
+        assert_eq!((city.windmills, city.cars, city.foxes, city.town_size), (100_000, 10_000, 10_000, Some(40)));
+        assert_eq!(city.anim_budget_ms, Some(1.0));
     }
 
     #[test]
-    fn the_no_lod_help_states_the_default_rates() {
+    fn the_lod_and_sharing_help_state_the_defaults() {
         use clap::CommandFactory as _;
         let command = Args::command();
         let help = command
@@ -160,12 +182,15 @@ mod tests {
             .expect("--no-lod has help")
             .to_string();
         let lod = props_anim::UpdateRateLod::default();
-        let stated = format!(
-            "beyond {} m every {} step, beyond {} m every {}th and out of view every {}th",
-            lod.near, "2nd", lod.far, lod.far_rate, lod.hidden_rate
-        );
+        let stated =
+            format!("beyond {} m every {} frame and beyond {} m every {}th", lod.near, "2nd", lod.far, lod.far_rate);
         assert_eq!(lod.mid_rate, 2, "the help says 2nd");
         assert!(help.replace('\n', " ").contains(&stated), "{help:?} does not say {stated:?}");
+        let help = command.get_arguments().find(|a| a.get_id() == "no_sharing").and_then(|a| a.get_help());
+        let help = help.expect("--no-sharing has help").to_string().replace('\n', " ");
+        let q = props_anim::Quantization::default();
+        assert_eq!((q.time, q.weight, q.angle), (1.0 / 60.0, 1.0 / 32.0, 1f32.to_radians()));
+        assert!(help.contains("1/60 s of clip time, 1/32 of a blend weight and one degree"), "{help}");
     }
 
     #[test]
@@ -174,8 +199,9 @@ mod tests {
             &["game", "--windmills", "100001"][..],
             &["game", "--size", "0x10"],
             &["game", "--fixed-dt", "-1"],
-            &["game", "--windmill-pose-step", "-1"],
-            &["game", "--windmill-pose-step", "0.001"],
+            &["game", "--anim-budget-ms", "0"],
+            &["game", "--foxes", "100001"],
+            &["game", "--town-size", "1"],
             &["game", "--screenshot", "a.png"],
         ] {
             assert!(Args::try_parse_from(bad).is_err(), "{bad:?}");

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use glam::Vec2;
 use winit::keyboard::KeyCode;
 
-use crate::camera::OrbitCamera;
 use crate::demo::Action;
+use props_frame::OrbitCamera;
 
 /// What a key press asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,13 +6,12 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use glam::Vec3;
-use props_anim::UpdateRateLod;
-use props_frame::{Frame, FrameData, Light, SKY};
+use props_anim::{Quantization, UpdateRateLod};
+use props_frame::{Frame, FrameData, Light, OrbitCamera, SKY};
 use props_mods::{ModConfig, ModWatcher};
 use props_render::{FrameStats, Renderer};
-use props_scene::{FixedStep, Scene, SceneConfig, SceneCounts, Viewer};
+use props_scene::{AnimationStats, FixedStep, Scene, SceneCamera, SceneConfig, SceneCounts};
 
-use crate::camera::OrbitCamera;
 use crate::cli::Args;
 use crate::gpu::Gpu;
 use crate::models::{ModMessage, ModelRegistry};
@@ -63,10 +62,10 @@ pub struct Demo {
     /// The camera.
     pub camera: OrbitCamera,
     start_camera: OrbitCamera,
-    /// Width / height of the last frame drawn (what the camera sees, for update-rate LOD).
+    /// Width / height of the last frame drawn (what the camera sees, for culling).
     aspect: f32,
-    /// Update-rate LOD for the foxes, measured from the camera; `None` when off.
-    lod: Option<UpdateRateLod>,
+    /// Frames posed so far (the mod lot's update-rate LOD staggers by it).
+    frames: u64,
     /// Whether the simulation is stopped.
     pub paused: bool,
     /// Simulated seconds per real second.
@@ -87,7 +86,12 @@ impl Demo {
             seed: args.seed,
             windmills: args.windmills as usize,
             cars: args.cars as usize,
-            windmill_pose_step: args.windmill_pose_step_radians(),
+            foxes: args.foxes as usize,
+            grid: args.town_size.map(usize::from),
+            sharing: (!args.no_sharing).then(Quantization::default),
+            lod: if args.no_lod { UpdateRateLod::OFF } else { UpdateRateLod::default() },
+            animation_budget_ms: args.anim_budget_ms,
+            threads: usize::from(args.threads),
             ..SceneConfig::default()
         };
         // Images larger than the GPU takes are downscaled on import, base assets and mods alike.
@@ -116,8 +120,7 @@ impl Demo {
                 None
             }
         };
-        let camera =
-            OrbitCamera { distance: scene.terrain().flat_radius() * 0.8, pitch: 0.42, ..OrbitCamera::default() };
+        let camera = OrbitCamera::overview(scene.terrain().flat_radius());
         let mut demo = Self {
             scene,
             models,
@@ -130,7 +133,7 @@ impl Demo {
             camera,
             start_camera: camera,
             aspect: args.size.0 as f32 / args.size.1 as f32,
-            lod: (!args.no_lod).then(UpdateRateLod::default),
+            frames: 0,
             paused: false,
             time_scale: 1.0,
             show_skeletons: false,
@@ -139,6 +142,7 @@ impl Demo {
         };
         demo.fit_ground()?;
         demo.upload_ground(&mut gpu.renderer)?;
+        demo.animate();
         demo.extract();
         Ok(demo)
     }
@@ -170,10 +174,11 @@ impl Demo {
     }
 
     /// One frame, the same for both front ends: applies mod events (uploading their models),
-    /// advances the simulation by `elapsed` wall-clock seconds (or by `--fixed-dt`), poses and
-    /// extracts every prop, then, given a `target` (a view of `size` pixels in the renderer's
-    /// colour format; none while a window is minimized or its surface unavailable), uploads
-    /// the frame and records its drawing, returning the encoder for the caller to submit.
+    /// advances the simulation by `elapsed` wall-clock seconds (or by `--fixed-dt`), poses
+    /// what the camera sees and extracts it, then, given a `target` (a view of `size` pixels
+    /// in the renderer's colour format; none while a window is minimized or its surface
+    /// unavailable), uploads the frame and records its drawing, returning the encoder for the
+    /// caller to submit. Each phase is timed under its name (see [`Phase`]).
     pub fn frame(
         &mut self,
         gpu: &mut Gpu,
@@ -183,15 +188,18 @@ impl Demo {
         let mut timings = self.timings;
         timings.record_frame(elapsed);
         timings.measure(Phase::Simulate, || self.simulate(&mut gpu.renderer, elapsed));
-        timings.measure(Phase::Animate, || self.extract());
+        if let Some((_, size)) = target {
+            self.aspect = size.0 as f32 / size.1.max(1) as f32;
+        }
+        timings.measure(Phase::Animate, || self.animate());
+        self.scene.record_animation_time(timings.last_ms[Phase::Animate as usize] as f32);
+        timings.measure(Phase::Extract, || self.extract());
         let recorded = timings.measure(Phase::Upload, || -> anyhow::Result<_> {
             self.upload_ground(&mut gpu.renderer)?;
             let Some((view, size)) = target else { return Ok(None) };
             let device = &gpu.context.device;
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-            let aspect = size.0 as f32 / size.1.max(1) as f32;
-            self.aspect = aspect;
-            let stats = gpu.renderer.render(&mut encoder, view, size, &self.frame_data(aspect));
+            let stats = gpu.renderer.render(&mut encoder, view, size, &self.frame_data());
             Ok(Some((encoder, stats)))
         });
         self.timings = timings;
@@ -207,19 +215,26 @@ impl Demo {
         let seconds = self.fixed_dt.unwrap_or(elapsed.as_secs_f32());
         let scaled = if self.paused { 0.0 } else { seconds * self.time_scale };
         let steps = self.step.advance(scaled);
-        if let Some(lod) = self.lod {
-            let view_projection = self.camera.to_camera(self.aspect).view_projection;
-            self.scene.set_viewer(Some(Viewer { eye: self.camera.eye(), view_projection, lod }));
-        }
         for _ in 0..steps {
             self.scene.step(STEP);
         }
-        self.models.lot_mut().animate(steps as f32 * STEP);
+        self.models.lot_mut().advance(steps as f32 * STEP);
     }
 
+    /// Poses what the camera sees: the town's props and the mod lot's.
+    fn animate(&mut self) {
+        let camera = self.camera.to_camera(self.aspect);
+        self.scene.set_camera(Some(SceneCamera { eye: self.camera.eye(), view_projection: camera.view_projection }));
+        self.frame.clear();
+        self.scene.animate(&mut self.frame);
+        self.frames += 1;
+        let view = self.scene.view();
+        self.models.lot_mut().animate(view.as_ref(), self.frames, &mut self.frame.palettes);
+    }
+
+    /// Lists what was posed, with the ground and the debug lines.
     fn extract(&mut self) {
         let frame = &mut self.frame;
-        frame.clear();
         frame.push_instance(&glam::Affine3A::IDENTITY, 1);
         frame.end_batch(GROUND);
         self.scene.extract(frame);
@@ -230,10 +245,10 @@ impl Demo {
         }
     }
 
-    /// The frame to draw, for a target of `aspect` (width / height).
-    fn frame_data(&self, aspect: f32) -> Frame<'_> {
+    /// The frame to draw, seen as it was posed.
+    fn frame_data(&self) -> Frame<'_> {
         Frame {
-            camera: self.camera.to_camera(aspect),
+            camera: self.camera.to_camera(self.aspect),
             light: Light::default(),
             clear_color: SKY,
             palettes: &self.frame.palettes,
@@ -267,6 +282,16 @@ impl Demo {
     /// What the scene holds now.
     pub fn counts(&self) -> SceneCounts {
         self.scene.counts()
+    }
+
+    /// What the last frame's posing did.
+    pub fn animation_stats(&self) -> AnimationStats {
+        self.scene.animation_stats()
+    }
+
+    /// The CPU budget of posing, milliseconds per frame, if one was set.
+    pub fn animation_budget_ms(&self) -> Option<f32> {
+        self.scene.config().animation_budget_ms
     }
 
     /// Simulated seconds since the start.

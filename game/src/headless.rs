@@ -53,12 +53,15 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
         }
         if now - last_status >= STATUS_EVERY {
             last_status = now;
-            let counts = demo.counts();
+            let animation = demo.animation_stats();
             tracing::info!(
                 frames,
                 fps = format!("{:.1}", demo.timings.fps()),
+                props = demo.counts().instances,
                 instances = stats.instances,
-                joints = counts.palette_matrices,
+                posed = animation.posed,
+                deferred = animation.deferred,
+                joints = animation.palette_matrices,
                 draw_calls = stats.draw_calls,
                 gpu_models = gpu.renderer.model_count(),
                 gpu_errors = gpu.context.uncaptured_errors(),
@@ -94,8 +97,8 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The smoothed phase times, `simulate/animate/upload/draw` in milliseconds.
+/// The smoothed phase times, `simulate/animate/extract/upload/draw` in milliseconds.
 fn phase_summary(demo: &Demo) -> String {
-    let [simulate, animate, upload, draw] = demo.timings.ms;
-    format!("{simulate:.2}/{animate:.2}/{upload:.2}/{draw:.2}")
+    let [simulate, animate, extract, upload, draw] = demo.timings.ms;
+    format!("{simulate:.2}/{animate:.2}/{extract:.2}/{upload:.2}/{draw:.2}")
 }

@@ -5,7 +5,7 @@ use props_render::FrameStats;
 use props_scene::SceneCounts;
 
 use crate::demo::{Demo, WINDMILL_BATCH};
-use crate::timings::Phase;
+use crate::timings::PHASES;
 
 /// What the HUD shows besides the demo's own state.
 pub struct HudInput<'a> {
@@ -28,20 +28,26 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) {
         let timings = &demo.timings;
         ui.label(format!("{:.0} fps, {:.2} ms per frame", timings.fps(), timings.frame_ms));
         egui::Grid::new("phases").striped(true).show(ui, |ui| {
-            for (phase, name) in [
-                (Phase::Simulate, "simulate"),
-                (Phase::Animate, "animate"),
-                (Phase::Upload, "upload"),
-                (Phase::Draw, "draw"),
-            ] {
+            for (phase, name) in PHASES {
                 ui.label(name);
                 ui.label(format!("{:.2} ms", timings.ms[phase as usize]));
                 ui.end_row();
             }
         });
         ui.separator();
-        let SceneCounts { windmills, cars, traffic_lights, foxes, instances, palette_matrices } = demo.counts();
-        ui.label(format!("{instances} instances, {palette_matrices} joint matrices"));
+        let SceneCounts { windmills, cars, traffic_lights, foxes, instances } = demo.counts();
+        let animation = demo.animation_stats();
+        ui.label(format!(
+            "{} / {instances} props in view; {} posed, {} deferred; {} joint matrices",
+            animation.visible, animation.posed, animation.deferred, animation.palette_matrices
+        ));
+        match demo.animation_budget_ms() {
+            Some(budget) => ui.label(format!(
+                "animation budget {budget:.2} ms: far props every {}x their rate",
+                1u32 << animation.pressure
+            )),
+            None => ui.label("no animation budget (--anim-budget-ms)"),
+        };
         ui.label(format!(
             "{windmills} windmills, {cars} cars, {traffic_lights} traffic lights, {foxes} foxes; mods: {}",
             demo.mod_count()

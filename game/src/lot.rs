@@ -1,12 +1,13 @@
 //! The mod lot: models from `mods/` that override nothing, standing in a row at the edge of
-//! the town, each playing its first clip in a loop.
+//! the town, each playing its first clip in a loop on the animation runtime (a crowd of one,
+//! culled and posed like every prop of the town).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::{Affine3A, Vec3};
-use props_anim::{Model, Playback, Pose};
+use props_anim::{Crowd, JointMatrix, Layer, Model, Playback, Pose, Program, Sharing, Spec, View, pose_state};
 use props_frame::{DebugLine, FrameData, ModelId};
 
 use crate::roles::FIRST_LOT_ID;
@@ -21,10 +22,36 @@ const BONE_COLOR: [f32; 4] = [1.0, 0.3, 0.9, 1.0];
 struct Entry {
     id: ModelId,
     model: Arc<Model>,
+    /// Its first clip, if any.
+    spec: Spec,
+    program: Program,
+    /// The one instance.
+    crowd: Crowd,
     playback: Playback,
-    pose: Pose,
     /// Radius of the model's rest-pose bounds around its origin, in the ground plane.
     radius: f32,
+    /// Where it stands in the row.
+    place: Affine3A,
+}
+
+impl Entry {
+    fn new(id: ModelId, model: Arc<Model>, playback: Playback) -> Self {
+        let spec = Spec { clips: (0..model.clips().len().min(1)).collect(), ..Spec::default() };
+        let program = Program::new(&model, &spec);
+        let bound = model.pose_bounds().radius;
+        let mut crowd =
+            Crowd::new(&program, 1, Sharing::None, if bound.is_finite() { bound as f32 } else { f32::INFINITY }, 1);
+        crowd.push(Vec3::ZERO);
+        Self { id, radius: rest_radius(&model), model, spec, program, crowd, playback, place: Affine3A::IDENTITY }
+    }
+
+    /// Its pose on the general path, into `pose` (allocates its scratch).
+    fn pose(&self) -> Pose {
+        let rig = self.model.rig();
+        let (mut pose, mut scratch) = (Pose::from_rest(rig), Pose::from_rest(rig));
+        pose_state(&self.model, &self.spec, self.crowd.layers(0), &[], &mut pose, &mut scratch);
+        pose
+    }
 }
 
 impl Default for ModLot {
@@ -48,6 +75,7 @@ impl ModLot {
     /// Moves the row to start at `origin`.
     pub fn place_at(&mut self, origin: Vec3) {
         self.origin = origin;
+        self.arrange();
     }
 
     /// Models on the lot.
@@ -68,28 +96,29 @@ impl ModLot {
     /// entry, which keeps its id and its clip time (restarting when the model has no clip any
     /// more).
     pub fn insert(&mut self, path: &Path, model: Arc<Model>) {
-        let radius = rest_radius(&model);
-        let pose = Pose::from_rest(model.rig());
         if let Some(entry) = self.entries.get_mut(path) {
-            entry.playback.time = match model.clips().first() {
-                Some(clip) => entry.playback.mode.wrap(entry.playback.time, clip.duration()),
+            let mut playback = entry.playback;
+            playback.time = match model.clips().first() {
+                Some(clip) => playback.mode.wrap(playback.time, clip.duration()),
                 None => 0.0,
             };
-            *entry = Entry { model, pose, radius, ..*entry };
+            *entry = Entry::new(entry.id, model, playback);
+            self.arrange();
             return;
         }
         let id = self.free_ids.pop().unwrap_or_else(|| {
             self.next_id += 1;
             ModelId(self.next_id - 1)
         });
-        let entry = Entry { id, model, playback: Playback::looping(0.0), pose, radius };
-        self.entries.insert(path.to_owned(), entry);
+        self.entries.insert(path.to_owned(), Entry::new(id, model, Playback::looping(0.0)));
+        self.arrange();
     }
 
     /// Takes the model of `path` off the lot; returns its renderer id, if it was there.
     pub fn remove(&mut self, path: &Path) -> Option<ModelId> {
         let entry = self.entries.remove(path)?;
         self.free_ids.push(entry.id);
+        self.arrange();
         Some(entry.id)
     }
 
@@ -98,43 +127,51 @@ impl ModLot {
         self.entries.values().map(|entry| (entry.id, &entry.model))
     }
 
-    /// Advances every model's clip by `dt` seconds and poses it.
-    pub fn animate(&mut self, dt: f32) {
+    /// Advances every model's clip by `dt` seconds.
+    pub fn advance(&mut self, dt: f32) {
         for entry in self.entries.values_mut() {
-            let Entry { model, playback, pose, .. } = entry;
-            if let Some(clip) = model.clips().first() {
-                playback.advance(dt, clip.duration());
-                clip.sample(playback.clip_time(clip.duration()), pose);
+            if let Some(clip) = entry.model.clips().first() {
+                entry.playback.advance(dt, clip.duration());
+                entry.crowd.layers_mut(0)[0] = Layer::clip(0, entry.playback.clip_time(clip.duration()));
             }
-            pose.compute_world(model.rig());
         }
     }
 
-    /// Appends one instance and batch per model, in a row along +X.
+    /// Poses the models `view` sees (every one without a view) into `palettes`, on the
+    /// animation runtime; frame number `frame`.
+    pub fn animate(&mut self, view: Option<&View>, frame: u64, palettes: &mut Vec<JointMatrix>) {
+        for entry in self.entries.values_mut() {
+            entry.crowd.update(&entry.program, view, frame, None, palettes);
+        }
+    }
+
+    /// Appends the models the last [`ModLot::animate`] posed: one instance and batch each,
+    /// in a row along +X.
     pub fn extract(&self, frame: &mut FrameData) {
-        for (entry, place) in self.entries.values().zip(self.placements()) {
-            let palette = frame.push_instance(&place, entry.model.palette_len());
-            entry.model.write_palettes(&entry.pose, palette);
+        for entry in self.entries.values() {
+            for (_, base) in entry.crowd.visible() {
+                frame.push_shared_instance(&entry.place, base);
+            }
             frame.end_batch(entry.id);
         }
     }
 
-    /// Appends the bones of every model.
+    /// Appends the bones of every model (posed on the general path; allocates).
     pub fn skeleton_lines(&self, lines: &mut Vec<DebugLine>) {
-        for (entry, place) in self.entries.values().zip(self.placements()) {
-            props_render::skeleton_lines(entry.model.rig(), &entry.pose, &place, BONE_COLOR, lines);
+        for entry in self.entries.values() {
+            props_render::skeleton_lines(entry.model.rig(), &entry.pose(), &entry.place, BONE_COLOR, lines);
         }
     }
 
-    /// Each entry's model-to-world transform, in order.
-    fn placements(&self) -> impl Iterator<Item = Affine3A> + '_ {
+    /// Stands the models in a row along +X from the origin, each `GAP` from the next.
+    fn arrange(&mut self) {
         let mut x = 0.0;
-        self.entries.values().map(move |entry| {
+        for entry in self.entries.values_mut() {
             x += entry.radius;
-            let place = Affine3A::from_translation(self.origin + Vec3::X * x);
+            entry.place = Affine3A::from_translation(self.origin + Vec3::X * x);
+            entry.crowd.set_center(0, entry.place.translation.into());
             x += entry.radius + GAP;
-            place
-        })
+        }
     }
 }
 

@@ -5,21 +5,34 @@ use std::time::{Duration, Instant};
 /// The phases of a frame, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
-    /// Mod events and simulation steps.
+    /// Mod events and simulation steps (props move, their animation states advance).
     Simulate,
-    /// Pose evaluation and extraction into frame data.
+    /// Posing: the animation runtime evaluates the palettes of what the camera sees.
     Animate,
+    /// Extraction: the visible instances, the ground and debug lines into the frame data.
+    Extract,
     /// Renderer uploads and command recording.
     Upload,
     /// Submission, presentation or readback (waits for the GPU).
     Draw,
 }
 
+/// The phases with their display names, in order.
+pub const PHASES: [(Phase, &str); 5] = [
+    (Phase::Simulate, "simulate"),
+    (Phase::Animate, "animate"),
+    (Phase::Extract, "extract"),
+    (Phase::Upload, "upload"),
+    (Phase::Draw, "draw"),
+];
+
 /// Exponentially smoothed durations per phase, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PhaseTimings {
     /// Smoothed milliseconds of each [`Phase`], in order.
-    pub ms: [f64; 4],
+    pub ms: [f64; 5],
+    /// The latest milliseconds of each [`Phase`], unsmoothed.
+    pub last_ms: [f64; 5],
     /// Smoothed milliseconds between frames.
     pub frame_ms: f64,
 }
@@ -30,6 +43,7 @@ const SMOOTHING: f64 = 0.1;
 impl PhaseTimings {
     /// Records that `phase` took `duration`.
     pub fn record(&mut self, phase: Phase, duration: Duration) {
+        self.last_ms[phase as usize] = duration.as_secs_f64() * 1000.0;
         smooth(&mut self.ms[phase as usize], duration);
     }
 
@@ -38,6 +52,7 @@ impl PhaseTimings {
         let span = match phase {
             Phase::Simulate => tracing::debug_span!("simulate"),
             Phase::Animate => tracing::debug_span!("animate"),
+            Phase::Extract => tracing::debug_span!("extract"),
             Phase::Upload => tracing::debug_span!("upload"),
             Phase::Draw => tracing::debug_span!("draw"),
         };

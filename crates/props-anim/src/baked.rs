@@ -9,8 +9,8 @@
 //! `a (1 - u) + b u`; slerp as [`crate::interpolate::slerp`], written `a' sin((1-u) t) + b'
 //! sin(u t)` with the angle `t` baked, the keys pre-divided by `sin t` and the sines from
 //! [`crate::trig::plus_sin4`]: no division, square root or branch per lane; Hermite with
-//! tangents pre-multiplied by the key interval). [`BakedClip::evaluate4`] does the same for
-//! four instances, rotations in component form.
+//! tangents pre-multiplied by the key interval). [`BakedClip::evaluate4`] does it for four
+//! instances at once, rotations in component form.
 //!
 //! Morph weight channels are left out: they do not reach the palette.
 
@@ -334,21 +334,11 @@ impl BakedClip {
         }
     }
 
-    /// Evaluates every track at the places `found` by [`BakedClip::find`], calling `write`
-    /// with the track and its value (vectors with w = 0; rotations as x, y, z, w).
-    #[inline]
-    pub fn evaluate(&self, found: &[Found], mut write: impl FnMut(&Track, Vec4)) {
-        for (group, found) in self.groups.iter().zip(found) {
-            for track in &self.tracks[group.tracks.clone()] {
-                write(track, self.value(track.kind, found.record as usize + track.offset as usize, found.u));
-            }
-        }
-    }
-
-    /// [`BakedClip::evaluate`] for four instances, `found[k]` being lane `k`'s: `write` gets
-    /// each track's four values by component (`[x of each lane, y of each, z, w]`).
-    /// Rotations (most tracks, and the costly ones) are computed for the four lanes at once;
-    /// every value is bitwise what `evaluate` gives.
+    /// Evaluates every track for four instances at the places `found` by [`BakedClip::find`]
+    /// (`found[k]` being lane `k`'s), calling `write` with the track and its four values by
+    /// component (`[x of each lane, y of each, z, w]`; vectors with w = 0, rotations as x, y,
+    /// z, w). Rotations (most tracks, and the costly ones) are computed for the four lanes at
+    /// once, the others lane by lane (each lane's value is what [`BakedClip::value`] gives).
     #[inline]
     pub fn evaluate4(&self, found: [&[Found]; 4], mut write: impl FnMut(&Track, [Vec4; 4])) {
         for (g, group) in self.groups.iter().enumerate() {

@@ -1,165 +1,456 @@
-//! [`Crowd`]: many instances of one [`ClipProgram`], evaluated into one palette buffer (the
-//! one uploaded), on the calling thread or on [`Workers`], optionally with update-rate LOD.
+//! [`Crowd`]: the instances of one [`Program`], as plain data (each instance's layers, driver
+//! values and bounding-sphere centre), evaluated once per frame into the caller's palette
+//! buffer: culled against the [`View`], posed at their update rate (near ones every frame,
+//! far ones every few, a budget stretching those), sharing palettes as [`Sharing`] says,
+//! four at a time on the calling thread or on [`Workers`].
 //!
-//! Per instance the crowd keeps only its key cursors (none when the clip's keys are evenly
-//! spaced); the caller owns the clip times (from a [`crate::Playback`] each, say) and the
-//! palette buffer. No allocation per frame.
+//! Per frame, [`Crowd::update`]: (1) decides per instance whether it is visible and whether
+//! it is due (an instance coming into view is always due); (2) collects the states to
+//! evaluate: every due instance's (unshared), or every distinct key among the visible
+//! instances' (shared; an instance not due keeps the key it had when last posed); (3) groups
+//! them into batches of four lanes sharing a signature; (4) evaluates the batches in runs of
+//! whole batches, one run per worker, straight into the palette buffer; (5) lists every
+//! visible instance, in index order, with the offset of its palette ([`Crowd::visible`]). The results are
+//! bitwise the same for any number of threads (a lane's result depends on its state only).
+//! No allocation per frame once the buffers have grown.
 
+use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::lod::is_due;
+use crate::lod::{View, is_due};
 use crate::palette::JointMatrix;
-use crate::program::{ClipProgram, Scratch};
+use crate::program::{Lane, Program, Scratch, signature_code};
+use crate::shared::{Key, KeyTable, Sharing, fits};
+use crate::state::Layer;
 use crate::workers::Workers;
 
-/// Which instances to evaluate this frame: every one, or those due under update-rate LOD.
-#[derive(Clone, Copy, Debug)]
-pub enum Due<'a> {
-    /// Every instance.
-    All,
-    /// Instance `i` updates every `rates[i]` frames (see [`crate::is_due`]); this is frame
-    /// `frame`. Instances not due keep the palette already in the buffer.
-    Rates {
-        /// Frames between updates, per instance.
-        rates: &'a [u8],
-        /// The frame number.
-        frame: u64,
-    },
+/// A visible unshared instance posed this frame (its palette's offset is filled in later).
+const DUE: u32 = u32::MAX - 1;
+/// A visible unshared instance drawn with its last palette.
+const DEFERRED: u32 = u32::MAX;
+
+/// Up to four states evaluated together: indices into the crowd's states (or distinct keys'),
+/// and how many lanes are real (the others repeat the first).
+#[derive(Clone, Copy, Debug, Default)]
+struct Batch {
+    states: [u32; 4],
+    filled: u8,
 }
 
-/// Key cursors and per-thread scratch for `len` instances of one program.
+/// What the last [`Crowd::update`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CrowdStats {
+    /// Instances in the crowd.
+    pub instances: usize,
+    /// Instances in view (listed by [`Crowd::visible`]).
+    pub visible: usize,
+    /// Instances in view but not due this frame: drawn with their last pose.
+    pub deferred: usize,
+    /// States evaluated (instances posed, or distinct shared keys).
+    pub posed: usize,
+    /// Palettes written into the buffer (posed states rounded up to whole batches, plus the
+    /// last poses of deferred unshared instances).
+    pub palettes: usize,
+}
+
+/// The instances of one program (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Crowd {
-    len: usize,
-    cursor_len: usize,
+    layers_per: usize,
+    drivers_per: usize,
     palette_len: usize,
-    cursors: Vec<u32>,
+    sharing: Sharing,
+    radius: f32,
+    layers: Vec<Layer>,
+    drivers: Vec<f32>,
+    centers: Vec<Vec3>,
+    /// Whether each instance was in view last frame.
+    shown: Vec<bool>,
+    /// Shared: each instance's key when last posed.
+    keys: Vec<Key>,
+    /// Unshared, with update-rate LOD: each instance's last palette.
+    store: Vec<JointMatrix>,
+    // Per frame, kept for their buffers.
+    visible: Vec<(u32, u32)>,
+    /// The states to evaluate this frame (instances, or distinct keys).
+    todo: Vec<u32>,
+    batches: Vec<Batch>,
+    open: Vec<(u64, Batch)>,
+    unique_layers: Vec<Layer>,
+    unique_drivers: Vec<f32>,
+    unique_keys: Vec<Key>,
+    /// Palette offset of each state evaluated this frame.
+    bases: Vec<u32>,
+    table: KeyTable,
     scratches: Vec<Scratch>,
+    stats: CrowdStats,
 }
 
-/// Evaluates a contiguous run of instances starting at `first`, four at a time
-/// ([`ClipProgram::write_palettes4`]) and the last few one by one; returns how many were due.
-fn run(
-    program: &ClipProgram,
-    first: usize,
-    times: &[f32],
-    cursors: &mut [u32],
-    scratch: &mut Scratch,
+/// How the states of one frame are laid out for evaluation.
+struct States<'a> {
+    layers: &'a [Layer],
+    drivers: &'a [f32],
+    layers_per: usize,
+    drivers_per: usize,
+}
+
+impl States<'_> {
+    fn lane(&self, state: u32, palette: usize) -> Lane<'_> {
+        let s = state as usize;
+        Lane {
+            layers: &self.layers[s * self.layers_per..(s + 1) * self.layers_per],
+            drivers: &self.drivers[s * self.drivers_per..(s + 1) * self.drivers_per],
+            palette,
+        }
+    }
+}
+
+/// Groups `states` (indices into `layers`, `layers_per` layers each) into batches of four
+/// of one signature, in order, the last batch of each signature padded by repeating its
+/// first state; `open` is scratch.
+fn form_batches(
+    states: &[u32],
+    layers: &[Layer],
+    layers_per: usize,
+    open: &mut Vec<(u64, Batch)>,
+    batches: &mut Vec<Batch>,
+) {
+    let code = |state: u32| {
+        let s = state as usize;
+        signature_code(&layers[s * layers_per..(s + 1) * layers_per])
+    };
+    let first = states.first().map(|&s| code(s));
+    if states.iter().all(|&s| Some(code(s)) == first) {
+        // One signature (the usual case): consecutive states.
+        batches.extend(states.chunks(4).map(|chunk| Batch {
+            states: std::array::from_fn(|k| chunk.get(k).copied().unwrap_or(chunk[0])),
+            filled: chunk.len() as u8,
+        }));
+        return;
+    }
+    open.clear();
+    for &state in states {
+        let code = code(state);
+        let at = match open.iter().position(|(c, _)| *c == code) {
+            Some(at) => at,
+            None => {
+                open.push((code, Batch { states: [state; 4], filled: 0 }));
+                open.len() - 1
+            }
+        };
+        let batch = &mut open[at].1;
+        batch.states[usize::from(batch.filled)] = state;
+        batch.filled += 1;
+        if batch.filled == 4 {
+            batches.push(open.swap_remove(at).1);
+        }
+    }
+    for (_, mut batch) in open.drain(..) {
+        for k in usize::from(batch.filled)..4 {
+            batch.states[k] = batch.states[0];
+        }
+        batches.push(batch);
+    }
+}
+
+/// Evaluates `batches` into `out` (four palettes per batch, lane `k` of batch `b` at
+/// `(4 b + k) * palette_len`), in runs of whole batches over `scratches` (one per run).
+fn evaluate(
+    program: &Program,
+    states: &States<'_>,
+    batches: &[Batch],
+    scratches: &mut [Scratch],
+    workers: Option<&Workers>,
     out: &mut [JointMatrix],
-    due: Due<'_>,
-) -> usize {
-    let (palette_len, cursor_len) = (program.palette_len(), program.cursor_len());
-    let (mut batch, mut filled, mut evaluated) = ([0; 4], 0, 0);
-    for i in 0..times.len() {
-        if let Due::Rates { rates, frame } = due
-            && !is_due(frame, first + i, rates[first + i])
-        {
-            continue;
+) {
+    let p = program.palette_len();
+    let run = |batches: &[Batch], scratch: &mut Scratch, out: &mut [JointMatrix]| {
+        for (b, batch) in batches.iter().enumerate() {
+            let lanes = std::array::from_fn(|k| states.lane(batch.states[k], (4 * b + k) * p));
+            program.write_palettes4(lanes, scratch, out);
         }
-        batch[filled] = i;
-        filled += 1;
-        evaluated += 1;
-        if filled == 4 {
-            let lane_times = [times[batch[0]], times[batch[1]], times[batch[2]], times[batch[3]]];
-            program.write_palettes4(lane_times, batch, cursors, scratch, out);
-            filled = 0;
+    };
+    match workers {
+        Some(workers) if scratches.len() > 1 && batches.len() > 1 => {
+            let per_run = batches.len().div_ceil(scratches.len()).max(1);
+            workers.install(|| {
+                out.par_chunks_mut(per_run * 4 * p.max(1))
+                    .zip(batches.par_chunks(per_run))
+                    .zip(scratches.par_iter_mut())
+                    .for_each(|((out, batches), scratch)| run(batches, scratch, out));
+            });
+        }
+        _ => {
+            if let Some(scratch) = scratches.first_mut() {
+                run(batches, scratch, out);
+            }
         }
     }
-    for &i in &batch[..filled] {
-        let cursors = &mut cursors[i * cursor_len..(i + 1) * cursor_len];
-        program.write_palette(times[i], cursors, scratch, &mut out[i * palette_len..(i + 1) * palette_len]);
-    }
-    evaluated
 }
 
 impl Crowd {
-    /// State for `len` instances of `program`, with scratch for `chunks` runs evaluated in
-    /// parallel (a few per worker thread balances the load; 1 for one thread).
+    /// An empty crowd of `program`, each instance with `layers` layers, posing with
+    /// `sharing` (`Sharing::None` when a state does not fit a key), culled with spheres of
+    /// `radius` around each instance's centre (the model's pose bound times its scale), with
+    /// scratch for `runs` runs evaluated in parallel (a few per worker thread; 1 for one
+    /// thread).
     #[must_use]
-    pub fn new(program: &ClipProgram, len: usize, chunks: usize) -> Self {
+    pub fn new(program: &Program, layers: usize, sharing: Sharing, radius: f32, runs: usize) -> Self {
+        let drivers_per = program.driver_count();
+        let sharing = if fits(layers, drivers_per) { sharing } else { Sharing::None };
         Self {
-            len,
-            cursor_len: program.cursor_len(),
+            layers_per: layers,
+            drivers_per,
             palette_len: program.palette_len(),
-            cursors: vec![0; len * program.cursor_len()],
-            scratches: (0..chunks.max(1)).map(|_| program.scratch()).collect(),
+            sharing,
+            radius,
+            layers: Vec::new(),
+            drivers: Vec::new(),
+            centers: Vec::new(),
+            shown: Vec::new(),
+            keys: Vec::new(),
+            store: Vec::new(),
+            visible: Vec::new(),
+            todo: Vec::new(),
+            batches: Vec::new(),
+            open: Vec::new(),
+            unique_layers: Vec::new(),
+            unique_drivers: Vec::new(),
+            unique_keys: Vec::new(),
+            bases: Vec::new(),
+            table: KeyTable::default(),
+            scratches: (0..runs.max(1)).map(|_| program.scratch()).collect(),
+            stats: CrowdStats::default(),
         }
     }
 
     /// Instances.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.centers.len()
     }
 
     /// True for no instances.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.centers.is_empty()
     }
 
-    /// Bytes of state kept per instance (its key cursors).
+    /// Bytes of state kept per instance between frames (layers, drivers, centre, culling and
+    /// sharing bookkeeping; the model, the program and per-thread scratch are shared).
     #[must_use]
     pub fn bytes_per_instance(&self) -> usize {
-        self.cursor_len * size_of::<u32>()
+        let store = if self.store.is_empty() { 0 } else { self.palette_len * size_of::<JointMatrix>() };
+        self.layers_per * size_of::<Layer>()
+            + self.drivers_per * size_of::<f32>()
+            + size_of::<Vec3>()
+            + size_of::<bool>()
+            + size_of::<Key>()
+            + store
     }
 
-    fn check(&self, program: &ClipProgram, times: &[f32], out: &[JointMatrix]) {
-        assert!(
-            program.palette_len() == self.palette_len && program.cursor_len() == self.cursor_len,
-            "crowd made for another program"
-        );
-        assert_eq!(times.len(), self.len, "one clip time per instance");
-        assert_eq!(out.len(), self.len * self.palette_len, "one palette per instance");
+    /// How instances share palettes.
+    #[must_use]
+    pub fn sharing(&self) -> Sharing {
+        self.sharing
     }
 
-    /// Writes every due instance's palette on this thread: instance `i` at clip time
-    /// `times[i]` into `out[i * palette_len..]`. Returns the instances evaluated.
-    ///
-    /// # Panics
-    /// If the lengths do not match the crowd and the program it was made for.
-    pub fn update(&mut self, program: &ClipProgram, times: &[f32], out: &mut [JointMatrix], due: Due<'_>) -> usize {
-        self.check(program, times, out);
-        run(program, 0, times, &mut self.cursors, &mut self.scratches[0], out, due)
+    /// Clip layers per instance.
+    #[must_use]
+    pub fn layer_count(&self) -> usize {
+        self.layers_per
     }
 
-    /// Like [`Crowd::update`], split into contiguous runs over `workers`' threads. Bitwise
-    /// the same palettes as [`Crowd::update`].
-    ///
-    /// # Panics
-    /// If the lengths do not match the crowd and the program it was made for.
-    pub fn par_update(
+    /// Runs evaluated in parallel (scratch kept for each).
+    #[must_use]
+    pub fn runs(&self) -> usize {
+        self.scratches.len()
+    }
+
+    /// Adds an instance at `center` (no layer playing, drivers 0); returns its index.
+    pub fn push(&mut self, center: Vec3) -> usize {
+        self.layers.extend(std::iter::repeat_n(Layer::NONE, self.layers_per));
+        self.drivers.extend(std::iter::repeat_n(0.0, self.drivers_per));
+        self.centers.push(center);
+        self.shown.push(false);
+        self.keys.push(Key::default());
+        self.len() - 1
+    }
+
+    /// Removes the last instance.
+    pub fn pop(&mut self) {
+        let n = self.len().saturating_sub(1);
+        self.layers.truncate(n * self.layers_per);
+        self.drivers.truncate(n * self.drivers_per);
+        self.centers.truncate(n);
+        self.shown.truncate(n);
+        self.keys.truncate(n);
+        self.store.truncate(n * self.palette_len);
+    }
+
+    /// The layers of instance `i`.
+    #[must_use]
+    pub fn layers(&self, i: usize) -> &[Layer] {
+        &self.layers[i * self.layers_per..(i + 1) * self.layers_per]
+    }
+
+    /// The layers of instance `i`, to set.
+    pub fn layers_mut(&mut self, i: usize) -> &mut [Layer] {
+        &mut self.layers[i * self.layers_per..(i + 1) * self.layers_per]
+    }
+
+    /// The driver values of instance `i`, radians.
+    #[must_use]
+    pub fn drivers(&self, i: usize) -> &[f32] {
+        &self.drivers[i * self.drivers_per..(i + 1) * self.drivers_per]
+    }
+
+    /// The driver values of instance `i`, to set.
+    pub fn drivers_mut(&mut self, i: usize) -> &mut [f32] {
+        &mut self.drivers[i * self.drivers_per..(i + 1) * self.drivers_per]
+    }
+
+    /// Sets where instance `i` stands (the centre of its culling sphere), world space.
+    pub fn set_center(&mut self, i: usize, center: Vec3) {
+        self.centers[i] = center;
+    }
+
+    /// The instances in view after the last [`Crowd::update`], with the offset of each one's
+    /// palette in the buffer it was given.
+    pub fn visible(&self) -> impl ExactSizeIterator<Item = (usize, u32)> + '_ {
+        self.visible.iter().map(|&(i, base)| (i as usize, base))
+    }
+
+    /// What the last [`Crowd::update`] did.
+    #[must_use]
+    pub fn stats(&self) -> CrowdStats {
+        self.stats
+    }
+
+    /// Poses the frame (see the module documentation): appends the palettes it writes to
+    /// `palettes` (the buffer uploaded) and lists the visible instances. `view`: `None` sees
+    /// and poses everything every frame; `frame` numbers frames, for update-rate LOD.
+    pub fn update(
         &mut self,
-        program: &ClipProgram,
-        workers: &Workers,
-        times: &[f32],
-        out: &mut [JointMatrix],
-        due: Due<'_>,
-    ) -> usize {
-        self.check(program, times, out);
-        if self.len == 0 {
-            return 0;
-        }
-        // Runs of whole batches of four: only the last run evaluates instances one by one.
-        let chunk = self.len.div_ceil(self.scratches.len()).next_multiple_of(4);
-        let (palette_len, cursor_len) = (self.palette_len, self.cursor_len);
-        let scratches = &mut self.scratches;
-        let cursors = &mut self.cursors;
-        workers.install(|| {
-            let runs =
-                out.par_chunks_mut(chunk * palette_len).zip(times.par_chunks(chunk)).zip(scratches.par_iter_mut());
-            if cursor_len == 0 {
-                runs.enumerate()
-                    .map(|(k, ((out, times), scratch))| run(program, k * chunk, times, &mut [], scratch, out, due))
-                    .sum()
-            } else {
-                runs.zip(cursors.par_chunks_mut(chunk * cursor_len))
-                    .enumerate()
-                    .map(|(k, (((out, times), scratch), cursors))| {
-                        run(program, k * chunk, times, cursors, scratch, out, due)
-                    })
-                    .sum()
+        program: &Program,
+        view: Option<&View>,
+        frame: u64,
+        workers: Option<&Workers>,
+        palettes: &mut Vec<JointMatrix>,
+    ) -> CrowdStats {
+        assert!(program.palette_len() == self.palette_len && program.driver_count() == self.drivers_per);
+        self.visible.clear();
+        self.batches.clear();
+        self.todo.clear();
+        let lod = view.is_some_and(|v| v.lod.far_rate > 1 || v.lod.mid_rate > 1 || v.pressure > 0);
+        let mut deferred = 0;
+        // (1) visibility and due-ness; (2) the states to evaluate.
+        match self.sharing {
+            Sharing::None => {
+                for (i, &center) in self.centers.iter().enumerate() {
+                    let seen = view.is_none_or(|v| v.sees(center, self.radius));
+                    let was_shown = std::mem::replace(&mut self.shown[i], seen);
+                    if !seen {
+                        continue;
+                    }
+                    let due = !lod || view.is_none_or(|v| !was_shown || is_due(frame, i, v.rate(center)));
+                    if due {
+                        self.todo.push(i as u32);
+                        self.visible.push((i as u32, DUE));
+                    } else {
+                        self.visible.push((i as u32, DEFERRED));
+                        deferred += 1;
+                    }
+                }
+                form_batches(&self.todo, &self.layers, self.layers_per, &mut self.open, &mut self.batches);
             }
-        })
+            Sharing::Exact | Sharing::Quantized(_) => {
+                self.table.clear();
+                self.unique_keys.clear();
+                let words = self.layers_per * 3 + self.drivers_per;
+                for (i, &center) in self.centers.iter().enumerate() {
+                    let seen = view.is_none_or(|v| v.sees(center, self.radius));
+                    let was_shown = std::mem::replace(&mut self.shown[i], seen);
+                    if !seen {
+                        continue;
+                    }
+                    let due = !lod || view.is_none_or(|v| !was_shown || is_due(frame, i, v.rate(center)));
+                    if due {
+                        let (l, d) = (i * self.layers_per, i * self.drivers_per);
+                        let layers = &self.layers[l..l + self.layers_per];
+                        let drivers = &self.drivers[d..d + self.drivers_per];
+                        self.keys[i] = Key::of(self.sharing, program, layers, drivers);
+                    } else {
+                        deferred += 1;
+                    }
+                    let keys = &mut self.unique_keys;
+                    let key = self.keys[i];
+                    let unique = self.table.get_or_insert(&key, words, || {
+                        keys.push(key);
+                        (keys.len() - 1) as u32
+                    });
+                    self.visible.push((i as u32, unique));
+                }
+                self.unique_layers.resize(self.unique_keys.len() * self.layers_per, Layer::NONE);
+                self.unique_drivers.resize(self.unique_keys.len() * self.drivers_per, 0.0);
+                for (u, key) in self.unique_keys.iter().enumerate() {
+                    let layers = &mut self.unique_layers[u * self.layers_per..(u + 1) * self.layers_per];
+                    let drivers = &mut self.unique_drivers[u * self.drivers_per..(u + 1) * self.drivers_per];
+                    key.state(self.sharing, program, layers, drivers);
+                }
+                self.todo.extend(0..self.unique_keys.len() as u32);
+                form_batches(&self.todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches);
+            }
+        }
+        // (3)-(4) evaluation into the buffer.
+        let p = self.palette_len;
+        let start = palettes.len();
+        palettes.resize(start + self.batches.len() * 4 * p, JointMatrix::IDENTITY);
+        let shared = self.sharing != Sharing::None;
+        let (layers, drivers) =
+            if shared { (&self.unique_layers, &self.unique_drivers) } else { (&self.layers, &self.drivers) };
+        let states = States { layers, drivers, layers_per: self.layers_per, drivers_per: self.drivers_per };
+        evaluate(program, &states, &self.batches, &mut self.scratches, workers, &mut palettes[start..]);
+        let posed: usize = self.batches.iter().map(|b| usize::from(b.filled)).sum();
+        // (5) where each visible instance's palette is: its state's (an instance's, or a
+        // distinct key's); a deferred unshared instance's last palette is appended, and an
+        // evaluated one's kept as its next last one.
+        let evaluated = if shared { self.unique_keys.len() } else { self.centers.len() };
+        self.bases.resize(evaluated, 0);
+        for (b, batch) in self.batches.iter().enumerate() {
+            for k in 0..usize::from(batch.filled) {
+                self.bases[batch.states[k] as usize] = (start + (4 * b + k) * p) as u32;
+            }
+        }
+        if lod && !shared {
+            self.store.resize(self.centers.len() * p, JointMatrix::IDENTITY);
+        }
+        for entry in &mut self.visible {
+            let i = entry.0 as usize;
+            entry.1 = match entry.1 {
+                _ if shared => self.bases[entry.1 as usize],
+                DEFERRED => {
+                    let base = palettes.len() as u32;
+                    palettes.extend_from_slice(&self.store[i * p..(i + 1) * p]);
+                    base
+                }
+                _ => {
+                    let base = self.bases[i];
+                    if lod {
+                        let at = base as usize;
+                        self.store[i * p..(i + 1) * p].copy_from_slice(&palettes[at..at + p]);
+                    }
+                    base
+                }
+            };
+        }
+        self.stats = CrowdStats {
+            instances: self.centers.len(),
+            visible: self.visible.len(),
+            deferred,
+            posed,
+            palettes: (palettes.len() - start) / p.max(1),
+        };
+        self.stats
     }
 }

@@ -38,6 +38,24 @@ pub fn slerp(a: Quat, b: Quat, u: f32) -> Quat {
     Quat::from_vec4(a * wa + b * wb)
 }
 
+/// Normalized lerp along the shortest path: `a (1 - w) + b' w`, normalized, where `b'` is
+/// `b` or `-b`, whichever is nearer `a`. How layers blend rotations (cheaper than a slerp,
+/// and the same at the ends and the midpoint); the fast path does the same arithmetic per
+/// lane.
+#[must_use]
+pub fn nlerp(a: Quat, b: Quat, w: f32) -> Quat {
+    let (a, b) = (Vec4::from(a), Vec4::from(b));
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    let q = a * (1.0 - w) + b * w;
+    Quat::from_vec4(q / q.dot(q).sqrt())
+}
+
+/// `s / r` per component, 1 where `r` is 0: the scale change of an additive layer.
+#[must_use]
+pub fn scale_ratio(s: Vec3, r: Vec3) -> Vec3 {
+    Vec3::select(r.cmpeq(Vec3::ZERO), Vec3::ONE, s / r)
+}
+
 /// Slerp between keys at most `acos(CLOSE_COSINE)` (0.032 rad) apart, about as cheap as a
 /// normalized lerp and on the great circle: with `t = 2 asin(|a - b| / 2)` the angle, the
 /// weights `sin((1-u) t) / t` and `sin(u t) / t` by their series in `t^2` (exact to `f32`

@@ -1,12 +1,17 @@
-//! Update-rate LOD (like Unreal's update-rate optimization): far or off-screen instances are
-//! re-evaluated only every few frames and keep their last palette in between. Instances are
-//! staggered by index, so an equal share of each rate is due every frame and the cost stays
-//! even from frame to frame. Pure: the caller says how far and whether visible.
+//! What the camera sees, and how often what it sees is posed: frustum culling against
+//! conservative spheres ([`View::sees`]), update-rate LOD by distance ([`UpdateRateLod`], like
+//! Unreal's update-rate optimization: far instances are re-posed every few frames and keep
+//! their last pose in between, staggered by index so the cost stays even), and a CPU budget
+//! ([`AnimationBudget`], like Unreal's Animation Budget Allocator) that stretches the far
+//! rates while animation takes longer than its budget, never touching near instances. Pure:
+//! the caller measures time and passes it in.
 
-/// How often instances update, by distance and visibility.
+use glam::{Mat4, Vec3, Vec4};
+
+/// How often visible instances update, by distance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateRateLod {
-    /// Up to this distance (world units), every frame.
+    /// Up to this distance (world units), every frame, always.
     pub near: f32,
     /// Up to this distance, every `mid_rate` frames; beyond, every `far_rate` frames.
     pub far: f32,
@@ -14,34 +19,34 @@ pub struct UpdateRateLod {
     pub mid_rate: u8,
     /// Frames between updates beyond `far`.
     pub far_rate: u8,
-    /// Frames between updates of instances not in view.
-    pub hidden_rate: u8,
 }
 
 impl Default for UpdateRateLod {
-    /// Every frame within 50 m, every 2nd to 150 m, every 4th beyond, every 8th off-screen.
+    /// Every frame within 50 m, every 2nd to 150 m, every 4th beyond.
     fn default() -> Self {
-        Self { near: 50.0, far: 150.0, mid_rate: 2, far_rate: 4, hidden_rate: 8 }
+        Self { near: 50.0, far: 150.0, mid_rate: 2, far_rate: 4 }
     }
 }
 
+/// The most the budget stretches far rates: a factor of `2^MAX_PRESSURE`.
+pub const MAX_PRESSURE: u8 = 4;
+
 impl UpdateRateLod {
     /// Every instance every frame (LOD off).
-    pub const OFF: Self = Self { near: f32::INFINITY, far: f32::INFINITY, mid_rate: 1, far_rate: 1, hidden_rate: 1 };
+    pub const OFF: Self = Self { near: f32::INFINITY, far: f32::INFINITY, mid_rate: 1, far_rate: 1 };
 
-    /// Frames between updates of an instance `distance` away, in view or not.
+    /// Frames between updates of an instance `distance` away under budget `pressure` (the
+    /// far rates times `2^pressure`; near instances always every frame).
     #[must_use]
-    pub fn rate(&self, distance: f32, visible: bool) -> u8 {
-        let rate = if !visible {
-            self.hidden_rate
-        } else if distance <= self.near {
-            1
+    pub fn rate(&self, distance: f32, pressure: u8) -> u8 {
+        let rate = if distance <= self.near {
+            return 1;
         } else if distance <= self.far {
             self.mid_rate
         } else {
             self.far_rate
         };
-        rate.max(1)
+        rate.max(1).saturating_mul(1 << pressure.min(MAX_PRESSURE))
     }
 }
 
@@ -51,18 +56,96 @@ pub fn is_due(frame: u64, index: usize, rate: u8) -> bool {
     rate <= 1 || frame.wrapping_add(index as u64).is_multiple_of(u64::from(rate))
 }
 
+/// The CPU budget of animation and how hard it presses on the far rates: one step more each
+/// frame that took longer than the budget, one less each frame under 70% of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnimationBudget {
+    /// Milliseconds animation may take per frame.
+    pub budget_ms: f32,
+    pressure: u8,
+}
+
+impl AnimationBudget {
+    /// A budget of `budget_ms` milliseconds, not pressing yet.
+    #[must_use]
+    pub fn new(budget_ms: f32) -> Self {
+        Self { budget_ms, pressure: 0 }
+    }
+
+    /// Takes the time the last frame's animation took.
+    pub fn record(&mut self, spent_ms: f32) {
+        if spent_ms > self.budget_ms {
+            self.pressure = (self.pressure + 1).min(MAX_PRESSURE);
+        } else if spent_ms < 0.7 * self.budget_ms {
+            self.pressure = self.pressure.saturating_sub(1);
+        }
+    }
+
+    /// How much far rates are stretched: a factor of `2^pressure`.
+    #[must_use]
+    pub fn pressure(&self) -> u8 {
+        self.pressure
+    }
+}
+
+/// The camera: what is in view, and how far things are from the eye.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// The eye, world space.
+    pub eye: Vec3,
+    /// The six frustum planes (`n.p + d >= 0` inside, `n` unit), from the view-projection.
+    planes: [Vec4; 6],
+    /// Update rates by distance.
+    pub lod: UpdateRateLod,
+    /// Budget pressure ([`AnimationBudget::pressure`]).
+    pub pressure: u8,
+}
+
+impl View {
+    /// The view of a camera at `eye` whose projection times view is `view_projection` (wgpu's
+    /// 0..1 depth), posing with `lod` under budget `pressure`.
+    #[must_use]
+    pub fn new(eye: Vec3, view_projection: Mat4, lod: UpdateRateLod, pressure: u8) -> Self {
+        let m = view_projection.transpose();
+        let (r0, r1, r2, r3) = (m.x_axis, m.y_axis, m.z_axis, m.w_axis);
+        let planes = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p| p / p.truncate().length().max(1e-30));
+        Self { eye, planes, lod, pressure }
+    }
+
+    /// A view in every direction from `eye` (no culling), for update-rate LOD alone.
+    #[must_use]
+    pub fn everywhere(eye: Vec3, lod: UpdateRateLod, pressure: u8) -> Self {
+        Self { eye, planes: [Vec4::W; 6], lod, pressure }
+    }
+
+    /// Whether a sphere at `center` of `radius` may be in view (conservative: never false for
+    /// a sphere that reaches into the frustum).
+    #[must_use]
+    pub fn sees(&self, center: Vec3, radius: f32) -> bool {
+        self.planes.iter().all(|p| p.truncate().dot(center) + p.w >= -radius)
+    }
+
+    /// Frames between updates of an instance at `center`.
+    #[must_use]
+    pub fn rate(&self, center: Vec3) -> u8 {
+        self.lod.rate(center.distance(self.eye), self.pressure)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn rates_follow_distance_and_visibility() {
+    fn rates_follow_distance_and_pressure() {
         let lod = UpdateRateLod::default();
-        assert_eq!(lod.rate(10.0, true), 1);
-        assert_eq!(lod.rate(100.0, true), 2);
-        assert_eq!(lod.rate(1000.0, true), 4);
-        assert_eq!(lod.rate(10.0, false), 8);
-        assert_eq!(UpdateRateLod::OFF.rate(1e9, false), 1);
+        assert_eq!(lod.rate(10.0, 0), 1);
+        assert_eq!(lod.rate(100.0, 0), 2);
+        assert_eq!(lod.rate(1000.0, 0), 4);
+        assert_eq!(lod.rate(10.0, MAX_PRESSURE), 1, "near instances never wait");
+        assert_eq!(lod.rate(100.0, 2), 8);
+        assert_eq!(lod.rate(1000.0, 9), 64, "pressure is capped");
+        assert_eq!(UpdateRateLod::OFF.rate(1e9, 3), 1);
     }
 
     #[test]
@@ -77,5 +160,30 @@ mod tests {
                 assert_eq!((0..u64::from(rate)).filter(|&f| is_due(f, index, rate)).count(), 1);
             }
         }
+    }
+
+    #[test]
+    fn the_budget_presses_while_over_and_eases_when_well_under() {
+        let mut budget = AnimationBudget::new(1.0);
+        for _ in 0..10 {
+            budget.record(2.0);
+        }
+        assert_eq!(budget.pressure(), MAX_PRESSURE);
+        budget.record(0.8);
+        assert_eq!(budget.pressure(), MAX_PRESSURE, "between 70% and 100%: held");
+        budget.record(0.5);
+        assert_eq!(budget.pressure(), MAX_PRESSURE - 1);
+    }
+
+    #[test]
+    fn the_frustum_keeps_what_reaches_into_it() {
+        let projection = glam::camera::rh::proj::directx::perspective(1.0, 1.5, 0.1, 1000.0);
+        let view = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+        let view = View::new(Vec3::ZERO, projection * view, UpdateRateLod::default(), 0);
+        assert!(view.sees(Vec3::new(0.0, 0.0, -10.0), 0.5));
+        assert!(!view.sees(Vec3::new(0.0, 0.0, 10.0), 0.5), "behind the eye");
+        assert!(!view.sees(Vec3::new(100.0, 0.0, -10.0), 1.0), "far to the side");
+        assert!(view.sees(Vec3::new(100.0, 0.0, -10.0), 100.0), "a large sphere reaching in");
+        assert!(!view.sees(Vec3::new(0.0, 0.0, -2000.0), 1.0), "beyond the far plane");
     }
 }

@@ -1,6 +1,6 @@
 //! A pose: local transforms, world matrices and morph weights of every rig node.
 
-use glam::Affine3A;
+use glam::{Affine3A, Quat, Vec3};
 
 use crate::rig::{NodeId, Rig};
 use crate::transform::{RestTransform, Transform};
@@ -112,24 +112,48 @@ impl Pose {
     }
 
     /// Blends `other` into this pose: every local transform moves `weight` of the way towards
-    /// `other`'s (translation and scale linearly, rotation by shortest-path slerp), and so do
-    /// morph weights. `weight` 0 keeps this pose, 1 gives `other`. Both poses must be of the
-    /// same rig. How a crossfade between two clips (walk to run) is made: sample each clip
-    /// into its own pose, blend, then [`Pose::compute_world`].
+    /// `other`'s (translation and scale linearly, rotation by a shortest-path normalized lerp,
+    /// [`crate::interpolate::nlerp`]), and so do morph weights. `weight` 0 keeps this pose, 1
+    /// gives `other`. Both poses must be of the same rig. How a crossfade between two clips
+    /// (walk to run) is made: sample each clip into its own pose, blend, then
+    /// [`Pose::compute_world`].
     pub fn blend(&mut self, other: &Pose, weight: f32) {
-        for (((local, fixed), theirs), their_fixed) in
-            self.locals.iter_mut().zip(&mut self.fixed).zip(&other.locals).zip(&other.fixed)
-        {
+        self.blend_nodes(other, |_| weight);
+        for (w, theirs) in self.morph_weights.iter_mut().zip(&other.morph_weights) {
+            *w += (theirs - *w) * weight;
+        }
+    }
+
+    /// [`Pose::blend`] of the local transforms with a weight per node (a masked layer).
+    pub fn blend_nodes(&mut self, other: &Pose, weight: impl Fn(NodeId) -> f32) {
+        let nodes = self.locals.iter_mut().zip(&mut self.fixed).zip(&other.locals).zip(&other.fixed);
+        for (i, (((local, fixed), theirs), their_fixed)) in nodes.enumerate() {
             if fixed.is_some() && their_fixed.is_some() {
                 continue;
             }
             *fixed = None;
-            local.translation = local.translation.lerp(theirs.translation, weight);
-            local.rotation = crate::interpolate::slerp(local.rotation, theirs.rotation, weight);
-            local.scale = local.scale.lerp(theirs.scale, weight);
+            let w = weight(NodeId(i as u32));
+            local.translation = local.translation.lerp(theirs.translation, w);
+            local.rotation = crate::interpolate::nlerp(local.rotation, theirs.rotation, w);
+            local.scale = local.scale.lerp(theirs.scale, w);
         }
-        for (w, theirs) in self.morph_weights.iter_mut().zip(&other.morph_weights) {
-            *w += (theirs - *w) * weight;
+    }
+
+    /// Adds `weight(node)` times the change from `reference` to `sample` to every local
+    /// transform (an additive layer): translation `+= w (s - r)`, rotation `*= nlerp(1,
+    /// s r⁻¹, w)`, scale `*= 1 + w (s / r - 1)` (a zero reference scale adds nothing).
+    pub fn add_nodes(&mut self, sample: &Pose, reference: &Pose, weight: impl Fn(NodeId) -> f32) {
+        for (i, local) in self.locals.iter_mut().enumerate() {
+            let (s, r) = (&sample.locals[i], &reference.locals[i]);
+            if sample.fixed[i].is_some() {
+                continue;
+            }
+            self.fixed[i] = None;
+            let w = weight(NodeId(i as u32));
+            local.translation += (s.translation - r.translation) * w;
+            let delta = crate::interpolate::nlerp(Quat::IDENTITY, s.rotation * r.rotation.conjugate(), w);
+            local.rotation *= delta;
+            local.scale *= Vec3::ONE + (crate::interpolate::scale_ratio(s.scale, r.scale) - Vec3::ONE) * w;
         }
     }
 

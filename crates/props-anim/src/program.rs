@@ -1,31 +1,41 @@
-//! [`ClipProgram`]: one clip on one model compiled for evaluating many instances fast, and
-//! the per-thread [`Scratch`] it works in.
+//! [`Program`]: one model compiled for evaluating the animation state of many instances
+//! fast, and the per-thread [`Scratch`] it works in.
 //!
-//! Compiled once: the baked clip ([`crate::baked`]), the nodes to compute in rig order (only
-//! those that move, that is animated or below an animated node, and that some palette matrix
-//! needs), every constant (rest locals, world matrices of nodes that never move, palette
-//! matrices that never change). Per instance only time and, for clips with uneven key times,
-//! a key cursor per key group are kept; the palette is written straight into the caller's
-//! buffer (the one uploaded), in [`Model::write_palettes`]'s layout. Nothing is allocated per
-//! instance or per frame. [`ClipProgram::write_palettes4`] evaluates four instances at once,
-//! one per SIMD lane ([`crate::rows4`]), bitwise as [`ClipProgram::write_palette`] would.
+//! Compiled once from the model and a [`Spec`] (the clips instances may play, the drivers
+//! and masks their states may use): every clip baked ([`crate::baked`]), the nodes to compute
+//! in rig order (only those that can move, that is animated by some clip, turned by a driver
+//! or below such a node, and that some palette matrix needs), every constant (rest locals,
+//! world matrices of nodes that never move, palette matrices that never change). A state is
+//! evaluated as [`crate::pose_state`] defines it (layers blended in order, then drivers), four
+//! instances at once, one per SIMD lane ([`crate::rows4`]): sampling, blending, drivers,
+//! hierarchy and palettes. There is no single-instance code: fewer than four instances are
+//! evaluated with lanes repeated, so an instance's result never depends on which instances
+//! share its batch (and so on the thread count). Nothing is allocated per instance or per
+//! frame; the palette is written straight into the caller's buffer, in
+//! [`Model::write_palettes`]'s layout.
 
-use glam::{Quat, Vec3A, Vec4};
+use glam::{Quat, Vec4};
 
 use crate::baked::{self, BakedClip, Found, Local4, Property};
 use crate::model::Model;
 use crate::palette::JointMatrix;
 use crate::rig::NodeId;
 use crate::rows::Rows;
-use crate::rows4::Rows4;
+use crate::rows4::{Rows4, transpose};
+use crate::state::{Blend, Layer, Spec};
 use crate::transform::Transform;
+use crate::trig::sin_cos4;
+
+/// Four lanes of a local transform by component: `[translation, rotation, scale]`, each
+/// `[x of each lane, y, z, w]`.
+type Lanes = [[Vec4; 4]; 3];
 
 /// Where a moving node's local matrix comes from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Local {
-    /// Animated: local transform slot, and whether its scale is not 1.
-    Animated { slot: u32, scaled: bool },
-    /// Fixed local matrix (below an animated node).
+    /// Computed: local transform slot, and whether its scale may differ from 1.
+    Slot { slot: u32, scaled: bool },
+    /// Fixed local matrix (below a moving node).
     Fixed(Rows),
 }
 
@@ -37,102 +47,264 @@ struct Step {
     local: Local,
 }
 
-/// One clip of one model, compiled (see the module documentation). Build once per model and
-/// clip (rebuild after a model reload); evaluate with [`ClipProgram::write_palette`].
+/// One clip of the program.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ClipProgram {
-    clip: BakedClip,
-    duration: f32,
-    /// Animated nodes' local transforms with their unanimated properties (rest, or a
-    /// constant channel's value), by slot.
-    base: Vec<Transform>,
-    /// Where each track writes: `slot * 3 + property lane` in the scratch's locals.
+struct ProgramClip {
+    baked: BakedClip,
+    /// Where each track writes: `slot * 3 + property`.
     track_slots: Vec<u32>,
+    /// Constant channels on slots: `slot * 3 + property` and the value.
+    constants: Vec<(u32, Vec4)>,
+    /// The `slot * 3 + property` entries the clip does not write: rest when it is sampled.
+    unwritten: Vec<u32>,
+    /// The clip at time 0, by slot: what an additive layer's change is measured from.
+    reference: Vec<Local4>,
+    /// Offset of this clip's key cursors among an instance's.
+    cursor_offset: usize,
+    /// The clip's duration, seconds.
+    duration: f32,
+}
+
+/// A driver's targets: slots, with each node's rest rotation.
+#[derive(Clone, Debug, PartialEq)]
+struct ProgramDriver {
+    axis: [Vec4; 3],
+    targets: Vec<(u32, Quat)>,
+}
+
+/// A model compiled for a [`Spec`] (see the module documentation). Build once per model and
+/// spec (rebuild after a model reload); evaluate with [`Program::write_palettes4`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    clips: Vec<ProgramClip>,
+    /// Rest local of each slot, in every lane.
+    base: Vec<Lanes>,
     /// World matrices of nodes that never move (identity for the others), by rig node.
     fixed_world: Vec<Rows>,
     steps: Vec<Step>,
-    /// Palette matrices: `(index, node, matrix)` for moving skin joints, the palette being
-    /// `world[node] * matrix` (the joint's inverse bind; for a joint with a fixed local whose
-    /// world nothing else needs, `node` is its parent and `matrix` its local times its
-    /// inverse bind); `(index, node)` for moving mesh nodes; the rest never change and are in
-    /// `constant`.
-    joints: Vec<(u32, u32, Rows)>,
-    /// The matrices of `joints` in every lane, for [`ClipProgram::write_palettes4`].
-    joint_matrices4: Vec<Rows4>,
+    /// Palette matrices `(index, node, matrix)` of moving skin joints (palette = `world[node]
+    /// * matrix`: the joint's inverse bind; for a joint with a fixed local whose world
+    /// nothing else needs, its parent and its local times its inverse bind), with `matrix`
+    /// in every lane; `(index, node)` of moving mesh nodes; the rest never change.
+    joints: Vec<(u32, u32, Rows4)>,
     nodes: Vec<(u32, u32)>,
     constant: Vec<(u32, JointMatrix)>,
+    drivers: Vec<ProgramDriver>,
+    /// Per mask, the weight of each slot.
+    masks: Vec<Vec<f32>>,
     palette_len: usize,
+    cursor_len: usize,
+    max_groups: usize,
 }
 
-/// Per-thread working memory of a [`ClipProgram`]: local transforms, world matrices and key
-/// positions. Made by [`ClipProgram::scratch`], for that program only; reused for every
-/// instance.
+/// Per-thread working memory of a [`Program`]. Made by [`Program::scratch`], for that program
+/// only; reused for every batch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scratch {
-    locals: Vec<Local4>,
-    world: Vec<Rows>,
-    found: Vec<Found>,
-    /// For [`ClipProgram::write_palettes4`]: each lane's key positions,
-    lane_found: [Vec<Found>; 4],
-    /// per animated node the translation, rotation and scale of the four lanes, by component,
-    lane_locals: Vec<[[Vec4; 4]; 3]>,
-    /// and the four lanes' world matrices, by rig node.
-    world4: Vec<Rows4>,
+    /// The pose being built, by slot.
+    locals: Vec<Lanes>,
+    /// A blended layer's clip pose, by slot.
+    sample: Vec<Lanes>,
+    /// Whether `locals` holds anything but the rest pose (in its non-driven entries).
+    dirty: bool,
+    /// Each lane's key positions, and its key cursors (only for clips with uneven keys; a
+    /// cursor left by another instance is as good as none: the result is the same).
+    found: [Vec<Found>; 4],
+    cursors: [Vec<u32>; 4],
+    /// The four lanes' world matrices, by rig node.
+    world: Vec<Rows4>,
 }
 
-impl ClipProgram {
-    /// Compiles clip `clip` of `model`.
+/// One instance of a batch of four: its state, and where its palette goes (in `out`).
+#[derive(Clone, Copy, Debug)]
+pub struct Lane<'s> {
+    /// Layers, in order (see [`crate::pose_state`]).
+    pub layers: &'s [Layer],
+    /// One value per driver of the program's spec, radians.
+    pub drivers: &'s [f32],
+    /// Offset of its [`Program::palette_len`] palette matrices.
+    pub palette: usize,
+}
+
+/// What decides how a layer is evaluated: the clip (or [`Layer::OFF`] when the layer is
+/// inactive), the blend, the mask, and whether it is at full weight. Lanes evaluated together
+/// must agree on it for every layer.
+fn layer_signature(layer: Layer) -> (u16, Blend, u8, bool) {
+    let clip = if layer.is_active() { layer.clip } else { Layer::OFF };
+    (clip, layer.blend, layer.mask, layer.weight == 1.0)
+}
+
+/// The signatures of a state's layers packed into a number, to group states into batches
+/// quickly: equal states give equal codes (different ones may collide beyond two layers; a
+/// batch is checked with [`Lane::same_signature`] before it is evaluated).
+#[must_use]
+pub fn signature_code(layers: &[Layer]) -> u64 {
+    layers.iter().fold(0u64, |code, &layer| {
+        let (clip, blend, mask, full) = layer_signature(layer);
+        let packed =
+            u64::from(clip) | u64::from(blend == Blend::Additive) << 16 | u64::from(mask) << 17 | u64::from(full) << 25;
+        code.rotate_left(26) ^ packed
+    })
+}
+
+impl Lane<'_> {
+    fn signature(&self, layer: usize) -> (u16, Blend, u8, bool) {
+        layer_signature(self.layers.get(layer).copied().unwrap_or(Layer::NONE))
+    }
+
+    /// Whether `other` can share a batch with this lane.
+    #[must_use]
+    pub fn same_signature(&self, other: &Lane<'_>) -> bool {
+        let layers = self.layers.len().max(other.layers.len());
+        (0..layers).all(|l| self.signature(l) == other.signature(l))
+    }
+}
+
+/// The local `(translation, rotation, scale)` of a node as lanes, from one transform.
+fn splat(local: &Local4) -> Lanes {
+    local.map(|v| [Vec4::splat(v.x), Vec4::splat(v.y), Vec4::splat(v.z), Vec4::splat(v.w)])
+}
+
+/// Shortest-path normalized lerp of four rotations by component (lane by lane, the
+/// arithmetic of [`crate::interpolate::nlerp`]).
+#[inline]
+fn nlerp4(a: [Vec4; 4], b: [Vec4; 4], w: Vec4) -> [Vec4; 4] {
+    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let flip = dot.cmplt(Vec4::ZERO);
+    let keep = Vec4::ONE - w;
+    let q = [0, 1, 2, 3].map(|c| a[c] * keep + Vec4::select(flip, -b[c], b[c]) * w);
+    let length = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+    [q[0] / length, q[1] / length, q[2] / length, q[3] / length]
+}
+
+/// Hamilton product `a * b` of four quaternion pairs by component.
+#[inline]
+fn multiply4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
+    let [ax, ay, az, aw] = a;
+    let [bx, by, bz, bw] = b;
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
+}
+
+impl Program {
+    /// Compiles `model` for `spec`.
     ///
     /// # Panics
-    /// If `clip` is not a clip index of `model`.
+    /// If `spec` names a clip `model` does not have, a driver node that is not a TRS node of
+    /// its rig, or a mask made for another rig.
     #[must_use]
-    pub fn new(model: &Model, clip: usize) -> Self {
+    pub fn new(model: &Model, spec: &Spec) -> Self {
         let rig = model.rig();
-        let source = &model.clips()[clip];
-        let baked = BakedClip::new(source);
-        let mut slot_of: Vec<Option<u32>> = vec![None; rig.len()];
-        let mut base: Vec<Transform> = Vec::new();
-        let mut scale_animated: Vec<bool> = Vec::new();
-        let mut slot = |node: NodeId, base: &mut Vec<Transform>, scaled: &mut Vec<bool>| -> u32 {
-            *slot_of[node.index()].get_or_insert_with(|| {
-                base.push(rig.rest(node).as_trs().copied().unwrap_or_default());
-                scaled.push(false);
-                (base.len() - 1) as u32
-            })
+        let baked: Vec<(BakedClip, f32)> =
+            spec.clips.iter().map(|&c| (BakedClip::new(&model.clips()[c]), model.clips()[c].duration())).collect();
+        let rest_local = |node: NodeId| rig.rest(node).as_trs().copied().unwrap_or_default();
+        // A node's local in each clip when that clip only holds it still (constant channels
+        // or none): if every clip holds it at the same place and no driver turns it, it is
+        // fixed.
+        let driven: Vec<bool> = {
+            let mut driven = vec![false; rig.len()];
+            for node in spec.drivers.iter().flat_map(|d| &d.nodes) {
+                driven[node.index()] = true;
+            }
+            driven
         };
-        let slots: Vec<u32> = baked.tracks().iter().map(|t| slot(t.node, &mut base, &mut scale_animated)).collect();
-        for (track, &s) in baked.tracks().iter().zip(&slots) {
-            if track.property == Property::Scale {
-                scale_animated[s as usize] = true;
+        let mut animated = vec![false; rig.len()];
+        for (clip, _) in &baked {
+            for track in clip.tracks() {
+                animated[track.node.index()] = true;
             }
         }
-        let track_slots = baked.tracks().iter().zip(&slots).map(|(t, &s)| s * 3 + t.property.lane() as u32).collect();
-        // Constant channels change the node's local for the whole clip: a moving node's base,
-        // or a fixed local below.
-        let mut constant_locals: Vec<Option<Transform>> = vec![None; rig.len()];
-        for &(node, property, value) in baked.constants() {
-            let target = match slot_of[node.index()] {
-                Some(s) => &mut base[s as usize],
-                None => constant_locals[node.index()]
-                    .get_or_insert_with(|| rig.rest(node).as_trs().copied().unwrap_or_default()),
-            };
-            baked::apply(target, property, value);
+        let held = |node: NodeId, clip: &BakedClip| {
+            let mut local = rest_local(node);
+            for &(_, property, value) in clip.constants().iter().filter(|c| c.0 == node) {
+                baked::apply(&mut local, property, value);
+            }
+            local
+        };
+        let mut fixed_local: Vec<Option<Transform>> = vec![None; rig.len()];
+        let mut slot_of: Vec<Option<u32>> = vec![None; rig.len()];
+        let mut slot_nodes: Vec<NodeId> = Vec::new();
+        for node in rig.nodes() {
+            let holds: Vec<Transform> = baked.iter().map(|(clip, _)| held(node, clip)).collect();
+            let constant = holds.windows(2).all(|w| w[0] == w[1]);
+            if rig.rest(node).as_trs().is_some() && (animated[node.index()] || driven[node.index()] || !constant) {
+                slot_of[node.index()] = Some(slot_nodes.len() as u32);
+                slot_nodes.push(node);
+            } else if let Some(&local) = holds.first().filter(|l| **l != rest_local(node)) {
+                fixed_local[node.index()] = Some(local);
+            }
         }
-        let local_rows = |node: NodeId| match constant_locals[node.index()] {
+        let slots = slot_nodes.len();
+        let base_locals: Vec<Local4> = slot_nodes.iter().map(|&n| baked::local4(&rest_local(n))).collect();
+        let mut cursor_len = 0;
+        let clips: Vec<ProgramClip> = baked
+            .into_iter()
+            .map(|(baked, duration)| {
+                let track_slots: Vec<u32> = baked
+                    .tracks()
+                    .iter()
+                    .map(|t| slot_of[t.node.index()].map_or(0, |s| s * 3 + t.property.lane() as u32))
+                    .collect();
+                let constants: Vec<(u32, Vec4)> = baked
+                    .constants()
+                    .iter()
+                    .filter_map(|&(node, property, value)| {
+                        let value = if property == Property::Rotation { value } else { value.truncate().extend(0.0) };
+                        Some((slot_of[node.index()]? * 3 + property.lane() as u32, value))
+                    })
+                    .collect();
+                let written: Vec<u32> = track_slots.iter().chain(constants.iter().map(|c| &c.0)).copied().collect();
+                let unwritten = (0..slots as u32 * 3).filter(|e| !written.contains(e)).collect();
+                // The clip at time 0, for additive layers (base where it does not write).
+                let mut reference = base_locals.clone();
+                let mut found = vec![Found::default(); baked.group_count()];
+                baked.find(0.0, &mut vec![0; baked.cursor_count()], &mut found);
+                let f = found.as_slice();
+                let lanes = reference.as_flattened_mut();
+                for &(entry, value) in &constants {
+                    lanes[entry as usize] = value;
+                }
+                let mut destination = track_slots.iter();
+                baked.evaluate4([f, f, f, f], |_, values| {
+                    if let Some(&d) = destination.next() {
+                        lanes[d as usize] = transpose(values)[0];
+                    }
+                });
+                let cursor_offset = cursor_len;
+                cursor_len += baked.cursor_count();
+                ProgramClip { baked, track_slots, constants, unwritten, reference, cursor_offset, duration }
+            })
+            .collect();
+        let mut scaled: Vec<bool> = base_locals.iter().map(|l| l[2] != Vec4::new(1.0, 1.0, 1.0, 0.0)).collect();
+        for clip in &clips {
+            for track in clip.baked.tracks().iter().filter(|t| t.property == Property::Scale) {
+                if let Some(s) = slot_of[track.node.index()] {
+                    scaled[s as usize] = true;
+                }
+            }
+            for &(entry, value) in &clip.constants {
+                if entry % 3 == 2 && value != Vec4::new(1.0, 1.0, 1.0, 0.0) {
+                    scaled[entry as usize / 3] = true;
+                }
+            }
+        }
+        let local_rows = |node: NodeId| match fixed_local[node.index()] {
             Some(trs) => Rows::from_affine(&trs.to_affine()),
             None => Rows::from_affine(&rig.rest_matrix(node)),
         };
 
         // Which nodes the palette needs (with their ancestors), and which move.
-        let joints_used = model.skins().iter().flat_map(|s| s.joints().iter().zip(s.inverse_bind_matrices()));
-        let palette_nodes: Vec<NodeId> = model
+        let palette_nodes = model
             .skins()
             .iter()
             .flat_map(|s| s.joints().iter().copied())
-            .chain(model.instances().iter().map(|i| i.node))
-            .collect();
+            .chain(model.instances().iter().map(|i| i.node));
         let mut needed = vec![false; rig.len()];
-        for &node in &palette_nodes {
+        for node in palette_nodes {
             let mut at = Some(node);
             while let Some(n) = at.filter(|n| !needed[n.index()]) {
                 needed[n.index()] = true;
@@ -153,16 +325,14 @@ impl ClipProgram {
                 };
             } else if needed[node.index()] {
                 let local = match slot_of[node.index()] {
-                    Some(s) => {
-                        let scaled = scale_animated[s as usize] || base[s as usize].scale != glam::Vec3::ONE;
-                        Local::Animated { slot: s, scaled }
-                    }
+                    Some(slot) => Local::Slot { slot, scaled: scaled[slot as usize] },
                     None => Local::Fixed(local_rows(node)),
                 };
                 steps.push(Step { node: node.0, parent: parent.map(|p| p.0), local });
             }
         }
         let (mut joints, mut nodes, mut constant) = (Vec::new(), Vec::new(), Vec::new());
+        let joints_used = model.skins().iter().flat_map(|s| s.joints().iter().zip(s.inverse_bind_matrices()));
         for (index, (node, inverse_bind)) in (0u32..).zip(joints_used) {
             let inverse_bind = Rows::from_affine(inverse_bind);
             if moving[node.index()] {
@@ -194,19 +364,49 @@ impl ClipProgram {
             }
             _ => true,
         });
+        let drivers = spec
+            .drivers
+            .iter()
+            .map(|driver| ProgramDriver {
+                axis: [Vec4::splat(driver.axis.x), Vec4::splat(driver.axis.y), Vec4::splat(driver.axis.z)],
+                targets: driver
+                    .nodes
+                    .iter()
+                    .filter_map(|&node| Some((slot_of[node.index()]?, rest_local(node).rotation)))
+                    .collect(),
+            })
+            .collect();
+        let masks = spec.masks.iter().map(|mask| slot_nodes.iter().map(|&node| mask.weight(node)).collect()).collect();
         Self {
-            clip: baked,
-            duration: source.duration(),
-            base,
-            track_slots,
+            max_groups: clips.iter().map(|c| c.baked.group_count()).max().unwrap_or(0),
+            clips,
+            base: base_locals.iter().map(splat).collect(),
             fixed_world,
             steps,
-            joint_matrices4: joints.iter().map(|(_, _, matrix)| Rows4::splat(matrix)).collect(),
-            joints,
+            joints: joints.into_iter().map(|(index, node, matrix)| (index, node, Rows4::splat(&matrix))).collect(),
             nodes,
             constant,
+            drivers,
+            masks,
             palette_len: model.palette_len(),
+            cursor_len,
         }
+    }
+
+    /// A program for one clip of `model`, no driver or mask: instances play `Layer::clip(0,
+    /// time)`.
+    ///
+    /// # Panics
+    /// If `clip` is not a clip index of `model`.
+    #[must_use]
+    pub fn for_clip(model: &Model, clip: usize) -> Self {
+        Self::new(model, &Spec { clips: vec![clip], ..Spec::default() })
+    }
+
+    /// Driver values per instance (the spec's drivers).
+    #[must_use]
+    pub fn driver_count(&self) -> usize {
+        self.drivers.len()
     }
 
     /// Matrices per palette ([`Model::palette_len`]).
@@ -215,17 +415,13 @@ impl ClipProgram {
         self.palette_len
     }
 
-    /// The clip's duration, seconds.
+    /// The duration of clip `clip` of the spec, seconds.
+    ///
+    /// # Panics
+    /// If `clip` is not an index into the spec's clips.
     #[must_use]
-    pub fn duration(&self) -> f32 {
-        self.duration
-    }
-
-    /// Key cursors each instance keeps (one per group of channels with uneven key times; 0
-    /// when every group's keys are evenly spaced, so instances keep no state but their time).
-    #[must_use]
-    pub fn cursor_len(&self) -> usize {
-        self.clip.cursor_count()
+    pub fn duration(&self, clip: usize) -> f32 {
+        self.clips[clip].duration
     }
 
     /// World matrices computed per instance: the moving nodes whose world a palette matrix or
@@ -235,133 +431,161 @@ impl ClipProgram {
         self.steps.len()
     }
 
-    /// Working memory for [`ClipProgram::write_palette`] (allocates; make one per thread and
+    /// Working memory for [`Program::write_palettes4`] (allocates; make one per thread and
     /// keep it).
     #[must_use]
     pub fn scratch(&self) -> Scratch {
-        let locals: Vec<Local4> = self.base.iter().map(baked::local4).collect();
         Scratch {
-            lane_found: std::array::from_fn(|_| vec![Found::default(); self.clip.group_count()]),
-            lane_locals: locals.iter().map(|local| local.map(|v| v.to_array().map(Vec4::splat))).collect(),
-            locals,
-            world: self.fixed_world.clone(),
-            found: vec![Found::default(); self.clip.group_count()],
-            world4: self.fixed_world.iter().map(Rows4::splat).collect(),
+            locals: self.base.clone(),
+            sample: self.base.clone(),
+            dirty: false,
+            found: std::array::from_fn(|_| vec![Found::default(); self.max_groups]),
+            cursors: std::array::from_fn(|_| vec![0; self.cursor_len]),
+            world: self.fixed_world.iter().map(Rows4::splat).collect(),
         }
     }
 
-    /// Writes the palette of one instance at clip time `time` (already wrapped or clamped to
-    /// the clip, e.g. by [`crate::PlayMode::wrap`]) into `out`, in [`Model::write_palettes`]'s
-    /// layout. `cursors` are the instance's [`ClipProgram::cursor_len`] key cursors (zeros at
-    /// first; any values give the same result, only slower). The same result, to float
-    /// rounding, as sampling the clip into a rest [`crate::Pose`], computing world matrices
-    /// and writing palettes; bitwise the same for the same inputs, whatever thread runs it.
+    /// Evaluates four instances, one per lane, writing each palette at its lane's offset of
+    /// `out`. Lanes that repeat one instance (padding a batch of fewer than four) write the
+    /// same bits twice. Lanes must share their signature ([`Lane::same_signature`]); lanes
+    /// that do not are evaluated one at a time. An instance's result depends on its state
+    /// only, never on the other lanes.
     ///
     /// # Panics
-    /// If `out` is not [`ClipProgram::palette_len`] long, `cursors` too short, or `scratch`
-    /// was made by another program.
-    #[inline]
-    pub fn write_palette(&self, time: f32, cursors: &mut [u32], scratch: &mut Scratch, out: &mut [JointMatrix]) {
-        assert_eq!(out.len(), self.palette_len, "palette length must equal ClipProgram::palette_len");
-        let Scratch { locals, world, found, .. } = scratch;
-        self.sample(time, cursors, found, locals);
+    /// If a palette lies outside `out`, a layer names a clip or mask the spec does not have,
+    /// a lane has fewer drivers than the spec, or `scratch` was made by another program.
+    pub fn write_palettes4(&self, lanes: [Lane<'_>; 4], scratch: &mut Scratch, out: &mut [JointMatrix]) {
+        if !lanes[1..].iter().all(|lane| lane.same_signature(&lanes[0])) {
+            for lane in lanes {
+                self.write_palettes4([lane; 4], scratch, out);
+            }
+            return;
+        }
+        self.pose4(&lanes, scratch);
+        self.drive4(&lanes, scratch);
+        let Scratch { locals, world, .. } = scratch;
         for step in &self.steps {
             let local = match step.local {
-                Local::Animated { slot, scaled } => {
+                Local::Slot { slot, scaled } => {
                     let [t, r, s] = locals[slot as usize];
-                    Rows::from_trs(Vec3A::from_vec4(t), Quat::from_vec4(r), Vec3A::from_vec4(s), scaled)
+                    Rows4::from_trs(t, r, s, scaled)
                 }
-                Local::Fixed(rows) => rows,
+                Local::Fixed(rows) => Rows4::splat(&rows),
             };
             world[step.node as usize] = match step.parent {
                 Some(parent) => world[parent as usize].mul(&local),
                 None => local,
             };
         }
-        for &(index, node, ref matrix) in &self.joints {
-            out[index as usize] = world[node as usize].mul(matrix).to_joint();
+        let bases = lanes.map(|lane| lane.palette);
+        let at = |index: u32| bases.map(|base| base + index as usize);
+        for (index, node, matrix) in &self.joints {
+            world[*node as usize].mul(matrix).write(at(*index), out);
         }
         for &(index, node) in &self.nodes {
-            out[index as usize] = world[node as usize].to_joint();
-        }
-        for &(index, matrix) in &self.constant {
-            out[index as usize] = matrix;
-        }
-    }
-
-    /// Samples every track at `time` into `locals` (the animated nodes' local transforms).
-    #[inline]
-    fn sample(&self, time: f32, cursors: &mut [u32], found: &mut [Found], locals: &mut [Local4]) {
-        self.clip.find(time, cursors, found);
-        let lanes = locals.as_flattened_mut();
-        let mut destination = self.track_slots.iter();
-        self.clip.evaluate(found, |_, value| {
-            if let Some(&d) = destination.next() {
-                lanes[d as usize] = value;
-            }
-        });
-    }
-
-    /// [`ClipProgram::write_palette`] for four instances at once, one per SIMD lane (key
-    /// search per lane; sampling, hierarchy and palettes four lanes at a time): instance
-    /// `instances[k]` at clip time `times[k]`, its cursors at `cursors[i * cursor_len..]` and
-    /// its palette at `out[i * palette_len..]` for `i = instances[k]`. Bitwise the same
-    /// palettes as four [`ClipProgram::write_palette`] calls.
-    ///
-    /// # Panics
-    /// If an instance's palette or cursors lie outside `out` or `cursors`, or `scratch` was
-    /// made by another program.
-    #[inline]
-    pub fn write_palettes4(
-        &self,
-        times: [f32; 4],
-        instances: [usize; 4],
-        cursors: &mut [u32],
-        scratch: &mut Scratch,
-        out: &mut [JointMatrix],
-    ) {
-        let Scratch { lane_found, lane_locals, world4, .. } = scratch;
-        let cursor_len = self.cursor_len();
-        for ((&time, &i), found) in times.iter().zip(&instances).zip(lane_found.iter_mut()) {
-            self.clip.find(time, &mut cursors[i * cursor_len..(i + 1) * cursor_len], found);
-        }
-        let lanes = lane_locals.as_flattened_mut();
-        let [f0, f1, f2, f3] = &*lane_found;
-        let mut destination = self.track_slots.iter();
-        self.clip.evaluate4([f0, f1, f2, f3], |_, values| {
-            if let Some(&d) = destination.next() {
-                lanes[d as usize] = values;
-            }
-        });
-        for step in &self.steps {
-            let local = match step.local {
-                Local::Animated { slot, scaled } => {
-                    let [t, r, s] = lane_locals[slot as usize];
-                    Rows4::from_trs(t, r, s, scaled)
-                }
-                Local::Fixed(rows) => Rows4::splat(&rows),
-            };
-            world4[step.node as usize] = match step.parent {
-                Some(parent) => world4[parent as usize].mul(&local),
-                None => local,
-            };
-        }
-        let [i0, i1, i2, i3] = instances;
-        let [i0, i1, i2, i3] =
-            [i0 * self.palette_len, i1 * self.palette_len, i2 * self.palette_len, i3 * self.palette_len];
-        let at = |index: u32| {
-            let index = index as usize;
-            [i0 + index, i1 + index, i2 + index, i3 + index]
-        };
-        for (&(index, node, _), matrix) in self.joints.iter().zip(&self.joint_matrices4) {
-            world4[node as usize].mul(matrix).write(at(index), out);
-        }
-        for &(index, node) in &self.nodes {
-            world4[node as usize].write(at(index), out);
+            world[node as usize].write(at(index), out);
         }
         for &(index, matrix) in &self.constant {
             for at in at(index) {
                 out[at] = matrix;
+            }
+        }
+    }
+
+    /// The layers of the four lanes, blended into `scratch.locals`.
+    fn pose4(&self, lanes: &[Lane<'_>; 4], scratch: &mut Scratch) {
+        let layers = lanes[0].layers.len();
+        let mut first = true;
+        for l in 0..layers {
+            let (clip_index, blend, mask, full) = lanes[0].signature(l);
+            if clip_index == Layer::OFF {
+                continue;
+            }
+            let clip = &self.clips[clip_index as usize];
+            let direct = first && full && blend == Blend::Replace && mask == Layer::NO_MASK;
+            let Scratch { locals, sample, found, dirty, cursors, .. } = scratch;
+            for ((lane, found), cursors) in lanes.iter().zip(found.iter_mut()).zip(cursors.iter_mut()) {
+                let cursors = &mut cursors[clip.cursor_offset..clip.cursor_offset + clip.baked.cursor_count()];
+                clip.baked.find(lane.layers[l].time, cursors, &mut found[..clip.baked.group_count()]);
+            }
+            if first && !direct && *dirty {
+                locals.clone_from_slice(&self.base);
+            }
+            let target = if direct { &mut *locals } else { &mut *sample };
+            self.sample4(clip, found, target);
+            *dirty = true;
+            first = false;
+            if direct {
+                continue;
+            }
+            let weight = Vec4::from_array(std::array::from_fn(|k| lanes[k].layers[l].weight));
+            let mask = (mask != Layer::NO_MASK).then(|| &self.masks[mask as usize]);
+            for (slot, (local, layer)) in locals.iter_mut().zip(sample.iter()).enumerate() {
+                let w = mask.map_or(weight, |m| weight * m[slot]);
+                match blend {
+                    Blend::Replace => {
+                        let keep = Vec4::ONE - w;
+                        for p in [0, 2] {
+                            local[p] = [0, 1, 2, 3].map(|c| local[p][c] * keep + layer[p][c] * w);
+                        }
+                        local[1] = nlerp4(local[1], layer[1], w);
+                    }
+                    Blend::Additive => {
+                        let reference = &clip.reference[slot];
+                        for c in 0..3 {
+                            local[0][c] += (layer[0][c] - Vec4::splat(reference[0][c])) * w;
+                            let r = Vec4::splat(reference[2][c]);
+                            let ratio = Vec4::select(r.cmpeq(Vec4::ZERO), Vec4::ONE, layer[2][c] / r);
+                            local[2][c] *= Vec4::ONE + (ratio - Vec4::ONE) * w;
+                        }
+                        let conjugate =
+                            [-reference[1].x, -reference[1].y, -reference[1].z, reference[1].w].map(Vec4::splat);
+                        let delta =
+                            nlerp4([Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE], multiply4(layer[1], conjugate), w);
+                        local[1] = multiply4(local[1], delta);
+                    }
+                }
+            }
+        }
+        if first && scratch.dirty {
+            // No active layer: the rest pose (drivers overwrite their own entries).
+            scratch.locals.clone_from_slice(&self.base);
+            scratch.dirty = false;
+        }
+    }
+
+    /// Samples `clip` at the lanes' key positions (`found`) into `target`: its tracks and
+    /// constants, and the rest pose where it writes nothing.
+    fn sample4(&self, clip: &ProgramClip, found: &[Vec<Found>; 4], target: &mut [Lanes]) {
+        let groups = clip.baked.group_count();
+        let lanes = target.as_flattened_mut();
+        let base = self.base.as_flattened();
+        for &entry in &clip.unwritten {
+            lanes[entry as usize] = base[entry as usize];
+        }
+        for &(entry, value) in &clip.constants {
+            lanes[entry as usize] =
+                [Vec4::splat(value.x), Vec4::splat(value.y), Vec4::splat(value.z), Vec4::splat(value.w)];
+        }
+        let [f0, f1, f2, f3] = found;
+        let mut destination = clip.track_slots.iter();
+        clip.baked.evaluate4([&f0[..groups], &f1[..groups], &f2[..groups], &f3[..groups]], |_, values| {
+            if let Some(&d) = destination.next() {
+                lanes[d as usize] = values;
+            }
+        });
+    }
+
+    /// Sets every driven slot's rotation: its rest rotation turned by the lane's driver value.
+    fn drive4(&self, lanes: &[Lane<'_>; 4], scratch: &mut Scratch) {
+        for (d, driver) in self.drivers.iter().enumerate() {
+            let half = Vec4::from_array(std::array::from_fn(|k| lanes[k].drivers[d] * 0.5));
+            let (sin, cos) = sin_cos4(half);
+            let [x, y, z] = driver.axis;
+            let turn = [x * sin, y * sin, z * sin, cos];
+            for &(slot, rest) in &driver.targets {
+                let rest = [rest.x, rest.y, rest.z, rest.w].map(Vec4::splat);
+                scratch.locals[slot as usize][1] = multiply4(rest, turn);
             }
         }
     }

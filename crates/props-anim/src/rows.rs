@@ -1,7 +1,9 @@
 //! Affine matrices as three rows of four (the GPU's 3x4 layout) for the fast path: products
 //! of rows come out already in the packed form, so palettes need no transpose.
 
-use glam::{Affine3A, Quat, Vec3A, Vec4};
+use glam::{Affine3A, Vec4};
+#[cfg(test)]
+use glam::{Quat, Vec3A};
 
 use crate::palette::JointMatrix;
 
@@ -18,10 +20,11 @@ impl Rows {
         Self(JointMatrix::from_affine(m).rows.map(Vec4::from_array))
     }
 
-    /// `T * R * S`, with glam's quaternion-to-matrix formula (so the same as
+    /// `T * R * S`, with glam's quaternion-to-matrix formula (the reference [`crate::rows4::Rows4::from_trs`]
+    /// is tested against) (so the same as
     /// `Affine3A::from_scale_rotation_translation` up to rounding); `scaled` false skips the
     /// scale (known to be 1).
-    #[inline]
+    #[cfg(test)]
     pub fn from_trs(translation: Vec3A, rotation: Quat, scale: Vec3A, scaled: bool) -> Self {
         let (x, y, z, w) = (rotation.x, rotation.y, rotation.z, rotation.w);
         let (x2, y2, z2) = (x + x, y + y, z + z);

@@ -3,7 +3,7 @@
 //! criterion's "time per element" is the time per joint per frame.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use props_anim::{ClipProgram, Due, JointMatrix, Model, Workers};
+use props_anim::{JointMatrix, Layer, Model, Program, Sharing, Workers};
 use props_bench::naive;
 use props_bench::table::wrap_times;
 use props_bench::workload::{self, Crowd};
@@ -22,27 +22,37 @@ fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instan
             crowd.evaluate(time);
         });
     });
-    // The fast path: compiled clip, palettes written in place, on one thread and on workers.
-    let program = ClipProgram::new(model, clip);
-    let mut out = vec![JointMatrix::IDENTITY; instances * model.palette_len()];
+    // The runtime: compiled model, palettes written in place, on one thread and on workers.
+    let program = Program::for_clip(model, clip);
+    let duration = program.duration(0);
     let mut times = vec![0.0; instances];
-    let mut fast = props_anim::Crowd::new(&program, instances, 8);
+    let workers = Workers::new(0).expect("worker threads start");
+    let mut fast = props_anim::Crowd::new(&program, 1, Sharing::None, 1.0, workers.threads() * 4);
+    for _ in 0..instances {
+        fast.push(glam::Vec3::ZERO);
+    }
+    let mut out: Vec<JointMatrix> = Vec::new();
+    let mut frame = |fast: &mut props_anim::Crowd, time: f32, times: &mut [f32], workers: Option<&Workers>| {
+        wrap_times(&crowd.phases, time, duration, times);
+        for (i, &t) in times.iter().enumerate() {
+            fast.layers_mut(i)[0] = Layer::clip(0, t);
+        }
+        out.clear();
+        fast.update(&program, None, 0, workers, &mut out);
+    };
     let mut time = 0.0;
     group.bench_function(BenchmarkId::from_parameter("fast"), |b| {
         b.iter(|| {
             time += DT;
-            wrap_times(&crowd.phases, time, program.duration(), &mut times);
-            fast.update(&program, &times, &mut out, Due::All);
+            frame(&mut fast, time, &mut times, None);
         });
     });
-    let workers = Workers::new(0).expect("worker threads start");
     // The frame loop inside the pool, as a game's simulation thread would run it.
     group.bench_function(BenchmarkId::from_parameter(format!("fast-{}-threads", workers.threads())), |b| {
         workers.install(|| {
             b.iter(|| {
                 time += DT;
-                wrap_times(&crowd.phases, time, program.duration(), &mut times);
-                fast.par_update(&program, &workers, &times, &mut out, Due::All);
+                frame(&mut fast, time, &mut times, Some(&workers));
             });
         });
     });

@@ -8,9 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-use props_anim::{
-    ClipProgram, Crowd, Due, JointMatrix, Model, PlayMode, SharedPalettes, Sharing, UpdateRateLod, Workers,
-};
+use glam::Vec3;
+use props_anim::{Crowd, JointMatrix, Layer, Model, Program, Quantization, Sharing, UpdateRateLod, View, Workers};
 
 use crate::naive;
 use crate::workload::{self, Crowd as PoseCrowd};
@@ -78,7 +77,7 @@ pub struct Options {
     pub min_time: Duration,
     /// Worker threads of the parallel rows (0: one per core).
     pub threads: usize,
-    /// Quantization step of the shared rows, seconds.
+    /// Time quantization step of the shared rows, seconds.
     pub step: f32,
 }
 
@@ -198,63 +197,80 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
     rows.push(row("pose", 1, timing, crowd.cpu_bytes_per_instance() as f64, palette_bytes, workload.instances));
     drop(crowd);
 
-    // The fast path: one thread, then every worker.
-    let program = ClipProgram::new(model, workload.clip);
-    let duration = program.duration();
+    // The runtime (`Crowd`): one thread, then every worker.
+    let program = Program::for_clip(model, workload.clip);
+    let duration = program.duration(0);
     let n = workload.instances;
     let mut times = vec![0.0; n];
-    let mut out = vec![JointMatrix::IDENTITY; n * palette_len];
     let workers = Workers::new(options.threads).expect("worker threads start");
     let threads = workers.threads();
-    let mut crowd = Crowd::new(&program, n, 1);
-    let cpu_bytes = (crowd.bytes_per_instance() + 4) as f64;
+    let crowd = |sharing, runs| {
+        let mut crowd = Crowd::new(&program, 1, sharing, 1.0, runs);
+        // Over a disc around the camera of the LOD rows.
+        for r in workload::phases(n, 1.0, options.seed ^ 0x10D) {
+            crowd.push(Vec3::new(LOD_RADIUS * r.sqrt(), 0.0, 0.0));
+        }
+        crowd
+    };
+    let set_times = |crowd: &mut Crowd, times: &[f32]| {
+        for (i, &t) in times.iter().enumerate() {
+            crowd.layers_mut(i)[0] = Layer::clip(0, t);
+        }
+    };
+    let mut palettes: Vec<JointMatrix> = Vec::new();
+    let mut one = crowd(Sharing::None, 1);
+    let cpu_bytes = one.bytes_per_instance() as f64;
     let timing = measure(options, |time| {
         wrap_times(&phases, time, duration, &mut times);
-        crowd.update(&program, &times, &mut out, Due::All);
+        set_times(&mut one, &times);
+        palettes.clear();
+        one.update(&program, None, 0, None, &mut palettes);
     });
     rows.push(row("fast", 1, timing, cpu_bytes, palette_bytes, n));
+    drop(one);
     // The frame loop runs inside the pool, as a game's simulation thread would
     // (`Workers::install`): each frame's work is then split without waking a sleeping thread
     // from outside the pool and waiting for it.
-    let mut crowd = Crowd::new(&program, n, threads * 4);
+    let mut all = crowd(Sharing::None, threads * 4);
     let timing = workers.install(|| {
         measure(options, |time| {
             wrap_times(&phases, time, duration, &mut times);
-            crowd.par_update(&program, &workers, &times, &mut out, Due::All);
+            set_times(&mut all, &times);
+            palettes.clear();
+            all.update(&program, None, 0, Some(&workers), &mut palettes);
         })
     });
     rows.push(row("fast", threads, timing, cpu_bytes, palette_bytes, n));
 
-    // Update-rate LOD over a disc of instances around the camera.
-    let lod = UpdateRateLod::default();
-    let rates: Vec<u8> =
-        workload::phases(n, 1.0, options.seed ^ 0x10D).iter().map(|r| lod.rate(LOD_RADIUS * r.sqrt(), true)).collect();
+    // Update-rate LOD over the disc of instances around the camera.
+    let view = View::everywhere(Vec3::ZERO, UpdateRateLod::default(), 0);
     let mut frame = 0u64;
-    let mut evaluated = 0;
+    let mut posed = 0;
     let timing = workers.install(|| {
         measure(options, |time| {
             wrap_times(&phases, time, duration, &mut times);
+            set_times(&mut all, &times);
             frame += 1;
-            evaluated = crowd.par_update(&program, &workers, &times, &mut out, Due::Rates { rates: &rates, frame });
+            palettes.clear();
+            posed = all.update(&program, Some(&view), frame, Some(&workers), &mut palettes).posed;
         })
     });
-    rows.push(row("fast+lod", threads, timing, cpu_bytes + 1.0, palette_bytes, evaluated));
+    rows.push(row("fast+lod", threads, timing, all.bytes_per_instance() as f64, palette_bytes, posed));
+    drop(all);
 
     // Pose sharing: instances at the same quantized time share one palette.
-    let mut shared = SharedPalettes::new(Sharing::Quantized { step: options.step });
-    let mut scratch = program.scratch();
-    let mut palettes: Vec<JointMatrix> = Vec::new();
-    let mut bases = vec![0u32; n];
+    let quantization = Quantization { time: options.step, ..Quantization::default() };
+    let mut shared = crowd(Sharing::Quantized(quantization), 1);
+    let mut posed = 0;
     let timing = measure(options, |time| {
-        shared.clear();
+        wrap_times(&phases, time, duration, &mut times);
+        set_times(&mut shared, &times);
         palettes.clear();
-        for (base, phase) in bases.iter_mut().zip(&phases) {
-            let t = PlayMode::Loop.wrap(time + phase, duration);
-            *base = shared.palette_base(&program, t, &mut scratch, &mut palettes);
-        }
+        posed = shared.update(&program, None, 0, None, &mut palettes).posed;
     });
     let upload = (palettes.len() * size_of::<JointMatrix>() + n * 4) as f64 / n as f64;
-    rows.push(row(&format!("shared@{:.4}s", options.step), 1, timing, 8.0, upload, shared.evaluations()));
+    let cpu_bytes = shared.bytes_per_instance() as f64;
+    rows.push(row(&format!("shared@{:.4}s", options.step), 1, timing, cpu_bytes, upload, posed));
     rows
 }
 
@@ -275,17 +291,19 @@ pub fn wrap_times(phases: &[f32], time: f32, duration: f32, times: &mut [f32]) {
 /// skinned ones with their joints (weights as stored).
 #[must_use]
 pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize) -> f32 {
-    let program = ClipProgram::new(model, clip);
-    let shared = SharedPalettes::new(Sharing::Quantized { step });
+    let program = Program::for_clip(model, clip);
+    let quantization = Quantization { time: step, ..Quantization::default() };
     let mut scratch = program.scratch();
-    let mut cursors = vec![0; program.cursor_len()];
     let len = program.palette_len();
     let (mut exact, mut quantized) = (vec![JointMatrix::IDENTITY; len], vec![JointMatrix::IDENTITY; len]);
     let mut worst = 0.0f32;
-    for time in workload::phases(samples, program.duration(), 99) {
-        program.write_palette(time, &mut cursors, &mut scratch, &mut exact);
-        let (q, _) = shared.quantize(time, program.duration());
-        program.write_palette(q, &mut cursors, &mut scratch, &mut quantized);
+    let duration = program.duration(0);
+    for time in workload::phases(samples, duration, 99) {
+        for (t, out) in [(time, &mut exact), (quantization.quantize_time(time, duration), &mut quantized)] {
+            let layers = [Layer::clip(0, t)];
+            let lane = props_anim::Lane { layers: &layers, drivers: &[], palette: 0 };
+            program.write_palettes4([lane; 4], &mut scratch, out);
+        }
         for (index, instance) in model.instances().iter().enumerate() {
             let skin = instance.skin.map(|s| model.palette_range(s).start);
             for primitive in &model.meshes()[instance.mesh as usize].primitives {
@@ -295,7 +313,7 @@ pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize)
                             .iter()
                             .zip(&inf.weights[v])
                             .map(|(&j, &w)| palette[start + j as usize].transform_point(*p) * w)
-                            .sum::<glam::Vec3>(),
+                            .sum::<Vec3>(),
                         _ => palette[model.node_slot(index)].transform_point(*p),
                     };
                     worst = worst.max(at(&exact).distance(at(&quantized)));

@@ -6,8 +6,11 @@
 //! nothing else allocates meanwhile; the single-thread checks run before any worker thread
 //! exists, since the allocator counts every thread.
 
+use glam::Vec3;
 use peak_alloc::PeakAlloc;
-use props_anim::{ClipProgram, Crowd, Due, JointMatrix, Model, PlayMode, SharedPalettes, Sharing, Workers};
+use props_anim::{
+    Crowd, JointMatrix, Layer, Model, PlayMode, Program, Quantization, Sharing, UpdateRateLod, View, Workers,
+};
 use props_bench::workload;
 
 #[global_allocator]
@@ -30,56 +33,62 @@ fn check(label: &str, mut frame: impl FnMut(u64), transient: usize) {
     assert_eq!(HEAP.current_usage(), before, "{label}: memory grew");
 }
 
-fn set_times(program: &ClipProgram, phases: &[f32], f: u64, times: &mut [f32]) {
-    for (t, p) in times.iter_mut().zip(phases) {
-        *t = PlayMode::Loop.wrap(f as f32 / 60.0 + p, program.duration());
+/// Crowds of every kind (unshared, unshared with LOD and culling, shared) over a line of
+/// instances in front of a camera.
+fn crowds(program: &Program, runs: usize) -> Vec<(Crowd, Option<View>)> {
+    let projection = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 1000.0);
+    let look = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+    let view = View::new(Vec3::ZERO, projection * look, UpdateRateLod::default(), 1);
+    let kinds = [
+        (Sharing::None, None),
+        (Sharing::None, Some(view)),
+        (Sharing::Quantized(Quantization { time: 1.0 / 30.0, ..Quantization::default() }), Some(view)),
+    ];
+    kinds
+        .into_iter()
+        .map(|(sharing, view)| {
+            let mut crowd = Crowd::new(program, 1, sharing, 1.0, runs);
+            for i in 0..N {
+                crowd.push(Vec3::new(0.0, 0.0, 10.0 - 5.0 * i as f32));
+            }
+            (crowd, view)
+        })
+        .collect()
+}
+
+fn frame(
+    program: &Program,
+    phases: &[f32],
+    crowds: &mut [(Crowd, Option<View>)],
+    workers: Option<&Workers>,
+    f: u64,
+    palettes: &mut Vec<JointMatrix>,
+) {
+    palettes.clear();
+    for (crowd, view) in crowds {
+        for (i, phase) in phases.iter().enumerate() {
+            crowd.layers_mut(i)[0] = Layer::clip(0, PlayMode::Loop.wrap(f as f32 / 60.0 + phase, program.duration(0)));
+        }
+        crowd.update(program, view.as_ref(), f, workers, palettes);
     }
 }
 
 fn one_thread(model: &Model, clip: usize) {
-    let program = ClipProgram::new(model, clip);
-    let phases = workload::phases(N, program.duration(), 1);
-    let mut times = vec![0.0; N];
-    let mut out = vec![JointMatrix::IDENTITY; N * program.palette_len()];
-    let mut crowd = Crowd::new(&program, N, 1);
-    let rates: Vec<u8> = (0..N).map(|i| [1, 2, 4][i % 3]).collect();
-    let mut shared = SharedPalettes::new(Sharing::Quantized { step: 1.0 / 30.0 });
-    let mut scratch = program.scratch();
+    let program = Program::for_clip(model, clip);
+    let phases = workload::phases(N, program.duration(0), 1);
+    let mut crowds = crowds(&program, 1);
     let mut palettes = Vec::new();
-    check(
-        "one thread",
-        |f| {
-            set_times(&program, &phases, f, &mut times);
-            crowd.update(&program, &times, &mut out, Due::All);
-            crowd.update(&program, &times, &mut out, Due::Rates { rates: &rates, frame: f });
-            shared.clear();
-            palettes.clear();
-            for &t in &times {
-                std::hint::black_box(shared.palette_base(&program, t, &mut scratch, &mut palettes));
-            }
-        },
-        0,
-    );
+    check("one thread", |f| frame(&program, &phases, &mut crowds, None, f, &mut palettes), 0);
 }
 
 fn workers(model: &Model, clip: usize, pool: &Workers) {
-    let program = ClipProgram::new(model, clip);
-    let phases = workload::phases(N, program.duration(), 1);
-    let mut times = vec![0.0; N];
-    let mut out = vec![JointMatrix::IDENTITY; N * program.palette_len()];
-    let mut crowd = Crowd::new(&program, N, 8);
-    let rates: Vec<u8> = (0..N).map(|i| [1, 2, 4][i % 3]).collect();
+    let program = Program::for_clip(model, clip);
+    let phases = workload::phases(N, program.duration(0), 1);
+    let mut crowds = crowds(&program, 8);
+    let mut palettes = Vec::new();
     // The frame loop runs on a pool thread (see `Workers::install`).
     pool.install(|| {
-        check(
-            "workers",
-            |f| {
-                set_times(&program, &phases, f, &mut times);
-                crowd.par_update(&program, pool, &times, &mut out, Due::All);
-                crowd.par_update(&program, pool, &times, &mut out, Due::Rates { rates: &rates, frame: f });
-            },
-            4096,
-        );
+        check("workers", |f| frame(&program, &phases, &mut crowds, Some(pool), f, &mut palettes), 4096);
     });
 }
 

@@ -4,10 +4,14 @@
 //! format: the scene fills a [`FrameData`] each frame (reusing its buffers) and the renderer
 //! uploads it as it is.
 
+mod orbit;
+
 use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
 use props_anim::JointMatrix;
+
+pub use orbit::OrbitCamera;
 
 /// Names a model for the renderer. Chosen by whoever owns the models (the game's model
 /// registry); the renderer keeps the GPU copy under this id.

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use props_anim::{ClipProgram, JointMatrix, Model, PlayMode, Pose, skinning};
+use props_anim::{JointMatrix, Lane, Layer, Model, PlayMode, Pose, Program, skinning};
 use props_gltf::Limits;
 use props_gltf::gate::admit_slice;
 
@@ -43,18 +43,21 @@ fn exercise(model: &Model) -> Result<(), String> {
     let rig = model.rig();
     let mut pose = Pose::from_rest(rig);
     let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
-    let mut fast = palette.clone();
+    let mut fast = vec![JointMatrix::IDENTITY; 4 * palette.len()];
     check_palette(model, &pose, &mut palette, "rest pose")?;
     for (c, clip) in model.clips().iter().enumerate() {
-        let program = ClipProgram::new(model, c);
+        let program = Program::for_clip(model, c);
         let mut scratch = program.scratch();
-        let mut cursors = vec![0; program.cursor_len()];
         for time in TIMES.map(|t| PlayMode::Loop.wrap(t * clip.duration(), clip.duration())) {
             pose.return_to_rest(rig);
             clip.sample(time, &mut pose);
             pose.compute_world(rig);
             check_palette(model, &pose, &mut palette, &format!("clip {c} at {time} s"))?;
-            program.write_palette(time, &mut cursors, &mut scratch, &mut fast);
+            // Four lanes: the clip at this time, and at its start, its end and half-way.
+            let layers = [time, 0.0, clip.duration(), 0.5 * clip.duration()].map(|t| [Layer::clip(0, t)]);
+            let p = program.palette_len();
+            let lanes = std::array::from_fn(|k| Lane { layers: &layers[k], drivers: &[], palette: k * p });
+            program.write_palettes4(lanes, &mut scratch, &mut fast);
             if let Some(at) = fast.iter().position(|m| !m.to_array().iter().all(|v| v.is_finite())) {
                 return Err(format!("clip {c} at {time} s: fast-path palette matrix {at} is not finite"));
             }

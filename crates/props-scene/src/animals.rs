@@ -1,19 +1,18 @@
 //! Foxes walking loops in the parks between the roads. Each fox alternates between walking and
 //! running at its own pace; its speed eases between the two, and its gait follows the speed
 //! (with hysteresis). The `Walk` and `Run` clips play at rates matched to the speed, and a
-//! gait change crossfades from one clip to the other over [`FADE_TIME`] with `Pose::blend`, so
-//! the pose never jumps.
+//! gait change crossfades from one clip to the other over [`FADE_TIME`] (two clip layers of
+//! the animation runtime, the new gait's weight rising from 0 to 1), so the pose never jumps.
 
 use std::f32::consts::TAU;
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::World;
-use props_anim::{ClipCursor, Playback, Pose};
+use props_anim::{Layer, Playback};
 
-use crate::models::FoxRig;
+use crate::crowds::PropCrowd;
 use crate::rng::{Rng, Stream};
-use crate::viewer::{self, Viewer};
-use crate::{Placement, heading_yaw};
+use crate::{PropInstance, heading_yaw};
 
 /// Length of a gait crossfade, seconds.
 pub const FADE_TIME: f32 = 0.3;
@@ -31,6 +30,8 @@ const SPEED_CHANGE: f32 = 2.5;
 const LOOP_RADIUS: f32 = 0.28;
 /// Radial distance between the paths of foxes sharing a park, metres.
 const PATH_SPACING: f32 = 1.2;
+/// Paths per park: foxes beyond one per park take the next path out.
+const PATHS: usize = 8;
 
 /// A fox's gait: which clip leads its animation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,7 +100,6 @@ pub struct FoxGait {
     /// Weight of the current gait's clip; below 1 while fading in from the other.
     fade: f32,
     playback: [Playback; 2],
-    cursors: [ClipCursor; 2],
 }
 
 impl FoxGait {
@@ -132,19 +132,12 @@ impl FoxGait {
     }
 }
 
-/// Spawns fox `index`: on the loop of park `index % parks`, walking at its own pace.
-pub(crate) fn fox(
-    index: usize,
-    parks: &[Vec2],
-    block: f32,
-    seed: u64,
-    rig: &FoxRig,
-) -> (Fox, FoxGait, Placement, Pose) {
+/// Fox `index`: on the loop of park `index % parks`, walking at its own pace, its clips
+/// (of `durations` seconds) at random phases.
+pub(crate) fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations: [f32; 2]) -> (Fox, FoxGait) {
     let mut rng = Rng::stream(seed, Stream::Fox, index as u64);
-    let model = &rig.prop.model;
-    let clips = rig.clips.map(|c| &model.clips()[c]);
-    let phases = clips.map(|c| rng.range(0.0, c.duration()));
-    let lane = (index / parks.len().max(1)) % 3;
+    let phases = durations.map(|d| rng.range(0.0, d));
+    let lane = (index / parks.len().max(1)) % PATHS;
     let pace = rng.range(0.85, 1.15);
     let fox = Fox {
         park: parks.get(index % parks.len().max(1)).copied().unwrap_or_default(),
@@ -158,31 +151,29 @@ pub(crate) fn fox(
         timer: rng.range(1.0, 8.0),
         rng,
     };
-    let gait = FoxGait {
-        gait: Gait::Walk,
-        fade: 1.0,
-        playback: phases.map(Playback::looping),
-        cursors: clips.map(ClipCursor::new),
-    };
-    (fox, gait, Placement(Affine3A::IDENTITY), Pose::from_rest(model.rig()))
+    (fox, FoxGait { gait: Gait::Walk, fade: 1.0, playback: phases.map(Playback::looping) })
 }
 
-/// Moves every fox along its loop, updates its behaviour and gait, and poses it (when due
-/// under the `viewer`'s update-rate LOD, in step `step`; otherwise it keeps its last pose).
-/// `scratch` is a pose of the fox rig reused for the crossfade.
-pub(crate) fn update(world: &mut World, rig: &FoxRig, scratch: &mut Pose, viewer: Option<&Viewer>, step: u64, dt: f32) {
-    let model = &rig.prop.model;
+/// Where a fox stands: on the ground, facing its way, `scale` times the model.
+fn placement(fox: &Fox, scale: f32) -> Affine3A {
+    let at = fox.position();
+    Affine3A::from_scale_rotation_translation(
+        Vec3::splat(scale),
+        Quat::from_rotation_y(heading_yaw(fox.heading())),
+        Vec3::new(at.x, 0.0, at.y),
+    )
+}
+
+/// Moves every fox along its loop, updates its behaviour and gait, and sets its layers: the
+/// gait's clip, or while fading, the old gait's clip under the new one at the fade's weight.
+/// `durations`: the `Walk` and `Run` clips'.
+pub(crate) fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCrowd, dt: f32) {
     let fade_step = dt / FADE_TIME;
-    let foxes = world.query_mut::<(&mut Fox, &mut FoxGait, &mut Placement, &mut Pose)>();
-    for (index, (fox, anim, placement, pose)) in foxes.into_iter().enumerate() {
+    let scale = foxes.prop().scale;
+    for (fox, anim, instance) in world.query_mut::<(&mut Fox, &mut FoxGait, &PropInstance)>() {
         behave(fox, dt);
         fox.angle = (fox.angle + fox.direction * fox.speed * dt / fox.radius).rem_euclid(TAU);
-        let at = fox.position();
-        placement.0 = Affine3A::from_scale_rotation_translation(
-            Vec3::splat(rig.prop.scale),
-            Quat::from_rotation_y(heading_yaw(fox.heading())),
-            Vec3::new(at.x, 0.0, at.y),
-        );
+        foxes.set_placement(instance.0, placement(fox, scale));
 
         let was = anim.gait;
         let gait = match was {
@@ -196,29 +187,25 @@ pub(crate) fn update(world: &mut World, rig: &FoxRig, scratch: &mut Pose, viewer
             anim.change_to(gait);
         }
         let speeds = [WALK_SPEED, RUN_SPEED];
-        for ((playback, clip), nominal) in anim.playback.iter_mut().zip(rig.clips).zip(speeds) {
+        for ((playback, duration), nominal) in anim.playback.iter_mut().zip(durations).zip(speeds) {
             playback.speed = fox.speed / nominal;
-            playback.advance(dt, model.clips()[clip].duration());
+            playback.advance(dt, duration);
         }
-
-        if !viewer::due(viewer, step, index, placement.0.translation.into()) {
-            continue;
-        }
-        let sample = |gait: Gait, cursors: &mut [ClipCursor; 2], into: &mut Pose| {
-            let (k, clip) = (gait as usize, &model.clips()[rig.clips[gait as usize]]);
-            into.return_to_rest(model.rig());
-            clip.sample_with_cursor(anim.playback[k].clip_time(clip.duration()), &mut cursors[k], into);
-        };
+        let layer =
+            |gait: Gait| Layer::clip(gait as u16, anim.playback[gait as usize].clip_time(durations[gait as usize]));
+        let layers = foxes.layers_mut(instance.0);
         if anim.fade < 1.0 {
-            sample(anim.gait.other(), &mut anim.cursors, pose);
-            sample(anim.gait, &mut anim.cursors, scratch);
-            pose.blend(scratch, anim.fade);
+            layers[0] = layer(anim.gait.other());
+            layers[1] = Layer { weight: anim.fade, ..layer(anim.gait) };
         } else {
-            sample(anim.gait, &mut anim.cursors, pose);
+            layers[0] = layer(anim.gait);
+            layers[1] = Layer::NONE;
         }
-        pose.compute_world(model.rig());
     }
 }
+
+/// Clip layers per fox: the gait, and the gait faded into.
+pub(crate) const FOX_LAYERS: usize = 2;
 
 /// Walk for a while, sometimes run for a while; ease the speed towards the chosen pace.
 fn behave(fox: &mut Fox, dt: f32) {

@@ -1,17 +1,18 @@
 //! Car props: placed on their lane, wheels rolling with the car's speed and front wheels
-//! steering with the curvature of the lane under the front axle, all by procedural overrides
-//! of the car model's nodes (the `drive` clip is not used).
+//! steering with the curvature of the lane under the front axle, all by the animation
+//! runtime's drivers (the `drive` clip is not used).
 
 use std::f32::consts::TAU;
 
 use glam::{Affine3A, Quat, Vec3};
 use hecs::World;
-use props_anim::Pose;
 
-use crate::models::CarRig;
+use crate::PropInstance;
+use crate::crowds::PropCrowd;
+use crate::heading_yaw;
+use crate::models::CarGeometry;
 use crate::roads::RoadNetwork;
 use crate::traffic::Car;
-use crate::{Placement, heading_yaw};
 
 /// Time constant of the steering: how quickly the wheels follow the road's curvature, seconds.
 const STEER_TIME: f32 = 0.25;
@@ -46,41 +47,31 @@ fn steer_angle(curvature: f32, wheelbase: f32, offset: f32) -> f32 {
     (wheelbase * curvature / denominator).atan().clamp(-MAX_STEER, MAX_STEER)
 }
 
-/// Places every car on its lane, rolls and steers its wheels, and poses it.
-pub(crate) fn animate(world: &mut World, roads: &RoadNetwork, rig: &CarRig, dt: f32) {
-    let model = &rig.prop.model;
+/// Where `car` stands: on its lane, facing along it, `scale` times the model.
+pub(crate) fn placement(car: &Car, roads: &RoadNetwork, scale: f32) -> Affine3A {
+    let (at, direction) = roads.lane(car.lane()).sample(car.position());
+    Affine3A::from_scale_rotation_translation(
+        Vec3::splat(scale),
+        Quat::from_rotation_y(heading_yaw(direction)),
+        Vec3::new(at.x, 0.0, at.y),
+    )
+}
+
+/// Places every car on its lane and rolls and steers its wheels.
+pub(crate) fn animate(world: &mut World, roads: &RoadNetwork, geometry: &CarGeometry, cars: &mut PropCrowd, dt: f32) {
     let steer_ease = 1.0 - (-dt / STEER_TIME).exp();
-    let s = rig.prop.scale;
-    let (scale, radius, wheelbase, front_axle) =
-        (Vec3::splat(s), rig.wheel_radius * s, rig.wheelbase * s, rig.front_axle * s);
-    for (car, wheels, placement, pose) in world.query_mut::<(&Car, &mut CarWheels, &mut Placement, &mut Pose)>() {
+    let s = cars.prop().scale;
+    let (radius, wheelbase, front_axle) = (geometry.wheel_radius * s, geometry.wheelbase * s, geometry.front_axle * s);
+    for (car, wheels, instance) in world.query_mut::<(&Car, &mut CarWheels, &PropInstance)>() {
+        cars.set_placement(instance.0, placement(car, roads, s));
         let lane = roads.lane(car.lane());
-        let (at, direction) = lane.sample(car.position());
-        placement.0 = Affine3A::from_scale_rotation_translation(
-            scale,
-            Quat::from_rotation_y(heading_yaw(direction)),
-            Vec3::new(at.x, 0.0, at.y),
-        );
         wheels.spin = (wheels.spin + car.speed() * dt / radius).rem_euclid(TAU);
         // The front wheels steer for the lane they are over, which may already be the next one.
         let ahead = if car.position() + front_axle > lane.length() { roads.lane(car.next_lane()) } else { lane };
         wheels.curvature += (ahead.curvature() - wheels.curvature) * steer_ease;
-
-        let roll = Quat::from_rotation_x(wheels.spin);
-        for (pivot, offset) in rig.steer.iter().zip(rig.pivot_offset) {
-            let steer = steer_angle(wheels.curvature, wheelbase, offset * s);
-            pose.set_local_transform(pivot.id, pivot.rotated(Quat::from_rotation_y(steer)));
-        }
-        for wheel in &rig.wheels {
-            pose.set_local_transform(wheel.id, wheel.rotated(roll));
-        }
-        pose.compute_world(model.rig());
+        let [left, right] = geometry.pivot_offset.map(|offset| steer_angle(wheels.curvature, wheelbase, offset * s));
+        cars.drivers_mut(instance.0).copy_from_slice(&[wheels.spin, left, right]);
     }
-}
-
-/// A fresh car prop's other components (its pose is set by the next [`animate`]).
-pub(crate) fn car_components(rig: &CarRig) -> (CarWheels, Placement, Pose) {
-    (CarWheels::default(), Placement(Affine3A::IDENTITY), Pose::from_rest(rig.prop.model.rig()))
 }
 
 #[cfg(test)]

@@ -1,10 +1,18 @@
 //! What the game chooses about the town: seed, how many of each prop, sizes, wind, driving.
 
+use props_anim::{Quantization, UpdateRateLod};
+
 use crate::error::SceneError;
 use crate::traffic::IdmParams;
 
 /// Most windmills a scene holds (the `--windmills` flag's ceiling).
 pub const MAX_WINDMILLS: usize = 100_000;
+/// Most intersections per side of the road grid.
+pub const MAX_GRID: usize = 64;
+/// Most foxes a scene holds.
+pub const MAX_FOXES: usize = 100_000;
+/// Most worker threads posing props.
+pub const MAX_THREADS: usize = 256;
 
 /// The wind's statistics. Speeds in m/s, angles in radians.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,8 +58,9 @@ pub struct SceneConfig {
     pub cars: usize,
     /// Foxes walking the park loops.
     pub foxes: usize,
-    /// Intersections per side of the square road grid (2 to 8).
-    pub grid: usize,
+    /// Intersections per side of the square road grid (2 to [`MAX_GRID`]); `None` picks the
+    /// smallest grid, of at least 3, on which the cars take at most half the room.
+    pub grid: Option<usize>,
     /// Distance between neighbouring intersections, metres (at least 40).
     pub block: f32,
     /// Distance between windmills on the hills, metres (at least 10).
@@ -60,16 +69,23 @@ pub struct SceneConfig {
     pub wind: WindConfig,
     /// Driver model parameters shared by every car.
     pub driving: IdmParams,
-    /// Pose sharing for windmills: windmills whose nacelle yaw and rotor angle round to the
-    /// same multiples of this step (radians, shrunk so that a turn holds a whole number of
-    /// steps) share one palette, posed once per frame. The rounding moves a point at distance
-    /// `r` from the nacelle's and the rotor's axes by at most `r * step / 2` per axis (a
-    /// one-degree step: under 1 cm per metre). `None`: exact, one palette per windmill.
-    pub windmill_pose_step: Option<f32>,
+    /// Pose sharing: props whose animation states are equal once quantized by these steps
+    /// share one palette, posed once per frame (traffic lights share equal states exactly);
+    /// see `props_anim::Sharing` for the error bound (a one-degree angle step moves a point
+    /// at most `r * 0.0087` from where its exact pose puts it, `r` its distance from the
+    /// axis). `None`: every prop is posed for itself, exactly.
+    pub sharing: Option<Quantization>,
+    /// Update-rate LOD by distance from the camera ([`crate::Scene::set_camera`]); without a
+    /// camera every prop is posed every frame. `UpdateRateLod::OFF` turns it off.
+    pub lod: UpdateRateLod,
+    /// CPU budget of posing, milliseconds per frame: while posing takes longer (as the caller
+    /// reports with [`crate::Scene::record_animation_time`]), far props are posed less often,
+    /// never near ones. `None`: no budget.
+    pub animation_budget_ms: Option<f32>,
+    /// Threads posing props (1 to [`MAX_THREADS`]; 0: one per core). Results are bitwise the
+    /// same for any number.
+    pub threads: usize,
 }
-
-/// The default [`SceneConfig::windmill_pose_step`]: one degree.
-pub const WINDMILL_POSE_STEP: f32 = std::f32::consts::PI / 180.0;
 
 impl Default for SceneConfig {
     fn default() -> Self {
@@ -78,12 +94,15 @@ impl Default for SceneConfig {
             windmills: 300,
             cars: 40,
             foxes: 12,
-            grid: 3,
+            grid: None,
             block: 90.0,
             windmill_spacing: 40.0,
             wind: WindConfig::default(),
             driving: IdmParams::default(),
-            windmill_pose_step: Some(WINDMILL_POSE_STEP),
+            sharing: Some(Quantization::default()),
+            lod: UpdateRateLod::default(),
+            animation_budget_ms: None,
+            threads: 1,
         }
     }
 }
@@ -93,8 +112,8 @@ impl SceneConfig {
     pub fn validate(&self) -> Result<(), SceneError> {
         let invalid = |field, reason: &str| Err(SceneError::InvalidConfig { field, reason: reason.to_owned() });
         let positive = |x: f32| x.is_finite() && x > 0.0;
-        if !(2..=8).contains(&self.grid) {
-            return invalid("grid", "must be 2 to 8 intersections per side");
+        if self.grid.is_some_and(|grid| !(2..=MAX_GRID).contains(&grid)) {
+            return invalid("grid", "must be 2 to 64 intersections per side");
         }
         if !(self.block.is_finite() && self.block >= 40.0) {
             return invalid("block", "must be at least 40 m");
@@ -105,8 +124,23 @@ impl SceneConfig {
         if self.windmills > MAX_WINDMILLS {
             return Err(SceneError::TooManyWindmills { requested: self.windmills, max: MAX_WINDMILLS });
         }
-        if self.windmill_pose_step.is_some_and(|s| !(s.is_finite() && (1e-4..=std::f32::consts::PI).contains(&s))) {
-            return invalid("windmill_pose_step", "must be 0.0001 to pi radians");
+        if self.foxes > MAX_FOXES {
+            return invalid("foxes", "must be at most 100000");
+        }
+        if self.threads > MAX_THREADS {
+            return invalid("threads", "must be at most 256 (0: one per core)");
+        }
+        if let Some(q) = self.sharing
+            && !(positive(q.time) && positive(q.weight) && (1e-4..=std::f32::consts::PI).contains(&q.angle))
+        {
+            return invalid("sharing", "steps must be positive and finite, the angle 0.0001 to pi radians");
+        }
+        let lod = &self.lod;
+        if lod.near.is_nan() || lod.far.is_nan() || lod.near < 0.0 || lod.far < lod.near {
+            return invalid("lod", "distances must satisfy 0 <= near <= far");
+        }
+        if self.animation_budget_ms.is_some_and(|ms| !(positive(ms) && ms <= 1000.0)) {
+            return invalid("animation_budget_ms", "must be a positive number of milliseconds, at most 1000");
         }
         let wind = &self.wind;
         let non_negative = |x: f32| x.is_finite() && x >= 0.0;

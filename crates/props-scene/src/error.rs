@@ -64,6 +64,9 @@ pub enum SceneError {
         /// Why.
         reason: &'static str,
     },
+    /// The worker threads posing props could not start.
+    #[error("the scene's worker threads could not start: {0}")]
+    Workers(String),
     /// An intersection index out of range.
     #[error("intersection {0} does not exist")]
     NoSuchIntersection(u32),

@@ -2,37 +2,58 @@
 //! and debug lines (roads with their signal states, skeletons), plus counts for a HUD.
 
 use glam::{Affine3A, Vec3};
-use hecs::{Component, World};
-use props_anim::{JointMatrix, Pose};
+use props_anim::{CrowdStats, Pose};
 use props_frame::{DebugLine, FrameData};
 
-use crate::animals::Fox;
+use crate::heading_yaw;
 use crate::models::PropModel;
 use crate::roads::{LANE_WIDTH, LaneKind};
 use crate::scene::Scene;
-use crate::shared_windmills::SharedWindmills;
-use crate::signals::{LightState, TrafficLight};
-use crate::traffic::Car;
-use crate::wind::{self, Windmill};
-use crate::{Placement, heading_yaw};
+use crate::signals::LightState;
 
-/// How many props of each kind there are, and what they cost the renderer.
+/// How many props of each kind there are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SceneCounts {
     /// Windmills.
     pub windmills: usize,
     /// Cars.
     pub cars: usize,
-    /// Traffic lights.
+    /// Traffic lights (one per approach of every intersection).
     pub traffic_lights: usize,
     /// Foxes.
     pub foxes: usize,
-    /// Instances [`Scene::extract`] pushes.
+    /// Every prop.
     pub instances: usize,
-    /// Palette matrices it writes (joints plus node slots, over every instance; the traffic
-    /// lights share one palette per phase; shared windmill palettes as the last
-    /// [`Scene::extract`] wrote them).
+}
+
+/// What the last [`Scene::animate`] did, over every prop model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnimationStats {
+    /// Props the camera may see: posed or drawn with their last pose, and extracted.
+    pub visible: usize,
+    /// Visible props not due this frame (update-rate LOD, stretched by the budget), drawn
+    /// with their last pose.
+    pub deferred: usize,
+    /// Poses evaluated: props posed, or distinct shared states.
+    pub posed: usize,
+    /// Joints posed: each evaluated pose's palette matrices.
+    pub joints_posed: usize,
+    /// Palette matrices written into the frame (poses rounded up to the runtime's batches of
+    /// four, plus the last poses of deferred props).
     pub palette_matrices: usize,
+    /// How hard the CPU budget presses: far rates are stretched by `2^pressure`.
+    pub pressure: u8,
+}
+
+impl AnimationStats {
+    /// Adds one crowd's stats, of poses of `palette_len` matrices.
+    pub(crate) fn add(&mut self, crowd: &CrowdStats, palette_len: usize) {
+        self.visible += crowd.visible;
+        self.deferred += crowd.deferred;
+        self.posed += crowd.posed;
+        self.joints_posed += crowd.posed * palette_len;
+        self.palette_matrices += crowd.palettes * palette_len;
+    }
 }
 
 /// Colours of debug lines, linear RGBA.
@@ -50,19 +71,10 @@ fn light_colour(state: LightState) -> [f32; 4] {
     }
 }
 
-/// Pushes every prop carrying component `T` as an instance of `prop`, then closes the batch.
-fn extract_kind<T: Component>(world: &World, prop: &PropModel, frame: &mut FrameData) {
-    let model = &*prop.model;
-    for (placement, pose, _) in world.query::<(&Placement, &Pose, &T)>().iter() {
-        model.write_palettes(pose, frame.push_instance(&placement.0, model.palette_len()));
-    }
-    frame.end_batch(prop.id);
-}
-
 /// Adds the bones (parent to child) of one posed prop.
-fn bones(prop: &PropModel, placement: &Placement, pose: &Pose, lines: &mut Vec<DebugLine>) {
+fn bones(prop: &PropModel, placement: &Affine3A, pose: &Pose, lines: &mut Vec<DebugLine>) {
     let rig = prop.model.rig();
-    let at = |node| placement.0.transform_point3(pose.world_matrix(node).translation.into());
+    let at = |node| placement.transform_point3(pose.world_matrix(node).translation.into());
     for node in rig.nodes() {
         if let Some(parent) = rig.parent(node) {
             lines.push(DebugLine { from: at(parent), to: at(node), color: SKELETON_COLOUR });
@@ -70,125 +82,32 @@ fn bones(prop: &PropModel, placement: &Placement, pose: &Pose, lines: &mut Vec<D
     }
 }
 
-/// Adds the bones of up to `limit` props carrying `T`.
-fn skeletons<T: Component>(world: &World, prop: &PropModel, limit: usize, lines: &mut Vec<DebugLine>) {
-    for (placement, pose, _) in world.query::<(&Placement, &Pose, &T)>().iter().take(limit) {
-        bones(prop, placement, pose, lines);
-    }
-}
-
-/// Palettes written for `lights` traffic lights: one per phase, if there is any light.
-fn shared_light_palettes(lights: usize) -> usize {
-    if lights > 0 { 3 } else { 0 }
-}
-
-fn count<T: Component>(world: &World) -> usize {
-    world.query::<&T>().iter().len()
-}
-
 impl Scene {
-    /// Appends every prop to `frame`: for each model (windmill, car, traffic light, fox, in
-    /// that order) its instances with their palettes (`Model::write_palettes` of the pose the
-    /// last step computed; for windmills the same matrices from their two angles), closed as
-    /// one batch of that model's `ModelId`; windmills share palettes as
-    /// [`crate::SceneConfig::windmill_pose_step`] says. Clear the frame
-    /// first; nothing else should be left pushed without its `end_batch`. Allocation-free once
-    /// the frame's buffers have grown.
-    pub fn extract(&mut self, frame: &mut FrameData) {
-        self.extract_windmills(frame);
-        let r = &self.rigs;
-        extract_kind::<Car>(&self.world, &r.car.prop, frame);
-        self.extract_lights(frame);
-        extract_kind::<Fox>(&self.world, &r.fox.prop, frame);
-    }
-
-    /// Windmills are many and move through two nodes only: their palettes come from the
-    /// factored palette instead of a pose each, one per windmill or one per distinct pair of
-    /// rounded angles.
-    fn extract_windmills(&mut self, frame: &mut FrameData) {
-        let rig = &self.rigs.windmill;
-        let len = rig.palette.len();
-        let mills = self.world.query_mut::<(&Placement, &Windmill)>();
-        match &mut self.shared_windmills {
-            None => {
-                for (placement, mill) in mills {
-                    let out = frame.push_instance(&placement.0, len);
-                    wind::write_palette(rig, mill.yaw(), mill.rotor_angle(), out);
-                }
-            }
-            Some(shared) => {
-                shared.clear();
-                for (placement, mill) in mills {
-                    let angles = (mill.yaw(), mill.rotor_angle());
-                    shared.push(frame, &placement.0, angles, len, |yaw, rotor, out| {
-                        wind::write_palette(rig, yaw, rotor, out);
-                    });
-                }
-            }
+    /// Appends the props the last [`Scene::animate`] posed into `frame` (call it first, with
+    /// the same frame): for each model (windmill, car, traffic light, fox, in that order) its
+    /// visible instances, each with the offset of its palette, closed as one batch of that
+    /// model's `ModelId`. Nothing else should be left pushed without its `end_batch`.
+    /// Allocation-free once the frame's buffers have grown.
+    pub fn extract(&self, frame: &mut FrameData) {
+        for crowd in self.crowds.each() {
+            crowd.extract(frame);
         }
-        frame.end_batch(rig.prop.id);
     }
 
-    /// Traffic lights share their palettes: a light's pose is a pure function of its phase,
-    /// so the three phase palettes are written once and every light carries only the offset
-    /// of its phase's palette (exact pose sharing; the upload does not grow with the lights).
-    fn extract_lights(&self, frame: &mut FrameData) {
-        let light = &self.rigs.light;
-        if count::<TrafficLight>(&self.world) > 0 {
-            let model = &*light.prop.model;
-            let bases = light.phase_poses.each_ref().map(|pose| {
-                let base = frame.palettes.len();
-                frame.palettes.resize(base + model.palette_len(), JointMatrix::IDENTITY);
-                model.write_palettes(pose, &mut frame.palettes[base..]);
-                base as u32
-            });
-            for (placement, light) in self.world.query::<(&Placement, &TrafficLight)>().iter() {
-                frame.push_shared_instance(&placement.0, bases[light.state().phase_index()]);
-            }
-        }
-        frame.end_batch(light.prop.id);
-    }
-
-    /// How many props there are and how many instances and palette matrices
-    /// [`Scene::extract`] produces.
+    /// How many props there are.
     #[must_use]
     pub fn counts(&self) -> SceneCounts {
-        let r = &self.rigs;
-        let kinds = [
-            (count::<Windmill>(&self.world), &r.windmill.prop),
-            (count::<Car>(&self.world), &r.car.prop),
-            (count::<TrafficLight>(&self.world), &r.light.prop),
-            (count::<Fox>(&self.world), &r.fox.prop),
-        ];
-        // Palettes written per kind: one per prop, but shared ones.
-        let palettes = [
-            self.shared_windmills.as_ref().map_or(kinds[0].0, SharedWindmills::palettes),
-            kinds[1].0,
-            shared_light_palettes(kinds[2].0),
-            kinds[3].0,
-        ];
-        SceneCounts {
-            windmills: kinds[0].0,
-            cars: kinds[1].0,
-            traffic_lights: kinds[2].0,
-            foxes: kinds[3].0,
-            instances: kinds.iter().map(|(n, _)| n).sum(),
-            palette_matrices: palettes.iter().zip(&kinds).map(|(n, (_, p))| n * p.model.palette_len()).sum(),
-        }
+        let c = &self.crowds;
+        let [windmills, cars, traffic_lights, foxes] = [&c.windmill, &c.car, &c.light, &c.fox].map(|c| c.len());
+        SceneCounts { windmills, cars, traffic_lights, foxes, instances: windmills + cars + traffic_lights + foxes }
     }
 
-    /// Appends the bones of up to `limit_per_model` props of each model (windmills are many).
-    pub fn skeleton_lines(&self, limit_per_model: usize, lines: &mut Vec<DebugLine>) {
-        let r = &self.rigs;
-        self.with_windmill_pose(|pose| {
-            for (placement, mill) in self.world.query::<(&Placement, &Windmill)>().iter().take(limit_per_model) {
-                wind::pose(&r.windmill, mill, pose);
-                bones(&r.windmill.prop, placement, pose, lines);
-            }
-        });
-        skeletons::<Car>(&self.world, &r.car.prop, limit_per_model, lines);
-        skeletons::<TrafficLight>(&self.world, &r.light.prop, limit_per_model, lines);
-        skeletons::<Fox>(&self.world, &r.fox.prop, limit_per_model, lines);
+    /// Appends the bones of the first `limit_per_model` props of each model, posed on the
+    /// general path from their exact states (windmills are many).
+    pub fn skeleton_lines(&mut self, limit_per_model: usize, lines: &mut Vec<DebugLine>) {
+        for crowd in self.crowds.each_mut() {
+            crowd.each_pose(limit_per_model, |prop, placement, pose| bones(prop, placement, pose, lines));
+        }
     }
 
     /// Appends the lanes (road lanes light, connectors darker) and, across the end of every

@@ -1,46 +1,49 @@
 //! The demo town as a `hecs` world: a grid of two-way roads with signalled intersections, cars
 //! following lanes with the Intelligent Driver Model, windmills on a ring of hills turning in
 //! a wind field, and foxes walking and running in the parks. Each step, systems (plain
-//! functions of the world and a fixed `dt`) move everything and pose every prop; extraction
-//! turns the poses into [`props_frame::FrameData`] palettes and instances, one batch per model.
+//! functions of the world and a fixed `dt`) move everything and set each prop's animation
+//! state; once per frame the animation runtime poses what the camera sees and extraction
+//! lists it as [`props_frame::FrameData`] instances, one batch per model.
 //!
 //! ```text
-//! Scene::new(config, models)  ->  step(dt) x N  ->  extract(&mut frame)  -> renderer
+//! Scene::new(config, models) -> step(dt) x N -> animate(&mut frame) -> extract(&mut frame) -> renderer
 //! ```
 //!
-//! Props are animated through the animation core: node overrides (windmill nacelle and hub,
-//! car wheels and steering pivots), clip sampling (traffic-light lamps), and clip playback with
-//! crossfades (fox gaits). The crate knows no GPU, window, file or clock, and never reads the
-//! asset files: the game imports the models and passes them in ([`SceneModels`]);
-//! [`synthetic`] builds stand-ins with the same node and clip names.
+//! Every prop is animated by the animation runtime (`props_anim::Crowd`), one per model: its
+//! drivers turn the windmill's nacelle and hub and the car's wheels and steering pivots, its
+//! clip layers play the traffic lights' lamps and the foxes' gaits with their crossfades; it
+//! culls, shares poses, applies update-rate LOD and the CPU budget. The scene keeps states,
+//! never poses. The crate knows no GPU, window, file or clock, and never reads the asset
+//! files: the game imports the models and passes them in ([`SceneModels`]); [`synthetic`]
+//! builds stand-ins with the same node and clip names.
 //!
 //! Deterministic: the same [`SceneConfig`] (seed included), models and calls give bitwise the
 //! same state on the same platform.
 
 mod animals;
+mod camera;
 mod cars;
 mod config;
+mod crowds;
 mod error;
 mod extract;
-mod factored;
 mod models;
 mod rng;
 mod roads;
 mod scene;
-mod shared_windmills;
 mod signals;
 mod step;
 pub mod synthetic;
 mod terrain;
 mod traffic;
-mod viewer;
 mod wind;
 
 pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
+pub use camera::SceneCamera;
 pub use cars::CarWheels;
-pub use config::{MAX_WINDMILLS, SceneConfig, WINDMILL_POSE_STEP, WindConfig};
+pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, WindConfig};
 pub use error::SceneError;
-pub use extract::SceneCounts;
+pub use extract::{AnimationStats, SceneCounts};
 pub use models::{PropModel, SceneModels};
 pub use rng::Rng;
 pub use roads::{
@@ -51,14 +54,13 @@ pub use signals::{LightState, Phase, Signal, SignalOverride, Signals, TrafficLig
 pub use step::FixedStep;
 pub use terrain::{HILL_HEIGHT, Terrain};
 pub use traffic::{Car, IdmParams, TrafficStats};
-pub use viewer::Viewer;
-pub use wind::{Wind, WindField, Windmill, rotor_speed_for};
+pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, rotor_speed_for};
 
-use glam::{Affine3A, Vec2};
+use glam::Vec2;
 
-/// A prop's model-to-world transform (translation, yaw, uniform scale), as extracted.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Placement(pub Affine3A);
+/// The component linking a prop entity to its instance in its model's crowd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PropInstance(pub u32);
 
 /// The yaw (rotation about +Y) that turns a model's +Z front towards `direction` (x, z).
 #[must_use]

@@ -1,13 +1,14 @@
-//! The four prop models the game hands in, and the nodes and clips the scene drives, looked up
-//! by name once.
+//! The four prop models the game hands in, and what the scene animates on each (the clips
+//! and the procedurally turned nodes, as a [`Spec`] of the animation runtime), looked up by
+//! name once.
 
 use std::sync::Arc;
 
-use props_anim::{Model, NodeId, Pose, Transform};
+use glam::Vec3;
+use props_anim::{Driver, Model, NodeId, Pose, Spec};
 use props_frame::ModelId;
 
 use crate::error::SceneError;
-use crate::factored::FactoredPalette;
 
 /// One prop model as the game registered it: the renderer knows it as `id`.
 #[derive(Clone, Debug)]
@@ -53,39 +54,25 @@ pub struct SceneModels {
     pub fox: PropModel,
 }
 
-/// A node the scene overrides, with its rest transform (kept apart from the rotation).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DrivenNode {
-    pub id: NodeId,
-    pub rest: Transform,
-}
-
-impl DrivenNode {
-    fn find(model: &Model, prop: &'static str, name: &'static str) -> Result<Self, SceneError> {
-        let rig = model.rig();
-        let id = rig.find(name).ok_or(SceneError::MissingNode { model: prop, node: name })?;
-        let rest = *rig.rest(id).as_trs().ok_or(SceneError::MatrixNode { model: prop, node: name })?;
-        Ok(Self { id, rest })
-    }
-
-    /// The rest transform turned by `rotation` about the node's own axes.
-    pub fn rotated(&self, rotation: glam::Quat) -> Transform {
-        Transform { rotation: self.rest.rotation * rotation, ..self.rest }
-    }
+/// Finds a node the scene turns procedurally: it must exist and have a TRS rest transform
+/// (a driver keeps its rest translation and scale and turns its rest rotation).
+fn driven_node(model: &Model, prop: &'static str, name: &'static str) -> Result<NodeId, SceneError> {
+    let rig = model.rig();
+    let id = rig.find(name).ok_or(SceneError::MissingNode { model: prop, node: name })?;
+    rig.rest(id).as_trs().ok_or(SceneError::MatrixNode { model: prop, node: name })?;
+    Ok(id)
 }
 
 fn clip(model: &Model, prop: &'static str, name: &'static str) -> Result<usize, SceneError> {
     model.find_clip(name).ok_or(SceneError::MissingClip { model: prop, clip: name })
 }
 
-/// The windmill's driven nodes, and its palette factored around them.
+/// A prop model with what the scene animates on it: the clips its instances play and the
+/// nodes the simulation turns, as the animation runtime takes them.
 #[derive(Clone, Debug)]
-pub(crate) struct WindmillRig {
+pub(crate) struct Animated {
     pub prop: PropModel,
-    pub nacelle: DrivenNode,
-    pub hub: DrivenNode,
-    /// Palette as a function of the nacelle's and the hub's local matrices, in that order.
-    pub palette: FactoredPalette<2>,
+    pub spec: Spec,
 }
 
 /// Wheel radius used when the model's wheels sit implausibly low, metres.
@@ -93,14 +80,9 @@ const DEFAULT_WHEEL_RADIUS: f32 = 0.33;
 /// Wheelbase used when the model's axles cannot be measured, metres.
 const DEFAULT_WHEELBASE: f32 = 2.6;
 
-/// The car's driven nodes and the geometry measured from its rest pose.
-#[derive(Clone, Debug)]
-pub(crate) struct CarRig {
-    pub prop: PropModel,
-    /// Left, right steering pivots.
-    pub steer: [DrivenNode; 2],
-    /// Front left, front right, rear left, rear right wheels.
-    pub wheels: [DrivenNode; 4],
+/// The car's geometry, measured from its rest pose (model units).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CarGeometry {
     /// Rolling radius: the rear wheel centre's height at rest.
     pub wheel_radius: f32,
     /// Distance from the rear axle to the steering pivots.
@@ -111,73 +93,80 @@ pub(crate) struct CarRig {
     pub pivot_offset: [f32; 2],
 }
 
-/// The traffic light's phase poses.
-#[derive(Clone, Debug)]
-pub(crate) struct LightRig {
-    pub prop: PropModel,
-    /// The pose of each phase (`green`, `amber`, `red`): its clip at time 0. A light's pose
-    /// is a pure function of its phase, so every light showing a phase shares it.
-    pub phase_poses: [Pose; 3],
-}
-
-/// The fox's gait clips.
-#[derive(Clone, Debug)]
-pub(crate) struct FoxRig {
-    pub prop: PropModel,
-    /// Clip indices of `Walk`, `Run`.
-    pub clips: [usize; 2],
-}
-
-/// Every model with its looked-up nodes and clips.
+/// Every model with its looked-up nodes and clips. Drivers, in [`Spec::drivers`] order:
+/// windmill nacelle yaw (about the nacelle's Y) and rotor angle (the hub turned clockwise seen
+/// from the front: about -Z, as the `spin` clip); car wheel roll (every wheel about its X),
+/// left and right steering (each pivot about its Y). Clips, in [`Spec::clips`] order: traffic
+/// light `green`, `amber`, `red` (a [`crate::LightState`]'s phase index); fox `Walk`, `Run`
+/// (a [`crate::Gait`]'s index).
 #[derive(Clone, Debug)]
 pub(crate) struct Rigs {
-    pub windmill: WindmillRig,
-    pub car: CarRig,
-    pub light: LightRig,
-    pub fox: FoxRig,
+    pub windmill: Animated,
+    pub car: Animated,
+    pub car_geometry: CarGeometry,
+    pub light: Animated,
+    pub fox: Animated,
+    /// Durations of the fox's `Walk` and `Run` clips, seconds.
+    pub fox_durations: [f32; 2],
 }
 
 impl Rigs {
     /// Looks up every node and clip the scene needs; the first one missing is the error.
     pub fn resolve(models: SceneModels) -> Result<Self, SceneError> {
         let SceneModels { windmill, car, traffic_light, fox } = models;
-        let (w, c) = (&*windmill.model, &*car.model);
-        let (nacelle, hub) = (DrivenNode::find(w, "windmill", "nacelle")?, DrivenNode::find(w, "windmill", "hub")?);
-        let palette = FactoredPalette::new(w, [nacelle.id, hub.id]);
-        let windmill = WindmillRig { nacelle, hub, palette, prop: windmill };
-        let node = |name| DrivenNode::find(c, "car", name);
+        let w = &*windmill.model;
+        let windmill_spec = Spec {
+            drivers: vec![
+                Driver { nodes: vec![driven_node(w, "windmill", "nacelle")?], axis: Vec3::Y },
+                Driver { nodes: vec![driven_node(w, "windmill", "hub")?], axis: Vec3::NEG_Z },
+            ],
+            ..Spec::default()
+        };
+        let c = &*car.model;
+        let node = |name| driven_node(c, "car", name);
         let steer = [node("steer_front_left")?, node("steer_front_right")?];
-        let wheels = [
+        let wheels = vec![
             node("wheel_front_left")?,
             node("wheel_front_right")?,
             node("wheel_rear_left")?,
             node("wheel_rear_right")?,
         ];
-        let rest = Pose::from_rest(c.rig());
-        let at = |n: &DrivenNode| rest.world_matrix(n.id).translation;
-        let (rear, front) = (at(&wheels[2]), at(&steer[0]));
-        let wheel_radius = if rear.y > 0.05 { rear.y } else { DEFAULT_WHEEL_RADIUS };
-        let wheelbase = if front.z - rear.z > 0.5 { front.z - rear.z } else { DEFAULT_WHEELBASE };
-        let car = CarRig {
-            pivot_offset: [at(&steer[0]).x, at(&steer[1]).x],
-            steer,
-            wheels,
-            wheel_radius,
-            wheelbase,
+        let rest = {
+            let mut pose = Pose::from_rest(c.rig());
+            pose.compute_world(c.rig());
+            pose
+        };
+        let at = |node: NodeId| rest.world_matrix(node).translation;
+        let (rear, front) = (at(wheels[2]), at(steer[0]));
+        let car_geometry = CarGeometry {
+            wheel_radius: if rear.y > 0.05 { rear.y } else { DEFAULT_WHEEL_RADIUS },
+            wheelbase: if front.z - rear.z > 0.5 { front.z - rear.z } else { DEFAULT_WHEELBASE },
             front_axle: front.z,
-            prop: car,
+            pivot_offset: [at(steer[0]).x, at(steer[1]).x],
+        };
+        let car_spec = Spec {
+            drivers: vec![
+                Driver { nodes: wheels, axis: Vec3::X },
+                Driver { nodes: vec![steer[0]], axis: Vec3::Y },
+                Driver { nodes: vec![steer[1]], axis: Vec3::Y },
+            ],
+            ..Spec::default()
         };
         let l = &*traffic_light.model;
-        let clips =
-            [clip(l, "traffic light", "green")?, clip(l, "traffic light", "amber")?, clip(l, "traffic light", "red")?];
-        let phase_poses = clips.map(|index| {
-            let mut pose = Pose::from_rest(l.rig());
-            l.clips()[index].sample(0.0, &mut pose);
-            pose.compute_world(l.rig());
-            pose
-        });
-        let light = LightRig { phase_poses, prop: traffic_light };
-        let fox = FoxRig { clips: [clip(&fox.model, "fox", "Walk")?, clip(&fox.model, "fox", "Run")?], prop: fox };
-        Ok(Self { windmill, car, light, fox })
+        let light_clips = vec![
+            clip(l, "traffic light", "green")?,
+            clip(l, "traffic light", "amber")?,
+            clip(l, "traffic light", "red")?,
+        ];
+        let f = &*fox.model;
+        let fox_clips = [clip(f, "fox", "Walk")?, clip(f, "fox", "Run")?];
+        Ok(Self {
+            windmill: Animated { prop: windmill, spec: windmill_spec },
+            car: Animated { prop: car, spec: car_spec },
+            car_geometry,
+            light: Animated { spec: Spec { clips: light_clips, ..Spec::default() }, prop: traffic_light },
+            fox_durations: fox_clips.map(|k| f.clips()[k].duration()),
+            fox: Animated { spec: Spec { clips: fox_clips.to_vec(), ..Spec::default() }, prop: fox },
+        })
     }
 }

@@ -1,40 +1,65 @@
 //! [`Scene`]: the town's `hecs` world, its resources, and the fixed order of its systems.
 
-use std::sync::{Arc, Mutex, PoisonError};
-
 use glam::Vec2;
 use hecs::{Entity, World};
-use props_anim::Pose;
+use props_anim::{AnimationBudget, Pose, Sharing, View, Workers};
+use props_frame::FrameData;
 
-use crate::animals::{self, Fox};
+use crate::PropInstance;
+use crate::animals::{self, FOX_LAYERS};
+use crate::camera::SceneCamera;
 use crate::cars;
-use crate::config::{MAX_WINDMILLS, SceneConfig};
+use crate::config::{MAX_GRID, MAX_WINDMILLS, SceneConfig};
+use crate::crowds::PropCrowd;
 use crate::error::SceneError;
+use crate::extract::AnimationStats;
 use crate::models::{Rigs, SceneModels};
 use crate::rng::{Rng, Stream};
 use crate::roads::{IntersectionId, LaneId, RoadNetwork};
-use crate::shared_windmills::{AngleSteps, SharedWindmills};
 use crate::signals::{self, SignalOverride, Signals, TrafficLight};
 use crate::terrain::Terrain;
 use crate::traffic::{self, Car, TrafficState, TrafficStats};
-use crate::viewer::Viewer;
-use crate::wind::{self, Layout, Wind, WindField, Windmill};
+use crate::wind::{self, Layout, MAX_SCALE, Wind, WindField, Windmill};
 
 /// Flat ground beyond the town's outermost boxes (its corners included), metres.
 const TOWN_MARGIN: f32 = 15.0;
 /// The first ring of windmills stands this far beyond the flat ground, metres.
 const HILLS_OFFSET: f32 = 50.0;
+/// Smallest grid picked for the cars asked for.
+const MIN_AUTO_GRID: usize = 3;
+/// Parallel runs per worker thread (several, so that uneven runs even out).
+const RUNS_PER_THREAD: usize = 4;
+
+/// Every prop model's instances on the animation runtime, in drawing order.
+#[derive(Clone, Debug)]
+pub(crate) struct Crowds {
+    pub windmill: PropCrowd,
+    pub car: PropCrowd,
+    pub light: PropCrowd,
+    pub fox: PropCrowd,
+}
+
+impl Crowds {
+    pub fn each_mut(&mut self) -> [&mut PropCrowd; 4] {
+        [&mut self.windmill, &mut self.car, &mut self.light, &mut self.fox]
+    }
+
+    pub fn each(&self) -> [&PropCrowd; 4] {
+        [&self.windmill, &self.car, &self.light, &self.fox]
+    }
+}
 
 /// The demo town: roads, signals, cars, windmills on the hills, foxes in the parks.
 ///
-/// Call [`Scene::step`] with a fixed `dt` (for example 1/60 s; [`crate::FixedStep`] turns real
-/// time into a number of steps), then [`Scene::extract`] once per rendered frame. The same
+/// Per rendered frame: [`Scene::step`] a fixed `dt` some number of times (for example 1/60 s;
+/// [`crate::FixedStep`] turns real time into a number of steps), then [`Scene::animate`] (the
+/// poses of what the camera sees) and [`Scene::extract`] (its instances). The same
 /// configuration, models and sequence of calls give bitwise the same state on the same
-/// platform (random choices use a portable integer generator; `f32` sines and exponentials
-/// come from the platform's maths library).
+/// platform, whatever the number of threads (random choices use a portable integer generator;
+/// `f32` sines and exponentials come from the platform's maths library).
 pub struct Scene {
     config: SceneConfig,
-    pub(crate) rigs: Rigs,
+    rigs: Rigs,
     pub(crate) world: World,
     pub(crate) roads: RoadNetwork,
     signals: Signals,
@@ -44,29 +69,59 @@ pub struct Scene {
     layout: Layout,
     /// Windmill entities by layout index: removal pops the newest.
     windmills: Vec<Entity>,
-    fox_scratch: Pose,
-    /// Update-rate LOD's camera; `None`: every prop posed every step.
-    viewer: Option<Viewer>,
-    /// A windmill pose rebuilt on demand (windmills store two angles, not a pose each; see
-    /// [`Scene::pose_of`] and [`Scene::skeleton_lines`]). Behind a mutex so that those can take
-    /// `&self`.
-    windmill_pose: Mutex<Pose>,
-    /// The windmills' shared palettes, when [`SceneConfig::windmill_pose_step`] is set.
-    pub(crate) shared_windmills: Option<SharedWindmills>,
+    pub(crate) crowds: Crowds,
+    camera: Option<SceneCamera>,
+    budget: Option<AnimationBudget>,
+    workers: Option<Workers>,
+    /// Frames posed so far (update-rate LOD staggers by it).
+    frames: u64,
+    pub(crate) animation: AnimationStats,
     cars_spawned: u64,
     time: f64,
     steps: u64,
 }
 
+/// The grid `config` asks for: its own, or the smallest from [`MIN_AUTO_GRID`] on which the
+/// cars take at most half the room.
+fn town_grid(config: &SceneConfig) -> usize {
+    let d = &config.driving;
+    config.grid.unwrap_or_else(|| {
+        (MIN_AUTO_GRID..MAX_GRID)
+            .find(|&grid| {
+                let roads = RoadNetwork::grid(grid, config.block, d.speed_limit, d.lateral_acceleration);
+                traffic::capacity(&roads, d) >= config.cars.saturating_mul(2)
+            })
+            .unwrap_or(MAX_GRID)
+    })
+}
+
 impl Scene {
     /// Builds the town for `config` with the game's `models`: checks the configuration, looks
-    /// up every node and clip the scene drives (see [`SceneModels`]), and spawns every prop in
-    /// its first pose, ready to extract.
+    /// up every node and clip the scene drives (see [`SceneModels`]), and spawns every prop,
+    /// ready to animate.
     pub fn new(config: SceneConfig, models: SceneModels) -> Result<Self, SceneError> {
         config.validate()?;
         let rigs = Rigs::resolve(models)?;
+        let threads = match config.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        let workers = if threads > 1 {
+            Some(Workers::new(threads).map_err(|e| SceneError::Workers(e.to_string()))?)
+        } else {
+            None
+        };
+        let runs = if threads > 1 { threads * RUNS_PER_THREAD } else { 1 };
+        let quantized = config.sharing.map_or(Sharing::None, Sharing::Quantized);
+        let exact = if config.sharing.is_some() { Sharing::Exact } else { Sharing::None };
+        let crowds = Crowds {
+            windmill: PropCrowd::new(rigs.windmill.clone(), 0, quantized, MAX_SCALE, runs),
+            car: PropCrowd::new(rigs.car.clone(), 0, quantized, 1.0, runs),
+            light: PropCrowd::new(rigs.light.clone(), 1, exact, 1.0, runs),
+            fox: PropCrowd::new(rigs.fox.clone(), FOX_LAYERS, quantized, 1.0, runs),
+        };
         let d = &config.driving;
-        let roads = RoadNetwork::grid(config.grid, config.block, d.speed_limit, d.lateral_acceleration);
+        let roads = RoadNetwork::grid(town_grid(&config), config.block, d.speed_limit, d.lateral_acceleration);
         let terrain = Terrain::new(roads.half_extent() * std::f32::consts::SQRT_2 + TOWN_MARGIN, config.seed);
         let layout = Layout {
             inner_radius: terrain.flat_radius() + HILLS_OFFSET,
@@ -76,13 +131,15 @@ impl Scene {
         let mut scene = Self {
             signals: Signals::new(&roads, config.seed),
             wind: WindField::new(&config.wind, config.seed),
-            fox_scratch: Pose::from_rest(rigs.fox.prop.model.rig()),
-            viewer: None,
-            windmill_pose: Mutex::new(Pose::from_rest(rigs.windmill.prop.model.rig())),
-            shared_windmills: config.windmill_pose_step.map(|step| SharedWindmills::new(AngleSteps::new(step))),
             traffic: TrafficState::default(),
             world: World::new(),
             windmills: Vec::new(),
+            crowds,
+            camera: None,
+            budget: config.animation_budget_ms.map(AnimationBudget::new),
+            workers,
+            frames: 0,
+            animation: AnimationStats::default(),
             cars_spawned: 0,
             time: 0.0,
             steps: 0,
@@ -92,63 +149,116 @@ impl Scene {
             terrain,
             layout,
         };
-        signals::spawn_lights(&mut scene.world, &scene.roads, &scene.rigs.light);
+        signals::spawn_lights(&mut scene.world, &scene.roads, &mut scene.crowds.light);
         let mut rng = Rng::stream(config.seed, Stream::CarSpawn, 0);
         for (lane, position) in traffic::spawn_places(&scene.roads, &config.driving, config.cars, &mut rng)? {
             scene.insert_car(lane, position, 0.0);
         }
         let parks: Vec<Vec2> = scene.roads.block_centres().collect();
-        let foxes = (0..config.foxes).map(|i| animals::fox(i, &parks, config.block, config.seed, &scene.rigs.fox));
-        scene.world.spawn_batch(foxes);
+        for i in 0..config.foxes {
+            let (fox, gait) = animals::fox(i, &parks, config.block, config.seed, scene.rigs.fox_durations);
+            let instance = PropInstance(scene.crowds.fox.push(glam::Affine3A::IDENTITY));
+            scene.world.spawn((fox, gait, instance));
+        }
         scene.add_windmills(config.windmills);
-        scene.animate(0.0, false);
+        scene.simulate_props(0.0);
         tracing::debug!(
             windmills = config.windmills,
             cars = config.cars,
             foxes = config.foxes,
             lanes = scene.roads.lanes().len(),
+            threads,
             "scene built"
         );
         Ok(scene)
     }
 
-    /// Advances the simulation by `dt` seconds and re-poses every prop.
+    /// Advances the simulation by `dt` seconds: moves every prop and sets its animation state
+    /// (clip layers, driver angles, placement). Poses are made by [`Scene::animate`], once per
+    /// rendered frame, not here.
     ///
     /// `dt` is meant to be fixed (the simulation is tuned and tested at 1/60 s); the scene has
     /// no clock or accumulator of its own. Systems run in this order: traffic observation
-    /// (lane occupancy), signals, car following, car animation, light animation, wind and
-    /// windmills, foxes. Allocation-free once buffers have grown.
+    /// (lane occupancy), signals, car following, cars' wheels, lights, wind and windmills,
+    /// foxes. Allocation-free once buffers have grown.
     pub fn step(&mut self, dt: f32) {
         self.time += f64::from(dt);
         self.steps += 1;
         traffic::observe(&mut self.world, &self.roads, &self.config.driving, &mut self.traffic);
         signals::update(&mut self.signals, &self.roads, &self.traffic.occupancy, dt);
         traffic::drive(&mut self.world, &self.roads, &self.signals, &self.config.driving, &mut self.traffic, dt);
-        self.animate(dt, true);
+        self.simulate_props(dt);
     }
 
-    /// The systems that move props' nodes and placements (run by [`Scene::step`], and with
-    /// `dt = 0` when the scene or its models change). `lod`: skip the poses update-rate LOD
-    /// does not want this step (never when models change: every prop needs a pose of its new
-    /// rig at once).
-    fn animate(&mut self, dt: f32, lod: bool) {
-        cars::animate(&mut self.world, &self.roads, &self.rigs.car, dt);
-        signals::animate_lights(&mut self.world, &self.signals, &self.rigs.light);
-        wind::update(&mut self.world, &self.wind, self.time, dt);
-        let viewer = self.viewer.as_ref().filter(|_| lod);
-        animals::update(&mut self.world, &self.rigs.fox, &mut self.fox_scratch, viewer, self.steps, dt);
+    /// The systems that set props' placements and animation states (run by [`Scene::step`],
+    /// and with `dt = 0` when the scene is built).
+    fn simulate_props(&mut self, dt: f32) {
+        let c = &mut self.crowds;
+        cars::animate(&mut self.world, &self.roads, &self.rigs.car_geometry, &mut c.car, dt);
+        signals::animate_lights(&mut self.world, &self.signals, &mut c.light);
+        wind::update(&mut self.world, &self.wind, &mut c.windmill, self.time, dt);
+        animals::update(&mut self.world, self.rigs.fox_durations, &mut c.fox, dt);
+    }
+
+    /// The camera culling and update-rate LOD measure from, with the budget's pressure.
+    #[must_use]
+    pub fn view(&self) -> Option<View> {
+        let pressure = self.budget.map_or(0, |b| b.pressure());
+        self.camera.map(|c| View::new(c.eye, c.view_projection, self.config.lod, pressure))
+    }
+
+    /// Poses every prop the camera may see ([`Scene::set_camera`]; all of them without one)
+    /// into `frame.palettes`, sharing palettes as [`SceneConfig::sharing`] says, far ones
+    /// every few frames ([`SceneConfig::lod`], stretched by the budget): the animation
+    /// runtime's one path from clip to palette, on the scene's worker threads. Then call
+    /// [`Scene::extract`] with the same frame. Allocation-free once buffers have grown.
+    pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
+        self.frames += 1;
+        let (view, number) = (self.view(), self.frames);
+        let (crowds, workers, palettes) = (&mut self.crowds, self.workers.as_ref(), &mut frame.palettes);
+        let mut pose_all = || {
+            let mut stats = AnimationStats::default();
+            for crowd in crowds.each_mut() {
+                let posed = crowd.update(view.as_ref(), number, workers, palettes);
+                stats.add(&posed, crowd.palette_len());
+            }
+            stats
+        };
+        // One hand-over to the pool per frame: nested parallel work inside stays on it.
+        let mut stats = match workers {
+            Some(workers) => workers.install(pose_all),
+            None => pose_all(),
+        };
+        stats.pressure = view.map_or(0, |v| v.pressure);
+        self.animation = stats;
+        stats
+    }
+
+    /// Takes how long the last [`Scene::animate`] took, for the CPU budget
+    /// ([`SceneConfig::animation_budget_ms`]; nothing without one).
+    pub fn record_animation_time(&mut self, milliseconds: f32) {
+        if let Some(budget) = &mut self.budget {
+            budget.record(milliseconds);
+        }
+    }
+
+    /// Sets the camera of the next frames: what is outside its view is not posed or drawn,
+    /// and far props are posed less often ([`SceneConfig::lod`]). `None` (the default): every
+    /// prop is posed every frame.
+    pub fn set_camera(&mut self, camera: Option<SceneCamera>) {
+        self.camera = camera;
     }
 
     fn insert_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Entity {
         let rng = Rng::stream(self.config.seed, Stream::Car, self.cars_spawned);
         self.cars_spawned += 1;
         let car = Car::new(&self.roads, lane, position, speed, rng);
-        let (wheels, placement, pose) = cars::car_components(&self.rigs.car);
-        self.world.spawn((car, wheels, placement, pose))
+        let placement = cars::placement(&car, &self.roads, self.crowds.car.prop().scale);
+        let instance = PropInstance(self.crowds.car.push(placement));
+        self.world.spawn((car, cars::CarWheels::default(), instance))
     }
 
-    /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s,
-    /// posed at the next step. Refused when the lane does not exist, the position is off the
+    /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s. Refused when the lane does not exist, the position is off the
     /// lane, or another car is nearer than a car length plus the safety gap.
     pub fn spawn_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Result<Entity, SceneError> {
         let no_room = |reason| SceneError::NoRoomForCar { lane: lane.0, position, reason };
@@ -174,8 +284,16 @@ impl Scene {
     pub fn add_windmills(&mut self, count: usize) -> usize {
         let start = self.windmills.len();
         let end = (start + count).min(MAX_WINDMILLS);
-        let (layout, terrain, scale) = (&self.layout, &self.terrain, self.rigs.windmill.prop.scale);
-        let batch: Vec<_> = (start..end).map(|i| layout.windmill(i as u32, terrain, scale)).collect();
+        let mills = &mut self.crowds.windmill;
+        let scale = mills.prop().scale;
+        let batch: Vec<_> = (start..end)
+            .map(|i| {
+                let (mill, placement) = self.layout.windmill(i as u32, &self.terrain, &self.wind, scale);
+                let instance = mills.push(placement);
+                mills.drivers_mut(instance).copy_from_slice(&[mill.yaw(), mill.rotor_angle()]);
+                (mill, PropInstance(instance))
+            })
+            .collect();
         self.windmills.extend(self.world.spawn_batch(batch));
         end - start
     }
@@ -184,19 +302,12 @@ impl Scene {
     pub fn remove_windmills(&mut self, count: usize) -> usize {
         let keep = self.windmills.len().saturating_sub(count);
         let removed = self.windmills.len() - keep;
-        for entity in self.windmills.drain(keep..) {
+        for entity in self.windmills.drain(keep..).rev() {
             // Every entity in the list is alive: only this method despawns windmills.
             let _ = self.world.despawn(entity);
+            self.crowds.windmill.pop();
         }
         removed
-    }
-
-    /// Sets the camera that update-rate LOD measures from (see [`Viewer`]): far or unseen
-    /// foxes are then posed only every few steps, keeping their last pose in between (their
-    /// movement and clips still advance every step). `None` (the default) poses every prop
-    /// every step. Call it each frame with the frame's camera.
-    pub fn set_viewer(&mut self, viewer: Option<Viewer>) {
-        self.viewer = viewer;
     }
 
     /// Forces an intersection's signal state, or with `None` returns it to its cycle.
@@ -209,46 +320,53 @@ impl Scene {
             return Err(SceneError::NoSuchIntersection(intersection.0));
         }
         self.signals.set_override(intersection, hold);
-        signals::animate_lights(&mut self.world, &self.signals, &self.rigs.light);
+        signals::animate_lights(&mut self.world, &self.signals, &mut self.crowds.light);
         Ok(())
     }
 
     /// Replaces the models (after a hot reload, say). Every node and clip is looked up again
-    /// first; on error the scene keeps its old models. Poses are rebuilt for the new rigs.
+    /// first; on error the scene keeps its old models. Every prop keeps its state.
     pub fn set_models(&mut self, models: SceneModels) -> Result<(), SceneError> {
         self.rigs = Rigs::resolve(models)?;
-        let rest = |model: &Arc<props_anim::Model>| Pose::from_rest(model.rig());
         let r = &self.rigs;
-        self.world.query_mut::<(&Car, &mut Pose)>().into_iter().for_each(|(_, p)| *p = rest(&r.car.prop.model));
-        self.world
-            .query_mut::<(&TrafficLight, &mut Pose)>()
-            .into_iter()
-            .for_each(|(_, p)| *p = rest(&r.light.prop.model));
-        self.world.query_mut::<(&Fox, &mut Pose)>().into_iter().for_each(|(_, p)| *p = rest(&r.fox.prop.model));
-        self.fox_scratch = rest(&r.fox.prop.model);
-        self.windmill_pose = Mutex::new(rest(&r.windmill.prop.model));
-        self.animate(0.0, false);
+        let c = &mut self.crowds;
+        for (crowd, animated) in
+            [(&mut c.windmill, &r.windmill), (&mut c.car, &r.car), (&mut c.light, &r.light), (&mut c.fox, &r.fox)]
+        {
+            crowd.recompile(animated.clone());
+        }
         Ok(())
     }
 
-    /// Runs `f` with the scene's windmill pose (other nodes at rest).
-    pub(crate) fn with_windmill_pose<R>(&self, f: impl FnOnce(&mut Pose) -> R) -> R {
-        // A panic while the lock was held leaves nothing half-done that matters: every use
-        // sets both overridden nodes before reading the pose.
-        f(&mut self.windmill_pose.lock().unwrap_or_else(PoisonError::into_inner))
+    /// The crowd of `entity`'s model and its instance number; `None` for no prop.
+    fn instance_of(&self, entity: Entity) -> Option<(&PropCrowd, u32)> {
+        let instance = self.world.get::<&PropInstance>(entity).ok()?.0;
+        let c = &self.crowds;
+        let crowd = if self.world.satisfies::<&Windmill>(entity) {
+            &c.windmill
+        } else if self.world.satisfies::<&Car>(entity) {
+            &c.car
+        } else if self.world.satisfies::<&TrafficLight>(entity) {
+            &c.light
+        } else {
+            &c.fox
+        };
+        Some((crowd, instance))
     }
 
-    /// A copy of a prop's current pose (computed on demand for a windmill), for inspection and
-    /// tools; `None` for an entity that is not a prop. Allocates.
+    /// A prop's pose now, evaluated on the general `Pose` path from its exact animation state
+    /// (the reference the runtime's palettes match; shared poses are within the quantization
+    /// of it), for inspection and tools; `None` for an entity that is not a prop. Allocates.
     #[must_use]
     pub fn pose_of(&self, entity: Entity) -> Option<Pose> {
-        if let Ok(mill) = self.world.get::<&Windmill>(entity) {
-            return Some(self.with_windmill_pose(|pose| {
-                wind::pose(&self.rigs.windmill, &mill, pose);
-                pose.clone()
-            }));
-        }
-        self.world.get::<&Pose>(entity).ok().map(|pose| (*pose).clone())
+        self.instance_of(entity).map(|(crowd, i)| crowd.pose(i))
+    }
+
+    /// Where a prop stands (its model-to-world transform); `None` for an entity that is not a
+    /// prop.
+    #[must_use]
+    pub fn placement_of(&self, entity: Entity) -> Option<glam::Affine3A> {
+        self.instance_of(entity).map(|(crowd, i)| crowd.placement(i))
     }
 
     /// The configuration the scene was built with.
@@ -258,8 +376,8 @@ impl Scene {
     }
 
     /// The entities, for inspection: query the public components ([`Car`], [`crate::CarWheels`],
-    /// [`Windmill`], [`Fox`], [`crate::FoxGait`], [`TrafficLight`], [`crate::Placement`], and
-    /// `props_anim::Pose` on every prop but windmills: see [`Scene::pose_of`]).
+    /// [`Windmill`], [`Fox`], [`crate::FoxGait`], [`TrafficLight`]); a prop's pose and
+    /// placement are [`Scene::pose_of`] and [`Scene::placement_of`].
     #[must_use]
     pub fn world(&self) -> &World {
         &self.world
@@ -311,6 +429,12 @@ impl Scene {
     #[must_use]
     pub fn windmill_count(&self) -> usize {
         self.windmills.len()
+    }
+
+    /// What the last [`Scene::animate`] did.
+    #[must_use]
+    pub fn animation_stats(&self) -> AnimationStats {
+        self.animation
     }
 
     /// Radius of the outermost windmill ring now, metres (for placing the camera).

@@ -9,13 +9,13 @@
 
 use glam::{Affine3A, Quat, Vec3};
 use hecs::World;
-use props_anim::Pose;
+use props_anim::Layer;
 
-use crate::models::LightRig;
+use crate::crowds::PropCrowd;
 use crate::rng::{Rng, Stream};
 use crate::roads::{IntersectionId, LANE_WIDTH, RoadNetwork};
 use crate::traffic::Occupancy;
-use crate::{Placement, heading_yaw};
+use crate::{PropInstance, heading_yaw};
 
 /// Shortest green, seconds.
 pub const MIN_GREEN: f32 = 5.0;
@@ -248,7 +248,8 @@ impl TrafficLight {
 
 /// Spawns one light per approach, on the right of the lane at its stop line, facing the
 /// oncoming cars.
-pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, rig: &LightRig) {
+pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut PropCrowd) {
+    let scale = Vec3::splat(lights.prop().scale);
     for (index, intersection) in roads.intersections().iter().enumerate() {
         for (approach, lane) in intersection.approaches().iter().enumerate() {
             let Some(lane) = lane else { continue };
@@ -257,20 +258,21 @@ pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, rig: &LightRi
             let right = glam::Vec2::new(-d.y, d.x);
             let at = end + right * POLE_OFFSET;
             let transform = Affine3A::from_scale_rotation_translation(
-                Vec3::splat(rig.prop.scale),
+                scale,
                 Quat::from_rotation_y(heading_yaw(-d)),
                 Vec3::new(at.x, 0.0, at.y),
             );
             let light = TrafficLight { intersection: IntersectionId(index as u32), approach, state: LightState::Red };
-            world.spawn((light, Placement(transform), Pose::from_rest(rig.prop.model.rig())));
+            world.spawn((light, PropInstance(lights.push(transform))));
         }
     }
 }
 
-/// Poses every light from its approach's state: the matching phase pose.
-pub(crate) fn animate_lights(world: &mut World, signals: &Signals, rig: &LightRig) {
-    for (light, pose) in world.query_mut::<(&mut TrafficLight, &mut Pose)>() {
+/// Sets every light's state from its approach's and plays the state's clip (at time 0: the
+/// clips hold one pose each).
+pub(crate) fn animate_lights(world: &mut World, signals: &Signals, lights: &mut PropCrowd) {
+    for (light, instance) in world.query_mut::<(&mut TrafficLight, &PropInstance)>() {
         light.state = signals.state(light.intersection, light.approach);
-        pose.clone_from(&rig.phase_poses[light.state.phase_index()]);
+        lights.layers_mut(instance.0)[0] = Layer::clip(light.state.phase_index() as u16, 0.0);
     }
 }

@@ -380,6 +380,20 @@ pub(crate) fn drive(
     }
 }
 
+/// Distance between the initial cars, centre to centre, metres.
+fn spawn_spacing(params: &IdmParams) -> f32 {
+    params.car_length + params.min_gap + 6.0
+}
+
+/// How many cars the initial placement puts on `roads` at most.
+pub(crate) fn capacity(roads: &RoadNetwork, params: &IdmParams) -> usize {
+    // Road lanes of a grid are all the same length; the shortest decides to be safe.
+    let lanes = roads.road_lanes();
+    let shortest = lanes.iter().map(|l| roads.lane(*l).length()).fold(f32::INFINITY, f32::min);
+    let per_lane = ((shortest - params.car_length - 1.0) / spawn_spacing(params)).floor().max(-1.0) as usize + 1;
+    per_lane * lanes.len()
+}
+
 /// Where the initial cars go: lanes shuffled by the seed, filled from their stop lines back,
 /// `spacing` metres apart. Returns `(lane, position)` per car, or the capacity if they do not
 /// fit.
@@ -389,18 +403,15 @@ pub(crate) fn spawn_places(
     count: usize,
     rng: &mut Rng,
 ) -> Result<Vec<(LaneId, f32)>, SceneError> {
-    let spacing = params.car_length + params.min_gap + 6.0;
+    let spacing = spawn_spacing(params);
     let half = params.car_length * 0.5;
+    let capacity = capacity(roads, params);
+    if count > capacity {
+        return Err(SceneError::TooManyCars { requested: count, capacity });
+    }
     let mut lanes: Vec<LaneId> = roads.road_lanes().to_vec();
     for i in (1..lanes.len()).rev() {
         lanes.swap(i, rng.below(i as u32 + 1) as usize);
-    }
-    // Road lanes of a grid are all the same length; the shortest decides to be safe.
-    let shortest = lanes.iter().map(|l| roads.lane(*l).length()).fold(f32::INFINITY, f32::min);
-    let per_lane = ((shortest - params.car_length - 1.0) / spacing).floor().max(-1.0) as usize + 1;
-    let capacity = per_lane * lanes.len();
-    if count > capacity {
-        return Err(SceneError::TooManyCars { requested: count, capacity });
     }
     Ok((0..count)
         .map(|i| {

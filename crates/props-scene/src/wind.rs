@@ -4,18 +4,17 @@
 //! across the map, its direction veers slowly. Each windmill yaws its nacelle into the wind at
 //! a limited rate and its rotor's angular speed follows the wind speed with inertia; both are
 //! procedural overrides of the `nacelle` (about local Y, rest translation kept) and `hub`
-//! (about local Z) nodes. Windmills stand on rings on the hills around the town, placed in
+//! (about local Z) nodes, set as the animation runtime's two drivers. Windmills stand on rings on the hills around the town, placed in
 //! O(1) each from their index, so adding and removing them never moves the others.
 
 use std::f32::consts::{PI, TAU};
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::World;
-use props_anim::{JointMatrix, Pose, Transform};
 
-use crate::Placement;
+use crate::PropInstance;
 use crate::config::WindConfig;
-use crate::models::WindmillRig;
+use crate::crowds::PropCrowd;
 use crate::rng::{Rng, Stream};
 use crate::terrain::Terrain;
 
@@ -37,6 +36,9 @@ const VEER_PERIODS: [f64; 2] = [97.0, 31.0];
 const DRIFT_PERIOD: f64 = 60.0;
 /// Wavelength of the spatial variation, metres.
 const SPATIAL_WAVELENGTH: f32 = 900.0;
+/// Windmills are drawn between these times the model's scale (seeded per windmill).
+const MIN_SCALE: f32 = 0.9;
+pub(crate) const MAX_SCALE: f32 = 1.15;
 /// Golden angle: staggers the windmill rings.
 const GOLDEN_ANGLE: f32 = 2.399_963;
 
@@ -91,7 +93,17 @@ impl WindField {
     /// The wind at `at` (x, z) at scene time `time` seconds.
     #[must_use]
     pub fn sample(&self, at: Vec2, time: f64) -> Wind {
-        self.at_time(time).sample(at)
+        self.at_time(time).sample(&self.site(at))
+    }
+
+    /// What the field's variation across the map makes of the place `at` (x, z), for sampling
+    /// it at any time.
+    #[must_use]
+    pub fn site(&self, at: Vec2) -> Site {
+        let across = at.dot(self.spatial_axis) / SPATIAL_WAVELENGTH * TAU;
+        let (sin, cos) = across.sin_cos();
+        let spatial = self.config.spatial;
+        Site { sin_across: sin, cos_across: cos, veer: spatial * (across * 0.7 + self.phases[5]).sin() }
     }
 
     /// The field frozen at `time`: the parts that vary only in time evaluated once, for
@@ -102,15 +114,23 @@ impl WindField {
         let gust = 0.6 * wave(time, GUST_PERIODS[0], p[0]) + 0.4 * wave(time, GUST_PERIODS[1], p[1]);
         let veer = 0.7 * wave(time, VEER_PERIODS[0], p[2]) + 0.3 * wave(time, VEER_PERIODS[1], p[3]);
         let c = &self.config;
+        let (sin_drift, cos_drift) = ((time / DRIFT_PERIOD).fract() as f32 * TAU + p[4]).sin_cos();
         WindAtTime {
             speed: c.mean_speed * (1.0 + c.gustiness * gust),
             from: self.direction + c.veer * veer,
-            drift: (time / DRIFT_PERIOD).fract() as f32 * TAU + p[4],
-            side_phase: p[5],
-            spatial: c.spatial,
-            axis: self.spatial_axis,
+            sin_drift: sin_drift * c.spatial,
+            cos_drift: cos_drift * c.spatial,
         }
     }
+}
+
+/// A place's share of the wind field's variation across the map (see [`WindField::site`]):
+/// the speed varies with `sin(drift + across)`, the direction by a constant veer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Site {
+    sin_across: f32,
+    cos_across: f32,
+    veer: f32,
 }
 
 /// A [`WindField`] at one instant.
@@ -118,20 +138,19 @@ impl WindField {
 pub struct WindAtTime {
     speed: f32,
     from: f32,
-    drift: f32,
-    side_phase: f32,
-    spatial: f32,
-    axis: Vec2,
+    /// `spatial * sin(drift)`, `spatial * cos(drift)`.
+    sin_drift: f32,
+    cos_drift: f32,
 }
 
 impl WindAtTime {
-    /// The wind at `at` (x, z).
+    /// The wind at `site`.
     #[must_use]
-    pub fn sample(&self, at: Vec2) -> Wind {
-        let across = at.dot(self.axis) / SPATIAL_WAVELENGTH * TAU;
-        let speed = self.speed * (1.0 + self.spatial * (self.drift + across).sin());
-        let from = self.from + self.spatial * (across * 0.7 + self.side_phase).sin();
-        Wind { from: wrap_angle(from), speed: speed.max(0.0) }
+    pub fn sample(&self, site: &Site) -> Wind {
+        // spatial * sin(drift + across), by the angle-sum identity.
+        let variation = self.sin_drift * site.cos_across + self.cos_drift * site.sin_across;
+        let speed = self.speed * (1.0 + variation);
+        Wind { from: wrap_angle(self.from + site.veer), speed: speed.max(0.0) }
     }
 }
 
@@ -151,6 +170,7 @@ pub fn rotor_speed_for(speed: f32) -> f32 {
 pub struct Windmill {
     index: u32,
     site: Vec2,
+    wind: Site,
     yaw: f32,
     rotor_angle: f32,
     rotor_speed: f32,
@@ -221,61 +241,36 @@ impl Layout {
         (ring, index - self.before_ring(ring))
     }
 
-    /// Windmill `index` standing on `terrain`.
-    pub fn windmill(&self, index: u32, terrain: &Terrain, scale: f32) -> (Windmill, Placement) {
+    /// Windmill `index` standing on `terrain` in `field`, and its placement.
+    pub fn windmill(&self, index: u32, terrain: &Terrain, field: &WindField, scale: f32) -> (Windmill, Affine3A) {
         let (ring, slot) = self.ring_of(u64::from(index));
         let capacity = (self.first_ring() + 6 * ring) as f32;
         let mut rng = Rng::stream(self.seed, Stream::Windmill, u64::from(index));
         let radius = self.inner_radius + ring as f32 * self.spacing + rng.range(-0.2, 0.2) * self.spacing;
         let angle = (slot as f32 + 0.5 + rng.range(-0.2, 0.2)) / capacity * TAU + ring as f32 * GOLDEN_ANGLE;
         let site = Vec2::new(angle.cos(), angle.sin()) * radius;
-        let scale = rng.range(0.9, 1.15) * scale;
-        let mill = Windmill { index, site, yaw: rng.angle() - PI, rotor_angle: rng.angle(), rotor_speed: 0.0 };
+        let scale = rng.range(MIN_SCALE, MAX_SCALE) * scale;
+        let yaw = rng.angle() - PI;
+        let mill = Windmill { index, site, wind: field.site(site), yaw, rotor_angle: rng.angle(), rotor_speed: 0.0 };
         let ground = Vec3::new(site.x, terrain.height(site), site.y);
-        let placement =
-            Placement(Affine3A::from_scale_rotation_translation(Vec3::splat(scale), Quat::IDENTITY, ground));
-        (mill, placement)
+        (mill, Affine3A::from_scale_rotation_translation(Vec3::splat(scale), Quat::IDENTITY, ground))
     }
 }
 
-/// Turns every windmill into the wind and spins its rotor. Only the two angles are stored:
-/// the pose is built when needed ([`pose`]), so that 100k windmills stay small.
-pub(crate) fn update(world: &mut World, field: &WindField, time: f64, dt: f32) {
+/// Turns every windmill into the wind, spins its rotor, and sets its drivers (nacelle yaw,
+/// rotor angle).
+pub(crate) fn update(world: &mut World, field: &WindField, mills: &mut PropCrowd, time: f64, dt: f32) {
     let inertia = 1.0 - (-dt / ROTOR_INERTIA).exp();
     let max_yaw = YAW_RATE * dt;
     let now = field.at_time(time);
-    for mill in world.query_mut::<&mut Windmill>() {
-        let wind = now.sample(mill.site);
+    for (mill, instance) in world.query_mut::<(&mut Windmill, &PropInstance)>() {
+        let wind = now.sample(&mill.wind);
         let error = wrap_angle(wind.from - mill.yaw);
         mill.yaw = wrap_angle(mill.yaw + error.clamp(-max_yaw, max_yaw));
         mill.rotor_speed += (rotor_speed_for(wind.speed) - mill.rotor_speed) * inertia;
         mill.rotor_angle = (mill.rotor_angle + mill.rotor_speed * dt).rem_euclid(TAU);
+        mills.drivers_mut(instance.0).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
     }
-}
-
-/// Local transforms of the windmill's driven nodes for nacelle yaw `yaw` and rotor angle
-/// `rotor`: `nacelle` yawed about local Y (rest translation kept), `hub` turned clockwise seen
-/// from the front (negative about +Z, as the `spin` clip turns).
-fn driven(rig: &WindmillRig, yaw: f32, rotor: f32) -> [Transform; 2] {
-    [rig.nacelle.rotated(Quat::from_rotation_y(yaw)), rig.hub.rotated(Quat::from_rotation_z(-rotor))]
-}
-
-/// Writes the palette (of the windmill model's palette length) of a windmill with nacelle yaw
-/// `yaw` and rotor angle `rotor` from the factored palette.
-pub(crate) fn write_palette(rig: &WindmillRig, yaw: f32, rotor: f32, out: &mut [JointMatrix]) {
-    // glam's constructor inlines here; `Transform::to_affine` would be a call per node.
-    let locals =
-        driven(rig, yaw, rotor).map(|t| Affine3A::from_scale_rotation_translation(t.scale, t.rotation, t.translation));
-    rig.palette.write(locals, out);
-}
-
-/// Poses `mill` into `pose` (a pose of the windmill rig whose other nodes are at rest), world
-/// matrices included, with its exact angles: for inspection and debug lines.
-pub(crate) fn pose(rig: &WindmillRig, mill: &Windmill, pose: &mut Pose) {
-    let [nacelle, hub] = driven(rig, mill.yaw, mill.rotor_angle);
-    pose.set_local_transform(rig.nacelle.id, nacelle);
-    pose.set_local_transform(rig.hub.id, hub);
-    pose.compute_world(rig.prop.model.rig());
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! World matrices, overrides, rest pose and palettes.
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3, Vec4};
 use props_anim::{JointMatrix, NodeId, Pose, Rig, Skin, Transform};
 
 use crate::support::{assert_affine_close, rig};
@@ -84,12 +84,19 @@ fn blending_moves_between_two_poses() {
     };
     target.set_local_transform(NodeId(1), moved);
     let start = *rest.local_transform(NodeId(1));
-    for (weight, expected_angle) in [(0.0, 0.0), (0.25, 0.25), (1.0, 1.0)] {
+    for weight in [0.0, 0.25, 0.5, 1.0] {
         let mut pose = rest.clone();
         pose.blend(&target, weight);
         let got = pose.local_transform(NodeId(1));
-        let expected_rotation = start.rotation.slerp(moved.rotation, expected_angle);
+        // Normalized lerp of the two rotations (both are on the same hemisphere here).
+        let (a, b) = (Vec4::from(start.rotation), Vec4::from(moved.rotation));
+        let expected_rotation = Quat::from_vec4((a * (1.0 - weight) + b * weight).normalize());
         assert!((got.rotation.dot(expected_rotation).abs() - 1.0).abs() < 1e-6, "weight {weight}");
+        if weight == 0.5 {
+            // At the ends and the midpoint a normalized lerp is a slerp.
+            let slerp = start.rotation.slerp(moved.rotation, 0.5);
+            assert!((got.rotation.dot(slerp).abs() - 1.0).abs() < 1e-6);
+        }
         assert!((got.translation - start.translation.lerp(moved.translation, weight)).length() < 1e-6);
         assert!((got.scale - start.scale.lerp(moved.scale, weight)).length() < 1e-6);
         // Untouched nodes stay where they were.

@@ -5,6 +5,7 @@
 use props_anim::JointMatrix;
 
 mod program;
+mod sharing;
 use props_bench::naive;
 use props_bench::workload::{self, Crowd};
 

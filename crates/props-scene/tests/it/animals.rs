@@ -1,22 +1,21 @@
 //! Foxes: gait follows speed, a gait change crossfades Walk and Run without a pop, and
-//! update-rate LOD poses far or unseen foxes less often without changing how they move.
+//! update-rate LOD poses far foxes less often, culling unseen ones, without changing how
+//! they move; the CPU budget stretches the far rates, never the near ones.
 
 use hecs::Entity;
-use props_anim::JointMatrix;
-use props_anim::UpdateRateLod;
+use props_anim::{JointMatrix, UpdateRateLod};
 use props_frame::FrameData;
-use props_scene::{FADE_TIME, Fox, FoxGait, Gait, Scene, SceneConfig, Viewer};
+use props_scene::{FADE_TIME, Fox, FoxGait, Gait, Scene, SceneCamera, SceneConfig};
 
-use crate::support::{DT, scene};
+use crate::support::{DT, draw, scene};
 
 /// Palette length of the synthetic fox: 7 joints and the skinned mesh's node slot.
 const FOX_PALETTE: usize = 8;
 
 /// Each fox's palette (model space), in world order.
 fn palettes(scene: &mut Scene, frame: &mut FrameData) -> Vec<Vec<JointMatrix>> {
-    frame.clear();
-    scene.extract(frame);
-    let batch = frame.batches.iter().find(|b| b.model == props_frame::ModelId(3)).expect("a fox batch");
+    draw(scene, frame);
+    let Some(batch) = frame.batches.iter().find(|b| b.model == props_frame::ModelId(3)) else { return Vec::new() };
     frame.instances[batch.instances.start as usize..batch.instances.end as usize]
         .iter()
         .map(|i| frame.palettes[i.palette_base as usize..i.palette_base as usize + FOX_PALETTE].to_vec())
@@ -114,20 +113,21 @@ fn hard_switch_pop() -> f32 {
         .fold(0.0, f32::max)
 }
 
-/// A viewer at `eye` looking at `target`, with `lod`.
-fn viewer(eye: glam::Vec3, target: glam::Vec3, lod: UpdateRateLod) -> Viewer {
+/// A camera at `eye` looking at `target`.
+fn camera(eye: glam::Vec3, target: glam::Vec3) -> SceneCamera {
     let camera = props_frame::Camera::look_at(eye, target, 0.8, 16.0 / 9.0, (0.5, 5000.0));
-    Viewer { eye, view_projection: camera.view_projection, lod }
+    SceneCamera { eye, view_projection: camera.view_projection }
 }
 
-/// For `steps` steps, per fox: in how many steps its palette changed.
-fn pose_changes(scene: &mut Scene, steps: usize) -> Vec<usize> {
+/// For `frames` frames of a step each, per fox drawn: in how many its palette changed.
+fn pose_changes(scene: &mut Scene, frames: usize) -> Vec<usize> {
     let mut frame = FrameData::default();
     let mut previous = palettes(scene, &mut frame);
     let mut changes = vec![0; previous.len()];
-    for _ in 0..steps {
+    for _ in 0..frames {
         scene.step(DT);
         let now = palettes(scene, &mut frame);
+        assert_eq!(now.len(), previous.len());
         for (count, (a, b)) in changes.iter_mut().zip(previous.iter().zip(&now)) {
             *count += usize::from(a != b);
         }
@@ -136,34 +136,107 @@ fn pose_changes(scene: &mut Scene, steps: usize) -> Vec<usize> {
     changes
 }
 
+/// Foxes only, every one posed exactly (no sharing), with `lod`.
+fn foxes(lod: UpdateRateLod, budget: Option<f32>) -> Scene {
+    let config = SceneConfig {
+        foxes: 12,
+        cars: 0,
+        windmills: 0,
+        seed: 4,
+        sharing: None,
+        lod,
+        animation_budget_ms: budget,
+        ..SceneConfig::default()
+    };
+    scene(config)
+}
+
 #[test]
-fn update_rate_lod_poses_unseen_foxes_every_few_steps_and_changes_nothing_else() {
-    let config = SceneConfig { foxes: 12, cars: 0, windmills: 0, seed: 4, ..SceneConfig::default() };
-    let [mut plain, mut near, mut mid, mut away] = [0; 4].map(|_| scene(config));
+fn update_rate_lod_poses_far_foxes_every_few_frames_culls_unseen_ones_and_changes_nothing_else() {
+    let lod = UpdateRateLod { near: 1000.0, far: 2000.0, ..UpdateRateLod::default() };
+    let [mut plain, mut near, mut away] = [0; 3].map(|_| foxes(lod, None));
     // High above the town looking down at it: every fox in view, at 400 m or so.
     let (above, centre) = (glam::Vec3::new(0.0, 400.0, 1.0), glam::Vec3::ZERO);
-    let lod = UpdateRateLod { near: 1000.0, far: 2000.0, ..UpdateRateLod::default() };
-    near.set_viewer(Some(viewer(above, centre, lod)));
-    mid.set_viewer(Some(viewer(above, centre, UpdateRateLod { near: 10.0, ..lod })));
+    near.set_camera(Some(camera(above, centre)));
+    let mut mid = foxes(UpdateRateLod { near: 10.0, ..lod }, None);
+    mid.set_camera(Some(camera(above, centre)));
     // Far out, looking away from the town: every fox out of view.
-    let (out, beyond) = (glam::Vec3::new(0.0, 10.0, 3000.0), glam::Vec3::new(0.0, 10.0, 6000.0));
-    away.set_viewer(Some(viewer(out, beyond, UpdateRateLod::default())));
-    let steps = 8 * 30;
-    let every = pose_changes(&mut plain, steps);
-    assert!(every.iter().all(|&c| c == steps), "without a viewer every fox is posed every step: {every:?}");
-    assert_eq!(pose_changes(&mut near, steps), every, "near and in view: every step");
-    assert_eq!(pose_changes(&mut mid, steps), vec![steps / 2; every.len()], "in view, mid distance: every 2nd step");
-    let hidden = UpdateRateLod::default().hidden_rate as usize;
-    assert_eq!(pose_changes(&mut away, steps), vec![steps / hidden; every.len()], "unseen: every {hidden}th step");
-    // Only poses are skipped: the foxes walk and run exactly as without a viewer.
+    away.set_camera(Some(camera(glam::Vec3::new(0.0, 10.0, 3000.0), glam::Vec3::new(0.0, 10.0, 6000.0))));
+    let frames = 8 * 30;
+    let every = pose_changes(&mut plain, frames);
+    assert_eq!(every, vec![frames; 12], "without a camera every fox is posed every frame");
+    assert_eq!(pose_changes(&mut near, frames), every, "near and in view: every frame");
+    assert_eq!(pose_changes(&mut mid, frames), vec![frames / 2; 12], "in view, mid distance: every 2nd frame");
+    assert!(pose_changes(&mut away, frames).is_empty(), "out of view: not drawn");
+    assert_eq!(away.animation_stats().posed, 0, "out of view: not posed");
+    assert_eq!(away.animation_stats().visible, 0);
+    let stats = mid.animation_stats();
+    assert_eq!(stats.visible, mid.counts().instances, "foxes and traffic lights");
+    assert_eq!(stats.deferred + stats.posed, stats.visible);
+    // Only poses are skipped: the foxes walk and run exactly as without a camera.
     let state = |scene: &Scene| -> Vec<(glam::Vec2, f32)> {
         scene.world().query::<&Fox>().iter().map(|f| (f.position(), f.speed())).collect()
     };
     assert_eq!(state(&plain), state(&away));
-    // A viewer's pose, when due, is the pose without a viewer at that step.
-    away.set_viewer(None);
-    plain.step(DT);
-    away.step(DT);
+    assert_eq!(state(&plain), state(&mid));
+    // A pose, when due, is the pose without a camera at that frame: every fox is due once in
+    // two frames, so over two frames each one's palette equals the plain scene's once.
     let mut frame = FrameData::default();
-    assert_eq!(palettes(&mut plain, &mut frame), palettes(&mut away, &mut frame));
+    let mut matched = [0usize; 12];
+    for _ in 0..2 {
+        plain.step(DT);
+        mid.step(DT);
+        let (a, b) = (palettes(&mut plain, &mut frame), palettes(&mut mid, &mut frame));
+        for (m, (a, b)) in matched.iter_mut().zip(a.iter().zip(&b)) {
+            *m += usize::from(a == b);
+        }
+    }
+    assert_eq!(matched, [1; 12]);
+}
+
+#[test]
+fn the_budget_stretches_far_rates_only_while_over_and_never_touches_near_foxes() {
+    let (above, centre) = (glam::Vec3::new(0.0, 400.0, 1.0), glam::Vec3::ZERO);
+    // Every fox at mid distance: posed every 2nd frame without pressure.
+    let mut scene = foxes(UpdateRateLod { near: 10.0, far: 2000.0, ..UpdateRateLod::default() }, Some(1.0));
+    scene.set_camera(Some(camera(above, centre)));
+    let mut frame = FrameData::default();
+    for _ in 0..props_anim::MAX_PRESSURE {
+        scene.step(DT);
+        draw(&mut scene, &mut frame);
+        scene.record_animation_time(5.0);
+    }
+    // Full pressure: every 2 * 2^4 = 32nd frame. The traffic lights (in view, as far) too.
+    let (frames, props) = (64, scene.counts().instances);
+    let mut posed = 0;
+    for _ in 0..frames {
+        scene.step(DT);
+        draw(&mut scene, &mut frame);
+        let stats = scene.animation_stats();
+        assert_eq!(stats.pressure, props_anim::MAX_PRESSURE);
+        assert_eq!(stats.visible, props, "deferred props are still drawn");
+        posed += stats.posed;
+        scene.record_animation_time(5.0);
+    }
+    assert_eq!(posed, props * frames / 32);
+    // Under budget the pressure eases off.
+    for _ in 0..props_anim::MAX_PRESSURE {
+        scene.record_animation_time(0.1);
+    }
+    scene.step(DT);
+    draw(&mut scene, &mut frame);
+    assert_eq!(scene.animation_stats().pressure, 0);
+
+    // Near foxes are posed every frame whatever the pressure.
+    let mut near = foxes(UpdateRateLod { near: 1000.0, far: 2000.0, ..UpdateRateLod::default() }, Some(1.0));
+    near.set_camera(Some(camera(above, centre)));
+    for _ in 0..props_anim::MAX_PRESSURE {
+        near.record_animation_time(5.0);
+    }
+    for _ in 0..8 {
+        near.step(DT);
+        draw(&mut near, &mut frame);
+        assert_eq!(near.animation_stats().posed, near.counts().instances);
+        assert_eq!(near.animation_stats().pressure, props_anim::MAX_PRESSURE);
+    }
 }

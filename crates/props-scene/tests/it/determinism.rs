@@ -1,9 +1,10 @@
-//! The same seed gives bitwise the same scene; another seed a different one.
+//! The same seed gives bitwise the same scene, whatever the number of threads posing it;
+//! another seed a different one.
 
 use props_frame::FrameData;
 use props_scene::{Car, Fox, Scene, SceneConfig, Windmill};
 
-use crate::support::{DT, scene};
+use crate::support::{DT, draw, scene};
 
 /// Every simulated number and every palette and instance matrix, as bits.
 fn fingerprint(scene: &mut Scene) -> Vec<u32> {
@@ -18,18 +19,26 @@ fn fingerprint(scene: &mut Scene) -> Vec<u32> {
         bits.extend([fox.position().x.to_bits(), fox.position().y.to_bits(), fox.speed().to_bits()]);
     }
     let mut frame = FrameData::default();
-    scene.extract(&mut frame);
+    draw(scene, &mut frame);
     bits.extend(frame.palettes.iter().flat_map(|m| m.to_array().map(f32::to_bits)));
     bits.extend(frame.instances.iter().flat_map(|i| i.transform.to_array().map(f32::to_bits)));
     bits
 }
 
-fn run(seed: u64, steps: usize) -> Vec<u32> {
-    let mut scene = scene(SceneConfig { seed, windmills: 150, ..SceneConfig::default() });
+fn run_on(seed: u64, steps: usize, threads: usize) -> Vec<u32> {
+    let mut scene = scene(SceneConfig { seed, windmills: 150, threads, ..SceneConfig::default() });
+    let mut frame = FrameData::default();
     for _ in 0..steps {
         scene.step(DT);
+        // Posed every frame, as the game does (the runtime keeps no state that changes the
+        // simulation, but a frame's palettes must not depend on the frames before either).
+        draw(&mut scene, &mut frame);
     }
     fingerprint(&mut scene)
+}
+
+fn run(seed: u64, steps: usize) -> Vec<u32> {
+    run_on(seed, steps, 1)
 }
 
 #[test]
@@ -37,6 +46,14 @@ fn same_seed_same_state_bit_for_bit() {
     let (a, b) = (run(7, 900), run(7, 900));
     assert_eq!(a.len(), b.len());
     assert!(a == b, "two runs of seed 7 differ");
+}
+
+#[test]
+fn any_number_of_threads_gives_the_same_bits() {
+    let one = run_on(3, 120, 1);
+    for threads in [2, 3] {
+        assert!(run_on(3, 120, threads) == one, "{threads} threads differ from one");
+    }
 }
 
 #[test]

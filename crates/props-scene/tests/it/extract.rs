@@ -1,65 +1,172 @@
-//! Extraction: one batch per model, consistent palettes (traffic lights sharing one per
-//! phase), no buffer growth in a steady scene.
+//! Extraction: one batch per model, every instance's palette the pose the general `Pose`
+//! path gives its state (traffic lights sharing one per phase), culling that keeps what
+//! reaches into view, no buffer growth in a steady scene.
 
-use props_anim::JointMatrix;
-use props_frame::{FrameData, ModelId};
-use props_scene::{SceneConfig, TrafficLight};
+use std::collections::HashMap;
 
-use crate::support::{DT, models, scene};
+use glam::{Affine3A, Vec3};
+use hecs::Entity;
+use props_anim::{JointMatrix, Model};
+use props_frame::{FrameData, InstanceData, ModelId};
+use props_scene::{Car, Fox, Scene, SceneCamera, SceneConfig, TrafficLight, Windmill};
+
+use crate::support::{DT, draw, models, scene};
+
+/// The largest distance between where palettes `a` and `b` put any vertex of `model`, over
+/// its size (its pose bound: no vertex of any pose is farther from its origin).
+fn vertex_error(model: &Model, a: &[JointMatrix], b: &[JointMatrix]) -> f32 {
+    let (a, b) = (posed_vertices(model, a), posed_vertices(model, b));
+    let moved = a.iter().zip(&b).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+    moved / model.pose_bounds().radius as f32
+}
+
+/// Every vertex of `model` posed by `palette` (model space).
+fn posed_vertices(model: &Model, palette: &[JointMatrix]) -> Vec<Vec3> {
+    let mut all = Vec::new();
+    let mut out = Vec::new();
+    for (i, instance) in model.instances().iter().enumerate() {
+        for primitive in &model.meshes()[instance.mesh as usize].primitives {
+            match instance.skin {
+                Some(skin) => {
+                    let joints = &palette[model.palette_range(skin)];
+                    props_anim::skinning::skin_positions(primitive, joints, &[], &mut out);
+                }
+                None => {
+                    let node = palette[model.node_slot(i)].to_affine();
+                    props_anim::skinning::rigid_positions(primitive, &node, &[], &mut out);
+                }
+            }
+            all.extend_from_slice(&out);
+        }
+    }
+    all
+}
+
+/// Every prop entity by the bits of its placement.
+fn props_by_placement(scene: &Scene) -> HashMap<[u32; 12], Entity> {
+    let world = scene.world();
+    let entities = world
+        .query::<(Entity, &Windmill)>()
+        .iter()
+        .map(|(e, _)| e)
+        .chain(world.query::<(Entity, &Car)>().iter().map(|(e, _)| e))
+        .chain(world.query::<(Entity, &TrafficLight)>().iter().map(|(e, _)| e))
+        .chain(world.query::<(Entity, &Fox)>().iter().map(|(e, _)| e))
+        .collect::<Vec<_>>();
+    let key = |a: Affine3A| JointMatrix::from_affine(&a).to_array().map(f32::to_bits);
+    entities.into_iter().map(|e| (key(scene.placement_of(e).expect("a prop")), e)).collect()
+}
+
+/// Checks every instance of `frame` against the reference pose of its prop; returns the
+/// distinct palettes of each batch.
+fn check_against_the_pose_path(scene: &Scene, frame: &FrameData, tolerance: f32) -> Vec<usize> {
+    let m = models();
+    let kinds = [&m.windmill, &m.car, &m.traffic_light, &m.fox];
+    let props = props_by_placement(scene);
+    let mut distinct = Vec::new();
+    for batch in &frame.batches {
+        let model = &kinds[batch.model.0 as usize].model;
+        let len = model.palette_len();
+        let instances = &frame.instances[batch.instances.start as usize..batch.instances.end as usize];
+        let mut bases: Vec<u32> = instances.iter().map(|i| i.palette_base).collect();
+        for instance in instances {
+            let InstanceData { transform, palette_base, .. } = *instance;
+            let entity = props[&transform.to_array().map(f32::to_bits)];
+            let mut expected = vec![JointMatrix::IDENTITY; len];
+            model.write_palettes(&scene.pose_of(entity).expect("a prop"), &mut expected);
+            let start = palette_base as usize;
+            let error = vertex_error(model, &frame.palettes[start..start + len], &expected);
+            assert!(error <= tolerance, "model {:?}: an instance is {error} of the model's size off", batch.model);
+        }
+        bases.sort_unstable();
+        bases.dedup();
+        distinct.push(bases.len());
+    }
+    distinct
+}
 
 #[test]
-fn one_batch_per_model_with_consistent_palettes() {
-    // Exact windmill poses: one palette per windmill (sharing is tested with the windmills).
-    let mut scene = scene(SceneConfig { windmill_pose_step: None, ..SceneConfig::default() });
-    scene.step(DT);
+fn every_instance_shows_the_pose_of_its_state() {
+    // Exact: every prop posed for itself.
+    let mut exact = scene(SceneConfig { sharing: None, ..SceneConfig::default() });
     let mut frame = FrameData::default();
-    scene.extract(&mut frame);
-    let counts = scene.counts();
+    for _ in 0..30 {
+        exact.step(DT);
+    }
+    draw(&mut exact, &mut frame);
+    let counts = exact.counts();
     assert_eq!((counts.windmills, counts.cars, counts.foxes), (300, 40, 12));
+    let ids: Vec<ModelId> = frame.batches.iter().map(|b| b.model).collect();
+    assert_eq!(ids, [0, 1, 2, 3].map(ModelId));
+    assert_eq!(frame.instances.len(), counts.instances, "no camera: everything is drawn");
+    let distinct = check_against_the_pose_path(&exact, &frame, 1e-5);
+    assert_eq!(distinct, [counts.windmills, counts.cars, counts.traffic_lights, counts.foxes], "a palette each");
+    let stats = exact.animation_stats();
+    assert_eq!(stats.posed, counts.instances);
+    assert_eq!(stats.palette_matrices, frame.palettes.len());
+
+    // Shared (the default): lights share one palette per phase exactly; the rest are within
+    // the quantization of their states (1/60 s, 1/32 of a weight, one degree): two drivers
+    // each off by at most half a degree move a point at most 2 * 0.0087 of its distance from
+    // the origin, half a frame of a clip less than that.
+    let mut shared = scene(SceneConfig::default());
+    for _ in 0..30 {
+        shared.step(DT);
+    }
+    draw(&mut shared, &mut frame);
+    let distinct = check_against_the_pose_path(&shared, &frame, 0.02);
+    assert!(distinct[2] <= 3, "traffic lights: one palette per phase, not {}", distinct[2]);
+    let stats = shared.animation_stats();
+    assert!(stats.posed < counts.instances, "sharing poses fewer: {}", stats.posed);
+    assert_eq!(stats.palette_matrices, frame.palettes.len());
+}
+
+#[test]
+fn what_the_camera_cannot_see_is_neither_posed_nor_drawn() {
+    let mut scene = scene(SceneConfig { sharing: None, ..SceneConfig::default() });
+    let mut frame = FrameData::default();
+    // At the town's edge looking out over one side of the hills.
+    let eye = Vec3::new(0.0, 30.0, 0.0);
+    let camera = props_frame::Camera::look_at(eye, Vec3::new(400.0, 0.0, 0.0), 0.8, 16.0 / 9.0, (0.5, 5000.0));
+    scene.set_camera(Some(SceneCamera { eye, view_projection: camera.view_projection }));
+    scene.step(DT);
+    draw(&mut scene, &mut frame);
+    let stats = scene.animation_stats();
+    let total = scene.counts().instances;
+    assert_eq!(stats.visible, frame.instances.len());
+    assert!(stats.visible > 0 && stats.visible < total / 2, "{} of {total} in view", stats.visible);
+    check_against_the_pose_path(&scene, &frame, 1e-5);
+    // Every prop any of whose vertices is in view is drawn: a prop's every vertex, in the
+    // pose the general path gives, tested against the frustum.
     let m = models();
-    let expected = [
-        (ModelId(0), counts.windmills, m.windmill.model.palette_len()),
-        (ModelId(1), counts.cars, m.car.model.palette_len()),
-        (ModelId(2), counts.traffic_lights, m.traffic_light.model.palette_len()),
-        (ModelId(3), counts.foxes, m.fox.model.palette_len()),
-    ];
-    assert_eq!(frame.batches.len(), 4);
-    assert_eq!(frame.instances.len(), counts.instances);
-    assert_eq!(frame.palettes.len(), counts.palette_matrices);
-    let mut base = 0;
-    for (batch, (id, n, palette_len)) in frame.batches.iter().zip(expected) {
-        assert_eq!(batch.model, id);
-        assert_eq!(batch.instances.len(), n);
-        let instances = &frame.instances[batch.instances.start as usize..batch.instances.end as usize];
-        if id == ModelId(2) {
-            // Traffic lights share one palette per phase, written before the lights: each
-            // light points at the palette of its own pose.
-            let lights =
-                scene.world().query::<(hecs::Entity, &TrafficLight)>().iter().map(|(e, _)| e).collect::<Vec<_>>();
-            assert_eq!(lights.len(), instances.len());
-            for (entity, instance) in lights.into_iter().zip(instances) {
-                let start = instance.palette_base as usize;
-                assert!((base..base + 3 * palette_len).step_by(palette_len).any(|b| b == start), "a phase palette");
-                let mut expected = vec![JointMatrix::IDENTITY; palette_len];
-                m.traffic_light.model.write_palettes(&scene.pose_of(entity).expect("a prop"), &mut expected);
-                assert_eq!(&frame.palettes[start..start + palette_len], &expected[..], "its own phase's palette");
-            }
-            base += 3 * palette_len;
-            continue;
-        }
-        for instance in instances {
-            assert_eq!(instance.palette_base as usize, base, "palettes back to back");
-            base += palette_len;
+    let drawn: std::collections::HashSet<[u32; 12]> =
+        frame.instances.iter().map(|i| i.transform.to_array().map(f32::to_bits)).collect();
+    let inside = |p: Vec3| {
+        let c = camera.view_projection * p.extend(1.0);
+        c.w > 0.0 && c.x.abs() <= c.w && c.y.abs() <= c.w && (0.0..=c.w).contains(&c.z)
+    };
+    let mut checked = 0;
+    for (key, entity) in props_by_placement(&scene) {
+        let world = scene.world();
+        let model = if world.satisfies::<&Windmill>(entity) {
+            &m.windmill.model
+        } else if world.satisfies::<&Car>(entity) {
+            &m.car.model
+        } else if world.satisfies::<&TrafficLight>(entity) {
+            &m.traffic_light.model
+        } else {
+            &m.fox.model
+        };
+        let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+        model.write_palettes(&scene.pose_of(entity).expect("a prop"), &mut palette);
+        let placement = scene.placement_of(entity).expect("a prop");
+        let seen = posed_vertices(model, &palette).into_iter().any(|p| inside(placement.transform_point3(p)));
+        if seen {
+            assert!(drawn.contains(&key), "a prop reaching into view was culled");
+            checked += 1;
         }
     }
-    assert_eq!(base, frame.palettes.len());
-    // Instances stand where their props are: windmills on the hills, the rest in town.
-    let town = scene.terrain().flat_radius();
-    for (k, instance) in frame.instances.iter().enumerate() {
-        let t = instance.transform.to_affine().translation;
-        let r = glam::Vec2::new(t.x, t.z).length();
-        assert_eq!(k < counts.windmills, r > town, "instance {k} at {r} m from the centre");
-    }
+    assert!(checked > 0);
 }
 
 #[test]
@@ -67,15 +174,14 @@ fn steady_frames_do_not_grow_buffers() {
     let mut scene = scene(SceneConfig::default());
     let mut frame = FrameData::default();
     let mut lines = Vec::new();
-    let frame_step = |scene: &mut props_scene::Scene, frame: &mut FrameData, lines: &mut Vec<_>| {
+    let frame_step = |scene: &mut Scene, frame: &mut FrameData, lines: &mut Vec<_>| {
         scene.step(DT);
-        frame.clear();
+        draw(scene, frame);
         lines.clear();
-        scene.extract(frame);
         scene.road_lines(lines);
         scene.skeleton_lines(4, lines);
     };
-    for _ in 0..5 {
+    for _ in 0..120 {
         frame_step(&mut scene, &mut frame, &mut lines);
     }
     let capacities =

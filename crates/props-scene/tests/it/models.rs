@@ -36,14 +36,25 @@ fn a_model_lacking_a_driven_node_or_clip_is_refused_by_name() {
 fn out_of_range_configurations_are_refused() {
     let refused = |config: SceneConfig| Scene::new(config, models()).err().expect("refused");
     assert!(matches!(
-        refused(SceneConfig { grid: 1, ..SceneConfig::default() }),
+        refused(SceneConfig { grid: Some(1), ..SceneConfig::default() }),
         SceneError::InvalidConfig { field: "grid", .. }
     ));
     assert!(matches!(
         refused(SceneConfig { windmills: props_scene::MAX_WINDMILLS + 1, ..SceneConfig::default() }),
         SceneError::TooManyWindmills { .. }
     ));
-    assert!(matches!(refused(SceneConfig { cars: 5000, ..SceneConfig::default() }), SceneError::TooManyCars { .. }));
+    let crowded = SceneConfig { cars: 5000, grid: Some(3), ..SceneConfig::default() };
+    assert!(matches!(refused(crowded), SceneError::TooManyCars { .. }));
+    assert!(matches!(
+        refused(SceneConfig { cars: 10_000_000, ..SceneConfig::default() }),
+        SceneError::TooManyCars { .. }
+    ));
+    assert!(matches!(
+        refused(SceneConfig { foxes: props_scene::MAX_FOXES + 1, ..SceneConfig::default() }),
+        SceneError::InvalidConfig { field: "foxes", .. }
+    ));
+    let no_budget = SceneConfig { animation_budget_ms: Some(0.0), ..SceneConfig::default() };
+    assert!(matches!(refused(no_budget), SceneError::InvalidConfig { field: "animation_budget_ms", .. }));
     let mut nan_wind = SceneConfig::default();
     nan_wind.wind.mean_speed = f32::NAN;
     assert!(matches!(refused(nan_wind), SceneError::InvalidConfig { field: "wind", .. }));
@@ -58,6 +69,21 @@ fn models_can_be_replaced() {
     assert!(scene.set_models(bad).is_err());
     scene.step(1.0 / 60.0);
     let mut frame = props_frame::FrameData::default();
-    scene.extract(&mut frame);
+    crate::support::draw(&mut scene, &mut frame);
     assert_eq!(frame.batches.len(), 4);
+}
+
+#[test]
+fn the_town_grows_with_the_cars() {
+    let small = Scene::new(SceneConfig { cars: 40, ..SceneConfig::default() }, models()).expect("scene");
+    let big = Scene::new(SceneConfig { cars: 4000, windmills: 0, foxes: 0, ..SceneConfig::default() }, models())
+        .expect("the grid grows to hold 4000 cars");
+    assert_eq!(small.roads().intersections().len(), 9, "the default town is 3 x 3");
+    let lanes = |scene: &Scene| scene.roads().road_lanes().len();
+    assert!(lanes(&big) > 10 * lanes(&small));
+    assert_eq!(big.counts().cars, 4000);
+    // The cars take at most half the room the spawn spacing gives.
+    let sized =
+        SceneConfig { cars: 2000, grid: Some(big.roads().intersections().len().isqrt()), ..SceneConfig::default() };
+    assert!(Scene::new(sized, models()).is_ok());
 }

@@ -1,6 +1,5 @@
 //! Signal phases and the traffic-light props that show them.
 
-use props_anim::Pose;
 use props_scene::{LightState, SignalOverride, TrafficLight, synthetic};
 
 use crate::support::{DT, scene, traffic_only};
@@ -49,7 +48,8 @@ fn light_props_show_their_state_through_the_clips() {
     scene.set_signal_override(intersection, Some(SignalOverride::Green(1))).expect("exists");
     scene.step(DT);
     let mut seen = 0;
-    for (light, pose) in scene.world().query::<(&TrafficLight, &Pose)>().iter() {
+    for (entity, light) in scene.world().query::<(hecs::Entity, &TrafficLight)>().iter() {
+        let pose = scene.pose_of(entity).expect("a light has a pose");
         let lit = |node| pose.local_transform(node).scale.x == 1.0;
         let expected = match light.state() {
             LightState::Green => [false, false, true],

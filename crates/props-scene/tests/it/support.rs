@@ -1,6 +1,7 @@
 //! Shared helpers: scenes on synthetic models, snapshots of the cars, the overlap check.
 
 use hecs::Entity;
+use props_frame::FrameData;
 use props_scene::{Car, LaneId, Scene, SceneConfig, SceneModels, synthetic};
 
 /// The fixed step the game uses.
@@ -14,6 +15,13 @@ pub fn models() -> SceneModels {
 /// A scene on the synthetic models.
 pub fn scene(config: SceneConfig) -> Scene {
     Scene::new(config, models()).expect("scene builds")
+}
+
+/// One frame of `scene` into `frame`: posed and extracted, as the game draws it.
+pub fn draw(scene: &mut Scene, frame: &mut FrameData) {
+    frame.clear();
+    scene.animate(frame);
+    scene.extract(frame);
 }
 
 /// A configuration with only cars (no windmills, no foxes), for traffic tests.

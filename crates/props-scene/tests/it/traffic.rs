@@ -3,7 +3,6 @@
 
 use std::f32::consts::TAU;
 
-use props_anim::Pose;
 use props_scene::{CarWheels, IntersectionId, LaneId, LaneKind, Scene, SignalOverride, Turn};
 
 use crate::support::{DT, assert_no_overlap, car, cars, scene, traffic_only};
@@ -170,7 +169,7 @@ fn wheels_roll_with_speed_and_steer_into_turns() {
 
     let wheels = *scene.world().get::<&CarWheels>(entity).expect("wheels");
     assert!(wheels.curvature() > 0.0, "steering left into a left turn");
-    let pose = scene.world().get::<&Pose>(entity).expect("pose");
+    let pose = scene.pose_of(entity).expect("a car has a pose");
     let model = props_scene::synthetic::car().expect("car");
     let pivot = model.rig().find("steer_front_left").expect("pivot");
     let (axis, angle) = pose.local_transform(pivot).rotation.to_axis_angle();

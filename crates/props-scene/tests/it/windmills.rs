@@ -8,7 +8,7 @@ use hecs::Entity;
 use props_anim::JointMatrix;
 use props_scene::{Scene, SceneConfig, WindConfig, Windmill, rotor_speed_for, synthetic};
 
-use crate::support::{DT, scene};
+use crate::support::{DT, draw, scene};
 
 const WIND_FROM: f32 = 0.7;
 
@@ -139,7 +139,7 @@ fn a_hundred_thousand_windmills() {
     assert_eq!(scene.add_windmills(10), 0, "never beyond the maximum");
     scene.step(DT);
     let mut frame = props_frame::FrameData::default();
-    scene.extract(&mut frame);
+    draw(&mut scene, &mut frame);
     assert_eq!(frame.instances.len(), scene.counts().instances);
 }
 
@@ -174,13 +174,13 @@ fn shared_windmill_poses_round_the_angles_by_at_most_half_a_step() {
         wind: WindConfig::steady(9.0, WIND_FROM),
         ..SceneConfig::default()
     };
-    let step = config.windmill_pose_step.expect("windmills share poses by default");
+    let step = config.sharing.expect("props share poses by default").angle;
     let mut scene = scene(config);
     for _ in 0..(11.0 / DT) as usize {
         scene.step(DT);
     }
     let mut frame = props_frame::FrameData::default();
-    scene.extract(&mut frame);
+    draw(&mut scene, &mut frame);
     let model = synthetic::windmill().expect("synthetic windmill");
     let len = model.palette_len();
     let batch = &frame.batches[0];
@@ -201,6 +201,8 @@ fn shared_windmill_poses_round_the_angles_by_at_most_half_a_step() {
     };
     let (mut worst_yaw, mut worst_rotor) = (0.0f32, 0.0f32);
     for (&entity, instance) in mills.iter().zip(instances) {
+        let placement = scene.placement_of(entity).expect("a windmill");
+        assert_eq!(instance.transform, JointMatrix::from_affine(&placement), "instances in windmill order");
         let mut exact = vec![JointMatrix::IDENTITY; len];
         model.write_palettes(&scene.pose_of(entity).expect("a windmill"), &mut exact);
         let start = instance.palette_base as usize;
@@ -219,16 +221,16 @@ fn shared_windmill_poses_round_the_angles_by_at_most_half_a_step() {
     assert!(bases.len() <= 360, "{} palettes", bases.len());
     // The windmills' palettes come first, back to back, and the counts see the sharing.
     assert_eq!(bases, (0..bases.len() as u32).map(|k| k * len as u32).collect::<Vec<_>>());
-    assert_eq!(scene.counts().palette_matrices, frame.palettes.len());
+    assert_eq!(scene.animation_stats().palette_matrices, frame.palettes.len());
 }
 
 #[test]
 fn exact_windmill_poses_are_the_poses() {
-    let config = SceneConfig { windmills: 50, cars: 0, foxes: 0, windmill_pose_step: None, ..SceneConfig::default() };
+    let config = SceneConfig { windmills: 50, cars: 0, foxes: 0, sharing: None, ..SceneConfig::default() };
     let mut scene = scene(config);
     scene.step(DT);
     let mut frame = props_frame::FrameData::default();
-    scene.extract(&mut frame);
+    draw(&mut scene, &mut frame);
     let model = synthetic::windmill().expect("synthetic windmill");
     let len = model.palette_len();
     let mills: Vec<Entity> = scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
@@ -237,8 +239,14 @@ fn exact_windmill_poses_are_the_poses() {
         model.write_palettes(&scene.pose_of(entity).expect("a windmill"), &mut exact);
         let start = frame.instances[k].palette_base as usize;
         assert_eq!(start, k * len, "a palette per windmill");
+        assert_eq!(
+            frame.instances[k].transform,
+            JointMatrix::from_affine(&scene.placement_of(entity).expect("placed"))
+        );
         let moved = moved_distances(&model, &exact, &frame.palettes[start..start + len]).fold(0.0, f32::max);
         assert!(moved < 1e-4, "windmill {k} moved {moved} m");
     }
-    assert_eq!(scene.counts().palette_matrices, frame.palettes.len());
+    // Palettes are written four at a time: the last batch is padded; the lights' follow.
+    assert_eq!(scene.animation_stats().palette_matrices, frame.palettes.len());
+    assert_eq!(frame.instances[mills.len()].palette_base as usize, 52 * len);
 }

@@ -1,8 +1,10 @@
-//! A free camera orbiting a target: orbit with the left mouse button or arrow keys, pan with
-//! the right button or WASD, zoom with the wheel or Q/E.
+//! [`OrbitCamera`]: a free camera orbiting a target (the game orbits it with the mouse or
+//! arrow keys, pans it with the right button or WASD, zooms with the wheel or Q/E), and the
+//! overview the game starts from, which benchmarks measure from too.
 
 use glam::{Vec2, Vec3};
-use props_render::Camera;
+
+use crate::Camera;
 
 /// Orbit camera state.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +26,13 @@ impl Default for OrbitCamera {
 }
 
 impl OrbitCamera {
+    /// The game's first view of a town whose flat ground reaches `town_radius` metres from
+    /// the origin: above its edge, looking at its centre, the hills beyond in view.
+    #[must_use]
+    pub fn overview(town_radius: f32) -> Self {
+        Self { distance: town_radius * 0.8, pitch: 0.42, ..Self::default() }
+    }
+
     /// Eye position.
     #[must_use]
     pub fn eye(&self) -> Vec3 {

@@ -1,0 +1,182 @@
+//! What an instance's animation is, as plain data ([`Layer`]s and driver values), what a
+//! model is compiled for ([`Spec`]: its clips, its [`Driver`]s and [`Mask`]s), and the
+//! reference evaluation of a state on the general [`Pose`] path ([`pose_state`]), which the
+//! fast path ([`crate::Program`]) must match.
+//!
+//! A state poses a model in this order: start from the rest pose; apply each active layer in
+//! turn (a [`Blend::Replace`] layer moves every animated node's local transform `weight` of
+//! the way towards the layer's clip pose, translation and scale linearly and rotation by a
+//! shortest-path normalized lerp; a [`Blend::Additive`] layer adds `weight` times the clip's
+//! change from its first frame); a layer's weight is scaled per node by its mask; then each
+//! driver sets its nodes' rotations to their rest rotation turned by the driver's angle about
+//! the driver's axis (their translation and scale are the layers'). A first layer of weight 1
+//! is the clip itself.
+
+use glam::{Quat, Vec3};
+
+use crate::model::Model;
+use crate::pose::Pose;
+use crate::rig::{NodeId, Rig};
+
+/// How a layer combines with the layers below it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Blend {
+    /// Crossfade: the pose moves `weight` of the way towards the layer's clip pose.
+    #[default]
+    Replace,
+    /// The clip's change from its first frame, times `weight`, is added on top.
+    Additive,
+}
+
+/// One clip playing on an instance: which, where in it, how strongly, how, and where.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layer {
+    /// Index into the [`Spec::clips`] the program was made for; [`Layer::OFF`] for none.
+    pub clip: u16,
+    /// Clip time, seconds (already wrapped or clamped, e.g. by [`crate::PlayMode::wrap`]).
+    pub time: f32,
+    /// How strongly it applies, usually in `[0, 1]`.
+    pub weight: f32,
+    /// How it combines.
+    pub blend: Blend,
+    /// Index into [`Spec::masks`] scaling the weight per node, or [`Layer::NO_MASK`].
+    pub mask: u8,
+}
+
+impl Layer {
+    /// The `clip` of a layer that plays nothing.
+    pub const OFF: u16 = u16::MAX;
+    /// The `mask` of a layer that applies to every node.
+    pub const NO_MASK: u8 = u8::MAX;
+
+    /// A layer playing nothing.
+    pub const NONE: Self = Self { clip: Self::OFF, time: 0.0, weight: 0.0, blend: Blend::Replace, mask: Self::NO_MASK };
+
+    /// Clip `clip` at `time`, full weight, replacing, unmasked.
+    #[must_use]
+    pub fn clip(clip: u16, time: f32) -> Self {
+        Self { clip, time, weight: 1.0, ..Self::NONE }
+    }
+
+    /// Whether it changes the pose.
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.clip != Self::OFF && self.weight != 0.0
+    }
+}
+
+impl Default for Layer {
+    fn default() -> Self {
+        Self::NONE
+    }
+}
+
+/// A procedural rotation the simulation drives: every one of `nodes` is turned, after its
+/// rest rotation, by the instance's driver value (radians) about `axis` (in the node's own
+/// frame). A car's wheels roll about X with one driver; a windmill's nacelle yaws about Y.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Driver {
+    /// The nodes it turns (TRS nodes).
+    pub nodes: Vec<NodeId>,
+    /// The unit axis, in each node's frame.
+    pub axis: Vec3,
+}
+
+/// A per-node weight for layers (1 on the nodes it covers, 0 elsewhere, or anything between):
+/// a car's door clip on the door nodes only.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mask {
+    /// Weight of each rig node, by rig order.
+    pub weights: Vec<f32>,
+}
+
+impl Mask {
+    /// Weight 1 on `root` and every node below it, 0 elsewhere.
+    #[must_use]
+    pub fn subtree(rig: &Rig, root: NodeId) -> Self {
+        let mut weights = vec![0.0; rig.len()];
+        // Parents come first in rig order: a node is inside when its parent is.
+        for node in rig.nodes() {
+            let inside = node == root || rig.parent(node).is_some_and(|p| weights[p.index()] == 1.0);
+            if inside {
+                weights[node.index()] = 1.0;
+            }
+        }
+        Self { weights }
+    }
+
+    /// The weight of `node` (0 for a node outside the rig the mask was made for).
+    #[must_use]
+    pub fn weight(&self, node: NodeId) -> f32 {
+        self.weights.get(node.index()).copied().unwrap_or(0.0)
+    }
+}
+
+/// What a model is compiled for: the clips its instances may play (indices into
+/// `Model::clips`), the drivers and the masks their layers may use.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spec {
+    /// Model clip indices; a [`Layer::clip`] indexes this list.
+    pub clips: Vec<usize>,
+    /// Procedural rotations; an instance has one value per driver.
+    pub drivers: Vec<Driver>,
+    /// Per-node layer weights.
+    pub masks: Vec<Mask>,
+}
+
+impl Spec {
+    /// Every clip of `model`, in order, no driver or mask.
+    #[must_use]
+    pub fn all_clips(model: &Model) -> Self {
+        Self { clips: (0..model.clips().len()).collect(), ..Self::default() }
+    }
+}
+
+/// The rotation of `rest` turned by `angle` about `axis`: what a driver sets.
+#[must_use]
+pub fn driven_rotation(rest: Quat, axis: Vec3, angle: f32) -> Quat {
+    let (sin, cos) = crate::trig::sin_cos4(glam::Vec4::splat(angle * 0.5));
+    rest * Quat::from_xyzw(axis.x * sin.x, axis.y * sin.x, axis.z * sin.x, cos.x)
+}
+
+/// Poses `pose` for the state `layers` + `drivers` of a model compiled for `spec`, on the
+/// general path (the reference of [`crate::Program`]); `scratch` is a pose of the same rig
+/// for sampling layers. World matrices are computed.
+///
+/// # Panics
+/// If a layer names a clip or mask `spec` does not have, or `drivers` is shorter than
+/// `spec.drivers`.
+pub fn pose_state(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32], pose: &mut Pose, scratch: &mut Pose) {
+    let rig = model.rig();
+    pose.return_to_rest(rig);
+    let mut first = true;
+    for layer in layers.iter().filter(|layer| layer.is_active()) {
+        let clip = &model.clips()[spec.clips[layer.clip as usize]];
+        let mask = (layer.mask != Layer::NO_MASK).then(|| &spec.masks[layer.mask as usize]);
+        if first && layer.weight == 1.0 && layer.blend == Blend::Replace && mask.is_none() {
+            clip.sample(layer.time, pose);
+        } else {
+            scratch.return_to_rest(rig);
+            clip.sample(layer.time, scratch);
+            let weight = |node: NodeId| layer.weight * mask.map_or(1.0, |m| m.weight(node));
+            match layer.blend {
+                Blend::Replace => pose.blend_nodes(scratch, weight),
+                Blend::Additive => {
+                    let mut reference = Pose::from_rest(rig);
+                    clip.sample(0.0, &mut reference);
+                    pose.add_nodes(scratch, &reference, weight);
+                }
+            }
+        }
+        first = false;
+    }
+    for (driver, &angle) in spec.drivers.iter().zip(drivers) {
+        for &node in &driver.nodes {
+            let rest = rig.rest(node).as_trs().map_or(Quat::IDENTITY, |trs| trs.rotation);
+            let local =
+                crate::Transform { rotation: driven_rotation(rest, driver.axis, angle), ..*pose.local_transform(node) };
+            pose.set_local_transform(node, local);
+        }
+    }
+    pose.compute_world(rig);
+}

@@ -1,0 +1,154 @@
+//! Pose sharing's error bound (`props_anim::Sharing`): every quantized time, weight and angle
+//! is within half a step of the instance's own, a shared palette is exactly (to the fast
+//! path's tolerance) the pose of the quantized state, and so it is within the bound of the
+//! exact pose: a driver angle off by half a step moves a point `r` from the axis by at most
+//! `r * step / 2`, a clip time off by half a step moves a point by at most half a step times
+//! its speed. The bounds are checked against the general pose path on the demo's windmill and
+//! on Fox.glb, and are shown to be approached (the test would notice rounding that is off).
+
+use glam::Vec3;
+use props_anim::{
+    Crowd, Driver, JointMatrix, Layer, Model, PlayMode, Pose, Program, Quantization, Sharing, Spec, pose_state,
+    skinning,
+};
+use props_bench::workload;
+
+use crate::program::{TOLERANCE, vertex_error};
+
+/// The palette of a state on the general path.
+fn reference(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32]) -> Vec<JointMatrix> {
+    let rig = model.rig();
+    let (mut pose, mut scratch) = (Pose::from_rest(rig), Pose::from_rest(rig));
+    pose_state(model, spec, layers, drivers, &mut pose, &mut scratch);
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    model.write_palettes(&pose, &mut palette);
+    palette
+}
+
+#[test]
+fn quantized_values_are_within_half_a_step() {
+    let q = Quantization::default();
+    let values = workload::phases(2000, 1.0, 11);
+    for &x in &values {
+        let (time, duration) = (x * 2.5, 2.5);
+        assert!((q.quantize_time(time, duration) - time).abs() <= q.time * 0.5 + 1e-6);
+        assert!(q.quantize_time(time, duration) <= duration);
+        assert!((q.quantize_weight(x) - x).abs() <= q.weight * 0.5 + 1e-6);
+        let angle = (x - 0.5) * 200.0;
+        let off = (q.quantize_angle(angle) - angle).rem_euclid(std::f32::consts::TAU);
+        let off = off.min(std::f32::consts::TAU - off);
+        // Steps are shrunk so that a turn holds a whole number: never longer than asked for.
+        assert!(off <= q.angle * 0.5 + 2e-5, "{angle}: off by {off}");
+    }
+}
+
+/// Evaluates `states` in a crowd sharing as `sharing`; returns each instance's palette.
+fn shared_palettes(
+    program: &Program,
+    layers: usize,
+    sharing: Sharing,
+    states: &[(Vec<Layer>, Vec<f32>)],
+) -> Vec<Vec<JointMatrix>> {
+    let mut crowd = Crowd::new(program, layers, sharing, 1.0, 1);
+    for (i, (l, d)) in states.iter().enumerate() {
+        crowd.push(Vec3::ZERO);
+        crowd.layers_mut(i).copy_from_slice(l);
+        crowd.drivers_mut(i).copy_from_slice(d);
+    }
+    let mut palettes = Vec::new();
+    crowd.update(program, None, 0, None, &mut palettes);
+    let p = program.palette_len();
+    crowd.visible().map(|(_, base)| palettes[base as usize..base as usize + p].to_vec()).collect()
+}
+
+#[test]
+fn driver_angles_move_points_by_at_most_half_a_step_times_their_reach() {
+    let model = workload::windmill();
+    let rig = model.rig();
+    let node = |name| rig.find(name).expect("windmill node");
+    let spec = Spec {
+        drivers: vec![
+            Driver { nodes: vec![node("nacelle")], axis: Vec3::Y },
+            Driver { nodes: vec![node("hub")], axis: Vec3::NEG_Z },
+        ],
+        ..Spec::default()
+    };
+    let program = Program::new(&model, &spec);
+    let q = Quantization::default();
+    let angles = workload::phases(400, std::f32::consts::TAU, 5);
+    let states: Vec<(Vec<Layer>, Vec<f32>)> = angles.chunks(2).map(|a| (vec![], vec![a[0] - 3.0, a[1]])).collect();
+    let shared = shared_palettes(&program, 0, Sharing::Quantized(q), &states);
+    // How far a vertex gets from each driver's axis, over the exact poses.
+    let radius = model.pose_bounds().radius as f32;
+    let mut reach = [0.0f32; 2];
+    let mut worst = 0.0f32;
+    for ((layers, drivers), palette) in states.iter().zip(&shared) {
+        let quantized = drivers.iter().map(|&a| q.quantize_angle(a)).collect::<Vec<_>>();
+        let exact_of_quantized = reference(&model, &spec, layers, &quantized);
+        assert!(
+            vertex_error(&model, palette, &exact_of_quantized) <= TOLERANCE * radius,
+            "the key's state is evaluated"
+        );
+        let exact = reference(&model, &spec, layers, drivers);
+        worst = worst.max(vertex_error(&model, palette, &exact));
+        let (mut pose, mut scratch) = (Pose::from_rest(rig), Pose::from_rest(rig));
+        pose_state(&model, &spec, layers, drivers, &mut pose, &mut scratch);
+        let vertices = posed_vertices(&model, &exact);
+        for (r, driver) in reach.iter_mut().zip(&spec.drivers) {
+            let world = pose.world_matrix(driver.nodes[0]);
+            let (origin, direction) = (Vec3::from(world.translation), world.transform_vector3(driver.axis).normalize());
+            *r = vertices.iter().map(|&p| (p - origin).cross(direction).length()).fold(*r, f32::max);
+        }
+    }
+    let bound = reach.iter().map(|r| r * q.angle * 0.5).sum::<f32>();
+    assert!(worst <= bound, "{worst} m beyond the bound {bound} m");
+    // Both angles are rounded, at most half a step each: the worst instance comes near (the
+    // two reaches are not met by one vertex at once).
+    assert!(worst >= 0.3 * bound, "{worst} m: the angles are hardly rounded (bound {bound} m)");
+}
+
+/// Every vertex of `model` drawn with `palette` (model space).
+fn posed_vertices(model: &Model, palette: &[JointMatrix]) -> Vec<Vec3> {
+    let mut all = Vec::new();
+    let mut out = Vec::new();
+    for (i, instance) in model.instances().iter().enumerate() {
+        for primitive in &model.meshes()[instance.mesh as usize].primitives {
+            match instance.skin {
+                Some(skin) => skinning::skin_positions(primitive, &palette[model.palette_range(skin)], &[], &mut out),
+                None => skinning::rigid_positions(primitive, &palette[model.node_slot(i)].to_affine(), &[], &mut out),
+            }
+            all.extend_from_slice(&out);
+        }
+    }
+    all
+}
+
+#[test]
+fn clip_times_move_points_by_at_most_half_a_step_times_their_speed() {
+    let fox = workload::fox();
+    let clip = fox.find_clip("Run").expect("Run");
+    let spec = Spec { clips: vec![clip], ..Spec::default() };
+    let program = Program::new(&fox, &spec);
+    let q = Quantization::default();
+    let duration = program.duration(0);
+    // The fastest any vertex moves, by the general path at 1/480 s steps.
+    let h = 1.0 / 480.0;
+    let at = |t: f32| reference(&fox, &spec, &[Layer::clip(0, PlayMode::Loop.wrap(t, duration))], &[]);
+    let speed = (0..(duration / h) as usize)
+        .map(|k| vertex_error(&fox, &at(k as f32 * h), &at((k + 1) as f32 * h)) / h)
+        .fold(0.0, f32::max);
+    let bound = q.time * 0.5 * speed;
+    let times = workload::phases(300, duration, 9);
+    let states: Vec<(Vec<Layer>, Vec<f32>)> = times.iter().map(|&t| (vec![Layer::clip(0, t)], vec![])).collect();
+    let shared = shared_palettes(&program, 1, Sharing::Quantized(q), &states);
+    let mut worst = 0.0f32;
+    let radius = fox.pose_bounds().radius as f32;
+    for ((layers, _), palette) in states.iter().zip(&shared) {
+        let quantized = [Layer::clip(0, q.quantize_time(layers[0].time, duration))];
+        assert!(vertex_error(&fox, palette, &reference(&fox, &spec, &quantized, &[])) <= TOLERANCE * radius);
+        worst = worst.max(vertex_error(&fox, palette, &reference(&fox, &spec, layers, &[])));
+    }
+    // Finite differences at 1/480 s see the speed to a few percent.
+    assert!(worst <= 1.05 * bound, "{worst} beyond the bound {bound} (speed {speed} units/s)");
+    assert!(worst >= 0.3 * bound, "{worst}: the times are hardly rounded (bound {bound})");
+}
