@@ -20,14 +20,10 @@ impl Role {
     /// Every role, in id order.
     pub const ALL: [Role; 4] = [Role::Windmill, Role::Car, Role::TrafficLight, Role::Fox];
 
-    /// The model's name: the file stem of its base asset, and of a mod that overrides it.
+    /// The model's name: the file stem of its base asset, and of a mod that overrides it
+    /// ([`props_scene::PROP_ASSETS`]).
     pub fn name(self) -> &'static str {
-        match self {
-            Role::Windmill => "windmill",
-            Role::Car => "car",
-            Role::TrafficLight => "traffic_light",
-            Role::Fox => "Fox",
-        }
+        props_scene::PROP_ASSETS[self as usize].0
     }
 
     /// The role a model named `name` overrides, if any (names are case-sensitive).
@@ -35,12 +31,9 @@ impl Role {
         Role::ALL.into_iter().find(|role| role.name() == name)
     }
 
-    /// Model units to metres: Fox.glb is in centimetres.
+    /// Model units to metres: Fox.glb is in centimetres ([`props_scene::PROP_ASSETS`]).
     pub fn scale(self) -> f32 {
-        match self {
-            Role::Fox => 0.01,
-            Role::Windmill | Role::Car | Role::TrafficLight => 1.0,
-        }
+        props_scene::PROP_ASSETS[self as usize].1
     }
 
     /// The renderer id of the role's current model.

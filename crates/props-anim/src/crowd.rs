@@ -17,12 +17,39 @@
 use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::lod::{View, is_due};
+use crate::lod::{View, Visibility, is_due};
 use crate::palette::JointMatrix;
 use crate::program::{Lane, Program, Scratch, signature_code};
-use crate::shared::{Key, KeyTable, Sharing, fits};
+use crate::shared::{Key, KeyTable, MAX_COARSENING, Sharing, Steps, fits};
 use crate::state::Layer;
 use crate::workers::Workers;
+
+/// Fewer batches than this are evaluated on the calling thread: handing them to workers
+/// costs more than it saves (a few microseconds to wake them).
+const MIN_PARALLEL_BATCHES: usize = 64;
+
+/// Instances culled together (consecutive ones: the scene spawns neighbours in order).
+const BLOCK: usize = 64;
+
+/// The bounding sphere of a [`BLOCK`]'s culling spheres.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    center: Vec3,
+    radius: f32,
+    /// Whether an instance moved since the bounds were taken.
+    stale: bool,
+}
+
+impl Block {
+    const STALE: Self = Self { center: Vec3::ZERO, radius: 0.0, stale: true };
+
+    /// The bounds of spheres of `radius` around `centers`.
+    fn around(centers: &[Vec3], radius: f32) -> Self {
+        let (low, high) =
+            centers.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+        Self { center: (low + high) * 0.5, radius: (high - low).length() * 0.5 + radius, stale: false }
+    }
+}
 
 /// A visible unshared instance posed this frame (its palette's offset is filled in later).
 const DUE: u32 = u32::MAX - 1;
@@ -66,6 +93,10 @@ pub struct Crowd {
     centers: Vec<Vec3>,
     /// Whether each instance was in view last frame.
     shown: Vec<bool>,
+    /// Bounds of each [`BLOCK`] of consecutive instances.
+    blocks: Vec<Block>,
+    /// This frame: the instances in view, and whether each came into view.
+    seen: Vec<(u32, bool)>,
     /// Shared: each instance's key when last posed.
     keys: Vec<Key>,
     /// Unshared, with update-rate LOD: each instance's last palette.
@@ -107,14 +138,15 @@ impl States<'_> {
 
 /// Groups `states` (indices into `layers`, `layers_per` layers each) into batches of four
 /// of one signature, in order, the last batch of each signature padded by repeating its
-/// first state; `open` is scratch.
+/// first state; `open` is scratch. Returns whether all were of one signature (then the `j`-th
+/// state is lane `j % 4` of batch `j / 4`).
 fn form_batches(
     states: &[u32],
     layers: &[Layer],
     layers_per: usize,
     open: &mut Vec<(u64, Batch)>,
     batches: &mut Vec<Batch>,
-) {
+) -> bool {
     let code = |state: u32| {
         let s = state as usize;
         signature_code(&layers[s * layers_per..(s + 1) * layers_per])
@@ -126,7 +158,7 @@ fn form_batches(
             states: std::array::from_fn(|k| chunk.get(k).copied().unwrap_or(chunk[0])),
             filled: chunk.len() as u8,
         }));
-        return;
+        return true;
     }
     open.clear();
     for &state in states {
@@ -151,6 +183,7 @@ fn form_batches(
         }
         batches.push(batch);
     }
+    false
 }
 
 /// Evaluates `batches` into `out` (four palettes per batch, lane `k` of batch `b` at
@@ -171,7 +204,7 @@ fn evaluate(
         }
     };
     match workers {
-        Some(workers) if scratches.len() > 1 && batches.len() > 1 => {
+        Some(workers) if scratches.len() > 1 && batches.len() >= MIN_PARALLEL_BATCHES => {
             let per_run = batches.len().div_ceil(scratches.len()).max(1);
             workers.install(|| {
                 out.par_chunks_mut(per_run * 4 * p.max(1))
@@ -208,6 +241,8 @@ impl Crowd {
             drivers: Vec::new(),
             centers: Vec::new(),
             shown: Vec::new(),
+            blocks: Vec::new(),
+            seen: Vec::new(),
             keys: Vec::new(),
             store: Vec::new(),
             visible: Vec::new(),
@@ -274,7 +309,32 @@ impl Crowd {
         self.centers.push(center);
         self.shown.push(false);
         self.keys.push(Key::default());
+        self.mark_stale(self.len() - 1);
         self.len() - 1
+    }
+
+    /// Makes room in the per-frame buffers for every instance being visible, posed and
+    /// distinct, so that a frame never allocates whatever the camera sees (only adding
+    /// instances does). Call on emptied buffers.
+    fn reserve(&mut self) {
+        let n = self.centers.len();
+        self.visible.reserve(n);
+        self.seen.reserve(n);
+        self.todo.reserve(n);
+        self.bases.reserve(n);
+        self.batches.reserve(n.div_ceil(4) + self.open.capacity());
+        if self.sharing != Sharing::None {
+            self.unique_keys.reserve(n);
+            self.unique_layers.reserve(n * self.layers_per);
+            self.unique_drivers.reserve(n * self.drivers_per);
+        }
+    }
+
+    /// Notes that the block of instance `i` needs its bounds again.
+    fn mark_stale(&mut self, i: usize) {
+        if let Some(block) = self.blocks.get_mut(i / BLOCK) {
+            block.stale = true;
+        }
     }
 
     /// Removes the last instance.
@@ -286,33 +346,40 @@ impl Crowd {
         self.shown.truncate(n);
         self.keys.truncate(n);
         self.store.truncate(n * self.palette_len);
+        self.mark_stale(n);
     }
 
     /// The layers of instance `i`.
     #[must_use]
+    #[inline]
     pub fn layers(&self, i: usize) -> &[Layer] {
         &self.layers[i * self.layers_per..(i + 1) * self.layers_per]
     }
 
     /// The layers of instance `i`, to set.
+    #[inline]
     pub fn layers_mut(&mut self, i: usize) -> &mut [Layer] {
         &mut self.layers[i * self.layers_per..(i + 1) * self.layers_per]
     }
 
     /// The driver values of instance `i`, radians.
     #[must_use]
+    #[inline]
     pub fn drivers(&self, i: usize) -> &[f32] {
         &self.drivers[i * self.drivers_per..(i + 1) * self.drivers_per]
     }
 
     /// The driver values of instance `i`, to set.
+    #[inline]
     pub fn drivers_mut(&mut self, i: usize) -> &mut [f32] {
         &mut self.drivers[i * self.drivers_per..(i + 1) * self.drivers_per]
     }
 
     /// Sets where instance `i` stands (the centre of its culling sphere), world space.
+    #[inline]
     pub fn set_center(&mut self, i: usize, center: Vec3) {
         self.centers[i] = center;
+        self.mark_stale(i);
     }
 
     /// The instances in view after the last [`Crowd::update`], with the offset of each one's
@@ -325,6 +392,46 @@ impl Crowd {
     #[must_use]
     pub fn stats(&self) -> CrowdStats {
         self.stats
+    }
+
+    /// Lists the instances `view` may see (every one without a view) in `seen`, each with
+    /// whether it came into view this frame, and notes which are shown. Instances are culled
+    /// by blocks of [`BLOCK`] first: a block wholly outside is skipped, one wholly inside
+    /// needs no test per instance.
+    fn cull(&mut self, view: Option<&View>) {
+        self.seen.clear();
+        let Some(view) = view else {
+            for (i, shown) in self.shown.iter_mut().enumerate() {
+                self.seen.push((i as u32, !std::mem::replace(shown, true)));
+            }
+            return;
+        };
+        self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
+        for (b, block) in self.blocks.iter_mut().enumerate() {
+            let range = b * BLOCK..((b + 1) * BLOCK).min(self.centers.len());
+            let centers = &self.centers[range.clone()];
+            if block.stale {
+                *block = Block::around(centers, self.radius);
+            }
+            let shown = &mut self.shown[range.clone()];
+            match view.classify(block.center, block.radius) {
+                Visibility::Outside => shown.fill(false),
+                Visibility::Inside => {
+                    for (i, shown) in range.zip(shown) {
+                        self.seen.push((i as u32, !std::mem::replace(shown, true)));
+                    }
+                }
+                Visibility::Partial => {
+                    for ((i, shown), &center) in range.zip(shown).zip(centers) {
+                        let seen = view.sees(center, self.radius);
+                        if seen {
+                            self.seen.push((i as u32, !*shown));
+                        }
+                        *shown = seen;
+                    }
+                }
+            }
+        }
     }
 
     /// Poses the frame (see the module documentation): appends the palettes it writes to
@@ -342,44 +449,48 @@ impl Crowd {
         self.visible.clear();
         self.batches.clear();
         self.todo.clear();
+        self.reserve();
         let lod = view.is_some_and(|v| v.lod.far_rate > 1 || v.lod.mid_rate > 1 || v.pressure > 0);
         let mut deferred = 0;
-        // (1) visibility and due-ness; (2) the states to evaluate.
+        // (1) visibility, then due-ness; (2) the states to evaluate.
+        self.cull(view);
+        let uniform;
         match self.sharing {
             Sharing::None => {
-                for (i, &center) in self.centers.iter().enumerate() {
-                    let seen = view.is_none_or(|v| v.sees(center, self.radius));
-                    let was_shown = std::mem::replace(&mut self.shown[i], seen);
-                    if !seen {
-                        continue;
-                    }
-                    let due = !lod || view.is_none_or(|v| !was_shown || is_due(frame, i, v.rate(center)));
+                for &(i, appeared) in &self.seen {
+                    let center = self.centers[i as usize];
+                    let due = !lod || appeared || view.is_none_or(|v| is_due(frame, i as usize, v.rate(center)));
                     if due {
-                        self.todo.push(i as u32);
-                        self.visible.push((i as u32, DUE));
+                        self.todo.push(i);
+                        self.visible.push((i, DUE));
                     } else {
-                        self.visible.push((i as u32, DEFERRED));
+                        self.visible.push((i, DEFERRED));
                         deferred += 1;
                     }
                 }
-                form_batches(&self.todo, &self.layers, self.layers_per, &mut self.open, &mut self.batches);
+                uniform = form_batches(&self.todo, &self.layers, self.layers_per, &mut self.open, &mut self.batches);
             }
             Sharing::Exact | Sharing::Quantized(_) => {
                 self.table.clear();
                 self.unique_keys.clear();
-                let words = self.layers_per * 3 + self.drivers_per;
-                for (i, &center) in self.centers.iter().enumerate() {
-                    let seen = view.is_none_or(|v| v.sees(center, self.radius));
-                    let was_shown = std::mem::replace(&mut self.shown[i], seen);
-                    if !seen {
-                        continue;
-                    }
-                    let due = !lod || view.is_none_or(|v| !was_shown || is_due(frame, i, v.rate(center)));
+                let words = self.layers_per * 3 + self.drivers_per + 1;
+                let quantization = match self.sharing {
+                    Sharing::Quantized(q) => Some(q),
+                    _ => None,
+                };
+                let levels: [Option<Steps>; MAX_COARSENING as usize + 1] =
+                    std::array::from_fn(|level| quantization.map(|q| q.steps(level as u8)));
+                for &(index, appeared) in &self.seen {
+                    let i = index as usize;
+                    let distance = view.map_or(0.0, |v| self.centers[i].distance(v.eye));
+                    let due =
+                        !lod || appeared || view.is_none_or(|v| is_due(frame, i, v.lod.rate(distance, v.pressure)));
                     if due {
                         let (l, d) = (i * self.layers_per, i * self.drivers_per);
                         let layers = &self.layers[l..l + self.layers_per];
                         let drivers = &self.drivers[d..d + self.drivers_per];
-                        self.keys[i] = Key::of(self.sharing, program, layers, drivers);
+                        let level = quantization.map_or(0, |q| q.level(distance));
+                        self.keys[i] = Key::of(levels[usize::from(level)].as_ref(), program, layers, drivers);
                     } else {
                         deferred += 1;
                     }
@@ -389,17 +500,18 @@ impl Crowd {
                         keys.push(key);
                         (keys.len() - 1) as u32
                     });
-                    self.visible.push((i as u32, unique));
+                    self.visible.push((index, unique));
                 }
                 self.unique_layers.resize(self.unique_keys.len() * self.layers_per, Layer::NONE);
                 self.unique_drivers.resize(self.unique_keys.len() * self.drivers_per, 0.0);
                 for (u, key) in self.unique_keys.iter().enumerate() {
                     let layers = &mut self.unique_layers[u * self.layers_per..(u + 1) * self.layers_per];
                     let drivers = &mut self.unique_drivers[u * self.drivers_per..(u + 1) * self.drivers_per];
-                    key.state(self.sharing, program, layers, drivers);
+                    key.state(quantization.as_ref(), program, layers, drivers);
                 }
                 self.todo.extend(0..self.unique_keys.len() as u32);
-                form_batches(&self.todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches);
+                uniform =
+                    form_batches(&self.todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches);
             }
         }
         // (3)-(4) evaluation into the buffer.
@@ -416,26 +528,40 @@ impl Crowd {
         // distinct key's); a deferred unshared instance's last palette is appended, and an
         // evaluated one's kept as its next last one.
         let evaluated = if shared { self.unique_keys.len() } else { self.centers.len() };
-        self.bases.resize(evaluated, 0);
-        for (b, batch) in self.batches.iter().enumerate() {
-            for k in 0..usize::from(batch.filled) {
-                self.bases[batch.states[k] as usize] = (start + (4 * b + k) * p) as u32;
+        // The palette of the `j`-th state of `todo`.
+        let base_of = |j: usize| (start + j * p) as u32;
+        if !uniform {
+            self.bases.resize(evaluated, 0);
+            for (b, batch) in self.batches.iter().enumerate() {
+                for k in 0..usize::from(batch.filled) {
+                    self.bases[batch.states[k] as usize] = base_of(4 * b + k);
+                }
             }
         }
         if lod && !shared {
             self.store.resize(self.centers.len() * p, JointMatrix::IDENTITY);
         }
+        // Unshared, due instances are `todo` in order.
+        let mut due = 0;
         for entry in &mut self.visible {
             let i = entry.0 as usize;
             entry.1 = match entry.1 {
-                _ if shared => self.bases[entry.1 as usize],
+                // Shared: the distinct keys are `todo` in order.
+                unique if shared => {
+                    if uniform {
+                        base_of(unique as usize)
+                    } else {
+                        self.bases[unique as usize]
+                    }
+                }
                 DEFERRED => {
                     let base = palettes.len() as u32;
                     palettes.extend_from_slice(&self.store[i * p..(i + 1) * p]);
                     base
                 }
                 _ => {
-                    let base = self.bases[i];
+                    let base = if uniform { base_of(due) } else { self.bases[i] };
+                    due += 1;
                     if lod {
                         let at = base as usize;
                         self.store[i * p..(i + 1) * p].copy_from_slice(&palettes[at..at + p]);

@@ -53,7 +53,13 @@ impl UpdateRateLod {
 /// Whether instance `index` updating every `rate` frames is due in frame `frame`.
 #[must_use]
 pub fn is_due(frame: u64, index: usize, rate: u8) -> bool {
-    rate <= 1 || frame.wrapping_add(index as u64).is_multiple_of(u64::from(rate))
+    let turn = frame.wrapping_add(index as u64);
+    match rate {
+        0 | 1 => true,
+        // The usual rates, without a division.
+        r if r.is_power_of_two() => turn & u64::from(r - 1) == 0,
+        r => turn.is_multiple_of(u64::from(r)),
+    }
 }
 
 /// The CPU budget of animation and how hard it presses on the far rates: one step more each
@@ -86,6 +92,17 @@ impl AnimationBudget {
     pub fn pressure(&self) -> u8 {
         self.pressure
     }
+}
+
+/// Where a sphere is relative to a [`View`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    /// Wholly outside: nothing of it can be seen.
+    Outside,
+    /// Wholly inside.
+    Inside,
+    /// Across the edge of the view.
+    Partial,
 }
 
 /// The camera: what is in view, and how far things are from the eye.
@@ -123,6 +140,21 @@ impl View {
     #[must_use]
     pub fn sees(&self, center: Vec3, radius: f32) -> bool {
         self.planes.iter().all(|p| p.truncate().dot(center) + p.w >= -radius)
+    }
+
+    /// Where a sphere at `center` of `radius` is: wholly outside the view, wholly inside, or
+    /// across its edge (conservative like [`View::sees`]).
+    #[must_use]
+    pub fn classify(&self, center: Vec3, radius: f32) -> Visibility {
+        let mut inside = true;
+        for p in &self.planes {
+            let d = p.truncate().dot(center) + p.w;
+            if d < -radius {
+                return Visibility::Outside;
+            }
+            inside &= d >= radius;
+        }
+        if inside { Visibility::Inside } else { Visibility::Partial }
     }
 
     /// Frames between updates of an instance at `center`.
@@ -185,5 +217,8 @@ mod tests {
         assert!(!view.sees(Vec3::new(100.0, 0.0, -10.0), 1.0), "far to the side");
         assert!(view.sees(Vec3::new(100.0, 0.0, -10.0), 100.0), "a large sphere reaching in");
         assert!(!view.sees(Vec3::new(0.0, 0.0, -2000.0), 1.0), "beyond the far plane");
+        assert_eq!(view.classify(Vec3::new(0.0, 0.0, -10.0), 0.5), Visibility::Inside);
+        assert_eq!(view.classify(Vec3::new(0.0, 0.0, 10.0), 0.5), Visibility::Outside);
+        assert_eq!(view.classify(Vec3::new(0.0, 0.0, -10.0), 50.0), Visibility::Partial);
     }
 }

@@ -9,10 +9,15 @@
 //! - [`Sharing::Quantized`]: each clip time rounded to a multiple of [`Quantization::time`]
 //!   (clamped to the clip), each weight to a multiple of [`Quantization::weight`], each driver
 //!   angle to a multiple of [`Quantization::angle`] (shrunk so that a turn holds a whole
-//!   number). **Error bound**: every time, weight and angle of the evaluated state is within
-//!   half a step of the instance's own; so a point `r` from a driven node's axis moves by at
-//!   most `r * angle / 2`, and a point on a clip moves by at most half a time step times its
-//!   speed (tested against the general pose path in props-bench's `tests/it/sharing.rs`).
+//!   number). Far from the camera the steps are coarser: they double each time the distance
+//!   does beyond [`Quantization::coarsen_beyond`] (at most [`MAX_COARSENING`] times), so that
+//!   the error stays the same on screen. **Error bound**: every time, weight and angle of the
+//!   evaluated state is within half a step of the instance's own; so a point `r` from a
+//!   driven node's axis moves by at most `r * angle / 2` (times `2^level` at level `level`),
+//!   and a point on a clip by at most half a time step times its speed; seen from the camera,
+//!   a point `r` from an axis is off by at most `r * angle / (2 * coarsen_beyond)` radians of
+//!   view, at any distance (tested against the general pose path in props-bench's
+//!   `tests/it/sharing.rs`).
 
 use crate::program::Program;
 use crate::state::{Blend, Layer};
@@ -38,32 +43,57 @@ pub struct Quantization {
     pub weight: f32,
     /// Driver angle step, radians (positive).
     pub angle: f32,
+    /// Distance from the camera (world units) beyond which the steps double, and double again
+    /// at each doubling of the distance ([`Quantization::level`]); infinite: never.
+    pub coarsen_beyond: f32,
 }
 
+/// The most times steps double with distance: 16 times the step at 16 times
+/// [`Quantization::coarsen_beyond`] and beyond.
+pub const MAX_COARSENING: u8 = 4;
+
 impl Quantization {
-    /// The step index of clip time `time` in a clip of `duration` seconds (clamped to it).
-    fn time_index(&self, time: f32, duration: f32) -> u32 {
-        let steps = (duration / self.time).round().max(0.0) as u32;
-        ((time / self.time).round().max(0.0) as u32).min(steps)
+    /// The coarsening level of an instance `distance` from the camera: how many times its
+    /// steps double (`floor(log2(distance / coarsen_beyond))`, from 0 to [`MAX_COARSENING`]).
+    #[must_use]
+    pub fn level(&self, distance: f32) -> u8 {
+        let mut level = 0;
+        let mut reach = self.coarsen_beyond * 2.0;
+        while level < MAX_COARSENING && distance >= reach {
+            level += 1;
+            reach *= 2.0;
+        }
+        level
+    }
+
+    /// These steps `2^level` times coarser.
+    #[must_use]
+    pub fn at_level(&self, level: u8) -> Self {
+        let k = f32::from(1u16 << level.min(MAX_COARSENING));
+        Self { time: self.time * k, weight: self.weight * k, angle: self.angle * k, ..*self }
+    }
+
+    /// The steps at coarsening `level`, ready to key states with.
+    pub(crate) fn steps(&self, level: u8) -> Steps {
+        let q = self.at_level(level);
+        // Angles: a whole number of steps per turn, each at most `q.angle`.
+        let per_turn = (std::f32::consts::TAU / q.angle).ceil().clamp(1.0, 65_536.0) as u32;
+        Steps { time: q.time, weight: q.weight, angle: std::f32::consts::TAU / per_turn as f32, per_turn, level }
     }
 
     /// The clip time an instance at `time` is drawn at: the nearest multiple of the step,
     /// clamped to the clip (within half a step of `time` for a time inside the clip).
     #[must_use]
     pub fn quantize_time(&self, time: f32, duration: f32) -> f32 {
-        (self.time_index(time, duration) as f32 * self.time).min(duration)
+        let steps = self.steps(0);
+        steps.time_of(steps.time_index(time, duration), duration)
     }
 
     /// The weight a layer of `weight` is drawn with.
     #[must_use]
     pub fn quantize_weight(&self, weight: f32) -> f32 {
-        (weight / self.weight).round() * self.weight
-    }
-
-    /// The step index of a driver angle (a whole number of steps per turn).
-    fn angle_index(&self, angle: f32) -> u32 {
-        let (per_turn, step) = angle_steps(self.angle);
-        ((angle / step).round() as i64).rem_euclid(i64::from(per_turn)) as u32
+        let steps = self.steps(0);
+        steps.weight_of(steps.weight_index(weight))
     }
 
     /// The driver angle an instance at `angle` is drawn at, in `[0, 2 pi)`: the nearest of a
@@ -71,18 +101,69 @@ impl Quantization {
     /// a step of `angle`, modulo a turn).
     #[must_use]
     pub fn quantize_angle(&self, angle: f32) -> f32 {
-        self.angle_index(angle) as f32 * angle_steps(self.angle).1
+        let steps = self.steps(0);
+        steps.angle_of(steps.angle_index(angle))
+    }
+}
+
+/// `x` rounded to the nearest whole number (halves away from zero but for negative halves),
+/// without a call into the maths library; saturating, 0 for NaN.
+fn nearest(x: f32) -> i64 {
+    let whole = x as i64;
+    let fraction = x - whole as f32;
+    whole + i64::from(fraction >= 0.5) - i64::from(fraction < -0.5)
+}
+
+/// A [`Quantization`] at one coarsening level: steps to key states with, and back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Steps {
+    time: f32,
+    weight: f32,
+    /// The angle step, shrunk to a whole number of steps per turn.
+    angle: f32,
+    per_turn: u32,
+    level: u8,
+}
+
+impl Steps {
+    /// The step index of clip time `time` in a clip of `duration` seconds (clamped to it).
+    fn time_index(&self, time: f32, duration: f32) -> u32 {
+        let last = nearest(duration / self.time).max(0);
+        nearest(time / self.time).clamp(0, last) as u32
+    }
+
+    fn time_of(&self, index: u32, duration: f32) -> f32 {
+        (index as f32 * self.time).min(duration)
+    }
+
+    fn weight_index(&self, weight: f32) -> u32 {
+        nearest(weight / self.weight) as i32 as u32
+    }
+
+    fn weight_of(&self, index: u32) -> f32 {
+        index as i32 as f32 * self.weight
+    }
+
+    fn angle_index(&self, angle: f32) -> u32 {
+        nearest(angle / self.angle).rem_euclid(i64::from(self.per_turn)) as u32
+    }
+
+    fn angle_of(&self, index: u32) -> f32 {
+        index as f32 * self.angle
     }
 }
 
 impl Default for Quantization {
-    /// 1/60 s, 1/32 of the weight, one degree.
+    /// 1/60 s, 1/32 of the weight, one degree, doubling beyond 200 world units (metres): a
+    /// point 20 m from an axis is at most 0.05 degrees of view off (about a pixel of a
+    /// 1280-pixel-wide, 50-degree view).
     fn default() -> Self {
-        Self { time: 1.0 / 60.0, weight: 1.0 / 32.0, angle: std::f32::consts::PI / 180.0 }
+        Self { time: 1.0 / 60.0, weight: 1.0 / 32.0, angle: std::f32::consts::PI / 180.0, coarsen_beyond: 200.0 }
     }
 }
 
-/// Words of a key: three per layer (clip, blend and mask; time; weight), one per driver.
+/// Words of a key: three per layer (clip, blend and mask; time; weight), one per driver, and
+/// the coarsening level.
 pub const KEY_WORDS: usize = 12;
 
 /// A state packed for lookup (see the module documentation).
@@ -92,67 +173,70 @@ pub(crate) struct Key([u32; KEY_WORDS]);
 /// Whether a state of `layers` layers and `drivers` drivers fits a key.
 #[must_use]
 pub fn fits(layers: usize, drivers: usize) -> bool {
-    layers * 3 + drivers <= KEY_WORDS
-}
-
-/// Angles rounded to a whole number of steps per turn.
-fn angle_steps(step: f32) -> (u32, f32) {
-    let per_turn = (std::f32::consts::TAU / step).ceil().clamp(1.0, 65_536.0) as u32;
-    (per_turn, std::f32::consts::TAU / per_turn as f32)
+    layers * 3 + drivers < KEY_WORDS
 }
 
 impl Key {
-    /// The key of a state (which must [`fits`]).
-    pub fn of(sharing: Sharing, program: &Program, layers: &[Layer], drivers: &[f32]) -> Self {
+    /// The key of a state (which must [`fits`]): its values' bits, or with `steps`, their
+    /// step indices at that coarsening level.
+    pub fn of(steps: Option<&Steps>, program: &Program, layers: &[Layer], drivers: &[f32]) -> Self {
         let mut words = [0u32; KEY_WORDS];
         for (l, layer) in layers.iter().enumerate() {
-            let (time, weight) = match sharing {
-                Sharing::Quantized(q) if layer.is_active() => {
-                    let time = q.time_index(layer.time, program.duration(layer.clip as usize));
-                    (time, (layer.weight / q.weight).round() as i32 as u32)
+            let (time, weight) = match steps {
+                Some(q) if layer.is_active() => {
+                    (q.time_index(layer.time, program.duration(layer.clip as usize)), q.weight_index(layer.weight))
                 }
                 _ => (layer.time.to_bits(), layer.weight.to_bits()),
             };
-            let active = layer.is_active() && !(matches!(sharing, Sharing::Quantized(_)) && weight == 0);
+            let active = layer.is_active() && !(steps.is_some() && weight == 0);
             let clip = if active { u32::from(layer.clip) } else { u32::from(Layer::OFF) };
             let blend = u32::from(layer.blend == Blend::Additive);
             words[l * 3] = clip | blend << 16 | u32::from(layer.mask) << 17;
             (words[l * 3 + 1], words[l * 3 + 2]) = if active { (time, weight) } else { (0, 0) };
         }
+        let at = layers.len() * 3;
         for (d, &angle) in drivers.iter().enumerate() {
-            words[layers.len() * 3 + d] = match sharing {
-                Sharing::Quantized(q) => q.angle_index(angle),
-                _ => angle.to_bits(),
-            };
+            words[at + d] = steps.map_or(angle.to_bits(), |q| q.angle_index(angle));
         }
+        words[at + drivers.len()] = steps.map_or(0, |q| u32::from(q.level));
         Self(words)
     }
 
+    /// Whether it is `other` (every word compared, without branching or a library call).
+    fn equals(&self, other: &Self) -> bool {
+        self.0.iter().zip(&other.0).fold(0, |diff, (a, b)| diff | (a ^ b)) == 0
+    }
+
     /// The state this key stands for, into `layers` and `drivers` (of the lengths it was made
-    /// with).
-    pub fn state(&self, sharing: Sharing, program: &Program, layers: &mut [Layer], drivers: &mut [f32]) {
+    /// with); `quantization`: the one it was keyed with, if any.
+    pub fn state(
+        &self,
+        quantization: Option<&Quantization>,
+        program: &Program,
+        layers: &mut [Layer],
+        drivers: &mut [f32],
+    ) {
         let words = &self.0;
+        let at = layers.len() * 3;
+        let steps = quantization.map(|q| q.steps(words[at + drivers.len()] as u8));
         for (l, layer) in layers.iter_mut().enumerate() {
             let packed = words[l * 3];
             let clip = (packed & 0xFFFF) as u16;
             let blend = if packed >> 16 & 1 == 1 { Blend::Additive } else { Blend::Replace };
             let mask = (packed >> 17) as u8;
             let (time, weight) = (words[l * 3 + 1], words[l * 3 + 2]);
-            *layer = match sharing {
+            *layer = match &steps {
                 _ if clip == Layer::OFF => Layer::NONE,
-                Sharing::Quantized(q) => {
-                    let time = (time as f32 * q.time).min(program.duration(clip as usize));
-                    Layer { clip, time, weight: weight as i32 as f32 * q.weight, blend, mask }
+                Some(q) => {
+                    let time = q.time_of(time, program.duration(clip as usize));
+                    Layer { clip, time, weight: q.weight_of(weight), blend, mask }
                 }
-                _ => Layer { clip, time: f32::from_bits(time), weight: f32::from_bits(weight), blend, mask },
+                None => Layer { clip, time: f32::from_bits(time), weight: f32::from_bits(weight), blend, mask },
             };
         }
         for (d, angle) in drivers.iter_mut().enumerate() {
-            let word = words[layers.len() * 3 + d];
-            *angle = match sharing {
-                Sharing::Quantized(q) => word as f32 * angle_steps(q.angle).1,
-                _ => f32::from_bits(word),
-            };
+            let word = words[at + d];
+            *angle = steps.as_ref().map_or(f32::from_bits(word), |q| q.angle_of(word));
         }
     }
 }
@@ -162,26 +246,30 @@ const EMPTY: u32 = u32::MAX;
 
 /// The keys met this frame and the palette each got: open addressing, cleared in time
 /// proportional to its entries, grown geometrically (nothing allocated once it has grown).
+/// Each slot holds a tag of the key's hash beside its value, so that a probe reads the key
+/// only when the tags agree.
 #[derive(Clone, Debug)]
 pub(crate) struct KeyTable {
-    /// `(key, value)`; value [`EMPTY`] for a free slot.
-    slots: Vec<(Key, u32)>,
+    /// `(tag, value)`; value [`EMPTY`] for a free slot.
+    slots: Vec<(u32, u32)>,
+    /// The key of each slot.
+    keys: Vec<Key>,
     used: Vec<u32>,
 }
 
 impl Default for KeyTable {
     fn default() -> Self {
-        Self { slots: vec![(Key::default(), EMPTY); 64], used: Vec::new() }
+        Self { slots: vec![(0, EMPTY); 64], keys: vec![Key::default(); 64], used: Vec::new() }
     }
 }
 
 /// A hash of a key's first `words` words (the others are zero).
-fn hash(key: &Key, words: usize) -> usize {
+fn hash(key: &Key, words: usize) -> u64 {
     let mut h = 0u64;
     for &word in &key.0[..words] {
         h = (h ^ u64::from(word)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(23);
     }
-    (h ^ (h >> 32)) as usize
+    h ^ (h >> 29)
 }
 
 impl KeyTable {
@@ -196,20 +284,23 @@ impl KeyTable {
     /// The value of `key` (whose words past `words` are zero), inserting `make()` the first
     /// time it is met.
     pub fn get_or_insert(&mut self, key: &Key, words: usize, make: impl FnOnce() -> u32) -> u32 {
+        let h = hash(key, words);
+        let tag = (h >> 32) as u32;
         let mask = self.slots.len() - 1;
-        let mut slot = hash(key, words) & mask;
+        let mut slot = h as usize & mask;
         loop {
-            let (k, value) = &self.slots[slot];
-            if *value == EMPTY {
+            let (t, value) = self.slots[slot];
+            if value == EMPTY {
                 break;
             }
-            if k == key {
-                return *value;
+            if t == tag && self.keys[slot].equals(key) {
+                return value;
             }
             slot = (slot + 1) & mask;
         }
         let value = make();
-        self.slots[slot] = (*key, value);
+        self.slots[slot] = (tag, value);
+        self.keys[slot] = *key;
         self.used.push(slot as u32);
         if self.used.len() * 2 > self.slots.len() {
             self.grow(words);
@@ -218,17 +309,14 @@ impl KeyTable {
     }
 
     fn grow(&mut self, words: usize) {
-        let old: Vec<(Key, u32)> = self.used.iter().map(|&s| self.slots[s as usize]).collect();
-        self.slots = vec![(Key::default(), EMPTY); self.slots.len() * 2];
+        let old: Vec<(Key, u32)> =
+            self.used.iter().map(|&s| (self.keys[s as usize], self.slots[s as usize].1)).collect();
+        let size = self.slots.len() * 2;
+        self.slots = vec![(0, EMPTY); size];
+        self.keys = vec![Key::default(); size];
         self.used.clear();
-        let mask = self.slots.len() - 1;
         for (key, value) in old {
-            let mut slot = hash(&key, words) & mask;
-            while self.slots[slot].1 != EMPTY {
-                slot = (slot + 1) & mask;
-            }
-            self.slots[slot] = (key, value);
-            self.used.push(slot as u32);
+            self.get_or_insert(&key, words, || value);
         }
     }
 }

@@ -6,13 +6,13 @@
 
 use std::f32::consts::TAU;
 
-use glam::{Affine3A, Quat, Vec2, Vec3};
+use glam::{Affine3A, Vec2, Vec3};
 use hecs::World;
 use props_anim::{Layer, Playback};
 
 use crate::crowds::PropCrowd;
 use crate::rng::{Rng, Stream};
-use crate::{PropInstance, heading_yaw};
+use crate::{PropInstance, facing};
 
 /// Length of a gait crossfade, seconds.
 pub const FADE_TIME: f32 = 0.3;
@@ -156,12 +156,9 @@ pub(crate) fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations
 
 /// Where a fox stands: on the ground, facing its way, `scale` times the model.
 fn placement(fox: &Fox, scale: f32) -> Affine3A {
-    let at = fox.position();
-    Affine3A::from_scale_rotation_translation(
-        Vec3::splat(scale),
-        Quat::from_rotation_y(heading_yaw(fox.heading())),
-        Vec3::new(at.x, 0.0, at.y),
-    )
+    let (sin, cos) = fox.angle.sin_cos();
+    let at = fox.park + Vec2::new(cos, sin) * fox.radius;
+    facing(Vec2::new(-sin, cos) * fox.direction, scale, Vec3::new(at.x, 0.0, at.y))
 }
 
 /// Moves every fox along its loop, updates its behaviour and gait, and sets its layers: the

@@ -4,12 +4,12 @@
 
 use std::f32::consts::TAU;
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Vec3};
 use hecs::World;
 
 use crate::PropInstance;
 use crate::crowds::PropCrowd;
-use crate::heading_yaw;
+use crate::facing;
 use crate::models::CarGeometry;
 use crate::roads::RoadNetwork;
 use crate::traffic::Car;
@@ -50,11 +50,7 @@ fn steer_angle(curvature: f32, wheelbase: f32, offset: f32) -> f32 {
 /// Where `car` stands: on its lane, facing along it, `scale` times the model.
 pub(crate) fn placement(car: &Car, roads: &RoadNetwork, scale: f32) -> Affine3A {
     let (at, direction) = roads.lane(car.lane()).sample(car.position());
-    Affine3A::from_scale_rotation_translation(
-        Vec3::splat(scale),
-        Quat::from_rotation_y(heading_yaw(direction)),
-        Vec3::new(at.x, 0.0, at.y),
-    )
+    facing(direction, scale, Vec3::new(at.x, 0.0, at.y))
 }
 
 /// Places every car on its lane and rolls and steers its wheels.

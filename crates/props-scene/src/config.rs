@@ -131,9 +131,15 @@ impl SceneConfig {
             return invalid("threads", "must be at most 256 (0: one per core)");
         }
         if let Some(q) = self.sharing
-            && !(positive(q.time) && positive(q.weight) && (1e-4..=std::f32::consts::PI).contains(&q.angle))
+            && !(positive(q.time)
+                && positive(q.weight)
+                && (1e-4..=std::f32::consts::PI).contains(&q.angle)
+                && q.coarsen_beyond > 0.0)
         {
-            return invalid("sharing", "steps must be positive and finite, the angle 0.0001 to pi radians");
+            return invalid(
+                "sharing",
+                "steps must be positive and finite, the angle 0.0001 to pi radians, coarsen_beyond positive",
+            );
         }
         let lod = &self.lod;
         if lod.near.is_nan() || lod.far.is_nan() || lod.near < 0.0 || lod.far < lod.near {

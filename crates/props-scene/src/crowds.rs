@@ -7,7 +7,7 @@
 
 use glam::Affine3A;
 use props_anim::{Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Sharing, View, Workers, pose_state};
-use props_frame::FrameData;
+use props_frame::{FrameData, InstanceData};
 
 use crate::models::{Animated, PropModel};
 
@@ -18,7 +18,8 @@ pub(crate) struct PropCrowd {
     animated: Animated,
     program: Program,
     crowd: Crowd,
-    placements: Vec<Affine3A>,
+    /// Each instance's placement, packed as the renderer takes it.
+    placements: Vec<JointMatrix>,
     /// Largest scale of an instance relative to the prop's.
     max_scale: f32,
     /// Scratch poses for the reference path (skeleton lines).
@@ -50,6 +51,11 @@ impl PropCrowd {
         &self.animated.prop
     }
 
+    /// The model, its program and its crowd.
+    pub fn parts(&self) -> (&PropModel, &Program, &Crowd) {
+        (&self.animated.prop, &self.program, &self.crowd)
+    }
+
     /// Instances.
     pub fn len(&self) -> usize {
         self.placements.len()
@@ -59,7 +65,7 @@ impl PropCrowd {
     /// number.
     pub fn push(&mut self, placement: Affine3A) -> u32 {
         self.crowd.push(placement.translation.into());
-        self.placements.push(placement);
+        self.placements.push(JointMatrix::from_affine(&placement));
         (self.placements.len() - 1) as u32
     }
 
@@ -72,12 +78,12 @@ impl PropCrowd {
     /// Moves instance `i`.
     pub fn set_placement(&mut self, i: u32, placement: Affine3A) {
         self.crowd.set_center(i as usize, placement.translation.into());
-        self.placements[i as usize] = placement;
+        self.placements[i as usize] = JointMatrix::from_affine(&placement);
     }
 
     /// Where instance `i` stands.
     pub fn placement(&self, i: u32) -> Affine3A {
-        self.placements[i as usize]
+        self.placements[i as usize].to_affine()
     }
 
     /// The clip layers of instance `i`, to set.
@@ -95,8 +101,8 @@ impl PropCrowd {
     pub fn recompile(&mut self, animated: Animated) {
         let mut next =
             Self::new(animated, self.crowd.layer_count(), self.crowd.sharing(), self.max_scale, self.crowd.runs());
-        for (i, &placement) in self.placements.iter().enumerate() {
-            let j = next.push(placement);
+        for (i, placement) in self.placements.iter().enumerate() {
+            let j = next.push(placement.to_affine());
             next.layers_mut(j).copy_from_slice(self.crowd.layers(i));
             next.drivers_mut(j).copy_from_slice(self.crowd.drivers(i));
         }
@@ -122,9 +128,11 @@ impl PropCrowd {
     /// Appends the instances the last [`PropCrowd::update`] saw, with their palettes, as one
     /// batch of the model.
     pub fn extract(&self, frame: &mut FrameData) {
-        for (i, base) in self.crowd.visible() {
-            frame.push_shared_instance(&self.placements[i], base);
-        }
+        frame.instances.extend(self.crowd.visible().map(|(i, base)| InstanceData {
+            transform: self.placements[i],
+            palette_base: base,
+            padding: [0; 3],
+        }));
         frame.end_batch(self.animated.prop.id);
     }
 
@@ -149,7 +157,7 @@ impl PropCrowd {
         let (pose, scratch) = &mut self.poses;
         for i in 0..self.placements.len().min(limit) {
             Self::pose_into(&self.animated, &self.crowd, i, pose, scratch);
-            f(&self.animated.prop, &self.placements[i], pose);
+            f(&self.animated.prop, &self.placements[i].to_affine(), pose);
         }
     }
 }

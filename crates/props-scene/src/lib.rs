@@ -44,7 +44,7 @@ pub use cars::CarWheels;
 pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, WindConfig};
 pub use error::SceneError;
 pub use extract::{AnimationStats, SceneCounts};
-pub use models::{PropModel, SceneModels};
+pub use models::{PROP_ASSETS, PropModel, SceneModels};
 pub use rng::Rng;
 pub use roads::{
     BOX_HALF, DIRECTIONS, Intersection, IntersectionId, LANE_WIDTH, Lane, LaneId, LaneKind, RoadNetwork, Turn,
@@ -56,7 +56,7 @@ pub use terrain::{HILL_HEIGHT, Terrain};
 pub use traffic::{Car, IdmParams, TrafficStats};
 pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, rotor_speed_for};
 
-use glam::Vec2;
+use glam::{Affine3A, Vec2, Vec3, Vec3A};
 
 /// The component linking a prop entity to its instance in its model's crowd.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,4 +66,17 @@ pub(crate) struct PropInstance(pub u32);
 #[must_use]
 pub fn heading_yaw(direction: Vec2) -> f32 {
     direction.x.atan2(direction.y)
+}
+
+/// A prop's placement: `scale` times the model, turned about +Y so that its +Z front faces
+/// the unit `direction` (x, z), standing at `at`. The same transform as a scale, then
+/// `Quat::from_rotation_y(heading_yaw(direction))`, then the translation, without the
+/// trigonometry (what props moving every step need).
+#[must_use]
+pub(crate) fn facing(direction: Vec2, scale: f32, at: Vec3) -> Affine3A {
+    let (x, z) = (direction.x * scale, direction.y * scale);
+    Affine3A {
+        matrix3: glam::Mat3A::from_cols(Vec3A::new(z, 0.0, -x), Vec3A::new(0.0, scale, 0.0), Vec3A::new(x, 0.0, z)),
+        translation: at.into(),
+    }
 }

@@ -35,6 +35,11 @@ impl PropModel {
     }
 }
 
+/// The base asset of each prop (windmill, car, traffic light, fox, in [`SceneModels`]
+/// order): its file stem (`assets/<stem>.glb`, and the name of a mod that overrides it) and
+/// its scale from model units to metres (Fox.glb is in centimetres).
+pub const PROP_ASSETS: [(&str, f32); 4] = [("windmill", 1.0), ("car", 1.0), ("traffic_light", 1.0), ("Fox", 0.01)];
+
 /// The models of the scene's props. Node and clip names are those of `assets/README.md`:
 ///
 /// - windmill: nodes `nacelle` (yawed about local Y) and `hub` (turned about local Z);

@@ -215,6 +215,10 @@ impl Intersection {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoadNetwork {
     lanes: Vec<Lane>,
+    /// Each lane's length and speed limit, packed apart from the lanes for the traffic
+    /// system's per-car lookups.
+    lengths: Vec<f32>,
+    limits: Vec<f32>,
     intersections: Vec<Intersection>,
     road_lanes: Vec<LaneId>,
     grid: usize,
@@ -316,7 +320,21 @@ impl RoadNetwork {
                 }
             }
         }
-        Self { lanes, intersections, road_lanes, grid, block }
+        let lengths = lanes.iter().map(Lane::length).collect();
+        let limits = lanes.iter().map(Lane::speed_limit).collect();
+        Self { lanes, lengths, limits, intersections, road_lanes, grid, block }
+    }
+
+    /// The length of lane `id`, metres (as [`Lane::length`]).
+    #[must_use]
+    pub fn length(&self, id: LaneId) -> f32 {
+        self.lengths[id.index()]
+    }
+
+    /// The speed limit of lane `id`, m/s (as [`Lane::speed_limit`]).
+    #[must_use]
+    pub fn speed_limit(&self, id: LaneId) -> f32 {
+        self.limits[id.index()]
     }
 
     /// The connector from the end of `incoming` to the start of `outgoing`: a straight line or

@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 use hecs::{Entity, World};
-use props_anim::{AnimationBudget, Pose, Sharing, View, Workers};
+use props_anim::{AnimationBudget, Crowd, Pose, Program, Sharing, View, Workers};
 use props_frame::FrameData;
 
 use crate::PropInstance;
@@ -13,7 +13,7 @@ use crate::config::{MAX_GRID, MAX_WINDMILLS, SceneConfig};
 use crate::crowds::PropCrowd;
 use crate::error::SceneError;
 use crate::extract::AnimationStats;
-use crate::models::{Rigs, SceneModels};
+use crate::models::{PropModel, Rigs, SceneModels};
 use crate::rng::{Rng, Stream};
 use crate::roads::{IntersectionId, LaneId, RoadNetwork};
 use crate::signals::{self, SignalOverride, Signals, TrafficLight};
@@ -196,7 +196,7 @@ impl Scene {
         let c = &mut self.crowds;
         cars::animate(&mut self.world, &self.roads, &self.rigs.car_geometry, &mut c.car, dt);
         signals::animate_lights(&mut self.world, &self.signals, &mut c.light);
-        wind::update(&mut self.world, &self.wind, &mut c.windmill, self.time, dt);
+        wind::update(&mut self.world, &self.wind, &mut c.windmill, self.time, self.steps, dt);
         animals::update(&mut self.world, self.rigs.fox_durations, &mut c.fox, dt);
     }
 
@@ -435,6 +435,14 @@ impl Scene {
     #[must_use]
     pub fn animation_stats(&self) -> AnimationStats {
         self.animation
+    }
+
+    /// Each prop model (windmill, car, traffic light, fox) with the program it is compiled to
+    /// and the crowd of its instances' animation states, for tools and benchmarks (the
+    /// crowd's `stats` are the last frame's for that model).
+    #[must_use]
+    pub fn crowds(&self) -> [(&PropModel, &Program, &Crowd); 4] {
+        self.crowds.each().map(PropCrowd::parts)
     }
 
     /// Radius of the outermost windmill ring now, metres (for placing the camera).

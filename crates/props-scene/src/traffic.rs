@@ -79,7 +79,10 @@ impl IdmParams {
     /// Free-road acceleration towards `desired` speed; above it, braking is limited to the
     /// comfortable deceleration (IDM's free term falls steeply there).
     fn free_acceleration(&self, speed: f32, desired: f32) -> f32 {
-        (self.max_acceleration * (1.0 - (speed / desired).powf(self.exponent))).max(-self.comfortable_deceleration)
+        let ratio = speed / desired;
+        // The usual exponent without a call into the maths library.
+        let power = if self.exponent == 4.0 { (ratio * ratio) * (ratio * ratio) } else { ratio.powf(self.exponent) };
+        (self.max_acceleration * (1.0 - power)).max(-self.comfortable_deceleration)
     }
 
     /// IDM interaction term for an obstacle `gap` metres ahead (bumper to bumper) approached
@@ -179,18 +182,26 @@ pub(crate) struct Occupancy {
     cars: Vec<Car>,
     /// Each car's index in its lane's list.
     ranks: Vec<u32>,
-    /// Per lane, its cars by increasing position.
-    lanes: Vec<Vec<Slot>>,
+    /// Every car, grouped by lane (lane `l`'s are `slots[starts[l]..starts[l + 1]]`), each
+    /// lane's by increasing position: one buffer, whatever the lanes hold.
+    slots: Vec<Slot>,
+    starts: Vec<u32>,
     /// Per intersection, cars whose centre is on one of its connectors.
     boxes: Vec<u32>,
     half_length: f32,
 }
 
 impl Occupancy {
+    /// The cars on `lane`, by increasing position.
+    fn lane(&self, lane: LaneId) -> &[Slot] {
+        let i = lane.index();
+        &self.slots[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
     /// True when a car's front is within [`DETECTION_RANGE`] of the end of `lane`.
     pub fn demand(&self, roads: &RoadNetwork, lane: LaneId) -> bool {
         let length = roads.lane(lane).length();
-        self.lanes[lane.index()].last().is_some_and(|s| s.position + self.half_length >= length - DETECTION_RANGE)
+        self.lane(lane).last().is_some_and(|s| s.position + self.half_length >= length - DETECTION_RANGE)
     }
 
     /// True while a car is on one of the intersection's connectors.
@@ -205,16 +216,16 @@ impl Occupancy {
             distance: base + slot.position,
             speed: self.cars[slot.car as usize].speed,
         };
-        if let Some(slot) = self.lanes[car.lane.index()].get(self.ranks[index] as usize + 1) {
+        if let Some(slot) = self.lane(car.lane).get(self.ranks[index] as usize + 1) {
             return Some(to_leader(slot, -car.position));
         }
-        let mut base = roads.lane(car.lane).length() - car.position;
+        let mut base = roads.length(car.lane) - car.position;
         let mut lane = car.next;
         for _ in 0..LOOKAHEAD_LANES {
-            if let Some(slot) = self.lanes[lane.index()].first() {
+            if let Some(slot) = self.lane(lane).first() {
                 return Some(to_leader(slot, base));
             }
-            base += roads.lane(lane).length();
+            base += roads.length(lane);
             let next = roads.lane(lane);
             // Beyond a road lane the route is not chosen yet.
             match (next.kind(), next.next().first()) {
@@ -229,9 +240,8 @@ impl Occupancy {
     /// already in the box heading there ("don't block the box").
     fn exit_has_room(&self, roads: &RoadNetwork, connector: LaneId, params: &IdmParams) -> bool {
         let Some(&exit) = roads.lane(connector).next().first() else { return true };
-        let free =
-            self.lanes[exit.index()].first().map_or(roads.lane(exit).length(), |s| s.position - self.half_length);
-        let in_box: usize = roads.lane(exit).feeders().iter().map(|f| self.lanes[f.index()].len()).sum();
+        let free = self.lane(exit).first().map_or(roads.lane(exit).length(), |s| s.position - self.half_length);
+        let in_box: usize = roads.lane(exit).feeders().iter().map(|f| self.lane(*f).len()).sum();
         free >= (in_box + 1) as f32 * (params.car_length + params.min_gap)
     }
 
@@ -239,9 +249,8 @@ impl Occupancy {
     /// the line. `None` when it may go (or its front is already past the line).
     fn stop_line_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, index: usize) -> Option<f32> {
         let car = &self.cars[index];
-        let lane = roads.lane(car.lane);
-        let (intersection, approach) = lane.stop_line()?;
-        let gap = lane.length() - car.position - self.half_length;
+        let (intersection, approach) = roads.lane(car.lane).stop_line()?;
+        let gap = roads.length(car.lane) - car.position - self.half_length;
         if gap < 0.0 {
             return None;
         }
@@ -272,26 +281,41 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, params: &IdmParams
     occupancy.half_length = params.car_length * 0.5;
     occupancy.cars.clear();
     occupancy.cars.extend(world.query_mut::<&Car>().into_iter().copied());
-    occupancy.lanes.resize_with(roads.lanes().len(), Vec::new);
-    occupancy.lanes.iter_mut().for_each(Vec::clear);
-    for (index, car) in occupancy.cars.iter().enumerate() {
-        occupancy.lanes[car.lane.index()].push(Slot { position: car.position, car: index as u32 });
+    // Counting sort by lane, then each lane by position.
+    let (slots, starts) = (&mut occupancy.slots, &mut occupancy.starts);
+    starts.clear();
+    starts.resize(roads.lanes().len() + 1, 0);
+    for car in &occupancy.cars {
+        starts[car.lane.index() + 1] += 1;
     }
+    for l in 1..starts.len() {
+        starts[l] += starts[l - 1];
+    }
+    slots.clear();
+    slots.resize(occupancy.cars.len(), Slot { position: 0.0, car: 0 });
+    // Fill each lane from its end backwards, reusing `ranks` as the lanes' fill counters.
     occupancy.ranks.clear();
     occupancy.ranks.resize(occupancy.cars.len(), 0);
-    for lane in &mut occupancy.lanes {
+    for (index, car) in occupancy.cars.iter().enumerate().rev() {
+        let end = &mut starts[car.lane.index() + 1];
+        *end -= 1;
+        slots[*end as usize] = Slot { position: car.position, car: index as u32 };
+    }
+    // Now `starts[l + 1]` is where lane `l` starts: shift back.
+    starts.rotate_left(1);
+    let lanes = starts.len() - 1;
+    starts[lanes] = slots.len() as u32;
+    for l in 0..lanes {
+        let lane = &mut slots[starts[l] as usize..starts[l + 1] as usize];
         lane.sort_unstable_by(|a, b| a.position.total_cmp(&b.position).then(a.car.cmp(&b.car)));
         for (rank, slot) in lane.iter().enumerate() {
             occupancy.ranks[slot.car as usize] = rank as u32;
         }
     }
-    occupancy.boxes.clear();
-    occupancy.boxes.extend(
-        roads
-            .intersections()
-            .iter()
-            .map(|i| i.connectors().iter().map(|c| occupancy.lanes[c.index()].len() as u32).sum::<u32>()),
-    );
+    let Occupancy { boxes, starts, .. } = occupancy;
+    let cars_on = |lane: &LaneId| starts[lane.index() + 1] - starts[lane.index()];
+    boxes.clear();
+    boxes.extend(roads.intersections().iter().map(|i| i.connectors().iter().map(cars_on).sum::<u32>()));
 }
 
 /// Passes 2 and 3: accelerates, moves and hands over every car, from the snapshot taken by
@@ -310,16 +334,16 @@ pub(crate) fn drive(
     for (index, car) in world.query_mut::<&mut Car>().into_iter().enumerate() {
         let old = occupancy.cars[index];
         debug_assert!(old.lane == car.lane && old.position == car.position, "car order changed within a step");
-        let lane = roads.lane(old.lane);
+        let lane = old.lane;
         let leader = occupancy.leader(roads, index);
         let stop_gap = occupancy.stop_line_gap(roads, signals, params, index);
 
         // Desired speed: the lane's, lowered ahead of a slower next lane so that the car
         // arrives at the next lane's speed braking comfortably.
-        let front_to_end = (lane.length() - old.position - occupancy.half_length).max(0.0);
-        let next_limit = roads.lane(old.next).speed_limit() * old.preference;
+        let front_to_end = (roads.length(lane) - old.position - occupancy.half_length).max(0.0);
+        let next_limit = roads.speed_limit(old.next) * old.preference;
         let approach_limit = (next_limit * next_limit + 2.0 * params.comfortable_deceleration * front_to_end).sqrt();
-        let desired = (lane.speed_limit() * old.preference).min(approach_limit);
+        let desired = (roads.speed_limit(lane) * old.preference).min(approach_limit);
 
         let mut interaction: f32 = 0.0;
         if let Some(l) = leader {
@@ -356,7 +380,7 @@ pub(crate) fn drive(
 
         let (mut lane_id, mut next, mut position, mut rng) = (old.lane, old.next, old.position + advance, old.rng);
         loop {
-            let length = roads.lane(lane_id).length();
+            let length = roads.length(lane_id);
             if position <= length {
                 break;
             }

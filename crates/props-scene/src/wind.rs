@@ -117,7 +117,7 @@ impl WindField {
         let (sin_drift, cos_drift) = ((time / DRIFT_PERIOD).fract() as f32 * TAU + p[4]).sin_cos();
         WindAtTime {
             speed: c.mean_speed * (1.0 + c.gustiness * gust),
-            from: self.direction + c.veer * veer,
+            from: wrap_angle(self.direction + c.veer * veer),
             sin_drift: sin_drift * c.spatial,
             cos_drift: cos_drift * c.spatial,
         }
@@ -150,13 +150,28 @@ impl WindAtTime {
         // spatial * sin(drift + across), by the angle-sum identity.
         let variation = self.sin_drift * site.cos_across + self.cos_drift * site.sin_across;
         let speed = self.speed * (1.0 + variation);
-        Wind { from: wrap_angle(self.from + site.veer), speed: speed.max(0.0) }
+        // The veer across the map is under a radian (`spatial` is a fraction).
+        let from =
+            if site.veer.abs() < PI { wrap_near(self.from + site.veer) } else { wrap_angle(self.from + site.veer) };
+        Wind { from, speed: speed.max(0.0) }
     }
 }
 
 /// `angle` wrapped into `[-pi, pi)`.
 fn wrap_angle(angle: f32) -> f32 {
     (angle + PI).rem_euclid(TAU) - PI
+}
+
+/// [`wrap_angle`] of an angle within a turn of `[-pi, pi)` (a difference or sum of two
+/// wrapped angles), without the division.
+fn wrap_near(angle: f32) -> f32 {
+    if angle >= PI {
+        angle - TAU
+    } else if angle < -PI {
+        angle + TAU
+    } else {
+        angle
+    }
 }
 
 /// The rotor's steady angular speed in a wind of `speed`, rad/s.
@@ -257,18 +272,29 @@ impl Layout {
     }
 }
 
-/// Turns every windmill into the wind, spins its rotor, and sets its drivers (nacelle yaw,
+/// Steps between two updates of a windmill's yaw and rotor speed from the wind, staggered by
+/// windmill so that each step updates an even share of them (the wind and the windmills
+/// change over seconds: a 1/15 s update is smooth); the rotor turns every step.
+const WIND_STEPS: u64 = 4;
+
+/// Turns the windmills due in step number `step` into the wind and brings their rotor speed
+/// towards the wind's, spins every rotor, and sets every windmill's drivers (nacelle yaw,
 /// rotor angle).
-pub(crate) fn update(world: &mut World, field: &WindField, mills: &mut PropCrowd, time: f64, dt: f32) {
-    let inertia = 1.0 - (-dt / ROTOR_INERTIA).exp();
-    let max_yaw = YAW_RATE * dt;
+pub(crate) fn update(world: &mut World, field: &WindField, mills: &mut PropCrowd, time: f64, step: u64, dt: f32) {
+    let wind_dt = dt * WIND_STEPS as f32;
+    let inertia = 1.0 - (-wind_dt / ROTOR_INERTIA).exp();
+    let max_yaw = YAW_RATE * wind_dt;
     let now = field.at_time(time);
     for (mill, instance) in world.query_mut::<(&mut Windmill, &PropInstance)>() {
-        let wind = now.sample(&mill.wind);
-        let error = wrap_angle(wind.from - mill.yaw);
-        mill.yaw = wrap_angle(mill.yaw + error.clamp(-max_yaw, max_yaw));
-        mill.rotor_speed += (rotor_speed_for(wind.speed) - mill.rotor_speed) * inertia;
-        mill.rotor_angle = (mill.rotor_angle + mill.rotor_speed * dt).rem_euclid(TAU);
+        if (step + u64::from(mill.index)).is_multiple_of(WIND_STEPS) {
+            let wind = now.sample(&mill.wind);
+            let error = wrap_near(wind.from - mill.yaw);
+            mill.yaw = wrap_near(mill.yaw + error.clamp(-max_yaw, max_yaw));
+            mill.rotor_speed += (rotor_speed_for(wind.speed) - mill.rotor_speed) * inertia;
+        }
+        // Speed and step are small: at most one turn to take off.
+        let turned = mill.rotor_angle + mill.rotor_speed * dt;
+        mill.rotor_angle = if turned >= TAU { turned - TAU } else { turned };
         mills.drivers_mut(instance.0).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
     }
 }

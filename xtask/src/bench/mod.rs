@@ -2,6 +2,7 @@
 
 pub mod pose;
 pub mod render;
+pub mod scene;
 
 /// `cargo xtask bench [--json] ...` prints the pose table; `cargo xtask bench render ...` the
 /// renderer's.
@@ -21,6 +22,9 @@ pub struct BenchArgs {
 pub enum BenchTarget {
     /// GPU skinning of N windmills offscreen, beside the same instances drawn unskinned.
     Render(render::RenderArgs),
+    /// The real scene stepped, posed and extracted (default town, city, 100k windmills;
+    /// exact, shared, budget; one thread and all), beside the fast kernel.
+    Scene(scene::SceneArgs),
 }
 
 /// Runs `cargo xtask bench [target]`. Timings of a debug build mean nothing, so a debug
@@ -36,6 +40,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     match &args.target {
         Some(BenchTarget::Render(render)) => render::run(render),
+        Some(BenchTarget::Scene(scene)) => scene::run(scene),
         None => pose::run(&args.pose),
     }
 }

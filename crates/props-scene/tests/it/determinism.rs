@@ -25,8 +25,8 @@ fn fingerprint(scene: &mut Scene) -> Vec<u32> {
     bits
 }
 
-fn run_on(seed: u64, steps: usize, threads: usize) -> Vec<u32> {
-    let mut scene = scene(SceneConfig { seed, windmills: 150, threads, ..SceneConfig::default() });
+fn run_on(seed: u64, steps: usize, threads: usize, sharing: Option<props_anim::Quantization>) -> Vec<u32> {
+    let mut scene = scene(SceneConfig { seed, windmills: 400, threads, sharing, ..SceneConfig::default() });
     let mut frame = FrameData::default();
     for _ in 0..steps {
         scene.step(DT);
@@ -38,7 +38,7 @@ fn run_on(seed: u64, steps: usize, threads: usize) -> Vec<u32> {
 }
 
 fn run(seed: u64, steps: usize) -> Vec<u32> {
-    run_on(seed, steps, 1)
+    run_on(seed, steps, 1, SceneConfig::default().sharing)
 }
 
 #[test]
@@ -50,9 +50,12 @@ fn same_seed_same_state_bit_for_bit() {
 
 #[test]
 fn any_number_of_threads_gives_the_same_bits() {
-    let one = run_on(3, 120, 1);
-    for threads in [2, 3] {
-        assert!(run_on(3, 120, threads) == one, "{threads} threads differ from one");
+    // Unshared, 400 windmills: enough batches for the workers to take part.
+    for sharing in [None, SceneConfig::default().sharing] {
+        let one = run_on(3, 60, 1, sharing);
+        for threads in [2, 3] {
+            assert!(run_on(3, 60, threads, sharing) == one, "{threads} threads differ from one");
+        }
     }
 }
 

@@ -1,0 +1,300 @@
+//! `cargo xtask bench scene [--json]`: the real `Scene` on the game's assets, stepped, posed
+//! and extracted as the game does it (no GPU), per workload, mode and thread count, beside
+//! the fast kernel on the same models and states measured in the same run.
+//!
+//! - Workloads: `default` (the demo town), `city` (100k windmills, 10k cars, 10k foxes, and
+//!   the lights of the town grown for them), `windmills` (100k windmills alone).
+//! - Modes: `exact` (no sharing, LOD or culling: every prop posed for itself every frame),
+//!   `shared` (pose sharing, update-rate LOD and culling, seen from the game's first view),
+//!   `budget` (`shared` under a 1 ms animation budget).
+//! - Each on one thread and on every core.
+//!
+//! Per frame: one simulation step (`ms_simulate`), posing (`ms_animate`), extraction
+//! (`ms_extract`), and their sum (`ms_total`), as medians (and the best frame). The kernel
+//! (`kernel_ns_per_joint`) is `Program::write_palettes4` run over every instance's own state,
+//! four at a time, on one thread, into one buffer of every palette, weighted by the joints
+//! each model had posed: what posing would cost with no bookkeeping, culling or sharing. `ns_per_posed_joint` over it is what
+//! the runtime's bookkeeping costs (in `exact` mode, where both pose the same states).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use props_anim::{JointMatrix, Lane};
+use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
+use props_scene::{PROP_ASSETS, PropModel, Scene, SceneCamera, SceneConfig, SceneModels};
+
+use super::median;
+
+/// Arguments of the scene table.
+#[derive(clap::Args)]
+pub struct SceneArgs {
+    /// Print JSON (`{"rows": [...]}`) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Frames measured per row.
+    #[arg(long, default_value_t = 60)]
+    pub frames: usize,
+    /// Simulated seconds before measuring (windmills start at random headings).
+    #[arg(long, default_value_t = 2.0)]
+    pub settle: f32,
+    /// Only this workload (`default`, `city`, `windmills`).
+    #[arg(long)]
+    pub workload: Option<String>,
+    /// Only this mode (`exact`, `shared`, `budget`).
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Seed of the town.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The game's fixed step.
+const DT: f32 = 1.0 / 60.0;
+/// The budget of the `budget` mode, milliseconds.
+const BUDGET_MS: f32 = 1.0;
+/// Aspect of the view the shared modes are seen from (the game's default window).
+const ASPECT: f32 = 16.0 / 9.0;
+/// Least time the kernel is measured for, per model.
+const KERNEL_TIME: Duration = Duration::from_millis(300);
+
+/// How a mode changes a workload's configuration.
+type Configure = fn(SceneConfig) -> SceneConfig;
+
+/// One measured configuration.
+struct Row {
+    workload: &'static str,
+    mode: &'static str,
+    threads: usize,
+    config: SceneConfig,
+    simulate: Vec<f64>,
+    animate: Vec<f64>,
+    extract: Vec<f64>,
+    total: Vec<f64>,
+    visible: f64,
+    joints_posed: f64,
+    palettes_written: f64,
+    upload_bytes: f64,
+    kernel_ns_per_joint: f64,
+    state_bytes: usize,
+}
+
+impl Row {
+    fn ns_per_posed_joint(&self) -> f64 {
+        let animate = median(&mut self.animate.clone());
+        if self.joints_posed > 0.0 { animate * 1e6 / self.joints_posed } else { 0.0 }
+    }
+}
+
+fn load_models(assets: &Path) -> Result<SceneModels> {
+    let limits = props_gltf::Limits::default();
+    let load = |k: usize| -> Result<PropModel> {
+        let (stem, scale) = PROP_ASSETS[k];
+        let path = assets.join(format!("{stem}.glb"));
+        let admitted =
+            props_gltf::gate::admit_file(&path, &limits).with_context(|| format!("loading {}", path.display()))?;
+        Ok(PropModel::new(ModelId(k as u32), Arc::new(admitted.import.model)).with_scale(scale))
+    };
+    Ok(SceneModels { windmill: load(0)?, car: load(1)?, traffic_light: load(2)?, fox: load(3)? })
+}
+
+/// The kernel's ns per joint on every instance's state of each model, weighted by the joints
+/// the last frame posed of each.
+fn kernel_ns_per_joint(scene: &Scene) -> f64 {
+    let (mut ns, mut joints) = (0.0, 0.0);
+    for (_, program, crowd) in scene.crowds() {
+        let posed = (crowd.stats().posed * program.palette_len()) as f64;
+        if crowd.is_empty() || posed == 0.0 {
+            continue;
+        }
+        let p = program.palette_len();
+        let n = crowd.len();
+        // Every palette into one buffer, as a renderer takes them.
+        let mut out = vec![JointMatrix::IDENTITY; n.div_ceil(4) * 4 * p];
+        let mut scratch = program.scratch();
+        let (start, mut rounds) = (Instant::now(), 0u64);
+        while start.elapsed() < KERNEL_TIME {
+            for first in (0..n).step_by(4) {
+                let lanes = std::array::from_fn(|k| {
+                    let i = (first + k).min(n - 1);
+                    Lane { layers: crowd.layers(i), drivers: crowd.drivers(i), palette: (first + k) * p }
+                });
+                program.write_palettes4(lanes, &mut scratch, &mut out);
+            }
+            rounds += 1;
+        }
+        let per_joint = start.elapsed().as_secs_f64() * 1e9 / (rounds as f64 * n.div_ceil(4) as f64 * 4.0 * p as f64);
+        ns += per_joint * posed;
+        joints += posed;
+    }
+    if joints > 0.0 { ns / joints } else { 0.0 }
+}
+
+fn measure(
+    models: &SceneModels,
+    workload: &'static str,
+    mode: &'static str,
+    threads: usize,
+    config: SceneConfig,
+    args: &SceneArgs,
+) -> Result<Row> {
+    let mut scene = Scene::new(config, models.clone())?;
+    if mode != "exact" {
+        let view = OrbitCamera::overview(scene.terrain().flat_radius());
+        let camera = view.to_camera(ASPECT);
+        scene.set_camera(Some(SceneCamera { eye: view.eye(), view_projection: camera.view_projection }));
+    }
+    let mut frame = FrameData::default();
+    let run_frame = |scene: &mut Scene, frame: &mut FrameData| {
+        let t0 = Instant::now();
+        scene.step(DT);
+        let t1 = Instant::now();
+        frame.clear();
+        scene.animate(frame);
+        let t2 = Instant::now();
+        scene.record_animation_time((t2 - t1).as_secs_f32() * 1000.0);
+        scene.extract(frame);
+        let t3 = Instant::now();
+        [t1 - t0, t2 - t1, t3 - t2].map(|d| d.as_secs_f64() * 1000.0)
+    };
+    for _ in 0..(args.settle / DT) as usize {
+        run_frame(&mut scene, &mut frame);
+    }
+    let mut row = Row {
+        workload,
+        mode,
+        threads,
+        config,
+        simulate: Vec::new(),
+        animate: Vec::new(),
+        extract: Vec::new(),
+        total: Vec::new(),
+        visible: 0.0,
+        joints_posed: 0.0,
+        palettes_written: 0.0,
+        upload_bytes: 0.0,
+        kernel_ns_per_joint: 0.0,
+        state_bytes: scene.crowds().iter().map(|(_, _, c)| c.len() * c.bytes_per_instance()).sum(),
+    };
+    let frames = args.frames.max(1) as f64;
+    for _ in 0..args.frames.max(1) {
+        let [simulate, animate, extract] = run_frame(&mut scene, &mut frame);
+        row.simulate.push(simulate);
+        row.animate.push(animate);
+        row.extract.push(extract);
+        row.total.push(simulate + animate + extract);
+        let stats = scene.animation_stats();
+        row.visible += stats.visible as f64 / frames;
+        row.joints_posed += stats.joints_posed as f64 / frames;
+        row.palettes_written += stats.palette_matrices as f64 / frames;
+        let bytes = frame.palettes.len() * size_of::<JointMatrix>() + frame.instances.len() * size_of::<InstanceData>();
+        row.upload_bytes += bytes as f64 / frames;
+    }
+    row.kernel_ns_per_joint = kernel_ns_per_joint(&scene);
+    Ok(row)
+}
+
+/// Measures and prints the table.
+pub fn run(args: &SceneArgs) -> Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let models = load_models(&root.join("assets"))?;
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let city = SceneConfig { windmills: 100_000, cars: 10_000, foxes: 10_000, ..SceneConfig::default() };
+    let windmills = SceneConfig { windmills: 100_000, cars: 0, foxes: 0, ..SceneConfig::default() };
+    let workloads = [("default", SceneConfig::default()), ("city", city), ("windmills", windmills)];
+    let modes: [(&str, Configure); 3] = [
+        ("exact", |c| SceneConfig { sharing: None, lod: props_anim::UpdateRateLod::OFF, ..c }),
+        ("shared", |c| c),
+        ("budget", |c| SceneConfig { animation_budget_ms: Some(BUDGET_MS), ..c }),
+    ];
+    let mut threads = vec![1];
+    if cores > 1 {
+        threads.push(cores);
+    }
+    let mut rows = Vec::new();
+    for (workload, base) in workloads {
+        if args.workload.as_deref().is_some_and(|w| w != workload) {
+            continue;
+        }
+        for (mode, configure) in modes {
+            if args.mode.as_deref().is_some_and(|m| m != mode) {
+                continue;
+            }
+            for &t in &threads {
+                let config = SceneConfig { seed: args.seed, threads: t, ..configure(base) };
+                let row = measure(&models, workload, mode, t, config, args)?;
+                if !args.json {
+                    print_row(&row, rows.is_empty());
+                }
+                rows.push(row);
+            }
+        }
+    }
+    if args.json {
+        let rows: Vec<_> = rows.iter().map(json).collect();
+        println!("{}", serde_json::json!({ "cores": cores, "frames": args.frames, "rows": rows }));
+    }
+    Ok(())
+}
+
+fn json(row: &Row) -> serde_json::Value {
+    let med = |v: &[f64]| median(&mut v.to_vec());
+    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let c = &row.config;
+    serde_json::json!({
+        "workload": row.workload, "mode": row.mode, "threads": row.threads,
+        "windmills": c.windmills, "cars": c.cars, "foxes": c.foxes,
+        "ms_simulate": med(&row.simulate), "ms_animate": med(&row.animate),
+        "ms_extract": med(&row.extract), "ms_total": med(&row.total),
+        "best_ms_total": best(&row.total), "best_ms_animate": best(&row.animate),
+        "visible": row.visible, "joints_posed": row.joints_posed,
+        "palettes_written": row.palettes_written, "upload_bytes": row.upload_bytes,
+        "ns_per_posed_joint": row.ns_per_posed_joint(), "kernel_ns_per_joint": row.kernel_ns_per_joint,
+        "state_bytes": row.state_bytes,
+    })
+}
+
+fn print_row(row: &Row, header: bool) {
+    if header {
+        println!(
+            "{:<10} {:<7} {:>3} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>7} {:>9}",
+            "workload",
+            "mode",
+            "thr",
+            "sim ms",
+            "anim ms",
+            "extr ms",
+            "total ms",
+            "best ms",
+            "visible",
+            "joints",
+            "upload KB",
+            "ns/joint",
+            "kernel",
+            "ratio",
+            "state MB"
+        );
+    }
+    let med = |v: &[f64]| median(&mut v.to_vec());
+    let best = row.total.iter().copied().fold(f64::INFINITY, f64::min);
+    let ratio = if row.kernel_ns_per_joint > 0.0 { row.ns_per_posed_joint() / row.kernel_ns_per_joint } else { 0.0 };
+    println!(
+        "{:<10} {:<7} {:>3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.0} {:>9.0} {:>9.1} {:>8.2} {:>8.2} {:>7.2} {:>9.1}",
+        row.workload,
+        row.mode,
+        row.threads,
+        med(&row.simulate),
+        med(&row.animate),
+        med(&row.extract),
+        med(&row.total),
+        best,
+        row.visible,
+        row.joints_posed,
+        row.upload_bytes / 1000.0,
+        row.ns_per_posed_joint(),
+        row.kernel_ns_per_joint,
+        ratio,
+        row.state_bytes as f64 / 1e6,
+    );
+}
