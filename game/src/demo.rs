@@ -1,19 +1,19 @@
 //! The demo's state, shared by the windowed and headless front ends: the town, its models
 //! and mods, the camera, the controls' settings, and the frame data built each frame.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use glam::Vec3;
 use props_anim::{Quantization, UpdateRateLod};
 use props_frame::{Frame, FrameData, Light, OrbitCamera, SKY};
-use props_mods::{ModConfig, ModWatcher};
+use props_mods::ModConfig;
 use props_render::{FrameStats, Renderer};
 use props_scene::{AnimationStats, FixedStep, Scene, SceneCamera, SceneConfig, SceneCounts};
 
 use crate::cli::Args;
 use crate::gpu::Gpu;
+use crate::ground::Ground;
+use crate::mod_feed::ModFeed;
 use crate::models::{ModMessage, ModelRegistry};
 use crate::roles::GROUND;
 use crate::timings::{Phase, PhaseTimings};
@@ -26,8 +26,6 @@ const MAX_STEPS: u32 = 8;
 pub const WINDMILL_BATCH: usize = 100;
 /// Props per model whose skeleton the skeleton view draws.
 const SKELETONS_PER_MODEL: usize = 64;
-/// How long the game waits at start for the mods already in the folder.
-const INITIAL_MODS_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What the player can ask for (keys in the window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,13 +50,11 @@ pub enum Action {
 pub struct Demo {
     scene: Scene,
     models: ModelRegistry,
-    watcher: Option<ModWatcher>,
+    mods: ModFeed,
     step: FixedStep,
     fixed_dt: Option<f32>,
     frame: FrameData,
-    ground_radius: f32,
-    /// The ground, once rebuilt, until it is uploaded.
-    ground: Option<Arc<props_anim::Model>>,
+    ground: Ground,
     /// The camera.
     pub camera: OrbitCamera,
     start_camera: OrbitCamera,
@@ -72,8 +68,6 @@ pub struct Demo {
     pub time_scale: f32,
     /// Whether skeletons are drawn.
     pub show_skeletons: bool,
-    /// The latest mod event.
-    pub last_mod: Option<ModMessage>,
     /// Phase timings.
     pub timings: PhaseTimings,
 }
@@ -106,30 +100,16 @@ impl Demo {
         // In the park block north-east of the centre, clear of the roads.
         let block = scene.config().block;
         models.lot_mut().place_at(Vec3::new(block * 0.15, 0.0, -block * 0.5));
-        let mut last_mod = None;
-        let watcher = match ModWatcher::start(&args.mods, mod_config) {
-            Ok(watcher) => {
-                for event in watcher.wait_until_ready(INITIAL_MODS_TIMEOUT) {
-                    last_mod = models.apply(event, &mut scene, renderer).or(last_mod);
-                }
-                Some(watcher)
-            }
-            Err(error) => {
-                tracing::error!(error = %error, "mods are off: the mods folder cannot be watched");
-                last_mod = Some(ModMessage { text: format!("mods are off: {error}"), is_error: true });
-                None
-            }
-        };
+        let mods = ModFeed::start(&args.mods, mod_config, &mut models, &mut scene, renderer);
         let camera = OrbitCamera::overview(scene.terrain().flat_radius());
         let mut demo = Self {
             scene,
             models,
-            watcher,
+            mods,
             step: FixedStep::new(STEP, MAX_STEPS),
             fixed_dt: args.fixed_dt,
             frame: FrameData::default(),
-            ground_radius: 0.0,
-            ground: None,
+            ground: Ground::default(),
             camera,
             start_camera: camera,
             aspect: args.size.0 as f32 / args.size.1 as f32,
@@ -137,40 +117,20 @@ impl Demo {
             paused: false,
             time_scale: 1.0,
             show_skeletons: false,
-            last_mod,
             timings: PhaseTimings::default(),
         };
-        demo.fit_ground()?;
-        demo.upload_ground(&mut gpu.renderer)?;
+        demo.ground.fit(&demo.scene)?;
+        demo.ground.upload(&mut gpu.renderer)?;
         demo.animate();
         demo.extract();
         Ok(demo)
     }
 
-    /// Rebuilds the ground when the windmills have spread beyond it (uploaded with the next
-    /// frame).
-    fn fit_ground(&mut self) -> anyhow::Result<()> {
-        let needed = self.scene.windmill_extent().max(self.scene.terrain().hills_radius()) + 60.0;
-        if needed > self.ground_radius {
-            self.ground_radius = needed * 1.25;
-            self.ground = Some(Arc::new(crate::ground::build(&self.scene, self.ground_radius)?));
-        }
-        Ok(())
-    }
-
-    /// Uploads a rebuilt ground.
-    fn upload_ground(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        if let Some(ground) = self.ground.take() {
-            renderer.set_model(GROUND, &ground).context("uploading the ground")?;
-        }
-        Ok(())
-    }
-
     /// Uploads every model again, onto a recreated GPU device.
     pub fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
         self.models.upload_all(renderer)?;
-        self.ground = Some(Arc::new(crate::ground::build(&self.scene, self.ground_radius)?));
-        self.upload_ground(renderer)
+        self.ground.rebuild(&self.scene)?;
+        self.ground.upload(renderer)
     }
 
     /// One frame, the same for both front ends: applies mod events (uploading their models),
@@ -195,7 +155,7 @@ impl Demo {
         self.scene.record_animation_time(timings.last_ms[Phase::Animate as usize] as f32);
         timings.measure(Phase::Extract, || self.extract());
         let recorded = timings.measure(Phase::Upload, || -> anyhow::Result<_> {
-            self.upload_ground(&mut gpu.renderer)?;
+            self.ground.upload(&mut gpu.renderer)?;
             let Some((view, size)) = target else { return Ok(None) };
             let device = &gpu.context.device;
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
@@ -207,11 +167,7 @@ impl Demo {
     }
 
     fn simulate(&mut self, renderer: &mut Renderer, elapsed: Duration) {
-        if let Some(watcher) = &self.watcher {
-            for event in watcher.poll() {
-                self.last_mod = self.models.apply(event, &mut self.scene, renderer).or(self.last_mod.take());
-            }
-        }
+        self.mods.poll(&mut self.models, &mut self.scene, renderer);
         let seconds = self.fixed_dt.unwrap_or(elapsed.as_secs_f32());
         let scaled = if self.paused { 0.0 } else { seconds * self.time_scale };
         let steps = self.step.advance(scaled);
@@ -267,7 +223,7 @@ impl Demo {
             Action::ToggleSkeletons => self.show_skeletons = !self.show_skeletons,
             Action::AddWindmills => {
                 self.scene.add_windmills(WINDMILL_BATCH);
-                if let Err(error) = self.fit_ground() {
+                if let Err(error) = self.ground.fit(&self.scene) {
                     tracing::error!(error = %error, "the ground could not be rebuilt");
                 }
             }
@@ -297,6 +253,11 @@ impl Demo {
     /// Simulated seconds since the start.
     pub fn sim_time(&self) -> f64 {
         self.scene.time()
+    }
+
+    /// The latest mod event.
+    pub fn last_mod(&self) -> Option<&ModMessage> {
+        self.mods.last.as_ref()
     }
 
     /// Mods showing now.

@@ -1,12 +1,18 @@
 //! The ground the town stands on, as a static model: the scene's height field meshed as a
 //! grass-coloured grid, with asphalt strips along every road lane.
 
+use std::sync::Arc;
+
+use anyhow::Context as _;
 use glam::{Vec2, Vec3};
 use props_anim::{
     Material, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Topology,
     Transform,
 };
+use props_render::Renderer;
 use props_scene::{LANE_WIDTH, Scene};
+
+use crate::roles::GROUND;
 
 /// Grid cells per side of the terrain mesh.
 const CELLS: u32 = 160;
@@ -17,8 +23,48 @@ const ASPHALT: [f32; 4] = [0.06, 0.06, 0.07, 1.0];
 /// How far road strips float above the flat town ground, metres (no z-fighting).
 const ROAD_LIFT: f32 = 0.03;
 
+/// Metres of ground beyond the farthest windmill or hill.
+const MARGIN: f32 = 60.0;
+
+/// The ground of a scene, covering its hills and windmills: rebuilt when the windmills spread
+/// beyond it, uploaded with the next frame.
+#[derive(Debug, Default)]
+pub struct Ground {
+    /// Half-side of the square it covers, metres.
+    radius: f32,
+    /// A rebuilt ground not uploaded yet.
+    pending: Option<Arc<Model>>,
+}
+
+impl Ground {
+    /// Rebuilds the ground when the scene's windmills or hills reach beyond it (with room to
+    /// grow).
+    pub fn fit(&mut self, scene: &Scene) -> anyhow::Result<()> {
+        let needed = scene.windmill_extent().max(scene.terrain().hills_radius()) + MARGIN;
+        if needed > self.radius {
+            self.radius = needed * 1.25;
+            self.rebuild(scene)?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds it as it is (to upload onto a new device).
+    pub fn rebuild(&mut self, scene: &Scene) -> anyhow::Result<()> {
+        self.pending = Some(Arc::new(build(scene, self.radius)?));
+        Ok(())
+    }
+
+    /// Uploads a rebuilt ground.
+    pub fn upload(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
+        if let Some(ground) = self.pending.take() {
+            renderer.set_model(GROUND, &ground).context("uploading the ground")?;
+        }
+        Ok(())
+    }
+}
+
 /// Builds the ground for `scene`, covering a square of half-side `radius` metres.
-pub fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
+fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
     let rig = Rig::from_source_nodes(&[SourceNode {
         name: Some("ground".to_owned()),
         children: Vec::new(),

@@ -66,7 +66,7 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) {
         let state = if demo.paused { "paused".to_owned() } else { format!("time x{}", demo.time_scale) };
         ui.label(format!("t = {:.1} s, {state}", demo.sim_time()));
         ui.separator();
-        match &demo.last_mod {
+        match demo.last_mod() {
             Some(message) if message.is_error => ui.colored_label(ERROR, &message.text),
             Some(message) => ui.label(&message.text),
             None => ui.label("no mod events yet"),

@@ -10,6 +10,7 @@ mod headless;
 mod hud;
 mod logging;
 mod lot;
+mod mod_feed;
 mod models;
 mod roles;
 mod shutdown;

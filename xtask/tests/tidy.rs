@@ -126,3 +126,45 @@ fn only_the_game_installs_a_subscriber() {
     visit(&root().join("crates"), &mut hits);
     assert!(hits.is_empty(), "libraries must not install a tracing subscriber: {hits:?}");
 }
+
+/// Every `.rs` file under `dir`, recursively (build output aside).
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() && !path.ends_with("target") {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// ARCHITECTURE.md names every source file (a crate's `lib.rs` / `main.rs` and a module's
+/// `mod.rs` are named by their crate or folder) or its folder (`name/`), and names no file
+/// that does not exist.
+#[test]
+fn architecture_names_every_source_file_and_no_missing_one() {
+    let root = root();
+    let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut files = Vec::new();
+    for (dir, _) in manifests().values() {
+        sources(dir, &mut files);
+    }
+    let name = |path: &Path| path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+    let unnamed: Vec<_> = files
+        .iter()
+        .filter(|path| !matches!(name(path).as_str(), "lib.rs" | "main.rs" | "mod.rs"))
+        .filter(|path| {
+            let folder = path.parent().map(|p| format!("{}/", name(p))).unwrap_or_default();
+            !architecture.contains(&name(path)) && !architecture.contains(&folder)
+        })
+        .map(|path| path.strip_prefix(&root).unwrap_or(path).display().to_string())
+        .collect();
+    assert!(unnamed.is_empty(), "ARCHITECTURE.md does not name these files or their folders: {unnamed:?}");
+    let existing: std::collections::BTreeSet<String> = files.iter().map(|p| name(p)).collect();
+    let stale: Vec<&str> = architecture
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .filter(|word| word.ends_with(".rs") && !existing.contains(*word))
+        .collect();
+    assert!(stale.is_empty(), "ARCHITECTURE.md names files that do not exist: {stale:?}");
+}

@@ -85,3 +85,21 @@ pub fn rigid_positions(primitive: &Primitive, node_world: &Affine3A, morph_weigh
         *p = node_world.transform_point3(*p);
     }
 }
+
+/// Every vertex of every mesh instance of `model` drawn with `palette` (laid out as
+/// [`crate::Model::write_palettes`] writes it: skinned primitives through their skin's joints,
+/// rigid ones through their node's slot), morph targets at rest, into `out` (cleared first):
+/// where a pose puts the model's vertices, for comparing poses.
+pub fn model_positions(model: &crate::Model, palette: &[JointMatrix], out: &mut Vec<Vec3>) {
+    out.clear();
+    let mut positions = Vec::new();
+    for (index, instance) in model.instances().iter().enumerate() {
+        for primitive in &model.meshes()[instance.mesh as usize].primitives {
+            match instance.skin {
+                Some(skin) => skin_positions(primitive, &palette[model.palette_range(skin)], &[], &mut positions),
+                None => rigid_positions(primitive, &palette[model.node_slot(index)].to_affine(), &[], &mut positions),
+            }
+            out.extend_from_slice(&positions);
+        }
+    }
+}

@@ -297,6 +297,7 @@ pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize)
     let len = program.palette_len();
     let (mut exact, mut quantized) = (vec![JointMatrix::IDENTITY; len], vec![JointMatrix::IDENTITY; len]);
     let mut worst = 0.0f32;
+    let (mut exact_points, mut quantized_points) = (Vec::new(), Vec::new());
     let duration = program.duration(0);
     for time in workload::phases(samples, duration, 99) {
         for (t, out) in [(time, &mut exact), (quantization.quantize_time(time, duration), &mut quantized)] {
@@ -304,22 +305,9 @@ pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize)
             let lane = props_anim::Lane { layers: &layers, drivers: &[], palette: 0 };
             program.write_palettes4([lane; 4], &mut scratch, out);
         }
-        for (index, instance) in model.instances().iter().enumerate() {
-            let skin = instance.skin.map(|s| model.palette_range(s).start);
-            for primitive in &model.meshes()[instance.mesh as usize].primitives {
-                for (v, p) in primitive.positions.iter().enumerate() {
-                    let at = |palette: &[JointMatrix]| match (skin, &primitive.influences) {
-                        (Some(start), Some(inf)) => inf.joints[v]
-                            .iter()
-                            .zip(&inf.weights[v])
-                            .map(|(&j, &w)| palette[start + j as usize].transform_point(*p) * w)
-                            .sum::<Vec3>(),
-                        _ => palette[model.node_slot(index)].transform_point(*p),
-                    };
-                    worst = worst.max(at(&exact).distance(at(&quantized)));
-                }
-            }
-        }
+        props_anim::skinning::model_positions(model, &exact, &mut exact_points);
+        props_anim::skinning::model_positions(model, &quantized, &mut quantized_points);
+        worst = exact_points.iter().zip(&quantized_points).map(|(a, b)| a.distance(*b)).fold(worst, f32::max);
     }
     worst
 }

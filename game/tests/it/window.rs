@@ -1,6 +1,7 @@
-//! The windowed mode under Xvfb: starts, renders a few frames with the HUD, exits cleanly; and
-//! a lost GPU device is recreated with its surface and HUD.
+//! The windowed mode under Xvfb: starts, renders a few frames with the HUD, exits cleanly, the
+//! city too; and a lost GPU device is recreated with its surface and HUD.
 
+use crate::city::CITY;
 use crate::support::{TempDir, game, have_gpu};
 
 /// Runs the windowed game under Xvfb with `args` (plus a fresh mods folder); returns its log.
@@ -39,6 +40,11 @@ fn run_window(name: &str, args: &[&str]) -> Option<String> {
 #[test]
 fn window_opens_renders_and_exits_after_its_frames() {
     run_window("window", &["--frames", "5", "--size", "320x240", "--windmills", "20"]);
+}
+
+#[test]
+fn the_city_runs_in_the_window() {
+    run_window("window-city", &CITY);
 }
 
 #[test]

@@ -96,24 +96,10 @@ fn states(model: &Model, spec: &Spec, t: f32) -> Vec<(Vec<Layer>, Vec<f32>)> {
 /// Largest distance between a vertex drawn with palette `a` and with `b` (skinned primitives
 /// with their joints, weights as stored; rigid ones with their node slot).
 pub(crate) fn vertex_error(model: &Model, a: &[JointMatrix], b: &[JointMatrix]) -> f32 {
-    let mut worst = 0.0f32;
-    for (index, instance) in model.instances().iter().enumerate() {
-        let skin = instance.skin.map(|s| model.palette_range(s).start);
-        for primitive in &model.meshes()[instance.mesh as usize].primitives {
-            for (v, p) in primitive.positions.iter().enumerate() {
-                let at = |palette: &[JointMatrix]| match (skin, &primitive.influences) {
-                    (Some(start), Some(inf)) => inf.joints[v]
-                        .iter()
-                        .zip(&inf.weights[v])
-                        .map(|(&j, &w)| palette[start + j as usize].transform_point(*p) * w)
-                        .sum::<Vec3>(),
-                    _ => palette[model.node_slot(index)].transform_point(*p),
-                };
-                worst = worst.max(at(a).distance(at(b)));
-            }
-        }
-    }
-    worst
+    let (mut at_a, mut at_b) = (Vec::new(), Vec::new());
+    props_anim::skinning::model_positions(model, a, &mut at_a);
+    props_anim::skinning::model_positions(model, b, &mut at_b);
+    at_a.iter().zip(&at_b).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max)
 }
 
 #[test]

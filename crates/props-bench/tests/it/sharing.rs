@@ -61,11 +61,10 @@ fn shared_palettes(
     crowd.visible().map(|(_, base)| palettes[base as usize..base as usize + p].to_vec()).collect()
 }
 
-#[test]
-fn driver_angles_move_points_by_at_most_half_a_step_times_their_reach() {
+/// The demo's windmill compiled as the scene drives it: nacelle yaw, rotor angle.
+fn windmill() -> (Model, Spec, Program) {
     let model = workload::windmill();
-    let rig = model.rig();
-    let node = |name| rig.find(name).expect("windmill node");
+    let node = |name| model.rig().find(name).expect("windmill node");
     let spec = Spec {
         drivers: vec![
             Driver { nodes: vec![node("nacelle")], axis: Vec3::Y },
@@ -74,6 +73,13 @@ fn driver_angles_move_points_by_at_most_half_a_step_times_their_reach() {
         ..Spec::default()
     };
     let program = Program::new(&model, &spec);
+    (model, spec, program)
+}
+
+#[test]
+fn driver_angles_move_points_by_at_most_half_a_step_times_their_reach() {
+    let (model, spec, program) = windmill();
+    let rig = model.rig();
     let q = Quantization::default();
     let angles = workload::phases(400, std::f32::consts::TAU, 5);
     let states: Vec<(Vec<Layer>, Vec<f32>)> = angles.chunks(2).map(|a| (vec![], vec![a[0] - 3.0, a[1]])).collect();
@@ -93,7 +99,8 @@ fn driver_angles_move_points_by_at_most_half_a_step_times_their_reach() {
         worst = worst.max(vertex_error(&model, palette, &exact));
         let (mut pose, mut scratch) = (Pose::from_rest(rig), Pose::from_rest(rig));
         pose_state(&model, &spec, layers, drivers, &mut pose, &mut scratch);
-        let vertices = posed_vertices(&model, &exact);
+        let mut vertices = Vec::new();
+        skinning::model_positions(&model, &exact, &mut vertices);
         for (r, driver) in reach.iter_mut().zip(&spec.drivers) {
             let world = pose.world_matrix(driver.nodes[0]);
             let (origin, direction) = (Vec3::from(world.translation), world.transform_vector3(driver.axis).normalize());
@@ -105,22 +112,6 @@ fn driver_angles_move_points_by_at_most_half_a_step_times_their_reach() {
     // Both angles are rounded, at most half a step each: the worst instance comes near (the
     // two reaches are not met by one vertex at once).
     assert!(worst >= 0.3 * bound, "{worst} m: the angles are hardly rounded (bound {bound} m)");
-}
-
-/// Every vertex of `model` drawn with `palette` (model space).
-fn posed_vertices(model: &Model, palette: &[JointMatrix]) -> Vec<Vec3> {
-    let mut all = Vec::new();
-    let mut out = Vec::new();
-    for (i, instance) in model.instances().iter().enumerate() {
-        for primitive in &model.meshes()[instance.mesh as usize].primitives {
-            match instance.skin {
-                Some(skin) => skinning::skin_positions(primitive, &palette[model.palette_range(skin)], &[], &mut out),
-                None => skinning::rigid_positions(primitive, &palette[model.node_slot(i)].to_affine(), &[], &mut out),
-            }
-            all.extend_from_slice(&out);
-        }
-    }
-    all
 }
 
 #[test]
@@ -151,4 +142,49 @@ fn clip_times_move_points_by_at_most_half_a_step_times_their_speed() {
     // Finite differences at 1/480 s see the speed to a few percent.
     assert!(worst <= 1.05 * bound, "{worst} beyond the bound {bound} (speed {speed} units/s)");
     assert!(worst >= 0.3 * bound, "{worst}: the times are hardly rounded (bound {bound})");
+}
+
+#[test]
+fn far_from_the_camera_steps_coarsen_but_the_error_seen_stays_bounded() {
+    let (model, spec, program) = windmill();
+    let q = Quantization::default();
+    let angles = workload::phases(600, std::f32::consts::TAU, 8);
+    // Windmills in a line ahead of the camera, from 50 m to 6 km.
+    let projection = glam::camera::rh::proj::directx::perspective(0.9, 1.0, 0.5, 10_000.0);
+    let look = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+    let view = props_anim::View::new(Vec3::ZERO, projection * look, props_anim::UpdateRateLod::OFF, 0);
+    let distance = |i: usize| 50.0 * 1.016f32.powi(i as i32);
+    let mut crowd = Crowd::new(&program, 0, Sharing::Quantized(q), 30.0, 1);
+    for (i, a) in angles.chunks(2).enumerate() {
+        crowd.push(Vec3::new(0.0, 0.0, -distance(i)));
+        crowd.drivers_mut(i).copy_from_slice(&[a[0] - 3.0, a[1]]);
+    }
+    let mut palettes = Vec::new();
+    crowd.update(&program, Some(&view), 0, None, &mut palettes);
+    let radius = model.pose_bounds().radius as f32;
+    let p = program.palette_len();
+    let (mut worst_seen, mut worst_far) = (0.0f32, 0.0f32);
+    for (i, base) in crowd.visible() {
+        let level = q.level(distance(i));
+        let coarse = q.at_level(level);
+        let drivers = crowd.drivers(i);
+        let quantized: Vec<f32> = drivers.iter().map(|&a| coarse.quantize_angle(a)).collect();
+        let palette = &palettes[base as usize..base as usize + p];
+        let of_quantized = reference(&model, &spec, &[], &quantized);
+        assert!(vertex_error(&model, palette, &of_quantized) <= TOLERANCE * radius, "level {level}: the key's state");
+        let error = vertex_error(&model, palette, &reference(&model, &spec, &[], drivers));
+        // Every point is within `radius` of the origin, so within 2 radius of either axis:
+        // off by at most 2 radius * step / 2 per driver at its level.
+        assert!(error <= 2.0 * radius * coarse.angle, "level {level}: {error}");
+        worst_seen = worst_seen.max(error / distance(i));
+        if level == props_anim::MAX_COARSENING {
+            worst_far = worst_far.max(error);
+        }
+    }
+    assert_eq!(crowd.visible().len(), 300);
+    // Seen from the camera, the error is what the base step gives at `coarsen_beyond`.
+    let bound = 2.0 * radius * q.angle / q.coarsen_beyond;
+    assert!(worst_seen <= bound, "{worst_seen} rad of view beyond {bound}");
+    // And the far ones are coarser: more than the finest step could make.
+    assert!(worst_far > 2.0 * radius * q.angle, "{worst_far}: far steps are not coarser");
 }

@@ -22,24 +22,9 @@ fn vertex_error(model: &Model, a: &[JointMatrix], b: &[JointMatrix]) -> f32 {
 
 /// Every vertex of `model` posed by `palette` (model space).
 fn posed_vertices(model: &Model, palette: &[JointMatrix]) -> Vec<Vec3> {
-    let mut all = Vec::new();
     let mut out = Vec::new();
-    for (i, instance) in model.instances().iter().enumerate() {
-        for primitive in &model.meshes()[instance.mesh as usize].primitives {
-            match instance.skin {
-                Some(skin) => {
-                    let joints = &palette[model.palette_range(skin)];
-                    props_anim::skinning::skin_positions(primitive, joints, &[], &mut out);
-                }
-                None => {
-                    let node = palette[model.node_slot(i)].to_affine();
-                    props_anim::skinning::rigid_positions(primitive, &node, &[], &mut out);
-                }
-            }
-            all.extend_from_slice(&out);
-        }
-    }
-    all
+    props_anim::skinning::model_positions(model, palette, &mut out);
+    out
 }
 
 /// Every prop entity by the bits of its placement.
