@@ -57,6 +57,10 @@ impl PlayMode {
             return 0.0;
         }
         match self {
+            // The usual cases without a division, exactly as `rem_euclid` (`time - duration`
+            // is exact for a time within twice the duration).
+            Self::Loop if (0.0..duration).contains(&time) => time,
+            Self::Loop if (duration..2.0 * duration).contains(&time) => time - duration,
             Self::Loop => time.rem_euclid(duration),
             Self::Once => time.clamp(0.0, duration),
         }

@@ -8,7 +8,7 @@ use std::f32::consts::TAU;
 
 use glam::{Affine3A, Vec2, Vec3};
 use hecs::World;
-use props_anim::{Layer, Playback};
+use props_anim::{Layer, PlayMode, Playback};
 
 use crate::crowds::PropCrowd;
 use crate::rng::{Rng, Stream};
@@ -169,7 +169,7 @@ pub(crate) fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCro
     let scale = foxes.prop().scale;
     for (fox, anim, instance) in world.query_mut::<(&mut Fox, &mut FoxGait, &PropInstance)>() {
         behave(fox, dt);
-        fox.angle = (fox.angle + fox.direction * fox.speed * dt / fox.radius).rem_euclid(TAU);
+        fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.0, placement(fox, scale));
 
         let was = anim.gait;

@@ -36,3 +36,15 @@ fn degenerate_durations_give_time_zero() {
     assert_eq!(PlayMode::Once.wrap(f32::NAN, 1.0), 0.0);
     assert_eq!(PlayMode::Once.wrap(-1.0, 1.0), 0.0);
 }
+
+#[test]
+fn looping_wraps_exactly_as_the_euclidean_remainder() {
+    // The division-free paths (within one and two durations) give the same bits.
+    for duration in [0.3f32, 1.0, 2.5, std::f32::consts::TAU] {
+        for k in -3000..3000 {
+            let time = k as f32 * 0.001 * duration + 1e-4;
+            let wrapped = PlayMode::Loop.wrap(time, duration);
+            assert_eq!(wrapped.to_bits(), time.rem_euclid(duration).to_bits(), "{time} in {duration}");
+        }
+    }
+}
