@@ -57,7 +57,12 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
     if let Some(kind) = special_kind(&std::fs::metadata(path)?) {
         return Err(not_regular(kind));
     }
-    let file = options.open(path)?;
+    // Opening a socket fails (ENXIO): name what the path is rather than the raw error.
+    let file =
+        options.open(path).map_err(|error| match std::fs::metadata(path).ok().as_ref().and_then(special_kind) {
+            Some(kind) => not_regular(kind),
+            None => error,
+        })?;
     match special_kind(&file.metadata()?) {
         None => Ok(file),
         Some(kind) => Err(not_regular(kind)),
@@ -111,6 +116,12 @@ mod tests {
         assert!(folder.to_string().contains("folder"), "{folder}");
         let device = read_regular(Path::new("/dev/zero"), 1024).expect_err("a device is no regular file");
         assert!(device.to_string().contains("device"), "{device}");
+        let socket = dir.join("buffer.bin");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("a socket file");
+        let started = Instant::now();
+        let refused = read_regular(&socket, 1024).expect_err("a socket is no regular file");
+        assert!(refused.to_string().contains("socket"), "{refused}");
+        assert!(started.elapsed() < Duration::from_secs(5), "opening the socket blocked");
 
         let file = dir.join("a.bin");
         std::fs::write(&file, [1, 2, 3]).expect("write");
