@@ -78,7 +78,17 @@ impl Quantization {
         let q = self.at_level(level);
         // Angles: a whole number of steps per turn, each at most `q.angle`.
         let per_turn = (std::f32::consts::TAU / q.angle).ceil().clamp(1.0, 65_536.0) as u32;
-        Steps { time: q.time, weight: q.weight, angle: std::f32::consts::TAU / per_turn as f32, per_turn, level }
+        let angle = std::f32::consts::TAU / per_turn as f32;
+        Steps {
+            time: q.time,
+            weight: q.weight,
+            angle,
+            per_time: q.time.recip(),
+            per_weight: q.weight.recip(),
+            per_angle: angle.recip(),
+            per_turn,
+            level,
+        }
     }
 
     /// The clip time an instance at `time` is drawn at: the nearest multiple of the step,
@@ -121,6 +131,11 @@ pub(crate) struct Steps {
     weight: f32,
     /// The angle step, shrunk to a whole number of steps per turn.
     angle: f32,
+    /// Reciprocals of the steps: indices by multiplying (a key per visible instance per
+    /// frame; rounding may differ from a division only at a tie, still within half a step).
+    per_time: f32,
+    per_weight: f32,
+    per_angle: f32,
     per_turn: u32,
     level: u8,
 }
@@ -128,8 +143,8 @@ pub(crate) struct Steps {
 impl Steps {
     /// The step index of clip time `time` in a clip of `duration` seconds (clamped to it).
     fn time_index(&self, time: f32, duration: f32) -> u32 {
-        let last = nearest(duration / self.time).max(0);
-        nearest(time / self.time).clamp(0, last) as u32
+        let last = nearest(duration * self.per_time).max(0);
+        nearest(time * self.per_time).clamp(0, last) as u32
     }
 
     fn time_of(&self, index: u32, duration: f32) -> f32 {
@@ -137,7 +152,7 @@ impl Steps {
     }
 
     fn weight_index(&self, weight: f32) -> u32 {
-        nearest(weight / self.weight) as i32 as u32
+        nearest(weight * self.per_weight) as i32 as u32
     }
 
     fn weight_of(&self, index: u32) -> f32 {
@@ -145,7 +160,7 @@ impl Steps {
     }
 
     fn angle_index(&self, angle: f32) -> u32 {
-        nearest(angle / self.angle).rem_euclid(i64::from(self.per_turn)) as u32
+        nearest(angle * self.per_angle).rem_euclid(i64::from(self.per_turn)) as u32
     }
 
     fn angle_of(&self, index: u32) -> f32 {
