@@ -1,6 +1,7 @@
 // Linear blend skinning of instanced meshes, with one directional light and ambient.
 // Prepended: globals.wgsl, then a palette accessor `joint_matrix(index) -> mat3x4<f32>`
-// (palette_storage.wgsl or palette_texture.wgsl). `vec4(p, 1.0) * m` with m: mat3x4 gives the
+// (palette_storage.wgsl or palette_texture.wgsl) and an accessor of the influences past the
+// 8th, `extra_influence(index) -> vec2<u32>` (influences_storage.wgsl or influences_texture.wgsl). `vec4(p, 1.0) * m` with m: mat3x4 gives the
 // dot products of p with the three rows of the affine transform: the transformed point.
 
 // Where this draw's window of the palette starts (several windows when a frame's palettes
@@ -34,6 +35,8 @@ struct VertexInput {
     @location(4) joints1: vec4<u32>,
     @location(5) weights0: vec4<f32>,
     @location(6) weights1: vec4<f32>,
+    // Influences past the 8th: offset in the model's list and count (0 for most models).
+    @location(11) extra: vec2<u32>,
 };
 
 struct InstanceInput {
@@ -51,7 +54,7 @@ struct VertexOutput {
     @location(1) uv: vec2<f32>,
 };
 
-// Up to 8 influences; zero weights are skipped.
+// Four inline influences; zero weights are skipped.
 fn blend(base: u32, joints: vec4<u32>, weights: vec4<f32>, acc: mat3x4<f32>) -> mat3x4<f32> {
     var m = acc;
     for (var i = 0u; i < 4u; i++) {
@@ -61,6 +64,23 @@ fn blend(base: u32, joints: vec4<u32>, weights: vec4<f32>, acc: mat3x4<f32>) -> 
     }
     return m;
 }
+
+// The influences past the 8th, each (joint, weight bits); returns the weights' sum too.
+fn blend_extra(base: u32, extra: vec2<u32>, acc: mat3x4<f32>) -> SkinSum {
+    var sum = SkinSum(acc, 0.0);
+    for (var i = 0u; i < extra.y; i++) {
+        let influence = extra_influence(extra.x + i);
+        let weight = bitcast<f32>(influence.y);
+        sum.matrix += joint_matrix(base + influence.x) * weight;
+        sum.weight += weight;
+    }
+    return sum;
+}
+
+struct SkinSum {
+    matrix: mat3x4<f32>,
+    weight: f32,
+};
 
 // Model space to clip space, for both entry points.
 fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, uv: vec2<f32>, instance: InstanceInput) -> VertexOutput {
@@ -78,9 +98,11 @@ fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, uv: vec2<f32>, in
 fn vs_main(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     let base = instance.palette_base - window.first_matrix + draw.joint_offset;
     let zero = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
-    var skin = blend(base, vertex.joints1, vertex.weights1, blend(base, vertex.joints0, vertex.weights0, zero));
+    let first8 = blend(base, vertex.joints1, vertex.weights1, blend(base, vertex.joints0, vertex.weights0, zero));
+    let extra = blend_extra(base, vertex.extra, first8);
+    var skin = extra.matrix;
     // Weights should sum to 1; divide only when they do not (as stored, they usually do).
-    let weight_sum = dot(vertex.weights0, vec4<f32>(1.0)) + dot(vertex.weights1, vec4<f32>(1.0));
+    let weight_sum = dot(vertex.weights0, vec4<f32>(1.0)) + dot(vertex.weights1, vec4<f32>(1.0)) + extra.weight;
     if (weight_sum != 1.0 && weight_sum > 0.0) {
         skin = skin * (1.0 / weight_sum);
     }

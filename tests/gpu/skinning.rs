@@ -1,7 +1,7 @@
 //! GPU skinning equals CPU skinning: the same pose, skinned by the vertex shader, and skinned
 //! on the CPU by the animation core then drawn as a static mesh, give the same image.
 
-use props_render::GpuContext;
+use props_render::{GpuContext, PaletteAccess, PaletteMode};
 use props_tests::golden::{Threshold, assert_similar};
 use props_tests::scene::{self, Scene};
 
@@ -10,11 +10,16 @@ use props_tests::scene::{self, Scene};
 const SAME_POSE: Threshold = Threshold { mean: 0.001, p99: 0.1 };
 
 fn gpu_equals_cpu(gpu: &GpuContext, name: &str, path: &str, clip: &str, time: f32) {
+    gpu_equals_cpu_through(gpu, PaletteMode::Auto, name, path, clip, time);
+}
+
+/// [`gpu_equals_cpu`] with the palette (and the influences past the 8th) bound as `palette`.
+fn gpu_equals_cpu_through(gpu: &GpuContext, palette: PaletteMode, name: &str, path: &str, clip: &str, time: f32) {
     let model = scene::load(path);
     let clip = model.find_clip(clip).or((!model.clips().is_empty()).then_some(0));
     let pose = scene::pose_at(&model, clip, time);
     let reference = scene::cpu_skinned(&model, &pose);
-    let mut renderer = scene::renderer(gpu, |_| {});
+    let mut renderer = scene::renderer(gpu, |c| c.palette = palette);
     let camera = scene::framing_camera(&reference);
     let skinned = props_render::ModelId(0);
     renderer.set_model(skinned, &model).expect("the model uploads");
@@ -43,6 +48,29 @@ fn eight_influences() {
     let Some(gpu) = props_tests::gpu::context() else { return };
     let path = "tests/models/generated/eight_influences_u8_float.gltf";
     gpu_equals_cpu(&gpu, "eight-influences", path, "", 0.75);
+}
+
+/// 24 influences per vertex: 8 inline, 16 read by offset and count from the model's list.
+const TWENTY_FOUR: &str = "tests/models/generated/twenty_four_influences_u8_unorm8.gltf";
+
+#[test]
+fn twenty_four_influences() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    gpu_equals_cpu(&gpu, "twenty-four-influences", TWENTY_FOUR, "", 0.75);
+}
+
+#[test]
+fn twenty_four_influences_through_textures() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let textures = PaletteMode::Force(PaletteAccess::Texture);
+    gpu_equals_cpu_through(&gpu, textures, "twenty-four-influences-texture", TWENTY_FOUR, "", 0.75);
+}
+
+#[test]
+fn twelve_influences() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let path = "tests/models/generated/twelve_influences_u8_float.gltf";
+    gpu_equals_cpu(&gpu, "twelve-influences", path, "", 1.5);
 }
 
 #[test]

@@ -197,15 +197,15 @@ impl Model {
                 let extent = match (instance.skin, &primitive.influences) {
                     (Some(skin), Some(influences)) => {
                         let skin_joints = &joints[self.palette_range(skin)];
-                        let vertices = primitive.positions.iter().zip(&influences.joints).zip(&influences.weights);
-                        vertices
+                        primitive
+                            .positions
+                            .iter()
                             .enumerate()
-                            .map(|(v, ((&p, js), ws))| {
+                            .map(|(v, &p)| {
                                 let moved = morph(v);
-                                js.iter()
-                                    .zip(ws)
-                                    .filter(|(_, w)| **w != 0.0)
-                                    .map(|(&j, &w)| {
+                                influences
+                                    .of_vertex(v)
+                                    .map(|(j, w)| {
                                         let Some((size, inverse_bind)) = skin_joints.get(j as usize) else {
                                             return 0.0;
                                         };

@@ -13,19 +13,60 @@ pub enum Topology {
     Triangles,
 }
 
-/// Per-vertex joint influences: up to two sets of four (glTF `JOINTS_0/1`, `WEIGHTS_0/1`).
+/// Per-vertex joint influences: any number of sets of four (glTF `JOINTS_n`, `WEIGHTS_n`).
 ///
-/// Joint indices index the skin's joint list, as `u16`, so skins may have more than 256
-/// joints. Unused influences have weight 0. Weights are as stored (dequantized, not
-/// renormalized).
+/// The first two sets (8 influences) sit inline, one array per vertex, as the GPU's vertex
+/// holds them. Sets 2 and up, when the source has them, go to a per-vertex list of the
+/// influences with non-zero weight ([`Influences::extra_of`]): the GPU reads it from a storage
+/// buffer by offset and count. Joint indices index the skin's joint list, as `u16`, so skins
+/// may have more than 256 joints. Unused influences have weight 0. Weights are as stored
+/// (dequantized, not renormalized).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Influences {
     /// Joint indices, set 0 in `[0..4]`, set 1 in `[4..8]`.
     pub joints: Vec<[u16; 8]>,
     /// Weights matching `joints`.
     pub weights: Vec<[f32; 8]>,
-    /// How many sets of four the source had (1 or 2).
+    /// How many sets of four the source had (1 or more).
     pub sets: u8,
+    /// Where each vertex's extra influences start in `extra`, plus the end (one more entry
+    /// than vertices); empty when the source has at most two sets.
+    pub extra_start: Vec<u32>,
+    /// The influences of sets 2 and up with non-zero weight, vertex after vertex:
+    /// (joint, weight).
+    pub extra: Vec<(u16, f32)>,
+}
+
+impl Influences {
+    /// The influences past the first 8 of vertex `vertex` (non-zero weights only).
+    #[must_use]
+    pub fn extra_of(&self, vertex: usize) -> &[(u16, f32)] {
+        match (self.extra_start.get(vertex), self.extra_start.get(vertex + 1)) {
+            (Some(&start), Some(&end)) => self.extra.get(start as usize..end as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+
+    /// Every influence of vertex `vertex` with a non-zero weight: (joint, weight), the inline
+    /// ones first; none past the last vertex.
+    pub fn of_vertex(&self, vertex: usize) -> impl Iterator<Item = (u16, f32)> + '_ {
+        let joints = self.joints.get(vertex).copied().unwrap_or_default();
+        let weights = self.weights.get(vertex).copied().unwrap_or_default();
+        let inline = joints.into_iter().zip(weights).filter(|&(_, w)| w != 0.0);
+        inline.chain(self.extra_of(vertex).iter().copied())
+    }
+
+    /// Number of vertices.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// Whether there are no vertices.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.joints.is_empty()
+    }
 }
 
 /// A morph target: per-vertex displacements (each list empty or one entry per vertex).
@@ -69,12 +110,7 @@ impl Primitive {
     #[must_use]
     pub fn max_joint(&self) -> Option<u16> {
         let influences = self.influences.as_ref()?;
-        influences
-            .joints
-            .iter()
-            .zip(&influences.weights)
-            .flat_map(|(j, w)| j.iter().zip(w).filter(|(_, w)| **w != 0.0).map(|(j, _)| *j))
-            .max()
+        (0..influences.len()).flat_map(|v| influences.of_vertex(v).map(|(j, _)| j)).max()
     }
 }
 

@@ -213,7 +213,10 @@ impl Model {
         let primitives = self.meshes.iter().flat_map(|mesh| &mesh.primitives);
         let meshes: u64 = primitives
             .map(|p| {
-                let influences = p.influences.as_ref().map_or(0, |i| bytes(&i.joints) + bytes(&i.weights));
+                let influences = p
+                    .influences
+                    .as_ref()
+                    .map_or(0, |i| bytes(&i.joints) + bytes(&i.weights) + bytes(&i.extra_start) + bytes(&i.extra));
                 let targets: u64 = p.morph_targets.iter().map(|t| bytes(&t.positions) + bytes(&t.normals)).sum();
                 bytes(&p.positions) + bytes(&p.normals) + bytes(&p.uv0) + bytes(&p.indices) + influences + targets
             })

@@ -38,13 +38,8 @@ fn morph<'a>(base: &[Vec3], targets: impl Iterator<Item = &'a [Vec3]>, weights: 
 pub fn skin_normals(primitive: &Primitive, palette: &[JointMatrix], morph_weights: &[f32], out: &mut Vec<Vec3>) {
     morph_normals(primitive, morph_weights, out);
     let influences = primitive.influences.as_ref().expect("skin_normals needs a skinned primitive");
-    for ((n, joints), weights) in out.iter_mut().zip(&influences.joints).zip(&influences.weights) {
-        let mut skinned = Vec3::ZERO;
-        for (&j, &w) in joints.iter().zip(weights) {
-            if w != 0.0 {
-                skinned += palette[j as usize].transform_vector(*n) * w;
-            }
-        }
+    for (v, n) in out.iter_mut().enumerate() {
+        let skinned: Vec3 = influences.of_vertex(v).map(|(j, w)| palette[j as usize].transform_vector(*n) * w).sum();
         *n = skinned.normalize_or_zero();
     }
 }
@@ -67,14 +62,8 @@ pub fn rigid_normals(primitive: &Primitive, node_world: &Affine3A, morph_weights
 pub fn skin_positions(primitive: &Primitive, palette: &[JointMatrix], morph_weights: &[f32], out: &mut Vec<Vec3>) {
     morph_positions(primitive, morph_weights, out);
     let influences = primitive.influences.as_ref().expect("skin_positions needs a skinned primitive");
-    for ((p, joints), weights) in out.iter_mut().zip(&influences.joints).zip(&influences.weights) {
-        let mut skinned = Vec3::ZERO;
-        for (&j, &w) in joints.iter().zip(weights) {
-            if w != 0.0 {
-                skinned += palette[j as usize].transform_point(*p) * w;
-            }
-        }
-        *p = skinned;
+    for (v, p) in out.iter_mut().enumerate() {
+        *p = influences.of_vertex(v).map(|(j, w)| palette[j as usize].transform_point(*p) * w).sum();
     }
 }
 

@@ -225,14 +225,17 @@ pub enum ErrorKind {
         /// Vertices of the primitive.
         vertices: u64,
     },
-    /// More than two sets of joints and weights.
+    /// More sets of joints and weights than [`crate::Limits::max_influences`] allows.
     #[error(
-        "JOINTS_{set}/WEIGHTS_{set}: this engine supports at most 8 influences per vertex (JOINTS_0/1 and \
-         WEIGHTS_0/1); re-export limiting bone influences per vertex to 8"
+        "JOINTS_{set}/WEIGHTS_{set}: more than {limit} influences per vertex (JOINTS_0.. WEIGHTS_0.., four per \
+         set); re-export with at most {limit} bone influences per vertex (Blender: File > Export > glTF > Data > \
+         Skinning > Bone Influences)"
     )]
     TooManyInfluences {
-        /// The first unsupported set.
+        /// The first set past the limit.
         set: u32,
+        /// The limit, in influences per vertex.
+        limit: u32,
     },
     /// A set of joints without its weights (or the reverse), or set 1 without set 0.
     #[error("{present} is present but {missing} is missing; joints and weights come in pairs, set 0 first")]

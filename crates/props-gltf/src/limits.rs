@@ -36,6 +36,10 @@ pub struct Limits {
     pub max_nodes: u32,
     /// Joints of one skin. Default 1024.
     pub max_joints_per_skin: u32,
+    /// Influences (joint and weight pairs) per vertex, over all `JOINTS_n`/`WEIGHTS_n` sets.
+    /// The first 8 sit in the vertex, the rest in a per-vertex list the GPU reads by offset
+    /// and count. Default 64 (16 sets): real exports reach 16-24.
+    pub max_influences: u32,
     /// Morph targets of one primitive. Default 256.
     pub max_morph_targets: u32,
     /// Keyframes of one animation sampler. Default 1 Mi.
@@ -68,6 +72,7 @@ impl Default for Limits {
             max_array_entries: 65_536,
             max_nodes: 65_536,
             max_joints_per_skin: 1024,
+            max_influences: 64,
             max_morph_targets: 256,
             max_keyframes: MIB,
             max_image_pixels: 8192 * 8192,

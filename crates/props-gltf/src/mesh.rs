@@ -11,9 +11,6 @@ use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::limits::{self, Budget, Limits};
 use crate::{index_u32, normals, topology};
 
-/// Sets of joints and weights an engine vertex holds (8 influences).
-const INFLUENCE_SETS: u32 = 2;
-
 /// Imports every mesh of the file, in order.
 pub(crate) fn import_meshes(
     root: &Root,
@@ -148,18 +145,22 @@ impl PrimitiveReader<'_> {
         checked_count(self.accessors.read::<T, N>(index.value(), &path, accepted)?, vertices, &path).map(Some)
     }
 
-    /// JOINTS_0/1 and WEIGHTS_0/1 as up to eight influences per vertex.
+    /// Every JOINTS_n / WEIGHTS_n set, up to [`Limits::max_influences`]: the first two sets
+    /// inline, the others as per-vertex lists of their non-zero influences.
     fn influences(&self, vertices: u64) -> Result<Option<Influences>, ImportError> {
+        let max_sets = self.limits.max_influences.div_ceil(4);
+        let mut declared = 0;
         for semantic in self.primitive.attributes.keys() {
-            if let Checked::Valid(Semantic::Joints(set) | Semantic::Weights(set)) = semantic
-                && *set >= INFLUENCE_SETS
-            {
-                let kind = ErrorKind::TooManyInfluences { set: *set };
-                return Err(ImportError::at(self.attribute_path_of(semantic), kind));
+            if let Checked::Valid(Semantic::Joints(set) | Semantic::Weights(set)) = semantic {
+                if *set >= max_sets {
+                    let kind = ErrorKind::TooManyInfluences { set: *set, limit: self.limits.max_influences };
+                    return Err(ImportError::at(self.attribute_path_of(semantic), kind));
+                }
+                declared = declared.max(set + 1);
             }
         }
         let mut sets = Vec::new();
-        for set in 0..INFLUENCE_SETS {
+        for set in 0..declared {
             let joints = self.per_vertex::<u32, 4>(&Semantic::Joints(set), JOINTS, vertices)?;
             let weights = self.per_vertex::<f32, 4>(&Semantic::Weights(set), WEIGHTS, vertices)?;
             let unpaired = |present: Semantic, missing: Semantic| {
@@ -178,11 +179,23 @@ impl PrimitiveReader<'_> {
             return Ok(None);
         }
         let count = usize::try_from(vertices).unwrap_or(usize::MAX);
-        let bytes = vertices.saturating_mul((size_of::<[u16; 8]>() + size_of::<[f32; 8]>()) as u64);
-        self.budget.charge(bytes, &self.attribute_path(&Semantic::Joints(0)))?;
-        let mut influences =
-            Influences { joints: vec![[0; 8]; count], weights: vec![[0.0; 8]; count], sets: sets.len() as u8 };
-        for (set, (joints, weights)) in sets.into_iter().enumerate() {
+        let extra_sets = sets.len().saturating_sub(2) as u64;
+        let inline_bytes = vertices.saturating_mul((size_of::<[u16; 8]>() + size_of::<[f32; 8]>()) as u64);
+        let extra_bytes = vertices
+            .saturating_add(1)
+            .saturating_mul(size_of::<u32>() as u64)
+            .saturating_add(vertices.saturating_mul(4 * extra_sets).saturating_mul(size_of::<(u16, f32)>() as u64));
+        let extra_bytes = if extra_sets == 0 { 0 } else { extra_bytes };
+        self.budget.charge(inline_bytes.saturating_add(extra_bytes), &self.attribute_path(&Semantic::Joints(0)))?;
+        let mut influences = Influences {
+            joints: vec![[0; 8]; count],
+            weights: vec![[0.0; 8]; count],
+            sets: u8::try_from(sets.len()).unwrap_or(u8::MAX),
+            extra_start: Vec::new(),
+            extra: Vec::new(),
+        };
+        let mut sets = sets.into_iter();
+        for (set, (joints, weights)) in sets.by_ref().take(2).enumerate() {
             let vertices =
                 influences.joints.iter_mut().zip(&mut influences.weights).zip(joints.into_iter().zip(weights));
             for ((out_joints, out_weights), (joints, weights)) in vertices {
@@ -194,6 +207,19 @@ impl PrimitiveReader<'_> {
                         (*j, *w) = (joint, weight);
                     }
                 }
+            }
+        }
+        let rest: Vec<_> = sets.collect();
+        if !rest.is_empty() {
+            influences.extra_start.reserve_exact(count.saturating_add(1));
+            influences.extra_start.push(0);
+            for vertex in 0..count {
+                for (joints, weights) in &rest {
+                    let (Some(joints), Some(weights)) = (joints.get(vertex), weights.get(vertex)) else { continue };
+                    let used = joints.iter().zip(weights).filter(|(_, w)| **w != 0.0);
+                    influences.extra.extend(used.map(|(&j, &w)| (u16::try_from(j).unwrap_or(u16::MAX), w)));
+                }
+                influences.extra_start.push(u32::try_from(influences.extra.len()).unwrap_or(u32::MAX));
             }
         }
         Ok(Some(influences))

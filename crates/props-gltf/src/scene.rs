@@ -68,12 +68,14 @@ pub(crate) fn check_instances(
         let primitives = meshes.get(instance.mesh as usize).map(|m| m.primitives.as_slice()).unwrap_or_default();
         for (p, primitive) in primitives.iter().enumerate() {
             let Some(influences) = &primitive.influences else { continue };
-            let vertices = (0u64..).zip(influences.joints.iter().zip(&influences.weights));
-            for (vertex, (vertex_joints, weights)) in vertices {
-                let used = vertex_joints.iter().zip(weights).enumerate().filter(|(_, (_, w))| **w != 0.0);
-                if let Some((k, (&joint, _))) = used.into_iter().find(|(_, (j, _))| usize::from(**j) >= joints) {
-                    let path = format!("meshes[{}].primitives[{p}].attributes[\"JOINTS_{}\"]", instance.mesh, k / 4);
-                    let kind = ErrorKind::JointOutOfRange { vertex, joint, skin, joints: joints as u64 };
+            for vertex in 0..influences.len() {
+                if let Some(joint) = influences.of_vertex(vertex).map(|(j, _)| j).find(|&j| usize::from(j) >= joints) {
+                    // The set, when it is one of the inline ones (the extras do not keep theirs).
+                    let mut inline = influences.joints[vertex].iter().zip(influences.weights[vertex]);
+                    let set = inline.position(|(&j, w)| j == joint && w != 0.0).map(|k| k / 4);
+                    let attribute = set.map_or(String::new(), |set| format!("[\"JOINTS_{set}\"]"));
+                    let path = format!("meshes[{}].primitives[{p}].attributes{attribute}", instance.mesh);
+                    let kind = ErrorKind::JointOutOfRange { vertex: vertex as u64, joint, skin, joints: joints as u64 };
                     return Err(ImportError::at(path, kind));
                 }
             }

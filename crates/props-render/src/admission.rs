@@ -10,6 +10,9 @@ use props_anim::{Model, Topology};
 
 use crate::gpu_model::GpuVertex;
 
+/// Bytes of one influence past the 8th on the device: joint and weight, 32 bits each.
+const INFLUENCE_BYTES: u64 = 8;
+
 /// The device memory a model takes once uploaded, by kind, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GpuFootprint {
@@ -21,13 +24,15 @@ pub struct GpuFootprint {
     pub texture_bytes: u64,
     /// Per-draw and per-material uniforms.
     pub uniform_bytes: u64,
+    /// The influences past the 8th of every vertex (8 bytes each).
+    pub influence_bytes: u64,
 }
 
 impl GpuFootprint {
     /// All of it.
     #[must_use]
     pub fn total(&self) -> u64 {
-        self.vertex_bytes + self.index_bytes + self.texture_bytes + self.uniform_bytes
+        self.vertex_bytes + self.index_bytes + self.texture_bytes + self.uniform_bytes + self.influence_bytes
     }
 }
 
@@ -109,15 +114,24 @@ fn texture_bytes(width: u32, height: u32) -> u64 {
     }
 }
 
-/// What `model` takes on a device with `limits`, one palette window holding at most
-/// `max_palette_matrices` matrices and draw uniforms `draw_stride` bytes apart; or why the
+/// What the renderer can bind for one model, besides the device's limits.
+pub(crate) struct Bindable {
+    /// Matrices one palette window holds.
+    pub palette_matrices: usize,
+    /// Influences past the 8th one model's binding holds.
+    pub extra_influences: u64,
+    /// Bytes between draw uniforms.
+    pub draw_stride: u32,
+}
+
+/// What `model` takes on a device with `limits` and what the renderer can bind; or why the
 /// device cannot take it.
 pub(crate) fn footprint(
     model: &Model,
     limits: &wgpu::Limits,
-    max_palette_matrices: usize,
-    draw_stride: u32,
+    bindable: &Bindable,
 ) -> Result<GpuFootprint, ModelRefused> {
+    let Bindable { palette_matrices: max_palette_matrices, extra_influences: max_extra, draw_stride } = *bindable;
     for (i, image) in model.images().iter().enumerate() {
         if image.width.max(image.height) > limits.max_texture_dimension_2d {
             return Err(ModelRefused::TextureTooLarge {
@@ -131,27 +145,38 @@ pub(crate) fn footprint(
     if model.palette_len() > max_palette_matrices {
         return Err(ModelRefused::PaletteTooLarge { matrices: model.palette_len(), max: max_palette_matrices });
     }
-    // Vertices and indices of each mesh's triangle primitives, as `GpuModel` uploads them.
-    let per_mesh: Vec<(u64, u64)> = model
+    // Vertices, indices and influences past the 8th of each mesh's triangle primitives, as
+    // `GpuModel` uploads them.
+    let per_mesh: Vec<(u64, u64, u64)> = model
         .meshes()
         .iter()
         .map(|mesh| {
             let triangles =
                 mesh.primitives.iter().filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
-            triangles.fold((0, 0), |(v, i), p| (v + p.positions.len() as u64, i + p.indices.len() as u64))
+            triangles.fold((0, 0, 0), |(v, i, e), p| {
+                let extra = p.influences.as_ref().map_or(0, |influences| influences.extra.len() as u64);
+                (v + p.positions.len() as u64, i + p.indices.len() as u64, e + extra)
+            })
         })
         .collect();
-    let largest = |pick: fn(&(u64, u64)) -> u64| {
+    let largest = |pick: fn(&(u64, u64, u64)) -> u64| {
         per_mesh.iter().enumerate().max_by_key(|(_, counts)| pick(counts)).map_or(0, |(mesh, _)| mesh)
     };
-    let vertex_bytes = per_mesh.iter().map(|(v, _)| v).sum::<u64>() * size_of::<GpuVertex>() as u64;
-    let index_bytes = per_mesh.iter().map(|(_, i)| i).sum::<u64>() * 4;
+    let vertex_bytes = per_mesh.iter().map(|c| c.0).sum::<u64>() * size_of::<GpuVertex>() as u64;
+    let index_bytes = per_mesh.iter().map(|c| c.1).sum::<u64>() * 4;
+    let extra = per_mesh.iter().map(|c| c.2).sum::<u64>();
+    let influence_bytes = extra.max(1) * INFLUENCE_BYTES;
     for (what, bytes, mesh) in
         [("vertices", vertex_bytes, largest(|c| c.0)), ("indices", index_bytes, largest(|c| c.1))]
     {
         if bytes > limits.max_buffer_size {
             return Err(ModelRefused::BufferTooLarge { what, bytes, max: limits.max_buffer_size, mesh });
         }
+    }
+    let max = (max_extra * INFLUENCE_BYTES).min(limits.max_buffer_size);
+    if influence_bytes > max {
+        let what = "bone influences past the 8th per vertex";
+        return Err(ModelRefused::BufferTooLarge { what, bytes: influence_bytes, max, mesh: largest(|c| c.2) });
     }
     let draws: u64 =
         model.instances().iter().map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64).sum();
@@ -166,7 +191,7 @@ pub(crate) fn footprint(
         });
     }
     let texture_bytes = model.images().iter().map(|image| texture_bytes(image.width, image.height)).sum();
-    Ok(GpuFootprint { vertex_bytes, index_bytes, texture_bytes, uniform_bytes })
+    Ok(GpuFootprint { vertex_bytes, index_bytes, texture_bytes, uniform_bytes, influence_bytes })
 }
 
 #[cfg(test)]

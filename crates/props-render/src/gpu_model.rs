@@ -4,9 +4,10 @@ use bytemuck::{Pod, Zeroable};
 use props_anim::{Model, Primitive, Topology};
 
 use crate::admission::GpuFootprint;
+use crate::shaders::{INFLUENCE_TEXTURE_WIDTH, PaletteAccess};
 use wgpu::util::DeviceExt;
 
-/// One vertex as the skinned pipeline reads it: 80 bytes.
+/// One vertex as the skinned pipeline reads it: 88 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct GpuVertex {
@@ -20,27 +21,35 @@ pub struct GpuVertex {
     pub joints: [u16; 8],
     /// Their weights.
     pub weights: [f32; 8],
+    /// The influences past the 8th: offset in the model's list of them, and count.
+    pub extra: [u32; 2],
 }
 
 impl GpuVertex {
-    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6.
+    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6 and 11.
     pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
         array_stride: size_of::<Self>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &wgpu::vertex_attr_array![
-            0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint16x4, 4 => Uint16x4, 5 => Float32x4, 6 => Float32x4
+            0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint16x4, 4 => Uint16x4, 5 => Float32x4, 6 => Float32x4,
+            11 => Uint32x2
         ],
     };
 
-    /// The vertices of a primitive. Rigid primitives get joint 0 with weight 1 (the draw's
-    /// joint offset then points at their node's matrix).
+    /// The vertices of a primitive whose influences past the 8th start at `extra_base` in the
+    /// model's list. Rigid primitives get joint 0 with weight 1 (the draw's joint offset then
+    /// points at their node's matrix).
     #[must_use]
-    pub fn from_primitive(primitive: &Primitive) -> Vec<Self> {
+    pub fn from_primitive(primitive: &Primitive, extra_base: u32) -> Vec<Self> {
         (0..primitive.vertex_count())
             .map(|i| {
-                let (joints, weights) = match &primitive.influences {
-                    Some(influences) => (influences.joints[i], influences.weights[i]),
-                    None => ([0; 8], [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+                let (joints, weights, extra) = match &primitive.influences {
+                    Some(influences) => {
+                        let start = influences.extra_start.get(i).copied().unwrap_or(0);
+                        let count = influences.extra_of(i).len() as u32;
+                        (influences.joints[i], influences.weights[i], [extra_base + start, count])
+                    }
+                    None => ([0; 8], [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0; 2]),
                 };
                 Self {
                     position: primitive.positions[i].to_array(),
@@ -48,10 +57,17 @@ impl GpuVertex {
                     uv: primitive.uv0.get(i).map_or([0.0; 2], |uv| uv.to_array()),
                     joints,
                     weights,
+                    extra,
                 }
             })
             .collect()
     }
+}
+
+/// A primitive's influences past the 8th as the GPU reads them: (joint, weight bits) each.
+fn extra_influences(primitive: &Primitive) -> impl Iterator<Item = [u32; 2]> + '_ {
+    let extra = primitive.influences.iter().flat_map(|influences| &influences.extra);
+    extra.map(|&(joint, weight)| [u32::from(joint), weight.to_bits()])
 }
 
 /// One draw of a model: a primitive placed by one mesh instance.
@@ -91,6 +107,9 @@ pub struct ModelLayouts {
     pub white: wgpu::TextureView,
     /// Stride of [`DrawParams`] entries: the device's uniform offset alignment.
     pub draw_stride: u32,
+    /// How the vertex shader reads a model's influences past the 8th (group 1, binding 1):
+    /// as the palette is read.
+    pub influences: PaletteAccess,
 }
 
 /// A model on the GPU: vertex and index buffers, draws, materials. Dropping it frees them.
@@ -103,6 +122,8 @@ pub struct GpuModel {
     pub draw_group: wgpu::BindGroup,
     /// Keeps the draw uniform buffer alive.
     _draw_params: wgpu::Buffer,
+    /// Keeps the influences past the 8th alive.
+    _extra_influences: ExtraInfluences,
     /// Material bind groups, the last one being the default material.
     pub materials: Vec<wgpu::BindGroup>,
     /// Draws, in mesh-instance then primitive order.
@@ -126,6 +147,7 @@ impl GpuModel {
     ) -> Self {
         let mut vertices: Vec<GpuVertex> = Vec::new();
         let mut indices: Vec<u32> = Vec::new();
+        let mut extra: Vec<[u32; 2]> = Vec::new();
         // Where each (mesh, primitive) landed: (first index, count, base vertex).
         let placed: Vec<Vec<Option<(u32, u32, i32)>>> = model
             .meshes()
@@ -136,7 +158,8 @@ impl GpuModel {
                     .map(|p| {
                         (p.topology == Topology::Triangles && !p.indices.is_empty()).then(|| {
                             let placement = (indices.len() as u32, p.indices.len() as u32, vertices.len() as i32);
-                            vertices.extend(GpuVertex::from_primitive(p));
+                            vertices.extend(GpuVertex::from_primitive(p, extra.len() as u32));
+                            extra.extend(extra_influences(p));
                             indices.extend_from_slice(&p.indices);
                             placement
                         })
@@ -170,20 +193,28 @@ impl GpuModel {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
         };
         // wgpu needs non-empty buffers.
-        let vertex_bytes = if vertices.is_empty() { &[0u8; 80][..] } else { bytemuck::cast_slice(&vertices) };
+        let vertex_bytes =
+            if vertices.is_empty() { &[0u8; size_of::<GpuVertex>()][..] } else { bytemuck::cast_slice(&vertices) };
         let index_bytes = if indices.is_empty() { &[0u8; 4][..] } else { bytemuck::cast_slice(&indices) };
         let draw_params = buffer("draw params", &params, wgpu::BufferUsages::UNIFORM);
+        if extra.is_empty() {
+            extra.push([0; 2]);
+        }
+        let extra = ExtraInfluences::upload(device, queue, layouts.influences, &extra);
         let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("draw params"),
             layout: &layouts.draw,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &draw_params,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(size_of::<DrawParams>() as u64),
-                }),
-            }],
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &draw_params,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(size_of::<DrawParams>() as u64),
+                    }),
+                },
+                wgpu::BindGroupEntry { binding: 1, resource: extra.binding() },
+            ],
         });
         let textures: Vec<wgpu::TextureView> =
             model.images().iter().map(|image| crate::texture::upload_srgb(device, queue, image)).collect();
@@ -201,6 +232,7 @@ impl GpuModel {
             indices: buffer("model indices", index_bytes, wgpu::BufferUsages::INDEX),
             draw_group,
             _draw_params: draw_params,
+            _extra_influences: extra,
             materials,
             draws,
             palette_len: model.palette_len() as u32,
@@ -229,4 +261,56 @@ fn material_group(
             wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&layouts.sampler) },
         ],
     })
+}
+
+/// A model's influences past the 8th on the device (at least one entry: wgpu binds nothing
+/// empty).
+enum ExtraInfluences {
+    /// A storage buffer of (joint, weight bits) pairs.
+    Buffer(wgpu::Buffer),
+    /// An RG32Uint texture, one texel per influence, [`INFLUENCE_TEXTURE_WIDTH`] wide.
+    Texture(wgpu::TextureView),
+}
+
+impl ExtraInfluences {
+    fn upload(device: &wgpu::Device, queue: &wgpu::Queue, access: PaletteAccess, extra: &[[u32; 2]]) -> Self {
+        match access {
+            PaletteAccess::StorageBuffer => {
+                Self::Buffer(device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("extra influences"),
+                    contents: bytemuck::cast_slice(extra),
+                    usage: wgpu::BufferUsages::STORAGE,
+                }))
+            }
+            PaletteAccess::Texture => {
+                let width = (extra.len() as u32).min(INFLUENCE_TEXTURE_WIDTH);
+                let height = (extra.len() as u32).div_ceil(INFLUENCE_TEXTURE_WIDTH);
+                let mut texels = extra.to_vec();
+                texels.resize((width * height) as usize, [0; 2]);
+                let texture = device.create_texture_with_data(
+                    queue,
+                    &wgpu::TextureDescriptor {
+                        label: Some("extra influences"),
+                        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: wgpu::TextureDimension::D2,
+                        format: wgpu::TextureFormat::Rg32Uint,
+                        usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                        view_formats: &[],
+                    },
+                    wgpu::util::TextureDataOrder::LayerMajor,
+                    bytemuck::cast_slice(&texels),
+                );
+                Self::Texture(texture.create_view(&wgpu::TextureViewDescriptor::default()))
+            }
+        }
+    }
+
+    fn binding(&self) -> wgpu::BindingResource<'_> {
+        match self {
+            Self::Buffer(buffer) => buffer.as_entire_binding(),
+            Self::Texture(view) => wgpu::BindingResource::TextureView(view),
+        }
+    }
 }

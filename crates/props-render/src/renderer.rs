@@ -8,7 +8,7 @@ use crate::context::{PaletteMode, preferred_palette_access};
 use crate::gpu_model::{GpuModel, GpuVertex, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
 use crate::palette_windows::{self, Run, Windows};
-use crate::shaders::{self, PALETTE_TEXTURE_WIDTH, PaletteAccess};
+use crate::shaders::{self, INFLUENCE_TEXTURE_WIDTH, PALETTE_TEXTURE_WIDTH, PaletteAccess};
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
 
@@ -150,29 +150,33 @@ impl Renderer {
             },
             count: None,
         };
-        let palette_entry = wgpu::BindGroupLayoutEntry {
-            binding: 1,
+        // Data the vertex stage reads per access mode: a storage buffer, or a texture.
+        let vertex_data = |binding, dynamic, texels| wgpu::BindGroupLayoutEntry {
+            binding,
             visibility: wgpu::ShaderStages::VERTEX,
             ty: match access {
                 PaletteAccess::StorageBuffer => wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: true,
+                    has_dynamic_offset: dynamic,
                     min_binding_size: None,
                 },
                 PaletteAccess::Texture => wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    sample_type: texels,
                     view_dimension: wgpu::TextureViewDimension::D2,
                     multisampled: false,
                 },
             },
             count: None,
         };
+        let palette_entry = vertex_data(1, true, wgpu::TextureSampleType::Float { filterable: false });
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
         };
         let frame_layout = layout("frame", &[uniform(0, false), palette_entry, uniform(2, true)]);
         let globals_layout = layout("globals", &[uniform(0, false)]);
-        let draw_layout = layout("draw", &[uniform(0, true)]);
+        // The model's influences past the 8th.
+        let influences_entry = vertex_data(1, false, wgpu::TextureSampleType::Uint);
+        let draw_layout = layout("draw", &[uniform(0, true), influences_entry]);
         let material_layout = layout(
             "material",
             &[
@@ -239,6 +243,7 @@ impl Renderer {
             sampler,
             white: texture::white(device, queue),
             draw_stride: limits.min_uniform_buffer_offset_alignment,
+            influences: access,
         };
         let palette = match access {
             PaletteAccess::StorageBuffer => {
@@ -293,8 +298,17 @@ impl Renderer {
     /// What `model` would take on this device, or why the device cannot take it (checked
     /// against its limits: texture sizes, buffer sizes, the palette binding); uploads nothing.
     pub fn footprint(&self, model: &Model) -> Result<GpuFootprint, ModelRefused> {
-        let max_palette = self.max_window_matrices as usize;
-        admission::footprint(model, &self.device.limits(), max_palette, self.layouts.draw_stride)
+        let limits = self.device.limits();
+        let extra_influences = match self.access {
+            PaletteAccess::StorageBuffer => limits.max_storage_buffer_binding_size / 8,
+            PaletteAccess::Texture => u64::from(INFLUENCE_TEXTURE_WIDTH) * u64::from(limits.max_texture_dimension_2d),
+        };
+        let bindable = admission::Bindable {
+            palette_matrices: self.max_window_matrices as usize,
+            extra_influences,
+            draw_stride: self.layouts.draw_stride,
+        };
+        admission::footprint(model, &limits, &bindable)
     }
 
     /// Uploads a model's meshes, materials and textures under `id`, replacing (and freeing)

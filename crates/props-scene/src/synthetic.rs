@@ -56,6 +56,7 @@ fn triangle(skinned: bool) -> Mesh {
         joints: vec![[0, 1, 0, 0, 0, 0, 0, 0]; 3],
         weights: vec![[0.5, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]; 3],
         sets: 1,
+        ..Influences::default()
     });
     Mesh {
         name: None,

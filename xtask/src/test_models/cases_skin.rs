@@ -1,4 +1,4 @@
-//! Cases about skinning: 8 influences in three encodings, shuffled node/joint order with
+//! Cases about skinning: 8, 12, 16 and 24 influences in several encodings, shuffled node/joint order with
 //! interleaved vertex data, skinned nodes with transformed parents and shared joints, and more
 //! than 256 joints.
 
@@ -9,25 +9,28 @@ use super::data::{self, Influences};
 use super::math::{quat_axis_angle, transform_point, transform_vector};
 use super::rig::{self, IDENTITY, JointFormat, WeightFormat, X, Y, Z, rot};
 
-/// Number of joints of the 8-influence skin.
-const EIGHT_JOINTS: usize = 10;
-
-/// A 10-joint chain (0.5 apart along +Y) with a tube whose vertices are weighted to their 8
-/// nearest joints (JOINTS_0/1, WEIGHTS_0/1), every joint rotating about its own axis.
-fn eight_influences(joints: JointFormat, weights: WeightFormat) -> Result<GltfBuilder> {
+/// A chain of `count + 2` joints (10 for 8), 0.5 apart along +Y, with a tube whose vertices are
+/// weighted to their `count` nearest joints (`count / 4` sets of JOINTS_n, WEIGHTS_n), every
+/// joint rotating about its own axis.
+fn influences(count: usize, joints: JointFormat, weights: WeightFormat) -> Result<GltfBuilder> {
+    let joint_count = count.max(8) + 2;
     let mut b = GltfBuilder::new();
-    let chain = rig::joint_chain(&mut b, "Joint", EIGHT_JOINTS, [0.0; 3], [0.0, 0.5, 0.0])?;
+    let chain = rig::joint_chain(&mut b, "Joint", joint_count, [0.0; 3], [0.0, 0.5, 0.0])?;
     let skin = b.skin(&chain, Some(chain[0]))?;
-    let tube = data::tube([0.0; 3], [0.0, 4.5, 0.0], 9, 0.08, (0.0, 9.0))?;
-    let joint_params: Vec<f64> = (0..EIGHT_JOINTS).map(|j| j as f64).collect();
-    // Wide falloff so that all 8 weights stay non-zero even after 8-bit quantization.
+    let last = (joint_count - 1) as f64;
+    let tube = data::tube([0.0; 3], [0.0, 0.5 * last, 0.0], joint_count - 1, 0.08, (0.0, last))?;
+    let joint_params: Vec<f64> = (0..joint_count).map(|j| j as f64).collect();
+    // Wide falloff so that all weights stay non-zero even after 8-bit quantization (and the
+    // influences past the 8th carry real weight: about a third of the sum for 24).
+    let sigma = if count <= 8 { 3.5 } else { count as f64 };
     let influences: Vec<Influences> =
-        tube.params.iter().map(|&p| data::nearest_joints(p, &joint_params, 8, 3.5)).collect();
+        tube.params.iter().map(|&p| data::nearest_joints(p, &joint_params, count, sigma)).collect();
     let prim = Primitive::new(b.positions(&tube.positions)?)
         .attr("NORMAL", b.vertex(&tube.normals, false)?)
         .indices(b.indices(&tube.indices)?);
     let prim = rig::skin_attributes(&mut b, prim, &influences, joints, weights)?;
-    let mesh = b.mesh("EightInfluences", &[prim], None);
+    let name = if count == 8 { "EightInfluences".to_owned() } else { format!("Influences{count}") };
+    let mesh = b.mesh(&name, &[prim], None);
     b.node(Node::named("SkinnedMesh").mesh(mesh).skin(skin));
 
     let times = b.times(&[0.0, 0.5, 1.0, 2.0])?;
@@ -45,17 +48,32 @@ fn eight_influences(joints: JointFormat, weights: WeightFormat) -> Result<GltfBu
 
 /// 8 influences: UNSIGNED_BYTE joints, FLOAT weights.
 pub fn eight_influences_u8_float() -> Result<GltfBuilder> {
-    eight_influences(JointFormat::U8, WeightFormat::Float)
+    influences(8, JointFormat::U8, WeightFormat::Float)
 }
 
 /// 8 influences: UNSIGNED_SHORT joints, normalized UNSIGNED_SHORT weights.
 pub fn eight_influences_u16_unorm16() -> Result<GltfBuilder> {
-    eight_influences(JointFormat::U16, WeightFormat::UNorm16)
+    influences(8, JointFormat::U16, WeightFormat::UNorm16)
 }
 
 /// 8 influences: UNSIGNED_BYTE joints, normalized UNSIGNED_BYTE weights.
 pub fn eight_influences_u8_unorm8() -> Result<GltfBuilder> {
-    eight_influences(JointFormat::U8, WeightFormat::UNorm8)
+    influences(8, JointFormat::U8, WeightFormat::UNorm8)
+}
+
+/// 12 influences (JOINTS_0..2): UNSIGNED_BYTE joints, FLOAT weights.
+pub fn twelve_influences_u8_float() -> Result<GltfBuilder> {
+    influences(12, JointFormat::U8, WeightFormat::Float)
+}
+
+/// 16 influences (JOINTS_0..3): UNSIGNED_SHORT joints, normalized UNSIGNED_SHORT weights.
+pub fn sixteen_influences_u16_unorm16() -> Result<GltfBuilder> {
+    influences(16, JointFormat::U16, WeightFormat::UNorm16)
+}
+
+/// 24 influences (JOINTS_0..5): UNSIGNED_BYTE joints, normalized UNSIGNED_BYTE weights.
+pub fn twenty_four_influences_u8_unorm8() -> Result<GltfBuilder> {
+    influences(24, JointFormat::U8, WeightFormat::UNorm8)
 }
 
 /// Nodes listed children first (the root is the last node), `skin.joints` in shuffled order,

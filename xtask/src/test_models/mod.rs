@@ -1,5 +1,5 @@
 //! `cargo xtask gen-test-models`: small hand-built glTF 2.0 files covering what the real sample
-//! models in `tests/models/` lack (cubic splines, STEP edges, quaternion sign flips, 8 influences,
+//! models in `tests/models/` lack (cubic splines, STEP edges, quaternion sign flips, 8 to 24 influences,
 //! quantized and sparse accessors, unusual hierarchies, >256 joints, ...).
 //!
 //! Output is deterministic (no hash maps, sorted JSON keys, shortest-`f32` number formatting), so
@@ -54,6 +54,24 @@ const CASES: &[Case] = &[
         stem: "eight_influences_u8_unorm8",
         container: Container::Embedded,
         build: cases_skin::eight_influences_u8_unorm8,
+        near_keys: true,
+    },
+    Case {
+        stem: "twelve_influences_u8_float",
+        container: Container::Embedded,
+        build: cases_skin::twelve_influences_u8_float,
+        near_keys: true,
+    },
+    Case {
+        stem: "sixteen_influences_u16_unorm16",
+        container: Container::Embedded,
+        build: cases_skin::sixteen_influences_u16_unorm16,
+        near_keys: true,
+    },
+    Case {
+        stem: "twenty_four_influences_u8_unorm8",
+        container: Container::Embedded,
+        build: cases_skin::twenty_four_influences_u8_unorm8,
         near_keys: true,
     },
     Case {

@@ -27,6 +27,7 @@ fn limits() -> Limits {
         max_array_entries: 4096,
         max_nodes: 1024,
         max_joints_per_skin: 256,
+        max_influences: 64,
         max_morph_targets: 64,
         max_keyframes: 16 * 1024,
         max_image_pixels: 256 * 256,

@@ -123,6 +123,6 @@ mod tests {
         );
         let refused = ErrorKind::UriRefused { uri: "../x.bin".to_owned(), reason: "'..' components are not allowed" };
         assert_eq!(code(&refused), URI_OUTSIDE_FOLDER);
-        assert_eq!(code(&ErrorKind::TooManyInfluences { set: 2 }), TOO_MANY_INFLUENCES);
+        assert_eq!(code(&ErrorKind::TooManyInfluences { set: 16, limit: 64 }), TOO_MANY_INFLUENCES);
     }
 }

@@ -1,6 +1,6 @@
 //! Mesh primitives: attribute formats and counts, indexed semantics, indices in range,
 //! skinning influences (joints in range and not repeated, weights non-negative and summing
-//! to 1, at most 8 per vertex), morph targets and weights.
+//! to 1, at most `Limits::max_influences` per vertex), morph targets and weights.
 
 use std::collections::BTreeSet;
 
@@ -11,12 +11,11 @@ use gltf::json::validation::Checked;
 use super::accessors::Format;
 use super::importer::{LIMIT_EXCEEDED, NON_FINITE, TOO_MANY_INFLUENCES};
 use super::{Check, Issue};
+use crate::ErrorKind;
 
 use ComponentType::{F32, I8, I16, U8, U16, U32};
 use Type::{Scalar, Vec2, Vec3, Vec4};
 
-/// Sets of joints and weights the game supports (8 influences).
-const INFLUENCE_SETS: u32 = 2;
 /// How far a vertex's weights may sum from 1, per weight summed (Khronos's validator 2.0.0-dev.3.10).
 const WEIGHT_SUM_TOLERANCE: f32 = 2e-7;
 /// KHR_mesh_quantization.
@@ -205,13 +204,11 @@ fn attributes(check: &mut Check<'_>, primitive: &Primitive, pointer: &str) -> Op
         let message = format!("{} JOINTS_n attributes but {} WEIGHTS_n", joints.len(), weights.len());
         check.error("MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH", format!("{pointer}/attributes"), message);
     }
-    if let Some(set) = joints.iter().chain(weights).copied().filter(|&s| s >= INFLUENCE_SETS).min() {
+    let limit = check.limits.max_influences;
+    if let Some(set) = joints.iter().chain(weights).copied().filter(|&s| s >= limit.div_ceil(4)).min() {
         let name = if joints.contains(&set) { "JOINTS" } else { "WEIGHTS" };
-        let message = format!(
-            "{name}_{set}: this engine supports at most 8 influences per vertex (JOINTS_0/1 and WEIGHTS_0/1); \
-             re-export limiting bone influences per vertex to 8"
-        );
-        check.error(TOO_MANY_INFLUENCES, format!("{pointer}/attributes/{name}_{set}"), message);
+        let kind = ErrorKind::TooManyInfluences { set, limit };
+        check.error(TOO_MANY_INFLUENCES, format!("{pointer}/attributes/{name}_{set}"), kind.to_string());
     }
     let vertices = position?;
     let limit = check.limits.max_vertices.min(u32::MAX.into());

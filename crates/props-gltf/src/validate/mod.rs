@@ -5,7 +5,7 @@
 //! JSON pointer and the Khronos glTF-Validator issue code where one exists:
 //!
 //! 1. **The semantic rules** of the Khronos validator for the container, buffers, accessors,
-//!    meshes, skins, nodes and animations (one module each), plus the game's own (at most 8
+//!    meshes, skins, nodes and animations (one module each), plus the game's own (at most 64
 //!    influences, [`Limits`], URIs confined to the model's folder, finite numbers). These go on
 //!    past the first problem, so a modder sees them all; a broken container or JSON that is
 //!    not glTF stops them early.

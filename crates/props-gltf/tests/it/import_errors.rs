@@ -292,16 +292,17 @@ fn joints_without_weights() {
 }
 
 #[test]
-fn more_than_eight_influences() {
+fn more_influences_than_the_limit() {
     let mut json = Doc::new().json();
     let attributes = &mut json["meshes"][0]["primitives"][0]["attributes"];
-    for set in [1, 2] {
+    for set in 1..=16 {
         attributes[format!("JOINTS_{set}")] = attributes["JOINTS_0"].clone();
         attributes[format!("WEIGHTS_{set}")] = attributes["WEIGHTS_0"].clone();
     }
-    let kind = error_at(&json, "meshes[0].primitives[0].attributes[\"JOINTS_2\"]");
-    assert!(matches!(kind, ErrorKind::TooManyInfluences { set: 2 }), "{kind:?}");
-    assert!(kind.to_string().contains("at most 8 influences"));
+    let kind = error_at(&json, "meshes[0].primitives[0].attributes[\"JOINTS_16\"]");
+    assert!(matches!(kind, ErrorKind::TooManyInfluences { set: 16, limit: 64 }), "{kind:?}");
+    assert!(kind.to_string().contains("more than 64 influences"), "{kind}");
+    assert!(kind.to_string().contains("Bone Influences"), "says what to do: {kind}");
 }
 
 #[test]

@@ -115,3 +115,23 @@ fn morph_targets() {
     let targets = &cube.model.meshes()[0].primitives[0].morph_targets;
     assert!(targets.iter().all(|t| t.positions.len() == 24 && t.normals.len() == 24));
 }
+
+#[test]
+fn influences_past_the_eighth_become_per_vertex_lists() {
+    let imported = import("generated/twenty_four_influences_u8_unorm8.gltf");
+    let primitive = &imported.model.meshes()[0].primitives[0];
+    let influences = primitive.influences.as_ref().expect("skinned");
+    assert_eq!(influences.sets, 6);
+    assert_eq!(influences.extra_start.len(), primitive.vertex_count() + 1);
+    for vertex in 0..primitive.vertex_count() {
+        // The generator gives every vertex 24 non-zero weights summing to exactly 255/255.
+        assert_eq!(influences.extra_of(vertex).len(), 16, "vertex {vertex}");
+        assert_eq!(influences.of_vertex(vertex).count(), 24, "vertex {vertex}");
+        let sum: f32 = influences.of_vertex(vertex).map(|(_, w)| w).sum();
+        assert!((sum - 1.0).abs() < 1e-5, "vertex {vertex}: weights sum to {sum}");
+        let mut joints: Vec<u16> = influences.of_vertex(vertex).map(|(j, _)| j).collect();
+        joints.sort_unstable();
+        joints.dedup();
+        assert_eq!(joints.len(), 24, "vertex {vertex}: 24 different joints");
+    }
+}
