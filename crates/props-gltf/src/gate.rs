@@ -12,8 +12,9 @@
 //! **Not fatal** (the file loads; the issue is shown as a warning): Khronos's warnings, what
 //! the importer ignores or repairs (`PROPS_IGNORED`: vertex colours, further UV sets,
 //! KHR_texture_transform, images downscaled to fit the GPU, ...), and the errors of
-//! [`TOLERATED`]: wrong metadata that the game never reads, and weights that do not sum to 1
-//! (drawn as the file says, as the glTF specification defines skinning).
+//! [`TOLERATED`]: wrong metadata that the game never reads, normals and tangents that are not
+//! unit length (normalized when drawn), and weights that do not sum to 1 (drawn as the file
+//! says, as the glTF specification defines skinning).
 
 use std::fmt;
 use std::path::Path;
@@ -28,6 +29,11 @@ pub const TOLERATED: &[(&str, &str)] = &[
     ("ACCESSOR_MAX_MISMATCH", "accessor bounds are metadata; the game computes its own"),
     ("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", "accessor bounds are metadata; the game computes its own"),
     ("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", "key time bounds are metadata; the game reads the times"),
+    (
+        "ACCESSOR_VECTOR3_NON_UNIT",
+        "the shader normalizes normals (a zero one is drawn as if facing away from the light)",
+    ),
+    ("ACCESSOR_INVALID_SIGN", "tangents are not read by the renderer"),
     (
         "ACCESSOR_WEIGHTS_NON_NORMALIZED",
         "drawn as stored, as the glTF specification defines skinning (parts may look shrunk or swollen)",

@@ -141,4 +141,30 @@ pub const CASES: &[Case] = &[
     Case::new("mesh_weights_count", "meshes", "one default morph weight for two morph targets", |doc| {
         doc.set("/meshes/1/weights", json!([0.0]))
     }),
+    Case::new("normal_zero_length", "meshes", "NORMAL element 3 of length 0", |doc| {
+        let normals = doc.attribute(0, "NORMAL")?;
+        (0..3).try_for_each(|k| doc.write_f32(normals, 3, k, 0.0))
+    }),
+    Case::new("normal_non_unit", "meshes", "NORMAL elements 5 and 6 of length 2", |doc| {
+        let normals = doc.attribute(0, "NORMAL")?;
+        for element in [5, 6] {
+            doc.write_f32(normals, element, 0, 2.0)?;
+            (1..3).try_for_each(|k| doc.write_f32(normals, element, k, 0.0))?;
+        }
+        Ok(())
+    }),
+    Case::new("tangent_invalid_sign", "meshes", "TANGENT with w = 0.5 on element 2 (w must be 1 or -1)", |doc| {
+        tangents(doc, |element| if element == 2 { [1.0, 0.0, 0.0, 0.5] } else { [1.0, 0.0, 0.0, 1.0] })
+    }),
+    Case::new("tangent_non_unit", "meshes", "TANGENT element 7 of length 1.5", |doc| {
+        tangents(doc, |element| if element == 7 { [0.0, 1.5, 0.0, -1.0] } else { [0.0, 1.0, 0.0, -1.0] })
+    }),
 ];
+
+/// Gives the skinned tube a TANGENT attribute of `tangent(element)` per vertex.
+fn tangents(doc: &mut Doc, tangent: impl Fn(usize) -> [f32; 4]) -> Result<()> {
+    let vertices = doc.index(&format!("/accessors/{}/count", position(doc)?))?;
+    let values: Vec<f32> = (0..vertices).flat_map(&tangent).collect();
+    let accessor = doc.floats(&values, "VEC4", false)?;
+    doc.set("/meshes/0/primitives/0/attributes/TANGENT", json!(accessor))
+}

@@ -1,4 +1,5 @@
-//! Mesh primitives: attribute formats and counts, indexed semantics, indices in range,
+//! Mesh primitives: attribute formats and counts, indexed semantics, unit normals and
+//! tangents, indices in range,
 //! skinning influences (joints in range and not repeated, weights non-negative and summing
 //! to 1, at most `Limits::max_influences` per vertex), morph targets and weights.
 
@@ -16,6 +17,9 @@ use crate::ErrorKind;
 use ComponentType::{F32, I8, I16, U8, U16, U32};
 use Type::{Scalar, Vec2, Vec3, Vec4};
 
+/// How far a normal's or tangent's length may be from 1 (Khronos's validator 2.0.0-dev.3.10:
+/// measured between 0.0066, accepted, and 0.0068, refused).
+const VECTOR_UNIT_TOLERANCE: f64 = 0.0067;
 /// How far a vertex's weights may sum from 1, per weight summed (Khronos's validator 2.0.0-dev.3.10).
 const WEIGHT_SUM_TOLERANCE: f32 = 2e-7;
 /// KHR_mesh_quantization.
@@ -95,6 +99,7 @@ pub(super) fn check(check: &mut Check<'_>) {
                 check.error("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", &pointer, message);
             }
             texture_coordinates(check, primitive, &pointer);
+            unit_vectors(check, primitive, &pointer);
             let vertices = attributes(check, primitive, &pointer);
             if let Some(vertices) = vertices {
                 indices(check, primitive, vertices, &pointer);
@@ -117,6 +122,50 @@ pub(super) fn check(check: &mut Check<'_>) {
             }
         }
     }
+}
+
+/// NORMAL and TANGENT of unit length, TANGENT's w 1 or -1, as Khronos's validator checks them:
+/// one issue per attribute and kind, with the first element and the count.
+fn unit_vectors(check: &mut Check<'_>, primitive: &Primitive, pointer: &str) {
+    let mut found = Vec::new();
+    for (semantic, name, width) in [(Semantic::Normals, "NORMAL", 3), (Semantic::Tangents, "TANGENT", 4)] {
+        let Some(index) = primitive.attributes.get(&Checked::Valid(semantic.clone())).map(|i| i.value()) else {
+            continue;
+        };
+        let (Some(data), Some(format)) = (check.data(index), Format::of(check, index)) else { continue };
+        if format.components() != width {
+            continue; // A wrong type is reported with the attribute's format.
+        }
+        let vectors = data.chunks_exact(width).enumerate();
+        let length = |v: &[f32]| v.iter().take(3).map(|&c| format.value(c).powi(2)).sum::<f64>().sqrt();
+        let non_unit =
+            vectors.clone().map(|(e, v)| (e, length(v))).filter(|(_, l)| (l - 1.0).abs() > VECTOR_UNIT_TOLERANCE);
+        let bad_sign =
+            vectors.filter_map(|(e, v)| v.get(3).map(|&w| (e, format.value(w)))).filter(|(_, w)| w.abs() != 1.0);
+        let attribute = format!("{pointer}/attributes/{name}");
+        if let Some(((first, length), count)) = first_and_count(non_unit) {
+            let message = format!("element {first} has length {length}, not 1{}", in_all(count));
+            found.push(("ACCESSOR_VECTOR3_NON_UNIT", attribute.clone(), message));
+        }
+        if let Some(((first, w), count)) = first_and_count(bad_sign) {
+            let message = format!("element {first} has w = {w}, not 1 or -1 (the bitangent's sign){}", in_all(count));
+            found.push(("ACCESSOR_INVALID_SIGN", attribute, message));
+        }
+    }
+    for (code, attribute, message) in found {
+        check.error(code, attribute, message);
+    }
+}
+
+/// The first item and how many there are.
+fn first_and_count<T>(mut items: impl Iterator<Item = T>) -> Option<(T, usize)> {
+    let first = items.next()?;
+    Some((first, 1 + items.count()))
+}
+
+/// " (n in all)" past one.
+fn in_all(count: usize) -> String {
+    if count > 1 { format!(" ({count} in all)") } else { String::new() }
 }
 
 /// Every texture of the primitive's material reads a TEXCOORD set the primitive has.

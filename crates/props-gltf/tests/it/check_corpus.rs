@@ -202,3 +202,28 @@ fn hostile_shapes_stay_linear() {
     assert!(report.issues.iter().any(|i| i.message == more), "{report}");
     assert!(!report.issues.iter().any(|i| i.code.starts_with("SKIN_")), "one common root, node 0");
 }
+
+/// A bound written with the shortest decimal that rounds to the data's f32 is the data's
+/// bound: 1.9555999636650085 lies exactly halfway between two f32 values (and rounds to the
+/// even one, the data's), so a JSON parser one f64 step off reads the other one. Blender
+/// writes bounds like this; Khronos's validator accepts them.
+#[test]
+fn bounds_halfway_between_two_floats_are_read_exactly() {
+    use base64::Engine as _;
+    let x = 1.955_600_0_f32;
+    assert_eq!(f64::from(x), 1.955_600_023_269_653_3, "the data's value");
+    let bytes: Vec<u8> =
+        [0.0, 0.0, 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v: &f32| v.to_le_bytes()).collect();
+    let uri =
+        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bytes));
+    let text = format!(
+        r#"{{"asset": {{"version": "2.0"}}, "scene": 0, "scenes": [{{"nodes": [0]}}], "nodes": [{{"mesh": 0}}],
+        "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0}}}}]}}],
+        "buffers": [{{"byteLength": 36, "uri": "{uri}"}}],
+        "bufferViews": [{{"buffer": 0, "byteLength": 36}}],
+        "accessors": [{{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+            "min": [0.0, 0.0, 0.0], "max": [1.9555999636650085, 1.0, 0.0]}}]}}"#
+    );
+    let report = check_slice(text.as_bytes(), None, Path::new("halfway.gltf"), &Limits::default());
+    assert!(report.issues.is_empty(), "{:?}", report.issues);
+}

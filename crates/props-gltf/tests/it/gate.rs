@@ -53,7 +53,16 @@ fn broken_files_are_refused_unless_only_tolerated_errors() {
     admitted_files.sort();
     assert_eq!(
         admitted_files,
-        ["accessor_max_mismatch", "input_without_bounds", "position_without_bounds", "weights_not_normalized"]
+        [
+            "accessor_max_mismatch",
+            "input_without_bounds",
+            "normal_non_unit",
+            "normal_zero_length",
+            "position_without_bounds",
+            "tangent_invalid_sign",
+            "tangent_non_unit",
+            "weights_not_normalized"
+        ]
     );
 }
 
