@@ -210,7 +210,7 @@ fn hostile_shapes_stay_linear() {
 #[test]
 fn bounds_halfway_between_two_floats_are_read_exactly() {
     use base64::Engine as _;
-    let x = 1.955_600_0_f32;
+    let x = 1.9556_f32;
     assert_eq!(f64::from(x), 1.955_600_023_269_653_3, "the data's value");
     let bytes: Vec<u8> =
         [0.0, 0.0, 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v: &f32| v.to_le_bytes()).collect();
