@@ -37,6 +37,8 @@ struct VertexInput {
     @location(6) weights1: vec4<f32>,
     // Influences past the 8th: offset in the model's list and count (0 for most models).
     @location(11) extra: vec2<u32>,
+    // COLOR_0 (white without one), multiplying the material's base colour.
+    @location(12) color: vec4<f32>,
 };
 
 struct InstanceInput {
@@ -52,6 +54,7 @@ struct VertexOutput {
     @builtin(position) clip_position: vec4<f32>,
     @location(0) world_normal: vec3<f32>,
     @location(1) uv: vec2<f32>,
+    @location(2) color: vec4<f32>,
 };
 
 // Four inline influences; zero weights are skipped.
@@ -83,14 +86,15 @@ struct SkinSum {
 };
 
 // Model space to clip space, for both entry points.
-fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, uv: vec2<f32>, instance: InstanceInput) -> VertexOutput {
+fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
     let world_position = vec4<f32>(model_position, 1.0) * model;
     let world_normal = vec4<f32>(model_normal, 0.0) * model;
     var out: VertexOutput;
     out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
     out.world_normal = normalize(world_normal);
-    out.uv = uv;
+    out.uv = vertex.uv;
+    out.color = vertex.color;
     return out;
 }
 
@@ -108,19 +112,19 @@ fn vs_main(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     }
     let model_position = vec4<f32>(vertex.position, 1.0) * skin;
     let model_normal = vec4<f32>(vertex.normal, 0.0) * skin;
-    return to_clip(model_position, model_normal, vertex.uv, instance);
+    return to_clip(model_position, model_normal, vertex, instance);
 }
 
 // Without skinning: every mesh in its bind pose, no palette read. A debug view, and the
 // baseline `cargo xtask bench render` compares skinning against.
 @vertex
 fn vs_unskinned(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
-    return to_clip(vertex.position, vertex.normal, vertex.uv, instance);
+    return to_clip(vertex.position, vertex.normal, vertex, instance);
 }
 
 @fragment
 fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
-    let albedo = material.base_color * textureSample(base_color_texture, base_color_sampler, in.uv);
+    let albedo = material.base_color * in.color * textureSample(base_color_texture, base_color_sampler, in.uv);
     // Two-sided: thin parts (blades, leaves) read from behind too.
     let n = normalize(in.world_normal);
     let diffuse = abs(dot(n, globals.light_direction.xyz));

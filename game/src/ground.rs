@@ -140,6 +140,7 @@ fn primitive(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, materi
         positions,
         normals,
         uv0: Vec::new(),
+        colors: Vec::new(),
         influences: None,
         indices,
         morph_targets: Vec::new(),

@@ -135,7 +135,15 @@ impl ModelRegistry {
                 for warning in &warnings {
                     tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
                 }
-                Some(self.show(&path, &name, model, load_ms, scene, renderer))
+                let mut message = self.show(&path, &name, model, load_ms, scene, renderer);
+                if let (Some(first), false) = (warnings.first(), message.is_error) {
+                    let count = match warnings.len() {
+                        1 => "1 warning".to_owned(),
+                        n => format!("{n} warnings, the first"),
+                    };
+                    message.text = format!("{}; {count}: {first}", message.text);
+                }
+                Some(message)
             }
             ModEvent::Rejected { path, name, error, .. } => Some(self.rejected(&path, &name, &error)),
             ModEvent::Removed { path, name } => self.remove(&path, &name, scene, renderer),

@@ -4,3 +4,4 @@
 mod goldens;
 mod palette_paths;
 mod skinning;
+mod vertex_colors;

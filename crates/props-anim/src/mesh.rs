@@ -1,6 +1,6 @@
 //! CPU mesh data: what an importer produces and a renderer uploads.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 
 /// How vertices form primitives. Strips and fans are converted to lists on import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,6 +89,9 @@ pub struct Primitive {
     pub normals: Vec<Vec3>,
     /// First texture coordinate set; empty when the source has none.
     pub uv0: Vec<Vec2>,
+    /// Vertex colours (glTF `COLOR_0`), linear RGBA, multiplying the material's base colour;
+    /// empty when the source has none (white).
+    pub colors: Vec<Vec4>,
     /// Skinning influences; `None` for a rigid primitive.
     pub influences: Option<Influences>,
     /// Vertex indices (generated as `0..n` when the source has none), all `< positions.len()`.

@@ -218,7 +218,13 @@ impl Model {
                     .as_ref()
                     .map_or(0, |i| bytes(&i.joints) + bytes(&i.weights) + bytes(&i.extra_start) + bytes(&i.extra));
                 let targets: u64 = p.morph_targets.iter().map(|t| bytes(&t.positions) + bytes(&t.normals)).sum();
-                bytes(&p.positions) + bytes(&p.normals) + bytes(&p.uv0) + bytes(&p.indices) + influences + targets
+                bytes(&p.positions)
+                    + bytes(&p.normals)
+                    + bytes(&p.uv0)
+                    + bytes(&p.colors)
+                    + bytes(&p.indices)
+                    + influences
+                    + targets
             })
             .sum();
         let images: u64 = self.images.iter().map(|image| image.rgba8.len() as u64).sum();

@@ -55,7 +55,7 @@ pub(crate) const QUANTIZED: &[Encoding] = &[
 ];
 /// Normals (KHR_mesh_quantization).
 pub(crate) const NORMALS: &[Encoding] = &[Encoding(F32, Norm::No), Encoding(I8, Norm::Yes), Encoding(I16, Norm::Yes)];
-/// Skinning weights.
+/// Skinning weights, and vertex colours.
 pub(crate) const WEIGHTS: &[Encoding] = &[Encoding(F32, Norm::No), Encoding(U8, Norm::Yes), Encoding(U16, Norm::Yes)];
 /// Skinning joint indices.
 pub(crate) const JOINTS: &[Encoding] = &[Encoding(U8, Norm::No), Encoding(U16, Norm::No)];
@@ -156,6 +156,16 @@ impl<'a> Accessors<'a> {
     /// A reader over `root`'s accessors and `buffers`, charging decoded bytes to `budget`.
     pub(crate) fn new(root: &'a Root, buffers: &'a Buffers<'a>, limits: &'a Limits, budget: &'a Budget) -> Self {
         Self { root, buffers, limits, budget }
+    }
+
+    /// The number of components of an element of accessor `index` (1 for SCALAR, 3 for VEC3,
+    /// ...), or `None` when its type is invalid or it does not exist.
+    pub(crate) fn components(&self, index: usize) -> Option<usize> {
+        let ty = match self.root.accessors.get(index)?.type_ {
+            Checked::Valid(ty) => ty,
+            Checked::Invalid => return None,
+        };
+        [1, 2, 3, 4, 16].into_iter().find(|&n| element_type(n) == Some(ty))
     }
 
     /// The number of elements of accessor `index` (as declared; checked when read).

@@ -10,7 +10,8 @@
 //! listed in [`TOLERATED`].
 //!
 //! **Not fatal** (the file loads; the issue is shown as a warning): Khronos's warnings, what
-//! the importer ignores or repairs (`PROPS_IGNORED`: vertex colours, further UV sets,
+//! the importer ignores or repairs (`PROPS_IGNORED`: colour sets past `COLOR_0`, further UV sets,
+//! texture slots other than base colour,
 //! KHR_texture_transform, images downscaled to fit the GPU, ...), and the errors of
 //! [`TOLERATED`]: wrong metadata that the game never reads, normals and tangents that are not
 //! unit length (normalized when drawn), and weights that do not sum to 1 (drawn as the file

@@ -70,6 +70,17 @@ pub(crate) fn import_materials(
                 }
             });
         }
+        let slots = [
+            ("metallicRoughnessTexture", pbr.metallic_roughness_texture.is_some()),
+            ("normalTexture", material.normal_texture.is_some()),
+            ("occlusionTexture", material.occlusion_texture.is_some()),
+            ("emissiveTexture", material.emissive_texture.is_some()),
+        ];
+        let ignored: Vec<&str> = slots.iter().filter(|(_, used)| *used).map(|(slot, _)| *slot).collect();
+        if !ignored.is_empty() {
+            let message = format!("ignored: {} (the renderer draws the base colour only)", ignored.join(", "));
+            warn(warnings, format!("materials[{i}]"), message);
+        }
         materials.push(Material { name: material.name.clone(), base_color_factor: factor, base_color_texture });
     }
     Ok((materials, images))

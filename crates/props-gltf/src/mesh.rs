@@ -1,6 +1,6 @@
 //! Meshes: vertex attributes, skinning influences, indices, topology and morph targets.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use gltf::json::{Index, Root, accessor};
@@ -72,6 +72,7 @@ impl PrimitiveReader<'_> {
         let vertices = positions.len() as u64;
         let normals = self.per_vertex::<f32, 3>(&Semantic::Normals, NORMALS, vertices)?;
         let uv0 = self.per_vertex::<f32, 2>(&Semantic::TexCoords(0), QUANTIZED, vertices)?;
+        let colors = self.colors(vertices)?;
         let influences = self.influences(vertices)?;
         let lists = self.indices(mode, vertices)?;
         if lists.leftover > 0 {
@@ -96,6 +97,7 @@ impl PrimitiveReader<'_> {
             positions,
             normals,
             uv0: uv0.unwrap_or_default().into_iter().map(Vec2::from_array).collect(),
+            colors,
             influences,
             indices: lists.indices,
             morph_targets: self.morph_targets(vertices)?,
@@ -107,7 +109,7 @@ impl PrimitiveReader<'_> {
     fn warn_ignored_attributes(&self, warnings: &mut Warnings) {
         for semantic in self.primitive.attributes.keys() {
             let ignored = match semantic {
-                Checked::Valid(Semantic::Colors(_)) => "vertex colors are not supported",
+                Checked::Valid(Semantic::Colors(set)) if *set > 0 => "only COLOR_0 is used",
                 Checked::Valid(Semantic::TexCoords(set)) if *set > 0 => "only TEXCOORD_0 is used",
                 _ => continue,
             };
@@ -143,6 +145,28 @@ impl PrimitiveReader<'_> {
         };
         let path = self.attribute_path(semantic);
         checked_count(self.accessors.read::<T, N>(index.value(), &path, accepted)?, vertices, &path).map(Some)
+    }
+
+    /// COLOR_0 as linear RGBA (a VEC3 gets alpha 1), dequantized; empty when absent.
+    fn colors(&self, vertices: u64) -> Result<Vec<Vec4>, ImportError> {
+        let semantic = Semantic::Colors(0);
+        let Some(index) = self.attribute_index(&semantic) else { return Ok(Vec::new()) };
+        let path = self.attribute_path(&semantic);
+        self.budget.charge(vertices.saturating_mul(size_of::<Vec4>() as u64), &path)?;
+        Ok(match self.accessors.components(index.value()) {
+            Some(3) => self
+                .per_vertex::<f32, 3>(&semantic, WEIGHTS, vertices)?
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| Vec3::from_array(c).extend(1.0))
+                .collect(),
+            _ => self
+                .per_vertex::<f32, 4>(&semantic, WEIGHTS, vertices)?
+                .unwrap_or_default()
+                .into_iter()
+                .map(Vec4::from_array)
+                .collect(),
+        })
     }
 
     /// Every JOINTS_n / WEIGHTS_n set, up to [`Limits::max_influences`]: the first two sets

@@ -7,7 +7,7 @@ use crate::admission::GpuFootprint;
 use crate::shaders::{INFLUENCE_TEXTURE_WIDTH, PaletteAccess};
 use wgpu::util::DeviceExt;
 
-/// One vertex as the skinned pipeline reads it: 88 bytes.
+/// One vertex as the skinned pipeline reads it: 96 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct GpuVertex {
@@ -23,16 +23,18 @@ pub struct GpuVertex {
     pub weights: [f32; 8],
     /// The influences past the 8th: offset in the model's list of them, and count.
     pub extra: [u32; 2],
+    /// Vertex colour, linear RGBA as 16-bit unsigned normalized (white without `COLOR_0`).
+    pub color: [u16; 4],
 }
 
 impl GpuVertex {
-    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6 and 11.
+    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6, 11 and 12.
     pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
         array_stride: size_of::<Self>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &wgpu::vertex_attr_array![
             0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint16x4, 4 => Uint16x4, 5 => Float32x4, 6 => Float32x4,
-            11 => Uint32x2
+            11 => Uint32x2, 12 => Unorm16x4
         ],
     };
 
@@ -58,6 +60,9 @@ impl GpuVertex {
                     joints,
                     weights,
                     extra,
+                    color: primitive.colors.get(i).map_or([u16::MAX; 4], |c| {
+                        c.to_array().map(|v| (v.clamp(0.0, 1.0) * f32::from(u16::MAX)).round() as u16)
+                    }),
                 }
             })
             .collect()

@@ -65,6 +65,7 @@ fn triangle(skinned: bool) -> Mesh {
             normals: vec![Vec3::Z; 3],
             positions,
             uv0: Vec::new(),
+            colors: Vec::new(),
             influences,
             indices: vec![0, 1, 2],
             morph_targets: Vec::new(),

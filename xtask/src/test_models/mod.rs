@@ -8,6 +8,7 @@
 
 pub(crate) mod builder;
 mod cases_anim;
+mod cases_color;
 mod cases_skin;
 mod data;
 pub(crate) mod math;
@@ -102,6 +103,7 @@ const CASES: &[Case] = &[
         build: cases_anim::no_normals_no_indices,
         near_keys: true,
     },
+    Case { stem: "vertex_colors", container: Container::Embedded, build: cases_color::vertex_colors, near_keys: true },
 ];
 
 /// Writes every test model (plus `.bin` and `.times` companions) into `out_dir`; returns the

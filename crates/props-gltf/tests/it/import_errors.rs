@@ -475,3 +475,18 @@ fn limits_are_enforced() {
     assert_eq!(error.json_path, "meshes[0].primitives[0].attributes[\"POSITION\"]");
     assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 3, limit: 2, .. }), "{error}");
 }
+
+#[test]
+fn texture_slots_the_renderer_ignores_are_warned() {
+    let mut json = Doc::new().json();
+    json["images"] = json!([{"uri": "never-read.png"}]);
+    json["textures"] = json!([{"source": 0}]);
+    json["materials"] = json!([{"normalTexture": {"index": 0}, "occlusionTexture": {"index": 0}}]);
+    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let import = import_json(&json).expect("ignored slots do not refuse the file");
+    let messages: Vec<String> = import.warnings.iter().map(|w| format!("{}: {}", w.json_path, w.message)).collect();
+    assert_eq!(
+        messages,
+        ["materials[0]: ignored: normalTexture, occlusionTexture (the renderer draws the base colour only)"]
+    );
+}

@@ -135,3 +135,13 @@ fn influences_past_the_eighth_become_per_vertex_lists() {
         assert_eq!(joints.len(), 24, "vertex {vertex}: 24 different joints");
     }
 }
+
+#[test]
+fn vertex_colours_are_imported_in_every_encoding() {
+    let imported = import("generated/vertex_colors.gltf");
+    assert!(imported.warnings.is_empty(), "COLOR_0 is used, not ignored: {:?}", imported.warnings);
+    let colors: Vec<Vec<glam::Vec4>> = imported.model.meshes()[0].primitives.iter().map(|p| p.colors.clone()).collect();
+    // VEC3 FLOAT gets alpha 1; normalized 255 and 65535 are exactly 1.
+    let (red, blue) = (glam::Vec4::new(1.0, 0.0, 0.0, 1.0), glam::Vec4::new(0.0, 0.0, 1.0, 1.0));
+    assert_eq!(colors, [vec![red; 4], vec![blue; 4], vec![blue; 4]]);
+}
