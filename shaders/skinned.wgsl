@@ -1,7 +1,8 @@
 // Linear blend skinning of instanced meshes, with one directional light and ambient.
 // Prepended: globals.wgsl, then a palette accessor `joint_matrix(index) -> mat3x4<f32>`
-// (palette_storage.wgsl or palette_texture.wgsl) and an accessor of the influences past the
-// 8th, `extra_influence(index) -> vec2<u32>` (influences_storage.wgsl or influences_texture.wgsl). `vec4(p, 1.0) * m` with m: mat3x4 gives the
+// (palette_storage.wgsl or palette_texture.wgsl) and accessors of the model's per-vertex
+// tables, `extra_influence(index) -> vec2<u32>` and `morph_delta(index) -> vec4<f32>`
+// (vertex_tables_storage.wgsl or vertex_tables_texture.wgsl). `vec4(p, 1.0) * m` with m: mat3x4 gives the
 // dot products of p with the three rows of the affine transform: the transformed point.
 
 // Where this draw's window of the palette starts (several windows when a frame's palettes
@@ -10,11 +11,21 @@ struct Window {
     first_matrix: u32,
 };
 
-// Per draw (per mesh primitive of a model): added to each instance's palette base. For skinned
-// primitives, where the skin's joints start in an instance's palette; for rigid ones, the slot
-// of the node's world matrix (their vertices use joint 0 with weight 1).
+// Per draw (per mesh primitive of a model placed on one node).
 struct Draw {
+    // Added to each instance's palette base: for skinned primitives, where the skin's joints
+    // start in an instance's palette; for rigid ones, the slot of the node's world matrix
+    // (their vertices use joint 0 with weight 1).
     joint_offset: u32,
+    // Morph targets: where this primitive's deltas start in the model's table (in entries of
+    // one target and vertex), how many targets, its vertex count, where its node's weights
+    // start in an instance's palette (in floats, 12 per matrix slot), and the draw's base
+    // vertex (subtracted from vertex_index to get the primitive's vertex).
+    morph_first: u32,
+    morph_targets: u32,
+    morph_vertices: u32,
+    weight_first: u32,
+    vertex_base: u32,
 };
 
 struct Material {
@@ -85,6 +96,32 @@ struct SkinSum {
     weight: f32,
 };
 
+// One morph weight of an instance: float `index` of its palette's weight slots.
+fn morph_weight(instance_base: u32, index: u32) -> f32 {
+    var slot = joint_matrix(instance_base + index / 12u);
+    return slot[(index % 12u) / 4u][index % 4u];
+}
+
+struct Morphed {
+    position: vec3<f32>,
+    normal: vec3<f32>,
+};
+
+// The vertex with the morph targets applied (base + sum of weight x delta), before skinning.
+fn morph(vertex: VertexInput, vertex_index: u32, instance_base: u32) -> Morphed {
+    var out = Morphed(vertex.position, vertex.normal);
+    let v = vertex_index - draw.vertex_base;
+    for (var t = 0u; t < draw.morph_targets; t++) {
+        let w = morph_weight(instance_base, draw.weight_first + t);
+        if (w != 0.0) {
+            let entry = draw.morph_first + t * draw.morph_vertices + v;
+            out.position += morph_delta(2u * entry).xyz * w;
+            out.normal += morph_delta(2u * entry + 1u).xyz * w;
+        }
+    }
+    return out;
+}
+
 // Model space to clip space, for both entry points.
 fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
@@ -99,8 +136,10 @@ fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, vertex: VertexInp
 }
 
 @vertex
-fn vs_main(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
-    let base = instance.palette_base - window.first_matrix + draw.joint_offset;
+fn vs_main(@builtin(vertex_index) vertex_index: u32, vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
+    let instance_base = instance.palette_base - window.first_matrix;
+    let morphed = morph(vertex, vertex_index, instance_base);
+    let base = instance_base + draw.joint_offset;
     let zero = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     let first8 = blend(base, vertex.joints1, vertex.weights1, blend(base, vertex.joints0, vertex.weights0, zero));
     let extra = blend_extra(base, vertex.extra, first8);
@@ -110,12 +149,12 @@ fn vs_main(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     if (weight_sum != 1.0 && weight_sum > 0.0) {
         skin = skin * (1.0 / weight_sum);
     }
-    let model_position = vec4<f32>(vertex.position, 1.0) * skin;
-    let model_normal = vec4<f32>(vertex.normal, 0.0) * skin;
+    let model_position = vec4<f32>(morphed.position, 1.0) * skin;
+    let model_normal = vec4<f32>(morphed.normal, 0.0) * skin;
     return to_clip(model_position, model_normal, vertex, instance);
 }
 
-// Without skinning: every mesh in its bind pose, no palette read. A debug view, and the
+// Without skinning: every mesh in its bind pose, no palette read, no morph. A debug view, and the
 // baseline `cargo xtask bench render` compares skinning against.
 @vertex
 fn vs_unskinned(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {

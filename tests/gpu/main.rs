@@ -2,6 +2,7 @@
 //! a message only when no adapter exists and `CI` is not set.
 
 mod goldens;
+mod morph;
 mod palette_paths;
 mod skinning;
 mod vertex_colors;

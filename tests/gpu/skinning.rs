@@ -9,12 +9,19 @@ use props_tests::scene::{self, Scene};
 /// on llvmpipe 15: Vulkan mean <= 2.6e-5, p99 <= 0.039; GL mean <= 9e-5, p99 <= 0.064.
 const SAME_POSE: Threshold = Threshold { mean: 0.001, p99: 0.1 };
 
-fn gpu_equals_cpu(gpu: &GpuContext, name: &str, path: &str, clip: &str, time: f32) {
+pub(crate) fn gpu_equals_cpu(gpu: &GpuContext, name: &str, path: &str, clip: &str, time: f32) {
     gpu_equals_cpu_through(gpu, PaletteMode::Auto, name, path, clip, time);
 }
 
 /// [`gpu_equals_cpu`] with the palette (and the influences past the 8th) bound as `palette`.
-fn gpu_equals_cpu_through(gpu: &GpuContext, palette: PaletteMode, name: &str, path: &str, clip: &str, time: f32) {
+pub(crate) fn gpu_equals_cpu_through(
+    gpu: &GpuContext,
+    palette: PaletteMode,
+    name: &str,
+    path: &str,
+    clip: &str,
+    time: f32,
+) {
     let model = scene::load(path);
     let clip = model.find_clip(clip).or((!model.clips().is_empty()).then_some(0));
     let pose = scene::pose_at(&model, clip, time);

@@ -244,6 +244,15 @@ impl Channel {
         self.apply(cursor.seek(&self.times, time), pose);
     }
 
+    /// A morph weights channel's weights at `time`, into `out` (its node's weights): what
+    /// [`Channel::sample`] writes into a pose. Other channels write nothing.
+    pub fn sample_morph_weights(&self, time: f32, out: &mut [f32]) {
+        if let Keyframes::MorphWeights { width, values } = &self.keyframes {
+            let segment = Segment::search(&self.times, time);
+            interpolate::weights(values, *width, self.interpolation, segment, segment.duration(&self.times), out);
+        }
+    }
+
     fn apply(&self, segment: Segment, pose: &mut Pose) {
         let node = self.node;
         let interp = self.interpolation;

@@ -42,7 +42,7 @@ pub use lod::{AnimationBudget, MAX_PRESSURE, UpdateRateLod, View, Visibility, is
 pub use material::{Image, Material};
 pub use mesh::{Influences, Mesh, MorphTarget, Primitive, Topology};
 pub use model::{MeshInstance, Model, ModelError, ModelParts};
-pub use palette::JointMatrix;
+pub use palette::{JointMatrix, WEIGHTS_PER_SLOT, write_weights};
 pub use playback::{PlayMode, Playback};
 pub use pose::Pose;
 pub use program::{Lane, Program, Scratch};

@@ -5,7 +5,7 @@ use std::ops::Range;
 use crate::clip::{Clip, Keyframes};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
-use crate::palette::JointMatrix;
+use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
 use crate::pose::Pose;
 use crate::rig::{NodeId, Rig};
 use crate::skin::Skin;
@@ -248,6 +248,21 @@ impl Model {
     /// instance (see [`Model::write_palettes`]).
     #[must_use]
     pub fn palette_len(&self) -> usize {
+        self.weight_slot() + self.morph_weight_count().div_ceil(WEIGHTS_PER_SLOT)
+    }
+
+    /// Morph weights of a pose (every node's, in rig order): what [`Model::write_palettes`]
+    /// packs after the node matrices.
+    #[must_use]
+    pub fn morph_weight_count(&self) -> usize {
+        self.rig.morph_defaults().len()
+    }
+
+    /// Where the morph weights start in the palette: after the node matrices,
+    /// [`WEIGHTS_PER_SLOT`] per matrix slot ([`crate::palette::write_weights`]); a mesh
+    /// instance's weights are at its node's [`Rig::morph_range`] within them.
+    #[must_use]
+    pub fn weight_slot(&self) -> usize {
         self.joint_count() + self.instances.len()
     }
 
@@ -274,7 +289,8 @@ impl Model {
     /// Writes one instance's whole palette into `out` (of length [`Model::palette_len`]):
     /// every skin's joint matrices (world x inverse bind), skin after skin, then the world
     /// matrix of every mesh instance's node, so rigid and skinned meshes come out of the same
-    /// pass. `pose` must have had [`Pose::compute_world`] called.
+    /// pass, then the pose's morph weights packed in slots ([`Model::weight_slot`]). `pose`
+    /// must have had [`Pose::compute_world`] called.
     ///
     /// # Panics
     /// If `out` has the wrong length.
@@ -284,8 +300,10 @@ impl Model {
         for (skin, range) in self.skins.iter().zip(self.palette_offsets.windows(2)) {
             skin.write_palette(pose, &mut joints[range[0] as usize..range[1] as usize]);
         }
+        let (nodes, weights) = nodes.split_at_mut(self.instances.len());
         for (out, instance) in nodes.iter_mut().zip(&self.instances) {
             *out = JointMatrix::from_affine(&pose.world_matrix(instance.node));
         }
+        crate::palette::write_weights(pose.all_morph_weights(), weights);
     }
 }

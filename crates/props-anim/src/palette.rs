@@ -59,3 +59,19 @@ impl JointMatrix {
         [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], c[0], c[1], c[2], c[3]]
     }
 }
+
+/// Morph weights per palette matrix slot.
+pub const WEIGHTS_PER_SLOT: usize = 12;
+
+/// Packs morph weights into palette slots, [`WEIGHTS_PER_SLOT`] to a matrix (row after row,
+/// as [`JointMatrix::to_array`] reads them), the last slot padded with zeros: how weights
+/// travel to the GPU in the same buffer, and the same write, as the joint matrices.
+pub fn write_weights(weights: &[f32], out: &mut [JointMatrix]) {
+    for (slot, chunk) in out.iter_mut().zip(weights.chunks(WEIGHTS_PER_SLOT)) {
+        let mut floats = [0.0; WEIGHTS_PER_SLOT];
+        floats[..chunk.len()].copy_from_slice(chunk);
+        for (row, values) in slot.rows.iter_mut().zip(floats.chunks_exact(4)) {
+            row.copy_from_slice(values);
+        }
+    }
+}

@@ -119,8 +119,29 @@ impl Pose {
     /// [`Pose::compute_world`].
     pub fn blend(&mut self, other: &Pose, weight: f32) {
         self.blend_nodes(other, |_| weight);
-        for (w, theirs) in self.morph_weights.iter_mut().zip(&other.morph_weights) {
-            *w += (theirs - *w) * weight;
+        self.blend_morph_weights(other, |_| weight);
+    }
+
+    /// Moves every node's morph weights `weight(node)` of the way towards `other`'s (a
+    /// masked layer's weights).
+    pub fn blend_morph_weights(&mut self, other: &Pose, weight: impl Fn(NodeId) -> f32) {
+        for (i, range) in self.morph_offsets.windows(2).enumerate() {
+            let w = weight(NodeId(i as u32));
+            let range = range[0] as usize..range[1] as usize;
+            for (mine, theirs) in self.morph_weights[range.clone()].iter_mut().zip(&other.morph_weights[range]) {
+                *mine += (theirs - *mine) * w;
+            }
+        }
+    }
+
+    /// Adds `weight(node)` times the change from `reference` to `sample` to every node's
+    /// morph weights (an additive layer's weights).
+    pub fn add_morph_weights(&mut self, sample: &Pose, reference: &Pose, weight: impl Fn(NodeId) -> f32) {
+        for (i, range) in self.morph_offsets.windows(2).enumerate() {
+            let w = weight(NodeId(i as u32));
+            for k in range[0] as usize..range[1] as usize {
+                self.morph_weights[k] += (sample.morph_weights[k] - reference.morph_weights[k]) * w;
+            }
         }
     }
 
@@ -179,6 +200,12 @@ impl Pose {
     #[must_use]
     pub fn world_matrices(&self) -> &[Affine3A] {
         &self.world
+    }
+
+    /// Every node's morph weights, in rig order (node `n`'s at [`Rig::morph_range`]).
+    #[must_use]
+    pub fn all_morph_weights(&self) -> &[f32] {
+        &self.morph_weights
     }
 
     /// Current morph weights of the mesh on `node` (empty when it has none).

@@ -17,6 +17,7 @@
 use glam::{Quat, Vec4};
 
 use crate::baked::{self, BakedClip, Found, Local4, Property};
+use crate::clip::Channel;
 use crate::model::Model;
 use crate::palette::JointMatrix;
 use crate::rig::NodeId;
@@ -63,6 +64,24 @@ struct ProgramClip {
     cursor_offset: usize,
     /// The clip's duration, seconds.
     duration: f32,
+    /// Its morph weight channels, each with its node's range of weights.
+    morph: Vec<(Channel, std::ops::Range<usize>)>,
+    /// The morph weights at time 0 (rest where it writes none): an additive layer's
+    /// reference.
+    morph_reference: Vec<f32>,
+}
+
+/// The model's morph weights: defaults, the nodes that have some, and where they go.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct Morph {
+    /// The rig's default weights (empty when no node has weights: nothing to evaluate).
+    defaults: Vec<f32>,
+    /// Nodes with weights, and their range.
+    nodes: Vec<(NodeId, std::ops::Range<usize>)>,
+    /// Per mask, the weight of each node of `nodes`.
+    masks: Vec<Vec<f32>>,
+    /// Palette slot of the first weight ([`Model::weight_slot`]).
+    slot: usize,
 }
 
 /// A driver's targets: slots, with each node's rest rotation.
@@ -92,6 +111,7 @@ pub struct Program {
     drivers: Vec<ProgramDriver>,
     /// Per mask, the weight of each slot.
     masks: Vec<Vec<f32>>,
+    morph: Morph,
     palette_len: usize,
     cursor_len: usize,
     max_groups: usize,
@@ -113,6 +133,9 @@ pub struct Scratch {
     cursors: [Vec<u32>; 4],
     /// The four lanes' world matrices, by rig node.
     world: Vec<Rows4>,
+    /// One lane's morph weights, and a blended layer's.
+    weights: Vec<f32>,
+    sample_weights: Vec<f32>,
 }
 
 /// One instance of a batch of four: its state, and where its palette goes (in `out`).
@@ -276,7 +299,17 @@ impl Program {
                 });
                 let cursor_offset = cursor_len;
                 cursor_len += baked.cursor_count();
-                ProgramClip { baked, track_slots, constants, unwritten, reference, cursor_offset, duration }
+                ProgramClip {
+                    baked,
+                    track_slots,
+                    constants,
+                    unwritten,
+                    reference,
+                    cursor_offset,
+                    duration,
+                    morph: Vec::new(),
+                    morph_reference: Vec::new(),
+                }
             })
             .collect();
         let mut scaled: Vec<bool> = base_locals.iter().map(|l| l[2] != Vec4::new(1.0, 1.0, 1.0, 0.0)).collect();
@@ -377,6 +410,8 @@ impl Program {
             })
             .collect();
         let masks = spec.masks.iter().map(|mask| slot_nodes.iter().map(|&node| mask.weight(node)).collect()).collect();
+        let mut clips = clips;
+        let morph = Morph::new(model, spec, &mut clips);
         Self {
             max_groups: clips.iter().map(|c| c.baked.group_count()).max().unwrap_or(0),
             clips,
@@ -388,6 +423,7 @@ impl Program {
             constant,
             drivers,
             masks,
+            morph,
             palette_len: model.palette_len(),
             cursor_len,
         }
@@ -442,6 +478,8 @@ impl Program {
             found: std::array::from_fn(|_| vec![Found::default(); self.max_groups]),
             cursors: std::array::from_fn(|_| vec![0; self.cursor_len]),
             world: self.fixed_world.iter().map(Rows4::splat).collect(),
+            weights: self.morph.defaults.clone(),
+            sample_weights: self.morph.defaults.clone(),
         }
     }
 
@@ -488,6 +526,47 @@ impl Program {
         for &(index, matrix) in &self.constant {
             for at in at(index) {
                 out[at] = matrix;
+            }
+        }
+        if !self.morph.defaults.is_empty() {
+            for lane in &lanes {
+                self.weights(lane, scratch);
+                let slots = lane.palette + self.morph.slot..lane.palette + self.palette_len;
+                crate::palette::write_weights(&scratch.weights, &mut out[slots]);
+            }
+        }
+    }
+
+    /// One lane's morph weights into `scratch.weights`, its layers blended as
+    /// [`crate::pose_state`] blends them (one lane at a time: morph-animated props are few,
+    /// and their weights few).
+    fn weights(&self, lane: &Lane<'_>, scratch: &mut Scratch) {
+        let Scratch { weights, sample_weights, .. } = scratch;
+        weights.copy_from_slice(&self.morph.defaults);
+        let mut first = true;
+        for layer in lane.layers.iter().filter(|layer| layer.is_active()) {
+            let clip = &self.clips[layer.clip as usize];
+            let mask = (layer.mask != Layer::NO_MASK).then(|| &self.morph.masks[layer.mask as usize]);
+            let direct = first && layer.weight == 1.0 && layer.blend == Blend::Replace && mask.is_none();
+            first = false;
+            let target = if direct { &mut *weights } else { &mut *sample_weights };
+            if !direct {
+                target.copy_from_slice(&self.morph.defaults);
+            }
+            for (channel, range) in &clip.morph {
+                channel.sample_morph_weights(layer.time, &mut target[range.clone()]);
+            }
+            if direct {
+                continue;
+            }
+            for (n, (_, range)) in self.morph.nodes.iter().enumerate() {
+                let w = layer.weight * mask.map_or(1.0, |m| m[n]);
+                for k in range.clone() {
+                    weights[k] += match layer.blend {
+                        Blend::Replace => (sample_weights[k] - weights[k]) * w,
+                        Blend::Additive => (sample_weights[k] - clip.morph_reference[k]) * w,
+                    };
+                }
             }
         }
     }
@@ -588,5 +667,31 @@ impl Program {
                 scratch.locals[slot as usize][1] = multiply4(rest, turn);
             }
         }
+    }
+}
+
+impl Morph {
+    /// The morph weights of `model` for `spec`, and each of `clips`' weight channels (the
+    /// spec's clips, in order).
+    fn new(model: &Model, spec: &Spec, clips: &mut [ProgramClip]) -> Self {
+        let rig = model.rig();
+        let defaults = rig.morph_defaults().to_vec();
+        if defaults.is_empty() {
+            return Self::default();
+        }
+        let nodes: Vec<_> =
+            rig.nodes().map(|node| (node, rig.morph_range(node))).filter(|(_, range)| !range.is_empty()).collect();
+        let masks = spec.masks.iter().map(|mask| nodes.iter().map(|&(node, _)| mask.weight(node)).collect()).collect();
+        for (clip, &index) in clips.iter_mut().zip(&spec.clips) {
+            let channels = model.clips()[index].channels().iter();
+            let weights = channels.filter(|c| matches!(c.keyframes(), crate::clip::Keyframes::MorphWeights { .. }));
+            clip.morph = weights.map(|c| (c.clone(), rig.morph_range(c.node()))).collect();
+            let mut reference = defaults.clone();
+            for (channel, range) in &clip.morph {
+                channel.sample_morph_weights(0.0, &mut reference[range.clone()]);
+            }
+            clip.morph_reference = reference;
+        }
+        Self { defaults, nodes, masks, slot: model.weight_slot() }
     }
 }

@@ -160,11 +160,15 @@ pub fn pose_state(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32],
             clip.sample(layer.time, scratch);
             let weight = |node: NodeId| layer.weight * mask.map_or(1.0, |m| m.weight(node));
             match layer.blend {
-                Blend::Replace => pose.blend_nodes(scratch, weight),
+                Blend::Replace => {
+                    pose.blend_nodes(scratch, weight);
+                    pose.blend_morph_weights(scratch, weight);
+                }
                 Blend::Additive => {
                     let mut reference = Pose::from_rest(rig);
                     clip.sample(0.0, &mut reference);
                     pose.add_nodes(scratch, &reference, weight);
+                    pose.add_morph_weights(scratch, &reference, weight);
                 }
             }
         }

@@ -26,13 +26,20 @@ pub struct GpuFootprint {
     pub uniform_bytes: u64,
     /// The influences past the 8th of every vertex (8 bytes each).
     pub influence_bytes: u64,
+    /// The morph targets' position and normal deltas (32 bytes per target and vertex).
+    pub morph_bytes: u64,
 }
 
 impl GpuFootprint {
     /// All of it.
     #[must_use]
     pub fn total(&self) -> u64 {
-        self.vertex_bytes + self.index_bytes + self.texture_bytes + self.uniform_bytes + self.influence_bytes
+        self.vertex_bytes
+            + self.index_bytes
+            + self.texture_bytes
+            + self.uniform_bytes
+            + self.influence_bytes
+            + self.morph_bytes
     }
 }
 
@@ -118,8 +125,12 @@ fn texture_bytes(width: u32, height: u32) -> u64 {
 pub(crate) struct Bindable {
     /// Matrices one palette window holds.
     pub palette_matrices: usize,
-    /// Influences past the 8th one model's binding holds.
-    pub extra_influences: u64,
+    /// Texels of one per-vertex table (textures: its width times the largest height; storage
+    /// buffers: no limit).
+    pub table_texels: u64,
+    /// Bytes of one per-vertex table (storage buffers: the largest binding; textures: no
+    /// limit).
+    pub table_bytes: u64,
     /// Bytes between draw uniforms.
     pub draw_stride: u32,
 }
@@ -131,7 +142,7 @@ pub(crate) fn footprint(
     limits: &wgpu::Limits,
     bindable: &Bindable,
 ) -> Result<GpuFootprint, ModelRefused> {
-    let Bindable { palette_matrices: max_palette_matrices, extra_influences: max_extra, draw_stride } = *bindable;
+    let Bindable { palette_matrices: max_palette_matrices, table_texels, table_bytes, draw_stride } = *bindable;
     for (i, image) in model.images().iter().enumerate() {
         if image.width.max(image.height) > limits.max_texture_dimension_2d {
             return Err(ModelRefused::TextureTooLarge {
@@ -145,27 +156,31 @@ pub(crate) fn footprint(
     if model.palette_len() > max_palette_matrices {
         return Err(ModelRefused::PaletteTooLarge { matrices: model.palette_len(), max: max_palette_matrices });
     }
-    // Vertices, indices and influences past the 8th of each mesh's triangle primitives, as
-    // `GpuModel` uploads them.
-    let per_mesh: Vec<(u64, u64, u64)> = model
+    // Vertices, indices, influences past the 8th and morph (target, vertex) entries of each
+    // mesh's triangle primitives, as `GpuModel` uploads them.
+    let per_mesh: Vec<(u64, u64, u64, u64)> = model
         .meshes()
         .iter()
         .map(|mesh| {
             let triangles =
                 mesh.primitives.iter().filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
-            triangles.fold((0, 0, 0), |(v, i, e), p| {
+            triangles.fold((0, 0, 0, 0), |(v, i, e, m), p| {
                 let extra = p.influences.as_ref().map_or(0, |influences| influences.extra.len() as u64);
-                (v + p.positions.len() as u64, i + p.indices.len() as u64, e + extra)
+                let morph = (p.morph_targets.len() * p.positions.len()) as u64;
+                (v + p.positions.len() as u64, i + p.indices.len() as u64, e + extra, m + morph)
             })
         })
         .collect();
-    let largest = |pick: fn(&(u64, u64, u64)) -> u64| {
+    let largest = |pick: fn(&(u64, u64, u64, u64)) -> u64| {
         per_mesh.iter().enumerate().max_by_key(|(_, counts)| pick(counts)).map_or(0, |(mesh, _)| mesh)
     };
     let vertex_bytes = per_mesh.iter().map(|c| c.0).sum::<u64>() * size_of::<GpuVertex>() as u64;
     let index_bytes = per_mesh.iter().map(|c| c.1).sum::<u64>() * 4;
-    let extra = per_mesh.iter().map(|c| c.2).sum::<u64>();
-    let influence_bytes = extra.max(1) * INFLUENCE_BYTES;
+    let extra = per_mesh.iter().map(|c| c.2).sum::<u64>().max(1);
+    let influence_bytes = extra * INFLUENCE_BYTES;
+    // Two texels of 16 bytes per morph entry: position and normal delta.
+    let deltas = 2 * per_mesh.iter().map(|c| c.3).sum::<u64>().max(1);
+    let morph_bytes = deltas * 16;
     for (what, bytes, mesh) in
         [("vertices", vertex_bytes, largest(|c| c.0)), ("indices", index_bytes, largest(|c| c.1))]
     {
@@ -173,10 +188,15 @@ pub(crate) fn footprint(
             return Err(ModelRefused::BufferTooLarge { what, bytes, max: limits.max_buffer_size, mesh });
         }
     }
-    let max = (max_extra * INFLUENCE_BYTES).min(limits.max_buffer_size);
-    if influence_bytes > max {
-        let what = "bone influences past the 8th per vertex";
-        return Err(ModelRefused::BufferTooLarge { what, bytes: influence_bytes, max, mesh: largest(|c| c.2) });
+    let max_bytes = table_bytes.min(limits.max_buffer_size);
+    for (what, texels, bytes, texel_bytes, mesh) in [
+        ("bone influences past the 8th per vertex", extra, influence_bytes, INFLUENCE_BYTES, largest(|c| c.2)),
+        ("morph target deltas", deltas, morph_bytes, 16, largest(|c| c.3)),
+    ] {
+        if texels > table_texels || bytes > max_bytes {
+            let max = max_bytes.min(table_texels.saturating_mul(texel_bytes));
+            return Err(ModelRefused::BufferTooLarge { what, bytes, max, mesh });
+        }
     }
     let draws: u64 =
         model.instances().iter().map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64).sum();
@@ -191,7 +211,7 @@ pub(crate) fn footprint(
         });
     }
     let texture_bytes = model.images().iter().map(|image| texture_bytes(image.width, image.height)).sum();
-    Ok(GpuFootprint { vertex_bytes, index_bytes, texture_bytes, uniform_bytes, influence_bytes })
+    Ok(GpuFootprint { vertex_bytes, index_bytes, texture_bytes, uniform_bytes, influence_bytes, morph_bytes })
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! A model's meshes and materials on the GPU, uploaded once.
 
 use bytemuck::{Pod, Zeroable};
-use props_anim::{Model, Primitive, Topology};
+use props_anim::{Model, Primitive, Topology, WEIGHTS_PER_SLOT};
 
 use crate::admission::GpuFootprint;
-use crate::shaders::{INFLUENCE_TEXTURE_WIDTH, PaletteAccess};
+use crate::shaders::{PaletteAccess, VERTEX_TABLE_WIDTH};
 use wgpu::util::DeviceExt;
 
 /// One vertex as the skinned pipeline reads it: 96 bytes.
@@ -69,6 +69,17 @@ impl GpuVertex {
     }
 }
 
+/// A primitive's morph deltas as the GPU reads them: per target, per vertex, the position
+/// delta then the normal delta (zero where the target has none).
+fn morph_deltas(primitive: &Primitive) -> impl Iterator<Item = [f32; 4]> + '_ {
+    primitive.morph_targets.iter().flat_map(move |target| {
+        (0..primitive.vertex_count()).flat_map(move |v| {
+            let delta = |list: &[glam::Vec3]| list.get(v).map_or([0.0; 4], |d| d.extend(0.0).to_array());
+            [delta(&target.positions), delta(&target.normals)]
+        })
+    })
+}
+
 /// A primitive's influences past the 8th as the GPU reads them: (joint, weight bits) each.
 fn extra_influences(primitive: &Primitive) -> impl Iterator<Item = [u32; 2]> + '_ {
     let extra = primitive.influences.iter().flat_map(|influences| &influences.extra);
@@ -90,14 +101,25 @@ pub struct DrawItem {
     pub params_offset: u32,
 }
 
-/// Per-draw uniform: where in an instance's palette this draw's joints start.
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+/// Per-draw uniform (`Draw` in `shaders/skinned.wgsl`): where in an instance's palette this
+/// draw's joints and morph weights are, and where its morph deltas are in the model's table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct DrawParams {
     /// Palette offset of the skin's first joint, or of the node's matrix for a rigid draw.
     pub joint_offset: u32,
-    /// Padding to 16 bytes.
-    pub padding: [u32; 3],
+    /// The primitive's first morph delta entry (one per target and vertex).
+    pub morph_first: u32,
+    /// Morph targets of the primitive (0: no morph).
+    pub morph_targets: u32,
+    /// Vertices of the primitive.
+    pub morph_vertices: u32,
+    /// The node's first morph weight in an instance's palette, in floats.
+    pub weight_first: u32,
+    /// The draw's base vertex.
+    pub vertex_base: u32,
+    /// Padding to 32 bytes.
+    pub padding: [u32; 2],
 }
 
 /// Layouts and defaults shared by every uploaded model.
@@ -112,9 +134,9 @@ pub struct ModelLayouts {
     pub white: wgpu::TextureView,
     /// Stride of [`DrawParams`] entries: the device's uniform offset alignment.
     pub draw_stride: u32,
-    /// How the vertex shader reads a model's influences past the 8th (group 1, binding 1):
-    /// as the palette is read.
-    pub influences: PaletteAccess,
+    /// How the vertex shader reads a model's per-vertex tables (group 1, bindings 1 and 2:
+    /// influences past the 8th, morph deltas): as the palette is read.
+    pub tables: PaletteAccess,
 }
 
 /// A model on the GPU: vertex and index buffers, draws, materials. Dropping it frees them.
@@ -127,8 +149,8 @@ pub struct GpuModel {
     pub draw_group: wgpu::BindGroup,
     /// Keeps the draw uniform buffer alive.
     _draw_params: wgpu::Buffer,
-    /// Keeps the influences past the 8th alive.
-    _extra_influences: ExtraInfluences,
+    /// Keeps the per-vertex tables alive: influences past the 8th, morph deltas.
+    _tables: [VertexTable; 2],
     /// Material bind groups, the last one being the default material.
     pub materials: Vec<wgpu::BindGroup>,
     /// Draws, in mesh-instance then primitive order.
@@ -153,8 +175,9 @@ impl GpuModel {
         let mut vertices: Vec<GpuVertex> = Vec::new();
         let mut indices: Vec<u32> = Vec::new();
         let mut extra: Vec<[u32; 2]> = Vec::new();
-        // Where each (mesh, primitive) landed: (first index, count, base vertex).
-        let placed: Vec<Vec<Option<(u32, u32, i32)>>> = model
+        let mut deltas: Vec<[f32; 4]> = Vec::new();
+        // Where each (mesh, primitive) landed.
+        let placed: Vec<Vec<Option<Placement>>> = model
             .meshes()
             .iter()
             .map(|mesh| {
@@ -162,9 +185,15 @@ impl GpuModel {
                     .iter()
                     .map(|p| {
                         (p.topology == Topology::Triangles && !p.indices.is_empty()).then(|| {
-                            let placement = (indices.len() as u32, p.indices.len() as u32, vertices.len() as i32);
+                            let placement = Placement {
+                                first_index: indices.len() as u32,
+                                index_count: p.indices.len() as u32,
+                                base_vertex: vertices.len() as i32,
+                                morph_first: (deltas.len() / 2) as u32,
+                            };
                             vertices.extend(GpuVertex::from_primitive(p, extra.len() as u32));
                             extra.extend(extra_influences(p));
+                            deltas.extend(morph_deltas(p));
                             indices.extend_from_slice(&p.indices);
                             placement
                         })
@@ -178,16 +207,25 @@ impl GpuModel {
         for (slot, instance) in model.instances().iter().enumerate() {
             let mesh = &model.meshes()[instance.mesh as usize];
             for (primitive, placement) in mesh.primitives.iter().zip(&placed[instance.mesh as usize]) {
-                let Some((first_index, index_count, base_vertex)) = *placement else { continue };
+                let Some(Placement { first_index, index_count, base_vertex, morph_first }) = *placement else {
+                    continue;
+                };
                 let joint_offset = match instance.skin.filter(|_| primitive.influences.is_some()) {
                     Some(skin) => model.palette_range(skin).start,
                     None => model.node_slot(slot),
                 };
                 let params_offset = (draws.len() as u32) * layouts.draw_stride;
                 params.resize(params_offset as usize, 0u8);
+                let weight_first =
+                    model.weight_slot() * WEIGHTS_PER_SLOT + model.rig().morph_range(instance.node).start;
                 params.extend_from_slice(bytemuck::bytes_of(&DrawParams {
                     joint_offset: joint_offset as u32,
-                    padding: [0; 3],
+                    morph_first,
+                    morph_targets: primitive.morph_targets.len() as u32,
+                    morph_vertices: primitive.vertex_count() as u32,
+                    weight_first: weight_first as u32,
+                    vertex_base: base_vertex as u32,
+                    padding: [0; 2],
                 }));
                 let material = primitive.material.map_or(default_material, |m| m as usize);
                 draws.push(DrawItem { first_index, index_count, base_vertex, material, params_offset });
@@ -202,10 +240,8 @@ impl GpuModel {
             if vertices.is_empty() { &[0u8; size_of::<GpuVertex>()][..] } else { bytemuck::cast_slice(&vertices) };
         let index_bytes = if indices.is_empty() { &[0u8; 4][..] } else { bytemuck::cast_slice(&indices) };
         let draw_params = buffer("draw params", &params, wgpu::BufferUsages::UNIFORM);
-        if extra.is_empty() {
-            extra.push([0; 2]);
-        }
-        let extra = ExtraInfluences::upload(device, queue, layouts.influences, &extra);
+        let extra = VertexTable::upload(device, queue, layouts.tables, "extra influences", TableFormat::Pairs, &extra);
+        let deltas = VertexTable::upload(device, queue, layouts.tables, "morph deltas", TableFormat::Floats4, &deltas);
         let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("draw params"),
             layout: &layouts.draw,
@@ -219,6 +255,7 @@ impl GpuModel {
                     }),
                 },
                 wgpu::BindGroupEntry { binding: 1, resource: extra.binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: deltas.binding() },
             ],
         });
         let textures: Vec<wgpu::TextureView> =
@@ -237,7 +274,7 @@ impl GpuModel {
             indices: buffer("model indices", index_bytes, wgpu::BufferUsages::INDEX),
             draw_group,
             _draw_params: draw_params,
-            _extra_influences: extra,
+            _tables: [extra, deltas],
             materials,
             draws,
             palette_len: model.palette_len() as u32,
@@ -268,44 +305,76 @@ fn material_group(
     })
 }
 
-/// A model's influences past the 8th on the device (at least one entry: wgpu binds nothing
-/// empty).
-enum ExtraInfluences {
-    /// A storage buffer of (joint, weight bits) pairs.
+/// Where a primitive landed in a model's buffers.
+#[derive(Clone, Copy)]
+struct Placement {
+    first_index: u32,
+    index_count: u32,
+    base_vertex: i32,
+    /// Its first morph entry (one per target and vertex) in the model's table.
+    morph_first: u32,
+}
+
+/// How a per-vertex table's entries are stored.
+#[derive(Clone, Copy)]
+enum TableFormat {
+    /// Two `u32` per entry (joint and weight bits): an RG32Uint texel.
+    Pairs,
+    /// Four `f32` per entry: an RGBA32Float texel.
+    Floats4,
+}
+
+/// One of a model's per-vertex tables on the device, read by the vertex shader by index (at
+/// least one entry: wgpu binds nothing empty).
+enum VertexTable {
+    /// A storage buffer.
     Buffer(wgpu::Buffer),
-    /// An RG32Uint texture, one texel per influence, [`INFLUENCE_TEXTURE_WIDTH`] wide.
+    /// A texture [`VERTEX_TABLE_WIDTH`] texels wide, one texel per entry.
     Texture(wgpu::TextureView),
 }
 
-impl ExtraInfluences {
-    fn upload(device: &wgpu::Device, queue: &wgpu::Queue, access: PaletteAccess, extra: &[[u32; 2]]) -> Self {
+impl VertexTable {
+    fn upload<T: Pod>(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        access: PaletteAccess,
+        label: &str,
+        format: TableFormat,
+        entries: &[T],
+    ) -> Self {
+        let zero = [T::zeroed()];
+        let entries = if entries.is_empty() { &zero[..] } else { entries };
         match access {
             PaletteAccess::StorageBuffer => {
                 Self::Buffer(device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("extra influences"),
-                    contents: bytemuck::cast_slice(extra),
+                    label: Some(label),
+                    contents: bytemuck::cast_slice(entries),
                     usage: wgpu::BufferUsages::STORAGE,
                 }))
             }
             PaletteAccess::Texture => {
-                let width = (extra.len() as u32).min(INFLUENCE_TEXTURE_WIDTH);
-                let height = (extra.len() as u32).div_ceil(INFLUENCE_TEXTURE_WIDTH);
-                let mut texels = extra.to_vec();
-                texels.resize((width * height) as usize, [0; 2]);
+                let count = entries.len() as u32;
+                let (width, height) = (count.min(VERTEX_TABLE_WIDTH), count.div_ceil(VERTEX_TABLE_WIDTH));
+                let mut texels = bytemuck::cast_slice::<T, u8>(entries).to_vec();
+                texels.resize((width * height) as usize * size_of::<T>(), 0);
+                let format = match format {
+                    TableFormat::Pairs => wgpu::TextureFormat::Rg32Uint,
+                    TableFormat::Floats4 => wgpu::TextureFormat::Rgba32Float,
+                };
                 let texture = device.create_texture_with_data(
                     queue,
                     &wgpu::TextureDescriptor {
-                        label: Some("extra influences"),
+                        label: Some(label),
                         size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
                         mip_level_count: 1,
                         sample_count: 1,
                         dimension: wgpu::TextureDimension::D2,
-                        format: wgpu::TextureFormat::Rg32Uint,
+                        format,
                         usage: wgpu::TextureUsages::TEXTURE_BINDING,
                         view_formats: &[],
                     },
                     wgpu::util::TextureDataOrder::LayerMajor,
-                    bytemuck::cast_slice(&texels),
+                    &texels,
                 );
                 Self::Texture(texture.create_view(&wgpu::TextureViewDescriptor::default()))
             }

@@ -8,7 +8,7 @@ use crate::context::{PaletteMode, preferred_palette_access};
 use crate::gpu_model::{GpuModel, GpuVertex, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
 use crate::palette_windows::{self, Run, Windows};
-use crate::shaders::{self, INFLUENCE_TEXTURE_WIDTH, PALETTE_TEXTURE_WIDTH, PaletteAccess};
+use crate::shaders::{self, PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
 
@@ -174,9 +174,10 @@ impl Renderer {
         };
         let frame_layout = layout("frame", &[uniform(0, false), palette_entry, uniform(2, true)]);
         let globals_layout = layout("globals", &[uniform(0, false)]);
-        // The model's influences past the 8th.
+        // The model's per-vertex tables: influences past the 8th, morph deltas.
         let influences_entry = vertex_data(1, false, wgpu::TextureSampleType::Uint);
-        let draw_layout = layout("draw", &[uniform(0, true), influences_entry]);
+        let deltas_entry = vertex_data(2, false, wgpu::TextureSampleType::Float { filterable: false });
+        let draw_layout = layout("draw", &[uniform(0, true), influences_entry, deltas_entry]);
         let material_layout = layout(
             "material",
             &[
@@ -243,7 +244,7 @@ impl Renderer {
             sampler,
             white: texture::white(device, queue),
             draw_stride: limits.min_uniform_buffer_offset_alignment,
-            influences: access,
+            tables: access,
         };
         let palette = match access {
             PaletteAccess::StorageBuffer => {
@@ -299,13 +300,16 @@ impl Renderer {
     /// against its limits: texture sizes, buffer sizes, the palette binding); uploads nothing.
     pub fn footprint(&self, model: &Model) -> Result<GpuFootprint, ModelRefused> {
         let limits = self.device.limits();
-        let extra_influences = match self.access {
-            PaletteAccess::StorageBuffer => limits.max_storage_buffer_binding_size / 8,
-            PaletteAccess::Texture => u64::from(INFLUENCE_TEXTURE_WIDTH) * u64::from(limits.max_texture_dimension_2d),
+        let (table_texels, table_bytes) = match self.access {
+            PaletteAccess::StorageBuffer => (u64::MAX, limits.max_storage_buffer_binding_size),
+            PaletteAccess::Texture => {
+                (u64::from(VERTEX_TABLE_WIDTH) * u64::from(limits.max_texture_dimension_2d), u64::MAX)
+            }
         };
         let bindable = admission::Bindable {
             palette_matrices: self.max_window_matrices as usize,
-            extra_influences,
+            table_texels,
+            table_bytes,
             draw_stride: self.layouts.draw_stride,
         };
         admission::footprint(model, &limits, &bindable)

@@ -13,27 +13,28 @@ pub enum PaletteAccess {
 /// `shaders/palette_texture.wgsl` (three texels per joint matrix).
 pub const PALETTE_TEXTURE_WIDTH: u32 = 3072;
 
-/// Width in texels of a model's texture of influences past the 8th; must match
-/// `INFLUENCE_TEXTURE_WIDTH` in `shaders/influences_texture.wgsl` (one texel per influence).
-pub const INFLUENCE_TEXTURE_WIDTH: u32 = 4096;
+/// Width in texels of a model's per-vertex table textures (influences past the 8th, morph
+/// deltas) on the texture path; must match `VERTEX_TABLE_WIDTH` in
+/// `shaders/vertex_tables_texture.wgsl`.
+pub const VERTEX_TABLE_WIDTH: u32 = 4096;
 
 const GLOBALS: &str = include_str!("../../../shaders/globals.wgsl");
 const PALETTE_STORAGE: &str = include_str!("../../../shaders/palette_storage.wgsl");
 const PALETTE_TEXTURE: &str = include_str!("../../../shaders/palette_texture.wgsl");
-const INFLUENCES_STORAGE: &str = include_str!("../../../shaders/influences_storage.wgsl");
-const INFLUENCES_TEXTURE: &str = include_str!("../../../shaders/influences_texture.wgsl");
+const TABLES_STORAGE: &str = include_str!("../../../shaders/vertex_tables_storage.wgsl");
+const TABLES_TEXTURE: &str = include_str!("../../../shaders/vertex_tables_texture.wgsl");
 const SKINNED: &str = include_str!("../../../shaders/skinned.wgsl");
 const LINES: &str = include_str!("../../../shaders/lines.wgsl");
 
-/// The skinned-mesh shader for a palette access mode (which also decides how the influences
-/// past the 8th are read).
+/// The skinned-mesh shader for a palette access mode (which also decides how a model's
+/// per-vertex tables are read).
 #[must_use]
 pub fn skinned(access: PaletteAccess) -> String {
-    let (palette, influences) = match access {
-        PaletteAccess::StorageBuffer => (PALETTE_STORAGE, INFLUENCES_STORAGE),
-        PaletteAccess::Texture => (PALETTE_TEXTURE, INFLUENCES_TEXTURE),
+    let (palette, tables) = match access {
+        PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
+        PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    [GLOBALS, palette, influences, SKINNED].join("\n")
+    [GLOBALS, palette, tables, SKINNED].join("\n")
 }
 
 /// The debug-line shader.

@@ -104,7 +104,7 @@ pub(crate) fn vertex_error(model: &Model, a: &[JointMatrix], b: &[JointMatrix]) 
 
 #[test]
 fn the_fast_path_equals_the_pose_path_on_every_test_model() {
-    let (mut checked, mut worst) = (0, 0.0f32);
+    let (mut checked, mut worst, mut morph_states) = (0, 0.0f32, 0);
     for (path, model) in models() {
         let mut model_worst = 0.0f32;
         let tolerance = if depth(&model) > DEEP { 2.0 * TOLERANCE } else { TOLERANCE };
@@ -128,7 +128,20 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
                     let (layers, drivers) = &lane[s];
                     pose_state(&model, &spec, layers, drivers, &mut pose, &mut sample);
                     model.write_palettes(&pose, &mut expected);
-                    let error = vertex_error(&model, &expected, &got[k * len..(k + 1) * len]) / size;
+                    let palette = &got[k * len..(k + 1) * len];
+                    let error = vertex_error(&model, &expected, palette) / size;
+                    // Morph weights, packed after the matrices: the same to 1e-6 too.
+                    let weights = |p: &[JointMatrix]| {
+                        p[model.weight_slot()..].iter().flat_map(JointMatrix::to_array).collect::<Vec<_>>()
+                    };
+                    let weight_error =
+                        weights(&expected).iter().zip(weights(palette)).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+                    assert!(
+                        weight_error <= TOLERANCE,
+                        "{}: state {layers:?}: morph weights off by {weight_error:e}",
+                        path.display()
+                    );
+                    morph_states += usize::from(model.morph_weight_count() > 0);
                     worst = worst.max(error);
                     model_worst = model_worst.max(error);
                     assert!(
@@ -142,8 +155,9 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
         }
         eprintln!("{}: worst {model_worst:.2e}", path.file_name().unwrap_or_default().to_string_lossy());
     }
-    eprintln!("{checked} states, worst difference {worst:.2e} of the model's size");
+    eprintln!("{checked} states ({morph_states} with morph weights), worst difference {worst:.2e} of the model's size");
     assert!(checked > 5000);
+    assert!(morph_states > 1000, "morph weights compared in {morph_states} states only");
 }
 
 #[test]

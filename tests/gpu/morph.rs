@@ -1,0 +1,74 @@
+//! Morph targets on the GPU equal CPU morphing (then skinning) by the animation core: the
+//! weights travel in the instance's palette, the deltas in the model's table, and the vertex
+//! shader applies morph, then skin.
+
+use glam::Vec3;
+use props_render::{PaletteAccess, PaletteMode};
+use props_tests::golden::{Threshold, assert_similar};
+use props_tests::scene::{self, Scene};
+
+use crate::skinning::{gpu_equals_cpu, gpu_equals_cpu_through};
+
+#[test]
+fn animated_morph_cube() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    // Mid-clip: weights 0.72 and 0.28.
+    let path = "tests/models/AnimatedMorphCube/AnimatedMorphCube.gltf";
+    gpu_equals_cpu(&gpu, "morph-cube", path, "", 2.1);
+}
+
+#[test]
+fn simple_morph() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    gpu_equals_cpu(&gpu, "simple-morph", "tests/models/SimpleMorph/SimpleMorph.gltf", "", 1.3);
+}
+
+#[test]
+fn morph_and_skin_on_one_primitive() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    // A skinned tube with two morph targets (one with no data: zeros), weights 0.75 and 0.375.
+    let path = "tests/models/generated/spare_data.gltf";
+    gpu_equals_cpu(&gpu, "morph-and-skin", path, "", 0.75);
+}
+
+#[test]
+fn sparse_morph_target_through_textures() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    // A sparse morph target with no bufferView on a skinned primitive, read from textures.
+    let textures = PaletteMode::Force(PaletteAccess::Texture);
+    gpu_equals_cpu_through(&gpu, textures, "morph-sparse-texture", "tests/models/generated/sparse.gltf", "", 0.75);
+}
+
+/// Same adapter: only float rounding differs (see skinning.rs).
+const SAME_POSE: Threshold = Threshold { mean: 0.001, p99: 0.1 };
+
+/// Nine morph cubes, each at its own time (its own weights), are one draw call per primitive,
+/// and look like nine CPU-morphed cubes.
+#[test]
+fn many_instances_with_different_weights_draw_in_one_call() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let model = scene::load("tests/models/AnimatedMorphCube/AnimatedMorphCube.gltf");
+    let mut renderer = scene::renderer(&gpu, |_| {});
+    let morphed = props_render::ModelId(0);
+    renderer.set_model(morphed, &model).expect("the model uploads");
+    let at = |i: usize| scene::at(Vec3::new((i % 3) as f32 * 3.0 - 3.0, (i / 3) as f32 * 3.0 - 3.0, 0.0));
+    let times: Vec<f32> = (0..9).map(|i| i as f32 * 0.45).collect();
+    let poses: Vec<_> = times.iter().map(|&t| scene::pose_at(&model, Some(0), t)).collect();
+    let instances = poses.iter().enumerate().map(|(i, pose)| (at(i), scene::palette(&model, pose))).collect();
+    let camera = scene::camera(Vec3::new(0.0, 0.0, 14.0), Vec3::ZERO);
+    let (gpu_image, stats) = scene::render(&gpu, &mut renderer, &Scene { camera, models: vec![(morphed, instances)] });
+    let primitives: u32 =
+        model.instances().iter().map(|i| model.meshes()[i.mesh as usize].primitives.len() as u32).sum();
+    assert_eq!((stats.instances, stats.draw_calls), (9, primitives), "{stats:?}");
+    // The reference: nine static models, morphed on the CPU.
+    let mut models = Vec::new();
+    for (i, pose) in poses.iter().enumerate() {
+        let reference = scene::cpu_skinned(&model, pose);
+        let id = props_render::ModelId(1 + i as u32);
+        renderer.set_model(id, &reference).expect("the model uploads");
+        let rest = scene::pose_at(&reference, None, 0.0);
+        models.push((id, vec![(at(i), scene::palette(&reference, &rest))]));
+    }
+    let (cpu_image, _) = scene::render(&gpu, &mut renderer, &Scene { camera, models });
+    assert_similar("morph-instances", &gpu_image, &cpu_image, SAME_POSE);
+}
