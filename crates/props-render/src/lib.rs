@@ -16,10 +16,13 @@ mod debug_lines;
 mod gpu_model;
 mod growable_buffer;
 mod offscreen;
+mod palette_store;
 mod palette_windows;
+mod pipelines;
 mod renderer;
 pub mod shaders;
 mod texture;
+mod vertex_tables;
 
 pub use admission::{GpuFootprint, ModelRefused};
 pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_access};

@@ -1,19 +1,20 @@
-//! The renderer: pipelines, per-frame buffers, and the frame's draws.
+//! The renderer: models on the GPU, each frame's uploads (globals, palettes, instances,
+//! windows, lines) and its draws. Pipelines are in `pipelines.rs`, the palette store in
+//! `palette_store.rs`.
 
 use bytemuck::{Pod, Zeroable};
-use props_anim::{JointMatrix, Model};
+use props_anim::Model;
 
 use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::context::{PaletteMode, preferred_palette_access};
-use crate::gpu_model::{GpuModel, GpuVertex, ModelLayouts};
+use crate::gpu_model::{GpuModel, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
+use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
-use crate::shaders::{self, PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
+use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, supports_4x};
+use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
-
-const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-const MATRIX_BYTES: u64 = size_of::<JointMatrix>() as u64;
 
 /// How the renderer is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,20 +68,6 @@ struct Globals {
     ambient: [f32; 4],
 }
 
-/// A debug line vertex.
-#[derive(Clone, Copy, Pod, Zeroable)]
-#[repr(C)]
-struct LineVertex {
-    position: [f32; 3],
-    color: [f32; 4],
-}
-
-/// Where palettes live on the GPU.
-enum PaletteStore {
-    Buffer(GrowableBuffer),
-    Texture { texture: wgpu::Texture, view: wgpu::TextureView, generation: u64 },
-}
-
 /// Depth and MSAA textures matching the current target size.
 struct Attachments {
     size: (u32, u32),
@@ -103,8 +90,7 @@ pub struct Renderer {
     frame_group: Option<(u64, u64, wgpu::BindGroup)>,
     lines_group: wgpu::BindGroup,
     layouts: ModelLayouts,
-    skinned: wgpu::RenderPipeline,
-    lines: wgpu::RenderPipeline,
+    pipelines: Pipelines,
     palette: PaletteStore,
     windows: GrowableBuffer,
     instances: GrowableBuffer,
@@ -112,7 +98,6 @@ pub struct Renderer {
     line_scratch: Vec<LineVertex>,
     window_scratch: Vec<u8>,
     runs: Vec<(usize, Run)>,
-    binding_bytes: u64,
     run_scratch: Vec<Run>,
     models: Vec<Option<GpuModel>>,
     attachments: Option<Attachments>,
@@ -140,66 +125,8 @@ impl Renderer {
         tracing::info!(?access, sample_count, max_window_matrices, "renderer configured");
         let window_stride = limits.min_uniform_buffer_offset_alignment;
 
-        let uniform = |binding, dynamic| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: dynamic,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        // Data the vertex stage reads per access mode: a storage buffer, or a texture.
-        let vertex_data = |binding, dynamic, texels| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::VERTEX,
-            ty: match access {
-                PaletteAccess::StorageBuffer => wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: dynamic,
-                    min_binding_size: None,
-                },
-                PaletteAccess::Texture => wgpu::BindingType::Texture {
-                    sample_type: texels,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-            },
-            count: None,
-        };
-        let palette_entry = vertex_data(1, true, wgpu::TextureSampleType::Float { filterable: false });
-        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
-            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
-        };
-        let frame_layout = layout("frame", &[uniform(0, false), palette_entry, uniform(2, true)]);
-        let globals_layout = layout("globals", &[uniform(0, false)]);
-        // The model's per-vertex tables: influences past the 8th, morph deltas.
-        let influences_entry = vertex_data(1, false, wgpu::TextureSampleType::Uint);
-        let deltas_entry = vertex_data(2, false, wgpu::TextureSampleType::Float { filterable: false });
-        let draw_layout = layout("draw", &[uniform(0, true), influences_entry, deltas_entry]);
-        let material_layout = layout(
-            "material",
-            &[
-                uniform(0, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        );
+        let layouts = Layouts::new(device, access);
+        let pipelines = Pipelines::new(device, &layouts, access, (config.color_format, sample_count), config.skinning);
         let globals = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("globals"),
             size: size_of::<Globals>() as u64,
@@ -208,27 +135,9 @@ impl Renderer {
         });
         let lines_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("lines globals"),
-            layout: &globals_layout,
+            layout: &layouts.globals,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
-        let pipelines = PipelineFactory { device, color_format: config.color_format, sample_count };
-        let skinned = pipelines.create(
-            if config.skinning { "skinned" } else { "unskinned" },
-            (&shaders::skinned(access), if config.skinning { "vs_main" } else { "vs_unskinned" }),
-            &[&frame_layout, &draw_layout, &material_layout],
-            &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
-            wgpu::PrimitiveTopology::TriangleList,
-            wgpu::CompareFunction::Less,
-        );
-        let lines = pipelines.create(
-            "debug lines",
-            (&shaders::lines(), "vs_main"),
-            &[&globals_layout],
-            &[Some(LINE_LAYOUT)],
-            wgpu::PrimitiveTopology::LineList,
-            // Skeletons and axes show through the meshes they belong to.
-            wgpu::CompareFunction::Always,
-        );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("base color"),
             address_mode_u: wgpu::AddressMode::Repeat,
@@ -238,22 +147,14 @@ impl Renderer {
             mipmap_filter: wgpu::MipmapFilterMode::Linear,
             ..Default::default()
         });
+        let Layouts { frame: frame_layout, draw, material, .. } = layouts;
         let layouts = ModelLayouts {
-            draw: draw_layout,
-            material: material_layout,
+            draw,
+            material,
             sampler,
             white: texture::white(device, queue),
             draw_stride: limits.min_uniform_buffer_offset_alignment,
             tables: access,
-        };
-        let palette = match access {
-            PaletteAccess::StorageBuffer => {
-                PaletteStore::Buffer(GrowableBuffer::new(device, "palettes", wgpu::BufferUsages::STORAGE))
-            }
-            PaletteAccess::Texture => {
-                let (texture, view) = palette_texture(device, 1);
-                PaletteStore::Texture { texture, view, generation: 0 }
-            }
         };
         Self {
             device: device.clone(),
@@ -267,16 +168,14 @@ impl Renderer {
             frame_group: None,
             lines_group,
             layouts,
-            skinned,
-            lines,
-            palette,
+            pipelines,
+            palette: PaletteStore::new(device, access),
             windows: GrowableBuffer::new(device, "palette windows", wgpu::BufferUsages::UNIFORM),
             instances: GrowableBuffer::new(device, "instances", wgpu::BufferUsages::VERTEX),
             line_vertices: GrowableBuffer::new(device, "debug lines", wgpu::BufferUsages::VERTEX),
             line_scratch: Vec::new(),
             window_scratch: Vec::new(),
             runs: Vec::new(),
-            binding_bytes: MATRIX_BYTES,
             run_scratch: Vec::new(),
             models: Vec::new(),
             attachments: None,
@@ -399,7 +298,7 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.skinned);
+        pass.set_pipeline(&self.pipelines.skinned);
         pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
         for (window, (batch, run)) in self.runs.iter().enumerate() {
             let Some(model) = self.model(frame.batches[*batch].model) else { continue };
@@ -425,7 +324,7 @@ impl Renderer {
             }
         }
         if !frame.lines.is_empty() {
-            pass.set_pipeline(&self.lines);
+            pass.set_pipeline(&self.pipelines.lines);
             pass.set_bind_group(0, &self.lines_group, &[]);
             pass.set_vertex_buffer(0, self.line_vertices.buffer().slice(..));
             pass.draw(0..frame.lines.len() as u32 * 2, 0..1);
@@ -476,7 +375,8 @@ impl Renderer {
         stats.instance_bytes = size_of_val(frame.instances) as u64;
 
         let binding_end = self.runs.iter().map(|(_, r)| u64::from(r.window_start) + u64::from(windows.0)).max();
-        self.write_palettes(frame.palettes, binding_end.unwrap_or(0).max(total), windows.0);
+        let matrices = binding_end.unwrap_or(0).max(total);
+        self.palette.write(&self.device, &self.queue, frame.palettes, matrices, windows.0);
         self.instances.write(&self.device, &self.queue, bytemuck::cast_slice(frame.instances));
 
         // One `Window` uniform per run, at the uniform offset alignment.
@@ -498,82 +398,22 @@ impl Renderer {
         stats
     }
 
-    /// Uploads the frame's palettes with one write (two for a texture's partial last row),
-    /// growing the store to `matrices`; `binding` is the window size in matrices.
-    fn write_palettes(&mut self, palettes: &[JointMatrix], matrices: u64, binding: u32) {
-        match &mut self.palette {
-            PaletteStore::Buffer(buffer) => {
-                buffer.reserve(&self.device, matrices * MATRIX_BYTES);
-                if !palettes.is_empty() {
-                    self.queue.write_buffer(buffer.buffer(), 0, bytemuck::cast_slice(palettes));
-                }
-                self.binding_bytes = u64::from(binding) * MATRIX_BYTES;
-            }
-            PaletteStore::Texture { texture, view, generation } => {
-                let per_row = u64::from(PALETTE_TEXTURE_WIDTH / 3);
-                let rows = (palettes.len() as u64).div_ceil(per_row).max(1);
-                let max_rows = u64::from(self.device.limits().max_texture_dimension_2d);
-                if rows > u64::from(texture.height()) {
-                    let height = rows.max(u64::from(texture.height()) * 2).min(max_rows) as u32;
-                    (*texture, *view) = palette_texture(&self.device, height);
-                    *generation += 1;
-                }
-                let fitting = palettes.len().min((per_row * u64::from(texture.height())) as usize);
-                let (full, partial) = palettes[..fitting].split_at(fitting - fitting % per_row as usize);
-                let row_bytes = PALETTE_TEXTURE_WIDTH * 16;
-                let write = |data: &[JointMatrix], row: u32, texels: u32, rows: u32| {
-                    if rows > 0 && texels > 0 {
-                        self.queue.write_texture(
-                            wgpu::TexelCopyTextureInfo {
-                                texture,
-                                mip_level: 0,
-                                origin: wgpu::Origin3d { x: 0, y: row, z: 0 },
-                                aspect: wgpu::TextureAspect::All,
-                            },
-                            bytemuck::cast_slice(data),
-                            wgpu::TexelCopyBufferLayout {
-                                offset: 0,
-                                bytes_per_row: Some(row_bytes),
-                                rows_per_image: None,
-                            },
-                            wgpu::Extent3d { width: texels, height: rows, depth_or_array_layers: 1 },
-                        );
-                    }
-                };
-                let full_rows = (full.len() as u64 / per_row) as u32;
-                write(full, 0, PALETTE_TEXTURE_WIDTH, full_rows);
-                write(partial, full_rows, partial.len() as u32 * 3, 1);
-            }
-        }
-    }
-
     /// The group-0 bind group (globals, palette, windows), rebuilt when a buffer was
     /// reallocated or the binding size changed.
     fn frame_group(&mut self) -> wgpu::BindGroup {
-        let palette_generation = match &self.palette {
-            PaletteStore::Buffer(buffer) => buffer.generation() ^ (self.binding_bytes << 20),
-            PaletteStore::Texture { generation, .. } => *generation,
-        };
+        let palette_generation = self.palette.generation();
         let key = (palette_generation, self.windows.generation());
         if let Some((p, w, group)) = &self.frame_group
             && (*p, *w) == key
         {
             return group.clone();
         }
-        let palette = match &self.palette {
-            PaletteStore::Buffer(buffer) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: buffer.buffer(),
-                offset: 0,
-                size: wgpu::BufferSize::new(self.binding_bytes.max(MATRIX_BYTES)),
-            }),
-            PaletteStore::Texture { view, .. } => wgpu::BindingResource::TextureView(view),
-        };
         let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("frame"),
             layout: &self.frame_layout,
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: self.globals.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: palette },
+                wgpu::BindGroupEntry { binding: 1, resource: self.palette.binding() },
                 wgpu::BindGroupEntry {
                     binding: 2,
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -612,102 +452,4 @@ impl Renderer {
         let depth = attachment("depth", DEPTH_FORMAT, self.sample_count);
         self.attachments = Some(Attachments { size, depth, msaa });
     }
-}
-
-/// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10.
-const INSTANCE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
-    array_stride: size_of::<props_frame::InstanceData>() as u64,
-    step_mode: wgpu::VertexStepMode::Instance,
-    attributes: &wgpu::vertex_attr_array![7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Uint32],
-};
-
-/// Debug line vertex layout matching `shaders/lines.wgsl`.
-const LINE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
-    array_stride: size_of::<LineVertex>() as u64,
-    step_mode: wgpu::VertexStepMode::Vertex,
-    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
-};
-
-/// What every pipeline of the renderer shares: device, target format, sample count.
-struct PipelineFactory<'a> {
-    device: &'a wgpu::Device,
-    color_format: wgpu::TextureFormat,
-    sample_count: u32,
-}
-
-impl PipelineFactory<'_> {
-    /// A pipeline drawing `topology` with vertex entry point `vertex` and `fs_main` of
-    /// `source`, depth-tested with `depth_compare` (writing depth only when that is a real test).
-    fn create(
-        &self,
-        label: &str,
-        (source, vertex): (&str, &str),
-        groups: &[&wgpu::BindGroupLayout],
-        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-        topology: wgpu::PrimitiveTopology,
-        depth_compare: wgpu::CompareFunction,
-    ) -> wgpu::RenderPipeline {
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-        let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
-        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(label),
-            bind_group_layouts: &groups,
-            immediate_size: 0,
-        });
-        self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some(vertex),
-                compilation_options: Default::default(),
-                buffers,
-            },
-            primitive: wgpu::PrimitiveState { topology, ..Default::default() },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(depth_compare != wgpu::CompareFunction::Always),
-                depth_compare: Some(depth_compare),
-                stencil: wgpu::StencilState::default(),
-                bias: wgpu::DepthBiasState::default(),
-            }),
-            multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: self.color_format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
-    }
-}
-
-/// Whether the adapter can multisample 4x into `format` and the depth format.
-fn supports_4x(adapter: &wgpu::Adapter, format: wgpu::TextureFormat) -> bool {
-    [format, DEPTH_FORMAT].iter().all(|f| adapter.get_texture_format_features(*f).flags.sample_count_supported(4))
-}
-
-/// An RGBA32F palette texture `height` rows of [`PALETTE_TEXTURE_WIDTH`] texels.
-fn palette_texture(device: &wgpu::Device, height: u32) -> (wgpu::Texture, wgpu::TextureView) {
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("palette texture"),
-        size: wgpu::Extent3d { width: PALETTE_TEXTURE_WIDTH, height, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba32Float,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    (texture, view)
 }

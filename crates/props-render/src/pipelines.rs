@@ -1,0 +1,218 @@
+//! The renderer's bind group layouts and pipelines: the skinned-mesh pipeline and the
+//! debug-line pipeline, and the vertex layouts they read.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::gpu_model::GpuVertex;
+use crate::shaders::{self, PaletteAccess};
+
+/// Depth format of every pipeline.
+pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// A debug line vertex.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+pub(crate) struct LineVertex {
+    pub(crate) position: [f32; 3],
+    pub(crate) color: [f32; 4],
+}
+
+/// The bind group layouts: per frame (globals, palette, window), globals alone (lines), per
+/// draw (draw uniform, the model's per-vertex tables), per material.
+pub(crate) struct Layouts {
+    pub(crate) frame: wgpu::BindGroupLayout,
+    pub(crate) globals: wgpu::BindGroupLayout,
+    pub(crate) draw: wgpu::BindGroupLayout,
+    pub(crate) material: wgpu::BindGroupLayout,
+}
+
+impl Layouts {
+    /// The layouts for palettes and per-vertex tables read as `access` says.
+    pub(crate) fn new(device: &wgpu::Device, access: PaletteAccess) -> Self {
+        let uniform = |binding, dynamic| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: dynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        // Data the vertex stage reads per access mode: a storage buffer, or a texture.
+        let vertex_data = |binding, dynamic, texels| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: match access {
+                PaletteAccess::StorageBuffer => wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: dynamic,
+                    min_binding_size: None,
+                },
+                PaletteAccess::Texture => wgpu::BindingType::Texture {
+                    sample_type: texels,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+            },
+            count: None,
+        };
+        let palette_entry = vertex_data(1, true, wgpu::TextureSampleType::Float { filterable: false });
+        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
+        };
+        // The model's per-vertex tables: influences past the 8th, morph deltas.
+        let influences_entry = vertex_data(1, false, wgpu::TextureSampleType::Uint);
+        let deltas_entry = vertex_data(2, false, wgpu::TextureSampleType::Float { filterable: false });
+        let material = layout(
+            "material",
+            &[
+                uniform(0, false),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        );
+        Self {
+            frame: layout("frame", &[uniform(0, false), palette_entry, uniform(2, true)]),
+            globals: layout("globals", &[uniform(0, false)]),
+            draw: layout("draw", &[uniform(0, true), influences_entry, deltas_entry]),
+            material,
+        }
+    }
+}
+
+/// The two pipelines.
+pub(crate) struct Pipelines {
+    /// Instanced meshes, skinned (or in their bind pose, for `skinning: false`).
+    pub(crate) skinned: wgpu::RenderPipeline,
+    /// Debug lines, drawn over everything.
+    pub(crate) lines: wgpu::RenderPipeline,
+}
+
+impl Pipelines {
+    /// The pipelines for `layouts`, drawing into `color_format` with `sample_count` samples;
+    /// `skinning: false` draws bind poses.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        access: PaletteAccess,
+        (color_format, sample_count): (wgpu::TextureFormat, u32),
+        skinning: bool,
+    ) -> Self {
+        let pipelines = PipelineFactory { device, color_format, sample_count };
+        let skinned = pipelines.create(
+            if skinning { "skinned" } else { "unskinned" },
+            (&shaders::skinned(access), if skinning { "vs_main" } else { "vs_unskinned" }),
+            &[&layouts.frame, &layouts.draw, &layouts.material],
+            &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
+            wgpu::PrimitiveTopology::TriangleList,
+            wgpu::CompareFunction::Less,
+        );
+        let lines = pipelines.create(
+            "debug lines",
+            (&shaders::lines(), "vs_main"),
+            &[&layouts.globals],
+            &[Some(LINE_LAYOUT)],
+            wgpu::PrimitiveTopology::LineList,
+            // Skeletons and axes show through the meshes they belong to.
+            wgpu::CompareFunction::Always,
+        );
+        Self { skinned, lines }
+    }
+}
+
+/// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10.
+const INSTANCE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: size_of::<props_frame::InstanceData>() as u64,
+    step_mode: wgpu::VertexStepMode::Instance,
+    attributes: &wgpu::vertex_attr_array![7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Uint32],
+};
+
+/// Debug line vertex layout matching `shaders/lines.wgsl`.
+const LINE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: size_of::<LineVertex>() as u64,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+};
+
+/// What every pipeline of the renderer shares: device, target format, sample count.
+struct PipelineFactory<'a> {
+    device: &'a wgpu::Device,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+}
+
+impl PipelineFactory<'_> {
+    /// A pipeline drawing `topology` with vertex entry point `vertex` and `fs_main` of
+    /// `source`, depth-tested with `depth_compare` (writing depth only when that is a real test).
+    fn create(
+        &self,
+        label: &str,
+        (source, vertex): (&str, &str),
+        groups: &[&wgpu::BindGroupLayout],
+        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+        topology: wgpu::PrimitiveTopology,
+        depth_compare: wgpu::CompareFunction,
+    ) -> wgpu::RenderPipeline {
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
+        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &groups,
+            immediate_size: 0,
+        });
+        self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some(vertex),
+                compilation_options: Default::default(),
+                buffers,
+            },
+            primitive: wgpu::PrimitiveState { topology, ..Default::default() },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(depth_compare != wgpu::CompareFunction::Always),
+                depth_compare: Some(depth_compare),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState::default(),
+            }),
+            multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: self.color_format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+}
+
+/// Whether the adapter can multisample 4x into `format` and the depth format.
+pub(crate) fn supports_4x(adapter: &wgpu::Adapter, format: wgpu::TextureFormat) -> bool {
+    [format, DEPTH_FORMAT].iter().all(|f| adapter.get_texture_format_features(*f).flags.sample_count_supported(4))
+}
