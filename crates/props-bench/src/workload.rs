@@ -102,6 +102,72 @@ pub fn synthetic(joints: usize) -> Model {
     Model::new(parts).expect("valid synthetic model")
 }
 
+/// A grid of `side` x `side` quads (one metre, facing +Y) on one node, with `targets` morph
+/// targets (each raising a bump of its own, with normal deltas) and a clip `breathe` of
+/// 2 s that keeps every weight away from 0 (each a sine of its own phase): the worst case
+/// for GPU morphing, where every target costs every vertex.
+///
+/// # Panics
+/// Never for `side >= 1` (the construction is valid by design).
+#[must_use]
+pub fn morph_grid(side: usize, targets: usize) -> Model {
+    let n = side + 1;
+    let vertex = |x: usize, z: usize| Vec3::new(x as f32 / side as f32 - 0.5, 0.0, z as f32 / side as f32 - 0.5);
+    let positions: Vec<Vec3> = (0..n * n).map(|i| vertex(i % n, i / n)).collect();
+    let indices: Vec<u32> = (0..side * side)
+        .flat_map(|cell| {
+            let (x, z) = ((cell % side) as u32, (cell / side) as u32);
+            let at = |dx: u32, dz: u32| (z + dz) * n as u32 + x + dx;
+            [at(0, 0), at(0, 1), at(1, 0), at(1, 0), at(0, 1), at(1, 1)]
+        })
+        .collect();
+    let morph_targets = (0..targets)
+        .map(|t| {
+            let centre = vertex((t * 7) % n, (t * 13) % n);
+            let bump = |p: &Vec3| (-(p.distance_squared(centre)) * 20.0).exp() * 0.2;
+            props_anim::MorphTarget {
+                positions: positions.iter().map(|p| Vec3::Y * bump(p)).collect(),
+                normals: positions.iter().map(|p| (*p - centre).with_y(0.0) * bump(p)).collect(),
+            }
+        })
+        .collect();
+    let primitive = props_anim::Primitive {
+        topology: props_anim::Topology::Triangles,
+        normals: vec![Vec3::Y; positions.len()],
+        positions,
+        uv0: Vec::new(),
+        colors: Vec::new(),
+        influences: None,
+        indices,
+        morph_targets,
+        material: None,
+    };
+    let node = SourceNode {
+        name: Some("grid".into()),
+        children: Vec::new(),
+        rest: RestTransform::Trs(Transform::IDENTITY),
+        morph_weights: vec![0.0; targets],
+    };
+    let rig = Rig::from_source_nodes(&[node]).expect("valid node");
+    let keys = 9;
+    let times: Vec<f32> = (0..keys).map(|k| k as f32 * 0.25).collect();
+    let values =
+        (0..keys).flat_map(|k| (0..targets).map(move |t| 0.6 + 0.4 * (k as f32 * 0.785 + t as f32).sin())).collect();
+    let weights = Keyframes::MorphWeights { width: targets, values };
+    let channel = Channel::new(NodeId(0), Interpolation::Linear, times, weights).expect("valid weights channel");
+    let clip = Clip::new(Some("breathe".into()), vec![channel], &rig).expect("valid clip");
+    let mesh = props_anim::Mesh { name: Some("grid".into()), primitives: vec![primitive] };
+    let instance = props_anim::MeshInstance { node: NodeId(0), mesh: 0, skin: None };
+    let parts = ModelParts {
+        rig: Some(rig),
+        clips: vec![clip],
+        meshes: vec![mesh],
+        instances: vec![instance],
+        ..ModelParts::default()
+    };
+    Model::new(parts).expect("valid morph grid")
+}
+
 /// `count` instances of one model playing one clip at distinct phases, with their poses,
 /// cursors and one shared palette buffer (what a frame uploads).
 pub struct Crowd<'m> {

@@ -20,7 +20,7 @@ pub struct BenchArgs {
 /// What to benchmark besides pose evaluation.
 #[derive(clap::Subcommand)]
 pub enum BenchTarget {
-    /// GPU skinning of N windmills offscreen, beside the same instances drawn unskinned.
+    /// GPU skinning of N windmills offscreen, and GPU morphing of a grid with 8 and 64 targets, beside the same instances drawn in their bind pose.
     Render(render::RenderArgs),
     /// The real scene stepped, posed and extracted (default town, city, 100k windmills;
     /// exact, shared, budget; one thread and all), beside the fast kernel.

@@ -4,6 +4,8 @@
 //! submit until the GPU is idle, palette and instance bytes uploaded, and draw calls; then
 //! the same instances drawn without skinning (bind pose, no palette reads), as a ratio.
 //! Palettes are posed once before measuring: this measures the renderer, not the animation.
+//! Then morph rows: a 32x32-quad grid (1089 vertices) with 8 and 64 morph targets, every
+//! weight non-zero, against the same grid drawn unmorphed.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -35,6 +37,12 @@ pub struct RenderArgs {
     /// The model to instance.
     #[arg(long, default_value = "assets/windmill.glb")]
     pub model: PathBuf,
+    /// Morph target counts of the morph rows (a synthetic grid; empty: none).
+    #[arg(long, value_delimiter = ',', default_value = "8,64")]
+    pub morph_targets: Vec<usize>,
+    /// Instance counts of the morph rows.
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000")]
+    pub morph_counts: Vec<u32>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -54,18 +62,29 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let adapter = gpu.adapter_description();
     let target = OffscreenTarget::new(&gpu.device, args.width, args.height);
     let mut rows = Vec::new();
-    for &count in &args.counts {
-        let frame = frame_of(&model, count);
-        let skinned = measure(&gpu, &target, &model, &frame, count, true, args.frames)?;
-        let unskinned = measure(&gpu, &target, &model, &frame, count, false, args.frames)?;
-        rows.push((count, skinned, unskinned));
+    let name = args.model.file_stem().map_or_else(|| "model".to_owned(), |s| s.to_string_lossy().into_owned());
+    let mut workloads = vec![(name, model, args.counts.clone())];
+    for &targets in &args.morph_targets {
+        workloads.push((
+            format!("morph x{targets}"),
+            props_bench::workload::morph_grid(32, targets),
+            args.morph_counts.clone(),
+        ));
+    }
+    for (name, model, counts) in &workloads {
+        for &count in counts {
+            let frame = frame_of(model, count);
+            let skinned = measure(&gpu, &target, model, &frame, count, true, args.frames)?;
+            let unskinned = measure(&gpu, &target, model, &frame, count, false, args.frames)?;
+            rows.push((name.clone(), count, skinned, unskinned));
+        }
     }
     if args.json {
         let rows: Vec<_> = rows
             .iter()
-            .map(|(n, s, u)| {
+            .map(|(model, n, s, u)| {
                 serde_json::json!({
-                    "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
+                    "model": model, "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
                     "instance_bytes": s.stats.instance_bytes, "encode_ms": s.encode_ms, "gpu_ms": s.gpu_ms,
                     "unskinned_encode_ms": u.encode_ms, "unskinned_gpu_ms": u.gpu_ms,
                     "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
@@ -79,8 +98,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         return Ok(());
     }
     println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
+    println!("ratio: (encode + gpu) over the same instances drawn in their bind pose (no skinning, no morph)");
     println!(
-        "{:>9} {:>6} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8}",
+        "{:<10} {:>9} {:>6} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8}",
+        "model",
         "instances",
         "draws",
         "palette B/fr",
@@ -91,10 +112,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "unskinned gpu",
         "ratio"
     );
-    for (count, s, u) in rows {
+    for (model, count, s, u) in rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
-            "{count:>9} {:>6} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2}",
+            "{model:<10} {count:>9} {:>6} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2}",
             s.stats.draw_calls,
             s.stats.palette_bytes,
             s.stats.instance_bytes,
@@ -138,7 +159,7 @@ fn measure(
 ) -> Result<Measured> {
     let config = RendererConfig { skinning, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
-    renderer.set_model(ModelId(0), model).context("uploading the windmill")?;
+    renderer.set_model(ModelId(0), model).context("uploading the model")?;
     let side = (count as f32).sqrt().ceil() * 25.0;
     let (w, h) = target.size();
     let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
