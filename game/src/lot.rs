@@ -195,3 +195,28 @@ fn rest_radius(model: &Model) -> f32 {
     }
     radius.min(1000.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A morph-animated mod moves on the lot: its instance's palette carries the clip's
+    /// weights (three.js's oracle: 0.7233 and 0.2767 at 2.1 s, in
+    /// tests/oracle/AnimatedMorphCube.anim0.json), which the GPU applies.
+    #[test]
+    fn the_lot_plays_morph_animation() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/AnimatedMorphCube/AnimatedMorphCube.gltf");
+        let model = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("imports").model;
+        let model = Arc::new(model);
+        let mut lot = ModLot::default();
+        lot.insert(&path, Arc::clone(&model));
+        lot.advance(2.099_998_7);
+        let mut palettes = Vec::new();
+        lot.animate(None, 0, &mut palettes);
+        let slots = &palettes[model.weight_slot()..model.palette_len()];
+        let weights: Vec<f32> = slots.iter().flat_map(JointMatrix::to_array).take(model.morph_weight_count()).collect();
+        let expected = [0.723_308_4, 0.276_691_6];
+        assert!(weights.iter().zip(expected).all(|(w, e)| (w - e).abs() < 1e-5), "weights {weights:?}");
+    }
+}
