@@ -148,14 +148,18 @@ pub(crate) fn unsupported_extension(json_path: String, name: &str) -> ImportErro
 }
 
 /// Runs the gltf crate's validation (index references, required properties, enum values)
-/// and reports its first finding, but for missing POSITION bounds: metadata the importer does
-/// not need (the gate tolerates them, see [`crate::gate::TOLERATED`]).
+/// and reports its first finding, but for missing POSITION bounds (metadata the importer does
+/// not need: the gate tolerates them, see [`crate::gate::TOLERATED`]) and invalid sampler
+/// values (never read).
 fn validate(root: &Root) -> Result<(), ImportError> {
     let is_bounds = |error: &ImportError| {
         matches!(error.kind, ErrorKind::MissingProperty)
             && (error.json_path.ends_with("[\"POSITION\"].min") || error.json_path.ends_with("[\"POSITION\"].max"))
     };
-    match validation_findings(root).into_iter().find(|error| !is_bounds(error)) {
+    // Samplers are never read (the renderer has its own); Khronos only warns about them.
+    let is_sampler_value =
+        |error: &ImportError| matches!(error.kind, ErrorKind::InvalidValue) && error.json_path.starts_with("samplers[");
+    match validation_findings(root).into_iter().find(|error| !is_bounds(error) && !is_sampler_value(error)) {
         Some(error) => Err(error),
         None => Ok(()),
     }

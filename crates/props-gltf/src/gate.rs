@@ -28,6 +28,10 @@ use crate::validate::{self, Issue, Report};
 pub const TOLERATED: &[(&str, &str)] = &[
     ("ACCESSOR_MIN_MISMATCH", "accessor bounds are metadata; the game computes its own"),
     ("ACCESSOR_MAX_MISMATCH", "accessor bounds are metadata; the game computes its own"),
+    ("ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", "accessor bounds are metadata; the game computes its own"),
+    ("ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", "accessor bounds are metadata; the game computes its own"),
+    ("CAMERA_XMAG_YMAG_ZERO", "the game does not use the file's cameras"),
+    ("CAMERA_ZFAR_LEQUAL_ZNEAR", "the game does not use the file's cameras"),
     ("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", "accessor bounds are metadata; the game computes its own"),
     ("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", "key time bounds are metadata; the game reads the times"),
     (

@@ -149,4 +149,14 @@ pub const CASES: &[Case] = &[
     })
     .differences(&[("SKIN_IBM_INVALID_FORMAT", NOT_GLTF)]),
     Case::new("asset_version_major", "container", "asset.version 3.0", |doc| doc.set("/asset/version", json!("3.0"))),
+    Case::new("asset_min_version_greater", "container", "asset.minVersion 2.1 above version 2.0", |doc| {
+        doc.set("/asset/minVersion", json!("2.1"))
+    }),
+    Case::new("glb_invalid_magic", "container", "GLB header magic 'glTX'", |doc| {
+        glb(doc, |bytes| set_word(bytes, 0, u32::from_le_bytes(*b"glTX")))
+    })
+    .in_container(Container::Glb),
+    Case::new("extension_undeclared", "container", "a node extension not listed in extensionsUsed", |doc| {
+        doc.set("/nodes/0/extensions", json!({"EXT_example": {}}))
+    }),
 ];

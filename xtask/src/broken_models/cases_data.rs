@@ -141,6 +141,28 @@ pub const CASES: &[Case] = &[
     Case::new("mesh_weights_count", "meshes", "one default morph weight for two morph targets", |doc| {
         doc.set("/meshes/1/weights", json!([0.0]))
     }),
+    Case::new("accessor_element_above_max", "accessors", "a POSITION element above the declared max", |doc| {
+        let positions = position(doc)?;
+        doc.write_f32(positions, 2, 1, 1000.0)
+    }),
+    Case::new("accessor_element_below_min", "accessors", "a POSITION element below the declared min", |doc| {
+        let positions = position(doc)?;
+        doc.write_f32(positions, 2, 1, -1000.0)
+    }),
+    Case::new("attribute_unsigned_int", "meshes", "TEXCOORD_0 of UNSIGNED_INT components", |doc| {
+        let vertices = doc.index(&format!("/accessors/{}/count", position(doc)?))?;
+        let accessor = doc.accessor(&vec![0u8; 8 * vertices], 5125, "VEC2", vertices)?;
+        doc.set("/meshes/0/primitives/0/attributes/TEXCOORD_0", json!(accessor))
+    }),
+    Case::new("camera_zero_xmag", "nodes", "an orthographic camera with xmag 0", |doc| {
+        doc.set(
+            "/cameras",
+            json!([{"type": "orthographic", "orthographic": {"xmag": 0.0, "ymag": 1.0, "zfar": 10.0, "znear": 0.1}}]),
+        )
+    }),
+    Case::new("camera_zfar_below_znear", "nodes", "a perspective camera with zfar 1 below znear 10", |doc| {
+        doc.set("/cameras", json!([{"type": "perspective", "perspective": {"yfov": 1.0, "zfar": 1.0, "znear": 10.0}}]))
+    }),
     Case::new("normal_zero_length", "meshes", "NORMAL element 3 of length 0", |doc| {
         let normals = doc.attribute(0, "NORMAL")?;
         (0..3).try_for_each(|k| doc.write_f32(normals, 3, k, 0.0))

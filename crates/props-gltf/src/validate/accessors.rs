@@ -149,9 +149,15 @@ fn check_values(check: &mut Check<'_>, i: usize, accessor: &Accessor, format: Fo
         return;
     }
     let columns = |k: usize| values.iter().skip(k).step_by(width.max(1)).copied();
-    for (name, code, declared, pick) in [
-        ("min", "ACCESSOR_MIN_MISMATCH", &accessor.min, f32::min as fn(f32, f32) -> f32),
-        ("max", "ACCESSOR_MAX_MISMATCH", &accessor.max, f32::max),
+    for (name, code, declared, pick, outside) in [
+        (
+            "min",
+            "ACCESSOR_MIN_MISMATCH",
+            &accessor.min,
+            f32::min as fn(f32, f32) -> f32,
+            "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND",
+        ),
+        ("max", "ACCESSOR_MAX_MISMATCH", &accessor.max, f32::max, "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND"),
     ] {
         let Some(declared) = declared.as_ref().and_then(|v| v.as_array()) else {
             continue;
@@ -167,6 +173,14 @@ fn check_values(check: &mut Check<'_>, i: usize, accessor: &Accessor, format: Fo
             if !equal {
                 let message = format!("declared {name} {declared} of component {k}, but the data's is {actual}");
                 check.error(code, format!("/accessors/{i}/{name}/{k}"), message);
+                // Elements past the declared bound, not just a bound that is not tight.
+                let bound = if format.component == ComponentType::F32 { f64::from(declared as f32) } else { declared };
+                let past = |v: f32| if name == "min" { f64::from(v) < bound } else { f64::from(v) > bound };
+                let count = columns(k).filter(|&v| past(v)).count();
+                if count > 0 {
+                    let message = format!("{count} element(s) of component {k} past the declared {name} {declared}");
+                    check.error(outside, format!("/accessors/{i}/{name}/{k}"), message);
+                }
             }
         }
     }

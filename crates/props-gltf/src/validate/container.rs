@@ -36,6 +36,11 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
         issues.push(importer::issue(&error));
         return None;
     }
+    if looks_like_glb(bytes) && !bytes.starts_with(b"glTF") {
+        let magic = String::from_utf8_lossy(&bytes[..4]).into_owned();
+        framing(issues, "GLB_INVALID_MAGIC", format!("GLB magic {magic:?}, not \"glTF\""));
+        return None;
+    }
     let (json, bin) = if bytes.starts_with(b"glTF") { glb(bytes, issues)? } else { (bytes, None) };
     if let Err(error) = json_scan::check(json, limits, budget) {
         issues.push(importer::issue(&error));
@@ -49,7 +54,9 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
         }
     };
     extensions(&value, issues);
+    undeclared_extensions(&value, "", &value, issues);
     empty_arrays(&value, issues);
+    min_version(&value, issues);
     if !is_version_2(&value, issues) {
         return None;
     }
@@ -200,6 +207,65 @@ fn extensions(value: &Value, issues: &mut Issues) {
     }
 }
 
+/// Whether `bytes` has a GLB header but for its magic: version 2 and a length, where JSON
+/// would start with `{` or whitespace.
+fn looks_like_glb(bytes: &[u8]) -> bool {
+    let version = bytes.get(4..8).is_some_and(|v| v == 2u32.to_le_bytes());
+    let json = bytes.iter().find(|b| !b.is_ascii_whitespace()).is_none_or(|&b| b == b'{');
+    version && !json
+}
+
+/// Every `extensions` object in the JSON names only extensions listed in `extensionsUsed`
+/// (UNDECLARED_EXTENSION, at `/.../extensions/NAME`); `at` is `value`'s pointer.
+fn undeclared_extensions(root: &Value, at: &str, value: &Value, issues: &mut Issues) {
+    let used = |name: &str| {
+        root.get("extensionsUsed").and_then(Value::as_array).is_some_and(|used| used.iter().any(|u| u == name))
+    };
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object {
+                let pointer = format!("{at}/{}", escape(key));
+                if key == "extensions"
+                    && let Value::Object(extensions) = child
+                {
+                    for name in extensions.keys().filter(|name| !used(name)) {
+                        let message = format!("extension {name} is used here but not listed in extensionsUsed");
+                        issues.push(Issue::error(
+                            "UNDECLARED_EXTENSION",
+                            format!("{pointer}/{}", escape(name)),
+                            message,
+                        ));
+                    }
+                } else if key != "extras" {
+                    undeclared_extensions(root, &pointer, child, issues);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                undeclared_extensions(root, &format!("{at}/{i}"), item, issues);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `asset.minVersion` is not above `asset.version` (ASSET_MIN_VERSION_GREATER_THAN_VERSION).
+fn min_version(value: &Value, issues: &mut Issues) {
+    let version = |pointer| {
+        let text = value.pointer(pointer).and_then(Value::as_str)?;
+        let (major, minor) = text.split_once('.')?;
+        Some((major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?))
+    };
+    if let (Some(min), Some(version)) = (version("/asset/minVersion"), version("/asset/version"))
+        && min > version
+    {
+        let message =
+            format!("asset.minVersion {}.{} is above asset.version {}.{}", min.0, min.1, version.0, version.1);
+        issues.push(Issue::error("ASSET_MIN_VERSION_GREATER_THAN_VERSION", "/asset/minVersion", message));
+    }
+}
+
 /// Arrays the schema requires to hold at least one item, by the path of their object
 /// (`*`: every item of the array above): reported empty as Khronos does (EMPTY_ENTITY).
 /// Skins' `joints` are the skin check's.
@@ -308,6 +374,12 @@ pub(super) fn reference_issue(error: &ImportError) -> Issue {
             let message = "the primitive has no POSITION attribute".to_owned();
             Issue { code: "MESH_PRIMITIVE_NO_POSITION", message, ..parent(issue) }
         }
+        // Khronos warns about unknown enum values; the renderer uses its own sampler.
+        ErrorKind::InvalidValue if path.starts_with("samplers[") => Issue::warning(
+            "VALUE_NOT_IN_LIST",
+            issue.json_pointer,
+            "invalid value; the game ignores samplers (it uses its own)".to_owned(),
+        ),
         // The gltf crate checks a channel's target node as a value.
         ErrorKind::InvalidValue if path.ends_with(".target.node") => Issue { code: "UNRESOLVED_REFERENCE", ..issue },
         ErrorKind::InvalidValue if path.ends_with(".byteStride") => Issue { code: "VALUE_NOT_IN_RANGE", ..issue },

@@ -25,6 +25,7 @@
 mod accessors;
 mod animations;
 mod buffers;
+mod cameras;
 mod container;
 mod forest;
 mod images;
@@ -107,6 +108,7 @@ fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Is
     accessors::check(&mut check, &buffers);
     drop(buffers);
     nodes::check(&mut check);
+    cameras::check(&mut check);
     meshes::check(&mut check);
     skins::check(&mut check);
     animations::check(&mut check, &parsed.document);

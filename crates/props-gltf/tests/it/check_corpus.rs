@@ -203,27 +203,50 @@ fn hostile_shapes_stay_linear() {
     assert!(!report.issues.iter().any(|i| i.code.starts_with("SKIN_")), "one common root, node 0");
 }
 
+/// A triangle whose vertex 1 has x = `x`, declared `max` x written as `max_x`, with `extra`
+/// top-level JSON members (each followed by a comma).
+fn triangle_gltf(x: f32, max_x: &str, extra: &str) -> String {
+    use base64::Engine as _;
+    let bytes: Vec<u8> =
+        [0.0, 0.0, 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v: &f32| v.to_le_bytes()).collect();
+    let uri =
+        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bytes));
+    format!(
+        r#"{{"asset": {{"version": "2.0"}}, "scene": 0, "scenes": [{{"nodes": [0]}}], "nodes": [{{"mesh": 0}}], {extra}
+        "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0}}}}]}}],
+        "buffers": [{{"byteLength": 36, "uri": "{uri}"}}],
+        "bufferViews": [{{"buffer": 0, "byteLength": 36}}],
+        "accessors": [{{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+            "min": [0.0, 0.0, 0.0], "max": [{max_x}, 1.0, 0.0]}}]}}"#
+    )
+}
+
 /// A bound written with the shortest decimal that rounds to the data's f32 is the data's
 /// bound: 1.9555999636650085 lies exactly halfway between two f32 values (and rounds to the
 /// even one, the data's), so a JSON parser one f64 step off reads the other one. Blender
 /// writes bounds like this; Khronos's validator accepts them.
 #[test]
 fn bounds_halfway_between_two_floats_are_read_exactly() {
-    use base64::Engine as _;
     let x = 1.9556_f32;
     assert_eq!(f64::from(x), 1.955_600_023_269_653_3, "the data's value");
-    let bytes: Vec<u8> =
-        [0.0, 0.0, 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v: &f32| v.to_le_bytes()).collect();
-    let uri =
-        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bytes));
-    let text = format!(
-        r#"{{"asset": {{"version": "2.0"}}, "scene": 0, "scenes": [{{"nodes": [0]}}], "nodes": [{{"mesh": 0}}],
-        "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0}}}}]}}],
-        "buffers": [{{"byteLength": 36, "uri": "{uri}"}}],
-        "bufferViews": [{{"buffer": 0, "byteLength": 36}}],
-        "accessors": [{{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-            "min": [0.0, 0.0, 0.0], "max": [1.9555999636650085, 1.0, 0.0]}}]}}"#
-    );
+    let text = triangle_gltf(x, "1.9555999636650085", "");
     let report = check_slice(text.as_bytes(), None, Path::new("halfway.gltf"), &Limits::default());
     assert!(report.issues.is_empty(), "{:?}", report.issues);
+}
+
+/// What Khronos's validator only warns about stays a warning: an unknown sampler filter (the
+/// game uses its own sampler) loads.
+#[test]
+fn unknown_sampler_values_are_warnings() {
+    let text = triangle_gltf(1.0, "1.0", r#""samplers": [{"magFilter": 9999}],"#);
+    let report = check_slice(text.as_bytes(), None, Path::new("sampler.gltf"), &Limits::default());
+    let issues: Vec<_> = report.issues.iter().map(|i| (i.code, i.json_pointer.as_str(), i.severity)).collect();
+    assert_eq!(issues, [("VALUE_NOT_IN_LIST", "/samplers/0/magFilter", Severity::Warning)]);
+    let dir = std::env::temp_dir().join(format!("props-sampler-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("sampler.gltf");
+    std::fs::write(&path, &text).expect("write");
+    let admitted = props_gltf::gate::admit_file(&path, &Limits::default());
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(admitted.is_ok(), "the game loads it: {:?}", admitted.err());
 }

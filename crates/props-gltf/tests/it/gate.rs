@@ -54,7 +54,11 @@ fn broken_files_are_refused_unless_only_tolerated_errors() {
     assert_eq!(
         admitted_files,
         [
+            "accessor_element_above_max",
+            "accessor_element_below_min",
             "accessor_max_mismatch",
+            "camera_zero_xmag",
+            "camera_zfar_below_znear",
             "input_without_bounds",
             "normal_non_unit",
             "normal_zero_length",
