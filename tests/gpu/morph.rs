@@ -72,3 +72,10 @@ fn many_instances_with_different_weights_draw_in_one_call() {
     let (cpu_image, _) = scene::render(&gpu, &mut renderer, &Scene { camera, models });
     assert_similar("morph-instances", &gpu_image, &cpu_image, SAME_POSE);
 }
+
+#[test]
+fn blender_shape_keys_with_a_skin() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    // Three shape keys (one weight negative) with normals, on a skinned mesh, mid-clip.
+    gpu_equals_cpu(&gpu, "blender-shape-keys", "tests/models/blender/blender_shape_keys.glb", "", 1.0);
+}

@@ -85,3 +85,10 @@ fn more_than_256_joints() {
     let Some(gpu) = props_tests::gpu::context() else { return };
     gpu_equals_cpu(&gpu, "many-joints", "tests/models/generated/many_joints.glb", "", 1.0);
 }
+
+#[test]
+fn blender_export_with_sixteen_to_twenty_four_influences() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let path = "tests/models/blender/blender_many_influences.glb";
+    gpu_equals_cpu(&gpu, "blender-many-influences", path, "", 1.0);
+}

@@ -138,7 +138,7 @@ fn symlink_escapes_are_refused() {
 /// Every valid model file of the project.
 pub fn valid_models() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = MODELS.iter().map(|m| models_dir().join(m)).collect();
-    for dir in [models_dir().join("generated"), workspace().join("assets")] {
+    for dir in [models_dir().join("generated"), models_dir().join("blender"), workspace().join("assets")] {
         let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
             .expect("model folder")
             .flatten()
@@ -163,12 +163,14 @@ fn valid_models_draw_no_error_and_the_validator_agrees() {
         assert!(report.issues.iter().all(|i| i.severity == Severity::Warning), "{report}");
     }
     assert!(failures.is_empty(), "valid models with errors:\n{}", failures.join("\n"));
-    let fixtures = workspace().join("tests/oracle/generated");
-    for entry in std::fs::read_dir(&fixtures).expect("fixtures").flatten() {
-        let path = entry.path();
-        if path.to_string_lossy().ends_with(".validator.json") {
-            let fixture = read_json(&path);
-            assert_eq!(fixture[0]["report"]["issues"]["numErrors"], 0, "{}", path.display());
+    for folder in ["generated", "blender"] {
+        let fixtures = workspace().join("tests/oracle").join(folder);
+        for entry in std::fs::read_dir(&fixtures).expect("fixtures").flatten() {
+            let path = entry.path();
+            if path.to_string_lossy().ends_with(".validator.json") {
+                let fixture = read_json(&path);
+                assert_eq!(fixture[0]["report"]["issues"]["numErrors"], 0, "{}", path.display());
+            }
         }
     }
 }

@@ -183,3 +183,11 @@ fn generated_models_match_the_oracle() {
     let tests = workspace_tests();
     check_folder(&tests.join("oracle/generated"), &tests.join("models/generated"));
 }
+
+/// Blender 3.4's exporter output (`tests/models/blender/`): 16-24 influences, shape keys with
+/// a skin, two armatures, a 20 s clip.
+#[test]
+fn blender_exports_match_the_oracle() {
+    let tests = workspace_tests();
+    check_folder(&tests.join("oracle/blender"), &tests.join("models/blender"));
+}
