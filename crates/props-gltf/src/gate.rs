@@ -39,6 +39,7 @@ pub const TOLERATED: &[(&str, &str)] = &[
         "the shader normalizes normals (a zero one is drawn as if facing away from the light)",
     ),
     ("ACCESSOR_INVALID_SIGN", "tangents are not read by the renderer"),
+    ("ACCESSOR_NON_CLAMPED", "vertex colours are clamped to 0..1 when drawn"),
     (
         "ACCESSOR_WEIGHTS_NON_NORMALIZED",
         "drawn as stored, as the glTF specification defines skinning (parts may look shrunk or swollen)",

@@ -54,6 +54,10 @@ fn glb(doc: &mut Doc, damage: super::doc::Damage) -> Result<()> {
 enum Chunk {
     Json,
     Bin,
+    /// A JSON chunk of no bytes.
+    EmptyJson,
+    /// A chunk of a type glTF does not define.
+    Unknown,
 }
 
 /// Rewrites a GLB file with its chunks in `order` (each may repeat or be left out).
@@ -64,6 +68,8 @@ fn rechunk(bytes: &mut Vec<u8>, order: &[Chunk]) -> Result<()> {
         .map(|chunk| match chunk {
             Chunk::Json => (b"JSON", &json[..]),
             Chunk::Bin => (b"BIN\0", &bin[..]),
+            Chunk::EmptyJson => (b"JSON", &[][..]),
+            Chunk::Unknown => (b"XTRA", &b"abcd"[..]),
         })
         .collect();
     *bytes = assemble(&parts)?;
@@ -154,6 +160,14 @@ pub const CASES: &[Case] = &[
     }),
     Case::new("glb_invalid_magic", "container", "GLB header magic 'glTX'", |doc| {
         glb(doc, |bytes| set_word(bytes, 0, u32::from_le_bytes(*b"glTX")))
+    })
+    .in_container(Container::Glb),
+    Case::new("glb_empty_json_chunk", "container", "a JSON chunk of length 0", |doc| {
+        glb(doc, |bytes| rechunk(bytes, &[Chunk::EmptyJson, Chunk::Bin]))
+    })
+    .in_container(Container::Glb),
+    Case::new("glb_bin_chunk_third", "container", "the BIN chunk after an unknown chunk", |doc| {
+        glb(doc, |bytes| rechunk(bytes, &[Chunk::Json, Chunk::Unknown, Chunk::Bin]))
     })
     .in_container(Container::Glb),
     Case::new("extension_undeclared", "container", "a node extension not listed in extensionsUsed", |doc| {

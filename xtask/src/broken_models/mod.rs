@@ -11,6 +11,7 @@ mod cases_anim;
 mod cases_container;
 mod cases_data;
 mod cases_hostile;
+mod cases_schema;
 mod cases_skin_node;
 mod doc;
 
@@ -72,10 +73,17 @@ impl Case {
 
 /// Every case, in output order.
 fn cases() -> Vec<&'static Case> {
-    [cases_container::CASES, cases_data::CASES, cases_skin_node::CASES, cases_anim::CASES, cases_hostile::CASES]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        cases_container::CASES,
+        cases_data::CASES,
+        cases_schema::CASES,
+        cases_skin_node::CASES,
+        cases_anim::CASES,
+        cases_hostile::CASES,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The files of one case.

@@ -121,8 +121,6 @@ fn layout(check: &mut Check<'_>, i: usize, accessor: &Accessor, format: Format) 
             let message =
                 format!("sparse count {} is more than the accessor's count {}", sparse.count.0, accessor.count.0);
             check.error("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", pointer, message);
-        } else if sparse.count.0 == 0 {
-            check.error("VALUE_NOT_IN_RANGE", pointer, "a sparse substitution must replace at least one element");
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The container: GLB framing (header, chunks), the JSON, `asset.version`, the declared
-//! extensions, and the findings of the gltf crate's reference checks.
+//! The container: GLB framing (header, chunks), the JSON (its schema rules in `schema.rs`),
+//! `asset.version`, the declared extensions, and the findings of the gltf crate's reference
+//! checks.
 
 use std::borrow::Cow;
 
@@ -10,6 +11,7 @@ use super::importer::{self, LIMIT_EXCEEDED};
 use super::issues::Issues;
 use super::pointer::escape;
 use super::report::Issue;
+use super::schema;
 use crate::document::{self, Document, SUPPORTED_EXTENSIONS};
 use crate::error::{ErrorKind, FILE, ImportError};
 use crate::json_scan;
@@ -55,7 +57,7 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
     };
     extensions(&value, issues);
     undeclared_extensions(&value, "", &value, issues);
-    empty_arrays(&value, issues);
+    schema::check(&value, issues);
     min_version(&value, issues);
     if !is_version_2(&value, issues) {
         return None;
@@ -63,7 +65,11 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
     match document::from_value(value, &mut Vec::new()) {
         Ok(document) => Some(Parsed { document, bin: bin.map(Cow::Borrowed) }),
         Err(error) => {
-            issues.push(schema_issue(&error));
+            // A schema rule may already have said why (a negative index, a short array).
+            let issue = schema_issue(&error);
+            if !issues.has_error_within(&issue.json_pointer) {
+                issues.push(issue);
+            }
             None
         }
     }
@@ -110,8 +116,9 @@ fn glb<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<(&'a [u8], Option<&'a
     let end = declared.min(bytes.len());
     let (mut json, mut bin) = (None, None);
     let mut offset = 12;
-    let mut first = true;
+    let mut chunks = 0;
     while offset < bytes.len() {
+        let first = chunks == 0;
         let (Some(chunk_length), Some(kind)) = (word(offset), word(offset + 4)) else {
             framing(
                 issues,
@@ -123,6 +130,9 @@ fn glb<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<(&'a [u8], Option<&'a
         let start = offset + 8;
         let length = usize::try_from(chunk_length).unwrap_or(usize::MAX);
         let chunk_end = start.saturating_add(length);
+        if chunk_length == 0 && kind == JSON_CHUNK {
+            framing(issues, "GLB_EMPTY_CHUNK", format!("the JSON chunk at byte {offset} is empty"));
+        }
         if !chunk_length.is_multiple_of(4) {
             framing(
                 issues,
@@ -138,6 +148,11 @@ fn glb<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<(&'a [u8], Option<&'a
                     "GLB_CHUNK_TOO_BIG",
                     format!("a chunk of {chunk_length} bytes at byte {offset} does not fit the file"),
                 );
+                // (A cut JSON chunk is reported as JSON that ends early.)
+                if chunk_end > bytes.len() && kind != JSON_CHUNK {
+                    let message = format!("the file ends inside the chunk at byte {offset}: it is cut short");
+                    framing(issues, "GLB_UNEXPECTED_END_OF_CHUNK_DATA", message);
+                }
                 None
             }
         };
@@ -146,7 +161,12 @@ fn glb<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<(&'a [u8], Option<&'a
             (JSON_CHUNK | BIN_CHUNK, false) if (kind == JSON_CHUNK) || bin.is_some() => {
                 framing(issues, "GLB_DUPLICATE_CHUNK", format!("a second {} chunk", chunk_name(kind)));
             }
-            (BIN_CHUNK, false) => bin = data,
+            (BIN_CHUNK, false) => {
+                if chunks > 1 {
+                    framing(issues, "GLB_UNEXPECTED_BIN_CHUNK", "the BIN chunk must be the second chunk".to_owned());
+                }
+                bin = data;
+            }
             (_, true) => {
                 framing(
                     issues,
@@ -160,7 +180,7 @@ fn glb<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<(&'a [u8], Option<&'a
                 issues.push(Issue::warning("GLB_UNKNOWN_CHUNK_TYPE", "", message));
             }
         }
-        first = false;
+        chunks += 1;
         if bytes.len() < chunk_end {
             break;
         }
@@ -183,13 +203,24 @@ fn chunk_name(kind: u32) -> String {
     }
 }
 
+/// Extensions a file cannot use without requiring them.
+const MUST_BE_REQUIRED: &[&str] = &["KHR_mesh_quantization"];
+
 /// Checks `extensionsRequired`: each one declared in `extensionsUsed` and implemented by the
-/// game.
+/// game; and the extensions of [`MUST_BE_REQUIRED`] required when used.
 fn extensions(value: &Value, issues: &mut Issues) {
-    let Some(required) = value.get("extensionsRequired").and_then(Value::as_array) else {
+    let used = value.get("extensionsUsed").and_then(Value::as_array);
+    let required = value.get("extensionsRequired").and_then(Value::as_array);
+    let is_required = |name: &str| required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)));
+    for (i, name) in used.into_iter().flatten().enumerate().filter_map(|(i, n)| Some((i, n.as_str()?))) {
+        if MUST_BE_REQUIRED.contains(&name) && !is_required(name) {
+            let message = format!("{name} changes how the file must be read, so it must be in extensionsRequired too");
+            issues.push(Issue::error("NON_REQUIRED_EXTENSION", format!("/extensionsUsed/{i}"), message));
+        }
+    }
+    let Some(required) = required else {
         return;
     };
-    let used = value.get("extensionsUsed").and_then(Value::as_array);
     if used.is_none() {
         let message = "extensionsRequired needs extensionsUsed";
         issues.push(Issue::error("UNSATISFIED_DEPENDENCY", "/extensionsRequired", message));
@@ -266,63 +297,6 @@ fn min_version(value: &Value, issues: &mut Issues) {
     }
 }
 
-/// Arrays the schema requires to hold at least one item, by the path of their object
-/// (`*`: every item of the array above): reported empty as Khronos does (EMPTY_ENTITY).
-/// Skins' `joints` are the skin check's.
-const NON_EMPTY: &[(&[&str], &str)] = &[
-    (&[], "accessors"),
-    (&[], "animations"),
-    (&[], "buffers"),
-    (&[], "bufferViews"),
-    (&[], "cameras"),
-    (&[], "images"),
-    (&[], "materials"),
-    (&[], "meshes"),
-    (&[], "nodes"),
-    (&[], "samplers"),
-    (&[], "scenes"),
-    (&[], "skins"),
-    (&[], "textures"),
-    (&[], "extensionsUsed"),
-    (&[], "extensionsRequired"),
-    (&["animations", "*"], "channels"),
-    (&["animations", "*"], "samplers"),
-    (&["meshes", "*"], "primitives"),
-    (&["meshes", "*"], "weights"),
-    (&["meshes", "*", "primitives", "*"], "targets"),
-    (&["nodes", "*"], "children"),
-    (&["nodes", "*"], "weights"),
-    (&["scenes", "*"], "nodes"),
-];
-
-/// Reports the arrays of [`NON_EMPTY`] that are present but empty.
-fn empty_arrays(value: &Value, issues: &mut Issues) {
-    /// Visits the objects at `path` below `value` (pointer `at`), then `array` in each.
-    fn visit(value: &Value, at: &str, path: &[&str], array: &str, issues: &mut Issues) {
-        match path {
-            [] => {
-                if value.get(array).and_then(Value::as_array).is_some_and(Vec::is_empty) {
-                    let pointer = format!("{at}/{array}");
-                    issues.push(Issue::error("EMPTY_ENTITY", pointer, format!("`{array}` must not be empty")));
-                }
-            }
-            ["*", rest @ ..] => {
-                for (i, item) in value.as_array().into_iter().flatten().enumerate() {
-                    visit(item, &format!("{at}/{i}"), rest, array, issues);
-                }
-            }
-            [key, rest @ ..] => {
-                if let Some(inner) = value.get(key) {
-                    visit(inner, &format!("{at}/{key}"), rest, array, issues);
-                }
-            }
-        }
-    }
-    for (path, array) in NON_EMPTY {
-        visit(value, "", path, array, issues);
-    }
-}
-
 /// Whether `asset.version` is 2.x (or absent, which the schema check reports); reports it
 /// otherwise.
 fn is_version_2(value: &Value, issues: &mut Issues) -> bool {
@@ -366,7 +340,9 @@ pub(super) fn reference_issue(error: &ImportError) -> Issue {
         Issue { json_pointer, ..issue }
     };
     match &error.kind {
-        ErrorKind::MissingProperty if path.ends_with("[\"POSITION\"].min") || path.ends_with("[\"POSITION\"].max") => {
+        ErrorKind::MissingProperty | ErrorKind::InvalidValue
+            if path.ends_with("[\"POSITION\"].min") || path.ends_with("[\"POSITION\"].max") =>
+        {
             let message = "the POSITION accessor needs min and max".to_owned();
             Issue { code: "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", message, ..parent(issue) }
         }
@@ -382,7 +358,9 @@ pub(super) fn reference_issue(error: &ImportError) -> Issue {
         ),
         // The gltf crate checks a channel's target node as a value.
         ErrorKind::InvalidValue if path.ends_with(".target.node") => Issue { code: "UNRESOLVED_REFERENCE", ..issue },
-        ErrorKind::InvalidValue if path.ends_with(".byteStride") => Issue { code: "VALUE_NOT_IN_RANGE", ..issue },
+        ErrorKind::InvalidValue if path.ends_with(".byteStride") || path.ends_with(".mode") => {
+            Issue { code: "VALUE_NOT_IN_RANGE", ..issue }
+        }
         ErrorKind::InvalidValue if path.contains(".attributes[") => {
             Issue { code: "MESH_PRIMITIVE_INVALID_ATTRIBUTE", ..issue }
         }
@@ -427,9 +405,15 @@ mod tests {
         let two = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, b"abcd"), (BIN_CHUNK, b"abcd")]);
         assert_eq!(glb_codes(&two), ["GLB_DUPLICATE_CHUNK"]);
         assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b"{}  "), (7, b"abcd")])), ["GLB_UNKNOWN_CHUNK_TYPE"]);
+        let third = file(&[(JSON_CHUNK, b"{}  "), (7, b"abcd"), (BIN_CHUNK, b"abcd")]);
+        assert_eq!(glb_codes(&third), ["GLB_UNKNOWN_CHUNK_TYPE", "GLB_UNEXPECTED_BIN_CHUNK"]);
+        assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b""), (BIN_CHUNK, b"abcd")])), ["GLB_EMPTY_CHUNK"]);
         let mut long = good.clone();
         long[12..16].copy_from_slice(&1000u32.to_le_bytes());
         assert_eq!(glb_codes(&long), ["GLB_CHUNK_TOO_BIG"]);
+        let mut cut_bin = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, b"abcd")]);
+        cut_bin[24..28].copy_from_slice(&64u32.to_le_bytes());
+        assert_eq!(glb_codes(&cut_bin), ["GLB_CHUNK_TOO_BIG", "GLB_UNEXPECTED_END_OF_CHUNK_DATA"]);
         let mut short = good;
         short[8..12].copy_from_slice(&8u32.to_le_bytes());
         assert_eq!(

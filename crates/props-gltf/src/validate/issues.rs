@@ -51,6 +51,16 @@ impl Issues {
         self.kept.iter().any(Issue::is_fatal)
     }
 
+    /// Whether an error was kept at `json_pointer` or at an object or array holding it.
+    pub fn has_error_within(&self, json_pointer: &str) -> bool {
+        self.kept.iter().any(|issue| {
+            issue.severity == Severity::Error
+                && json_pointer
+                    .strip_prefix(issue.json_pointer.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+    }
+
     /// The issues kept, then one warning per code with issues left out.
     pub fn into_vec(self) -> Vec<Issue> {
         let Self { mut kept, seen } = self;

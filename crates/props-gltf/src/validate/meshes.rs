@@ -1,5 +1,5 @@
 //! Mesh primitives: attribute formats and counts, indexed semantics, unit normals and
-//! tangents, indices in range,
+//! tangents, float colours within 0..1, indices in range,
 //! skinning influences (joints in range and not repeated, weights non-negative and summing
 //! to 1, at most `Limits::max_influences` per vertex), morph targets and weights.
 
@@ -100,6 +100,7 @@ pub(super) fn check(check: &mut Check<'_>) {
             }
             texture_coordinates(check, primitive, &pointer);
             unit_vectors(check, primitive, &pointer);
+            clamped_colors(check, primitive, &pointer);
             let vertices = attributes(check, primitive, &pointer);
             if let Some(vertices) = vertices {
                 indices(check, primitive, vertices, &pointer);
@@ -154,6 +155,29 @@ fn unit_vectors(check: &mut Check<'_>, primitive: &Primitive, pointer: &str) {
     }
     for (code, attribute, message) in found {
         check.error(code, attribute, message);
+    }
+}
+
+/// Float COLOR_n components within 0..1, as Khronos's validator checks them (integer ones are
+/// normalized, so always within).
+fn clamped_colors(check: &mut Check<'_>, primitive: &Primitive, pointer: &str) {
+    let mut found = Vec::new();
+    for (semantic, index) in &primitive.attributes {
+        let Checked::Valid(Semantic::Colors(n)) = semantic else { continue };
+        let (Some(data), Some(format)) = (check.data(index.value()), Format::of(check, index.value())) else {
+            continue;
+        };
+        if format.component != F32 {
+            continue;
+        }
+        let outside = data.iter().enumerate().filter(|(_, c)| !(0.0..=1.0).contains(*c));
+        if let Some(((first, value), count)) = first_and_count(outside) {
+            let message = format!("component {first} is {value}, outside 0..1{}", in_all(count));
+            found.push((format!("{pointer}/attributes/COLOR_{n}"), message));
+        }
+    }
+    for (attribute, message) in found {
+        check.error("ACCESSOR_NON_CLAMPED", attribute, message);
     }
 }
 
@@ -226,12 +250,14 @@ fn attributes(check: &mut Check<'_>, primitive: &Primitive, pointer: &str) -> Op
             check.error("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", &attribute, message);
         }
         let (plain, with_quantization) = attribute_formats(semantic);
-        if let Some(format) = Format::of(check, index.value())
-            && !plain.is_empty()
-            && !format.is_one_of(plain)
-            && !(quantized && format.is_one_of(with_quantization))
+        let format = Format::of(check, index.value());
+        let exists = index.value() < root.accessors.len();
+        if !plain.is_empty()
+            && exists
+            && format.is_none_or(|f| !(f.is_one_of(plain) || (quantized && f.is_one_of(with_quantization))))
         {
-            let message = format!("{name} cannot be {}", format.describe());
+            let stored = format.map_or_else(|| "an unknown type or component type".to_owned(), Format::describe);
+            let message = format!("{name} cannot be {stored}");
             check.error("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT", &attribute, message);
         }
         match semantic {
@@ -277,6 +303,10 @@ fn indices(check: &mut Check<'_>, primitive: &Primitive, vertices: u64, pointer:
     };
     let pointer = format!("{pointer}/indices");
     let Some(format) = Format::of(check, index) else {
+        if index < check.root.accessors.len() {
+            let message = "indices must be SCALAR of UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT";
+            check.error("MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT", pointer, message);
+        }
         return;
     };
     if !format.is_one_of(&[(Scalar, U8, false), (Scalar, U16, false), (Scalar, U32, false)]) {
@@ -309,17 +339,31 @@ fn indices(check: &mut Check<'_>, primitive: &Primitive, vertices: u64, pointer:
     }
 }
 
-/// Every morph target attribute has one element per vertex.
+/// Every morph target attribute moves an attribute the primitive has, is a VEC3 of deltas (of
+/// floats, or with KHR_mesh_quantization of bytes or shorts) and has one element per vertex.
 fn morph_targets(check: &mut Check<'_>, primitive: &Primitive, vertices: u64, pointer: &str) {
+    let quantized = check.uses_extension(QUANTIZATION);
+    let deltas: Formats = &[(Vec3, I8, false), (Vec3, I8, true), (Vec3, I16, false), (Vec3, I16, true)];
     for (t, target) in primitive.targets.iter().flatten().enumerate() {
         for (name, index) in [("POSITION", target.positions), ("NORMAL", target.normals), ("TANGENT", target.tangents)]
         {
             let Some(accessor) = index.and_then(|i| check.root.accessors.get(i.value())) else {
                 continue;
             };
+            let target_pointer = format!("{pointer}/targets/{t}/{name}");
+            if !primitive.attributes.keys().any(|s| matches!(s, Checked::Valid(s) if s.to_string() == name)) {
+                let message = format!("the target moves {name}, which the primitive does not have");
+                check.error("MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR", &target_pointer, message);
+            }
+            if let Some(format) = index.and_then(|i| Format::of(check, i.value()))
+                && !format.is_one_of(&[(Vec3, F32, false)])
+                && !(quantized && format.is_one_of(deltas))
+            {
+                let message = format!("a morph target's {name} cannot be {}", format.describe());
+                check.error("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT", &target_pointer, message);
+            }
             if accessor.count.0 != vertices {
                 let message = format!("{} elements, but the primitive has {vertices} vertices", accessor.count.0);
-                let target_pointer = format!("{pointer}/targets/{t}/{name}");
                 check.error("MESH_PRIMITIVE_MORPH_TARGET_INVALID_ATTRIBUTE_COUNT", target_pointer, message);
             }
         }

@@ -35,7 +35,9 @@ mod meshes;
 mod nodes;
 mod pointer;
 mod report;
+mod schema;
 mod skins;
+mod usage;
 
 use std::path::Path;
 
@@ -101,12 +103,17 @@ fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Is
     let root = &parsed.document.root;
     let mut check = Check::new(root, limits, &budget, issues);
     for error in crate::document::validation_findings(root) {
-        check.issues.push(container::reference_issue(&error));
+        // The schema rules may have found the same value wrong already.
+        let issue = container::reference_issue(&error);
+        if !check.issues.has_error_within(&issue.json_pointer) {
+            check.issues.push(issue);
+        }
     }
     let buffers = buffers::check(&mut check, parsed.bin, base_dir);
     images::check(&mut check, base_dir);
     accessors::check(&mut check, &buffers);
     drop(buffers);
+    usage::check(&mut check);
     nodes::check(&mut check);
     cameras::check(&mut check);
     meshes::check(&mut check);
