@@ -79,3 +79,10 @@ fn blender_shape_keys_with_a_skin() {
     // Three shape keys (one weight negative) with normals, on a skinned mesh, mid-clip.
     gpu_equals_cpu(&gpu, "blender-shape-keys", "tests/models/blender/blender_shape_keys.glb", "", 1.0);
 }
+
+#[test]
+fn node_weights_override_the_mesh_s() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    // The mesh's weights are 0; the node's (0.8, -0.4) shift and shrink the skinned tube.
+    gpu_equals_cpu(&gpu, "node-weights", "tests/models/generated/node_weights.gltf", "", 1.0);
+}

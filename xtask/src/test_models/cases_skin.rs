@@ -1,6 +1,6 @@
 //! Cases about skinning: 8, 12, 16 and 24 influences in several encodings, shuffled node/joint order with
-//! interleaved vertex data, skinned nodes with transformed parents and shared joints, and more
-//! than 256 joints.
+//! interleaved vertex data, skinned nodes with transformed parents and shared joints, more
+//! than 256 joints, and morph targets on a skin (spare data, node weights overriding the mesh's).
 
 use anyhow::{Context, Result};
 
@@ -332,5 +332,33 @@ pub fn spare_data() -> Result<GltfBuilder> {
         channel(mesh_node, Path::Weights, Interp::Linear, times, b.scalars(&weights.concat(), false)?),
     ];
     b.animation("Spare", &channels);
+    Ok(b)
+}
+
+/// A skinned tube with two morph targets (a sideways shift, a bulge) whose mesh's default
+/// weights are zero and whose node's `weights` (0.8, -0.4) override them: no animation
+/// touches the weights, so only the override moves the vertices. The joints rotate.
+pub fn node_weights() -> Result<GltfBuilder> {
+    let mut b = GltfBuilder::new();
+    let chain = rig::joint_chain(&mut b, "Joint", 2, [0.0; 3], [0.0, 1.0, 0.0])?;
+    let skin = b.skin(&chain, Some(chain[0]))?;
+    let tube = data::tube([0.0; 3], [0.0, 2.0, 0.0], 4, 0.1, (0.0, 2.0))?;
+    let influences: Vec<Influences> = tube.params.iter().map(|&p| data::chain_blend(p, chain.len())).collect();
+    let shift: Vec<[f32; 3]> = tube.positions.iter().map(|p| [0.25 * p[1], 0.0, 0.0]).collect();
+    let bulge: Vec<[f32; 3]> = tube.normals.iter().map(|n| n.map(|c| c * 0.08)).collect();
+    let shift = b.accessor(&Column::new(&shift).with_min_max(), Usage::Vertex)?;
+    let bulge = b.accessor(&Column::new(&bulge).with_min_max(), Usage::Vertex)?;
+    let prim = Primitive::new(b.positions(&tube.positions)?)
+        .attr("NORMAL", b.vertex(&tube.normals, false)?)
+        .indices(b.indices(&tube.indices)?)
+        .target(shift)
+        .target(bulge);
+    let prim = rig::skin_attributes(&mut b, prim, &influences, JointFormat::U8, WeightFormat::Float)?;
+    let mesh = b.mesh("NodeWeights", &[prim], Some(&[0.0, 0.0]));
+    b.node(Node::named("OverriddenMesh").mesh(mesh).skin(skin).weights(&[0.8, -0.4]));
+    let times = b.times(&[0.0, 1.0, 2.0])?;
+    let rotations = [IDENTITY, rot(Z, 40.0), rot(X, -25.0)];
+    let rotations = b.data(&rotations, false)?;
+    b.animation("Bend", &[channel(chain[1], Path::Rotation, Interp::Linear, times, rotations)]);
     Ok(b)
 }

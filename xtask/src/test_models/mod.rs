@@ -97,6 +97,7 @@ const CASES: &[Case] = &[
     Case { stem: "many_joints", container: Container::Glb, build: cases_skin::many_joints, near_keys: false },
     Case { stem: "late_keys", container: Container::Embedded, build: cases_anim::late_keys, near_keys: true },
     Case { stem: "spare_data", container: Container::Embedded, build: cases_skin::spare_data, near_keys: true },
+    Case { stem: "node_weights", container: Container::Embedded, build: cases_skin::node_weights, near_keys: true },
     Case {
         stem: "no_normals_no_indices",
         container: Container::Embedded,
