@@ -35,12 +35,7 @@ pub fn load(relative_to_workspace: &str) -> Model {
 /// matrices computed.
 #[must_use]
 pub fn pose_at(model: &Model, clip: Option<usize>, time: f32) -> Pose {
-    let mut pose = Pose::from_rest(model.rig());
-    if let Some(clip) = clip {
-        model.clips()[clip].sample(time, &mut pose);
-    }
-    pose.compute_world(model.rig());
-    pose
+    model.pose_at(clip, time)
 }
 
 /// One instance's palette for `pose`.

@@ -23,7 +23,7 @@ const PROGRESS_FROM: usize = 8;
 
 /// The limits `file` is held to: those the game applies to mods (tighter sizes) when asked or
 /// when the file lies in a folder named `mods`, else the importer's defaults (base assets).
-fn limits_for(file: &Path, mod_limits: bool) -> Limits {
+pub(crate) fn limits_for(file: &Path, mod_limits: bool) -> Limits {
     if mod_limits || file.components().any(|c| c.as_os_str() == "mods") {
         props_mods::ModConfig::default_limits()
     } else {
@@ -75,7 +75,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
 
 /// Every `.gltf` / `.glb` file among `paths` and under the folders among them, each folder's
 /// files in sorted order. A file named explicitly is checked whatever its extension.
-fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+pub(crate) fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {

@@ -11,7 +11,9 @@ mod broken_models;
 mod check_assets;
 mod fuzz;
 mod pose;
+mod preview;
 mod test_models;
+mod thumbnails;
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Project automation for the animated-props workspace")]
@@ -56,6 +58,12 @@ enum Command {
         #[arg(long, default_value = "tests/models/broken")]
         out: PathBuf,
     },
+    /// One model alone at a chosen clip and time, with skeleton, bounds and influence
+    /// overlays (`--headless --screenshot OUT.png` for a deterministic still).
+    Preview(preview::PreviewArgs),
+    /// One thumbnail PNG per model, framed by its bounds over its clips, and an `index.html`
+    /// contact sheet with clips, joints, triangles and checker status.
+    Thumbnails(thumbnails::ThumbnailArgs),
     /// Regenerate the demo's base models into `assets/`.
     GenAssets {
         /// Output folder.
@@ -76,6 +84,8 @@ fn main() -> Result<()> {
         }
         Command::CheckAssets { paths, json, mod_limits } => check_assets::run(&paths, json, mod_limits),
         Command::Fuzz(args) => fuzz::run(&args),
+        Command::Thumbnails(args) => thumbnails::run(&args),
+        Command::Preview(args) => preview::run(&args),
         Command::GenBrokenModels { out } => {
             for path in broken_models::generate(&out)? {
                 println!("wrote {}", path.display());

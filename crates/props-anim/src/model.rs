@@ -173,6 +173,19 @@ impl Model {
         &self.clips
     }
 
+    /// The pose of clip `clip` at clip time `time` (the rest pose for `None`), world matrices
+    /// computed: a one-off pose for tools, previews and tests (the runtime's path is
+    /// [`crate::Program`]).
+    #[must_use]
+    pub fn pose_at(&self, clip: Option<usize>, time: f32) -> Pose {
+        let mut pose = Pose::from_rest(self.rig());
+        if let Some(clip) = clip.and_then(|c| self.clips().get(c)) {
+            clip.sample(time, &mut pose);
+        }
+        pose.compute_world(self.rig());
+        pose
+    }
+
     /// The first clip with this name.
     #[must_use]
     pub fn find_clip(&self, name: &str) -> Option<usize> {

@@ -75,3 +75,29 @@ pub fn write_weights(weights: &[f32], out: &mut [JointMatrix]) {
         }
     }
 }
+
+/// Unpacks morph weights from palette slots ([`write_weights`]' inverse) into `out`, as many
+/// as it holds.
+pub fn read_weights(slots: &[JointMatrix], out: &mut [f32]) {
+    for (slot, chunk) in slots.iter().zip(out.chunks_mut(WEIGHTS_PER_SLOT)) {
+        for (value, stored) in chunk.iter_mut().zip(slot.rows.iter().flatten()) {
+            *value = *stored;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_come_back_as_written() {
+        let weights: Vec<f32> = (0..27).map(|i| i as f32 * 0.5 - 3.0).collect();
+        let mut slots = [JointMatrix::IDENTITY; 3];
+        write_weights(&weights, &mut slots);
+        assert_eq!(slots[2].rows[0], [9.0, 9.5, 10.0, 0.0], "the last slot is padded with zeros");
+        let mut back = vec![f32::NAN; weights.len()];
+        read_weights(&slots, &mut back);
+        assert_eq!(back, weights);
+    }
+}

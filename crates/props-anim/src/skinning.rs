@@ -77,16 +77,19 @@ pub fn rigid_positions(primitive: &Primitive, node_world: &Affine3A, morph_weigh
 
 /// Every vertex of every mesh instance of `model` drawn with `palette` (laid out as
 /// [`crate::Model::write_palettes`] writes it: skinned primitives through their skin's joints,
-/// rigid ones through their node's slot), morph targets at rest, into `out` (cleared first):
-/// where a pose puts the model's vertices, for comparing poses.
+/// rigid ones through their node's slot, morph targets by the weights packed after the
+/// matrices), into `out` (cleared first): where a pose puts the model's vertices.
 pub fn model_positions(model: &crate::Model, palette: &[JointMatrix], out: &mut Vec<Vec3>) {
     out.clear();
+    let mut weights = vec![0.0; model.morph_weight_count()];
+    crate::palette::read_weights(&palette[model.weight_slot().min(palette.len())..], &mut weights);
     let mut positions = Vec::new();
     for (index, instance) in model.instances().iter().enumerate() {
+        let morph = &weights[model.rig().morph_range(instance.node)];
         for primitive in &model.meshes()[instance.mesh as usize].primitives {
             match instance.skin {
-                Some(skin) => skin_positions(primitive, &palette[model.palette_range(skin)], &[], &mut positions),
-                None => rigid_positions(primitive, &palette[model.node_slot(index)].to_affine(), &[], &mut positions),
+                Some(skin) => skin_positions(primitive, &palette[model.palette_range(skin)], morph, &mut positions),
+                None => rigid_positions(primitive, &palette[model.node_slot(index)].to_affine(), morph, &mut positions),
             }
             out.extend_from_slice(&positions);
         }

@@ -21,6 +21,7 @@ mod palette_windows;
 mod pipelines;
 mod renderer;
 pub mod shaders;
+mod still;
 mod texture;
 mod vertex_tables;
 
@@ -31,3 +32,4 @@ pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError};
 pub use props_frame::{Camera, DebugLine, Frame, FrameData, InstanceData, Light, ModelBatch, ModelId, SKY};
 pub use renderer::{FrameStats, Renderer, RendererConfig};
 pub use shaders::PaletteAccess;
+pub use still::{StillError, StillRenderer, framing_camera};

@@ -1,0 +1,253 @@
+//! `cargo xtask preview FILE --headless --screenshot OUT.png [--clip NAME|INDEX] [--time T]`:
+//! one model alone at a chosen clip and time, framed by its box over every clip (so stills at
+//! different times line up), with optional overlays: the skeleton, that box, and a heat map
+//! of how many joints move each vertex. Prints the checker's report for the file first.
+//!
+//! Only the headless still exists so far; the interactive window (scrubbing, weight sliders,
+//! reload on save) is not built.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use glam::{Affine3A, Vec3, Vec4};
+use props_anim::{Extent, JointMatrix, Mesh, Model, ModelParts};
+use props_gltf::gate::admit_file;
+use props_render::{DebugLine, GpuContext, StillRenderer, framing_camera, skeleton_lines};
+
+use crate::check_assets::limits_for;
+
+/// Samples per clip of the framing box.
+const EXTENT_SAMPLES: usize = 9;
+
+/// Heat-map colours by the number of joints moving a vertex: none, 1, 2, 3-4, 5-8, 9-16, more.
+const HEAT: [(usize, [f32; 3]); 7] = [
+    (0, [0.5, 0.5, 0.5]),
+    (1, [0.1, 0.2, 0.9]),
+    (2, [0.1, 0.8, 0.9]),
+    (4, [0.2, 0.8, 0.2]),
+    (8, [0.95, 0.9, 0.1]),
+    (16, [1.0, 0.5, 0.0]),
+    (usize::MAX, [0.9, 0.1, 0.1]),
+];
+
+/// Command-line arguments.
+#[derive(Debug, clap::Args)]
+pub struct PreviewArgs {
+    /// The model (`.gltf` or `.glb`).
+    pub file: PathBuf,
+    /// The clip to show, by name or index (default: the first, if any).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Clip time in seconds (default: the middle of the clip).
+    #[arg(long)]
+    pub time: Option<f32>,
+    /// Render one still offscreen instead of opening a window (needs `--screenshot`).
+    #[arg(long)]
+    pub headless: bool,
+    /// Where the still is written (PNG).
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Width and height of the still, in pixels.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    pub size: u32,
+    /// Draw the skeleton (a line from each node to its parent).
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Draw the box the model fills over every clip.
+    #[arg(long)]
+    pub bounds: bool,
+    /// Colour each vertex by how many joints move it (grey none, blue 1, cyan 2, green up to
+    /// 4, yellow up to 8, orange up to 16, red more).
+    #[arg(long)]
+    pub influences: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &PreviewArgs) -> Result<()> {
+    let (true, Some(screenshot)) = (args.headless, &args.screenshot) else {
+        bail!("only `--headless --screenshot OUT.png` is available: the interactive preview window is not built yet");
+    };
+    let admitted = match admit_file(&args.file, &limits_for(&args.file, false)) {
+        Ok(admitted) => admitted,
+        Err(refused) => bail!("the game refuses this model:\n{}", refused.report),
+    };
+    print!("{}", admitted.report);
+    let model = &admitted.import.model;
+    let clip = choose_clip(model, args.clip.as_deref())?;
+    let time = args.time.unwrap_or_else(|| clip.map_or(0.0, |c| model.clips()[c].duration() * 0.5));
+    let extent = model.sampled_extent(EXTENT_SAMPLES).context("the model has no vertices")?;
+    let pose = model.pose_at(clip, time);
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    model.write_palettes(&pose, &mut palette);
+    let mut lines = Vec::new();
+    if args.skeleton {
+        skeleton_lines(model.rig(), &pose, &Affine3A::IDENTITY, [1.0, 0.2, 0.8, 1.0], &mut lines);
+    }
+    if args.bounds {
+        box_lines(&extent, [1.0, 1.0, 0.0, 1.0], &mut lines);
+    }
+    let heat;
+    let drawn = if args.influences {
+        heat = influence_heat_map(model)?;
+        &heat
+    } else {
+        model
+    };
+    let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter (install mesa-vulkan-drivers)")?;
+    let mut stills = StillRenderer::new(&gpu, (args.size, args.size));
+    let rgba = stills.draw(&gpu, drawn, &palette, framing_camera(&extent, 1.0), &lines)?;
+    image::save_buffer(screenshot, &rgba, args.size, args.size, image::ExtendedColorType::Rgba8)
+        .with_context(|| format!("writing {}", screenshot.display()))?;
+    let shown = clip.map_or_else(|| "the rest pose".to_owned(), |c| format!("clip {c} at {time} s"));
+    println!("{}: {shown} -> {}", args.file.display(), screenshot.display());
+    Ok(())
+}
+
+/// The clip `wanted` names (a name, else an index), or the first clip by default.
+fn choose_clip(model: &Model, wanted: Option<&str>) -> Result<Option<usize>> {
+    let Some(wanted) = wanted else { return Ok((!model.clips().is_empty()).then_some(0)) };
+    let by_index = wanted.parse::<usize>().ok().filter(|&i| i < model.clips().len());
+    match model.find_clip(wanted).or(by_index) {
+        Some(clip) => Ok(Some(clip)),
+        None => {
+            let names: Vec<String> = model
+                .clips()
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{i}: {}", c.name().unwrap_or("(unnamed)")))
+                .collect();
+            bail!(
+                "no clip {wanted:?}; the model has: {}",
+                if names.is_empty() { "none".into() } else { names.join(", ") }
+            )
+        }
+    }
+}
+
+/// The twelve edges of `extent`.
+fn box_lines(extent: &Extent, color: [f32; 4], out: &mut Vec<DebugLine>) {
+    let corner = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { extent.min.x } else { extent.max.x },
+            if i & 2 == 0 { extent.min.y } else { extent.max.y },
+            if i & 4 == 0 { extent.min.z } else { extent.max.z },
+        )
+    };
+    for i in 0..8 {
+        for bit in [1, 2, 4] {
+            if i & bit == 0 {
+                out.push(DebugLine { from: corner(i), to: corner(i | bit), color });
+            }
+        }
+    }
+}
+
+/// The colour of a vertex moved by `joints` joints.
+fn heat(joints: usize) -> Vec4 {
+    let (_, [r, g, b]) = HEAT.iter().find(|(most, _)| joints <= *most).copied().unwrap_or(HEAT[HEAT.len() - 1]);
+    Vec4::new(r, g, b, 1.0)
+}
+
+/// The model with every vertex coloured by how many joints move it (non-zero weights) and
+/// no materials, so only the heat shows.
+fn influence_heat_map(model: &Model) -> Result<Model> {
+    let meshes = model
+        .meshes()
+        .iter()
+        .map(|mesh| {
+            let primitives = mesh
+                .primitives
+                .iter()
+                .map(|primitive| {
+                    let colors = (0..primitive.vertex_count())
+                        .map(|v| {
+                            let moving = primitive.influences.as_ref().map_or(0, |influences| {
+                                influences.of_vertex(v).filter(|&(_, weight)| weight != 0.0).count()
+                            });
+                            heat(moving)
+                        })
+                        .collect();
+                    props_anim::Primitive { colors, material: None, ..primitive.clone() }
+                })
+                .collect();
+            Mesh { name: mesh.name.clone(), primitives }
+        })
+        .collect();
+    Ok(Model::new(ModelParts {
+        rig: Some(model.rig().clone()),
+        skins: model.skins().to_vec(),
+        clips: Vec::new(),
+        meshes,
+        materials: Vec::new(),
+        images: Vec::new(),
+        instances: model.instances().to_vec(),
+    })?)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn heat_steps_by_joint_count() {
+        assert_eq!(heat(0), Vec4::new(0.5, 0.5, 0.5, 1.0));
+        assert_eq!(heat(1), Vec4::new(0.1, 0.2, 0.9, 1.0));
+        assert_eq!(heat(3), heat(4));
+        assert_eq!(heat(17), Vec4::new(0.9, 0.1, 0.1, 1.0));
+    }
+
+    #[test]
+    fn clips_are_chosen_by_name_or_index() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/Fox.glb");
+        let model = props_gltf::import_file(&root, &props_gltf::Limits::default()).expect("the Fox").model;
+        assert_eq!(choose_clip(&model, Some("Run")).expect("by name"), Some(2));
+        assert_eq!(choose_clip(&model, Some("1")).expect("by index"), Some(1));
+        assert_eq!(choose_clip(&model, None).expect("default"), Some(0));
+        let error = choose_clip(&model, Some("Fly")).expect_err("no such clip").to_string();
+        assert!(error.contains("0: Survey, 1: Walk, 2: Run"), "{error}");
+    }
+
+    /// The still of `model` at `time`, read back.
+    fn still(model: &str, time: f32, out: &Path) -> image::RgbaImage {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(model);
+        let screenshot = out.join(format!("still-{time}.png"));
+        let args = PreviewArgs {
+            file,
+            clip: None,
+            time: Some(time),
+            headless: true,
+            screenshot: Some(screenshot.clone()),
+            size: 96,
+            skeleton: false,
+            bounds: false,
+            influences: false,
+        };
+        run(&args).expect("the still is written");
+        image::open(&screenshot).expect("a PNG").to_rgba8()
+    }
+
+    /// Skinned, node-animated and morph-animated models: the same time gives the same still
+    /// (to the bit), another time a different one, the camera staying put.
+    #[test]
+    fn stills_follow_the_time_and_repeat_exactly() {
+        if props_tests::gpu::context().is_none() {
+            return;
+        }
+        let out = std::env::temp_dir().join(format!("props-preview-{}", std::process::id()));
+        std::fs::create_dir_all(&out).expect("temporary folder");
+        for (model, a, b) in [
+            ("tests/models/Fox.glb", 0.2, 1.6),
+            ("tests/models/BoxAnimated.gltf", 0.5, 2.5),
+            ("tests/models/AnimatedMorphCube/AnimatedMorphCube.gltf", 0.4, 2.1),
+        ] {
+            let first = still(model, a, &out);
+            assert_eq!(first, still(model, a, &out), "{model}: the same still twice");
+            let other = still(model, b, &out);
+            let changed = first.pixels().zip(other.pixels()).filter(|(p, q)| p != q).count();
+            assert!(changed > 100, "{model}: only {changed} pixels differ between {a} s and {b} s");
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
