@@ -11,7 +11,9 @@
 //!    not glTF stops them early.
 //! 2. **The importer itself** ([`crate::import_slice`]), when the first pass found no error:
 //!    whatever stops it becomes an error issue (`importer.rs` maps each [`crate::ErrorKind`]
-//!    to a code, [`importer`] lists the project's own codes); its warnings become warnings.
+//!    to a code, [`importer`] lists the project's own codes); its warnings become warnings,
+//!    and so does the animation lint's verdict on the imported model (`lint.rs`: loop seams,
+//!    clips of no length, influence and joint budgets).
 //!
 //! Invariant: **a file the checker passes without errors imports**, with the same limits and
 //! folder, because the importer's verdict is part of the check. (The converse need not hold:
@@ -31,6 +33,7 @@ mod forest;
 mod images;
 pub mod importer;
 mod issues;
+mod lint;
 mod meshes;
 mod nodes;
 mod pointer;
@@ -85,6 +88,7 @@ pub(crate) fn inspect_slice(
         match import_slice(bytes, base_dir, file_label, limits) {
             Ok(import) => {
                 issues.extend(import.warnings.iter().map(importer::warning));
+                issues.extend(lint::lint(&import.model));
                 imported = Some(import);
             }
             Err(error) => issues.push(importer::issue(&error)),

@@ -3,5 +3,6 @@
 mod check_corpus;
 mod gate;
 mod import_errors;
+mod lint;
 mod oracle;
 mod real_models;
