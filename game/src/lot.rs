@@ -28,21 +28,25 @@ struct Entry {
     /// The one instance.
     crowd: Crowd,
     playback: Playback,
-    /// Radius of the model's rest-pose bounds around its origin, in the ground plane.
+    /// Radius around its origin, in the ground plane, of the box it fills over its rest pose
+    /// and clips, at its scale (metres).
     radius: f32,
+    /// Metres per model unit (1, or fitted: [`crate::fitting`]).
+    scale: f32,
     /// Where it stands in the row.
     place: Affine3A,
 }
 
 impl Entry {
-    fn new(id: ModelId, model: Arc<Model>, playback: Playback) -> Self {
+    fn new(id: ModelId, model: Arc<Model>, scale: f32, playback: Playback) -> Self {
         let spec = Spec { clips: (0..model.clips().len().min(1)).collect(), ..Spec::default() };
         let program = Program::new(&model, &spec);
-        let bound = model.pose_bounds().radius;
+        let bound = model.pose_bounds().radius * f64::from(scale);
         let mut crowd =
             Crowd::new(&program, 1, Sharing::None, if bound.is_finite() { bound as f32 } else { f32::INFINITY }, 1);
         crowd.push(Vec3::ZERO);
-        Self { id, radius: rest_radius(&model), model, spec, program, crowd, playback, place: Affine3A::IDENTITY }
+        let radius = ground_radius(&model) * scale;
+        Self { id, radius, scale, model, spec, program, crowd, playback, place: Affine3A::IDENTITY }
     }
 
     /// Its pose on the general path, into `pose` (allocates its scratch).
@@ -92,17 +96,17 @@ impl ModLot {
         }
     }
 
-    /// Shows `model` for `path` under [`ModLot::id_for`]: a new entry, or the new version of an
-    /// entry, which keeps its id and its clip time (restarting when the model has no clip any
-    /// more).
-    pub fn insert(&mut self, path: &Path, model: Arc<Model>) {
+    /// Shows `model` for `path` under [`ModLot::id_for`] at `scale` metres per unit: a new
+    /// entry, or the new version of an entry, which keeps its id and its clip time
+    /// (restarting when the model has no clip any more).
+    pub fn insert(&mut self, path: &Path, model: Arc<Model>, scale: f32) {
         if let Some(entry) = self.entries.get_mut(path) {
             let mut playback = entry.playback;
             playback.time = match model.clips().first() {
                 Some(clip) => playback.mode.wrap(playback.time, clip.duration()),
                 None => 0.0,
             };
-            *entry = Entry::new(entry.id, model, playback);
+            *entry = Entry::new(entry.id, model, scale, playback);
             self.arrange();
             return;
         }
@@ -110,7 +114,7 @@ impl ModLot {
             self.next_id += 1;
             ModelId(self.next_id - 1)
         });
-        self.entries.insert(path.to_owned(), Entry::new(id, model, Playback::looping(0.0)));
+        self.entries.insert(path.to_owned(), Entry::new(id, model, scale, Playback::looping(0.0)));
         self.arrange();
     }
 
@@ -168,32 +172,22 @@ impl ModLot {
         let mut x = 0.0;
         for entry in self.entries.values_mut() {
             x += entry.radius;
-            entry.place = Affine3A::from_translation(self.origin + Vec3::X * x);
+            let at = self.origin + Vec3::X * x;
+            entry.place = Affine3A::from_scale_rotation_translation(Vec3::splat(entry.scale), glam::Quat::IDENTITY, at);
             entry.crowd.set_center(0, entry.place.translation.into());
             x += entry.radius + GAP;
         }
     }
 }
 
-/// Radius around the origin, in the ground plane, of a model's meshes in their rest pose
-/// (skinned meshes in their bind pose), at least 0.5 m.
-fn rest_radius(model: &Model) -> f32 {
-    let pose = {
-        let mut pose = Pose::from_rest(model.rig());
-        pose.compute_world(model.rig());
-        pose
-    };
-    let mut radius: f32 = 0.5;
-    for instance in model.instances() {
-        let world = if instance.skin.is_some() { Affine3A::IDENTITY } else { pose.world_matrix(instance.node) };
-        for primitive in &model.meshes()[instance.mesh as usize].primitives {
-            for p in &primitive.positions {
-                let p = world.transform_point3(*p);
-                radius = radius.max(p.x.hypot(p.z));
-            }
-        }
-    }
-    radius.min(1000.0)
+/// Radius around the origin, in the ground plane, of the box a model's vertices fill over its
+/// rest pose and clips (skins applied: a skinned mesh's bind-space positions can be in other
+/// units than its joints), at least 0.5 and at most 1000 units.
+fn ground_radius(model: &Model) -> f32 {
+    let Some(extent) = model.sampled_extent(5) else { return 0.5 };
+    let x = extent.min.x.abs().max(extent.max.x.abs());
+    let z = extent.min.z.abs().max(extent.max.z.abs());
+    x.hypot(z).clamp(0.5, 1000.0)
 }
 
 #[cfg(test)]
@@ -210,7 +204,7 @@ mod tests {
         let model = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("imports").model;
         let model = Arc::new(model);
         let mut lot = ModLot::default();
-        lot.insert(&path, Arc::clone(&model));
+        lot.insert(&path, Arc::clone(&model), 1.0);
         lot.advance(2.099_998_7);
         let mut palettes = Vec::new();
         lot.animate(None, 0, &mut palettes);

@@ -4,6 +4,7 @@
 mod cli;
 mod controls;
 mod demo;
+mod fitting;
 mod gpu;
 mod ground;
 mod headless;

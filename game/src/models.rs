@@ -19,8 +19,13 @@ use props_mods::ModEvent;
 use props_render::Renderer;
 use props_scene::{PropModel, Scene, SceneModels};
 
+use crate::fitting;
 use crate::lot::ModLot;
 use crate::roles::Role;
+
+/// How tall a lot model is expected to be, metres (a person, a bench, a small tree): one far
+/// off it is fitted to it ([`fitting::FAR_OFF`]).
+const LOT_HEIGHT: f32 = 1.8;
 
 /// The latest mod event, for the HUD.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,8 +41,12 @@ pub struct ModMessage {
 pub struct ModelRegistry {
     /// The base assets, by role.
     base: BTreeMap<Role, Arc<Model>>,
-    /// Mods overriding a base asset, by path in the mods folder.
-    overrides: BTreeMap<PathBuf, (Role, Arc<Model>)>,
+    /// The base assets' heights, in their units: the size a mod overriding one is expected to
+    /// have.
+    base_heights: BTreeMap<Role, f32>,
+    /// Mods overriding a base asset, by path in the mods folder, with the scale they show at
+    /// (the role's units, or fitted: [`crate::fitting`]).
+    overrides: BTreeMap<PathBuf, (Role, Arc<Model>, f32)>,
     /// Every other mod.
     lot: ModLot,
     /// The mods folder as the user named it, to show paths.
@@ -56,15 +65,19 @@ impl ModelRegistry {
         vram_budget: u64,
         renderer: &mut Renderer,
     ) -> anyhow::Result<Self> {
-        let mut base = BTreeMap::new();
+        let (mut base, mut base_heights) = (BTreeMap::new(), BTreeMap::new());
         for role in Role::ALL {
             let path = assets.join(format!("{}.glb", role.name()));
             let admitted = props_gltf::gate::admit_file(&path, limits)
                 .with_context(|| format!("loading the base asset {}", path.display()))?;
+            let height = fitting::height(&admitted.import.model)
+                .with_context(|| format!("the base asset {} has no vertices", path.display()))?;
+            base_heights.insert(role, height);
             base.insert(role, Arc::new(admitted.import.model));
         }
         let registry = Self {
             base,
+            base_heights,
             overrides: BTreeMap::new(),
             lot: ModLot::default(),
             mods_dir: mods_dir.to_owned(),
@@ -90,13 +103,36 @@ impl ModelRegistry {
     /// The model a role shows now: its override (the first by path, if several), else the
     /// base asset.
     fn active(&self, role: Role) -> Arc<Model> {
-        let overriding = self.overrides.values().find(|(r, _)| *r == role).map(|(_, model)| model);
-        Arc::clone(overriding.unwrap_or(&self.base[&role]))
+        self.active_with_scale(role).0
+    }
+
+    /// [`ModelRegistry::active`], with the scale it shows at.
+    fn active_with_scale(&self, role: Role) -> (Arc<Model>, f32) {
+        match self.overrides.values().find(|(r, _, _)| *r == role) {
+            Some((_, model, scale)) => (Arc::clone(model), *scale),
+            None => (Arc::clone(&self.base[&role]), role.scale()),
+        }
+    }
+
+    /// The scale a mod named `name` shows at (its role's units, or fitted to the role's size
+    /// when far off it, or to [`LOT_HEIGHT`] on the lot), with the warning fitting gives.
+    fn fit(&self, name: &str, model: &Model) -> (f32, Option<String>) {
+        let height = fitting::height(model);
+        match Role::from_name(name) {
+            Some(role) => {
+                let expected = self.base_heights[&role] * role.scale();
+                fitting::fit(height, role.scale(), expected, &format!("the {}", role.name()))
+            }
+            None => fitting::fit(height, 1.0, LOT_HEIGHT, "a lot model"),
+        }
     }
 
     /// The models the scene drives.
     pub fn scene_models(&self) -> SceneModels {
-        let prop = |role: Role| PropModel::new(role.id(), self.active(role)).with_scale(role.scale());
+        let prop = |role: Role| {
+            let (model, scale) = self.active_with_scale(role);
+            PropModel::new(role.id(), model).with_scale(scale)
+        };
         SceneModels {
             windmill: prop(Role::Windmill),
             car: prop(Role::Car),
@@ -122,7 +158,7 @@ impl ModelRegistry {
 
     /// GPU bytes the mods showing now take, but the one under `except`.
     fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
-        let overridden = Role::ALL.into_iter().filter(|role| self.overrides.values().any(|(r, _)| r == role));
+        let overridden = Role::ALL.into_iter().filter(|role| self.overrides.values().any(|(r, _, _)| r == role));
         let ids = overridden.map(Role::id).chain(self.lot.models().map(|(id, _)| id));
         ids.filter(|&id| id != except).filter_map(|id| renderer.model_footprint(id)).map(|f| f.total()).sum()
     }
@@ -131,11 +167,13 @@ impl ModelRegistry {
     /// line.
     pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         match event {
-            ModEvent::Loaded { path, name, model, load_ms, warnings, .. } => {
+            ModEvent::Loaded { path, name, model, load_ms, mut warnings, .. } => {
+                let (scale, fitted) = self.fit(&name, &model);
+                warnings.extend(fitted);
                 for warning in &warnings {
                     tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
                 }
-                let mut message = self.show(&path, &name, model, load_ms, scene, renderer);
+                let mut message = self.show(&path, &name, model, scale, load_ms, scene, renderer);
                 if let (Some(first), false) = (warnings.first(), message.is_error) {
                     let count = match warnings.len() {
                         1 => "1 warning".to_owned(),
@@ -155,11 +193,13 @@ impl ModelRegistry {
         }
     }
 
+    #[allow(clippy::too_many_arguments)] // The event's parts, the scene and the GPU.
     fn show(
         &mut self,
         path: &Path,
         name: &str,
         model: Arc<Model>,
+        scale: f32,
         load_ms: f64,
         scene: &mut Scene,
         renderer: &mut Renderer,
@@ -180,7 +220,7 @@ impl ModelRegistry {
         }
         let place = match role {
             Some(role) => {
-                let previous = self.overrides.insert(path.to_owned(), (role, Arc::clone(&model)));
+                let previous = self.overrides.insert(path.to_owned(), (role, Arc::clone(&model), scale));
                 let restore = |registry: &mut Self| match previous {
                     Some(previous) => registry.overrides.insert(path.to_owned(), previous),
                     None => registry.overrides.remove(path),
@@ -202,7 +242,7 @@ impl ModelRegistry {
                 if let Err(refused) = renderer.set_model(id, &model) {
                     return self.rejected(path, name, &gpu_refusal(refused));
                 }
-                self.lot.insert(path, model);
+                self.lot.insert(path, model, scale);
                 "on the mod lot".to_owned()
             }
         };
@@ -219,7 +259,7 @@ impl ModelRegistry {
 
     fn remove(&mut self, path: &Path, name: &str, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         let shown = self.shown(path);
-        if let Some((role, _)) = self.overrides.remove(path) {
+        if let Some((role, _, _)) = self.overrides.remove(path) {
             // The base asset (or another override) already worked with the scene and the GPU.
             if let Err(error) = scene.set_models(self.scene_models()) {
                 tracing::error!(path = %shown, error = %error, "reverting an override failed");

@@ -88,3 +88,27 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
         .collect();
     assert!(errors.is_empty(), "errors were logged: {errors:#?}");
 }
+
+/// A model far off the size its place expects is fitted to it, with a warning that gives its
+/// size in metres: the Fox (in centimetres) dropped on the lot would stand 81 m tall.
+#[test]
+fn a_mod_far_off_its_size_is_fitted_and_warned_about() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = TempDir::new("mods-fit");
+    let mods = dir.path().join("mods");
+    let pack = mods.join("pack");
+    std::fs::create_dir_all(&pack).expect("mods folder");
+    let mut running = Running::headless_with_mods(&mods, 60);
+    std::fs::copy(root().join("assets/Fox.glb"), pack.join("big_fox.glb")).expect("copy");
+    let warning = running.expect("mod warning", EVENT, |l| {
+        path_ends_with(l, "pack/big_fox.glb") && l["warning"].as_str().is_some_and(|w| w.contains("PROPS_FITTED"))
+    });
+    let text = warning["warning"].as_str().unwrap_or_default();
+    assert!(text.contains("81.") && text.contains("m tall") && text.contains("1.8 m"), "{warning}");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/big_fox.glb"));
+    assert_eq!(loaded["place"], "on the mod lot");
+    let (success, _) = running.stop(Duration::from_secs(60));
+    assert!(success, "the game failed");
+}

@@ -1,0 +1,58 @@
+//! Mods far off the size their place expects are fitted to it, with a warning that says
+//! their size in metres: a Fox exported in centimetres would stand 80 m tall as a car, a
+//! soldier exported at a hundredth would be a speck on the lot.
+
+use props_anim::Model;
+
+/// How far a model's height may be from the expected one, either way, before it is fitted.
+pub const FAR_OFF: f32 = 8.0;
+
+/// Samples per clip when measuring a model.
+const SAMPLES: usize = 5;
+
+/// A model's height (Y extent over its rest pose and clips), in its own units; `None` for a
+/// model without vertices.
+pub fn height(model: &Model) -> Option<f32> {
+    model.sampled_extent(SAMPLES).map(|e| e.max.y - e.min.y).filter(|h| h.is_finite() && *h > 0.0)
+}
+
+/// The scale that shows a model `height` units tall at `scale` metres per unit: `scale`
+/// itself when its height is within [`FAR_OFF`] of `expected` metres, else the scale that
+/// makes it `expected` metres tall, with the warning to show.
+pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, Option<String>) {
+    let Some(height) = height else { return (scale, None) };
+    let metres = height * scale;
+    let ratio = metres / expected;
+    if (1.0 / FAR_OFF..=FAR_OFF).contains(&ratio) {
+        return (scale, None);
+    }
+    let fitted = expected / height;
+    let warning = format!(
+        "warning[PROPS_FITTED]: it is {metres:.2} m tall, far from {what}'s {expected:.1} m: shown at {:.3}x (export it in metres: \
+         in Blender, apply the scale and keep Unit Scale at 1.0)",
+        fitted / scale
+    );
+    (fitted, Some(warning))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_models_far_off_are_fitted() {
+        assert_eq!(fit(Some(1.6), 1.0, 1.5, "a car"), (1.0, None));
+        assert_eq!(fit(Some(11.0), 1.0, 1.5, "a car"), (1.0, None), "within 8x");
+        // A Fox in centimetres as a car: 81 m.
+        let (scale, warning) = fit(Some(81.0), 1.0, 1.5, "a car");
+        assert!((scale * 81.0 - 1.5).abs() < 1e-5);
+        let warning = warning.expect("warned");
+        assert!(warning.contains("81.00 m tall") && warning.contains("a car's 1.5 m"), "{warning}");
+        // The Fox's own units (0.01) keep it as it is.
+        assert_eq!(fit(Some(81.0), 0.01, 0.8, "a fox"), (0.01, None));
+        // A 0.2 m soldier on the lot is shown 1.8 m tall.
+        let (scale, warning) = fit(Some(0.2), 1.0, 1.8, "a lot model");
+        assert!((scale * 0.2 - 1.8).abs() < 1e-5 && warning.is_some());
+        assert_eq!(fit(None, 1.0, 1.8, "a lot model"), (1.0, None));
+    }
+}
