@@ -9,8 +9,8 @@ pub enum SceneError {
     MissingNode {
         /// Which prop (`windmill`, `car`, `traffic light`, `fox`).
         model: &'static str,
-        /// The node name looked up.
-        node: &'static str,
+        /// The node name looked up (`prefix*` for a naming convention).
+        node: String,
     },
     /// A model lacks a clip the scene plays.
     #[error("the {model} model has no animation clip named `{clip}`")]
@@ -18,7 +18,7 @@ pub enum SceneError {
         /// Which prop.
         model: &'static str,
         /// The clip name looked up.
-        clip: &'static str,
+        clip: String,
     },
     /// A node the scene overrides has a fixed `matrix` rest transform, so its rest translation
     /// and rotation cannot be kept while rotating it.
@@ -27,7 +27,13 @@ pub enum SceneError {
         /// Which prop.
         model: &'static str,
         /// The node name.
-        node: &'static str,
+        node: String,
+    },
+    /// A car needs exactly two steering pivots (left and right).
+    #[error("the car model has {found} steering pivots (nodes `steer_*`, or bound as `steer`); it needs two")]
+    SteerPivots {
+        /// How many were found.
+        found: usize,
     },
     /// A configuration value is out of range.
     #[error("scene configuration: `{field}` {reason}")]

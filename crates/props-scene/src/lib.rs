@@ -21,6 +21,7 @@
 //! same state on the same platform.
 
 mod animals;
+mod bindings;
 mod camera;
 mod cars;
 mod config;
@@ -39,6 +40,7 @@ mod traffic;
 mod wind;
 
 pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
+pub use bindings::Bindings;
 pub use camera::SceneCamera;
 pub use cars::CarWheels;
 pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, WindConfig};

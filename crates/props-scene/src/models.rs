@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use glam::Vec3;
-use props_anim::{Driver, Model, NodeId, Pose, Spec};
+use props_anim::{Driver, Model, NodeId, Spec};
 use props_frame::ModelId;
 
+use crate::bindings::{Bindings, Convention};
 use crate::error::SceneError;
 
 /// One prop model as the game registered it: the renderer knows it as `id`.
@@ -19,19 +20,27 @@ pub struct PropModel {
     pub model: Arc<Model>,
     /// Uniform scale from model units to metres (Fox.glb is in centimetres: 0.01).
     pub scale: f32,
+    /// Which of its nodes and clips the scene drives (the conventions where not bound).
+    pub bindings: Bindings,
 }
 
 impl PropModel {
     /// A model in metres.
     #[must_use]
     pub fn new(id: ModelId, model: Arc<Model>) -> Self {
-        Self { id, model, scale: 1.0 }
+        Self { id, model, scale: 1.0, bindings: Bindings::default() }
     }
 
     /// The same model drawn `scale` times larger.
     #[must_use]
     pub fn with_scale(self, scale: f32) -> Self {
         Self { scale, ..self }
+    }
+
+    /// The same model with its parts and clips bound by other names.
+    #[must_use]
+    pub fn with_bindings(self, bindings: Bindings) -> Self {
+        Self { bindings, ..self }
     }
 }
 
@@ -57,19 +66,6 @@ pub struct SceneModels {
     pub traffic_light: PropModel,
     /// Foxes in the parks.
     pub fox: PropModel,
-}
-
-/// Finds a node the scene turns procedurally: it must exist and have a TRS rest transform
-/// (a driver keeps its rest translation and scale and turns its rest rotation).
-fn driven_node(model: &Model, prop: &'static str, name: &'static str) -> Result<NodeId, SceneError> {
-    let rig = model.rig();
-    let id = rig.find(name).ok_or(SceneError::MissingNode { model: prop, node: name })?;
-    rig.rest(id).as_trs().ok_or(SceneError::MatrixNode { model: prop, node: name })?;
-    Ok(id)
-}
-
-fn clip(model: &Model, prop: &'static str, name: &'static str) -> Result<usize, SceneError> {
-    model.find_clip(name).ok_or(SceneError::MissingClip { model: prop, clip: name })
 }
 
 /// A prop model with what the scene animates on it: the clips its instances play and the
@@ -119,30 +115,31 @@ impl Rigs {
     /// Looks up every node and clip the scene needs; the first one missing is the error.
     pub fn resolve(models: SceneModels) -> Result<Self, SceneError> {
         let SceneModels { windmill, car, traffic_light, fox } = models;
-        let w = &*windmill.model;
+        let (w, b) = (&*windmill.model, &windmill.bindings);
         let windmill_spec = Spec {
             drivers: vec![
-                Driver { nodes: vec![driven_node(w, "windmill", "nacelle")?], axis: Vec3::Y },
-                Driver { nodes: vec![driven_node(w, "windmill", "hub")?], axis: Vec3::NEG_Z },
+                Driver { nodes: b.nodes(w, "windmill", "nacelle", Convention::Named("nacelle"))?, axis: Vec3::Y },
+                Driver { nodes: b.nodes(w, "windmill", "rotor", Convention::Named("hub"))?, axis: Vec3::NEG_Z },
             ],
             ..Spec::default()
         };
-        let c = &*car.model;
-        let node = |name| driven_node(c, "car", name);
-        let steer = [node("steer_front_left")?, node("steer_front_right")?];
-        let wheels = vec![
-            node("wheel_front_left")?,
-            node("wheel_front_right")?,
-            node("wheel_rear_left")?,
-            node("wheel_rear_right")?,
-        ];
-        let rest = {
-            let mut pose = Pose::from_rest(c.rig());
-            pose.compute_world(c.rig());
-            pose
-        };
+        let (c, b) = (&*car.model, &car.bindings);
+        let rest = c.pose_at(None, 0.0);
         let at = |node: NodeId| rest.world_matrix(node).translation;
-        let (rear, front) = (at(wheels[2]), at(steer[0]));
+        let wheels = b.nodes(c, "car", "wheels", Convention::Prefixed("wheel_"))?;
+        let mut steer = b.nodes(c, "car", "steer", Convention::Prefixed("steer_"))?;
+        let [left, right] = steer[..] else {
+            return Err(SceneError::SteerPivots { found: steer.len() });
+        };
+        // Left (+X) first.
+        if at(left).x < at(right).x {
+            steer.swap(0, 1);
+        }
+        let rear = wheels.iter().map(|&w| at(w)).fold(None, |r: Option<glam::Vec3A>, p| match r {
+            Some(r) if r.z <= p.z => Some(r),
+            _ => Some(p),
+        });
+        let (rear, front) = (rear.unwrap_or_default(), at(steer[0]));
         let car_geometry = CarGeometry {
             wheel_radius: if rear.y > 0.05 { rear.y } else { DEFAULT_WHEEL_RADIUS },
             wheelbase: if front.z - rear.z > 0.5 { front.z - rear.z } else { DEFAULT_WHEELBASE },
@@ -157,14 +154,14 @@ impl Rigs {
             ],
             ..Spec::default()
         };
-        let l = &*traffic_light.model;
+        let (l, b) = (&*traffic_light.model, &traffic_light.bindings);
         let light_clips = vec![
-            clip(l, "traffic light", "green")?,
-            clip(l, "traffic light", "amber")?,
-            clip(l, "traffic light", "red")?,
+            b.clip(l, "traffic light", "green", "green")?,
+            b.clip(l, "traffic light", "amber", "amber")?,
+            b.clip(l, "traffic light", "red", "red")?,
         ];
-        let f = &*fox.model;
-        let fox_clips = [clip(f, "fox", "Walk")?, clip(f, "fox", "Run")?];
+        let (f, b) = (&*fox.model, &fox.bindings);
+        let fox_clips = [b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
         Ok(Self {
             windmill: Animated { prop: windmill, spec: windmill_spec },
             car: Animated { prop: car, spec: car_spec },

@@ -14,13 +14,16 @@ fn a_model_lacking_a_driven_node_or_clip_is_refused_by_name() {
     let cases = [
         (
             props_scene::SceneModels { windmill: car(), ..models() },
-            SceneError::MissingNode { model: "windmill", node: "nacelle" },
+            SceneError::MissingNode { model: "windmill", node: "nacelle".into() },
         ),
         (
             props_scene::SceneModels { traffic_light: car(), ..models() },
-            SceneError::MissingClip { model: "traffic light", clip: "green" },
+            SceneError::MissingClip { model: "traffic light", clip: "green".into() },
         ),
-        (props_scene::SceneModels { fox: car(), ..models() }, SceneError::MissingClip { model: "fox", clip: "Walk" }),
+        (
+            props_scene::SceneModels { fox: car(), ..models() },
+            SceneError::MissingClip { model: "fox", clip: "Walk".into() },
+        ),
     ];
     for (models, expected) in cases {
         let error = Scene::new(config, models).err().expect("refused");
@@ -29,7 +32,52 @@ fn a_model_lacking_a_driven_node_or_clip_is_refused_by_name() {
     }
     let windmill = PropModel::new(ModelId(9), Arc::new(synthetic::windmill().expect("windmill")));
     let error = Scene::new(config, props_scene::SceneModels { car: windmill, ..models() }).err().expect("refused");
-    assert_eq!(error, SceneError::MissingNode { model: "car", node: "steer_front_left" });
+    // The car's wheels are found by their naming convention, `wheel_*`.
+    assert_eq!(error, SceneError::MissingNode { model: "car", node: "wheel_*".into() });
+}
+
+/// Bindings name what the scene drives: a car whose only bound wheel is the rear left one
+/// turns that wheel as it drives and leaves the others at rest; an unknown bound name is
+/// refused by name; a fox's gaits can be bound to other clips.
+#[test]
+fn bound_names_are_what_the_scene_drives() {
+    let car = Arc::new(synthetic::car().expect("car"));
+    let bindings = props_scene::Bindings {
+        nodes: [("wheels".to_owned(), vec!["wheel_rear_left".to_owned()])].into(),
+        ..props_scene::Bindings::default()
+    };
+    let bound = PropModel::new(ModelId(1), Arc::clone(&car)).with_bindings(bindings);
+    let config = SceneConfig { cars: 1, windmills: 0, foxes: 0, ..SceneConfig::default() };
+    let mut scene = Scene::new(config, props_scene::SceneModels { car: bound, ..models() }).expect("bound");
+    for _ in 0..30 {
+        scene.step(crate::support::DT);
+    }
+    let (entity, _) = crate::support::cars(&scene)[0];
+    let pose = scene.pose_of(entity).expect("a car");
+    let rig = car.rig();
+    let turned = |name: &str| {
+        let node = rig.find(name).expect("node");
+        let rest = rig.rest(node).as_trs().expect("TRS").rotation;
+        pose.local_transform(node).rotation.angle_between(rest) > 1e-3
+    };
+    assert!(turned("wheel_rear_left"), "the bound wheel rolls");
+    assert!(!turned("wheel_front_left") && !turned("wheel_rear_right"), "unbound wheels stay at rest");
+
+    let unknown = props_scene::Bindings {
+        nodes: [("steer".to_owned(), vec!["steer_front_left".to_owned(), "axle".to_owned()])].into(),
+        ..props_scene::Bindings::default()
+    };
+    let refused = PropModel::new(ModelId(1), Arc::clone(&car)).with_bindings(unknown);
+    let error = Scene::new(config, props_scene::SceneModels { car: refused, ..models() }).err().expect("refused");
+    assert_eq!(error, SceneError::MissingNode { model: "car", node: "axle".into() });
+
+    let fox = models().fox;
+    let swapped = props_scene::Bindings {
+        clips: [("walk".to_owned(), "Run".to_owned()), ("run".to_owned(), "Walk".to_owned())].into(),
+        ..props_scene::Bindings::default()
+    };
+    let fox = fox.with_bindings(swapped);
+    Scene::new(config, props_scene::SceneModels { fox, ..models() }).expect("gaits bound to other clips");
 }
 
 #[test]
