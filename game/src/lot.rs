@@ -1,5 +1,5 @@
 //! The mod lot: models from `mods/` that override nothing, standing in a row at the edge of
-//! the town, each playing its first clip in a loop on the animation runtime (a crowd of one,
+//! the town, each looping a clip (its sidecar's, else its first) on the animation runtime (a crowd of one,
 //! culled and posed like every prop of the town).
 
 use std::collections::BTreeMap;
@@ -22,7 +22,7 @@ const BONE_COLOR: [f32; 4] = [1.0, 0.3, 0.9, 1.0];
 struct Entry {
     id: ModelId,
     model: Arc<Model>,
-    /// Its first clip, if any.
+    /// The clip it loops (its sidecar's, else its first), if it has clips.
     spec: Spec,
     program: Program,
     /// The one instance.
@@ -38,8 +38,9 @@ struct Entry {
 }
 
 impl Entry {
-    fn new(id: ModelId, model: Arc<Model>, scale: f32, playback: Playback) -> Self {
-        let spec = Spec { clips: (0..model.clips().len().min(1)).collect(), ..Spec::default() };
+    fn new(id: ModelId, model: Arc<Model>, scale: f32, clip: usize, playback: Playback) -> Self {
+        let clips = if clip < model.clips().len() { vec![clip] } else { Vec::new() };
+        let spec = Spec { clips, ..Spec::default() };
         let program = Program::new(&model, &spec);
         let bound = model.pose_bounds().radius * f64::from(scale);
         let mut crowd =
@@ -96,17 +97,17 @@ impl ModLot {
         }
     }
 
-    /// Shows `model` for `path` under [`ModLot::id_for`] at `scale` metres per unit: a new
-    /// entry, or the new version of an entry, which keeps its id and its clip time
-    /// (restarting when the model has no clip any more).
-    pub fn insert(&mut self, path: &Path, model: Arc<Model>, scale: f32) {
+    /// Shows `model` for `path` under [`ModLot::id_for`] at `scale` metres per unit, looping
+    /// clip `clip`: a new entry, or the new version of an entry, which keeps its id and its
+    /// clip time (restarting when the model has no clip any more).
+    pub fn insert(&mut self, path: &Path, model: Arc<Model>, scale: f32, clip: usize) {
         if let Some(entry) = self.entries.get_mut(path) {
             let mut playback = entry.playback;
-            playback.time = match model.clips().first() {
+            playback.time = match model.clips().get(clip) {
                 Some(clip) => playback.mode.wrap(playback.time, clip.duration()),
                 None => 0.0,
             };
-            *entry = Entry::new(entry.id, model, scale, playback);
+            *entry = Entry::new(entry.id, model, scale, clip, playback);
             self.arrange();
             return;
         }
@@ -114,7 +115,7 @@ impl ModLot {
             self.next_id += 1;
             ModelId(self.next_id - 1)
         });
-        self.entries.insert(path.to_owned(), Entry::new(id, model, scale, Playback::looping(0.0)));
+        self.entries.insert(path.to_owned(), Entry::new(id, model, scale, clip, Playback::looping(0.0)));
         self.arrange();
     }
 
@@ -134,7 +135,7 @@ impl ModLot {
     /// Advances every model's clip by `dt` seconds.
     pub fn advance(&mut self, dt: f32) {
         for entry in self.entries.values_mut() {
-            if let Some(clip) = entry.model.clips().first() {
+            if let Some(clip) = entry.spec.clips.first().map(|&c| &entry.model.clips()[c]) {
                 entry.playback.advance(dt, clip.duration());
                 entry.crowd.layers_mut(0)[0] = Layer::clip(0, entry.playback.clip_time(clip.duration()));
             }
@@ -204,7 +205,7 @@ mod tests {
         let model = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("imports").model;
         let model = Arc::new(model);
         let mut lot = ModLot::default();
-        lot.insert(&path, Arc::clone(&model), 1.0);
+        lot.insert(&path, Arc::clone(&model), 1.0, 0);
         lot.advance(2.099_998_7);
         let mut palettes = Vec::new();
         lot.animate(None, 0, &mut palettes);

@@ -16,8 +16,9 @@ use props_anim::Model;
 use props_frame::ModelId;
 use props_gltf::Limits;
 use props_mods::ModEvent;
+use props_mods::sidecar::{PropRole, Sidecar};
 use props_render::Renderer;
-use props_scene::{PropModel, Scene, SceneModels};
+use props_scene::{Bindings, PropModel, Scene, SceneModels};
 
 use crate::fitting;
 use crate::lot::ModLot;
@@ -36,6 +37,49 @@ pub struct ModMessage {
     pub is_error: bool,
 }
 
+/// A mod shown in a role's place.
+#[derive(Clone, Debug)]
+struct Override {
+    role: Role,
+    model: Arc<Model>,
+    /// Metres per model unit: the sidecar's `units`, the role's, or fitted ([`fitting`]).
+    scale: f32,
+    /// The sidecar's names for what the scene drives.
+    bindings: Bindings,
+}
+
+/// Where a mod goes, and how: from its sidecar, else from its file stem.
+#[derive(Clone, Debug)]
+struct Placement {
+    /// The role it takes, or `None` for the lot.
+    role: Option<Role>,
+    /// The sidecar's units, if any.
+    units: Option<f32>,
+    /// The sidecar's names.
+    bindings: Bindings,
+    /// The clip the lot loops.
+    lot_clip: usize,
+}
+
+impl Placement {
+    /// The placement a sidecar asks for, or the file stem's (a base model's name overrides
+    /// it; any other goes on the lot).
+    fn of(name: &str, sidecar: Option<&Sidecar>) -> Self {
+        let Some(sidecar) = sidecar else {
+            return Self { role: Role::from_name(name), units: None, bindings: Bindings::default(), lot_clip: 0 };
+        };
+        let role = match sidecar.role {
+            PropRole::Car => Some(Role::Car),
+            PropRole::TrafficLight => Some(Role::TrafficLight),
+            PropRole::Windmill => Some(Role::Windmill),
+            PropRole::Animal => Some(Role::Fox),
+            PropRole::Ambient => None,
+        };
+        let bindings = Bindings { nodes: sidecar.nodes.clone(), clips: sidecar.clips.clone() };
+        Self { role, units: sidecar.units, bindings, lot_clip: sidecar.clip.unwrap_or(0) }
+    }
+}
+
 /// The models of the town and the lot.
 #[derive(Debug)]
 pub struct ModelRegistry {
@@ -44,9 +88,8 @@ pub struct ModelRegistry {
     /// The base assets' heights, in their units: the size a mod overriding one is expected to
     /// have.
     base_heights: BTreeMap<Role, f32>,
-    /// Mods overriding a base asset, by path in the mods folder, with the scale they show at
-    /// (the role's units, or fitted: [`crate::fitting`]).
-    overrides: BTreeMap<PathBuf, (Role, Arc<Model>, f32)>,
+    /// Mods overriding a base asset, by path in the mods folder.
+    overrides: BTreeMap<PathBuf, Override>,
     /// Every other mod.
     lot: ModLot,
     /// The mods folder as the user named it, to show paths.
@@ -103,22 +146,32 @@ impl ModelRegistry {
     /// The model a role shows now: its override (the first by path, if several), else the
     /// base asset.
     fn active(&self, role: Role) -> Arc<Model> {
-        self.active_with_scale(role).0
+        self.active_override(role).model
     }
 
-    /// [`ModelRegistry::active`], with the scale it shows at.
-    fn active_with_scale(&self, role: Role) -> (Arc<Model>, f32) {
-        match self.overrides.values().find(|(r, _, _)| *r == role) {
-            Some((_, model, scale)) => (Arc::clone(model), *scale),
-            None => (Arc::clone(&self.base[&role]), role.scale()),
+    /// What a role shows now: its override (the first by path, if several), else the base
+    /// asset at the role's scale.
+    fn active_override(&self, role: Role) -> Override {
+        match self.overrides.values().find(|o| o.role == role) {
+            Some(shown) => shown.clone(),
+            None => Override {
+                role,
+                model: Arc::clone(&self.base[&role]),
+                scale: role.scale(),
+                bindings: Bindings::default(),
+            },
         }
     }
 
-    /// The scale a mod named `name` shows at (its role's units, or fitted to the role's size
-    /// when far off it, or to [`LOT_HEIGHT`] on the lot), with the warning fitting gives.
-    fn fit(&self, name: &str, model: &Model) -> (f32, Option<String>) {
+    /// The scale a mod shows at: its sidecar's units, else its role's units (fitted to the
+    /// role's size when far off it, or to [`LOT_HEIGHT`] on the lot), with the warning
+    /// fitting gives.
+    fn scale(&self, placement: &Placement, model: &Model) -> (f32, Option<String>) {
+        if let Some(units) = placement.units {
+            return (units, None);
+        }
         let height = fitting::height(model);
-        match Role::from_name(name) {
+        match placement.role {
             Some(role) => {
                 let expected = self.base_heights[&role] * role.scale();
                 fitting::fit(height, role.scale(), expected, &format!("the {}", role.name()))
@@ -130,8 +183,8 @@ impl ModelRegistry {
     /// The models the scene drives.
     pub fn scene_models(&self) -> SceneModels {
         let prop = |role: Role| {
-            let (model, scale) = self.active_with_scale(role);
-            PropModel::new(role.id(), model).with_scale(scale)
+            let shown = self.active_override(role);
+            PropModel::new(role.id(), shown.model).with_scale(shown.scale).with_bindings(shown.bindings)
         };
         SceneModels {
             windmill: prop(Role::Windmill),
@@ -158,7 +211,7 @@ impl ModelRegistry {
 
     /// GPU bytes the mods showing now take, but the one under `except`.
     fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
-        let overridden = Role::ALL.into_iter().filter(|role| self.overrides.values().any(|(r, _, _)| r == role));
+        let overridden = Role::ALL.into_iter().filter(|role| self.overrides.values().any(|o| o.role == *role));
         let ids = overridden.map(Role::id).chain(self.lot.models().map(|(id, _)| id));
         ids.filter(|&id| id != except).filter_map(|id| renderer.model_footprint(id)).map(|f| f.total()).sum()
     }
@@ -167,13 +220,14 @@ impl ModelRegistry {
     /// line.
     pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         match event {
-            ModEvent::Loaded { path, name, model, load_ms, mut warnings, .. } => {
-                let (scale, fitted) = self.fit(&name, &model);
+            ModEvent::Loaded { path, name, model, sidecar, load_ms, mut warnings, .. } => {
+                let placement = Placement::of(&name, sidecar.as_ref());
+                let (scale, fitted) = self.scale(&placement, &model);
                 warnings.extend(fitted);
                 for warning in &warnings {
                     tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
                 }
-                let mut message = self.show(&path, &name, model, scale, load_ms, scene, renderer);
+                let mut message = self.show(&path, &name, model, (placement, scale), load_ms, scene, renderer);
                 if let (Some(first), false) = (warnings.first(), message.is_error) {
                     let count = match warnings.len() {
                         1 => "1 warning".to_owned(),
@@ -199,13 +253,13 @@ impl ModelRegistry {
         path: &Path,
         name: &str,
         model: Arc<Model>,
-        scale: f32,
+        (placement, scale): (Placement, f32),
         load_ms: f64,
         scene: &mut Scene,
         renderer: &mut Renderer,
     ) -> ModMessage {
         let shown = self.shown(path);
-        let role = Role::from_name(name);
+        let role = placement.role;
         let id = role.map_or_else(|| self.lot.id_for(path), Role::id);
         let gpu_refusal = |refused: props_render::ModelRefused| format!("{shown}: error[PROPS_GPU]: {refused}");
         let footprint = match renderer.footprint(&model) {
@@ -220,7 +274,8 @@ impl ModelRegistry {
         }
         let place = match role {
             Some(role) => {
-                let previous = self.overrides.insert(path.to_owned(), (role, Arc::clone(&model), scale));
+                let taking = Override { role, model: Arc::clone(&model), scale, bindings: placement.bindings };
+                let previous = self.overrides.insert(path.to_owned(), taking);
                 let restore = |registry: &mut Self| match previous {
                     Some(previous) => registry.overrides.insert(path.to_owned(), previous),
                     None => registry.overrides.remove(path),
@@ -236,19 +291,24 @@ impl ModelRegistry {
                     }
                     return self.rejected(path, name, &gpu_refusal(refused));
                 }
-                format!("overrides {}", role.name())
+                role.place().to_owned()
             }
             None => {
                 if let Err(refused) = renderer.set_model(id, &model) {
                     return self.rejected(path, name, &gpu_refusal(refused));
                 }
-                self.lot.insert(path, model, scale);
-                "on the mod lot".to_owned()
+                self.lot.insert(path, model, scale, placement.lot_clip);
+                "lot".to_owned()
             }
         };
         let ms = format!("{load_ms:.1}");
         let vram_kib = footprint.total().div_ceil(1024);
-        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, vram_kib, "mod reloaded");
+        let replaces = role.map_or("", Role::name);
+        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, replaces, vram_kib, "mod reloaded");
+        let place = match role {
+            Some(role) => format!("{place}, as the {}", role.name()),
+            None => "on the mod lot".to_owned(),
+        };
         ModMessage { text: format!("loaded {shown} ({place}, {ms} ms)"), is_error: false }
     }
 
@@ -259,7 +319,7 @@ impl ModelRegistry {
 
     fn remove(&mut self, path: &Path, name: &str, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         let shown = self.shown(path);
-        if let Some((role, _, _)) = self.overrides.remove(path) {
+        if let Some(Override { role, .. }) = self.overrides.remove(path) {
             // The base asset (or another override) already worked with the scene and the GPU.
             if let Err(error) = scene.set_models(self.scene_models()) {
                 tracing::error!(path = %shown, error = %error, "reverting an override failed");

@@ -36,6 +36,16 @@ impl Role {
         props_scene::PROP_ASSETS[self as usize].1
     }
 
+    /// Where its props stand, as the `mod reloaded` log line says (`place=traffic`).
+    pub fn place(self) -> &'static str {
+        match self {
+            Role::Windmill => "hills",
+            Role::Car => "traffic",
+            Role::TrafficLight => "intersections",
+            Role::Fox => "parks",
+        }
+    }
+
     /// The renderer id of the role's current model.
     pub fn id(self) -> ModelId {
         ModelId(self as u32)

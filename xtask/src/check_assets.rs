@@ -1,6 +1,7 @@
 //! `cargo xtask check-assets [PATHS...] [--json]`: checks every `.gltf` / `.glb` under the given
 //! files and folders (default `assets/` and `mods/`) with `props_gltf::validate`, the gate the
-//! game loads every model through, and prints rustc-like lines
+//! game loads every model through, and its sidecar (`<name>.prop.toml`) against it as the game
+//! does, and prints rustc-like lines
 //! (`file: /json/pointer: error[CODE]: message`, errors the game tolerates marked so) and a
 //! summary, or a JSON report. Exits with status 1 when the game would refuse any file.
 //!
@@ -13,7 +14,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use props_gltf::Limits;
-use props_gltf::validate::{Issue, Report, Severity, check_file};
+use props_gltf::gate::admit_file;
+use props_gltf::validate::{Issue, Report, Severity};
+use props_mods::sidecar;
 use serde_json::json;
 
 /// Folders checked when no path is given.
@@ -40,7 +43,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let progress = (terminal && !json && files.len() >= PROGRESS_FROM).then(|| progress_bar(files.len()));
     let mut reports = Vec::with_capacity(files.len());
     for file in &files {
-        let report = check_file(file, &limits_for(file, mod_limits));
+        let report = check_with_sidecar(file, &limits_for(file, mod_limits));
         if !json {
             let lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             match &progress {
@@ -71,6 +74,22 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// The gate's report on `file` (the same as the game's), with its sidecar's error, if any,
+/// added as one more (the sidecar is checked against the model, as the game does).
+fn check_with_sidecar(file: &Path, limits: &Limits) -> Report {
+    match admit_file(file, limits) {
+        Ok(admitted) => {
+            let mut report = admitted.report;
+            if let Err(error) = sidecar::read(file, file, &admitted.import.model) {
+                let message = format!("in {}: {}", error.file, error.message);
+                report.issues.push(Issue::error(sidecar::SIDECAR_CODE, error.pointer, message));
+            }
+            report
+        }
+        Err(refused) => refused.report,
+    }
 }
 
 /// Every `.gltf` / `.glb` file among `paths` and under the folders among them, each folder's
@@ -192,7 +211,7 @@ mod tests {
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
         let files = model_files(std::slice::from_ref(&dir)).expect("walks");
         assert_eq!(files, [dir.join("pack/sign.gltf"), fifo.clone()]);
-        let report = check_file(&fifo, &Limits::default());
+        let report = check_with_sidecar(&fifo, &Limits::default());
         assert!(report.is_fatal() && report.to_string().contains("FIFO"), "{report}");
         let _ = std::fs::remove_dir_all(&dir);
     }

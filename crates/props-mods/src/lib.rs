@@ -22,6 +22,7 @@ mod error;
 mod loader;
 mod paths;
 mod policy;
+pub mod sidecar;
 mod watcher;
 
 use std::path::{Path, PathBuf};
@@ -100,6 +101,8 @@ pub enum ModEvent {
         name: String,
         /// The model.
         model: Arc<Model>,
+        /// Its sidecar (`<name>.prop.toml`), checked against it, if it has one.
+        sidecar: Option<sidecar::Sidecar>,
         /// Larger than every earlier version of any model.
         version: u64,
         /// Import time in milliseconds, on the worker thread.

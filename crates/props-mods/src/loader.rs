@@ -15,6 +15,7 @@ use props_gltf::gate::Admitted;
 
 use crate::ModEvent;
 use crate::policy::{Action, FsEventKind, Millis, ReloadPolicy};
+use crate::sidecar;
 use crate::watcher::{Batch, FsProbe, Problem, Translator};
 
 /// What the worker receives.
@@ -218,11 +219,15 @@ impl Worker {
         let started = Instant::now();
         match self.admit(&path, &shown) {
             Ok(admitted) => {
+                let model = admitted.import.model;
+                let sidecar = match sidecar::read(&self.root.join(&path), &shown, &model) {
+                    Ok(sidecar) => sidecar,
+                    Err(error) => return ModEvent::Rejected { path, name, error: error.to_string(), version },
+                };
                 let load_ms = started.elapsed().as_secs_f64() * 1000.0;
                 let warnings = admitted.report.issues.iter().map(ToString::to_string).collect();
-                let model = admitted.import.model;
                 self.resident.insert(path.clone(), model.heap_bytes());
-                ModEvent::Loaded { path, name, model: Arc::new(model), version, load_ms, warnings }
+                ModEvent::Loaded { path, name, model: Arc::new(model), sidecar, version, load_ms, warnings }
             }
             Err(error) => ModEvent::Rejected { path, name, error, version },
         }

@@ -37,7 +37,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     std::fs::write(&sign, &good).expect("write a good model");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
     assert_eq!(loaded["model"], "sign");
-    assert_eq!(loaded["place"], "on the mod lot");
+    assert_eq!(loaded["place"], "lot");
     assert!(loaded["ms"].as_str().and_then(|ms| ms.parse::<f64>().ok()).is_some(), "{loaded}");
 
     std::fs::write(&sign, "{ \"asset\": { \"version\": \"2.0\" }, \"nodes\": [ { \"mesh\": 7 } ] }").expect("break it");
@@ -68,7 +68,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     assert!(rejected["error"].as_str().is_some_and(|e| e.contains("no node named")), "{rejected}");
     std::fs::copy(root().join("assets/windmill.glb"), &windmill).expect("copy");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
-    assert_eq!(loaded["place"], "overrides windmill");
+    assert_eq!((loaded["place"].as_str(), loaded["replaces"].as_str()), (Some("hills"), Some("windmill")));
     std::fs::remove_file(&windmill).expect("delete the override");
     running.expect("mod removed", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
 
@@ -108,7 +108,54 @@ fn a_mod_far_off_its_size_is_fitted_and_warned_about() {
     let text = warning["warning"].as_str().unwrap_or_default();
     assert!(text.contains("81.") && text.contains("m tall") && text.contains("1.8 m"), "{warning}");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/big_fox.glb"));
-    assert_eq!(loaded["place"], "on the mod lot");
+    assert_eq!(loaded["place"], "lot");
     let (success, _) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
+}
+
+/// A sidecar gives a model of any name a role, its units and its bindings: a car-shaped
+/// `truck.glb` with `role = "car"` drives in traffic; a sidecar naming a node the model lacks
+/// is refused like a bad model, keeping the last good version; fixing it re-binds. The Fox
+/// as an ambient prop in its own units loops the clip its sidecar names, unfitted.
+#[test]
+fn sidecars_place_bind_and_are_refused_like_models() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = TempDir::new("mods-sidecar");
+    let mods = dir.path().join("mods");
+    let pack = mods.join("pack");
+    std::fs::create_dir_all(&pack).expect("mods folder");
+    let mut running = Running::headless_with_mods(&mods, 90);
+
+    let sidecar = pack.join("truck.prop.toml");
+    std::fs::write(&sidecar, "role = \"car\"\n").expect("sidecar");
+    std::fs::copy(root().join("assets/car.glb"), pack.join("truck.glb")).expect("copy");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
+    assert_eq!((loaded["place"].as_str(), loaded["replaces"].as_str()), (Some("traffic"), Some("car")), "{loaded}");
+
+    std::fs::write(&sidecar, "role = \"car\"\n[nodes]\nwheels = [\"wheel_front_left\", \"axle\"]\n").expect("break");
+    let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
+    let error = rejected["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("truck.prop.toml: /nodes/wheels/1: error[PROPS_SIDECAR]: the model has no node `axle`"),
+        "{error}"
+    );
+
+    let bound = "role = \"car\"\nunits = 1.0\n[nodes]\nwheels = [\"wheel_rear_left\", \"wheel_rear_right\"]\n";
+    std::fs::write(&sidecar, bound).expect("fix");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
+    assert_eq!(loaded["place"], "traffic");
+
+    std::fs::write(pack.join("fox_statue.prop.toml"), "role = \"ambient\"\nunits = 0.01\nclip = \"Run\"\n")
+        .expect("sidecar");
+    std::fs::copy(root().join("assets/Fox.glb"), pack.join("fox_statue.glb")).expect("copy");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/fox_statue.glb"));
+    assert_eq!(loaded["place"], "lot");
+    let (success, log) = running.stop(Duration::from_secs(60));
+    assert!(success, "the game failed");
+    let fitted = log.iter().any(|l| {
+        path_ends_with(l, "pack/fox_statue.glb") && l["warning"].as_str().is_some_and(|w| w.contains("PROPS_FITTED"))
+    });
+    assert!(!fitted, "units given: not fitted");
 }

@@ -1,0 +1,297 @@
+//! A model's sidecar, `<name>.prop.toml` next to `<name>.glb` / `.gltf`: its role in the town,
+//! its units, and which of its nodes and clips the simulation drives. Read and checked
+//! against the model by the same function for the game's loader and `cargo xtask
+//! check-assets`; a bad sidecar is refused like a bad model (the last good version stays).
+//!
+//! ```toml
+//! role = "car"                   # car | traffic_light | windmill | animal | ambient
+//! units = 0.01                   # metres per model unit (default: the role's, or fitted)
+//! clip = "Idle"                  # ambient: the clip the lot loops (default: the first)
+//!
+//! [nodes]                        # parts the simulation turns
+//! wheels = ["wheel_l", "wheel_r", "rear_l", "rear_r"]   # car: spin with speed
+//! steer = ["pivot_l", "pivot_r"]                        # car: steer with the road
+//! # windmill: nacelle = "head" (yaws into the wind), rotor = "spinner" (follows it)
+//!
+//! [clips]                        # clips played on simulation states
+//! # traffic_light: green, amber, red; animal: walk, run
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use props_anim::Model;
+use serde::Deserialize;
+
+/// The code of every sidecar error.
+pub const SIDECAR_CODE: &str = "PROPS_SIDECAR";
+/// Largest sidecar read, bytes.
+const MAX_BYTES: u64 = 64 * 1024;
+/// Model units per metre allowed for `units`, each way.
+const UNITS_RANGE: (f32, f32) = (1e-4, 1e4);
+
+/// What a model is in the town.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PropRole {
+    /// Drives in traffic.
+    Car,
+    /// Stands at intersections, showing the signal's phase.
+    TrafficLight,
+    /// Stands on the hills, turning into the wind.
+    Windmill,
+    /// Walks and runs in the parks.
+    Animal,
+    /// Stands on the mod lot, looping a clip.
+    Ambient,
+}
+
+impl PropRole {
+    /// The role's name in a sidecar.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            PropRole::Car => "car",
+            PropRole::TrafficLight => "traffic_light",
+            PropRole::Windmill => "windmill",
+            PropRole::Animal => "animal",
+            PropRole::Ambient => "ambient",
+        }
+    }
+
+    /// The node parts the simulation drives for this role, and how many nodes each takes
+    /// (`None`: any number, at least one).
+    fn parts(self) -> &'static [(&'static str, Option<usize>)] {
+        match self {
+            PropRole::Car => &[("wheels", None), ("steer", Some(2))],
+            PropRole::Windmill => &[("nacelle", None), ("rotor", None)],
+            PropRole::TrafficLight | PropRole::Animal | PropRole::Ambient => &[],
+        }
+    }
+
+    /// The clip states the simulation plays for this role.
+    fn states(self) -> &'static [&'static str] {
+        match self {
+            PropRole::TrafficLight => &["green", "amber", "red"],
+            PropRole::Animal => &["walk", "run"],
+            PropRole::Car | PropRole::Windmill | PropRole::Ambient => &[],
+        }
+    }
+}
+
+/// A checked sidecar: every name in it exists in its model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sidecar {
+    /// The model's role.
+    pub role: PropRole,
+    /// Metres per model unit, if given.
+    pub units: Option<f32>,
+    /// The clip an ambient model loops, by index.
+    pub clip: Option<usize>,
+    /// Node names by part.
+    pub nodes: BTreeMap<String, Vec<String>>,
+    /// Clip names by state.
+    pub clips: BTreeMap<String, String>,
+}
+
+/// Why a sidecar was refused: where in it (a JSON-pointer-like path of its keys) and what to
+/// do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SidecarError {
+    /// The sidecar file.
+    pub file: String,
+    /// `/nodes/wheels/1` and the like, or empty for the whole file.
+    pub pointer: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl std::fmt::Display for SidecarError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: ", self.file)?;
+        if !self.pointer.is_empty() {
+            write!(f, "{}: ", self.pointer)?;
+        }
+        write!(f, "error[{SIDECAR_CODE}]: {}", self.message)
+    }
+}
+
+impl std::error::Error for SidecarError {}
+
+/// One name or several, as a sidecar may write a part's nodes.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Names {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// The sidecar as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    role: PropRole,
+    units: Option<f32>,
+    clip: Option<String>,
+    #[serde(default)]
+    nodes: BTreeMap<String, Names>,
+    #[serde(default)]
+    clips: BTreeMap<String, String>,
+}
+
+/// The sidecar of the model at `model_path`: `<stem>.prop.toml` beside it.
+#[must_use]
+pub fn path_for(model_path: &Path) -> PathBuf {
+    let stem = model_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    model_path.with_file_name(format!("{stem}.prop.toml"))
+}
+
+/// Reads and checks the sidecar of the model at `model_path` (shown as `shown` in errors)
+/// against `model`: `None` when there is none. Only a regular file of at most 64 KiB is
+/// read.
+///
+/// # Errors
+/// When the sidecar cannot be read, is not valid, or names what the model lacks.
+pub fn read(model_path: &Path, shown: &Path, model: &Model) -> Result<Option<Sidecar>, SidecarError> {
+    let path = path_for(model_path);
+    let shown = path_for(shown).display().to_string();
+    let error = |message: String| SidecarError { file: shown.clone(), pointer: String::new(), message };
+    let metadata = match std::fs::symlink_metadata(&path) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(error(format!("cannot be read: {e}"))),
+    };
+    if !metadata.is_file() {
+        return Err(error("is not a regular file; a sidecar must be a plain file beside its model".into()));
+    }
+    if metadata.len() > MAX_BYTES {
+        return Err(error(format!("is {} bytes; a sidecar may have at most {MAX_BYTES}", metadata.len())));
+    }
+    let mut text = String::new();
+    std::fs::File::open(&path)
+        .and_then(|file| file.take(MAX_BYTES).read_to_string(&mut text))
+        .map_err(|e| error(format!("cannot be read as UTF-8 text: {e}")))?;
+    parse(&text, model).map(Some).map_err(|(pointer, message)| SidecarError { file: shown, pointer, message })
+}
+
+/// Parses and checks a sidecar's text against `model`; errors are `(pointer, message)`.
+fn parse(text: &str, model: &Model) -> Result<Sidecar, (String, String)> {
+    let raw: Raw = toml::from_str(text).map_err(|e| (String::new(), e.to_string().trim_end().replace('\n', " ")))?;
+    if let Some(units) = raw.units
+        && !(UNITS_RANGE.0..=UNITS_RANGE.1).contains(&units)
+    {
+        let message = format!("{units} metres per unit is out of range: give 1 for metres, 0.01 for centimetres");
+        return Err(("/units".to_owned(), message));
+    }
+    let mut nodes = BTreeMap::new();
+    let parts = raw.role.parts();
+    for (part, names) in raw.nodes {
+        let Some(&(_, count)) = parts.iter().find(|(p, _)| *p == part) else {
+            let known: Vec<&str> = parts.iter().map(|(p, _)| *p).collect();
+            let message = format!("a {} has no part `{part}` (its parts: {})", raw.role.name(), list(&known));
+            return Err(((format!("/nodes/{part}")), message));
+        };
+        let names = match names {
+            Names::One(name) => vec![name],
+            Names::Many(names) => names,
+        };
+        if names.is_empty() || count.is_some_and(|c| c != names.len()) {
+            let wanted = count.map_or_else(|| "at least one node".to_owned(), |c| format!("{c} nodes"));
+            return Err(((format!("/nodes/{part}")), format!("`{part}` takes {wanted}, not {}", names.len())));
+        }
+        for (i, name) in names.iter().enumerate() {
+            if model.rig().find(name).is_none() {
+                let known: Vec<&str> = model.rig().nodes().filter_map(|n| model.rig().name(n)).collect();
+                let message = format!("the model has no node `{name}` (its nodes: {})", list(&known));
+                return Err(((format!("/nodes/{part}/{i}")), message));
+            }
+        }
+        nodes.insert(part, names);
+    }
+    let clip_names: Vec<&str> = model.clips().iter().filter_map(|c| c.name()).collect();
+    let missing_clip = |name: &str| format!("the model has no clip `{name}` (its clips: {})", list(&clip_names));
+    let states = raw.role.states();
+    for (state, name) in &raw.clips {
+        if !states.contains(&state.as_str()) {
+            let message = format!("a {} plays no clip on `{state}` (its states: {})", raw.role.name(), list(states));
+            return Err(((format!("/clips/{state}")), message));
+        }
+        if model.find_clip(name).is_none() {
+            return Err(((format!("/clips/{state}")), missing_clip(name)));
+        }
+    }
+    let clip = match raw.clip {
+        Some(name) => Some(model.find_clip(&name).ok_or_else(|| ("/clip".to_owned(), missing_clip(&name)))?),
+        None => None,
+    };
+    Ok(Sidecar { role: raw.role, units: raw.units, clip, nodes, clips: raw.clips })
+}
+
+/// Names for a message, the first 20.
+fn list(names: &[&str]) -> String {
+    match names.len() {
+        0 => "none".to_owned(),
+        n if n > 20 => format!("{}, and {} more", names[..20].join(", "), n - 20),
+        _ => names.join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn fox() -> Arc<Model> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/Fox.glb");
+        Arc::new(props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the Fox").model)
+    }
+
+    #[test]
+    fn a_good_sidecar_binds_names_the_model_has() {
+        let text = "role = \"animal\"\nunits = 0.01\n[clips]\nwalk = \"Run\"\nrun = \"Walk\"\n";
+        let sidecar = parse(text, &fox()).expect("valid");
+        assert_eq!(sidecar.role, PropRole::Animal);
+        assert_eq!(sidecar.units, Some(0.01));
+        assert_eq!(sidecar.clips["walk"], "Run");
+        let ambient = parse("role = \"ambient\"\nclip = \"Survey\"\n[nodes]\n", &fox()).expect("valid");
+        assert_eq!(ambient.clip, Some(0));
+    }
+
+    #[test]
+    fn errors_say_where_and_what_to_do() {
+        let fox = fox();
+        let cases = [
+            ("role = \"truck\"", "", "unknown variant `truck`"),
+            ("role = \"car\"\nwheels = 4", "", "unknown field `wheels`"),
+            ("role = \"car\"\nunits = 0", "/units", "give 1 for metres"),
+            ("role = \"car\"\n[nodes]\nwheel = \"b_Tail01_012\"", "/nodes/wheel", "its parts: wheels, steer"),
+            ("role = \"car\"\n[nodes]\nsteer = \"b_Tail01_012\"", "/nodes/steer", "takes 2 nodes, not 1"),
+            ("role = \"car\"\n[nodes]\nwheels = [\"b_Tail01_012\", \"axle\"]", "/nodes/wheels/1", "no node `axle`"),
+            ("role = \"animal\"\n[clips]\nfly = \"Run\"", "/clips/fly", "its states: walk, run"),
+            ("role = \"animal\"\n[clips]\nwalk = \"Trot\"", "/clips/walk", "its clips: Survey, Walk, Run"),
+            ("role = \"ambient\"\nclip = \"Sleep\"", "/clip", "no clip `Sleep`"),
+        ];
+        for (text, pointer, says) in cases {
+            let (at, message) = parse(text, &fox).expect_err(text);
+            assert_eq!(at, pointer, "{text}: {message}");
+            assert!(message.contains(says), "{text}: {message}");
+        }
+    }
+
+    #[test]
+    fn the_file_beside_the_model_is_read_and_named_in_errors() {
+        let dir = std::env::temp_dir().join(format!("props-sidecar-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("folder");
+        let model = dir.join("fox.glb");
+        assert_eq!(read(&model, Path::new("mods/fox.glb"), &fox()), Ok(None), "no sidecar");
+        std::fs::write(dir.join("fox.prop.toml"), "role = \"windmill\"\n[nodes]\nrotor = \"hub\"\n").expect("write");
+        let error = read(&model, Path::new("mods/fox.glb"), &fox()).expect_err("no hub");
+        assert_eq!(
+            error.to_string().split(": ").take(3).collect::<Vec<_>>(),
+            ["mods/fox.prop.toml", "/nodes/rotor/0", "error[PROPS_SIDECAR]"]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
