@@ -1,6 +1,7 @@
 //! The demo's state, shared by the windowed and headless front ends: the town, its models
 //! and mods, the camera, the controls' settings, and the frame data built each frame.
 
+use std::path::Path;
 use std::time::Duration;
 
 use glam::Vec3;
@@ -14,6 +15,7 @@ use crate::cli::Args;
 use crate::gpu::Gpu;
 use crate::ground::Ground;
 use crate::mod_feed::ModFeed;
+use crate::mod_list::ModList;
 use crate::models::{ModMessage, ModelRegistry};
 use crate::roles::GROUND;
 use crate::timings::{Phase, PhaseTimings};
@@ -263,5 +265,19 @@ impl Demo {
     /// Mods showing now.
     pub fn mod_count(&self) -> usize {
         self.models.mod_count()
+    }
+
+    /// Every mod seen, for the HUD's list.
+    pub fn mods(&self) -> &ModList {
+        self.models.list()
+    }
+
+    /// Points the camera at the mod of `path` (relative to the mods folder), from a distance
+    /// that shows it whole; false when it is not showing anywhere.
+    pub fn go_to_mod(&mut self, path: &Path) -> bool {
+        let Some((at, size)) = self.models.location(path, &self.scene) else { return false };
+        self.camera.target = at + Vec3::Y * (size * 0.5);
+        self.camera.distance = (size * 4.0).max(6.0);
+        true
     }
 }

@@ -1,10 +1,13 @@
-//! The heads-up display: frame rate and phase timings, what is drawn, the controls, and the
-//! latest mod message.
+//! The heads-up display: frame rate and phase timings, what is drawn, the controls, the
+//! latest mod message, and the list of mods (status, size, clips, warnings, "go to").
+
+use std::path::{Path, PathBuf};
 
 use props_render::FrameStats;
 use props_scene::SceneCounts;
 
 use crate::demo::{Demo, WINDMILL_BATCH};
+use crate::mod_list::ModEntry;
 use crate::timings::PHASES;
 
 /// What the HUD shows besides the demo's own state.
@@ -22,8 +25,12 @@ pub struct HudInput<'a> {
 /// Colour of error messages.
 const ERROR: egui::Color32 = egui::Color32::from_rgb(255, 110, 90);
 
-/// Draws the HUD.
-pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) {
+/// Colour of warnings.
+const WARNING: egui::Color32 = egui::Color32::from_rgb(240, 200, 90);
+
+/// Draws the HUD; returns the mod (its path in the mods folder) whose "go to" was clicked.
+pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> Option<PathBuf> {
+    let mut go_to = None;
     egui::Window::new("props").default_pos([12.0, 12.0]).resizable(false).show(ctx, |ui| {
         let timings = &demo.timings;
         ui.label(format!("{:.0} fps, {:.2} ms per frame", timings.fps(), timings.frame_ms));
@@ -71,10 +78,51 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) {
             Some(message) => ui.label(&message.text),
             None => ui.label("no mod events yet"),
         };
+        let mods = demo.mods();
+        ui.collapsing(format!("mods ({})", mods.entries().len()), |ui| {
+            if mods.entries().len() == 0 {
+                ui.label("none: drop a .glb into the mods folder");
+            }
+            for (path, entry) in mods.entries() {
+                go_to = mod_row(ui, path, entry).or(go_to.take());
+            }
+        });
         ui.collapsing("controls", |ui| {
             ui.label("left drag / arrows: orbit    right drag / WASD: pan    wheel / Q E: zoom");
             ui.label(format!("Space: pause    + -: time scale    K: skeletons    ] [: +/- {WINDMILL_BATCH} windmills"));
             ui.label("R: reset camera    H: hide this    Esc: quit");
         });
     });
+    go_to
+}
+
+/// One mod's line: name, status, size, clips; warnings and errors on hover; a "go to" button
+/// while it shows. Returns its path when the button was clicked.
+fn mod_row(ui: &mut egui::Ui, path: &Path, entry: &ModEntry) -> Option<PathBuf> {
+    let mut clicked = None;
+    ui.horizontal(|ui| {
+        let name = path.file_name().map_or_else(|| entry.shown.clone(), |n| n.to_string_lossy().into_owned());
+        let status = match (&entry.place, &entry.error) {
+            (Some(place), None) => format!("{name}: {place}"),
+            (Some(place), Some(_)) => format!("{name}: {place} (its latest version was refused)"),
+            (None, _) => format!("{name}: refused"),
+        };
+        let size = entry.height_m.map_or_else(String::new, |h| format!(", {h:.2} m"));
+        let clips = if entry.clips.is_empty() { String::new() } else { format!(", clips: {}", entry.clips.join(" ")) };
+        let text = format!("{status}{size}{clips}");
+        let label = match (&entry.error, entry.warnings.is_empty()) {
+            (Some(_), _) => ui.colored_label(ERROR, text),
+            (None, false) => ui.colored_label(WARNING, format!("{text} ({} warnings)", entry.warnings.len())),
+            (None, true) => ui.label(text),
+        };
+        let details: Vec<&str> =
+            entry.error.iter().map(String::as_str).chain(entry.warnings.iter().map(String::as_str)).collect();
+        if !details.is_empty() {
+            label.on_hover_text(details.join("\n"));
+        }
+        if entry.place.is_some() && ui.small_button("go to").clicked() {
+            clicked = Some(path.to_owned());
+        }
+    });
+    clicked
 }

@@ -127,6 +127,11 @@ impl ModLot {
         Some(entry.id)
     }
 
+    /// Where the model of `path` stands, if it is on the lot.
+    pub fn place_of(&self, path: &Path) -> Option<Vec3> {
+        self.entries.get(path).map(|entry| entry.place.translation.into())
+    }
+
     /// Every model on the lot with its renderer id.
     pub fn models(&self) -> impl Iterator<Item = (ModelId, &Arc<Model>)> {
         self.entries.values().map(|entry| (entry.id, &entry.model))
@@ -213,5 +218,22 @@ mod tests {
         let weights: Vec<f32> = slots.iter().flat_map(JointMatrix::to_array).take(model.morph_weight_count()).collect();
         let expected = [0.723_308_4, 0.276_691_6];
         assert!(weights.iter().zip(expected).all(|(w, e)| (w - e).abs() < 1e-5), "weights {weights:?}");
+    }
+
+    /// Models stand side by side from the lot's origin, each at its scale, and can be found.
+    #[test]
+    fn the_lot_places_models_in_a_row_and_finds_them() {
+        let fox = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        let model = Arc::new(props_gltf::import_file(&fox, &props_gltf::Limits::default()).expect("imports").model);
+        let mut lot = ModLot::default();
+        lot.place_at(Vec3::new(10.0, 0.0, -5.0));
+        lot.insert(Path::new("a/fox.glb"), Arc::clone(&model), 0.01, 1);
+        lot.insert(Path::new("b/fox.glb"), Arc::clone(&model), 0.01, 2);
+        let (a, b) =
+            (lot.place_of(Path::new("a/fox.glb")).expect("a"), lot.place_of(Path::new("b/fox.glb")).expect("b"));
+        assert_eq!((a.y, a.z, b.z), (0.0, -5.0, -5.0));
+        // The Fox at 0.01 reaches about 1 m from its origin in the ground plane.
+        assert!(a.x > 10.0 && a.x < 12.0 && b.x - a.x > 3.0 && b.x - a.x < 6.0, "{a} {b}");
+        assert_eq!(lot.place_of(Path::new("c.glb")), None);
     }
 }

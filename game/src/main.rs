@@ -12,6 +12,7 @@ mod hud;
 mod logging;
 mod lot;
 mod mod_feed;
+mod mod_list;
 mod models;
 mod roles;
 mod shutdown;

@@ -22,6 +22,7 @@ use props_scene::{Bindings, PropModel, Scene, SceneModels};
 
 use crate::fitting;
 use crate::lot::ModLot;
+use crate::mod_list::ModList;
 use crate::roles::Role;
 
 /// How tall a lot model is expected to be, metres (a person, a bench, a small tree): one far
@@ -92,6 +93,8 @@ pub struct ModelRegistry {
     overrides: BTreeMap<PathBuf, Override>,
     /// Every other mod.
     lot: ModLot,
+    /// Every mod seen, for the HUD.
+    list: ModList,
     /// The mods folder as the user named it, to show paths.
     mods_dir: PathBuf,
     /// GPU memory the mods may take together, bytes.
@@ -123,6 +126,7 @@ impl ModelRegistry {
             base_heights,
             overrides: BTreeMap::new(),
             lot: ModLot::default(),
+            list: ModList::default(),
             mods_dir: mods_dir.to_owned(),
             vram_budget,
         };
@@ -194,6 +198,22 @@ impl ModelRegistry {
         }
     }
 
+    /// Every mod seen, for the HUD.
+    pub fn list(&self) -> &ModList {
+        &self.list
+    }
+
+    /// Where the mod of `path` can be seen, and how large it is (metres): its place on the
+    /// lot, or the first prop of the role it takes.
+    pub fn location(&self, path: &Path, scene: &Scene) -> Option<(glam::Vec3, f32)> {
+        let entry = self.list.entries().find(|(p, _)| *p == path).map(|(_, e)| e)?;
+        let size = entry.height_m.unwrap_or(2.0);
+        match entry.role {
+            Some(role) => scene.first_prop_of(role.id()).map(|at| (at, size)),
+            None => self.lot.place_of(path).map(|at| (at, size)),
+        }
+    }
+
     /// The lot.
     pub fn lot(&self) -> &ModLot {
         &self.lot
@@ -227,7 +247,15 @@ impl ModelRegistry {
                 for warning in &warnings {
                     tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
                 }
-                let mut message = self.show(&path, &name, model, (placement, scale), load_ms, scene, renderer);
+                let role = placement.role;
+                let height_m = fitting::height(&model).map(|h| h * scale);
+                let mut message =
+                    self.show(&path, &name, Arc::clone(&model), (placement, scale), load_ms, scene, renderer);
+                let shown = self.shown(&path);
+                match message.is_error {
+                    true => self.list.refused(&path, shown, message.text.clone()),
+                    false => self.list.showing(&path, shown, role, &model, height_m, warnings.clone()),
+                }
                 if let (Some(first), false) = (warnings.first(), message.is_error) {
                     let count = match warnings.len() {
                         1 => "1 warning".to_owned(),
@@ -237,8 +265,14 @@ impl ModelRegistry {
                 }
                 Some(message)
             }
-            ModEvent::Rejected { path, name, error, .. } => Some(self.rejected(&path, &name, &error)),
-            ModEvent::Removed { path, name } => self.remove(&path, &name, scene, renderer),
+            ModEvent::Rejected { path, name, error, .. } => {
+                self.list.refused(&path, self.shown(&path), error.clone());
+                Some(self.rejected(&path, &name, &error))
+            }
+            ModEvent::Removed { path, name } => {
+                self.list.removed(&path);
+                self.remove(&path, &name, scene, renderer)
+            }
             ModEvent::WatchError { paths, error } => {
                 tracing::warn!(paths = ?paths, error = %error, "mod watch error");
                 Some(ModMessage { text: format!("watching mods: {error}"), is_error: true })

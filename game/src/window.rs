@@ -295,11 +295,15 @@ impl Running {
             gpu_errors: self.gpu.context.uncaptured_errors(),
         };
         let (demo, show_hud) = (&self.demo, self.show_hud);
+        let mut go_to = None;
         let mut output = self.egui.context.run_pass(raw, |ctx| {
             if show_hud {
-                hud::show(ctx, demo, &input);
+                go_to = hud::show(ctx, demo, &input);
             }
         });
+        if let Some(path) = go_to {
+            self.demo.go_to_mod(&path);
+        }
         self.egui.winit.handle_platform_output(&self.window, output.platform_output);
         let primitives = self.egui.context.tessellate(output.shapes, output.pixels_per_point);
         let (device, queue) = (&self.gpu.context.device, &self.gpu.context.queue);

@@ -1,9 +1,9 @@
 //! [`Scene`]: the town's `hecs` world, its resources, and the fixed order of its systems.
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 use hecs::{Entity, World};
 use props_anim::{AnimationBudget, Crowd, Pose, Program, Sharing, View, Workers};
-use props_frame::FrameData;
+use props_frame::{FrameData, ModelId};
 
 use crate::PropInstance;
 use crate::animals::{self, FOX_LAYERS};
@@ -336,6 +336,14 @@ impl Scene {
             crowd.recompile(animated.clone());
         }
         Ok(())
+    }
+
+    /// Where the first prop drawn with the model of renderer id `id` stands, if any (to show
+    /// a player where a model is).
+    #[must_use]
+    pub fn first_prop_of(&self, id: ModelId) -> Option<Vec3> {
+        let crowd = self.crowds.each().into_iter().find(|c| c.prop().id == id && c.len() > 0)?;
+        Some(crowd.placement(0).translation.into())
     }
 
     /// The crowd of `entity`'s model and its instance number; `None` for no prop.

@@ -135,3 +135,16 @@ fn the_town_grows_with_the_cars() {
         SceneConfig { cars: 2000, grid: Some(big.roads().intersections().len().isqrt()), ..SceneConfig::default() };
     assert!(Scene::new(sized, models()).is_ok());
 }
+
+/// The first prop of a model is where the scene placed it; a model without props has none.
+#[test]
+fn the_first_prop_of_a_model_can_be_found() {
+    let mut scene = crate::support::scene(SceneConfig { cars: 3, windmills: 0, foxes: 0, ..SceneConfig::default() });
+    scene.step(crate::support::DT);
+    let (first, _) = crate::support::cars(&scene).into_iter().min_by_key(|(e, _)| e.id()).expect("cars");
+    let car_id = models().car.id;
+    let at = scene.first_prop_of(car_id).expect("a car");
+    let placed = scene.placement_of(first).expect("placed").translation;
+    assert!((at - glam::Vec3::from(placed)).length() < 1e-4, "{at} vs {placed}");
+    assert_eq!(scene.first_prop_of(models().windmill.id), None, "no windmills");
+}

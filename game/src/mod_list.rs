@@ -1,0 +1,106 @@
+//! Every mod the game has seen, as the HUD lists it: where it shows, its size and clips, its
+//! warnings, or why its latest version was refused (the last good one, if any, still shows).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use props_anim::Model;
+
+use crate::roles::Role;
+
+/// One mod file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModEntry {
+    /// Its path as the user named the mods folder.
+    pub shown: String,
+    /// Where a version of it shows (`lot`, `traffic`, ...), if one does.
+    pub place: Option<&'static str>,
+    /// The role it takes, or `None` on the lot.
+    pub role: Option<Role>,
+    /// Why its latest version was refused, if it was.
+    pub error: Option<String>,
+    /// The showing version's warnings.
+    pub warnings: Vec<String>,
+    /// The showing version's height, metres, as drawn.
+    pub height_m: Option<f32>,
+    /// The showing version's clips, by name (or `#i`).
+    pub clips: Vec<String>,
+}
+
+/// The mods, by path in the mods folder.
+#[derive(Debug, Default)]
+pub struct ModList {
+    entries: BTreeMap<PathBuf, ModEntry>,
+}
+
+impl ModList {
+    /// A version of `path` shows now.
+    #[allow(clippy::too_many_arguments)] // What the HUD shows of it.
+    pub fn showing(
+        &mut self,
+        path: &Path,
+        shown: String,
+        role: Option<Role>,
+        model: &Model,
+        height_m: Option<f32>,
+        warnings: Vec<String>,
+    ) {
+        let clips =
+            model.clips().iter().enumerate().map(|(i, c)| c.name().map_or_else(|| format!("#{i}"), str::to_owned));
+        let place = Some(role.map_or("lot", Role::place));
+        let entry = ModEntry { shown, place, role, error: None, warnings, height_m, clips: clips.collect() };
+        self.entries.insert(path.to_owned(), entry);
+    }
+
+    /// The latest version of `path` was refused with `error`; what showed still does.
+    pub fn refused(&mut self, path: &Path, shown: String, error: String) {
+        let entry = self.entries.entry(path.to_owned()).or_insert_with(|| ModEntry {
+            shown,
+            place: None,
+            role: None,
+            error: None,
+            warnings: Vec::new(),
+            height_m: None,
+            clips: Vec::new(),
+        });
+        entry.error = Some(error);
+    }
+
+    /// `path` is gone.
+    pub fn removed(&mut self, path: &Path) {
+        self.entries.remove(path);
+    }
+
+    /// Every mod, by path.
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (&Path, &ModEntry)> {
+        self.entries.iter().map(|(path, entry)| (path.as_path(), entry))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fox() -> Model {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the Fox").model
+    }
+
+    #[test]
+    fn a_refused_version_keeps_what_shows_and_says_why() {
+        let mut list = ModList::default();
+        let path = Path::new("pack/fox.glb");
+        list.showing(path, "mods/pack/fox.glb".into(), None, &fox(), Some(1.8), vec!["w".into()]);
+        list.refused(path, "mods/pack/fox.glb".into(), "broken".into());
+        let (_, entry) = list.entries().next().expect("listed");
+        assert_eq!((entry.place, entry.error.as_deref(), entry.height_m), (Some("lot"), Some("broken"), Some(1.8)));
+        assert_eq!(entry.clips, ["Survey", "Walk", "Run"]);
+        list.showing(path, "mods/pack/fox.glb".into(), Some(Role::Fox), &fox(), Some(0.8), Vec::new());
+        let (_, entry) = list.entries().next().expect("listed");
+        assert_eq!((entry.place, entry.error.as_deref()), (Some("parks"), None), "fixed");
+        list.refused(Path::new("pack/bad.glb"), "mods/pack/bad.glb".into(), "no".into());
+        assert_eq!(list.entries().len(), 2);
+        list.removed(path);
+        assert_eq!(list.entries().map(|(p, _)| p.to_path_buf()).collect::<Vec<_>>(), [PathBuf::from("pack/bad.glb")]);
+    }
+}
