@@ -10,8 +10,6 @@ use glam::{Affine3A, Vec3};
 use props_anim::{Crowd, JointMatrix, Layer, Model, Playback, Pose, Program, Sharing, Spec, View, pose_state};
 use props_frame::{DebugLine, FrameData, ModelId};
 
-use crate::roles::FIRST_LOT_ID;
-
 /// Smallest gap between two lot models, metres.
 const GAP: f32 = 3.0;
 /// Colour of the lot models' bones, linear RGBA.
@@ -62,7 +60,7 @@ impl Entry {
 impl Default for ModLot {
     /// An empty lot whose row starts at the origin.
     fn default() -> Self {
-        Self { origin: Vec3::ZERO, entries: BTreeMap::new(), free_ids: Vec::new(), next_id: FIRST_LOT_ID }
+        Self { origin: Vec3::ZERO, entries: BTreeMap::new() }
     }
 }
 
@@ -72,8 +70,6 @@ pub struct ModLot {
     /// Where the row starts (its first model's origin), metres; the row runs along +X.
     origin: Vec3,
     entries: BTreeMap<PathBuf, Entry>,
-    free_ids: Vec<ModelId>,
-    next_id: u32,
 }
 
 impl ModLot {
@@ -88,33 +84,25 @@ impl ModLot {
         self.entries.len()
     }
 
-    /// The renderer id the model of `path` shows under: its entry's, or the one
-    /// [`ModLot::insert`] will give it.
-    pub fn id_for(&self, path: &Path) -> ModelId {
-        match self.entries.get(path) {
-            Some(entry) => entry.id,
-            None => self.free_ids.last().copied().unwrap_or(ModelId(self.next_id)),
-        }
+    /// The renderer id the model of `path` shows under, if it is on the lot.
+    pub fn id_of(&self, path: &Path) -> Option<ModelId> {
+        self.entries.get(path).map(|entry| entry.id)
     }
 
-    /// Shows `model` for `path` under [`ModLot::id_for`] at `scale` metres per unit, looping
-    /// clip `clip`: a new entry, or the new version of an entry, which keeps its id and its
+    /// Shows `model` for `path` under renderer id `id` at `scale` metres per unit, looping
+    /// clip `clip`: a new entry, or the new version of an entry (same id), which keeps its
     /// clip time (restarting when the model has no clip any more).
-    pub fn insert(&mut self, path: &Path, model: Arc<Model>, scale: f32, clip: usize) {
+    pub fn insert(&mut self, path: &Path, id: ModelId, model: Arc<Model>, scale: f32, clip: usize) {
         if let Some(entry) = self.entries.get_mut(path) {
             let mut playback = entry.playback;
             playback.time = match model.clips().get(clip) {
                 Some(clip) => playback.mode.wrap(playback.time, clip.duration()),
                 None => 0.0,
             };
-            *entry = Entry::new(entry.id, model, scale, clip, playback);
+            *entry = Entry::new(id, model, scale, clip, playback);
             self.arrange();
             return;
         }
-        let id = self.free_ids.pop().unwrap_or_else(|| {
-            self.next_id += 1;
-            ModelId(self.next_id - 1)
-        });
         self.entries.insert(path.to_owned(), Entry::new(id, model, scale, clip, Playback::looping(0.0)));
         self.arrange();
     }
@@ -122,7 +110,6 @@ impl ModLot {
     /// Takes the model of `path` off the lot; returns its renderer id, if it was there.
     pub fn remove(&mut self, path: &Path) -> Option<ModelId> {
         let entry = self.entries.remove(path)?;
-        self.free_ids.push(entry.id);
         self.arrange();
         Some(entry.id)
     }
@@ -210,7 +197,7 @@ mod tests {
         let model = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("imports").model;
         let model = Arc::new(model);
         let mut lot = ModLot::default();
-        lot.insert(&path, Arc::clone(&model), 1.0, 0);
+        lot.insert(&path, ModelId(9), Arc::clone(&model), 1.0, 0);
         lot.advance(2.099_998_7);
         let mut palettes = Vec::new();
         lot.animate(None, 0, &mut palettes);
@@ -227,8 +214,8 @@ mod tests {
         let model = Arc::new(props_gltf::import_file(&fox, &props_gltf::Limits::default()).expect("imports").model);
         let mut lot = ModLot::default();
         lot.place_at(Vec3::new(10.0, 0.0, -5.0));
-        lot.insert(Path::new("a/fox.glb"), Arc::clone(&model), 0.01, 1);
-        lot.insert(Path::new("b/fox.glb"), Arc::clone(&model), 0.01, 2);
+        lot.insert(Path::new("a/fox.glb"), ModelId(9), Arc::clone(&model), 0.01, 1);
+        lot.insert(Path::new("b/fox.glb"), ModelId(10), Arc::clone(&model), 0.01, 2);
         let (a, b) =
             (lot.place_of(Path::new("a/fox.glb")).expect("a"), lot.place_of(Path::new("b/fox.glb")).expect("b"));
         assert_eq!((a.y, a.z, b.z), (0.0, -5.0, -5.0));

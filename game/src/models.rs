@@ -23,7 +23,7 @@ use props_scene::{Bindings, PropModel, Scene, SceneModels};
 use crate::fitting;
 use crate::lot::ModLot;
 use crate::mod_list::ModList;
-use crate::roles::Role;
+use crate::roles::{ModelIds, Role};
 
 /// How tall a lot model is expected to be, metres (a person, a bench, a small tree): one far
 /// off it is fitted to it ([`fitting::FAR_OFF`]).
@@ -38,10 +38,14 @@ pub struct ModMessage {
     pub is_error: bool,
 }
 
-/// A mod shown in a role's place.
+/// A mod shown in a role's place: instead of its model, or (a car with a sidecar) beside it.
 #[derive(Clone, Debug)]
 struct Override {
     role: Role,
+    /// Its renderer id: the role's when it replaces the role's model, its own when it adds one.
+    id: ModelId,
+    /// Whether it adds a model to the role (cars pick among them) instead of replacing it.
+    adds: bool,
     model: Arc<Model>,
     /// Metres per model unit: the sidecar's `units`, the role's, or fitted ([`fitting`]).
     scale: f32,
@@ -60,6 +64,9 @@ struct Placement {
     bindings: Bindings,
     /// The clip the lot loops.
     lot_clip: usize,
+    /// Whether it adds a model to its role instead of replacing it: a car whose sidecar
+    /// makes it one while its name is not `car`.
+    adds: bool,
 }
 
 impl Placement {
@@ -67,7 +74,8 @@ impl Placement {
     /// it; any other goes on the lot).
     fn of(name: &str, sidecar: Option<&Sidecar>) -> Self {
         let Some(sidecar) = sidecar else {
-            return Self { role: Role::from_name(name), units: None, bindings: Bindings::default(), lot_clip: 0 };
+            let role = Role::from_name(name);
+            return Self { role, units: None, bindings: Bindings::default(), lot_clip: 0, adds: false };
         };
         let role = match sidecar.role {
             PropRole::Car => Some(Role::Car),
@@ -77,7 +85,8 @@ impl Placement {
             PropRole::Ambient => None,
         };
         let bindings = Bindings { nodes: sidecar.nodes.clone(), clips: sidecar.clips.clone() };
-        Self { role, units: sidecar.units, bindings, lot_clip: sidecar.clip.unwrap_or(0) }
+        let adds = role == Some(Role::Car) && name != Role::Car.name();
+        Self { role, units: sidecar.units, bindings, lot_clip: sidecar.clip.unwrap_or(0), adds }
     }
 }
 
@@ -93,6 +102,8 @@ pub struct ModelRegistry {
     overrides: BTreeMap<PathBuf, Override>,
     /// Every other mod.
     lot: ModLot,
+    /// Renderer ids of the mods that add a model (lot models, extra cars).
+    ids: ModelIds,
     /// Every mod seen, for the HUD.
     list: ModList,
     /// The mods folder as the user named it, to show paths.
@@ -126,6 +137,7 @@ impl ModelRegistry {
             base_heights,
             overrides: BTreeMap::new(),
             lot: ModLot::default(),
+            ids: ModelIds::default(),
             list: ModList::default(),
             mods_dir: mods_dir.to_owned(),
             vram_budget,
@@ -144,6 +156,9 @@ impl ModelRegistry {
         for (id, model) in self.lot.models() {
             renderer.set_model(id, model).context("uploading a mod-lot model")?;
         }
+        for added in self.overrides.values().filter(|o| o.adds) {
+            renderer.set_model(added.id, &added.model).context("uploading an added car model")?;
+        }
         Ok(())
     }
 
@@ -156,10 +171,12 @@ impl ModelRegistry {
     /// What a role shows now: its override (the first by path, if several), else the base
     /// asset at the role's scale.
     fn active_override(&self, role: Role) -> Override {
-        match self.overrides.values().find(|o| o.role == role) {
+        match self.overrides.values().find(|o| o.role == role && !o.adds) {
             Some(shown) => shown.clone(),
             None => Override {
                 role,
+                id: role.id(),
+                adds: false,
                 model: Arc::clone(&self.base[&role]),
                 scale: role.scale(),
                 bindings: Bindings::default(),
@@ -193,6 +210,14 @@ impl ModelRegistry {
         SceneModels {
             windmill: prop(Role::Windmill),
             car: prop(Role::Car),
+            extra_cars: self
+                .overrides
+                .values()
+                .filter(|o| o.adds)
+                .map(|o| {
+                    PropModel::new(o.id, Arc::clone(&o.model)).with_scale(o.scale).with_bindings(o.bindings.clone())
+                })
+                .collect(),
             traffic_light: prop(Role::TrafficLight),
             fox: prop(Role::Fox),
         }
@@ -208,9 +233,10 @@ impl ModelRegistry {
     pub fn location(&self, path: &Path, scene: &Scene) -> Option<(glam::Vec3, f32)> {
         let entry = self.list.entries().find(|(p, _)| *p == path).map(|(_, e)| e)?;
         let size = entry.height_m.unwrap_or(2.0);
-        match entry.role {
-            Some(role) => scene.first_prop_of(role.id()).map(|at| (at, size)),
-            None => self.lot.place_of(path).map(|at| (at, size)),
+        match (entry.role, self.overrides.get(path)) {
+            (Some(_), Some(shown)) => scene.first_prop_of(shown.id).map(|at| (at, size)),
+            (Some(role), None) => scene.first_prop_of(role.id()).map(|at| (at, size)),
+            (None, _) => self.lot.place_of(path).map(|at| (at, size)),
         }
     }
 
@@ -231,8 +257,10 @@ impl ModelRegistry {
 
     /// GPU bytes the mods showing now take, but the one under `except`.
     fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
-        let overridden = Role::ALL.into_iter().filter(|role| self.overrides.values().any(|o| o.role == *role));
-        let ids = overridden.map(Role::id).chain(self.lot.models().map(|(id, _)| id));
+        let overridden =
+            Role::ALL.into_iter().filter(|role| self.overrides.values().any(|o| o.role == *role && !o.adds));
+        let added = self.overrides.values().filter(|o| o.adds).map(|o| o.id);
+        let ids = overridden.map(Role::id).chain(added).chain(self.lot.models().map(|(id, _)| id));
         ids.filter(|&id| id != except).filter_map(|id| renderer.model_footprint(id)).map(|f| f.total()).sum()
     }
 
@@ -294,7 +322,12 @@ impl ModelRegistry {
     ) -> ModMessage {
         let shown = self.shown(path);
         let role = placement.role;
-        let id = role.map_or_else(|| self.lot.id_for(path), Role::id);
+        let placement_adds = placement.adds;
+        let own_id = self.overrides.get(path).filter(|o| o.adds).map(|o| o.id).or_else(|| self.lot.id_of(path));
+        let id = match role {
+            Some(role) if !placement.adds => role.id(),
+            _ => own_id.unwrap_or_else(|| self.ids.peek()),
+        };
         let gpu_refusal = |refused: props_render::ModelRefused| format!("{shown}: error[PROPS_GPU]: {refused}");
         let footprint = match renderer.footprint(&model) {
             Ok(footprint) => footprint,
@@ -308,22 +341,30 @@ impl ModelRegistry {
         }
         let place = match role {
             Some(role) => {
-                let taking = Override { role, model: Arc::clone(&model), scale, bindings: placement.bindings };
+                let adds = placement.adds;
+                let taking =
+                    Override { role, id, adds, model: Arc::clone(&model), scale, bindings: placement.bindings };
                 let previous = self.overrides.insert(path.to_owned(), taking);
-                let restore = |registry: &mut Self| match previous {
+                let restore = |registry: &mut Self| match previous.clone() {
                     Some(previous) => registry.overrides.insert(path.to_owned(), previous),
                     None => registry.overrides.remove(path),
                 };
+                // Upload first (an added model's id must exist when the scene draws it).
+                let upload = if adds { Arc::clone(&model) } else { self.active(role) };
+                if let Err(refused) = renderer.set_model(id, &upload) {
+                    restore(self);
+                    return self.rejected(path, name, &gpu_refusal(refused));
+                }
                 if let Err(error) = scene.set_models(self.scene_models()) {
                     restore(self);
+                    self.upload_again(renderer, id, previous.as_ref());
                     return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
                 }
-                if let Err(refused) = renderer.set_model(id, &self.active(role)) {
-                    restore(self);
-                    if let Err(error) = scene.set_models(self.scene_models()) {
-                        tracing::error!(error = %error, "restoring the scene's models failed");
-                    }
-                    return self.rejected(path, name, &gpu_refusal(refused));
+                if let Some(previous) = previous.filter(|p| p.role != role || p.adds != adds) {
+                    self.drop_override(&previous, id, renderer);
+                }
+                if let Some(lot_id) = self.lot.remove(path) {
+                    self.drop_added(lot_id, id, renderer);
                 }
                 role.place().to_owned()
             }
@@ -331,15 +372,29 @@ impl ModelRegistry {
                 if let Err(refused) = renderer.set_model(id, &model) {
                     return self.rejected(path, name, &gpu_refusal(refused));
                 }
-                self.lot.insert(path, model, scale, placement.lot_clip);
+                self.lot.insert(path, id, model, scale, placement.lot_clip);
+                if let Some(previous) = self.overrides.remove(path) {
+                    if let Err(error) = scene.set_models(self.scene_models()) {
+                        tracing::error!(path = %shown, error = %error, "moving a mod to the lot failed");
+                    }
+                    self.drop_override(&previous, id, renderer);
+                }
                 "lot".to_owned()
             }
         };
+        if id == self.ids.peek() {
+            self.ids.take();
+        }
         let ms = format!("{load_ms:.1}");
         let vram_kib = footprint.total().div_ceil(1024);
-        let replaces = role.map_or("", Role::name);
-        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, replaces, vram_kib, "mod reloaded");
+        let (replaces, adds) = match role {
+            Some(role) if placement_adds => ("", role.name()),
+            Some(role) => (role.name(), ""),
+            None => ("", ""),
+        };
+        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, replaces, adds, vram_kib, "mod reloaded");
         let place = match role {
+            Some(role) if placement_adds => format!("{place}, one more {} model", role.name()),
             Some(role) => format!("{place}, as the {}", role.name()),
             None => "on the mod lot".to_owned(),
         };
@@ -353,22 +408,57 @@ impl ModelRegistry {
 
     fn remove(&mut self, path: &Path, name: &str, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         let shown = self.shown(path);
-        if let Some(Override { role, .. }) = self.overrides.remove(path) {
+        if let Some(removed) = self.overrides.remove(path) {
             // The base asset (or another override) already worked with the scene and the GPU.
             if let Err(error) = scene.set_models(self.scene_models()) {
                 tracing::error!(path = %shown, error = %error, "reverting an override failed");
             }
-            if let Err(error) = renderer.set_model(role.id(), &self.active(role)) {
-                tracing::error!(path = %shown, error = %error, "uploading the model an override hid failed");
-            }
+            self.drop_override(&removed, ModelId(u32::MAX), renderer);
         } else if let Some(id) = self.lot.remove(path) {
-            renderer.remove_model(id);
+            self.drop_added(id, ModelId(u32::MAX), renderer);
         } else {
             // Every version of it was rejected: nothing was showing.
             return None;
         }
         tracing::info!(path = %shown, model = %name, "mod removed");
         Some(ModMessage { text: format!("removed {shown}"), is_error: false })
+    }
+
+    /// After `dropped` left the scene's models: reverts its role's model on the GPU, or frees
+    /// the id it added a model under (unless the mod now shows under that id, `kept`).
+    fn drop_override(&mut self, dropped: &Override, kept: ModelId, renderer: &mut Renderer) {
+        if dropped.adds {
+            self.drop_added(dropped.id, kept, renderer);
+        } else if let Err(error) = renderer.set_model(dropped.role.id(), &self.active(dropped.role)) {
+            tracing::error!(error = %error, "uploading the model an override hid failed");
+        }
+    }
+
+    /// Frees the GPU model and the id of a mod that added a model under `id`, unless the mod
+    /// now shows under that id (`kept`).
+    fn drop_added(&mut self, id: ModelId, kept: ModelId, renderer: &mut Renderer) {
+        if id != kept {
+            renderer.remove_model(id);
+            self.ids.release(id);
+        }
+    }
+
+    /// After a refused change: puts back on the GPU what showed under `id` before (the
+    /// previous version of the mod, or the role's model).
+    fn upload_again(&self, renderer: &mut Renderer, id: ModelId, previous: Option<&Override>) {
+        let on_lot = self.lot.models().find(|(lot_id, _)| *lot_id == id).map(|(_, model)| Arc::clone(model));
+        let model = match previous {
+            Some(previous) if previous.adds => Some(Arc::clone(&previous.model)),
+            _ => Role::ALL.into_iter().find(|role| role.id() == id).map(|role| self.active(role)).or(on_lot),
+        };
+        match model {
+            Some(model) => {
+                if let Err(error) = renderer.set_model(id, &model) {
+                    tracing::error!(error = %error, "restoring a model on the GPU failed");
+                }
+            }
+            None => renderer.remove_model(id),
+        }
     }
 
     fn shown(&self, path: &Path) -> String {

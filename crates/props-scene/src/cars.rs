@@ -10,7 +10,7 @@ use hecs::World;
 use crate::PropInstance;
 use crate::crowds::PropCrowd;
 use crate::facing;
-use crate::models::CarGeometry;
+use crate::models::{Animated, CarGeometry};
 use crate::roads::RoadNetwork;
 use crate::traffic::Car;
 
@@ -53,12 +53,71 @@ pub(crate) fn placement(car: &Car, roads: &RoadNetwork, scale: f32) -> Affine3A 
     facing(direction, scale, Vec3::new(at.x, 0.0, at.y))
 }
 
-/// Places every car on its lane and rolls and steers its wheels.
-pub(crate) fn animate(world: &mut World, roads: &RoadNetwork, geometry: &CarGeometry, cars: &mut PropCrowd, dt: f32) {
+/// Which of the car models a car shows: picked from a random number drawn when it was
+/// spawned, so the choice is seeded, and made again the same way when the models change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CarModel {
+    /// The car's spawn number.
+    number: u64,
+    pick: u32,
+    variant: u16,
+}
+
+impl CarModel {
+    /// The model car number `number` shows among `models` (at least one), picked by `pick`.
+    pub fn new(number: u64, pick: u32, models: usize) -> Self {
+        Self { number, pick, variant: (pick as usize % models.max(1)) as u16 }
+    }
+
+    /// The index of its model (its crowd).
+    pub fn variant(self) -> usize {
+        usize::from(self.variant)
+    }
+}
+
+/// Moves every car into the crowds of a new set of car models (one per model, in
+/// [`crate::models::Rigs::cars`] order), keeping its placement and wheel state: each car's
+/// model is picked again among the new ones, cars in spawn order.
+pub(crate) fn recompile(world: &mut World, rigs: &[(Animated, CarGeometry)], crowds: &mut Vec<PropCrowd>) {
+    let Some(first) = crowds.first() else { return };
+    let mut next: Vec<PropCrowd> = rigs.iter().map(|(animated, _)| first.empty_like(animated.clone())).collect();
+    let mut cars: Vec<(hecs::Entity, CarModel, u32)> = world
+        .query_mut::<(hecs::Entity, &CarModel, &PropInstance)>()
+        .into_iter()
+        .map(|(e, m, i)| (e, *m, i.0))
+        .collect();
+    cars.sort_by_key(|(_, model, _)| model.number);
+    for (entity, model, instance) in cars {
+        let old = &crowds[model.variant()];
+        let moved = CarModel::new(model.number, model.pick, next.len());
+        let crowd = &mut next[moved.variant()];
+        let j = crowd.push(old.placement(instance));
+        crowd.drivers_mut(j).copy_from_slice(old.drivers(instance));
+        if let Ok(mut component) = world.get::<&mut CarModel>(entity) {
+            *component = moved;
+        }
+        if let Ok(mut component) = world.get::<&mut PropInstance>(entity) {
+            component.0 = j;
+        }
+    }
+    *crowds = next;
+}
+
+/// Places every car on its lane and rolls and steers its wheels, each with its model's
+/// geometry and scale.
+pub(crate) fn animate(
+    world: &mut World,
+    roads: &RoadNetwork,
+    rigs: &[(Animated, CarGeometry)],
+    crowds: &mut [PropCrowd],
+    dt: f32,
+) {
     let steer_ease = 1.0 - (-dt / STEER_TIME).exp();
-    let s = cars.prop().scale;
-    let (radius, wheelbase, front_axle) = (geometry.wheel_radius * s, geometry.wheelbase * s, geometry.front_axle * s);
-    for (car, wheels, instance) in world.query_mut::<(&Car, &mut CarWheels, &PropInstance)>() {
+    for (car, wheels, model, instance) in world.query_mut::<(&Car, &mut CarWheels, &CarModel, &PropInstance)>() {
+        let (cars, geometry) = (&mut crowds[model.variant()], &rigs[model.variant()].1);
+        let s = cars.prop().scale;
+        let (radius, wheelbase, front_axle) =
+            (geometry.wheel_radius * s, geometry.wheelbase * s, geometry.front_axle * s);
         cars.set_placement(instance.0, placement(car, roads, s));
         let lane = roads.lane(car.lane());
         wheels.spin = (wheels.spin + car.speed() * dt / radius).rem_euclid(TAU);

@@ -91,6 +91,17 @@ impl PropCrowd {
         self.crowd.layers_mut(i as usize)
     }
 
+    /// The driver values of instance `i`.
+    pub fn drivers(&self, i: u32) -> &[f32] {
+        self.crowd.drivers(i as usize)
+    }
+
+    /// A crowd like this one (layers, sharing, scale, runs) for `animated`, with no
+    /// instances.
+    pub fn empty_like(&self, animated: Animated) -> Self {
+        Self::new(animated, self.crowd.layer_count(), self.crowd.sharing(), self.max_scale, self.crowd.runs())
+    }
+
     /// The driver values of instance `i`, to set.
     pub fn drivers_mut(&mut self, i: u32) -> &mut [f32] {
         self.crowd.drivers_mut(i as usize)
@@ -99,8 +110,7 @@ impl PropCrowd {
     /// Compiles `animated` (a new version of the model, with the same layers and drivers) and
     /// keeps every instance's state and placement.
     pub fn recompile(&mut self, animated: Animated) {
-        let mut next =
-            Self::new(animated, self.crowd.layer_count(), self.crowd.sharing(), self.max_scale, self.crowd.runs());
+        let mut next = self.empty_like(animated);
         for (i, placement) in self.placements.iter().enumerate() {
             let j = next.push(placement.to_affine());
             next.layers_mut(j).copy_from_slice(self.crowd.layers(i));

@@ -5,6 +5,7 @@ use glam::{Affine3A, Vec3};
 use props_anim::{CrowdStats, Pose};
 use props_frame::{DebugLine, FrameData};
 
+use crate::crowds::PropCrowd;
 use crate::heading_yaw;
 use crate::models::PropModel;
 use crate::roads::{LANE_WIDTH, LaneKind};
@@ -84,7 +85,7 @@ fn bones(prop: &PropModel, placement: &Affine3A, pose: &Pose, lines: &mut Vec<De
 
 impl Scene {
     /// Appends the props the last [`Scene::animate`] posed into `frame` (call it first, with
-    /// the same frame): for each model (windmill, car, traffic light, fox, in that order) its
+    /// the same frame): for each model (windmill, each car model, traffic light, fox, in that order) its
     /// visible instances, each with the offset of its palette, closed as one batch of that
     /// model's `ModelId`. Nothing else should be left pushed without its `end_batch`.
     /// Allocation-free once the frame's buffers have grown.
@@ -98,7 +99,8 @@ impl Scene {
     #[must_use]
     pub fn counts(&self) -> SceneCounts {
         let c = &self.crowds;
-        let [windmills, cars, traffic_lights, foxes] = [&c.windmill, &c.car, &c.light, &c.fox].map(|c| c.len());
+        let [windmills, traffic_lights, foxes] = [&c.windmill, &c.light, &c.fox].map(|c| c.len());
+        let cars = c.cars.iter().map(PropCrowd::len).sum();
         SceneCounts { windmills, cars, traffic_lights, foxes, instances: windmills + cars + traffic_lights + foxes }
     }
 

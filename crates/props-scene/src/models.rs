@@ -62,6 +62,9 @@ pub struct SceneModels {
     pub windmill: PropModel,
     /// Cars on the roads.
     pub car: PropModel,
+    /// More car models: each car shows one of `car` and these, picked per car from the
+    /// town's seed (mods add variety this way).
+    pub extra_cars: Vec<PropModel>,
     /// Traffic lights at the intersections.
     pub traffic_light: PropModel,
     /// Foxes in the parks.
@@ -103,8 +106,8 @@ pub(crate) struct CarGeometry {
 #[derive(Clone, Debug)]
 pub(crate) struct Rigs {
     pub windmill: Animated,
-    pub car: Animated,
-    pub car_geometry: CarGeometry,
+    /// Every car model (the base one first) with its geometry.
+    pub cars: Vec<(Animated, CarGeometry)>,
     pub light: Animated,
     pub fox: Animated,
     /// Durations of the fox's `Walk` and `Run` clips, seconds.
@@ -114,7 +117,7 @@ pub(crate) struct Rigs {
 impl Rigs {
     /// Looks up every node and clip the scene needs; the first one missing is the error.
     pub fn resolve(models: SceneModels) -> Result<Self, SceneError> {
-        let SceneModels { windmill, car, traffic_light, fox } = models;
+        let SceneModels { windmill, car, extra_cars, traffic_light, fox } = models;
         let (w, b) = (&*windmill.model, &windmill.bindings);
         let windmill_spec = Spec {
             drivers: vec![
@@ -123,37 +126,7 @@ impl Rigs {
             ],
             ..Spec::default()
         };
-        let (c, b) = (&*car.model, &car.bindings);
-        let rest = c.pose_at(None, 0.0);
-        let at = |node: NodeId| rest.world_matrix(node).translation;
-        let wheels = b.nodes(c, "car", "wheels", Convention::Prefixed("wheel_"))?;
-        let mut steer = b.nodes(c, "car", "steer", Convention::Prefixed("steer_"))?;
-        let [left, right] = steer[..] else {
-            return Err(SceneError::SteerPivots { found: steer.len() });
-        };
-        // Left (+X) first.
-        if at(left).x < at(right).x {
-            steer.swap(0, 1);
-        }
-        let rear = wheels.iter().map(|&w| at(w)).fold(None, |r: Option<glam::Vec3A>, p| match r {
-            Some(r) if r.z <= p.z => Some(r),
-            _ => Some(p),
-        });
-        let (rear, front) = (rear.unwrap_or_default(), at(steer[0]));
-        let car_geometry = CarGeometry {
-            wheel_radius: if rear.y > 0.05 { rear.y } else { DEFAULT_WHEEL_RADIUS },
-            wheelbase: if front.z - rear.z > 0.5 { front.z - rear.z } else { DEFAULT_WHEELBASE },
-            front_axle: front.z,
-            pivot_offset: [at(steer[0]).x, at(steer[1]).x],
-        };
-        let car_spec = Spec {
-            drivers: vec![
-                Driver { nodes: wheels, axis: Vec3::X },
-                Driver { nodes: vec![steer[0]], axis: Vec3::Y },
-                Driver { nodes: vec![steer[1]], axis: Vec3::Y },
-            ],
-            ..Spec::default()
-        };
+        let cars = std::iter::once(car).chain(extra_cars).map(car_rig).collect::<Result<Vec<_>, _>>()?;
         let (l, b) = (&*traffic_light.model, &traffic_light.bindings);
         let light_clips = vec![
             b.clip(l, "traffic light", "green", "green")?,
@@ -164,11 +137,46 @@ impl Rigs {
         let fox_clips = [b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
         Ok(Self {
             windmill: Animated { prop: windmill, spec: windmill_spec },
-            car: Animated { prop: car, spec: car_spec },
-            car_geometry,
+            cars,
             light: Animated { spec: Spec { clips: light_clips, ..Spec::default() }, prop: traffic_light },
             fox_durations: fox_clips.map(|k| f.clips()[k].duration()),
             fox: Animated { spec: Spec { clips: fox_clips.to_vec(), ..Spec::default() }, prop: fox },
         })
     }
+}
+
+/// A car model with the drivers of its wheels and steering pivots, and its geometry.
+fn car_rig(car: PropModel) -> Result<(Animated, CarGeometry), SceneError> {
+    let (c, b) = (&*car.model, &car.bindings);
+    let rest = c.pose_at(None, 0.0);
+    let at = |node: NodeId| rest.world_matrix(node).translation;
+    let wheels = b.nodes(c, "car", "wheels", Convention::Prefixed("wheel_"))?;
+    let mut steer = b.nodes(c, "car", "steer", Convention::Prefixed("steer_"))?;
+    let [left, right] = steer[..] else {
+        return Err(SceneError::SteerPivots { found: steer.len() });
+    };
+    // Left (+X) first.
+    if at(left).x < at(right).x {
+        steer.swap(0, 1);
+    }
+    let rear = wheels.iter().map(|&w| at(w)).fold(None, |r: Option<glam::Vec3A>, p| match r {
+        Some(r) if r.z <= p.z => Some(r),
+        _ => Some(p),
+    });
+    let (rear, front) = (rear.unwrap_or_default(), at(steer[0]));
+    let car_geometry = CarGeometry {
+        wheel_radius: if rear.y > 0.05 { rear.y } else { DEFAULT_WHEEL_RADIUS },
+        wheelbase: if front.z - rear.z > 0.5 { front.z - rear.z } else { DEFAULT_WHEELBASE },
+        front_axle: front.z,
+        pivot_offset: [at(steer[0]).x, at(steer[1]).x],
+    };
+    let car_spec = Spec {
+        drivers: vec![
+            Driver { nodes: wheels, axis: Vec3::X },
+            Driver { nodes: vec![steer[0]], axis: Vec3::Y },
+            Driver { nodes: vec![steer[1]], axis: Vec3::Y },
+        ],
+        ..Spec::default()
+    };
+    Ok((Animated { prop: car, spec: car_spec }, car_geometry))
 }

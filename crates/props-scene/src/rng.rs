@@ -20,6 +20,8 @@ pub(crate) enum Stream {
     Wind = 6,
     /// Terrain undulation.
     Terrain = 7,
+    /// Which of the car models each car shows.
+    CarModel = 8,
 }
 
 /// A SplitMix64 generator.

@@ -34,18 +34,27 @@ const RUNS_PER_THREAD: usize = 4;
 #[derive(Clone, Debug)]
 pub(crate) struct Crowds {
     pub windmill: PropCrowd,
-    pub car: PropCrowd,
+    /// One crowd per car model ([`SceneModels::car`] first, then the extra ones).
+    pub cars: Vec<PropCrowd>,
     pub light: PropCrowd,
     pub fox: PropCrowd,
 }
 
 impl Crowds {
-    pub fn each_mut(&mut self) -> [&mut PropCrowd; 4] {
-        [&mut self.windmill, &mut self.car, &mut self.light, &mut self.fox]
+    /// Every crowd: windmills, each car model's, lights, foxes.
+    pub fn each_mut(&mut self) -> impl Iterator<Item = &mut PropCrowd> {
+        std::iter::once(&mut self.windmill)
+            .chain(&mut self.cars)
+            .chain(std::iter::once(&mut self.light))
+            .chain(std::iter::once(&mut self.fox))
     }
 
-    pub fn each(&self) -> [&PropCrowd; 4] {
-        [&self.windmill, &self.car, &self.light, &self.fox]
+    /// Every crowd, in [`Crowds::each_mut`]'s order.
+    pub fn each(&self) -> impl Iterator<Item = &PropCrowd> {
+        std::iter::once(&self.windmill)
+            .chain(&self.cars)
+            .chain(std::iter::once(&self.light))
+            .chain(std::iter::once(&self.fox))
     }
 }
 
@@ -116,7 +125,7 @@ impl Scene {
         let exact = if config.sharing.is_some() { Sharing::Exact } else { Sharing::None };
         let crowds = Crowds {
             windmill: PropCrowd::new(rigs.windmill.clone(), 0, quantized, MAX_SCALE, runs),
-            car: PropCrowd::new(rigs.car.clone(), 0, quantized, 1.0, runs),
+            cars: rigs.cars.iter().map(|(car, _)| PropCrowd::new(car.clone(), 0, quantized, 1.0, runs)).collect(),
             light: PropCrowd::new(rigs.light.clone(), 1, exact, 1.0, runs),
             fox: PropCrowd::new(rigs.fox.clone(), FOX_LAYERS, quantized, 1.0, runs),
         };
@@ -194,7 +203,7 @@ impl Scene {
     /// and with `dt = 0` when the scene is built).
     fn simulate_props(&mut self, dt: f32) {
         let c = &mut self.crowds;
-        cars::animate(&mut self.world, &self.roads, &self.rigs.car_geometry, &mut c.car, dt);
+        cars::animate(&mut self.world, &self.roads, &self.rigs.cars, &mut c.cars, dt);
         signals::animate_lights(&mut self.world, &self.signals, &mut c.light);
         wind::update(&mut self.world, &self.wind, &mut c.windmill, self.time, self.steps, dt);
         animals::update(&mut self.world, self.rigs.fox_durations, &mut c.fox, dt);
@@ -251,11 +260,15 @@ impl Scene {
 
     fn insert_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Entity {
         let rng = Rng::stream(self.config.seed, Stream::Car, self.cars_spawned);
+        let number = self.cars_spawned;
+        let pick = (Rng::stream(self.config.seed, Stream::CarModel, number).next_u64() >> 32) as u32;
         self.cars_spawned += 1;
         let car = Car::new(&self.roads, lane, position, speed, rng);
-        let placement = cars::placement(&car, &self.roads, self.crowds.car.prop().scale);
-        let instance = PropInstance(self.crowds.car.push(placement));
-        self.world.spawn((car, cars::CarWheels::default(), instance))
+        let model = cars::CarModel::new(number, pick, self.crowds.cars.len());
+        let crowd = &mut self.crowds.cars[model.variant()];
+        let placement = cars::placement(&car, &self.roads, crowd.prop().scale);
+        let instance = PropInstance(crowd.push(placement));
+        self.world.spawn((car, cars::CarWheels::default(), model, instance))
     }
 
     /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s. Refused when the lane does not exist, the position is off the
@@ -330,11 +343,10 @@ impl Scene {
         self.rigs = Rigs::resolve(models)?;
         let r = &self.rigs;
         let c = &mut self.crowds;
-        for (crowd, animated) in
-            [(&mut c.windmill, &r.windmill), (&mut c.car, &r.car), (&mut c.light, &r.light), (&mut c.fox, &r.fox)]
-        {
+        for (crowd, animated) in [(&mut c.windmill, &r.windmill), (&mut c.light, &r.light), (&mut c.fox, &r.fox)] {
             crowd.recompile(animated.clone());
         }
+        cars::recompile(&mut self.world, &r.cars, &mut c.cars);
         Ok(())
     }
 
@@ -342,7 +354,7 @@ impl Scene {
     /// a player where a model is).
     #[must_use]
     pub fn first_prop_of(&self, id: ModelId) -> Option<Vec3> {
-        let crowd = self.crowds.each().into_iter().find(|c| c.prop().id == id && c.len() > 0)?;
+        let crowd = self.crowds.each().find(|c| c.prop().id == id && c.len() > 0)?;
         Some(crowd.placement(0).translation.into())
     }
 
@@ -352,8 +364,8 @@ impl Scene {
         let c = &self.crowds;
         let crowd = if self.world.satisfies::<&Windmill>(entity) {
             &c.windmill
-        } else if self.world.satisfies::<&Car>(entity) {
-            &c.car
+        } else if let Ok(model) = self.world.get::<&cars::CarModel>(entity) {
+            &c.cars[model.variant()]
         } else if self.world.satisfies::<&TrafficLight>(entity) {
             &c.light
         } else {
@@ -368,6 +380,13 @@ impl Scene {
     #[must_use]
     pub fn pose_of(&self, entity: Entity) -> Option<Pose> {
         self.instance_of(entity).map(|(crowd, i)| crowd.pose(i))
+    }
+
+    /// The renderer id of the model a prop is drawn with; `None` for an entity that is not a
+    /// prop.
+    #[must_use]
+    pub fn model_of(&self, entity: Entity) -> Option<ModelId> {
+        self.instance_of(entity).map(|(crowd, _)| crowd.prop().id)
     }
 
     /// Where a prop stands (its model-to-world transform); `None` for an entity that is not a
@@ -445,11 +464,10 @@ impl Scene {
         self.animation
     }
 
-    /// Each prop model (windmill, car, traffic light, fox) with the program it is compiled to
+    /// Each prop model (windmill, each car model, traffic light, fox) with the program it is compiled to
     /// and the crowd of its instances' animation states, for tools and benchmarks (the
     /// crowd's `stats` are the last frame's for that model).
-    #[must_use]
-    pub fn crowds(&self) -> [(&PropModel, &Program, &Crowd); 4] {
+    pub fn crowds(&self) -> impl Iterator<Item = (&PropModel, &Program, &Crowd)> {
         self.crowds.each().map(PropCrowd::parts)
     }
 

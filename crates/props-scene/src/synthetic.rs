@@ -237,6 +237,7 @@ pub fn models() -> Result<SceneModels, SyntheticError> {
     Ok(SceneModels {
         windmill: prop(0, windmill()?),
         car: prop(1, car()?),
+        extra_cars: Vec::new(),
         traffic_light: prop(2, traffic_light()?),
         fox: prop(3, fox()?),
     })

@@ -30,8 +30,7 @@ fn town(threads: usize) -> Scene {
 /// caller's) are reserved for the most a frame can hold, so that only the scene is measured.
 fn check(label: &str, scene: &mut Scene, transient: usize) {
     let mut frame = FrameData::default();
-    let most: usize =
-        scene.crowds().iter().map(|(_, program, crowd)| 2 * (crowd.len() + 4) * program.palette_len()).sum();
+    let most: usize = scene.crowds().map(|(_, program, crowd)| 2 * (crowd.len() + 4) * program.palette_len()).sum();
     frame.palettes.reserve(most);
     frame.instances.reserve(scene.counts().instances);
     frame.batches.reserve(4);

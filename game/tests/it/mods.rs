@@ -114,7 +114,7 @@ fn a_mod_far_off_its_size_is_fitted_and_warned_about() {
 }
 
 /// A sidecar gives a model of any name a role, its units and its bindings: a car-shaped
-/// `truck.glb` with `role = "car"` drives in traffic; a sidecar naming a node the model lacks
+/// `truck.glb` with `role = "car"` drives in traffic beside the base car; a sidecar naming a node the model lacks
 /// is refused like a bad model, keeping the last good version; fixing it re-binds. The Fox
 /// as an ambient prop in its own units loops the clip its sidecar names, unfitted.
 #[test]
@@ -132,7 +132,8 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     std::fs::write(&sidecar, "role = \"car\"\n").expect("sidecar");
     std::fs::copy(root().join("assets/car.glb"), pack.join("truck.glb")).expect("copy");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
-    assert_eq!((loaded["place"].as_str(), loaded["replaces"].as_str()), (Some("traffic"), Some("car")), "{loaded}");
+    // Named otherwise than `car`, a car by its sidecar drives beside the base car.
+    assert_eq!((loaded["place"].as_str(), loaded["adds"].as_str()), (Some("traffic"), Some("car")), "{loaded}");
 
     std::fs::write(&sidecar, "role = \"car\"\n[nodes]\nwheels = [\"wheel_front_left\", \"axle\"]\n").expect("break");
     let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
@@ -154,6 +155,9 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     assert_eq!(loaded["place"], "lot");
     let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
+    let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
+    // Four props, the ground, the truck beside the car, the fox statue.
+    assert_eq!((finished["gpu_models"].as_u64(), finished["mods"].as_u64()), (Some(7), Some(2)), "{finished}");
     let fitted = log.iter().any(|l| {
         path_ends_with(l, "pack/fox_statue.glb") && l["warning"].as_str().is_some_and(|w| w.contains("PROPS_FITTED"))
     });

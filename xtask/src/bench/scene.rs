@@ -96,7 +96,13 @@ fn load_models(assets: &Path) -> Result<SceneModels> {
             props_gltf::gate::admit_file(&path, &limits).with_context(|| format!("loading {}", path.display()))?;
         Ok(PropModel::new(ModelId(k as u32), Arc::new(admitted.import.model)).with_scale(scale))
     };
-    Ok(SceneModels { windmill: load(0)?, car: load(1)?, traffic_light: load(2)?, fox: load(3)? })
+    Ok(SceneModels {
+        windmill: load(0)?,
+        car: load(1)?,
+        extra_cars: Vec::new(),
+        traffic_light: load(2)?,
+        fox: load(3)?,
+    })
 }
 
 /// The kernel's ns per joint on every instance's state of each model, weighted by the joints
@@ -175,7 +181,7 @@ fn measure(
         palettes_written: 0.0,
         upload_bytes: 0.0,
         kernel_ns_per_joint: 0.0,
-        state_bytes: scene.crowds().iter().map(|(_, _, c)| c.len() * c.bytes_per_instance()).sum(),
+        state_bytes: scene.crowds().map(|(_, _, c)| c.len() * c.bytes_per_instance()).sum(),
     };
     let frames = args.frames.max(1) as f64;
     for _ in 0..args.frames.max(1) {

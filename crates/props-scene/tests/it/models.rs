@@ -148,3 +148,40 @@ fn the_first_prop_of_a_model_can_be_found() {
     assert!((at - glam::Vec3::from(placed)).length() < 1e-4, "{at} vs {placed}");
     assert_eq!(scene.first_prop_of(models().windmill.id), None, "no windmills");
 }
+
+/// Car models coexist: each car shows one of them, picked from the seed (the same seed picks
+/// the same way), every model's cars are drawn as its own batch, and when the models change
+/// every car keeps driving where it was, in one of the new models.
+#[test]
+fn car_models_coexist_and_each_car_keeps_its_pick() {
+    let second = PropModel::new(ModelId(7), Arc::new(synthetic::car().expect("car")));
+    let two = props_scene::SceneModels { extra_cars: vec![second], ..models() };
+    let config = SceneConfig { cars: 60, windmills: 0, foxes: 0, seed: 5, ..SceneConfig::default() };
+    let ids_of = |scene: &Scene| -> Vec<u32> {
+        crate::support::cars(scene).iter().map(|(e, _)| scene.model_of(*e).expect("a prop").0).collect()
+    };
+    let mut scene = Scene::new(config, two.clone()).expect("two car models");
+    let picks = ids_of(&scene);
+    let second_count = picks.iter().filter(|&&id| id == 7).count();
+    assert!((15..=45).contains(&second_count), "{second_count} of 60 cars show the second model");
+    assert_eq!(ids_of(&Scene::new(config, two.clone()).expect("again")), picks, "seeded");
+    let other_seed = Scene::new(SceneConfig { seed: 6, ..config }, two.clone()).expect("other seed");
+    assert_ne!(ids_of(&other_seed), picks, "another seed picks otherwise");
+
+    let mut frame = props_frame::FrameData::default();
+    crate::support::draw(&mut scene, &mut frame);
+    let batch_ids: Vec<u32> = frame.batches.iter().map(|b| b.model.0).collect();
+    assert!(batch_ids.contains(&1) && batch_ids.contains(&7), "{batch_ids:?}");
+    assert_eq!(scene.counts().cars, 60);
+
+    for _ in 0..20 {
+        scene.step(crate::support::DT);
+    }
+    let before: Vec<_> =
+        crate::support::cars(&scene).iter().map(|(e, _)| scene.placement_of(*e).expect("placed")).collect();
+    scene.set_models(models()).expect("back to one car model");
+    let after: Vec<_> =
+        crate::support::cars(&scene).iter().map(|(e, _)| scene.placement_of(*e).expect("placed")).collect();
+    assert_eq!(before, after, "every car stays where it was");
+    assert!(ids_of(&scene).iter().all(|&id| id == 1), "every car shows the one model left");
+}
