@@ -14,7 +14,7 @@
 //! # windmill: nacelle = "head" (yaws into the wind), rotor = "spinner" (follows it)
 //!
 //! [clips]                        # clips played on simulation states
-//! # traffic_light: green, amber, red; animal: walk, run
+//! # traffic_light: green, amber, red; animal: walk, run; car: doors (opened when it stops)
 //! ```
 
 use std::collections::BTreeMap;
@@ -75,7 +75,8 @@ impl PropRole {
         match self {
             PropRole::TrafficLight => &["green", "amber", "red"],
             PropRole::Animal => &["walk", "run"],
-            PropRole::Car | PropRole::Windmill | PropRole::Ambient => &[],
+            PropRole::Car => &["doors"],
+            PropRole::Windmill | PropRole::Ambient => &[],
         }
     }
 }

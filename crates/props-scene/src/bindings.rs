@@ -4,7 +4,8 @@
 //!
 //! Parts: windmill `nacelle` (yaws into the wind) and `rotor` (follows the wind); car `wheels`
 //! (spin with speed) and `steer` (two pivots, turned with the road's curvature). Clip states:
-//! traffic light `green`, `amber`, `red`; animal `walk`, `run`.
+//! traffic light `green`, `amber`, `red`; animal `walk`, `run`; car `doors` (optional: opened
+//! once the car has stood still, closed when it goes).
 
 use std::collections::BTreeMap;
 

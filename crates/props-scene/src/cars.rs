@@ -18,12 +18,20 @@ use crate::traffic::Car;
 const STEER_TIME: f32 = 0.25;
 /// Largest steering angle, radians.
 const MAX_STEER: f32 = 0.7;
+/// A car standing still this long opens its doors (if its model has a `doors` clip), seconds.
+pub const DOORS_AFTER: f32 = 2.0;
+/// Below this speed a car stands still, m/s.
+const STILL_BELOW: f32 = 0.05;
 
 /// The wheel state of a car.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CarWheels {
     spin: f32,
     curvature: f32,
+    /// How long the car has stood still, seconds.
+    still: f32,
+    /// Where its `doors` clip is: 0 closed, its length open.
+    doors: f32,
 }
 
 impl CarWheels {
@@ -37,6 +45,14 @@ impl CarWheels {
     #[must_use]
     pub fn curvature(&self) -> f32 {
         self.curvature
+    }
+
+    /// Time into the `doors` clip of a car model that has one: 0 while closed, growing to the
+    /// clip's length as they open once the car has stood still [`DOORS_AFTER`] seconds,
+    /// going back as they close when it moves.
+    #[must_use]
+    pub fn doors(&self) -> f32 {
+        self.doors
     }
 }
 
@@ -80,7 +96,8 @@ impl CarModel {
 /// model is picked again among the new ones, cars in spawn order.
 pub(crate) fn recompile(world: &mut World, rigs: &[(Animated, CarGeometry)], crowds: &mut Vec<PropCrowd>) {
     let Some(first) = crowds.first() else { return };
-    let mut next: Vec<PropCrowd> = rigs.iter().map(|(animated, _)| first.empty_like(animated.clone())).collect();
+    let mut next: Vec<PropCrowd> =
+        rigs.iter().map(|(animated, _)| first.empty_like(animated.clone(), animated.spec.clips.len())).collect();
     let mut cars: Vec<(hecs::Entity, CarModel, u32)> = world
         .query_mut::<(hecs::Entity, &CarModel, &PropInstance)>()
         .into_iter()
@@ -126,6 +143,12 @@ pub(crate) fn animate(
         wheels.curvature += (ahead.curvature() - wheels.curvature) * steer_ease;
         let [left, right] = geometry.pivot_offset.map(|offset| steer_angle(wheels.curvature, wheelbase, offset * s));
         cars.drivers_mut(instance.0).copy_from_slice(&[wheels.spin, left, right]);
+        if let Some(length) = geometry.doors {
+            wheels.still = if car.speed() < STILL_BELOW { wheels.still + dt } else { 0.0 };
+            let opening = wheels.still >= DOORS_AFTER;
+            wheels.doors = (wheels.doors + if opening { dt } else { -dt }).clamp(0.0, length);
+            cars.layers_mut(instance.0)[0] = props_anim::Layer::clip(0, wheels.doors);
+        }
     }
 }
 

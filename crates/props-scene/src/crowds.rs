@@ -96,10 +96,10 @@ impl PropCrowd {
         self.crowd.drivers(i as usize)
     }
 
-    /// A crowd like this one (layers, sharing, scale, runs) for `animated`, with no
-    /// instances.
-    pub fn empty_like(&self, animated: Animated) -> Self {
-        Self::new(animated, self.crowd.layer_count(), self.crowd.sharing(), self.max_scale, self.crowd.runs())
+    /// A crowd like this one (sharing, scale, runs) for `animated` with `layers` clip layers
+    /// per instance, and no instances.
+    pub fn empty_like(&self, animated: Animated, layers: usize) -> Self {
+        Self::new(animated, layers, self.crowd.sharing(), self.max_scale, self.crowd.runs())
     }
 
     /// The driver values of instance `i`, to set.
@@ -110,7 +110,7 @@ impl PropCrowd {
     /// Compiles `animated` (a new version of the model, with the same layers and drivers) and
     /// keeps every instance's state and placement.
     pub fn recompile(&mut self, animated: Animated) {
-        let mut next = self.empty_like(animated);
+        let mut next = self.empty_like(animated, self.crowd.layer_count());
         for (i, placement) in self.placements.iter().enumerate() {
             let j = next.push(placement.to_affine());
             next.layers_mut(j).copy_from_slice(self.crowd.layers(i));

@@ -42,7 +42,7 @@ mod wind;
 pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
 pub use bindings::Bindings;
 pub use camera::SceneCamera;
-pub use cars::CarWheels;
+pub use cars::{CarWheels, DOORS_AFTER};
 pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, WindConfig};
 pub use error::SceneError;
 pub use extract::{AnimationStats, SceneCounts};

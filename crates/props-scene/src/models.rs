@@ -95,6 +95,8 @@ pub(crate) struct CarGeometry {
     pub front_axle: f32,
     /// Lateral offset (+X, the car's left) of each steering pivot.
     pub pivot_offset: [f32; 2],
+    /// Length of its `doors` clip (opened as the car stops, closed as it goes), if it has one.
+    pub doors: Option<f32>,
 }
 
 /// Every model with its looked-up nodes and clips. Drivers, in [`Spec::drivers`] order:
@@ -164,13 +166,20 @@ fn car_rig(car: PropModel) -> Result<(Animated, CarGeometry), SceneError> {
         _ => Some(p),
     });
     let (rear, front) = (rear.unwrap_or_default(), at(steer[0]));
+    // Doors are optional: bound by a sidecar (then they must exist), else a clip `doors`.
+    let doors = match b.clips.contains_key("doors") {
+        true => Some(b.clip(c, "car", "doors", "doors")?),
+        false => c.find_clip("doors"),
+    };
     let car_geometry = CarGeometry {
         wheel_radius: if rear.y > 0.05 { rear.y } else { DEFAULT_WHEEL_RADIUS },
         wheelbase: if front.z - rear.z > 0.5 { front.z - rear.z } else { DEFAULT_WHEELBASE },
         front_axle: front.z,
         pivot_offset: [at(steer[0]).x, at(steer[1]).x],
+        doors: doors.map(|d| c.clips()[d].duration()),
     };
     let car_spec = Spec {
+        clips: doors.into_iter().collect(),
         drivers: vec![
             Driver { nodes: wheels, axis: Vec3::X },
             Driver { nodes: vec![steer[0]], axis: Vec3::Y },

@@ -125,7 +125,11 @@ impl Scene {
         let exact = if config.sharing.is_some() { Sharing::Exact } else { Sharing::None };
         let crowds = Crowds {
             windmill: PropCrowd::new(rigs.windmill.clone(), 0, quantized, MAX_SCALE, runs),
-            cars: rigs.cars.iter().map(|(car, _)| PropCrowd::new(car.clone(), 0, quantized, 1.0, runs)).collect(),
+            cars: rigs
+                .cars
+                .iter()
+                .map(|(car, _)| PropCrowd::new(car.clone(), car.spec.clips.len(), quantized, 1.0, runs))
+                .collect(),
             light: PropCrowd::new(rigs.light.clone(), 1, exact, 1.0, runs),
             fox: PropCrowd::new(rigs.fox.clone(), FOX_LAYERS, quantized, 1.0, runs),
         };

@@ -177,6 +177,24 @@ pub fn car() -> Result<Model, SyntheticError> {
     build(&nodes, vec![("drive", drive)], None)
 }
 
+/// The car with a door: `body` also carries `door_left` (hinged at its front edge), and a
+/// `doors` clip swings it open 70 degrees about Y over one second.
+pub fn car_with_doors() -> Result<Model, SyntheticError> {
+    let (x, y, z) = (0.78, 0.33, 1.3);
+    let nodes = [
+        node("body", Vec3::ZERO, &[1, 2, 5, 6, 7], true),
+        node("steer_front_left", Vec3::new(x, y, z), &[3], false),
+        node("steer_front_right", Vec3::new(-x, y, z), &[4], false),
+        node("wheel_front_left", Vec3::ZERO, &[], true),
+        node("wheel_front_right", Vec3::ZERO, &[], true),
+        node("wheel_rear_left", Vec3::new(x, y, -z), &[], true),
+        node("wheel_rear_right", Vec3::new(-x, y, -z), &[], true),
+        node("door_left", Vec3::new(0.9, 0.7, 0.6), &[], true),
+    ];
+    let open = Keyframes::Rotation(vec![Quat::IDENTITY, Quat::from_rotation_y(70f32.to_radians())]);
+    build(&nodes, vec![("doors", vec![(7, Interpolation::Linear, vec![0.0, 1.0], open)])], None)
+}
+
 /// The traffic light: `pole` → `housing` → `lamp_red` / `lamp_amber` / `lamp_green`, each with
 /// a `lamp_*_on` child at scale 0 (dark); clips `cycle` (10 s), `green`, `amber`, `red`.
 pub fn traffic_light() -> Result<Model, SyntheticError> {

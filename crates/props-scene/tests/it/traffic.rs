@@ -175,3 +175,51 @@ fn wheels_roll_with_speed_and_steer_into_turns() {
     let (axis, angle) = pose.local_transform(pivot).rotation.to_axis_angle();
     assert!(axis.y > 0.99 && angle > 0.05, "left pivot turned about +Y by {angle}");
 }
+
+/// A car model with a `doors` clip opens its doors once stopped at a red light for
+/// `DOORS_AFTER` seconds (its door node turns as the clip says, over the driving pose) and
+/// closes them when it drives on; the base car, without the clip, just waits.
+#[test]
+fn doors_open_when_a_car_has_stood_still_and_close_when_it_goes() {
+    let doors = props_scene::PropModel::new(
+        props_frame::ModelId(1),
+        std::sync::Arc::new(props_scene::synthetic::car_with_doors().expect("car")),
+    );
+    let models = props_scene::SceneModels { car: doors, ..crate::support::models() };
+    let mut scene = Scene::new(traffic_only(0, 1), models).expect("a car with doors drives");
+    scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
+    let lane = approach_lane(&scene, CENTRE, NORTH);
+    let entity = scene.spawn_car(lane, 10.0, 13.0).expect("room on an empty road");
+    let door = scene
+        .crowds()
+        .find(|(prop, _, _)| prop.model.rig().find("door_left").is_some())
+        .expect("the car")
+        .0
+        .model
+        .clone();
+    let door_node = door.rig().find("door_left").expect("a door");
+    let door_angle = |scene: &Scene| {
+        let pose = scene.pose_of(entity).expect("a car");
+        pose.local_transform(door_node).rotation.angle_between(glam::Quat::IDENTITY).to_degrees()
+    };
+    let mut open_at = None;
+    for step in 0..60 * 30 {
+        scene.step(DT);
+        let c = car(&scene, entity);
+        let wheels = *scene.world().get::<&CarWheels>(entity).expect("wheels");
+        if c.speed() > 0.05 {
+            assert_eq!(wheels.doors(), 0.0, "step {step}: doors open while driving to the light");
+        }
+        if wheels.doors() >= 1.0 && open_at.is_none() {
+            open_at = Some(step);
+        }
+    }
+    assert!(open_at.is_some(), "the doors opened at the red light");
+    assert!((door_angle(&scene) - 70.0).abs() < 0.5, "open: {} degrees", door_angle(&scene));
+    scene.set_signal_override(CENTRE, Some(SignalOverride::Green(NORTH))).expect("intersection exists");
+    for _ in 0..60 * 3 {
+        scene.step(DT);
+    }
+    assert!(car(&scene, entity).speed() > 1.0, "drove on");
+    assert!(door_angle(&scene) < 0.5, "closed again: {} degrees", door_angle(&scene));
+}
