@@ -29,7 +29,7 @@ struct Entry {
     /// Radius around its origin, in the ground plane, of the box it fills over its rest pose
     /// and clips, at its scale (metres).
     radius: f32,
-    /// Metres per model unit (1, or fitted: [`crate::fitting`]).
+    /// Metres per model unit (1, or fitted: [`props_mods::fitting`]).
     scale: f32,
     /// Where it stands in the row.
     place: Affine3A,

@@ -4,7 +4,6 @@
 mod cli;
 mod controls;
 mod demo;
-mod fitting;
 mod gpu;
 mod ground;
 mod headless;

@@ -15,19 +15,14 @@ use anyhow::Context as _;
 use props_anim::Model;
 use props_frame::ModelId;
 use props_gltf::Limits;
-use props_mods::ModEvent;
 use props_mods::sidecar::{PropRole, Sidecar};
+use props_mods::{ModEvent, fitting};
 use props_render::Renderer;
 use props_scene::{Bindings, PropModel, Scene, SceneModels};
 
-use crate::fitting;
 use crate::lot::ModLot;
 use crate::mod_list::ModList;
 use crate::roles::{ModelIds, Role};
-
-/// How tall a lot model is expected to be, metres (a person, a bench, a small tree): one far
-/// off it is fitted to it ([`fitting::FAR_OFF`]).
-const LOT_HEIGHT: f32 = 1.8;
 
 /// The latest mod event, for the HUD.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,7 +180,7 @@ impl ModelRegistry {
     }
 
     /// The scale a mod shows at: its sidecar's units, else its role's units (fitted to the
-    /// role's size when far off it, or to [`LOT_HEIGHT`] on the lot), with the warning
+    /// role's size when far off it, or to [`fitting::LOT_HEIGHT`] on the lot), with the warning
     /// fitting gives.
     fn scale(&self, placement: &Placement, model: &Model) -> (f32, Option<String>) {
         if let Some(units) = placement.units {
@@ -197,7 +192,7 @@ impl ModelRegistry {
                 let expected = self.base_heights[&role] * role.scale();
                 fitting::fit(height, role.scale(), expected, &format!("the {}", role.name()))
             }
-            None => fitting::fit(height, 1.0, LOT_HEIGHT, "a lot model"),
+            None => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
         }
     }
 
@@ -271,7 +266,7 @@ impl ModelRegistry {
             ModEvent::Loaded { path, name, model, sidecar, load_ms, mut warnings, .. } => {
                 let placement = Placement::of(&name, sidecar.as_ref());
                 let (scale, fitted) = self.scale(&placement, &model);
-                warnings.extend(fitted);
+                warnings.extend(fitted.map(|message| format!("warning[{}]: {message}", fitting::FITTED)));
                 for warning in &warnings {
                     tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
                 }

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use props_gltf::validate::{Issue, Report, Severity};
-use props_mods::sidecar;
+use props_mods::{fitting, sidecar};
 use serde_json::json;
 
 /// Folders checked when no path is given.
@@ -82,14 +82,49 @@ fn check_with_sidecar(file: &Path, limits: &Limits) -> Report {
     match admit_file(file, limits) {
         Ok(admitted) => {
             let mut report = admitted.report;
-            if let Err(error) = sidecar::read(file, file, &admitted.import.model) {
-                let message = format!("in {}: {}", error.file, error.message);
-                report.issues.push(Issue::error(sidecar::SIDECAR_CODE, error.pointer, message));
+            let model = &admitted.import.model;
+            match sidecar::read(file, file, model) {
+                Ok(sidecar) => report.issues.extend(size_warning(file, sidecar.as_ref(), model)),
+                Err(error) => {
+                    let message = format!("in {}: {}", error.file, error.message);
+                    report.issues.push(Issue::error(sidecar::SIDECAR_CODE, error.pointer, message));
+                }
             }
             report
         }
         Err(refused) => refused.report,
     }
+}
+
+/// The game's fitting warning for `model` (`file`, with its `sidecar`): far off the height of
+/// the base asset whose place it takes (the workspace's `assets/<name>.glb`), or of a lot
+/// model; none when the sidecar gives its units (the game draws it at them).
+fn size_warning(file: &Path, sidecar: Option<&sidecar::Sidecar>, model: &props_anim::Model) -> Option<Issue> {
+    use props_mods::sidecar::PropRole;
+    let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let role_name = match sidecar.map(|s| s.role) {
+        Some(PropRole::Car) => Some("car"),
+        Some(PropRole::TrafficLight) => Some("traffic_light"),
+        Some(PropRole::Windmill) => Some("windmill"),
+        Some(PropRole::Animal) => Some("Fox"),
+        Some(PropRole::Ambient) => None,
+        None => props_scene::PROP_ASSETS.iter().map(|(name, _)| *name).find(|name| *name == stem),
+    };
+    if sidecar.is_some_and(|s| s.units.is_some()) {
+        return None; // The game draws it at the units given.
+    }
+    let height = fitting::height(model);
+    let (_, message) = match role_name {
+        Some(role) => {
+            let scale = props_scene::PROP_ASSETS.iter().find(|(name, _)| *name == role).map_or(1.0, |(_, s)| *s);
+            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(format!("{role}.glb"));
+            let base = admit_file(&base, &Limits::default()).ok()?;
+            let expected = fitting::height(&base.import.model)? * scale;
+            fitting::fit(height, scale, expected, &format!("the {role}"))
+        }
+        None => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
+    };
+    message.map(|message| Issue::warning(fitting::FITTED, "", message))
 }
 
 /// Every `.gltf` / `.glb` file among `paths` and under the folders among them, each folder's
@@ -179,6 +214,29 @@ mod tests {
         assert_eq!(limits_for(Path::new("assets/windmill.glb"), false), Limits::default());
         assert_eq!(limits_for(Path::new("assets/windmill.glb"), true), mods);
         assert_ne!(mods, Limits::default(), "mods are held to tighter sizes");
+    }
+
+    /// The Fox in centimetres: fine as `Fox.glb` (its role's units are 0.01) or with a
+    /// sidecar giving its units, 81 m tall (warned) on the lot or as a car.
+    #[test]
+    fn sizes_far_off_the_place_are_warned_as_the_game_fits_them() {
+        let fox_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        let fox = props_gltf::import_file(&fox_path, &Limits::default()).expect("the Fox").model;
+        let warned = |name: &str, sidecar: Option<&str>| {
+            let sidecar = sidecar.map(|text| {
+                let dir = std::env::temp_dir().join(format!("props-size-{}-{name}", std::process::id()));
+                std::fs::create_dir_all(&dir).expect("folder");
+                std::fs::write(dir.join(format!("{name}.prop.toml")), text).expect("sidecar");
+                sidecar::read(&dir.join(format!("{name}.glb")), Path::new(name), &fox).expect("valid").expect("read")
+            });
+            size_warning(Path::new(&format!("mods/{name}.glb")), sidecar.as_ref(), &fox).map(|i| i.message)
+        };
+        assert_eq!(warned("Fox", None), None);
+        let lot = warned("giant", None).expect("on the lot");
+        assert!(lot.contains("81.57 m tall") && lot.contains("a lot model's 1.8 m"), "{lot}");
+        let car = warned("truck", Some("role = \"car\"")).expect("as a car");
+        assert!(car.contains("the car's 1.5 m"), "{car}");
+        assert_eq!(warned("statue", Some("role = \"ambient\"\nunits = 0.01")), None);
     }
 
     #[test]

@@ -19,6 +19,7 @@
 //! `.part`, `.crdownload`, `.tmp`, ...) are ignored.
 
 mod error;
+pub mod fitting;
 mod loader;
 mod paths;
 mod policy;

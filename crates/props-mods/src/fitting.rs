@@ -1,8 +1,15 @@
 //! Mods far off the size their place expects are fitted to it, with a warning that says
 //! their size in metres: a Fox exported in centimetres would stand 80 m tall as a car, a
-//! soldier exported at a hundredth would be a speck on the lot.
+//! soldier exported at a hundredth would be a speck on the lot. The game fits and warns;
+//! `cargo xtask check-assets` warns the same way.
 
 use props_anim::Model;
+
+/// The code of the fitting warning.
+pub const FITTED: &str = "PROPS_FITTED";
+
+/// How tall a lot (ambient) model is expected to be, metres (a person, a bench, a small tree).
+pub const LOT_HEIGHT: f32 = 1.8;
 
 /// How far a model's height may be from the expected one, either way, before it is fitted.
 pub const FAR_OFF: f32 = 8.0;
@@ -18,7 +25,7 @@ pub fn height(model: &Model) -> Option<f32> {
 
 /// The scale that shows a model `height` units tall at `scale` metres per unit: `scale`
 /// itself when its height is within [`FAR_OFF`] of `expected` metres, else the scale that
-/// makes it `expected` metres tall, with the warning to show.
+/// makes it `expected` metres tall, with the warning's message (code [`FITTED`]).
 pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, Option<String>) {
     let Some(height) = height else { return (scale, None) };
     let metres = height * scale;
@@ -28,7 +35,7 @@ pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, 
     }
     let fitted = expected / height;
     let warning = format!(
-        "warning[PROPS_FITTED]: it is {metres:.2} m tall, far from {what}'s {expected:.1} m: shown at {:.3}x (export it in metres: \
+        "it is {metres:.2} m tall, far from {what}'s {expected:.1} m: shown at {:.3}x (export it in metres: \
          in Blender, apply the scale and keep Unit Scale at 1.0)",
         fitted / scale
     );
