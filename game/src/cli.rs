@@ -44,6 +44,10 @@ pub struct Args {
     /// following the wall clock (makes runs and screenshots repeatable).
     #[arg(long, value_name = "SECONDS", value_parser = parse_fixed_dt)]
     pub fixed_dt: Option<f32>,
+    /// Simulated seconds per real second at start (the window's + and - halve and double
+    /// it); the HUD and the headless status line show the rate reached.
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_time_scale)]
+    pub time_scale: f32,
     /// Render offscreen, without a window.
     #[arg(long)]
     pub headless: bool,
@@ -102,6 +106,14 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line.
     Json,
+}
+
+/// Parses a time scale: 1/16 to 16.
+fn parse_time_scale(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(scale) if (1.0 / 16.0..=16.0).contains(&scale) => Ok(scale),
+        _ => Err(format!("invalid time scale {text:?}: give a number from 0.0625 to 16")),
+    }
 }
 
 /// Parses `WIDTHxHEIGHT`.

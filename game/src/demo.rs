@@ -9,7 +9,7 @@ use props_anim::{Quantization, UpdateRateLod};
 use props_frame::{Frame, FrameData, Light, OrbitCamera, SKY};
 use props_mods::ModConfig;
 use props_render::{FrameStats, Renderer};
-use props_scene::{AnimationStats, FixedStep, Scene, SceneCamera, SceneConfig, SceneCounts};
+use props_scene::{AnimationStats, FixedStep, RateMeter, Scene, SceneCamera, SceneConfig, SceneCounts};
 
 use crate::cli::Args;
 use crate::gpu::Gpu;
@@ -22,8 +22,12 @@ use crate::timings::{Phase, PhaseTimings};
 
 /// Simulation step, seconds.
 const STEP: f32 = 1.0 / 60.0;
-/// Most steps one frame may run (a slower frame drops time rather than snowballing).
+/// Most steps one frame may run at x1, and per unit of time scale above it (a slower frame
+/// drops time rather than snowballing; the HUD shows the rate reached).
 const MAX_STEPS: u32 = 8;
+/// Real time the steps of one frame may take before the rest of the frame's steps are
+/// dropped: catching up is bounded, and the reached rate says what it cost.
+const STEP_BUDGET: Duration = Duration::from_millis(40);
 /// Windmills added or removed per key press.
 pub const WINDMILL_BATCH: usize = 100;
 /// Props per model whose skeleton the skeleton view draws.
@@ -54,6 +58,8 @@ pub struct Demo {
     models: ModelRegistry,
     mods: ModFeed,
     step: FixedStep,
+    /// The time scale reached lately.
+    rate: RateMeter,
     fixed_dt: Option<f32>,
     frame: FrameData,
     ground: Ground,
@@ -109,6 +115,7 @@ impl Demo {
             models,
             mods,
             step: FixedStep::new(STEP, MAX_STEPS),
+            rate: RateMeter::default(),
             fixed_dt: args.fixed_dt,
             frame: FrameData::default(),
             ground: Ground::default(),
@@ -117,7 +124,7 @@ impl Demo {
             aspect: args.size.0 as f32 / args.size.1 as f32,
             frames: 0,
             paused: false,
-            time_scale: 1.0,
+            time_scale: args.time_scale,
             show_skeletons: false,
             timings: PhaseTimings::default(),
         };
@@ -172,11 +179,24 @@ impl Demo {
         self.mods.poll(&mut self.models, &mut self.scene, renderer);
         let seconds = self.fixed_dt.unwrap_or(elapsed.as_secs_f32());
         let scaled = if self.paused { 0.0 } else { seconds * self.time_scale };
-        let steps = self.step.advance(scaled);
-        for _ in 0..steps {
+        self.step.set_max_steps(MAX_STEPS * self.time_scale.ceil().max(1.0) as u32);
+        let due = self.step.advance(scaled);
+        let started = std::time::Instant::now();
+        let mut steps = 0;
+        // A fixed --fixed-dt run is reproducible: it never drops steps for lack of time.
+        while steps < due && (self.fixed_dt.is_some() || started.elapsed() < STEP_BUDGET) {
             self.scene.step(STEP);
+            steps += 1;
         }
         self.models.lot_mut().advance(steps as f32 * STEP);
+        if !self.paused {
+            self.rate.record(f64::from(seconds), f64::from(steps) * f64::from(STEP));
+        }
+    }
+
+    /// The rate of simulated to real time reached lately, beside [`Demo::time_scale`] asked.
+    pub fn reached_rate(&self) -> Option<f64> {
+        self.rate.rate()
     }
 
     /// Poses what the camera sees: the town's props and the mod lot's.

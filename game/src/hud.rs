@@ -70,8 +70,19 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> Option<Pa
         if input.gpu_errors > 0 {
             ui.colored_label(ERROR, format!("{} GPU errors (see the log)", input.gpu_errors));
         }
-        let state = if demo.paused { "paused".to_owned() } else { format!("time x{}", demo.time_scale) };
-        ui.label(format!("t = {:.1} s, {state}", demo.sim_time()));
+        let reached = demo.reached_rate().filter(|_| !demo.paused);
+        let state = match reached {
+            _ if demo.paused => "paused".to_owned(),
+            Some(rate) => format!("time x{} asked, x{rate:.1} reached", demo.time_scale),
+            None => format!("time x{}", demo.time_scale),
+        };
+        let text = format!("t = {:.1} s, {state}", demo.sim_time());
+        match reached {
+            Some(rate) if rate < 0.9 * f64::from(demo.time_scale) => {
+                ui.colored_label(WARNING, format!("{text}: the CPU cannot keep up"))
+            }
+            _ => ui.label(text),
+        };
         ui.separator();
         match demo.last_mod() {
             Some(message) if message.is_error => ui.colored_label(ERROR, &message.text),

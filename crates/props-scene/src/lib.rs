@@ -53,7 +53,7 @@ pub use roads::{
 };
 pub use scene::Scene;
 pub use signals::{LightState, Phase, Signal, SignalOverride, Signals, TrafficLight};
-pub use step::FixedStep;
+pub use step::{FixedStep, RateMeter};
 pub use terrain::{HILL_HEIGHT, Terrain};
 pub use traffic::{Car, IdmParams, TrafficStats};
 pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, rotor_speed_for};

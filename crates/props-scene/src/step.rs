@@ -17,6 +17,11 @@ impl FixedStep {
         Self { dt, max_steps, accumulator: 0.0 }
     }
 
+    /// Changes how many steps one call may return at most (for a faster time scale).
+    pub fn set_max_steps(&mut self, max_steps: u32) {
+        self.max_steps = max_steps;
+    }
+
     /// The step length, seconds.
     #[must_use]
     pub fn dt(&self) -> f32 {
@@ -49,9 +54,58 @@ impl FixedStep {
     }
 }
 
+/// The rate of simulated time to real time reached lately (over about
+/// [`RateMeter::WINDOW`] seconds): what the game reports beside the rate it was asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateMeter {
+    real: f64,
+    simulated: f64,
+}
+
+impl RateMeter {
+    /// Seconds of real time the rate is averaged over (exponentially).
+    pub const WINDOW: f64 = 1.0;
+
+    /// Adds a frame: `real` seconds passed, `simulated` seconds were simulated.
+    pub fn record(&mut self, real: f64, simulated: f64) {
+        if !real.is_finite() || !simulated.is_finite() || real < 0.0 {
+            return;
+        }
+        let keep = (-real / Self::WINDOW).exp();
+        self.real = self.real * keep + real;
+        self.simulated = self.simulated * keep + simulated;
+    }
+
+    /// Simulated seconds per real second lately; `None` before any real time passed.
+    #[must_use]
+    pub fn rate(&self) -> Option<f64> {
+        (self.real > 0.0).then(|| self.simulated / self.real)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A mock clock: 10 s of 60 Hz frames at x16. With room for the steps, the simulation
+    /// advances 16 times the real time and the meter says x16; with at most 8 steps a frame,
+    /// it advances only 8 times, and the meter says so.
+    #[test]
+    fn the_reached_rate_is_the_simulated_rate() {
+        for (max_steps, expected) in [(8 * 16, 16.0), (8, 8.0)] {
+            let (mut fixed, mut meter) = (FixedStep::new(1.0 / 60.0, max_steps), RateMeter::default());
+            let mut simulated = 0.0;
+            for _ in 0..600 {
+                let steps = fixed.advance(16.0 / 60.0);
+                simulated += f64::from(steps) / 60.0;
+                meter.record(1.0 / 60.0, f64::from(steps) / 60.0);
+            }
+            assert!((simulated - 10.0 * expected).abs() < 0.1, "{max_steps}: simulated {simulated} s");
+            let rate = meter.rate().expect("time passed");
+            assert!((rate - expected).abs() < 0.05, "{max_steps}: reached x{rate}");
+        }
+        assert_eq!(RateMeter::default().rate(), None);
+    }
 
     #[test]
     fn counts_whole_steps_and_keeps_the_remainder() {

@@ -9,4 +9,5 @@ mod mods;
 mod screenshots;
 mod soak;
 mod support;
+mod time;
 mod window;
