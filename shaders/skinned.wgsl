@@ -30,6 +30,8 @@ struct Draw {
 
 struct Material {
     base_color: vec4<f32>,
+    // x: 1 for a material named `paint`, which an instance's tint paints over.
+    params: vec4<f32>,
 };
 
 @group(0) @binding(2) var<uniform> window: Window;
@@ -59,6 +61,8 @@ struct InstanceInput {
     @location(9) model_row2: vec4<f32>,
     // Index of this instance's first matrix in the frame's palette.
     @location(10) palette_base: u32,
+    // Its paint (sRGB), as strong as its alpha, over `paint` materials.
+    @location(13) tint: vec4<f32>,
 };
 
 struct VertexOutput {
@@ -66,6 +70,7 @@ struct VertexOutput {
     @location(0) world_normal: vec3<f32>,
     @location(1) uv: vec2<f32>,
     @location(2) color: vec4<f32>,
+    @location(3) tint: vec4<f32>,
 };
 
 // Four inline influences; zero weights are skipped.
@@ -132,6 +137,7 @@ fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, vertex: VertexInp
     out.world_normal = normalize(world_normal);
     out.uv = vertex.uv;
     out.color = vertex.color;
+    out.tint = instance.tint;
     return out;
 }
 
@@ -163,7 +169,10 @@ fn vs_unskinned(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
 
 @fragment
 fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
-    let albedo = material.base_color * in.color * textureSample(base_color_texture, base_color_sampler, in.uv);
+    // The tint is sRGB-encoded; the base colour is linear.
+    let paint = pow(in.tint.rgb, vec3<f32>(2.2));
+    let base = vec4<f32>(mix(material.base_color.rgb, paint, in.tint.a * material.params.x), material.base_color.a);
+    let albedo = base * in.color * textureSample(base_color_texture, base_color_sampler, in.uv);
     // Two-sided: thin parts (blades, leaves) read from behind too.
     let n = normalize(in.world_normal);
     let diffuse = abs(dot(n, globals.light_direction.xyz));

@@ -5,4 +5,5 @@ mod goldens;
 mod morph;
 mod palette_paths;
 mod skinning;
+mod tint;
 mod vertex_colors;

@@ -145,9 +145,17 @@ pub fn render_with_lines(
         batches: &batches,
         lines,
     };
+    render_frame(gpu, renderer, &frame)
+}
+
+/// Renders `frame` offscreen at [`IMAGE_SIZE`] and reads it back as an RGBA8 image.
+///
+/// # Panics
+/// If the readback fails.
+pub fn render_frame(gpu: &GpuContext, renderer: &mut Renderer, frame: &Frame<'_>) -> (image::RgbaImage, FrameStats) {
     let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-    let stats = renderer.render(&mut encoder, target.view(), target.size(), &frame);
+    let stats = renderer.render(&mut encoder, target.view(), target.size(), frame);
     gpu.queue.submit([encoder.finish()]);
     let pixels = target.read_rgba8(&gpu.device, &gpu.queue).expect("readback");
     let image = image::RgbaImage::from_raw(IMAGE_SIZE.0, IMAGE_SIZE.1, pixels).expect("image of the right size");

@@ -66,15 +66,27 @@ pub struct InstanceData {
     /// `palettes[palette_base..palette_base + model.palette_len()]`, laid out as
     /// `props_anim::Model::write_palettes` writes it.
     pub palette_base: u32,
+    /// Its colour, RGBA8 (sRGB-encoded RGB), painted over the base colour of its materials
+    /// named `paint` as much as its alpha says: [`NO_TINT`] leaves them as they are.
+    pub tint: [u8; 4],
     /// Padding to 64 bytes.
-    pub padding: [u32; 3],
+    pub padding: [u32; 2],
 }
 
+/// The tint that changes nothing.
+pub const NO_TINT: [u8; 4] = [255, 255, 255, 0];
+
 impl InstanceData {
-    /// An instance at `transform` whose palette starts at `palette_base`.
+    /// An instance at `transform` whose palette starts at `palette_base`, untinted.
     #[must_use]
     pub fn new(transform: &Affine3A, palette_base: u32) -> Self {
-        Self { transform: JointMatrix::from_affine(transform), palette_base, padding: [0; 3] }
+        Self { transform: JointMatrix::from_affine(transform), palette_base, tint: NO_TINT, padding: [0; 2] }
+    }
+
+    /// The same instance painted `tint` ([`InstanceData::tint`]).
+    #[must_use]
+    pub fn with_tint(self, tint: [u8; 4]) -> Self {
+        Self { tint, ..self }
     }
 }
 

@@ -249,10 +249,11 @@ impl GpuModel {
             .iter()
             .map(|m| {
                 let texture = m.base_color_texture.map_or(&layouts.white, |t| &textures[t as usize]);
-                material_group(device, layouts, m.base_color_factor, texture)
+                let paint = m.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
+                material_group(device, layouts, m.base_color_factor, paint, texture)
             })
             .collect();
-        materials.push(material_group(device, layouts, [0.8, 0.8, 0.8, 1.0], &layouts.white));
+        materials.push(material_group(device, layouts, [0.8, 0.8, 0.8, 1.0], false, &layouts.white));
         Self {
             vertices: buffer("model vertices", vertex_bytes, wgpu::BufferUsages::VERTEX),
             indices: buffer("model indices", index_bytes, wgpu::BufferUsages::INDEX),
@@ -267,15 +268,19 @@ impl GpuModel {
     }
 }
 
+/// A material's bind group: base colour factor and whether instances' tints paint it (a
+/// material named `paint`), base colour texture, sampler.
 fn material_group(
     device: &wgpu::Device,
     layouts: &ModelLayouts,
     base_color: [f32; 4],
+    paint: bool,
     texture: &wgpu::TextureView,
 ) -> wgpu::BindGroup {
+    let params = [if paint { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0];
     let factor = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("material"),
-        contents: bytemuck::cast_slice(&base_color),
+        contents: bytemuck::cast_slice(&[base_color, params]),
         usage: wgpu::BufferUsages::UNIFORM,
     });
     device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -69,6 +69,29 @@ pub(crate) fn placement(car: &Car, roads: &RoadNetwork, scale: f32) -> Affine3A 
     facing(direction, scale, Vec3::new(at.x, 0.0, at.y))
 }
 
+/// Car paints, sRGB, picked per car from the town's seed (white, silver, black, red, blue,
+/// green, yellow, orange, by how common they are on roads).
+const PAINTS: [[u8; 3]; 12] = [
+    [236, 236, 232],
+    [236, 236, 232],
+    [180, 182, 186],
+    [180, 182, 186],
+    [34, 34, 38],
+    [34, 34, 38],
+    [170, 24, 30],
+    [26, 64, 160],
+    [26, 64, 160],
+    [40, 110, 60],
+    [220, 180, 30],
+    [220, 110, 30],
+];
+
+/// The paint of a car whose random draw is `pick` (fully painted: alpha 255).
+pub(crate) fn paint(pick: u64) -> [u8; 4] {
+    let [r, g, b] = PAINTS[(pick % PAINTS.len() as u64) as usize];
+    [r, g, b, 255]
+}
+
 /// Which of the car models a car shows: picked from a random number drawn when it was
 /// spawned, so the choice is seeded, and made again the same way when the models change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +133,7 @@ pub(crate) fn recompile(world: &mut World, rigs: &[(Animated, CarGeometry)], cro
         let crowd = &mut next[moved.variant()];
         let j = crowd.push(old.placement(instance));
         crowd.drivers_mut(j).copy_from_slice(old.drivers(instance));
+        crowd.set_tint(j, old.tint(instance));
         if let Ok(mut component) = world.get::<&mut CarModel>(entity) {
             *component = moved;
         }

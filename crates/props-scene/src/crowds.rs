@@ -7,7 +7,7 @@
 
 use glam::Affine3A;
 use props_anim::{Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Sharing, View, Workers, pose_state};
-use props_frame::{FrameData, InstanceData};
+use props_frame::{FrameData, InstanceData, NO_TINT};
 
 use crate::models::{Animated, PropModel};
 
@@ -20,6 +20,8 @@ pub(crate) struct PropCrowd {
     crowd: Crowd,
     /// Each instance's placement, packed as the renderer takes it.
     placements: Vec<JointMatrix>,
+    /// Each instance's paint ([`InstanceData::tint`]).
+    tints: Vec<[u8; 4]>,
     /// Largest scale of an instance relative to the prop's.
     max_scale: f32,
     /// Scratch poses for the reference path (skeleton lines).
@@ -43,7 +45,7 @@ impl PropCrowd {
         let crowd = Crowd::new(&program, layers, sharing, radius, runs);
         let rig = animated.prop.model.rig();
         let poses = (Pose::from_rest(rig), Pose::from_rest(rig));
-        Self { animated, program, crowd, placements: Vec::new(), max_scale, poses }
+        Self { animated, program, crowd, placements: Vec::new(), tints: Vec::new(), max_scale, poses }
     }
 
     /// The model.
@@ -66,6 +68,7 @@ impl PropCrowd {
     pub fn push(&mut self, placement: Affine3A) -> u32 {
         self.crowd.push(placement.translation.into());
         self.placements.push(JointMatrix::from_affine(&placement));
+        self.tints.push(NO_TINT);
         (self.placements.len() - 1) as u32
     }
 
@@ -73,12 +76,23 @@ impl PropCrowd {
     pub fn pop(&mut self) {
         self.crowd.pop();
         self.placements.pop();
+        self.tints.pop();
     }
 
     /// Moves instance `i`.
     pub fn set_placement(&mut self, i: u32, placement: Affine3A) {
         self.crowd.set_center(i as usize, placement.translation.into());
         self.placements[i as usize] = JointMatrix::from_affine(&placement);
+    }
+
+    /// Paints instance `i` ([`InstanceData::tint`]).
+    pub fn set_tint(&mut self, i: u32, tint: [u8; 4]) {
+        self.tints[i as usize] = tint;
+    }
+
+    /// Instance `i`'s paint.
+    pub fn tint(&self, i: u32) -> [u8; 4] {
+        self.tints[i as usize]
     }
 
     /// Where instance `i` stands.
@@ -115,6 +129,7 @@ impl PropCrowd {
             let j = next.push(placement.to_affine());
             next.layers_mut(j).copy_from_slice(self.crowd.layers(i));
             next.drivers_mut(j).copy_from_slice(self.crowd.drivers(i));
+            next.tints[j as usize] = self.tints[i];
         }
         *self = next;
     }
@@ -141,7 +156,8 @@ impl PropCrowd {
         frame.instances.extend(self.crowd.visible().map(|(i, base)| InstanceData {
             transform: self.placements[i],
             palette_base: base,
-            padding: [0; 3],
+            tint: self.tints[i],
+            padding: [0; 2],
         }));
         frame.end_batch(self.animated.prop.id);
     }

@@ -20,7 +20,7 @@ pub(crate) enum Stream {
     Wind = 6,
     /// Terrain undulation.
     Terrain = 7,
-    /// Which of the car models each car shows.
+    /// Which of the car models each car shows, and its paint.
     CarModel = 8,
 }
 

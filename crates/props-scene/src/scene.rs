@@ -265,13 +265,16 @@ impl Scene {
     fn insert_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Entity {
         let rng = Rng::stream(self.config.seed, Stream::Car, self.cars_spawned);
         let number = self.cars_spawned;
-        let pick = (Rng::stream(self.config.seed, Stream::CarModel, number).next_u64() >> 32) as u32;
+        let mut draws = Rng::stream(self.config.seed, Stream::CarModel, number);
+        let pick = (draws.next_u64() >> 32) as u32;
+        let paint = cars::paint(draws.next_u64() >> 32);
         self.cars_spawned += 1;
         let car = Car::new(&self.roads, lane, position, speed, rng);
         let model = cars::CarModel::new(number, pick, self.crowds.cars.len());
         let crowd = &mut self.crowds.cars[model.variant()];
         let placement = cars::placement(&car, &self.roads, crowd.prop().scale);
         let instance = PropInstance(crowd.push(placement));
+        crowd.set_tint(instance.0, paint);
         self.world.spawn((car, cars::CarWheels::default(), model, instance))
     }
 
