@@ -16,6 +16,8 @@ pub enum Command {
     Demo(Action),
     /// Show or hide the HUD.
     ToggleHud,
+    /// Write the frame shown to a PNG file.
+    Screenshot,
     /// Close the window.
     Quit,
 }
@@ -31,6 +33,7 @@ pub fn command_for(key: KeyCode) -> Option<Command> {
         KeyCode::BracketLeft | KeyCode::PageDown => Command::Demo(Action::RemoveWindmills),
         KeyCode::KeyR => Command::Demo(Action::ResetCamera),
         KeyCode::KeyH => Command::ToggleHud,
+        KeyCode::F12 => Command::Screenshot,
         KeyCode::Escape => Command::Quit,
         _ => return None,
     })

@@ -99,9 +99,9 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> Option<Pa
             }
         });
         ui.collapsing("controls", |ui| {
-            ui.label("left drag / arrows: orbit    right drag / WASD: pan    wheel / Q E: zoom");
+            ui.label("left drag / arrows: orbit    right drag / WASD: pan    wheel (to the cursor) / Q E: zoom");
             ui.label(format!("Space: pause    + -: time scale    K: skeletons    ] [: +/- {WINDMILL_BATCH} windmills"));
-            ui.label("R: reset camera    H: hide this    Esc: quit");
+            ui.label("R: reset camera    H: hide this    F12: screenshot    Esc: quit");
         });
     });
     go_to

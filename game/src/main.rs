@@ -14,6 +14,7 @@ mod mod_feed;
 mod mod_list;
 mod models;
 mod roles;
+mod screenshot;
 mod shutdown;
 mod timings;
 mod window;

@@ -2,6 +2,7 @@
 //! it with the egui HUD on top, and input turned into camera moves and commands.
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -55,6 +56,12 @@ struct Running {
     input: Input,
     stats: FrameStats,
     show_hud: bool,
+    /// Where to write the next frame shown (F12).
+    screenshot: Option<PathBuf>,
+    /// `--screenshot`: where to write the last frame of a `--frames` run.
+    final_shot: Option<PathBuf>,
+    /// `--frames`.
+    last_frame_number: Option<u64>,
     started: Instant,
     last_frame: Instant,
     frames: u64,
@@ -111,6 +118,7 @@ impl ApplicationHandler for App {
                         match controls::command_for(key) {
                             Some(Command::Demo(action)) => state.demo.act(action),
                             Some(Command::ToggleHud) => state.show_hud = !state.show_hud,
+                            Some(Command::Screenshot) => state.screenshot = Some(crate::screenshot::named_now()),
                             Some(Command::Quit) => event_loop.exit(),
                             None => {}
                         }
@@ -138,7 +146,13 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
                 };
-                state.demo.camera.zoom(steps);
+                // Towards what is under the cursor (the centre without one).
+                let (width, height) = (state.config.width.max(1) as f32, state.config.height.max(1) as f32);
+                let ndc = state
+                    .input
+                    .cursor
+                    .map_or(Vec2::ZERO, |c| Vec2::new(2.0 * c.x / width - 1.0, 1.0 - 2.0 * c.y / height));
+                state.demo.camera.zoom_towards(steps, width / height, ndc);
             }
             WindowEvent::Focused(false) => state.input = Input::default(),
             _ => {}
@@ -179,6 +193,10 @@ impl Running {
             config.view_formats = vec![hud_format];
         }
         config.present_mode = wgpu::PresentMode::AutoVsync;
+        // F12 copies the frame shown, where the surface allows it.
+        if surface.get_capabilities(&context.adapter).usages.contains(wgpu::TextureUsages::COPY_SRC) {
+            config.usage |= wgpu::TextureUsages::COPY_SRC;
+        }
         surface.configure(&context.device, &config);
         let mut gpu = Gpu::new(context, RendererConfig::new(config.format), args.lose_device_after);
         let demo = Demo::new(args, &mut gpu)?;
@@ -195,6 +213,9 @@ impl Running {
             input: Input::default(),
             stats: FrameStats::default(),
             show_hud: true,
+            screenshot: None,
+            final_shot: args.screenshot.clone(),
+            last_frame_number: args.frames,
             started: now,
             last_frame: now,
             frames: 0,
@@ -214,6 +235,27 @@ impl Running {
     fn finished(&self, args: &Args) -> bool {
         args.frames.is_some_and(|n| self.frames >= n)
             || args.run_for.is_some_and(|s| self.started.elapsed().as_secs_f64() >= s)
+    }
+
+    /// Whether the frame being drawn is the last of a `--frames` run (its `--screenshot`).
+    fn is_last_frame(&self) -> bool {
+        self.last_frame_number.is_some_and(|n| self.frames + 1 == n)
+    }
+
+    /// Writes the frame just drawn (HUD included) to `path`; a failure is logged.
+    fn save_screenshot(&self, texture: &wgpu::Texture, path: &Path) {
+        if !self.config.usage.contains(wgpu::TextureUsages::COPY_SRC) {
+            tracing::warn!("this window's surface cannot be copied: no screenshot");
+            return;
+        }
+        let (device, queue) = (&self.gpu.context.device, &self.gpu.context.queue);
+        let saved = props_render::read_texture_rgba8(device, queue, texture)
+            .map_err(anyhow::Error::from)
+            .and_then(|rgba| crate::screenshot::save(&rgba, texture.width(), texture.height(), path));
+        match saved {
+            Ok(()) => tracing::info!(path = %path.display(), "screenshot written"),
+            Err(error) => tracing::warn!(error = %error, "screenshot failed"),
+        }
     }
 
     fn redraw(&mut self) -> anyhow::Result<()> {
@@ -248,11 +290,14 @@ impl Running {
         };
         self.stats = stats;
         let hud_buffers = self.record_hud(&mut encoder, &hud_view);
-        let queue = &self.gpu.context.queue;
-        self.demo.timings.measure(Phase::Draw, || {
-            queue.submit(hud_buffers.into_iter().chain([encoder.finish()]));
-            queue.present(texture);
-        });
+        let drawing = Instant::now();
+        self.gpu.context.queue.submit(hud_buffers.into_iter().chain([encoder.finish()]));
+        let shot = self.screenshot.take().or_else(|| self.is_last_frame().then(|| self.final_shot.clone()).flatten());
+        if let Some(path) = shot {
+            self.save_screenshot(&texture.texture, &path);
+        }
+        self.gpu.context.queue.present(texture);
+        self.demo.timings.record(Phase::Draw, drawing.elapsed());
         if suboptimal {
             self.surface.configure(&self.gpu.context.device, &self.config);
         }

@@ -61,6 +61,32 @@ impl OrbitCamera {
         self.distance = (self.distance * 0.9f32.powf(steps)).clamp(5.0, 20_000.0);
     }
 
+    /// Where the ground plane (y = 0) shows at `ndc` (normalized device coordinates, x and y
+    /// in -1..1, y up) in a view of `aspect`; `None` when that point looks above the horizon.
+    #[must_use]
+    pub fn ground_point(self, aspect: f32, ndc: Vec2) -> Option<Vec3> {
+        let inverse = self.to_camera(aspect).view_projection.inverse();
+        let near = inverse.project_point3(ndc.extend(0.0));
+        let far = inverse.project_point3(ndc.extend(1.0));
+        let direction = far - near;
+        if direction.y >= -1e-6 {
+            return None;
+        }
+        Some(near + direction * (-near.y / direction.y))
+    }
+
+    /// Zooms by `steps` (positive = closer) towards what shows at `ndc` in a view of `aspect`:
+    /// the ground point under the cursor stays under it. Above the horizon, zooms to the
+    /// target.
+    pub fn zoom_towards(&mut self, steps: f32, aspect: f32, ndc: Vec2) {
+        let under = self.ground_point(aspect, ndc);
+        let before = self.distance;
+        self.zoom(steps);
+        if let Some(point) = under {
+            self.target = point + (self.target - point) * (self.distance / before);
+        }
+    }
+
     /// The camera for a view of `aspect` (width / height).
     #[must_use]
     pub fn to_camera(self, aspect: f32) -> Camera {
@@ -72,6 +98,23 @@ impl OrbitCamera {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zooming_towards_the_cursor_keeps_the_ground_under_it() {
+        let mut camera = OrbitCamera::overview(400.0);
+        let (aspect, cursor) = (16.0 / 9.0, Vec2::new(0.4, -0.3));
+        let point = camera.ground_point(aspect, cursor).expect("ground under the cursor");
+        camera.zoom_towards(3.0, aspect, cursor);
+        let clip = camera.to_camera(aspect).view_projection * point.extend(1.0);
+        let shown = clip.truncate() / clip.w;
+        assert!((shown.truncate() - cursor).length() < 1e-3, "{shown} vs {cursor}");
+        assert!(camera.distance < OrbitCamera::overview(400.0).distance);
+        // Looking at the sky: an ordinary zoom.
+        let mut sky = OrbitCamera::overview(400.0);
+        let target = sky.target;
+        sky.zoom_towards(1.0, aspect, Vec2::new(0.0, 0.99));
+        assert_eq!(sky.target, target);
+    }
 
     #[test]
     fn eye_keeps_its_distance_and_stays_above_ground() {

@@ -28,7 +28,7 @@ mod vertex_tables;
 pub use admission::{GpuFootprint, ModelRefused};
 pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_access};
 pub use debug_lines::{skeleton_lines, world_axes};
-pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError};
+pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};
 pub use props_frame::{Camera, DebugLine, Frame, FrameData, InstanceData, Light, ModelBatch, ModelId, NO_TINT, SKY};
 pub use renderer::{FrameStats, Renderer, RendererConfig};
 pub use shaders::PaletteAccess;

@@ -68,35 +68,72 @@ impl OffscreenTarget {
     /// Copies the texture back and returns tightly packed RGBA8 rows, top row first. Waits
     /// for the GPU.
     pub fn read_rgba8(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Vec<u8>, ReadbackError> {
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
-        encoder.copy_texture_to_buffer(
-            self.texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &self.readback,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(self.padded_row),
-                    rows_per_image: Some(self.height),
-                },
-            },
-            wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 },
-        );
-        queue.submit([encoder.finish()]);
-        let slice = self.readback.slice(..);
-        let (sender, receiver) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |result| {
-            let _ = sender.send(result);
-        });
-        device.poll(wgpu::PollType::wait_indefinitely())?;
-        receiver.recv().unwrap_or(Err(wgpu::BufferAsyncError))?;
-        let mut pixels = Vec::with_capacity((self.width * self.height * 4) as usize);
-        {
-            let mapped = slice.get_mapped_range()?;
-            for row in mapped.chunks_exact(self.padded_row as usize) {
-                pixels.extend_from_slice(&row[..(self.width * 4) as usize]);
-            }
-        }
-        self.readback.unmap();
-        Ok(pixels)
+        read_texture(device, queue, &self.texture, &self.readback, self.padded_row)
     }
+}
+
+/// Reads back `texture` (a 2D texture with `COPY_SRC`, in an RGBA8 or BGRA8 format) as tightly
+/// packed RGBA8 rows, top row first: a window's frame for a screenshot. Waits for the GPU.
+///
+/// # Errors
+/// When waiting for the GPU or mapping the buffer fails.
+pub fn read_texture_rgba8(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+) -> Result<Vec<u8>, ReadbackError> {
+    let padded_row = (texture.width() * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("texture readback"),
+        size: u64::from(padded_row) * u64::from(texture.height()),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut pixels = read_texture(device, queue, texture, &readback, padded_row)?;
+    if matches!(texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+        pixels.chunks_exact_mut(4).for_each(|pixel| pixel.swap(0, 2));
+    }
+    Ok(pixels)
+}
+
+/// Copies `texture` into `readback` (rows `padded_row` bytes apart) and returns its rows
+/// tightly packed, 4 bytes a pixel as stored.
+fn read_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    readback: &wgpu::Buffer,
+    padded_row: u32,
+) -> Result<Vec<u8>, ReadbackError> {
+    let (width, height) = (texture.width(), texture.height());
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: readback,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded_row),
+                rows_per_image: Some(height),
+            },
+        },
+        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+    );
+    queue.submit([encoder.finish()]);
+    let slice = readback.slice(..);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |result| {
+        let _ = sender.send(result);
+    });
+    device.poll(wgpu::PollType::wait_indefinitely())?;
+    receiver.recv().unwrap_or(Err(wgpu::BufferAsyncError))?;
+    let mut pixels = Vec::with_capacity((width * height * 4) as usize);
+    {
+        let mapped = slice.get_mapped_range()?;
+        for row in mapped.chunks_exact(padded_row as usize) {
+            pixels.extend_from_slice(&row[..(width * 4) as usize]);
+        }
+    }
+    readback.unmap();
+    Ok(pixels)
 }

@@ -39,7 +39,17 @@ fn run_window(name: &str, args: &[&str]) -> Option<String> {
 
 #[test]
 fn window_opens_renders_and_exits_after_its_frames() {
-    run_window("window", &["--frames", "5", "--size", "320x240", "--windmills", "20"]);
+    let shots = TempDir::new("window-shot");
+    let shot = shots.path().join("last.png");
+    let shot_arg = shot.to_str().expect("UTF-8 path");
+    let args = ["--frames", "5", "--size", "320x240", "--windmills", "20", "--screenshot", shot_arg];
+    let Some(log) = run_window("window", &args) else { return };
+    // The last frame as shown, HUD included, through the surface (what F12 writes too).
+    assert!(log.contains("screenshot written"), "{log}");
+    let image = image::open(&shot).expect("a PNG").to_rgba8();
+    assert_eq!(image.dimensions(), (320, 240));
+    let colours: std::collections::BTreeSet<[u8; 4]> = image.pixels().map(|p| p.0).collect();
+    assert!(colours.len() > 50, "a drawn town and HUD, not a blank: {} colours", colours.len());
 }
 
 #[test]
