@@ -287,6 +287,16 @@ impl Demo {
         self.models.mod_count()
     }
 
+    /// The traffic's figures after the last step.
+    pub fn traffic(&self) -> props_scene::TrafficStats {
+        self.scene.traffic_stats()
+    }
+
+    /// The wind at the town's centre now.
+    pub fn wind(&self) -> props_scene::Wind {
+        self.scene.wind_at(glam::Vec2::ZERO)
+    }
+
     /// Every mod seen, for the HUD's list.
     pub fn mods(&self) -> &ModList {
         self.models.list()

@@ -1,5 +1,7 @@
-//! The heads-up display: frame rate and phase timings, what is drawn, the controls, the
-//! latest mod message, and the list of mods (status, size, clips, warnings, "go to").
+//! The heads-up display: for the player the time (asked and reached), the traffic (cars,
+//! waiting, mean speed, throughput), the wind and the props, the latest mod message and the
+//! list of mods (status, size, clips, warnings, "go to"), the controls; folded, the
+//! developer's frame timings by phase, posing and drawing counts.
 
 use std::path::{Path, PathBuf};
 
@@ -32,57 +34,12 @@ const WARNING: egui::Color32 = egui::Color32::from_rgb(240, 200, 90);
 pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> Option<PathBuf> {
     let mut go_to = None;
     egui::Window::new("props").default_pos([12.0, 12.0]).resizable(false).show(ctx, |ui| {
-        let timings = &demo.timings;
-        ui.label(format!("{:.0} fps, {:.2} ms per frame", timings.fps(), timings.frame_ms));
-        egui::Grid::new("phases").striped(true).show(ui, |ui| {
-            for (phase, name) in PHASES {
-                ui.label(name);
-                ui.label(format!("{:.2} ms", timings.ms[phase as usize]));
-                ui.end_row();
-            }
-        });
-        ui.separator();
-        let SceneCounts { windmills, cars, traffic_lights, foxes, instances } = demo.counts();
-        let animation = demo.animation_stats();
-        ui.label(format!(
-            "{} / {instances} props in view; {} posed, {} deferred; {} joint matrices",
-            animation.visible, animation.posed, animation.deferred, animation.palette_matrices
-        ));
-        match demo.animation_budget_ms() {
-            Some(budget) => ui.label(format!(
-                "animation budget {budget:.2} ms: far props every {}x their rate",
-                1u32 << animation.pressure
-            )),
-            None => ui.label("no animation budget (--anim-budget-ms)"),
-        };
-        ui.label(format!(
-            "{windmills} windmills, {cars} cars, {traffic_lights} traffic lights, {foxes} foxes; mods: {}",
-            demo.mod_count()
-        ));
-        let stats = &input.stats;
-        ui.label(format!(
-            "{} draw calls, {} palette windows, {:.1} KiB palettes",
-            stats.draw_calls,
-            stats.palette_windows,
-            stats.palette_bytes as f64 / 1024.0
-        ));
-        ui.label(format!("{} GPU models on {}", input.gpu_models, input.adapter));
+        time_line(ui, demo);
+        town(ui, demo);
         if input.gpu_errors > 0 {
             ui.colored_label(ERROR, format!("{} GPU errors (see the log)", input.gpu_errors));
         }
-        let reached = demo.reached_rate().filter(|_| !demo.paused);
-        let state = match reached {
-            _ if demo.paused => "paused".to_owned(),
-            Some(rate) => format!("time x{} asked, x{rate:.1} reached", demo.time_scale),
-            None => format!("time x{}", demo.time_scale),
-        };
-        let text = format!("t = {:.1} s, {state}", demo.sim_time());
-        match reached {
-            Some(rate) if rate < 0.9 * f64::from(demo.time_scale) => {
-                ui.colored_label(WARNING, format!("{text}: the CPU cannot keep up"))
-            }
-            _ => ui.label(text),
-        };
+        ui.collapsing("developer", |ui| developer(ui, demo, input));
         ui.separator();
         match demo.last_mod() {
             Some(message) if message.is_error => ui.colored_label(ERROR, &message.text),
@@ -105,6 +62,84 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> Option<Pa
         });
     });
     go_to
+}
+
+/// The simulated time and its rate, asked and reached (orange when the CPU cannot keep up).
+fn time_line(ui: &mut egui::Ui, demo: &Demo) {
+    let reached = demo.reached_rate().filter(|_| !demo.paused);
+    let state = match reached {
+        _ if demo.paused => "paused".to_owned(),
+        Some(rate) => format!("time x{} asked, x{rate:.1} reached", demo.time_scale),
+        None => format!("time x{}", demo.time_scale),
+    };
+    let text = format!("t = {:.1} s, {state}", demo.sim_time());
+    match reached {
+        Some(rate) if rate < 0.9 * f64::from(demo.time_scale) => {
+            ui.colored_label(WARNING, format!("{text}: the CPU cannot keep up"))
+        }
+        _ => ui.label(text),
+    };
+}
+
+/// What a player watches: traffic, wind, props.
+fn town(ui: &mut egui::Ui, demo: &Demo) {
+    let SceneCounts { windmills, cars, traffic_lights, foxes, .. } = demo.counts();
+    let traffic = demo.traffic();
+    let minutes = demo.sim_time() / 60.0;
+    let throughput = if minutes > 0.0 { traffic.intersections_entered as f64 / minutes } else { 0.0 };
+    ui.label(format!(
+        "{cars} cars: {} waiting, mean {:.0} km/h, {throughput:.0} through intersections a minute",
+        traffic.waiting,
+        traffic.mean_speed * 3.6
+    ));
+    let wind = demo.wind();
+    ui.label(format!("wind {:.1} m/s from the {}", wind.speed, compass(wind.from)));
+    ui.label(format!(
+        "{windmills} windmills, {traffic_lights} traffic lights, {foxes} foxes; mods: {}",
+        demo.mod_count()
+    ));
+}
+
+/// The compass point of a yaw (0 = from +Z, the south of the town's map; turning towards +X).
+fn compass(yaw: f32) -> &'static str {
+    const POINTS: [&str; 8] =
+        ["south", "south-east", "east", "north-east", "north", "north-west", "west", "south-west"];
+    let eighth = (yaw.rem_euclid(std::f32::consts::TAU) / (std::f32::consts::TAU / 8.0)).round() as usize % 8;
+    POINTS[eighth]
+}
+
+/// Frame timings by phase, what was posed and drawn, the GPU.
+fn developer(ui: &mut egui::Ui, demo: &Demo, input: &HudInput<'_>) {
+    let timings = &demo.timings;
+    ui.label(format!("{:.0} fps, {:.2} ms per frame", timings.fps(), timings.frame_ms));
+    egui::Grid::new("phases").striped(true).show(ui, |ui| {
+        for (phase, name) in PHASES {
+            ui.label(name);
+            ui.label(format!("{:.2} ms", timings.ms[phase as usize]));
+            ui.end_row();
+        }
+    });
+    let instances = demo.counts().instances;
+    let animation = demo.animation_stats();
+    ui.label(format!(
+        "{} / {instances} props in view; {} posed, {} deferred; {} joint matrices",
+        animation.visible, animation.posed, animation.deferred, animation.palette_matrices
+    ));
+    match demo.animation_budget_ms() {
+        Some(budget) => ui.label(format!(
+            "animation budget {budget:.2} ms: far props every {}x their rate",
+            1u32 << animation.pressure
+        )),
+        None => ui.label("no animation budget (--anim-budget-ms)"),
+    };
+    let stats = &input.stats;
+    ui.label(format!(
+        "{} draw calls, {} palette windows, {:.1} KiB palettes",
+        stats.draw_calls,
+        stats.palette_windows,
+        stats.palette_bytes as f64 / 1024.0
+    ));
+    ui.label(format!("{} GPU models on {}", input.gpu_models, input.adapter));
 }
 
 /// One mod's line: name, status, size, clips; warnings and errors on hover; a "go to" button
@@ -136,4 +171,20 @@ fn mod_row(ui: &mut egui::Ui, path: &Path, entry: &ModEntry) -> Option<PathBuf> 
         }
     });
     clicked
+}
+
+#[cfg(test)]
+mod tests {
+    use std::f32::consts::FRAC_PI_2;
+
+    use super::*;
+
+    #[test]
+    fn wind_directions_read_as_compass_points() {
+        assert_eq!(compass(0.0), "south");
+        assert_eq!(compass(FRAC_PI_2), "east");
+        assert_eq!(compass(-FRAC_PI_2), "west");
+        assert_eq!(compass(3.0 * FRAC_PI_2 + 0.1), "west");
+        assert_eq!(compass(std::f32::consts::PI), "north");
+    }
 }

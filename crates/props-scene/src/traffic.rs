@@ -154,11 +154,17 @@ impl Car {
 }
 
 /// Counters of the traffic system, for a HUD and tests.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TrafficStats {
     /// Times the safety net had to hold a car back (the IDM alone would have come closer than
     /// the safety gap or crossed a stop line). Near zero in a healthy simulation.
     pub safety_clamps: u64,
+    /// Cars that entered an intersection (a connector lane), in all: the throughput.
+    pub intersections_entered: u64,
+    /// Cars standing still (slower than 0.1 m/s) after the last step.
+    pub waiting: u32,
+    /// Mean speed of the cars after the last step, m/s.
+    pub mean_speed: f32,
 }
 
 /// One car in a lane's sorted list.
@@ -331,6 +337,7 @@ pub(crate) fn drive(
     let TrafficState { occupancy, entry_limit, stats } = state;
     entry_limit.clear();
     entry_limit.resize(roads.lanes().len(), f32::INFINITY);
+    let (mut waiting, mut speeds, mut cars) = (0u32, 0.0f64, 0u32);
     for (index, car) in world.query_mut::<&mut Car>().into_iter().enumerate() {
         let old = occupancy.cars[index];
         debug_assert!(old.lane == car.lane && old.position == car.position, "car order changed within a step");
@@ -396,12 +403,20 @@ pub(crate) fn drive(
             }
             position -= length;
             lane_id = next;
+            if matches!(roads.lane(lane_id).kind(), LaneKind::Connector { .. }) {
+                stats.intersections_entered += 1;
+            }
             next = roads.choose_next(lane_id, &mut rng);
             let limit = &mut entry_limit[lane_id.index()];
             *limit = limit.min(position - params.car_length - params.safety_gap);
         }
         *car = Car { lane: lane_id, next, position, speed, acceleration, preference: old.preference, rng };
+        waiting += u32::from(speed < 0.1);
+        speeds += f64::from(speed);
+        cars += 1;
     }
+    stats.waiting = waiting;
+    stats.mean_speed = if cars > 0 { (speeds / f64::from(cars)) as f32 } else { 0.0 };
 }
 
 /// Distance between the initial cars, centre to centre, metres.

@@ -223,3 +223,27 @@ fn doors_open_when_a_car_has_stood_still_and_close_when_it_goes() {
     assert!(car(&scene, entity).speed() > 1.0, "drove on");
     assert!(door_angle(&scene) < 0.5, "closed again: {} degrees", door_angle(&scene));
 }
+
+/// The traffic figures a player sees: a queue at red is all waiting with no speed; on green it
+/// drives into the intersection, counted once per car entering it.
+#[test]
+fn traffic_figures_count_waiting_cars_speed_and_throughput() {
+    let mut scene = scene(traffic_only(0, 2));
+    scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
+    let lane = approach_lane(&scene, CENTRE, NORTH);
+    for k in 0..4 {
+        scene.spawn_car(lane, 5.0 + 12.0 * k as f32, 8.0).expect("spaced cars fit");
+    }
+    for _ in 0..60 * 30 {
+        scene.step(DT);
+    }
+    let red = scene.traffic_stats();
+    assert_eq!((red.waiting, red.mean_speed, red.intersections_entered), (4, 0.0, 0), "{red:?}");
+    scene.set_signal_override(CENTRE, Some(SignalOverride::Green(NORTH))).expect("intersection exists");
+    for _ in 0..60 * 20 {
+        scene.step(DT);
+    }
+    let green = scene.traffic_stats();
+    assert!(green.intersections_entered >= 4, "{green:?}");
+    assert!(green.waiting < 4 && green.mean_speed > 1.0, "{green:?}");
+}
