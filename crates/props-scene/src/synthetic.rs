@@ -163,9 +163,21 @@ pub fn windmill() -> Result<Model, SyntheticError> {
 /// The car: `body` with steering pivots over the front wheels and the rear wheels (radius
 /// 0.33 m, axles 1.3 m either side of the centre); clip `drive`.
 pub fn car() -> Result<Model, SyntheticError> {
+    car_built(false)
+}
+
+/// The car with a door: `body` also carries `door_left` (hinged at its front edge), and a
+/// `doors` clip swings it open 70 degrees about Y over one second.
+pub fn car_with_doors() -> Result<Model, SyntheticError> {
+    car_built(true)
+}
+
+/// The car, with a door and its clip or not.
+fn car_built(door: bool) -> Result<Model, SyntheticError> {
     let (x, y, z) = (0.78, 0.33, 1.3);
-    let nodes = [
-        node("body", Vec3::ZERO, &[1, 2, 5, 6], true),
+    let body_children: &'static [u32] = if door { &[1, 2, 5, 6, 7] } else { &[1, 2, 5, 6] };
+    let mut nodes = vec![
+        node("body", Vec3::ZERO, body_children, true),
         node("steer_front_left", Vec3::new(x, y, z), &[3], false),
         node("steer_front_right", Vec3::new(-x, y, z), &[4], false),
         node("wheel_front_left", Vec3::ZERO, &[], true),
@@ -174,25 +186,13 @@ pub fn car() -> Result<Model, SyntheticError> {
         node("wheel_rear_right", Vec3::new(-x, y, -z), &[], true),
     ];
     let drive = [3, 4, 5, 6].map(|wheel| spin(wheel, Vec3::X, 1.0, 1.0)).to_vec();
-    build(&nodes, vec![("drive", drive)], None)
-}
-
-/// The car with a door: `body` also carries `door_left` (hinged at its front edge), and a
-/// `doors` clip swings it open 70 degrees about Y over one second.
-pub fn car_with_doors() -> Result<Model, SyntheticError> {
-    let (x, y, z) = (0.78, 0.33, 1.3);
-    let nodes = [
-        node("body", Vec3::ZERO, &[1, 2, 5, 6, 7], true),
-        node("steer_front_left", Vec3::new(x, y, z), &[3], false),
-        node("steer_front_right", Vec3::new(-x, y, z), &[4], false),
-        node("wheel_front_left", Vec3::ZERO, &[], true),
-        node("wheel_front_right", Vec3::ZERO, &[], true),
-        node("wheel_rear_left", Vec3::new(x, y, -z), &[], true),
-        node("wheel_rear_right", Vec3::new(-x, y, -z), &[], true),
-        node("door_left", Vec3::new(0.9, 0.7, 0.6), &[], true),
-    ];
-    let open = Keyframes::Rotation(vec![Quat::IDENTITY, Quat::from_rotation_y(70f32.to_radians())]);
-    build(&nodes, vec![("doors", vec![(7, Interpolation::Linear, vec![0.0, 1.0], open)])], None)
+    let mut clips = vec![("drive", drive)];
+    if door {
+        nodes.push(node("door_left", Vec3::new(0.9, 0.7, 0.6), &[], true));
+        let open = Keyframes::Rotation(vec![Quat::IDENTITY, Quat::from_rotation_y(70f32.to_radians())]);
+        clips.push(("doors", vec![(7, Interpolation::Linear, vec![0.0, 1.0], open)]));
+    }
+    build(&nodes, clips, None)
 }
 
 /// The traffic light: `pole` → `housing` → `lamp_red` / `lamp_amber` / `lamp_green`, each with

@@ -252,17 +252,14 @@ fn number_array(root: &Value, pointer: &str, value: &Value, lengths: &[usize], i
     }
 }
 
-/// The number of components of an accessor type.
+/// The number of components of an accessor type, as the gltf crate reads it.
 fn components(kind: &str) -> Option<usize> {
-    Some(match kind {
-        "SCALAR" => 1,
-        "VEC2" => 2,
-        "VEC3" => 3,
-        "VEC4" | "MAT2" => 4,
-        "MAT3" => 9,
-        "MAT4" => 16,
-        _ => return None,
-    })
+    use gltf::json::accessor::Type;
+    use gltf::json::validation::Checked;
+    match serde_json::from_value::<Checked<Type>>(Value::String(kind.to_owned())) {
+        Ok(Checked::Valid(ty)) => Some(ty.multiplicity()),
+        _ => None,
+    }
 }
 
 /// Reports a number outside `range` (anything else is the parser's concern).
