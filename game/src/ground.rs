@@ -114,16 +114,28 @@ fn terrain(scene: &Scene, radius: f32) -> Primitive {
     primitive(positions, normals, indices, 0)
 }
 
-/// A flat strip `LANE_WIDTH` wide along every lane's polyline.
+/// A flat strip `LANE_WIDTH` wide along every lane's polyline, and a square over every
+/// intersection (its turning lanes alone leave grass between their curves).
 fn roads(scene: &Scene) -> Primitive {
     let (mut positions, mut indices) = (Vec::new(), Vec::new());
+    let lift = |p: Vec2| Vec3::new(p.x, ROAD_LIFT, p.y);
+    for intersection in scene.roads().intersections() {
+        let centre = intersection.centre();
+        // Half its side: where its approach lanes end (their stop lines), plus half a lane.
+        let ends = intersection.approaches().iter().flatten().filter_map(|&l| scene.roads().lane(l).points().last());
+        let half = ends.map(|end| (*end - centre).abs().max_element()).fold(0.0, f32::max) + LANE_WIDTH * 0.5;
+        let base = positions.len() as u32;
+        positions.extend(
+            [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)].map(|(x, z)| lift(centre + Vec2::new(x, z) * half)),
+        );
+        indices.extend_from_slice(&[base, base + 2, base + 1, base + 1, base + 2, base + 3]);
+    }
     for lane in scene.roads().lanes() {
         for pair in lane.points().windows(2) {
             let (a, b) = (pair[0], pair[1]);
             let Some(direction) = (b - a).try_normalize() else { continue };
             let side = direction.perp() * (LANE_WIDTH * 0.5);
             let base = positions.len() as u32;
-            let lift = |p: Vec2| Vec3::new(p.x, ROAD_LIFT, p.y);
             positions.extend([lift(a - side), lift(a + side), lift(b - side), lift(b + side)]);
             // Both windings, so the strip shows whichever way the lane runs.
             indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
@@ -167,5 +179,49 @@ mod tests {
         assert!(terrain.normals.iter().all(|n| n.y > 0.0 && n.is_normalized()));
         assert!(!mesh.primitives[1].indices.is_empty(), "the road network has lanes");
         assert_eq!(model.palette_len(), 1);
+    }
+
+    /// Whether the asphalt triangles cover `point` (x, z).
+    fn covered(roads: &Primitive, point: Vec2) -> bool {
+        roads.indices.chunks_exact(3).any(|t| {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| {
+                let p = roads.positions[i as usize];
+                Vec2::new(p.x, p.z)
+            });
+            let side = |p: Vec2, q: Vec2| (q - p).perp_dot(point - p);
+            let (d1, d2, d3) = (side(a, b), side(b, c), side(c, a));
+            !((d1 < 0.0 || d2 < 0.0 || d3 < 0.0) && (d1 > 0.0 || d2 > 0.0 || d3 > 0.0))
+        })
+    }
+
+    /// No grass shows through an intersection: every point of every intersection's box (to a
+    /// quarter metre) lies on asphalt, as do the lanes' centre lines.
+    #[test]
+    fn intersections_and_lanes_are_covered_with_asphalt() {
+        let models = props_scene::synthetic::models().expect("synthetic models");
+        let scene = Scene::new(props_scene::SceneConfig { windmills: 0, ..Default::default() }, models).expect("scene");
+        let model = build(&scene, 500.0).expect("ground builds");
+        let roads = &model.meshes()[0].primitives[1];
+        let mut checked = 0;
+        for intersection in scene.roads().intersections() {
+            let centre = intersection.centre();
+            let ends =
+                intersection.approaches().iter().flatten().filter_map(|&l| scene.roads().lane(l).points().last());
+            let half = ends.map(|end| (*end - centre).abs().max_element()).fold(0.0, f32::max);
+            assert!(half > LANE_WIDTH, "an intersection is wider than a lane");
+            for i in -8..=8 {
+                for j in -8..=8 {
+                    let point = centre + Vec2::new(i as f32, j as f32) * (half / 8.0);
+                    assert!(covered(roads, point), "grass at {point} in the intersection at {centre}");
+                    checked += 1;
+                }
+            }
+        }
+        for lane in scene.roads().lanes() {
+            for point in lane.points() {
+                assert!(covered(roads, *point), "grass under the lane at {point}");
+            }
+        }
+        assert!(checked > 1000, "{checked} points");
     }
 }
