@@ -60,6 +60,10 @@ pub struct Demo {
     step: FixedStep,
     /// The time scale reached lately.
     rate: RateMeter,
+    /// The prop the player picked.
+    selected: Option<hecs::Entity>,
+    /// Whether the camera follows it.
+    pub follow: bool,
     fixed_dt: Option<f32>,
     frame: FrameData,
     ground: Ground,
@@ -116,6 +120,8 @@ impl Demo {
             mods,
             step: FixedStep::new(STEP, MAX_STEPS),
             rate: RateMeter::default(),
+            selected: None,
+            follow: false,
             fixed_dt: args.fixed_dt,
             frame: FrameData::default(),
             ground: Ground::default(),
@@ -201,6 +207,9 @@ impl Demo {
 
     /// Poses what the camera sees: the town's props and the mod lot's.
     fn animate(&mut self) {
+        if let Some(at) = self.selected.filter(|_| self.follow).and_then(|e| self.scene.placement_of(e)) {
+            self.camera.target = at.translation.into();
+        }
         let camera = self.camera.to_camera(self.aspect);
         self.scene.set_camera(Some(SceneCamera { eye: self.camera.eye(), view_projection: camera.view_projection }));
         self.frame.clear();
@@ -285,6 +294,32 @@ impl Demo {
     /// Mods showing now.
     pub fn mod_count(&self) -> usize {
         self.models.mod_count()
+    }
+
+    /// Picks the prop under `ndc` (normalized device coordinates of the last frame's view), or
+    /// none; a new pick stops following.
+    pub fn pick(&mut self, ndc: glam::Vec2) {
+        let (eye, direction) = self.camera.ray(self.aspect, ndc);
+        self.selected = self.scene.pick(eye, direction);
+        self.follow = false;
+        tracing::debug!(selected = ?self.selected, "picked");
+    }
+
+    /// The picked prop, what it is doing, and where it stands.
+    pub fn selected(&self) -> Option<(props_scene::PropInfo, Vec3)> {
+        let entity = self.selected?;
+        let info = self.scene.describe(entity)?;
+        Some((info, self.scene.placement_of(entity)?.translation.into()))
+    }
+
+    /// Follows the picked prop with the camera, or stops.
+    pub fn set_follow(&mut self, follow: bool) {
+        self.follow = follow && self.selected.is_some();
+    }
+
+    /// Forgets the picked prop.
+    pub fn unpick(&mut self) {
+        (self.selected, self.follow) = (None, false);
     }
 
     /// The traffic's figures after the last step.

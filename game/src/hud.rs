@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use props_render::FrameStats;
+use props_scene::PropInfo;
 use props_scene::SceneCounts;
 
 use crate::demo::{Demo, WINDMILL_BATCH};
@@ -30,15 +31,27 @@ const ERROR: egui::Color32 = egui::Color32::from_rgb(255, 110, 90);
 /// Colour of warnings.
 const WARNING: egui::Color32 = egui::Color32::from_rgb(240, 200, 90);
 
-/// Draws the HUD; returns the mod (its path in the mods folder) whose "go to" was clicked.
-pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> Option<PathBuf> {
-    let mut go_to = None;
+/// What the player asked for in the HUD this frame.
+#[derive(Debug, Default)]
+pub struct HudActions {
+    /// The mod (its path in the mods folder) whose "go to" was clicked.
+    pub go_to: Option<PathBuf>,
+    /// Follow the picked prop with the camera (or stop).
+    pub follow: Option<bool>,
+    /// Forget the picked prop.
+    pub unpick: bool,
+}
+
+/// Draws the HUD; returns what the player asked for.
+pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> HudActions {
+    let mut actions = HudActions::default();
     egui::Window::new("props").default_pos([12.0, 12.0]).resizable(false).show(ctx, |ui| {
         time_line(ui, demo);
         town(ui, demo);
         if input.gpu_errors > 0 {
             ui.colored_label(ERROR, format!("{} GPU errors (see the log)", input.gpu_errors));
         }
+        picked(ui, demo, &mut actions);
         ui.collapsing("developer", |ui| developer(ui, demo, input));
         ui.separator();
         match demo.last_mod() {
@@ -52,16 +65,47 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> Option<Pa
                 ui.label("none: drop a .glb into the mods folder");
             }
             for (path, entry) in mods.entries() {
-                go_to = mod_row(ui, path, entry).or(go_to.take());
+                actions.go_to = mod_row(ui, path, entry).or(actions.go_to.take());
             }
         });
         ui.collapsing("controls", |ui| {
             ui.label("left drag / arrows: orbit    right drag / WASD: pan    wheel (to the cursor) / Q E: zoom");
+            ui.label("click: pick a prop (see what it does, follow it)");
             ui.label(format!("Space: pause    + -: time scale    K: skeletons    ] [: +/- {WINDMILL_BATCH} windmills"));
             ui.label("R: reset camera    H: hide this    F12: screenshot    Esc: quit");
         });
     });
-    go_to
+    actions
+}
+
+/// The picked prop: what it is doing, follow it, forget it.
+fn picked(ui: &mut egui::Ui, demo: &Demo, actions: &mut HudActions) {
+    let Some((info, at)) = demo.selected() else {
+        ui.label("click a prop to see what it does");
+        return;
+    };
+    ui.separator();
+    let text = match info {
+        PropInfo::Car { speed, waiting, lane } => {
+            let state = if waiting { "waiting" } else { "driving" };
+            format!("car: {state} at {:.0} km/h on lane {lane}", speed * 3.6)
+        }
+        PropInfo::Windmill { wind, rotor_rpm } => format!("windmill: wind {wind:.1} m/s, rotor {rotor_rpm:.1} rpm"),
+        PropInfo::TrafficLight { state } => format!("traffic light: {state:?}"),
+        PropInfo::Fox { speed, gait, weight } => {
+            format!("fox: {gait:?} at {speed:.1} m/s (clip weight {weight:.2}, the other {:.2})", 1.0 - weight)
+        }
+    };
+    ui.label(format!("{text}, at ({:.0}, {:.0})", at.x, at.z));
+    ui.horizontal(|ui| {
+        let mut follow = demo.follow;
+        if ui.checkbox(&mut follow, "follow").changed() {
+            actions.follow = Some(follow);
+        }
+        if ui.small_button("clear").clicked() {
+            actions.unpick = true;
+        }
+    });
 }
 
 /// The simulated time and its rate, asked and reached (orange when the CPU cannot keep up).

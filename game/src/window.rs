@@ -80,7 +80,12 @@ struct Input {
     held: BTreeSet<winit::keyboard::KeyCode>,
     drag: Drag,
     cursor: Option<Vec2>,
+    /// Where the left button went down, for telling a click from a drag.
+    pressed_at: Option<Vec2>,
 }
+
+/// How far the cursor may move between press and release for a click, pixels.
+const CLICK_SLOP: f32 = 4.0;
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
@@ -128,6 +133,21 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::MouseInput { state: button_state, button, .. } => {
+                // A left click that did not drag picks what is under the cursor.
+                match (button_state, button) {
+                    (ElementState::Pressed, MouseButton::Left) if !consumed => {
+                        state.input.pressed_at = state.input.cursor
+                    }
+                    (ElementState::Released, MouseButton::Left) => {
+                        if let (Some(from), Some(at)) = (state.input.pressed_at.take(), state.input.cursor)
+                            && (at - from).length() < CLICK_SLOP
+                        {
+                            let (width, height) = (state.config.width.max(1) as f32, state.config.height.max(1) as f32);
+                            state.demo.pick(Vec2::new(2.0 * at.x / width - 1.0, 1.0 - 2.0 * at.y / height));
+                        }
+                    }
+                    _ => {}
+                }
                 state.input.drag = match (button_state, button) {
                     (ElementState::Pressed, _) if consumed => Drag::Idle,
                     (ElementState::Pressed, MouseButton::Left) => Drag::Orbit,
@@ -340,14 +360,20 @@ impl Running {
             gpu_errors: self.gpu.context.uncaptured_errors(),
         };
         let (demo, show_hud) = (&self.demo, self.show_hud);
-        let mut go_to = None;
+        let mut actions = hud::HudActions::default();
         let mut output = self.egui.context.run_pass(raw, |ctx| {
             if show_hud {
-                go_to = hud::show(ctx, demo, &input);
+                actions = hud::show(ctx, demo, &input);
             }
         });
-        if let Some(path) = go_to {
+        if let Some(path) = actions.go_to {
             self.demo.go_to_mod(&path);
+        }
+        if let Some(follow) = actions.follow {
+            self.demo.set_follow(follow);
+        }
+        if actions.unpick {
+            self.demo.unpick();
         }
         self.egui.winit.handle_platform_output(&self.window, output.platform_output);
         let primitives = self.egui.context.tessellate(output.shapes, output.pixels_per_point);

@@ -65,14 +65,20 @@ impl OrbitCamera {
     /// in -1..1, y up) in a view of `aspect`; `None` when that point looks above the horizon.
     #[must_use]
     pub fn ground_point(self, aspect: f32, ndc: Vec2) -> Option<Vec3> {
-        let inverse = self.to_camera(aspect).view_projection.inverse();
-        let near = inverse.project_point3(ndc.extend(0.0));
-        let far = inverse.project_point3(ndc.extend(1.0));
-        let direction = far - near;
+        let (eye, direction) = self.ray(aspect, ndc);
         if direction.y >= -1e-6 {
             return None;
         }
-        Some(near + direction * (-near.y / direction.y))
+        Some(eye + direction * (-eye.y / direction.y))
+    }
+
+    /// The ray from the eye through `ndc` (normalized device coordinates, y up) in a view of
+    /// `aspect`: its origin and unit direction. What a click at that point points at.
+    #[must_use]
+    pub fn ray(self, aspect: f32, ndc: Vec2) -> (Vec3, Vec3) {
+        let eye = self.eye();
+        let through = self.to_camera(aspect).view_projection.inverse().project_point3(ndc.extend(0.5));
+        (eye, (through - eye).normalize_or(self.target - eye))
     }
 
     /// Zooms by `steps` (positive = closer) towards what shows at `ndc` in a view of `aspect`:
@@ -109,6 +115,10 @@ mod tests {
         let shown = clip.truncate() / clip.w;
         assert!((shown.truncate() - cursor).length() < 1e-3, "{shown} vs {cursor}");
         assert!(camera.distance < OrbitCamera::overview(400.0).distance);
+        // The ray through the cursor passes through what shows there.
+        let (eye, direction) = camera.ray(aspect, cursor);
+        let on_ray = eye + direction * (point - eye).dot(direction);
+        assert!((on_ray - point).length() < 1e-2 * (point - eye).length(), "{on_ray} vs {point}");
         // Looking at the sky: an ordinary zoom.
         let mut sky = OrbitCamera::overview(400.0);
         let target = sky.target;

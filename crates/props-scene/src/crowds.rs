@@ -24,6 +24,8 @@ pub(crate) struct PropCrowd {
     tints: Vec<[u8; 4]>,
     /// Largest scale of an instance relative to the prop's.
     max_scale: f32,
+    /// Culling radius of every instance, world units.
+    radius: f32,
     /// Scratch poses for the reference path (skeleton lines).
     poses: (Pose, Pose),
 }
@@ -45,7 +47,7 @@ impl PropCrowd {
         let crowd = Crowd::new(&program, layers, sharing, radius, runs);
         let rig = animated.prop.model.rig();
         let poses = (Pose::from_rest(rig), Pose::from_rest(rig));
-        Self { animated, program, crowd, placements: Vec::new(), tints: Vec::new(), max_scale, poses }
+        Self { animated, program, crowd, placements: Vec::new(), tints: Vec::new(), max_scale, radius, poses }
     }
 
     /// The model.
@@ -93,6 +95,11 @@ impl PropCrowd {
     /// Instance `i`'s paint.
     pub fn tint(&self, i: u32) -> [u8; 4] {
         self.tints[i as usize]
+    }
+
+    /// The sphere instance `i` stays within in any pose: its origin and the culling radius.
+    pub fn bound(&self, i: u32) -> (glam::Vec3, f32) {
+        (self.placements[i as usize].to_affine().translation.into(), self.radius)
     }
 
     /// Where instance `i` stands.

@@ -29,6 +29,7 @@ mod crowds;
 mod error;
 mod extract;
 mod models;
+mod picking;
 mod rng;
 mod roads;
 mod scene;
@@ -47,6 +48,7 @@ pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, W
 pub use error::SceneError;
 pub use extract::{AnimationStats, SceneCounts};
 pub use models::{PROP_ASSETS, PropModel, SceneModels};
+pub use picking::PropInfo;
 pub use rng::Rng;
 pub use roads::{
     BOX_HALF, DIRECTIONS, Intersection, IntersectionId, LANE_WIDTH, Lane, LaneId, LaneKind, RoadNetwork, Turn,

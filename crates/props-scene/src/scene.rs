@@ -365,6 +365,12 @@ impl Scene {
         Some(crowd.placement(0).translation.into())
     }
 
+    /// The sphere a prop stays within in any pose (its culling sphere); `None` for an entity
+    /// that is not a prop.
+    pub(crate) fn bound_of(&self, entity: Entity) -> Option<(Vec3, f32)> {
+        self.instance_of(entity).map(|(crowd, i)| crowd.bound(i))
+    }
+
     /// The crowd of `entity`'s model and its instance number; `None` for no prop.
     fn instance_of(&self, entity: Entity) -> Option<(&PropCrowd, u32)> {
         let instance = self.world.get::<&PropInstance>(entity).ok()?.0;

@@ -5,6 +5,7 @@ mod animals;
 mod determinism;
 mod extract;
 mod models;
+mod picking;
 mod signals;
 mod support;
 mod traffic;
