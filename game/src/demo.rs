@@ -210,6 +210,7 @@ impl Demo {
         if let Some(at) = self.selected.filter(|_| self.follow).and_then(|e| self.scene.placement_of(e)) {
             self.camera.target = at.translation.into();
         }
+        self.camera.keep_within(self.ground.radius());
         let camera = self.camera.to_camera(self.aspect);
         self.scene.set_camera(Some(SceneCamera { eye: self.camera.eye(), view_projection: camera.view_projection }));
         self.frame.clear();

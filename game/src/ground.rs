@@ -25,6 +25,9 @@ const ROAD_LIFT: f32 = 0.03;
 
 /// Metres of ground beyond the farthest windmill or hill.
 const MARGIN: f32 = 60.0;
+/// How far the grass skirt around the terrain reaches, metres: past the camera's far plane at
+/// its farthest, so the ground meets the sky at the horizon.
+const SKIRT: f32 = 30_000.0;
 
 /// The ground of a scene, covering its hills and windmills: rebuilt when the windmills spread
 /// beyond it, uploaded with the next frame.
@@ -54,6 +57,11 @@ impl Ground {
         Ok(())
     }
 
+    /// Half-side of the square of terrain, metres: how far the camera may wander.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
     /// Uploads a rebuilt ground.
     pub fn upload(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
         if let Some(ground) = self.pending.take() {
@@ -71,7 +79,8 @@ fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
         rest: RestTransform::Trs(Transform::IDENTITY),
         morph_weights: Vec::new(),
     }])?;
-    let mesh = Mesh { name: Some("ground".to_owned()), primitives: vec![terrain(scene, radius), roads(scene)] };
+    let primitives = vec![terrain(scene, radius), roads(scene), skirt(scene, radius)];
+    let mesh = Mesh { name: Some("ground".to_owned()), primitives };
     let material = |name: &str, color| Material {
         name: Some(name.to_owned()),
         base_color_factor: color,
@@ -111,6 +120,40 @@ fn terrain(scene: &Scene, radius: f32) -> Primitive {
             indices.extend_from_slice(&[a, a + row, a + 1, a + 1, a + row, a + row + 1]);
         }
     }
+    primitive(positions, normals, indices, 0)
+}
+
+/// Grass from the terrain's edge out to [`SKIRT`]: each edge vertex carried outwards along
+/// its direction from the centre at its height, so the ring joins the terrain without a gap.
+fn skirt(scene: &Scene, radius: f32) -> Primitive {
+    let terrain = scene.terrain();
+    let step = 2.0 * radius / CELLS as f32;
+    // The terrain's edge, counter-clockwise seen from above: bottom, right, top, left sides.
+    let edge: Vec<Vec2> = (0..4 * CELLS)
+        .map(|k| {
+            let (side, i) = (k / CELLS, (k % CELLS) as f32 * step);
+            match side {
+                0 => Vec2::new(-radius + i, -radius),
+                1 => Vec2::new(radius, -radius + i),
+                2 => Vec2::new(radius - i, radius),
+                _ => Vec2::new(-radius, radius - i),
+            }
+        })
+        .collect();
+    let (mut positions, mut indices) = (Vec::with_capacity(edge.len() * 2), Vec::with_capacity(edge.len() * 6));
+    for p in &edge {
+        let height = terrain.height(*p);
+        positions.push(Vec3::new(p.x, height, p.y));
+        let far = *p * (SKIRT / p.length().max(1.0));
+        positions.push(Vec3::new(far.x, height, far.y));
+    }
+    let count = edge.len() as u32;
+    for k in 0..count {
+        let (a, b) = (2 * k, 2 * ((k + 1) % count));
+        // Inner a, b; outer a + 1, b + 1; counter-clockwise seen from above.
+        indices.extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
+    }
+    let normals = vec![Vec3::Y; positions.len()];
     primitive(positions, normals, indices, 0)
 }
 
@@ -178,6 +221,14 @@ mod tests {
         }
         assert!(terrain.normals.iter().all(|n| n.y > 0.0 && n.is_normalized()));
         assert!(!mesh.primitives[1].indices.is_empty(), "the road network has lanes");
+        // The skirt starts on the terrain's edge, at its height, and reaches the horizon.
+        let skirt = &mesh.primitives[2];
+        for pair in skirt.positions.chunks_exact(2) {
+            let (inner, outer) = (pair[0], pair[1]);
+            assert!((inner.x.abs().max(inner.z.abs()) - 500.0).abs() < 1e-2, "{inner} on the edge");
+            assert_eq!(inner.y, scene.terrain().height(Vec2::new(inner.x, inner.z)));
+            assert!(Vec2::new(outer.x, outer.z).length() > 25_000.0 && outer.y == inner.y);
+        }
         assert_eq!(model.palette_len(), 1);
     }
 

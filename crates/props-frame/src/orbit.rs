@@ -93,6 +93,14 @@ impl OrbitCamera {
         }
     }
 
+    /// Keeps the camera over the ground: its target within `half` metres of the origin each
+    /// way (x and z), its distance within twice that, so panning never drifts into the sky.
+    pub fn keep_within(&mut self, half: f32) {
+        self.target.x = self.target.x.clamp(-half, half);
+        self.target.z = self.target.z.clamp(-half, half);
+        self.distance = self.distance.min(2.0 * half).max(5.0);
+    }
+
     /// The camera for a view of `aspect` (width / height).
     #[must_use]
     pub fn to_camera(self, aspect: f32) -> Camera {
@@ -124,6 +132,17 @@ mod tests {
         let target = sky.target;
         sky.zoom_towards(1.0, aspect, Vec2::new(0.0, 0.99));
         assert_eq!(sky.target, target);
+    }
+
+    #[test]
+    fn the_camera_stays_over_the_ground() {
+        let mut camera = OrbitCamera::overview(400.0);
+        for _ in 0..200 {
+            camera.pan(Vec2::new(3.0, 2.0));
+            camera.zoom(-2.0);
+            camera.keep_within(1000.0);
+        }
+        assert_eq!((camera.target.x, camera.target.z, camera.distance), (1000.0, -1000.0, 2000.0));
     }
 
     #[test]
