@@ -200,7 +200,8 @@ impl ModelRegistry {
     pub fn scene_models(&self) -> SceneModels {
         let prop = |role: Role| {
             let shown = self.active_override(role);
-            PropModel::new(role.id(), shown.model).with_scale(shown.scale).with_bindings(shown.bindings)
+            let scale = shown.scale * role.display_scale();
+            PropModel::new(role.id(), shown.model).with_scale(scale).with_bindings(shown.bindings)
         };
         SceneModels {
             windmill: prop(Role::Windmill),

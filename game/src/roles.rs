@@ -36,6 +36,15 @@ impl Role {
         props_scene::PROP_ASSETS[self as usize].1
     }
 
+    /// How much larger than life its props are drawn: traffic lights twice, so that a player
+    /// can read them from the town's overview; the rest at their size.
+    pub fn display_scale(self) -> f32 {
+        match self {
+            Role::TrafficLight => 2.0,
+            Role::Windmill | Role::Car | Role::Fox => 1.0,
+        }
+    }
+
     /// Where its props stand, as the `mod reloaded` log line says (`place=traffic`).
     pub fn place(self) -> &'static str {
         match self {

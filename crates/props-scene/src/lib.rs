@@ -54,7 +54,9 @@ pub use roads::{
     BOX_HALF, DIRECTIONS, Intersection, IntersectionId, LANE_WIDTH, Lane, LaneId, LaneKind, RoadNetwork, Turn,
 };
 pub use scene::Scene;
-pub use signals::{LightState, Phase, Signal, SignalOverride, Signals, TrafficLight};
+pub use signals::{
+    AMBER, LightState, MAX_ALL_RED, MIN_GREEN, Phase, RECALL_AFTER, Signal, SignalOverride, Signals, TrafficLight,
+};
 pub use step::{FixedStep, RateMeter};
 pub use terrain::{HILL_HEIGHT, Terrain};
 pub use traffic::{Car, IdmParams, TrafficStats};

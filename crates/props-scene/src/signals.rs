@@ -28,6 +28,9 @@ pub const MIN_ALL_RED: f32 = 1.5;
 /// Longest all-red clearance: after this the next green starts even if the box is not empty
 /// (a liveness guard; the box normally clears well before).
 pub const MAX_ALL_RED: f32 = 12.0;
+/// An approach red this long calls for green even with no car waiting (a recall, as real
+/// controllers have for pedestrians), seconds: every light cycles where a player can see it.
+pub const RECALL_AFTER: f32 = 40.0;
 /// How far before its stop line a car calls for green, metres.
 pub const DETECTION_RANGE: f32 = 40.0;
 /// Distance of a light's pole to the right of its lane's centre, metres.
@@ -79,6 +82,8 @@ pub struct Signal {
     phase: Phase,
     timer: f32,
     hold: Option<SignalOverride>,
+    /// Seconds since each approach last had green.
+    red_for: [f32; 4],
 }
 
 impl Signal {
@@ -138,7 +143,8 @@ impl Signals {
                 let present_count = present.iter().filter(|p| **p).count() as u32;
                 let first = present.iter().enumerate().filter(|(_, p)| **p).nth(rng.below(present_count) as usize);
                 let approach = first.map_or(0, |(a, _)| a);
-                Signal { present, phase: Phase::Green(approach), timer: rng.range(0.0, MIN_GREEN), hold: None }
+                let timer = rng.range(0.0, MIN_GREEN);
+                Signal { present, phase: Phase::Green(approach), timer, hold: None, red_for: [0.0; 4] }
             })
             .collect();
         Self { signals }
@@ -193,7 +199,13 @@ pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &Occ
             continue;
         }
         signal.timer += dt;
-        let demand = |a: usize| intersection.approaches()[a].is_some_and(|lane| occupancy.demand(roads, lane));
+        for (a, red) in signal.red_for.iter_mut().enumerate() {
+            *red = if signal.phase == Phase::Green(a) { 0.0 } else { *red + dt };
+        }
+        let red_for = signal.red_for;
+        let demand = |a: usize| {
+            intersection.approaches()[a].is_some_and(|lane| occupancy.demand(roads, lane) || red_for[a] >= RECALL_AFTER)
+        };
         let others_wait = |current: usize| (0..4).any(|a| a != current && demand(a));
         let before = signal.phase;
         signal.phase = match before {

@@ -66,3 +66,32 @@ fn light_props_show_their_state_through_the_clips() {
     assert_eq!(seen, 4, "one light per approach of the centre");
     assert_eq!(scene.counts().traffic_lights, 4 * 2 + 4 * 3 + 4);
 }
+
+/// With no car anywhere, every light still cycles: each approach is recalled to green after
+/// `RECALL_AFTER` seconds of red, so a player watching any light sees it change.
+#[test]
+fn every_light_cycles_even_without_traffic() {
+    let mut scene = scene(traffic_only(0, 4));
+    let intersections = scene.roads().intersections().len();
+    let mut longest_red = vec![[0.0f32; 4]; intersections];
+    let mut red = vec![[0.0f32; 4]; intersections];
+    for _ in 0..(60.0 * 400.0) as usize {
+        scene.step(DT);
+        for (i, intersection) in scene.roads().intersections().iter().enumerate() {
+            for a in (0..4).filter(|&a| intersection.approaches()[a].is_some()) {
+                let state = scene.signals().state(props_scene::IntersectionId(i as u32), a);
+                red[i][a] = if state == LightState::Red { red[i][a] + DT } else { 0.0 };
+                longest_red[i][a] = longest_red[i][a].max(red[i][a]);
+            }
+        }
+    }
+    // At worst every other approach of a four-way intersection is recalled first.
+    let bound = props_scene::RECALL_AFTER
+        + 3.0 * (props_scene::MIN_GREEN + props_scene::AMBER + props_scene::MAX_ALL_RED)
+        + props_scene::AMBER;
+    for (i, approaches) in longest_red.iter().enumerate() {
+        for (a, longest) in approaches.iter().enumerate() {
+            assert!(*longest < bound, "intersection {i} approach {a}: red for {longest} s");
+        }
+    }
+}
