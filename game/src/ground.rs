@@ -10,7 +10,7 @@ use props_anim::{
     Transform,
 };
 use props_render::Renderer;
-use props_scene::{LANE_WIDTH, Scene};
+use props_scene::{LANE_WIDTH, LaneKind, Scene};
 
 use crate::roles::GROUND;
 
@@ -20,6 +20,10 @@ const CELLS: u32 = 160;
 const GRASS: [f32; 4] = [0.18, 0.36, 0.12, 1.0];
 /// Asphalt, linear RGBA.
 const ASPHALT: [f32; 4] = [0.06, 0.06, 0.07, 1.0];
+/// Road paint, linear RGBA.
+const PAINT: [f32; 4] = [0.75, 0.75, 0.72, 1.0];
+/// Centre-line dashes: length, gap and width, metres.
+const DASH: (f32, f32, f32) = (3.0, 6.0, 0.15);
 /// How far road strips float above the flat town ground, metres (no z-fighting).
 const ROAD_LIFT: f32 = 0.03;
 
@@ -79,7 +83,7 @@ fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
         rest: RestTransform::Trs(Transform::IDENTITY),
         morph_weights: Vec::new(),
     }])?;
-    let primitives = vec![terrain(scene, radius), roads(scene), skirt(scene, radius)];
+    let primitives = vec![terrain(scene, radius), roads(scene), skirt(scene, radius), markings(scene)];
     let mesh = Mesh { name: Some("ground".to_owned()), primitives };
     let material = |name: &str, color| Material {
         name: Some(name.to_owned()),
@@ -89,7 +93,7 @@ fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
     Ok(Model::new(ModelParts {
         rig: Some(rig),
         meshes: vec![mesh],
-        materials: vec![material("grass", GRASS), material("asphalt", ASPHALT)],
+        materials: vec![material("grass", GRASS), material("asphalt", ASPHALT), material("marking", PAINT)],
         instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
         ..ModelParts::default()
     })?)
@@ -155,6 +159,29 @@ fn skirt(scene: &Scene, radius: f32) -> Primitive {
     }
     let normals = vec![Vec3::Y; positions.len()];
     primitive(positions, normals, indices, 0)
+}
+
+/// Dashed centre lines: along the left edge of every road lane (where the lane the other way
+/// begins), a little above the asphalt.
+fn markings(scene: &Scene) -> Primitive {
+    let (mut positions, mut indices) = (Vec::new(), Vec::new());
+    let (dash, gap, width) = DASH;
+    let lift = |p: Vec2| Vec3::new(p.x, ROAD_LIFT * 2.0, p.y);
+    for lane in scene.roads().lanes().iter().filter(|l| matches!(l.kind(), LaneKind::Road { .. })) {
+        let mut along = gap * 0.5;
+        while along + dash <= lane.length() {
+            let ((a, direction), (b, _)) = (lane.sample(along), lane.sample(along + dash));
+            let left = -direction.perp() * (LANE_WIDTH * 0.5);
+            let side = direction.perp() * (width * 0.5);
+            let base = positions.len() as u32;
+            positions.extend([a + left - side, a + left + side, b + left - side, b + left + side].map(lift));
+            indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+            indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+            along += dash + gap;
+        }
+    }
+    let normals = vec![Vec3::Y; positions.len()];
+    primitive(positions, normals, indices, 2)
 }
 
 /// A flat strip `LANE_WIDTH` wide along every lane's polyline, and a square over every
@@ -274,5 +301,17 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked} points");
+        // The centre-line dashes lie on the asphalt, one every 9 m of road.
+        let markings = &model.meshes()[0].primitives[3];
+        assert!(markings.positions.iter().all(|p| covered(roads, Vec2::new(p.x, p.z))), "paint off the road");
+        let road_length: f32 = scene
+            .roads()
+            .lanes()
+            .iter()
+            .filter(|l| matches!(l.kind(), LaneKind::Road { .. }))
+            .map(|l| l.length())
+            .sum();
+        let dashes = markings.positions.len() / 4;
+        assert!((dashes as f32 - road_length / 9.0).abs() < road_length / 9.0 * 0.1 + 10.0, "{dashes} dashes");
     }
 }
