@@ -139,7 +139,8 @@ fn town(ui: &mut egui::Ui, demo: &Demo) {
     let wind = demo.wind();
     ui.label(format!("wind {:.1} m/s from the {}", wind.speed, compass(wind.from)));
     ui.label(format!(
-        "{windmills} windmills, {traffic_lights} traffic lights, {foxes} foxes; mods: {}",
+        "{windmills} windmills, {traffic_lights} traffic lights, {foxes} foxes, {} houses; mods: {}",
+        demo.houses(),
         demo.mod_count()
     ));
 }

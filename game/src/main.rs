@@ -1,6 +1,7 @@
 //! The animated-props demo: a mini traffic town with GPU-skinned windmills, cars, traffic
 //! lights and foxes, and models from `mods/` loaded live. `--help` lists the options.
 
+mod buildings;
 mod cli;
 mod controls;
 mod demo;

@@ -64,8 +64,11 @@ impl Role {
 /// The renderer id of the ground.
 pub const GROUND: ModelId = ModelId(Role::ALL.len() as u32);
 
+/// The renderer id of the houses on the blocks.
+pub const BUILDINGS: ModelId = ModelId(GROUND.0 + 1);
+
 /// The first renderer id handed to mods that add a model (lot models, extra car models).
-pub const FIRST_MOD_ID: u32 = GROUND.0 + 1;
+pub const FIRST_MOD_ID: u32 = BUILDINGS.0 + 1;
 
 /// Renderer ids for mods that add a model: each taken until released, reused after.
 #[derive(Debug)]

@@ -1,4 +1,4 @@
-//! `cargo xtask gen-assets`: the demo's base models (windmill, car, traffic light) as small,
+//! `cargo xtask gen-assets`: the demo's base models (windmill, car, traffic light, building) as small,
 //! untextured glTF 2.0 binaries in `assets/`.
 //!
 //! Each model is a few flat-shaded convex solids ([`shapes`]) on named nodes, animated by whole-node
@@ -7,6 +7,7 @@
 //! [`GltfBuilder`]: sorted JSON keys, shortest-`f32` numbers), so regenerating gives identical
 //! bytes, which a test checks against the committed files.
 
+mod building;
 mod car;
 mod shapes;
 mod traffic_light;
@@ -50,6 +51,7 @@ const ASSETS: &[Asset] = &[
         nodes: traffic_light::NODES,
         clips: traffic_light::CLIPS,
     },
+    Asset { stem: "building", build: building::build, nodes: building::NODES, clips: building::CLIPS },
 ];
 
 /// Writes every asset as `<stem>.glb` into `out_dir`; returns the paths written, in a fixed order.
