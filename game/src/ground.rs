@@ -22,6 +22,10 @@ const GRASS: [f32; 4] = [0.18, 0.36, 0.12, 1.0];
 const ASPHALT: [f32; 4] = [0.06, 0.06, 0.07, 1.0];
 /// Road paint, linear RGBA.
 const PAINT: [f32; 4] = [0.75, 0.75, 0.72, 1.0];
+/// Pavement, linear RGBA.
+const PAVEMENT: [f32; 4] = [0.42, 0.41, 0.39, 1.0];
+/// Sidewalks: width and kerb height, metres.
+const SIDEWALK: (f32, f32) = (2.0, 0.12);
 /// Centre-line dashes: length, gap and width, metres.
 const DASH: (f32, f32, f32) = (3.0, 6.0, 0.15);
 /// How far road strips float above the flat town ground, metres (no z-fighting).
@@ -83,7 +87,8 @@ fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
         rest: RestTransform::Trs(Transform::IDENTITY),
         morph_weights: Vec::new(),
     }])?;
-    let primitives = vec![terrain(scene, radius), roads(scene), skirt(scene, radius), markings(scene)];
+    let primitives =
+        vec![terrain(scene, radius), roads(scene), skirt(scene, radius), markings(scene), sidewalks(scene)];
     let mesh = Mesh { name: Some("ground".to_owned()), primitives };
     let material = |name: &str, color| Material {
         name: Some(name.to_owned()),
@@ -93,7 +98,12 @@ fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
     Ok(Model::new(ModelParts {
         rig: Some(rig),
         meshes: vec![mesh],
-        materials: vec![material("grass", GRASS), material("asphalt", ASPHALT), material("marking", PAINT)],
+        materials: vec![
+            material("grass", GRASS),
+            material("asphalt", ASPHALT),
+            material("marking", PAINT),
+            material("pavement", PAVEMENT),
+        ],
         instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
         ..ModelParts::default()
     })?)
@@ -159,6 +169,39 @@ fn skirt(scene: &Scene, radius: f32) -> Primitive {
     }
     let normals = vec![Vec3::Y; positions.len()];
     primitive(positions, normals, indices, 0)
+}
+
+/// Sidewalks along the outer edge of every road lane (up to the intersections, where the lanes
+/// end): a raised strip with its kerb face towards the road.
+fn sidewalks(scene: &Scene) -> Primitive {
+    let (mut positions, mut normals, mut indices) = (Vec::new(), Vec::new(), Vec::new());
+    let (width, kerb) = SIDEWALK;
+    let at = |p: Vec2, y: f32| Vec3::new(p.x, y, p.y);
+    for lane in scene.roads().lanes().iter().filter(|l| matches!(l.kind(), LaneKind::Road { .. })) {
+        for pair in lane.points().windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let Some(direction) = (b - a).try_normalize() else { continue };
+            // The lane's outer side (away from the lane the other way).
+            let out = direction.perp();
+            let (inner, outer) = (out * (LANE_WIDTH * 0.5), out * (LANE_WIDTH * 0.5 + width));
+            let base = positions.len() as u32;
+            positions.extend([at(a + inner, kerb), at(a + outer, kerb), at(b + inner, kerb), at(b + outer, kerb)]);
+            normals.extend([Vec3::Y; 4]);
+            positions.extend([
+                at(a + inner, ROAD_LIFT),
+                at(a + inner, kerb),
+                at(b + inner, ROAD_LIFT),
+                at(b + inner, kerb),
+            ]);
+            let face = -Vec3::new(out.x, 0.0, out.y);
+            normals.extend([face; 4]);
+            for quad in [base, base + 4] {
+                indices.extend_from_slice(&[quad, quad + 1, quad + 2, quad + 2, quad + 1, quad + 3]);
+                indices.extend_from_slice(&[quad, quad + 2, quad + 1, quad + 2, quad + 3, quad + 1]);
+            }
+        }
+    }
+    primitive(positions, normals, indices, 3)
 }
 
 /// Dashed centre lines: along the left edge of every road lane (where the lane the other way
@@ -312,6 +355,17 @@ mod tests {
             .map(|l| l.length())
             .sum();
         let dashes = markings.positions.len() / 4;
+        // Sidewalks run beside the lanes, never over one, and do not cross the intersections.
+        let sidewalks = &model.meshes()[0].primitives[4];
+        assert!(!sidewalks.indices.is_empty());
+        for p in &sidewalks.positions {
+            let p = Vec2::new(p.x, p.z);
+            for lane in scene.roads().lanes().iter().filter(|l| matches!(l.kind(), LaneKind::Road { .. })) {
+                for point in lane.points() {
+                    assert!(point.distance(p) >= LANE_WIDTH * 0.5 - 1e-3, "a sidewalk over the lane at {point}");
+                }
+            }
+        }
         assert!((dashes as f32 - road_length / 9.0).abs() < road_length / 9.0 * 0.1 + 10.0, "{dashes} dashes");
     }
 }
