@@ -1,14 +1,14 @@
 //! Houses on the blocks: static copies of `assets/building.glb`, four per block, one in each
 //! corner clear of the roads and of the park in the middle where the foxes walk, facing the
-//! road in front of it, each painted from the seed. One batch for all of them: one palette
-//! (the model is a single node) shared by every copy.
+//! road in front of it, wall paint varied per house. One batch for the houses the camera may
+//! see: one palette (the model is a single node) shared by every copy.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context as _;
 use glam::{Affine3A, Quat, Vec2, Vec3};
-use props_anim::Model;
+use props_anim::{Model, View};
 use props_frame::FrameData;
 use props_render::Renderer;
 use props_scene::Scene;
@@ -33,6 +33,8 @@ const PAINTS: [[u8; 4]; 6] = [
 #[derive(Debug)]
 pub struct Buildings {
     model: Arc<Model>,
+    /// Radius around a house's origin its model stays within, metres (its culling sphere).
+    radius: f32,
     /// Each house's placement and paint.
     houses: Vec<(Affine3A, [u8; 4])>,
 }
@@ -44,7 +46,9 @@ impl Buildings {
         let path = assets.join("building.glb");
         let admitted = props_gltf::gate::admit_file(&path, limits)
             .with_context(|| format!("loading the base asset {}", path.display()))?;
-        Ok(Self { model: Arc::new(admitted.import.model), houses: lay_out(scene) })
+        let model = admitted.import.model;
+        let radius = model.pose_bounds().radius as f32;
+        Ok(Self { model: Arc::new(model), radius, houses: lay_out(scene) })
     }
 
     /// Uploads the model (at start, and onto a recreated device).
@@ -53,16 +57,19 @@ impl Buildings {
         Ok(())
     }
 
-    /// Appends every house as one batch sharing one palette.
-    pub fn extract(&self, frame: &mut FrameData) {
-        let Some(((first, first_paint), rest)) = self.houses.split_first() else { return };
-        let base = frame.palettes.len() as u32;
-        frame.push_instance(first, self.model.palette_len());
-        if let Some(instance) = frame.instances.last_mut() {
-            instance.tint = *first_paint;
-        }
-        for (placement, paint) in rest {
-            frame.push_shared_instance(placement, base);
+    /// Appends the houses `view` may see (all without one) as one batch sharing one palette,
+    /// pushed with the first of them.
+    pub fn extract(&self, view: Option<&View>, frame: &mut FrameData) {
+        let mut palette = None;
+        let seen = self.houses.iter().filter(|(at, _)| view.is_none_or(|v| v.sees(at.translation.into(), self.radius)));
+        for (placement, paint) in seen {
+            match palette {
+                Some(base) => frame.push_shared_instance(placement, base),
+                None => {
+                    palette = Some(frame.palettes.len() as u32);
+                    frame.push_instance(placement, self.model.palette_len());
+                }
+            }
             if let Some(instance) = frame.instances.last_mut() {
                 instance.tint = *paint;
             }
@@ -97,6 +104,34 @@ fn lay_out(scene: &Scene) -> Vec<(Affine3A, [u8; 4])> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A view of the town draws the houses it may see and only those, sharing one palette; a
+    /// view away from the town draws none.
+    #[test]
+    fn the_houses_drawn_are_those_in_view() {
+        let models = props_scene::synthetic::models().expect("synthetic models");
+        let scene = Scene::new(props_scene::SceneConfig { windmills: 0, ..Default::default() }, models).expect("scene");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+        let buildings = Buildings::load(&path, &props_gltf::Limits::default(), &scene).expect("the house");
+        let frame_of = |view: Option<&View>| {
+            let mut frame = FrameData::default();
+            buildings.extract(view, &mut frame);
+            frame
+        };
+        let all = frame_of(None);
+        assert_eq!(all.instances.len(), buildings.len());
+        assert!(all.instances.iter().all(|i| i.palette_base == 0) && all.palettes.len() == 1, "one shared palette");
+        let view = |eye: Vec3, target: Vec3| {
+            let camera = props_frame::Camera::look_at(eye, target, 0.8, 1.0, (0.5, 5000.0));
+            View::new(eye, camera.view_projection, props_anim::UpdateRateLod::default(), 0)
+        };
+        let (first, _) = buildings.houses[0];
+        let near = view(Vec3::from(first.translation) + Vec3::new(0.0, 5.0, 30.0), first.translation.into());
+        let seen = frame_of(Some(&near)).instances.len();
+        assert!(seen >= 1 && seen < buildings.len(), "{seen} of {} houses in a close view", buildings.len());
+        let away = view(Vec3::new(0.0, 50.0, 0.0), Vec3::new(0.0, 100.0, 0.0));
+        assert!(frame_of(Some(&away)).instances.is_empty(), "looking at the sky");
+    }
 
     /// Houses stand off the roads and out of the parks: no lane passes within the house's
     /// half-diagonal (6.4 m) plus a margin, and every house is farther from its block's centre

@@ -232,7 +232,7 @@ impl Demo {
         let frame = &mut self.frame;
         frame.push_instance(&glam::Affine3A::IDENTITY, 1);
         frame.end_batch(GROUND);
-        self.buildings.extract(frame);
+        self.buildings.extract(self.scene.view().as_ref(), frame);
         self.scene.extract(frame);
         self.models.lot().extract(frame);
         if self.show_skeletons {

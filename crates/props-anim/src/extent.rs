@@ -22,8 +22,8 @@ impl Extent {
             if !point.is_finite() {
                 return None;
             }
-            extent =
-                Some(extent.map_or(Self { min: point, max: point }, |e| e.union(&Self { min: point, max: point })));
+            let (min, max) = extent.map_or((point, point), |e| (e.min.min(point), e.max.max(point)));
+            extent = Some(Self { min, max });
         }
         extent
     }

@@ -20,8 +20,6 @@ const STEER_TIME: f32 = 0.25;
 const MAX_STEER: f32 = 0.7;
 /// A car standing still this long opens its doors (if its model has a `doors` clip), seconds.
 pub const DOORS_AFTER: f32 = 2.0;
-/// Below this speed a car stands still, m/s.
-const STILL_BELOW: f32 = 0.05;
 
 /// The wheel state of a car.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -168,7 +166,7 @@ pub(crate) fn animate(
         let [left, right] = geometry.pivot_offset.map(|offset| steer_angle(wheels.curvature, wheelbase, offset * s));
         cars.drivers_mut(instance.0).copy_from_slice(&[wheels.spin, left, right]);
         if let Some(length) = geometry.doors {
-            wheels.still = if car.speed() < STILL_BELOW { wheels.still + dt } else { 0.0 };
+            wheels.still = if car.is_standing() { wheels.still + dt } else { 0.0 };
             let opening = wheels.still >= DOORS_AFTER;
             wheels.doors = (wheels.doors + if opening { dt } else { -dt }).clamp(0.0, length);
             cars.layers_mut(instance.0)[0] = props_anim::Layer::clip(0, wheels.doors);

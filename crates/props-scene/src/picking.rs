@@ -82,7 +82,7 @@ impl Scene {
     pub fn describe(&self, entity: Entity) -> Option<PropInfo> {
         let world = self.world();
         if let Ok(car) = world.get::<&Car>(entity) {
-            return Some(PropInfo::Car { speed: car.speed(), waiting: car.speed() < 0.1, lane: car.lane().0 });
+            return Some(PropInfo::Car { speed: car.speed(), waiting: car.is_standing(), lane: car.lane().0 });
         }
         if let Ok(mill) = world.get::<&Windmill>(entity) {
             let wind = self.wind_at(mill.site()).speed;

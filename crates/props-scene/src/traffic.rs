@@ -140,6 +140,13 @@ impl Car {
         self.speed
     }
 
+    /// Whether it stands still (slower than [`STANDING_BELOW`]): waiting in the traffic
+    /// figures, opening its doors after a while.
+    #[must_use]
+    pub fn is_standing(&self) -> bool {
+        self.speed < STANDING_BELOW
+    }
+
     /// Acceleration of the last step, m/s².
     #[must_use]
     pub fn acceleration(&self) -> f32 {
@@ -161,11 +168,14 @@ pub struct TrafficStats {
     pub safety_clamps: u64,
     /// Cars that entered an intersection (a connector lane), in all: the throughput.
     pub intersections_entered: u64,
-    /// Cars standing still (slower than 0.1 m/s) after the last step.
+    /// Cars standing still ([`Car::is_standing`]) after the last step.
     pub waiting: u32,
     /// Mean speed of the cars after the last step, m/s.
     pub mean_speed: f32,
 }
+
+/// Below this speed a car stands still, m/s.
+pub const STANDING_BELOW: f32 = 0.1;
 
 /// One car in a lane's sorted list.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -411,7 +421,7 @@ pub(crate) fn drive(
             *limit = limit.min(position - params.car_length - params.safety_gap);
         }
         *car = Car { lane: lane_id, next, position, speed, acceleration, preference: old.preference, rng };
-        waiting += u32::from(speed < 0.1);
+        waiting += u32::from(car.is_standing());
         speeds += f64::from(speed);
         cars += 1;
     }
