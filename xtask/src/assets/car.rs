@@ -66,7 +66,7 @@ pub fn build() -> Result<GltfBuilder> {
             (lamps(-BODY_HALF_LENGTH - 0.02), taillight),
         ],
     )?;
-    let wheel_mesh = wheel(&mut b, tyre, hub_cap)?;
+    let wheel_mesh = wheel(&mut b, tyre, hub_cap, WHEEL_RADIUS, WHEEL_WIDTH)?;
 
     let body = b.node(Node::named("body").mesh(body_mesh));
     let mut wheels = Vec::new();
@@ -116,12 +116,12 @@ fn lamps(z: f64) -> Geometry {
     Geometry::merge([left.mirrored(X), left])
 }
 
-/// The wheel mesh, centred on its axle (local X): a tyre, a hub cap on each side and a dark bar
-/// across each cap.
-fn wheel(b: &mut GltfBuilder, tyre: usize, hub_cap: usize) -> Result<usize> {
-    let half = WHEEL_WIDTH / 2.0;
-    let cap = prism_x(WHEEL_SIDES, 0.6 * WHEEL_RADIUS, half, half + 0.015);
-    let bar = cuboid([half + 0.015, -0.55 * WHEEL_RADIUS, -0.035], [half + 0.025, 0.55 * WHEEL_RADIUS, 0.035]);
-    let rubber = Geometry::merge([prism_x(WHEEL_SIDES, WHEEL_RADIUS, -half, half), bar.mirrored(X), bar]);
+/// A wheel mesh of `radius` and `width` (m), centred on its axle (local X): a tyre, a hub cap on
+/// each side and a dark bar across each cap (so that the roll reads). The car's and the bus's.
+pub(super) fn wheel(b: &mut GltfBuilder, tyre: usize, hub_cap: usize, radius: f64, width: f64) -> Result<usize> {
+    let half = width / 2.0;
+    let cap = prism_x(WHEEL_SIDES, 0.6 * radius, half, half + 0.015);
+    let bar = cuboid([half + 0.015, -0.55 * radius, -0.035], [half + 0.025, 0.55 * radius, 0.035]);
+    let rubber = Geometry::merge([prism_x(WHEEL_SIDES, radius, -half, half), bar.mirrored(X), bar]);
     solid_mesh(b, "wheel", &[(rubber, tyre), (Geometry::merge([cap.mirrored(X), cap]), hub_cap)])
 }

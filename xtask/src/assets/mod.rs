@@ -1,4 +1,4 @@
-//! `cargo xtask gen-assets`: the demo's base models (windmill, car, traffic light, building) as small,
+//! `cargo xtask gen-assets`: the demo's base models (windmill, car, traffic light, building, bus) as small,
 //! untextured glTF 2.0 binaries in `assets/`.
 //!
 //! Each model is a few flat-shaded convex solids ([`shapes`]) on named nodes, animated by whole-node
@@ -8,6 +8,7 @@
 //! bytes, which a test checks against the committed files.
 
 mod building;
+mod bus;
 mod car;
 mod shapes;
 mod traffic_light;
@@ -52,6 +53,7 @@ const ASSETS: &[Asset] = &[
         clips: traffic_light::CLIPS,
     },
     Asset { stem: "building", build: building::build, nodes: building::NODES, clips: building::CLIPS },
+    Asset { stem: "bus", build: bus::build, nodes: bus::NODES, clips: bus::CLIPS },
 ];
 
 /// Writes every asset as `<stem>.glb` into `out_dir`; returns the paths written, in a fixed order.

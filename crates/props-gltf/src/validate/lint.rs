@@ -1,7 +1,9 @@
 //! Animation lint: what imports but will not look right in the game, as warnings with codes,
 //! on the imported model. The game loops the clips it plays (the mod lot a model's first
 //! clip, the Fox its gaits), so a clip whose last pose is not its first jumps once per loop
-//! (`PROPS_LOOP_SEAM`; STEP channels jump by design and are left out); the lot's clip lasting
+//! (`PROPS_LOOP_SEAM`; STEP channels jump by design and are left out, and so are door clips,
+//! named `door*`: the game plays them forwards to open and backwards to close, never looped);
+//! the lot's clip lasting
 //! no time cannot play (`PROPS_ZERO_LENGTH_CLIP`; one-instant clips are fine as poses, as the
 //! traffic light's `green` / `amber` / `red`); more than 8 influences per vertex or many
 //! joints cost every instance, every frame (`PROPS_INFLUENCE_BUDGET`, `PROPS_JOINT_BUDGET`).
@@ -25,6 +27,9 @@ const INLINE_INFLUENCES: usize = 8;
 /// Joints of a model beyond which every instance's palette (48 bytes a joint, each frame)
 /// gets costly in a crowd.
 const JOINT_BUDGET_COUNT: usize = 128;
+/// Clips named with this prefix open and close (a car's `doors`, a bus's `door_front`): played
+/// forwards and backwards, never looped.
+const PLAYED_ONCE: &str = "door";
 /// A rotation jump at a loop seam worth a warning, degrees.
 const SEAM_DEGREES: f32 = 1.0;
 /// A translation jump at a loop seam worth a warning, as a fraction of the rig's size.
@@ -48,6 +53,9 @@ fn loop_seams(model: &Model, issues: &mut Vec<Issue>) {
     let size = rig.nodes().map(|n| Vec3::from(rest.world_matrix(n).translation).length()).fold(0.0, f32::max);
     let (mut first, mut last) = (Pose::from_rest(rig), Pose::from_rest(rig));
     for (c, clip) in model.clips().iter().enumerate() {
+        if clip.name().is_some_and(|n| n.starts_with(PLAYED_ONCE)) {
+            continue;
+        }
         let pointer = format!("/animations/{c}");
         let name = clip.name().map_or_else(|| format!("#{c}"), |n| format!("`{n}`"));
         if clip.duration() <= 0.0 {

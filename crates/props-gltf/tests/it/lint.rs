@@ -27,7 +27,7 @@ fn lint_codes(report: &props_gltf::validate::Report) -> Vec<&'static str> {
 fn real_and_generated_models_draw_the_lint_they_deserve() {
     let root = models_dir();
     let assets = root.join("../../assets");
-    let cases: [(&Path, &str, &[&str]); 7] = [
+    let cases: [(&Path, &str, &[&str]); 8] = [
         // A rotation back to where it started, and a clip that loops by construction.
         (&root, "AnimatedTriangle.gltf", &[]),
         (&assets, "windmill.glb", &[]),
@@ -36,6 +36,8 @@ fn real_and_generated_models_draw_the_lint_they_deserve() {
         (&root, "BoxAnimated.gltf", &["PROPS_LOOP_SEAM"]),
         // STEP cycle (jumps by design) and one-instant pose clips after it: nothing.
         (&assets, "traffic_light.glb", &[]),
+        // Door clips end open: played forwards and backwards, never looped.
+        (&assets, "bus.glb", &[]),
         (&root, "generated/twelve_influences_u8_float.gltf", &["PROPS_INFLUENCE_BUDGET"]),
         (&root, "generated/many_joints.glb", &["PROPS_JOINT_BUDGET", "PROPS_LOOP_SEAM"]),
     ];
@@ -71,6 +73,10 @@ fn seams_are_linear_jumps_and_the_lot_s_clip_must_last() {
     let seam = check(triangle(4, "LINEAR"));
     assert_eq!(lint_codes(&seam), ["PROPS_LOOP_SEAM"], "{seam}");
     assert!(seam.to_string().contains("rotation jumps 90.0 degrees"), "the shorter way round: {seam}");
+    // The same keys on a door clip: opened and closed, never looped.
+    let mut doors: Value = serde_json::from_slice(&triangle(4, "LINEAR")).expect("JSON");
+    doors["animations"][0]["name"] = json!("doors");
+    assert_eq!(lint_codes(&check(serde_json::to_vec(&doors).expect("JSON"))), Vec::<&str>::new());
     // The same keys held (STEP): jumps by design.
     assert_eq!(lint_codes(&check(triangle(4, "STEP"))), Vec::<&str>::new());
     // One key: the lot's clip shows a single pose.
