@@ -34,7 +34,7 @@ fn scene(c: &mut Criterion) {
                 scene.step(DT);
             }
             let mut frame = FrameData::default();
-            group.throughput(Throughput::Elements(scene.counts().instances as u64));
+            group.throughput(Throughput::Elements(scene.instance_count() as u64));
             if sharing.is_none() {
                 group.bench_function(BenchmarkId::new("step", workload), |b| b.iter(|| scene.step(DT)));
             }

@@ -7,12 +7,17 @@
 use std::f32::consts::TAU;
 
 use glam::{Affine3A, Vec2, Vec3};
-use hecs::World;
-use props_anim::{Layer, PlayMode, Playback};
+use hecs::{Entity, World};
+use props_anim::{Layer, PlayMode, Playback, Spec};
 
 use crate::crowds::PropCrowd;
+use crate::error::SceneError;
+use crate::facing;
+use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
+use crate::models::PropModel;
+use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
-use crate::{PropInstance, facing};
+use crate::scene::Scene;
 
 /// Length of a gait crossfade, seconds.
 pub const FADE_TIME: f32 = 0.3;
@@ -134,7 +139,7 @@ impl FoxGait {
 
 /// Fox `index`: on the loop of park `index % parks`, walking at its own pace, its clips
 /// (of `durations` seconds) at random phases.
-pub(crate) fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations: [f32; 2]) -> (Fox, FoxGait) {
+fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations: [f32; 2]) -> (Fox, FoxGait) {
     let mut rng = Rng::stream(seed, Stream::Fox, index as u64);
     let phases = durations.map(|d| rng.range(0.0, d));
     let lane = (index / parks.len().max(1)) % PATHS;
@@ -164,13 +169,13 @@ fn placement(fox: &Fox, scale: f32) -> Affine3A {
 /// Moves every fox along its loop, updates its behaviour and gait, and sets its layers: the
 /// gait's clip, or while fading, the old gait's clip under the new one at the fade's weight.
 /// `durations`: the `Walk` and `Run` clips'.
-pub(crate) fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCrowd, dt: f32) {
+fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCrowd, dt: f32) {
     let fade_step = dt / FADE_TIME;
     let scale = foxes.prop().scale;
     for (fox, anim, instance) in world.query_mut::<(&mut Fox, &mut FoxGait, &PropInstance)>() {
         behave(fox, dt);
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
-        foxes.set_placement(instance.0, placement(fox, scale));
+        foxes.set_placement(instance.index(), placement(fox, scale));
 
         let was = anim.gait;
         let gait = match was {
@@ -190,7 +195,7 @@ pub(crate) fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCro
         }
         let layer =
             |gait: Gait| Layer::clip(gait as u16, anim.playback[gait as usize].clip_time(durations[gait as usize]));
-        let layers = foxes.layers_mut(instance.0);
+        let layers = foxes.layers_mut(instance.index());
         if anim.fade < 1.0 {
             layers[0] = layer(anim.gait.other());
             layers[1] = Layer { weight: anim.fade, ..layer(anim.gait) };
@@ -202,7 +207,61 @@ pub(crate) fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCro
 }
 
 /// Clip layers per fox: the gait, and the gait faded into.
-pub(crate) const FOX_LAYERS: usize = 2;
+const FOX_LAYERS: usize = 2;
+
+/// The foxes: `count` of them, in the parks of the town's blocks. Clips, in [`Spec::clips`]
+/// order: `Walk`, `Run` (a [`Gait`]'s index).
+pub(crate) struct Foxes {
+    count: usize,
+}
+
+impl Foxes {
+    /// `count` foxes.
+    pub fn new(count: usize) -> Self {
+        Self { count }
+    }
+}
+
+/// Durations of the `Walk` and `Run` clips of the model foxes show, seconds.
+fn durations(props: &Props) -> [f32; 2] {
+    let rig = props.crowd(0).rig();
+    let clips = rig.prop.model.clips();
+    [0, 1].map(|k| clips[rig.spec.clips[k]].duration())
+}
+
+impl PropKind for Foxes {
+    fn name(&self) -> &'static str {
+        "foxes"
+    }
+
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+        let fox = only_model(self.name(), models)?;
+        let (f, b) = (&*fox.model, &fox.bindings);
+        let clips = vec![b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
+        Ok(vec![Rig::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS)])
+    }
+
+    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+        let parks: Vec<Vec2> = town.roads.block_centres().collect();
+        let durations = durations(props);
+        for i in 0..self.count {
+            let (fox, gait) = fox(i, &parks, town.config.block, town.config.seed, durations);
+            props.spawn(town.world, 0, Affine3A::IDENTITY, (fox, gait));
+        }
+        update(town.world, durations, props.crowd_mut(0), 0.0);
+    }
+
+    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
+        let durations = durations(props);
+        update(town.world, durations, props.crowd_mut(0), dt);
+    }
+
+    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
+        let world = scene.world();
+        let (fox, gait) = (world.get::<&Fox>(entity).ok()?, world.get::<&FoxGait>(entity).ok()?);
+        Some(PropInfo::Fox { speed: fox.speed(), gait: gait.gait(), weight: gait.blend_weight() })
+    }
+}
 
 /// Walk for a while, sometimes run for a while; ease the speed towards the chosen pace.
 fn behave(fox: &mut Fox, dt: f32) {

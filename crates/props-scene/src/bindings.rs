@@ -26,7 +26,7 @@ pub struct Bindings {
 /// How a part's nodes are found when it is not bound: one exact name, or every node whose
 /// name starts with a prefix (in name order).
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Convention {
+pub enum Convention {
     /// The node of this name.
     Named(&'static str),
     /// Every node named with this prefix.
@@ -37,7 +37,7 @@ impl Bindings {
     /// The nodes of `part` of `model` (the `prop`, for errors): bound by name, else by
     /// `convention`. Each must exist and have a TRS rest transform (a driven node keeps its
     /// rest translation and scale and turns its rest rotation).
-    pub(crate) fn nodes(
+    pub fn nodes(
         &self,
         model: &Model,
         prop: &'static str,
@@ -73,13 +73,7 @@ impl Bindings {
     }
 
     /// The clip of `state` of `model`: bound by name, else named `default`.
-    pub(crate) fn clip(
-        &self,
-        model: &Model,
-        prop: &'static str,
-        state: &str,
-        default: &str,
-    ) -> Result<usize, SceneError> {
+    pub fn clip(&self, model: &Model, prop: &'static str, state: &str, default: &str) -> Result<usize, SceneError> {
         let name = self.clips.get(state).map_or(default, String::as_str);
         model.find_clip(name).ok_or_else(|| SceneError::MissingClip { model: prop, clip: name.to_owned() })
     }

@@ -1,18 +1,25 @@
-//! Car props: placed on their lane, wheels rolling with the car's speed and front wheels
-//! steering with the curvature of the lane under the front axle, all by the animation
-//! runtime's drivers (the `drive` clip is not used).
+//! The cars kind: cars driven by the traffic system, each showing one of the car models
+//! (picked per car from the town's seed) in its own paint, placed on its lane, wheels rolling
+//! with the car's speed and front wheels steering with the curvature of the lane under the
+//! front axle, all by the animation runtime's drivers (the `drive` clip is not used); a model
+//! with a `doors` clip opens them once the car has stood still a while.
 
 use std::f32::consts::TAU;
 
 use glam::{Affine3A, Vec3};
-use hecs::World;
+use hecs::{Entity, World};
+use props_anim::{Driver, NodeId, Spec};
 
-use crate::PropInstance;
-use crate::crowds::PropCrowd;
+use crate::bindings::{Bindings, Convention};
+use crate::error::SceneError;
 use crate::facing;
-use crate::models::{Animated, CarGeometry};
-use crate::roads::RoadNetwork;
-use crate::traffic::Car;
+use crate::kind::{PropInstance, PropKind, Props, Rig, Town};
+use crate::models::PropModel;
+use crate::picking::PropInfo;
+use crate::rng::{Rng, Stream};
+use crate::roads::{LaneId, RoadNetwork};
+use crate::scene::Scene;
+use crate::traffic::{self, Car};
 
 /// Time constant of the steering: how quickly the wheels follow the road's curvature, seconds.
 const STEER_TIME: f32 = 0.25;
@@ -62,7 +69,7 @@ fn steer_angle(curvature: f32, wheelbase: f32, offset: f32) -> f32 {
 }
 
 /// Where `car` stands: on its lane, facing along it, `scale` times the model.
-pub(crate) fn placement(car: &Car, roads: &RoadNetwork, scale: f32) -> Affine3A {
+pub fn placement(car: &Car, roads: &RoadNetwork, scale: f32) -> Affine3A {
     let (at, direction) = roads.lane(car.lane()).sample(car.position());
     facing(direction, scale, Vec3::new(at.x, 0.0, at.y))
 }
@@ -85,7 +92,7 @@ const PAINTS: [[u8; 3]; 12] = [
 ];
 
 /// The paint of a car whose random draw is `pick` (fully painted: alpha 255).
-pub(crate) fn paint(pick: u64) -> [u8; 4] {
+fn paint(pick: u64) -> [u8; 4] {
     let [r, g, b] = PAINTS[(pick % PAINTS.len() as u64) as usize];
     [r, g, b, 255]
 }
@@ -93,85 +100,248 @@ pub(crate) fn paint(pick: u64) -> [u8; 4] {
 /// Which of the car models a car shows: picked from a random number drawn when it was
 /// spawned, so the choice is seeded, and made again the same way when the models change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct CarModel {
+struct CarModel {
     /// The car's spawn number.
     number: u64,
     pick: u32,
-    variant: u16,
 }
 
 impl CarModel {
-    /// The model car number `number` shows among `models` (at least one), picked by `pick`.
-    pub fn new(number: u64, pick: u32, models: usize) -> Self {
-        Self { number, pick, variant: (pick as usize % models.max(1)) as u16 }
-    }
-
-    /// The index of its model (its crowd).
-    pub fn variant(self) -> usize {
-        usize::from(self.variant)
+    /// The index of the model it shows among `models` (at least one).
+    fn variant(self, models: usize) -> usize {
+        self.pick as usize % models.max(1)
     }
 }
 
-/// Moves every car into the crowds of a new set of car models (one per model, in
-/// [`crate::models::Rigs::cars`] order), keeping its placement and wheel state: each car's
-/// model is picked again among the new ones, cars in spawn order.
-pub(crate) fn recompile(world: &mut World, rigs: &[(Animated, CarGeometry)], crowds: &mut Vec<PropCrowd>) {
-    let Some(first) = crowds.first() else { return };
-    let mut next: Vec<PropCrowd> =
-        rigs.iter().map(|(animated, _)| first.empty_like(animated.clone(), animated.spec.clips.len())).collect();
-    let mut cars: Vec<(hecs::Entity, CarModel, u32)> = world
-        .query_mut::<(hecs::Entity, &CarModel, &PropInstance)>()
-        .into_iter()
-        .map(|(e, m, i)| (e, *m, i.0))
-        .collect();
-    cars.sort_by_key(|(_, model, _)| model.number);
-    for (entity, model, instance) in cars {
-        let old = &crowds[model.variant()];
-        let moved = CarModel::new(model.number, model.pick, next.len());
-        let crowd = &mut next[moved.variant()];
-        let j = crowd.push(old.placement(instance));
-        crowd.drivers_mut(j).copy_from_slice(old.drivers(instance));
-        crowd.set_tint(j, old.tint(instance));
-        if let Ok(mut component) = world.get::<&mut CarModel>(entity) {
-            *component = moved;
-        }
-        if let Ok(mut component) = world.get::<&mut PropInstance>(entity) {
-            component.0 = j;
-        }
-    }
-    *crowds = next;
+/// Wheel radius used when the model's wheels sit implausibly low, metres.
+const DEFAULT_WHEEL_RADIUS: f32 = 0.33;
+/// Wheelbase used when the model's axles cannot be measured, metres.
+const DEFAULT_WHEELBASE: f32 = 2.6;
+
+/// A wheeled vehicle's geometry, measured from its model's rest pose (model units), and the
+/// drivers of its wheels and steering pivots: the cars' and the buses'.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelGeometry {
+    /// Rolling radius: the rear wheel centre's height at rest.
+    pub wheel_radius: f32,
+    /// Distance from the rear axle to the steering pivots.
+    pub wheelbase: f32,
+    /// Distance from the model's origin forwards (+Z) to the steering pivots.
+    pub front_axle: f32,
+    /// Lateral offset (+X, the vehicle's left) of each steering pivot.
+    pub pivot_offset: [f32; 2],
 }
 
-/// Places every car on its lane and rolls and steers its wheels, each with its model's
-/// geometry and scale.
-pub(crate) fn animate(
-    world: &mut World,
-    roads: &RoadNetwork,
-    rigs: &[(Animated, CarGeometry)],
-    crowds: &mut [PropCrowd],
-    dt: f32,
-) {
-    let steer_ease = 1.0 - (-dt / STEER_TIME).exp();
-    for (car, wheels, model, instance) in world.query_mut::<(&Car, &mut CarWheels, &CarModel, &PropInstance)>() {
-        let (cars, geometry) = (&mut crowds[model.variant()], &rigs[model.variant()].1);
-        let s = cars.prop().scale;
+impl Default for WheelGeometry {
+    fn default() -> Self {
+        Self {
+            wheel_radius: DEFAULT_WHEEL_RADIUS,
+            wheelbase: DEFAULT_WHEELBASE,
+            front_axle: 0.0,
+            pivot_offset: [0.0; 2],
+        }
+    }
+}
+
+impl WheelGeometry {
+    /// The wheels (nodes `wheel_*`, or bound as `wheels`) and the two steering pivots
+    /// (`steer_*`, or bound as `steer`) of `prop` (`car`, `bus`, for errors): the geometry,
+    /// and the drivers of the wheel roll (every wheel about its X) and the left and right
+    /// steering (each pivot about its Y), in that order.
+    pub fn measure(
+        model: &props_anim::Model,
+        bindings: &Bindings,
+        prop: &'static str,
+    ) -> Result<(Self, Vec<Driver>), SceneError> {
+        let rest = model.pose_at(None, 0.0);
+        let at = |node: NodeId| rest.world_matrix(node).translation;
+        let wheels = bindings.nodes(model, prop, "wheels", Convention::Prefixed("wheel_"))?;
+        let mut steer = bindings.nodes(model, prop, "steer", Convention::Prefixed("steer_"))?;
+        let [left, right] = steer[..] else {
+            return Err(SceneError::SteerPivots { found: steer.len() });
+        };
+        // Left (+X) first.
+        if at(left).x < at(right).x {
+            steer.swap(0, 1);
+        }
+        let rear = wheels.iter().map(|&w| at(w)).fold(None, |r: Option<glam::Vec3A>, p| match r {
+            Some(r) if r.z <= p.z => Some(r),
+            _ => Some(p),
+        });
+        let (rear, front) = (rear.unwrap_or_default(), at(steer[0]));
+        let geometry = Self {
+            wheel_radius: if rear.y > 0.05 { rear.y } else { DEFAULT_WHEEL_RADIUS },
+            wheelbase: if front.z - rear.z > 0.5 { front.z - rear.z } else { DEFAULT_WHEELBASE },
+            front_axle: front.z,
+            pivot_offset: [at(steer[0]).x, at(steer[1]).x],
+        };
+        let drivers = vec![
+            Driver { nodes: wheels, axis: Vec3::X },
+            Driver { nodes: vec![steer[0]], axis: Vec3::Y },
+            Driver { nodes: vec![steer[1]], axis: Vec3::Y },
+        ];
+        Ok((geometry, drivers))
+    }
+
+    /// Places `car` (drawn `scale` times its model) on its lane and rolls and steers its
+    /// `wheels` for a step of `dt` seconds; returns its drivers' values and placement.
+    pub fn drive(
+        &self,
+        car: &Car,
+        roads: &RoadNetwork,
+        scale: f32,
+        wheels: &mut CarWheels,
+        dt: f32,
+    ) -> ([f32; 3], Affine3A) {
         let (radius, wheelbase, front_axle) =
-            (geometry.wheel_radius * s, geometry.wheelbase * s, geometry.front_axle * s);
-        cars.set_placement(instance.0, placement(car, roads, s));
+            (self.wheel_radius * scale, self.wheelbase * scale, self.front_axle * scale);
         let lane = roads.lane(car.lane());
         wheels.spin = (wheels.spin + car.speed() * dt / radius).rem_euclid(TAU);
         // The front wheels steer for the lane they are over, which may already be the next one.
         let ahead = if car.position() + front_axle > lane.length() { roads.lane(car.next_lane()) } else { lane };
+        let steer_ease = 1.0 - (-dt / STEER_TIME).exp();
         wheels.curvature += (ahead.curvature() - wheels.curvature) * steer_ease;
-        let [left, right] = geometry.pivot_offset.map(|offset| steer_angle(wheels.curvature, wheelbase, offset * s));
-        cars.drivers_mut(instance.0).copy_from_slice(&[wheels.spin, left, right]);
-        if let Some(length) = geometry.doors {
-            wheels.still = if car.is_standing() { wheels.still + dt } else { 0.0 };
-            let opening = wheels.still >= DOORS_AFTER;
-            wheels.doors = (wheels.doors + if opening { dt } else { -dt }).clamp(0.0, length);
-            cars.layers_mut(instance.0)[0] = props_anim::Layer::clip(0, wheels.doors);
+        let [left, right] = self.pivot_offset.map(|offset| steer_angle(wheels.curvature, wheelbase, offset * scale));
+        ([wheels.spin, left, right], placement(car, roads, scale))
+    }
+}
+
+/// The cars: `count` spawned when registered, more by [`crate::Scene::spawn_car`].
+pub(crate) struct Cars {
+    count: usize,
+    /// Cars spawned so far (each car's random streams are numbered by this).
+    spawned: u64,
+    /// Each model's geometry and the length of its `doors` clip, if it has one.
+    models: Vec<(WheelGeometry, Option<f32>)>,
+}
+
+impl Cars {
+    /// `count` cars.
+    pub fn new(count: usize) -> Self {
+        Self { count, spawned: 0, models: Vec::new() }
+    }
+
+    /// Measures each model of `props`.
+    fn measure(&mut self, props: &Props) {
+        self.models = props
+            .crowds()
+            .iter()
+            .map(|crowd| {
+                let (prop, spec) = (&crowd.rig().prop, &crowd.rig().spec);
+                // Rigged by `rig`, so the measuring succeeds (the default is never used).
+                let geometry = WheelGeometry::measure(&prop.model, &prop.bindings, "car").map(|(g, _)| g);
+                let doors = spec.clips.first().map(|&k| prop.model.clips()[k].duration());
+                (geometry.unwrap_or_default(), doors)
+            })
+            .collect();
+    }
+
+    /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s, with
+    /// its own random streams (behaviour, model, paint).
+    pub fn insert(
+        &mut self,
+        town: &mut Town<'_>,
+        props: &mut Props,
+        lane: LaneId,
+        position: f32,
+        speed: f32,
+    ) -> Entity {
+        let (seed, number) = (town.config.seed, self.spawned);
+        self.spawned += 1;
+        let rng = Rng::stream(seed, Stream::Car, number);
+        let mut draws = Rng::stream(seed, Stream::CarModel, number);
+        let pick = (draws.next_u64() >> 32) as u32;
+        let paint = paint(draws.next_u64() >> 32);
+        let car = Car::new(town.roads, lane, position, speed, town.config.driving.car_length, rng);
+        let model = CarModel { number, pick };
+        let variant = model.variant(props.crowds().len());
+        let at = placement(&car, town.roads, props.crowd(variant).prop().scale);
+        let entity = props.spawn(town.world, variant, at, (car, CarWheels::default(), model));
+        if let Ok(instance) = town.world.get::<&PropInstance>(entity) {
+            props.crowd_mut(variant).set_tint(instance.index(), paint);
+        }
+        entity
+    }
+}
+
+impl PropKind for Cars {
+    fn name(&self) -> &'static str {
+        "cars"
+    }
+
+    /// Every car model (at least one): cars pick among them.
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+        if models.is_empty() {
+            return Err(SceneError::ModelCount { kind: self.name(), expected: "one or more", found: 0 });
+        }
+        models.iter().map(car_rig).collect()
+    }
+
+    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+        self.measure(props);
+        let mut rng = Rng::stream(town.config.seed, Stream::CarSpawn, 0);
+        // The count was checked against the capacity when the town was sized.
+        let places = traffic::spawn_places(town.roads, &town.config.driving, self.count, &mut rng).unwrap_or_default();
+        for (lane, position) in places {
+            self.insert(town, props, lane, position, 0.0);
+        }
+        self.step(town, props, 0.0);
+    }
+
+    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
+        // Cars are the vehicles with a car model (a bus has wheels too).
+        for (car, wheels, _, instance) in town.world.query_mut::<(&Car, &mut CarWheels, &CarModel, &PropInstance)>() {
+            let (geometry, doors) = self.models[instance.model()];
+            let crowd = props.of(instance);
+            let (drivers, at) = geometry.drive(car, town.roads, crowd.prop().scale, wheels, dt);
+            crowd.set_placement(instance.index(), at);
+            crowd.drivers_mut(instance.index()).copy_from_slice(&drivers);
+            if let Some(length) = doors {
+                wheels.still = if car.is_standing() { wheels.still + dt } else { 0.0 };
+                let opening = wheels.still >= DOORS_AFTER;
+                wheels.doors = (wheels.doors + if opening { dt } else { -dt }).clamp(0.0, length);
+                crowd.layers_mut(instance.index())[0] = props_anim::Layer::clip(0, wheels.doors);
+            }
         }
     }
+
+    /// Moves every car into the crowds of the new car models, keeping its placement, wheel
+    /// state and paint: each car's model is picked again among the new ones, cars in spawn
+    /// order.
+    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+        let mut next = props.empty_like(rigs);
+        let mut cars: Vec<(Entity, CarModel, PropInstance)> =
+            world.query_mut::<(Entity, &CarModel, &PropInstance)>().into_iter().map(|(e, m, i)| (e, *m, *i)).collect();
+        cars.sort_by_key(|(_, model, _)| model.number);
+        for (entity, model, instance) in cars {
+            let variant = model.variant(next.len());
+            let moved = props.move_into(instance, &mut next, variant);
+            if let Ok(mut component) = world.get::<&mut PropInstance>(entity) {
+                *component = moved;
+            }
+        }
+        props.set_crowds(next);
+        self.measure(props);
+    }
+
+    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
+        let car = scene.world().get::<&Car>(entity).ok()?;
+        Some(PropInfo::Car { speed: car.speed(), waiting: car.is_standing(), lane: car.lane().0 })
+    }
+}
+
+/// A car model with the drivers of its wheels and steering pivots, and its `doors` clip if
+/// it has one (bound by a sidecar, then it must exist).
+fn car_rig(car: &PropModel) -> Result<Rig, SceneError> {
+    let (c, b) = (&*car.model, &car.bindings);
+    let (_, drivers) = WheelGeometry::measure(c, b, "car")?;
+    let doors = match b.clips.contains_key("doors") {
+        true => Some(b.clip(c, "car", "doors", "doors")?),
+        false => c.find_clip("doors"),
+    };
+    let spec = Spec { clips: doors.into_iter().collect(), drivers, ..Spec::default() };
+    let layers = spec.clips.len();
+    Ok(Rig::new(car.clone(), spec, layers))
 }
 
 #[cfg(test)]

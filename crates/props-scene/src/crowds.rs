@@ -6,24 +6,27 @@
 //! path from clip to palette: the scene poses nothing itself.
 
 use glam::Affine3A;
-use props_anim::{Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Sharing, View, Workers, pose_state};
+use props_anim::{
+    Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state,
+};
 use props_frame::{FrameData, InstanceData, NO_TINT};
 
-use crate::models::{Animated, PropModel};
+use crate::kind::Rig;
+use crate::models::PropModel;
 
 /// One prop model's instances (see the module documentation). Instances are numbered from 0
 /// in the order they were pushed; only the last can be removed.
 #[derive(Clone, Debug)]
-pub(crate) struct PropCrowd {
-    animated: Animated,
+pub struct PropCrowd {
+    rig: Rig,
+    /// The scene's pose sharing (quantized for continuous states, exact for discrete ones).
+    sharing: Option<Quantization>,
     program: Program,
     crowd: Crowd,
     /// Each instance's placement, packed as the renderer takes it.
     placements: Vec<JointMatrix>,
     /// Each instance's paint ([`InstanceData::tint`]).
     tints: Vec<[u8; 4]>,
-    /// Largest scale of an instance relative to the prop's.
-    max_scale: f32,
     /// Culling radius of every instance, world units.
     radius: f32,
     /// Scratch poses for the reference path (skeleton lines).
@@ -38,36 +41,55 @@ fn culling_radius(prop: &PropModel, max_scale: f32) -> f32 {
 }
 
 impl PropCrowd {
-    /// No instances of `animated`, each with `layers` clip layers, sharing poses as `sharing`
-    /// says, drawn at most `max_scale` times the prop's scale, evaluated in `runs` parallel
-    /// runs.
-    pub fn new(animated: Animated, layers: usize, sharing: Sharing, max_scale: f32, runs: usize) -> Self {
-        let program = Program::new(&animated.prop.model, &animated.spec);
-        let radius = culling_radius(&animated.prop, max_scale);
-        let crowd = Crowd::new(&program, layers, sharing, radius, runs);
-        let rig = animated.prop.model.rig();
-        let poses = (Pose::from_rest(rig), Pose::from_rest(rig));
-        Self { animated, program, crowd, placements: Vec::new(), tints: Vec::new(), max_scale, radius, poses }
+    /// No instances of `rig`, sharing poses by `sharing` (exactly for a discrete rig, none
+    /// without), evaluated in `runs` parallel runs.
+    pub(crate) fn new(rig: Rig, sharing: Option<Quantization>, runs: usize) -> Self {
+        let program = Program::new(&rig.prop.model, &rig.spec);
+        let radius = culling_radius(&rig.prop, rig.max_scale);
+        let mode = match sharing {
+            None => Sharing::None,
+            Some(_) if rig.discrete => Sharing::Exact,
+            Some(q) => Sharing::Quantized(q),
+        };
+        let crowd = Crowd::new(&program, rig.layers, mode, radius, runs);
+        let skeleton = rig.prop.model.rig();
+        let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
+        Self { rig, sharing, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses }
     }
 
     /// The model.
+    #[must_use]
     pub fn prop(&self) -> &PropModel {
-        &self.animated.prop
+        &self.rig.prop
+    }
+
+    /// The model with what is animated on it.
+    #[must_use]
+    pub fn rig(&self) -> &Rig {
+        &self.rig
     }
 
     /// The model, its program and its crowd.
+    #[must_use]
     pub fn parts(&self) -> (&PropModel, &Program, &Crowd) {
-        (&self.animated.prop, &self.program, &self.crowd)
+        (&self.rig.prop, &self.program, &self.crowd)
     }
 
     /// Instances.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.placements.len()
     }
 
+    /// Whether it has no instances.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.placements.is_empty()
+    }
+
     /// Adds an instance standing at `placement` (no clip playing, drivers 0); returns its
     /// number.
-    pub fn push(&mut self, placement: Affine3A) -> u32 {
+    pub(crate) fn push(&mut self, placement: Affine3A) -> u32 {
         self.crowd.push(placement.translation.into());
         self.placements.push(JointMatrix::from_affine(&placement));
         self.tints.push(NO_TINT);
@@ -87,22 +109,25 @@ impl PropCrowd {
         self.placements[i as usize] = JointMatrix::from_affine(&placement);
     }
 
-    /// Paints instance `i` ([`InstanceData::tint`]).
+    /// Paints instance `i` ([`InstanceData::tint`]; the model's materials named `paint`).
     pub fn set_tint(&mut self, i: u32, tint: [u8; 4]) {
         self.tints[i as usize] = tint;
     }
 
     /// Instance `i`'s paint.
+    #[must_use]
     pub fn tint(&self, i: u32) -> [u8; 4] {
         self.tints[i as usize]
     }
 
     /// The sphere instance `i` stays within in any pose: its origin and the culling radius.
+    #[must_use]
     pub fn bound(&self, i: u32) -> (glam::Vec3, f32) {
         (self.placements[i as usize].to_affine().translation.into(), self.radius)
     }
 
     /// Where instance `i` stands.
+    #[must_use]
     pub fn placement(&self, i: u32) -> Affine3A {
         self.placements[i as usize].to_affine()
     }
@@ -112,15 +137,21 @@ impl PropCrowd {
         self.crowd.layers_mut(i as usize)
     }
 
+    /// The clip layers of instance `i`.
+    #[must_use]
+    pub fn layers(&self, i: u32) -> &[Layer] {
+        self.crowd.layers(i as usize)
+    }
+
     /// The driver values of instance `i`.
+    #[must_use]
     pub fn drivers(&self, i: u32) -> &[f32] {
         self.crowd.drivers(i as usize)
     }
 
-    /// A crowd like this one (sharing, scale, runs) for `animated` with `layers` clip layers
-    /// per instance, and no instances.
-    pub fn empty_like(&self, animated: Animated, layers: usize) -> Self {
-        Self::new(animated, layers, self.crowd.sharing(), self.max_scale, self.crowd.runs())
+    /// A crowd like this one (sharing, runs) for `rig`, with no instances.
+    pub(crate) fn empty_like(&self, rig: Rig) -> Self {
+        Self::new(rig, self.sharing, self.crowd.runs())
     }
 
     /// The driver values of instance `i`, to set.
@@ -128,21 +159,25 @@ impl PropCrowd {
         self.crowd.drivers_mut(i as usize)
     }
 
-    /// Compiles `animated` (a new version of the model, with the same layers and drivers) and
-    /// keeps every instance's state and placement.
-    pub fn recompile(&mut self, animated: Animated) {
-        let mut next = self.empty_like(animated, self.crowd.layer_count());
-        for (i, placement) in self.placements.iter().enumerate() {
-            let j = next.push(placement.to_affine());
-            next.layers_mut(j).copy_from_slice(self.crowd.layers(i));
-            next.drivers_mut(j).copy_from_slice(self.crowd.drivers(i));
-            next.tints[j as usize] = self.tints[i];
+    /// Adds a copy of instance `i` of `other` (a crowd of another version of the model, with
+    /// the same layers and drivers): its placement, state and paint; returns its number.
+    pub(crate) fn push_copy(&mut self, other: &PropCrowd, i: u32) -> u32 {
+        let j = self.push(other.placement(i));
+        self.layers_mut(j).copy_from_slice(other.layers(i));
+        self.drivers_mut(j).copy_from_slice(other.drivers(i));
+        self.tints[j as usize] = other.tints[i as usize];
+        j
+    }
+
+    /// Adds a copy of every instance of `other`, in order (see [`PropCrowd::push_copy`]).
+    pub(crate) fn take_instances(&mut self, other: &PropCrowd) {
+        for i in 0..other.len() as u32 {
+            self.push_copy(other, i);
         }
-        *self = next;
     }
 
     /// Poses the visible instances due this frame into `palettes` (see [`Crowd::update`]).
-    pub fn update(
+    pub(crate) fn update(
         &mut self,
         view: Option<&View>,
         frame: u64,
@@ -153,44 +188,46 @@ impl PropCrowd {
     }
 
     /// Palette matrices per pose.
+    #[must_use]
     pub fn palette_len(&self) -> usize {
         self.program.palette_len()
     }
 
     /// Appends the instances the last [`PropCrowd::update`] saw, with their palettes, as one
     /// batch of the model.
-    pub fn extract(&self, frame: &mut FrameData) {
+    pub(crate) fn extract(&self, frame: &mut FrameData) {
         frame.instances.extend(self.crowd.visible().map(|(i, base)| InstanceData {
             transform: self.placements[i],
             palette_base: base,
             tint: self.tints[i],
             padding: [0; 2],
         }));
-        frame.end_batch(self.animated.prop.id);
+        frame.end_batch(self.rig.prop.id);
     }
 
     /// Poses instance `i` into `pose` and `scratch` (poses of the model's rig) on the general
     /// path, from its exact state (as the runtime would without sharing).
-    fn pose_into(animated: &Animated, crowd: &Crowd, i: usize, pose: &mut Pose, scratch: &mut Pose) {
-        let (model, spec) = (&*animated.prop.model, &animated.spec);
+    fn pose_into(rig: &Rig, crowd: &Crowd, i: usize, pose: &mut Pose, scratch: &mut Pose) {
+        let (model, spec) = (&*rig.prop.model, &rig.spec);
         pose_state(model, spec, crowd.layers(i), crowd.drivers(i), pose, scratch);
     }
 
     /// Instance `i`'s pose on the general path (allocates).
+    #[must_use]
     pub fn pose(&self, i: u32) -> Pose {
-        let rig = self.animated.prop.model.rig();
-        let (mut pose, mut scratch) = (Pose::from_rest(rig), Pose::from_rest(rig));
-        Self::pose_into(&self.animated, &self.crowd, i as usize, &mut pose, &mut scratch);
+        let skeleton = self.rig.prop.model.rig();
+        let (mut pose, mut scratch) = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
+        Self::pose_into(&self.rig, &self.crowd, i as usize, &mut pose, &mut scratch);
         pose
     }
 
     /// Calls `f` with the pose and placement of each of the first `limit` instances, posed on
     /// the general path in scratch poses kept for this.
-    pub fn each_pose(&mut self, limit: usize, mut f: impl FnMut(&PropModel, &Affine3A, &Pose)) {
+    pub(crate) fn each_pose(&mut self, limit: usize, mut f: impl FnMut(&PropModel, &Affine3A, &Pose)) {
         let (pose, scratch) = &mut self.poses;
         for i in 0..self.placements.len().min(limit) {
-            Self::pose_into(&self.animated, &self.crowd, i, pose, scratch);
-            f(&self.animated.prop, &self.placements[i].to_affine(), pose);
+            Self::pose_into(&self.rig, &self.crowd, i, pose, scratch);
+            f(&self.rig.prop, &self.placements[i].to_affine(), pose);
         }
     }
 }

@@ -76,4 +76,20 @@ pub enum SceneError {
     /// An intersection index out of range.
     #[error("intersection {0} does not exist")]
     NoSuchIntersection(u32),
+    /// A prop kind was given another number of models than it shows.
+    #[error("the {kind} take {expected} model(s), not {found}")]
+    ModelCount {
+        /// The kind's name.
+        kind: &'static str,
+        /// Models it takes.
+        expected: &'static str,
+        /// Models given.
+        found: usize,
+    },
+    /// A prop kind of this name is registered already.
+    #[error("a prop kind named `{0}` is registered already")]
+    DuplicateKind(&'static str),
+    /// No registered prop kind has this name.
+    #[error("no prop kind named `{0}` is registered")]
+    NoSuchKind(String),
 }

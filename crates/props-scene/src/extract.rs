@@ -5,27 +5,11 @@ use glam::{Affine3A, Vec3};
 use props_anim::{CrowdStats, Pose};
 use props_frame::{DebugLine, FrameData};
 
-use crate::crowds::PropCrowd;
 use crate::heading_yaw;
 use crate::models::PropModel;
 use crate::roads::{LANE_WIDTH, LaneKind};
 use crate::scene::Scene;
 use crate::signals::LightState;
-
-/// How many props of each kind there are.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SceneCounts {
-    /// Windmills.
-    pub windmills: usize,
-    /// Cars.
-    pub cars: usize,
-    /// Traffic lights (one per approach of every intersection).
-    pub traffic_lights: usize,
-    /// Foxes.
-    pub foxes: usize,
-    /// Every prop.
-    pub instances: usize,
-}
 
 /// What the last [`Scene::animate`] did, over every prop model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,29 +69,20 @@ fn bones(prop: &PropModel, placement: &Affine3A, pose: &Pose, lines: &mut Vec<De
 
 impl Scene {
     /// Appends the props the last [`Scene::animate`] posed into `frame` (call it first, with
-    /// the same frame): for each model (windmill, each car model, traffic light, fox, in that order) its
-    /// visible instances, each with the offset of its palette, closed as one batch of that
+    /// the same frame): for each model (windmill, each car model, traffic light, fox, then the
+    /// game's own kinds', in registration order) its visible instances, each with the offset of its palette, closed as one batch of that
     /// model's `ModelId`. Nothing else should be left pushed without its `end_batch`.
     /// Allocation-free once the frame's buffers have grown.
     pub fn extract(&self, frame: &mut FrameData) {
-        for crowd in self.crowds.each() {
+        for crowd in self.each_crowd() {
             crowd.extract(frame);
         }
-    }
-
-    /// How many props there are.
-    #[must_use]
-    pub fn counts(&self) -> SceneCounts {
-        let c = &self.crowds;
-        let [windmills, traffic_lights, foxes] = [&c.windmill, &c.light, &c.fox].map(|c| c.len());
-        let cars = c.cars.iter().map(PropCrowd::len).sum();
-        SceneCounts { windmills, cars, traffic_lights, foxes, instances: windmills + cars + traffic_lights + foxes }
     }
 
     /// Appends the bones of the first `limit_per_model` props of each model, posed on the
     /// general path from their exact states (windmills are many).
     pub fn skeleton_lines(&mut self, limit_per_model: usize, lines: &mut Vec<DebugLine>) {
-        for crowd in self.crowds.each_mut() {
+        for crowd in self.each_crowd_mut() {
             crowd.each_pose(limit_per_model, |prop, placement, pose| bones(prop, placement, pose, lines));
         }
     }

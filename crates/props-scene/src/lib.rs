@@ -22,12 +22,14 @@
 
 mod animals;
 mod bindings;
+mod buses;
 mod camera;
 mod cars;
 mod config;
 mod crowds;
 mod error;
 mod extract;
+mod kind;
 mod models;
 mod picking;
 mod rng;
@@ -41,12 +43,15 @@ mod traffic;
 mod wind;
 
 pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
-pub use bindings::Bindings;
+pub use bindings::{Bindings, Convention};
+pub use buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses, DWELL, STOP_AT};
 pub use camera::SceneCamera;
-pub use cars::{CarWheels, DOORS_AFTER};
+pub use cars::{CarWheels, DOORS_AFTER, WheelGeometry};
 pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, WindConfig};
+pub use crowds::PropCrowd;
 pub use error::SceneError;
-pub use extract::{AnimationStats, SceneCounts};
+pub use extract::AnimationStats;
+pub use kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
 pub use models::{PROP_ASSETS, PropModel, SceneModels};
 pub use picking::PropInfo;
 pub use rng::Rng;
@@ -63,10 +68,6 @@ pub use traffic::{Car, IdmParams, TrafficStats};
 pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, rotor_speed_for};
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};
-
-/// The component linking a prop entity to its instance in its model's crowd.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PropInstance(pub u32);
 
 /// The yaw (rotation about +Y) that turns a model's +Z front towards `direction` (x, z).
 #[must_use]

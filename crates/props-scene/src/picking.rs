@@ -5,11 +5,9 @@
 use glam::Vec3;
 use hecs::Entity;
 
-use crate::animals::{Fox, FoxGait, Gait};
+use crate::animals::Gait;
 use crate::scene::Scene;
-use crate::signals::{LightState, TrafficLight};
-use crate::traffic::Car;
-use crate::wind::Windmill;
+use crate::signals::LightState;
 
 /// What a picked prop is doing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,6 +32,17 @@ pub enum PropInfo {
     TrafficLight {
         /// What it shows.
         state: LightState,
+    },
+    /// A bus.
+    Bus {
+        /// Speed, m/s.
+        speed: f32,
+        /// Its lane.
+        lane: u32,
+        /// Whether it is dwelling at a stop.
+        dwelling: bool,
+        /// How far its doors are open, 0 (closed) to 1.
+        doors: f32,
     },
     /// A fox.
     Fox {
@@ -75,23 +84,5 @@ impl Scene {
             }
         }
         nearest.map(|(_, entity)| entity)
-    }
-
-    /// What `entity` is doing, if it is a prop.
-    #[must_use]
-    pub fn describe(&self, entity: Entity) -> Option<PropInfo> {
-        let world = self.world();
-        if let Ok(car) = world.get::<&Car>(entity) {
-            return Some(PropInfo::Car { speed: car.speed(), waiting: car.is_standing(), lane: car.lane().0 });
-        }
-        if let Ok(mill) = world.get::<&Windmill>(entity) {
-            let wind = self.wind_at(mill.site()).speed;
-            return Some(PropInfo::Windmill { wind, rotor_rpm: mill.rotor_speed() * 60.0 / std::f32::consts::TAU });
-        }
-        if let Ok(light) = world.get::<&TrafficLight>(entity) {
-            return Some(PropInfo::TrafficLight { state: light.state() });
-        }
-        let (fox, gait) = (world.get::<&Fox>(entity).ok()?, world.get::<&FoxGait>(entity).ok()?);
-        Some(PropInfo::Fox { speed: fox.speed(), gait: gait.gait(), weight: gait.blend_weight() })
     }
 }

@@ -53,7 +53,14 @@ impl Rng {
     /// do not share numbers, and an item's numbers do not depend on how many items exist.
     #[must_use]
     pub(crate) fn stream(seed: u64, stream: Stream, index: u64) -> Self {
-        Self::new(mix(seed ^ mix((stream as u64).wrapping_mul(GOLDEN_GAMMA) ^ mix(index))))
+        Self::numbered(seed, stream as u64, index)
+    }
+
+    /// The generator of item `index` of the stream numbered `stream` under the scene seed
+    /// `seed` (the built-in streams are numbered below 256).
+    #[must_use]
+    pub fn numbered(seed: u64, stream: u64, index: u64) -> Self {
+        Self::new(mix(seed ^ mix(stream.wrapping_mul(GOLDEN_GAMMA) ^ mix(index))))
     }
 
     /// The next 64 random bits.

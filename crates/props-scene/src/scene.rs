@@ -1,25 +1,27 @@
 //! [`Scene`]: the town's `hecs` world, its resources, and the fixed order of its systems.
 
+use std::any::Any;
+
 use glam::{Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::{AnimationBudget, Crowd, Pose, Program, Sharing, View, Workers};
+use props_anim::{AnimationBudget, Crowd, Pose, Program, View, Workers};
 use props_frame::{FrameData, ModelId};
 
-use crate::PropInstance;
-use crate::animals::{self, FOX_LAYERS};
+use crate::animals::Foxes;
 use crate::camera::SceneCamera;
-use crate::cars;
-use crate::config::{MAX_GRID, MAX_WINDMILLS, SceneConfig};
+use crate::cars::Cars;
+use crate::config::{MAX_GRID, SceneConfig};
 use crate::crowds::PropCrowd;
 use crate::error::SceneError;
 use crate::extract::AnimationStats;
-use crate::models::{PropModel, Rigs, SceneModels};
-use crate::rng::{Rng, Stream};
+use crate::kind::{PropInstance, PropKind, Props, Registered, Town, kind_of};
+use crate::models::{PropModel, SceneModels};
+use crate::picking::PropInfo;
 use crate::roads::{IntersectionId, LaneId, RoadNetwork};
-use crate::signals::{self, SignalOverride, Signals, TrafficLight};
+use crate::signals::{self, SignalOverride, Signals, TrafficLights};
 use crate::terrain::Terrain;
-use crate::traffic::{self, Car, TrafficState, TrafficStats};
-use crate::wind::{self, Layout, MAX_SCALE, Wind, WindField, Windmill};
+use crate::traffic::{self, TrafficState, TrafficStats};
+use crate::wind::{Layout, Wind, WindField, Windmills};
 
 /// Flat ground beyond the town's outermost boxes (its corners included), metres.
 const TOWN_MARGIN: f32 = 15.0;
@@ -29,34 +31,6 @@ const HILLS_OFFSET: f32 = 50.0;
 const MIN_AUTO_GRID: usize = 3;
 /// Parallel runs per worker thread (several, so that uneven runs even out).
 const RUNS_PER_THREAD: usize = 4;
-
-/// Every prop model's instances on the animation runtime, in drawing order.
-#[derive(Clone, Debug)]
-pub(crate) struct Crowds {
-    pub windmill: PropCrowd,
-    /// One crowd per car model ([`SceneModels::car`] first, then the extra ones).
-    pub cars: Vec<PropCrowd>,
-    pub light: PropCrowd,
-    pub fox: PropCrowd,
-}
-
-impl Crowds {
-    /// Every crowd: windmills, each car model's, lights, foxes.
-    pub fn each_mut(&mut self) -> impl Iterator<Item = &mut PropCrowd> {
-        std::iter::once(&mut self.windmill)
-            .chain(&mut self.cars)
-            .chain(std::iter::once(&mut self.light))
-            .chain(std::iter::once(&mut self.fox))
-    }
-
-    /// Every crowd, in [`Crowds::each_mut`]'s order.
-    pub fn each(&self) -> impl Iterator<Item = &PropCrowd> {
-        std::iter::once(&self.windmill)
-            .chain(&self.cars)
-            .chain(std::iter::once(&self.light))
-            .chain(std::iter::once(&self.fox))
-    }
-}
 
 /// The demo town: roads, signals, cars, windmills on the hills, foxes in the parks.
 ///
@@ -68,24 +42,22 @@ impl Crowds {
 /// `f32` sines and exponentials come from the platform's maths library).
 pub struct Scene {
     config: SceneConfig,
-    rigs: Rigs,
     pub(crate) world: World,
     pub(crate) roads: RoadNetwork,
     signals: Signals,
     traffic: TrafficState,
     wind: WindField,
     terrain: Terrain,
-    layout: Layout,
-    /// Windmill entities by layout index: removal pops the newest.
-    windmills: Vec<Entity>,
-    pub(crate) crowds: Crowds,
+    /// The prop kinds, in registration order (the built-in ones first), each with its props.
+    kinds: Vec<Registered>,
+    /// Parallel runs each crowd poses in.
+    runs: usize,
     camera: Option<SceneCamera>,
     budget: Option<AnimationBudget>,
     workers: Option<Workers>,
     /// Frames posed so far (update-rate LOD staggers by it).
     frames: u64,
     pub(crate) animation: AnimationStats,
-    cars_spawned: u64,
     time: f64,
     steps: u64,
 }
@@ -110,7 +82,6 @@ impl Scene {
     /// ready to animate.
     pub fn new(config: SceneConfig, models: SceneModels) -> Result<Self, SceneError> {
         config.validate()?;
-        let rigs = Rigs::resolve(models)?;
         let threads = match config.threads {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
             n => n,
@@ -120,21 +91,12 @@ impl Scene {
         } else {
             None
         };
-        let runs = if threads > 1 { threads * RUNS_PER_THREAD } else { 1 };
-        let quantized = config.sharing.map_or(Sharing::None, Sharing::Quantized);
-        let exact = if config.sharing.is_some() { Sharing::Exact } else { Sharing::None };
-        let crowds = Crowds {
-            windmill: PropCrowd::new(rigs.windmill.clone(), 0, quantized, MAX_SCALE, runs),
-            cars: rigs
-                .cars
-                .iter()
-                .map(|(car, _)| PropCrowd::new(car.clone(), car.spec.clips.len(), quantized, 1.0, runs))
-                .collect(),
-            light: PropCrowd::new(rigs.light.clone(), 1, exact, 1.0, runs),
-            fox: PropCrowd::new(rigs.fox.clone(), FOX_LAYERS, quantized, 1.0, runs),
-        };
         let d = &config.driving;
         let roads = RoadNetwork::grid(town_grid(&config), config.block, d.speed_limit, d.lateral_acceleration);
+        let capacity = traffic::capacity(&roads, d);
+        if config.cars > capacity {
+            return Err(SceneError::TooManyCars { requested: config.cars, capacity });
+        }
         let terrain = Terrain::new(roads.half_extent() * std::f32::consts::SQRT_2 + TOWN_MARGIN, config.seed);
         let layout = Layout {
             inner_radius: terrain.flat_radius() + HILLS_OFFSET,
@@ -146,35 +108,35 @@ impl Scene {
             wind: WindField::new(&config.wind, config.seed),
             traffic: TrafficState::default(),
             world: World::new(),
-            windmills: Vec::new(),
-            crowds,
+            kinds: Vec::new(),
+            runs: if threads > 1 { threads * RUNS_PER_THREAD } else { 1 },
             camera: None,
             budget: config.animation_budget_ms.map(AnimationBudget::new),
             workers,
             frames: 0,
             animation: AnimationStats::default(),
-            cars_spawned: 0,
             time: 0.0,
             steps: 0,
             config,
-            rigs,
             roads,
             terrain,
-            layout,
         };
-        signals::spawn_lights(&mut scene.world, &scene.roads, &mut scene.crowds.light);
-        let mut rng = Rng::stream(config.seed, Stream::CarSpawn, 0);
-        for (lane, position) in traffic::spawn_places(&scene.roads, &config.driving, config.cars, &mut rng)? {
-            scene.insert_car(lane, position, 0.0);
+        // Every model is rigged before anything spawns: a missing node leaves no half-built town.
+        let SceneModels { windmill, car, extra_cars, traffic_light, fox } = models;
+        let cars = std::iter::once(car).chain(extra_cars).collect();
+        let built_in: [(Box<dyn PropKind>, Vec<PropModel>); 4] = [
+            (Box::new(Windmills::new(layout, config.windmills)), vec![windmill]),
+            (Box::new(Cars::new(config.cars)), cars),
+            (Box::new(TrafficLights), vec![traffic_light]),
+            (Box::new(Foxes::new(config.foxes)), vec![fox]),
+        ];
+        let rigged = built_in
+            .into_iter()
+            .map(|(kind, models)| kind.rig(&models).map(|rigs| (kind, rigs)))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (kind, rigs) in rigged {
+            scene.add_kind(kind, rigs);
         }
-        let parks: Vec<Vec2> = scene.roads.block_centres().collect();
-        for i in 0..config.foxes {
-            let (fox, gait) = animals::fox(i, &parks, config.block, config.seed, scene.rigs.fox_durations);
-            let instance = PropInstance(scene.crowds.fox.push(glam::Affine3A::IDENTITY));
-            scene.world.spawn((fox, gait, instance));
-        }
-        scene.add_windmills(config.windmills);
-        scene.simulate_props(0.0);
         tracing::debug!(
             windmills = config.windmills,
             cars = config.cars,
@@ -186,31 +148,84 @@ impl Scene {
         Ok(scene)
     }
 
+    /// Registers a prop kind (see [`PropKind`]) with its `models`: rigs them (the error, if
+    /// one lacks a node or clip the kind drives, or the kind already is registered), then
+    /// spawns its props. Its system runs after the built-in kinds' every step, and its props
+    /// are posed, culled, shared, extracted and picked like theirs.
+    pub fn register<K: PropKind>(&mut self, kind: K, models: Vec<PropModel>) -> Result<(), SceneError> {
+        if self.kinds.iter().any(|r| r.kind.name() == kind.name()) {
+            return Err(SceneError::DuplicateKind(kind.name()));
+        }
+        let rigs = kind.rig(&models)?;
+        self.add_kind(Box::new(kind), rigs);
+        Ok(())
+    }
+
+    /// Adds a rigged kind and spawns its props.
+    fn add_kind(&mut self, mut kind: Box<dyn PropKind>, rigs: Vec<crate::kind::Rig>) {
+        let crowds = rigs.into_iter().map(|rig| PropCrowd::new(rig, self.config.sharing, self.runs)).collect();
+        let mut props = Props::new(self.kinds.len() as u16, crowds);
+        let (mut town, _) = self.town();
+        kind.spawn(&mut town, &mut props);
+        self.kinds.push(Registered { kind, props });
+    }
+
+    /// The town as the kinds' systems see it, and the kinds.
+    fn town(&mut self) -> (Town<'_>, &mut [Registered]) {
+        let town = Town {
+            world: &mut self.world,
+            roads: &self.roads,
+            signals: &self.signals,
+            wind: &self.wind,
+            terrain: &self.terrain,
+            config: &self.config,
+            time: self.time,
+            steps: self.steps,
+        };
+        (town, &mut self.kinds)
+    }
+
+    /// The index of the registered kind of type `K`.
+    fn index_of<K: PropKind>(&self) -> Option<usize> {
+        self.kinds.iter().position(|r| (&*r.kind as &dyn Any).is::<K>())
+    }
+
+    /// The registered kind of type `K` (a game's own kind, to read its state).
+    #[must_use]
+    pub fn kind<K: PropKind>(&self) -> Option<&K> {
+        let any: &dyn Any = &*self.kinds[self.index_of::<K>()?].kind;
+        any.downcast_ref()
+    }
+
+    /// Calls `f` with the registered kind of type `K`, the town and the kind's props (to
+    /// spawn or change props between steps); `None` if no such kind is registered.
+    pub fn with_kind<K: PropKind, R>(&mut self, f: impl FnOnce(&mut K, &mut Town<'_>, &mut Props) -> R) -> Option<R> {
+        let index = self.index_of::<K>()?;
+        let (mut town, kinds) = self.town();
+        let Registered { kind, props } = &mut kinds[index];
+        let any: &mut dyn Any = &mut **kind;
+        Some(f(any.downcast_mut()?, &mut town, props))
+    }
+
     /// Advances the simulation by `dt` seconds: moves every prop and sets its animation state
     /// (clip layers, driver angles, placement). Poses are made by [`Scene::animate`], once per
     /// rendered frame, not here.
     ///
     /// `dt` is meant to be fixed (the simulation is tuned and tested at 1/60 s); the scene has
     /// no clock or accumulator of its own. Systems run in this order: traffic observation
-    /// (lane occupancy), signals, car following, cars' wheels, lights, wind and windmills,
-    /// foxes. Allocation-free once buffers have grown.
+    /// (lane occupancy), signals, vehicle following, then each prop kind's in registration
+    /// order (windmills, cars, lights, foxes, then the game's own kinds). Allocation-free
+    /// once buffers have grown.
     pub fn step(&mut self, dt: f32) {
         self.time += f64::from(dt);
         self.steps += 1;
-        traffic::observe(&mut self.world, &self.roads, &self.config.driving, &mut self.traffic);
+        traffic::observe(&mut self.world, &self.roads, &mut self.traffic);
         signals::update(&mut self.signals, &self.roads, &self.traffic.occupancy, dt);
         traffic::drive(&mut self.world, &self.roads, &self.signals, &self.config.driving, &mut self.traffic, dt);
-        self.simulate_props(dt);
-    }
-
-    /// The systems that set props' placements and animation states (run by [`Scene::step`],
-    /// and with `dt = 0` when the scene is built).
-    fn simulate_props(&mut self, dt: f32) {
-        let c = &mut self.crowds;
-        cars::animate(&mut self.world, &self.roads, &self.rigs.cars, &mut c.cars, dt);
-        signals::animate_lights(&mut self.world, &self.signals, &mut c.light);
-        wind::update(&mut self.world, &self.wind, &mut c.windmill, self.time, self.steps, dt);
-        animals::update(&mut self.world, self.rigs.fox_durations, &mut c.fox, dt);
+        let (mut town, kinds) = self.town();
+        for Registered { kind, props } in kinds {
+            kind.step(&mut town, props, dt);
+        }
     }
 
     /// The camera culling and update-rate LOD measure from, with the budget's pressure.
@@ -228,10 +243,10 @@ impl Scene {
     pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
         self.frames += 1;
         let (view, number) = (self.view(), self.frames);
-        let (crowds, workers, palettes) = (&mut self.crowds, self.workers.as_ref(), &mut frame.palettes);
+        let (kinds, workers, palettes) = (&mut self.kinds, self.workers.as_ref(), &mut frame.palettes);
         let mut pose_all = || {
             let mut stats = AnimationStats::default();
-            for crowd in crowds.each_mut() {
+            for crowd in kinds.iter_mut().flat_map(|r| r.props.crowds_mut()) {
                 let posed = crowd.update(view.as_ref(), number, workers, palettes);
                 stats.add(&posed, crowd.palette_len());
             }
@@ -262,72 +277,32 @@ impl Scene {
         self.camera = camera;
     }
 
-    fn insert_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Entity {
-        let rng = Rng::stream(self.config.seed, Stream::Car, self.cars_spawned);
-        let number = self.cars_spawned;
-        let mut draws = Rng::stream(self.config.seed, Stream::CarModel, number);
-        let pick = (draws.next_u64() >> 32) as u32;
-        let paint = cars::paint(draws.next_u64() >> 32);
-        self.cars_spawned += 1;
-        let car = Car::new(&self.roads, lane, position, speed, rng);
-        let model = cars::CarModel::new(number, pick, self.crowds.cars.len());
-        let crowd = &mut self.crowds.cars[model.variant()];
-        let placement = cars::placement(&car, &self.roads, crowd.prop().scale);
-        let instance = PropInstance(crowd.push(placement));
-        crowd.set_tint(instance.0, paint);
-        self.world.spawn((car, cars::CarWheels::default(), model, instance))
-    }
-
-    /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s. Refused when the lane does not exist, the position is off the
-    /// lane, or another car is nearer than a car length plus the safety gap.
+    /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s.
+    /// Refused when the lane does not exist, the position is off the lane, or another vehicle
+    /// is nearer than their half lengths plus the safety gap.
     pub fn spawn_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Result<Entity, SceneError> {
         let no_room = |reason| SceneError::NoRoomForCar { lane: lane.0, position, reason };
         let on_lane = self.roads.lanes().get(lane.index()).ok_or(no_room("no such lane"))?;
         if !(0.0..=on_lane.length()).contains(&position) || !speed.is_finite() || speed < 0.0 {
             return Err(no_room("position off the lane or speed not a finite non-negative number"));
         }
-        let at = on_lane.sample(position).0;
-        let clearance = self.config.driving.car_length + self.config.driving.safety_gap;
-        let crowded = self.world.query_mut::<&Car>().into_iter().any(|other| {
-            let other_at = self.roads.lane(other.lane()).sample(other.position()).0;
-            let same_lane_gap = if other.lane() == lane { (other.position() - position).abs() } else { f32::INFINITY };
-            other_at.distance(at) < clearance || same_lane_gap < clearance
-        });
-        if crowded {
-            return Err(no_room("too close to another car"));
-        }
-        Ok(self.insert_car(lane, position, speed))
+        let length = self.config.driving.car_length;
+        self.with_kind(|cars: &mut Cars, town, props| {
+            let fits = town.has_room(lane, position, length);
+            fits.then(|| cars.insert(town, props, lane, position, speed)).ok_or(no_room("too close to another car"))
+        })
+        .unwrap_or(Err(no_room("the town has no cars kind")))
     }
 
     /// Adds up to `count` windmills on the next free sites of the ring layout (never beyond
-    /// [`MAX_WINDMILLS`] in all); returns how many were added.
+    /// [`crate::MAX_WINDMILLS`] in all); returns how many were added.
     pub fn add_windmills(&mut self, count: usize) -> usize {
-        let start = self.windmills.len();
-        let end = (start + count).min(MAX_WINDMILLS);
-        let mills = &mut self.crowds.windmill;
-        let scale = mills.prop().scale;
-        let batch: Vec<_> = (start..end)
-            .map(|i| {
-                let (mill, placement) = self.layout.windmill(i as u32, &self.terrain, &self.wind, scale);
-                let instance = mills.push(placement);
-                mills.drivers_mut(instance).copy_from_slice(&[mill.yaw(), mill.rotor_angle()]);
-                (mill, PropInstance(instance))
-            })
-            .collect();
-        self.windmills.extend(self.world.spawn_batch(batch));
-        end - start
+        self.with_kind(|mills: &mut Windmills, town, props| mills.add(town, props, count)).unwrap_or(0)
     }
 
     /// Removes up to `count` windmills, newest first; returns how many were removed.
     pub fn remove_windmills(&mut self, count: usize) -> usize {
-        let keep = self.windmills.len().saturating_sub(count);
-        let removed = self.windmills.len() - keep;
-        for entity in self.windmills.drain(keep..).rev() {
-            // Every entity in the list is alive: only this method despawns windmills.
-            let _ = self.world.despawn(entity);
-            self.crowds.windmill.pop();
-        }
-        removed
+        self.with_kind(|mills: &mut Windmills, town, props| mills.remove(town.world, props, count)).unwrap_or(0)
     }
 
     /// Forces an intersection's signal state, or with `None` returns it to its cycle.
@@ -340,20 +315,42 @@ impl Scene {
             return Err(SceneError::NoSuchIntersection(intersection.0));
         }
         self.signals.set_override(intersection, hold);
-        signals::animate_lights(&mut self.world, &self.signals, &mut self.crowds.light);
+        self.with_kind(|lights: &mut TrafficLights, town, props| lights.step(town, props, 0.0));
         Ok(())
     }
 
-    /// Replaces the models (after a hot reload, say). Every node and clip is looked up again
-    /// first; on error the scene keeps its old models. Every prop keeps its state.
+    /// Replaces the built-in kinds' models (after a hot reload, say). Every node and clip is
+    /// looked up again first; on error the scene keeps its old models. Every prop keeps its
+    /// state.
     pub fn set_models(&mut self, models: SceneModels) -> Result<(), SceneError> {
-        self.rigs = Rigs::resolve(models)?;
-        let r = &self.rigs;
-        let c = &mut self.crowds;
-        for (crowd, animated) in [(&mut c.windmill, &r.windmill), (&mut c.light, &r.light), (&mut c.fox, &r.fox)] {
-            crowd.recompile(animated.clone());
+        let SceneModels { windmill, car, extra_cars, traffic_light, fox } = models;
+        let sets = [
+            (self.index_of::<Windmills>(), vec![windmill]),
+            (self.index_of::<Cars>(), std::iter::once(car).chain(extra_cars).collect()),
+            (self.index_of::<TrafficLights>(), vec![traffic_light]),
+            (self.index_of::<Foxes>(), vec![fox]),
+        ];
+        self.rebind(sets.into_iter().filter_map(|(index, models)| Some((index?, models))))
+    }
+
+    /// Replaces the models of the kind named `kind` (a game's own kind, after a hot reload),
+    /// as [`Scene::set_models`] does.
+    pub fn set_kind_models(&mut self, kind: &str, models: Vec<PropModel>) -> Result<(), SceneError> {
+        let index = self.kinds.iter().position(|r| r.kind.name() == kind);
+        let index = index.ok_or_else(|| SceneError::NoSuchKind(kind.to_owned()))?;
+        self.rebind([(index, models)])
+    }
+
+    /// Rigs every kind's new models, then, if all succeed, rebinds them.
+    fn rebind(&mut self, sets: impl IntoIterator<Item = (usize, Vec<PropModel>)>) -> Result<(), SceneError> {
+        let rigged = sets
+            .into_iter()
+            .map(|(index, models)| self.kinds[index].kind.rig(&models).map(|rigs| (index, rigs)))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (index, rigs) in rigged {
+            let Registered { kind, props } = &mut self.kinds[index];
+            kind.rebind(&mut self.world, props, rigs);
         }
-        cars::recompile(&mut self.world, &r.cars, &mut c.cars);
         Ok(())
     }
 
@@ -361,8 +358,18 @@ impl Scene {
     /// a player where a model is).
     #[must_use]
     pub fn first_prop_of(&self, id: ModelId) -> Option<Vec3> {
-        let crowd = self.crowds.each().find(|c| c.prop().id == id && c.len() > 0)?;
+        let crowd = self.each_crowd().find(|c| c.prop().id == id && !c.is_empty())?;
         Some(crowd.placement(0).translation.into())
+    }
+
+    /// Every model's crowd, kind by kind in registration order.
+    pub(crate) fn each_crowd(&self) -> impl Iterator<Item = &PropCrowd> {
+        self.kinds.iter().flat_map(|r| r.props.crowds())
+    }
+
+    /// Every model's crowd, in [`Scene::each_crowd`]'s order.
+    pub(crate) fn each_crowd_mut(&mut self) -> impl Iterator<Item = &mut PropCrowd> {
+        self.kinds.iter_mut().flat_map(|r| r.props.crowds_mut())
     }
 
     /// The sphere a prop stays within in any pose (its culling sphere); `None` for an entity
@@ -373,18 +380,32 @@ impl Scene {
 
     /// The crowd of `entity`'s model and its instance number; `None` for no prop.
     fn instance_of(&self, entity: Entity) -> Option<(&PropCrowd, u32)> {
-        let instance = self.world.get::<&PropInstance>(entity).ok()?.0;
-        let c = &self.crowds;
-        let crowd = if self.world.satisfies::<&Windmill>(entity) {
-            &c.windmill
-        } else if let Ok(model) = self.world.get::<&cars::CarModel>(entity) {
-            &c.cars[model.variant()]
-        } else if self.world.satisfies::<&TrafficLight>(entity) {
-            &c.light
-        } else {
-            &c.fox
-        };
-        Some((crowd, instance))
+        let instance = *self.world.get::<&PropInstance>(entity).ok()?;
+        Some(self.kinds[kind_of(&instance)].locate(&instance))
+    }
+
+    /// What `entity` is doing, as its kind tells it; `None` for an entity that is not a prop.
+    #[must_use]
+    pub fn describe(&self, entity: Entity) -> Option<PropInfo> {
+        let instance = *self.world.get::<&PropInstance>(entity).ok()?;
+        self.kinds[kind_of(&instance)].kind.describe(self, entity)
+    }
+
+    /// How many props each kind has, in registration order (`("cars", 144)`).
+    pub fn counts(&self) -> impl Iterator<Item = (&'static str, usize)> {
+        self.kinds.iter().map(|r| (r.kind.name(), r.props.len()))
+    }
+
+    /// How many props the kind named `kind` has (0 for no such kind).
+    #[must_use]
+    pub fn count(&self, kind: &str) -> usize {
+        self.counts().find(|(name, _)| *name == kind).map_or(0, |(_, n)| n)
+    }
+
+    /// Props of every kind.
+    #[must_use]
+    pub fn instance_count(&self) -> usize {
+        self.kinds.iter().map(|r| r.props.len()).sum()
     }
 
     /// A prop's pose now, evaluated on the general `Pose` path from its exact animation state
@@ -415,8 +436,9 @@ impl Scene {
         &self.config
     }
 
-    /// The entities, for inspection: query the public components ([`Car`], [`crate::CarWheels`],
-    /// [`Windmill`], [`Fox`], [`crate::FoxGait`], [`TrafficLight`]); a prop's pose and
+    /// The entities, for inspection: query the public components ([`crate::Car`], [`crate::CarWheels`],
+    /// [`crate::Windmill`], [`crate::Fox`], [`crate::FoxGait`], [`crate::TrafficLight`], and
+    /// those of the game's own kinds); a prop's pose and
     /// placement are [`Scene::pose_of`] and [`Scene::placement_of`].
     #[must_use]
     pub fn world(&self) -> &World {
@@ -468,7 +490,7 @@ impl Scene {
     /// Windmills standing.
     #[must_use]
     pub fn windmill_count(&self) -> usize {
-        self.windmills.len()
+        self.kind::<Windmills>().map_or(0, Windmills::len)
     }
 
     /// What the last [`Scene::animate`] did.
@@ -477,20 +499,17 @@ impl Scene {
         self.animation
     }
 
-    /// Each prop model (windmill, each car model, traffic light, fox) with the program it is compiled to
-    /// and the crowd of its instances' animation states, for tools and benchmarks (the
-    /// crowd's `stats` are the last frame's for that model).
+    /// Each prop model (windmill, each car model, traffic light, fox, then the game's own
+    /// kinds') with the program it is compiled to and the crowd of its instances' animation
+    /// states, for tools and benchmarks (the crowd's `stats` are the last frame's for that
+    /// model).
     pub fn crowds(&self) -> impl Iterator<Item = (&PropModel, &Program, &Crowd)> {
-        self.crowds.each().map(PropCrowd::parts)
+        self.each_crowd().map(PropCrowd::parts)
     }
 
     /// Radius of the outermost windmill ring now, metres (for placing the camera).
     #[must_use]
     pub fn windmill_extent(&self) -> f32 {
-        self.windmills
-            .last()
-            .and_then(|e| self.world.get::<&Windmill>(*e).ok().map(|m| m.site().length()))
-            .unwrap_or(self.layout.inner_radius)
-            .max(self.layout.inner_radius)
+        self.kind::<Windmills>().map_or(0.0, |mills| mills.extent(&self.world))
     }
 }

@@ -8,14 +8,19 @@
 //! `amber` or `red` clip (scale keys on the lit lenses), not by swapping geometry.
 
 use glam::{Affine3A, Quat, Vec3};
-use hecs::World;
-use props_anim::Layer;
+use hecs::{Entity, World};
+use props_anim::{Layer, Spec};
 
 use crate::crowds::PropCrowd;
+use crate::error::SceneError;
+use crate::heading_yaw;
+use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
+use crate::models::PropModel;
+use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
 use crate::roads::{IntersectionId, LANE_WIDTH, RoadNetwork};
+use crate::scene::Scene;
 use crate::traffic::Occupancy;
-use crate::{PropInstance, heading_yaw};
 
 /// Shortest green, seconds.
 pub const MIN_GREEN: f32 = 5.0;
@@ -260,8 +265,8 @@ impl TrafficLight {
 
 /// Spawns one light per approach, on the right of the lane at its stop line, facing the
 /// oncoming cars.
-pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut PropCrowd) {
-    let scale = Vec3::splat(lights.prop().scale);
+fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut Props) {
+    let scale = Vec3::splat(lights.crowd(0).prop().scale);
     for (index, intersection) in roads.intersections().iter().enumerate() {
         for (approach, lane) in intersection.approaches().iter().enumerate() {
             let Some(lane) = lane else { continue };
@@ -275,7 +280,7 @@ pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut 
                 Vec3::new(at.x, 0.0, at.y),
             );
             let light = TrafficLight { intersection: IntersectionId(index as u32), approach, state: LightState::Red };
-            world.spawn((light, PropInstance(lights.push(transform))));
+            lights.spawn(world, 0, transform, (light,));
         }
     }
 }
@@ -285,6 +290,41 @@ pub(crate) fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut 
 pub(crate) fn animate_lights(world: &mut World, signals: &Signals, lights: &mut PropCrowd) {
     for (light, instance) in world.query_mut::<(&mut TrafficLight, &PropInstance)>() {
         light.state = signals.state(light.intersection, light.approach);
-        lights.layers_mut(instance.0)[0] = Layer::clip(light.state.phase_index() as u16, 0.0);
+        lights.layers_mut(instance.index())[0] = Layer::clip(light.state.phase_index() as u16, 0.0);
+    }
+}
+
+/// The traffic lights: one per approach, playing the clip of its state. Clips, in
+/// [`Spec::clips`] order: `green`, `amber`, `red` (a [`LightState`]'s phase index).
+pub(crate) struct TrafficLights;
+
+impl PropKind for TrafficLights {
+    fn name(&self) -> &'static str {
+        "traffic_lights"
+    }
+
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+        let light = only_model(self.name(), models)?;
+        let (l, b) = (&*light.model, &light.bindings);
+        let clips = vec![
+            b.clip(l, "traffic light", "green", "green")?,
+            b.clip(l, "traffic light", "amber", "amber")?,
+            b.clip(l, "traffic light", "red", "red")?,
+        ];
+        Ok(vec![Rig { discrete: true, ..Rig::new(light.clone(), Spec { clips, ..Spec::default() }, 1) }])
+    }
+
+    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+        spawn_lights(town.world, town.roads, props);
+        animate_lights(town.world, town.signals, props.crowd_mut(0));
+    }
+
+    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, _dt: f32) {
+        animate_lights(town.world, town.signals, props.crowd_mut(0));
+    }
+
+    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
+        let light = scene.world().get::<&TrafficLight>(entity).ok()?;
+        Some(PropInfo::TrafficLight { state: light.state() })
     }
 }

@@ -15,7 +15,9 @@
 //!    must stop at. A car that would cross a lane end moves onto its next lane, chosen when it
 //!    entered the current one (so the lookahead knows the route).
 //!
-//! Car positions are the car's centre, in metres along its lane.
+//! Car positions are the car's centre, in metres along its lane. Every vehicle on the roads is a
+//! [`Car`] to the traffic system, whatever its length (a bus is 12 m); a prop kind may hold one
+//! at a point of its lane ([`Car::set_hold`]: a bus at its stop), and those behind queue.
 
 use hecs::World;
 
@@ -104,16 +106,40 @@ pub struct Car {
     speed: f32,
     acceleration: f32,
     preference: f32,
+    /// Half its length, bumper to bumper.
+    half_length: f32,
+    /// Where on its lane its front bumper must stop, if somewhere.
+    hold: Option<f32>,
     rng: Rng,
 }
 
 impl Car {
-    /// A car at `position` on `lane` driving at `speed`, with its own random stream `rng`
-    /// (speed preference and routing).
-    pub(crate) fn new(roads: &RoadNetwork, lane: LaneId, position: f32, speed: f32, mut rng: Rng) -> Self {
+    /// A vehicle `length` metres long at `position` on `lane` driving at `speed`, with its own
+    /// random stream `rng` (speed preference and routing).
+    pub(crate) fn new(roads: &RoadNetwork, lane: LaneId, position: f32, speed: f32, length: f32, mut rng: Rng) -> Self {
         let preference = rng.range(0.85, 1.1);
         let next = roads.choose_next(lane, &mut rng);
-        Self { lane, next, position, speed, acceleration: 0.0, preference, rng }
+        let half_length = length * 0.5;
+        Self { lane, next, position, speed, acceleration: 0.0, preference, half_length, hold: None, rng }
+    }
+
+    /// Its length, bumper to bumper, metres.
+    #[must_use]
+    pub fn length(&self) -> f32 {
+        self.half_length * 2.0
+    }
+
+    /// Where on its lane its front bumper must stop (metres along the lane), if somewhere.
+    #[must_use]
+    pub fn hold(&self) -> Option<f32> {
+        self.hold
+    }
+
+    /// Makes it stop with its front bumper at `front` metres along its current lane (it brakes
+    /// as for a red light, and the cars behind queue), or with `None` lets it go. A hold ends
+    /// by itself when the vehicle leaves the lane.
+    pub fn set_hold(&mut self, front: Option<f32>) {
+        self.hold = front;
     }
 
     /// The lane the car's centre is on.
@@ -187,8 +213,8 @@ struct Slot {
 /// The nearest car ahead along a route.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Leader {
-    /// Centre-to-centre distance along the route.
-    distance: f32,
+    /// Bumper-to-bumper distance along the route.
+    gap: f32,
     speed: f32,
 }
 
@@ -204,7 +230,6 @@ pub(crate) struct Occupancy {
     starts: Vec<u32>,
     /// Per intersection, cars whose centre is on one of its connectors.
     boxes: Vec<u32>,
-    half_length: f32,
 }
 
 impl Occupancy {
@@ -217,7 +242,12 @@ impl Occupancy {
     /// True when a car's front is within [`DETECTION_RANGE`] of the end of `lane`.
     pub fn demand(&self, roads: &RoadNetwork, lane: LaneId) -> bool {
         let length = roads.lane(lane).length();
-        self.lane(lane).last().is_some_and(|s| s.position + self.half_length >= length - DETECTION_RANGE)
+        self.lane(lane).last().is_some_and(|s| s.position + self.half_length(s) >= length - DETECTION_RANGE)
+    }
+
+    /// Half the length of the car in `slot`.
+    fn half_length(&self, slot: &Slot) -> f32 {
+        self.cars[slot.car as usize].half_length
     }
 
     /// True while a car is on one of the intersection's connectors.
@@ -228,9 +258,9 @@ impl Occupancy {
     /// The nearest car ahead of car `index` along its route, within [`LOOKAHEAD`].
     fn leader(&self, roads: &RoadNetwork, index: usize) -> Option<Leader> {
         let car = &self.cars[index];
-        let to_leader = |slot: &Slot, base: f32| Leader {
-            distance: base + slot.position,
-            speed: self.cars[slot.car as usize].speed,
+        let to_leader = |slot: &Slot, base: f32| {
+            let leader = &self.cars[slot.car as usize];
+            Leader { gap: base + slot.position - car.half_length - leader.half_length, speed: leader.speed }
         };
         if let Some(slot) = self.lane(car.lane).get(self.ranks[index] as usize + 1) {
             return Some(to_leader(slot, -car.position));
@@ -256,17 +286,29 @@ impl Occupancy {
     /// already in the box heading there ("don't block the box").
     fn exit_has_room(&self, roads: &RoadNetwork, connector: LaneId, params: &IdmParams) -> bool {
         let Some(&exit) = roads.lane(connector).next().first() else { return true };
-        let free = self.lane(exit).first().map_or(roads.lane(exit).length(), |s| s.position - self.half_length);
+        let free = self.lane(exit).first().map_or(roads.lane(exit).length(), |s| s.position - self.half_length(s));
         let in_box: usize = roads.lane(exit).feeders().iter().map(|f| self.lane(*f).len()).sum();
         free >= (in_box + 1) as f32 * (params.car_length + params.min_gap)
     }
 
+    /// For a car that must stop at its hold ([`Car::set_hold`]) or its lane's stop line: the
+    /// distance from its front bumper to the nearer. `None` when it may go (or its front is
+    /// already past them).
+    fn stop_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, index: usize) -> Option<f32> {
+        let car = &self.cars[index];
+        let hold = car.hold.map(|front| front - car.position - car.half_length).filter(|gap| *gap >= 0.0);
+        let line = self.stop_line_gap(roads, signals, params, car);
+        match (hold, line) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// For a car that must stop at its lane's stop line: the distance from its front bumper to
     /// the line. `None` when it may go (or its front is already past the line).
-    fn stop_line_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, index: usize) -> Option<f32> {
-        let car = &self.cars[index];
+    fn stop_line_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, car: &Car) -> Option<f32> {
         let (intersection, approach) = roads.lane(car.lane).stop_line()?;
-        let gap = roads.length(car.lane) - car.position - self.half_length;
+        let gap = roads.length(car.lane) - car.position - car.half_length;
         if gap < 0.0 {
             return None;
         }
@@ -292,9 +334,8 @@ pub(crate) struct TrafficState {
 }
 
 /// Pass 1: snapshots every car and sorts the lanes.
-pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, params: &IdmParams, state: &mut TrafficState) {
+pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut TrafficState) {
     let occupancy = &mut state.occupancy;
-    occupancy.half_length = params.car_length * 0.5;
     occupancy.cars.clear();
     occupancy.cars.extend(world.query_mut::<&Car>().into_iter().copied());
     // Counting sort by lane, then each lane by position.
@@ -353,18 +394,18 @@ pub(crate) fn drive(
         debug_assert!(old.lane == car.lane && old.position == car.position, "car order changed within a step");
         let lane = old.lane;
         let leader = occupancy.leader(roads, index);
-        let stop_gap = occupancy.stop_line_gap(roads, signals, params, index);
+        let stop_gap = occupancy.stop_gap(roads, signals, params, index);
 
         // Desired speed: the lane's, lowered ahead of a slower next lane so that the car
         // arrives at the next lane's speed braking comfortably.
-        let front_to_end = (roads.length(lane) - old.position - occupancy.half_length).max(0.0);
+        let front_to_end = (roads.length(lane) - old.position - old.half_length).max(0.0);
         let next_limit = roads.speed_limit(old.next) * old.preference;
         let approach_limit = (next_limit * next_limit + 2.0 * params.comfortable_deceleration * front_to_end).sqrt();
         let desired = (roads.speed_limit(lane) * old.preference).min(approach_limit);
 
         let mut interaction: f32 = 0.0;
         if let Some(l) = leader {
-            interaction = params.interaction(old.speed, old.speed - l.speed, l.distance - params.car_length);
+            interaction = params.interaction(old.speed, old.speed - l.speed, l.gap);
         }
         if let Some(gap) = stop_gap {
             interaction = interaction.max(params.interaction(old.speed, old.speed, gap));
@@ -382,7 +423,7 @@ pub(crate) fn drive(
         // never past a stop line that holds the car.
         let mut limit = (f32::INFINITY, 0.0);
         if let Some(l) = leader {
-            limit = (l.distance - params.car_length - params.safety_gap, l.speed);
+            limit = (l.gap - params.safety_gap, l.speed);
         }
         if let Some(gap) = stop_gap
             && gap < limit.0
@@ -396,6 +437,7 @@ pub(crate) fn drive(
         }
 
         let (mut lane_id, mut next, mut position, mut rng) = (old.lane, old.next, old.position + advance, old.rng);
+        let mut hold = old.hold;
         loop {
             let length = roads.length(lane_id);
             if position <= length {
@@ -403,7 +445,7 @@ pub(crate) fn drive(
             }
             // Another car merged into the next lane this step: wait behind it (never moving
             // backwards).
-            let allowed = entry_limit[next.index()];
+            let allowed = entry_limit[next.index()] - old.half_length;
             if position - length > allowed {
                 stats.safety_clamps += 1;
                 speed = 0.0;
@@ -413,20 +455,46 @@ pub(crate) fn drive(
             }
             position -= length;
             lane_id = next;
+            hold = None;
             if matches!(roads.lane(lane_id).kind(), LaneKind::Connector { .. }) {
                 stats.intersections_entered += 1;
             }
             next = roads.choose_next(lane_id, &mut rng);
             let limit = &mut entry_limit[lane_id.index()];
-            *limit = limit.min(position - params.car_length - params.safety_gap);
+            // Where the rear bumper of the next car to enter may go at most.
+            *limit = limit.min(position - old.half_length - params.safety_gap);
         }
-        *car = Car { lane: lane_id, next, position, speed, acceleration, preference: old.preference, rng };
+        *car = Car { lane: lane_id, next, position, speed, acceleration, hold, rng, ..old };
         waiting += u32::from(car.is_standing());
         speeds += f64::from(speed);
         cars += 1;
     }
     stats.waiting = waiting;
     stats.mean_speed = if cars > 0 { (speeds / f64::from(cars)) as f32 } else { 0.0 };
+}
+
+/// Whether a vehicle `length` metres long fits with its centre at `position` along `lane`: the
+/// lane exists, the position is on it, and every other vehicle is clear of it (centre to
+/// centre, half their lengths plus the safety gap; on the same lane, along it).
+pub(crate) fn has_room(
+    world: &mut World,
+    roads: &RoadNetwork,
+    params: &IdmParams,
+    lane: LaneId,
+    position: f32,
+    length: f32,
+) -> bool {
+    let Some(on_lane) = roads.lanes().get(lane.index()) else { return false };
+    if !(0.0..=on_lane.length()).contains(&position) {
+        return false;
+    }
+    let at = on_lane.sample(position).0;
+    !world.query_mut::<&Car>().into_iter().any(|other| {
+        let clearance = (length + other.length()) * 0.5 + params.safety_gap;
+        let other_at = roads.lane(other.lane()).sample(other.position()).0;
+        let same_lane_gap = if other.lane() == lane { (other.position() - position).abs() } else { f32::INFINITY };
+        other_at.distance(at) < clearance || same_lane_gap < clearance
+    })
 }
 
 /// Distance between the initial cars, centre to centre, metres.

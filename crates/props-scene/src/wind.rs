@@ -10,12 +10,18 @@
 use std::f32::consts::{PI, TAU};
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
-use hecs::World;
+use hecs::{Entity, World};
+use props_anim::{Driver, Spec};
 
-use crate::PropInstance;
-use crate::config::WindConfig;
+use crate::bindings::Convention;
+use crate::config::{MAX_WINDMILLS, WindConfig};
 use crate::crowds::PropCrowd;
+use crate::error::SceneError;
+use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
+use crate::models::PropModel;
+use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
+use crate::scene::Scene;
 use crate::terrain::Terrain;
 
 /// Below this wind speed the rotor idles to a stop, m/s.
@@ -38,7 +44,7 @@ const DRIFT_PERIOD: f64 = 60.0;
 const SPATIAL_WAVELENGTH: f32 = 900.0;
 /// Windmills are drawn between these times the model's scale (seeded per windmill).
 const MIN_SCALE: f32 = 0.9;
-pub(crate) const MAX_SCALE: f32 = 1.15;
+const MAX_SCALE: f32 = 1.15;
 /// Golden angle: staggers the windmill rings.
 const GOLDEN_ANGLE: f32 = 2.399_963;
 
@@ -295,7 +301,103 @@ pub(crate) fn update(world: &mut World, field: &WindField, mills: &mut PropCrowd
         // Speed and step are small: at most one turn to take off.
         let turned = mill.rotor_angle + mill.rotor_speed * dt;
         mill.rotor_angle = if turned >= TAU { turned - TAU } else { turned };
-        mills.drivers_mut(instance.0).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
+        mills.drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
+    }
+}
+
+/// The windmills: on the ring layout, added and removed at its outside. Drivers: nacelle yaw
+/// (about the nacelle's Y), rotor angle (the hub turned clockwise seen from the front: about
+/// -Z, as the `spin` clip).
+pub(crate) struct Windmills {
+    layout: Layout,
+    /// Windmill entities by layout index: removal pops the newest.
+    entities: Vec<Entity>,
+    /// How many stand when the kind is registered.
+    initial: usize,
+}
+
+impl Windmills {
+    /// `initial` windmills on `layout`.
+    pub fn new(layout: Layout, initial: usize) -> Self {
+        Self { layout, entities: Vec::new(), initial }
+    }
+
+    /// Adds up to `count` windmills on the next free sites (never beyond [`MAX_WINDMILLS`] in
+    /// all); returns how many were added.
+    pub fn add(&mut self, town: &mut Town<'_>, props: &mut Props, count: usize) -> usize {
+        let start = self.entities.len();
+        let end = (start + count).min(MAX_WINDMILLS);
+        let scale = props.crowd(0).prop().scale;
+        let batch: Vec<_> = (start..end)
+            .map(|i| {
+                let (mill, placement) = self.layout.windmill(i as u32, town.terrain, town.wind, scale);
+                let instance = props.push(0, placement);
+                props.crowd_mut(0).drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
+                (mill, instance)
+            })
+            .collect();
+        self.entities.extend(town.world.spawn_batch(batch));
+        end - start
+    }
+
+    /// Removes up to `count` windmills, newest first; returns how many were removed.
+    pub fn remove(&mut self, world: &mut World, props: &mut Props, count: usize) -> usize {
+        let keep = self.entities.len().saturating_sub(count);
+        let removed = self.entities.len() - keep;
+        for entity in self.entities.drain(keep..).rev() {
+            // Every entity in the list is alive: only this method despawns windmills.
+            let _ = world.despawn(entity);
+            props.crowd_mut(0).pop();
+        }
+        removed
+    }
+
+    /// Windmills standing.
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Radius of the outermost windmill ring now, metres.
+    pub fn extent(&self, world: &World) -> f32 {
+        let inner = self.layout.inner_radius;
+        self.entities
+            .last()
+            .and_then(|e| world.get::<&Windmill>(*e).ok().map(|m| m.site().length()))
+            .unwrap_or(inner)
+            .max(inner)
+    }
+}
+
+impl PropKind for Windmills {
+    fn name(&self) -> &'static str {
+        "windmills"
+    }
+
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+        let windmill = only_model(self.name(), models)?;
+        let (w, b) = (&*windmill.model, &windmill.bindings);
+        let spec = Spec {
+            drivers: vec![
+                Driver { nodes: b.nodes(w, "windmill", "nacelle", Convention::Named("nacelle"))?, axis: Vec3::Y },
+                Driver { nodes: b.nodes(w, "windmill", "rotor", Convention::Named("hub"))?, axis: Vec3::NEG_Z },
+            ],
+            ..Spec::default()
+        };
+        Ok(vec![Rig { max_scale: MAX_SCALE, ..Rig::new(windmill.clone(), spec, 0) }])
+    }
+
+    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+        self.add(town, props, self.initial);
+    }
+
+    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
+        update(town.world, town.wind, props.crowd_mut(0), town.time, town.steps, dt);
+    }
+
+    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
+        let mill = scene.world().get::<&Windmill>(entity).ok()?;
+        let wind = scene.wind_at(mill.site()).speed;
+        Some(PropInfo::Windmill { wind, rotor_rpm: mill.rotor_speed() * 60.0 / TAU })
     }
 }
 

@@ -8,18 +8,22 @@
 //! thread exists, since the allocator counts every thread.
 
 use peak_alloc::PeakAlloc;
-use props_frame::{FrameData, OrbitCamera};
-use props_scene::{Scene, SceneCamera, SceneConfig, synthetic};
+use std::sync::Arc;
+
+use props_frame::{FrameData, ModelId, OrbitCamera};
+use props_scene::{Buses, PropModel, Scene, SceneCamera, SceneConfig, synthetic};
 
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
 
 const DT: f32 = 1.0 / 60.0;
 
-/// A town with every kind of prop, seen from the game's first view.
+/// A town with every kind of prop (buses registered on top), seen from the game's first view.
 fn town(threads: usize) -> Scene {
     let config = SceneConfig { windmills: 2000, cars: 300, foxes: 200, threads, ..SceneConfig::default() };
     let mut scene = Scene::new(config, synthetic::models().expect("synthetic models")).expect("scene");
+    let bus = PropModel::new(ModelId(4), Arc::new(synthetic::bus().expect("synthetic bus")));
+    scene.register(Buses::new(12), vec![bus]).expect("buses");
     let view = OrbitCamera::overview(scene.terrain().flat_radius());
     let camera = view.to_camera(16.0 / 9.0);
     scene.set_camera(Some(SceneCamera { eye: view.eye(), view_projection: camera.view_projection }));
@@ -32,8 +36,8 @@ fn check(label: &str, scene: &mut Scene, transient: usize) {
     let mut frame = FrameData::default();
     let most: usize = scene.crowds().map(|(_, program, crowd)| 2 * (crowd.len() + 4) * program.palette_len()).sum();
     frame.palettes.reserve(most);
-    frame.instances.reserve(scene.counts().instances);
-    frame.batches.reserve(4);
+    frame.instances.reserve(scene.instance_count());
+    frame.batches.reserve(5);
     let mut run = |scene: &mut Scene| {
         scene.step(DT);
         frame.clear();

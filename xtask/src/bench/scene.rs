@@ -3,7 +3,8 @@
 //! the fast kernel on the same models and states measured in the same run.
 //!
 //! - Workloads: `default` (the demo town), `city` (100k windmills, 10k cars, 10k foxes, and
-//!   the lights of the town grown for them), `windmills` (100k windmills alone).
+//!   the lights of the town grown for them), both with the game's 4 buses, and `windmills`
+//!   (100k windmills alone).
 //! - Modes: `exact` (no sharing, LOD or culling: every prop posed for itself every frame),
 //!   `shared` (pose sharing, update-rate LOD and culling, seen from the game's first view),
 //!   `budget` (`shared` under a 1 ms animation budget).
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use props_anim::{JointMatrix, Lane};
 use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
-use props_scene::{PROP_ASSETS, PropModel, Scene, SceneCamera, SceneConfig, SceneModels};
+use props_scene::{Buses, PROP_ASSETS, PropModel, Scene, SceneCamera, SceneConfig, SceneModels};
 
 use super::median;
 
@@ -68,6 +69,7 @@ struct Row {
     mode: &'static str,
     threads: usize,
     config: SceneConfig,
+    buses: usize,
     simulate: Vec<f64>,
     animate: Vec<f64>,
     extract: Vec<f64>,
@@ -87,7 +89,8 @@ impl Row {
     }
 }
 
-fn load_models(assets: &Path) -> Result<SceneModels> {
+/// The built-in kinds' models and the bus, from `assets`, as the game loads them.
+fn load_models(assets: &Path) -> Result<(SceneModels, PropModel)> {
     let limits = props_gltf::Limits::default();
     let load = |k: usize| -> Result<PropModel> {
         let (stem, scale) = PROP_ASSETS[k];
@@ -96,13 +99,14 @@ fn load_models(assets: &Path) -> Result<SceneModels> {
             props_gltf::gate::admit_file(&path, &limits).with_context(|| format!("loading {}", path.display()))?;
         Ok(PropModel::new(ModelId(k as u32), Arc::new(admitted.import.model)).with_scale(scale))
     };
-    Ok(SceneModels {
+    let built_in = SceneModels {
         windmill: load(0)?,
         car: load(1)?,
         extra_cars: Vec::new(),
         traffic_light: load(2)?,
         fox: load(3)?,
-    })
+    };
+    Ok((built_in, load(4)?))
 }
 
 /// The kernel's ns per joint on every instance's state of each model, weighted by the joints
@@ -138,14 +142,15 @@ fn kernel_ns_per_joint(scene: &Scene) -> f64 {
 }
 
 fn measure(
-    models: &SceneModels,
-    workload: &'static str,
+    (models, bus): &(SceneModels, PropModel),
+    (workload, buses): (&'static str, usize),
     mode: &'static str,
     threads: usize,
     config: SceneConfig,
     args: &SceneArgs,
 ) -> Result<Row> {
     let mut scene = Scene::new(config, models.clone())?;
+    scene.register(Buses::new(buses), vec![bus.clone()])?;
     if mode != "exact" {
         let view = OrbitCamera::overview(scene.terrain().flat_radius());
         let camera = view.to_camera(ASPECT);
@@ -172,6 +177,7 @@ fn measure(
         mode,
         threads,
         config,
+        buses: scene.count("buses"),
         simulate: Vec::new(),
         animate: Vec::new(),
         extract: Vec::new(),
@@ -208,7 +214,8 @@ pub fn run(args: &SceneArgs) -> Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let city = SceneConfig { windmills: 100_000, cars: 10_000, foxes: 10_000, ..SceneConfig::default() };
     let windmills = SceneConfig { windmills: 100_000, cars: 0, foxes: 0, ..SceneConfig::default() };
-    let workloads = [("default", SceneConfig::default()), ("city", city), ("windmills", windmills)];
+    // Buses as the game runs them by default; none beside the windmills alone.
+    let workloads = [("default", SceneConfig::default(), 4), ("city", city, 4), ("windmills", windmills, 0)];
     let modes: [(&str, Configure); 3] = [
         ("exact", |c| SceneConfig { sharing: None, lod: props_anim::UpdateRateLod::OFF, ..c }),
         ("shared", |c| c),
@@ -219,7 +226,7 @@ pub fn run(args: &SceneArgs) -> Result<()> {
         threads.push(cores);
     }
     let mut rows = Vec::new();
-    for (workload, base) in workloads {
+    for (workload, base, buses) in workloads {
         if args.workload.as_deref().is_some_and(|w| w != workload) {
             continue;
         }
@@ -229,7 +236,7 @@ pub fn run(args: &SceneArgs) -> Result<()> {
             }
             for &t in &threads {
                 let config = SceneConfig { seed: args.seed, threads: t, ..configure(base) };
-                let row = measure(&models, workload, mode, t, config, args)?;
+                let row = measure(&models, (workload, buses), mode, t, config, args)?;
                 if !args.json {
                     print_row(&row, rows.is_empty());
                 }
@@ -250,7 +257,7 @@ fn json(row: &Row) -> serde_json::Value {
     let c = &row.config;
     serde_json::json!({
         "workload": row.workload, "mode": row.mode, "threads": row.threads,
-        "windmills": c.windmills, "cars": c.cars, "foxes": c.foxes,
+        "windmills": c.windmills, "cars": c.cars, "foxes": c.foxes, "buses": row.buses,
         "ms_simulate": med(&row.simulate), "ms_animate": med(&row.animate),
         "ms_extract": med(&row.extract), "ms_total": med(&row.total),
         "best_ms_total": best(&row.total), "best_ms_animate": best(&row.animate),

@@ -171,7 +171,7 @@ fn update_rate_lod_poses_far_foxes_every_few_frames_culls_unseen_ones_and_change
     assert_eq!(away.animation_stats().posed, 0, "out of view: not posed");
     assert_eq!(away.animation_stats().visible, 0);
     let stats = mid.animation_stats();
-    assert_eq!(stats.visible, mid.counts().instances, "foxes and traffic lights");
+    assert_eq!(stats.visible, mid.instance_count(), "foxes and traffic lights");
     assert_eq!(stats.deferred + stats.posed, stats.visible);
     // Only poses are skipped: the foxes walk and run exactly as without a camera.
     let state = |scene: &Scene| -> Vec<(glam::Vec2, f32)> {
@@ -207,7 +207,7 @@ fn the_budget_stretches_far_rates_only_while_over_and_never_touches_near_foxes()
         scene.record_animation_time(5.0);
     }
     // Full pressure: every 2 * 2^4 = 32nd frame. The traffic lights (in view, as far) too.
-    let (frames, props) = (64, scene.counts().instances);
+    let (frames, props) = (64, scene.instance_count());
     let mut posed = 0;
     for _ in 0..frames {
         scene.step(DT);
@@ -236,7 +236,7 @@ fn the_budget_stretches_far_rates_only_while_over_and_never_touches_near_foxes()
     for _ in 0..8 {
         near.step(DT);
         draw(&mut near, &mut frame);
-        assert_eq!(near.animation_stats().posed, near.counts().instances);
+        assert_eq!(near.animation_stats().posed, near.instance_count());
         assert_eq!(near.animation_stats().pressure, props_anim::MAX_PRESSURE);
     }
 }

@@ -10,7 +10,7 @@ use props_anim::{JointMatrix, Model};
 use props_frame::{FrameData, InstanceData, ModelId};
 use props_scene::{Car, Fox, Scene, SceneCamera, SceneConfig, TrafficLight, Windmill};
 
-use crate::support::{DT, draw, models, scene};
+use crate::support::{DT, bus_model, draw, models, scene};
 
 /// The largest distance between where palettes `a` and `b` put any vertex of `model`, over
 /// its size (its pose bound: no vertex of any pose is farther from its origin).
@@ -44,9 +44,10 @@ fn props_by_placement(scene: &Scene) -> HashMap<[u32; 12], Entity> {
 
 /// Checks every instance of `frame` against the reference pose of its prop; returns the
 /// distinct palettes of each batch.
-fn check_against_the_pose_path(scene: &Scene, frame: &FrameData, tolerance: f32) -> Vec<usize> {
+pub fn check_against_the_pose_path(scene: &Scene, frame: &FrameData, tolerance: f32) -> Vec<usize> {
     let m = models();
-    let kinds = [&m.windmill, &m.car, &m.traffic_light, &m.fox];
+    let bus = bus_model();
+    let kinds = [&m.windmill, &m.car, &m.traffic_light, &m.fox, &bus];
     let props = props_by_placement(scene);
     let mut distinct = Vec::new();
     for batch in &frame.batches {
@@ -79,15 +80,16 @@ fn every_instance_shows_the_pose_of_its_state() {
         exact.step(DT);
     }
     draw(&mut exact, &mut frame);
-    let counts = exact.counts();
-    assert_eq!((counts.windmills, counts.cars, counts.foxes), (300, 40, 12));
+    let counts: Vec<(&str, usize)> = exact.counts().collect();
+    let lights = exact.count("traffic_lights");
+    assert_eq!(counts, [("windmills", 300), ("cars", 40), ("traffic_lights", lights), ("foxes", 12)]);
     let ids: Vec<ModelId> = frame.batches.iter().map(|b| b.model).collect();
     assert_eq!(ids, [0, 1, 2, 3].map(ModelId));
-    assert_eq!(frame.instances.len(), counts.instances, "no camera: everything is drawn");
+    assert_eq!(frame.instances.len(), exact.instance_count(), "no camera: everything is drawn");
     let distinct = check_against_the_pose_path(&exact, &frame, 1e-5);
-    assert_eq!(distinct, [counts.windmills, counts.cars, counts.traffic_lights, counts.foxes], "a palette each");
+    assert_eq!(distinct, [300, 40, lights, 12], "a palette each");
     let stats = exact.animation_stats();
-    assert_eq!(stats.posed, counts.instances);
+    assert_eq!(stats.posed, exact.instance_count());
     assert_eq!(stats.palette_matrices, frame.palettes.len());
 
     // Shared (the default): lights share one palette per phase exactly; the rest are within
@@ -102,7 +104,7 @@ fn every_instance_shows_the_pose_of_its_state() {
     let distinct = check_against_the_pose_path(&shared, &frame, 0.02);
     assert!(distinct[2] <= 3, "traffic lights: one palette per phase, not {}", distinct[2]);
     let stats = shared.animation_stats();
-    assert!(stats.posed < counts.instances, "sharing poses fewer: {}", stats.posed);
+    assert!(stats.posed < exact.instance_count(), "sharing poses fewer: {}", stats.posed);
     assert_eq!(stats.palette_matrices, frame.palettes.len());
 }
 
@@ -117,7 +119,7 @@ fn what_the_camera_cannot_see_is_neither_posed_nor_drawn() {
     scene.step(DT);
     draw(&mut scene, &mut frame);
     let stats = scene.animation_stats();
-    let total = scene.counts().instances;
+    let total = scene.instance_count();
     assert_eq!(stats.visible, frame.instances.len());
     assert!(stats.visible > 0 && stats.visible < total / 2, "{} of {total} in view", stats.visible);
     check_against_the_pose_path(&scene, &frame, 1e-5);

@@ -2,6 +2,7 @@
 //! models (`props_scene::synthetic`), which carry the real assets' node and clip names.
 
 mod animals;
+mod buses;
 mod determinism;
 mod extract;
 mod models;

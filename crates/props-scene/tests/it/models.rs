@@ -129,7 +129,7 @@ fn the_town_grows_with_the_cars() {
     assert_eq!(small.roads().intersections().len(), 9, "the default town is 3 x 3");
     let lanes = |scene: &Scene| scene.roads().road_lanes().len();
     assert!(lanes(&big) > 10 * lanes(&small));
-    assert_eq!(big.counts().cars, 4000);
+    assert_eq!(big.count("cars"), 4000);
     // The cars take at most half the room the spawn spacing gives.
     let sized =
         SceneConfig { cars: 2000, grid: Some(big.roads().intersections().len().isqrt()), ..SceneConfig::default() };
@@ -172,7 +172,7 @@ fn car_models_coexist_and_each_car_keeps_its_pick() {
     crate::support::draw(&mut scene, &mut frame);
     let batch_ids: Vec<u32> = frame.batches.iter().map(|b| b.model.0).collect();
     assert!(batch_ids.contains(&1) && batch_ids.contains(&7), "{batch_ids:?}");
-    assert_eq!(scene.counts().cars, 60);
+    assert_eq!(scene.count("cars"), 60);
 
     for _ in 0..20 {
         scene.step(crate::support::DT);

@@ -4,11 +4,11 @@
 use glam::Vec3;
 use props_scene::{PropInfo, SceneConfig};
 
-use crate::support::{DT, cars, scene};
+use crate::support::{DT, cars, scene_with_buses};
 
 #[test]
 fn a_ray_through_a_prop_picks_it_and_says_what_it_does() {
-    let mut scene = scene(SceneConfig { cars: 8, windmills: 20, foxes: 4, ..SceneConfig::default() });
+    let mut scene = scene_with_buses(SceneConfig { cars: 8, windmills: 20, foxes: 4, ..SceneConfig::default() }, 2);
     for _ in 0..120 {
         scene.step(DT);
     }
@@ -30,6 +30,7 @@ fn a_ray_through_a_prop_picks_it_and_says_what_it_does() {
             PropInfo::Car { speed, waiting, .. } => assert!(speed >= 0.0 && waiting == (speed < 0.1)),
             PropInfo::Windmill { wind, rotor_rpm } => assert!(wind >= 0.0 && rotor_rpm >= 0.0),
             PropInfo::TrafficLight { .. } => {}
+            PropInfo::Bus { speed, doors, .. } => assert!(speed >= 0.0 && (0.0..=1.0).contains(&doors)),
             PropInfo::Fox { weight, .. } => assert!((0.0..=1.0).contains(&weight)),
         }
     }

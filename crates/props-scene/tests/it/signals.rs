@@ -64,7 +64,7 @@ fn light_props_show_their_state_through_the_clips() {
         }
     }
     assert_eq!(seen, 4, "one light per approach of the centre");
-    assert_eq!(scene.counts().traffic_lights, 4 * 2 + 4 * 3 + 4);
+    assert_eq!(scene.count("traffic_lights"), 4 * 2 + 4 * 3 + 4);
 }
 
 /// With no car anywhere, every light still cycles: each approach is recalled to green after

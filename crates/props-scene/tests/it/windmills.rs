@@ -120,7 +120,7 @@ fn windmills_are_added_and_removed_at_the_outer_edge() {
     assert_eq!(shrunk.len(), 80);
     assert!(shrunk.iter().all(|m| m.index() < 80), "the newest went first");
     assert_eq!(scene.remove_windmills(1000), 80);
-    assert_eq!(scene.counts().windmills, 0);
+    assert_eq!(scene.count("windmills"), 0);
     // Sites are spaced out on the hills.
     let spacing = scene.config().windmill_spacing;
     for (i, a) in grown.iter().enumerate() {
@@ -140,7 +140,7 @@ fn a_hundred_thousand_windmills() {
     scene.step(DT);
     let mut frame = props_frame::FrameData::default();
     draw(&mut scene, &mut frame);
-    assert_eq!(frame.instances.len(), scene.counts().instances);
+    assert_eq!(frame.instances.len(), scene.instance_count());
 }
 
 /// How far palette `b` puts every vertex of `model` from where palette `a` puts it, matrix by

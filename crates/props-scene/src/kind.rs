@@ -1,0 +1,279 @@
+//! Prop kinds: what a kind of prop is (its components, its systems, the clips it plays on
+//! simulation events, what a player is told about it), defined in one file by implementing
+//! [`PropKind`] and registered with the scene ([`crate::Scene::register`]). The built-in kinds
+//! (windmills, cars, traffic lights, foxes) are registered the same way when the scene is built;
+//! the bus (`buses.rs`) is the worked example of a kind added on top.
+//!
+//! The scene owns each kind's [`Props`]: one animation-runtime crowd per model of the kind. A
+//! kind spawns its entities through [`Props::spawn`] (which links each to its instance), and
+//! each step its system writes their placements and animation states (clip layers, driver
+//! angles). Posing, culling, pose sharing, extraction and picking are the scene's, the same for
+//! every kind.
+
+use std::any::Any;
+
+use glam::Affine3A;
+use hecs::{DynamicBundle, Entity, EntityBuilder, World};
+use props_anim::Spec;
+
+use crate::config::SceneConfig;
+use crate::crowds::PropCrowd;
+use crate::error::SceneError;
+use crate::models::PropModel;
+use crate::picking::PropInfo;
+use crate::rng::Rng;
+use crate::roads::{LaneId, RoadNetwork};
+use crate::scene::Scene;
+use crate::signals::Signals;
+use crate::terrain::Terrain;
+use crate::traffic;
+use crate::wind::WindField;
+
+/// One model of a kind, compiled for what the kind animates on it.
+#[derive(Clone, Debug)]
+pub struct Rig {
+    /// The model.
+    pub prop: PropModel,
+    /// The clips its instances may play and the nodes the simulation turns.
+    pub spec: Spec,
+    /// Clip layers per instance.
+    pub layers: usize,
+    /// Largest scale of an instance relative to the model's (for culling bounds).
+    pub max_scale: f32,
+    /// Whether its states are discrete (a light's phase): shared only when equal, never
+    /// quantized.
+    pub discrete: bool,
+}
+
+impl Rig {
+    /// `prop` animated as `spec` says, with `layers` clip layers per instance, drawn at its
+    /// scale, its states continuous.
+    #[must_use]
+    pub fn new(prop: PropModel, spec: Spec, layers: usize) -> Self {
+        Self { prop, spec, layers, max_scale: 1.0, discrete: false }
+    }
+}
+
+/// The one model of a kind that shows one (`models` must hold exactly one): for
+/// [`PropKind::rig`].
+pub fn only_model<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a PropModel, SceneError> {
+    match models {
+        [model] => Ok(model),
+        _ => Err(SceneError::ModelCount { kind, expected: "one", found: models.len() }),
+    }
+}
+
+/// The town as a kind's system sees it in one step: every entity (its own components, and
+/// the vehicles' [`crate::Car`]s, to hold one at a stop), and the town's shared state.
+pub struct Town<'a> {
+    /// The entities.
+    pub world: &'a mut World,
+    /// The road network.
+    pub roads: &'a RoadNetwork,
+    /// The signal controllers.
+    pub signals: &'a Signals,
+    /// The wind.
+    pub wind: &'a WindField,
+    /// The ground.
+    pub terrain: &'a Terrain,
+    /// The scene's configuration (its seed, its driving parameters).
+    pub config: &'a SceneConfig,
+    /// Simulated seconds, after this step.
+    pub time: f64,
+    /// Steps taken, this one included.
+    pub steps: u64,
+}
+
+impl Town<'_> {
+    /// Whether a vehicle `length` metres long fits with its centre at `position` along `lane`
+    /// (the lane exists, the position is on it, and every other vehicle is clear of it by the
+    /// safety gap).
+    #[must_use]
+    pub fn has_room(&mut self, lane: LaneId, position: f32, length: f32) -> bool {
+        traffic::has_room(self.world, self.roads, &self.config.driving, lane, position, length)
+    }
+
+    /// The random generator of item `index` (say, the n-th prop) of the kind named `kind`:
+    /// seeded by the town's seed, the same on every platform and run.
+    #[must_use]
+    pub fn rng(&self, kind: &str, index: u64) -> Rng {
+        // FNV-1a of the name, above the built-in streams' numbers.
+        let stream =
+            kind.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        Rng::numbered(self.config.seed, stream | 0x100, index)
+    }
+}
+
+/// A kind of prop. See the module documentation; `buses.rs` is a complete example.
+pub trait PropKind: Any + Send + Sync {
+    /// Its name, plural and lower case (`buses`): how status lines and the HUD count it.
+    fn name(&self) -> &'static str;
+
+    /// Compiles its models (one or more; a kind that shows one model per prop gets one) for
+    /// what it animates: looks up the nodes and clips it drives. The first missing one is the
+    /// error, and nothing changes.
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError>;
+
+    /// Spawns its props, once, when it is registered.
+    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props);
+
+    /// Its systems for one step of `dt` seconds: move its props and set their animation states.
+    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32);
+
+    /// Takes new versions of its models ([`PropKind::rig`] accepted them), keeping every prop's
+    /// state. By default each model's instances move to its new version, in order (a kind
+    /// that picks among a varying number of models moves them itself).
+    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+        let _ = world;
+        props.recompile(rigs);
+    }
+
+    /// What a player who picked `entity`, one of its props, is told.
+    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo>;
+}
+
+/// The component linking a prop entity to its instance: its kind (registration order), its
+/// model within the kind, its instance in that model's crowd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PropInstance {
+    kind: u16,
+    model: u16,
+    index: u32,
+}
+
+impl PropInstance {
+    /// Which of its kind's models it shows.
+    #[must_use]
+    pub fn model(&self) -> usize {
+        usize::from(self.model)
+    }
+
+    /// Its instance number in that model's crowd.
+    #[must_use]
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+}
+
+/// A kind's props on the animation runtime: one crowd per model.
+#[derive(Clone, Debug)]
+pub struct Props {
+    kind: u16,
+    crowds: Vec<PropCrowd>,
+}
+
+impl Props {
+    /// No props yet of kind number `kind`, one crowd per rig.
+    pub(crate) fn new(kind: u16, crowds: Vec<PropCrowd>) -> Self {
+        Self { kind, crowds }
+    }
+
+    /// Spawns an entity with `components`, showing model `model` of the kind at `placement`
+    /// (no clip playing, drivers 0); returns it. Its [`PropInstance`] is added.
+    pub fn spawn(
+        &mut self,
+        world: &mut World,
+        model: usize,
+        placement: Affine3A,
+        components: impl DynamicBundle,
+    ) -> Entity {
+        let instance = self.push(model, placement);
+        let mut builder = EntityBuilder::new();
+        builder.add_bundle(components).add(instance);
+        world.spawn(builder.build())
+    }
+
+    /// Adds an instance of model `model` at `placement`, for an entity spawned by the caller.
+    pub fn push(&mut self, model: usize, placement: Affine3A) -> PropInstance {
+        let index = self.crowds[model].push(placement);
+        PropInstance { kind: self.kind, model: model as u16, index }
+    }
+
+    /// The crowd of model `model`.
+    #[must_use]
+    pub fn crowd(&self, model: usize) -> &PropCrowd {
+        &self.crowds[model]
+    }
+
+    /// The crowd of model `model`, to set states and placements.
+    pub fn crowd_mut(&mut self, model: usize) -> &mut PropCrowd {
+        &mut self.crowds[model]
+    }
+
+    /// The crowd an instance is in, to set its state.
+    pub fn of(&mut self, instance: &PropInstance) -> &mut PropCrowd {
+        &mut self.crowds[instance.model()]
+    }
+
+    /// Every model's crowd.
+    #[must_use]
+    pub fn crowds(&self) -> &[PropCrowd] {
+        &self.crowds
+    }
+
+    /// Every model's crowd, to pose.
+    pub(crate) fn crowds_mut(&mut self) -> &mut [PropCrowd] {
+        &mut self.crowds
+    }
+
+    /// Props in all.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.crowds.iter().map(PropCrowd::len).sum()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// New, empty crowds for `rigs`, like the current ones (sharing, runs).
+    pub fn empty_like(&self, rigs: Vec<Rig>) -> Vec<PropCrowd> {
+        let first = &self.crowds[0];
+        rigs.into_iter().map(|rig| first.empty_like(rig)).collect()
+    }
+
+    /// Replaces the crowds with `crowds`; the kind's [`PropInstance`]s must already point
+    /// into them.
+    pub fn set_crowds(&mut self, crowds: Vec<PropCrowd>) {
+        self.crowds = crowds;
+    }
+
+    /// Moves every model's instances to the model's new version: one rig per model, in order,
+    /// as many as before (what a kind with a fixed number of models rigs; one that picks among
+    /// a varying number moves its props itself, as the cars do).
+    pub fn recompile(&mut self, rigs: Vec<Rig>) {
+        debug_assert_eq!(rigs.len(), self.crowds.len(), "one new rig per model");
+        let mut next = self.empty_like(rigs);
+        for (crowd, old) in next.iter_mut().zip(&self.crowds) {
+            crowd.take_instances(old);
+        }
+        self.crowds = next;
+    }
+
+    /// Moves the instance `instance` into the crowd of model `model` of `next` (at its end),
+    /// keeping its state, placement and paint; returns its new link.
+    pub fn move_into(&self, instance: PropInstance, next: &mut [PropCrowd], model: usize) -> PropInstance {
+        let index = next[model].push_copy(&self.crowds[instance.model()], instance.index);
+        PropInstance { kind: self.kind, model: model as u16, index }
+    }
+}
+
+/// A registered kind with its props.
+pub(crate) struct Registered {
+    pub kind: Box<dyn PropKind>,
+    pub props: Props,
+}
+
+impl Registered {
+    /// The crowd and instance number of `instance` (one of this kind's).
+    pub fn locate(&self, instance: &PropInstance) -> (&PropCrowd, u32) {
+        (&self.props.crowds[instance.model()], instance.index)
+    }
+}
+
+/// The kind number of `instance`.
+pub(crate) fn kind_of(instance: &PropInstance) -> usize {
+    usize::from(instance.kind)
+}
