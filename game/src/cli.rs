@@ -33,6 +33,9 @@ pub struct Args {
     /// Foxes in the parks.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub foxes: u32,
+    /// Buses on the roads, stopping at the bus stops (fewer if the roads have no room).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub buses: u32,
     /// Intersections per side of the road grid; by default the smallest, from 3, on which
     /// the cars take at most half the room.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=64))]

@@ -9,7 +9,7 @@ use props_anim::{Quantization, UpdateRateLod};
 use props_frame::{Frame, FrameData, Light, OrbitCamera, SKY};
 use props_mods::ModConfig;
 use props_render::{FrameStats, Renderer};
-use props_scene::{AnimationStats, FixedStep, RateMeter, Scene, SceneCamera, SceneConfig, SceneCounts};
+use props_scene::{AnimationStats, Buses, FixedStep, RateMeter, Scene, SceneCamera, SceneConfig};
 
 use crate::buildings::Buildings;
 use crate::cli::Args;
@@ -18,7 +18,7 @@ use crate::ground::Ground;
 use crate::mod_feed::ModFeed;
 use crate::mod_list::ModList;
 use crate::models::{ModMessage, ModelRegistry};
-use crate::roles::GROUND;
+use crate::roles::{GROUND, Role};
 use crate::timings::{Phase, PhaseTimings};
 
 /// Simulation step, seconds.
@@ -112,6 +112,7 @@ impl Demo {
         let mut models =
             ModelRegistry::load(&args.assets, &args.mods, &base_limits, args.mods_vram_mib << 20, renderer)?;
         let mut scene = Scene::new(config, models.scene_models())?;
+        scene.register(Buses::new(args.buses as usize), vec![models.prop(Role::Bus)])?;
         let buildings = Buildings::load(&args.assets, &base_limits, &scene)?;
         buildings.upload(renderer)?;
         // In the park block north-east of the centre, clear of the roads.
@@ -275,9 +276,19 @@ impl Demo {
         tracing::debug!(?action, paused = self.paused, time_scale = self.time_scale, "player action");
     }
 
-    /// What the scene holds now.
-    pub fn counts(&self) -> SceneCounts {
+    /// How many props of each kind the scene holds now (`("cars", 40)`), in its order.
+    pub fn counts(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
         self.scene.counts()
+    }
+
+    /// Props of every kind.
+    pub fn prop_count(&self) -> usize {
+        self.scene.instance_count()
+    }
+
+    /// How many props of the kind named `kind` the scene holds (0 for no such kind).
+    pub fn count(&self, kind: &str) -> usize {
+        self.scene.count(kind)
     }
 
     /// What the last frame's posing did.

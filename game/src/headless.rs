@@ -54,17 +54,17 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
         if now - last_status >= STATUS_EVERY {
             last_status = now;
             let animation = demo.animation_stats();
-            let counts = demo.counts();
             tracing::info!(
                 frames,
                 fps = format!("{:.1}", demo.timings.fps()),
                 time_scale = demo.time_scale,
                 reached = format!("{:.2}", demo.reached_rate().unwrap_or(0.0)),
-                props = counts.instances,
-                windmills = counts.windmills,
-                cars = counts.cars,
-                traffic_lights = counts.traffic_lights,
-                foxes = counts.foxes,
+                props = demo.prop_count(),
+                windmills = demo.count("windmills"),
+                cars = demo.count("cars"),
+                buses = demo.count("buses"),
+                traffic_lights = demo.count("traffic_lights"),
+                foxes = demo.count("foxes"),
                 instances = stats.instances,
                 posed = animation.posed,
                 deferred = animation.deferred,

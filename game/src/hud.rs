@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use props_render::FrameStats;
 use props_scene::PropInfo;
-use props_scene::SceneCounts;
 
 use crate::demo::{Demo, WINDMILL_BATCH};
 use crate::mod_list::ModEntry;
@@ -92,6 +91,10 @@ fn picked(ui: &mut egui::Ui, demo: &Demo, actions: &mut HudActions) {
         }
         PropInfo::Windmill { wind, rotor_rpm } => format!("windmill: wind {wind:.1} m/s, rotor {rotor_rpm:.1} rpm"),
         PropInfo::TrafficLight { state } => format!("traffic light: {state:?}"),
+        PropInfo::Bus { speed, lane, dwelling, doors } => {
+            let state = if dwelling { "at its stop" } else { "driving" };
+            format!("bus: {state} at {:.0} km/h on lane {lane}, doors {:.0}% open", speed * 3.6, doors * 100.0)
+        }
         PropInfo::Fox { speed, gait, weight } => {
             format!("fox: {gait:?} at {speed:.1} m/s (clip weight {weight:.2}, the other {:.2})", 1.0 - weight)
         }
@@ -127,8 +130,8 @@ fn time_line(ui: &mut egui::Ui, demo: &Demo) {
 
 /// What a player watches: traffic, wind, props.
 fn town(ui: &mut egui::Ui, demo: &Demo) {
-    let SceneCounts { windmills, cars, traffic_lights, foxes, .. } = demo.counts();
     let traffic = demo.traffic();
+    let cars = demo.count("cars");
     let minutes = demo.sim_time() / 60.0;
     let throughput = if minutes > 0.0 { traffic.intersections_entered as f64 / minutes } else { 0.0 };
     ui.label(format!(
@@ -138,11 +141,12 @@ fn town(ui: &mut egui::Ui, demo: &Demo) {
     ));
     let wind = demo.wind();
     ui.label(format!("wind {:.1} m/s from the {}", wind.speed, compass(wind.from)));
-    ui.label(format!(
-        "{windmills} windmills, {traffic_lights} traffic lights, {foxes} foxes, {} houses; mods: {}",
-        demo.houses(),
-        demo.mod_count()
-    ));
+    let others: Vec<String> = demo
+        .counts()
+        .filter(|(kind, _)| *kind != "cars")
+        .map(|(kind, n)| format!("{n} {}", kind.replace('_', " ")))
+        .collect();
+    ui.label(format!("{}, {} houses; mods: {}", others.join(", "), demo.houses(), demo.mod_count()));
 }
 
 /// The compass point of a yaw (0 = from +Z, the south of the town's map; turning towards +X).
@@ -164,7 +168,7 @@ fn developer(ui: &mut egui::Ui, demo: &Demo, input: &HudInput<'_>) {
             ui.end_row();
         }
     });
-    let instances = demo.counts().instances;
+    let instances = demo.prop_count();
     let animation = demo.animation_stats();
     ui.label(format!(
         "{} / {instances} props in view; {} posed, {} deferred; {} joint matrices",

@@ -196,13 +196,28 @@ impl ModelRegistry {
         }
     }
 
-    /// The models the scene drives.
+    /// The model a role shows now, as the scene takes it.
+    pub fn prop(&self, role: Role) -> PropModel {
+        let shown = self.active_override(role);
+        let scale = shown.scale * role.display_scale();
+        PropModel::new(role.id(), shown.model).with_scale(scale).with_bindings(shown.bindings)
+    }
+
+    /// Hands the scene every model it shows now: the built-in kinds', then those of the kinds
+    /// the game registers. Each kind's new models are checked before it takes them.
+    pub fn hand_to(&self, scene: &mut Scene) -> Result<(), props_scene::SceneError> {
+        scene.set_models(self.scene_models())?;
+        for role in Role::ALL {
+            if let Some(kind) = role.registered_kind() {
+                scene.set_kind_models(kind, vec![self.prop(role)])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The models of the kinds the scene builds in.
     pub fn scene_models(&self) -> SceneModels {
-        let prop = |role: Role| {
-            let shown = self.active_override(role);
-            let scale = shown.scale * role.display_scale();
-            PropModel::new(role.id(), shown.model).with_scale(scale).with_bindings(shown.bindings)
-        };
+        let prop = |role| self.prop(role);
         SceneModels {
             windmill: prop(Role::Windmill),
             car: prop(Role::Car),
@@ -351,7 +366,7 @@ impl ModelRegistry {
                     restore(self);
                     return self.rejected(path, name, &gpu_refusal(refused));
                 }
-                if let Err(error) = scene.set_models(self.scene_models()) {
+                if let Err(error) = self.hand_to(scene) {
                     restore(self);
                     self.upload_again(renderer, id, previous.as_ref());
                     return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
@@ -370,7 +385,7 @@ impl ModelRegistry {
                 }
                 self.lot.insert(path, id, model, scale, placement.lot_clip);
                 if let Some(previous) = self.overrides.remove(path) {
-                    if let Err(error) = scene.set_models(self.scene_models()) {
+                    if let Err(error) = self.hand_to(scene) {
                         tracing::error!(path = %shown, error = %error, "moving a mod to the lot failed");
                     }
                     self.drop_override(&previous, id, renderer);
@@ -406,7 +421,7 @@ impl ModelRegistry {
         let shown = self.shown(path);
         if let Some(removed) = self.overrides.remove(path) {
             // The base asset (or another override) already worked with the scene and the GPU.
-            if let Err(error) = scene.set_models(self.scene_models()) {
+            if let Err(error) = self.hand_to(scene) {
                 tracing::error!(path = %shown, error = %error, "reverting an override failed");
             }
             self.drop_override(&removed, ModelId(u32::MAX), renderer);

@@ -1,4 +1,4 @@
-//! The four kinds of props the town needs, the base asset each one loads from, and the fixed
+//! The kinds of props the town shows, the base asset each one loads from, and the fixed
 //! renderer ids of the town's models.
 
 use props_frame::ModelId;
@@ -14,11 +14,14 @@ pub enum Role {
     TrafficLight,
     /// Foxes in the parks.
     Fox,
+    /// Buses on the roads, stopping at bus stops (a prop kind the game registers with the
+    /// scene, [`props_scene::Buses`]).
+    Bus,
 }
 
 impl Role {
     /// Every role, in id order.
-    pub const ALL: [Role; 4] = [Role::Windmill, Role::Car, Role::TrafficLight, Role::Fox];
+    pub const ALL: [Role; 5] = [Role::Windmill, Role::Car, Role::TrafficLight, Role::Fox, Role::Bus];
 
     /// The model's name: the file stem of its base asset, and of a mod that overrides it
     /// ([`props_scene::PROP_ASSETS`]).
@@ -41,7 +44,7 @@ impl Role {
     pub fn display_scale(self) -> f32 {
         match self {
             Role::TrafficLight => 2.0,
-            Role::Windmill | Role::Car | Role::Fox => 1.0,
+            Role::Windmill | Role::Car | Role::Fox | Role::Bus => 1.0,
         }
     }
 
@@ -52,6 +55,16 @@ impl Role {
             Role::Car => "traffic",
             Role::TrafficLight => "intersections",
             Role::Fox => "parks",
+            Role::Bus => "bus routes",
+        }
+    }
+
+    /// The name of the prop kind the game registers for it with the scene, for a role the
+    /// scene does not build in.
+    pub fn registered_kind(self) -> Option<&'static str> {
+        match self {
+            Role::Bus => Some("buses"),
+            Role::Windmill | Role::Car | Role::TrafficLight | Role::Fox => None,
         }
     }
 

@@ -33,6 +33,7 @@ fn the_reported_time_scale_is_the_one_reached() {
     let reached: f64 = status["reached"].as_str().and_then(|r| r.parse().ok()).expect("the reached rate");
     assert_eq!(status["time_scale"].as_f64(), Some(16.0), "{status}");
     assert!(status["cars"].as_u64().is_some_and(|c| c > 0) && status["windmills"].as_u64().is_some(), "{status}");
+    assert_eq!(status["buses"].as_u64(), Some(4), "the default buses, counted: {status}");
     let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
     let seconds: f64 = finished["seconds"].as_str().and_then(|s| s.parse().ok()).expect("wall seconds");
     let simulated: f64 = finished["sim_seconds"].as_str().and_then(|s| s.parse().ok()).expect("sim seconds");

@@ -14,7 +14,7 @@
 
 use anyhow::Result;
 
-use super::car::wheel;
+use super::car::{Axles, wheel, wheels_and_drive};
 use super::shapes::{Geometry, X, Z, cuboid};
 use super::{builder, material, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Interp, Node, Path, channel, to_f32};
@@ -67,8 +67,6 @@ pub fn build() -> Result<GltfBuilder> {
     let trim = material(&mut b, "trim", [0.15, 0.15, 0.16]);
     let door = material(&mut b, "door", [0.55, 0.56, 0.58]);
     let headlight = material(&mut b, "headlight", [1.0, 0.95, 0.75]);
-    let tyre = material(&mut b, "tyre", [0.04, 0.04, 0.04]);
-    let hub_cap = material(&mut b, "hub_cap", [0.75, 0.75, 0.78]);
 
     let body_mesh = solid_mesh(
         &mut b,
@@ -76,31 +74,10 @@ pub fn build() -> Result<GltfBuilder> {
         &[(shell(), paint), (window_band(), glass), (bumpers(), trim), (headlights(), headlight)],
     )?;
     let door_mesh = solid_mesh(&mut b, "door", &[(door_panel(), door)])?;
-    let wheel_mesh = wheel(&mut b, tyre, hub_cap, WHEEL_RADIUS, WHEEL_WIDTH)?;
-
+    let wheel_mesh = wheel(&mut b, WHEEL_RADIUS, WHEEL_WIDTH)?;
     let body = b.node(Node::named("body").mesh(body_mesh));
-    let mut wheels = Vec::new();
-    for (end, z) in [("front", AXLES_Z[0]), ("rear", AXLES_Z[1])] {
-        for (side, x) in [("left", TRACK_HALF), ("right", -TRACK_HALF)] {
-            let centre = to_f32([x, WHEEL_RADIUS, z]);
-            let wheel = Node::named(&format!("wheel_{end}_{side}")).mesh(wheel_mesh);
-            if end == "front" {
-                let pivot = b.node(Node::named(&format!("steer_{end}_{side}")).t(centre));
-                b.add_child(body, pivot)?;
-                let wheel = b.node(wheel);
-                b.add_child(pivot, wheel)?;
-                wheels.push(wheel);
-            } else {
-                let wheel = b.node(wheel.t(centre));
-                b.add_child(body, wheel)?;
-                wheels.push(wheel);
-            }
-        }
-    }
-    let (input, output) = super::full_turn(&mut b, [1.0, 0.0, 0.0], TURN_PERIOD, false)?;
-    let rolling: Vec<_> =
-        wheels.iter().map(|&wheel| channel(wheel, Path::Rotation, Interp::Linear, input, output)).collect();
-    b.animation("drive", &rolling);
+    let axles = Axles { wheel_radius: WHEEL_RADIUS, track_half: TRACK_HALF, front: AXLES_Z[0], rear: AXLES_Z[1] };
+    wheels_and_drive(&mut b, body, wheel_mesh, axles, TURN_PERIOD)?;
 
     // The doors: closed flush with the right side (-X), sliding out and back.
     let times = b.times(&[0.0, DOOR_TIME * 0.3, DOOR_TIME])?;

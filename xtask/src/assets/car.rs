@@ -52,8 +52,6 @@ pub fn build() -> Result<GltfBuilder> {
     let trim = material(&mut b, "trim", [0.15, 0.15, 0.16]);
     let headlight = material(&mut b, "headlight", [1.0, 0.95, 0.75]);
     let taillight = material(&mut b, "taillight", [0.7, 0.03, 0.02]);
-    let tyre = material(&mut b, "tyre", [0.04, 0.04, 0.04]);
-    let hub_cap = material(&mut b, "hub_cap", [0.75, 0.75, 0.78]);
 
     let body_mesh = solid_mesh(
         &mut b,
@@ -66,13 +64,38 @@ pub fn build() -> Result<GltfBuilder> {
             (lamps(-BODY_HALF_LENGTH - 0.02), taillight),
         ],
     )?;
-    let wheel_mesh = wheel(&mut b, tyre, hub_cap, WHEEL_RADIUS, WHEEL_WIDTH)?;
-
+    let wheel_mesh = wheel(&mut b, WHEEL_RADIUS, WHEEL_WIDTH)?;
     let body = b.node(Node::named("body").mesh(body_mesh));
+    let axles = Axles { wheel_radius: WHEEL_RADIUS, track_half: TRACK_HALF, front: AXLE_Z, rear: -AXLE_Z };
+    wheels_and_drive(&mut b, body, wheel_mesh, axles, TURN_PERIOD)?;
+    Ok(b)
+}
+
+/// Where a vehicle's wheels are (m): their radius (the wheel centres are this high), their
+/// distance from the centre line, and the front and rear axles along the vehicle.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Axles {
+    pub wheel_radius: f64,
+    pub track_half: f64,
+    pub front: f64,
+    pub rear: f64,
+}
+
+/// Adds a vehicle's wheels under `body`, all showing `wheel_mesh`: the front ones under
+/// steering pivots `steer_front_left` / `steer_front_right` at their centres, the rear ones
+/// directly (`wheel_{front,rear}_{left,right}`), and the clip `drive`: every wheel rolling
+/// forwards, one turn per `turn_period` seconds. The car's and the bus's.
+pub(super) fn wheels_and_drive(
+    b: &mut GltfBuilder,
+    body: usize,
+    wheel_mesh: usize,
+    axles: Axles,
+    turn_period: f32,
+) -> Result<()> {
     let mut wheels = Vec::new();
-    for (end, z) in [("front", AXLE_Z), ("rear", -AXLE_Z)] {
-        for (side, x) in [("left", TRACK_HALF), ("right", -TRACK_HALF)] {
-            let centre = to_f32([x, WHEEL_RADIUS, z]);
+    for (end, z) in [("front", axles.front), ("rear", axles.rear)] {
+        for (side, x) in [("left", axles.track_half), ("right", -axles.track_half)] {
+            let centre = to_f32([x, axles.wheel_radius, z]);
             let wheel = Node::named(&format!("wheel_{end}_{side}")).mesh(wheel_mesh);
             if end == "front" {
                 let pivot = b.node(Node::named(&format!("steer_{end}_{side}")).t(centre));
@@ -87,13 +110,12 @@ pub fn build() -> Result<GltfBuilder> {
             }
         }
     }
-
     // Positive angles about +X carry the top of a wheel towards +Z: rolling forwards.
-    let (input, output) = full_turn(&mut b, [1.0, 0.0, 0.0], TURN_PERIOD, false)?;
+    let (input, output) = full_turn(b, [1.0, 0.0, 0.0], turn_period, false)?;
     let channels: Vec<_> =
         wheels.iter().map(|&wheel| channel(wheel, Path::Rotation, Interp::Linear, input, output)).collect();
     b.animation("drive", &channels);
-    Ok(b)
+    Ok(())
 }
 
 /// The painted shell: chassis and a roof slab on the tapered cabin.
@@ -116,9 +138,12 @@ fn lamps(z: f64) -> Geometry {
     Geometry::merge([left.mirrored(X), left])
 }
 
-/// A wheel mesh of `radius` and `width` (m), centred on its axle (local X): a tyre, a hub cap on
-/// each side and a dark bar across each cap (so that the roll reads). The car's and the bus's.
-pub(super) fn wheel(b: &mut GltfBuilder, tyre: usize, hub_cap: usize, radius: f64, width: f64) -> Result<usize> {
+/// A wheel mesh of `radius` and `width` (m), centred on its axle (local X), with its materials
+/// (`tyre`, `hub_cap`): a tyre, a hub cap on each side and a dark bar across each cap (so that
+/// the roll reads). The car's and the bus's.
+pub(super) fn wheel(b: &mut GltfBuilder, radius: f64, width: f64) -> Result<usize> {
+    let tyre = material(b, "tyre", [0.04, 0.04, 0.04]);
+    let hub_cap = material(b, "hub_cap", [0.75, 0.75, 0.78]);
     let half = width / 2.0;
     let cap = prism_x(WHEEL_SIDES, 0.6 * radius, half, half + 0.015);
     let bar = cuboid([half + 0.015, -0.55 * radius, -0.035], [half + 0.025, 0.55 * radius, 0.035]);
