@@ -1,5 +1,6 @@
 //! The ground the town stands on, as a static model: the scene's height field meshed as a
-//! grass-coloured grid, with asphalt strips along every road lane.
+//! grass-coloured grid, with asphalt strips along every road lane, centre lines, sidewalks and
+//! the bus stops' yellow markings.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use props_anim::{
     Transform,
 };
 use props_render::Renderer;
-use props_scene::{LANE_WIDTH, LaneKind, Scene};
+use props_scene::{BUS_LENGTH, Buses, LANE_WIDTH, LaneKind, Scene};
 
 use crate::roles::GROUND;
 
@@ -22,6 +23,14 @@ const GRASS: [f32; 4] = [0.18, 0.36, 0.12, 1.0];
 const ASPHALT: [f32; 4] = [0.06, 0.06, 0.07, 1.0];
 /// Road paint, linear RGBA.
 const PAINT: [f32; 4] = [0.75, 0.75, 0.72, 1.0];
+/// Bus-stop yellow, linear RGBA.
+const BUS_STOP: [f32; 4] = [0.85, 0.62, 0.02, 1.0];
+/// A bus stop's kerbside line: width, and how far it reaches beyond a stopped bus at each end,
+/// metres.
+const STOP_LINE: (f32, f32) = (0.3, 1.0);
+/// A bus stop's waiting pad on the sidewalk, at the bus's front door: length along the kerb,
+/// metres (as wide as the sidewalk).
+const STOP_PAD: f32 = 4.0;
 /// Pavement, linear RGBA.
 const PAVEMENT: [f32; 4] = [0.42, 0.41, 0.39, 1.0];
 /// Sidewalks: width and kerb height, metres.
@@ -87,8 +96,14 @@ fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
         rest: RestTransform::Trs(Transform::IDENTITY),
         morph_weights: Vec::new(),
     }])?;
-    let primitives =
-        vec![terrain(scene, radius), roads(scene), skirt(scene, radius), markings(scene), sidewalks(scene)];
+    let primitives = vec![
+        terrain(scene, radius),
+        roads(scene),
+        skirt(scene, radius),
+        markings(scene),
+        sidewalks(scene),
+        bus_stops(scene),
+    ];
     let mesh = Mesh { name: Some("ground".to_owned()), primitives };
     let material = |name: &str, color| Material {
         name: Some(name.to_owned()),
@@ -103,6 +118,7 @@ fn build(scene: &Scene, radius: f32) -> anyhow::Result<Model> {
             material("asphalt", ASPHALT),
             material("marking", PAINT),
             material("pavement", PAVEMENT),
+            material("bus stop", BUS_STOP),
         ],
         instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
         ..ModelParts::default()
@@ -202,6 +218,34 @@ fn sidewalks(scene: &Scene) -> Primitive {
         }
     }
     primitive(positions, normals, indices, 3)
+}
+
+/// Every bus stop ([`Buses::stops`]): a yellow line along the kerb where a stopped bus stands,
+/// a little above the asphalt, and a yellow waiting pad on the sidewalk at its front door.
+fn bus_stops(scene: &Scene) -> Primitive {
+    let (mut positions, mut indices) = (Vec::new(), Vec::new());
+    let (width, beyond) = STOP_LINE;
+    let kerb = SIDEWALK.1 + ROAD_LIFT;
+    let mut quad = |corners: [Vec3; 4]| {
+        let base = positions.len() as u32;
+        positions.extend(corners);
+        indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+        indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+    };
+    for (lane, front) in scene.kind::<Buses>().into_iter().flat_map(Buses::stops) {
+        let lane = scene.roads().lane(lane);
+        let ((a, direction), (b, _)) = (lane.sample(front - BUS_LENGTH - beyond), lane.sample(front + beyond));
+        let out = direction.perp();
+        let (edge, inside) = (out * (LANE_WIDTH * 0.5), out * (LANE_WIDTH * 0.5 - width));
+        let on_road = |p: Vec2| Vec3::new(p.x, ROAD_LIFT * 2.0, p.y);
+        quad([a + inside, a + edge, b + inside, b + edge].map(on_road));
+        let (c, _) = lane.sample(front - STOP_PAD);
+        let pad = out * (LANE_WIDTH * 0.5 + SIDEWALK.0);
+        let on_pavement = |p: Vec2| Vec3::new(p.x, kerb + 0.01, p.y);
+        quad([c + edge, c + pad, b + edge, b + pad].map(on_pavement));
+    }
+    let normals = vec![Vec3::Y; positions.len()];
+    primitive(positions, normals, indices, 4)
 }
 
 /// Dashed centre lines: along the left edge of every road lane (where the lane the other way
@@ -367,5 +411,26 @@ mod tests {
             }
         }
         assert!((dashes as f32 - road_length / 9.0).abs() < road_length / 9.0 * 0.1 + 10.0, "{dashes} dashes");
+    }
+
+    /// Every bus stop is marked: a kerbside line on the asphalt, and a pad beside the lane.
+    #[test]
+    fn bus_stops_are_marked_on_the_kerb_side() {
+        let models = props_scene::synthetic::models().expect("synthetic models");
+        let config = props_scene::SceneConfig { windmills: 0, ..Default::default() };
+        let mut scene = Scene::new(config, models).expect("scene");
+        let bus =
+            props_scene::PropModel::new(props_frame::ModelId(4), Arc::new(props_scene::synthetic::bus().expect("bus")));
+        scene.register(Buses::new(1), vec![bus]).expect("buses");
+        let model = build(&scene, 500.0).expect("ground builds");
+        let (roads, stops) = (&model.meshes()[0].primitives[1], &model.meshes()[0].primitives[5]);
+        let count = scene.kind::<Buses>().expect("buses").stops().count();
+        assert!(count > 0);
+        assert_eq!(stops.positions.len(), count * 8, "a line and a pad per stop");
+        for marking in stops.positions.chunks_exact(8) {
+            let (line, pad) = marking.split_at(4);
+            assert!(line.iter().all(|p| covered(roads, Vec2::new(p.x, p.z))), "a stop line off the road");
+            assert!(pad.iter().all(|p| p.y > SIDEWALK.1), "the pad lies on the sidewalk");
+        }
     }
 }
