@@ -54,6 +54,16 @@ pub struct Args {
     /// Render offscreen, without a window.
     #[arg(long)]
     pub headless: bool,
+    /// Open the model previewer on this glTF file instead of the town (in a window; reloads
+    /// on save). `cargo xtask preview FILE` runs this.
+    #[arg(long, value_name = "FILE", conflicts_with = "headless")]
+    pub preview: Option<PathBuf>,
+    /// The previewer's clip, by name or index (default: the first).
+    #[arg(long, value_name = "NAME|INDEX", requires = "preview")]
+    pub clip: Option<String>,
+    /// The previewer's clip time, seconds: starts paused there (default: playing from 0).
+    #[arg(long, value_name = "SECONDS", requires = "preview")]
+    pub time: Option<f32>,
     /// Exit after this many frames.
     #[arg(long)]
     pub frames: Option<u64>,

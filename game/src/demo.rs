@@ -244,15 +244,7 @@ impl Demo {
 
     /// The frame to draw, seen as it was posed.
     fn frame_data(&self) -> Frame<'_> {
-        Frame {
-            camera: self.camera.to_camera(self.aspect),
-            light: Light::default(),
-            clear_color: SKY,
-            palettes: &self.frame.palettes,
-            instances: &self.frame.instances,
-            batches: &self.frame.batches,
-            lines: &self.frame.lines,
-        }
+        self.frame.frame(self.camera.to_camera(self.aspect), Light::default(), SKY)
     }
 
     /// Carries out a player's request.

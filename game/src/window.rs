@@ -1,5 +1,6 @@
-//! The windowed front end: a winit window with a wgpu surface (vsync), the demo drawn into
-//! it with the egui HUD on top, and input turned into camera moves and commands.
+//! The windowed front end: a winit window with a wgpu surface (vsync), a [`Screen`] (the demo
+//! town, or the model previewer with `--preview FILE`) drawn into it with its egui HUD on top,
+//! and input turned into camera moves and commands.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -20,11 +21,12 @@ use crate::cli::Args;
 use crate::controls::{self, Command, Drag};
 use crate::demo::Demo;
 use crate::gpu::Gpu;
-use crate::hud::{self, HudInput};
+use crate::hud::HudInput;
+use crate::preview::Preview;
+use crate::screen::Screen;
 use crate::shutdown::Shutdown;
-use crate::timings::Phase;
 
-/// Runs the demo in a window until it is closed, `--frames` / `--run-for` is reached, or
+/// Runs the demo (or the previewer) in a window until it is closed, `--frames` / `--run-for` is reached, or
 /// Ctrl-C / SIGTERM arrives.
 pub fn run(args: Args, shutdown: Shutdown) -> anyhow::Result<()> {
     let event_loop = EventLoop::new().context("no window system (use --headless to run without a window)")?;
@@ -51,7 +53,7 @@ struct Running {
     config: wgpu::SurfaceConfiguration,
     gpu: Gpu,
     adapter: String,
-    demo: Demo,
+    screen: Box<dyn Screen>,
     egui: Egui,
     input: Input,
     stats: FrameStats,
@@ -121,7 +123,7 @@ impl ApplicationHandler for App {
                     state.input.held.insert(key);
                     if !event.repeat {
                         match controls::command_for(key) {
-                            Some(Command::Demo(action)) => state.demo.act(action),
+                            Some(Command::Demo(action)) => state.screen.act(action),
                             Some(Command::ToggleHud) => state.show_hud = !state.show_hud,
                             Some(Command::Screenshot) => state.screenshot = Some(crate::screenshot::named_now()),
                             Some(Command::Quit) => event_loop.exit(),
@@ -143,7 +145,7 @@ impl ApplicationHandler for App {
                             && (at - from).length() < CLICK_SLOP
                         {
                             let (width, height) = (state.config.width.max(1) as f32, state.config.height.max(1) as f32);
-                            state.demo.pick(Vec2::new(2.0 * at.x / width - 1.0, 1.0 - 2.0 * at.y / height));
+                            state.screen.click(Vec2::new(2.0 * at.x / width - 1.0, 1.0 - 2.0 * at.y / height));
                         }
                     }
                     _ => {}
@@ -158,7 +160,7 @@ impl ApplicationHandler for App {
             WindowEvent::CursorMoved { position, .. } => {
                 let at = Vec2::new(position.x as f32, position.y as f32);
                 if let Some(previous) = state.input.cursor.replace(at) {
-                    controls::move_with_mouse(&mut state.demo.camera, state.input.drag, at - previous);
+                    controls::move_with_mouse(state.screen.camera_mut(), state.input.drag, at - previous);
                 }
             }
             WindowEvent::MouseWheel { delta, .. } if !consumed => {
@@ -172,7 +174,7 @@ impl ApplicationHandler for App {
                     .input
                     .cursor
                     .map_or(Vec2::ZERO, |c| Vec2::new(2.0 * c.x / width - 1.0, 1.0 - 2.0 * c.y / height));
-                state.demo.camera.zoom_towards(steps, width / height, ndc);
+                state.screen.camera_mut().zoom_towards(steps, width / height, ndc);
             }
             WindowEvent::Focused(false) => state.input = Input::default(),
             _ => {}
@@ -190,9 +192,12 @@ impl ApplicationHandler for App {
 
 impl Running {
     fn new(event_loop: &ActiveEventLoop, args: &Args) -> anyhow::Result<Self> {
-        let attributes = Window::default_attributes()
-            .with_title("animated props")
-            .with_inner_size(PhysicalSize::new(args.size.0, args.size.1));
+        let title = match &args.preview {
+            Some(file) => format!("preview: {}", file.display()),
+            None => "animated props".to_owned(),
+        };
+        let attributes =
+            Window::default_attributes().with_title(title).with_inner_size(PhysicalSize::new(args.size.0, args.size.1));
         let window = Arc::new(event_loop.create_window(attributes)?);
         let instance = wgpu::Instance::new(
             wgpu::InstanceDescriptor::new_with_display_handle(Box::new(event_loop.owned_display_handle())).with_env(),
@@ -219,7 +224,10 @@ impl Running {
         }
         surface.configure(&context.device, &config);
         let mut gpu = Gpu::new(context, RendererConfig::new(config.format), args.lose_device_after);
-        let demo = Demo::new(args, &mut gpu)?;
+        let screen: Box<dyn Screen> = match &args.preview {
+            Some(file) => Box::new(Preview::new(file, args.clip.clone(), args.time, args.size, &mut gpu.renderer)),
+            None => Box::new(Demo::new(args, &mut gpu)?),
+        };
         let egui = Egui::new(&window, &gpu, &config);
         let now = Instant::now();
         Ok(Self {
@@ -228,7 +236,7 @@ impl Running {
             config,
             gpu,
             adapter,
-            demo,
+            screen,
             egui,
             input: Input::default(),
             stats: FrameStats::default(),
@@ -284,12 +292,12 @@ impl Running {
             // A new HUD on the new device: egui sends its textures again only to a new context.
             self.egui = Egui::new(&self.window, &self.gpu, &self.config);
             self.adapter = self.gpu.context.adapter_description();
-            self.demo.upload_all(&mut self.gpu.renderer)?;
+            self.screen.upload_all(&mut self.gpu.renderer)?;
         }
         let now = Instant::now();
         let elapsed = now - self.last_frame;
         self.last_frame = now;
-        controls::move_with_keys(&mut self.demo.camera, &self.input.held, elapsed.as_secs_f32());
+        controls::move_with_keys(self.screen.camera_mut(), &self.input.held, elapsed.as_secs_f32());
         // A suboptimal texture is still drawn and presented; the surface is reconfigured after.
         let size = self.window.inner_size();
         let (texture, suboptimal) = match self.surface_texture(size) {
@@ -304,7 +312,7 @@ impl Running {
         });
         let target_size = (self.config.width, self.config.height);
         let target = views.as_ref().map(|(view, _)| (view, target_size));
-        let drawn = self.demo.frame(&mut self.gpu, elapsed, target)?;
+        let drawn = self.screen.frame(&mut self.gpu, elapsed, target)?;
         let (Some((mut encoder, stats)), Some(texture), Some((_, hud_view))) = (drawn, texture, views) else {
             return Ok(());
         };
@@ -317,7 +325,7 @@ impl Running {
             self.save_screenshot(&texture.texture, &path);
         }
         self.gpu.context.queue.present(texture);
-        self.demo.timings.record(Phase::Draw, drawing.elapsed());
+        self.screen.drawn_in(drawing.elapsed());
         if suboptimal {
             self.surface.configure(&self.gpu.context.device, &self.config);
         }
@@ -359,22 +367,12 @@ impl Running {
             gpu_models: self.gpu.renderer.model_count(),
             gpu_errors: self.gpu.context.uncaptured_errors(),
         };
-        let (demo, show_hud) = (&self.demo, self.show_hud);
-        let mut actions = hud::HudActions::default();
+        let (screen, show_hud) = (&mut self.screen, self.show_hud);
         let mut output = self.egui.context.run_pass(raw, |ctx| {
             if show_hud {
-                actions = hud::show(ctx, demo, &input);
+                screen.ui(ctx, &input);
             }
         });
-        if let Some(path) = actions.go_to {
-            self.demo.go_to_mod(&path);
-        }
-        if let Some(follow) = actions.follow {
-            self.demo.set_follow(follow);
-        }
-        if actions.unpick {
-            self.demo.unpick();
-        }
         self.egui.winit.handle_platform_output(&self.window, output.platform_output);
         let primitives = self.egui.context.tessellate(output.shapes, output.pixels_per_point);
         let (device, queue) = (&self.gpu.context.device, &self.gpu.context.queue);

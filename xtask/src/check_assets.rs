@@ -16,23 +16,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use props_gltf::validate::{Issue, Report, Severity};
-use props_mods::{fitting, sidecar};
+use props_mods::{ModConfig, fitting, sidecar};
 use serde_json::json;
 
 /// Folders checked when no path is given.
 const DEFAULT_PATHS: &[&str] = &["assets", "mods"];
 /// From how many files on a terminal a progress bar is shown.
 const PROGRESS_FROM: usize = 8;
-
-/// The limits `file` is held to: those the game applies to mods (tighter sizes) when asked or
-/// when the file lies in a folder named `mods`, else the importer's defaults (base assets).
-pub(crate) fn limits_for(file: &Path, mod_limits: bool) -> Limits {
-    if mod_limits || file.components().any(|c| c.as_os_str() == "mods") {
-        props_mods::ModConfig::default_limits()
-    } else {
-        Limits::default()
-    }
-}
 
 /// Runs the command; exits the process with status 1 when the game would refuse any file.
 pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
@@ -43,7 +33,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let progress = (terminal && !json && files.len() >= PROGRESS_FROM).then(|| progress_bar(files.len()));
     let mut reports = Vec::with_capacity(files.len());
     for file in &files {
-        let report = check_with_sidecar(file, &limits_for(file, mod_limits));
+        let report = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
         if !json {
             let lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             match &progress {
@@ -206,15 +196,6 @@ fn progress_bar(files: usize) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn files_in_a_mods_folder_get_the_mod_limits() {
-        let mods = props_mods::ModConfig::default_limits();
-        assert_eq!(limits_for(Path::new("mods/pack/a.glb"), false), mods);
-        assert_eq!(limits_for(Path::new("assets/windmill.glb"), false), Limits::default());
-        assert_eq!(limits_for(Path::new("assets/windmill.glb"), true), mods);
-        assert_ne!(mods, Limits::default(), "mods are held to tighter sizes");
-    }
 
     /// The Fox in centimetres: fine as `Fox.glb` (its role's units are 0.01) or with a
     /// sidecar giving its units, 81 m tall (warned) on the lot or as a car.

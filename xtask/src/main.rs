@@ -58,8 +58,9 @@ enum Command {
         #[arg(long, default_value = "tests/models/broken")]
         out: PathBuf,
     },
-    /// One model alone at a chosen clip and time, with skeleton, bounds and influence
-    /// overlays (`--headless --screenshot OUT.png` for a deterministic still).
+    /// The model previewer: one model alone in a window (clips, overlays, morph sliders, the
+    /// checker's report, reload on save), or with `--headless --screenshot OUT.png` a
+    /// deterministic still at a chosen clip and time.
     Preview(preview::PreviewArgs),
     /// One thumbnail PNG per model, framed by its bounds over its clips, and an `index.html`
     /// contact sheet with clips, joints, triangles and checker status.

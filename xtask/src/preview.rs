@@ -1,34 +1,23 @@
-//! `cargo xtask preview FILE --headless --screenshot OUT.png [--clip NAME|INDEX] [--time T]`:
-//! one model alone at a chosen clip and time, framed by its box over every clip (so stills at
-//! different times line up), with optional overlays: the skeleton, that box, and a heat map
-//! of how many joints move each vertex. Prints the checker's report for the file first.
+//! `cargo xtask preview FILE [--clip NAME|INDEX] [--time T]`: one model alone in a window,
+//! the game's previewer (`game --preview FILE`: playback, overlays, morph sliders, the
+//! checker's report, reload on save), built and run in release.
 //!
-//! Only the headless still exists so far; the interactive window (scrubbing, weight sliders,
-//! reload on save) is not built.
+//! With `--headless --screenshot OUT.png`: a deterministic still at the chosen clip and time,
+//! framed by the model's box over every clip (so stills at different times line up), with
+//! optional overlays: the skeleton, that box, and a heat map of how many joints move each
+//! vertex. Prints the checker's report for the file first.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-use anyhow::{Context, Result, bail};
-use glam::{Affine3A, Vec3, Vec4};
-use props_anim::{Extent, JointMatrix, Mesh, Model, ModelParts};
+use anyhow::{Context, Result, bail, ensure};
+use glam::Affine3A;
+use props_anim::{JointMatrix, Model};
 use props_gltf::gate::admit_file;
-use props_render::{DebugLine, GpuContext, StillRenderer, framing_camera, skeleton_lines};
-
-use crate::check_assets::limits_for;
+use props_render::{GpuContext, StillRenderer, box_lines, framing_camera, influence_heat_map, skeleton_lines};
 
 /// Samples per clip of the framing box.
 const EXTENT_SAMPLES: usize = 9;
-
-/// Heat-map colours by the number of joints moving a vertex: none, 1, 2, 3-4, 5-8, 9-16, more.
-const HEAT: [(usize, [f32; 3]); 7] = [
-    (0, [0.5, 0.5, 0.5]),
-    (1, [0.1, 0.2, 0.9]),
-    (2, [0.1, 0.8, 0.9]),
-    (4, [0.2, 0.8, 0.2]),
-    (8, [0.95, 0.9, 0.1]),
-    (16, [1.0, 0.5, 0.0]),
-    (usize::MAX, [0.9, 0.1, 0.1]),
-];
 
 /// Command-line arguments.
 #[derive(Debug, clap::Args)]
@@ -41,7 +30,8 @@ pub struct PreviewArgs {
     /// Clip time in seconds (default: the middle of the clip).
     #[arg(long)]
     pub time: Option<f32>,
-    /// Render one still offscreen instead of opening a window (needs `--screenshot`).
+    /// Render one still offscreen instead of opening the previewer's window (needs
+    /// `--screenshot`).
     #[arg(long)]
     pub headless: bool,
     /// Where the still is written (PNG).
@@ -64,10 +54,13 @@ pub struct PreviewArgs {
 
 /// Runs the command.
 pub fn run(args: &PreviewArgs) -> Result<()> {
-    let (true, Some(screenshot)) = (args.headless, &args.screenshot) else {
-        bail!("only `--headless --screenshot OUT.png` is available: the interactive preview window is not built yet");
+    if !args.headless {
+        return open_window(args);
+    }
+    let Some(screenshot) = &args.screenshot else {
+        bail!("`--headless` renders a still: give `--screenshot OUT.png`");
     };
-    let admitted = match admit_file(&args.file, &limits_for(&args.file, false)) {
+    let admitted = match admit_file(&args.file, &props_mods::ModConfig::limits_for(&args.file, false)) {
         Ok(admitted) => admitted,
         Err(refused) => bail!("the game refuses this model:\n{}", refused.report),
     };
@@ -103,6 +96,28 @@ pub fn run(args: &PreviewArgs) -> Result<()> {
     Ok(())
 }
 
+/// Opens the game's previewer on the file: `cargo run --release -p game -- --preview FILE`.
+fn open_window(args: &PreviewArgs) -> Result<()> {
+    ensure!(args.screenshot.is_none(), "`--screenshot` writes a still: add `--headless`");
+    if args.skeleton || args.bounds || args.influences {
+        println!("the overlays are check boxes in the previewer's window");
+    }
+    let file = std::path::absolute(&args.file).with_context(|| format!("locating {}", args.file.display()))?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.current_dir(root).args(["run", "--release", "-p", "game", "--", "--preview"]).arg(file);
+    if let Some(clip) = &args.clip {
+        command.args(["--clip", clip]);
+    }
+    if let Some(time) = args.time {
+        command.args(["--time", &time.to_string()]);
+    }
+    let status = command.status().context("running the game's previewer")?;
+    ensure!(status.success(), "the previewer failed ({status})");
+    Ok(())
+}
+
 /// The clip `wanted` names (a name, else an index), or the first clip by default.
 fn choose_clip(model: &Model, wanted: Option<&str>) -> Result<Option<usize>> {
     let Some(wanted) = wanted else { return Ok((!model.clips().is_empty()).then_some(0)) };
@@ -124,79 +139,11 @@ fn choose_clip(model: &Model, wanted: Option<&str>) -> Result<Option<usize>> {
     }
 }
 
-/// The twelve edges of `extent`.
-fn box_lines(extent: &Extent, color: [f32; 4], out: &mut Vec<DebugLine>) {
-    let corner = |i: usize| {
-        Vec3::new(
-            if i & 1 == 0 { extent.min.x } else { extent.max.x },
-            if i & 2 == 0 { extent.min.y } else { extent.max.y },
-            if i & 4 == 0 { extent.min.z } else { extent.max.z },
-        )
-    };
-    for i in 0..8 {
-        for bit in [1, 2, 4] {
-            if i & bit == 0 {
-                out.push(DebugLine { from: corner(i), to: corner(i | bit), color });
-            }
-        }
-    }
-}
-
-/// The colour of a vertex moved by `joints` joints.
-fn heat(joints: usize) -> Vec4 {
-    let (_, [r, g, b]) = HEAT.iter().find(|(most, _)| joints <= *most).copied().unwrap_or(HEAT[HEAT.len() - 1]);
-    Vec4::new(r, g, b, 1.0)
-}
-
-/// The model with every vertex coloured by how many joints move it (non-zero weights) and
-/// no materials, so only the heat shows.
-fn influence_heat_map(model: &Model) -> Result<Model> {
-    let meshes = model
-        .meshes()
-        .iter()
-        .map(|mesh| {
-            let primitives = mesh
-                .primitives
-                .iter()
-                .map(|primitive| {
-                    let colors = (0..primitive.vertex_count())
-                        .map(|v| {
-                            let moving = primitive.influences.as_ref().map_or(0, |influences| {
-                                influences.of_vertex(v).filter(|&(_, weight)| weight != 0.0).count()
-                            });
-                            heat(moving)
-                        })
-                        .collect();
-                    props_anim::Primitive { colors, material: None, ..primitive.clone() }
-                })
-                .collect();
-            Mesh { name: mesh.name.clone(), primitives }
-        })
-        .collect();
-    Ok(Model::new(ModelParts {
-        rig: Some(model.rig().clone()),
-        skins: model.skins().to_vec(),
-        clips: Vec::new(),
-        meshes,
-        materials: Vec::new(),
-        images: Vec::new(),
-        instances: model.instances().to_vec(),
-    })?)
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
     use super::*;
-
-    #[test]
-    fn heat_steps_by_joint_count() {
-        assert_eq!(heat(0), Vec4::new(0.5, 0.5, 0.5, 1.0));
-        assert_eq!(heat(1), Vec4::new(0.1, 0.2, 0.9, 1.0));
-        assert_eq!(heat(3), heat(4));
-        assert_eq!(heat(17), Vec4::new(0.9, 0.1, 0.1, 1.0));
-    }
 
     #[test]
     fn clips_are_chosen_by_name_or_index() {

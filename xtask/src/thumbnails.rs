@@ -17,7 +17,7 @@ use props_gltf::gate::admit_file;
 use props_gltf::validate::Report;
 use props_render::{GpuContext, StillRenderer, framing_camera};
 
-use crate::check_assets::{limits_for, model_files};
+use crate::check_assets::model_files;
 
 /// Samples per clip of the framing box.
 const EXTENT_SAMPLES: usize = 9;
@@ -107,7 +107,7 @@ fn thumbnail(
         shown: None,
         status: Status::NotDrawn(String::new()),
     };
-    let admitted = match admit_file(file, &limits_for(file, false)) {
+    let admitted = match admit_file(file, &props_mods::ModConfig::limits_for(file, false)) {
         Ok(admitted) => admitted,
         Err(refused) => {
             entry.status = Status::Refused(refused.to_string());

@@ -19,6 +19,7 @@
 //! `.part`, `.crdownload`, `.tmp`, ...) are ignored.
 
 mod error;
+mod file_watch;
 pub mod fitting;
 mod loader;
 mod paths;
@@ -33,9 +34,11 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub use error::ModError;
+pub use file_watch::{FileChange, FileWatch};
 pub use policy::{Action, FileStat, FsEvent, FsEventKind, Millis, Probe, ReloadPolicy};
 use props_anim::Model;
 use props_gltf::Limits;
+pub use watcher::FsProbe;
 
 use crate::loader::{Input, Worker};
 
@@ -77,6 +80,17 @@ impl ModConfig {
 
     /// The default [`ModConfig::total_bytes`]: 1 GiB.
     pub const DEFAULT_TOTAL_BYTES: u64 = 1 << 30;
+
+    /// The limits `file` is held to outside the game's watcher (the checker, the previewer):
+    /// the mods' ([`ModConfig::default_limits`]) when `mod_limits` is asked or the file lies in
+    /// a folder named `mods`, else the importer's defaults (base assets).
+    pub fn limits_for(file: &Path, mod_limits: bool) -> Limits {
+        if mod_limits || file.components().any(|c| c.as_os_str() == "mods") {
+            Self::default_limits()
+        } else {
+            Limits::default()
+        }
+    }
 }
 
 impl Default for ModConfig {
@@ -237,5 +251,19 @@ impl Drop for ModWatcher {
         if let Some(debouncer) = self.debouncer.take() {
             debouncer.stop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_in_a_mods_folder_get_the_mod_limits() {
+        let mods = ModConfig::default_limits();
+        assert_eq!(ModConfig::limits_for(Path::new("mods/pack/a.glb"), false), mods);
+        assert_eq!(ModConfig::limits_for(Path::new("assets/windmill.glb"), false), Limits::default());
+        assert_eq!(ModConfig::limits_for(Path::new("assets/windmill.glb"), true), mods);
+        assert_ne!(mods, Limits::default(), "mods are held to tighter sizes");
     }
 }

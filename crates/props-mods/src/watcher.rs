@@ -222,13 +222,14 @@ fn io_problem(path: &Path, what: &str, error: &io::Error) -> Problem {
 /// The real [`Probe`]: `std::fs::metadata` below the root (following symbolic links); any
 /// file but a folder is present.
 #[derive(Debug)]
-pub(crate) struct FsProbe {
+pub struct FsProbe {
     root: PathBuf,
 }
 
 impl FsProbe {
-    /// A probe of the files below the canonical root `root`.
-    pub(crate) fn new(root: PathBuf) -> Self {
+    /// A probe of the files below the root `root`.
+    #[must_use]
+    pub fn new(root: PathBuf) -> Self {
         Self { root }
     }
 }

@@ -15,6 +15,7 @@ mod context;
 mod debug_lines;
 mod gpu_model;
 mod growable_buffer;
+mod influence_heat;
 mod offscreen;
 mod palette_store;
 mod palette_windows;
@@ -27,7 +28,8 @@ mod vertex_tables;
 
 pub use admission::{GpuFootprint, ModelRefused};
 pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_access};
-pub use debug_lines::{skeleton_lines, world_axes};
+pub use debug_lines::{box_lines, skeleton_lines, world_axes};
+pub use influence_heat::{heat, influence_heat_map};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};
 pub use props_frame::{Camera, DebugLine, Frame, FrameData, InstanceData, Light, ModelBatch, ModelId, NO_TINT, SKY};
 pub use renderer::{FrameStats, Renderer, RendererConfig};

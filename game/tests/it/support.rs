@@ -58,6 +58,30 @@ pub fn have_gpu() -> bool {
     }
 }
 
+/// `game` run under Xvfb (`xvfb-run`, a 1024x768 screen, X11 forced), from the same folder
+/// and with the same environment; `None` when it cannot run here (no GPU, or no Xvfb outside
+/// CI, where its absence is a failure).
+pub fn under_xvfb(game: &Command) -> Option<Command> {
+    if !have_gpu() {
+        return None;
+    }
+    if Command::new("xvfb-run").arg("--help").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing under CI; .ci/run installs the xvfb package");
+        eprintln!("SKIPPED: xvfb-run not installed (Debian: apt-get install xvfb xauth)");
+        return None;
+    }
+    let mut command = Command::new("xvfb-run");
+    command
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(game.get_program())
+        .args(game.get_args())
+        .current_dir(game.get_current_dir().expect("the game runs from the repository root"))
+        .envs(game.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        // Make sure winit picks X11 (Xvfb), not a Wayland compositor of the desktop.
+        .env_remove("WAYLAND_DISPLAY");
+    Some(command)
+}
+
 /// A running game whose stderr is read line by line as JSON (`--log-format json`).
 pub struct Running {
     child: Child,

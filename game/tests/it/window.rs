@@ -2,35 +2,17 @@
 //! city too; and a lost GPU device is recreated with its surface and HUD.
 
 use crate::city::CITY;
-use crate::support::{TempDir, game, have_gpu};
+use crate::support::{TempDir, game, under_xvfb};
 
 /// Runs the windowed game under Xvfb with `args` (plus a fresh mods folder); returns its log.
 /// `None` when it cannot run here (no GPU, no Xvfb outside CI).
 fn run_window(name: &str, args: &[&str]) -> Option<String> {
-    if !have_gpu() {
-        return None;
-    }
-    let xvfb = std::process::Command::new("xvfb-run").arg("--help").output();
-    if xvfb.is_err() {
-        assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing under CI; .ci/run installs the xvfb package");
-        eprintln!("SKIPPED: xvfb-run not installed (Debian: apt-get install xvfb xauth)");
-        return None;
-    }
     let mods = TempDir::new(name);
     let mut all = args.to_vec();
     all.push("--mods");
-    let game = game(&all);
-    let mut command = std::process::Command::new("xvfb-run");
-    command
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(game.get_program())
-        .args(game.get_args())
-        .arg(mods.path())
-        .current_dir(game.get_current_dir().expect("the game runs from the repository root"))
-        .envs(game.get_envs().filter_map(|(k, v)| Some((k, v?))))
-        // Make sure winit picks X11 (Xvfb), not a Wayland compositor of the desktop.
-        .env_remove("WAYLAND_DISPLAY");
-    let output = command.output().expect("run xvfb-run");
+    let mut game = game(&all);
+    game.arg(mods.path());
+    let output = under_xvfb(&game)?.output().expect("run xvfb-run");
     let log = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "the windowed game failed ({}):\n{log}", output.status);
     assert!(log.contains("rendering to a window"), "{log}");

@@ -1,0 +1,463 @@
+//! The model previewer, `game --preview FILE` (what `cargo xtask preview FILE` opens): one
+//! model alone in the window, through the game's own gate and renderer.
+//!
+//! - Playback: clip list, play / pause, scrub, speed, loop (Space pauses, `+` `-` change the
+//!   speed, R frames the model again).
+//! - Overlays: skeleton (also K), the box the model fills over every clip, and the heat map of
+//!   how many joints move each vertex; sliders that override the morph weights.
+//! - The checker's report for the file; on save (the file's stat settled, as the mods folder's
+//!   reload policy has it) the file is imported again off the window's thread, and a refused
+//!   version leaves the last good one showing, with the reason.
+//!
+//! The model is drawn scaled to a fixed size around the origin (its real size is in the HUD), so
+//! a 0.2 m soldier and a 100 m tower frame alike.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use glam::{Affine3A, Quat, Vec2, Vec3};
+use props_anim::{Extent, Model, NodeId, Pose};
+use props_frame::{FrameData, Light, ModelId, OrbitCamera, SKY};
+use props_gltf::Limits;
+use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy};
+use props_render::{Renderer, box_lines, influence_heat_map, skeleton_lines};
+
+use crate::demo::Action;
+use crate::gpu::Gpu;
+use crate::hud::HudInput;
+use crate::screen::{Drawn, Screen};
+
+/// Renderer ids of the model and of its heat map.
+const MODEL: ModelId = ModelId(0);
+const HEAT: ModelId = ModelId(1);
+/// Radius the model is drawn at, metres.
+const SHOWN_RADIUS: f32 = 2.0;
+/// Samples per clip of the framing box.
+const EXTENT_SAMPLES: usize = 9;
+/// Colours of the skeleton and the box, linear RGBA.
+const SKELETON: [f32; 4] = [1.0, 0.2, 0.8, 1.0];
+const BOX: [f32; 4] = [1.0, 1.0, 0.0, 1.0];
+/// Colour of refusals in the HUD.
+const ERROR: egui::Color32 = egui::Color32::from_rgb(255, 110, 90);
+
+/// Where the playback is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Playback {
+    /// The clip playing (`None`: the rest pose).
+    pub clip: Option<usize>,
+    /// Clip time, seconds.
+    pub time: f32,
+    /// Whether time runs.
+    pub playing: bool,
+    /// Clip seconds per second.
+    pub speed: f32,
+    /// Whether it starts again at the end (else it stops there).
+    pub looping: bool,
+}
+
+impl Playback {
+    /// Advances by `elapsed` seconds in a clip of `duration` seconds.
+    pub fn advance(&mut self, elapsed: f32, duration: f32) {
+        if !self.playing || duration <= 0.0 {
+            self.time = self.time.clamp(0.0, duration.max(0.0));
+            return;
+        }
+        let time = self.time + elapsed * self.speed;
+        if self.looping {
+            self.time = time.rem_euclid(duration);
+        } else {
+            self.time = time.clamp(0.0, duration);
+            self.playing = time < duration && time > 0.0;
+        }
+    }
+}
+
+/// Which overlays show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Overlays {
+    skeleton: bool,
+    bounds: bool,
+    influences: bool,
+}
+
+/// The version of the model showing.
+struct Shown {
+    model: Arc<Model>,
+    /// Its joint-influence heat map (same rig and palette).
+    heat: Arc<Model>,
+    /// The box it fills over every clip, model units.
+    extent: Extent,
+    /// Model to view: scaled to [`SHOWN_RADIUS`], centred on the origin.
+    fit: Affine3A,
+    pose: Pose,
+    /// Every morph weight: its node, its index on the node, its label.
+    morph_slots: Vec<(NodeId, usize, String)>,
+    /// The checker's report on this version.
+    report: String,
+}
+
+/// An import finished off the window's thread.
+struct Imported {
+    version: u64,
+    result: Result<(Model, String), String>,
+}
+
+/// The previewer (see the module documentation).
+pub struct Preview {
+    path: PathBuf,
+    limits: Limits,
+    watch: FileWatch,
+    started: Instant,
+    imports: (Sender<Imported>, Receiver<Imported>),
+    shown: Option<Shown>,
+    /// Why the latest version was refused, while it is.
+    refused: Option<String>,
+    /// The clip asked for on the command line, by name or index.
+    wanted_clip: Option<String>,
+    /// Where the playback is.
+    pub playback: Playback,
+    overlays: Overlays,
+    /// Morph weights set by the sliders, if they override the clip's.
+    morph: Option<Vec<f32>>,
+    camera: OrbitCamera,
+    aspect: f32,
+    frame: FrameData,
+}
+
+/// The camera's first view of the model: from its front right (a vehicle's door side).
+fn start_camera() -> OrbitCamera {
+    OrbitCamera { target: Vec3::ZERO, yaw: -0.6, pitch: 0.35, distance: SHOWN_RADIUS * 3.2 }
+}
+
+impl Preview {
+    /// Opens `file` (imported at once, through the gate with the limits of its folder:
+    /// a mods folder's or the base assets'), at the clip `clip` names (name or index; the
+    /// first by default), paused at `time` if given, else playing. A refused file opens the
+    /// window with the reason, waiting for a save that fixes it.
+    pub fn new(
+        file: &Path,
+        clip: Option<String>,
+        time: Option<f32>,
+        size: (u32, u32),
+        renderer: &mut Renderer,
+    ) -> Self {
+        let mut preview = Self {
+            path: file.to_path_buf(),
+            limits: ModConfig::limits_for(file, false),
+            watch: FileWatch::new(file, ReloadPolicy::DEFAULT_SETTLE),
+            started: Instant::now(),
+            imports: mpsc::channel(),
+            shown: None,
+            refused: None,
+            wanted_clip: clip,
+            playback: Playback {
+                clip: None,
+                time: time.unwrap_or(0.0),
+                playing: time.is_none(),
+                speed: 1.0,
+                looping: true,
+            },
+            overlays: Overlays::default(),
+            morph: None,
+            camera: start_camera(),
+            aspect: size.0 as f32 / size.1.max(1) as f32,
+            frame: FrameData::default(),
+        };
+        // The first version, before the first frame, so a `--frames` run shows it.
+        for change in preview.watch.poll(Millis(0)) {
+            if let FileChange::Load { version } = change {
+                let result = import(&preview.path, &preview.limits);
+                preview.take(Imported { version, result }, renderer);
+            }
+        }
+        preview
+    }
+
+    /// Starts imports of the versions due, and shows those finished that are still current.
+    fn poll_file(&mut self, renderer: &mut Renderer) {
+        let now = Millis::from_duration(self.started.elapsed());
+        for change in self.watch.poll(now) {
+            match change {
+                FileChange::Load { version } => {
+                    let (path, limits, sender) = (self.path.clone(), self.limits.clone(), self.imports.0.clone());
+                    std::thread::spawn(move || {
+                        let result = import(&path, &limits);
+                        // The previewer may have closed meanwhile.
+                        let _ = sender.send(Imported { version, result });
+                    });
+                }
+                FileChange::Gone => {
+                    tracing::warn!(path = %self.path.display(), "preview: the file is gone; showing its last version");
+                    self.refused = Some("the file is gone; showing its last version".to_owned());
+                }
+            }
+        }
+        while let Ok(imported) = self.imports.1.try_recv() {
+            if self.watch.is_current(imported.version) {
+                self.take(imported, renderer);
+            }
+        }
+    }
+
+    /// Shows a finished import, or keeps the last good version and says why not.
+    fn take(&mut self, imported: Imported, renderer: &mut Renderer) {
+        let path = self.path.display().to_string();
+        let shown = imported.result.and_then(|(model, report)| {
+            let heat = influence_heat_map(&model).map_err(|e| format!("the heat map: {e}"))?;
+            for (id, drawn) in [(MODEL, &model), (HEAT, &heat)] {
+                renderer.set_model(id, drawn).map_err(|refused| format!("{path}: error[PROPS_GPU]: {refused}"))?;
+            }
+            Shown::new(model, heat, report)
+        });
+        match shown {
+            Ok(shown) => {
+                tracing::info!(path = %path, version = imported.version, "preview loaded");
+                self.choose_clip(&shown.model);
+                self.morph = self.morph.take().filter(|m| m.len() == shown.morph_slots.len());
+                self.shown = Some(shown);
+                self.refused = None;
+            }
+            Err(reason) => {
+                tracing::warn!(path = %path, version = imported.version, reason = %reason, "preview refused");
+                // The last good version is still on the GPU under the same ids.
+                if let Some(shown) = &self.shown {
+                    for (id, drawn) in [(MODEL, &shown.model), (HEAT, &shown.heat)] {
+                        if let Err(error) = renderer.set_model(id, drawn) {
+                            tracing::error!(error = %error, "restoring the previewed model failed");
+                        }
+                    }
+                }
+                self.refused = Some(reason);
+            }
+        }
+    }
+
+    /// Keeps the clip playing when the new version has it (by name), else picks the one asked
+    /// for on the command line, else the first.
+    fn choose_clip(&mut self, model: &Model) {
+        let clips = model.clips();
+        let current =
+            self.shown.as_ref().and_then(|s| Some(s.model.clips().get(self.playback.clip?)?.name()?.to_owned()));
+        let wanted = current.or_else(|| self.wanted_clip.clone());
+        let by_name = wanted.as_deref().and_then(|w| model.find_clip(w));
+        let by_index = wanted.and_then(|w| w.parse::<usize>().ok()).filter(|&i| i < clips.len());
+        self.playback.clip = by_name.or(by_index).or((!clips.is_empty()).then_some(0));
+    }
+
+    /// The duration of the clip playing (0 for the rest pose).
+    fn duration(&self) -> f32 {
+        let clip = self.shown.as_ref().zip(self.playback.clip).and_then(|(s, c)| s.model.clips().get(c));
+        clip.map_or(0.0, |c| c.duration())
+    }
+
+    /// Poses the model and lists it with the overlays' lines.
+    fn extract(&mut self) {
+        self.frame.clear();
+        let Some(shown) = &mut self.shown else { return };
+        let (model, rig) = (&shown.model, shown.model.rig());
+        shown.pose.return_to_rest(rig);
+        if let Some(clip) = self.playback.clip.and_then(|c| model.clips().get(c)) {
+            clip.sample(self.playback.time, &mut shown.pose);
+        }
+        if let Some(weights) = &self.morph {
+            for ((node, k, _), weight) in shown.morph_slots.iter().zip(weights) {
+                shown.pose.morph_weights_mut(*node)[*k] = *weight;
+            }
+        }
+        shown.pose.compute_world(rig);
+        let palette = self.frame.push_instance(&shown.fit, model.palette_len());
+        model.write_palettes(&shown.pose, palette);
+        self.frame.end_batch(if self.overlays.influences { HEAT } else { MODEL });
+        if self.overlays.skeleton {
+            skeleton_lines(rig, &shown.pose, &shown.fit, SKELETON, &mut self.frame.lines);
+        }
+        if self.overlays.bounds {
+            let (min, max) =
+                (shown.fit.transform_point3(shown.extent.min), shown.fit.transform_point3(shown.extent.max));
+            box_lines(&Extent { min, max }, BOX, &mut self.frame.lines);
+        }
+    }
+}
+
+impl Shown {
+    fn new(model: Model, heat: Model, report: String) -> Result<Self, String> {
+        let extent = model.sampled_extent(EXTENT_SAMPLES).ok_or("the model has no vertices to show")?;
+        let scale = SHOWN_RADIUS / extent.radius().max(1e-6);
+        let fit =
+            Affine3A::from_scale_rotation_translation(Vec3::splat(scale), Quat::IDENTITY, -extent.center() * scale);
+        let rig = model.rig();
+        let pose = Pose::from_rest(rig);
+        let morph_slots = rig
+            .nodes()
+            .flat_map(|node| {
+                let name = rig.name(node).unwrap_or("node").to_owned();
+                (0..pose.morph_weights(node).len()).map(move |k| (node, k, format!("{name} #{k}")))
+            })
+            .collect();
+        Ok(Self { model: Arc::new(model), heat: Arc::new(heat), extent, fit, pose, morph_slots, report })
+    }
+}
+
+/// Imports `path` through the game's gate: the model and the checker's report, or the
+/// refusal's report.
+fn import(path: &Path, limits: &Limits) -> Result<(Model, String), String> {
+    match props_gltf::gate::admit_file(path, limits) {
+        Ok(admitted) => Ok((admitted.import.model, admitted.report.to_string())),
+        Err(refused) => Err(refused.report.to_string()),
+    }
+}
+
+impl Screen for Preview {
+    fn camera_mut(&mut self) -> &mut OrbitCamera {
+        &mut self.camera
+    }
+
+    fn frame(
+        &mut self,
+        gpu: &mut Gpu,
+        elapsed: Duration,
+        target: Option<(&wgpu::TextureView, (u32, u32))>,
+    ) -> anyhow::Result<Drawn> {
+        self.poll_file(&mut gpu.renderer);
+        let duration = self.duration();
+        self.playback.advance(elapsed.as_secs_f32(), duration);
+        self.extract();
+        let Some((view, size)) = target else { return Ok(None) };
+        self.aspect = size.0 as f32 / size.1.max(1) as f32;
+        let frame = self.frame.frame(self.camera.to_camera(self.aspect), Light::default(), SKY);
+        let mut encoder =
+            gpu.context.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("preview") });
+        let stats = gpu.renderer.render(&mut encoder, view, size, &frame);
+        Ok(Some((encoder, stats)))
+    }
+
+    fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
+        if let Some(shown) = &self.shown {
+            renderer.set_model(MODEL, &shown.model)?;
+            renderer.set_model(HEAT, &shown.heat)?;
+        }
+        Ok(())
+    }
+
+    fn act(&mut self, action: Action) {
+        let p = &mut self.playback;
+        match action {
+            Action::TogglePause => p.playing = !p.playing,
+            Action::Faster => p.speed = (p.speed * 2.0).min(16.0),
+            Action::Slower => p.speed = (p.speed * 0.5).max(1.0 / 16.0),
+            Action::ToggleSkeletons => self.overlays.skeleton = !self.overlays.skeleton,
+            Action::ResetCamera => self.camera = start_camera(),
+            Action::AddWindmills | Action::RemoveWindmills => {}
+        }
+    }
+
+    fn click(&mut self, _ndc: Vec2) {}
+
+    fn ui(&mut self, ctx: &egui::Context, input: &HudInput<'_>) {
+        egui::Window::new("preview").default_pos([10.0, 10.0]).default_width(340.0).show(ctx, |ui| {
+            ui.label(self.path.display().to_string());
+            if let Some(reason) = &self.refused {
+                ui.colored_label(ERROR, "the latest version is refused; the last good one shows:");
+                egui::ScrollArea::vertical().id_salt("refusal").max_height(120.0).show(ui, |ui| {
+                    ui.colored_label(ERROR, reason);
+                });
+            }
+            let duration = self.duration();
+            let Some(shown) = &self.shown else {
+                ui.label("nothing to show yet: save a version the game takes");
+                return;
+            };
+            let model = &shown.model;
+            let size = shown.extent.max - shown.extent.min;
+            ui.label(format!(
+                "{:.2} x {:.2} x {:.2} units; {} nodes, {} palette matrices, {} clips, {} morph weights",
+                size.x,
+                size.y,
+                size.z,
+                model.rig().len(),
+                model.palette_len(),
+                model.clips().len(),
+                shown.morph_slots.len()
+            ));
+            ui.separator();
+            let name = |c: usize| {
+                let clip = &model.clips()[c];
+                format!("{c}: {} ({:.2} s)", clip.name().unwrap_or("(unnamed)"), clip.duration())
+            };
+            let p = &mut self.playback;
+            egui::ComboBox::from_label("clip")
+                .selected_text(p.clip.map_or_else(|| "rest pose".to_owned(), name))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut p.clip, None, "rest pose");
+                    for c in 0..model.clips().len() {
+                        ui.selectable_value(&mut p.clip, Some(c), name(c));
+                    }
+                });
+            ui.horizontal(|ui| {
+                if ui.button(if p.playing { "pause" } else { "play" }).clicked() {
+                    p.playing = !p.playing;
+                }
+                ui.checkbox(&mut p.looping, "loop");
+                ui.add(egui::Slider::new(&mut p.speed, 1.0 / 16.0..=16.0).logarithmic(true).text("speed"));
+            });
+            let scrub = ui.add(egui::Slider::new(&mut p.time, 0.0..=duration.max(1e-3)).text("time (s)"));
+            if scrub.dragged() {
+                p.playing = false;
+            }
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut self.overlays.skeleton, "skeleton");
+                ui.checkbox(&mut self.overlays.bounds, "bounds");
+                ui.checkbox(&mut self.overlays.influences, "joint influences");
+            });
+            if !shown.morph_slots.is_empty() {
+                let mut overriding = self.morph.is_some();
+                ui.checkbox(&mut overriding, "set morph weights by hand");
+                match (overriding, &mut self.morph) {
+                    (true, Some(weights)) => {
+                        egui::ScrollArea::vertical().id_salt("morphs").max_height(160.0).show(ui, |ui| {
+                            for ((_, _, label), weight) in shown.morph_slots.iter().zip(weights.iter_mut()) {
+                                ui.add(egui::Slider::new(weight, 0.0..=1.0).text(label));
+                            }
+                        });
+                    }
+                    (true, None) => self.morph = Some(shown.pose.all_morph_weights().to_vec()),
+                    (false, _) => self.morph = None,
+                }
+            }
+            egui::CollapsingHeader::new("checker").default_open(false).show(ui, |ui| {
+                let report = if shown.report.trim().is_empty() { "no issues" } else { shown.report.as_str() };
+                egui::ScrollArea::vertical().id_salt("report").max_height(160.0).show(ui, |ui| ui.label(report));
+            });
+            ui.label(format!("{}; {} draw calls", input.adapter, input.stats.draw_calls));
+            ui.label("drag: orbit, right drag: pan, wheel: zoom, Space: play/pause, K: skeleton, R: reset view");
+        });
+    }
+
+    fn drawn_in(&mut self, _elapsed: Duration) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playback_loops_or_stops_at_the_end() {
+        let mut p = Playback { clip: Some(0), time: 0.8, playing: true, speed: 1.0, looping: true };
+        p.advance(0.5, 1.0);
+        assert!((p.time - 0.3).abs() < 1e-6 && p.playing);
+        p = Playback { looping: false, time: 0.8, ..p };
+        p.advance(0.5, 1.0);
+        assert_eq!((p.time, p.playing), (1.0, false));
+        p = Playback { playing: true, speed: -2.0, time: 0.5, ..p };
+        p.advance(0.5, 1.0);
+        assert_eq!((p.time, p.playing), (0.0, false), "backwards to the start");
+        // Paused: scrubbing past the end is held at it; a rest pose has no time.
+        p = Playback { playing: false, time: 3.0, ..p };
+        p.advance(0.5, 1.0);
+        assert_eq!(p.time, 1.0);
+        p.advance(0.5, 0.0);
+        assert_eq!(p.time, 0.0);
+    }
+}

@@ -1,0 +1,68 @@
+//! The model previewer (`game --preview FILE`) in a window under Xvfb: it shows the model at
+//! the clip and time asked for, and reloads it on save; a broken save keeps the last good
+//! version showing, with the reason logged.
+
+use std::time::Duration;
+
+use crate::support::{Running, TempDir, game, root, under_xvfb};
+
+/// The sky the previewer clears to, as the screenshot has it (sRGB).
+fn is_sky(pixel: &image::Rgba<u8>) -> bool {
+    let [r, g, b, _] = pixel.0;
+    b > 200 && r > 120 && r < 200 && g > 160
+}
+
+#[test]
+fn the_previewer_shows_the_model_at_the_clip_and_time_asked_for() {
+    let shots = TempDir::new("preview-shot");
+    let shot = shots.path().join("bus.png");
+    let args = [
+        "--preview",
+        "assets/bus.glb",
+        "--clip",
+        "door_front",
+        "--time",
+        "1.2",
+        "--frames",
+        "3",
+        "--size",
+        "800x480",
+        "--screenshot",
+        shot.to_str().expect("UTF-8 path"),
+    ];
+    let Some(mut command) = under_xvfb(&game(&args)) else { return };
+    let output = command.output().expect("run the previewer");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the previewer failed:\n{log}");
+    assert!(log.contains("preview loaded"), "{log}");
+    let image = image::open(&shot).expect("a PNG").to_rgba8();
+    // Right of the HUD, around the middle: the bus, not the sky.
+    let model: usize = (420..760)
+        .flat_map(|x| (140..340).map(move |y| (x, y)))
+        .filter(|&(x, y)| !is_sky(image.get_pixel(x, y)))
+        .count();
+    assert!(model > 2000, "{model} pixels of the bus");
+}
+
+#[test]
+fn a_save_reloads_the_model_and_a_broken_one_keeps_the_last_good() {
+    let dir = TempDir::new("preview-reload");
+    let file = dir.path().join("prop.glb");
+    std::fs::copy(root().join("assets/car.glb"), &file).expect("copy the car");
+    let path = file.to_str().expect("UTF-8 path");
+    let args = ["--preview", path, "--run-for", "25", "--size", "320x240", "--log-format", "json"];
+    let Some(command) = under_xvfb(&game(&args)) else { return };
+    let mut running = Running::start(command);
+    let wait = Duration::from_secs(60);
+    running.expect("preview loaded", wait, |l| l["version"] == 1);
+    // A broken save: refused, the car still shows.
+    std::fs::write(&file, b"glTF not really").expect("break the file");
+    let refused = running.expect("preview refused", wait, |_| true);
+    assert!(refused["reason"].as_str().is_some_and(|r| r.contains("error[")), "{refused}");
+    // A good save: the bus replaces it.
+    std::fs::copy(root().join("assets/bus.glb"), &file).expect("copy the bus");
+    let loaded = running.expect("preview loaded", wait, |_| true);
+    assert!(loaded["version"].as_u64().is_some_and(|v| v >= 3), "{loaded}");
+    let (success, log) = running.wait(Duration::from_secs(90));
+    assert!(success, "the previewer failed: {log:#?}");
+}
