@@ -14,7 +14,7 @@
 //! # windmill: nacelle = "head" (yaws into the wind), rotor = "spinner" (follows it)
 //!
 //! [clips]                        # clips played on simulation states
-//! # traffic_light: green, amber, red; animal: walk, run; car: doors (opened when it stops)
+//! # traffic_light: green, amber, red; animal: walk, run, idle; car: doors (opened when it stops)
 //! ```
 
 use std::collections::BTreeMap;
@@ -74,7 +74,7 @@ impl PropRole {
     fn states(self) -> &'static [&'static str] {
         match self {
             PropRole::TrafficLight => &["green", "amber", "red"],
-            PropRole::Animal => &["walk", "run"],
+            PropRole::Animal => &["walk", "run", "idle"],
             PropRole::Car => &["doors"],
             PropRole::Windmill | PropRole::Ambient => &[],
         }
@@ -270,7 +270,7 @@ mod tests {
             ("role = \"car\"\n[nodes]\nwheel = \"b_Tail01_012\"", "/nodes/wheel", "its parts: wheels, steer"),
             ("role = \"car\"\n[nodes]\nsteer = \"b_Tail01_012\"", "/nodes/steer", "takes 2 nodes, not 1"),
             ("role = \"car\"\n[nodes]\nwheels = [\"b_Tail01_012\", \"axle\"]", "/nodes/wheels/1", "no node `axle`"),
-            ("role = \"animal\"\n[clips]\nfly = \"Run\"", "/clips/fly", "its states: walk, run"),
+            ("role = \"animal\"\n[clips]\nfly = \"Run\"", "/clips/fly", "its states: walk, run, idle"),
             ("role = \"animal\"\n[clips]\nwalk = \"Trot\"", "/clips/walk", "its clips: Survey, Walk, Run"),
             ("role = \"ambient\"\nclip = \"Sleep\"", "/clip", "no clip `Sleep`"),
         ];

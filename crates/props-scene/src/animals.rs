@@ -1,8 +1,10 @@
-//! Foxes walking loops in the parks between the roads. Each fox alternates between walking and
-//! running at its own pace; its speed eases between the two, and its gait follows the speed
-//! (with hysteresis). The `Walk` and `Run` clips play at rates matched to the speed, and a
-//! gait change crossfades from one clip to the other over [`FADE_TIME`] (two clip layers of
-//! the animation runtime, the new gait's weight rising from 0 to 1), so the pose never jumps.
+//! Foxes walking loops in the parks between the roads. Each fox walks at its own pace, now and
+//! then runs, and, when its model has an idle clip (`Idle`, else `Survey`, or bound as `idle`),
+//! now and then stands still and looks about; its speed eases between these, and its gait
+//! follows the speed (with hysteresis). The `Walk` and `Run` clips play at rates matched to the
+//! speed, the idle clip at its own; a gait change crossfades from one clip to the other over
+//! [`FADE_TIME`] (two clip layers of the animation runtime, the new gait's weight rising from 0
+//! to 1), so the pose never jumps.
 
 use std::f32::consts::TAU;
 
@@ -38,22 +40,21 @@ const PATH_SPACING: f32 = 1.2;
 /// Paths per park: foxes beyond one per park take the next path out.
 const PATHS: usize = 8;
 
-/// A fox's gait: which clip leads its animation.
+/// A standing fox starts to walk above this speed, m/s.
+const MOVE_ABOVE: f32 = 0.3;
+/// A fox easing to a stop stands (its idle clip) below this speed, m/s.
+const STAND_BELOW: f32 = 0.15;
+
+/// A fox's gait: which clip leads its animation (the value is the clip's index in the foxes'
+/// clips: `Walk`, `Run`, then the idle clip).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Gait {
     /// The `Walk` clip.
     Walk = 0,
     /// The `Run` clip.
     Run = 1,
-}
-
-impl Gait {
-    fn other(self) -> Self {
-        match self {
-            Self::Walk => Self::Run,
-            Self::Run => Self::Walk,
-        }
-    }
+    /// Standing still, the idle clip (`Idle` or `Survey`).
+    Idle = 2,
 }
 
 /// A fox and where it is on its park loop.
@@ -68,6 +69,7 @@ pub struct Fox {
     target_speed: f32,
     pace: f32,
     running: bool,
+    resting: bool,
     timer: f32,
     rng: Rng,
 }
@@ -98,13 +100,15 @@ impl Fox {
     }
 }
 
-/// A fox's animation state: the two gait clips' playback and the crossfade between them.
+/// A fox's animation state: the gait clips' playback and the crossfade between two of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FoxGait {
     gait: Gait,
-    /// Weight of the current gait's clip; below 1 while fading in from the other.
+    /// The gait faded from.
+    from: Gait,
+    /// Weight of the current gait's clip; below 1 while fading in from `from`.
     fade: f32,
-    playback: [Playback; 2],
+    playback: [Playback; 3],
 }
 
 impl FoxGait {
@@ -129,17 +133,25 @@ impl FoxGait {
 
     /// Switches to `gait` if it differs. A settled pose starts fading from weight 0 (the pose
     /// is unchanged at first); reversing mid-fade keeps the pose continuous by swapping roles.
+    /// (A third gait mid-fade, which the speeds never allow, fades from the heavier of the two.)
     fn change_to(&mut self, gait: Gait) {
-        if gait != self.gait {
-            self.gait = gait;
-            self.fade = if self.fade >= 1.0 { 0.0 } else { 1.0 - self.fade };
+        if gait == self.gait {
+            return;
         }
+        if self.fade >= 1.0 || gait != self.from {
+            self.from = if self.fade >= 0.5 { self.gait } else { self.from };
+            self.fade = 0.0;
+        } else {
+            self.from = self.gait;
+            self.fade = 1.0 - self.fade;
+        }
+        self.gait = gait;
     }
 }
 
 /// Fox `index`: on the loop of park `index % parks`, walking at its own pace, its clips
 /// (of `durations` seconds) at random phases.
-fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations: [f32; 2]) -> (Fox, FoxGait) {
+fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations: [f32; 3]) -> (Fox, FoxGait) {
     let mut rng = Rng::stream(seed, Stream::Fox, index as u64);
     let phases = durations.map(|d| rng.range(0.0, d));
     let lane = (index / parks.len().max(1)) % PATHS;
@@ -153,10 +165,11 @@ fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations: [f32; 2])
         target_speed: WALK_SPEED * pace,
         pace,
         running: false,
+        resting: false,
         timer: rng.range(1.0, 8.0),
         rng,
     };
-    (fox, FoxGait { gait: Gait::Walk, fade: 1.0, playback: phases.map(Playback::looping) })
+    (fox, FoxGait { gait: Gait::Walk, from: Gait::Walk, fade: 1.0, playback: phases.map(Playback::looping) })
 }
 
 /// Where a fox stands: on the ground, facing its way, `scale` times the model.
@@ -168,12 +181,14 @@ fn placement(fox: &Fox, scale: f32) -> Affine3A {
 
 /// Moves every fox along its loop, updates its behaviour and gait, and sets its layers: the
 /// gait's clip, or while fading, the old gait's clip under the new one at the fade's weight.
-/// `durations`: the `Walk` and `Run` clips'.
-fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCrowd, dt: f32) {
+/// `durations`: the `Walk`, `Run` and idle clips' (the idle's 0 when the model has none: the
+/// foxes never stand).
+fn update(world: &mut World, durations: [f32; 3], foxes: &mut PropCrowd, dt: f32) {
+    let can_rest = durations[Gait::Idle as usize] > 0.0;
     let fade_step = dt / FADE_TIME;
     let scale = foxes.prop().scale;
     for (fox, anim, instance) in world.query_mut::<(&mut Fox, &mut FoxGait, &PropInstance)>() {
-        behave(fox, dt);
+        behave(fox, can_rest, dt);
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.index(), placement(fox, scale));
 
@@ -181,6 +196,8 @@ fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCrowd, dt: f32
         let gait = match was {
             Gait::Walk if fox.speed > RUN_ABOVE => Gait::Run,
             Gait::Run if fox.speed < WALK_BELOW => Gait::Walk,
+            Gait::Walk if fox.resting && fox.speed < STAND_BELOW => Gait::Idle,
+            Gait::Idle if fox.speed > MOVE_ABOVE => Gait::Walk,
             same => same,
         };
         if gait == was {
@@ -188,16 +205,17 @@ fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCrowd, dt: f32
         } else {
             anim.change_to(gait);
         }
-        let speeds = [WALK_SPEED, RUN_SPEED];
-        for ((playback, duration), nominal) in anim.playback.iter_mut().zip(durations).zip(speeds) {
-            playback.speed = fox.speed / nominal;
+        // Walk and Run at rates matched to the speed; the idle clip at its own.
+        let rates = [fox.speed / WALK_SPEED, fox.speed / RUN_SPEED, 1.0];
+        for ((playback, duration), rate) in anim.playback.iter_mut().zip(durations).zip(rates) {
+            playback.speed = rate;
             playback.advance(dt, duration);
         }
         let layer =
             |gait: Gait| Layer::clip(gait as u16, anim.playback[gait as usize].clip_time(durations[gait as usize]));
         let layers = foxes.layers_mut(instance.index());
         if anim.fade < 1.0 {
-            layers[0] = layer(anim.gait.other());
+            layers[0] = layer(anim.from);
             layers[1] = Layer { weight: anim.fade, ..layer(anim.gait) };
         } else {
             layers[0] = layer(anim.gait);
@@ -210,7 +228,7 @@ fn update(world: &mut World, durations: [f32; 2], foxes: &mut PropCrowd, dt: f32
 const FOX_LAYERS: usize = 2;
 
 /// The foxes: `count` of them, in the parks of the town's blocks. Clips, in [`Spec::clips`]
-/// order: `Walk`, `Run` (a [`Gait`]'s index).
+/// order: `Walk`, `Run` and, if the model has one, the idle clip (a [`Gait`]'s index).
 pub(crate) struct Foxes {
     count: usize,
 }
@@ -222,11 +240,12 @@ impl Foxes {
     }
 }
 
-/// Durations of the `Walk` and `Run` clips of the model foxes show, seconds.
-fn durations(props: &Props) -> [f32; 2] {
+/// Durations of the `Walk`, `Run` and idle clips of the model foxes show, seconds (0 for an
+/// idle clip it does not have).
+fn durations(props: &Props) -> [f32; 3] {
     let rig = props.crowd(0).rig();
     let clips = rig.prop.model.clips();
-    [0, 1].map(|k| clips[rig.spec.clips[k]].duration())
+    [0, 1, 2].map(|k| rig.spec.clips.get(k).map_or(0.0, |&c| clips[c].duration()))
 }
 
 impl PropKind for Foxes {
@@ -237,7 +256,13 @@ impl PropKind for Foxes {
     fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
         let fox = only_model(self.name(), models)?;
         let (f, b) = (&*fox.model, &fox.bindings);
-        let clips = vec![b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
+        let mut clips = vec![b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
+        // The idle clip is optional: bound by a sidecar (then it must exist), else by name.
+        let idle = match b.clips.contains_key("idle") {
+            true => Some(b.clip(f, "fox", "idle", "Idle")?),
+            false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
+        };
+        clips.extend(idle);
         Ok(vec![Rig::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS)])
     }
 
@@ -263,13 +288,25 @@ impl PropKind for Foxes {
     }
 }
 
-/// Walk for a while, sometimes run for a while; ease the speed towards the chosen pace.
-fn behave(fox: &mut Fox, dt: f32) {
+/// Walk for a while, sometimes run or (`can_rest`) stand for a while, and walk again after;
+/// ease the speed towards the chosen pace.
+fn behave(fox: &mut Fox, can_rest: bool, dt: f32) {
     fox.timer -= dt;
     if fox.timer <= 0.0 {
-        fox.running = !fox.running && fox.rng.next_f32() < 0.45;
-        fox.timer = if fox.running { fox.rng.range(2.0, 4.0) } else { fox.rng.range(4.0, 10.0) };
-        fox.target_speed = fox.pace * if fox.running { RUN_SPEED } else { WALK_SPEED };
+        let draw = fox.rng.next_f32();
+        let walking = !fox.running && !fox.resting;
+        (fox.running, fox.resting) = (walking && draw < 0.45, walking && can_rest && (0.45..0.65).contains(&draw));
+        fox.timer = match (fox.running, fox.resting) {
+            (true, _) => fox.rng.range(2.0, 4.0),
+            (_, true) => fox.rng.range(3.0, 7.0),
+            _ => fox.rng.range(4.0, 10.0),
+        };
+        let pace = match (fox.running, fox.resting) {
+            (true, _) => RUN_SPEED,
+            (_, true) => 0.0,
+            _ => WALK_SPEED,
+        };
+        fox.target_speed = fox.pace * pace;
     }
     let change = SPEED_CHANGE * dt;
     fox.speed += (fox.target_speed - fox.speed).clamp(-change, change);

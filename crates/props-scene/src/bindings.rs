@@ -4,8 +4,9 @@
 //!
 //! Parts: windmill `nacelle` (yaws into the wind) and `rotor` (follows the wind); car `wheels`
 //! (spin with speed) and `steer` (two pivots, turned with the road's curvature). Clip states:
-//! traffic light `green`, `amber`, `red`; animal `walk`, `run`; car `doors` (optional: opened
-//! once the car has stood still, closed when it goes).
+//! traffic light `green`, `amber`, `red`; animal `walk`, `run`, `idle` (optional: `Idle` or
+//! `Survey` by default, played while it stands); car `doors` (optional: opened once the car has
+//! stood still, closed when it goes).
 
 use std::collections::BTreeMap;
 
@@ -19,7 +20,7 @@ use crate::error::SceneError;
 pub struct Bindings {
     /// Node names by part (`nacelle`, `rotor`, `wheels`, `steer`).
     pub nodes: BTreeMap<String, Vec<String>>,
-    /// Clip names by state (`green`, `amber`, `red`, `walk`, `run`).
+    /// Clip names by state (`green`, `amber`, `red`, `walk`, `run`, `idle`, `doors`).
     pub clips: BTreeMap<String, String>,
 }
 

@@ -1,4 +1,5 @@
-//! Foxes: gait follows speed, a gait change crossfades Walk and Run without a pop, and
+//! Foxes: gait follows speed, a gait change crossfades Walk, Run and the idle clip (a fox
+//! stands now and then) without a pop, and
 //! update-rate LOD poses far foxes less often, culling unseen ones, without changing how
 //! they move; the CPU budget stretches the far rates, never the near ones.
 
@@ -46,7 +47,7 @@ fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
     let fade_steps = (FADE_TIME / DT).ceil() as usize;
     let mut previous = state(&scene);
     let mut previous_palettes = palettes(&mut scene, &mut frame);
-    let mut changes = 0;
+    let (mut changes, mut stands) = (0, 0);
     let mut steady_change = 0.0_f32;
     let mut fading_change = 0.0_f32;
     // Steps since each fox's last gait change.
@@ -64,8 +65,15 @@ fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
                 since[f] = 0;
                 // Settled before, so the fade starts from nothing: the pose is the old gait's.
                 assert_eq!(is.1, 0.0, "step {step}: fox {f} starts its fade at weight 0");
-                // Gait follows speed: run when fast, walk when slow.
+                // Gait follows speed: run when fast, walk when slow, stand when still.
                 assert_eq!(is.0 == Gait::Run, is.2 > 2.0, "step {step}: fox {f} gait {:?} at {} m/s", is.0, is.2);
+                if is.0 == Gait::Idle {
+                    stands += 1;
+                    assert!(is.2 < 0.15, "step {step}: fox {f} stands at {} m/s", is.2);
+                }
+                if was.0 == Gait::Idle {
+                    assert_eq!(is.0, Gait::Walk, "step {step}: a standing fox walks off");
+                }
             } else if since[f] != usize::MAX {
                 since[f] = since[f].saturating_add(1);
                 let k = since[f];
@@ -86,6 +94,7 @@ fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
         previous_palettes = now_palettes;
     }
     assert!(changes >= 4, "only {changes} gait changes in 90 s");
+    assert!(stands >= 2, "foxes stood still {stands} times in 90 s");
     // No pop: while fading, the pose moves per step about as much as when settled, far less
     // than switching clips outright would.
     let hard = hard_switch_pop();
