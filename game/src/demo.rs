@@ -112,7 +112,7 @@ impl Demo {
         let mut models =
             ModelRegistry::load(&args.assets, &args.mods, &base_limits, args.mods_vram_mib << 20, renderer)?;
         let mut scene = Scene::new(config, models.scene_models())?;
-        scene.register(Buses::new(args.buses as usize), vec![models.prop(Role::Bus)])?;
+        scene.register(Buses::new(args.buses as usize), models.props_of(Role::Bus))?;
         let buildings = Buildings::load(&args.assets, &base_limits, &scene)?;
         buildings.upload(renderer)?;
         // In the park block north-east of the centre, clear of the roads.

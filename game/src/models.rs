@@ -33,13 +33,14 @@ pub struct ModMessage {
     pub is_error: bool,
 }
 
-/// A mod shown in a role's place: instead of its model, or (a car with a sidecar) beside it.
+/// A mod shown in a role's place: instead of its model, or (with a sidecar, for a role that
+/// takes variants) beside it.
 #[derive(Clone, Debug)]
 struct Override {
     role: Role,
     /// Its renderer id: the role's when it replaces the role's model, its own when it adds one.
     id: ModelId,
-    /// Whether it adds a model to the role (cars pick among them) instead of replacing it.
+    /// Whether it adds a model to the role (its props pick among them) instead of replacing it.
     adds: bool,
     model: Arc<Model>,
     /// Metres per model unit: the sidecar's `units`, the role's, or fitted ([`fitting`]).
@@ -59,8 +60,8 @@ struct Placement {
     bindings: Bindings,
     /// The clip the lot loops.
     lot_clip: usize,
-    /// Whether it adds a model to its role instead of replacing it: a car whose sidecar
-    /// makes it one while its name is not `car`.
+    /// Whether it adds a model to its role instead of replacing it: a car, windmill or animal
+    /// whose sidecar makes it one while its name is not the base asset's.
     adds: bool,
 }
 
@@ -80,7 +81,7 @@ impl Placement {
             PropRole::Ambient => None,
         };
         let bindings = Bindings { nodes: sidecar.nodes.clone(), clips: sidecar.clips.clone() };
-        let adds = role == Some(Role::Car) && name != Role::Car.name();
+        let adds = role.is_some_and(|role| role.takes_variants() && name != role.name());
         Self { role, units: sidecar.units, bindings, lot_clip: sidecar.clip.unwrap_or(0), adds }
     }
 }
@@ -152,7 +153,7 @@ impl ModelRegistry {
             renderer.set_model(id, model).context("uploading a mod-lot model")?;
         }
         for added in self.overrides.values().filter(|o| o.adds) {
-            renderer.set_model(added.id, &added.model).context("uploading an added car model")?;
+            renderer.set_model(added.id, &added.model).context("uploading a model a mod added")?;
         }
         Ok(())
     }
@@ -203,32 +204,29 @@ impl ModelRegistry {
         PropModel::new(role.id(), shown.model).with_scale(scale).with_bindings(shown.bindings)
     }
 
-    /// Hands the scene every model it shows now: the built-in kinds', then those of the kinds
-    /// the game registers. Each kind's new models are checked before it takes them.
-    pub fn hand_to(&self, scene: &mut Scene) -> Result<(), props_scene::SceneError> {
-        scene.set_models(self.scene_models())?;
-        for role in Role::ALL {
-            if let Some(kind) = role.registered_kind() {
-                scene.set_kind_models(kind, vec![self.prop(role)])?;
-            }
-        }
-        Ok(())
+    /// Every model a role shows now, as the scene takes them: its own (the base asset or the
+    /// mod replacing it) first, then those mods add beside it, by path.
+    pub fn props_of(&self, role: Role) -> Vec<PropModel> {
+        let added = self.overrides.values().filter(|o| o.adds && o.role == role).map(|o| {
+            let scale = o.scale * role.display_scale();
+            PropModel::new(o.id, Arc::clone(&o.model)).with_scale(scale).with_bindings(o.bindings.clone())
+        });
+        std::iter::once(self.prop(role)).chain(added).collect()
     }
 
-    /// The models of the kinds the scene builds in.
+    /// Hands the scene every model it shows now, every kind's at once: all are checked before
+    /// any kind takes them, so a refusal changes nothing.
+    pub fn hand_to(&self, scene: &mut Scene) -> Result<(), props_scene::SceneError> {
+        scene.set_models_of(Role::ALL.map(|role| (role.kind(), self.props_of(role))))
+    }
+
+    /// The models of the kinds the scene builds in, to build it.
     pub fn scene_models(&self) -> SceneModels {
         let prop = |role| self.prop(role);
         SceneModels {
             windmill: prop(Role::Windmill),
             car: prop(Role::Car),
-            extra_cars: self
-                .overrides
-                .values()
-                .filter(|o| o.adds)
-                .map(|o| {
-                    PropModel::new(o.id, Arc::clone(&o.model)).with_scale(o.scale).with_bindings(o.bindings.clone())
-                })
-                .collect(),
+            extra_cars: self.props_of(Role::Car).split_off(1),
             traffic_light: prop(Role::TrafficLight),
             fox: prop(Role::Fox),
         }

@@ -59,13 +59,22 @@ impl Role {
         }
     }
 
-    /// The name of the prop kind the game registers for it with the scene, for a role the
-    /// scene does not build in.
-    pub fn registered_kind(self) -> Option<&'static str> {
+    /// The name of the scene's prop kind that shows it.
+    pub fn kind(self) -> &'static str {
         match self {
-            Role::Bus => Some("buses"),
-            Role::Windmill | Role::Car | Role::TrafficLight | Role::Fox => None,
+            Role::Windmill => "windmills",
+            Role::Car => "cars",
+            Role::TrafficLight => "traffic_lights",
+            Role::Fox => "foxes",
+            Role::Bus => "buses",
         }
+    }
+
+    /// Whether a mod of this role not named like its base asset adds a model beside it (its
+    /// props pick among the models, seeded) instead of replacing it: cars, windmills and
+    /// animals; a town keeps one design of traffic light and of bus.
+    pub fn takes_variants(self) -> bool {
+        matches!(self, Role::Car | Role::Windmill | Role::Fox)
     }
 
     /// The renderer id of the role's current model.

@@ -12,10 +12,9 @@ use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
 use props_anim::{Layer, PlayMode, Playback, Spec};
 
-use crate::crowds::PropCrowd;
 use crate::error::SceneError;
 use crate::facing;
-use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
+use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
 use crate::models::PropModel;
 use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
@@ -181,13 +180,20 @@ fn placement(fox: &Fox, scale: f32) -> Affine3A {
 
 /// Moves every fox along its loop, updates its behaviour and gait, and sets its layers: the
 /// gait's clip, or while fading, the old gait's clip under the new one at the fade's weight.
-/// `durations`: the `Walk`, `Run` and idle clips' (the idle's 0 when the model has none: the
-/// foxes never stand).
-fn update(world: &mut World, durations: [f32; 3], foxes: &mut PropCrowd, dt: f32) {
-    let can_rest = durations[Gait::Idle as usize] > 0.0;
+/// `durations`: per model, the `Walk`, `Run` and idle clips' (the idle's 0 when the model has
+/// none: its foxes never stand).
+fn update(world: &mut World, durations: &[[f32; 3]], foxes: &mut Props, dt: f32) {
     let fade_step = dt / FADE_TIME;
-    let scale = foxes.prop().scale;
     for (fox, anim, instance) in world.query_mut::<(&mut Fox, &mut FoxGait, &PropInstance)>() {
+        let durations = durations[instance.model()];
+        let foxes = foxes.of(instance);
+        let scale = foxes.prop().scale;
+        let can_rest = durations[Gait::Idle as usize] > 0.0;
+        if !can_rest && (anim.gait == Gait::Idle || anim.from == Gait::Idle) {
+            // Its model changed to one without an idle clip: it walks at once.
+            (anim.gait, anim.from, anim.fade) = (Gait::Walk, Gait::Walk, 1.0);
+            (fox.resting, fox.target_speed) = (false, fox.pace * WALK_SPEED);
+        }
         behave(fox, can_rest, dt);
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.index(), placement(fox, scale));
@@ -227,25 +233,34 @@ fn update(world: &mut World, durations: [f32; 3], foxes: &mut PropCrowd, dt: f32
 /// Clip layers per fox: the gait, and the gait faded into.
 const FOX_LAYERS: usize = 2;
 
-/// The foxes: `count` of them, in the parks of the town's blocks. Clips, in [`Spec::clips`]
-/// order: `Walk`, `Run` and, if the model has one, the idle clip (a [`Gait`]'s index).
+/// The foxes (the animals): `count` of them, in the parks of the town's blocks, each showing one
+/// of the animal models (picked per fox from the town's seed). Clips, in [`Spec::clips`] order:
+/// `Walk`, `Run` and, if the model has one, the idle clip (a [`Gait`]'s index).
 pub(crate) struct Foxes {
     count: usize,
+    /// Per model, the durations of its `Walk`, `Run` and idle clips, seconds (0 for an idle
+    /// clip it does not have).
+    durations: Vec<[f32; 3]>,
 }
 
 impl Foxes {
     /// `count` foxes.
     pub fn new(count: usize) -> Self {
-        Self { count }
+        Self { count, durations: Vec::new() }
     }
-}
 
-/// Durations of the `Walk`, `Run` and idle clips of the model foxes show, seconds (0 for an
-/// idle clip it does not have).
-fn durations(props: &Props) -> [f32; 3] {
-    let rig = props.crowd(0).rig();
-    let clips = rig.prop.model.clips();
-    [0, 1, 2].map(|k| rig.spec.clips.get(k).map_or(0.0, |&c| clips[c].duration()))
+    /// Measures each model's clips.
+    fn measure(&mut self, props: &Props) {
+        self.durations = props
+            .crowds()
+            .iter()
+            .map(|crowd| {
+                let rig = crowd.rig();
+                let clips = rig.prop.model.clips();
+                [0, 1, 2].map(|k| rig.spec.clips.get(k).map_or(0.0, |&c| clips[c].duration()))
+            })
+            .collect();
+    }
 }
 
 impl PropKind for Foxes {
@@ -253,32 +268,42 @@ impl PropKind for Foxes {
         "foxes"
     }
 
+    /// Every animal model (at least one): foxes pick among them.
     fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
-        let fox = only_model(self.name(), models)?;
-        let (f, b) = (&*fox.model, &fox.bindings);
-        let mut clips = vec![b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
-        // The idle clip is optional: bound by a sidecar (then it must exist), else by name.
-        let idle = match b.clips.contains_key("idle") {
-            true => Some(b.clip(f, "fox", "idle", "Idle")?),
-            false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
+        let rig = |fox: &PropModel| {
+            let (f, b) = (&*fox.model, &fox.bindings);
+            let mut clips = vec![b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
+            // The idle clip is optional: bound by a sidecar (then it must exist), else by name.
+            let idle = match b.clips.contains_key("idle") {
+                true => Some(b.clip(f, "fox", "idle", "Idle")?),
+                false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
+            };
+            clips.extend(idle);
+            Ok(Rig::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS))
         };
-        clips.extend(idle);
-        Ok(vec![Rig::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS)])
+        some_models(self.name(), models)?.iter().map(rig).collect()
     }
 
     fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+        self.measure(props);
         let parks: Vec<Vec2> = town.roads.block_centres().collect();
-        let durations = durations(props);
         for i in 0..self.count {
-            let (fox, gait) = fox(i, &parks, town.config.block, town.config.seed, durations);
-            props.spawn(town.world, 0, Affine3A::IDENTITY, (fox, gait));
+            let pick = ModelPick::new(i as u64, (town.rng(self.name(), i as u64).next_u64() >> 32) as u32);
+            let model = pick.model(props.crowds().len());
+            let (fox, gait) = fox(i, &parks, town.config.block, town.config.seed, self.durations[model]);
+            props.spawn(town.world, model, Affine3A::IDENTITY, (fox, gait, pick));
         }
-        update(town.world, durations, props.crowd_mut(0), 0.0);
+        update(town.world, &self.durations, props, 0.0);
     }
 
     fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
-        let durations = durations(props);
-        update(town.world, durations, props.crowd_mut(0), dt);
+        update(town.world, &self.durations, props, dt);
+    }
+
+    /// Every fox picks again among the new models, keeping its state and placement.
+    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+        props.repick(world, rigs);
+        self.measure(props);
     }
 
     fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {

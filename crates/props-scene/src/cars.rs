@@ -13,7 +13,7 @@ use props_anim::{Driver, NodeId, Spec};
 use crate::bindings::{Bindings, Convention};
 use crate::error::SceneError;
 use crate::facing;
-use crate::kind::{PropInstance, PropKind, Props, Rig, Town};
+use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
 use crate::models::PropModel;
 use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
@@ -95,22 +95,6 @@ const PAINTS: [[u8; 3]; 12] = [
 fn paint(pick: u64) -> [u8; 4] {
     let [r, g, b] = PAINTS[(pick % PAINTS.len() as u64) as usize];
     [r, g, b, 255]
-}
-
-/// Which of the car models a car shows: picked from a random number drawn when it was
-/// spawned, so the choice is seeded, and made again the same way when the models change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct CarModel {
-    /// The car's spawn number.
-    number: u64,
-    pick: u32,
-}
-
-impl CarModel {
-    /// The index of the model it shows among `models` (at least one).
-    fn variant(self, models: usize) -> usize {
-        self.pick as usize % models.max(1)
-    }
 }
 
 /// Wheel radius used when the model's wheels sit implausibly low, metres.
@@ -253,8 +237,8 @@ impl Cars {
         let pick = (draws.next_u64() >> 32) as u32;
         let paint = paint(draws.next_u64() >> 32);
         let car = Car::new(town.roads, lane, position, speed, town.config.driving.car_length, rng);
-        let model = CarModel { number, pick };
-        let variant = model.variant(props.crowds().len());
+        let model = ModelPick::new(number, pick);
+        let variant = model.model(props.crowds().len());
         let at = placement(&car, town.roads, props.crowd(variant).prop().scale);
         let entity = props.spawn(town.world, variant, at, (car, CarWheels::default(), model));
         if let Ok(instance) = town.world.get::<&PropInstance>(entity) {
@@ -271,10 +255,7 @@ impl PropKind for Cars {
 
     /// Every car model (at least one): cars pick among them.
     fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
-        if models.is_empty() {
-            return Err(SceneError::ModelCount { kind: self.name(), expected: "one or more", found: 0 });
-        }
-        models.iter().map(car_rig).collect()
+        some_models(self.name(), models)?.iter().map(car_rig).collect()
     }
 
     fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
@@ -289,8 +270,11 @@ impl PropKind for Cars {
     }
 
     fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
-        // Cars are the vehicles with a car model (a bus has wheels too).
-        for (car, wheels, _, instance) in town.world.query_mut::<(&Car, &mut CarWheels, &CarModel, &PropInstance)>() {
+        for (car, wheels, instance) in town.world.query_mut::<(&Car, &mut CarWheels, &PropInstance)>() {
+            // The kind's own (a bus has wheels too).
+            if !props.owns(instance) {
+                continue;
+            }
             let (geometry, doors) = self.models[instance.model()];
             let crowd = props.of(instance);
             let (drivers, at) = geometry.drive(car, town.roads, crowd.prop().scale, wheels, dt);
@@ -305,22 +289,10 @@ impl PropKind for Cars {
         }
     }
 
-    /// Moves every car into the crowds of the new car models, keeping its placement, wheel
-    /// state and paint: each car's model is picked again among the new ones, cars in spawn
-    /// order.
+    /// Every car picks again among the new car models, keeping its placement, wheel state and
+    /// paint.
     fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
-        let mut next = props.empty_like(rigs);
-        let mut cars: Vec<(Entity, CarModel, PropInstance)> =
-            world.query_mut::<(Entity, &CarModel, &PropInstance)>().into_iter().map(|(e, m, i)| (e, *m, *i)).collect();
-        cars.sort_by_key(|(_, model, _)| model.number);
-        for (entity, model, instance) in cars {
-            let variant = model.variant(next.len());
-            let moved = props.move_into(instance, &mut next, variant);
-            if let Ok(mut component) = world.get::<&mut PropInstance>(entity) {
-                *component = moved;
-            }
-        }
-        props.set_crowds(next);
+        props.repick(world, rigs);
         self.measure(props);
     }
 

@@ -63,6 +63,39 @@ pub fn only_model<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a
     }
 }
 
+/// The models of a kind whose props pick among one or more (`models` must not be empty): for
+/// [`PropKind::rig`].
+pub fn some_models<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a [PropModel], SceneError> {
+    if models.is_empty() {
+        return Err(SceneError::ModelCount { kind, expected: "one or more", found: 0 });
+    }
+    Ok(models)
+}
+
+/// Which of its kind's models a prop shows, when the kind has several (cars, windmills,
+/// foxes: a mod adds variety): picked from a random number drawn when it was spawned, so the
+/// choice is seeded, and made again the same way when the models change ([`Props::repick`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelPick {
+    /// The prop's spawn number (props are picked again in this order).
+    number: u64,
+    pick: u32,
+}
+
+impl ModelPick {
+    /// The pick of prop number `number` of its kind, from the random draw `pick`.
+    #[must_use]
+    pub fn new(number: u64, pick: u32) -> Self {
+        Self { number, pick }
+    }
+
+    /// The model it shows among `models` (at least one).
+    #[must_use]
+    pub fn model(self, models: usize) -> usize {
+        self.pick as usize % models.max(1)
+    }
+}
+
 /// The town as a kind's system sees it in one step: every entity (its own components, and
 /// the vehicles' [`crate::Car`]s, to hold one at a stop), and the town's shared state.
 pub struct Town<'a> {
@@ -122,7 +155,7 @@ pub trait PropKind: Any + Send + Sync {
 
     /// Takes new versions of its models ([`PropKind::rig`] accepted them), keeping every prop's
     /// state. By default each model's instances move to its new version, in order (a kind
-    /// that picks among a varying number of models moves them itself).
+    /// whose props pick among a varying number of models calls [`Props::repick`]).
     fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
         let _ = world;
         props.recompile(rigs);
@@ -189,6 +222,13 @@ impl Props {
         PropInstance { kind: self.kind, model: model as u16, index }
     }
 
+    /// Whether `instance` is one of this kind's (another kind's entities may carry the same
+    /// components: a bus has a car's wheels).
+    #[must_use]
+    pub fn owns(&self, instance: &PropInstance) -> bool {
+        instance.kind == self.kind
+    }
+
     /// The crowd of model `model`.
     #[must_use]
     pub fn crowd(&self, model: usize) -> &PropCrowd {
@@ -229,20 +269,14 @@ impl Props {
     }
 
     /// New, empty crowds for `rigs`, like the current ones (sharing, runs).
-    pub fn empty_like(&self, rigs: Vec<Rig>) -> Vec<PropCrowd> {
+    fn empty_like(&self, rigs: Vec<Rig>) -> Vec<PropCrowd> {
         let first = &self.crowds[0];
         rigs.into_iter().map(|rig| first.empty_like(rig)).collect()
     }
 
-    /// Replaces the crowds with `crowds`; the kind's [`PropInstance`]s must already point
-    /// into them.
-    pub fn set_crowds(&mut self, crowds: Vec<PropCrowd>) {
-        self.crowds = crowds;
-    }
-
     /// Moves every model's instances to the model's new version: one rig per model, in order,
     /// as many as before (what a kind with a fixed number of models rigs; one that picks among
-    /// a varying number moves its props itself, as the cars do).
+    /// a varying number calls [`Props::repick`]).
     pub fn recompile(&mut self, rigs: Vec<Rig>) {
         debug_assert_eq!(rigs.len(), self.crowds.len(), "one new rig per model");
         let mut next = self.empty_like(rigs);
@@ -252,11 +286,26 @@ impl Props {
         self.crowds = next;
     }
 
-    /// Moves the instance `instance` into the crowd of model `model` of `next` (at its end),
-    /// keeping its state, placement and paint; returns its new link.
-    pub fn move_into(&self, instance: PropInstance, next: &mut [PropCrowd], model: usize) -> PropInstance {
-        let index = next[model].push_copy(&self.crowds[instance.model()], instance.index);
-        PropInstance { kind: self.kind, model: model as u16, index }
+    /// Moves every prop of this kind that carries a [`ModelPick`] into new crowds for `rigs`
+    /// (any number), each showing the model its pick gives among them, in spawn order,
+    /// keeping its state, placement and paint.
+    pub fn repick(&mut self, world: &mut World, rigs: Vec<Rig>) {
+        let mut next = self.empty_like(rigs);
+        let mut props: Vec<(Entity, ModelPick, PropInstance)> = world
+            .query_mut::<(Entity, &ModelPick, &PropInstance)>()
+            .into_iter()
+            .filter(|(_, _, instance)| self.owns(instance))
+            .map(|(e, m, i)| (e, *m, *i))
+            .collect();
+        props.sort_by_key(|(_, pick, _)| pick.number);
+        for (entity, pick, instance) in props {
+            let model = pick.model(next.len());
+            let index = next[model].push_copy(&self.crowds[instance.model()], instance.index);
+            if let Ok(mut link) = world.get::<&mut PropInstance>(entity) {
+                *link = PropInstance { kind: self.kind, model: model as u16, index };
+            }
+        }
+        self.crowds = next;
     }
 }
 

@@ -51,7 +51,7 @@ pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, W
 pub use crowds::PropCrowd;
 pub use error::SceneError;
 pub use extract::AnimationStats;
-pub use kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
+pub use kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, only_model, some_models};
 pub use models::{PROP_ASSETS, PropModel, SceneModels};
 pub use picking::PropInfo;
 pub use rng::Rng;

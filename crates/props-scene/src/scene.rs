@@ -336,9 +336,24 @@ impl Scene {
     /// Replaces the models of the kind named `kind` (a game's own kind, after a hot reload),
     /// as [`Scene::set_models`] does.
     pub fn set_kind_models(&mut self, kind: &str, models: Vec<PropModel>) -> Result<(), SceneError> {
-        let index = self.kinds.iter().position(|r| r.kind.name() == kind);
-        let index = index.ok_or_else(|| SceneError::NoSuchKind(kind.to_owned()))?;
-        self.rebind([(index, models)])
+        self.set_models_of([(kind, models)])
+    }
+
+    /// Replaces the models of several kinds, by name, all or none: every kind's new models
+    /// are rigged before any kind takes them (a kind whose props pick among several models,
+    /// such as the cars, windmills and foxes, takes any number).
+    pub fn set_models_of<'a>(
+        &mut self,
+        sets: impl IntoIterator<Item = (&'a str, Vec<PropModel>)>,
+    ) -> Result<(), SceneError> {
+        let sets = sets
+            .into_iter()
+            .map(|(kind, models)| {
+                let index = self.kinds.iter().position(|r| r.kind.name() == kind);
+                Ok((index.ok_or_else(|| SceneError::NoSuchKind(kind.to_owned()))?, models))
+            })
+            .collect::<Result<Vec<_>, SceneError>>()?;
+        self.rebind(sets)
     }
 
     /// Rigs every kind's new models, then, if all succeed, rebinds them.

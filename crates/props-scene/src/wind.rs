@@ -15,9 +15,8 @@ use props_anim::{Driver, Spec};
 
 use crate::bindings::Convention;
 use crate::config::{MAX_WINDMILLS, WindConfig};
-use crate::crowds::PropCrowd;
 use crate::error::SceneError;
-use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
+use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
 use crate::models::PropModel;
 use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
@@ -286,7 +285,7 @@ const WIND_STEPS: u64 = 4;
 /// Turns the windmills due in step number `step` into the wind and brings their rotor speed
 /// towards the wind's, spins every rotor, and sets every windmill's drivers (nacelle yaw,
 /// rotor angle).
-pub(crate) fn update(world: &mut World, field: &WindField, mills: &mut PropCrowd, time: f64, step: u64, dt: f32) {
+fn update(world: &mut World, field: &WindField, mills: &mut Props, time: f64, step: u64, dt: f32) {
     let wind_dt = dt * WIND_STEPS as f32;
     let inertia = 1.0 - (-wind_dt / ROTOR_INERTIA).exp();
     let max_yaw = YAW_RATE * wind_dt;
@@ -301,13 +300,14 @@ pub(crate) fn update(world: &mut World, field: &WindField, mills: &mut PropCrowd
         // Speed and step are small: at most one turn to take off.
         let turned = mill.rotor_angle + mill.rotor_speed * dt;
         mill.rotor_angle = if turned >= TAU { turned - TAU } else { turned };
-        mills.drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
+        mills.of(instance).drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
     }
 }
 
-/// The windmills: on the ring layout, added and removed at its outside. Drivers: nacelle yaw
-/// (about the nacelle's Y), rotor angle (the hub turned clockwise seen from the front: about
-/// -Z, as the `spin` clip).
+/// The windmills: on the ring layout, added and removed at its outside, each showing one of the
+/// windmill models (picked per windmill from the town's seed). Drivers: nacelle yaw (about the
+/// nacelle's Y), rotor angle (the hub turned clockwise seen from the front: about -Z, as the
+/// `spin` clip).
 pub(crate) struct Windmills {
     layout: Layout,
     /// Windmill entities by layout index: removal pops the newest.
@@ -327,13 +327,15 @@ impl Windmills {
     pub fn add(&mut self, town: &mut Town<'_>, props: &mut Props, count: usize) -> usize {
         let start = self.entities.len();
         let end = (start + count).min(MAX_WINDMILLS);
-        let scale = props.crowd(0).prop().scale;
         let batch: Vec<_> = (start..end)
             .map(|i| {
+                let pick = ModelPick::new(i as u64, (town.rng(self.name(), i as u64).next_u64() >> 32) as u32);
+                let model = pick.model(props.crowds().len());
+                let scale = props.crowd(model).prop().scale;
                 let (mill, placement) = self.layout.windmill(i as u32, town.terrain, town.wind, scale);
-                let instance = props.push(0, placement);
-                props.crowd_mut(0).drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
-                (mill, instance)
+                let instance = props.push(model, placement);
+                props.of(&instance).drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
+                (mill, pick, instance)
             })
             .collect();
         self.entities.extend(town.world.spawn_batch(batch));
@@ -345,9 +347,15 @@ impl Windmills {
         let keep = self.entities.len().saturating_sub(count);
         let removed = self.entities.len() - keep;
         for entity in self.entities.drain(keep..).rev() {
+            // The newest windmill is the last instance of its model's crowd (windmills are
+            // pushed, and picked again, in layout order).
+            if let Ok(instance) = world.get::<&PropInstance>(entity).map(|i| *i) {
+                let crowd = props.of(&instance);
+                debug_assert_eq!(instance.index() as usize + 1, crowd.len(), "the newest is its crowd's last");
+                crowd.pop();
+            }
             // Every entity in the list is alive: only this method despawns windmills.
             let _ = world.despawn(entity);
-            props.crowd_mut(0).pop();
         }
         removed
     }
@@ -373,17 +381,25 @@ impl PropKind for Windmills {
         "windmills"
     }
 
+    /// Every windmill model (at least one): windmills pick among them.
     fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
-        let windmill = only_model(self.name(), models)?;
-        let (w, b) = (&*windmill.model, &windmill.bindings);
-        let spec = Spec {
-            drivers: vec![
-                Driver { nodes: b.nodes(w, "windmill", "nacelle", Convention::Named("nacelle"))?, axis: Vec3::Y },
-                Driver { nodes: b.nodes(w, "windmill", "rotor", Convention::Named("hub"))?, axis: Vec3::NEG_Z },
-            ],
-            ..Spec::default()
+        let rig = |windmill: &PropModel| {
+            let (w, b) = (&*windmill.model, &windmill.bindings);
+            let spec = Spec {
+                drivers: vec![
+                    Driver { nodes: b.nodes(w, "windmill", "nacelle", Convention::Named("nacelle"))?, axis: Vec3::Y },
+                    Driver { nodes: b.nodes(w, "windmill", "rotor", Convention::Named("hub"))?, axis: Vec3::NEG_Z },
+                ],
+                ..Spec::default()
+            };
+            Ok(Rig { max_scale: MAX_SCALE, ..Rig::new(windmill.clone(), spec, 0) })
         };
-        Ok(vec![Rig { max_scale: MAX_SCALE, ..Rig::new(windmill.clone(), spec, 0) }])
+        some_models(self.name(), models)?.iter().map(rig).collect()
+    }
+
+    /// Every windmill picks again among the new models, keeping its state and placement.
+    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+        props.repick(world, rigs);
     }
 
     fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
@@ -391,7 +407,7 @@ impl PropKind for Windmills {
     }
 
     fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
-        update(town.world, town.wind, props.crowd_mut(0), town.time, town.steps, dt);
+        update(town.world, town.wind, props, town.time, town.steps, dt);
     }
 
     fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {

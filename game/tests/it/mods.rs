@@ -116,7 +116,8 @@ fn a_mod_far_off_its_size_is_fitted_and_warned_about() {
 /// A sidecar gives a model of any name a role, its units and its bindings: a car-shaped
 /// `truck.glb` with `role = "car"` drives in traffic beside the base car; a sidecar naming a node the model lacks
 /// is refused like a bad model, keeping the last good version; fixing it re-binds. The Fox
-/// as an ambient prop in its own units loops the clip its sidecar names, unfitted.
+/// as an ambient prop in its own units loops the clip its sidecar names, unfitted; as
+/// `vixen.glb` with `role = "animal"` it walks the parks beside the base fox.
 #[test]
 fn sidecars_place_bind_and_are_refused_like_models() {
     if !have_gpu() {
@@ -153,11 +154,17 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     std::fs::copy(root().join("assets/Fox.glb"), pack.join("fox_statue.glb")).expect("copy");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/fox_statue.glb"));
     assert_eq!(loaded["place"], "lot");
+
+    std::fs::write(pack.join("vixen.prop.toml"), "role = \"animal\"\nunits = 0.01\n").expect("sidecar");
+    std::fs::copy(root().join("assets/Fox.glb"), pack.join("vixen.glb")).expect("copy");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/vixen.glb"));
+    assert_eq!((loaded["place"].as_str(), loaded["adds"].as_str()), (Some("parks"), Some("Fox")), "{loaded}");
     let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
     let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
-    // Five props (the bus too), the ground, the houses, the truck beside the car, the fox statue.
-    assert_eq!((finished["gpu_models"].as_u64(), finished["mods"].as_u64()), (Some(9), Some(2)), "{finished}");
+    // Five props (the bus too), the ground, the houses, the truck beside the car, the fox
+    // statue, the vixen beside the fox.
+    assert_eq!((finished["gpu_models"].as_u64(), finished["mods"].as_u64()), (Some(10), Some(3)), "{finished}");
     let fitted = log.iter().any(|l| {
         path_ends_with(l, "pack/fox_statue.glb") && l["warning"].as_str().is_some_and(|w| w.contains("PROPS_FITTED"))
     });

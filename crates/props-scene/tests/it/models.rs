@@ -185,3 +185,59 @@ fn car_models_coexist_and_each_car_keeps_its_pick() {
     assert_eq!(before, after, "every car stays where it was");
     assert!(ids_of(&scene).iter().all(|&id| id == 1), "every car shows the one model left");
 }
+
+/// Windmill and animal models coexist as the cars' do: each windmill and fox shows one of its
+/// kind's models, seeded; new models (all kinds at once) keep every prop where it was, and a
+/// refused set changes nothing. Windmills are still removed newest first whatever they show.
+#[test]
+fn windmill_and_animal_models_coexist_and_are_picked_again() {
+    let windmill_b = PropModel::new(ModelId(8), Arc::new(synthetic::windmill().expect("windmill")));
+    let fox_b = PropModel::new(ModelId(9), Arc::new(synthetic::fox().expect("fox")));
+    let config = SceneConfig { cars: 0, windmills: 200, foxes: 40, seed: 3, ..SceneConfig::default() };
+    let mut scene = Scene::new(config, models()).expect("scene");
+    let m = models();
+    let shown = |scene: &Scene, id: u32| {
+        scene.crowds().filter(|(p, _, _)| p.id.0 == id).map(|(_, _, c)| c.len()).sum::<usize>()
+    };
+    let where_all = |scene: &Scene| -> Vec<glam::Affine3A> {
+        scene.world().iter().filter_map(|e| scene.placement_of(e.entity())).collect()
+    };
+    let before = where_all(&scene);
+    scene
+        .set_models_of([("windmills", vec![m.windmill.clone(), windmill_b]), ("foxes", vec![m.fox.clone(), fox_b])])
+        .expect("two of each");
+    assert_eq!(where_all(&scene), before, "every prop stays where it was");
+    let (mills, foxes) = (shown(&scene, 8), shown(&scene, 9));
+    assert!(
+        (50..=150).contains(&mills) && (8..=32).contains(&foxes),
+        "{mills} windmills, {foxes} foxes picked the new models"
+    );
+    assert_eq!(shown(&scene, m.windmill.id.0) + mills, 200);
+    // A refused set (a car is no animal) leaves both kinds as they are.
+    let refused = scene.set_models_of([("windmills", vec![m.windmill.clone()]), ("foxes", vec![m.car.clone()])]);
+    assert!(refused.is_err());
+    assert_eq!(shown(&scene, 8), mills, "the windmills kept their models too");
+    for _ in 0..120 {
+        scene.step(crate::support::DT);
+    }
+    let mut frame = props_frame::FrameData::default();
+    crate::support::draw(&mut scene, &mut frame);
+    assert_eq!(frame.instances.len(), scene.instance_count());
+    assert_eq!(scene.remove_windmills(150), 150);
+    assert_eq!(scene.count("windmills"), 50);
+    let left = scene.world().query::<&props_scene::Windmill>().iter().map(|m| m.index()).max();
+    assert_eq!(left, Some(49), "the newest went first");
+    // The same seed picks the same way.
+    let mut again = Scene::new(config, models()).expect("scene");
+    let m2 = models();
+    again
+        .set_models_of([
+            (
+                "windmills",
+                vec![m2.windmill.clone(), PropModel::new(ModelId(8), Arc::new(synthetic::windmill().expect("w")))],
+            ),
+            ("foxes", vec![m2.fox.clone(), PropModel::new(ModelId(9), Arc::new(synthetic::fox().expect("f")))]),
+        ])
+        .expect("two of each");
+    assert_eq!((shown(&again, 8), shown(&again, 9)), (mills, foxes), "seeded");
+}
