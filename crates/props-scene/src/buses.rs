@@ -16,7 +16,7 @@ use hecs::Entity;
 use props_anim::{Blend, Layer, Mask, Spec};
 
 use crate::bindings::Convention;
-use crate::cars::{CarWheels, WheelGeometry};
+use crate::cars::{CarWheels, WheelGeometry, WheelStep};
 use crate::error::SceneError;
 use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
 use crate::models::PropModel;
@@ -166,6 +166,7 @@ impl PropKind for Buses {
 
     fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
         let max_braking = town.config.driving.max_deceleration * STOPPABLE;
+        let step = WheelStep::new(dt);
         for (car, wheels, bus, instance) in
             town.world.query_mut::<(&mut Car, &mut CarWheels, &mut Bus, &PropInstance)>()
         {
@@ -203,7 +204,7 @@ impl PropKind for Buses {
             bus.doors = (bus.doors + if opening { dt } else { -dt }).clamp(0.0, self.door_time());
 
             let crowd = props.of(instance);
-            let (drivers, at) = self.geometry.drive(car, town.roads, crowd.prop().scale, wheels, dt);
+            let (drivers, at) = self.geometry.drive(car, town.roads, crowd.prop().scale, wheels, step);
             crowd.set_placement(instance.index(), at);
             crowd.drivers_mut(instance.index()).copy_from_slice(&drivers);
             // Each door's clip on its own layer, masked to its door.

@@ -168,25 +168,43 @@ impl WheelGeometry {
     }
 
     /// Places `car` (drawn `scale` times its model) on its lane and rolls and steers its
-    /// `wheels` for a step of `dt` seconds; returns its drivers' values and placement.
+    /// `wheels` for one `step`; returns its drivers' values and placement.
     pub fn drive(
         &self,
         car: &Car,
         roads: &RoadNetwork,
         scale: f32,
         wheels: &mut CarWheels,
-        dt: f32,
+        step: WheelStep,
     ) -> ([f32; 3], Affine3A) {
+        let WheelStep { dt, steer_ease } = step;
+        // Placed first: sampling the lane brings it into the cache for the steering below.
+        let at = placement(car, roads, scale);
         let (radius, wheelbase, front_axle) =
             (self.wheel_radius * scale, self.wheelbase * scale, self.front_axle * scale);
-        let lane = roads.lane(car.lane());
         wheels.spin = (wheels.spin + car.speed() * dt / radius).rem_euclid(TAU);
         // The front wheels steer for the lane they are over, which may already be the next one.
-        let ahead = if car.position() + front_axle > lane.length() { roads.lane(car.next_lane()) } else { lane };
-        let steer_ease = 1.0 - (-dt / STEER_TIME).exp();
+        let over = if car.position() + front_axle > roads.length(car.lane()) { car.next_lane() } else { car.lane() };
+        let ahead = roads.lane(over);
         wheels.curvature += (ahead.curvature() - wheels.curvature) * steer_ease;
         let [left, right] = self.pivot_offset.map(|offset| steer_angle(wheels.curvature, wheelbase, offset * scale));
-        ([wheels.spin, left, right], placement(car, roads, scale))
+        ([wheels.spin, left, right], at)
+    }
+}
+
+/// One step of the wheels of every vehicle: its length, and how far the steering follows the
+/// road's curvature in it (computed once a step, not per vehicle).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelStep {
+    dt: f32,
+    steer_ease: f32,
+}
+
+impl WheelStep {
+    /// A step of `dt` seconds.
+    #[must_use]
+    pub fn new(dt: f32) -> Self {
+        Self { dt, steer_ease: 1.0 - (-dt / STEER_TIME).exp() }
     }
 }
 
@@ -270,6 +288,7 @@ impl PropKind for Cars {
     }
 
     fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
+        let step = WheelStep::new(dt);
         for (car, wheels, instance) in town.world.query_mut::<(&Car, &mut CarWheels, &PropInstance)>() {
             // The kind's own (a bus has wheels too).
             if !props.owns(instance) {
@@ -277,7 +296,7 @@ impl PropKind for Cars {
             }
             let (geometry, doors) = self.models[instance.model()];
             let crowd = props.of(instance);
-            let (drivers, at) = geometry.drive(car, town.roads, crowd.prop().scale, wheels, dt);
+            let (drivers, at) = geometry.drive(car, town.roads, crowd.prop().scale, wheels, step);
             crowd.set_placement(instance.index(), at);
             crowd.drivers_mut(instance.index()).copy_from_slice(&drivers);
             if let Some(length) = doors {

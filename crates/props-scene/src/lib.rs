@@ -46,7 +46,7 @@ pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
 pub use bindings::{Bindings, Convention};
 pub use buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses, DWELL, STOP_AT};
 pub use camera::SceneCamera;
-pub use cars::{CarWheels, DOORS_AFTER, WheelGeometry};
+pub use cars::{CarWheels, DOORS_AFTER, WheelGeometry, WheelStep};
 pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, WindConfig};
 pub use crowds::PropCrowd;
 pub use error::SceneError;

@@ -215,14 +215,34 @@ impl Intersection {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoadNetwork {
     lanes: Vec<Lane>,
-    /// Each lane's length and speed limit, packed apart from the lanes for the traffic
-    /// system's per-car lookups.
+    /// Each lane's length, speed limit and links, packed apart from the lanes for the
+    /// traffic system's per-car lookups (a lane is large; these are read for every car).
     lengths: Vec<f32>,
     limits: Vec<f32>,
+    links: Vec<LaneLinks>,
     intersections: Vec<Intersection>,
     road_lanes: Vec<LaneId>,
     grid: usize,
     block: f32,
+}
+
+/// What the traffic system reads of a lane for every car, packed: its first next lane, and
+/// its stop line's intersection (`u32::MAX` for a connector) and approach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LaneLinks {
+    first_next: u32,
+    stop: u32,
+    approach: u8,
+}
+
+impl LaneLinks {
+    fn of(lane: &Lane) -> Self {
+        let first_next = lane.next.first().map_or(u32::MAX, |l| l.0);
+        match lane.stop_line() {
+            Some((to, approach)) => Self { first_next, stop: to.0, approach: approach as u8 },
+            None => Self { first_next, stop: u32::MAX, approach: 0 },
+        }
+    }
 }
 
 /// Unit vector to the right of heading `d` (right-hand traffic keeps right).
@@ -322,7 +342,8 @@ impl RoadNetwork {
         }
         let lengths = lanes.iter().map(Lane::length).collect();
         let limits = lanes.iter().map(Lane::speed_limit).collect();
-        Self { lanes, lengths, limits, intersections, road_lanes, grid, block }
+        let links = lanes.iter().map(LaneLinks::of).collect();
+        Self { lanes, lengths, limits, links, intersections, road_lanes, grid, block }
     }
 
     /// The length of lane `id`, metres (as [`Lane::length`]).
@@ -335,6 +356,28 @@ impl RoadNetwork {
     #[must_use]
     pub fn speed_limit(&self, id: LaneId) -> f32 {
         self.limits[id.index()]
+    }
+
+    /// The first lane after lane `id`, if any (a connector's only one; a road lane's first
+    /// choice).
+    #[must_use]
+    pub fn first_next(&self, id: LaneId) -> Option<LaneId> {
+        let next = self.links[id.index()].first_next;
+        (next != u32::MAX).then_some(LaneId(next))
+    }
+
+    /// Whether lane `id` is a connector across an intersection.
+    #[must_use]
+    pub fn is_connector(&self, id: LaneId) -> bool {
+        self.links[id.index()].stop == u32::MAX
+    }
+
+    /// The intersection and approach whose signal guards the end of lane `id` (as
+    /// [`Lane::stop_line`]).
+    #[must_use]
+    pub fn stop_line(&self, id: LaneId) -> Option<(IntersectionId, usize)> {
+        let links = self.links[id.index()];
+        (links.stop != u32::MAX).then_some((IntersectionId(links.stop), usize::from(links.approach)))
     }
 
     /// The connector from the end of `incoming` to the start of `outgoing`: a straight line or

@@ -23,7 +23,7 @@ use hecs::World;
 
 use crate::error::SceneError;
 use crate::rng::Rng;
-use crate::roads::{LaneId, LaneKind, RoadNetwork};
+use crate::roads::{LaneId, RoadNetwork};
 use crate::signals::{DETECTION_RANGE, LightState, Signals};
 
 /// How far ahead a driver looks for a leader, metres.
@@ -241,7 +241,7 @@ impl Occupancy {
 
     /// True when a car's front is within [`DETECTION_RANGE`] of the end of `lane`.
     pub fn demand(&self, roads: &RoadNetwork, lane: LaneId) -> bool {
-        let length = roads.lane(lane).length();
+        let length = roads.length(lane);
         self.lane(lane).last().is_some_and(|s| s.position + self.half_length(s) >= length - DETECTION_RANGE)
     }
 
@@ -272,10 +272,9 @@ impl Occupancy {
                 return Some(to_leader(slot, base));
             }
             base += roads.length(lane);
-            let next = roads.lane(lane);
             // Beyond a road lane the route is not chosen yet.
-            match (next.kind(), next.next().first()) {
-                (LaneKind::Connector { .. }, Some(&after)) if base < LOOKAHEAD => lane = after,
+            match roads.first_next(lane) {
+                Some(after) if roads.is_connector(lane) && base < LOOKAHEAD => lane = after,
                 _ => break,
             }
         }
@@ -285,8 +284,8 @@ impl Occupancy {
     /// Whether the exit road behind connector `connector` holds one more car beside those
     /// already in the box heading there ("don't block the box").
     fn exit_has_room(&self, roads: &RoadNetwork, connector: LaneId, params: &IdmParams) -> bool {
-        let Some(&exit) = roads.lane(connector).next().first() else { return true };
-        let free = self.lane(exit).first().map_or(roads.lane(exit).length(), |s| s.position - self.half_length(s));
+        let Some(exit) = roads.first_next(connector) else { return true };
+        let free = self.lane(exit).first().map_or(roads.length(exit), |s| s.position - self.half_length(s));
         let in_box: usize = roads.lane(exit).feeders().iter().map(|f| self.lane(*f).len()).sum();
         free >= (in_box + 1) as f32 * (params.car_length + params.min_gap)
     }
@@ -307,7 +306,7 @@ impl Occupancy {
     /// For a car that must stop at its lane's stop line: the distance from its front bumper to
     /// the line. `None` when it may go (or its front is already past the line).
     fn stop_line_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, car: &Car) -> Option<f32> {
-        let (intersection, approach) = roads.lane(car.lane).stop_line()?;
+        let (intersection, approach) = roads.stop_line(car.lane)?;
         let gap = roads.length(car.lane) - car.position - car.half_length;
         if gap < 0.0 {
             return None;
@@ -456,7 +455,7 @@ pub(crate) fn drive(
             position -= length;
             lane_id = next;
             hold = None;
-            if matches!(roads.lane(lane_id).kind(), LaneKind::Connector { .. }) {
+            if roads.is_connector(lane_id) {
                 stats.intersections_entered += 1;
             }
             next = roads.choose_next(lane_id, &mut rng);
