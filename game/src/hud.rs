@@ -91,10 +91,7 @@ fn picked(ui: &mut egui::Ui, demo: &Demo, actions: &mut HudActions) {
         }
         PropInfo::Windmill { wind, rotor_rpm } => format!("windmill: wind {wind:.1} m/s, rotor {rotor_rpm:.1} rpm"),
         PropInfo::TrafficLight { state } => format!("traffic light: {state:?}"),
-        PropInfo::Bus { speed, lane, dwelling, doors } => {
-            let state = if dwelling { "at its stop" } else { "driving" };
-            format!("bus: {state} at {:.0} km/h on lane {lane}, doors {:.0}% open", speed * 3.6, doors * 100.0)
-        }
+        PropInfo::Other { summary, .. } => summary,
         PropInfo::Fox { speed, gait, weight } => {
             format!("fox: {gait:?} at {speed:.1} m/s (clip weight {weight:.2}, the other {:.2})", 1.0 - weight)
         }

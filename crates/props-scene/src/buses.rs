@@ -157,7 +157,7 @@ impl PropKind for Buses {
             }
             let car = Car::new(roads, lane, position, 0.0, BUS_LENGTH, town.rng(self.name(), 1 + spawned as u64));
             let bus = Bus { state: BusState::Driving, doors: 0.0, lane, served: false };
-            let at = crate::cars::placement(&car, roads, scale);
+            let at = car.placement(roads, scale);
             props.spawn(town.world, 0, at, (car, CarWheels::default(), bus));
             spawned += 1;
         }
@@ -225,8 +225,14 @@ impl PropKind for Buses {
     fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
         let world = scene.world();
         let (car, bus) = (world.get::<&Car>(entity).ok()?, world.get::<&Bus>(entity).ok()?);
-        let doors = if self.door_time() > 0.0 { bus.doors / self.door_time() } else { 0.0 };
-        let dwelling = !matches!(bus.state, BusState::Driving);
-        Some(PropInfo::Bus { speed: car.speed(), lane: car.lane().0, dwelling, doors })
+        let open = if self.door_time() > 0.0 { bus.doors / self.door_time() } else { 0.0 };
+        let state = match bus.state {
+            BusState::Driving => "driving",
+            BusState::Dwelling(_) => "at its stop",
+            BusState::Closing => "leaving its stop",
+        };
+        let (speed, lane) = (car.speed() * 3.6, car.lane().0);
+        let summary = format!("bus {state} at {speed:.0} km/h on lane {lane}, doors {:.0} % open", open * 100.0);
+        Some(PropInfo::Other { kind: self.name(), summary })
     }
 }

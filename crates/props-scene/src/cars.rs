@@ -12,7 +12,6 @@ use props_anim::{Driver, NodeId, Spec};
 
 use crate::bindings::{Bindings, Convention};
 use crate::error::SceneError;
-use crate::facing;
 use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
 use crate::models::PropModel;
 use crate::picking::PropInfo;
@@ -66,12 +65,6 @@ impl CarWheels {
 fn steer_angle(curvature: f32, wheelbase: f32, offset: f32) -> f32 {
     let denominator = (1.0 - curvature * offset).max(0.1);
     (wheelbase * curvature / denominator).atan().clamp(-MAX_STEER, MAX_STEER)
-}
-
-/// Where `car` stands: on its lane, facing along it, `scale` times the model.
-pub fn placement(car: &Car, roads: &RoadNetwork, scale: f32) -> Affine3A {
-    let (at, direction) = roads.lane(car.lane()).sample(car.position());
-    facing(direction, scale, Vec3::new(at.x, 0.0, at.y))
 }
 
 /// Car paints, sRGB, picked per car from the town's seed (white, silver, black, red, blue,
@@ -179,7 +172,7 @@ impl WheelGeometry {
     ) -> ([f32; 3], Affine3A) {
         let WheelStep { dt, steer_ease } = step;
         // Placed first: sampling the lane brings it into the cache for the steering below.
-        let at = placement(car, roads, scale);
+        let at = car.placement(roads, scale);
         let (radius, wheelbase, front_axle) =
             (self.wheel_radius * scale, self.wheelbase * scale, self.front_axle * scale);
         wheels.spin = (wheels.spin + car.speed() * dt / radius).rem_euclid(TAU);
@@ -257,7 +250,7 @@ impl Cars {
         let car = Car::new(town.roads, lane, position, speed, town.config.driving.car_length, rng);
         let model = ModelPick::new(number, pick);
         let variant = model.model(props.crowds().len());
-        let at = placement(&car, town.roads, props.crowd(variant).prop().scale);
+        let at = car.placement(town.roads, props.crowd(variant).prop().scale);
         let entity = props.spawn(town.world, variant, at, (car, CarWheels::default(), model));
         if let Ok(instance) = town.world.get::<&PropInstance>(entity) {
             props.crowd_mut(variant).set_tint(instance.index(), paint);

@@ -9,8 +9,8 @@ use crate::animals::Gait;
 use crate::scene::Scene;
 use crate::signals::LightState;
 
-/// What a picked prop is doing.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What a picked prop is doing: the built-in kinds' in figures, any other kind's in words.
+#[derive(Clone, Debug, PartialEq)]
 pub enum PropInfo {
     /// A car.
     Car {
@@ -33,16 +33,13 @@ pub enum PropInfo {
         /// What it shows.
         state: LightState,
     },
-    /// A bus.
-    Bus {
-        /// Speed, m/s.
-        speed: f32,
-        /// Its lane.
-        lane: u32,
-        /// Whether it is dwelling at a stop.
-        dwelling: bool,
-        /// How far its doors are open, 0 (closed) to 1.
-        doors: f32,
+    /// A prop of a kind the scene does not build in (a bus, a game's own), as its kind
+    /// describes it.
+    Other {
+        /// The kind's name ([`crate::PropKind::name`]).
+        kind: &'static str,
+        /// What it is doing, in a few words for a player (`bus at its stop, doors open`).
+        summary: String,
     },
     /// A fox.
     Fox {

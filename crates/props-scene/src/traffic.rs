@@ -115,12 +115,21 @@ pub struct Car {
 
 impl Car {
     /// A vehicle `length` metres long at `position` on `lane` driving at `speed`, with its own
-    /// random stream `rng` (speed preference and routing).
-    pub(crate) fn new(roads: &RoadNetwork, lane: LaneId, position: f32, speed: f32, length: f32, mut rng: Rng) -> Self {
+    /// random stream `rng` (speed preference and routing). Spawn it where there is room
+    /// ([`crate::Town::has_room`]).
+    #[must_use]
+    pub fn new(roads: &RoadNetwork, lane: LaneId, position: f32, speed: f32, length: f32, mut rng: Rng) -> Self {
         let preference = rng.range(0.85, 1.1);
         let next = roads.choose_next(lane, &mut rng);
         let half_length = length * 0.5;
         Self { lane, next, position, speed, acceleration: 0.0, preference, half_length, hold: None, rng }
+    }
+
+    /// Where it stands: on its lane, facing along it, a model drawn `scale` times its size.
+    #[must_use]
+    pub fn placement(&self, roads: &RoadNetwork, scale: f32) -> glam::Affine3A {
+        let (at, direction) = roads.lane(self.lane).sample(self.position);
+        crate::facing(direction, scale, glam::Vec3::new(at.x, 0.0, at.y))
     }
 
     /// Its length, bumper to bumper, metres.

@@ -5,6 +5,7 @@ mod animals;
 mod buses;
 mod determinism;
 mod extract;
+mod kinds;
 mod models;
 mod picking;
 mod signals;
