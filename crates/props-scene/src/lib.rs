@@ -1,9 +1,11 @@
 //! The demo town as a `hecs` world: a grid of two-way roads with signalled intersections, cars
 //! following lanes with the Intelligent Driver Model, windmills on a ring of hills turning in
-//! a wind field, and foxes walking and running in the parks. Each step, systems (plain
-//! functions of the world and a fixed `dt`) move everything and set each prop's animation
-//! state; once per frame the animation runtime poses what the camera sees and extraction
-//! lists it as [`props_frame::FrameData`] instances, one batch per model.
+//! a wind field, and foxes walking, running and resting in the parks; a game adds its own prop
+//! kinds ([`PropKind`], registered with [`Scene::register`]), such as the [`Buses`]. Each
+//! step, systems (plain functions of the world and a fixed `dt`, one per kind) move everything
+//! and set each prop's animation state; once per frame the animation runtime poses what the
+//! camera sees and extraction lists it as [`props_frame::FrameData`] instances, one batch per
+//! model.
 //!
 //! ```text
 //! Scene::new(config, models) -> step(dt) x N -> animate(&mut frame) -> extract(&mut frame) -> renderer
@@ -64,7 +66,7 @@ pub use signals::{
 };
 pub use step::{FixedStep, RateMeter};
 pub use terrain::{HILL_HEIGHT, Terrain};
-pub use traffic::{Car, IdmParams, TrafficStats};
+pub use traffic::{Car, IdmParams, STANDING_BELOW, TrafficStats};
 pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, rotor_speed_for};
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};
