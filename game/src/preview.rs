@@ -204,12 +204,20 @@ impl Preview {
     /// Shows a finished import, or keeps the last good version and says why not.
     fn take(&mut self, imported: Imported, renderer: &mut Renderer) {
         let path = self.path.display().to_string();
-        let shown = imported.result.and_then(|(model, report)| {
+        // Checked in full before the GPU is touched: only a refused upload has anything to undo.
+        let checked = imported.result.and_then(|(model, report)| {
             let heat = influence_heat_map(&model).map_err(|e| format!("the heat map: {e}"))?;
-            for (id, drawn) in [(MODEL, &model), (HEAT, &heat)] {
-                renderer.set_model(id, drawn).map_err(|refused| format!("{path}: error[PROPS_GPU]: {refused}"))?;
-            }
             Shown::new(model, heat, report)
+        });
+        let shown = checked.and_then(|shown| match shown.upload(renderer) {
+            Ok(()) => Ok(shown),
+            Err(refused) => {
+                // The new model may have replaced the last good one under its id: put it back.
+                if let Some(Err(error)) = self.shown.as_ref().map(|last| last.upload(renderer)) {
+                    tracing::error!(error = %error, "restoring the previewed model failed");
+                }
+                Err(format!("{path}: error[PROPS_GPU]: {refused}"))
+            }
         });
         match shown {
             Ok(shown) => {
@@ -221,14 +229,6 @@ impl Preview {
             }
             Err(reason) => {
                 tracing::warn!(path = %path, version = imported.version, reason = %reason, "preview refused");
-                // The last good version is still on the GPU under the same ids.
-                if let Some(shown) = &self.shown {
-                    for (id, drawn) in [(MODEL, &shown.model), (HEAT, &shown.heat)] {
-                        if let Err(error) = renderer.set_model(id, drawn) {
-                            tracing::error!(error = %error, "restoring the previewed model failed");
-                        }
-                    }
-                }
                 self.refused = Some(reason);
             }
         }
@@ -282,6 +282,13 @@ impl Preview {
 }
 
 impl Shown {
+    /// Puts the model and its heat map on the GPU, under their ids.
+    fn upload(&self, renderer: &mut Renderer) -> Result<(), props_render::ModelRefused> {
+        renderer.set_model(MODEL, &self.model)?;
+        renderer.set_model(HEAT, &self.heat)?;
+        Ok(())
+    }
+
     fn new(model: Model, heat: Model, report: String) -> Result<Self, String> {
         let extent = model.sampled_extent(EXTENT_SAMPLES).ok_or("the model has no vertices to show")?;
         let scale = SHOWN_RADIUS / extent.radius().max(1e-6);
@@ -335,8 +342,7 @@ impl Screen for Preview {
 
     fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
         if let Some(shown) = &self.shown {
-            renderer.set_model(MODEL, &shown.model)?;
-            renderer.set_model(HEAT, &shown.heat)?;
+            shown.upload(renderer)?;
         }
         Ok(())
     }
