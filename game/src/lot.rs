@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::{Affine3A, Vec3};
-use props_anim::{Crowd, JointMatrix, Layer, Model, Playback, Pose, Program, Sharing, Spec, View, pose_state};
+use props_anim::{Crowd, Layer, Model, PaletteBuffer, Playback, Pose, Program, Sharing, Spec, View, pose_state};
 use props_frame::{DebugLine, FrameData, ModelId};
 
 /// Smallest gap between two lot models, metres.
@@ -136,7 +136,7 @@ impl ModLot {
 
     /// Poses the models `view` sees (every one without a view) into `palettes`, on the
     /// animation runtime; frame number `frame`.
-    pub fn animate(&mut self, view: Option<&View>, frame: u64, palettes: &mut Vec<JointMatrix>) {
+    pub fn animate(&mut self, view: Option<&View>, frame: u64, palettes: &mut PaletteBuffer) {
         for entry in self.entries.values_mut() {
             entry.crowd.update(&entry.program, view, frame, None, palettes);
         }
@@ -185,6 +185,8 @@ fn ground_radius(model: &Model) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use props_anim::JointMatrix;
+
     use super::*;
 
     /// A morph-animated mod moves on the lot: its instance's palette carries the clip's
@@ -199,7 +201,7 @@ mod tests {
         let mut lot = ModLot::default();
         lot.insert(&path, ModelId(9), Arc::clone(&model), 1.0, 0);
         lot.advance(2.099_998_7);
-        let mut palettes = Vec::new();
+        let mut palettes = PaletteBuffer::default();
         lot.animate(None, 0, &mut palettes);
         let slots = &palettes[model.weight_slot()..model.palette_len()];
         let weights: Vec<f32> = slots.iter().flat_map(JointMatrix::to_array).take(model.morph_weight_count()).collect();

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use crate::lod::{View, Visibility, is_due};
 use crate::palette::JointMatrix;
+use crate::palette_buffer::PaletteBuffer;
 use crate::program::{Lane, Program, Scratch, signature_code};
 use crate::shared::{Key, KeyTable, MAX_COARSENING, Sharing, Steps, fits};
 use crate::state::Layer;
@@ -443,7 +444,7 @@ impl Crowd {
         view: Option<&View>,
         frame: u64,
         workers: Option<&Workers>,
-        palettes: &mut Vec<JointMatrix>,
+        palettes: &mut PaletteBuffer,
     ) -> CrowdStats {
         assert!(program.palette_len() == self.palette_len && program.driver_count() == self.drivers_per);
         self.visible.clear();
@@ -517,12 +518,12 @@ impl Crowd {
         // (3)-(4) evaluation into the buffer.
         let p = self.palette_len;
         let start = palettes.len();
-        palettes.resize(start + self.batches.len() * 4 * p, JointMatrix::IDENTITY);
+        let out = palettes.grow(self.batches.len() * 4 * p);
         let shared = self.sharing != Sharing::None;
         let (layers, drivers) =
             if shared { (&self.unique_layers, &self.unique_drivers) } else { (&self.layers, &self.drivers) };
         let states = States { layers, drivers, layers_per: self.layers_per, drivers_per: self.drivers_per };
-        evaluate(program, &states, &self.batches, &mut self.scratches, workers, &mut palettes[start..]);
+        evaluate(program, &states, &self.batches, &mut self.scratches, workers, out);
         let posed: usize = self.batches.iter().map(|b| usize::from(b.filled)).sum();
         // (5) where each visible instance's palette is: its state's (an instance's, or a
         // distinct key's); a deferred unshared instance's last palette is appended, and an

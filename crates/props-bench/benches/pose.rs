@@ -3,7 +3,7 @@
 //! criterion's "time per element" is the time per joint per frame.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use props_anim::{JointMatrix, Layer, Model, Program, Sharing, Workers};
+use props_anim::{Layer, Model, PaletteBuffer, Program, Sharing, Workers};
 use props_bench::naive;
 use props_bench::table::wrap_times;
 use props_bench::workload::{self, Crowd};
@@ -31,7 +31,7 @@ fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instan
     for _ in 0..instances {
         fast.push(glam::Vec3::ZERO);
     }
-    let mut out: Vec<JointMatrix> = Vec::new();
+    let mut out = PaletteBuffer::default();
     let mut frame = |fast: &mut props_anim::Crowd, time: f32, times: &mut [f32], workers: Option<&Workers>| {
         wrap_times(&crowd.phases, time, duration, times);
         for (i, &t) in times.iter().enumerate() {

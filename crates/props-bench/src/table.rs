@@ -9,7 +9,9 @@
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
-use props_anim::{Crowd, JointMatrix, Layer, Model, Program, Quantization, Sharing, UpdateRateLod, View, Workers};
+use props_anim::{
+    Crowd, JointMatrix, Layer, Model, PaletteBuffer, Program, Quantization, Sharing, UpdateRateLod, View, Workers,
+};
 
 use crate::naive;
 use crate::workload::{self, Crowd as PoseCrowd};
@@ -217,7 +219,7 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
             crowd.layers_mut(i)[0] = Layer::clip(0, t);
         }
     };
-    let mut palettes: Vec<JointMatrix> = Vec::new();
+    let mut palettes = PaletteBuffer::default();
     let mut one = crowd(Sharing::None, 1);
     let cpu_bytes = one.bytes_per_instance() as f64;
     let timing = measure(options, |time| {

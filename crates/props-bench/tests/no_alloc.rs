@@ -9,7 +9,7 @@
 use glam::Vec3;
 use peak_alloc::PeakAlloc;
 use props_anim::{
-    Crowd, JointMatrix, Layer, Model, PlayMode, Program, Quantization, Sharing, UpdateRateLod, View, Workers,
+    Crowd, Layer, Model, PaletteBuffer, PlayMode, Program, Quantization, Sharing, UpdateRateLod, View, Workers,
 };
 use props_bench::workload;
 
@@ -62,7 +62,7 @@ fn frame(
     crowds: &mut [(Crowd, Option<View>)],
     workers: Option<&Workers>,
     f: u64,
-    palettes: &mut Vec<JointMatrix>,
+    palettes: &mut PaletteBuffer,
 ) {
     palettes.clear();
     for (crowd, view) in crowds {
@@ -77,7 +77,7 @@ fn one_thread(model: &Model, clip: usize) {
     let program = Program::for_clip(model, clip);
     let phases = workload::phases(N, program.duration(0), 1);
     let mut crowds = crowds(&program, 1);
-    let mut palettes = Vec::new();
+    let mut palettes = PaletteBuffer::default();
     check("one thread", |f| frame(&program, &phases, &mut crowds, None, f, &mut palettes), 0);
 }
 
@@ -85,7 +85,7 @@ fn workers(model: &Model, clip: usize, pool: &Workers) {
     let program = Program::for_clip(model, clip);
     let phases = workload::phases(N, program.duration(0), 1);
     let mut crowds = crowds(&program, 8);
-    let mut palettes = Vec::new();
+    let mut palettes = PaletteBuffer::default();
     // The frame loop runs on a pool thread (see `Workers::install`).
     pool.install(|| {
         check("workers", |f| frame(&program, &phases, &mut crowds, Some(pool), f, &mut palettes), 4096);

@@ -9,7 +9,7 @@ mod orbit;
 use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
-use props_anim::JointMatrix;
+use props_anim::{JointMatrix, PaletteBuffer};
 
 pub use orbit::OrbitCamera;
 
@@ -137,8 +137,8 @@ pub const SKY: [f64; 4] = [0.36, 0.55, 0.85, 1.0];
 /// with [`FrameData::push_instance`], close each model's run with [`FrameData::end_batch`].
 #[derive(Clone, Debug, Default)]
 pub struct FrameData {
-    /// Every instance's palette, back to back.
-    pub palettes: Vec<JointMatrix>,
+    /// Every instance's palette, back to back (written over the last frame's in place).
+    pub palettes: PaletteBuffer,
     /// Every instance.
     pub instances: Vec<InstanceData>,
     /// Runs of instances per model.
@@ -156,13 +156,13 @@ impl FrameData {
         self.lines.clear();
     }
 
-    /// Adds an instance at `transform` and returns its palette, `palette_len` matrices to fill
-    /// (for example with `props_anim::Model::write_palettes`).
+    /// Adds an instance at `transform` and returns its palette, `palette_len` identities to
+    /// fill (for example with `props_anim::Model::write_palettes`).
     pub fn push_instance(&mut self, transform: &Affine3A, palette_len: usize) -> &mut [JointMatrix] {
-        let base = self.palettes.len();
-        self.instances.push(InstanceData::new(transform, base as u32));
-        self.palettes.resize(base + palette_len, JointMatrix::IDENTITY);
-        &mut self.palettes[base..]
+        self.instances.push(InstanceData::new(transform, self.palettes.len() as u32));
+        let palette = self.palettes.grow(palette_len);
+        palette.fill(JointMatrix::IDENTITY);
+        palette
     }
 
     /// Adds an instance that reuses an existing palette starting at `palette_base` (pose

@@ -7,7 +7,8 @@
 
 use glam::Affine3A;
 use props_anim::{
-    Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state,
+    Crowd, CrowdStats, JointMatrix, Layer, PaletteBuffer, Pose, Program, Quantization, Sharing, View, Workers,
+    pose_state,
 };
 use props_frame::{FrameData, InstanceData, NO_TINT};
 
@@ -182,7 +183,7 @@ impl PropCrowd {
         view: Option<&View>,
         frame: u64,
         workers: Option<&Workers>,
-        palettes: &mut Vec<JointMatrix>,
+        palettes: &mut PaletteBuffer,
     ) -> CrowdStats {
         self.crowd.update(&self.program, view, frame, workers, palettes)
     }

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use props_anim::{
-    Blend, Crowd, Driver, JointMatrix, Lane, Layer, Mask, Model, Pose, Program, Quantization, Sharing, Spec,
-    UpdateRateLod, View, Workers, pose_state,
+    Blend, Crowd, Driver, JointMatrix, Lane, Layer, Mask, Model, PaletteBuffer, Pose, Program, Quantization, Sharing,
+    Spec, UpdateRateLod, View, Workers, pose_state,
 };
 use props_bench::workload;
 
@@ -181,8 +181,9 @@ fn an_instance_gives_the_same_bits_whatever_shares_its_batch() {
 }
 
 /// A crowd of foxes crossfading from Walk to Run, on 1, 2 and 3 threads, shared or not:
-/// every frame's palettes are bitwise the same; LOD keeps the last pose of far instances
-/// and culling drops those out of view.
+/// every frame's palettes are bitwise the same, whether written into a new buffer each frame
+/// or over the last frame's (first poisoned with NaN); LOD keeps the last pose of far
+/// instances and culling drops those out of view.
 #[test]
 fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promises() {
     let fox = workload::fox();
@@ -194,7 +195,7 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
     // Enough for the workers to take part (the crowd keeps small frames on one thread).
     let n = 601;
     let phases = workload::phases(n, 1.0, 3);
-    let frame_palettes = |crowd: &mut Crowd, workers: Option<&Workers>, frame: u64| {
+    let frame_palettes = |crowd: &mut Crowd, workers: Option<&Workers>, frame: u64, palettes: &mut PaletteBuffer| {
         for (i, phase) in phases.iter().enumerate() {
             let t = frame as f32 * 0.05 + phase;
             let walk = Layer::clip(0, props_anim::PlayMode::Loop.wrap(t, program.duration(0)));
@@ -204,8 +205,8 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
             };
             crowd.layers_mut(i).copy_from_slice(&[walk, run]);
         }
-        let mut palettes = Vec::new();
-        crowd.update(&program, None, frame, workers, &mut palettes);
+        palettes.clear();
+        crowd.update(&program, None, frame, workers, palettes);
         let mut by_instance: Vec<(usize, Vec<u32>)> = crowd
             .visible()
             .map(|(i, base)| {
@@ -227,16 +228,19 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
         for i in 0..n {
             reference.push(Vec3::new(i as f32, 0.0, 0.0));
         }
-        let frames: Vec<_> = (0..10).map(|f| frame_palettes(&mut reference, None, f)).collect();
+        let frames: Vec<_> =
+            (0..10).map(|f| frame_palettes(&mut reference, None, f, &mut PaletteBuffer::default())).collect();
         for threads in [1, 2, 3] {
             let workers = Workers::new(threads).expect("workers start");
             let mut crowd = Crowd::new(&program, 2, sharing, 200.0, threads * 3);
             for i in 0..n {
                 crowd.push(Vec3::new(i as f32, 0.0, 0.0));
             }
+            let mut reused = PaletteBuffer::default();
+            reused.grow(2 * n * program.palette_len()).fill(JointMatrix { rows: [[f32::NAN; 4]; 3] });
             for (f, expected) in frames.iter().enumerate() {
                 assert!(
-                    frame_palettes(&mut crowd, Some(&workers), f as u64) == *expected,
+                    frame_palettes(&mut crowd, Some(&workers), f as u64, &mut reused) == *expected,
                     "{sharing:?}, {threads} threads, frame {f}"
                 );
             }
@@ -252,7 +256,7 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
     let projection = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 1000.0);
     let look = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
     let view = View::new(Vec3::ZERO, projection * look, UpdateRateLod::default(), 0);
-    let mut palettes = Vec::new();
+    let mut palettes = PaletteBuffer::default();
     for i in 0..m {
         crowd.layers_mut(i)[0] = Layer::clip(0, 0.1);
     }

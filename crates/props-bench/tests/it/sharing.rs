@@ -8,8 +8,8 @@
 
 use glam::Vec3;
 use props_anim::{
-    Crowd, Driver, JointMatrix, Layer, Model, PlayMode, Pose, Program, Quantization, Sharing, Spec, pose_state,
-    skinning,
+    Crowd, Driver, JointMatrix, Layer, Model, PaletteBuffer, PlayMode, Pose, Program, Quantization, Sharing, Spec,
+    pose_state, skinning,
 };
 use props_bench::workload;
 
@@ -55,7 +55,7 @@ fn shared_palettes(
         crowd.layers_mut(i).copy_from_slice(l);
         crowd.drivers_mut(i).copy_from_slice(d);
     }
-    let mut palettes = Vec::new();
+    let mut palettes = PaletteBuffer::default();
     crowd.update(program, None, 0, None, &mut palettes);
     let p = program.palette_len();
     crowd.visible().map(|(_, base)| palettes[base as usize..base as usize + p].to_vec()).collect()
@@ -159,7 +159,7 @@ fn far_from_the_camera_steps_coarsen_but_the_error_seen_stays_bounded() {
         crowd.push(Vec3::new(0.0, 0.0, -distance(i)));
         crowd.drivers_mut(i).copy_from_slice(&[a[0] - 3.0, a[1]]);
     }
-    let mut palettes = Vec::new();
+    let mut palettes = PaletteBuffer::default();
     crowd.update(&program, Some(&view), 0, None, &mut palettes);
     let radius = model.pose_bounds().radius as f32;
     let p = program.palette_len();
