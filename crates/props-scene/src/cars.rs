@@ -178,8 +178,7 @@ impl WheelGeometry {
         wheels.spin = (wheels.spin + car.speed() * dt / radius).rem_euclid(TAU);
         // The front wheels steer for the lane they are over, which may already be the next one.
         let over = if car.position() + front_axle > roads.length(car.lane()) { car.next_lane() } else { car.lane() };
-        let ahead = roads.lane(over);
-        wheels.curvature += (ahead.curvature() - wheels.curvature) * steer_ease;
+        wheels.curvature += (roads.curvature(over) - wheels.curvature) * steer_ease;
         let [left, right] = self.pivot_offset.map(|offset| steer_angle(wheels.curvature, wheelbase, offset * scale));
         ([wheels.spin, left, right], at)
     }

@@ -167,13 +167,28 @@ impl Lane {
     /// direction of travel there.
     #[must_use]
     pub fn sample(&self, distance: f32) -> (Vec2, Vec2) {
-        let last = self.points.len() - 1;
-        let segment = self.distances.partition_point(|&d| d <= distance).clamp(1, last) - 1;
-        let (a, b) = (self.points[segment], self.points[segment + 1]);
-        let span = self.distances[segment + 1] - self.distances[segment];
-        let u = if span > 0.0 { ((distance - self.distances[segment]) / span).clamp(0.0, 1.0) } else { 0.0 };
-        (a.lerp(b, u), (b - a).normalize_or(Vec2::Y))
+        sample_path(self.points.len(), |i| (self.points[i], self.distances[i]), distance)
     }
+}
+
+/// The point `distance` metres along a polyline of `len` points (at least two; `point(i)`:
+/// the `i`-th point and its distance along the polyline), clamped to it, and the unit
+/// direction there.
+fn sample_path(len: usize, point: impl Fn(usize) -> (Vec2, f32), distance: f32) -> (Vec2, Vec2) {
+    // The segment: the last point at or before `distance`, never the last point.
+    let (mut low, mut high) = (0, len - 1);
+    while high - low > 1 {
+        let middle = (low + high) / 2;
+        if point(middle).1 <= distance {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let ((a, from), (b, to)) = (point(low), point(low + 1));
+    let span = to - from;
+    let u = if span > 0.0 { ((distance - from) / span).clamp(0.0, 1.0) } else { 0.0 };
+    (a.lerp(b, u), (b - a).normalize_or(Vec2::Y))
 }
 
 /// One intersection of the grid.
@@ -219,7 +234,13 @@ pub struct RoadNetwork {
     /// traffic system's per-car lookups (a lane is large; these are read for every car).
     lengths: Vec<f32>,
     limits: Vec<f32>,
+    curvatures: Vec<f32>,
     links: Vec<LaneLinks>,
+    /// Every lane's polyline back to back (each point with its distance along the lane, side
+    /// by side: one cache miss per vehicle placed), for placing every vehicle every step:
+    /// lane `i`'s is `paths[i]..paths[i + 1]`.
+    path_points: Vec<(Vec2, f32)>,
+    paths: Vec<u32>,
     intersections: Vec<Intersection>,
     road_lanes: Vec<LaneId>,
     grid: usize,
@@ -342,8 +363,25 @@ impl RoadNetwork {
         }
         let lengths = lanes.iter().map(Lane::length).collect();
         let limits = lanes.iter().map(Lane::speed_limit).collect();
+        let curvatures = lanes.iter().map(Lane::curvature).collect();
         let links = lanes.iter().map(LaneLinks::of).collect();
-        Self { lanes, lengths, limits, links, intersections, road_lanes, grid, block }
+        let path_points =
+            lanes.iter().flat_map(|l| l.points.iter().copied().zip(l.distances.iter().copied())).collect();
+        let paths = std::iter::once(0)
+            .chain(lanes.iter().scan(0, |end, l| {
+                *end += l.points.len() as u32;
+                Some(*end)
+            }))
+            .collect();
+        Self { lanes, lengths, limits, curvatures, links, path_points, paths, intersections, road_lanes, grid, block }
+    }
+
+    /// The point `distance` metres along lane `id` and the direction of travel there (as
+    /// [`Lane::sample`], from the packed polylines).
+    #[must_use]
+    pub fn sample(&self, id: LaneId, distance: f32) -> (Vec2, Vec2) {
+        let path = &self.path_points[self.paths[id.index()] as usize..self.paths[id.index() + 1] as usize];
+        sample_path(path.len(), |i| path[i], distance)
     }
 
     /// The length of lane `id`, metres (as [`Lane::length`]).
@@ -356,6 +394,12 @@ impl RoadNetwork {
     #[must_use]
     pub fn speed_limit(&self, id: LaneId) -> f32 {
         self.limits[id.index()]
+    }
+
+    /// The curvature of lane `id`, 1/m (as [`Lane::curvature`]).
+    #[must_use]
+    pub fn curvature(&self, id: LaneId) -> f32 {
+        self.curvatures[id.index()]
     }
 
     /// The first lane after lane `id`, if any (a connector's only one; a road lane's first
@@ -525,6 +569,18 @@ mod tests {
             let end = lane.sample(lane.length()).0;
             for next in lane.next() {
                 assert!(roads.lane(*next).sample(0.0).0.distance(end) < 1e-3);
+            }
+        }
+    }
+
+    /// The packed polylines the traffic places vehicles with are each lane's own.
+    #[test]
+    fn packed_paths_sample_as_their_lanes() {
+        let roads = RoadNetwork::grid(4, 80.0, 13.9, 2.0);
+        for (i, lane) in roads.lanes().iter().enumerate() {
+            for k in -1..=21 {
+                let distance = lane.length() * k as f32 / 20.0;
+                assert_eq!(roads.sample(LaneId(i as u32), distance), lane.sample(distance), "lane {i} at {distance}");
             }
         }
     }

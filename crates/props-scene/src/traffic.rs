@@ -128,7 +128,7 @@ impl Car {
     /// Where it stands: on its lane, facing along it, a model drawn `scale` times its size.
     #[must_use]
     pub fn placement(&self, roads: &RoadNetwork, scale: f32) -> glam::Affine3A {
-        let (at, direction) = roads.lane(self.lane).sample(self.position);
+        let (at, direction) = roads.sample(self.lane, self.position);
         crate::facing(direction, scale, glam::Vec3::new(at.x, 0.0, at.y))
     }
 
