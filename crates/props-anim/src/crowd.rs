@@ -115,7 +115,23 @@ pub struct Crowd {
     bases: Vec<u32>,
     table: KeyTable,
     scratches: Vec<Scratch>,
+    /// What the last [`Crowd::plan`] decided, for [`Crowd::write`].
+    plan: Plan,
     stats: CrowdStats,
+}
+
+/// A frame's plan, between [`Crowd::plan`] and [`Crowd::write`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Plan {
+    /// Update-rate LOD is on (instances may be deferred).
+    lod: bool,
+    /// Every batch is of one signature (then the `j`-th state of `todo` is lane `j % 4` of
+    /// batch `j / 4`).
+    uniform: bool,
+    /// Visible instances deferred.
+    deferred: usize,
+    /// Matrices the frame writes.
+    matrices: usize,
 }
 
 /// How the states of one frame are laid out for evaluation.
@@ -256,6 +272,7 @@ impl Crowd {
             bases: Vec::new(),
             table: KeyTable::default(),
             scratches: (0..runs.max(1)).map(|_| program.scratch()).collect(),
+            plan: Plan::default(),
             stats: CrowdStats::default(),
         }
     }
@@ -389,7 +406,13 @@ impl Crowd {
         self.visible.iter().map(|&(i, base)| (i as usize, base))
     }
 
-    /// What the last [`Crowd::update`] did.
+    /// Palette matrices the frame the last [`Crowd::plan`] planned writes.
+    #[must_use]
+    pub fn planned(&self) -> usize {
+        self.plan.matrices
+    }
+
+    /// What the last [`Crowd::update`] (or [`Crowd::write`]) did.
     #[must_use]
     pub fn stats(&self) -> CrowdStats {
         self.stats
@@ -438,6 +461,7 @@ impl Crowd {
     /// Poses the frame (see the module documentation): appends the palettes it writes to
     /// `palettes` (the buffer uploaded) and lists the visible instances. `view`: `None` sees
     /// and poses everything every frame; `frame` numbers frames, for update-rate LOD.
+    /// [`Crowd::plan`] then [`Crowd::write`].
     pub fn update(
         &mut self,
         program: &Program,
@@ -446,6 +470,16 @@ impl Crowd {
         workers: Option<&Workers>,
         palettes: &mut PaletteBuffer,
     ) -> CrowdStats {
+        let matrices = self.plan(program, view, frame);
+        let start = palettes.len();
+        self.write(program, workers, start, palettes.grow(matrices))
+    }
+
+    /// Steps (1) to (3) of a frame (see the module documentation): decides what is visible,
+    /// due and evaluated, and returns how many palette matrices [`Crowd::write`] will write.
+    /// Crowds plan independently: a scene plans all its crowds at once, then writes each into
+    /// its part of one buffer.
+    pub fn plan(&mut self, program: &Program, view: Option<&View>, frame: u64) -> usize {
         assert!(program.palette_len() == self.palette_len && program.driver_count() == self.drivers_per);
         self.visible.clear();
         self.batches.clear();
@@ -515,68 +549,85 @@ impl Crowd {
                     form_batches(&self.todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches);
             }
         }
-        // (3)-(4) evaluation into the buffer.
+        let shared = self.sharing != Sharing::None;
+        let stored = if shared { 0 } else { deferred };
+        let matrices = (self.batches.len() * 4 + stored) * self.palette_len;
+        self.plan = Plan { lod, uniform, deferred, matrices };
+        matrices
+    }
+
+    /// Steps (4) and (5) of the frame the last [`Crowd::plan`] planned: evaluates into `out`
+    /// (the matrices it said, which the buffer uploaded holds from matrix `start` on) and
+    /// lists the visible instances with their palettes' offsets in that buffer.
+    pub fn write(
+        &mut self,
+        program: &Program,
+        workers: Option<&Workers>,
+        start: usize,
+        out: &mut [JointMatrix],
+    ) -> CrowdStats {
+        let Plan { lod, uniform, deferred, matrices } = self.plan;
+        assert!(out.len() == matrices, "write what was planned");
         let p = self.palette_len;
-        let start = palettes.len();
-        let out = palettes.grow(self.batches.len() * 4 * p);
+        let evaluated_len = self.batches.len() * 4 * p;
         let shared = self.sharing != Sharing::None;
         let (layers, drivers) =
             if shared { (&self.unique_layers, &self.unique_drivers) } else { (&self.layers, &self.drivers) };
         let states = States { layers, drivers, layers_per: self.layers_per, drivers_per: self.drivers_per };
-        evaluate(program, &states, &self.batches, &mut self.scratches, workers, out);
+        evaluate(program, &states, &self.batches, &mut self.scratches, workers, &mut out[..evaluated_len]);
         let posed: usize = self.batches.iter().map(|b| usize::from(b.filled)).sum();
         // (5) where each visible instance's palette is: its state's (an instance's, or a
-        // distinct key's); a deferred unshared instance's last palette is appended, and an
-        // evaluated one's kept as its next last one.
+        // distinct key's); a deferred unshared instance's last palette is copied after the
+        // evaluated ones, and an evaluated one's kept as its next last one.
         let evaluated = if shared { self.unique_keys.len() } else { self.centers.len() };
-        // The palette of the `j`-th state of `todo`.
-        let base_of = |j: usize| (start + j * p) as u32;
+        // The palette of the `j`-th state of `todo`, in `out`.
+        let at_of = |j: usize| j * p;
         if !uniform {
             self.bases.resize(evaluated, 0);
             for (b, batch) in self.batches.iter().enumerate() {
                 for k in 0..usize::from(batch.filled) {
-                    self.bases[batch.states[k] as usize] = base_of(4 * b + k);
+                    self.bases[batch.states[k] as usize] = at_of(4 * b + k) as u32;
                 }
             }
         }
         if lod && !shared {
             self.store.resize(self.centers.len() * p, JointMatrix::IDENTITY);
         }
-        // Unshared, due instances are `todo` in order.
-        let mut due = 0;
+        // Unshared, due instances are `todo` in order; deferred ones' palettes follow.
+        let (mut due, mut copied) = (0, evaluated_len);
         for entry in &mut self.visible {
             let i = entry.0 as usize;
-            entry.1 = match entry.1 {
+            let at = match entry.1 {
                 // Shared: the distinct keys are `todo` in order.
                 unique if shared => {
                     if uniform {
-                        base_of(unique as usize)
+                        at_of(unique as usize)
                     } else {
-                        self.bases[unique as usize]
+                        self.bases[unique as usize] as usize
                     }
                 }
                 DEFERRED => {
-                    let base = palettes.len() as u32;
-                    palettes.extend_from_slice(&self.store[i * p..(i + 1) * p]);
-                    base
+                    out[copied..copied + p].copy_from_slice(&self.store[i * p..(i + 1) * p]);
+                    copied += p;
+                    copied - p
                 }
                 _ => {
-                    let base = if uniform { base_of(due) } else { self.bases[i] };
+                    let at = if uniform { at_of(due) } else { self.bases[i] as usize };
                     due += 1;
                     if lod {
-                        let at = base as usize;
-                        self.store[i * p..(i + 1) * p].copy_from_slice(&palettes[at..at + p]);
+                        self.store[i * p..(i + 1) * p].copy_from_slice(&out[at..at + p]);
                     }
-                    base
+                    at
                 }
             };
+            entry.1 = (start + at) as u32;
         }
         self.stats = CrowdStats {
             instances: self.centers.len(),
             visible: self.visible.len(),
             deferred,
             posed,
-            palettes: (palettes.len() - start) / p.max(1),
+            palettes: matrices / p.max(1),
         };
         self.stats
     }

@@ -40,4 +40,18 @@ impl Workers {
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.pool.install(f)
     }
+
+    /// Runs `a` and `b`, at once on the pool's threads, and returns both results (inside
+    /// [`Workers::install`], without allocating).
+    pub fn join<A: Send, B: Send>(&self, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
+        self.pool.install(|| rayon::join(a, b))
+    }
+
+    /// Calls `f` on every item, several at once on the pool's threads: each item is a task of
+    /// its own, for a few uneven items (a thread busy with a large one leaves the others to
+    /// the rest).
+    pub fn for_each_mut<T: Send>(&self, items: &mut [T], f: impl Fn(&mut T) + Send + Sync) {
+        use rayon::prelude::*;
+        self.pool.install(|| items.par_iter_mut().with_max_len(1).for_each(f));
+    }
 }

@@ -7,8 +7,7 @@
 
 use glam::Affine3A;
 use props_anim::{
-    Crowd, CrowdStats, JointMatrix, Layer, PaletteBuffer, Pose, Program, Quantization, Sharing, View, Workers,
-    pose_state,
+    Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state,
 };
 use props_frame::{FrameData, InstanceData, NO_TINT};
 
@@ -177,15 +176,20 @@ impl PropCrowd {
         }
     }
 
-    /// Poses the visible instances due this frame into `palettes` (see [`Crowd::update`]).
-    pub(crate) fn update(
-        &mut self,
-        view: Option<&View>,
-        frame: u64,
-        workers: Option<&Workers>,
-        palettes: &mut PaletteBuffer,
-    ) -> CrowdStats {
-        self.crowd.update(&self.program, view, frame, workers, palettes)
+    /// Plans this frame's poses (see [`Crowd::plan`]); returns the palette matrices they take.
+    pub(crate) fn plan(&mut self, view: Option<&View>, frame: u64) -> usize {
+        self.crowd.plan(&self.program, view, frame)
+    }
+
+    /// Palette matrices the last [`PropCrowd::plan`] planned.
+    pub(crate) fn planned(&self) -> usize {
+        self.crowd.planned()
+    }
+
+    /// Poses what the last [`PropCrowd::plan`] planned into `out`, which the frame's palette
+    /// buffer holds from matrix `start` on (see [`Crowd::write`]).
+    pub(crate) fn write(&mut self, workers: Option<&Workers>, start: usize, out: &mut [JointMatrix]) -> CrowdStats {
+        self.crowd.write(&self.program, workers, start, out)
     }
 
     /// Palette matrices per pose.

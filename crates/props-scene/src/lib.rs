@@ -34,6 +34,7 @@ mod extract;
 mod kind;
 mod models;
 mod picking;
+mod posing;
 mod rng;
 mod roads;
 mod scene;

@@ -17,6 +17,7 @@ use crate::extract::AnimationStats;
 use crate::kind::{PropInstance, PropKind, Props, Registered, Town, kind_of};
 use crate::models::{PropModel, SceneModels};
 use crate::picking::PropInfo;
+use crate::posing;
 use crate::roads::{IntersectionId, LaneId, RoadNetwork};
 use crate::signals::{self, SignalOverride, Signals, TrafficLights};
 use crate::terrain::Terrain;
@@ -244,18 +245,10 @@ impl Scene {
         self.frames += 1;
         let (view, number) = (self.view(), self.frames);
         let (kinds, workers, palettes) = (&mut self.kinds, self.workers.as_ref(), &mut frame.palettes);
-        let mut pose_all = || {
-            let mut stats = AnimationStats::default();
-            for crowd in kinds.iter_mut().flat_map(|r| r.props.crowds_mut()) {
-                let posed = crowd.update(view.as_ref(), number, workers, palettes);
-                stats.add(&posed, crowd.palette_len());
-            }
-            stats
-        };
-        // One hand-over to the pool per frame: nested parallel work inside stays on it.
+        // One hand-over to the pool per frame: the parallel work inside stays on it.
         let mut stats = match workers {
-            Some(workers) => workers.install(pose_all),
-            None => pose_all(),
+            Some(pool) => pool.install(|| posing::pose(kinds, view.as_ref(), number, workers, palettes)),
+            None => posing::pose(kinds, view.as_ref(), number, None, palettes),
         };
         stats.pressure = view.map_or(0, |v| v.pressure);
         self.animation = stats;

@@ -1,0 +1,72 @@
+//! A frame's poses for every crowd of every kind: each crowd plans its frame (what it sees,
+//! poses and shares), all at once on the worker threads; then each writes its palettes into
+//! its own part of the frame's one buffer, in registration order, the parts also at once.
+//! The buffer is laid out as if the crowds had been posed one after another, so results are
+//! bitwise the same for any number of threads. Allocation-free.
+
+use props_anim::{JointMatrix, PaletteBuffer, View, Workers};
+
+use crate::extract::AnimationStats;
+use crate::kind::Registered;
+
+/// Palette matrices the kinds' crowds planned.
+fn planned(kinds: &[Registered]) -> usize {
+    kinds.iter().flat_map(|r| r.props.crowds()).map(|c| c.planned()).sum()
+}
+
+/// Writes the planned palettes of `kinds` into `out` (theirs back to back, in order), which
+/// the frame's buffer holds from matrix `start` on: halves of the kinds at once.
+fn write(kinds: &mut [Registered], start: usize, out: &mut [JointMatrix], workers: Option<&Workers>) {
+    if let [one] = kinds {
+        let mut at = 0;
+        for crowd in one.props.crowds_mut() {
+            let len = crowd.planned();
+            crowd.write(workers, start + at, &mut out[at..at + len]);
+            at += len;
+        }
+        return;
+    }
+    let (first, second) = kinds.split_at_mut(kinds.len() / 2);
+    if first.is_empty() {
+        return;
+    }
+    let len = planned(first);
+    let (head, tail) = out.split_at_mut(len);
+    match workers {
+        Some(pool) => {
+            pool.join(|| write(first, start, head, workers), || write(second, start + len, tail, workers));
+        }
+        None => {
+            write(first, start, head, None);
+            write(second, start + len, tail, None);
+        }
+    }
+}
+
+/// Poses every crowd of `kinds` seen from `view` (everything without one) for frame number
+/// `frame`, appending their palettes to `palettes` (see the module documentation).
+pub(crate) fn pose(
+    kinds: &mut [Registered],
+    view: Option<&View>,
+    frame: u64,
+    workers: Option<&Workers>,
+    palettes: &mut PaletteBuffer,
+) -> AnimationStats {
+    let plan = |r: &mut Registered| {
+        for crowd in r.props.crowds_mut() {
+            crowd.plan(view, frame);
+        }
+    };
+    match workers {
+        Some(pool) => pool.for_each_mut(kinds, plan),
+        None => kinds.iter_mut().for_each(plan),
+    }
+    let start = palettes.len();
+    let out = palettes.grow(planned(kinds));
+    write(kinds, start, out, workers);
+    let mut stats = AnimationStats::default();
+    for crowd in kinds.iter().flat_map(|r| r.props.crowds()) {
+        stats.add(&crowd.parts().2.stats(), crowd.palette_len());
+    }
+    stats
+}
