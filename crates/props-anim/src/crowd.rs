@@ -393,6 +393,13 @@ impl Crowd {
         &mut self.drivers[i * self.drivers_per..(i + 1) * self.drivers_per]
     }
 
+    /// Every instance's driver values back to back ([`Program::driver_count`] each), to set
+    /// them all in one pass.
+    #[inline]
+    pub fn all_drivers_mut(&mut self) -> &mut [f32] {
+        &mut self.drivers
+    }
+
     /// Sets where instance `i` stands (the centre of its culling sphere), world space.
     #[inline]
     pub fn set_center(&mut self, i: usize, center: Vec3) {
@@ -508,7 +515,6 @@ impl Crowd {
             Sharing::Exact | Sharing::Quantized(_) => {
                 self.table.clear();
                 self.unique_keys.clear();
-                let words = self.layers_per * 3 + self.drivers_per + 1;
                 let quantization = match self.sharing {
                     Sharing::Quantized(q) => Some(q),
                     _ => None,
@@ -531,7 +537,7 @@ impl Crowd {
                     }
                     let keys = &mut self.unique_keys;
                     let key = self.keys[i];
-                    let unique = self.table.get_or_insert(&key, words, || {
+                    let unique = self.table.get_or_insert(&key, || {
                         keys.push(key);
                         (keys.len() - 1) as u32
                     });

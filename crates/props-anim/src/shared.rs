@@ -181,9 +181,13 @@ impl Default for Quantization {
 /// the coarsening level.
 pub const KEY_WORDS: usize = 12;
 
-/// A state packed for lookup (see the module documentation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) struct Key([u32; KEY_WORDS]);
+/// A state packed for lookup (see the module documentation), with its hash (computed once,
+/// when the state is keyed: an instance drawn with its last pose is looked up by it again).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Key {
+    words: [u32; KEY_WORDS],
+    hash: u64,
+}
 
 /// Whether a state of `layers` layers and `drivers` drivers fits a key.
 #[must_use]
@@ -213,13 +217,14 @@ impl Key {
         for (d, &angle) in drivers.iter().enumerate() {
             words[at + d] = steps.map_or(angle.to_bits(), |q| q.angle_index(angle));
         }
-        words[at + drivers.len()] = steps.map_or(0, |q| u32::from(q.level));
-        Self(words)
+        let used = at + drivers.len() + 1;
+        words[used - 1] = steps.map_or(0, |q| u32::from(q.level));
+        Self { words, hash: hash(&words[..used]) }
     }
 
     /// Whether it is `other` (every word compared, without branching or a library call).
     fn equals(&self, other: &Self) -> bool {
-        self.0.iter().zip(&other.0).fold(0, |diff, (a, b)| diff | (a ^ b)) == 0
+        self.words.iter().zip(&other.words).fold(0, |diff, (a, b)| diff | (a ^ b)) == 0
     }
 
     /// The state this key stands for, into `layers` and `drivers` (of the lengths it was made
@@ -231,7 +236,7 @@ impl Key {
         layers: &mut [Layer],
         drivers: &mut [f32],
     ) {
-        let words = &self.0;
+        let words = &self.words;
         let at = layers.len() * 3;
         let steps = quantization.map(|q| q.steps(words[at + drivers.len()] as u8));
         for (l, layer) in layers.iter_mut().enumerate() {
@@ -278,10 +283,10 @@ impl Default for KeyTable {
     }
 }
 
-/// A hash of a key's first `words` words (the others are zero).
-fn hash(key: &Key, words: usize) -> u64 {
+/// A hash of a key's words in use.
+fn hash(words: &[u32]) -> u64 {
     let mut h = 0u64;
-    for &word in &key.0[..words] {
+    for &word in words {
         h = (h ^ u64::from(word)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(23);
     }
     h ^ (h >> 29)
@@ -296,10 +301,9 @@ impl KeyTable {
         self.used.clear();
     }
 
-    /// The value of `key` (whose words past `words` are zero), inserting `make()` the first
-    /// time it is met.
-    pub fn get_or_insert(&mut self, key: &Key, words: usize, make: impl FnOnce() -> u32) -> u32 {
-        let h = hash(key, words);
+    /// The value of `key`, inserting `make()` the first time it is met.
+    pub fn get_or_insert(&mut self, key: &Key, make: impl FnOnce() -> u32) -> u32 {
+        let h = key.hash;
         let tag = (h >> 32) as u32;
         let mask = self.slots.len() - 1;
         let mut slot = h as usize & mask;
@@ -318,12 +322,12 @@ impl KeyTable {
         self.keys[slot] = *key;
         self.used.push(slot as u32);
         if self.used.len() * 2 > self.slots.len() {
-            self.grow(words);
+            self.grow();
         }
         value
     }
 
-    fn grow(&mut self, words: usize) {
+    fn grow(&mut self) {
         let old: Vec<(Key, u32)> =
             self.used.iter().map(|&s| (self.keys[s as usize], self.slots[s as usize].1)).collect();
         let size = self.slots.len() * 2;
@@ -331,7 +335,7 @@ impl KeyTable {
         self.keys = vec![Key::default(); size];
         self.used.clear();
         for (key, value) in old {
-            self.get_or_insert(&key, words, || value);
+            self.get_or_insert(&key, || value);
         }
     }
 }

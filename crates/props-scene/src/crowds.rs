@@ -159,6 +159,11 @@ impl PropCrowd {
         self.crowd.drivers_mut(i as usize)
     }
 
+    /// Every instance's driver values back to back (see [`Crowd::all_drivers_mut`]).
+    pub fn all_drivers_mut(&mut self) -> &mut [f32] {
+        self.crowd.all_drivers_mut()
+    }
+
     /// Adds a copy of instance `i` of `other` (a crowd of another version of the model, with
     /// the same layers and drivers): its placement, state and paint; returns its number.
     pub(crate) fn push_copy(&mut self, other: &PropCrowd, i: u32) -> u32 {

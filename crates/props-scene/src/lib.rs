@@ -68,7 +68,7 @@ pub use signals::{
 pub use step::{FixedStep, RateMeter};
 pub use terrain::{HILL_HEIGHT, Terrain};
 pub use traffic::{Car, IdmParams, STANDING_BELOW, TrafficStats};
-pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, rotor_speed_for};
+pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, WindmillState, rotor_speed_for};
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};
 

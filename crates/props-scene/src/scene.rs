@@ -22,7 +22,7 @@ use crate::roads::{IntersectionId, LaneId, RoadNetwork};
 use crate::signals::{self, SignalOverride, Signals, TrafficLights};
 use crate::terrain::Terrain;
 use crate::traffic::{self, TrafficState, TrafficStats};
-use crate::wind::{Layout, Wind, WindField, Windmills};
+use crate::wind::{Layout, Wind, WindField, WindmillState, Windmills};
 
 /// Flat ground beyond the town's outermost boxes (its corners included), metres.
 const TOWN_MARGIN: f32 = 15.0;
@@ -513,6 +513,15 @@ impl Scene {
     /// model).
     pub fn crowds(&self) -> impl Iterator<Item = (&PropModel, &Program, &Crowd)> {
         self.each_crowd().map(PropCrowd::parts)
+    }
+
+    /// How the windmill `entity` moves now (`None` for an entity that is not a windmill).
+    #[must_use]
+    pub fn windmill_state(&self, entity: Entity) -> Option<WindmillState> {
+        let Registered { kind, props } = &self.kinds[self.index_of::<Windmills>()?];
+        let instance = *self.world.get::<&PropInstance>(entity).ok()?;
+        let mills: &Windmills = (&**kind as &dyn Any).downcast_ref()?;
+        props.owns(&instance).then(|| mills.state(props, &instance))
     }
 
     /// Radius of the outermost windmill ring now, metres (for placing the camera).

@@ -7,6 +7,7 @@
 //! (about local Z) nodes, set as the animation runtime's two drivers. Windmills stand on rings on the hills around the town, placed in
 //! O(1) each from their index, so adding and removing them never moves the others.
 
+use std::collections::HashMap;
 use std::f32::consts::{PI, TAU};
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
@@ -15,6 +16,7 @@ use props_anim::{Driver, Spec};
 
 use crate::bindings::Convention;
 use crate::config::{MAX_WINDMILLS, WindConfig};
+use crate::crowds::PropCrowd;
 use crate::error::SceneError;
 use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
 use crate::models::PropModel;
@@ -185,15 +187,34 @@ pub fn rotor_speed_for(speed: f32) -> f32 {
     if speed < CUT_IN { 0.0 } else { ROTOR_GAIN * speed.min(RATED) }
 }
 
-/// A windmill on the hills.
+/// A windmill on the hills: where it stands. How it moves is kept beside its crowd
+/// ([`Scene::windmill_state`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Windmill {
     index: u32,
     site: Vec2,
-    wind: Site,
-    yaw: f32,
-    rotor_angle: f32,
-    rotor_speed: f32,
+}
+
+/// How a windmill moves now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindmillState {
+    /// Nacelle yaw, radians in `[-pi, pi)`: the rotor faces this heading.
+    pub yaw: f32,
+    /// Rotor angle, radians in `[0, 2 pi)`, clockwise seen from the front.
+    pub rotor_angle: f32,
+    /// Rotor angular speed, rad/s.
+    pub rotor_speed: f32,
+}
+
+/// The windmills of one model's crowd as the wind system steps them, a structure of arrays
+/// aligned with the crowd's instances (instance `i`'s are the `i`-th): where each samples the
+/// wind and its rotor speed. Their yaw and rotor angle are the crowd's drivers. Every windmill
+/// is stepped every step, so this is what a step reads, 16 bytes a windmill, in order, rather
+/// than the world's entities.
+#[derive(Clone, Debug, Default)]
+struct Rotors {
+    sites: Vec<Site>,
+    speeds: Vec<f32>,
 }
 
 impl Windmill {
@@ -207,24 +228,6 @@ impl Windmill {
     #[must_use]
     pub fn site(&self) -> Vec2 {
         self.site
-    }
-
-    /// Nacelle yaw, radians in `[-pi, pi)`: the rotor faces this heading.
-    #[must_use]
-    pub fn yaw(&self) -> f32 {
-        self.yaw
-    }
-
-    /// Rotor angle, radians in `[0, 2 pi)`, clockwise seen from the front.
-    #[must_use]
-    pub fn rotor_angle(&self) -> f32 {
-        self.rotor_angle
-    }
-
-    /// Rotor angular speed, rad/s.
-    #[must_use]
-    pub fn rotor_speed(&self) -> f32 {
-        self.rotor_speed
     }
 }
 
@@ -261,8 +264,15 @@ impl Layout {
         (ring, index - self.before_ring(ring))
     }
 
-    /// Windmill `index` standing on `terrain` in `field`, and its placement.
-    pub fn windmill(&self, index: u32, terrain: &Terrain, field: &WindField, scale: f32) -> (Windmill, Affine3A) {
+    /// Windmill `index` standing on `terrain` in `field`: the windmill, where it samples the
+    /// wind, its drivers (nacelle yaw, rotor angle) and its placement.
+    fn windmill(
+        &self,
+        index: u32,
+        terrain: &Terrain,
+        field: &WindField,
+        scale: f32,
+    ) -> (Windmill, Site, [f32; 2], Affine3A) {
         let (ring, slot) = self.ring_of(u64::from(index));
         let capacity = (self.first_ring() + 6 * ring) as f32;
         let mut rng = Rng::stream(self.seed, Stream::Windmill, u64::from(index));
@@ -271,36 +281,52 @@ impl Layout {
         let site = Vec2::new(angle.cos(), angle.sin()) * radius;
         let scale = rng.range(MIN_SCALE, MAX_SCALE) * scale;
         let yaw = rng.angle() - PI;
-        let mill = Windmill { index, site, wind: field.site(site), yaw, rotor_angle: rng.angle(), rotor_speed: 0.0 };
+        let drivers = [yaw, rng.angle()];
         let ground = Vec3::new(site.x, terrain.height(site), site.y);
-        (mill, Affine3A::from_scale_rotation_translation(Vec3::splat(scale), Quat::IDENTITY, ground))
+        let placement = Affine3A::from_scale_rotation_translation(Vec3::splat(scale), Quat::IDENTITY, ground);
+        (Windmill { index, site }, field.site(site), drivers, placement)
     }
 }
 
 /// Steps between two updates of a windmill's yaw and rotor speed from the wind, staggered by
-/// windmill so that each step updates an even share of them (the wind and the windmills
-/// change over seconds: a 1/15 s update is smooth); the rotor turns every step.
+/// runs of [`WIND_RUN`] instances so that each step updates an even share of them (the wind
+/// and the windmills change over seconds: a 1/15 s update is smooth); the rotor turns every
+/// step.
 const WIND_STEPS: u64 = 4;
+/// Consecutive instances that turn into the wind on the same step.
+const WIND_RUN: usize = 64;
 
 /// Turns the windmills due in step number `step` into the wind and brings their rotor speed
-/// towards the wind's, spins every rotor, and sets every windmill's drivers (nacelle yaw,
-/// rotor angle).
-fn update(world: &mut World, field: &WindField, mills: &mut Props, time: f64, step: u64, dt: f32) {
+/// towards the wind's, then spins every rotor: each crowd's drivers (nacelle yaw, rotor angle)
+/// beside its [`Rotors`]. Two passes: the runs of windmills due, then every rotor in one
+/// stream (which the compiler vectorizes).
+fn update(field: &WindField, crowds: &mut [PropCrowd], rotors: &mut [Rotors], time: f64, step: u64, dt: f32) {
     let wind_dt = dt * WIND_STEPS as f32;
     let inertia = 1.0 - (-wind_dt / ROTOR_INERTIA).exp();
     let max_yaw = YAW_RATE * wind_dt;
     let now = field.at_time(time);
-    for (mill, instance) in world.query_mut::<(&mut Windmill, &PropInstance)>() {
-        if (step + u64::from(mill.index)).is_multiple_of(WIND_STEPS) {
-            let wind = now.sample(&mill.wind);
-            let error = wrap_near(wind.from - mill.yaw);
-            mill.yaw = wrap_near(mill.yaw + error.clamp(-max_yaw, max_yaw));
-            mill.rotor_speed += (rotor_speed_for(wind.speed) - mill.rotor_speed) * inertia;
+    // Run `r` is due when `step + r` is a multiple of `WIND_STEPS`.
+    let first_due = ((WIND_STEPS - step % WIND_STEPS) % WIND_STEPS) as usize;
+    for (crowd, rotors) in crowds.iter_mut().zip(rotors) {
+        let drivers = crowd.all_drivers_mut();
+        let Rotors { sites, speeds } = rotors;
+        debug_assert_eq!(drivers.len(), sites.len() * 2, "two drivers per windmill, aligned with the crowd");
+        for start in (first_due * WIND_RUN..sites.len()).step_by(WIND_STEPS as usize * WIND_RUN) {
+            let end = (start + WIND_RUN).min(sites.len());
+            let run =
+                drivers[start * 2..end * 2].chunks_exact_mut(2).zip(&sites[start..end]).zip(&mut speeds[start..end]);
+            for ((drivers, site), speed) in run {
+                let wind = now.sample(site);
+                let error = wrap_near(wind.from - drivers[0]);
+                drivers[0] = wrap_near(drivers[0] + error.clamp(-max_yaw, max_yaw));
+                *speed += (rotor_speed_for(wind.speed) - *speed) * inertia;
+            }
         }
         // Speed and step are small: at most one turn to take off.
-        let turned = mill.rotor_angle + mill.rotor_speed * dt;
-        mill.rotor_angle = if turned >= TAU { turned - TAU } else { turned };
-        mills.of(instance).drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
+        for (drivers, speed) in drivers.chunks_exact_mut(2).zip(speeds.iter()) {
+            let turned = drivers[1] + speed * dt;
+            drivers[1] = if turned >= TAU { turned - TAU } else { turned };
+        }
     }
 }
 
@@ -312,6 +338,8 @@ pub(crate) struct Windmills {
     layout: Layout,
     /// Windmill entities by layout index: removal pops the newest.
     entities: Vec<Entity>,
+    /// Each model's windmills as the wind system steps them.
+    rotors: Vec<Rotors>,
     /// How many stand when the kind is registered.
     initial: usize,
 }
@@ -319,7 +347,7 @@ pub(crate) struct Windmills {
 impl Windmills {
     /// `initial` windmills on `layout`.
     pub fn new(layout: Layout, initial: usize) -> Self {
-        Self { layout, entities: Vec::new(), initial }
+        Self { layout, entities: Vec::new(), rotors: Vec::new(), initial }
     }
 
     /// Adds up to `count` windmills on the next free sites (never beyond [`MAX_WINDMILLS`] in
@@ -332,9 +360,14 @@ impl Windmills {
                 let pick = ModelPick::new(i as u64, (town.rng(self.name(), i as u64).next_u64() >> 32) as u32);
                 let model = pick.model(props.crowds().len());
                 let scale = props.crowd(model).prop().scale;
-                let (mill, placement) = self.layout.windmill(i as u32, town.terrain, town.wind, scale);
+                let (mill, site, drivers, placement) = self.layout.windmill(i as u32, town.terrain, town.wind, scale);
                 let instance = props.push(model, placement);
-                props.of(&instance).drivers_mut(instance.index()).copy_from_slice(&[mill.yaw, mill.rotor_angle]);
+                props.of(&instance).drivers_mut(instance.index()).copy_from_slice(&drivers);
+                self.rotors.resize_with(props.crowds().len(), Rotors::default);
+                let rotors = &mut self.rotors[model];
+                debug_assert_eq!(rotors.sites.len(), instance.index() as usize, "aligned with the crowd");
+                rotors.sites.push(site);
+                rotors.speeds.push(0.0);
                 (mill, pick, instance)
             })
             .collect();
@@ -353,11 +386,21 @@ impl Windmills {
                 let crowd = props.of(&instance);
                 debug_assert_eq!(instance.index() as usize + 1, crowd.len(), "the newest is its crowd's last");
                 crowd.pop();
+                let rotors = &mut self.rotors[instance.model()];
+                rotors.sites.pop();
+                rotors.speeds.pop();
             }
             // Every entity in the list is alive: only this method despawns windmills.
             let _ = world.despawn(entity);
         }
         removed
+    }
+
+    /// How the windmill of `instance` (one of `props`, this kind's) moves.
+    pub fn state(&self, props: &Props, instance: &PropInstance) -> WindmillState {
+        let (model, i) = (instance.model(), instance.index());
+        let drivers = props.crowd(model).drivers(i);
+        WindmillState { yaw: drivers[0], rotor_angle: drivers[1], rotor_speed: self.rotors[model].speeds[i as usize] }
     }
 
     /// Windmills standing.
@@ -399,7 +442,29 @@ impl PropKind for Windmills {
 
     /// Every windmill picks again among the new models, keeping its state and placement.
     fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+        // The windmills move to new crowds; their rotors move with them.
+        let rotors = &self.rotors;
+        let before: HashMap<Entity, (Site, f32)> = world
+            .query_mut::<(Entity, &PropInstance)>()
+            .into_iter()
+            .filter(|(_, instance)| props.owns(instance))
+            .map(|(entity, instance)| {
+                let (r, i) = (&rotors[instance.model()], instance.index() as usize);
+                (entity, (r.sites[i], r.speeds[i]))
+            })
+            .collect();
         props.repick(world, rigs);
+        self.rotors = props
+            .crowds()
+            .iter()
+            .map(|c| Rotors { sites: vec![Site::default(); c.len()], speeds: vec![0.0; c.len()] })
+            .collect();
+        for (entity, instance) in world.query_mut::<(Entity, &PropInstance)>() {
+            if let Some(&(site, speed)) = before.get(&entity) {
+                let (r, i) = (&mut self.rotors[instance.model()], instance.index() as usize);
+                (r.sites[i], r.speeds[i]) = (site, speed);
+            }
+        }
     }
 
     fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
@@ -407,13 +472,13 @@ impl PropKind for Windmills {
     }
 
     fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
-        update(town.world, town.wind, props, town.time, town.steps, dt);
+        update(town.wind, props.crowds_mut(), &mut self.rotors, town.time, town.steps, dt);
     }
 
     fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
-        let mill = scene.world().get::<&Windmill>(entity).ok()?;
-        let wind = scene.wind_at(mill.site()).speed;
-        Some(PropInfo::Windmill { wind, rotor_rpm: mill.rotor_speed() * 60.0 / TAU })
+        let site = scene.world().get::<&Windmill>(entity).ok()?.site();
+        let state = scene.windmill_state(entity)?;
+        Some(PropInfo::Windmill { wind: scene.wind_at(site).speed, rotor_rpm: state.rotor_speed * 60.0 / TAU })
     }
 }
 

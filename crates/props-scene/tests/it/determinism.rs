@@ -12,8 +12,9 @@ fn fingerprint(scene: &mut Scene) -> Vec<u32> {
     for car in scene.world().query::<&Car>().iter() {
         bits.extend([car.lane().0, car.next_lane().0, car.position().to_bits(), car.speed().to_bits()]);
     }
-    for mill in scene.world().query::<&Windmill>().iter() {
-        bits.extend([mill.yaw().to_bits(), mill.rotor_angle().to_bits(), mill.rotor_speed().to_bits()]);
+    let mills: Vec<hecs::Entity> = scene.world().query::<(hecs::Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
+    for state in mills.into_iter().filter_map(|e| scene.windmill_state(e)) {
+        bits.extend([state.yaw.to_bits(), state.rotor_angle.to_bits(), state.rotor_speed.to_bits()]);
     }
     for fox in scene.world().query::<&Fox>().iter() {
         bits.extend([fox.position().x.to_bits(), fox.position().y.to_bits(), fox.speed().to_bits()]);

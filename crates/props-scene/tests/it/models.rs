@@ -202,11 +202,19 @@ fn windmill_and_animal_models_coexist_and_are_picked_again() {
     let where_all = |scene: &Scene| -> Vec<glam::Affine3A> {
         scene.world().iter().filter_map(|e| scene.placement_of(e.entity())).collect()
     };
-    let before = where_all(&scene);
+    let moving = |scene: &Scene| -> Vec<props_scene::WindmillState> {
+        scene.world().iter().filter_map(|e| scene.windmill_state(e.entity())).collect()
+    };
+    for _ in 0..60 {
+        scene.step(crate::support::DT);
+    }
+    let (before, turning) = (where_all(&scene), moving(&scene));
+    assert!(turning.len() == 200 && turning.iter().all(|m| m.rotor_speed > 0.0), "the rotors have spun up");
     scene
         .set_models_of([("windmills", vec![m.windmill.clone(), windmill_b]), ("foxes", vec![m.fox.clone(), fox_b])])
         .expect("two of each");
     assert_eq!(where_all(&scene), before, "every prop stays where it was");
+    assert_eq!(moving(&scene), turning, "every windmill turns on as it did");
     let (mills, foxes) = (shown(&scene, 8), shown(&scene, 9));
     assert!(
         (50..=150).contains(&mills) && (8..=32).contains(&foxes),

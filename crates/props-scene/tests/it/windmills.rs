@@ -6,7 +6,7 @@ use std::f32::consts::{PI, TAU};
 use glam::{Quat, Vec3};
 use hecs::Entity;
 use props_anim::JointMatrix;
-use props_scene::{Scene, SceneConfig, WindConfig, Windmill, rotor_speed_for, synthetic};
+use props_scene::{Scene, SceneConfig, WindConfig, Windmill, WindmillState, rotor_speed_for, synthetic};
 
 use crate::support::{DT, draw, scene};
 
@@ -24,10 +24,12 @@ fn windy(speed: f32) -> Scene {
     scene(config)
 }
 
-fn mills(scene: &Scene) -> Vec<Windmill> {
-    let mut mills: Vec<Windmill> = scene.world().query::<&Windmill>().iter().copied().collect();
-    mills.sort_by_key(Windmill::index);
-    mills
+/// Every windmill, in layout order, with how it moves.
+fn mills(scene: &Scene) -> Vec<(Windmill, WindmillState)> {
+    let mut mills: Vec<(Entity, Windmill)> =
+        scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, m)| (e, *m)).collect();
+    mills.sort_by_key(|(_, m)| m.index());
+    mills.into_iter().map(|(e, m)| (m, scene.windmill_state(e).expect("a windmill moves"))).collect()
 }
 
 fn angle_between(a: f32, b: f32) -> f32 {
@@ -42,7 +44,7 @@ fn run(scene: &mut Scene, seconds: f32) -> Vec<f32> {
         scene.step(DT);
         let now = mills(scene);
         for ((t, a), b) in turned.iter_mut().zip(&previous).zip(&now) {
-            *t += (b.rotor_angle() - a.rotor_angle()).rem_euclid(TAU);
+            *t += (b.1.rotor_angle - a.1.rotor_angle).rem_euclid(TAU);
         }
         previous = now;
     }
@@ -59,9 +61,9 @@ fn rotors_turn_faster_in_stronger_wind() {
     }
     // After eight inertia time constants the rotors run at the wind's speed.
     for (scene, wind) in [(&calm, 5.0), (&strong, 11.0)] {
-        for mill in mills(scene) {
+        for (_, mill) in mills(scene) {
             let target = rotor_speed_for(wind);
-            assert!((mill.rotor_speed() - target).abs() < 0.01 * target, "{} vs {target}", mill.rotor_speed());
+            assert!((mill.rotor_speed - target).abs() < 0.01 * target, "{} vs {target}", mill.rotor_speed);
         }
     }
     // No wind below cut-in: the rotors stay still.
@@ -72,12 +74,12 @@ fn rotors_turn_faster_in_stronger_wind() {
 #[test]
 fn nacelles_turn_into_the_wind_and_the_hub_turns_with_the_rotor_angle() {
     let mut scene = windy(8.0);
-    let mut errors: Vec<f32> = mills(&scene).iter().map(|m| angle_between(WIND_FROM, m.yaw()).abs()).collect();
+    let mut errors: Vec<f32> = mills(&scene).iter().map(|(_, m)| angle_between(WIND_FROM, m.yaw).abs()).collect();
     assert!(errors.iter().any(|e| *e > 0.5), "start headings are random");
     for _ in 0..60 * 12 {
         scene.step(DT);
-        for (e, m) in errors.iter_mut().zip(mills(&scene)) {
-            let now = angle_between(WIND_FROM, m.yaw()).abs();
+        for (e, (_, m)) in errors.iter_mut().zip(mills(&scene)) {
+            let now = angle_between(WIND_FROM, m.yaw).abs();
             assert!(now <= *e + 1e-5, "the nacelle turned away from the wind");
             *e = now;
         }
@@ -86,18 +88,18 @@ fn nacelles_turn_into_the_wind_and_the_hub_turns_with_the_rotor_angle() {
 
     let model = synthetic::windmill().expect("windmill");
     let (nacelle, hub) = (model.rig().find("nacelle").expect("nacelle"), model.rig().find("hub").expect("hub"));
-    let entities: Vec<(Entity, Windmill)> =
-        scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, m)| (e, *m)).collect();
-    for (entity, mill) in entities {
+    let entities: Vec<Entity> = scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
+    for entity in entities {
+        let mill = scene.windmill_state(entity).expect("a windmill moves");
         let pose = scene.pose_of(entity).expect("a windmill has a pose");
         // The nacelle keeps its rest translation on top of the tower; only its yaw changes.
         let n = pose.local_transform(nacelle);
         assert!((n.translation - Vec3::new(0.0, 14.0, 0.0)).length() < 1e-6);
         let facing = pose.world_matrix(nacelle).transform_vector3(Vec3::Z);
-        assert!((facing - Vec3::new(mill.yaw().sin(), 0.0, mill.yaw().cos())).length() < 1e-4);
+        assert!((facing - Vec3::new(mill.yaw.sin(), 0.0, mill.yaw.cos())).length() < 1e-4);
         // The hub turns clockwise seen from the front, by the rotor angle.
         let up = pose.local_transform(hub).rotation * Vec3::Y;
-        let expected = Vec3::new(mill.rotor_angle().sin(), mill.rotor_angle().cos(), 0.0);
+        let expected = Vec3::new(mill.rotor_angle.sin(), mill.rotor_angle.cos(), 0.0);
         assert!((up - expected).length() < 1e-4, "{up} vs {expected}");
     }
 }
@@ -110,22 +112,19 @@ fn windmills_are_added_and_removed_at_the_outer_edge() {
     assert_eq!(scene.add_windmills(50), 50);
     assert_eq!(scene.windmill_count(), 150);
     assert!(scene.windmill_extent() >= extent);
-    let grown = mills(&scene);
-    assert_eq!(
-        &grown[..100].iter().map(Windmill::site).collect::<Vec<_>>(),
-        &before.iter().map(Windmill::site).collect::<Vec<_>>()
-    );
+    let grown: Vec<(Windmill, WindmillState)> = mills(&scene);
+    assert_eq!(&grown[..100], &before[..], "the first hundred stand and move as they did");
     assert_eq!(scene.remove_windmills(70), 70);
     let shrunk = mills(&scene);
     assert_eq!(shrunk.len(), 80);
-    assert!(shrunk.iter().all(|m| m.index() < 80), "the newest went first");
+    assert_eq!(&shrunk[..], &grown[..80], "the newest went first; the others keep how they move");
     assert_eq!(scene.remove_windmills(1000), 80);
     assert_eq!(scene.count("windmills"), 0);
     // Sites are spaced out on the hills.
     let spacing = scene.config().windmill_spacing;
-    for (i, a) in grown.iter().enumerate() {
+    for (i, (a, _)) in grown.iter().enumerate() {
         assert!(scene.terrain().height(a.site()) > 0.0, "windmill {i} stands on the hills");
-        for b in &grown[i + 1..] {
+        for (b, _) in &grown[i + 1..] {
             assert!(a.site().distance(b.site()) > 0.4 * spacing, "windmills {} and {} crowd", a.index(), b.index());
         }
     }
