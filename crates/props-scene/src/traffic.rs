@@ -239,6 +239,9 @@ pub(crate) struct Occupancy {
     starts: Vec<u32>,
     /// Per intersection, cars whose centre is on one of its connectors.
     boxes: Vec<u32>,
+    /// Per lane, cars whose centre is on a connector leading into it (in the box, heading
+    /// there).
+    entering: Vec<u32>,
 }
 
 impl Occupancy {
@@ -295,7 +298,7 @@ impl Occupancy {
     fn exit_has_room(&self, roads: &RoadNetwork, connector: LaneId, params: &IdmParams) -> bool {
         let Some(exit) = roads.first_next(connector) else { return true };
         let free = self.lane(exit).first().map_or(roads.length(exit), |s| s.position - self.half_length(s));
-        let in_box: usize = roads.lane(exit).feeders().iter().map(|f| self.lane(*f).len()).sum();
+        let in_box = self.entering[exit.index()];
         free >= (in_box + 1) as f32 * (params.car_length + params.min_gap)
     }
 
@@ -377,10 +380,17 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut Traffi
             occupancy.ranks[slot.car as usize] = rank as u32;
         }
     }
-    let Occupancy { boxes, starts, .. } = occupancy;
+    let Occupancy { boxes, starts, entering, .. } = occupancy;
     let cars_on = |lane: &LaneId| starts[lane.index() + 1] - starts[lane.index()];
     boxes.clear();
     boxes.extend(roads.intersections().iter().map(|i| i.connectors().iter().map(cars_on).sum::<u32>()));
+    entering.clear();
+    entering.resize(lanes, 0);
+    for connector in roads.intersections().iter().flat_map(|i| i.connectors()) {
+        if let Some(exit) = roads.first_next(*connector) {
+            entering[exit.index()] += cars_on(connector);
+        }
+    }
 }
 
 /// Passes 2 and 3: accelerates, moves and hands over every car, from the snapshot taken by
