@@ -205,7 +205,9 @@ impl PropKind for Buses {
 
             let crowd = props.of(instance);
             let (drivers, at) = self.geometry.drive(car, town.roads, crowd.prop().scale, wheels, step);
-            crowd.set_placement(instance.index(), at);
+            if let Some(at) = at {
+                crowd.set_placement(instance.index(), at);
+            }
             crowd.drivers_mut(instance.index()).copy_from_slice(&drivers);
             // Each door's clip on its own layer, masked to its door.
             let door = |clip: u16| {

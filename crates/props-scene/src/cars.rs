@@ -36,6 +36,9 @@ pub struct CarWheels {
     still: f32,
     /// Where its `doors` clip is: 0 closed, its length open.
     doors: f32,
+    /// Where it was last placed (lane, position, scale): a car standing still is not placed
+    /// again (at a red light, many are).
+    placed: Option<(LaneId, f32, f32)>,
 }
 
 impl CarWheels {
@@ -161,7 +164,8 @@ impl WheelGeometry {
     }
 
     /// Places `car` (drawn `scale` times its model) on its lane and rolls and steers its
-    /// `wheels` for one `step`; returns its drivers' values and placement.
+    /// `wheels` for one `step`; returns its drivers' values and its placement, if it moved
+    /// since the wheels last placed it.
     pub fn drive(
         &self,
         car: &Car,
@@ -169,10 +173,13 @@ impl WheelGeometry {
         scale: f32,
         wheels: &mut CarWheels,
         step: WheelStep,
-    ) -> ([f32; 3], Affine3A) {
+    ) -> ([f32; 3], Option<Affine3A>) {
         let WheelStep { dt, steer_ease } = step;
-        // Placed first: sampling the lane brings it into the cache for the steering below.
-        let at = car.placement(roads, scale);
+        let here = Some((car.lane(), car.position(), scale));
+        let at = (wheels.placed != here).then(|| {
+            wheels.placed = here;
+            car.placement(roads, scale)
+        });
         let (radius, wheelbase, front_axle) =
             (self.wheel_radius * scale, self.wheelbase * scale, self.front_axle * scale);
         wheels.spin = (wheels.spin + car.speed() * dt / radius).rem_euclid(TAU);
@@ -289,7 +296,9 @@ impl PropKind for Cars {
             let (geometry, doors) = self.models[instance.model()];
             let crowd = props.of(instance);
             let (drivers, at) = geometry.drive(car, town.roads, crowd.prop().scale, wheels, step);
-            crowd.set_placement(instance.index(), at);
+            if let Some(at) = at {
+                crowd.set_placement(instance.index(), at);
+            }
             crowd.drivers_mut(instance.index()).copy_from_slice(&drivers);
             if let Some(length) = doors {
                 wheels.still = if car.is_standing() { wheels.still + dt } else { 0.0 };

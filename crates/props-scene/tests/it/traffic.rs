@@ -247,3 +247,29 @@ fn traffic_figures_count_waiting_cars_speed_and_throughput() {
     assert!(green.intersections_entered >= 4, "{green:?}");
     assert!(green.waiting < 4 && green.mean_speed > 1.0, "{green:?}");
 }
+
+/// A car standing still is not placed again (queues at red lights are long), yet every car is
+/// always drawn where it is: after a run with queues, each car's placement is the one its
+/// lane and position give.
+#[test]
+fn every_car_is_drawn_where_it_is() {
+    let mut scene = scene(traffic_only(140, 11));
+    let mut most_standing = 0;
+    for step in 0..1500 {
+        scene.step(DT);
+        let standing = cars(&scene).iter().filter(|(_, c)| c.is_standing()).count();
+        most_standing = most_standing.max(standing);
+        if step % 100 != 99 {
+            continue;
+        }
+        for (entity, car) in cars(&scene) {
+            let drawn = scene.placement_of(entity).expect("a car is a prop");
+            let scale = drawn.matrix3.y_axis.length();
+            let there = car.placement(scene.roads(), scale);
+            let off = (drawn.translation - there.translation).length();
+            let turned = (drawn.matrix3.z_axis - there.matrix3.z_axis).length();
+            assert!(off < 1e-4 && turned < 1e-4, "step {step}: a car is drawn {off} m off, facing {turned} off");
+        }
+    }
+    assert!(most_standing > 20, "queues formed: at most {most_standing} cars stood at once");
+}
