@@ -29,8 +29,11 @@ use crate::workers::Workers;
 /// costs more than it saves (a few microseconds to wake them).
 const MIN_PARALLEL_BATCHES: usize = 64;
 
-/// Instances culled together (consecutive ones: the scene spawns neighbours in order).
-const BLOCK: usize = 64;
+/// Instances culled together (consecutive ones: the scene spawns neighbours in order). Small
+/// enough that a block of a crowd spread thin is still mostly wholly in or out of view: 16
+/// consecutive windmills span 640 m of their ring, 64 spanned 2.5 km and nearly every block
+/// needed a test per instance (16 instead of 64: planning 100k windmills took 9 % less).
+const BLOCK: usize = 16;
 
 /// The bounding sphere of a [`BLOCK`]'s culling spheres.
 #[derive(Clone, Copy, Debug)]
