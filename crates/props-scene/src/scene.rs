@@ -194,8 +194,14 @@ impl Scene {
     /// The registered kind of type `K` (a game's own kind, to read its state).
     #[must_use]
     pub fn kind<K: PropKind>(&self) -> Option<&K> {
-        let any: &dyn Any = &*self.kinds[self.index_of::<K>()?].kind;
-        any.downcast_ref()
+        self.kind_and_props::<K>().map(|(kind, _)| kind)
+    }
+
+    /// The registered kind of type `K` and its props.
+    fn kind_and_props<K: PropKind>(&self) -> Option<(&K, &Props)> {
+        let Registered { kind, props } = &self.kinds[self.index_of::<K>()?];
+        let any: &dyn Any = &**kind;
+        Some((any.downcast_ref()?, props))
     }
 
     /// Calls `f` with the registered kind of type `K`, the town and the kind's props (to
@@ -518,9 +524,8 @@ impl Scene {
     /// How the windmill `entity` moves now (`None` for an entity that is not a windmill).
     #[must_use]
     pub fn windmill_state(&self, entity: Entity) -> Option<WindmillState> {
-        let Registered { kind, props } = &self.kinds[self.index_of::<Windmills>()?];
+        let (mills, props) = self.kind_and_props::<Windmills>()?;
         let instance = *self.world.get::<&PropInstance>(entity).ok()?;
-        let mills: &Windmills = (&**kind as &dyn Any).downcast_ref()?;
         props.owns(&instance).then(|| mills.state(props, &instance))
     }
 
