@@ -54,4 +54,16 @@ impl Workers {
         use rayon::prelude::*;
         self.pool.install(|| items.par_iter_mut().with_max_len(1).for_each(f));
     }
+
+    /// Calls `f` on every run of consecutive items that `same` (called on neighbours) puts
+    /// together, several runs at once on the pool's threads.
+    pub fn for_each_run_mut<T: Send>(
+        &self,
+        items: &mut [T],
+        same: impl Fn(&T, &T) -> bool + Send + Sync,
+        f: impl Fn(&mut [T]) + Send + Sync,
+    ) {
+        use rayon::prelude::*;
+        self.pool.install(|| items.par_chunk_by_mut(same).for_each(f));
+    }
 }

@@ -12,6 +12,7 @@ use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
 use props_anim::{Layer, PlayMode, Playback, Spec};
 
+use crate::access::Access;
 use crate::error::SceneError;
 use crate::facing;
 use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
@@ -182,9 +183,9 @@ fn placement(fox: &Fox, scale: f32) -> Affine3A {
 /// gait's clip, or while fading, the old gait's clip under the new one at the fade's weight.
 /// `durations`: per model, the `Walk`, `Run` and idle clips' (the idle's 0 when the model has
 /// none: its foxes never stand).
-fn update(world: &mut World, durations: &[[f32; 3]], foxes: &mut Props, dt: f32) {
+fn update(world: &World, durations: &[[f32; 3]], foxes: &mut Props, dt: f32) {
     let fade_step = dt / FADE_TIME;
-    for (fox, anim, instance) in world.query_mut::<(&mut Fox, &mut FoxGait, &PropInstance)>() {
+    for (fox, anim, instance) in world.query::<(&mut Fox, &mut FoxGait, &PropInstance)>().iter() {
         let durations = durations[instance.model()];
         let foxes = foxes.of(instance);
         let scale = foxes.prop().scale;
@@ -284,20 +285,24 @@ impl PropKind for Foxes {
         some_models(self.name(), models)?.iter().map(rig).collect()
     }
 
-    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
         self.measure(props);
         let parks: Vec<Vec2> = town.roads.block_centres().collect();
         for i in 0..self.count {
             let pick = ModelPick::new(i as u64, (town.rng(self.name(), i as u64).next_u64() >> 32) as u32);
             let model = pick.model(props.crowds().len());
             let (fox, gait) = fox(i, &parks, town.config.block, town.config.seed, self.durations[model]);
-            props.spawn(town.world, model, Affine3A::IDENTITY, (fox, gait, pick));
+            props.spawn(world, model, Affine3A::IDENTITY, (fox, gait, pick));
         }
-        update(town.world, &self.durations, props, 0.0);
+        update(world, &self.durations, props, 0.0);
     }
 
-    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
-        update(town.world, &self.durations, props, dt);
+    fn access(&self) -> Access {
+        Access::nothing().writes::<Fox>().writes::<FoxGait>().reads::<PropInstance>()
+    }
+
+    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut Props, dt: f32) {
+        update(world, &self.durations, props, dt);
     }
 
     /// Every fox picks again among the new models, keeping its state and placement.

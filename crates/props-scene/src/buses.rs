@@ -12,9 +12,10 @@
 //!   to its door's subtree, over the driving pose (the wheel drivers); forwards to open,
 //!   backwards to close.
 
-use hecs::Entity;
+use hecs::{Entity, World};
 use props_anim::{Blend, Layer, Mask, Spec};
 
+use crate::access::Access;
 use crate::bindings::Convention;
 use crate::cars::{CarWheels, WheelGeometry, WheelStep};
 use crate::error::SceneError;
@@ -131,7 +132,7 @@ impl PropKind for Buses {
         Ok(vec![Rig::new(bus.clone(), spec, 2)])
     }
 
-    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
         self.measure(props);
         let roads = town.roads;
         self.stops = vec![None; roads.lanes().len()];
@@ -152,23 +153,27 @@ impl PropKind for Buses {
                 break;
             }
             let position = front - BUS_LENGTH * 0.5 - BUS_LENGTH;
-            if !town.has_room(lane, position, BUS_LENGTH) {
+            if !town.has_room(world, lane, position, BUS_LENGTH) {
                 continue;
             }
             let car = Car::new(roads, lane, position, 0.0, BUS_LENGTH, town.rng(self.name(), 1 + spawned as u64));
             let bus = Bus { state: BusState::Driving, doors: 0.0, lane, served: false };
             let at = car.placement(roads, scale);
-            props.spawn(town.world, 0, at, (car, CarWheels::default(), bus));
+            props.spawn(world, 0, at, (car, CarWheels::default(), bus));
             spawned += 1;
         }
-        self.step(town, props, 0.0);
+        self.step(world, town, props, 0.0);
     }
 
-    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
+    /// Holds its buses at stops (their [`Car`]s), turns their wheels and opens their doors.
+    fn access(&self) -> Access {
+        Access::nothing().writes::<Car>().writes::<CarWheels>().writes::<Bus>().reads::<PropInstance>()
+    }
+
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
         let max_braking = town.config.driving.max_deceleration * STOPPABLE;
         let step = WheelStep::new(dt);
-        for (car, wheels, bus, instance) in
-            town.world.query_mut::<(&mut Car, &mut CarWheels, &mut Bus, &PropInstance)>()
+        for (car, wheels, bus, instance) in world.query::<(&mut Car, &mut CarWheels, &mut Bus, &PropInstance)>().iter()
         {
             if bus.lane != car.lane() {
                 (bus.lane, bus.served) = (car.lane(), false);
@@ -219,7 +224,7 @@ impl PropKind for Buses {
     }
 
     /// The new bus model, measured again (its wheels and door clips may differ).
-    fn rebind(&mut self, _world: &mut hecs::World, props: &mut Props, rigs: Vec<Rig>) {
+    fn rebind(&mut self, _world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
         props.recompile(rigs);
         self.measure(props);
     }

@@ -10,6 +10,7 @@ use glam::{Affine3A, Vec3};
 use hecs::{Entity, World};
 use props_anim::{Driver, NodeId, Spec};
 
+use crate::access::Access;
 use crate::bindings::{Bindings, Convention};
 use crate::error::SceneError;
 use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
@@ -241,7 +242,8 @@ impl Cars {
     /// its own random streams (behaviour, model, paint).
     pub fn insert(
         &mut self,
-        town: &mut Town<'_>,
+        world: &mut World,
+        town: &Town<'_>,
         props: &mut Props,
         lane: LaneId,
         position: f32,
@@ -257,8 +259,8 @@ impl Cars {
         let model = ModelPick::new(number, pick);
         let variant = model.model(props.crowds().len());
         let at = car.placement(town.roads, props.crowd(variant).prop().scale);
-        let entity = props.spawn(town.world, variant, at, (car, CarWheels::default(), model));
-        if let Ok(instance) = town.world.get::<&PropInstance>(entity) {
+        let entity = props.spawn(world, variant, at, (car, CarWheels::default(), model));
+        if let Ok(instance) = world.get::<&PropInstance>(entity) {
             props.crowd_mut(variant).set_tint(instance.index(), paint);
         }
         entity
@@ -275,20 +277,25 @@ impl PropKind for Cars {
         some_models(self.name(), models)?.iter().map(car_rig).collect()
     }
 
-    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
         self.measure(props);
         let mut rng = Rng::stream(town.config.seed, Stream::CarSpawn, 0);
         // The count was checked against the capacity when the town was sized.
         let places = traffic::spawn_places(town.roads, &town.config.driving, self.count, &mut rng).unwrap_or_default();
         for (lane, position) in places {
-            self.insert(town, props, lane, position, 0.0);
+            self.insert(world, town, props, lane, position, 0.0);
         }
-        self.step(town, props, 0.0);
+        self.step(world, town, props, 0.0);
     }
 
-    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
+    /// Reads the cars (and buses), writes their wheels.
+    fn access(&self) -> Access {
+        Access::nothing().reads::<Car>().writes::<CarWheels>().reads::<PropInstance>()
+    }
+
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
         let step = WheelStep::new(dt);
-        for (car, wheels, instance) in town.world.query_mut::<(&Car, &mut CarWheels, &PropInstance)>() {
+        for (car, wheels, instance) in world.query::<(&Car, &mut CarWheels, &PropInstance)>().iter() {
             // The kind's own (a bus has wheels too).
             if !props.owns(instance) {
                 continue;

@@ -7,8 +7,9 @@
 //! The scene owns each kind's [`Props`]: one animation-runtime crowd per model of the kind. A
 //! kind spawns its entities through [`Props::spawn`] (which links each to its instance), and
 //! each step its system writes their placements and animation states (clip layers, driver
-//! angles). Posing, culling, pose sharing, extraction and picking are the scene's, the same for
-//! every kind.
+//! angles). A kind declares the components its step reads and writes ([`PropKind::access`]):
+//! kinds that do not conflict step at the same time on the scene's worker threads. Posing,
+//! culling, pose sharing, extraction and picking are the scene's, the same for every kind.
 
 use std::any::Any;
 
@@ -16,6 +17,7 @@ use glam::Affine3A;
 use hecs::{DynamicBundle, Entity, EntityBuilder, World};
 use props_anim::Spec;
 
+use crate::access::Access;
 use crate::config::SceneConfig;
 use crate::crowds::PropCrowd;
 use crate::error::SceneError;
@@ -96,11 +98,9 @@ impl ModelPick {
     }
 }
 
-/// The town as a kind's system sees it in one step: every entity (its own components, and
-/// the vehicles' [`crate::Car`]s, to hold one at a stop), and the town's shared state.
+/// The town's shared state as a kind's systems see it (the entities, a [`World`], are passed
+/// beside it): read-only while kinds step.
 pub struct Town<'a> {
-    /// The entities.
-    pub world: &'a mut World,
     /// The road network.
     pub roads: &'a RoadNetwork,
     /// The signal controllers.
@@ -119,11 +119,11 @@ pub struct Town<'a> {
 
 impl Town<'_> {
     /// Whether a vehicle `length` metres long fits with its centre at `position` along `lane`
-    /// (the lane exists, the position is on it, and every other vehicle is clear of it by the
-    /// safety gap).
+    /// (the lane exists, the position is on it, and every other vehicle of `world` is clear of
+    /// it by the safety gap).
     #[must_use]
-    pub fn has_room(&mut self, lane: LaneId, position: f32, length: f32) -> bool {
-        traffic::has_room(self.world, self.roads, &self.config.driving, lane, position, length)
+    pub fn has_room(&self, world: &World, lane: LaneId, position: f32, length: f32) -> bool {
+        traffic::has_room(world, self.roads, &self.config.driving, lane, position, length)
     }
 
     /// The random generator of item `index` (say, the n-th prop) of the kind named `kind`:
@@ -147,11 +147,18 @@ pub trait PropKind: Any + Send + Sync {
     /// error, and nothing changes.
     fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError>;
 
-    /// Spawns its props, once, when it is registered.
-    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props);
+    /// Spawns its props into `world`, once, when it is registered.
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props);
+
+    /// The components of `world` its [`PropKind::step`] reads and writes (by default all of
+    /// them: it steps alone). Kinds that do not conflict step at the same time.
+    fn access(&self) -> Access {
+        Access::everything()
+    }
 
     /// Its systems for one step of `dt` seconds: move its props and set their animation states.
-    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32);
+    /// It queries `world` only for the components its [`PropKind::access`] declares.
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32);
 
     /// Takes new versions of its models ([`PropKind::rig`] accepted them), keeping every prop's
     /// state. By default each model's instances move to its new version, in order (a kind
@@ -227,6 +234,11 @@ impl Props {
     #[must_use]
     pub fn owns(&self, instance: &PropInstance) -> bool {
         instance.kind == self.kind
+    }
+
+    /// The number of its kind (registration order).
+    pub(crate) fn number(&self) -> usize {
+        usize::from(self.kind)
     }
 
     /// The crowd of model `model`.
@@ -313,6 +325,10 @@ impl Props {
 pub(crate) struct Registered {
     pub kind: Box<dyn PropKind>,
     pub props: Props,
+    /// What its step touches, asked once, when it was registered.
+    pub access: Access,
+    /// The group it steps in ([`crate::access::groups`]; 0 is the traffic's).
+    pub group: usize,
 }
 
 impl Registered {

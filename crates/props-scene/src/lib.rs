@@ -22,6 +22,7 @@
 //! Deterministic: the same [`SceneConfig`] (seed included), models and calls give bitwise the
 //! same state on the same platform.
 
+mod access;
 mod animals;
 mod bindings;
 mod buses;
@@ -40,11 +41,13 @@ mod roads;
 mod scene;
 mod signals;
 mod step;
+mod stepping;
 pub mod synthetic;
 mod terrain;
 mod traffic;
 mod wind;
 
+pub use access::Access;
 pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
 pub use bindings::{Bindings, Convention};
 pub use buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses, DWELL, STOP_AT};

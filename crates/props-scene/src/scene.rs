@@ -7,6 +7,7 @@ use hecs::{Entity, World};
 use props_anim::{AnimationBudget, Crowd, Pose, Program, View, Workers};
 use props_frame::{FrameData, ModelId};
 
+use crate::access::{self, Access};
 use crate::animals::Foxes;
 use crate::camera::SceneCamera;
 use crate::cars::Cars;
@@ -20,6 +21,7 @@ use crate::picking::PropInfo;
 use crate::posing;
 use crate::roads::{IntersectionId, LaneId, RoadNetwork};
 use crate::signals::{self, SignalOverride, Signals, TrafficLights};
+use crate::stepping::Systems;
 use crate::terrain::Terrain;
 use crate::traffic::{self, TrafficState, TrafficStats};
 use crate::wind::{Layout, Wind, WindField, WindmillState, Windmills};
@@ -56,6 +58,8 @@ pub struct Scene {
     camera: Option<SceneCamera>,
     budget: Option<AnimationBudget>,
     workers: Option<Workers>,
+    /// The order the systems step in on the workers.
+    systems: Systems,
     /// Frames posed so far (update-rate LOD staggers by it).
     frames: u64,
     pub(crate) animation: AnimationStats,
@@ -114,6 +118,7 @@ impl Scene {
             camera: None,
             budget: config.animation_budget_ms.map(AnimationBudget::new),
             workers,
+            systems: Systems::default(),
             frames: 0,
             animation: AnimationStats::default(),
             time: 0.0,
@@ -166,15 +171,22 @@ impl Scene {
     fn add_kind(&mut self, mut kind: Box<dyn PropKind>, rigs: Vec<crate::kind::Rig>) {
         let crowds = rigs.into_iter().map(|rig| PropCrowd::new(rig, self.config.sharing, self.runs)).collect();
         let mut props = Props::new(self.kinds.len() as u16, crowds);
-        let (mut town, _) = self.town();
-        kind.spawn(&mut town, &mut props);
-        self.kinds.push(Registered { kind, props });
+        let (world, town, _) = self.town();
+        kind.spawn(world, &town, &mut props);
+        let access = kind.access();
+        self.kinds.push(Registered { kind, props, access, group: 0 });
+        // The traffic first; a new kind may join groups.
+        let traffic = traffic::access();
+        let accesses: Vec<&Access> = std::iter::once(&traffic).chain(self.kinds.iter().map(|r| &r.access)).collect();
+        let groups = access::groups(&accesses);
+        for (r, group) in self.kinds.iter_mut().zip(&groups[1..]) {
+            r.group = *group;
+        }
     }
 
-    /// The town as the kinds' systems see it, and the kinds.
-    fn town(&mut self) -> (Town<'_>, &mut [Registered]) {
+    /// The entities, the town as the kinds' systems see it, and the kinds.
+    fn town(&mut self) -> (&mut World, Town<'_>, &mut [Registered]) {
         let town = Town {
-            world: &mut self.world,
             roads: &self.roads,
             signals: &self.signals,
             wind: &self.wind,
@@ -183,7 +195,7 @@ impl Scene {
             time: self.time,
             steps: self.steps,
         };
-        (town, &mut self.kinds)
+        (&mut self.world, town, &mut self.kinds)
     }
 
     /// The index of the registered kind of type `K`.
@@ -199,19 +211,22 @@ impl Scene {
 
     /// The registered kind of type `K` and its props.
     fn kind_and_props<K: PropKind>(&self) -> Option<(&K, &Props)> {
-        let Registered { kind, props } = &self.kinds[self.index_of::<K>()?];
+        let Registered { kind, props, .. } = &self.kinds[self.index_of::<K>()?];
         let any: &dyn Any = &**kind;
         Some((any.downcast_ref()?, props))
     }
 
-    /// Calls `f` with the registered kind of type `K`, the town and the kind's props (to
-    /// spawn or change props between steps); `None` if no such kind is registered.
-    pub fn with_kind<K: PropKind, R>(&mut self, f: impl FnOnce(&mut K, &mut Town<'_>, &mut Props) -> R) -> Option<R> {
+    /// Calls `f` with the registered kind of type `K`, the entities, the town and the kind's
+    /// props (to spawn or change props between steps); `None` if no such kind is registered.
+    pub fn with_kind<K: PropKind, R>(
+        &mut self,
+        f: impl FnOnce(&mut K, &mut World, &Town<'_>, &mut Props) -> R,
+    ) -> Option<R> {
         let index = self.index_of::<K>()?;
-        let (mut town, kinds) = self.town();
-        let Registered { kind, props } = &mut kinds[index];
+        let (world, town, kinds) = self.town();
+        let Registered { kind, props, .. } = &mut kinds[index];
         let any: &mut dyn Any = &mut **kind;
-        Some(f(any.downcast_mut()?, &mut town, props))
+        Some(f(any.downcast_mut()?, world, &town, props))
     }
 
     /// Advances the simulation by `dt` seconds: moves every prop and sets its animation state
@@ -219,20 +234,22 @@ impl Scene {
     /// rendered frame, not here.
     ///
     /// `dt` is meant to be fixed (the simulation is tuned and tested at 1/60 s); the scene has
-    /// no clock or accumulator of its own. Systems run in this order: traffic observation
+    /// no clock or accumulator of its own. Systems run as if in this order: traffic observation
     /// (lane occupancy), signals, vehicle following, then each prop kind's in registration
-    /// order (windmills, cars, lights, foxes, then the game's own kinds). Allocation-free
-    /// once buffers have grown.
+    /// order (windmills, cars, lights, foxes, then the game's own kinds). With worker threads,
+    /// vehicle following and the kinds that touch different components (see
+    /// [`PropKind::access`]) step at the same time, with the same result. Allocation-free once
+    /// buffers have grown.
     pub fn step(&mut self, dt: f32) {
         self.time += f64::from(dt);
         self.steps += 1;
         traffic::observe(&mut self.world, &self.roads, &mut self.traffic);
         signals::update(&mut self.signals, &self.roads, &self.traffic.occupancy, dt);
-        traffic::drive(&mut self.world, &self.roads, &self.signals, &self.config.driving, &mut self.traffic, dt);
-        let (mut town, kinds) = self.town();
-        for Registered { kind, props } in kinds {
-            kind.step(&mut town, props, dt);
-        }
+        let Self {
+            world, roads, signals, traffic, wind, terrain, config, kinds, workers, time, steps, systems, ..
+        } = self;
+        let town = Town { roads, signals, wind, terrain, config, time: *time, steps: *steps };
+        systems.step(world, &town, traffic, kinds, workers.as_ref(), dt);
     }
 
     /// The camera culling and update-rate LOD measure from, with the budget's pressure.
@@ -286,9 +303,10 @@ impl Scene {
             return Err(no_room("position off the lane or speed not a finite non-negative number"));
         }
         let length = self.config.driving.car_length;
-        self.with_kind(|cars: &mut Cars, town, props| {
-            let fits = town.has_room(lane, position, length);
-            fits.then(|| cars.insert(town, props, lane, position, speed)).ok_or(no_room("too close to another car"))
+        self.with_kind(|cars: &mut Cars, world, town, props| {
+            let fits = town.has_room(world, lane, position, length);
+            fits.then(|| cars.insert(world, town, props, lane, position, speed))
+                .ok_or(no_room("too close to another car"))
         })
         .unwrap_or(Err(no_room("the town has no cars kind")))
     }
@@ -296,12 +314,12 @@ impl Scene {
     /// Adds up to `count` windmills on the next free sites of the ring layout (never beyond
     /// [`crate::MAX_WINDMILLS`] in all); returns how many were added.
     pub fn add_windmills(&mut self, count: usize) -> usize {
-        self.with_kind(|mills: &mut Windmills, town, props| mills.add(town, props, count)).unwrap_or(0)
+        self.with_kind(|mills: &mut Windmills, world, town, props| mills.add(world, town, props, count)).unwrap_or(0)
     }
 
     /// Removes up to `count` windmills, newest first; returns how many were removed.
     pub fn remove_windmills(&mut self, count: usize) -> usize {
-        self.with_kind(|mills: &mut Windmills, town, props| mills.remove(town.world, props, count)).unwrap_or(0)
+        self.with_kind(|mills: &mut Windmills, world, _, props| mills.remove(world, props, count)).unwrap_or(0)
     }
 
     /// Forces an intersection's signal state, or with `None` returns it to its cycle.
@@ -314,7 +332,7 @@ impl Scene {
             return Err(SceneError::NoSuchIntersection(intersection.0));
         }
         self.signals.set_override(intersection, hold);
-        self.with_kind(|lights: &mut TrafficLights, town, props| lights.step(town, props, 0.0));
+        self.with_kind(|lights: &mut TrafficLights, world, town, props| lights.step(world, town, props, 0.0));
         Ok(())
     }
 
@@ -362,7 +380,7 @@ impl Scene {
             .map(|(index, models)| self.kinds[index].kind.rig(&models).map(|rigs| (index, rigs)))
             .collect::<Result<Vec<_>, _>>()?;
         for (index, rigs) in rigged {
-            let Registered { kind, props } = &mut self.kinds[index];
+            let Registered { kind, props, .. } = &mut self.kinds[index];
             kind.rebind(&mut self.world, props, rigs);
         }
         Ok(())

@@ -11,6 +11,7 @@ use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
 use props_anim::{Layer, Spec};
 
+use crate::access::Access;
 use crate::crowds::PropCrowd;
 use crate::error::SceneError;
 use crate::heading_yaw;
@@ -287,8 +288,8 @@ fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut Props) {
 
 /// Sets every light's state from its approach's and plays the state's clip (at time 0: the
 /// clips hold one pose each).
-pub(crate) fn animate_lights(world: &mut World, signals: &Signals, lights: &mut PropCrowd) {
-    for (light, instance) in world.query_mut::<(&mut TrafficLight, &PropInstance)>() {
+pub(crate) fn animate_lights(world: &World, signals: &Signals, lights: &mut PropCrowd) {
+    for (light, instance) in world.query::<(&mut TrafficLight, &PropInstance)>().iter() {
         light.state = signals.state(light.intersection, light.approach);
         lights.layers_mut(instance.index())[0] = Layer::clip(light.state.phase_index() as u16, 0.0);
     }
@@ -314,13 +315,17 @@ impl PropKind for TrafficLights {
         Ok(vec![Rig { discrete: true, ..Rig::new(light.clone(), Spec { clips, ..Spec::default() }, 1) }])
     }
 
-    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
-        spawn_lights(town.world, town.roads, props);
-        animate_lights(town.world, town.signals, props.crowd_mut(0));
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+        spawn_lights(world, town.roads, props);
+        animate_lights(world, town.signals, props.crowd_mut(0));
     }
 
-    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, _dt: f32) {
-        animate_lights(town.world, town.signals, props.crowd_mut(0));
+    fn access(&self) -> Access {
+        Access::nothing().writes::<TrafficLight>().reads::<PropInstance>()
+    }
+
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, _dt: f32) {
+        animate_lights(world, town.signals, props.crowd_mut(0));
     }
 
     fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {

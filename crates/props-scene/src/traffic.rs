@@ -21,6 +21,7 @@
 
 use hecs::World;
 
+use crate::access::Access;
 use crate::error::SceneError;
 use crate::rng::Rng;
 use crate::roads::{LaneId, RoadNetwork};
@@ -393,10 +394,15 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut Traffi
     }
 }
 
+/// What [`drive`] touches of the world: the cars (for the stages kinds step in).
+pub(crate) fn access() -> Access {
+    Access::nothing().writes::<Car>()
+}
+
 /// Passes 2 and 3: accelerates, moves and hands over every car, from the snapshot taken by
 /// [`observe`] in the same step (nothing may be spawned or despawned in between).
 pub(crate) fn drive(
-    world: &mut World,
+    world: &World,
     roads: &RoadNetwork,
     signals: &Signals,
     params: &IdmParams,
@@ -407,7 +413,7 @@ pub(crate) fn drive(
     entry_limit.clear();
     entry_limit.resize(roads.lanes().len(), f32::INFINITY);
     let (mut waiting, mut speeds, mut cars) = (0u32, 0.0f64, 0u32);
-    for (index, car) in world.query_mut::<&mut Car>().into_iter().enumerate() {
+    for (index, car) in world.query::<&mut Car>().iter().enumerate() {
         let old = occupancy.cars[index];
         debug_assert!(old.lane == car.lane && old.position == car.position, "car order changed within a step");
         let lane = old.lane;
@@ -495,7 +501,7 @@ pub(crate) fn drive(
 /// lane exists, the position is on it, and every other vehicle is clear of it (centre to
 /// centre, half their lengths plus the safety gap; on the same lane, along it).
 pub(crate) fn has_room(
-    world: &mut World,
+    world: &World,
     roads: &RoadNetwork,
     params: &IdmParams,
     lane: LaneId,
@@ -507,7 +513,7 @@ pub(crate) fn has_room(
         return false;
     }
     let at = on_lane.sample(position).0;
-    !world.query_mut::<&Car>().into_iter().any(|other| {
+    !world.query::<&Car>().iter().any(|other| {
         let clearance = (length + other.length()) * 0.5 + params.safety_gap;
         let other_at = roads.lane(other.lane()).sample(other.position()).0;
         let same_lane_gap = if other.lane() == lane { (other.position() - position).abs() } else { f32::INFINITY };

@@ -14,6 +14,7 @@ use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::{Entity, World};
 use props_anim::{Driver, Spec};
 
+use crate::access::Access;
 use crate::bindings::Convention;
 use crate::config::{MAX_WINDMILLS, WindConfig};
 use crate::crowds::PropCrowd;
@@ -352,7 +353,7 @@ impl Windmills {
 
     /// Adds up to `count` windmills on the next free sites (never beyond [`MAX_WINDMILLS`] in
     /// all); returns how many were added.
-    pub fn add(&mut self, town: &mut Town<'_>, props: &mut Props, count: usize) -> usize {
+    pub fn add(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props, count: usize) -> usize {
         let start = self.entities.len();
         let end = (start + count).min(MAX_WINDMILLS);
         let batch: Vec<_> = (start..end)
@@ -371,7 +372,7 @@ impl Windmills {
                 (mill, pick, instance)
             })
             .collect();
-        self.entities.extend(town.world.spawn_batch(batch));
+        self.entities.extend(world.spawn_batch(batch));
         end - start
     }
 
@@ -467,11 +468,16 @@ impl PropKind for Windmills {
         }
     }
 
-    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
-        self.add(town, props, self.initial);
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+        self.add(world, town, props, self.initial);
     }
 
-    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
+    /// Its windmills' motion is kept beside their crowds, not in the world.
+    fn access(&self) -> Access {
+        Access::nothing()
+    }
+
+    fn step(&mut self, _world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
         update(town.wind, props.crowds_mut(), &mut self.rotors, town.time, town.steps, dt);
     }
 

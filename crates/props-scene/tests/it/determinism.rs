@@ -1,10 +1,10 @@
-//! The same seed gives bitwise the same scene, whatever the number of threads posing it;
-//! another seed a different one.
+//! The same seed gives bitwise the same scene, whatever the number of threads stepping and
+//! posing it; another seed a different one.
 
 use props_frame::FrameData;
 use props_scene::{Car, Fox, Scene, SceneConfig, Windmill};
 
-use crate::support::{DT, draw, scene};
+use crate::support::{DT, draw, scene_with_buses};
 
 /// Every simulated number and every palette and instance matrix, as bits.
 fn fingerprint(scene: &mut Scene) -> Vec<u32> {
@@ -27,7 +27,9 @@ fn fingerprint(scene: &mut Scene) -> Vec<u32> {
 }
 
 fn run_on(seed: u64, steps: usize, threads: usize, sharing: Option<props_anim::Quantization>) -> Vec<u32> {
-    let mut scene = scene(SceneConfig { seed, windmills: 400, threads, sharing, ..SceneConfig::default() });
+    // Buses too: their kind and the cars' step after the traffic, in one group of systems.
+    let mut scene =
+        scene_with_buses(SceneConfig { seed, windmills: 400, threads, sharing, ..SceneConfig::default() }, 3);
     let mut frame = FrameData::default();
     for _ in 0..steps {
         scene.step(DT);

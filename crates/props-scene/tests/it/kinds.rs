@@ -6,12 +6,14 @@
 use std::sync::Arc;
 
 use glam::{Affine3A, Quat, Vec3};
-use hecs::Entity;
+use hecs::{Entity, World};
 use props_anim::{Driver, Spec};
 use props_frame::{FrameData, ModelId};
 use props_scene::{
-    Convention, PropInfo, PropInstance, PropKind, PropModel, Props, Rig, Scene, SceneError, Town, only_model, synthetic,
+    Access, Convention, PropInfo, PropInstance, PropKind, PropModel, Props, Rig, Scene, SceneError, Town, only_model,
+    synthetic,
 };
+use props_scene::{Car, LaneId, SceneConfig};
 
 use crate::support::{DT, draw, scene, traffic_only};
 
@@ -37,7 +39,7 @@ impl PropKind for Beacons {
         Ok(vec![Rig::new(model.clone(), spec, 0)])
     }
 
-    fn spawn(&mut self, town: &mut Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
         let centres: Vec<_> = town.roads.intersections().iter().map(|i| i.centre()).collect();
         for centre in centres {
             let at = Affine3A::from_scale_rotation_translation(
@@ -45,12 +47,16 @@ impl PropKind for Beacons {
                 Quat::IDENTITY,
                 Vec3::new(centre.x, 0.0, centre.y),
             );
-            props.spawn(town.world, 0, at, (Beacon { angle: 0.0 },));
+            props.spawn(world, 0, at, (Beacon { angle: 0.0 },));
         }
     }
 
-    fn step(&mut self, town: &mut Town<'_>, props: &mut Props, dt: f32) {
-        for (beacon, instance) in town.world.query_mut::<(&mut Beacon, &PropInstance)>() {
+    fn access(&self) -> Access {
+        Access::nothing().writes::<Beacon>().reads::<PropInstance>()
+    }
+
+    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut Props, dt: f32) {
+        for (beacon, instance) in world.query::<(&mut Beacon, &PropInstance)>().iter() {
             beacon.angle = (beacon.angle + std::f32::consts::TAU * self.turns_per_second * dt) % std::f32::consts::TAU;
             props.of(instance).drivers_mut(instance.index())[0] = beacon.angle;
         }
@@ -96,4 +102,84 @@ fn a_kind_defined_outside_the_crate_runs_like_the_built_in_ones() {
     scene.set_kind_models("beacons", vec![beacon_model(21)]).expect("another beacon model");
     draw(&mut scene, &mut frame);
     assert!(frame.batches.iter().any(|b| b.model == ModelId(21)));
+}
+
+/// A kind that reads the cars every step: how far each has driven, in its own component.
+/// It declares what it touches, or (`declared` false) does not, and steps alone.
+struct Odometers {
+    declared: bool,
+}
+
+/// An odometer's own component: the car it follows was last seen at `position` on `lane`.
+struct Odometer {
+    lane: LaneId,
+    position: f32,
+    metres: f32,
+}
+
+impl PropKind for Odometers {
+    fn name(&self) -> &'static str {
+        "odometers"
+    }
+
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+        Ok(vec![Rig::new(only_model(self.name(), models)?.clone(), Spec::default(), 0)])
+    }
+
+    /// One odometer on each car's entity (the cars' own instance stays theirs).
+    fn spawn(&mut self, world: &mut World, _town: &Town<'_>, props: &mut Props) {
+        let cars: Vec<(Entity, Car)> = world.query::<(Entity, &Car)>().iter().map(|(e, c)| (e, *c)).collect();
+        for (entity, car) in cars {
+            let odometer = Odometer { lane: car.lane(), position: car.position(), metres: 0.0 };
+            props.push(0, Affine3A::IDENTITY);
+            world.insert_one(entity, odometer).expect("the car exists");
+        }
+    }
+
+    fn access(&self) -> Access {
+        if self.declared { Access::nothing().reads::<Car>().writes::<Odometer>() } else { Access::everything() }
+    }
+
+    fn step(&mut self, world: &World, town: &Town<'_>, _props: &mut Props, _dt: f32) {
+        for (car, odometer) in world.query::<(&Car, &mut Odometer)>().iter() {
+            odometer.metres += if car.lane() == odometer.lane {
+                car.position() - odometer.position
+            } else {
+                town.roads.length(odometer.lane) - odometer.position + car.position()
+            };
+            (odometer.lane, odometer.position) = (car.lane(), car.position());
+        }
+    }
+
+    fn describe(&self, _scene: &Scene, _entity: Entity) -> Option<PropInfo> {
+        None
+    }
+}
+
+/// Every odometer's reading, as bits, after `steps` steps on `threads` threads, with beacons
+/// (which touch no car) registered before the odometers.
+fn odometer_bits(threads: usize, declared: bool, steps: usize) -> Vec<u32> {
+    let mut scene = scene(SceneConfig { threads, ..traffic_only(60, 5) });
+    scene.register(Beacons { turns_per_second: 0.5 }, vec![beacon_model(20)]).expect("beacons register");
+    scene.register(Odometers { declared }, vec![beacon_model(22)]).expect("odometers register");
+    for _ in 0..steps {
+        scene.step(DT);
+    }
+    let mut bits: Vec<u32> = scene.world().query::<&Odometer>().iter().map(|o| o.metres.to_bits()).collect();
+    bits.extend(scene.world().query::<&Beacon>().iter().map(|b| b.angle.to_bits()));
+    bits
+}
+
+/// Kinds step at the same time only when what they declare does not conflict: a kind that
+/// reads the cars steps after the traffic has moved them (every odometer reads what the cars
+/// drove, as on one thread), beside the beacons; one that declares nothing steps alone.
+#[test]
+fn kinds_step_at_once_as_they_would_one_after_another() {
+    let steps = 240;
+    let one = odometer_bits(1, true, steps);
+    let driven: f32 = one[..60].iter().map(|b| f32::from_bits(*b)).sum();
+    assert!(driven > 100.0, "the cars drove: {driven} m in all");
+    for declared in [true, false] {
+        assert!(odometer_bits(2, declared, steps) == one, "declared {declared}: two threads differ from one");
+    }
 }
