@@ -17,43 +17,18 @@
 use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::lod::{View, Visibility, is_due};
+use crate::lod::View;
 use crate::palette::JointMatrix;
 use crate::palette_buffer::PaletteBuffer;
 use crate::program::{Lane, Program, Scratch, signature_code};
-use crate::shared::{Key, KeyTable, MAX_COARSENING, Sharing, Steps, fits};
+use crate::shared::{Key, KeyTable, Sharing, fits};
+use crate::sift::{BLOCK, Block, Instances, Keying, Sieve, sift};
 use crate::state::Layer;
 use crate::workers::Workers;
 
 /// Fewer batches than this are evaluated on the calling thread: handing them to workers
 /// costs more than it saves (a few microseconds to wake them).
 const MIN_PARALLEL_BATCHES: usize = 64;
-
-/// Instances culled together (consecutive ones: the scene spawns neighbours in order). Small
-/// enough that a block of a crowd spread thin is still mostly wholly in or out of view: 16
-/// consecutive windmills span 640 m of their ring, 64 spanned 2.5 km and nearly every block
-/// needed a test per instance (16 instead of 64: planning 100k windmills took 9 % less).
-const BLOCK: usize = 16;
-
-/// The bounding sphere of a [`BLOCK`]'s culling spheres.
-#[derive(Clone, Copy, Debug)]
-struct Block {
-    center: Vec3,
-    radius: f32,
-    /// Whether an instance moved since the bounds were taken.
-    stale: bool,
-}
-
-impl Block {
-    const STALE: Self = Self { center: Vec3::ZERO, radius: 0.0, stale: true };
-
-    /// The bounds of spheres of `radius` around `centers`.
-    fn around(centers: &[Vec3], radius: f32) -> Self {
-        let (low, high) =
-            centers.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &c| (lo.min(c), hi.max(c)));
-        Self { center: (low + high) * 0.5, radius: (high - low).length() * 0.5 + radius, stale: false }
-    }
-}
 
 /// A visible unshared instance posed this frame (its palette's offset is filled in later).
 const DUE: u32 = u32::MAX - 1;
@@ -99,8 +74,9 @@ pub struct Crowd {
     shown: Vec<bool>,
     /// Bounds of each [`BLOCK`] of consecutive instances.
     blocks: Vec<Block>,
-    /// This frame: the instances in view, and whether each came into view.
-    seen: Vec<(u32, bool)>,
+    /// This frame: the instances in view, and whether each is due, in parts (one per run)
+    /// whose concatenation lists them in order.
+    parts: Vec<Vec<(u32, bool)>>,
     /// Shared: each instance's key when last posed.
     keys: Vec<Key>,
     /// Unshared, with update-rate LOD: each instance's last palette.
@@ -262,7 +238,7 @@ impl Crowd {
             centers: Vec::new(),
             shown: Vec::new(),
             blocks: Vec::new(),
-            seen: Vec::new(),
+            parts: vec![Vec::new(); runs.max(1)],
             keys: Vec::new(),
             store: Vec::new(),
             visible: Vec::new(),
@@ -340,7 +316,11 @@ impl Crowd {
     fn reserve(&mut self) {
         let n = self.centers.len();
         self.visible.reserve(n);
-        self.seen.reserve(n);
+        // Sifted on one thread, all in the first part; on several, `n / parts` at most in each.
+        let per = n.div_ceil(self.parts.len()).next_multiple_of(BLOCK);
+        for (k, part) in self.parts.iter_mut().enumerate() {
+            part.reserve(if k == 0 { n } else { per });
+        }
         self.todo.reserve(n);
         self.bases.reserve(n);
         self.batches.reserve(n.div_ceil(4) + self.open.capacity());
@@ -354,7 +334,7 @@ impl Crowd {
     /// Notes that the block of instance `i` needs its bounds again.
     fn mark_stale(&mut self, i: usize) {
         if let Some(block) = self.blocks.get_mut(i / BLOCK) {
-            block.stale = true;
+            block.mark_stale();
         }
     }
 
@@ -428,46 +408,6 @@ impl Crowd {
         self.stats
     }
 
-    /// Lists the instances `view` may see (every one without a view) in `seen`, each with
-    /// whether it came into view this frame, and notes which are shown. Instances are culled
-    /// by blocks of [`BLOCK`] first: a block wholly outside is skipped, one wholly inside
-    /// needs no test per instance.
-    fn cull(&mut self, view: Option<&View>) {
-        self.seen.clear();
-        let Some(view) = view else {
-            for (i, shown) in self.shown.iter_mut().enumerate() {
-                self.seen.push((i as u32, !std::mem::replace(shown, true)));
-            }
-            return;
-        };
-        self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
-        for (b, block) in self.blocks.iter_mut().enumerate() {
-            let range = b * BLOCK..((b + 1) * BLOCK).min(self.centers.len());
-            let centers = &self.centers[range.clone()];
-            if block.stale {
-                *block = Block::around(centers, self.radius);
-            }
-            let shown = &mut self.shown[range.clone()];
-            match view.classify(block.center, block.radius) {
-                Visibility::Outside => shown.fill(false),
-                Visibility::Inside => {
-                    for (i, shown) in range.zip(shown) {
-                        self.seen.push((i as u32, !std::mem::replace(shown, true)));
-                    }
-                }
-                Visibility::Partial => {
-                    for ((i, shown), &center) in range.zip(shown).zip(centers) {
-                        let seen = view.sees(center, self.radius);
-                        if seen {
-                            self.seen.push((i as u32, !*shown));
-                        }
-                        *shown = seen;
-                    }
-                }
-            }
-        }
-    }
-
     /// Poses the frame (see the module documentation): appends the palettes it writes to
     /// `palettes` (the buffer uploaded) and lists the visible instances. `view`: `None` sees
     /// and poses everything every frame; `frame` numbers frames, for update-rate LOD.
@@ -480,7 +420,7 @@ impl Crowd {
         workers: Option<&Workers>,
         palettes: &mut PaletteBuffer,
     ) -> CrowdStats {
-        let matrices = self.plan(program, view, frame);
+        let matrices = self.plan(program, view, frame, workers);
         let start = palettes.len();
         self.write(program, workers, start, palettes.grow(matrices))
     }
@@ -489,22 +429,42 @@ impl Crowd {
     /// due and evaluated, and returns how many palette matrices [`Crowd::write`] will write.
     /// Crowds plan independently: a scene plans all its crowds at once, then writes each into
     /// its part of one buffer.
-    pub fn plan(&mut self, program: &Program, view: Option<&View>, frame: u64) -> usize {
+    pub fn plan(&mut self, program: &Program, view: Option<&View>, frame: u64, workers: Option<&Workers>) -> usize {
         assert!(program.palette_len() == self.palette_len && program.driver_count() == self.drivers_per);
         self.visible.clear();
         self.batches.clear();
         self.todo.clear();
         self.reserve();
         let lod = view.is_some_and(|v| v.lod.far_rate > 1 || v.lod.mid_rate > 1 || v.pressure > 0);
+        // (1) visibility, then due-ness (and the due instances' keys).
+        let quantization = match self.sharing {
+            Sharing::None => None,
+            Sharing::Exact => Some(None),
+            Sharing::Quantized(q) => Some(Some(q)),
+        };
+        let keying = quantization.map(|quantization| Keying {
+            program,
+            quantization,
+            layers: &self.layers,
+            layers_per: self.layers_per,
+            drivers: &self.drivers,
+            drivers_per: self.drivers_per,
+        });
+        let sieve = Sieve { view, frame, lod, radius: self.radius, keying };
+        self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
+        let instances = Instances {
+            centers: &self.centers,
+            shown: &mut self.shown,
+            blocks: &mut self.blocks,
+            keys: &mut self.keys,
+        };
+        sift(&sieve, instances, &mut self.parts, workers);
+        let seen = self.parts.iter().flat_map(|part| part.iter().copied());
         let mut deferred = 0;
-        // (1) visibility, then due-ness; (2) the states to evaluate.
-        self.cull(view);
-        let uniform;
-        match self.sharing {
-            Sharing::None => {
-                for &(i, appeared) in &self.seen {
-                    let center = self.centers[i as usize];
-                    let due = !lod || appeared || view.is_none_or(|v| is_due(frame, i as usize, v.rate(center)));
+        // (2) the states to evaluate, (3) in batches.
+        let uniform = match quantization {
+            None => {
+                for (i, due) in seen {
                     if due {
                         self.todo.push(i);
                         self.visible.push((i, DUE));
@@ -513,33 +473,15 @@ impl Crowd {
                         deferred += 1;
                     }
                 }
-                uniform = form_batches(&self.todo, &self.layers, self.layers_per, &mut self.open, &mut self.batches);
+                form_batches(&self.todo, &self.layers, self.layers_per, &mut self.open, &mut self.batches)
             }
-            Sharing::Exact | Sharing::Quantized(_) => {
+            Some(quantization) => {
                 self.table.clear();
                 self.unique_keys.clear();
-                let quantization = match self.sharing {
-                    Sharing::Quantized(q) => Some(q),
-                    _ => None,
-                };
-                let levels: [Option<Steps>; MAX_COARSENING as usize + 1] =
-                    std::array::from_fn(|level| quantization.map(|q| q.steps(level as u8)));
-                for &(index, appeared) in &self.seen {
-                    let i = index as usize;
-                    let distance = view.map_or(0.0, |v| self.centers[i].distance(v.eye));
-                    let due =
-                        !lod || appeared || view.is_none_or(|v| is_due(frame, i, v.lod.rate(distance, v.pressure)));
-                    if due {
-                        let (l, d) = (i * self.layers_per, i * self.drivers_per);
-                        let layers = &self.layers[l..l + self.layers_per];
-                        let drivers = &self.drivers[d..d + self.drivers_per];
-                        let level = quantization.map_or(0, |q| q.level(distance));
-                        self.keys[i] = Key::of(levels[usize::from(level)].as_ref(), program, layers, drivers);
-                    } else {
-                        deferred += 1;
-                    }
+                for (index, due) in seen {
+                    deferred += usize::from(!due);
                     let keys = &mut self.unique_keys;
-                    let key = self.keys[i];
+                    let key = self.keys[index as usize];
                     let unique = self.table.get_or_insert(&key, || {
                         keys.push(key);
                         (keys.len() - 1) as u32
@@ -554,10 +496,9 @@ impl Crowd {
                     key.state(quantization.as_ref(), program, layers, drivers);
                 }
                 self.todo.extend(0..self.unique_keys.len() as u32);
-                uniform =
-                    form_batches(&self.todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches);
+                form_batches(&self.todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches)
             }
-        }
+        };
         let shared = self.sharing != Sharing::None;
         let stored = if shared { 0 } else { deferred };
         let matrices = (self.batches.len() * 4 + stored) * self.palette_len;

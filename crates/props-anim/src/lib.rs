@@ -29,6 +29,7 @@ mod rig;
 mod rows;
 mod rows4;
 mod shared;
+mod sift;
 mod skin;
 pub mod skinning;
 mod state;

@@ -182,8 +182,8 @@ impl PropCrowd {
     }
 
     /// Plans this frame's poses (see [`Crowd::plan`]); returns the palette matrices they take.
-    pub(crate) fn plan(&mut self, view: Option<&View>, frame: u64) -> usize {
-        self.crowd.plan(&self.program, view, frame)
+    pub(crate) fn plan(&mut self, view: Option<&View>, frame: u64, workers: Option<&Workers>) -> usize {
+        self.crowd.plan(&self.program, view, frame, workers)
     }
 
     /// Palette matrices the last [`PropCrowd::plan`] planned.

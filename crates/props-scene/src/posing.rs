@@ -54,7 +54,7 @@ pub(crate) fn pose(
 ) -> AnimationStats {
     let plan = |r: &mut Registered| {
         for crowd in r.props.crowds_mut() {
-            crowd.plan(view, frame);
+            crowd.plan(view, frame, workers);
         }
     };
     match workers {

@@ -274,3 +274,58 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
     let near = crowd.visible().filter(|&(i, _)| (i as f32) * 10.0 - 20.0 <= 50.0).count();
     assert!(second.posed >= near, "near instances are always posed");
 }
+
+/// A crowd large enough to be sifted in parts (culling, update-rate LOD and keys on the
+/// workers), seen from inside it so that blocks fall wholly in, wholly out and across the
+/// view's edge: on 2 and 3 threads every frame lists the same instances in the same order,
+/// with the same palettes and counts, as on one, shared or not.
+#[test]
+fn a_large_crowd_sifted_in_parts_is_what_one_pass_gives() {
+    let fox = workload::fox();
+    let spec = Spec { clips: vec![fox.find_clip("Walk").expect("Walk")], ..Spec::default() };
+    let program = Program::new(&fox, &spec);
+    let (side, spacing) = (150, 4.0);
+    let n = side * side;
+    let phases = workload::phases(n, 1.0, 5);
+    let projection = glam::camera::rh::proj::directx::perspective(1.2, 1.6, 0.1, 1000.0);
+    let look = glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 20.0, 0.0), Vec3::new(40.0, 0.0, -90.0), Vec3::Y);
+    let lod = UpdateRateLod { near: 40.0, far: 150.0, mid_rate: 2, far_rate: 4 };
+    let view = View::new(Vec3::new(0.0, 20.0, 0.0), projection * look, lod, 0);
+    let run = |sharing: Sharing, threads: usize| {
+        let workers = (threads > 1).then(|| Workers::new(threads).expect("workers start"));
+        let mut crowd = Crowd::new(&program, 1, sharing, 1.0, threads * 4);
+        for i in 0..n {
+            let (x, z) = ((i % side) as f32 - side as f32 / 2.0, (i / side) as f32 - side as f32 / 2.0);
+            crowd.push(Vec3::new(x * spacing, 0.0, z * spacing));
+        }
+        let mut palettes = PaletteBuffer::default();
+        let mut frames = Vec::new();
+        for frame in 0..4_u64 {
+            for (i, phase) in phases.iter().enumerate() {
+                let t = props_anim::PlayMode::Loop.wrap(frame as f32 * 0.05 + phase, program.duration(0));
+                crowd.layers_mut(i)[0] = Layer::clip(0, t);
+            }
+            palettes.clear();
+            let stats = crowd.update(&program, Some(&view), frame, workers.as_ref(), &mut palettes);
+            let listed: Vec<(usize, Vec<u32>)> = crowd
+                .visible()
+                .map(|(i, base)| {
+                    let palette = &palettes[base as usize..base as usize + program.palette_len()];
+                    (i, palette.iter().flat_map(|m| m.to_array().map(f32::to_bits)).collect())
+                })
+                .collect();
+            frames.push((stats, listed));
+        }
+        frames
+    };
+    for sharing in [Sharing::None, Sharing::Exact, Sharing::Quantized(Quantization::default())] {
+        let one = run(sharing, 1);
+        let (stats, listed) = &one[1];
+        assert!(stats.visible > 1000 && stats.visible < n / 2, "{sharing:?}: some in view, most not: {stats:?}");
+        assert!(stats.deferred > 0, "{sharing:?}: far instances are deferred: {stats:?}");
+        assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "listed in order");
+        for threads in [2, 3] {
+            assert!(run(sharing, threads) == one, "{sharing:?}: {threads} threads differ from one");
+        }
+    }
+}
