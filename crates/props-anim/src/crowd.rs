@@ -74,8 +74,8 @@ pub struct Crowd {
     shown: Vec<bool>,
     /// Bounds of each [`BLOCK`] of consecutive instances.
     blocks: Vec<Block>,
-    /// This frame: the instances in view, and whether each is due, in parts (one per run)
-    /// whose concatenation lists them in order.
+    /// This frame, when sifted in parts: each part's instances in view, and whether each
+    /// is due (one list per run).
     parts: Vec<Vec<(u32, bool)>>,
     /// Shared: each instance's key when last posed.
     keys: Vec<Key>,
@@ -316,10 +316,10 @@ impl Crowd {
     fn reserve(&mut self) {
         let n = self.centers.len();
         self.visible.reserve(n);
-        // Sifted on one thread, all in the first part; on several, `n / parts` at most in each.
-        let per = n.div_ceil(self.parts.len()).next_multiple_of(BLOCK);
-        for (k, part) in self.parts.iter_mut().enumerate() {
-            part.reserve(if k == 0 { n } else { per });
+        // Sifted in parts (on workers), at most `n / parts` in each.
+        if self.parts.len() > 1 {
+            let per = n.div_ceil(self.parts.len()).next_multiple_of(BLOCK);
+            self.parts.iter_mut().for_each(|part| part.reserve(per));
         }
         self.todo.reserve(n);
         self.bases.reserve(n);
@@ -458,36 +458,34 @@ impl Crowd {
             blocks: &mut self.blocks,
             keys: &mut self.keys,
         };
-        sift(&sieve, instances, &mut self.parts, workers);
-        let seen = self.parts.iter().flat_map(|part| part.iter().copied());
         let mut deferred = 0;
         // (2) the states to evaluate, (3) in batches.
+        let (todo, visible) = (&mut self.todo, &mut self.visible);
         let uniform = match quantization {
             None => {
-                for (i, due) in seen {
+                sift(&sieve, instances, &mut self.parts, workers, |i, due, _| {
                     if due {
-                        self.todo.push(i);
-                        self.visible.push((i, DUE));
+                        todo.push(i);
+                        visible.push((i, DUE));
                     } else {
-                        self.visible.push((i, DEFERRED));
+                        visible.push((i, DEFERRED));
                         deferred += 1;
                     }
-                }
-                form_batches(&self.todo, &self.layers, self.layers_per, &mut self.open, &mut self.batches)
+                });
+                form_batches(todo, &self.layers, self.layers_per, &mut self.open, &mut self.batches)
             }
             Some(quantization) => {
                 self.table.clear();
                 self.unique_keys.clear();
-                for (index, due) in seen {
+                let (table, keys) = (&mut self.table, &mut self.unique_keys);
+                sift(&sieve, instances, &mut self.parts, workers, |index, due, key| {
                     deferred += usize::from(!due);
-                    let keys = &mut self.unique_keys;
-                    let key = self.keys[index as usize];
-                    let unique = self.table.get_or_insert(&key, || {
-                        keys.push(key);
+                    let unique = table.get_or_insert(key, || {
+                        keys.push(*key);
                         (keys.len() - 1) as u32
                     });
-                    self.visible.push((index, unique));
-                }
+                    visible.push((index, unique));
+                });
                 self.unique_layers.resize(self.unique_keys.len() * self.layers_per, Layer::NONE);
                 self.unique_drivers.resize(self.unique_keys.len() * self.drivers_per, 0.0);
                 for (u, key) in self.unique_keys.iter().enumerate() {
@@ -495,8 +493,8 @@ impl Crowd {
                     let drivers = &mut self.unique_drivers[u * self.drivers_per..(u + 1) * self.drivers_per];
                     key.state(quantization.as_ref(), program, layers, drivers);
                 }
-                self.todo.extend(0..self.unique_keys.len() as u32);
-                form_batches(&self.todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches)
+                todo.extend(0..self.unique_keys.len() as u32);
+                form_batches(todo, &self.unique_layers, self.layers_per, &mut self.open, &mut self.batches)
             }
         };
         let shared = self.sharing != Sharing::None;

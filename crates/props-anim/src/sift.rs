@@ -2,7 +2,8 @@
 //! by blocks of consecutive instances first), which of those are due (update-rate LOD; one
 //! coming into view always is), and, when poses are shared, the key of each due one. An
 //! instance's outcome depends on it alone, so a large crowd is sifted in parts, at once on
-//! the workers, and the parts' lists, taken in order, are what one pass would list.
+//! the workers, and the parts' lists, taken in order, are what one pass finds. On one thread
+//! each instance in view goes straight to the caller, while its key is at hand.
 
 use glam::Vec3;
 use rayon::prelude::*;
@@ -85,16 +86,15 @@ pub(crate) struct Instances<'a> {
 
 impl Sieve<'_> {
     /// The instance `i`, centred at `center`, is in view (`appeared`: it was not last
-    /// frame): notes whether it is due, keys it if so, and lists it in `seen`.
+    /// frame): notes whether it is due, keys it if so, and hands it to `sink`.
     #[inline(always)]
     fn admit(
         &self,
         levels: &[Option<Steps>],
-        i: usize,
-        appeared: bool,
+        (i, appeared): (usize, bool),
         center: Vec3,
         key: &mut Key,
-        seen: &mut Vec<(u32, bool)>,
+        sink: &mut impl FnMut(u32, bool, &Key),
     ) {
         let distance = self.view.map_or(0.0, |v| center.distance(v.eye));
         let due =
@@ -105,11 +105,12 @@ impl Sieve<'_> {
             let (layers, drivers) = (&k.layers[l..l + k.layers_per], &k.drivers[d..d + k.drivers_per]);
             *key = Key::of(levels[usize::from(level)].as_ref(), k.program, layers, drivers);
         }
-        seen.push((i as u32, due));
+        sink(i as u32, due, key);
     }
 
-    /// Sifts `part`, whose first instance is number `first`, into `seen`.
-    fn part(&self, first: usize, part: Instances<'_>, seen: &mut Vec<(u32, bool)>) {
+    /// Sifts `part`, whose first instance is number `first`, handing each instance in view
+    /// to `sink`, in order.
+    fn part(&self, first: usize, part: Instances<'_>, sink: &mut impl FnMut(u32, bool, &Key)) {
         let levels: [Option<Steps>; MAX_COARSENING as usize + 1] = std::array::from_fn(|level| {
             self.keying.as_ref().and_then(|k| k.quantization).map(|q| q.steps(level as u8))
         });
@@ -117,7 +118,7 @@ impl Sieve<'_> {
         let Some(view) = self.view else {
             for (k, shown) in shown.iter_mut().enumerate() {
                 let appeared = !std::mem::replace(shown, true);
-                self.admit(&levels, first + k, appeared, centers[k], &mut keys[k], seen);
+                self.admit(&levels, (first + k, appeared), centers[k], &mut keys[k], sink);
             }
             return;
         };
@@ -131,14 +132,14 @@ impl Sieve<'_> {
                 Visibility::Inside => {
                     for k in range {
                         let appeared = !std::mem::replace(&mut shown[k], true);
-                        self.admit(&levels, first + k, appeared, centers[k], &mut keys[k], seen);
+                        self.admit(&levels, (first + k, appeared), centers[k], &mut keys[k], sink);
                     }
                 }
                 Visibility::Partial => {
                     for k in range {
                         let sees = view.sees(centers[k], self.radius);
                         if sees {
-                            self.admit(&levels, first + k, !shown[k], centers[k], &mut keys[k], seen);
+                            self.admit(&levels, (first + k, !shown[k]), centers[k], &mut keys[k], sink);
                         }
                         shown[k] = sees;
                     }
@@ -148,17 +149,18 @@ impl Sieve<'_> {
     }
 }
 
-/// Sifts every one of `instances` (see the module documentation): lists each instance in
-/// view, in order, with whether it is due, in `parts` (one list per part; their
-/// concatenation is the whole list). `blocks` must cover the instances. On `workers`, the
-/// parts are sifted at once.
+/// Sifts every one of `instances` (see the module documentation): hands each instance in
+/// view to `sink`, in order, with whether it is due and its key (the one it was last posed
+/// with, if not due). `blocks` must cover the instances. On `workers`, a large crowd is
+/// sifted in parts at once, each listing what it finds in its own of `parts` (one list per
+/// part), and those are handed to `sink` after, in order.
 pub(crate) fn sift(
     sieve: &Sieve<'_>,
     instances: Instances<'_>,
     parts: &mut [Vec<(u32, bool)>],
     workers: Option<&Workers>,
+    mut sink: impl FnMut(u32, bool, &Key),
 ) {
-    parts.iter_mut().for_each(Vec::clear);
     let n = instances.centers.len();
     match workers {
         Some(workers) if parts.len() > 1 && n >= MIN_PARALLEL_INSTANCES => {
@@ -173,14 +175,16 @@ pub(crate) fn sift(
                     .zip(parts.par_iter_mut())
                     .enumerate()
                     .for_each(|(p, ((((centers, shown), blocks), keys), seen))| {
-                        sieve.part(p * per, Instances { centers, shown, blocks, keys }, seen);
+                        seen.clear();
+                        let part = Instances { centers, shown, blocks, keys };
+                        sieve.part(p * per, part, &mut |i, due, _| seen.push((i, due)));
                     });
             });
-        }
-        _ => {
-            if let Some(seen) = parts.first_mut() {
-                sieve.part(0, instances, seen);
+            let chunks = n.div_ceil(per);
+            for &(i, due) in parts[..chunks].iter().flatten() {
+                sink(i, due, &keys[i as usize]);
             }
         }
+        _ => sieve.part(0, instances, &mut sink),
     }
 }
