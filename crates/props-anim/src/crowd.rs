@@ -14,13 +14,15 @@
 //! bitwise the same for any number of threads (a lane's result depends on its state only).
 //! No allocation per frame once the buffers have grown.
 
+use std::ops::Range;
+
 use glam::Vec3;
 use rayon::prelude::*;
 
 use crate::lod::View;
 use crate::palette::JointMatrix;
-use crate::palette_buffer::PaletteBuffer;
 use crate::program::{Lane, Program, Scratch, signature_code};
+use crate::reuse_buffer::PaletteBuffer;
 use crate::shared::{Key, KeyTable, Sharing, fits};
 use crate::sift::{BLOCK, Block, Instances, Keying, Sieve, sift};
 use crate::state::Layer;
@@ -393,7 +395,13 @@ impl Crowd {
     /// The instances in view after the last [`Crowd::update`], with the offset of each one's
     /// palette in the buffer it was given.
     pub fn visible(&self) -> impl ExactSizeIterator<Item = (usize, u32)> + '_ {
-        self.visible.iter().map(|&(i, base)| (i as usize, base))
+        self.visible_in(0..self.visible.len())
+    }
+
+    /// Those of [`Crowd::visible`] at positions `range` of its list (to extract a crowd in
+    /// parts).
+    pub fn visible_in(&self, range: Range<usize>) -> impl ExactSizeIterator<Item = (usize, u32)> + '_ {
+        self.visible[range].iter().map(|&(i, base)| (i as usize, base))
     }
 
     /// Palette matrices the frame the last [`Crowd::plan`] planned writes.

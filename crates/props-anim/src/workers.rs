@@ -66,4 +66,16 @@ impl Workers {
         use rayon::prelude::*;
         self.pool.install(|| items.par_chunk_by_mut(same).for_each(f));
     }
+
+    /// Calls `f` on each chunk of `chunk` consecutive items (the last may be shorter), with
+    /// the chunk's number, several at once on the pool's threads.
+    pub fn for_each_chunk_mut<T: Send>(
+        &self,
+        items: &mut [T],
+        chunk: usize,
+        f: impl Fn(usize, &mut [T]) + Send + Sync,
+    ) {
+        use rayon::prelude::*;
+        self.pool.install(|| items.par_chunks_mut(chunk.max(1)).enumerate().for_each(|(k, chunk)| f(k, chunk)));
+    }
 }

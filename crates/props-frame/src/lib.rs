@@ -9,7 +9,7 @@ mod orbit;
 use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
-use props_anim::{JointMatrix, PaletteBuffer};
+use props_anim::{JointMatrix, PaletteBuffer, ReuseBuffer};
 
 pub use orbit::OrbitCamera;
 
@@ -57,7 +57,7 @@ impl Default for Light {
 }
 
 /// One instance of a model: where it stands and where its palette starts.
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
 pub struct InstanceData {
     /// Model-to-world transform, 3x4 rows (same packing as the joint matrices).
@@ -139,8 +139,8 @@ pub const SKY: [f64; 4] = [0.36, 0.55, 0.85, 1.0];
 pub struct FrameData {
     /// Every instance's palette, back to back (written over the last frame's in place).
     pub palettes: PaletteBuffer,
-    /// Every instance.
-    pub instances: Vec<InstanceData>,
+    /// Every instance (written over the last frame's in place).
+    pub instances: ReuseBuffer<InstanceData>,
     /// Runs of instances per model.
     pub batches: Vec<ModelBatch>,
     /// Debug lines.
@@ -174,8 +174,16 @@ impl FrameData {
     /// Closes the run of instances pushed since the previous batch as a batch of `model`
     /// (nothing is added when the run is empty).
     pub fn end_batch(&mut self, model: ModelId) {
+        let start = self.batches.last().map_or(0, |b| b.instances.end as usize);
+        self.add_batch(model, self.instances.len() - start);
+    }
+
+    /// Closes the `len` instances after the previous batch (pushed, or grown and written in
+    /// parts) as a batch of `model` (nothing is added when `len` is 0).
+    pub fn add_batch(&mut self, model: ModelId, len: usize) {
         let start = self.batches.last().map_or(0, |b| b.instances.end);
-        let end = self.instances.len() as u32;
+        let end = start + len as u32;
+        debug_assert!(end as usize <= self.instances.len(), "a batch of instances not pushed");
         if end > start {
             self.batches.push(ModelBatch { model, instances: start..end });
         }

@@ -9,7 +9,7 @@ use glam::Affine3A;
 use props_anim::{
     Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state,
 };
-use props_frame::{FrameData, InstanceData, NO_TINT};
+use props_frame::{InstanceData, ModelId, NO_TINT};
 
 use crate::kind::Rig;
 use crate::models::PropModel;
@@ -203,16 +203,28 @@ impl PropCrowd {
         self.program.palette_len()
     }
 
-    /// Appends the instances the last [`PropCrowd::update`] saw, with their palettes, as one
-    /// batch of the model.
-    pub(crate) fn extract(&self, frame: &mut FrameData) {
-        frame.instances.extend(self.crowd.visible().map(|(i, base)| InstanceData {
-            transform: self.placements[i],
-            palette_base: base,
-            tint: self.tints[i],
-            padding: [0; 2],
-        }));
-        frame.end_batch(self.rig.prop.id);
+    /// Instances the last posing saw.
+    pub(crate) fn visible_len(&self) -> usize {
+        self.crowd.visible().len()
+    }
+
+    /// The renderer's id of its model.
+    pub(crate) fn model_id(&self) -> ModelId {
+        self.rig.prop.id
+    }
+
+    /// Writes the instances the last posing saw, from number `from` of them on, with their
+    /// palettes, into `out` (as many as it holds).
+    pub(crate) fn extract_into(&self, from: usize, out: &mut [InstanceData]) {
+        let seen = self.crowd.visible_in(from..from + out.len());
+        for (slot, (i, base)) in out.iter_mut().zip(seen) {
+            *slot = InstanceData {
+                transform: self.placements[i],
+                palette_base: base,
+                tint: self.tints[i],
+                padding: [0; 2],
+            };
+        }
     }
 
     /// Poses instance `i` into `pose` and `scratch` (poses of the model's rig) on the general

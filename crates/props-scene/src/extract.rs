@@ -3,8 +3,9 @@
 
 use glam::{Affine3A, Vec3};
 use props_anim::{CrowdStats, Pose};
-use props_frame::{DebugLine, FrameData};
+use props_frame::{DebugLine, FrameData, InstanceData};
 
+use crate::crowds::PropCrowd;
 use crate::heading_yaw;
 use crate::models::PropModel;
 use crate::roads::{LANE_WIDTH, LaneKind};
@@ -41,6 +42,11 @@ impl AnimationStats {
     }
 }
 
+/// Instances extracted in one part, at least: fewer are written on the calling thread.
+const MIN_EXTRACT_PART: usize = 4096;
+/// Parts per worker thread (several, so that a thread held up elsewhere is made up for).
+const PARTS_PER_THREAD: usize = 2;
+
 /// Colours of debug lines, linear RGBA.
 const ROAD_COLOUR: [f32; 4] = [0.85, 0.85, 0.8, 1.0];
 const CONNECTOR_COLOUR: [f32; 4] = [0.45, 0.45, 0.5, 1.0];
@@ -70,12 +76,34 @@ fn bones(prop: &PropModel, placement: &Affine3A, pose: &Pose, lines: &mut Vec<De
 impl Scene {
     /// Appends the props the last [`Scene::animate`] posed into `frame` (call it first, with
     /// the same frame): for each model (windmill, each car model, traffic light, fox, then the
-    /// game's own kinds', in registration order) its visible instances, each with the offset of its palette, closed as one batch of that
-    /// model's `ModelId`. Nothing else should be left pushed without its `end_batch`.
+    /// game's own kinds', in registration order) its visible instances, each with the offset
+    /// of its palette, closed as one batch of that model's `ModelId`. Nothing else should be
+    /// left pushed without its `end_batch`. With worker threads, written in parts at once.
     /// Allocation-free once the frame's buffers have grown.
     pub fn extract(&self, frame: &mut FrameData) {
+        let total: usize = self.each_crowd().map(PropCrowd::visible_len).sum();
+        let out = frame.instances.grow(total);
+        // The new instances from number `first` on, into `out`: every crowd's, back to back.
+        let write = |first: usize, out: &mut [InstanceData]| {
+            let mut at = 0;
+            for crowd in self.each_crowd() {
+                let len = crowd.visible_len();
+                let (from, to) = (first.max(at), (first + out.len()).min(at + len));
+                if from < to {
+                    crowd.extract_into(from - at, &mut out[from - first..to - first]);
+                }
+                at += len;
+            }
+        };
+        match self.workers.as_ref() {
+            Some(pool) if total >= 2 * MIN_EXTRACT_PART => {
+                let part = total.div_ceil(pool.threads() * PARTS_PER_THREAD).max(MIN_EXTRACT_PART);
+                pool.for_each_chunk_mut(out, part, |k, out| write(k * part, out));
+            }
+            _ => write(0, out),
+        }
         for crowd in self.each_crowd() {
-            crowd.extract(frame);
+            frame.add_batch(crowd.model_id(), crowd.visible_len());
         }
     }
 

@@ -57,7 +57,7 @@ pub struct Scene {
     runs: usize,
     camera: Option<SceneCamera>,
     budget: Option<AnimationBudget>,
-    workers: Option<Workers>,
+    pub(crate) workers: Option<Workers>,
     /// The order the systems step in on the workers.
     systems: Systems,
     /// Frames posed so far (update-rate LOD staggers by it).

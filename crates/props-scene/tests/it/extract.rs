@@ -180,3 +180,39 @@ fn steady_frames_do_not_grow_buffers() {
     }
     assert!(!lines.is_empty());
 }
+
+/// Every instance record and batch of one frame, as bits.
+fn records(frame: &FrameData) -> (Vec<u32>, Vec<(ModelId, std::ops::Range<u32>)>) {
+    let bits = frame
+        .instances
+        .iter()
+        .flat_map(|i| {
+            i.transform.to_array().map(f32::to_bits).into_iter().chain([i.palette_base, u32::from_le_bytes(i.tint)])
+        })
+        .collect();
+    (bits, frame.batches.iter().map(|b| (b.model, b.instances.clone())).collect())
+}
+
+/// Enough props in view to be extracted in parts on the workers: on 2 and 3 threads the
+/// frame's instance records and batches are those of one thread, bit for bit, though the
+/// frame's buffer held garbage from before.
+#[test]
+fn extraction_in_parts_is_extraction_in_one() {
+    let frame_on = |threads: usize| {
+        let mut scene = scene(SceneConfig { windmills: 12_000, threads, ..SceneConfig::default() });
+        let mut frame = FrameData::default();
+        let garbage = InstanceData { palette_base: u32::MAX, tint: [7; 4], ..InstanceData::default() };
+        frame.instances.grow(2 * scene.instance_count()).fill(garbage);
+        for _ in 0..3 {
+            scene.step(DT);
+            draw(&mut scene, &mut frame);
+        }
+        assert_eq!(frame.instances.len(), scene.instance_count(), "no camera: everything is drawn");
+        records(&frame)
+    };
+    let one = frame_on(1);
+    assert!(one.0.len() / 14 > 12_000, "more than a part's worth of instances");
+    for threads in [2, 3] {
+        assert!(frame_on(threads) == one, "{threads} threads differ from one");
+    }
+}
