@@ -157,10 +157,11 @@ impl View {
         if inside { Visibility::Inside } else { Visibility::Partial }
     }
 
-    /// Frames between updates of an instance at `center`.
+    /// Frames between updates of an instance `distance` from the eye, under the budget's
+    /// pressure.
     #[must_use]
-    pub fn rate(&self, center: Vec3) -> u8 {
-        self.lod.rate(center.distance(self.eye), self.pressure)
+    pub fn rate(&self, distance: f32) -> u8 {
+        self.lod.rate(distance, self.pressure)
     }
 }
 

@@ -394,7 +394,7 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut Traffi
     }
 }
 
-/// What [`drive`] touches of the world: the cars (for the stages kinds step in).
+/// What [`drive`] touches of the world: the cars (for the groups the kinds step in).
 pub(crate) fn access() -> Access {
     Access::nothing().writes::<Car>()
 }
