@@ -97,8 +97,7 @@ impl Sieve<'_> {
         sink: &mut impl FnMut(u32, bool, &Key),
     ) {
         let distance = self.view.map_or(0.0, |v| center.distance(v.eye));
-        let due =
-            !self.lod || appeared || self.view.is_none_or(|v| is_due(self.frame, i, v.rate(distance)));
+        let due = !self.lod || appeared || self.view.is_none_or(|v| is_due(self.frame, i, v.rate(distance)));
         if due && let Some(k) = &self.keying {
             let level = k.quantization.map_or(0, |q| q.level(distance));
             let (l, d) = (i * k.layers_per, i * k.drivers_per);

@@ -253,15 +253,21 @@ pub struct RoadNetwork {
 struct LaneLinks {
     first_next: u32,
     stop: u32,
+    /// A connector's intersection (`u32::MAX` for a road lane).
+    crosses: u32,
     approach: u8,
 }
 
 impl LaneLinks {
     fn of(lane: &Lane) -> Self {
         let first_next = lane.next.first().map_or(u32::MAX, |l| l.0);
+        let crosses = match lane.kind {
+            LaneKind::Connector { at, .. } => at.0,
+            LaneKind::Road { .. } => u32::MAX,
+        };
         match lane.stop_line() {
-            Some((to, approach)) => Self { first_next, stop: to.0, approach: approach as u8 },
-            None => Self { first_next, stop: u32::MAX, approach: 0 },
+            Some((to, approach)) => Self { first_next, stop: to.0, crosses, approach: approach as u8 },
+            None => Self { first_next, stop: u32::MAX, crosses, approach: 0 },
         }
     }
 }
@@ -414,6 +420,13 @@ impl RoadNetwork {
     #[must_use]
     pub fn is_connector(&self, id: LaneId) -> bool {
         self.links[id.index()].stop == u32::MAX
+    }
+
+    /// The intersection whose box lane `id` crosses, if it is a connector.
+    #[must_use]
+    pub fn crosses(&self, id: LaneId) -> Option<IntersectionId> {
+        let crosses = self.links[id.index()].crosses;
+        (crosses != u32::MAX).then_some(IntersectionId(crosses))
     }
 
     /// The intersection and approach whose signal guards the end of lane `id` (as
@@ -582,6 +595,21 @@ mod tests {
                 let distance = lane.length() * k as f32 / 20.0;
                 assert_eq!(roads.sample(LaneId(i as u32), distance), lane.sample(distance), "lane {i} at {distance}");
             }
+        }
+    }
+
+    #[test]
+    fn connectors_and_only_they_cross_their_intersections() {
+        let roads = RoadNetwork::grid(4, 80.0, 13.9, 2.0);
+        let mut crossing = vec![None; roads.lanes().len()];
+        for (at, intersection) in roads.intersections().iter().enumerate() {
+            for connector in intersection.connectors() {
+                crossing[connector.index()] = Some(IntersectionId(at as u32));
+            }
+        }
+        assert!(crossing.iter().filter(|c| c.is_some()).count() > roads.intersections().len());
+        for (i, expected) in crossing.into_iter().enumerate() {
+            assert_eq!(roads.crosses(LaneId(i as u32)), expected, "lane {i}");
         }
     }
 

@@ -350,22 +350,33 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut Traffi
     let occupancy = &mut state.occupancy;
     occupancy.cars.clear();
     occupancy.cars.extend(world.query_mut::<&Car>().into_iter().copied());
-    // Counting sort by lane, then each lane by position.
-    let (slots, starts) = (&mut occupancy.slots, &mut occupancy.starts);
+    // Counting sort by lane, then each lane by position; the cars in each box and heading
+    // into each exit counted on the way.
+    let Occupancy { cars, ranks, slots, starts, boxes, entering } = occupancy;
     starts.clear();
     starts.resize(roads.lanes().len() + 1, 0);
-    for car in &occupancy.cars {
+    boxes.clear();
+    boxes.resize(roads.intersections().len(), 0);
+    entering.clear();
+    entering.resize(roads.lanes().len(), 0);
+    for car in cars.iter() {
         starts[car.lane.index() + 1] += 1;
+        if let Some(at) = roads.crosses(car.lane) {
+            boxes[at.index()] += 1;
+            if let Some(exit) = roads.first_next(car.lane) {
+                entering[exit.index()] += 1;
+            }
+        }
     }
     for l in 1..starts.len() {
         starts[l] += starts[l - 1];
     }
     slots.clear();
-    slots.resize(occupancy.cars.len(), Slot { position: 0.0, car: 0 });
+    slots.resize(cars.len(), Slot { position: 0.0, car: 0 });
     // Fill each lane from its end backwards, reusing `ranks` as the lanes' fill counters.
-    occupancy.ranks.clear();
-    occupancy.ranks.resize(occupancy.cars.len(), 0);
-    for (index, car) in occupancy.cars.iter().enumerate().rev() {
+    ranks.clear();
+    ranks.resize(cars.len(), 0);
+    for (index, car) in cars.iter().enumerate().rev() {
         let end = &mut starts[car.lane.index() + 1];
         *end -= 1;
         slots[*end as usize] = Slot { position: car.position, car: index as u32 };
@@ -378,18 +389,7 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut Traffi
         let lane = &mut slots[starts[l] as usize..starts[l + 1] as usize];
         lane.sort_unstable_by(|a, b| a.position.total_cmp(&b.position).then(a.car.cmp(&b.car)));
         for (rank, slot) in lane.iter().enumerate() {
-            occupancy.ranks[slot.car as usize] = rank as u32;
-        }
-    }
-    let Occupancy { boxes, starts, entering, .. } = occupancy;
-    let cars_on = |lane: &LaneId| starts[lane.index() + 1] - starts[lane.index()];
-    boxes.clear();
-    boxes.extend(roads.intersections().iter().map(|i| i.connectors().iter().map(cars_on).sum::<u32>()));
-    entering.clear();
-    entering.resize(lanes, 0);
-    for connector in roads.intersections().iter().flat_map(|i| i.connectors()) {
-        if let Some(exit) = roads.first_next(*connector) {
-            entering[exit.index()] += cars_on(connector);
+            ranks[slot.car as usize] = rank as u32;
         }
     }
 }
