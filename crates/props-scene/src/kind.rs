@@ -151,7 +151,9 @@ pub trait PropKind: Any + Send + Sync {
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props);
 
     /// The components of `world` its [`PropKind::step`] reads and writes (by default all of
-    /// them: it steps alone). Kinds that do not conflict step at the same time.
+    /// them: it steps alone). Kinds that do not conflict step at the same time; one that
+    /// touches [`crate::Car`]s steps after the traffic has moved them (vehicle following
+    /// writes them), as on one thread.
     fn access(&self) -> Access {
         Access::everything()
     }
