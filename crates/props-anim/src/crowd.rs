@@ -134,6 +134,12 @@ impl States<'_> {
     }
 }
 
+/// Makes `items` hold `n` in all without allocating, whatever it holds now (a frame's buffer,
+/// refilled: `Vec::reserve` counts from its length, and last frame's would double it).
+fn reserve_total<T>(items: &mut Vec<T>, n: usize) {
+    items.reserve(n.saturating_sub(items.len()));
+}
+
 /// Groups `states` (indices into `layers`, `layers_per` layers each) into batches of four
 /// of one signature, in order, the last batch of each signature padded by repeating its
 /// first state; `open` is scratch. Returns whether all were of one signature (then the `j`-th
@@ -317,19 +323,19 @@ impl Crowd {
     /// instances does). Call on emptied buffers.
     fn reserve(&mut self) {
         let n = self.centers.len();
-        self.visible.reserve(n);
+        reserve_total(&mut self.visible, n);
         // Sifted in parts (on workers), at most `n / parts` in each.
         if self.parts.len() > 1 {
             let per = n.div_ceil(self.parts.len()).next_multiple_of(BLOCK);
-            self.parts.iter_mut().for_each(|part| part.reserve(per));
+            self.parts.iter_mut().for_each(|part| reserve_total(part, per));
         }
-        self.todo.reserve(n);
-        self.bases.reserve(n);
-        self.batches.reserve(n.div_ceil(4) + self.open.capacity());
+        reserve_total(&mut self.todo, n);
+        reserve_total(&mut self.bases, n);
+        reserve_total(&mut self.batches, n.div_ceil(4) + self.open.capacity());
         if self.sharing != Sharing::None {
-            self.unique_keys.reserve(n);
-            self.unique_layers.reserve(n * self.layers_per);
-            self.unique_drivers.reserve(n * self.drivers_per);
+            reserve_total(&mut self.unique_keys, n);
+            reserve_total(&mut self.unique_layers, n * self.layers_per);
+            reserve_total(&mut self.unique_drivers, n * self.drivers_per);
         }
     }
 
