@@ -419,7 +419,7 @@ impl RoadNetwork {
     /// Whether lane `id` is a connector across an intersection.
     #[must_use]
     pub fn is_connector(&self, id: LaneId) -> bool {
-        self.links[id.index()].stop == u32::MAX
+        self.crosses(id).is_some()
     }
 
     /// The intersection whose box lane `id` crosses, if it is a connector.
@@ -610,6 +610,7 @@ mod tests {
         assert!(crossing.iter().filter(|c| c.is_some()).count() > roads.intersections().len());
         for (i, expected) in crossing.into_iter().enumerate() {
             assert_eq!(roads.crosses(LaneId(i as u32)), expected, "lane {i}");
+            assert_eq!(roads.is_connector(LaneId(i as u32)), expected.is_some(), "lane {i}");
         }
     }
 
