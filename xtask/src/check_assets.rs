@@ -1,9 +1,10 @@
 //! `cargo xtask check-assets [PATHS...] [--json]`: checks every `.gltf` / `.glb` under the given
 //! files and folders (default `assets/` and `mods/`) with `props_gltf::validate`, the gate the
 //! game loads every model through, and its sidecar (`<name>.prop.toml`) against it as the game
-//! does, and prints rustc-like lines
-//! (`file: /json/pointer: error[CODE]: message`, errors the game tolerates marked so) and a
-//! summary, or a JSON report. Exits with status 1 when the game would refuse any file.
+//! does, and prints rustc-like lines (`file: /json/pointer: error[CODE]: message`, each error
+//! marked with what the game does about it), what the game does with each file (`loads`,
+//! `loads with 3 warnings`, `drops clip 2 (`Run`), loads`, `refuses`) and a summary, or a
+//! JSON report. Exits with status 1 when the game would refuse any file.
 //!
 //! Folders are walked without following symbolic links to folders (so never out of the given
 //! folder and never in a loop); links to files are checked like the game would load them.
@@ -15,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
-use props_gltf::validate::{Issue, Report, Severity};
+use props_gltf::validate::{Consequence, Issue, Outcome, Report, Severity};
 use props_mods::{ModConfig, fitting, sidecar};
 use serde_json::json;
 
@@ -35,7 +36,8 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     for file in &files {
         let report = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
         if !json {
-            let lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
+            let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
+            lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
                 _ => print!("{lines}"),
@@ -52,12 +54,17 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let errors: usize = reports.iter().map(Report::errors).sum();
     let warnings: usize = reports.iter().map(Report::warnings).sum();
     let refused = reports.iter().filter(|report| report.is_fatal()).count();
+    let degraded =
+        reports.iter().filter(|r| matches!(r.outcome(), Outcome::Loads { dropped, .. } if !dropped.is_empty()));
+    let degraded = degraded.count();
     if json {
+        let files: Vec<_> =
+            reports.iter().map(|r| json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues})).collect();
         let report = json!({"checked": files.len(), "errors": errors, "warnings": warnings, "refused": refused,
-            "files": reports});
+            "degraded": degraded, "files": files});
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("{}", summary(files.len(), errors, warnings, refused));
+        println!("{}", summary(files.len(), errors, warnings, degraded, refused));
     }
     std::io::stdout().flush()?;
     if refused > 0 {
@@ -167,19 +174,38 @@ fn line(file: &Path, issue: &Issue, colour: bool) -> String {
         (true, Severity::Error) => format!("\x1b[1;31m{label}\x1b[0m"),
         (true, Severity::Warning) => format!("\x1b[1;33m{label}\x1b[0m"),
     };
-    let tolerated =
-        if issue.severity == Severity::Error && !issue.is_fatal() { " (the game tolerates it)" } else { "" };
-    format!("{}: {pointer}{label}: {}{tolerated}\n", file.display(), issue.message)
+    let consequence = match (&issue.consequence, issue.severity) {
+        (Consequence::Loads, Severity::Warning) => String::new(),
+        (Consequence::Loads, Severity::Error) => " (the game reads past it)".to_owned(),
+        (Consequence::Drops(parts), _) => {
+            let parts: Vec<String> = parts.iter().map(ToString::to_string).collect();
+            format!(" (the game {})", parts.join(", "))
+        }
+        (Consequence::Refuses, _) => " (the game refuses the file)".to_owned(),
+    };
+    format!("{}: {pointer}{label}: {}{consequence}\n", file.display(), issue.message)
+}
+
+/// What the game does with `file`, as a line: `file: loads with 2 warnings`.
+fn verdict(file: &Path, outcome: &Outcome, colour: bool) -> String {
+    let text = outcome.to_string();
+    let text = match (colour, outcome) {
+        (true, Outcome::Refuses) => format!("\x1b[1;31m{text}\x1b[0m"),
+        (true, Outcome::Loads { dropped, .. }) if !dropped.is_empty() => format!("\x1b[1;33m{text}\x1b[0m"),
+        _ => text,
+    };
+    format!("{}: {text}\n", file.display())
 }
 
 /// The closing line.
-fn summary(files: usize, errors: usize, warnings: usize, refused: usize) -> String {
+fn summary(files: usize, errors: usize, warnings: usize, degraded: usize, refused: usize) -> String {
     let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
     format!(
-        "checked {}: {}, {}; the game refuses {}",
+        "checked {}: {}, {}; the game loads {} without the parts it drops and refuses {}",
         plural(files, "file"),
         plural(errors, "error"),
         plural(warnings, "warning"),
+        plural(degraded, "file"),
         plural(refused, "file")
     )
 }
@@ -225,15 +251,32 @@ mod tests {
         let issue = Issue::error("ACCESSOR_TOO_LONG", "/accessors/0", "too long");
         assert_eq!(
             line(Path::new("mods/a.glb"), &issue, false),
-            "mods/a.glb: /accessors/0: error[ACCESSOR_TOO_LONG]: too long\n"
+            "mods/a.glb: /accessors/0: error[ACCESSOR_TOO_LONG]: too long (the game refuses the file)\n"
         );
         assert!(line(Path::new("a.glb"), &issue, true).contains("\x1b[1;31merror[ACCESSOR_TOO_LONG]\x1b[0m"));
         let whole = Issue::warning("GLB_UNKNOWN_CHUNK_TYPE", "", "ignored");
         assert_eq!(line(Path::new("a.glb"), &whole, false), "a.glb: warning[GLB_UNKNOWN_CHUNK_TYPE]: ignored\n");
-        assert_eq!(summary(1, 0, 2, 0), "checked 1 file: 0 errors, 2 warnings; the game refuses 0 files");
-        assert_eq!(summary(3, 1, 1, 1), "checked 3 files: 1 error, 1 warning; the game refuses 1 file");
-        let tolerated = Issue::error("ACCESSOR_MAX_MISMATCH", "/accessors/0/max", "too big");
-        assert!(line(Path::new("a.glb"), &tolerated, false).ends_with("too big (the game tolerates it)\n"));
+        assert_eq!(
+            summary(1, 0, 2, 0, 0),
+            "checked 1 file: 0 errors, 2 warnings; the game loads 0 files without the parts it drops and refuses 0 files"
+        );
+        assert_eq!(
+            summary(3, 1, 1, 1, 1),
+            "checked 3 files: 1 error, 1 warning; the game loads 1 file without the parts it drops and refuses 1 file"
+        );
+        let read_past = Issue::error("ACCESSOR_MAX_MISMATCH", "/accessors/0/max", "too big");
+        assert!(line(Path::new("a.glb"), &read_past, false).ends_with("too big (the game reads past it)\n"));
+        let refusing = Issue::error("PROPS_LIMIT_EXCEEDED", "", "too big");
+        assert!(line(Path::new("a.glb"), &refusing, false).ends_with("too big (the game refuses the file)\n"));
+        let run = props_gltf::Part::Clip { index: 2, name: Some("Run".to_owned()) };
+        let dropping = Issue { consequence: Consequence::Drops(vec![run.clone()]), ..issue.clone() };
+        assert!(line(Path::new("a.glb"), &dropping, false).ends_with("too long (the game drops clip 2 (`Run`))\n"));
+        let outcome = Outcome::Loads { dropped: vec![run], warnings: 3 };
+        assert_eq!(
+            verdict(Path::new("a.glb"), &outcome, false),
+            "a.glb: drops clip 2 (`Run`), loads with 3 warnings\n"
+        );
+        assert_eq!(verdict(Path::new("a.glb"), &Outcome::Refuses, false), "a.glb: refuses\n");
     }
 
     #[cfg(unix)]

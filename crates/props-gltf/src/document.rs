@@ -9,13 +9,19 @@ use serde::Deserialize;
 use crate::error::{ErrorKind, FILE, ImportError, Warnings, warn};
 
 /// Extensions this importer handles (or may safely ignore) when a file requires them.
-pub(crate) const SUPPORTED_EXTENSIONS: &[&str] =
-    &["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform", "KHR_materials_emissive_strength"];
+/// `KHR_lights_punctual` changes nothing about the geometry: a file requiring it loads.
+pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
+    "KHR_mesh_quantization",
+    "KHR_materials_unlit",
+    "KHR_texture_transform",
+    "KHR_materials_emissive_strength",
+    "KHR_lights_punctual",
+];
 
-/// The parsed, validated JSON of a file.
+/// The parsed JSON of a file.
 #[derive(Debug)]
 pub(crate) struct Document {
-    /// The glTF objects; every index in it refers to an existing object.
+    /// The glTF objects; [`validate`] lists the indices that refer to no object.
     pub root: Root,
     /// For animations that had channels removed (see [`parse`]), the original index of each
     /// remaining channel.
@@ -62,7 +68,7 @@ impl ProbeChannel {
     }
 }
 
-/// Parses and validates the JSON. Animation channels without a target node (such as
+/// Parses the JSON (not its references: see [`validate`]). Animation channels without a target node (such as
 /// KHR_animation_pointer's) are dropped with a warning.
 pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, ImportError> {
     let syntax = |e: serde_json::Error| ImportError::at(FILE, ErrorKind::Json { message: e.to_string() });
@@ -92,7 +98,6 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     }
     // Every required extension is supported (checked above); the gltf crate knows only some.
     root.extensions_required.clear();
-    validate(&root)?;
     Ok(Document { root, channel_origins })
 }
 
@@ -147,11 +152,10 @@ pub(crate) fn unsupported_extension(json_path: String, name: &str) -> ImportErro
     ImportError::at(json_path, ErrorKind::UnsupportedExtension { name: name.to_owned(), hint })
 }
 
-/// Runs the gltf crate's validation (index references, required properties, enum values)
-/// and reports its first finding, but for missing POSITION bounds (metadata the importer does
-/// not need: the gate tolerates them, see [`crate::gate::TOLERATED`]) and invalid sampler
-/// values (never read).
-fn validate(root: &Root) -> Result<(), ImportError> {
+/// The findings of the gltf crate's validation (index references, required properties, enum
+/// values) that matter to the importer: all but missing POSITION bounds (metadata the
+/// importer does not need) and invalid sampler values (never read).
+pub(crate) fn validate(root: &Root) -> Vec<ImportError> {
     let is_bounds = |error: &ImportError| {
         matches!(error.kind, ErrorKind::MissingProperty)
             && (error.json_path.ends_with("[\"POSITION\"].min") || error.json_path.ends_with("[\"POSITION\"].max"))
@@ -159,10 +163,7 @@ fn validate(root: &Root) -> Result<(), ImportError> {
     // Samplers are never read (the renderer has its own); Khronos only warns about them.
     let is_sampler_value =
         |error: &ImportError| matches!(error.kind, ErrorKind::InvalidValue) && error.json_path.starts_with("samplers[");
-    match validation_findings(root).into_iter().find(|error| !is_bounds(error) && !is_sampler_value(error)) {
-        Some(error) => Err(error),
-        None => Ok(()),
-    }
+    validation_findings(root).into_iter().filter(|error| !is_bounds(error) && !is_sampler_value(error)).collect()
 }
 
 /// Findings of the gltf crate's validation kept per file.
@@ -224,7 +225,12 @@ mod tests {
 
     fn parse_value(value: serde_json::Value) -> (Result<Document, ImportError>, Warnings) {
         let mut warnings = Vec::new();
-        let result = parse(value.to_string().as_bytes(), &mut warnings);
+        let result = parse(value.to_string().as_bytes(), &mut warnings).and_then(|document| {
+            match validate(&document.root).into_iter().next() {
+                Some(error) => Err(error),
+                None => Ok(document),
+            }
+        });
         (result, warnings)
     }
 
@@ -237,8 +243,9 @@ mod tests {
         assert!(error.kind.to_string().contains("KHR_draco_mesh_compression"));
         assert!(error.kind.to_string().contains("without mesh compression"));
         let (ok, warnings) = parse_value(json!({"asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_materials_unlit", "KHR_lights_punctual"],
-            "extensionsRequired": ["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform"]}));
+            "extensionsUsed": ["KHR_materials_unlit", "KHR_materials_sheen", "KHR_lights_punctual"],
+            "extensionsRequired": ["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform",
+                "KHR_lights_punctual"]}));
         ok.expect("supported extensions");
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].json_path, "extensionsUsed[1]");

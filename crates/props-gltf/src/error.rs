@@ -134,6 +134,10 @@ pub enum ErrorKind {
         /// What is wrong with it.
         reason: String,
     },
+    /// Every primitive the model's scene draws was left out by the caller (where the import
+    /// itself could read none, it fails with the first primitive's error instead).
+    #[error("every primitive the scene draws could not be read and was left out: nothing is left to draw")]
+    NothingDrawable,
     /// A buffer without `uri` outside a GLB file, or a GLB file without its binary chunk.
     #[error("buffer has no uri and the file has no GLB binary chunk to supply its data")]
     MissingBufferData,

@@ -1,21 +1,19 @@
 //! The one gate every model passes before it reaches the game: base assets and mods alike, in
-//! the game and in `cargo xtask check-assets`. A file is admitted when the checker
-//! ([`crate::validate`]: Khronos glTF-Validator's rules, the game's own rules, then the
-//! importer) finds no fatal issue; the model comes out of the same run.
+//! the game and in `cargo xtask check-assets`. The checker ([`crate::validate`]: Khronos
+//! glTF-Validator's rules, the game's own rules, then the importer) reports every issue, and
+//! the rule table ([`crate::rules`]) says what the game does about each:
 //!
-//! **Fatal** (the file is refused, the game keeps the last good version): every error, that is
-//! everything Khronos's validator calls an error plus the game's own rules (limits, budgets,
-//! URIs outside the model's folder, special files, non-finite numbers, zero or non-unit
-//! quaternions, joint indices out of range, unsupported required extensions), except the few
-//! listed in [`TOLERATED`].
-//!
-//! **Not fatal** (the file loads; the issue is shown as a warning): Khronos's warnings, what
-//! the importer ignores or repairs (`PROPS_IGNORED`: colour sets past `COLOR_0`, further UV sets,
-//! texture slots other than base colour,
-//! KHR_texture_transform, images downscaled to fit the GPU, ...), and the errors of
-//! [`TOLERATED`]: wrong metadata that the game never reads, normals and tangents that are not
-//! unit length (normalized when drawn), and weights that do not sum to 1 (drawn as the file
-//! says, as the glTF specification defines skinning).
+//! - **Refused**: what is unsafe (limits, budgets, URIs outside the model's folder, special
+//!   files, NaN or infinity, poses that overflow) or meaningless (zero quaternions, joints
+//!   out of range), and what is unreadable where no droppable part holds it (a broken
+//!   container, a node, a skin, a buffer, a required extension that is not implemented). The
+//!   game keeps the last good version.
+//! - **Dropped**: what is unreadable inside a part: that clip is dropped, that primitive
+//!   skipped, that material drawn as the default one, that texture or image left out
+//!   ([`crate::Part`]). A model all of whose primitives are dropped is refused.
+//! - **Loaded**: everything else, each issue shown with its Khronos code: invalid glTF that
+//!   the game can read (strides on animation or skin data, a scene listing a child node, two
+//!   channels on one property, mixed as three.js does), and the warnings.
 
 use std::fmt;
 use std::path::Path;
@@ -24,40 +22,13 @@ use crate::import::Import;
 use crate::limits::Limits;
 use crate::validate::{self, Issue, Report};
 
-/// Errors the game tolerates, each with why: the file loads and the error shows as a warning.
-pub const TOLERATED: &[(&str, &str)] = &[
-    ("ACCESSOR_MIN_MISMATCH", "accessor bounds are metadata; the game computes its own"),
-    ("ACCESSOR_MAX_MISMATCH", "accessor bounds are metadata; the game computes its own"),
-    ("ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", "accessor bounds are metadata; the game computes its own"),
-    ("ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", "accessor bounds are metadata; the game computes its own"),
-    ("CAMERA_XMAG_YMAG_ZERO", "the game does not use the file's cameras"),
-    ("CAMERA_ZFAR_LEQUAL_ZNEAR", "the game does not use the file's cameras"),
-    ("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", "accessor bounds are metadata; the game computes its own"),
-    ("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", "key time bounds are metadata; the game reads the times"),
-    (
-        "ACCESSOR_VECTOR3_NON_UNIT",
-        "the shader normalizes normals (a zero one is drawn as if facing away from the light)",
-    ),
-    ("ACCESSOR_INVALID_SIGN", "tangents are not read by the renderer"),
-    ("ACCESSOR_NON_CLAMPED", "vertex colours are clamped to 0..1 when drawn"),
-    (
-        "ACCESSOR_WEIGHTS_NON_NORMALIZED",
-        "drawn as stored, as the glTF specification defines skinning (parts may look shrunk or swollen)",
-    ),
-];
-
-/// Whether the game refuses a file with an error of this code.
-#[must_use]
-pub fn is_fatal_code(code: &str) -> bool {
-    !TOLERATED.iter().any(|(tolerated, _)| *tolerated == code)
-}
-
 /// A file that passed the gate: its model, and what the checker noticed that is not fatal.
 #[derive(Debug)]
 pub struct Admitted {
     /// The imported model.
     pub import: Import,
-    /// The checker's report: warnings and tolerated errors only.
+    /// The checker's report: no issue in it refuses the file; some may drop parts
+    /// ([`Report::outcome`]).
     pub report: Report,
 }
 

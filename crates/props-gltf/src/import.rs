@@ -11,20 +11,70 @@ use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
 use crate::files::{self, Contents};
 use crate::limits::{self, Budget, Limits};
 use crate::material::ImageSource;
+use crate::parts::{Part, PartMap, Skip};
+use crate::rules::{self, Scope};
 use crate::{animation, document, json_scan, material, mesh, nodes, scene};
 
 /// An imported model and what the import noticed on the way.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Import {
-    /// The model. Its meshes, skins, clips and materials are the file's, in the file's order
-    /// (index `i` is glTF mesh/skin/animation/material `i`); the rig maps nodes to glTF node
-    /// indices ([`props_anim::Rig::source_index`]); images are those used as base color
-    /// textures, in order of first use.
+    /// The model. Its meshes, skins and materials are the file's, in the file's order (index
+    /// `i` is glTF mesh/skin/material `i`), its clips the file's animations that could be
+    /// read, in order ([`Import::clip_sources`]); the rig maps nodes to glTF node indices
+    /// ([`props_anim::Rig::source_index`]); images are those used as base color textures,
+    /// in order of first use.
     pub model: Model,
     /// glTF indices of the nodes reachable from the shown scene, ascending.
     pub scene_nodes: Vec<u32>,
+    /// The glTF animation index of each of the model's clips.
+    pub clip_sources: Vec<u32>,
     /// Things ignored or repaired.
     pub warnings: Vec<ImportWarning>,
+    /// The parts left out because they could not be read, each with why (see
+    /// [`crate::rules`]): the rest of the model loaded.
+    pub dropped: Vec<Dropped>,
+}
+
+impl Import {
+    /// The model's clip index of glTF animation `animation`, unless it was dropped.
+    #[must_use]
+    pub fn clip_of_animation(&self, animation: u32) -> Option<usize> {
+        self.clip_sources.iter().position(|&source| source == animation)
+    }
+}
+
+/// A part an import left out, and the error that made it.
+#[derive(Debug)]
+pub struct Dropped {
+    /// The part.
+    pub part: Part,
+    /// Why it could not be read.
+    pub error: ImportError,
+}
+
+/// Where an import keeps what it drops: the parts to leave out, and those left out so far.
+pub(crate) struct Drops<'a> {
+    /// Parts the caller leaves out (the checker found them broken).
+    pub skip: &'a Skip,
+    /// Parts the import itself could not read.
+    pub dropped: Vec<Dropped>,
+}
+
+impl Drops<'_> {
+    /// Leaves `part` out for `error`, unless the error refuses the whole file (it is unsafe
+    /// or meaningless, see [`crate::rules`]).
+    pub(crate) fn drop_or_refuse(&mut self, part: Part, error: ImportError) -> Result<(), ImportError> {
+        drop_or_refuse(&mut self.dropped, part, error)
+    }
+}
+
+/// Adds `part` to `dropped` for `error`, unless the error refuses the whole file.
+fn drop_or_refuse(dropped: &mut Vec<Dropped>, part: Part, error: ImportError) -> Result<(), ImportError> {
+    if rules::scope(crate::validate::importer::code(&error.kind)) == Some(Scope::File) {
+        return Err(error);
+    }
+    dropped.push(Dropped { part, error });
+    Ok(())
 }
 
 /// Imports a `.gltf` or `.glb` file. External files it references must lie in its folder.
@@ -45,13 +95,33 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 /// Imports a `.gltf` or `.glb` file held in memory. `base_dir` is the folder external files
 /// are resolved (and confined) in; `None` refuses every external file. `file_label` names
 /// the file in errors.
+///
+/// A part that cannot be read (a clip, a primitive, a material, an image) is left out and
+/// listed in [`Import::dropped`]; an error that no such part holds, or that [`crate::rules`]
+/// makes fatal to the file, fails the import.
 pub fn import_slice(
     bytes: &[u8],
     base_dir: Option<&Path>,
     file_label: &Path,
     limits: &Limits,
 ) -> Result<Import, ImportError> {
-    import(bytes, base_dir, limits).map_err(|error| ImportError { file: file_label.to_owned(), ..error })
+    import_skipping(bytes, base_dir, file_label, limits, &Skip::default())
+}
+
+/// [`import_slice`], leaving out the parts of `skip` as well.
+pub(crate) fn import_skipping(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    file_label: &Path,
+    limits: &Limits,
+    skip: &Skip,
+) -> Result<Import, ImportError> {
+    let in_file = |error: ImportError| ImportError { file: file_label.to_owned(), ..error };
+    let mut import = import(bytes, base_dir, limits, skip).map_err(in_file)?;
+    for dropped in &mut import.dropped {
+        dropped.error.file = file_label.to_owned();
+    }
+    Ok(import)
 }
 
 /// Reads a model file, refusing one larger than [`Limits::max_file_bytes`] and anything but
@@ -64,7 +134,7 @@ pub(crate) fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, ImportE
     }
 }
 
-fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Result<Import, ImportError> {
+fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -> Result<Import, ImportError> {
     limits::check(bytes.len() as u64, limits.max_file_bytes, "file size in bytes", FILE)?;
     let container = buffers::split_container(bytes)?;
     let mut warnings = Vec::new();
@@ -72,20 +142,34 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Result<Impo
     json_scan::check(&container.json, limits, &budget)?;
     let document = document::parse(&container.json, &mut warnings)?;
     let root = &document.root;
+    let mut skip = skip.clone();
+    let mut dropped = Vec::new();
+    drop_broken_references(root, &mut skip, &mut dropped)?;
+    let mut drops = Drops { skip: &skip, dropped };
     let buffers = Buffers::load(root, container.bin, base_dir, limits)?;
     let accessors = Accessors::new(root, &buffers, limits, &budget);
-    let meshes = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings)?;
+    let meshes = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings, &mut drops)?;
     let rig = nodes::import_rig(root, &meshes, limits)?;
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
-    let clips = animation::import_clips(&document, &rig, &accessors, limits)?;
+    let (clips, clip_sources) =
+        animation::import_clips(&document, &rig, &accessors, limits, &mut warnings, &mut drops)?;
     let images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget };
-    let (materials, images) = material::import_materials(root, &images, &mut warnings)?;
+    let (materials, images) = material::import_materials(root, &images, &mut warnings, &mut drops)?;
     let scene_nodes = scene::reachable_nodes(root);
     let instances = scene::instances(root, &rig, &scene_nodes);
     scene::check_instances(&instances, &meshes, &skins, limits)?;
+    let primitives_dropped =
+        drops.skip.has_primitives() || drops.dropped.iter().any(|d| matches!(d.part, Part::Primitive { .. }));
+    let drawable = instances.iter().any(|i| meshes.get(i.mesh as usize).is_some_and(|m| !m.primitives.is_empty()));
+    if primitives_dropped && !drawable {
+        // The first primitive's own error says best why, where the import found one.
+        let first = drops.dropped.into_iter().find(|d| matches!(d.part, Part::Primitive { .. }));
+        return Err(first.map_or_else(|| ImportError::at(FILE, ErrorKind::NothingDrawable), |first| first.error));
+    }
     let parts = ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances };
     let model = Model::new(parts).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
     check_pose_reach(&model)?;
+    let dropped = drops.dropped;
     tracing::debug!(
         nodes = model.rig().len(),
         meshes = model.meshes().len(),
@@ -93,9 +177,52 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Result<Impo
         clips = model.clips().len(),
         images = model.images().len(),
         warnings = warnings.len(),
+        dropped = dropped.len(),
         "imported glTF model"
     );
-    Ok(Import { model, scene_nodes, warnings })
+    Ok(Import { model, scene_nodes, clip_sources, warnings, dropped })
+}
+
+/// The broken references of the document (an index to nothing, a missing or unknown value)
+/// inside parts that can be dropped: those parts are left out; any other fails the import.
+fn drop_broken_references(
+    root: &gltf::json::Root,
+    skip: &mut Skip,
+    dropped: &mut Vec<Dropped>,
+) -> Result<(), ImportError> {
+    let findings = document::validate(root);
+    if findings.is_empty() {
+        return Ok(());
+    }
+    let parts = PartMap::new(root);
+    for error in findings {
+        let pointer = crate::validate::pointer_of(&error.json_path);
+        match parts.parts_of(&pointer) {
+            // Read by nothing: nothing follows the reference.
+            Some(reached) if reached.is_empty() => {}
+            Some(reached) => {
+                let new: Vec<Part> = reached.into_iter().filter(|part| !skip.contains(part)).collect();
+                skip.extend(new.iter().cloned());
+                for part in new {
+                    let error = ImportError::at(error.json_path.clone(), clone_kind(&error.kind));
+                    drop_or_refuse(dropped, part, error)?;
+                }
+            }
+            None => return Err(error),
+        }
+    }
+    Ok(())
+}
+
+/// A copy of a finding of the gltf crate's validation (one per part it reaches): its kinds
+/// carry no data, but for unsupported extensions, which no part holds.
+fn clone_kind(kind: &ErrorKind) -> ErrorKind {
+    match kind {
+        ErrorKind::InvalidIndex => ErrorKind::InvalidIndex,
+        ErrorKind::MissingProperty => ErrorKind::MissingProperty,
+        ErrorKind::ValueTooLarge => ErrorKind::ValueTooLarge,
+        _ => ErrorKind::InvalidValue,
+    }
 }
 
 /// How far from its origin any pose of a model may reach, model units: far beyond any prop

@@ -25,6 +25,7 @@
 mod accessor;
 mod animation;
 mod buffers;
+mod channel_merge;
 mod document;
 mod error;
 mod files;
@@ -36,7 +37,9 @@ mod material;
 mod mesh;
 mod nodes;
 mod normals;
+mod parts;
 pub mod pose_dump;
+pub mod rules;
 mod scene;
 mod topology;
 mod uri;
@@ -45,6 +48,7 @@ pub mod validate;
 pub use error::{ErrorKind, ImportError, ImportWarning};
 pub use import::{Import, import_file, import_slice};
 pub use limits::Limits;
+pub use parts::Part;
 
 /// A glTF index (stored as `u32` by the JSON layer) back as `u32`.
 fn index_u32(index: usize) -> u32 {

@@ -12,8 +12,10 @@ use props_anim::{Image, Material};
 
 use crate::buffers::{Buffers, read_uri};
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
+use crate::import::Drops;
 use crate::index_u32;
 use crate::limits::{self, Budget, Limits};
+use crate::parts::Part;
 
 /// Where images come from.
 pub(crate) struct ImageSource<'a> {
@@ -28,62 +30,113 @@ pub(crate) struct ImageSource<'a> {
 }
 
 /// Imports every material of the file, in order, and the images they use as base color
-/// textures (each decoded once, in order of first use; other images are not decoded).
+/// textures (each decoded once, in order of first use; other images are not decoded). A
+/// material left out or unreadable is drawn as the default one, a texture or image left out
+/// or unreadable draws untextured (see [`Drops`]).
 pub(crate) fn import_materials(
     root: &Root,
     source: &ImageSource<'_>,
     warnings: &mut Warnings,
+    drops: &mut Drops<'_>,
 ) -> Result<(Vec<Material>, Vec<Image>), ImportError> {
-    let mut images = Vec::new();
-    let mut image_slots: Vec<Option<u32>> = vec![None; root.images.len()];
+    let mut images = Images { list: Vec::new(), slots: vec![Slot::Unread; root.images.len()] };
     let mut materials = Vec::with_capacity(root.materials.len());
     for (i, material) in root.materials.iter().enumerate() {
-        let pbr = &material.pbr_metallic_roughness;
-        let path = format!("materials[{i}].pbrMetallicRoughness");
-        let factor = pbr.base_color_factor.0;
-        if let Some(element) = factor.iter().position(|v| !v.is_finite()) {
-            let kind = ErrorKind::NonFinite { element: element as u64 };
-            return Err(ImportError::at(format!("{path}.baseColorFactor"), kind));
+        let default = Material { name: material.name.clone(), base_color_factor: [1.0; 4], base_color_texture: None };
+        if drops.skip.material(i) {
+            materials.push(default);
+            continue;
         }
-        let mut base_color_texture = None;
-        if let Some(info) = &pbr.base_color_texture {
-            let info_path = format!("{path}.baseColorTexture");
-            if info.extensions.as_ref().is_some_and(|e| e.texture_transform.is_some()) {
-                warn(warnings, &info_path, "KHR_texture_transform is not supported; the texture is used untransformed");
+        match import_material(root, i, material, source, &mut images, warnings, drops) {
+            Ok(imported) => materials.push(imported),
+            Err(error) => {
+                drops.drop_or_refuse(Part::Material { index: index_u32(i) }, error)?;
+                materials.push(default);
             }
-            if info.tex_coord != 0 {
-                warn(
-                    warnings,
-                    &info_path,
-                    format!("uses TEXCOORD_{}, but only TEXCOORD_0 is supported", info.tex_coord),
-                );
-            }
-            let texture = root.textures.get(info.index.value());
-            let image = texture.map(|t| t.source.value()).unwrap_or(usize::MAX);
-            let slot =
-                image_slots.get_mut(image).ok_or_else(|| ImportError::at(&info_path, ErrorKind::InvalidIndex))?;
-            base_color_texture = Some(match *slot {
-                Some(index) => index,
-                None => {
-                    images.push(load_image(root, image, source, warnings)?);
-                    *slot.insert(index_u32(images.len() - 1))
-                }
-            });
         }
-        let slots = [
-            ("metallicRoughnessTexture", pbr.metallic_roughness_texture.is_some()),
-            ("normalTexture", material.normal_texture.is_some()),
-            ("occlusionTexture", material.occlusion_texture.is_some()),
-            ("emissiveTexture", material.emissive_texture.is_some()),
-        ];
-        let ignored: Vec<&str> = slots.iter().filter(|(_, used)| *used).map(|(slot, _)| *slot).collect();
-        if !ignored.is_empty() {
-            let message = format!("ignored: {} (the renderer draws the base colour only)", ignored.join(", "));
-            warn(warnings, format!("materials[{i}]"), message);
-        }
-        materials.push(Material { name: material.name.clone(), base_color_factor: factor, base_color_texture });
     }
-    Ok((materials, images))
+    Ok((materials, images.list))
+}
+
+/// The images decoded so far, and what became of each glTF image.
+struct Images {
+    list: Vec<Image>,
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Copy)]
+enum Slot {
+    Unread,
+    Decoded(u32),
+    Dropped,
+}
+
+/// Material `i`.
+fn import_material(
+    root: &Root,
+    i: usize,
+    material: &gltf::json::Material,
+    source: &ImageSource<'_>,
+    images: &mut Images,
+    warnings: &mut Warnings,
+    drops: &mut Drops<'_>,
+) -> Result<Material, ImportError> {
+    let pbr = &material.pbr_metallic_roughness;
+    let path = format!("materials[{i}].pbrMetallicRoughness");
+    let factor = pbr.base_color_factor.0;
+    if let Some(element) = factor.iter().position(|v| !v.is_finite()) {
+        let kind = ErrorKind::NonFinite { element: element as u64 };
+        return Err(ImportError::at(format!("{path}.baseColorFactor"), kind));
+    }
+    let mut base_color_texture = None;
+    if let Some(info) = &pbr.base_color_texture {
+        let info_path = format!("{path}.baseColorTexture");
+        if info.extensions.as_ref().is_some_and(|e| e.texture_transform.is_some()) {
+            warn(warnings, &info_path, "KHR_texture_transform is not supported; the texture is used untransformed");
+        }
+        if info.tex_coord != 0 {
+            warn(warnings, &info_path, format!("uses TEXCOORD_{}, but only TEXCOORD_0 is supported", info.tex_coord));
+        }
+        let t = info.index.value();
+        let texture = root.textures.get(t).ok_or_else(|| ImportError::at(&info_path, ErrorKind::InvalidIndex))?;
+        let image = texture.source.value();
+        let slot = images.slots.get(image).copied();
+        base_color_texture = match slot {
+            _ if drops.skip.texture(root, t) => None,
+            None => {
+                let error = ImportError::at(format!("textures[{t}].source"), ErrorKind::InvalidIndex);
+                drops.drop_or_refuse(Part::Texture { index: index_u32(t) }, error)?;
+                None
+            }
+            Some(Slot::Decoded(index)) => Some(index),
+            Some(Slot::Dropped) => None,
+            Some(Slot::Unread) => match load_image(root, image, source, warnings) {
+                Ok(decoded) => {
+                    images.list.push(decoded);
+                    let index = index_u32(images.list.len() - 1);
+                    images.slots[image] = Slot::Decoded(index);
+                    Some(index)
+                }
+                Err(error) => {
+                    images.slots[image] = Slot::Dropped;
+                    drops.drop_or_refuse(Part::Image { index: index_u32(image) }, error)?;
+                    None
+                }
+            },
+        };
+    }
+    let slots = [
+        ("metallicRoughnessTexture", pbr.metallic_roughness_texture.is_some()),
+        ("normalTexture", material.normal_texture.is_some()),
+        ("occlusionTexture", material.occlusion_texture.is_some()),
+        ("emissiveTexture", material.emissive_texture.is_some()),
+    ];
+    let ignored: Vec<&str> = slots.iter().filter(|(_, used)| *used).map(|(slot, _)| *slot).collect();
+    if !ignored.is_empty() {
+        let message = format!("ignored: {} (the renderer draws the base colour only)", ignored.join(", "));
+        warn(warnings, format!("materials[{i}]"), message);
+    }
+    Ok(Material { name: material.name.clone(), base_color_factor: factor, base_color_texture })
 }
 
 /// Loads and decodes glTF image `index`, from its URI or buffer view, shrunk to fit
@@ -184,6 +237,7 @@ mod tests {
 
     #[test]
     fn images_larger_than_the_gpu_takes_are_downscaled_with_a_warning() {
+        use crate::parts::Skip;
         use base64::Engine as _;
         use base64::engine::general_purpose::STANDARD;
         let limits = Limits { max_texture_dimension: 4, ..Limits::default() };
@@ -196,7 +250,9 @@ mod tests {
         let budget = Budget::new(limits.max_decoded_bytes);
         let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget };
         let mut warnings = Vec::new();
-        let (_, images) = import_materials(&root, &source, &mut warnings).expect("imports");
+        let mut drops = Drops { skip: &Skip::default(), dropped: Vec::new() };
+        let (_, images) = import_materials(&root, &source, &mut warnings, &mut drops).expect("imports");
+        assert!(drops.dropped.is_empty());
         assert_eq!((images[0].width, images[0].height, images[0].rgba8.len()), (4, 1, 16));
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].message.contains("16x2") && warnings[0].message.contains("4x1"), "{:?}", warnings[0]);

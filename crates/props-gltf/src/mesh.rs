@@ -8,34 +8,49 @@ use props_anim::{Influences, Mesh, MorphTarget, Primitive, Topology};
 
 use crate::accessor::{Accessors, Component, Encoding, INDICES, JOINTS, NORMALS, QUANTIZED, WEIGHTS};
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
+use crate::import::Drops;
 use crate::limits::{self, Budget, Limits};
+use crate::parts::Part;
 use crate::{index_u32, normals, topology};
 
-/// Imports every mesh of the file, in order.
+/// Imports every mesh of the file, in order, without the primitives left out or unreadable
+/// (see [`Drops`]).
 pub(crate) fn import_meshes(
     root: &Root,
     accessors: &Accessors<'_>,
     limits: &Limits,
     budget: &Budget,
     warnings: &mut Warnings,
+    drops: &mut Drops<'_>,
 ) -> Result<Vec<Mesh>, ImportError> {
     let mut meshes = Vec::with_capacity(root.meshes.len());
     for (m, mesh) in root.meshes.iter().enumerate() {
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (p, primitive) in mesh.primitives.iter().enumerate() {
+            if drops.skip.primitive(m, p) {
+                continue;
+            }
             let reader =
                 PrimitiveReader { primitive, accessors, limits, budget, path: format!("meshes[{m}].primitives[{p}]") };
-            let imported = reader.import(warnings)?;
-            if let Some(first) = primitives.first().map(|f: &Primitive| f.morph_targets.len())
-                && imported.morph_targets.len() != first
-            {
-                let kind = ErrorKind::MorphTargetCountMismatch {
-                    found: imported.morph_targets.len() as u64,
-                    expected: first as u64,
-                };
-                return Err(ImportError::at(format!("{}.targets", reader.path), kind));
+            let imported = reader.import(warnings).and_then(|imported| {
+                match primitives.first().map(|f: &Primitive| f.morph_targets.len()) {
+                    Some(first) if imported.morph_targets.len() != first => {
+                        let kind = ErrorKind::MorphTargetCountMismatch {
+                            found: imported.morph_targets.len() as u64,
+                            expected: first as u64,
+                        };
+                        Err(ImportError::at(format!("{}.targets", reader.path), kind))
+                    }
+                    _ => Ok(imported),
+                }
+            });
+            match imported {
+                Ok(imported) => primitives.push(imported),
+                Err(error) => {
+                    let part = Part::Primitive { mesh: index_u32(m), primitive: index_u32(p) };
+                    drops.drop_or_refuse(part, error)?;
+                }
             }
-            primitives.push(imported);
         }
         meshes.push(Mesh { name: mesh.name.clone(), primitives });
     }

@@ -20,7 +20,9 @@ pub(crate) fn import_rig(root: &Root, meshes: &[Mesh], limits: &Limits) -> Resul
     let mut nodes = Vec::with_capacity(root.nodes.len());
     for (i, node) in root.nodes.iter().enumerate() {
         let path = format!("nodes[{i}]");
-        let morph_weights = match node.mesh {
+        // A mesh all of whose primitives were left out has no morph targets left to weigh.
+        let mesh = node.mesh.filter(|m| meshes.get(m.value()).is_some_and(|m| !m.primitives.is_empty()));
+        let morph_weights = match mesh {
             Some(mesh) => {
                 let mesh_index = mesh.value();
                 let targets = meshes.get(mesh_index).map_or(0, Mesh::morph_target_count);

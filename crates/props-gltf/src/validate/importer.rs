@@ -4,14 +4,15 @@
 use props_anim::{ClipError, RigError, SkinError};
 
 use super::pointer;
-use super::report::Issue;
+use super::report::{Consequence, Issue};
 use crate::error::{ErrorKind, ImportError, ImportWarning};
+use crate::import::Dropped;
 
 /// A size or count over a [`crate::Limits`] bound.
 pub const LIMIT_EXCEEDED: &str = "PROPS_LIMIT_EXCEEDED";
 /// A URI that leads out of the model's folder, or uses a scheme other than `data:`.
 pub const URI_OUTSIDE_FOLDER: &str = "PROPS_URI_OUTSIDE_FOLDER";
-/// More than 8 joint influences per vertex (JOINTS_2 or WEIGHTS_2 and up).
+/// More joint influences per vertex than the limit (64).
 pub const TOO_MANY_INFLUENCES: &str = "PROPS_TOO_MANY_INFLUENCES";
 /// A number that is NaN or infinite as a 32-bit float.
 pub const NON_FINITE: &str = "PROPS_NON_FINITE";
@@ -19,12 +20,25 @@ pub const NON_FINITE: &str = "PROPS_NON_FINITE";
 pub const UNSUPPORTED_EXTENSION: &str = "PROPS_UNSUPPORTED_EXTENSION";
 /// A model some pose of which could overflow 32-bit floats.
 pub const POSE_OVERFLOW: &str = "PROPS_POSE_OVERFLOW";
+/// A model all of whose drawn primitives were left out.
+pub const NOTHING_DRAWABLE: &str = "PROPS_NOTHING_DRAWABLE";
 /// Something the importer ignored or repaired (an import warning).
 pub const IGNORED: &str = "PROPS_IGNORED";
 
 /// The issue of an import error (its file is the report's).
 pub(crate) fn issue(error: &ImportError) -> Issue {
     Issue::error(code(&error.kind), pointer::from_json_path(&error.json_path), error.kind.to_string())
+}
+
+/// The issue of an import error that stopped the import: it refuses the file, whatever its
+/// code's rule.
+pub(crate) fn refusal(error: &ImportError) -> Issue {
+    Issue { consequence: Consequence::Refuses, ..issue(error) }
+}
+
+/// The issue of a part the importer left out: an error that drops it.
+pub(crate) fn dropped(dropped: &Dropped) -> Issue {
+    Issue { consequence: Consequence::Drops(vec![dropped.part.clone()]), ..issue(&dropped.error) }
 }
 
 /// The warning of an import warning.
@@ -73,6 +87,7 @@ pub(crate) fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::ImageDecode { .. } => "IMAGE_DATA_INVALID",
         ErrorKind::PoseOverflow { .. } => POSE_OVERFLOW,
         ErrorKind::Model(_) => "PROPS_INVALID_MODEL",
+        ErrorKind::NothingDrawable => NOTHING_DRAWABLE,
     }
 }
 

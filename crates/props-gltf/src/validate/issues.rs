@@ -3,8 +3,16 @@
 //! [`PER_FILE`] in all are kept, but an error of a code not yet seen is always kept, so the
 //! verdict on the file never depends on the caps. What was left out is summed up at the end,
 //! one warning per code.
+//!
+//! Each error is also placed in its document ([`PartMap`]): an error fatal to a part drops the
+//! parts it reaches, or refuses the file when no droppable part holds it. What is dropped and
+//! whether the file is refused are tallied from every issue, kept or not.
 
-use super::report::Issue;
+use gltf::json::Root;
+
+use super::report::{Consequence, Issue};
+use crate::parts::{Part, PartMap, Skip};
+use crate::rules::{self, Scope};
 use crate::validate::Severity;
 
 /// Issues kept per code and file.
@@ -13,6 +21,9 @@ pub const PER_CODE: u32 = 32;
 pub const PER_FILE: usize = 256;
 /// The code of the summary of issues left out.
 pub const MORE_ISSUES: &str = "PROPS_MORE_ISSUES";
+/// Errors fatal to a part remembered before the document is known; past this many the file
+/// is refused (only a file that is mostly broken JSON has this many).
+const MAX_UNPLACED: usize = 4096;
 
 /// The issues of one file so far.
 #[derive(Debug, Default)]
@@ -20,12 +31,49 @@ pub(super) struct Issues {
     kept: Vec<Issue>,
     /// Per code seen: issues found, and whether one of them was an error.
     seen: Vec<(&'static str, u32)>,
+    /// The document's parts, once known.
+    parts: Option<PartMap>,
+    /// Errors fatal to a part found before the document was known: code and pointer.
+    unplaced: Vec<(&'static str, String)>,
+    /// Whether some issue refuses the file.
+    refuses: bool,
+    /// The parts the issues drop.
+    skip: Skip,
 }
 
 impl Issues {
     /// Adds `issue`, unless it repeats one already kept or the caps leave it out (then it is
-    /// still counted).
-    pub fn push(&mut self, issue: Issue) {
+    /// still counted). An error fatal to a part is placed in the document's parts first, or
+    /// remembered until the document is known ([`Issues::place_in`]).
+    pub fn push(&mut self, mut issue: Issue) {
+        // Anew from its code: an issue made from another by struct update keeps the other's.
+        issue.consequence = Consequence::of_code(issue.severity, issue.code);
+        if is_part_fatal(&issue) {
+            match &self.parts {
+                Some(parts) => {
+                    issue.consequence = Consequence::placed(Scope::Part, parts.parts_of(&issue.json_pointer));
+                }
+                None => {
+                    match self.unplaced.len() < MAX_UNPLACED {
+                        true => self.unplaced.push((issue.code, issue.json_pointer.clone())),
+                        false => self.refuses = true,
+                    }
+                    self.keep(issue);
+                    return;
+                }
+            }
+        }
+        self.push_placed(issue);
+    }
+
+    /// Adds `issue` with the consequence it has.
+    pub fn push_placed(&mut self, issue: Issue) {
+        self.tally(&issue.consequence);
+        self.keep(issue);
+    }
+
+    /// Keeps `issue` unless it repeats one or the caps leave it out.
+    fn keep(&mut self, issue: Issue) {
         if self.kept.contains(&issue) {
             return;
         }
@@ -46,9 +94,46 @@ impl Issues {
         }
     }
 
-    /// Whether a fatal issue was kept (every code with an error keeps at least one).
+    /// Places the issues in `root`'s parts: those found so far, and every one to come.
+    pub fn place_in(&mut self, root: &Root) {
+        let parts = PartMap::new(root);
+        for (_, pointer) in std::mem::take(&mut self.unplaced) {
+            self.tally(&Consequence::placed(Scope::Part, parts.parts_of(&pointer)));
+        }
+        for issue in self.kept.iter_mut().filter(|issue| is_part_fatal(issue)) {
+            issue.consequence = Consequence::placed(Scope::Part, parts.parts_of(&issue.json_pointer));
+        }
+        self.parts = Some(parts);
+    }
+
+    /// Makes every kept issue that drops a primitive refuse the file instead: nothing would
+    /// be left to draw without them.
+    pub fn refuse_primitive_drops(&mut self) {
+        for issue in &mut self.kept {
+            if issue.dropped().iter().any(|part| matches!(part, Part::Primitive { .. })) {
+                issue.consequence = Consequence::Refuses;
+            }
+        }
+        self.refuses = true;
+    }
+
+    /// Whether some issue refuses the file (an error fatal to a part that is not yet placed
+    /// in a document does).
     pub fn is_fatal(&self) -> bool {
-        self.kept.iter().any(Issue::is_fatal)
+        self.refuses || !self.unplaced.is_empty()
+    }
+
+    /// The parts the issues drop.
+    pub fn skip(&self) -> &Skip {
+        &self.skip
+    }
+
+    fn tally(&mut self, consequence: &Consequence) {
+        match consequence {
+            Consequence::Refuses => self.refuses = true,
+            Consequence::Drops(parts) => self.skip.extend(parts.iter().cloned()),
+            Consequence::Loads => {}
+        }
     }
 
     /// Whether an error was kept at `json_pointer` or at an object or array holding it.
@@ -63,7 +148,7 @@ impl Issues {
 
     /// The issues kept, then one warning per code with issues left out.
     pub fn into_vec(self) -> Vec<Issue> {
-        let Self { mut kept, seen } = self;
+        let Self { mut kept, seen, .. } = self;
         for (code, found) in seen {
             let shown = kept.iter().filter(|issue| issue.code == code).count() as u32;
             if found > shown {
@@ -73,6 +158,13 @@ impl Issues {
         }
         kept
     }
+}
+
+/// Whether `issue` is an error fatal to a part and not yet placed in its document.
+fn is_part_fatal(issue: &Issue) -> bool {
+    issue.severity == Severity::Error
+        && issue.consequence == Consequence::Refuses
+        && rules::scope(issue.code) == Some(Scope::Part)
 }
 
 impl Extend<Issue> for Issues {
@@ -96,12 +188,12 @@ mod tests {
         for i in 0..1000 {
             issues.push(Issue::error("E", format!("/meshes/{i}"), "bad"));
         }
-        issues.push(Issue::error("LATE", "", "still kept"));
+        issues.push(Issue::error("PROPS_LIMIT_EXCEEDED", "", "still kept"));
         assert!(issues.is_fatal());
         let list = issues.into_vec();
         assert_eq!(list.iter().filter(|i| i.code == "W").count(), PER_CODE as usize);
         assert_eq!(list.iter().filter(|i| i.code == "E").count(), PER_CODE as usize);
-        assert!(list.iter().any(|i| i.code == "LATE"), "a new code's error is always kept");
+        assert!(list.iter().any(|i| i.code == "PROPS_LIMIT_EXCEEDED"), "a new code's error is always kept");
         let more: Vec<_> = list.iter().filter(|i| i.code == MORE_ISSUES).map(|i| i.message.as_str()).collect();
         assert_eq!(
             more,
@@ -111,5 +203,29 @@ mod tests {
             ]
         );
         assert!(list.len() <= PER_FILE + 3);
+    }
+
+    /// Errors fatal to a part drop the parts their pointers reach, once the document is
+    /// known, counted beyond the caps; where no part holds one, the file is refused.
+    #[test]
+    fn errors_drop_the_parts_they_reach() {
+        let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"},
+            "animations": [{"name": "Run", "samplers": [], "channels": []}]}))
+        .expect("glTF");
+        let code = "ACCESSOR_ANIMATION_INPUT_NON_INCREASING";
+        let mut issues = Issues::default();
+        issues.push(Issue::error(code, "/animations/0/samplers/0/input", "before the document"));
+        assert!(issues.is_fatal(), "unplaced: refused until placed");
+        issues.place_in(&root);
+        assert!(!issues.is_fatal());
+        for i in 0..100 {
+            issues.push(Issue::error(code, format!("/animations/{i}/samplers/0/input"), "after"));
+        }
+        assert!(issues.skip().clip(0) && issues.skip().clip(99), "beyond the caps too");
+        assert!(!issues.is_fatal());
+        issues.push(Issue::error(code, "/nodes/0", "no part holds it"));
+        assert!(issues.is_fatal());
+        let list = issues.into_vec();
+        assert_eq!(list[0].dropped()[0].to_string(), "drops clip 0 (`Run`)", "kept issues are placed too");
     }
 }

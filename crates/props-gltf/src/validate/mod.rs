@@ -47,10 +47,11 @@ use std::path::Path;
 use gltf::json::Root;
 
 use issues::Issues;
-pub use report::{Issue, Report, Severity};
+pub(crate) use pointer::from_json_path as pointer_of;
+pub use report::{Consequence, Issue, Outcome, Report, Severity};
 
-use crate::error::ImportError;
-use crate::import::{self, Import, import_slice};
+use crate::error::{ErrorKind, ImportError};
+use crate::import::{self, Import, import_skipping};
 use crate::limits::{Budget, Limits};
 
 /// Checks a `.gltf` / `.glb` file: the semantic rules, then the importer (see the module
@@ -74,8 +75,9 @@ pub(crate) fn inspect_file(path: &Path, limits: &Limits) -> (Report, Option<Impo
     }
 }
 
-/// [`check_slice`], keeping the import when the importer ran (no fatal issue before it) and
-/// succeeded.
+/// [`check_slice`], keeping the import when the importer ran (no issue refuses the file
+/// before it) and succeeded. The importer leaves out the parts the issues drop, and every
+/// part it could not read itself becomes an error issue that drops it.
 pub(crate) fn inspect_slice(
     bytes: &[u8],
     base_dir: Option<&Path>,
@@ -85,13 +87,22 @@ pub(crate) fn inspect_slice(
     let mut issues = semantic_issues(bytes, base_dir, limits);
     let mut imported = None;
     if !issues.is_fatal() {
-        match import_slice(bytes, base_dir, file_label, limits) {
+        match import_skipping(bytes, base_dir, file_label, limits, issues.skip()) {
             Ok(import) => {
                 issues.extend(import.warnings.iter().map(importer::warning));
+                for dropped in &import.dropped {
+                    issues.push_placed(importer::dropped(dropped));
+                }
                 issues.extend(lint::lint(&import.model));
                 imported = Some(import);
             }
-            Err(error) => issues.push(importer::issue(&error)),
+            Err(error) => {
+                if matches!(error.kind, ErrorKind::NothingDrawable) {
+                    // The primitives dropped are why nothing is left: each refuses the file.
+                    issues.refuse_primitive_drops();
+                }
+                issues.push_placed(importer::refusal(&error));
+            }
         }
     }
     (Report { file: file_label.to_owned(), issues: issues.into_vec() }, imported)
@@ -105,6 +116,7 @@ fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Is
         return issues;
     };
     let root = &parsed.document.root;
+    issues.place_in(root);
     let mut check = Check::new(root, limits, &budget, issues);
     for error in crate::document::validation_findings(root) {
         // The schema rules may have found the same value wrong already.

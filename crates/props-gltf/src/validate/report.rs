@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::parts::Part;
+use crate::rules::{self, Scope};
+
 /// How bad an issue is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -25,6 +28,40 @@ impl fmt::Display for Severity {
     }
 }
 
+/// What the game does about an issue (see [`crate::rules`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "consequence", content = "parts", rename_all = "lowercase")]
+pub enum Consequence {
+    /// The file loads as it is (a warning, or an error the game reads past).
+    Loads,
+    /// The file loads without these parts.
+    Drops(Vec<Part>),
+    /// The file is refused.
+    Refuses,
+}
+
+impl Consequence {
+    /// The consequence of an issue of `severity` and `code`, before it is placed in a
+    /// document: a fatal error refuses the file until its part is known
+    /// (`crate::parts::PartMap`).
+    pub(crate) fn of_code(severity: Severity, code: &str) -> Self {
+        match (severity, rules::scope(code)) {
+            (Severity::Error, Some(_)) => Self::Refuses,
+            _ => Self::Loads,
+        }
+    }
+
+    /// The consequence of a fatal error of `scope` that reaches `parts` (`None`: no
+    /// droppable part holds it).
+    pub(crate) fn placed(scope: Scope, parts: Option<Vec<Part>>) -> Self {
+        match (scope, parts) {
+            (Scope::File, _) | (Scope::Part, None) => Self::Refuses,
+            (Scope::Part, Some(parts)) if parts.is_empty() => Self::Loads,
+            (Scope::Part, Some(parts)) => Self::Drops(parts),
+        }
+    }
+}
+
 /// One problem of a file. Serializes with `fatal` ([`Issue::is_fatal`]) beside its fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {
@@ -38,36 +75,55 @@ pub struct Issue {
     pub json_pointer: String,
     /// What is wrong, for a person.
     pub message: String,
+    /// What the game does about it.
+    pub consequence: Consequence,
 }
 
 impl Issue {
-    /// An error.
+    /// An error. Its consequence is the rule table's for the code; an error fatal to a part
+    /// refuses the file until the checker places it in its document.
     pub fn error(code: &'static str, json_pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { severity: Severity::Error, code, json_pointer: json_pointer.into(), message: message.into() }
+        let consequence = Consequence::of_code(Severity::Error, code);
+        Self {
+            severity: Severity::Error,
+            code,
+            json_pointer: json_pointer.into(),
+            message: message.into(),
+            consequence,
+        }
     }
 
     /// A warning.
     pub fn warning(code: &'static str, json_pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { severity: Severity::Warning, code, json_pointer: json_pointer.into(), message: message.into() }
+        let (json_pointer, message) = (json_pointer.into(), message.into());
+        Self { severity: Severity::Warning, code, json_pointer, message, consequence: Consequence::Loads }
     }
 
-    /// Whether the game refuses the file for it (see [`crate::gate`]): every error but the
-    /// tolerated ones.
+    /// Whether the game refuses the file for it (see [`crate::rules`]).
     #[must_use]
     pub fn is_fatal(&self) -> bool {
-        self.severity == Severity::Error && crate::gate::is_fatal_code(self.code)
+        self.consequence == Consequence::Refuses
+    }
+
+    /// The parts the game drops for it.
+    pub fn dropped(&self) -> &[Part] {
+        match &self.consequence {
+            Consequence::Drops(parts) => parts,
+            Consequence::Loads | Consequence::Refuses => &[],
+        }
     }
 }
 
 impl Serialize for Issue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct as _;
-        let mut issue = serializer.serialize_struct("Issue", 5)?;
+        let mut issue = serializer.serialize_struct("Issue", 6)?;
         issue.serialize_field("severity", &self.severity)?;
         issue.serialize_field("code", self.code)?;
         issue.serialize_field("pointer", &self.json_pointer)?;
         issue.serialize_field("message", &self.message)?;
         issue.serialize_field("fatal", &self.is_fatal())?;
+        issue.serialize_field("dropped", self.dropped())?;
         issue.end()
     }
 }
@@ -117,6 +173,18 @@ impl Report {
         self.issues.iter().any(Issue::is_fatal)
     }
 
+    /// What the game does with the file, in the issues' words.
+    pub fn outcome(&self) -> Outcome {
+        if self.is_fatal() {
+            return Outcome::Refuses;
+        }
+        let mut dropped: Vec<Part> = self.issues.iter().flat_map(|issue| issue.dropped().iter().cloned()).collect();
+        dropped.sort();
+        dropped.dedup();
+        let warnings = self.issues.iter().filter(|i| i.consequence == Consequence::Loads).count();
+        Outcome::Loads { dropped, warnings }
+    }
+
     /// Whether an issue with `code` is reported at `json_pointer`.
     pub fn contains(&self, code: &str, json_pointer: &str) -> bool {
         self.issues.iter().any(|i| i.code == code && i.json_pointer == json_pointer)
@@ -124,6 +192,38 @@ impl Report {
 
     fn count(&self, severity: Severity) -> usize {
         self.issues.iter().filter(|i| i.severity == severity).count()
+    }
+}
+
+/// What the game does with a file: [`Report::outcome`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "lowercase")]
+pub enum Outcome {
+    /// The file loads, without the parts dropped, and shows its other issues as warnings.
+    Loads {
+        /// The parts left out.
+        dropped: Vec<Part>,
+        /// The issues shown (warnings, and errors the game reads past).
+        warnings: usize,
+    },
+    /// The file is refused; the game keeps the last good version.
+    Refuses,
+}
+
+/// `loads`, `loads with 3 warnings`, `drops clip 2 (`Run`), loads with 1 warning`, `refuses`.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self::Loads { dropped, warnings } = self else {
+            return f.write_str("refuses");
+        };
+        for part in dropped {
+            write!(f, "{part}, ")?;
+        }
+        match warnings {
+            0 => f.write_str("loads"),
+            1 => f.write_str("loads with 1 warning"),
+            n => write!(f, "loads with {n} warnings"),
+        }
     }
 }
 

@@ -1,0 +1,183 @@
+//! The gate's one rule table: the issue codes the game cannot load past, each with why.
+//!
+//! The policy is a list of what is fatal; every other issue loads, shown as a warning or as an
+//! error the game reads past. A fatal code is one of:
+//!
+//! - **unsafe**: over a limit or budget, a URI out of the model's folder, NaN or infinity, a
+//!   pose that overflows. Whatever holds it, the file is refused ([`Scope::File`]).
+//! - **meaningless**: zero quaternions, vertices bound to joints the skin lacks. Refused with
+//!   the file too: nothing says what the author meant.
+//! - **unreadable**: data out of bounds, a broken container, a wrong format, a required
+//!   extension that changes meaning and is not implemented. Fatal only to the smallest part
+//!   that holds it ([`Scope::Part`]): a clip is dropped, a primitive skipped, a material drawn
+//!   as the default one, a texture or image left out. Where no such part holds it (a node, a
+//!   skin, a buffer, the file itself) the file is refused.
+//!
+//! [`crate::validate`] (the checker) and the importer both read this table: the checker to
+//! say what the game will do with each issue, the importer to decide which of its own errors
+//! drop a part and which refuse the file.
+
+/// How far a fatal issue reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The file is refused, whatever part holds the issue.
+    File,
+    /// The smallest droppable part that holds the issue is dropped ([`crate::Part`]); the
+    /// file is refused when no such part holds it.
+    Part,
+}
+
+/// One fatal issue code.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    /// The issue code: Khronos glTF-Validator's, or the project's own (`PROPS_...`).
+    pub code: &'static str,
+    /// How far it reaches.
+    pub scope: Scope,
+    /// Why the game cannot load past it, for a person.
+    pub why: &'static str,
+}
+
+const fn file(code: &'static str, why: &'static str) -> Rule {
+    Rule { code, scope: Scope::File, why }
+}
+
+const fn part(code: &'static str, why: &'static str) -> Rule {
+    Rule { code, scope: Scope::Part, why }
+}
+
+const UNREADABLE_JSON: &str = "the JSON does not say what glTF needs here, so it cannot be read";
+const OUT_OF_BOUNDS: &str = "the data lies outside the bytes the file has";
+const WRONG_FORMAT: &str = "the data is stored in a format this use cannot be read from";
+const BAD_KEYS: &str = "the key times cannot be played: they must start at 0 or later and increase";
+const BAD_MESH: &str = "the primitive's attributes do not describe one set of vertices";
+const BROKEN_GLB: &str = "the GLB container is broken or truncated";
+const BROKEN_IMAGE: &str = "the image cannot be read or decoded";
+
+/// Every fatal issue code. A code that is not here loads.
+pub const FATAL: &[Rule] = &[
+    // Unsafe: refused wherever they are.
+    file(
+        "PROPS_LIMIT_EXCEEDED",
+        "over a size, count or budget limit: reading on could exhaust the game's memory or time",
+    ),
+    file("PROPS_TOO_MANY_INFLUENCES", "more joint influences per vertex than the renderer draws (a limit)"),
+    file("PROPS_URI_OUTSIDE_FOLDER", "the file reaches outside the model's folder, which a mod may never do"),
+    file("PROPS_NON_FINITE", "NaN or infinity poisons every pose and every draw it reaches"),
+    file("ACCESSOR_INVALID_FLOAT", "NaN or infinity poisons every pose and every draw it reaches"),
+    file("PROPS_POSE_OVERFLOW", "some pose carries the model beyond where 32-bit floats hold"),
+    // Meaningless: refused wherever they are.
+    file("ROTATION_NON_UNIT", "a rotation far from unit length (a zero quaternion) has no meaning"),
+    file(
+        "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
+        "a rotation key far from unit length (a zero quaternion) has no meaning",
+    ),
+    file("ACCESSOR_JOINTS_INDEX_OOB", "vertices are bound to joints the skin does not have"),
+    file("EMPTY_ENTITY", "an animation without channels or a skin without joints: the export is broken"),
+    // Unreadable: fatal to the part that holds them.
+    part("INVALID_JSON", UNREADABLE_JSON),
+    part("PROPS_INVALID_GLB", BROKEN_GLB),
+    part("GLB_INVALID_MAGIC", BROKEN_GLB),
+    part("GLB_INVALID_VERSION", "only GLB version 2 can be read"),
+    part("GLB_LENGTH_TOO_SMALL", BROKEN_GLB),
+    part("GLB_LENGTH_MISMATCH", BROKEN_GLB),
+    part("GLB_UNEXPECTED_END_OF_HEADER", BROKEN_GLB),
+    part("GLB_UNEXPECTED_END_OF_CHUNK_HEADER", BROKEN_GLB),
+    part("GLB_UNEXPECTED_END_OF_CHUNK_DATA", BROKEN_GLB),
+    part("GLB_CHUNK_TOO_BIG", BROKEN_GLB),
+    part("GLB_UNEXPECTED_FIRST_CHUNK", BROKEN_GLB),
+    part("GLB_UNEXPECTED_BIN_CHUNK", BROKEN_GLB),
+    part("GLB_EMPTY_CHUNK", BROKEN_GLB),
+    part("UNKNOWN_ASSET_MAJOR_VERSION", "only glTF 2.x can be read"),
+    part(
+        "PROPS_UNSUPPORTED_EXTENSION",
+        "the file requires an extension that changes what its data means, and the game does not implement it",
+    ),
+    part("UNRESOLVED_REFERENCE", "an index names an object that does not exist"),
+    part("UNDEFINED_PROPERTY", UNREADABLE_JSON),
+    part("VALUE_NOT_IN_LIST", UNREADABLE_JSON),
+    part("VALUE_NOT_IN_RANGE", UNREADABLE_JSON),
+    part("VALUE_MULTIPLE_OF", UNREADABLE_JSON),
+    part("TYPE_MISMATCH", UNREADABLE_JSON),
+    part("ARRAY_TYPE_MISMATCH", UNREADABLE_JSON),
+    part("ARRAY_LENGTH_NOT_IN_LIST", UNREADABLE_JSON),
+    part("PATTERN_MISMATCH", UNREADABLE_JSON),
+    part("ONE_OF_MISMATCH", UNREADABLE_JSON),
+    part("INVALID_INDEX", UNREADABLE_JSON),
+    part("UNSATISFIED_DEPENDENCY", UNREADABLE_JSON),
+    part("DUPLICATE_ELEMENTS", "a list that must name each object once names one twice"),
+    part("IO_ERROR", "a file the model needs is missing or cannot be read"),
+    part("INVALID_URI", "a URI cannot be read"),
+    part("BUFFER_BYTE_LENGTH_MISMATCH", OUT_OF_BOUNDS),
+    part("BUFFER_MISSING_GLB_DATA", OUT_OF_BOUNDS),
+    part("BUFFER_VIEW_TOO_LONG", OUT_OF_BOUNDS),
+    part("BUFFER_VIEW_TOO_BIG_BYTE_STRIDE", OUT_OF_BOUNDS),
+    part("ACCESSOR_TOO_LONG", OUT_OF_BOUNDS),
+    part("ACCESSOR_SMALL_BYTESTRIDE", "elements overlap: the stride is smaller than one element"),
+    part("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", OUT_OF_BOUNDS),
+    part("ACCESSOR_SPARSE_INDEX_OOB", OUT_OF_BOUNDS),
+    part("ACCESSOR_SPARSE_INDICES_NON_INCREASING", "sparse indices must increase, or the data is ambiguous"),
+    part("ACCESSOR_INDEX_OOB", "an index names a vertex the primitive does not have"),
+    part("ACCESSOR_NORMALIZED_INVALID", WRONG_FORMAT),
+    part("PROPS_ACCESSOR_FORMAT", WRONG_FORMAT),
+    part("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
+    part("MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
+    part("MESH_PRIMITIVE_NO_POSITION", "a primitive without positions has nothing to draw"),
+    part("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", BAD_MESH),
+    part("MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH", BAD_MESH),
+    part("MESH_PRIMITIVE_MORPH_TARGET_INVALID_ATTRIBUTE_COUNT", BAD_MESH),
+    part("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", "the mesh's primitives disagree on its morph targets"),
+    part("MESH_INVALID_WEIGHTS_COUNT", "the morph weights do not match the morph targets"),
+    part("NODE_WEIGHTS_INVALID", "the morph weights do not match the morph targets"),
+    part("NODE_MATRIX_NON_TRS", "a node matrix that is not a rotation, scale and translation cannot be animated"),
+    part("NODE_LOOP", "the node hierarchy has a cycle"),
+    part("NODE_SKIN_WITH_NON_SKINNED_MESH", "a skin on a mesh without joints and weights has nothing to move"),
+    part("NODE_SKINNED_MESH_WITHOUT_SKIN", "a mesh with joints and weights on a node without a skin has no joints"),
+    part("NODE_PARENT_OVERRIDE", "a node has two parents"),
+    part("ACCESSOR_INVALID_IBM", "an inverse bind matrix is not affine"),
+    part("INVALID_IBM_ACCESSOR_COUNT", "the skin has not one inverse bind matrix per joint"),
+    part("SKIN_IBM_INVALID_FORMAT", WRONG_FORMAT),
+    part("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", "a node given by a matrix cannot be animated by parts"),
+    part("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", "the channel animates morph weights of a node without any"),
+    part("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
+    part("ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", "a CUBICSPLINE sampler needs two keys or more"),
+    part("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
+    part("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", "the sampler has not one value per key"),
+    part("ACCESSOR_ANIMATION_INPUT_NEGATIVE", BAD_KEYS),
+    part("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", BAD_KEYS),
+    part("PROPS_ANIMATION_NO_KEYS", "a channel without keys cannot be played"),
+    part("IMAGE_DATA_INVALID", BROKEN_IMAGE),
+    part("PROPS_UNSUPPORTED_IMAGE", "the image is in a format the game does not decode"),
+    part("PROPS_INVALID_MODEL", "the parts read do not form a model"),
+    part("PROPS_NOTHING_DRAWABLE", "every primitive of the model was dropped: nothing is left to draw"),
+];
+
+/// The rule for `code`, when it is fatal.
+#[must_use]
+pub fn rule(code: &str) -> Option<&'static Rule> {
+    FATAL.iter().find(|rule| rule.code == code)
+}
+
+/// How far an issue of `code` reaches, when it is fatal.
+#[must_use]
+pub fn scope(code: &str) -> Option<Scope> {
+    rule(code).map(|rule| rule.scope)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_listed_once_with_why() {
+        for (i, rule) in FATAL.iter().enumerate() {
+            assert!(!rule.why.is_empty(), "{}", rule.code);
+            assert!(rule.code.chars().all(|c| c.is_ascii_uppercase() || c == '_'), "{}", rule.code);
+            assert!(FATAL[..i].iter().all(|earlier| earlier.code != rule.code), "{} twice", rule.code);
+        }
+        assert_eq!(scope("PROPS_LIMIT_EXCEEDED"), Some(Scope::File));
+        assert_eq!(scope("ACCESSOR_ANIMATION_INPUT_NON_INCREASING"), Some(Scope::Part));
+        assert_eq!(scope("ANIMATION_DUPLICATE_TARGETS"), None, "resolved as three.js does");
+        assert_eq!(scope("SCENE_NON_ROOT_NODE"), None);
+    }
+}
