@@ -3,18 +3,21 @@
 //! property is sampled and the results are mixed with equal weights, the `k`-th track mixed
 //! in at `1/k` (vectors and weights linearly, rotations by the shortest slerp).
 //!
-//! The merged channel is keyed at every key time of both channels, with intermediate keys
-//! where either is not linear in the mixed quantity (rotations, cubic splines), so it follows
-//! the mixed curve between keys as well.
+//! The merged channel is keyed at every key time of both channels, just before every key of a
+//! STEP channel mixed into a LINEAR one (where the mix jumps), and between keys wherever
+//! interpolating the merged keys would stray from the mix (rotations, cubic splines) by more
+//! than [`TOLERANCE`].
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 use props_anim::{Channel, Interpolation, Keyframes, Pose, Rig};
 
-use crate::error::ImportError;
+use crate::error::{ErrorKind, ImportError};
 use crate::limits::{self, Limits};
 
-/// Intermediate keys per interval where the mix is not linear between keys.
-const SUBDIVISIONS: usize = 4;
+/// How far (per component) interpolating two merged keys may stray from the mix between them.
+const TOLERANCE: f32 = 1e-6;
+/// How many times an interval between keys is halved at most.
+const MAX_DEPTH: u32 = 12;
 
 /// `merged` (the mix of `tracks` earlier channels on one property) with `next` mixed in, as
 /// the mixer does with the `tracks + 1`-th track. `path` names `next` in errors.
@@ -26,79 +29,138 @@ pub(crate) fn mix_in(
     limits: &Limits,
     path: &str,
 ) -> Result<Channel, ImportError> {
-    let times = key_times(merged, next);
-    limits::check(times.len() as u64, limits.max_keyframes, "keyframes", path)?;
-    let weight = 1.0 / (tracks as f32 + 1.0);
-    let interpolation = match (merged.interpolation(), next.interpolation()) {
-        (Interpolation::Step, Interpolation::Step) => Interpolation::Step,
-        _ => Interpolation::Linear,
-    };
+    let stepped = merged.interpolation() == Interpolation::Step && next.interpolation() == Interpolation::Step;
+    let mix = Mix { a: merged, b: next, weight: 1.0 / (tracks as f32 + 1.0), rig };
+    let mut keys = Keys { times: Vec::new(), values: Vec::new(), limit: limits.max_keyframes, path };
+    let times = key_times(merged, next, stepped);
+    for (k, &t) in times.iter().enumerate() {
+        let value = mix.at(t);
+        if let Some(&end) = times.get(k + 1).filter(|_| !stepped) {
+            let end_value = mix.at(end);
+            keys.push(t, value.clone())?;
+            keys.refine(&mix, (t, &value), (end, &end_value), 0)?;
+        } else {
+            keys.push(t, value)?;
+        }
+    }
+    let interpolation = if stepped { Interpolation::Step } else { Interpolation::Linear };
     let node = merged.node();
+    let Keys { times, values, .. } = keys;
     let keyframes = match merged.keyframes() {
-        Keyframes::MorphWeights { width, .. } => {
-            let width = *width;
-            let (mut a, mut b) = (vec![0.0; width], vec![0.0; width]);
-            let mut values = Vec::with_capacity(times.len() * width);
-            for &t in &times {
-                merged.sample_morph_weights(t, &mut a);
-                next.sample_morph_weights(t, &mut b);
-                values.extend(a.iter().zip(&b).map(|(a, b)| a + (b - a) * weight));
-            }
-            Keyframes::MorphWeights { width, values }
-        }
-        keyframes => {
-            let (mut a, mut b) = (Pose::from_rest(rig), Pose::from_rest(rig));
-            let mut sample = |t: f32| {
-                merged.sample(t, &mut a);
-                next.sample(t, &mut b);
-                (*a.local_transform(node), *b.local_transform(node))
-            };
-            let mix = |a: Vec3, b: Vec3| a.lerp(b, weight);
-            match keyframes {
-                Keyframes::Translation(_) => Keyframes::Translation(
-                    times.iter().map(|&t| sample(t)).map(|(a, b)| mix(a.translation, b.translation)).collect(),
-                ),
-                Keyframes::Scale(_) => {
-                    Keyframes::Scale(times.iter().map(|&t| sample(t)).map(|(a, b)| mix(a.scale, b.scale)).collect())
-                }
-                _ => Keyframes::Rotation(
-                    times.iter().map(|&t| sample(t)).map(|(a, b)| slerp(a.rotation, b.rotation, weight)).collect(),
-                ),
-            }
-        }
+        Keyframes::Translation(_) => Keyframes::Translation(values.iter().map(|v| Vec3::from_slice(v)).collect()),
+        Keyframes::Scale(_) => Keyframes::Scale(values.iter().map(|v| Vec3::from_slice(v)).collect()),
+        Keyframes::Rotation(_) => Keyframes::Rotation(values.iter().map(|v| Quat::from_slice(v)).collect()),
+        Keyframes::MorphWeights { width, .. } => Keyframes::MorphWeights { width: *width, values: values.concat() },
     };
-    let error = |error| ImportError::at(path, crate::error::ErrorKind::Clip(error));
-    Channel::new(node, interpolation, times, keyframes).map_err(error)
+    Channel::new(node, interpolation, times, keyframes).map_err(|error| ImportError::at(path, ErrorKind::Clip(error)))
 }
 
-/// The key times of both channels, with intermediate ones where the mix is not linear.
-fn key_times(a: &Channel, b: &Channel) -> Vec<f32> {
+/// The mix of two channels at a time.
+struct Mix<'a> {
+    a: &'a Channel,
+    b: &'a Channel,
+    /// How much of `b` is mixed in.
+    weight: f32,
+    rig: &'a Rig,
+}
+
+impl Mix<'_> {
+    /// The mixed value at `t`, as its components.
+    fn at(&self, t: f32) -> Vec<f32> {
+        let (a, b) = (value(self.a, t, self.rig), value(self.b, t, self.rig));
+        match self.a.keyframes() {
+            Keyframes::Rotation(_) => slerp(&a, &b, self.weight),
+            _ => a.iter().zip(&b).map(|(a, b)| a + (b - a) * self.weight).collect(),
+        }
+    }
+
+    /// The merged channel's own interpolation between two of its keys.
+    fn between(&self, start: &[f32], end: &[f32], s: f32) -> Vec<f32> {
+        match self.a.keyframes() {
+            Keyframes::Rotation(_) => slerp(start, end, s),
+            _ => start.iter().zip(end).map(|(a, b)| a + (b - a) * s).collect(),
+        }
+    }
+}
+
+/// A channel's value at `t`, as its components.
+fn value(channel: &Channel, t: f32, rig: &Rig) -> Vec<f32> {
+    if let Keyframes::MorphWeights { width, .. } = channel.keyframes() {
+        let mut weights = vec![0.0; *width];
+        channel.sample_morph_weights(t, &mut weights);
+        return weights;
+    }
+    let mut pose = Pose::from_rest(rig);
+    channel.sample(t, &mut pose);
+    let transform = pose.local_transform(channel.node());
+    match channel.keyframes() {
+        Keyframes::Translation(_) => transform.translation.to_array().to_vec(),
+        Keyframes::Scale(_) => transform.scale.to_array().to_vec(),
+        _ => transform.rotation.to_array().to_vec(),
+    }
+}
+
+/// The merged keys so far.
+struct Keys<'a> {
+    times: Vec<f32>,
+    values: Vec<Vec<f32>>,
+    limit: u64,
+    path: &'a str,
+}
+
+impl Keys<'_> {
+    fn push(&mut self, t: f32, value: Vec<f32>) -> Result<(), ImportError> {
+        limits::check(self.times.len() as u64 + 1, self.limit, "keyframes", self.path)?;
+        self.times.push(t);
+        self.values.push(value);
+        Ok(())
+    }
+
+    /// Adds keys strictly between `start` and `end` (both keys) where interpolating them
+    /// strays from the mix.
+    fn refine(
+        &mut self,
+        mix: &Mix<'_>,
+        start: (f32, &[f32]),
+        end: (f32, &[f32]),
+        depth: u32,
+    ) -> Result<(), ImportError> {
+        let middle = start.0 + (end.0 - start.0) * 0.5;
+        if depth >= MAX_DEPTH || middle <= start.0 || middle >= end.0 {
+            return Ok(());
+        }
+        let exact = mix.at(middle);
+        let interpolated = mix.between(start.1, end.1, 0.5);
+        if exact.iter().zip(&interpolated).all(|(a, b)| (a - b).abs() <= TOLERANCE) {
+            return Ok(());
+        }
+        self.refine(mix, start, (middle, &exact), depth + 1)?;
+        self.push(middle, exact.clone())?;
+        self.refine(mix, (middle, &exact), end, depth + 1)
+    }
+}
+
+/// The key times of both channels, and, mixing STEP into LINEAR, the time just before each
+/// key of a STEP channel (where the mix jumps).
+fn key_times(a: &Channel, b: &Channel, stepped: bool) -> Vec<f32> {
     let mut times: Vec<f32> = a.times().iter().chain(b.times()).copied().collect();
+    if !stepped {
+        for channel in [a, b].into_iter().filter(|c| c.interpolation() == Interpolation::Step) {
+            times.extend(channel.times().iter().skip(1).map(|t| t.next_down()).filter(|t| *t >= 0.0));
+        }
+    }
     times.sort_by(f32::total_cmp);
     times.dedup();
-    let curved = |c: &Channel| {
-        c.interpolation() == Interpolation::CubicSpline || matches!(c.keyframes(), Keyframes::Rotation(_))
-    };
-    let stepped = a.interpolation() == Interpolation::Step && b.interpolation() == Interpolation::Step;
-    if stepped || !(curved(a) || curved(b)) {
-        return times;
-    }
-    let mut dense = Vec::with_capacity(times.len() * SUBDIVISIONS);
-    for pair in times.windows(2) {
-        let (start, end) = (pair[0], pair[1]);
-        dense.extend((0..SUBDIVISIONS).map(|k| start + (end - start) * k as f32 / SUBDIVISIONS as f32));
-    }
-    dense.extend(times.last());
-    dense.dedup();
-    dense
+    times
 }
 
 /// three.js's `Quaternion.slerpFlat`: the shortest arc, normalized where it lerps.
-fn slerp(a: Quat, b: Quat, t: f32) -> Quat {
+fn slerp(a: &[f32], b: &[f32], t: f32) -> Vec<f32> {
+    let (a, b) = (Quat::from_vec4(Vec4::from_slice(a)), Quat::from_vec4(Vec4::from_slice(b)));
     if a == b {
-        return a;
+        return a.to_array().to_vec();
     }
-    a.slerp(b, t)
+    a.slerp(b, t).to_array().to_vec()
 }
 
 #[cfg(test)]

@@ -78,14 +78,19 @@ pub struct DumpedPrimitive {
     pub world: Vec<f64>,
 }
 
-/// Poses `import` with clip `clip` (or the rest pose for `None`) at each of `times`.
+/// Poses `import` with glTF animation `animation` (or the rest pose for `None`) at each of
+/// `times`.
 ///
 /// # Panics
-/// If `clip` is not a clip index of the model.
+/// If the model has no clip of glTF animation `animation` (it does not exist, or it was
+/// dropped: [`Import::clip_of_animation`]).
 #[must_use]
-pub fn dump(import: &Import, file: &str, clip: Option<usize>, times: &[f32]) -> PoseDump {
+pub fn dump(import: &Import, file: &str, animation: Option<usize>, times: &[f32]) -> PoseDump {
     let model = &import.model;
-    let clip = clip.map(|index| (index, &model.clips()[index]));
+    let clip = animation.map(|index| {
+        let clip = import.clip_of_animation(crate::index_u32(index)).expect("a clip of the animation");
+        (index, &model.clips()[clip])
+    });
     let mut pose = Pose::from_rest(model.rig());
     let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
     let mut positions = Vec::new();

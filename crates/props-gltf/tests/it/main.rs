@@ -3,6 +3,7 @@
 mod check_corpus;
 mod gate;
 mod import_errors;
+mod lenient;
 mod lint;
 mod oracle;
 mod real_models;

@@ -184,6 +184,15 @@ fn generated_models_match_the_oracle() {
     check_folder(&tests.join("oracle/generated"), &tests.join("models/generated"));
 }
 
+/// Files that break a rule the way real exporters do (`tests/models/lenient/`): two channels
+/// on one property mixed as three.js mixes them, strides on sampler and inverse bind matrix
+/// views, a scene listing a child node.
+#[test]
+fn lenient_models_match_the_oracle() {
+    let tests = workspace_tests();
+    check_folder(&tests.join("oracle/lenient"), &tests.join("models/lenient"));
+}
+
 /// Blender 3.4's exporter output (`tests/models/blender/`): 16-24 influences, shape keys with
 /// a skin, two armatures, a 20 s clip.
 #[test]

@@ -1,0 +1,119 @@
+//! Files that break a glTF rule the way real exporters do, and that three.js loads all the
+//! same: the game loads them too, as three.js draws them (`tests/models/lenient/`, written by
+//! its `make.py`; three.js's poses in `tests/oracle/lenient/`, checked in `oracle.rs`), and a
+//! model with one broken clip loses that clip only.
+
+use std::path::Path;
+
+use props_gltf::gate::{admit_file, admit_slice};
+use props_gltf::validate::{Consequence, Outcome, Severity};
+use props_gltf::{Limits, Part};
+use serde_json::Value;
+
+use crate::real_models::models_dir;
+
+/// Each lenient model is admitted, its only errors the Khronos ones it was made with (the
+/// validator's own report beside the oracle's poses), each read past.
+#[test]
+fn lenient_models_load_and_their_errors_are_read_past() {
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/oracle/lenient");
+    for (stem, code) in [
+        ("duplicate_targets", "ANIMATION_DUPLICATE_TARGETS"),
+        ("sampler_strides", "ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE"),
+        ("skin_strides", "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE"),
+        ("non_root_scene_node", "SCENE_NON_ROOT_NODE"),
+    ] {
+        let text = std::fs::read_to_string(oracle.join(format!("{stem}.validator.json"))).expect("validator report");
+        let khronos: Value = serde_json::from_str(&text).expect("JSON");
+        let messages = khronos[0]["report"]["issues"]["messages"].as_array().expect("messages");
+        let mut errors: Vec<(&str, &str)> = messages
+            .iter()
+            .filter(|m| m["severity"] == 0)
+            .filter_map(|m| Some((m["code"].as_str()?, m["pointer"].as_str()?)))
+            .collect();
+        errors.dedup();
+        assert!(!errors.is_empty() && errors.iter().all(|(c, _)| *c == code), "{stem}: Khronos says {errors:?}");
+
+        let path = models_dir().join(format!("lenient/{stem}.gltf"));
+        let admitted = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}"));
+        let report = &admitted.report;
+        // Where Khronos reports each pair of duplicate channels, the checker reports each
+        // channel once (at the channel before it): the same places, linear in the channels.
+        let mut ours: Vec<(&str, &str)> = report
+            .issues
+            .iter()
+            .filter(|i| i.severity == Severity::Error)
+            .map(|i| (i.code, i.json_pointer.as_str()))
+            .collect();
+        ours.dedup();
+        assert_eq!(ours, errors, "{stem}: the errors Khronos found, where it found them:\n{report}");
+        assert!(report.issues.iter().all(|i| i.consequence == Consequence::Loads), "{stem}:\n{report}");
+        assert!(matches!(report.outcome(), Outcome::Loads { dropped, .. } if dropped.is_empty()), "{stem}");
+    }
+}
+
+/// The GLB's JSON and binary chunk.
+fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+    let json_len = word(12);
+    let json = serde_json::from_slice(&bytes[20..20 + json_len]).expect("JSON chunk");
+    let bin_at = 20 + json_len;
+    (json, bytes[bin_at + 8..bin_at + 8 + word(bin_at)].to_vec())
+}
+
+/// A GLB of `json` and `bin`.
+fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = json.to_string().into_bytes();
+    text.resize(text.len().next_multiple_of(4), b' ');
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    for word in [0x4654_6c67, 2, total as u32, text.len() as u32, 0x4E4F_534A] {
+        out.extend_from_slice(&u32::to_le_bytes(word));
+    }
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}
+
+/// The issue's character with one broken clip: Fox.glb whose `Walk` (animation 1) starts at a
+/// negative key time loads with `Survey` and `Run`, posed exactly as from the unbroken file,
+/// and says what it dropped.
+#[test]
+fn a_broken_clip_drops_that_clip_only() {
+    let fox = std::fs::read(models_dir().join("Fox.glb")).expect("Fox.glb");
+    let (json, mut bin) = split_glb(&fox);
+    let input = json["animations"][1]["samplers"][0]["input"].as_u64().expect("input") as usize;
+    let shared = json["animations"].as_array().expect("animations").iter().enumerate().any(|(a, animation)| {
+        a != 1 && animation["samplers"].as_array().into_iter().flatten().any(|s| s["input"] == input)
+    });
+    assert!(!shared, "Walk's key times are its own");
+    let accessor = &json["accessors"][input];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().expect("view") as usize];
+    let at = (view["byteOffset"].as_u64().unwrap_or(0) + accessor["byteOffset"].as_u64().unwrap_or(0)) as usize;
+    bin[at..at + 4].copy_from_slice(&(-1.0f32).to_le_bytes());
+    let broken = admit_slice(&glb(&json, &bin), None, Path::new("Fox.glb"), &Limits::default()).expect("admitted");
+    let outcome = broken.report.outcome();
+    let Outcome::Loads { dropped, .. } = &outcome else { panic!("{outcome}") };
+    assert_eq!(dropped, &[Part::Clip { index: 1, name: Some("Walk".to_owned()) }], "{}", broken.report);
+    assert!(outcome.to_string().starts_with("drops clip 1 (`Walk`), loads"), "{outcome}");
+    let issue = broken.report.issues.iter().find(|i| !i.dropped().is_empty()).expect("the issue");
+    assert_eq!(issue.code, "ACCESSOR_ANIMATION_INPUT_NEGATIVE");
+    assert_eq!(issue.json_pointer, "/animations/1/samplers/0/input");
+    assert_eq!(issue.dropped(), [Part::Clip { index: 1, name: Some("Walk".to_owned()) }]);
+
+    let whole = admit_slice(&fox, None, Path::new("Fox.glb"), &Limits::default()).expect("the Fox");
+    let (broken, whole) = (&broken.import, &whole.import);
+    assert_eq!(broken.clip_sources, [0, 2]);
+    let names: Vec<_> = broken.model.clips().iter().map(|c| c.name()).collect();
+    assert_eq!(names, [Some("Survey"), Some("Run")]);
+    for animation in [0, 2] {
+        let (ours, theirs) = (broken.clip_of_animation(animation), whole.clip_of_animation(animation));
+        for time in [0.0, 0.4, 1.1, 3.0] {
+            let a = broken.model.pose_at(ours, time);
+            let b = whole.model.pose_at(theirs, time);
+            assert_eq!(a.world_matrices(), b.world_matrices(), "animation {animation} at {time}");
+        }
+    }
+}

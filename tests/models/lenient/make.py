@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Writes the lenient test models: files that break a glTF rule the way real exporters do, and
+that three.js loads all the same. Each is an edit of a sample model in `tests/models/`, written
+next to this script; run it from anywhere: `python3 tests/models/lenient/make.py`. The output
+is deterministic (sorted keys, shortest float formatting)."""
+
+import base64
+import copy
+import json
+import math
+import struct
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MODELS = HERE.parent
+
+
+def load(name):
+    return json.loads((MODELS / name).read_text())
+
+
+def write(name, document):
+    text = json.dumps(document, sort_keys=True, indent=1) + "\n"
+    (HERE / name).write_text(text)
+
+
+def add_buffer(document, chunks):
+    """Appends a data-URI buffer holding `chunks` (each (type, componentType, floats, count)) and
+    one bufferView plus accessor per chunk; returns the accessor indices."""
+    data = b""
+    views = []
+    for ty, floats, count in chunks:
+        offset = len(data)
+        data += struct.pack(f"<{len(floats)}f", *floats)
+        views.append((offset, len(floats) * 4, ty, count, floats))
+    buffer = len(document["buffers"])
+    uri = "data:application/octet-stream;base64," + base64.b64encode(data).decode()
+    document["buffers"].append({"byteLength": len(data), "uri": uri})
+    accessors = []
+    width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}
+    for offset, length, ty, count, floats in views:
+        document["bufferViews"].append({"buffer": buffer, "byteOffset": offset, "byteLength": length})
+        n = width[ty]
+        columns = [floats[i::n] for i in range(n)]
+        document["accessors"].append({
+            "bufferView": len(document["bufferViews"]) - 1, "componentType": 5126, "count": count, "type": ty,
+            "min": [min(c) for c in columns], "max": [max(c) for c in columns],
+        })
+        accessors.append(len(document["accessors"]) - 1)
+    return accessors
+
+
+def about_y(degrees):
+    half = math.radians(degrees) / 2
+    return [0.0, math.sin(half), 0.0, math.cos(half)]
+
+
+def duplicate_targets():
+    """BoxAnimated with its inner box's rotation animated by three channels (the second and
+    third share a sampler: three.js mixes them in at 1/2, then 1/3) and its outer node's
+    translation by a second, STEP channel with other key times (legacy Blender exports)."""
+    document = load("BoxAnimated.gltf")
+    times, rotations, step_times, steps = add_buffer(document, [
+        ("SCALAR", [0.0, 1.0, 3.0], 3),
+        ("VEC4", about_y(0) + about_y(90) + about_y(200), 3),
+        ("SCALAR", [0.5, 2.0, 3.5], 3),
+        ("VEC3", [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0], 3),
+    ])
+    animation = document["animations"][0]
+    animation["samplers"].append({"input": times, "output": rotations, "interpolation": "LINEAR"})
+    animation["samplers"].append({"input": step_times, "output": steps, "interpolation": "STEP"})
+    animation["channels"] += [
+        {"sampler": 2, "target": {"node": 2, "path": "rotation"}},
+        {"sampler": 3, "target": {"node": 0, "path": "translation"}},
+        {"sampler": 2, "target": {"node": 2, "path": "rotation"}},
+    ]
+    write("duplicate_targets.gltf", document)
+
+
+def sampler_strides():
+    """BoxAnimated with a byteStride on the views of its animation samplers, as older Sketchfab
+    exports write them (the stride of tightly packed data)."""
+    document = load("BoxAnimated.gltf")
+    for view, stride in [(2, 4), (3, 16), (4, 12)]:
+        document["bufferViews"][view]["byteStride"] = stride
+    write("sampler_strides.gltf", document)
+
+
+def skin_strides():
+    """SimpleSkin with a byteStride on the view of its inverse bind matrices, as older Sketchfab
+    exports write it (its sampler's times and rotations share one view, which no one stride
+    fits)."""
+    document = load("SimpleSkin.gltf")
+    for skin in document["skins"]:
+        view = document["accessors"][skin["inverseBindMatrices"]]["bufferView"]
+        document["bufferViews"][view]["byteStride"] = 64
+    write("skin_strides.gltf", document)
+
+
+def non_root_scene_node():
+    """BoxAnimated whose scene also lists node 2, a child of node 1."""
+    document = load("BoxAnimated.gltf")
+    document["scenes"][0]["nodes"].append(2)
+    write("non_root_scene_node.gltf", document)
+
+
+duplicate_targets()
+sampler_strides()
+skin_strides()
+non_root_scene_node()
