@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use crate::clip::{Clip, Keyframes};
+use crate::light::{Light, LightInstance};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
 use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
@@ -39,6 +40,10 @@ pub struct ModelParts {
     pub images: Vec<Image>,
     /// Meshes placed on nodes.
     pub instances: Vec<MeshInstance>,
+    /// Punctual lights.
+    pub lights: Vec<Light>,
+    /// Lights placed on nodes.
+    pub light_instances: Vec<LightInstance>,
 }
 
 /// A cross-reference inside a model that points nowhere.
@@ -83,10 +88,10 @@ pub enum ModelError {
         /// Morph targets of the mesh.
         targets: usize,
     },
-    /// A primitive or material refers to a missing material or image.
+    /// A primitive, material or light instance refers to a missing material, image or light.
     #[error("{what} {index} does not exist")]
     MissingAsset {
-        /// "material" or "image".
+        /// "material", "image" or "light".
         what: &'static str,
         /// The bad index.
         index: u32,
@@ -104,13 +109,15 @@ pub struct Model {
     materials: Vec<Material>,
     images: Vec<Image>,
     instances: Vec<MeshInstance>,
+    lights: Vec<Light>,
+    light_instances: Vec<LightInstance>,
     palette_offsets: Vec<u32>,
 }
 
 impl Model {
     /// Checks the parts' cross-references and builds the model.
     pub fn new(parts: ModelParts) -> Result<Self, ModelError> {
-        let ModelParts { rig, skins, clips, meshes, materials, images, instances } = parts;
+        let ModelParts { rig, skins, clips, meshes, materials, images, instances, lights, light_instances } = parts;
         let rig = rig.ok_or(ModelError::NoRig)?;
         // Largest joint used by each mesh, and by which primitive: computed once per mesh,
         // however many nodes place it.
@@ -148,11 +155,19 @@ impl Model {
         {
             return Err(ModelError::MissingAsset { what: "image", index });
         }
+        for (instance, placed) in light_instances.iter().enumerate() {
+            if placed.node.index() >= rig.len() {
+                return Err(ModelError::MissingReference { instance, what: "node", index: placed.node.0 });
+            }
+            if placed.light as usize >= lights.len() {
+                return Err(ModelError::MissingAsset { what: "light", index: placed.light });
+            }
+        }
         let mut palette_offsets = vec![0u32];
         for skin in &skins {
             palette_offsets.push(palette_offsets.last().copied().unwrap_or(0) + skin.joints().len() as u32);
         }
-        Ok(Self { rig, skins, clips, meshes, materials, images, instances, palette_offsets })
+        Ok(Self { rig, skins, clips, meshes, materials, images, instances, lights, light_instances, palette_offsets })
     }
 
     /// The node hierarchy.
@@ -208,6 +223,18 @@ impl Model {
     #[must_use]
     pub fn images(&self) -> &[Image] {
         &self.images
+    }
+
+    /// The punctual lights the model carries (none for most props).
+    #[must_use]
+    pub fn lights(&self) -> &[Light] {
+        &self.lights
+    }
+
+    /// The lights placed on nodes.
+    #[must_use]
+    pub fn light_instances(&self) -> &[LightInstance] {
+        &self.light_instances
     }
 
     /// Meshes placed on nodes.

@@ -13,7 +13,7 @@ use crate::limits::{self, Budget, Limits};
 use crate::material::ImageSource;
 use crate::parts::{Part, PartMap, Skip};
 use crate::rules::{self, Scope};
-use crate::{animation, document, json_scan, material, mesh, nodes, scene};
+use crate::{animation, document, json_scan, lights, material, mesh, nodes, scene};
 
 /// An imported model and what the import noticed on the way.
 #[derive(Debug)]
@@ -157,6 +157,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let (materials, images) = material::import_materials(root, &images, &mut warnings, &mut drops)?;
     let scene_nodes = scene::reachable_nodes(root);
     let instances = scene::instances(root, &rig, &scene_nodes);
+    let (lights, light_instances) = lights::import_lights(root, &rig, &scene_nodes, &mut warnings);
     scene::check_instances(&instances, &meshes, &skins, limits)?;
     let primitives_dropped =
         drops.skip.has_primitives() || drops.dropped.iter().any(|d| matches!(d.part, Part::Primitive { .. }));
@@ -166,7 +167,8 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         let first = drops.dropped.into_iter().find(|d| matches!(d.part, Part::Primitive { .. }));
         return Err(first.map_or_else(|| ImportError::at(FILE, ErrorKind::NothingDrawable), |first| first.error));
     }
-    let parts = ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances };
+    let parts =
+        ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances, lights, light_instances };
     let model = Model::new(parts).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
     check_pose_reach(&model)?;
     let dropped = drops.dropped;

@@ -32,6 +32,7 @@ mod files;
 pub mod gate;
 mod import;
 mod json_scan;
+mod lights;
 mod limits;
 mod material;
 mod mesh;

@@ -52,11 +52,9 @@ pub fn influence_heat_map(model: &Model) -> Result<Model, ModelError> {
     Model::new(ModelParts {
         rig: Some(model.rig().clone()),
         skins: model.skins().to_vec(),
-        clips: Vec::new(),
         meshes,
-        materials: Vec::new(),
-        images: Vec::new(),
         instances: model.instances().to_vec(),
+        ..ModelParts::default()
     })
 }
 
