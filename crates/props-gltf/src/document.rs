@@ -16,7 +16,40 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_texture_transform",
     "KHR_materials_emissive_strength",
     "KHR_lights_punctual",
+    "EXT_texture_webp",
 ];
+
+/// Whether a file that requires `name` can be read: the extension is implemented, or it only
+/// names texture images the game does not decode (KTX2, AVIF), which then draw untextured.
+pub(crate) fn may_be_required(name: &str) -> bool {
+    SUPPORTED_EXTENSIONS.contains(&name) || TEXTURE_SOURCES.iter().any(|(texture, _)| *texture == name)
+}
+
+/// Extensions that give a texture another image than its `source`, in the order the game
+/// prefers them, each with whether the game decodes that image (where it does not, `source` is
+/// the fallback, as the extensions define).
+const TEXTURE_SOURCES: &[(&str, bool)] =
+    &[("EXT_texture_webp", true), ("KHR_texture_basisu", false), ("EXT_texture_avif", false)];
+
+/// The image texture `t` shows: the first source the game decodes among its extensions' and
+/// its own `source`; `None` when it has none the game decodes.
+pub(crate) fn texture_image(root: &Root, t: usize) -> Option<usize> {
+    let texture = root.textures.get(t)?;
+    let others = texture.extensions.as_ref().map(|e| &e.others);
+    let extension_source = |name: &str| {
+        let source = others?.get(name)?.get("source")?.as_u64()?;
+        usize::try_from(source).ok()
+    };
+    let decoded = TEXTURE_SOURCES.iter().filter(|(_, decoded)| *decoded).find_map(|(name, _)| extension_source(name));
+    decoded.or_else(|| Some(texture.source.value()).filter(|&s| s != u32::MAX as usize))
+}
+
+/// The extensions through which texture `t` names an image (so it may leave out `source`).
+pub(crate) fn texture_extension_sources(root: &Root, t: usize) -> Vec<&'static str> {
+    let others = root.textures.get(t).and_then(|texture| Some(&texture.extensions.as_ref()?.others));
+    let named = |name: &&str| others.is_some_and(|others| others.contains_key(*name));
+    TEXTURE_SOURCES.iter().map(|(name, _)| *name).filter(named).collect()
+}
 
 /// The parsed JSON of a file.
 #[derive(Debug)]
@@ -74,7 +107,7 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     let syntax = |e: serde_json::Error| ImportError::at(FILE, ErrorKind::Json { message: e.to_string() });
     let probe: Probe = serde_json::from_slice(json).map_err(syntax)?;
     for (i, name) in probe.extensions_required.iter().enumerate() {
-        if !SUPPORTED_EXTENSIONS.contains(&name.as_str()) {
+        if !may_be_required(name) {
             return Err(unsupported_extension(format!("extensionsRequired[{i}]"), name));
         }
     }
@@ -144,9 +177,7 @@ pub(crate) fn unsupported_extension(json_path: String, name: &str) -> ImportErro
         "KHR_draco_mesh_compression" | "EXT_meshopt_compression" | "KHR_meshopt_compression" => {
             "; re-export the model without mesh compression"
         }
-        "KHR_texture_basisu" | "EXT_texture_webp" | "EXT_texture_avif" | "MSFT_texture_dds" => {
-            "; re-export the model with PNG or JPEG textures, without texture compression"
-        }
+        "MSFT_texture_dds" => "; re-export the model with PNG or JPEG textures, without texture compression",
         _ => "; re-export the model without it",
     };
     ImportError::at(json_path, ErrorKind::UnsupportedExtension { name: name.to_owned(), hint })
@@ -198,6 +229,13 @@ pub(crate) fn validation_findings(root: &Root) -> Vec<ImportError> {
         if matches!(error, validation::Error::Missing)
             && path.starts_with("accessors[")
             && path.ends_with("].bufferView")
+        {
+            return;
+        }
+        // A texture whose image an extension names (EXT_texture_webp, ...) needs no `source`.
+        let texture = path.strip_prefix("textures[").and_then(|rest| rest.strip_suffix("].source"));
+        if matches!(error, validation::Error::Missing)
+            && texture.and_then(|t| t.parse().ok()).is_some_and(|t| !texture_extension_sources(root, t).is_empty())
         {
             return;
         }

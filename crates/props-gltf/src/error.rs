@@ -319,8 +319,8 @@ pub enum ErrorKind {
         /// The property.
         property: &'static str,
     },
-    /// An image is neither PNG nor JPEG.
-    #[error("image is {found}; only PNG and JPEG images are supported")]
+    /// An image is neither PNG, JPEG nor WebP (or a texture names only such images).
+    #[error("image is {found}; only PNG, JPEG and WebP images are decoded, and the texture draws without it")]
     UnsupportedImageFormat {
         /// What it seems to be.
         found: String,

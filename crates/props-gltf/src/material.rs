@@ -7,10 +7,12 @@ use std::path::Path;
 use gltf::json::Root;
 use image::codecs::jpeg::JpegDecoder;
 use image::codecs::png::PngDecoder;
+use image::codecs::webp::WebPDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
 use props_anim::{Image, Material};
 
 use crate::buffers::{Buffers, read_uri};
+use crate::document;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::import::Drops;
 use crate::index_u32;
@@ -98,13 +100,21 @@ fn import_material(
             warn(warnings, &info_path, format!("uses TEXCOORD_{}, but only TEXCOORD_0 is supported", info.tex_coord));
         }
         let t = info.index.value();
-        let texture = root.textures.get(t).ok_or_else(|| ImportError::at(&info_path, ErrorKind::InvalidIndex))?;
-        let image = texture.source.value();
+        if root.textures.get(t).is_none() {
+            return Err(ImportError::at(&info_path, ErrorKind::InvalidIndex));
+        }
+        let image = document::texture_image(root, t).unwrap_or(usize::MAX);
         let slot = images.slots.get(image).copied();
         base_color_texture = match slot {
             _ if drops.skip.texture(root, t) => None,
             None => {
-                let error = ImportError::at(format!("textures[{t}].source"), ErrorKind::InvalidIndex);
+                let error = match document::texture_extension_sources(root, t).first() {
+                    Some(name) => {
+                        let found = format!("named by {name} only, with no PNG or JPEG fallback in `source`");
+                        ImportError::at(format!("textures[{t}]"), ErrorKind::UnsupportedImageFormat { found })
+                    }
+                    None => ImportError::at(format!("textures[{t}].source"), ErrorKind::InvalidIndex),
+                };
                 drops.drop_or_refuse(Part::Texture { index: index_u32(t) }, error)?;
                 None
             }
@@ -176,11 +186,12 @@ fn load_image(
     Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw() })
 }
 
-/// Decodes a PNG or JPEG image to RGBA8, checking its size before decoding it.
+/// Decodes a PNG, JPEG or WebP image to RGBA8, checking its size before decoding it.
 fn decode(bytes: &[u8], source: &ImageSource<'_>, path: &str) -> Result<(u32, u32, Vec<u8>), ImportError> {
     match image::guess_format(bytes) {
         Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), source, path),
         Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), source, path),
+        Ok(ImageFormat::WebP) => decode_with(WebPDecoder::new(Cursor::new(bytes)), source, path),
         Ok(format) => {
             let found = format!("{format:?}");
             Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))

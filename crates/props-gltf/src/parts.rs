@@ -192,7 +192,7 @@ impl Skip {
 
     /// Whether texture `t`, or the image it shows, is left out.
     pub(crate) fn texture(&self, root: &Root, t: usize) -> bool {
-        let image = root.textures.get(t).map(|texture| texture.source.value());
+        let image = crate::document::texture_image(root, t);
         self.parts.contains(&Part::Texture { index: crate::index_u32(t) })
             || image.is_some_and(|i| self.parts.contains(&Part::Image { index: crate::index_u32(i) }))
     }

@@ -12,7 +12,7 @@ use super::issues::Issues;
 use super::pointer::escape;
 use super::report::Issue;
 use super::schema;
-use crate::document::{self, Document, SUPPORTED_EXTENSIONS};
+use crate::document::{self, Document};
 use crate::error::{ErrorKind, FILE, ImportError};
 use crate::json_scan;
 use crate::limits::{self, Budget, Limits};
@@ -232,7 +232,7 @@ fn extensions(value: &Value, issues: &mut Issues) {
             let message = format!("extension {name} is required but not in extensionsUsed");
             issues.push(Issue::error("UNUSED_EXTENSION_REQUIRED", &pointer, message));
         }
-        if !SUPPORTED_EXTENSIONS.contains(&name) {
+        if !document::may_be_required(name) {
             issues.push(importer::issue(&document::unsupported_extension(format!("extensionsRequired[{i}]"), name)));
         }
     }

@@ -8,3 +8,4 @@ mod lenient;
 mod lint;
 mod oracle;
 mod real_models;
+mod textures;
