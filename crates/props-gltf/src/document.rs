@@ -17,6 +17,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_emissive_strength",
     "KHR_lights_punctual",
     "EXT_texture_webp",
+    "EXT_mesh_gpu_instancing",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

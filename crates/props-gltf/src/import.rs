@@ -9,6 +9,7 @@ use crate::accessor::Accessors;
 use crate::buffers::{self, Buffers};
 use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
 use crate::files::{self, Contents};
+use crate::instancing::Instancing;
 use crate::limits::{self, Budget, Limits};
 use crate::material::ImageSource;
 use crate::parts::{Part, PartMap, Skip};
@@ -149,14 +150,15 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let buffers = Buffers::load(root, container.bin, base_dir, limits)?;
     let accessors = Accessors::new(root, &buffers, limits, &budget);
     let meshes = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings, &mut drops)?;
-    let rig = nodes::import_rig(root, &meshes, limits)?;
+    let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
+    let rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
     let (clips, clip_sources) =
         animation::import_clips(&document, &rig, &accessors, limits, &mut warnings, &mut drops)?;
     let images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget };
     let (materials, images) = material::import_materials(root, &images, &mut warnings, &mut drops)?;
     let scene_nodes = scene::reachable_nodes(root);
-    let instances = scene::instances(root, &rig, &scene_nodes);
+    let instances = scene::instances(root, &rig, &scene_nodes, &instancing);
     let (lights, light_instances) = lights::import_lights(root, &rig, &scene_nodes, &mut warnings);
     scene::check_instances(&instances, &meshes, &skins, limits)?;
     let primitives_dropped =

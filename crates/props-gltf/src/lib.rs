@@ -31,6 +31,7 @@ mod error;
 mod files;
 pub mod gate;
 mod import;
+mod instancing;
 mod json_scan;
 mod lights;
 mod limits;

@@ -8,14 +8,21 @@ use props_anim::{Mesh, RestTransform, Rig, RigError, Skin, SkinError, SourceNode
 use crate::accessor::{Accessors, FLOAT};
 use crate::error::{ErrorKind, ImportError};
 use crate::index_u32;
+use crate::instancing::Instancing;
 use crate::limits::{self, Limits};
 
 /// How far the last row of a matrix may be from `0, 0, 0, 1` and still count as affine.
 const AFFINE_TOLERANCE: f32 = 1e-4;
 
-/// Builds the rig from every node of the file. `meshes` (the imported glTF meshes) give the
-/// morph target count of the mesh on each node.
-pub(crate) fn import_rig(root: &Root, meshes: &[Mesh], limits: &Limits) -> Result<Rig, ImportError> {
+/// Builds the rig from every node of the file, then one child per mesh instance of each
+/// instanced node (see [`Instancing`]). `meshes` (the imported glTF meshes) give the morph
+/// target count of the mesh on each node.
+pub(crate) fn import_rig(
+    root: &Root,
+    meshes: &[Mesh],
+    instancing: &Instancing,
+    limits: &Limits,
+) -> Result<Rig, ImportError> {
     limits::check(root.nodes.len() as u64, limits.max_nodes.into(), "number of nodes", "nodes")?;
     let mut nodes = Vec::with_capacity(root.nodes.len());
     for (i, node) in root.nodes.iter().enumerate() {
@@ -41,6 +48,15 @@ pub(crate) fn import_rig(root: &Root, meshes: &[Mesh], limits: &Limits) -> Resul
             rest: rest_transform(node, &path)?,
             morph_weights,
         });
+    }
+    for n in 0..root.nodes.len() {
+        let children = instancing.children(n);
+        let morph_weights = nodes[n].morph_weights.clone();
+        nodes[n].children.extend(children);
+        for transform in instancing.of(n) {
+            let rest = RestTransform::Trs(*transform);
+            nodes.push(SourceNode { name: None, children: Vec::new(), rest, morph_weights: morph_weights.clone() });
+        }
     }
     Rig::from_source_nodes(&nodes).map_err(|error| {
         let path = match error {

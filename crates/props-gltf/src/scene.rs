@@ -5,6 +5,7 @@ use props_anim::{Mesh, MeshInstance, Rig, Skin};
 
 use crate::error::{ErrorKind, ImportError};
 use crate::index_u32;
+use crate::instancing::Instancing;
 use crate::limits::{self, Limits};
 
 /// glTF indices of the nodes reachable from the scene to show (the default scene, else
@@ -35,19 +36,20 @@ pub(crate) fn reachable_nodes(root: &Root) -> Vec<u32> {
     (0u32..).zip(reached).filter(|(_, reached)| *reached).map(|(i, _)| i).collect()
 }
 
-/// One instance per node of `scene_nodes` that has a mesh, skinned when the node has a skin.
-pub(crate) fn instances(root: &Root, rig: &Rig, scene_nodes: &[u32]) -> Vec<MeshInstance> {
-    scene_nodes
-        .iter()
-        .filter_map(|&source| {
-            let node = root.nodes.get(source as usize)?;
-            Some(MeshInstance {
-                node: rig.from_source_index(source)?,
-                mesh: index_u32(node.mesh?.value()),
-                skin: node.skin.map(|s| index_u32(s.value())),
-            })
-        })
-        .collect()
+/// One instance per node of `scene_nodes` that has a mesh, skinned when the node has a skin;
+/// an instanced node's mesh is placed on each of its instances' nodes instead (see
+/// [`Instancing`]).
+pub(crate) fn instances(root: &Root, rig: &Rig, scene_nodes: &[u32], instancing: &Instancing) -> Vec<MeshInstance> {
+    let mut instances = Vec::new();
+    for &source in scene_nodes {
+        let Some(node) = root.nodes.get(source as usize) else { continue };
+        let Some(mesh) = node.mesh.map(|m| index_u32(m.value())) else { continue };
+        let skin = node.skin.map(|s| index_u32(s.value()));
+        let copies = instancing.children(source as usize);
+        let nodes = if copies.is_empty() { source..source + 1 } else { copies };
+        instances.extend(nodes.filter_map(|n| Some(MeshInstance { node: rig.from_source_index(n)?, mesh, skin })));
+    }
+    instances
 }
 
 /// Checks the instances: not too many vertices in all, and every skinned instance's vertices

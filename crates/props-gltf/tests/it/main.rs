@@ -3,6 +3,7 @@
 mod check_corpus;
 mod gate;
 mod import_errors;
+mod instancing;
 mod khronos;
 mod lenient;
 mod lint;
