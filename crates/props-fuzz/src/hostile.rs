@@ -164,6 +164,22 @@ fn png(width: u32, height: u32) -> Vec<u8> {
     bytes
 }
 
+/// A lossless WebP (VP8L) whose header declares `width` x `height` pixels (each at most
+/// 16384, WebP's largest) followed by a few bytes of no image: what a decoder sees before it
+/// allocates.
+fn webp_header(width: u32, height: u32) -> Vec<u8> {
+    let bits = (width - 1) | ((height - 1) << 14);
+    let mut chunk = vec![0x2f];
+    chunk.extend_from_slice(&bits.to_le_bytes());
+    chunk.extend_from_slice(&[0; 7]);
+    let mut out = b"RIFF".to_vec();
+    out.extend_from_slice(&(4 + 8 + chunk.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"WEBPVP8L");
+    out.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+    out.extend_from_slice(&chunk);
+    out
+}
+
 /// A PNG whose header declares `width` x `height` 16-bit RGBA pixels but whose data is a few
 /// bytes: what a decoder sees before it allocates.
 fn png_header(width: u32, height: u32) -> Vec<u8> {
@@ -231,6 +247,26 @@ pub fn cases() -> Vec<HostileCase> {
             "a 1.5 KB glTF whose base-colour PNG is 65536 x 1 pixels (more than any GPU's texture width)",
             Admitted(Some("PROPS_IGNORED")),
             &textured(&data_uri("image/png", &png(65_536, 1))),
+        ),
+        HostileCase::new(
+            "webp_huge",
+            "a 40-byte WebP declaring 16383 x 16383 pixels (1 GiB decoded)",
+            Refused("PROPS_LIMIT_EXCEEDED"),
+            &textured(&data_uri("image/webp", &webp_header(16_383, 16_383))),
+        ),
+        HostileCase::new(
+            "meshopt_huge",
+            "a 1 KB meshopt-compressed view declaring 16 777 216 vertices of 256 bytes (4 GiB decompressed)",
+            Refused("PROPS_LIMIT_EXCEEDED"),
+            &{
+                let mut document = triangle();
+                document["extensionsUsed"] = json!(["EXT_meshopt_compression"]);
+                document["extensionsRequired"] = json!(["EXT_meshopt_compression"]);
+                let compression = json!({"buffer": 0, "byteOffset": 0, "byteLength": 36, "byteStride": 256,
+                    "count": 16_777_216, "mode": "ATTRIBUTES"});
+                document["bufferViews"][0]["extensions"] = json!({"EXT_meshopt_compression": compression});
+                document
+            },
         ),
         HostileCase::new(
             "scale_overflow",

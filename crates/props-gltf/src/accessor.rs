@@ -298,7 +298,7 @@ impl<'a> Accessors<'a> {
     fn elements<T: Component, const N: usize>(&self, region: &Region<'_>) -> Result<Vec<[T; N]>, ImportError> {
         let Region { view, offset, stride, count, component, normalized, path } = *region;
         self.reserve::<T, N>(count, path)?;
-        let bytes = self.buffers.view(self.root, view)?;
+        let bytes = self.buffers.view(self.root, view, self.limits, self.budget)?;
         let size = component.size();
         let element = (size * N) as u64;
         let stride = stride.unwrap_or(element);

@@ -2,6 +2,7 @@
 //! and buffer views, each checked against its declared length.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::path::Path;
 
 use base64::Engine;
@@ -10,7 +11,8 @@ use gltf::json::Root;
 
 use crate::error::{ErrorKind, FILE, ImportError};
 use crate::files::{self, Contents};
-use crate::limits::{self, Limits};
+use crate::limits::{self, Budget, Limits};
+use crate::meshopt::{self, Compression};
 use crate::uri::{self, Target};
 
 /// The JSON text and binary chunk of a `.gltf` or `.glb` file.
@@ -50,10 +52,14 @@ pub(crate) fn split_container(bytes: &[u8]) -> Result<Container<'_>, ImportError
     Ok(Container { json: glb.json, bin: glb.bin })
 }
 
-/// The data of every buffer of a file, each exactly its declared `byteLength` long.
+/// The data of every buffer of a file, each exactly its declared `byteLength` long (but for
+/// meshopt fallback buffers, which may be empty), and the decompressed data of the compressed
+/// buffer views read so far.
 #[derive(Debug)]
 pub(crate) struct Buffers<'a> {
     data: Vec<Cow<'a, [u8]>>,
+    /// Per buffer view, its decompressed bytes once a compressed view is read.
+    decompressed: Vec<OnceCell<Vec<u8>>>,
 }
 
 impl<'a> Buffers<'a> {
@@ -67,7 +73,7 @@ impl<'a> Buffers<'a> {
     ) -> Result<Self, ImportError> {
         let mut loader = Loader { bin, base_dir, limits, total: 0 };
         let data = (0..root.buffers.len()).map(|index| loader.load(root, index)).collect::<Result<_, _>>()?;
-        Ok(Self { data })
+        Ok(Self { data, decompressed: vec![OnceCell::new(); root.buffer_views.len()] })
     }
 
     /// Like [`Buffers::load`], but goes on past buffers that fail: those are left empty, and
@@ -87,20 +93,47 @@ impl<'a> Buffers<'a> {
                 Cow::Borrowed(&[])
             }));
         }
-        (Self { data }, errors)
+        (Self { data, decompressed: vec![OnceCell::new(); root.buffer_views.len()] }, errors)
     }
 
-    /// The bytes of buffer view `index`, or [`ErrorKind::ViewOutOfBounds`] at its path.
-    pub(crate) fn view(&self, root: &Root, index: usize) -> Result<&[u8], ImportError> {
+    /// The bytes of buffer view `index`, or [`ErrorKind::ViewOutOfBounds`] at its path; a
+    /// compressed view is decompressed the first time it is read (its size checked against
+    /// `limits` and charged to `budget` first).
+    pub(crate) fn view(
+        &self,
+        root: &Root,
+        index: usize,
+        limits: &Limits,
+        budget: &Budget,
+    ) -> Result<&[u8], ImportError> {
         let path = format!("bufferViews[{index}]");
         let view = root.buffer_views.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
-        let buffer =
-            self.data.get(view.buffer.value()).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
-        let start = view.byte_offset.map_or(0, |o| o.0);
-        let end = start.saturating_add(view.byte_length.0);
+        let (buffer, start, end) = match Compression::of(view, &path) {
+            Some(compression) => {
+                let compression = compression?;
+                if let Some(bytes) = self.decompressed.get(index).and_then(OnceCell::get) {
+                    return Ok(bytes);
+                }
+                let (start, end) = compression.range();
+                (compression.buffer, start, end)
+            }
+            None => {
+                let start = view.byte_offset.map_or(0, |o| o.0);
+                (view.buffer.value(), start, start.saturating_add(view.byte_length.0))
+            }
+        };
+        let buffer = self.data.get(buffer).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
         let bounds = ErrorKind::ViewOutOfBounds { start, end, buffer_len: buffer.len() as u64 };
         let range = usize::try_from(start).ok().zip(usize::try_from(end).ok());
-        range.and_then(|(start, end)| buffer.get(start..end)).ok_or_else(|| ImportError::at(path, bounds))
+        let bytes =
+            range.and_then(|(start, end)| buffer.get(start..end)).ok_or_else(|| ImportError::at(&path, bounds))?;
+        match (Compression::of(view, &path), self.decompressed.get(index)) {
+            (Some(Ok(compression)), Some(cell)) => {
+                let decoded = compression.decode(bytes, limits, budget, &path)?;
+                Ok(cell.get_or_init(|| decoded))
+            }
+            _ => Ok(bytes),
+        }
     }
 }
 
@@ -125,6 +158,8 @@ impl<'a> Loader<'a, '_> {
         limits::check(self.total, self.limits.max_total_buffer_bytes, "byteLength of all buffers together", &path)?;
         let bytes = match (&buffer.uri, index) {
             (Some(uri), _) => Cow::Owned(read_uri(uri, self.base_dir, self.limits, &format!("{path}.uri"))?),
+            // Only compressed views refer to it; they read other buffers.
+            (None, _) if meshopt::is_fallback(buffer) => return Ok(Cow::Borrowed(&[])),
             (None, 0) => self.bin.take().ok_or_else(|| ImportError::at(&path, ErrorKind::MissingBufferData))?,
             (None, _) => return Err(ImportError::at(&path, ErrorKind::MissingBufferData)),
         };
@@ -246,8 +281,9 @@ mod tests {
             "bufferViews": [{"buffer": 0, "byteOffset": 1, "byteLength": 2}, {"buffer": 0, "byteOffset": 2, "byteLength": 2}]}));
         let bin: &[u8] = &[1, 2, 3, 0];
         let buffers = Buffers::load(&doc, Some(Cow::Borrowed(bin)), None, &limits).expect("loads");
-        assert_eq!(buffers.view(&doc, 0).expect("view 0"), &[2, 3]);
-        let error = buffers.view(&doc, 1).expect_err("view 1 is past the buffer");
+        let budget = Budget::new(limits.max_decoded_bytes);
+        assert_eq!(buffers.view(&doc, 0, &limits, &budget).expect("view 0"), &[2, 3]);
+        let error = buffers.view(&doc, 1, &limits, &budget).expect_err("view 1 is past the buffer");
         assert_eq!(error.json_path, "bufferViews[1]");
         assert!(matches!(error.kind, ErrorKind::ViewOutOfBounds { start: 2, end: 4, buffer_len: 3 }));
 
@@ -268,8 +304,9 @@ mod tests {
                         {"byteLength": 1, "uri": "data:application/gltf-buffer;base64,AQ"}],
             "bufferViews": [{"buffer": 0, "byteLength": 2}, {"buffer": 1, "byteLength": 1}]}));
         let buffers = Buffers::load(&doc, None, None, &limits).expect("loads");
-        assert_eq!(buffers.view(&doc, 0).expect("view"), &[1, 2]);
-        assert_eq!(buffers.view(&doc, 1).expect("view"), &[1]);
+        let budget = Budget::new(limits.max_decoded_bytes);
+        assert_eq!(buffers.view(&doc, 0, &limits, &budget).expect("view"), &[1, 2]);
+        assert_eq!(buffers.view(&doc, 1, &limits, &budget).expect("view"), &[1]);
         let bad = root(serde_json::json!({"asset": {"version": "2.0"},
             "buffers": [{"byteLength": 1, "uri": "data:application/octet-stream;base64,A*=="}]}));
         let error = Buffers::load(&bad, None, None, &limits).expect_err("bad base64");

@@ -18,6 +18,8 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_lights_punctual",
     "EXT_texture_webp",
     "EXT_mesh_gpu_instancing",
+    "EXT_meshopt_compression",
+    "KHR_meshopt_compression",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

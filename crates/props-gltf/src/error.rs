@@ -134,6 +134,12 @@ pub enum ErrorKind {
         /// What is wrong with it.
         reason: String,
     },
+    /// Compressed data (a meshopt-compressed buffer view) cannot be decoded.
+    #[error("the compressed data cannot be decoded: {reason}")]
+    Decompression {
+        /// Why.
+        reason: String,
+    },
     /// Every primitive the model's scene draws was left out by the caller (where the import
     /// itself could read none, it fails with the first primitive's error instead).
     #[error("every primitive the scene draws could not be read and was left out: nothing is left to draw")]

@@ -37,6 +37,7 @@ mod lights;
 mod limits;
 mod material;
 mod mesh;
+mod meshopt;
 mod nodes;
 mod normals;
 mod parts;

@@ -161,7 +161,7 @@ fn load_image(
     let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
     let bytes = match (&image.uri, image.buffer_view) {
         (Some(uri), _) => Cow::Owned(read_uri(uri, source.base_dir, source.limits, &format!("{path}.uri"))?),
-        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value())?),
+        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value(), source.limits, source.budget)?),
         (None, None) => return Err(ImportError::at(format!("{path}.uri"), ErrorKind::MissingProperty)),
     };
     let file_name = image.uri.as_ref().filter(|uri| !uri.starts_with("data:"));

@@ -88,6 +88,7 @@ pub(crate) fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::PoseOverflow { .. } => POSE_OVERFLOW,
         ErrorKind::Model(_) => "PROPS_INVALID_MODEL",
         ErrorKind::NothingDrawable => NOTHING_DRAWABLE,
+        ErrorKind::Decompression { .. } => "PROPS_DECOMPRESSION",
     }
 }
 

@@ -57,7 +57,7 @@ fn max_difference(actual: &[f64], expected: &[f64]) -> (f64, usize) {
 }
 
 /// Compares one fixture; returns a description of every mismatch.
-fn check(reference_path: &Path, models: &Path) -> Vec<String> {
+fn check(reference_path: &Path, models: &Path, relative_tolerance: f64) -> Vec<String> {
     let name = reference_path.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let text = std::fs::read_to_string(reference_path).expect("readable fixture");
     let reference: PoseDump = serde_json::from_str(&text).expect("fixture in the oracle format");
@@ -71,7 +71,7 @@ fn check(reference_path: &Path, models: &Path) -> Vec<String> {
     let times: Vec<f32> = reference.frames.iter().map(|f| f.time as f32).collect();
     let clip = reference.animation.as_ref().map(|a| a.index);
     let actual = pose_dump::dump(&import, &reference.file, clip, &times);
-    let tolerance = TOLERANCE * model_size(&reference);
+    let tolerance = relative_tolerance * model_size(&reference);
     let mut errors = Vec::new();
     errors.extend(check_bounds(&name, &import.model, &reference));
     if let (Some(a), Some(e)) = (&actual.animation, &reference.animation)
@@ -160,6 +160,11 @@ fn check_bounds(name: &str, model: &props_anim::Model, reference: &PoseDump) -> 
 
 /// Checks every `*.anim*.json` fixture of a folder against models found under `models`.
 fn check_folder(fixtures: &Path, models: &Path) {
+    check_folder_within(fixtures, models, TOLERANCE);
+}
+
+/// [`check_folder`] within `relative_tolerance` of each model's size.
+fn check_folder_within(fixtures: &Path, models: &Path, relative_tolerance: f64) {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures)
         .expect("fixture folder")
         .flatten()
@@ -168,7 +173,7 @@ fn check_folder(fixtures: &Path, models: &Path) {
         .collect();
     paths.sort();
     assert!(!paths.is_empty(), "no fixtures in {}", fixtures.display());
-    let errors: Vec<String> = paths.iter().flat_map(|p| check(p, models)).collect();
+    let errors: Vec<String> = paths.iter().flat_map(|p| check(p, models, relative_tolerance)).collect();
     assert!(errors.is_empty(), "{} mismatches against the oracle:\n{}", errors.len(), errors.join("\n"));
 }
 
@@ -191,6 +196,23 @@ fn generated_models_match_the_oracle() {
 fn lenient_models_match_the_oracle() {
     let tests = workspace_tests();
     check_folder(&tests.join("oracle/lenient"), &tests.join("models/lenient"));
+}
+
+/// gltfpack's meshopt-compressed output (`tests/models/meshopt/`, see its `make.sh`): every
+/// mode and filter it writes (vertex attributes, triangles; exponential positions, quaternion
+/// rotations, octahedral normals), decoded by meshoptimizer here and by three.js's
+/// MeshoptDecoder for the reference.
+#[test]
+fn meshopt_models_match_the_oracle() {
+    let tests = workspace_tests();
+    check_folder(&tests.join("oracle/meshopt"), &tests.join("models/meshopt"));
+}
+
+/// The same models' decoded geometry in the rest pose, within 1e-5 of their size.
+#[test]
+fn meshopt_geometry_decodes_as_three_js_decodes_it() {
+    let tests = workspace_tests();
+    check_folder_within(&tests.join("oracle/meshopt_rest"), &tests.join("models/meshopt"), 1e-5);
 }
 
 /// Blender 3.4's exporter output (`tests/models/blender/`): 16-24 influences, shape keys with

@@ -24,6 +24,28 @@ fn webp_textures_decode_to_the_png_s_pixels() {
     assert_eq!(webp.import.model.materials()[0].base_color_texture, Some(0));
 }
 
+/// A quad's two WebP textures in data URIs (cwebp: lossy VP8 and lossless VP8L) decode: the
+/// lossless one to the gradient `make.py` encoded, the lossy one as Google's `dwebp` decodes it
+/// (`quad_webp.lossy.pam`, within 2/255: the two upsample chroma by different rounding).
+#[test]
+fn lossy_and_lossless_webp_decode() {
+    let admitted = admit_file(&models_dir().join("webp/quad_webp.gltf"), &Limits::default()).expect("admitted");
+    assert!(!admitted.report.has_errors(), "{}", admitted.report);
+    let [lossy, lossless] = admitted.import.model.images() else { panic!("two images") };
+    assert_eq!((lossy.width, lossy.height, lossless.width, lossless.height), (16, 16, 16, 16));
+    let gradient: Vec<u8> = (0..256u32)
+        .flat_map(|i| [(i % 16) * 16 % 256, (i / 16) * 16 % 256, ((i * 7) % 16) * 16 % 256, 255])
+        .map(|c| c as u8)
+        .collect();
+    assert!(lossless.rgba8 == gradient, "lossless WebP decodes exactly");
+    let pam = std::fs::read(models_dir().join("webp/quad_webp.lossy.pam")).expect("dwebp's decoding");
+    let header_end = pam.windows(7).position(|w| w == b"ENDHDR\n").expect("a PAM header") + 7;
+    let reference = &pam[header_end..];
+    assert_eq!(reference.len(), lossy.rgba8.len());
+    let worst = lossy.rgba8.iter().zip(reference).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(255);
+    assert!(worst <= 2, "lossy WebP decodes as dwebp does: off by {worst}/255");
+}
+
 /// The Fox with its texture named only through `KHR_texture_basisu` (required, no fallback):
 /// it loads, drawn untextured, and says why.
 #[test]

@@ -1,0 +1,183 @@
+//! Buffer views compressed by meshoptimizer (`EXT_meshopt_compression`, as gltfpack and
+//! glTF-Transform write them, and `KHR_meshopt_compression`), decoded by meshoptimizer's own
+//! decoders (the `meshopt` crate, safe on untrusted input) once their declared size is checked
+//! against the limits and charged to the decoded-bytes budget. A view is decoded when something
+//! reads it, so nothing that nothing reads is decompressed.
+//!
+//! A buffer the extension marks `fallback` may have no data: only compressed views refer to it.
+
+use gltf::json::buffer::{Buffer, View};
+use meshopt::{decode_filter_exp, decode_filter_oct, decode_filter_quat};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{ErrorKind, ImportError};
+use crate::limits::{self, Budget, Limits};
+
+/// The extensions, in the order a view's compression is looked up.
+pub(crate) const EXTENSIONS: [&str; 2] = ["EXT_meshopt_compression", "KHR_meshopt_compression"];
+
+/// A view's compression, as the extension writes it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Compression {
+    /// The buffer holding the compressed bytes.
+    pub buffer: usize,
+    #[serde(default)]
+    byte_offset: u64,
+    byte_length: u64,
+    byte_stride: u64,
+    count: u64,
+    mode: String,
+    #[serde(default = "no_filter")]
+    filter: String,
+}
+
+fn no_filter() -> String {
+    "NONE".to_owned()
+}
+
+impl Compression {
+    /// The compression of `view`, if it has one (`Err`: it has one that cannot be read).
+    pub(crate) fn of(view: &View, path: &str) -> Option<Result<Self, ImportError>> {
+        let others = &view.extensions.as_ref()?.others;
+        let value = EXTENSIONS.iter().find_map(|name| others.get(*name))?;
+        Some(Self::deserialize(value).map_err(|error| decode_error(path, error.to_string())))
+    }
+
+    /// The range of the compressed bytes in their buffer.
+    pub(crate) fn range(&self) -> (u64, u64) {
+        (self.byte_offset, self.byte_offset.saturating_add(self.byte_length))
+    }
+
+    /// Decodes `compressed` (this compression's bytes) into `count * byteStride` bytes.
+    pub(crate) fn decode(
+        &self,
+        compressed: &[u8],
+        limits: &Limits,
+        budget: &Budget,
+        path: &str,
+    ) -> Result<Vec<u8>, ImportError> {
+        let failed = |reason: String| decode_error(path, reason);
+        let (count, stride) = (self.count, self.byte_stride);
+        let size = count.saturating_mul(stride);
+        limits::check(size, limits.max_buffer_bytes, "decompressed size of the buffer view, in bytes", path)?;
+        budget.charge(size, path)?;
+        let count = usize::try_from(count).map_err(|_| failed(format!("count {count} is too large")))?;
+        let mut bytes = match (self.mode.as_str(), stride) {
+            ("ATTRIBUTES", 4..=256) if stride % 4 == 0 => vertices(compressed, count, stride as usize),
+            ("TRIANGLES", 2) => meshopt::decode_index_buffer::<u16>(compressed, count).map(|v| le_bytes(&v)),
+            ("TRIANGLES", 4) => meshopt::decode_index_buffer::<u32>(compressed, count).map(|v| le_bytes(&v)),
+            ("INDICES", 2) => meshopt::decode_index_sequence::<u16>(compressed, count).map(|v| le_bytes(&v)),
+            ("INDICES", 4) => meshopt::decode_index_sequence::<u32>(compressed, count).map(|v| le_bytes(&v)),
+            (mode, stride) => return Err(failed(format!("mode {mode} with byteStride {stride} is not defined"))),
+        }
+        .map_err(|error| failed(format!("meshoptimizer could not decode it ({error:?})")))?;
+        self.unfilter(&mut bytes, path)?;
+        Ok(bytes)
+    }
+
+    /// Undoes the filter of decoded vertex data in place.
+    fn unfilter(&self, bytes: &mut [u8], path: &str) -> Result<(), ImportError> {
+        match (self.filter.as_str(), self.byte_stride) {
+            ("NONE", _) => {}
+            ("OCTAHEDRAL", 4) => in_place(bytes, |data: &mut [[i8; 4]]| decode_filter_oct(data)),
+            ("OCTAHEDRAL", 8) => in_place(bytes, |data: &mut [[i16; 4]]| decode_filter_oct(data)),
+            ("QUATERNION", 8) => in_place(bytes, |data: &mut [[i16; 4]]| decode_filter_quat(data)),
+            // Each 32-bit component is decoded alone, whatever the stride.
+            ("EXPONENTIAL", _) => in_place(bytes, |data: &mut [[u32; 1]]| decode_filter_exp(data)),
+            (filter, stride) => {
+                return Err(decode_error(path, format!("filter {filter} with byteStride {stride} is not defined")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `buffer` is one that only compressed views refer to, which may have no data.
+pub(crate) fn is_fallback(buffer: &Buffer) -> bool {
+    let others = buffer.extensions.as_ref().map(|e| &e.others);
+    EXTENSIONS.iter().any(|name| {
+        others.and_then(|o| o.get(*name)).and_then(|e| e.get("fallback")).and_then(Value::as_bool) == Some(true)
+    })
+}
+
+fn decode_error(path: &str, reason: String) -> ImportError {
+    ImportError::at(path, ErrorKind::Decompression { reason })
+}
+
+/// A vertex of `N` bytes, for meshoptimizer's decoder (which takes the vertex size from the type).
+#[derive(Clone, Copy)]
+struct Vertex<const N: usize>([u8; N]);
+
+impl<const N: usize> Default for Vertex<N> {
+    fn default() -> Self {
+        Self([0; N])
+    }
+}
+
+fn vertices_of<const N: usize>(compressed: &[u8], count: usize) -> meshopt::Result<Vec<u8>> {
+    let decoded = meshopt::decode_vertex_buffer::<Vertex<N>>(compressed, count)?;
+    Ok(decoded.iter().flat_map(|v| v.0).collect())
+}
+
+/// Vertex data of `stride` bytes (a multiple of 4, at most 256) per vertex.
+fn vertices(compressed: &[u8], count: usize, stride: usize) -> meshopt::Result<Vec<u8>> {
+    macro_rules! by_stride {
+        ($($n:literal)*) => {
+            match stride {
+                $($n => vertices_of::<$n>(compressed, count),)*
+                _ => Err(meshopt::Error::Memory("unsupported vertex size".into())),
+            }
+        };
+    }
+    by_stride!(4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124
+        128 132 136 140 144 148 152 156 160 164 168 172 176 180 184 188 192 196 200 204 208 212 216 220 224 228 232
+        236 240 244 248 252 256)
+}
+
+/// Little-endian bytes of indices.
+fn le_bytes<T: Copy + Into<u32>>(values: &[T]) -> Vec<u8> {
+    if size_of::<T>() == 2 {
+        values.iter().flat_map(|&v| (v.into() as u16).to_le_bytes()).collect()
+    } else {
+        values.iter().flat_map(|&v| v.into().to_le_bytes()).collect()
+    }
+}
+
+/// Runs `filter` over `bytes` seen as elements of `[C; K]` (little-endian), writing them back.
+fn in_place<C: Component, const K: usize>(bytes: &mut [u8], filter: impl FnOnce(&mut [[C; K]])) {
+    let size = size_of::<C>();
+    let mut elements: Vec<[C; K]> = bytes
+        .chunks_exact(size * K)
+        .map(|chunk| std::array::from_fn(|k| C::from_le(&chunk[k * size..(k + 1) * size])))
+        .collect();
+    filter(&mut elements);
+    for (chunk, element) in bytes.chunks_exact_mut(size * K).zip(&elements) {
+        for (k, component) in element.iter().enumerate() {
+            component.to_le(&mut chunk[k * size..(k + 1) * size]);
+        }
+    }
+}
+
+/// A component the filters work on.
+trait Component: Copy + Default {
+    fn from_le(bytes: &[u8]) -> Self;
+    fn to_le(self, out: &mut [u8]);
+}
+
+macro_rules! component {
+    ($($t:ty)*) => {$(
+        impl Component for $t {
+            fn from_le(bytes: &[u8]) -> Self {
+                let mut array = [0; size_of::<$t>()];
+                array.copy_from_slice(bytes);
+                <$t>::from_le_bytes(array)
+            }
+            fn to_le(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+component!(i8 i16 u32);
