@@ -168,6 +168,11 @@ impl<'a> Accessors<'a> {
         [1, 2, 3, 4, 16].into_iter().find(|&n| element_type(n) == Some(ty))
     }
 
+    /// The decoded-bytes budget the reads are charged to.
+    pub(crate) fn budget(&self) -> &Budget {
+        self.budget
+    }
+
     /// The number of elements of accessor `index` (as declared; checked when read).
     pub(crate) fn count(&self, index: usize) -> u64 {
         self.root.accessors.get(index).map_or(0, |a| a.count.0)

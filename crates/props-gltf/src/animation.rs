@@ -105,8 +105,15 @@ impl ClipReader<'_> {
             match targets.get_mut(&(node, name)) {
                 Some((index, tracks)) => {
                     let first = origins.get(*index).copied().unwrap_or(0);
-                    let merged =
-                        channel_merge::mix_in(&channels[*index], &read, *tracks, self.rig, self.limits, &path)?;
+                    let merged = channel_merge::mix_in(
+                        &channels[*index],
+                        &read,
+                        *tracks,
+                        self.rig,
+                        self.limits,
+                        self.accessors.budget(),
+                        &path,
+                    )?;
                     channels[*index] = merged;
                     *tracks += 1;
                     let message = format!(

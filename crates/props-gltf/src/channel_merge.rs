@@ -12,7 +12,7 @@ use glam::{Quat, Vec3, Vec4};
 use props_anim::{Channel, Interpolation, Keyframes, Pose, Rig};
 
 use crate::error::{ErrorKind, ImportError};
-use crate::limits::{self, Limits};
+use crate::limits::{self, Budget, Limits};
 
 /// How far (per component) interpolating two merged keys may stray from the mix between them.
 const TOLERANCE: f32 = 1e-6;
@@ -20,25 +20,31 @@ const TOLERANCE: f32 = 1e-6;
 const MAX_DEPTH: u32 = 12;
 
 /// `merged` (the mix of `tracks` earlier channels on one property) with `next` mixed in, as
-/// the mixer does with the `tracks + 1`-th track. `path` names `next` in errors.
+/// the mixer does with the `tracks + 1`-th track. `path` names `next` in errors. Every key
+/// made is charged to `budget` (and each channel's keys are bounded by the limits), so no
+/// number of duplicate channels takes unbounded memory or time.
 pub(crate) fn mix_in(
     merged: &Channel,
     next: &Channel,
     tracks: usize,
     rig: &Rig,
     limits: &Limits,
+    budget: &Budget,
     path: &str,
 ) -> Result<Channel, ImportError> {
     let stepped = merged.interpolation() == Interpolation::Step && next.interpolation() == Interpolation::Step;
-    let mix = Mix { a: merged, b: next, weight: 1.0 / (tracks as f32 + 1.0), rig };
-    let mut keys = Keys { times: Vec::new(), values: Vec::new(), limit: limits.max_keyframes, path };
+    let weight = 1.0 / (tracks as f32 + 1.0);
+    let mut mix = Mix { a: merged, b: next, weight, pose: Pose::from_rest(rig) };
+    let width = mix.at(0.0).len();
+    let key_bytes = (size_of::<f32>() * (1 + width)) as u64;
+    let mut keys = Keys { times: Vec::new(), values: Vec::new(), limit: limits.max_keyframes, budget, key_bytes, path };
     let times = key_times(merged, next, stepped);
     for (k, &t) in times.iter().enumerate() {
         let value = mix.at(t);
         if let Some(&end) = times.get(k + 1).filter(|_| !stepped) {
             let end_value = mix.at(end);
             keys.push(t, value.clone())?;
-            keys.refine(&mix, (t, &value), (end, &end_value), 0)?;
+            keys.refine(&mut mix, (t, &value), (end, &end_value), 0)?;
         } else {
             keys.push(t, value)?;
         }
@@ -61,13 +67,14 @@ struct Mix<'a> {
     b: &'a Channel,
     /// How much of `b` is mixed in.
     weight: f32,
-    rig: &'a Rig,
+    /// Where the channels are sampled (only their node's transform is read).
+    pose: Pose,
 }
 
 impl Mix<'_> {
     /// The mixed value at `t`, as its components.
-    fn at(&self, t: f32) -> Vec<f32> {
-        let (a, b) = (value(self.a, t, self.rig), value(self.b, t, self.rig));
+    fn at(&mut self, t: f32) -> Vec<f32> {
+        let (a, b) = (value(self.a, t, &mut self.pose), value(self.b, t, &mut self.pose));
         match self.a.keyframes() {
             Keyframes::Rotation(_) => slerp(&a, &b, self.weight),
             _ => a.iter().zip(&b).map(|(a, b)| a + (b - a) * self.weight).collect(),
@@ -83,15 +90,14 @@ impl Mix<'_> {
     }
 }
 
-/// A channel's value at `t`, as its components.
-fn value(channel: &Channel, t: f32, rig: &Rig) -> Vec<f32> {
+/// A channel's value at `t`, as its components (sampled into `pose`).
+fn value(channel: &Channel, t: f32, pose: &mut Pose) -> Vec<f32> {
     if let Keyframes::MorphWeights { width, .. } = channel.keyframes() {
         let mut weights = vec![0.0; *width];
         channel.sample_morph_weights(t, &mut weights);
         return weights;
     }
-    let mut pose = Pose::from_rest(rig);
-    channel.sample(t, &mut pose);
+    channel.sample(t, pose);
     let transform = pose.local_transform(channel.node());
     match channel.keyframes() {
         Keyframes::Translation(_) => transform.translation.to_array().to_vec(),
@@ -105,12 +111,16 @@ struct Keys<'a> {
     times: Vec<f32>,
     values: Vec<Vec<f32>>,
     limit: u64,
+    budget: &'a Budget,
+    /// Bytes of one key: its time and its value.
+    key_bytes: u64,
     path: &'a str,
 }
 
 impl Keys<'_> {
     fn push(&mut self, t: f32, value: Vec<f32>) -> Result<(), ImportError> {
         limits::check(self.times.len() as u64 + 1, self.limit, "keyframes", self.path)?;
+        self.budget.charge(self.key_bytes, self.path)?;
         self.times.push(t);
         self.values.push(value);
         Ok(())
@@ -120,7 +130,7 @@ impl Keys<'_> {
     /// strays from the mix.
     fn refine(
         &mut self,
-        mix: &Mix<'_>,
+        mix: &mut Mix<'_>,
         start: (f32, &[f32]),
         end: (f32, &[f32]),
         depth: u32,
@@ -185,7 +195,8 @@ mod tests {
         let rig = Rig::from_source_nodes(&[node]).expect("rig");
         let a = channel(&[0.0, 1.0], &[0.0, 2.0]);
         let b = channel(&[0.0, 0.5, 2.0], &[4.0, 4.0, 0.0]);
-        let merged = mix_in(&a, &b, 1, &rig, &Limits::default(), "animations[0].channels[1]").expect("merged");
+        let budget = Budget::new(Limits::default().max_decoded_bytes);
+        let merged = mix_in(&a, &b, 1, &rig, &Limits::default(), &budget, "animations[0].channels[1]").expect("merged");
         assert_eq!(merged.times(), [0.0, 0.5, 1.0, 2.0]);
         let Keyframes::Translation(values) = merged.keyframes() else { panic!("translation") };
         let x: Vec<f32> = values.iter().map(|v| v.x).collect();
@@ -194,7 +205,7 @@ mod tests {
         assert!(x.iter().zip(expected).all(|(x, e)| (x - e).abs() < 1e-6), "{x:?}");
         // A third track is mixed in at a third.
         let c = channel(&[0.0], &[5.0]);
-        let three = mix_in(&merged, &c, 2, &rig, &Limits::default(), "x").expect("merged");
+        let three = mix_in(&merged, &c, 2, &rig, &Limits::default(), &budget, "x").expect("merged");
         let Keyframes::Translation(values) = three.keyframes() else { panic!("translation") };
         assert!((values[0].x - 3.0).abs() < 1e-6, "{values:?}");
     }

@@ -1,6 +1,7 @@
 //! The parts of a model the gate can drop alone, and which parts an issue's JSON pointer
 //! reaches. A part is the finest grain the game degrades at (see [`crate::rules`]).
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 use gltf::json::Root;
@@ -152,54 +153,67 @@ impl PartMap {
     }
 }
 
-/// The parts an import leaves out.
+/// The parts an import leaves out, each kind in its own set (a hostile file can have tens of
+/// thousands of broken parts: every lookup is logarithmic).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Skip {
-    parts: Vec<Part>,
+    clips: BTreeSet<u32>,
+    primitives: BTreeSet<(u32, u32)>,
+    materials: BTreeSet<u32>,
+    textures: BTreeSet<u32>,
+    images: BTreeSet<u32>,
 }
 
 impl Skip {
     /// Adds `parts`.
     pub(crate) fn extend(&mut self, parts: impl IntoIterator<Item = Part>) {
         for part in parts {
-            if !self.parts.contains(&part) {
-                self.parts.push(part);
-            }
+            match part {
+                Part::Clip { index, .. } => self.clips.insert(index),
+                Part::Primitive { mesh, primitive } => self.primitives.insert((mesh, primitive)),
+                Part::Material { index } => self.materials.insert(index),
+                Part::Texture { index } => self.textures.insert(index),
+                Part::Image { index } => self.images.insert(index),
+            };
         }
     }
 
     /// Whether `part` is left out.
     pub(crate) fn contains(&self, part: &Part) -> bool {
-        self.parts.contains(part)
+        match *part {
+            Part::Clip { index, .. } => self.clips.contains(&index),
+            Part::Primitive { mesh, primitive } => self.primitives.contains(&(mesh, primitive)),
+            Part::Material { index } => self.materials.contains(&index),
+            Part::Texture { index } => self.textures.contains(&index),
+            Part::Image { index } => self.images.contains(&index),
+        }
     }
 
     /// Whether animation `a` is left out.
     pub(crate) fn clip(&self, a: usize) -> bool {
-        self.parts.iter().any(|p| matches!(p, Part::Clip { index, .. } if *index as usize == a))
+        self.clips.contains(&crate::index_u32(a))
     }
 
     /// Whether primitive `p` of mesh `m` is left out.
     pub(crate) fn primitive(&self, m: usize, p: usize) -> bool {
-        self.parts
-            .iter()
-            .any(|part| *part == Part::Primitive { mesh: crate::index_u32(m), primitive: crate::index_u32(p) })
+        self.primitives.contains(&(crate::index_u32(m), crate::index_u32(p)))
     }
 
     /// Whether material `i` is drawn as the default material.
     pub(crate) fn material(&self, i: usize) -> bool {
-        self.parts.contains(&Part::Material { index: crate::index_u32(i) })
+        self.materials.contains(&crate::index_u32(i))
     }
 
     /// Whether texture `t`, or the image it shows, is left out.
     pub(crate) fn texture(&self, root: &Root, t: usize) -> bool {
         let image = crate::document::texture_image(root, t);
-        self.parts.contains(&Part::Texture { index: crate::index_u32(t) })
-            || image.is_some_and(|i| self.parts.contains(&Part::Image { index: crate::index_u32(i) }))
+        self.textures.contains(&crate::index_u32(t))
+            || image.is_some_and(|i| self.images.contains(&crate::index_u32(i)))
     }
 
     /// Whether some primitive is left out.
     pub(crate) fn has_primitives(&self) -> bool {
-        self.parts.iter().any(|part| matches!(part, Part::Primitive { .. }))
+        !self.primitives.is_empty()
     }
 }
 
