@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
-use props_gltf::validate::{Consequence, Issue, Outcome, Report, Severity};
+use props_gltf::validate::{Issue, Outcome, Report, Severity};
 use props_mods::{ModConfig, fitting, sidecar};
 use serde_json::json;
 
@@ -174,16 +174,7 @@ fn line(file: &Path, issue: &Issue, colour: bool) -> String {
         (true, Severity::Error) => format!("\x1b[1;31m{label}\x1b[0m"),
         (true, Severity::Warning) => format!("\x1b[1;33m{label}\x1b[0m"),
     };
-    let consequence = match (&issue.consequence, issue.severity) {
-        (Consequence::Loads, Severity::Warning) => String::new(),
-        (Consequence::Loads, Severity::Error) => " (the game reads past it)".to_owned(),
-        (Consequence::Drops(parts), _) => {
-            let parts: Vec<String> = parts.iter().map(ToString::to_string).collect();
-            format!(" (the game {})", parts.join(", "))
-        }
-        (Consequence::Refuses, _) => " (the game refuses the file)".to_owned(),
-    };
-    format!("{}: {pointer}{label}: {}{consequence}\n", file.display(), issue.message)
+    format!("{}: {pointer}{label}: {}{}\n", file.display(), issue.message, issue.consequence_note())
 }
 
 /// What the game does with `file`, as a line: `file: loads with 2 warnings`.
@@ -269,7 +260,8 @@ mod tests {
         let refusing = Issue::error("PROPS_LIMIT_EXCEEDED", "", "too big");
         assert!(line(Path::new("a.glb"), &refusing, false).ends_with("too big (the game refuses the file)\n"));
         let run = props_gltf::Part::Clip { index: 2, name: Some("Run".to_owned()) };
-        let dropping = Issue { consequence: Consequence::Drops(vec![run.clone()]), ..issue.clone() };
+        let drops = props_gltf::validate::Consequence::Drops(vec![run.clone()]);
+        let dropping = Issue { consequence: drops, ..issue.clone() };
         assert!(line(Path::new("a.glb"), &dropping, false).ends_with("too long (the game drops clip 2 (`Run`))\n"));
         let outcome = Outcome::Loads { dropped: vec![run], warnings: 3 };
         assert_eq!(

@@ -128,13 +128,31 @@ impl Serialize for Issue {
     }
 }
 
-/// Displays as `{pointer}: {severity}[{code}]: {message}` (no pointer for the whole file).
+impl Issue {
+    /// What the game does about it, as the end of its line: ` (the game drops clip 2 (`Run`))`,
+    /// ` (the game reads past it)`, ` (the game refuses the file)`; nothing for a warning.
+    #[must_use]
+    pub fn consequence_note(&self) -> String {
+        match (&self.consequence, self.severity) {
+            (Consequence::Loads, Severity::Warning) => String::new(),
+            (Consequence::Loads, Severity::Error) => " (the game reads past it)".to_owned(),
+            (Consequence::Drops(parts), _) => {
+                let parts: Vec<String> = parts.iter().map(ToString::to_string).collect();
+                format!(" (the game {})", parts.join(", "))
+            }
+            (Consequence::Refuses, _) => " (the game refuses the file)".to_owned(),
+        }
+    }
+}
+
+/// Displays as `{pointer}: {severity}[{code}]: {message}` (no pointer for the whole file), and
+/// what the game does about it ([`Issue::consequence_note`]).
 impl fmt::Display for Issue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.json_pointer.is_empty() {
             write!(f, "{}: ", self.json_pointer)?;
         }
-        write!(f, "{}[{}]: {}", self.severity, self.code, self.message)
+        write!(f, "{}[{}]: {}{}", self.severity, self.code, self.message, self.consequence_note())
     }
 }
 
@@ -248,7 +266,7 @@ mod tests {
         report.issues.push(Issue::warning("GLB_EXTRA_DATA", "", "extra bytes"));
         assert_eq!(
             report.to_string(),
-            "mods/a.glb: /accessors/3: error[ACCESSOR_TOO_LONG]: too long\nmods/a.glb: warning[GLB_EXTRA_DATA]: extra bytes\n"
+            "mods/a.glb: /accessors/3: error[ACCESSOR_TOO_LONG]: too long (the game refuses the file)\nmods/a.glb: warning[GLB_EXTRA_DATA]: extra bytes\n"
         );
         assert_eq!((report.errors(), report.warnings(), report.has_errors()), (1, 1, true));
         assert!(report.contains("ACCESSOR_TOO_LONG", "/accessors/3"));
