@@ -52,3 +52,40 @@ fn hostile_files_get_their_verdict_within_the_mod_budget() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Memory follows what is read, not what is declared: a 1 KB file whose unused sparse MAT4
+/// accessor declares 15 million elements (960 MB decoded, within the base assets' limits) is
+/// checked and admitted, under the limits the game's own assets get, in under 64 MiB of heap.
+#[test]
+fn what_nothing_reads_is_not_materialized() {
+    use serde_json::json;
+    let floats: Vec<u8> =
+        [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    let mut data = floats.clone();
+    data.extend(0u32.to_le_bytes());
+    data.extend([0u8; 64]);
+    use base64::Engine as _;
+    let uri =
+        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&data));
+    let document = json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "buffers": [{"byteLength": data.len(), "uri": uri}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 4},
+            {"buffer": 0, "byteOffset": 40, "byteLength": 64}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+            {"componentType": 5126, "count": 15_000_000, "type": "MAT4", "sparse": {"count": 1,
+                "indices": {"bufferView": 1, "componentType": 5125}, "values": {"bufferView": 2}}}]});
+    let dir = std::env::temp_dir().join(format!("props-fuzz-unread-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("folder");
+    let path = dir.join("unread.gltf");
+    std::fs::write(&path, document.to_string()).expect("write");
+    HEAP.reset_peak_usage();
+    let before = HEAP.current_usage();
+    let admitted = admit_file(&path, &props_gltf::Limits::default());
+    let peak = HEAP.peak_usage().saturating_sub(before);
+    let _ = std::fs::remove_dir_all(&dir);
+    let admitted = admitted.unwrap_or_else(|refused| panic!("{refused}"));
+    assert!(admitted.report.contains("PROPS_UNREAD_ACCESSOR", "/accessors/1"), "{}", admitted.report);
+    assert!(peak < 64 << 20, "peak heap {} MiB", peak >> 20);
+}

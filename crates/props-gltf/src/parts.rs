@@ -93,6 +93,12 @@ impl PartMap {
                 read(matrices.value(), None);
             }
         }
+        // EXT_mesh_gpu_instancing's transforms: a node reads them.
+        let instancing = root.nodes.iter().filter_map(|n| n.extensions.as_ref()?.others.get("EXT_mesh_gpu_instancing"));
+        let attributes = instancing.filter_map(|e| e.get("attributes")?.as_object()).flat_map(|a| a.values());
+        for accessor in attributes.filter_map(|a| usize::try_from(a.as_u64()?).ok()) {
+            read(accessor, None);
+        }
         for (a, animation) in root.animations.iter().enumerate() {
             let part = Part::Clip { index: crate::index_u32(a), name: animation.name.clone() };
             for sampler in &animation.samplers {
@@ -126,6 +132,11 @@ impl PartMap {
             parts.dedup();
         }
         Self { clip_names, accessor_readers: accessors, view_readers: views }
+    }
+
+    /// Whether something reads accessor `accessor` (a part, a skin or a node).
+    pub(crate) fn is_read(&self, accessor: usize) -> bool {
+        self.accessor_readers.get(accessor).is_some_and(|readers| readers.as_ref().is_none_or(|r| !r.is_empty()))
     }
 
     /// The parts an issue at `json_pointer` reaches: `None` when no droppable part holds it

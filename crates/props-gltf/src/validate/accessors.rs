@@ -7,6 +7,7 @@ use gltf::json::validation::Checked;
 
 use super::Check;
 use super::buffers::Loaded;
+use super::importer::LIMIT_EXCEEDED;
 use crate::accessor::{Accessors, component_name, type_name};
 use crate::error::{ErrorKind, ImportError};
 
@@ -65,7 +66,16 @@ impl Format {
     }
 }
 
-/// Checks every accessor and decodes those whose data is there; keeps their components.
+/// The most bytes the checker decodes of an accessor that nothing reads, to check its data:
+/// nothing that nothing reads is materialized beyond this (a 1 KB file may declare a 16M-element
+/// accessor that costs nothing until read).
+const UNREAD_DECODE_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// The code of an accessor nothing reads whose data is left unchecked.
+pub const UNREAD_ACCESSOR: &str = "PROPS_UNREAD_ACCESSOR";
+
+/// Checks every accessor and decodes those whose data is there (but for large ones that
+/// nothing reads); keeps their components.
 pub(super) fn check(check: &mut Check<'_>, loaded: &Loaded<'_>) {
     let root = check.root;
     let reader = Accessors::new(root, &loaded.buffers, check.limits, check.budget);
@@ -80,6 +90,27 @@ pub(super) fn check(check: &mut Check<'_>, loaded: &Loaded<'_>) {
             .flatten()
             .map(|v| v.value())
             .chain(accessor.sparse.as_ref().map(|s| s.values.buffer_view.value()));
+        let decoded_bytes = accessor.count.0.saturating_mul(4 * reader.components(i).unwrap_or(1) as u64);
+        if accessor.count.0 > check.limits.max_accessor_elements {
+            // Over the limit whether or not anything reads it, as the importer would say.
+            let message = format!(
+                "accessor count is {}, over the limit of {}",
+                accessor.count.0, check.limits.max_accessor_elements
+            );
+            check.error(LIMIT_EXCEEDED, format!("/accessors/{i}/count"), message);
+            data.push(None);
+            continue;
+        }
+        if decoded_bytes > UNREAD_DECODE_LIMIT && check.issues.parts().is_some_and(|parts| !parts.is_read(i)) {
+            let message = format!(
+                "nothing reads this accessor, and its {} elements would take {decoded_bytes} bytes decoded: its data is \
+                 not checked (remove it from the file)",
+                accessor.count.0
+            );
+            check.warning(UNREAD_ACCESSOR, format!("/accessors/{i}"), message);
+            data.push(None);
+            continue;
+        }
         let decoded = match (format, views.into_iter().all(|v| loaded.has_view(check, v))) {
             (Some(format), true) => match reader.read_raw(i) {
                 Ok(values) => values.inspect(|values| check_values(check, i, accessor, format, values)),

@@ -117,6 +117,11 @@ impl Issues {
         self.refuses = true;
     }
 
+    /// The document's parts, once placed.
+    pub fn parts(&self) -> Option<&PartMap> {
+        self.parts.as_ref()
+    }
+
     /// Whether some issue refuses the file (an error fatal to a part that is not yet placed
     /// in a document does).
     pub fn is_fatal(&self) -> bool {
