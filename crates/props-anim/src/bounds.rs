@@ -16,7 +16,7 @@
 //! Two uses: the gate refuses a model some pose of which could overflow `f32` (so posing and
 //! skinning never produce infinities or NaN), and culling needs a sphere no pose leaves.
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, DVec3, DVec4, Quat, Vec3};
 
 use crate::clip::{Interpolation, Keyframes};
 use crate::model::Model;
@@ -47,18 +47,36 @@ impl Size {
     fn of_affine(m: &Affine3A) -> Size {
         let linear = [m.matrix3.x_axis, m.matrix3.y_axis, m.matrix3.z_axis]
             .iter()
-            .map(|c| f64::from(c.length_squared()))
+            .map(|&c| Vec3::from(c).as_dvec3().length_squared())
             .sum::<f64>()
             .sqrt();
-        Size { linear, translation: f64::from(m.translation.length()) }
+        Size { linear, translation: length64(m.translation) }
     }
 }
 
 /// The operator norm bound of the rotation matrix a stored quaternion gives: glam's formula on
 /// `q = s u` (unit `u`) is `(1 - s²) I + s² R(u)`.
 fn rotation_norm(q: Quat) -> f64 {
-    let s2 = f64::from(q.length_squared());
+    let s2 = DVec4::from_array(q.to_array().map(f64::from)).length_squared();
     (1.0 - s2).abs() + s2
+}
+
+/// The larger of two bounds, NaN if either is (`f64::max` drops a NaN, which would let a
+/// vertex whose bound is not a number escape the bound).
+fn max_or_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
+}
+
+/// A vector's length in `f64` (in `f32`, components past 1.8e19 square to infinity).
+fn length64(v: impl Into<Vec3>) -> f64 {
+    v.into().as_dvec3().length()
+}
+
+/// `m` applied to `p`, in `f64`.
+fn transform64(m: &Affine3A, p: Vec3) -> DVec3 {
+    let [x, y, z] = [m.matrix3.x_axis, m.matrix3.y_axis, m.matrix3.z_axis].map(|c| Vec3::from(c).as_dvec3());
+    let p = p.as_dvec3();
+    x * p.x + y * p.y + z * p.z + Vec3::from(m.translation).as_dvec3()
 }
 
 /// The largest absolute component-wise length over a node's poses of one animated property.
@@ -73,13 +91,13 @@ struct Local {
 /// tangent's length times the key interval.
 fn channel_bound<T: Copy>(times: &[f32], values: &[T], interpolation: Interpolation, length: impl Fn(T) -> f64) -> f64 {
     if interpolation != Interpolation::CubicSpline {
-        return values.iter().map(|&v| length(v)).fold(0.0, f64::max);
+        return values.iter().map(|&v| length(v)).fold(0.0, max_or_nan);
     }
     let key = |k: usize, part: usize| values.get(3 * k + part).map_or(0.0, |&v| length(v));
-    let mut bound = (0..times.len()).map(|k| key(k, 1)).fold(0.0, f64::max);
+    let mut bound = (0..times.len()).map(|k| key(k, 1)).fold(0.0, max_or_nan);
     let overshoot = (0..times.len().saturating_sub(1))
         .map(|k| 4.0 / 27.0 * f64::from(times[k + 1] - times[k]) * (key(k, 2) + key(k + 1, 0)))
-        .fold(0.0, f64::max);
+        .fold(0.0, max_or_nan);
     bound += overshoot;
     bound
 }
@@ -125,7 +143,7 @@ impl Model {
             .nodes()
             .map(|node| match rig.rest(node) {
                 RestTransform::Trs(trs) => Some(Local {
-                    translation: f64::from(trs.translation.length()),
+                    translation: length64(trs.translation),
                     scale: scale_length(trs.scale),
                     rotation: rotation_norm(trs.rotation),
                 }),
@@ -146,7 +164,7 @@ impl Model {
             let Some(local) = locals.get_mut(node).and_then(Option::as_mut) else { continue };
             match channel.keyframes() {
                 Keyframes::Translation(v) => {
-                    let bound = channel_bound(times, v, interpolation, |v| f64::from(v.length()));
+                    let bound = channel_bound(times, v, interpolation, length64);
                     local.translation = local.translation.max(bound);
                 }
                 Keyframes::Scale(v) => {
@@ -192,7 +210,7 @@ impl Model {
                 // How far the largest morphs can move each vertex.
                 let morph = |v: usize| -> f64 {
                     let targets = primitive.morph_targets.iter().zip(node_weights);
-                    targets.map(|(target, w)| w * target.positions.get(v).map_or(0.0, |d| f64::from(d.length()))).sum()
+                    targets.map(|(target, w)| w * target.positions.get(v).map_or(0.0, |&d| length64(d))).sum()
                 };
                 let extent = match (instance.skin, &primitive.influences) {
                     (Some(skin), Some(influences)) => {
@@ -210,18 +228,18 @@ impl Model {
                                             return 0.0;
                                         };
                                         // The vertex in the joint's space, morphs included.
-                                        let local = f64::from(inverse_bind.transform_point3(p).length())
+                                        let local = transform64(inverse_bind, p).length()
                                             + Size::of_affine(inverse_bind).linear * moved;
                                         f64::from(w.abs()) * size.reach(local)
                                     })
                                     .sum::<f64>()
                             })
-                            .fold(0.0, f64::max)
+                            .fold(0.0, max_or_nan)
                     }
                     _ => {
                         let reach = (0..primitive.positions.len())
-                            .map(|v| f64::from(primitive.positions[v].length()) + morph(v))
-                            .fold(0.0, f64::max);
+                            .map(|v| length64(primitive.positions[v]) + morph(v))
+                            .fold(0.0, max_or_nan);
                         world[instance.node.index()].reach(reach)
                     }
                 };

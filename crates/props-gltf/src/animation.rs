@@ -105,6 +105,10 @@ impl ClipReader<'_> {
             match targets.get_mut(&(node, name)) {
                 Some((index, tracks)) => {
                     let first = origins.get(*index).copied().unwrap_or(0);
+                    if *tracks >= channel_merge::MAX_TRACKS {
+                        let kind = ErrorKind::DuplicateChannel { first: first as u64, node, property: name };
+                        return Err(ImportError::at(path, kind));
+                    }
                     let merged = channel_merge::mix_in(
                         &channels[*index],
                         &read,

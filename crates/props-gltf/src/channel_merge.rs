@@ -6,13 +6,22 @@
 //! The merged channel is keyed at every key time of both channels, just before every key of a
 //! STEP channel mixed into a LINEAR one (where the mix jumps), and between keys wherever
 //! interpolating the merged keys would stray from the mix (rotations, cubic splines) by more
-//! than [`TOLERANCE`].
+//! than [`TOLERANCE`], level by level and within a budget of keys, so that a hostile clip costs
+//! little and the error left is spread evenly.
 
 use glam::{Quat, Vec3, Vec4};
 use props_anim::{Channel, Interpolation, Keyframes, Pose, Rig};
 
 use crate::error::{ErrorKind, ImportError};
 use crate::limits::{self, Budget, Limits};
+
+/// The most channels on one property mixed (real exports write two, rarely three); a clip
+/// with more is dropped, so that a file repeating one channel a thousand times costs little.
+pub(crate) const MAX_TRACKS: usize = 4;
+/// The most keys a merge makes per key of its two channels, and at least: the refinement's
+/// cost is bounded, and shared out evenly over the clip.
+const KEYS_PER_INPUT_KEY: usize = 32;
+const MIN_REFINED_KEYS: usize = 4096;
 
 /// How far (per component) interpolating two merged keys may stray from the mix between them.
 const TOLERANCE: f32 = 1e-6;
@@ -35,23 +44,43 @@ pub(crate) fn mix_in(
     let stepped = merged.interpolation() == Interpolation::Step && next.interpolation() == Interpolation::Step;
     let weight = 1.0 / (tracks as f32 + 1.0);
     let mut mix = Mix { a: merged, b: next, weight, pose: Pose::from_rest(rig) };
-    let width = mix.at(0.0).len();
-    let key_bytes = (size_of::<f32>() * (1 + width)) as u64;
-    let mut keys = Keys { times: Vec::new(), values: Vec::new(), limit: limits.max_keyframes, budget, key_bytes, path };
     let times = key_times(merged, next, stepped);
-    for (k, &t) in times.iter().enumerate() {
-        let value = mix.at(t);
-        if let Some(&end) = times.get(k + 1).filter(|_| !stepped) {
-            let end_value = mix.at(end);
-            keys.push(t, value.clone())?;
-            keys.refine(&mut mix, (t, &value), (end, &end_value), 0)?;
-        } else {
-            keys.push(t, value)?;
+    let mut keys: Vec<(f32, Vec<f32>)> = times.iter().map(|&t| (t, mix.at(t))).collect();
+    if !stepped {
+        // Level by level, a key between every two that interpolate away from the mix, until
+        // none do or the refinement's keys run out (then the mix is followed less closely,
+        // evenly over the clip, never at any cost).
+        let most = (KEYS_PER_INPUT_KEY * (merged.times().len() + next.times().len())).max(MIN_REFINED_KEYS);
+        for _ in 0..MAX_DEPTH {
+            let mut refined = Vec::with_capacity(keys.len() * 2);
+            let mut added = 0;
+            for pair in keys.windows(2) {
+                let ((start, a), (end, b)) = (&pair[0], &pair[1]);
+                refined.push((*start, a.clone()));
+                let middle = start + (end - start) * 0.5;
+                if keys.len() + added >= most || middle <= *start || middle >= *end {
+                    continue;
+                }
+                let exact = mix.at(middle);
+                let interpolated = mix.between(a, b, 0.5);
+                if exact.iter().zip(&interpolated).any(|(e, i)| (e - i).abs() > TOLERANCE) {
+                    refined.push((middle, exact));
+                    added += 1;
+                }
+            }
+            refined.extend(keys.last().cloned());
+            keys = refined;
+            if added == 0 {
+                break;
+            }
         }
     }
+    limits::check(keys.len() as u64, limits.max_keyframes, "keyframes", path)?;
+    let key_bytes = (size_of::<f32>() * (1 + keys.first().map_or(0, |(_, v)| v.len()))) as u64;
+    budget.charge(key_bytes.saturating_mul(keys.len() as u64), path)?;
+    let (times, values): (Vec<f32>, Vec<Vec<f32>>) = keys.into_iter().unzip();
     let interpolation = if stepped { Interpolation::Step } else { Interpolation::Linear };
     let node = merged.node();
-    let Keys { times, values, .. } = keys;
     let keyframes = match merged.keyframes() {
         Keyframes::Translation(_) => Keyframes::Translation(values.iter().map(|v| Vec3::from_slice(v)).collect()),
         Keyframes::Scale(_) => Keyframes::Scale(values.iter().map(|v| Vec3::from_slice(v)).collect()),
@@ -103,50 +132,6 @@ fn value(channel: &Channel, t: f32, pose: &mut Pose) -> Vec<f32> {
         Keyframes::Translation(_) => transform.translation.to_array().to_vec(),
         Keyframes::Scale(_) => transform.scale.to_array().to_vec(),
         _ => transform.rotation.to_array().to_vec(),
-    }
-}
-
-/// The merged keys so far.
-struct Keys<'a> {
-    times: Vec<f32>,
-    values: Vec<Vec<f32>>,
-    limit: u64,
-    budget: &'a Budget,
-    /// Bytes of one key: its time and its value.
-    key_bytes: u64,
-    path: &'a str,
-}
-
-impl Keys<'_> {
-    fn push(&mut self, t: f32, value: Vec<f32>) -> Result<(), ImportError> {
-        limits::check(self.times.len() as u64 + 1, self.limit, "keyframes", self.path)?;
-        self.budget.charge(self.key_bytes, self.path)?;
-        self.times.push(t);
-        self.values.push(value);
-        Ok(())
-    }
-
-    /// Adds keys strictly between `start` and `end` (both keys) where interpolating them
-    /// strays from the mix.
-    fn refine(
-        &mut self,
-        mix: &mut Mix<'_>,
-        start: (f32, &[f32]),
-        end: (f32, &[f32]),
-        depth: u32,
-    ) -> Result<(), ImportError> {
-        let middle = start.0 + (end.0 - start.0) * 0.5;
-        if depth >= MAX_DEPTH || middle <= start.0 || middle >= end.0 {
-            return Ok(());
-        }
-        let exact = mix.at(middle);
-        let interpolated = mix.between(start.1, end.1, 0.5);
-        if exact.iter().zip(&interpolated).all(|(a, b)| (a - b).abs() <= TOLERANCE) {
-            return Ok(());
-        }
-        self.refine(mix, start, (middle, &exact), depth + 1)?;
-        self.push(middle, exact.clone())?;
-        self.refine(mix, (middle, &exact), end, depth + 1)
     }
 }
 

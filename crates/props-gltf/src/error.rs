@@ -315,8 +315,14 @@ pub enum ErrorKind {
         /// glTF node index.
         node: u32,
     },
-    /// Two channels of one animation animate the same property of the same node.
-    #[error("channel {first} of this animation already animates the {property} of node {node}")]
+    /// More channels of one animation animate the same property of the same node than the game
+    /// mixes (see `channel_merge`).
+    #[error(
+        "channel {first} of this animation and {} more already animate the {property} of node {node}; the game mixes at \
+         most {} channels on one property",
+        crate::channel_merge::MAX_TRACKS - 1,
+        crate::channel_merge::MAX_TRACKS
+    )]
     DuplicateChannel {
         /// The earlier channel.
         first: u64,

@@ -64,6 +64,12 @@ impl Compression {
         limits::check(size, limits.max_buffer_bytes, "decompressed size of the buffer view, in bytes", path)?;
         budget.charge(size, path)?;
         let count = usize::try_from(count).map_err(|_| failed(format!("count {count} is too large")))?;
+        // Every precondition meshoptimizer asserts (an assertion would end the game) is checked
+        // here first: vertex sizes of 4 to 256 bytes in steps of 4, whole triangles, 2- or
+        // 4-byte indices, the filters' strides (in `unfilter`).
+        if self.mode == "TRIANGLES" && !count.is_multiple_of(3) {
+            return Err(failed(format!("TRIANGLES needs whole triangles, not {count} indices")));
+        }
         let mut bytes = match (self.mode.as_str(), stride) {
             ("ATTRIBUTES", 4..=256) if stride % 4 == 0 => vertices(compressed, count, stride as usize),
             ("TRIANGLES", 2) => meshopt::decode_index_buffer::<u16>(compressed, count).map(|v| le_bytes(&v)),
@@ -81,11 +87,19 @@ impl Compression {
     fn unfilter(&self, bytes: &mut [u8], path: &str) -> Result<(), ImportError> {
         match (self.filter.as_str(), self.byte_stride) {
             ("NONE", _) => {}
-            ("OCTAHEDRAL", 4) => in_place(bytes, |data: &mut [[i8; 4]]| decode_filter_oct(data)),
-            ("OCTAHEDRAL", 8) => in_place(bytes, |data: &mut [[i16; 4]]| decode_filter_oct(data)),
-            ("QUATERNION", 8) => in_place(bytes, |data: &mut [[i16; 4]]| decode_filter_quat(data)),
+            ("OCTAHEDRAL", 4) if self.mode == "ATTRIBUTES" => {
+                in_place(bytes, |data: &mut [[i8; 4]]| decode_filter_oct(data))
+            }
+            ("OCTAHEDRAL", 8) if self.mode == "ATTRIBUTES" => {
+                in_place(bytes, |data: &mut [[i16; 4]]| decode_filter_oct(data))
+            }
+            ("QUATERNION", 8) if self.mode == "ATTRIBUTES" => {
+                in_place(bytes, |data: &mut [[i16; 4]]| decode_filter_quat(data))
+            }
             // Each 32-bit component is decoded alone, whatever the stride.
-            ("EXPONENTIAL", _) => in_place(bytes, |data: &mut [[u32; 1]]| decode_filter_exp(data)),
+            ("EXPONENTIAL", stride) if self.mode == "ATTRIBUTES" && stride % 4 == 0 => {
+                in_place(bytes, |data: &mut [[u32; 1]]| decode_filter_exp(data))
+            }
             (filter, stride) => {
                 return Err(decode_error(path, format!("filter {filter} with byteStride {stride} is not defined")));
             }
@@ -181,3 +195,39 @@ macro_rules! component {
     )*};
 }
 component!(i8 i16 u32);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compression(mode: &str, count: u64, byte_stride: u64, filter: &str) -> Compression {
+        let (mode, filter) = (mode.to_owned(), filter.to_owned());
+        Compression { buffer: 0, byte_offset: 0, byte_length: 64, byte_stride, count, mode, filter }
+    }
+
+    /// What meshoptimizer asserts is refused before it is called (the fuzzer found a 4-index
+    /// triangle list ending the process), and garbage decodes to an error, not a crash.
+    #[test]
+    fn what_the_decoder_would_assert_is_refused_first() {
+        let (limits, budget) = (Limits::default(), Budget::new(Limits::default().max_decoded_bytes));
+        let garbage = [0xa1_u8; 64];
+        for bad in [
+            compression("TRIANGLES", 4, 2, "NONE"),
+            compression("ATTRIBUTES", 4, 6, "NONE"),
+            compression("ATTRIBUTES", 4, 260, "NONE"),
+            compression("INDICES", 4, 3, "NONE"),
+            compression("ATTRIBUTES", 4, 12, "OCTAHEDRAL"),
+            compression("TRIANGLES", 3, 4, "EXPONENTIAL"),
+            compression("POINTS", 3, 4, "NONE"),
+        ] {
+            let result = bad.decode(&garbage, &limits, &budget, "bufferViews[0]");
+            assert!(matches!(result, Err(ImportError { kind: ErrorKind::Decompression { .. }, .. })), "{bad:?}");
+        }
+        for data in [&garbage[..], &[0xa0; 3], &[]] {
+            for mode in [("ATTRIBUTES", 16), ("TRIANGLES", 4), ("INDICES", 2)] {
+                let decoded = compression(mode.0, 30, mode.1, "NONE").decode(data, &limits, &budget, "bufferViews[0]");
+                assert!(decoded.is_err(), "{mode:?} from {} bytes of garbage", data.len());
+            }
+        }
+    }
+}

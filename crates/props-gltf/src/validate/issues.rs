@@ -1,7 +1,7 @@
 //! The issues of one file as they are found, without repeats, and capped: a hostile file with a million broken
 //! references must not make a million messages. At most [`PER_CODE`] issues of each code and
-//! [`PER_FILE`] in all are kept, but an error of a code not yet seen is always kept, so the
-//! verdict on the file never depends on the caps. What was left out is summed up at the end,
+//! [`PER_FILE`] in all are kept, but an error of a code not yet seen, and the first issue that
+//! refuses the file, are always kept, so the verdict on the file never depends on the caps. What was left out is summed up at the end,
 //! one warning per code.
 //!
 //! Each error is also placed in its document ([`PartMap`]): an error fatal to a part drops the
@@ -10,7 +10,10 @@
 
 use gltf::json::Root;
 
-use super::report::{Consequence, Issue};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::report::{Consequence, Issue, Report};
 use crate::parts::{Part, PartMap, Skip};
 use crate::rules::{self, Scope};
 use crate::validate::Severity;
@@ -39,6 +42,8 @@ pub(super) struct Issues {
     refuses: bool,
     /// The parts the issues drop.
     skip: Skip,
+    /// The same, with their names, for the report.
+    dropped: BTreeSet<Part>,
 }
 
 impl Issues {
@@ -89,7 +94,9 @@ impl Issues {
         };
         let new_error = issue.severity == Severity::Error
             && !self.kept.iter().any(|kept| kept.code == issue.code && kept.severity == Severity::Error);
-        if new_error || (found <= PER_CODE && self.kept.len() < PER_FILE) {
+        // The report names why a refused file is refused, whatever the caps.
+        let first_refusal = issue.is_fatal() && !self.kept.iter().any(Issue::is_fatal);
+        if new_error || first_refusal || (found <= PER_CODE && self.kept.len() < PER_FILE) {
             self.kept.push(issue);
         }
     }
@@ -136,7 +143,10 @@ impl Issues {
     fn tally(&mut self, consequence: &Consequence) {
         match consequence {
             Consequence::Refuses => self.refuses = true,
-            Consequence::Drops(parts) => self.skip.extend(parts.iter().cloned()),
+            Consequence::Drops(parts) => {
+                self.skip.extend(parts.iter().cloned());
+                self.dropped.extend(parts.iter().cloned());
+            }
             Consequence::Loads => {}
         }
     }
@@ -149,6 +159,13 @@ impl Issues {
                     .strip_prefix(issue.json_pointer.as_str())
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
         })
+    }
+
+    /// The report on `file`: the issues kept, then one warning per code with issues left out;
+    /// every part dropped, and whether the file is refused.
+    pub fn into_report(self, file: &Path) -> Report {
+        let (dropped, refused) = (self.dropped.iter().cloned().collect(), self.is_fatal());
+        Report { file: file.to_owned(), issues: self.into_vec(), dropped, refused }
     }
 
     /// The issues kept, then one warning per code with issues left out.
@@ -228,9 +245,17 @@ mod tests {
         }
         assert!(issues.skip().clip(0) && issues.skip().clip(99), "beyond the caps too");
         assert!(!issues.is_fatal());
+        let report = std::mem::take(&mut issues).into_report(Path::new("a.glb"));
+        assert!(report.issues.len() < 40, "the list is capped");
+        let crate::validate::Outcome::Loads { dropped, .. } = report.outcome() else { panic!("loads") };
+        assert_eq!(dropped.len(), 100, "the outcome is not: every clip dropped is in it");
+        issues = Issues::default();
+        issues.place_in(&root);
         issues.push(Issue::error(code, "/nodes/0", "no part holds it"));
         assert!(issues.is_fatal());
+        issues.push(Issue::error(code, "/animations/0/samplers/0/input", "placed"));
         let list = issues.into_vec();
-        assert_eq!(list[0].dropped()[0].to_string(), "drops clip 0 (`Run`)", "kept issues are placed too");
+        let dropping = list.iter().find(|issue| !issue.dropped().is_empty()).expect("a dropping issue");
+        assert_eq!(dropping.dropped()[0].to_string(), "drops clip 0 (`Run`)");
     }
 }

@@ -71,7 +71,11 @@ pub fn check_slice(bytes: &[u8], base_dir: Option<&Path>, file_label: &Path, lim
 pub(crate) fn inspect_file(path: &Path, limits: &Limits) -> (Report, Option<Import>) {
     match import::read_file(path, limits) {
         Ok(bytes) => inspect_slice(&bytes, Some(import::folder_of(path)), path, limits),
-        Err(error) => (Report { file: path.to_owned(), issues: vec![importer::issue(&error)] }, None),
+        Err(error) => {
+            let mut report = Report::new(path);
+            report.issues.push(importer::issue(&error));
+            (report, None)
+        }
     }
 }
 
@@ -105,7 +109,7 @@ pub(crate) fn inspect_slice(
             }
         }
     }
-    (Report { file: file_label.to_owned(), issues: issues.into_vec() }, imported)
+    (issues.into_report(file_label), imported)
 }
 
 /// The first pass: every rule, as far as the container and JSON allow.

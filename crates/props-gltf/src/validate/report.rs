@@ -161,14 +161,19 @@ impl fmt::Display for Issue {
 pub struct Report {
     /// The file checked.
     pub file: PathBuf,
-    /// Its issues, in the order found.
+    /// Its issues, in the order found (capped: see [`Report::dropped`] and
+    /// [`Report::refused`] for what every issue, listed or not, makes the game do).
     pub issues: Vec<Issue>,
+    /// Every part the issues drop, listed or not.
+    pub dropped: Vec<Part>,
+    /// Whether some issue, listed or not, refuses the file.
+    pub refused: bool,
 }
 
 impl Report {
     /// A report on `file` with no issue yet.
     pub fn new(file: &Path) -> Self {
-        Self { file: file.to_owned(), issues: Vec::new() }
+        Self { file: file.to_owned(), issues: Vec::new(), dropped: Vec::new(), refused: false }
     }
 
     /// The number of errors.
@@ -188,7 +193,7 @@ impl Report {
 
     /// Whether the game refuses the file: it has a fatal issue (see [`crate::gate`]).
     pub fn is_fatal(&self) -> bool {
-        self.issues.iter().any(Issue::is_fatal)
+        self.refused || self.issues.iter().any(Issue::is_fatal)
     }
 
     /// What the game does with the file, in the issues' words.
@@ -196,7 +201,8 @@ impl Report {
         if self.is_fatal() {
             return Outcome::Refuses;
         }
-        let mut dropped: Vec<Part> = self.issues.iter().flat_map(|issue| issue.dropped().iter().cloned()).collect();
+        let listed = self.issues.iter().flat_map(|issue| issue.dropped().iter().cloned());
+        let mut dropped: Vec<Part> = self.dropped.iter().cloned().chain(listed).collect();
         dropped.sort();
         dropped.dedup();
         let warnings = self.issues.iter().filter(|i| i.consequence == Consequence::Loads).count();

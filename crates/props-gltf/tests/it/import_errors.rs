@@ -286,6 +286,22 @@ fn projective_inverse_bind_matrix() {
     assert!(matches!(kind, ErrorKind::InverseBindNotAffine { joint: 1, row: [0.5, 0.0, 0.0, 1.0] }), "{kind:?}");
 }
 
+/// The fuzzer's finding: finite data whose skinning overflows 32-bit floats (an inverse bind
+/// matrix with a 1e30 entry and a vertex at 4.9e35; both square past `f32`, and the bound
+/// lost the overflow as NaN) is refused, not posed to infinity.
+#[test]
+fn skinning_that_overflows_is_refused() {
+    let mut doc = Doc::new();
+    let mut matrices = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0].repeat(2);
+    matrices[16 + 6] = 1e30;
+    let accessor = doc.floats(&matrices, "MAT4");
+    doc.json["skins"][0]["inverseBindMatrices"] = json!(accessor);
+    let positions = doc.floats(&[0.0, 0.0, 0.0, 1.0, -4.9e35, 0.0, 0.0, 1.0, 0.0], "VEC3");
+    doc.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(positions);
+    let kind = error_at(&doc.json(), "meshes[0]");
+    assert!(matches!(kind, ErrorKind::PoseOverflow { reach, .. } if reach > 1e60), "{kind:?}");
+}
+
 #[test]
 fn joint_index_beyond_the_skin() {
     let mut doc = Doc::new();
@@ -378,6 +394,19 @@ fn duplicate_channel_targets_are_mixed() {
     assert_eq!(import.model.clips()[0].channels().len(), 1);
     let warning = import.warnings.iter().find(|w| w.json_path == "animations[0].channels[1]").expect("warned");
     assert!(warning.message.contains("channel 0 animates the rotation of node 2 too"), "{warning}");
+}
+
+/// Past four channels on one property the clip is dropped: mixing more costs more than any
+/// real export needs (the fuzzer made a clip of a thousand copies of one channel).
+#[test]
+fn more_than_four_channels_on_one_property_drop_the_clip() {
+    let mut json = Doc::new().json();
+    let channel = json["animations"][0]["channels"][0].clone();
+    json["animations"][0]["channels"] = json!([channel.clone(), channel.clone(), channel.clone(), channel.clone()]);
+    assert_eq!(import_json(&json).expect("four are mixed").model.clips().len(), 1);
+    push(&mut json["animations"][0]["channels"], channel);
+    let kind = error_at(&json, "animations[0].channels[4]");
+    assert!(matches!(kind, ErrorKind::DuplicateChannel { first: 0, node: 2, property: "rotation" }), "{kind:?}");
 }
 
 #[test]
