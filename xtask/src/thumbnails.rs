@@ -176,7 +176,8 @@ fn unique_name(file: &Path, names: &mut BTreeSet<String>) -> String {
     name
 }
 
-/// The codes of a loaded model's warnings (and tolerated errors), each once.
+/// The codes of a loaded model's warnings (and the errors the game reads past or drops a part
+/// for), each once.
 fn warning_codes(report: &Report) -> Vec<String> {
     let codes: BTreeSet<String> = report.issues.iter().map(|issue| issue.code.to_owned()).collect();
     codes.into_iter().collect()
