@@ -18,9 +18,7 @@ use crate::limits::{self, Budget, Limits};
 /// The most channels on one property mixed (real exports write two, rarely three); a clip
 /// with more is dropped, so that a file repeating one channel a thousand times costs little.
 pub(crate) const MAX_TRACKS: usize = 4;
-/// The most keys a merge makes per key of its two channels, and at least: the refinement's
-/// cost is bounded, and shared out evenly over the clip.
-const KEYS_PER_INPUT_KEY: usize = 32;
+/// The keys refinement may add to a short channel (a long one's at most double).
 const MIN_REFINED_KEYS: usize = 4096;
 
 /// How far (per component) interpolating two merged keys may stray from the mix between them.
@@ -29,8 +27,8 @@ const TOLERANCE: f32 = 1e-6;
 const MAX_DEPTH: u32 = 12;
 
 /// `merged` (the mix of `tracks` earlier channels on one property) with `next` mixed in, as
-/// the mixer does with the `tracks + 1`-th track. `path` names `next` in errors. Every key
-/// made is charged to `budget` (and each channel's keys are bounded by the limits), so no
+/// the mixer does with the `tracks + 1`-th track. `path` names `next` in errors. The most keys
+/// it may make are charged to `budget` before any is made (and bounded by the limits), so no
 /// number of duplicate channels takes unbounded memory or time.
 pub(crate) fn mix_in(
     merged: &Channel,
@@ -44,41 +42,52 @@ pub(crate) fn mix_in(
     let stepped = merged.interpolation() == Interpolation::Step && next.interpolation() == Interpolation::Step;
     let weight = 1.0 / (tracks as f32 + 1.0);
     let mut mix = Mix { a: merged, b: next, weight, pose: Pose::from_rest(rig) };
-    let times = key_times(merged, next, stepped);
-    let mut keys: Vec<(f32, Vec<f32>)> = times.iter().map(|&t| (t, mix.at(t))).collect();
+    let mut times = key_times(merged, next, stepped);
+    let max_keys = usize::try_from(limits.max_keyframes).unwrap_or(usize::MAX);
+    limits::check(times.len() as u64, limits.max_keyframes, "keyframes", path)?;
+    // Refinement at most doubles the keys (or adds MIN_REFINED_KEYS to a short channel); that
+    // many keys, twice (a level and the next are alive together), are charged before any is made.
+    let inputs = merged.times().len() + next.times().len();
+    let most = (inputs + inputs.max(MIN_REFINED_KEYS)).min(max_keys).max(times.len());
+    let width = mix.at(0.0).len();
+    let key_bytes = (size_of::<f32>() * (1 + width)) as u64;
+    budget.charge(key_bytes.saturating_mul(2 * most as u64), path)?;
+    let mut values: Vec<f32> = Vec::with_capacity(times.len() * width);
+    for &t in &times {
+        values.extend(mix.at(t));
+    }
     if !stepped {
         // Level by level, a key between every two that interpolate away from the mix, until
-        // none do or the refinement's keys run out (then the mix is followed less closely,
-        // evenly over the clip, never at any cost).
-        let most = (KEYS_PER_INPUT_KEY * (merged.times().len() + next.times().len())).max(MIN_REFINED_KEYS);
+        // none do or the keys run out (then the mix is followed less closely, evenly over the
+        // clip, never at any cost).
         for _ in 0..MAX_DEPTH {
-            let mut refined = Vec::with_capacity(keys.len() * 2);
+            let capacity = (2 * times.len()).min(most);
+            let (mut new_times, mut new_values) = (Vec::with_capacity(capacity), Vec::with_capacity(capacity * width));
             let mut added = 0;
-            for pair in keys.windows(2) {
-                let ((start, a), (end, b)) = (&pair[0], &pair[1]);
-                refined.push((*start, a.clone()));
-                let middle = start + (end - start) * 0.5;
-                if keys.len() + added >= most || middle <= *start || middle >= *end {
+            for k in 0..times.len() {
+                let value = &values[k * width..(k + 1) * width];
+                new_times.push(times[k]);
+                new_values.extend_from_slice(value);
+                let Some(&end) = times.get(k + 1) else { continue };
+                let middle = times[k] + (end - times[k]) * 0.5;
+                if times.len() + added >= most || middle <= times[k] || middle >= end {
                     continue;
                 }
                 let exact = mix.at(middle);
-                let interpolated = mix.between(a, b, 0.5);
+                let interpolated = mix.between(value, &values[(k + 1) * width..(k + 2) * width], 0.5);
                 if exact.iter().zip(&interpolated).any(|(e, i)| (e - i).abs() > TOLERANCE) {
-                    refined.push((middle, exact));
+                    new_times.push(middle);
+                    new_values.extend(exact);
                     added += 1;
                 }
             }
-            refined.extend(keys.last().cloned());
-            keys = refined;
+            (times, values) = (new_times, new_values);
             if added == 0 {
                 break;
             }
         }
     }
-    limits::check(keys.len() as u64, limits.max_keyframes, "keyframes", path)?;
-    let key_bytes = (size_of::<f32>() * (1 + keys.first().map_or(0, |(_, v)| v.len()))) as u64;
-    budget.charge(key_bytes.saturating_mul(keys.len() as u64), path)?;
-    let (times, values): (Vec<f32>, Vec<Vec<f32>>) = keys.into_iter().unzip();
+    let values: Vec<&[f32]> = values.chunks_exact(width.max(1)).collect();
     let interpolation = if stepped { Interpolation::Step } else { Interpolation::Linear };
     let node = merged.node();
     let keyframes = match merged.keyframes() {
