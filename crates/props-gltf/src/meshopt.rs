@@ -62,7 +62,9 @@ impl Compression {
         let (count, stride) = (self.count, self.byte_stride);
         let size = count.saturating_mul(stride);
         limits::check(size, limits.max_buffer_bytes, "decompressed size of the buffer view, in bytes", path)?;
-        budget.charge(size, path)?;
+        // The decoder's output, its copy as bytes, and a filter's copy are alive at once.
+        let copies = if self.filter == "NONE" { 2 } else { 3 };
+        budget.charge(size.saturating_mul(copies), path)?;
         let count = usize::try_from(count).map_err(|_| failed(format!("count {count} is too large")))?;
         // Every precondition meshoptimizer asserts (an assertion would end the game) is checked
         // here first: vertex sizes of 4 to 256 bytes in steps of 4, whole triangles, 2- or
