@@ -271,6 +271,18 @@ mod tests {
         assert_eq!(verdict(Path::new("a.glb"), &Outcome::Refuses, false), "a.glb: refuses\n");
     }
 
+    /// The JSON report says what the game does with each file, as the lines do.
+    #[test]
+    fn json_outcomes() {
+        let run = props_gltf::Part::Clip { index: 2, name: Some("Run".to_owned()) };
+        let outcome = serde_json::to_value(Outcome::Loads { dropped: vec![run], warnings: 3 }).expect("JSON");
+        assert_eq!(
+            outcome,
+            json!({"verdict": "loads", "warnings": 3, "dropped": [{"part": "clip", "index": 2, "name": "Run"}]})
+        );
+        assert_eq!(serde_json::to_value(Outcome::Refuses).expect("JSON"), json!({"verdict": "refuses"}));
+    }
+
     #[cfg(unix)]
     #[test]
     fn walks_follow_no_folder_link_and_special_files_are_refused() {
