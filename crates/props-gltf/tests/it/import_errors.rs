@@ -97,18 +97,7 @@ impl Doc {
     fn glb(&self) -> Vec<u8> {
         let mut json = self.json.clone();
         json["buffers"][0] = json!({"byteLength": self.bin.len()});
-        let mut text = json.to_string().into_bytes();
-        text.resize(text.len().next_multiple_of(4), b' ');
-        let total = 12 + 8 + text.len() + 8 + self.bin.len();
-        let mut out = Vec::with_capacity(total);
-        for word in [0x4654_6c67, 2, total as u32, text.len() as u32, 0x4E4F_534A] {
-            out.extend_from_slice(&u32::to_le_bytes(word));
-        }
-        out.extend_from_slice(&text);
-        out.extend_from_slice(&(self.bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&self.bin);
-        out
+        crate::support::glb(&json, &self.bin)
     }
 }
 

@@ -9,4 +9,5 @@ mod lenient;
 mod lint;
 mod oracle;
 mod real_models;
+mod support;
 mod textures;
