@@ -10,8 +10,8 @@ use props_anim::{Channel, Clip, ClipError, Interpolation, Keyframes, NodeId, Rig
 use crate::accessor::{Accessors, FLOAT, FLOAT_OR_NORMALIZED};
 use crate::channel_merge;
 use crate::document::Document;
+use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
-use crate::import::Drops;
 use crate::index_u32;
 use crate::limits::{self, Limits};
 use crate::parts::Part;
@@ -106,7 +106,8 @@ impl ClipReader<'_> {
                 Some((index, tracks)) => {
                     let first = origins.get(*index).copied().unwrap_or(0);
                     if *tracks >= channel_merge::MAX_TRACKS {
-                        let kind = ErrorKind::DuplicateChannel { first: first as u64, node, property: name };
+                        let most = channel_merge::MAX_TRACKS;
+                        let kind = ErrorKind::DuplicateChannel { first: first as u64, node, property: name, most };
                         return Err(ImportError::at(path, kind));
                     }
                     let merged = channel_merge::mix_in(

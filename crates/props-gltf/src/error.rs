@@ -319,9 +319,8 @@ pub enum ErrorKind {
     /// mixes (see `channel_merge`).
     #[error(
         "channel {first} of this animation and {} more already animate the {property} of node {node}; the game mixes at \
-         most {} channels on one property",
-        crate::channel_merge::MAX_TRACKS - 1,
-        crate::channel_merge::MAX_TRACKS
+         most {most} channels on one property",
+        most - 1
     )]
     DuplicateChannel {
         /// The earlier channel.
@@ -330,6 +329,8 @@ pub enum ErrorKind {
         node: u32,
         /// The property.
         property: &'static str,
+        /// How many channels on one property the game mixes.
+        most: usize,
     },
     /// An image is neither PNG, JPEG nor WebP (or a texture names only such images).
     #[error("image is {found}; only PNG, JPEG and WebP images are decoded, and the texture draws without it")]

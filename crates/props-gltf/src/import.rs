@@ -7,13 +7,13 @@ use props_anim::{Model, ModelParts};
 
 use crate::accessor::Accessors;
 use crate::buffers::{self, Buffers};
+use crate::drops::{Dropped, Drops, drop_or_refuse};
 use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
 use crate::files::{self, Contents};
 use crate::instancing::Instancing;
 use crate::limits::{self, Budget, Limits};
 use crate::material::ImageSource;
 use crate::parts::{Part, PartMap, Skip};
-use crate::rules::{self, Scope};
 use crate::{animation, document, json_scan, lights, material, mesh, nodes, scene};
 
 /// An imported model and what the import noticed on the way.
@@ -42,40 +42,6 @@ impl Import {
     pub fn clip_of_animation(&self, animation: u32) -> Option<usize> {
         self.clip_sources.iter().position(|&source| source == animation)
     }
-}
-
-/// A part an import left out, and the error that made it.
-#[derive(Debug)]
-pub struct Dropped {
-    /// The part.
-    pub part: Part,
-    /// Why it could not be read.
-    pub error: ImportError,
-}
-
-/// Where an import keeps what it drops: the parts to leave out, and those left out so far.
-pub(crate) struct Drops<'a> {
-    /// Parts the caller leaves out (the checker found them broken).
-    pub skip: &'a Skip,
-    /// Parts the import itself could not read.
-    pub dropped: Vec<Dropped>,
-}
-
-impl Drops<'_> {
-    /// Leaves `part` out for `error`, unless the error refuses the whole file (it is unsafe
-    /// or meaningless, see [`crate::rules`]).
-    pub(crate) fn drop_or_refuse(&mut self, part: Part, error: ImportError) -> Result<(), ImportError> {
-        drop_or_refuse(&mut self.dropped, part, error)
-    }
-}
-
-/// Adds `part` to `dropped` for `error`, unless the error refuses the whole file.
-fn drop_or_refuse(dropped: &mut Vec<Dropped>, part: Part, error: ImportError) -> Result<(), ImportError> {
-    if rules::scope(crate::validate::importer::code(&error.kind)) == Some(Scope::File) {
-        return Err(error);
-    }
-    dropped.push(Dropped { part, error });
-    Ok(())
 }
 
 /// Imports a `.gltf` or `.glb` file. External files it references must lie in its folder.
@@ -200,7 +166,7 @@ fn drop_broken_references(
     }
     let parts = PartMap::new(root);
     for error in findings {
-        let pointer = crate::validate::pointer_of(&error.json_path);
+        let pointer = crate::pointer::from_json_path(&error.json_path);
         match parts.parts_of(&pointer) {
             // Read by nothing: nothing follows the reference.
             Some(reached) if reached.is_empty() => {}

@@ -53,7 +53,7 @@ impl Instancing {
                 }
                 Some(extension) => match read_node(extension, n, accessors) {
                     Ok(instances) => instances,
-                    Err(error) if rules::scope(crate::validate::importer::code(&error.kind)) == Some(Scope::File) => {
+                    Err(error) if rules::scope(crate::codes::code(&error.kind)) == Some(Scope::File) => {
                         return Err(error);
                     }
                     Err(error) => {

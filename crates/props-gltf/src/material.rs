@@ -13,8 +13,8 @@ use props_anim::{Image, Material};
 
 use crate::buffers::{Buffers, read_uri};
 use crate::document;
+use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
-use crate::import::Drops;
 use crate::index_u32;
 use crate::limits::{self, Budget, Limits};
 use crate::parts::Part;

@@ -7,8 +7,8 @@ use gltf::json::{Index, Root, accessor};
 use props_anim::{Influences, Mesh, MorphTarget, Primitive, Topology};
 
 use crate::accessor::{Accessors, Component, Encoding, INDICES, JOINTS, NORMALS, QUANTIZED, WEIGHTS};
+use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
-use crate::import::Drops;
 use crate::limits::{self, Budget, Limits};
 use crate::parts::Part;
 use crate::{index_u32, normals, topology};

@@ -9,13 +9,13 @@ use serde_path_to_error::Segment;
 
 use super::importer::{self, LIMIT_EXCEEDED};
 use super::issues::Issues;
-use super::pointer::escape;
 use super::report::Issue;
 use super::schema;
 use crate::document::{self, Document};
 use crate::error::{ErrorKind, FILE, ImportError};
 use crate::json_scan;
 use crate::limits::{self, Budget, Limits};
+use crate::pointer::escape;
 
 /// GLB chunk type of the JSON chunk (`JSON`).
 const JSON_CHUNK: u32 = 0x4E4F_534A;

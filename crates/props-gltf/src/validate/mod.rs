@@ -36,7 +36,6 @@ mod issues;
 mod lint;
 mod meshes;
 mod nodes;
-mod pointer;
 mod report;
 mod schema;
 mod skins;
@@ -47,7 +46,6 @@ use std::path::Path;
 use gltf::json::Root;
 
 use issues::Issues;
-pub(crate) use pointer::from_json_path as pointer_of;
 pub use report::{Consequence, Issue, Outcome, Report, Severity};
 
 use crate::error::{ErrorKind, ImportError};

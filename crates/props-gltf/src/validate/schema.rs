@@ -11,8 +11,8 @@
 use serde_json::Value;
 
 use super::issues::Issues;
-use super::pointer::escape;
 use super::report::Issue;
+use crate::pointer::escape;
 
 /// Objects by path from the root (`*`: every item or value), and a property of each.
 type At = (&'static [&'static str], &'static str);

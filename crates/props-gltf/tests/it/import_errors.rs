@@ -395,7 +395,10 @@ fn more_than_four_channels_on_one_property_drop_the_clip() {
     assert_eq!(import_json(&json).expect("four are mixed").model.clips().len(), 1);
     push(&mut json["animations"][0]["channels"], channel);
     let kind = error_at(&json, "animations[0].channels[4]");
-    assert!(matches!(kind, ErrorKind::DuplicateChannel { first: 0, node: 2, property: "rotation" }), "{kind:?}");
+    assert!(
+        matches!(kind, ErrorKind::DuplicateChannel { first: 0, node: 2, property: "rotation", most: 4 }),
+        "{kind:?}"
+    );
 }
 
 #[test]
