@@ -88,6 +88,14 @@ pub enum ModelError {
         /// Morph targets of the mesh.
         targets: usize,
     },
+    /// A light instance names a node that does not exist.
+    #[error("light instance {instance} refers to missing node {node}")]
+    MissingLightNode {
+        /// Index of the light instance.
+        instance: usize,
+        /// The bad node index.
+        node: u32,
+    },
     /// A primitive, material or light instance refers to a missing material, image or light.
     #[error("{what} {index} does not exist")]
     MissingAsset {
@@ -157,7 +165,7 @@ impl Model {
         }
         for (instance, placed) in light_instances.iter().enumerate() {
             if placed.node.index() >= rig.len() {
-                return Err(ModelError::MissingReference { instance, what: "node", index: placed.node.0 });
+                return Err(ModelError::MissingLightNode { instance, node: placed.node.0 });
             }
             if placed.light as usize >= lights.len() {
                 return Err(ModelError::MissingAsset { what: "light", index: placed.light });

@@ -108,12 +108,13 @@ impl<'a> Buffers<'a> {
     ) -> Result<&[u8], ImportError> {
         let path = format!("bufferViews[{index}]");
         let view = root.buffer_views.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
-        let (buffer, start, end) = match Compression::of(view, &path) {
+        let compression = Compression::of(view, &path).transpose()?;
+        let decompressed = self.decompressed.get(index);
+        if let (Some(_), Some(bytes)) = (&compression, decompressed.and_then(OnceCell::get)) {
+            return Ok(bytes);
+        }
+        let (buffer, start, end) = match &compression {
             Some(compression) => {
-                let compression = compression?;
-                if let Some(bytes) = self.decompressed.get(index).and_then(OnceCell::get) {
-                    return Ok(bytes);
-                }
                 let (start, end) = compression.range();
                 (compression.buffer, start, end)
             }
@@ -127,8 +128,8 @@ impl<'a> Buffers<'a> {
         let range = usize::try_from(start).ok().zip(usize::try_from(end).ok());
         let bytes =
             range.and_then(|(start, end)| buffer.get(start..end)).ok_or_else(|| ImportError::at(&path, bounds))?;
-        match (Compression::of(view, &path), self.decompressed.get(index)) {
-            (Some(Ok(compression)), Some(cell)) => {
+        match (compression, decompressed) {
+            (Some(compression), Some(cell)) => {
                 let decoded = compression.decode(bytes, limits, budget, &path)?;
                 Ok(cell.get_or_init(|| decoded))
             }

@@ -9,7 +9,6 @@ use serde::Deserialize;
 use crate::error::{ErrorKind, FILE, ImportError, Warnings, warn};
 
 /// Extensions this importer handles (or may safely ignore) when a file requires them.
-/// `KHR_lights_punctual` changes nothing about the geometry: a file requiring it loads.
 pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_mesh_quantization",
     "KHR_materials_unlit",
