@@ -8,6 +8,7 @@ use gltf::json::accessor::{ComponentType, GenericComponentType, IndexComponentTy
 use gltf::json::validation::Checked;
 
 use crate::buffers::Buffers;
+use crate::draco::DracoPrimitives;
 use crate::error::{ErrorKind, ImportError};
 use crate::limits::{self, Budget, Limits};
 
@@ -139,11 +140,12 @@ pub(crate) struct Accessors<'a> {
     buffers: &'a Buffers<'a>,
     limits: &'a Limits,
     budget: &'a Budget,
+    /// The primitives compressed by Draco, which fill accessors that have no buffer view.
+    draco: DracoPrimitives,
 }
 
 /// Where and how to read elements of one (dense or sparse) part of an accessor.
 struct Region<'p> {
-    view: usize,
     offset: u64,
     stride: Option<u64>,
     count: u64,
@@ -155,7 +157,7 @@ struct Region<'p> {
 impl<'a> Accessors<'a> {
     /// A reader over `root`'s accessors and `buffers`, charging decoded bytes to `budget`.
     pub(crate) fn new(root: &'a Root, buffers: &'a Buffers<'a>, limits: &'a Limits, budget: &'a Budget) -> Self {
-        Self { root, buffers, limits, budget }
+        Self { root, buffers, limits, budget, draco: DracoPrimitives::new(root) }
     }
 
     /// The number of components of an element of accessor `index` (1 for SCALAR, 3 for VEC3,
@@ -166,6 +168,11 @@ impl<'a> Accessors<'a> {
             Checked::Invalid => return None,
         };
         [1, 2, 3, 4, 16].into_iter().find(|&n| element_type(n) == Some(ty))
+    }
+
+    /// Whether a Draco-compressed primitive fills accessor `index`.
+    pub(crate) fn is_compressed(&self, index: usize) -> bool {
+        self.draco.fills(index)
     }
 
     /// The decoded-bytes budget the reads are charged to.
@@ -251,20 +258,20 @@ impl<'a> Accessors<'a> {
             Some(view) => {
                 let stride = self.root.buffer_views.get(view.value()).and_then(|v| v.byte_stride).map(|s| s.0 as u64);
                 let offset = accessor.byte_offset.map_or(0, |o| o.0);
-                self.elements(&Region {
-                    view: view.value(),
-                    offset,
-                    stride,
-                    count,
-                    component,
-                    normalized,
-                    path: &path,
-                })?
+                let region = Region { offset, stride, count, component, normalized, path: &path };
+                self.elements(view.value(), &region)?
             }
-            None => {
-                self.reserve::<T, N>(count, &path)?;
-                vec![[T::default(); N]; usize::try_from(count).unwrap_or(usize::MAX)]
-            }
+            None => match self.draco.fill(index, self.root, self.buffers, self.limits, self.budget) {
+                Some(filled) => {
+                    let region = Region { offset: 0, stride: None, count, component, normalized, path: &path };
+                    self.reserve::<T, N>(count, &path)?;
+                    Self::elements_in(&filled?, &region)?
+                }
+                None => {
+                    self.reserve::<T, N>(count, &path)?;
+                    vec![[T::default(); N]; usize::try_from(count).unwrap_or(usize::MAX)]
+                }
+            },
         };
         if let Some(sparse) = &accessor.sparse {
             self.apply_sparse(sparse, &mut elements, component, normalized, &path)?;
@@ -298,12 +305,24 @@ impl<'a> Accessors<'a> {
         self.budget.charge(count.saturating_mul(size_of::<[T; N]>() as u64), path)
     }
 
-    /// Decodes `region.count` elements from a buffer view, after checking that they lie
+    /// Decodes `region.count` elements from buffer view `view`, after checking that they lie
     /// inside it.
-    fn elements<T: Component, const N: usize>(&self, region: &Region<'_>) -> Result<Vec<[T; N]>, ImportError> {
-        let Region { view, offset, stride, count, component, normalized, path } = *region;
-        self.reserve::<T, N>(count, path)?;
+    fn elements<T: Component, const N: usize>(
+        &self,
+        view: usize,
+        region: &Region<'_>,
+    ) -> Result<Vec<[T; N]>, ImportError> {
+        self.reserve::<T, N>(region.count, region.path)?;
         let bytes = self.buffers.view(self.root, view, self.limits, self.budget)?;
+        Self::elements_in(bytes, region)
+    }
+
+    /// Decodes `region.count` elements from `bytes`, after checking that they lie inside them.
+    fn elements_in<T: Component, const N: usize>(
+        bytes: &[u8],
+        region: &Region<'_>,
+    ) -> Result<Vec<[T; N]>, ImportError> {
+        let Region { offset, stride, count, component, normalized, path } = *region;
         let size = component.size();
         let element = (size * N) as u64;
         let stride = stride.unwrap_or(element);
@@ -345,24 +364,28 @@ impl<'a> Accessors<'a> {
             return Err(ImportError::at(indices_path, ErrorKind::InvalidValue));
         };
         let count = sparse.count.0;
-        let indices = self.elements::<u32, 1>(&Region {
-            view: sparse.indices.buffer_view.value(),
-            offset: sparse.indices.byte_offset.0,
-            stride: None,
-            count,
-            component: index_type,
-            normalized: false,
-            path: &indices_path,
-        })?;
-        let values = self.elements::<T, N>(&Region {
-            view: sparse.values.buffer_view.value(),
-            offset: sparse.values.byte_offset.0,
-            stride: None,
-            count,
-            component,
-            normalized,
-            path: &format!("{path}.sparse.values"),
-        })?;
+        let indices = self.elements::<u32, 1>(
+            sparse.indices.buffer_view.value(),
+            &Region {
+                offset: sparse.indices.byte_offset.0,
+                stride: None,
+                count,
+                component: index_type,
+                normalized: false,
+                path: &indices_path,
+            },
+        )?;
+        let values = self.elements::<T, N>(
+            sparse.values.buffer_view.value(),
+            &Region {
+                offset: sparse.values.byte_offset.0,
+                stride: None,
+                count,
+                component,
+                normalized,
+                path: &format!("{path}.sparse.values"),
+            },
+        )?;
         let accessor_count = elements.len() as u64;
         let mut previous = None;
         for (entry, ([index], value)) in (0u64..).zip(indices.into_iter().zip(values)) {

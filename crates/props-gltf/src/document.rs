@@ -19,6 +19,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "EXT_mesh_gpu_instancing",
     "EXT_meshopt_compression",
     "KHR_meshopt_compression",
+    "KHR_draco_mesh_compression",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only
@@ -176,9 +177,6 @@ fn drop_nodeless_channels(value: &mut serde_json::Value, probe: &Probe, warnings
 /// The error for a required extension this importer does not implement.
 pub(crate) fn unsupported_extension(json_path: String, name: &str) -> ImportError {
     let hint = match name {
-        "KHR_draco_mesh_compression" | "EXT_meshopt_compression" | "KHR_meshopt_compression" => {
-            "; re-export the model without mesh compression"
-        }
         "MSFT_texture_dds" => "; re-export the model with PNG or JPEG textures, without texture compression",
         _ => "; re-export the model without it",
     };
@@ -276,12 +274,12 @@ mod tests {
 
     #[test]
     fn required_extensions() {
-        let (draco, _) = parse_value(json!({"asset": {"version": "2.0"},
-            "extensionsRequired": ["KHR_mesh_quantization", "KHR_draco_mesh_compression"]}));
-        let error = draco.expect_err("draco is not supported");
-        assert_eq!(error.json_path, "extensionsRequired[1]");
-        assert!(error.kind.to_string().contains("KHR_draco_mesh_compression"));
-        assert!(error.kind.to_string().contains("without mesh compression"));
+        let (dds, _) = parse_value(json!({"asset": {"version": "2.0"},
+            "extensionsRequired": ["KHR_mesh_quantization", "KHR_draco_mesh_compression", "MSFT_texture_dds"]}));
+        let error = dds.expect_err("DDS textures are not supported");
+        assert_eq!(error.json_path, "extensionsRequired[2]");
+        assert!(error.kind.to_string().contains("MSFT_texture_dds"));
+        assert!(error.kind.to_string().contains("with PNG or JPEG textures"));
         let (ok, warnings) = parse_value(json!({"asset": {"version": "2.0"},
             "extensionsUsed": ["KHR_materials_unlit", "KHR_materials_sheen", "KHR_lights_punctual"],
             "extensionsRequired": ["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform",

@@ -134,7 +134,8 @@ pub enum ErrorKind {
         /// What is wrong with it.
         reason: String,
     },
-    /// Compressed data (a meshopt-compressed buffer view) cannot be decoded.
+    /// Compressed data (a meshopt-compressed buffer view, a Draco-compressed primitive) cannot be
+    /// decoded.
     #[error("the compressed data cannot be decoded: {reason}")]
     Decompression {
         /// Why.

@@ -28,6 +28,7 @@ mod buffers;
 mod channel_merge;
 mod codes;
 mod document;
+mod draco;
 mod drops;
 mod error;
 mod files;

@@ -108,6 +108,11 @@ impl Budget {
         Self { used: Cell::new(0), limit }
     }
 
+    /// The bytes left before the limit.
+    pub(crate) fn remaining(&self) -> u64 {
+        self.limit.saturating_sub(self.used.get())
+    }
+
     /// Reserves `bytes` more, or fails at `json_path` when the total would pass the limit.
     pub(crate) fn charge(&self, bytes: u64, json_path: &str) -> Result<(), ImportError> {
         let total = self.used.get().saturating_add(bytes);

@@ -122,6 +122,14 @@ impl PartMap {
                 view_read(view.value(), readers.as_ref());
             }
         }
+        for (m, mesh) in root.meshes.iter().enumerate() {
+            for (p, primitive) in mesh.primitives.iter().enumerate() {
+                if let Some(view) = crate::draco::view_of(primitive) {
+                    let part = Part::Primitive { mesh: crate::index_u32(m), primitive: crate::index_u32(p) };
+                    view_read(view, Some(&vec![part]));
+                }
+            }
+        }
         for (i, image) in root.images.iter().enumerate() {
             if let Some(view) = image.buffer_view {
                 view_read(view.value(), Some(&vec![Part::Image { index: crate::index_u32(i) }]));

@@ -110,9 +110,9 @@ pub const CASES: &[Case] = &[
         doc.set(&path, json!("BOUNCY"))
     })
     .game(&["VALUE_NOT_IN_LIST /animations/0/samplers/1/interpolation"]),
-    Case::new("extension_required_unsupported", "extensions", "KHR_draco_mesh_compression required", |doc| {
-        doc.set("/extensionsUsed", json!(["KHR_draco_mesh_compression"]))?;
-        doc.set("/extensionsRequired", json!(["KHR_draco_mesh_compression"]))
+    Case::new("extension_required_unsupported", "extensions", "KHR_gaussian_splatting required", |doc| {
+        doc.set("/extensionsUsed", json!(["KHR_gaussian_splatting"]))?;
+        doc.set("/extensionsRequired", json!(["KHR_gaussian_splatting"]))
     })
     .game(&["PROPS_UNSUPPORTED_EXTENSION /extensionsRequired/0"]),
     Case::new(

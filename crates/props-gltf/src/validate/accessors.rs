@@ -113,6 +113,12 @@ pub(super) fn check(check: &mut Check<'_>, loaded: &Loaded<'_>) {
         }
         let decoded = match (format, views.into_iter().all(|v| loaded.has_view(check, v))) {
             (Some(format), true) => match reader.read_raw(i) {
+                Ok(values) if reader.is_compressed(i) => {
+                    check.compressed.insert(i);
+                    values.inspect(|values| {
+                        check_finite(check, i, format, values);
+                    })
+                }
                 Ok(values) => values.inspect(|values| check_values(check, i, accessor, format, values)),
                 Err(error) => {
                     decode_error(check, i, &error);
@@ -169,12 +175,19 @@ fn decode_error(check: &mut Check<'_>, i: usize, error: &ImportError) {
     }
 }
 
+/// Floats finite (whether they are).
+fn check_finite(check: &mut Check<'_>, i: usize, format: Format, values: &[f32]) -> bool {
+    let width = format.components();
+    let Some(at) = values.iter().position(|v| !v.is_finite()) else { return true };
+    let message = format!("element {} is {}", at / width.max(1), values.get(at).copied().unwrap_or(f32::NAN));
+    check.error("ACCESSOR_INVALID_FLOAT", format!("/accessors/{i}"), message);
+    false
+}
+
 /// Floats finite; `min` and `max` equal to the data's.
 fn check_values(check: &mut Check<'_>, i: usize, accessor: &Accessor, format: Format, values: &[f32]) {
     let width = format.components();
-    if let Some(at) = values.iter().position(|v| !v.is_finite()) {
-        let message = format!("element {} is {}", at / width.max(1), values.get(at).copied().unwrap_or(f32::NAN));
-        check.error("ACCESSOR_INVALID_FLOAT", format!("/accessors/{i}"), message);
+    if !check_finite(check, i, format, values) {
         return;
     }
     let columns = |k: usize| values.iter().skip(k).step_by(width.max(1)).copied();

@@ -384,6 +384,8 @@ struct Tally {
 struct Influences<'d> {
     /// Per set: stored joint components, stored weight components, weights' format.
     sets: Vec<(&'d [f32], &'d [f32], Format)>,
+    /// Whether a weight set was quantized by Draco, so that its sums are not checked.
+    quantized: bool,
     vertices: usize,
     max_joint: usize,
     pointer: String,
@@ -396,6 +398,7 @@ impl<'d> Influences<'d> {
         let attribute = |semantic| primitive.attributes.get(&Checked::Valid(semantic)).map(|i| i.value());
         let vertex_count = usize::try_from(vertices).unwrap_or(0);
         let mut sets = Vec::new();
+        let mut quantized = false;
         for set in 0..joint_sets(primitive) {
             let set = u32::try_from(set).unwrap_or(u32::MAX);
             let (Some(joints), Some(weights)) = (attribute(Semantic::Joints(set)), attribute(Semantic::Weights(set)))
@@ -405,14 +408,18 @@ impl<'d> Influences<'d> {
             };
             let complete = |data: &[f32]| data.len() == 4 * vertex_count;
             match (check.data(joints), check.data(weights), Format::of(check, weights)) {
-                (Some(j), Some(w), Some(format)) if complete(j) && complete(w) => sets.push((j, w, format)),
+                (Some(j), Some(w), Some(format)) if complete(j) && complete(w) => {
+                    quantized |= check.compressed.contains(&weights);
+                    sets.push((j, w, format));
+                }
                 _ => {
                     sets.clear();
                     break;
                 }
             }
         }
-        Self { sets, vertices: vertex_count, max_joint: max_joints.saturating_sub(1), pointer: pointer.to_owned() }
+        let max_joint = max_joints.saturating_sub(1);
+        Self { sets, quantized, vertices: vertex_count, max_joint, pointer: pointer.to_owned() }
     }
 
     /// Each kind of problem once per attribute, with its first occurrence and count.
@@ -462,7 +469,7 @@ impl<'d> Influences<'d> {
                     }
                 }
             }
-            if (sum - 1.0).abs() > tolerance {
+            if !self.quantized && (sum - 1.0).abs() > tolerance {
                 for set in 0..self.sets.len() {
                     let message = format!("the weights of vertex {vertex} sum to {sum}, not 1");
                     note("ACCESSOR_WEIGHTS_NON_NORMALIZED", format!("WEIGHTS_{set}"), false, message);

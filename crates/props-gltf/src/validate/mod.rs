@@ -41,6 +41,7 @@ mod schema;
 mod skins;
 mod usage;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use gltf::json::Root;
@@ -151,13 +152,18 @@ struct Check<'a> {
     /// Every component of each accessor as stored (integers not dequantized), when it could
     /// be decoded.
     data: Vec<Option<Vec<f32>>>,
+    /// The accessors a Draco-compressed primitive fills. Their data is the decoder's, quantized:
+    /// their declared bounds and weight sums are those of the data before compression, and are
+    /// not checked against it (nor can Khronos's validator, which does not decode Draco).
+    compressed: BTreeSet<usize>,
     /// The parent of each node (the first listing it as a child), once `nodes` ran.
     parents: Vec<Option<usize>>,
 }
 
 impl<'a> Check<'a> {
     fn new(root: &'a Root, limits: &'a Limits, budget: &'a Budget, issues: Issues) -> Self {
-        Self { root, limits, budget, issues, data: Vec::new(), parents: vec![None; root.nodes.len()] }
+        let parents = vec![None; root.nodes.len()];
+        Self { root, limits, budget, issues, data: Vec::new(), compressed: BTreeSet::new(), parents }
     }
 
     /// Reports an error.

@@ -432,10 +432,10 @@ fn morph_weight_width_must_match_the_targets() {
 #[test]
 fn unsupported_required_extension() {
     let mut json = Doc::new().json();
-    json["extensionsUsed"] = json!(["KHR_draco_mesh_compression"]);
-    json["extensionsRequired"] = json!(["KHR_draco_mesh_compression"]);
+    json["extensionsUsed"] = json!(["KHR_gaussian_splatting"]);
+    json["extensionsRequired"] = json!(["KHR_gaussian_splatting"]);
     match error_at(&json, "extensionsRequired[0]") {
-        ErrorKind::UnsupportedExtension { name, .. } => assert_eq!(name, "KHR_draco_mesh_compression"),
+        ErrorKind::UnsupportedExtension { name, .. } => assert_eq!(name, "KHR_gaussian_splatting"),
         other => panic!("{other:?}"),
     }
     json["extensionsRequired"] = json!(["KHR_mesh_quantization", "EXT_meshopt_compression", "EXT_made_up"]);

@@ -1,6 +1,7 @@
 //! Integration tests of props-gltf (one binary).
 
 mod check_corpus;
+mod draco;
 mod gate;
 mod import_errors;
 mod instancing;

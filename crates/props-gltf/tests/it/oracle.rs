@@ -215,6 +215,23 @@ fn meshopt_geometry_decodes_as_three_js_decodes_it() {
     check_folder_within(&tests.join("oracle/meshopt_rest"), &tests.join("models/meshopt"), 1e-5);
 }
 
+/// glTF-Transform's Draco-compressed output (`tests/models/draco/`, see its `make.sh`):
+/// edgebreaker and sequential connectivity, skins, two primitives, uncompressed morph targets
+/// beside compressed attributes, decoded here by `draco-core` and for the reference by
+/// three.js's DRACOLoader running Google's decoder.
+#[test]
+fn draco_models_match_the_oracle() {
+    let tests = workspace_tests();
+    check_folder(&tests.join("oracle/draco"), &tests.join("models/draco"));
+}
+
+/// The same models' decoded geometry in the rest pose, within 1e-5 of their size.
+#[test]
+fn draco_geometry_decodes_as_three_js_decodes_it() {
+    let tests = workspace_tests();
+    check_folder_within(&tests.join("oracle/draco_rest"), &tests.join("models/draco"), 1e-5);
+}
+
 /// Blender 3.4's exporter output (`tests/models/blender/`): 16-24 influences, shape keys with
 /// a skin, two armatures, a 20 s clip.
 #[test]
