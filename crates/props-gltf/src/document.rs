@@ -16,6 +16,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_emissive_strength",
     "KHR_lights_punctual",
     "EXT_texture_webp",
+    "KHR_texture_basisu",
     "EXT_mesh_gpu_instancing",
     "EXT_meshopt_compression",
     "KHR_meshopt_compression",
@@ -23,7 +24,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only
-/// names texture images the game does not decode (KTX2, AVIF), which then draw untextured.
+/// names texture images the game does not decode (AVIF), which then draw untextured.
 pub(crate) fn may_be_required(name: &str) -> bool {
     SUPPORTED_EXTENSIONS.contains(&name) || TEXTURE_SOURCES.iter().any(|(texture, _)| *texture == name)
 }
@@ -32,7 +33,7 @@ pub(crate) fn may_be_required(name: &str) -> bool {
 /// prefers them, each with whether the game decodes that image (where it does not, `source` is
 /// the fallback, as the extensions define).
 const TEXTURE_SOURCES: &[(&str, bool)] =
-    &[("EXT_texture_webp", true), ("KHR_texture_basisu", false), ("EXT_texture_avif", false)];
+    &[("EXT_texture_webp", true), ("KHR_texture_basisu", true), ("EXT_texture_avif", false)];
 
 /// The image texture `t` shows: the first source the game decodes among its extensions' and
 /// its own `source`; `None` when it has none the game decodes.

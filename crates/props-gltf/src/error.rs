@@ -334,7 +334,9 @@ pub enum ErrorKind {
         most: usize,
     },
     /// An image is neither PNG, JPEG nor WebP (or a texture names only such images).
-    #[error("image is {found}; only PNG, JPEG and WebP images are decoded, and the texture draws without it")]
+    #[error(
+        "image is {found}; only PNG, JPEG, WebP and KTX2 (Basis Universal) images are decoded, and the texture draws without it"
+    )]
     UnsupportedImageFormat {
         /// What it seems to be.
         found: String,

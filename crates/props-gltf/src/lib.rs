@@ -36,6 +36,7 @@ pub mod gate;
 mod import;
 mod instancing;
 mod json_scan;
+mod ktx2;
 mod lights;
 mod limits;
 mod material;

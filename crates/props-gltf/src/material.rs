@@ -15,9 +15,9 @@ use crate::buffers::{Buffers, read_uri};
 use crate::document;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
-use crate::index_u32;
 use crate::limits::{self, Budget, Limits};
 use crate::parts::Part;
+use crate::{index_u32, ktx2};
 
 /// Where images come from.
 pub(crate) struct ImageSource<'a> {
@@ -186,8 +186,11 @@ fn load_image(
     Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw() })
 }
 
-/// Decodes a PNG, JPEG or WebP image to RGBA8, checking its size before decoding it.
+/// Decodes a PNG, JPEG, WebP or KTX2 image to RGBA8, checking its size before decoding it.
 fn decode(bytes: &[u8], source: &ImageSource<'_>, path: &str) -> Result<(u32, u32, Vec<u8>), ImportError> {
+    if ktx2::is_ktx2(bytes) {
+        return ktx2::decode(bytes, source.limits, source.budget, path);
+    }
     match image::guess_format(bytes) {
         Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), source, path),
         Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), source, path),

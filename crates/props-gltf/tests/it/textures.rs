@@ -1,7 +1,8 @@
 //! Texture formats exporters write: WebP through `EXT_texture_webp` (`tests/models/webp/`, the
 //! Fox's texture encoded losslessly by Google's `cwebp`: see `make.py` there) decodes to the
-//! PNG's pixels; a texture the game does not decode (KTX2) draws untextured, and requiring its
-//! extension does not refuse the file.
+//! PNG's pixels; KTX2 through `KHR_texture_basisu` (`tests/models/ktx2/`, ETC1S and UASTC:
+//! see `make.mjs` there) decodes as three.js's KTX2Loader transcodes it; a texture the game does
+//! not decode (AVIF) draws untextured, and requiring its extension does not refuse the file.
 
 use std::path::Path;
 
@@ -46,20 +47,71 @@ fn lossy_and_lossless_webp_decode() {
     assert!(worst <= 2, "lossy WebP decodes as dwebp does: off by {worst}/255");
 }
 
-/// The Fox with its texture named only through `KHR_texture_basisu` (required, no fallback):
+/// The Fox's texture as ETC1S and as Zstandard-supercompressed UASTC KTX2 files, named only
+/// through `KHR_texture_basisu` (required): the largest level transcodes to exactly the pixels
+/// Binomial's own transcoder gives (three.js's KTX2Loader: `<name>.rgba.png`), the right way
+/// up (close to the PNG it was encoded from: the encodings are lossy).
+#[test]
+fn ktx2_textures_decode_as_three_js_transcodes_them() {
+    let png = admit_file(&models_dir().join("Fox.glb"), &Limits::default()).expect("the Fox");
+    let [original] = png.import.model.images() else { panic!("one image") };
+    for (name, within) in [("Fox_etc1s", 12.0), ("Fox_uastc", 2.0)] {
+        let admitted = admit_file(&models_dir().join(format!("ktx2/{name}.glb")), &Limits::default())
+            .unwrap_or_else(|refused| panic!("{refused}"));
+        assert!(!admitted.report.has_errors(), "{}", admitted.report);
+        let [image] = admitted.import.model.images() else { panic!("{name}: one image") };
+        assert_eq!(admitted.import.model.materials()[0].base_color_texture, Some(0));
+        let reference =
+            image::open(models_dir().join(format!("ktx2/{name}.rgba.png"))).expect("reference").into_rgba8();
+        assert_eq!((image.width, image.height), reference.dimensions(), "{name}");
+        assert!(image.rgba8 == reference.as_raw().as_slice(), "{name} transcodes as Binomial's transcoder does");
+        let error = image.rgba8.iter().zip(&original.rgba8).map(|(a, b)| f64::from(a.abs_diff(*b))).sum::<f64>()
+            / image.rgba8.len() as f64;
+        assert!(error < within, "{name}: {error:.2}/255 from the PNG on average");
+    }
+}
+
+/// A KTX2 image whose largest level says it inflates to more than its pixels can take, or
+/// that is not KTX2 at all, is left out (the texture draws untextured) before anything is
+/// allocated for it.
+#[test]
+fn damaged_ktx2_images_draw_untextured() {
+    let (json, bin) =
+        crate::support::split_glb(&std::fs::read(models_dir().join("ktx2/Fox_uastc.glb")).expect("model"));
+    let view = &json["bufferViews"][json["images"][0]["bufferView"].as_u64().expect("view") as usize];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    for (at, value, says) in
+        [(96, u64::MAX / 2, "inflates to"), (80, u64::MAX - 4, "past the end"), (0, 0, "unrecognized format")]
+    {
+        let mut bin = bin.clone();
+        bin[start + at..start + at + 8].copy_from_slice(&value.to_le_bytes());
+        let glb = crate::support::glb(&json, &bin);
+        let admitted = admit_slice(&glb, None, Path::new("Fox_uastc.glb"), &Limits::default())
+            .unwrap_or_else(|refused| panic!("{refused}"));
+        let outcome = admitted.report.outcome();
+        assert!(
+            matches!(&outcome, Outcome::Loads { dropped, .. } if dropped == &[Part::Image { index: 0 }]),
+            "{outcome}"
+        );
+        assert!(admitted.report.to_string().contains(says), "{says}: {}", admitted.report);
+        assert_eq!(admitted.import.model.materials()[0].base_color_texture, None);
+    }
+}
+
+/// The Fox with its texture named only through `EXT_texture_avif` (required, no fallback):
 /// it loads, drawn untextured, and says why.
 #[test]
 fn undecoded_texture_formats_draw_untextured() {
     let path = models_dir().join("webp/Fox_webp.gltf");
     let mut json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("model")).expect("JSON");
-    json["textures"][0]["extensions"] = serde_json::json!({"KHR_texture_basisu": {"source": 0}});
-    json["images"][0] = serde_json::json!({"uri": "Fox_webp.webp", "mimeType": "image/ktx2"});
-    json["extensionsUsed"] = serde_json::json!(["KHR_texture_basisu"]);
-    json["extensionsRequired"] = serde_json::json!(["KHR_texture_basisu"]);
+    json["textures"][0]["extensions"] = serde_json::json!({"EXT_texture_avif": {"source": 0}});
+    json["images"][0] = serde_json::json!({"uri": "Fox_webp.webp", "mimeType": "image/avif"});
+    json["extensionsUsed"] = serde_json::json!(["EXT_texture_avif"]);
+    json["extensionsRequired"] = serde_json::json!(["EXT_texture_avif"]);
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/webp");
     let text = json.to_string();
-    let admitted = admit_slice(text.as_bytes(), Some(&folder), Path::new("Fox_ktx2.gltf"), &Limits::default())
+    let admitted = admit_slice(text.as_bytes(), Some(&folder), Path::new("Fox_avif.gltf"), &Limits::default())
         .unwrap_or_else(|refused| panic!("{refused}"));
     let outcome = admitted.report.outcome();
     assert!(
@@ -68,7 +120,7 @@ fn undecoded_texture_formats_draw_untextured() {
     );
     let issue = admitted.report.issues.iter().find(|i| !i.dropped().is_empty()).expect("why");
     assert_eq!((issue.code, issue.json_pointer.as_str()), ("PROPS_UNSUPPORTED_IMAGE", "/textures/0"));
-    assert!(issue.message.contains("KHR_texture_basisu"), "{}", issue.message);
+    assert!(issue.message.contains("EXT_texture_avif"), "{}", issue.message);
     assert!(admitted.import.model.images().is_empty());
     assert_eq!(admitted.import.model.materials()[0].base_color_texture, None);
 }
