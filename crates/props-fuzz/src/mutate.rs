@@ -1,9 +1,14 @@
 //! Structure-aware mutations of glTF files: the JSON is edited as JSON (values set to extremes
 //! or wrong types, arrays resized, indices shifted, keys removed, data URIs' base64 edited),
 //! binary data as numbers (floats made NaN or huge, integers maxed), the GLB container as
-//! chunks (lengths and types edited), and the file as bytes (truncated, bytes flipped). One
-//! to four mutations are stacked per input. Deterministic: the same seed file and generator
+//! chunks (lengths and types edited), and the file as bytes (truncated, bytes flipped). The
+//! encoded streams in a GLB's binary chunk (Draco and meshopt data, WebP, KTX2, PNG and JPEG
+//! images) are damaged on their own, the JSON left intact, so that inputs reach deep into
+//! their decoders: bits flipped, runs overwritten, header words made extreme. One to four
+//! mutations are stacked per input. Deterministic: the same seed file and generator
 //! state give the same bytes.
+
+use std::ops::Range;
 
 use base64::Engine as _;
 use serde_json::{Value, json};
@@ -23,6 +28,8 @@ pub struct Seed {
     bin: Option<Vec<u8>>,
     /// Whether it is a GLB.
     glb: bool,
+    /// The byte ranges of `bin` a decoder reads (see [`encoded_ranges`]).
+    encoded: Vec<Range<usize>>,
 }
 
 impl Seed {
@@ -36,7 +43,70 @@ impl Seed {
             Some((json, bin)) => (parse(json), bin.map(<[u8]>::to_vec), true),
             None => (parse(&bytes), None, false),
         };
-        Self { name, bytes, json, bin, glb }
+        let encoded = match (&json, &bin) {
+            (Some(json), Some(bin)) => encoded_ranges(json, bin.len()),
+            _ => Vec::new(),
+        };
+        Self { name, bytes, json, bin, glb, encoded }
+    }
+}
+
+/// The ranges of a binary chunk of `len` bytes (buffer 0 of a GLB) that decoders read: the
+/// views of Draco-compressed primitives and of images, and meshopt-compressed data.
+fn encoded_ranges(json: &Value, len: usize) -> Vec<Range<usize>> {
+    let number = |value: &Value| value.as_u64().and_then(|n| usize::try_from(n).ok());
+    let in_bin = |buffer: &Value, offset: &Value, length: &Value| {
+        let (start, length) = (number(offset).unwrap_or(0), number(length)?);
+        let end = start.checked_add(length)?.min(len);
+        (number(buffer) == Some(0) && start < end).then_some(start..end)
+    };
+    let view = |index: &Value| {
+        let view = json["bufferViews"].get(number(index)?)?;
+        in_bin(&view["buffer"], &view["byteOffset"], &view["byteLength"])
+    };
+    let list = |value: &Value| value.as_array().cloned().unwrap_or_default();
+    let primitives = list(&json["meshes"]).into_iter().flat_map(|mesh| list(&mesh["primitives"]));
+    let draco = primitives.filter_map(|p| view(&p["extensions"]["KHR_draco_mesh_compression"]["bufferView"]));
+    let images = list(&json["images"]).into_iter().filter_map(|image| view(&image["bufferView"]));
+    let meshopt = list(&json["bufferViews"]).into_iter().filter_map(|view| {
+        let extensions = &view["extensions"];
+        let compression = ["EXT_meshopt_compression", "KHR_meshopt_compression"]
+            .iter()
+            .map(|name| &extensions[*name])
+            .find(|c| c.is_object())?;
+        in_bin(&compression["buffer"], &compression["byteOffset"], &compression["byteLength"])
+    });
+    draco.chain(images).chain(meshopt).collect()
+}
+
+/// Damages one of `ranges` of `bin` as its decoder meets it: bits flipped, a run of bytes
+/// overwritten, or a word of its header (sizes, counts, offsets) made extreme.
+fn damage_encoded(bin: &mut [u8], ranges: &[Range<usize>], rng: &mut Rng) {
+    let Some(range) = ranges.get(rng.below(ranges.len().max(1))).filter(|r| r.end <= bin.len()) else { return };
+    let stream = &mut bin[range.clone()];
+    match rng.below(3) {
+        0 => {
+            for _ in 0..1 + rng.below(8) {
+                let at = rng.below(stream.len());
+                stream[at] ^= 1 << rng.below(8);
+            }
+        }
+        1 => {
+            let at = rng.below(stream.len());
+            let run = (1 + rng.below(16)).min(stream.len() - at);
+            let byte = [0, 0xff, rng.next_u64() as u8][rng.below(3)];
+            stream[at..at + run].fill(byte);
+        }
+        _ => {
+            // Headers lie in the first bytes: KTX2's sizes and level index, Draco's and the
+            // image formats' counts and dimensions.
+            let words = stream.len().min(128) / 4;
+            if words > 0 {
+                let at = 4 * rng.below(words);
+                let word = [0u32, 1, 0xffff, 0x0001_0000, 0x00ff_ffff, 0x7fff_ffff, u32::MAX][rng.below(7)];
+                stream[at..at + 4].copy_from_slice(&word.to_le_bytes());
+            }
+        }
     }
 }
 
@@ -369,6 +439,16 @@ fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut Rng) {
 /// now and then); one input in ten, or a seed without usable JSON, edited as bytes.
 #[must_use]
 pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
+    if let (Some(json), Some(bin)) = (&seed.json, &seed.bin)
+        && !seed.encoded.is_empty()
+        && rng.below(3) == 0
+    {
+        let mut bin = bin.clone();
+        for _ in 0..1 + rng.below(3) {
+            damage_encoded(&mut bin, &seed.encoded, rng);
+        }
+        return glb(json.to_string().as_bytes(), Some(&bin));
+    }
     if let Some(json) = seed.json.as_ref().filter(|_| rng.below(10) != 0) {
         let mut json = json.clone();
         for _ in 0..1 + rng.below(3) {
@@ -402,6 +482,36 @@ mod tests {
         };
         assert_eq!(run(7), run(7));
         assert!(run(7).iter().filter(|m| **m != seed.bytes).count() > 40);
+    }
+
+    #[test]
+    fn encoded_streams_are_found_and_damaged_alone() {
+        let json = json!({
+            "bufferViews": [
+                {"buffer": 0, "byteOffset": 4, "byteLength": 8},
+                {"buffer": 0, "byteOffset": 12, "byteLength": 4},
+                {"buffer": 1, "byteLength": 4},
+                {"buffer": 0, "byteLength": 2, "extensions": {"EXT_meshopt_compression":
+                    {"buffer": 0, "byteOffset": 16, "byteLength": 8}}},
+            ],
+            "meshes": [{"primitives": [{"extensions": {"KHR_draco_mesh_compression": {"bufferView": 0}}}]}],
+            "images": [{"bufferView": 1}, {"bufferView": 2}, {"uri": "x.png"}],
+        });
+        assert_eq!(encoded_ranges(&json, 20), [4..12, 12..16, 16..20]);
+        let file = glb(json.to_string().as_bytes(), Some(&[7; 20]));
+        let seed = Seed::new("t".into(), file);
+        let mut rng = Rng::new(3);
+        let mut damaged = 0;
+        for _ in 0..200 {
+            let mutated = mutate(&seed, &mut rng);
+            let Some((json_chunk, Some(bin))) = glb_chunks(&mutated) else { continue };
+            let parsed: Option<Value> = serde_json::from_slice(json_chunk).ok();
+            if parsed.as_ref() == Some(&json) && bin.len() == 20 && bin != [7; 20] {
+                assert!(bin[..4] == [7; 4], "only the streams are damaged");
+                damaged += 1;
+            }
+        }
+        assert!(damaged > 30, "{damaged} of 200 inputs damaged a stream alone");
     }
 
     #[test]

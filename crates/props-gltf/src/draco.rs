@@ -58,9 +58,9 @@ struct Compressed {
     /// The extension, or why it cannot be read.
     extension: Result<Extension, String>,
     /// The declared counts the decode may not pass: the points (of its attribute accessors),
-    /// the faces (of its index accessor).
+    /// the faces (of its index accessor; `None` without one, when the accessor limit caps them).
     points: u64,
-    faces: u64,
+    faces: Option<u64>,
     decoded: OnceCell<draco_core::Mesh>,
 }
 
@@ -103,8 +103,7 @@ impl DracoPrimitives {
                     path: format!("meshes[{m}].primitives[{p}].extensions.{EXTENSION}"),
                     extension,
                     points: points.max().unwrap_or(0),
-                    // Without an index accessor the triangles are not read: any count is let through.
-                    faces: primitive.indices.map_or(u64::MAX, |i| count(Some(i.value())) / 3),
+                    faces: primitive.indices.map(|i| count(Some(i.value())) / 3),
                     decoded: OnceCell::new(),
                 };
                 out.primitives.push(compressed);
@@ -165,7 +164,7 @@ impl Compressed {
         let stream = buffers.view(root, extension.buffer_view, limits, budget)?;
         let caps = DecodeLimits::default()
             .with_max_points(self.points)
-            .with_max_faces(self.faces)
+            .with_max_faces(self.faces.unwrap_or(limits.max_accessor_elements / 3))
             .with_max_decoded_bytes(budget.remaining());
         let mut buffer = DecoderBuffer::new(stream).with_limits(caps);
         let mut mesh = draco_core::Mesh::new();
