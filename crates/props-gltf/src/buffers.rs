@@ -11,8 +11,10 @@ use gltf::json::Root;
 
 use crate::error::{ErrorKind, FILE, ImportError};
 use crate::files::{self, Contents};
+use crate::glb;
 use crate::limits::{self, Budget, Limits};
 use crate::meshopt::{self, Compression};
+use crate::rules;
 use crate::uri::{self, Target};
 
 /// The JSON text and binary chunk of a `.gltf` or `.glb` file.
@@ -24,32 +26,19 @@ pub(crate) struct Container<'a> {
     pub bin: Option<Cow<'a, [u8]>>,
 }
 
-/// Splits a GLB file into its chunks (via the gltf crate, after checking the header that it
-/// trusts), or takes a `.gltf` file as JSON.
+/// Splits a GLB file into its chunks, or takes a `.gltf` file as JSON. A GLB whose framing has
+/// a problem the rule table finds fatal is an error (the first such problem).
 pub(crate) fn split_container(bytes: &[u8]) -> Result<Container<'_>, ImportError> {
-    if !bytes.starts_with(b"glTF") {
+    if !glb::is_glb(bytes) {
         return Ok(Container { json: Cow::Borrowed(bytes), bin: None });
     }
+    let (chunks, problems) = glb::read(bytes);
     let invalid = |reason: String| ImportError::at(FILE, ErrorKind::InvalidGlb { reason });
-    let word = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
-    let (Some(version), Some(length)) = (word(4), word(8)) else {
-        return Err(invalid(format!("the 12-byte header is cut short ({} bytes)", bytes.len())));
-    };
-    if version != 2 {
-        return Err(invalid(format!("container version {version}; only version 2 (glTF 2.0) is supported")));
+    if let Some(fatal) = problems.iter().find(|problem| rules::rule(problem.code).is_some()) {
+        return Err(invalid(format!("{} ({})", fatal.message, fatal.code)));
     }
-    let declared = usize::try_from(length).unwrap_or(usize::MAX);
-    if declared < 12 {
-        return Err(invalid(format!("the header declares {declared} bytes, less than the header itself")));
-    }
-    let Some(whole) = bytes.get(..declared) else {
-        return Err(invalid(format!(
-            "the file is truncated: its header declares {declared} bytes but it has {}",
-            bytes.len()
-        )));
-    };
-    let glb = gltf::Glb::from_slice(whole).map_err(|e| invalid(e.to_string()))?;
-    Ok(Container { json: glb.json, bin: glb.bin })
+    let chunks = chunks.ok_or_else(|| invalid("it has no JSON chunk".to_owned()))?;
+    Ok(Container { json: Cow::Borrowed(chunks.json), bin: chunks.bin.map(Cow::Borrowed) })
 }
 
 /// The data of every buffer of a file, each exactly its declared `byteLength` long (but for
@@ -216,23 +205,7 @@ mod tests {
     use super::*;
 
     fn glb(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
-        let pad = |n: usize| n.next_multiple_of(4);
-        let mut out = Vec::new();
-        let total = 12 + 8 + pad(json.len()) + bin.map_or(0, |b| 8 + pad(b.len()));
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(pad(json.len()) as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(json);
-        out.resize(20 + pad(json.len()), b' ');
-        if let Some(bin) = bin {
-            out.extend_from_slice(&(pad(bin.len()) as u32).to_le_bytes());
-            out.extend_from_slice(b"BIN\0");
-            out.extend_from_slice(bin);
-            out.resize(total, 0);
-        }
-        out
+        glb::write(json, bin).expect("small")
     }
 
     fn glb_error(bytes: &[u8]) -> String {
@@ -258,14 +231,14 @@ mod tests {
     #[test]
     fn broken_glb_headers_are_errors() {
         let file = glb(b"{}", Some(&[1, 2, 3]));
-        assert!(glb_error(&file[..7]).contains("header"));
+        assert!(glb_error(&file[..7]).contains("header is cut short"));
         assert!(glb_error(&file[..file.len() - 1]).contains("truncated"));
         let mut version = file.clone();
         version[4] = 1;
         assert!(glb_error(&version).contains("version 1"));
         let mut short = file.clone();
         short[8..12].copy_from_slice(&4u32.to_le_bytes());
-        assert!(glb_error(&short).contains("less than the header"));
+        assert!(glb_error(&short).contains("too few for any chunk"));
         let mut chunk = file;
         chunk[12..16].copy_from_slice(&1000u32.to_le_bytes());
         glb_error(&chunk);

@@ -33,6 +33,7 @@ mod drops;
 mod error;
 mod files;
 pub mod gate;
+pub mod glb;
 mod import;
 mod instancing;
 mod json_scan;

@@ -101,14 +101,8 @@ fn check_names(asset: &Asset, bytes: &[u8]) -> Result<()> {
 
 /// The parsed JSON chunk of a GLB file.
 fn glb_json(bytes: &[u8]) -> Result<Value> {
-    let word = |at: usize| -> Result<u32> {
-        let slice = bytes.get(at..at + 4).context("GLB too short")?;
-        Ok(u32::from_le_bytes(slice.try_into()?))
-    };
-    ensure!(bytes.starts_with(b"glTF") && word(16)? == u32::from_le_bytes(*b"JSON"), "not a GLB file");
-    let len = usize::try_from(word(12)?)?;
-    let json = bytes.get(20..20 + len).context("GLB JSON chunk truncated")?;
-    Ok(serde_json::from_slice(json)?)
+    let chunks = props_gltf::glb::read(bytes).0.context("not a GLB file")?;
+    Ok(serde_json::from_slice(chunks.json)?)
 }
 
 /// An empty asset stamped with this generator's name.

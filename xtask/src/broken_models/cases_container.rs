@@ -6,20 +6,14 @@ use serde_json::json;
 use super::{Case, Doc};
 use crate::test_models::builder::Container;
 
-/// A GLB file's JSON and BIN chunk data, as the builder writes them (JSON chunk first).
+/// A GLB file's JSON and BIN chunk data.
 fn chunks(bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
-    let word = |at: usize| -> Result<usize> {
-        let bytes: [u8; 4] = bytes.get(at..at + 4).context("short GLB")?.try_into()?;
-        Ok(usize::try_from(u32::from_le_bytes(bytes))?)
-    };
-    let json_len = word(12)?;
-    let json = bytes.get(20..20 + json_len).context("short JSON chunk")?.to_vec();
-    let bin_len = word(20 + json_len)?;
-    let bin = bytes.get(28 + json_len..28 + json_len + bin_len).context("short BIN chunk")?.to_vec();
-    Ok((json, bin))
+    let chunks = props_gltf::glb::read(bytes).0.context("not a GLB")?;
+    Ok((chunks.json.to_vec(), chunks.bin.context("no BIN chunk")?.to_vec()))
 }
 
-/// A GLB file (version 2, correct total length) of the given chunks, each written as given.
+/// A GLB file (version 2, correct total length) of the given chunks, each written as given: in
+/// any order, repeated, empty or of unknown types (the damage `props_gltf::glb::write` cannot do).
 fn assemble(chunks: &[(&[u8; 4], &[u8])]) -> Result<Vec<u8>> {
     let total = 12 + chunks.iter().map(|(_, data)| 8 + data.len()).sum::<usize>();
     let mut out = Vec::with_capacity(total);

@@ -965,19 +965,5 @@ fn write_json(value: &Value, depth: usize, out: &mut String) -> Result<()> {
 
 /// A GLB container: 12-byte header, JSON chunk (space padded), BIN chunk (zero padded).
 pub fn glb(root: &Value, bin: &[u8]) -> Result<Vec<u8>> {
-    let mut json = serde_json::to_vec(root)?;
-    json.resize(json.len().next_multiple_of(4), b' ');
-    let mut bin = bin.to_vec();
-    bin.resize(bin.len().next_multiple_of(4), 0);
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&u32::try_from(total)?.to_le_bytes());
-    for (chunk, kind) in [(&json, b"JSON"), (&bin, b"BIN\0")] {
-        out.extend_from_slice(&u32::try_from(chunk.len())?.to_le_bytes());
-        out.extend_from_slice(kind);
-        out.extend_from_slice(chunk);
-    }
-    Ok(out)
+    Ok(props_gltf::glb::write(&serde_json::to_vec(root)?, Some(bin))?)
 }

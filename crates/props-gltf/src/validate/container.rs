@@ -13,14 +13,10 @@ use super::report::Issue;
 use super::schema;
 use crate::document::{self, Document};
 use crate::error::{ErrorKind, FILE, ImportError};
+use crate::glb;
 use crate::json_scan;
 use crate::limits::{self, Budget, Limits};
 use crate::pointer::escape;
-
-/// GLB chunk type of the JSON chunk (`JSON`).
-const JSON_CHUNK: u32 = 0x4E4F_534A;
-/// GLB chunk type of the binary chunk (`BIN\0`).
-const BIN_CHUNK: u32 = 0x004E_4942;
 
 /// A file whose container and JSON could be read as glTF 2.
 pub(super) struct Parsed<'a> {
@@ -38,12 +34,7 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
         issues.push(importer::issue(&error));
         return None;
     }
-    if looks_like_glb(bytes) && !bytes.starts_with(b"glTF") {
-        let magic = String::from_utf8_lossy(&bytes[..4]).into_owned();
-        framing(issues, "GLB_INVALID_MAGIC", format!("GLB magic {magic:?}, not \"glTF\""));
-        return None;
-    }
-    let (json, bin) = if bytes.starts_with(b"glTF") { glb(bytes, issues)? } else { (bytes, None) };
+    let (json, bin) = if glb::is_glb(bytes) || looks_like_glb(bytes) { glb(bytes, issues)? } else { (bytes, None) };
     if let Err(error) = json_scan::check(json, limits, budget) {
         issues.push(importer::issue(&error));
         return None;
@@ -78,129 +69,12 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
 /// Splits a GLB file into its JSON and BIN chunks, reporting framing problems with
 /// Khronos's `GLB_*` codes; `None` when there is no usable JSON chunk.
 fn glb<'a>(bytes: &'a [u8], issues: &mut Issues) -> Option<(&'a [u8], Option<&'a [u8]>)> {
-    let word = |at: usize| {
-        let end = at.checked_add(4)?;
-        bytes.get(at..end).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
-    };
-    let (Some(version), Some(length)) = (word(4), word(8)) else {
-        framing(
-            issues,
-            "GLB_UNEXPECTED_END_OF_HEADER",
-            format!("the 12-byte GLB header is cut short ({} bytes)", bytes.len()),
-        );
-        return None;
-    };
-    if version != 2 {
-        framing(
-            issues,
-            "GLB_INVALID_VERSION",
-            format!("GLB version {version}; only version 2 (glTF 2.0) is supported"),
-        );
-        return None;
+    let (chunks, problems) = glb::read(bytes);
+    for problem in problems {
+        let issue = if problem.warning { Issue::warning } else { Issue::error };
+        issues.push(issue(problem.code, "", problem.message));
     }
-    let declared = usize::try_from(length).unwrap_or(usize::MAX);
-    if declared < 20 {
-        framing(
-            issues,
-            "GLB_LENGTH_TOO_SMALL",
-            format!("the GLB header declares {declared} bytes, too few for any chunk"),
-        );
-    }
-    if declared != bytes.len() {
-        framing(
-            issues,
-            "GLB_LENGTH_MISMATCH",
-            format!("the GLB header declares {declared} bytes, but the file has {}", bytes.len()),
-        );
-    }
-    let end = declared.min(bytes.len());
-    let (mut json, mut bin) = (None, None);
-    let mut offset = 12;
-    let mut chunks = 0;
-    while offset < bytes.len() {
-        let first = chunks == 0;
-        let (Some(chunk_length), Some(kind)) = (word(offset), word(offset + 4)) else {
-            framing(
-                issues,
-                "GLB_UNEXPECTED_END_OF_CHUNK_HEADER",
-                format!("a chunk header at byte {offset} is cut short"),
-            );
-            break;
-        };
-        let start = offset + 8;
-        let length = usize::try_from(chunk_length).unwrap_or(usize::MAX);
-        let chunk_end = start.saturating_add(length);
-        if chunk_length == 0 && kind == JSON_CHUNK {
-            framing(issues, "GLB_EMPTY_CHUNK", format!("the JSON chunk at byte {offset} is empty"));
-        }
-        if !chunk_length.is_multiple_of(4) {
-            framing(
-                issues,
-                "GLB_CHUNK_LENGTH_UNALIGNED",
-                format!("chunk length {chunk_length} is not a multiple of 4"),
-            );
-        }
-        let data = match bytes.get(start..chunk_end).filter(|_| chunk_end <= end) {
-            Some(data) => Some(data),
-            None => {
-                framing(
-                    issues,
-                    "GLB_CHUNK_TOO_BIG",
-                    format!("a chunk of {chunk_length} bytes at byte {offset} does not fit the file"),
-                );
-                // (A cut JSON chunk is reported as JSON that ends early.)
-                if chunk_end > bytes.len() && kind != JSON_CHUNK {
-                    let message = format!("the file ends inside the chunk at byte {offset}: it is cut short");
-                    framing(issues, "GLB_UNEXPECTED_END_OF_CHUNK_DATA", message);
-                }
-                None
-            }
-        };
-        match (kind, first) {
-            (JSON_CHUNK, true) => json = data,
-            (JSON_CHUNK | BIN_CHUNK, false) if (kind == JSON_CHUNK) || bin.is_some() => {
-                framing(issues, "GLB_DUPLICATE_CHUNK", format!("a second {} chunk", chunk_name(kind)));
-            }
-            (BIN_CHUNK, false) => {
-                if chunks > 1 {
-                    framing(issues, "GLB_UNEXPECTED_BIN_CHUNK", "the BIN chunk must be the second chunk".to_owned());
-                }
-                bin = data;
-            }
-            (_, true) => {
-                framing(
-                    issues,
-                    "GLB_UNEXPECTED_FIRST_CHUNK",
-                    format!("the first chunk is {}, not JSON", chunk_name(kind)),
-                );
-                return None;
-            }
-            (_, false) => {
-                let message = format!("unknown chunk type {kind:#010x} is ignored");
-                issues.push(Issue::warning("GLB_UNKNOWN_CHUNK_TYPE", "", message));
-            }
-        }
-        chunks += 1;
-        if bytes.len() < chunk_end {
-            break;
-        }
-        offset = chunk_end;
-    }
-    Some((json?, bin))
-}
-
-/// Reports a GLB framing error (of the file as a whole).
-fn framing(issues: &mut Issues, code: &'static str, message: String) {
-    issues.push(Issue::error(code, "", message));
-}
-
-/// The name of a chunk type, for messages.
-fn chunk_name(kind: u32) -> String {
-    match kind {
-        JSON_CHUNK => "JSON".to_owned(),
-        BIN_CHUNK => "BIN".to_owned(),
-        _ => format!("{kind:#010x}"),
-    }
+    chunks.map(|chunks| (chunks.json, chunks.bin))
 }
 
 /// Extensions a file cannot use without requiring them.
@@ -372,58 +246,6 @@ pub(super) fn reference_issue(error: &ImportError) -> Issue {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn glb_codes(bytes: &[u8]) -> Vec<&'static str> {
-        let mut issues = Issues::default();
-        glb(bytes, &mut issues);
-        issues.into_vec().iter().map(|i| i.code).collect()
-    }
-
-    fn file(chunks: &[(u32, &[u8])]) -> Vec<u8> {
-        let total = 12 + chunks.iter().map(|(_, d)| 8 + d.len()).sum::<usize>();
-        let mut out = b"glTF".to_vec();
-        for word in [2, total as u32] {
-            out.extend_from_slice(&word.to_le_bytes());
-        }
-        for (kind, data) in chunks {
-            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            out.extend_from_slice(&kind.to_le_bytes());
-            out.extend_from_slice(data);
-        }
-        out
-    }
-
-    #[test]
-    fn glb_framing() {
-        let good = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, &[1, 2, 3, 4])]);
-        let mut issues = Issues::default();
-        let (json, bin) = glb(&good, &mut issues).expect("valid");
-        assert_eq!((json, bin, issues.into_vec().len()), (&b"{}  "[..], Some(&[1u8, 2, 3, 4][..]), 0));
-        assert_eq!(glb_codes(&good[..10]), ["GLB_UNEXPECTED_END_OF_HEADER"]);
-        assert_eq!(glb_codes(&file(&[(BIN_CHUNK, b"abcd"), (JSON_CHUNK, b"{}  ")])), ["GLB_UNEXPECTED_FIRST_CHUNK"]);
-        assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b"{} ")])), ["GLB_CHUNK_LENGTH_UNALIGNED"]);
-        let two = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, b"abcd"), (BIN_CHUNK, b"abcd")]);
-        assert_eq!(glb_codes(&two), ["GLB_DUPLICATE_CHUNK"]);
-        assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b"{}  "), (7, b"abcd")])), ["GLB_UNKNOWN_CHUNK_TYPE"]);
-        let third = file(&[(JSON_CHUNK, b"{}  "), (7, b"abcd"), (BIN_CHUNK, b"abcd")]);
-        assert_eq!(glb_codes(&third), ["GLB_UNKNOWN_CHUNK_TYPE", "GLB_UNEXPECTED_BIN_CHUNK"]);
-        assert_eq!(glb_codes(&file(&[(JSON_CHUNK, b""), (BIN_CHUNK, b"abcd")])), ["GLB_EMPTY_CHUNK"]);
-        let mut long = good.clone();
-        long[12..16].copy_from_slice(&1000u32.to_le_bytes());
-        assert_eq!(glb_codes(&long), ["GLB_CHUNK_TOO_BIG"]);
-        let mut cut_bin = file(&[(JSON_CHUNK, b"{}  "), (BIN_CHUNK, b"abcd")]);
-        cut_bin[24..28].copy_from_slice(&64u32.to_le_bytes());
-        assert_eq!(glb_codes(&cut_bin), ["GLB_CHUNK_TOO_BIG", "GLB_UNEXPECTED_END_OF_CHUNK_DATA"]);
-        let mut short = good;
-        short[8..12].copy_from_slice(&8u32.to_le_bytes());
-        assert_eq!(
-            glb_codes(&short),
-            ["GLB_LENGTH_TOO_SMALL", "GLB_LENGTH_MISMATCH", "GLB_CHUNK_TOO_BIG", "GLB_CHUNK_TOO_BIG"]
-        );
-        let mut huge = file(&[(JSON_CHUNK, b"{}  ")]);
-        huge[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(glb_codes(&huge), ["GLB_CHUNK_LENGTH_UNALIGNED", "GLB_CHUNK_TOO_BIG"]);
-    }
 
     #[test]
     fn json_that_is_not_gltf_is_located() {

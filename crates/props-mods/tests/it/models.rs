@@ -39,22 +39,7 @@ pub fn bin() -> Vec<u8> {
 
 /// A valid binary glTF (`.glb`).
 pub fn glb(node: &str) -> Vec<u8> {
-    let mut json = json(node, None).into_bytes();
-    json.resize(json.len().next_multiple_of(4), b' ');
-    let bin = positions();
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let word = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes();
-    let mut out = Vec::with_capacity(total);
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend(word(total));
-    out.extend(word(json.len()));
-    out.extend(b"JSON");
-    out.extend(json);
-    out.extend(word(bin.len()));
-    out.extend(b"BIN\0");
-    out.extend(bin);
-    out
+    props_gltf::glb::write(json(node, None).as_bytes(), Some(&positions())).expect("small")
 }
 
 /// Not JSON at all (a file saved half-way, say).
