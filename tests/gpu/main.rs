@@ -5,5 +5,6 @@ mod goldens;
 mod morph;
 mod palette_paths;
 mod skinning;
+mod textures;
 mod tint;
 mod vertex_colors;

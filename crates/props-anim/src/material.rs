@@ -28,4 +28,8 @@ pub struct Image {
     pub height: u32,
     /// `width * height * 4` bytes.
     pub rgba8: Vec<u8>,
+    /// The KTX2 file of Basis Universal data (`KHR_texture_basisu`) that `rgba8` is the
+    /// largest level of, when the image is one: a renderer may upload the file's own mip levels
+    /// in a GPU block format (BC7, ASTC, ETC2) instead of `rgba8`.
+    pub ktx2: Option<Vec<u8>>,
 }

@@ -275,7 +275,8 @@ impl Model {
                     + targets
             })
             .sum();
-        let images: u64 = self.images.iter().map(|image| image.rgba8.len() as u64).sum();
+        let images: u64 =
+            self.images.iter().map(|image| (image.rgba8.len() + image.ktx2.as_ref().map_or(0, Vec::len)) as u64).sum();
         let keys: u64 = self
             .clips
             .iter()

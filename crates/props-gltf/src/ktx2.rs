@@ -1,8 +1,10 @@
 //! KTX2 images of Basis Universal data (`KHR_texture_basisu`: glTF-Transform's `etc1s` and
 //! `uastc`, gltfpack's `-tc`), transcoded to RGBA8 by `basisu`, a pure-Rust port of Binomial's
-//! transcoder. What the largest level would take is checked against the limits and charged to
-//! the budget before anything is transcoded: its pixels, and the bytes its supercompressed data
-//! says it inflates to (which the transcoder allocates before inflating it).
+//! transcoder. What the file would take is checked against the limits and charged to the budget
+//! before anything is transcoded: the largest level's pixels, and the bytes each level's
+//! supercompressed data says it inflates to (which the transcoder allocates before inflating
+//! it). The game keeps the file for its levels, which the renderer may transcode to a GPU
+//! block format.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -40,23 +42,11 @@ pub(crate) fn decode(
     let (width, height) = transcoder.base_dimensions();
     let pixels = u64::from(width) * u64::from(height);
     limits::check(pixels, limits.max_image_pixels, "pixels of an image", path)?;
-    let word = |at: usize| bytes.get(at..at + 8).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes);
-    let (Some(offset), Some(length), Some(inflated)) =
-        (word(LEVEL_INDEX), word(LEVEL_INDEX + 8), word(LEVEL_INDEX + 16))
-    else {
-        return Err(failed("its level index is cut short".to_owned()));
-    };
-    if offset.checked_add(length).is_none_or(|end| end > bytes.len() as u64) {
-        return Err(failed(format!("its largest level (bytes {offset}.. +{length}) lies past the end of the file")));
-    }
-    let info = transcoder.image_level_info(0).map_err(|error| failed(format!("{error:?}")))?;
-    let blocks = u64::from(info.num_blocks_x) * u64::from(info.num_blocks_y);
+    // Every level is checked, not only the largest: a renderer may transcode them all.
     let images = u64::from(transcoder.layer_count().max(1)) * u64::from(transcoder.face_count().max(1));
-    let most = blocks.saturating_mul(BLOCK_BYTES).saturating_mul(images);
-    if inflated > most {
-        let reason =
-            format!("its largest level says it inflates to {inflated} bytes; {width}x{height} pixels take {most}");
-        return Err(failed(reason));
+    let mut inflated = 0u64;
+    for level in 0..transcoder.level_count() {
+        inflated = inflated.saturating_add(check_level(bytes, &transcoder, level, images).map_err(failed)?);
     }
     budget.charge(inflated.saturating_add(pixels.saturating_mul(4)), path)?;
     // The transcoder reports malformed data as errors; should it still panic on some, that
@@ -71,4 +61,25 @@ pub(crate) fn decode(
         return Err(failed(format!("it transcodes to {} bytes, not {width}x{height} pixels", rgba.len())));
     }
     Ok((width, height, rgba))
+}
+
+/// Checks level `level`'s entry of the level index: its data lies inside the file, and it does
+/// not say it inflates to more than its blocks can take. Returns the bytes it inflates to.
+fn check_level(bytes: &[u8], transcoder: &Transcoder<'_>, level: u32, images: u64) -> Result<u64, String> {
+    let at = LEVEL_INDEX + 24 * level as usize;
+    let word = |at: usize| bytes.get(at..at + 8).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes);
+    let (Some(offset), Some(length), Some(inflated)) = (word(at), word(at + 8), word(at + 16)) else {
+        return Err("its level index is cut short".to_owned());
+    };
+    if offset.checked_add(length).is_none_or(|end| end > bytes.len() as u64) {
+        return Err(format!("level {level} (bytes {offset}.. +{length}) lies past the end of the file"));
+    }
+    let info = transcoder.image_level_info(level).map_err(|error| format!("level {level}: {error:?}"))?;
+    let blocks = u64::from(info.num_blocks_x) * u64::from(info.num_blocks_y);
+    let most = blocks.saturating_mul(BLOCK_BYTES).saturating_mul(images);
+    if inflated > most {
+        let (width, height) = (info.width, info.height);
+        return Err(format!("level {level} says it inflates to {inflated} bytes; {width}x{height} pixels take {most}"));
+    }
+    Ok(inflated)
 }

@@ -169,7 +169,14 @@ fn load_image(
     let (width, height, rgba8) = decode(&bytes, source, &path)?;
     let limit = source.limits.max_texture_dimension.max(1);
     if width.max(height) <= limit {
-        return Ok(Image { name, width, height, rgba8 });
+        // A KTX2 file is kept for its levels (a GPU block format), not for a downscaled image.
+        let ktx2 = if ktx2::is_ktx2(&bytes) {
+            source.budget.charge(bytes.len() as u64, &path)?;
+            Some(bytes.into_owned())
+        } else {
+            None
+        };
+        return Ok(Image { name, width, height, rgba8, ktx2 });
     }
     let scale = f64::from(limit) / f64::from(width.max(height));
     let fit = |side: u32| ((f64::from(side) * scale).round() as u32).clamp(1, limit);
@@ -183,7 +190,7 @@ fn load_image(
          {new_width}x{new_height}; export it at most {limit} pixels wide and high to keep its detail"
     );
     warn(warnings, &path, message);
-    Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw() })
+    Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw(), ktx2: None })
 }
 
 /// Decodes a PNG, JPEG, WebP or KTX2 image to RGBA8, checking its size before decoding it.

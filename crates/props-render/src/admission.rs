@@ -9,6 +9,7 @@
 use props_anim::{Model, Topology};
 
 use crate::gpu_model::GpuVertex;
+use crate::texture::Ktx2Levels;
 
 /// Bytes of one influence past the 8th on the device: joint and weight, 32 bits each.
 const INFLUENCE_BYTES: u64 = 8;
@@ -133,6 +134,8 @@ pub(crate) struct Bindable {
     pub table_bytes: u64,
     /// Bytes between draw uniforms.
     pub draw_stride: u32,
+    /// The device features of the GPU block formats KTX2 textures may be uploaded in.
+    pub block_formats: wgpu::Features,
 }
 
 /// What `model` takes on a device with `limits` and what the renderer can bind; or why the
@@ -142,7 +145,8 @@ pub(crate) fn footprint(
     limits: &wgpu::Limits,
     bindable: &Bindable,
 ) -> Result<GpuFootprint, ModelRefused> {
-    let Bindable { palette_matrices: max_palette_matrices, table_texels, table_bytes, draw_stride } = *bindable;
+    let Bindable { palette_matrices: max_palette_matrices, table_texels, table_bytes, draw_stride, block_formats } =
+        *bindable;
     for (i, image) in model.images().iter().enumerate() {
         if image.width.max(image.height) > limits.max_texture_dimension_2d {
             return Err(ModelRefused::TextureTooLarge {
@@ -210,7 +214,13 @@ pub(crate) fn footprint(
             mesh,
         });
     }
-    let texture_bytes = model.images().iter().map(|image| texture_bytes(image.width, image.height)).sum();
+    let texture_bytes = model
+        .images()
+        .iter()
+        .map(|image| {
+            Ktx2Levels::of(image, block_formats).map_or_else(|| texture_bytes(image.width, image.height), |l| l.bytes())
+        })
+        .sum();
     Ok(GpuFootprint { vertex_bytes, index_bytes, texture_bytes, uniform_bytes, influence_bytes, morph_bytes })
 }
 

@@ -71,7 +71,8 @@ impl GpuContext {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("props-render device"),
-                required_features: wgpu::Features::empty(),
+                // The GPU block formats KTX2 textures are uploaded in, where the adapter has them.
+                required_features: crate::texture::block_features(adapter.features()),
                 required_limits: adapter.limits(),
                 ..Default::default()
             })

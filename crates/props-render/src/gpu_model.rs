@@ -5,6 +5,7 @@ use props_anim::{Model, Primitive, Topology, WEIGHTS_PER_SLOT};
 
 use crate::admission::GpuFootprint;
 use crate::shaders::PaletteAccess;
+use crate::texture;
 use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};
 use wgpu::util::DeviceExt;
 
@@ -121,6 +122,8 @@ pub struct ModelLayouts {
     /// How the vertex shader reads a model's per-vertex tables (group 1, bindings 1 and 2:
     /// influences past the 8th, morph deltas): as the palette is read.
     pub tables: PaletteAccess,
+    /// The device features of the GPU block formats KTX2 textures may be uploaded in.
+    pub block_formats: wgpu::Features,
 }
 
 /// A model on the GPU: vertex and index buffers, draws, materials. Dropping it frees them.
@@ -242,8 +245,11 @@ impl GpuModel {
                 wgpu::BindGroupEntry { binding: 2, resource: deltas.binding() },
             ],
         });
-        let textures: Vec<wgpu::TextureView> =
-            model.images().iter().map(|image| crate::texture::upload_srgb(device, queue, image)).collect();
+        let textures: Vec<wgpu::TextureView> = model
+            .images()
+            .iter()
+            .map(|image| texture::upload_srgb(device, queue, image, layouts.block_formats))
+            .collect();
         let mut materials: Vec<wgpu::BindGroup> = model
             .materials()
             .iter()

@@ -31,13 +31,23 @@ pub struct RendererConfig {
     /// Skin meshes (the default). `false` draws every mesh in its bind pose without reading
     /// palettes: a debug view, and the baseline skinning is benchmarked against.
     pub skinning: bool,
+    /// Upload KTX2 textures' own levels in a GPU block format (BC7, ASTC 4x4, ETC2) where the
+    /// device takes one (the default); `false` uploads them as RGBA8, as other images.
+    pub block_compression: bool,
 }
 
 impl RendererConfig {
     /// Defaults for a target of `color_format`: MSAA on, palette binding from the adapter.
     #[must_use]
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
-        Self { color_format, msaa: true, palette: PaletteMode::Auto, max_palette_binding_bytes: None, skinning: true }
+        Self {
+            color_format,
+            msaa: true,
+            palette: PaletteMode::Auto,
+            max_palette_binding_bytes: None,
+            skinning: true,
+            block_compression: true,
+        }
     }
 }
 
@@ -155,6 +165,11 @@ impl Renderer {
             white: texture::white(device, queue),
             draw_stride: limits.min_uniform_buffer_offset_alignment,
             tables: access,
+            block_formats: if config.block_compression {
+                texture::block_features(device.features())
+            } else {
+                wgpu::Features::empty()
+            },
         };
         Self {
             device: device.clone(),
@@ -210,6 +225,7 @@ impl Renderer {
             table_texels,
             table_bytes,
             draw_stride: self.layouts.draw_stride,
+            block_formats: self.layouts.block_formats,
         };
         admission::footprint(model, &limits, &bindable)
     }

@@ -1,5 +1,9 @@
-//! Texture uploads: sRGB base color textures with mipmaps.
+//! Texture uploads: sRGB base color textures with mipmaps, KTX2 ones in a GPU block format
+//! (BC7, ASTC, ETC2) with their own levels where the device takes one.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use basisu::{DecodeFlags, TargetFormat, Transcoder};
 use props_anim::Image;
 use wgpu::util::DeviceExt;
 
@@ -33,29 +37,104 @@ fn downsample(pixels: &[u8], width: u32, height: u32) -> (Vec<u8>, u32, u32) {
     (out, w, h)
 }
 
-/// Uploads an RGBA8 image as an sRGB texture with a full mip chain.
+/// The GPU block formats a KTX2 image's levels are transcoded to, in the order tried, each with
+/// the device feature it needs and its Basis Universal target.
+const BLOCK_FORMATS: [(wgpu::Features, TargetFormat, wgpu::TextureFormat); 3] = [
+    (wgpu::Features::TEXTURE_COMPRESSION_BC, TargetFormat::Bc7Rgba, wgpu::TextureFormat::Bc7RgbaUnormSrgb),
+    (
+        wgpu::Features::TEXTURE_COMPRESSION_ASTC,
+        TargetFormat::Astc4x4Rgba,
+        wgpu::TextureFormat::Astc { block: wgpu::AstcBlock::B4x4, channel: wgpu::AstcChannel::UnormSrgb },
+    ),
+    (wgpu::Features::TEXTURE_COMPRESSION_ETC2, TargetFormat::Etc2Rgba, wgpu::TextureFormat::Etc2Rgba8UnormSrgb),
+];
+
+/// The device features block-compressed textures use, of those in `available` (what a device
+/// is asked for).
 #[must_use]
-pub fn upload_srgb(device: &wgpu::Device, queue: &wgpu::Queue, image: &Image) -> wgpu::TextureView {
+pub(crate) fn block_features(available: wgpu::Features) -> wgpu::Features {
+    BLOCK_FORMATS.iter().map(|(feature, ..)| *feature).fold(wgpu::Features::empty(), |all, f| all | f) & available
+}
+
+/// A KTX2 image's own mip levels, as they go to the GPU: in a block format, or RGBA8.
+pub(crate) struct Ktx2Levels<'a> {
+    transcoder: Transcoder<'a>,
+    target: TargetFormat,
+    format: wgpu::TextureFormat,
+    levels: u32,
+}
+
+impl<'a> Ktx2Levels<'a> {
+    /// `image`'s levels on a device with `features` (the block formats it may use): in the
+    /// first block format it allows when the image is whole 4x4 blocks, else RGBA8. `None`
+    /// when it is not a KTX2 image or the file does not hold its full mip chain (then levels
+    /// made from `rgba8` draw better than the few the file has).
+    pub(crate) fn of(image: &'a Image, features: wgpu::Features) -> Option<Self> {
+        let transcoder = Transcoder::new(image.ktx2.as_deref()?).ok()?;
+        let (width, height) = transcoder.base_dimensions();
+        let levels = transcoder.level_count();
+        if (width, height) != (image.width, image.height) || levels != 32 - width.max(height).leading_zeros() {
+            return None;
+        }
+        let whole = width.is_multiple_of(4) && height.is_multiple_of(4);
+        let block = BLOCK_FORMATS.into_iter().find(|(feature, ..)| whole && features.contains(*feature));
+        let (target, format) =
+            block.map_or((TargetFormat::Rgba32, wgpu::TextureFormat::Rgba8UnormSrgb), |(_, t, f)| (t, f));
+        Some(Self { transcoder, target, format, levels })
+    }
+
+    /// Bytes on the GPU, every level.
+    pub(crate) fn bytes(&self) -> u64 {
+        (0..self.levels)
+            .filter_map(|level| self.transcoder.output_size(level, self.target).ok())
+            .map(|b| b as u64)
+            .sum()
+    }
+
+    /// Every level transcoded, largest first; `None` when one does not transcode.
+    fn transcode(&self) -> Option<Vec<u8>> {
+        let mut data = Vec::with_capacity(usize::try_from(self.bytes()).ok()?);
+        for level in 0..self.levels {
+            // The importer checked the level index; a level that still fails (or panics the
+            // transcoder) sends the image to the path of other images.
+            let level =
+                catch_unwind(AssertUnwindSafe(|| self.transcoder.transcode(level, self.target, DecodeFlags::NONE)));
+            data.extend_from_slice(&level.ok()?.ok()?);
+        }
+        Some(data)
+    }
+}
+
+/// Uploads a base colour image as an sRGB texture with a full mip chain: a KTX2 image's own
+/// levels, in the first GPU block format `features` allow (BC7, ASTC 4x4, ETC2) or else as
+/// RGBA8; any other image's RGBA8 pixels with levels made by a box filter in linear space.
+#[must_use]
+pub(crate) fn upload_srgb(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    image: &Image,
+    features: wgpu::Features,
+) -> wgpu::TextureView {
     let (width, height) = (image.width.max(1), image.height.max(1));
-    let mip_level_count = 32 - width.max(height).leading_zeros();
-    let mut data = Vec::with_capacity(image.rgba8.len() * 4 / 3 + 4);
-    let (mut level, mut w, mut h) = (image.rgba8.clone(), width, height);
-    if level.len() != (width * height * 4) as usize {
-        level = vec![255; (width * height * 4) as usize];
-    }
-    for _ in 0..mip_level_count {
-        data.extend_from_slice(&level);
-        (level, w, h) = downsample(&level, w, h);
-    }
+    let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
+    let own =
+        Ktx2Levels::of(image, features).and_then(|levels| Some((levels.format, levels.levels, levels.transcode()?)));
+    let (format, mip_level_count, data) = match own {
+        Some(own) => own,
+        None => {
+            let mip_level_count = 32 - width.max(height).leading_zeros();
+            (wgpu::TextureFormat::Rgba8UnormSrgb, mip_level_count, rgba8_mips(image, mip_level_count))
+        }
+    };
     let texture = device.create_texture_with_data(
         queue,
         &wgpu::TextureDescriptor {
             label: image.name.as_deref(),
-            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+            size,
             mip_level_count,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8UnormSrgb,
+            format,
             usage: wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         },
@@ -65,10 +144,26 @@ pub fn upload_srgb(device: &wgpu::Device, queue: &wgpu::Queue, image: &Image) ->
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
+/// `image`'s RGBA8 pixels and `mip_level_count - 1` levels below them.
+fn rgba8_mips(image: &Image, mip_level_count: u32) -> Vec<u8> {
+    let (width, height) = (image.width.max(1), image.height.max(1));
+    let mut data = Vec::with_capacity(image.rgba8.len() * 4 / 3 + 4);
+    let (mut level, mut w, mut h) = (image.rgba8.clone(), width, height);
+    if level.len() != (width * height * 4) as usize {
+        level = vec![255; (width * height * 4) as usize];
+    }
+    for _ in 0..mip_level_count {
+        data.extend_from_slice(&level);
+        (level, w, h) = downsample(&level, w, h);
+    }
+    data
+}
+
 /// A 1x1 white sRGB texture: the base color texture of untextured materials.
 #[must_use]
-pub fn white(device: &wgpu::Device, queue: &wgpu::Queue) -> wgpu::TextureView {
-    upload_srgb(device, queue, &Image { name: Some("white".into()), width: 1, height: 1, rgba8: vec![255; 4] })
+pub(crate) fn white(device: &wgpu::Device, queue: &wgpu::Queue) -> wgpu::TextureView {
+    let white = Image { name: Some("white".into()), width: 1, height: 1, rgba8: vec![255; 4], ktx2: None };
+    upload_srgb(device, queue, &white, wgpu::Features::empty())
 }
 
 #[cfg(test)]
