@@ -178,10 +178,14 @@ fn rotation_record(a: Vec4, b: Vec4) -> Vec<Vec4> {
         let (a, b) = (unit(a), unit(b));
         (a, b, (2.0 * (a - b).length().atan2((a + b).length())) as f32)
     };
-    if angle == 0.0 {
+    // No angle, or one so small (below 1e-38 rad) that the keys divided by its sine would
+    // overflow f32: the same rotation to within f32, held. (A fuzzed clip keyed 1e-41 s apart
+    // made such a pair, and the fast path's pose infinite.)
+    let sine = f64::from(angle).sin();
+    if sine * f64::from(f32::MAX) < 1.0 {
         return vec![a.as_vec4(), a.as_vec4(), HOLD];
     }
-    let inverse_sine = 1.0 / f64::from(angle).sin();
+    let inverse_sine = 1.0 / sine;
     vec![(a * inverse_sine).as_vec4(), (b * inverse_sine).as_vec4(), Vec4::new(angle, 0.0, 0.0, 0.0)]
 }
 
@@ -493,6 +497,13 @@ mod tests {
             }
         }
         assert!(worst < 4.0 * f64::from(f32::EPSILON), "worst {worst}");
+        // Keys a denormal apart: held, never divided by a sine that overflows f32.
+        let (a, b) = (Vec4::new(-0.0, -0.0, -0.0, -1.0), Vec4::new(-0.0, -4.8084e-41, -0.0, -1.0));
+        let baked = BakedClip { data: rotation_record(a, b), ..BakedClip::new(&translation_clip(vec![0.0, 1.0])) };
+        for i in 0..=16 {
+            let got = baked.value(Kind::Rotation, 0, i as f32 / 16.0);
+            assert!(got.is_finite() && (got - a).abs().max_element() < f32::EPSILON, "{got}");
+        }
         let held = rotation_record(Vec4::new(0.0, 0.6, 0.0, 0.8), Vec4::new(0.0, 0.6, 0.0, 0.8));
         let baked = BakedClip { data: held, ..BakedClip::new(&translation_clip(vec![0.0, 1.0])) };
         assert_eq!(baked.value(Kind::Rotation, 0, 0.3), Vec4::new(0.0, 0.6, 0.0, 0.8), "holds are exact");
