@@ -261,17 +261,16 @@ impl<'a> Accessors<'a> {
                 let region = Region { offset, stride, count, component, normalized, path: &path };
                 self.elements(view.value(), &region)?
             }
-            None => match self.draco.fill(index, self.root, self.buffers, self.limits, self.budget) {
-                Some(filled) => {
-                    let region = Region { offset: 0, stride: None, count, component, normalized, path: &path };
-                    self.reserve::<T, N>(count, &path)?;
-                    Self::elements_in(&filled?, &region)?
+            None => {
+                self.reserve::<T, N>(count, &path)?;
+                match self.draco.fill(index, self.root, self.buffers, self.limits, self.budget) {
+                    Some(filled) => {
+                        let region = Region { offset: 0, stride: None, count, component, normalized, path: &path };
+                        Self::elements_in(&filled?, &region)?
+                    }
+                    None => vec![[T::default(); N]; usize::try_from(count).unwrap_or(usize::MAX)],
                 }
-                None => {
-                    self.reserve::<T, N>(count, &path)?;
-                    vec![[T::default(); N]; usize::try_from(count).unwrap_or(usize::MAX)]
-                }
-            },
+            }
         };
         if let Some(sparse) = &accessor.sparse {
             self.apply_sparse(sparse, &mut elements, component, normalized, &path)?;

@@ -62,6 +62,8 @@ struct Compressed {
     points: u64,
     faces: Option<u64>,
     decoded: OnceCell<draco_core::Mesh>,
+    /// Why the decoder failed on the stream, once it has (not tried again for the next accessor).
+    failure: OnceCell<String>,
 }
 
 /// The compressed primitives of a file, and the accessors they fill.
@@ -105,6 +107,7 @@ impl DracoPrimitives {
                     points: points.max().unwrap_or(0),
                     faces: primitive.indices.map(|i| count(Some(i.value())) / 3),
                     decoded: OnceCell::new(),
+                    failure: OnceCell::new(),
                 };
                 out.primitives.push(compressed);
                 for (accessor, fill) in filled {
@@ -155,10 +158,13 @@ impl Compressed {
         limits: &Limits,
         budget: &Budget,
     ) -> Result<&draco_core::Mesh, ImportError> {
+        let path = &self.path;
         if let Some(mesh) = self.decoded.get() {
             return Ok(mesh);
         }
-        let path = &self.path;
+        if let Some(reason) = self.failure.get() {
+            return Err(failed(path, reason.clone()));
+        }
         let extension = self.extension.as_ref().map_err(|reason| failed(path, format!("the extension: {reason}")))?;
         limits::check(self.points, limits.max_vertices, "vertices of a primitive", path)?;
         let stream = buffers.view(root, extension.buffer_view, limits, budget)?;
@@ -170,10 +176,13 @@ impl Compressed {
         let mut mesh = draco_core::Mesh::new();
         // The decoder reports malformed streams as errors; should it still panic on one,
         // that primitive is dropped rather than the game brought down.
-        match catch_unwind(AssertUnwindSafe(|| MeshDecoder::new().decode(&mut buffer, &mut mesh))) {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => return Err(failed(path, format!("Draco could not decode it ({error})"))),
-            Err(_) => return Err(failed(path, "the Draco decoder failed on it".to_owned())),
+        let reason = match catch_unwind(AssertUnwindSafe(|| MeshDecoder::new().decode(&mut buffer, &mut mesh))) {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some(format!("Draco could not decode it ({error})")),
+            Err(_) => Some("the Draco decoder failed on it".to_owned()),
+        };
+        if let Some(reason) = reason {
+            return Err(failed(path, self.failure.get_or_init(|| reason).clone()));
         }
         let attributes = (0..mesh.num_attributes()).filter_map(|i| mesh.try_attribute(i).ok());
         let bytes = attributes.map(|a| a.buffer().data().len() as u64).sum::<u64>();
