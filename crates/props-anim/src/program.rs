@@ -460,13 +460,6 @@ impl Program {
         self.clips[clip].duration
     }
 
-    /// World matrices computed per instance: the moving nodes whose world a palette matrix or
-    /// a moving child needs (a joint with a fixed local and nothing below it needs none).
-    #[must_use]
-    pub fn moving_nodes(&self) -> usize {
-        self.steps.len()
-    }
-
     /// Working memory for [`Program::write_palettes4`] (allocates; make one per thread and
     /// keep it).
     #[must_use]

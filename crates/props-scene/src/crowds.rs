@@ -1,9 +1,10 @@
 //! Each prop model's instances on the animation runtime: the model compiled for what the
 //! scene animates on it ([`Program`]), the runtime's [`Crowd`] holding every instance's
 //! animation state (layers, driver values, culling sphere), and where each instance stands.
-//! The scene's systems write states and placements; [`PropCrowd::update`] poses the visible
-//! instances into the frame's palettes and [`PropCrowd::extract`] lists them. The one code
-//! path from clip to palette: the scene poses nothing itself.
+//! The scene's systems write states and placements; each frame [`PropCrowd::plan`] culls and
+//! shares poses, [`PropCrowd::write`] poses the visible instances into the frame's palettes
+//! and [`PropCrowd::extract_into`] lists them. The one code path from clip to palette: the
+//! scene poses nothing itself.
 
 use glam::Affine3A;
 use props_anim::{
