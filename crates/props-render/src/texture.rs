@@ -66,9 +66,10 @@ pub(crate) struct Ktx2Levels<'a> {
 
 impl<'a> Ktx2Levels<'a> {
     /// `image`'s levels on a device with `features` (the block formats it may use): in the
-    /// first block format it allows when the image is whole 4x4 blocks, else RGBA8. `None`
-    /// when it is not a KTX2 image or the file does not hold its full mip chain (then levels
-    /// made from `rgba8` draw better than the few the file has).
+    /// first block format it allows that the file's data transcodes to, when the image is
+    /// whole 4x4 blocks, else RGBA8. `None` when it is not a KTX2 image, the file does not hold
+    /// its full mip chain (then levels made from `rgba8` draw better than the few the file
+    /// has) or its data transcodes to neither.
     pub(crate) fn of(image: &'a Image, features: wgpu::Features) -> Option<Self> {
         let transcoder = Transcoder::new(image.ktx2.as_deref()?).ok()?;
         let (width, height) = transcoder.base_dimensions();
@@ -77,10 +78,12 @@ impl<'a> Ktx2Levels<'a> {
             return None;
         }
         let whole = width.is_multiple_of(4) && height.is_multiple_of(4);
-        let block = BLOCK_FORMATS.into_iter().find(|(feature, ..)| whole && features.contains(*feature));
+        let takes =
+            |feature: wgpu::Features, target| whole && features.contains(feature) && transcoder.supports(target);
+        let block = BLOCK_FORMATS.into_iter().find(|&(feature, target, _)| takes(feature, target));
         let (target, format) =
             block.map_or((TargetFormat::Rgba32, wgpu::TextureFormat::Rgba8UnormSrgb), |(_, t, f)| (t, f));
-        Some(Self { transcoder, target, format, levels })
+        transcoder.supports(target).then_some(Self { transcoder, target, format, levels })
     }
 
     /// Bytes on the GPU, every level.
