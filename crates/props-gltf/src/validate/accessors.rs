@@ -175,7 +175,7 @@ fn decode_error(check: &mut Check<'_>, i: usize, error: &ImportError) {
     }
 }
 
-/// Floats finite (whether they are).
+/// Reports the first element that is not finite, if any; whether all are finite.
 fn check_finite(check: &mut Check<'_>, i: usize, format: Format, values: &[f32]) -> bool {
     let width = format.components();
     let Some(at) = values.iter().position(|v| !v.is_finite()) else { return true };
