@@ -24,7 +24,7 @@ use crate::error::{ErrorKind, ImportError};
 use crate::limits::{self, Budget, Limits};
 
 /// The extension's name.
-pub(crate) const EXTENSION: &str = "KHR_draco_mesh_compression";
+const EXTENSION: &str = "KHR_draco_mesh_compression";
 
 /// A primitive's extension, as the file writes it.
 #[derive(Debug, Deserialize)]
