@@ -16,8 +16,9 @@
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
-use crate::clip::{Clip, Interpolation, Keyframes};
+use crate::clip::{Clip, Keyframes};
 use crate::interpolate::CLOSE_COSINE;
+use crate::interpolate::Interpolation;
 use crate::rig::NodeId;
 use crate::rows4::transpose;
 use crate::transform::Transform;

@@ -18,7 +18,8 @@
 
 use glam::{Affine3A, DVec3, DVec4, Quat, Vec3};
 
-use crate::clip::{Interpolation, Keyframes};
+use crate::clip::Keyframes;
+use crate::interpolate::Interpolation;
 use crate::model::Model;
 use crate::rig::NodeId;
 use crate::transform::RestTransform;

@@ -2,31 +2,10 @@
 
 use glam::{Quat, Vec3};
 
+use crate::interpolate::{self, Interpolation};
 use crate::keys::{KeyCursor, Segment};
+use crate::pose::Pose;
 use crate::rig::{NodeId, Rig};
-use crate::{interpolate, pose::Pose};
-
-/// How a sampler interpolates between keys (glTF `sampler.interpolation`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Interpolation {
-    /// Hold the value of the previous key.
-    Step,
-    /// Linear; spherical linear (shortest path) for rotations.
-    Linear,
-    /// Cubic Hermite spline; each key stores in-tangent, value, out-tangent.
-    CubicSpline,
-}
-
-impl Interpolation {
-    /// Values stored per key and component: 3 for cubic splines, 1 otherwise.
-    #[must_use]
-    pub fn values_per_key(self) -> usize {
-        match self {
-            Self::CubicSpline => 3,
-            Self::Step | Self::Linear => 1,
-        }
-    }
-}
 
 /// The keyed values of a channel, typed by the property they animate.
 ///

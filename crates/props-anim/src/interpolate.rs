@@ -3,8 +3,29 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use crate::clip::Interpolation;
 use crate::keys::Segment;
+
+/// How a sampler interpolates between keys (glTF `sampler.interpolation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// Hold the value of the previous key.
+    Step,
+    /// Linear; spherical linear (shortest path) for rotations.
+    Linear,
+    /// Cubic Hermite spline; each key stores in-tangent, value, out-tangent.
+    CubicSpline,
+}
+
+impl Interpolation {
+    /// Values stored per key and component: 3 for cubic splines, 1 otherwise.
+    #[must_use]
+    pub fn values_per_key(self) -> usize {
+        match self {
+            Self::CubicSpline => 3,
+            Self::Step | Self::Linear => 1,
+        }
+    }
+}
 
 /// Above this cosine between two keys, `acos` of their dot product loses precision: the
 /// slerp is then taken by [`close_slerp`].

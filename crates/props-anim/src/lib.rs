@@ -39,9 +39,10 @@ pub mod trig;
 mod workers;
 
 pub use bounds::PoseBounds;
-pub use clip::{Channel, Clip, ClipCursor, ClipError, Interpolation, Keyframes};
+pub use clip::{Channel, Clip, ClipCursor, ClipError, Keyframes};
 pub use crowd::{Crowd, CrowdStats};
 pub use extent::Extent;
+pub use interpolate::Interpolation;
 pub use keys::{KeyCursor, Segment};
 pub use light::{Light, LightInstance, LightKind};
 pub use lod::{AnimationBudget, MAX_PRESSURE, UpdateRateLod, View, Visibility, is_due};

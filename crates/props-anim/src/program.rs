@@ -14,17 +14,18 @@
 //! frame; the palette is written straight into the caller's buffer, in
 //! [`Model::write_palettes`]'s layout.
 
+mod compile;
+
 use glam::{Quat, Vec4};
 
-use crate::baked::{self, BakedClip, Found, Local4, Property};
+use crate::baked::{BakedClip, Found, Local4};
 use crate::clip::Channel;
 use crate::model::Model;
 use crate::palette::JointMatrix;
 use crate::rig::NodeId;
 use crate::rows::Rows;
-use crate::rows4::{Rows4, transpose};
+use crate::rows4::Rows4;
 use crate::state::{Blend, Layer, Spec};
-use crate::transform::Transform;
 use crate::trig::sin_cos4;
 
 /// Four lanes of a local transform by component: `[translation, rotation, scale]`, each
@@ -214,221 +215,6 @@ fn multiply4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
 }
 
 impl Program {
-    /// Compiles `model` for `spec`.
-    ///
-    /// # Panics
-    /// If `spec` names a clip `model` does not have, a driver node that is not a TRS node of
-    /// its rig, or a mask made for another rig.
-    #[must_use]
-    pub fn new(model: &Model, spec: &Spec) -> Self {
-        let rig = model.rig();
-        let baked: Vec<(BakedClip, f32)> =
-            spec.clips.iter().map(|&c| (BakedClip::new(&model.clips()[c]), model.clips()[c].duration())).collect();
-        let rest_local = |node: NodeId| rig.rest(node).as_trs().copied().unwrap_or_default();
-        // A node's local in each clip when that clip only holds it still (constant channels
-        // or none): if every clip holds it at the same place and no driver turns it, it is
-        // fixed.
-        let driven: Vec<bool> = {
-            let mut driven = vec![false; rig.len()];
-            for node in spec.drivers.iter().flat_map(|d| &d.nodes) {
-                driven[node.index()] = true;
-            }
-            driven
-        };
-        let mut animated = vec![false; rig.len()];
-        for (clip, _) in &baked {
-            for track in clip.tracks() {
-                animated[track.node.index()] = true;
-            }
-        }
-        let held = |node: NodeId, clip: &BakedClip| {
-            let mut local = rest_local(node);
-            for &(_, property, value) in clip.constants().iter().filter(|c| c.0 == node) {
-                baked::apply(&mut local, property, value);
-            }
-            local
-        };
-        let mut fixed_local: Vec<Option<Transform>> = vec![None; rig.len()];
-        let mut slot_of: Vec<Option<u32>> = vec![None; rig.len()];
-        let mut slot_nodes: Vec<NodeId> = Vec::new();
-        for node in rig.nodes() {
-            let holds: Vec<Transform> = baked.iter().map(|(clip, _)| held(node, clip)).collect();
-            let constant = holds.windows(2).all(|w| w[0] == w[1]);
-            if rig.rest(node).as_trs().is_some() && (animated[node.index()] || driven[node.index()] || !constant) {
-                slot_of[node.index()] = Some(slot_nodes.len() as u32);
-                slot_nodes.push(node);
-            } else if let Some(&local) = holds.first().filter(|l| **l != rest_local(node)) {
-                fixed_local[node.index()] = Some(local);
-            }
-        }
-        let slots = slot_nodes.len();
-        let base_locals: Vec<Local4> = slot_nodes.iter().map(|&n| baked::local4(&rest_local(n))).collect();
-        let mut cursor_len = 0;
-        let clips: Vec<ProgramClip> = baked
-            .into_iter()
-            .map(|(baked, duration)| {
-                let track_slots: Vec<u32> = baked
-                    .tracks()
-                    .iter()
-                    .map(|t| slot_of[t.node.index()].map_or(0, |s| s * 3 + t.property.lane() as u32))
-                    .collect();
-                let constants: Vec<(u32, Vec4)> = baked
-                    .constants()
-                    .iter()
-                    .filter_map(|&(node, property, value)| {
-                        let value = if property == Property::Rotation { value } else { value.truncate().extend(0.0) };
-                        Some((slot_of[node.index()]? * 3 + property.lane() as u32, value))
-                    })
-                    .collect();
-                let written: Vec<u32> = track_slots.iter().chain(constants.iter().map(|c| &c.0)).copied().collect();
-                let unwritten = (0..slots as u32 * 3).filter(|e| !written.contains(e)).collect();
-                // The clip at time 0, for additive layers (base where it does not write).
-                let mut reference = base_locals.clone();
-                let mut found = vec![Found::default(); baked.group_count()];
-                baked.find(0.0, &mut vec![0; baked.cursor_count()], &mut found);
-                let f = found.as_slice();
-                let lanes = reference.as_flattened_mut();
-                for &(entry, value) in &constants {
-                    lanes[entry as usize] = value;
-                }
-                let mut destination = track_slots.iter();
-                baked.evaluate4([f, f, f, f], |_, values| {
-                    if let Some(&d) = destination.next() {
-                        lanes[d as usize] = transpose(values)[0];
-                    }
-                });
-                let cursor_offset = cursor_len;
-                cursor_len += baked.cursor_count();
-                ProgramClip {
-                    baked,
-                    track_slots,
-                    constants,
-                    unwritten,
-                    reference,
-                    cursor_offset,
-                    duration,
-                    morph: Vec::new(),
-                    morph_reference: Vec::new(),
-                }
-            })
-            .collect();
-        let mut scaled: Vec<bool> = base_locals.iter().map(|l| l[2] != Vec4::new(1.0, 1.0, 1.0, 0.0)).collect();
-        for clip in &clips {
-            for track in clip.baked.tracks().iter().filter(|t| t.property == Property::Scale) {
-                if let Some(s) = slot_of[track.node.index()] {
-                    scaled[s as usize] = true;
-                }
-            }
-            for &(entry, value) in &clip.constants {
-                if entry % 3 == 2 && value != Vec4::new(1.0, 1.0, 1.0, 0.0) {
-                    scaled[entry as usize / 3] = true;
-                }
-            }
-        }
-        let local_rows = |node: NodeId| match fixed_local[node.index()] {
-            Some(trs) => Rows::from_affine(&trs.to_affine()),
-            None => Rows::from_affine(&rig.rest_matrix(node)),
-        };
-
-        // Which nodes the palette needs (with their ancestors), and which move.
-        let palette_nodes = model
-            .skins()
-            .iter()
-            .flat_map(|s| s.joints().iter().copied())
-            .chain(model.instances().iter().map(|i| i.node));
-        let mut needed = vec![false; rig.len()];
-        for node in palette_nodes {
-            let mut at = Some(node);
-            while let Some(n) = at.filter(|n| !needed[n.index()]) {
-                needed[n.index()] = true;
-                at = rig.parent(n);
-            }
-        }
-        let mut moving = vec![false; rig.len()];
-        let mut fixed_world = vec![Rows::IDENTITY; rig.len()];
-        let mut steps = Vec::new();
-        for node in rig.nodes() {
-            let parent = rig.parent(node);
-            moving[node.index()] = slot_of[node.index()].is_some() || parent.is_some_and(|p| moving[p.index()]);
-            if !moving[node.index()] {
-                let local = local_rows(node);
-                fixed_world[node.index()] = match parent {
-                    Some(p) => fixed_world[p.index()].mul(&local),
-                    None => local,
-                };
-            } else if needed[node.index()] {
-                let local = match slot_of[node.index()] {
-                    Some(slot) => Local::Slot { slot, scaled: scaled[slot as usize] },
-                    None => Local::Fixed(local_rows(node)),
-                };
-                steps.push(Step { node: node.0, parent: parent.map(|p| p.0), local });
-            }
-        }
-        let (mut joints, mut nodes, mut constant) = (Vec::new(), Vec::new(), Vec::new());
-        let joints_used = model.skins().iter().flat_map(|s| s.joints().iter().zip(s.inverse_bind_matrices()));
-        for (index, (node, inverse_bind)) in (0u32..).zip(joints_used) {
-            let inverse_bind = Rows::from_affine(inverse_bind);
-            if moving[node.index()] {
-                joints.push((index, node.0, inverse_bind));
-            } else {
-                constant.push((index, fixed_world[node.index()].mul(&inverse_bind).to_joint()));
-            }
-        }
-        for (index, instance) in (model.joint_count() as u32..).zip(model.instances()) {
-            let node = instance.node;
-            if moving[node.index()] {
-                nodes.push((index, node.0));
-            } else {
-                constant.push((index, fixed_world[node.index()].to_joint()));
-            }
-        }
-        // A joint with a fixed local whose world only its palette matrices need (no step below
-        // it, no mesh on it) needs no step: its palette is its parent's world times a constant.
-        let mut world_needed = vec![false; rig.len()];
-        for node in steps.iter().filter_map(|step| step.parent).chain(nodes.iter().map(|&(_, node)| node)) {
-            world_needed[node as usize] = true;
-        }
-        steps.retain(|step| match (step.local, step.parent) {
-            (Local::Fixed(local), Some(parent)) if !world_needed[step.node as usize] => {
-                for (_, node, matrix) in joints.iter_mut().filter(|joint| joint.1 == step.node) {
-                    (*node, *matrix) = (parent, local.mul(matrix));
-                }
-                false
-            }
-            _ => true,
-        });
-        let drivers = spec
-            .drivers
-            .iter()
-            .map(|driver| ProgramDriver {
-                axis: [Vec4::splat(driver.axis.x), Vec4::splat(driver.axis.y), Vec4::splat(driver.axis.z)],
-                targets: driver
-                    .nodes
-                    .iter()
-                    .filter_map(|&node| Some((slot_of[node.index()]?, rest_local(node).rotation)))
-                    .collect(),
-            })
-            .collect();
-        let masks = spec.masks.iter().map(|mask| slot_nodes.iter().map(|&node| mask.weight(node)).collect()).collect();
-        let mut clips = clips;
-        let morph = Morph::new(model, spec, &mut clips);
-        Self {
-            max_groups: clips.iter().map(|c| c.baked.group_count()).max().unwrap_or(0),
-            clips,
-            base: base_locals.iter().map(splat).collect(),
-            fixed_world,
-            steps,
-            joints: joints.into_iter().map(|(index, node, matrix)| (index, node, Rows4::splat(&matrix))).collect(),
-            nodes,
-            constant,
-            drivers,
-            masks,
-            morph,
-            palette_len: model.palette_len(),
-            cursor_len,
-        }
-    }
-
     /// A program for one clip of `model`, no driver or mask: instances play `Layer::clip(0,
     /// time)`.
     ///
@@ -660,31 +446,5 @@ impl Program {
                 scratch.locals[slot as usize][1] = multiply4(rest, turn);
             }
         }
-    }
-}
-
-impl Morph {
-    /// The morph weights of `model` for `spec`, and each of `clips`' weight channels (the
-    /// spec's clips, in order).
-    fn new(model: &Model, spec: &Spec, clips: &mut [ProgramClip]) -> Self {
-        let rig = model.rig();
-        let defaults = rig.morph_defaults().to_vec();
-        if defaults.is_empty() {
-            return Self::default();
-        }
-        let nodes: Vec<_> =
-            rig.nodes().map(|node| (node, rig.morph_range(node))).filter(|(_, range)| !range.is_empty()).collect();
-        let masks = spec.masks.iter().map(|mask| nodes.iter().map(|&(node, _)| mask.weight(node)).collect()).collect();
-        for (clip, &index) in clips.iter_mut().zip(&spec.clips) {
-            let channels = model.clips()[index].channels().iter();
-            let weights = channels.filter(|c| matches!(c.keyframes(), crate::clip::Keyframes::MorphWeights { .. }));
-            clip.morph = weights.map(|c| (c.clone(), rig.morph_range(c.node()))).collect();
-            let mut reference = defaults.clone();
-            for (channel, range) in &clip.morph {
-                channel.sample_morph_weights(0.0, &mut reference[range.clone()]);
-            }
-            clip.morph_reference = reference;
-        }
-        Self { defaults, nodes, masks, slot: model.weight_slot() }
     }
 }
