@@ -13,7 +13,7 @@ use props_frame::FrameData;
 use props_render::Renderer;
 use props_scene::Scene;
 
-use crate::roles::BUILDINGS;
+use crate::model_ids::BUILDINGS;
 
 /// Where a house stands in its block, as a fraction of the block's side from its centre,
 /// along x and z (the corners; the roads run along the block's edges).
@@ -109,8 +109,9 @@ mod tests {
     /// view away from the town draws none.
     #[test]
     fn the_houses_drawn_are_those_in_view() {
-        let models = props_scene::synthetic::models().expect("synthetic models");
-        let scene = Scene::new(props_scene::SceneConfig { windmills: 0, ..Default::default() }, models).expect("scene");
+        let config = props_scene::SceneConfig { windmills: 0, ..Default::default() };
+        let scene =
+            Scene::new(config, props_scene::synthetic::town(&config).expect("synthetic models")).expect("scene");
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
         let buildings = Buildings::load(&path, &props_gltf::Limits::default(), &scene).expect("the house");
         let frame_of = |view: Option<&View>| {
@@ -138,8 +139,9 @@ mod tests {
     /// than the foxes' widest loop.
     #[test]
     fn houses_stand_clear_of_roads_and_parks() {
-        let models = props_scene::synthetic::models().expect("synthetic models");
-        let scene = Scene::new(props_scene::SceneConfig { windmills: 0, ..Default::default() }, models).expect("scene");
+        let config = props_scene::SceneConfig { windmills: 0, ..Default::default() };
+        let scene =
+            Scene::new(config, props_scene::synthetic::town(&config).expect("synthetic models")).expect("scene");
         let houses = lay_out(&scene);
         let blocks = scene.roads().block_centres().len();
         assert_eq!(houses.len(), blocks * 4);
@@ -149,7 +151,7 @@ mod tests {
             for lane in scene.roads().lanes() {
                 for point in lane.points() {
                     assert!(
-                        point.distance(at) > 6.4 + props_scene::LANE_WIDTH,
+                        point.distance(at) > 6.4 + props_scene::town::roads::LANE_WIDTH,
                         "a lane at {point} runs through the house at {at}"
                     );
                 }

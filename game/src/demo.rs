@@ -9,7 +9,8 @@ use props_anim::{Quantization, UpdateRateLod};
 use props_frame::{Frame, FrameData, Light, OrbitCamera, SKY};
 use props_mods::ModConfig;
 use props_render::{FrameStats, Renderer};
-use props_scene::{AnimationStats, Buses, FixedStep, RateMeter, Scene, SceneCamera, SceneConfig};
+use props_scene::kinds::windmills::Windmills;
+use props_scene::{AnimationStats, FixedStep, RateMeter, Scene, SceneCamera, SceneConfig};
 
 use crate::buildings::Buildings;
 use crate::cli::Args;
@@ -17,8 +18,8 @@ use crate::gpu::Gpu;
 use crate::ground::Ground;
 use crate::mod_feed::ModFeed;
 use crate::mod_list::ModList;
-use crate::models::{ModMessage, ModelRegistry};
-use crate::roles::{GROUND, Role};
+use crate::model_ids::GROUND;
+use crate::models::{ModMessage, ModelRegistry, TownKind};
 use crate::timings::{Phase, PhaseTimings};
 
 /// Simulation step, seconds.
@@ -96,6 +97,7 @@ impl Demo {
             windmills: args.windmills as usize,
             cars: args.cars as usize,
             foxes: args.foxes as usize,
+            buses: args.buses as usize,
             grid: args.town_size.map(usize::from),
             sharing: (!args.no_sharing).then(Quantization::default),
             lod: if args.no_lod { UpdateRateLod::OFF } else { UpdateRateLod::default() },
@@ -106,13 +108,17 @@ impl Demo {
         // Images larger than the GPU takes are downscaled on import, base assets and mods alike.
         let max_texture_dimension = gpu.max_texture_dimension();
         let base_limits = props_gltf::Limits { max_texture_dimension, ..props_gltf::Limits::default() };
-        let mut mod_config = ModConfig { total_bytes: args.mods_ram_mib << 20, ..ModConfig::default() };
-        mod_config.limits.max_texture_dimension = max_texture_dimension;
         let renderer = &mut gpu.renderer;
-        let mut models =
-            ModelRegistry::load(&args.assets, &args.mods, &base_limits, args.mods_vram_mib << 20, renderer)?;
-        let mut scene = Scene::new(config, models.scene_models())?;
-        scene.register(Buses::new(args.buses as usize), models.props_of(Role::Bus))?;
+        // The town's kinds, each loading the asset it declares.
+        let kinds = props_scene::kinds::town(&config);
+        let town_kinds = kinds.iter().map(|kind| TownKind::of(kind.as_ref())).collect();
+        let vram = args.mods_vram_mib << 20;
+        let mut models = ModelRegistry::load(town_kinds, &args.assets, &args.mods, &base_limits, vram, renderer)?;
+        let with_models = kinds.into_iter().enumerate().map(|(number, kind)| (kind, models.props_of(number)));
+        let mut scene = Scene::new(config, with_models.collect::<Vec<_>>())?;
+        let mut mod_config =
+            ModConfig { total_bytes: args.mods_ram_mib << 20, roles: models.sidecar_roles(), ..ModConfig::default() };
+        mod_config.limits.max_texture_dimension = max_texture_dimension;
         let buildings = Buildings::load(&args.assets, &base_limits, &scene)?;
         buildings.upload(renderer)?;
         // In the park block north-east of the centre, clear of the roads.
@@ -255,13 +261,16 @@ impl Demo {
             Action::Slower => self.time_scale = (self.time_scale * 0.5).max(1.0 / 16.0),
             Action::ToggleSkeletons => self.show_skeletons = !self.show_skeletons,
             Action::AddWindmills => {
-                self.scene.add_windmills(WINDMILL_BATCH);
+                self.scene.with_kind(|mills: &mut Windmills, world, town, props| {
+                    mills.add(world, town, props, WINDMILL_BATCH)
+                });
                 if let Err(error) = self.ground.fit(&self.scene) {
                     tracing::error!(error = %error, "the ground could not be rebuilt");
                 }
             }
             Action::RemoveWindmills => {
-                self.scene.remove_windmills(WINDMILL_BATCH);
+                self.scene
+                    .with_kind(|mills: &mut Windmills, world, _, props| mills.remove(world, props, WINDMILL_BATCH));
             }
             Action::ResetCamera => self.camera = self.start_camera,
         }

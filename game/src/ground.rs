@@ -11,9 +11,12 @@ use props_anim::{
     Transform,
 };
 use props_render::Renderer;
-use props_scene::{BUS_LENGTH, Buses, LANE_WIDTH, LaneKind, Scene};
+use props_scene::Scene;
+use props_scene::kinds::buses::{BUS_LENGTH, Buses};
+use props_scene::kinds::windmills::Windmills;
+use props_scene::town::roads::{LANE_WIDTH, LaneKind};
 
-use crate::roles::GROUND;
+use crate::model_ids::GROUND;
 
 /// Grid cells per side of the terrain mesh.
 const CELLS: u32 = 160;
@@ -60,7 +63,8 @@ impl Ground {
     /// Rebuilds the ground when the scene's windmills or hills reach beyond it (with room to
     /// grow).
     pub fn fit(&mut self, scene: &Scene) -> anyhow::Result<()> {
-        let needed = scene.windmill_extent().max(scene.terrain().hills_radius()) + MARGIN;
+        let windmills = scene.kind::<Windmills>().map_or(0.0, |mills| mills.extent(scene.world()));
+        let needed = windmills.max(scene.terrain().hills_radius()) + MARGIN;
         if needed > self.radius {
             self.radius = needed * 1.25;
             self.rebuild(scene)?;
@@ -323,9 +327,9 @@ mod tests {
 
     #[test]
     fn ground_follows_the_terrain_and_has_roads() {
-        let models = props_scene::synthetic::models().expect("synthetic models");
+        let config = props_scene::SceneConfig { windmills: 10, ..Default::default() };
         let scene =
-            Scene::new(props_scene::SceneConfig { windmills: 10, ..Default::default() }, models).expect("scene");
+            Scene::new(config, props_scene::synthetic::town(&config).expect("synthetic models")).expect("scene");
         let model = build(&scene, 500.0).expect("ground builds");
         let mesh = &model.meshes()[0];
         let terrain = &mesh.primitives[0];
@@ -363,8 +367,9 @@ mod tests {
     /// quarter metre) lies on asphalt, as do the lanes' centre lines.
     #[test]
     fn intersections_and_lanes_are_covered_with_asphalt() {
-        let models = props_scene::synthetic::models().expect("synthetic models");
-        let scene = Scene::new(props_scene::SceneConfig { windmills: 0, ..Default::default() }, models).expect("scene");
+        let config = props_scene::SceneConfig { windmills: 0, ..Default::default() };
+        let scene =
+            Scene::new(config, props_scene::synthetic::town(&config).expect("synthetic models")).expect("scene");
         let model = build(&scene, 500.0).expect("ground builds");
         let roads = &model.meshes()[0].primitives[1];
         let mut checked = 0;
@@ -416,12 +421,9 @@ mod tests {
     /// Every bus stop is marked: a kerbside line on the asphalt, and a pad beside the lane.
     #[test]
     fn bus_stops_are_marked_on_the_kerb_side() {
-        let models = props_scene::synthetic::models().expect("synthetic models");
-        let config = props_scene::SceneConfig { windmills: 0, ..Default::default() };
-        let mut scene = Scene::new(config, models).expect("scene");
-        let bus =
-            props_scene::PropModel::new(props_frame::ModelId(4), Arc::new(props_scene::synthetic::bus().expect("bus")));
-        scene.register(Buses::new(1), vec![bus]).expect("buses");
+        let config = props_scene::SceneConfig { windmills: 0, buses: 1, ..Default::default() };
+        let scene =
+            Scene::new(config, props_scene::synthetic::town(&config).expect("synthetic models")).expect("scene");
         let model = build(&scene, 500.0).expect("ground builds");
         let (roads, stops) = (&model.meshes()[0].primitives[1], &model.meshes()[0].primitives[5]);
         let count = scene.kind::<Buses>().expect("buses").stops().count();

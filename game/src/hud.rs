@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use props_render::FrameStats;
-use props_scene::PropInfo;
 
 use crate::demo::{Demo, WINDMILL_BATCH};
 use crate::mod_list::ModEntry;
@@ -84,18 +83,7 @@ fn picked(ui: &mut egui::Ui, demo: &Demo, actions: &mut HudActions) {
         return;
     };
     ui.separator();
-    let text = match info {
-        PropInfo::Car { speed, waiting, lane } => {
-            let state = if waiting { "waiting" } else { "driving" };
-            format!("car: {state} at {:.0} km/h on lane {lane}", speed * 3.6)
-        }
-        PropInfo::Windmill { wind, rotor_rpm } => format!("windmill: wind {wind:.1} m/s, rotor {rotor_rpm:.1} rpm"),
-        PropInfo::TrafficLight { state } => format!("traffic light: {state:?}"),
-        PropInfo::Other { summary, .. } => summary,
-        PropInfo::Fox { speed, gait, weight } => {
-            format!("fox: {gait:?} at {speed:.1} m/s (clip weight {weight:.2}, the other {:.2})", 1.0 - weight)
-        }
-    };
+    let text = info.summary;
     ui.label(format!("{text}, at ({:.0}, {:.0})", at.x, at.z));
     ui.horizontal(|ui| {
         let mut follow = demo.follow;

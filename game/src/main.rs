@@ -13,9 +13,10 @@ mod logging;
 mod lot;
 mod mod_feed;
 mod mod_list;
+mod model_ids;
 mod models;
 mod preview;
-mod roles;
+
 mod screen;
 mod screenshot;
 mod shutdown;

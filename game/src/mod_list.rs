@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 
 use props_anim::Model;
 
-use crate::roles::Role;
-
 /// One mod file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModEntry {
@@ -15,8 +13,8 @@ pub struct ModEntry {
     pub shown: String,
     /// Where a version of it shows (`lot`, `traffic`, ...), if one does.
     pub place: Option<&'static str>,
-    /// The role it takes, or `None` on the lot.
-    pub role: Option<Role>,
+    /// The number of the kind it shows in, or `None` on the lot.
+    pub kind: Option<usize>,
     /// Why its latest version was refused, if it was.
     pub error: Option<String>,
     /// The showing version's warnings.
@@ -34,21 +32,23 @@ pub struct ModList {
 }
 
 impl ModList {
-    /// A version of `path` shows now.
+    /// A version of `path` shows now, in kind number `kind` (or on the lot), where its props
+    /// stand being `place`.
     #[allow(clippy::too_many_arguments)] // What the HUD shows of it.
     pub fn showing(
         &mut self,
         path: &Path,
         shown: String,
-        role: Option<Role>,
+        kind: Option<usize>,
+        place: &'static str,
         model: &Model,
         height_m: Option<f32>,
         warnings: Vec<String>,
     ) {
         let clips =
             model.clips().iter().enumerate().map(|(i, c)| c.name().map_or_else(|| format!("#{i}"), str::to_owned));
-        let place = Some(role.map_or("lot", Role::place));
-        let entry = ModEntry { shown, place, role, error: None, warnings, height_m, clips: clips.collect() };
+        let entry =
+            ModEntry { shown, place: Some(place), kind, error: None, warnings, height_m, clips: clips.collect() };
         self.entries.insert(path.to_owned(), entry);
     }
 
@@ -57,7 +57,7 @@ impl ModList {
         let entry = self.entries.entry(path.to_owned()).or_insert_with(|| ModEntry {
             shown,
             place: None,
-            role: None,
+            kind: None,
             error: None,
             warnings: Vec::new(),
             height_m: None,
@@ -90,12 +90,12 @@ mod tests {
     fn a_refused_version_keeps_what_shows_and_says_why() {
         let mut list = ModList::default();
         let path = Path::new("pack/fox.glb");
-        list.showing(path, "mods/pack/fox.glb".into(), None, &fox(), Some(1.8), vec!["w".into()]);
+        list.showing(path, "mods/pack/fox.glb".into(), None, "lot", &fox(), Some(1.8), vec!["w".into()]);
         list.refused(path, "mods/pack/fox.glb".into(), "broken".into());
         let (_, entry) = list.entries().next().expect("listed");
         assert_eq!((entry.place, entry.error.as_deref(), entry.height_m), (Some("lot"), Some("broken"), Some(1.8)));
         assert_eq!(entry.clips, ["Survey", "Walk", "Run"]);
-        list.showing(path, "mods/pack/fox.glb".into(), Some(Role::Fox), &fox(), Some(0.8), Vec::new());
+        list.showing(path, "mods/pack/fox.glb".into(), Some(3), "parks", &fox(), Some(0.8), Vec::new());
         let (_, entry) = list.entries().next().expect("listed");
         assert_eq!((entry.place, entry.error.as_deref()), (Some("parks"), None), "fixed");
         list.refused(Path::new("pack/bad.glb"), "mods/pack/bad.glb".into(), "no".into());

@@ -1,5 +1,5 @@
-//! Which model every prop shows: the base assets, the mods that override them, and the mod
-//! lot. Applies the mod watcher's events at a frame boundary, uploading to the GPU at once, and
+//! Which model every prop shows: each registered kind's base asset (as the kind declares it,
+//! [`props_scene::KindAsset`]), the mods that override them, and the mod lot. Applies the mod watcher's events at a frame boundary, uploading to the GPU at once, and
 //! logs each as one line.
 //!
 //! A mod's model is shown only when every step takes it, in this order: the GPU's limits and
@@ -15,14 +15,36 @@ use anyhow::Context as _;
 use props_anim::Model;
 use props_frame::ModelId;
 use props_gltf::Limits;
-use props_mods::sidecar::{PropRole, Sidecar};
+use props_mods::sidecar::{self, Sidecar};
 use props_mods::{ModEvent, fitting};
 use props_render::Renderer;
-use props_scene::{Bindings, PropModel, Scene, SceneModels};
+use props_scene::{Bindings, KindAsset, PropKind, PropModel, Scene};
 
 use crate::lot::ModLot;
 use crate::mod_list::ModList;
-use crate::roles::{ModelIds, Role};
+use crate::model_ids::{ModelIds, kind_id};
+
+/// A kind the town registers, as the registry knows it: its name and its asset. Kinds are
+/// numbered in registration order.
+#[derive(Clone, Copy, Debug)]
+pub struct TownKind {
+    /// The kind's name ([`PropKind::name`]).
+    pub name: &'static str,
+    /// Its asset.
+    pub asset: KindAsset,
+}
+
+impl TownKind {
+    /// What `kind` declares.
+    pub fn of(kind: &dyn PropKind) -> Self {
+        Self { name: kind.name(), asset: kind.asset() }
+    }
+
+    /// The role a mod's sidecar gives to be shown by this kind.
+    pub fn sidecar_role(&self) -> sidecar::Role {
+        sidecar::Role { name: self.asset.role, parts: self.asset.parts, states: self.asset.states }
+    }
+}
 
 /// The latest mod event, for the HUD.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,17 +55,18 @@ pub struct ModMessage {
     pub is_error: bool,
 }
 
-/// A mod shown in a role's place: instead of its model, or (with a sidecar, for a role that
+/// A mod shown in a kind's place: instead of its model, or (with a sidecar, for a kind that
 /// takes variants) beside it.
 #[derive(Clone, Debug)]
 struct Override {
-    role: Role,
-    /// Its renderer id: the role's when it replaces the role's model, its own when it adds one.
+    /// The kind's number.
+    kind: usize,
+    /// Its renderer id: the kind's when it replaces the kind's model, its own when it adds one.
     id: ModelId,
-    /// Whether it adds a model to the role (its props pick among them) instead of replacing it.
+    /// Whether it adds a model to the kind (its props pick among them) instead of replacing it.
     adds: bool,
     model: Arc<Model>,
-    /// Metres per model unit: the sidecar's `units`, the role's, or fitted ([`fitting`]).
+    /// Metres per model unit: the sidecar's `units`, the kind's, or fitted ([`fitting`]).
     scale: f32,
     /// The sidecar's names for what the scene drives.
     bindings: Bindings,
@@ -52,48 +75,45 @@ struct Override {
 /// Where a mod goes, and how: from its sidecar, else from its file stem.
 #[derive(Clone, Debug)]
 struct Placement {
-    /// The role it takes, or `None` for the lot.
-    role: Option<Role>,
+    /// The kind it shows in, or `None` for the lot.
+    kind: Option<usize>,
     /// The sidecar's units, if any.
     units: Option<f32>,
     /// The sidecar's names.
     bindings: Bindings,
     /// The clip the lot loops.
     lot_clip: usize,
-    /// Whether it adds a model to its role instead of replacing it: a car, windmill or animal
-    /// whose sidecar makes it one while its name is not the base asset's.
+    /// Whether it adds a model to its kind instead of replacing it: a mod whose sidecar gives it
+    /// the role of a kind that takes variants, named other than the kind's base asset.
     adds: bool,
 }
 
 impl Placement {
-    /// The placement a sidecar asks for, or the file stem's (a base model's name overrides
-    /// it; any other goes on the lot).
-    fn of(name: &str, sidecar: Option<&Sidecar>) -> Self {
+    /// The placement a sidecar asks for among `kinds`, or the file stem's (a base asset's
+    /// name, case-sensitive, overrides it; any other goes on the lot).
+    fn of(name: &str, sidecar: Option<&Sidecar>, kinds: &[TownKind]) -> Self {
         let Some(sidecar) = sidecar else {
-            let role = Role::from_name(name);
-            return Self { role, units: None, bindings: Bindings::default(), lot_clip: 0, adds: false };
+            let kind = kinds.iter().position(|k| k.asset.stem == name);
+            return Self { kind, units: None, bindings: Bindings::default(), lot_clip: 0, adds: false };
         };
-        let role = match sidecar.role {
-            PropRole::Car => Some(Role::Car),
-            PropRole::TrafficLight => Some(Role::TrafficLight),
-            PropRole::Windmill => Some(Role::Windmill),
-            PropRole::Animal => Some(Role::Fox),
-            PropRole::Ambient => None,
-        };
+        // The lot's role (`ambient`) is no kind's.
+        let kind = kinds.iter().position(|k| k.asset.role == sidecar.role);
         let bindings = Bindings { nodes: sidecar.nodes.clone(), clips: sidecar.clips.clone() };
-        let adds = role.is_some_and(|role| role.takes_variants() && name != role.name());
-        Self { role, units: sidecar.units, bindings, lot_clip: sidecar.clip.unwrap_or(0), adds }
+        let adds = kind.is_some_and(|k| kinds[k].asset.variants && name != kinds[k].asset.stem);
+        Self { kind, units: sidecar.units, bindings, lot_clip: sidecar.clip.unwrap_or(0), adds }
     }
 }
 
 /// The models of the town and the lot.
 #[derive(Debug)]
 pub struct ModelRegistry {
-    /// The base assets, by role.
-    base: BTreeMap<Role, Arc<Model>>,
+    /// The town's kinds, in registration order.
+    kinds: Vec<TownKind>,
+    /// Each kind's base asset.
+    base: Vec<Arc<Model>>,
     /// The base assets' heights, in their units: the size a mod overriding one is expected to
     /// have.
-    base_heights: BTreeMap<Role, f32>,
+    base_heights: Vec<f32>,
     /// Mods overriding a base asset, by path in the mods folder.
     overrides: BTreeMap<PathBuf, Override>,
     /// Every other mod.
@@ -109,26 +129,28 @@ pub struct ModelRegistry {
 }
 
 impl ModelRegistry {
-    /// Loads the base assets from `assets` (`windmill.glb`, `car.glb`, `traffic_light.glb`,
-    /// `Fox.glb`) through the same gate as mods, with `limits`, and uploads them.
+    /// Loads the base asset of each of `kinds` from `assets` (`assets/<stem>.glb`) through
+    /// the same gate as mods, with `limits`, and uploads them.
     pub fn load(
+        kinds: Vec<TownKind>,
         assets: &Path,
         mods_dir: &Path,
         limits: &Limits,
         vram_budget: u64,
         renderer: &mut Renderer,
     ) -> anyhow::Result<Self> {
-        let (mut base, mut base_heights) = (BTreeMap::new(), BTreeMap::new());
-        for role in Role::ALL {
-            let path = assets.join(format!("{}.glb", role.name()));
+        let (mut base, mut base_heights) = (Vec::new(), Vec::new());
+        for kind in &kinds {
+            let path = assets.join(format!("{}.glb", kind.asset.stem));
             let admitted = props_gltf::gate::admit_file(&path, limits)
-                .with_context(|| format!("loading the base asset {}", path.display()))?;
+                .with_context(|| format!("loading the base asset {} of the {}", path.display(), kind.name))?;
             let height = fitting::height(&admitted.import.model)
                 .with_context(|| format!("the base asset {} has no vertices", path.display()))?;
-            base_heights.insert(role, height);
-            base.insert(role, Arc::new(admitted.import.model));
+            base_heights.push(height);
+            base.push(Arc::new(admitted.import.model));
         }
         let registry = Self {
+            kinds,
             base,
             base_heights,
             overrides: BTreeMap::new(),
@@ -144,10 +166,10 @@ impl ModelRegistry {
 
     /// Uploads every model shown now (at start, and when the GPU device was recreated).
     pub fn upload_all(&self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        for role in Role::ALL {
+        for (kind, town_kind) in self.kinds.iter().enumerate() {
             renderer
-                .set_model(role.id(), &self.active(role))
-                .with_context(|| format!("uploading the {}", role.name()))?;
+                .set_model(kind_id(kind), &self.active(kind))
+                .with_context(|| format!("uploading the {}", town_kind.asset.stem))?;
         }
         for (id, model) in self.lot.models() {
             renderer.set_model(id, model).context("uploading a mod-lot model")?;
@@ -158,78 +180,67 @@ impl ModelRegistry {
         Ok(())
     }
 
-    /// The model a role shows now: its override (the first by path, if several), else the
-    /// base asset.
-    fn active(&self, role: Role) -> Arc<Model> {
-        self.active_override(role).model
+    /// The roles a mod's sidecar may give: every kind's, and the lot's.
+    pub fn sidecar_roles(&self) -> Vec<sidecar::Role> {
+        self.kinds.iter().map(TownKind::sidecar_role).chain([sidecar::AMBIENT]).collect()
     }
 
-    /// What a role shows now: its override (the first by path, if several), else the base
-    /// asset at the role's scale.
-    fn active_override(&self, role: Role) -> Override {
-        match self.overrides.values().find(|o| o.role == role && !o.adds) {
+    /// The model kind number `kind` shows now: its override (the first by path, if several),
+    /// else the base asset.
+    fn active(&self, kind: usize) -> Arc<Model> {
+        self.active_override(kind).model
+    }
+
+    /// What kind number `kind` shows now: its override (the first by path, if several), else
+    /// the base asset at the kind's units.
+    fn active_override(&self, kind: usize) -> Override {
+        match self.overrides.values().find(|o| o.kind == kind && !o.adds) {
             Some(shown) => shown.clone(),
             None => Override {
-                role,
-                id: role.id(),
+                kind,
+                id: kind_id(kind),
                 adds: false,
-                model: Arc::clone(&self.base[&role]),
-                scale: role.scale(),
+                model: Arc::clone(&self.base[kind]),
+                scale: self.kinds[kind].asset.units,
                 bindings: Bindings::default(),
             },
         }
     }
 
-    /// The scale a mod shows at: its sidecar's units, else its role's units (fitted to the
-    /// role's size when far off it, or to [`fitting::LOT_HEIGHT`] on the lot), with the warning
+    /// The scale a mod shows at: its sidecar's units, else its kind's units (fitted to the
+    /// kind's size when far off it, or to [`fitting::LOT_HEIGHT`] on the lot), with the warning
     /// fitting gives.
     fn scale(&self, placement: &Placement, model: &Model) -> (f32, Option<String>) {
         if let Some(units) = placement.units {
             return (units, None);
         }
         let height = fitting::height(model);
-        match placement.role {
-            Some(role) => {
-                let expected = self.base_heights[&role] * role.scale();
-                fitting::fit(height, role.scale(), expected, &format!("the {}", role.name()))
+        match placement.kind {
+            Some(kind) => {
+                let asset = &self.kinds[kind].asset;
+                let expected = self.base_heights[kind] * asset.units;
+                fitting::fit(height, asset.units, expected, &format!("the {}", asset.stem))
             }
             None => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
         }
     }
 
-    /// The model a role shows now, as the scene takes it.
-    pub fn prop(&self, role: Role) -> PropModel {
-        let shown = self.active_override(role);
-        let scale = shown.scale * role.display_scale();
-        PropModel::new(role.id(), shown.model).with_scale(scale).with_bindings(shown.bindings)
-    }
-
-    /// Every model a role shows now, as the scene takes them: its own (the base asset or the
-    /// mod replacing it) first, then those mods add beside it, by path.
-    pub fn props_of(&self, role: Role) -> Vec<PropModel> {
-        let added = self.overrides.values().filter(|o| o.adds && o.role == role).map(|o| {
-            let scale = o.scale * role.display_scale();
-            PropModel::new(o.id, Arc::clone(&o.model)).with_scale(scale).with_bindings(o.bindings.clone())
+    /// Every model kind number `kind` shows now, as the scene takes them: its own (the base
+    /// asset or the mod replacing it) first, then those mods add beside it, by path.
+    pub fn props_of(&self, kind: usize) -> Vec<PropModel> {
+        let drawn_at = self.kinds[kind].asset.drawn_at;
+        let shown = self.active_override(kind);
+        let own = PropModel::new(kind_id(kind), shown.model).with_scale(shown.scale * drawn_at);
+        let added = self.overrides.values().filter(|o| o.adds && o.kind == kind).map(|o| {
+            PropModel::new(o.id, Arc::clone(&o.model)).with_scale(o.scale * drawn_at).with_bindings(o.bindings.clone())
         });
-        std::iter::once(self.prop(role)).chain(added).collect()
+        std::iter::once(own.with_bindings(shown.bindings)).chain(added).collect()
     }
 
     /// Hands the scene every model it shows now, every kind's at once: all are checked before
     /// any kind takes them, so a refusal changes nothing.
     pub fn hand_to(&self, scene: &mut Scene) -> Result<(), props_scene::SceneError> {
-        scene.set_models_of(Role::ALL.map(|role| (role.kind(), self.props_of(role))))
-    }
-
-    /// The models of the kinds the scene builds in, to build it.
-    pub fn scene_models(&self) -> SceneModels {
-        let prop = |role| self.prop(role);
-        SceneModels {
-            windmill: prop(Role::Windmill),
-            car: prop(Role::Car),
-            extra_cars: self.props_of(Role::Car).split_off(1),
-            traffic_light: prop(Role::TrafficLight),
-            fox: prop(Role::Fox),
-        }
+        scene.set_models_of(self.kinds.iter().enumerate().map(|(kind, k)| (k.name, self.props_of(kind))))
     }
 
     /// Every mod seen, for the HUD.
@@ -238,13 +249,13 @@ impl ModelRegistry {
     }
 
     /// Where the mod of `path` can be seen, and how large it is (metres): its place on the
-    /// lot, or the first prop of the role it takes.
+    /// lot, or the first prop of the kind it shows in.
     pub fn location(&self, path: &Path, scene: &Scene) -> Option<(glam::Vec3, f32)> {
         let entry = self.list.entries().find(|(p, _)| *p == path).map(|(_, e)| e)?;
         let size = entry.height_m.unwrap_or(2.0);
-        match (entry.role, self.overrides.get(path)) {
+        match (entry.kind, self.overrides.get(path)) {
             (Some(_), Some(shown)) => scene.first_prop_of(shown.id).map(|at| (at, size)),
-            (Some(role), None) => scene.first_prop_of(role.id()).map(|at| (at, size)),
+            (Some(kind), None) => scene.first_prop_of(kind_id(kind)).map(|at| (at, size)),
             (None, _) => self.lot.place_of(path).map(|at| (at, size)),
         }
     }
@@ -267,9 +278,9 @@ impl ModelRegistry {
     /// GPU bytes the mods showing now take, but the one under `except`.
     fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
         let overridden =
-            Role::ALL.into_iter().filter(|role| self.overrides.values().any(|o| o.role == *role && !o.adds));
+            (0..self.kinds.len()).filter(|&kind| self.overrides.values().any(|o| o.kind == kind && !o.adds));
         let added = self.overrides.values().filter(|o| o.adds).map(|o| o.id);
-        let ids = overridden.map(Role::id).chain(added).chain(self.lot.models().map(|(id, _)| id));
+        let ids = overridden.map(kind_id).chain(added).chain(self.lot.models().map(|(id, _)| id));
         ids.filter(|&id| id != except).filter_map(|id| renderer.model_footprint(id)).map(|f| f.total()).sum()
     }
 
@@ -278,20 +289,23 @@ impl ModelRegistry {
     pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         match event {
             ModEvent::Loaded { path, name, model, sidecar, load_ms, mut warnings, .. } => {
-                let placement = Placement::of(&name, sidecar.as_ref());
+                let placement = Placement::of(&name, sidecar.as_ref(), &self.kinds);
                 let (scale, fitted) = self.scale(&placement, &model);
                 warnings.extend(fitted.map(|message| format!("warning[{}]: {message}", fitting::FITTED)));
                 for warning in &warnings {
                     tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
                 }
-                let role = placement.role;
+                let kind = placement.kind;
                 let height_m = fitting::height(&model).map(|h| h * scale);
                 let mut message =
                     self.show(&path, &name, Arc::clone(&model), (placement, scale), load_ms, scene, renderer);
                 let shown = self.shown(&path);
                 match message.is_error {
                     true => self.list.refused(&path, shown, message.text.clone()),
-                    false => self.list.showing(&path, shown, role, &model, height_m, warnings.clone()),
+                    false => {
+                        let place = kind.map_or("lot", |k| self.kinds[k].asset.place);
+                        self.list.showing(&path, shown, kind, place, &model, height_m, warnings.clone())
+                    }
                 }
                 if let (Some(first), false) = (warnings.first(), message.is_error) {
                     let count = match warnings.len() {
@@ -330,11 +344,11 @@ impl ModelRegistry {
         renderer: &mut Renderer,
     ) -> ModMessage {
         let shown = self.shown(path);
-        let role = placement.role;
+        let kind = placement.kind;
         let placement_adds = placement.adds;
         let own_id = self.overrides.get(path).filter(|o| o.adds).map(|o| o.id).or_else(|| self.lot.id_of(path));
-        let id = match role {
-            Some(role) if !placement.adds => role.id(),
+        let id = match kind {
+            Some(kind) if !placement.adds => kind_id(kind),
             _ => own_id.unwrap_or_else(|| self.ids.peek()),
         };
         let gpu_refusal = |refused: props_render::ModelRefused| format!("{shown}: error[PROPS_GPU]: {refused}");
@@ -348,18 +362,18 @@ impl ModelRegistry {
                 props_render::ModelRefused::OverBudget { bytes: footprint.total(), used, budget: self.vram_budget };
             return self.rejected(path, name, &gpu_refusal(refused));
         }
-        let place = match role {
-            Some(role) => {
+        let place = match kind {
+            Some(kind) => {
                 let adds = placement.adds;
                 let taking =
-                    Override { role, id, adds, model: Arc::clone(&model), scale, bindings: placement.bindings };
+                    Override { kind, id, adds, model: Arc::clone(&model), scale, bindings: placement.bindings };
                 let previous = self.overrides.insert(path.to_owned(), taking);
                 let restore = |registry: &mut Self| match previous.clone() {
                     Some(previous) => registry.overrides.insert(path.to_owned(), previous),
                     None => registry.overrides.remove(path),
                 };
                 // Upload first (an added model's id must exist when the scene draws it).
-                let upload = if adds { Arc::clone(&model) } else { self.active(role) };
+                let upload = if adds { Arc::clone(&model) } else { self.active(kind) };
                 if let Err(refused) = renderer.set_model(id, &upload) {
                     restore(self);
                     return self.rejected(path, name, &gpu_refusal(refused));
@@ -369,13 +383,13 @@ impl ModelRegistry {
                     self.upload_again(renderer, id, previous.as_ref());
                     return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
                 }
-                if let Some(previous) = previous.filter(|p| p.role != role || p.adds != adds) {
+                if let Some(previous) = previous.filter(|p| p.kind != kind || p.adds != adds) {
                     self.drop_override(&previous, id, renderer);
                 }
                 if let Some(lot_id) = self.lot.remove(path) {
                     self.drop_added(lot_id, id, renderer);
                 }
-                role.place().to_owned()
+                self.kinds[kind].asset.place.to_owned()
             }
             None => {
                 if let Err(refused) = renderer.set_model(id, &model) {
@@ -396,15 +410,16 @@ impl ModelRegistry {
         }
         let ms = format!("{load_ms:.1}");
         let vram_kib = footprint.total().div_ceil(1024);
-        let (replaces, adds) = match role {
-            Some(role) if placement_adds => ("", role.name()),
-            Some(role) => (role.name(), ""),
+        let stem = kind.map(|k| self.kinds[k].asset.stem);
+        let (replaces, adds) = match stem {
+            Some(stem) if placement_adds => ("", stem),
+            Some(stem) => (stem, ""),
             None => ("", ""),
         };
         tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, replaces, adds, vram_kib, "mod reloaded");
-        let place = match role {
-            Some(role) if placement_adds => format!("{place}, one more {} model", role.name()),
-            Some(role) => format!("{place}, as the {}", role.name()),
+        let place = match stem {
+            Some(stem) if placement_adds => format!("{place}, one more {stem} model"),
+            Some(stem) => format!("{place}, as the {stem}"),
             None => "on the mod lot".to_owned(),
         };
         ModMessage { text: format!("loaded {shown} ({place}, {ms} ms)"), is_error: false }
@@ -433,12 +448,12 @@ impl ModelRegistry {
         Some(ModMessage { text: format!("removed {shown}"), is_error: false })
     }
 
-    /// After `dropped` left the scene's models: reverts its role's model on the GPU, or frees
+    /// After `dropped` left the scene's models: reverts its kind's model on the GPU, or frees
     /// the id it added a model under (unless the mod now shows under that id, `kept`).
     fn drop_override(&mut self, dropped: &Override, kept: ModelId, renderer: &mut Renderer) {
         if dropped.adds {
             self.drop_added(dropped.id, kept, renderer);
-        } else if let Err(error) = renderer.set_model(dropped.role.id(), &self.active(dropped.role)) {
+        } else if let Err(error) = renderer.set_model(kind_id(dropped.kind), &self.active(dropped.kind)) {
             tracing::error!(error = %error, "uploading the model an override hid failed");
         }
     }
@@ -453,12 +468,12 @@ impl ModelRegistry {
     }
 
     /// After a refused change: puts back on the GPU what showed under `id` before (the
-    /// previous version of the mod, or the role's model).
+    /// previous version of the mod, or the kind's model).
     fn upload_again(&self, renderer: &mut Renderer, id: ModelId, previous: Option<&Override>) {
         let on_lot = self.lot.models().find(|(lot_id, _)| *lot_id == id).map(|(_, model)| Arc::clone(model));
         let model = match previous {
             Some(previous) if previous.adds => Some(Arc::clone(&previous.model)),
-            _ => Role::ALL.into_iter().find(|role| role.id() == id).map(|role| self.active(role)).or(on_lot),
+            _ => (0..self.kinds.len()).find(|&kind| kind_id(kind) == id).map(|kind| self.active(kind)).or(on_lot),
         };
         match model {
             Some(model) => {

@@ -18,6 +18,7 @@ use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
 use props_mods::{ModConfig, fitting, sidecar};
+use props_scene::KindAsset;
 use serde_json::json;
 
 /// Folders checked when no path is given.
@@ -80,7 +81,7 @@ fn check_with_sidecar(file: &Path, limits: &Limits) -> Report {
         Ok(admitted) => {
             let mut report = admitted.report;
             let model = &admitted.import.model;
-            match sidecar::read(file, file, model) {
+            match sidecar::read(file, file, model, &sidecar_roles()) {
                 Ok(sidecar) => report.issues.extend(size_warning(file, sidecar.as_ref(), model)),
                 Err(error) => {
                     let message = format!("in {}: {}", error.file, error.message);
@@ -93,31 +94,37 @@ fn check_with_sidecar(file: &Path, limits: &Limits) -> Report {
     }
 }
 
+/// The assets of the town's kinds, as the game registers them.
+fn kind_assets() -> Vec<KindAsset> {
+    props_scene::kinds::town(&props_scene::SceneConfig::default()).iter().map(|kind| kind.asset()).collect()
+}
+
+/// The roles a sidecar may give, as the game takes them: every kind's, and the lot's.
+fn sidecar_roles() -> Vec<sidecar::Role> {
+    let kinds = kind_assets().into_iter().map(|a| sidecar::Role { name: a.role, parts: a.parts, states: a.states });
+    kinds.chain([sidecar::AMBIENT]).collect()
+}
+
 /// The game's fitting warning for `model` (`file`, with its `sidecar`): far off the height of
-/// the base asset whose place it takes (the workspace's `assets/<name>.glb`), or of a lot
+/// the base asset whose place it takes (the workspace's `assets/<stem>.glb`), or of a lot
 /// model; none when the sidecar gives its units (the game draws it at them).
 fn size_warning(file: &Path, sidecar: Option<&sidecar::Sidecar>, model: &props_anim::Model) -> Option<Issue> {
-    use props_mods::sidecar::PropRole;
     let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let role_name = match sidecar.map(|s| s.role) {
-        Some(PropRole::Car) => Some("car"),
-        Some(PropRole::TrafficLight) => Some("traffic_light"),
-        Some(PropRole::Windmill) => Some("windmill"),
-        Some(PropRole::Animal) => Some("Fox"),
-        Some(PropRole::Ambient) => None,
-        None => props_scene::PROP_ASSETS.iter().map(|(name, _)| *name).find(|name| *name == stem),
+    let assets = kind_assets();
+    let taken = match sidecar {
+        Some(sidecar) => assets.into_iter().find(|a| a.role == sidecar.role),
+        None => assets.into_iter().find(|a| a.stem == stem),
     };
     if sidecar.is_some_and(|s| s.units.is_some()) {
         return None; // The game draws it at the units given.
     }
     let height = fitting::height(model);
-    let (_, message) = match role_name {
-        Some(role) => {
-            let scale = props_scene::PROP_ASSETS.iter().find(|(name, _)| *name == role).map_or(1.0, |(_, s)| *s);
-            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(format!("{role}.glb"));
+    let (_, message) = match taken {
+        Some(asset) => {
+            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(format!("{}.glb", asset.stem));
             let base = admit_file(&base, &Limits::default()).ok()?;
-            let expected = fitting::height(&base.import.model)? * scale;
-            fitting::fit(height, scale, expected, &format!("the {role}"))
+            let expected = fitting::height(&base.import.model)? * asset.units;
+            fitting::fit(height, asset.units, expected, &format!("the {}", asset.stem))
         }
         None => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
     };
@@ -225,7 +232,9 @@ mod tests {
                 let dir = std::env::temp_dir().join(format!("props-size-{}-{name}", std::process::id()));
                 std::fs::create_dir_all(&dir).expect("folder");
                 std::fs::write(dir.join(format!("{name}.prop.toml")), text).expect("sidecar");
-                sidecar::read(&dir.join(format!("{name}.glb")), Path::new(name), &fox).expect("valid").expect("read")
+                sidecar::read(&dir.join(format!("{name}.glb")), Path::new(name), &fox, &sidecar_roles())
+                    .expect("valid")
+                    .expect("read")
             });
             size_warning(Path::new(&format!("mods/{name}.glb")), sidecar.as_ref(), &fox).map(|i| i.message)
         };

@@ -139,30 +139,69 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// ARCHITECTURE.md names every source file (a crate's `lib.rs` / `main.rs` and a module's
-/// `mod.rs` are named by their crate or folder) or its folder (`name/`), and names no file
-/// that does not exist.
-#[test]
-fn architecture_names_every_source_file_and_no_missing_one() {
-    let root = root();
-    let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+/// Every Rust source file of every package (its `src/`, tests, benches and examples).
+fn all_sources() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for (dir, _) in manifests().values() {
         sources(dir, &mut files);
     }
-    let name = |path: &Path| path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-    let unnamed: Vec<_> = files
-        .iter()
-        .filter(|path| !matches!(name(path).as_str(), "lib.rs" | "main.rs" | "mod.rs"))
-        .filter(|path| {
-            // A folder of modules may be named for its files; `src/` names none.
-            let folder = path.parent().map(|p| format!("{}/", name(p))).filter(|f| f != "src/");
-            !architecture.contains(&name(path)) && !folder.is_some_and(|f| architecture.contains(&f))
-        })
-        .map(|path| path.strip_prefix(&root).unwrap_or(path).display().to_string())
+    files
+}
+
+/// The module doc comment a file opens with (`//!` lines, attributes such as `#![...]`
+/// before it allowed).
+fn module_doc(text: &str) -> String {
+    text.lines()
+        .skip_while(|line| line.starts_with("#!["))
+        .take_while(|line| line.starts_with("//!"))
+        .map(|line| line.trim_start_matches("//!").trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every module says what it is for: the per-file detail lives in its doc comment, not in
+/// ARCHITECTURE.md.
+#[test]
+fn every_module_opens_with_its_documentation() {
+    let root = root();
+    let undocumented: Vec<String> = all_sources()
+        .into_iter()
+        .filter(|path| module_doc(&std::fs::read_to_string(path).unwrap_or_default()).is_empty())
+        .map(|path| path.strip_prefix(&root).unwrap_or(&path).display().to_string())
         .collect();
-    assert!(unnamed.is_empty(), "ARCHITECTURE.md does not name these files or their folders: {unnamed:?}");
-    let existing: std::collections::BTreeSet<String> = files.iter().map(|p| name(p)).collect();
+    assert!(undocumented.is_empty(), "modules without a `//!` doc comment at the top: {undocumented:?}");
+}
+
+/// Most lines a source file has unless its module doc says why it is longer, in a sentence
+/// starting with `Over 600 lines:`.
+const MAX_LINES: usize = 600;
+
+/// A long file is a sign of two concerns in one; one that stays long says why at its top.
+#[test]
+fn no_file_is_over_600_lines_without_a_reason() {
+    let root = root();
+    let long: Vec<String> = all_sources()
+        .into_iter()
+        .filter(|path| {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            text.lines().count() > MAX_LINES && !module_doc(&text).contains("Over 600 lines:")
+        })
+        .map(|path| path.strip_prefix(&root).unwrap_or(&path).display().to_string())
+        .collect();
+    assert!(long.is_empty(), "over {MAX_LINES} lines with no `Over 600 lines:` reason in the module doc: {long:?}");
+}
+
+/// Most lines ARCHITECTURE.md may have: a map, not an index of files.
+const ARCHITECTURE_LINES: usize = 250;
+
+/// ARCHITECTURE.md stays a short map and names no source file that does not exist.
+#[test]
+fn architecture_is_a_short_map_naming_only_real_files() {
+    let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let lines = architecture.lines().count();
+    assert!(lines <= ARCHITECTURE_LINES, "ARCHITECTURE.md has {lines} lines; a map has at most {ARCHITECTURE_LINES}");
+    let name = |path: &Path| path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+    let existing: std::collections::BTreeSet<String> = all_sources().iter().map(|p| name(p)).collect();
     let stale: Vec<&str> = architecture
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
         .filter(|word| word.ends_with(".rs") && !existing.contains(*word))

@@ -1,6 +1,9 @@
 //! The accessor decoder: typed elements out of buffer views, with every count, offset,
 //! stride and sparse index checked against the actual data and the limits before anything
 //! is allocated. (The gltf crate's readers are not used: they trust declared counts.)
+//!
+//! Over 600 lines: a third of it is the unit tests, which need the decoder's private readers;
+//! the decoder itself is about 440.
 
 use glam::Vec3;
 use gltf::json::Root;

@@ -57,6 +57,9 @@ pub struct ModConfig {
     /// While a model loads, its import may take up to [`Limits::max_decoded_bytes`] more, so
     /// the mods never hold more than the sum of the two. Default 1 GiB.
     pub total_bytes: u64,
+    /// The roles a mod's sidecar may give its model: the host's (a scene's prop kinds declare
+    /// theirs). Default: [`sidecar::AMBIENT`] alone.
+    pub roles: Vec<sidecar::Role>,
 }
 
 impl ModConfig {
@@ -99,6 +102,7 @@ impl Default for ModConfig {
             settle: ReloadPolicy::DEFAULT_SETTLE,
             limits: Self::default_limits(),
             total_bytes: Self::DEFAULT_TOTAL_BYTES,
+            roles: vec![sidecar::AMBIENT],
         }
     }
 }

@@ -40,6 +40,8 @@ pub(crate) struct Worker {
     /// The root as the game gave it: file names in messages start with it.
     shown_root: PathBuf,
     limits: Limits,
+    /// The roles a sidecar may give (see [`crate::ModConfig::roles`]).
+    roles: Vec<sidecar::Role>,
     /// The RAM budget of all mods together (see [`crate::ModConfig::total_bytes`]).
     total_bytes: u64,
     /// Heap bytes of each model sent to the game and not removed since.
@@ -68,6 +70,7 @@ impl Worker {
             root,
             shown_root,
             limits: config.limits,
+            roles: config.roles,
             total_bytes: config.total_bytes,
             resident: BTreeMap::new(),
             policy: ReloadPolicy::new(config.settle),
@@ -220,7 +223,7 @@ impl Worker {
         match self.admit(&path, &shown) {
             Ok(admitted) => {
                 let model = admitted.import.model;
-                let sidecar = match sidecar::read(&self.root.join(&path), &shown, &model) {
+                let sidecar = match sidecar::read(&self.root.join(&path), &shown, &model, &self.roles) {
                     Ok(sidecar) => sidecar,
                     Err(error) => return ModEvent::Rejected { path, name, error: error.to_string(), version },
                 };

@@ -4,7 +4,7 @@
 //! check-assets`; a bad sidecar is refused like a bad model (the last good version stays).
 //!
 //! ```toml
-//! role = "car"                   # car | traffic_light | windmill | animal | ambient
+//! role = "car"                   # a role the host takes: the game's kinds' and `ambient`
 //! units = 0.01                   # metres per model unit (default: the role's, or fitted)
 //! clip = "Idle"                  # ambient: the clip the lot loops (default: the first)
 //!
@@ -31,61 +31,29 @@ const MAX_BYTES: u64 = 64 * 1024;
 /// Model units per metre allowed for `units`, each way.
 const UNITS_RANGE: (f32, f32) = (1e-4, 1e4);
 
-/// What a model is in the town.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PropRole {
-    /// Drives in traffic.
-    Car,
-    /// Stands at intersections, showing the signal's phase.
-    TrafficLight,
-    /// Stands on the hills, turning into the wind.
-    Windmill,
-    /// Walks and runs in the parks.
-    Animal,
-    /// Stands on the mod lot, looping a clip.
-    Ambient,
+/// A role a sidecar may give its model (`role = "car"`): what shows models of that role
+/// declares it (a scene's prop kinds, through the host), with the node parts and clip states
+/// the simulation drives for it. The sidecar's `[nodes]` and `[clips]` may name only those.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Role {
+    /// Its name in a sidecar.
+    pub name: &'static str,
+    /// The node parts the simulation drives, and how many nodes each takes (`None`: any
+    /// number, at least one).
+    pub parts: &'static [(&'static str, Option<usize>)],
+    /// The clip states the simulation plays.
+    pub states: &'static [&'static str],
 }
 
-impl PropRole {
-    /// The role's name in a sidecar.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            PropRole::Car => "car",
-            PropRole::TrafficLight => "traffic_light",
-            PropRole::Windmill => "windmill",
-            PropRole::Animal => "animal",
-            PropRole::Ambient => "ambient",
-        }
-    }
-
-    /// The node parts the simulation drives for this role, and how many nodes each takes
-    /// (`None`: any number, at least one).
-    fn parts(self) -> &'static [(&'static str, Option<usize>)] {
-        match self {
-            PropRole::Car => &[("wheels", None), ("steer", Some(2))],
-            PropRole::Windmill => &[("nacelle", None), ("rotor", None)],
-            PropRole::TrafficLight | PropRole::Animal | PropRole::Ambient => &[],
-        }
-    }
-
-    /// The clip states the simulation plays for this role.
-    fn states(self) -> &'static [&'static str] {
-        match self {
-            PropRole::TrafficLight => &["green", "amber", "red"],
-            PropRole::Animal => &["walk", "run", "idle"],
-            PropRole::Car => &["doors"],
-            PropRole::Windmill | PropRole::Ambient => &[],
-        }
-    }
-}
+/// The role of a model that stands on its own and loops a clip (the sidecar's `clip`): what a
+/// host shows mods that no kind takes.
+pub const AMBIENT: Role = Role { name: "ambient", parts: &[], states: &[] };
 
 /// A checked sidecar: every name in it exists in its model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sidecar {
-    /// The model's role.
-    pub role: PropRole,
+    /// The model's role (one of the roles it was read against).
+    pub role: &'static str,
     /// Metres per model unit, if given.
     pub units: Option<f32>,
     /// The clip an ambient model loops, by index.
@@ -132,7 +100,7 @@ enum Names {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
-    role: PropRole,
+    role: String,
     units: Option<f32>,
     clip: Option<String>,
     #[serde(default)]
@@ -149,12 +117,12 @@ pub fn path_for(model_path: &Path) -> PathBuf {
 }
 
 /// Reads and checks the sidecar of the model at `model_path` (shown as `shown` in errors)
-/// against `model`: `None` when there is none. Only a regular file of at most 64 KiB is
-/// read.
+/// against `model` and the `roles` a host takes: `None` when there is none. Only a regular
+/// file of at most 64 KiB is read.
 ///
 /// # Errors
 /// When the sidecar cannot be read, is not valid, or names what the model lacks.
-pub fn read(model_path: &Path, shown: &Path, model: &Model) -> Result<Option<Sidecar>, SidecarError> {
+pub fn read(model_path: &Path, shown: &Path, model: &Model, roles: &[Role]) -> Result<Option<Sidecar>, SidecarError> {
     let path = path_for(model_path);
     let shown = path_for(shown).display().to_string();
     let error = |message: String| SidecarError { file: shown.clone(), pointer: String::new(), message };
@@ -173,12 +141,17 @@ pub fn read(model_path: &Path, shown: &Path, model: &Model) -> Result<Option<Sid
     std::fs::File::open(&path)
         .and_then(|file| file.take(MAX_BYTES).read_to_string(&mut text))
         .map_err(|e| error(format!("cannot be read as UTF-8 text: {e}")))?;
-    parse(&text, model).map(Some).map_err(|(pointer, message)| SidecarError { file: shown, pointer, message })
+    parse(&text, model, roles).map(Some).map_err(|(pointer, message)| SidecarError { file: shown, pointer, message })
 }
 
-/// Parses and checks a sidecar's text against `model`; errors are `(pointer, message)`.
-fn parse(text: &str, model: &Model) -> Result<Sidecar, (String, String)> {
+/// Parses and checks a sidecar's text against `model` and `roles`; errors are
+/// `(pointer, message)`.
+fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, String)> {
     let raw: Raw = toml::from_str(text).map_err(|e| (String::new(), e.to_string().trim_end().replace('\n', " ")))?;
+    let Some(role) = roles.iter().find(|r| r.name == raw.role) else {
+        let known: Vec<&str> = roles.iter().map(|r| r.name).collect();
+        return Err(("/role".to_owned(), format!("unknown role `{}` (the roles: {})", raw.role, list(&known))));
+    };
     if let Some(units) = raw.units
         && !(UNITS_RANGE.0..=UNITS_RANGE.1).contains(&units)
     {
@@ -186,11 +159,11 @@ fn parse(text: &str, model: &Model) -> Result<Sidecar, (String, String)> {
         return Err(("/units".to_owned(), message));
     }
     let mut nodes = BTreeMap::new();
-    let parts = raw.role.parts();
+    let parts = role.parts;
     for (part, names) in raw.nodes {
         let Some(&(_, count)) = parts.iter().find(|(p, _)| *p == part) else {
             let known: Vec<&str> = parts.iter().map(|(p, _)| *p).collect();
-            let message = format!("a {} has no part `{part}` (its parts: {})", raw.role.name(), list(&known));
+            let message = format!("a {} has no part `{part}` (its parts: {})", role.name, list(&known));
             return Err(((format!("/nodes/{part}")), message));
         };
         let names = match names {
@@ -212,10 +185,10 @@ fn parse(text: &str, model: &Model) -> Result<Sidecar, (String, String)> {
     }
     let clip_names: Vec<&str> = model.clips().iter().filter_map(|c| c.name()).collect();
     let missing_clip = |name: &str| format!("the model has no clip `{name}` (its clips: {})", list(&clip_names));
-    let states = raw.role.states();
+    let states = role.states;
     for (state, name) in &raw.clips {
         if !states.contains(&state.as_str()) {
-            let message = format!("a {} plays no clip on `{state}` (its states: {})", raw.role.name(), list(states));
+            let message = format!("a {} plays no clip on `{state}` (its states: {})", role.name, list(states));
             return Err(((format!("/clips/{state}")), message));
         }
         if model.find_clip(name).is_none() {
@@ -226,7 +199,7 @@ fn parse(text: &str, model: &Model) -> Result<Sidecar, (String, String)> {
         Some(name) => Some(model.find_clip(&name).ok_or_else(|| ("/clip".to_owned(), missing_clip(&name)))?),
         None => None,
     };
-    Ok(Sidecar { role: raw.role, units: raw.units, clip, nodes, clips: raw.clips })
+    Ok(Sidecar { role: role.name, units: raw.units, clip, nodes, clips: raw.clips })
 }
 
 /// Names for a message, the first 20.
@@ -244,6 +217,13 @@ mod tests {
 
     use super::*;
 
+    /// Roles as a town's kinds declare them.
+    const ROLES: [Role; 3] = [
+        Role { name: "car", parts: &[("wheels", None), ("steer", Some(2))], states: &["doors"] },
+        Role { name: "animal", parts: &[], states: &["walk", "run", "idle"] },
+        AMBIENT,
+    ];
+
     fn fox() -> Arc<Model> {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/Fox.glb");
         Arc::new(props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the Fox").model)
@@ -252,11 +232,11 @@ mod tests {
     #[test]
     fn a_good_sidecar_binds_names_the_model_has() {
         let text = "role = \"animal\"\nunits = 0.01\n[clips]\nwalk = \"Run\"\nrun = \"Walk\"\n";
-        let sidecar = parse(text, &fox()).expect("valid");
-        assert_eq!(sidecar.role, PropRole::Animal);
+        let sidecar = parse(text, &fox(), &ROLES).expect("valid");
+        assert_eq!(sidecar.role, "animal");
         assert_eq!(sidecar.units, Some(0.01));
         assert_eq!(sidecar.clips["walk"], "Run");
-        let ambient = parse("role = \"ambient\"\nclip = \"Survey\"\n[nodes]\n", &fox()).expect("valid");
+        let ambient = parse("role = \"ambient\"\nclip = \"Survey\"\n[nodes]\n", &fox(), &ROLES).expect("valid");
         assert_eq!(ambient.clip, Some(0));
     }
 
@@ -264,7 +244,7 @@ mod tests {
     fn errors_say_where_and_what_to_do() {
         let fox = fox();
         let cases = [
-            ("role = \"truck\"", "", "unknown variant `truck`"),
+            ("role = \"truck\"", "/role", "unknown role `truck` (the roles: car, animal, ambient)"),
             ("role = \"car\"\nwheels = 4", "", "unknown field `wheels`"),
             ("role = \"car\"\nunits = 0", "/units", "give 1 for metres"),
             ("role = \"car\"\n[nodes]\nwheel = \"b_Tail01_012\"", "/nodes/wheel", "its parts: wheels, steer"),
@@ -275,7 +255,7 @@ mod tests {
             ("role = \"ambient\"\nclip = \"Sleep\"", "/clip", "no clip `Sleep`"),
         ];
         for (text, pointer, says) in cases {
-            let (at, message) = parse(text, &fox).expect_err(text);
+            let (at, message) = parse(text, &fox, &ROLES).expect_err(text);
             assert_eq!(at, pointer, "{text}: {message}");
             assert!(message.contains(says), "{text}: {message}");
         }
@@ -286,12 +266,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("props-sidecar-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("folder");
         let model = dir.join("fox.glb");
-        assert_eq!(read(&model, Path::new("mods/fox.glb"), &fox()), Ok(None), "no sidecar");
-        std::fs::write(dir.join("fox.prop.toml"), "role = \"windmill\"\n[nodes]\nrotor = \"hub\"\n").expect("write");
-        let error = read(&model, Path::new("mods/fox.glb"), &fox()).expect_err("no hub");
+        assert_eq!(read(&model, Path::new("mods/fox.glb"), &fox(), &ROLES), Ok(None), "no sidecar");
+        std::fs::write(dir.join("fox.prop.toml"), "role = \"car\"\n[nodes]\nsteer = [\"hub\", \"b_Tail01_012\"]\n")
+            .expect("write");
+        let error = read(&model, Path::new("mods/fox.glb"), &fox(), &ROLES).expect_err("no hub");
         assert_eq!(
             error.to_string().split(": ").take(3).collect::<Vec<_>>(),
-            ["mods/fox.prop.toml", "/nodes/rotor/0", "error[PROPS_SIDECAR]"]
+            ["mods/fox.prop.toml", "/nodes/steer/0", "error[PROPS_SIDECAR]"]
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

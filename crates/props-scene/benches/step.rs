@@ -24,7 +24,8 @@ fn scene(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("scene_{workload}"));
         for (mode, sharing) in [("exact", None), ("shared", SceneConfig::default().sharing)] {
             let config = SceneConfig { sharing, seed: 1, ..config };
-            let mut scene = Scene::new(config, synthetic::models().expect("synthetic models build")).expect("scene");
+            let mut scene =
+                Scene::new(config, synthetic::town(&config).expect("synthetic models build")).expect("scene");
             if sharing.is_some() {
                 let camera = OrbitCamera::overview(scene.terrain().flat_radius()).to_camera(16.0 / 9.0);
                 let eye = OrbitCamera::overview(scene.terrain().flat_radius()).eye();

@@ -3,7 +3,7 @@
 use props_anim::{Quantization, UpdateRateLod};
 
 use crate::error::SceneError;
-use crate::traffic::IdmParams;
+use crate::town::traffic::IdmParams;
 
 /// Most windmills a scene holds (the `--windmills` flag's ceiling).
 pub const MAX_WINDMILLS: usize = 100_000;
@@ -58,6 +58,8 @@ pub struct SceneConfig {
     pub cars: usize,
     /// Foxes walking the park loops.
     pub foxes: usize,
+    /// Buses on the roads, at most one per bus stop (none by default; the game runs 4).
+    pub buses: usize,
     /// Intersections per side of the square road grid (2 to [`MAX_GRID`]); `None` picks the
     /// smallest grid, of at least 3, on which the cars take at most half the room.
     pub grid: Option<usize>,
@@ -94,6 +96,7 @@ impl Default for SceneConfig {
             windmills: 300,
             cars: 40,
             foxes: 12,
+            buses: 0,
             grid: None,
             block: 90.0,
             windmill_spacing: 40.0,

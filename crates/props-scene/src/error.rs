@@ -59,7 +59,7 @@ pub enum SceneError {
         /// The maximum.
         max: usize,
     },
-    /// [`crate::Scene::spawn_car`] was given a place that is not on a lane or too close to
+    /// `Cars::spawn_at` was given a place that is not on a lane or too close to
     /// another car.
     #[error("no room for a car on lane {lane} at {position} m: {reason}")]
     NoRoomForCar {

@@ -1,8 +1,7 @@
-//! Prop kinds: what a kind of prop is (its components, its systems, the clips it plays on
-//! simulation events, what a player is told about it), defined in one file by implementing
-//! [`PropKind`] and registered with the scene ([`crate::Scene::register`]). The built-in kinds
-//! (windmills, cars, traffic lights, foxes) are registered the same way when the scene is built;
-//! the bus (`buses.rs`) is the worked example of a kind added on top.
+//! The seam of the scene: what a kind of prop is (its asset, its components, its systems, the
+//! clips it plays on simulation events, what a player is told about it), defined in one file by
+//! implementing [`PropKind`] and registered with the scene. The town's kinds (`kinds/`) are
+//! registered the same way as a game's own; the bus (`kinds/buses.rs`) is the worked example.
 //!
 //! The scene owns each kind's [`Props`]: one animation-runtime crowd per model of the kind. A
 //! kind spawns its entities through [`Props::spawn`] (which links each to its instance), and
@@ -15,46 +14,12 @@ use std::any::Any;
 
 use glam::Affine3A;
 use hecs::{DynamicBundle, Entity, EntityBuilder, World};
-use props_anim::Spec;
 
 use crate::access::Access;
-use crate::config::SceneConfig;
-use crate::crowds::PropCrowd;
+use crate::animation::crowds::PropCrowd;
 use crate::error::SceneError;
-use crate::models::PropModel;
-use crate::picking::PropInfo;
-use crate::rng::Rng;
-use crate::roads::{LaneId, RoadNetwork};
-use crate::scene::Scene;
-use crate::signals::Signals;
-use crate::terrain::Terrain;
-use crate::traffic;
-use crate::wind::WindField;
-
-/// One model of a kind, compiled for what the kind animates on it.
-#[derive(Clone, Debug)]
-pub struct Rig {
-    /// The model.
-    pub prop: PropModel,
-    /// The clips its instances may play and the nodes the simulation turns.
-    pub spec: Spec,
-    /// Clip layers per instance.
-    pub layers: usize,
-    /// Largest scale of an instance relative to the model's (for culling bounds).
-    pub max_scale: f32,
-    /// Whether its states are discrete (a light's phase): shared only when equal, never
-    /// quantized.
-    pub discrete: bool,
-}
-
-impl Rig {
-    /// `prop` animated as `spec` says, with `layers` clip layers per instance, drawn at its
-    /// scale, its states continuous.
-    #[must_use]
-    pub fn new(prop: PropModel, spec: Spec, layers: usize) -> Self {
-        Self { prop, spec, layers, max_scale: 1.0, discrete: false }
-    }
-}
+use crate::models::{KindModel, PropModel};
+use crate::town::Town;
 
 /// The one model of a kind that shows one (`models` must hold exactly one): for
 /// [`PropKind::rig`].
@@ -98,54 +63,45 @@ impl ModelPick {
     }
 }
 
-/// The town's shared state as a kind's systems see it (the entities, a [`World`], are passed
-/// beside it): read-only while kinds step.
-pub struct Town<'a> {
-    /// The road network.
-    pub roads: &'a RoadNetwork,
-    /// The signal controllers.
-    pub signals: &'a Signals,
-    /// The wind.
-    pub wind: &'a WindField,
-    /// The ground.
-    pub terrain: &'a Terrain,
-    /// The scene's configuration (its seed, its driving parameters).
-    pub config: &'a SceneConfig,
-    /// Simulated seconds, after this step.
-    pub time: f64,
-    /// Steps taken, this one included.
-    pub steps: u64,
+/// The asset a kind's props show, and how a mod takes its place: declared by the kind, so that
+/// the game, `cargo xtask check-assets` and the mods' sidecars iterate the registered kinds
+/// instead of naming them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KindAsset {
+    /// The file stem of its base asset (`assets/<stem>.glb`), and the name of a mod that
+    /// replaces it (case-sensitive).
+    pub stem: &'static str,
+    /// Metres per unit of the base asset (Fox.glb is in centimetres: 0.01).
+    pub units: f32,
+    /// How much larger than life its props are drawn (traffic lights twice, so that a player
+    /// reads them from the town's overview).
+    pub drawn_at: f32,
+    /// Where its props stand, in a word or two (`hills`), for what a mod's log line says.
+    pub place: &'static str,
+    /// The role a mod's sidecar names to be shown by this kind (`role = "car"`).
+    pub role: &'static str,
+    /// Whether a mod of its role named other than its stem adds a model beside it (its props
+    /// pick among the models, seeded) instead of replacing it.
+    pub variants: bool,
+    /// The node parts a sidecar may bind (`[nodes]`), and how many nodes each takes (`None`:
+    /// any number, at least one); see [`crate::Bindings`].
+    pub parts: &'static [(&'static str, Option<usize>)],
+    /// The clip states a sidecar may bind (`[clips]`).
+    pub states: &'static [&'static str],
 }
 
-impl Town<'_> {
-    /// Whether a vehicle `length` metres long fits with its centre at `position` along `lane`
-    /// (the lane exists, the position is on it, and every other vehicle of `world` is clear of
-    /// it by the safety gap).
-    #[must_use]
-    pub fn has_room(&self, world: &World, lane: LaneId, position: f32, length: f32) -> bool {
-        traffic::has_room(world, self.roads, &self.config.driving, lane, position, length)
-    }
-
-    /// The random generator of item `index` (say, the n-th prop) of the kind named `kind`:
-    /// seeded by the town's seed, the same on every platform and run.
-    #[must_use]
-    pub fn rng(&self, kind: &str, index: u64) -> Rng {
-        // FNV-1a of the name, above the built-in streams' numbers.
-        let stream =
-            kind.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-        Rng::numbered(self.config.seed, stream | 0x100, index)
-    }
-}
-
-/// A kind of prop. See the module documentation; `buses.rs` is a complete example.
+/// A kind of prop. See the module documentation; `kinds/buses.rs` is a complete example.
 pub trait PropKind: Any + Send + Sync {
     /// Its name, plural and lower case (`buses`): how status lines and the HUD count it.
     fn name(&self) -> &'static str;
 
+    /// Its base asset, and how mods take its place.
+    fn asset(&self) -> KindAsset;
+
     /// Compiles its models (one or more; a kind that shows one model per prop gets one) for
     /// what it animates: looks up the nodes and clips it drives. The first missing one is the
     /// error, and nothing changes.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError>;
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError>;
 
     /// Spawns its props into `world`, once, when it is registered.
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props);
@@ -162,16 +118,35 @@ pub trait PropKind: Any + Send + Sync {
     /// It queries `world` only for the components its [`PropKind::access`] declares.
     fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32);
 
+    /// Shows at once a change the game made to the town between steps (a signal forced), as
+    /// the next step would. By default nothing: the next step shows it.
+    fn refresh(&mut self, world: &World, town: &Town<'_>, props: &mut Props) {
+        let _ = (world, town, props);
+    }
+
     /// Takes new versions of its models ([`PropKind::rig`] accepted them), keeping every prop's
     /// state. By default each model's instances move to its new version, in order (a kind
     /// whose props pick among a varying number of models calls [`Props::repick`]).
-    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+    fn rebind(&mut self, world: &mut World, props: &mut Props, models: Vec<KindModel>) {
         let _ = world;
-        props.recompile(rigs);
+        props.recompile(models);
     }
 
-    /// What a player who picked `entity`, one of its props, is told.
-    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo>;
+    /// What a player who picked `entity`, one of its props (in `props`), is told it is doing,
+    /// in a few words (`bus at its stop at 0 km/h on lane 12, doors 100 % open`).
+    fn describe(&self, world: &World, town: &Town<'_>, props: &Props, entity: Entity) -> Option<String>;
+}
+
+/// A kind with the models it shows, as [`crate::Scene::new`] takes them.
+pub type KindWithModels = (Box<dyn PropKind>, Vec<PropModel>);
+
+/// What a picked prop is doing, as its kind tells it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropInfo {
+    /// The kind's name ([`PropKind::name`]).
+    pub kind: &'static str,
+    /// What it is doing, in a few words for a player ([`PropKind::describe`]).
+    pub summary: String,
 }
 
 /// The component linking a prop entity to its instance: its kind (registration order), its
@@ -283,7 +258,7 @@ impl Props {
     }
 
     /// New, empty crowds for `rigs`, like the current ones (sharing, runs).
-    fn empty_like(&self, rigs: Vec<Rig>) -> Vec<PropCrowd> {
+    fn empty_like(&self, rigs: Vec<KindModel>) -> Vec<PropCrowd> {
         let first = &self.crowds[0];
         rigs.into_iter().map(|rig| first.empty_like(rig)).collect()
     }
@@ -291,7 +266,7 @@ impl Props {
     /// Moves every model's instances to the model's new version: one rig per model, in order,
     /// as many as before (what a kind with a fixed number of models rigs; one that picks among
     /// a varying number calls [`Props::repick`]).
-    pub fn recompile(&mut self, rigs: Vec<Rig>) {
+    pub fn recompile(&mut self, rigs: Vec<KindModel>) {
         debug_assert_eq!(rigs.len(), self.crowds.len(), "one new rig per model");
         let mut next = self.empty_like(rigs);
         for (crowd, old) in next.iter_mut().zip(&self.crowds) {
@@ -303,7 +278,7 @@ impl Props {
     /// Moves every prop of this kind that carries a [`ModelPick`] into new crowds for `rigs`
     /// (any number), each showing the model its pick gives among them, in spawn order,
     /// keeping its state, placement and paint.
-    pub fn repick(&mut self, world: &mut World, rigs: Vec<Rig>) {
+    pub fn repick(&mut self, world: &mut World, rigs: Vec<KindModel>) {
         let mut next = self.empty_like(rigs);
         let mut props: Vec<(Entity, ModelPick, PropInstance)> = world
             .query_mut::<(Entity, &ModelPick, &PropInstance)>()

@@ -1,14 +1,15 @@
-//! The demo town as a `hecs` world: a grid of two-way roads with signalled intersections, cars
-//! following lanes with the Intelligent Driver Model, windmills on a ring of hills turning in
-//! a wind field, and foxes walking, running and resting in the parks; a game adds its own prop
-//! kinds ([`PropKind`], registered with [`Scene::register`]), such as the [`Buses`]. Each
-//! step, systems (plain functions of the world and a fixed `dt`, one per kind) move everything
-//! and set each prop's animation state; once per frame the animation runtime poses what the
-//! camera sees and extraction lists it as [`props_frame::FrameData`] instances, one batch per
-//! model.
+//! A town of animated props as a `hecs` world: a grid of two-way roads with signalled
+//! intersections ([`town`]), and the prop kinds that live in it ([`kinds`]): cars following
+//! lanes with the Intelligent Driver Model, buses stopping at their stops, windmills on a ring
+//! of hills turning in a wind field, traffic lights, and foxes walking, running and resting in
+//! the parks. Every kind, the town's and a game's own, is one implementation of [`PropKind`]:
+//! the scene knows none by name. Each step, systems (plain functions of the world and a fixed
+//! `dt`, one per kind) move everything and set each prop's animation state; once per frame the
+//! animation runtime poses what the camera sees and extraction lists it as
+//! [`props_frame::FrameData`] instances, one batch per model ([`animation`]).
 //!
 //! ```text
-//! Scene::new(config, models) -> step(dt) x N -> animate(&mut frame) -> extract(&mut frame) -> renderer
+//! Scene::new(config, kinds with their models) -> step(dt) x N -> animate(&mut frame) -> extract(&mut frame) -> renderer
 //! ```
 //!
 //! Every prop is animated by the animation runtime (`props_anim::Crowd`), one per model: its
@@ -16,62 +17,45 @@
 //! clip layers play the traffic lights' lamps and the foxes' gaits with their crossfades; it
 //! culls, shares poses, applies update-rate LOD and the CPU budget. The scene keeps states,
 //! never poses. The crate knows no GPU, window, file or clock, and never reads the asset
-//! files: the game imports the models and passes them in ([`SceneModels`]); [`synthetic`]
-//! builds stand-ins with the same node and clip names.
+//! files: the game imports each kind's asset ([`KindAsset`]) and passes the models in;
+//! [`synthetic`] builds stand-ins with the same node and clip names.
 //!
 //! Deterministic: the same [`SceneConfig`] (seed included), models and calls give bitwise the
 //! same state on the same platform.
 
 mod access;
-mod animals;
+pub mod animation;
 mod bindings;
-mod buses;
 mod camera;
-mod cars;
-mod config;
-mod crowds;
+mod clock;
+pub mod config;
 mod error;
-mod extract;
 mod kind;
+pub mod kinds;
 mod models;
-mod picking;
-mod posing;
 mod rng;
-mod roads;
 mod scene;
-mod signals;
-mod step;
 mod stepping;
 pub mod synthetic;
-mod terrain;
-mod traffic;
-mod wind;
+pub mod town;
 
 pub use access::Access;
-pub use animals::{FADE_TIME, Fox, FoxGait, Gait, RUN_SPEED, WALK_SPEED};
+pub use animation::crowds::PropCrowd;
+pub use animation::posing::AnimationStats;
 pub use bindings::{Bindings, Convention};
-pub use buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses, DWELL, STOP_AT};
 pub use camera::SceneCamera;
-pub use cars::{CarWheels, DOORS_AFTER, WheelGeometry, WheelStep};
-pub use config::{MAX_FOXES, MAX_GRID, MAX_THREADS, MAX_WINDMILLS, SceneConfig, WindConfig};
-pub use crowds::PropCrowd;
+pub use clock::{FixedStep, RateMeter};
+pub use config::{SceneConfig, WindConfig};
 pub use error::SceneError;
-pub use extract::AnimationStats;
-pub use kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, only_model, some_models};
-pub use models::{PROP_ASSETS, PropModel, SceneModels};
-pub use picking::PropInfo;
-pub use rng::Rng;
-pub use roads::{
-    BOX_HALF, DIRECTIONS, Intersection, IntersectionId, LANE_WIDTH, Lane, LaneId, LaneKind, RoadNetwork, Turn,
+pub use kind::{
+    KindAsset, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, Props, only_model, some_models,
 };
+pub use models::{KindModel, PropModel};
 pub use scene::Scene;
-pub use signals::{
-    AMBER, LightState, MAX_ALL_RED, MIN_GREEN, Phase, RECALL_AFTER, Signal, SignalOverride, Signals, TrafficLight,
-};
-pub use step::{FixedStep, RateMeter};
-pub use terrain::{HILL_HEIGHT, Terrain};
-pub use traffic::{Car, IdmParams, STANDING_BELOW, TrafficStats};
-pub use wind::{Site, Wind, WindAtTime, WindField, Windmill, WindmillState, rotor_speed_for};
+pub use town::Town;
+pub use town::roads::{IntersectionId, LaneId, RoadNetwork};
+pub use town::traffic::{Car, TrafficStats};
+pub use town::wind::Wind;
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};
 

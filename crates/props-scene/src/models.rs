@@ -1,10 +1,10 @@
-//! The prop models the game hands in: each with its renderer id, its scale and its
-//! bindings; the built-in kinds' models as [`SceneModels`]. What a kind animates on each is
-//! its own (`PropKind::rig`).
+//! The prop models a game hands in ([`PropModel`]: each with its renderer id, its scale and its
+//! bindings), and what a kind makes of one ([`KindModel`]: the model with the clips and nodes
+//! the kind animates, from `PropKind::rig`).
 
 use std::sync::Arc;
 
-use props_anim::Model;
+use props_anim::{Model, Spec};
 use props_frame::ModelId;
 
 use crate::bindings::Bindings;
@@ -42,31 +42,27 @@ impl PropModel {
     }
 }
 
-/// The base asset of each prop kind the game ships (windmill, car, traffic light, fox, in
-/// [`SceneModels`] order, then the bus of [`crate::Buses`]): its file stem (`assets/<stem>.glb`,
-/// and the name of a mod that overrides it) and its scale from model units to metres (Fox.glb
-/// is in centimetres).
-pub const PROP_ASSETS: [(&str, f32); 5] =
-    [("windmill", 1.0), ("car", 1.0), ("traffic_light", 1.0), ("Fox", 0.01), ("bus", 1.0)];
-
-/// The models of the scene's props. Node and clip names are those of `assets/README.md`:
-///
-/// - windmill: nodes `nacelle` (yawed about local Y) and `hub` (turned about local Z);
-/// - car: nodes `steer_front_left`, `steer_front_right` (about Y), `wheel_front_left`,
-///   `wheel_front_right`, `wheel_rear_left`, `wheel_rear_right` (about X);
-/// - traffic light: clips `green`, `amber`, `red`;
-/// - fox: clips `Walk`, `Run`.
+/// One model of a kind, compiled for what the kind animates on it.
 #[derive(Clone, Debug)]
-pub struct SceneModels {
-    /// Windmills on the hills.
-    pub windmill: PropModel,
-    /// Cars on the roads.
-    pub car: PropModel,
-    /// More car models: each car shows one of `car` and these, picked per car from the
-    /// town's seed (mods add variety this way).
-    pub extra_cars: Vec<PropModel>,
-    /// Traffic lights at the intersections.
-    pub traffic_light: PropModel,
-    /// Foxes in the parks.
-    pub fox: PropModel,
+pub struct KindModel {
+    /// The model.
+    pub prop: PropModel,
+    /// The clips its instances may play and the nodes the simulation turns.
+    pub spec: Spec,
+    /// Clip layers per instance.
+    pub layers: usize,
+    /// Largest scale of an instance relative to the model's (for culling bounds).
+    pub max_scale: f32,
+    /// Whether its states are discrete (a light's phase): shared only when equal, never
+    /// quantized.
+    pub discrete: bool,
+}
+
+impl KindModel {
+    /// `prop` animated as `spec` says, with `layers` clip layers per instance, drawn at its
+    /// scale, its states continuous.
+    #[must_use]
+    pub fn new(prop: PropModel, spec: Spec, layers: usize) -> Self {
+        Self { prop, spec, layers, max_scale: 1.0, discrete: false }
+    }
 }

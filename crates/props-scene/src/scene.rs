@@ -8,34 +8,31 @@ use props_anim::{AnimationBudget, Crowd, Pose, Program, View, Workers};
 use props_frame::{FrameData, ModelId};
 
 use crate::access::{self, Access};
-use crate::animals::Foxes;
+use crate::animation::crowds::PropCrowd;
+use crate::animation::posing::{self, AnimationStats};
 use crate::camera::SceneCamera;
-use crate::cars::Cars;
 use crate::config::{MAX_GRID, SceneConfig};
-use crate::crowds::PropCrowd;
 use crate::error::SceneError;
-use crate::extract::AnimationStats;
-use crate::kind::{PropInstance, PropKind, Props, Registered, Town, kind_of};
-use crate::models::{PropModel, SceneModels};
-use crate::picking::PropInfo;
-use crate::posing;
-use crate::roads::{IntersectionId, LaneId, RoadNetwork};
-use crate::signals::{self, SignalOverride, Signals, TrafficLights};
+use crate::kind::{KindWithModels, PropInfo, PropInstance, PropKind, Props, Registered, kind_of};
+use crate::models::{KindModel, PropModel};
 use crate::stepping::Systems;
-use crate::terrain::Terrain;
-use crate::traffic::{self, TrafficState, TrafficStats};
-use crate::wind::{Layout, Wind, WindField, WindmillState, Windmills};
+use crate::town::Town;
+use crate::town::roads::{IntersectionId, RoadNetwork};
+use crate::town::signals::{self, SignalOverride, Signals};
+use crate::town::terrain::Terrain;
+use crate::town::traffic::{self, TrafficState, TrafficStats};
+use crate::town::wind::{Wind, WindField};
 
 /// Flat ground beyond the town's outermost boxes (its corners included), metres.
 const TOWN_MARGIN: f32 = 15.0;
-/// The first ring of windmills stands this far beyond the flat ground, metres.
-const HILLS_OFFSET: f32 = 50.0;
 /// Smallest grid picked for the cars asked for.
 const MIN_AUTO_GRID: usize = 3;
 /// Parallel runs per worker thread (several, so that uneven runs even out).
 const RUNS_PER_THREAD: usize = 4;
 
-/// The demo town: roads, signals, cars, windmills on the hills, foxes in the parks.
+/// A town and the props of its kinds: roads, signals, wind and ground, and every registered
+/// [`PropKind`]'s props (the town's, [`crate::kinds::town`], and a game's own), none known by
+/// name.
 ///
 /// Per rendered frame: [`Scene::step`] a fixed `dt` some number of times (for example 1/60 s;
 /// [`crate::FixedStep`] turns real time into a number of steps), then [`Scene::animate`] (the
@@ -82,10 +79,11 @@ fn town_grid(config: &SceneConfig) -> usize {
 }
 
 impl Scene {
-    /// Builds the town for `config` with the game's `models`: checks the configuration, looks
-    /// up every node and clip the scene drives (see [`SceneModels`]), and spawns every prop,
-    /// ready to animate.
-    pub fn new(config: SceneConfig, models: SceneModels) -> Result<Self, SceneError> {
+    /// Builds the town for `config` with `kinds` (usually [`crate::kinds::town`]'s), each with
+    /// its models: checks the configuration, rigs every kind's models (looks up every node and
+    /// clip it drives; the first missing one is the error), then spawns every kind's props in
+    /// order, ready to animate.
+    pub fn new(config: SceneConfig, kinds: impl IntoIterator<Item = KindWithModels>) -> Result<Self, SceneError> {
         config.validate()?;
         let threads = match config.threads {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
@@ -103,11 +101,6 @@ impl Scene {
             return Err(SceneError::TooManyCars { requested: config.cars, capacity });
         }
         let terrain = Terrain::new(roads.half_extent() * std::f32::consts::SQRT_2 + TOWN_MARGIN, config.seed);
-        let layout = Layout {
-            inner_radius: terrain.flat_radius() + HILLS_OFFSET,
-            spacing: config.windmill_spacing,
-            seed: config.seed,
-        };
         let mut scene = Self {
             signals: Signals::new(&roads, config.seed),
             wind: WindField::new(&config.wind, config.seed),
@@ -128,36 +121,24 @@ impl Scene {
             terrain,
         };
         // Every model is rigged before anything spawns: a missing node leaves no half-built town.
-        let SceneModels { windmill, car, extra_cars, traffic_light, fox } = models;
-        let cars = std::iter::once(car).chain(extra_cars).collect();
-        let built_in: [(Box<dyn PropKind>, Vec<PropModel>); 4] = [
-            (Box::new(Windmills::new(layout, config.windmills)), vec![windmill]),
-            (Box::new(Cars::new(config.cars)), cars),
-            (Box::new(TrafficLights), vec![traffic_light]),
-            (Box::new(Foxes::new(config.foxes)), vec![fox]),
-        ];
-        let rigged = built_in
+        let rigged = kinds
             .into_iter()
-            .map(|(kind, models)| kind.rig(&models).map(|rigs| (kind, rigs)))
+            .map(|(kind, models)| kind.rig(&models).map(|rigged| (kind, rigged)))
             .collect::<Result<Vec<_>, _>>()?;
-        for (kind, rigs) in rigged {
-            scene.add_kind(kind, rigs);
+        for (kind, rigged) in rigged {
+            if scene.kinds.iter().any(|r| r.kind.name() == kind.name()) {
+                return Err(SceneError::DuplicateKind(kind.name()));
+            }
+            scene.add_kind(kind, rigged);
         }
-        tracing::debug!(
-            windmills = config.windmills,
-            cars = config.cars,
-            foxes = config.foxes,
-            lanes = scene.roads.lanes().len(),
-            threads,
-            "scene built"
-        );
+        tracing::debug!(props = scene.instance_count(), lanes = scene.roads.lanes().len(), threads, "scene built");
         Ok(scene)
     }
 
-    /// Registers a prop kind (see [`PropKind`]) with its `models`: rigs them (the error, if
-    /// one lacks a node or clip the kind drives, or the kind already is registered), then
-    /// spawns its props. Its system runs after the built-in kinds' every step, and its props
-    /// are posed, culled, shared, extracted and picked like theirs.
+    /// Registers one more prop kind (see [`PropKind`]) with its `models`: rigs them (the error,
+    /// if one lacks a node or clip the kind drives, or the kind already is registered), then
+    /// spawns its props. Its system runs after the other kinds' every step, and its props are
+    /// posed, culled, shared, extracted and picked like theirs.
     pub fn register<K: PropKind>(&mut self, kind: K, models: Vec<PropModel>) -> Result<(), SceneError> {
         if self.kinds.iter().any(|r| r.kind.name() == kind.name()) {
             return Err(SceneError::DuplicateKind(kind.name()));
@@ -168,8 +149,8 @@ impl Scene {
     }
 
     /// Adds a rigged kind and spawns its props.
-    fn add_kind(&mut self, mut kind: Box<dyn PropKind>, rigs: Vec<crate::kind::Rig>) {
-        let crowds = rigs.into_iter().map(|rig| PropCrowd::new(rig, self.config.sharing, self.runs)).collect();
+    fn add_kind(&mut self, mut kind: Box<dyn PropKind>, models: Vec<KindModel>) {
+        let crowds = models.into_iter().map(|rig| PropCrowd::new(rig, self.config.sharing, self.runs)).collect();
         let mut props = Props::new(self.kinds.len() as u16, crowds);
         let (world, town, _) = self.town();
         kind.spawn(world, &town, &mut props);
@@ -181,6 +162,19 @@ impl Scene {
         let groups = access::groups(&accesses);
         for (r, group) in self.kinds.iter_mut().zip(&groups[1..]) {
             r.group = *group;
+        }
+    }
+
+    /// The town as the kinds see it, read-only.
+    fn town_view(&self) -> Town<'_> {
+        Town {
+            roads: &self.roads,
+            signals: &self.signals,
+            wind: &self.wind,
+            terrain: &self.terrain,
+            config: &self.config,
+            time: self.time,
+            steps: self.steps,
         }
     }
 
@@ -203,21 +197,23 @@ impl Scene {
         self.kinds.iter().position(|r| (&*r.kind as &dyn Any).is::<K>())
     }
 
-    /// The registered kind of type `K` (a game's own kind, to read its state).
+    /// The registered kind of type `K`, to read its state (`scene.kind::<Windmills>()`).
     #[must_use]
     pub fn kind<K: PropKind>(&self) -> Option<&K> {
         self.kind_and_props::<K>().map(|(kind, _)| kind)
     }
 
-    /// The registered kind of type `K` and its props.
-    fn kind_and_props<K: PropKind>(&self) -> Option<(&K, &Props)> {
+    /// The registered kind of type `K` and its props, to read their states.
+    #[must_use]
+    pub fn kind_and_props<K: PropKind>(&self) -> Option<(&K, &Props)> {
         let Registered { kind, props, .. } = &self.kinds[self.index_of::<K>()?];
         let any: &dyn Any = &**kind;
         Some((any.downcast_ref()?, props))
     }
 
     /// Calls `f` with the registered kind of type `K`, the entities, the town and the kind's
-    /// props (to spawn or change props between steps); `None` if no such kind is registered.
+    /// props (to spawn, remove or change props between steps: `Cars::spawn_at`,
+    /// `Windmills::add`); `None` if no such kind is registered.
     pub fn with_kind<K: PropKind, R>(
         &mut self,
         f: impl FnOnce(&mut K, &mut World, &Town<'_>, &mut Props) -> R,
@@ -236,7 +232,7 @@ impl Scene {
     /// `dt` is meant to be fixed (the simulation is tuned and tested at 1/60 s); the scene has
     /// no clock or accumulator of its own. Systems run as if in this order: traffic observation
     /// (lane occupancy), signals, vehicle following, then each prop kind's in registration
-    /// order (windmills, cars, lights, foxes, then the game's own kinds). With worker threads,
+    /// order. With worker threads,
     /// vehicle following and the kinds that touch different components (see
     /// [`PropKind::access`]) step at the same time, with the same result. Allocation-free once
     /// buffers have grown.
@@ -293,35 +289,6 @@ impl Scene {
         self.camera = camera;
     }
 
-    /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s.
-    /// Refused when the lane does not exist, the position is off the lane, or another vehicle
-    /// is nearer than their half lengths plus the safety gap.
-    pub fn spawn_car(&mut self, lane: LaneId, position: f32, speed: f32) -> Result<Entity, SceneError> {
-        let no_room = |reason| SceneError::NoRoomForCar { lane: lane.0, position, reason };
-        let on_lane = self.roads.lanes().get(lane.index()).ok_or(no_room("no such lane"))?;
-        if !(0.0..=on_lane.length()).contains(&position) || !speed.is_finite() || speed < 0.0 {
-            return Err(no_room("position off the lane or speed not a finite non-negative number"));
-        }
-        let length = self.config.driving.car_length;
-        self.with_kind(|cars: &mut Cars, world, town, props| {
-            let fits = town.has_room(world, lane, position, length);
-            fits.then(|| cars.insert(world, town, props, lane, position, speed))
-                .ok_or(no_room("too close to another car"))
-        })
-        .unwrap_or(Err(no_room("the town has no cars kind")))
-    }
-
-    /// Adds up to `count` windmills on the next free sites of the ring layout (never beyond
-    /// [`crate::MAX_WINDMILLS`] in all); returns how many were added.
-    pub fn add_windmills(&mut self, count: usize) -> usize {
-        self.with_kind(|mills: &mut Windmills, world, town, props| mills.add(world, town, props, count)).unwrap_or(0)
-    }
-
-    /// Removes up to `count` windmills, newest first; returns how many were removed.
-    pub fn remove_windmills(&mut self, count: usize) -> usize {
-        self.with_kind(|mills: &mut Windmills, world, _, props| mills.remove(world, props, count)).unwrap_or(0)
-    }
-
     /// Forces an intersection's signal state, or with `None` returns it to its cycle.
     pub fn set_signal_override(
         &mut self,
@@ -332,26 +299,16 @@ impl Scene {
             return Err(SceneError::NoSuchIntersection(intersection.0));
         }
         self.signals.set_override(intersection, hold);
-        self.with_kind(|lights: &mut TrafficLights, world, town, props| lights.step(world, town, props, 0.0));
+        let (world, town, kinds) = self.town();
+        for Registered { kind, props, .. } in kinds {
+            kind.refresh(world, &town, props);
+        }
         Ok(())
     }
 
-    /// Replaces the built-in kinds' models (after a hot reload, say). Every node and clip is
-    /// looked up again first; on error the scene keeps its old models. Every prop keeps its
-    /// state.
-    pub fn set_models(&mut self, models: SceneModels) -> Result<(), SceneError> {
-        let SceneModels { windmill, car, extra_cars, traffic_light, fox } = models;
-        let sets = [
-            (self.index_of::<Windmills>(), vec![windmill]),
-            (self.index_of::<Cars>(), std::iter::once(car).chain(extra_cars).collect()),
-            (self.index_of::<TrafficLights>(), vec![traffic_light]),
-            (self.index_of::<Foxes>(), vec![fox]),
-        ];
-        self.rebind(sets.into_iter().filter_map(|(index, models)| Some((index?, models))))
-    }
-
-    /// Replaces the models of the kind named `kind` (a game's own kind, after a hot reload),
-    /// as [`Scene::set_models`] does.
+    /// Replaces the models of the kind named `kind` (after a hot reload, say). Every node and
+    /// clip is looked up again first; on error the scene keeps its old models. Every prop keeps
+    /// its state.
     pub fn set_kind_models(&mut self, kind: &str, models: Vec<PropModel>) -> Result<(), SceneError> {
         self.set_models_of([(kind, models)])
     }
@@ -377,11 +334,11 @@ impl Scene {
     fn rebind(&mut self, sets: impl IntoIterator<Item = (usize, Vec<PropModel>)>) -> Result<(), SceneError> {
         let rigged = sets
             .into_iter()
-            .map(|(index, models)| self.kinds[index].kind.rig(&models).map(|rigs| (index, rigs)))
+            .map(|(index, models)| self.kinds[index].kind.rig(&models).map(|rigged| (index, rigged)))
             .collect::<Result<Vec<_>, _>>()?;
-        for (index, rigs) in rigged {
+        for (index, rigged) in rigged {
             let Registered { kind, props, .. } = &mut self.kinds[index];
-            kind.rebind(&mut self.world, props, rigs);
+            kind.rebind(&mut self.world, props, rigged);
         }
         Ok(())
     }
@@ -420,7 +377,9 @@ impl Scene {
     #[must_use]
     pub fn describe(&self, entity: Entity) -> Option<PropInfo> {
         let instance = *self.world.get::<&PropInstance>(entity).ok()?;
-        self.kinds[kind_of(&instance)].kind.describe(self, entity)
+        let Registered { kind, props, .. } = &self.kinds[kind_of(&instance)];
+        let summary = kind.describe(&self.world, &self.town_view(), props, entity)?;
+        Some(PropInfo { kind: kind.name(), summary })
     }
 
     /// How many props each kind has, in registration order (`("cars", 144)`).
@@ -468,10 +427,9 @@ impl Scene {
         &self.config
     }
 
-    /// The entities, for inspection: query the public components ([`crate::Car`], [`crate::CarWheels`],
-    /// [`crate::Windmill`], [`crate::Fox`], [`crate::FoxGait`], [`crate::TrafficLight`], and
-    /// those of the game's own kinds); a prop's pose and
-    /// placement are [`Scene::pose_of`] and [`Scene::placement_of`].
+    /// The entities, for inspection: query the kinds' public components ([`crate::Car`], and
+    /// those in [`crate::kinds`] and a game's own kinds); a prop's pose and placement are
+    /// [`Scene::pose_of`] and [`Scene::placement_of`].
     #[must_use]
     pub fn world(&self) -> &World {
         &self.world
@@ -519,37 +477,16 @@ impl Scene {
         self.traffic.stats
     }
 
-    /// Windmills standing.
-    #[must_use]
-    pub fn windmill_count(&self) -> usize {
-        self.kind::<Windmills>().map_or(0, Windmills::len)
-    }
-
     /// What the last [`Scene::animate`] did.
     #[must_use]
     pub fn animation_stats(&self) -> AnimationStats {
         self.animation
     }
 
-    /// Each prop model (windmill, each car model, traffic light, fox, then the game's own
-    /// kinds') with the program it is compiled to and the crowd of its instances' animation
+    /// Each prop model, kind by kind in registration order, with the program it is compiled to and the crowd of its instances' animation
     /// states, for tools and benchmarks (the crowd's `stats` are the last frame's for that
     /// model).
     pub fn crowds(&self) -> impl Iterator<Item = (&PropModel, &Program, &Crowd)> {
         self.each_crowd().map(PropCrowd::parts)
-    }
-
-    /// How the windmill `entity` moves now (`None` for an entity that is not a windmill).
-    #[must_use]
-    pub fn windmill_state(&self, entity: Entity) -> Option<WindmillState> {
-        let (mills, props) = self.kind_and_props::<Windmills>()?;
-        let instance = *self.world.get::<&PropInstance>(entity).ok()?;
-        props.owns(&instance).then(|| mills.state(props, &instance))
-    }
-
-    /// Radius of the outermost windmill ring now, metres (for placing the camera).
-    #[must_use]
-    pub fn windmill_extent(&self) -> f32 {
-        self.kind::<Windmills>().map_or(0.0, |mills| mills.extent(&self.world))
     }
 }

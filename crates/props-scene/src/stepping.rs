@@ -6,8 +6,9 @@
 use hecs::World;
 use props_anim::Workers;
 
-use crate::kind::{Registered, Town};
-use crate::traffic::{self, TrafficState};
+use crate::kind::Registered;
+use crate::town::Town;
+use crate::town::traffic::{self, TrafficState};
 
 /// A system that steps with the kinds.
 enum System<'a> {

@@ -14,7 +14,9 @@ use props_anim::{
 };
 use props_frame::ModelId;
 
-use crate::models::{PropModel, SceneModels};
+use crate::config::SceneConfig;
+use crate::kind::{KindAsset, KindWithModels};
+use crate::models::PropModel;
 
 /// Why a synthetic model could not be built (a bug in this module).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -277,17 +279,33 @@ pub fn fox() -> Result<Model, SyntheticError> {
     build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7], 8)))
 }
 
-/// All four synthetic models, with model ids 0 (windmill), 1 (car), 2 (traffic light) and
-/// 3 (fox), in metres.
-pub fn models() -> Result<SceneModels, SyntheticError> {
-    let prop = |id, model| PropModel::new(ModelId(id), Arc::new(model));
-    Ok(SceneModels {
-        windmill: prop(0, windmill()?),
-        car: prop(1, car()?),
-        extra_cars: Vec::new(),
-        traffic_light: prop(2, traffic_light()?),
-        fox: prop(3, fox()?),
-    })
+/// The synthetic stand-in of a kind's asset, by its stem (`windmill`, `car`,
+/// `traffic_light`, `Fox`, `bus`), as the model the renderer knows as `id`, in metres; `None`
+/// for a stem with no stand-in.
+pub fn model_for(asset: &KindAsset, id: ModelId) -> Result<Option<PropModel>, SyntheticError> {
+    let model = match asset.stem {
+        "windmill" => windmill()?,
+        "car" => car()?,
+        "traffic_light" => traffic_light()?,
+        "Fox" => fox()?,
+        "bus" => bus()?,
+        _ => return Ok(None),
+    };
+    Ok(Some(PropModel::new(id, Arc::new(model))))
+}
+
+/// The town's kinds for `config` ([`crate::kinds::town`]), each with its synthetic stand-in,
+/// the renderer ids numbered in order from 0 (windmill 0, car 1, traffic light 2, fox 3, bus 4):
+/// for [`crate::Scene::new`].
+pub fn town(config: &SceneConfig) -> Result<Vec<KindWithModels>, SyntheticError> {
+    crate::kinds::town(config)
+        .into_iter()
+        .enumerate()
+        .map(|(id, kind)| {
+            let model = model_for(&kind.asset(), ModelId(id as u32))?;
+            Ok((kind, model.into_iter().collect()))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -295,22 +313,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_town_kind_has_a_stand_in() {
+        let town = town(&SceneConfig::default()).expect("builds");
+        assert!(town.iter().all(|(_, models)| models.len() == 1), "one stand-in per kind");
+    }
+
+    #[test]
     fn synthetic_models_have_the_asset_names_and_palettes() {
-        let m = models().expect("synthetic models build");
-        assert_eq!(m.windmill.model.palette_len(), 6);
-        assert_eq!(m.car.model.palette_len(), 5);
-        assert_eq!(m.traffic_light.model.palette_len(), 8);
-        assert_eq!(m.fox.model.palette_len(), 8);
+        let (windmill, car, light, fox) = (
+            windmill().expect("builds"),
+            car().expect("builds"),
+            traffic_light().expect("builds"),
+            fox().expect("builds"),
+        );
+        assert_eq!(windmill.palette_len(), 6);
+        assert_eq!(car.palette_len(), 5);
+        assert_eq!(light.palette_len(), 8);
+        assert_eq!(fox.palette_len(), 8);
         for name in ["tower", "nacelle", "hub", "blade_0", "blade_1", "blade_2"] {
-            assert!(m.windmill.model.rig().find(name).is_some(), "{name}");
+            assert!(windmill.rig().find(name).is_some(), "{name}");
         }
         for clip in ["cycle", "green", "amber", "red"] {
-            assert!(m.traffic_light.model.find_clip(clip).is_some(), "{clip}");
+            assert!(light.find_clip(clip).is_some(), "{clip}");
         }
         for clip in ["Survey", "Walk", "Run"] {
-            assert!(m.fox.model.find_clip(clip).is_some(), "{clip}");
+            assert!(fox.find_clip(clip).is_some(), "{clip}");
         }
-        let walk = &m.fox.model.clips()[m.fox.model.find_clip("Walk").unwrap_or_default()];
+        let walk = &fox.clips()[fox.find_clip("Walk").unwrap_or_default()];
         assert!((walk.duration() - 0.7).abs() < 1e-6);
     }
 }

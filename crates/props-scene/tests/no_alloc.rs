@@ -8,10 +8,9 @@
 //! thread exists, since the allocator counts every thread.
 
 use peak_alloc::PeakAlloc;
-use std::sync::Arc;
 
-use props_frame::{FrameData, ModelId, OrbitCamera};
-use props_scene::{Buses, PropModel, Scene, SceneCamera, SceneConfig, synthetic};
+use props_frame::{FrameData, OrbitCamera};
+use props_scene::{Scene, SceneCamera, SceneConfig, synthetic};
 
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
@@ -29,11 +28,8 @@ fn town(threads: usize) -> Scene {
 
 /// A town with `windmills` windmills and every kind of prop, without a camera.
 fn town_of(windmills: usize, threads: usize) -> Scene {
-    let config = SceneConfig { windmills, cars: 300, foxes: 200, threads, ..SceneConfig::default() };
-    let mut scene = Scene::new(config, synthetic::models().expect("synthetic models")).expect("scene");
-    let bus = PropModel::new(ModelId(4), Arc::new(synthetic::bus().expect("synthetic bus")));
-    scene.register(Buses::new(12), vec![bus]).expect("buses");
-    scene
+    let config = SceneConfig { windmills, cars: 300, foxes: 200, buses: 12, threads, ..SceneConfig::default() };
+    Scene::new(config, synthetic::town(&config).expect("synthetic models")).expect("scene")
 }
 
 /// Runs `warm_up` frames, then asserts on the heap over `measured` more. The frame's buffers

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use props_anim::{JointMatrix, Lane};
 use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
-use props_scene::{Buses, PROP_ASSETS, PropModel, Scene, SceneCamera, SceneConfig, SceneModels};
+use props_scene::{KindAsset, PropModel, Scene, SceneCamera, SceneConfig};
 
 use super::median;
 
@@ -89,24 +89,18 @@ impl Row {
     }
 }
 
-/// The built-in kinds' models and the bus, from `assets`, as the game loads them.
-fn load_models(assets: &Path) -> Result<(SceneModels, PropModel)> {
+/// The base model of each of the town's kinds, from `assets`, by kind (renderer ids in
+/// registration order, at each asset's units), as the game loads them.
+fn load_models(assets: &Path) -> Result<Vec<PropModel>> {
     let limits = props_gltf::Limits::default();
-    let load = |k: usize| -> Result<PropModel> {
-        let (stem, scale) = PROP_ASSETS[k];
-        let path = assets.join(format!("{stem}.glb"));
+    let kinds = props_scene::kinds::town(&SceneConfig::default());
+    let load = |(k, asset): (usize, KindAsset)| -> Result<PropModel> {
+        let path = assets.join(format!("{}.glb", asset.stem));
         let admitted =
             props_gltf::gate::admit_file(&path, &limits).with_context(|| format!("loading {}", path.display()))?;
-        Ok(PropModel::new(ModelId(k as u32), Arc::new(admitted.import.model)).with_scale(scale))
+        Ok(PropModel::new(ModelId(k as u32), Arc::new(admitted.import.model)).with_scale(asset.units))
     };
-    let built_in = SceneModels {
-        windmill: load(0)?,
-        car: load(1)?,
-        extra_cars: Vec::new(),
-        traffic_light: load(2)?,
-        fox: load(3)?,
-    };
-    Ok((built_in, load(4)?))
+    kinds.iter().map(|kind| kind.asset()).enumerate().map(load).collect()
 }
 
 /// The kernel's ns per joint on every instance's state of each model, weighted by the joints
@@ -142,15 +136,16 @@ fn kernel_ns_per_joint(scene: &Scene) -> f64 {
 }
 
 fn measure(
-    (models, bus): &(SceneModels, PropModel),
+    models: &[PropModel],
     (workload, buses): (&'static str, usize),
     mode: &'static str,
     threads: usize,
     config: SceneConfig,
     args: &SceneArgs,
 ) -> Result<Row> {
-    let mut scene = Scene::new(config, models.clone())?;
-    scene.register(Buses::new(buses), vec![bus.clone()])?;
+    let config = SceneConfig { buses, ..config };
+    let kinds = props_scene::kinds::town(&config).into_iter().zip(models.iter().map(|m| vec![m.clone()]));
+    let mut scene = Scene::new(config, kinds.collect::<Vec<_>>())?;
     if mode != "exact" {
         let view = OrbitCamera::overview(scene.terrain().flat_radius());
         let camera = view.to_camera(ASPECT);

@@ -5,6 +5,10 @@
 //! Vertex data gets `target` 34962, indices 34963, everything else (animation, inverse bind
 //! matrices, sparse data) no target. `min`/`max` are written where the spec requires them
 //! (POSITION, animation inputs) and computed from the final data, sparse substitution included.
+//!
+//! Over 600 lines: one builder whose methods each add one kind of glTF object (buffers,
+//! accessors, sparse data, nodes, meshes, skins, animations, materials) to the same JSON and
+//! buffer; test tooling, not shipped.
 
 use std::collections::BTreeMap;
 

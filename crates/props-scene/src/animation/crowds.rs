@@ -12,14 +12,13 @@ use props_anim::{
 };
 use props_frame::{InstanceData, ModelId, NO_TINT};
 
-use crate::kind::Rig;
-use crate::models::PropModel;
+use crate::models::{KindModel, PropModel};
 
 /// One prop model's instances (see the module documentation). Instances are numbered from 0
 /// in the order they were pushed; only the last can be removed.
 #[derive(Clone, Debug)]
 pub struct PropCrowd {
-    rig: Rig,
+    model: KindModel,
     /// The scene's pose sharing (quantized for continuous states, exact for discrete ones).
     sharing: Option<Quantization>,
     program: Program,
@@ -42,38 +41,38 @@ fn culling_radius(prop: &PropModel, max_scale: f32) -> f32 {
 }
 
 impl PropCrowd {
-    /// No instances of `rig`, sharing poses by `sharing` (exactly for a discrete rig, none
+    /// No instances of `model`, sharing poses by `sharing` (exactly for a discrete model, none
     /// without), evaluated in `runs` parallel runs.
-    pub(crate) fn new(rig: Rig, sharing: Option<Quantization>, runs: usize) -> Self {
-        let program = Program::new(&rig.prop.model, &rig.spec);
-        let radius = culling_radius(&rig.prop, rig.max_scale);
+    pub(crate) fn new(model: KindModel, sharing: Option<Quantization>, runs: usize) -> Self {
+        let program = Program::new(&model.prop.model, &model.spec);
+        let radius = culling_radius(&model.prop, model.max_scale);
         let mode = match sharing {
             None => Sharing::None,
-            Some(_) if rig.discrete => Sharing::Exact,
+            Some(_) if model.discrete => Sharing::Exact,
             Some(q) => Sharing::Quantized(q),
         };
-        let crowd = Crowd::new(&program, rig.layers, mode, radius, runs);
-        let skeleton = rig.prop.model.rig();
+        let crowd = Crowd::new(&program, model.layers, mode, radius, runs);
+        let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
-        Self { rig, sharing, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses }
+        Self { model, sharing, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses }
     }
 
     /// The model.
     #[must_use]
     pub fn prop(&self) -> &PropModel {
-        &self.rig.prop
+        &self.model.prop
     }
 
     /// The model with what is animated on it.
     #[must_use]
-    pub fn rig(&self) -> &Rig {
-        &self.rig
+    pub fn kind_model(&self) -> &KindModel {
+        &self.model
     }
 
     /// The model, its program and its crowd.
     #[must_use]
     pub fn parts(&self) -> (&PropModel, &Program, &Crowd) {
-        (&self.rig.prop, &self.program, &self.crowd)
+        (&self.model.prop, &self.program, &self.crowd)
     }
 
     /// Instances.
@@ -150,9 +149,9 @@ impl PropCrowd {
         self.crowd.drivers(i as usize)
     }
 
-    /// A crowd like this one (sharing, runs) for `rig`, with no instances.
-    pub(crate) fn empty_like(&self, rig: Rig) -> Self {
-        Self::new(rig, self.sharing, self.crowd.runs())
+    /// A crowd like this one (sharing, runs) for `model`, with no instances.
+    pub(crate) fn empty_like(&self, model: KindModel) -> Self {
+        Self::new(model, self.sharing, self.crowd.runs())
     }
 
     /// The driver values of instance `i`, to set.
@@ -211,7 +210,7 @@ impl PropCrowd {
 
     /// The renderer's id of its model.
     pub(crate) fn model_id(&self) -> ModelId {
-        self.rig.prop.id
+        self.model.prop.id
     }
 
     /// Writes the instances the last posing saw, from number `from` of them on, with their
@@ -230,17 +229,17 @@ impl PropCrowd {
 
     /// Poses instance `i` into `pose` and `scratch` (poses of the model's rig) on the general
     /// path, from its exact state (as the runtime would without sharing).
-    fn pose_into(rig: &Rig, crowd: &Crowd, i: usize, pose: &mut Pose, scratch: &mut Pose) {
-        let (model, spec) = (&*rig.prop.model, &rig.spec);
+    fn pose_into(model: &KindModel, crowd: &Crowd, i: usize, pose: &mut Pose, scratch: &mut Pose) {
+        let (model, spec) = (&*model.prop.model, &model.spec);
         pose_state(model, spec, crowd.layers(i), crowd.drivers(i), pose, scratch);
     }
 
     /// Instance `i`'s pose on the general path (allocates).
     #[must_use]
     pub fn pose(&self, i: u32) -> Pose {
-        let skeleton = self.rig.prop.model.rig();
+        let skeleton = self.model.prop.model.rig();
         let (mut pose, mut scratch) = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
-        Self::pose_into(&self.rig, &self.crowd, i as usize, &mut pose, &mut scratch);
+        Self::pose_into(&self.model, &self.crowd, i as usize, &mut pose, &mut scratch);
         pose
     }
 
@@ -249,8 +248,8 @@ impl PropCrowd {
     pub(crate) fn each_pose(&mut self, limit: usize, mut f: impl FnMut(&PropModel, &Affine3A, &Pose)) {
         let (pose, scratch) = &mut self.poses;
         for i in 0..self.placements.len().min(limit) {
-            Self::pose_into(&self.rig, &self.crowd, i, pose, scratch);
-            f(&self.rig.prop, &self.placements[i].to_affine(), pose);
+            Self::pose_into(&self.model, &self.crowd, i, pose, scratch);
+            f(&self.model.prop, &self.placements[i].to_affine(), pose);
         }
     }
 }

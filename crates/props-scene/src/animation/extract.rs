@@ -2,45 +2,15 @@
 //! and debug lines (roads with their signal states, skeletons), plus counts for a HUD.
 
 use glam::{Affine3A, Vec3};
-use props_anim::{CrowdStats, Pose};
+use props_anim::Pose;
 use props_frame::{DebugLine, FrameData, InstanceData};
 
-use crate::crowds::PropCrowd;
+use crate::animation::crowds::PropCrowd;
 use crate::heading_yaw;
 use crate::models::PropModel;
-use crate::roads::{LANE_WIDTH, LaneKind};
 use crate::scene::Scene;
-use crate::signals::LightState;
-
-/// What the last [`Scene::animate`] did, over every prop model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AnimationStats {
-    /// Props the camera may see: posed or drawn with their last pose, and extracted.
-    pub visible: usize,
-    /// Visible props not due this frame (update-rate LOD, stretched by the budget), drawn
-    /// with their last pose.
-    pub deferred: usize,
-    /// Poses evaluated: props posed, or distinct shared states.
-    pub posed: usize,
-    /// Joints posed: each evaluated pose's palette matrices.
-    pub joints_posed: usize,
-    /// Palette matrices written into the frame (poses rounded up to the runtime's batches of
-    /// four, plus the last poses of deferred props).
-    pub palette_matrices: usize,
-    /// How hard the CPU budget presses: far rates are stretched by `2^pressure`.
-    pub pressure: u8,
-}
-
-impl AnimationStats {
-    /// Adds one crowd's stats, of poses of `palette_len` matrices.
-    pub(crate) fn add(&mut self, crowd: &CrowdStats, palette_len: usize) {
-        self.visible += crowd.visible;
-        self.deferred += crowd.deferred;
-        self.posed += crowd.posed;
-        self.joints_posed += crowd.posed * palette_len;
-        self.palette_matrices += crowd.palettes * palette_len;
-    }
-}
+use crate::town::roads::{LANE_WIDTH, LaneKind};
+use crate::town::signals::LightState;
 
 /// Instances extracted in one part, at least: fewer are written on the calling thread.
 const MIN_EXTRACT_PART: usize = 4096;

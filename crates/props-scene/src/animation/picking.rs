@@ -1,56 +1,10 @@
 //! What a player clicked: the prop whose culling sphere (the model's pose bound, baked at
-//! import over every clip, times the prop's scale) a ray from the camera enters first, and
-//! what to tell about it.
+//! import over every clip, times the prop's scale) a ray from the camera enters first.
 
 use glam::Vec3;
 use hecs::Entity;
 
-use crate::animals::Gait;
 use crate::scene::Scene;
-use crate::signals::LightState;
-
-/// What a picked prop is doing: the built-in kinds' in figures, any other kind's in words.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PropInfo {
-    /// A car.
-    Car {
-        /// Speed, m/s.
-        speed: f32,
-        /// Whether it stands still.
-        waiting: bool,
-        /// Its lane.
-        lane: u32,
-    },
-    /// A windmill.
-    Windmill {
-        /// Wind speed at its site now, m/s.
-        wind: f32,
-        /// Rotor speed, revolutions per minute.
-        rotor_rpm: f32,
-    },
-    /// A traffic light.
-    TrafficLight {
-        /// What it shows.
-        state: LightState,
-    },
-    /// A prop of a kind the scene does not build in (a bus, a game's own), as its kind
-    /// describes it.
-    Other {
-        /// The kind's name ([`crate::PropKind::name`]).
-        kind: &'static str,
-        /// What it is doing, in a few words for a player (`bus at its stop, doors open`).
-        summary: String,
-    },
-    /// A fox.
-    Fox {
-        /// Speed, m/s.
-        speed: f32,
-        /// Its gait.
-        gait: Gait,
-        /// Weight of the gait's clip (below 1 while crossfading from the other).
-        weight: f32,
-    },
-}
 
 impl Scene {
     /// The prop a ray from `origin` along `direction` enters first, by the culling spheres of

@@ -4,10 +4,39 @@
 //! The buffer is laid out as if the crowds had been posed one after another, so results are
 //! bitwise the same for any number of threads. Allocation-free.
 
-use props_anim::{JointMatrix, PaletteBuffer, View, Workers};
+use props_anim::{CrowdStats, JointMatrix, PaletteBuffer, View, Workers};
 
-use crate::extract::AnimationStats;
 use crate::kind::Registered;
+
+/// What the last [`crate::Scene::animate`] did, over every prop model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnimationStats {
+    /// Props the camera may see: posed or drawn with their last pose, and extracted.
+    pub visible: usize,
+    /// Visible props not due this frame (update-rate LOD, stretched by the budget), drawn
+    /// with their last pose.
+    pub deferred: usize,
+    /// Poses evaluated: props posed, or distinct shared states.
+    pub posed: usize,
+    /// Joints posed: each evaluated pose's palette matrices.
+    pub joints_posed: usize,
+    /// Palette matrices written into the frame (poses rounded up to the runtime's batches of
+    /// four, plus the last poses of deferred props).
+    pub palette_matrices: usize,
+    /// How hard the CPU budget presses: far rates are stretched by `2^pressure`.
+    pub pressure: u8,
+}
+
+impl AnimationStats {
+    /// Adds one crowd's stats, of poses of `palette_len` matrices.
+    pub(crate) fn add(&mut self, crowd: &CrowdStats, palette_len: usize) {
+        self.visible += crowd.visible;
+        self.deferred += crowd.deferred;
+        self.posed += crowd.posed;
+        self.joints_posed += crowd.posed * palette_len;
+        self.palette_matrices += crowd.palettes * palette_len;
+    }
+}
 
 /// Palette matrices the kinds' crowds planned.
 fn planned(kinds: &[Registered]) -> usize {

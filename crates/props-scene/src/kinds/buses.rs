@@ -17,14 +17,14 @@ use props_anim::{Blend, Layer, Mask, Spec};
 
 use crate::access::Access;
 use crate::bindings::Convention;
-use crate::cars::{CarWheels, WheelGeometry, WheelStep};
 use crate::error::SceneError;
-use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
+use crate::kind::{KindAsset, PropInstance, PropKind, Props, only_model};
+use crate::kinds::cars::{CarWheels, WheelGeometry, WheelStep};
+use crate::models::KindModel;
 use crate::models::PropModel;
-use crate::picking::PropInfo;
-use crate::roads::LaneId;
-use crate::scene::Scene;
-use crate::traffic::Car;
+use crate::town::Town;
+use crate::town::roads::LaneId;
+use crate::town::traffic::Car;
 
 /// A bus's length, bumper to bumper, metres.
 pub const BUS_LENGTH: f32 = 12.0;
@@ -99,7 +99,7 @@ impl Buses {
 
     /// Measures the model and the door clips.
     fn measure(&mut self, props: &Props) {
-        let rig = props.crowd(0).rig();
+        let rig = props.crowd(0).kind_model();
         let model = &rig.prop.model;
         // Rigged by `rig`, so the measuring succeeds (the default is never used).
         self.geometry = WheelGeometry::measure(model, &rig.prop.bindings, "bus").map(|(g, _)| g).unwrap_or_default();
@@ -117,7 +117,20 @@ impl PropKind for Buses {
         "buses"
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+    fn asset(&self) -> KindAsset {
+        KindAsset {
+            stem: "bus",
+            units: 1.0,
+            drawn_at: 1.0,
+            place: "bus routes",
+            role: "bus",
+            variants: false,
+            parts: &[("wheels", None), ("steer", Some(2)), ("door_front", Some(1)), ("door_rear", Some(1))],
+            states: &["door_front", "door_rear"],
+        }
+    }
+
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
         let bus = only_model(self.name(), models)?;
         let (m, b) = (&*bus.model, &bus.bindings);
         let (_, drivers) = WheelGeometry::measure(m, b, "bus")?;
@@ -129,7 +142,7 @@ impl PropKind for Buses {
             };
             spec.masks.push(Mask::subtree(m.rig(), node));
         }
-        Ok(vec![Rig::new(bus.clone(), spec, 2)])
+        Ok(vec![KindModel::new(bus.clone(), spec, 2)])
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
@@ -224,13 +237,12 @@ impl PropKind for Buses {
     }
 
     /// The new bus model, measured again (its wheels and door clips may differ).
-    fn rebind(&mut self, _world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+    fn rebind(&mut self, _world: &mut World, props: &mut Props, rigs: Vec<KindModel>) {
         props.recompile(rigs);
         self.measure(props);
     }
 
-    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
-        let world = scene.world();
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
         let (car, bus) = (world.get::<&Car>(entity).ok()?, world.get::<&Bus>(entity).ok()?);
         let open = if self.door_time() > 0.0 { bus.doors / self.door_time() } else { 0.0 };
         let state = match bus.state {
@@ -240,6 +252,6 @@ impl PropKind for Buses {
         };
         let (speed, lane) = (car.speed() * 3.6, car.lane().0);
         let summary = format!("bus {state} at {speed:.0} km/h on lane {lane}, doors {:.0} % open", open * 100.0);
-        Some(PropInfo::Other { kind: self.name(), summary })
+        Some(summary)
     }
 }

@@ -13,13 +13,13 @@ use props_anim::{Driver, NodeId, Spec};
 use crate::access::Access;
 use crate::bindings::{Bindings, Convention};
 use crate::error::SceneError;
-use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
+use crate::kind::{KindAsset, ModelPick, PropInstance, PropKind, Props, some_models};
+use crate::models::KindModel;
 use crate::models::PropModel;
-use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
-use crate::roads::{LaneId, RoadNetwork};
-use crate::scene::Scene;
-use crate::traffic::{self, Car};
+use crate::town::Town;
+use crate::town::roads::{LaneId, RoadNetwork};
+use crate::town::traffic::{self, Car};
 
 /// Time constant of the steering: how quickly the wheels follow the road's curvature, seconds.
 const STEER_TIME: f32 = 0.25;
@@ -208,8 +208,8 @@ impl WheelStep {
     }
 }
 
-/// The cars: `count` spawned when registered, more by [`crate::Scene::spawn_car`].
-pub(crate) struct Cars {
+/// The cars: `count` spawned when registered, more by [`Cars::spawn_at`].
+pub struct Cars {
     count: usize,
     /// Cars spawned so far (each car's random streams are numbered by this).
     spawned: u64,
@@ -229,7 +229,7 @@ impl Cars {
             .crowds()
             .iter()
             .map(|crowd| {
-                let (prop, spec) = (&crowd.rig().prop, &crowd.rig().spec);
+                let (prop, spec) = (&crowd.kind_model().prop, &crowd.kind_model().spec);
                 // Rigged by `rig`, so the measuring succeeds (the default is never used).
                 let geometry = WheelGeometry::measure(&prop.model, &prop.bindings, "car").map(|(g, _)| g);
                 let doors = spec.clips.first().map(|&k| prop.model.clips()[k].duration());
@@ -238,9 +238,33 @@ impl Cars {
             .collect();
     }
 
+    /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s (to
+    /// call through [`crate::Scene::with_kind`]). Refused when the lane does not exist, the
+    /// position is off the lane, or another vehicle is nearer than their half lengths plus the
+    /// safety gap.
+    pub fn spawn_at(
+        &mut self,
+        world: &mut World,
+        town: &Town<'_>,
+        props: &mut Props,
+        lane: LaneId,
+        position: f32,
+        speed: f32,
+    ) -> Result<Entity, SceneError> {
+        let no_room = |reason| SceneError::NoRoomForCar { lane: lane.0, position, reason };
+        let on_lane = town.roads.lanes().get(lane.index()).ok_or(no_room("no such lane"))?;
+        if !(0.0..=on_lane.length()).contains(&position) || !speed.is_finite() || speed < 0.0 {
+            return Err(no_room("position off the lane or speed not a finite non-negative number"));
+        }
+        if !town.has_room(world, lane, position, town.config.driving.car_length) {
+            return Err(no_room("too close to another car"));
+        }
+        Ok(self.insert(world, town, props, lane, position, speed))
+    }
+
     /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s, with
     /// its own random streams (behaviour, model, paint).
-    pub fn insert(
+    fn insert(
         &mut self,
         world: &mut World,
         town: &Town<'_>,
@@ -272,8 +296,21 @@ impl PropKind for Cars {
         "cars"
     }
 
+    fn asset(&self) -> KindAsset {
+        KindAsset {
+            stem: "car",
+            units: 1.0,
+            drawn_at: 1.0,
+            place: "traffic",
+            role: "car",
+            variants: true,
+            parts: &[("wheels", None), ("steer", Some(2))],
+            states: &["doors"],
+        }
+    }
+
     /// Every car model (at least one): cars pick among them.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
         some_models(self.name(), models)?.iter().map(car_rig).collect()
     }
 
@@ -318,20 +355,21 @@ impl PropKind for Cars {
 
     /// Every car picks again among the new car models, keeping its placement, wheel state and
     /// paint.
-    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<KindModel>) {
         props.repick(world, rigs);
         self.measure(props);
     }
 
-    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
-        let car = scene.world().get::<&Car>(entity).ok()?;
-        Some(PropInfo::Car { speed: car.speed(), waiting: car.is_standing(), lane: car.lane().0 })
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+        let car = world.get::<&Car>(entity).ok()?;
+        let state = if car.is_standing() { "waiting" } else { "driving" };
+        Some(format!("car {state} at {:.0} km/h on lane {}", car.speed() * 3.6, car.lane().0))
     }
 }
 
 /// A car model with the drivers of its wheels and steering pivots, and its `doors` clip if
 /// it has one (bound by a sidecar, then it must exist).
-fn car_rig(car: &PropModel) -> Result<Rig, SceneError> {
+fn car_rig(car: &PropModel) -> Result<KindModel, SceneError> {
     let (c, b) = (&*car.model, &car.bindings);
     let (_, drivers) = WheelGeometry::measure(c, b, "car")?;
     let doors = match b.clips.contains_key("doors") {
@@ -340,7 +378,7 @@ fn car_rig(car: &PropModel) -> Result<Rig, SceneError> {
     };
     let spec = Spec { clips: doors.into_iter().collect(), drivers, ..Spec::default() };
     let layers = spec.clips.len();
-    Ok(Rig::new(car.clone(), spec, layers))
+    Ok(KindModel::new(car.clone(), spec, layers))
 }
 
 #[cfg(test)]

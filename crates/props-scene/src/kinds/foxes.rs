@@ -15,11 +15,11 @@ use props_anim::{Layer, PlayMode, Playback, Spec};
 use crate::access::Access;
 use crate::error::SceneError;
 use crate::facing;
-use crate::kind::{ModelPick, PropInstance, PropKind, Props, Rig, Town, some_models};
+use crate::kind::{KindAsset, ModelPick, PropInstance, PropKind, Props, some_models};
+use crate::models::KindModel;
 use crate::models::PropModel;
-use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
-use crate::scene::Scene;
+use crate::town::Town;
 
 /// Length of a gait crossfade, seconds.
 pub const FADE_TIME: f32 = 0.3;
@@ -237,7 +237,7 @@ const FOX_LAYERS: usize = 2;
 /// The foxes (the animals): `count` of them, in the parks of the town's blocks, each showing one
 /// of the animal models (picked per fox from the town's seed). Clips, in [`Spec::clips`] order:
 /// `Walk`, `Run` and, if the model has one, the idle clip (a [`Gait`]'s index).
-pub(crate) struct Foxes {
+pub struct Foxes {
     count: usize,
     /// Per model, the durations of its `Walk`, `Run` and idle clips, seconds (0 for an idle
     /// clip it does not have).
@@ -256,7 +256,7 @@ impl Foxes {
             .crowds()
             .iter()
             .map(|crowd| {
-                let rig = crowd.rig();
+                let rig = crowd.kind_model();
                 let clips = rig.prop.model.clips();
                 [0, 1, 2].map(|k| rig.spec.clips.get(k).map_or(0.0, |&c| clips[c].duration()))
             })
@@ -269,8 +269,21 @@ impl PropKind for Foxes {
         "foxes"
     }
 
+    fn asset(&self) -> KindAsset {
+        KindAsset {
+            stem: "Fox",
+            units: 0.01,
+            drawn_at: 1.0,
+            place: "parks",
+            role: "animal",
+            variants: true,
+            parts: &[],
+            states: &["walk", "run", "idle"],
+        }
+    }
+
     /// Every animal model (at least one): foxes pick among them.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
         let rig = |fox: &PropModel| {
             let (f, b) = (&*fox.model, &fox.bindings);
             let mut clips = vec![b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
@@ -280,7 +293,7 @@ impl PropKind for Foxes {
                 false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
             };
             clips.extend(idle);
-            Ok(Rig::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS))
+            Ok(KindModel::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS))
         };
         some_models(self.name(), models)?.iter().map(rig).collect()
     }
@@ -306,15 +319,19 @@ impl PropKind for Foxes {
     }
 
     /// Every fox picks again among the new models, keeping its state and placement.
-    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<Rig>) {
+    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<KindModel>) {
         props.repick(world, rigs);
         self.measure(props);
     }
 
-    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
-        let world = scene.world();
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
         let (fox, gait) = (world.get::<&Fox>(entity).ok()?, world.get::<&FoxGait>(entity).ok()?);
-        Some(PropInfo::Fox { speed: fox.speed(), gait: gait.gait(), weight: gait.blend_weight() })
+        let (speed, weight) = (fox.speed(), gait.blend_weight());
+        Some(format!(
+            "fox: {:?} at {speed:.1} m/s (clip weight {weight:.2}, the other {:.2})",
+            gait.gait(),
+            1.0 - weight
+        ))
     }
 }
 

@@ -6,6 +6,9 @@
 //! Ground plane is XZ (+Y up). Headings are yaws: a yaw `a` points along `(sin a, cos a)` in
 //! (x, z); +X is a car's left when it faces +Z (glTF's convention), so turning left increases
 //! the yaw and curvatures of left turns are positive.
+//!
+//! Over 600 lines: about 100 are the unit tests of the private lane geometry; building the
+//! network and looking lanes up share one packed layout.
 
 use std::f32::consts::{FRAC_PI_2, PI};
 

@@ -4,24 +4,9 @@
 //! box is empty. Greens are actuated: an approach with no car waiting is skipped, and a green
 //! ends early once its approach is empty and another one waits.
 //!
-//! The light props show their approach's state by playing the traffic light's `green`,
-//! `amber` or `red` clip (scale keys on the lit lenses), not by swapping geometry.
 
-use glam::{Affine3A, Quat, Vec3};
-use hecs::{Entity, World};
-use props_anim::{Layer, Spec};
-
-use crate::access::Access;
-use crate::crowds::PropCrowd;
-use crate::error::SceneError;
-use crate::heading_yaw;
-use crate::kind::{PropInstance, PropKind, Props, Rig, Town, only_model};
-use crate::models::PropModel;
-use crate::picking::PropInfo;
 use crate::rng::{Rng, Stream};
-use crate::roads::{IntersectionId, LANE_WIDTH, RoadNetwork};
-use crate::scene::Scene;
-use crate::traffic::Occupancy;
+use crate::town::roads::{IntersectionId, LaneId, RoadNetwork};
 
 /// Shortest green, seconds.
 pub const MIN_GREEN: f32 = 5.0;
@@ -39,8 +24,6 @@ pub const MAX_ALL_RED: f32 = 12.0;
 pub const RECALL_AFTER: f32 = 40.0;
 /// How far before its stop line a car calls for green, metres.
 pub const DETECTION_RANGE: f32 = 40.0;
-/// Distance of a light's pole to the right of its lane's centre, metres.
-const POLE_OFFSET: f32 = LANE_WIDTH * 0.5 + 1.2;
 
 /// What a signal head shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -198,8 +181,17 @@ impl Signal {
     }
 }
 
+/// What the controllers detect of the traffic: the traffic's observation at a step's start
+/// implements it.
+pub(crate) trait Detectors {
+    /// True when a car's front is within [`DETECTION_RANGE`] of the end of `lane`.
+    fn demand(&self, roads: &RoadNetwork, lane: LaneId) -> bool;
+    /// True while a car is on one of the intersection's connectors.
+    fn box_occupied(&self, intersection: IntersectionId) -> bool;
+}
+
 /// Advances every controller by `dt`, with demand and box occupancy seen at the step's start.
-pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &Occupancy, dt: f32) {
+pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &impl Detectors, dt: f32) {
     for (index, (signal, intersection)) in signals.signals.iter_mut().zip(roads.intersections()).enumerate() {
         if signal.hold.is_some() {
             continue;
@@ -233,103 +225,5 @@ pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &Occ
         if signal.phase != before {
             signal.timer = 0.0;
         }
-    }
-}
-
-/// A traffic-light prop: the signal head of one approach of one intersection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TrafficLight {
-    intersection: IntersectionId,
-    approach: usize,
-    state: LightState,
-}
-
-impl TrafficLight {
-    /// The intersection.
-    #[must_use]
-    pub fn intersection(&self) -> IntersectionId {
-        self.intersection
-    }
-
-    /// The approach it faces (an index into [`crate::DIRECTIONS`]).
-    #[must_use]
-    pub fn approach(&self) -> usize {
-        self.approach
-    }
-
-    /// What it showed at the last step.
-    #[must_use]
-    pub fn state(&self) -> LightState {
-        self.state
-    }
-}
-
-/// Spawns one light per approach, on the right of the lane at its stop line, facing the
-/// oncoming cars.
-fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut Props) {
-    let scale = Vec3::splat(lights.crowd(0).prop().scale);
-    for (index, intersection) in roads.intersections().iter().enumerate() {
-        for (approach, lane) in intersection.approaches().iter().enumerate() {
-            let Some(lane) = lane else { continue };
-            let lane = roads.lane(*lane);
-            let (end, d) = lane.sample(lane.length());
-            let right = glam::Vec2::new(-d.y, d.x);
-            let at = end + right * POLE_OFFSET;
-            let transform = Affine3A::from_scale_rotation_translation(
-                scale,
-                Quat::from_rotation_y(heading_yaw(-d)),
-                Vec3::new(at.x, 0.0, at.y),
-            );
-            let light = TrafficLight { intersection: IntersectionId(index as u32), approach, state: LightState::Red };
-            lights.spawn(world, 0, transform, (light,));
-        }
-    }
-}
-
-/// Sets every light's state from its approach's and plays the state's clip (at time 0: the
-/// clips hold one pose each).
-pub(crate) fn animate_lights(world: &World, signals: &Signals, lights: &mut PropCrowd) {
-    for (light, instance) in world.query::<(&mut TrafficLight, &PropInstance)>().iter() {
-        light.state = signals.state(light.intersection, light.approach);
-        lights.layers_mut(instance.index())[0] = Layer::clip(light.state.phase_index() as u16, 0.0);
-    }
-}
-
-/// The traffic lights: one per approach, playing the clip of its state. Clips, in
-/// [`Spec::clips`] order: `green`, `amber`, `red` (a [`LightState`]'s phase index).
-pub(crate) struct TrafficLights;
-
-impl PropKind for TrafficLights {
-    fn name(&self) -> &'static str {
-        "traffic_lights"
-    }
-
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
-        let light = only_model(self.name(), models)?;
-        let (l, b) = (&*light.model, &light.bindings);
-        let clips = vec![
-            b.clip(l, "traffic light", "green", "green")?,
-            b.clip(l, "traffic light", "amber", "amber")?,
-            b.clip(l, "traffic light", "red", "red")?,
-        ];
-        Ok(vec![Rig { discrete: true, ..Rig::new(light.clone(), Spec { clips, ..Spec::default() }, 1) }])
-    }
-
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
-        spawn_lights(world, town.roads, props);
-        animate_lights(world, town.signals, props.crowd_mut(0));
-    }
-
-    fn access(&self) -> Access {
-        Access::nothing().writes::<TrafficLight>().reads::<PropInstance>()
-    }
-
-    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, _dt: f32) {
-        animate_lights(world, town.signals, props.crowd_mut(0));
-    }
-
-    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
-        let light = scene.world().get::<&TrafficLight>(entity).ok()?;
-        Some(PropInfo::TrafficLight { state: light.state() })
     }
 }

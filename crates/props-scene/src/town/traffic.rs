@@ -24,8 +24,8 @@ use hecs::World;
 use crate::access::Access;
 use crate::error::SceneError;
 use crate::rng::Rng;
-use crate::roads::{LaneId, RoadNetwork};
-use crate::signals::{DETECTION_RANGE, LightState, Signals};
+use crate::town::roads::{LaneId, RoadNetwork};
+use crate::town::signals::{DETECTION_RANGE, Detectors, LightState, Signals};
 
 /// How far ahead a driver looks for a leader, metres.
 const LOOKAHEAD: f32 = 120.0;
@@ -228,6 +228,17 @@ struct Leader {
     speed: f32,
 }
 
+impl Detectors for Occupancy {
+    fn demand(&self, roads: &RoadNetwork, lane: LaneId) -> bool {
+        let length = roads.length(lane);
+        self.lane(lane).last().is_some_and(|s| s.position + self.half_length(s) >= length - DETECTION_RANGE)
+    }
+
+    fn box_occupied(&self, intersection: crate::town::roads::IntersectionId) -> bool {
+        self.boxes[intersection.index()] > 0
+    }
+}
+
 /// Every car at the start of a step, sorted per lane.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Occupancy {
@@ -252,20 +263,9 @@ impl Occupancy {
         &self.slots[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
-    /// True when a car's front is within [`DETECTION_RANGE`] of the end of `lane`.
-    pub fn demand(&self, roads: &RoadNetwork, lane: LaneId) -> bool {
-        let length = roads.length(lane);
-        self.lane(lane).last().is_some_and(|s| s.position + self.half_length(s) >= length - DETECTION_RANGE)
-    }
-
     /// Half the length of the car in `slot`.
     fn half_length(&self, slot: &Slot) -> f32 {
         self.cars[slot.car as usize].half_length
-    }
-
-    /// True while a car is on one of the intersection's connectors.
-    pub fn box_occupied(&self, intersection: crate::roads::IntersectionId) -> bool {
-        self.boxes[intersection.index()] > 0
     }
 
     /// The nearest car ahead of car `index` along its route, within [`LOOKAHEAD`].

@@ -6,7 +6,8 @@
 use hecs::Entity;
 use props_anim::{JointMatrix, UpdateRateLod};
 use props_frame::FrameData;
-use props_scene::{FADE_TIME, Fox, FoxGait, Gait, Scene, SceneCamera, SceneConfig};
+use props_scene::kinds::foxes::{FADE_TIME, Fox, FoxGait, Gait};
+use props_scene::{Scene, SceneCamera, SceneConfig};
 
 use crate::support::{DT, draw, scene};
 

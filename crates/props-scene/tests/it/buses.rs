@@ -4,10 +4,11 @@
 
 use hecs::Entity;
 use props_frame::FrameData;
-use props_scene::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses, Car, PropInfo, SceneConfig, SceneError};
+use props_scene::kinds::buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses};
+use props_scene::{Car, PropInfo, SceneConfig, SceneError};
 
 use crate::extract::check_against_the_pose_path;
-use crate::support::{DT, assert_no_overlap, bus_model, draw, scene, scene_with_buses, traffic_only};
+use crate::support::{DT, assert_no_overlap, bus_model, draw, scene_with_buses, traffic_only};
 
 /// Every bus with its car state and bus state.
 fn buses(scene: &props_scene::Scene) -> Vec<(Entity, Car, Bus)> {
@@ -131,7 +132,7 @@ fn buses_are_counted_picked_described_and_deterministic() {
     let (bus, car, _) = buses(&scene)[0];
     let lane = format!("on lane {},", car.lane().0);
     assert!(
-        matches!(scene.describe(bus), Some(PropInfo::Other { kind: "buses", summary }) if summary.contains(&lane)),
+        matches!(scene.describe(bus), Some(PropInfo { kind: "buses", summary }) if summary.contains(&lane)),
         "{:?}",
         scene.describe(bus)
     );
@@ -142,7 +143,10 @@ fn buses_are_counted_picked_described_and_deterministic() {
 
 #[test]
 fn a_kind_is_registered_once_and_its_models_are_checked() {
-    let mut scene = scene(traffic_only(0, 1));
+    // The town without its buses, to register them.
+    let config = traffic_only(0, 1);
+    let kinds = crate::support::models().town(&config).into_iter().filter(|(kind, _)| kind.name() != "buses");
+    let mut scene = props_scene::Scene::new(config, kinds).expect("scene");
     let windmill = crate::support::models().windmill;
     let missing = scene.register(Buses::new(1), vec![windmill]);
     assert!(matches!(missing, Err(SceneError::MissingNode { model: "bus", .. })), "{missing:?}");

@@ -2,9 +2,11 @@
 //! posing it; another seed a different one.
 
 use props_frame::FrameData;
-use props_scene::{Car, Fox, Scene, SceneConfig, Windmill};
+use props_scene::kinds::foxes::Fox;
+use props_scene::kinds::windmills::Windmill;
+use props_scene::{Car, Scene, SceneConfig};
 
-use crate::support::{DT, draw, scene_with_buses};
+use crate::support::{DT, draw, scene_with_buses, windmill_state};
 
 /// Every simulated number and every palette and instance matrix, as bits.
 fn fingerprint(scene: &mut Scene) -> Vec<u32> {
@@ -13,7 +15,7 @@ fn fingerprint(scene: &mut Scene) -> Vec<u32> {
         bits.extend([car.lane().0, car.next_lane().0, car.position().to_bits(), car.speed().to_bits()]);
     }
     let mills: Vec<hecs::Entity> = scene.world().query::<(hecs::Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
-    for state in mills.into_iter().filter_map(|e| scene.windmill_state(e)) {
+    for state in mills.into_iter().filter_map(|e| windmill_state(scene, e)) {
         bits.extend([state.yaw.to_bits(), state.rotor_angle.to_bits(), state.rotor_speed.to_bits()]);
     }
     for fox in scene.world().query::<&Fox>().iter() {

@@ -8,7 +8,10 @@ use glam::{Affine3A, Vec3};
 use hecs::Entity;
 use props_anim::{JointMatrix, Model};
 use props_frame::{FrameData, InstanceData, ModelId};
-use props_scene::{Car, Fox, Scene, SceneCamera, SceneConfig, TrafficLight, Windmill};
+use props_scene::kinds::foxes::Fox;
+use props_scene::kinds::traffic_lights::TrafficLight;
+use props_scene::kinds::windmills::Windmill;
+use props_scene::{Car, Scene, SceneCamera, SceneConfig};
 
 use crate::support::{DT, bus_model, draw, models, scene};
 
@@ -82,7 +85,7 @@ fn every_instance_shows_the_pose_of_its_state() {
     draw(&mut exact, &mut frame);
     let counts: Vec<(&str, usize)> = exact.counts().collect();
     let lights = exact.count("traffic_lights");
-    assert_eq!(counts, [("windmills", 300), ("cars", 40), ("traffic_lights", lights), ("foxes", 12)]);
+    assert_eq!(counts, [("windmills", 300), ("cars", 40), ("traffic_lights", lights), ("foxes", 12), ("buses", 0)]);
     let ids: Vec<ModelId> = frame.batches.iter().map(|b| b.model).collect();
     assert_eq!(ids, [0, 1, 2, 3].map(ModelId));
     assert_eq!(frame.instances.len(), exact.instance_count(), "no camera: everything is drawn");

@@ -10,7 +10,7 @@ use hecs::{Entity, World};
 use props_anim::{Driver, Spec};
 use props_frame::{FrameData, ModelId};
 use props_scene::{
-    Access, Convention, PropInfo, PropInstance, PropKind, PropModel, Props, Rig, Scene, SceneError, Town, only_model,
+    Access, Convention, KindAsset, KindModel, PropInstance, PropKind, PropModel, Props, SceneError, Town, only_model,
     synthetic,
 };
 use props_scene::{Car, LaneId, SceneConfig};
@@ -32,11 +32,24 @@ impl PropKind for Beacons {
         "beacons"
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
+    fn asset(&self) -> KindAsset {
+        KindAsset {
+            stem: "beacon",
+            units: 1.0,
+            drawn_at: 1.0,
+            place: "intersections",
+            role: "beacon",
+            variants: false,
+            parts: &[("rotor", None)],
+            states: &[],
+        }
+    }
+
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
         let model = only_model(self.name(), models)?;
         let hub = model.bindings.nodes(&model.model, "beacon", "rotor", Convention::Named("hub"))?;
         let spec = Spec { drivers: vec![Driver { nodes: hub, axis: Vec3::Z }], ..Spec::default() };
-        Ok(vec![Rig::new(model.clone(), spec, 0)])
+        Ok(vec![KindModel::new(model.clone(), spec, 0)])
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
@@ -62,9 +75,9 @@ impl PropKind for Beacons {
         }
     }
 
-    fn describe(&self, scene: &Scene, entity: Entity) -> Option<PropInfo> {
-        let beacon = scene.world().get::<&Beacon>(entity).ok()?;
-        Some(PropInfo::Other { kind: self.name(), summary: format!("beacon at {:.2} rad", beacon.angle) })
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+        let beacon = world.get::<&Beacon>(entity).ok()?;
+        Some(format!("beacon at {:.2} rad", beacon.angle))
     }
 }
 
@@ -96,7 +109,9 @@ fn a_kind_defined_outside_the_crate_runs_like_the_built_in_ones() {
     // Picked and described in its own words.
     let at = Vec3::from(scene.placement_of(beacon).expect("placed").translation);
     let picked = scene.pick(at + Vec3::Y * 50.0, Vec3::NEG_Y).expect("something under the ray");
-    assert!(matches!(scene.describe(picked), Some(PropInfo::Other { kind: "beacons", .. })));
+    let info = scene.describe(picked).expect("a prop");
+    assert_eq!(info.kind, "beacons");
+    assert!(info.summary.starts_with("beacon at "), "{info:?}");
     // New models: refused when a node is missing, taken otherwise.
     assert!(scene.set_kind_models("beacons", vec![crate::support::models().fox]).is_err());
     scene.set_kind_models("beacons", vec![beacon_model(21)]).expect("another beacon model");
@@ -122,8 +137,21 @@ impl PropKind for Odometers {
         "odometers"
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<Rig>, SceneError> {
-        Ok(vec![Rig::new(only_model(self.name(), models)?.clone(), Spec::default(), 0)])
+    fn asset(&self) -> KindAsset {
+        KindAsset {
+            stem: "odometer",
+            units: 1.0,
+            drawn_at: 1.0,
+            place: "cars",
+            role: "odometer",
+            variants: false,
+            parts: &[],
+            states: &[],
+        }
+    }
+
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+        Ok(vec![KindModel::new(only_model(self.name(), models)?.clone(), Spec::default(), 0)])
     }
 
     /// One odometer on each car's entity (the cars' own instance stays theirs).
@@ -151,7 +179,7 @@ impl PropKind for Odometers {
         }
     }
 
-    fn describe(&self, _scene: &Scene, _entity: Entity) -> Option<PropInfo> {
+    fn describe(&self, _world: &World, _town: &Town<'_>, _props: &Props, _entity: Entity) -> Option<String> {
         None
     }
 }

@@ -3,35 +3,30 @@
 use std::sync::Arc;
 
 use props_frame::ModelId;
+use props_scene::kinds::windmills::Windmills;
 use props_scene::{PropModel, Scene, SceneConfig, SceneError, synthetic};
 
-use crate::support::models;
+use crate::support::{Models, models, windmill_state};
 
 #[test]
 fn a_model_lacking_a_driven_node_or_clip_is_refused_by_name() {
     let car = || PropModel::new(ModelId(9), Arc::new(synthetic::car().expect("car")));
     let config = SceneConfig::default();
     let cases = [
+        (Models { windmill: car(), ..models() }, SceneError::MissingNode { model: "windmill", node: "nacelle".into() }),
         (
-            props_scene::SceneModels { windmill: car(), ..models() },
-            SceneError::MissingNode { model: "windmill", node: "nacelle".into() },
-        ),
-        (
-            props_scene::SceneModels { traffic_light: car(), ..models() },
+            Models { traffic_light: car(), ..models() },
             SceneError::MissingClip { model: "traffic light", clip: "green".into() },
         ),
-        (
-            props_scene::SceneModels { fox: car(), ..models() },
-            SceneError::MissingClip { model: "fox", clip: "Walk".into() },
-        ),
+        (Models { fox: car(), ..models() }, SceneError::MissingClip { model: "fox", clip: "Walk".into() }),
     ];
     for (models, expected) in cases {
-        let error = Scene::new(config, models).err().expect("refused");
+        let error = Scene::new(config, models.town(&config)).err().expect("refused");
         assert_eq!(error, expected);
         assert!(error.to_string().contains("has no"), "{error}");
     }
     let windmill = PropModel::new(ModelId(9), Arc::new(synthetic::windmill().expect("windmill")));
-    let error = Scene::new(config, props_scene::SceneModels { car: windmill, ..models() }).err().expect("refused");
+    let error = Scene::new(config, Models { car: windmill, ..models() }.town(&config)).err().expect("refused");
     // The car's wheels are found by their naming convention, `wheel_*`.
     assert_eq!(error, SceneError::MissingNode { model: "car", node: "wheel_*".into() });
 }
@@ -48,7 +43,7 @@ fn bound_names_are_what_the_scene_drives() {
     };
     let bound = PropModel::new(ModelId(1), Arc::clone(&car)).with_bindings(bindings);
     let config = SceneConfig { cars: 1, windmills: 0, foxes: 0, ..SceneConfig::default() };
-    let mut scene = Scene::new(config, props_scene::SceneModels { car: bound, ..models() }).expect("bound");
+    let mut scene = Scene::new(config, Models { car: bound, ..models() }.town(&config)).expect("bound");
     for _ in 0..30 {
         scene.step(crate::support::DT);
     }
@@ -68,7 +63,7 @@ fn bound_names_are_what_the_scene_drives() {
         ..props_scene::Bindings::default()
     };
     let refused = PropModel::new(ModelId(1), Arc::clone(&car)).with_bindings(unknown);
-    let error = Scene::new(config, props_scene::SceneModels { car: refused, ..models() }).err().expect("refused");
+    let error = Scene::new(config, Models { car: refused, ..models() }.town(&config)).err().expect("refused");
     assert_eq!(error, SceneError::MissingNode { model: "car", node: "axle".into() });
 
     let fox = models().fox;
@@ -77,18 +72,18 @@ fn bound_names_are_what_the_scene_drives() {
         ..props_scene::Bindings::default()
     };
     let fox = fox.with_bindings(swapped);
-    Scene::new(config, props_scene::SceneModels { fox, ..models() }).expect("gaits bound to other clips");
+    Scene::new(config, Models { fox, ..models() }.town(&config)).expect("gaits bound to other clips");
 }
 
 #[test]
 fn out_of_range_configurations_are_refused() {
-    let refused = |config: SceneConfig| Scene::new(config, models()).err().expect("refused");
+    let refused = |config: SceneConfig| Scene::new(config, models().town(&config)).err().expect("refused");
     assert!(matches!(
         refused(SceneConfig { grid: Some(1), ..SceneConfig::default() }),
         SceneError::InvalidConfig { field: "grid", .. }
     ));
     assert!(matches!(
-        refused(SceneConfig { windmills: props_scene::MAX_WINDMILLS + 1, ..SceneConfig::default() }),
+        refused(SceneConfig { windmills: props_scene::config::MAX_WINDMILLS + 1, ..SceneConfig::default() }),
         SceneError::TooManyWindmills { .. }
     ));
     let crowded = SceneConfig { cars: 5000, grid: Some(3), ..SceneConfig::default() };
@@ -98,7 +93,7 @@ fn out_of_range_configurations_are_refused() {
         SceneError::TooManyCars { .. }
     ));
     assert!(matches!(
-        refused(SceneConfig { foxes: props_scene::MAX_FOXES + 1, ..SceneConfig::default() }),
+        refused(SceneConfig { foxes: props_scene::config::MAX_FOXES + 1, ..SceneConfig::default() }),
         SceneError::InvalidConfig { field: "foxes", .. }
     ));
     let no_budget = SceneConfig { animation_budget_ms: Some(0.0), ..SceneConfig::default() };
@@ -110,11 +105,12 @@ fn out_of_range_configurations_are_refused() {
 
 #[test]
 fn models_can_be_replaced() {
-    let mut scene = Scene::new(SceneConfig { windmills: 10, ..SceneConfig::default() }, models()).expect("scene");
-    let replaced = props_scene::SceneModels { windmill: models().windmill.with_scale(2.0), ..models() };
-    scene.set_models(replaced).expect("same names");
-    let bad = props_scene::SceneModels { fox: models().car, ..models() };
-    assert!(scene.set_models(bad).is_err());
+    let config = SceneConfig { windmills: 10, ..SceneConfig::default() };
+    let mut scene = Scene::new(config, models().town(&config)).expect("scene");
+    let replaced = Models { windmill: models().windmill.with_scale(2.0), ..models() };
+    scene.set_models_of(replaced.sets(&config)).expect("same names");
+    let bad = Models { fox: models().car, ..models() };
+    assert!(scene.set_models_of(bad.sets(&config)).is_err());
     scene.step(1.0 / 60.0);
     let mut frame = props_frame::FrameData::default();
     crate::support::draw(&mut scene, &mut frame);
@@ -123,9 +119,8 @@ fn models_can_be_replaced() {
 
 #[test]
 fn the_town_grows_with_the_cars() {
-    let small = Scene::new(SceneConfig { cars: 40, ..SceneConfig::default() }, models()).expect("scene");
-    let big = Scene::new(SceneConfig { cars: 4000, windmills: 0, foxes: 0, ..SceneConfig::default() }, models())
-        .expect("the grid grows to hold 4000 cars");
+    let small = crate::support::scene(SceneConfig { cars: 40, ..SceneConfig::default() });
+    let big = crate::support::scene(SceneConfig { cars: 4000, windmills: 0, foxes: 0, ..SceneConfig::default() });
     assert_eq!(small.roads().intersections().len(), 9, "the default town is 3 x 3");
     let lanes = |scene: &Scene| scene.roads().road_lanes().len();
     assert!(lanes(&big) > 10 * lanes(&small));
@@ -133,7 +128,7 @@ fn the_town_grows_with_the_cars() {
     // The cars take at most half the room the spawn spacing gives.
     let sized =
         SceneConfig { cars: 2000, grid: Some(big.roads().intersections().len().isqrt()), ..SceneConfig::default() };
-    assert!(Scene::new(sized, models()).is_ok());
+    assert!(Scene::new(sized, models().town(&sized)).is_ok());
 }
 
 /// The first prop of a model is where the scene placed it; a model without props has none.
@@ -155,17 +150,17 @@ fn the_first_prop_of_a_model_can_be_found() {
 #[test]
 fn car_models_coexist_and_each_car_keeps_its_pick() {
     let second = PropModel::new(ModelId(7), Arc::new(synthetic::car().expect("car")));
-    let two = props_scene::SceneModels { extra_cars: vec![second], ..models() };
+    let two = Models { extra_cars: vec![second], ..models() };
     let config = SceneConfig { cars: 60, windmills: 0, foxes: 0, seed: 5, ..SceneConfig::default() };
     let ids_of = |scene: &Scene| -> Vec<u32> {
         crate::support::cars(scene).iter().map(|(e, _)| scene.model_of(*e).expect("a prop").0).collect()
     };
-    let mut scene = Scene::new(config, two.clone()).expect("two car models");
+    let mut scene = Scene::new(config, two.clone().town(&config)).expect("two car models");
     let picks = ids_of(&scene);
     let second_count = picks.iter().filter(|&&id| id == 7).count();
     assert!((15..=45).contains(&second_count), "{second_count} of 60 cars show the second model");
-    assert_eq!(ids_of(&Scene::new(config, two.clone()).expect("again")), picks, "seeded");
-    let other_seed = Scene::new(SceneConfig { seed: 6, ..config }, two.clone()).expect("other seed");
+    assert_eq!(ids_of(&Scene::new(config, two.clone().town(&config)).expect("again")), picks, "seeded");
+    let other_seed = Scene::new(SceneConfig { seed: 6, ..config }, two.town(&config)).expect("other seed");
     assert_ne!(ids_of(&other_seed), picks, "another seed picks otherwise");
 
     let mut frame = props_frame::FrameData::default();
@@ -179,7 +174,7 @@ fn car_models_coexist_and_each_car_keeps_its_pick() {
     }
     let before: Vec<_> =
         crate::support::cars(&scene).iter().map(|(e, _)| scene.placement_of(*e).expect("placed")).collect();
-    scene.set_models(models()).expect("back to one car model");
+    scene.set_models_of(models().sets(&config)).expect("back to one car model");
     let after: Vec<_> =
         crate::support::cars(&scene).iter().map(|(e, _)| scene.placement_of(*e).expect("placed")).collect();
     assert_eq!(before, after, "every car stays where it was");
@@ -194,7 +189,7 @@ fn windmill_and_animal_models_coexist_and_are_picked_again() {
     let windmill_b = PropModel::new(ModelId(8), Arc::new(synthetic::windmill().expect("windmill")));
     let fox_b = PropModel::new(ModelId(9), Arc::new(synthetic::fox().expect("fox")));
     let config = SceneConfig { cars: 0, windmills: 200, foxes: 40, seed: 3, ..SceneConfig::default() };
-    let mut scene = Scene::new(config, models()).expect("scene");
+    let mut scene = Scene::new(config, models().town(&config)).expect("scene");
     let m = models();
     let shown = |scene: &Scene, id: u32| {
         scene.crowds().filter(|(p, _, _)| p.id.0 == id).map(|(_, _, c)| c.len()).sum::<usize>()
@@ -202,8 +197,8 @@ fn windmill_and_animal_models_coexist_and_are_picked_again() {
     let where_all = |scene: &Scene| -> Vec<glam::Affine3A> {
         scene.world().iter().filter_map(|e| scene.placement_of(e.entity())).collect()
     };
-    let moving = |scene: &Scene| -> Vec<props_scene::WindmillState> {
-        scene.world().iter().filter_map(|e| scene.windmill_state(e.entity())).collect()
+    let moving = |scene: &Scene| -> Vec<props_scene::kinds::windmills::WindmillState> {
+        scene.world().iter().filter_map(|e| windmill_state(scene, e.entity())).collect()
     };
     for _ in 0..60 {
         scene.step(crate::support::DT);
@@ -231,12 +226,13 @@ fn windmill_and_animal_models_coexist_and_are_picked_again() {
     let mut frame = props_frame::FrameData::default();
     crate::support::draw(&mut scene, &mut frame);
     assert_eq!(frame.instances.len(), scene.instance_count());
-    assert_eq!(scene.remove_windmills(150), 150);
+    let removed = scene.with_kind(|mills: &mut Windmills, world, _, props| mills.remove(world, props, 150));
+    assert_eq!(removed, Some(150));
     assert_eq!(scene.count("windmills"), 50);
-    let left = scene.world().query::<&props_scene::Windmill>().iter().map(|m| m.index()).max();
+    let left = scene.world().query::<&props_scene::kinds::windmills::Windmill>().iter().map(|m| m.index()).max();
     assert_eq!(left, Some(49), "the newest went first");
     // The same seed picks the same way.
-    let mut again = Scene::new(config, models()).expect("scene");
+    let mut again = Scene::new(config, models().town(&config)).expect("scene");
     let m2 = models();
     again
         .set_models_of([

@@ -1,6 +1,8 @@
 //! Signal phases and the traffic-light props that show them.
 
-use props_scene::{LightState, SignalOverride, TrafficLight, synthetic};
+use props_scene::kinds::traffic_lights::TrafficLight;
+use props_scene::synthetic;
+use props_scene::town::signals::{LightState, SignalOverride};
 
 use crate::support::{DT, scene, traffic_only};
 
@@ -86,9 +88,12 @@ fn every_light_cycles_even_without_traffic() {
         }
     }
     // At worst every other approach of a four-way intersection is recalled first.
-    let bound = props_scene::RECALL_AFTER
-        + 3.0 * (props_scene::MIN_GREEN + props_scene::AMBER + props_scene::MAX_ALL_RED)
-        + props_scene::AMBER;
+    let bound = props_scene::town::signals::RECALL_AFTER
+        + 3.0
+            * (props_scene::town::signals::MIN_GREEN
+                + props_scene::town::signals::AMBER
+                + props_scene::town::signals::MAX_ALL_RED)
+        + props_scene::town::signals::AMBER;
     for (i, approaches) in longest_red.iter().enumerate() {
         for (a, longest) in approaches.iter().enumerate() {
             assert!(*longest < bound, "intersection {i} approach {a}: red for {longest} s");

@@ -4,31 +4,102 @@ use std::sync::Arc;
 
 use hecs::Entity;
 use props_frame::{FrameData, ModelId};
-use props_scene::{Buses, Car, LaneId, PropModel, Scene, SceneConfig, SceneModels, synthetic};
+use props_scene::kinds::cars::Cars;
+use props_scene::kinds::windmills::{WindmillState, Windmills};
+use props_scene::{Car, KindWithModels, LaneId, PropModel, Scene, SceneConfig, SceneError, kinds, synthetic};
 
 /// The fixed step the game uses.
 pub const DT: f32 = 1.0 / 60.0;
 
-/// The synthetic models.
-pub fn models() -> SceneModels {
-    synthetic::models().expect("synthetic models build")
+/// The models of the town's kinds, by kind, to swap one in a test.
+#[derive(Clone, Debug)]
+pub struct Models {
+    pub windmill: PropModel,
+    pub car: PropModel,
+    /// More car models: cars pick among `car` and these.
+    pub extra_cars: Vec<PropModel>,
+    pub traffic_light: PropModel,
+    pub fox: PropModel,
+    pub bus: PropModel,
+}
+
+impl Models {
+    /// The town's kinds for `config`, each with its models here (by its asset's stem), or its
+    /// synthetic stand-in (a kind the tests do not swap models of).
+    pub fn town(&self, config: &SceneConfig) -> Vec<KindWithModels> {
+        kinds::town(config)
+            .into_iter()
+            .enumerate()
+            .map(|(number, kind)| {
+                let models = match kind.asset().stem {
+                    "windmill" => vec![self.windmill.clone()],
+                    "car" => std::iter::once(self.car.clone()).chain(self.extra_cars.iter().cloned()).collect(),
+                    "traffic_light" => vec![self.traffic_light.clone()],
+                    "Fox" => vec![self.fox.clone()],
+                    "bus" => vec![self.bus.clone()],
+                    _ => synthetic::model_for(&kind.asset(), ModelId(number as u32))
+                        .expect("synthetic models build")
+                        .into_iter()
+                        .collect(),
+                };
+                (kind, models)
+            })
+            .collect()
+    }
+
+    /// The models here by kind name, to hand a scene of `config`'s kinds.
+    pub fn sets(&self, config: &SceneConfig) -> Vec<(&'static str, Vec<PropModel>)> {
+        self.town(config).into_iter().map(|(kind, models)| (kind.name(), models)).collect()
+    }
+}
+
+/// The synthetic models, renderer ids 0 (windmill), 1 (car), 2 (traffic light), 3 (fox) and
+/// 4 (bus).
+pub fn models() -> Models {
+    let prop = |id, model: Result<props_anim::Model, synthetic::SyntheticError>| {
+        PropModel::new(ModelId(id), Arc::new(model.expect("synthetic models build")))
+    };
+    Models {
+        windmill: prop(0, synthetic::windmill()),
+        car: prop(1, synthetic::car()),
+        extra_cars: Vec::new(),
+        traffic_light: prop(2, synthetic::traffic_light()),
+        fox: prop(3, synthetic::fox()),
+        bus: prop(4, synthetic::bus()),
+    }
 }
 
 /// A scene on the synthetic models.
 pub fn scene(config: SceneConfig) -> Scene {
-    Scene::new(config, models()).expect("scene builds")
+    Scene::new(config, models().town(&config)).expect("scene builds")
 }
 
 /// The synthetic bus, renderer id 4.
 pub fn bus_model() -> PropModel {
-    PropModel::new(ModelId(4), Arc::new(synthetic::bus().expect("the synthetic bus builds")))
+    models().bus
 }
 
-/// A scene on the synthetic models with `buses` buses registered.
+/// A scene on the synthetic models with `buses` buses.
 pub fn scene_with_buses(config: SceneConfig, buses: usize) -> Scene {
-    let mut scene = scene(config);
-    scene.register(Buses::new(buses), vec![bus_model()]).expect("the bus kind registers");
+    scene(SceneConfig { buses, ..config })
+}
+
+/// Adds a car through the cars kind (see `Cars::spawn_at`).
+pub fn spawn_car(scene: &mut Scene, lane: LaneId, position: f32, speed: f32) -> Result<Entity, SceneError> {
     scene
+        .with_kind(|cars: &mut Cars, world, town, props| cars.spawn_at(world, town, props, lane, position, speed))
+        .expect("the town has cars")
+}
+
+/// How the windmill `entity` moves now.
+pub fn windmill_state(scene: &Scene, entity: Entity) -> Option<WindmillState> {
+    let (mills, props) = scene.kind_and_props::<Windmills>()?;
+    mills.state_of(scene.world(), props, entity)
+}
+
+/// Windmills standing.
+pub fn windmill_count(scene: &Scene) -> usize {
+    scene.kind::<Windmills>().map_or(0, Windmills::len)
 }
 
 /// One frame of `scene` into `frame`: posed and extracted, as the game draws it.

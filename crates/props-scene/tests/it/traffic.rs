@@ -3,9 +3,12 @@
 
 use std::f32::consts::TAU;
 
-use props_scene::{CarWheels, IntersectionId, LaneId, LaneKind, Scene, SignalOverride, Turn};
+use props_scene::kinds::cars::CarWheels;
+use props_scene::town::roads::{LaneKind, Turn};
+use props_scene::town::signals::SignalOverride;
+use props_scene::{IntersectionId, LaneId, Scene};
 
-use crate::support::{DT, assert_no_overlap, car, cars, scene, traffic_only};
+use crate::support::{DT, Models, assert_no_overlap, car, cars, scene, spawn_car, traffic_only};
 
 /// The centre intersection of the default 3 x 3 grid, and its approach from +Z.
 const CENTRE: IntersectionId = IntersectionId(4);
@@ -59,7 +62,7 @@ fn a_car_stops_at_red_stays_stopped_and_goes_on_green() {
     let lane = approach_lane(&scene, CENTRE, NORTH);
     let line = scene.roads().lane(lane).length();
     let half = scene.config().driving.car_length * 0.5;
-    let entity = scene.spawn_car(lane, 10.0, 13.0).expect("room on an empty road");
+    let entity = spawn_car(&mut scene, lane, 10.0, 13.0).expect("room on an empty road");
     let mut stopped_at = None;
     for step in 0..60 * 40 {
         scene.step(DT);
@@ -95,7 +98,7 @@ fn a_queue_forms_at_red_and_clears_on_green() {
     scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
     let lane = approach_lane(&scene, CENTRE, NORTH);
     let queue: Vec<_> =
-        (0..5).map(|k| scene.spawn_car(lane, 5.0 + 12.0 * k as f32, 8.0).expect("spaced cars fit")).collect();
+        (0..5).map(|k| spawn_car(&mut scene, lane, 5.0 + 12.0 * k as f32, 8.0).expect("spaced cars fit")).collect();
     for step in 0..60 * 30 {
         scene.step(DT);
         assert_no_overlap(&scene, step);
@@ -129,7 +132,7 @@ fn green_traffic_keeps_moving() {
     let mut scene = scene(traffic_only(0, 4));
     scene.set_signal_override(CENTRE, Some(SignalOverride::Green(NORTH))).expect("intersection exists");
     let lane = approach_lane(&scene, CENTRE, NORTH);
-    let entity = scene.spawn_car(lane, 5.0, 0.0).expect("room");
+    let entity = spawn_car(&mut scene, lane, 5.0, 0.0).expect("room");
     let mut previous = car(&scene, entity).position();
     for step in 1..60 * 15 {
         scene.step(DT);
@@ -153,7 +156,7 @@ fn wheels_roll_with_speed_and_steer_into_turns() {
         .iter()
         .position(|l| matches!(l.kind(), LaneKind::Connector { turn: Turn::Left, .. }))
         .expect("a left turn exists");
-    let entity = scene.spawn_car(LaneId(left as u32), 0.5, 4.0).expect("room");
+    let entity = spawn_car(&mut scene, LaneId(left as u32), 0.5, 4.0).expect("room");
     let mut rolled = 0.0;
     let mut spin = 0.0;
     for _ in 0..40 {
@@ -185,11 +188,12 @@ fn doors_open_when_a_car_has_stood_still_and_close_when_it_goes() {
         props_frame::ModelId(1),
         std::sync::Arc::new(props_scene::synthetic::car_with_doors().expect("car")),
     );
-    let models = props_scene::SceneModels { car: doors, ..crate::support::models() };
-    let mut scene = Scene::new(traffic_only(0, 1), models).expect("a car with doors drives");
+    let models = Models { car: doors, ..crate::support::models() };
+    let config = traffic_only(0, 1);
+    let mut scene = Scene::new(config, models.town(&config)).expect("a car with doors drives");
     scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
     let lane = approach_lane(&scene, CENTRE, NORTH);
-    let entity = scene.spawn_car(lane, 10.0, 13.0).expect("room on an empty road");
+    let entity = spawn_car(&mut scene, lane, 10.0, 13.0).expect("room on an empty road");
     let door = scene
         .crowds()
         .find(|(prop, _, _)| prop.model.rig().find("door_left").is_some())
@@ -232,7 +236,7 @@ fn traffic_figures_count_waiting_cars_speed_and_throughput() {
     scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
     let lane = approach_lane(&scene, CENTRE, NORTH);
     for k in 0..4 {
-        scene.spawn_car(lane, 5.0 + 12.0 * k as f32, 8.0).expect("spaced cars fit");
+        spawn_car(&mut scene, lane, 5.0 + 12.0 * k as f32, 8.0).expect("spaced cars fit");
     }
     for _ in 0..60 * 30 {
         scene.step(DT);

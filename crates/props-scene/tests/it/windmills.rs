@@ -6,9 +6,10 @@ use std::f32::consts::{PI, TAU};
 use glam::{Quat, Vec3};
 use hecs::Entity;
 use props_anim::JointMatrix;
-use props_scene::{Scene, SceneConfig, WindConfig, Windmill, WindmillState, rotor_speed_for, synthetic};
+use props_scene::kinds::windmills::{Windmill, WindmillState, Windmills, rotor_speed_for};
+use props_scene::{Scene, SceneConfig, WindConfig, synthetic};
 
-use crate::support::{DT, draw, scene};
+use crate::support::{DT, draw, scene, windmill_count, windmill_state};
 
 const WIND_FROM: f32 = 0.7;
 
@@ -29,7 +30,7 @@ fn mills(scene: &Scene) -> Vec<(Windmill, WindmillState)> {
     let mut mills: Vec<(Entity, Windmill)> =
         scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, m)| (e, *m)).collect();
     mills.sort_by_key(|(_, m)| m.index());
-    mills.into_iter().map(|(e, m)| (m, scene.windmill_state(e).expect("a windmill moves"))).collect()
+    mills.into_iter().map(|(e, m)| (m, windmill_state(scene, e).expect("a windmill moves"))).collect()
 }
 
 fn angle_between(a: f32, b: f32) -> f32 {
@@ -38,7 +39,7 @@ fn angle_between(a: f32, b: f32) -> f32 {
 
 /// Steps `seconds` and returns how far each rotor turned, radians.
 fn run(scene: &mut Scene, seconds: f32) -> Vec<f32> {
-    let mut turned = vec![0.0; scene.windmill_count()];
+    let mut turned = vec![0.0; windmill_count(scene)];
     let mut previous = mills(scene);
     for _ in 0..(seconds / DT) as usize {
         scene.step(DT);
@@ -90,7 +91,7 @@ fn nacelles_turn_into_the_wind_and_the_hub_turns_with_the_rotor_angle() {
     let (nacelle, hub) = (model.rig().find("nacelle").expect("nacelle"), model.rig().find("hub").expect("hub"));
     let entities: Vec<Entity> = scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
     for entity in entities {
-        let mill = scene.windmill_state(entity).expect("a windmill moves");
+        let mill = windmill_state(&scene, entity).expect("a windmill moves");
         let pose = scene.pose_of(entity).expect("a windmill has a pose");
         // The nacelle keeps its rest translation on top of the tower; only its yaw changes.
         let n = pose.local_transform(nacelle);
@@ -104,21 +105,38 @@ fn nacelles_turn_into_the_wind_and_the_hub_turns_with_the_rotor_angle() {
     }
 }
 
+/// Adds up to `count` windmills through the kind; how many were added.
+fn add(scene: &mut Scene, count: usize) -> usize {
+    scene
+        .with_kind(|mills: &mut Windmills, world, town, props| mills.add(world, town, props, count))
+        .expect("windmills")
+}
+
+/// Removes up to `count` windmills through the kind; how many were removed.
+fn remove(scene: &mut Scene, count: usize) -> usize {
+    scene.with_kind(|mills: &mut Windmills, world, _, props| mills.remove(world, props, count)).expect("windmills")
+}
+
+/// Radius of the outermost windmill ring.
+fn extent(scene: &Scene) -> f32 {
+    scene.kind::<Windmills>().expect("windmills").extent(scene.world())
+}
+
 #[test]
 fn windmills_are_added_and_removed_at_the_outer_edge() {
     let mut scene = scene(SceneConfig { windmills: 100, cars: 0, foxes: 0, ..SceneConfig::default() });
     let before = mills(&scene);
-    let extent = scene.windmill_extent();
-    assert_eq!(scene.add_windmills(50), 50);
-    assert_eq!(scene.windmill_count(), 150);
-    assert!(scene.windmill_extent() >= extent);
+    let ring = extent(&scene);
+    assert_eq!(add(&mut scene, 50), 50);
+    assert_eq!(windmill_count(&scene), 150);
+    assert!(extent(&scene) >= ring);
     let grown: Vec<(Windmill, WindmillState)> = mills(&scene);
     assert_eq!(&grown[..100], &before[..], "the first hundred stand and move as they did");
-    assert_eq!(scene.remove_windmills(70), 70);
+    assert_eq!(remove(&mut scene, 70), 70);
     let shrunk = mills(&scene);
     assert_eq!(shrunk.len(), 80);
     assert_eq!(&shrunk[..], &grown[..80], "the newest went first; the others keep how they move");
-    assert_eq!(scene.remove_windmills(1000), 80);
+    assert_eq!(remove(&mut scene, 1000), 80);
     assert_eq!(scene.count("windmills"), 0);
     // Sites are spaced out on the hills.
     let spacing = scene.config().windmill_spacing;
@@ -132,10 +150,14 @@ fn windmills_are_added_and_removed_at_the_outer_edge() {
 
 #[test]
 fn a_hundred_thousand_windmills() {
-    let mut scene =
-        scene(SceneConfig { windmills: props_scene::MAX_WINDMILLS, cars: 0, foxes: 0, ..SceneConfig::default() });
-    assert_eq!(scene.windmill_count(), 100_000);
-    assert_eq!(scene.add_windmills(10), 0, "never beyond the maximum");
+    let mut scene = scene(SceneConfig {
+        windmills: props_scene::config::MAX_WINDMILLS,
+        cars: 0,
+        foxes: 0,
+        ..SceneConfig::default()
+    });
+    assert_eq!(windmill_count(&scene), 100_000);
+    assert_eq!(add(&mut scene, 10), 0, "never beyond the maximum");
     scene.step(DT);
     let mut frame = props_frame::FrameData::default();
     draw(&mut scene, &mut frame);
