@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use crate::lod::View;
 use crate::palette::JointMatrix;
-use crate::program::{Lane, Program, Scratch, signature_code};
+use crate::program::{LaneState, Program, Scratch, signature_code};
 use crate::reuse_buffer::PaletteBuffer;
 use crate::shared::{Key, KeyTable, Sharing, fits};
 use crate::sift::{BLOCK, Block, Instances, Keying, Sieve, sift};
@@ -124,9 +124,9 @@ struct States<'a> {
 }
 
 impl States<'_> {
-    fn lane(&self, state: u32, palette: usize) -> Lane<'_> {
+    fn lane(&self, state: u32, palette: usize) -> LaneState<'_> {
         let s = state as usize;
-        Lane {
+        LaneState {
             layers: &self.layers[s * self.layers_per..(s + 1) * self.layers_per],
             drivers: &self.drivers[s * self.drivers_per..(s + 1) * self.drivers_per],
             palette,

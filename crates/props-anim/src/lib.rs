@@ -52,7 +52,7 @@ pub use model::{MeshInstance, Model, ModelError, ModelParts};
 pub use palette::{JointMatrix, WEIGHTS_PER_SLOT, read_weights, write_weights};
 pub use playback::{PlayMode, Playback};
 pub use pose::Pose;
-pub use program::{Lane, Program, Scratch};
+pub use program::{LaneState, Program, Scratch};
 pub use reuse_buffer::{PaletteBuffer, ReuseBuffer};
 pub use rig::{NodeId, Rig, RigError, SourceNode};
 pub use shared::{KEY_WORDS, MAX_COARSENING, Quantization, Sharing};

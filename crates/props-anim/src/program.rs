@@ -141,7 +141,7 @@ pub struct Scratch {
 
 /// One instance of a batch of four: its state, and where its palette goes (in `out`).
 #[derive(Clone, Copy, Debug)]
-pub struct Lane<'s> {
+pub struct LaneState<'s> {
     /// Layers, in order (see [`crate::pose_state`]).
     pub layers: &'s [Layer],
     /// One value per driver of the program's spec, radians.
@@ -160,7 +160,7 @@ fn layer_signature(layer: Layer) -> (u16, Blend, u8, bool) {
 
 /// The signatures of a state's layers packed into a number, to group states into batches
 /// quickly: equal states give equal codes (different ones may collide beyond two layers; a
-/// batch is checked with [`Lane::same_signature`] before it is evaluated).
+/// batch is checked with [`LaneState::same_signature`] before it is evaluated).
 #[must_use]
 pub fn signature_code(layers: &[Layer]) -> u64 {
     layers.iter().fold(0u64, |code, &layer| {
@@ -171,14 +171,14 @@ pub fn signature_code(layers: &[Layer]) -> u64 {
     })
 }
 
-impl Lane<'_> {
+impl LaneState<'_> {
     fn signature(&self, layer: usize) -> (u16, Blend, u8, bool) {
         layer_signature(self.layers.get(layer).copied().unwrap_or(Layer::NONE))
     }
 
     /// Whether `other` can share a batch with this lane.
     #[must_use]
-    pub fn same_signature(&self, other: &Lane<'_>) -> bool {
+    pub fn same_signature(&self, other: &LaneState<'_>) -> bool {
         let layers = self.layers.len().max(other.layers.len());
         (0..layers).all(|l| self.signature(l) == other.signature(l))
     }
@@ -264,14 +264,14 @@ impl Program {
 
     /// Evaluates four instances, one per lane, writing each palette at its lane's offset of
     /// `out`. Lanes that repeat one instance (padding a batch of fewer than four) write the
-    /// same bits twice. Lanes must share their signature ([`Lane::same_signature`]); lanes
+    /// same bits twice. Lanes must share their signature ([`LaneState::same_signature`]); lanes
     /// that do not are evaluated one at a time. An instance's result depends on its state
     /// only, never on the other lanes.
     ///
     /// # Panics
     /// If a palette lies outside `out`, a layer names a clip or mask the spec does not have,
     /// a lane has fewer drivers than the spec, or `scratch` was made by another program.
-    pub fn write_palettes4(&self, lanes: [Lane<'_>; 4], scratch: &mut Scratch, out: &mut [JointMatrix]) {
+    pub fn write_palettes4(&self, lanes: [LaneState<'_>; 4], scratch: &mut Scratch, out: &mut [JointMatrix]) {
         if !lanes[1..].iter().all(|lane| lane.same_signature(&lanes[0])) {
             for lane in lanes {
                 self.write_palettes4([lane; 4], scratch, out);
@@ -319,7 +319,7 @@ impl Program {
     /// One lane's morph weights into `scratch.weights`, its layers blended as
     /// [`crate::pose_state`] blends them (one lane at a time: morph-animated props are few,
     /// and their weights few).
-    fn weights(&self, lane: &Lane<'_>, scratch: &mut Scratch) {
+    fn weights(&self, lane: &LaneState<'_>, scratch: &mut Scratch) {
         let Scratch { weights, sample_weights, .. } = scratch;
         weights.copy_from_slice(&self.morph.defaults);
         let mut first = true;
@@ -351,7 +351,7 @@ impl Program {
     }
 
     /// The layers of the four lanes, blended into `scratch.locals`.
-    fn pose4(&self, lanes: &[Lane<'_>; 4], scratch: &mut Scratch) {
+    fn pose4(&self, lanes: &[LaneState<'_>; 4], scratch: &mut Scratch) {
         let layers = lanes[0].layers.len();
         let mut first = true;
         for l in 0..layers {
@@ -435,7 +435,7 @@ impl Program {
     }
 
     /// Sets every driven slot's rotation: its rest rotation turned by the lane's driver value.
-    fn drive4(&self, lanes: &[Lane<'_>; 4], scratch: &mut Scratch) {
+    fn drive4(&self, lanes: &[LaneState<'_>; 4], scratch: &mut Scratch) {
         for (d, driver) in self.drivers.iter().enumerate() {
             let half = Vec4::from_array(std::array::from_fn(|k| lanes[k].drivers[d] * 0.5));
             let (sin, cos) = sin_cos4(half);

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use props_anim::{JointMatrix, Lane, Layer, Model, PlayMode, Pose, Program, skinning};
+use props_anim::{JointMatrix, LaneState, Layer, Model, PlayMode, Pose, Program, skinning};
 use props_gltf::Limits;
 use props_gltf::gate::admit_slice;
 
@@ -56,7 +56,7 @@ fn exercise(model: &Model) -> Result<(), String> {
             // Four lanes: the clip at this time, and at its start, its end and half-way.
             let layers = [time, 0.0, clip.duration(), 0.5 * clip.duration()].map(|t| [Layer::clip(0, t)]);
             let p = program.palette_len();
-            let lanes = std::array::from_fn(|k| Lane { layers: &layers[k], drivers: &[], palette: k * p });
+            let lanes = std::array::from_fn(|k| LaneState { layers: &layers[k], drivers: &[], palette: k * p });
             program.write_palettes4(lanes, &mut scratch, &mut fast);
             if let Some(at) = fast.iter().position(|m| !m.to_array().iter().all(|v| v.is_finite())) {
                 return Err(format!("clip {c} at {time} s: fast-path palette matrix {at} is not finite"));

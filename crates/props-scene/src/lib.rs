@@ -6,7 +6,7 @@
 //! the scene knows none by name. Each step, systems (plain functions of the world and a fixed
 //! `dt`, one per kind) move everything and set each prop's animation state; once per frame the
 //! animation runtime poses what the camera sees and extraction lists it as
-//! [`props_frame::FrameData`] instances, one batch per model ([`animation`]).
+//! [`props_frame::FrameData`] instances, one batch per model (`animation/`).
 //!
 //! ```text
 //! Scene::new(config, kinds with their models) -> step(dt) x N -> animate(&mut frame) -> extract(&mut frame) -> renderer
@@ -24,7 +24,7 @@
 //! same state on the same platform.
 
 mod access;
-pub mod animation;
+mod animation;
 mod bindings;
 mod camera;
 mod clock;
@@ -54,7 +54,7 @@ pub use models::{KindModel, PropModel};
 pub use scene::Scene;
 pub use town::Town;
 pub use town::roads::{IntersectionId, LaneId, RoadNetwork};
-pub use town::traffic::{Car, TrafficStats};
+pub use town::traffic::{TrafficStats, Vehicle};
 pub use town::wind::Wind;
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};

@@ -427,7 +427,7 @@ impl Scene {
         &self.config
     }
 
-    /// The entities, for inspection: query the kinds' public components ([`crate::Car`], and
+    /// The entities, for inspection: query the kinds' public components ([`crate::Vehicle`], and
     /// those in [`crate::kinds`] and a game's own kinds); a prop's pose and placement are
     /// [`Scene::pose_of`] and [`Scene::placement_of`].
     #[must_use]

@@ -34,6 +34,7 @@ fn a_lost_device_is_recreated_and_the_game_goes_on() {
     assert!(messages.contains(&"GPU device recreated"), "{messages:#?}");
     let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
     assert_eq!(finished["frames"], 30, "{finished}");
-    // Five props (the bus too), the ground, the houses and the example mod, all uploaded again.
-    assert_eq!(finished["gpu_models"], 8, "{finished}");
+    // Six props (the bus and the street lamp too), the ground, the houses and the example mod,
+    // all uploaded again.
+    assert_eq!(finished["gpu_models"], 9, "{finished}");
 }

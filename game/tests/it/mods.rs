@@ -78,8 +78,9 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
     let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
-    // Five props (the bus too), the ground and the houses: the lot model's GPU copy was freed.
-    assert_eq!(finished["gpu_models"], 7, "{finished}");
+    // Six props (the bus and the street lamp too), the ground and the houses: the lot model's
+    // GPU copy was freed.
+    assert_eq!(finished["gpu_models"], 8, "{finished}");
     assert_eq!(finished["mods"], 0, "{finished}");
     // (wgpu may log an error while probing backends that do not exist here.)
     let errors: Vec<&Value> = log
@@ -162,9 +163,9 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
     let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
-    // Five props (the bus too), the ground, the houses, the truck beside the car, the fox
-    // statue, the vixen beside the fox.
-    assert_eq!((finished["gpu_models"].as_u64(), finished["mods"].as_u64()), (Some(10), Some(3)), "{finished}");
+    // Six props (the bus and the street lamp too), the ground, the houses, the truck beside
+    // the car, the fox statue, the vixen beside the fox.
+    assert_eq!((finished["gpu_models"].as_u64(), finished["mods"].as_u64()), (Some(11), Some(3)), "{finished}");
     let fitted = log.iter().any(|l| {
         path_ends_with(l, "pack/fox_statue.glb") && l["warning"].as_str().is_some_and(|w| w.contains("PROPS_FITTED"))
     });

@@ -1,5 +1,5 @@
-//! `cargo xtask gen-assets`: the demo's base models (windmill, car, traffic light, building, bus) as small,
-//! untextured glTF 2.0 binaries in `assets/`.
+//! `cargo xtask gen-assets`: the demo's base models (windmill, car, traffic light, building, bus,
+//! street lamp) as small, untextured glTF 2.0 binaries in `assets/`.
 //!
 //! Each model is a few flat-shaded convex solids ([`shapes`]) on named nodes, animated by whole-node
 //! transforms (no skins, no morph targets); the game finds the nodes and clips by the names each
@@ -11,6 +11,7 @@ mod building;
 mod bus;
 mod car;
 mod shapes;
+mod street_lamp;
 mod traffic_light;
 mod windmill;
 
@@ -54,6 +55,7 @@ const ASSETS: &[Asset] = &[
     },
     Asset { stem: "building", build: building::build, nodes: building::NODES, clips: building::CLIPS },
     Asset { stem: "bus", build: bus::build, nodes: bus::NODES, clips: bus::CLIPS },
+    Asset { stem: "street_lamp", build: street_lamp::build, nodes: street_lamp::NODES, clips: street_lamp::CLIPS },
 ];
 
 /// Writes every asset as `<stem>.glb` into `out_dir`; returns the paths written, in a fixed order.

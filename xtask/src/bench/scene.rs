@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
-use props_anim::{JointMatrix, Lane};
+use props_anim::{JointMatrix, LaneState};
 use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
 use props_scene::{KindAsset, PropModel, Scene, SceneCamera, SceneConfig};
 
@@ -122,7 +122,7 @@ fn kernel_ns_per_joint(scene: &Scene) -> f64 {
             for first in (0..n).step_by(4) {
                 let lanes = std::array::from_fn(|k| {
                     let i = (first + k).min(n - 1);
-                    Lane { layers: crowd.layers(i), drivers: crowd.drivers(i), palette: (first + k) * p }
+                    LaneState { layers: crowd.layers(i), drivers: crowd.drivers(i), palette: (first + k) * p }
                 });
                 program.write_palettes4(lanes, &mut scratch, &mut out);
             }

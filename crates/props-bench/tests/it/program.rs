@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use props_anim::{
-    Blend, Crowd, Driver, JointMatrix, Lane, Layer, Mask, Model, PaletteBuffer, Pose, Program, Quantization, Sharing,
-    Spec, UpdateRateLod, View, Workers, pose_state,
+    Blend, Crowd, Driver, JointMatrix, LaneState, Layer, Mask, Model, PaletteBuffer, Pose, Program, Quantization,
+    Sharing, Spec, UpdateRateLod, View, Workers, pose_state,
 };
 use props_bench::workload;
 
@@ -122,7 +122,7 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
             let lanes: [Vec<(Vec<Layer>, Vec<f32>)>; 4] =
                 std::array::from_fn(|k| states(&model, &spec, (step as f32 + k as f32 * 0.37) / 24.0));
             for s in 0..lanes[0].len() {
-                let lane = |k: usize| Lane { layers: &lanes[k][s].0, drivers: &lanes[k][s].1, palette: k * len };
+                let lane = |k: usize| LaneState { layers: &lanes[k][s].0, drivers: &lanes[k][s].1, palette: k * len };
                 program.write_palettes4(std::array::from_fn(lane), &mut scratch, &mut got);
                 for (k, lane) in lanes.iter().enumerate() {
                     let (layers, drivers) = &lane[s];
@@ -170,7 +170,8 @@ fn an_instance_gives_the_same_bits_whatever_shares_its_batch() {
         let mut scratch = program.scratch();
         let all: Vec<_> = (0..8).map(|k| states(&model, &spec, k as f32 / 7.0)).collect();
         for (s, _) in all[0].iter().enumerate() {
-            let lane = |k: usize, at: usize| Lane { layers: &all[k][s].0, drivers: &all[k][s].1, palette: at * len };
+            let lane =
+                |k: usize, at: usize| LaneState { layers: &all[k][s].0, drivers: &all[k][s].1, palette: at * len };
             let mut alone = vec![JointMatrix::IDENTITY; len];
             let mut mixed = vec![JointMatrix::IDENTITY; 4 * len];
             program.write_palettes4([lane(3, 0); 4], &mut scratch, &mut alone);

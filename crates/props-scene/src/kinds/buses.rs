@@ -3,10 +3,10 @@
 //!
 //! - **Stops**: one on every other road lane, its front end [`STOP_AT`] of the way along the
 //!   lane, on the kerb side (where the bus's doors are).
-//! - **Driving**: a bus is a [`Car`] to the traffic system, 12 m long, so cars queue behind
+//! - **Driving**: a bus is a [`Vehicle`] to the traffic system, 12 m long, so cars queue behind
 //!   it. Its wheels roll and steer as a car's ([`WheelGeometry`]).
 //! - **Dwelling**: on a lane with a stop it has not served, it holds its front bumper at the
-//!   stop ([`Car::set_hold`]: it brakes as for a red light, and the cars behind wait). Stopped
+//!   stop ([`Vehicle::set_hold`]: it brakes as for a red light, and the cars behind wait). Stopped
 //!   there, it opens its doors, dwells [`DWELL`] seconds, closes them, and drives on.
 //! - **Doors**: the model's `door_front` and `door_rear` clips play on two layers, each masked
 //!   to its door's subtree, over the driving pose (the wheel drivers); forwards to open,
@@ -24,7 +24,7 @@ use crate::models::KindModel;
 use crate::models::PropModel;
 use crate::town::Town;
 use crate::town::roads::LaneId;
-use crate::town::traffic::Car;
+use crate::town::traffic::Vehicle;
 
 /// A bus's length, bumper to bumper, metres.
 pub const BUS_LENGTH: f32 = 12.0;
@@ -169,7 +169,7 @@ impl PropKind for Buses {
             if !town.has_room(world, lane, position, BUS_LENGTH) {
                 continue;
             }
-            let car = Car::new(roads, lane, position, 0.0, BUS_LENGTH, town.rng(self.name(), 1 + spawned as u64));
+            let car = Vehicle::new(roads, lane, position, 0.0, BUS_LENGTH, town.rng(self.name(), 1 + spawned as u64));
             let bus = Bus { state: BusState::Driving, doors: 0.0, lane, served: false };
             let at = car.placement(roads, scale);
             props.spawn(world, 0, at, (car, CarWheels::default(), bus));
@@ -178,15 +178,16 @@ impl PropKind for Buses {
         self.step(world, town, props, 0.0);
     }
 
-    /// Holds its buses at stops (their [`Car`]s), turns their wheels and opens their doors.
+    /// Holds its buses at stops (their [`Vehicle`]s), turns their wheels and opens their doors.
     fn access(&self) -> Access {
-        Access::nothing().writes::<Car>().writes::<CarWheels>().writes::<Bus>().reads::<PropInstance>()
+        Access::nothing().writes::<Vehicle>().writes::<CarWheels>().writes::<Bus>().reads::<PropInstance>()
     }
 
     fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
         let max_braking = town.config.driving.max_deceleration * STOPPABLE;
         let step = WheelStep::new(dt);
-        for (car, wheels, bus, instance) in world.query::<(&mut Car, &mut CarWheels, &mut Bus, &PropInstance)>().iter()
+        for (car, wheels, bus, instance) in
+            world.query::<(&mut Vehicle, &mut CarWheels, &mut Bus, &PropInstance)>().iter()
         {
             if bus.lane != car.lane() {
                 (bus.lane, bus.served) = (car.lane(), false);
@@ -243,7 +244,7 @@ impl PropKind for Buses {
     }
 
     fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
-        let (car, bus) = (world.get::<&Car>(entity).ok()?, world.get::<&Bus>(entity).ok()?);
+        let (car, bus) = (world.get::<&Vehicle>(entity).ok()?, world.get::<&Bus>(entity).ok()?);
         let open = if self.door_time() > 0.0 { bus.doors / self.door_time() } else { 0.0 };
         let state = match bus.state {
             BusState::Driving => "driving",

@@ -19,7 +19,7 @@ use crate::models::PropModel;
 use crate::rng::{Rng, Stream};
 use crate::town::Town;
 use crate::town::roads::{LaneId, RoadNetwork};
-use crate::town::traffic::{self, Car};
+use crate::town::traffic::{self, Vehicle};
 
 /// Time constant of the steering: how quickly the wheels follow the road's curvature, seconds.
 const STEER_TIME: f32 = 0.25;
@@ -169,7 +169,7 @@ impl WheelGeometry {
     /// since the wheels last placed it.
     pub fn drive(
         &self,
-        car: &Car,
+        car: &Vehicle,
         roads: &RoadNetwork,
         scale: f32,
         wheels: &mut CarWheels,
@@ -279,7 +279,7 @@ impl Cars {
         let mut draws = Rng::stream(seed, Stream::CarModel, number);
         let pick = (draws.next_u64() >> 32) as u32;
         let paint = paint(draws.next_u64() >> 32);
-        let car = Car::new(town.roads, lane, position, speed, town.config.driving.car_length, rng);
+        let car = Vehicle::new(town.roads, lane, position, speed, town.config.driving.car_length, rng);
         let model = ModelPick::new(number, pick);
         let variant = model.model(props.crowds().len());
         let at = car.placement(town.roads, props.crowd(variant).prop().scale);
@@ -327,12 +327,12 @@ impl PropKind for Cars {
 
     /// Reads the cars (and buses), writes their wheels.
     fn access(&self) -> Access {
-        Access::nothing().reads::<Car>().writes::<CarWheels>().reads::<PropInstance>()
+        Access::nothing().reads::<Vehicle>().writes::<CarWheels>().reads::<PropInstance>()
     }
 
     fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
         let step = WheelStep::new(dt);
-        for (car, wheels, instance) in world.query::<(&Car, &mut CarWheels, &PropInstance)>().iter() {
+        for (car, wheels, instance) in world.query::<(&Vehicle, &mut CarWheels, &PropInstance)>().iter() {
             // The kind's own (a bus has wheels too).
             if !props.owns(instance) {
                 continue;
@@ -361,7 +361,7 @@ impl PropKind for Cars {
     }
 
     fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
-        let car = world.get::<&Car>(entity).ok()?;
+        let car = world.get::<&Vehicle>(entity).ok()?;
         let state = if car.is_standing() { "waiting" } else { "driving" };
         Some(format!("car {state} at {:.0} km/h on lane {}", car.speed() * 3.6, car.lane().0))
     }

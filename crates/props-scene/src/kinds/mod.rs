@@ -1,9 +1,10 @@
 //! The town's prop kinds, each in its own file on the seam of [`crate::PropKind`], and the one
-//! list that registers them ([`town`]). A new kind is a file here and a line in that list.
+//! list that registers them ([`town`]). A new kind is a file here, its `mod` line, and a line in that list.
 
 pub mod buses;
 pub mod cars;
 pub mod foxes;
+pub mod street_lamps;
 pub mod traffic_lights;
 pub mod windmills;
 
@@ -20,5 +21,6 @@ pub fn town(config: &SceneConfig) -> Vec<Box<dyn PropKind>> {
         Box::new(traffic_lights::TrafficLights),
         Box::new(foxes::Foxes::new(config.foxes)),
         Box::new(buses::Buses::new(config.buses)),
+        Box::new(street_lamps::StreetLamps),
     ]
 }

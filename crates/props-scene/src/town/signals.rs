@@ -46,7 +46,7 @@ impl LightState {
 /// Where a signal controller is in its cycle; the number is the approach (an index into
 /// [`crate::DIRECTIONS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
+pub enum SignalPhase {
     /// The approach has green, every other red.
     Green(usize),
     /// The approach has amber, every other red.
@@ -68,7 +68,7 @@ pub enum SignalOverride {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Signal {
     present: [bool; 4],
-    phase: Phase,
+    phase: SignalPhase,
     timer: f32,
     hold: Option<SignalOverride>,
     /// Seconds since each approach last had green.
@@ -78,7 +78,7 @@ pub struct Signal {
 impl Signal {
     /// The current phase.
     #[must_use]
-    pub fn phase(&self) -> Phase {
+    pub fn phase(&self) -> SignalPhase {
         self.phase
     }
 
@@ -98,8 +98,8 @@ impl Signal {
     #[must_use]
     pub fn state(&self, approach: usize) -> LightState {
         match (self.hold, self.phase) {
-            (Some(SignalOverride::Green(a)), _) | (None, Phase::Green(a)) if a == approach => LightState::Green,
-            (None, Phase::Amber(a)) if a == approach => LightState::Amber,
+            (Some(SignalOverride::Green(a)), _) | (None, SignalPhase::Green(a)) if a == approach => LightState::Green,
+            (None, SignalPhase::Amber(a)) if a == approach => LightState::Amber,
             _ => LightState::Red,
         }
     }
@@ -133,7 +133,7 @@ impl Signals {
                 let first = present.iter().enumerate().filter(|(_, p)| **p).nth(rng.below(present_count) as usize);
                 let approach = first.map_or(0, |(a, _)| a);
                 let timer = rng.range(0.0, MIN_GREEN);
-                Signal { present, phase: Phase::Green(approach), timer, hold: None, red_for: [0.0; 4] }
+                Signal { present, phase: SignalPhase::Green(approach), timer, hold: None, red_for: [0.0; 4] }
             })
             .collect();
         Self { signals }
@@ -163,8 +163,8 @@ impl Signals {
         let signal = &mut self.signals[intersection.index()];
         if hold.is_none() {
             signal.phase = match signal.hold {
-                Some(SignalOverride::Green(a)) => Phase::Amber(a),
-                Some(SignalOverride::AllRed) => Phase::AllRed(signal.phase_approach()),
+                Some(SignalOverride::Green(a)) => SignalPhase::Amber(a),
+                Some(SignalOverride::AllRed) => SignalPhase::AllRed(signal.phase_approach()),
                 None => signal.phase,
             };
             signal.timer = 0.0;
@@ -176,7 +176,7 @@ impl Signals {
 impl Signal {
     fn phase_approach(&self) -> usize {
         match self.phase {
-            Phase::Green(a) | Phase::Amber(a) | Phase::AllRed(a) => a,
+            SignalPhase::Green(a) | SignalPhase::Amber(a) | SignalPhase::AllRed(a) => a,
         }
     }
 }
@@ -198,7 +198,7 @@ pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &imp
         }
         signal.timer += dt;
         for (a, red) in signal.red_for.iter_mut().enumerate() {
-            *red = if signal.phase == Phase::Green(a) { 0.0 } else { *red + dt };
+            *red = if signal.phase == SignalPhase::Green(a) { 0.0 } else { *red + dt };
         }
         let red_for = signal.red_for;
         let demand = |a: usize| {
@@ -207,20 +207,20 @@ pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &imp
         let others_wait = |current: usize| (0..4).any(|a| a != current && demand(a));
         let before = signal.phase;
         signal.phase = match before {
-            Phase::Green(a) => {
+            SignalPhase::Green(a) => {
                 let done = signal.timer >= MAX_GREEN || (signal.timer >= MIN_GREEN && !demand(a));
-                if done && others_wait(a) { Phase::Amber(a) } else { Phase::Green(a) }
+                if done && others_wait(a) { SignalPhase::Amber(a) } else { SignalPhase::Green(a) }
             }
-            Phase::Amber(a) if signal.timer >= AMBER => Phase::AllRed(a),
-            Phase::AllRed(a) => {
+            SignalPhase::Amber(a) if signal.timer >= AMBER => SignalPhase::AllRed(a),
+            SignalPhase::AllRed(a) => {
                 let clear = !occupancy.box_occupied(IntersectionId(index as u32));
                 if (signal.timer >= MIN_ALL_RED && clear) || signal.timer >= MAX_ALL_RED {
-                    Phase::Green(signal.next_approach(a, demand))
+                    SignalPhase::Green(signal.next_approach(a, demand))
                 } else {
-                    Phase::AllRed(a)
+                    SignalPhase::AllRed(a)
                 }
             }
-            phase @ Phase::Amber(_) => phase,
+            phase @ SignalPhase::Amber(_) => phase,
         };
         if signal.phase != before {
             signal.timer = 0.0;

@@ -15,9 +15,9 @@
 //!    must stop at. A car that would cross a lane end moves onto its next lane, chosen when it
 //!    entered the current one (so the lookahead knows the route).
 //!
-//! Car positions are the car's centre, in metres along its lane. Every vehicle on the roads is a
-//! [`Car`] to the traffic system, whatever its length (a bus is 12 m); a prop kind may hold one
-//! at a point of its lane ([`Car::set_hold`]: a bus at its stop), and those behind queue.
+//! A vehicle's position is its centre, in metres along its lane. Every vehicle on the roads is a
+//! [`Vehicle`] to the traffic system, whatever its length (a bus is 12 m); a prop kind may hold one
+//! at a point of its lane ([`Vehicle::set_hold`]: a bus at its stop), and those behind queue.
 
 use hecs::World;
 
@@ -100,7 +100,7 @@ impl IdmParams {
 
 /// A car on the road network.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Car {
+pub struct Vehicle {
     lane: LaneId,
     next: LaneId,
     position: f32,
@@ -114,7 +114,7 @@ pub struct Car {
     rng: Rng,
 }
 
-impl Car {
+impl Vehicle {
     /// A vehicle `length` metres long at `position` on `lane` driving at `speed`, with its own
     /// random stream `rng` (speed preference and routing). Spawn it where there is room
     /// ([`crate::Town::has_room`]).
@@ -204,7 +204,7 @@ pub struct TrafficStats {
     pub safety_clamps: u64,
     /// Cars that entered an intersection (a connector lane), in all: the throughput.
     pub intersections_entered: u64,
-    /// Cars standing still ([`Car::is_standing`]) after the last step.
+    /// Cars standing still ([`Vehicle::is_standing`]) after the last step.
     pub waiting: u32,
     /// Mean speed of the cars after the last step, m/s.
     pub mean_speed: f32,
@@ -242,7 +242,7 @@ impl Detectors for Occupancy {
 /// Every car at the start of a step, sorted per lane.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Occupancy {
-    cars: Vec<Car>,
+    cars: Vec<Vehicle>,
     /// Each car's index in its lane's list.
     ranks: Vec<u32>,
     /// Every car, grouped by lane (lane `l`'s are `slots[starts[l]..starts[l + 1]]`), each
@@ -303,7 +303,7 @@ impl Occupancy {
         free >= (in_box + 1) as f32 * (params.car_length + params.min_gap)
     }
 
-    /// For a car that must stop at its hold ([`Car::set_hold`]) or its lane's stop line: the
+    /// For a car that must stop at its hold ([`Vehicle::set_hold`]) or its lane's stop line: the
     /// distance from its front bumper to the nearer. `None` when it may go (or its front is
     /// already past them).
     fn stop_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, index: usize) -> Option<f32> {
@@ -318,7 +318,7 @@ impl Occupancy {
 
     /// For a car that must stop at its lane's stop line: the distance from its front bumper to
     /// the line. `None` when it may go (or its front is already past the line).
-    fn stop_line_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, car: &Car) -> Option<f32> {
+    fn stop_line_gap(&self, roads: &RoadNetwork, signals: &Signals, params: &IdmParams, car: &Vehicle) -> Option<f32> {
         let (intersection, approach) = roads.stop_line(car.lane)?;
         let gap = roads.length(car.lane) - car.position - car.half_length;
         if gap < 0.0 {
@@ -349,7 +349,7 @@ pub(crate) struct TrafficState {
 pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut TrafficState) {
     let occupancy = &mut state.occupancy;
     occupancy.cars.clear();
-    occupancy.cars.extend(world.query_mut::<&Car>().into_iter().copied());
+    occupancy.cars.extend(world.query_mut::<&Vehicle>().into_iter().copied());
     // Counting sort by lane, then each lane by position; the cars in each box and heading
     // into each exit counted on the way.
     let Occupancy { cars, ranks, slots, starts, boxes, entering } = occupancy;
@@ -396,7 +396,7 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut Traffi
 
 /// What [`drive`] touches of the world: the cars (for the groups the kinds step in).
 pub(crate) fn access() -> Access {
-    Access::nothing().writes::<Car>()
+    Access::nothing().writes::<Vehicle>()
 }
 
 /// Passes 2 and 3: accelerates, moves and hands over every car, from the snapshot taken by
@@ -413,7 +413,7 @@ pub(crate) fn drive(
     entry_limit.clear();
     entry_limit.resize(roads.lanes().len(), f32::INFINITY);
     let (mut waiting, mut speeds, mut cars) = (0u32, 0.0f64, 0u32);
-    for (index, car) in world.query::<&mut Car>().iter().enumerate() {
+    for (index, car) in world.query::<&mut Vehicle>().iter().enumerate() {
         let old = occupancy.cars[index];
         debug_assert!(old.lane == car.lane && old.position == car.position, "car order changed within a step");
         let lane = old.lane;
@@ -488,7 +488,7 @@ pub(crate) fn drive(
             // Where the rear bumper of the next car to enter may go at most.
             *limit = limit.min(position - old.half_length - params.safety_gap);
         }
-        *car = Car { lane: lane_id, next, position, speed, acceleration, hold, rng, ..old };
+        *car = Vehicle { lane: lane_id, next, position, speed, acceleration, hold, rng, ..old };
         waiting += u32::from(car.is_standing());
         speeds += f64::from(speed);
         cars += 1;
@@ -513,7 +513,7 @@ pub(crate) fn has_room(
         return false;
     }
     let at = on_lane.sample(position).0;
-    !world.query::<&Car>().iter().any(|other| {
+    !world.query::<&Vehicle>().iter().any(|other| {
         let clearance = (length + other.length()) * 0.5 + params.safety_gap;
         let other_at = roads.lane(other.lane()).sample(other.position()).0;
         let same_lane_gap = if other.lane() == lane { (other.position() - position).abs() } else { f32::INFINITY };

@@ -5,14 +5,14 @@
 use hecs::Entity;
 use props_frame::FrameData;
 use props_scene::kinds::buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses};
-use props_scene::{Car, PropInfo, SceneConfig, SceneError};
+use props_scene::{PropInfo, SceneConfig, SceneError, Vehicle};
 
 use crate::extract::check_against_the_pose_path;
 use crate::support::{DT, assert_no_overlap, bus_model, draw, scene_with_buses, traffic_only};
 
 /// Every bus with its car state and bus state.
-fn buses(scene: &props_scene::Scene) -> Vec<(Entity, Car, Bus)> {
-    scene.world().query::<(Entity, &Car, &Bus)>().iter().map(|(e, c, b)| (e, *c, *b)).collect()
+fn buses(scene: &props_scene::Scene) -> Vec<(Entity, Vehicle, Bus)> {
+    scene.world().query::<(Entity, &Vehicle, &Bus)>().iter().map(|(e, c, b)| (e, *c, *b)).collect()
 }
 
 /// Where the stop of `lane` is (a bus's front stops there), if it has one.
@@ -30,7 +30,7 @@ fn a_bus_stops_at_its_stop_opens_and_closes_its_doors_and_drives_on() {
     for step in 0..(240.0 / DT) as usize {
         scene.step(DT);
         let (car, state) =
-            (*scene.world().get::<&Car>(bus).expect("a bus"), *scene.world().get::<&Bus>(bus).expect("a bus"));
+            (*scene.world().get::<&Vehicle>(bus).expect("a bus"), *scene.world().get::<&Bus>(bus).expect("a bus"));
         let dwelling = matches!(state.state(), BusState::Dwelling(_));
         if dwelling {
             let front = stop_of(&scene, car.lane()).expect("dwelling on a lane with a stop");
@@ -99,7 +99,7 @@ fn cars_queue_behind_a_stopped_bus_and_never_pass_through_it() {
                 continue;
             }
             // A car standing right behind a dwelling bus, on its lane.
-            let behind = scene.world().query::<&Car>().iter().any(|car| {
+            let behind = scene.world().query::<&Vehicle>().iter().any(|car| {
                 let gap = bus.position() - car.position() - (bus.length() + car.length()) * 0.5;
                 car.lane() == bus.lane() && car.length() < BUS_LENGTH && car.is_standing() && gap < 2.0 * d.min_gap
             });
@@ -127,8 +127,7 @@ fn buses_are_counted_picked_described_and_deterministic() {
     };
     let (scene, one) = run(1);
     assert_eq!(one, run(2).1, "the same seed gives the same buses on any thread count");
-    let counts: Vec<(&str, usize)> = scene.counts().collect();
-    assert_eq!(counts.last(), Some(&("buses", 4)));
+    assert_eq!(scene.count("buses"), 4);
     let (bus, car, _) = buses(&scene)[0];
     let lane = format!("on lane {},", car.lane().0);
     assert!(

@@ -4,14 +4,14 @@
 use props_frame::FrameData;
 use props_scene::kinds::foxes::Fox;
 use props_scene::kinds::windmills::Windmill;
-use props_scene::{Car, Scene, SceneConfig};
+use props_scene::{Scene, SceneConfig, Vehicle};
 
 use crate::support::{DT, draw, scene_with_buses, windmill_state};
 
 /// Every simulated number and every palette and instance matrix, as bits.
 fn fingerprint(scene: &mut Scene) -> Vec<u32> {
     let mut bits = Vec::new();
-    for car in scene.world().query::<&Car>().iter() {
+    for car in scene.world().query::<&Vehicle>().iter() {
         bits.extend([car.lane().0, car.next_lane().0, car.position().to_bits(), car.speed().to_bits()]);
     }
     let mills: Vec<hecs::Entity> = scene.world().query::<(hecs::Entity, &Windmill)>().iter().map(|(e, _)| e).collect();

@@ -8,12 +8,9 @@ use glam::{Affine3A, Vec3};
 use hecs::Entity;
 use props_anim::{JointMatrix, Model};
 use props_frame::{FrameData, InstanceData, ModelId};
-use props_scene::kinds::foxes::Fox;
-use props_scene::kinds::traffic_lights::TrafficLight;
-use props_scene::kinds::windmills::Windmill;
-use props_scene::{Car, Scene, SceneCamera, SceneConfig};
+use props_scene::{Scene, SceneCamera, SceneConfig};
 
-use crate::support::{DT, bus_model, draw, models, scene};
+use crate::support::{DT, draw, scene};
 
 /// The largest distance between where palettes `a` and `b` put any vertex of `model`, over
 /// its size (its pose bound: no vertex of any pose is farther from its origin).
@@ -30,31 +27,21 @@ fn posed_vertices(model: &Model, palette: &[JointMatrix]) -> Vec<Vec3> {
     out
 }
 
-/// Every prop entity by the bits of its placement.
+/// Every prop entity (of any kind) by the bits of its placement.
 fn props_by_placement(scene: &Scene) -> HashMap<[u32; 12], Entity> {
-    let world = scene.world();
-    let entities = world
-        .query::<(Entity, &Windmill)>()
-        .iter()
-        .map(|(e, _)| e)
-        .chain(world.query::<(Entity, &Car)>().iter().map(|(e, _)| e))
-        .chain(world.query::<(Entity, &TrafficLight)>().iter().map(|(e, _)| e))
-        .chain(world.query::<(Entity, &Fox)>().iter().map(|(e, _)| e))
-        .collect::<Vec<_>>();
     let key = |a: Affine3A| JointMatrix::from_affine(&a).to_array().map(f32::to_bits);
-    entities.into_iter().map(|e| (key(scene.placement_of(e).expect("a prop")), e)).collect()
+    let entities = scene.world().iter().map(|e| e.entity());
+    entities.filter_map(|e| Some((key(scene.placement_of(e)?), e))).collect()
 }
 
 /// Checks every instance of `frame` against the reference pose of its prop; returns the
 /// distinct palettes of each batch.
 pub fn check_against_the_pose_path(scene: &Scene, frame: &FrameData, tolerance: f32) -> Vec<usize> {
-    let m = models();
-    let bus = bus_model();
-    let kinds = [&m.windmill, &m.car, &m.traffic_light, &m.fox, &bus];
+    let models: HashMap<ModelId, &Model> = scene.crowds().map(|(prop, _, _)| (prop.id, &*prop.model)).collect();
     let props = props_by_placement(scene);
     let mut distinct = Vec::new();
     for batch in &frame.batches {
-        let model = &kinds[batch.model.0 as usize].model;
+        let model = models[&batch.model];
         let len = model.palette_len();
         let instances = &frame.instances[batch.instances.start as usize..batch.instances.end as usize];
         let mut bases: Vec<u32> = instances.iter().map(|i| i.palette_base).collect();
@@ -84,13 +71,14 @@ fn every_instance_shows_the_pose_of_its_state() {
     }
     draw(&mut exact, &mut frame);
     let counts: Vec<(&str, usize)> = exact.counts().collect();
-    let lights = exact.count("traffic_lights");
-    assert_eq!(counts, [("windmills", 300), ("cars", 40), ("traffic_lights", lights), ("foxes", 12), ("buses", 0)]);
+    let (lights, lamps) = (exact.count("traffic_lights"), exact.roads().road_lanes().len());
+    let town = [("windmills", 300), ("cars", 40), ("traffic_lights", lights), ("foxes", 12), ("buses", 0)];
+    assert_eq!(counts, [&town[..], &[("street_lamps", lamps)]].concat());
     let ids: Vec<ModelId> = frame.batches.iter().map(|b| b.model).collect();
-    assert_eq!(ids, [0, 1, 2, 3].map(ModelId));
+    assert_eq!(ids, [0, 1, 2, 3, 5].map(ModelId), "one batch per model shown (no buses)");
     assert_eq!(frame.instances.len(), exact.instance_count(), "no camera: everything is drawn");
     let distinct = check_against_the_pose_path(&exact, &frame, 1e-5);
-    assert_eq!(distinct, [300, 40, lights, 12], "a palette each");
+    assert_eq!(distinct, [300, 40, lights, 12, lamps], "a palette each");
     let stats = exact.animation_stats();
     assert_eq!(stats.posed, exact.instance_count());
     assert_eq!(stats.palette_matrices, frame.palettes.len());
@@ -106,6 +94,7 @@ fn every_instance_shows_the_pose_of_its_state() {
     draw(&mut shared, &mut frame);
     let distinct = check_against_the_pose_path(&shared, &frame, 0.02);
     assert!(distinct[2] <= 3, "traffic lights: one palette per phase, not {}", distinct[2]);
+    assert_eq!(distinct[4], 1, "street lamps: one palette for all");
     let stats = shared.animation_stats();
     assert!(stats.posed < exact.instance_count(), "sharing poses fewer: {}", stats.posed);
     assert_eq!(stats.palette_matrices, frame.palettes.len());
@@ -128,7 +117,7 @@ fn what_the_camera_cannot_see_is_neither_posed_nor_drawn() {
     check_against_the_pose_path(&scene, &frame, 1e-5);
     // Every prop any of whose vertices is in view is drawn: a prop's every vertex, in the
     // pose the general path gives, tested against the frustum.
-    let m = models();
+    let models: HashMap<ModelId, &Model> = scene.crowds().map(|(prop, _, _)| (prop.id, &*prop.model)).collect();
     let drawn: std::collections::HashSet<[u32; 12]> =
         frame.instances.iter().map(|i| i.transform.to_array().map(f32::to_bits)).collect();
     let inside = |p: Vec3| {
@@ -137,16 +126,7 @@ fn what_the_camera_cannot_see_is_neither_posed_nor_drawn() {
     };
     let mut checked = 0;
     for (key, entity) in props_by_placement(&scene) {
-        let world = scene.world();
-        let model = if world.satisfies::<&Windmill>(entity) {
-            &m.windmill.model
-        } else if world.satisfies::<&Car>(entity) {
-            &m.car.model
-        } else if world.satisfies::<&TrafficLight>(entity) {
-            &m.traffic_light.model
-        } else {
-            &m.fox.model
-        };
+        let model = models[&scene.model_of(entity).expect("a prop")];
         let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
         model.write_palettes(&scene.pose_of(entity).expect("a prop"), &mut palette);
         let placement = scene.placement_of(entity).expect("a prop");

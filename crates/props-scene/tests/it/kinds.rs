@@ -13,7 +13,7 @@ use props_scene::{
     Access, Convention, KindAsset, KindModel, PropInstance, PropKind, PropModel, Props, SceneError, Town, only_model,
     synthetic,
 };
-use props_scene::{Car, LaneId, SceneConfig};
+use props_scene::{LaneId, SceneConfig, Vehicle};
 
 use crate::support::{DT, draw, scene, traffic_only};
 
@@ -156,7 +156,7 @@ impl PropKind for Odometers {
 
     /// One odometer on each car's entity (the cars' own instance stays theirs).
     fn spawn(&mut self, world: &mut World, _town: &Town<'_>, props: &mut Props) {
-        let cars: Vec<(Entity, Car)> = world.query::<(Entity, &Car)>().iter().map(|(e, c)| (e, *c)).collect();
+        let cars: Vec<(Entity, Vehicle)> = world.query::<(Entity, &Vehicle)>().iter().map(|(e, c)| (e, *c)).collect();
         for (entity, car) in cars {
             let odometer = Odometer { lane: car.lane(), position: car.position(), metres: 0.0 };
             props.push(0, Affine3A::IDENTITY);
@@ -165,11 +165,11 @@ impl PropKind for Odometers {
     }
 
     fn access(&self) -> Access {
-        if self.declared { Access::nothing().reads::<Car>().writes::<Odometer>() } else { Access::everything() }
+        if self.declared { Access::nothing().reads::<Vehicle>().writes::<Odometer>() } else { Access::everything() }
     }
 
     fn step(&mut self, world: &World, town: &Town<'_>, _props: &mut Props, _dt: f32) {
-        for (car, odometer) in world.query::<(&Car, &mut Odometer)>().iter() {
+        for (car, odometer) in world.query::<(&Vehicle, &mut Odometer)>().iter() {
             odometer.metres += if car.lane() == odometer.lane {
                 car.position() - odometer.position
             } else {

@@ -33,6 +33,7 @@ fn a_ray_through_a_prop_picks_it_and_says_what_it_does() {
             "traffic_lights" => "traffic light: ",
             "foxes" => "fox: ",
             "buses" => "bus ",
+            "street_lamps" => "street lamp ",
             kind => panic!("a prop of an unknown kind {kind}"),
         };
         assert!(info.summary.starts_with(opening), "{info:?}");

@@ -6,7 +6,7 @@ use hecs::Entity;
 use props_frame::{FrameData, ModelId};
 use props_scene::kinds::cars::Cars;
 use props_scene::kinds::windmills::{WindmillState, Windmills};
-use props_scene::{Car, KindWithModels, LaneId, PropModel, Scene, SceneConfig, SceneError, kinds, synthetic};
+use props_scene::{KindWithModels, LaneId, PropModel, Scene, SceneConfig, SceneError, Vehicle, kinds, synthetic};
 
 /// The fixed step the game uses.
 pub const DT: f32 = 1.0 / 60.0;
@@ -115,22 +115,22 @@ pub fn traffic_only(cars: usize, seed: u64) -> SceneConfig {
 }
 
 /// Every car, in world order.
-pub fn cars(scene: &Scene) -> Vec<(Entity, Car)> {
-    scene.world().query::<(Entity, &Car)>().iter().map(|(e, c)| (e, *c)).collect()
+pub fn cars(scene: &Scene) -> Vec<(Entity, Vehicle)> {
+    scene.world().query::<(Entity, &Vehicle)>().iter().map(|(e, c)| (e, *c)).collect()
 }
 
 /// One car's state.
-pub fn car(scene: &Scene, entity: Entity) -> Car {
-    *scene.world().get::<&Car>(entity).expect("car exists")
+pub fn car(scene: &Scene, entity: Entity) -> Vehicle {
+    *scene.world().get::<&Vehicle>(entity).expect("car exists")
 }
 
 /// Asserts that no two vehicles overlap: in every lane, consecutive vehicles are at least half
 /// their lengths apart (centre to centre), and so are a lane's front vehicle and the rearmost
 /// one of the lane it drives into next.
 pub fn assert_no_overlap(scene: &Scene, step: usize) {
-    let apart = |a: &Car, b: &Car| (a.length() + b.length()) * 0.5;
+    let apart = |a: &Vehicle, b: &Vehicle| (a.length() + b.length()) * 0.5;
     let roads = scene.roads();
-    let mut lanes: Vec<Vec<Car>> = vec![Vec::new(); roads.lanes().len()];
+    let mut lanes: Vec<Vec<Vehicle>> = vec![Vec::new(); roads.lanes().len()];
     for (_, car) in cars(scene) {
         lanes[car.lane().index()].push(car);
     }

@@ -1,4 +1,4 @@
-//! Car following: no overlaps in dense traffic, stopping at red, going on green, wheels and
+//! Vehicle following: no overlaps in dense traffic, stopping at red, going on green, wheels and
 //! steering.
 
 use std::f32::consts::TAU;

@@ -1,0 +1,42 @@
+//! `street_lamp.glb`: a 6 m street lamp whose arm reaches over the road ahead (+Z); +Y up,
+//! origin at the foot of the pole. `pole` (root, with the arm) → `head` (the lantern under
+//! the arm's end, its glowing glass material `lamp_glass`). Static: no clips; the street-lamp
+//! kind stands copies of it along the roads.
+
+use anyhow::Result;
+
+use super::shapes::{Geometry, cuboid, frustum, frustum_box};
+use super::{builder, emissive_material, material, solid_mesh};
+use crate::test_models::builder::{GltfBuilder, Node, to_f32};
+
+/// Node names the game looks up.
+pub const NODES: &[&str] = &["pole", "head"];
+
+/// Clip names.
+pub const CLIPS: &[&str] = &[];
+
+/// Height of the pole's top, where the arm starts (m).
+const POLE_HEIGHT: f64 = 6.0;
+/// How far the arm reaches ahead of the pole (m).
+const ARM_REACH: f64 = 1.6;
+
+/// Builds the asset.
+pub fn build() -> Result<GltfBuilder> {
+    let mut b = builder();
+    let metal = material(&mut b, "pole_grey", [0.22, 0.24, 0.25]);
+    let glass = emissive_material(&mut b, "lamp_glass", [1.0, 0.85, 0.55]);
+    let post = Geometry::merge([
+        cuboid([-0.18, 0.0, -0.18], [0.18, 0.3, 0.18]),
+        frustum(8, 0.08, 0.05, 0.3, POLE_HEIGHT),
+        cuboid([-0.04, POLE_HEIGHT - 0.08, -0.04], [0.04, POLE_HEIGHT, ARM_REACH + 0.05]),
+    ]);
+    let pole_mesh = solid_mesh(&mut b, "pole", &[(post, metal)])?;
+    // The lantern: a housing tapering down to its glass.
+    let housing = frustum_box([-0.25, -0.12, -0.3], [0.25, 0.0, 0.3], 0.7);
+    let glass_pane = cuboid([-0.17, -0.16, -0.22], [0.17, -0.12, 0.22]);
+    let head_mesh = solid_mesh(&mut b, "head", &[(housing, metal), (glass_pane, glass)])?;
+    let pole = b.node(Node::named("pole").mesh(pole_mesh));
+    let head = b.node(Node::named("head").t(to_f32([0.0, POLE_HEIGHT - 0.08, ARM_REACH])).mesh(head_mesh));
+    b.add_child(pole, head)?;
+    Ok(b)
+}
