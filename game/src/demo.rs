@@ -12,7 +12,6 @@ use props_render::{FrameStats, Renderer};
 use props_scene::kinds::windmills::Windmills;
 use props_scene::{AnimationStats, FixedStep, RateMeter, Scene, SceneCamera, SceneConfig};
 
-use crate::buildings::Buildings;
 use crate::cli::Args;
 use crate::gpu::Gpu;
 use crate::ground::Ground;
@@ -69,8 +68,6 @@ pub struct Demo {
     fixed_dt: Option<f32>,
     frame: FrameData,
     ground: Ground,
-    /// The houses on the blocks.
-    buildings: Buildings,
     /// The camera.
     pub camera: OrbitCamera,
     start_camera: OrbitCamera,
@@ -119,8 +116,6 @@ impl Demo {
         let mut mod_config =
             ModConfig { total_bytes: args.mods_ram_mib << 20, roles: models.sidecar_roles(), ..ModConfig::default() };
         mod_config.limits.max_texture_dimension = max_texture_dimension;
-        let buildings = Buildings::load(&args.assets, &base_limits, &scene)?;
-        buildings.upload(renderer)?;
         // In the park block north-east of the centre, clear of the roads.
         let block = scene.config().block;
         models.lot_mut().place_at(Vec3::new(block * 0.15, 0.0, -block * 0.5));
@@ -137,7 +132,6 @@ impl Demo {
             fixed_dt: args.fixed_dt,
             frame: FrameData::default(),
             ground: Ground::default(),
-            buildings,
             camera,
             start_camera: camera,
             aspect: args.size.0 as f32 / args.size.1 as f32,
@@ -157,7 +151,6 @@ impl Demo {
     /// Uploads every model again, onto a recreated GPU device.
     pub fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
         self.models.upload_all(renderer)?;
-        self.buildings.upload(renderer)?;
         self.ground.rebuild(&self.scene)?;
         self.ground.upload(renderer)
     }
@@ -239,7 +232,6 @@ impl Demo {
         let frame = &mut self.frame;
         frame.push_instance(&glam::Affine3A::IDENTITY, 1);
         frame.end_batch(GROUND);
-        self.buildings.extract(self.scene.view().as_ref(), frame);
         self.scene.extract(frame);
         self.models.lot().extract(frame);
         if self.show_skeletons {
@@ -341,11 +333,6 @@ impl Demo {
     /// Forgets the picked prop.
     pub fn unpick(&mut self) {
         (self.selected, self.follow) = (None, false);
-    }
-
-    /// Houses standing on the blocks.
-    pub fn houses(&self) -> usize {
-        self.buildings.len()
     }
 
     /// The traffic's figures after the last step.

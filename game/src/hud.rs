@@ -131,7 +131,7 @@ fn town(ui: &mut egui::Ui, demo: &Demo) {
         .filter(|(kind, _)| *kind != "cars")
         .map(|(kind, n)| format!("{n} {}", kind.replace('_', " ")))
         .collect();
-    ui.label(format!("{}, {} houses; mods: {}", others.join(", "), demo.houses(), demo.mod_count()));
+    ui.label(format!("{}; mods: {}", others.join(", "), demo.mod_count()));
 }
 
 /// The compass point of a yaw (0 = from +Z, the south of the town's map; turning towards +X).

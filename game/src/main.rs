@@ -1,7 +1,6 @@
 //! The animated-props demo: a mini traffic town with GPU-skinned windmills, cars, traffic
 //! lights and foxes, and models from `mods/` loaded live. `--help` lists the options.
 
-mod buildings;
 mod cli;
 mod controls;
 mod demo;

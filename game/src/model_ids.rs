@@ -1,5 +1,5 @@
 //! The renderer ids of the town's models: each prop kind's own model (by registration order),
-//! the ground, the houses, and the ids handed to mods that add a model.
+//! the ground, and the ids handed to mods that add a model.
 
 use props_frame::ModelId;
 
@@ -16,11 +16,8 @@ pub fn kind_id(kind: usize) -> ModelId {
 /// The renderer id of the ground.
 pub const GROUND: ModelId = ModelId(MAX_KINDS);
 
-/// The renderer id of the houses on the blocks.
-pub const BUILDINGS: ModelId = ModelId(GROUND.0 + 1);
-
 /// The first renderer id handed to mods that add a model (lot models, extra car models).
-pub const FIRST_MOD_ID: u32 = BUILDINGS.0 + 1;
+pub const FIRST_MOD_ID: u32 = GROUND.0 + 1;
 
 /// Renderer ids for mods that add a model: each taken until released, reused after.
 #[derive(Debug)]
@@ -63,7 +60,7 @@ mod tests {
     fn mod_ids_are_reused_after_release_and_never_a_kind_s() {
         let mut ids = ModelIds::default();
         let (a, b) = (ids.take(), ids.take());
-        assert!(a.0 > GROUND.0 && b.0 > a.0, "above every kind's id, the ground's and the houses'");
+        assert!(a.0 > GROUND.0 && b.0 > a.0, "above every kind's id and the ground's");
         ids.release(a);
         assert_eq!((ids.peek(), ids.take(), ids.take()), (a, a, ModelId(b.0 + 1)));
     }

@@ -251,6 +251,11 @@ pub fn traffic_light() -> Result<Model, SyntheticError> {
     build(&nodes, vec![("cycle", cycle), ("green", hold(green)), ("amber", hold(amber)), ("red", hold(red))], None)
 }
 
+/// The house: one static node, `building`.
+pub fn building() -> Result<Model, SyntheticError> {
+    build(&[node("building", Vec3::ZERO, &[], true)], Vec::new(), None)
+}
+
 /// The street lamp: `pole` → `head`, static.
 pub fn street_lamp() -> Result<Model, SyntheticError> {
     let nodes = [node("pole", Vec3::ZERO, &[1], true), node("head", Vec3::new(0.0, 5.9, 1.6), &[], true)];
@@ -286,7 +291,7 @@ pub fn fox() -> Result<Model, SyntheticError> {
 }
 
 /// The synthetic stand-in of a kind's asset, by its stem (`windmill`, `car`,
-/// `traffic_light`, `Fox`, `bus`, `street_lamp`), as the model the renderer knows as `id`, in metres; `None`
+/// `traffic_light`, `Fox`, `bus`, `street_lamp`, `building`), as the model the renderer knows as `id`, in metres; `None`
 /// for a stem with no stand-in.
 pub fn model_for(asset: &KindAsset, id: ModelId) -> Result<Option<PropModel>, SyntheticError> {
     let model = match asset.stem {
@@ -296,6 +301,7 @@ pub fn model_for(asset: &KindAsset, id: ModelId) -> Result<Option<PropModel>, Sy
         "Fox" => fox()?,
         "bus" => bus()?,
         "street_lamp" => street_lamp()?,
+        "building" => building()?,
         _ => return Ok(None),
     };
     Ok(Some(PropModel::new(id, Arc::new(model))))
@@ -303,7 +309,7 @@ pub fn model_for(asset: &KindAsset, id: ModelId) -> Result<Option<PropModel>, Sy
 
 /// The town's kinds for `config` ([`crate::kinds::town`]), each with its synthetic stand-in,
 /// the renderer ids numbered in order from 0 (windmill 0, car 1, traffic light 2, fox 3, bus 4,
-/// street lamp 5):
+/// street lamp 5, house 6):
 /// for [`crate::Scene::new`].
 pub fn town(config: &SceneConfig) -> Result<Vec<KindWithModels>, SyntheticError> {
     crate::kinds::town(config)

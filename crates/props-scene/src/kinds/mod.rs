@@ -4,6 +4,7 @@
 pub mod buses;
 pub mod cars;
 pub mod foxes;
+pub mod houses;
 pub mod street_lamps;
 pub mod traffic_lights;
 pub mod windmills;
@@ -22,5 +23,6 @@ pub fn town(config: &SceneConfig) -> Vec<Box<dyn PropKind>> {
         Box::new(foxes::Foxes::new(config.foxes)),
         Box::new(buses::Buses::new(config.buses)),
         Box::new(street_lamps::StreetLamps),
+        Box::new(houses::Houses),
     ]
 }

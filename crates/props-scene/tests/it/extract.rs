@@ -72,13 +72,14 @@ fn every_instance_shows_the_pose_of_its_state() {
     draw(&mut exact, &mut frame);
     let counts: Vec<(&str, usize)> = exact.counts().collect();
     let (lights, lamps) = (exact.count("traffic_lights"), exact.roads().road_lanes().len());
+    let houses = exact.roads().block_centres().len() * 4;
     let town = [("windmills", 300), ("cars", 40), ("traffic_lights", lights), ("foxes", 12), ("buses", 0)];
-    assert_eq!(counts, [&town[..], &[("street_lamps", lamps)]].concat());
+    assert_eq!(counts, [&town[..], &[("street_lamps", lamps), ("houses", houses)]].concat());
     let ids: Vec<ModelId> = frame.batches.iter().map(|b| b.model).collect();
-    assert_eq!(ids, [0, 1, 2, 3, 5].map(ModelId), "one batch per model shown (no buses)");
+    assert_eq!(ids, [0, 1, 2, 3, 5, 6].map(ModelId), "one batch per model shown (no buses)");
     assert_eq!(frame.instances.len(), exact.instance_count(), "no camera: everything is drawn");
     let distinct = check_against_the_pose_path(&exact, &frame, 1e-5);
-    assert_eq!(distinct, [300, 40, lights, 12, lamps], "a palette each");
+    assert_eq!(distinct, [300, 40, lights, 12, lamps, houses], "a palette each");
     let stats = exact.animation_stats();
     assert_eq!(stats.posed, exact.instance_count());
     assert_eq!(stats.palette_matrices, frame.palettes.len());
@@ -94,7 +95,7 @@ fn every_instance_shows_the_pose_of_its_state() {
     draw(&mut shared, &mut frame);
     let distinct = check_against_the_pose_path(&shared, &frame, 0.02);
     assert!(distinct[2] <= 3, "traffic lights: one palette per phase, not {}", distinct[2]);
-    assert_eq!(distinct[4], 1, "street lamps: one palette for all");
+    assert_eq!((distinct[4], distinct[5]), (1, 1), "street lamps and houses: one palette for all");
     let stats = shared.animation_stats();
     assert!(stats.posed < exact.instance_count(), "sharing poses fewer: {}", stats.posed);
     assert_eq!(stats.palette_matrices, frame.palettes.len());

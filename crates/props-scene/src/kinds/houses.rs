@@ -1,0 +1,151 @@
+//! The houses: four per block, one in each corner clear of the roads and of the park in the
+//! middle where the foxes walk, facing the road in front of it, wall paint varied per house
+//! (the model's materials named `paint`). Static props: with pose sharing every house of a
+//! model shares one palette. A mod of the `house` role adds a design: each house picks among
+//! the house models, seeded.
+
+use glam::{Affine3A, Quat, Vec2, Vec3};
+use hecs::{Entity, World};
+use props_anim::Spec;
+
+use crate::access::Access;
+use crate::error::SceneError;
+use crate::kind::{KindAsset, ModelPick, PropKind, Props, some_models};
+use crate::models::{KindModel, PropModel};
+use crate::town::Town;
+
+/// Where a house stands in its block, as a fraction of the block's side from its centre,
+/// along x and z (the corners; the roads run along the block's edges).
+const CORNER: f32 = 0.33;
+
+/// Wall paints, sRGB, with full strength.
+const PAINTS: [[u8; 4]; 6] = [
+    [230, 214, 180, 255],
+    [206, 170, 140, 255],
+    [190, 200, 206, 255],
+    [236, 232, 224, 255],
+    [170, 120, 96, 255],
+    [214, 200, 150, 255],
+];
+
+/// A house's own component: the block it stands on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct House {
+    block: u32,
+}
+
+impl House {
+    /// The block it stands on (in the order of `RoadNetwork::block_centres`).
+    #[must_use]
+    pub fn block(&self) -> u32 {
+        self.block
+    }
+}
+
+/// The houses kind.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Houses;
+
+impl PropKind for Houses {
+    fn name(&self) -> &'static str {
+        "houses"
+    }
+
+    fn asset(&self) -> KindAsset {
+        KindAsset {
+            stem: "building",
+            units: 1.0,
+            drawn_at: 1.0,
+            place: "blocks",
+            role: "house",
+            variants: true,
+            parts: &[],
+            states: &[],
+        }
+    }
+
+    /// Every house model (at least one): houses pick among them.
+    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+        let rig = |house: &PropModel| KindModel { discrete: true, ..KindModel::new(house.clone(), Spec::default(), 0) };
+        Ok(some_models(self.name(), models)?.iter().map(rig).collect())
+    }
+
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+        for (number, (house, placement, paint)) in lay_out(town).into_iter().enumerate() {
+            let pick = ModelPick::new(number as u64, (town.rng(self.name(), number as u64).next_u64() >> 32) as u32);
+            let model = pick.model(props.crowds().len());
+            let scale = props.crowd(model).prop().scale;
+            let placement = placement * Affine3A::from_scale(Vec3::splat(scale));
+            let entity = props.spawn(world, model, placement, (house, pick));
+            if let Ok(instance) = world.get::<&crate::PropInstance>(entity) {
+                props.crowd_mut(model).set_tint(instance.index(), paint);
+            }
+        }
+    }
+
+    /// Houses do not move.
+    fn access(&self) -> Access {
+        Access::nothing()
+    }
+
+    fn step(&mut self, _world: &World, _town: &Town<'_>, _props: &mut Props, _dt: f32) {}
+
+    /// Every house picks again among the new models, keeping its placement and paint.
+    fn rebind(&mut self, world: &mut World, props: &mut Props, models: Vec<KindModel>) {
+        props.repick(world, models);
+    }
+
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+        let house = world.get::<&House>(entity).ok()?;
+        Some(format!("house on block {}", house.block()))
+    }
+}
+
+/// Four houses per block, in its corners, each facing the nearer road along z, with a paint
+/// picked from the block's index (deterministic for a town).
+fn lay_out(town: &Town<'_>) -> Vec<(House, Affine3A, [u8; 4])> {
+    let block = town.roads.block();
+    let mut houses = Vec::new();
+    for (b, centre) in town.roads.block_centres().enumerate() {
+        for (c, (x, z)) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)].into_iter().enumerate() {
+            let at = centre + Vec2::new(x, z) * (block * CORNER);
+            // The house's front (+Z) towards the road beyond its corner along z.
+            let turn = if z > 0.0 { Quat::IDENTITY } else { Quat::from_rotation_y(std::f32::consts::PI) };
+            let placement = Affine3A::from_rotation_translation(turn, Vec3::new(at.x, town.terrain.height(at), at.y));
+            houses.push((House { block: b as u32 }, placement, PAINTS[(b * 4 + c) % PAINTS.len()]));
+        }
+    }
+    houses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::town::roads::LANE_WIDTH;
+    use crate::{Scene, SceneConfig, synthetic};
+
+    /// Houses stand off the roads and out of the parks: no lane passes within the house's
+    /// half-diagonal (6.4 m) plus a lane's width, and every house is farther from its block's
+    /// centre than the foxes' widest loop.
+    #[test]
+    fn houses_stand_clear_of_roads_and_parks() {
+        let config = SceneConfig { windmills: 0, ..SceneConfig::default() };
+        let scene = Scene::new(config, synthetic::town(&config).expect("builds")).expect("scene");
+        let roads = scene.roads();
+        assert_eq!(scene.count("houses"), roads.block_centres().len() * 4);
+        let block = roads.block();
+        let houses: Vec<Entity> = scene.world().query::<(Entity, &House)>().iter().map(|(e, _)| e).collect();
+        for entity in houses {
+            let placement = scene.placement_of(entity).expect("a prop");
+            let at = Vec2::new(placement.translation.x, placement.translation.z);
+            for lane in roads.lanes() {
+                for point in lane.points() {
+                    assert!(point.distance(at) > 6.4 + LANE_WIDTH, "a lane at {point} runs through the house at {at}");
+                }
+            }
+            let centre =
+                roads.block_centres().min_by(|a, b| a.distance(at).total_cmp(&b.distance(at))).expect("a block");
+            assert!(centre.distance(at) > block * 0.28 + 8.0 * 1.2 + 6.4, "the house at {at} stands in the park");
+        }
+    }
+}
