@@ -52,7 +52,7 @@ impl UpdateRateLod {
 
 /// Whether instance `index` updating every `rate` frames is due in frame `frame`.
 #[must_use]
-pub fn is_due(frame: u64, index: usize, rate: u8) -> bool {
+pub(crate) fn is_due(frame: u64, index: usize, rate: u8) -> bool {
     let turn = frame.wrapping_add(index as u64);
     match rate {
         0 | 1 => true,

@@ -308,7 +308,7 @@ impl Model {
     }
 
     /// Where the morph weights start in the palette: after the node matrices,
-    /// [`WEIGHTS_PER_SLOT`] per matrix slot ([`crate::palette::write_weights`]); a mesh
+    /// [`WEIGHTS_PER_SLOT`] per matrix slot, in order; a mesh
     /// instance's weights are at its node's [`Rig::morph_range`] within them.
     #[must_use]
     pub fn weight_slot(&self) -> usize {

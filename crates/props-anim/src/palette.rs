@@ -66,7 +66,7 @@ pub const WEIGHTS_PER_SLOT: usize = 12;
 /// Packs morph weights into palette slots, [`WEIGHTS_PER_SLOT`] to a matrix (row after row,
 /// as [`JointMatrix::to_array`] reads them), the last slot padded with zeros: how weights
 /// travel to the GPU in the same buffer, and the same write, as the joint matrices.
-pub fn write_weights(weights: &[f32], out: &mut [JointMatrix]) {
+pub(crate) fn write_weights(weights: &[f32], out: &mut [JointMatrix]) {
     for (slot, chunk) in out.iter_mut().zip(weights.chunks(WEIGHTS_PER_SLOT)) {
         let mut floats = [0.0; WEIGHTS_PER_SLOT];
         floats[..chunk.len()].copy_from_slice(chunk);
@@ -78,7 +78,7 @@ pub fn write_weights(weights: &[f32], out: &mut [JointMatrix]) {
 
 /// Unpacks morph weights from palette slots ([`write_weights`]' inverse) into `out`, as many
 /// as it holds.
-pub fn read_weights(slots: &[JointMatrix], out: &mut [f32]) {
+pub(crate) fn read_weights(slots: &[JointMatrix], out: &mut [f32]) {
     for (slot, chunk) in slots.iter().zip(out.chunks_mut(WEIGHTS_PER_SLOT)) {
         for (value, stored) in chunk.iter_mut().zip(slot.rows.iter().flatten()) {
             *value = *stored;

@@ -134,7 +134,7 @@ impl Spec {
 
 /// The rotation of `rest` turned by `angle` about `axis`: what a driver sets.
 #[must_use]
-pub fn driven_rotation(rest: Quat, axis: Vec3, angle: f32) -> Quat {
+pub(crate) fn driven_rotation(rest: Quat, axis: Vec3, angle: f32) -> Quat {
     let (sin, cos) = crate::trig::sin_cos4(glam::Vec4::splat(angle * 0.5));
     rest * Quat::from_xyzw(axis.x * sin.x, axis.y * sin.x, axis.z * sin.x, cos.x)
 }

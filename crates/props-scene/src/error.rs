@@ -51,7 +51,7 @@ pub enum SceneError {
         /// Cars that fit.
         capacity: usize,
     },
-    /// More windmills than [`crate::MAX_WINDMILLS`].
+    /// More windmills than [`crate::config::MAX_WINDMILLS`].
     #[error("{requested} windmills is more than the maximum of {max}")]
     TooManyWindmills {
         /// Windmills asked for, in all.

@@ -1,4 +1,4 @@
-//! The importer's verdict as issues, each at its error's code ([`crate::codes`]).
+//! The importer's verdict as issues, each at its error's code (`codes.rs`).
 
 use super::report::{Consequence, Issue};
 use crate::codes::code;

@@ -35,7 +35,7 @@ impl TrafficLight {
         self.intersection
     }
 
-    /// The approach it faces (an index into [`crate::DIRECTIONS`]).
+    /// The approach it faces (an index into [`crate::town::roads::DIRECTIONS`]).
     #[must_use]
     pub fn approach(&self) -> usize {
         self.approach

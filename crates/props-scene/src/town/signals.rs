@@ -44,7 +44,7 @@ impl LightState {
 }
 
 /// Where a signal controller is in its cycle; the number is the approach (an index into
-/// [`crate::DIRECTIONS`]).
+/// [`crate::town::roads::DIRECTIONS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SignalPhase {
     /// The approach has green, every other red.

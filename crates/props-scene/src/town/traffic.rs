@@ -2,9 +2,9 @@
 //!
 //! Each step, in three passes with no allocation once the buffers have grown:
 //!
-//! 1. [`observe`]: copy every car, sort each lane's cars by position ([`Occupancy`]); the
+//! 1. `observe`: copy every car, sort each lane's cars by position (`Occupancy`); the
 //!    signals read demand and box occupancy from this too.
-//! 2. [`drive`]: every car's acceleration from the state at the step's start (so the order in
+//! 2. `drive`: every car's acceleration from the state at the step's start (so the order in
 //!    which cars are visited does not matter): free-road term towards its desired speed, and
 //!    the IDM interaction with the nearest obstacle ahead — the car in front along its route
 //!    (same lane, else the rearmost car of the next one or two lanes), and the stop line when
