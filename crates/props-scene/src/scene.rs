@@ -167,29 +167,14 @@ impl Scene {
 
     /// The town as the kinds see it, read-only.
     fn town_view(&self) -> Town<'_> {
-        Town {
-            roads: &self.roads,
-            signals: &self.signals,
-            wind: &self.wind,
-            terrain: &self.terrain,
-            config: &self.config,
-            time: self.time,
-            steps: self.steps,
-        }
+        let Self { roads, signals, wind, terrain, config, time, steps, .. } = self;
+        Town { roads, signals, wind, terrain, config, time: *time, steps: *steps }
     }
 
     /// The entities, the town as the kinds' systems see it, and the kinds.
     fn town(&mut self) -> (&mut World, Town<'_>, &mut [Registered]) {
-        let town = Town {
-            roads: &self.roads,
-            signals: &self.signals,
-            wind: &self.wind,
-            terrain: &self.terrain,
-            config: &self.config,
-            time: self.time,
-            steps: self.steps,
-        };
-        (&mut self.world, town, &mut self.kinds)
+        let Self { world, kinds, roads, signals, wind, terrain, config, time, steps, .. } = self;
+        (world, Town { roads, signals, wind, terrain, config, time: *time, steps: *steps }, kinds)
     }
 
     /// The index of the registered kind of type `K`.
