@@ -217,10 +217,9 @@ impl Scene {
     /// `dt` is meant to be fixed (the simulation is tuned and tested at 1/60 s); the scene has
     /// no clock or accumulator of its own. Systems run as if in this order: traffic observation
     /// (lane occupancy), signals, vehicle following, then each prop kind's in registration
-    /// order. With worker threads,
-    /// vehicle following and the kinds that touch different components (see
-    /// [`PropKind::access`]) step at the same time, with the same result. Allocation-free once
-    /// buffers have grown.
+    /// order. With worker threads, vehicle following and the kinds that touch different
+    /// components (see [`PropKind::access`]) step at the same time, with the same result.
+    /// Allocation-free once buffers have grown.
     pub fn step(&mut self, dt: f32) {
         self.time += f64::from(dt);
         self.steps += 1;
