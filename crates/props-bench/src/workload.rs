@@ -7,6 +7,8 @@ use props_anim::{
     Channel, Clip, ClipCursor, Interpolation, JointMatrix, Keyframes, Model, ModelParts, NodeId, PlayMode, Pose,
     RestTransform, Rig, Skin, SourceNode, Transform,
 };
+use rand_core::{Rng as _, SeedableRng as _};
+use rand_xoshiro::SplitMix64;
 
 /// Path of the generated windmill asset (`assets/windmill.glb`: rigid nodes, clip `spin`).
 #[must_use]
@@ -27,18 +29,9 @@ pub fn windmill() -> Model {
 /// workload on every machine.
 #[must_use]
 pub fn phases(count: usize, duration: f32, seed: u64) -> Vec<f32> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            // 24 random bits: a uniform float in [0, 1).
-            duration * ((z >> 40) as f32 / (1u64 << 24) as f32)
-        })
-        .collect()
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    // 24 random bits: a uniform float in [0, 1).
+    (0..count).map(|_| duration * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32)).collect()
 }
 
 /// Path of Fox.glb in the repository's test models.

@@ -1,27 +1,23 @@
-//! xorshift64*: a small seeded generator, so that every fuzzed input can be made again from
-//! the run's seed and its index.
+//! The fuzzer's seeded generator (`rand_xoshiro`'s SplitMix64), so that every fuzzed input can
+//! be made again from the run's seed and its index.
+
+use rand_core::{Rng as _, SeedableRng as _};
+use rand_xoshiro::SplitMix64;
 
 /// The generator's state.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
-    /// A generator for `seed` (any value; 0 is remapped).
+    /// A generator for `seed` (any value).
     #[must_use]
     pub fn new(seed: u64) -> Self {
-        // SplitMix64 of the seed: nearby seeds give unrelated streams.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Self((z ^ (z >> 31)) | 1)
+        Self(SplitMix64::seed_from_u64(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (0 for `n` 0).

@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use props_fuzz::hostile;
+use props_fuzz::rng::Rng;
 
 use crate::hostile::GROWTH_BOUND_KIB;
 use crate::support::{Running, TempDir, have_gpu, root};
@@ -14,18 +15,6 @@ use crate::support::{Running, TempDir, have_gpu, root};
 /// Random operations, and the time they are spread over.
 const OPERATIONS: usize = 300;
 const SPREAD: Duration = Duration::from_secs(12);
-
-/// xorshift64*: a seeded, dependency-free generator, so a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
 
 #[test]
 fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
@@ -48,7 +37,7 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     let baseline = running.memory_kib("VmRSS");
 
     let seed = 0x5eed_50a4;
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let started = Instant::now();
     for operation in 0..OPERATIONS {
         let name = names[rng.below(names.len())];

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use props_anim::Model;
 use props_mods::{ModConfig, ModEvent, ModWatcher};
+use rand_core::{Rng as _, SeedableRng as _};
+use rand_xoshiro::SplitMix64;
 
 use crate::models;
 use crate::support::{self, TempDir, serial};
@@ -29,15 +31,12 @@ const EXT: &str = "ext/house.gltf";
 /// The external buffer of [`EXT`].
 const EXT_BIN: &str = "ext/house.bin";
 
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
+/// A seeded generator, so that a failing soak can be replayed.
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.0.next_u64()
     }
 
     fn below(&mut self, n: u64) -> u64 {
@@ -262,7 +261,7 @@ fn random_changes_converge_to_what_is_on_disk() {
     let _serial = serial();
     let fds_before = support::open_fds();
     let seed = std::env::var("PROPS_SOAK_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_cafe_u64);
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng(SplitMix64::seed_from_u64(seed));
     let mut disk = Disk { mods: TempDir::new("soak"), files: HashMap::new(), bin_valid: None };
     let config = ModConfig { settle: Duration::from_millis(100), ..ModConfig::default() };
     let watcher = ModWatcher::start(disk.mods.path(), config).expect("start");
