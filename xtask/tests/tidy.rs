@@ -23,7 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("props-bench", &["props-anim", "props-gltf"]),
     ("props-mods", &["props-anim", "props-gltf", "notify", "notify-debouncer-full"]),
     ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
-    ("props-tests", &["props-anim", "props-gltf", "props-render", "wgpu", "image"]),
+    ("props-tests", &["props-anim", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
     ("game", &["*"]),
     ("xtask", &["*"]),
 ];

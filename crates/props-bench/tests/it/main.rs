@@ -3,9 +3,6 @@
 //! props-gltf's oracle tests.)
 
 use props_anim::JointMatrix;
-
-mod program;
-mod sharing;
 use props_bench::naive;
 use props_bench::workload::{self, Crowd};
 

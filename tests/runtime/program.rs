@@ -42,7 +42,7 @@ pub(crate) fn models() -> Vec<(PathBuf, Model)> {
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut paths = Vec::new();
     visit(&root.join("tests/models"), &mut paths);
     visit(&root.join("assets"), &mut paths);

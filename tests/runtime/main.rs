@@ -1,0 +1,8 @@
+//! The animation runtime's fast path ([`props_anim::Program`], [`props_anim::Crowd`], pose
+//! sharing) against its general pose path ([`props_anim::pose_state`]), on every test model
+//! and demo asset (imported by props-gltf, hence here and not in props-anim, which reads no
+//! file format) and on the benchmarks' workloads. The general path is the one proven against
+//! three.js by props-gltf's oracle tests.
+
+mod program;
+mod sharing;
