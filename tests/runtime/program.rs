@@ -8,9 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
+use props_anim::program::LaneState;
 use props_anim::{
-    Blend, Crowd, Driver, JointMatrix, LaneState, Layer, Mask, Model, PaletteBuffer, Pose, Program, Quantization,
-    Sharing, Spec, UpdateRateLod, View, Workers, pose_state,
+    Blend, Crowd, Driver, JointMatrix, Layer, Mask, Model, PaletteBuffer, Pose, Program, Quantization, Sharing, Spec,
+    UpdateRateLod, View, Workers, pose_state,
 };
 use props_bench::workload;
 

@@ -177,7 +177,7 @@ fn far_from_the_camera_steps_coarsen_but_the_error_seen_stays_bounded() {
         // off by at most 2 radius * step / 2 per driver at its level.
         assert!(error <= 2.0 * radius * coarse.angle, "level {level}: {error}");
         worst_seen = worst_seen.max(error / distance(i));
-        if level == props_anim::MAX_COARSENING {
+        if level == props_anim::shared::MAX_COARSENING {
             worst_far = worst_far.max(error);
         }
     }

@@ -2,12 +2,12 @@
 //! fast, and the per-thread [`Scratch`] it works in.
 //!
 //! Compiled once from the model and a [`Spec`] (the clips instances may play, the drivers
-//! and masks their states may use): every clip baked ([`crate::baked`]), the nodes to compute
+//! and masks their states may use): every clip baked (`baked.rs`), the nodes to compute
 //! in rig order (only those that can move, that is animated by some clip, turned by a driver
 //! or below such a node, and that some palette matrix needs), every constant (rest locals,
 //! world matrices of nodes that never move, palette matrices that never change). A state is
 //! evaluated as [`crate::pose_state`] defines it (layers blended in order, then drivers), four
-//! instances at once, one per SIMD lane ([`crate::rows4`]): sampling, blending, drivers,
+//! instances at once, one per SIMD lane (`rows4.rs`): sampling, blending, drivers,
 //! hierarchy and palettes. There is no single-instance code: fewer than four instances are
 //! evaluated with lanes repeated, so an instance's result never depends on which instances
 //! share its batch (and so on the thread count). Nothing is allocated per instance or per

@@ -2,7 +2,7 @@
 //! evaluated once per frame; each instance carries only the palette's offset.
 //!
 //! A state is keyed by its layers (clip, blend, mask, time, weight) and its driver values,
-//! packed into a [`Key`] from which the state it stands for is rebuilt and evaluated:
+//! packed into a `Key` from which the state it stands for is rebuilt and evaluated:
 //!
 //! - [`Sharing::Exact`]: the values' bits, so only equal states share (traffic lights showing
 //!   one phase: three palettes however many lights);

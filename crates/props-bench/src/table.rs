@@ -304,7 +304,7 @@ pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize)
     for time in workload::phases(samples, duration, 99) {
         for (t, out) in [(time, &mut exact), (quantization.quantize_time(time, duration), &mut quantized)] {
             let layers = [Layer::clip(0, t)];
-            let lane = props_anim::LaneState { layers: &layers, drivers: &[], palette: 0 };
+            let lane = props_anim::program::LaneState { layers: &layers, drivers: &[], palette: 0 };
             program.write_palettes4([lane; 4], &mut scratch, out);
         }
         props_anim::skinning::model_positions(model, &exact, &mut exact_points);

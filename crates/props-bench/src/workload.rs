@@ -3,9 +3,10 @@
 use std::path::Path;
 
 use glam::{Quat, Vec3};
+use props_anim::clip::ClipCursor;
 use props_anim::{
-    Channel, Clip, ClipCursor, Interpolation, JointMatrix, Keyframes, Model, ModelParts, NodeId, PlayMode, Pose,
-    RestTransform, Rig, Skin, SourceNode, Transform,
+    Channel, Clip, Interpolation, JointMatrix, Keyframes, Model, ModelParts, NodeId, PlayMode, Pose, RestTransform,
+    Rig, Skin, SourceNode, Transform,
 };
 use rand_core::{Rng as _, SeedableRng as _};
 use rand_xoshiro::SplitMix64;

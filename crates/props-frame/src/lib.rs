@@ -9,7 +9,8 @@ mod orbit;
 use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
-use props_anim::{JointMatrix, PaletteBuffer, ReuseBuffer};
+use props_anim::reuse_buffer::ReuseBuffer;
+use props_anim::{JointMatrix, PaletteBuffer};
 
 pub use orbit::OrbitCamera;
 

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use props_anim::{JointMatrix, LaneState, Layer, Model, PlayMode, Pose, Program, skinning};
+use props_anim::program::LaneState;
+use props_anim::{JointMatrix, Layer, Model, PlayMode, Pose, Program, skinning};
 use props_gltf::Limits;
 use props_gltf::gate::admit_slice;
 

@@ -5,7 +5,8 @@
 use std::f32::consts::FRAC_PI_2;
 
 use gltf::json::Root;
-use props_anim::{Light, LightInstance, LightKind, Rig};
+use props_anim::Rig;
+use props_anim::light::{Light, LightInstance, LightKind};
 use serde::Deserialize;
 use serde_json::Value;
 

@@ -1,7 +1,8 @@
 //! A model's meshes and materials on the GPU, uploaded once.
 
 use bytemuck::{Pod, Zeroable};
-use props_anim::{Model, Primitive, Topology, WEIGHTS_PER_SLOT};
+use props_anim::palette::WEIGHTS_PER_SLOT;
+use props_anim::{Model, Primitive, Topology};
 
 use crate::admission::GpuFootprint;
 use crate::shaders::PaletteAccess;

@@ -22,7 +22,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
-use props_anim::{JointMatrix, LaneState};
+use props_anim::JointMatrix;
+use props_anim::program::LaneState;
 use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
 use props_scene::{KindAsset, PropModel, Scene, SceneCamera, SceneConfig};
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use props_anim::LightKind;
+use props_anim::light::LightKind;
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use props_gltf::validate::{Outcome, Severity};

@@ -7,9 +7,8 @@
 //! scene poses nothing itself.
 
 use glam::Affine3A;
-use props_anim::{
-    Crowd, CrowdStats, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state,
-};
+use props_anim::crowd::CrowdStats;
+use props_anim::{Crowd, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state};
 use props_frame::{InstanceData, ModelId, NO_TINT};
 
 use crate::models::{KindModel, PropModel};

@@ -4,7 +4,8 @@
 //! The buffer is laid out as if the crowds had been posed one after another, so results are
 //! bitwise the same for any number of threads. Allocation-free.
 
-use props_anim::{CrowdStats, JointMatrix, PaletteBuffer, View, Workers};
+use props_anim::crowd::CrowdStats;
+use props_anim::{JointMatrix, PaletteBuffer, View, Workers};
 
 use crate::kind::Registered;
 
