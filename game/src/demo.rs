@@ -73,8 +73,6 @@ pub struct Demo {
     start_camera: OrbitCamera,
     /// Width / height of the last frame drawn (what the camera sees, for culling).
     aspect: f32,
-    /// Frames posed so far (the mod lot's update-rate LOD staggers by it).
-    frames: u64,
     /// Whether the simulation is stopped.
     pub paused: bool,
     /// Simulated seconds per real second.
@@ -116,9 +114,6 @@ impl Demo {
         let mut mod_config =
             ModConfig { total_bytes: args.mods_ram_mib << 20, roles: models.sidecar_roles(), ..ModConfig::default() };
         mod_config.limits.max_texture_dimension = max_texture_dimension;
-        // In the park block north-east of the centre, clear of the roads.
-        let block = scene.config().block;
-        models.lot_mut().place_at(Vec3::new(block * 0.15, 0.0, -block * 0.5));
         let mods = ModFeed::start(&args.mods, mod_config, &mut models, &mut scene, renderer);
         let camera = OrbitCamera::overview(scene.terrain().flat_radius());
         let mut demo = Self {
@@ -135,7 +130,6 @@ impl Demo {
             camera,
             start_camera: camera,
             aspect: args.size.0 as f32 / args.size.1 as f32,
-            frames: 0,
             paused: false,
             time_scale: args.time_scale,
             show_skeletons: false,
@@ -201,7 +195,6 @@ impl Demo {
             self.scene.step(STEP);
             steps += 1;
         }
-        self.models.lot_mut().advance(steps as f32 * STEP);
         if !self.paused {
             self.rate.record(f64::from(seconds), f64::from(steps) * f64::from(STEP));
         }
@@ -212,7 +205,7 @@ impl Demo {
         self.rate.rate()
     }
 
-    /// Poses what the camera sees: the town's props and the mod lot's.
+    /// Poses what the camera sees.
     fn animate(&mut self) {
         if let Some(at) = self.selected.filter(|_| self.follow).and_then(|e| self.scene.placement_of(e)) {
             self.camera.target = at.translation.into();
@@ -222,9 +215,6 @@ impl Demo {
         self.scene.set_camera(Some(SceneCamera { eye: self.camera.eye(), view_projection: camera.view_projection }));
         self.frame.clear();
         self.scene.animate(&mut self.frame);
-        self.frames += 1;
-        let view = self.scene.view();
-        self.models.lot_mut().animate(view.as_ref(), self.frames, &mut self.frame.palettes);
     }
 
     /// Lists what was posed, with the ground and the debug lines.
@@ -233,10 +223,8 @@ impl Demo {
         frame.push_instance(&glam::Affine3A::IDENTITY, 1);
         frame.end_batch(GROUND);
         self.scene.extract(frame);
-        self.models.lot().extract(frame);
         if self.show_skeletons {
             self.scene.skeleton_lines(SKELETONS_PER_MODEL, &mut frame.lines);
-            self.models.lot().skeleton_lines(&mut frame.lines);
         }
     }
 

@@ -1,6 +1,8 @@
 //! Which model every prop shows: each registered kind's base asset (as the kind declares it,
-//! [`props_scene::KindAsset`]), the mods that override them, and the mod lot. Applies the mod watcher's events at a frame boundary, uploading to the GPU at once, and
-//! logs each as one line.
+//! [`props_scene::KindAsset`]), the mods that replace it or add models beside it, and the mods
+//! no kind claims, which the kind without a base asset shows (the mod lot). Applies the mod
+//! watcher's events at a frame boundary, uploading to the GPU at once, and logs each as one
+//! line.
 //!
 //! A mod's model is shown only when every step takes it, in this order: the GPU's limits and
 //! the mods' VRAM budget (nothing changes yet), the scene's nodes and clips (for an override),
@@ -18,9 +20,9 @@ use props_gltf::Limits;
 use props_mods::sidecar::{self, Sidecar};
 use props_mods::{ModEvent, fitting};
 use props_render::Renderer;
+use props_scene::kinds::lot::LOOP;
 use props_scene::{Bindings, KindAsset, PropKind, PropModel, Scene};
 
-use crate::lot::ModLot;
 use crate::mod_list::ModList;
 use crate::model_ids::{ModelIds, kind_id};
 
@@ -75,49 +77,50 @@ struct Override {
 /// Where a mod goes, and how: from its sidecar, else from its file stem.
 #[derive(Clone, Debug)]
 struct Placement {
-    /// The kind it shows in, or `None` for the lot.
-    kind: Option<usize>,
+    /// The kind it shows in.
+    kind: usize,
     /// The sidecar's units, if any.
     units: Option<f32>,
-    /// The sidecar's names.
+    /// The sidecar's names (its `clip` bound as the lot's `loop` state).
     bindings: Bindings,
-    /// The clip the lot loops.
-    lot_clip: usize,
-    /// Whether it adds a model to its kind instead of replacing it: a mod whose sidecar gives it
-    /// the role of a kind that takes variants, named other than the kind's base asset.
+    /// Whether it adds a model to its kind instead of replacing it: a mod shown by a kind that
+    /// takes variants (the lot among them), named other than the kind's base asset.
     adds: bool,
 }
 
 impl Placement {
-    /// The placement a sidecar asks for among `kinds`, or the file stem's (a base asset's
-    /// name, case-sensitive, overrides it; any other goes on the lot).
-    fn of(name: &str, sidecar: Option<&Sidecar>, kinds: &[TownKind]) -> Self {
+    /// The placement a sidecar asks for among `kinds` (by role), or the file stem's (a base
+    /// asset's name, case-sensitive, replaces it); a mod neither claims goes to the kind without
+    /// a base asset (the lot). `None` when no kind takes it.
+    fn of(name: &str, sidecar: Option<&Sidecar>, model: &Model, kinds: &[TownKind]) -> Option<Self> {
+        let adds = |kind: usize| kinds[kind].asset.variants && kinds[kind].asset.stem != Some(name);
         let Some(sidecar) = sidecar else {
-            let kind = kinds.iter().position(|k| k.asset.stem == name);
-            return Self { kind, units: None, bindings: Bindings::default(), lot_clip: 0, adds: false };
+            let claimed = kinds.iter().position(|k| k.asset.stem == Some(name));
+            let kind = claimed.or_else(|| kinds.iter().position(|k| k.asset.stem.is_none()))?;
+            return Some(Self { kind, units: None, bindings: Bindings::default(), adds: adds(kind) });
         };
-        // The lot's role (`ambient`) is no kind's.
-        let kind = kinds.iter().position(|k| k.asset.role == sidecar.role);
-        let bindings = Bindings { nodes: sidecar.nodes.clone(), clips: sidecar.clips.clone() };
-        let adds = kind.is_some_and(|k| kinds[k].asset.variants && name != kinds[k].asset.stem);
-        Self { kind, units: sidecar.units, bindings, lot_clip: sidecar.clip.unwrap_or(0), adds }
+        let kind = kinds.iter().position(|k| k.asset.role == sidecar.role)?;
+        let mut bindings = Bindings { nodes: sidecar.nodes.clone(), clips: sidecar.clips.clone() };
+        // The sidecar's `clip` (found by name) is the lot's `loop` state.
+        if let Some(clip) = sidecar.clip.and_then(|clip| model.clips().get(clip)?.name()) {
+            bindings.clips.entry(LOOP.to_owned()).or_insert_with(|| clip.to_owned());
+        }
+        Some(Self { kind, units: sidecar.units, bindings, adds: adds(kind) })
     }
 }
 
-/// The models of the town and the lot.
+/// The models of the town's kinds.
 #[derive(Debug)]
 pub struct ModelRegistry {
     /// The town's kinds, in registration order.
     kinds: Vec<TownKind>,
-    /// Each kind's base asset.
-    base: Vec<Arc<Model>>,
+    /// Each kind's base asset (none for the lot).
+    base: Vec<Option<Arc<Model>>>,
     /// The base assets' heights, in their units: the size a mod overriding one is expected to
     /// have.
-    base_heights: Vec<f32>,
-    /// Mods overriding a base asset, by path in the mods folder.
+    base_heights: Vec<Option<f32>>,
+    /// Every mod showing, by path in the mods folder: replacing a kind's model or adding one.
     overrides: BTreeMap<PathBuf, Override>,
-    /// Every other mod.
-    lot: ModLot,
     /// Renderer ids of the mods that add a model (lot models, extra cars).
     ids: ModelIds,
     /// Every mod seen, for the HUD.
@@ -141,20 +144,24 @@ impl ModelRegistry {
     ) -> anyhow::Result<Self> {
         let (mut base, mut base_heights) = (Vec::new(), Vec::new());
         for kind in &kinds {
-            let path = assets.join(format!("{}.glb", kind.asset.stem));
+            let Some(stem) = kind.asset.stem else {
+                base.push(None);
+                base_heights.push(None);
+                continue;
+            };
+            let path = assets.join(format!("{stem}.glb"));
             let admitted = props_gltf::gate::admit_file(&path, limits)
                 .with_context(|| format!("loading the base asset {} of the {}", path.display(), kind.name))?;
             let height = fitting::height(&admitted.import.model)
                 .with_context(|| format!("the base asset {} has no vertices", path.display()))?;
-            base_heights.push(height);
-            base.push(Arc::new(admitted.import.model));
+            base_heights.push(Some(height));
+            base.push(Some(Arc::new(admitted.import.model)));
         }
         let registry = Self {
             kinds,
             base,
             base_heights,
             overrides: BTreeMap::new(),
-            lot: ModLot::default(),
             ids: ModelIds::default(),
             list: ModList::default(),
             mods_dir: mods_dir.to_owned(),
@@ -167,12 +174,11 @@ impl ModelRegistry {
     /// Uploads every model shown now (at start, and when the GPU device was recreated).
     pub fn upload_all(&self, renderer: &mut Renderer) -> anyhow::Result<()> {
         for (kind, town_kind) in self.kinds.iter().enumerate() {
-            renderer
-                .set_model(kind_id(kind), &self.active(kind))
-                .with_context(|| format!("uploading the {}", town_kind.asset.stem))?;
-        }
-        for (id, model) in self.lot.models() {
-            renderer.set_model(id, model).context("uploading a mod-lot model")?;
+            if let Some(model) = self.active(kind) {
+                renderer
+                    .set_model(kind_id(kind), &model)
+                    .with_context(|| format!("uploading the {}", town_kind.name))?;
+            }
         }
         for added in self.overrides.values().filter(|o| o.adds) {
             renderer.set_model(added.id, &added.model).context("uploading a model a mod added")?;
@@ -180,30 +186,30 @@ impl ModelRegistry {
         Ok(())
     }
 
-    /// The roles a mod's sidecar may give: every kind's, and the lot's.
+    /// The roles a mod's sidecar may give: every kind's (the lot's `ambient` among them).
     pub fn sidecar_roles(&self) -> Vec<sidecar::Role> {
-        self.kinds.iter().map(TownKind::sidecar_role).chain([sidecar::AMBIENT]).collect()
+        self.kinds.iter().map(TownKind::sidecar_role).collect()
     }
 
-    /// The model kind number `kind` shows now: its override (the first by path, if several),
-    /// else the base asset.
-    fn active(&self, kind: usize) -> Arc<Model> {
-        self.active_override(kind).model
+    /// The model kind number `kind` shows as its own now: its override (the first by path, if
+    /// several), else the base asset; none for a kind without one (the lot).
+    fn active(&self, kind: usize) -> Option<Arc<Model>> {
+        self.active_override(kind).map(|o| o.model)
     }
 
-    /// What kind number `kind` shows now: its override (the first by path, if several), else
-    /// the base asset at the kind's units.
-    fn active_override(&self, kind: usize) -> Override {
+    /// What kind number `kind` shows as its own now: its override (the first by path, if
+    /// several), else the base asset at the kind's units; none for a kind without one.
+    fn active_override(&self, kind: usize) -> Option<Override> {
         match self.overrides.values().find(|o| o.kind == kind && !o.adds) {
-            Some(shown) => shown.clone(),
-            None => Override {
+            Some(shown) => Some(shown.clone()),
+            None => Some(Override {
                 kind,
                 id: kind_id(kind),
                 adds: false,
-                model: Arc::clone(&self.base[kind]),
+                model: Arc::clone(self.base[kind].as_ref()?),
                 scale: self.kinds[kind].asset.units,
                 bindings: Bindings::default(),
-            },
+            }),
         }
     }
 
@@ -215,26 +221,25 @@ impl ModelRegistry {
             return (units, None);
         }
         let height = fitting::height(model);
-        match placement.kind {
-            Some(kind) => {
-                let asset = &self.kinds[kind].asset;
-                let expected = self.base_heights[kind] * asset.units;
-                fitting::fit(height, asset.units, expected, &format!("the {}", asset.stem))
-            }
-            None => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
+        let asset = &self.kinds[placement.kind].asset;
+        match (self.base_heights[placement.kind], asset.stem) {
+            (Some(base), Some(stem)) => fitting::fit(height, asset.units, base * asset.units, &format!("the {stem}")),
+            _ => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
         }
     }
 
     /// Every model kind number `kind` shows now, as the scene takes them: its own (the base
-    /// asset or the mod replacing it) first, then those mods add beside it, by path.
+    /// asset or the mod replacing it; none for the lot) first, then those mods add beside it,
+    /// by path.
     pub fn props_of(&self, kind: usize) -> Vec<PropModel> {
         let drawn_at = self.kinds[kind].asset.drawn_at;
-        let shown = self.active_override(kind);
-        let own = PropModel::new(kind_id(kind), shown.model).with_scale(shown.scale * drawn_at);
+        let own = self.active_override(kind).map(|shown| {
+            PropModel::new(kind_id(kind), shown.model).with_scale(shown.scale * drawn_at).with_bindings(shown.bindings)
+        });
         let added = self.overrides.values().filter(|o| o.adds && o.kind == kind).map(|o| {
             PropModel::new(o.id, Arc::clone(&o.model)).with_scale(o.scale * drawn_at).with_bindings(o.bindings.clone())
         });
-        std::iter::once(own.with_bindings(shown.bindings)).chain(added).collect()
+        own.into_iter().chain(added).collect()
     }
 
     /// Hands the scene every model it shows now, every kind's at once: all are checked before
@@ -248,31 +253,18 @@ impl ModelRegistry {
         &self.list
     }
 
-    /// Where the mod of `path` can be seen, and how large it is (metres): its place on the
-    /// lot, or the first prop of the kind it shows in.
+    /// Where the mod of `path` can be seen, and how large it is (metres): the first prop
+    /// showing it.
     pub fn location(&self, path: &Path, scene: &Scene) -> Option<(glam::Vec3, f32)> {
         let entry = self.list.entries().find(|(p, _)| *p == path).map(|(_, e)| e)?;
         let size = entry.height_m.unwrap_or(2.0);
-        match (entry.kind, self.overrides.get(path)) {
-            (Some(_), Some(shown)) => scene.first_prop_of(shown.id).map(|at| (at, size)),
-            (Some(kind), None) => scene.first_prop_of(kind_id(kind)).map(|at| (at, size)),
-            (None, _) => self.lot.place_of(path).map(|at| (at, size)),
-        }
+        let id = self.overrides.get(path).map(|shown| shown.id).or(entry.kind.map(kind_id))?;
+        scene.first_prop_of(id).map(|at| (at, size))
     }
 
-    /// The lot.
-    pub fn lot(&self) -> &ModLot {
-        &self.lot
-    }
-
-    /// The lot, to animate it.
-    pub fn lot_mut(&mut self) -> &mut ModLot {
-        &mut self.lot
-    }
-
-    /// Mods showing now (overrides and lot models).
+    /// Mods showing now.
     pub fn mod_count(&self) -> usize {
-        self.overrides.len() + self.lot.len()
+        self.overrides.len()
     }
 
     /// GPU bytes the mods showing now take, but the one under `except`.
@@ -280,16 +272,19 @@ impl ModelRegistry {
         let overridden =
             (0..self.kinds.len()).filter(|&kind| self.overrides.values().any(|o| o.kind == kind && !o.adds));
         let added = self.overrides.values().filter(|o| o.adds).map(|o| o.id);
-        let ids = overridden.map(kind_id).chain(added).chain(self.lot.models().map(|(id, _)| id));
+        let ids = overridden.map(kind_id).chain(added);
         ids.filter(|&id| id != except).filter_map(|id| renderer.model_footprint(id)).map(|f| f.total()).sum()
     }
 
-    /// Applies one event of the mod watcher to the scene, the lot and the GPU; returns the HUD
-    /// line.
+    /// Applies one event of the mod watcher to the scene and the GPU; returns the HUD line.
     pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         match event {
             ModEvent::Loaded { path, name, model, sidecar, load_ms, mut warnings, .. } => {
-                let placement = Placement::of(&name, sidecar.as_ref(), &self.kinds);
+                let Some(placement) = Placement::of(&name, sidecar.as_ref(), &model, &self.kinds) else {
+                    let error = format!("{}: no prop kind shows models of its name or role", self.shown(&path));
+                    self.list.refused(&path, self.shown(&path), error.clone());
+                    return Some(self.rejected(&path, &name, &error));
+                };
                 let (scale, fitted) = self.scale(&placement, &model);
                 warnings.extend(fitted.map(|message| format!("warning[{}]: {message}", fitting::FITTED)));
                 for warning in &warnings {
@@ -303,8 +298,8 @@ impl ModelRegistry {
                 match message.is_error {
                     true => self.list.refused(&path, shown, message.text.clone()),
                     false => {
-                        let place = kind.map_or("lot", |k| self.kinds[k].asset.place);
-                        self.list.showing(&path, shown, kind, place, &model, height_m, warnings.clone())
+                        let place = self.kinds[kind].asset.place;
+                        self.list.showing(&path, shown, Some(kind), place, &model, height_m, warnings.clone())
                     }
                 }
                 if let (Some(first), false) = (warnings.first(), message.is_error) {
@@ -344,13 +339,9 @@ impl ModelRegistry {
         renderer: &mut Renderer,
     ) -> ModMessage {
         let shown = self.shown(path);
-        let kind = placement.kind;
-        let placement_adds = placement.adds;
-        let own_id = self.overrides.get(path).filter(|o| o.adds).map(|o| o.id).or_else(|| self.lot.id_of(path));
-        let id = match kind {
-            Some(kind) if !placement.adds => kind_id(kind),
-            _ => own_id.unwrap_or_else(|| self.ids.peek()),
-        };
+        let (kind, adds) = (placement.kind, placement.adds);
+        let own_id = self.overrides.get(path).filter(|o| o.adds).map(|o| o.id);
+        let id = if adds { own_id.unwrap_or_else(|| self.ids.peek()) } else { kind_id(kind) };
         let gpu_refusal = |refused: props_render::ModelRefused| format!("{shown}: error[PROPS_GPU]: {refused}");
         let footprint = match renderer.footprint(&model) {
             Ok(footprint) => footprint,
@@ -362,65 +353,43 @@ impl ModelRegistry {
                 props_render::ModelRefused::OverBudget { bytes: footprint.total(), used, budget: self.vram_budget };
             return self.rejected(path, name, &gpu_refusal(refused));
         }
-        let place = match kind {
-            Some(kind) => {
-                let adds = placement.adds;
-                let taking =
-                    Override { kind, id, adds, model: Arc::clone(&model), scale, bindings: placement.bindings };
-                let previous = self.overrides.insert(path.to_owned(), taking);
-                let restore = |registry: &mut Self| match previous.clone() {
-                    Some(previous) => registry.overrides.insert(path.to_owned(), previous),
-                    None => registry.overrides.remove(path),
-                };
-                // Upload first (an added model's id must exist when the scene draws it).
-                let upload = if adds { Arc::clone(&model) } else { self.active(kind) };
-                if let Err(refused) = renderer.set_model(id, &upload) {
-                    restore(self);
-                    return self.rejected(path, name, &gpu_refusal(refused));
-                }
-                if let Err(error) = self.hand_to(scene) {
-                    restore(self);
-                    self.upload_again(renderer, id, previous.as_ref());
-                    return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
-                }
-                if let Some(previous) = previous.filter(|p| p.kind != kind || p.adds != adds) {
-                    self.drop_override(&previous, id, renderer);
-                }
-                if let Some(lot_id) = self.lot.remove(path) {
-                    self.drop_added(lot_id, id, renderer);
-                }
-                self.kinds[kind].asset.place.to_owned()
-            }
-            None => {
-                if let Err(refused) = renderer.set_model(id, &model) {
-                    return self.rejected(path, name, &gpu_refusal(refused));
-                }
-                self.lot.insert(path, id, model, scale, placement.lot_clip);
-                if let Some(previous) = self.overrides.remove(path) {
-                    if let Err(error) = self.hand_to(scene) {
-                        tracing::error!(path = %shown, error = %error, "moving a mod to the lot failed");
-                    }
-                    self.drop_override(&previous, id, renderer);
-                }
-                "lot".to_owned()
-            }
+        let taking = Override { kind, id, adds, model: Arc::clone(&model), scale, bindings: placement.bindings };
+        let previous = self.overrides.insert(path.to_owned(), taking);
+        let restore = |registry: &mut Self| match previous.clone() {
+            Some(previous) => registry.overrides.insert(path.to_owned(), previous),
+            None => registry.overrides.remove(path),
         };
+        // Upload first (an added model's id must exist when the scene draws it).
+        let upload = if adds { Some(Arc::clone(&model)) } else { self.active(kind) };
+        if let Some(Err(refused)) = upload.map(|upload| renderer.set_model(id, &upload)) {
+            restore(self);
+            return self.rejected(path, name, &gpu_refusal(refused));
+        }
+        if let Err(error) = self.hand_to(scene) {
+            restore(self);
+            self.upload_again(renderer, id, previous.as_ref());
+            return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
+        }
+        if let Some(previous) = previous.filter(|p| p.kind != kind || p.adds != adds) {
+            self.drop_override(&previous, id, renderer);
+        }
         if id == self.ids.peek() {
             self.ids.take();
         }
+        let asset = &self.kinds[kind].asset;
         let ms = format!("{load_ms:.1}");
         let vram_kib = footprint.total().div_ceil(1024);
-        let stem = kind.map(|k| self.kinds[k].asset.stem);
-        let (replaces, adds) = match stem {
-            Some(stem) if placement_adds => ("", stem),
-            Some(stem) => (stem, ""),
-            None => ("", ""),
+        let (replaces, adds_to) = match (asset.stem, adds) {
+            (Some(stem), true) => ("", stem),
+            (Some(stem), false) => (stem, ""),
+            (None, _) => ("", ""),
         };
-        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, replaces, adds, vram_kib, "mod reloaded");
-        let place = match stem {
-            Some(stem) if placement_adds => format!("{place}, one more {stem} model"),
-            Some(stem) => format!("{place}, as the {stem}"),
-            None => "on the mod lot".to_owned(),
+        let place = asset.place;
+        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, replaces, adds = adds_to, vram_kib, "mod reloaded");
+        let place = match (asset.stem, adds) {
+            (Some(stem), true) => format!("{place}, one more {stem} model"),
+            (Some(stem), false) => format!("{place}, as the {stem}"),
+            (None, _) => "on the mod lot".to_owned(),
         };
         ModMessage { text: format!("loaded {shown} ({place}, {ms} ms)"), is_error: false }
     }
@@ -438,8 +407,6 @@ impl ModelRegistry {
                 tracing::error!(path = %shown, error = %error, "reverting an override failed");
             }
             self.drop_override(&removed, ModelId(u32::MAX), renderer);
-        } else if let Some(id) = self.lot.remove(path) {
-            self.drop_added(id, ModelId(u32::MAX), renderer);
         } else {
             // Every version of it was rejected: nothing was showing.
             return None;
@@ -453,7 +420,9 @@ impl ModelRegistry {
     fn drop_override(&mut self, dropped: &Override, kept: ModelId, renderer: &mut Renderer) {
         if dropped.adds {
             self.drop_added(dropped.id, kept, renderer);
-        } else if let Err(error) = renderer.set_model(kind_id(dropped.kind), &self.active(dropped.kind)) {
+        } else if let Some(Err(error)) =
+            self.active(dropped.kind).map(|model| renderer.set_model(kind_id(dropped.kind), &model))
+        {
             tracing::error!(error = %error, "uploading the model an override hid failed");
         }
     }
@@ -470,10 +439,9 @@ impl ModelRegistry {
     /// After a refused change: puts back on the GPU what showed under `id` before (the
     /// previous version of the mod, or the kind's model).
     fn upload_again(&self, renderer: &mut Renderer, id: ModelId, previous: Option<&Override>) {
-        let on_lot = self.lot.models().find(|(lot_id, _)| *lot_id == id).map(|(_, model)| Arc::clone(model));
         let model = match previous {
             Some(previous) if previous.adds => Some(Arc::clone(&previous.model)),
-            _ => (0..self.kinds.len()).find(|&kind| kind_id(kind) == id).map(|kind| self.active(kind)).or(on_lot),
+            _ => (0..self.kinds.len()).find(|&kind| kind_id(kind) == id).and_then(|kind| self.active(kind)),
         };
         match model {
             Some(model) => {

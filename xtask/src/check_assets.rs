@@ -99,10 +99,10 @@ fn kind_assets() -> Vec<KindAsset> {
     props_scene::kinds::town(&props_scene::SceneConfig::default()).iter().map(|kind| kind.asset()).collect()
 }
 
-/// The roles a sidecar may give, as the game takes them: every kind's, and the lot's.
+/// The roles a sidecar may give, as the game takes them: every kind's (the lot's `ambient`
+/// among them).
 fn sidecar_roles() -> Vec<sidecar::Role> {
-    let kinds = kind_assets().into_iter().map(|a| sidecar::Role { name: a.role, parts: a.parts, states: a.states });
-    kinds.chain([sidecar::AMBIENT]).collect()
+    kind_assets().into_iter().map(|a| sidecar::Role { name: a.role, parts: a.parts, states: a.states }).collect()
 }
 
 /// The game's fitting warning for `model` (`file`, with its `sidecar`): far off the height of
@@ -113,18 +113,18 @@ fn size_warning(file: &Path, sidecar: Option<&sidecar::Sidecar>, model: &props_a
     let assets = kind_assets();
     let taken = match sidecar {
         Some(sidecar) => assets.into_iter().find(|a| a.role == sidecar.role),
-        None => assets.into_iter().find(|a| a.stem == stem),
+        None => assets.into_iter().find(|a| a.stem == Some(stem.as_str())),
     };
     if sidecar.is_some_and(|s| s.units.is_some()) {
         return None; // The game draws it at the units given.
     }
     let height = fitting::height(model);
-    let (_, message) = match taken {
-        Some(asset) => {
-            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(format!("{}.glb", asset.stem));
+    let (_, message) = match taken.and_then(|asset| Some((asset.stem?, asset))) {
+        Some((stem, asset)) => {
+            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(format!("{stem}.glb"));
             let base = admit_file(&base, &Limits::default()).ok()?;
             let expected = fitting::height(&base.import.model)? * asset.units;
-            fitting::fit(height, asset.units, expected, &format!("the {}", asset.stem))
+            fitting::fit(height, asset.units, expected, &format!("the {stem}"))
         }
         None => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
     };

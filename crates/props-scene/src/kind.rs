@@ -14,6 +14,7 @@ use std::any::Any;
 
 use glam::Affine3A;
 use hecs::{DynamicBundle, Entity, EntityBuilder, World};
+use props_anim::Quantization;
 
 use crate::access::Access;
 use crate::animation::crowds::PropCrowd;
@@ -69,8 +70,10 @@ impl ModelPick {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KindAsset {
     /// The file stem of its base asset (`assets/<stem>.glb`), and the name of a mod that
-    /// replaces it (case-sensitive).
-    pub stem: &'static str,
+    /// replaces it (case-sensitive). `None` for a kind whose models all come from mods: it
+    /// shows every mod that no other kind claims by name or role (the mod lot,
+    /// [`crate::kinds::lot`]), and has no props until one comes.
+    pub stem: Option<&'static str>,
     /// Metres per unit of the base asset (Fox.glb is in centimetres: 0.01).
     pub units: f32,
     /// How much larger than life its props are drawn (traffic lights twice, so that a player
@@ -177,12 +180,19 @@ impl PropInstance {
 pub struct Props {
     kind: u16,
     crowds: Vec<PropCrowd>,
+    /// The scene's pose sharing, for new crowds.
+    sharing: Option<Quantization>,
+    /// Parallel runs each crowd poses in.
+    runs: usize,
 }
 
 impl Props {
-    /// No props yet of kind number `kind`, one crowd per rig.
-    pub(crate) fn new(kind: u16, crowds: Vec<PropCrowd>) -> Self {
-        Self { kind, crowds }
+    /// No props yet of kind number `kind`, one crowd per rig in `rigs`, sharing poses by
+    /// `sharing` in `runs` parallel runs.
+    pub(crate) fn new(kind: u16, rigs: Vec<KindModel>, sharing: Option<Quantization>, runs: usize) -> Self {
+        let mut props = Self { kind, crowds: Vec::new(), sharing, runs };
+        props.crowds = props.empty_crowds(rigs);
+        props
     }
 
     /// Spawns an entity with `components`, showing model `model` of the kind at `placement`
@@ -257,10 +267,16 @@ impl Props {
         self.len() == 0
     }
 
-    /// New, empty crowds for `rigs`, like the current ones (sharing, runs).
-    fn empty_like(&self, rigs: Vec<KindModel>) -> Vec<PropCrowd> {
-        let first = &self.crowds[0];
-        rigs.into_iter().map(|rig| first.empty_like(rig)).collect()
+    /// New, empty crowds for `rigs`.
+    fn empty_crowds(&self, rigs: Vec<KindModel>) -> Vec<PropCrowd> {
+        rigs.into_iter().map(|rig| PropCrowd::new(rig, self.sharing, self.runs)).collect()
+    }
+
+    /// Drops every prop's instance and starts empty crowds for `rigs` (any number, none
+    /// included), for a kind that spawns its props again when its models change (the mod
+    /// lot). The caller despawns the entities that showed the old instances.
+    pub fn replace(&mut self, rigs: Vec<KindModel>) {
+        self.crowds = self.empty_crowds(rigs);
     }
 
     /// Moves every model's instances to the model's new version: one rig per model, in order,
@@ -268,7 +284,7 @@ impl Props {
     /// a varying number calls [`Props::repick`]).
     pub fn recompile(&mut self, rigs: Vec<KindModel>) {
         debug_assert_eq!(rigs.len(), self.crowds.len(), "one new rig per model");
-        let mut next = self.empty_like(rigs);
+        let mut next = self.empty_crowds(rigs);
         for (crowd, old) in next.iter_mut().zip(&self.crowds) {
             crowd.take_instances(old);
         }
@@ -279,7 +295,7 @@ impl Props {
     /// (any number), each showing the model its pick gives among them, in spawn order,
     /// keeping its state, placement and paint.
     pub fn repick(&mut self, world: &mut World, rigs: Vec<KindModel>) {
-        let mut next = self.empty_like(rigs);
+        let mut next = self.empty_crowds(rigs);
         let mut props: Vec<(Entity, ModelPick, PropInstance)> = world
             .query_mut::<(Entity, &ModelPick, &PropInstance)>()
             .into_iter()

@@ -150,8 +150,7 @@ impl Scene {
 
     /// Adds a rigged kind and spawns its props.
     fn add_kind(&mut self, mut kind: Box<dyn PropKind>, models: Vec<KindModel>) {
-        let crowds = models.into_iter().map(|rig| PropCrowd::new(rig, self.config.sharing, self.runs)).collect();
-        let mut props = Props::new(self.kinds.len() as u16, crowds);
+        let mut props = Props::new(self.kinds.len() as u16, models, self.config.sharing, self.runs);
         let (world, town, _) = self.town();
         kind.spawn(world, &town, &mut props);
         let access = kind.access();

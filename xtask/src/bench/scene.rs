@@ -91,15 +91,16 @@ impl Row {
 }
 
 /// The base model of each of the town's kinds, from `assets`, by kind (renderer ids in
-/// registration order, at each asset's units), as the game loads them.
-fn load_models(assets: &Path) -> Result<Vec<PropModel>> {
+/// registration order, at each asset's units; none for the lot), as the game loads them.
+fn load_models(assets: &Path) -> Result<Vec<Vec<PropModel>>> {
     let limits = props_gltf::Limits::default();
     let kinds = props_scene::kinds::town(&SceneConfig::default());
-    let load = |(k, asset): (usize, KindAsset)| -> Result<PropModel> {
-        let path = assets.join(format!("{}.glb", asset.stem));
+    let load = |(k, asset): (usize, KindAsset)| -> Result<Vec<PropModel>> {
+        let Some(stem) = asset.stem else { return Ok(Vec::new()) };
+        let path = assets.join(format!("{stem}.glb"));
         let admitted =
             props_gltf::gate::admit_file(&path, &limits).with_context(|| format!("loading {}", path.display()))?;
-        Ok(PropModel::new(ModelId(k as u32), Arc::new(admitted.import.model)).with_scale(asset.units))
+        Ok(vec![PropModel::new(ModelId(k as u32), Arc::new(admitted.import.model)).with_scale(asset.units)])
     };
     kinds.iter().map(|kind| kind.asset()).enumerate().map(load).collect()
 }
@@ -137,7 +138,7 @@ fn kernel_ns_per_joint(scene: &Scene) -> f64 {
 }
 
 fn measure(
-    models: &[PropModel],
+    models: &[Vec<PropModel>],
     (workload, buses): (&'static str, usize),
     mode: &'static str,
     threads: usize,
@@ -145,7 +146,7 @@ fn measure(
     args: &SceneArgs,
 ) -> Result<Row> {
     let config = SceneConfig { buses, ..config };
-    let kinds = props_scene::kinds::town(&config).into_iter().zip(models.iter().map(|m| vec![m.clone()]));
+    let kinds = props_scene::kinds::town(&config).into_iter().zip(models.iter().cloned());
     let mut scene = Scene::new(config, kinds.collect::<Vec<_>>())?;
     if mode != "exact" {
         let view = OrbitCamera::overview(scene.terrain().flat_radius());

@@ -18,8 +18,6 @@ use crate::models::{KindModel, PropModel};
 #[derive(Clone, Debug)]
 pub struct PropCrowd {
     model: KindModel,
-    /// The scene's pose sharing (quantized for continuous states, exact for discrete ones).
-    sharing: Option<Quantization>,
     program: Program,
     crowd: Crowd,
     /// Each instance's placement, packed as the renderer takes it.
@@ -53,7 +51,7 @@ impl PropCrowd {
         let crowd = Crowd::new(&program, model.layers, mode, radius, runs);
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
-        Self { model, sharing, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses }
+        Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses }
     }
 
     /// The model.
@@ -146,11 +144,6 @@ impl PropCrowd {
     #[must_use]
     pub fn drivers(&self, i: u32) -> &[f32] {
         self.crowd.drivers(i as usize)
-    }
-
-    /// A crowd like this one (sharing, runs) for `model`, with no instances.
-    pub(crate) fn empty_like(&self, model: KindModel) -> Self {
-        Self::new(model, self.sharing, self.crowd.runs())
     }
 
     /// The driver values of instance `i`, to set.

@@ -119,7 +119,7 @@ impl PropKind for Buses {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "bus",
+            stem: Some("bus"),
             units: 1.0,
             drawn_at: 1.0,
             place: "bus routes",

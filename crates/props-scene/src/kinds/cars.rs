@@ -298,7 +298,7 @@ impl PropKind for Cars {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "car",
+            stem: Some("car"),
             units: 1.0,
             drawn_at: 1.0,
             place: "traffic",

@@ -271,7 +271,7 @@ impl PropKind for Foxes {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "Fox",
+            stem: Some("Fox"),
             units: 0.01,
             drawn_at: 1.0,
             place: "parks",

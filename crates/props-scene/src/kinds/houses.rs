@@ -53,7 +53,7 @@ impl PropKind for Houses {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "building",
+            stem: Some("building"),
             units: 1.0,
             drawn_at: 1.0,
             place: "blocks",

@@ -5,6 +5,7 @@ pub mod buses;
 pub mod cars;
 pub mod foxes;
 pub mod houses;
+pub mod lot;
 pub mod street_lamps;
 pub mod traffic_lights;
 pub mod windmills;
@@ -24,5 +25,6 @@ pub fn town(config: &SceneConfig) -> Vec<Box<dyn PropKind>> {
         Box::new(buses::Buses::new(config.buses)),
         Box::new(street_lamps::StreetLamps),
         Box::new(houses::Houses),
+        Box::new(lot::ModLot::default()),
     ]
 }

@@ -46,7 +46,7 @@ impl PropKind for StreetLamps {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "street_lamp",
+            stem: Some("street_lamp"),
             units: 1.0,
             drawn_at: 1.0,
             place: "roadsides",

@@ -90,7 +90,7 @@ impl PropKind for TrafficLights {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "traffic_light",
+            stem: Some("traffic_light"),
             units: 1.0,
             drawn_at: 2.0,
             place: "intersections",

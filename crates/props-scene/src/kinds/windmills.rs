@@ -309,7 +309,7 @@ impl PropKind for Windmills {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "windmill",
+            stem: Some("windmill"),
             units: 1.0,
             drawn_at: 1.0,
             place: "hills",

@@ -34,7 +34,7 @@ impl PropKind for Beacons {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "beacon",
+            stem: Some("beacon"),
             units: 1.0,
             drawn_at: 1.0,
             place: "intersections",
@@ -139,7 +139,7 @@ impl PropKind for Odometers {
 
     fn asset(&self) -> KindAsset {
         KindAsset {
-            stem: "odometer",
+            stem: Some("odometer"),
             units: 1.0,
             drawn_at: 1.0,
             place: "cars",

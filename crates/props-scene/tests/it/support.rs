@@ -32,11 +32,11 @@ impl Models {
             .enumerate()
             .map(|(number, kind)| {
                 let models = match kind.asset().stem {
-                    "windmill" => vec![self.windmill.clone()],
-                    "car" => std::iter::once(self.car.clone()).chain(self.extra_cars.iter().cloned()).collect(),
-                    "traffic_light" => vec![self.traffic_light.clone()],
-                    "Fox" => vec![self.fox.clone()],
-                    "bus" => vec![self.bus.clone()],
+                    Some("windmill") => vec![self.windmill.clone()],
+                    Some("car") => std::iter::once(self.car.clone()).chain(self.extra_cars.iter().cloned()).collect(),
+                    Some("traffic_light") => vec![self.traffic_light.clone()],
+                    Some("Fox") => vec![self.fox.clone()],
+                    Some("bus") => vec![self.bus.clone()],
                     _ => synthetic::model_for(&kind.asset(), ModelId(number as u32))
                         .expect("synthetic models build")
                         .into_iter()
