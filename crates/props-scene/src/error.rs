@@ -92,4 +92,7 @@ pub enum SceneError {
     /// No registered prop kind has this name.
     #[error("no prop kind named `{0}` is registered")]
     NoSuchKind(String),
+    /// The town's ground could not be made into a model.
+    #[error("the town's ground: {0}")]
+    Ground(String),
 }

@@ -30,6 +30,7 @@ mod camera;
 mod clock;
 pub mod config;
 mod error;
+pub mod ground;
 mod kind;
 pub mod kinds;
 mod models;

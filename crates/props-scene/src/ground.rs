@@ -1,0 +1,405 @@
+//! The ground the town stands on, as a static model the renderer draws like any other: the
+//! scene's height field meshed as a grass-coloured grid with a skirt to the horizon, asphalt
+//! strips along every road lane and over the intersections, centre lines, sidewalks, and the
+//! bus stops' yellow markings. Data only: the game uploads it, and builds it again when the
+//! windmills spread beyond it ([`radius_needed`]).
+
+use glam::{Vec2, Vec3};
+use props_anim::{
+    Material, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Topology,
+    Transform,
+};
+
+use crate::error::SceneError;
+use crate::kinds::buses::{BUS_LENGTH, Buses};
+use crate::kinds::windmills::Windmills;
+use crate::scene::Scene;
+use crate::town::roads::{LANE_WIDTH, LaneKind};
+
+/// Grid cells per side of the terrain mesh.
+const CELLS: u32 = 160;
+/// Grass, linear RGBA.
+const GRASS: [f32; 4] = [0.18, 0.36, 0.12, 1.0];
+/// Asphalt, linear RGBA.
+const ASPHALT: [f32; 4] = [0.06, 0.06, 0.07, 1.0];
+/// Road paint, linear RGBA.
+const PAINT: [f32; 4] = [0.75, 0.75, 0.72, 1.0];
+/// Bus-stop yellow, linear RGBA.
+const BUS_STOP: [f32; 4] = [0.85, 0.62, 0.02, 1.0];
+/// A bus stop's kerbside line: width, and how far it reaches beyond a stopped bus at each end,
+/// metres.
+const STOP_LINE: (f32, f32) = (0.3, 1.0);
+/// A bus stop's waiting pad on the sidewalk, at the bus's front door: length along the kerb,
+/// metres (as wide as the sidewalk).
+const STOP_PAD: f32 = 4.0;
+/// Pavement, linear RGBA.
+const PAVEMENT: [f32; 4] = [0.42, 0.41, 0.39, 1.0];
+/// Sidewalks: width and kerb height, metres.
+const SIDEWALK: (f32, f32) = (2.0, 0.12);
+/// Centre-line dashes: length, gap and width, metres.
+const DASH: (f32, f32, f32) = (3.0, 6.0, 0.15);
+/// How far road strips float above the flat town ground, metres (no z-fighting).
+const ROAD_LIFT: f32 = 0.03;
+
+/// Metres of ground beyond the farthest windmill or hill.
+const MARGIN: f32 = 60.0;
+/// How far the grass skirt around the terrain reaches, metres: past the camera's far plane at
+/// its farthest, so the ground meets the sky at the horizon.
+const SKIRT: f32 = 30_000.0;
+
+/// Half-side of the square of ground `scene` needs, metres: past its farthest windmill or
+/// hill by a margin.
+#[must_use]
+pub fn radius_needed(scene: &Scene) -> f32 {
+    let windmills = scene.kind::<Windmills>().map_or(0.0, |mills| mills.extent(scene.world()));
+    windmills.max(scene.terrain().hills_radius()) + MARGIN
+}
+
+/// The ground of `scene`, covering a square of half-side `radius` metres (at least
+/// [`radius_needed`]), one mesh of one primitive per material.
+///
+/// # Errors
+/// Never for a scene built by [`Scene::new`]; [`SceneError::Ground`] names what could not be
+/// built otherwise.
+pub fn model(scene: &Scene, radius: f32) -> Result<Model, SceneError> {
+    let rig = Rig::from_source_nodes(&[SourceNode {
+        name: Some("ground".to_owned()),
+        children: Vec::new(),
+        rest: RestTransform::Trs(Transform::IDENTITY),
+        morph_weights: Vec::new(),
+    }])
+    .map_err(|e| SceneError::Ground(e.to_string()))?;
+    let primitives = vec![
+        terrain(scene, radius),
+        roads(scene),
+        skirt(scene, radius),
+        markings(scene),
+        sidewalks(scene),
+        bus_stops(scene),
+    ];
+    let mesh = Mesh { name: Some("ground".to_owned()), primitives };
+    let material = |name: &str, color| Material {
+        name: Some(name.to_owned()),
+        base_color_factor: color,
+        base_color_texture: None,
+    };
+    Model::new(ModelParts {
+        rig: Some(rig),
+        meshes: vec![mesh],
+        materials: vec![
+            material("grass", GRASS),
+            material("asphalt", ASPHALT),
+            material("marking", PAINT),
+            material("pavement", PAVEMENT),
+            material("bus stop", BUS_STOP),
+        ],
+        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+        ..ModelParts::default()
+    })
+    .map_err(|e| SceneError::Ground(e.to_string()))
+}
+
+/// The height field as a `CELLS` x `CELLS` grid with normals from central differences.
+fn terrain(scene: &Scene, radius: f32) -> Primitive {
+    let terrain = scene.terrain();
+    let step = 2.0 * radius / CELLS as f32;
+    let at = |i: u32, j: u32| Vec2::new(-radius + i as f32 * step, -radius + j as f32 * step);
+    let mut positions = Vec::with_capacity(((CELLS + 1) * (CELLS + 1)) as usize);
+    let mut normals = Vec::with_capacity(positions.capacity());
+    for j in 0..=CELLS {
+        for i in 0..=CELLS {
+            let p = at(i, j);
+            positions.push(Vec3::new(p.x, terrain.height(p), p.y));
+            let dx = terrain.height(p + Vec2::X * step) - terrain.height(p - Vec2::X * step);
+            let dz = terrain.height(p + Vec2::Y * step) - terrain.height(p - Vec2::Y * step);
+            normals.push(Vec3::new(-dx, 2.0 * step, -dz).normalize());
+        }
+    }
+    let row = CELLS + 1;
+    let mut indices = Vec::with_capacity((CELLS * CELLS * 6) as usize);
+    for j in 0..CELLS {
+        for i in 0..CELLS {
+            let a = j * row + i;
+            // Counter-clockwise seen from above (+Y).
+            indices.extend_from_slice(&[a, a + row, a + 1, a + 1, a + row, a + row + 1]);
+        }
+    }
+    primitive(positions, normals, indices, 0)
+}
+
+/// Grass from the terrain's edge out to [`SKIRT`]: each edge vertex carried outwards along
+/// its direction from the centre at its height, so the ring joins the terrain without a gap.
+fn skirt(scene: &Scene, radius: f32) -> Primitive {
+    let terrain = scene.terrain();
+    let step = 2.0 * radius / CELLS as f32;
+    // The terrain's edge, counter-clockwise seen from above: bottom, right, top, left sides.
+    let edge: Vec<Vec2> = (0..4 * CELLS)
+        .map(|k| {
+            let (side, i) = (k / CELLS, (k % CELLS) as f32 * step);
+            match side {
+                0 => Vec2::new(-radius + i, -radius),
+                1 => Vec2::new(radius, -radius + i),
+                2 => Vec2::new(radius - i, radius),
+                _ => Vec2::new(-radius, radius - i),
+            }
+        })
+        .collect();
+    let (mut positions, mut indices) = (Vec::with_capacity(edge.len() * 2), Vec::with_capacity(edge.len() * 6));
+    for p in &edge {
+        let height = terrain.height(*p);
+        positions.push(Vec3::new(p.x, height, p.y));
+        let far = *p * (SKIRT / p.length().max(1.0));
+        positions.push(Vec3::new(far.x, height, far.y));
+    }
+    let count = edge.len() as u32;
+    for k in 0..count {
+        let (a, b) = (2 * k, 2 * ((k + 1) % count));
+        // Inner a, b; outer a + 1, b + 1; counter-clockwise seen from above.
+        indices.extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
+    }
+    let normals = vec![Vec3::Y; positions.len()];
+    primitive(positions, normals, indices, 0)
+}
+
+/// Sidewalks along the outer edge of every road lane (up to the intersections, where the lanes
+/// end): a raised strip with its kerb face towards the road.
+fn sidewalks(scene: &Scene) -> Primitive {
+    let (mut positions, mut normals, mut indices) = (Vec::new(), Vec::new(), Vec::new());
+    let (width, kerb) = SIDEWALK;
+    let at = |p: Vec2, y: f32| Vec3::new(p.x, y, p.y);
+    for lane in scene.roads().lanes().iter().filter(|l| matches!(l.kind(), LaneKind::Road { .. })) {
+        for pair in lane.points().windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let Some(direction) = (b - a).try_normalize() else { continue };
+            // The lane's outer side (away from the lane the other way).
+            let out = direction.perp();
+            let (inner, outer) = (out * (LANE_WIDTH * 0.5), out * (LANE_WIDTH * 0.5 + width));
+            let base = positions.len() as u32;
+            positions.extend([at(a + inner, kerb), at(a + outer, kerb), at(b + inner, kerb), at(b + outer, kerb)]);
+            normals.extend([Vec3::Y; 4]);
+            positions.extend([
+                at(a + inner, ROAD_LIFT),
+                at(a + inner, kerb),
+                at(b + inner, ROAD_LIFT),
+                at(b + inner, kerb),
+            ]);
+            let face = -Vec3::new(out.x, 0.0, out.y);
+            normals.extend([face; 4]);
+            for quad in [base, base + 4] {
+                indices.extend_from_slice(&[quad, quad + 1, quad + 2, quad + 2, quad + 1, quad + 3]);
+                indices.extend_from_slice(&[quad, quad + 2, quad + 1, quad + 2, quad + 3, quad + 1]);
+            }
+        }
+    }
+    primitive(positions, normals, indices, 3)
+}
+
+/// Every bus stop ([`Buses::stops`]): a yellow line along the kerb where a stopped bus stands,
+/// a little above the asphalt, and a yellow waiting pad on the sidewalk at its front door.
+fn bus_stops(scene: &Scene) -> Primitive {
+    let (mut positions, mut indices) = (Vec::new(), Vec::new());
+    let (width, beyond) = STOP_LINE;
+    let kerb = SIDEWALK.1 + ROAD_LIFT;
+    let mut quad = |corners: [Vec3; 4]| {
+        let base = positions.len() as u32;
+        positions.extend(corners);
+        indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+        indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+    };
+    for (lane, front) in scene.kind::<Buses>().into_iter().flat_map(Buses::stops) {
+        let lane = scene.roads().lane(lane);
+        let ((a, direction), (b, _)) = (lane.sample(front - BUS_LENGTH - beyond), lane.sample(front + beyond));
+        let out = direction.perp();
+        let (edge, inside) = (out * (LANE_WIDTH * 0.5), out * (LANE_WIDTH * 0.5 - width));
+        let on_road = |p: Vec2| Vec3::new(p.x, ROAD_LIFT * 2.0, p.y);
+        quad([a + inside, a + edge, b + inside, b + edge].map(on_road));
+        let (c, _) = lane.sample(front - STOP_PAD);
+        let pad = out * (LANE_WIDTH * 0.5 + SIDEWALK.0);
+        let on_pavement = |p: Vec2| Vec3::new(p.x, kerb + 0.01, p.y);
+        quad([c + edge, c + pad, b + edge, b + pad].map(on_pavement));
+    }
+    let normals = vec![Vec3::Y; positions.len()];
+    primitive(positions, normals, indices, 4)
+}
+
+/// Dashed centre lines: along the left edge of every road lane (where the lane the other way
+/// begins), a little above the asphalt.
+fn markings(scene: &Scene) -> Primitive {
+    let (mut positions, mut indices) = (Vec::new(), Vec::new());
+    let (dash, gap, width) = DASH;
+    let lift = |p: Vec2| Vec3::new(p.x, ROAD_LIFT * 2.0, p.y);
+    for lane in scene.roads().lanes().iter().filter(|l| matches!(l.kind(), LaneKind::Road { .. })) {
+        let mut along = gap * 0.5;
+        while along + dash <= lane.length() {
+            let ((a, direction), (b, _)) = (lane.sample(along), lane.sample(along + dash));
+            let left = -direction.perp() * (LANE_WIDTH * 0.5);
+            let side = direction.perp() * (width * 0.5);
+            let base = positions.len() as u32;
+            positions.extend([a + left - side, a + left + side, b + left - side, b + left + side].map(lift));
+            indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+            indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+            along += dash + gap;
+        }
+    }
+    let normals = vec![Vec3::Y; positions.len()];
+    primitive(positions, normals, indices, 2)
+}
+
+/// A flat strip `LANE_WIDTH` wide along every lane's polyline, and a square over every
+/// intersection (its turning lanes alone leave grass between their curves).
+fn roads(scene: &Scene) -> Primitive {
+    let (mut positions, mut indices) = (Vec::new(), Vec::new());
+    let lift = |p: Vec2| Vec3::new(p.x, ROAD_LIFT, p.y);
+    for intersection in scene.roads().intersections() {
+        let centre = intersection.centre();
+        // Half its side: where its approach lanes end (their stop lines), plus half a lane.
+        let ends = intersection.approaches().iter().flatten().filter_map(|&l| scene.roads().lane(l).points().last());
+        let half = ends.map(|end| (*end - centre).abs().max_element()).fold(0.0, f32::max) + LANE_WIDTH * 0.5;
+        let base = positions.len() as u32;
+        positions.extend(
+            [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)].map(|(x, z)| lift(centre + Vec2::new(x, z) * half)),
+        );
+        indices.extend_from_slice(&[base, base + 2, base + 1, base + 1, base + 2, base + 3]);
+    }
+    for lane in scene.roads().lanes() {
+        for pair in lane.points().windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let Some(direction) = (b - a).try_normalize() else { continue };
+            let side = direction.perp() * (LANE_WIDTH * 0.5);
+            let base = positions.len() as u32;
+            positions.extend([lift(a - side), lift(a + side), lift(b - side), lift(b + side)]);
+            // Both windings, so the strip shows whichever way the lane runs.
+            indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+            indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+        }
+    }
+    let normals = vec![Vec3::Y; positions.len()];
+    primitive(positions, normals, indices, 1)
+}
+
+fn primitive(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, material: u32) -> Primitive {
+    Primitive {
+        topology: Topology::Triangles,
+        positions,
+        normals,
+        uv0: Vec::new(),
+        colors: Vec::new(),
+        influences: None,
+        indices,
+        morph_targets: Vec::new(),
+        material: Some(material),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ground_follows_the_terrain_and_has_roads() {
+        let config = crate::SceneConfig { windmills: 10, ..Default::default() };
+        let scene = Scene::new(config, crate::synthetic::town(&config).expect("synthetic models")).expect("scene");
+        let model = model(&scene, 500.0).expect("ground builds");
+        let mesh = &model.meshes()[0];
+        let terrain = &mesh.primitives[0];
+        assert_eq!(terrain.positions.len(), ((CELLS + 1) * (CELLS + 1)) as usize);
+        for p in &terrain.positions {
+            assert_eq!(p.y, scene.terrain().height(Vec2::new(p.x, p.z)));
+        }
+        assert!(terrain.normals.iter().all(|n| n.y > 0.0 && n.is_normalized()));
+        assert!(!mesh.primitives[1].indices.is_empty(), "the road network has lanes");
+        // The skirt starts on the terrain's edge, at its height, and reaches the horizon.
+        let skirt = &mesh.primitives[2];
+        for pair in skirt.positions.chunks_exact(2) {
+            let (inner, outer) = (pair[0], pair[1]);
+            assert!((inner.x.abs().max(inner.z.abs()) - 500.0).abs() < 1e-2, "{inner} on the edge");
+            assert_eq!(inner.y, scene.terrain().height(Vec2::new(inner.x, inner.z)));
+            assert!(Vec2::new(outer.x, outer.z).length() > 25_000.0 && outer.y == inner.y);
+        }
+        assert_eq!(model.palette_len(), 1);
+    }
+
+    /// Whether the asphalt triangles cover `point` (x, z).
+    fn covered(roads: &Primitive, point: Vec2) -> bool {
+        roads.indices.chunks_exact(3).any(|t| {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| {
+                let p = roads.positions[i as usize];
+                Vec2::new(p.x, p.z)
+            });
+            let side = |p: Vec2, q: Vec2| (q - p).perp_dot(point - p);
+            let (d1, d2, d3) = (side(a, b), side(b, c), side(c, a));
+            !((d1 < 0.0 || d2 < 0.0 || d3 < 0.0) && (d1 > 0.0 || d2 > 0.0 || d3 > 0.0))
+        })
+    }
+
+    /// No grass shows through an intersection: every point of every intersection's box (to a
+    /// quarter metre) lies on asphalt, as do the lanes' centre lines.
+    #[test]
+    fn intersections_and_lanes_are_covered_with_asphalt() {
+        let config = crate::SceneConfig { windmills: 0, ..Default::default() };
+        let scene = Scene::new(config, crate::synthetic::town(&config).expect("synthetic models")).expect("scene");
+        let model = model(&scene, 500.0).expect("ground builds");
+        let roads = &model.meshes()[0].primitives[1];
+        let mut checked = 0;
+        for intersection in scene.roads().intersections() {
+            let centre = intersection.centre();
+            let ends =
+                intersection.approaches().iter().flatten().filter_map(|&l| scene.roads().lane(l).points().last());
+            let half = ends.map(|end| (*end - centre).abs().max_element()).fold(0.0, f32::max);
+            assert!(half > LANE_WIDTH, "an intersection is wider than a lane");
+            for i in -8..=8 {
+                for j in -8..=8 {
+                    let point = centre + Vec2::new(i as f32, j as f32) * (half / 8.0);
+                    assert!(covered(roads, point), "grass at {point} in the intersection at {centre}");
+                    checked += 1;
+                }
+            }
+        }
+        for lane in scene.roads().lanes() {
+            for point in lane.points() {
+                assert!(covered(roads, *point), "grass under the lane at {point}");
+            }
+        }
+        assert!(checked > 1000, "{checked} points");
+        // The centre-line dashes lie on the asphalt, one every 9 m of road.
+        let markings = &model.meshes()[0].primitives[3];
+        assert!(markings.positions.iter().all(|p| covered(roads, Vec2::new(p.x, p.z))), "paint off the road");
+        let road_length: f32 = scene
+            .roads()
+            .lanes()
+            .iter()
+            .filter(|l| matches!(l.kind(), LaneKind::Road { .. }))
+            .map(|l| l.length())
+            .sum();
+        let dashes = markings.positions.len() / 4;
+        // Sidewalks run beside the lanes, never over one, and do not cross the intersections.
+        let sidewalks = &model.meshes()[0].primitives[4];
+        assert!(!sidewalks.indices.is_empty());
+        for p in &sidewalks.positions {
+            let p = Vec2::new(p.x, p.z);
+            for lane in scene.roads().lanes().iter().filter(|l| matches!(l.kind(), LaneKind::Road { .. })) {
+                for point in lane.points() {
+                    assert!(point.distance(p) >= LANE_WIDTH * 0.5 - 1e-3, "a sidewalk over the lane at {point}");
+                }
+            }
+        }
+        assert!((dashes as f32 - road_length / 9.0).abs() < road_length / 9.0 * 0.1 + 10.0, "{dashes} dashes");
+    }
+
+    /// Every bus stop is marked: a kerbside line on the asphalt, and a pad beside the lane.
+    #[test]
+    fn bus_stops_are_marked_on_the_kerb_side() {
+        let config = crate::SceneConfig { windmills: 0, buses: 1, ..Default::default() };
+        let scene = Scene::new(config, crate::synthetic::town(&config).expect("synthetic models")).expect("scene");
+        let model = model(&scene, 500.0).expect("ground builds");
+        let (roads, stops) = (&model.meshes()[0].primitives[1], &model.meshes()[0].primitives[5]);
+        let count = scene.kind::<Buses>().expect("buses").stops().count();
+        assert!(count > 0);
+        assert_eq!(stops.positions.len(), count * 8, "a line and a pad per stop");
+        for marking in stops.positions.chunks_exact(8) {
+            let (line, pad) = marking.split_at(4);
+            assert!(line.iter().all(|p| covered(roads, Vec2::new(p.x, p.z))), "a stop line off the road");
+            assert!(pad.iter().all(|p| p.y > SIDEWALK.1), "the pad lies on the sidewalk");
+        }
+    }
+}
