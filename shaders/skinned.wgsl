@@ -1,5 +1,5 @@
-// Linear blend skinning of instanced meshes, with one directional light and ambient.
-// Prepended: globals.wgsl, then a palette accessor `joint_matrix(index) -> mat3x4<f32>`
+// Linear blend skinning of instanced meshes: morph targets, then skinning, then the
+// instance's placement. Shaded by shading.wgsl, appended. Prepended: globals.wgsl, then a palette accessor `joint_matrix(index) -> mat3x4<f32>`
 // (palette_storage.wgsl or palette_texture.wgsl) and accessors of the model's per-vertex
 // tables, `extra_influence(index) -> vec2<u32>` and `morph_delta(index) -> vec4<f32>`
 // (vertex_tables_storage.wgsl or vertex_tables_texture.wgsl). `vec4(p, 1.0) * m` with m: mat3x4 gives the
@@ -28,17 +28,8 @@ struct Draw {
     vertex_base: u32,
 };
 
-struct Material {
-    base_color: vec4<f32>,
-    // x: 1 for a material named `paint`, which an instance's tint paints over.
-    params: vec4<f32>,
-};
-
 @group(0) @binding(2) var<uniform> window: Window;
 @group(1) @binding(0) var<uniform> draw: Draw;
-@group(2) @binding(0) var<uniform> material: Material;
-@group(2) @binding(1) var base_color_texture: texture_2d<f32>;
-@group(2) @binding(2) var base_color_sampler: sampler;
 
 struct VertexInput {
     @location(0) position: vec3<f32>,
@@ -52,6 +43,10 @@ struct VertexInput {
     @location(11) extra: vec2<u32>,
     // COLOR_0 (white without one), multiplying the material's base colour.
     @location(12) color: vec4<f32>,
+    // UV channel 1 (the second TEXCOORD set its material reads).
+    @location(14) uv1: vec2<f32>,
+    // TANGENT (xyz, w the bitangent's sign), zero without one.
+    @location(15) tangent: vec4<f32>,
 };
 
 struct InstanceInput {
@@ -68,9 +63,12 @@ struct InstanceInput {
 struct VertexOutput {
     @builtin(position) clip_position: vec4<f32>,
     @location(0) world_normal: vec3<f32>,
-    @location(1) uv: vec2<f32>,
+    @location(1) uv0: vec2<f32>,
     @location(2) color: vec4<f32>,
     @location(3) tint: vec4<f32>,
+    @location(4) uv1: vec2<f32>,
+    @location(5) world_position: vec3<f32>,
+    @location(6) world_tangent: vec4<f32>,
 };
 
 // Four inline influences; zero weights are skipped.
@@ -112,6 +110,13 @@ struct Morphed {
     normal: vec3<f32>,
 };
 
+// A tangent frame in model space.
+struct Frame {
+    position: vec3<f32>,
+    normal: vec3<f32>,
+    tangent: vec3<f32>,
+};
+
 // The vertex with the morph targets applied (base + sum of weight x delta), before skinning.
 fn morph(vertex: VertexInput, vertex_index: u32, instance_base: u32) -> Morphed {
     var out = Morphed(vertex.position, vertex.normal);
@@ -127,15 +132,20 @@ fn morph(vertex: VertexInput, vertex_index: u32, instance_base: u32) -> Morphed 
     return out;
 }
 
-// Model space to clip space, for both entry points.
-fn to_clip(model_position: vec3<f32>, model_normal: vec3<f32>, vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
+// Model space to clip space, for both entry points. Normals and tangents are carried by the
+// same matrices as positions (uniform scales: the renderer's instances and glTF's skins).
+fn to_clip(frame: Frame, vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
     let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
-    let world_position = vec4<f32>(model_position, 1.0) * model;
-    let world_normal = vec4<f32>(model_normal, 0.0) * model;
+    let world_position = vec4<f32>(frame.position, 1.0) * model;
+    let world_normal = vec4<f32>(frame.normal, 0.0) * model;
+    let world_tangent = vec4<f32>(frame.tangent, 0.0) * model;
     var out: VertexOutput;
     out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
+    out.world_position = world_position;
     out.world_normal = normalize(world_normal);
-    out.uv = vertex.uv;
+    out.world_tangent = vec4<f32>(world_tangent, vertex.tangent.w);
+    out.uv0 = vertex.uv;
+    out.uv1 = vertex.uv1;
     out.color = vertex.color;
     out.tint = instance.tint;
     return out;
@@ -155,27 +165,17 @@ fn vs_main(@builtin(vertex_index) vertex_index: u32, vertex: VertexInput, instan
     if (weight_sum != 1.0 && weight_sum > 0.0) {
         skin = skin * (1.0 / weight_sum);
     }
-    let model_position = vec4<f32>(morphed.position, 1.0) * skin;
-    let model_normal = vec4<f32>(morphed.normal, 0.0) * skin;
-    return to_clip(model_position, model_normal, vertex, instance);
+    let position = vec4<f32>(morphed.position, 1.0) * skin;
+    let normal = vec4<f32>(morphed.normal, 0.0) * skin;
+    // Morph targets move normals, not tangents: the tangent is made orthogonal to the morphed
+    // normal again (Gram-Schmidt) in the fragment shader.
+    let tangent = vec4<f32>(vertex.tangent.xyz, 0.0) * skin;
+    return to_clip(Frame(position, normal, tangent), vertex, instance);
 }
 
 // Without skinning: every mesh in its bind pose, no palette read, no morph. A debug view, and the
 // baseline `cargo xtask bench render` compares skinning against.
 @vertex
 fn vs_unskinned(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
-    return to_clip(vertex.position, vertex.normal, vertex, instance);
-}
-
-@fragment
-fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
-    // The tint is sRGB-encoded; the base colour is linear.
-    let paint = pow(in.tint.rgb, vec3<f32>(2.2));
-    let base = vec4<f32>(mix(material.base_color.rgb, paint, in.tint.a * material.params.x), material.base_color.a);
-    let albedo = base * in.color * textureSample(base_color_texture, base_color_sampler, in.uv);
-    // Two-sided: thin parts (blades, leaves) read from behind too.
-    let n = normalize(in.world_normal);
-    let diffuse = abs(dot(n, globals.light_direction.xyz));
-    let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);
-    return vec4<f32>(lit, albedo.a);
+    return to_clip(Frame(vertex.position, vertex.normal, vertex.tangent.xyz), vertex, instance);
 }

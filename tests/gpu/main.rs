@@ -4,6 +4,7 @@
 mod goldens;
 mod morph;
 mod palette_paths;
+mod references;
 mod skinning;
 mod textures;
 mod tint;

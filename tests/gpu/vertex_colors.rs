@@ -1,6 +1,7 @@
 //! `COLOR_0` multiplies the material's base colour (glTF 2.0, 3.9.2): a model whose quads are
 //! coloured red, blue and blue by vertex colours in three encodings draws them so, the last
-//! one at half the intensity of the second under its grey (0.5) material.
+//! one at half the intensity of the second under its grey (0.5) material. Lit by an ambient
+//! light of pi alone (diffuse only, no specular), a surface shows its diffuse colour.
 
 use glam::{Vec3, Vec4};
 use props_tests::scene::{self, IMAGE_SIZE, Scene};
@@ -27,7 +28,14 @@ fn vertex_colours_multiply_the_base_colour() {
     // Straight on: every quad faces the camera, so all three are lit alike.
     let camera = scene::camera(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO);
     let instances = vec![(scene::at(Vec3::ZERO), scene::palette(&model, &pose))];
-    let (image, _) = scene::render(&gpu, &mut renderer, &Scene { camera, models: vec![(handle, instances)] });
+    let light = props_render::Light {
+        color: Vec3::ZERO,
+        ambient: Vec3::splat(std::f32::consts::PI),
+        sky: 0.0,
+        ..Default::default()
+    };
+    let scene = Scene { camera, models: vec![(handle, instances)] };
+    let (image, _) = scene::render_lit(&gpu, &mut renderer, &scene, (light, &[]));
     let pixel = |centre: Vec3| {
         let clip = camera.view_projection * centre.extend(1.0);
         let ndc = clip.truncate() / clip.w;

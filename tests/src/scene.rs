@@ -127,6 +127,19 @@ pub fn render_with_lines(
     scene: &Scene,
     lines: &[props_render::DebugLine],
 ) -> (image::RgbaImage, FrameStats) {
+    render_lit(gpu, renderer, scene, (Light::default(), lines))
+}
+
+/// [`render`] under `light`, with `lines` drawn over the scene.
+///
+/// # Panics
+/// If the readback fails.
+pub fn render_lit(
+    gpu: &GpuContext,
+    renderer: &mut Renderer,
+    scene: &Scene,
+    (light, lines): (Light, &[props_render::DebugLine]),
+) -> (image::RgbaImage, FrameStats) {
     let (mut palettes, mut instances, mut batches) = (Vec::new(), Vec::new(), Vec::new());
     for (model, model_instances) in &scene.models {
         let first = instances.len() as u32;
@@ -138,7 +151,7 @@ pub fn render_with_lines(
     }
     let frame = Frame {
         camera: scene.camera,
-        light: Light::default(),
+        light,
         clear_color: SKY,
         palettes: &palettes,
         instances: &instances,

@@ -12,6 +12,7 @@ mod check_assets;
 mod fuzz;
 mod pose;
 mod preview;
+mod render;
 mod test_models;
 mod thumbnails;
 
@@ -65,6 +66,9 @@ enum Command {
     /// One thumbnail PNG per model, framed by its bounds over its clips, and an `index.html`
     /// contact sheet with clips, joints, triangles and checker status.
     Thumbnails(thumbnails::ThumbnailArgs),
+    /// One model, one frame, drawn by the game's renderer under an exactly defined scene
+    /// (framing, sun, ambient, sky, background), as three.js's reference renders are.
+    Render(render::RenderArgs),
     /// Regenerate the demo's base models into `assets/`.
     GenAssets {
         /// Output folder.
@@ -87,6 +91,7 @@ fn main() -> Result<()> {
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Thumbnails(args) => thumbnails::run(&args),
         Command::Preview(args) => preview::run(&args),
+        Command::Render(args) => render::run(&args),
         Command::GenBrokenModels { out } => {
             for path in broken_models::generate(&out)? {
                 println!("wrote {}", path.display());

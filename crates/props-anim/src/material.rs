@@ -1,19 +1,204 @@
-//! Materials and decoded images.
+//! Materials as glTF 2.0 defines them (metallic-roughness PBR, alpha modes, double-sided,
+//! emissive with `KHR_materials_emissive_strength`, `KHR_materials_unlit`), the textures they
+//! sample (with their samplers, UV channel and `KHR_texture_transform`) and decoded images.
 
-/// A simple unlit-or-lambert material: base color factor times an optional texture.
+/// How texture coordinates outside `[0, 1]` wrap, per axis (glTF sampler `wrapS` / `wrapT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Wrap {
+    /// Repeat (the glTF default).
+    #[default]
+    Repeat,
+    /// Clamp to the edge texel.
+    ClampToEdge,
+    /// Repeat, mirrored every other time.
+    MirroredRepeat,
+}
+
+/// Texel filtering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Filter {
+    /// The nearest texel.
+    Nearest,
+    /// Linear interpolation (the default where a file says nothing).
+    #[default]
+    Linear,
+}
+
+/// How a texture is sampled, as the file's sampler says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sampler {
+    /// Wrapping along U.
+    pub wrap_s: Wrap,
+    /// Wrapping along V.
+    pub wrap_t: Wrap,
+    /// Magnification filter.
+    pub mag_filter: Filter,
+    /// Minification filter within a mip level.
+    pub min_filter: Filter,
+    /// Filtering between mip levels; `None` samples the largest level only (glTF's `NEAREST`
+    /// and `LINEAR` minification filters).
+    pub mipmap_filter: Option<Filter>,
+}
+
+/// `KHR_texture_transform`: texture coordinates scaled, then rotated, then offset
+/// (`uv' = T * R * S * uv`), the rotation turning the image counter-clockwise as it appears
+/// with V down: `u' = cos * u + sin * v`, `v' = -sin * u + cos * v` (what Khronos's
+/// TextureTransformTest marks correct).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextureTransform {
+    /// Added last, in UV units.
+    pub offset: [f32; 2],
+    /// Counter-clockwise rotation of the UVs about the origin, radians.
+    pub rotation: f32,
+    /// Applied first, per axis.
+    pub scale: [f32; 2],
+}
+
+impl Default for TextureTransform {
+    fn default() -> Self {
+        Self { offset: [0.0; 2], rotation: 0.0, scale: [1.0; 2] }
+    }
+}
+
+impl TextureTransform {
+    /// The transform as the two rows of a 2x3 affine matrix: `u' = r0 . (u, v, 1)`,
+    /// `v' = r1 . (u, v, 1)`.
+    #[must_use]
+    pub fn rows(&self) -> [[f32; 3]; 2] {
+        let (sin, cos) = self.rotation.sin_cos();
+        let [sx, sy] = self.scale;
+        let [ox, oy] = self.offset;
+        [[cos * sx, sin * sy, ox], [-sin * sx, cos * sy, oy]]
+    }
+}
+
+/// A material's texture: which image, how it is sampled, from which of the primitive's UV
+/// channels, transformed how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextureRef {
+    /// Index into [`crate::Model::images`].
+    pub image: u32,
+    /// How it is sampled.
+    pub sampler: Sampler,
+    /// The UV channel it reads: 0 for [`crate::Primitive::uv0`], 1 for
+    /// [`crate::Primitive::uv1`] (the importer maps the glTF `TEXCOORD_n` sets a material uses
+    /// onto these two).
+    pub channel: u32,
+    /// `KHR_texture_transform`, identity without one.
+    pub transform: TextureTransform,
+}
+
+impl TextureRef {
+    /// Image `image`, sampled with the glTF defaults, from UV channel 0, untransformed.
+    #[must_use]
+    pub fn new(image: u32) -> Self {
+        Self { image, sampler: Sampler::default(), channel: 0, transform: TextureTransform::default() }
+    }
+}
+
+/// How a material's alpha is used.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum AlphaMode {
+    /// Alpha is ignored: fully opaque.
+    #[default]
+    Opaque,
+    /// Fragments with alpha below the cutoff are discarded; the rest are opaque.
+    Mask {
+        /// glTF `alphaCutoff` (0.5 by default).
+        cutoff: f32,
+    },
+    /// Alpha-blended over what is behind, drawn after everything opaque.
+    Blend,
+}
+
+/// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
+/// emission, alpha and sidedness.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
     pub name: Option<String>,
     /// Linear RGBA factor.
     pub base_color_factor: [f32; 4],
-    /// Index into [`crate::Model::images`] of the sRGB base color texture, if any.
-    pub base_color_texture: Option<u32>,
+    /// The sRGB base colour (and alpha) texture, if any.
+    pub base_color_texture: Option<TextureRef>,
+    /// Metalness, 0 to 1.
+    pub metallic_factor: f32,
+    /// Perceptual roughness, 0 to 1.
+    pub roughness_factor: f32,
+    /// Linear texture: roughness in G, metalness in B, multiplying the factors.
+    pub metallic_roughness_texture: Option<TextureRef>,
+    /// Tangent-space normal map (linear), if any.
+    pub normal_texture: Option<TextureRef>,
+    /// Scale of the normal map's X and Y.
+    pub normal_scale: f32,
+    /// Ambient occlusion in R (linear), if any.
+    pub occlusion_texture: Option<TextureRef>,
+    /// How much the occlusion applies, 0 to 1.
+    pub occlusion_strength: f32,
+    /// Linear RGB emission factor.
+    pub emissive_factor: [f32; 3],
+    /// `KHR_materials_emissive_strength` (1 without it): multiplies the emission.
+    pub emissive_strength: f32,
+    /// The sRGB emissive texture, if any.
+    pub emissive_texture: Option<TextureRef>,
+    /// How alpha is used.
+    pub alpha_mode: AlphaMode,
+    /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
+    pub double_sided: bool,
+    /// `KHR_materials_unlit`: the base colour as it is, no lighting.
+    pub unlit: bool,
 }
 
 impl Default for Material {
+    /// glTF's defaults: white, fully metallic and rough, no texture, opaque, single-sided.
     fn default() -> Self {
-        Self { name: None, base_color_factor: [1.0; 4], base_color_texture: None }
+        Self {
+            name: None,
+            base_color_factor: [1.0; 4],
+            base_color_texture: None,
+            metallic_factor: 1.0,
+            roughness_factor: 1.0,
+            metallic_roughness_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
+            occlusion_texture: None,
+            occlusion_strength: 1.0,
+            emissive_factor: [0.0; 3],
+            emissive_strength: 1.0,
+            emissive_texture: None,
+            alpha_mode: AlphaMode::Opaque,
+            double_sided: false,
+            unlit: false,
+        }
+    }
+}
+
+impl Material {
+    /// A rough, non-metallic material of linear colour `rgba` named `name`: what built-in
+    /// models (the ground, stand-ins) use.
+    #[must_use]
+    pub fn matte(name: &str, rgba: [f32; 4]) -> Self {
+        Self {
+            name: Some(name.to_owned()),
+            base_color_factor: rgba,
+            metallic_factor: 0.0,
+            roughness_factor: 0.9,
+            ..Self::default()
+        }
+    }
+
+    /// Every texture the material samples, in slot order (base colour, metallic-roughness,
+    /// normal, occlusion, emissive).
+    pub fn textures(&self) -> impl Iterator<Item = &TextureRef> {
+        [
+            &self.base_color_texture,
+            &self.metallic_roughness_texture,
+            &self.normal_texture,
+            &self.occlusion_texture,
+            &self.emissive_texture,
+        ]
+        .into_iter()
+        .flatten()
     }
 }
 

@@ -159,8 +159,8 @@ impl Model {
         if let Some(index) = materials_used.into_iter().find(|&i| i as usize >= materials.len()) {
             return Err(ModelError::MissingAsset { what: "material", index });
         }
-        if let Some(index) = materials.iter().filter_map(|m| m.base_color_texture).find(|&i| i as usize >= images.len())
-        {
+        let textures = materials.iter().flat_map(Material::textures);
+        if let Some(index) = textures.map(|t| t.image).find(|&i| i as usize >= images.len()) {
             return Err(ModelError::MissingAsset { what: "image", index });
         }
         for (instance, placed) in light_instances.iter().enumerate() {
@@ -269,6 +269,8 @@ impl Model {
                 bytes(&p.positions)
                     + bytes(&p.normals)
                     + bytes(&p.uv0)
+                    + bytes(&p.uv1)
+                    + bytes(&p.tangents)
                     + bytes(&p.colors)
                     + bytes(&p.indices)
                     + influences

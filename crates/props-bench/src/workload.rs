@@ -130,6 +130,8 @@ pub fn morph_grid(side: usize, targets: usize) -> Model {
         normals: vec![Vec3::Y; positions.len()],
         positions,
         uv0: Vec::new(),
+        uv1: Vec::new(),
+        tangents: Vec::new(),
         colors: Vec::new(),
         influences: None,
         indices,

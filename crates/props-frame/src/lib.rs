@@ -24,6 +24,8 @@ pub struct ModelId(pub u32);
 pub struct Camera {
     /// Projection times view, with wgpu's 0..1 depth range.
     pub view_projection: Mat4,
+    /// Where it stands, world space (for specular highlights and reflections).
+    pub eye: Vec3,
 }
 
 impl Camera {
@@ -32,27 +34,34 @@ impl Camera {
     #[must_use]
     pub fn look_at(eye: Vec3, target: Vec3, vertical_fov: f32, aspect: f32, (near, far): (f32, f32)) -> Self {
         let projection = glam::camera::rh::proj::directx::perspective(vertical_fov, aspect, near, far);
-        Self { view_projection: projection * glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y) }
+        Self { view_projection: projection * glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y), eye }
     }
 }
 
-/// One directional light plus ambient.
+/// The light of a frame, in physical units: the sun (a directional light), an ambient term and
+/// the sky's image-based light. A Lambertian surface of albedo `a` facing the sun returns
+/// `a / pi * color`; the ambient adds `a / pi * ambient`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Light {
-    /// Unit direction towards the light, world space.
+    /// Unit direction towards the sun, world space.
     pub direction: Vec3,
-    /// Linear colour times intensity.
+    /// Linear colour times intensity (the irradiance on a surface facing the sun).
     pub color: Vec3,
-    /// Linear ambient colour.
+    /// Linear ambient light, diffuse only.
     pub ambient: Vec3,
+    /// How strongly the sky lights the scene (its diffuse irradiance and prefiltered
+    /// reflections); 0 for none.
+    pub sky: f32,
 }
 
 impl Default for Light {
+    /// The town's day: a warm sun high in the south-east and the blue sky's light.
     fn default() -> Self {
         Self {
             direction: Vec3::new(0.4, 0.8, 0.45).normalize(),
-            color: Vec3::splat(0.85),
-            ambient: Vec3::new(0.28, 0.3, 0.36),
+            color: Vec3::new(3.0, 2.85, 2.6),
+            ambient: Vec3::ZERO,
+            sky: 1.0,
         }
     }
 }

@@ -122,7 +122,8 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let (clips, clip_sources) =
         animation::import_clips(&document, &rig, &accessors, limits, &mut warnings, &mut drops)?;
     let images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget };
-    let (materials, images) = material::import_materials(root, &images, &mut warnings, &mut drops)?;
+    let material::Materials { materials, images } =
+        material::import_materials(root, &images, &mut warnings, &mut drops)?;
     let scene_nodes = scene::reachable_nodes(root);
     let instances = scene::instances(root, &rig, &scene_nodes, &instancing);
     let (lights, light_instances) = lights::import_lights(root, &rig, &scene_nodes, &mut warnings);

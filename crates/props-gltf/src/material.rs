@@ -1,23 +1,25 @@
-//! Materials (base color factor and texture) and the images they use, decoded to RGBA8.
+//! Materials: glTF's metallic-roughness model with its five texture slots (each with its
+//! sampler, UV set and `KHR_texture_transform`), alpha mode, sidedness,
+//! `KHR_materials_emissive_strength` and `KHR_materials_unlit`. Other `KHR_materials_*`
+//! extensions are warned about; the base material under them is still read.
 
-use std::borrow::Cow;
-use std::io::Cursor;
 use std::path::Path;
 
 use gltf::json::Root;
-use image::codecs::jpeg::JpegDecoder;
-use image::codecs::png::PngDecoder;
-use image::codecs::webp::WebPDecoder;
-use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
-use props_anim::{Image, Material};
+use gltf::json::extensions::texture::TextureTransform as JsonTransform;
+use gltf::json::material::AlphaMode as JsonAlphaMode;
+use gltf::json::texture::{MagFilter, MinFilter, WrappingMode};
+use gltf::json::validation::Checked;
+use props_anim::material::{Filter, Sampler, TextureTransform, Wrap};
+use props_anim::{AlphaMode, Image, Material, TextureRef};
 
-use crate::buffers::{Buffers, read_uri};
-use crate::document;
+use crate::buffers::Buffers;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
-use crate::limits::{self, Budget, Limits};
+use crate::images::Images;
+use crate::index_u32;
+use crate::limits::{Budget, Limits};
 use crate::parts::Part;
-use crate::{index_u32, ktx2};
 
 /// Where images come from.
 pub(crate) struct ImageSource<'a> {
@@ -31,20 +33,156 @@ pub(crate) struct ImageSource<'a> {
     pub budget: &'a Budget,
 }
 
-/// Imports every material of the file, in order, and the images they use as base color
-/// textures (each decoded once, in order of first use; other images are not decoded). A
-/// material left out or unreadable is drawn as the default one, a texture or image left out
-/// or unreadable draws untextured (see [`Drops`]).
+/// Material extensions whose effect the renderer does not draw: the base material under them
+/// is drawn, with a warning.
+const UNDRAWN_EXTENSIONS: &[&str] = &[
+    "KHR_materials_clearcoat",
+    "KHR_materials_sheen",
+    "KHR_materials_transmission",
+    "KHR_materials_volume",
+    "KHR_materials_ior",
+    "KHR_materials_specular",
+    "KHR_materials_iridescence",
+    "KHR_materials_anisotropy",
+    "KHR_materials_dispersion",
+    "KHR_materials_diffuse_transmission",
+    "KHR_materials_pbrSpecularGlossiness",
+];
+
+/// The materials and the images they use, as the importer reads them.
+pub(crate) struct Materials {
+    /// Every material of the file, in order (a dropped one as the default material).
+    pub materials: Vec<Material>,
+    /// Every image a material samples, decoded once, in order of first use.
+    pub images: Vec<Image>,
+}
+
+/// One texture slot of a material as the file writes it.
+struct Slot<'a> {
+    /// Its JSON path (`materials[2].normalTexture`).
+    path: String,
+    /// The texture.
+    texture: usize,
+    /// The `TEXCOORD_n` set it reads (the transform's `texCoord` override applied).
+    set: u32,
+    /// Its `KHR_texture_transform`, if any.
+    transform: Option<&'a JsonTransform>,
+}
+
+/// The slots of `material` (number `i`), in [`Material::textures`]' order; unparsable
+/// transforms of the normal and occlusion slots (which the gltf crate keeps as raw JSON) are
+/// reported in `transforms`.
+fn slots<'a>(
+    i: usize,
+    material: &'a gltf::json::Material,
+    transforms: &'a [Option<JsonTransform>; 2],
+) -> [Option<Slot<'a>>; 5] {
+    let pbr = &material.pbr_metallic_roughness;
+    let info = |name: &str, info: &'a Option<gltf::json::texture::Info>| {
+        info.as_ref().map(|info| {
+            let transform = info.extensions.as_ref().and_then(|e| e.texture_transform.as_ref());
+            Slot {
+                path: format!("materials[{i}].{name}"),
+                texture: info.index.value(),
+                set: transform.and_then(|t| t.tex_coord).unwrap_or(info.tex_coord),
+                transform,
+            }
+        })
+    };
+    let normal = material.normal_texture.as_ref().map(|n| (n.index.value(), n.tex_coord));
+    let occlusion = material.occlusion_texture.as_ref().map(|o| (o.index.value(), o.tex_coord));
+    let other = |name: &str, slot: Option<(usize, u32)>, transform: &'a Option<JsonTransform>| {
+        slot.map(|(texture, tex_coord)| Slot {
+            path: format!("materials[{i}].{name}"),
+            texture,
+            set: transform.as_ref().and_then(|t| t.tex_coord).unwrap_or(tex_coord),
+            transform: transform.as_ref(),
+        })
+    };
+    [
+        info("pbrMetallicRoughness.baseColorTexture", &pbr.base_color_texture),
+        info("pbrMetallicRoughness.metallicRoughnessTexture", &pbr.metallic_roughness_texture),
+        other("normalTexture", normal, &transforms[0]),
+        other("occlusionTexture", occlusion, &transforms[1]),
+        info("emissiveTexture", &material.emissive_texture),
+    ]
+}
+
+/// The `KHR_texture_transform` of the normal and occlusion slots, which the gltf crate keeps
+/// as raw JSON: parsed, or `None` (with a warning) where it does not parse.
+fn raw_transforms(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> [Option<JsonTransform>; 2] {
+    let normal = material.normal_texture.as_ref().and_then(|n| n.extensions.as_ref()).map(|e| &e.others);
+    let occlusion = material.occlusion_texture.as_ref().and_then(|o| o.extensions.as_ref()).map(|e| &e.others);
+    [("normalTexture", normal), ("occlusionTexture", occlusion)].map(|(slot, others)| {
+        let value = others?.get("KHR_texture_transform")?;
+        match serde_json::from_value::<JsonTransform>(value.clone()) {
+            Ok(transform) => Some(transform),
+            Err(error) => {
+                let path = format!("materials[{i}].{slot}.extensions.KHR_texture_transform");
+                warn(warnings, path, format!("ignored: {error}; the texture is used untransformed"));
+                None
+            }
+        }
+    })
+}
+
+/// The UV sets a material reads, as primitives drawn with it lay them out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct UvLayout {
+    /// The `TEXCOORD_n` sets of UV channels 0 and 1.
+    pub sets: [u32; 2],
+    /// How many of the channels it reads (0 to 2).
+    pub used: usize,
+    /// The channel its normal map reads, if it has one.
+    pub normal_channel: Option<usize>,
+}
+
+/// The UV layout of material `material` of `root` (`TEXCOORD_0` alone without a material).
+#[must_use]
+pub(crate) fn uv_layout(root: &Root, material: Option<usize>) -> UvLayout {
+    let Some(material) = material.and_then(|m| root.materials.get(m)) else {
+        return UvLayout { sets: [0, 1], used: 1, normal_channel: None };
+    };
+    let mut quiet = Vec::new();
+    let transforms = raw_transforms(0, material, &mut quiet);
+    let slots = slots(0, material, &transforms);
+    let (sets, _) = channels(&slots);
+    let mut read: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
+    read.sort_unstable();
+    read.dedup();
+    let normal_channel = slots[2].as_ref().map(|normal| usize::from(sets[1] == normal.set && sets[0] != normal.set));
+    UvLayout { sets, used: read.len().clamp(1, 2), normal_channel }
+}
+
+/// The UV sets of a material's `slots` as two channels (its two lowest sets, else 0 and 1),
+/// and the slots whose set is neither (read from channel 0).
+fn channels(slots: &[Option<Slot<'_>>; 5]) -> ([u32; 2], Vec<usize>) {
+    let mut sets: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    let pair = match sets[..] {
+        [] => [0, 1],
+        [only] => [only, if only == 0 { 1 } else { 0 }],
+        [first, second, ..] => [first, second],
+    };
+    let beyond = slots.iter().enumerate().filter(|(_, s)| s.as_ref().is_some_and(|s| !pair.contains(&s.set)));
+    (pair, beyond.map(|(k, _)| k).collect())
+}
+
+/// Imports every material of the file, in order, and the images they use (each decoded once,
+/// in order of first use; images no material uses are not decoded). A material left out or
+/// unreadable is drawn as the default one, a texture or image left out or unreadable as if
+/// the slot were empty (see [`Drops`]).
 pub(crate) fn import_materials(
     root: &Root,
     source: &ImageSource<'_>,
     warnings: &mut Warnings,
     drops: &mut Drops<'_>,
-) -> Result<(Vec<Material>, Vec<Image>), ImportError> {
-    let mut images = Images { list: Vec::new(), slots: vec![Slot::Unread; root.images.len()] };
+) -> Result<Materials, ImportError> {
+    let mut images = Images::new(root);
     let mut materials = Vec::with_capacity(root.materials.len());
     for (i, material) in root.materials.iter().enumerate() {
-        let default = Material { name: material.name.clone(), base_color_factor: [1.0; 4], base_color_texture: None };
+        let default = Material { name: material.name.clone(), ..Material::default() };
         if drops.skip.material(i) {
             materials.push(default);
             continue;
@@ -57,20 +195,15 @@ pub(crate) fn import_materials(
             }
         }
     }
-    Ok((materials, images.list))
+    Ok(Materials { materials, images: images.into_list() })
 }
 
-/// The images decoded so far, and what became of each glTF image.
-struct Images {
-    list: Vec<Image>,
-    slots: Vec<Slot>,
-}
-
-#[derive(Clone, Copy)]
-enum Slot {
-    Unread,
-    Decoded(u32),
-    Dropped,
+/// `value` at `path`, if every element is finite.
+fn finite<const N: usize>(value: [f32; N], path: String) -> Result<[f32; N], ImportError> {
+    match value.iter().position(|v| !v.is_finite()) {
+        Some(element) => Err(ImportError::at(path, ErrorKind::NonFinite { element: element as u64 })),
+        None => Ok(value),
+    }
 }
 
 /// Material `i`.
@@ -84,224 +217,112 @@ fn import_material(
     drops: &mut Drops<'_>,
 ) -> Result<Material, ImportError> {
     let pbr = &material.pbr_metallic_roughness;
-    let path = format!("materials[{i}].pbrMetallicRoughness");
-    let factor = pbr.base_color_factor.0;
-    if let Some(element) = factor.iter().position(|v| !v.is_finite()) {
-        let kind = ErrorKind::NonFinite { element: element as u64 };
-        return Err(ImportError::at(format!("{path}.baseColorFactor"), kind));
-    }
-    let mut base_color_texture = None;
-    if let Some(info) = &pbr.base_color_texture {
-        let info_path = format!("{path}.baseColorTexture");
-        if info.extensions.as_ref().is_some_and(|e| e.texture_transform.is_some()) {
-            warn(warnings, &info_path, "KHR_texture_transform is not supported; the texture is used untransformed");
+    let at = |field: &str| format!("materials[{i}].{field}");
+    let [r, g, b, a] = finite(pbr.base_color_factor.0, at("pbrMetallicRoughness.baseColorFactor"))?;
+    let [metallic] = finite([pbr.metallic_factor.0], at("pbrMetallicRoughness.metallicFactor"))?;
+    let [roughness] = finite([pbr.roughness_factor.0], at("pbrMetallicRoughness.roughnessFactor"))?;
+    let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
+    let extensions = material.extensions.as_ref();
+    let strength = extensions.and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
+    let [strength] = finite([strength], at("extensions.KHR_materials_emissive_strength.emissiveStrength"))?;
+    let normal_scale = material.normal_texture.as_ref().map_or(1.0, |n| n.scale);
+    let [normal_scale] = finite([normal_scale], at("normalTexture.scale"))?;
+    let occlusion_strength = material.occlusion_texture.as_ref().map_or(1.0, |o| o.strength.0);
+    let [occlusion_strength] = finite([occlusion_strength], at("occlusionTexture.strength"))?;
+    let alpha_mode = match material.alpha_mode {
+        Checked::Valid(JsonAlphaMode::Opaque) => AlphaMode::Opaque,
+        Checked::Valid(JsonAlphaMode::Mask) => {
+            let cutoff = material.alpha_cutoff.map_or(0.5, |c| c.0);
+            AlphaMode::Mask { cutoff: finite([cutoff], at("alphaCutoff"))?[0] }
         }
-        if info.tex_coord != 0 {
-            warn(warnings, &info_path, format!("uses TEXCOORD_{}, but only TEXCOORD_0 is supported", info.tex_coord));
-        }
-        let t = info.index.value();
-        if root.textures.get(t).is_none() {
-            return Err(ImportError::at(&info_path, ErrorKind::InvalidIndex));
-        }
-        let image = document::texture_image(root, t).unwrap_or(usize::MAX);
-        let slot = images.slots.get(image).copied();
-        base_color_texture = match slot {
-            _ if drops.skip.texture(root, t) => None,
-            None => {
-                let error = match document::texture_extension_sources(root, t).first() {
-                    Some(name) => {
-                        let found = format!("named by {name} only, with no PNG or JPEG fallback in `source`");
-                        ImportError::at(format!("textures[{t}]"), ErrorKind::UnsupportedImageFormat { found })
-                    }
-                    None => ImportError::at(format!("textures[{t}].source"), ErrorKind::InvalidIndex),
-                };
-                drops.drop_or_refuse(Part::Texture { index: index_u32(t) }, error)?;
-                None
-            }
-            Some(Slot::Decoded(index)) => Some(index),
-            Some(Slot::Dropped) => None,
-            Some(Slot::Unread) => match load_image(root, image, source, warnings) {
-                Ok(decoded) => {
-                    images.list.push(decoded);
-                    let index = index_u32(images.list.len() - 1);
-                    images.slots[image] = Slot::Decoded(index);
-                    Some(index)
-                }
-                Err(error) => {
-                    images.slots[image] = Slot::Dropped;
-                    drops.drop_or_refuse(Part::Image { index: index_u32(image) }, error)?;
-                    None
-                }
-            },
-        };
-    }
-    let slots = [
-        ("metallicRoughnessTexture", pbr.metallic_roughness_texture.is_some()),
-        ("normalTexture", material.normal_texture.is_some()),
-        ("occlusionTexture", material.occlusion_texture.is_some()),
-        ("emissiveTexture", material.emissive_texture.is_some()),
-    ];
-    let ignored: Vec<&str> = slots.iter().filter(|(_, used)| *used).map(|(slot, _)| *slot).collect();
-    if !ignored.is_empty() {
-        let message = format!("ignored: {} (the renderer draws the base colour only)", ignored.join(", "));
-        warn(warnings, format!("materials[{i}]"), message);
-    }
-    Ok(Material { name: material.name.clone(), base_color_factor: factor, base_color_texture })
-}
-
-/// Loads and decodes glTF image `index`, from its URI or buffer view, shrunk to fit
-/// [`Limits::max_texture_dimension`] if it is larger (with a warning).
-fn load_image(
-    root: &Root,
-    index: usize,
-    source: &ImageSource<'_>,
-    warnings: &mut Warnings,
-) -> Result<Image, ImportError> {
-    let path = format!("images[{index}]");
-    let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
-    let bytes = match (&image.uri, image.buffer_view) {
-        (Some(uri), _) => Cow::Owned(read_uri(uri, source.base_dir, source.limits, &format!("{path}.uri"))?),
-        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value(), source.limits, source.budget)?),
-        (None, None) => return Err(ImportError::at(format!("{path}.uri"), ErrorKind::MissingProperty)),
+        Checked::Valid(JsonAlphaMode::Blend) => AlphaMode::Blend,
+        Checked::Invalid => return Err(ImportError::at(at("alphaMode"), ErrorKind::InvalidValue)),
     };
-    let file_name = image.uri.as_ref().filter(|uri| !uri.starts_with("data:"));
-    let name = image.name.clone().or_else(|| file_name.cloned());
-    let (width, height, rgba8) = decode(&bytes, source, &path)?;
-    let limit = source.limits.max_texture_dimension.max(1);
-    if width.max(height) <= limit {
-        // A KTX2 file is kept for its levels (a GPU block format), not for a downscaled image.
-        let ktx2 = if ktx2::is_ktx2(&bytes) {
-            source.budget.charge(bytes.len() as u64, &path)?;
-            Some(bytes.into_owned())
-        } else {
-            None
+    let others = extensions.map(|e| &e.others);
+    let unlit = others.is_some_and(|o| o.contains_key("KHR_materials_unlit"));
+    for name in others.into_iter().flat_map(|o| o.keys()).filter(|n| UNDRAWN_EXTENSIONS.contains(&n.as_str())) {
+        let message = format!("{name} is not drawn; the material's base colour, metal and roughness are");
+        warn(warnings, at(&format!("extensions.{name}")), message);
+    }
+
+    let transforms = raw_transforms(i, material, warnings);
+    let slots = slots(i, material, &transforms);
+    let (sets, beyond) = channels(&slots);
+    for &k in &beyond {
+        let slot = slots[k].as_ref().map_or("", |s| s.path.as_str());
+        let message = format!(
+            "a material reads at most two UV sets (it reads TEXCOORD_{} and TEXCOORD_{}); this texture is read \
+             from TEXCOORD_{} instead",
+            sets[0], sets[1], sets[0]
+        );
+        warn(warnings, slot, message);
+    }
+    let mut textures = [None; 5];
+    for (k, slot) in slots.iter().enumerate() {
+        let Some(slot) = slot else { continue };
+        let Some(image) = images.of_texture(root, slot.texture, &slot.path, source, warnings, drops)? else {
+            continue;
         };
-        return Ok(Image { name, width, height, rgba8, ktx2 });
+        let transform = match slot.transform {
+            Some(t) => TextureTransform {
+                offset: finite(t.offset.0, format!("{}.extensions.KHR_texture_transform.offset", slot.path))?,
+                rotation: finite([t.rotation.0], format!("{}.extensions.KHR_texture_transform.rotation", slot.path))?
+                    [0],
+                scale: finite(t.scale.0, format!("{}.extensions.KHR_texture_transform.scale", slot.path))?,
+            },
+            None => TextureTransform::default(),
+        };
+        textures[k] = Some(TextureRef {
+            image,
+            sampler: sampler(root, slot.texture),
+            channel: u32::from(sets[1] == slot.set && sets[0] != slot.set),
+            transform,
+        });
     }
-    let scale = f64::from(limit) / f64::from(width.max(height));
-    let fit = |side: u32| ((f64::from(side) * scale).round() as u32).clamp(1, limit);
-    let (new_width, new_height) = (fit(width), fit(height));
-    source.budget.charge(u64::from(new_width) * u64::from(new_height) * 4, &path)?;
-    let resized = image::RgbaImage::from_raw(width, height, rgba8)
-        .map(|full| image::imageops::resize(&full, new_width, new_height, image::imageops::FilterType::Triangle))
-        .ok_or_else(|| ImportError::at(&path, ErrorKind::ImageDecode { reason: "wrong pixel count".to_owned() }))?;
-    let message = format!(
-        "the image is {width}x{height} pixels, larger than the GPU's {limit} per side: it was downscaled to \
-         {new_width}x{new_height}; export it at most {limit} pixels wide and high to keep its detail"
-    );
-    warn(warnings, &path, message);
-    Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw(), ktx2: None })
+    let [base_color_texture, metallic_roughness_texture, normal_texture, occlusion_texture, emissive_texture] =
+        textures;
+    Ok(Material {
+        name: material.name.clone(),
+        base_color_factor: [r, g, b, a],
+        base_color_texture,
+        metallic_factor: metallic,
+        roughness_factor: roughness,
+        metallic_roughness_texture,
+        normal_texture,
+        normal_scale,
+        occlusion_texture,
+        occlusion_strength,
+        emissive_factor: emissive,
+        emissive_strength: strength,
+        emissive_texture,
+        alpha_mode,
+        double_sided: material.double_sided,
+        unlit,
+    })
 }
 
-/// Decodes a PNG, JPEG, WebP or KTX2 image to RGBA8, checking its size before decoding it.
-fn decode(bytes: &[u8], source: &ImageSource<'_>, path: &str) -> Result<(u32, u32, Vec<u8>), ImportError> {
-    if ktx2::is_ktx2(bytes) {
-        return ktx2::decode(bytes, source.limits, source.budget, path);
-    }
-    match image::guess_format(bytes) {
-        Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), source, path),
-        Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), source, path),
-        Ok(ImageFormat::WebP) => decode_with(WebPDecoder::new(Cursor::new(bytes)), source, path),
-        Ok(format) => {
-            let found = format!("{format:?}");
-            Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
-        }
-        Err(_) => {
-            let found = "in an unrecognized format".to_owned();
-            Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
-        }
-    }
-}
-
-fn decode_with(
-    decoder: ImageResult<impl ImageDecoder>,
-    source: &ImageSource<'_>,
-    path: &str,
-) -> Result<(u32, u32, Vec<u8>), ImportError> {
-    let failed = |e: image::ImageError| ImportError::at(path, ErrorKind::ImageDecode { reason: e.to_string() });
-    let decoder = decoder.map_err(failed)?;
-    let (width, height) = decoder.dimensions();
-    let pixels = u64::from(width) * u64::from(height);
-    limits::check(pixels, source.limits.max_image_pixels, "pixels of an image", path)?;
-    // Decoded at the file's own bytes per pixel (8 for 16-bit RGBA), then converted to RGBA8
-    // (a second buffer, unless it already is RGBA8).
-    let converted = if decoder.color_type() == ColorType::Rgba8 { 0 } else { pixels.saturating_mul(4) };
-    source.budget.charge(decoder.total_bytes().saturating_add(converted), path)?;
-    let rgba = DynamicImage::from_decoder(decoder).map_err(failed)?.into_rgba8();
-    Ok((rgba.width(), rgba.height(), rgba.into_raw()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn png(width: u32, height: u32) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        let image = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([x as u8, y as u8, 7, 255]));
-        image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
-        bytes
-    }
-
-    fn decode_png(bytes: &[u8], limits: &Limits) -> Result<(u32, u32, Vec<u8>), ImportError> {
-        let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}})).expect("root");
-        let buffers = Buffers::load(&root, None, None, limits)?;
-        let budget = Budget::new(limits.max_decoded_bytes);
-        decode(bytes, &ImageSource { buffers: &buffers, base_dir: None, limits, budget: &budget }, "images[0]")
-    }
-
-    #[test]
-    fn png_decodes_to_rgba8() {
-        let (width, height, rgba) = decode_png(&png(3, 2), &Limits::default()).expect("decodes");
-        assert_eq!((width, height, rgba.len()), (3, 2, 24));
-        assert_eq!(&rgba[4 * 5..], &[2, 1, 7, 255]);
-    }
-
-    #[test]
-    fn images_larger_than_the_gpu_takes_are_downscaled_with_a_warning() {
-        use crate::parts::Skip;
-        use base64::Engine as _;
-        use base64::engine::general_purpose::STANDARD;
-        let limits = Limits { max_texture_dimension: 4, ..Limits::default() };
-        let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"},
-            "images": [{"uri": format!("data:image/png;base64,{}", STANDARD.encode(png(16, 2)))}],
-            "textures": [{"source": 0}],
-            "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]}))
-        .expect("root");
-        let buffers = Buffers::load(&root, None, None, &limits).expect("no buffers");
-        let budget = Budget::new(limits.max_decoded_bytes);
-        let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget };
-        let mut warnings = Vec::new();
-        let mut drops = Drops { skip: &Skip::default(), dropped: Vec::new() };
-        let (_, images) = import_materials(&root, &source, &mut warnings, &mut drops).expect("imports");
-        assert!(drops.dropped.is_empty());
-        assert_eq!((images[0].width, images[0].height, images[0].rgba8.len()), (4, 1, 16));
-        assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].message.contains("16x2") && warnings[0].message.contains("4x1"), "{:?}", warnings[0]);
-    }
-
-    #[test]
-    fn sixteen_bit_images_are_charged_at_their_real_size() {
-        let mut bytes = Vec::new();
-        let image = image::ImageBuffer::<image::Rgba<u16>, _>::from_pixel(8, 8, image::Rgba([1, 2, 3, 4]));
-        image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
-        // 64 pixels at 8 bytes decoded plus 4 converted: 768 bytes.
-        let limits = Limits { max_decoded_bytes: 767, ..Limits::default() };
-        let error = decode_png(&bytes, &limits).expect_err("over the budget");
-        assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 768, .. }), "{:?}", error.kind);
-        let limits = Limits { max_decoded_bytes: 768, ..Limits::default() };
-        assert_eq!(decode_png(&bytes, &limits).expect("within the budget").2.len(), 256);
-    }
-
-    #[test]
-    fn image_size_is_checked_before_decoding() {
-        let limits = Limits { max_image_pixels: 5, ..Limits::default() };
-        let error = decode_png(&png(3, 2), &limits).expect_err("too many pixels");
-        assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 6, limit: 5, .. }));
-        let error = decode_png(b"GIF89a....", &Limits::default()).expect_err("not PNG");
-        assert!(matches!(error.kind, ErrorKind::UnsupportedImageFormat { .. }), "{:?}", error.kind);
-        let mut truncated = png(3, 2);
-        truncated.truncate(40);
-        let error = decode_png(&truncated, &Limits::default()).expect_err("truncated");
-        assert!(matches!(error.kind, ErrorKind::ImageDecode { .. }), "{:?}", error.kind);
-    }
+/// The sampler of texture `t` (glTF's defaults where it has none or says nothing: repeat,
+/// linear, mipmapped).
+fn sampler(root: &Root, t: usize) -> Sampler {
+    let Some(sampler) = root.textures.get(t).and_then(|t| t.sampler).and_then(|s| root.samplers.get(s.value())) else {
+        return Sampler { mipmap_filter: Some(Filter::Linear), ..Sampler::default() };
+    };
+    let wrap = |mode: &Checked<WrappingMode>| match mode {
+        Checked::Valid(WrappingMode::ClampToEdge) => Wrap::ClampToEdge,
+        Checked::Valid(WrappingMode::MirroredRepeat) => Wrap::MirroredRepeat,
+        _ => Wrap::Repeat,
+    };
+    let mag_filter = match sampler.mag_filter {
+        Some(Checked::Valid(MagFilter::Nearest)) => Filter::Nearest,
+        _ => Filter::Linear,
+    };
+    let (min_filter, mipmap_filter) = match sampler.min_filter {
+        Some(Checked::Valid(MinFilter::Nearest)) => (Filter::Nearest, None),
+        Some(Checked::Valid(MinFilter::Linear)) => (Filter::Linear, None),
+        Some(Checked::Valid(MinFilter::NearestMipmapNearest)) => (Filter::Nearest, Some(Filter::Nearest)),
+        Some(Checked::Valid(MinFilter::LinearMipmapNearest)) => (Filter::Linear, Some(Filter::Nearest)),
+        Some(Checked::Valid(MinFilter::NearestMipmapLinear)) => (Filter::Nearest, Some(Filter::Linear)),
+        _ => (Filter::Linear, Some(Filter::Linear)),
+    };
+    Sampler { wrap_s: wrap(&sampler.wrap_s), wrap_t: wrap(&sampler.wrap_t), mag_filter, min_filter, mipmap_filter }
 }

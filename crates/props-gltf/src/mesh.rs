@@ -10,8 +10,9 @@ use crate::accessor::{Accessors, Component, Encoding, INDICES, JOINTS, NORMALS, 
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::limits::{self, Budget, Limits};
+use crate::material::{UvLayout, uv_layout};
 use crate::parts::Part;
-use crate::{index_u32, normals, topology};
+use crate::{index_u32, normals, tangents, topology};
 
 /// Imports every mesh of the file, in order, without the primitives left out or unreadable
 /// (see [`Drops`]).
@@ -30,8 +31,9 @@ pub(crate) fn import_meshes(
             if drops.skip.primitive(m, p) {
                 continue;
             }
-            let reader =
-                PrimitiveReader { primitive, accessors, limits, budget, path: format!("meshes[{m}].primitives[{p}]") };
+            let uvs = uv_layout(root, primitive.material.map(|m| m.value()));
+            let path = format!("meshes[{m}].primitives[{p}]");
+            let reader = PrimitiveReader { primitive, accessors, limits, budget, uvs, path };
             let imported = reader.import(warnings).and_then(|imported| {
                 match primitives.first().map(|f: &Primitive| f.morph_targets.len()) {
                     Some(first) if imported.morph_targets.len() != first => {
@@ -63,6 +65,8 @@ struct PrimitiveReader<'a> {
     accessors: &'a Accessors<'a>,
     limits: &'a Limits,
     budget: &'a Budget,
+    /// The UV sets its material reads.
+    uvs: UvLayout,
     path: String,
 }
 
@@ -86,7 +90,12 @@ impl PrimitiveReader<'_> {
         let positions = self.accessors.read_vec3(position_index.value(), &position_path, QUANTIZED)?;
         let vertices = positions.len() as u64;
         let normals = self.per_vertex::<f32, 3>(&Semantic::Normals, NORMALS, vertices)?;
-        let uv0 = self.per_vertex::<f32, 2>(&Semantic::TexCoords(0), QUANTIZED, vertices)?;
+        let [set0, set1] = self.uvs.sets;
+        let uv0 = self.per_vertex::<f32, 2>(&Semantic::TexCoords(set0), QUANTIZED, vertices)?;
+        let uv1 = match self.uvs.used {
+            2 => self.per_vertex::<f32, 2>(&Semantic::TexCoords(set1), QUANTIZED, vertices)?,
+            _ => None,
+        };
         let colors = self.colors(vertices)?;
         let influences = self.influences(vertices)?;
         let lists = self.indices(mode, vertices)?;
@@ -107,11 +116,22 @@ impl PrimitiveReader<'_> {
                 }
             }
         };
+        let uv0: Vec<Vec2> = uv0.unwrap_or_default().into_iter().map(Vec2::from_array).collect();
+        let uv1: Vec<Vec2> = uv1.unwrap_or_default().into_iter().map(Vec2::from_array).collect();
+        let tangents = match self.uvs.normal_channel {
+            Some(channel) => {
+                let uvs = if channel == 0 { &uv0 } else { &uv1 };
+                self.tangents(vertices, (&positions, &normals, uvs), &lists, warnings)?
+            }
+            None => Vec::new(),
+        };
         Ok(Primitive {
             topology: lists.topology,
             positions,
             normals,
-            uv0: uv0.unwrap_or_default().into_iter().map(Vec2::from_array).collect(),
+            uv0,
+            uv1,
+            tangents,
             colors,
             influences,
             indices: lists.indices,
@@ -122,14 +142,41 @@ impl PrimitiveReader<'_> {
 
     /// Warns about attributes that are read by nobody.
     fn warn_ignored_attributes(&self, warnings: &mut Warnings) {
+        let read = &self.uvs.sets[..self.uvs.used];
         for semantic in self.primitive.attributes.keys() {
             let ignored = match semantic {
                 Checked::Valid(Semantic::Colors(set)) if *set > 0 => "only COLOR_0 is used",
-                Checked::Valid(Semantic::TexCoords(set)) if *set > 0 => "only TEXCOORD_0 is used",
+                Checked::Valid(Semantic::TexCoords(set)) if *set > 0 && !read.contains(set) => {
+                    "no texture of its material reads this set"
+                }
                 _ => continue,
             };
             warn(warnings, self.attribute_path_of(semantic), format!("ignored: {ignored}"));
         }
+    }
+
+    /// The primitive's tangents, for its normal map: its `TANGENT` attribute, else generated
+    /// with MikkTSpace from its positions, normals and the normal map's UVs (a triangle list
+    /// with those UVs), else none (the map is then read without them).
+    fn tangents(
+        &self,
+        vertices: u64,
+        (positions, normals, uvs): (&[Vec3], &[Vec3], &[Vec2]),
+        lists: &topology::Lists,
+        warnings: &mut Warnings,
+    ) -> Result<Vec<Vec4>, ImportError> {
+        if let Some(read) = self.per_vertex::<f32, 4>(&Semantic::Tangents, NORMALS, vertices)? {
+            return Ok(read.into_iter().map(Vec4::from_array).collect());
+        }
+        if lists.topology != Topology::Triangles || uvs.len() != positions.len() {
+            let message = "its material's normal map needs TANGENT, or texture coordinates on triangles to make \
+                           them from; it is drawn without the map";
+            warn(warnings, &self.path, message);
+            return Ok(Vec::new());
+        }
+        self.budget
+            .charge(vertices.saturating_mul(size_of::<Vec4>() as u64), &self.attribute_path(&Semantic::Tangents))?;
+        Ok(tangents::mikktspace(positions, normals, uvs, &lists.indices))
     }
 
     fn attribute_index(&self, semantic: &Semantic) -> Option<Index<accessor::Accessor>> {

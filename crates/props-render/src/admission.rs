@@ -9,6 +9,7 @@
 use props_anim::{Model, Topology};
 
 use crate::gpu_model::GpuVertex;
+use crate::materials::{MaterialUniform, texture_uses};
 use crate::texture::Ktx2Levels;
 
 /// Bytes of one influence past the 8th on the device: joint and weight, 32 bits each.
@@ -204,7 +205,8 @@ pub(crate) fn footprint(
     }
     let draws: u64 =
         model.instances().iter().map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64).sum();
-    let uniform_bytes = (draws.max(1) * u64::from(draw_stride)).max(16) + (model.materials().len() as u64 + 1) * 16;
+    let material_bytes = (model.materials().len() as u64 + 1) * size_of::<MaterialUniform>() as u64;
+    let uniform_bytes = (draws.max(1) * u64::from(draw_stride)).max(16) + material_bytes;
     if uniform_bytes > limits.max_buffer_size {
         let mesh = largest(|c| c.1);
         return Err(ModelRefused::BufferTooLarge {
@@ -214,11 +216,13 @@ pub(crate) fn footprint(
             mesh,
         });
     }
-    let texture_bytes = model
-        .images()
-        .iter()
-        .map(|image| {
-            Ktx2Levels::of(image, block_formats).map_or_else(|| texture_bytes(image.width, image.height), |l| l.bytes())
+    // Each image once per colour space its materials sample it in.
+    let texture_bytes = texture_uses(model)
+        .into_iter()
+        .filter_map(|(image, srgb)| model.images().get(image as usize).map(|image| (image, srgb)))
+        .map(|(image, srgb)| {
+            Ktx2Levels::of(image, block_formats, srgb)
+                .map_or_else(|| texture_bytes(image.width, image.height), |l| l.bytes())
         })
         .sum();
     Ok(GpuFootprint { vertex_bytes, index_bytes, texture_bytes, uniform_bytes, influence_bytes, morph_bytes })

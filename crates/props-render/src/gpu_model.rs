@@ -1,16 +1,16 @@
 //! A model's meshes and materials on the GPU, uploaded once.
 
 use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
 use props_anim::palette::WEIGHTS_PER_SLOT;
 use props_anim::{Model, Primitive, Topology};
-
-use crate::admission::GpuFootprint;
-use crate::shaders::PaletteAccess;
-use crate::texture;
-use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};
 use wgpu::util::DeviceExt;
 
-/// One vertex as the skinned pipeline reads it: 96 bytes.
+use crate::materials::{self, Defaults, PipelineKey, Samplers};
+use crate::shaders::PaletteAccess;
+use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};
+
+/// One vertex as the skinned pipeline reads it: 120 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct GpuVertex {
@@ -28,16 +28,20 @@ pub struct GpuVertex {
     pub extra: [u32; 2],
     /// Vertex colour, linear RGBA as 16-bit unsigned normalized (white without `COLOR_0`).
     pub color: [u16; 4],
+    /// Second texture coordinate set (UV channel 1).
+    pub uv1: [f32; 2],
+    /// Tangent and bitangent sign (zero without one).
+    pub tangent: [f32; 4],
 }
 
 impl GpuVertex {
-    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6, 11 and 12.
+    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6, 11, 12, 14 and 15.
     pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
         array_stride: size_of::<Self>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &wgpu::vertex_attr_array![
             0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint16x4, 4 => Uint16x4, 5 => Float32x4, 6 => Float32x4,
-            11 => Uint32x2, 12 => Unorm16x4
+            11 => Uint32x2, 12 => Unorm16x4, 14 => Float32x2, 15 => Float32x4
         ],
     };
 
@@ -66,6 +70,8 @@ impl GpuVertex {
                     color: primitive.colors.get(i).map_or([u16::MAX; 4], |c| {
                         c.to_array().map(|v| (v.clamp(0.0, 1.0) * f32::from(u16::MAX)).round() as u16)
                     }),
+                    uv1: primitive.uv1.get(i).map_or([0.0; 2], |uv| uv.to_array()),
+                    tangent: primitive.tangents.get(i).map_or([0.0; 4], |t| t.to_array()),
                 }
             })
             .collect()
@@ -73,7 +79,7 @@ impl GpuVertex {
 }
 
 /// One draw of a model: a primitive placed by one mesh instance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawItem {
     /// Range in the model's index buffer.
     pub first_index: u32,
@@ -83,8 +89,16 @@ pub struct DrawItem {
     pub base_vertex: i32,
     /// Index of the material bind group.
     pub material: usize,
+    /// The pipeline it takes (its material's).
+    pub key: PipelineKey,
     /// Byte offset of this draw's [`DrawParams`] in the model's draw buffer.
     pub params_offset: u32,
+    /// The centre of its primitive's box, in its node's space (a rigid draw) or the model's
+    /// (a skinned one, in its bind pose): where it is, for ordering blended draws.
+    pub center: Vec3,
+    /// Its palette offset (see [`DrawParams::joint_offset`]), and whether that is its node's
+    /// matrix (a rigid draw) rather than its skin's first joint.
+    pub node_matrix: Option<u32>,
 }
 
 /// Per-draw uniform (`Draw` in `shaders/skinned.wgsl`): where in an instance's palette this
@@ -112,12 +126,10 @@ pub struct DrawParams {
 pub struct ModelLayouts {
     /// Group 1: the per-draw uniform (dynamic offset).
     pub draw: wgpu::BindGroupLayout,
-    /// Group 2: material factor, base color texture, sampler.
+    /// Group 2: the material's uniform, its five textures and their samplers.
     pub material: wgpu::BindGroupLayout,
-    /// Sampler for base color textures (repeat, linear, mipmapped).
-    pub sampler: wgpu::Sampler,
-    /// 1x1 white texture for materials without one.
-    pub white: wgpu::TextureView,
+    /// What materials without a slot's texture bind.
+    pub defaults: Defaults,
     /// Stride of [`DrawParams`] entries: the device's uniform offset alignment.
     pub draw_stride: u32,
     /// How the vertex shader reads a model's per-vertex tables (group 1, bindings 1 and 2:
@@ -128,7 +140,7 @@ pub struct ModelLayouts {
 }
 
 /// A model on the GPU: vertex and index buffers, draws, materials. Dropping it frees them.
-pub struct GpuModel {
+pub(crate) struct GpuModel {
     /// All primitives' vertices.
     pub vertices: wgpu::Buffer,
     /// All primitives' indices (u32).
@@ -141,24 +153,24 @@ pub struct GpuModel {
     _tables: [VertexTable; 2],
     /// Material bind groups, the last one being the default material.
     pub materials: Vec<wgpu::BindGroup>,
-    /// Draws, in mesh-instance then primitive order.
+    /// Draws: the opaque ones first, each pipeline's together, then the blended ones; in
+    /// mesh-instance then primitive order within each.
     pub draws: Vec<DrawItem>,
+    /// How many of `draws` are opaque (the rest are blended).
+    pub opaque: usize,
     /// Matrices per instance palette (`Model::palette_len`).
     pub palette_len: u32,
-    /// What it takes on the device.
-    pub footprint: GpuFootprint,
 }
 
 impl GpuModel {
     /// Uploads `model`'s triangle primitives (lines and points are skipped), materials and
-    /// textures (sRGB, with mipmaps generated on the CPU).
+    /// textures (with mipmaps), its samplers made through `samplers`.
     #[must_use]
-    pub fn new(
+    pub(crate) fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        layouts: &ModelLayouts,
+        (layouts, samplers): (&ModelLayouts, &mut Samplers),
         model: &Model,
-        footprint: GpuFootprint,
     ) -> Self {
         let mut vertices: Vec<GpuVertex> = Vec::new();
         let mut indices: Vec<u32> = Vec::new();
@@ -190,6 +202,13 @@ impl GpuModel {
             })
             .collect();
         let default_material = model.materials().len();
+        let materials = materials::bind_groups(
+            device,
+            queue,
+            (&layouts.material, &layouts.defaults, samplers),
+            model,
+            layouts.block_formats,
+        );
         let mut draws = Vec::new();
         let mut params = Vec::new();
         for (slot, instance) in model.instances().iter().enumerate() {
@@ -198,9 +217,9 @@ impl GpuModel {
                 let Some(Placement { first_index, index_count, base_vertex, morph_first }) = *placement else {
                     continue;
                 };
-                let joint_offset = match instance.skin.filter(|_| primitive.influences.is_some()) {
-                    Some(skin) => model.palette_range(skin).start,
-                    None => model.node_slot(slot),
+                let (joint_offset, node_matrix) = match instance.skin.filter(|_| primitive.influences.is_some()) {
+                    Some(skin) => (model.palette_range(skin).start, None),
+                    None => (model.node_slot(slot), Some(model.node_slot(slot) as u32)),
                 };
                 let params_offset = (draws.len() as u32) * layouts.draw_stride;
                 params.resize(params_offset as usize, 0u8);
@@ -216,7 +235,18 @@ impl GpuModel {
                     padding: [0; 2],
                 }));
                 let material = primitive.material.map_or(default_material, |m| m as usize);
-                draws.push(DrawItem { first_index, index_count, base_vertex, material, params_offset });
+                let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);
+                let center = box_center(primitive);
+                draws.push(DrawItem {
+                    first_index,
+                    index_count,
+                    base_vertex,
+                    material,
+                    key,
+                    params_offset,
+                    center,
+                    node_matrix,
+                });
             }
         }
         params.resize(params.len().max(16), 0);
@@ -246,59 +276,30 @@ impl GpuModel {
                 wgpu::BindGroupEntry { binding: 2, resource: deltas.binding() },
             ],
         });
-        let textures: Vec<wgpu::TextureView> = model
-            .images()
-            .iter()
-            .map(|image| texture::upload_srgb(device, queue, image, layouts.block_formats))
-            .collect();
-        let mut materials: Vec<wgpu::BindGroup> = model
-            .materials()
-            .iter()
-            .map(|m| {
-                let texture = m.base_color_texture.map_or(&layouts.white, |t| &textures[t as usize]);
-                let paint = m.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
-                material_group(device, layouts, m.base_color_factor, paint, texture)
-            })
-            .collect();
-        materials.push(material_group(device, layouts, [0.8, 0.8, 0.8, 1.0], false, &layouts.white));
+        // Opaque draws first, grouped by pipeline (the sort is stable: file order within each).
+        draws.sort_by_key(|draw| draw.key.index());
+        let opaque = draws.iter().filter(|draw| !draw.key.blend).count();
         Self {
             vertices: buffer("model vertices", vertex_bytes, wgpu::BufferUsages::VERTEX),
             indices: buffer("model indices", index_bytes, wgpu::BufferUsages::INDEX),
             draw_group,
             _draw_params: draw_params,
             _tables: [extra, deltas],
-            materials,
+            materials: materials.into_iter().map(|(group, _)| group).collect(),
             draws,
+            opaque,
             palette_len: model.palette_len() as u32,
-            footprint,
         }
     }
 }
 
-/// A material's bind group: base colour factor and whether instances' tints paint it (a
-/// material named `paint`), base colour texture, sampler.
-fn material_group(
-    device: &wgpu::Device,
-    layouts: &ModelLayouts,
-    base_color: [f32; 4],
-    paint: bool,
-    texture: &wgpu::TextureView,
-) -> wgpu::BindGroup {
-    let params = [if paint { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0];
-    let factor = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("material"),
-        contents: bytemuck::cast_slice(&[base_color, params]),
-        usage: wgpu::BufferUsages::UNIFORM,
-    });
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("material"),
-        layout: &layouts.material,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: factor.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(texture) },
-            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&layouts.sampler) },
-        ],
-    })
+/// The centre of the box `primitive`'s positions fill.
+fn box_center(primitive: &Primitive) -> Vec3 {
+    let (min, max) = primitive
+        .positions
+        .iter()
+        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(min, max), p| (min.min(*p), max.max(*p)));
+    if min.is_finite() && max.is_finite() { (min + max) * 0.5 } else { Vec3::ZERO }
 }
 
 /// Where a primitive landed in a model's buffers.

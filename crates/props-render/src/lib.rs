@@ -12,16 +12,19 @@
 
 mod admission;
 mod context;
+pub mod conventions;
 mod debug_lines;
 mod gpu_model;
 mod growable_buffer;
 mod influence_heat;
+mod materials;
 mod offscreen;
 mod palette_store;
 mod palette_windows;
 mod pipelines;
 mod renderer;
 pub mod shaders;
+mod sky;
 mod still;
 mod texture;
 mod vertex_tables;
@@ -31,7 +34,9 @@ pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_acces
 pub use debug_lines::{box_lines, skeleton_lines, world_axes};
 pub use influence_heat::{heat, influence_heat_map};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};
+pub use pipelines::Shading;
 pub use props_frame::{Camera, DebugLine, Frame, FrameData, InstanceData, Light, ModelBatch, ModelId, NO_TINT, SKY};
 pub use renderer::{FrameStats, Renderer, RendererConfig};
 pub use shaders::PaletteAccess;
+pub use sky::Sky;
 pub use still::{StillError, StillRenderer, framing_camera};

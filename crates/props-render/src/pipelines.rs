@@ -1,9 +1,11 @@
-//! The renderer's bind group layouts and pipelines: the skinned-mesh pipeline and the
-//! debug-line pipeline, and the vertex layouts they read.
+//! The renderer's bind group layouts and pipelines: the skinned-mesh pipelines (one per
+//! [`PipelineKey`]: opaque or blended, culled or double-sided) and the debug-line pipeline, and
+//! the vertex layouts they read.
 
 use bytemuck::{Pod, Zeroable};
 
 use crate::gpu_model::GpuVertex;
+use crate::materials::PipelineKey;
 use crate::shaders::{self, PaletteAccess};
 
 /// Depth format of every pipeline.
@@ -17,8 +19,8 @@ pub(crate) struct LineVertex {
     pub(crate) color: [f32; 4],
 }
 
-/// The bind group layouts: per frame (globals, palette, window), globals alone (lines), per
-/// draw (draw uniform, the model's per-vertex tables), per material.
+/// The bind group layouts: per frame (globals, palette, window, the sky's light), globals
+/// alone (lines), per draw (draw uniform, the model's per-vertex tables), per material.
 pub(crate) struct Layouts {
     pub(crate) frame: wgpu::BindGroupLayout,
     pub(crate) globals: wgpu::BindGroupLayout,
@@ -64,41 +66,61 @@ impl Layouts {
         // The model's per-vertex tables: influences past the 8th, morph deltas.
         let influences_entry = vertex_data(1, false, wgpu::TextureSampleType::Uint);
         let deltas_entry = vertex_data(2, false, wgpu::TextureSampleType::Float { filterable: false });
-        let material = layout(
-            "material",
-            &[
-                uniform(0, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        );
+        let texture = |binding, view_dimension| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let sampler = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        };
+        // The uniform, then each of the five slots' texture and sampler.
+        let mut material_entries = vec![uniform(0, false)];
+        for slot in 0..5 {
+            material_entries.push(texture(1 + 2 * slot, wgpu::TextureViewDimension::D2));
+            material_entries.push(sampler(2 + 2 * slot));
+        }
+        let frame_entries = [
+            uniform(0, false),
+            palette_entry,
+            uniform(2, true),
+            texture(3, wgpu::TextureViewDimension::Cube),
+            sampler(4),
+        ];
         Self {
-            frame: layout("frame", &[uniform(0, false), palette_entry, uniform(2, true)]),
+            frame: layout("frame", &frame_entries),
             globals: layout("globals", &[uniform(0, false)]),
             draw: layout("draw", &[uniform(0, true), influences_entry, deltas_entry]),
-            material,
+            material: layout("material", &material_entries),
         }
     }
 }
 
-/// The two pipelines.
+/// How meshes are shaded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shading {
+    /// glTF's material model (the default).
+    #[default]
+    Pbr,
+    /// The base colour under Lambert's law, every material opaque and two-sided: the
+    /// shading before the material model, the baseline `cargo xtask bench render` compares it
+    /// with.
+    Lambert,
+}
+
+/// The renderer's pipelines.
 pub(crate) struct Pipelines {
-    /// Instanced meshes, skinned (or in their bind pose, for `skinning: false`).
-    pub(crate) skinned: wgpu::RenderPipeline,
+    /// Instanced meshes, skinned (or in their bind pose, for `skinning: false`), one per
+    /// [`PipelineKey`], in [`PipelineKey::ALL`]'s order.
+    skinned: Vec<wgpu::RenderPipeline>,
     /// Debug lines, drawn over everything.
     pub(crate) lines: wgpu::RenderPipeline,
 }
@@ -111,28 +133,66 @@ impl Pipelines {
         layouts: &Layouts,
         access: PaletteAccess,
         (color_format, sample_count): (wgpu::TextureFormat, u32),
-        skinning: bool,
+        (skinning, shading): (bool, Shading),
     ) -> Self {
-        let pipelines = PipelineFactory { device, color_format, sample_count };
-        let skinned = pipelines.create(
-            if skinning { "skinned" } else { "unskinned" },
-            (&shaders::skinned(access), if skinning { "vs_main" } else { "vs_unskinned" }),
-            &[&layouts.frame, &layouts.draw, &layouts.material],
-            &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
-            wgpu::PrimitiveTopology::TriangleList,
-            wgpu::CompareFunction::Less,
-        );
-        let lines = pipelines.create(
+        let factory = PipelineFactory { device, color_format, sample_count };
+        let source = shaders::skinned(access);
+        let vertex = if skinning { "vs_main" } else { "vs_unskinned" };
+        let fragment = match shading {
+            Shading::Pbr => "fs_main",
+            Shading::Lambert => "fs_lambert",
+        };
+        let skinned = PipelineKey::ALL
+            .into_iter()
+            .map(|key| {
+                let key =
+                    if shading == Shading::Lambert { PipelineKey { blend: false, double_sided: true } } else { key };
+                let state = DrawState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    depth_compare: wgpu::CompareFunction::Less,
+                    depth_write: !key.blend,
+                    cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
+                    blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                };
+                factory.create(
+                    if skinning { "skinned" } else { "unskinned" },
+                    (&source, vertex, fragment),
+                    &[&layouts.frame, &layouts.draw, &layouts.material],
+                    &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
+                    state,
+                )
+            })
+            .collect();
+        let lines = factory.create(
             "debug lines",
-            (&shaders::lines(), "vs_main"),
+            (&shaders::lines(), "vs_main", "fs_main"),
             &[&layouts.globals],
             &[Some(LINE_LAYOUT)],
-            wgpu::PrimitiveTopology::LineList,
             // Skeletons and axes show through the meshes they belong to.
-            wgpu::CompareFunction::Always,
+            DrawState {
+                topology: wgpu::PrimitiveTopology::LineList,
+                depth_compare: wgpu::CompareFunction::Always,
+                depth_write: false,
+                cull_mode: None,
+                blend: None,
+            },
         );
         Self { skinned, lines }
     }
+
+    /// The skinned-mesh pipeline of `key`.
+    pub(crate) fn skinned(&self, key: PipelineKey) -> &wgpu::RenderPipeline {
+        &self.skinned[key.index()]
+    }
+}
+
+/// How a pipeline draws: its topology, depth test and write, culling and blending.
+struct DrawState {
+    topology: wgpu::PrimitiveTopology,
+    depth_compare: wgpu::CompareFunction,
+    depth_write: bool,
+    cull_mode: Option<wgpu::Face>,
+    blend: Option<wgpu::BlendState>,
 }
 
 /// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10 and 13 (the tint).
@@ -157,16 +217,15 @@ struct PipelineFactory<'a> {
 }
 
 impl PipelineFactory<'_> {
-    /// A pipeline drawing `topology` with vertex entry point `vertex` and `fs_main` of
-    /// `source`, depth-tested with `depth_compare` (writing depth only when that is a real test).
+    /// A pipeline drawing with entry points `vertex` and `fragment` of `source`, as `state`
+    /// says.
     fn create(
         &self,
         label: &str,
-        (source, vertex): (&str, &str),
+        (source, vertex, fragment): (&str, &str, &str),
         groups: &[&wgpu::BindGroupLayout],
         buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-        topology: wgpu::PrimitiveTopology,
-        depth_compare: wgpu::CompareFunction,
+        state: DrawState,
     ) -> wgpu::RenderPipeline {
         let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
@@ -187,22 +246,28 @@ impl PipelineFactory<'_> {
                 compilation_options: Default::default(),
                 buffers,
             },
-            primitive: wgpu::PrimitiveState { topology, ..Default::default() },
+            primitive: wgpu::PrimitiveState {
+                topology: state.topology,
+                // glTF's front faces are counter-clockwise.
+                front_face: wgpu::FrontFace::Ccw,
+                cull_mode: state.cull_mode,
+                ..Default::default()
+            },
             depth_stencil: Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
-                depth_write_enabled: Some(depth_compare != wgpu::CompareFunction::Always),
-                depth_compare: Some(depth_compare),
+                depth_write_enabled: Some(state.depth_write),
+                depth_compare: Some(state.depth_compare),
                 stencil: wgpu::StencilState::default(),
                 bias: wgpu::DepthBiasState::default(),
             }),
             multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
             fragment: Some(wgpu::FragmentState {
                 module: &module,
-                entry_point: Some("fs_main"),
+                entry_point: Some(fragment),
                 compilation_options: Default::default(),
                 targets: &[Some(wgpu::ColorTargetState {
                     format: self.color_format,
-                    blend: None,
+                    blend: state.blend,
                     write_mask: wgpu::ColorWrites::ALL,
                 })],
             }),

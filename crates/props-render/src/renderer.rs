@@ -1,18 +1,30 @@
 //! The renderer: models on the GPU, each frame's uploads (globals, palettes, instances,
-//! windows, lines) and its draws. Pipelines are in `pipelines.rs`, the palette store in
-//! `palette_store.rs`.
+//! windows, lines) and its draws: every opaque draw, then the blended ones back to front.
+//! Pipelines are in `pipelines.rs`, the palette store in `palette_store.rs`, materials in
+//! `materials.rs`, the sky's light in `sky.rs`.
+//!
+//! Blended draws are ordered per palette-window run of a model's instances, by the distance
+//! of the run's first instance from the camera (farthest first), and within a run by the
+//! depth of each blended primitive's centre as that instance places it. Every instance of a
+//! run is one instanced draw, in the order the frame lists them: exact for a model alone (a
+//! still), approximate for a crowd whose instances' glass overlaps. What it costs: per frame,
+//! a sort of the runs that have blended draws and of each one's blended draws (no upload, no
+//! extra draw calls).
 
 use bytemuck::{Pod, Zeroable};
+use glam::{Affine3A, Vec3};
 use props_anim::Model;
 
 use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::context::{PaletteMode, preferred_palette_access};
-use crate::gpu_model::{GpuModel, ModelLayouts};
+use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
+use crate::materials::{Defaults, Samplers};
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
-use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, supports_4x};
+use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, Shading, supports_4x};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
+use crate::sky::{Sky, SkyLight};
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
 
@@ -34,6 +46,10 @@ pub struct RendererConfig {
     /// Upload KTX2 textures' own levels in a GPU block format (BC7, ASTC 4x4, ETC2) where the
     /// device takes one (the default); `false` uploads them as RGBA8, as other images.
     pub block_compression: bool,
+    /// How meshes are shaded: glTF's material model (the default), or the Lambert baseline.
+    pub shading: Shading,
+    /// The sky whose light [`props_frame::Light::sky`] adds.
+    pub sky: Sky,
 }
 
 impl RendererConfig {
@@ -47,6 +63,8 @@ impl RendererConfig {
             max_palette_binding_bytes: None,
             skinning: true,
             block_compression: true,
+            shading: Shading::Pbr,
+            sky: Sky::default(),
         }
     }
 }
@@ -73,9 +91,11 @@ pub struct FrameStats {
 #[repr(C)]
 struct Globals {
     view_proj: [[f32; 4]; 4],
+    eye: [f32; 4],
     light_direction: [f32; 4],
     light_color: [f32; 4],
     ambient: [f32; 4],
+    sky_sh: [[f32; 4]; 9],
 }
 
 /// Depth and MSAA textures matching the current target size.
@@ -109,7 +129,12 @@ pub struct Renderer {
     window_scratch: Vec<u8>,
     runs: Vec<(usize, Run)>,
     run_scratch: Vec<Run>,
-    models: Vec<Option<GpuModel>>,
+    /// Runs with blended draws, farthest first, and one run's blended draws, farthest first.
+    blend_order: Vec<(f32, usize)>,
+    draw_order: Vec<(f32, usize)>,
+    models: Vec<Option<(GpuModel, GpuFootprint)>>,
+    samplers: Samplers,
+    sky: SkyLight,
     attachments: Option<Attachments>,
     color_format: wgpu::TextureFormat,
 }
@@ -136,7 +161,13 @@ impl Renderer {
         let window_stride = limits.min_uniform_buffer_offset_alignment;
 
         let layouts = Layouts::new(device, access);
-        let pipelines = Pipelines::new(device, &layouts, access, (config.color_format, sample_count), config.skinning);
+        let pipelines = Pipelines::new(
+            device,
+            &layouts,
+            access,
+            (config.color_format, sample_count),
+            (config.skinning, config.shading),
+        );
         let globals = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("globals"),
             size: size_of::<Globals>() as u64,
@@ -148,21 +179,17 @@ impl Renderer {
             layout: &layouts.globals,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("base color"),
-            address_mode_u: wgpu::AddressMode::Repeat,
-            address_mode_v: wgpu::AddressMode::Repeat,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: wgpu::MipmapFilterMode::Linear,
-            ..Default::default()
-        });
+        let mut samplers = Samplers::default();
+        let defaults = Defaults {
+            white_srgb: texture::white(device, queue, true),
+            white_linear: texture::white(device, queue, false),
+            sampler: samplers.get(device, props_anim::material::Sampler::default()),
+        };
         let Layouts { frame: frame_layout, draw, material, .. } = layouts;
         let layouts = ModelLayouts {
             draw,
             material,
-            sampler,
-            white: texture::white(device, queue),
+            defaults,
             draw_stride: limits.min_uniform_buffer_offset_alignment,
             tables: access,
             block_formats: if config.block_compression {
@@ -192,7 +219,11 @@ impl Renderer {
             window_scratch: Vec::new(),
             runs: Vec::new(),
             run_scratch: Vec::new(),
+            blend_order: Vec::new(),
+            draw_order: Vec::new(),
             models: Vec::new(),
+            samplers,
+            sky: SkyLight::new(device, queue, &config.sky),
             attachments: None,
             color_format: config.color_format,
         }
@@ -239,7 +270,7 @@ impl Renderer {
         let footprint = self.footprint(model)?;
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let uploaded = GpuModel::new(&self.device, &self.queue, &self.layouts, model, footprint);
+        let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), model);
         // Native error scopes resolve at once; the futures only hand the result over.
         let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
         if let Some(error) = errors.into_iter().flatten().next() {
@@ -249,14 +280,14 @@ impl Renderer {
         if index >= self.models.len() {
             self.models.resize_with(index + 1, || None);
         }
-        self.models[index] = Some(uploaded);
+        self.models[index] = Some((uploaded, footprint));
         Ok(footprint)
     }
 
     /// What model `id` takes on the device, if it is there.
     #[must_use]
     pub fn model_footprint(&self, id: ModelId) -> Option<GpuFootprint> {
-        self.model(id).map(|model| model.footprint)
+        self.models.get(id.0 as usize)?.as_ref().map(|(_, footprint)| *footprint)
     }
 
     /// Frees the GPU resources of model `id`; its instances are skipped from now on.
@@ -273,7 +304,7 @@ impl Renderer {
     }
 
     fn model(&self, id: ModelId) -> Option<&GpuModel> {
-        self.models.get(id.0 as usize)?.as_ref()
+        self.models.get(id.0 as usize)?.as_ref().map(|(model, _)| model)
     }
 
     /// Uploads the frame's data and records its draws into `encoder`, rendering into `target`
@@ -286,6 +317,8 @@ impl Renderer {
         frame: &Frame<'_>,
     ) -> FrameStats {
         let mut stats = self.upload(frame);
+        self.order_blended(frame);
+        let mut draw_order = std::mem::take(&mut self.draw_order);
         self.ensure_attachments(size);
         let frame_group = self.frame_group();
         let Some(attachments) = &self.attachments else { return stats };
@@ -314,28 +347,25 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.pipelines.skinned);
         pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
+        // Every opaque draw, each model's grouped by pipeline; then the blended ones.
         for (window, (batch, run)) in self.runs.iter().enumerate() {
             let Some(model) = self.model(frame.batches[*batch].model) else { continue };
-            let window_offset = window as u32 * self.window_stride;
-            match self.access {
-                PaletteAccess::StorageBuffer => {
-                    let palette_offset = (u64::from(run.window_start) * MATRIX_BYTES) as u32;
-                    pass.set_bind_group(0, &frame_group, &[palette_offset, window_offset]);
-                }
-                PaletteAccess::Texture => pass.set_bind_group(0, &frame_group, &[window_offset]),
+            self.bind_run(&mut pass, &frame_group, window, run, model);
+            let mut bound = None;
+            for draw in &model.draws[..model.opaque] {
+                self.draw(&mut pass, model, draw, run, &mut bound);
+                stats.draw_calls += 1;
             }
-            pass.set_vertex_buffer(0, model.vertices.slice(..));
-            pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
-            for draw in &model.draws {
-                pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
-                pass.set_bind_group(2, &model.materials[draw.material], &[]);
-                pass.draw_indexed(
-                    draw.first_index..draw.first_index + draw.index_count,
-                    draw.base_vertex,
-                    run.instances.clone(),
-                );
+        }
+        for &(_, window) in &self.blend_order {
+            let (batch, run) = &self.runs[window];
+            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
+            self.bind_run(&mut pass, &frame_group, window, run, model);
+            let mut bound = None;
+            order_draws(frame, run, model, &mut draw_order);
+            for &(_, draw) in &draw_order {
+                self.draw(&mut pass, model, &model.draws[draw], run, &mut bound);
                 stats.draw_calls += 1;
             }
         }
@@ -346,7 +376,67 @@ impl Renderer {
             pass.draw(0..frame.lines.len() as u32 * 2, 0..1);
             stats.draw_calls += 1;
         }
+        drop(pass);
+        self.draw_order = draw_order;
         stats
+    }
+
+    /// Binds run `window` (`run`, of `model`): its palette window, `model`'s buffers.
+    fn bind_run(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        frame_group: &wgpu::BindGroup,
+        window: usize,
+        run: &Run,
+        model: &GpuModel,
+    ) {
+        let window_offset = window as u32 * self.window_stride;
+        match self.access {
+            PaletteAccess::StorageBuffer => {
+                let palette_offset = (u64::from(run.window_start) * MATRIX_BYTES) as u32;
+                pass.set_bind_group(0, frame_group, &[palette_offset, window_offset]);
+            }
+            PaletteAccess::Texture => pass.set_bind_group(0, frame_group, &[window_offset]),
+        }
+        pass.set_vertex_buffer(0, model.vertices.slice(..));
+        pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+    }
+
+    /// Draws `draw` of `model` for `run`'s instances, setting its pipeline unless `bound`.
+    fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &GpuModel,
+        draw: &DrawItem,
+        run: &Run,
+        bound: &mut Option<crate::materials::PipelineKey>,
+    ) {
+        if *bound != Some(draw.key) {
+            pass.set_pipeline(self.pipelines.skinned(draw.key));
+            *bound = Some(draw.key);
+        }
+        pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
+        pass.set_bind_group(2, &model.materials[draw.material], &[]);
+        pass.draw_indexed(
+            draw.first_index..draw.first_index + draw.index_count,
+            draw.base_vertex,
+            run.instances.clone(),
+        );
+    }
+
+    /// The runs with blended draws, farthest first (by their first instance).
+    fn order_blended(&mut self, frame: &Frame<'_>) {
+        self.blend_order.clear();
+        for (window, (batch, run)) in self.runs.iter().enumerate() {
+            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
+            if model.opaque == model.draws.len() {
+                continue;
+            }
+            let Some(first) = frame.instances.get(run.instances.start as usize) else { continue };
+            let at = Vec3::from(first.transform.to_affine().translation);
+            self.blend_order.push((at.distance_squared(frame.camera.eye), window));
+        }
+        self.blend_order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     }
 
     /// Writes globals, palettes, instances, palette windows and lines; plans the runs.
@@ -355,9 +445,11 @@ impl Renderer {
         let (light, view_proj) = (frame.light, frame.camera.view_projection);
         let globals = Globals {
             view_proj: view_proj.to_cols_array_2d(),
+            eye: frame.camera.eye.extend(1.0).to_array(),
             light_direction: light.direction.normalize_or_zero().extend(0.0).to_array(),
             light_color: light.color.extend(1.0).to_array(),
-            ambient: light.ambient.extend(1.0).to_array(),
+            ambient: light.ambient.extend(light.sky).to_array(),
+            sky_sh: self.sky.harmonics,
         };
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 
@@ -407,7 +499,7 @@ impl Renderer {
 
         self.line_scratch.clear();
         self.line_scratch.extend(frame.lines.iter().flat_map(|l: &DebugLine| {
-            let vertex = |p: glam::Vec3| LineVertex { position: p.to_array(), color: l.color };
+            let vertex = |p: Vec3| LineVertex { position: p.to_array(), color: l.color };
             [vertex(l.from), vertex(l.to)]
         }));
         self.line_vertices.write(&self.device, &self.queue, bytemuck::cast_slice(&self.line_scratch));
@@ -438,6 +530,8 @@ impl Renderer {
                         size: wgpu::BufferSize::new(16),
                     }),
                 },
+                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&self.sky.view) },
+                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&self.sky.sampler) },
             ],
         });
         self.frame_group = Some((key.0, key.1, group.clone()));
@@ -468,4 +562,21 @@ impl Renderer {
         let depth = attachment("depth", DEPTH_FORMAT, self.sample_count);
         self.attachments = Some(Attachments { size, depth, msaa });
     }
+}
+
+/// `model`'s blended draws for `run`, farthest first: each one's primitive centre as the run's
+/// first instance places it (through its node's matrix in the palette, for a rigid draw).
+fn order_draws(frame: &Frame<'_>, run: &Run, model: &GpuModel, order: &mut Vec<(f32, usize)>) {
+    order.clear();
+    let Some(first) = frame.instances.get(run.instances.start as usize) else { return };
+    let placement: Affine3A = first.transform.to_affine();
+    for (index, draw) in model.draws.iter().enumerate().skip(model.opaque) {
+        let node = draw
+            .node_matrix
+            .and_then(|slot| frame.palettes.get(first.palette_base as usize + slot as usize))
+            .map_or(Affine3A::IDENTITY, |matrix| matrix.to_affine());
+        let at = placement.transform_point3(node.transform_point3(draw.center));
+        order.push((at.distance_squared(frame.camera.eye), index));
+    }
+    order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
 }

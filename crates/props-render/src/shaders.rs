@@ -24,17 +24,18 @@ const PALETTE_TEXTURE: &str = include_str!("../../../shaders/palette_texture.wgs
 const TABLES_STORAGE: &str = include_str!("../../../shaders/vertex_tables_storage.wgsl");
 const TABLES_TEXTURE: &str = include_str!("../../../shaders/vertex_tables_texture.wgsl");
 const SKINNED: &str = include_str!("../../../shaders/skinned.wgsl");
+const SHADING: &str = include_str!("../../../shaders/shading.wgsl");
 const LINES: &str = include_str!("../../../shaders/lines.wgsl");
 
 /// The skinned-mesh shader for a palette access mode (which also decides how a model's
-/// per-vertex tables are read).
+/// per-vertex tables are read), with its shading.
 #[must_use]
 pub fn skinned(access: PaletteAccess) -> String {
     let (palette, tables) = match access {
         PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    [GLOBALS, palette, tables, SKINNED].join("\n")
+    [GLOBALS, palette, tables, SKINNED, SHADING].join("\n")
 }
 
 /// The debug-line shader.

@@ -71,7 +71,8 @@ impl StillRenderer {
     }
 
     /// Draws `model` at the origin with `palette` (as [`Model::write_palettes`] writes it) seen
-    /// by `camera`, with `lines` over it; returns the image's RGBA8 rows, top first.
+    /// by `camera` in the town's daylight, with `lines` over it; returns the image's RGBA8
+    /// rows, top first.
     ///
     /// # Errors
     /// When the GPU refuses the model, or the image cannot be read back.
@@ -83,12 +84,28 @@ impl StillRenderer {
         camera: Camera,
         lines: &[DebugLine],
     ) -> Result<Vec<u8>, StillError> {
+        self.draw_lit(gpu, model, palette, camera, (Light::default(), SKY), lines)
+    }
+
+    /// [`StillRenderer::draw`] under `light`, on a background of linear `clear_color`.
+    ///
+    /// # Errors
+    /// When the GPU refuses the model, or the image cannot be read back.
+    pub fn draw_lit(
+        &mut self,
+        gpu: &GpuContext,
+        model: &Model,
+        palette: &[JointMatrix],
+        camera: Camera,
+        (light, clear_color): (Light, [f64; 4]),
+        lines: &[DebugLine],
+    ) -> Result<Vec<u8>, StillError> {
         let id = ModelId(0);
         self.renderer.set_model(id, model)?;
         let frame = Frame {
             camera,
-            light: Light::default(),
-            clear_color: SKY,
+            light,
+            clear_color,
             palettes: palette,
             instances: &[InstanceData::new(&Affine3A::IDENTITY, 0)],
             batches: &[ModelBatch { model: id, instances: 0..1 }],

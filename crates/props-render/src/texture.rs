@@ -1,5 +1,6 @@
-//! Texture uploads: sRGB base color textures with mipmaps, KTX2 ones in a GPU block format
-//! (BC7, ASTC, ETC2) with their own levels where the device takes one.
+//! Texture uploads with mipmaps: colour textures (base colour, emissive) in sRGB, data ones
+//! (metallic-roughness, normal, occlusion) linear; KTX2 ones in a GPU block format (BC7, ASTC,
+//! ETC2) with their own levels where the device takes one.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -17,21 +18,25 @@ fn linear_to_srgb(c: f32) -> u8 {
     (c * 255.0).round().clamp(0.0, 255.0) as u8
 }
 
-/// The next mip level of an RGBA8 sRGB image: a 2x2 box filter in linear space (alpha
-/// averaged as is). Odd edges repeat their last texel.
-fn downsample(pixels: &[u8], width: u32, height: u32) -> (Vec<u8>, u32, u32) {
+/// The next mip level of an RGBA8 image: a 2x2 box filter, in linear space for an sRGB one
+/// (`srgb`; alpha averaged as is), on the stored values for data. Odd edges repeat their last
+/// texel.
+fn downsample(pixels: &[u8], width: u32, height: u32, srgb: bool) -> (Vec<u8>, u32, u32) {
     let (w, h) = ((width / 2).max(1), (height / 2).max(1));
     let texel = |x: u32, y: u32, c: usize| pixels[((y.min(height - 1) * width + x.min(width - 1)) * 4) as usize + c];
     let mut out = Vec::with_capacity((w * h * 4) as usize);
     for y in 0..h {
         for x in 0..w {
             let quad = [(2 * x, 2 * y), (2 * x + 1, 2 * y), (2 * x, 2 * y + 1), (2 * x + 1, 2 * y + 1)];
-            for c in 0..3 {
-                let sum: f32 = quad.iter().map(|&(qx, qy)| srgb_to_linear(texel(qx, qy, c))).sum();
-                out.push(linear_to_srgb(sum / 4.0));
+            for c in 0..4 {
+                if srgb && c < 3 {
+                    let sum: f32 = quad.iter().map(|&(qx, qy)| srgb_to_linear(texel(qx, qy, c))).sum();
+                    out.push(linear_to_srgb(sum / 4.0));
+                } else {
+                    let sum: u32 = quad.iter().map(|&(qx, qy)| u32::from(texel(qx, qy, c))).sum();
+                    out.push(((sum + 2) / 4) as u8);
+                }
             }
-            let alpha: u32 = quad.iter().map(|&(qx, qy)| u32::from(texel(qx, qy, 3))).sum();
-            out.push(((alpha + 2) / 4) as u8);
         }
     }
     (out, w, h)
@@ -65,12 +70,12 @@ pub(crate) struct Ktx2Levels<'a> {
 }
 
 impl<'a> Ktx2Levels<'a> {
-    /// `image`'s levels on a device with `features` (the block formats it may use): in the
-    /// first block format it allows that the file's data transcodes to, when the image is
-    /// whole 4x4 blocks, else RGBA8. `None` when it is not a KTX2 image, the file does not hold
-    /// its full mip chain (then levels made from `rgba8` draw better than the few the file
-    /// has) or its data transcodes to neither.
-    pub(crate) fn of(image: &'a Image, features: wgpu::Features) -> Option<Self> {
+    /// `image`'s levels on a device with `features` (the block formats it may use), as colour
+    /// (`srgb`) or data: in the first block format it allows that the file's data transcodes
+    /// to, when the image is whole 4x4 blocks, else RGBA8. `None` when it is not a KTX2 image,
+    /// the file does not hold its full mip chain (then levels made from `rgba8` draw better
+    /// than the few the file has) or its data transcodes to neither.
+    pub(crate) fn of(image: &'a Image, features: wgpu::Features, srgb: bool) -> Option<Self> {
         let transcoder = Transcoder::new(image.ktx2.as_deref()?).ok()?;
         let (width, height) = transcoder.base_dimensions();
         let levels = transcoder.level_count();
@@ -83,6 +88,7 @@ impl<'a> Ktx2Levels<'a> {
         let block = BLOCK_FORMATS.into_iter().find(|&(feature, target, _)| takes(feature, target));
         let (target, format) =
             block.map_or((TargetFormat::Rgba32, wgpu::TextureFormat::Rgba8UnormSrgb), |(_, t, f)| (t, f));
+        let format = if srgb { format } else { format.remove_srgb_suffix() };
         transcoder.supports(target).then_some(Self { transcoder, target, format, levels })
     }
 
@@ -108,25 +114,28 @@ impl<'a> Ktx2Levels<'a> {
     }
 }
 
-/// Uploads a base colour image as an sRGB texture with a full mip chain: a KTX2 image's own
-/// levels, in the first GPU block format `features` allow (BC7, ASTC 4x4, ETC2) or else as
-/// RGBA8; any other image's RGBA8 pixels with levels made by a box filter in linear space.
+/// Uploads an image as a colour (`srgb`) or data texture with a full mip chain: a KTX2 image's
+/// own levels, in the first GPU block format `features` allow (BC7, ASTC 4x4, ETC2) or else as
+/// RGBA8; any other image's RGBA8 pixels with levels made by a box filter (in linear space for
+/// colour).
 #[must_use]
-pub(crate) fn upload_srgb(
+pub(crate) fn upload(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     image: &Image,
+    srgb: bool,
     features: wgpu::Features,
 ) -> wgpu::TextureView {
     let (width, height) = (image.width.max(1), image.height.max(1));
     let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
-    let own =
-        Ktx2Levels::of(image, features).and_then(|levels| Some((levels.format, levels.levels, levels.transcode()?)));
+    let own = Ktx2Levels::of(image, features, srgb)
+        .and_then(|levels| Some((levels.format, levels.levels, levels.transcode()?)));
     let (format, mip_level_count, data) = match own {
         Some(own) => own,
         None => {
             let mip_level_count = 32 - width.max(height).leading_zeros();
-            (wgpu::TextureFormat::Rgba8UnormSrgb, mip_level_count, rgba8_mips(image, mip_level_count))
+            let format = if srgb { wgpu::TextureFormat::Rgba8UnormSrgb } else { wgpu::TextureFormat::Rgba8Unorm };
+            (format, mip_level_count, rgba8_mips(image, mip_level_count, srgb))
         }
     };
     let texture = device.create_texture_with_data(
@@ -147,8 +156,9 @@ pub(crate) fn upload_srgb(
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
-/// `image`'s RGBA8 pixels and `mip_level_count - 1` levels below them.
-fn rgba8_mips(image: &Image, mip_level_count: u32) -> Vec<u8> {
+/// `image`'s RGBA8 pixels and `mip_level_count - 1` levels below them (colour ones averaged
+/// in linear space, `srgb`).
+fn rgba8_mips(image: &Image, mip_level_count: u32, srgb: bool) -> Vec<u8> {
     let (width, height) = (image.width.max(1), image.height.max(1));
     let mut data = Vec::with_capacity(image.rgba8.len() * 4 / 3 + 4);
     let (mut level, mut w, mut h) = (image.rgba8.clone(), width, height);
@@ -157,16 +167,17 @@ fn rgba8_mips(image: &Image, mip_level_count: u32) -> Vec<u8> {
     }
     for _ in 0..mip_level_count {
         data.extend_from_slice(&level);
-        (level, w, h) = downsample(&level, w, h);
+        (level, w, h) = downsample(&level, w, h, srgb);
     }
     data
 }
 
-/// A 1x1 white sRGB texture: the base color texture of untextured materials.
+/// A 1x1 white texture, colour (`srgb`) or data: what a material without a slot's texture
+/// samples.
 #[must_use]
-pub(crate) fn white(device: &wgpu::Device, queue: &wgpu::Queue) -> wgpu::TextureView {
+pub(crate) fn white(device: &wgpu::Device, queue: &wgpu::Queue, srgb: bool) -> wgpu::TextureView {
     let white = Image { name: Some("white".into()), width: 1, height: 1, rgba8: vec![255; 4], ktx2: None };
-    upload_srgb(device, queue, &white, wgpu::Features::empty())
+    upload(device, queue, &white, srgb, wgpu::Features::empty())
 }
 
 #[cfg(test)]
@@ -184,8 +195,10 @@ mod tests {
     fn downsampling_averages_in_linear_space() {
         // Black and white average to linear 0.5, which is sRGB 188, not 128.
         let pixels = [0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255];
-        let (out, w, h) = downsample(&pixels, 2, 2);
+        let (out, w, h) = downsample(&pixels, 2, 2, true);
         assert_eq!((w, h), (1, 1));
         assert_eq!(out, vec![188, 188, 188, 255]);
+        // Data (a normal map's, say) averages the stored values.
+        assert_eq!(downsample(&pixels, 2, 2, false).0, vec![128, 128, 128, 255]);
     }
 }

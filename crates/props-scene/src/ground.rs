@@ -78,11 +78,7 @@ pub fn model(scene: &Scene, radius: f32) -> Result<Model, SceneError> {
         bus_stops(scene),
     ];
     let mesh = Mesh { name: Some("ground".to_owned()), primitives };
-    let material = |name: &str, color| Material {
-        name: Some(name.to_owned()),
-        base_color_factor: color,
-        base_color_texture: None,
-    };
+    let material = Material::matte;
     Model::new(ModelParts {
         rig: Some(rig),
         meshes: vec![mesh],
@@ -283,6 +279,8 @@ fn primitive(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, materi
         positions,
         normals,
         uv0: Vec::new(),
+        uv1: Vec::new(),
+        tangents: Vec::new(),
         colors: Vec::new(),
         influences: None,
         indices,

@@ -67,6 +67,8 @@ fn triangle(skinned: bool) -> Mesh {
             normals: vec![Vec3::Z; 3],
             positions,
             uv0: Vec::new(),
+            uv1: Vec::new(),
+            tangents: Vec::new(),
             colors: Vec::new(),
             influences,
             indices: vec![0, 1, 2],

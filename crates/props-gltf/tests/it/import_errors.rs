@@ -513,16 +513,38 @@ fn limits_are_enforced() {
 }
 
 #[test]
-fn texture_slots_the_renderer_ignores_are_warned() {
+fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() {
     let mut json = Doc::new().json();
-    json["images"] = json!([{"uri": "never-read.png"}]);
+    json["images"] = json!([{"uri": "data:image/png;base64,AAAA"}]);
     json["textures"] = json!([{"source": 0}]);
-    json["materials"] = json!([{"normalTexture": {"index": 0}, "occlusionTexture": {"index": 0}}]);
+    json["materials"] = json!([{
+        "normalTexture": {"index": 0, "scale": 0.5,
+            "extensions": {"KHR_texture_transform": {"offset": [0.5, 0.25], "rotation": 1.0, "scale": [2.0, 3.0]}}},
+        "alphaMode": "MASK",
+        "doubleSided": true,
+        "emissiveFactor": [1.0, 0.5, 0.0],
+        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_sheen": {"sheenColorFactor": [1.0, 1.0, 1.0]},
+            "KHR_materials_emissive_strength": {"emissiveStrength": 4.0}},
+    }]);
     json["meshes"][0]["primitives"][0]["material"] = json!(0);
-    let import = import_json(&json).expect("ignored slots do not refuse the file");
+    let import = import_json(&json).expect("a material's extensions do not refuse the file");
+    let material = &import.model.materials()[0];
+    assert!(material.unlit && material.double_sided);
+    assert_eq!(material.alpha_mode, props_anim::AlphaMode::Mask { cutoff: 0.5 });
+    assert_eq!(
+        (material.emissive_factor, material.emissive_strength, material.normal_scale),
+        ([1.0, 0.5, 0.0], 4.0, 0.5)
+    );
+    assert_eq!(material.normal_texture, None, "its image does not decode: the slot is empty");
+    assert!(import.dropped.iter().any(|d| matches!(d.part, Part::Image { index: 0 })));
     let messages: Vec<String> = import.warnings.iter().map(|w| format!("{}: {}", w.json_path, w.message)).collect();
     assert_eq!(
         messages,
-        ["materials[0]: ignored: normalTexture, occlusionTexture (the renderer draws the base colour only)"]
+        [
+            "meshes[0].primitives[0]: its material's normal map needs TANGENT, or texture coordinates on triangles \
+             to make them from; it is drawn without the map",
+            "materials[0].extensions.KHR_materials_sheen: KHR_materials_sheen is not drawn; the material's base \
+             colour, metal and roughness are"
+        ]
     );
 }

@@ -8,6 +8,7 @@ mod instancing;
 mod khronos;
 mod lenient;
 mod lint;
+mod materials;
 mod oracle;
 mod real_models;
 mod support;

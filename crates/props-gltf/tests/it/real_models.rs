@@ -73,7 +73,7 @@ fn fox() {
     assert_eq!(primitive.indices, (0..1728).collect::<Vec<u32>>(), "generated indices");
     assert_eq!(primitive.uv0.len(), 1728);
     assert_eq!(primitive.influences.as_ref().map(|i| i.sets), Some(1));
-    assert_eq!(fox.model.materials()[0].base_color_texture, Some(0));
+    assert_eq!(fox.model.materials()[0].base_color_texture.map(|t| t.image), Some(0));
     let image = &fox.model.images()[0];
     assert_eq!(image.rgba8.len(), (image.width * image.height * 4) as usize);
     let instance = fox.model.instances()[0];

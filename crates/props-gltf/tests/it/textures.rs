@@ -22,7 +22,7 @@ fn webp_textures_decode_to_the_png_s_pixels() {
     };
     assert_eq!((webp_image.width, webp_image.height), (png_image.width, png_image.height));
     assert!(webp_image.rgba8 == png_image.rgba8, "lossless WebP decodes to the PNG's pixels");
-    assert_eq!(webp.import.model.materials()[0].base_color_texture, Some(0));
+    assert_eq!(webp.import.model.materials()[0].base_color_texture.map(|t| t.image), Some(0));
 }
 
 /// A quad's two WebP textures in data URIs (cwebp: lossy VP8 and lossless VP8L) decode: the
@@ -60,7 +60,7 @@ fn ktx2_textures_decode_as_three_js_transcodes_them() {
             .unwrap_or_else(|refused| panic!("{refused}"));
         assert!(!admitted.report.has_errors(), "{}", admitted.report);
         let [image] = admitted.import.model.images() else { panic!("{name}: one image") };
-        assert_eq!(admitted.import.model.materials()[0].base_color_texture, Some(0));
+        assert_eq!(admitted.import.model.materials()[0].base_color_texture.map(|t| t.image), Some(0));
         let reference =
             image::open(models_dir().join(format!("ktx2/{name}.rgba.png"))).expect("reference").into_rgba8();
         assert_eq!((image.width, image.height), reference.dimensions(), "{name}");
@@ -94,7 +94,7 @@ fn damaged_ktx2_images_draw_untextured() {
             "{outcome}"
         );
         assert!(admitted.report.to_string().contains(says), "{says}: {}", admitted.report);
-        assert_eq!(admitted.import.model.materials()[0].base_color_texture, None);
+        assert_eq!(admitted.import.model.materials()[0].base_color_texture.map(|t| t.image), None);
     }
 }
 
@@ -122,5 +122,5 @@ fn undecoded_texture_formats_draw_untextured() {
     assert_eq!((issue.code, issue.json_pointer.as_str()), ("PROPS_UNSUPPORTED_IMAGE", "/textures/0"));
     assert!(issue.message.contains("EXT_texture_avif"), "{}", issue.message);
     assert!(admitted.import.model.images().is_empty());
-    assert_eq!(admitted.import.model.materials()[0].base_color_texture, None);
+    assert_eq!(admitted.import.model.materials()[0].base_color_texture.map(|t| t.image), None);
 }

@@ -1,0 +1,255 @@
+//! The images materials use, each decoded once, in order of first use, to RGBA8 (PNG, JPEG,
+//! WebP, KTX2), their sizes checked before decoding and charged to the file's budget.
+
+use std::borrow::Cow;
+use std::io::Cursor;
+
+use gltf::json::Root;
+use image::codecs::jpeg::JpegDecoder;
+use image::codecs::png::PngDecoder;
+use image::codecs::webp::WebPDecoder;
+use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
+use props_anim::Image;
+
+use crate::buffers::read_uri;
+use crate::document;
+use crate::drops::Drops;
+use crate::error::{ErrorKind, ImportError, Warnings, warn};
+use crate::limits;
+use crate::material::ImageSource;
+use crate::parts::Part;
+use crate::{index_u32, ktx2};
+
+/// The images decoded so far, and what became of each glTF image.
+pub(crate) struct Images {
+    list: Vec<Image>,
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Copy)]
+enum Slot {
+    Unread,
+    Decoded(u32),
+    Dropped,
+}
+
+impl Images {
+    /// None decoded yet, of `root`'s images.
+    pub(crate) fn new(root: &Root) -> Self {
+        Self { list: Vec::new(), slots: vec![Slot::Unread; root.images.len()] }
+    }
+
+    /// The decoded images, in order of first use.
+    pub(crate) fn into_list(self) -> Vec<Image> {
+        self.list
+    }
+
+    /// The index in [`Images::into_list`] of the image texture `t` shows (at `path`, the
+    /// texture info that names it), decoding it on first use; `None` when the texture or its
+    /// image is left out (dropped, or in a format the game does not decode).
+    pub(crate) fn of_texture(
+        &mut self,
+        root: &Root,
+        t: usize,
+        path: &str,
+        source: &ImageSource<'_>,
+        warnings: &mut Warnings,
+        drops: &mut Drops<'_>,
+    ) -> Result<Option<u32>, ImportError> {
+        if root.textures.get(t).is_none() {
+            return Err(ImportError::at(path, ErrorKind::InvalidIndex));
+        }
+        let image = document::texture_image(root, t).unwrap_or(usize::MAX);
+        Ok(match self.slots.get(image).copied() {
+            _ if drops.skip.texture(root, t) => None,
+            None => {
+                let error = match document::texture_extension_sources(root, t).first() {
+                    Some(name) => {
+                        let found = format!("named by {name} only, with no PNG or JPEG fallback in `source`");
+                        ImportError::at(format!("textures[{t}]"), ErrorKind::UnsupportedImageFormat { found })
+                    }
+                    None => ImportError::at(format!("textures[{t}].source"), ErrorKind::InvalidIndex),
+                };
+                drops.drop_or_refuse(Part::Texture { index: index_u32(t) }, error)?;
+                None
+            }
+            Some(Slot::Decoded(index)) => Some(index),
+            Some(Slot::Dropped) => None,
+            Some(Slot::Unread) => match load_image(root, image, source, warnings) {
+                Ok(decoded) => {
+                    self.list.push(decoded);
+                    let index = index_u32(self.list.len() - 1);
+                    self.slots[image] = Slot::Decoded(index);
+                    Some(index)
+                }
+                Err(error) => {
+                    self.slots[image] = Slot::Dropped;
+                    drops.drop_or_refuse(Part::Image { index: index_u32(image) }, error)?;
+                    None
+                }
+            },
+        })
+    }
+}
+
+/// Loads and decodes glTF image `index`, from its URI or buffer view, shrunk to fit
+/// [`Limits::max_texture_dimension`] if it is larger (with a warning).
+fn load_image(
+    root: &Root,
+    index: usize,
+    source: &ImageSource<'_>,
+    warnings: &mut Warnings,
+) -> Result<Image, ImportError> {
+    let path = format!("images[{index}]");
+    let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+    let bytes = match (&image.uri, image.buffer_view) {
+        (Some(uri), _) => Cow::Owned(read_uri(uri, source.base_dir, source.limits, &format!("{path}.uri"))?),
+        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value(), source.limits, source.budget)?),
+        (None, None) => return Err(ImportError::at(format!("{path}.uri"), ErrorKind::MissingProperty)),
+    };
+    let file_name = image.uri.as_ref().filter(|uri| !uri.starts_with("data:"));
+    let name = image.name.clone().or_else(|| file_name.cloned());
+    let (width, height, rgba8) = decode(&bytes, source, &path)?;
+    let limit = source.limits.max_texture_dimension.max(1);
+    if width.max(height) <= limit {
+        // A KTX2 file is kept for its levels (a GPU block format), not for a downscaled image.
+        let ktx2 = if ktx2::is_ktx2(&bytes) {
+            source.budget.charge(bytes.len() as u64, &path)?;
+            Some(bytes.into_owned())
+        } else {
+            None
+        };
+        return Ok(Image { name, width, height, rgba8, ktx2 });
+    }
+    let scale = f64::from(limit) / f64::from(width.max(height));
+    let fit = |side: u32| ((f64::from(side) * scale).round() as u32).clamp(1, limit);
+    let (new_width, new_height) = (fit(width), fit(height));
+    source.budget.charge(u64::from(new_width) * u64::from(new_height) * 4, &path)?;
+    let resized = image::RgbaImage::from_raw(width, height, rgba8)
+        .map(|full| image::imageops::resize(&full, new_width, new_height, image::imageops::FilterType::Triangle))
+        .ok_or_else(|| ImportError::at(&path, ErrorKind::ImageDecode { reason: "wrong pixel count".to_owned() }))?;
+    let message = format!(
+        "the image is {width}x{height} pixels, larger than the GPU's {limit} per side: it was downscaled to \
+         {new_width}x{new_height}; export it at most {limit} pixels wide and high to keep its detail"
+    );
+    warn(warnings, &path, message);
+    Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw(), ktx2: None })
+}
+
+/// Decodes a PNG, JPEG, WebP or KTX2 image to RGBA8, checking its size before decoding it.
+fn decode(bytes: &[u8], source: &ImageSource<'_>, path: &str) -> Result<(u32, u32, Vec<u8>), ImportError> {
+    if ktx2::is_ktx2(bytes) {
+        return ktx2::decode(bytes, source.limits, source.budget, path);
+    }
+    match image::guess_format(bytes) {
+        Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), source, path),
+        Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), source, path),
+        Ok(ImageFormat::WebP) => decode_with(WebPDecoder::new(Cursor::new(bytes)), source, path),
+        Ok(format) => {
+            let found = format!("{format:?}");
+            Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
+        }
+        Err(_) => {
+            let found = "in an unrecognized format".to_owned();
+            Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
+        }
+    }
+}
+
+fn decode_with(
+    decoder: ImageResult<impl ImageDecoder>,
+    source: &ImageSource<'_>,
+    path: &str,
+) -> Result<(u32, u32, Vec<u8>), ImportError> {
+    let failed = |e: image::ImageError| ImportError::at(path, ErrorKind::ImageDecode { reason: e.to_string() });
+    let decoder = decoder.map_err(failed)?;
+    let (width, height) = decoder.dimensions();
+    let pixels = u64::from(width) * u64::from(height);
+    limits::check(pixels, source.limits.max_image_pixels, "pixels of an image", path)?;
+    // Decoded at the file's own bytes per pixel (8 for 16-bit RGBA), then converted to RGBA8
+    // (a second buffer, unless it already is RGBA8).
+    let converted = if decoder.color_type() == ColorType::Rgba8 { 0 } else { pixels.saturating_mul(4) };
+    source.budget.charge(decoder.total_bytes().saturating_add(converted), path)?;
+    let rgba = DynamicImage::from_decoder(decoder).map_err(failed)?.into_rgba8();
+    Ok((rgba.width(), rgba.height(), rgba.into_raw()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let image = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([x as u8, y as u8, 7, 255]));
+        image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
+        bytes
+    }
+
+    use crate::buffers::Buffers;
+    use crate::limits::{Budget, Limits};
+    use crate::material::ImageSource;
+
+    fn decode_png(bytes: &[u8], limits: &Limits) -> Result<(u32, u32, Vec<u8>), ImportError> {
+        let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}})).expect("root");
+        let buffers = Buffers::load(&root, None, None, limits)?;
+        let budget = Budget::new(limits.max_decoded_bytes);
+        decode(bytes, &ImageSource { buffers: &buffers, base_dir: None, limits, budget: &budget }, "images[0]")
+    }
+
+    #[test]
+    fn png_decodes_to_rgba8() {
+        let (width, height, rgba) = decode_png(&png(3, 2), &Limits::default()).expect("decodes");
+        assert_eq!((width, height, rgba.len()), (3, 2, 24));
+        assert_eq!(&rgba[4 * 5..], &[2, 1, 7, 255]);
+    }
+
+    #[test]
+    fn images_larger_than_the_gpu_takes_are_downscaled_with_a_warning() {
+        use crate::parts::Skip;
+        use base64::Engine as _;
+        use base64::engine::general_purpose::STANDARD;
+        let limits = Limits { max_texture_dimension: 4, ..Limits::default() };
+        let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"},
+            "images": [{"uri": format!("data:image/png;base64,{}", STANDARD.encode(png(16, 2)))}],
+            "textures": [{"source": 0}],
+            "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]}))
+        .expect("root");
+        let buffers = Buffers::load(&root, None, None, &limits).expect("no buffers");
+        let budget = Budget::new(limits.max_decoded_bytes);
+        let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget };
+        let mut warnings = Vec::new();
+        let mut drops = Drops { skip: &Skip::default(), dropped: Vec::new() };
+        let images =
+            crate::material::import_materials(&root, &source, &mut warnings, &mut drops).expect("imports").images;
+        assert!(drops.dropped.is_empty());
+        assert_eq!((images[0].width, images[0].height, images[0].rgba8.len()), (4, 1, 16));
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].message.contains("16x2") && warnings[0].message.contains("4x1"), "{:?}", warnings[0]);
+    }
+
+    #[test]
+    fn sixteen_bit_images_are_charged_at_their_real_size() {
+        let mut bytes = Vec::new();
+        let image = image::ImageBuffer::<image::Rgba<u16>, _>::from_pixel(8, 8, image::Rgba([1, 2, 3, 4]));
+        image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
+        // 64 pixels at 8 bytes decoded plus 4 converted: 768 bytes.
+        let limits = Limits { max_decoded_bytes: 767, ..Limits::default() };
+        let error = decode_png(&bytes, &limits).expect_err("over the budget");
+        assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 768, .. }), "{:?}", error.kind);
+        let limits = Limits { max_decoded_bytes: 768, ..Limits::default() };
+        assert_eq!(decode_png(&bytes, &limits).expect("within the budget").2.len(), 256);
+    }
+
+    #[test]
+    fn image_size_is_checked_before_decoding() {
+        let limits = Limits { max_image_pixels: 5, ..Limits::default() };
+        let error = decode_png(&png(3, 2), &limits).expect_err("too many pixels");
+        assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 6, limit: 5, .. }));
+        let error = decode_png(b"GIF89a....", &Limits::default()).expect_err("not PNG");
+        assert!(matches!(error.kind, ErrorKind::UnsupportedImageFormat { .. }), "{:?}", error.kind);
+        let mut truncated = png(3, 2);
+        truncated.truncate(40);
+        let error = decode_png(&truncated, &Limits::default()).expect_err("truncated");
+        assert!(matches!(error.kind, ErrorKind::ImageDecode { .. }), "{:?}", error.kind);
+    }
+}

@@ -1,0 +1,125 @@
+//! The material model read from real exports (Blender 3.4's glTF exporter,
+//! `tests/models/materials/make.py`) and Khronos's TextureTransformTest: alpha modes,
+//! sidedness, factors, emissive strength, the five texture slots with their samplers, UV sets
+//! and transforms, and tangents, read or made with MikkTSpace.
+
+use props_anim::material::{Filter, TextureTransform, Wrap};
+use props_anim::{AlphaMode, Material, Model};
+use props_gltf::Limits;
+use props_gltf::gate::admit_file;
+
+use crate::real_models::models_dir;
+
+fn import(name: &str) -> Model {
+    let path = models_dir().join("materials").join(name);
+    admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import.model
+}
+
+fn named<'m>(model: &'m Model, name: &str) -> &'m Material {
+    model.materials().iter().find(|m| m.name.as_deref() == Some(name)).unwrap_or_else(|| panic!("no {name}"))
+}
+
+#[test]
+fn alpha_modes_and_sidedness() {
+    let leaves = import("leaves_mask.glb");
+    let leaf = named(&leaves, "LeafMask");
+    assert!(matches!(leaf.alpha_mode, AlphaMode::Mask { cutoff } if (cutoff - 0.4).abs() < 1e-6));
+    assert!(leaf.double_sided && leaf.base_color_texture.is_some());
+    assert_eq!((named(&leaves, "Pot").alpha_mode, named(&leaves, "Pot").double_sided), (AlphaMode::Opaque, false));
+    let window = import("window_blend.glb");
+    assert_eq!(named(&window, "PaneFactorAlpha").alpha_mode, AlphaMode::Blend);
+    assert!((named(&window, "PaneFactorAlpha").base_color_factor[3] - 0.4).abs() < 1e-6);
+}
+
+#[test]
+fn factors_and_emission() {
+    let metals = import("metal_rough.glb");
+    let gold = named(&metals, "M1_R025");
+    assert_eq!((gold.metallic_factor, gold.roughness_factor), (1.0, 0.25));
+    let emissive = import("emissive.glb");
+    let strong = emissive.materials().iter().find(|m| m.emissive_strength != 1.0).expect("one has a strength");
+    assert_eq!(strong.emissive_strength, 3.0);
+    assert!(strong.emissive_texture.is_some());
+    assert_eq!(named(&emissive, "EmissiveFactor").emissive_factor, [1.0, 0.35, 0.05]);
+}
+
+#[test]
+fn samplers_wrap_and_filter_as_written() {
+    let model = import("samplers.glb");
+    let sampler = |name| named(&model, name).base_color_texture.expect("textured").sampler;
+    assert_eq!((sampler("S_Repeat").wrap_s, sampler("S_Repeat").mipmap_filter), (Wrap::Repeat, Some(Filter::Linear)));
+    assert_eq!(
+        (sampler("S_ClampToEdge").wrap_s, sampler("S_ClampToEdge").wrap_t),
+        (Wrap::ClampToEdge, Wrap::ClampToEdge)
+    );
+    assert_eq!(sampler("S_MirroredRepeat").wrap_t, Wrap::MirroredRepeat);
+    assert_eq!(
+        (sampler("S_MirrorS_ClampT").wrap_s, sampler("S_MirrorS_ClampT").wrap_t),
+        (Wrap::MirroredRepeat, Wrap::ClampToEdge)
+    );
+    let nearest = sampler("S_NearestRepeat");
+    assert_eq!(
+        (nearest.mag_filter, nearest.min_filter, nearest.mipmap_filter),
+        (Filter::Nearest, Filter::Nearest, Some(Filter::Nearest))
+    );
+}
+
+#[test]
+fn a_second_uv_set_is_read_for_the_slots_that_ask_for_it() {
+    let model = import("two_uv_sets.glb");
+    let material = named(&model, "TwoUVSets");
+    let channel = |t: Option<props_anim::TextureRef>| t.expect("textured").channel;
+    assert_eq!(channel(material.base_color_texture), 0);
+    assert_eq!((channel(material.occlusion_texture), channel(material.emissive_texture)), (1, 1));
+    let primitive = &model.meshes()[0].primitives[0];
+    assert_eq!(primitive.uv1.len(), primitive.positions.len());
+    assert_ne!(primitive.uv0, primitive.uv1);
+}
+
+#[test]
+fn texture_transforms_are_read() {
+    let model = import("texture_transform.glb");
+    let transform = |name| named(&model, name).base_color_texture.expect("textured").transform;
+    assert_eq!(transform("TT_NoTransform"), TextureTransform::default());
+    assert_eq!(transform("TT_Scale2"), TextureTransform { offset: [0.0, -1.0], rotation: 0.0, scale: [2.0, 2.0] });
+    let rotated = transform("TT_Rotate30Offset");
+    assert!((rotated.rotation - 30f32.to_radians()).abs() < 1e-6, "{rotated:?}");
+}
+
+/// Tangents made here with MikkTSpace match those Blender's exporter wrote (Blender bakes and
+/// exports against MikkTSpace): the same model exported with and without TANGENT.
+#[test]
+fn generated_tangents_match_blender_s() {
+    let (with, without) = (import("normal_map_tangents.glb"), import("normal_map_no_tangents.glb"));
+    let mut compared = 0;
+    for (a, b) in with.meshes().iter().zip(without.meshes()).flat_map(|(a, b)| a.primitives.iter().zip(&b.primitives)) {
+        assert_eq!(a.positions, b.positions);
+        assert_eq!((a.tangents.len(), b.tangents.len()), (a.positions.len(), a.positions.len()));
+        for (exported, made) in a.tangents.iter().zip(&b.tangents) {
+            assert_eq!(exported.w, made.w, "bitangent sign");
+            let angle = exported.truncate().normalize().angle_between(made.truncate().normalize());
+            assert!(angle < 2f32.to_radians(), "{exported} vs {made}");
+            assert!((made.truncate().length() - 1.0).abs() < 1e-3 && made.truncate().is_finite());
+            compared += 1;
+        }
+    }
+    assert!(compared > 100, "{compared} tangents compared");
+}
+
+/// Khronos's TextureTransformTest: every quad's transform as the test's README gives it.
+#[test]
+fn khronos_texture_transform_test_is_read() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/models/khronos");
+    if !dir.is_dir() {
+        assert!(std::env::var_os("CI").is_none(), "{} is missing, and CI is set", dir.display());
+        eprintln!("skipped: {} is absent (the project's shared folder)", dir.display());
+        return;
+    }
+    let path = dir.join("TextureTransformTest/TextureTransformTest.gltf");
+    let model = admit_file(&path, &Limits::default()).expect("admitted").import.model;
+    let transforms: Vec<TextureTransform> =
+        model.materials().iter().filter_map(|m| m.base_color_texture).map(|t| t.transform).collect();
+    assert!(transforms.iter().any(|t| (t.rotation - std::f32::consts::FRAC_PI_8).abs() < 1e-5), "{transforms:?}");
+    assert!(transforms.iter().any(|t| t.scale == [1.5, 1.5]), "{transforms:?}");
+    assert!(transforms.iter().any(|t| t.offset == [0.5, 0.5]), "{transforms:?}");
+}

@@ -1,0 +1,254 @@
+//! A model's materials on the GPU: each one's uniform (`Material` in `shaders/shading.wgsl`),
+//! its five textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
+//! with the file's samplers, and the pipeline its draws take (blended or not, culled or not).
+
+use std::collections::HashMap;
+
+use bytemuck::{Pod, Zeroable};
+use props_anim::material::{Filter, Sampler, Wrap};
+use props_anim::{AlphaMode, Material, Model, TextureRef};
+use wgpu::util::DeviceExt;
+
+use crate::texture;
+
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 224 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub(crate) struct MaterialUniform {
+    base_color: [f32; 4],
+    emissive: [f32; 4],
+    pbr: [f32; 4],
+    params: [f32; 4],
+    slots: [[f32; 4]; 10],
+}
+
+/// The texture slots in the shader's order, and whether each holds colour (sRGB).
+const SLOTS: [bool; 5] = [true, false, false, false, true];
+
+/// Each slot's texture of `material`, in the shader's order.
+fn slots(material: &Material) -> [Option<&TextureRef>; 5] {
+    [
+        material.base_color_texture.as_ref(),
+        material.metallic_roughness_texture.as_ref(),
+        material.normal_texture.as_ref(),
+        material.occlusion_texture.as_ref(),
+        material.emissive_texture.as_ref(),
+    ]
+}
+
+impl MaterialUniform {
+    /// The uniform of `material` (`paint`: instances' tints paint over it).
+    pub(crate) fn of(material: &Material, paint: bool) -> Self {
+        let (mode, cutoff) = match material.alpha_mode {
+            AlphaMode::Opaque => (0.0, 0.0),
+            AlphaMode::Mask { cutoff } => (1.0, cutoff),
+            AlphaMode::Blend => (2.0, 0.0),
+        };
+        let [r, g, b] = material.emissive_factor.map(|c| c * material.emissive_strength);
+        let mut slot_rows = [[0.0; 4]; 10];
+        for (k, texture) in slots(material).into_iter().enumerate() {
+            let (rows, channel, present) = match texture {
+                Some(t) => (t.transform.rows(), t.channel as f32, 1.0),
+                None => ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], 0.0, 0.0),
+            };
+            let [[a, b, c], [d, e, f]] = rows;
+            slot_rows[2 * k] = [a, b, c, channel];
+            slot_rows[2 * k + 1] = [d, e, f, present];
+        }
+        Self {
+            base_color: material.base_color_factor,
+            emissive: [r, g, b, 0.0],
+            pbr: [
+                material.metallic_factor,
+                material.roughness_factor,
+                material.normal_scale,
+                material.occlusion_strength,
+            ],
+            params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
+            slots: slot_rows,
+        }
+    }
+}
+
+/// Which pipeline a material's draws take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct PipelineKey {
+    /// Alpha-blended: drawn after everything opaque, without writing depth.
+    pub blend: bool,
+    /// Both faces drawn (no culling).
+    pub double_sided: bool,
+}
+
+impl PipelineKey {
+    /// The pipeline of `material`'s draws.
+    pub(crate) fn of(material: &Material) -> Self {
+        Self { blend: material.alpha_mode == AlphaMode::Blend, double_sided: material.double_sided }
+    }
+
+    /// Every key, in the order the renderer's pipelines are kept.
+    pub(crate) const ALL: [Self; 4] = [
+        Self { blend: false, double_sided: false },
+        Self { blend: false, double_sided: true },
+        Self { blend: true, double_sided: false },
+        Self { blend: true, double_sided: true },
+    ];
+
+    /// Its place in [`PipelineKey::ALL`].
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.blend) * 2 + usize::from(self.double_sided)
+    }
+}
+
+/// The distinct (image, sRGB) uploads `model`'s materials need, in order of first use: an
+/// image a material samples as colour and another as data is uploaded twice.
+pub(crate) fn texture_uses(model: &Model) -> Vec<(u32, bool)> {
+    let mut uses = Vec::new();
+    for material in model.materials() {
+        for (texture, srgb) in slots(material).into_iter().zip(SLOTS) {
+            if let Some(texture) = texture
+                && !uses.contains(&(texture.image, srgb))
+            {
+                uses.push((texture.image, srgb));
+            }
+        }
+    }
+    uses
+}
+
+/// wgpu samplers by the file's sampler state, made once per renderer.
+#[derive(Default)]
+pub(crate) struct Samplers {
+    made: HashMap<Sampler, wgpu::Sampler>,
+}
+
+impl Samplers {
+    /// The sampler for `state`.
+    pub(crate) fn get(&mut self, device: &wgpu::Device, state: Sampler) -> wgpu::Sampler {
+        self.made
+            .entry(state)
+            .or_insert_with(|| {
+                let address = |wrap| match wrap {
+                    Wrap::Repeat => wgpu::AddressMode::Repeat,
+                    Wrap::ClampToEdge => wgpu::AddressMode::ClampToEdge,
+                    Wrap::MirroredRepeat => wgpu::AddressMode::MirrorRepeat,
+                };
+                let filter = |filter| match filter {
+                    Filter::Nearest => wgpu::FilterMode::Nearest,
+                    Filter::Linear => wgpu::FilterMode::Linear,
+                };
+                let mipmap_filter = match state.mipmap_filter {
+                    Some(Filter::Linear) => wgpu::MipmapFilterMode::Linear,
+                    _ => wgpu::MipmapFilterMode::Nearest,
+                };
+                device.create_sampler(&wgpu::SamplerDescriptor {
+                    label: Some("material"),
+                    address_mode_u: address(state.wrap_s),
+                    address_mode_v: address(state.wrap_t),
+                    mag_filter: filter(state.mag_filter),
+                    min_filter: filter(state.min_filter),
+                    mipmap_filter,
+                    // Without a mipmap filter, the largest level only.
+                    lod_max_clamp: if state.mipmap_filter.is_some() { 32.0 } else { 0.0 },
+                    ..Default::default()
+                })
+            })
+            .clone()
+    }
+}
+
+/// What every material bind group may fall back on.
+pub(crate) struct Defaults {
+    /// A white texel, sRGB: missing colour textures.
+    pub white_srgb: wgpu::TextureView,
+    /// A white texel, linear: missing data textures.
+    pub white_linear: wgpu::TextureView,
+    /// The sampler of missing textures.
+    pub sampler: wgpu::Sampler,
+}
+
+/// `model`'s materials as bind groups of `layout` (the last one glTF's default material, for
+/// primitives without one), with the pipeline each takes.
+pub(crate) fn bind_groups(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    (layout, defaults, samplers): (&wgpu::BindGroupLayout, &Defaults, &mut Samplers),
+    model: &Model,
+    block_formats: wgpu::Features,
+) -> Vec<(wgpu::BindGroup, PipelineKey)> {
+    let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model)
+        .into_iter()
+        .filter_map(|(image, srgb)| {
+            let data = model.images().get(image as usize)?;
+            Some(((image, srgb), texture::upload(device, queue, data, srgb, block_formats)))
+        })
+        .collect();
+    // glTF's default material: every property at its default (white, metallic, rough).
+    let default_material = Material::default();
+    let materials = model.materials().iter().chain(std::iter::once(&default_material));
+    materials
+        .map(|material| {
+            let paint = material.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
+            let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("material"),
+                contents: bytemuck::bytes_of(&MaterialUniform::of(material, paint)),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let bound: Vec<(&wgpu::TextureView, wgpu::Sampler)> = slots(material)
+                .into_iter()
+                .zip(SLOTS)
+                .map(|(texture, srgb)| {
+                    let fallback = if srgb { &defaults.white_srgb } else { &defaults.white_linear };
+                    match texture.and_then(|t| Some((views.get(&(t.image, srgb))?, t.sampler))) {
+                        Some((view, state)) => (view, samplers.get(device, state)),
+                        None => (fallback, defaults.sampler.clone()),
+                    }
+                })
+                .collect();
+            let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
+            for (k, (view, sampler)) in bound.iter().enumerate() {
+                let binding = 1 + 2 * k as u32;
+                entries.push(wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) });
+                entries.push(wgpu::BindGroupEntry {
+                    binding: binding + 1,
+                    resource: wgpu::BindingResource::Sampler(sampler),
+                });
+            }
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("material"),
+                layout,
+                entries: &entries,
+            });
+            (group, PipelineKey::of(material))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use props_anim::material::TextureTransform;
+
+    use super::*;
+
+    #[test]
+    fn the_uniform_carries_factors_modes_and_slots() {
+        let mut material = Material {
+            alpha_mode: AlphaMode::Mask { cutoff: 0.3 },
+            emissive_factor: [1.0, 0.5, 0.25],
+            emissive_strength: 2.0,
+            unlit: true,
+            ..Material::default()
+        };
+        let transform = TextureTransform { offset: [0.5, 0.0], rotation: 0.0, scale: [2.0, 3.0] };
+        material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
+        let uniform = MaterialUniform::of(&material, true);
+        assert_eq!(size_of::<MaterialUniform>(), 224);
+        assert_eq!(uniform.emissive, [2.0, 1.0, 0.5, 0.0]);
+        assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
+        assert_eq!((uniform.slots[4], uniform.slots[5]), ([2.0, 0.0, 0.5, 1.0], [0.0, 3.0, 0.0, 1.0]));
+        assert_eq!((uniform.slots[0], uniform.slots[1]), ([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]));
+        assert_eq!(PipelineKey::of(&material), PipelineKey { blend: false, double_sided: false });
+        for (i, key) in PipelineKey::ALL.into_iter().enumerate() {
+            assert_eq!(key.index(), i);
+        }
+    }
+}

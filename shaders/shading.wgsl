@@ -1,0 +1,172 @@
+// The glTF 2.0 material model (the specification's Appendix B): metallic-roughness PBR with
+// GGX microfacets, height-correlated Smith visibility, Schlick Fresnel and Lambertian diffuse,
+// under the sun, an ambient term and the sky's image-based light; base colour, metallic-
+// roughness, normal, occlusion and emissive textures, each from its UV channel through its
+// KHR_texture_transform; alpha modes; double-sided back faces; KHR_materials_unlit. Appended to
+// skinned.wgsl (its VertexOutput).
+
+const PI: f32 = 3.14159265;
+
+struct Material {
+    base_color: vec4<f32>,
+    // rgb: emissive factor times KHR_materials_emissive_strength.
+    emissive: vec4<f32>,
+    // x: metallic, y: roughness, z: normal map scale, w: occlusion strength.
+    pbr: vec4<f32>,
+    // x: 1 for a material named `paint` (an instance's tint paints over it); y: alpha mode
+    // (0 opaque, 1 mask, 2 blend); z: alpha cutoff; w: 1 for KHR_materials_unlit.
+    params: vec4<f32>,
+    // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive), two
+    // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when
+    // the slot has a texture.
+    slots: array<vec4<f32>, 10>,
+};
+
+@group(2) @binding(0) var<uniform> material: Material;
+@group(2) @binding(1) var base_color_texture: texture_2d<f32>;
+@group(2) @binding(2) var base_color_sampler: sampler;
+@group(2) @binding(3) var metallic_roughness_texture: texture_2d<f32>;
+@group(2) @binding(4) var metallic_roughness_sampler: sampler;
+@group(2) @binding(5) var normal_texture: texture_2d<f32>;
+@group(2) @binding(6) var normal_sampler: sampler;
+@group(2) @binding(7) var occlusion_texture: texture_2d<f32>;
+@group(2) @binding(8) var occlusion_sampler: sampler;
+@group(2) @binding(9) var emissive_texture: texture_2d<f32>;
+@group(2) @binding(10) var emissive_sampler: sampler;
+
+// The sky's radiance, prefiltered for roughness: one mip level per step of roughness.
+@group(0) @binding(3) var sky_texture: texture_cube<f32>;
+@group(0) @binding(4) var sky_sampler: sampler;
+
+const BASE_COLOR: u32 = 0u;
+const METALLIC_ROUGHNESS: u32 = 1u;
+const NORMAL: u32 = 2u;
+const OCCLUSION: u32 = 3u;
+const EMISSIVE: u32 = 4u;
+
+// The texture coordinates of slot `slot`: its UV channel through its transform.
+fn slot_uv(slot: u32, in: VertexOutput) -> vec2<f32> {
+    let row0 = material.slots[2u * slot];
+    let row1 = material.slots[2u * slot + 1u];
+    let uv = vec3<f32>(select(in.uv0, in.uv1, row0.w > 0.5), 1.0);
+    return vec2<f32>(dot(row0.xyz, uv), dot(row1.xyz, uv));
+}
+
+fn has_texture(slot: u32) -> bool {
+    return material.slots[2u * slot + 1u].w > 0.5;
+}
+
+// The sky's diffuse irradiance towards `n`, divided by pi (the radiance a white Lambertian
+// surface returns): its spherical harmonics convolved with the cosine lobe.
+fn sky_irradiance(n: vec3<f32>) -> vec3<f32> {
+    let sh = globals.sky_sh;
+    let c1 = 0.429043;
+    let c2 = 0.511664;
+    let c3 = 0.743125;
+    let c4 = 0.886227;
+    let c5 = 0.247708;
+    let e = c1 * sh[8].rgb * (n.x * n.x - n.y * n.y) + c3 * sh[6].rgb * n.z * n.z + c4 * sh[0].rgb
+        - c5 * sh[6].rgb + 2.0 * c1 * (sh[4].rgb * n.x * n.y + sh[7].rgb * n.x * n.z + sh[5].rgb * n.y * n.z)
+        + 2.0 * c2 * (sh[3].rgb * n.x + sh[1].rgb * n.y + sh[2].rgb * n.z);
+    return max(e, vec3<f32>(0.0)) / PI;
+}
+
+// The split-sum's scale and bias of f0 for the environment's specular (Karis's analytic fit).
+fn environment_brdf(f0: vec3<f32>, roughness: f32, n_dot_v: f32) -> vec3<f32> {
+    let c0 = vec4<f32>(-1.0, -0.0275, -0.572, 0.022);
+    let c1 = vec4<f32>(1.0, 0.0425, 1.04, -0.04);
+    let r = roughness * c0 + c1;
+    let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
+    let ab = vec2<f32>(-1.04, 1.04) * a004 + r.zw;
+    return f0 * ab.x + ab.y;
+}
+
+@fragment
+fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    // Every texture is sampled in uniform control flow (a missing one is white).
+    let base_texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+    let mr_texel =
+        textureSample(metallic_roughness_texture, metallic_roughness_sampler, slot_uv(METALLIC_ROUGHNESS, in));
+    let normal_texel = textureSample(normal_texture, normal_sampler, slot_uv(NORMAL, in));
+    let occlusion_texel = textureSample(occlusion_texture, occlusion_sampler, slot_uv(OCCLUSION, in));
+    let emissive_texel = textureSample(emissive_texture, emissive_sampler, slot_uv(EMISSIVE, in));
+
+    // The tint is sRGB-encoded; the base colour is linear.
+    let paint = pow(in.tint.rgb, vec3<f32>(2.2));
+    let factor = vec4<f32>(mix(material.base_color.rgb, paint, in.tint.a * material.params.x), material.base_color.a);
+    let base = factor * in.color * base_texel;
+    let mode = material.params.y;
+    if mode > 0.5 && mode < 1.5 && base.a < material.params.z {
+        discard;
+    }
+    let alpha = select(1.0, base.a, mode > 1.5);
+    if material.params.w > 0.5 {
+        return vec4<f32>(base.rgb, alpha);
+    }
+
+    // The shading frame; a back face (drawn only for double-sided materials) is lit from its side.
+    let side = select(-1.0, 1.0, front);
+    var n = normalize(in.world_normal) * side;
+    let tangent = in.world_tangent.xyz;
+    if has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
+        let t = normalize(tangent - n * dot(n, tangent));
+        let b = cross(n, t) * in.world_tangent.w;
+        let scale = material.pbr.z;
+        let m = (normal_texel.xyz * 2.0 - 1.0) * vec3<f32>(scale, scale, 1.0);
+        n = normalize(t * m.x + b * m.y + n * m.z);
+    }
+
+    let metallic = clamp(material.pbr.x * mr_texel.b, 0.0, 1.0);
+    // Perceptual roughness, kept off zero (a mirror's highlight from a point-like sun is a
+    // singularity).
+    let roughness = clamp(material.pbr.y * mr_texel.g, 0.045, 1.0);
+    let occlusion = 1.0 + material.pbr.w * (occlusion_texel.r - 1.0);
+    let c_diff = mix(base.rgb, vec3<f32>(0.0), metallic);
+    let f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
+
+    let v = normalize(globals.eye.xyz - in.world_position);
+    let l = globals.light_direction.xyz;
+    let h = normalize(l + v);
+    let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
+    let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
+    let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
+    let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
+    let a = roughness * roughness;
+    let a2 = a * a;
+    let fresnel = f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
+    let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    let distribution = a2 / (PI * d_denominator * d_denominator);
+    let visibility_denominator =
+        n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
+    let visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
+    let diffuse = (1.0 - fresnel) * c_diff / PI;
+    let specular = fresnel * distribution * visibility;
+    var color = (diffuse + specular) * globals.light_color.rgb * n_dot_l;
+
+    // Ambient (diffuse only), then the sky's light: its irradiance and its radiance
+    // prefiltered for the roughness, in the reflected direction.
+    var indirect = c_diff / PI * globals.ambient.rgb;
+    let sky = globals.ambient.w;
+    if sky > 0.0 {
+        let r = reflect(-v, n);
+        let levels = f32(textureNumLevels(sky_texture) - 1u);
+        let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
+        indirect += sky * (c_diff * sky_irradiance(n) + radiance * environment_brdf(f0, roughness, n_dot_v));
+    }
+    color += indirect * occlusion;
+    color += material.emissive.rgb * emissive_texel.rgb;
+    return vec4<f32>(color, alpha);
+}
+
+// The shading before the material model, for `cargo xtask bench render`'s baseline: the base
+// colour under Lambert's law, both faces lit alike.
+@fragment
+fn fs_lambert(in: VertexOutput) -> @location(0) vec4<f32> {
+    let paint = pow(in.tint.rgb, vec3<f32>(2.2));
+    let factor = vec4<f32>(mix(material.base_color.rgb, paint, in.tint.a * material.params.x), material.base_color.a);
+    let albedo = factor * in.color * textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+    let n = normalize(in.world_normal);
+    let diffuse = abs(dot(n, globals.light_direction.xyz));
+    let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);
+    return vec4<f32>(lit, albedo.a);
+}
