@@ -6,7 +6,7 @@
 use anyhow::Result;
 
 use super::shapes::{Geometry, cuboid, frustum_box};
-use super::{builder, material, solid_mesh};
+use super::{builder, material, metal, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Node};
 
 /// Node names the game looks up.
@@ -20,19 +20,28 @@ pub fn build() -> Result<GltfBuilder> {
     let mut b = builder();
     let walls = material(&mut b, "paint", [0.78, 0.72, 0.62]);
     let roof = material(&mut b, "roof", [0.45, 0.16, 0.12]);
-    let trim = material(&mut b, "windows", [0.12, 0.16, 0.22]);
+    // Smooth dark glass, reflecting the sky.
+    let windows = metal(&mut b, "windows", [0.05, 0.07, 0.1], (0.0, 0.08));
+    let door = material(&mut b, "door", [0.3, 0.2, 0.13]);
     let body = cuboid([-4.0, 0.0, -5.0], [4.0, 6.0, 5.0]);
     let top = frustum_box([-4.4, 6.0, -5.4], [4.4, 8.5, 5.4], 0.25);
-    // Windows and a door on the front and back, a little proud of the walls.
-    let mut openings = Vec::new();
-    for z in [5.0, -5.05] {
-        for x in [-2.5, 2.5] {
-            openings.push(cuboid([x - 0.7, 3.6, z], [x + 0.7, 4.8, z + 0.05]));
-            openings.push(cuboid([x - 0.7, 1.0, z], [x + 0.7, 2.2, z + 0.05]));
+    // Two floors of windows on every side and a door in front, a little proud of the walls.
+    let mut panes = Vec::new();
+    for (low, high) in [(1.0, 2.2), (3.6, 4.8)] {
+        for z in [5.0, -5.05] {
+            for x in [-2.5, 2.5] {
+                panes.push(cuboid([x - 0.7, low, z], [x + 0.7, high, z + 0.05]));
+            }
+        }
+        for x in [4.0, -4.05] {
+            for z in [-2.8, 0.0, 2.8] {
+                panes.push(cuboid([x, low, z - 0.7], [x + 0.05, high, z + 0.7]));
+            }
         }
     }
-    openings.push(cuboid([-0.6, 0.0, 5.0], [0.6, 2.2, 5.05]));
-    let mesh = solid_mesh(&mut b, "building", &[(body, walls), (top, roof), (Geometry::merge(openings), trim)])?;
+    let front_door = cuboid([-0.6, 0.0, 5.0], [0.6, 2.2, 5.05]);
+    let parts = [(body, walls), (top, roof), (Geometry::merge(panes), windows), (front_door, door)];
+    let mesh = solid_mesh(&mut b, "building", &parts)?;
     b.node(Node::named("building").mesh(mesh));
     Ok(b)
 }

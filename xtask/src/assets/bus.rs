@@ -14,9 +14,9 @@
 
 use anyhow::Result;
 
-use super::car::{Axles, wheel, wheels_and_drive};
+use super::car::{Axles, PAINT, wheel, wheels_and_drive};
 use super::shapes::{Geometry, X, Z, cuboid};
-use super::{builder, material, solid_mesh};
+use super::{builder, material, metal, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Interp, Node, Path, channel, to_f32};
 
 /// Node names the game looks up.
@@ -62,10 +62,11 @@ const TURN_PERIOD: f32 = 2.0;
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
     let mut b = builder();
-    let paint = material(&mut b, "paint", [0.75, 0.32, 0.05]);
-    let glass = material(&mut b, "glass", [0.08, 0.11, 0.15]);
+    let paint = metal(&mut b, "paint", [0.75, 0.32, 0.05], PAINT);
+    // The window band over the dark inside: smooth dark glass, reflecting the sky.
+    let glass = metal(&mut b, "glass", [0.08, 0.11, 0.15], (0.0, 0.05));
     let trim = material(&mut b, "trim", [0.15, 0.15, 0.16]);
-    let door = material(&mut b, "door", [0.55, 0.56, 0.58]);
+    let door = metal(&mut b, "door", [0.55, 0.56, 0.58], (1.0, 0.35));
     let headlight = material(&mut b, "headlight", [1.0, 0.95, 0.75]);
 
     let body_mesh = solid_mesh(

@@ -10,7 +10,7 @@
 use anyhow::Result;
 
 use super::shapes::{Geometry, X, Z, cuboid, frustum_box, prism_x};
-use super::{builder, full_turn, material, solid_mesh};
+use super::{builder, full_turn, glass, material, metal, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Interp, Node, Path, channel, to_f32};
 
 /// Node names the game looks up.
@@ -26,6 +26,9 @@ pub const NODES: &[&str] = &[
 
 /// Clip names.
 pub const CLIPS: &[&str] = &["drive"];
+
+/// Metallic paint: how metallic, how rough.
+pub(super) const PAINT: (f32, f32) = (0.5, 0.35);
 
 /// Wheel radius (m); the wheel centres are this high.
 const WHEEL_RADIUS: f64 = 0.33;
@@ -47,9 +50,11 @@ const TURN_PERIOD: f32 = 1.0;
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
     let mut b = builder();
-    let paint = material(&mut b, "paint", [0.08, 0.25, 0.7]);
-    let glass = material(&mut b, "glass", [0.1, 0.13, 0.17]);
-    let trim = material(&mut b, "trim", [0.15, 0.15, 0.16]);
+    // Metallic paint (the town tints it per car), glass over a dark cabin, chrome trim.
+    let paint = metal(&mut b, "paint", [0.08, 0.25, 0.7], PAINT);
+    let cabin = material(&mut b, "cabin", [0.03, 0.03, 0.035]);
+    let glass = glass(&mut b, "glass", [0.2, 0.25, 0.3], 0.35);
+    let trim = metal(&mut b, "trim", [0.55, 0.56, 0.58], (1.0, 0.3));
     let headlight = material(&mut b, "headlight", [1.0, 0.95, 0.75]);
     let taillight = material(&mut b, "taillight", [0.7, 0.03, 0.02]);
 
@@ -58,6 +63,7 @@ pub fn build() -> Result<GltfBuilder> {
         "body",
         &[
             (body_paint(), paint),
+            (frustum_box([-0.75, 0.85, -1.07], [0.75, 1.42, 0.67], 0.85), cabin),
             (frustum_box([-0.78, 0.85, -1.1], [0.78, 1.45, 0.7], 0.85), glass),
             (bumpers(), trim),
             (lamps(BODY_HALF_LENGTH), headlight),
@@ -143,7 +149,7 @@ fn lamps(z: f64) -> Geometry {
 /// the roll reads). The car's and the bus's.
 pub(super) fn wheel(b: &mut GltfBuilder, radius: f64, width: f64) -> Result<usize> {
     let tyre = material(b, "tyre", [0.04, 0.04, 0.04]);
-    let hub_cap = material(b, "hub_cap", [0.75, 0.75, 0.78]);
+    let hub_cap = metal(b, "hub_cap", [0.75, 0.75, 0.78], (1.0, 0.25));
     let half = width / 2.0;
     let cap = prism_x(WHEEL_SIDES, 0.6 * radius, half, half + 0.015);
     let bar = cuboid([half + 0.015, -0.55 * radius, -0.035], [half + 0.025, 0.55 * radius, 0.035]);

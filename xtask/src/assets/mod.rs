@@ -120,6 +120,19 @@ fn material(b: &mut GltfBuilder, name: &str, rgb: [f32; 3]) -> usize {
     b.material(&Material::new(name, [r, g, bl, 1.0], ROUGHNESS))
 }
 
+/// Adds a metal of linear colour `rgb`, `metallic` (1: bare metal; between: metallic paint)
+/// and `roughness`.
+fn metal(b: &mut GltfBuilder, name: &str, rgb: [f32; 3], (metallic, roughness): (f32, f32)) -> usize {
+    let [r, g, bl] = rgb;
+    b.material(&Material::new(name, [r, g, bl, 1.0], roughness).metallic(metallic))
+}
+
+/// Adds glass: smooth, tinted `rgb`, blended over what is behind it at `alpha`.
+fn glass(b: &mut GltfBuilder, name: &str, rgb: [f32; 3], alpha: f32) -> usize {
+    let [r, g, bl] = rgb;
+    b.material(&Material::new(name, [r, g, bl, 1.0], 0.05).blend(alpha))
+}
+
 /// Adds a glowing material: base colour and emission both `rgb`.
 fn emissive_material(b: &mut GltfBuilder, name: &str, rgb: [f32; 3]) -> usize {
     let [r, g, bl] = rgb;

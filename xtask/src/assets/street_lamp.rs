@@ -6,7 +6,7 @@
 use anyhow::Result;
 
 use super::shapes::{Geometry, cuboid, frustum, frustum_box};
-use super::{builder, emissive_material, material, solid_mesh};
+use super::{builder, emissive_material, metal, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Node, to_f32};
 
 /// Node names the game looks up.
@@ -23,18 +23,18 @@ const ARM_REACH: f64 = 1.6;
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
     let mut b = builder();
-    let metal = material(&mut b, "pole_grey", [0.22, 0.24, 0.25]);
+    let pole = metal(&mut b, "pole_grey", [0.45, 0.47, 0.5], (0.8, 0.45));
     let glass = emissive_material(&mut b, "lamp_glass", [1.0, 0.85, 0.55]);
     let post = Geometry::merge([
         cuboid([-0.18, 0.0, -0.18], [0.18, 0.3, 0.18]),
         frustum(8, 0.08, 0.05, 0.3, POLE_HEIGHT),
         cuboid([-0.04, POLE_HEIGHT - 0.08, -0.04], [0.04, POLE_HEIGHT, ARM_REACH + 0.05]),
     ]);
-    let pole_mesh = solid_mesh(&mut b, "pole", &[(post, metal)])?;
+    let pole_mesh = solid_mesh(&mut b, "pole", &[(post, pole)])?;
     // The lantern: a housing tapering down to its glass.
     let housing = frustum_box([-0.25, -0.12, -0.3], [0.25, 0.0, 0.3], 0.7);
     let glass_pane = cuboid([-0.17, -0.16, -0.22], [0.17, -0.12, 0.22]);
-    let head_mesh = solid_mesh(&mut b, "head", &[(housing, metal), (glass_pane, glass)])?;
+    let head_mesh = solid_mesh(&mut b, "head", &[(housing, pole), (glass_pane, glass)])?;
     let pole = b.node(Node::named("pole").mesh(pole_mesh));
     let head = b.node(Node::named("head").t(to_f32([0.0, POLE_HEIGHT - 0.08, ARM_REACH])).mesh(head_mesh));
     b.add_child(pole, head)?;

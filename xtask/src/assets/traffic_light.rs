@@ -9,7 +9,7 @@
 use anyhow::Result;
 
 use super::shapes::{Geometry, cuboid, frustum, frustum_z};
-use super::{buffers, builder, emissive_material, material, mesh, solid_mesh};
+use super::{buffers, builder, emissive_material, material, mesh, metal, solid_mesh};
 use crate::test_models::builder::{Channel, GltfBuilder, Interp, Node, Path, channel, to_f32};
 
 /// Node names the game looks up.
@@ -57,12 +57,12 @@ const CYCLE: [(&str, f32); 4] = [("green", 0.0), ("amber", 4.0), ("red", 5.0), (
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
     let mut b = builder();
-    let metal = material(&mut b, "pole_grey", [0.25, 0.27, 0.28]);
+    let pole = metal(&mut b, "pole_grey", [0.45, 0.47, 0.5], (0.8, 0.45));
     let black = material(&mut b, "housing_black", [0.03, 0.03, 0.03]);
 
     let post =
         Geometry::merge([cuboid([-0.2, 0.0, -0.2], [0.2, 0.05, 0.2]), frustum(8, 0.07, 0.06, 0.05, POLE_HEIGHT)]);
-    let pole_mesh = solid_mesh(&mut b, "pole", &[(post, metal)])?;
+    let pole_mesh = solid_mesh(&mut b, "pole", &[(post, pole)])?;
     let housing_mesh = solid_mesh(&mut b, "housing", &[(housing(), black)])?;
     // Lenses face +Z from just inside the housing's front face.
     let dull_lens = buffers(&mut b, &frustum_z(LENS_SIDES, LENS_RADIUS, LENS_RADIUS, -0.01, 0.03))?;

@@ -429,17 +429,32 @@ pub struct Material {
     pub roughness: f32,
     /// `emissiveFactor` (linear RGB); written only when not black.
     pub emissive: [f32; 3],
+    /// `alphaMode: BLEND` (the base colour's alpha blends it over what is behind).
+    pub blend: bool,
 }
 
 impl Material {
     /// A dielectric (metallic 0) material of the given colour and roughness, not emissive.
     pub fn new(name: &str, base_color: [f32; 4], roughness: f32) -> Self {
-        Self { name: name.to_owned(), base_color, metallic: 0.0, roughness, emissive: [0.0; 3] }
+        Self { name: name.to_owned(), base_color, metallic: 0.0, roughness, emissive: [0.0; 3], blend: false }
     }
 
     /// Sets `emissiveFactor`.
     pub fn emissive(mut self, emissive: [f32; 3]) -> Self {
         self.emissive = emissive;
+        self
+    }
+
+    /// Sets `metallicFactor`.
+    pub fn metallic(mut self, metallic: f32) -> Self {
+        self.metallic = metallic;
+        self
+    }
+
+    /// Blended over what is behind it at `alpha` (`alphaMode: BLEND`).
+    pub fn blend(mut self, alpha: f32) -> Self {
+        self.base_color[3] = alpha;
+        self.blend = true;
         self
     }
 
@@ -455,6 +470,9 @@ impl Material {
         });
         if self.emissive != [0.0; 3] {
             material["emissiveFactor"] = nums(&self.emissive);
+        }
+        if self.blend {
+            material["alphaMode"] = json!("BLEND");
         }
         material
     }
