@@ -11,6 +11,7 @@
 //! several windows.
 
 mod admission;
+mod blend_order;
 mod context;
 pub mod conventions;
 mod debug_lines;
@@ -23,6 +24,7 @@ mod palette_store;
 mod palette_windows;
 mod pipelines;
 mod renderer;
+mod renderer_config;
 pub mod shaders;
 mod sky;
 mod still;

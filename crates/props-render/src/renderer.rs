@@ -1,90 +1,27 @@
 //! The renderer: models on the GPU, each frame's uploads (globals, palettes, instances,
-//! windows, lines) and its draws: every opaque draw, then the blended ones back to front.
-//! Pipelines are in `pipelines.rs`, the palette store in `palette_store.rs`, materials in
-//! `materials.rs`, the sky's light in `sky.rs`.
-//!
-//! Blended draws are ordered per palette-window run of a model's instances, by the distance
-//! of the run's first instance from the camera (farthest first), and within a run by the
-//! depth of each blended primitive's centre as that instance places it. Every instance of a
-//! run is one instanced draw, in the order the frame lists them: exact for a model alone (a
-//! still), approximate for a crowd whose instances' glass overlaps. What it costs: per frame,
-//! a sort of the runs that have blended draws and of each one's blended draws (no upload, no
-//! extra draw calls).
+//! windows, lines) and its draws: every opaque draw, then the blended ones back to front
+//! (`blend_order.rs`). Pipelines are in `pipelines.rs`, the palette store in
+//! `palette_store.rs`, materials in `materials.rs`, the sky's light in `sky.rs`, the
+//! configuration in `renderer_config.rs`.
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Affine3A, Vec3};
+use glam::Vec3;
 use props_anim::Model;
 
 use crate::admission::{self, GpuFootprint, ModelRefused};
+use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
 use crate::materials::{Defaults, Samplers};
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
-use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, Shading, supports_4x};
+use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, supports_4x};
+pub use crate::renderer_config::{FrameStats, RendererConfig};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
-use crate::sky::{Sky, SkyLight};
+use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
-
-/// How the renderer is set up.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RendererConfig {
-    /// Format of the color targets it will draw into.
-    pub color_format: wgpu::TextureFormat,
-    /// Use 4x MSAA when the adapter supports it for the color and depth formats.
-    pub msaa: bool,
-    /// Palette binding: decided from the adapter, or forced.
-    pub palette: PaletteMode,
-    /// Largest palette binding, in bytes; `None` = the device's limit. Lower it to exercise
-    /// the window splitting that very large frames need.
-    pub max_palette_binding_bytes: Option<u64>,
-    /// Skin meshes (the default). `false` draws every mesh in its bind pose without reading
-    /// palettes: a debug view, and the baseline skinning is benchmarked against.
-    pub skinning: bool,
-    /// Upload KTX2 textures' own levels in a GPU block format (BC7, ASTC 4x4, ETC2) where the
-    /// device takes one (the default); `false` uploads them as RGBA8, as other images.
-    pub block_compression: bool,
-    /// How meshes are shaded: glTF's material model (the default), or the Lambert baseline.
-    pub shading: Shading,
-    /// The sky whose light [`props_frame::Light::sky`] adds.
-    pub sky: Sky,
-}
-
-impl RendererConfig {
-    /// Defaults for a target of `color_format`: MSAA on, palette binding from the adapter.
-    #[must_use]
-    pub fn new(color_format: wgpu::TextureFormat) -> Self {
-        Self {
-            color_format,
-            msaa: true,
-            palette: PaletteMode::Auto,
-            max_palette_binding_bytes: None,
-            skinning: true,
-            block_compression: true,
-            shading: Shading::Pbr,
-            sky: Sky::default(),
-        }
-    }
-}
-
-/// What a frame cost, for HUDs and benchmarks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FrameStats {
-    /// Draw calls issued (skinned draws plus one for debug lines, if any).
-    pub draw_calls: u32,
-    /// Instances drawn.
-    pub instances: u32,
-    /// Instances skipped (their palette does not fit any binding window, or the model is gone).
-    pub skipped_instances: u32,
-    /// Palette bytes uploaded.
-    pub palette_bytes: u64,
-    /// Instance bytes uploaded.
-    pub instance_bytes: u64,
-    /// Palette windows bound.
-    pub palette_windows: u32,
-}
 
 /// Per-frame uniform values, matching `shaders/globals.wgsl`.
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -317,7 +254,7 @@ impl Renderer {
         frame: &Frame<'_>,
     ) -> FrameStats {
         let mut stats = self.upload(frame);
-        self.order_blended(frame);
+        blend_order::order_runs(frame, &self.runs, &self.models, &mut self.blend_order);
         let mut draw_order = std::mem::take(&mut self.draw_order);
         self.ensure_attachments(size);
         let frame_group = self.frame_group();
@@ -363,7 +300,7 @@ impl Renderer {
             let Some(model) = self.model(frame.batches[*batch].model) else { continue };
             self.bind_run(&mut pass, &frame_group, window, run, model);
             let mut bound = None;
-            order_draws(frame, run, model, &mut draw_order);
+            blend_order::order_draws(frame, run, model, &mut draw_order);
             for &(_, draw) in &draw_order {
                 self.draw(&mut pass, model, &model.draws[draw], run, &mut bound);
                 stats.draw_calls += 1;
@@ -422,21 +359,6 @@ impl Renderer {
             draw.base_vertex,
             run.instances.clone(),
         );
-    }
-
-    /// The runs with blended draws, farthest first (by their first instance).
-    fn order_blended(&mut self, frame: &Frame<'_>) {
-        self.blend_order.clear();
-        for (window, (batch, run)) in self.runs.iter().enumerate() {
-            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
-            if model.opaque == model.draws.len() {
-                continue;
-            }
-            let Some(first) = frame.instances.get(run.instances.start as usize) else { continue };
-            let at = Vec3::from(first.transform.to_affine().translation);
-            self.blend_order.push((at.distance_squared(frame.camera.eye), window));
-        }
-        self.blend_order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     }
 
     /// Writes globals, palettes, instances, palette windows and lines; plans the runs.
@@ -562,21 +484,4 @@ impl Renderer {
         let depth = attachment("depth", DEPTH_FORMAT, self.sample_count);
         self.attachments = Some(Attachments { size, depth, msaa });
     }
-}
-
-/// `model`'s blended draws for `run`, farthest first: each one's primitive centre as the run's
-/// first instance places it (through its node's matrix in the palette, for a rigid draw).
-fn order_draws(frame: &Frame<'_>, run: &Run, model: &GpuModel, order: &mut Vec<(f32, usize)>) {
-    order.clear();
-    let Some(first) = frame.instances.get(run.instances.start as usize) else { return };
-    let placement: Affine3A = first.transform.to_affine();
-    for (index, draw) in model.draws.iter().enumerate().skip(model.opaque) {
-        let node = draw
-            .node_matrix
-            .and_then(|slot| frame.palettes.get(first.palette_base as usize + slot as usize))
-            .map_or(Affine3A::IDENTITY, |matrix| matrix.to_affine());
-        let at = placement.transform_point3(node.transform_point3(draw.center));
-        order.push((at.distance_squared(frame.camera.eye), index));
-    }
-    order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
 }

@@ -1,0 +1,63 @@
+//! How a [`crate::Renderer`] is set up, and what a frame cost.
+
+use crate::PaletteMode;
+use crate::pipelines::Shading;
+use crate::sky::Sky;
+
+/// How the renderer is set up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RendererConfig {
+    /// Format of the color targets it will draw into.
+    pub color_format: wgpu::TextureFormat,
+    /// Use 4x MSAA when the adapter supports it for the color and depth formats.
+    pub msaa: bool,
+    /// Palette binding: decided from the adapter, or forced.
+    pub palette: PaletteMode,
+    /// Largest palette binding, in bytes; `None` = the device's limit. Lower it to exercise
+    /// the window splitting that very large frames need.
+    pub max_palette_binding_bytes: Option<u64>,
+    /// Skin meshes (the default). `false` draws every mesh in its bind pose without reading
+    /// palettes: a debug view, and the baseline skinning is benchmarked against.
+    pub skinning: bool,
+    /// Upload KTX2 textures' own levels in a GPU block format (BC7, ASTC 4x4, ETC2) where the
+    /// device takes one (the default); `false` uploads them as RGBA8, as other images.
+    pub block_compression: bool,
+    /// How meshes are shaded: glTF's material model (the default), or the Lambert baseline.
+    pub shading: Shading,
+    /// The sky whose light [`props_frame::Light::sky`] adds.
+    pub sky: Sky,
+}
+
+impl RendererConfig {
+    /// Defaults for a target of `color_format`: MSAA on, palette binding from the adapter.
+    #[must_use]
+    pub fn new(color_format: wgpu::TextureFormat) -> Self {
+        Self {
+            color_format,
+            msaa: true,
+            palette: PaletteMode::Auto,
+            max_palette_binding_bytes: None,
+            skinning: true,
+            block_compression: true,
+            shading: Shading::Pbr,
+            sky: Sky::default(),
+        }
+    }
+}
+
+/// What a frame cost, for HUDs and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameStats {
+    /// Draw calls issued (skinned draws plus one for debug lines, if any).
+    pub draw_calls: u32,
+    /// Instances drawn.
+    pub instances: u32,
+    /// Instances skipped (their palette does not fit any binding window, or the model is gone).
+    pub skipped_instances: u32,
+    /// Palette bytes uploaded.
+    pub palette_bytes: u64,
+    /// Instance bytes uploaded.
+    pub instance_bytes: u64,
+    /// Palette windows bound.
+    pub palette_windows: u32,
+}
