@@ -5,7 +5,11 @@
 //! the same instances drawn without skinning (bind pose, no palette reads), as a ratio.
 //! Palettes are posed once before measuring: this measures the renderer, not the animation.
 //! Then morph rows: a 32x32-quad grid (1089 vertices) with 8 and 64 morph targets, every
-//! weight non-zero, against the same grid drawn unmorphed.
+//! weight non-zero, against the same grid drawn unmorphed. Then shading rows: the model
+//! skinned and shaded with glTF's material model (the renderer's) against the Lambert
+//! shading it replaced (`Shading::Lambert`: base colour only), at 1k and 10k instances and
+//! at the city's visible count (`cargo xtask bench scene --workload city`: about 48,800
+//! props in view).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -14,7 +18,7 @@ use anyhow::{Context, Result};
 use glam::{Affine3A, Quat, Vec3};
 use props_anim::{Model, Pose};
 use props_render::{
-    Camera, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig,
+    Camera, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig, Shading,
 };
 
 use super::median;
@@ -43,6 +47,9 @@ pub struct RenderArgs {
     /// Instance counts of the morph rows.
     #[arg(long, value_delimiter = ',', default_value = "1000,10000")]
     pub morph_counts: Vec<u32>,
+    /// Instance counts of the shading rows (the last: the city's visible count).
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000,48800")]
+    pub shading_counts: Vec<u32>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -74,10 +81,18 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for (name, model, counts) in &workloads {
         for &count in counts {
             let frame = frame_of(model, count);
-            let skinned = measure(&gpu, &target, model, &frame, count, true, args.frames)?;
-            let unskinned = measure(&gpu, &target, model, &frame, count, false, args.frames)?;
+            let skinned = measure(&gpu, &target, (model, &frame, count), (true, Shading::Pbr), args.frames)?;
+            let unskinned = measure(&gpu, &target, (model, &frame, count), (false, Shading::Pbr), args.frames)?;
             rows.push((name.clone(), count, skinned, unskinned));
         }
+    }
+    let mut shading_rows = Vec::new();
+    let (name, model, _) = &workloads[0];
+    for &count in &args.shading_counts {
+        let frame = frame_of(model, count);
+        let pbr = measure(&gpu, &target, (model, &frame, count), (true, Shading::Pbr), args.frames)?;
+        let lambert = measure(&gpu, &target, (model, &frame, count), (true, Shading::Lambert), args.frames)?;
+        shading_rows.push((name.clone(), count, pbr, lambert));
     }
     if args.json {
         let rows: Vec<_> = rows
@@ -91,10 +106,19 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                 })
             })
             .collect();
-        println!(
-            "{}",
-            serde_json::json!({ "adapter": adapter, "width": args.width, "height": args.height, "rows": rows })
-        );
+        let shading: Vec<_> = shading_rows
+            .iter()
+            .map(|(model, n, p, l)| {
+                serde_json::json!({
+                    "model": model, "instances": n, "pbr_encode_ms": p.encode_ms, "pbr_gpu_ms": p.gpu_ms,
+                    "lambert_encode_ms": l.encode_ms, "lambert_gpu_ms": l.gpu_ms, "gpu_ratio": p.gpu_ms / l.gpu_ms,
+                })
+            })
+            .collect();
+        let json = serde_json::json!({
+            "adapter": adapter, "width": args.width, "height": args.height, "rows": rows, "shading": shading,
+        });
+        println!("{json}");
         return Ok(());
     }
     println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
@@ -125,6 +149,21 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             u.gpu_ms
         );
     }
+    println!("shading: glTF's material model against the Lambert shading it replaced (gpu ratio: pbr over lambert)");
+    println!(
+        "{:<10} {:>9} {:>10} {:>10} {:>12} {:>12} {:>8}",
+        "model", "instances", "pbr enc", "pbr gpu", "lambert enc", "lambert gpu", "ratio"
+    );
+    for (model, count, p, l) in shading_rows {
+        println!(
+            "{model:<10} {count:>9} {:>10.3} {:>10.2} {:>12.3} {:>12.2} {:>8.2}",
+            p.encode_ms,
+            p.gpu_ms,
+            l.encode_ms,
+            l.gpu_ms,
+            p.gpu_ms / l.gpu_ms
+        );
+    }
     Ok(())
 }
 
@@ -147,17 +186,16 @@ fn frame_of(model: &Model, count: u32) -> FrameData {
     frame
 }
 
-/// Median encode and GPU times of `frames` frames (after warm-up).
+/// Median encode and GPU times of `frames` frames (after warm-up) of `count` instances of
+/// `model` (`frame_data`), skinned or not, shaded as `shading` says.
 fn measure(
     gpu: &GpuContext,
     target: &OffscreenTarget,
-    model: &Model,
-    frame_data: &FrameData,
-    count: u32,
-    skinning: bool,
+    (model, frame_data, count): (&Model, &FrameData, u32),
+    (skinning, shading): (bool, Shading),
     frames: u32,
 ) -> Result<Measured> {
-    let config = RendererConfig { skinning, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
+    let config = RendererConfig { skinning, shading, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
     renderer.set_model(ModelId(0), model).context("uploading the model")?;
     let side = (count as f32).sqrt().ceil() * 25.0;
