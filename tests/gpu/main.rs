@@ -3,6 +3,7 @@
 
 mod goldens;
 mod morph;
+mod normal_maps;
 mod palette_paths;
 mod references;
 mod skinning;

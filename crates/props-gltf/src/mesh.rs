@@ -174,9 +174,14 @@ impl PrimitiveReader<'_> {
             warn(warnings, &self.path, message);
             return Ok(Vec::new());
         }
-        self.budget
-            .charge(vertices.saturating_mul(size_of::<Vec4>() as u64), &self.attribute_path(&Semantic::Tangents))?;
-        Ok(tangents::mikktspace(positions, normals, uvs, &lists.indices))
+        let working = (lists.indices.len() as u64 / 3).saturating_mul(tangents::WORKING_BYTES_PER_TRIANGLE);
+        let bytes = vertices.saturating_mul(size_of::<Vec4>() as u64).saturating_add(working);
+        self.budget.charge(bytes, &self.attribute_path(&Semantic::Tangents))?;
+        let generated = tangents::mikktspace(positions, normals, uvs, &lists.indices);
+        if generated.is_none() {
+            warn(warnings, &self.path, "its tangents could not be made; it is drawn without its normal map");
+        }
+        Ok(generated.unwrap_or_default())
     }
 
     fn attribute_index(&self, semantic: &Semantic) -> Option<Index<accessor::Accessor>> {

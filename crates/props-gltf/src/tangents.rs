@@ -6,8 +6,15 @@
 //! given to MikkTSpace with V flipped, so that the bitangent's sign (`w`) is the one Blender's
 //! exporter writes for the same mesh (tested against its exports).
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
 use bevy_mikktspace::{Geometry, TangentSpace, generate_tangents};
 use glam::{Vec2, Vec3, Vec4};
+
+/// What MikkTSpace takes while it works, per triangle, at most (its triangle records, face
+/// vertices, groups and tangent spaces; an upper bound from its data structures): what the
+/// importer charges to the file's budget before generating.
+pub(crate) const WORKING_BYTES_PER_TRIANGLE: u64 = 256;
 
 /// A triangle list as MikkTSpace reads it, and the tangents it writes.
 struct Triangles<'a> {
@@ -56,14 +63,14 @@ impl Geometry for Triangles<'_> {
 
 /// MikkTSpace tangents (xyz, w = the bitangent's sign) of a triangle list with `indices` into
 /// `positions`, `normals` and `uvs` (one each per vertex). A vertex no triangle gives one gets
-/// +X.
+/// +X. `None` if the generator panicked (a second line of defence: it asserts its inputs).
 #[must_use]
-pub(crate) fn mikktspace(positions: &[Vec3], normals: &[Vec3], uvs: &[Vec2], indices: &[u32]) -> Vec<Vec4> {
+pub(crate) fn mikktspace(positions: &[Vec3], normals: &[Vec3], uvs: &[Vec2], indices: &[u32]) -> Option<Vec<Vec4>> {
     let mut triangles =
         Triangles { positions, normals, uvs, indices, tangents: vec![Vec4::new(1.0, 0.0, 0.0, 1.0); positions.len()] };
-    // The error type has no variant: generation cannot fail.
-    let _ = generate_tangents(&mut triangles);
-    triangles.tangents
+    // The error type has no variant: generation does not fail, short of a panic.
+    catch_unwind(AssertUnwindSafe(|| generate_tangents(&mut triangles))).ok()?.ok()?;
+    Some(triangles.tangents)
 }
 
 #[cfg(test)]
@@ -80,11 +87,11 @@ mod tests {
         let normals = [Vec3::Z; 4];
         let indices = [0, 1, 2, 0, 2, 3];
         let uvs = [Vec2::new(0.0, 1.0), Vec2::new(1.0, 1.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 0.0)];
-        for tangent in mikktspace(&positions, &normals, &uvs, &indices) {
+        for tangent in mikktspace(&positions, &normals, &uvs, &indices).expect("generated") {
             assert!(tangent.truncate().distance(Vec3::X) < 1e-5 && tangent.w == 1.0, "{tangent}");
         }
         let mirrored = uvs.map(|uv| Vec2::new(1.0 - uv.x, uv.y));
-        for tangent in mikktspace(&positions, &normals, &mirrored, &indices) {
+        for tangent in mikktspace(&positions, &normals, &mirrored, &indices).expect("generated") {
             assert!(tangent.truncate().distance(-Vec3::X) < 1e-5 && tangent.w == -1.0, "{tangent}");
         }
     }
