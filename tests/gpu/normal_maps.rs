@@ -52,14 +52,9 @@ fn pair_differences(gpu: &props_render::GpuContext, model: &Model) -> Vec<f32> {
 
 #[test]
 fn normal_mapped_quads_shade_as_the_geometry_they_were_baked_from() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/models/khronos");
-    if !dir.is_dir() {
-        assert!(std::env::var_os("CI").is_none(), "{} is missing, and CI is set", dir.display());
-        eprintln!("skipped: {} is absent (the project's shared folder)", dir.display());
-        return;
-    }
+    let Some(file) = props_tests::shared::path("models/khronos/NormalTangentTest.glb") else { return };
     let Some(gpu) = props_tests::gpu::context() else { return };
-    let model = admit_file(&dir.join("NormalTangentTest.glb"), &Limits::default()).expect("admitted").import.model;
+    let model = admit_file(&file, &Limits::default()).expect("admitted").import.model;
     assert!(model.meshes()[0].primitives.iter().all(|p| p.tangents.len() == p.positions.len()), "tangents made");
     let alike = pair_differences(&gpu, &model);
     eprintln!("pairs, mean FLIP: {alike:.3?}");

@@ -109,6 +109,24 @@ pub struct Primitive {
 }
 
 impl Primitive {
+    /// A rigid, untextured, unmorphed triangle list drawn with material `material`.
+    #[must_use]
+    pub fn triangles(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, material: Option<u32>) -> Self {
+        Self {
+            topology: Topology::Triangles,
+            positions,
+            normals,
+            uv0: Vec::new(),
+            uv1: Vec::new(),
+            tangents: Vec::new(),
+            colors: Vec::new(),
+            influences: None,
+            indices,
+            morph_targets: Vec::new(),
+            material,
+        }
+    }
+
     /// Number of vertices.
     #[must_use]
     pub fn vertex_count(&self) -> usize {

@@ -125,19 +125,9 @@ pub fn morph_grid(side: usize, targets: usize) -> Model {
             }
         })
         .collect();
-    let primitive = props_anim::Primitive {
-        topology: props_anim::Topology::Triangles,
-        normals: vec![Vec3::Y; positions.len()],
-        positions,
-        uv0: Vec::new(),
-        uv1: Vec::new(),
-        tangents: Vec::new(),
-        colors: Vec::new(),
-        influences: None,
-        indices,
-        morph_targets,
-        material: None,
-    };
+    let normals = vec![Vec3::Y; positions.len()];
+    let primitive =
+        props_anim::Primitive { morph_targets, ..props_anim::Primitive::triangles(positions, normals, indices, None) };
     let node = SourceNode {
         name: Some("grid".into()),
         children: Vec::new(),

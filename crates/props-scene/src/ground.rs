@@ -6,8 +6,7 @@
 
 use glam::{Vec2, Vec3};
 use props_anim::{
-    Material, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Topology,
-    Transform,
+    Material, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
 };
 
 use crate::error::SceneError;
@@ -274,19 +273,7 @@ fn roads(scene: &Scene) -> Primitive {
 }
 
 fn primitive(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, material: u32) -> Primitive {
-    Primitive {
-        topology: Topology::Triangles,
-        positions,
-        normals,
-        uv0: Vec::new(),
-        uv1: Vec::new(),
-        tangents: Vec::new(),
-        colors: Vec::new(),
-        influences: None,
-        indices,
-        morph_targets: Vec::new(),
-        material: Some(material),
-    }
+    Primitive::triangles(positions, normals, indices, Some(material))
 }
 
 #[cfg(test)]

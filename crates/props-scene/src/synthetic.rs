@@ -10,7 +10,7 @@ use std::sync::Arc;
 use glam::{Quat, Vec3};
 use props_anim::{
     Channel, Influences, Interpolation, Keyframes, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive,
-    RestTransform, Rig, SourceNode, Topology, Transform,
+    RestTransform, Rig, SourceNode, Transform,
 };
 use props_frame::ModelId;
 
@@ -63,17 +63,8 @@ fn triangle(skinned: bool) -> Mesh {
     Mesh {
         name: None,
         primitives: vec![Primitive {
-            topology: Topology::Triangles,
-            normals: vec![Vec3::Z; 3],
-            positions,
-            uv0: Vec::new(),
-            uv1: Vec::new(),
-            tangents: Vec::new(),
-            colors: Vec::new(),
             influences,
-            indices: vec![0, 1, 2],
-            morph_targets: Vec::new(),
-            material: None,
+            ..Primitive::triangles(positions, vec![Vec3::Z; 3], vec![0, 1, 2], None)
         }],
     }
 }

@@ -10,7 +10,7 @@ use props_gltf::gate::admit_file;
 use props_gltf::validate::{Outcome, Severity};
 
 /// The folder of Khronos's models, if this checkout has `../shared` beside it.
-fn khronos_models() -> Option<PathBuf> {
+pub fn khronos_models() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/models/khronos");
     if dir.is_dir() {
         return Some(dir);

@@ -109,12 +109,7 @@ fn generated_tangents_match_blender_s() {
 /// Khronos's TextureTransformTest: every quad's transform as the test's README gives it.
 #[test]
 fn khronos_texture_transform_test_is_read() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/models/khronos");
-    if !dir.is_dir() {
-        assert!(std::env::var_os("CI").is_none(), "{} is missing, and CI is set", dir.display());
-        eprintln!("skipped: {} is absent (the project's shared folder)", dir.display());
-        return;
-    }
+    let Some(dir) = crate::khronos::khronos_models() else { return };
     let path = dir.join("TextureTransformTest/TextureTransformTest.gltf");
     let model = admit_file(&path, &Limits::default()).expect("admitted").import.model;
     let transforms: Vec<TextureTransform> =
