@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::io::Cursor;
+use std::path::Path;
 
 use gltf::json::Root;
 use image::codecs::jpeg::JpegDecoder;
@@ -11,14 +12,25 @@ use image::codecs::webp::WebPDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
 use props_anim::Image;
 
-use crate::buffers::read_uri;
+use crate::buffers::{Buffers, read_uri};
 use crate::document;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
-use crate::limits;
-use crate::material::ImageSource;
+use crate::limits::{self, Budget, Limits};
 use crate::parts::Part;
 use crate::{index_u32, ktx2};
+
+/// Where images come from.
+pub(crate) struct ImageSource<'a> {
+    /// The file's buffers (for images in buffer views).
+    pub buffers: &'a Buffers<'a>,
+    /// The model's folder (for images in files).
+    pub base_dir: Option<&'a Path>,
+    /// Limits.
+    pub limits: &'a Limits,
+    /// Decoded-bytes budget.
+    pub budget: &'a Budget,
+}
 
 /// The images decoded so far, and what became of each glTF image.
 pub(crate) struct Images {
@@ -184,10 +196,6 @@ mod tests {
         image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
         bytes
     }
-
-    use crate::buffers::Buffers;
-    use crate::limits::{Budget, Limits};
-    use crate::material::ImageSource;
 
     fn decode_png(bytes: &[u8], limits: &Limits) -> Result<(u32, u32, Vec<u8>), ImportError> {
         let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}})).expect("root");

@@ -10,9 +10,9 @@ use crate::buffers::{self, Buffers};
 use crate::drops::{Dropped, Drops, drop_or_refuse};
 use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
 use crate::files::{self, Contents};
+use crate::images::ImageSource;
 use crate::instancing::Instancing;
 use crate::limits::{self, Budget, Limits};
-use crate::material::ImageSource;
 use crate::parts::{Part, PartMap, Skip};
 use crate::{animation, document, json_scan, lights, material, mesh, nodes, scene};
 

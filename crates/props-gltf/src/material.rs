@@ -3,8 +3,6 @@
 //! `KHR_materials_emissive_strength` and `KHR_materials_unlit`. Other `KHR_materials_*`
 //! extensions are warned about; the base material under them is still read.
 
-use std::path::Path;
-
 use gltf::json::Root;
 use gltf::json::extensions::texture::TextureTransform as JsonTransform;
 use gltf::json::material::AlphaMode as JsonAlphaMode;
@@ -13,25 +11,11 @@ use gltf::json::validation::Checked;
 use props_anim::material::{Filter, Sampler, TextureTransform, Wrap};
 use props_anim::{AlphaMode, Image, Material, TextureRef};
 
-use crate::buffers::Buffers;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
-use crate::images::Images;
+use crate::images::{ImageSource, Images};
 use crate::index_u32;
-use crate::limits::{Budget, Limits};
 use crate::parts::Part;
-
-/// Where images come from.
-pub(crate) struct ImageSource<'a> {
-    /// The file's buffers (for images in buffer views).
-    pub buffers: &'a Buffers<'a>,
-    /// The model's folder (for images in files).
-    pub base_dir: Option<&'a Path>,
-    /// Limits.
-    pub limits: &'a Limits,
-    /// Decoded-bytes budget.
-    pub budget: &'a Budget,
-}
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
