@@ -113,44 +113,52 @@ fn raw_transforms(i: usize, material: &gltf::json::Material, warnings: &mut Warn
 /// The UV sets a material reads, as primitives drawn with it lay them out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct UvLayout {
-    /// The `TEXCOORD_n` sets of UV channels 0 and 1.
+    /// The `TEXCOORD_n` sets of UV channels 0 and 1: the material's two lowest, else 0 and 1.
     pub sets: [u32; 2],
-    /// How many of the channels it reads (0 to 2).
+    /// How many of the channels it reads (1 or 2).
     pub used: usize,
     /// The channel its normal map reads, if it has one.
     pub normal_channel: Option<usize>,
 }
 
-/// The UV layout of material `material` of `root` (`TEXCOORD_0` alone without a material).
-#[must_use]
-pub(crate) fn uv_layout(root: &Root, material: Option<usize>) -> UvLayout {
-    let Some(material) = material.and_then(|m| root.materials.get(m)) else {
-        return UvLayout { sets: [0, 1], used: 1, normal_channel: None };
-    };
-    let mut quiet = Vec::new();
-    let transforms = raw_transforms(0, material, &mut quiet);
-    let slots = slots(0, material, &transforms);
-    let (sets, _) = channels(&slots);
-    let mut read: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
-    read.sort_unstable();
-    read.dedup();
-    let normal_channel = slots[2].as_ref().map(|normal| usize::from(sets[1] == normal.set && sets[0] != normal.set));
-    UvLayout { sets, used: read.len().clamp(1, 2), normal_channel }
+impl Default for UvLayout {
+    /// `TEXCOORD_0` alone: no material.
+    fn default() -> Self {
+        Self { sets: [0, 1], used: 1, normal_channel: None }
+    }
 }
 
-/// The UV sets of a material's `slots` as two channels (its two lowest sets, else 0 and 1),
-/// and the slots whose set is neither (read from channel 0).
-fn channels(slots: &[Option<Slot<'_>>; 5]) -> ([u32; 2], Vec<usize>) {
-    let mut sets: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
-    sets.sort_unstable();
-    sets.dedup();
-    let pair = match sets[..] {
-        [] => [0, 1],
-        [only] => [only, if only == 0 { 1 } else { 0 }],
-        [first, second, ..] => [first, second],
-    };
-    let beyond = slots.iter().enumerate().filter(|(_, s)| s.as_ref().is_some_and(|s| !pair.contains(&s.set)));
-    (pair, beyond.map(|(k, _)| k).collect())
+impl UvLayout {
+    /// The layout of a material's `slots`.
+    fn of(slots: &[Option<Slot<'_>>; 5]) -> Self {
+        let mut read: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
+        read.sort_unstable();
+        read.dedup();
+        let sets = match read[..] {
+            [] => [0, 1],
+            [only] => [only, if only == 0 { 1 } else { 0 }],
+            [first, second, ..] => [first, second],
+        };
+        let mut layout = Self { sets, used: read.len().clamp(1, 2), normal_channel: None };
+        layout.normal_channel = slots[2].as_ref().map(|normal| layout.channel(normal.set) as usize);
+        layout
+    }
+
+    /// The channel set `set` is read from: 1 for the second set, else 0 (a set beyond the two
+    /// reads the first).
+    fn channel(&self, set: u32) -> u32 {
+        u32::from(self.sets[1] == set && self.sets[0] != set)
+    }
+}
+
+/// The UV layout of every material of `root`, in order.
+#[must_use]
+pub(crate) fn uv_layouts(root: &Root) -> Vec<UvLayout> {
+    let mut quiet = Vec::new();
+    root.materials
+        .iter()
+        .map(|material| UvLayout::of(&slots(0, material, &raw_transforms(0, material, &mut quiet))))
+        .collect()
 }
 
 /// Imports every material of the file, in order, and the images they use (each decoded once,
@@ -231,15 +239,14 @@ fn import_material(
 
     let transforms = raw_transforms(i, material, warnings);
     let slots = slots(i, material, &transforms);
-    let (sets, beyond) = channels(&slots);
-    for &k in &beyond {
-        let slot = slots[k].as_ref().map_or("", |s| s.path.as_str());
+    let uvs = UvLayout::of(&slots);
+    let [first, second] = uvs.sets;
+    for slot in slots.iter().flatten().filter(|s| !uvs.sets.contains(&s.set)) {
         let message = format!(
-            "a material reads at most two UV sets (it reads TEXCOORD_{} and TEXCOORD_{}); this texture is read \
-             from TEXCOORD_{} instead",
-            sets[0], sets[1], sets[0]
+            "a material reads at most two UV sets (it reads TEXCOORD_{first} and TEXCOORD_{second}); this texture \
+             is read from TEXCOORD_{first} instead"
         );
-        warn(warnings, slot, message);
+        warn(warnings, &slot.path, message);
     }
     let mut textures = [None; 5];
     for (k, slot) in slots.iter().enumerate() {
@@ -256,12 +263,8 @@ fn import_material(
             },
             None => TextureTransform::default(),
         };
-        textures[k] = Some(TextureRef {
-            image,
-            sampler: sampler(root, slot.texture),
-            channel: u32::from(sets[1] == slot.set && sets[0] != slot.set),
-            transform,
-        });
+        textures[k] =
+            Some(TextureRef { image, sampler: sampler(root, slot.texture), channel: uvs.channel(slot.set), transform });
     }
     let [base_color_texture, metallic_roughness_texture, normal_texture, occlusion_texture, emissive_texture] =
         textures;

@@ -10,7 +10,7 @@ use crate::accessor::{Accessors, Component, Encoding, INDICES, JOINTS, NORMALS, 
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::limits::{self, Budget, Limits};
-use crate::material::{UvLayout, uv_layout};
+use crate::material::{UvLayout, uv_layouts};
 use crate::parts::Part;
 use crate::{index_u32, normals, tangents, topology};
 
@@ -25,13 +25,14 @@ pub(crate) fn import_meshes(
     drops: &mut Drops<'_>,
 ) -> Result<Vec<Mesh>, ImportError> {
     let mut meshes = Vec::with_capacity(root.meshes.len());
+    let layouts = uv_layouts(root);
     for (m, mesh) in root.meshes.iter().enumerate() {
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (p, primitive) in mesh.primitives.iter().enumerate() {
             if drops.skip.primitive(m, p) {
                 continue;
             }
-            let uvs = uv_layout(root, primitive.material.map(|m| m.value()));
+            let uvs = primitive.material.and_then(|m| layouts.get(m.value()).copied()).unwrap_or_default();
             let path = format!("meshes[{m}].primitives[{p}]");
             let reader = PrimitiveReader { primitive, accessors, limits, budget, uvs, path };
             let imported = reader.import(warnings).and_then(|imported| {
