@@ -5,6 +5,7 @@ use glam::{Quat, Vec3};
 use crate::interpolate::{self, Interpolation};
 use crate::keys::{KeyCursor, Segment};
 use crate::pose::Pose;
+use crate::property::PropertyId;
 use crate::rig::{NodeId, Rig};
 
 /// The keyed values of a channel, typed by the property they animate.
@@ -124,6 +125,24 @@ pub enum ClipError {
         /// Rig node index.
         node: u32,
     },
+    /// The target property is not among the rig's [`crate::property::Properties`].
+    #[error("target property {property} is not among the rig's {count} animatable properties")]
+    PropertyOutOfRange {
+        /// Property index.
+        property: u32,
+        /// Number of properties.
+        count: usize,
+    },
+    /// A property channel's values per key differ from the property's width.
+    #[error("channel has {found} values per key but property {property} has {expected}")]
+    PropertyWidth {
+        /// Property index.
+        property: u32,
+        /// Values per key in the channel.
+        found: usize,
+        /// Values the property holds.
+        expected: usize,
+    },
     /// Morph weight width differs from the node's morph target count.
     #[error("weights channel has {found} weights per key but node {node} has {expected} morph targets")]
     MorphWidth {
@@ -145,22 +164,7 @@ impl Channel {
         times: Vec<f32>,
         keyframes: Keyframes,
     ) -> Result<Self, ClipError> {
-        if times.is_empty() {
-            return Err(ClipError::NoKeys);
-        }
-        for (index, &time) in times.iter().enumerate() {
-            if !time.is_finite() {
-                return Err(ClipError::NonFiniteTime { index, time });
-            }
-            if time < 0.0 {
-                return Err(ClipError::NegativeTime { index, time });
-            }
-            if let Some(&previous) = index.checked_sub(1).and_then(|p| times.get(p))
-                && time <= previous
-            {
-                return Err(ClipError::NonIncreasingTime { index, time, previous });
-            }
-        }
+        check_times(&times)?;
         let expected = times.len() * interpolation.values_per_key();
         let found = keyframes.element_count();
         let exact = match &keyframes {
@@ -249,11 +253,104 @@ impl Channel {
     }
 }
 
+/// Checks key times: some, finite, non-negative, strictly increasing.
+fn check_times(times: &[f32]) -> Result<(), ClipError> {
+    if times.is_empty() {
+        return Err(ClipError::NoKeys);
+    }
+    for (index, &time) in times.iter().enumerate() {
+        if !time.is_finite() {
+            return Err(ClipError::NonFiniteTime { index, time });
+        }
+        if time < 0.0 {
+            return Err(ClipError::NegativeTime { index, time });
+        }
+        if let Some(&previous) = index.checked_sub(1).and_then(|p| times.get(p))
+            && time <= previous
+        {
+            return Err(ClipError::NonIncreasingTime { index, time, previous });
+        }
+    }
+    Ok(())
+}
+
+/// One animated property of a rig's [`crate::property::Properties`] (a material factor, a
+/// texture transform, a light parameter, a node's visibility): `width` values per key,
+/// interpolated per component (booleans are keyed with [`Interpolation::Step`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PropertyChannel {
+    property: PropertyId,
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    width: usize,
+    values: Vec<f32>,
+}
+
+impl PropertyChannel {
+    /// Builds a channel of `width` values per element, checking key times as
+    /// [`Channel::new`] does, and the number and finiteness of values.
+    pub fn new(
+        property: PropertyId,
+        interpolation: Interpolation,
+        times: Vec<f32>,
+        width: usize,
+        values: Vec<f32>,
+    ) -> Result<Self, ClipError> {
+        check_times(&times)?;
+        let expected = times.len() * interpolation.values_per_key();
+        if width == 0 || values.len() != width * expected {
+            let found = values.len().checked_div(width).unwrap_or(0);
+            return Err(ClipError::ValueCount { keys: times.len(), found, expected, interpolation });
+        }
+        if let Some(index) = values.iter().position(|x| !x.is_finite()) {
+            return Err(ClipError::NonFiniteValue { index: index / width });
+        }
+        Ok(Self { property, interpolation, times, width, values })
+    }
+
+    /// The animated property.
+    #[must_use]
+    pub fn property(&self) -> PropertyId {
+        self.property
+    }
+
+    /// The interpolation mode.
+    #[must_use]
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    /// Key times in seconds, strictly increasing.
+    #[must_use]
+    pub fn times(&self) -> &[f32] {
+        &self.times
+    }
+
+    /// The keyed values, `width` per element (three elements per key for cubic splines).
+    #[must_use]
+    pub fn values(&self) -> &[f32] {
+        &self.values
+    }
+
+    /// Time of the last key.
+    #[must_use]
+    pub fn end_time(&self) -> f32 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+
+    /// The property's value at `time`, into `out` (its width).
+    pub fn sample(&self, time: f32, out: &mut [f32]) {
+        let segment = Segment::search(&self.times, time);
+        interpolate::weights(&self.values, self.width, self.interpolation, segment, segment.duration(&self.times), out);
+    }
+}
+
 /// A named set of channels played together.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clip {
     name: Option<String>,
     channels: Vec<Channel>,
+    properties: Vec<PropertyChannel>,
     duration: f32,
 }
 
@@ -265,7 +362,36 @@ impl Clip {
             check_target(channel, rig).map_err(|e| (index, e))?;
         }
         let duration = channels.iter().map(Channel::end_time).fold(0.0, f32::max);
-        Ok(Self { name, channels, duration })
+        Ok(Self { name, channels, properties: Vec::new(), duration })
+    }
+
+    /// The clip with `properties` animated as well (the rig's
+    /// [`crate::property::Properties`]), checked against the rig (property in range, values
+    /// per key); the duration grows to their last key. An error carries the index of the
+    /// offending channel in `properties`.
+    pub fn with_properties(mut self, properties: Vec<PropertyChannel>, rig: &Rig) -> Result<Self, (usize, ClipError)> {
+        let table = rig.properties();
+        for (index, channel) in properties.iter().enumerate() {
+            let property = channel.property;
+            if property.0 as usize >= table.len() {
+                return Err((index, ClipError::PropertyOutOfRange { property: property.0, count: table.len() }));
+            }
+            let range = table.range(property);
+            if range.len() != channel.width {
+                let error =
+                    ClipError::PropertyWidth { property: property.0, found: channel.width, expected: range.len() };
+                return Err((index, error));
+            }
+        }
+        self.duration = properties.iter().map(PropertyChannel::end_time).fold(self.duration, f32::max);
+        self.properties = properties;
+        Ok(self)
+    }
+
+    /// The channels of animated properties ([`Clip::with_properties`]).
+    #[must_use]
+    pub fn property_channels(&self) -> &[PropertyChannel] {
+        &self.properties
     }
 
     /// The clip's name, if any.
@@ -292,6 +418,14 @@ impl Clip {
         for channel in &self.channels {
             channel.sample(time, pose);
         }
+        self.sample_properties(time, pose);
+    }
+
+    /// Samples the property channels only.
+    fn sample_properties(&self, time: f32, pose: &mut Pose) {
+        for channel in &self.properties {
+            channel.sample(time, pose.property_mut(channel.property));
+        }
     }
 
     /// Like [`Clip::sample`] but with per-channel cursors for forward playback; same result.
@@ -300,6 +434,7 @@ impl Clip {
         for (channel, key) in self.channels.iter().zip(&mut cursor.keys) {
             channel.sample_with_cursor(time, key, pose);
         }
+        self.sample_properties(time, pose);
     }
 }
 

@@ -25,6 +25,7 @@ pub mod palette;
 mod playback;
 mod pose;
 pub mod program;
+pub mod property;
 pub mod reuse_buffer;
 mod rig;
 mod rows;
@@ -39,7 +40,7 @@ pub mod trig;
 pub mod workers;
 
 pub use bounds::PoseBounds;
-pub use clip::{Channel, Clip, ClipError, Keyframes};
+pub use clip::{Channel, Clip, ClipError, Keyframes, PropertyChannel};
 pub use crowd::Crowd;
 pub use extent::Extent;
 pub use interpolate::Interpolation;

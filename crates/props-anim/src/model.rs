@@ -8,6 +8,7 @@ use crate::material::{Image, Material};
 use crate::mesh::Mesh;
 use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
 use crate::pose::Pose;
+use crate::property::{PropertyTarget, Visibility};
 use crate::rig::{NodeId, Rig};
 use crate::skin::Skin;
 
@@ -96,6 +97,12 @@ pub enum ModelError {
         /// The bad node index.
         node: u32,
     },
+    /// An animated property names a node, material, texture or light the model does not have.
+    #[error("an animated property targets {target:?}, which the model does not have")]
+    MissingPropertyTarget {
+        /// The property's target.
+        target: PropertyTarget,
+    },
     /// A primitive, material or light instance refers to a missing material, image or light.
     #[error("{what} {index} does not exist")]
     MissingAsset {
@@ -120,6 +127,7 @@ pub struct Model {
     lights: Vec<Light>,
     light_instances: Vec<LightInstance>,
     palette_offsets: Vec<u32>,
+    visibility: Visibility,
 }
 
 impl Model {
@@ -171,11 +179,27 @@ impl Model {
                 return Err(ModelError::MissingAsset { what: "light", index: placed.light });
             }
         }
+        rig.properties()
+            .check(&rig, &materials, &lights)
+            .map_err(|target| ModelError::MissingPropertyTarget { target })?;
         let mut palette_offsets = vec![0u32];
         for skin in &skins {
             palette_offsets.push(palette_offsets.last().copied().unwrap_or(0) + skin.joints().len() as u32);
         }
-        Ok(Self { rig, skins, clips, meshes, materials, images, instances, lights, light_instances, palette_offsets })
+        let visibility = Visibility::new(&rig, instances.iter().map(|i| i.node));
+        Ok(Self {
+            rig,
+            skins,
+            clips,
+            meshes,
+            materials,
+            images,
+            instances,
+            lights,
+            light_instances,
+            palette_offsets,
+            visibility,
+        })
     }
 
     /// The node hierarchy.
@@ -299,7 +323,35 @@ impl Model {
     /// instance (see [`Model::write_palettes`]).
     #[must_use]
     pub fn palette_len(&self) -> usize {
+        self.property_slot() + self.property_value_count().div_ceil(WEIGHTS_PER_SLOT)
+    }
+
+    /// Where the animated values beyond morph weights start in the palette, packed as the
+    /// weights are: every animated property's values ([`crate::property::Properties`], in
+    /// [`crate::property::Properties::range`] order), then one visibility (1 or 0) per mesh
+    /// instance whose visibility is animated ([`Model::visibility_value`]). A model that
+    /// animates none has no such slot.
+    #[must_use]
+    pub fn property_slot(&self) -> usize {
         self.weight_slot() + self.morph_weight_count().div_ceil(WEIGHTS_PER_SLOT)
+    }
+
+    /// Values packed from [`Model::property_slot`] on: the properties', then the visibilities.
+    #[must_use]
+    pub fn property_value_count(&self) -> usize {
+        self.rig.properties().defaults().len() + self.visibility.len()
+    }
+
+    /// Where mesh instance `instance`'s visibility lies among the values from
+    /// [`Model::property_slot`] on, when an animation can hide it (`None`: always shown).
+    #[must_use]
+    pub fn visibility_value(&self, instance: usize) -> Option<usize> {
+        Some(self.rig.properties().defaults().len() + self.visibility.of(instance)?)
+    }
+
+    /// Which mesh instances an animation can hide.
+    pub(crate) fn visibility(&self) -> &Visibility {
+        &self.visibility
     }
 
     /// Morph weights of a pose (every node's, in rig order): what [`Model::write_palettes`]
@@ -340,7 +392,8 @@ impl Model {
     /// Writes one instance's whole palette into `out` (of length [`Model::palette_len`]):
     /// every skin's joint matrices (world x inverse bind), skin after skin, then the world
     /// matrix of every mesh instance's node, so rigid and skinned meshes come out of the same
-    /// pass, then the pose's morph weights packed in slots ([`Model::weight_slot`]). `pose`
+    /// pass, then the pose's morph weights packed in slots ([`Model::weight_slot`]), then its
+    /// animated properties and visibilities ([`Model::property_slot`]). `pose`
     /// must have had [`Pose::compute_world`] called.
     ///
     /// # Panics
@@ -355,6 +408,8 @@ impl Model {
         for (out, instance) in nodes.iter_mut().zip(&self.instances) {
             *out = JointMatrix::from_affine(&pose.world_matrix(instance.node));
         }
+        let (weights, properties) = weights.split_at_mut(self.property_slot() - self.weight_slot());
         crate::palette::write_weights(pose.all_morph_weights(), weights);
+        crate::palette::write_values(self.visibility.packed(pose.all_properties()), properties);
     }
 }

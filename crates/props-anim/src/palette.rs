@@ -76,6 +76,14 @@ pub(crate) fn write_weights(weights: &[f32], out: &mut [JointMatrix]) {
     }
 }
 
+/// Packs `values` into palette slots as [`write_weights`] packs weights, the last slot padded
+/// with zeros.
+pub(crate) fn write_values(mut values: impl Iterator<Item = f32>, out: &mut [JointMatrix]) {
+    for value in out.iter_mut().flat_map(|slot| slot.rows.iter_mut().flatten()) {
+        *value = values.next().unwrap_or(0.0);
+    }
+}
+
 /// Unpacks morph weights from palette slots ([`write_weights`]' inverse) into `out`, as many
 /// as it holds.
 pub(crate) fn read_weights(slots: &[JointMatrix], out: &mut [f32]) {

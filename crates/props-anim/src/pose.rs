@@ -2,6 +2,7 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
+use crate::property::{Properties, PropertyId, PropertyTarget};
 use crate::rig::{NodeId, Rig};
 use crate::transform::{RestTransform, Transform};
 
@@ -21,6 +22,19 @@ pub struct Pose {
     world: Vec<Affine3A>,
     morph_weights: Vec<f32>,
     morph_offsets: Vec<u32>,
+    /// The rig's animatable properties' values, flat ([`crate::property::Properties`]).
+    properties: Vec<f32>,
+    /// Per property: where its values lie, the node whose mask weight it follows (node
+    /// visibility; the others follow the layer's weight), and whether it is a boolean.
+    property_layout: Vec<PropertyLayout>,
+}
+
+/// Where one animated property lies in a pose, and how it blends.
+#[derive(Clone, Debug, PartialEq)]
+struct PropertyLayout {
+    range: std::ops::Range<usize>,
+    node: Option<NodeId>,
+    boolean: bool,
 }
 
 impl Pose {
@@ -33,6 +47,8 @@ impl Pose {
             world: vec![Affine3A::IDENTITY; rig.len()],
             morph_weights: Vec::with_capacity(rig.morph_defaults().len()),
             morph_offsets: rig.nodes().map(|n| rig.morph_range(n).start as u32).collect(),
+            properties: Vec::with_capacity(rig.properties().defaults().len()),
+            property_layout: property_layout(rig.properties()),
         };
         pose.morph_offsets.push(rig.morph_defaults().len() as u32);
         pose.return_to_rest(rig);
@@ -59,6 +75,8 @@ impl Pose {
         }
         self.morph_weights.clear();
         self.morph_weights.extend_from_slice(rig.morph_defaults());
+        self.properties.clear();
+        self.properties.extend_from_slice(rig.properties().defaults());
     }
 
     /// Heap bytes this pose holds (its buffers' capacities): what one instance costs in CPU
@@ -70,6 +88,8 @@ impl Pose {
             + self.world.capacity() * size_of::<Affine3A>()
             + self.morph_weights.capacity() * size_of::<f32>()
             + self.morph_offsets.capacity() * size_of::<u32>()
+            + self.properties.capacity() * size_of::<f32>()
+            + self.property_layout.capacity() * size_of::<PropertyLayout>()
     }
 
     /// Number of nodes.
@@ -120,6 +140,37 @@ impl Pose {
     pub fn blend(&mut self, other: &Pose, weight: f32) {
         self.blend_nodes(other, |_| weight);
         self.blend_morph_weights(other, |_| weight);
+        self.blend_properties(other, weight, |_| weight);
+    }
+
+    /// Moves every animated property towards `other`'s (see
+    /// [`crate::property::Properties`]): node visibility by `node_weight(node)` (a masked
+    /// layer's), the others by `weight`. Booleans switch at half weight.
+    pub fn blend_properties(&mut self, other: &Pose, weight: f32, node_weight: impl Fn(NodeId) -> f32) {
+        for layout in &self.property_layout {
+            let w = layout.node.map_or(weight, &node_weight);
+            let range = layout.range.clone();
+            crate::property::blend(&mut self.properties[range.clone()], &other.properties[range], w, layout.boolean);
+        }
+    }
+
+    /// Adds the change from `reference` to `sample` of every animated property, weighted as
+    /// [`Pose::blend_properties`] weighs them (an additive layer); booleans are left as they
+    /// are.
+    pub fn add_properties(
+        &mut self,
+        sample: &Pose,
+        reference: &Pose,
+        weight: f32,
+        node_weight: impl Fn(NodeId) -> f32,
+    ) {
+        for layout in &self.property_layout {
+            let w = layout.node.map_or(weight, &node_weight);
+            let r = layout.range.clone();
+            let (values, sample, reference) =
+                (&mut self.properties[r.clone()], &sample.properties[r.clone()], &reference.properties[r]);
+            crate::property::add(values, sample, reference, w, layout.boolean);
+        }
     }
 
     /// Moves every node's morph weights `weight(node)` of the way towards `other`'s (a
@@ -215,9 +266,48 @@ impl Pose {
         &self.morph_weights[self.morph_offsets[i] as usize..self.morph_offsets[i + 1] as usize]
     }
 
+    /// Every animated property's values, flat, by [`crate::property::Properties::range`].
+    #[must_use]
+    pub fn all_properties(&self) -> &[f32] {
+        &self.properties
+    }
+
+    /// The values of animated property `id`.
+    ///
+    /// # Panics
+    /// If `id` is not a property of the pose's rig.
+    #[must_use]
+    pub fn property(&self, id: PropertyId) -> &[f32] {
+        &self.properties[self.property_layout[id.0 as usize].range.clone()]
+    }
+
+    /// Mutable values of animated property `id`, for sampling or procedural control (a
+    /// lamp's brightness set by the game).
+    ///
+    /// # Panics
+    /// If `id` is not a property of the pose's rig.
+    pub fn property_mut(&mut self, id: PropertyId) -> &mut [f32] {
+        &mut self.properties[self.property_layout[id.0 as usize].range.clone()]
+    }
+
     /// Mutable morph weights of the mesh on `node`, for sampling or procedural control.
     pub fn morph_weights_mut(&mut self, node: NodeId) -> &mut [f32] {
         let i = node.index();
         &mut self.morph_weights[self.morph_offsets[i] as usize..self.morph_offsets[i + 1] as usize]
     }
+}
+
+/// How each of `properties` lies in a pose and blends.
+fn property_layout(properties: &Properties) -> Vec<PropertyLayout> {
+    (0u32..)
+        .zip(properties.targets())
+        .map(|(i, &target)| PropertyLayout {
+            range: properties.range(PropertyId(i)),
+            node: match target {
+                PropertyTarget::NodeVisible(node) => Some(node),
+                _ => None,
+            },
+            boolean: target.is_boolean(),
+        })
+        .collect()
 }

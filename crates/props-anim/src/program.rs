@@ -19,9 +19,10 @@ mod compile;
 use glam::{Quat, Vec4};
 
 use crate::baked::{BakedClip, Found, Local4};
-use crate::clip::Channel;
+use crate::clip::{Channel, PropertyChannel};
 use crate::model::Model;
 use crate::palette::JointMatrix;
+use crate::property::Visibility;
 use crate::rig::NodeId;
 use crate::rows::Rows;
 use crate::rows4::Rows4;
@@ -70,6 +71,28 @@ struct ProgramClip {
     /// The morph weights at time 0 (rest where it writes none): an additive layer's
     /// reference.
     morph_reference: Vec<f32>,
+    /// Its property channels, each with its property's range of values.
+    properties: Vec<(PropertyChannel, std::ops::Range<usize>)>,
+    /// The property values at time 0 (rest where it writes none): an additive layer's
+    /// reference.
+    property_reference: Vec<f32>,
+}
+
+/// The model's animated properties ([`crate::property::Properties`]): rest values, how each
+/// blends, and where they go.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct Animated {
+    /// Rest values (empty when the model animates no property: nothing to evaluate).
+    defaults: Vec<f32>,
+    /// Per property: its range of values and whether it is a boolean.
+    layout: Vec<(std::ops::Range<usize>, bool)>,
+    /// Per mask, the weight of each property (its node's for a visibility, 1 for the others,
+    /// which follow the layer's weight).
+    masks: Vec<Vec<f32>>,
+    /// The mesh instances visibility can hide, packed after the values.
+    visibility: Visibility,
+    /// Palette slot of the first value ([`Model::property_slot`]).
+    slot: usize,
 }
 
 /// The model's morph weights: defaults, the nodes that have some, and where they go.
@@ -113,6 +136,7 @@ pub struct Program {
     /// Per mask, the weight of each slot.
     masks: Vec<Vec<f32>>,
     morph: Morph,
+    animated: Animated,
     palette_len: usize,
     cursor_len: usize,
     max_groups: usize,
@@ -137,6 +161,9 @@ pub struct Scratch {
     /// One lane's morph weights, and a blended layer's.
     weights: Vec<f32>,
     sample_weights: Vec<f32>,
+    /// One lane's property values, and a blended layer's.
+    values: Vec<f32>,
+    sample_values: Vec<f32>,
 }
 
 /// One instance of a batch of four: its state, and where its palette goes (in `out`).
@@ -259,6 +286,8 @@ impl Program {
             world: self.fixed_world.iter().map(Rows4::splat).collect(),
             weights: self.morph.defaults.clone(),
             sample_weights: self.morph.defaults.clone(),
+            values: self.animated.defaults.clone(),
+            sample_values: self.animated.defaults.clone(),
         }
     }
 
@@ -312,6 +341,47 @@ impl Program {
                 self.weights(lane, scratch);
                 let slots = lane.palette + self.morph.slot..lane.palette + self.palette_len;
                 crate::palette::write_weights(&scratch.weights, &mut out[slots]);
+            }
+        }
+        if !self.animated.defaults.is_empty() {
+            for lane in &lanes {
+                self.property_values(lane, scratch);
+                let slots = lane.palette + self.animated.slot..lane.palette + self.palette_len;
+                crate::palette::write_values(self.animated.visibility.packed(&scratch.values), &mut out[slots]);
+            }
+        }
+    }
+
+    /// One lane's property values into `scratch.values`, its layers blended as
+    /// [`crate::pose_state`] blends them (one lane at a time, as morph weights).
+    fn property_values(&self, lane: &LaneState<'_>, scratch: &mut Scratch) {
+        let Scratch { values, sample_values, .. } = scratch;
+        values.copy_from_slice(&self.animated.defaults);
+        let mut first = true;
+        for layer in lane.layers.iter().filter(|layer| layer.is_active()) {
+            let clip = &self.clips[layer.clip as usize];
+            let mask = (layer.mask != Layer::NO_MASK).then(|| &self.animated.masks[layer.mask as usize]);
+            let direct = first && layer.weight == 1.0 && layer.blend == Blend::Replace && mask.is_none();
+            first = false;
+            let target = if direct { &mut *values } else { &mut *sample_values };
+            if !direct {
+                target.copy_from_slice(&self.animated.defaults);
+            }
+            for (channel, range) in &clip.properties {
+                channel.sample(layer.time, &mut target[range.clone()]);
+            }
+            if direct {
+                continue;
+            }
+            for (p, (range, boolean)) in self.animated.layout.iter().enumerate() {
+                let w = layer.weight * mask.map_or(1.0, |m| m[p]);
+                let (value, sample) = (&mut values[range.clone()], &sample_values[range.clone()]);
+                match layer.blend {
+                    Blend::Replace => crate::property::blend(value, sample, w, *boolean),
+                    Blend::Additive => {
+                        crate::property::add(value, sample, &clip.property_reference[range.clone()], w, *boolean);
+                    }
+                }
             }
         }
     }

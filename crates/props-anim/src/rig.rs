@@ -5,6 +5,7 @@ use std::collections::BinaryHeap;
 
 use glam::Affine3A;
 
+use crate::property::Properties;
 use crate::transform::RestTransform;
 
 /// Index of a node in a [`Rig`], in rig order (parents before children).
@@ -73,7 +74,8 @@ pub enum RigError {
 
 /// Every node of a model in parent-before-child order: `parent(i) < i` for every node `i`.
 ///
-/// Holds names, rest transforms, default morph weights and the mapping to source (glTF) indices.
+/// Holds names, rest transforms, default morph weights, the animatable properties and the
+/// mapping to source (glTF) indices.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rig {
     parents: Vec<Option<NodeId>>,
@@ -83,6 +85,7 @@ pub struct Rig {
     morph_defaults: Vec<f32>,
     to_source: Vec<u32>,
     from_source: Vec<NodeId>,
+    properties: Properties,
 }
 
 impl Rig {
@@ -137,6 +140,7 @@ impl Rig {
             morph_defaults,
             to_source,
             from_source,
+            properties: Properties::new(),
         })
     }
 
@@ -210,6 +214,20 @@ impl Rig {
     #[must_use]
     pub fn morph_defaults(&self) -> &[f32] {
         &self.morph_defaults
+    }
+
+    /// The properties beyond transforms and morph weights that clips on this rig may animate
+    /// (materials, lights, node visibility), with their rest values: what a pose holds
+    /// beside its morph weights.
+    #[must_use]
+    pub fn properties(&self) -> &Properties {
+        &self.properties
+    }
+
+    /// Sets the animatable properties (see [`Rig::properties`]): an importer lists those its
+    /// clips animate before building the clips. Poses made before no longer fit the rig.
+    pub fn set_properties(&mut self, properties: Properties) {
+        self.properties = properties;
     }
 
     /// The source (glTF) index of `node`.

@@ -15,10 +15,11 @@
 
 use glam::Vec4;
 
-use super::{Lanes, Local, Morph, Program, ProgramClip, ProgramDriver, Step, splat};
+use super::{Animated, Lanes, Local, Morph, Program, ProgramClip, ProgramDriver, Step, splat};
 use crate::baked::{self, BakedClip, Found, Local4, Property};
 use crate::model::Model;
 use crate::palette::JointMatrix;
+use crate::property::{PropertyId, PropertyTarget};
 use crate::rig::{NodeId, Rig};
 use crate::rows::Rows;
 use crate::rows4::{Rows4, transpose};
@@ -60,6 +61,7 @@ impl Program {
             .collect();
         let masks = spec.masks.iter().map(|mask| slots.nodes.iter().map(|&node| mask.weight(node)).collect()).collect();
         let morph = Morph::new(model, spec, &mut clips);
+        let animated = Animated::new(model, spec, &mut clips);
         Self {
             max_groups: clips.iter().map(|c| c.baked.group_count()).max().unwrap_or(0),
             clips,
@@ -72,6 +74,7 @@ impl Program {
             drivers,
             masks,
             morph,
+            animated,
             palette_len: model.palette_len(),
             cursor_len,
         }
@@ -182,6 +185,8 @@ fn compile_clip(
         duration,
         morph: Vec::new(),
         morph_reference: Vec::new(),
+        properties: Vec::new(),
+        property_reference: Vec::new(),
     }
 }
 
@@ -338,5 +343,38 @@ impl Morph {
             clip.morph_reference = reference;
         }
         Self { defaults, nodes, masks, slot: model.weight_slot() }
+    }
+}
+
+impl Animated {
+    /// The animated properties of `model` for `spec`, and each of `clips`' property channels
+    /// (the spec's clips, in order).
+    fn new(model: &Model, spec: &Spec, clips: &mut [ProgramClip]) -> Self {
+        let table = model.rig().properties();
+        if table.is_empty() {
+            return Self::default();
+        }
+        let defaults = table.defaults().to_vec();
+        let ids = (0..table.len() as u32).map(PropertyId);
+        let layout = ids.clone().map(|id| (table.range(id), table.targets()[id.0 as usize].is_boolean())).collect();
+        let node_of = |id: PropertyId| match table.targets()[id.0 as usize] {
+            PropertyTarget::NodeVisible(node) => Some(node),
+            _ => None,
+        };
+        let masks = spec
+            .masks
+            .iter()
+            .map(|mask| ids.clone().map(|id| node_of(id).map_or(1.0, |node| mask.weight(node))).collect())
+            .collect();
+        for (clip, &index) in clips.iter_mut().zip(&spec.clips) {
+            let channels = model.clips()[index].property_channels();
+            clip.properties = channels.iter().map(|c| (c.clone(), table.range(c.property()))).collect();
+            let mut reference = defaults.clone();
+            for (channel, range) in &clip.properties {
+                channel.sample(0.0, &mut reference[range.clone()]);
+            }
+            clip.property_reference = reference;
+        }
+        Self { defaults, layout, masks, visibility: model.visibility().clone(), slot: model.property_slot() }
     }
 }
