@@ -74,6 +74,19 @@ pub(crate) const FLOAT_OR_NORMALIZED: &[Encoding] = &[
     Encoding(U16, Norm::Yes),
 ];
 
+/// Values of `KHR_animation_pointer` float properties: floats, integers (converted), and
+/// normalized integers (dequantized).
+pub(crate) const POINTER_FLOAT: &[Encoding] = &[
+    Encoding(F32, Norm::No),
+    Encoding(I8, Norm::Either),
+    Encoding(U8, Norm::Either),
+    Encoding(I16, Norm::Either),
+    Encoding(U16, Norm::Either),
+    Encoding(U32, Norm::No),
+];
+/// Values of `KHR_animation_pointer` booleans: unsigned bytes as the extension requires
+/// (and floats, which exporters write: 0 is false).
+pub(crate) const BOOLEAN: &[Encoding] = &[Encoding(U8, Norm::No), Encoding(F32, Norm::No)];
 /// A component value as the importer uses it.
 pub(crate) trait Component: Copy + Default {
     /// Decodes one little-endian component of type `ty` from the start of `bytes`.

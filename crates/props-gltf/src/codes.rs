@@ -20,6 +20,8 @@ pub const UNSUPPORTED_EXTENSION: &str = "PROPS_UNSUPPORTED_EXTENSION";
 pub const POSE_OVERFLOW: &str = "PROPS_POSE_OVERFLOW";
 /// A model all of whose drawn primitives were left out.
 pub const NOTHING_DRAWABLE: &str = "PROPS_NOTHING_DRAWABLE";
+/// A `KHR_animation_pointer` pointer that is malformed or names nothing in the file.
+pub const ANIMATION_POINTER_INVALID: &str = "PROPS_ANIMATION_POINTER_INVALID";
 /// Something the importer ignored or repaired (an import warning).
 pub const IGNORED: &str = "PROPS_IGNORED";
 
@@ -60,6 +62,7 @@ pub(crate) fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::Clip(error) => clip_code(error),
         ErrorKind::AnimatedMatrixNode { .. } => "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
         ErrorKind::DuplicateChannel { .. } => "ANIMATION_DUPLICATE_TARGETS",
+        ErrorKind::InvalidPointer { .. } => ANIMATION_POINTER_INVALID,
         ErrorKind::UnsupportedImageFormat { .. } => "PROPS_UNSUPPORTED_IMAGE",
         ErrorKind::ImageDecode { .. } => "IMAGE_DATA_INVALID",
         ErrorKind::PoseOverflow { .. } => POSE_OVERFLOW,
@@ -99,5 +102,7 @@ fn clip_code(error: &ClipError) -> &'static str {
         ClipError::MatrixNode { .. } => "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
         ClipError::MorphWidth { expected: 0, .. } => "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
         ClipError::MorphWidth { .. } => "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT",
+        ClipError::PropertyOutOfRange { .. } => ANIMATION_POINTER_INVALID,
+        ClipError::PropertyWidth { .. } => "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
     }
 }

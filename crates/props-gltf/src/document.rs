@@ -15,6 +15,8 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_texture_transform",
     "KHR_materials_emissive_strength",
     "KHR_lights_punctual",
+    "KHR_animation_pointer",
+    "KHR_node_visibility",
     "EXT_texture_webp",
     "KHR_texture_basisu",
     "EXT_mesh_gpu_instancing",
@@ -63,12 +65,31 @@ pub(crate) struct Document {
     /// For animations that had channels removed (see [`parse`]), the original index of each
     /// remaining channel.
     channel_origins: Vec<Vec<usize>>,
+    /// Per animation, its channels without a target node: `KHR_animation_pointer`'s.
+    pointer_channels: Vec<Vec<PointerChannel>>,
+}
+
+/// An animation channel that targets a JSON pointer (`KHR_animation_pointer`) instead of a
+/// node.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PointerChannel {
+    /// Its index among the animation's channels in the file.
+    pub channel: usize,
+    /// Its sampler index, if it has a valid one.
+    pub sampler: Option<usize>,
+    /// The pointer.
+    pub pointer: String,
 }
 
 impl Document {
     /// The index channel `channel` of animation `animation` has in the file.
     pub(crate) fn source_channel(&self, animation: usize, channel: usize) -> usize {
         self.channel_origins.get(animation).and_then(|o| o.get(channel)).copied().unwrap_or(channel)
+    }
+
+    /// Animation `animation`'s channels that target a JSON pointer, in file order.
+    pub(crate) fn pointer_channels(&self, animation: usize) -> &[PointerChannel] {
+        self.pointer_channels.get(animation).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -90,6 +111,8 @@ struct ProbeAnimation {
 #[derive(Deserialize)]
 struct ProbeChannel {
     #[serde(default)]
+    sampler: Option<serde_json::Value>,
+    #[serde(default)]
     target: Option<ProbeTarget>,
 }
 
@@ -97,16 +120,40 @@ struct ProbeChannel {
 struct ProbeTarget {
     #[serde(default)]
     node: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    extensions: Option<ProbeTargetExtensions>,
+}
+
+#[derive(Deserialize)]
+struct ProbeTargetExtensions {
+    #[serde(default, rename = "KHR_animation_pointer")]
+    pointer: Option<ProbePointer>,
+}
+
+#[derive(Deserialize)]
+struct ProbePointer {
+    #[serde(default)]
+    pointer: Option<serde_json::Value>,
 }
 
 impl ProbeChannel {
     fn has_node(&self) -> bool {
         self.target.as_ref().is_some_and(|t| t.node.is_some())
     }
+
+    fn pointer(&self) -> Option<String> {
+        let pointer = self.target.as_ref()?.extensions.as_ref()?.pointer.as_ref()?.pointer.as_ref()?;
+        pointer.as_str().map(str::to_owned)
+    }
+
+    fn sampler(&self) -> Option<usize> {
+        usize::try_from(self.sampler.as_ref()?.as_u64()?).ok()
+    }
 }
 
-/// Parses the JSON (not its references: see [`validate`]). Animation channels without a target node (such as
-/// KHR_animation_pointer's) are dropped with a warning.
+/// Parses the JSON (not its references: see [`validate`]). Animation channels without a
+/// target node are set aside ([`Document::pointer_channels`]: KHR_animation_pointer's; one
+/// without a pointer either is ignored with a warning).
 pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, ImportError> {
     let syntax = |e: serde_json::Error| ImportError::at(FILE, ErrorKind::Json { message: e.to_string() });
     let probe: Probe = serde_json::from_slice(json).map_err(syntax)?;
@@ -116,10 +163,10 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
         }
     }
     let has_pointer_channels = probe.animations.iter().flat_map(|a| &a.channels).any(|c| !c.has_node());
-    let mut channel_origins = Vec::new();
+    let (mut channel_origins, mut pointer_channels) = (Vec::new(), Vec::new());
     let mut root: Root = if has_pointer_channels {
         let mut value: serde_json::Value = serde_json::from_slice(json).map_err(syntax)?;
-        channel_origins = drop_nodeless_channels(&mut value, &probe, warnings);
+        (channel_origins, pointer_channels) = set_aside_nodeless_channels(&mut value, &probe, warnings);
         serde_json::from_value(value).map_err(syntax)?
     } else {
         serde_json::from_slice(json).map_err(syntax)?
@@ -135,7 +182,7 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     }
     // Every required extension is supported (checked above); the gltf crate knows only some.
     root.extensions_required.clear();
-    Ok(Document { root, channel_origins })
+    Ok(Document { root, channel_origins, pointer_channels })
 }
 
 /// The document of already parsed JSON, with none of the checks [`parse`] stops at
@@ -147,32 +194,46 @@ pub(crate) fn from_value(
     warnings: &mut Warnings,
 ) -> Result<Document, serde_path_to_error::Error<serde_json::Error>> {
     let probe = Probe::deserialize(&value).ok();
-    let channel_origins = match probe {
-        Some(probe) => drop_nodeless_channels(&mut value, &probe, warnings),
-        None => Vec::new(),
+    let (channel_origins, pointer_channels) = match probe {
+        Some(probe) => set_aside_nodeless_channels(&mut value, &probe, warnings),
+        None => (Vec::new(), Vec::new()),
     };
     let mut root: Root = serde_path_to_error::deserialize(value)?;
     root.extensions_required.clear();
-    Ok(Document { root, channel_origins })
+    Ok(Document { root, channel_origins, pointer_channels })
 }
 
 /// Removes the channels without `target.node` from `value`; returns, per animation, the
-/// original indices of the channels kept.
-fn drop_nodeless_channels(value: &mut serde_json::Value, probe: &Probe, warnings: &mut Warnings) -> Vec<Vec<usize>> {
+/// original indices of the channels kept, and the pointer channels removed (those without a
+/// pointer are ignored, with a warning).
+fn set_aside_nodeless_channels(
+    value: &mut serde_json::Value,
+    probe: &Probe,
+    warnings: &mut Warnings,
+) -> (Vec<Vec<usize>>, Vec<Vec<PointerChannel>>) {
     let mut origins = Vec::with_capacity(probe.animations.len());
+    let mut pointers = Vec::with_capacity(probe.animations.len());
     for (a, animation) in probe.animations.iter().enumerate() {
         let keep: Vec<bool> = animation.channels.iter().map(ProbeChannel::has_node).collect();
-        for (c, _) in keep.iter().enumerate().filter(|(_, keep)| !**keep) {
-            let message = "channel has no target node (KHR_animation_pointer?) and is ignored";
-            warn(warnings, format!("animations[{a}].channels[{c}]"), message);
+        let mut set_aside = Vec::new();
+        for (c, channel) in animation.channels.iter().enumerate().filter(|(c, _)| !keep[*c]) {
+            match channel.pointer() {
+                Some(pointer) => set_aside.push(PointerChannel { channel: c, sampler: channel.sampler(), pointer }),
+                None => {
+                    let message =
+                        "channel has neither a target node nor a KHR_animation_pointer pointer, and is ignored";
+                    warn(warnings, format!("animations[{a}].channels[{c}]"), message);
+                }
+            }
         }
+        pointers.push(set_aside);
         if let Some(channels) = value.pointer_mut(&format!("/animations/{a}/channels")).and_then(|c| c.as_array_mut()) {
             let mut flags = keep.iter();
             channels.retain(|_| flags.next().copied().unwrap_or(true));
         }
         origins.push(keep.iter().enumerate().filter(|(_, keep)| **keep).map(|(c, _)| c).collect());
     }
-    origins
+    (origins, pointers)
 }
 
 /// The error for a required extension this importer does not implement.
@@ -307,7 +368,7 @@ mod tests {
     }
 
     #[test]
-    fn pointer_channels_are_dropped_with_a_warning() {
+    fn pointer_channels_are_set_aside() {
         let (result, warnings) = parse_value(json!({"asset": {"version": "2.0"}, "nodes": [{}],
             "accessors": [{"componentType": 5126, "type": "SCALAR", "count": 1, "sparse": {"count": 0,
                 "indices": {"bufferView": 0, "componentType": 5121}, "values": {"bufferView": 0}}}],
@@ -315,11 +376,14 @@ mod tests {
             "bufferViews": [{"buffer": 0, "byteLength": 4}],
             "animations": [{"samplers": [{"input": 0, "output": 0}], "channels": [
                 {"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/x"}}}},
-                {"sampler": 0, "target": {"node": 0, "path": "weights"}}]}]}));
+                {"sampler": 0, "target": {"node": 0, "path": "weights"}},
+                {"sampler": 0, "target": {"path": "pointer"}}]}]}));
         let document = result.expect("parses");
         assert_eq!(document.root.animations[0].channels.len(), 1);
         assert_eq!(document.source_channel(0, 0), 1);
-        assert_eq!(warnings.len(), 1);
-        assert_eq!(warnings[0].json_path, "animations[0].channels[0]");
+        let pointer = PointerChannel { channel: 0, sampler: Some(0), pointer: "/x".to_owned() };
+        assert_eq!(document.pointer_channels(0), [pointer]);
+        assert_eq!(warnings.len(), 1, "the channel with neither node nor pointer: {warnings:?}");
+        assert_eq!(warnings[0].json_path, "animations[0].channels[2]");
     }
 }

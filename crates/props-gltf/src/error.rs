@@ -333,6 +333,14 @@ pub enum ErrorKind {
         /// How many channels on one property the game mixes.
         most: usize,
     },
+    /// A `KHR_animation_pointer` pointer that is malformed or names nothing in the file.
+    #[error("the animation pointer {pointer} is invalid: {why}; point it at an animatable property that exists")]
+    InvalidPointer {
+        /// The pointer.
+        pointer: String,
+        /// Why.
+        why: String,
+    },
     /// An image is neither PNG, JPEG nor WebP (or a texture names only such images).
     #[error(
         "image is {found}; only PNG, JPEG, WebP and KTX2 (Basis Universal) images are decoded, and the texture draws without it"

@@ -6,6 +6,7 @@ use std::path::Path;
 use props_anim::{Model, ModelParts};
 
 use crate::accessor::Accessors;
+use crate::animation_pointer::pointer_of;
 use crate::buffers::{self, Buffers};
 use crate::drops::{Dropped, Drops, drop_or_refuse};
 use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
@@ -29,6 +30,9 @@ pub struct Import {
     pub scene_nodes: Vec<u32>,
     /// The glTF animation index of each of the model's clips.
     pub clip_sources: Vec<u32>,
+    /// The JSON pointer of each of the rig's animated properties
+    /// ([`props_anim::property::Properties`]), by id: where it lies in the file.
+    pub property_pointers: Vec<String>,
     /// Things ignored or repaired.
     pub warnings: Vec<ImportWarning>,
     /// The parts left out because they could not be read, each with why (see
@@ -117,16 +121,25 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let accessors = Accessors::new(root, &buffers, limits, &budget);
     let meshes = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings, &mut drops)?;
     let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
-    let rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
+    let mut rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
-    let (clips, clip_sources) =
-        animation::import_clips(&document, &rig, &accessors, limits, &mut warnings, &mut drops)?;
     let images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget };
     let material::Materials { materials, images } =
         material::import_materials(root, &images, &mut warnings, &mut drops)?;
     let scene_nodes = scene::reachable_nodes(root);
     let instances = scene::instances(root, &rig, &scene_nodes, &instancing);
-    let (lights, light_instances) = lights::import_lights(root, &rig, &scene_nodes, &mut warnings);
+    let lights = lights::import_lights(root, &rig, &scene_nodes, &mut warnings);
+    let (clips, clip_sources) = animation::import_clips(
+        &document,
+        &mut rig,
+        &accessors,
+        limits,
+        (&materials, &lights),
+        &mut warnings,
+        &mut drops,
+    )?;
+    let lights::Lights { lights, instances: light_instances, of_source } = lights;
+    let property_pointers = rig.properties().targets().iter().map(|&t| pointer_of(t, &rig, &of_source)).collect();
     scene::check_instances(&instances, &meshes, &skins, limits)?;
     let primitives_dropped =
         drops.skip.has_primitives() || drops.dropped.iter().any(|d| matches!(d.part, Part::Primitive { .. }));
@@ -151,7 +164,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         dropped = dropped.len(),
         "imported glTF model"
     );
-    Ok(Import { model, scene_nodes, clip_sources, warnings, dropped })
+    Ok(Import { model, scene_nodes, clip_sources, property_pointers, warnings, dropped })
 }
 
 /// The broken references of the document (an index to nothing, a missing or unknown value)

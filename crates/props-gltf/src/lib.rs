@@ -24,6 +24,7 @@
 
 mod accessor;
 mod animation;
+mod animation_pointer;
 mod buffers;
 mod channel_merge;
 mod codes;

@@ -52,14 +52,9 @@ fn quarter_pi() -> f32 {
     std::f32::consts::FRAC_PI_4
 }
 
-/// The file's lights, and the nodes of `scene_nodes` that carry one. Lights that cannot be
+/// The file's lights, and the nodes of `scene_nodes` that carry one ([`Lights`]). Lights that cannot be
 /// read are left out (and the nodes carrying them carry none), with a warning.
-pub(crate) fn import_lights(
-    root: &Root,
-    rig: &Rig,
-    scene_nodes: &[u32],
-    warnings: &mut Warnings,
-) -> (Vec<Light>, Vec<LightInstance>) {
+pub(crate) fn import_lights(root: &Root, rig: &Rig, scene_nodes: &[u32], warnings: &mut Warnings) -> Lights {
     let listed = root.extensions.as_ref().and_then(|e| e.others.get(EXTENSION)).and_then(|e| e.get("lights"));
     let listed = listed.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let mut lights = Vec::new();
@@ -92,7 +87,17 @@ pub(crate) fn import_lights(
             ),
         }
     }
-    (lights, instances)
+    Lights { lights, instances, of_source: kept }
+}
+
+/// A file's lights as read.
+pub(crate) struct Lights {
+    /// The lights that could be read.
+    pub lights: Vec<Light>,
+    /// The nodes carrying them.
+    pub instances: Vec<LightInstance>,
+    /// Per light of the file, its index in `lights` (`None`: it could not be read).
+    pub of_source: Vec<Option<u32>>,
 }
 
 /// One light, checked against the extension's rules.

@@ -5,7 +5,7 @@
 //! at `clamp(time, 0, duration)`, and frames are independent of each other.
 
 use glam::{Affine3A, Mat4, Vec3};
-use props_anim::{JointMatrix, Model, NodeId, PlayMode, Pose, skinning};
+use props_anim::{Clip, JointMatrix, Keyframes, Model, NodeId, PlayMode, Pose, skinning};
 use serde::{Deserialize, Serialize};
 
 use crate::Import;
@@ -50,6 +50,20 @@ pub struct Frame {
     pub nodes: Vec<DumpedNode>,
     /// Every primitive of every mesh node of the scene, by (node, primitive).
     pub primitives: Vec<DumpedPrimitive>,
+    /// The value of every property the clip animates, by JSON pointer: its node channels' as
+    /// `/nodes/N/translation` and the like, then its `KHR_animation_pointer` targets'. Empty
+    /// for the rest pose.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pointers: Vec<DumpedPointer>,
+}
+
+/// One animated property's value.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DumpedPointer {
+    /// Its JSON pointer in the file.
+    pub pointer: String,
+    /// Its value: one number per component (a boolean as 1 or 0, a rotation as `x, y, z, w`).
+    pub value: Vec<f64>,
 }
 
 /// One node's world matrix.
@@ -110,6 +124,7 @@ pub fn dump(import: &Import, file: &str, animation: Option<usize>, times: &[f32]
                 clip_time,
                 nodes: dump_nodes(import, &pose),
                 primitives: dump_primitives(model, &pose, &palette, &mut positions),
+                pointers: clip.map(|(_, clip)| dump_pointers(import, clip, &pose)).unwrap_or_default(),
             }
         })
         .collect();
@@ -124,6 +139,29 @@ pub fn dump(import: &Import, file: &str, animation: Option<usize>, times: &[f32]
         }),
         frames,
     }
+}
+
+fn dump_pointers(import: &Import, clip: &Clip, pose: &Pose) -> Vec<DumpedPointer> {
+    let rig = import.model.rig();
+    let numbers = |values: &[f32]| values.iter().map(|&x| f64::from(x)).collect();
+    let nodes = clip.channels().iter().map(|channel| {
+        let node = channel.node();
+        let local = pose.local_transform(node);
+        let value = match channel.keyframes() {
+            Keyframes::Translation(_) => numbers(&local.translation.to_array()),
+            Keyframes::Rotation(_) => numbers(&local.rotation.to_array()),
+            Keyframes::Scale(_) => numbers(&local.scale.to_array()),
+            Keyframes::MorphWeights { .. } => numbers(pose.morph_weights(node)),
+        };
+        let pointer = format!("/nodes/{}/{}", rig.source_index(node), channel.keyframes().property_name());
+        DumpedPointer { pointer, value }
+    });
+    let properties = clip.property_channels().iter().map(|channel| {
+        let id = channel.property();
+        let pointer = import.property_pointers.get(id.0 as usize).cloned().unwrap_or_default();
+        DumpedPointer { pointer, value: numbers(pose.property(id)) }
+    });
+    nodes.chain(properties).collect()
 }
 
 fn dump_nodes(import: &Import, pose: &Pose) -> Vec<DumpedNode> {

@@ -146,6 +146,7 @@ pub const FATAL: &[Rule] = &[
     part("ACCESSOR_ANIMATION_INPUT_NEGATIVE", BAD_KEYS),
     part("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", BAD_KEYS),
     part("PROPS_ANIMATION_NO_KEYS", "a channel without keys cannot be played"),
+    part("PROPS_ANIMATION_POINTER_INVALID", "an animation pointer names nothing the clip can animate"),
     part("PROPS_DECOMPRESSION", "the compressed data cannot be decoded"),
     part("IMAGE_DATA_INVALID", BROKEN_IMAGE),
     part("PROPS_UNSUPPORTED_IMAGE", "the image is in a format the game does not decode"),

@@ -10,6 +10,7 @@ mod lenient;
 mod lint;
 mod materials;
 mod oracle;
+mod pointers;
 mod real_models;
 mod support;
 mod textures;
