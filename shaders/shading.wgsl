@@ -9,7 +9,7 @@ const PI: f32 = 3.14159265;
 
 struct Material {
     base_color: vec4<f32>,
-    // rgb: emissive factor times KHR_materials_emissive_strength.
+    // rgb: emissive factor; w: KHR_materials_emissive_strength.
     emissive: vec4<f32>,
     // x: metallic, y: roughness, z: normal map scale, w: occlusion strength.
     pbr: vec4<f32>,
@@ -20,7 +20,47 @@ struct Material {
     // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when
     // the slot has a texture.
     slots: array<vec4<f32>, 10>,
+    // Per slot, its transform's offset (xy) and scale (zw); its rotation, four slots a row:
+    // what an animated transform is rebuilt from.
+    raw: array<vec4<f32>, 5>,
+    rotations: array<vec4<f32>, 2>,
+    // Per animatable field (the F_ constants), where an instance's palette holds its value,
+    // in floats, plus 1; 0 when no clip animates it (the uniform's value holds).
+    animated: array<vec4<u32>, 6>,
 };
+
+const F_BASE_COLOR: u32 = 0u;
+const F_METALLIC: u32 = 1u;
+const F_ROUGHNESS: u32 = 2u;
+const F_EMISSIVE: u32 = 3u;
+const F_EMISSIVE_STRENGTH: u32 = 4u;
+const F_ALPHA_CUTOFF: u32 = 5u;
+const F_NORMAL_SCALE: u32 = 6u;
+const F_OCCLUSION: u32 = 7u;
+// Then per slot: offset, rotation, scale.
+const F_TEXTURE_TRANSFORM: u32 = 8u;
+
+// Component `c` of field `field` for the fragment's instance: its animated value, or
+// `fallback` (the uniform's) when no clip animates it.
+fn field_value(field: u32, c: u32, fallback: f32, in: VertexOutput) -> f32 {
+    let at = material.animated[field / 4u][field % 4u];
+    if at == 0u {
+        return fallback;
+    }
+    return palette_value(in.instance_base, at - 1u + c);
+}
+
+fn field_vec3(field: u32, fallback: vec3<f32>, in: VertexOutput) -> vec3<f32> {
+    return vec3<f32>(
+        field_value(field, 0u, fallback.x, in),
+        field_value(field, 1u, fallback.y, in),
+        field_value(field, 2u, fallback.z, in),
+    );
+}
+
+fn is_animated(field: u32) -> bool {
+    return material.animated[field / 4u][field % 4u] != 0u;
+}
 
 @group(2) @binding(0) var<uniform> material: Material;
 @group(2) @binding(1) var base_color_texture: texture_2d<f32>;
@@ -46,9 +86,22 @@ const EMISSIVE: u32 = 4u;
 
 // The texture coordinates of slot `slot`: its UV channel through its transform.
 fn slot_uv(slot: u32, in: VertexOutput) -> vec2<f32> {
-    let row0 = material.slots[2u * slot];
-    let row1 = material.slots[2u * slot + 1u];
+    var row0 = material.slots[2u * slot];
+    var row1 = material.slots[2u * slot + 1u];
     let uv = vec3<f32>(select(in.uv0, in.uv1, row0.w > 0.5), 1.0);
+    let f = F_TEXTURE_TRANSFORM + 3u * slot;
+    if is_animated(f) || is_animated(f + 1u) || is_animated(f + 2u) {
+        // KHR_texture_transform: u' = cos sx u + sin sy v + ox, v' = -sin sx u + cos sy v + oy.
+        let raw = material.raw[slot];
+        let ox = field_value(f, 0u, raw.x, in);
+        let oy = field_value(f, 1u, raw.y, in);
+        let angle = field_value(f + 1u, 0u, material.rotations[slot / 4u][slot % 4u], in);
+        let sx = field_value(f + 2u, 0u, raw.z, in);
+        let sy = field_value(f + 2u, 1u, raw.w, in);
+        let s = sin(angle);
+        let c = cos(angle);
+        return vec2<f32>(dot(vec3<f32>(c * sx, s * sy, ox), uv), dot(vec3<f32>(-s * sx, c * sy, oy), uv));
+    }
     return vec2<f32>(dot(row0.xyz, uv), dot(row1.xyz, uv));
 }
 
@@ -93,10 +146,14 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
 
     // The tint is sRGB-encoded; the base colour is linear.
     let paint = pow(in.tint.rgb, vec3<f32>(2.2));
-    let factor = vec4<f32>(mix(material.base_color.rgb, paint, in.tint.a * material.params.x), material.base_color.a);
+    let base_color = vec4<f32>(
+        field_vec3(F_BASE_COLOR, material.base_color.rgb, in),
+        field_value(F_BASE_COLOR, 3u, material.base_color.a, in),
+    );
+    let factor = vec4<f32>(mix(base_color.rgb, paint, in.tint.a * material.params.x), base_color.a);
     let base = factor * in.color * base_texel;
     let mode = material.params.y;
-    if mode > 0.5 && mode < 1.5 && base.a < material.params.z {
+    if mode > 0.5 && mode < 1.5 && base.a < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
         discard;
     }
     let alpha = select(1.0, base.a, mode > 1.5);
@@ -111,16 +168,16 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     if has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
         let t = normalize(tangent - n * dot(n, tangent));
         let b = cross(n, t) * in.world_tangent.w;
-        let scale = material.pbr.z;
+        let scale = field_value(F_NORMAL_SCALE, 0u, material.pbr.z, in);
         let m = (normal_texel.xyz * 2.0 - 1.0) * vec3<f32>(scale, scale, 1.0);
         n = normalize(t * m.x + b * m.y + n * m.z);
     }
 
-    let metallic = clamp(material.pbr.x * mr_texel.b, 0.0, 1.0);
+    let metallic = clamp(field_value(F_METALLIC, 0u, material.pbr.x, in) * mr_texel.b, 0.0, 1.0);
     // Perceptual roughness, kept off zero (a mirror's highlight from a point-like sun is a
     // singularity).
-    let roughness = clamp(material.pbr.y * mr_texel.g, 0.045, 1.0);
-    let occlusion = 1.0 + material.pbr.w * (occlusion_texel.r - 1.0);
+    let roughness = clamp(field_value(F_ROUGHNESS, 0u, material.pbr.y, in) * mr_texel.g, 0.045, 1.0);
+    let occlusion = 1.0 + field_value(F_OCCLUSION, 0u, material.pbr.w, in) * (occlusion_texel.r - 1.0);
     let c_diff = mix(base.rgb, vec3<f32>(0.0), metallic);
     let f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
 
@@ -154,7 +211,9 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
         indirect += sky * (c_diff * sky_irradiance(n) + radiance * environment_brdf(f0, roughness, n_dot_v));
     }
     color += indirect * occlusion;
-    color += material.emissive.rgb * emissive_texel.rgb;
+    let emissive = field_vec3(F_EMISSIVE, material.emissive.rgb, in)
+        * field_value(F_EMISSIVE_STRENGTH, 0u, material.emissive.w, in);
+    color += emissive * emissive_texel.rgb;
     return vec4<f32>(color, alpha);
 }
 

@@ -26,6 +26,9 @@ struct Draw {
     morph_vertices: u32,
     weight_first: u32,
     vertex_base: u32,
+    // Where the mesh instance's visibility (1 or 0) lies in an instance's palette, in floats,
+    // plus 1; 0 when no animation can hide it.
+    visibility: u32,
 };
 
 @group(0) @binding(2) var<uniform> window: Window;
@@ -69,6 +72,8 @@ struct VertexOutput {
     @location(4) uv1: vec2<f32>,
     @location(5) world_position: vec3<f32>,
     @location(6) world_tangent: vec4<f32>,
+    // Where the instance's palette starts in the window: its animated material values.
+    @location(7) @interpolate(flat) instance_base: u32,
 };
 
 // Four inline influences; zero weights are skipped.
@@ -99,8 +104,9 @@ struct SkinSum {
     weight: f32,
 };
 
-// One morph weight of an instance: float `index` of its palette's weight slots.
-fn morph_weight(instance_base: u32, index: u32) -> f32 {
+// One value an instance's palette packs after its matrices (a morph weight, an animated
+// material value, a visibility): float `index` of its palette, 12 to a matrix slot.
+fn palette_value(instance_base: u32, index: u32) -> f32 {
     var slot = joint_matrix(instance_base + index / 12u);
     return slot[(index % 12u) / 4u][index % 4u];
 }
@@ -122,7 +128,7 @@ fn morph(vertex: VertexInput, vertex_index: u32, instance_base: u32) -> Morphed 
     var out = Morphed(vertex.position, vertex.normal);
     let v = vertex_index - draw.vertex_base;
     for (var t = 0u; t < draw.morph_targets; t++) {
-        let w = morph_weight(instance_base, draw.weight_first + t);
+        let w = palette_value(instance_base, draw.weight_first + t);
         if (w != 0.0) {
             let entry = draw.morph_first + t * draw.morph_vertices + v;
             out.position += morph_delta(2u * entry).xyz * w;
@@ -134,7 +140,7 @@ fn morph(vertex: VertexInput, vertex_index: u32, instance_base: u32) -> Morphed 
 
 // Model space to clip space, for both entry points. Normals and tangents are carried by the
 // same matrices as positions (uniform scales: the renderer's instances and glTF's skins).
-fn to_clip(frame: Frame, vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
+fn to_clip(frame: Frame, vertex: VertexInput, instance: InstanceInput, instance_base: u32) -> VertexOutput {
     let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
     let world_position = vec4<f32>(frame.position, 1.0) * model;
     let world_normal = vec4<f32>(frame.normal, 0.0) * model;
@@ -148,6 +154,7 @@ fn to_clip(frame: Frame, vertex: VertexInput, instance: InstanceInput) -> Vertex
     out.uv1 = vertex.uv1;
     out.color = vertex.color;
     out.tint = instance.tint;
+    out.instance_base = instance_base;
     return out;
 }
 
@@ -170,12 +177,18 @@ fn vs_main(@builtin(vertex_index) vertex_index: u32, vertex: VertexInput, instan
     // Morph targets move normals, not tangents: the tangent is made orthogonal to the morphed
     // normal again (Gram-Schmidt) in the fragment shader.
     let tangent = vec4<f32>(vertex.tangent.xyz, 0.0) * skin;
-    return to_clip(Frame(position, normal, tangent), vertex, instance);
+    var out = to_clip(Frame(position, normal, tangent), vertex, instance, instance_base);
+    // Hidden by an animation (KHR_node_visibility): every vertex outside the clip volume.
+    if draw.visibility != 0u && palette_value(instance_base, draw.visibility - 1u) == 0.0 {
+        out.clip_position = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+    }
+    return out;
 }
 
 // Without skinning: every mesh in its bind pose, no palette read, no morph. A debug view, and the
 // baseline `cargo xtask bench render` compares skinning against.
 @vertex
 fn vs_unskinned(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
-    return to_clip(Frame(vertex.position, vertex.normal, vertex.tangent.xyz), vertex, instance);
+    let instance_base = instance.palette_base - window.first_matrix;
+    return to_clip(Frame(vertex.position, vertex.normal, vertex.tangent.xyz), vertex, instance, instance_base);
 }

@@ -118,8 +118,11 @@ pub struct DrawParams {
     pub weight_first: u32,
     /// The draw's base vertex.
     pub vertex_base: u32,
+    /// Where the mesh instance's visibility lies in an instance's palette, in floats, plus 1;
+    /// 0 when no animation can hide it ([`props_anim::Model::visibility_value`]).
+    pub visibility: u32,
     /// Padding to 32 bytes.
-    pub padding: [u32; 2],
+    pub padding: u32,
 }
 
 /// Layouts and defaults shared by every uploaded model.
@@ -232,7 +235,10 @@ impl GpuModel {
                     morph_vertices: primitive.vertex_count() as u32,
                     weight_first: weight_first as u32,
                     vertex_base: base_vertex as u32,
-                    padding: [0; 2],
+                    visibility: model
+                        .visibility_value(slot)
+                        .map_or(0, |value| (model.property_slot() * WEIGHTS_PER_SLOT + value + 1) as u32),
+                    padding: 0,
                 }));
                 let material = primitive.material.map_or(default_material, |m| m as usize);
                 let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);

@@ -6,12 +6,14 @@ use std::collections::HashMap;
 
 use bytemuck::{Pod, Zeroable};
 use props_anim::material::{Filter, Sampler, Wrap};
+use props_anim::palette::WEIGHTS_PER_SLOT;
+use props_anim::property::{MaterialField, PropertyId, PropertyTarget, TextureSlot};
 use props_anim::{AlphaMode, Material, Model, TextureRef};
 use wgpu::util::DeviceExt;
 
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 224 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 432 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -20,6 +22,49 @@ pub(crate) struct MaterialUniform {
     pbr: [f32; 4],
     params: [f32; 4],
     slots: [[f32; 4]; 10],
+    /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
+    /// animated transform is rebuilt from.
+    raw: [[f32; 4]; 5],
+    rotations: [[f32; 4]; 2],
+    /// Per animatable field ([`field_index`]), where an instance's palette holds its value, in
+    /// floats from the instance's first matrix, plus 1; 0 for a field no clip animates.
+    animated: [[u32; 4]; 6],
+}
+
+/// The place of an animatable material field in [`MaterialUniform::animated`] (and the
+/// shader's `field`s).
+fn field_index(field: MaterialField) -> usize {
+    let slot = |slot: TextureSlot| TextureSlot::ALL.iter().position(|&s| s == slot).unwrap_or(0);
+    match field {
+        MaterialField::BaseColor => 0,
+        MaterialField::Metallic => 1,
+        MaterialField::Roughness => 2,
+        MaterialField::Emissive => 3,
+        MaterialField::EmissiveStrength => 4,
+        MaterialField::AlphaCutoff => 5,
+        MaterialField::NormalScale => 6,
+        MaterialField::OcclusionStrength => 7,
+        MaterialField::TextureOffset(s) => 8 + 3 * slot(s),
+        MaterialField::TextureRotation(s) => 9 + 3 * slot(s),
+        MaterialField::TextureScale(s) => 10 + 3 * slot(s),
+    }
+}
+
+/// Where each animated field of material `material` of `model` lies in an instance's
+/// palette (see [`MaterialUniform::animated`]).
+fn animated_fields(model: &Model, material: usize) -> [[u32; 4]; 6] {
+    let mut animated = [[0u32; 4]; 6];
+    let table = model.rig().properties();
+    let first = model.property_slot() * WEIGHTS_PER_SLOT;
+    for (id, target) in (0u32..).zip(table.targets()) {
+        if let PropertyTarget::Material { material: m, field } = *target
+            && m as usize == material
+        {
+            let k = field_index(field);
+            animated[k / 4][k % 4] = (first + table.range(PropertyId(id)).start + 1) as u32;
+        }
+    }
+    animated
 }
 
 /// The texture slots in the shader's order, and whether each holds colour (sRGB).
@@ -38,15 +83,21 @@ fn slots(material: &Material) -> [Option<&TextureRef>; 5] {
 
 impl MaterialUniform {
     /// The uniform of `material` (`paint`: instances' tints paint over it).
-    pub(crate) fn of(material: &Material, paint: bool) -> Self {
+    pub(crate) fn of(material: &Material, paint: bool, animated: [[u32; 4]; 6]) -> Self {
         let (mode, cutoff) = match material.alpha_mode {
             AlphaMode::Opaque => (0.0, 0.0),
             AlphaMode::Mask { cutoff } => (1.0, cutoff),
             AlphaMode::Blend => (2.0, 0.0),
         };
-        let [r, g, b] = material.emissive_factor.map(|c| c * material.emissive_strength);
+        let [r, g, b] = material.emissive_factor;
         let mut slot_rows = [[0.0; 4]; 10];
+        let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; 5], [[0.0; 4]; 2]);
         for (k, texture) in slots(material).into_iter().enumerate() {
+            if let Some(t) = texture {
+                let ([ox, oy], [sx, sy]) = (t.transform.offset, t.transform.scale);
+                raw[k] = [ox, oy, sx, sy];
+                rotations[k / 4][k % 4] = t.transform.rotation;
+            }
             let (rows, channel, present) = match texture {
                 Some(t) => (t.transform.rows(), t.channel as f32, 1.0),
                 None => ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], 0.0, 0.0),
@@ -57,7 +108,7 @@ impl MaterialUniform {
         }
         Self {
             base_color: material.base_color_factor,
-            emissive: [r, g, b, 0.0],
+            emissive: [r, g, b, material.emissive_strength],
             pbr: [
                 material.metallic_factor,
                 material.roughness_factor,
@@ -66,6 +117,9 @@ impl MaterialUniform {
             ],
             params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
             slots: slot_rows,
+            raw,
+            rotations,
+            animated,
         }
     }
 }
@@ -186,11 +240,13 @@ pub(crate) fn bind_groups(
     let default_material = Material::default();
     let materials = model.materials().iter().chain(std::iter::once(&default_material));
     materials
-        .map(|material| {
+        .enumerate()
+        .map(|(m, material)| {
             let paint = material.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
+            let uniform = MaterialUniform::of(material, paint, animated_fields(model, m));
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
-                contents: bytemuck::bytes_of(&MaterialUniform::of(material, paint)),
+                contents: bytemuck::bytes_of(&uniform),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
             let bound: Vec<(&wgpu::TextureView, wgpu::Sampler)> = slots(material)
@@ -240,9 +296,9 @@ mod tests {
         };
         let transform = TextureTransform { offset: [0.5, 0.0], rotation: 0.0, scale: [2.0, 3.0] };
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
-        let uniform = MaterialUniform::of(&material, true);
-        assert_eq!(size_of::<MaterialUniform>(), 224);
-        assert_eq!(uniform.emissive, [2.0, 1.0, 0.5, 0.0]);
+        let uniform = MaterialUniform::of(&material, true, [[0; 4]; 6]);
+        assert_eq!(size_of::<MaterialUniform>(), 432);
+        assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
         assert_eq!((uniform.slots[4], uniform.slots[5]), ([2.0, 0.0, 0.5, 1.0], [0.0, 3.0, 0.0, 1.0]));
         assert_eq!((uniform.slots[0], uniform.slots[1]), ([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]));

@@ -41,10 +41,11 @@ impl Layouts {
             },
             count: None,
         };
-        // Data the vertex stage reads per access mode: a storage buffer, or a texture.
-        let vertex_data = |binding, dynamic, texels| wgpu::BindGroupLayoutEntry {
+        // Data the vertex stage (and for the palette, the fragment stage: animated material
+        // values) reads per access mode: a storage buffer, or a texture.
+        let vertex_data = |binding, dynamic, texels, visibility| wgpu::BindGroupLayoutEntry {
             binding,
-            visibility: wgpu::ShaderStages::VERTEX,
+            visibility,
             ty: match access {
                 PaletteAccess::StorageBuffer => wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Storage { read_only: true },
@@ -59,13 +60,19 @@ impl Layouts {
             },
             count: None,
         };
-        let palette_entry = vertex_data(1, true, wgpu::TextureSampleType::Float { filterable: false });
+        let palette_entry = vertex_data(
+            1,
+            true,
+            wgpu::TextureSampleType::Float { filterable: false },
+            wgpu::ShaderStages::VERTEX_FRAGMENT,
+        );
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
         };
         // The model's per-vertex tables: influences past the 8th, morph deltas.
-        let influences_entry = vertex_data(1, false, wgpu::TextureSampleType::Uint);
-        let deltas_entry = vertex_data(2, false, wgpu::TextureSampleType::Float { filterable: false });
+        let influences_entry = vertex_data(1, false, wgpu::TextureSampleType::Uint, wgpu::ShaderStages::VERTEX);
+        let deltas_entry =
+            vertex_data(2, false, wgpu::TextureSampleType::Float { filterable: false }, wgpu::ShaderStages::VERTEX);
         let texture = |binding, view_dimension| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
