@@ -1,6 +1,7 @@
 //! GPU integration tests, on whatever adapter exists (lavapipe, Vulkan, in CI). They skip with
 //! a message only when no adapter exists and `CI` is not set.
 
+mod animated_materials;
 mod goldens;
 mod morph;
 mod normal_maps;

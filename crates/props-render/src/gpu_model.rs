@@ -255,7 +255,7 @@ impl GpuModel {
                 });
             }
         }
-        params.resize(params.len().max(16), 0);
+        params.resize(params.len().max(size_of::<DrawParams>()), 0);
         let buffer = |label, contents: &[u8], usage| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
         };
