@@ -1,7 +1,7 @@
 //! Small synthetic models with the node and clip names of the real assets (see
 //! `assets/README.md`), built with the animation core's API: for tests, benchmarks and running
 //! a scene without the asset files. Each has one triangle on every node that carries a mesh in
-//! the real model, so palettes have realistic lengths (windmill 6, car 5, traffic light 8, fox
+//! the real model, so palettes have realistic lengths (windmill 6, car 5, traffic light 5, fox
 //! 7 joints plus 1 node slot).
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
@@ -131,10 +131,68 @@ fn swing(node: u32, axis: Vec3, duration: f32, amplitude: f32, phase: f32) -> Ch
     (node, Interpolation::Linear, times, Keyframes::Rotation(keys))
 }
 
-/// STEP scale keys: 1 (lit) or 0 (dark) at each time.
-fn lamp(node: u32, times: &[f32], lit: &[bool]) -> ChannelSpec {
-    let keys = lit.iter().map(|&on| Vec3::splat(if on { 1.0 } else { 0.0 })).collect();
-    (node, Interpolation::Step, times.to_vec(), Keyframes::Scale(keys))
+/// Lamps whose lens glows by an animated material: per lamp its node (whose triangle gets the
+/// lamp's own material) and lit colour; per clip, at each key time, which lamp is lit.
+struct Glow<'a> {
+    lamps: &'a [(u32, [f32; 3])],
+    clips: Vec<(&'a str, Vec<f32>, Vec<usize>)>,
+}
+
+/// `model` with `glow`'s lamps: each lamp's triangle gets a material of its own, whose
+/// emissive factor clips of `glow` animate (STEP: the lamp's colour when lit, else black).
+fn with_glow(model: Model, glow: &Glow<'_>) -> Result<Model, SyntheticError> {
+    let mut rig = model.rig().clone();
+    let id = |source: u32| rig.from_source_index(source).unwrap_or(NodeId(source));
+    let mut properties = props_anim::property::Properties::new();
+    let ids: Vec<_> = (0u32..)
+        .zip(glow.lamps)
+        .map(|(m, _)| {
+            let field = props_anim::property::MaterialField::Emissive;
+            properties.add(props_anim::property::PropertyTarget::Material { material: m, field }, &[0.0; 3])
+        })
+        .collect();
+    let lamp_nodes: Vec<NodeId> = glow.lamps.iter().map(|&(node, _)| id(node)).collect();
+    rig.set_properties(properties);
+    let mut clips = Vec::new();
+    for (name, times, lit) in &glow.clips {
+        let channels = (0..glow.lamps.len())
+            .map(|k| {
+                let values = lit.iter().flat_map(|&l| if l == k { glow.lamps[k].1 } else { [0.0; 3] }).collect();
+                props_anim::PropertyChannel::new(ids[k], Interpolation::Step, times.clone(), 3, values)
+                    .map_err(|e| SyntheticError::Clip(k, e))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let clip = props_anim::Clip::new(Some((*name).to_owned()), Vec::new(), &rig)
+            .and_then(|clip| clip.with_properties(channels, &rig))
+            .map_err(|(i, e)| SyntheticError::Clip(i, e))?;
+        clips.push(clip);
+    }
+    let mut meshes = model.meshes().to_vec();
+    let mut instances = model.instances().to_vec();
+    let materials = (0u32..)
+        .zip(glow.lamps)
+        .map(|(m, _)| {
+            let mut mesh = triangle(false);
+            mesh.primitives[0].material = Some(m);
+            meshes.push(mesh);
+            props_anim::Material::matte("lamp", [0.1, 0.1, 0.1, 1.0])
+        })
+        .collect();
+    let first_lamp_mesh = model.meshes().len() as u32;
+    for instance in &mut instances {
+        if let Some(k) = lamp_nodes.iter().position(|&n| n == instance.node) {
+            instance.mesh = first_lamp_mesh + k as u32;
+        }
+    }
+    Ok(Model::new(ModelParts {
+        rig: Some(rig),
+        skins: model.skins().to_vec(),
+        clips,
+        meshes,
+        materials,
+        instances,
+        ..ModelParts::default()
+    })?)
 }
 
 /// The windmill: `tower` → `nacelle` (14 m up) → `hub` (0.7 m up, 1 m forward) → three blades;
@@ -219,29 +277,27 @@ pub fn bus() -> Result<Model, SyntheticError> {
     build(&nodes, vec![("drive", drive), ("door_front", front), ("door_rear", slide(8, 0.3))], None)
 }
 
-/// The traffic light: `pole` → `housing` → `lamp_red` / `lamp_amber` / `lamp_green`, each with
-/// a `lamp_*_on` child at scale 0 (dark); clips `cycle` (10 s), `green`, `amber`, `red`.
+/// The traffic light: `pole` → `housing` → `lamp_red` / `lamp_amber` / `lamp_green`, each lens
+/// of its own material, dark at rest; clips `cycle` (10 s), `green`, `amber`, `red` light the
+/// lamps by animating their emissive factor.
 pub fn traffic_light() -> Result<Model, SyntheticError> {
-    let dark = |name| Node { scale: Vec3::ZERO, ..node(name, Vec3::ZERO, &[], true) };
     let nodes = [
         node("pole", Vec3::ZERO, &[1], true),
         node("housing", Vec3::new(0.0, 3.1, 0.0), &[2, 3, 4], true),
-        node("lamp_red", Vec3::new(0.0, 0.3, 0.13), &[5], true),
-        node("lamp_amber", Vec3::new(0.0, 0.0, 0.13), &[6], true),
-        node("lamp_green", Vec3::new(0.0, -0.3, 0.13), &[7], true),
-        dark("lamp_red_on"),
-        dark("lamp_amber_on"),
-        dark("lamp_green_on"),
+        node("lamp_red", Vec3::new(0.0, 0.3, 0.13), &[], true),
+        node("lamp_amber", Vec3::new(0.0, 0.0, 0.13), &[], true),
+        node("lamp_green", Vec3::new(0.0, -0.3, 0.13), &[], true),
     ];
-    let (red, amber, green) = (5, 6, 7);
-    let cycle_times = [0.0, 4.0, 5.0, 10.0];
-    let cycle = vec![
-        lamp(green, &cycle_times, &[true, false, false, false]),
-        lamp(amber, &cycle_times, &[false, true, false, false]),
-        lamp(red, &cycle_times, &[false, false, true, true]),
+    let (red, amber, green) = (0, 1, 2);
+    let lamps = [(2, [1.0, 0.06, 0.03]), (3, [1.0, 0.5, 0.0]), (4, [0.1, 1.0, 0.3])];
+    let hold = |lit: usize| (vec![0.0], vec![lit]);
+    let clips = vec![
+        ("cycle", vec![0.0, 4.0, 5.0, 10.0], vec![green, amber, red, red]),
+        ("green", hold(green).0, hold(green).1),
+        ("amber", hold(amber).0, hold(amber).1),
+        ("red", hold(red).0, hold(red).1),
     ];
-    let hold = |lit: u32| [red, amber, green].map(|n| lamp(n, &[0.0], &[n == lit])).to_vec();
-    build(&nodes, vec![("cycle", cycle), ("green", hold(green)), ("amber", hold(amber)), ("red", hold(red))], None)
+    with_glow(build(&nodes, Vec::new(), None)?, &Glow { lamps: &lamps, clips })
 }
 
 /// The house: one static node, `building`.
@@ -338,7 +394,8 @@ mod tests {
         );
         assert_eq!(windmill.palette_len(), 6);
         assert_eq!(car.palette_len(), 5);
-        assert_eq!(light.palette_len(), 8);
+        // Five node matrices, and one slot of the lamps' animated emissive factors (9 values).
+        assert_eq!(light.palette_len(), 6);
         assert_eq!(fox.palette_len(), 8);
         for name in ["tower", "nacelle", "hub", "blade_0", "blade_1", "blade_2"] {
             assert!(windmill.rig().find(name).is_some(), "{name}");

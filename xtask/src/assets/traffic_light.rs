@@ -1,20 +1,20 @@
 //! `traffic_light.glb`: a 3.6 m pole-mounted signal facing +Z; +Y up, origin at the foot of the pole.
 //!
-//! `pole` (root) → `housing` → `lamp_red`, `lamp_amber`, `lamp_green` (dull, unlit lenses) → each
-//! `lamp_*_on` (a slightly larger glowing lens over the dull one). Which lamps are lit is pure
-//! animation: STEP scale tracks set an `*_on` node to 1 (lit) or 0 (collapsed, showing the dull
-//! lens). At rest every lamp is dark. Clips: `cycle` (10 s loop: green 0-4 s, amber 4-5 s, red
-//! 5-10 s) and the single-key `green`, `amber`, `red` that hold one phase.
+//! `pole` (root) → `housing` → `lamp_red`, `lamp_amber`, `lamp_green`, each lens of its own
+//! material. Which lamps are lit is an animated material: STEP `KHR_animation_pointer` tracks
+//! set a lens's `emissiveFactor` to its colour (lit) or black (dark), as a signal is read by its
+//! colour, not by a moving part. At rest every lamp is dark. Clips: `cycle` (10 s loop: green
+//! 0-4 s, amber 4-5 s, red 5-10 s) and the single-key `green`, `amber`, `red` that hold one
+//! phase.
 
 use anyhow::Result;
 
 use super::shapes::{Geometry, cuboid, frustum, frustum_z};
-use super::{buffers, builder, emissive_material, material, mesh, metal, solid_mesh};
+use super::{buffers, builder, material, mesh, metal, solid_mesh};
 use crate::test_models::builder::{Channel, GltfBuilder, Interp, Node, Path, channel, to_f32};
 
 /// Node names the game looks up.
-pub const NODES: &[&str] =
-    &["pole", "housing", "lamp_red", "lamp_amber", "lamp_green", "lamp_red_on", "lamp_amber_on", "lamp_green_on"];
+pub const NODES: &[&str] = &["pole", "housing", "lamp_red", "lamp_amber", "lamp_green"];
 
 /// Clip names.
 pub const CLIPS: &[&str] = &["cycle", "green", "amber", "red"];
@@ -29,7 +29,7 @@ const HOUSING_HALF_DEPTH: f64 = 0.12;
 const LAMP_SPACING: f64 = 0.3;
 /// Sides of a lens.
 const LENS_SIDES: usize = 12;
-/// Radius of a dull lens (m); the lit lens is 5 mm larger.
+/// Radius of a lens (m).
 const LENS_RADIUS: f64 = 0.11;
 
 /// One lamp: name, height above the housing's centre, dull and lit colours.
@@ -40,7 +40,7 @@ struct Lamp {
     height: f64,
     /// Base colour when dark.
     dull: [f32; 3],
-    /// Base and emissive colour when lit.
+    /// Emissive colour when lit.
     lit: [f32; 3],
 }
 
@@ -65,52 +65,46 @@ pub fn build() -> Result<GltfBuilder> {
     let pole_mesh = solid_mesh(&mut b, "pole", &[(post, pole)])?;
     let housing_mesh = solid_mesh(&mut b, "housing", &[(housing(), black)])?;
     // Lenses face +Z from just inside the housing's front face.
-    let dull_lens = buffers(&mut b, &frustum_z(LENS_SIDES, LENS_RADIUS, LENS_RADIUS, -0.01, 0.03))?;
-    let lit_lens = buffers(&mut b, &frustum_z(LENS_SIDES, LENS_RADIUS + 0.005, LENS_RADIUS + 0.005, -0.01, 0.04))?;
+    let lens = buffers(&mut b, &frustum_z(LENS_SIDES, LENS_RADIUS, LENS_RADIUS, -0.01, 0.03))?;
 
     let pole = b.node(Node::named("pole").mesh(pole_mesh));
     let housing =
         b.node(Node::named("housing").t(to_f32([0.0, POLE_HEIGHT + HOUSING_HALF_HEIGHT, 0.0])).mesh(housing_mesh));
     b.add_child(pole, housing)?;
-    let mut lit_nodes = Vec::new();
+    // Each lamp's material, whose emissive factor the clips animate.
+    let mut lenses = Vec::new();
     for lamp in &LAMPS {
-        let dull = material(&mut b, &format!("{}_off", lamp.name), lamp.dull);
-        let lit = emissive_material(&mut b, &format!("{}_on", lamp.name), lamp.lit);
-        let dull_mesh = mesh(&mut b, &format!("lamp_{}", lamp.name), &[(dull_lens, dull)]);
-        let lit_mesh = mesh(&mut b, &format!("lamp_{}_on", lamp.name), &[(lit_lens, lit)]);
-        let at = to_f32([0.0, lamp.height, HOUSING_HALF_DEPTH]);
-        let node = b.node(Node::named(&format!("lamp_{}", lamp.name)).t(at).mesh(dull_mesh));
+        let name = format!("lamp_{}", lamp.name);
+        let lens_material = material(&mut b, &name, lamp.dull);
+        let lens_mesh = mesh(&mut b, &name, &[(lens, lens_material)]);
+        let node = b.node(Node::named(&name).t(to_f32([0.0, lamp.height, HOUSING_HALF_DEPTH])).mesh(lens_mesh));
         b.add_child(housing, node)?;
-        let on = b.node(Node::named(&format!("lamp_{}_on", lamp.name)).s([0.0; 3]).mesh(lit_mesh));
-        b.add_child(node, on)?;
-        lit_nodes.push((lamp.name, on));
+        lenses.push((lamp, format!("/materials/{lens_material}/emissiveFactor")));
     }
-
-    // Shared outputs: a lamp is either fully lit or collapsed to a point.
-    let scale = |b: &mut GltfBuilder, lit: bool| b.data(&[[if lit { 1.0_f32 } else { 0.0 }; 3]], false);
-    let (off, on) = (scale(&mut b, false)?, scale(&mut b, true)?);
+    let glow = |lamp: &Lamp, lit: bool| if lit { lamp.lit } else { [0.0; 3] };
 
     let times: Vec<f32> = CYCLE.iter().map(|&(_, t)| t).collect();
     let cycle_input = b.times(&times)?;
-    let cycle: Vec<Channel> = lit_nodes
+    let cycle: Vec<Channel> = lenses
         .iter()
-        .map(|&(name, node)| {
-            let keys: Vec<[f32; 3]> = CYCLE.iter().map(|&(lit, _)| [if lit == name { 1.0 } else { 0.0 }; 3]).collect();
-            Ok(channel(node, Path::Scale, Interp::Step, cycle_input, b.data(&keys, false)?))
+        .map(|(lamp, pointer)| {
+            let keys: Vec<[f32; 3]> = CYCLE.iter().map(|&(lit, _)| glow(lamp, lit == lamp.name)).collect();
+            let output = b.data(&keys, false)?;
+            Ok(channel(0, Path::Pointer(pointer.clone()), Interp::Step, cycle_input, output))
         })
         .collect::<Result<_>>()?;
     b.animation("cycle", &cycle);
 
     let hold_input = b.times(&[0.0])?;
-    for lamp in LAMPS.iter().rev() {
-        let hold: Vec<Channel> = lit_nodes
+    for held in LAMPS.iter().rev() {
+        let hold: Vec<Channel> = lenses
             .iter()
-            .map(|&(name, node)| {
-                let output = if name == lamp.name { on } else { off };
-                channel(node, Path::Scale, Interp::Step, hold_input, output)
+            .map(|(lamp, pointer)| {
+                let output = b.data(&[glow(lamp, lamp.name == held.name)], false)?;
+                Ok(channel(0, Path::Pointer(pointer.clone()), Interp::Step, hold_input, output))
             })
-            .collect();
-        b.animation(lamp.name, &hold);
+            .collect::<Result<_>>()?;
+        b.animation(held.name, &hold);
     }
     Ok(b)
 }

@@ -478,8 +478,8 @@ impl Material {
     }
 }
 
-/// Animated node property (`channel.target.path`).
-#[derive(Clone, Copy, Debug)]
+/// Animated property (`channel.target.path`, or a `KHR_animation_pointer` pointer).
+#[derive(Clone, Debug)]
 pub enum Path {
     /// `translation`.
     Translation,
@@ -489,6 +489,9 @@ pub enum Path {
     Scale,
     /// `weights`.
     Weights,
+    /// Any property, by JSON pointer (`KHR_animation_pointer`; the channel's node is not
+    /// written).
+    Pointer(String),
 }
 
 /// Sampler interpolation.
@@ -503,7 +506,7 @@ pub enum Interp {
 }
 
 /// One animation channel with its own sampler.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Channel {
     /// Target node.
     pub node: usize,
@@ -844,11 +847,15 @@ impl GltfBuilder {
             .iter()
             .enumerate()
             .map(|(sampler, c)| {
-                let path = match c.path {
+                let path = match &c.path {
                     Path::Translation => "translation",
                     Path::Rotation => "rotation",
                     Path::Scale => "scale",
                     Path::Weights => "weights",
+                    Path::Pointer(pointer) => {
+                        let pointer = json!({ "KHR_animation_pointer": { "pointer": pointer } });
+                        return json!({ "sampler": sampler, "target": { "path": "pointer", "extensions": pointer } });
+                    }
                 };
                 json!({ "sampler": sampler, "target": { "node": c.node, "path": path } })
             })
@@ -895,6 +902,10 @@ impl GltfBuilder {
             "bufferViews": self.views,
             "accessors": self.accessors,
         });
+        let pointers = self.animations.iter().flat_map(|a| a["channels"].as_array().into_iter().flatten());
+        if pointers.into_iter().any(|c| c["target"]["path"] == "pointer") {
+            root["extensionsUsed"] = json!(["KHR_animation_pointer"]);
+        }
         for (key, items) in [
             ("meshes", self.meshes),
             ("materials", self.materials),

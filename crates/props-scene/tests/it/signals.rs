@@ -1,5 +1,6 @@
 //! Signal phases and the traffic-light props that show them.
 
+use props_anim::property::{MaterialField, PropertyTarget};
 use props_scene::kinds::traffic_lights::TrafficLight;
 use props_scene::synthetic;
 use props_scene::town::signals::{LightState, SignalOverride};
@@ -44,15 +45,22 @@ fn one_approach_at_a_time_and_amber_between_green_and_red() {
 fn light_props_show_their_state_through_the_clips() {
     let mut scene = scene(traffic_only(0, 1));
     let model = synthetic::traffic_light().expect("traffic light");
-    let lamp = |name: &str| model.rig().find(name).expect("lamp node");
-    let (red, amber, green) = (lamp("lamp_red_on"), lamp("lamp_amber_on"), lamp("lamp_green_on"));
+    // Each lamp's lens has its own material, whose emissive factor the clips animate.
+    let glow = |name: &str| {
+        let node = model.rig().find(name).expect("lamp node");
+        let instance = model.instances().iter().find(|i| i.node == node).expect("a lens");
+        let material = model.meshes()[instance.mesh as usize].primitives[0].material.expect("its material");
+        let target = PropertyTarget::Material { material, field: MaterialField::Emissive };
+        model.rig().properties().find(target).expect("animated")
+    };
+    let (red, amber, green) = (glow("lamp_red"), glow("lamp_amber"), glow("lamp_green"));
     let intersection = props_scene::IntersectionId(4);
     scene.set_signal_override(intersection, Some(SignalOverride::Green(1))).expect("exists");
     scene.step(DT);
     let mut seen = 0;
     for (entity, light) in scene.world().query::<(hecs::Entity, &TrafficLight)>().iter() {
         let pose = scene.pose_of(entity).expect("a light has a pose");
-        let lit = |node| pose.local_transform(node).scale.x == 1.0;
+        let lit = |id| pose.property(id).iter().any(|&c| c > 0.0);
         let expected = match light.state() {
             LightState::Green => [false, false, true],
             LightState::Amber => [false, true, false],
