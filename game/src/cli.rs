@@ -51,6 +51,13 @@ pub struct Args {
     /// it); the HUD and the headless status line show the rate reached.
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_time_scale)]
     pub time_scale: f32,
+    /// The hour the town starts at, `HH:MM` (22:00 is night: lamps, lit windows and signals
+    /// glowing in the dark).
+    #[arg(long, value_name = "HH:MM", default_value = "12:00", value_parser = props_scene::town::daylight::parse_hours)]
+    pub time_of_day: f64,
+    /// Minutes of simulated time a whole day lasts (0 holds the hour); the HUD sets both.
+    #[arg(long, value_name = "MINUTES", default_value_t = 24.0, value_parser = parse_day_length)]
+    pub day_length: f64,
     /// Render offscreen, without a window.
     #[arg(long)]
     pub headless: bool,
@@ -127,6 +134,14 @@ fn parse_time_scale(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
         Ok(scale) if (1.0 / 16.0..=16.0).contains(&scale) => Ok(scale),
         _ => Err(format!("invalid time scale {text:?}: give a number from 0.0625 to 16")),
+    }
+}
+
+/// Parses a day's length in minutes: 0 (the hour holds) to a week.
+fn parse_day_length(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(minutes) if (0.0..=10_080.0).contains(&minutes) => Ok(minutes),
+        _ => Err(format!("invalid day length {text:?}: give minutes from 0 (the hour holds) to 10080")),
     }
 }
 

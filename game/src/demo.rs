@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use glam::Vec3;
 use props_anim::{Quantization, UpdateRateLod};
-use props_frame::{Frame, FrameData, Light, OrbitCamera, SKY};
+use props_frame::{Frame, FrameData, OrbitCamera};
 use props_mods::ModConfig;
 use props_render::{FrameStats, Renderer};
 use props_scene::kinds::windmills::Windmills;
@@ -98,6 +98,8 @@ impl Demo {
             lod: if args.no_lod { UpdateRateLod::OFF } else { UpdateRateLod::default() },
             animation_budget_ms: args.anim_budget_ms,
             threads: usize::from(args.threads),
+            time_of_day: args.time_of_day,
+            day_minutes: args.day_length,
             ..SceneConfig::default()
         };
         // Images larger than the GPU takes are downscaled on import, base assets and mods alike.
@@ -230,7 +232,8 @@ impl Demo {
 
     /// The frame to draw, seen as it was posed.
     fn frame_data(&self) -> Frame<'_> {
-        self.frame.frame(self.camera.to_camera(self.aspect), Light::default(), SKY)
+        let daylight = self.scene.daylight();
+        self.frame.frame(self.camera.to_camera(self.aspect), daylight.light(), daylight.sky_color())
     }
 
     /// Carries out a player's request.
@@ -331,6 +334,16 @@ impl Demo {
     /// The wind at the town's centre now.
     pub fn wind(&self) -> props_scene::Wind {
         self.scene.wind_at(glam::Vec2::ZERO)
+    }
+
+    /// The town's time of day.
+    pub fn daylight(&self) -> &props_scene::town::daylight::Daylight {
+        self.scene.daylight()
+    }
+
+    /// Sets the town's time of day, for the HUD's clock.
+    pub fn daylight_mut(&mut self) -> &mut props_scene::town::daylight::Daylight {
+        self.scene.daylight_mut()
     }
 
     /// Every mod seen, for the HUD's list.

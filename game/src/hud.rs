@@ -38,6 +38,10 @@ pub struct HudActions {
     pub follow: Option<bool>,
     /// Forget the picked prop.
     pub unpick: bool,
+    /// The hour the clock was set to, hours since midnight.
+    pub hours: Option<f64>,
+    /// The day's length it was set to, minutes (0 holds the hour).
+    pub day_minutes: Option<f64>,
 }
 
 /// Draws the HUD; returns what the player asked for.
@@ -45,6 +49,7 @@ pub fn show(ctx: &egui::Context, demo: &Demo, input: &HudInput<'_>) -> HudAction
     let mut actions = HudActions::default();
     egui::Window::new("props").default_pos([12.0, 12.0]).resizable(false).show(ctx, |ui| {
         time_line(ui, demo);
+        clock(ui, demo, &mut actions);
         town(ui, demo);
         if input.gpu_errors > 0 {
             ui.colored_label(ERROR, format!("{} GPU errors (see the log)", input.gpu_errors));
@@ -111,6 +116,26 @@ fn time_line(ui: &mut egui::Ui, demo: &Demo) {
         }
         _ => ui.label(text),
     };
+}
+
+/// The town's clock: the hour (a slider through the day) and how long a day lasts.
+fn clock(ui: &mut egui::Ui, demo: &Demo, actions: &mut HudActions) {
+    let daylight = demo.daylight();
+    let hours = daylight.hours();
+    let (h, m) = (hours.floor(), ((hours - hours.floor()) * 60.0).floor());
+    ui.horizontal(|ui| {
+        ui.label(format!("{h:02.0}:{m:02.0}"));
+        let mut set = hours;
+        let slider = egui::Slider::new(&mut set, 0.0..=23.99).show_value(false).text("time of day");
+        if ui.add(slider).changed() {
+            actions.hours = Some(set);
+        }
+        let mut minutes = daylight.day_minutes();
+        let length = egui::DragValue::new(&mut minutes).range(0.0..=10_080.0).speed(0.5).suffix(" min a day");
+        if ui.add(length).on_hover_text("0 holds the hour").changed() {
+            actions.day_minutes = Some(minutes);
+        }
+    });
 }
 
 /// What a player watches: traffic, wind, props.

@@ -84,6 +84,12 @@ impl Screen for Demo {
         if actions.unpick {
             self.unpick();
         }
+        if let Some(hours) = actions.hours {
+            self.daylight_mut().set_hours(hours);
+        }
+        if let Some(minutes) = actions.day_minutes {
+            self.daylight_mut().set_day_minutes(minutes);
+        }
     }
 
     fn drawn_in(&mut self, elapsed: Duration) {

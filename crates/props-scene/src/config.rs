@@ -87,6 +87,10 @@ pub struct SceneConfig {
     /// Threads posing props (1 to [`MAX_THREADS`]; 0: one per core). Results are bitwise the
     /// same for any number.
     pub threads: usize,
+    /// The hour the town starts at, hours since midnight (12: noon).
+    pub time_of_day: f64,
+    /// Minutes of simulated time a day lasts; 0 holds the hour ([`crate::town::daylight`]).
+    pub day_minutes: f64,
 }
 
 impl Default for SceneConfig {
@@ -106,6 +110,8 @@ impl Default for SceneConfig {
             lod: UpdateRateLod::default(),
             animation_budget_ms: None,
             threads: 1,
+            time_of_day: 12.0,
+            day_minutes: 0.0,
         }
     }
 }

@@ -34,6 +34,7 @@ pub mod ground;
 mod kind;
 pub mod kinds;
 mod models;
+pub mod night;
 mod rng;
 mod scene;
 mod stepping;

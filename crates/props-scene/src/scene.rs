@@ -17,6 +17,7 @@ use crate::kind::{KindWithModels, PropInfo, PropInstance, PropKind, Props, Regis
 use crate::models::{KindModel, PropModel};
 use crate::stepping::Systems;
 use crate::town::Town;
+use crate::town::daylight::Daylight;
 use crate::town::roads::{IntersectionId, RoadNetwork};
 use crate::town::signals::{self, SignalOverride, Signals};
 use crate::town::terrain::Terrain;
@@ -48,6 +49,7 @@ pub struct Scene {
     traffic: TrafficState,
     wind: WindField,
     terrain: Terrain,
+    daylight: Daylight,
     /// The prop kinds, in registration order (the built-in ones first), each with its props.
     kinds: Vec<Registered>,
     /// Parallel runs each crowd poses in.
@@ -105,6 +107,7 @@ impl Scene {
             signals: Signals::new(&roads, config.seed),
             wind: WindField::new(&config.wind, config.seed),
             traffic: TrafficState::default(),
+            daylight: Daylight::new(config.time_of_day, config.day_minutes),
             world: World::new(),
             kinds: Vec::new(),
             runs: if threads > 1 { threads * RUNS_PER_THREAD } else { 1 },
@@ -166,14 +169,14 @@ impl Scene {
 
     /// The town as the kinds see it, read-only.
     fn town_view(&self) -> Town<'_> {
-        let Self { roads, signals, wind, terrain, config, time, steps, .. } = self;
-        Town { roads, signals, wind, terrain, config, time: *time, steps: *steps }
+        let Self { roads, signals, wind, terrain, daylight, config, time, steps, .. } = self;
+        Town { roads, signals, wind, terrain, daylight, config, time: *time, steps: *steps }
     }
 
     /// The entities, the town as the kinds' systems see it, and the kinds.
     fn town(&mut self) -> (&mut World, Town<'_>, &mut [Registered]) {
-        let Self { world, kinds, roads, signals, wind, terrain, config, time, steps, .. } = self;
-        (world, Town { roads, signals, wind, terrain, config, time: *time, steps: *steps }, kinds)
+        let Self { world, kinds, roads, signals, wind, terrain, daylight, config, time, steps, .. } = self;
+        (world, Town { roads, signals, wind, terrain, daylight, config, time: *time, steps: *steps }, kinds)
     }
 
     /// The index of the registered kind of type `K`.
@@ -222,13 +225,38 @@ impl Scene {
     pub fn step(&mut self, dt: f32) {
         self.time += f64::from(dt);
         self.steps += 1;
+        self.daylight.advance(f64::from(dt));
         traffic::observe(&mut self.world, &self.roads, &mut self.traffic);
         signals::update(&mut self.signals, &self.roads, &self.traffic.occupancy, dt);
         let Self {
-            world, roads, signals, traffic, wind, terrain, config, kinds, workers, time, steps, systems, ..
+            world,
+            roads,
+            signals,
+            traffic,
+            wind,
+            terrain,
+            daylight,
+            config,
+            kinds,
+            workers,
+            time,
+            steps,
+            systems,
+            ..
         } = self;
-        let town = Town { roads, signals, wind, terrain, config, time: *time, steps: *steps };
+        let town = Town { roads, signals, wind, terrain, daylight, config, time: *time, steps: *steps };
         systems.step(world, &town, traffic, kinds, workers.as_ref(), dt);
+    }
+
+    /// The town's time of day: its hour, and the light, sky and lamps it makes.
+    #[must_use]
+    pub fn daylight(&self) -> &Daylight {
+        &self.daylight
+    }
+
+    /// The time of day, to set the hour or the day's length (a HUD's control).
+    pub fn daylight_mut(&mut self) -> &mut Daylight {
+        &mut self.daylight
     }
 
     /// The camera culling and update-rate LOD measure from, with the budget's pressure.

@@ -9,16 +9,17 @@ use crate::support::{TempDir, game, have_gpu, root};
 /// llvmpipe through GL (`WGPU_BACKEND=gl`) measured mean FLIP 0.0002, p99 0.136 against it.
 const GOLDEN: Threshold = Threshold { mean: 0.01, p99: 0.2 };
 
-/// Runs the demo headless for 90 fixed steps of 1/60 s with the example mod, and returns
-/// the screenshot.
-fn screenshot(dir: &TempDir, name: &str) -> image::RgbaImage {
+/// Runs the demo headless for 90 fixed steps of 1/60 s with the example mod (and `extra`
+/// options), and returns the screenshot.
+fn screenshot(dir: &TempDir, name: &str, extra: &[&str]) -> image::RgbaImage {
     let mods = dir.path().join("mods");
     std::fs::create_dir_all(mods.join("example")).expect("mods folder");
     std::fs::copy(root().join("mods/example/spinning_sign.gltf"), mods.join("example/spinning_sign.gltf"))
         .expect("copy the example mod");
     let out = dir.path().join(format!("{name}.png"));
     let mods = mods.to_str().expect("UTF-8 temporary path");
-    let status = game(&[
+    let mut args = extra.to_vec();
+    args.extend([
         "--headless",
         "--frames",
         "90",
@@ -30,9 +31,8 @@ fn screenshot(dir: &TempDir, name: &str) -> image::RgbaImage {
         mods,
         "--screenshot",
         out.to_str().expect("UTF-8 temporary path"),
-    ])
-    .status()
-    .expect("run the game");
+    ]);
+    let status = game(&args).status().expect("run the game");
     assert!(status.success(), "the game failed: {status}");
     image::open(&out).expect("the screenshot is a PNG").to_rgba8()
 }
@@ -43,9 +43,39 @@ fn headless_demo_matches_its_golden_image_and_repeats_exactly() {
         return;
     }
     let dir = TempDir::new("screenshot");
-    let first = screenshot(&dir, "first");
-    let second = screenshot(&dir, "second");
+    let first = screenshot(&dir, "first", &[]);
+    let second = screenshot(&dir, "second", &[]);
     assert_eq!(first.dimensions(), (320, 180));
     assert!(first == second, "two runs with the same seed and --fixed-dt gave different images");
     check_golden("game-demo", &first, GOLDEN);
+}
+
+/// Relative luminance of an sRGB pixel, 0 to 1 (on the encoded values: enough to rank them).
+fn luminance(p: &image::Rgba<u8>) -> f32 {
+    (0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])) / 255.0
+}
+
+/// The town at dusk and midnight (the hour held) matches its golden images (noon's is the
+/// demo's, above); at 22:00 the town is dark but its lamps glow: lit windows, street lamps,
+/// signals, seen on the image as warm pixels far brighter than the night around them.
+#[test]
+fn the_town_by_day_dusk_and_night_matches_its_golden_images() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = TempDir::new("daylight");
+    let at = |hour: &str| screenshot(&dir, &hour.replace(':', ""), &["--time-of-day", hour, "--day-length", "0"]);
+    let noon = image::open(props_tests::golden::golden_path("game-demo")).expect("the demo's golden").to_rgba8();
+    let (dusk, night) = (at("18:00"), at("22:00"));
+    let mean = |image: &image::RgbaImage| image.pixels().map(luminance).sum::<f32>() / image.pixels().len() as f32;
+    let (day_light, night_light) = (mean(&noon), mean(&night));
+    eprintln!("mean luminance: noon {day_light:.3}, dusk {:.3}, night {night_light:.3}", mean(&dusk));
+    assert!(night_light < 0.4 * day_light, "the night is dark: {night_light} against {day_light} at noon");
+    // What glows at night: warm pixels far above the night's mean.
+    let glowing = night.pixels().filter(|p| luminance(p) > night_light + 0.35 && p[0] > p[2]).count();
+    assert!(glowing >= 20, "{glowing} glowing warm pixels at 22:00: the lamps and windows should be lit");
+    let (difference, _) = props_tests::golden::compare(&night, &noon);
+    assert!(difference.mean > 0.1, "night differs from noon: mean FLIP {}", difference.mean);
+    check_golden("game-dusk", &dusk, GOLDEN);
+    check_golden("game-midnight", &at("00:00"), GOLDEN);
 }

@@ -1,19 +1,20 @@
 //! `building.glb`: a low-poly town house, 8 m x 10 m and 6 m to the eaves under a hipped roof,
-//! front (door) facing +Z; +Y up, origin at the centre of its footprint. Static: one node, no
-//! clips; the game stands copies of it on the blocks. The walls' material is named `paint`,
-//! so each copy can be tinted.
+//! front (door) facing +Z; +Y up, origin at the centre of its footprint. One node; clip
+//! `night` lights the windows (time 0 dark, 1 lit), which the game plays with the town's
+//! clock, each house at its own hour. The game stands copies of it on the blocks. The walls'
+//! material is named `paint`, so each copy can be tinted.
 
 use anyhow::Result;
 
 use super::shapes::{Geometry, cuboid, frustum_box};
-use super::{builder, material, metal, solid_mesh};
+use super::{builder, material, metal, night_clip, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Node};
 
 /// Node names the game looks up.
 pub const NODES: &[&str] = &["building"];
 
 /// Clip names.
-pub const CLIPS: &[&str] = &[];
+pub const CLIPS: &[&str] = &["night"];
 
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
@@ -43,5 +44,7 @@ pub fn build() -> Result<GltfBuilder> {
     let parts = [(body, walls), (top, roof), (Geometry::merge(panes), windows), (front_door, door)];
     let mesh = solid_mesh(&mut b, "building", &parts)?;
     b.node(Node::named("building").mesh(mesh));
+    // Lamplight behind the glass.
+    night_clip(&mut b, &[(windows, [1.0, 0.72, 0.38])])?;
     Ok(b)
 }

@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, ensure};
 use serde_json::Value;
 
-use crate::test_models::builder::{Container, GltfBuilder, Material, Primitive, to_f32};
+use crate::test_models::builder::{
+    Container, GltfBuilder, Interp, Material, Path as Target, Primitive, channel, to_f32,
+};
 use crate::test_models::math::{self, Quat};
 use shapes::Geometry;
 
@@ -137,6 +139,23 @@ fn glass(b: &mut GltfBuilder, name: &str, rgb: [f32; 3], alpha: f32) -> usize {
 fn emissive_material(b: &mut GltfBuilder, name: &str, rgb: [f32; 3]) -> usize {
     let [r, g, bl] = rgb;
     b.material(&Material::new(name, [r, g, bl, 1.0], ROUGHNESS).emissive(rgb))
+}
+
+/// The `night` clip (see `props_scene::night`): over its one second, the emissive factor of
+/// each of `lights`' materials rises LINEARly from black (time 0, day) to its colour (time 1,
+/// night), through `KHR_animation_pointer`.
+fn night_clip(b: &mut GltfBuilder, lights: &[(usize, [f32; 3])]) -> Result<()> {
+    let input = b.times(&[0.0, 1.0])?;
+    let channels = lights
+        .iter()
+        .map(|&(material, lit)| {
+            let output = b.data(&[[0.0; 3], lit], false)?;
+            let pointer = Target::Pointer(format!("/materials/{material}/emissiveFactor"));
+            Ok(channel(0, pointer, Interp::Linear, input, output))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    b.animation("night", &channels);
+    Ok(())
 }
 
 /// `x` with rounding noise (|x| < 1e-9, e.g. `sin(pi)`) and negative zero replaced by 0.

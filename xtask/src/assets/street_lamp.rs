@@ -1,30 +1,34 @@
 //! `street_lamp.glb`: a 6 m street lamp whose arm reaches over the road ahead (+Z); +Y up,
 //! origin at the foot of the pole. `pole` (root, with the arm) → `head` (the lantern under
-//! the arm's end, its glowing glass material `lamp_glass`). Static: no clips; the street-lamp
-//! kind stands copies of it along the roads.
+//! the arm's end, its glowing glass material `lamp_glass`). Clip `night` lights the glass
+//! (time 0 dark, 1 lit; at rest it glows); the street-lamp kind stands copies of it along the
+//! roads and plays it with the town's clock.
 
 use anyhow::Result;
 
 use super::shapes::{Geometry, cuboid, frustum, frustum_box};
-use super::{builder, emissive_material, metal, solid_mesh};
+use super::{builder, emissive_material, metal, night_clip, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Node, to_f32};
 
 /// Node names the game looks up.
 pub const NODES: &[&str] = &["pole", "head"];
 
 /// Clip names.
-pub const CLIPS: &[&str] = &[];
+pub const CLIPS: &[&str] = &["night"];
 
 /// Height of the pole's top, where the arm starts (m).
 const POLE_HEIGHT: f64 = 6.0;
 /// How far the arm reaches ahead of the pole (m).
 const ARM_REACH: f64 = 1.6;
 
+/// The lantern's warm glow (emissive, linear).
+const GLOW: [f32; 3] = [1.0, 0.85, 0.55];
+
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
     let mut b = builder();
     let pole = metal(&mut b, "pole_grey", [0.45, 0.47, 0.5], (0.8, 0.45));
-    let glass = emissive_material(&mut b, "lamp_glass", [1.0, 0.85, 0.55]);
+    let glass = emissive_material(&mut b, "lamp_glass", GLOW);
     let post = Geometry::merge([
         cuboid([-0.18, 0.0, -0.18], [0.18, 0.3, 0.18]),
         frustum(8, 0.08, 0.05, 0.3, POLE_HEIGHT),
@@ -38,5 +42,6 @@ pub fn build() -> Result<GltfBuilder> {
     let pole = b.node(Node::named("pole").mesh(pole_mesh));
     let head = b.node(Node::named("head").t(to_f32([0.0, POLE_HEIGHT - 0.08, ARM_REACH])).mesh(head_mesh));
     b.add_child(pole, head)?;
+    night_clip(&mut b, &[(glass, GLOW)])?;
     Ok(b)
 }

@@ -6,12 +6,12 @@
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::Spec;
 
 use crate::access::Access;
 use crate::error::SceneError;
 use crate::kind::{KindAsset, ModelPick, PropKind, Props, some_models};
 use crate::models::{KindModel, PropModel};
+use crate::night;
 use crate::town::Town;
 
 /// Where a house stands in its block, as a fraction of the block's side from its centre,
@@ -46,6 +46,14 @@ impl House {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Houses;
 
+/// When a house's windows light up: after the town's lamp level passes `after`, fully lit
+/// 0.3 later; `never` for a house whose people are away (one in four).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lights {
+    after: f32,
+    never: bool,
+}
+
 impl PropKind for Houses {
     fn name(&self) -> &'static str {
         "houses"
@@ -66,7 +74,10 @@ impl PropKind for Houses {
 
     /// Every house model (at least one): houses pick among them.
     fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
-        let rig = |house: &PropModel| KindModel { discrete: true, ..KindModel::new(house.clone(), Spec::default(), 0) };
+        let rig = |house: &PropModel| {
+            let (spec, layers) = (night::spec(&house.model), night::layers(&house.model));
+            KindModel { discrete: true, ..KindModel::new(house.clone(), spec, layers) }
+        };
         Ok(some_models(self.name(), models)?.iter().map(rig).collect())
     }
 
@@ -76,19 +87,33 @@ impl PropKind for Houses {
             let model = pick.model(props.crowds().len());
             let scale = props.crowd(model).prop().scale;
             let placement = placement * Affine3A::from_scale(Vec3::splat(scale));
-            let entity = props.spawn(world, model, placement, (house, pick));
+            // When its windows light up as the town's lamps do: a little later, or never.
+            let dusk = town.rng("house_lights", number as u64).next_u64();
+            let lights = Lights { after: (dusk % 1000) as f32 / 1000.0 * 0.7, never: dusk >> 62 == 0 };
+            let entity = props.spawn(world, model, placement, (house, pick, lights));
             if let Ok(instance) = world.get::<&crate::PropInstance>(entity) {
                 props.crowd_mut(model).set_tint(instance.index(), paint);
             }
         }
     }
 
-    /// Houses do not move.
+    /// Houses do not move; their windows light with the town's clock.
     fn access(&self) -> Access {
-        Access::nothing()
+        Access::nothing().reads::<Lights>().reads::<crate::PropInstance>()
     }
 
-    fn step(&mut self, _world: &World, _town: &Town<'_>, _props: &mut Props, _dt: f32) {}
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, _dt: f32) {
+        let level = town.daylight.lamps();
+        for (lights, instance) in world.query::<(&Lights, &crate::PropInstance)>().iter() {
+            if !props.owns(instance) {
+                continue;
+            }
+            let lit = if lights.never { 0.0 } else { ((level - lights.after) / 0.3).clamp(0.0, 1.0) };
+            if let Some(layer) = props.of(instance).layers_mut(instance.index()).first_mut() {
+                *layer = night::layer(lit);
+            }
+        }
+    }
 
     /// Every house picks again among the new models, keeping its placement and paint.
     fn rebind(&mut self, world: &mut World, props: &mut Props, models: Vec<KindModel>) {

@@ -1,17 +1,18 @@
 //! The street lamps: one on the kerb side of every road lane, a little after the lane's start,
-//! its arm reaching over the lane. Static props: they play no clip and turn no node, so with
-//! pose sharing every lamp shares one palette. Written with the kind seam's public API alone
+//! its arm reaching over the lane. They light up at dusk (their model's `night` clip,
+//! [`crate::night`]) and turn no node: every lamp is in the same state, so with pose sharing
+//! every lamp shares one palette. Written with the kind seam's public API alone
 //! (a file and a line in [`crate::kinds::town`]), as a game would add its own.
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::Spec;
 
 use crate::access::Access;
 use crate::error::SceneError;
 use crate::heading_yaw;
 use crate::kind::{KindAsset, PropKind, Props, only_model};
 use crate::models::{KindModel, PropModel};
+use crate::night;
 use crate::town::Town;
 use crate::town::roads::{LANE_WIDTH, LaneId};
 
@@ -59,7 +60,8 @@ impl PropKind for StreetLamps {
 
     fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
         let lamp = only_model(self.name(), models)?;
-        Ok(vec![KindModel { discrete: true, ..KindModel::new(lamp.clone(), Spec::default(), 0) }])
+        let (spec, layers) = (night::spec(&lamp.model), night::layers(&lamp.model));
+        Ok(vec![KindModel { discrete: true, ..KindModel::new(lamp.clone(), spec, layers) }])
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
@@ -75,12 +77,21 @@ impl PropKind for StreetLamps {
         }
     }
 
-    /// Lamps do not move.
+    /// Lamps do not move; they light with the town's clock.
     fn access(&self) -> Access {
         Access::nothing()
     }
 
-    fn step(&mut self, _world: &World, _town: &Town<'_>, _props: &mut Props, _dt: f32) {}
+    fn step(&mut self, _world: &World, town: &Town<'_>, props: &mut Props, _dt: f32) {
+        let level = town.daylight.lamps();
+        for crowd in props.crowds_mut() {
+            for i in 0..crowd.len() as u32 {
+                if let Some(layer) = crowd.layers_mut(i).first_mut() {
+                    *layer = night::layer(level);
+                }
+            }
+        }
+    }
 
     fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
         let lamp = world.get::<&StreetLamp>(entity).ok()?;

@@ -1,6 +1,7 @@
 //! The town the props move in: its roads, signals, traffic, wind and ground, and [`Town`], the
 //! read-only view of them that every kind's systems get. Nothing here knows a prop kind.
 
+pub mod daylight;
 pub mod roads;
 pub mod signals;
 pub mod terrain;
@@ -11,6 +12,7 @@ use hecs::World;
 
 use crate::config::SceneConfig;
 use crate::rng::Rng;
+use daylight::Daylight;
 use roads::{LaneId, RoadNetwork};
 use signals::Signals;
 use terrain::Terrain;
@@ -27,6 +29,8 @@ pub struct Town<'a> {
     pub wind: &'a WindField,
     /// The ground.
     pub terrain: &'a Terrain,
+    /// The time of day.
+    pub daylight: &'a Daylight,
     /// The scene's configuration (its seed, its driving parameters).
     pub config: &'a SceneConfig,
     /// Simulated seconds, after this step.
