@@ -388,6 +388,11 @@ impl Clip {
         Ok(self)
     }
 
+    /// The properties the clip animates.
+    pub fn animated_properties(&self) -> impl Iterator<Item = PropertyId> + '_ {
+        self.properties.iter().map(PropertyChannel::property)
+    }
+
     /// The channels of animated properties ([`Clip::with_properties`]).
     #[must_use]
     pub fn property_channels(&self) -> &[PropertyChannel] {

@@ -140,36 +140,47 @@ impl Pose {
     pub fn blend(&mut self, other: &Pose, weight: f32) {
         self.blend_nodes(other, |_| weight);
         self.blend_morph_weights(other, |_| weight);
-        self.blend_properties(other, weight, |_| weight);
+        let every = (0..self.property_layout.len() as u32).map(PropertyId);
+        self.blend_properties(other, every, weight, |_| weight);
     }
 
-    /// Moves every animated property towards `other`'s (see
+    /// Moves the animated properties `ids` towards `other`'s (see
     /// [`crate::property::Properties`]): node visibility by `node_weight(node)` (a masked
-    /// layer's), the others by `weight`. Booleans switch at half weight.
-    pub fn blend_properties(&mut self, other: &Pose, weight: f32, node_weight: impl Fn(NodeId) -> f32) {
-        for layout in &self.property_layout {
+    /// layer's), the others by `weight`; booleans switch at half weight. A layer blends the
+    /// properties its clip animates and leaves the others as they are: material properties
+    /// have no mask, and a brake light's layer must not turn off the headlights.
+    pub fn blend_properties(
+        &mut self,
+        other: &Pose,
+        ids: impl Iterator<Item = PropertyId>,
+        weight: f32,
+        node_weight: impl Fn(NodeId) -> f32,
+    ) {
+        for id in ids {
+            let layout = &self.property_layout[id.0 as usize];
             let w = layout.node.map_or(weight, &node_weight);
             let range = layout.range.clone();
             crate::property::blend(&mut self.properties[range.clone()], &other.properties[range], w, layout.boolean);
         }
     }
 
-    /// Adds the change from `reference` to `sample` of every animated property, weighted as
-    /// [`Pose::blend_properties`] weighs them (an additive layer); booleans are left as they
-    /// are.
+    /// Adds the change from `reference` to `sample` of the animated properties `ids`,
+    /// weighted as [`Pose::blend_properties`] weighs them (an additive layer); booleans are
+    /// left as they are.
     pub fn add_properties(
         &mut self,
         sample: &Pose,
         reference: &Pose,
+        ids: impl Iterator<Item = PropertyId>,
         weight: f32,
         node_weight: impl Fn(NodeId) -> f32,
     ) {
-        for layout in &self.property_layout {
+        for id in ids {
+            let layout = &self.property_layout[id.0 as usize];
             let w = layout.node.map_or(weight, &node_weight);
             let r = layout.range.clone();
-            let (values, sample, reference) =
-                (&mut self.properties[r.clone()], &sample.properties[r.clone()], &reference.properties[r]);
-            crate::property::add(values, sample, reference, w, layout.boolean);
+            let values = &mut self.properties[r.clone()];
+            crate::property::add(values, &sample.properties[r.clone()], &reference.properties[r], w, layout.boolean);
         }
     }
 

@@ -373,7 +373,10 @@ impl Program {
             if direct {
                 continue;
             }
-            for (p, (range, boolean)) in self.animated.layout.iter().enumerate() {
+            // A layer blends the properties its clip animates (see `Pose::blend_properties`).
+            for (channel, _) in &clip.properties {
+                let p = channel.property().0 as usize;
+                let (range, boolean) = &self.animated.layout[p];
                 let w = layer.weight * mask.map_or(1.0, |m| m[p]);
                 let (value, sample) = (&mut values[range.clone()], &sample_values[range.clone()]);
                 match layer.blend {

@@ -163,14 +163,14 @@ pub fn pose_state(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32],
                 Blend::Replace => {
                     pose.blend_nodes(scratch, weight);
                     pose.blend_morph_weights(scratch, weight);
-                    pose.blend_properties(scratch, layer.weight, weight);
+                    pose.blend_properties(scratch, clip.animated_properties(), layer.weight, weight);
                 }
                 Blend::Additive => {
                     let mut reference = Pose::from_rest(rig);
                     clip.sample(0.0, &mut reference);
                     pose.add_nodes(scratch, &reference, weight);
                     pose.add_morph_weights(scratch, &reference, weight);
-                    pose.add_properties(scratch, &reference, layer.weight, weight);
+                    pose.add_properties(scratch, &reference, clip.animated_properties(), layer.weight, weight);
                 }
             }
         }

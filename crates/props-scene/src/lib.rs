@@ -40,6 +40,7 @@ mod scene;
 mod stepping;
 pub mod synthetic;
 pub mod town;
+pub mod vehicle_lights;
 
 pub use access::Access;
 pub use animation::crowds::PropCrowd;

@@ -6,6 +6,11 @@
 //! `wheel_rear_left` / `wheel_rear_right`. Every wheel node sits at its wheel's centre, rolls about
 //! its local X and shows the same mesh (a ten-sided tyre with light hub caps crossed by a dark bar,
 //! so the rotation reads). Clip `drive`: all four wheels roll forwards, one turn per second.
+//!
+//! Its lights are animated materials (`KHR_animation_pointer` on their emissive factors):
+//! `night` (0 to 1 s: headlights and tail lights from off to on), `brake` (one key: the tail
+//! lights bright), `indicate_left` / `indicate_right` (a 0.8 s loop: the amber lamps at that
+//! side's corners blink). The game plays each on a layer of its own.
 
 use anyhow::Result;
 
@@ -25,7 +30,16 @@ pub const NODES: &[&str] = &[
 ];
 
 /// Clip names.
-pub const CLIPS: &[&str] = &["drive"];
+pub const CLIPS: &[&str] = &["drive", "night", "brake", "indicate_left", "indicate_right"];
+
+/// Lamp colours when lit (emissive, linear): headlights, tail lights at night and braking,
+/// indicators.
+const HEADLIGHT: [f32; 3] = [1.0, 0.95, 0.8];
+const TAIL_NIGHT: [f32; 3] = [0.45, 0.01, 0.0];
+const TAIL_BRAKE: [f32; 3] = [1.0, 0.04, 0.0];
+const INDICATOR: [f32; 3] = [1.0, 0.45, 0.0];
+/// An indicator's blink: on, then off, seconds each.
+const BLINK: f32 = 0.4;
 
 /// Metallic paint: how metallic, how rough.
 pub(super) const PAINT: (f32, f32) = (0.5, 0.35);
@@ -57,6 +71,8 @@ pub fn build() -> Result<GltfBuilder> {
     let trim = metal(&mut b, "trim", [0.55, 0.56, 0.58], (1.0, 0.3));
     let headlight = material(&mut b, "headlight", [1.0, 0.95, 0.75]);
     let taillight = material(&mut b, "taillight", [0.7, 0.03, 0.02]);
+    let indicator_left = material(&mut b, "indicator_left", [0.6, 0.35, 0.05]);
+    let indicator_right = material(&mut b, "indicator_right", [0.6, 0.35, 0.05]);
 
     let body_mesh = solid_mesh(
         &mut b,
@@ -68,13 +84,47 @@ pub fn build() -> Result<GltfBuilder> {
             (bumpers(), trim),
             (lamps(BODY_HALF_LENGTH), headlight),
             (lamps(-BODY_HALF_LENGTH - 0.02), taillight),
+            (indicators(1.0), indicator_left),
+            (indicators(-1.0), indicator_right),
         ],
     )?;
     let wheel_mesh = wheel(&mut b, WHEEL_RADIUS, WHEEL_WIDTH)?;
     let body = b.node(Node::named("body").mesh(body_mesh));
     let axles = Axles { wheel_radius: WHEEL_RADIUS, track_half: TRACK_HALF, front: AXLE_Z, rear: -AXLE_Z };
     wheels_and_drive(&mut b, body, wheel_mesh, axles, TURN_PERIOD)?;
+    lights(&mut b, (headlight, taillight), [indicator_left, indicator_right])?;
     Ok(b)
+}
+
+/// The lights' clips (see the module documentation).
+fn lights(b: &mut GltfBuilder, (head, tail): (usize, usize), indicators: [usize; 2]) -> Result<()> {
+    let emissive = |material: usize| Path::Pointer(format!("/materials/{material}/emissiveFactor"));
+    let night_input = b.times(&[0.0, 1.0])?;
+    let night = [(head, HEADLIGHT), (tail, TAIL_NIGHT)]
+        .into_iter()
+        .map(|(material, lit)| {
+            Ok(channel(0, emissive(material), Interp::Linear, night_input, b.data(&[[0.0; 3], lit], false)?))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    b.animation("night", &night);
+    let hold = b.times(&[0.0])?;
+    let brake = b.data(&[TAIL_BRAKE], false)?;
+    b.animation("brake", &[channel(0, emissive(tail), Interp::Step, hold, brake)]);
+    let blink_input = b.times(&[0.0, BLINK, 2.0 * BLINK])?;
+    let blink = b.data(&[INDICATOR, [0.0; 3], [0.0; 3]], false)?;
+    for (name, material) in [("indicate_left", indicators[0]), ("indicate_right", indicators[1])] {
+        b.animation(name, &[channel(0, emissive(material), Interp::Step, blink_input, blink)]);
+    }
+    Ok(())
+}
+
+/// The indicator lamps of one side (`side` 1: left, +X; -1: right) at the front and rear
+/// corners.
+fn indicators(side: f64) -> Geometry {
+    let x = side * (BODY_HALF_WIDTH - 0.06);
+    let front = cuboid([x - 0.06, 0.5, BODY_HALF_LENGTH], [x + 0.06, 0.58, BODY_HALF_LENGTH + 0.025]);
+    let rear = cuboid([x - 0.06, 0.76, -BODY_HALF_LENGTH - 0.025], [x + 0.06, 0.84, -BODY_HALF_LENGTH]);
+    Geometry::merge([front, rear])
 }
 
 /// Where a vehicle's wheels are (m): their radius (the wheel centres are this high), their

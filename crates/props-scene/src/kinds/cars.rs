@@ -20,6 +20,7 @@ use crate::rng::{Rng, Stream};
 use crate::town::Town;
 use crate::town::roads::{LaneId, RoadNetwork};
 use crate::town::traffic::{self, Vehicle};
+use crate::vehicle_lights::{VehicleLights, braking, turn_ahead};
 
 /// Time constant of the steering: how quickly the wheels follow the road's curvature, seconds.
 const STEER_TIME: f32 = 0.25;
@@ -213,8 +214,8 @@ pub struct Cars {
     count: usize,
     /// Cars spawned so far (each car's random streams are numbered by this).
     spawned: u64,
-    /// Each model's geometry and the length of its `doors` clip, if it has one.
-    models: Vec<(WheelGeometry, Option<f32>)>,
+    /// Each model's geometry, the length of its `doors` clip, if it has one, and its lights.
+    models: Vec<(WheelGeometry, Option<f32>, VehicleLights)>,
 }
 
 impl Cars {
@@ -232,8 +233,9 @@ impl Cars {
                 let (prop, spec) = (&crowd.kind_model().prop, &crowd.kind_model().spec);
                 // Rigged by `rig`, so the measuring succeeds (the default is never used).
                 let geometry = WheelGeometry::measure(&prop.model, &prop.bindings, "car").map(|(g, _)| g);
-                let doors = spec.clips.first().map(|&k| prop.model.clips()[k].duration());
-                (geometry.unwrap_or_default(), doors)
+                let (_, doors, lights) = doors_and_lights(&prop.model, &prop.bindings).unwrap_or_default();
+                let doors = doors.then(|| prop.model.clips()[spec.clips[0]].duration());
+                (geometry.unwrap_or_default(), doors, lights)
             })
             .collect();
     }
@@ -337,7 +339,7 @@ impl PropKind for Cars {
             if !props.owns(instance) {
                 continue;
             }
-            let (geometry, doors) = self.models[instance.model()];
+            let (geometry, doors, lights) = self.models[instance.model()];
             let crowd = props.of(instance);
             let (drivers, at) = geometry.drive(car, town.roads, crowd.prop().scale, wheels, step);
             if let Some(at) = at {
@@ -350,6 +352,8 @@ impl PropKind for Cars {
                 wheels.doors = (wheels.doors + if opening { dt } else { -dt }).clamp(0.0, length);
                 crowd.layers_mut(instance.index())[0] = props_anim::Layer::clip(0, wheels.doors);
             }
+            let state = (town.daylight.lamps(), braking(car), turn_ahead(car, town.roads));
+            lights.write(crowd.layers_mut(instance.index()), state, town.time);
         }
     }
 
@@ -372,13 +376,25 @@ impl PropKind for Cars {
 fn car_rig(car: &PropModel) -> Result<KindModel, SceneError> {
     let (c, b) = (&*car.model, &car.bindings);
     let (_, drivers) = WheelGeometry::measure(c, b, "car")?;
-    let doors = match b.clips.contains_key("doors") {
-        true => Some(b.clip(c, "car", "doors", "doors")?),
-        false => c.find_clip("doors"),
+    let (clips, doors, lights) = doors_and_lights(c, b)?;
+    let layers = usize::from(doors) + lights.layers();
+    Ok(KindModel::new(car.clone(), Spec { clips, drivers, ..Spec::default() }, layers))
+}
+
+/// A car model's clips: its `doors` clip first (bound by a sidecar, then it must exist),
+/// whether it has one, and its lights, whose layers come after the doors'.
+fn doors_and_lights(
+    model: &props_anim::Model,
+    bindings: &Bindings,
+) -> Result<(Vec<usize>, bool, VehicleLights), SceneError> {
+    let doors = match bindings.clips.contains_key("doors") {
+        true => Some(bindings.clip(model, "car", "doors", "doors")?),
+        false => model.find_clip("doors"),
     };
-    let spec = Spec { clips: doors.into_iter().collect(), drivers, ..Spec::default() };
-    let layers = spec.clips.len();
-    Ok(KindModel::new(car.clone(), spec, layers))
+    let mut clips: Vec<usize> = doors.into_iter().collect();
+    let first = clips.len();
+    let lights = VehicleLights::find(model, &mut clips, first);
+    Ok((clips, doors.is_some(), lights))
 }
 
 #[cfg(test)]

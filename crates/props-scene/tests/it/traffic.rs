@@ -277,3 +277,40 @@ fn every_car_is_drawn_where_it_is() {
     }
     assert!(most_standing > 20, "queues formed: at most {most_standing} cars stood at once");
 }
+
+/// Cars near the end of their lane indicate the side the next lane leads to: over a minute of
+/// traffic both sides are indicated, and a car whose next lane leads on straight indicates
+/// nothing.
+#[test]
+fn cars_indicate_the_side_they_turn_to() {
+    use props_scene::vehicle_lights::{Turn, turn_ahead};
+    let mut scene = scene(traffic_only(30, 3));
+    let (mut left, mut right) = (0, 0);
+    for _ in 0..60 * 60 {
+        scene.step(DT);
+        for (_, car) in cars(&scene) {
+            let roads = scene.roads();
+            let turn = turn_ahead(&car, roads);
+            let (_, heading) = roads.sample(car.lane(), roads.length(car.lane()));
+            let (_, leads) = roads.sample(car.next_lane(), roads.length(car.next_lane()));
+            // The turn's sine, by the cross product of the two headings (x, z): its sign says
+            // which way the car's heading turns about +Y.
+            let sine = heading.x * leads.y - heading.y * leads.x;
+            match turn {
+                Turn::Left => {
+                    left += 1;
+                    assert!(sine < -0.3, "indicating left for a turn of sine {sine}");
+                }
+                Turn::Right => {
+                    right += 1;
+                    assert!(sine > 0.3, "indicating right for a turn of sine {sine}");
+                }
+                Turn::Ahead => assert!(
+                    sine.abs() <= 0.3 || roads.length(car.lane()) - car.position() > 35.0,
+                    "a turn of sine {sine} near the lane's end is not indicated"
+                ),
+            }
+        }
+    }
+    assert!(left > 0 && right > 0, "left {left}, right {right} car-steps indicating");
+}

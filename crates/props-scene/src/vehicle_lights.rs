@@ -1,0 +1,112 @@
+//! A vehicle's lights, as clips of its model played on layers of their own: headlights and
+//! tail lights with the town's lamps (`night`, as [`crate::night`]), brake lights while it
+//! slows down hard or stands (`brake`), and the indicator of the side it turns to, from a
+//! little before the turn (`indicate_left`, `indicate_right`, looped). A model without a clip
+//! goes without that light.
+
+use glam::Vec2;
+use props_anim::{Layer, Model};
+
+use crate::town::roads::RoadNetwork;
+use crate::town::traffic::Vehicle;
+
+/// Deceleration from which the brake lights show, m/s².
+const BRAKING: f32 = 0.8;
+/// How far before the end of its lane a vehicle indicates its turn, metres.
+const INDICATE_BEFORE: f32 = 35.0;
+/// How far the next lane must turn (the sine of the angle) to be indicated.
+const TURNING: f32 = 0.3;
+
+/// Which way a vehicle turns next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Straight on, or not yet near the turn.
+    Ahead,
+    /// To its left (its +X).
+    Left,
+    /// To its right.
+    Right,
+}
+
+/// The layers a model's lights take, after `first` layers of others: one for the night, one
+/// for the brake lights, one for the indicators, each the index of its clip among the spec's
+/// (those it has).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct VehicleLights {
+    night: Option<u16>,
+    brake: Option<u16>,
+    left: Option<u16>,
+    right: Option<u16>,
+    first: usize,
+    /// The indicators' clip duration: one blink, looped.
+    blink: f32,
+}
+
+impl VehicleLights {
+    /// Finds `model`'s light clips and appends them to `clips` (a spec's, whose layers take
+    /// `layers` before these).
+    pub fn find(model: &Model, clips: &mut Vec<usize>, layers: usize) -> Self {
+        let mut find = |name: &str| {
+            let clip = model.find_clip(name)?;
+            clips.push(clip);
+            Some((clips.len() - 1) as u16)
+        };
+        let (night, brake) = (find(crate::night::CLIP), find("brake"));
+        let (left, right) = (find("indicate_left"), find("indicate_right"));
+        let blink = left.or(right).map_or(0.0, |c| model.clips()[clips[c as usize]].duration());
+        Self { night, brake, left, right, first: layers, blink }
+    }
+
+    /// The layers they take: none for a model without any light clip, else three.
+    #[must_use]
+    pub fn layers(&self) -> usize {
+        let any = self.night.or(self.brake).or(self.left).or(self.right).is_some();
+        if any { 3 } else { 0 }
+    }
+
+    /// Sets the lights' layers of one vehicle: the lamp level (0 to 1), whether it brakes,
+    /// which way it turns, and the town's time (the indicators' blink).
+    pub fn write(&self, layers: &mut [Layer], (lamps, braking, turn): (f32, bool, Turn), time: f64) {
+        if self.layers() == 0 {
+            return;
+        }
+        let Some(slots) = layers.get_mut(self.first..self.first + 3) else { return };
+        let on = |clip: Option<u16>, at: f32| clip.map_or(Layer::NONE, |c| Layer::clip(c, at));
+        slots[0] = on(self.night, lamps.clamp(0.0, 1.0));
+        slots[1] = if braking { on(self.brake, 0.0) } else { Layer::NONE };
+        // The indicators loop, blinking with the town's time.
+        let blink = if self.blink > 0.0 { (time % f64::from(self.blink)) as f32 } else { 0.0 };
+        slots[2] = match turn {
+            Turn::Ahead => Layer::NONE,
+            Turn::Left => on(self.left, blink),
+            Turn::Right => on(self.right, blink),
+        };
+    }
+}
+
+/// Whether `vehicle` brakes: slowing down hard, or standing.
+#[must_use]
+pub fn braking(vehicle: &Vehicle) -> bool {
+    vehicle.is_standing() || vehicle.acceleration() < -BRAKING
+}
+
+/// Which way `vehicle` turns at the end of its lane, once it is near it.
+#[must_use]
+pub fn turn_ahead(vehicle: &Vehicle, roads: &RoadNetwork) -> Turn {
+    let lane = vehicle.lane();
+    let length = roads.length(lane);
+    if length - vehicle.position() > INDICATE_BEFORE {
+        return Turn::Ahead;
+    }
+    let (_, heading) = roads.sample(lane, length);
+    // Where the next lane leads (a connector across an intersection starts straight on).
+    let next_lane = vehicle.next_lane();
+    let (_, next) = roads.sample(next_lane, roads.length(next_lane));
+    // A vehicle's left (+X) when it heads along +Z, turned with it.
+    let left = Vec2::new(heading.y, -heading.x);
+    match next.dot(left) {
+        side if side > TURNING => Turn::Left,
+        side if side < -TURNING => Turn::Right,
+        _ => Turn::Ahead,
+    }
+}
