@@ -188,7 +188,7 @@ impl PropertyTarget {
 }
 
 /// The properties a rig's clips animate: each one's target and rest value, values flat.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Properties {
     targets: Vec<PropertyTarget>,
     offsets: Vec<u32>,
@@ -211,9 +211,6 @@ impl Properties {
         assert_eq!(rest.len(), target.width(), "a property's rest value has its width");
         if let Some(id) = self.find(target) {
             return id;
-        }
-        if self.offsets.is_empty() {
-            self.offsets.push(0);
         }
         self.targets.push(target);
         self.defaults.extend_from_slice(rest);
@@ -282,6 +279,12 @@ impl Properties {
             }
         }
         Ok(())
+    }
+}
+
+impl Default for Properties {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -360,5 +363,68 @@ impl Visibility {
     pub(crate) fn packed<'a>(&'a self, properties: &'a [f32]) -> impl Iterator<Item = f32> + 'a {
         let shown = |chain: &Vec<u32>| if chain.iter().any(|&v| properties[v as usize] == 0.0) { 0.0 } else { 1.0 };
         properties.iter().copied().chain(self.chains.iter().map(shown))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::SourceNode;
+    use crate::transform::RestTransform;
+
+    #[test]
+    fn properties_are_listed_once_with_their_rest_values() {
+        let mut table = Properties::new();
+        let emissive = PropertyTarget::Material { material: 0, field: MaterialField::Emissive };
+        let visible = PropertyTarget::NodeVisible(NodeId(1));
+        assert_eq!(table.add(emissive, &[0.1, 0.2, 0.3]), PropertyId(0));
+        assert_eq!(table.add(visible, &[0.0]), PropertyId(1));
+        assert_eq!(table.add(emissive, &[9.0; 3]), PropertyId(0), "added before: same id, same rest");
+        assert_eq!(table.defaults(), [0.1, 0.2, 0.3, 0.0]);
+        assert_eq!(table.range(PropertyId(1)), 3..4);
+        assert_eq!(table.visibility().collect::<Vec<_>>(), [(PropertyId(1), NodeId(1))]);
+        assert_eq!(Properties::default(), Properties::new());
+    }
+
+    #[test]
+    fn numbers_blend_and_booleans_switch_at_half_weight() {
+        let mut values = [0.0, 1.0];
+        blend(&mut values, &[1.0, 0.0], 0.25, false);
+        assert_eq!(values, [0.25, 0.75]);
+        let mut shown = [1.0];
+        blend(&mut shown, &[0.0], 0.49, true);
+        assert_eq!(shown, [1.0]);
+        blend(&mut shown, &[0.0], 0.5, true);
+        assert_eq!(shown, [0.0]);
+        let mut added = [1.0];
+        add(&mut added, &[3.0], &[2.0], 0.5, false);
+        assert_eq!(added, [1.5]);
+        add(&mut shown, &[1.0], &[0.0], 1.0, true);
+        assert_eq!(shown, [0.0], "booleans are not additive");
+    }
+
+    /// A mesh instance below two hidable nodes is hidden when either is.
+    #[test]
+    fn visibility_follows_every_ancestor() {
+        let node = |children: Vec<u32>| SourceNode {
+            name: None,
+            children,
+            rest: RestTransform::Trs(crate::Transform::IDENTITY),
+            morph_weights: Vec::new(),
+        };
+        let mut rig = Rig::from_source_nodes(&[node(vec![1]), node(vec![2]), node(vec![])]).expect("a chain");
+        let mut table = Properties::new();
+        table.add(PropertyTarget::Material { material: 0, field: MaterialField::Metallic }, &[0.5]);
+        table.add(PropertyTarget::NodeVisible(NodeId(0)), &[1.0]);
+        table.add(PropertyTarget::NodeVisible(NodeId(1)), &[1.0]);
+        rig.set_properties(table);
+        let visibility = Visibility::new(&rig, [NodeId(2), NodeId(0)].into_iter());
+        assert_eq!((visibility.len(), visibility.of(0), visibility.of(1)), (2, Some(0), Some(1)));
+        let packed = |values: [f32; 3]| visibility.packed(&values).collect::<Vec<_>>();
+        assert_eq!(packed([0.5, 1.0, 1.0]), [0.5, 1.0, 1.0, 1.0, 1.0]);
+        assert_eq!(packed([0.5, 1.0, 0.0]), [0.5, 1.0, 0.0, 0.0, 1.0], "the middle node hides the leaf only");
+        assert_eq!(packed([0.5, 0.0, 1.0]), [0.5, 0.0, 1.0, 0.0, 0.0], "the root hides both");
+        let none = Visibility::new(&Rig::from_source_nodes(&[node(vec![])]).expect("one"), [NodeId(0)].into_iter());
+        assert_eq!((none.len(), none.of(0)), (0, None));
     }
 }

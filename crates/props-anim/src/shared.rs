@@ -178,8 +178,9 @@ impl Default for Quantization {
 }
 
 /// Words of a key: three per layer (clip, blend and mask; time; weight), one per driver, and
-/// the coarsening level.
-pub(crate) const KEY_WORDS: usize = 12;
+/// the coarsening level. Sixteen (a cache line) hold a car: three light layers and six
+/// wheel and steering drivers.
+pub(crate) const KEY_WORDS: usize = 16;
 
 /// A state packed for lookup (see the module documentation), with its hash (computed once,
 /// when the state is keyed: an instance drawn with its last pose is looked up by it again).

@@ -2,6 +2,9 @@
 //! on (0: day, dark; 1: night, lit; a glTF file animates its lamps' emissive factors or
 //! visibility over that second), played at the town's lamp level
 //! ([`crate::town::daylight::Daylight::lamps`]). A model without the clip stays as it is.
+//!
+//! The clip at time 0 is the model at rest (lights off), so by day no layer plays: a prop
+//! that does nothing else costs nothing to pose, and all of them share one palette.
 
 use props_anim::{Layer, Model, Spec};
 
@@ -20,8 +23,9 @@ pub fn layers(model: &Model) -> usize {
     usize::from(model.find_clip(CLIP).is_some())
 }
 
-/// The night layer at lamp level `level` (0 to 1), for a prop compiled with [`spec`].
+/// The night layer at lamp level `level` (0 to 1), for a prop compiled with [`spec`]: none
+/// by day (the rest pose, lights off).
 #[must_use]
 pub fn layer(level: f32) -> Layer {
-    Layer::clip(0, level.clamp(0.0, 1.0))
+    if level > 0.0 { Layer::clip(0, level.min(1.0)) } else { Layer::NONE }
 }

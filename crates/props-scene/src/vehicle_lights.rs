@@ -7,7 +7,7 @@
 use glam::Vec2;
 use props_anim::{Layer, Model};
 
-use crate::town::roads::RoadNetwork;
+use crate::town::roads::{LaneId, RoadNetwork};
 use crate::town::traffic::Vehicle;
 
 /// Deceleration from which the brake lights show, m/s².
@@ -18,9 +18,10 @@ const INDICATE_BEFORE: f32 = 35.0;
 const TURNING: f32 = 0.3;
 
 /// Which way a vehicle turns next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Turn {
     /// Straight on, or not yet near the turn.
+    #[default]
     Ahead,
     /// To its left (its +X).
     Left,
@@ -72,14 +73,15 @@ impl VehicleLights {
         }
         let Some(slots) = layers.get_mut(self.first..self.first + 3) else { return };
         let on = |clip: Option<u16>, at: f32| clip.map_or(Layer::NONE, |c| Layer::clip(c, at));
-        slots[0] = on(self.night, lamps.clamp(0.0, 1.0));
+        // By day the rest pose (lights off): no layer.
+        slots[0] = if lamps > 0.0 { on(self.night, lamps.min(1.0)) } else { Layer::NONE };
         slots[1] = if braking { on(self.brake, 0.0) } else { Layer::NONE };
         // The indicators loop, blinking with the town's time.
-        let blink = if self.blink > 0.0 { (time % f64::from(self.blink)) as f32 } else { 0.0 };
+        let blink = || if self.blink > 0.0 { (time % f64::from(self.blink)) as f32 } else { 0.0 };
         slots[2] = match turn {
             Turn::Ahead => Layer::NONE,
-            Turn::Left => on(self.left, blink),
-            Turn::Right => on(self.right, blink),
+            Turn::Left => on(self.left, blink()),
+            Turn::Right => on(self.right, blink()),
         };
     }
 }
@@ -94,14 +96,43 @@ pub fn braking(vehicle: &Vehicle) -> bool {
 #[must_use]
 pub fn turn_ahead(vehicle: &Vehicle, roads: &RoadNetwork) -> Turn {
     let lane = vehicle.lane();
-    let length = roads.length(lane);
-    if length - vehicle.position() > INDICATE_BEFORE {
+    if roads.length(lane) - vehicle.position() > INDICATE_BEFORE {
         return Turn::Ahead;
     }
-    let (_, heading) = roads.sample(lane, length);
+    turn_between(roads, lane, vehicle.next_lane())
+}
+
+/// A vehicle's next turn ([`turn_ahead`]), worked out once per lane it enters: looking the
+/// lanes up in the road network on every step costs a cache miss per vehicle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TurnAhead {
+    /// The lane and the next lane it was worked out for.
+    lanes: Option<(LaneId, LaneId)>,
+    turn: Turn,
+    /// Where along the lane the indicator comes on.
+    from: f32,
+}
+
+impl TurnAhead {
+    /// As [`turn_ahead`].
+    pub fn update(&mut self, vehicle: &Vehicle, roads: &RoadNetwork) -> Turn {
+        let lanes = (vehicle.lane(), vehicle.next_lane());
+        if self.lanes != Some(lanes) {
+            *self = Self {
+                lanes: Some(lanes),
+                turn: turn_between(roads, lanes.0, lanes.1),
+                from: roads.length(lanes.0) - INDICATE_BEFORE,
+            };
+        }
+        if vehicle.position() >= self.from { self.turn } else { Turn::Ahead }
+    }
+}
+
+/// The turn from the end of `lane` to where `next` leads.
+fn turn_between(roads: &RoadNetwork, lane: LaneId, next: LaneId) -> Turn {
+    let heading = roads.end_heading(lane);
     // Where the next lane leads (a connector across an intersection starts straight on).
-    let next_lane = vehicle.next_lane();
-    let (_, next) = roads.sample(next_lane, roads.length(next_lane));
+    let next = roads.end_heading(next);
     // A vehicle's left (+X) when it heads along +Z, turned with it.
     let left = Vec2::new(heading.y, -heading.x);
     match next.dot(left) {

@@ -135,12 +135,6 @@ fn glass(b: &mut GltfBuilder, name: &str, rgb: [f32; 3], alpha: f32) -> usize {
     b.material(&Material::new(name, [r, g, bl, 1.0], 0.05).blend(alpha))
 }
 
-/// Adds a glowing material: base colour and emission both `rgb`.
-fn emissive_material(b: &mut GltfBuilder, name: &str, rgb: [f32; 3]) -> usize {
-    let [r, g, bl] = rgb;
-    b.material(&Material::new(name, [r, g, bl, 1.0], ROUGHNESS).emissive(rgb))
-}
-
 /// The `night` clip (see `props_scene::night`): over its one second, the emissive factor of
 /// each of `lights`' materials rises LINEARly from black (time 0, day) to its colour (time 1,
 /// night), through `KHR_animation_pointer`.

@@ -427,22 +427,15 @@ pub struct Material {
     pub metallic: f32,
     /// `pbrMetallicRoughness.roughnessFactor`.
     pub roughness: f32,
-    /// `emissiveFactor` (linear RGB); written only when not black.
-    pub emissive: [f32; 3],
     /// `alphaMode: BLEND` (the base colour's alpha blends it over what is behind).
     pub blend: bool,
 }
 
 impl Material {
-    /// A dielectric (metallic 0) material of the given colour and roughness, not emissive.
+    /// A dielectric (metallic 0) material of the given colour and roughness, not emissive (the
+    /// assets' lamps glow through animated emissive factors).
     pub fn new(name: &str, base_color: [f32; 4], roughness: f32) -> Self {
-        Self { name: name.to_owned(), base_color, metallic: 0.0, roughness, emissive: [0.0; 3], blend: false }
-    }
-
-    /// Sets `emissiveFactor`.
-    pub fn emissive(mut self, emissive: [f32; 3]) -> Self {
-        self.emissive = emissive;
-        self
+        Self { name: name.to_owned(), base_color, metallic: 0.0, roughness, blend: false }
     }
 
     /// Sets `metallicFactor`.
@@ -468,9 +461,6 @@ impl Material {
                 "roughnessFactor": num(self.roughness),
             },
         });
-        if self.emissive != [0.0; 3] {
-            material["emissiveFactor"] = nums(&self.emissive);
-        }
         if self.blend {
             material["alphaMode"] = json!("BLEND");
         }

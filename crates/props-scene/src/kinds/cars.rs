@@ -20,7 +20,7 @@ use crate::rng::{Rng, Stream};
 use crate::town::Town;
 use crate::town::roads::{LaneId, RoadNetwork};
 use crate::town::traffic::{self, Vehicle};
-use crate::vehicle_lights::{VehicleLights, braking, turn_ahead};
+use crate::vehicle_lights::{TurnAhead, VehicleLights, braking};
 
 /// Time constant of the steering: how quickly the wheels follow the road's curvature, seconds.
 const STEER_TIME: f32 = 0.25;
@@ -41,6 +41,8 @@ pub struct CarWheels {
     /// Where it was last placed (lane, position, scale): a car standing still is not placed
     /// again (at a red light, many are).
     placed: Option<(LaneId, f32, f32)>,
+    /// Its next turn, for the indicators.
+    turn: TurnAhead,
 }
 
 impl CarWheels {
@@ -334,6 +336,7 @@ impl PropKind for Cars {
 
     fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
         let step = WheelStep::new(dt);
+        let lamps = town.daylight.lamps();
         for (car, wheels, instance) in world.query::<(&Vehicle, &mut CarWheels, &PropInstance)>().iter() {
             // The kind's own (a bus has wheels too).
             if !props.owns(instance) {
@@ -352,7 +355,7 @@ impl PropKind for Cars {
                 wheels.doors = (wheels.doors + if opening { dt } else { -dt }).clamp(0.0, length);
                 crowd.layers_mut(instance.index())[0] = props_anim::Layer::clip(0, wheels.doors);
             }
-            let state = (town.daylight.lamps(), braking(car), turn_ahead(car, town.roads));
+            let state = (lamps, braking(car), wheels.turn.update(car, town.roads));
             lights.write(crowd.layers_mut(instance.index()), state, town.time);
         }
     }

@@ -393,6 +393,17 @@ impl RoadNetwork {
         sample_path(path.len(), |i| path[i], distance)
     }
 
+    /// The unit direction of lane `id` at its end (its last segment's; as [`RoadNetwork::sample`]
+    /// at its length gives, without the search).
+    #[must_use]
+    pub fn end_heading(&self, id: LaneId) -> Vec2 {
+        let path = &self.path_points[self.paths[id.index()] as usize..self.paths[id.index() + 1] as usize];
+        match path {
+            [.., (a, _), (b, _)] => (*b - *a).normalize_or(Vec2::Y),
+            _ => Vec2::Y,
+        }
+    }
+
     /// The length of lane `id`, metres (as [`Lane::length`]).
     #[must_use]
     pub fn length(&self, id: LaneId) -> f32 {
