@@ -148,6 +148,26 @@ impl Targets<'_> {
     }
 }
 
+/// The node and property a pointer names when it is a node's transform or weights
+/// (`/nodes/N/rotation`), whether or not node `N` exists: what the checker checks as a node
+/// channel.
+pub(crate) fn node_property(pointer: &str) -> Option<(usize, Property)> {
+    let tokens = tokens(pointer).ok()?;
+    let [nodes, index, property] = tokens.as_slice() else { return None };
+    let digits = !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit());
+    if nodes != "nodes" || !digits || (index.len() > 1 && index.starts_with('0')) {
+        return None;
+    }
+    let property = match property.as_str() {
+        "translation" => Property::Translation,
+        "rotation" => Property::Rotation,
+        "scale" => Property::Scale,
+        "weights" => Property::MorphTargetWeights,
+        _ => return None,
+    };
+    Some((index.parse().ok()?, property))
+}
+
 /// The JSON pointer of `target` in the file: materials by their glTF index (the model's are
 /// the file's, in order), nodes by their glTF index, lights by their index in the file
 /// (`light_of_source` maps those to the model's).
@@ -259,6 +279,17 @@ mod tests {
         assert!(object_index("01", 13, "node").is_err());
         assert!(object_index("-1", 13, "node").is_err());
         assert!(object_index("", 13, "node").is_err());
+    }
+
+    #[test]
+    fn node_pointers_name_a_node_property() {
+        assert_eq!(node_property("/nodes/12/rotation"), Some((12, Property::Rotation)));
+        assert_eq!(node_property("/nodes/0/weights"), Some((0, Property::MorphTargetWeights)));
+        for other in
+            ["/nodes/01/scale", "/nodes/x/scale", "/nodes/1/matrix", "/materials/0/emissiveFactor", "nodes/1/scale"]
+        {
+            assert_eq!(node_property(other), None, "{other}");
+        }
     }
 
     #[test]

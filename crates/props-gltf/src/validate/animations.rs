@@ -14,6 +14,7 @@ use super::accessors::Format;
 use super::importer::LIMIT_EXCEEDED;
 use super::nodes::UNIT_LENGTH_TOLERANCE;
 use crate::animation::property_name;
+use crate::animation_pointer::node_property;
 use crate::document::Document;
 
 use ComponentType::{F32, I8, I16, U8, U16};
@@ -30,26 +31,53 @@ pub(super) fn check(check: &mut Check<'_>, document: &Document) {
         for s in 0..animation.samplers.len() {
             sampler(check, animation, a, s);
         }
+        // Node channels, and KHR_animation_pointer channels on a node's transform or weights,
+        // which are node channels by another name.
+        let mut channels: Vec<Target> = Vec::with_capacity(animation.channels.len());
+        for (c, channel) in animation.channels.iter().enumerate() {
+            let at = format!("/animations/{a}/channels/{}", document.source_channel(a, c));
+            let path = match channel.target.path {
+                Checked::Valid(path) => Some(path),
+                Checked::Invalid => None,
+            };
+            let target = format!("{at}/target/node");
+            channels.push(Target {
+                at,
+                target,
+                node: channel.target.node.value(),
+                path,
+                sampler: channel.sampler.value(),
+            });
+        }
+        for channel in document.pointer_channels(a) {
+            let Some((node, path)) = node_property(&channel.pointer) else { continue };
+            let at = format!("/animations/{a}/channels/{}", channel.channel);
+            let target = format!("{at}/target/extensions/KHR_animation_pointer/pointer");
+            let sampler = channel.sampler.unwrap_or(usize::MAX);
+            channels.push(Target { at, target, node, path: Some(path), sampler });
+        }
         // The last channel seen on each target, to report duplicates at the earlier one.
         let mut targets: HashMap<(usize, &str), usize> = HashMap::new();
-        for (c, channel) in animation.channels.iter().enumerate() {
-            let path = match channel.target.path {
-                Checked::Valid(path) => property_name(path),
-                Checked::Invalid => "?",
-            };
-            let target = (channel.target.node.value(), path);
-            if let Some(earlier) = targets.insert(target, c) {
-                let pointer = format!("/animations/{a}/channels/{}/target", document.source_channel(a, earlier));
-                let message = format!(
-                    "channel {} animates the same property of node {}",
-                    document.source_channel(a, c),
-                    target.0
-                );
+        for (c, channel) in channels.iter().enumerate() {
+            let path = channel.path.map_or("?", property_name);
+            if let Some(earlier) = targets.insert((channel.node, path), c) {
+                let pointer = format!("{}/target", channels[earlier].at);
+                let message = format!("{} animates the same property of node {}", channel.at, channel.node);
                 check.error("ANIMATION_DUPLICATE_TARGETS", pointer, message);
             }
-            channel_target(check, document, animation, a, c);
+            channel_target(check, animation, channel);
         }
     }
+}
+
+/// A channel on a node's transform or weights: where it is, where its target is given, the
+/// node, the property (`None`: not a valid one) and its sampler.
+struct Target {
+    at: String,
+    target: String,
+    node: usize,
+    path: Option<Property>,
+    sampler: usize,
 }
 
 /// Sampler `s` of animation `a`: its input and the strides of its accessors.
@@ -118,19 +146,15 @@ fn times(check: &mut Check<'_>, input: usize, pointer: &str) {
     }
 }
 
-/// Channel `c` of animation `a`: its target and its sampler's output.
-fn channel_target(check: &mut Check<'_>, document: &Document, animation: &Animation, a: usize, c: usize) {
-    let Some(channel) = animation.channels.get(c) else {
+/// A channel of `animation` on a node: its target and its sampler's output.
+fn channel_target(check: &mut Check<'_>, animation: &Animation, channel: &Target) {
+    let pointer = &channel.at;
+    let (Some(path), node) = (channel.path, channel.node) else {
         return;
     };
-    let pointer = format!("/animations/{a}/channels/{}", document.source_channel(a, c));
-    let Checked::Valid(path) = channel.target.path else {
-        return;
-    };
-    let node = channel.target.node.value();
     let Some(target) = check.root.nodes.get(node) else {
         let message = format!("node {node} does not exist");
-        check.error("UNRESOLVED_REFERENCE", format!("{pointer}/target/node"), message);
+        check.error("UNRESOLVED_REFERENCE", &channel.target, message);
         return;
     };
     let targets = target.mesh.and_then(|m| check.root.meshes.get(m.value())).and_then(|m| m.primitives.first());
@@ -147,7 +171,7 @@ fn channel_target(check: &mut Check<'_>, document: &Document, animation: &Animat
         }
         _ => {}
     }
-    let Some(sampler) = animation.samplers.get(channel.sampler.value()) else {
+    let Some(sampler) = animation.samplers.get(channel.sampler) else {
         return;
     };
     let (output, keys) = (sampler.output.value(), check.root.accessors.get(sampler.input.value()).map(|i| i.count.0));

@@ -401,16 +401,22 @@ fn more_than_four_channels_on_one_property_drop_the_clip() {
     );
 }
 
+/// A pointer channel the game does not animate (a camera's) is ignored with a warning at its
+/// pointer, and the channels after it keep their indices in messages.
 #[test]
-fn pointer_channels_are_skipped_but_paths_stay_true() {
+fn ignored_pointer_channels_keep_paths_true() {
     let mut json = Doc::new().json();
     let pointer = json!({"sampler": 0, "target": {"path": "pointer",
-        "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/alphaCutoff"}}}});
+        "extensions": {"KHR_animation_pointer": {"pointer": "/cameras/0/perspective/yfov"}}}});
     let channel = json["animations"][0]["channels"][0].clone();
     json["animations"][0]["channels"] = json!([pointer, channel.clone()]);
-    let import = import_json(&json).expect("pointer channels are skipped");
+    let import = import_json(&json).expect("the camera's channel is ignored");
     assert_eq!(import.warnings.len(), 1);
-    assert_eq!(import.warnings[0].json_path, "animations[0].channels[0]");
+    assert_eq!(
+        import.warnings[0].json_path,
+        "animations[0].channels[0].target.extensions.KHR_animation_pointer.pointer"
+    );
+    assert!(import.warnings[0].message.contains("/cameras/0/perspective/yfov"), "{}", import.warnings[0]);
     assert_eq!(import.model.clips()[0].channels().len(), 1);
     push(&mut json["animations"][0]["channels"], channel);
     let import = import_json(&json).expect("duplicates are mixed");

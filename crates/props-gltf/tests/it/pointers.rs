@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use props_gltf::Limits;
 use props_gltf::pose_dump;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The largest difference allowed from the reference.
 const TOLERANCE: f64 = 1e-5;
@@ -119,4 +119,81 @@ fn a_bad_pointer_drops_its_clip_alone() {
         let clip = &import.model.clips()[import.clip_of_animation(animation).expect("kept")];
         assert_eq!(clip.property_channels().len(), 1, "animation {animation}");
     }
+}
+
+/// A pointer channel on a node's transform is checked as a node channel is: a zero rotation
+/// key refuses the file (the fuzzer's finding, seed 2038: it posed a non-finite matrix), a
+/// wrong output format and a second channel on the same property are reported at it.
+#[test]
+fn pointer_channels_on_nodes_are_checked_as_node_channels() {
+    let path = tests_dir().join("models/pointers/pointer_nodes.gltf");
+    let original: Value = serde_json::from_slice(&std::fs::read(&path).expect("model")).expect("json");
+    let report = |json: &Value| {
+        let bytes = serde_json::to_vec(json).expect("json");
+        props_gltf::validate::check_slice(&bytes, None, Path::new("pointer_nodes.gltf"), &Limits::default())
+    };
+    assert!(!report(&original).refused, "the model as made is read");
+    let channels = original["animations"][0]["channels"].as_array().expect("channels");
+    let channel_of = |property: &str| {
+        channels
+            .iter()
+            .position(|c| {
+                c["target"]["extensions"]["KHR_animation_pointer"]["pointer"] == format!("/nodes/0/{property}")
+            })
+            .expect("the channel")
+    };
+    let (rotation, translation) = (channel_of("rotation"), channel_of("translation"));
+    let sampler = |c: usize| channels[c]["sampler"].as_u64().expect("sampler") as usize;
+    // The rotation's keys read from the translation's VEC3 output: the wrong format.
+    let mut json = original.clone();
+    let output = json["animations"][0]["samplers"][sampler(translation)]["output"].clone();
+    json["animations"][0]["samplers"][sampler(rotation)]["output"] = output;
+    let issues = report(&json).issues;
+    let at = format!("/animations/0/channels/{rotation}/sampler");
+    assert!(
+        issues.iter().any(|i| i.code == "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT" && i.json_pointer == at),
+        "{issues:?}"
+    );
+    // A node channel on the translation as well.
+    let mut json = original.clone();
+    let twin = json!({"sampler": sampler(translation), "target": {"node": 0, "path": "translation"}});
+    json["animations"][0]["channels"].as_array_mut().expect("channels").push(twin);
+    let issues = report(&json).issues;
+    assert!(issues.iter().any(|i| i.code == "ANIMATION_DUPLICATE_TARGETS"), "{issues:?}");
+    // The rotation keys all zero quaternions: refused, as for a node channel.
+    let mut json = original.clone();
+    let input = json["animations"][0]["samplers"][sampler(rotation)]["input"].as_u64().expect("input") as usize;
+    let keys = json["accessors"][input]["count"].as_u64().expect("count");
+    let bytes = keys * 16;
+    let zeros = base64_zeros(bytes as usize);
+    let buffer = json["buffers"].as_array().expect("buffers").len();
+    json["buffers"].as_array_mut().expect("buffers").push(json!({"byteLength": bytes, "uri": zeros}));
+    let view = json["bufferViews"].as_array().expect("views").len();
+    json["bufferViews"].as_array_mut().expect("views").push(json!({"buffer": buffer, "byteLength": bytes}));
+    let accessor = json["accessors"].as_array().expect("accessors").len();
+    json["accessors"].as_array_mut().expect("accessors").push(json!({"bufferView": view, "componentType": 5126,
+        "count": keys, "type": "VEC4"}));
+    json["animations"][0]["samplers"][sampler(rotation)]["output"] = json!(accessor);
+    let zero = report(&json);
+    assert!(zero.refused, "{:?}", zero.issues);
+    let at = format!("/animations/0/channels/{rotation}/sampler");
+    assert!(
+        zero.issues
+            .iter()
+            .any(|i| i.code == "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION" && i.json_pointer == at),
+        "{:?}",
+        zero.issues
+    );
+}
+
+/// A `data:` URI of `n` zero bytes.
+fn base64_zeros(n: usize) -> String {
+    // Every 3 zero bytes are "AAAA"; the rest is padded.
+    let mut text = "A".repeat(n / 3 * 4);
+    match n % 3 {
+        1 => text.push_str("AA=="),
+        2 => text.push_str("AAA="),
+        _ => {}
+    }
+    format!("data:application/octet-stream;base64,{text}")
 }
