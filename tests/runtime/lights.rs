@@ -100,3 +100,16 @@ fn the_traffic_light_s_phases_light_one_lamp() {
         }
     }
 }
+
+/// The previewer's influence heat map of a model with animated lights keeps its palette
+/// layout, so it is drawn with the model's own palettes (it refused the car at first).
+#[test]
+fn the_heat_map_of_a_lit_model_keeps_its_palette_layout() {
+    for file in ["car.glb", "traffic_light.glb", "building.glb"] {
+        let model = asset(file);
+        let heat = props_render::influence_heat_map(&model).expect("the heat map builds");
+        assert_eq!(heat.palette_len(), model.palette_len(), "{file}");
+        assert_eq!(heat.property_slot(), model.property_slot(), "{file}");
+        assert_eq!(heat.property_value_count(), model.property_value_count(), "{file}");
+    }
+}

@@ -24,8 +24,9 @@ pub fn heat(joints: usize) -> Vec4 {
 }
 
 /// `model` with every vertex coloured by how many joints move it (non-zero weights) and no
-/// materials, so only the heat shows; its rig, skins and instances unchanged, no clips (pose
-/// it with the original's palettes).
+/// material on its primitives, so only the heat shows; its rig, skins and instances
+/// unchanged, no clips (pose it with the original's palettes, whose animated properties it
+/// keeps: its materials and lights stay, their textures on one white texel).
 pub fn influence_heat_map(model: &Model) -> Result<Model, ModelError> {
     let meshes = model
         .meshes()
@@ -49,11 +50,30 @@ pub fn influence_heat_map(model: &Model) -> Result<Model, ModelError> {
             Mesh { name: mesh.name.clone(), primitives }
         })
         .collect();
+    let mut materials = model.materials().to_vec();
+    for material in &mut materials {
+        let slots = [
+            &mut material.base_color_texture,
+            &mut material.metallic_roughness_texture,
+            &mut material.normal_texture,
+            &mut material.occlusion_texture,
+            &mut material.emissive_texture,
+        ];
+        for texture in slots.into_iter().flatten() {
+            texture.image = 0;
+        }
+    }
+    let textured = materials.iter().any(|m| m.textures().next().is_some());
+    let white = props_anim::Image { name: None, width: 1, height: 1, rgba8: vec![255; 4], ktx2: None };
     Model::new(ModelParts {
         rig: Some(model.rig().clone()),
         skins: model.skins().to_vec(),
         meshes,
+        materials,
+        images: if textured { vec![white] } else { Vec::new() },
         instances: model.instances().to_vec(),
+        lights: model.lights().to_vec(),
+        light_instances: model.light_instances().to_vec(),
         ..ModelParts::default()
     })
 }
