@@ -4,6 +4,5 @@
 //! file format) and on the benchmarks' workloads. The general path is the one proven against
 //! three.js by props-gltf's oracle tests.
 
-mod lights;
 mod program;
 mod sharing;

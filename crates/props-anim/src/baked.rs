@@ -19,7 +19,7 @@ use glam::{Quat, Vec3, Vec3A, Vec4};
 use crate::clip::{Clip, Keyframes};
 use crate::interpolate::CLOSE_COSINE;
 use crate::interpolate::Interpolation;
-use crate::rig::NodeId;
+use crate::node_id::NodeId;
 use crate::rows4::transpose;
 use crate::transform::Transform;
 use crate::trig::{plus_sin4, sin4};

@@ -21,7 +21,7 @@ use glam::{Affine3A, DVec3, DVec4, Quat, Vec3};
 use crate::clip::Keyframes;
 use crate::interpolate::Interpolation;
 use crate::model::Model;
-use crate::rig::NodeId;
+use crate::node_id::NodeId;
 use crate::transform::RestTransform;
 
 /// A bound on an affine transform: the operator norm of its linear part and the length of its

@@ -4,9 +4,10 @@ use glam::{Quat, Vec3};
 
 use crate::interpolate::{self, Interpolation};
 use crate::keys::{KeyCursor, Segment};
+use crate::node_id::NodeId;
 use crate::pose::Pose;
 use crate::property::PropertyId;
-use crate::rig::{NodeId, Rig};
+use crate::rig::Rig;
 
 /// The keyed values of a channel, typed by the property they animate.
 ///

@@ -1,7 +1,7 @@
 //! Punctual lights a model carries (glTF's `KHR_lights_punctual`): plain data for a renderer,
 //! in the extension's units and conventions.
 
-use crate::rig::NodeId;
+use crate::node_id::NodeId;
 
 /// What a light is: how its rays leave it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,11 +6,13 @@ use crate::clip::{Clip, Keyframes};
 use crate::light::{Light, LightInstance};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
+use crate::node_id::NodeId;
 use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
 use crate::pose::Pose;
-use crate::property::{PropertyTarget, Visibility};
-use crate::rig::{NodeId, Rig};
+use crate::property::PropertyTarget;
+use crate::rig::Rig;
 use crate::skin::Skin;
+use crate::visibility::Visibility;
 
 /// A mesh placed on a node: rigid (follows the node's world matrix) or skinned (follows the
 /// skin's joints; the node's own transform is ignored, as glTF specifies).
@@ -180,7 +182,7 @@ impl Model {
             }
         }
         rig.properties()
-            .check(&rig, &materials, &lights)
+            .check(rig.len(), &materials, &lights)
             .map_err(|target| ModelError::MissingPropertyTarget { target })?;
         let mut palette_offsets = vec![0u32];
         for skin in &skins {

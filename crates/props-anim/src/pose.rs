@@ -2,8 +2,9 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
+use crate::node_id::NodeId;
 use crate::property::{Properties, PropertyId, PropertyTarget};
-use crate::rig::{NodeId, Rig};
+use crate::rig::Rig;
 use crate::transform::{RestTransform, Transform};
 
 /// The animated state of one instance of a rig, in caller-owned buffers that are reused

@@ -21,13 +21,13 @@ use glam::{Quat, Vec4};
 use crate::baked::{BakedClip, Found, Local4};
 use crate::clip::{Channel, PropertyChannel};
 use crate::model::Model;
+use crate::node_id::NodeId;
 use crate::palette::JointMatrix;
-use crate::property::Visibility;
-use crate::rig::NodeId;
 use crate::rows::Rows;
 use crate::rows4::Rows4;
 use crate::state::{Blend, Layer, Spec};
 use crate::trig::sin_cos4;
+use crate::visibility::Visibility;
 
 /// Four lanes of a local transform by component: `[translation, rotation, scale]`, each
 /// `[x of each lane, y, z, w]`.

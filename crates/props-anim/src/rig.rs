@@ -5,22 +5,9 @@ use std::collections::BinaryHeap;
 
 use glam::Affine3A;
 
+use crate::node_id::NodeId;
 use crate::property::Properties;
 use crate::transform::RestTransform;
-
-/// Index of a node in a [`Rig`], in rig order (parents before children).
-///
-/// Not the glTF node index: see [`Rig::source_index`] and [`Rig::from_source_index`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct NodeId(pub u32);
-
-impl NodeId {
-    /// The index as `usize`, for indexing per-node arrays.
-    #[must_use]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 /// A node as the source file describes it, in source order (see [`Rig::from_source_nodes`]).
 #[derive(Clone, Debug, PartialEq)]

@@ -2,9 +2,10 @@
 
 use glam::Affine3A;
 
+use crate::node_id::NodeId;
 use crate::palette::JointMatrix;
 use crate::pose::Pose;
-use crate::rig::{NodeId, Rig};
+use crate::rig::Rig;
 
 /// A skin: which rig nodes are its joints, and the inverse bind matrix of each.
 ///

@@ -15,8 +15,9 @@
 use glam::{Quat, Vec3};
 
 use crate::model::Model;
+use crate::node_id::NodeId;
 use crate::pose::Pose;
-use crate::rig::{NodeId, Rig};
+use crate::rig::Rig;
 
 /// How a layer combines with the layers below it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -4,15 +4,13 @@
 //! light's phases and the houses' and street lamps' night clips, all through the runtime's
 //! general path and its fast path alike.
 
-use std::path::Path;
-
 use props_anim::program::LaneState;
 use props_anim::property::{MaterialField, PropertyTarget};
 use props_anim::{JointMatrix, Layer, Model, Pose, Program, Spec, pose_state};
 use props_scene::vehicle_lights::{Turn, VehicleLights};
 
 fn asset(name: &str) -> Model {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(name);
+    let path = crate::support::root().join("assets").join(name);
     props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the asset imports").model
 }
 
