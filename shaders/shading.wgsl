@@ -40,9 +40,17 @@ const F_OCCLUSION: u32 = 7u;
 // Then per slot: offset, rotation, scale.
 const F_TEXTURE_TRANSFORM: u32 = 8u;
 
+// Whether the pipeline draws materials a clip animates. A static material's pipeline never
+// reads the palette in this stage: even a read behind a branch never taken costs software
+// rasterisers (lavapipe) several times the whole fragment shader.
+override ANIMATED_MATERIAL: bool = false;
+
 // Component `c` of field `field` for the fragment's instance: its animated value, or
 // `fallback` (the uniform's) when no clip animates it.
 fn field_value(field: u32, c: u32, fallback: f32, in: VertexOutput) -> f32 {
+    if !ANIMATED_MATERIAL {
+        return fallback;
+    }
     let at = material.animated[field / 4u][field % 4u];
     if at == 0u {
         return fallback;
@@ -90,7 +98,7 @@ fn slot_uv(slot: u32, in: VertexOutput) -> vec2<f32> {
     var row1 = material.slots[2u * slot + 1u];
     let uv = vec3<f32>(select(in.uv0, in.uv1, row0.w > 0.5), 1.0);
     let f = F_TEXTURE_TRANSFORM + 3u * slot;
-    if is_animated(f) || is_animated(f + 1u) || is_animated(f + 2u) {
+    if ANIMATED_MATERIAL && (is_animated(f) || is_animated(f + 1u) || is_animated(f + 2u)) {
         // KHR_texture_transform: u' = cos sx u + sin sy v + ox, v' = -sin sx u + cos sy v + oy.
         let raw = material.raw[slot];
         let ox = field_value(f, 0u, raw.x, in);

@@ -131,25 +131,35 @@ pub(crate) struct PipelineKey {
     pub blend: bool,
     /// Both faces drawn (no culling).
     pub double_sided: bool,
+    /// A clip animates one of its fields: its fragments read the instance's palette
+    /// (`ANIMATED_MATERIAL` in `shaders/shading.wgsl`).
+    pub animated: bool,
 }
 
 impl PipelineKey {
-    /// The pipeline of `material`'s draws.
-    pub(crate) fn of(material: &Material) -> Self {
-        Self { blend: material.alpha_mode == AlphaMode::Blend, double_sided: material.double_sided }
+    /// The pipeline of `material`'s draws, `animated` fields as [`animated_fields`] says.
+    pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6]) -> Self {
+        Self {
+            blend: material.alpha_mode == AlphaMode::Blend,
+            double_sided: material.double_sided,
+            animated: animated.iter().flatten().any(|&at| at != 0),
+        }
     }
 
     /// Every key, in the order the renderer's pipelines are kept.
-    pub(crate) const ALL: [Self; 4] = [
-        Self { blend: false, double_sided: false },
-        Self { blend: false, double_sided: true },
-        Self { blend: true, double_sided: false },
-        Self { blend: true, double_sided: true },
-    ];
+    pub(crate) const ALL: [Self; 8] = {
+        let mut all = [Self { blend: false, double_sided: false, animated: false }; 8];
+        let mut i = 0;
+        while i < 8 {
+            all[i] = Self { blend: i & 4 != 0, double_sided: i & 2 != 0, animated: i & 1 != 0 };
+            i += 1;
+        }
+        all
+    };
 
     /// Its place in [`PipelineKey::ALL`].
     pub(crate) fn index(self) -> usize {
-        usize::from(self.blend) * 2 + usize::from(self.double_sided)
+        usize::from(self.blend) * 4 + usize::from(self.double_sided) * 2 + usize::from(self.animated)
     }
 }
 
@@ -243,7 +253,9 @@ pub(crate) fn bind_groups(
         .enumerate()
         .map(|(m, material)| {
             let paint = material.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
-            let uniform = MaterialUniform::of(material, paint, animated_fields(model, m));
+            let animated = animated_fields(model, m);
+            let key = PipelineKey::of(material, &animated);
+            let uniform = MaterialUniform::of(material, paint, animated);
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
                 contents: bytemuck::bytes_of(&uniform),
@@ -274,7 +286,7 @@ pub(crate) fn bind_groups(
                 layout,
                 entries: &entries,
             });
-            (group, PipelineKey::of(material))
+            (group, key)
         })
         .collect()
 }
@@ -302,7 +314,13 @@ mod tests {
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
         assert_eq!((uniform.slots[4], uniform.slots[5]), ([2.0, 0.0, 0.5, 1.0], [0.0, 3.0, 0.0, 1.0]));
         assert_eq!((uniform.slots[0], uniform.slots[1]), ([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]));
-        assert_eq!(PipelineKey::of(&material), PipelineKey { blend: false, double_sided: false });
+        assert_eq!(
+            PipelineKey::of(&material, &[[0; 4]; 6]),
+            PipelineKey { blend: false, double_sided: false, animated: false }
+        );
+        let mut animated = [[0; 4]; 6];
+        animated[5][2] = 7;
+        assert!(PipelineKey::of(&material, &animated).animated);
         for (i, key) in PipelineKey::ALL.into_iter().enumerate() {
             assert_eq!(key.index(), i);
         }

@@ -1,6 +1,6 @@
 //! The renderer's bind group layouts and pipelines: the skinned-mesh pipelines (one per
-//! [`PipelineKey`]: opaque or blended, culled or double-sided) and the debug-line pipeline, and
-//! the vertex layouts they read.
+//! [`PipelineKey`]: opaque or blended, culled or double-sided, static or animated material) and
+//! the debug-line pipeline, and the vertex layouts they read.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -143,7 +143,7 @@ impl Pipelines {
         (skinning, shading): (bool, Shading),
     ) -> Self {
         let factory = PipelineFactory { device, color_format, sample_count };
-        let source = shaders::skinned(access);
+        let module = factory.module("skinned", &shaders::skinned(access));
         let vertex = if skinning { "vs_main" } else { "vs_unskinned" };
         let fragment = match shading {
             Shading::Pbr => "fs_main",
@@ -152,8 +152,11 @@ impl Pipelines {
         let skinned = PipelineKey::ALL
             .into_iter()
             .map(|key| {
-                let key =
-                    if shading == Shading::Lambert { PipelineKey { blend: false, double_sided: true } } else { key };
+                let key = if shading == Shading::Lambert {
+                    PipelineKey { blend: false, double_sided: true, ..key }
+                } else {
+                    key
+                };
                 let state = DrawState {
                     topology: wgpu::PrimitiveTopology::TriangleList,
                     depth_compare: wgpu::CompareFunction::Less,
@@ -163,7 +166,12 @@ impl Pipelines {
                 };
                 factory.create(
                     if skinning { "skinned" } else { "unskinned" },
-                    (&source, vertex, fragment),
+                    Stages {
+                        module: &module,
+                        vertex,
+                        fragment,
+                        constants: &[("ANIMATED_MATERIAL", f64::from(u8::from(key.animated)))],
+                    },
                     &[&layouts.frame, &layouts.draw, &layouts.material],
                     &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
                     state,
@@ -172,7 +180,12 @@ impl Pipelines {
             .collect();
         let lines = factory.create(
             "debug lines",
-            (&shaders::lines(), "vs_main", "fs_main"),
+            Stages {
+                module: &factory.module("debug lines", &shaders::lines()),
+                vertex: "vs_main",
+                fragment: "fs_main",
+                constants: &[],
+            },
             &[&layouts.globals],
             &[Some(LINE_LAYOUT)],
             // Skeletons and axes show through the meshes they belong to.
@@ -216,6 +229,14 @@ const LINE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout 
     attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
 };
 
+/// A pipeline's shader: its module, entry points and pipeline-overridable constants.
+struct Stages<'a> {
+    module: &'a wgpu::ShaderModule,
+    vertex: &'a str,
+    fragment: &'a str,
+    constants: &'a [(&'a str, f64)],
+}
+
 /// What every pipeline of the renderer shares: device, target format, sample count.
 struct PipelineFactory<'a> {
     device: &'a wgpu::Device,
@@ -224,20 +245,25 @@ struct PipelineFactory<'a> {
 }
 
 impl PipelineFactory<'_> {
-    /// A pipeline drawing with entry points `vertex` and `fragment` of `source`, as `state`
-    /// says.
+    /// The shader module of WGSL `source`.
+    fn module(&self, label: &str, source: &str) -> wgpu::ShaderModule {
+        self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        })
+    }
+
+    /// A pipeline drawing with `stages`, as `state` says.
     fn create(
         &self,
         label: &str,
-        (source, vertex, fragment): (&str, &str, &str),
+        stages: Stages<'_>,
         groups: &[&wgpu::BindGroupLayout],
         buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
         state: DrawState,
     ) -> wgpu::RenderPipeline {
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
+        let compilation_options =
+            wgpu::PipelineCompilationOptions { constants: stages.constants, ..Default::default() };
         let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
         let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(label),
@@ -248,9 +274,9 @@ impl PipelineFactory<'_> {
             label: Some(label),
             layout: Some(&layout),
             vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some(vertex),
-                compilation_options: Default::default(),
+                module: stages.module,
+                entry_point: Some(stages.vertex),
+                compilation_options: compilation_options.clone(),
                 buffers,
             },
             primitive: wgpu::PrimitiveState {
@@ -269,9 +295,9 @@ impl PipelineFactory<'_> {
             }),
             multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
             fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some(fragment),
-                compilation_options: Default::default(),
+                module: stages.module,
+                entry_point: Some(stages.fragment),
+                compilation_options,
                 targets: &[Some(wgpu::ColorTargetState {
                     format: self.color_format,
                     blend: state.blend,
