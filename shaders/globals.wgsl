@@ -14,6 +14,14 @@ struct Globals {
     // The sky's radiance as spherical harmonics (bands 0 to 2, rgb), for its diffuse
     // irradiance.
     sky_sh: array<vec4<f32>, 9>,
+    // The light clusters' grid: xy: the target's size, pixels; z: depth slices per unit of
+    // log view depth; w: the view depth where the first slice ends.
+    clusters: vec4<f32>,
+    // The view-projection's last row: a world point's view depth (clip w) is its dot product
+    // with (p, 1).
+    depth_row: vec4<f32>,
+    // x: point and spot lights shaded (0: none, and their data is stale).
+    light_count: vec4<u32>,
 };
 
 @group(0) @binding(0) var<uniform> globals: Globals;

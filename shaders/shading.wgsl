@@ -1,9 +1,10 @@
 // The glTF 2.0 material model (the specification's Appendix B): metallic-roughness PBR with
 // GGX microfacets, height-correlated Smith visibility, Schlick Fresnel and Lambertian diffuse,
-// under the sun, an ambient term and the sky's image-based light; base colour, metallic-
-// roughness, normal, occlusion and emissive textures, each from its UV channel through its
-// KHR_texture_transform; alpha modes; double-sided back faces; KHR_materials_unlit. Appended to
-// skinned.wgsl (its VertexOutput).
+// under the sun, the point and spot lights of the fragment's cluster (lights.wgsl), an ambient
+// term and the sky's image-based light; base colour, metallic-roughness, normal, occlusion and
+// emissive textures, each from its UV channel through its KHR_texture_transform; alpha modes;
+// double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput)
+// and lights.wgsl.
 
 const PI: f32 = 3.14159265;
 
@@ -142,6 +143,25 @@ fn environment_brdf(f0: vec3<f32>, roughness: f32, n_dot_v: f32) -> vec3<f32> {
     return f0 * ab.x + ab.y;
 }
 
+// What a surface returns towards `v` of a unit irradiance from `l`: glTF's BRDF (GGX,
+// height-correlated Smith, Schlick, Lambert) times the cosine.
+fn direct_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, c_diff: vec3<f32>, f0: vec3<f32>, a2: f32) -> vec3<f32> {
+    let h = normalize(l + v);
+    let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
+    let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
+    let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
+    let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
+    let fresnel = f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
+    let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    let distribution = a2 / (PI * d_denominator * d_denominator);
+    let visibility_denominator =
+        n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
+    let visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
+    let diffuse = (1.0 - fresnel) * c_diff / PI;
+    let specular = fresnel * distribution * visibility;
+    return (diffuse + specular) * n_dot_l;
+}
+
 @fragment
 fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     // Every texture is sampled in uniform control flow (a missing one is white).
@@ -190,23 +210,23 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
 
     let v = normalize(globals.eye.xyz - in.world_position);
-    let l = globals.light_direction.xyz;
-    let h = normalize(l + v);
-    let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
-    let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
-    let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
     let a = roughness * roughness;
     let a2 = a * a;
-    let fresnel = f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
-    let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
-    let distribution = a2 / (PI * d_denominator * d_denominator);
-    let visibility_denominator =
-        n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
-    let visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
-    let diffuse = (1.0 - fresnel) * c_diff / PI;
-    let specular = fresnel * distribution * visibility;
-    var color = (diffuse + specular) * globals.light_color.rgb * n_dot_l;
+    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, a2) * globals.light_color.rgb;
+
+    // The point and spot lights of the fragment's cluster.
+    if globals.light_count.x > 0u {
+        let header = cluster_texel(cluster_of(in.clip_position.xy, in.world_position));
+        let first = header >> COUNT_BITS;
+        let count = header & ((1u << COUNT_BITS) - 1u);
+        for (var k = 0u; k < count; k++) {
+            let slot = first + k;
+            let index = (cluster_texel(CLUSTERS + slot / 4u) >> (8u * (slot % 4u))) & 0xffu;
+            let light = incoming(punctual_lights[index], in.world_position);
+            color += direct_light(n, v, light.l, c_diff, f0, a2) * light.irradiance;
+        }
+    }
 
     // Ambient (diffuse only), then the sky's light: its irradiance and its radiance
     // prefiltered for the roughness, in the reflected direction.

@@ -36,6 +36,7 @@ fn tints_paint_only_paint_materials_in_one_draw() {
         instances: &instances,
         batches: &batches,
         lines: &[],
+        lights: &[],
     };
     let (image, stats) = scene::render_frame(&gpu, &mut renderer, &frame);
     let draws_per_car: usize = car.instances().iter().map(|i| car.meshes()[i.mesh as usize].primitives.len()).sum();

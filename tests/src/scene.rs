@@ -157,6 +157,7 @@ pub fn render_lit(
         instances: &instances,
         batches: &batches,
         lines,
+        lights: &[],
     };
     render_frame(gpu, renderer, &frame)
 }

@@ -45,6 +45,10 @@ pub struct RenderArgs {
     /// Background, sRGB `R,G,B`.
     #[arg(long)]
     background: Option<String>,
+    /// The file's own point and spot lights (`KHR_lights_punctual`): `none` (left out), or
+    /// `file` (they light it).
+    #[arg(long, default_value = "none", value_parser = ["none", "file"])]
+    lights: String,
 }
 
 /// Parses the options into a scene.
@@ -68,6 +72,7 @@ fn spec(args: &RenderArgs) -> Result<RenderSpec> {
         spec.background = parse_color(background).context("--background")?;
     }
     spec.sky = args.env == "sky";
+    spec.file_lights = args.lights == "file";
     Ok(spec)
 }
 

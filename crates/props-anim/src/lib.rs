@@ -23,6 +23,7 @@ mod mesh;
 mod model;
 mod node_id;
 pub mod palette;
+pub mod placed_light;
 mod playback;
 mod pose;
 pub mod program;

@@ -3,11 +3,14 @@
 use std::ops::Range;
 
 use crate::clip::{Clip, Keyframes};
+use glam::Affine3A;
+
 use crate::light::{Light, LightInstance};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
 use crate::node_id::NodeId;
 use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
+use crate::placed_light::{LightPlacements, PlacedLight};
 use crate::pose::Pose;
 use crate::property::PropertyTarget;
 use crate::rig::Rig;
@@ -130,6 +133,7 @@ pub struct Model {
     light_instances: Vec<LightInstance>,
     palette_offsets: Vec<u32>,
     visibility: Visibility,
+    light_placements: LightPlacements,
 }
 
 impl Model {
@@ -189,6 +193,8 @@ impl Model {
             palette_offsets.push(palette_offsets.last().copied().unwrap_or(0) + skin.joints().len() as u32);
         }
         let visibility = Visibility::new(&rig, instances.iter().map(|i| i.node));
+        let node_slot = palette_offsets.last().copied().unwrap_or(0) as usize;
+        let light_placements = LightPlacements::new(&rig, (&instances, node_slot), &lights, &light_instances);
         Ok(Self {
             rig,
             skins,
@@ -201,6 +207,7 @@ impl Model {
             light_instances,
             palette_offsets,
             visibility,
+            light_placements,
         })
     }
 
@@ -269,6 +276,23 @@ impl Model {
     #[must_use]
     pub fn light_instances(&self) -> &[LightInstance] {
         &self.light_instances
+    }
+
+    /// The point and spot lights of one posed instance (see [`crate::placed_light`]):
+    /// `palette` is the instance's palette (of [`Model::palette_len`]), `placement` its world
+    /// transform. Lights of zero intensity are left out.
+    pub fn placed_lights<'a>(
+        &'a self,
+        palette: &'a [JointMatrix],
+        placement: &'a Affine3A,
+    ) -> impl Iterator<Item = PlacedLight> + 'a {
+        crate::placed_light::placed((&self.light_placements, &self.lights), (palette, self.property_slot()), placement)
+    }
+
+    /// Whether the model has point or spot lights for [`Model::placed_lights`].
+    #[must_use]
+    pub fn has_placed_lights(&self) -> bool {
+        !self.light_placements.is_empty()
     }
 
     /// Meshes placed on nodes.

@@ -9,6 +9,7 @@ mod orbit;
 use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
+use props_anim::placed_light::PlacedLight;
 use props_anim::reuse_buffer::ReuseBuffer;
 use props_anim::{JointMatrix, PaletteBuffer};
 
@@ -138,6 +139,8 @@ pub struct Frame<'a> {
     pub batches: &'a [ModelBatch],
     /// Debug lines, drawn over the scene (not hidden by meshes).
     pub lines: &'a [DebugLine],
+    /// Point and spot lights, world space (the props' and the host's), beside the sun.
+    pub lights: &'a [PlacedLight],
 }
 
 /// Sky blue, linear.
@@ -155,6 +158,8 @@ pub struct FrameData {
     pub batches: Vec<ModelBatch>,
     /// Debug lines.
     pub lines: Vec<DebugLine>,
+    /// Point and spot lights.
+    pub lights: Vec<PlacedLight>,
 }
 
 impl FrameData {
@@ -164,6 +169,7 @@ impl FrameData {
         self.instances.clear();
         self.batches.clear();
         self.lines.clear();
+        self.lights.clear();
     }
 
     /// Adds an instance at `transform` and returns its palette, `palette_len` identities to
@@ -210,6 +216,7 @@ impl FrameData {
             instances: &self.instances,
             batches: &self.batches,
             lines: &self.lines,
+            lights: &self.lights,
         }
     }
 }

@@ -180,6 +180,9 @@ pub struct RenderSpec {
     pub sky: bool,
     /// Background, sRGB.
     pub background: Vec3,
+    /// Whether the file's own point and spot lights (`KHR_lights_punctual`) light it
+    /// (`--lights file`); by default they are left out, as the reference removes them.
+    pub file_lights: bool,
 }
 
 impl Default for RenderSpec {
@@ -191,6 +194,7 @@ impl Default for RenderSpec {
             ambient: Vec3::splat(0.6),
             sky: false,
             background: Vec3::new(0.5, 0.7, 1.0),
+            file_lights: false,
         }
     }
 }
@@ -298,7 +302,10 @@ pub fn render(
         .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(min, max), p| (min.min(*p), max.max(*p)));
     let framing = spec.framing(min, max);
     let mut stills = StillRenderer::new(gpu, spec.size);
-    let rgba = stills.draw_lit(gpu, model, &palette, framing.camera(), (spec.light(), spec.clear_color()), &[])?;
+    let lights: Vec<_> =
+        if spec.file_lights { model.placed_lights(&palette, &glam::Affine3A::IDENTITY).collect() } else { Vec::new() };
+    let rgba =
+        stills.draw_lit(gpu, model, &palette, framing.camera(), (spec.light(), spec.clear_color()), (&[], &lights))?;
     Ok((rgba, framing))
 }
 

@@ -19,8 +19,9 @@ pub(crate) struct LineVertex {
     pub(crate) color: [f32; 4],
 }
 
-/// The bind group layouts: per frame (globals, palette, window, the sky's light), globals
-/// alone (lines), per draw (draw uniform, the model's per-vertex tables), per material.
+/// The bind group layouts: per frame (globals, palette, window, the sky's light, the point
+/// and spot lights), globals alone (lines), per draw (draw uniform, the model's per-vertex
+/// tables), per material.
 pub(crate) struct Layouts {
     pub(crate) frame: wgpu::BindGroupLayout,
     pub(crate) globals: wgpu::BindGroupLayout,
@@ -101,6 +102,28 @@ impl Layouts {
             uniform(2, true),
             texture(3, wgpu::TextureViewDimension::Cube),
             sampler(4),
+            // The point and spot lights, and their cluster lists: fragment stage only (lavapipe
+            // crashes drawing with a fourth uniform buffer visible to the vertex stage).
+            wgpu::BindGroupLayoutEntry {
+                binding: 5,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 6,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Uint,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
         ];
         Self {
             frame: layout("frame", &frame_entries),

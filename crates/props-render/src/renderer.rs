@@ -13,6 +13,7 @@ use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
+use crate::light_clusters::LightClusters;
 use crate::materials::{Defaults, Samplers};
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
@@ -33,6 +34,9 @@ struct Globals {
     light_color: [f32; 4],
     ambient: [f32; 4],
     sky_sh: [[f32; 4]; 9],
+    clusters: [f32; 4],
+    depth_row: [f32; 4],
+    light_count: [u32; 4],
 }
 
 /// Depth and MSAA textures matching the current target size.
@@ -54,7 +58,7 @@ pub struct Renderer {
     window_stride: u32,
     globals: wgpu::Buffer,
     frame_layout: wgpu::BindGroupLayout,
-    frame_group: Option<(u64, u64, wgpu::BindGroup)>,
+    frame_group: Option<([u64; 3], wgpu::BindGroup)>,
     lines_group: wgpu::BindGroup,
     layouts: ModelLayouts,
     pipelines: Pipelines,
@@ -72,6 +76,7 @@ pub struct Renderer {
     models: Vec<Option<(GpuModel, GpuFootprint)>>,
     samplers: Samplers,
     sky: SkyLight,
+    lights: LightClusters,
     attachments: Option<Attachments>,
     color_format: wgpu::TextureFormat,
 }
@@ -161,6 +166,7 @@ impl Renderer {
             models: Vec::new(),
             samplers,
             sky: SkyLight::new(device, queue, &config.sky),
+            lights: LightClusters::new(device),
             attachments: None,
             color_format: config.color_format,
         }
@@ -253,7 +259,7 @@ impl Renderer {
         size: (u32, u32),
         frame: &Frame<'_>,
     ) -> FrameStats {
-        let mut stats = self.upload(frame);
+        let mut stats = self.upload(frame, size);
         blend_order::order_runs(frame, &self.runs, &self.models, &mut self.blend_order);
         let mut draw_order = std::mem::take(&mut self.draw_order);
         self.ensure_attachments(size);
@@ -361,10 +367,14 @@ impl Renderer {
         );
     }
 
-    /// Writes globals, palettes, instances, palette windows and lines; plans the runs.
-    fn upload(&mut self, frame: &Frame<'_>) -> FrameStats {
+    /// Writes globals, lights, palettes, instances, palette windows and lines for a target of
+    /// `size`; plans the runs.
+    fn upload(&mut self, frame: &Frame<'_>, size: (u32, u32)) -> FrameStats {
         let mut stats = FrameStats::default();
         let (light, view_proj) = (frame.light, frame.camera.view_projection);
+        let lights =
+            self.lights.prepare((&self.device, &self.queue), frame.lights, (view_proj, frame.camera.eye), size);
+        (stats.lights, stats.light_bytes) = (lights.count, lights.bytes);
         let globals = Globals {
             view_proj: view_proj.to_cols_array_2d(),
             eye: frame.camera.eye.extend(1.0).to_array(),
@@ -372,6 +382,9 @@ impl Renderer {
             light_color: light.color.extend(1.0).to_array(),
             ambient: light.ambient.extend(light.sky).to_array(),
             sky_sh: self.sky.harmonics,
+            clusters: lights.grid,
+            depth_row: view_proj.row(3).to_array(),
+            light_count: [lights.count, 0, 0, 0],
         };
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 
@@ -428,13 +441,12 @@ impl Renderer {
         stats
     }
 
-    /// The group-0 bind group (globals, palette, windows), rebuilt when a buffer was
+    /// The group-0 bind group (globals, palette, windows, sky, lights), rebuilt when a buffer was
     /// reallocated or the binding size changed.
     fn frame_group(&mut self) -> wgpu::BindGroup {
-        let palette_generation = self.palette.generation();
-        let key = (palette_generation, self.windows.generation());
-        if let Some((p, w, group)) = &self.frame_group
-            && (*p, *w) == key
+        let key = [self.palette.generation(), self.windows.generation(), self.lights.generation()];
+        if let Some((built, group)) = &self.frame_group
+            && *built == key
         {
             return group.clone();
         }
@@ -454,9 +466,11 @@ impl Renderer {
                 },
                 wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&self.sky.view) },
                 wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&self.sky.sampler) },
+                wgpu::BindGroupEntry { binding: 5, resource: self.lights.lights().as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 6, resource: wgpu::BindingResource::TextureView(self.lights.view()) },
             ],
         });
-        self.frame_group = Some((key.0, key.1, group.clone()));
+        self.frame_group = Some((key, group.clone()));
         group
     }
 

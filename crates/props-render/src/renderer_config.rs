@@ -60,4 +60,8 @@ pub struct FrameStats {
     pub instance_bytes: u64,
     /// Palette windows bound.
     pub palette_windows: u32,
+    /// Point and spot lights shaded (at most [`crate::MAX_LIGHTS`]).
+    pub lights: u32,
+    /// Light and light cluster bytes uploaded.
+    pub light_bytes: u64,
 }

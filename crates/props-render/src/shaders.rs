@@ -24,6 +24,7 @@ const PALETTE_TEXTURE: &str = include_str!("../../../shaders/palette_texture.wgs
 const TABLES_STORAGE: &str = include_str!("../../../shaders/vertex_tables_storage.wgsl");
 const TABLES_TEXTURE: &str = include_str!("../../../shaders/vertex_tables_texture.wgsl");
 const SKINNED: &str = include_str!("../../../shaders/skinned.wgsl");
+const LIGHTS: &str = include_str!("../../../shaders/lights.wgsl");
 const SHADING: &str = include_str!("../../../shaders/shading.wgsl");
 const LINES: &str = include_str!("../../../shaders/lines.wgsl");
 
@@ -35,7 +36,7 @@ pub fn skinned(access: PaletteAccess) -> String {
         PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    [GLOBALS, palette, tables, SKINNED, SHADING].join("\n")
+    [GLOBALS, palette, tables, SKINNED, LIGHTS, SHADING].join("\n")
 }
 
 /// The debug-line shader.

@@ -2,6 +2,7 @@
 //! and of the previewer's stills.
 
 use glam::{Affine3A, Vec3};
+use props_anim::placed_light::PlacedLight;
 use props_anim::{Extent, JointMatrix, Model};
 
 use crate::{
@@ -84,10 +85,11 @@ impl StillRenderer {
         camera: Camera,
         lines: &[DebugLine],
     ) -> Result<Vec<u8>, StillError> {
-        self.draw_lit(gpu, model, palette, camera, (Light::default(), SKY), lines)
+        self.draw_lit(gpu, model, palette, camera, (Light::default(), SKY), (lines, &[]))
     }
 
-    /// [`StillRenderer::draw`] under `light`, on a background of linear `clear_color`.
+    /// [`StillRenderer::draw`] under `light` and point and spot `lights`, on a background of
+    /// linear `clear_color`.
     ///
     /// # Errors
     /// When the GPU refuses the model, or the image cannot be read back.
@@ -98,7 +100,7 @@ impl StillRenderer {
         palette: &[JointMatrix],
         camera: Camera,
         (light, clear_color): (Light, [f64; 4]),
-        lines: &[DebugLine],
+        (lines, lights): (&[DebugLine], &[PlacedLight]),
     ) -> Result<Vec<u8>, StillError> {
         let id = ModelId(0);
         self.renderer.set_model(id, model)?;
@@ -110,6 +112,7 @@ impl StillRenderer {
             instances: &[InstanceData::new(&Affine3A::IDENTITY, 0)],
             batches: &[ModelBatch { model: id, instances: 0..1 }],
             lines,
+            lights,
         };
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("still") });
         self.renderer.render(&mut encoder, self.target.view(), self.target.size(), &frame);

@@ -96,7 +96,13 @@ function resolveOptions(o) {
     light: parseLight(o.light ?? DEFAULTS.light),
     ambient: nums(o.ambient ?? DEFAULTS.ambient, 3, '--ambient'),
     background: nums(o.background ?? DEFAULTS.background, 3, '--background'),
+    lights: parseLights(o.lights ?? 'none'),
   };
+}
+// The file's own KHR_lights_punctual lights: `none` (removed, the default) or `file` (kept).
+function parseLights(s) {
+  if (s !== 'none' && s !== 'file') throw new Error(`--lights: expected none or file, got "${s}"`);
+  return s;
 }
 
 const g9 = (x) => { const y = Number(Number(x).toPrecision(9)); return Object.is(y, -0) ? 0 : y; };
@@ -272,6 +278,7 @@ async function renderOne(session, base, job) {
     const args = [`--size ${opts.width}x${opts.height}`, `--camera ${cameraString}`];
     if (opts.anim) args.push(`--anim ${opts.anim.index} --time ${g9(opts.anim.time)}`);
     args.push(`--light ${lightString}`, `--ambient ${s9(opts.ambient)}`, `--background ${s9(opts.background)}`);
+    if (opts.lights === 'file') args.push('--lights file');
     const meta = {
       format: 'gltf-render-reference/1',
       file: repoRel,
@@ -289,6 +296,7 @@ async function renderOne(session, base, job) {
       background: { color: opts.background, color_space: 'sRGB' },
       output: { tone_mapping: 'NoToneMapping', output_color_space: 'srgb', antialias: 'MSAA (antialias: true)',
         samples: res.gl.samples, pixel_ratio: 1, png: png.length + ' bytes' },
+      file_lights: res.file_lights,
       removed_file_lights: res.removed_file_lights,
       file_cameras_ignored: res.file_cameras,
       canvas_check: res.canvas_check,
@@ -307,13 +315,14 @@ function usage(msg) {
   if (msg) console.error(`error: ${msg}`);
   console.error('usage: node render.mjs FILE --out OUT.png [--size WxH] [--camera eye=X,Y,Z:target=X,Y,Z:yfov=DEG]\n' +
     '         [--anim INDEX --time T] [--light dir=X,Y,Z:color=R,G,B:intensity=I] [--ambient R,G,B] [--background R,G,B]\n' +
+    '         [--lights none|file]\n' +
     '       node render.mjs --manifest manifest.json [--only NAME[,NAME...]]');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const a = { options: {} };
-  const takes = ['out', 'size', 'camera', 'anim', 'time', 'light', 'ambient', 'background', 'manifest', 'only'];
+  const takes = ['out', 'size', 'camera', 'anim', 'time', 'light', 'ambient', 'background', 'lights', 'manifest', 'only'];
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     if (s === '-h' || s === '--help') usage();

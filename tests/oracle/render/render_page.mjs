@@ -87,10 +87,11 @@ window.renderGltf = async function renderGltf(opts) {
   const root = gltf.scene || (gltf.scenes && gltf.scenes[0]);
   if (!root) throw new Error('the glTF has no scene');
 
-  // The file's own lights (KHR_lights_punctual) are not used.
+  // The file's own lights (KHR_lights_punctual) are removed, unless `--lights file` keeps them.
   const fileLights = [];
   root.traverse((o) => { if (o.isLight) fileLights.push(o); });
-  for (const l of fileLights) l.removeFromParent();
+  const keptLights = opts.lights === 'file' ? fileLights : [];
+  if (opts.lights !== 'file') for (const l of fileLights) l.removeFromParent();
 
   // Pose: rest pose, or clip `index` at `time` (LoopOnce + clampWhenFinished: clamp(time, 0, duration)).
   let animation = null;
@@ -217,7 +218,11 @@ window.renderGltf = async function renderGltf(opts) {
       light_direction_world: arr(sun.position.clone().sub(sun.target.position).normalize()),
     },
     animation,
-    removed_file_lights: fileLights.map((l) => ({ type: l.type, name: l.name })),
+    removed_file_lights: opts.lights === 'file' ? [] : fileLights.map((l) => ({ type: l.type, name: l.name })),
+    file_lights: keptLights.map((l) => ({
+      type: l.type, name: l.name, intensity: l.intensity, distance: l.distance, decay: l.decay,
+      ...(l.isSpotLight ? { angle: l.angle, penumbra: l.penumbra } : {}),
+    })),
     file_cameras: (gltf.cameras || []).length,
     canvas_check: canvasCheck,
     warnings,

@@ -9,16 +9,20 @@
 //! skinned and shaded with glTF's material model (the renderer's) against the Lambert
 //! shading it replaced (`Shading::Lambert`: base colour only), at 1k and 10k instances and
 //! at the city's visible count (`cargo xtask bench scene --workload city`: about 48,800
-//! props in view).
+//! props in view). Then light rows: the skinned model under 0, 100 and 1,000 point and spot
+//! lights scattered over its grid (clustered: a pixel pays for the lights near it; at most
+//! `props_render::MAX_LIGHTS` are shaded), at the default town's and the city's counts.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use glam::{Affine3A, Quat, Vec3};
+use props_anim::placed_light::PlacedLight;
 use props_anim::{Model, Pose};
 use props_render::{
-    Camera, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig, Shading,
+    Camera, Frame, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig,
+    Shading,
 };
 
 use super::median;
@@ -50,6 +54,12 @@ pub struct RenderArgs {
     /// Instance counts of the shading rows (the last: the city's visible count).
     #[arg(long, value_delimiter = ',', default_value = "1000,10000,48800")]
     pub shading_counts: Vec<u32>,
+    /// Point and spot lights of the light rows.
+    #[arg(long, value_delimiter = ',', default_value = "0,100,1000")]
+    pub light_counts: Vec<u32>,
+    /// Instance counts of the light rows.
+    #[arg(long, value_delimiter = ',', default_value = "1000,48800")]
+    pub light_instances: Vec<u32>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -81,8 +91,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for (name, model, counts) in &workloads {
         for &count in counts {
             let frame = frame_of(model, count);
-            let skinned = measure(&gpu, &target, (model, &frame, count), (true, Shading::Pbr), args.frames)?;
-            let unskinned = measure(&gpu, &target, (model, &frame, count), (false, Shading::Pbr), args.frames)?;
+            let skinned = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr), args.frames)?;
+            let unskinned = measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Pbr), args.frames)?;
             rows.push((name.clone(), count, skinned, unskinned));
         }
     }
@@ -90,9 +100,18 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let (name, model, _) = &workloads[0];
     for &count in &args.shading_counts {
         let frame = frame_of(model, count);
-        let pbr = measure(&gpu, &target, (model, &frame, count), (true, Shading::Pbr), args.frames)?;
-        let lambert = measure(&gpu, &target, (model, &frame, count), (true, Shading::Lambert), args.frames)?;
+        let pbr = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr), args.frames)?;
+        let lambert = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Lambert), args.frames)?;
         shading_rows.push((name.clone(), count, pbr, lambert));
+    }
+    let mut light_rows = Vec::new();
+    for &count in &args.light_instances {
+        let frame = frame_of(model, count);
+        for &lights in &args.light_counts {
+            let lights = scattered_lights(count, lights);
+            let lit = measure(&gpu, &target, (model, &frame, count, &lights), (true, Shading::Pbr), args.frames)?;
+            light_rows.push((name.clone(), count, lights.len(), lit));
+        }
     }
     if args.json {
         let rows: Vec<_> = rows
@@ -115,8 +134,18 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                 })
             })
             .collect();
+        let lights: Vec<_> = light_rows
+            .iter()
+            .map(|(model, n, lights, m)| {
+                serde_json::json!({
+                    "model": model, "instances": n, "lights": lights, "lights_shaded": m.stats.lights,
+                    "light_bytes": m.stats.light_bytes, "encode_ms": m.encode_ms, "gpu_ms": m.gpu_ms,
+                })
+            })
+            .collect();
         let json = serde_json::json!({
             "adapter": adapter, "width": args.width, "height": args.height, "rows": rows, "shading": shading,
+            "lights": lights,
         });
         println!("{json}");
         return Ok(());
@@ -164,7 +193,45 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             p.gpu_ms / l.gpu_ms
         );
     }
+    println!("lights: point and spot lights over the grid (gpu ratio: over the same instances without lights)");
+    println!(
+        "{:<10} {:>9} {:>7} {:>7} {:>12} {:>10} {:>10} {:>8}",
+        "model", "instances", "lights", "shaded", "light B/fr", "encode ms", "gpu ms", "ratio"
+    );
+    for (model, count, lights, m) in &light_rows {
+        let unlit = light_rows.iter().find(|(_, c, l, _)| c == count && *l == 0).map(|(_, _, _, u)| u.gpu_ms);
+        println!(
+            "{model:<10} {count:>9} {lights:>7} {:>7} {:>12} {:>10.3} {:>10.2} {:>8.2}",
+            m.stats.lights,
+            m.stats.light_bytes,
+            m.encode_ms,
+            m.gpu_ms,
+            unlit.map_or(f64::NAN, |u| m.gpu_ms / u)
+        );
+    }
     Ok(())
+}
+
+/// `lights` lamps over the grid of `count` instances ([`frame_of`]'s), 8 m up: every other
+/// one a point light, the rest spots pointing down, each reaching 20 m.
+fn scattered_lights(count: u32, lights: u32) -> Vec<PlacedLight> {
+    let side = (count as f32).sqrt().ceil() * 25.0;
+    let mut seed = 0x9e37_79b9_u32;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as f32 / u32::MAX as f32
+    };
+    (0..lights)
+        .map(|k| PlacedLight {
+            position: Vec3::new(next() * side, 8.0, -next() * side),
+            direction: Vec3::NEG_Y,
+            color: Vec3::new(1.0, 0.85, 0.6) * 150.0,
+            range: Some(20.0),
+            cone: (k % 2 == 1).then_some([0.4, 0.9]),
+        })
+        .collect()
 }
 
 /// `count` instances in a square grid, each in its own pose of the first clip.
@@ -187,11 +254,11 @@ fn frame_of(model: &Model, count: u32) -> FrameData {
 }
 
 /// Median encode and GPU times of `frames` frames (after warm-up) of `count` instances of
-/// `model` (`frame_data`), skinned or not, shaded as `shading` says.
+/// `model` (`frame_data`) under `lights`, skinned or not, shaded as `shading` says.
 fn measure(
     gpu: &GpuContext,
     target: &OffscreenTarget,
-    (model, frame_data, count): (&Model, &FrameData, u32),
+    (model, frame_data, count, lights): (&Model, &FrameData, u32, &[PlacedLight]),
     (skinning, shading): (bool, Shading),
     frames: u32,
 ) -> Result<Measured> {
@@ -203,7 +270,7 @@ fn measure(
     let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
     let camera =
         Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side));
-    let frame = frame_data.frame(camera, Light::default(), props_render::SKY);
+    let frame = Frame { lights, ..frame_data.frame(camera, Light::default(), props_render::SKY) };
     let (mut encode, mut wait) = (Vec::new(), Vec::new());
     let mut stats = FrameStats::default();
     for index in 0..frames + 3 {

@@ -2,6 +2,7 @@
 
 mod interpolation;
 mod keys;
+mod lights;
 mod playback;
 mod pose;
 mod rig;

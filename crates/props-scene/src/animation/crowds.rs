@@ -8,6 +8,7 @@
 
 use glam::Affine3A;
 use props_anim::crowd::CrowdStats;
+use props_anim::placed_light::PlacedLight;
 use props_anim::{Crowd, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state};
 use props_frame::{InstanceData, ModelId, NO_TINT};
 
@@ -216,6 +217,20 @@ impl PropCrowd {
                 tint: self.tints[i],
                 padding: [0; 2],
             };
+        }
+    }
+
+    /// Appends the lit lights of the instances the last posing saw, from their palettes in
+    /// `palettes` (the frame's), to `out`.
+    pub(crate) fn lights_into(&self, palettes: &[JointMatrix], out: &mut Vec<PlacedLight>) {
+        let model = &self.model.prop.model;
+        if !model.has_placed_lights() {
+            return;
+        }
+        let len = model.palette_len();
+        for (i, base) in self.crowd.visible_in(0..self.visible_len()) {
+            let Some(palette) = palettes.get(base as usize..base as usize + len) else { continue };
+            out.extend(model.placed_lights(palette, &self.placements[i].to_affine()));
         }
     }
 
