@@ -3,8 +3,6 @@
 use std::ops::Range;
 
 use crate::clip::{Clip, Keyframes};
-use glam::Affine3A;
-
 use crate::light::{Light, LightInstance};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
@@ -280,11 +278,11 @@ impl Model {
 
     /// The point and spot lights of one posed instance (see [`crate::placed_light`]):
     /// `palette` is the instance's palette (of [`Model::palette_len`]), `placement` its world
-    /// transform. Lights of zero intensity are left out.
+    /// transform (packed as an instance's). Lights of zero intensity are left out.
     pub fn placed_lights<'a>(
         &'a self,
         palette: &'a [JointMatrix],
-        placement: &'a Affine3A,
+        placement: &'a JointMatrix,
     ) -> impl Iterator<Item = PlacedLight> + 'a {
         crate::placed_light::placed((&self.light_placements, &self.lights), (palette, self.property_slot()), placement)
     }

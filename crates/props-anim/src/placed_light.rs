@@ -20,7 +20,8 @@ use crate::rig::Rig;
 pub struct PlacedLight {
     /// Where it stands.
     pub position: Vec3,
-    /// Unit vector where a spot light points (its node's -Z axis).
+    /// Unit vector where a spot light points (its node's -Z axis); straight down for a point
+    /// light.
     pub direction: Vec3,
     /// Linear colour times intensity (candela).
     pub color: Vec3,
@@ -37,8 +38,9 @@ pub struct PlacedLight {
 struct LightPlacement {
     /// Where the palette holds the world matrix of the node the light rides, if any.
     anchor: Option<usize>,
-    /// The light's rest transform relative to that node's (to the model's root without one).
-    offset: Affine3A,
+    /// The light's rest position, and the way it points (its node's -Z), relative to that
+    /// node (to the model's root without one).
+    offset: (Vec3, Vec3),
     /// Index into the model's lights.
     light: usize,
     /// Where each animated field's values lie among the palette's property values, by
@@ -94,6 +96,7 @@ impl LightPlacements {
                     Some(i) => rest_world[instances[i].node.index()].inverse() * light_world,
                     None => light_world,
                 };
+                let offset = (offset.translation.into(), offset.transform_vector3(Vec3::NEG_Z));
                 let animated = FIELDS.map(|field| value_of(properties, placed.light, field));
                 LightPlacement { anchor: anchor.map(|i| node_slot + i), offset, light: placed.light as usize, animated }
             })
@@ -120,7 +123,7 @@ fn value_of(properties: &Properties, light: u32, field: LightField) -> Option<u3
 pub(crate) fn placed<'a>(
     (placements, lights): (&'a LightPlacements, &'a [Light]),
     (palette, property_slot): (&'a [JointMatrix], usize),
-    placement: &'a Affine3A,
+    placement: &'a JointMatrix,
 ) -> impl Iterator<Item = PlacedLight> + 'a {
     let value = move |at: u32| {
         let v = at as usize;
@@ -142,13 +145,17 @@ pub(crate) fn placed<'a>(
             }
             _ => None,
         };
-        let node = match p.anchor {
-            Some(i) => placement * palette[i].to_affine() * p.offset,
-            None => placement * p.offset,
+        let (position, direction) = match p.anchor {
+            Some(i) => (palette[i].transform_point(p.offset.0), palette[i].transform_vector(p.offset.1)),
+            None => p.offset,
+        };
+        let direction = match cone {
+            Some(_) => placement.transform_vector(direction).normalize_or_zero(),
+            None => Vec3::NEG_Y,
         };
         Some(PlacedLight {
-            position: node.translation.into(),
-            direction: node.transform_vector3(Vec3::NEG_Z).normalize_or_zero(),
+            position: placement.transform_point(position),
+            direction,
             color: color * intensity,
             range: (range > 0.0).then_some(range),
             cone,

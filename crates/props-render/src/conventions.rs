@@ -303,7 +303,7 @@ pub fn render(
     let framing = spec.framing(min, max);
     let mut stills = StillRenderer::new(gpu, spec.size);
     let lights: Vec<_> =
-        if spec.file_lights { model.placed_lights(&palette, &glam::Affine3A::IDENTITY).collect() } else { Vec::new() };
+        if spec.file_lights { model.placed_lights(&palette, &JointMatrix::IDENTITY).collect() } else { Vec::new() };
     let rgba =
         stills.draw_lit(gpu, model, &palette, framing.camera(), (spec.light(), spec.clear_color()), (&[], &lights))?;
     Ok((rgba, framing))

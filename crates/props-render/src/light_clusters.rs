@@ -66,13 +66,12 @@ struct Span {
     z: (u32, u32),
 }
 
-/// A light in view: its distance from the eye, its index in the frame, its reach and clusters.
+/// A light in view: its distance from the eye, its index in the frame, its reach.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     distance: f32,
     light: usize,
     reach: f32,
-    span: Span,
 }
 
 /// What the per-frame light data says to the shader and costs.
@@ -102,6 +101,8 @@ struct LightPicker {
     /// lights in view than the limit.
     distance: Option<f32>,
     candidates: Vec<Candidate>,
+    /// The clusters of each picked candidate.
+    spans: Vec<Span>,
     gpu: Vec<GpuLight>,
     cursor: Vec<u32>,
     /// Cluster headers, then lists, a whole number of texture rows.
@@ -199,6 +200,7 @@ impl LightPicker {
     /// `gpu`, with their cluster lists in `texels`; returns how many.
     fn pick(&mut self, lights: &[PlacedLight], view_projection: Mat4, eye: Vec3) -> u32 {
         self.candidates.clear();
+        let planes = frustum_planes(view_projection);
         for (index, light) in lights.iter().enumerate() {
             let brightest = light.color.max_element();
             if !(brightest > 0.0 && light.position.is_finite()) {
@@ -206,9 +208,10 @@ impl LightPicker {
             }
             let fading = (brightest / IRRADIANCE_CUTOFF).sqrt();
             let reach = light.range.map_or(fading, |r| r.min(fading));
-            if let Some(span) = span(view_projection, light.position, reach) {
+            let p = light.position.extend(1.0);
+            if planes.iter().all(|plane| plane.dot(p) >= -reach) {
                 let distance = (light.position - eye).length();
-                self.candidates.push(Candidate { distance, light: index, reach, span });
+                self.candidates.push(Candidate { distance, light: index, reach });
             }
         }
         // The light distance: where the nearest light past the limit stands, eased.
@@ -228,6 +231,17 @@ impl LightPicker {
             self.candidates.select_nth_unstable_by(MAX_LIGHTS, by_distance);
             self.candidates.truncate(MAX_LIGHTS);
         }
+        // The finer test of the box's corners, for the few picked.
+        self.spans.clear();
+        let mut kept = 0;
+        for i in 0..self.candidates.len() {
+            let c = self.candidates[i];
+            if let Some(span) = span(view_projection, lights[c.light].position, c.reach) {
+                (self.candidates[kept], kept) = (c, kept + 1);
+                self.spans.push(span);
+            }
+        }
+        self.candidates.truncate(kept);
         self.gpu.clear();
         self.gpu.extend(self.candidates.iter().map(|c| {
             let fade = ((distance - c.distance) / (FADE_BAND * distance)).clamp(0.0, 1.0);
@@ -250,8 +264,8 @@ impl LightPicker {
         };
         self.cursor.clear();
         self.cursor.resize(CLUSTERS, 0);
-        for c in &self.candidates {
-            for cluster in clusters(c.span) {
+        for &span in &self.spans {
+            for cluster in clusters(span) {
                 self.cursor[cluster] += 1;
             }
         }
@@ -263,14 +277,25 @@ impl LightPicker {
         }
         let rows = (CLUSTERS as u32 + total.div_ceil(4)).div_ceil(TEXTURE_WIDTH);
         self.texels.resize((rows * TEXTURE_WIDTH) as usize, 0);
-        for (index, c) in self.candidates.iter().enumerate() {
-            for cluster in clusters(c.span) {
+        for (index, &span) in self.spans.iter().enumerate() {
+            for cluster in clusters(span) {
                 let slot = self.cursor[cluster];
                 self.cursor[cluster] += 1;
                 self.texels[CLUSTERS + slot as usize / 4] |= (index as u32) << (8 * (slot % 4));
             }
         }
     }
+}
+
+/// The view's six clip planes (x >= -w, x <= w, y >= -w, y <= w, z >= 0, z <= w) as world-space
+/// planes `n.p + d`, each `n` of unit length: a sphere of radius `r` whose centre `p` has
+/// `plane.p < -r` for some plane is out of view.
+fn frustum_planes(view_projection: Mat4) -> [Vec4; 6] {
+    let [r0, r1, r2, r3] = [0, 1, 2, 3].map(|i| view_projection.row(i));
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|plane| {
+        let length = plane.truncate().length();
+        if length > 0.0 { plane / length } else { plane }
+    })
 }
 
 /// `light` for the shader, reaching `reach` metres, at `fade` of its brightness.
@@ -360,7 +385,8 @@ mod tests {
     }
 
     /// Every point within a light's reach that the camera sees lies in a cluster the light
-    /// is listed in: the spans are conservative, in view, beside and behind the eye.
+    /// is listed in: the frustum test and the spans are conservative, in view, beside and
+    /// behind the eye.
     #[test]
     fn a_light_is_listed_in_every_cluster_its_reach_touches() {
         let vp = camera();
@@ -376,10 +402,12 @@ mod tests {
             let center = Vec3::new(next() * 200.0 - 100.0, next() * 30.0, next() * 200.0 - 120.0);
             let radius = 1.0 + next() * 25.0;
             let span = span(vp, center, radius);
+            let kept = frustum_planes(vp).iter().all(|plane| plane.dot(center.extend(1.0)) >= -radius);
             for _ in 0..200 {
                 let dir = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or_zero();
                 let p = center + dir * radius * next();
                 if let Some((x, y, z)) = shader_cluster(vp, p) {
+                    assert!(kept, "a light at {center} ({radius} m) seen at {p} was culled by the planes");
                     let s = span.unwrap_or_else(|| panic!("a light at {center} ({radius} m) seen at {p} was culled"));
                     assert!(
                         (s.x.0..=s.x.1).contains(&x) && (s.y.0..=s.y.1).contains(&y) && (s.z.0..=s.z.1).contains(&z),
@@ -396,10 +424,10 @@ mod tests {
         assert_eq!(span(vp, Vec3::new(500.0, 0.0, 0.0), 5.0), None);
     }
 
-    /// A lamp `x` metres along the view's focus line.
+    /// A lamp `x` metres along the view's focus line, from where it comes into view.
     fn lamp(x: f32) -> PlacedLight {
         PlacedLight {
-            position: Vec3::new(0.0, 2.0, 60.0 - x),
+            position: Vec3::new(0.0, 2.0, 35.0 - x),
             direction: Vec3::NEG_Y,
             color: Vec3::splat(20.0),
             range: Some(10.0),
@@ -466,9 +494,8 @@ mod tests {
             let (x, y, z) =
                 (cluster as u32 % TILES_X, cluster as u32 / TILES_X % TILES_Y, cluster as u32 / (TILES_X * TILES_Y));
             let expected: Vec<u32> = (0u32..)
-                .zip(&picker.candidates)
-                .filter(|(_, c)| {
-                    let s = c.span;
+                .zip(&picker.spans)
+                .filter(|&(_, &s)| {
                     (s.x.0..=s.x.1).contains(&x) && (s.y.0..=s.y.1).contains(&y) && (s.z.0..=s.z.1).contains(&z)
                 })
                 .map(|(i, _)| i)

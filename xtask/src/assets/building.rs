@@ -45,6 +45,6 @@ pub fn build() -> Result<GltfBuilder> {
     let mesh = solid_mesh(&mut b, "building", &parts)?;
     b.node(Node::named("building").mesh(mesh));
     // Lamplight behind the glass.
-    night_clip(&mut b, &[(windows, [1.0, 0.72, 0.38])])?;
+    night_clip(&mut b, &[(windows, [1.0, 0.72, 0.38])], &[])?;
     Ok(b)
 }

@@ -7,7 +7,9 @@
 //! its local X and shows the same mesh (a ten-sided tyre with light hub caps crossed by a dark bar,
 //! so the rotation reads). Clip `drive`: all four wheels roll forwards, one turn per second.
 //!
-//! Its lights are animated materials (`KHR_animation_pointer` on their emissive factors):
+//! Its lamps are animated materials (`KHR_animation_pointer` on their emissive factors) and
+//! three `KHR_lights_punctual` lights on `body` (`headlight_left` / `headlight_right`, spots
+//! lighting the road ahead, and `tail_light`, a red point light behind), dark at rest:
 //! `night` (0 to 1 s: headlights and tail lights from off to on), `brake` (one key: the tail
 //! lights bright), `indicate_left` / `indicate_right` (a 0.8 s loop: the amber lamps at that
 //! side's corners blink). The game plays each on a layer of its own.
@@ -15,7 +17,9 @@
 use anyhow::Result;
 
 use super::shapes::{Geometry, X, Z, cuboid, frustum_box, prism_x};
-use super::{builder, full_turn, glass, material, metal, solid_mesh};
+use super::{
+    builder, full_turn, glass, light_intensity, material, metal, point_light, rotation, solid_mesh, spot_light,
+};
 use crate::test_models::builder::{GltfBuilder, Interp, Node, Path, channel, to_f32};
 
 /// Node names the game looks up.
@@ -38,6 +42,14 @@ const HEADLIGHT: [f32; 3] = [1.0, 0.95, 0.8];
 const TAIL_NIGHT: [f32; 3] = [0.45, 0.01, 0.0];
 const TAIL_BRAKE: [f32; 3] = [1.0, 0.04, 0.0];
 const INDICATOR: [f32; 3] = [1.0, 0.45, 0.0];
+/// The lights (candela): a headlight at night, the tail light at night and braking.
+const HEADLIGHT_CANDELA: f32 = 100.0;
+const TAIL_NIGHT_CANDELA: f32 = 1.5;
+const TAIL_BRAKE_CANDELA: f32 = 5.0;
+/// How far the headlights tilt down (degrees), their cone (radians) and reach (m).
+const HEADLIGHT_TILT: f64 = 6.0;
+const HEADLIGHT_CONE: [f32; 2] = [0.2, 0.45];
+const HEADLIGHT_RANGE: f32 = 40.0;
 /// An indicator's blink: on, then off, seconds each.
 const BLINK: f32 = 0.4;
 
@@ -92,24 +104,51 @@ pub fn build() -> Result<GltfBuilder> {
     let body = b.node(Node::named("body").mesh(body_mesh));
     let axles = Axles { wheel_radius: WHEEL_RADIUS, track_half: TRACK_HALF, front: AXLE_Z, rear: -AXLE_Z };
     wheels_and_drive(&mut b, body, wheel_mesh, axles, TURN_PERIOD)?;
-    lights(&mut b, (headlight, taillight), [indicator_left, indicator_right])?;
+    // Lights on the body: the headlights shine ahead (+Z) and a little down (a spot shines
+    // along its node's -Z), the tail light behind.
+    let beam = spot_light(&mut b, "headlight", [1.0, 0.95, 0.85], HEADLIGHT_CONE, HEADLIGHT_RANGE);
+    let glow = point_light(&mut b, "tail", [1.0, 0.05, 0.02], 5.0);
+    let ahead = rotation([1.0, 0.0, 0.0], HEADLIGHT_TILT - 180.0);
+    for (name, x) in [("headlight_left", 0.6), ("headlight_right", -0.6)] {
+        let node = b.node(Node::named(name).t([x, 0.62, 2.05]).r(ahead).light(beam));
+        b.add_child(body, node)?;
+    }
+    let tail = b.node(Node::named("tail_light").t([0.0, 0.8, -2.15]).light(glow));
+    b.add_child(body, tail)?;
+    lights(&mut b, (headlight, taillight), [indicator_left, indicator_right], (beam, glow))?;
     Ok(b)
 }
 
-/// The lights' clips (see the module documentation).
-fn lights(b: &mut GltfBuilder, (head, tail): (usize, usize), indicators: [usize; 2]) -> Result<()> {
+/// The lights' clips (see the module documentation): lamps `head` and `tail`, the amber
+/// `indicators`, lights `beam` (both headlights) and `glow` (the tail light).
+fn lights(
+    b: &mut GltfBuilder,
+    (head, tail): (usize, usize),
+    indicators: [usize; 2],
+    (beam, glow): (usize, usize),
+) -> Result<()> {
     let emissive = |material: usize| Path::Pointer(format!("/materials/{material}/emissiveFactor"));
     let night_input = b.times(&[0.0, 1.0])?;
-    let night = [(head, HEADLIGHT), (tail, TAIL_NIGHT)]
+    let mut night = [(head, HEADLIGHT), (tail, TAIL_NIGHT)]
         .into_iter()
         .map(|(material, lit)| {
             Ok(channel(0, emissive(material), Interp::Linear, night_input, b.data(&[[0.0; 3], lit], false)?))
         })
         .collect::<Result<Vec<_>>>()?;
+    for (light, candela) in [(beam, HEADLIGHT_CANDELA), (glow, TAIL_NIGHT_CANDELA)] {
+        night.push(channel(0, light_intensity(light), Interp::Linear, night_input, b.scalars(&[0.0, candela], false)?));
+    }
     b.animation("night", &night);
     let hold = b.times(&[0.0])?;
     let brake = b.data(&[TAIL_BRAKE], false)?;
-    b.animation("brake", &[channel(0, emissive(tail), Interp::Step, hold, brake)]);
+    let brake_light = b.scalars(&[TAIL_BRAKE_CANDELA], false)?;
+    b.animation(
+        "brake",
+        &[
+            channel(0, emissive(tail), Interp::Step, hold, brake),
+            channel(0, light_intensity(glow), Interp::Step, hold, brake_light),
+        ],
+    );
     let blink_input = b.times(&[0.0, BLINK, 2.0 * BLINK])?;
     let blink = b.data(&[INDICATOR, [0.0; 3], [0.0; 3]], false)?;
     for (name, material) in [("indicate_left", indicators[0]), ("indicate_right", indicators[1])] {

@@ -136,11 +136,12 @@ fn glass(b: &mut GltfBuilder, name: &str, rgb: [f32; 3], alpha: f32) -> usize {
 }
 
 /// The `night` clip (see `props_scene::night`): over its one second, the emissive factor of
-/// each of `lights`' materials rises LINEARly from black (time 0, day) to its colour (time 1,
-/// night), through `KHR_animation_pointer`.
-fn night_clip(b: &mut GltfBuilder, lights: &[(usize, [f32; 3])]) -> Result<()> {
+/// each of `glows`' materials rises LINEARly from black (time 0, day) to its colour (time 1,
+/// night), and the intensity of each of `lights`' lights from 0 to its candela, through
+/// `KHR_animation_pointer`.
+fn night_clip(b: &mut GltfBuilder, glows: &[(usize, [f32; 3])], lights: &[(usize, f32)]) -> Result<()> {
     let input = b.times(&[0.0, 1.0])?;
-    let channels = lights
+    let mut channels = glows
         .iter()
         .map(|&(material, lit)| {
             let output = b.data(&[[0.0; 3], lit], false)?;
@@ -148,8 +149,32 @@ fn night_clip(b: &mut GltfBuilder, lights: &[(usize, [f32; 3])]) -> Result<()> {
             Ok(channel(0, pointer, Interp::Linear, input, output))
         })
         .collect::<Result<Vec<_>>>()?;
+    for &(light, candela) in lights {
+        let output = b.scalars(&[0.0, candela], false)?;
+        channels.push(channel(0, light_intensity(light), Interp::Linear, input, output));
+    }
     b.animation("night", &channels);
     Ok(())
+}
+
+/// The pointer to light `light`'s intensity.
+fn light_intensity(light: usize) -> Target {
+    Target::Pointer(format!("/extensions/KHR_lights_punctual/lights/{light}/intensity"))
+}
+
+/// Adds a spot light of linear colour `rgb`, dark (intensity 0: a clip lights it), with its
+/// cone's inner and outer angles (radians) and its range (m).
+fn spot_light(b: &mut GltfBuilder, name: &str, rgb: [f32; 3], cone: [f32; 2], range: f32) -> usize {
+    b.light(serde_json::json!({
+        "name": name, "type": "spot", "color": rgb, "intensity": 0.0, "range": range,
+        "spot": { "innerConeAngle": cone[0], "outerConeAngle": cone[1] },
+    }))
+}
+
+/// Adds a point light of linear colour `rgb`, dark (intensity 0: a clip lights it), reaching
+/// `range` metres.
+fn point_light(b: &mut GltfBuilder, name: &str, rgb: [f32; 3], range: f32) -> usize {
+    b.light(serde_json::json!({ "name": name, "type": "point", "color": rgb, "intensity": 0.0, "range": range }))
 }
 
 /// `x` with rounding noise (|x| < 1e-9, e.g. `sin(pi)`) and negative zero replaced by 0.

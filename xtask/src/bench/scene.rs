@@ -11,7 +11,8 @@
 //! - Each on one thread and on every core.
 //!
 //! Per frame: one simulation step (`ms_simulate`), posing (`ms_animate`), extraction
-//! (`ms_extract`), and their sum (`ms_total`), as medians (and the best frame). The kernel
+//! (`ms_extract`, which lists the lit lamps' and headlights' lights at night: `lights`), and
+//! their sum (`ms_total`), as medians (and the best frame). The kernel
 //! (`kernel_ns_per_joint`) is `Program::write_palettes4` run over every instance's own state,
 //! four at a time, on one thread, into one buffer of every palette, weighted by the joints
 //! each model had posed: what posing would cost with no bookkeeping, culling or sharing. `ns_per_posed_joint` over it is what
@@ -50,6 +51,10 @@ pub struct SceneArgs {
     /// Seed of the town.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The town's hour, held (`22:00`: the lamps and headlights are lit, and extraction
+    /// lists their lights).
+    #[arg(long, value_name = "HH:MM", default_value = "12:00", value_parser = props_scene::town::daylight::parse_hours)]
+    pub time_of_day: f64,
 }
 
 /// The game's fixed step.
@@ -76,6 +81,7 @@ struct Row {
     extract: Vec<f64>,
     total: Vec<f64>,
     visible: f64,
+    lights: f64,
     joints_posed: f64,
     palettes_written: f64,
     upload_bytes: f64,
@@ -180,6 +186,7 @@ fn measure(
         extract: Vec::new(),
         total: Vec::new(),
         visible: 0.0,
+        lights: 0.0,
         joints_posed: 0.0,
         palettes_written: 0.0,
         upload_bytes: 0.0,
@@ -195,6 +202,7 @@ fn measure(
         row.total.push(simulate + animate + extract);
         let stats = scene.animation_stats();
         row.visible += stats.visible as f64 / frames;
+        row.lights += frame.lights.len() as f64 / frames;
         row.joints_posed += stats.joints_posed as f64 / frames;
         row.palettes_written += stats.palette_matrices as f64 / frames;
         let bytes = frame.palettes.len() * size_of::<JointMatrix>() + frame.instances.len() * size_of::<InstanceData>();
@@ -232,7 +240,8 @@ pub fn run(args: &SceneArgs) -> Result<()> {
                 continue;
             }
             for &t in &threads {
-                let config = SceneConfig { seed: args.seed, threads: t, ..configure(base) };
+                let config =
+                    SceneConfig { seed: args.seed, threads: t, time_of_day: args.time_of_day, ..configure(base) };
                 let row = measure(&models, (workload, buses), mode, t, config, args)?;
                 if !args.json {
                     print_row(&row, rows.is_empty());
@@ -258,7 +267,7 @@ fn json(row: &Row) -> serde_json::Value {
         "ms_simulate": med(&row.simulate), "ms_animate": med(&row.animate),
         "ms_extract": med(&row.extract), "ms_total": med(&row.total),
         "best_ms_total": best(&row.total), "best_ms_animate": best(&row.animate),
-        "visible": row.visible, "joints_posed": row.joints_posed,
+        "visible": row.visible, "lights": row.lights, "joints_posed": row.joints_posed,
         "palettes_written": row.palettes_written, "upload_bytes": row.upload_bytes,
         "ns_per_posed_joint": row.ns_per_posed_joint(), "kernel_ns_per_joint": row.kernel_ns_per_joint,
         "state_bytes": row.state_bytes,
@@ -268,7 +277,7 @@ fn json(row: &Row) -> serde_json::Value {
 fn print_row(row: &Row, header: bool) {
     if header {
         println!(
-            "{:<10} {:<7} {:>3} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>7} {:>9}",
+            "{:<10} {:<7} {:>3} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7} {:>9} {:>9} {:>8} {:>8} {:>7} {:>9}",
             "workload",
             "mode",
             "thr",
@@ -278,6 +287,7 @@ fn print_row(row: &Row, header: bool) {
             "total ms",
             "best ms",
             "visible",
+            "lights",
             "joints",
             "upload KB",
             "ns/joint",
@@ -290,7 +300,7 @@ fn print_row(row: &Row, header: bool) {
     let best = row.total.iter().copied().fold(f64::INFINITY, f64::min);
     let ratio = if row.kernel_ns_per_joint > 0.0 { row.ns_per_posed_joint() / row.kernel_ns_per_joint } else { 0.0 };
     println!(
-        "{:<10} {:<7} {:>3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.0} {:>9.0} {:>9.1} {:>8.2} {:>8.2} {:>7.2} {:>9.1}",
+        "{:<10} {:<7} {:>3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.0} {:>7.0} {:>9.0} {:>9.1} {:>8.2} {:>8.2} {:>7.2} {:>9.1}",
         row.workload,
         row.mode,
         row.threads,
@@ -300,6 +310,7 @@ fn print_row(row: &Row, header: bool) {
         med(&row.total),
         best,
         row.visible,
+        row.lights,
         row.joints_posed,
         row.upload_bytes / 1000.0,
         row.ns_per_posed_joint(),

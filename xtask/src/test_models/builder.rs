@@ -253,6 +253,8 @@ pub struct Node {
     pub skin: Option<usize>,
     /// `weights` (morph weight override).
     pub weights: Option<Vec<f32>>,
+    /// `extensions.KHR_lights_punctual.light`: the light it carries.
+    pub light: Option<usize>,
 }
 
 impl Node {
@@ -309,6 +311,12 @@ impl Node {
         self
     }
 
+    /// Places light `light` ([`GltfBuilder::light`]) on the node.
+    pub fn light(mut self, light: usize) -> Self {
+        self.light = Some(light);
+        self
+    }
+
     /// The local transform, from the `f32` values as written to the file.
     fn local_matrix(&self) -> Mat4 {
         if let Some(m) = self.matrix {
@@ -347,6 +355,9 @@ impl Node {
         }
         if let Some(w) = &self.weights {
             node["weights"] = nums(w);
+        }
+        if let Some(light) = self.light {
+            node["extensions"] = json!({ "KHR_lights_punctual": { "light": light } });
         }
         node
     }
@@ -545,6 +556,8 @@ pub struct GltfBuilder {
     animations: Vec<Value>,
     /// `materials`.
     materials: Vec<Value>,
+    /// `extensions.KHR_lights_punctual.lights`.
+    lights: Vec<Value>,
     /// `asset.generator`; [`GENERATOR`] when `None`.
     generator: Option<String>,
     /// Key times of every accessor made by [`Self::times`], by accessor index.
@@ -568,6 +581,13 @@ impl GltfBuilder {
     pub fn material(&mut self, material: &Material) -> usize {
         self.materials.push(material.to_json());
         self.materials.len() - 1
+    }
+
+    /// Adds a `KHR_lights_punctual` light (its JSON: type, colour, intensity, range, spot),
+    /// returning its index.
+    pub fn light(&mut self, light: Value) -> usize {
+        self.lights.push(light);
+        self.lights.len() - 1
     }
 
     /// Appends `bytes` at a 4-byte aligned offset as a new bufferView.
@@ -893,8 +913,16 @@ impl GltfBuilder {
             "accessors": self.accessors,
         });
         let pointers = self.animations.iter().flat_map(|a| a["channels"].as_array().into_iter().flatten());
+        let mut used = Vec::new();
         if pointers.into_iter().any(|c| c["target"]["path"] == "pointer") {
-            root["extensionsUsed"] = json!(["KHR_animation_pointer"]);
+            used.push("KHR_animation_pointer");
+        }
+        if !self.lights.is_empty() {
+            used.push("KHR_lights_punctual");
+            root["extensions"] = json!({ "KHR_lights_punctual": { "lights": self.lights } });
+        }
+        if !used.is_empty() {
+            root["extensionsUsed"] = json!(used);
         }
         for (key, items) in [
             ("meshes", self.meshes),

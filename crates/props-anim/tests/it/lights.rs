@@ -75,11 +75,12 @@ fn lights_ride_their_mesh_node_and_take_animated_values_from_the_palette() {
     let model = lamp_model();
     assert!(model.has_placed_lights());
     let placement = Affine3A::from_translation(Vec3::new(100.0, 0.0, 0.0));
+    let packed = props_anim::JointMatrix::from_affine(&placement);
     let mut palette = vec![props_anim::JointMatrix::IDENTITY; model.palette_len()];
 
     // At rest the spot is dark (left out), the point light lit; the sun is never placed.
     model.write_palettes(&model.pose_at(None, 0.0), &mut palette);
-    let rest: Vec<_> = model.placed_lights(&palette, &placement).collect();
+    let rest: Vec<_> = model.placed_lights(&palette, &packed).collect();
     assert_eq!(rest.len(), 1);
     assert_vec_close(rest[0].position, Vec3::new(100.0, 2.0, -1.0));
     assert_vec_close(rest[0].color, Vec3::splat(3.0));
@@ -90,7 +91,7 @@ fn lights_ride_their_mesh_node_and_take_animated_values_from_the_palette() {
     for (time, intensity) in [(0.5, 5.0), (1.0, 10.0)] {
         let pose = model.pose_at(Some(0), time);
         model.write_palettes(&pose, &mut palette);
-        let lit: Vec<_> = model.placed_lights(&palette, &placement).collect();
+        let lit: Vec<_> = model.placed_lights(&palette, &packed).collect();
         assert_eq!(lit.len(), 2, "at {time} s");
         let spot = lit[0];
         assert_vec_close(spot.position, placement.transform_point3(pose.world_matrix(NodeId(1)).translation.into()));

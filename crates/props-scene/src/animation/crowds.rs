@@ -230,7 +230,7 @@ impl PropCrowd {
         let len = model.palette_len();
         for (i, base) in self.crowd.visible_in(0..self.visible_len()) {
             let Some(palette) = palettes.get(base as usize..base as usize + len) else { continue };
-            out.extend(model.placed_lights(palette, &self.placements[i].to_affine()));
+            out.extend(model.placed_lights(palette, &self.placements[i]));
         }
     }
 
