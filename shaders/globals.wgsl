@@ -22,6 +22,12 @@ struct Globals {
     depth_row: vec4<f32>,
     // x: point and spot lights shaded (0: none, and their data is stale).
     light_count: vec4<u32>,
+    // The sun's view-projection of the shadow map (shadows.rs).
+    shadow_view_proj: mat4x4<f32>,
+    // x: 1 when the sun casts shadows this frame; y: one shadow-map texel, in its uv; z: how
+    // far along its normal a surface is read from, metres; w: how much nearer the sun, in the
+    // map's depth (both against acne).
+    shadow: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> globals: Globals;

@@ -1,10 +1,10 @@
 // The glTF 2.0 material model (the specification's Appendix B): metallic-roughness PBR with
 // GGX microfacets, height-correlated Smith visibility, Schlick Fresnel and Lambertian diffuse,
-// under the sun, the point and spot lights of the fragment's cluster (lights.wgsl), an ambient
-// term and the sky's image-based light; base colour, metallic-roughness, normal, occlusion and
-// emissive textures, each from its UV channel through its KHR_texture_transform; alpha modes;
-// double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput)
-// and lights.wgsl.
+// under the sun (shadowed: shadows.wgsl), the point and spot lights of the fragment's cluster
+// (lights.wgsl), an ambient term and the sky's image-based light; base colour, metallic-
+// roughness, normal, occlusion and emissive textures, each from its UV channel through its
+// KHR_texture_transform; alpha modes; double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput),
+// lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
 
@@ -213,7 +213,8 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
     let a = roughness * roughness;
     let a2 = a * a;
-    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, a2) * globals.light_color.rgb;
+    let sun = globals.light_color.rgb * sun_visibility(in.world_position, normalize(in.world_normal));
+    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, a2) * sun;
 
     // The point and spot lights of the fragment's cluster.
     if globals.light_count.x > 0u {

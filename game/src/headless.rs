@@ -22,7 +22,11 @@ const STATUS_EVERY: Duration = Duration::from_secs(5);
 pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let context = pollster::block_on(GpuContext::headless())?;
     tracing::info!(adapter = %context.adapter_description(), "rendering offscreen");
-    let mut gpu = Gpu::new(context, RendererConfig::new(OFFSCREEN_FORMAT), args.lose_device_after);
+    let mut gpu = Gpu::new(
+        context,
+        RendererConfig { shadows: !args.no_shadows, ..RendererConfig::new(OFFSCREEN_FORMAT) },
+        args.lose_device_after,
+    );
     let mut target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
     let mut demo = Demo::new(args, &mut gpu)?;
     let started = Instant::now();
@@ -70,6 +74,8 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
                 deferred = animation.deferred,
                 joints = animation.palette_matrices,
                 draw_calls = stats.draw_calls,
+                shadow_draw_calls = stats.shadow_draw_calls,
+                lights = stats.lights,
                 gpu_models = gpu.renderer.model_count(),
                 gpu_errors = gpu.context.uncaptured_errors(),
                 "status"

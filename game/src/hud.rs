@@ -198,6 +198,17 @@ fn developer(ui: &mut egui::Ui, demo: &Demo, input: &HudInput<'_>) {
         stats.palette_windows,
         stats.palette_bytes as f64 / 1024.0
     ));
+    ui.label(if stats.shadow_draw_calls > 0 {
+        format!("sun shadows: {} more draw calls (a depth pass; --no-shadows)", stats.shadow_draw_calls)
+    } else {
+        "no sun shadows (--no-shadows, or the sun is down)".to_owned()
+    });
+    ui.label(format!(
+        "{} point and spot lights shaded (of at most {}), {:.1} KiB of lights and clusters",
+        stats.lights,
+        props_render::MAX_LIGHTS,
+        stats.light_bytes as f64 / 1024.0
+    ));
     ui.label(format!("{} GPU models on {}", input.gpu_models, input.adapter));
 }
 

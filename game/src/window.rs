@@ -223,7 +223,11 @@ impl Running {
             config.usage |= wgpu::TextureUsages::COPY_SRC;
         }
         surface.configure(&context.device, &config);
-        let mut gpu = Gpu::new(context, RendererConfig::new(config.format), args.lose_device_after);
+        let mut gpu = Gpu::new(
+            context,
+            RendererConfig { shadows: !args.no_shadows, ..RendererConfig::new(config.format) },
+            args.lose_device_after,
+        );
         let screen: Box<dyn Screen> = match &args.preview {
             Some(file) => Box::new(Preview::new(file, args.clip.clone(), args.time, args.size, &mut gpu.renderer)),
             None => Box::new(Demo::new(args, &mut gpu)?),

@@ -7,6 +7,7 @@ mod morph;
 mod normal_maps;
 mod palette_paths;
 mod references;
+mod shadows;
 mod skinning;
 mod textures;
 mod tint;

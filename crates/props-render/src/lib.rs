@@ -27,6 +27,7 @@ mod pipelines;
 mod renderer;
 mod renderer_config;
 pub mod shaders;
+mod shadows;
 mod sky;
 mod still;
 mod texture;

@@ -124,6 +124,23 @@ impl Layouts {
                 },
                 count: None,
             },
+            // The sun's shadow map and its comparison sampler.
+            wgpu::BindGroupLayoutEntry {
+                binding: 7,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Depth,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 8,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                count: None,
+            },
         ];
         Self {
             frame: layout("frame", &frame_entries),
@@ -151,6 +168,8 @@ pub(crate) struct Pipelines {
     /// Instanced meshes, skinned (or in their bind pose, for `skinning: false`), one per
     /// [`PipelineKey`], in [`PipelineKey::ALL`]'s order.
     skinned: Vec<wgpu::RenderPipeline>,
+    /// Depth only, from the sun, both faces, biased: the shadow pass (`None` without shadows).
+    pub(crate) shadow: Option<wgpu::RenderPipeline>,
     /// Debug lines, drawn over everything.
     pub(crate) lines: wgpu::RenderPipeline,
 }
@@ -163,7 +182,7 @@ impl Pipelines {
         layouts: &Layouts,
         access: PaletteAccess,
         (color_format, sample_count): (wgpu::TextureFormat, u32),
-        (skinning, shading): (bool, Shading),
+        (skinning, shading, shadows): (bool, Shading, bool),
     ) -> Self {
         let factory = PipelineFactory { device, color_format, sample_count };
         let module = factory.module("skinned", &shaders::skinned(access));
@@ -192,7 +211,7 @@ impl Pipelines {
                     Stages {
                         module: &module,
                         vertex,
-                        fragment,
+                        fragment: Some(fragment),
                         constants: &[("ANIMATED_MATERIAL", f64::from(u8::from(key.animated)))],
                     },
                     &[&layouts.frame, &layouts.draw, &layouts.material],
@@ -201,12 +220,26 @@ impl Pipelines {
                 )
             })
             .collect();
+        let shadow = shadows.then(|| {
+            let stages = Stages { module: &module, vertex, fragment: None, constants: &[] };
+            let state = DrawState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                depth_compare: wgpu::CompareFunction::Less,
+                depth_write: true,
+                cull_mode: None,
+                blend: None,
+            };
+            let layouts = [&layouts.frame, &layouts.draw, &layouts.material];
+            let buffers = [Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)];
+            let shadow_factory = PipelineFactory { sample_count: 1, ..factory };
+            shadow_factory.create("shadow", stages, &layouts, &buffers, state)
+        });
         let lines = factory.create(
             "debug lines",
             Stages {
                 module: &factory.module("debug lines", &shaders::lines()),
                 vertex: "vs_main",
-                fragment: "fs_main",
+                fragment: Some("fs_main"),
                 constants: &[],
             },
             &[&layouts.globals],
@@ -220,7 +253,7 @@ impl Pipelines {
                 blend: None,
             },
         );
-        Self { skinned, lines }
+        Self { skinned, shadow, lines }
     }
 
     /// The skinned-mesh pipeline of `key`.
@@ -256,7 +289,8 @@ const LINE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout 
 struct Stages<'a> {
     module: &'a wgpu::ShaderModule,
     vertex: &'a str,
-    fragment: &'a str,
+    /// `None`: depth only.
+    fragment: Option<&'a str>,
     constants: &'a [(&'a str, f64)],
 }
 
@@ -287,6 +321,11 @@ impl PipelineFactory<'_> {
     ) -> wgpu::RenderPipeline {
         let compilation_options =
             wgpu::PipelineCompilationOptions { constants: stages.constants, ..Default::default() };
+        let targets = [Some(wgpu::ColorTargetState {
+            format: self.color_format,
+            blend: state.blend,
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
         let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
         let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(label),
@@ -314,18 +353,16 @@ impl PipelineFactory<'_> {
                 depth_write_enabled: Some(state.depth_write),
                 depth_compare: Some(state.depth_compare),
                 stencil: wgpu::StencilState::default(),
+                // No depth bias, even for the shadow map: its reader offsets along the normal
+                // and towards the sun instead (shaders/shadows.wgsl).
                 bias: wgpu::DepthBiasState::default(),
             }),
             multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
-            fragment: Some(wgpu::FragmentState {
+            fragment: stages.fragment.map(|entry| wgpu::FragmentState {
                 module: stages.module,
-                entry_point: Some(stages.fragment),
+                entry_point: Some(entry),
                 compilation_options,
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: self.color_format,
-                    blend: state.blend,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
+                targets: &targets,
             }),
             multiview_mask: None,
             cache: None,

@@ -5,7 +5,7 @@
 //! configuration in `renderer_config.rs`.
 
 use bytemuck::{Pod, Zeroable};
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 use props_anim::Model;
 
 use crate::admission::{self, GpuFootprint, ModelRefused};
@@ -20,9 +20,15 @@ use crate::palette_windows::{self, Run, Windows};
 use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, supports_4x};
 pub use crate::renderer_config::{FrameStats, RendererConfig};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
+use crate::shadows::{self, SHADOW_MAP_SIZE, ShadowMap};
 use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
+
+/// How far along its normal, and how much nearer the sun, a surface reads the shadow map,
+/// metres (against shadow acne).
+const SHADOW_NORMAL_OFFSET: f32 = 0.12;
+const SHADOW_DEPTH_OFFSET: f32 = 0.15;
 
 /// Per-frame uniform values, matching `shaders/globals.wgsl`.
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -37,6 +43,15 @@ struct Globals {
     clusters: [f32; 4],
     depth_row: [f32; 4],
     light_count: [u32; 4],
+    shadow_view_proj: [[f32; 4]; 4],
+    shadow: [f32; 4],
+}
+
+/// The group-0 bind groups of the main pass and the shadow pass.
+#[derive(Clone)]
+struct FrameGroups {
+    main: wgpu::BindGroup,
+    shadow: wgpu::BindGroup,
 }
 
 /// Depth and MSAA textures matching the current target size.
@@ -57,8 +72,12 @@ pub struct Renderer {
     max_window_matrices: u32,
     window_stride: u32,
     globals: wgpu::Buffer,
+    /// The globals of the shadow pass: the sun's view-projection in place of the camera's.
+    shadow_globals: wgpu::Buffer,
     frame_layout: wgpu::BindGroupLayout,
-    frame_group: Option<([u64; 3], wgpu::BindGroup)>,
+    /// The group-0 bind groups of the main pass and the shadow pass, and the generations of
+    /// the buffers they were made with.
+    frame_groups: Option<([u64; 3], FrameGroups)>,
     lines_group: wgpu::BindGroup,
     layouts: ModelLayouts,
     pipelines: Pipelines,
@@ -77,6 +96,10 @@ pub struct Renderer {
     samplers: Samplers,
     sky: SkyLight,
     lights: LightClusters,
+    shadows: ShadowMap,
+    /// This frame's sun view-projection for the shadow map and the metres of its depth
+    /// range, when the sun casts shadows.
+    shadow_view: Option<(Mat4, f32)>,
     attachments: Option<Attachments>,
     color_format: wgpu::TextureFormat,
 }
@@ -108,14 +131,17 @@ impl Renderer {
             &layouts,
             access,
             (config.color_format, sample_count),
-            (config.skinning, config.shading),
+            (config.skinning, config.shading, config.shadows),
         );
-        let globals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("globals"),
-            size: size_of::<Globals>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let globals_buffer = |label| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size_of::<Globals>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let (globals, shadow_globals) = (globals_buffer("globals"), globals_buffer("shadow globals"));
         let lines_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("lines globals"),
             layout: &layouts.globals,
@@ -148,8 +174,9 @@ impl Renderer {
             max_window_matrices,
             window_stride,
             globals,
+            shadow_globals,
             frame_layout,
-            frame_group: None,
+            frame_groups: None,
             lines_group,
             layouts,
             pipelines,
@@ -167,6 +194,8 @@ impl Renderer {
             samplers,
             sky: SkyLight::new(device, queue, &config.sky),
             lights: LightClusters::new(device),
+            shadows: ShadowMap::new(device, config.shadows),
+            shadow_view: None,
             attachments: None,
             color_format: config.color_format,
         }
@@ -263,7 +292,11 @@ impl Renderer {
         blend_order::order_runs(frame, &self.runs, &self.models, &mut self.blend_order);
         let mut draw_order = std::mem::take(&mut self.draw_order);
         self.ensure_attachments(size);
-        let frame_group = self.frame_group();
+        let groups = self.frame_groups();
+        if self.shadow_view.is_some() {
+            stats.shadow_draw_calls = self.draw_shadows(encoder, frame, &groups.shadow);
+        }
+        let frame_group = groups.main;
         let Some(attachments) = &self.attachments else { return stats };
         let [r, g, b, a] = frame.clear_color;
         let (view, resolve_target) = match &attachments.msaa {
@@ -324,6 +357,47 @@ impl Renderer {
         stats
     }
 
+    /// Draws the shadow map: every opaque draw of every run, depth only, from the sun (bound
+    /// by `shadow_group`'s globals). Returns the draw calls.
+    fn draw_shadows(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &Frame<'_>,
+        shadow_group: &wgpu::BindGroup,
+    ) -> u32 {
+        let Some(pipeline) = &self.pipelines.shadow else { return 0 };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("shadow map"),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.shadows.target,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
+        let mut calls = 0;
+        for (window, (batch, run)) in self.runs.iter().enumerate() {
+            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
+            self.bind_run(&mut pass, shadow_group, window, run, model);
+            for draw in &model.draws[..model.opaque] {
+                pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
+                pass.set_bind_group(2, &model.materials[draw.material], &[]);
+                pass.draw_indexed(
+                    draw.first_index..draw.first_index + draw.index_count,
+                    draw.base_vertex,
+                    run.instances.clone(),
+                );
+                calls += 1;
+            }
+        }
+        calls
+    }
+
     /// Binds run `window` (`run`, of `model`): its palette window, `model`'s buffers.
     fn bind_run(
         &self,
@@ -375,7 +449,9 @@ impl Renderer {
         let lights =
             self.lights.prepare((&self.device, &self.queue), frame.lights, (view_proj, frame.camera.eye), size);
         (stats.lights, stats.light_bytes) = (lights.count, lights.bytes);
-        let globals = Globals {
+        let sun_up = self.pipelines.shadow.is_some() && light.color.max_element() > 0.0;
+        self.shadow_view = if sun_up { shadows::fit(view_proj, frame.camera.eye, light.direction) } else { None };
+        let mut globals = Globals {
             view_proj: view_proj.to_cols_array_2d(),
             eye: frame.camera.eye.extend(1.0).to_array(),
             light_direction: light.direction.normalize_or_zero().extend(0.0).to_array(),
@@ -385,8 +461,19 @@ impl Renderer {
             clusters: lights.grid,
             depth_row: view_proj.row(3).to_array(),
             light_count: [lights.count, 0, 0, 0],
+            shadow_view_proj: self.shadow_view.map_or(Mat4::IDENTITY, |(m, _)| m).to_cols_array_2d(),
+            shadow: [
+                f32::from(u8::from(self.shadow_view.is_some())),
+                1.0 / SHADOW_MAP_SIZE as f32,
+                SHADOW_NORMAL_OFFSET,
+                self.shadow_view.map_or(0.0, |(_, depth)| SHADOW_DEPTH_OFFSET / depth),
+            ],
         };
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+        if let Some((sun_view, _)) = self.shadow_view {
+            globals.view_proj = sun_view.to_cols_array_2d();
+            self.queue.write_buffer(&self.shadow_globals, 0, bytemuck::bytes_of(&globals));
+        }
 
         // Plan: runs of instances, each within one palette window.
         let total = frame.palettes.len() as u64;
@@ -441,37 +528,52 @@ impl Renderer {
         stats
     }
 
-    /// The group-0 bind group (globals, palette, windows, sky, lights), rebuilt when a buffer was
-    /// reallocated or the binding size changed.
-    fn frame_group(&mut self) -> wgpu::BindGroup {
+    /// The group-0 bind groups (globals, palette, windows, sky, lights, shadow map) of the main
+    /// pass and of the shadow pass (its globals, and the stand-in for the map it draws),
+    /// rebuilt when a buffer was reallocated or the binding size changed.
+    fn frame_groups(&mut self) -> FrameGroups {
         let key = [self.palette.generation(), self.windows.generation(), self.lights.generation()];
-        if let Some((built, group)) = &self.frame_group
+        if let Some((built, groups)) = &self.frame_groups
             && *built == key
         {
-            return group.clone();
+            return groups.clone();
         }
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame"),
-            layout: &self.frame_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.globals.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: self.palette.binding() },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: self.windows.buffer(),
-                        offset: 0,
-                        size: wgpu::BufferSize::new(16),
-                    }),
-                },
-                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&self.sky.view) },
-                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&self.sky.sampler) },
-                wgpu::BindGroupEntry { binding: 5, resource: self.lights.lights().as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 6, resource: wgpu::BindingResource::TextureView(self.lights.view()) },
-            ],
-        });
-        self.frame_group = Some((key, group.clone()));
-        group
+        let group = |globals: &wgpu::Buffer, shadow_map: &wgpu::TextureView| {
+            self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("frame"),
+                layout: &self.frame_layout,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: self.palette.binding() },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: self.windows.buffer(),
+                            offset: 0,
+                            size: wgpu::BufferSize::new(16),
+                        }),
+                    },
+                    wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&self.sky.view) },
+                    wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&self.sky.sampler) },
+                    wgpu::BindGroupEntry { binding: 5, resource: self.lights.lights().as_entire_binding() },
+                    wgpu::BindGroupEntry {
+                        binding: 6,
+                        resource: wgpu::BindingResource::TextureView(self.lights.view()),
+                    },
+                    wgpu::BindGroupEntry { binding: 7, resource: wgpu::BindingResource::TextureView(shadow_map) },
+                    wgpu::BindGroupEntry {
+                        binding: 8,
+                        resource: wgpu::BindingResource::Sampler(&self.shadows.sampler),
+                    },
+                ],
+            })
+        };
+        let groups = FrameGroups {
+            main: group(&self.globals, &self.shadows.target),
+            shadow: group(&self.shadow_globals, &self.shadows.stand_in),
+        };
+        self.frame_groups = Some((key, groups.clone()));
+        groups
     }
 
     /// (Re)creates the depth and MSAA textures when the target size changes.

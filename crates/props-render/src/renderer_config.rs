@@ -26,6 +26,9 @@ pub struct RendererConfig {
     pub shading: Shading,
     /// The sky whose light [`props_frame::Light::sky`] adds.
     pub sky: Sky,
+    /// The sun casts shadows (the default): one shadow map fitted to the view, drawn by a
+    /// depth-only pass of every opaque draw.
+    pub shadows: bool,
 }
 
 impl RendererConfig {
@@ -41,6 +44,7 @@ impl RendererConfig {
             block_compression: true,
             shading: Shading::Pbr,
             sky: Sky::default(),
+            shadows: true,
         }
     }
 }
@@ -64,4 +68,6 @@ pub struct FrameStats {
     pub lights: u32,
     /// Light and light cluster bytes uploaded.
     pub light_bytes: u64,
+    /// Draw calls of the shadow pass (0 without shadows, or with the sun down).
+    pub shadow_draw_calls: u32,
 }

@@ -25,6 +25,7 @@ const TABLES_STORAGE: &str = include_str!("../../../shaders/vertex_tables_storag
 const TABLES_TEXTURE: &str = include_str!("../../../shaders/vertex_tables_texture.wgsl");
 const SKINNED: &str = include_str!("../../../shaders/skinned.wgsl");
 const LIGHTS: &str = include_str!("../../../shaders/lights.wgsl");
+const SHADOWS: &str = include_str!("../../../shaders/shadows.wgsl");
 const SHADING: &str = include_str!("../../../shaders/shading.wgsl");
 const LINES: &str = include_str!("../../../shaders/lines.wgsl");
 
@@ -36,7 +37,7 @@ pub fn skinned(access: PaletteAccess) -> String {
         PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    [GLOBALS, palette, tables, SKINNED, LIGHTS, SHADING].join("\n")
+    [GLOBALS, palette, tables, SKINNED, LIGHTS, SHADOWS, SHADING].join("\n")
 }
 
 /// The debug-line shader.

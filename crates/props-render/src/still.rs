@@ -67,7 +67,10 @@ impl StillRenderer {
     /// A renderer for stills of `size` pixels.
     #[must_use]
     pub fn new(gpu: &GpuContext, size: (u32, u32)) -> Self {
-        let renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, RendererConfig::new(OFFSCREEN_FORMAT));
+        // No shadows: a still shows one model as the references draw it (three.js without a
+        // shadow map).
+        let config = RendererConfig { shadows: false, ..RendererConfig::new(OFFSCREEN_FORMAT) };
+        let renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
         Self { renderer, target: OffscreenTarget::new(&gpu.device, size.0, size.1) }
     }
 

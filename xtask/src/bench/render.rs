@@ -9,7 +9,9 @@
 //! skinned and shaded with glTF's material model (the renderer's) against the Lambert
 //! shading it replaced (`Shading::Lambert`: base colour only), at 1k and 10k instances and
 //! at the city's visible count (`cargo xtask bench scene --workload city`: about 48,800
-//! props in view). Then light rows: the skinned model under 0, 100 and 1,000 point and spot
+//! props in view). Rows other than the shadow rows draw no shadows. Then shadow rows: the
+//! sun's shadow map on against off, at the default town's and the city's counts. Then light
+//! rows: the skinned model under 0, 100 and 1,000 point and spot
 //! lights scattered over its grid (clustered: a pixel pays for the lights near it; at most
 //! `props_render::MAX_LIGHTS` are shaded), at the default town's and the city's counts.
 
@@ -91,8 +93,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for (name, model, counts) in &workloads {
         for &count in counts {
             let frame = frame_of(model, count);
-            let skinned = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr), args.frames)?;
-            let unskinned = measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Pbr), args.frames)?;
+            let skinned =
+                measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
+            let unskinned =
+                measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Pbr, false), args.frames)?;
             rows.push((name.clone(), count, skinned, unskinned));
         }
     }
@@ -100,16 +104,25 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let (name, model, _) = &workloads[0];
     for &count in &args.shading_counts {
         let frame = frame_of(model, count);
-        let pbr = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr), args.frames)?;
-        let lambert = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Lambert), args.frames)?;
+        let pbr = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
+        let lambert =
+            measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Lambert, false), args.frames)?;
         shading_rows.push((name.clone(), count, pbr, lambert));
+    }
+    let mut shadow_rows = Vec::new();
+    for &count in &args.light_instances {
+        let frame = frame_of(model, count);
+        let off = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
+        let on = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, true), args.frames)?;
+        shadow_rows.push((name.clone(), count, off, on));
     }
     let mut light_rows = Vec::new();
     for &count in &args.light_instances {
         let frame = frame_of(model, count);
         for &lights in &args.light_counts {
             let lights = scattered_lights(count, lights);
-            let lit = measure(&gpu, &target, (model, &frame, count, &lights), (true, Shading::Pbr), args.frames)?;
+            let lit =
+                measure(&gpu, &target, (model, &frame, count, &lights), (true, Shading::Pbr, false), args.frames)?;
             light_rows.push((name.clone(), count, lights.len(), lit));
         }
     }
@@ -143,9 +156,19 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                 })
             })
             .collect();
+        let shadows: Vec<_> = shadow_rows
+            .iter()
+            .map(|(model, n, off, on)| {
+                serde_json::json!({
+                    "model": model, "instances": n, "off_encode_ms": off.encode_ms, "off_gpu_ms": off.gpu_ms,
+                    "on_encode_ms": on.encode_ms, "on_gpu_ms": on.gpu_ms, "shadow_draw_calls": on.stats.shadow_draw_calls,
+                    "gpu_ratio": on.gpu_ms / off.gpu_ms,
+                })
+            })
+            .collect();
         let json = serde_json::json!({
             "adapter": adapter, "width": args.width, "height": args.height, "rows": rows, "shading": shading,
-            "lights": lights,
+            "shadows": shadows, "lights": lights,
         });
         println!("{json}");
         return Ok(());
@@ -191,6 +214,22 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             l.encode_ms,
             l.gpu_ms,
             p.gpu_ms / l.gpu_ms
+        );
+    }
+    println!("shadows: the sun's shadow map on against off (gpu ratio: on over off)");
+    println!(
+        "{:<10} {:>9} {:>10} {:>10} {:>10} {:>10} {:>12} {:>8}",
+        "model", "instances", "off enc", "off gpu", "on enc", "on gpu", "shadow draws", "ratio"
+    );
+    for (model, count, off, on) in &shadow_rows {
+        println!(
+            "{model:<10} {count:>9} {:>10.3} {:>10.2} {:>10.3} {:>10.2} {:>12} {:>8.2}",
+            off.encode_ms,
+            off.gpu_ms,
+            on.encode_ms,
+            on.gpu_ms,
+            on.stats.shadow_draw_calls,
+            on.gpu_ms / off.gpu_ms
         );
     }
     println!("lights: point and spot lights over the grid (gpu ratio: over the same instances without lights)");
@@ -254,15 +293,16 @@ fn frame_of(model: &Model, count: u32) -> FrameData {
 }
 
 /// Median encode and GPU times of `frames` frames (after warm-up) of `count` instances of
-/// `model` (`frame_data`) under `lights`, skinned or not, shaded as `shading` says.
+/// `model` (`frame_data`) under `lights`, skinned or not, shaded as `shading` says, with the
+/// sun's shadows or without.
 fn measure(
     gpu: &GpuContext,
     target: &OffscreenTarget,
     (model, frame_data, count, lights): (&Model, &FrameData, u32, &[PlacedLight]),
-    (skinning, shading): (bool, Shading),
+    (skinning, shading, shadows): (bool, Shading, bool),
     frames: u32,
 ) -> Result<Measured> {
-    let config = RendererConfig { skinning, shading, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
+    let config = RendererConfig { skinning, shading, shadows, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
     renderer.set_model(ModelId(0), model).context("uploading the model")?;
     let side = (count as f32).sqrt().ceil() * 25.0;
