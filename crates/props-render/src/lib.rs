@@ -15,6 +15,7 @@ mod blend_order;
 mod context;
 pub mod conventions;
 mod debug_lines;
+mod globals;
 mod gpu_model;
 mod growable_buffer;
 mod influence_heat;

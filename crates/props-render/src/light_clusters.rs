@@ -34,6 +34,8 @@ const SLICE_FAR: f32 = 1000.0;
 /// The irradiance under which a light without a range is taken to light nothing: its range
 /// is where its inverse-square falloff reaches this.
 const IRRADIANCE_CUTOFF: f32 = 0.004;
+/// The farthest any light reaches, metres.
+const MAX_REACH: f32 = 5000.0;
 /// The light distance when no more lights than [`MAX_LIGHTS`] are in view, metres.
 const ALL_LIGHTS_DISTANCE: f32 = 1.0e5;
 /// Fraction of the light distance over which lights fade out.
@@ -203,11 +205,15 @@ impl LightPicker {
         let planes = frustum_planes(view_projection);
         for (index, light) in lights.iter().enumerate() {
             let brightest = light.color.max_element();
-            if !(brightest > 0.0 && light.position.is_finite()) {
+            // A light of no, or of no finite, brightness or place lights nothing.
+            if !(brightest > 0.0 && light.color.is_finite() && light.position.is_finite()) {
                 continue;
             }
-            let fading = (brightest / IRRADIANCE_CUTOFF).sqrt();
+            let fading = (brightest / IRRADIANCE_CUTOFF).sqrt().min(MAX_REACH);
             let reach = light.range.map_or(fading, |r| r.min(fading));
+            if reach.is_nan() || reach <= 0.0 {
+                continue;
+            }
             let p = light.position.extend(1.0);
             if planes.iter().all(|plane| plane.dot(p) >= -reach) {
                 let distance = (light.position - eye).length();
@@ -474,6 +480,25 @@ mod tests {
             assert!(frames < 500, "the lamps never came up");
         }
         assert!(frames > 3, "came up in {frames} frames");
+    }
+
+    /// Lights of no finite brightness, place or reach (a file's or a clip's bad values) light
+    /// nothing, and a huge one is bounded.
+    #[test]
+    fn bad_lights_light_nothing() {
+        let vp = camera();
+        let bad = [
+            PlacedLight { color: Vec3::NAN, ..lamp(10.0) },
+            PlacedLight { color: Vec3::splat(f32::INFINITY), ..lamp(10.0) },
+            PlacedLight { position: Vec3::new(f32::NAN, 0.0, 0.0), ..lamp(10.0) },
+            PlacedLight { range: Some(-3.0), ..lamp(10.0) },
+            PlacedLight { color: Vec3::ZERO, ..lamp(10.0) },
+        ];
+        let mut picker = LightPicker::default();
+        assert_eq!(picker.pick(&bad, vp, Vec3::new(0.0, 20.0, 60.0)), 0);
+        let huge = PlacedLight { color: Vec3::splat(1e30), range: None, ..lamp(10.0) };
+        assert_eq!(picker.pick(&[huge], vp, Vec3::new(0.0, 20.0, 60.0)), 1);
+        assert!(picker.gpu[0].position_range[3] <= MAX_REACH);
     }
 
     /// Headers and lists agree with the spans: every light is listed in exactly the clusters

@@ -4,13 +4,13 @@
 //! `palette_store.rs`, materials in `materials.rs`, the sky's light in `sky.rs`, the
 //! configuration in `renderer_config.rs`.
 
-use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 use props_anim::Model;
 
 use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
+use crate::globals::Globals;
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
 use crate::light_clusters::LightClusters;
@@ -20,32 +20,10 @@ use crate::palette_windows::{self, Run, Windows};
 use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, supports_4x};
 pub use crate::renderer_config::{FrameStats, RendererConfig};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
-use crate::shadows::{self, SHADOW_MAP_SIZE, ShadowMap};
+use crate::shadows::{self, ShadowMap};
 use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
-
-/// How far along its normal, and how much nearer the sun, a surface reads the shadow map,
-/// metres (against shadow acne).
-const SHADOW_NORMAL_OFFSET: f32 = 0.12;
-const SHADOW_DEPTH_OFFSET: f32 = 0.15;
-
-/// Per-frame uniform values, matching `shaders/globals.wgsl`.
-#[derive(Clone, Copy, Pod, Zeroable)]
-#[repr(C)]
-struct Globals {
-    view_proj: [[f32; 4]; 4],
-    eye: [f32; 4],
-    light_direction: [f32; 4],
-    light_color: [f32; 4],
-    ambient: [f32; 4],
-    sky_sh: [[f32; 4]; 9],
-    clusters: [f32; 4],
-    depth_row: [f32; 4],
-    light_count: [u32; 4],
-    shadow_view_proj: [[f32; 4]; 4],
-    shadow: [f32; 4],
-}
 
 /// The group-0 bind groups of the main pass and the shadow pass.
 #[derive(Clone)]
@@ -451,24 +429,7 @@ impl Renderer {
         (stats.lights, stats.light_bytes) = (lights.count, lights.bytes);
         let sun_up = self.pipelines.shadow.is_some() && light.color.max_element() > 0.0;
         self.shadow_view = if sun_up { shadows::fit(view_proj, frame.camera.eye, light.direction) } else { None };
-        let mut globals = Globals {
-            view_proj: view_proj.to_cols_array_2d(),
-            eye: frame.camera.eye.extend(1.0).to_array(),
-            light_direction: light.direction.normalize_or_zero().extend(0.0).to_array(),
-            light_color: light.color.extend(1.0).to_array(),
-            ambient: light.ambient.extend(light.sky).to_array(),
-            sky_sh: self.sky.harmonics,
-            clusters: lights.grid,
-            depth_row: view_proj.row(3).to_array(),
-            light_count: [lights.count, 0, 0, 0],
-            shadow_view_proj: self.shadow_view.map_or(Mat4::IDENTITY, |(m, _)| m).to_cols_array_2d(),
-            shadow: [
-                f32::from(u8::from(self.shadow_view.is_some())),
-                1.0 / SHADOW_MAP_SIZE as f32,
-                SHADOW_NORMAL_OFFSET,
-                self.shadow_view.map_or(0.0, |(_, depth)| SHADOW_DEPTH_OFFSET / depth),
-            ],
-        };
+        let mut globals = Globals::new(frame, self.sky.harmonics, &lights, self.shadow_view);
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
         if let Some((sun_view, _)) = self.shadow_view {
             globals.view_proj = sun_view.to_cols_array_2d();

@@ -1,0 +1,63 @@
+//! The per-frame uniform every pipeline reads (`shaders/globals.wgsl`): the camera, the sun
+//! and sky, the light clusters' grid and the sun's shadow map.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Mat4;
+use props_frame::Frame;
+
+use crate::light_clusters::LightFrame;
+use crate::shadows::SHADOW_MAP_SIZE;
+
+/// How far along its normal, and how much nearer the sun, a surface reads the shadow map,
+/// metres (against shadow acne).
+const SHADOW_NORMAL_OFFSET: f32 = 0.12;
+const SHADOW_DEPTH_OFFSET: f32 = 0.15;
+
+/// Per-frame uniform values, matching `shaders/globals.wgsl`.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+pub(crate) struct Globals {
+    /// The camera's view-projection (the sun's in the shadow pass).
+    pub(crate) view_proj: [[f32; 4]; 4],
+    eye: [f32; 4],
+    light_direction: [f32; 4],
+    light_color: [f32; 4],
+    ambient: [f32; 4],
+    sky_sh: [[f32; 4]; 9],
+    clusters: [f32; 4],
+    depth_row: [f32; 4],
+    light_count: [u32; 4],
+    shadow_view_proj: [[f32; 4]; 4],
+    shadow: [f32; 4],
+}
+
+impl Globals {
+    /// The globals of `frame` under a sky of harmonics `sky_sh`, with its `lights` and the
+    /// sun's shadow view-projection and depth range `shadow_view` (`None`: no shadows).
+    pub(crate) fn new(
+        frame: &Frame<'_>,
+        sky_sh: [[f32; 4]; 9],
+        lights: &LightFrame,
+        shadow_view: Option<(Mat4, f32)>,
+    ) -> Self {
+        let (light, view_proj) = (frame.light, frame.camera.view_projection);
+        Self {
+            view_proj: view_proj.to_cols_array_2d(),
+            eye: frame.camera.eye.extend(1.0).to_array(),
+            light_direction: light.direction.normalize_or_zero().extend(0.0).to_array(),
+            light_color: light.color.extend(1.0).to_array(),
+            ambient: light.ambient.extend(light.sky).to_array(),
+            sky_sh,
+            clusters: lights.grid,
+            depth_row: view_proj.row(3).to_array(),
+            light_count: [lights.count, 0, 0, 0],
+            shadow_view_proj: shadow_view.map_or(Mat4::IDENTITY, |(m, _)| m).to_cols_array_2d(),
+            shadow: [
+                f32::from(u8::from(shadow_view.is_some())),
+                1.0 / SHADOW_MAP_SIZE as f32,
+                SHADOW_NORMAL_OFFSET,
+                shadow_view.map_or(0.0, |(_, depth)| SHADOW_DEPTH_OFFSET / depth),
+            ],
+        }
+    }
+}
