@@ -143,6 +143,10 @@ pub struct Frame<'a> {
     pub lights: &'a [PlacedLight],
 }
 
+/// How far from the eye point and spot lights are shaded, metres: they fade out before it
+/// (the renderer), so a scene need not list the lights of props farther away.
+pub const LIGHT_DISTANCE: f32 = 400.0;
+
 /// Sky blue, linear.
 pub const SKY: [f64; 4] = [0.36, 0.55, 0.85, 1.0];
 

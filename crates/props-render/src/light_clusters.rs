@@ -9,9 +9,9 @@
 //! view.
 //!
 //! At most [`MAX_LIGHTS`] lights are shaded in a frame: the nearest the eye win. Lights fade
-//! out towards a light distance, the distance of the nearest light past the limit, which
-//! eases towards its new value frame after frame, so a light crossing the limit dims and
-//! none pops.
+//! out towards a light distance, the distance of the nearest light past the limit (at most
+//! `props_frame::LIGHT_DISTANCE`), which eases towards its new value frame after frame, so a
+//! light crossing the limit dims and none pops.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
@@ -36,8 +36,9 @@ const SLICE_FAR: f32 = 1000.0;
 const IRRADIANCE_CUTOFF: f32 = 0.004;
 /// The farthest any light reaches, metres.
 const MAX_REACH: f32 = 5000.0;
-/// The light distance when no more lights than [`MAX_LIGHTS`] are in view, metres.
-const ALL_LIGHTS_DISTANCE: f32 = 1.0e5;
+/// The light distance when no more lights than [`MAX_LIGHTS`] are in view, metres: lights fade
+/// out before it, so scenes need not list lights past it.
+const ALL_LIGHTS_DISTANCE: f32 = props_frame::LIGHT_DISTANCE;
 /// Fraction of the light distance over which lights fade out.
 const FADE_BAND: f32 = 0.25;
 /// How far the light distance moves towards its new value in a frame, as a factor: quickly in
@@ -231,7 +232,7 @@ impl LightPicker {
             Some(d) => target.clamp(d * EASE_IN, d * EASE_OUT),
             None => target,
         };
-        self.distance = (distance < ALL_LIGHTS_DISTANCE * 0.5).then_some(distance);
+        self.distance = (distance < ALL_LIGHTS_DISTANCE).then_some(distance);
         self.candidates.retain(|c| c.distance < distance);
         if self.candidates.len() > MAX_LIGHTS {
             self.candidates.select_nth_unstable_by(MAX_LIGHTS, by_distance);

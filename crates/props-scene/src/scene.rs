@@ -293,6 +293,11 @@ impl Scene {
         }
     }
 
+    /// Where the camera's eye is, if there is a camera.
+    pub(crate) fn camera_eye(&self) -> Option<Vec3> {
+        self.camera.map(|c| c.eye)
+    }
+
     /// Sets the camera of the next frames: what is outside its view is not posed or drawn,
     /// and far props are posed less often ([`SceneConfig::lod`]). `None` (the default): every
     /// prop is posed every frame.

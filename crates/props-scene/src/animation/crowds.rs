@@ -221,14 +221,20 @@ impl PropCrowd {
     }
 
     /// Appends the lit lights of the instances the last posing saw, from their palettes in
-    /// `palettes` (the frame's), to `out`.
-    pub(crate) fn lights_into(&self, palettes: &[JointMatrix], out: &mut Vec<PlacedLight>) {
+    /// `palettes` (the frame's), to `out`; with an `eye`, only those of instances within
+    /// [`props_frame::LIGHT_DISTANCE`] of it (and their culling radius).
+    pub(crate) fn lights_into(&self, palettes: &[JointMatrix], eye: Option<glam::Vec3>, out: &mut Vec<PlacedLight>) {
         let model = &self.model.prop.model;
         if !model.has_placed_lights() {
             return;
         }
         let len = model.palette_len();
+        let reach = props_frame::LIGHT_DISTANCE + self.radius;
         for (i, base) in self.crowd.visible_in(0..self.visible_len()) {
+            let [x, y, z] = self.placements[i].rows.map(|row| row[3]);
+            if eye.is_some_and(|eye| eye.distance_squared(glam::Vec3::new(x, y, z)) > reach * reach) {
+                continue;
+            }
             let Some(palette) = palettes.get(base as usize..base as usize + len) else { continue };
             out.extend(model.placed_lights(palette, &self.placements[i]));
         }

@@ -49,7 +49,8 @@ impl Scene {
     /// game's own kinds', in registration order) its visible instances, each with the offset
     /// of its palette, closed as one batch of that model's `ModelId`. Nothing else should be
     /// left pushed without its `end_batch`. With worker threads, written in parts at once.
-    /// The lit point and spot lights of the visible props are appended to the frame's lights.
+    /// The lit point and spot lights of the visible props within `props_frame::LIGHT_DISTANCE`
+    /// of the camera are appended to the frame's lights.
     /// Allocation-free once the frame's buffers have grown.
     pub fn extract(&self, frame: &mut FrameData) {
         let total: usize = self.each_crowd().map(PropCrowd::visible_len).sum();
@@ -75,7 +76,7 @@ impl Scene {
         }
         for crowd in self.each_crowd() {
             frame.add_batch(crowd.model_id(), crowd.visible_len());
-            crowd.lights_into(&frame.palettes, &mut frame.lights);
+            crowd.lights_into(&frame.palettes, self.camera_eye(), &mut frame.lights);
         }
     }
 
