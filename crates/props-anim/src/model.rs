@@ -192,7 +192,8 @@ impl Model {
         }
         let visibility = Visibility::new(&rig, instances.iter().map(|i| i.node));
         let node_slot = palette_offsets.last().copied().unwrap_or(0) as usize;
-        let light_placements = LightPlacements::new(&rig, (&instances, node_slot), &lights, &light_instances);
+        let instance_nodes: Vec<NodeId> = instances.iter().map(|i| i.node).collect();
+        let light_placements = LightPlacements::new(&rig, (&instance_nodes, node_slot), &lights, &light_instances);
         Ok(Self {
             rig,
             skins,

@@ -10,7 +10,7 @@
 use glam::{Affine3A, Vec3};
 
 use crate::light::{Light, LightInstance, LightKind};
-use crate::model::MeshInstance;
+use crate::node_id::NodeId;
 use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
 use crate::property::{LightField, Properties, PropertyTarget};
 use crate::rig::Rig;
@@ -64,11 +64,11 @@ pub(crate) struct LightPlacements {
 }
 
 impl LightPlacements {
-    /// The placements of `light_instances` on `rig`, whose mesh instances are `instances`,
-    /// their node matrices in the palette from `node_slot` on.
+    /// The placements of `light_instances` on `rig`, whose mesh instances are on
+    /// `instance_nodes`, their node matrices in the palette from `node_slot` on.
     pub(crate) fn new(
         rig: &Rig,
-        (instances, node_slot): (&[MeshInstance], usize),
+        (instance_nodes, node_slot): (&[NodeId], usize),
         lights: &[Light],
         light_instances: &[LightInstance],
     ) -> Self {
@@ -86,14 +86,14 @@ impl LightPlacements {
                 let mut at = Some(placed.node);
                 let anchor = loop {
                     let Some(node) = at else { break None };
-                    if let Some(i) = instances.iter().position(|mi| mi.node == node) {
+                    if let Some(i) = instance_nodes.iter().position(|&n| n == node) {
                         break Some(i);
                     }
                     at = rig.parent(node);
                 };
                 let light_world = rest_world[placed.node.index()];
                 let offset = match anchor {
-                    Some(i) => rest_world[instances[i].node.index()].inverse() * light_world,
+                    Some(i) => rest_world[instance_nodes[i].index()].inverse() * light_world,
                     None => light_world,
                 };
                 let offset = (offset.translation.into(), offset.transform_vector3(Vec3::NEG_Z));

@@ -25,6 +25,14 @@ use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
 
+/// Draws `draw` of `model` for `run`'s instances with the pipeline bound: its draw uniform,
+/// its material, its indices.
+fn draw_item(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, draw: &DrawItem, run: &Run) {
+    pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
+    pass.set_bind_group(2, &model.materials[draw.material], &[]);
+    pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, draw.base_vertex, run.instances.clone());
+}
+
 /// The group-0 bind groups of the main pass and the shadow pass.
 #[derive(Clone)]
 struct FrameGroups {
@@ -363,13 +371,7 @@ impl Renderer {
             let Some(model) = self.model(frame.batches[*batch].model) else { continue };
             self.bind_run(&mut pass, shadow_group, window, run, model);
             for draw in &model.draws[..model.opaque] {
-                pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
-                pass.set_bind_group(2, &model.materials[draw.material], &[]);
-                pass.draw_indexed(
-                    draw.first_index..draw.first_index + draw.index_count,
-                    draw.base_vertex,
-                    run.instances.clone(),
-                );
+                draw_item(&mut pass, model, draw, run);
                 calls += 1;
             }
         }
@@ -410,13 +412,7 @@ impl Renderer {
             pass.set_pipeline(self.pipelines.skinned(draw.key));
             *bound = Some(draw.key);
         }
-        pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
-        pass.set_bind_group(2, &model.materials[draw.material], &[]);
-        pass.draw_indexed(
-            draw.first_index..draw.first_index + draw.index_count,
-            draw.base_vertex,
-            run.instances.clone(),
-        );
+        draw_item(pass, model, draw, run);
     }
 
     /// Writes globals, lights, palettes, instances, palette windows and lines for a target of
