@@ -63,3 +63,87 @@ fn a_box_shades_the_ground_behind_it_from_the_sun() {
     let (open_on, open_off) = (luminance_at(&shadowed, vp, in_the_open), luminance_at(&lit, vp, in_the_open));
     assert!((open_on - open_off).abs() < 0.01, "the open ground: {open_on} with shadows, {open_off} without");
 }
+
+/// A walking fox's shadow follows its pose: where the CPU-skinned fox of one moment casts its
+/// shadow on the ground (its vertices projected along the sun) and the fox of another moment
+/// casts none, the ground is dark in the first frame and lit in the second. The shadow pass
+/// skins through the same palettes as the main pass.
+#[test]
+fn a_skinned_prop_casts_its_posed_shadow() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let ground = scene::load("tests/models/lights/punctual_lights.gltf");
+    let fox = scene::load("assets/Fox.glb");
+    let walk = fox.find_clip("Walk").expect("the fox walks");
+    // The ground four times as large (24 m; its boxes 4 m high, their shadows falling away from
+    // the fox); the fox 6 m long (its legs wider than the map's texels, about 25 cm: the map
+    // covers the view out to 260 m) at (8, 0, 12), seen from above; the sun in the +x, so its
+    // shadow falls to the -x side of it, in view.
+    let mut rest = Vec::new();
+    props_anim::skinning::model_positions(&fox, &scene::palette(&fox, &scene::pose_at(&fox, None, 0.0)), &mut rest);
+    let (min, max) =
+        rest.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
+    let scale = 6.0 / (max - min).max_element();
+    let place = Affine3A::from_scale_rotation_translation(
+        Vec3::splat(scale),
+        glam::Quat::IDENTITY,
+        Vec3::new(8.0, -min.y * scale, 12.0),
+    );
+    let ground_place = Affine3A::from_scale(Vec3::splat(4.0));
+    let sun = Vec3::new(1.0, 1.0, 0.0).normalize();
+    let camera = scene::camera(Vec3::new(5.0, 28.0, 12.01), Vec3::new(5.0, 0.0, 12.0));
+    let light = Light { direction: sun, color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    // The fox's shadow on the ground at `time`: its world vertices and their projections.
+    let posed = |time: f32| {
+        let palette = scene::palette(&fox, &scene::pose_at(&fox, Some(walk), time));
+        let mut positions = Vec::new();
+        props_anim::skinning::model_positions(&fox, &palette, &mut positions);
+        let world: Vec<Vec3> = positions.iter().map(|p| place.transform_point3(*p)).collect();
+        let shadow: Vec<Vec3> = world.iter().map(|p| *p - sun * (p.y / sun.y)).collect();
+        (palette, world, shadow)
+    };
+    let duration = fox.clips()[walk].duration();
+    let (a, b) = (posed(0.0), posed(duration * 0.5));
+    let near = |points: &[Vec3], q: Vec3, within: f32| points.iter().any(|p| (p.x - q.x).hypot(p.z - q.z) < within);
+    // A ground point the first pose's shadow covers (the projection of one of its vertices,
+    // with many around it) that the second pose's shadow and both foxes seen from above stay
+    // clear of.
+    let probe =
+        a.2.iter()
+            .copied()
+            .find(|&q| {
+                a.2.iter().filter(|p| (p.x - q.x).hypot(p.z - q.z) < 0.25).count() > 20
+                    && !near(&b.2, q, 0.6)
+                    && !near(&a.1, q, 0.6)
+                    && !near(&b.1, q, 0.6)
+            })
+            .expect("the two poses' shadows differ somewhere in the open");
+    let draw = |palette: &[props_anim::JointMatrix], shadows: bool| {
+        let mut renderer = scene::renderer(&gpu, |c| c.shadows = shadows);
+        renderer.set_model(ModelId(0), &ground).expect("the ground uploads");
+        renderer.set_model(ModelId(1), &fox).expect("the fox uploads");
+        let ground_palette = scene::palette(&ground, &scene::pose_at(&ground, None, 0.0));
+        let palettes: Vec<_> = ground_palette.iter().chain(palette).copied().collect();
+        let instances = [InstanceData::new(&ground_place, 0), InstanceData::new(&place, ground_palette.len() as u32)];
+        let batches =
+            [ModelBatch { model: ModelId(0), instances: 0..1 }, ModelBatch { model: ModelId(1), instances: 1..2 }];
+        let frame = Frame {
+            camera,
+            light,
+            clear_color: SKY,
+            palettes: &palettes,
+            instances: &instances,
+            batches: &batches,
+            lines: &[],
+            lights: &[],
+        };
+        scene::render_frame(&gpu, &mut renderer, &frame).0
+    };
+    let vp = camera.view_projection;
+    let probe = Vec3::new(probe.x, 0.0, probe.z);
+    let light_at = |palette: &[props_anim::JointMatrix]| {
+        (luminance_at(&draw(palette, true), vp, probe), luminance_at(&draw(palette, false), vp, probe))
+    };
+    let ((a_on, a_off), (b_on, b_off)) = (light_at(&a.0), light_at(&b.0));
+    assert!(a_on < 0.7 * a_off, "the first pose shades {probe}: {a_on} with shadows, {a_off} without");
+    assert!((b_on - b_off).abs() < 0.02, "the second pose leaves {probe} lit: {b_on} with shadows, {b_off} without");
+}
