@@ -246,6 +246,17 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     return vec4<f32>(color, alpha);
 }
 
+// The shadow pass's alpha test: an alpha-masked material casts no shadow where its mask cuts
+// it out (opaque ones draw no fragment stage at all).
+@fragment
+fn fs_shadow_mask(in: VertexOutput) {
+    let texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+    let alpha = field_value(F_BASE_COLOR, 3u, material.base_color.a, in) * in.color.a * texel.a;
+    if alpha < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
+        discard;
+    }
+}
+
 // The shading before the material model, for `cargo xtask bench render`'s baseline: the base
 // colour under Lambert's law, both faces lit alike.
 @fragment

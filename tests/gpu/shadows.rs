@@ -1,6 +1,7 @@
 //! Sun shadows: the ground where a box stands between it and the sun goes dark, the ground
-//! in the open stays as it was, and `shadows: false` draws no shadow (a ground point's
-//! light checked against the scene's geometry, not against this renderer's own output).
+//! in the open stays as it was, an alpha-masked box cut out casts none, a walking fox's
+//! shadow follows its pose, and `shadows: false` draws no shadow (a ground point's light
+//! checked against the scene's geometry, not against this renderer's own output).
 
 use glam::{Affine3A, Vec3};
 use props_render::{Frame, InstanceData, Light, ModelBatch, ModelId, SKY};
@@ -22,18 +23,34 @@ fn luminance_at(image: &image::RgbaImage, view_projection: glam::Mat4, p: Vec3) 
     sum / 25.0
 }
 
-#[test]
-fn a_box_shades_the_ground_behind_it_from_the_sun() {
-    let Some(gpu) = props_tests::gpu::context() else { return };
-    // A ground, a 1 m white box over x -2..-1, z -1.5..-0.5, and a gold box (its lights unused).
-    let model = scene::load("tests/models/lights/punctual_lights.gltf");
+/// The lit scene of `tests/models/lights` (a ground, a 1 m white box over x -2..-1,
+/// z -1.5..-0.5, and a gold box; its lights unused), with the white box's material changed by
+/// `edit` (its JSON).
+fn box_scene(edit: impl FnOnce(&mut serde_json::Value)) -> props_anim::Model {
+    let path = scene::data("models/lights/punctual_lights.gltf");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("the scene")).expect("JSON");
+    edit(&mut json["materials"][1]);
+    let dir = std::env::temp_dir().join(format!("props-shadows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("scene.gltf");
+    std::fs::write(&file, json.to_string()).expect("written");
+    let model = props_gltf::import_file(&file, &props_gltf::Limits::default()).expect("imports").model;
+    let _ = std::fs::remove_dir_all(&dir);
+    model
+}
+
+/// How bright the ground is, with shadows and without, where the white box stands between it
+/// and the sun, and in the open, with the white box's material edited by `edit`.
+fn ground_behind_the_box(gpu: &props_render::GpuContext, edit: impl FnOnce(&mut serde_json::Value)) -> [f32; 4] {
+    let model = box_scene(edit);
     let palette = scene::palette(&model, &scene::pose_at(&model, None, 0.0));
     let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5), Vec3::new(0.0, 0.3, 0.0));
     // The sun behind the boxes: their shadows fall towards the camera.
     let sun = Vec3::new(0.3, 1.0, -0.8);
     let light = Light { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
     let draw = |shadows: bool| {
-        let mut renderer = scene::renderer(&gpu, |c| c.shadows = shadows);
+        let mut renderer = scene::renderer(gpu, |c| c.shadows = shadows);
         renderer.set_model(ModelId(0), &model).expect("the model uploads");
         let frame = Frame {
             camera,
@@ -45,7 +62,7 @@ fn a_box_shades_the_ground_behind_it_from_the_sun() {
             lines: &[],
             lights: &[],
         };
-        scene::render_frame(&gpu, &mut renderer, &frame)
+        scene::render_frame(gpu, &mut renderer, &frame)
     };
     let ((lit, off_stats), (shadowed, on_stats)) = (draw(false), draw(true));
     assert_eq!(off_stats.shadow_draw_calls, 0);
@@ -58,10 +75,42 @@ fn a_box_shades_the_ground_behind_it_from_the_sun() {
     assert!((-2.0..-1.0).contains(&through.x) && (-1.5..-0.5).contains(&through.z), "{through}");
     let in_the_open = Vec3::new(2.5, 0.0, 2.5);
     let vp = camera.view_projection;
-    let (shaded, unshaded) = (luminance_at(&shadowed, vp, in_shadow), luminance_at(&lit, vp, in_shadow));
+    [
+        luminance_at(&shadowed, vp, in_shadow),
+        luminance_at(&lit, vp, in_shadow),
+        luminance_at(&shadowed, vp, in_the_open),
+        luminance_at(&lit, vp, in_the_open),
+    ]
+}
+
+#[test]
+fn a_box_shades_the_ground_behind_it_from_the_sun() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let [shaded, unshaded, open_on, open_off] = ground_behind_the_box(&gpu, |_| {});
     assert!(shaded < 0.6 * unshaded, "the shadowed ground: {shaded} with shadows, {unshaded} without");
-    let (open_on, open_off) = (luminance_at(&shadowed, vp, in_the_open), luminance_at(&lit, vp, in_the_open));
     assert!((open_on - open_off).abs() < 0.01, "the open ground: {open_on} with shadows, {open_off} without");
+}
+
+/// An alpha-masked material casts its shadow only where its mask keeps it: the white box
+/// masked at a cutoff its alpha passes shades the ground as the opaque box does; masked at one
+/// its alpha fails, it is cut out entirely and casts none.
+#[test]
+fn a_masked_material_casts_no_shadow_where_it_is_cut_out() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let mask = |alpha: f64| {
+        move |material: &mut serde_json::Value| {
+            material["alphaMode"] = "MASK".into();
+            material["alphaCutoff"] = 0.5.into();
+            material["pbrMetallicRoughness"]["baseColorFactor"][3] = alpha.into();
+        }
+    };
+    let [kept_on, kept_off, ..] = ground_behind_the_box(&gpu, mask(0.9));
+    assert!(kept_on < 0.6 * kept_off, "kept by its mask, the box shades: {kept_on} with shadows, {kept_off} without");
+    let [cut_on, cut_off, ..] = ground_behind_the_box(&gpu, mask(0.2));
+    assert!(
+        (cut_on - cut_off).abs() < 0.01,
+        "cut out, the box casts no shadow: {cut_on} with shadows, {cut_off} without"
+    );
 }
 
 /// A walking fox's shadow follows its pose: where the CPU-skinned fox of one moment casts its

@@ -3,7 +3,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use props_anim::palette::WEIGHTS_PER_SLOT;
-use props_anim::{Model, Primitive, Topology};
+use props_anim::{AlphaMode, Model, Primitive, Topology};
 use wgpu::util::DeviceExt;
 
 use crate::materials::{self, Defaults, PipelineKey, Samplers};
@@ -91,6 +91,8 @@ pub struct DrawItem {
     pub material: usize,
     /// The pipeline it takes (its material's).
     pub key: PipelineKey,
+    /// Its material is alpha-masked: its shadow is cut out where the mask cuts.
+    pub masked: bool,
     /// Byte offset of this draw's [`DrawParams`] in the model's draw buffer.
     pub params_offset: u32,
     /// The centre of its primitive's box, in its node's space (a rigid draw) or the model's
@@ -242,6 +244,8 @@ impl GpuModel {
                 }));
                 let material = primitive.material.map_or(default_material, |m| m as usize);
                 let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);
+                let masked =
+                    model.materials().get(material).is_some_and(|m| matches!(m.alpha_mode, AlphaMode::Mask { .. }));
                 let center = box_center(primitive);
                 draws.push(DrawItem {
                     first_index,
@@ -249,6 +253,7 @@ impl GpuModel {
                     base_vertex,
                     material,
                     key,
+                    masked,
                     params_offset,
                     center,
                     node_matrix,

@@ -168,8 +168,9 @@ pub(crate) struct Pipelines {
     /// Instanced meshes, skinned (or in their bind pose, for `skinning: false`), one per
     /// [`PipelineKey`], in [`PipelineKey::ALL`]'s order.
     skinned: Vec<wgpu::RenderPipeline>,
-    /// Depth only, from the sun, both faces, biased: the shadow pass (`None` without shadows).
-    pub(crate) shadow: Option<wgpu::RenderPipeline>,
+    /// The shadow pass (`None` without shadows): depth only, from the sun, both faces; for
+    /// opaque materials, and for alpha-masked ones (cut out where the mask cuts).
+    pub(crate) shadow: Option<[wgpu::RenderPipeline; 2]>,
     /// Debug lines, drawn over everything.
     pub(crate) lines: wgpu::RenderPipeline,
 }
@@ -205,6 +206,7 @@ impl Pipelines {
                     depth_write: !key.blend,
                     cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
                     blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                    depth_only: false,
                 };
                 factory.create(
                     if skinning { "skinned" } else { "unskinned" },
@@ -221,18 +223,21 @@ impl Pipelines {
             })
             .collect();
         let shadow = shadows.then(|| {
-            let stages = Stages { module: &module, vertex, fragment: None, constants: &[] };
-            let state = DrawState {
-                topology: wgpu::PrimitiveTopology::TriangleList,
-                depth_compare: wgpu::CompareFunction::Less,
-                depth_write: true,
-                cull_mode: None,
-                blend: None,
-            };
             let layouts = [&layouts.frame, &layouts.draw, &layouts.material];
             let buffers = [Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)];
             let shadow_factory = PipelineFactory { sample_count: 1, ..factory };
-            shadow_factory.create("shadow", stages, &layouts, &buffers, state)
+            [None, Some("fs_shadow_mask")].map(|fragment| {
+                let stages = Stages { module: &module, vertex, fragment, constants: &[] };
+                let state = DrawState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    depth_compare: wgpu::CompareFunction::Less,
+                    depth_write: true,
+                    cull_mode: None,
+                    blend: None,
+                    depth_only: true,
+                };
+                shadow_factory.create("shadow", stages, &layouts, &buffers, state)
+            })
         });
         let lines = factory.create(
             "debug lines",
@@ -251,6 +256,7 @@ impl Pipelines {
                 depth_write: false,
                 cull_mode: None,
                 blend: None,
+                depth_only: false,
             },
         );
         Self { skinned, shadow, lines }
@@ -262,13 +268,15 @@ impl Pipelines {
     }
 }
 
-/// How a pipeline draws: its topology, depth test and write, culling and blending.
+/// How a pipeline draws: its topology, depth test and write, culling and blending, and
+/// whether it writes depth only (no colour target).
 struct DrawState {
     topology: wgpu::PrimitiveTopology,
     depth_compare: wgpu::CompareFunction,
     depth_write: bool,
     cull_mode: Option<wgpu::Face>,
     blend: Option<wgpu::BlendState>,
+    depth_only: bool,
 }
 
 /// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10 and 13 (the tint).
@@ -362,7 +370,7 @@ impl PipelineFactory<'_> {
                 module: stages.module,
                 entry_point: Some(entry),
                 compilation_options,
-                targets: &targets,
+                targets: if state.depth_only { &[] } else { &targets },
             }),
             multiview_mask: None,
             cache: None,

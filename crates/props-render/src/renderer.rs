@@ -343,15 +343,15 @@ impl Renderer {
         stats
     }
 
-    /// Draws the shadow map: every opaque draw of every run, depth only, from the sun (bound
-    /// by `shadow_group`'s globals). Returns the draw calls.
+    /// Draws the shadow map: every opaque draw of every run (masked ones cut out), depth
+    /// only, from the sun (bound by `shadow_group`'s globals). Returns the draw calls.
     fn draw_shadows(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         frame: &Frame<'_>,
         shadow_group: &wgpu::BindGroup,
     ) -> u32 {
-        let Some(pipeline) = &self.pipelines.shadow else { return 0 };
+        let Some([opaque, masked]) = &self.pipelines.shadow else { return 0 };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("shadow map"),
             color_attachments: &[],
@@ -364,13 +364,16 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(pipeline);
         pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
-        let mut calls = 0;
+        let (mut calls, mut bound) = (0, None);
         for (window, (batch, run)) in self.runs.iter().enumerate() {
             let Some(model) = self.model(frame.batches[*batch].model) else { continue };
             self.bind_run(&mut pass, shadow_group, window, run, model);
             for draw in &model.draws[..model.opaque] {
+                if bound != Some(draw.masked) {
+                    pass.set_pipeline(if draw.masked { masked } else { opaque });
+                    bound = Some(draw.masked);
+                }
                 draw_item(&mut pass, model, draw, run);
                 calls += 1;
             }
