@@ -4,7 +4,7 @@
 //! checked against the scene's geometry, not against this renderer's own output).
 
 use glam::{Affine3A, Vec3};
-use props_render::{Frame, InstanceData, Light, ModelBatch, ModelId, SKY};
+use props_render::{Light, ModelId};
 use props_tests::scene::{self, IMAGE_SIZE};
 
 /// Mean luminance (0..1) of the 5x5 pixels around world point `p` in `image`, seen by
@@ -52,17 +52,8 @@ fn ground_behind_the_box(gpu: &props_render::GpuContext, edit: impl FnOnce(&mut 
     let draw = |shadows: bool| {
         let mut renderer = scene::renderer(gpu, |c| c.shadows = shadows);
         renderer.set_model(ModelId(0), &model).expect("the model uploads");
-        let frame = Frame {
-            camera,
-            light,
-            clear_color: SKY,
-            palettes: &palette,
-            instances: &[InstanceData::new(&Affine3A::IDENTITY, 0)],
-            batches: &[ModelBatch { model: ModelId(0), instances: 0..1 }],
-            lines: &[],
-            lights: &[],
-        };
-        scene::render_frame(gpu, &mut renderer, &frame)
+        let models = vec![(ModelId(0), vec![(Affine3A::IDENTITY, palette.clone())])];
+        scene::render_lit(gpu, &mut renderer, &scene::Scene { camera, models }, (light, &[]))
     };
     let ((lit, off_stats), (shadowed, on_stats)) = (draw(false), draw(true));
     assert_eq!(off_stats.shadow_draw_calls, 0);
@@ -171,21 +162,9 @@ fn a_skinned_prop_casts_its_posed_shadow() {
         renderer.set_model(ModelId(0), &ground).expect("the ground uploads");
         renderer.set_model(ModelId(1), &fox).expect("the fox uploads");
         let ground_palette = scene::palette(&ground, &scene::pose_at(&ground, None, 0.0));
-        let palettes: Vec<_> = ground_palette.iter().chain(palette).copied().collect();
-        let instances = [InstanceData::new(&ground_place, 0), InstanceData::new(&place, ground_palette.len() as u32)];
-        let batches =
-            [ModelBatch { model: ModelId(0), instances: 0..1 }, ModelBatch { model: ModelId(1), instances: 1..2 }];
-        let frame = Frame {
-            camera,
-            light,
-            clear_color: SKY,
-            palettes: &palettes,
-            instances: &instances,
-            batches: &batches,
-            lines: &[],
-            lights: &[],
-        };
-        scene::render_frame(&gpu, &mut renderer, &frame).0
+        let models =
+            vec![(ModelId(0), vec![(ground_place, ground_palette)]), (ModelId(1), vec![(place, palette.to_vec())])];
+        scene::render_lit(&gpu, &mut renderer, &scene::Scene { camera, models }, (light, &[])).0
     };
     let vp = camera.view_projection;
     let probe = Vec3::new(probe.x, 0.0, probe.z);
