@@ -22,12 +22,17 @@ struct Globals {
     depth_row: vec4<f32>,
     // x: point and spot lights shaded (0: none, and their data is stale).
     light_count: vec4<u32>,
-    // The sun's view-projection of the shadow map (shadows.rs).
-    shadow_view_proj: mat4x4<f32>,
-    // x: 1 when the sun casts shadows this frame; y: one shadow-map texel, in its uv; z: how
-    // far along its normal a surface is read from, metres; w: how much nearer the sun, in the
-    // map's depth (both against acne).
+    // x: 1 when the sun casts shadows this frame; y: the view depth where they start to fade
+    // out.
     shadow: vec4<f32>,
+    // Per shadow cascade (shadows.rs), nearest first: the view depth where its slice ends;
+    // how far along its normal a surface is read from, metres; how much nearer the sun, in
+    // the map's depth (both against acne).
+    shadow_splits: vec4<f32>,
+    shadow_normal_offset: vec4<f32>,
+    shadow_depth_offset: vec4<f32>,
+    // The sun's view-projection of each cascade's map.
+    shadow_view_proj: array<mat4x4<f32>, 3>,
 };
 
 @group(0) @binding(0) var<uniform> globals: Globals;

@@ -58,7 +58,8 @@ pub struct Args {
     /// Minutes of simulated time a whole day lasts (0 holds the hour); the HUD sets both.
     #[arg(long, value_name = "MINUTES", default_value_t = 24.0, value_parser = parse_day_length)]
     pub day_length: f64,
-    /// Draw no sun shadows (the shadow pass costs a second draw of every opaque prop).
+    /// Draw no sun shadows (each of the three shadow cascades draws every opaque prop once
+    /// more).
     #[arg(long)]
     pub no_shadows: bool,
     /// Render offscreen, without a window.

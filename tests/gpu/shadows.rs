@@ -1,7 +1,8 @@
 //! Sun shadows: the ground where a box stands between it and the sun goes dark, the ground
-//! in the open stays as it was, an alpha-masked box cut out casts none, a walking fox's
-//! shadow follows its pose, and `shadows: false` draws no shadow (a ground point's light
-//! checked against the scene's geometry, not against this renderer's own output).
+//! in the open stays as it was, near and far (every cascade), an alpha-masked box cut out
+//! casts none, a walking fox's shadow follows its pose, and `shadows: false` draws no shadow
+//! (a ground point's light checked against the scene's geometry, not against this renderer's
+//! own output).
 
 use glam::{Affine3A, Vec3};
 use props_render::{Light, ModelId};
@@ -41,18 +42,23 @@ fn box_scene(edit: impl FnOnce(&mut serde_json::Value)) -> props_anim::Model {
 }
 
 /// How bright the ground is, with shadows and without, where the white box stands between it
-/// and the sun, and in the open, with the white box's material edited by `edit`.
-fn ground_behind_the_box(gpu: &props_render::GpuContext, edit: impl FnOnce(&mut serde_json::Value)) -> [f32; 4] {
+/// and the sun, and in the open, with the white box's material edited by `edit`; the scene
+/// and the camera's place `scale` times as large (1: about 10 m from the eye).
+fn ground_behind_the_box(
+    gpu: &props_render::GpuContext,
+    scale: f32,
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> [f32; 4] {
     let model = box_scene(edit);
     let palette = scene::palette(&model, &scene::pose_at(&model, None, 0.0));
-    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5), Vec3::new(0.0, 0.3, 0.0));
+    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5) * scale, Vec3::new(0.0, 0.3, 0.0) * scale);
     // The sun behind the boxes: their shadows fall towards the camera.
     let sun = Vec3::new(0.3, 1.0, -0.8);
     let light = Light { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
     let draw = |shadows: bool| {
         let mut renderer = scene::renderer(gpu, |c| c.shadows = shadows);
         renderer.set_model(ModelId(0), &model).expect("the model uploads");
-        let models = vec![(ModelId(0), vec![(Affine3A::IDENTITY, palette.clone())])];
+        let models = vec![(ModelId(0), vec![(Affine3A::from_scale(Vec3::splat(scale)), palette.clone())])];
         scene::render_lit(gpu, &mut renderer, &scene::Scene { camera, models }, (light, &[]))
     };
     let ((lit, off_stats), (shadowed, on_stats)) = (draw(false), draw(true));
@@ -64,7 +70,7 @@ fn ground_behind_the_box(gpu: &props_render::GpuContext, edit: impl FnOnce(&mut 
     let in_shadow = Vec3::new(-1.5, 1.0, -1.0) - sun;
     let through = in_shadow + sun * 0.5;
     assert!((-2.0..-1.0).contains(&through.x) && (-1.5..-0.5).contains(&through.z), "{through}");
-    let in_the_open = Vec3::new(2.5, 0.0, 2.5);
+    let (in_shadow, in_the_open) = (in_shadow * scale, Vec3::new(2.5, 0.0, 2.5) * scale);
     let vp = camera.view_projection;
     [
         luminance_at(&shadowed, vp, in_shadow),
@@ -77,9 +83,22 @@ fn ground_behind_the_box(gpu: &props_render::GpuContext, edit: impl FnOnce(&mut 
 #[test]
 fn a_box_shades_the_ground_behind_it_from_the_sun() {
     let Some(gpu) = props_tests::gpu::context() else { return };
-    let [shaded, unshaded, open_on, open_off] = ground_behind_the_box(&gpu, |_| {});
+    let [shaded, unshaded, open_on, open_off] = ground_behind_the_box(&gpu, 1.0, |_| {});
     assert!(shaded < 0.6 * unshaded, "the shadowed ground: {shaded} with shadows, {unshaded} without");
     assert!((open_on - open_off).abs() < 0.01, "the open ground: {open_on} with shadows, {open_off} without");
+}
+
+/// Shadows reach past the nearest cascade: the same scene 10 and 50 times as large, seen
+/// from 10 and 50 times as far (about 100 m and 500 m: the middle and the farthest cascade),
+/// shades the ground behind its box as close up.
+#[test]
+fn far_props_cast_shadows_too() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    for scale in [10.0, 50.0] {
+        let [shaded, unshaded, open_on, open_off] = ground_behind_the_box(&gpu, scale, |_| {});
+        assert!(shaded < 0.6 * unshaded, "x{scale}, the shadowed ground: {shaded} with shadows, {unshaded} without");
+        assert!((open_on - open_off).abs() < 0.01, "x{scale}, the open ground: {open_on} on, {open_off} off");
+    }
 }
 
 /// An alpha-masked material casts its shadow only where its mask keeps it: the white box
@@ -95,9 +114,9 @@ fn a_masked_material_casts_no_shadow_where_it_is_cut_out() {
             material["pbrMetallicRoughness"]["baseColorFactor"][3] = alpha.into();
         }
     };
-    let [kept_on, kept_off, ..] = ground_behind_the_box(&gpu, mask(0.9));
+    let [kept_on, kept_off, ..] = ground_behind_the_box(&gpu, 1.0, mask(0.9));
     assert!(kept_on < 0.6 * kept_off, "kept by its mask, the box shades: {kept_on} with shadows, {kept_off} without");
-    let [cut_on, cut_off, ..] = ground_behind_the_box(&gpu, mask(0.2));
+    let [cut_on, cut_off, ..] = ground_behind_the_box(&gpu, 1.0, mask(0.2));
     assert!(
         (cut_on - cut_off).abs() < 0.01,
         "cut out, the box casts no shadow: {cut_on} with shadows, {cut_off} without"
@@ -115,14 +134,17 @@ fn a_skinned_prop_casts_its_posed_shadow() {
     let fox = scene::load("assets/Fox.glb");
     let walk = fox.find_clip("Walk").expect("the fox walks");
     // The ground four times as large (24 m; its boxes 4 m high, their shadows falling away from
-    // the fox); the fox 6 m long (its legs wider than the map's texels, about 25 cm: the map
-    // covers the view out to 260 m) at (8, 0, 12), seen from above; the sun in the +x, so its
-    // shadow falls to the -x side of it, in view.
+    // the fox); the fox 1.2 m long (its legs a few of the nearest cascade's texels wide) at
+    // (8, 0, 12), seen from above; the sun in the +x, so its shadow falls to the -x side of
+    // it, in view.
     let mut rest = Vec::new();
     props_anim::skinning::model_positions(&fox, &scene::palette(&fox, &scene::pose_at(&fox, None, 0.0)), &mut rest);
     let (min, max) =
         rest.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
-    let scale = 6.0 / (max - min).max_element();
+    let length = 1.2;
+    let scale = length / (max - min).max_element();
+    // Distances on the ground, in proportion to the fox.
+    let (spot, clear) = (0.05 * length, 0.12 * length);
     let place = Affine3A::from_scale_rotation_translation(
         Vec3::splat(scale),
         glam::Quat::IDENTITY,
@@ -130,7 +152,8 @@ fn a_skinned_prop_casts_its_posed_shadow() {
     );
     let ground_place = Affine3A::from_scale(Vec3::splat(4.0));
     let sun = Vec3::new(1.0, 1.0, 0.0).normalize();
-    let camera = scene::camera(Vec3::new(5.0, 28.0, 12.01), Vec3::new(5.0, 0.0, 12.0));
+    let camera =
+        scene::camera(Vec3::new(8.0 - length / 2.0, 2.2 * length, 12.01), Vec3::new(8.0 - length / 2.0, 0.0, 12.0));
     let light = Light { direction: sun, color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
     // The fox's shadow on the ground at `time`: its world vertices and their projections.
     let posed = |time: f32| {
@@ -151,10 +174,10 @@ fn a_skinned_prop_casts_its_posed_shadow() {
         a.2.iter()
             .copied()
             .find(|&q| {
-                a.2.iter().filter(|p| (p.x - q.x).hypot(p.z - q.z) < 0.25).count() > 20
-                    && !near(&b.2, q, 0.6)
-                    && !near(&a.1, q, 0.6)
-                    && !near(&b.1, q, 0.6)
+                a.2.iter().filter(|p| (p.x - q.x).hypot(p.z - q.z) < spot).count() > 20
+                    && !near(&b.2, q, clear)
+                    && !near(&a.1, q, clear)
+                    && !near(&b.1, q, clear)
             })
             .expect("the two poses' shadows differ somewhere in the open");
     let draw = |palette: &[props_anim::JointMatrix], shadows: bool| {

@@ -6,12 +6,12 @@ use glam::Mat4;
 use props_frame::Frame;
 
 use crate::light_clusters::LightFrame;
-use crate::shadows::SHADOW_MAP_SIZE;
+use crate::shadows::{CASCADES, Cascade, FADE, SHADOW_DISTANCE};
 
-/// How far along its normal, and how much nearer the sun, a surface reads the shadow map,
-/// metres (against shadow acne).
-const SHADOW_NORMAL_OFFSET: f32 = 0.12;
-const SHADOW_DEPTH_OFFSET: f32 = 0.15;
+/// How far along its normal, and how much nearer the sun, a surface reads the shadow map, in
+/// texels of its cascade (against shadow acne).
+const SHADOW_NORMAL_OFFSET: f32 = 0.6;
+const SHADOW_DEPTH_OFFSET: f32 = 0.75;
 
 /// Per-frame uniform values, matching `shaders/globals.wgsl`.
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -27,19 +27,29 @@ pub(crate) struct Globals {
     clusters: [f32; 4],
     depth_row: [f32; 4],
     light_count: [u32; 4],
-    shadow_view_proj: [[f32; 4]; 4],
     shadow: [f32; 4],
+    shadow_splits: [f32; 4],
+    shadow_normal_offset: [f32; 4],
+    shadow_depth_offset: [f32; 4],
+    shadow_view_proj: [[[f32; 4]; 4]; CASCADES],
 }
 
 impl Globals {
     /// The globals of `frame` under a sky of harmonics `sky_sh`, with its `lights` and the
-    /// sun's shadow view-projection and depth range `shadow_view` (`None`: no shadows).
+    /// sun's shadow `cascades` (`None`: no shadows).
     pub(crate) fn new(
         frame: &Frame<'_>,
         sky_sh: [[f32; 4]; 9],
         lights: &LightFrame,
-        shadow_view: Option<(Mat4, f32)>,
+        cascades: Option<&[Cascade; CASCADES]>,
     ) -> Self {
+        let per_cascade = |f: fn(&Cascade) -> f32| {
+            let mut values = [0.0; 4];
+            for (value, cascade) in values.iter_mut().zip(cascades.into_iter().flatten()) {
+                *value = f(cascade);
+            }
+            values
+        };
         let (light, view_proj) = (frame.light, frame.camera.view_projection);
         Self {
             view_proj: view_proj.to_cols_array_2d(),
@@ -51,13 +61,13 @@ impl Globals {
             clusters: lights.grid,
             depth_row: view_proj.row(3).to_array(),
             light_count: [lights.count, 0, 0, 0],
-            shadow_view_proj: shadow_view.map_or(Mat4::IDENTITY, |(m, _)| m).to_cols_array_2d(),
-            shadow: [
-                f32::from(u8::from(shadow_view.is_some())),
-                1.0 / SHADOW_MAP_SIZE as f32,
-                SHADOW_NORMAL_OFFSET,
-                shadow_view.map_or(0.0, |(_, depth)| SHADOW_DEPTH_OFFSET / depth),
-            ],
+            shadow: [f32::from(u8::from(cascades.is_some())), SHADOW_DISTANCE * (1.0 - FADE), 0.0, 0.0],
+            shadow_splits: per_cascade(|c| c.end),
+            shadow_normal_offset: per_cascade(|c| SHADOW_NORMAL_OFFSET * c.texel),
+            shadow_depth_offset: per_cascade(|c| SHADOW_DEPTH_OFFSET * c.texel / c.depth),
+            shadow_view_proj: std::array::from_fn(|k| {
+                cascades.map_or(Mat4::IDENTITY, |c| c[k].view_proj).to_cols_array_2d()
+            }),
         }
     }
 }

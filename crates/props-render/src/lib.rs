@@ -9,8 +9,8 @@
 //! Palettes are read from a storage buffer in the vertex stage, or, on adapters that cannot
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
 //! several windows. The frame's point and spot lights are shaded clustered (at most
-//! [`MAX_LIGHTS`], the nearest win), and the sun casts shadows from one map fitted to the view
-//! (`RendererConfig::shadows`).
+//! [`MAX_LIGHTS`], the nearest win), and the sun casts shadows from three cascaded maps
+//! fitted to the view (`RendererConfig::shadows`).
 
 mod admission;
 mod blend_order;

@@ -124,13 +124,13 @@ impl Layouts {
                 },
                 count: None,
             },
-            // The sun's shadow map and its comparison sampler.
+            // The sun's shadow maps (one layer per cascade) and their comparison sampler.
             wgpu::BindGroupLayoutEntry {
                 binding: 7,
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Texture {
                     sample_type: wgpu::TextureSampleType::Depth,
-                    view_dimension: wgpu::TextureViewDimension::D2,
+                    view_dimension: wgpu::TextureViewDimension::D2Array,
                     multisampled: false,
                 },
                 count: None,

@@ -4,7 +4,7 @@
 //! `palette_store.rs`, materials in `materials.rs`, the sky's light in `sky.rs`, the
 //! configuration in `renderer_config.rs`.
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use props_anim::Model;
 
 use crate::admission::{self, GpuFootprint, ModelRefused};
@@ -20,7 +20,7 @@ use crate::palette_windows::{self, Run, Windows};
 use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, supports_4x};
 pub use crate::renderer_config::{FrameStats, RendererConfig};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
-use crate::shadows::{self, ShadowMap};
+use crate::shadows::{self, CASCADES, Cascade, ShadowMap};
 use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
@@ -33,11 +33,11 @@ fn draw_item(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, draw: &DrawItem,
     pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, draw.base_vertex, run.instances.clone());
 }
 
-/// The group-0 bind groups of the main pass and the shadow pass.
+/// The group-0 bind groups of the main pass and of each cascade's shadow pass.
 #[derive(Clone)]
 struct FrameGroups {
     main: wgpu::BindGroup,
-    shadow: wgpu::BindGroup,
+    shadow: [wgpu::BindGroup; CASCADES],
 }
 
 /// Depth and MSAA textures matching the current target size.
@@ -58,10 +58,11 @@ pub struct Renderer {
     max_window_matrices: u32,
     window_stride: u32,
     globals: wgpu::Buffer,
-    /// The globals of the shadow pass: the sun's view-projection in place of the camera's.
-    shadow_globals: wgpu::Buffer,
+    /// The globals of each cascade's shadow pass: the sun's view-projection onto its map in
+    /// place of the camera's.
+    shadow_globals: [wgpu::Buffer; CASCADES],
     frame_layout: wgpu::BindGroupLayout,
-    /// The group-0 bind groups of the main pass and the shadow pass, and the generations of
+    /// The group-0 bind groups of the main pass and the shadow passes, and the generations of
     /// the buffers they were made with.
     frame_groups: Option<([u64; 3], FrameGroups)>,
     lines_group: wgpu::BindGroup,
@@ -83,9 +84,8 @@ pub struct Renderer {
     sky: SkyLight,
     lights: LightClusters,
     shadows: ShadowMap,
-    /// This frame's sun view-projection for the shadow map and the metres of its depth
-    /// range, when the sun casts shadows.
-    shadow_view: Option<(Mat4, f32)>,
+    /// This frame's shadow cascades, when the sun casts shadows.
+    cascades: Option<[Cascade; CASCADES]>,
     attachments: Option<Attachments>,
     color_format: wgpu::TextureFormat,
 }
@@ -127,7 +127,8 @@ impl Renderer {
                 mapped_at_creation: false,
             })
         };
-        let (globals, shadow_globals) = (globals_buffer("globals"), globals_buffer("shadow globals"));
+        let (globals, shadow_globals) =
+            (globals_buffer("globals"), std::array::from_fn(|_| globals_buffer("shadow globals")));
         let lines_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("lines globals"),
             layout: &layouts.globals,
@@ -181,7 +182,7 @@ impl Renderer {
             sky: SkyLight::new(device, queue, &config.sky),
             lights: LightClusters::new(device),
             shadows: ShadowMap::new(device, config.shadows),
-            shadow_view: None,
+            cascades: None,
             attachments: None,
             color_format: config.color_format,
         }
@@ -279,7 +280,7 @@ impl Renderer {
         let mut draw_order = std::mem::take(&mut self.draw_order);
         self.ensure_attachments(size);
         let groups = self.frame_groups();
-        if self.shadow_view.is_some() {
+        if self.cascades.is_some() {
             stats.shadow_draw_calls = self.draw_shadows(encoder, frame, &groups.shadow);
         }
         let frame_group = groups.main;
@@ -343,39 +344,43 @@ impl Renderer {
         stats
     }
 
-    /// Draws the shadow map: every opaque draw of every run (masked ones cut out), depth
-    /// only, from the sun (bound by `shadow_group`'s globals). Returns the draw calls.
+    /// Draws each cascade's shadow map: every opaque draw of every run (masked ones cut out),
+    /// depth only, from the sun (bound by the cascade's group in `shadow_groups`). Returns the
+    /// draw calls.
     fn draw_shadows(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         frame: &Frame<'_>,
-        shadow_group: &wgpu::BindGroup,
+        shadow_groups: &[wgpu::BindGroup; CASCADES],
     ) -> u32 {
         let Some([opaque, masked]) = &self.pipelines.shadow else { return 0 };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("shadow map"),
-            color_attachments: &[],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &self.shadows.target,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
-        let (mut calls, mut bound) = (0, None);
-        for (window, (batch, run)) in self.runs.iter().enumerate() {
-            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
-            self.bind_run(&mut pass, shadow_group, window, run, model);
-            for draw in &model.draws[..model.opaque] {
-                if bound != Some(draw.masked) {
-                    pass.set_pipeline(if draw.masked { masked } else { opaque });
-                    bound = Some(draw.masked);
+        let mut calls = 0;
+        for (layer, shadow_group) in self.shadows.layers.iter().zip(shadow_groups) {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow cascade"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: layer,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
+            let mut bound = None;
+            for (window, (batch, run)) in self.runs.iter().enumerate() {
+                let Some(model) = self.model(frame.batches[*batch].model) else { continue };
+                self.bind_run(&mut pass, shadow_group, window, run, model);
+                for draw in &model.draws[..model.opaque] {
+                    if bound != Some(draw.masked) {
+                        pass.set_pipeline(if draw.masked { masked } else { opaque });
+                        bound = Some(draw.masked);
+                    }
+                    draw_item(&mut pass, model, draw, run);
+                    calls += 1;
                 }
-                draw_item(&mut pass, model, draw, run);
-                calls += 1;
             }
         }
         calls
@@ -427,12 +432,12 @@ impl Renderer {
             self.lights.prepare((&self.device, &self.queue), frame.lights, (view_proj, frame.camera.eye), size);
         (stats.lights, stats.light_bytes) = (lights.count, lights.bytes);
         let sun_up = self.pipelines.shadow.is_some() && light.color.max_element() > 0.0;
-        self.shadow_view = if sun_up { shadows::fit(view_proj, frame.camera.eye, light.direction) } else { None };
-        let mut globals = Globals::new(frame, self.sky.harmonics, &lights, self.shadow_view);
+        self.cascades = if sun_up { shadows::fit(view_proj, light.direction) } else { None };
+        let mut globals = Globals::new(frame, self.sky.harmonics, &lights, self.cascades.as_ref());
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
-        if let Some((sun_view, _)) = self.shadow_view {
-            globals.view_proj = sun_view.to_cols_array_2d();
-            self.queue.write_buffer(&self.shadow_globals, 0, bytemuck::bytes_of(&globals));
+        for (cascade, buffer) in self.cascades.iter().flatten().zip(&self.shadow_globals) {
+            globals.view_proj = cascade.view_proj.to_cols_array_2d();
+            self.queue.write_buffer(buffer, 0, bytemuck::bytes_of(&globals));
         }
 
         // Plan: runs of instances, each within one palette window.
@@ -488,8 +493,8 @@ impl Renderer {
         stats
     }
 
-    /// The group-0 bind groups (globals, palette, windows, sky, lights, shadow map) of the main
-    /// pass and of the shadow pass (its globals, and the stand-in for the map it draws),
+    /// The group-0 bind groups (globals, palette, windows, sky, lights, shadow maps) of the main
+    /// pass and of each shadow pass (its globals, and the stand-in for the maps it draws),
     /// rebuilt when a buffer was reallocated or the binding size changed.
     fn frame_groups(&mut self) -> FrameGroups {
         let key = [self.palette.generation(), self.windows.generation(), self.lights.generation()];
@@ -529,8 +534,8 @@ impl Renderer {
             })
         };
         let groups = FrameGroups {
-            main: group(&self.globals, &self.shadows.target),
-            shadow: group(&self.shadow_globals, &self.shadows.stand_in),
+            main: group(&self.globals, &self.shadows.maps),
+            shadow: std::array::from_fn(|k| group(&self.shadow_globals[k], &self.shadows.stand_in)),
         };
         self.frame_groups = Some((key, groups.clone()));
         groups

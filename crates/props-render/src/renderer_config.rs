@@ -26,8 +26,8 @@ pub struct RendererConfig {
     pub shading: Shading,
     /// The sky whose light [`props_frame::Light::sky`] adds.
     pub sky: Sky,
-    /// The sun casts shadows (the default): one shadow map fitted to the view, drawn by a
-    /// depth-only pass of every opaque draw.
+    /// The sun casts shadows (the default): three cascaded shadow maps fitted to the view out
+    /// to 640 m, each drawn by a depth-only pass of every opaque draw.
     pub shadows: bool,
 }
 
@@ -68,6 +68,7 @@ pub struct FrameStats {
     pub lights: u32,
     /// Light and light cluster bytes uploaded.
     pub light_bytes: u64,
-    /// Draw calls of the shadow pass (0 without shadows, or with the sun down).
+    /// Draw calls of the shadow passes, all cascades (0 without shadows, or with the sun
+    /// down).
     pub shadow_draw_calls: u32,
 }
