@@ -175,10 +175,7 @@ impl Demo {
         let recorded = timings.measure(Phase::Upload, || -> anyhow::Result<_> {
             self.ground.upload(&mut gpu.renderer)?;
             let Some((view, size)) = target else { return Ok(None) };
-            let device = &gpu.context.device;
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-            let stats = gpu.renderer.render(&mut encoder, view, size, &self.frame_data());
-            Ok(Some((encoder, stats)))
+            Ok(Some(gpu.draw("frame", (view, size), &self.frame_data())))
         });
         self.timings = timings;
         recorded

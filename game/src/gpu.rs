@@ -3,7 +3,7 @@
 //! which the demo uploads its models again. Both front ends go through it.
 
 use anyhow::Context as _;
-use props_render::{GpuContext, Renderer, RendererConfig};
+use props_render::{FrameStats, GpuContext, Renderer, RendererConfig, StandalonePass};
 
 /// The device and the renderer drawing with it.
 pub struct Gpu {
@@ -11,6 +11,8 @@ pub struct Gpu {
     pub context: GpuContext,
     /// The renderer on that device.
     pub renderer: Renderer,
+    /// The depth and MSAA targets the game's frames are drawn with.
+    pass: StandalonePass,
     config: RendererConfig,
     /// Frames drawn, and after how many the device is destroyed (`--lose-device-after`).
     frames: u64,
@@ -22,7 +24,21 @@ impl Gpu {
     /// that many frames (to exercise recovery).
     pub fn new(context: GpuContext, config: RendererConfig, lose_after: Option<u64>) -> Self {
         let renderer = Renderer::new(&context.adapter, &context.device, &context.queue, config);
-        Self { context, renderer, config, frames: 0, lose_after }
+        Self { context, renderer, pass: StandalonePass::new(), config, frames: 0, lose_after }
+    }
+
+    /// Records `frame` into a new encoder, drawn into `target` (a view of `size` pixels),
+    /// cleared first.
+    pub fn draw(
+        &mut self,
+        label: &str,
+        (target, size): (&wgpu::TextureView, (u32, u32)),
+        frame: &props_render::Frame<'_>,
+    ) -> (wgpu::CommandEncoder, FrameStats) {
+        let mut encoder =
+            self.context.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        let stats = self.pass.draw(&mut self.renderer, &mut encoder, (target, size), frame);
+        (encoder, stats)
     }
 
     /// The largest texture side the device takes: what imports downscale images to.
@@ -54,6 +70,7 @@ impl Gpu {
         let context = pollster::block_on(self.context.recreate(surface)).context("recreating the GPU device")?;
         tracing::info!(adapter = %context.adapter_description(), "GPU device recreated");
         self.renderer = Renderer::new(&context.adapter, &context.device, &context.queue, self.config);
+        self.pass = StandalonePass::new();
         self.context = context;
         Ok(true)
     }

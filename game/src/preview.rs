@@ -334,10 +334,7 @@ impl Screen for Preview {
         let Some((view, size)) = target else { return Ok(None) };
         self.aspect = size.0 as f32 / size.1.max(1) as f32;
         let frame = self.frame.frame(self.camera.to_camera(self.aspect), Light::default(), SKY);
-        let mut encoder =
-            gpu.context.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("preview") });
-        let stats = gpu.renderer.render(&mut encoder, view, size, &frame);
-        Ok(Some((encoder, stats)))
+        Ok(Some(gpu.draw("preview", (view, size), &frame)))
     }
 
     fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {

@@ -169,7 +169,7 @@ pub fn render_lit(
 pub fn render_frame(gpu: &GpuContext, renderer: &mut Renderer, frame: &Frame<'_>) -> (image::RgbaImage, FrameStats) {
     let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-    let stats = renderer.render(&mut encoder, target.view(), target.size(), frame);
+    let stats = props_render::StandalonePass::new().draw(renderer, &mut encoder, (target.view(), target.size()), frame);
     gpu.queue.submit([encoder.finish()]);
     let pixels = target.read_rgba8(&gpu.device, &gpu.queue).expect("readback");
     let image = image::RgbaImage::from_raw(IMAGE_SIZE.0, IMAGE_SIZE.1, pixels).expect("image of the right size");

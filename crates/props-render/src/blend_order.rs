@@ -14,18 +14,18 @@ use crate::admission::GpuFootprint;
 use crate::gpu_model::GpuModel;
 use crate::palette_windows::Run;
 
-/// The runs (`runs`, each with its batch) that have blended draws, farthest first, into
+/// The runs (`runs`, each with its model) that have blended draws, farthest first, into
 /// `order` as (squared distance, run index); `models` are the renderer's, by id.
 pub(crate) fn order_runs(
     frame: &Frame<'_>,
-    runs: &[(usize, Run)],
+    runs: &[(ModelId, Run)],
     models: &[Option<(GpuModel, GpuFootprint)>],
     order: &mut Vec<(f32, usize)>,
 ) {
     let model = |id: ModelId| models.get(id.0 as usize)?.as_ref().map(|(model, _)| model);
     order.clear();
-    for (window, (batch, run)) in runs.iter().enumerate() {
-        let Some(model) = model(frame.batches[*batch].model) else { continue };
+    for (window, (id, run)) in runs.iter().enumerate() {
+        let Some(model) = model(*id) else { continue };
         if model.opaque == model.draws.len() {
             continue;
         }

@@ -165,6 +165,10 @@ pub(crate) struct GpuModel {
     pub opaque: usize,
     /// Matrices per instance palette (`Model::palette_len`).
     pub palette_len: u32,
+    /// How far from its origin its vertices can reach in any pose, metres
+    /// ([`props_anim::PoseBounds::radius`]; `f32::MAX` when unbounded): which shadow cascades
+    /// an instance can cast into.
+    pub reach: f32,
 }
 
 impl GpuModel {
@@ -215,6 +219,7 @@ impl GpuModel {
             layouts.block_formats,
         );
         let mut draws = Vec::new();
+        let reach = Some(model.pose_bounds().radius as f32).filter(|r| r.is_finite()).unwrap_or(f32::MAX);
         let mut params = Vec::new();
         for (slot, instance) in model.instances().iter().enumerate() {
             let mesh = &model.meshes()[instance.mesh as usize];
@@ -300,6 +305,7 @@ impl GpuModel {
             draws,
             opaque,
             palette_len: model.palette_len() as u32,
+            reach,
         }
     }
 }

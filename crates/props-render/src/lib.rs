@@ -6,6 +6,48 @@
 //! `props_anim::Model::write_palettes` packs them), every instance (transform + palette base)
 //! and which instances belong to which model. Knows nothing of ECS, glTF, files or windows.
 //!
+//! It draws into the host's own pass, with the host's depth (`examples/embed.rs` in the
+//! repository runs this, and its test checks the host's wall hides a prop behind it):
+//!
+//! ```no_run
+//! # fn host(adapter: &wgpu::Adapter, device: &wgpu::Device, queue: &wgpu::Queue, model: &props_anim::Model,
+//! #     frame: &props_render::Frame<'_>, color: &wgpu::TextureView, depth: &wgpu::TextureView)
+//! #     -> Result<(), props_render::ModelRefused> {
+//! use props_render::{ModelId, Renderer, RendererConfig};
+//!
+//! // Once: the host's formats and sample count; each model under an id.
+//! let config = RendererConfig {
+//!     depth_format: wgpu::TextureFormat::Depth32Float,
+//!     sample_count: 1,
+//!     ..RendererConfig::new(wgpu::TextureFormat::Rgba8UnormSrgb)
+//! };
+//! let mut props = Renderer::new(adapter, device, queue, config);
+//! props.set_model(ModelId(0), model)?;
+//!
+//! // Each frame: upload (and record the shadow passes), then draw into the host's pass.
+//! let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+//! props.prepare(&mut encoder, frame, (1280, 720));
+//! let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+//!     color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+//!         view: color,
+//!         depth_slice: None,
+//!         resolve_target: None,
+//!         ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+//!     })],
+//!     depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+//!         view: depth,
+//!         depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+//!         stencil_ops: None,
+//!     }),
+//!     ..Default::default()
+//! });
+//! // ... the host's own draws ...
+//! props.render(&mut pass);
+//! drop(pass);
+//! queue.submit([encoder.finish()]);
+//! # Ok(()) }
+//! ```
+//!
 //! Palettes are read from a storage buffer in the vertex stage, or, on adapters that cannot
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
 //! several windows. The frame's point and spot lights are shaded clustered (at most
@@ -30,8 +72,10 @@ mod pipelines;
 mod renderer;
 mod renderer_config;
 pub mod shaders;
+mod shadow_casters;
 mod shadows;
 mod sky;
+mod standalone;
 mod still;
 mod texture;
 mod vertex_tables;
@@ -42,9 +86,10 @@ pub use debug_lines::{box_lines, skeleton_lines, world_axes};
 pub use influence_heat::{heat, influence_heat_map};
 pub use light_clusters::MAX_LIGHTS;
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};
-pub use pipelines::Shading;
 pub use props_frame::{Camera, DebugLine, Frame, FrameData, InstanceData, Light, ModelBatch, ModelId, NO_TINT, SKY};
-pub use renderer::{FrameStats, Renderer, RendererConfig};
+pub use renderer::Renderer;
+pub use renderer_config::{FrameStats, RendererConfig, Shading};
 pub use shaders::PaletteAccess;
 pub use sky::Sky;
+pub use standalone::StandalonePass;
 pub use still::{StillError, StillRenderer, framing_camera};

@@ -6,10 +6,11 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::gpu_model::GpuVertex;
 use crate::materials::PipelineKey;
+use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
 
-/// Depth format of every pipeline.
-pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Depth format of the shadow maps.
+pub(crate) const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// A debug line vertex.
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -151,18 +152,6 @@ impl Layouts {
     }
 }
 
-/// How meshes are shaded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Shading {
-    /// glTF's material model (the default).
-    #[default]
-    Pbr,
-    /// The base colour under Lambert's law, every material opaque and two-sided: the
-    /// shading before the material model, the baseline `cargo xtask bench render` compares it
-    /// with.
-    Lambert,
-}
-
 /// The renderer's pipelines.
 pub(crate) struct Pipelines {
     /// Instanced meshes, skinned (or in their bind pose, for `skinning: false`), one per
@@ -182,10 +171,15 @@ impl Pipelines {
         device: &wgpu::Device,
         layouts: &Layouts,
         access: PaletteAccess,
-        (color_format, sample_count): (wgpu::TextureFormat, u32),
-        (skinning, shading, shadows): (bool, Shading, bool),
+        config: &RendererConfig,
     ) -> Self {
-        let factory = PipelineFactory { device, color_format, sample_count };
+        let RendererConfig { skinning, shading, shadows, .. } = *config;
+        let factory = PipelineFactory {
+            device,
+            color_format: config.color_format,
+            depth_format: config.depth_format,
+            sample_count: config.sample_count,
+        };
         let module = factory.module("skinned", &shaders::skinned(access));
         let vertex = if skinning { "vs_main" } else { "vs_unskinned" };
         let fragment = match shading {
@@ -202,7 +196,7 @@ impl Pipelines {
                 };
                 let state = DrawState {
                     topology: wgpu::PrimitiveTopology::TriangleList,
-                    depth_compare: wgpu::CompareFunction::Less,
+                    depth_compare: config.depth_compare,
                     depth_write: !key.blend,
                     cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
                     blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
@@ -225,7 +219,7 @@ impl Pipelines {
         let shadow = shadows.then(|| {
             let layouts = [&layouts.frame, &layouts.draw, &layouts.material];
             let buffers = [Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)];
-            let shadow_factory = PipelineFactory { sample_count: 1, ..factory };
+            let shadow_factory = PipelineFactory { sample_count: 1, depth_format: SHADOW_FORMAT, ..factory };
             [None, Some("fs_shadow_mask")].map(|fragment| {
                 let stages = Stages { module: &module, vertex, fragment, constants: &[] };
                 let state = DrawState {
@@ -302,10 +296,12 @@ struct Stages<'a> {
     constants: &'a [(&'a str, f64)],
 }
 
-/// What every pipeline of the renderer shares: device, target format, sample count.
+/// What every pipeline of the renderer shares: device, target formats, sample count.
+#[derive(Clone, Copy)]
 struct PipelineFactory<'a> {
     device: &'a wgpu::Device,
     color_format: wgpu::TextureFormat,
+    depth_format: wgpu::TextureFormat,
     sample_count: u32,
 }
 
@@ -357,7 +353,7 @@ impl PipelineFactory<'_> {
                 ..Default::default()
             },
             depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
+                format: self.depth_format,
                 depth_write_enabled: Some(state.depth_write),
                 depth_compare: Some(state.depth_compare),
                 stencil: wgpu::StencilState::default(),
@@ -378,7 +374,9 @@ impl PipelineFactory<'_> {
     }
 }
 
-/// Whether the adapter can multisample 4x into `format` and the depth format.
-pub(crate) fn supports_4x(adapter: &wgpu::Adapter, format: wgpu::TextureFormat) -> bool {
-    [format, DEPTH_FORMAT].iter().all(|f| adapter.get_texture_format_features(*f).flags.sample_count_supported(4))
+/// Whether the adapter can multisample `config`'s colour and depth formats at its sample count.
+pub(crate) fn supports_samples(adapter: &wgpu::Adapter, config: &RendererConfig) -> bool {
+    [config.color_format, config.depth_format]
+        .iter()
+        .all(|f| adapter.get_texture_format_features(*f).flags.sample_count_supported(config.sample_count))
 }

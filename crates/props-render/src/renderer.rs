@@ -4,6 +4,8 @@
 //! `palette_store.rs`, materials in `materials.rs`, the sky's light in `sky.rs`, the
 //! configuration in `renderer_config.rs`.
 
+use std::ops::Range;
+
 use glam::Vec3;
 use props_anim::Model;
 
@@ -17,20 +19,21 @@ use crate::light_clusters::LightClusters;
 use crate::materials::{Defaults, Samplers};
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
-use crate::pipelines::{DEPTH_FORMAT, Layouts, LineVertex, Pipelines, supports_4x};
-pub use crate::renderer_config::{FrameStats, RendererConfig};
+use crate::pipelines::{Layouts, LineVertex, Pipelines, supports_samples};
+use crate::renderer_config::{FrameStats, RendererConfig};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
+use crate::shadow_casters::ShadowCasters;
 use crate::shadows::{self, CASCADES, Cascade, ShadowMap};
 use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
 
-/// Draws `draw` of `model` for `run`'s instances with the pipeline bound: its draw uniform,
-/// its material, its indices.
-fn draw_item(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, draw: &DrawItem, run: &Run) {
+/// Draws `draw` of `model` for `instances` (of the bound instance buffer) with the pipeline
+/// bound: its draw uniform, its material, its indices.
+fn draw_item(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, draw: &DrawItem, instances: Range<u32>) {
     pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
     pass.set_bind_group(2, &model.materials[draw.material], &[]);
-    pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, draw.base_vertex, run.instances.clone());
+    pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, draw.base_vertex, instances);
 }
 
 /// The group-0 bind groups of the main pass and of each cascade's shadow pass.
@@ -40,13 +43,6 @@ struct FrameGroups {
     shadow: [wgpu::BindGroup; CASCADES],
 }
 
-/// Depth and MSAA textures matching the current target size.
-struct Attachments {
-    size: (u32, u32),
-    depth: wgpu::TextureView,
-    msaa: Option<wgpu::TextureView>,
-}
-
 /// Draws instanced, GPU-skinned models. Uploads every frame's palettes with one write and its
 /// instances with one write, then issues one instanced draw per mesh primitive per palette
 /// window (one window unless a frame's palettes exceed the largest binding).
@@ -54,7 +50,6 @@ pub struct Renderer {
     device: wgpu::Device,
     queue: wgpu::Queue,
     access: PaletteAccess,
-    sample_count: u32,
     max_window_matrices: u32,
     window_stride: u32,
     globals: wgpu::Buffer,
@@ -74,20 +69,26 @@ pub struct Renderer {
     line_vertices: GrowableBuffer,
     line_scratch: Vec<LineVertex>,
     window_scratch: Vec<u8>,
-    runs: Vec<(usize, Run)>,
+    /// This frame's runs, each of one model's instances within one palette window.
+    runs: Vec<(ModelId, Run)>,
     run_scratch: Vec<Run>,
     /// Runs with blended draws, farthest first, and one run's blended draws, farthest first.
     blend_order: Vec<(f32, usize)>,
     draw_order: Vec<(f32, usize)>,
+    /// This frame's blended draws in the order they are drawn: (run, draw of its model).
+    blended: Vec<(usize, usize)>,
+    /// This frame's debug lines.
+    line_count: u32,
     models: Vec<Option<(GpuModel, GpuFootprint)>>,
     samplers: Samplers,
     sky: SkyLight,
     lights: LightClusters,
     shadows: ShadowMap,
-    /// This frame's shadow cascades, when the sun casts shadows.
+    /// This frame's shadow cascades, when the sun casts shadows, and the casters of the
+    /// nearer ones.
     cascades: Option<[Cascade; CASCADES]>,
-    attachments: Option<Attachments>,
-    color_format: wgpu::TextureFormat,
+    casters: ShadowCasters,
+    config: RendererConfig,
 }
 
 impl Renderer {
@@ -98,7 +99,16 @@ impl Renderer {
             PaletteMode::Auto => preferred_palette_access(adapter),
             PaletteMode::Force(access) => access,
         };
-        let sample_count = if config.msaa && supports_4x(adapter, config.color_format) { 4 } else { 1 };
+        let sample_count = if config.sample_count > 1 && !supports_samples(adapter, &config) {
+            tracing::warn!(
+                config.sample_count,
+                "the adapter cannot multisample these formats: drawing 1 sample per pixel"
+            );
+            1
+        } else {
+            config.sample_count
+        };
+        let config = RendererConfig { sample_count, ..config };
         let limits = device.limits();
         let max_binding = config
             .max_palette_binding_bytes
@@ -112,13 +122,7 @@ impl Renderer {
         let window_stride = limits.min_uniform_buffer_offset_alignment;
 
         let layouts = Layouts::new(device, access);
-        let pipelines = Pipelines::new(
-            device,
-            &layouts,
-            access,
-            (config.color_format, sample_count),
-            (config.skinning, config.shading, config.shadows),
-        );
+        let pipelines = Pipelines::new(device, &layouts, access, &config);
         let globals_buffer = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -157,7 +161,6 @@ impl Renderer {
             device: device.clone(),
             queue: queue.clone(),
             access,
-            sample_count,
             max_window_matrices,
             window_stride,
             globals,
@@ -177,14 +180,16 @@ impl Renderer {
             run_scratch: Vec::new(),
             blend_order: Vec::new(),
             draw_order: Vec::new(),
+            blended: Vec::new(),
+            line_count: 0,
             models: Vec::new(),
             samplers,
             sky: SkyLight::new(device, queue, &config.sky),
             lights: LightClusters::new(device),
             shadows: ShadowMap::new(device, config.shadows),
             cascades: None,
-            attachments: None,
-            color_format: config.color_format,
+            casters: ShadowCasters::new(device),
+            config,
         }
     }
 
@@ -194,10 +199,21 @@ impl Renderer {
         self.access
     }
 
-    /// MSAA sample count in use (1 or 4).
+    /// The configuration in use: as given, but for a sample count the adapter cannot take.
+    #[must_use]
+    pub fn config(&self) -> &RendererConfig {
+        &self.config
+    }
+
+    /// The device it draws with.
+    pub(crate) fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// Samples per pixel of the passes it draws into (1 or 4).
     #[must_use]
     pub fn sample_count(&self) -> u32 {
-        self.sample_count
+        self.config.sample_count
     }
 
     /// What `model` would take on this device, or why the device cannot take it (checked
@@ -266,96 +282,72 @@ impl Renderer {
         self.models.get(id.0 as usize)?.as_ref().map(|(model, _)| model)
     }
 
-    /// Uploads the frame's data and records its draws into `encoder`, rendering into `target`
-    /// (a view of `size`, in the configured color format).
-    pub fn render(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        size: (u32, u32),
-        frame: &Frame<'_>,
-    ) -> FrameStats {
+    /// Uploads `frame` for a target of `size` pixels (the pass [`Renderer::render`] will draw
+    /// into covers all of it) and records the sun's shadow passes into `encoder`, which must
+    /// be submitted before, or be, the encoder of that pass. Returns what the frame costs.
+    pub fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &Frame<'_>, size: (u32, u32)) -> FrameStats {
         let mut stats = self.upload(frame, size);
         blend_order::order_runs(frame, &self.runs, &self.models, &mut self.blend_order);
+        self.blended.clear();
         let mut draw_order = std::mem::take(&mut self.draw_order);
-        self.ensure_attachments(size);
+        for &(_, window) in &self.blend_order {
+            let (id, run) = &self.runs[window];
+            let Some(model) = self.model(*id) else { continue };
+            blend_order::order_draws(frame, run, model, &mut draw_order);
+            self.blended.extend(draw_order.iter().map(|&(_, draw)| (window, draw)));
+        }
+        self.draw_order = draw_order;
+        let opaque: usize = self.runs.iter().filter_map(|(id, _)| self.model(*id)).map(|m| m.opaque).sum();
+        stats.draw_calls = (opaque + self.blended.len()) as u32 + u32::from(self.line_count > 0);
         let groups = self.frame_groups();
         if self.cascades.is_some() {
-            stats.shadow_draw_calls = self.draw_shadows(encoder, frame, &groups.shadow);
+            stats.shadow_draw_calls = self.draw_shadows(encoder, &groups.shadow);
         }
-        let frame_group = groups.main;
-        let Some(attachments) = &self.attachments else { return stats };
-        let [r, g, b, a] = frame.clear_color;
-        let (view, resolve_target) = match &attachments.msaa {
-            Some(msaa) => (msaa, Some(target)),
-            None => (target, None),
-        };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("props"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &attachments.depth,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        stats
+    }
+
+    /// Records the prepared frame's draws into `pass`, a pass the caller began on a target of
+    /// the configured colour format, depth format and sample count, of the size given to
+    /// [`Renderer::prepare`]. Clears nothing: props are depth-tested against what the pass
+    /// already holds. Every opaque draw, each model's grouped by pipeline; then the blended
+    /// ones, farthest first; then the debug lines.
+    pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let Some((_, groups)) = &self.frame_groups else { return };
         pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
-        // Every opaque draw, each model's grouped by pipeline; then the blended ones.
-        for (window, (batch, run)) in self.runs.iter().enumerate() {
-            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
-            self.bind_run(&mut pass, &frame_group, window, run, model);
+        for (window, (id, run)) in self.runs.iter().enumerate() {
+            let Some(model) = self.model(*id) else { continue };
+            self.bind_run(pass, &groups.main, window, run, model);
             let mut bound = None;
             for draw in &model.draws[..model.opaque] {
-                self.draw(&mut pass, model, draw, run, &mut bound);
-                stats.draw_calls += 1;
+                self.draw(pass, model, draw, run, &mut bound);
             }
         }
-        for &(_, window) in &self.blend_order {
-            let (batch, run) = &self.runs[window];
-            let Some(model) = self.model(frame.batches[*batch].model) else { continue };
-            self.bind_run(&mut pass, &frame_group, window, run, model);
-            let mut bound = None;
-            blend_order::order_draws(frame, run, model, &mut draw_order);
-            for &(_, draw) in &draw_order {
-                self.draw(&mut pass, model, &model.draws[draw], run, &mut bound);
-                stats.draw_calls += 1;
+        let mut bound_window = None;
+        let mut bound = None;
+        for &(window, draw) in &self.blended {
+            let (id, run) = &self.runs[window];
+            let Some(model) = self.model(*id) else { continue };
+            if bound_window != Some(window) {
+                self.bind_run(pass, &groups.main, window, run, model);
+                (bound_window, bound) = (Some(window), None);
             }
+            self.draw(pass, model, &model.draws[draw], run, &mut bound);
         }
-        if !frame.lines.is_empty() {
+        if self.line_count > 0 {
             pass.set_pipeline(&self.pipelines.lines);
             pass.set_bind_group(0, &self.lines_group, &[]);
             pass.set_vertex_buffer(0, self.line_vertices.buffer().slice(..));
-            pass.draw(0..frame.lines.len() as u32 * 2, 0..1);
-            stats.draw_calls += 1;
+            pass.draw(0..self.line_count * 2, 0..1);
         }
-        drop(pass);
-        self.draw_order = draw_order;
-        stats
     }
 
     /// Draws each cascade's shadow map: every opaque draw of every run (masked ones cut out),
     /// depth only, from the sun (bound by the cascade's group in `shadow_groups`). Returns the
     /// draw calls.
-    fn draw_shadows(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        frame: &Frame<'_>,
-        shadow_groups: &[wgpu::BindGroup; CASCADES],
-    ) -> u32 {
+    fn draw_shadows(&self, encoder: &mut wgpu::CommandEncoder, shadow_groups: &[wgpu::BindGroup; CASCADES]) -> u32 {
         let Some([opaque, masked]) = &self.pipelines.shadow else { return 0 };
         let mut calls = 0;
-        for (layer, shadow_group) in self.shadows.layers.iter().zip(shadow_groups) {
+        for (cascade, (layer, shadow_group)) in self.shadows.layers.iter().zip(shadow_groups).enumerate() {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow cascade"),
                 color_attachments: &[],
@@ -368,17 +360,24 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
+            // The nearer cascades draw their picked casters; the farthest, every instance.
+            let picked = cascade + 1 < CASCADES;
+            let instances = if picked { self.casters.buffer() } else { self.instances.buffer() };
+            pass.set_vertex_buffer(1, instances.slice(..));
             let mut bound = None;
-            for (window, (batch, run)) in self.runs.iter().enumerate() {
-                let Some(model) = self.model(frame.batches[*batch].model) else { continue };
+            for (window, (id, run)) in self.runs.iter().enumerate() {
+                let Some(model) = self.model(*id) else { continue };
+                let instances = self.casters.range(cascade, window).unwrap_or_else(|| run.instances.clone());
+                if instances.is_empty() {
+                    continue;
+                }
                 self.bind_run(&mut pass, shadow_group, window, run, model);
                 for draw in &model.draws[..model.opaque] {
                     if bound != Some(draw.masked) {
                         pass.set_pipeline(if draw.masked { masked } else { opaque });
                         bound = Some(draw.masked);
                     }
-                    draw_item(&mut pass, model, draw, run);
+                    draw_item(&mut pass, model, draw, instances.clone());
                     calls += 1;
                 }
             }
@@ -420,7 +419,7 @@ impl Renderer {
             pass.set_pipeline(self.pipelines.skinned(draw.key));
             *bound = Some(draw.key);
         }
-        draw_item(pass, model, draw, run);
+        draw_item(pass, model, draw, run.instances.clone());
     }
 
     /// Writes globals, lights, palettes, instances, palette windows and lines for a target of
@@ -451,7 +450,7 @@ impl Renderer {
             PaletteAccess::Texture => (self.max_window_matrices, Windows::Fixed),
         };
         self.runs.clear();
-        for (batch_index, batch) in frame.batches.iter().enumerate() {
+        for batch in frame.batches {
             let range = batch.instances.start..batch.instances.end.min(frame.instances.len() as u32);
             let Some(model) = self.model(batch.model) else {
                 stats.skipped_instances += range.len() as u32;
@@ -462,7 +461,7 @@ impl Renderer {
                 palette_windows::split(frame.instances, range, palette_len, windows, &mut self.run_scratch);
             for run in self.run_scratch.drain(..) {
                 stats.instances += run.instances.len() as u32;
-                self.runs.push((batch_index, run));
+                self.runs.push((batch.model, run));
             }
         }
         stats.palette_windows = self.runs.len() as u32;
@@ -473,6 +472,12 @@ impl Renderer {
         let matrices = binding_end.unwrap_or(0).max(total);
         self.palette.write(&self.device, &self.queue, frame.palettes, matrices, windows.0);
         self.instances.write(&self.device, &self.queue, bytemuck::cast_slice(frame.instances));
+        if let Some(cascades) = &self.cascades {
+            let models = &self.models;
+            let reach = |id: ModelId| models.get(id.0 as usize)?.as_ref().map(|(model, _)| model.reach);
+            let gpu = (&self.device, &self.queue);
+            stats.instance_bytes += self.casters.prepare(gpu, cascades, (frame.instances, &self.runs), reach);
+        }
 
         // One `Window` uniform per run, at the uniform offset alignment.
         let stride = self.window_stride as usize;
@@ -490,6 +495,7 @@ impl Renderer {
             [vertex(l.from), vertex(l.to)]
         }));
         self.line_vertices.write(&self.device, &self.queue, bytemuck::cast_slice(&self.line_scratch));
+        self.line_count = frame.lines.len() as u32;
         stats
     }
 
@@ -539,30 +545,5 @@ impl Renderer {
         };
         self.frame_groups = Some((key, groups.clone()));
         groups
-    }
-
-    /// (Re)creates the depth and MSAA textures when the target size changes.
-    fn ensure_attachments(&mut self, size: (u32, u32)) {
-        let size = (size.0.max(1), size.1.max(1));
-        if self.attachments.as_ref().is_some_and(|a| a.size == size) {
-            return;
-        }
-        let attachment = |label, format, sample_count| {
-            self.device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some(label),
-                    size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
-                    mip_level_count: 1,
-                    sample_count,
-                    dimension: wgpu::TextureDimension::D2,
-                    format,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                    view_formats: &[],
-                })
-                .create_view(&wgpu::TextureViewDescriptor::default())
-        };
-        let msaa = (self.sample_count > 1).then(|| attachment("msaa color", self.color_format, self.sample_count));
-        let depth = attachment("depth", DEPTH_FORMAT, self.sample_count);
-        self.attachments = Some(Attachments { size, depth, msaa });
     }
 }

@@ -1,16 +1,22 @@
 //! How a [`crate::Renderer`] is set up, and what a frame cost.
 
 use crate::PaletteMode;
-use crate::pipelines::Shading;
 use crate::sky::Sky;
 
 /// How the renderer is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RendererConfig {
-    /// Format of the color targets it will draw into.
+    /// Format of the colour targets it will draw into.
     pub color_format: wgpu::TextureFormat,
-    /// Use 4x MSAA when the adapter supports it for the color and depth formats.
-    pub msaa: bool,
+    /// Format of the depth buffer of the passes it draws into (a host's own).
+    pub depth_format: wgpu::TextureFormat,
+    /// How depth is tested: `Less` (the default) for depth cleared to 1, `Greater` for a
+    /// host's reversed depth cleared to 0 (its projection must match).
+    pub depth_compare: wgpu::CompareFunction,
+    /// Samples per pixel of the passes it draws into: 4 (the default) or 1. Where the adapter
+    /// cannot multisample the colour and depth formats 4x, the renderer uses 1: a host whose
+    /// pass is multisampled checks [`crate::Renderer::sample_count`].
+    pub sample_count: u32,
     /// Palette binding: decided from the adapter, or forced.
     pub palette: PaletteMode,
     /// Largest palette binding, in bytes; `None` = the device's limit. Lower it to exercise
@@ -32,12 +38,15 @@ pub struct RendererConfig {
 }
 
 impl RendererConfig {
-    /// Defaults for a target of `color_format`: MSAA on, palette binding from the adapter.
+    /// Defaults for a target of `color_format`: a `Depth32Float` depth buffer cleared to 1,
+    /// 4x MSAA, palette binding from the adapter, shadows on.
     #[must_use]
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
         Self {
             color_format,
-            msaa: true,
+            depth_format: wgpu::TextureFormat::Depth32Float,
+            depth_compare: wgpu::CompareFunction::Less,
+            sample_count: 4,
             palette: PaletteMode::Auto,
             max_palette_binding_bytes: None,
             skinning: true,
@@ -47,6 +56,18 @@ impl RendererConfig {
             shadows: true,
         }
     }
+}
+
+/// How meshes are shaded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shading {
+    /// glTF's material model (the default).
+    #[default]
+    Pbr,
+    /// The base colour under Lambert's law, every material opaque and two-sided: the
+    /// shading before the material model, the baseline `cargo xtask bench render` compares it
+    /// with.
+    Lambert,
 }
 
 /// What a frame cost, for HUDs and benchmarks.
@@ -60,7 +81,7 @@ pub struct FrameStats {
     pub skipped_instances: u32,
     /// Palette bytes uploaded.
     pub palette_bytes: u64,
-    /// Instance bytes uploaded.
+    /// Instance bytes uploaded (with the nearer shadow cascades' casters).
     pub instance_bytes: u64,
     /// Palette windows bound.
     pub palette_windows: u32,

@@ -12,7 +12,7 @@
 
 use glam::{Mat4, Vec3, Vec4Swizzles};
 
-use crate::pipelines::DEPTH_FORMAT;
+use crate::pipelines::SHADOW_FORMAT;
 
 /// Texels of each shadow map on a side.
 pub(crate) const SHADOW_MAP_SIZE: u32 = 2048;
@@ -52,7 +52,7 @@ fn depth_texture(device: &wgpu::Device, label: &str, size: u32, layers: u32) -> 
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: DEPTH_FORMAT,
+        format: SHADOW_FORMAT,
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
         view_formats: &[],
     })
@@ -108,6 +108,8 @@ pub(crate) struct Cascade {
     pub(crate) depth: f32,
     /// The metres one of its texels spans.
     pub(crate) texel: f32,
+    /// The radius of the sphere its map covers, metres.
+    pub(crate) radius: f32,
     /// The view depth where its slice ends, metres.
     pub(crate) end: f32,
 }
@@ -141,8 +143,13 @@ pub(crate) fn fit(view_projection: Mat4, sun: Vec3) -> Option<[Cascade; CASCADES
             corners[2 * k] = at_depth(edge, start);
             corners[2 * k + 1] = at_depth(edge, end);
         }
-        *cascade =
-            fit_sphere(&corners, sun, up).map(|(view_proj, depth, texel)| Cascade { view_proj, depth, texel, end });
+        *cascade = fit_sphere(&corners, sun, up).map(|(view_proj, depth, radius)| Cascade {
+            view_proj,
+            depth,
+            texel: 2.0 * radius / SHADOW_MAP_SIZE as f32,
+            radius,
+            end,
+        });
         start = end;
     }
     let [Some(a), Some(b), Some(c)] = cascades else { return None };
@@ -151,7 +158,7 @@ pub(crate) fn fit(view_projection: Mat4, sun: Vec3) -> Option<[Cascade; CASCADES
 
 /// The sun's view-projection of a map covering `corners`' bounding sphere, its centre
 /// snapped to whole texels, with casters up to [`CASTER_MARGIN`] beyond it towards `sun`;
-/// with the metres its depth range and a texel span. `None` for corners not finite.
+/// with the metres its depth range and its radius span. `None` for corners not finite.
 fn fit_sphere(corners: &[Vec3; 8], sun: Vec3, up: Vec3) -> Option<(Mat4, f32, f32)> {
     if !corners.iter().all(|c| c.is_finite()) {
         return None;
@@ -170,7 +177,7 @@ fn fit_sphere(corners: &[Vec3; 8], sun: Vec3, up: Vec3) -> Option<(Mat4, f32, f3
     let projection = glam::camera::rh::proj::directx::orthographic(-radius, radius, -radius, radius, 0.0, depth);
     let fitted = projection * view;
     debug_assert!(fitted.row(3).xyz() == Vec3::ZERO, "orthographic");
-    Some((fitted, depth, texel))
+    Some((fitted, depth, radius))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use props_anim::{Extent, JointMatrix, Model};
 
 use crate::{
     Camera, DebugLine, Frame, GpuContext, InstanceData, Light, ModelBatch, ModelId, ModelRefused, OFFSCREEN_FORMAT,
-    OffscreenTarget, ReadbackError, Renderer, RendererConfig, SKY,
+    OffscreenTarget, ReadbackError, Renderer, RendererConfig, SKY, StandalonePass,
 };
 
 /// Vertical field of view of still cameras.
@@ -60,6 +60,7 @@ pub fn framing_camera(extent: &Extent, aspect: f32) -> Camera {
 /// Draws stills of one size, keeping its renderer and target from one still to the next.
 pub struct StillRenderer {
     renderer: Renderer,
+    pass: StandalonePass,
     target: OffscreenTarget,
 }
 
@@ -71,7 +72,7 @@ impl StillRenderer {
         // shadow map).
         let config = RendererConfig { shadows: false, ..RendererConfig::new(OFFSCREEN_FORMAT) };
         let renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
-        Self { renderer, target: OffscreenTarget::new(&gpu.device, size.0, size.1) }
+        Self { renderer, pass: StandalonePass::new(), target: OffscreenTarget::new(&gpu.device, size.0, size.1) }
     }
 
     /// Draws `model` at the origin with `palette` (as [`Model::write_palettes`] writes it) seen
@@ -118,7 +119,7 @@ impl StillRenderer {
             lights,
         };
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("still") });
-        self.renderer.render(&mut encoder, self.target.view(), self.target.size(), &frame);
+        self.pass.draw(&mut self.renderer, &mut encoder, (self.target.view(), self.target.size()), &frame);
         gpu.queue.submit([encoder.finish()]);
         Ok(self.target.read_rgba8(&gpu.device, &gpu.queue)?)
     }

@@ -24,7 +24,7 @@ use props_anim::placed_light::PlacedLight;
 use props_anim::{Model, Pose};
 use props_render::{
     Camera, Frame, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig,
-    Shading,
+    Shading, StandalonePass,
 };
 
 use super::median;
@@ -313,10 +313,11 @@ fn measure(
     let frame = Frame { lights, ..frame_data.frame(camera, Light::default(), props_render::SKY) };
     let (mut encode, mut wait) = (Vec::new(), Vec::new());
     let mut stats = FrameStats::default();
+    let mut pass = StandalonePass::new();
     for index in 0..frames + 3 {
         let start = Instant::now();
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        stats = renderer.render(&mut encoder, target.view(), target.size(), &frame);
+        stats = pass.draw(&mut renderer, &mut encoder, (target.view(), target.size()), &frame);
         let commands = encoder.finish();
         let encoded = Instant::now();
         gpu.queue.submit([commands]);

@@ -1,0 +1,103 @@
+//! [`StandalonePass`]: a whole frame drawn into a colour target it clears, with a depth buffer
+//! and an MSAA target of its own. How the game, stills, tests and benchmarks draw; a host with
+//! its own pass calls [`Renderer::prepare`] and [`Renderer::render`] as this does.
+
+use props_frame::Frame;
+
+use crate::{FrameStats, Renderer};
+
+/// Depth and MSAA textures of one target size.
+struct Attachments {
+    size: (u32, u32),
+    depth: wgpu::TextureView,
+    msaa: Option<wgpu::TextureView>,
+}
+
+/// Draws whole frames: clears the target to the frame's `clear_color`, then draws the props
+/// with a depth buffer (and, when the renderer multisamples, an MSAA target resolved into the
+/// target) that it owns and recreates when the size changes.
+#[derive(Default)]
+pub struct StandalonePass {
+    attachments: Option<Attachments>,
+}
+
+impl StandalonePass {
+    /// A pass with no attachments yet (made on the first draw).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Prepares `frame` with `renderer` and records its shadow passes and its pass into
+    /// `encoder`, drawing into `target` (a view of `size` pixels in the renderer's colour
+    /// format).
+    pub fn draw(
+        &mut self,
+        renderer: &mut Renderer,
+        encoder: &mut wgpu::CommandEncoder,
+        (target, size): (&wgpu::TextureView, (u32, u32)),
+        frame: &Frame<'_>,
+    ) -> FrameStats {
+        let stats = renderer.prepare(encoder, frame, size);
+        let attachments = self.attachments(renderer, size);
+        let [r, g, b, a] = frame.clear_color;
+        let (view, resolve_target) = match &attachments.msaa {
+            Some(msaa) => (msaa, Some(target)),
+            None => (target, None),
+        };
+        let clear_depth = if renderer.config().depth_compare == wgpu::CompareFunction::Greater { 0.0 } else { 1.0 };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("props"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &attachments.depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(clear_depth),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        renderer.render(&mut pass);
+        stats
+    }
+
+    /// The attachments for `size`, (re)created when the size changed.
+    fn attachments(&mut self, renderer: &Renderer, size: (u32, u32)) -> &Attachments {
+        let size = (size.0.max(1), size.1.max(1));
+        if let Some(attachments) = self.attachments.take_if(|a| a.size == size) {
+            return self.attachments.insert(attachments);
+        }
+        let config = renderer.config();
+        let attachment = |label, format, sample_count| {
+            renderer
+                .device()
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&wgpu::TextureViewDescriptor::default())
+        };
+        let msaa =
+            (config.sample_count > 1).then(|| attachment("msaa color", config.color_format, config.sample_count));
+        let depth = attachment("depth", config.depth_format, config.sample_count);
+        self.attachments.insert(Attachments { size, depth, msaa })
+    }
+}
