@@ -24,18 +24,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("props-mods", &["props-anim", "props-gltf", "notify", "notify-debouncer-full"]),
     ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
     ("props-tests", &["props-anim", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
+    ("props-examples", &["props-anim", "props-gltf", "props-render", "wgpu", "winit", "image", "tracing-subscriber"]),
     ("game", &["*"]),
     ("xtask", &["*"]),
 ];
 
 /// Packages outside `crates/`: folder and package name.
-const TOP_LEVEL: &[(&str, &str)] = &[("game", "game"), ("tests", "props-tests"), ("xtask", "xtask")];
+const TOP_LEVEL: &[(&str, &str)] =
+    &[("examples", "props-examples"), ("game", "game"), ("tests", "props-tests"), ("xtask", "xtask")];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Every package manifest of the workspace: `crates/*`, `game`, `tests`, `xtask`.
+/// Every package manifest of the workspace: `crates/*`, `examples`, `game`, `tests`, `xtask`.
 fn manifests() -> BTreeMap<String, (PathBuf, toml::Table)> {
     let root = root();
     let mut dirs: Vec<PathBuf> =

@@ -3,6 +3,26 @@
 //! belong to which model, the camera, the light and debug lines. No ECS, no GPU, no file
 //! format: the scene fills a [`FrameData`] each frame (reusing its buffers) and the renderer
 //! uploads it as it is.
+//!
+//! Two instances of one model, each with its palette written in place, then the frame a
+//! renderer takes:
+//!
+//! ```
+//! use glam::{Affine3A, Vec3};
+//! use props_frame::{Camera, FrameData, Light, ModelId, SKY};
+//! # let palette_len = 2;
+//!
+//! let mut frame = FrameData::default();
+//! frame.clear(); // Each frame: the buffers stay, their contents go.
+//! for x in [0.0, 10.0] {
+//!     let palette = frame.push_instance(&Affine3A::from_translation(Vec3::new(x, 0.0, 0.0)), palette_len);
+//!     palette.fill(props_anim::JointMatrix::IDENTITY); // `Model::write_palettes(&pose, palette)`
+//! }
+//! frame.end_batch(ModelId(0));
+//! let camera = Camera::look_at(Vec3::new(5.0, 10.0, 30.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.5, 500.0));
+//! let frame = frame.frame(camera, Light::default(), SKY);
+//! assert_eq!((frame.instances.len(), frame.palettes.len(), frame.batches.len()), (2, 4, 1));
+//! ```
 
 mod orbit;
 

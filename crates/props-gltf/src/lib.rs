@@ -21,6 +21,39 @@
 //! Index mapping: `model.meshes()[i]`, `skins()[i]`, `clips()[i]` and `materials()[i]` are
 //! glTF mesh, skin, animation and material `i`; rig nodes map to glTF nodes through
 //! [`props_anim::Rig::source_index`]. No `gltf` crate type appears in this API.
+//!
+//! A file through the gate ([`gate::admit_file`] for a path): admitted with its report, or
+//! refused with every issue's JSON pointer:
+//!
+//! ```
+//! use std::path::Path;
+//!
+//! // One triangle, its three positions in a base64 buffer.
+//! let triangle = r#"{
+//!     "asset": {"version": "2.0"},
+//!     "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}],
+//!     "bufferViews": [{"buffer": 0, "byteLength": 36}],
+//!     "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+//!                    "min": [0, 0, 0], "max": [1, 1, 0]}],
+//!     "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+//!     "nodes": [{"mesh": 0}],
+//!     "scenes": [{"nodes": [0]}]
+//! }"#;
+//! let limits = props_gltf::Limits::default();
+//! let admitted = props_gltf::gate::admit_slice(triangle.as_bytes(), None, Path::new("triangle.gltf"), &limits)?;
+//! assert_eq!(admitted.import.model.meshes().len(), 1);
+//! for issue in &admitted.report.issues {
+//!     println!("{issue}"); // Warnings a modder may want to fix; none refuses the file.
+//! }
+//!
+//! // Three positions promised, the buffer holds one: refused, naming the accessor.
+//! let broken = triangle.replace(r#""count": 3"#, r#""count": 9"#);
+//! let refused = props_gltf::gate::admit_slice(broken.as_bytes(), None, Path::new("broken.gltf"), &limits)
+//!     .err()
+//!     .expect("refused");
+//! assert!(refused.to_string().contains("/accessors/0"), "{refused}");
+//! # Ok::<(), props_gltf::gate::Refused>(())
+//! ```
 
 mod accessor;
 mod animation;

@@ -17,6 +17,28 @@
 //! [`ModConfig::limits`]; on top of that, model files reached through symbolic links that
 //! lead out of the mods folder are rejected, and hidden and temporary files (`.name`, `name~`,
 //! `.part`, `.crdownload`, `.tmp`, ...) are ignored.
+//!
+//! Watching a folder, and applying what it reports once per frame:
+//!
+//! ```
+//! use std::time::Duration;
+//! use props_mods::{ModConfig, ModEvent, ModWatcher};
+//!
+//! let folder = std::env::temp_dir().join(format!("props-mods-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&folder)?;
+//! let watcher = ModWatcher::start(&folder, ModConfig::default())?;
+//! for event in watcher.wait_until_ready(Duration::from_secs(10)) {
+//!     match event {
+//!         ModEvent::Loaded { name, model, .. } => println!("{name}: {} meshes", model.meshes().len()),
+//!         ModEvent::Rejected { name, error, .. } => println!("{name} refused, the last good one stays: {error}"),
+//!         _ => {}
+//!     }
+//! }
+//! // Then, each frame: `for event in watcher.poll() { ... }`.
+//! # drop(watcher);
+//! # std::fs::remove_dir_all(&folder)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod error;
 mod file_watch;

@@ -22,6 +22,27 @@
 //!
 //! Deterministic: the same [`SceneConfig`] (seed included), models and calls give bitwise the
 //! same state on the same platform.
+//!
+//! A small town of the synthetic stand-ins, stepped one second and posed for a camera:
+//!
+//! ```
+//! use glam::Vec3;
+//! use props_frame::{Camera, FrameData};
+//! use props_scene::{Scene, SceneCamera, SceneConfig};
+//!
+//! let config = SceneConfig { windmills: 20, cars: 10, foxes: 4, ..SceneConfig::default() };
+//! let mut scene = Scene::new(config.clone(), props_scene::synthetic::town(&config)?)?;
+//! for _ in 0..60 {
+//!     scene.step(1.0 / 60.0);
+//! }
+//! let camera = Camera::look_at(Vec3::new(0.0, 120.0, 200.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.5, 5000.0));
+//! scene.set_camera(Some(SceneCamera { eye: camera.eye, view_projection: camera.view_projection }));
+//! let mut frame = FrameData::default();
+//! scene.animate(&mut frame);
+//! scene.extract(&mut frame);
+//! assert!(!frame.frame(camera, Default::default(), props_frame::SKY).instances.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod access;
 mod animation;
