@@ -18,16 +18,16 @@ pub const PALETTE_TEXTURE_WIDTH: u32 = 3072;
 /// `shaders/vertex_tables_texture.wgsl`.
 pub const VERTEX_TABLE_WIDTH: u32 = 4096;
 
-const GLOBALS: &str = include_str!("../../../shaders/globals.wgsl");
-const PALETTE_STORAGE: &str = include_str!("../../../shaders/palette_storage.wgsl");
-const PALETTE_TEXTURE: &str = include_str!("../../../shaders/palette_texture.wgsl");
-const TABLES_STORAGE: &str = include_str!("../../../shaders/vertex_tables_storage.wgsl");
-const TABLES_TEXTURE: &str = include_str!("../../../shaders/vertex_tables_texture.wgsl");
-const SKINNED: &str = include_str!("../../../shaders/skinned.wgsl");
-const LIGHTS: &str = include_str!("../../../shaders/lights.wgsl");
-const SHADOWS: &str = include_str!("../../../shaders/shadows.wgsl");
-const SHADING: &str = include_str!("../../../shaders/shading.wgsl");
-const LINES: &str = include_str!("../../../shaders/lines.wgsl");
+const GLOBALS: &str = include_str!("../shaders/globals.wgsl");
+const PALETTE_STORAGE: &str = include_str!("../shaders/palette_storage.wgsl");
+const PALETTE_TEXTURE: &str = include_str!("../shaders/palette_texture.wgsl");
+const TABLES_STORAGE: &str = include_str!("../shaders/vertex_tables_storage.wgsl");
+const TABLES_TEXTURE: &str = include_str!("../shaders/vertex_tables_texture.wgsl");
+const SKINNED: &str = include_str!("../shaders/skinned.wgsl");
+const LIGHTS: &str = include_str!("../shaders/lights.wgsl");
+const SHADOWS: &str = include_str!("../shaders/shadows.wgsl");
+const SHADING: &str = include_str!("../shaders/shading.wgsl");
+const LINES: &str = include_str!("../shaders/lines.wgsl");
 
 /// The skinned-mesh shader for a palette access mode (which also decides how a model's
 /// per-vertex tables are read), with its shading.
