@@ -331,3 +331,70 @@ fn a_large_crowd_sifted_in_parts_is_what_one_pass_gives() {
         }
     }
 }
+
+/// Removing an instance from the middle of a crowd moves the last one into its place with its
+/// state and its last pose: with update-rate LOD keeping far instances' last palettes, every
+/// remaining instance draws the palette it drew before, at its new index, and the crowd
+/// still poses each one as a crowd built without the removed one does.
+#[test]
+fn swap_remove_moves_the_last_instance_with_its_state_and_pose() {
+    let fox = workload::fox();
+    let spec = Spec { clips: vec![fox.find_clip("Walk").expect("Walk")], ..Spec::default() };
+    let program = Program::new(&fox, &spec);
+    // Along -Z from the eye: the far ones are deferred on the second frame (their last pose).
+    let place = |i: usize| Vec3::new(0.0, 0.0, -5.0 - i as f32 * 60.0);
+    let projection = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 1000.0);
+    let look = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+    let view = View::new(Vec3::ZERO, projection * look, UpdateRateLod::default(), 0);
+    let palettes_of = |crowd: &Crowd, palettes: &PaletteBuffer| -> Vec<(usize, Vec<u32>)> {
+        let mut listed: Vec<_> = crowd
+            .visible()
+            .map(|(i, base)| {
+                let base = base as usize;
+                let bits =
+                    palettes[base..base + program.palette_len()].iter().flat_map(|m| m.to_array().map(f32::to_bits));
+                (i, bits.collect())
+            })
+            .collect();
+        listed.sort();
+        listed
+    };
+    let n = 6;
+    let mut crowd = Crowd::new(&program, 1, Sharing::None, 1.0, 1);
+    for i in 0..n {
+        crowd.push(place(i));
+        crowd.layers_mut(i)[0] = Layer::clip(0, 0.1 * i as f32);
+    }
+    let mut palettes = PaletteBuffer::default();
+    crowd.update(&program, Some(&view), 0, None, &mut palettes);
+    let before = palettes_of(&crowd, &palettes);
+    assert_eq!(before.len(), n, "all in view");
+
+    assert!(crowd.swap_remove(1) && !crowd.swap_remove(n - 1), "instance 1 removed, none past the end");
+    assert_eq!(crowd.len(), n - 1);
+    assert_eq!(crowd.layers(1)[0], Layer::clip(0, 0.1 * (n - 1) as f32), "the last instance's state moved");
+    // The next frame: the far instances are drawn with their last pose, which moved too.
+    for i in 0..n - 1 {
+        crowd.layers_mut(i)[0].time += 0.05;
+    }
+    palettes.clear();
+    crowd.update(&program, Some(&view), 1, None, &mut palettes);
+    assert!(crowd.stats().deferred > 0, "some were deferred: {:?}", crowd.stats());
+    let after = palettes_of(&crowd, &palettes);
+
+    // A crowd built as the remaining instances now stand, given the same two frames.
+    let mut fresh = Crowd::new(&program, 1, Sharing::None, 1.0, 1);
+    for slot in 0..n - 1 {
+        let old = if slot == 1 { n - 1 } else { slot };
+        fresh.push(place(old));
+        fresh.layers_mut(slot)[0] = Layer::clip(0, 0.1 * old as f32);
+    }
+    let mut fresh_palettes = PaletteBuffer::default();
+    fresh.update(&program, Some(&view), 0, None, &mut fresh_palettes);
+    for slot in 0..n - 1 {
+        fresh.layers_mut(slot)[0].time += 0.05;
+    }
+    fresh_palettes.clear();
+    fresh.update(&program, Some(&view), 1, None, &mut fresh_palettes);
+    assert!(after == palettes_of(&fresh, &fresh_palettes), "as a crowd built without it");
+}

@@ -358,6 +358,27 @@ impl Crowd {
         self.mark_stale(n);
     }
 
+    /// Removes instance `i` in O(1), moving the last instance into its place (as
+    /// `Vec::swap_remove`): its state, bound and last pose go with it, and its index becomes
+    /// `i`. Returns `false` (and changes nothing) when there is no instance `i`.
+    pub fn swap_remove(&mut self, i: usize) -> bool {
+        let Some(last) = self.len().checked_sub(1).filter(|&last| i <= last) else { return false };
+        if i != last {
+            let (l, d, p) = (self.layers_per, self.drivers_per, self.palette_len);
+            self.layers.copy_within(last * l..(last + 1) * l, i * l);
+            self.drivers.copy_within(last * d..(last + 1) * d, i * d);
+            self.centers[i] = self.centers[last];
+            self.shown[i] = self.shown[last];
+            self.keys[i] = self.keys[last];
+            if self.store.len() >= (last + 1) * p {
+                self.store.copy_within(last * p..(last + 1) * p, i * p);
+            }
+            self.mark_stale(i);
+        }
+        self.pop();
+        true
+    }
+
     /// The layers of instance `i`.
     #[must_use]
     #[inline]
