@@ -47,6 +47,7 @@
 //! ```
 
 mod baked;
+mod batches;
 mod bounds;
 pub mod clip;
 pub mod crowd;

@@ -310,7 +310,8 @@ impl Renderer {
     /// the configured colour format, depth format and sample count, of the size given to
     /// [`Renderer::prepare`]. Clears nothing: props are depth-tested against what the pass
     /// already holds. Every opaque draw, each model's grouped by pipeline; then the blended
-    /// ones, farthest first; then the debug lines.
+    /// ones, farthest first; then the debug lines. A model set or removed between the two
+    /// calls is drawn as it is now, or not at all.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         let Some((_, groups)) = &self.frame_groups else { return };
         pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
@@ -326,12 +327,13 @@ impl Renderer {
         let mut bound = None;
         for &(window, draw) in &self.blended {
             let (id, run) = &self.runs[window];
-            let Some(model) = self.model(*id) else { continue };
+            // A model replaced since `prepare` may have fewer draws: those are skipped.
+            let Some((model, item)) = self.model(*id).and_then(|m| Some((m, m.draws.get(draw)?))) else { continue };
             if bound_window != Some(window) {
                 self.bind_run(pass, &groups.main, window, run, model);
                 (bound_window, bound) = (Some(window), None);
             }
-            self.draw(pass, model, &model.draws[draw], run, &mut bound);
+            self.draw(pass, model, item, run, &mut bound);
         }
         if self.line_count > 0 {
             pass.set_pipeline(&self.pipelines.lines);
