@@ -3,6 +3,7 @@
 
 mod animated_materials;
 mod goldens;
+mod host_pass;
 mod morph;
 mod normal_maps;
 mod palette_paths;

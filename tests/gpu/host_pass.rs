@@ -1,0 +1,102 @@
+//! Props drawn into a pass the test began, as a host does (`Renderer::prepare`, then
+//! `Renderer::render`): they are depth-tested against the host's depth buffer (cleared to the
+//! nearest depth, it hides them all), and a model replaced between the two calls is drawn as
+//! it is now, without a panic.
+
+use glam::{Affine3A, Vec3};
+use props_render::{FrameData, Light, ModelId, OffscreenTarget, Renderer, SKY};
+use props_tests::scene::{self, IMAGE_SIZE};
+
+/// Prepares one car at the origin, runs `between` on the renderer, then records the props into
+/// a pass over a cleared target whose depth the test cleared to `clear_depth`; the image.
+fn draw_in_host_pass(
+    gpu: &props_render::GpuContext,
+    renderer: &mut Renderer,
+    clear_depth: f32,
+    between: impl FnOnce(&mut Renderer),
+) -> image::RgbaImage {
+    let car = scene::load("assets/car.glb");
+    renderer.set_model(ModelId(0), &car).expect("the car uploads");
+    let mut frame = FrameData::default();
+    let palette = scene::palette(&car, &scene::pose_at(&car, None, 0.0));
+    frame.push_instance(&Affine3A::IDENTITY, car.palette_len()).copy_from_slice(&palette);
+    frame.end_batch(ModelId(0));
+    let camera = scene::camera(Vec3::new(4.0, 3.0, 6.0), Vec3::new(0.0, 0.5, 0.0));
+    let frame = frame.frame(camera, Light::default(), SKY);
+
+    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
+    let depth = gpu
+        .device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("host depth"),
+            size: wgpu::Extent3d { width: IMAGE_SIZE.0, height: IMAGE_SIZE.1, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Depth32Float,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        })
+        .create_view(&wgpu::TextureViewDescriptor::default());
+    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    renderer.prepare(&mut encoder, &frame, IMAGE_SIZE);
+    between(renderer);
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("host pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target.view(),
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(clear_depth),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        renderer.render(&mut pass);
+    }
+    gpu.queue.submit([encoder.finish()]);
+    let pixels = target.read_rgba8(&gpu.device, &gpu.queue).expect("readback");
+    image::RgbaImage::from_raw(IMAGE_SIZE.0, IMAGE_SIZE.1, pixels).expect("image of the right size")
+}
+
+/// Pixels that are not the black the host cleared to.
+fn drawn(image: &image::RgbaImage) -> usize {
+    image.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count()
+}
+
+#[test]
+fn props_are_depth_tested_against_the_hosts_depth() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let mut renderer = scene::renderer(&gpu, |c| (c.sample_count, c.shadows) = (1, false));
+    let open = drawn(&draw_in_host_pass(&gpu, &mut renderer, 1.0, |_| {}));
+    assert!(open > 1000, "the car is drawn over a depth cleared to the farthest: {open} pixels");
+    let hidden = drawn(&draw_in_host_pass(&gpu, &mut renderer, 0.0, |_| {}));
+    assert_eq!(hidden, 0, "a depth cleared to the nearest hides every prop");
+}
+
+/// The car has blended draws (its windows) past the fox's only draw: replaced by the fox after
+/// `prepare`, the frame's blended draws name draws the fox does not have.
+#[test]
+fn a_model_replaced_between_prepare_and_render_is_drawn_as_it_is_now() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let fox = scene::load("assets/Fox.glb");
+    let car = scene::load("assets/car.glb");
+    let blended =
+        car.materials().iter().filter(|m| matches!(m.alpha_mode, props_anim::material::AlphaMode::Blend)).count();
+    assert!(blended > 0, "the car has glass");
+    let mut renderer = scene::renderer(&gpu, |c| (c.sample_count, c.shadows) = (1, false));
+    let image = draw_in_host_pass(&gpu, &mut renderer, 1.0, |renderer| {
+        renderer.set_model(ModelId(0), &fox).expect("the fox uploads");
+    });
+    assert!(drawn(&image) > 0, "the fox is drawn in the car's place");
+}
