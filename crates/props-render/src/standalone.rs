@@ -45,7 +45,12 @@ impl StandalonePass {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),
         };
-        let clear_depth = if renderer.config().depth_compare == wgpu::CompareFunction::Greater { 0.0 } else { 1.0 };
+        // Reversed depth (nearer is greater) starts from 0, the usual from 1.
+        let reversed = matches!(
+            renderer.config().depth_compare,
+            wgpu::CompareFunction::Greater | wgpu::CompareFunction::GreaterEqual
+        );
+        let clear_depth = if reversed { 0.0 } else { 1.0 };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("props"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
