@@ -1,6 +1,6 @@
 //! What the game chooses about the town: seed, how many of each prop, sizes, wind, driving.
 
-use props_anim::{Quantization, UpdateRateLod};
+use props_anim::{Quantization, UpdateRateLod, Workers};
 
 use crate::error::SceneError;
 use crate::town::traffic::IdmParams;
@@ -117,6 +117,13 @@ impl Default for SceneConfig {
 }
 
 impl SceneConfig {
+    /// How its props are posed.
+    #[must_use]
+    pub fn posing(&self) -> PosingConfig {
+        let Self { sharing, lod, animation_budget_ms, threads, .. } = *self;
+        PosingConfig { sharing, lod, animation_budget_ms, threads }
+    }
+
     /// Checks every value's range.
     pub fn validate(&self) -> Result<(), SceneError> {
         let invalid = |field, reason: &str| Err(SceneError::InvalidConfig { field, reason: reason.to_owned() });
@@ -136,27 +143,7 @@ impl SceneConfig {
         if self.foxes > MAX_FOXES {
             return invalid("foxes", "must be at most 100000");
         }
-        if self.threads > MAX_THREADS {
-            return invalid("threads", "must be at most 256 (0: one per core)");
-        }
-        if let Some(q) = self.sharing
-            && !(positive(q.time)
-                && positive(q.weight)
-                && (1e-4..=std::f32::consts::PI).contains(&q.angle)
-                && q.coarsen_beyond > 0.0)
-        {
-            return invalid(
-                "sharing",
-                "steps must be positive and finite, the angle 0.0001 to pi radians, coarsen_beyond positive",
-            );
-        }
-        let lod = &self.lod;
-        if lod.near.is_nan() || lod.far.is_nan() || lod.near < 0.0 || lod.far < lod.near {
-            return invalid("lod", "distances must satisfy 0 <= near <= far");
-        }
-        if self.animation_budget_ms.is_some_and(|ms| !(positive(ms) && ms <= 1000.0)) {
-            return invalid("animation_budget_ms", "must be a positive number of milliseconds, at most 1000");
-        }
+        self.posing().validate()?;
         let wind = &self.wind;
         let non_negative = |x: f32| x.is_finite() && x >= 0.0;
         if ![wind.mean_speed, wind.gustiness, wind.veer, wind.spatial].into_iter().all(non_negative)
@@ -185,5 +172,72 @@ impl SceneConfig {
             );
         }
         Ok(())
+    }
+}
+
+/// How props are posed each frame: the part of [`SceneConfig`] a [`crate::CrowdSet`] takes
+/// (see the fields of the same names there).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PosingConfig {
+    /// Pose sharing ([`SceneConfig::sharing`]).
+    pub sharing: Option<Quantization>,
+    /// Update-rate LOD by distance from the camera ([`SceneConfig::lod`]).
+    pub lod: UpdateRateLod,
+    /// CPU budget of posing, milliseconds per frame ([`SceneConfig::animation_budget_ms`]).
+    pub animation_budget_ms: Option<f32>,
+    /// Threads posing props ([`SceneConfig::threads`]; 0: one per core).
+    pub threads: usize,
+}
+
+impl Default for PosingConfig {
+    fn default() -> Self {
+        SceneConfig::default().posing()
+    }
+}
+
+/// Parallel runs per worker thread (several, so that uneven runs even out).
+const RUNS_PER_THREAD: usize = 4;
+
+impl PosingConfig {
+    /// Checks every value's range.
+    pub fn validate(&self) -> Result<(), SceneError> {
+        let invalid = |field, reason: &str| Err(SceneError::InvalidConfig { field, reason: reason.to_owned() });
+        let positive = |x: f32| x.is_finite() && x > 0.0;
+        if self.threads > MAX_THREADS {
+            return invalid("threads", "must be at most 256 (0: one per core)");
+        }
+        if let Some(q) = self.sharing
+            && !(positive(q.time)
+                && positive(q.weight)
+                && (1e-4..=std::f32::consts::PI).contains(&q.angle)
+                && q.coarsen_beyond > 0.0)
+        {
+            return invalid(
+                "sharing",
+                "steps must be positive and finite, the angle 0.0001 to pi radians, coarsen_beyond positive",
+            );
+        }
+        let lod = &self.lod;
+        if lod.near.is_nan() || lod.far.is_nan() || lod.near < 0.0 || lod.far < lod.near {
+            return invalid("lod", "distances must satisfy 0 <= near <= far");
+        }
+        if self.animation_budget_ms.is_some_and(|ms| !(positive(ms) && ms <= 1000.0)) {
+            return invalid("animation_budget_ms", "must be a positive number of milliseconds, at most 1000");
+        }
+        Ok(())
+    }
+
+    /// The worker threads it asks for (none for one thread), and the parallel runs each crowd
+    /// poses in.
+    pub(crate) fn workers(&self) -> Result<(Option<Workers>, usize), SceneError> {
+        let threads = match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        if threads == 1 {
+            return Ok((None, 1));
+        }
+        let workers = Workers::new(threads).map_err(|e| SceneError::Workers(e.to_string()))?;
+        Ok((Some(workers), threads * RUNS_PER_THREAD))
     }
 }

@@ -20,6 +20,10 @@
 //! files: the game imports each kind's asset ([`KindAsset`]) and passes the models in;
 //! [`synthetic`] builds stand-ins with the same node and clip names.
 //!
+//! A host with its own simulation needs none of the town or of `hecs`: a [`CrowdSet`] holds
+//! its instances of any models, each placed and animated by the host ([`Animates`] names what
+//! it drives), posed, extracted and picked by the same code as the town's kinds.
+//!
 //! Deterministic: the same [`SceneConfig`] (seed included), models and calls give bitwise the
 //! same state on the same platform.
 //!
@@ -45,11 +49,13 @@
 //! ```
 
 mod access;
+mod animates;
 mod animation;
 mod bindings;
 mod camera;
 mod clock;
 pub mod config;
+mod crowd_set;
 mod error;
 pub mod ground;
 mod kind;
@@ -64,12 +70,14 @@ pub mod town;
 pub mod vehicle_lights;
 
 pub use access::Access;
+pub use animates::{Animates, RigError};
 pub use animation::crowds::PropCrowd;
 pub use animation::posing::AnimationStats;
 pub use bindings::{Bindings, Convention};
 pub use camera::SceneCamera;
 pub use clock::{FixedStep, RateMeter};
-pub use config::{SceneConfig, WindConfig};
+pub use config::{PosingConfig, SceneConfig, WindConfig};
+pub use crowd_set::{CrowdSet, InstanceId, InstanceMut};
 pub use error::SceneError;
 pub use kind::{
     KindAsset, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, Props, only_model, some_models,

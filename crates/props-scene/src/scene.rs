@@ -28,8 +28,6 @@ use crate::town::wind::{Wind, WindField};
 const TOWN_MARGIN: f32 = 15.0;
 /// Smallest grid picked for the cars asked for.
 const MIN_AUTO_GRID: usize = 3;
-/// Parallel runs per worker thread (several, so that uneven runs even out).
-const RUNS_PER_THREAD: usize = 4;
 
 /// A town and the props of its kinds: roads, signals, wind and ground, and every registered
 /// [`PropKind`]'s props (the town's, [`crate::kinds::town`], and a game's own), none known by
@@ -87,15 +85,8 @@ impl Scene {
     /// order, ready to animate.
     pub fn new(config: SceneConfig, kinds: impl IntoIterator<Item = KindWithModels>) -> Result<Self, SceneError> {
         config.validate()?;
-        let threads = match config.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        let workers = if threads > 1 {
-            Some(Workers::new(threads).map_err(|e| SceneError::Workers(e.to_string()))?)
-        } else {
-            None
-        };
+        let (workers, runs) = config.posing().workers()?;
+        let threads = workers.as_ref().map_or(1, Workers::threads);
         let d = &config.driving;
         let roads = RoadNetwork::grid(town_grid(&config), config.block, d.speed_limit, d.lateral_acceleration);
         let capacity = traffic::capacity(&roads, d);
@@ -110,7 +101,7 @@ impl Scene {
             daylight: Daylight::new(config.time_of_day, config.day_minutes),
             world: World::new(),
             kinds: Vec::new(),
-            runs: if threads > 1 { threads * RUNS_PER_THREAD } else { 1 },
+            runs,
             camera: None,
             budget: config.animation_budget_ms.map(AnimationBudget::new),
             workers,

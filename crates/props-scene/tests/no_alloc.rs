@@ -1,5 +1,5 @@
 //! Zero allocations per frame in the scene, proven with a counting global allocator: after
-//! warm-up, frames of the town (steps, posing with sharing, LOD and culling from the game's
+//! warm-up, frames of a host's own instances on a `CrowdSet`, and frames of the town (steps, posing with sharing, LOD and culling from the game's
 //! first view, extraction) never raise the heap's peak above where it stood. With worker
 //! threads the scene allocates nothing either, but handing the frame's posing to the pool
 //! may make rayon swap a small block of its job queue now and then: bounded, freed at once,
@@ -9,8 +9,12 @@
 
 use peak_alloc::PeakAlloc;
 
-use props_frame::{FrameData, OrbitCamera};
-use props_scene::{Scene, SceneCamera, SceneConfig, synthetic};
+use std::sync::Arc;
+
+use glam::{Affine3A, Vec3};
+use props_anim::Layer;
+use props_frame::{FrameData, ModelId, OrbitCamera};
+use props_scene::{Animates, CrowdSet, PosingConfig, PropModel, Scene, SceneCamera, SceneConfig, synthetic};
 
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
@@ -61,8 +65,48 @@ fn check(label: &str, scene: &mut Scene, transient: usize, (warm_up, measured): 
     assert_eq!(HEAP.current_usage(), before, "{label}: memory grew");
 }
 
+/// A host's frames on a [`CrowdSet`]: 2,000 windmills whose rotors and nacelles the host turns
+/// each frame, posed with sharing and extracted, never raise the heap's peak.
+fn check_crowd_set() {
+    let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+    let windmill = Arc::new(synthetic::windmill().expect("windmill"));
+    let animates = Animates::default().clips(["spin"]).driver(["nacelle"], Vec3::Y);
+    set.set_model(PropModel::new(ModelId(0), windmill), animates, 1.0).expect("rigged");
+    let ids: Vec<_> = (0..2000)
+        .map(|k| {
+            let at = Vec3::new((k % 50) as f32 * 30.0, 0.0, (k / 50) as f32 * 30.0);
+            set.add(ModelId(0), Affine3A::from_translation(at)).expect("the windmill")
+        })
+        .collect();
+    let mut frame = FrameData::default();
+    frame.palettes.reserve(2 * (ids.len() + 4) * 6);
+    frame.instances.reserve(ids.len());
+    frame.batches.reserve(1);
+    let mut run = |set: &mut CrowdSet, time: f32| {
+        for (k, &id) in ids.iter().enumerate() {
+            let mut windmill = set.get_mut(id).expect("live");
+            windmill.layers_mut()[0] = Layer::clip(0, time + k as f32 * 0.01);
+            windmill.drivers_mut()[0] = time * 0.1;
+        }
+        frame.clear();
+        set.animate(&mut frame);
+        set.extract(&mut frame);
+    };
+    for n in 0..300 {
+        run(&mut set, n as f32 / 60.0);
+    }
+    let before = HEAP.current_usage();
+    HEAP.reset_peak_usage();
+    for n in 300..600 {
+        run(&mut set, n as f32 / 60.0);
+    }
+    assert_eq!(HEAP.peak_usage() - before, 0, "a host's frames on a crowd set allocated");
+    assert_eq!(HEAP.current_usage(), before, "a host's frames on a crowd set: memory grew");
+}
+
 #[test]
 fn frames_allocate_nothing() {
+    check_crowd_set();
     check("one thread", &mut town(1), 0, (600, 300));
     check("workers", &mut town(2), 4096, (600, 300));
     // Enough instances in view to be sifted and extracted in parts on the workers. Their

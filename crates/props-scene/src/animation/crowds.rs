@@ -15,7 +15,7 @@ use props_frame::{InstanceData, ModelId, NO_TINT};
 use crate::models::{KindModel, PropModel};
 
 /// One prop model's instances (see the module documentation). Instances are numbered from 0
-/// in the order they were pushed; only the last can be removed.
+/// in the order they were pushed; removing one moves the last into its place.
 #[derive(Clone, Debug)]
 pub struct PropCrowd {
     model: KindModel,
@@ -99,6 +99,18 @@ impl PropCrowd {
         self.crowd.pop();
         self.placements.pop();
         self.tints.pop();
+    }
+
+    /// Removes instance `i`, moving the last instance into its place (its number becomes
+    /// `i`, as `Vec::swap_remove`); `false` when there is no instance `i`.
+    pub(crate) fn swap_remove(&mut self, i: u32) -> bool {
+        let i = i as usize;
+        if i >= self.placements.len() || !self.crowd.swap_remove(i) {
+            return false;
+        }
+        self.placements.swap_remove(i);
+        self.tints.swap_remove(i);
+        true
     }
 
     /// Moves instance `i`.

@@ -2,7 +2,7 @@
 //! and debug lines (roads with their signal states, skeletons), plus counts for a HUD.
 
 use glam::{Affine3A, Vec3};
-use props_anim::Pose;
+use props_anim::{Pose, Workers};
 use props_frame::{DebugLine, FrameData, InstanceData};
 
 use crate::animation::crowds::PropCrowd;
@@ -43,6 +43,45 @@ fn bones(prop: &PropModel, placement: &Affine3A, pose: &Pose, lines: &mut Vec<De
     }
 }
 
+/// Appends the instances the last posing of `crowds` saw into `frame`, with the offsets of
+/// their palettes, one batch per crowd in order, and the lit lights of those within
+/// [`props_frame::LIGHT_DISTANCE`] of `eye`. With `workers`, written in parts at once.
+/// Allocation-free once the frame's buffers have grown.
+pub(crate) fn extract<'a, I>(
+    crowds: impl Fn() -> I + Sync,
+    workers: Option<&Workers>,
+    eye: Option<Vec3>,
+    frame: &mut FrameData,
+) where
+    I: Iterator<Item = &'a PropCrowd>,
+{
+    let total: usize = crowds().map(PropCrowd::visible_len).sum();
+    let out = frame.instances.grow(total);
+    // The new instances from number `first` on, into `out`: every crowd's, back to back.
+    let write = |first: usize, out: &mut [InstanceData]| {
+        let mut at = 0;
+        for crowd in crowds() {
+            let len = crowd.visible_len();
+            let (from, to) = (first.max(at), (first + out.len()).min(at + len));
+            if from < to {
+                crowd.extract_into(from - at, &mut out[from - first..to - first]);
+            }
+            at += len;
+        }
+    };
+    match workers {
+        Some(pool) if total >= 2 * MIN_EXTRACT_PART => {
+            let part = total.div_ceil(pool.threads() * PARTS_PER_THREAD).max(MIN_EXTRACT_PART);
+            pool.for_each_chunk_mut(out, part, |k, out| write(k * part, out));
+        }
+        _ => write(0, out),
+    }
+    for crowd in crowds() {
+        frame.add_batch(crowd.model_id(), crowd.visible_len());
+        crowd.lights_into(&frame.palettes, eye, &mut frame.lights);
+    }
+}
+
 impl Scene {
     /// Appends the props the last [`Scene::animate`] posed into `frame` (call it first, with
     /// the same frame): for each model (windmill, each car model, traffic light, fox, then the
@@ -53,31 +92,7 @@ impl Scene {
     /// of the camera are appended to the frame's lights.
     /// Allocation-free once the frame's buffers have grown.
     pub fn extract(&self, frame: &mut FrameData) {
-        let total: usize = self.each_crowd().map(PropCrowd::visible_len).sum();
-        let out = frame.instances.grow(total);
-        // The new instances from number `first` on, into `out`: every crowd's, back to back.
-        let write = |first: usize, out: &mut [InstanceData]| {
-            let mut at = 0;
-            for crowd in self.each_crowd() {
-                let len = crowd.visible_len();
-                let (from, to) = (first.max(at), (first + out.len()).min(at + len));
-                if from < to {
-                    crowd.extract_into(from - at, &mut out[from - first..to - first]);
-                }
-                at += len;
-            }
-        };
-        match self.workers.as_ref() {
-            Some(pool) if total >= 2 * MIN_EXTRACT_PART => {
-                let part = total.div_ceil(pool.threads() * PARTS_PER_THREAD).max(MIN_EXTRACT_PART);
-                pool.for_each_chunk_mut(out, part, |k, out| write(k * part, out));
-            }
-            _ => write(0, out),
-        }
-        for crowd in self.each_crowd() {
-            frame.add_batch(crowd.model_id(), crowd.visible_len());
-            crowd.lights_into(&frame.palettes, self.camera_eye(), &mut frame.lights);
-        }
+        extract(|| self.each_crowd(), self.workers.as_ref(), self.camera_eye(), frame);
     }
 
     /// Appends the bones of the first `limit_per_model` props of each model, posed on the

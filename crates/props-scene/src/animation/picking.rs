@@ -1,10 +1,38 @@
 //! What a player clicked: the prop whose culling sphere (the model's pose bound, baked at
-//! import over every clip, times the prop's scale) a ray from the camera enters first.
+//! import over every clip, times the prop's scale) a ray from the camera enters first (the
+//! scene's props, or a [`crate::CrowdSet`]'s).
 
 use glam::Vec3;
 use hecs::Entity;
 
 use crate::scene::Scene;
+
+/// Which of `bounds` (each a thing with the centre and radius of its sphere) a ray from
+/// `origin` along the unit `direction` enters first; a ray starting inside a sphere enters it
+/// at once.
+pub(crate) fn nearest<T>(origin: Vec3, direction: Vec3, bounds: impl Iterator<Item = (T, Vec3, f32)>) -> Option<T> {
+    let mut nearest: Option<(f32, T)> = None;
+    for (thing, centre, radius) in bounds {
+        // Entry distance of the ray into the sphere, if it meets it ahead.
+        let along = (centre - origin).dot(direction);
+        let off = (centre - origin - direction * along).length_squared();
+        if off > radius * radius {
+            continue;
+        }
+        let entry = along - (radius * radius - off).sqrt();
+        let t = if entry >= 0.0 {
+            entry
+        } else if along + (radius * radius - off).sqrt() >= 0.0 {
+            0.0
+        } else {
+            continue;
+        };
+        if nearest.as_ref().is_none_or(|(best, _)| t < *best) {
+            nearest = Some((t, thing));
+        }
+    }
+    nearest.map(|(_, thing)| thing)
+}
 
 impl Scene {
     /// The prop a ray from `origin` along `direction` enters first, by the culling spheres of
@@ -13,27 +41,10 @@ impl Scene {
     #[must_use]
     pub fn pick(&self, origin: Vec3, direction: Vec3) -> Option<Entity> {
         let direction = direction.try_normalize()?;
-        let mut nearest: Option<(f32, Entity)> = None;
-        for entity in self.world().iter().map(|e| e.entity()) {
-            let Some((centre, radius)) = self.bound_of(entity) else { continue };
-            // Entry distance of the ray into the sphere, if it meets it ahead.
-            let along = (centre - origin).dot(direction);
-            let off = (centre - origin - direction * along).length_squared();
-            if off > radius * radius {
-                continue;
-            }
-            let entry = along - (radius * radius - off).sqrt();
-            let t = if entry >= 0.0 {
-                entry
-            } else if along + (radius * radius - off).sqrt() >= 0.0 {
-                0.0
-            } else {
-                continue;
-            };
-            if nearest.is_none_or(|(best, _)| t < best) {
-                nearest = Some((t, entity));
-            }
-        }
-        nearest.map(|(_, entity)| entity)
+        let bounds = self.world().iter().map(|e| e.entity()).filter_map(|entity| {
+            let (centre, radius) = self.bound_of(entity)?;
+            Some((entity, centre, radius))
+        });
+        nearest(origin, direction, bounds)
     }
 }

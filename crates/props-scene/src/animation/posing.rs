@@ -1,15 +1,46 @@
-//! A frame's poses for every crowd of every kind: each crowd plans its frame (what it sees,
-//! poses and shares), all at once on the worker threads; then each writes its palettes into
-//! its own part of the frame's one buffer, in registration order, the parts also at once.
+//! A frame's poses for every crowd (of every kind of the scene, or of a [`crate::CrowdSet`]):
+//! each crowd plans its frame (what it sees, poses and shares), all at once on the worker
+//! threads; then each writes its palettes into its own part of the frame's one buffer, in
+//! order, the parts also at once.
 //! The buffer is laid out as if the crowds had been posed one after another, so results are
 //! bitwise the same for any number of threads. Allocation-free.
 
 use props_anim::crowd::CrowdStats;
 use props_anim::{JointMatrix, PaletteBuffer, View, Workers};
 
+use crate::animation::crowds::PropCrowd;
 use crate::kind::Registered;
 
-/// What the last [`crate::Scene::animate`] did, over every prop model.
+/// Crowds posed together: a kind's, or one crowd alone.
+pub(crate) trait Crowds: Send {
+    /// Its crowds, in order.
+    fn crowds(&self) -> &[PropCrowd];
+    /// Its crowds, to pose.
+    fn crowds_mut(&mut self) -> &mut [PropCrowd];
+}
+
+impl Crowds for Registered {
+    fn crowds(&self) -> &[PropCrowd] {
+        self.props.crowds()
+    }
+
+    fn crowds_mut(&mut self) -> &mut [PropCrowd] {
+        self.props.crowds_mut()
+    }
+}
+
+impl Crowds for PropCrowd {
+    fn crowds(&self) -> &[PropCrowd] {
+        std::slice::from_ref(self)
+    }
+
+    fn crowds_mut(&mut self) -> &mut [PropCrowd] {
+        std::slice::from_mut(self)
+    }
+}
+
+/// What the last [`crate::Scene::animate`] (or [`crate::CrowdSet::animate`]) did, over every
+/// prop model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AnimationStats {
     /// Props the camera may see: posed or drawn with their last pose, and extracted.
@@ -39,17 +70,17 @@ impl AnimationStats {
     }
 }
 
-/// Palette matrices the kinds' crowds planned.
-fn planned(kinds: &[Registered]) -> usize {
-    kinds.iter().flat_map(|r| r.props.crowds()).map(|c| c.planned()).sum()
+/// Palette matrices the groups' crowds planned.
+fn planned<G: Crowds>(kinds: &[G]) -> usize {
+    kinds.iter().flat_map(G::crowds).map(PropCrowd::planned).sum()
 }
 
 /// Writes the planned palettes of `kinds` into `out` (theirs back to back, in order), which
-/// the frame's buffer holds from matrix `start` on: halves of the kinds at once.
-fn write(kinds: &mut [Registered], start: usize, out: &mut [JointMatrix], workers: Option<&Workers>) {
+/// the frame's buffer holds from matrix `start` on: halves of the groups at once.
+fn write<G: Crowds>(kinds: &mut [G], start: usize, out: &mut [JointMatrix], workers: Option<&Workers>) {
     if let [one] = kinds {
         let mut at = 0;
-        for crowd in one.props.crowds_mut() {
+        for crowd in one.crowds_mut() {
             let len = crowd.planned();
             crowd.write(workers, start + at, &mut out[at..at + len]);
             at += len;
@@ -75,15 +106,15 @@ fn write(kinds: &mut [Registered], start: usize, out: &mut [JointMatrix], worker
 
 /// Poses every crowd of `kinds` seen from `view` (everything without one) for frame number
 /// `frame`, appending their palettes to `palettes` (see the module documentation).
-pub(crate) fn pose(
-    kinds: &mut [Registered],
+pub(crate) fn pose<G: Crowds>(
+    kinds: &mut [G],
     view: Option<&View>,
     frame: u64,
     workers: Option<&Workers>,
     palettes: &mut PaletteBuffer,
 ) -> AnimationStats {
-    let plan = |r: &mut Registered| {
-        for crowd in r.props.crowds_mut() {
+    let plan = |group: &mut G| {
+        for crowd in group.crowds_mut() {
             crowd.plan(view, frame, workers);
         }
     };
@@ -95,7 +126,7 @@ pub(crate) fn pose(
     let out = palettes.grow(planned(kinds));
     write(kinds, start, out, workers);
     let mut stats = AnimationStats::default();
-    for crowd in kinds.iter().flat_map(|r| r.props.crowds()) {
+    for crowd in kinds.iter().flat_map(G::crowds) {
         stats.add(&crowd.parts().2.stats(), crowd.palette_len());
     }
     stats

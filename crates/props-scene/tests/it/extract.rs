@@ -14,7 +14,7 @@ use crate::support::{DT, draw, scene};
 
 /// The largest distance between where palettes `a` and `b` put any vertex of `model`, over
 /// its size (its pose bound: no vertex of any pose is farther from its origin).
-fn vertex_error(model: &Model, a: &[JointMatrix], b: &[JointMatrix]) -> f32 {
+pub fn vertex_error(model: &Model, a: &[JointMatrix], b: &[JointMatrix]) -> f32 {
     let (a, b) = (posed_vertices(model, a), posed_vertices(model, b));
     let moved = a.iter().zip(&b).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
     moved / model.pose_bounds().radius as f32

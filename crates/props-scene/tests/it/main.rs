@@ -3,6 +3,7 @@
 
 mod animals;
 mod buses;
+mod crowd_set;
 mod determinism;
 mod extract;
 mod kinds;

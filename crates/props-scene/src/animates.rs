@@ -1,0 +1,122 @@
+//! [`Animates`]: what a host animates on a model of a [`crate::CrowdSet`], by name: the clips
+//! its instances' layers play, the nodes each of its drivers turns, and how many layers an
+//! instance has. Names, not indices, so that a new version of the model (a hot reload) is
+//! bound again the same way.
+
+use glam::Vec3;
+use props_anim::{Driver, Model, Spec};
+
+/// Why a model cannot be animated as an [`Animates`] asks.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RigError {
+    /// A clip named in [`Animates::clips`] is not in the model.
+    #[error("the model has no animation clip named `{0}`: export it, or stop playing it")]
+    MissingClip(String),
+    /// A driver's node is not in the model.
+    #[error("the model has no node named `{0}`, which a driver turns: name the node so, or drive another")]
+    MissingNode(String),
+    /// A driver's node has a matrix instead of translation, rotation and scale.
+    #[error("the model's node `{0}` has a fixed matrix: a driven node needs translation, rotation and scale")]
+    MatrixNode(String),
+    /// A new version of a model animated with every clip has fewer clips than the one its
+    /// instances play.
+    #[error("the model has {has} animation clips and its instances play the {had} of the version it replaces")]
+    FewerClips {
+        /// Clips of the version replaced.
+        had: usize,
+        /// Clips of the new version.
+        has: usize,
+    },
+    /// A driver's axis is not a unit vector, or an instance would have no layer.
+    #[error("a driver's axis must be a unit vector and an instance needs at least one layer")]
+    Invalid,
+}
+
+/// What a host animates on a model, by name (see the module documentation). The default plays
+/// any of the model's clips on one layer and drives no node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Animates {
+    /// The clips a [`props_anim::Layer::clip`] indexes, by name; `None`: every clip of the
+    /// model, in the model's order.
+    clips: Option<Vec<String>>,
+    /// Each driver's nodes (by name) and unit axis, in the order of the instances' values.
+    drivers: Vec<(Vec<String>, Vec3)>,
+    /// Clip layers per instance.
+    layers: usize,
+}
+
+impl Default for Animates {
+    fn default() -> Self {
+        Self { clips: None, drivers: Vec::new(), layers: 1 }
+    }
+}
+
+impl Animates {
+    /// Plays only these clips: a layer's clip `k` is the `k`th of `names`.
+    #[must_use]
+    pub fn clips<S: Into<String>>(self, names: impl IntoIterator<Item = S>) -> Self {
+        Self { clips: Some(names.into_iter().map(Into::into).collect()), ..self }
+    }
+
+    /// Adds a driver: one value per instance turns every node of `nodes` (by name) about the
+    /// unit `axis` in its own frame, from its rest rotation (a wheel's spin, a rotor's angle).
+    #[must_use]
+    pub fn driver<S: Into<String>>(mut self, nodes: impl IntoIterator<Item = S>, axis: Vec3) -> Self {
+        self.drivers.push((nodes.into_iter().map(Into::into).collect(), axis));
+        self
+    }
+
+    /// Gives each instance `layers` clip layers (blended in order).
+    #[must_use]
+    pub fn layers(self, layers: usize) -> Self {
+        Self { layers, ..self }
+    }
+
+    /// Clip layers per instance.
+    #[must_use]
+    pub fn layer_count(&self) -> usize {
+        self.layers
+    }
+
+    /// The number a [`props_anim::Layer::clip`] gives the clip `name` of `model`.
+    #[must_use]
+    pub fn clip_number(&self, model: &Model, name: &str) -> Option<u16> {
+        let number = match &self.clips {
+            Some(names) => names.iter().position(|n| n == name)?,
+            None => model.find_clip(name)?,
+        };
+        u16::try_from(number).ok()
+    }
+
+    /// `model` compiled for what this animates; with `replaced`, the version of the model whose
+    /// instances move onto it.
+    pub(crate) fn spec(&self, model: &Model, replaced: Option<&Model>) -> Result<Spec, RigError> {
+        if self.layers == 0 || self.drivers.iter().any(|(_, axis)| !axis.is_normalized()) {
+            return Err(RigError::Invalid);
+        }
+        let clips = match &self.clips {
+            Some(names) => {
+                names.iter().map(|n| model.find_clip(n).ok_or_else(|| RigError::MissingClip(n.clone()))).collect()
+            }
+            None => {
+                let (had, has) = (replaced.map_or(0, |r| r.clips().len()), model.clips().len());
+                if has < had {
+                    return Err(RigError::FewerClips { had, has });
+                }
+                Ok((0..has).collect())
+            }
+        }?;
+        let rig = model.rig();
+        let node = |name: &String| {
+            let id = rig.find(name).ok_or_else(|| RigError::MissingNode(name.clone()))?;
+            rig.rest(id).as_trs().ok_or_else(|| RigError::MatrixNode(name.clone()))?;
+            Ok(id)
+        };
+        let drivers = self
+            .drivers
+            .iter()
+            .map(|(names, axis)| Ok(Driver { nodes: names.iter().map(node).collect::<Result<_, _>>()?, axis: *axis }))
+            .collect::<Result<_, RigError>>()?;
+        Ok(Spec { clips, drivers, masks: Vec::new() })
+    }
+}

@@ -1,0 +1,329 @@
+//! [`CrowdSet`]: props without the town or `hecs`, for a host whose simulation is its own.
+//! The host adds and removes instances of models and sets each one's placement and animation
+//! state from its own data; each frame the set poses what the camera sees (culling, sharing,
+//! update-rate LOD and the CPU budget, on the set's worker threads) and extracts it as frame
+//! data, by the same code as the scene's kinds.
+
+use glam::{Affine3A, Vec3};
+use props_anim::{AnimationBudget, Layer, Pose, View, Workers};
+use props_frame::{FrameData, ModelId};
+
+use crate::animates::{Animates, RigError};
+use crate::animation::crowds::PropCrowd;
+use crate::animation::posing::{self, AnimationStats};
+use crate::animation::{extract, picking};
+use crate::camera::SceneCamera;
+use crate::config::PosingConfig;
+use crate::error::SceneError;
+use crate::models::{KindModel, PropModel};
+
+/// One instance of a [`CrowdSet`]: valid until it is removed (or its model is); a removed
+/// instance's id never names another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstanceId {
+    index: u32,
+    generation: u32,
+}
+
+/// Where an instance id's instance is, if it still is.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    generation: u32,
+    /// Its crowd (model) and number there.
+    at: Option<(u32, u32)>,
+}
+
+/// One model of the set: its crowd, what it animates, and which slot each instance fills.
+#[derive(Clone, Debug)]
+struct Member {
+    animates: Animates,
+    /// The slot of each instance of the crowd, by instance number.
+    owners: Vec<u32>,
+}
+
+/// Props of any number of models, each instance placed and animated by the host (see the
+/// module documentation).
+pub struct CrowdSet {
+    config: PosingConfig,
+    /// One crowd per model, in the order the models were added.
+    crowds: Vec<PropCrowd>,
+    members: Vec<Member>,
+    slots: Vec<Slot>,
+    /// Slots free for new instances.
+    free: Vec<u32>,
+    runs: usize,
+    workers: Option<Workers>,
+    camera: Option<SceneCamera>,
+    budget: Option<AnimationBudget>,
+    /// Frames posed so far (update-rate LOD staggers by it).
+    frames: u64,
+    stats: AnimationStats,
+}
+
+impl std::fmt::Debug for CrowdSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrowdSet").field("models", &self.crowds.len()).field("instances", &self.len()).finish()
+    }
+}
+
+/// An instance of a [`CrowdSet`], to place and animate ([`CrowdSet::get_mut`]).
+#[derive(Debug)]
+pub struct InstanceMut<'a> {
+    crowd: &'a mut PropCrowd,
+    i: u32,
+}
+
+impl InstanceMut<'_> {
+    /// Moves it: its model-to-world transform (scaled at most by its model's
+    /// [`PropModel::scale`] times the set's `max_scale` for it, or culling cuts it off).
+    pub fn set_placement(&mut self, placement: Affine3A) {
+        self.crowd.set_placement(self.i, placement);
+    }
+
+    /// Its clip layers, to set ([`Animates::clip_number`] gives a clip's number).
+    pub fn layers_mut(&mut self) -> &mut [Layer] {
+        self.crowd.layers_mut(self.i)
+    }
+
+    /// Its driver values (radians), one per [`Animates::driver`], to set.
+    pub fn drivers_mut(&mut self) -> &mut [f32] {
+        self.crowd.drivers_mut(self.i)
+    }
+
+    /// Paints it ([`props_frame::InstanceData::tint`]: the model's materials named `paint`).
+    pub fn set_tint(&mut self, tint: [u8; 4]) {
+        self.crowd.set_tint(self.i, tint);
+    }
+}
+
+impl CrowdSet {
+    /// An empty set posing as `config` says.
+    pub fn new(config: PosingConfig) -> Result<Self, SceneError> {
+        config.validate()?;
+        let (workers, runs) = config.workers()?;
+        Ok(Self {
+            budget: config.animation_budget_ms.map(AnimationBudget::new),
+            config,
+            crowds: Vec::new(),
+            members: Vec::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            runs,
+            workers,
+            camera: None,
+            frames: 0,
+            stats: AnimationStats::default(),
+        })
+    }
+
+    /// Adds `prop` (its renderer id new to the set), or replaces the model of that id,
+    /// animated as `animates` says, placed at up to `max_scale` times its scale. A replaced
+    /// model's instances keep their ids, placements, states and paint. On error (a clip or
+    /// node the model lacks) nothing changes.
+    pub fn set_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), RigError> {
+        let at = self.crowds.iter().position(|c| c.prop().id == prop.id);
+        let replaced = at.map(|k| &*self.crowds[k].prop().model);
+        let spec = animates.spec(&prop.model, replaced)?;
+        let layers = animates.layer_count();
+        let model = KindModel { max_scale, ..KindModel::new(prop, spec, layers) };
+        let mut crowd = PropCrowd::new(model, self.config.sharing, self.runs);
+        match at {
+            Some(k) => {
+                crowd.take_instances(&self.crowds[k]);
+                self.crowds[k] = crowd;
+                self.members[k].animates = animates;
+            }
+            None => {
+                self.crowds.push(crowd);
+                self.members.push(Member { animates, owners: Vec::new() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes the model of renderer id `id` and every instance of it; returns how many there
+    /// were (`None`: no such model).
+    pub fn remove_model(&mut self, id: ModelId) -> Option<usize> {
+        let k = self.crowd_of(id)?;
+        self.crowds.remove(k);
+        let member = self.members.remove(k);
+        for &slot in &member.owners {
+            self.release(slot);
+        }
+        // The crowds after it moved down by one.
+        for slot in &mut self.slots {
+            if let Some((crowd, _)) = &mut slot.at
+                && *crowd as usize > k
+            {
+                *crowd -= 1;
+            }
+        }
+        Some(member.owners.len())
+    }
+
+    /// The models, in the order they were added.
+    pub fn models(&self) -> impl Iterator<Item = &PropModel> {
+        self.crowds.iter().map(PropCrowd::prop)
+    }
+
+    /// The number a [`Layer::clip`] of an instance of model `id` gives the clip `name`.
+    #[must_use]
+    pub fn clip_number(&self, id: ModelId, name: &str) -> Option<u16> {
+        let k = self.crowd_of(id)?;
+        self.members[k].animates.clip_number(&self.crowds[k].prop().model, name)
+    }
+
+    /// Adds an instance of model `id` at `placement`, no clip playing, drivers 0 (`None`: no
+    /// such model).
+    pub fn add(&mut self, id: ModelId, placement: Affine3A) -> Option<InstanceId> {
+        let k = self.crowd_of(id)?;
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None => {
+                self.slots.push(Slot { generation: 0, at: None });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let i = self.crowds[k].push(placement);
+        self.members[k].owners.push(slot);
+        self.slots[slot as usize].at = Some((k as u32, i));
+        Some(InstanceId { index: slot, generation: self.slots[slot as usize].generation })
+    }
+
+    /// Removes an instance; `false` when it is gone already.
+    pub fn remove(&mut self, id: InstanceId) -> bool {
+        let Some((k, i)) = self.locate(id) else { return false };
+        self.crowds[k].swap_remove(i as u32);
+        let owners = &mut self.members[k].owners;
+        owners.swap_remove(i);
+        if let Some(&moved) = owners.get(i) {
+            self.slots[moved as usize].at = Some((k as u32, i as u32));
+        }
+        self.release(id.index);
+        true
+    }
+
+    /// An instance, to place and animate; `None` when it is gone.
+    pub fn get_mut(&mut self, id: InstanceId) -> Option<InstanceMut<'_>> {
+        let (k, i) = self.locate(id)?;
+        Some(InstanceMut { crowd: &mut self.crowds[k], i: i as u32 })
+    }
+
+    /// Where an instance stands.
+    #[must_use]
+    pub fn placement(&self, id: InstanceId) -> Option<Affine3A> {
+        self.locate(id).map(|(k, i)| self.crowds[k].placement(i as u32))
+    }
+
+    /// An instance's clip layers.
+    #[must_use]
+    pub fn layers(&self, id: InstanceId) -> Option<&[Layer]> {
+        self.locate(id).map(|(k, i)| self.crowds[k].layers(i as u32))
+    }
+
+    /// An instance's driver values.
+    #[must_use]
+    pub fn drivers(&self, id: InstanceId) -> Option<&[f32]> {
+        self.locate(id).map(|(k, i)| self.crowds[k].drivers(i as u32))
+    }
+
+    /// The renderer id of an instance's model.
+    #[must_use]
+    pub fn model_of(&self, id: InstanceId) -> Option<ModelId> {
+        self.locate(id).map(|(k, _)| self.crowds[k].prop().id)
+    }
+
+    /// An instance's pose now, on the general path from its exact state (for tools; allocates).
+    #[must_use]
+    pub fn pose_of(&self, id: InstanceId) -> Option<Pose> {
+        self.locate(id).map(|(k, i)| self.crowds[k].pose(i as u32))
+    }
+
+    /// Instances of every model.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.crowds.iter().map(PropCrowd::len).sum()
+    }
+
+    /// Whether there is no instance.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Sets the camera of the next frames: what is outside its view is not posed or drawn,
+    /// and far instances are posed less often. `None` (the default): everything, every frame.
+    pub fn set_camera(&mut self, camera: Option<SceneCamera>) {
+        self.camera = camera;
+    }
+
+    /// Poses every instance the camera may see into `frame.palettes` (see
+    /// [`crate::Scene::animate`]: the same code); then call [`CrowdSet::extract`] with the
+    /// same frame. Allocation-free once buffers have grown.
+    pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
+        self.frames += 1;
+        let pressure = self.budget.map_or(0, |b| b.pressure());
+        let view = self.camera.map(|c| View::new(c.eye, c.view_projection, self.config.lod, pressure));
+        let (crowds, workers, palettes, number) =
+            (&mut self.crowds, self.workers.as_ref(), &mut frame.palettes, self.frames);
+        let mut stats = match workers {
+            Some(pool) => pool.install(|| posing::pose(crowds, view.as_ref(), number, workers, palettes)),
+            None => posing::pose(crowds, view.as_ref(), number, None, palettes),
+        };
+        stats.pressure = pressure;
+        self.stats = stats;
+        stats
+    }
+
+    /// Appends what the last [`CrowdSet::animate`] posed into `frame`: one batch per model, in
+    /// the order they were added, and the lit lights near the camera.
+    pub fn extract(&self, frame: &mut FrameData) {
+        extract::extract(|| self.crowds.iter(), self.workers.as_ref(), self.camera.map(|c| c.eye), frame);
+    }
+
+    /// Takes how long the last [`CrowdSet::animate`] took, for the CPU budget (nothing without
+    /// one).
+    pub fn record_animation_time(&mut self, milliseconds: f32) {
+        if let Some(budget) = &mut self.budget {
+            budget.record(milliseconds);
+        }
+    }
+
+    /// What the last [`CrowdSet::animate`] did.
+    #[must_use]
+    pub fn animation_stats(&self) -> AnimationStats {
+        self.stats
+    }
+
+    /// The instance a ray from `origin` along `direction` enters first, by the culling spheres
+    /// (see [`crate::Scene::pick`]).
+    #[must_use]
+    pub fn pick(&self, origin: Vec3, direction: Vec3) -> Option<InstanceId> {
+        let direction = direction.try_normalize()?;
+        let bounds = self.slots.iter().enumerate().filter_map(|(index, slot)| {
+            let (k, i) = slot.at?;
+            let (centre, radius) = self.crowds[k as usize].bound(i);
+            Some((InstanceId { index: index as u32, generation: slot.generation }, centre, radius))
+        });
+        picking::nearest(origin, direction, bounds)
+    }
+
+    /// The crowd of the model of renderer id `id`.
+    fn crowd_of(&self, id: ModelId) -> Option<usize> {
+        self.crowds.iter().position(|c| c.prop().id == id)
+    }
+
+    /// The crowd and number of a live instance.
+    fn locate(&self, id: InstanceId) -> Option<(usize, usize)> {
+        let slot = self.slots.get(id.index as usize).filter(|s| s.generation == id.generation)?;
+        slot.at.map(|(k, i)| (k as usize, i as usize))
+    }
+
+    /// Frees a slot: its id is stale from now on.
+    fn release(&mut self, slot: u32) {
+        let slot_ref = &mut self.slots[slot as usize];
+        slot_ref.at = None;
+        slot_ref.generation = slot_ref.generation.wrapping_add(1);
+        self.free.push(slot);
+    }
+}
