@@ -279,7 +279,8 @@ impl ModelRegistry {
     /// Applies one event of the mod watcher to the scene and the GPU; returns the HUD line.
     pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
         match event {
-            ModEvent::Loaded { path, name, model, sidecar, load_ms, mut warnings, .. } => {
+            ModEvent::Loaded { path, name, model, sidecar, load_ms, report, .. } => {
+                let mut warnings: Vec<String> = report.issues.iter().map(ToString::to_string).collect();
                 let Some(placement) = Placement::of(&name, sidecar.as_ref(), &model, &self.kinds) else {
                     let error = format!("{}: no prop kind shows models of its name or role", self.shown(&path));
                     self.list.refused(&path, self.shown(&path), error.clone());
@@ -311,7 +312,8 @@ impl ModelRegistry {
                 }
                 Some(message)
             }
-            ModEvent::Rejected { path, name, error, .. } => {
+            ModEvent::Rejected { path, name, refused, .. } => {
+                let error = refused.to_string();
                 self.list.refused(&path, self.shown(&path), error.clone());
                 Some(self.rejected(&path, &name, &error))
             }

@@ -33,7 +33,7 @@ pub struct Admitted {
 }
 
 /// A file the gate refused, with the checker's report (at least one fatal issue).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Refused {
     /// Every issue found.
     pub report: Report,

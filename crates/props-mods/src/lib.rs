@@ -30,7 +30,7 @@
 //! for event in watcher.wait_until_ready(Duration::from_secs(10)) {
 //!     match event {
 //!         ModEvent::Loaded { name, model, .. } => println!("{name}: {} meshes", model.meshes().len()),
-//!         ModEvent::Rejected { name, error, .. } => println!("{name} refused, the last good one stays: {error}"),
+//!         ModEvent::Rejected { name, refused, .. } => println!("{name} refused, the last good one stays: {refused}"),
 //!         _ => {}
 //!     }
 //! }
@@ -60,6 +60,8 @@ pub use file_watch::{FileChange, FileWatch};
 pub use policy::{Action, FileStat, FsEvent, FsEventKind, Millis, Probe, ReloadPolicy};
 use props_anim::Model;
 use props_gltf::Limits;
+use props_gltf::gate::Refused;
+use props_gltf::validate::Report;
 pub use watcher::FsProbe;
 
 use crate::loader::{Input, Worker};
@@ -148,9 +150,10 @@ pub enum ModEvent {
         version: u64,
         /// Import time in milliseconds, on the worker thread.
         load_ms: f64,
-        /// What the checker noticed that is not fatal, each as
-        /// `/json/pointer: warning[CODE]: message`.
-        warnings: Vec<String>,
+        /// The checker's report (the file as given to [`ModWatcher::start`] joined with the
+        /// path): what it noticed that is not fatal, each issue shown as
+        /// `/json/pointer: warning[CODE]: message`, and the parts dropped.
+        report: Report,
     },
     /// A model file could not be imported: keep the last good version of it, if any, and
     /// show the error.
@@ -159,9 +162,12 @@ pub enum ModEvent {
         path: PathBuf,
         /// Its file stem.
         name: String,
-        /// Why: the first fatal issue as `file: /json/pointer: error[CODE]: message` (the file
-        /// as given to [`ModWatcher::start`] joined with the path), and how many more.
-        error: String,
+        /// Why, with every issue found: the checker's report, or the one issue of the mods'
+        /// own checks (a symbolic link out of the folder, the mods' RAM budget, the sidecar).
+        /// It displays as the first fatal issue, `file: /json/pointer: error[CODE]: message`
+        /// (the file as given to [`ModWatcher::start`] joined with the path, or the sidecar),
+        /// and how many more.
+        refused: Refused,
         /// The version this import would have had.
         version: u64,
     },

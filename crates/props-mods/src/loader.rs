@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use notify_debouncer_full::DebounceEventResult;
 use props_gltf::Limits;
-use props_gltf::gate::Admitted;
+use props_gltf::gate::{Admitted, Refused};
+use props_gltf::validate::{Consequence, Issue, Report};
 
 use crate::ModEvent;
 use crate::policy::{Action, FsEventKind, Millis, ReloadPolicy};
@@ -225,32 +226,34 @@ impl Worker {
                 let model = admitted.import.model;
                 let sidecar = match sidecar::read(&self.root.join(&path), &shown, &model, &self.roles) {
                     Ok(sidecar) => sidecar,
-                    Err(error) => return ModEvent::Rejected { path, name, error: error.to_string(), version },
+                    Err(error) => {
+                        let refused =
+                            refusal(Path::new(&error.file), sidecar::SIDECAR_CODE, &error.pointer, error.message);
+                        return ModEvent::Rejected { path, name, refused, version };
+                    }
                 };
                 let load_ms = started.elapsed().as_secs_f64() * 1000.0;
-                let warnings = admitted.report.issues.iter().map(ToString::to_string).collect();
                 self.resident.insert(path.clone(), model.heap_bytes());
-                ModEvent::Loaded { path, name, model: Arc::new(model), sidecar, version, load_ms, warnings }
+                let report = admitted.report;
+                ModEvent::Loaded { path, name, model: Arc::new(model), sidecar, version, load_ms, report }
             }
-            Err(error) => ModEvent::Rejected { path, name, error, version },
+            Err(refused) => ModEvent::Rejected { path, name, refused, version },
         }
     }
 
     /// Passes the model at `path` through the gate ([`props_gltf::gate`]) with the mods'
     /// limits, refusing symbolic links out of the mods folder and a model that would take the
-    /// loaded mods past their RAM budget; errors read `file: /json/pointer: error[CODE]:
-    /// message` with the file as `shown`.
-    fn admit(&self, path: &Path, shown: &Path) -> Result<Admitted, String> {
+    /// loaded mods past their RAM budget; the refusal's report names the file as `shown`.
+    fn admit(&self, path: &Path, shown: &Path) -> Result<Admitted, Refused> {
         let file = self.root.join(path);
         if let Ok(target) = file.canonicalize()
             && !target.starts_with(&self.root)
         {
-            return Err(format!(
-                "{}: error[PROPS_URI_OUTSIDE_FOLDER]: it is a symbolic link to {}, outside the mods folder; copy \
-                 the model into the mods folder instead",
-                shown.display(),
+            let message = format!(
+                "it is a symbolic link to {}, outside the mods folder; copy the model into the mods folder instead",
                 target.display()
-            ));
+            );
+            return Err(refusal(shown, "PROPS_URI_OUTSIDE_FOLDER", "", message));
         }
         let limits = &self.limits;
         match panic::catch_unwind(AssertUnwindSafe(|| props_gltf::gate::admit_file(&file, limits))) {
@@ -261,20 +264,22 @@ impl Worker {
                     self.resident.iter().filter(|(p, _)| p.as_path() != path).map(|(_, &bytes)| bytes).sum();
                 let bytes = admitted.import.model.heap_bytes();
                 if others.saturating_add(bytes) > self.total_bytes {
-                    return Err(format!(
-                        "{}: error[PROPS_LIMIT_EXCEEDED]: the model takes {} KiB and the mods already loaded {} KiB, \
-                         over the {} KiB the mods may use together; remove a mod or make this one smaller",
-                        shown.display(),
+                    let message = format!(
+                        "the model takes {} KiB and the mods already loaded {} KiB, over the {} KiB the mods may use \
+                         together; remove a mod or make this one smaller",
                         bytes.div_ceil(1024),
                         others.div_ceil(1024),
                         self.total_bytes / 1024
-                    ));
+                    );
+                    return Err(refusal(shown, "PROPS_LIMIT_EXCEEDED", "", message));
                 }
+                let mut admitted = admitted;
+                shown.clone_into(&mut admitted.report.file);
                 Ok(admitted)
             }
             Ok(Err(mut refused)) => {
                 shown.clone_into(&mut refused.report.file);
-                Err(refused.to_string())
+                Err(refused)
             }
             Err(payload) => {
                 let reason = payload
@@ -282,10 +287,8 @@ impl Worker {
                     .map(|s| (*s).to_owned())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                Err(format!(
-                    "{}: error[PROPS_INTERNAL]: the importer failed unexpectedly ({reason}); please report this file",
-                    shown.display()
-                ))
+                let message = format!("the importer failed unexpectedly ({reason}); please report this file");
+                Err(refusal(shown, "PROPS_INTERNAL", "", message))
             }
         }
     }
@@ -294,14 +297,15 @@ impl Worker {
 /// Logs the result of an import that goes to the game.
 fn log_result(shown_root: &Path, event: &ModEvent) {
     match event {
-        ModEvent::Loaded { path, version, load_ms, warnings, .. } => {
+        ModEvent::Loaded { path, version, load_ms, report, .. } => {
             let path = shown_root.join(path);
-            tracing::debug!(path = %path.display(), version, load_ms, warnings = warnings.len(), "mod model imported");
-            for warning in warnings {
-                tracing::debug!(path = %path.display(), %warning, "mod model warning");
+            let issues = report.issues.len();
+            tracing::debug!(path = %path.display(), version, load_ms, issues, "mod model imported");
+            for issue in &report.issues {
+                tracing::debug!(path = %path.display(), %issue, "mod model issue");
             }
         }
-        ModEvent::Rejected { version, error, .. } => tracing::debug!(version, %error, "mod model not imported"),
+        ModEvent::Rejected { version, refused, .. } => tracing::debug!(version, %refused, "mod model not imported"),
         ModEvent::Removed { .. } | ModEvent::WatchError { .. } | ModEvent::Ready => {}
     }
 }
@@ -309,4 +313,13 @@ fn log_result(shown_root: &Path, event: &ModEvent) {
 /// A model's name: its file stem (`windmill` for `pack/windmill.glb`).
 fn name_of(path: &Path) -> String {
     path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// A refusal of the mods' own checks (not the checker's): a report on `file` with one issue
+/// that refuses it.
+fn refusal(file: &Path, code: &'static str, pointer: &str, message: String) -> Refused {
+    let mut report = Report::new(file);
+    report.issues.push(Issue { consequence: Consequence::Refuses, ..Issue::error(code, pointer, message) });
+    report.refused = true;
+    Refused { report }
 }

@@ -225,8 +225,9 @@ impl Game {
                 self.max_load_ms = self.max_load_ms.max(load_ms);
                 self.shown.insert(path, Shown::Loaded(model));
             }
-            ModEvent::Rejected { path, error, version, .. } => {
+            ModEvent::Rejected { path, refused, version, .. } => {
                 self.check_version(&path, version);
+                let error = refused.to_string();
                 assert!(!error.contains("failed unexpectedly"), "the importer panicked: {error}");
                 self.rejected += 1;
                 self.shown.insert(path, Shown::Rejected(error));

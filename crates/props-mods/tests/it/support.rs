@@ -109,15 +109,15 @@ impl Watched {
         })
     }
 
-    /// Waits for `Rejected` of `path` and returns its error.
+    /// Waits for `Rejected` of `path` and returns the refusal (its report).
     #[track_caller]
-    pub fn rejected(&mut self, path: &str) -> String {
+    pub fn rejected(&mut self, path: &str) -> props_gltf::gate::Refused {
         let event = self.wait_for(
             &format!("Rejected {path}"),
             |e| matches!(e, ModEvent::Rejected { path: p, .. } if p == Path::new(path)),
         );
         match event {
-            ModEvent::Rejected { error, .. } => error,
+            ModEvent::Rejected { refused, .. } => refused,
             _ => unreachable!("wait_for returns what it waited for"),
         }
     }

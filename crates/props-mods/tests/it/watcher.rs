@@ -18,13 +18,15 @@ fn good_broken_fixed_deleted() {
 
     mods.write("a.gltf", models::gltf("first"));
     let first = watched.loaded("a.gltf", "first");
-    let ModEvent::Loaded { name, warnings, load_ms, .. } = &first else { unreachable!() };
+    let ModEvent::Loaded { name, report, load_ms, .. } = &first else { unreachable!() };
     assert_eq!(name, "a");
-    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(report.issues.is_empty(), "{report}");
+    assert_eq!(report.file, mods.path().join("a.gltf"), "the report names the file as the watcher was given it");
     assert!(*load_ms >= 0.0);
 
     mods.write("a.gltf", models::BROKEN_JSON);
-    let error = watched.rejected("a.gltf");
+    let refused = watched.rejected("a.gltf");
+    let error = refused.to_string();
     let file = mods.path().join("a.gltf");
     assert!(error.starts_with(&format!("{}: error[INVALID_JSON]: not valid JSON", file.display())), "{error}");
 
@@ -47,7 +49,8 @@ fn truncated_glb_is_rejected_and_the_complete_file_loads() {
     let mut watched = Watched::start(mods.path());
     let glb = models::glb("binary");
     mods.write("pack/prop.glb", &glb[..glb.len() / 2]);
-    let error = watched.rejected("pack/prop.glb");
+    let refused = watched.rejected("pack/prop.glb");
+    let error = refused.to_string();
     assert!(error.contains("prop.glb: error[GLB_LENGTH_MISMATCH]: the GLB header declares"), "{error}");
     mods.write("pack/prop.glb", &glb);
     watched.loaded("pack/prop.glb", "binary");
@@ -60,7 +63,8 @@ fn uri_leaving_the_folder_is_rejected() {
     mods.write("secret.bin", models::bin());
     let mut watched = Watched::start(mods.path());
     mods.write("pack/evil.gltf", models::gltf_external("evil", "../secret.bin"));
-    let error = watched.rejected("pack/evil.gltf");
+    let refused = watched.rejected("pack/evil.gltf");
+    let error = refused.to_string();
     assert!(error.contains("evil.gltf: /buffers/0/uri: error[PROPS_URI_OUTSIDE_FOLDER]"), "{error}");
     assert!(error.contains("URI `../secret.bin` is refused"), "{error}");
     // The fix: the buffer next to the model.
@@ -75,7 +79,8 @@ fn missing_bin_is_rejected_until_it_arrives() {
     let mods = TempDir::new("bin");
     let mut watched = Watched::start(mods.path());
     mods.write("pack/house.gltf", models::gltf_external("house", "house.bin"));
-    let error = watched.rejected("pack/house.gltf");
+    let refused = watched.rejected("pack/house.gltf");
+    let error = refused.to_string();
     assert!(error.contains("the file `house.bin` does not exist"), "{error}");
     // Writing the .bin reloads the models of its folder.
     mods.write("pack/house.bin", models::bin());
@@ -161,9 +166,12 @@ fn symlink_out_of_the_mods_folder_is_rejected() {
     let mods = TempDir::new("link");
     let mut watched = Watched::start(mods.path());
     std::os::unix::fs::symlink(outside.path().join("real.gltf"), mods.path().join("link.gltf")).expect("symlink");
-    let error = watched.rejected("link.gltf");
+    let refused = watched.rejected("link.gltf");
+    let error = refused.to_string();
     assert!(error.contains("link.gltf: error[PROPS_URI_OUTSIDE_FOLDER]: it is a symbolic link to"), "{error}");
     assert!(error.contains("outside the mods folder"), "{error}");
+    assert_eq!(refused.report.file, mods.path().join("link.gltf"), "the report names the link");
+    assert!(refused.fatal().any(|issue| issue.code == "PROPS_URI_OUTSIDE_FOLDER"), "{}", refused.report);
 }
 
 #[test]
@@ -204,9 +212,11 @@ fn file_over_the_size_limit_is_rejected() {
     // On a loaded machine the empty file just created can stay unchanged for a whole settle
     // period and be rejected first, as empty; the complete file is rejected for its size.
     let event = watched.wait_for("Rejected big.glb for its size", |e| {
-        matches!(e, ModEvent::Rejected { path, error, .. } if path == Path::new("big.glb") && error.contains("file size"))
+        matches!(e, ModEvent::Rejected { path, refused, .. } if path == Path::new("big.glb") && refused.to_string().contains("file size"))
     });
-    let ModEvent::Rejected { error, .. } = event else { unreachable!() };
+    let ModEvent::Rejected { refused, .. } = event else { unreachable!() };
+    assert!(refused.fatal().any(|issue| issue.code == "PROPS_LIMIT_EXCEEDED"), "the report has the issue: {refused}");
+    let error = refused.to_string();
     assert!(error.contains("big.glb: error[PROPS_LIMIT_EXCEEDED]: file size in bytes is"), "{error}");
     assert!(error.contains("over the limit of 100"), "{error}");
 }
@@ -234,9 +244,9 @@ fn the_example_mod_loads_with_its_clip() {
     mods.write("example/spinning_sign.gltf", std::fs::read(&example).expect("read the example mod"));
     let mut watched = Watched::start(mods.path());
     let event = watched.loaded("example/spinning_sign.gltf", "sign");
-    let ModEvent::Loaded { name, model, warnings, .. } = &event else { unreachable!() };
+    let ModEvent::Loaded { name, model, report, .. } = &event else { unreachable!() };
     assert_eq!(name, "spinning_sign");
-    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(report.issues.is_empty(), "{report}");
     assert_eq!(model.find_clip("spin"), Some(0));
 }
 
@@ -256,13 +266,15 @@ fn special_files_are_rejected_without_blocking() {
     let mods = TempDir::new("fifo");
     let mut watched = Watched::start(mods.path());
     mkfifo(&mods.path().join("pipe.gltf"));
-    let error = watched.rejected("pipe.gltf");
+    let refused = watched.rejected("pipe.gltf");
+    let error = refused.to_string();
     assert!(error.contains("pipe.gltf: error[IO_ERROR]") && error.contains("FIFO"), "{error}");
 
     std::fs::create_dir_all(mods.path().join("pack")).expect("pack folder");
     mkfifo(&mods.path().join("pack/data.bin"));
     mods.write("pack/piped.gltf", models::gltf_external("piped", "data.bin"));
-    let error = watched.rejected("pack/piped.gltf");
+    let refused = watched.rejected("pack/piped.gltf");
+    let error = refused.to_string();
     assert!(error.contains("/buffers/0/uri: error[IO_ERROR]") && error.contains("FIFO"), "{error}");
 
     mods.write("after.gltf", models::gltf("after"));
@@ -312,7 +324,8 @@ fn mods_together_stay_within_their_budget() {
     mods.write("one.gltf", models::gltf("one"));
     watched.loaded("one.gltf", "one");
     mods.write("two.gltf", models::gltf("two"));
-    let error = watched.rejected("two.gltf");
+    let refused = watched.rejected("two.gltf");
+    let error = refused.to_string();
     assert!(error.contains("two.gltf: error[PROPS_LIMIT_EXCEEDED]") && error.contains("remove a mod"), "{error}");
     assert!(error.contains(&format!("over the {} KiB the mods may use together", one / 1024)), "{error}");
     mods.remove("one.gltf");
