@@ -6,6 +6,8 @@
 //! Every example takes `--headless --frames N --screenshot FILE.png` (no window: N frames at
 //! 30 per simulated second, the last written to the file) and `--size WIDTHxHEIGHT`.
 
+pub mod world;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -116,17 +118,59 @@ pub fn run<E: Example>() -> Result<(), Error> {
 /// # Errors
 /// When no GPU is found, the example does not start, or the image cannot be read back.
 pub fn headless<E: Example>(size: (u32, u32), frames: u32) -> Result<image::RgbaImage, Error> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let gpu = Gpu::new(&instance, None)?;
-    let target = props_render::OffscreenTarget::new(&gpu.device, size.0, size.1);
-    let mut example = E::new(&gpu, props_render::OFFSCREEN_FORMAT)?;
-    for frame in 0..frames.max(1) {
-        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        example.frame(&gpu, &mut encoder, (target.view(), size), frame as f32 * HEADLESS_STEP);
-        gpu.queue.submit([encoder.finish()]);
+    let mut run = Headless::new(size, E::new)?;
+    for _ in 0..frames.max(1) {
+        run.frame();
     }
-    let pixels = target.read_rgba8(&gpu.device, &gpu.queue)?;
-    Ok(image::RgbaImage::from_raw(size.0, size.1, pixels).ok_or("the image read back is not of the target's size")?)
+    run.image()
+}
+
+/// An example drawn offscreen frame by frame, [`HEADLESS_STEP`] apart, for tests that act
+/// between frames (write a mod file, read the example's state).
+pub struct Headless<E> {
+    /// The device.
+    pub gpu: Gpu,
+    target: props_render::OffscreenTarget,
+    size: (u32, u32),
+    frames: u32,
+    /// The example.
+    pub example: E,
+}
+
+impl<E: Example> Headless<E> {
+    /// An offscreen target of `size` and the example `make` sets up on its device.
+    ///
+    /// # Errors
+    /// When no GPU is found, or the example does not start.
+    pub fn new(
+        size: (u32, u32),
+        make: impl FnOnce(&Gpu, wgpu::TextureFormat) -> Result<E, Error>,
+    ) -> Result<Self, Error> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let gpu = Gpu::new(&instance, None)?;
+        let target = props_render::OffscreenTarget::new(&gpu.device, size.0, size.1);
+        let example = make(&gpu, props_render::OFFSCREEN_FORMAT)?;
+        Ok(Self { gpu, target, size, frames: 0, example })
+    }
+
+    /// Draws the next frame.
+    pub fn frame(&mut self) {
+        let mut encoder = self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        let seconds = self.frames as f32 * HEADLESS_STEP;
+        self.example.frame(&self.gpu, &mut encoder, (self.target.view(), self.size), seconds);
+        self.gpu.queue.submit([encoder.finish()]);
+        self.frames += 1;
+    }
+
+    /// The last frame drawn (sRGB RGBA8).
+    ///
+    /// # Errors
+    /// When the image cannot be read back.
+    pub fn image(&self) -> Result<image::RgbaImage, Error> {
+        let pixels = self.target.read_rgba8(&self.gpu.device, &self.gpu.queue)?;
+        let image = image::RgbaImage::from_raw(self.size.0, self.size.1, pixels);
+        Ok(image.ok_or("the image read back is not of the target's size")?)
+    }
 }
 
 /// A window presenting example `E`.

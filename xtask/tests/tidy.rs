@@ -22,9 +22,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("props-scene", &["props-anim", "props-frame", "hecs"]),
     ("props-bench", &["props-anim", "props-gltf"]),
     ("props-mods", &["props-anim", "props-gltf", "notify", "notify-debouncer-full"]),
+    // The facade for other games: everything above, wired for a host, no ECS or window.
+    ("props-host", &["props-anim", "props-frame", "props-gltf", "props-mods", "props-render", "props-scene", "wgpu"]),
     ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
     ("props-tests", &["props-anim", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
-    ("props-examples", &["props-anim", "props-gltf", "props-render", "wgpu", "winit", "image", "tracing-subscriber"]),
+    (
+        "props-examples",
+        &["props-host", "props-render", "wgpu", "winit", "image", "tracing-subscriber"],
+    ),
     ("game", &["*"]),
     ("xtask", &["*"]),
 ];

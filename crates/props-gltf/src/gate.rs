@@ -20,7 +20,7 @@ use std::path::Path;
 
 use crate::import::Import;
 use crate::limits::Limits;
-use crate::validate::{self, Issue, Report};
+use crate::validate::{self, Consequence, Issue, Report};
 
 /// A file that passed the gate: its model, and what the checker noticed that is not fatal.
 #[derive(Debug)]
@@ -40,6 +40,17 @@ pub struct Refused {
 }
 
 impl Refused {
+    /// A refusal of `file` for one issue found outside the checker (by whoever loads the file:
+    /// a mods folder's own rules, the GPU's limits), with its code, the JSON pointer (or a
+    /// path in another file; empty for the whole file) and the message, which says the fix.
+    #[must_use]
+    pub fn one(file: &Path, code: &'static str, pointer: &str, message: String) -> Self {
+        let mut report = Report::new(file);
+        report.issues.push(Issue { consequence: Consequence::Refuses, ..Issue::error(code, pointer, message) });
+        report.refused = true;
+        Self { report }
+    }
+
     /// The fatal issues.
     pub fn fatal(&self) -> impl Iterator<Item = &Issue> {
         self.report.issues.iter().filter(|issue| issue.is_fatal())

@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use notify_debouncer_full::DebounceEventResult;
 use props_gltf::Limits;
 use props_gltf::gate::{Admitted, Refused};
-use props_gltf::validate::{Consequence, Issue, Report};
 
 use crate::ModEvent;
 use crate::policy::{Action, FsEventKind, Millis, ReloadPolicy};
@@ -228,7 +227,7 @@ impl Worker {
                     Ok(sidecar) => sidecar,
                     Err(error) => {
                         let refused =
-                            refusal(Path::new(&error.file), sidecar::SIDECAR_CODE, &error.pointer, error.message);
+                            Refused::one(Path::new(&error.file), sidecar::SIDECAR_CODE, &error.pointer, error.message);
                         return ModEvent::Rejected { path, name, refused, version };
                     }
                 };
@@ -253,7 +252,7 @@ impl Worker {
                 "it is a symbolic link to {}, outside the mods folder; copy the model into the mods folder instead",
                 target.display()
             );
-            return Err(refusal(shown, "PROPS_URI_OUTSIDE_FOLDER", "", message));
+            return Err(Refused::one(shown, "PROPS_URI_OUTSIDE_FOLDER", "", message));
         }
         let limits = &self.limits;
         match panic::catch_unwind(AssertUnwindSafe(|| props_gltf::gate::admit_file(&file, limits))) {
@@ -271,7 +270,7 @@ impl Worker {
                         others.div_ceil(1024),
                         self.total_bytes / 1024
                     );
-                    return Err(refusal(shown, "PROPS_LIMIT_EXCEEDED", "", message));
+                    return Err(Refused::one(shown, "PROPS_LIMIT_EXCEEDED", "", message));
                 }
                 let mut admitted = admitted;
                 shown.clone_into(&mut admitted.report.file);
@@ -288,7 +287,7 @@ impl Worker {
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
                 let message = format!("the importer failed unexpectedly ({reason}); please report this file");
-                Err(refusal(shown, "PROPS_INTERNAL", "", message))
+                Err(Refused::one(shown, "PROPS_INTERNAL", "", message))
             }
         }
     }
@@ -313,13 +312,4 @@ fn log_result(shown_root: &Path, event: &ModEvent) {
 /// A model's name: its file stem (`windmill` for `pack/windmill.glb`).
 fn name_of(path: &Path) -> String {
     path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-/// A refusal of the mods' own checks (not the checker's): a report on `file` with one issue
-/// that refuses it.
-fn refusal(file: &Path, code: &'static str, pointer: &str, message: String) -> Refused {
-    let mut report = Report::new(file);
-    report.issues.push(Issue { consequence: Consequence::Refuses, ..Issue::error(code, pointer, message) });
-    report.refused = true;
-    Refused { report }
 }

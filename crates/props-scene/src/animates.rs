@@ -18,12 +18,14 @@ pub enum RigError {
     /// A driver's node has a matrix instead of translation, rotation and scale.
     #[error("the model's node `{0}` has a fixed matrix: a driven node needs translation, rotation and scale")]
     MatrixNode(String),
-    /// A new version of a model animated with every clip has fewer clips than the one its
-    /// instances play.
-    #[error("the model has {has} animation clips and its instances play the {had} of the version it replaces")]
+    /// A new version of a model animated with every clip lacks a clip number its instances
+    /// play.
+    #[error(
+        "the model has {has} animation clips and its instances play clip number {played} of the version it replaces"
+    )]
     FewerClips {
-        /// Clips of the version replaced.
-        had: usize,
+        /// The highest clip number played.
+        played: usize,
         /// Clips of the new version.
         has: usize,
     },
@@ -88,9 +90,9 @@ impl Animates {
         u16::try_from(number).ok()
     }
 
-    /// `model` compiled for what this animates; with `replaced`, the version of the model whose
-    /// instances move onto it.
-    pub(crate) fn spec(&self, model: &Model, replaced: Option<&Model>) -> Result<Spec, RigError> {
+    /// `model` compiled for what this animates, for instances that play clip numbers below
+    /// `played`.
+    pub(crate) fn spec(&self, model: &Model, played: usize) -> Result<Spec, RigError> {
         if self.layers == 0 || self.drivers.iter().any(|(_, axis)| !axis.is_normalized()) {
             return Err(RigError::Invalid);
         }
@@ -99,9 +101,9 @@ impl Animates {
                 names.iter().map(|n| model.find_clip(n).ok_or_else(|| RigError::MissingClip(n.clone()))).collect()
             }
             None => {
-                let (had, has) = (replaced.map_or(0, |r| r.clips().len()), model.clips().len());
-                if has < had {
-                    return Err(RigError::FewerClips { had, has });
+                let has = model.clips().len();
+                if has < played {
+                    return Err(RigError::FewerClips { played: played - 1, has });
                 }
                 Ok((0..has).collect())
             }

@@ -80,9 +80,18 @@ impl InstanceMut<'_> {
         self.crowd.set_placement(self.i, placement);
     }
 
-    /// Its clip layers, to set ([`Animates::clip_number`] gives a clip's number).
-    pub fn layers_mut(&mut self) -> &mut [Layer] {
-        self.crowd.layers_mut(self.i)
+    /// Sets its clip layer `k` ([`CrowdSet::clip_number`] gives a clip's number); `false`, and
+    /// nothing set, when it has no layer `k` or its model no clip of that number.
+    pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
+        let clips = self.crowd.kind_model().spec.clips.len();
+        let known = !layer.is_active() || usize::from(layer.clip) < clips;
+        match self.crowd.layers_mut(self.i).get_mut(k) {
+            Some(slot) if known && layer.mask == Layer::NO_MASK => {
+                *slot = layer;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Its driver values (radians), one per [`Animates::driver`], to set.
@@ -119,11 +128,28 @@ impl CrowdSet {
     /// Adds `prop` (its renderer id new to the set), or replaces the model of that id,
     /// animated as `animates` says, placed at up to `max_scale` times its scale. A replaced
     /// model's instances keep their ids, placements, states and paint. On error (a clip or
-    /// node the model lacks) nothing changes.
+    /// node the model lacks, or a clip number an instance plays) nothing changes.
     pub fn set_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), RigError> {
+        self.rig(prop, animates, max_scale, false)
+    }
+
+    /// [`CrowdSet::set_model`] for going back to an earlier version of a model (its mod was
+    /// removed): the layers of instances playing a clip number it lacks are stopped instead
+    /// of refusing it.
+    pub fn revert_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), RigError> {
+        self.rig(prop, animates, max_scale, true)
+    }
+
+    fn rig(&mut self, prop: PropModel, animates: Animates, max_scale: f32, stop_missing: bool) -> Result<(), RigError> {
         let at = self.crowds.iter().position(|c| c.prop().id == prop.id);
-        let replaced = at.map(|k| &*self.crowds[k].prop().model);
-        let spec = animates.spec(&prop.model, replaced)?;
+        let played = match (at, stop_missing) {
+            (Some(k), false) => self.crowds[k].clips_played(),
+            _ => 0,
+        };
+        let spec = animates.spec(&prop.model, played)?;
+        if let Some(k) = at {
+            self.crowds[k].stop_clips_from(spec.clips.len());
+        }
         let layers = animates.layer_count();
         let model = KindModel { max_scale, ..KindModel::new(prop, spec, layers) };
         let mut crowd = PropCrowd::new(model, self.config.sharing, self.runs);

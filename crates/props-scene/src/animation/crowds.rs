@@ -147,6 +147,23 @@ impl PropCrowd {
         self.crowd.layers_mut(i as usize)
     }
 
+    /// One more than the highest clip number any instance plays (0: none plays a clip).
+    pub(crate) fn clips_played(&self) -> usize {
+        let layers = (0..self.len() as u32).flat_map(|i| self.layers(i));
+        layers.filter(|l| l.is_active()).map(|l| usize::from(l.clip) + 1).max().unwrap_or(0)
+    }
+
+    /// Stops every layer playing a clip number from `clips` on.
+    pub(crate) fn stop_clips_from(&mut self, clips: usize) {
+        for i in 0..self.len() as u32 {
+            for layer in self.layers_mut(i) {
+                if layer.is_active() && usize::from(layer.clip) >= clips {
+                    *layer = Layer::NONE;
+                }
+            }
+        }
+    }
+
     /// The clip layers of instance `i`.
     #[must_use]
     pub fn layers(&self, i: u32) -> &[Layer] {
@@ -169,12 +186,17 @@ impl PropCrowd {
         self.crowd.all_drivers_mut()
     }
 
-    /// Adds a copy of instance `i` of `other` (a crowd of another version of the model, with
-    /// the same layers and drivers): its placement, state and paint; returns its number.
+    /// Adds a copy of instance `i` of `other` (a crowd of another version of the model): its
+    /// placement, state (the layers and drivers both have) and paint; returns its number.
     pub(crate) fn push_copy(&mut self, other: &PropCrowd, i: u32) -> u32 {
         let j = self.push(other.placement(i));
-        self.layers_mut(j).copy_from_slice(other.layers(i));
-        self.drivers_mut(j).copy_from_slice(other.drivers(i));
+        // As many layers and drivers as both have (a host may change what it animates).
+        for (to, from) in self.crowd.layers_mut(j as usize).iter_mut().zip(other.layers(i)) {
+            *to = *from;
+        }
+        for (to, from) in self.crowd.drivers_mut(j as usize).iter_mut().zip(other.drivers(i)) {
+            *to = *from;
+        }
         self.tints[j as usize] = other.tints[i as usize];
         j
     }

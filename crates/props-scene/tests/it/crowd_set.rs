@@ -41,7 +41,7 @@ fn windmills(set: &mut CrowdSet, n: usize) -> Vec<InstanceId> {
         .map(|k| {
             let id = set.add(WINDMILL, at(40.0 * k as f32, 0.1 * k as f32)).expect("a windmill model");
             let mut windmill = set.get_mut(id).expect("just added");
-            windmill.layers_mut()[0] = Layer::clip(0, 0.37 * k as f32);
+            assert!(windmill.set_layer(0, Layer::clip(0, 0.37 * k as f32)));
             windmill.drivers_mut()[0] = 0.5 * k as f32;
             id
         })
@@ -78,7 +78,10 @@ fn instances_pose_as_the_pose_path_and_removing_one_leaves_the_others_as_they_we
     let mut ids = windmills(&mut set, 5);
     let fox = set.add(FOX, small_at(-10.0)).expect("a fox model");
     let walk = set.clip_number(FOX, "Run").expect("Run is played");
-    set.get_mut(fox).expect("live").layers_mut()[1] = Layer { weight: 0.5, ..Layer::clip(walk, 0.2) };
+    let mut running = set.get_mut(fox).expect("live");
+    assert!(running.set_layer(1, Layer { weight: 0.5, ..Layer::clip(walk, 0.2) }));
+    assert!(!running.set_layer(1, Layer::clip(2, 0.0)), "the fox plays two clips: no clip 2");
+    assert!(!running.set_layer(2, Layer::clip(0, 0.0)), "and has two layers: no layer 2");
     ids.push(fox);
     check_frame(&mut set, &ids);
 
