@@ -1,8 +1,9 @@
 //! A host with its own simulation and no ECS: a `Vec` of vehicles driving along two lanes,
-//! one behind the host's wall and one in front ([`props_examples::world`]). Each frame the
-//! host moves them, turns each car's wheels by its own speed and steers a little, and hands
-//! that state to the props ([`PropHost`]), which pose what the camera sees and list it for the
-//! renderer. A car that reaches the end of its lane is removed and a new one is added at the
+//! one behind the host's wall and one in front ([`props_examples::world`]), each speeding up
+//! and slowing down. Each frame the host moves them, turns each car's wheels by its own speed,
+//! steers a little and lights the tail lamps of those braking (a material value set per
+//! instance), and hands that state to the props ([`PropHost`]), which pose what the camera sees
+//! and list it for the renderer. A car that reaches the end of its lane is removed and a new one is added at the
 //! start: ids of the others stay valid.
 //!
 //! `cargo run -p props-examples --example host_sim` (add `-- --headless --frames 60
@@ -11,7 +12,7 @@
 use glam::{Affine3A, Quat, Vec3};
 use props_examples::world::{self, HostWorld};
 use props_examples::{Example, Gpu};
-use props_host::{Animates, HostConfig, InstanceId, PropHost};
+use props_host::{Animates, HostConfig, InstanceId, MaterialField, PropHost};
 use props_render::{FrameData, Light, ModelId, Renderer};
 
 /// The lanes (their z), each car's lane, start and speed (m/s), and the paints.
@@ -28,6 +29,9 @@ const CARS: [(f32, f32, f32); 6] = [
 const PAINTS: [[u8; 4]; 3] = [[200, 30, 30, 255], [30, 60, 200, 255], [230, 200, 40, 255]];
 /// Where a lane ends (|x|), metres.
 const LANE_END: f32 = 30.0;
+/// The tail lamps' emissive colour while braking, and otherwise (linear).
+const BRAKING: [f32; 3] = [1.0, 0.05, 0.03];
+const DARK: [f32; 3] = [0.0; 3];
 
 fn main() -> Result<(), props_examples::Error> {
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).init();
@@ -39,7 +43,11 @@ fn main() -> Result<(), props_examples::Error> {
 struct Vehicle {
     lane: f32,
     x: f32,
+    /// Its cruising speed (signed: the direction), and its speed now, m/s.
+    cruise: f32,
     speed: f32,
+    /// Whether it is slowing down.
+    braking: bool,
     /// How far its wheels have turned, radians.
     wheel_angle: f32,
     paint: [u8; 4],
@@ -49,7 +57,7 @@ struct Vehicle {
 impl Vehicle {
     /// Its model-to-world transform: facing along its lane in its direction of travel.
     fn placement(&self) -> Affine3A {
-        let yaw = if self.speed >= 0.0 { std::f32::consts::FRAC_PI_2 } else { -std::f32::consts::FRAC_PI_2 };
+        let yaw = if self.cruise >= 0.0 { std::f32::consts::FRAC_PI_2 } else { -std::f32::consts::FRAC_PI_2 };
         Affine3A::from_rotation_translation(Quat::from_rotation_y(yaw), Vec3::new(self.x, 0.0, self.lane))
     }
 }
@@ -69,10 +77,15 @@ impl Example for HostSim {
     fn new(gpu: &Gpu, format: wgpu::TextureFormat) -> Result<Self, props_examples::Error> {
         let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, world::renderer_config(format));
         let mut props = PropHost::new(HostConfig::default())?;
-        // Driver 0 rolls the four wheels about X, driver 1 turns the front pivots about Y.
+        // Driver 0 rolls the four wheels about X, driver 1 turns the front pivots about Y; the
+        // tail lamps' emissive colour is set per car (three values).
         let wheels = ["wheel_front_left", "wheel_front_right", "wheel_rear_left", "wheel_rear_right"];
         let steering = ["steer_front_left", "steer_front_right"];
-        let animates = Animates::default().clips::<&str>([]).driver(wheels, Vec3::X).driver(steering, Vec3::Y);
+        let animates = Animates::default()
+            .clips::<&str>([])
+            .driver(wheels, Vec3::X)
+            .driver(steering, Vec3::Y)
+            .material_value("taillight", MaterialField::Emissive);
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/car.glb");
         let car = props.load_file(path.as_ref(), animates, &mut renderer)?.model;
         // The wheels' radius: how high their centres stand.
@@ -119,7 +132,7 @@ impl HostSim {
     /// Adds a vehicle and the instance showing it.
     fn spawn(&mut self, lane: f32, x: f32, speed: f32, paint: [u8; 4]) -> Result<(), props_examples::Error> {
         let instance = self.props.add(self.car, Affine3A::IDENTITY).ok_or("the car model is loaded")?;
-        let vehicle = Vehicle { lane, x, speed, wheel_angle: 0.0, paint, instance };
+        let vehicle = Vehicle { lane, x, cruise: speed, speed, braking: false, wheel_angle: 0.0, paint, instance };
         if let Some(mut car) = self.props.get_mut(instance) {
             car.set_placement(vehicle.placement());
             car.set_tint(paint);
@@ -128,10 +141,14 @@ impl HostSim {
         Ok(())
     }
 
-    /// The host's simulation: moves every vehicle `dt` seconds, sets its instance's placement,
-    /// wheels and steering; a vehicle past its lane's end is removed and one starts over.
+    /// The host's simulation: moves every vehicle `dt` seconds at a speed that swings about
+    /// its cruise, sets its instance's placement, wheels, steering and tail lamps; a vehicle
+    /// past its lane's end is removed and one starts over.
     fn step(&mut self, dt: f32, seconds: f32) {
         for vehicle in &mut self.vehicles {
+            let phase = 0.7 * seconds + vehicle.cruise;
+            vehicle.speed = vehicle.cruise * (0.75 + 0.25 * phase.sin());
+            vehicle.braking = phase.cos() < 0.0;
             vehicle.x += vehicle.speed * dt;
             vehicle.wheel_angle += vehicle.speed.abs() * dt / self.wheel_radius;
             if let Some(mut car) = self.props.get_mut(vehicle.instance) {
@@ -139,14 +156,15 @@ impl HostSim {
                 let drivers = car.drivers_mut();
                 drivers[0] = vehicle.wheel_angle;
                 drivers[1] = 0.15 * (seconds * 0.8 + vehicle.lane).sin();
+                car.values_mut().copy_from_slice(if vehicle.braking { &BRAKING } else { &DARK });
             }
         }
         let gone: Vec<Vehicle> = self.vehicles.iter().copied().filter(|v| v.x.abs() > LANE_END).collect();
         self.vehicles.retain(|v| v.x.abs() <= LANE_END);
         for vehicle in gone {
             self.props.remove(vehicle.instance);
-            let start = -LANE_END * vehicle.speed.signum();
-            if let Err(error) = self.spawn(vehicle.lane, start, vehicle.speed, vehicle.paint) {
+            let start = -LANE_END * vehicle.cruise.signum();
+            if let Err(error) = self.spawn(vehicle.lane, start, vehicle.cruise, vehicle.paint) {
                 tracing::error!(%error, "a car could not start over");
             }
         }
@@ -158,6 +176,7 @@ mod tests {
     use props_examples::Headless;
     use props_examples::world::WALL_COLOR;
     use props_examples::world::checks::{is_color, over_the_wall, pixel_at};
+    use props_host::PropertyTarget;
 
     use super::*;
 
@@ -204,8 +223,9 @@ mod tests {
         assert_eq!(sim.props.pick(eye, at(front) - eye), Some(front.instance), "the ray meets the front car first");
     }
 
-    /// Each car's wheels turn by the angle its own speed rolls them, about their axle, and
-    /// cars that left their lane were replaced without disturbing the others' ids.
+    /// Each car's wheels turn by the angle its own speed rolls them, about their axle, its tail
+    /// lamps glow while it brakes, and cars that left their lane were replaced without
+    /// disturbing the others' ids.
     #[test]
     fn wheels_turn_by_the_hosts_speeds_and_ids_survive_cars_coming_and_going() {
         let frames = 150;
@@ -213,12 +233,17 @@ mod tests {
         let sim = &run.example;
         assert_eq!(sim.vehicles.len(), CARS.len());
         assert_eq!(sim.props.instances().len(), CARS.len(), "one instance per vehicle: those removed are gone");
-        let started_over = sim.vehicles.iter().filter(|v| v.wheel_angle < v.speed.abs() * 4.0 / sim.wheel_radius);
+        let started_over =
+            sim.vehicles.iter().filter(|v| v.wheel_angle < v.cruise.abs() * 0.5 * 4.0 / sim.wheel_radius);
         assert!(started_over.count() >= 1, "some car reached the end of its lane in {frames} frames");
 
         let model = sim.props.model(sim.car).expect("the car");
         let wheel = model.rig().find("wheel_front_left").expect("a wheel");
         let pivot = model.rig().find("steer_front_left").expect("a pivot");
+        let material =
+            model.materials().iter().position(|m| m.name.as_deref() == Some("taillight")).expect("tail lamps");
+        let target = PropertyTarget::Material { material: material as u32, field: MaterialField::Emissive };
+        let taillight = model.rig().properties().find(target).expect("the night clip animates the tail lamps");
         for vehicle in &sim.vehicles {
             let drivers = sim.props.instances().drivers(vehicle.instance).expect("live");
             assert_eq!(drivers[0], vehicle.wheel_angle);
@@ -228,6 +253,11 @@ mod tests {
             let rest = model.rig().rest_matrix(wheel);
             let expected = rest * Affine3A::from_rotation_x(vehicle.wheel_angle);
             assert!(turned.abs_diff_eq(expected, 1e-4), "{turned:?} is not {expected:?}");
+            // The tail lamps' material, as the host set it.
+            let lamps = if vehicle.braking { BRAKING } else { DARK };
+            assert_eq!(pose.property(taillight), &lamps, "braking: {}", vehicle.braking);
         }
+        let braking = sim.vehicles.iter().filter(|v| v.braking).count();
+        assert!(braking > 0 && braking < sim.vehicles.len(), "some cars brake and some do not: {braking}");
     }
 }

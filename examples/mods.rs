@@ -84,8 +84,15 @@ impl ModsHost {
         let instances = instances.collect();
         let initial = props.watch_mods(folder, ModConfig::default(), WAIT, &mut renderer)?;
         let frame = FrameData::default();
-        let mut host =
-            Self { world: HostWorld::new(&gpu.device, format), renderer, props, windmill, instances, log: Vec::new(), frame };
+        let mut host = Self {
+            world: HostWorld::new(&gpu.device, format),
+            renderer,
+            props,
+            windmill,
+            instances,
+            log: Vec::new(),
+            frame,
+        };
         for event in initial {
             host.apply(event);
         }

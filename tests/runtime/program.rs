@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use props_anim::program::LaneState;
+use props_anim::property::PropertyId;
 use props_anim::{
     Blend, Crowd, Driver, JointMatrix, Layer, Mask, Model, PaletteBuffer, Pose, Program, Quantization, Sharing, Spec,
-    UpdateRateLod, View, Workers, pose_state,
+    UpdateRateLod, ValueTarget, View, Workers, pose_state,
 };
 use props_bench::workload;
 
@@ -60,7 +61,8 @@ pub(crate) fn models() -> Vec<(PathBuf, Model)> {
 }
 
 /// Every clip, two drivers (on the first TRS node and one halfway down the rig, about X and a
-/// slanted axis) and a mask (the subtree of a node a third of the way down).
+/// slanted axis), a mask (the subtree of a node a third of the way down), and values set
+/// directly: the last morph weight and the last animated property, where the model has them.
 fn spec(model: &Model) -> Spec {
     let rig = model.rig();
     let trs: Vec<_> = rig.nodes().filter(|&n| rig.rest(n).as_trs().is_some()).collect();
@@ -70,22 +72,37 @@ fn spec(model: &Model) -> Spec {
         .filter_map(|(node, axis)| Some(Driver { nodes: vec![node?], axis }))
         .collect();
     let masks = pick(2).map(|node| Mask::subtree(rig, node)).into_iter().collect();
-    Spec { clips: (0..model.clips().len()).collect(), drivers, masks }
+    let weights = rig.morph_defaults().len();
+    let properties = rig.properties().len() as u32;
+    let values = [
+        weights.checked_sub(1).map(ValueTarget::MorphWeight),
+        properties.checked_sub(1).map(|p| ValueTarget::Property(PropertyId(p))),
+    ];
+    Spec { clips: (0..model.clips().len()).collect(), drivers, masks, values: values.into_iter().flatten().collect() }
+}
+
+/// An instance's driver values at `t`: the angles (or none turned), then its values set
+/// directly (between 0.1 and 0.9).
+fn driver_values(model: &Model, spec: &Spec, t: f32, turned: bool) -> Vec<f32> {
+    let angles = (0..spec.drivers.len()).map(|d| if turned { (t * 40.0 - 20.0) * (d as f32 + 1.0) } else { 0.0 });
+    let values = spec.driver_values(model.rig()) - spec.drivers.len();
+    angles.chain((0..values).map(|v| 0.1 + 0.8 * ((t + v as f32 * 0.31) % 1.0))).collect()
 }
 
 /// A family of states of one signature, by time `t` in [0, 1]: what the test sweeps.
 fn states(model: &Model, spec: &Spec, t: f32) -> Vec<(Vec<Layer>, Vec<f32>)> {
     let clips = spec.clips.len() as u16;
     let time = |c: u16, t: f32| model.clips()[spec.clips[c as usize]].duration() * (t * 1.3 - 0.1);
-    let drivers: Vec<f32> = (0..spec.drivers.len()).map(|d| (t * 40.0 - 20.0) * (d as f32 + 1.0)).collect();
+    let drivers = driver_values(model, spec, t, true);
+    let still = driver_values(model, spec, t, false);
     let mut states = vec![(vec![], drivers.clone())];
     for c in 0..clips {
         let next = (c + 1) % clips;
-        states.push((vec![Layer::clip(c, time(c, t))], vec![0.0; spec.drivers.len()]));
+        states.push((vec![Layer::clip(c, time(c, t))], still.clone()));
         let fade = Layer { weight: 0.2 + 0.6 * t, ..Layer::clip(next, time(next, 1.0 - t)) };
         states.push((vec![Layer::clip(c, time(c, t)), fade], drivers.clone()));
         let add = Layer { blend: Blend::Additive, weight: 0.7, ..Layer::clip(next, time(next, t)) };
-        states.push((vec![Layer::clip(c, time(c, t)), add], vec![0.0; spec.drivers.len()]));
+        states.push((vec![Layer::clip(c, time(c, t)), add], still.clone()));
         if !spec.masks.is_empty() {
             let masked = Layer { mask: 0, weight: 0.9, ..Layer::clip(next, time(next, t * 0.5)) };
             states.push((vec![Layer { weight: 0.5, ..Layer::clip(c, time(c, t)) }, masked], drivers.clone()));
@@ -105,7 +122,7 @@ pub(crate) fn vertex_error(model: &Model, a: &[JointMatrix], b: &[JointMatrix]) 
 
 #[test]
 fn the_fast_path_equals_the_pose_path_on_every_test_model() {
-    let (mut checked, mut worst, mut morph_states) = (0, 0.0f32, 0);
+    let (mut checked, mut worst, mut morph_states, mut set_values) = (0, 0.0f32, 0, [0; 2]);
     for (path, model) in models() {
         let mut model_worst = 0.0f32;
         let tolerance = if depth(&model) > DEEP { 2.0 * TOLERANCE } else { TOLERANCE };
@@ -143,6 +160,10 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
                         path.display()
                     );
                     morph_states += usize::from(model.morph_weight_count() > 0);
+                    for (count, property) in set_values.iter_mut().zip([false, true]) {
+                        *count +=
+                            spec.values.iter().filter(|v| matches!(v, ValueTarget::Property(_)) == property).count();
+                    }
                     worst = worst.max(error);
                     model_worst = model_worst.max(error);
                     assert!(
@@ -159,6 +180,8 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
     eprintln!("{checked} states ({morph_states} with morph weights), worst difference {worst:.2e} of the model's size");
     assert!(checked > 5000);
     assert!(morph_states > 1000, "morph weights compared in {morph_states} states only");
+    let [weights_set, properties_set] = set_values;
+    assert!(weights_set > 1000 && properties_set > 1000, "values set directly: {set_values:?} states only");
 }
 
 #[test]

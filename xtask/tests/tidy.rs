@@ -26,10 +26,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("props-host", &["props-anim", "props-frame", "props-gltf", "props-mods", "props-render", "props-scene", "wgpu"]),
     ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
     ("props-tests", &["props-anim", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
-    (
-        "props-examples",
-        &["props-host", "props-render", "wgpu", "winit", "image", "tracing-subscriber"],
-    ),
+    ("props-examples", &["props-host", "props-render", "wgpu", "winit", "image", "tracing-subscriber"]),
     ("game", &["*"]),
     ("xtask", &["*"]),
 ];

@@ -98,7 +98,7 @@ pub use reuse_buffer::PaletteBuffer;
 pub use rig::{Rig, RigError, SourceNode};
 pub use shared::{Quantization, Sharing};
 pub use skin::{Skin, SkinError};
-pub use state::{Blend, Driver, Layer, Mask, Spec, pose_state};
+pub use state::{Blend, Driver, Layer, Mask, Spec, ValueTarget, pose_state};
 pub use transform::{RestTransform, Transform};
 pub use workers::Workers;
 

@@ -145,6 +145,15 @@ impl Pose {
         self.blend_properties(other, every, weight, |_| weight);
     }
 
+    /// Sets a value an instance sets directly ([`crate::state::ValueTarget`]) to `values`
+    /// (its width of them).
+    pub(crate) fn set_value(&mut self, target: crate::state::ValueTarget, values: &[f32]) {
+        match target {
+            crate::state::ValueTarget::MorphWeight(k) => self.morph_weights[k] = values[0],
+            crate::state::ValueTarget::Property(id) => self.property_mut(id).copy_from_slice(values),
+        }
+    }
+
     /// Moves the animated properties `ids` towards `other`'s (see
     /// [`crate::property::Properties`]): node visibility by `node_weight(node)` (a masked
     /// layer's), the others by `weight`; booleans switch at half weight. A layer blends the

@@ -115,6 +115,14 @@ struct ProgramDriver {
     targets: Vec<(u32, Quat)>,
 }
 
+/// A value instances set directly ([`crate::ValueTarget`]): where it goes, and the first of its
+/// driver values.
+#[derive(Clone, Debug, PartialEq)]
+enum ProgramValue {
+    Morph { weight: usize, driver: usize },
+    Property { range: std::ops::Range<usize>, driver: usize },
+}
+
 /// A model compiled for a [`Spec`] (see the module documentation). Build once per model and
 /// spec (rebuild after a model reload); evaluate with [`Program::write_palettes4`].
 #[derive(Clone, Debug, PartialEq)]
@@ -133,6 +141,9 @@ pub struct Program {
     nodes: Vec<(u32, u32)>,
     constant: Vec<(u32, JointMatrix)>,
     drivers: Vec<ProgramDriver>,
+    values: Vec<ProgramValue>,
+    /// Driver values per instance: the drivers' angles, then the values'.
+    driver_values: usize,
     /// Per mask, the weight of each slot.
     masks: Vec<Vec<f32>>,
     morph: Morph,
@@ -252,9 +263,16 @@ impl Program {
         Self::new(model, &Spec { clips: vec![clip], ..Spec::default() })
     }
 
-    /// Driver values per instance (the spec's drivers).
+    /// Driver values per instance: the spec's drivers' angles, then its values
+    /// ([`Spec::driver_values`]).
     #[must_use]
     pub fn driver_count(&self) -> usize {
+        self.driver_values
+    }
+
+    /// Driver values per instance that are angles (the first ones; the rest are values).
+    #[must_use]
+    pub(crate) fn angle_count(&self) -> usize {
         self.drivers.len()
     }
 
@@ -339,6 +357,11 @@ impl Program {
         if !self.morph.defaults.is_empty() {
             for lane in &lanes {
                 self.weights(lane, scratch);
+                for value in &self.values {
+                    if let ProgramValue::Morph { weight, driver } = *value {
+                        scratch.weights[weight] = lane.drivers[driver];
+                    }
+                }
                 let slots = lane.palette + self.morph.slot..lane.palette + self.palette_len;
                 crate::palette::write_weights(&scratch.weights, &mut out[slots]);
             }
@@ -346,6 +369,11 @@ impl Program {
         if !self.animated.defaults.is_empty() {
             for lane in &lanes {
                 self.property_values(lane, scratch);
+                for value in &self.values {
+                    if let ProgramValue::Property { range, driver } = value {
+                        scratch.values[range.clone()].copy_from_slice(&lane.drivers[*driver..*driver + range.len()]);
+                    }
+                }
                 let slots = lane.palette + self.animated.slot..lane.palette + self.palette_len;
                 crate::palette::write_values(self.animated.visibility.packed(&scratch.values), &mut out[slots]);
             }

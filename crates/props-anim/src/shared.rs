@@ -215,8 +215,14 @@ impl Key {
             (words[l * 3 + 1], words[l * 3 + 2]) = if active { (time, weight) } else { (0, 0) };
         }
         let at = layers.len() * 3;
-        for (d, &angle) in drivers.iter().enumerate() {
-            words[at + d] = steps.map_or(angle.to_bits(), |q| q.angle_index(angle));
+        // Angles by their steps; values set directly (weights, colours) by their bits: shared
+        // only when equal.
+        let angles = program.angle_count();
+        for (d, &value) in drivers.iter().enumerate() {
+            words[at + d] = match steps {
+                Some(q) if d < angles => q.angle_index(value),
+                _ => value.to_bits(),
+            };
         }
         let used = at + drivers.len() + 1;
         words[used - 1] = steps.map_or(0, |q| u32::from(q.level));
@@ -255,9 +261,13 @@ impl Key {
                 None => Layer { clip, time: f32::from_bits(time), weight: f32::from_bits(weight), blend, mask },
             };
         }
-        for (d, angle) in drivers.iter_mut().enumerate() {
+        let angles = program.angle_count();
+        for (d, value) in drivers.iter_mut().enumerate() {
             let word = words[at + d];
-            *angle = steps.as_ref().map_or(f32::from_bits(word), |q| q.angle_of(word));
+            *value = match &steps {
+                Some(q) if d < angles => q.angle_of(word),
+                _ => f32::from_bits(word),
+            };
         }
     }
 }

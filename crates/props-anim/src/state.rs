@@ -17,6 +17,7 @@ use glam::{Quat, Vec3};
 use crate::model::Model;
 use crate::node_id::NodeId;
 use crate::pose::Pose;
+use crate::property::PropertyId;
 use crate::rig::Rig;
 
 /// How a layer combines with the layers below it.
@@ -113,8 +114,35 @@ impl Mask {
     }
 }
 
+/// A value an instance sets directly, over what its layers give (a suspension's blend shape,
+/// a lamp's brightness from the host's simulation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueTarget {
+    /// One morph target weight: an index into the rig's weights (the weight `k` of node
+    /// `node` is `Rig::morph_range(node).start + k`).
+    MorphWeight(usize),
+    /// One of the rig's animated properties ([`Rig::properties`]: those its clips animate,
+    /// which the palette carries), all of its components.
+    Property(PropertyId),
+}
+
+impl ValueTarget {
+    /// Values it takes: 1 for a weight, the property's components.
+    ///
+    /// # Panics
+    /// If the property is not one of `rig`'s.
+    #[must_use]
+    pub fn width(self, rig: &Rig) -> usize {
+        match self {
+            Self::MorphWeight(_) => 1,
+            Self::Property(id) => rig.properties().range(id).len(),
+        }
+    }
+}
+
 /// What a model is compiled for: the clips its instances may play (indices into
-/// `Model::clips`), the drivers and the masks their layers may use.
+/// `Model::clips`), the drivers and the masks their layers may use, and the values instances
+/// set directly.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Spec {
     /// Model clip indices; a [`Layer::clip`] indexes this list.
@@ -123,6 +151,9 @@ pub struct Spec {
     pub drivers: Vec<Driver>,
     /// Per-node layer weights.
     pub masks: Vec<Mask>,
+    /// Values set directly after the layers: an instance's driver values hold, after the
+    /// drivers' angles, each target's [`ValueTarget::width`] values in order.
+    pub values: Vec<ValueTarget>,
 }
 
 impl Spec {
@@ -130,6 +161,12 @@ impl Spec {
     #[must_use]
     pub fn all_clips(model: &Model) -> Self {
         Self { clips: (0..model.clips().len()).collect(), ..Self::default() }
+    }
+
+    /// Driver values per instance on `rig`: one per driver, then the values' widths.
+    #[must_use]
+    pub fn driver_values(&self, rig: &Rig) -> usize {
+        self.drivers.len() + self.values.iter().map(|v| v.width(rig)).sum::<usize>()
     }
 }
 
@@ -184,6 +221,12 @@ pub fn pose_state(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32],
                 crate::Transform { rotation: driven_rotation(rest, driver.axis, angle), ..*pose.local_transform(node) };
             pose.set_local_transform(node, local);
         }
+    }
+    let mut at = spec.drivers.len();
+    for &target in &spec.values {
+        let width = target.width(rig);
+        pose.set_value(target, &drivers[at..at + width]);
+        at += width;
     }
     pose.compute_world(rig);
 }

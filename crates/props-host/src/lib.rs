@@ -1,6 +1,7 @@
 //! Animated glTF props in a host's own game: one [`PropHost`] loads models through the gate
 //! ([`props_gltf::gate`], each file's report returned), keeps the host's instances (each placed
-//! and animated by clip layers and driven nodes from the host's simulation, by id), watches a
+//! and animated from the host's simulation, by id: clip layers, driven nodes, and morph weights
+//! and material values set directly, [`Animates`]), watches a
 //! mods folder ([`HostEvent`]s say what loaded, replaced or was refused, with the report; a
 //! model's id stays the same across versions), poses what the camera sees with sharing,
 //! update-rate LOD and a CPU budget, picks by ray, and lists the frame for
@@ -56,6 +57,7 @@ pub use host::{HostConfig, Loaded, ModelOptions, PropHost};
 pub use ids::ModelIds;
 pub use mods::HostEvent;
 pub use props_anim::Layer;
+pub use props_anim::property::{MaterialField, PropertyTarget};
 pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;
 pub use props_mods::ModConfig;

@@ -1,10 +1,11 @@
 //! [`Animates`]: what a host animates on a model of a [`crate::CrowdSet`], by name: the clips
-//! its instances' layers play, the nodes each of its drivers turns, and how many layers an
-//! instance has. Names, not indices, so that a new version of the model (a hot reload) is
-//! bound again the same way.
+//! its instances' layers play, the nodes each of its drivers turns, the morph weights and
+//! material values it sets directly, and how many layers an instance has. Names, not indices,
+//! so that a new version of the model (a hot reload) is bound again the same way.
 
 use glam::Vec3;
-use props_anim::{Driver, Model, Spec};
+use props_anim::property::{MaterialField, PropertyTarget};
+use props_anim::{Driver, Model, Spec, ValueTarget};
 
 /// Why a model cannot be animated as an [`Animates`] asks.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -29,6 +30,23 @@ pub enum RigError {
         /// Clips of the new version.
         has: usize,
     },
+    /// A morph weight set directly is not on the node.
+    #[error("the model's node `{node}` has no morph target {target}: it has {has}")]
+    MissingMorphTarget {
+        /// The node.
+        node: String,
+        /// The target asked for.
+        target: usize,
+        /// Targets it has.
+        has: usize,
+    },
+    /// A material value set directly is not one the model's clips animate, or the material
+    /// is not there.
+    #[error(
+        "the model's material `{0}` has no such value animated by a clip; only values a clip animates \
+         (KHR_animation_pointer) are carried per instance: animate it in the model, or set another"
+    )]
+    NotAnimated(String),
     /// A driver's axis is not a unit vector, or an instance would have no layer.
     #[error("a driver's axis must be a unit vector and an instance needs at least one layer")]
     Invalid,
@@ -43,13 +61,15 @@ pub struct Animates {
     clips: Option<Vec<String>>,
     /// Each driver's nodes (by name) and unit axis, in the order of the instances' values.
     drivers: Vec<(Vec<String>, Vec3)>,
+    /// Each value set directly, by name, in order.
+    values: Vec<Value>,
     /// Clip layers per instance.
     layers: usize,
 }
 
 impl Default for Animates {
     fn default() -> Self {
-        Self { clips: None, drivers: Vec::new(), layers: 1 }
+        Self { clips: None, drivers: Vec::new(), values: Vec::new(), layers: 1 }
     }
 }
 
@@ -65,6 +85,23 @@ impl Animates {
     #[must_use]
     pub fn driver<S: Into<String>>(mut self, nodes: impl IntoIterator<Item = S>, axis: Vec3) -> Self {
         self.drivers.push((nodes.into_iter().map(Into::into).collect(), axis));
+        self
+    }
+
+    /// Adds a value each instance sets directly, over its layers: morph target `target` of the
+    /// node named `node` (one value per instance).
+    #[must_use]
+    pub fn morph_weight(mut self, node: impl Into<String>, target: usize) -> Self {
+        self.values.push(Value::Morph { node: node.into(), target });
+        self
+    }
+
+    /// Adds a value each instance sets directly, over its layers: `field` of the material named
+    /// `material`, as many values per instance as the field has (3 for the emissive colour).
+    /// Only fields the model's clips animate are carried per instance.
+    #[must_use]
+    pub fn material_value(mut self, material: impl Into<String>, field: MaterialField) -> Self {
+        self.values.push(Value::Material { material: material.into(), field });
         self
     }
 
@@ -119,6 +156,37 @@ impl Animates {
             .iter()
             .map(|(names, axis)| Ok(Driver { nodes: names.iter().map(node).collect::<Result<_, _>>()?, axis: *axis }))
             .collect::<Result<_, RigError>>()?;
-        Ok(Spec { clips, drivers, masks: Vec::new() })
+        let values = self.values.iter().map(|value| value.target(model)).collect::<Result<_, _>>()?;
+        Ok(Spec { clips, drivers, masks: Vec::new(), values })
+    }
+}
+
+/// A value set directly, by name.
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Morph { node: String, target: usize },
+    Material { material: String, field: MaterialField },
+}
+
+impl Value {
+    /// Where it goes in `model`.
+    fn target(&self, model: &Model) -> Result<ValueTarget, RigError> {
+        let rig = model.rig();
+        match self {
+            Self::Morph { node, target } => {
+                let id = rig.find(node).ok_or_else(|| RigError::MissingNode(node.clone()))?;
+                let range = rig.morph_range(id);
+                if *target >= range.len() {
+                    return Err(RigError::MissingMorphTarget { node: node.clone(), target: *target, has: range.len() });
+                }
+                Ok(ValueTarget::MorphWeight(range.start + target))
+            }
+            Self::Material { material, field } => {
+                let index = model.materials().iter().position(|m| m.name.as_deref() == Some(material.as_str()));
+                let target = index.map(|i| PropertyTarget::Material { material: i as u32, field: *field });
+                let id = target.and_then(|t| rig.properties().find(t));
+                id.map(ValueTarget::Property).ok_or_else(|| RigError::NotAnimated(material.clone()))
+            }
+        }
     }
 }

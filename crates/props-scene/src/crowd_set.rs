@@ -94,9 +94,18 @@ impl InstanceMut<'_> {
         }
     }
 
-    /// Its driver values (radians), one per [`Animates::driver`], to set.
+    /// Its driver angles (radians), one per [`Animates::driver`], to set.
     pub fn drivers_mut(&mut self) -> &mut [f32] {
-        self.crowd.drivers_mut(self.i)
+        let angles = self.crowd.kind_model().spec.drivers.len();
+        &mut self.crowd.drivers_mut(self.i)[..angles]
+    }
+
+    /// The values it sets directly, to set: for each [`Animates::morph_weight`] one, for each
+    /// [`Animates::material_value`] as many as the field has, in the order declared. Shared
+    /// poses share only equal values.
+    pub fn values_mut(&mut self) -> &mut [f32] {
+        let angles = self.crowd.kind_model().spec.drivers.len();
+        &mut self.crowd.drivers_mut(self.i)[angles..]
     }
 
     /// Paints it ([`props_frame::InstanceData::tint`]: the model's materials named `paint`).
@@ -247,7 +256,7 @@ impl CrowdSet {
         self.locate(id).map(|(k, i)| self.crowds[k].layers(i as u32))
     }
 
-    /// An instance's driver values.
+    /// An instance's driver angles, then the values it sets directly.
     #[must_use]
     pub fn drivers(&self, id: InstanceId) -> Option<&[f32]> {
         self.locate(id).map(|(k, i)| self.crowds[k].drivers(i as u32))

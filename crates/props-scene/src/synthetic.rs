@@ -132,7 +132,7 @@ fn swing(node: u32, axis: Vec3, duration: f32, amplitude: f32, phase: f32) -> Ch
 }
 
 /// Lamps whose lens glows by an animated material: per lamp its node (whose triangle gets the
-/// lamp's own material) and lit colour; per clip, at each key time, which lamp is lit.
+/// lamp's own material, named as the node) and lit colour; per clip, at each key time, which lamp is lit.
 struct Glow<'a> {
     lamps: &'a [(u32, [f32; 3])],
     clips: Vec<(&'a str, Vec<f32>, Vec<usize>)>,
@@ -175,7 +175,9 @@ fn with_glow(model: Model, glow: &Glow<'_>) -> Result<Model, SyntheticError> {
             let mut mesh = triangle(false);
             mesh.primitives[0].material = Some(m);
             meshes.push(mesh);
-            props_anim::Material::matte("lamp", [0.1, 0.1, 0.1, 1.0])
+            // Named as its lamp's node, as the real assets name them.
+            let name = rig.name(lamp_nodes[m as usize]).unwrap_or("lamp");
+            props_anim::Material::matte(name, [0.1, 0.1, 0.1, 1.0])
         })
         .collect();
     let first_lamp_mesh = model.meshes().len() as u32;

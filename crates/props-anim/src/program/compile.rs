@@ -15,7 +15,7 @@
 
 use glam::Vec4;
 
-use super::{Animated, Lanes, Local, Morph, Program, ProgramClip, ProgramDriver, Step, splat};
+use super::{Animated, Lanes, Local, Morph, Program, ProgramClip, ProgramDriver, ProgramValue, Step, splat};
 use crate::baked::{self, BakedClip, Found, Local4, Property};
 use crate::model::Model;
 use crate::node_id::NodeId;
@@ -24,7 +24,7 @@ use crate::property::{PropertyId, PropertyTarget};
 use crate::rig::Rig;
 use crate::rows::Rows;
 use crate::rows4::{Rows4, transpose};
-use crate::state::Spec;
+use crate::state::{Spec, ValueTarget};
 use crate::transform::Transform;
 
 impl Program {
@@ -32,7 +32,7 @@ impl Program {
     ///
     /// # Panics
     /// If `spec` names a clip `model` does not have, a driver node that is not a TRS node of
-    /// its rig, or a mask made for another rig.
+    /// its rig, a value its rig does not have, or a mask made for another rig.
     #[must_use]
     pub fn new(model: &Model, spec: &Spec) -> Self {
         let rig = model.rig();
@@ -61,6 +61,22 @@ impl Program {
             })
             .collect();
         let masks = spec.masks.iter().map(|mask| slots.nodes.iter().map(|&node| mask.weight(node)).collect()).collect();
+        let mut driver_values = spec.drivers.len();
+        let values = spec
+            .values
+            .iter()
+            .map(|&target| {
+                let driver = driver_values;
+                driver_values += target.width(rig);
+                match target {
+                    ValueTarget::MorphWeight(weight) => {
+                        assert!(weight < rig.morph_defaults().len(), "morph weight {weight} is not one of the rig's");
+                        ProgramValue::Morph { weight, driver }
+                    }
+                    ValueTarget::Property(id) => ProgramValue::Property { range: rig.properties().range(id), driver },
+                }
+            })
+            .collect();
         let morph = Morph::new(model, spec, &mut clips);
         let animated = Animated::new(model, spec, &mut clips);
         Self {
@@ -73,6 +89,8 @@ impl Program {
             nodes,
             constant,
             drivers,
+            values,
+            driver_values,
             masks,
             morph,
             animated,

@@ -149,3 +149,42 @@ fn a_ray_picks_the_nearest_instance_it_meets() {
     assert_eq!(set.pick(origin, along_x), Some(ids[1]));
     assert_eq!(set.pick(origin, -along_x), None, "nothing behind the origin");
 }
+
+#[test]
+fn material_values_set_per_instance_reach_its_palette_and_are_shared_only_when_equal() {
+    use props_anim::property::MaterialField;
+    let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+    let light = Arc::new(synthetic::traffic_light().expect("traffic light"));
+    let animates = Animates::default().clips(["red"]).material_value("lamp_green", MaterialField::Emissive);
+    set.set_model(PropModel::new(ModelId(1), Arc::clone(&light)), animates, 1.0).expect("rigged");
+    let missing = Animates::default().material_value("lamp_blue", MaterialField::Emissive);
+    let refused = set.set_model(PropModel::new(ModelId(2), Arc::clone(&light)), missing, 1.0);
+    assert_eq!(refused, Err(RigError::NotAnimated("lamp_blue".to_owned())));
+
+    // Three lights showing red; the host lights the green lamp of the second as well, at half.
+    let ids: Vec<InstanceId> = (0..3).map(|k| set.add(ModelId(1), at(10.0 * k as f32, 0.0)).expect("added")).collect();
+    for &id in &ids {
+        assert!(set.get_mut(id).expect("live").set_layer(0, Layer::clip(0, 0.0)));
+    }
+    set.get_mut(ids[1]).expect("live").values_mut().copy_from_slice(&[0.05, 0.5, 0.15]);
+    let mut frame = FrameData::default();
+    set.animate(&mut frame);
+    set.extract(&mut frame);
+    let base = |id: InstanceId| {
+        let placement = JointMatrix::from_affine(&set.placement(id).expect("live"));
+        frame.instances.iter().find(|i| i.transform == placement).expect("drawn").palette_base as usize
+    };
+    assert_eq!(base(ids[0]), base(ids[2]), "equal states share one palette");
+    assert_ne!(base(ids[0]), base(ids[1]), "the one with its own value does not");
+    // Each palette's values (after the matrices) are the general path's for its state.
+    let len = light.palette_len();
+    for &id in &ids {
+        let mut reference = vec![JointMatrix::IDENTITY; len];
+        light.write_palettes(&set.pose_of(id).expect("live"), &mut reference);
+        let got = &frame.palettes[base(id)..base(id) + len];
+        assert_eq!(&got[light.weight_slot()..], &reference[light.weight_slot()..], "{id:?}'s values");
+    }
+    let lit = set.pose_of(ids[1]).expect("live");
+    let green = props_anim::property::PropertyId(2);
+    assert_eq!(lit.property(green), &[0.05, 0.5, 0.15], "the green lamp's emissive as set");
+}
