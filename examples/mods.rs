@@ -184,6 +184,9 @@ mod tests {
         assert!(refused.fatal().any(|issue| issue.code == "PROPS_RIG"), "{}", refused.report);
         assert!(refused.to_string().contains("windmill.glb") && refused.to_string().contains("`spin`"), "{refused}");
         assert!(Arc::ptr_eq(run.example.props.model(windmill).expect("shown"), &host_model));
+        let renderer = &run.example.renderer;
+        let on_gpu = renderer.model_footprint(windmill).map(|f| f.total());
+        assert_eq!(on_gpu, renderer.footprint(&host_model).ok().map(|f| f.total()), "the GPU shows the windmill again");
         check_image(&run);
 
         // The sign, which spins, named `windmill`: it replaces the windmill, same id, same instances.

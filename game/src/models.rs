@@ -17,6 +17,7 @@ use anyhow::Context as _;
 use props_anim::Model;
 use props_frame::ModelId;
 use props_gltf::Limits;
+use props_host::{ModelIds, SwapError, VramBudget, swap_model};
 use props_mods::sidecar::{self, Sidecar};
 use props_mods::{ModEvent, fitting};
 use props_render::Renderer;
@@ -24,7 +25,7 @@ use props_scene::kinds::lot::LOOP;
 use props_scene::{Bindings, KindAsset, PropKind, PropModel, Scene};
 
 use crate::mod_list::ModList;
-use crate::model_ids::{ModelIds, kind_id};
+use crate::model_ids::{FIRST_MOD_ID, kind_id};
 
 /// A kind the town registers, as the registry knows it: its name and its asset. Kinds are
 /// numbered in registration order.
@@ -162,7 +163,7 @@ impl ModelRegistry {
             base,
             base_heights,
             overrides: BTreeMap::new(),
-            ids: ModelIds::default(),
+            ids: ModelIds::starting_at(FIRST_MOD_ID),
             list: ModList::default(),
             mods_dir: mods_dir.to_owned(),
             vram_budget,
@@ -345,33 +346,32 @@ impl ModelRegistry {
         let own_id = self.overrides.get(path).filter(|o| o.adds).map(|o| o.id);
         let id = if adds { own_id.unwrap_or_else(|| self.ids.peek()) } else { kind_id(kind) };
         let gpu_refusal = |refused: props_render::ModelRefused| format!("{shown}: error[PROPS_GPU]: {refused}");
-        let footprint = match renderer.footprint(&model) {
-            Ok(footprint) => footprint,
-            Err(refused) => return self.rejected(path, name, &gpu_refusal(refused)),
+        // What shows under the id now: put back if the scene refuses the new version.
+        let before = match adds {
+            true => own_id.and_then(|_| self.overrides.get(path)).map(|o| Arc::clone(&o.model)),
+            false => self.active(kind),
         };
-        let used = self.mods_vram(renderer, id);
-        if used + footprint.total() > self.vram_budget {
-            let refused =
-                props_render::ModelRefused::OverBudget { bytes: footprint.total(), used, budget: self.vram_budget };
-            return self.rejected(path, name, &gpu_refusal(refused));
-        }
+        let budget = VramBudget { used: self.mods_vram(renderer, id), limit: self.vram_budget };
         let taking = Override { kind, id, adds, model: Arc::clone(&model), scale, bindings: placement.bindings };
         let previous = self.overrides.insert(path.to_owned(), taking);
         let restore = |registry: &mut Self| match previous.clone() {
             Some(previous) => registry.overrides.insert(path.to_owned(), previous),
             None => registry.overrides.remove(path),
         };
-        // Upload first (an added model's id must exist when the scene draws it).
-        let upload = if adds { Some(Arc::clone(&model)) } else { self.active(kind) };
-        if let Some(Err(refused)) = upload.map(|upload| renderer.set_model(id, &upload)) {
-            restore(self);
-            return self.rejected(path, name, &gpu_refusal(refused));
-        }
-        if let Err(error) = self.hand_to(scene) {
-            restore(self);
-            self.upload_again(renderer, id, previous.as_ref());
-            return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
-        }
+        // What the id shows with it: the mod itself, or its kind's first override by path.
+        let upload = if adds { Arc::clone(&model) } else { self.active(kind).unwrap_or_else(|| Arc::clone(&model)) };
+        let swapped = swap_model(renderer, (id, &upload), Some(budget), before.as_deref(), || self.hand_to(scene));
+        let footprint = match swapped {
+            Ok(footprint) => footprint,
+            Err(SwapError::Gpu(refused)) => {
+                restore(self);
+                return self.rejected(path, name, &gpu_refusal(refused));
+            }
+            Err(SwapError::Bind(error)) => {
+                restore(self);
+                return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
+            }
+        };
         if let Some(previous) = previous.filter(|p| p.kind != kind || p.adds != adds) {
             self.drop_override(&previous, id, renderer);
         }
@@ -435,23 +435,6 @@ impl ModelRegistry {
         if id != kept {
             renderer.remove_model(id);
             self.ids.release(id);
-        }
-    }
-
-    /// After a refused change: puts back on the GPU what showed under `id` before (the
-    /// previous version of the mod, or the kind's model).
-    fn upload_again(&self, renderer: &mut Renderer, id: ModelId, previous: Option<&Override>) {
-        let model = match previous {
-            Some(previous) if previous.adds => Some(Arc::clone(&previous.model)),
-            _ => (0..self.kinds.len()).find(|&kind| kind_id(kind) == id).and_then(|kind| self.active(kind)),
-        };
-        match model {
-            Some(model) => {
-                if let Err(error) = renderer.set_model(id, &model) {
-                    tracing::error!(error = %error, "restoring a model on the GPU failed");
-                }
-            }
-            None => renderer.remove_model(id),
         }
     }
 

@@ -17,6 +17,7 @@ use props_scene::{Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, P
 
 use crate::error::{HostError, LoadError};
 use crate::ids::ModelIds;
+use crate::swap::{SwapError, VramBudget, swap_model};
 
 /// How a [`PropHost`] poses, loads and budgets.
 #[derive(Clone, Debug)]
@@ -195,34 +196,20 @@ impl PropHost {
         revert: bool,
         renderer: &mut Renderer,
     ) -> Result<(), ShowError> {
-        let footprint = renderer.footprint(model).map_err(ShowError::Gpu)?;
-        if let Some(budget) = vram_budget {
-            let used = self.mods_vram(renderer, id);
-            if used + footprint.total() > budget {
-                return Err(ShowError::Gpu(ModelRefused::OverBudget { bytes: footprint.total(), used, budget }));
-            }
-        }
-        renderer.set_model(id, model).map_err(ShowError::Gpu)?;
+        let budget = vram_budget.map(|limit| VramBudget { used: self.mods_vram(renderer, id), limit });
+        let previous = self.entries.iter().find(|e| e.id == id).map(|e| Arc::clone(&e.shown));
         let prop = PropModel::new(id, Arc::clone(model));
         let (animates, scale) = (options.animates.clone(), options.max_scale);
-        let rigged = if revert {
-            self.set.revert_model(prop, animates, scale)
-        } else {
-            self.set.set_model(prop, animates, scale)
+        let set = &mut self.set;
+        let bind = || match revert {
+            true => set.revert_model(prop, animates, scale),
+            false => set.set_model(prop, animates, scale),
         };
-        if let Err(error) = rigged {
-            // Put back what showed under the id.
-            match self.entries.iter().find(|e| e.id == id) {
-                Some(entry) => {
-                    if let Err(error) = renderer.set_model(id, &entry.shown) {
-                        tracing::error!(%error, "restoring a model on the GPU failed");
-                    }
-                }
-                None => renderer.remove_model(id),
-            }
-            return Err(ShowError::Rig(error));
+        match swap_model(renderer, (id, model), budget, previous.as_deref(), bind) {
+            Ok(_) => Ok(()),
+            Err(SwapError::Gpu(refused)) => Err(ShowError::Gpu(refused)),
+            Err(SwapError::Bind(error)) => Err(ShowError::Rig(error)),
         }
-        Ok(())
     }
 
     /// GPU bytes the mods showing now take, but the one under `except`.

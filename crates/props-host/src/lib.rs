@@ -51,6 +51,7 @@ mod error;
 mod host;
 mod ids;
 mod mods;
+mod swap;
 
 pub use error::{HostError, LoadError};
 pub use host::{HostConfig, Loaded, ModelOptions, PropHost};
@@ -62,3 +63,4 @@ pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;
 pub use props_mods::ModConfig;
 pub use props_scene::{Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, RigError};
+pub use swap::{SwapError, VramBudget, swap_model};
