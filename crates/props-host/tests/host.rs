@@ -1,0 +1,116 @@
+//! `PropHost` on a real device (lavapipe in CI, where these must run): what a host gets back
+//! for a refused file, a second model of one name, a mod over the VRAM budget, and a mod removed
+//! whose instances played clips the host's own version lacks.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use glam::{Affine3A, Vec3};
+use props_frame::FrameData;
+use props_host::{HostConfig, HostEvent, Layer, LoadError, ModConfig, ModelOptions, PropHost};
+use props_render::{GpuContext, Renderer, RendererConfig};
+
+/// A renderer on the first adapter; `None` (the test skipped) without one, outside CI.
+fn renderer() -> Option<Renderer> {
+    match pollster::block_on(GpuContext::headless()) {
+        Ok(gpu) => {
+            let config = RendererConfig::new(wgpu::TextureFormat::Rgba8UnormSrgb);
+            Some(Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config))
+        }
+        Err(error) if std::env::var_os("CI").is_none() => {
+            eprintln!("skipped, no GPU: {error}");
+            None
+        }
+        Err(error) => panic!("{error}"),
+    }
+}
+
+fn asset(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets").join(name)
+}
+
+/// A fresh, empty folder for mods.
+fn mods_folder(name: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("props-host-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).expect("a mods folder");
+    folder
+}
+
+/// Polls the mods until one event comes (at most 20 s).
+fn next_event(props: &mut PropHost, renderer: &mut Renderer) -> HostEvent {
+    let start = Instant::now();
+    let mut events = Vec::new();
+    while events.is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20), "no mod event");
+        std::thread::sleep(Duration::from_millis(20));
+        props.poll_mods(renderer, &mut events);
+    }
+    assert_eq!(events.len(), 1, "{events:?}");
+    events.remove(0)
+}
+
+#[test]
+fn a_refused_file_comes_back_with_its_report_and_a_name_loads_once() {
+    let Some(mut renderer) = renderer() else { return };
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    let broken = br#"{"asset": {"version": "3.0"}}"#;
+    let Err(LoadError::Refused(refused)) = props.load_slice(broken, "future", None, ModelOptions::default(), &mut renderer)
+    else {
+        panic!("a glTF 3.0 file loads")
+    };
+    assert_eq!(refused.report.file, Path::new("future"));
+    let issue = refused.fatal().next().expect("a fatal issue");
+    assert_eq!((issue.code, issue.json_pointer.as_str()), ("UNKNOWN_ASSET_MAJOR_VERSION", "/asset/version"));
+    assert_eq!(props.models().count(), 0, "nothing loaded");
+
+    props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("the windmill");
+    let again = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer);
+    assert!(matches!(again, Err(LoadError::Duplicate(name)) if name == "windmill"));
+}
+
+#[test]
+fn a_mod_over_the_vram_budget_is_refused_and_the_model_stays() {
+    let Some(mut renderer) = renderer() else { return };
+    let mut props = PropHost::new(HostConfig { mods_vram_bytes: 1024, ..HostConfig::default() }).expect("a host");
+    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("loads");
+    let before = renderer.model_footprint(windmill.model);
+    let folder = mods_folder("budget");
+    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), &mut renderer).expect("watching");
+    std::fs::copy(asset("windmill.glb"), folder.join("windmill.glb")).expect("copy");
+    let HostEvent::Refused { path, refused } = next_event(&mut props, &mut renderer) else { panic!("not refused") };
+    assert_eq!(path, Path::new("windmill.glb"));
+    assert!(refused.fatal().any(|issue| issue.code == "PROPS_GPU"), "{}", refused.report);
+    assert!(refused.to_string().contains("budget"), "{refused}");
+    assert_eq!(props.models().next().and_then(|(_, _, from_mod)| from_mod), None, "the host's own shows");
+    assert_eq!(renderer.model_footprint(windmill.model), before);
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn removing_a_mod_stops_the_clips_the_hosts_version_lacks() {
+    let Some(mut renderer) = renderer() else { return };
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    // The host's windmill, every clip playable; a fox named `windmill` replaces it.
+    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("loads");
+    let clips = props.model(windmill.model).expect("loaded").clips().len();
+    let id = props.add(windmill.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -20.0))).expect("added");
+    let folder = mods_folder("revert");
+    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), &mut renderer).expect("watching");
+    std::fs::copy(asset("Fox.glb"), folder.join("windmill.glb")).expect("copy");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Replaced { model, .. } if model == windmill.model), "{event:?}");
+    // The instance plays the fox's last clip, which the windmill does not have.
+    let last = props.model(windmill.model).expect("the fox").clips().len() - 1;
+    assert!(last >= clips, "the fox has more clips than the windmill");
+    assert!(props.get_mut(id).expect("live").set_layer(0, Layer::clip(last as u16, 0.3)));
+
+    std::fs::remove_file(folder.join("windmill.glb")).expect("remove");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Reverted { model, .. } if model == windmill.model), "{event:?}");
+    assert!(!props.instances().layers(id).expect("live")[0].is_active(), "the clip it lacks is stopped");
+    let mut frame = FrameData::default();
+    props.animate(&mut frame);
+    assert_eq!(frame.instances.len(), 1, "and the instance is drawn with the windmill");
+    let _ = std::fs::remove_dir_all(&folder);
+}
