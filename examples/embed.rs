@@ -1,7 +1,7 @@
 //! Props in a host's own pass: the host draws its ground and a wall with its own pipeline and
 //! depth buffer ([`props_examples::world`]), then the props renderer records two spinning
 //! windmills into the same pass, one behind the wall (hidden below its top by the host's
-//! depth) and one in front.
+//! depth) and one in front. The host's ground receives the windmills' shadows.
 //!
 //! `cargo run -p props-examples --example embed` (add `-- --headless --frames 30 --screenshot
 //! embed.png` without a window).
@@ -45,7 +45,13 @@ impl Example for Embed {
         }
         let windmills = WINDMILLS.iter().filter_map(|at| props.add(windmill.model, Affine3A::from_translation(*at)));
         let windmills = windmills.collect();
-        Ok(Self { world: HostWorld::new(&gpu.device, format), renderer, props, windmills, frame: FrameData::default() })
+        Ok(Self {
+            world: HostWorld::new(&gpu.device, format, &renderer),
+            renderer,
+            props,
+            windmills,
+            frame: FrameData::default(),
+        })
     }
 
     fn frame(
@@ -68,7 +74,8 @@ impl Example for Embed {
         self.renderer.prepare(encoder, &self.frame.frame(camera, Light::default(), props_render::SKY), size);
 
         // The host's pass: its clear, depth and MSAA target, its ground and wall; then the props.
-        let mut pass = self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), &camera);
+        let mut pass =
+            self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), (&camera, &self.renderer));
         self.renderer.render(&mut pass);
     }
 }
@@ -79,6 +86,28 @@ mod tests {
     use props_examples::world::{WALL_COLOR, WINDMILL_TOWER};
 
     use super::*;
+
+    /// The front windmill's tower casts its shadow on the host's ground: where the sun's ray
+    /// through the tower meets the ground, the ground is darker than beside it.
+    #[test]
+    fn the_props_shadows_fall_on_the_hosts_ground() {
+        let image = match props_examples::headless::<Embed>((640, 360), 3) {
+            Ok(image) => image,
+            Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
+            Err(error) => panic!("{error:#}"),
+        };
+        let sun = Light::default().direction;
+        for height in [3.0, 4.5, 6.0] {
+            // Where the sun's ray through the tower at `height` meets the ground.
+            let shadow = WINDMILLS[1] + Vec3::Y * height - sun * (height / sun.y);
+            let beside = shadow - Vec3::X * 3.0;
+            let (dark, lit) = (pixel_at(&image, shadow)[1], pixel_at(&image, beside)[1]);
+            assert!(
+                f32::from(dark) < 0.85 * f32::from(lit),
+                "at {height} m: the shadow {dark}, the ground beside {lit}"
+            );
+        }
+    }
 
     /// The windmill behind the wall is hidden where the wall stands before it (the host's
     /// depth), shows above the wall, and the one in front is drawn over the wall's side.

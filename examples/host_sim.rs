@@ -93,7 +93,7 @@ impl Example for HostSim {
         let wheel = model.rig().find("wheel_rear_left").ok_or("the car has its wheels")?;
         let wheel_radius = model.rig().rest_matrix(wheel).translation.y.max(0.1);
         let mut sim = Self {
-            world: HostWorld::new(&gpu.device, format),
+            world: HostWorld::new(&gpu.device, format, &renderer),
             renderer,
             props,
             car,
@@ -123,7 +123,8 @@ impl Example for HostSim {
         self.frame.clear();
         self.props.animate(&mut self.frame);
         self.renderer.prepare(encoder, &self.frame.frame(camera, Light::default(), props_render::SKY), size);
-        let mut pass = self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), &camera);
+        let mut pass =
+            self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), (&camera, &self.renderer));
         self.renderer.render(&mut pass);
     }
 }

@@ -68,7 +68,8 @@ impl Example for ModsHost {
         self.frame.clear();
         self.props.animate(&mut self.frame);
         self.renderer.prepare(encoder, &self.frame.frame(camera, Light::default(), props_render::SKY), size);
-        let mut pass = self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), &camera);
+        let mut pass =
+            self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), (&camera, &self.renderer));
         self.renderer.render(&mut pass);
     }
 }
@@ -85,7 +86,7 @@ impl ModsHost {
         let initial = props.watch_mods(folder, ModConfig::default(), WAIT, &mut renderer)?;
         let frame = FrameData::default();
         let mut host = Self {
-            world: HostWorld::new(&gpu.device, format),
+            world: HostWorld::new(&gpu.device, format, &renderer),
             renderer,
             props,
             windmill,

@@ -2,10 +2,12 @@
 //! with the host's own pipeline into the host's own pass, with its depth buffer (reversed
 //! nowhere: `Less`, cleared to 1) and 4x MSAA, seen by a fixed camera. Props are drawn into the
 //! same pass after it: one behind the wall is hidden by the host's depth, one in front is
-//! drawn over it. Not props code: it stands for the host's terrain and buildings.
+//! drawn over it. The ground receives the props' shadows: its shader reads the props
+//! renderer's sun ([`props_render::shaders::sun`]). Not props code: it stands for the host's
+//! terrain and buildings.
 
 use glam::Vec3;
-use props_render::{Camera, RendererConfig};
+use props_render::{Camera, Renderer, RendererConfig};
 
 /// The host's depth format and samples per pixel; the props renderer is told both.
 pub const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -48,9 +50,10 @@ pub fn renderer_config(format: wgpu::TextureFormat) -> RendererConfig {
 }
 
 impl HostWorld {
-    /// The ground and the wall on `device`, for colour targets of `format`.
+    /// The ground and the wall on `device`, for colour targets of `format`, the ground shaded
+    /// by the sun `props` draws with.
     #[must_use]
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, props: &Renderer) -> Self {
         let mut vertices = quad(
             [
                 Vec3::new(-60.0, 0.0, 60.0),
@@ -59,6 +62,7 @@ impl HostWorld {
                 Vec3::new(-60.0, 0.0, -60.0),
             ],
             GROUND_COLOR,
+            true,
         );
         let corner = |x: f32, y: f32, z: f32| Vec3::new(x * WALL.x, y * WALL.y, z * WALL.z);
         for [a, b, c, d] in [
@@ -66,7 +70,7 @@ impl HostWorld {
             [corner(1.0, 0.0, -1.0), corner(-1.0, 0.0, -1.0), corner(-1.0, 1.0, -1.0), corner(1.0, 1.0, -1.0)],
             [corner(-1.0, 1.0, 1.0), corner(1.0, 1.0, 1.0), corner(1.0, 1.0, -1.0), corner(-1.0, 1.0, -1.0)],
         ] {
-            vertices.extend(quad([a, b, c, d], WALL_COLOR));
+            vertices.extend(quad([a, b, c, d], WALL_COLOR, false));
         }
         let vertex_buffer = wgpu::util::DeviceExt::create_buffer_init(
             device,
@@ -82,7 +86,7 @@ impl HostWorld {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let (pipeline, group) = host_pipeline(device, format, &globals);
+        let (pipeline, group) = host_pipeline(device, format, &globals, props.sun_bind_group_layout());
         Self {
             pipeline,
             vertices: vertex_buffer,
@@ -95,13 +99,14 @@ impl HostWorld {
     }
 
     /// Begins the host's pass over `target` (`size` pixels) with its clear, depth and MSAA,
-    /// and draws the ground and the wall seen by `camera`; the props draw into it next.
+    /// and draws the ground and the wall seen by `camera`, under the sun of `props` (after its
+    /// `prepare` of this frame); the props draw into it next.
     pub fn begin_pass<'a>(
         &'a mut self,
         (device, queue): (&wgpu::Device, &wgpu::Queue),
         encoder: &'a mut wgpu::CommandEncoder,
         (target, size): (&'a wgpu::TextureView, (u32, u32)),
-        camera: &Camera,
+        (camera, props): (&Camera, &Renderer),
     ) -> wgpu::RenderPass<'a> {
         queue.write_buffer(&self.globals, 0, bytemuck::cast_slice(&camera.view_projection.to_cols_array()));
         self.targets(device, size);
@@ -126,6 +131,7 @@ impl HostWorld {
         });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &*group, &[]);
+        pass.set_bind_group(1, props.sun_bind_group(), &[]);
         pass.set_vertex_buffer(0, vertices.slice(..));
         pass.draw(0..*vertex_count, 0..1);
         pass
@@ -154,40 +160,72 @@ impl HostWorld {
 }
 
 /// Two triangles of colour `color` over corners `[a, b, c, d]` (counter-clockwise seen from
-/// their front), as the host's vertices: position, then colour.
-fn quad([a, b, c, d]: [Vec3; 4], color: [f32; 3]) -> Vec<[f32; 6]> {
-    [a, b, c, a, c, d].iter().map(|p| [p.x, p.y, p.z, color[0], color[1], color[2]]).collect()
+/// their front), as the host's vertices: position, colour, and whether they receive shadows.
+fn quad([a, b, c, d]: [Vec3; 4], color: [f32; 3], receives: bool) -> Vec<[f32; 7]> {
+    let receives = f32::from(u8::from(receives));
+    [a, b, c, a, c, d].iter().map(|p| [p.x, p.y, p.z, color[0], color[1], color[2], receives]).collect()
 }
 
-/// The host's pipeline: flat-coloured triangles, depth-tested and written.
+/// The host's shader: flat colours, darkened where the props' shadows fall on a surface that
+/// receives them (the ground, facing up).
+const HOST_WGSL: &str = "
+@group(0) @binding(0) var<uniform> view_proj: mat4x4<f32>;
+struct Out {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec3<f32>,
+    @location(1) world: vec3<f32>,
+    @location(2) receives: f32,
+};
+@vertex fn vs(@location(0) p: vec3<f32>, @location(1) c: vec3<f32>, @location(2) r: f32) -> Out {
+    return Out(view_proj * vec4<f32>(p, 1.0), c, p, r);
+}
+@fragment fn fs(in: Out) -> @location(0) vec4<f32> {
+    let sun = select(1.0, sun_visibility(in.world, vec3<f32>(0.0, 1.0, 0.0)), in.receives > 0.5);
+    return vec4<f32>(in.color * mix(0.45, 1.0, sun), 1.0);
+}";
+
+/// The host's pipeline: flat-coloured triangles, depth-tested and written; its camera in
+/// group 0, the props' sun in group 1 (`sun`: its layout).
 fn host_pipeline(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
     globals: &wgpu::Buffer,
+    sun: &wgpu::BindGroupLayout,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroup) {
+    let source = format!("{}\n{HOST_WGSL}", props_render::shaders::sun(1));
     let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("host"),
-        source: wgpu::ShaderSource::Wgsl(
-            "@group(0) @binding(0) var<uniform> view_proj: mat4x4<f32>;
-             struct Out { @builtin(position) clip: vec4<f32>, @location(0) color: vec3<f32> };
-             @vertex fn vs(@location(0) p: vec3<f32>, @location(1) c: vec3<f32>) -> Out {
-                 return Out(view_proj * vec4<f32>(p, 1.0), c);
-             }
-             @fragment fn fs(in: Out) -> @location(0) vec4<f32> { return vec4<f32>(in.color, 1.0); }"
-                .into(),
-        ),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let camera = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("host camera"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }],
+    });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("host"),
+        bind_group_layouts: &[Some(&camera), Some(sun)],
+        immediate_size: 0,
     });
     let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("host"),
-        layout: None,
+        layout: Some(&layout),
         vertex: wgpu::VertexState {
             module: &shader,
             entry_point: Some("vs"),
             compilation_options: Default::default(),
             buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: 24,
+                array_stride: 28,
                 step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+                attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32],
             })],
         },
         primitive: wgpu::PrimitiveState::default(),
@@ -210,7 +248,7 @@ fn host_pipeline(
     });
     let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("host"),
-        layout: &pipeline.get_bind_group_layout(0),
+        layout: &camera,
         entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
     });
     (pipeline, group)

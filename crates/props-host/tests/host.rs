@@ -55,7 +55,8 @@ fn a_refused_file_comes_back_with_its_report_and_a_name_loads_once() {
     let Some(mut renderer) = renderer() else { return };
     let mut props = PropHost::new(HostConfig::default()).expect("a host");
     let broken = br#"{"asset": {"version": "3.0"}}"#;
-    let Err(LoadError::Refused(refused)) = props.load_slice(broken, "future", None, ModelOptions::default(), &mut renderer)
+    let Err(LoadError::Refused(refused)) =
+        props.load_slice(broken, "future", None, ModelOptions::default(), &mut renderer)
     else {
         panic!("a glTF 3.0 file loads")
     };

@@ -1,4 +1,6 @@
-// Per-frame values shared by every pipeline: camera and lighting. Prepended to the other shaders.
+// Per-frame values shared by every pipeline: camera and lighting. Prepended to the other shaders,
+// with the binding `globals` (props-render's shaders.rs declares it: a host's shader binds it in
+// a group of its own).
 
 struct Globals {
     view_proj: mat4x4<f32>,
@@ -34,5 +36,3 @@ struct Globals {
     // The sun's view-projection of each cascade's map.
     shadow_view_proj: array<mat4x4<f32>, 3>,
 };
-
-@group(0) @binding(0) var<uniform> globals: Globals;

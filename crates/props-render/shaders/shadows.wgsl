@@ -1,9 +1,7 @@
 // The sun's shadow maps (props-render's shadows.rs): how much of the sun reaches a point, by
 // the sampler's 2x2 percentage-closer filtering of the map of the cascade its view depth falls
-// in (one tap: a software rasteriser pays for each). Appended before shading.wgsl.
-
-@group(0) @binding(7) var shadow_maps: texture_depth_2d_array;
-@group(0) @binding(8) var shadow_sampler: sampler_comparison;
+// in (one tap: a software rasteriser pays for each). Appended before shading.wgsl, or into a
+// host's shader; `shadow_maps` and `shadow_sampler` are declared by shaders.rs.
 
 // The share of the sun (0 in shadow, 1 lit) at world point `p` of normal `n`.
 fn sun_visibility(p: vec3<f32>, n: vec3<f32>) -> f32 {

@@ -62,6 +62,7 @@ mod debug_lines;
 mod globals;
 mod gpu_model;
 mod growable_buffer;
+mod host_sun;
 mod influence_heat;
 mod light_clusters;
 mod materials;

@@ -15,6 +15,7 @@ use crate::context::{PaletteMode, preferred_palette_access};
 use crate::globals::Globals;
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts};
 use crate::growable_buffer::GrowableBuffer;
+use crate::host_sun::HostSun;
 use crate::light_clusters::LightClusters;
 use crate::materials::{Defaults, Samplers};
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
@@ -84,6 +85,8 @@ pub struct Renderer {
     sky: SkyLight,
     lights: LightClusters,
     shadows: ShadowMap,
+    /// The sun and the shadow maps for a host's own shader.
+    host_sun: HostSun,
     /// This frame's shadow cascades, when the sun casts shadows, and the casters of the
     /// nearer ones.
     cascades: Option<[Cascade; CASCADES]>,
@@ -138,6 +141,8 @@ impl Renderer {
             layout: &layouts.globals,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
+        let shadows = ShadowMap::new(device, config.shadows);
+        let host_sun = HostSun::new(device, &globals, &shadows);
         let mut samplers = Samplers::default();
         let defaults = Defaults {
             white_srgb: texture::white(device, queue, true),
@@ -186,11 +191,26 @@ impl Renderer {
             samplers,
             sky: SkyLight::new(device, queue, &config.sky),
             lights: LightClusters::new(device),
-            shadows: ShadowMap::new(device, config.shadows),
+            host_sun,
+            shadows,
             cascades: None,
             casters: ShadowCasters::new(device),
             config,
         }
+    }
+
+    /// The bind group a host's own shader reads the sun, the ambient light and the props'
+    /// shadow maps from ([`crate::shaders::sun`]), as [`Renderer::prepare`] left them for
+    /// this frame: the host's terrain lit like the props and darkened by their shadows.
+    #[must_use]
+    pub fn sun_bind_group(&self) -> &wgpu::BindGroup {
+        &self.host_sun.group
+    }
+
+    /// The layout of [`Renderer::sun_bind_group`], for the host's pipeline layout.
+    #[must_use]
+    pub fn sun_bind_group_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.host_sun.layout
     }
 
     /// How palettes are read on this adapter (or as forced by the config).

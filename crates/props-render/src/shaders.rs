@@ -29,6 +29,12 @@ const SHADOWS: &str = include_str!("../shaders/shadows.wgsl");
 const SHADING: &str = include_str!("../shaders/shading.wgsl");
 const LINES: &str = include_str!("../shaders/lines.wgsl");
 
+/// The bindings of the renderer's own pipelines: the globals, the shadow maps and their sampler
+/// in the frame's group.
+const FRAME_BINDINGS: &str = "@group(0) @binding(0) var<uniform> globals: Globals;
+@group(0) @binding(7) var shadow_maps: texture_depth_2d_array;
+@group(0) @binding(8) var shadow_sampler: sampler_comparison;";
+
 /// The skinned-mesh shader for a palette access mode (which also decides how a model's
 /// per-vertex tables are read), with its shading.
 #[must_use]
@@ -37,11 +43,28 @@ pub fn skinned(access: PaletteAccess) -> String {
         PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    [GLOBALS, palette, tables, SKINNED, LIGHTS, SHADOWS, SHADING].join("\n")
+    [GLOBALS, FRAME_BINDINGS, palette, tables, SKINNED, LIGHTS, SHADOWS, SHADING].join("\n")
 }
 
 /// The debug-line shader.
 #[must_use]
 pub fn lines() -> String {
-    [GLOBALS, LINES].join("\n")
+    [GLOBALS, "@group(0) @binding(0) var<uniform> globals: Globals;", LINES].join("\n")
+}
+
+/// WGSL for a host's own shader that lights its surfaces as the props are lit: the struct
+/// `Globals` bound as `globals` (the frame's sun: `light_direction` towards it, `light_color`;
+/// `ambient`; the camera) and `fn sun_visibility(p: vec3<f32>, n: vec3<f32>) -> f32`, the share
+/// of the sun reaching world point `p` of unit normal `n` through the props' shadow maps (1
+/// where nothing shadows it, or shadows are off). Declared in bind group `group`, which the
+/// host binds to [`crate::Renderer::sun_bind_group`] (its layout:
+/// [`crate::Renderer::sun_bind_group_layout`]), in the fragment stage.
+#[must_use]
+pub fn sun(group: u32) -> String {
+    let bindings = format!(
+        "@group({group}) @binding(0) var<uniform> globals: Globals;
+@group({group}) @binding(1) var shadow_maps: texture_depth_2d_array;
+@group({group}) @binding(2) var shadow_sampler: sampler_comparison;"
+    );
+    [GLOBALS, &bindings, SHADOWS].join("\n")
 }

@@ -1,0 +1,60 @@
+//! The sun as a host's own shader sees it: the frame's globals (sun, ambient, camera) and the
+//! props' shadow maps in one bind group, so that the host's terrain and buildings are lit by
+//! the same sun and receive the props' shadows (the WGSL that reads it:
+//! [`crate::shaders::sun`]).
+
+use crate::shadows::ShadowMap;
+
+/// The layout and the bind group a host binds for [`crate::shaders::sun`].
+pub(crate) struct HostSun {
+    pub(crate) layout: wgpu::BindGroupLayout,
+    pub(crate) group: wgpu::BindGroup,
+}
+
+impl HostSun {
+    /// The group over the renderer's `globals` buffer and `shadows`' maps and sampler.
+    pub(crate) fn new(device: &wgpu::Device, globals: &wgpu::Buffer, shadows: &ShadowMap) -> Self {
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("host sun"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: fragment,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: fragment,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2Array,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: fragment,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                    count: None,
+                },
+            ],
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("host sun"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&shadows.maps) },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&shadows.sampler) },
+            ],
+        });
+        Self { layout, group }
+    }
+}
