@@ -10,7 +10,7 @@ use glam::{Affine3A, Vec3};
 use props_examples::world::{self, HostWorld};
 use props_examples::{Example, Gpu};
 use props_host::{Animates, HostConfig, InstanceId, Layer, PropHost};
-use props_render::{FrameData, Light, Renderer};
+use props_render::{Light, Renderer};
 
 /// Where the windmills stand: behind the wall, and in front of it.
 const WINDMILLS: [Vec3; 2] = [Vec3::new(-2.0, 0.0, -8.0), Vec3::new(3.0, 0.0, 5.0)];
@@ -20,13 +20,12 @@ fn main() -> Result<(), props_examples::Error> {
     props_examples::run::<Embed>()
 }
 
-/// The host's world and the props: renderer, models and instances, and the frame's data.
+/// The host's world and the props: renderer, models and instances.
 struct Embed {
     world: HostWorld,
     renderer: Renderer,
     props: PropHost,
     windmills: Vec<InstanceId>,
-    frame: FrameData,
 }
 
 impl Example for Embed {
@@ -45,13 +44,7 @@ impl Example for Embed {
         }
         let windmills = WINDMILLS.iter().filter_map(|at| props.add(windmill.model, Affine3A::from_translation(*at)));
         let windmills = windmills.collect();
-        Ok(Self {
-            world: HostWorld::new(&gpu.device, format, &renderer),
-            renderer,
-            props,
-            windmills,
-            frame: FrameData::default(),
-        })
+        Ok(Self { world: HostWorld::new(&gpu.device, format, &renderer), renderer, props, windmills })
     }
 
     fn frame(
@@ -61,17 +54,14 @@ impl Example for Embed {
         (target, size): (&wgpu::TextureView, (u32, u32)),
         seconds: f32,
     ) {
-        // Props: each windmill's rotor at its own phase, posed and listed, then uploaded.
+        // Props: each windmill's rotor at its own phase; posed, listed and uploaded.
         let camera = world::camera(size);
         for (k, &id) in self.windmills.iter().enumerate() {
             if let Some(mut windmill) = self.props.get_mut(id) {
                 windmill.set_layer(0, Layer::clip(0, seconds + k as f32 * 0.7));
             }
         }
-        self.props.set_camera(Some(&camera));
-        self.frame.clear();
-        self.props.animate(&mut self.frame);
-        self.renderer.prepare(encoder, &self.frame.frame(camera, Light::default(), props_render::SKY), size);
+        self.props.prepare(&mut self.renderer, encoder, (&camera, Light::default()), size);
 
         // The host's pass: its clear, depth and MSAA target, its ground and wall; then the props.
         let mut pass =

@@ -13,7 +13,7 @@ use glam::{Affine3A, Quat, Vec3};
 use props_examples::world::{self, HostWorld};
 use props_examples::{Example, Gpu};
 use props_host::{Animates, HostConfig, InstanceId, MaterialField, PropHost};
-use props_render::{FrameData, Light, ModelId, Renderer};
+use props_render::{Light, ModelId, Renderer};
 
 /// The lanes (their z), each car's lane, start and speed (m/s), and the paints.
 const BEHIND: f32 = -8.0;
@@ -69,7 +69,6 @@ struct HostSim {
     car: ModelId,
     wheel_radius: f32,
     vehicles: Vec<Vehicle>,
-    frame: FrameData,
     last: f32,
 }
 
@@ -99,7 +98,6 @@ impl Example for HostSim {
             car,
             wheel_radius,
             vehicles: Vec::new(),
-            frame: FrameData::default(),
             last: 0.0,
         };
         for (k, &(lane, x, speed)) in CARS.iter().enumerate() {
@@ -119,10 +117,7 @@ impl Example for HostSim {
         self.last = seconds;
         self.step(dt, seconds);
         let camera = world::camera(size);
-        self.props.set_camera(Some(&camera));
-        self.frame.clear();
-        self.props.animate(&mut self.frame);
-        self.renderer.prepare(encoder, &self.frame.frame(camera, Light::default(), props_render::SKY), size);
+        self.props.prepare(&mut self.renderer, encoder, (&camera, Light::default()), size);
         let mut pass =
             self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), (&camera, &self.renderer));
         self.renderer.render(&mut pass);

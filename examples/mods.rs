@@ -14,7 +14,7 @@ use glam::{Affine3A, Vec3};
 use props_examples::world::{self, HostWorld};
 use props_examples::{Example, Gpu};
 use props_host::{Animates, HostConfig, HostEvent, InstanceId, Layer, ModConfig, PropHost};
-use props_render::{FrameData, Light, ModelId, Renderer};
+use props_render::{Light, ModelId, Renderer};
 
 /// Where the host's windmills stand: behind the wall, and in front of it.
 const WINDMILLS: [Vec3; 2] = [Vec3::new(-2.0, 0.0, -8.0), Vec3::new(3.0, 0.0, 5.0)];
@@ -36,7 +36,6 @@ struct ModsHost {
     instances: Vec<InstanceId>,
     /// Every mod event so far, in order.
     log: Vec<HostEvent>,
-    frame: FrameData,
 }
 
 impl Example for ModsHost {
@@ -64,10 +63,7 @@ impl Example for ModsHost {
             }
         }
         let camera = world::camera(size);
-        self.props.set_camera(Some(&camera));
-        self.frame.clear();
-        self.props.animate(&mut self.frame);
-        self.renderer.prepare(encoder, &self.frame.frame(camera, Light::default(), props_render::SKY), size);
+        self.props.prepare(&mut self.renderer, encoder, (&camera, Light::default()), size);
         let mut pass =
             self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), (&camera, &self.renderer));
         self.renderer.render(&mut pass);
@@ -84,16 +80,8 @@ impl ModsHost {
         let instances = WINDMILLS.iter().filter_map(|at| props.add(windmill, Affine3A::from_translation(*at)));
         let instances = instances.collect();
         let initial = props.watch_mods(folder, ModConfig::default(), WAIT, &mut renderer)?;
-        let frame = FrameData::default();
-        let mut host = Self {
-            world: HostWorld::new(&gpu.device, format, &renderer),
-            renderer,
-            props,
-            windmill,
-            instances,
-            log: Vec::new(),
-            frame,
-        };
+        let world = HostWorld::new(&gpu.device, format, &renderer);
+        let mut host = Self { world, renderer, props, windmill, instances, log: Vec::new() };
         for event in initial {
             host.apply(event);
         }

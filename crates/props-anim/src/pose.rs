@@ -145,15 +145,6 @@ impl Pose {
         self.blend_properties(other, every, weight, |_| weight);
     }
 
-    /// Sets a value an instance sets directly ([`crate::state::ValueTarget`]) to `values`
-    /// (its width of them).
-    pub(crate) fn set_value(&mut self, target: crate::state::ValueTarget, values: &[f32]) {
-        match target {
-            crate::state::ValueTarget::MorphWeight(k) => self.morph_weights[k] = values[0],
-            crate::state::ValueTarget::Property(id) => self.property_mut(id).copy_from_slice(values),
-        }
-    }
-
     /// Moves the animated properties `ids` towards `other`'s (see
     /// [`crate::property::Properties`]): node visibility by `node_weight(node)` (a masked
     /// layer's), the others by `weight`; booleans switch at half weight. A layer blends the
@@ -309,6 +300,11 @@ impl Pose {
     /// If `id` is not a property of the pose's rig.
     pub fn property_mut(&mut self, id: PropertyId) -> &mut [f32] {
         &mut self.properties[self.property_layout[id.0 as usize].range.clone()]
+    }
+
+    /// Every node's morph weights, flat (as [`Pose::all_morph_weights`]), to set.
+    pub(crate) fn all_morph_weights_mut(&mut self) -> &mut [f32] {
+        &mut self.morph_weights
     }
 
     /// Mutable morph weights of the mesh on `node`, for sampling or procedural control.

@@ -225,7 +225,11 @@ pub fn pose_state(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32],
     let mut at = spec.drivers.len();
     for &target in &spec.values {
         let width = target.width(rig);
-        pose.set_value(target, &drivers[at..at + width]);
+        let values = &drivers[at..at + width];
+        match target {
+            ValueTarget::MorphWeight(k) => pose.all_morph_weights_mut()[k] = values[0],
+            ValueTarget::Property(id) => pose.property_mut(id).copy_from_slice(values),
+        }
         at += width;
     }
     pose.compute_world(rig);

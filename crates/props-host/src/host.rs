@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use glam::{Affine3A, Vec3};
 use props_anim::Model;
-use props_frame::{Camera, FrameData, ModelId};
+use props_frame::{Camera, FrameData, Light, ModelId, SKY};
 use props_gltf::Limits;
 use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
 use props_mods::ModWatcher;
-use props_render::{ModelRefused, Renderer};
+use props_render::{FrameStats, ModelRefused, Renderer};
 use props_scene::{Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, PropModel, SceneCamera};
 
 use crate::error::{HostError, LoadError};
@@ -104,6 +104,8 @@ pub struct PropHost {
     pub(crate) entries: Vec<Entry>,
     pub(crate) ids: ModelIds,
     pub(crate) watcher: Option<ModWatcher>,
+    /// The frame [`PropHost::prepare`] lists the props in.
+    frame: FrameData,
 }
 
 impl PropHost {
@@ -115,6 +117,7 @@ impl PropHost {
             config,
             entries: Vec::new(),
             watcher: None,
+            frame: FrameData::default(),
         })
     }
 
@@ -280,6 +283,27 @@ impl PropHost {
         self.set.record_animation_time(started.elapsed().as_secs_f32() * 1000.0);
         self.set.extract(frame);
         stats
+    }
+
+    /// The whole frame's props work, for a host that adds nothing to the frame's data: poses
+    /// what `camera` sees ([`PropHost::animate`]) and hands it to `renderer`, lit by the
+    /// host's `light` ([`Renderer::prepare`]: the upload, and the shadow passes recorded into
+    /// `encoder`), for a target of `size` pixels. Then the host begins its pass and calls
+    /// [`Renderer::render`]. Allocation-free once its buffers have grown.
+    pub fn prepare(
+        &mut self,
+        renderer: &mut Renderer,
+        encoder: &mut wgpu::CommandEncoder,
+        (camera, light): (&Camera, Light),
+        size: (u32, u32),
+    ) -> (AnimationStats, FrameStats) {
+        self.set_camera(Some(camera));
+        let mut frame = std::mem::take(&mut self.frame);
+        frame.clear();
+        let stats = self.animate(&mut frame);
+        let uploaded = renderer.prepare(encoder, &frame.frame(*camera, light, SKY), size);
+        self.frame = frame;
+        (stats, uploaded)
     }
 
     /// The instance a ray from `origin` along `direction` enters first (by culling spheres).

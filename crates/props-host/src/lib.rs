@@ -17,7 +17,7 @@
 //! # ) -> Result<(), Box<dyn std::error::Error>> {
 //! use glam::{Affine3A, Vec3};
 //! use props_host::{Animates, HostConfig, Layer, PropHost};
-//! use props_render::{Camera, FrameData, Light, SKY};
+//! use props_render::{Camera, Light};
 //!
 //! let mut props = PropHost::new(HostConfig::default())?;
 //! // The wheels turn about X with one value per car; the `drive` clip plays on one layer.
@@ -29,16 +29,12 @@
 //! }
 //! let id = props.add(car.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0))).expect("loaded");
 //!
-//! // Each frame: the host's state in, the frame out, drawn into the host's pass.
-//! let mut frame = FrameData::default();
+//! // Each frame: the host's state in; posed, listed and uploaded; drawn into the host's pass.
 //! let camera = Camera::look_at(Vec3::new(0.0, 3.0, 5.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.1, 500.0));
 //! let mut car_instance = props.get_mut(id).expect("added");
 //! car_instance.drivers_mut()[0] = 1.5; // radians, from the host's own wheel speed
 //! car_instance.set_layer(0, Layer::clip(0, 0.25));
-//! props.set_camera(Some(&camera));
-//! frame.clear();
-//! props.animate(&mut frame);
-//! renderer.prepare(encoder, &frame.frame(camera, Light::default(), SKY), (1280, 720));
+//! props.prepare(renderer, encoder, (&camera, Light::default()), (1280, 720));
 //! renderer.render(pass);
 //! # Ok(())
 //! # }
