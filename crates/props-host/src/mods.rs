@@ -1,7 +1,9 @@
 //! A mods folder in a host: [`PropHost::watch_mods`] starts the watcher ([`props_mods`]),
 //! [`PropHost::poll_mods`] applies what it reports at the host's frame boundary. A mod named
 //! as one of the host's models (its file stem) replaces it under the same id, its instances
-//! kept; any other adds a model; a refused file leaves the last good version showing.
+//! kept; any other adds a model; a refused file leaves the last good version showing. Two
+//! mods of one name (in different folders) take turns: the latest loaded shows, and removing
+//! it shows the host's version (or removes the model a mod added), not the other mod's.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
