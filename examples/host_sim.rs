@@ -81,7 +81,6 @@ impl Example for HostSim {
         let wheels = ["wheel_front_left", "wheel_front_right", "wheel_rear_left", "wheel_rear_right"];
         let steering = ["steer_front_left", "steer_front_right"];
         let animates = Animates::default()
-            .clips::<&str>([])
             .driver(wheels, Vec3::X)
             .driver(steering, Vec3::Y)
             .material_value("taillight", MaterialField::Emissive);

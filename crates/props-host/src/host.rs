@@ -162,7 +162,7 @@ impl PropHost {
         }
         let model = Arc::new(admitted.import.model);
         let id = self.ids.take();
-        if let Err(error) = self.show(id, &model, &options, None, renderer) {
+        if let Err(error) = self.show((id, &model), &options, None, false, renderer) {
             self.ids.release(id);
             return Err(match error {
                 ShowError::Gpu(refused) => LoadError::Gpu(refused),
@@ -177,23 +177,11 @@ impl PropHost {
     /// Shows `model` under `id` (new, or replacing what shows there), animated as `options`
     /// say: uploads it, within `vram_budget` bytes for the mods (if given; what the model
     /// replaces is not counted), then binds its instances. On error nothing changed. With
-    /// `revert`, instances playing clips it lacks stop them instead of refusing it.
+    /// `revert` (going back to an earlier version), instances playing clips it lacks stop them
+    /// instead of refusing it.
     pub(crate) fn show(
         &mut self,
-        id: ModelId,
-        model: &Arc<Model>,
-        options: &ModelOptions,
-        vram_budget: Option<u64>,
-        renderer: &mut Renderer,
-    ) -> Result<(), ShowError> {
-        self.show_as(id, model, options, vram_budget, false, renderer)
-    }
-
-    /// [`PropHost::show`], going back to an earlier version when `revert`.
-    pub(crate) fn show_as(
-        &mut self,
-        id: ModelId,
-        model: &Arc<Model>,
+        (id, model): (ModelId, &Arc<Model>),
         options: &ModelOptions,
         vram_budget: Option<u64>,
         revert: bool,

@@ -133,7 +133,7 @@ impl PropHost {
         let target = target.or_else(|| self.entries.iter().position(|e| e.name == name));
         if let Some(k) = target {
             let (id, options) = (self.entries[k].id, self.entries[k].options.clone());
-            if let Err(error) = self.show(id, &model, &options, budget, renderer) {
+            if let Err(error) = self.show((id, &model), &options, budget, false, renderer) {
                 return self.refused(path, &report.file, error);
             }
             let entry = &mut self.entries[k];
@@ -142,7 +142,7 @@ impl PropHost {
             return HostEvent::Replaced { path, model: id, report };
         }
         let (id, options) = (self.ids.take(), ModelOptions::default());
-        if let Err(error) = self.show(id, &model, &options, budget, renderer) {
+        if let Err(error) = self.show((id, &model), &options, budget, false, renderer) {
             self.ids.release(id);
             return self.refused(path, &report.file, error);
         }
@@ -172,7 +172,7 @@ impl PropHost {
             return Some(HostEvent::Removed { path, model: id, instances });
         };
         let options = self.entries[k].options.clone();
-        if let Err(error) = self.show_as(id, &base, &options, None, true, renderer) {
+        if let Err(error) = self.show((id, &base), &options, None, true, renderer) {
             // The host's version showed before with the same options: only the GPU can fail.
             tracing::error!(?error, "showing the host's model again failed; the mod's stays");
             return None;
