@@ -242,6 +242,8 @@ mod tests {
         for vehicle in &sim.vehicles {
             let drivers = sim.props.instances().drivers(vehicle.instance).expect("live");
             assert_eq!(drivers[0], vehicle.wheel_angle);
+            let lamps = if vehicle.braking { BRAKING } else { DARK };
+            assert_eq!(sim.props.instances().values(vehicle.instance), Some(&lamps[..]));
             let pose = sim.props.instances().pose_of(vehicle.instance).expect("live");
             // The wheel's rotation relative to its pivot: its rest turned by the angle about X.
             let turned = pose.world_matrix(pivot).inverse() * pose.world_matrix(wheel);
@@ -249,7 +251,6 @@ mod tests {
             let expected = rest * Affine3A::from_rotation_x(vehicle.wheel_angle);
             assert!(turned.abs_diff_eq(expected, 1e-4), "{turned:?} is not {expected:?}");
             // The tail lamps' material, as the host set it.
-            let lamps = if vehicle.braking { BRAKING } else { DARK };
             assert_eq!(pose.property(taillight), &lamps, "braking: {}", vehicle.braking);
         }
         let braking = sim.vehicles.iter().filter(|v| v.braking).count();

@@ -256,10 +256,20 @@ impl CrowdSet {
         self.locate(id).map(|(k, i)| self.crowds[k].layers(i as u32))
     }
 
-    /// An instance's driver angles, then the values it sets directly.
+    /// An instance's driver angles (as [`InstanceMut::drivers_mut`] sets them).
     #[must_use]
     pub fn drivers(&self, id: InstanceId) -> Option<&[f32]> {
-        self.locate(id).map(|(k, i)| self.crowds[k].drivers(i as u32))
+        let (k, i) = self.locate(id)?;
+        let angles = self.crowds[k].kind_model().spec.drivers.len();
+        Some(&self.crowds[k].drivers(i as u32)[..angles])
+    }
+
+    /// The values an instance sets directly (as [`InstanceMut::values_mut`] sets them).
+    #[must_use]
+    pub fn values(&self, id: InstanceId) -> Option<&[f32]> {
+        let (k, i) = self.locate(id)?;
+        let angles = self.crowds[k].kind_model().spec.drivers.len();
+        Some(&self.crowds[k].drivers(i as u32)[angles..])
     }
 
     /// The renderer id of an instance's model.
