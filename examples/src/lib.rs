@@ -153,10 +153,15 @@ impl<E: Example> Headless<E> {
         Ok(Self { gpu, target, size, frames: 0, example })
     }
 
-    /// Draws the next frame.
+    /// Draws the next frame, [`HEADLESS_STEP`] after the last.
     pub fn frame(&mut self) {
+        self.frame_at(self.frames as f32 * HEADLESS_STEP);
+    }
+
+    /// Draws a frame `seconds` into the run: a test that waits on the wall clock (for a mod
+    /// file to load) checks its image at a time it chose, not at however many frames passed.
+    pub fn frame_at(&mut self, seconds: f32) {
         let mut encoder = self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        let seconds = self.frames as f32 * HEADLESS_STEP;
         self.example.frame(&self.gpu, &mut encoder, (self.target.view(), self.size), seconds);
         self.gpu.queue.submit([encoder.finish()]);
         self.frames += 1;
