@@ -1,6 +1,7 @@
 //! [`PropHost`]: the host's models (each under one renderer id for good, whatever version
 //! shows) and its instances ([`CrowdSet`]), and what each frame asks of them.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -85,8 +86,22 @@ pub(crate) struct Entry {
     pub base: Option<Arc<Model>>,
     /// The version showing.
     pub shown: Arc<Model>,
-    /// The mod file showing, relative to the mods folder.
-    pub from_mod: Option<PathBuf>,
+    /// The mods of its name admitted, by path relative to the mods folder: the first shows.
+    pub mods: BTreeMap<PathBuf, ModVersion>,
+}
+
+impl Entry {
+    /// The mod file showing in the host's version's place.
+    pub fn showing_mod(&self) -> Option<&Path> {
+        self.mods.keys().next().map(PathBuf::as_path)
+    }
+}
+
+/// A mod file's admitted version, kept while it waits behind another mod of its name.
+#[derive(Debug)]
+pub(crate) struct ModVersion {
+    pub model: Arc<Model>,
+    pub report: Report,
 }
 
 /// Why a version of a model cannot show; nothing changed.
@@ -170,7 +185,7 @@ impl PropHost {
             });
         }
         let base = Some(Arc::clone(&model));
-        self.entries.push(Entry { id, name, options, base, shown: model, from_mod: None });
+        self.entries.push(Entry { id, name, options, base, shown: model, mods: BTreeMap::new() });
         Ok(Loaded { model: id, report: admitted.report })
     }
 
@@ -205,7 +220,7 @@ impl PropHost {
 
     /// GPU bytes the mods showing now take, but the one under `except`.
     fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
-        let mods = self.entries.iter().filter(|e| e.from_mod.is_some() && e.id != except);
+        let mods = self.entries.iter().filter(|e| e.showing_mod().is_some() && e.id != except);
         mods.filter_map(|e| renderer.model_footprint(e.id)).map(|f| f.total()).sum()
     }
 
@@ -223,7 +238,7 @@ impl PropHost {
 
     /// Every model: id, name, and the mod file showing in its place, if any.
     pub fn models(&self) -> impl Iterator<Item = (ModelId, &str, Option<&Path>)> {
-        self.entries.iter().map(|e| (e.id, e.name.as_str(), e.from_mod.as_deref()))
+        self.entries.iter().map(|e| (e.id, e.name.as_str(), e.showing_mod()))
     }
 
     /// The number a [`props_anim::Layer::clip`] of model `id` gives its clip `name`.

@@ -1,10 +1,12 @@
 //! A mods folder in a host: [`PropHost::watch_mods`] starts the watcher ([`props_mods`]),
 //! [`PropHost::poll_mods`] applies what it reports at the host's frame boundary. A mod named
 //! as one of the host's models (its file stem) replaces it under the same id, its instances
-//! kept; any other adds a model; a refused file leaves the last good version showing. Two
-//! mods of one name (in different folders) take turns: the latest loaded shows, and removing
-//! it shows the host's version (or removes the model a mod added), not the other mod's.
+//! kept; any other adds a model; a refused file leaves the last good version showing. Of several
+//! mods of one name (in different folders, or `.glb` beside `.gltf`) the first by path shows,
+//! whatever order they load in, as in the demo game; the others wait
+//! ([`HostEvent::Shadowed`]) and the next shows when it is gone.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +17,7 @@ use props_gltf::validate::Report;
 use props_mods::{ModConfig, ModError, ModEvent, ModWatcher};
 use props_render::Renderer;
 
-use crate::host::{Entry, ModelOptions, PropHost, ShowError};
+use crate::host::{Entry, ModVersion, ModelOptions, PropHost, ShowError};
 
 /// Issue codes of the host's own refusals of a mod.
 const GPU_CODE: &str = "PROPS_GPU";
@@ -52,6 +54,18 @@ pub enum HostEvent {
         /// limits or the mods' VRAM budget, `PROPS_GPU`; a clip or node the host animates,
         /// `PROPS_RIG`).
         refused: Refused,
+    },
+    /// A mod of a model's name was admitted, but another mod of that name comes first by path
+    /// and shows; this one shows when those before it are gone.
+    Shadowed {
+        /// The mod file.
+        path: PathBuf,
+        /// The model's id.
+        model: ModelId,
+        /// The mod file showing instead.
+        by: PathBuf,
+        /// The file's report.
+        report: Report,
     },
     /// A mod that replaced a host's model is gone: the host's version shows again.
     Reverted {
@@ -90,7 +104,11 @@ impl PropHost {
         let watcher = ModWatcher::start(folder, config)?;
         let initial = watcher.wait_until_ready(wait);
         self.watcher = Some(watcher);
-        Ok(initial.into_iter().filter_map(|event| self.apply(event, renderer)).collect())
+        let mut events = Vec::new();
+        for event in initial {
+            self.apply(event, renderer, &mut events);
+        }
+        Ok(events)
     }
 
     /// Applies what the mods watcher reported since the last call, appending what happened to
@@ -98,57 +116,76 @@ impl PropHost {
     pub fn poll_mods(&mut self, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
         let Some(watcher) = self.watcher.take() else { return };
         for event in watcher.poll() {
-            events.extend(self.apply(event, renderer));
+            self.apply(event, renderer, events);
         }
         self.watcher = Some(watcher);
     }
 
-    fn apply(&mut self, event: ModEvent, renderer: &mut Renderer) -> Option<HostEvent> {
+    fn apply(&mut self, event: ModEvent, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
         match event {
             ModEvent::Loaded { path, name, model, report, .. } => {
-                Some(self.load_mod(path, name, model, report, renderer))
+                events.push(self.load_mod(path, name, ModVersion { model, report }, renderer));
             }
             ModEvent::Rejected { path, refused, .. } => {
                 tracing::warn!(%refused, "mod refused");
-                Some(HostEvent::Refused { path, refused })
+                events.push(HostEvent::Refused { path, refused });
             }
-            ModEvent::Removed { path, .. } => self.remove_mod(path, renderer),
-            ModEvent::WatchError { error, .. } => Some(HostEvent::WatchError { error }),
-            ModEvent::Ready => None,
+            ModEvent::Removed { path, .. } => self.remove_mod(&path, renderer, events),
+            ModEvent::WatchError { error, .. } => events.push(HostEvent::WatchError { error }),
+            ModEvent::Ready => {}
         }
     }
 
-    /// Shows a mod: in place of the model it replaced before or the host's model of its name,
-    /// else as a new model.
-    fn load_mod(
+    /// Takes a mod's new version: the model of its name shows it if it comes first by path
+    /// among that model's mods, else it waits; a mod naming no model adds one.
+    fn load_mod(&mut self, path: PathBuf, name: String, version: ModVersion, renderer: &mut Renderer) -> HostEvent {
+        let target = self.entries.iter().position(|e| e.mods.contains_key(&path));
+        let Some(k) = target.or_else(|| self.entries.iter().position(|e| e.name == name)) else {
+            return self.add_mod_model(path, name, version, renderer);
+        };
+        let (id, entry) = (self.entries[k].id, &mut self.entries[k]);
+        if let Some(first) = entry.mods.keys().next().filter(|first| **first < path).cloned() {
+            let report = version.report.clone();
+            entry.mods.insert(path.clone(), version);
+            tracing::info!(path = %report.file.display(), by = %first.display(), "mod waits behind another of its name");
+            return HostEvent::Shadowed { path, model: id, by: first, report };
+        }
+        if let Err(error) = self.show_mod(k, &version, renderer) {
+            return self.refused(path, &version.report.file, error);
+        }
+        tracing::info!(path = %version.report.file.display(), model = id.0, "mod replaces a model");
+        let report = version.report.clone();
+        self.entries[k].mods.insert(path.clone(), version);
+        HostEvent::Replaced { path, model: id, report }
+    }
+
+    /// Shows `version` in entry `k`'s place (within the mods' VRAM budget, bound as the entry
+    /// is); nothing changes on error.
+    fn show_mod(&mut self, k: usize, version: &ModVersion, renderer: &mut Renderer) -> Result<(), ShowError> {
+        let (id, options) = (self.entries[k].id, self.entries[k].options.clone());
+        self.show((id, &version.model), &options, Some(self.config.mods_vram_bytes), false, renderer)?;
+        self.entries[k].shown = Arc::clone(&version.model);
+        Ok(())
+    }
+
+    /// A mod naming none of the models: a new model under a new id.
+    fn add_mod_model(
         &mut self,
         path: PathBuf,
         name: String,
-        model: Arc<props_anim::Model>,
-        report: Report,
+        version: ModVersion,
         renderer: &mut Renderer,
     ) -> HostEvent {
-        let budget = Some(self.config.mods_vram_bytes);
-        let target = self.entries.iter().position(|e| e.from_mod.as_ref() == Some(&path));
-        let target = target.or_else(|| self.entries.iter().position(|e| e.name == name));
-        if let Some(k) = target {
-            let (id, options) = (self.entries[k].id, self.entries[k].options.clone());
-            if let Err(error) = self.show((id, &model), &options, budget, false, renderer) {
-                return self.refused(path, &report.file, error);
-            }
-            let entry = &mut self.entries[k];
-            (entry.shown, entry.from_mod) = (model, Some(path.clone()));
-            tracing::info!(path = %report.file.display(), model = id.0, "mod replaces a model");
-            return HostEvent::Replaced { path, model: id, report };
-        }
         let (id, options) = (self.ids.take(), ModelOptions::default());
-        if let Err(error) = self.show((id, &model), &options, budget, false, renderer) {
+        let budget = Some(self.config.mods_vram_bytes);
+        if let Err(error) = self.show((id, &version.model), &options, budget, false, renderer) {
             self.ids.release(id);
-            return self.refused(path, &report.file, error);
+            return self.refused(path, &version.report.file, error);
         }
-        let from_mod = Some(path.clone());
-        self.entries.push(Entry { id, name, options, base: None, shown: model, from_mod });
-        tracing::info!(path = %report.file.display(), model = id.0, "mod adds a model");
+        tracing::info!(path = %version.report.file.display(), model = id.0, "mod adds a model");
+        let (shown, report) = (Arc::clone(&version.model), version.report.clone());
+        let mods = BTreeMap::from([(path.clone(), version)]);
+        self.entries.push(Entry { id, name, options, base: None, shown, mods });
         HostEvent::Loaded { path, model: id, report }
     }
 
@@ -161,24 +198,39 @@ impl PropHost {
         HostEvent::Refused { path, refused }
     }
 
-    /// A mod file is gone: the host's version of its model shows again, or the model it added
-    /// goes with its instances.
-    fn remove_mod(&mut self, path: PathBuf, renderer: &mut Renderer) -> Option<HostEvent> {
-        // Nothing showed if every version was refused.
-        let k = self.entries.iter().position(|e| e.from_mod.as_ref() == Some(&path))?;
+    /// A mod file is gone. If it showed, the next mod of its model's name by path shows (those
+    /// the GPU or the bindings refuse now are dropped, reported), else the host's version, or
+    /// the model it added goes with its instances.
+    fn remove_mod(&mut self, path: &Path, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
+        // Nothing is kept if every version was refused.
+        let Some(k) = self.entries.iter().position(|e| e.mods.contains_key(path)) else { return };
+        let showed = self.entries[k].showing_mod() == Some(path);
+        self.entries[k].mods.remove(path);
+        if !showed {
+            return;
+        }
         let id = self.entries[k].id;
+        while let Some((next, version)) = self.entries[k].mods.pop_first() {
+            match self.show_mod(k, &version, renderer) {
+                Ok(()) => {
+                    let report = version.report.clone();
+                    self.entries[k].mods.insert(next.clone(), version);
+                    return events.push(HostEvent::Replaced { path: next, model: id, report });
+                }
+                Err(error) => events.push(self.refused(next, &version.report.file, error)),
+            }
+        }
         let Some(base) = self.entries[k].base.clone() else {
             let instances = self.drop_model(id, renderer).unwrap_or(0);
-            return Some(HostEvent::Removed { path, model: id, instances });
+            return events.push(HostEvent::Removed { path: path.to_owned(), model: id, instances });
         };
         let options = self.entries[k].options.clone();
         if let Err(error) = self.show((id, &base), &options, None, true, renderer) {
             // The host's version showed before with the same options: only the GPU can fail.
-            tracing::error!(?error, "showing the host's model again failed; the mod's stays");
-            return None;
+            tracing::error!(?error, "showing the host's model again failed; the model shows nothing new");
+            return;
         }
-        let entry = &mut self.entries[k];
-        (entry.shown, entry.from_mod) = (base, None);
-        Some(HostEvent::Reverted { path, model: id })
+        self.entries[k].shown = base;
+        events.push(HostEvent::Reverted { path: path.to_owned(), model: id });
     }
 }

@@ -115,3 +115,61 @@ fn removing_a_mod_stops_the_clips_the_hosts_version_lacks() {
     assert_eq!(frame.instances.len(), 1, "and the instance is drawn with the windmill");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn of_two_mods_of_one_name_the_first_by_path_shows_whatever_order_they_load_in() {
+    let Some(mut renderer) = renderer() else { return };
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("loads");
+    let folder = mods_folder("order");
+    for sub in ["a", "b", "c", "d"] {
+        std::fs::create_dir_all(folder.join(sub)).expect("a subfolder");
+    }
+    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), &mut renderer).expect("watching");
+    let showing =
+        |props: &PropHost| props.models().find_map(|(id, _, from)| (id == windmill.model).then_some(from?.to_owned()));
+    let put = |sub: &str, props: &mut PropHost, renderer: &mut Renderer| {
+        std::fs::copy(asset("windmill.glb"), folder.join(sub).join("windmill.glb")).expect("copy");
+        next_event(props, renderer)
+    };
+    let remove = |sub: &str, props: &mut PropHost, renderer: &mut Renderer| {
+        std::fs::remove_file(folder.join(sub).join("windmill.glb")).expect("remove");
+        next_event(props, renderer)
+    };
+    let path = |sub: &str| Path::new(sub).join("windmill.glb");
+
+    // b first: it shows. Then a, before it by path: a shows. Then c: it waits behind a.
+    let event = put("b", &mut props, &mut renderer);
+    assert!(
+        matches!(&event, HostEvent::Replaced { path: p, model, .. } if *p == path("b") && *model == windmill.model),
+        "{event:?}"
+    );
+    let event = put("a", &mut props, &mut renderer);
+    assert!(matches!(&event, HostEvent::Replaced { path: p, .. } if *p == path("a")), "{event:?}");
+    let event = put("c", &mut props, &mut renderer);
+    assert!(
+        matches!(&event, HostEvent::Shadowed { path: p, by, .. } if *p == path("c") && *by == path("a")),
+        "{event:?}"
+    );
+    assert_eq!(showing(&props), Some(path("a")));
+
+    // Removing the one showing shows the next by path; removing one waiting changes nothing.
+    let event = remove("a", &mut props, &mut renderer);
+    assert!(matches!(&event, HostEvent::Replaced { path: p, .. } if *p == path("b")), "{event:?}");
+    assert_eq!(showing(&props), Some(path("b")));
+    // c waits: it goes without an event. d comes after it (a batch of the watcher's events may
+    // come in any order, so d's event is where c's going has surely been applied), and then
+    // b's going shows d, not c.
+    std::fs::remove_file(folder.join("c").join("windmill.glb")).expect("remove");
+    let event = put("d", &mut props, &mut renderer);
+    assert!(
+        matches!(&event, HostEvent::Shadowed { path: p, by, .. } if *p == path("d") && *by == path("b")),
+        "{event:?}"
+    );
+    let event = remove("b", &mut props, &mut renderer);
+    assert!(matches!(&event, HostEvent::Replaced { path: p, .. } if *p == path("d")), "{event:?}");
+    let event = remove("d", &mut props, &mut renderer);
+    assert!(matches!(&event, HostEvent::Reverted { model, .. } if *model == windmill.model), "{event:?}");
+    assert_eq!(showing(&props), None, "the host's own shows again");
+    let _ = std::fs::remove_dir_all(&folder);
+}
