@@ -205,10 +205,7 @@ impl PropHost {
         // Nothing is kept if every version was refused.
         let Some(k) = self.entries.iter().position(|e| e.mods.contains_key(path)) else { return };
         let showed = self.entries[k].showing_mod() == Some(path);
-        self.entries[k].mods.remove(path);
-        if !showed {
-            return;
-        }
+        let Some(removed) = self.entries[k].mods.remove(path).filter(|_| showed) else { return };
         let id = self.entries[k].id;
         while let Some((next, version)) = self.entries[k].mods.pop_first() {
             match self.show_mod(k, &version, renderer) {
@@ -227,7 +224,8 @@ impl PropHost {
         let options = self.entries[k].options.clone();
         if let Err(error) = self.show((id, &base), &options, None, true, renderer) {
             // The host's version showed before with the same options: only the GPU can fail.
-            tracing::error!(?error, "showing the host's model again failed; the model shows nothing new");
+            tracing::error!(?error, "showing the host's model again failed; the mod's stays");
+            self.entries[k].mods.insert(path.to_owned(), removed);
             return;
         }
         self.entries[k].shown = base;
