@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Vec3};
 use props_frame::FrameData;
-use props_host::{HostConfig, HostEvent, Layer, LoadError, ModConfig, ModelOptions, PropHost};
+use props_host::{HostConfig, HostEvent, Layer, LoadError, Loaded, ModConfig, ModelOptions, PropHost};
 use props_render::{GpuContext, Renderer, RendererConfig};
 
 /// A renderer on the first adapter; `None` (the test skipped) without one, outside CI.
@@ -35,6 +35,24 @@ fn mods_folder(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&folder);
     std::fs::create_dir_all(&folder).expect("a mods folder");
     folder
+}
+
+/// A host with `config` that loaded the windmill and watches a fresh mods folder named after
+/// `name`, with `subfolders` made before watching starts (the watcher sees what is in them).
+fn watching(
+    config: HostConfig,
+    name: &str,
+    subfolders: &[&str],
+    renderer: &mut Renderer,
+) -> (PropHost, Loaded, PathBuf) {
+    let mut props = PropHost::new(config).expect("a host");
+    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), renderer).expect("loads");
+    let folder = mods_folder(name);
+    for sub in subfolders {
+        std::fs::create_dir_all(folder.join(sub)).expect("a subfolder");
+    }
+    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), renderer).expect("watching");
+    (props, windmill, folder)
 }
 
 /// Polls the mods until one event comes (at most 20 s).
@@ -73,11 +91,9 @@ fn a_refused_file_comes_back_with_its_report_and_a_name_loads_once() {
 #[test]
 fn a_mod_over_the_vram_budget_is_refused_and_the_model_stays() {
     let Some(mut renderer) = renderer() else { return };
-    let mut props = PropHost::new(HostConfig { mods_vram_bytes: 1024, ..HostConfig::default() }).expect("a host");
-    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("loads");
+    let config = HostConfig { mods_vram_bytes: 1024, ..HostConfig::default() };
+    let (mut props, windmill, folder) = watching(config, "budget", &[], &mut renderer);
     let before = renderer.model_footprint(windmill.model);
-    let folder = mods_folder("budget");
-    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), &mut renderer).expect("watching");
     std::fs::copy(asset("windmill.glb"), folder.join("windmill.glb")).expect("copy");
     let HostEvent::Refused { path, refused } = next_event(&mut props, &mut renderer) else { panic!("not refused") };
     assert_eq!(path, Path::new("windmill.glb"));
@@ -91,13 +107,10 @@ fn a_mod_over_the_vram_budget_is_refused_and_the_model_stays() {
 #[test]
 fn removing_a_mod_stops_the_clips_the_hosts_version_lacks() {
     let Some(mut renderer) = renderer() else { return };
-    let mut props = PropHost::new(HostConfig::default()).expect("a host");
     // The host's windmill, every clip playable; a fox named `windmill` replaces it.
-    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("loads");
+    let (mut props, windmill, folder) = watching(HostConfig::default(), "revert", &[], &mut renderer);
     let clips = props.model(windmill.model).expect("loaded").clips().len();
     let id = props.add(windmill.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -20.0))).expect("added");
-    let folder = mods_folder("revert");
-    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), &mut renderer).expect("watching");
     std::fs::copy(asset("Fox.glb"), folder.join("windmill.glb")).expect("copy");
     let event = next_event(&mut props, &mut renderer);
     assert!(matches!(event, HostEvent::Replaced { model, .. } if model == windmill.model), "{event:?}");
@@ -119,13 +132,7 @@ fn removing_a_mod_stops_the_clips_the_hosts_version_lacks() {
 #[test]
 fn of_two_mods_of_one_name_the_first_by_path_shows_whatever_order_they_load_in() {
     let Some(mut renderer) = renderer() else { return };
-    let mut props = PropHost::new(HostConfig::default()).expect("a host");
-    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("loads");
-    let folder = mods_folder("order");
-    for sub in ["a", "b", "c", "d"] {
-        std::fs::create_dir_all(folder.join(sub)).expect("a subfolder");
-    }
-    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), &mut renderer).expect("watching");
+    let (mut props, windmill, folder) = watching(HostConfig::default(), "order", &["a", "b", "c", "d"], &mut renderer);
     let showing =
         |props: &PropHost| props.models().find_map(|(id, _, from)| (id == windmill.model).then_some(from?.to_owned()));
     let put = |sub: &str, props: &mut PropHost, renderer: &mut Renderer| {
