@@ -1,21 +1,10 @@
-//! The renderer ids of the town's models: each prop kind's own model (by registration order),
-//! the ground, and from [`FIRST_MOD_ID`] on the ids handed to mods that add a model
-//! ([`props_host::ModelIds`]).
+//! The renderer ids of the town's models: the ground's, then from [`FIRST_MODEL_ID`] on those
+//! the models' [`props_host::Shelf`] hands out (each kind's model, then the models mods add).
 
 use props_frame::ModelId;
 
-/// Prop kinds the town may register: their own models take the ids below this.
-pub const MAX_KINDS: u32 = 32;
-
-/// The renderer id of the model of kind number `kind` (registration order) shown now: its
-/// base asset, or the mod replacing it.
-pub fn kind_id(kind: usize) -> ModelId {
-    debug_assert!(kind < MAX_KINDS as usize, "kind {kind} beyond MAX_KINDS");
-    ModelId(kind as u32)
-}
-
 /// The renderer id of the ground.
-pub const GROUND: ModelId = ModelId(MAX_KINDS);
+pub const GROUND: ModelId = ModelId(0);
 
-/// The first renderer id handed to mods that add a model (lot models, extra car models).
-pub const FIRST_MOD_ID: u32 = GROUND.0 + 1;
+/// The first renderer id of the shelf's models.
+pub const FIRST_MODEL_ID: u32 = GROUND.0 + 1;

@@ -1,15 +1,12 @@
 //! Which model every prop shows: each registered kind's base asset (as the kind declares it,
 //! [`props_scene::KindAsset`]), the mods that replace it or add models beside it, and the mods
-//! no kind claims, which the kind without a base asset shows (the mod lot). Applies the mod
-//! watcher's events at a frame boundary, uploading to the GPU at once, and logs each as one
-//! line.
-//!
-//! A mod's model is shown only when every step takes it, in this order: the GPU's limits and
-//! the mods' VRAM budget (nothing changes yet), the scene's nodes and clips (for an override),
-//! then the upload itself, inside error scopes. A refusal at any step leaves the last good
-//! version of everything in place, the scene's and the GPU's.
+//! no kind claims, which the kind without a base asset shows (the mod lot). The town's rules
+//! for where a mod goes are here ([`TownStage`]); the rest is a [`Shelf`], as in any host of
+//! `props-host`: the first of several mods of one model by path shows, and a mod shows only
+//! when the GPU's limits, the mods' VRAM budget, the upload and the scene's nodes and clips
+//! all take it, else the last good version of everything stays. Applies the mod watcher's
+//! events at a frame boundary and logs each as one line.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,7 +14,7 @@ use anyhow::Context as _;
 use props_anim::Model;
 use props_frame::ModelId;
 use props_gltf::Limits;
-use props_host::{ModelIds, SwapError, VramBudget, swap_model};
+use props_host::{Arrival, HostEvent, Shelf, Stage, Version};
 use props_mods::sidecar::{self, Sidecar};
 use props_mods::{ModEvent, fitting};
 use props_render::Renderer;
@@ -25,7 +22,7 @@ use props_scene::kinds::lot::LOOP;
 use props_scene::{Bindings, KindAsset, PropKind, PropModel, Scene};
 
 use crate::mod_list::ModList;
-use crate::model_ids::{FIRST_MOD_ID, kind_id};
+use crate::model_ids::FIRST_MODEL_ID;
 
 /// A kind the town registers, as the registry knows it: its name and its asset. Kinds are
 /// numbered in registration order.
@@ -58,21 +55,22 @@ pub struct ModMessage {
     pub is_error: bool,
 }
 
-/// A mod shown in a kind's place: instead of its model, or (with a sidecar, for a kind that
-/// takes variants) beside it.
+/// How a version of a model shows in the town, kept with it on the [`Shelf`].
 #[derive(Clone, Debug)]
-struct Override {
-    /// The kind's number.
+pub struct TownPlace {
+    /// The number of the kind that shows it.
     kind: usize,
-    /// Its renderer id: the kind's when it replaces the kind's model, its own when it adds one.
-    id: ModelId,
-    /// Whether it adds a model to the kind (its props pick among them) instead of replacing it.
+    /// Whether it adds a model to the kind (its props pick among them) instead of replacing
+    /// the kind's own.
     adds: bool,
-    model: Arc<Model>,
     /// Metres per model unit: the sidecar's `units`, the kind's, or fitted ([`fitting`]).
     scale: f32,
     /// The sidecar's names for what the scene drives.
     bindings: Bindings,
+    /// The warning fitting gave, if it changed the scale.
+    fitted: Option<String>,
+    /// Its import time, milliseconds (0 for a base asset).
+    load_ms: f64,
 }
 
 /// Where a mod goes, and how: from its sidecar, else from its file stem.
@@ -115,105 +113,58 @@ impl Placement {
 pub struct ModelRegistry {
     /// The town's kinds, in registration order.
     kinds: Vec<TownKind>,
-    /// Each kind's base asset (none for the lot).
-    base: Vec<Option<Arc<Model>>>,
     /// The base assets' heights, in their units: the size a mod overriding one is expected to
     /// have.
     base_heights: Vec<Option<f32>>,
-    /// Every mod showing, by path in the mods folder: replacing a kind's model or adding one.
-    overrides: BTreeMap<PathBuf, Override>,
-    /// Renderer ids of the mods that add a model (lot models, extra cars).
-    ids: ModelIds,
+    /// Every kind's model (named by its stem) and the mods replacing it, and a model per mod
+    /// that adds one (named by its path).
+    shelf: Shelf<TownPlace>,
     /// Every mod seen, for the HUD.
     list: ModList,
     /// The mods folder as the user named it, to show paths.
     mods_dir: PathBuf,
-    /// GPU memory the mods may take together, bytes.
-    vram_budget: u64,
 }
 
-impl ModelRegistry {
-    /// Loads the base asset of each of `kinds` from `assets` (`assets/<stem>.glb`) through
-    /// the same gate as mods, with `limits`, and uploads them.
-    pub fn load(
-        kinds: Vec<TownKind>,
-        assets: &Path,
-        mods_dir: &Path,
-        limits: &Limits,
-        vram_budget: u64,
-        renderer: &mut Renderer,
-    ) -> anyhow::Result<Self> {
-        let (mut base, mut base_heights) = (Vec::new(), Vec::new());
-        for kind in &kinds {
-            let Some(stem) = kind.asset.stem else {
-                base.push(None);
-                base_heights.push(None);
-                continue;
-            };
-            let path = assets.join(format!("{stem}.glb"));
-            let admitted = props_gltf::gate::admit_file(&path, limits)
-                .with_context(|| format!("loading the base asset {} of the {}", path.display(), kind.name))?;
-            let height = fitting::height(&admitted.import.model)
-                .with_context(|| format!("the base asset {} has no vertices", path.display()))?;
-            base_heights.push(Some(height));
-            base.push(Some(Arc::new(admitted.import.model)));
-        }
-        let registry = Self {
-            kinds,
-            base,
-            base_heights,
-            overrides: BTreeMap::new(),
-            ids: ModelIds::starting_at(FIRST_MOD_ID),
-            list: ModList::default(),
-            mods_dir: mods_dir.to_owned(),
-            vram_budget,
+/// The town's scene as the shelf's stage: a mod goes to the kind its sidecar or its name
+/// says, and every kind takes all its models at once.
+struct TownStage<'a> {
+    kinds: &'a [TownKind],
+    base_heights: &'a [Option<f32>],
+    scene: &'a mut Scene,
+}
+
+impl Stage<TownPlace> for TownStage<'_> {
+    type Error = props_scene::SceneError;
+
+    fn place(&mut self, _: &Shelf<TownPlace>, arrival: &Arrival<'_>) -> Result<(String, TownPlace), String> {
+        let Some(placement) = Placement::of(arrival.name, arrival.sidecar, arrival.model, self.kinds) else {
+            return Err("no prop kind shows models of its name or role".to_owned());
         };
-        registry.upload_all(renderer)?;
-        Ok(registry)
+        let (scale, fitted) = self.scale(&placement, arrival.model);
+        let (kind, adds) = (placement.kind, placement.adds);
+        let name = match (adds, self.kinds[kind].asset.stem) {
+            (false, Some(stem)) => stem.to_owned(),
+            _ => arrival.path.to_string_lossy().into_owned(),
+        };
+        let load_ms = arrival.load_ms;
+        Ok((name, TownPlace { kind, adds, scale, bindings: placement.bindings, fitted, load_ms }))
     }
 
-    /// Uploads every model shown now (at start, and when the GPU device was recreated).
-    pub fn upload_all(&self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        for (kind, town_kind) in self.kinds.iter().enumerate() {
-            if let Some(model) = self.active(kind) {
-                renderer
-                    .set_model(kind_id(kind), &model)
-                    .with_context(|| format!("uploading the {}", town_kind.name))?;
-            }
+    fn bind(&mut self, shelf: &Shelf<TownPlace>, _: ModelId, _: bool) -> Result<(), props_scene::SceneError> {
+        let kinds = self.kinds.iter().enumerate();
+        self.scene.set_models_of(kinds.map(|(kind, k)| (k.name, props_of(shelf, self.kinds, kind))))
+    }
+
+    fn unbind(&mut self, shelf: &Shelf<TownPlace>, id: ModelId) -> usize {
+        // What stays worked with the scene already.
+        if let Err(error) = self.bind(shelf, id, true) {
+            tracing::error!(error = %error, "handing the scene its models after a mod went failed");
         }
-        for added in self.overrides.values().filter(|o| o.adds) {
-            renderer.set_model(added.id, &added.model).context("uploading a model a mod added")?;
-        }
-        Ok(())
+        0
     }
+}
 
-    /// The roles a mod's sidecar may give: every kind's (the lot's `ambient` among them).
-    pub fn sidecar_roles(&self) -> Vec<sidecar::Role> {
-        self.kinds.iter().map(TownKind::sidecar_role).collect()
-    }
-
-    /// The model kind number `kind` shows as its own now: its override (the first by path, if
-    /// several), else the base asset; none for a kind without one (the lot).
-    fn active(&self, kind: usize) -> Option<Arc<Model>> {
-        self.active_override(kind).map(|o| o.model)
-    }
-
-    /// What kind number `kind` shows as its own now: its override (the first by path, if
-    /// several), else the base asset at the kind's units; none for a kind without one.
-    fn active_override(&self, kind: usize) -> Option<Override> {
-        match self.overrides.values().find(|o| o.kind == kind && !o.adds) {
-            Some(shown) => Some(shown.clone()),
-            None => Some(Override {
-                kind,
-                id: kind_id(kind),
-                adds: false,
-                model: Arc::clone(self.base[kind].as_ref()?),
-                scale: self.kinds[kind].asset.units,
-                bindings: Bindings::default(),
-            }),
-        }
-    }
-
+impl TownStage<'_> {
     /// The scale a mod shows at: its sidecar's units, else its kind's units (fitted to the
     /// kind's size when far off it, or to [`fitting::LOT_HEIGHT`] on the lot), with the warning
     /// fitting gives.
@@ -228,25 +179,78 @@ impl ModelRegistry {
             _ => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
         }
     }
+}
 
-    /// Every model kind number `kind` shows now, as the scene takes them: its own (the base
-    /// asset or the mod replacing it; none for the lot) first, then those mods add beside it,
-    /// by path.
-    pub fn props_of(&self, kind: usize) -> Vec<PropModel> {
-        let drawn_at = self.kinds[kind].asset.drawn_at;
-        let own = self.active_override(kind).map(|shown| {
-            PropModel::new(kind_id(kind), shown.model).with_scale(shown.scale * drawn_at).with_bindings(shown.bindings)
-        });
-        let added = self.overrides.values().filter(|o| o.adds && o.kind == kind).map(|o| {
-            PropModel::new(o.id, Arc::clone(&o.model)).with_scale(o.scale * drawn_at).with_bindings(o.bindings.clone())
-        });
-        own.into_iter().chain(added).collect()
+/// Every model kind number `kind` shows now, as the scene takes them: its own (the base asset
+/// or the mod replacing it; none for the lot) first, then those mods add beside it, by path.
+fn props_of(shelf: &Shelf<TownPlace>, kinds: &[TownKind], kind: usize) -> Vec<PropModel> {
+    let drawn_at = kinds[kind].asset.drawn_at;
+    let mut models: Vec<_> = shelf.models().filter(|(_, _, version, _)| version.binding.kind == kind).collect();
+    // Its own first (no mod path, or the one replacing it), then the added ones by path.
+    models.sort_by_key(|&(_, _, version, path)| (version.binding.adds, path));
+    let prop = |(id, _, version, _): (ModelId, &str, &Version<TownPlace>, Option<&Path>)| {
+        let place = &version.binding;
+        PropModel::new(id, Arc::clone(&version.model))
+            .with_scale(place.scale * drawn_at)
+            .with_bindings(place.bindings.clone())
+    };
+    models.into_iter().map(prop).collect()
+}
+
+impl ModelRegistry {
+    /// Loads the base asset of each of `kinds` from `assets` (`assets/<stem>.glb`) through
+    /// the same gate as mods, with `limits`, and uploads them; the mods showing may take
+    /// `vram_budget` bytes of GPU memory together.
+    pub fn load(
+        kinds: Vec<TownKind>,
+        assets: &Path,
+        mods_dir: &Path,
+        limits: &Limits,
+        vram_budget: u64,
+        renderer: &mut Renderer,
+    ) -> anyhow::Result<Self> {
+        let mut shelf = Shelf::new(FIRST_MODEL_ID, vram_budget);
+        let mut base_heights = Vec::new();
+        for (number, kind) in kinds.iter().enumerate() {
+            let Some(stem) = kind.asset.stem else {
+                base_heights.push(None);
+                continue;
+            };
+            let path = assets.join(format!("{stem}.glb"));
+            let admitted = props_gltf::gate::admit_file(&path, limits)
+                .with_context(|| format!("loading the base asset {} of the {}", path.display(), kind.name))?;
+            let height = fitting::height(&admitted.import.model)
+                .with_context(|| format!("the base asset {} has no vertices", path.display()))?;
+            base_heights.push(Some(height));
+            let binding = TownPlace {
+                kind: number,
+                adds: false,
+                scale: kind.asset.units,
+                bindings: Bindings::default(),
+                fitted: None,
+                load_ms: 0.0,
+            };
+            let version = Version { model: Arc::new(admitted.import.model), binding, report: admitted.report };
+            shelf
+                .insert::<std::convert::Infallible>(stem.to_owned(), version, renderer)
+                .with_context(|| format!("uploading the {}", kind.name))?;
+        }
+        Ok(Self { kinds, base_heights, shelf, list: ModList::default(), mods_dir: mods_dir.to_owned() })
     }
 
-    /// Hands the scene every model it shows now, every kind's at once: all are checked before
-    /// any kind takes them, so a refusal changes nothing.
-    pub fn hand_to(&self, scene: &mut Scene) -> Result<(), props_scene::SceneError> {
-        scene.set_models_of(self.kinds.iter().enumerate().map(|(kind, k)| (k.name, self.props_of(kind))))
+    /// Uploads every model shown now (when the GPU device was recreated).
+    pub fn upload_all(&self, renderer: &mut Renderer) -> anyhow::Result<()> {
+        self.shelf.upload_all(renderer).context("uploading the town's models")
+    }
+
+    /// The roles a mod's sidecar may give: every kind's (the lot's `ambient` among them).
+    pub fn sidecar_roles(&self) -> Vec<sidecar::Role> {
+        self.kinds.iter().map(TownKind::sidecar_role).collect()
+    }
+
+    /// Every model kind number `kind` shows now, as the scene takes them.
+    pub fn props_of(&self, kind: usize) -> Vec<PropModel> {
+        props_of(&self.shelf, &self.kinds, kind)
     }
 
     /// Every mod seen, for the HUD.
@@ -255,187 +259,125 @@ impl ModelRegistry {
     }
 
     /// Where the mod of `path` can be seen, and how large it is (metres): the first prop
-    /// showing it.
+    /// showing it, or its kind's.
     pub fn location(&self, path: &Path, scene: &Scene) -> Option<(glam::Vec3, f32)> {
         let entry = self.list.entries().find(|(p, _)| *p == path).map(|(_, e)| e)?;
         let size = entry.height_m.unwrap_or(2.0);
-        let id = self.overrides.get(path).map(|shown| shown.id).or(entry.kind.map(kind_id))?;
+        let own = || self.shelf.model_named(self.kinds[entry.kind?].asset.stem?);
+        let id = self.shelf.mod_version(path).map(|(id, _)| id).or_else(own)?;
         scene.first_prop_of(id).map(|at| (at, size))
     }
 
-    /// Mods showing now.
+    /// Mods held now (showing, or waiting behind another of their name).
     pub fn mod_count(&self) -> usize {
-        self.overrides.len()
-    }
-
-    /// GPU bytes the mods showing now take, but the one under `except`.
-    fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
-        let overridden =
-            (0..self.kinds.len()).filter(|&kind| self.overrides.values().any(|o| o.kind == kind && !o.adds));
-        let added = self.overrides.values().filter(|o| o.adds).map(|o| o.id);
-        let ids = overridden.map(kind_id).chain(added);
-        ids.filter(|&id| id != except).filter_map(|id| renderer.model_footprint(id)).map(|f| f.total()).sum()
+        self.shelf.mod_count()
     }
 
     /// Applies one event of the mod watcher to the scene and the GPU; returns the HUD line.
     pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
-        match event {
-            ModEvent::Loaded { path, name, model, sidecar, load_ms, report, .. } => {
-                let mut warnings: Vec<String> = report.issues.iter().map(ToString::to_string).collect();
-                let Some(placement) = Placement::of(&name, sidecar.as_ref(), &model, &self.kinds) else {
-                    let error = format!("{}: no prop kind shows models of its name or role", self.shown(&path));
-                    self.list.refused(&path, self.shown(&path), error.clone());
-                    return Some(self.rejected(&path, &name, &error));
-                };
-                let (scale, fitted) = self.scale(&placement, &model);
-                warnings.extend(fitted.map(|message| format!("warning[{}]: {message}", fitting::FITTED)));
-                for warning in &warnings {
-                    tracing::info!(path = %self.shown(&path), warning = %warning, "mod warning");
+        let mut message = None;
+        match &event {
+            ModEvent::Removed { path, name } => {
+                self.list.removed(path);
+                // Every version of it was refused: nothing was held.
+                if self.shelf.mod_version(path).is_some() {
+                    tracing::info!(path = %self.shown(path), model = %name, "mod removed");
+                    message = Some(ModMessage { text: format!("removed {}", self.shown(path)), is_error: false });
                 }
-                let kind = placement.kind;
-                let height_m = fitting::height(&model).map(|h| h * scale);
-                let mut message =
-                    self.show(&path, &name, Arc::clone(&model), (placement, scale), load_ms, scene, renderer);
-                let shown = self.shown(&path);
-                match message.is_error {
-                    true => self.list.refused(&path, shown, message.text.clone()),
-                    false => {
-                        let place = self.kinds[kind].asset.place;
-                        self.list.showing(&path, shown, Some(kind), place, &model, height_m, warnings.clone())
-                    }
-                }
-                if let (Some(first), false) = (warnings.first(), message.is_error) {
-                    let count = match warnings.len() {
-                        1 => "1 warning".to_owned(),
-                        n => format!("{n} warnings, the first"),
-                    };
-                    message.text = format!("{}; {count}: {first}", message.text);
-                }
-                Some(message)
             }
-            ModEvent::Rejected { path, name, refused, .. } => {
+            ModEvent::WatchError { paths, error } => tracing::warn!(paths = ?paths, error = %error, "mod watch error"),
+            _ => {}
+        }
+        let mut events = Vec::new();
+        let mut stage = TownStage { kinds: &self.kinds, base_heights: &self.base_heights, scene };
+        self.shelf.apply(event, &mut stage, renderer, &mut events);
+        for event in events {
+            message = self.message(event, renderer).or(message);
+        }
+        message
+    }
+
+    /// What the shelf did, listed, logged and said in one line.
+    fn message(&mut self, event: HostEvent, renderer: &Renderer) -> Option<ModMessage> {
+        match event {
+            HostEvent::Loaded { path, model, report } | HostEvent::Replaced { path, model, report } => {
+                Some(self.showing(&path, model, &report, None, renderer))
+            }
+            HostEvent::Shadowed { path, model, by, report } => {
+                Some(self.showing(&path, model, &report, Some(&by), renderer))
+            }
+            HostEvent::Refused { path, refused } => {
                 let error = refused.to_string();
                 self.list.refused(&path, self.shown(&path), error.clone());
-                Some(self.rejected(&path, &name, &error))
+                let name = path.file_stem().unwrap_or_default().to_string_lossy();
+                tracing::warn!(path = %self.shown(&path), model = %name, error = %error, "mod rejected");
+                Some(ModMessage { text: format!("rejected {error}"), is_error: true })
             }
-            ModEvent::Removed { path, name } => {
-                self.list.removed(&path);
-                self.remove(&path, &name, scene, renderer)
-            }
-            ModEvent::WatchError { paths, error } => {
-                tracing::warn!(paths = ?paths, error = %error, "mod watch error");
+            HostEvent::WatchError { error } => {
                 Some(ModMessage { text: format!("watching mods: {error}"), is_error: true })
             }
-            ModEvent::Ready => None,
+            // Said when the watcher reported the removal.
+            HostEvent::Reverted { .. } | HostEvent::Removed { .. } => None,
         }
     }
 
-    #[allow(clippy::too_many_arguments)] // The event's parts, the scene and the GPU.
-    fn show(
+    /// Mod `path`, shelved under `model` (showing, or waiting behind `by`): listed for the
+    /// HUD, its warnings and where it shows logged.
+    fn showing(
         &mut self,
         path: &Path,
-        name: &str,
-        model: Arc<Model>,
-        (placement, scale): (Placement, f32),
-        load_ms: f64,
-        scene: &mut Scene,
-        renderer: &mut Renderer,
+        model: ModelId,
+        report: &props_host::Report,
+        by: Option<&Path>,
+        renderer: &Renderer,
     ) -> ModMessage {
         let shown = self.shown(path);
-        let (kind, adds) = (placement.kind, placement.adds);
-        let own_id = self.overrides.get(path).filter(|o| o.adds).map(|o| o.id);
-        let id = if adds { own_id.unwrap_or_else(|| self.ids.peek()) } else { kind_id(kind) };
-        let gpu_refusal = |refused: props_render::ModelRefused| format!("{shown}: error[PROPS_GPU]: {refused}");
-        // What shows under the id now: put back if the scene refuses the new version.
-        let before = match adds {
-            true => own_id.and_then(|_| self.overrides.get(path)).map(|o| Arc::clone(&o.model)),
-            false => self.active(kind),
+        let Some((_, version)) = self.shelf.mod_version(path) else {
+            return ModMessage { text: format!("loaded {shown}"), is_error: false };
         };
-        let budget = VramBudget { used: self.mods_vram(renderer, id), limit: self.vram_budget };
-        let taking = Override { kind, id, adds, model: Arc::clone(&model), scale, bindings: placement.bindings };
-        let previous = self.overrides.insert(path.to_owned(), taking);
-        let restore = |registry: &mut Self| match previous.clone() {
-            Some(previous) => registry.overrides.insert(path.to_owned(), previous),
-            None => registry.overrides.remove(path),
-        };
-        // What the id shows with it: the mod itself, or its kind's first override by path.
-        let upload = if adds { Arc::clone(&model) } else { self.active(kind).unwrap_or_else(|| Arc::clone(&model)) };
-        let swapped = swap_model(renderer, (id, &upload), Some(budget), before.as_deref(), || self.hand_to(scene));
-        let footprint = match swapped {
-            Ok(footprint) => footprint,
-            Err(SwapError::Gpu(refused)) => {
-                restore(self);
-                return self.rejected(path, name, &gpu_refusal(refused));
+        let place = version.binding.clone();
+        let mut warnings: Vec<String> = report.issues.iter().map(ToString::to_string).collect();
+        warnings.extend(place.fitted.iter().map(|message| format!("warning[{}]: {message}", fitting::FITTED)));
+        for warning in &warnings {
+            tracing::info!(path = %shown, warning = %warning, "mod warning");
+        }
+        let asset = &self.kinds[place.kind].asset;
+        let height_m = fitting::height(&version.model).map(|h| h * place.scale);
+        let name = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let ms = format!("{:.1}", place.load_ms);
+        let mut text = match by {
+            Some(by) => {
+                let first = self.shown(by);
+                tracing::info!(path = %shown, model = %name, by = %first, "mod waits behind another of its name");
+                warnings.push(format!("waits behind {first}, the first by path of its name"));
+                format!("loaded {shown} ({ms} ms); it waits behind {first}")
             }
-            Err(SwapError::Bind(error)) => {
-                restore(self);
-                return self.rejected(path, name, &format!("{shown}: error[PROPS_SCENE]: {error}"));
+            None => {
+                let vram_kib = renderer.model_footprint(model).map_or(0, |f| f.total().div_ceil(1024));
+                let (replaces, adds_to) = match (asset.stem, place.adds) {
+                    (Some(stem), true) => ("", stem),
+                    (Some(stem), false) => (stem, ""),
+                    (None, _) => ("", ""),
+                };
+                let at = asset.place;
+                tracing::info!(path = %shown, model = %name, ms = %ms, place = %at, replaces, adds = adds_to, vram_kib, "mod reloaded");
+                let place = match (asset.stem, place.adds) {
+                    (Some(stem), true) => format!("{at}, one more {stem} model"),
+                    (Some(stem), false) => format!("{at}, as the {stem}"),
+                    (None, _) => "on the mod lot".to_owned(),
+                };
+                format!("loaded {shown} ({place}, {ms} ms)")
             }
         };
-        if let Some(previous) = previous.filter(|p| p.kind != kind || p.adds != adds) {
-            self.drop_override(&previous, id, renderer);
+        self.list.showing(path, shown, Some(place.kind), asset.place, &version.model, height_m, warnings.clone());
+        if let Some(first) = warnings.first() {
+            let count = match warnings.len() {
+                1 => "1 warning".to_owned(),
+                n => format!("{n} warnings, the first"),
+            };
+            text = format!("{text}; {count}: {first}");
         }
-        if id == self.ids.peek() {
-            self.ids.take();
-        }
-        let asset = &self.kinds[kind].asset;
-        let ms = format!("{load_ms:.1}");
-        let vram_kib = footprint.total().div_ceil(1024);
-        let (replaces, adds_to) = match (asset.stem, adds) {
-            (Some(stem), true) => ("", stem),
-            (Some(stem), false) => (stem, ""),
-            (None, _) => ("", ""),
-        };
-        let place = asset.place;
-        tracing::info!(path = %shown, model = %name, ms = %ms, place = %place, replaces, adds = adds_to, vram_kib, "mod reloaded");
-        let place = match (asset.stem, adds) {
-            (Some(stem), true) => format!("{place}, one more {stem} model"),
-            (Some(stem), false) => format!("{place}, as the {stem}"),
-            (None, _) => "on the mod lot".to_owned(),
-        };
-        ModMessage { text: format!("loaded {shown} ({place}, {ms} ms)"), is_error: false }
-    }
-
-    fn rejected(&self, path: &Path, name: &str, error: &str) -> ModMessage {
-        tracing::warn!(path = %self.shown(path), model = %name, error = %error, "mod rejected");
-        ModMessage { text: format!("rejected {error}"), is_error: true }
-    }
-
-    fn remove(&mut self, path: &Path, name: &str, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
-        let shown = self.shown(path);
-        if let Some(removed) = self.overrides.remove(path) {
-            // The base asset (or another override) already worked with the scene and the GPU.
-            if let Err(error) = self.hand_to(scene) {
-                tracing::error!(path = %shown, error = %error, "reverting an override failed");
-            }
-            self.drop_override(&removed, ModelId(u32::MAX), renderer);
-        } else {
-            // Every version of it was rejected: nothing was showing.
-            return None;
-        }
-        tracing::info!(path = %shown, model = %name, "mod removed");
-        Some(ModMessage { text: format!("removed {shown}"), is_error: false })
-    }
-
-    /// After `dropped` left the scene's models: reverts its kind's model on the GPU, or frees
-    /// the id it added a model under (unless the mod now shows under that id, `kept`).
-    fn drop_override(&mut self, dropped: &Override, kept: ModelId, renderer: &mut Renderer) {
-        if dropped.adds {
-            self.drop_added(dropped.id, kept, renderer);
-        } else if let Some(Err(error)) =
-            self.active(dropped.kind).map(|model| renderer.set_model(kind_id(dropped.kind), &model))
-        {
-            tracing::error!(error = %error, "uploading the model an override hid failed");
-        }
-    }
-
-    /// Frees the GPU model and the id of a mod that added a model under `id`, unless the mod
-    /// now shows under that id (`kept`).
-    fn drop_added(&mut self, id: ModelId, kept: ModelId, renderer: &mut Renderer) {
-        if id != kept {
-            renderer.remove_model(id);
-            self.ids.release(id);
-        }
+        ModMessage { text, is_error: false }
     }
 
     fn shown(&self, path: &Path) -> String {

@@ -4,6 +4,8 @@ use props_gltf::gate::Refused;
 use props_render::ModelRefused;
 use props_scene::RigError;
 
+use crate::shelf::AddError;
+
 /// Why [`crate::PropHost::load_file`] (or `load_slice`) shows nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -19,6 +21,16 @@ pub enum LoadError {
     /// A model of that name is loaded already (mods replace models by name).
     #[error("a model named `{0}` is loaded already")]
     Duplicate(String),
+}
+
+impl From<AddError<RigError>> for LoadError {
+    fn from(error: AddError<RigError>) -> Self {
+        match error {
+            AddError::Duplicate(name) => Self::Duplicate(name),
+            AddError::Gpu(refused) => Self::Gpu(refused),
+            AddError::Bind(error) => Self::Rig(error),
+        }
+    }
 }
 
 /// Why [`crate::PropHost::new`] fails.

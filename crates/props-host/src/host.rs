@@ -1,8 +1,7 @@
 //! [`PropHost`]: the host's models (each under one renderer id for good, whatever version
 //! shows) and its instances ([`CrowdSet`]), and what each frame asks of them.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -12,13 +11,15 @@ use props_frame::{Camera, FrameData, Light, ModelId, SKY};
 use props_gltf::Limits;
 use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
-use props_mods::ModWatcher;
+use props_mods::{ModEvent, ModWatcher};
 use props_render::{FrameStats, ModelRefused, Renderer};
-use props_scene::{Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, PropModel, SceneCamera};
+use props_scene::{
+    Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, PropModel, RigError, SceneCamera,
+};
 
 use crate::error::{HostError, LoadError};
-use crate::ids::ModelIds;
-use crate::swap::{SwapError, VramBudget, swap_model};
+use crate::mods::HostEvent;
+use crate::shelf::{Arrival, Shelf, Stage, Version};
 
 /// How a [`PropHost`] poses, loads and budgets.
 #[derive(Clone, Debug)]
@@ -75,49 +76,42 @@ pub struct Loaded {
     pub report: Report,
 }
 
-/// One model: what shows under its id now, and what it goes back to.
-#[derive(Debug)]
-pub(crate) struct Entry {
-    pub id: ModelId,
-    /// Its file stem: a mod of that name replaces it.
-    pub name: String,
-    pub options: ModelOptions,
-    /// The host's own version (none for a model a mod added).
-    pub base: Option<Arc<Model>>,
-    /// The version showing.
-    pub shown: Arc<Model>,
-    /// The mods of its name admitted, by path relative to the mods folder: the first shows.
-    pub mods: BTreeMap<PathBuf, ModVersion>,
+/// The host's instances as a [`Shelf`]'s stage: a mod shows as the model of its file stem,
+/// animated as that model is, or adds a model animated by default.
+struct HostStage<'a> {
+    set: &'a mut CrowdSet,
 }
 
-impl Entry {
-    /// The mod file showing in the host's version's place.
-    pub fn showing_mod(&self) -> Option<&Path> {
-        self.mods.keys().next().map(PathBuf::as_path)
+impl Stage<ModelOptions> for HostStage<'_> {
+    type Error = RigError;
+
+    fn place(&mut self, shelf: &Shelf<ModelOptions>, arrival: &Arrival<'_>) -> Result<(String, ModelOptions), String> {
+        let model = shelf.model_named(arrival.name).and_then(|id| shelf.shown(id));
+        Ok((arrival.name.to_owned(), model.map(|v| v.binding.clone()).unwrap_or_default()))
     }
-}
 
-/// A mod file's admitted version, kept while it waits behind another mod of its name.
-#[derive(Debug)]
-pub(crate) struct ModVersion {
-    pub model: Arc<Model>,
-    pub report: Report,
-}
+    fn bind(&mut self, shelf: &Shelf<ModelOptions>, id: ModelId, revert: bool) -> Result<(), RigError> {
+        // The shelf binds only models it holds.
+        let Some(version) = shelf.shown(id) else { return Ok(()) };
+        let prop = PropModel::new(id, Arc::clone(&version.model));
+        let (animates, scale) = (version.binding.animates.clone(), version.binding.max_scale);
+        match revert {
+            true => self.set.revert_model(prop, animates, scale),
+            false => self.set.set_model(prop, animates, scale),
+        }
+    }
 
-/// Why a version of a model cannot show; nothing changed.
-#[derive(Debug)]
-pub(crate) enum ShowError {
-    Gpu(ModelRefused),
-    Rig(props_scene::RigError),
+    fn unbind(&mut self, _: &Shelf<ModelOptions>, id: ModelId) -> usize {
+        self.set.remove_model(id).unwrap_or(0)
+    }
 }
 
 /// Animated props for a host with its own simulation: see the crate documentation.
 #[derive(Debug)]
 pub struct PropHost {
-    pub(crate) config: HostConfig,
+    config: HostConfig,
     set: CrowdSet,
-    pub(crate) entries: Vec<Entry>,
-    pub(crate) ids: ModelIds,
+    shelf: Shelf<ModelOptions>,
     pub(crate) watcher: Option<ModWatcher>,
     /// The frame [`PropHost::prepare`] lists the props in.
     frame: FrameData,
@@ -128,9 +122,8 @@ impl PropHost {
     pub fn new(config: HostConfig) -> Result<Self, HostError> {
         Ok(Self {
             set: CrowdSet::new(config.posing)?,
-            ids: ModelIds::starting_at(config.first_model_id),
+            shelf: Shelf::new(config.first_model_id, config.mods_vram_bytes),
             config,
-            entries: Vec::new(),
             watcher: None,
             frame: FrameData::default(),
         })
@@ -172,73 +165,32 @@ impl PropHost {
         options: ModelOptions,
         renderer: &mut Renderer,
     ) -> Result<Loaded, LoadError> {
-        if self.entries.iter().any(|e| e.name == name) {
-            return Err(LoadError::Duplicate(name));
-        }
-        let model = Arc::new(admitted.import.model);
-        let id = self.ids.take();
-        if let Err(error) = self.show((id, &model), &options, None, false, renderer) {
-            self.ids.release(id);
-            return Err(match error {
-                ShowError::Gpu(refused) => LoadError::Gpu(refused),
-                ShowError::Rig(error) => LoadError::Rig(error),
-            });
-        }
-        let base = Some(Arc::clone(&model));
-        self.entries.push(Entry { id, name, options, base, shown: model, mods: BTreeMap::new() });
-        Ok(Loaded { model: id, report: admitted.report })
+        let report = admitted.report;
+        let version = Version { model: Arc::new(admitted.import.model), binding: options, report: report.clone() };
+        let model = self.shelf.add(name, version, &mut HostStage { set: &mut self.set }, renderer)?;
+        Ok(Loaded { model, report })
     }
 
-    /// Shows `model` under `id` (new, or replacing what shows there), animated as `options`
-    /// say: uploads it, within `vram_budget` bytes for the mods (if given; what the model
-    /// replaces is not counted), then binds its instances. On error nothing changed. With
-    /// `revert` (going back to an earlier version), instances playing clips it lacks stop them
-    /// instead of refusing it.
-    pub(crate) fn show(
-        &mut self,
-        (id, model): (ModelId, &Arc<Model>),
-        options: &ModelOptions,
-        vram_budget: Option<u64>,
-        revert: bool,
-        renderer: &mut Renderer,
-    ) -> Result<(), ShowError> {
-        let budget = vram_budget.map(|limit| VramBudget { used: self.mods_vram(renderer, id), limit });
-        let previous = self.entries.iter().find(|e| e.id == id).map(|e| Arc::clone(&e.shown));
-        let prop = PropModel::new(id, Arc::clone(model));
-        let (animates, scale) = (options.animates.clone(), options.max_scale);
-        let set = &mut self.set;
-        let bind = || match revert {
-            true => set.revert_model(prop, animates, scale),
-            false => set.set_model(prop, animates, scale),
-        };
-        match swap_model(renderer, (id, model), budget, previous.as_deref(), bind) {
-            Ok(_) => Ok(()),
-            Err(SwapError::Gpu(refused)) => Err(ShowError::Gpu(refused)),
-            Err(SwapError::Bind(error)) => Err(ShowError::Rig(error)),
-        }
-    }
-
-    /// GPU bytes the mods showing now take, but the one under `except`.
-    fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
-        let mods = self.entries.iter().filter(|e| e.showing_mod().is_some() && e.id != except);
-        mods.filter_map(|e| renderer.model_footprint(e.id)).map(|f| f.total()).sum()
+    /// Applies one event of the mods watcher (see [`Shelf::apply`]).
+    pub(crate) fn apply(&mut self, event: ModEvent, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
+        self.shelf.apply(event, &mut HostStage { set: &mut self.set }, renderer, events);
     }
 
     /// The id of the model named `name` (a file stem).
     #[must_use]
     pub fn model_named(&self, name: &str) -> Option<ModelId> {
-        self.entries.iter().find(|e| e.name == name).map(|e| e.id)
+        self.shelf.model_named(name)
     }
 
     /// The version of model `id` showing now (the host's, or a mod's).
     #[must_use]
     pub fn model(&self, id: ModelId) -> Option<&Arc<Model>> {
-        self.entries.iter().find(|e| e.id == id).map(|e| &e.shown)
+        self.shelf.shown(id).map(|version| &version.model)
     }
 
     /// Every model: id, name, and the mod file showing in its place, if any.
     pub fn models(&self) -> impl Iterator<Item = (ModelId, &str, Option<&Path>)> {
-        self.entries.iter().map(|e| (e.id, e.name.as_str(), e.showing_mod()))
+        self.shelf.models().map(|(id, name, _, path)| (id, name, path))
     }
 
     /// The number a [`props_anim::Layer::clip`] of model `id` gives its clip `name`.
@@ -318,18 +270,6 @@ impl PropHost {
     /// Uploads every model showing now again (after the host recreated its GPU device and
     /// renderer).
     pub fn upload_all(&self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
-        for entry in &self.entries {
-            renderer.set_model(entry.id, &entry.shown)?;
-        }
-        Ok(())
-    }
-
-    /// Removes model `id` with its instances (the GPU's copy too); `false`: no such model.
-    pub(crate) fn drop_model(&mut self, id: ModelId, renderer: &mut Renderer) -> Option<usize> {
-        let k = self.entries.iter().position(|e| e.id == id)?;
-        self.entries.remove(k);
-        renderer.remove_model(id);
-        self.ids.release(id);
-        self.set.remove_model(id)
+        self.shelf.upload_all(renderer)
     }
 }

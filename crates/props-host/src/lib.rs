@@ -42,16 +42,19 @@
 //!
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
 //! boundary. The workspace's `examples/host_sim.rs` and `examples/mods.rs` run both whole.
+//!
+//! A game whose instances live elsewhere (its own ECS) keeps the same models and mod rules
+//! with a [`Shelf`] and a [`Stage`] of its own: the demo game's `hecs` town does.
 
 mod error;
 mod host;
 mod ids;
 mod mods;
+mod shelf;
 mod swap;
 
 pub use error::{HostError, LoadError};
 pub use host::{HostConfig, Loaded, ModelOptions, PropHost};
-pub use ids::ModelIds;
 pub use mods::HostEvent;
 pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};
@@ -59,4 +62,4 @@ pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;
 pub use props_mods::ModConfig;
 pub use props_scene::{Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, RigError};
-pub use swap::{SwapError, VramBudget, swap_model};
+pub use shelf::{AddError, Arrival, Shelf, Stage, Version};

@@ -1,10 +1,10 @@
-//! A mods folder in a host: [`PropHost::watch_mods`] starts the watcher ([`props_mods`]),
-//! [`PropHost::poll_mods`] applies what it reports at the host's frame boundary. A mod named
-//! as one of the host's models (its file stem) replaces it under the same id, its instances
-//! kept; any other adds a model; a refused file leaves the last good version showing. Of several
-//! mods of one name (in different folders, or `.glb` beside `.gltf`) the first by path shows,
-//! whatever order they load in, as in the demo game; the others wait
-//! ([`HostEvent::Shadowed`]) and the next shows when it is gone.
+//! Mods on a [`Shelf`]: [`Shelf::apply`] takes what the mods watcher ([`props_mods`])
+//! reported, at the game's frame boundary. A mod goes where the [`Stage`] places it: named as
+//! a model, it shows in its place under the same id, the instances kept; else it adds a model.
+//! A refused file leaves the last good version showing. Of several mods of one model (in
+//! different folders, or `.glb` beside `.gltf`) the first by path shows, whatever order they
+//! load in; the others wait ([`HostEvent::Shadowed`]) and the next shows when it is gone.
+//! [`PropHost::watch_mods`] and [`PropHost::poll_mods`] run the watcher for a host.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,11 +17,15 @@ use props_gltf::validate::Report;
 use props_mods::{ModConfig, ModError, ModEvent, ModWatcher};
 use props_render::Renderer;
 
-use crate::host::{Entry, ModVersion, ModelOptions, PropHost, ShowError};
+use crate::host::PropHost;
+use crate::shelf::{Arrival, Entry, Shelf, Stage, Version};
+use crate::swap::SwapError;
 
-/// Issue codes of the host's own refusals of a mod.
+/// Issue codes of the shelf's own refusals of a mod: the GPU's limits or the mods' VRAM
+/// budget; what the stage animates; no model takes it.
 const GPU_CODE: &str = "PROPS_GPU";
 const RIG_CODE: &str = "PROPS_RIG";
+const PLACE_CODE: &str = "PROPS_PLACE";
 
 /// What a mod did, for the host to act on (place instances of a new model, show a message).
 /// Paths are relative to the mods folder.
@@ -50,9 +54,9 @@ pub enum HostEvent {
     Refused {
         /// The mod file.
         path: PathBuf,
-        /// What, where and the fix: the checker's report, or the host's one issue (the GPU's
-        /// limits or the mods' VRAM budget, `PROPS_GPU`; a clip or node the host animates,
-        /// `PROPS_RIG`).
+        /// What, where and the fix: the checker's report, or the shelf's one issue (the GPU's
+        /// limits or the mods' VRAM budget, `PROPS_GPU`; a clip or node the stage animates,
+        /// `PROPS_RIG`; no model takes it, `PROPS_PLACE`).
         refused: Refused,
     },
     /// A mod of a model's name was admitted, but another mod of that name comes first by path
@@ -67,7 +71,7 @@ pub enum HostEvent {
         /// The file's report.
         report: Report,
     },
-    /// A mod that replaced a host's model is gone: the host's version shows again.
+    /// A mod that showed in a model's place is gone: the game's own version shows again.
     Reverted {
         /// The mod file.
         path: PathBuf,
@@ -120,115 +124,185 @@ impl PropHost {
         }
         self.watcher = Some(watcher);
     }
+}
 
-    fn apply(&mut self, event: ModEvent, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
+impl<B> Shelf<B> {
+    /// Applies one event of the mods watcher, through `stage`, appending what happened to
+    /// `events` (none for a mod waiting behind another that goes, or one never admitted).
+    pub fn apply<S: Stage<B>>(
+        &mut self,
+        event: ModEvent,
+        stage: &mut S,
+        renderer: &mut Renderer,
+        events: &mut Vec<HostEvent>,
+    ) {
         match event {
-            ModEvent::Loaded { path, name, model, report, .. } => {
-                events.push(self.load_mod(path, name, ModVersion { model, report }, renderer));
+            ModEvent::Loaded { path, name, model, sidecar, load_ms, report, .. } => {
+                let arrival = Arrival { path: &path, name: &name, model: &model, sidecar: sidecar.as_ref(), load_ms };
+                let placed = stage.place(self, &arrival);
+                let (key, binding) = match placed {
+                    Ok(placed) => placed,
+                    Err(why) => return events.push(refusal(path, &report.file, PLACE_CODE, why)),
+                };
+                self.load_mod(path, key, Version { model, binding, report }, stage, renderer, events);
             }
             ModEvent::Rejected { path, refused, .. } => {
                 tracing::warn!(%refused, "mod refused");
                 events.push(HostEvent::Refused { path, refused });
             }
-            ModEvent::Removed { path, .. } => self.remove_mod(&path, renderer, events),
+            ModEvent::Removed { path, .. } => self.remove_mod(&path, stage, renderer, events),
             ModEvent::WatchError { error, .. } => events.push(HostEvent::WatchError { error }),
             ModEvent::Ready => {}
         }
     }
 
-    /// Takes a mod's new version: the model of its name shows it if it comes first by path
-    /// among that model's mods, else it waits; a mod naming no model adds one.
-    fn load_mod(&mut self, path: PathBuf, name: String, version: ModVersion, renderer: &mut Renderer) -> HostEvent {
-        let target = self.entries.iter().position(|e| e.mods.contains_key(&path));
-        let Some(k) = target.or_else(|| self.entries.iter().position(|e| e.name == name)) else {
-            return self.add_mod_model(path, name, version, renderer);
+    /// Takes a mod's new version into the model named `key`: it shows if it comes first by
+    /// path among that model's mods, else it waits; a mod naming no model adds one. A mod that
+    /// moved to another model (its sidecar changed) leaves the one it was in once it shows.
+    fn load_mod<S: Stage<B>>(
+        &mut self,
+        path: PathBuf,
+        key: String,
+        version: Version<B>,
+        stage: &mut S,
+        renderer: &mut Renderer,
+        events: &mut Vec<HostEvent>,
+    ) {
+        let held = self.entries.iter().position(|e| e.mods.contains_key(&path));
+        let moved = held.filter(|&k| self.entries[k].name != key);
+        let event = match self.entries.iter().position(|e| e.name == key) {
+            Some(k) => self.show_mod(k, path.clone(), version, stage, renderer),
+            None => self.add_mod_model(path.clone(), key, version, stage, renderer),
         };
+        let shows = matches!(event, HostEvent::Loaded { .. } | HostEvent::Replaced { .. } | HostEvent::Shadowed { .. });
+        if let (true, Some(k)) = (shows, moved) {
+            let from = self.entries[k].id;
+            // The mod's earlier version, in the model it was in (its position may have moved).
+            if let Some(k) = self.entries.iter().position(|e| e.id == from) {
+                self.leave(k, &path, stage, renderer, events);
+            }
+        }
+        events.push(event);
+    }
+
+    /// Entry `k` takes a mod's version: it shows if first by path, else waits.
+    fn show_mod<S: Stage<B>>(
+        &mut self,
+        k: usize,
+        path: PathBuf,
+        version: Version<B>,
+        stage: &mut S,
+        renderer: &mut Renderer,
+    ) -> HostEvent {
         let (id, entry) = (self.entries[k].id, &mut self.entries[k]);
+        let report = version.report.clone();
         if let Some(first) = entry.mods.keys().next().filter(|first| **first < path).cloned() {
-            let report = version.report.clone();
             entry.mods.insert(path.clone(), version);
             tracing::info!(path = %report.file.display(), by = %first.display(), "mod waits behind another of its name");
             return HostEvent::Shadowed { path, model: id, by: first, report };
         }
-        if let Err(error) = self.show_mod(k, &version, renderer) {
-            return self.refused(path, &version.report.file, error);
+        let previous = Arc::clone(&entry.shown().model);
+        let earlier = entry.mods.insert(path.clone(), version);
+        if let Err(error) = self.show(k, Some(&previous), false, stage, renderer) {
+            let mods = &mut self.entries[k].mods;
+            match earlier {
+                Some(earlier) => mods.insert(path.clone(), earlier),
+                None => mods.remove(&path),
+            };
+            return refused(path, &report.file, error);
         }
-        tracing::info!(path = %version.report.file.display(), model = id.0, "mod replaces a model");
-        let report = version.report.clone();
-        self.entries[k].mods.insert(path.clone(), version);
+        tracing::info!(path = %report.file.display(), model = id.0, "mod shows in a model's place");
         HostEvent::Replaced { path, model: id, report }
     }
 
-    /// Shows `version` in entry `k`'s place (within the mods' VRAM budget, bound as the entry
-    /// is); nothing changes on error.
-    fn show_mod(&mut self, k: usize, version: &ModVersion, renderer: &mut Renderer) -> Result<(), ShowError> {
-        let (id, options) = (self.entries[k].id, self.entries[k].options.clone());
-        self.show((id, &version.model), &options, Some(self.config.mods_vram_bytes), false, renderer)?;
-        self.entries[k].shown = Arc::clone(&version.model);
-        Ok(())
-    }
-
     /// A mod naming none of the models: a new model under a new id.
-    fn add_mod_model(
+    fn add_mod_model<S: Stage<B>>(
         &mut self,
         path: PathBuf,
         name: String,
-        version: ModVersion,
+        version: Version<B>,
+        stage: &mut S,
         renderer: &mut Renderer,
     ) -> HostEvent {
-        let (id, options) = (self.ids.take(), ModelOptions::default());
-        let budget = Some(self.config.mods_vram_bytes);
-        if let Err(error) = self.show((id, &version.model), &options, budget, false, renderer) {
-            self.ids.release(id);
-            return self.refused(path, &version.report.file, error);
-        }
-        tracing::info!(path = %version.report.file.display(), model = id.0, "mod adds a model");
-        let (shown, report) = (Arc::clone(&version.model), version.report.clone());
+        let (id, report) = (self.ids.take(), version.report.clone());
         let mods = BTreeMap::from([(path.clone(), version)]);
-        self.entries.push(Entry { id, name, options, base: None, shown, mods });
+        self.entries.push(Entry { id, name, base: None, mods });
+        if let Err(error) = self.show(self.entries.len() - 1, None, false, stage, renderer) {
+            self.entries.pop();
+            self.ids.release(id);
+            return refused(path, &report.file, error);
+        }
+        tracing::info!(path = %report.file.display(), model = id.0, "mod adds a model");
         HostEvent::Loaded { path, model: id, report }
     }
 
-    fn refused(&self, path: PathBuf, file: &Path, error: ShowError) -> HostEvent {
-        let refused = match error {
-            ShowError::Gpu(error) => Refused::one(file, GPU_CODE, "", format!("{error}")),
-            ShowError::Rig(error) => Refused::one(file, RIG_CODE, "", format!("{error}")),
-        };
-        tracing::warn!(%refused, "mod refused");
-        HostEvent::Refused { path, refused }
+    /// A mod file is gone: see [`Shelf::leave`].
+    fn remove_mod<S: Stage<B>>(
+        &mut self,
+        path: &Path,
+        stage: &mut S,
+        renderer: &mut Renderer,
+        events: &mut Vec<HostEvent>,
+    ) {
+        // Nothing is held if every version was refused.
+        if let Some(k) = self.entries.iter().position(|e| e.mods.contains_key(path)) {
+            self.leave(k, path, stage, renderer, events);
+        }
     }
 
-    /// A mod file is gone. If it showed, the next mod of its model's name by path shows (those
-    /// the GPU or the bindings refuse now are dropped, reported), else the host's version, or
-    /// the model it added goes with its instances.
-    fn remove_mod(&mut self, path: &Path, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
-        // Nothing is kept if every version was refused.
-        let Some(k) = self.entries.iter().position(|e| e.mods.contains_key(path)) else { return };
+    /// Mod `path` leaves entry `k`. If it showed, the next mod by path shows (those the GPU or
+    /// the stage refuse now are dropped, reported), else the game's own version, or the model
+    /// it added goes with its instances.
+    fn leave<S: Stage<B>>(
+        &mut self,
+        k: usize,
+        path: &Path,
+        stage: &mut S,
+        renderer: &mut Renderer,
+        events: &mut Vec<HostEvent>,
+    ) {
         let showed = self.entries[k].showing_mod() == Some(path);
         let Some(removed) = self.entries[k].mods.remove(path).filter(|_| showed) else { return };
         let id = self.entries[k].id;
-        while let Some((next, version)) = self.entries[k].mods.pop_first() {
-            match self.show_mod(k, &version, renderer) {
-                Ok(()) => {
-                    let report = version.report.clone();
-                    self.entries[k].mods.insert(next.clone(), version);
+        while let Some(next) = self.entries[k].mods.keys().next().cloned() {
+            match self.show(k, Some(&removed.model), false, stage, renderer) {
+                Ok(_) => {
+                    let report = self.entries[k].shown().report.clone();
                     return events.push(HostEvent::Replaced { path: next, model: id, report });
                 }
-                Err(error) => events.push(self.refused(next, &version.report.file, error)),
+                Err(error) => {
+                    let dropped = self.entries[k].mods.remove(&next).map(|v| v.report.file);
+                    events.push(refused(next, &dropped.unwrap_or_default(), error));
+                }
             }
         }
-        let Some(base) = self.entries[k].base.clone() else {
-            let instances = self.drop_model(id, renderer).unwrap_or(0);
+        if self.entries[k].base.is_none() {
+            self.entries.remove(k);
+            renderer.remove_model(id);
+            self.ids.release(id);
+            let instances = stage.unbind(self, id);
             return events.push(HostEvent::Removed { path: path.to_owned(), model: id, instances });
-        };
-        let options = self.entries[k].options.clone();
-        if let Err(error) = self.show((id, &base), &options, None, true, renderer) {
-            // The host's version showed before with the same options: only the GPU can fail.
-            tracing::error!(?error, "showing the host's model again failed; the mod's stays");
+        }
+        if let Err(error) = self.show(k, Some(&removed.model), true, stage, renderer) {
+            // The game's version showed before with the same stage: only the GPU can fail.
+            tracing::error!(%error, "showing a model's own version again failed; the mod's stays");
             self.entries[k].mods.insert(path.to_owned(), removed);
             return;
         }
-        self.entries[k].shown = base;
         events.push(HostEvent::Reverted { path: path.to_owned(), model: id });
     }
+}
+
+/// The event for a version the GPU or the stage refused.
+fn refused<E: std::fmt::Display>(path: PathBuf, file: &Path, error: SwapError<E>) -> HostEvent {
+    match error {
+        SwapError::Gpu(error) => refusal(path, file, GPU_CODE, error.to_string()),
+        SwapError::Bind(error) => refusal(path, file, RIG_CODE, error.to_string()),
+    }
+}
+
+fn refusal(path: PathBuf, file: &Path, code: &'static str, message: String) -> HostEvent {
+    let refused = Refused::one(file, code, "", message);
+    tracing::warn!(%refused, "mod refused");
+    HostEvent::Refused { path, refused }
 }

@@ -1,0 +1,225 @@
+//! [`Shelf`]: the models a game shows, each under one renderer id for good. A model shows the
+//! game's own version, or the first by path of the mods of its name; a mod naming none adds a
+//! model. A [`Stage`] says where a mod goes and animates what shows (a [`props_scene::CrowdSet`]
+//! in [`crate::PropHost`], the town's `hecs` scene in the demo game). A new version shows only
+//! when every step takes it: the GPU's limits and the mods' VRAM budget, the upload, the
+//! stage's binding; otherwise nothing changes, on the CPU or the GPU.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use props_anim::Model;
+use props_frame::ModelId;
+use props_gltf::validate::Report;
+use props_mods::sidecar::Sidecar;
+use props_render::{GpuFootprint, ModelRefused, Renderer};
+
+use crate::ids::ModelIds;
+use crate::swap::{SwapError, VramBudget, swap_model};
+
+/// Where a [`Shelf`]'s models are animated, and the rule that gives a mod its place.
+pub trait Stage<B> {
+    /// Why the stage cannot animate a version (a clip or node it drives is missing).
+    type Error: fmt::Display;
+
+    /// The name of the model a mod shows as (one of the shelf's, or a new one) and what its
+    /// version keeps for [`Stage::bind`]; `Err`: no model takes it, and why (one line).
+    fn place(&mut self, shelf: &Shelf<B>, arrival: &Arrival<'_>) -> Result<(String, B), String>;
+
+    /// Animates what `shelf` shows now, model `id`'s version being new. With `revert` (going
+    /// back to a version that showed before), instances playing clips it lacks stop them
+    /// instead of refusing it. On error the stage is as it was.
+    fn bind(&mut self, shelf: &Shelf<B>, id: ModelId, revert: bool) -> Result<(), Self::Error>;
+
+    /// Model `id` is gone from `shelf`: drops what animated it; returns the instances removed.
+    fn unbind(&mut self, shelf: &Shelf<B>, id: ModelId) -> usize;
+}
+
+/// A mod file the watcher admitted, for [`Stage::place`].
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival<'a> {
+    /// Its path in the mods folder.
+    pub path: &'a Path,
+    /// Its file stem.
+    pub name: &'a str,
+    /// The model.
+    pub model: &'a Model,
+    /// Its sidecar, if it has one.
+    pub sidecar: Option<&'a Sidecar>,
+    /// Its import time, milliseconds.
+    pub load_ms: f64,
+}
+
+/// One version of a model: the game's own, or a mod's.
+#[derive(Clone, Debug)]
+pub struct Version<B> {
+    /// The model.
+    pub model: Arc<Model>,
+    /// What the stage keeps with it ([`Stage::place`]).
+    pub binding: B,
+    /// Its file's report.
+    pub report: Report,
+}
+
+/// Why [`Shelf::add`] shows nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum AddError<E> {
+    /// A model of that name is shelved already.
+    #[error("a model named `{0}` is loaded already")]
+    Duplicate(String),
+    /// The GPU cannot take the model (its limits, or the upload failed).
+    #[error("the GPU cannot take the model: {0}")]
+    Gpu(#[from] ModelRefused),
+    /// The stage refused it.
+    #[error("the model cannot be animated as asked: {0}")]
+    Bind(E),
+}
+
+/// One model: its own version and the mods of its name.
+#[derive(Debug)]
+pub(crate) struct Entry<B> {
+    pub id: ModelId,
+    /// A mod of this name shows in its place.
+    pub name: String,
+    /// The game's own version (none for a model a mod added).
+    pub base: Option<Version<B>>,
+    /// The mods of its name admitted, by path relative to the mods folder: the first shows.
+    pub mods: BTreeMap<PathBuf, Version<B>>,
+}
+
+impl<B> Entry<B> {
+    /// The mod file showing in the game's version's place.
+    pub fn showing_mod(&self) -> Option<&Path> {
+        self.mods.keys().next().map(PathBuf::as_path)
+    }
+
+    /// The version showing: the first mod, else the game's own.
+    pub fn shown(&self) -> &Version<B> {
+        match self.mods.values().next() {
+            Some(version) => version,
+            None => self.base.as_ref().expect("an entry holds its own version or a mod"),
+        }
+    }
+}
+
+/// The models a game shows, by name and renderer id: see the module documentation.
+#[derive(Debug)]
+pub struct Shelf<B> {
+    pub(crate) entries: Vec<Entry<B>>,
+    pub(crate) ids: ModelIds,
+    /// GPU bytes the mods showing may take together.
+    mods_vram_bytes: u64,
+}
+
+impl<B> Shelf<B> {
+    /// No models; their renderer ids start at `first_id` (those below are the game's own), and
+    /// the mods showing may take `mods_vram_bytes` of GPU memory together.
+    #[must_use]
+    pub fn new(first_id: u32, mods_vram_bytes: u64) -> Self {
+        Self { entries: Vec::new(), ids: ModelIds::starting_at(first_id), mods_vram_bytes }
+    }
+
+    /// Shelves the game's own `version` of a model named `name` under a new id, uploads it and
+    /// has `stage` animate it. On error nothing changed.
+    pub fn add<S: Stage<B>>(
+        &mut self,
+        name: String,
+        version: Version<B>,
+        stage: &mut S,
+        renderer: &mut Renderer,
+    ) -> Result<ModelId, AddError<S::Error>> {
+        let id = self.insert(name, version, renderer)?;
+        let shelf = &*self;
+        if let Err(error) = stage.bind(shelf, id, false) {
+            self.entries.pop();
+            renderer.remove_model(id);
+            self.ids.release(id);
+            return Err(AddError::Bind(error));
+        }
+        Ok(id)
+    }
+
+    /// [`Shelf::add`] without binding: for a stage built from the shelf afterwards.
+    pub fn insert<E>(
+        &mut self,
+        name: String,
+        version: Version<B>,
+        renderer: &mut Renderer,
+    ) -> Result<ModelId, AddError<E>> {
+        if self.entries.iter().any(|e| e.name == name) {
+            return Err(AddError::Duplicate(name));
+        }
+        let id = self.ids.take();
+        if let Err(refused) = renderer.set_model(id, &version.model) {
+            self.ids.release(id);
+            return Err(AddError::Gpu(refused));
+        }
+        self.entries.push(Entry { id, name, base: Some(version), mods: BTreeMap::new() });
+        Ok(id)
+    }
+
+    /// Shows entry `k`'s first version under its id: uploads it (within the mods' budget when
+    /// it is a mod) and binds it; `previous` is what showed there. On error the GPU shows what
+    /// it did; the caller undoes its change to the entry.
+    pub(crate) fn show<S: Stage<B>>(
+        &mut self,
+        k: usize,
+        previous: Option<&Model>,
+        revert: bool,
+        stage: &mut S,
+        renderer: &mut Renderer,
+    ) -> Result<GpuFootprint, SwapError<S::Error>> {
+        let entry = &self.entries[k];
+        let (id, model) = (entry.id, Arc::clone(&entry.shown().model));
+        let budget =
+            entry.showing_mod().map(|_| VramBudget { used: self.mods_vram(renderer, id), limit: self.mods_vram_bytes });
+        let shelf = &*self;
+        swap_model(renderer, (id, &model), budget, previous, || stage.bind(shelf, id, revert))
+    }
+
+    /// GPU bytes the mods showing now take, but the one under `except`.
+    fn mods_vram(&self, renderer: &Renderer, except: ModelId) -> u64 {
+        let mods = self.entries.iter().filter(|e| e.showing_mod().is_some() && e.id != except);
+        mods.filter_map(|e| renderer.model_footprint(e.id)).map(|f| f.total()).sum()
+    }
+
+    /// The id of the model named `name`.
+    #[must_use]
+    pub fn model_named(&self, name: &str) -> Option<ModelId> {
+        self.entries.iter().find(|e| e.name == name).map(|e| e.id)
+    }
+
+    /// The version of model `id` showing now.
+    #[must_use]
+    pub fn shown(&self, id: ModelId) -> Option<&Version<B>> {
+        self.entries.iter().find(|e| e.id == id).map(Entry::shown)
+    }
+
+    /// Every model: id, name, the version showing, and the mod file it comes from (none: the
+    /// game's own), in the order they were added.
+    pub fn models(&self) -> impl Iterator<Item = (ModelId, &str, &Version<B>, Option<&Path>)> {
+        self.entries.iter().map(|e| (e.id, e.name.as_str(), e.shown(), e.showing_mod()))
+    }
+
+    /// The model holding the mod file `path` (showing or waiting), and that mod's version.
+    #[must_use]
+    pub fn mod_version(&self, path: &Path) -> Option<(ModelId, &Version<B>)> {
+        self.entries.iter().find_map(|e| Some((e.id, e.mods.get(path)?)))
+    }
+
+    /// The mod files held, showing or waiting behind another of their name.
+    #[must_use]
+    pub fn mod_count(&self) -> usize {
+        self.entries.iter().map(|e| e.mods.len()).sum()
+    }
+
+    /// Uploads every model showing now again (after the game recreated its GPU device).
+    pub fn upload_all(&self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
+        for entry in &self.entries {
+            renderer.set_model(entry.id, &entry.shown().model)?;
+        }
+        Ok(())
+    }
+}
