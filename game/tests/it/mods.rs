@@ -171,3 +171,75 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     });
     assert!(!fitted, "units given: not fitted");
 }
+
+/// Of several overrides of one base model, the first by path shows, checked against the scene
+/// when its turn comes: `a/` (a car saved as the windmill) is refused, `b/` shows, `c/` waits
+/// behind it and shows once `b/` goes; with both gone the base windmill is back.
+#[test]
+fn of_several_overrides_the_first_by_path_shows_and_the_next_follows() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = TempDir::new("mods-first");
+    let mods = dir.path().join("mods");
+    for folder in ["a", "b", "c"] {
+        std::fs::create_dir_all(mods.join(folder)).expect("mods folder");
+    }
+    let mut running = Running::headless_with_mods(&mods, 90);
+    let windmill = root().join("assets/windmill.glb");
+
+    std::fs::copy(&windmill, mods.join("b/windmill.glb")).expect("copy");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "b/windmill.glb"));
+    assert_eq!(loaded["replaces"], "windmill", "{loaded}");
+    // First by path, so checked against the scene at once: it lacks the windmill's nodes.
+    std::fs::copy(root().join("assets/car.glb"), mods.join("a/windmill.glb")).expect("copy");
+    let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "a/windmill.glb"));
+    assert!(rejected["error"].as_str().is_some_and(|e| e.contains("error[PROPS_RIG]")), "{rejected}");
+    std::fs::copy(&windmill, mods.join("c/windmill.glb")).expect("copy");
+    let waits = running.expect("mod waits behind another of its name", EVENT, |l| path_ends_with(l, "c/windmill.glb"));
+    assert!(waits["by"].as_str().is_some_and(|by| by.ends_with("b/windmill.glb")), "{waits}");
+
+    std::fs::remove_file(mods.join("b/windmill.glb")).expect("delete b");
+    running.expect("mod removed", EVENT, |l| path_ends_with(l, "b/windmill.glb"));
+    let next = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "c/windmill.glb"));
+    assert_eq!(next["replaces"], "windmill", "{next}");
+    std::fs::remove_file(mods.join("c/windmill.glb")).expect("delete c");
+    running.expect("mod removed", EVENT, |l| path_ends_with(l, "c/windmill.glb"));
+
+    let (success, log) = running.stop(Duration::from_secs(60));
+    assert!(success, "the game failed");
+    let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
+    assert_eq!((finished["gpu_models"].as_u64(), finished["mods"].as_u64()), (Some(8), Some(0)), "{finished}");
+}
+
+/// A mod whose sidecar changes its role moves: `coach.glb` as the bus replaces the bus, then as
+/// an ambient prop stands on the lot and the base bus is back; deleting it leaves no model or
+/// mod behind.
+#[test]
+fn a_mod_whose_sidecar_changes_role_moves_and_leaves_nothing_behind() {
+    if !have_gpu() {
+        return;
+    }
+    let dir = TempDir::new("mods-move");
+    let mods = dir.path().join("mods");
+    let pack = mods.join("pack");
+    std::fs::create_dir_all(&pack).expect("mods folder");
+    let mut running = Running::headless_with_mods(&mods, 90);
+
+    let sidecar = pack.join("coach.prop.toml");
+    std::fs::write(&sidecar, "role = \"bus\"\n").expect("sidecar");
+    std::fs::copy(root().join("assets/bus.glb"), pack.join("coach.glb")).expect("copy");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/coach.glb"));
+    assert_eq!(loaded["replaces"], "bus", "{loaded}");
+
+    std::fs::write(&sidecar, "role = \"ambient\"\nunits = 1.0\n").expect("sidecar");
+    let moved = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/coach.glb") && l["place"] == "lot");
+    assert_eq!(moved["replaces"], "", "{moved}");
+
+    std::fs::remove_file(pack.join("coach.glb")).expect("delete");
+    running.expect("mod removed", EVENT, |l| path_ends_with(l, "pack/coach.glb"));
+    let (success, log) = running.stop(Duration::from_secs(60));
+    assert!(success, "the game failed");
+    let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
+    assert_eq!((finished["gpu_models"].as_u64(), finished["mods"].as_u64()), (Some(8), Some(0)), "{finished}");
+}
