@@ -180,10 +180,14 @@ mod tests {
         assert_eq!(on_gpu, renderer.footprint(&host_model).ok().map(|f| f.total()), "the GPU shows the windmill again");
         check_image(&mut run);
 
-        // The sign, which spins, named `windmill`: it replaces the windmill, same id, same instances.
+        // Its file gone: no version of it showed.
         std::fs::remove_file(folder.join("windmill.glb")).expect("remove");
+        let withdrawn = frames_until(&mut run, 2);
+        assert!(matches!(withdrawn, HostEvent::Withdrawn { model: None, .. }), "{withdrawn:?}");
+
+        // The sign, which spins, named `windmill`: it replaces the windmill, same id, same instances.
         std::fs::copy(asset("mods/example/spinning_sign.gltf"), folder.join("windmill.gltf")).expect("copy");
-        let replaced = frames_until(&mut run, 2);
+        let replaced = frames_until(&mut run, 3);
         assert!(matches!(replaced, HostEvent::Replaced { model, .. } if *model == windmill), "{replaced:?}");
         let shown = run.example.props.model(windmill).expect("shown");
         assert!(shown.rig().find("sign").is_some(), "the sign shows in the windmill's place");
@@ -192,18 +196,18 @@ mod tests {
 
         // Gone again: the host's windmill is back.
         std::fs::remove_file(folder.join("windmill.gltf")).expect("remove");
-        let reverted = frames_until(&mut run, 3);
+        let reverted = frames_until(&mut run, 4);
         assert!(matches!(reverted, HostEvent::Reverted { model, .. } if *model == windmill), "{reverted:?}");
         assert!(Arc::ptr_eq(run.example.props.model(windmill).expect("shown"), &host_model));
         check_image(&mut run);
 
         // A street lamp: a model of its own, placed by the host; removed with its instance.
         std::fs::copy(asset("assets/street_lamp.glb"), folder.join("lamp.glb")).expect("copy");
-        let HostEvent::Loaded { model: lamp, .. } = *frames_until(&mut run, 4) else { panic!("{:?}", run.example.log) };
+        let HostEvent::Loaded { model: lamp, .. } = *frames_until(&mut run, 5) else { panic!("{:?}", run.example.log) };
         assert_ne!(lamp, windmill);
         assert_eq!(run.example.props.instances().len(), 3, "the host placed the lamp");
         std::fs::remove_file(folder.join("lamp.glb")).expect("remove");
-        let removed = frames_until(&mut run, 5);
+        let removed = frames_until(&mut run, 6);
         assert!(matches!(removed, HostEvent::Removed { model, instances: 1, .. } if *model == lamp), "{removed:?}");
         assert_eq!(run.example.props.instances().len(), 2);
         assert_eq!(run.example.instances.len(), 2);

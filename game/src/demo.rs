@@ -15,7 +15,6 @@ use props_scene::{AnimationStats, FixedStep, RateMeter, Scene, SceneCamera, Scen
 use crate::cli::Args;
 use crate::gpu::Gpu;
 use crate::ground::Ground;
-use crate::mod_feed::ModFeed;
 use crate::mod_list::ModList;
 use crate::model_ids::GROUND;
 use crate::models::{ModMessage, ModelRegistry, TownKind};
@@ -57,7 +56,6 @@ pub enum Action {
 pub struct Demo {
     scene: Scene,
     models: ModelRegistry,
-    mods: ModFeed,
     step: FixedStep,
     /// The time scale reached lately.
     rate: RateMeter,
@@ -116,12 +114,11 @@ impl Demo {
         let mut mod_config =
             ModConfig { total_bytes: args.mods_ram_mib << 20, roles: models.sidecar_roles(), ..ModConfig::default() };
         mod_config.limits.max_texture_dimension = max_texture_dimension;
-        let mods = ModFeed::start(&args.mods, mod_config, &mut models, &mut scene, renderer);
+        models.watch(&args.mods, mod_config, &mut scene, renderer);
         let camera = OrbitCamera::overview(scene.terrain().flat_radius());
         let mut demo = Self {
             scene,
             models,
-            mods,
             step: FixedStep::new(STEP, MAX_STEPS),
             rate: RateMeter::default(),
             selected: None,
@@ -182,7 +179,7 @@ impl Demo {
     }
 
     fn simulate(&mut self, renderer: &mut Renderer, elapsed: Duration) {
-        self.mods.poll(&mut self.models, &mut self.scene, renderer);
+        self.models.poll(&mut self.scene, renderer);
         let seconds = self.fixed_dt.unwrap_or(elapsed.as_secs_f32());
         let scaled = if self.paused { 0.0 } else { seconds * self.time_scale };
         self.step.set_max_steps(MAX_STEPS * self.time_scale.ceil().max(1.0) as u32);
@@ -289,7 +286,7 @@ impl Demo {
 
     /// The latest mod event.
     pub fn last_mod(&self) -> Option<&ModMessage> {
-        self.mods.last.as_ref()
+        self.models.last_message()
     }
 
     /// Mods showing now.

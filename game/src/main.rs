@@ -9,7 +9,6 @@ mod ground;
 mod headless;
 mod hud;
 mod logging;
-mod mod_feed;
 mod mod_list;
 mod model_ids;
 mod models;

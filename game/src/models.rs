@@ -4,11 +4,12 @@
 //! for where a mod goes are here ([`TownStage`]); the rest is a [`Shelf`], as in any host of
 //! `props-host`: the first of several mods of one model by path shows, and a mod shows only
 //! when the GPU's limits, the mods' VRAM budget, the upload and the scene's nodes and clips
-//! all take it, else the last good version of everything stays. Applies the mod watcher's
-//! events at a frame boundary and logs each as one line.
+//! all take it, else the last good version of everything stays. Watches the mods folder,
+//! applies what changed at a frame boundary and logs each change as one line.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use props_anim::Model;
@@ -16,13 +17,16 @@ use props_frame::ModelId;
 use props_gltf::Limits;
 use props_host::{Arrival, HostEvent, Shelf, Stage, Version};
 use props_mods::sidecar::{self, Sidecar};
-use props_mods::{ModEvent, fitting};
+use props_mods::{ModConfig, fitting};
 use props_render::Renderer;
 use props_scene::kinds::lot::LOOP;
 use props_scene::{Bindings, KindAsset, PropKind, PropModel, Scene};
 
 use crate::mod_list::ModList;
 use crate::model_ids::FIRST_MODEL_ID;
+
+/// How long the game waits at start for the mods already in the folder.
+const INITIAL_MODS_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A kind the town registers, as the registry knows it: its name and its asset. Kinds are
 /// numbered in registration order.
@@ -123,6 +127,8 @@ pub struct ModelRegistry {
     list: ModList,
     /// The mods folder as the user named it, to show paths.
     mods_dir: PathBuf,
+    /// The latest mod message, for the HUD.
+    last: Option<ModMessage>,
 }
 
 /// The town's scene as the shelf's stage: a mod goes to the kind its sidecar or its name
@@ -235,7 +241,8 @@ impl ModelRegistry {
                 .insert::<std::convert::Infallible>(stem.to_owned(), version, renderer)
                 .with_context(|| format!("uploading the {}", kind.name))?;
         }
-        Ok(Self { kinds, base_heights, shelf, list: ModList::default(), mods_dir: mods_dir.to_owned() })
+        let (list, mods_dir) = (ModList::default(), mods_dir.to_owned());
+        Ok(Self { kinds, base_heights, shelf, list, mods_dir, last: None })
     }
 
     /// Uploads every model shown now (when the GPU device was recreated).
@@ -273,28 +280,37 @@ impl ModelRegistry {
         self.shelf.mod_count()
     }
 
-    /// Applies one event of the mod watcher to the scene and the GPU; returns the HUD line.
-    pub fn apply(&mut self, event: ModEvent, scene: &mut Scene, renderer: &mut Renderer) -> Option<ModMessage> {
-        let mut message = None;
-        match &event {
-            ModEvent::Removed { path, name } => {
-                self.list.removed(path);
-                // Every version of it was refused: nothing was held.
-                if self.shelf.mod_version(path).is_some() {
-                    tracing::info!(path = %self.shown(path), model = %name, "mod removed");
-                    message = Some(ModMessage { text: format!("removed {}", self.shown(path)), is_error: false });
-                }
+    /// Starts watching `folder` and applies the mods already there (waiting for them at most
+    /// [`INITIAL_MODS_TIMEOUT`]); a folder that cannot be watched turns mods off, with a
+    /// message.
+    pub fn watch(&mut self, folder: &Path, config: ModConfig, scene: &mut Scene, renderer: &mut Renderer) {
+        let mut stage = TownStage { kinds: &self.kinds, base_heights: &self.base_heights, scene };
+        match self.shelf.watch(folder, config, INITIAL_MODS_TIMEOUT, &mut stage, renderer) {
+            Ok(events) => self.say(events, renderer),
+            Err(error) => {
+                tracing::error!(error = %error, "mods are off: the mods folder cannot be watched");
+                self.last = Some(ModMessage { text: format!("mods are off: {error}"), is_error: true });
             }
-            ModEvent::WatchError { paths, error } => tracing::warn!(paths = ?paths, error = %error, "mod watch error"),
-            _ => {}
         }
+    }
+
+    /// Applies what the mods watcher reported since the last call, at a frame boundary.
+    pub fn poll(&mut self, scene: &mut Scene, renderer: &mut Renderer) {
         let mut events = Vec::new();
         let mut stage = TownStage { kinds: &self.kinds, base_heights: &self.base_heights, scene };
-        self.shelf.apply(event, &mut stage, renderer, &mut events);
+        self.shelf.poll(&mut stage, renderer, &mut events);
+        self.say(events, renderer);
+    }
+
+    /// The latest mod message, for the HUD.
+    pub fn last_message(&self) -> Option<&ModMessage> {
+        self.last.as_ref()
+    }
+
+    fn say(&mut self, events: Vec<HostEvent>, renderer: &Renderer) {
         for event in events {
-            message = self.message(event, renderer).or(message);
+            self.last = self.message(event, renderer).or(self.last.take());
         }
-        message
     }
 
     /// What the shelf did, listed, logged and said in one line.
@@ -316,9 +332,26 @@ impl ModelRegistry {
             HostEvent::WatchError { error } => {
                 Some(ModMessage { text: format!("watching mods: {error}"), is_error: true })
             }
-            // Said when the watcher reported the removal.
-            HostEvent::Reverted { .. } | HostEvent::Removed { .. } => None,
+            HostEvent::Reverted { path, .. }
+            | HostEvent::Removed { path, .. }
+            | HostEvent::Withdrawn { path, model: Some(_) } => self.gone(&path),
+            // No version of it was admitted: it was listed as refused only.
+            HostEvent::Withdrawn { path, model: None } => {
+                self.list.removed(&path);
+                None
+            }
         }
+    }
+
+    /// Mod `path` left a model: gone, unless it moved to another (its sidecar changed).
+    fn gone(&mut self, path: &Path) -> Option<ModMessage> {
+        if self.shelf.mod_version(path).is_some() {
+            return None;
+        }
+        self.list.removed(path);
+        let (shown, name) = (self.shown(path), path.file_stem().unwrap_or_default().to_string_lossy());
+        tracing::info!(path = %shown, model = %name, "mod removed");
+        Some(ModMessage { text: format!("removed {shown}"), is_error: false })
     }
 
     /// Mod `path`, shelved under `model` (showing, or waiting behind `by`): listed for the

@@ -11,14 +11,13 @@ use props_frame::{Camera, FrameData, Light, ModelId, SKY};
 use props_gltf::Limits;
 use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
-use props_mods::{ModEvent, ModWatcher};
+
 use props_render::{FrameStats, ModelRefused, Renderer};
 use props_scene::{
     Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, PropModel, RigError, SceneCamera,
 };
 
 use crate::error::{HostError, LoadError};
-use crate::mods::HostEvent;
 use crate::shelf::{Arrival, Shelf, Stage, Version};
 
 /// How a [`PropHost`] poses, loads and budgets.
@@ -112,7 +111,6 @@ pub struct PropHost {
     config: HostConfig,
     set: CrowdSet,
     shelf: Shelf<ModelOptions>,
-    pub(crate) watcher: Option<ModWatcher>,
     /// The frame [`PropHost::prepare`] lists the props in.
     frame: FrameData,
 }
@@ -124,7 +122,6 @@ impl PropHost {
             set: CrowdSet::new(config.posing)?,
             shelf: Shelf::new(config.first_model_id, config.mods_vram_bytes),
             config,
-            watcher: None,
             frame: FrameData::default(),
         })
     }
@@ -167,13 +164,14 @@ impl PropHost {
     ) -> Result<Loaded, LoadError> {
         let report = admitted.report;
         let version = Version { model: Arc::new(admitted.import.model), binding: options, report: report.clone() };
-        let model = self.shelf.add(name, version, &mut HostStage { set: &mut self.set }, renderer)?;
+        let (shelf, mut stage) = self.staged();
+        let model = shelf.add(name, version, &mut stage, renderer)?;
         Ok(Loaded { model, report })
     }
 
-    /// Applies one event of the mods watcher (see [`Shelf::apply`]).
-    pub(crate) fn apply(&mut self, event: ModEvent, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
-        self.shelf.apply(event, &mut HostStage { set: &mut self.set }, renderer, events);
+    /// The shelf, and the instances as its stage.
+    pub(crate) fn staged(&mut self) -> (&mut Shelf<ModelOptions>, impl Stage<ModelOptions, Error = RigError>) {
+        (&mut self.shelf, HostStage { set: &mut self.set })
     }
 
     /// The id of the model named `name` (a file stem).

@@ -71,14 +71,15 @@ pub enum HostEvent {
         /// The file's report.
         report: Report,
     },
-    /// A mod that showed in a model's place is gone: the game's own version shows again.
+    /// A mod that showed in a model's place left it (its file is gone, or its sidecar moved
+    /// it): the game's own version shows again.
     Reverted {
         /// The mod file.
         path: PathBuf,
         /// The id.
         model: ModelId,
     },
-    /// A mod that added a model is gone, with the model and its instances.
+    /// A mod that added a model left it, with the model and its instances.
     Removed {
         /// The mod file.
         path: PathBuf,
@@ -86,6 +87,16 @@ pub enum HostEvent {
         model: ModelId,
         /// Instances removed with it.
         instances: usize,
+    },
+    /// A mod left a model that neither went back to its own version nor away: it waited
+    /// behind another of its name, or the next of its name shows now (the
+    /// [`HostEvent::Replaced`] after this); `model` is `None` when no version of the file was
+    /// admitted (a refused file is gone).
+    Withdrawn {
+        /// The mod file.
+        path: PathBuf,
+        /// The model it left.
+        model: Option<ModelId>,
     },
     /// Watching hit a problem (an unreadable folder, the folder removed); it goes on where it
     /// can.
@@ -96,8 +107,8 @@ pub enum HostEvent {
 }
 
 impl PropHost {
-    /// Watches `folder` for mods (see [`props_mods`]) and applies the ones already there,
-    /// waiting for them at most `wait`; returns what they did.
+    /// Watches `folder` for mods (see [`Shelf::watch`]); returns what the ones already there
+    /// did.
     pub fn watch_mods(
         &mut self,
         folder: &Path,
@@ -105,31 +116,52 @@ impl PropHost {
         wait: Duration,
         renderer: &mut Renderer,
     ) -> Result<Vec<HostEvent>, ModError> {
-        let watcher = ModWatcher::start(folder, config)?;
-        let initial = watcher.wait_until_ready(wait);
-        self.watcher = Some(watcher);
-        let mut events = Vec::new();
-        for event in initial {
-            self.apply(event, renderer, &mut events);
-        }
-        Ok(events)
+        let (shelf, mut stage) = self.staged();
+        shelf.watch(folder, config, wait, &mut stage, renderer)
     }
 
     /// Applies what the mods watcher reported since the last call, appending what happened to
     /// `events`; call it at a frame boundary. Nothing without [`PropHost::watch_mods`].
     pub fn poll_mods(&mut self, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
-        let Some(watcher) = self.watcher.take() else { return };
-        for event in watcher.poll() {
-            self.apply(event, renderer, events);
-        }
-        self.watcher = Some(watcher);
+        let (shelf, mut stage) = self.staged();
+        shelf.poll(&mut stage, renderer, events);
     }
 }
 
 impl<B> Shelf<B> {
-    /// Applies one event of the mods watcher, through `stage`, appending what happened to
-    /// `events` (none for a mod waiting behind another that goes, or one never admitted).
-    pub fn apply<S: Stage<B>>(
+    /// Watches `folder` for mods (see [`props_mods`]) and applies the ones already there
+    /// through `stage`, waiting for them at most `wait`; returns what they did.
+    pub fn watch<S: Stage<B>>(
+        &mut self,
+        folder: &Path,
+        config: ModConfig,
+        wait: Duration,
+        stage: &mut S,
+        renderer: &mut Renderer,
+    ) -> Result<Vec<HostEvent>, ModError> {
+        let watcher = ModWatcher::start(folder, config)?;
+        let mut events = Vec::new();
+        for event in watcher.wait_until_ready(wait) {
+            self.apply(event, stage, renderer, &mut events);
+        }
+        self.watcher = Some(watcher);
+        Ok(events)
+    }
+
+    /// Applies what the mods watcher reported since the last call through `stage`, appending
+    /// what happened to `events`; call it at a frame boundary. Nothing without
+    /// [`Shelf::watch`].
+    pub fn poll<S: Stage<B>>(&mut self, stage: &mut S, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
+        let Some(watcher) = self.watcher.take() else { return };
+        for event in watcher.poll() {
+            self.apply(event, stage, renderer, events);
+        }
+        self.watcher = Some(watcher);
+    }
+
+    /// Applies one event of the mods watcher through `stage`, appending what happened to
+    /// `events`.
+    fn apply<S: Stage<B>>(
         &mut self,
         event: ModEvent,
         stage: &mut S,
@@ -147,11 +179,14 @@ impl<B> Shelf<B> {
                 self.load_mod(path, key, Version { model, binding, report }, stage, renderer, events);
             }
             ModEvent::Rejected { path, refused, .. } => {
-                tracing::warn!(%refused, "mod refused");
+                tracing::debug!(%refused, "mod refused");
                 events.push(HostEvent::Refused { path, refused });
             }
             ModEvent::Removed { path, .. } => self.remove_mod(&path, stage, renderer, events),
-            ModEvent::WatchError { error, .. } => events.push(HostEvent::WatchError { error }),
+            ModEvent::WatchError { paths, error } => {
+                tracing::warn!(?paths, %error, "mod watch error");
+                events.push(HostEvent::WatchError { error });
+            }
             ModEvent::Ready => {}
         }
     }
@@ -198,7 +233,7 @@ impl<B> Shelf<B> {
         let report = version.report.clone();
         if let Some(first) = entry.mods.keys().next().filter(|first| **first < path).cloned() {
             entry.mods.insert(path.clone(), version);
-            tracing::info!(path = %report.file.display(), by = %first.display(), "mod waits behind another of its name");
+            tracing::debug!(path = %report.file.display(), by = %first.display(), "mod waits behind another of its name");
             return HostEvent::Shadowed { path, model: id, by: first, report };
         }
         let previous = Arc::clone(&entry.shown().model);
@@ -211,7 +246,7 @@ impl<B> Shelf<B> {
             };
             return refused(path, &report.file, error);
         }
-        tracing::info!(path = %report.file.display(), model = id.0, "mod shows in a model's place");
+        tracing::debug!(path = %report.file.display(), model = id.0, "mod shows in a model's place");
         HostEvent::Replaced { path, model: id, report }
     }
 
@@ -232,7 +267,7 @@ impl<B> Shelf<B> {
             self.ids.release(id);
             return refused(path, &report.file, error);
         }
-        tracing::info!(path = %report.file.display(), model = id.0, "mod adds a model");
+        tracing::debug!(path = %report.file.display(), model = id.0, "mod adds a model");
         HostEvent::Loaded { path, model: id, report }
     }
 
@@ -244,15 +279,16 @@ impl<B> Shelf<B> {
         renderer: &mut Renderer,
         events: &mut Vec<HostEvent>,
     ) {
-        // Nothing is held if every version was refused.
-        if let Some(k) = self.entries.iter().position(|e| e.mods.contains_key(path)) {
-            self.leave(k, path, stage, renderer, events);
+        match self.entries.iter().position(|e| e.mods.contains_key(path)) {
+            Some(k) => self.leave(k, path, stage, renderer, events),
+            // Every version of it was refused.
+            None => events.push(HostEvent::Withdrawn { path: path.to_owned(), model: None }),
         }
     }
 
-    /// Mod `path` leaves entry `k`. If it showed, the next mod by path shows (those the GPU or
-    /// the stage refuse now are dropped, reported), else the game's own version, or the model
-    /// it added goes with its instances.
+    /// Mod `path` leaves entry `k` (its file is gone, or it moved). If it showed, the next mod
+    /// by path shows (those the GPU or the stage refuse now are dropped, reported), else the
+    /// game's own version, or the model it added goes with its instances.
     fn leave<S: Stage<B>>(
         &mut self,
         k: usize,
@@ -261,13 +297,14 @@ impl<B> Shelf<B> {
         renderer: &mut Renderer,
         events: &mut Vec<HostEvent>,
     ) {
-        let showed = self.entries[k].showing_mod() == Some(path);
-        let Some(removed) = self.entries[k].mods.remove(path).filter(|_| showed) else { return };
-        let id = self.entries[k].id;
+        let (id, showed) = (self.entries[k].id, self.entries[k].showing_mod() == Some(path));
+        let withdrawn = HostEvent::Withdrawn { path: path.to_owned(), model: Some(id) };
+        let Some(removed) = self.entries[k].mods.remove(path).filter(|_| showed) else { return events.push(withdrawn) };
         while let Some(next) = self.entries[k].mods.keys().next().cloned() {
             match self.show(k, Some(&removed.model), false, stage, renderer) {
                 Ok(_) => {
                     let report = self.entries[k].shown().report.clone();
+                    events.push(withdrawn);
                     return events.push(HostEvent::Replaced { path: next, model: id, report });
                 }
                 Err(error) => {
@@ -303,6 +340,6 @@ fn refused<E: std::fmt::Display>(path: PathBuf, file: &Path, error: SwapError<E>
 
 fn refusal(path: PathBuf, file: &Path, code: &'static str, message: String) -> HostEvent {
     let refused = Refused::one(file, code, "", message);
-    tracing::warn!(%refused, "mod refused");
+    tracing::debug!(%refused, "mod refused");
     HostEvent::Refused { path, refused }
 }

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use props_anim::Model;
 use props_frame::ModelId;
 use props_gltf::validate::Report;
+use props_mods::ModWatcher;
 use props_mods::sidecar::Sidecar;
 use props_render::{GpuFootprint, ModelRefused, Renderer};
 
@@ -111,6 +112,8 @@ pub struct Shelf<B> {
     pub(crate) ids: ModelIds,
     /// GPU bytes the mods showing may take together.
     mods_vram_bytes: u64,
+    /// The mods folder's watcher, once [`Shelf::watch`] started it.
+    pub(crate) watcher: Option<ModWatcher>,
 }
 
 impl<B> Shelf<B> {
@@ -118,7 +121,7 @@ impl<B> Shelf<B> {
     /// the mods showing may take `mods_vram_bytes` of GPU memory together.
     #[must_use]
     pub fn new(first_id: u32, mods_vram_bytes: u64) -> Self {
-        Self { entries: Vec::new(), ids: ModelIds::starting_at(first_id), mods_vram_bytes }
+        Self { entries: Vec::new(), ids: ModelIds::starting_at(first_id), mods_vram_bytes, watcher: None }
     }
 
     /// Shelves the game's own `version` of a model named `name` under a new id, uploads it and

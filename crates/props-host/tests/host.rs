@@ -55,8 +55,8 @@ fn watching(
     (props, windmill, folder)
 }
 
-/// Polls the mods until one event comes (at most 20 s).
-fn next_event(props: &mut PropHost, renderer: &mut Renderer) -> HostEvent {
+/// Polls the mods until events come (at most 20 s), and returns them.
+fn next_events(props: &mut PropHost, renderer: &mut Renderer) -> Vec<HostEvent> {
     let start = Instant::now();
     let mut events = Vec::new();
     while events.is_empty() {
@@ -64,6 +64,12 @@ fn next_event(props: &mut PropHost, renderer: &mut Renderer) -> HostEvent {
         std::thread::sleep(Duration::from_millis(20));
         props.poll_mods(renderer, &mut events);
     }
+    events
+}
+
+/// Polls the mods until one event comes (at most 20 s).
+fn next_event(props: &mut PropHost, renderer: &mut Renderer) -> HostEvent {
+    let mut events = next_events(props, renderer);
     assert_eq!(events.len(), 1, "{events:?}");
     events.remove(0)
 }
@@ -141,9 +147,10 @@ fn of_two_mods_of_one_name_the_first_by_path_shows_whatever_order_they_load_in()
     };
     let remove = |sub: &str, props: &mut PropHost, renderer: &mut Renderer| {
         std::fs::remove_file(folder.join(sub).join("windmill.glb")).expect("remove");
-        next_event(props, renderer)
+        next_events(props, renderer)
     };
     let path = |sub: &str| Path::new(sub).join("windmill.glb");
+    let withdrawn = |event: &HostEvent, sub: &str| matches!(event, HostEvent::Withdrawn { path: p, model: Some(m) } if *p == path(sub) && *m == windmill.model);
 
     // b first: it shows. Then a, before it by path: a shows. Then c: it waits behind a.
     let event = put("b", &mut props, &mut renderer);
@@ -161,22 +168,28 @@ fn of_two_mods_of_one_name_the_first_by_path_shows_whatever_order_they_load_in()
     assert_eq!(showing(&props), Some(path("a")));
 
     // Removing the one showing shows the next by path; removing one waiting changes nothing.
-    let event = remove("a", &mut props, &mut renderer);
-    assert!(matches!(&event, HostEvent::Replaced { path: p, .. } if *p == path("b")), "{event:?}");
+    let events = remove("a", &mut props, &mut renderer);
+    assert!(
+        matches!(&events[..], [gone, HostEvent::Replaced { path: p, .. }] if withdrawn(gone, "a") && *p == path("b")),
+        "{events:?}"
+    );
     assert_eq!(showing(&props), Some(path("b")));
-    // c waits: it goes without an event. d comes after it (a batch of the watcher's events may
-    // come in any order, so d's event is where c's going has surely been applied), and then
-    // b's going shows d, not c.
-    std::fs::remove_file(folder.join("c").join("windmill.glb")).expect("remove");
+    let events = remove("c", &mut props, &mut renderer);
+    assert!(matches!(&events[..], [gone] if withdrawn(gone, "c")), "{events:?}");
+    assert_eq!(showing(&props), Some(path("b")));
+    // d waits behind b, and b's going shows d, not c.
     let event = put("d", &mut props, &mut renderer);
     assert!(
         matches!(&event, HostEvent::Shadowed { path: p, by, .. } if *p == path("d") && *by == path("b")),
         "{event:?}"
     );
-    let event = remove("b", &mut props, &mut renderer);
-    assert!(matches!(&event, HostEvent::Replaced { path: p, .. } if *p == path("d")), "{event:?}");
-    let event = remove("d", &mut props, &mut renderer);
-    assert!(matches!(&event, HostEvent::Reverted { model, .. } if *model == windmill.model), "{event:?}");
+    let events = remove("b", &mut props, &mut renderer);
+    assert!(
+        matches!(&events[..], [gone, HostEvent::Replaced { path: p, .. }] if withdrawn(gone, "b") && *p == path("d")),
+        "{events:?}"
+    );
+    let events = remove("d", &mut props, &mut renderer);
+    assert!(matches!(&events[..], [HostEvent::Reverted { model, .. }] if *model == windmill.model), "{events:?}");
     assert_eq!(showing(&props), None, "the host's own shows again");
     let _ = std::fs::remove_dir_all(&folder);
 }
