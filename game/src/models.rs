@@ -237,9 +237,7 @@ impl ModelRegistry {
                 load_ms: 0.0,
             };
             let version = Version { model: Arc::new(admitted.import.model), binding, report: admitted.report };
-            shelf
-                .insert::<std::convert::Infallible>(stem.to_owned(), version, renderer)
-                .with_context(|| format!("uploading the {}", kind.name))?;
+            shelf.insert(stem.to_owned(), version, renderer).with_context(|| format!("uploading the {}", kind.name))?;
         }
         let (list, mods_dir) = (ModList::default(), mods_dir.to_owned());
         Ok(Self { kinds, base_heights, shelf, list, mods_dir, last: None })

@@ -6,6 +6,7 @@
 //! stage's binding; otherwise nothing changes, on the CPU or the GPU.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,6 +22,48 @@ use crate::ids::ModelIds;
 use crate::swap::{SwapError, VramBudget, swap_model};
 
 /// Where a [`Shelf`]'s models are animated, and the rule that gives a mod its place.
+///
+/// A game whose instances live in its own ECS keeps, say, each model's name by id, and takes
+/// every mod as the model of its file stem:
+///
+/// ```no_run
+/// use std::collections::BTreeMap;
+/// use std::time::Duration;
+/// use props_host::{Arrival, ModConfig, Shelf, Stage};
+/// use props_render::{ModelId, Renderer};
+///
+/// /// What the game's ECS knows of the models: their names, by id.
+/// struct Ecs(BTreeMap<ModelId, String>);
+///
+/// impl Stage<()> for Ecs {
+///     type Error = std::convert::Infallible;
+///
+///     fn place(&mut self, _: &Shelf<()>, arrival: &Arrival<'_>) -> Result<(String, ()), String> {
+///         Ok((arrival.name.to_owned(), ()))
+///     }
+///
+///     fn bind(&mut self, shelf: &Shelf<()>, id: ModelId, _: bool) -> Result<(), Self::Error> {
+///         // Check the new version's nodes and clips here, and refuse it if they do not fit.
+///         let name = shelf.models().find_map(|(i, name, ..)| (i == id).then_some(name));
+///         self.0.insert(id, name.unwrap_or_default().to_owned());
+///         Ok(())
+///     }
+///
+///     fn unbind(&mut self, _: &Shelf<()>, id: ModelId) -> usize {
+///         self.0.remove(&id);
+///         0
+///     }
+/// }
+///
+/// # fn run(renderer: &mut Renderer) -> Result<(), Box<dyn std::error::Error>> {
+/// let (mut shelf, mut ecs) = (Shelf::new(0, 1 << 30), Ecs(BTreeMap::new()));
+/// let events = shelf.watch("mods".as_ref(), ModConfig::default(), Duration::from_secs(5), &mut ecs, renderer)?;
+/// // Each frame, at its boundary:
+/// let mut events = events;
+/// shelf.poll(&mut ecs, renderer, &mut events);
+/// # Ok(())
+/// # }
+/// ```
 pub trait Stage<B> {
     /// Why the stage cannot animate a version (a clip or node it drives is missing).
     type Error: fmt::Display;
@@ -133,7 +176,7 @@ impl<B> Shelf<B> {
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<ModelId, AddError<S::Error>> {
-        let id = self.insert(name, version, renderer)?;
+        let id = self.shelve(name, version, renderer)?;
         let shelf = &*self;
         if let Err(error) = stage.bind(shelf, id, false) {
             self.entries.pop();
@@ -145,7 +188,17 @@ impl<B> Shelf<B> {
     }
 
     /// [`Shelf::add`] without binding: for a stage built from the shelf afterwards.
-    pub fn insert<E>(
+    pub fn insert(
+        &mut self,
+        name: String,
+        version: Version<B>,
+        renderer: &mut Renderer,
+    ) -> Result<ModelId, AddError<Infallible>> {
+        self.shelve(name, version, renderer)
+    }
+
+    /// Uploads `version` under a new id and shelves it as model `name`.
+    fn shelve<E>(
         &mut self,
         name: String,
         version: Version<B>,
