@@ -10,7 +10,7 @@ use std::time::Duration;
 use props_fuzz::hostile::{Verdict, cases};
 use serde_json::Value;
 
-use crate::support::{Running, TempDir, have_gpu, root};
+use crate::support::{Running, have_gpu, root};
 
 /// How long one reload may take to show up in the log.
 const EVENT: Duration = Duration::from_secs(30);
@@ -24,10 +24,7 @@ fn hostile_mods_are_refused_and_the_game_goes_on() {
     if !have_gpu() {
         return;
     }
-    let dir = TempDir::new("hostile");
-    let mods = dir.path().join("mods");
-    std::fs::create_dir_all(&mods).expect("mods folder");
-    let mut running = Running::headless_with_mods(&mods, 240);
+    let (_dir, mods, mut running) = Running::with_fresh_mods("hostile", &[], 240);
     let baseline = running.memory_kib("VmRSS");
     for case in cases() {
         case.write(&mods.join(case.name)).expect("write the case");

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{Running, TempDir, have_gpu, root};
+use crate::support::{Running, have_gpu, root};
 
 /// How long one reload may take to show up in the log.
 const EVENT: Duration = Duration::from_secs(20);
@@ -21,18 +21,15 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     if !have_gpu() {
         return;
     }
-    let dir = TempDir::new("mods-e2e");
-    let mods = dir.path().join("mods");
-    let pack = mods.join("pack");
-    std::fs::create_dir_all(&pack).expect("mods folder");
     let good = std::fs::read_to_string(root().join("mods/example/spinning_sign.gltf")).expect("the example mod");
     let escaping = {
         let mut json: Value = serde_json::from_str(&good).expect("the example is JSON");
         json["buffers"][0]["uri"] = "../../outside.bin".into();
         json.to_string()
     };
+    let (_dir, mods, mut running) = Running::with_fresh_mods("mods-e2e", &["pack"], 120);
+    let pack = mods.join("pack");
     let sign = pack.join("sign.gltf");
-    let mut running = Running::headless_with_mods(&mods, 120);
 
     std::fs::write(&sign, &good).expect("write a good model");
     let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
@@ -97,11 +94,8 @@ fn a_mod_far_off_its_size_is_fitted_and_warned_about() {
     if !have_gpu() {
         return;
     }
-    let dir = TempDir::new("mods-fit");
-    let mods = dir.path().join("mods");
+    let (_dir, mods, mut running) = Running::with_fresh_mods("mods-fit", &["pack"], 60);
     let pack = mods.join("pack");
-    std::fs::create_dir_all(&pack).expect("mods folder");
-    let mut running = Running::headless_with_mods(&mods, 60);
     std::fs::copy(root().join("assets/Fox.glb"), pack.join("big_fox.glb")).expect("copy");
     let warning = running.expect("mod warning", EVENT, |l| {
         path_ends_with(l, "pack/big_fox.glb") && l["warning"].as_str().is_some_and(|w| w.contains("PROPS_FITTED"))
@@ -124,11 +118,8 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     if !have_gpu() {
         return;
     }
-    let dir = TempDir::new("mods-sidecar");
-    let mods = dir.path().join("mods");
+    let (_dir, mods, mut running) = Running::with_fresh_mods("mods-sidecar", &["pack"], 90);
     let pack = mods.join("pack");
-    std::fs::create_dir_all(&pack).expect("mods folder");
-    let mut running = Running::headless_with_mods(&mods, 90);
 
     let sidecar = pack.join("truck.prop.toml");
     std::fs::write(&sidecar, "role = \"car\"\n").expect("sidecar");
@@ -180,12 +171,7 @@ fn of_several_overrides_the_first_by_path_shows_and_the_next_follows() {
     if !have_gpu() {
         return;
     }
-    let dir = TempDir::new("mods-first");
-    let mods = dir.path().join("mods");
-    for folder in ["a", "b", "c"] {
-        std::fs::create_dir_all(mods.join(folder)).expect("mods folder");
-    }
-    let mut running = Running::headless_with_mods(&mods, 90);
+    let (_dir, mods, mut running) = Running::with_fresh_mods("mods-first", &["a", "b", "c"], 90);
     let windmill = root().join("assets/windmill.glb");
 
     std::fs::copy(&windmill, mods.join("b/windmill.glb")).expect("copy");
@@ -220,11 +206,8 @@ fn a_mod_whose_sidecar_changes_role_moves_and_leaves_nothing_behind() {
     if !have_gpu() {
         return;
     }
-    let dir = TempDir::new("mods-move");
-    let mods = dir.path().join("mods");
+    let (_dir, mods, mut running) = Running::with_fresh_mods("mods-move", &["pack"], 90);
     let pack = mods.join("pack");
-    std::fs::create_dir_all(&pack).expect("mods folder");
-    let mut running = Running::headless_with_mods(&mods, 90);
 
     let sidecar = pack.join("coach.prop.toml");
     std::fs::write(&sidecar, "role = \"bus\"\n").expect("sidecar");

@@ -10,7 +10,7 @@ use props_fuzz::hostile;
 use props_fuzz::rng::Rng;
 
 use crate::hostile::GROWTH_BOUND_KIB;
-use crate::support::{Running, TempDir, have_gpu, root};
+use crate::support::{Running, have_gpu, root};
 
 /// Random operations, and the time they are spread over.
 const OPERATIONS: usize = 300;
@@ -21,9 +21,6 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     if !have_gpu() {
         return;
     }
-    let dir = TempDir::new("soak");
-    let mods = dir.path().join("mods");
-    std::fs::create_dir_all(mods.join("pack")).expect("mods folder");
     let good = std::fs::read(root().join("mods/example/spinning_sign.gltf")).expect("the example mod");
     let windmill = std::fs::read(root().join("assets/windmill.glb")).expect("the windmill");
     let car = std::fs::read(root().join("assets/car.glb")).expect("the car");
@@ -33,7 +30,7 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
         .filter_map(|case| case.files.into_iter().find(|(path, _)| *path == case.model).map(|(_, bytes)| bytes))
         .collect();
     let names = ["pack/a.gltf", "pack/b.gltf", "c.gltf", "pack/windmill.glb", "pack/car.glb", "d.glb"];
-    let mut running = Running::headless_with_mods(&mods, 120);
+    let (_dir, mods, mut running) = Running::with_fresh_mods("soak", &["pack"], 120);
     let baseline = running.memory_kib("VmRSS");
 
     let seed = 0x5eed_50a4;

@@ -107,9 +107,22 @@ impl Running {
         Self { child, lines, seen: Vec::new() }
     }
 
+    /// [`Running::headless_with_mods`] on a fresh mods folder (in a [`TempDir`] named after
+    /// `name`, removed when it drops) with `subfolders` made in it first.
+    pub fn with_fresh_mods(name: &str, subfolders: &[&str], seconds: u32) -> (TempDir, PathBuf, Self) {
+        let dir = TempDir::new(name);
+        let mods = dir.path().join("mods");
+        std::fs::create_dir_all(&mods).expect("mods folder");
+        for sub in subfolders {
+            std::fs::create_dir_all(mods.join(sub)).expect("a mods subfolder");
+        }
+        let running = Self::headless_with_mods(&mods, seconds);
+        (dir, mods, running)
+    }
+
     /// Starts a small headless game (a few props, a tiny image) with JSON logs, watching
     /// `mods` for `seconds`, and waits until it renders.
-    pub fn headless_with_mods(mods: &Path, seconds: u32) -> Self {
+    fn headless_with_mods(mods: &Path, seconds: u32) -> Self {
         let seconds = seconds.to_string();
         let mut command = game(&[
             "--headless",
