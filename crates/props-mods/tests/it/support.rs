@@ -41,13 +41,18 @@ impl TempDir {
         &self.0
     }
 
-    /// Writes `bytes` to `rel` (creating folders).
+    /// Writes `bytes` to `rel` (creating folders) at once: into a hidden file beside it, which
+    /// the watcher ignores, renamed over it. An in-place write could be seen empty (created, not
+    /// yet written) by a watcher whose settle time passed while the test thread was descheduled
+    /// under load; the soak test writes in place, in parts, on purpose.
     pub fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) {
         let path = self.0.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create the folder");
-        }
-        std::fs::write(&path, bytes).expect("write the file");
+        let parent = path.parent().expect("a file in the folder");
+        std::fs::create_dir_all(parent).expect("create the folder");
+        let name = path.file_name().expect("a file name").to_string_lossy();
+        let staging = parent.join(format!(".{name}.writing"));
+        std::fs::write(&staging, bytes).expect("write the file");
+        std::fs::rename(&staging, &path).expect("move the file into place");
     }
 
     /// Removes the file `rel`.
