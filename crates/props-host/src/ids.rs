@@ -5,7 +5,7 @@ use props_frame::ModelId;
 
 /// Renderer ids handed to models, from [`ModelIds::starting_at`]'s first on.
 #[derive(Clone, Debug)]
-pub struct ModelIds {
+pub(crate) struct ModelIds {
     free: Vec<ModelId>,
     next: u32,
 }

@@ -57,9 +57,8 @@ use crate::swap::{SwapError, VramBudget, swap_model};
 ///
 /// # fn run(renderer: &mut Renderer) -> Result<(), Box<dyn std::error::Error>> {
 /// let (mut shelf, mut ecs) = (Shelf::new(0, 1 << 30), Ecs(BTreeMap::new()));
-/// let events = shelf.watch("mods".as_ref(), ModConfig::default(), Duration::from_secs(5), &mut ecs, renderer)?;
+/// let mut events = shelf.watch("mods".as_ref(), ModConfig::default(), Duration::from_secs(5), &mut ecs, renderer)?;
 /// // Each frame, at its boundary:
-/// let mut events = events;
 /// shelf.poll(&mut ecs, renderer, &mut events);
 /// # Ok(())
 /// # }

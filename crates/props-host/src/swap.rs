@@ -8,7 +8,7 @@ use props_render::{GpuFootprint, ModelRefused, Renderer};
 
 /// GPU memory some models may take together ([`swap_model`]'s check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VramBudget {
+pub(crate) struct VramBudget {
     /// Bytes the others take now (not the version being replaced).
     pub used: u64,
     /// Bytes they may take together.
@@ -17,7 +17,7 @@ pub struct VramBudget {
 
 /// Why [`swap_model`] changed nothing.
 #[derive(Debug, thiserror::Error)]
-pub enum SwapError<E> {
+pub(crate) enum SwapError<E> {
     /// The device or the budget cannot take the model, or the upload failed.
     #[error(transparent)]
     Gpu(#[from] ModelRefused),
@@ -32,7 +32,7 @@ pub enum SwapError<E> {
 ///
 /// # Errors
 /// The device's or the budget's refusal, or `bind`'s.
-pub fn swap_model<E>(
+pub(crate) fn swap_model<E>(
     renderer: &mut Renderer,
     (id, model): (ModelId, &Model),
     budget: Option<VramBudget>,
