@@ -101,6 +101,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
         frames,
         seconds = format!("{:.2}", started.elapsed().as_secs_f64()),
         sim_seconds = format!("{:.2}", demo.sim_time()),
+        reached = format!("{:.2}", demo.reached_rate().unwrap_or(0.0)),
         gpu_models = gpu.renderer.model_count(),
         gpu_errors = gpu.context.uncaptured_errors(),
         mods = demo.mod_count(),
