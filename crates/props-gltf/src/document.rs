@@ -14,6 +14,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_unlit",
     "KHR_texture_transform",
     "KHR_materials_emissive_strength",
+    "KHR_materials_pbrSpecularGlossiness",
     "KHR_lights_punctual",
     "KHR_animation_pointer",
     "KHR_node_visibility",

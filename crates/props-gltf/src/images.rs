@@ -36,6 +36,8 @@ pub(crate) struct ImageSource<'a> {
 pub(crate) struct Images {
     list: Vec<Image>,
     slots: Vec<Slot>,
+    /// Images made from decoded ones: (from, key) and the made image's index.
+    derived: Vec<((u32, u32), u32)>,
 }
 
 #[derive(Clone, Copy)]
@@ -48,7 +50,7 @@ enum Slot {
 impl Images {
     /// None decoded yet, of `root`'s images.
     pub(crate) fn new(root: &Root) -> Self {
-        Self { list: Vec::new(), slots: vec![Slot::Unread; root.images.len()] }
+        Self { list: Vec::new(), slots: vec![Slot::Unread; root.images.len()], derived: Vec::new() }
     }
 
     /// The decoded images, in order of first use.
@@ -101,6 +103,28 @@ impl Images {
                 }
             },
         })
+    }
+
+    /// The index of the image `make` makes from decoded image `from`, made once per `from`
+    /// and `key` (whatever else `make` depends on), its bytes charged to `budget` at `path`.
+    pub(crate) fn derived(
+        &mut self,
+        from: u32,
+        key: u32,
+        budget: &Budget,
+        path: &str,
+        make: impl FnOnce(&Image) -> Image,
+    ) -> Result<u32, ImportError> {
+        if let Some(&(_, index)) = self.derived.iter().find(|(made, _)| *made == (from, key)) {
+            return Ok(index);
+        }
+        let image = self.list.get(from as usize).ok_or_else(|| ImportError::at(path, ErrorKind::InvalidIndex))?;
+        budget.charge(image.rgba8.len() as u64, path)?;
+        let made = make(image);
+        self.list.push(made);
+        let index = index_u32(self.list.len() - 1);
+        self.derived.push(((from, key), index));
+        Ok(index)
     }
 }
 

@@ -85,6 +85,7 @@ mod pointer;
 pub mod pose_dump;
 pub mod rules;
 mod scene;
+mod spec_gloss;
 mod tangents;
 mod topology;
 mod uri;

@@ -1,7 +1,8 @@
 //! Materials: glTF's metallic-roughness model with its five texture slots (each with its
 //! sampler, UV set and `KHR_texture_transform`), alpha mode, sidedness,
-//! `KHR_materials_emissive_strength` and `KHR_materials_unlit`. Other `KHR_materials_*`
-//! extensions are warned about; the base material under them is still read.
+//! `KHR_materials_emissive_strength` and `KHR_materials_unlit`; spec/gloss materials are read
+//! into it ([`crate::spec_gloss`]). Other `KHR_materials_*` extensions are warned about; the
+//! base material under them is still read.
 
 use gltf::json::Root;
 use gltf::json::extensions::texture::TextureTransform as JsonTransform;
@@ -16,6 +17,7 @@ use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::images::{ImageSource, Images};
 use crate::index_u32;
 use crate::parts::Part;
+use crate::spec_gloss::{self, SpecularGlossiness};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
@@ -30,7 +32,6 @@ const UNDRAWN_EXTENSIONS: &[&str] = &[
     "KHR_materials_anisotropy",
     "KHR_materials_dispersion",
     "KHR_materials_diffuse_transmission",
-    "KHR_materials_pbrSpecularGlossiness",
 ];
 
 /// The materials and the images they use, as the importer reads them.
@@ -53,15 +54,20 @@ struct Slot<'a> {
     transform: Option<&'a JsonTransform>,
 }
 
-/// The slots of `material` (number `i`), in [`Material::textures`]' order; unparsable
-/// transforms of the normal and occlusion slots (which the gltf crate keeps as raw JSON) are
-/// reported in `transforms`.
-fn slots<'a>(
-    i: usize,
-    material: &'a gltf::json::Material,
-    transforms: &'a [Option<JsonTransform>; 2],
-) -> [Option<Slot<'a>>; 5] {
+/// What the gltf crate keeps of a material as raw JSON, parsed.
+struct Raw {
+    /// The `KHR_texture_transform` of the normal and occlusion slots.
+    transforms: [Option<JsonTransform>; 2],
+    /// Its spec/gloss model, which replaces the metal/rough one where it is given.
+    spec_gloss: Option<SpecularGlossiness>,
+}
+
+/// The slots of `material` (number `i`), in [`Material::textures`]' order (a spec/gloss
+/// material's diffuse and specular-glossiness textures in the base colour and metal/rough
+/// slots).
+fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Option<Slot<'a>>; 5] {
     let pbr = &material.pbr_metallic_roughness;
+    let transforms = &raw.transforms;
     let info = |name: &str, info: &'a Option<gltf::json::texture::Info>| {
         info.as_ref().map(|info| {
             let transform = info.extensions.as_ref().and_then(|e| e.texture_transform.as_ref());
@@ -83,21 +89,34 @@ fn slots<'a>(
             transform: transform.as_ref(),
         })
     };
+    let [base, metal_rough] = match &raw.spec_gloss {
+        Some(sg) => [
+            info(&format!("extensions.{}.diffuseTexture", spec_gloss::NAME), &sg.diffuse_texture),
+            info(
+                &format!("extensions.{}.specularGlossinessTexture", spec_gloss::NAME),
+                &sg.specular_glossiness_texture,
+            ),
+        ],
+        None => [
+            info("pbrMetallicRoughness.baseColorTexture", &pbr.base_color_texture),
+            info("pbrMetallicRoughness.metallicRoughnessTexture", &pbr.metallic_roughness_texture),
+        ],
+    };
     [
-        info("pbrMetallicRoughness.baseColorTexture", &pbr.base_color_texture),
-        info("pbrMetallicRoughness.metallicRoughnessTexture", &pbr.metallic_roughness_texture),
+        base,
+        metal_rough,
         other("normalTexture", normal, &transforms[0]),
         other("occlusionTexture", occlusion, &transforms[1]),
         info("emissiveTexture", &material.emissive_texture),
     ]
 }
 
-/// The `KHR_texture_transform` of the normal and occlusion slots, which the gltf crate keeps
-/// as raw JSON: parsed, or `None` (with a warning) where it does not parse.
-fn raw_transforms(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> [Option<JsonTransform>; 2] {
+/// The raw JSON of material `i` the importer reads: parsed, or `None` (with a warning) where
+/// it does not parse.
+fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Raw {
     let normal = material.normal_texture.as_ref().and_then(|n| n.extensions.as_ref()).map(|e| &e.others);
     let occlusion = material.occlusion_texture.as_ref().and_then(|o| o.extensions.as_ref()).map(|e| &e.others);
-    [("normalTexture", normal), ("occlusionTexture", occlusion)].map(|(slot, others)| {
+    let transforms = [("normalTexture", normal), ("occlusionTexture", occlusion)].map(|(slot, others)| {
         let value = others?.get("KHR_texture_transform")?;
         match serde_json::from_value::<JsonTransform>(value.clone()) {
             Ok(transform) => Some(transform),
@@ -107,7 +126,19 @@ fn raw_transforms(i: usize, material: &gltf::json::Material, warnings: &mut Warn
                 None
             }
         }
-    })
+    });
+    let others = material.extensions.as_ref().map(|e| &e.others);
+    let spec_gloss = others.and_then(|o| o.get(spec_gloss::NAME)).and_then(|value| {
+        match serde_json::from_value::<SpecularGlossiness>(value.clone()) {
+            Ok(parsed) => Some(parsed),
+            Err(error) => {
+                let path = format!("materials[{i}].extensions.{}", spec_gloss::NAME);
+                warn(warnings, path, format!("ignored: {error}; the material's metal/rough model is drawn"));
+                None
+            }
+        }
+    });
+    Raw { transforms, spec_gloss }
 }
 
 /// The UV sets a material reads, as primitives drawn with it lay them out.
@@ -155,10 +186,7 @@ impl UvLayout {
 #[must_use]
 pub(crate) fn uv_layouts(root: &Root) -> Vec<UvLayout> {
     let mut quiet = Vec::new();
-    root.materials
-        .iter()
-        .map(|material| UvLayout::of(&slots(0, material, &raw_transforms(0, material, &mut quiet))))
-        .collect()
+    root.materials.iter().map(|material| UvLayout::of(&slots(0, material, &raw(0, material, &mut quiet)))).collect()
 }
 
 /// Imports every material of the file, in order, and the images they use (each decoded once,
@@ -210,9 +238,25 @@ fn import_material(
 ) -> Result<Material, ImportError> {
     let pbr = &material.pbr_metallic_roughness;
     let at = |field: &str| format!("materials[{i}].{field}");
-    let [r, g, b, a] = finite(pbr.base_color_factor.0, at("pbrMetallicRoughness.baseColorFactor"))?;
-    let [metallic] = finite([pbr.metallic_factor.0], at("pbrMetallicRoughness.metallicFactor"))?;
-    let [roughness] = finite([pbr.roughness_factor.0], at("pbrMetallicRoughness.roughnessFactor"))?;
+    let raw = raw(i, material, warnings);
+    let ([r, g, b, a], metallic, roughness) = match &raw.spec_gloss {
+        Some(sg) => {
+            let extension = at(&format!("extensions.{}", spec_gloss::NAME));
+            let at = |field: &str| format!("{extension}.{field}");
+            let diffuse = finite(sg.diffuse_factor, at("diffuseFactor"))?;
+            finite([sg.glossiness_factor], at("glossinessFactor"))?;
+            let message = "drawn as metal/rough, as `gltf-transform metalrough` converts it: the diffuse colour as \
+                           base colour, no metal, roughness 1 - glossiness; the specular colour is not drawn \
+                           (export in the metal/rough workflow to choose how metallic it looks)";
+            warn(warnings, extension, message);
+            (diffuse, 0.0, sg.roughness_factor())
+        }
+        None => (
+            finite(pbr.base_color_factor.0, at("pbrMetallicRoughness.baseColorFactor"))?,
+            finite([pbr.metallic_factor.0], at("pbrMetallicRoughness.metallicFactor"))?[0],
+            finite([pbr.roughness_factor.0], at("pbrMetallicRoughness.roughnessFactor"))?[0],
+        ),
+    };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
     let strength = extensions.and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
@@ -237,8 +281,7 @@ fn import_material(
         warn(warnings, at(&format!("extensions.{name}")), message);
     }
 
-    let transforms = raw_transforms(i, material, warnings);
-    let slots = slots(i, material, &transforms);
+    let slots = slots(i, material, &raw);
     let uvs = UvLayout::of(&slots);
     let [first, second] = uvs.sets;
     for slot in slots.iter().flatten().filter(|s| !uvs.sets.contains(&s.set)) {
@@ -251,9 +294,15 @@ fn import_material(
     let mut textures = [None; 5];
     for (k, slot) in slots.iter().enumerate() {
         let Some(slot) = slot else { continue };
-        let Some(image) = images.of_texture(root, slot.texture, &slot.path, source, warnings, drops)? else {
+        let Some(mut image) = images.of_texture(root, slot.texture, &slot.path, source, warnings, drops)? else {
             continue;
         };
+        if let (1, Some(sg)) = (k, &raw.spec_gloss) {
+            let glossiness = sg.glossiness_factor;
+            image = images.derived(image, glossiness.to_bits(), source.budget, &slot.path, |from| {
+                spec_gloss::roughness_image(from, glossiness)
+            })?;
+        }
         let transform = match slot.transform {
             Some(t) => TextureTransform {
                 offset: finite(t.offset.0, format!("{}.extensions.KHR_texture_transform.offset", slot.path))?,

@@ -118,3 +118,40 @@ fn khronos_texture_transform_test_is_read() {
     assert!(transforms.iter().any(|t| t.scale == [1.5, 1.5]), "{transforms:?}");
     assert!(transforms.iter().any(|t| t.offset == [0.5, 0.5]), "{transforms:?}");
 }
+
+/// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
+/// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
+/// converts the same file: its output, imported, is the reference, texel for texel.
+#[test]
+fn spec_gloss_materials_read_as_gltf_transform_converts_them() {
+    let dir = models_dir().join("specgloss");
+    let admit = |name: &str| admit_file(&dir.join(name), &Limits::default()).unwrap_or_else(|r| panic!("{r}")).import;
+    let ours = admit("specgloss.glb");
+    let reference = admit("specgloss_metalrough.glb").model;
+    let pixels = |model: &Model, texture: Option<props_anim::TextureRef>| {
+        texture.map(|t| (model.images()[t.image as usize].rgba8.clone(), t.sampler, t.channel, t.transform))
+    };
+    for name in ["factors", "textured", "defaults"] {
+        let (got, want) = (named(&ours.model, name), named(&reference, name));
+        assert_eq!(
+            (got.base_color_factor, got.metallic_factor),
+            (want.base_color_factor, want.metallic_factor),
+            "{name}"
+        );
+        assert!((got.roughness_factor - want.roughness_factor).abs() < 1e-6, "{name}: {got:?} against {want:?}");
+        assert_eq!(pixels(&ours.model, got.base_color_texture), pixels(&reference, want.base_color_texture), "{name}");
+        let (made, converted) =
+            (pixels(&ours.model, got.metallic_roughness_texture), pixels(&reference, want.metallic_roughness_texture));
+        assert_eq!(made, converted, "{name}: the roughness texture");
+    }
+    let textured = named(&ours.model, "textured");
+    assert!(textured.base_color_texture.is_some() && textured.metallic_roughness_texture.is_some());
+    let rough = &ours.model.images()[textured.metallic_roughness_texture.expect("made").image as usize];
+    assert!(rough.rgba8.chunks(4).any(|p| p[1] == 255) && rough.rgba8.chunks(4).any(|p| p[1] < 60), "a ramp");
+    let paths: Vec<&str> = ours.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(
+        paths,
+        (0..3).map(|i| format!("materials[{i}].extensions.KHR_materials_pbrSpecularGlossiness")).collect::<Vec<_>>(),
+        "each spec/gloss material says how it is drawn, and nothing else is wrong"
+    );
+}

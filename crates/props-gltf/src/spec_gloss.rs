@@ -1,0 +1,77 @@
+//! `KHR_materials_pbrSpecularGlossiness` (archived by Khronos, still in older Sketchfab
+//! downloads and in 3ds Max and Babylon.js exports), read into glTF's metal/rough model the
+//! way glTF-Transform's `metalRough` converts it: the diffuse colour is the base colour, no
+//! metal, roughness `1 - glossiness`. The specular colour is not drawn (a dielectric's 4 %
+//! reflectance stands for it).
+
+use gltf::json::texture::Info;
+use props_anim::Image;
+use serde::Deserialize;
+
+/// The extension's name.
+pub(crate) const NAME: &str = "KHR_materials_pbrSpecularGlossiness";
+
+/// The extension as a material writes it, with the extension's defaults.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SpecularGlossiness {
+    /// Linear diffuse colour and alpha.
+    #[serde(default = "white")]
+    pub diffuse_factor: [f32; 4],
+    /// sRGB diffuse colour and alpha, multiplied by the factor.
+    pub diffuse_texture: Option<Info>,
+    /// Glossiness, 1 for a mirror; multiplies the texture's alpha.
+    #[serde(default = "one")]
+    pub glossiness_factor: f32,
+    /// Specular colour in RGB (not drawn), glossiness in A.
+    pub specular_glossiness_texture: Option<Info>,
+}
+
+fn white() -> [f32; 4] {
+    [1.0; 4]
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+impl SpecularGlossiness {
+    /// The roughness factor: `1 - glossiness` without a texture; with one, 1 (the texture
+    /// made by [`roughness_image`] holds the roughness).
+    pub(crate) fn roughness_factor(&self) -> f32 {
+        if self.specular_glossiness_texture.is_some() { 1.0 } else { (1.0 - self.glossiness_factor).clamp(0.0, 1.0) }
+    }
+}
+
+/// The metal/rough image the spec/gloss image `image` stands for at `glossiness`: roughness
+/// in G, `1 - glossiness x A` (in bytes, `255 - round(A x glossiness)`), no metal in B.
+pub(crate) fn roughness_image(image: &Image, glossiness: f32) -> Image {
+    let glossiness = f64::from(glossiness.clamp(0.0, 1.0));
+    let rgba8 = image
+        .rgba8
+        .chunks_exact(4)
+        .flat_map(|pixel| [0, 255 - (f64::from(pixel[3]) * glossiness).round() as u8, 0, 255])
+        .collect();
+    let name = Some(format!("{} (roughness from glossiness)", image.name.as_deref().unwrap_or("image")));
+    Image { name, width: image.width, height: image.height, rgba8, ktx2: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_extensions() {
+        let parsed: SpecularGlossiness = serde_json::from_str("{}").expect("an empty extension");
+        assert_eq!((parsed.diffuse_factor, parsed.glossiness_factor, parsed.roughness_factor()), ([1.0; 4], 1.0, 0.0));
+    }
+
+    #[test]
+    fn glossiness_in_alpha_becomes_roughness_in_green() {
+        let image =
+            Image { name: None, width: 3, height: 1, rgba8: vec![9, 9, 9, 0, 9, 9, 9, 128, 9, 9, 9, 255], ktx2: None };
+        let rough = roughness_image(&image, 0.5);
+        assert_eq!(rough.rgba8, [0, 255, 0, 255, 0, 191, 0, 255, 0, 127, 0, 255]);
+        assert_eq!((rough.width, rough.height, rough.ktx2), (3, 1, None));
+    }
+}
