@@ -112,7 +112,8 @@ pub enum AlphaMode {
 }
 
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
-/// emission, alpha and sidedness.
+/// emission, alpha and sidedness, and the dielectric specular of `KHR_materials_ior` and
+/// `KHR_materials_specular`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -141,6 +142,14 @@ pub struct Material {
     pub emissive_strength: f32,
     /// The sRGB emissive texture, if any.
     pub emissive_texture: Option<TextureRef>,
+    /// `KHR_materials_ior`: the index of refraction (1.5, a reflectance of 4 %, without it),
+    /// which sets a dielectric's reflectance facing the viewer, `((ior - 1) / (ior + 1))²`.
+    pub ior: f32,
+    /// `KHR_materials_specular`: the strength of a dielectric's specular, 0 to 1 (1 without it).
+    pub specular_factor: f32,
+    /// `KHR_materials_specular`: the linear colour a dielectric's facing reflectance is
+    /// multiplied by (white without it).
+    pub specular_color_factor: [f32; 3],
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -166,6 +175,9 @@ impl Default for Material {
             emissive_factor: [0.0; 3],
             emissive_strength: 1.0,
             emissive_texture: None,
+            ior: 1.5,
+            specular_factor: 1.0,
+            specular_color_factor: [1.0; 3],
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -185,6 +197,17 @@ impl Material {
             roughness_factor: 0.9,
             ..Self::default()
         }
+    }
+
+    /// A dielectric's reflectance facing the viewer (F0, per channel) and at grazing angles
+    /// (F90): `min(((ior - 1) / (ior + 1))² × specular colour, 1) × specular` and `specular`
+    /// (`KHR_materials_specular`); glTF's 4 % and 1 without the extensions.
+    #[must_use]
+    pub fn dielectric_reflectance(&self) -> ([f32; 3], f32) {
+        // Exactly glTF's 0.04 at the default index, which the formula misses by a rounding.
+        let facing = if self.ior == 1.5 { 0.04 } else { ((self.ior - 1.0) / (self.ior + 1.0)).powi(2) };
+        let specular = self.specular_factor.clamp(0.0, 1.0);
+        (self.specular_color_factor.map(|c| (facing * c.max(0.0)).min(1.0) * specular), specular)
     }
 
     /// Every texture the material samples, in slot order (base colour, metallic-roughness,
@@ -217,4 +240,20 @@ pub struct Image {
     /// largest level of, when the image is one: a renderer may upload the file's own mip levels
     /// in a GPU block format (BC7, ASTC, ETC2) instead of `rgba8`.
     pub ktx2: Option<Vec<u8>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dielectric_reflectance_is_gltf_s_without_the_extensions_and_follows_them() {
+        assert_eq!(Material::default().dielectric_reflectance(), ([0.04; 3], 1.0));
+        // ior 2: (1/3)² = 1/9; a red tint of 0.5 and half the strength.
+        let tinted =
+            Material { ior: 2.0, specular_factor: 0.5, specular_color_factor: [0.5, 1.0, 20.0], ..Material::default() };
+        let ([r, g, b], f90) = tinted.dielectric_reflectance();
+        assert!((r - 0.5 / 18.0).abs() < 1e-7 && (g - 1.0 / 18.0).abs() < 1e-7 && f90 == 0.5, "{r} {g} {f90}");
+        assert_eq!(b, 0.5, "a reflectance of at most 1, times the strength");
+    }
 }

@@ -15,6 +15,8 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_texture_transform",
     "KHR_materials_emissive_strength",
     "KHR_materials_pbrSpecularGlossiness",
+    "KHR_materials_ior",
+    "KHR_materials_specular",
     "KHR_lights_punctual",
     "KHR_animation_pointer",
     "KHR_node_visibility",

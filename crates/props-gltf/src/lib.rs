@@ -86,6 +86,7 @@ pub mod pose_dump;
 pub mod rules;
 mod scene;
 mod spec_gloss;
+mod specular;
 mod tangents;
 mod topology;
 mod uri;

@@ -1,8 +1,8 @@
 //! Materials: glTF's metallic-roughness model with its five texture slots (each with its
 //! sampler, UV set and `KHR_texture_transform`), alpha mode, sidedness,
-//! `KHR_materials_emissive_strength` and `KHR_materials_unlit`; spec/gloss materials are read
-//! into it ([`crate::spec_gloss`]). Other `KHR_materials_*` extensions are warned about; the
-//! base material under them is still read.
+//! `KHR_materials_emissive_strength`, `KHR_materials_unlit`, and a dielectric's specular
+//! ([`crate::specular`]); spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
+//! `KHR_materials_*` extensions are warned about; the base material under them is still read.
 
 use gltf::json::Root;
 use gltf::json::extensions::texture::TextureTransform as JsonTransform;
@@ -11,6 +11,7 @@ use gltf::json::texture::{MagFilter, MinFilter, WrappingMode};
 use gltf::json::validation::Checked;
 use props_anim::material::{Filter, Sampler, TextureTransform, Wrap};
 use props_anim::{AlphaMode, Image, Material, TextureRef};
+use serde::de::DeserializeOwned;
 
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
@@ -18,6 +19,7 @@ use crate::images::{ImageSource, Images};
 use crate::index_u32;
 use crate::parts::Part;
 use crate::spec_gloss::{self, SpecularGlossiness};
+use crate::specular::{self, Ior, Specular};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
@@ -26,8 +28,6 @@ const UNDRAWN_EXTENSIONS: &[&str] = &[
     "KHR_materials_sheen",
     "KHR_materials_transmission",
     "KHR_materials_volume",
-    "KHR_materials_ior",
-    "KHR_materials_specular",
     "KHR_materials_iridescence",
     "KHR_materials_anisotropy",
     "KHR_materials_dispersion",
@@ -60,6 +60,10 @@ struct Raw {
     transforms: [Option<JsonTransform>; 2],
     /// Its spec/gloss model, which replaces the metal/rough one where it is given.
     spec_gloss: Option<SpecularGlossiness>,
+    /// `KHR_materials_ior`.
+    ior: Option<Ior>,
+    /// `KHR_materials_specular`.
+    specular: Option<Specular>,
 }
 
 /// The slots of `material` (number `i`), in [`Material::textures`]' order (a spec/gloss
@@ -127,18 +131,31 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
             }
         }
     });
-    let others = material.extensions.as_ref().map(|e| &e.others);
-    let spec_gloss = others.and_then(|o| o.get(spec_gloss::NAME)).and_then(|value| {
-        match serde_json::from_value::<SpecularGlossiness>(value.clone()) {
-            Ok(parsed) => Some(parsed),
-            Err(error) => {
-                let path = format!("materials[{i}].extensions.{}", spec_gloss::NAME);
-                warn(warnings, path, format!("ignored: {error}; the material's metal/rough model is drawn"));
-                None
-            }
+    Raw {
+        transforms,
+        spec_gloss: extension(i, material, spec_gloss::NAME, "the material's metal/rough model is drawn", warnings),
+        ior: extension(i, material, specular::IOR, "the index of refraction is 1.5", warnings),
+        specular: extension(i, material, specular::SPECULAR, "the specular is glTF's default", warnings),
+    }
+}
+
+/// Material `i`'s extension `name`, parsed; `None` where it has none, or (with a warning
+/// saying what is drawn `instead`) where it does not parse.
+fn extension<T: DeserializeOwned>(
+    i: usize,
+    material: &gltf::json::Material,
+    name: &str,
+    instead: &str,
+    warnings: &mut Warnings,
+) -> Option<T> {
+    let value = material.extensions.as_ref()?.others.get(name)?;
+    match serde_json::from_value(value.clone()) {
+        Ok(parsed) => Some(parsed),
+        Err(error) => {
+            warn(warnings, format!("materials[{i}].extensions.{name}"), format!("ignored: {error}; {instead}"));
+            None
         }
-    });
-    Raw { transforms, spec_gloss }
+    }
 }
 
 /// The UV sets a material reads, as primitives drawn with it lay them out.
@@ -245,9 +262,17 @@ fn import_material(
             let at = |field: &str| format!("{extension}.{field}");
             let diffuse = finite(sg.diffuse_factor, at("diffuseFactor"))?;
             finite([sg.glossiness_factor], at("glossinessFactor"))?;
-            let message = "drawn as metal/rough, as `gltf-transform metalrough` converts it: the diffuse colour as \
-                           base colour, no metal, roughness 1 - glossiness; the specular colour is not drawn \
-                           (export in the metal/rough workflow to choose how metallic it looks)";
+            finite(sg.specular_factor, at("specularFactor"))?;
+            let specular = if sg.specular_glossiness_texture.is_some() {
+                "the specular colour of its texture is not drawn (glTF's default 4 % reflectance is)"
+            } else {
+                "the specular colour as a dielectric's reflectance"
+            };
+            let message = format!(
+                "drawn as metal/rough, as `gltf-transform metalrough` converts it: the diffuse colour as base colour, \
+                 no metal, roughness 1 - glossiness; {specular} (export in the metal/rough workflow to draw it as \
+                 its author sees it)"
+            );
             warn(warnings, extension, message);
             (diffuse, 0.0, sg.roughness_factor())
         }
@@ -257,6 +282,7 @@ fn import_material(
             finite([pbr.roughness_factor.0], at("pbrMetallicRoughness.roughnessFactor"))?[0],
         ),
     };
+    let (ior, specular_factor, specular_color_factor) = dielectric(i, &raw, warnings)?;
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
     let strength = extensions.and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
@@ -331,10 +357,54 @@ fn import_material(
         emissive_factor: emissive,
         emissive_strength: strength,
         emissive_texture,
+        ior,
+        specular_factor,
+        specular_color_factor,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,
     })
+}
+
+/// Material `i`'s index of refraction and specular strength and colour: a spec/gloss
+/// material's specular colour (without a texture), or `KHR_materials_ior`'s and
+/// `KHR_materials_specular`'s factors (without textures; see [`crate::specular`]), else glTF's
+/// defaults.
+fn dielectric(i: usize, raw: &Raw, warnings: &mut Warnings) -> Result<(f32, f32, [f32; 3]), ImportError> {
+    const DEFAULT: (f32, f32, [f32; 3]) = (1.5, 1.0, [1.0; 3]);
+    let at = |name: &str, field: &str| format!("materials[{i}].extensions.{name}.{field}");
+    if let Some(sg) = &raw.spec_gloss {
+        // What the spec/gloss model says replaces the metal/rough extensions.
+        return Ok(if sg.specular_glossiness_texture.is_some() {
+            DEFAULT
+        } else {
+            (spec_gloss::IOR, 1.0, sg.specular_factor)
+        });
+    }
+    if raw.specular.as_ref().is_some_and(Specular::textured) {
+        let message = "its textures are not drawn, and neither are its factors nor KHR_materials_ior (a colour \
+                       factor without the texture it multiplies can make a mirror): glTF's default 4 % reflectance is \
+                       drawn";
+        warn(warnings, format!("materials[{i}].extensions.{}", specular::SPECULAR), message);
+        return Ok(DEFAULT);
+    }
+    let mut ior = match &raw.ior {
+        Some(read) => finite([read.ior], at(specular::IOR, "ior"))?[0],
+        None => DEFAULT.0,
+    };
+    if ior != 0.0 && ior < 1.0 {
+        let message = format!("the index of refraction {ior} is below 1 (and not 0, an infinite one): 1.5 is drawn");
+        warn(warnings, at(specular::IOR, "ior"), message);
+        ior = DEFAULT.0;
+    }
+    let (factor, color) = match &raw.specular {
+        Some(read) => (
+            finite([read.specular_factor], at(specular::SPECULAR, "specularFactor"))?[0],
+            finite(read.specular_color_factor, at(specular::SPECULAR, "specularColorFactor"))?,
+        ),
+        None => (DEFAULT.1, DEFAULT.2),
+    };
+    Ok((ior, factor, color))
 }
 
 /// The sampler of texture `t` (glTF's defaults where it has none or says nothing: repeat,

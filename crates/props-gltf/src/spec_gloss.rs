@@ -1,8 +1,9 @@
 //! `KHR_materials_pbrSpecularGlossiness` (archived by Khronos, still in older Sketchfab
 //! downloads and in 3ds Max and Babylon.js exports), read into glTF's metal/rough model the
 //! way glTF-Transform's `metalRough` converts it: the diffuse colour is the base colour, no
-//! metal, roughness `1 - glossiness`. The specular colour is not drawn (a dielectric's 4 %
-//! reflectance stands for it).
+//! metal, roughness `1 - glossiness`, and the specular colour a dielectric's reflectance (an
+//! index of refraction of 1000 and `KHR_materials_specular`'s colour). A specular colour in a
+//! texture is not drawn: such a material reflects glTF's default 4 %.
 
 use gltf::json::texture::Info;
 use props_anim::Image;
@@ -20,6 +21,9 @@ pub(crate) struct SpecularGlossiness {
     pub diffuse_factor: [f32; 4],
     /// sRGB diffuse colour and alpha, multiplied by the factor.
     pub diffuse_texture: Option<Info>,
+    /// Linear specular colour: the reflectance facing the viewer.
+    #[serde(default = "white3")]
+    pub specular_factor: [f32; 3],
     /// Glossiness, 1 for a mirror; multiplies the texture's alpha.
     #[serde(default = "one")]
     pub glossiness_factor: f32,
@@ -29,6 +33,10 @@ pub(crate) struct SpecularGlossiness {
 
 fn white() -> [f32; 4] {
     [1.0; 4]
+}
+
+fn white3() -> [f32; 3] {
+    [1.0; 3]
 }
 
 fn one() -> f32 {
@@ -42,6 +50,10 @@ impl SpecularGlossiness {
         if self.specular_glossiness_texture.is_some() { 1.0 } else { (1.0 - self.glossiness_factor).clamp(0.0, 1.0) }
     }
 }
+
+/// The index of refraction that makes a dielectric's reflectance its specular colour, as
+/// glTF-Transform's `metalRough` writes it (`((1000 - 1) / (1000 + 1))²` is 0.996).
+pub(crate) const IOR: f32 = 1000.0;
 
 /// The metal/rough image the spec/gloss image `image` stands for at `glossiness`: roughness
 /// in G, `1 - glossiness x A` (in bytes, `255 - round(A x glossiness)`), no metal in B.

@@ -17,6 +17,10 @@ struct Material {
     // x: 1 for a material named `paint` (an instance's tint paints over it); y: alpha mode
     // (0 opaque, 1 mask, 2 blend); z: alpha cutoff; w: 1 for KHR_materials_unlit.
     params: vec4<f32>,
+    // A dielectric's reflectance facing the viewer (rgb: KHR_materials_ior's, times
+    // KHR_materials_specular's colour and strength; glTF's 0.04 without them) and at grazing
+    // angles (w: the specular strength, 1 without it).
+    specular: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive), two
     // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when
     // the slot has a texture.
@@ -133,25 +137,34 @@ fn sky_irradiance(n: vec3<f32>) -> vec3<f32> {
     return max(e, vec3<f32>(0.0)) / PI;
 }
 
-// The split-sum's scale and bias of f0 for the environment's specular (Karis's analytic fit).
-fn environment_brdf(f0: vec3<f32>, roughness: f32, n_dot_v: f32) -> vec3<f32> {
+// The split-sum's scale and bias of f0 and f90 for the environment's specular (Karis's
+// analytic fit).
+fn environment_brdf(f0: vec3<f32>, f90: f32, roughness: f32, n_dot_v: f32) -> vec3<f32> {
     let c0 = vec4<f32>(-1.0, -0.0275, -0.572, 0.022);
     let c1 = vec4<f32>(1.0, 0.0425, 1.04, -0.04);
     let r = roughness * c0 + c1;
     let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
     let ab = vec2<f32>(-1.04, 1.04) * a004 + r.zw;
-    return f0 * ab.x + ab.y;
+    return f0 * ab.x + f90 * ab.y;
 }
 
 // What a surface returns towards `v` of a unit irradiance from `l`: glTF's BRDF (GGX,
-// height-correlated Smith, Schlick, Lambert) times the cosine.
-fn direct_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, c_diff: vec3<f32>, f0: vec3<f32>, a2: f32) -> vec3<f32> {
+// height-correlated Smith, Schlick from f0 to f90, Lambert) times the cosine.
+fn direct_light(
+    n: vec3<f32>,
+    v: vec3<f32>,
+    l: vec3<f32>,
+    c_diff: vec3<f32>,
+    f0: vec3<f32>,
+    f90: f32,
+    a2: f32,
+) -> vec3<f32> {
     let h = normalize(l + v);
     let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
     let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
     let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
-    let fresnel = f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
+    let fresnel = f0 + (f90 - f0) * pow(1.0 - v_dot_h, 5.0);
     let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
     let distribution = a2 / (PI * d_denominator * d_denominator);
     let visibility_denominator =
@@ -207,14 +220,16 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let roughness = clamp(field_value(F_ROUGHNESS, 0u, material.pbr.y, in) * mr_texel.g, 0.045, 1.0);
     let occlusion = 1.0 + field_value(F_OCCLUSION, 0u, material.pbr.w, in) * (occlusion_texel.r - 1.0);
     let c_diff = mix(base.rgb, vec3<f32>(0.0), metallic);
-    let f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
+    let f0 = mix(material.specular.rgb, base.rgb, metallic);
+    // (Not `mix`, which need not return exactly 1 between two ones.)
+    let f90 = material.specular.w + (1.0 - material.specular.w) * metallic;
 
     let v = normalize(globals.eye.xyz - in.world_position);
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
     let a = roughness * roughness;
     let a2 = a * a;
     let sun = globals.light_color.rgb * sun_visibility(in.world_position, normalize(in.world_normal));
-    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, a2) * sun;
+    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2) * sun;
 
     // The point and spot lights of the fragment's cluster.
     if globals.light_count.x > 0u {
@@ -225,7 +240,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
             let slot = first + k;
             let index = (cluster_texel(CLUSTERS + slot / 4u) >> (8u * (slot % 4u))) & 0xffu;
             let light = incoming(punctual_lights[index], in.world_position);
-            color += direct_light(n, v, light.l, c_diff, f0, a2) * light.irradiance;
+            color += direct_light(n, v, light.l, c_diff, f0, f90, a2) * light.irradiance;
         }
     }
 
@@ -237,7 +252,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
         let r = reflect(-v, n);
         let levels = f32(textureNumLevels(sky_texture) - 1u);
         let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
-        indirect += sky * (c_diff * sky_irradiance(n) + radiance * environment_brdf(f0, roughness, n_dot_v));
+        indirect += sky * (c_diff * sky_irradiance(n) + radiance * environment_brdf(f0, f90, roughness, n_dot_v));
     }
     color += indirect * occlusion;
     let emissive = field_vec3(F_EMISSIVE, material.emissive.rgb, in)

@@ -13,7 +13,7 @@ use wgpu::util::DeviceExt;
 
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 432 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 448 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -21,6 +21,8 @@ pub(crate) struct MaterialUniform {
     emissive: [f32; 4],
     pbr: [f32; 4],
     params: [f32; 4],
+    /// A dielectric's reflectance facing the viewer (rgb) and at grazing angles (w).
+    specular: [f32; 4],
     slots: [[f32; 4]; 10],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
@@ -90,6 +92,7 @@ impl MaterialUniform {
             AlphaMode::Blend => (2.0, 0.0),
         };
         let [r, g, b] = material.emissive_factor;
+        let (f0, f90) = material.dielectric_reflectance();
         let mut slot_rows = [[0.0; 4]; 10];
         let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; 5], [[0.0; 4]; 2]);
         for (k, texture) in slots(material).into_iter().enumerate() {
@@ -116,6 +119,7 @@ impl MaterialUniform {
                 material.occlusion_strength,
             ],
             params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
+            specular: [f0[0], f0[1], f0[2], f90],
             slots: slot_rows,
             raw,
             rotations,
@@ -309,7 +313,8 @@ mod tests {
         let transform = TextureTransform { offset: [0.5, 0.0], rotation: 0.0, scale: [2.0, 3.0] };
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let uniform = MaterialUniform::of(&material, true, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 432);
+        assert_eq!(size_of::<MaterialUniform>(), 448);
+        assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
         assert_eq!((uniform.slots[4], uniform.slots[5]), ([2.0, 0.0, 0.5, 1.0], [0.0, 3.0, 0.0, 1.0]));

@@ -119,6 +119,25 @@ fn khronos_texture_transform_test_is_read() {
     assert!(transforms.iter().any(|t| t.offset == [0.5, 0.5]), "{transforms:?}");
 }
 
+/// KHR_materials_ior and KHR_materials_specular's factors (`tests/models/specular/make.mjs`;
+/// drawn against three.js in `tests/gpu/references.rs`).
+#[test]
+fn ior_and_specular_factors_are_read() {
+    let path = models_dir().join("specular/specular_ior.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let dielectric = |name| {
+        let m = named(&import.model, name);
+        (m.ior, m.specular_factor, m.specular_color_factor)
+    };
+    assert_eq!(dielectric("default"), (1.5, 1.0, [1.0; 3]));
+    assert_eq!(dielectric("ior_3"), (3.0, 1.0, [1.0; 3]));
+    assert_eq!(dielectric("specular_0"), (1.5, 0.0, [1.0; 3]));
+    assert_eq!(dielectric("specular_red"), (2.5, 1.0, [1.0, 0.15, 0.15]));
+    let ([r, g, b], f90) = named(&import.model, "gold_like").dielectric_reflectance();
+    assert!((r - 0.996).abs() < 1e-3 && (g - 0.747).abs() < 1e-3 && (b - 0.299).abs() < 1e-3 && f90 == 1.0);
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.
@@ -139,6 +158,10 @@ fn spec_gloss_materials_read_as_gltf_transform_converts_them() {
             "{name}"
         );
         assert!((got.roughness_factor - want.roughness_factor).abs() < 1e-6, "{name}: {got:?} against {want:?}");
+        // The specular colour as KHR_materials_specular with an index of refraction of 1000; a
+        // texture's (not drawn) as neither extension.
+        let dielectric = |m: &Material| (m.ior, m.specular_factor, m.specular_color_factor);
+        assert_eq!(dielectric(got), dielectric(want), "{name}");
         assert_eq!(pixels(&ours.model, got.base_color_texture), pixels(&reference, want.base_color_texture), "{name}");
         let (made, converted) =
             (pixels(&ours.model, got.metallic_roughness_texture), pixels(&reference, want.metallic_roughness_texture));

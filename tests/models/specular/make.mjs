@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Writes specular_ior.gltf next to this script (plain Node 20, no npm packages; CC0 1.0, the
+// project's own): six smooth spheres of one dark, slightly rough dielectric, two rows of three,
+// whose dielectric specular KHR_materials_ior and KHR_materials_specular set:
+//   default        neither extension: glTF's 4 % reflectance;
+//   ior_1          ior 1: no reflectance facing the viewer (the rim still reflects);
+//   ior_3          ior 3: 25 %;
+//   specular_0     specularFactor 0: no specular at all;
+//   specular_red   ior 2.5 and specularColorFactor (1, 0.15, 0.15): a red reflection;
+//   gold_like      black, ior 1000 and specularColorFactor (1, 0.75, 0.3): how glTF-Transform's
+//                  `metalrough` writes a spec/gloss gold.
+// The render reference in ../../oracle/render draws it (three.js's MeshPhysicalMaterial takes
+// both extensions); Khronos's glTF-Validator reports no issue.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const FLOAT = 5126, USHORT = 5123;
+
+const chunks = [];
+let byteLength = 0;
+const json = {
+  asset: { version: '2.0', generator: 'props tests/models/specular/make.mjs', copyright: 'CC0 1.0, made by this project' },
+  extensionsUsed: ['KHR_materials_ior', 'KHR_materials_specular'],
+  scene: 0,
+  scenes: [{ nodes: [] }],
+  nodes: [],
+  meshes: [],
+  materials: [],
+  accessors: [],
+  bufferViews: [],
+  buffers: [],
+};
+
+function view(bytes, target) {
+  const pad = (4 - (byteLength % 4)) % 4;
+  if (pad) { chunks.push(Buffer.alloc(pad)); byteLength += pad; }
+  json.bufferViews.push({ buffer: 0, byteOffset: byteLength, byteLength: bytes.length, target });
+  chunks.push(bytes);
+  byteLength += bytes.length;
+  return json.bufferViews.length - 1;
+}
+function accessor(values, type, componentType, minMax, target) {
+  const n = { SCALAR: 1, VEC3: 3 }[type];
+  const bytes = componentType === FLOAT ? Buffer.from(new Float32Array(values).buffer) : Buffer.from(new Uint16Array(values).buffer);
+  const a = { bufferView: view(bytes, target), componentType, count: values.length / n, type };
+  if (minMax) {
+    a.min = []; a.max = [];
+    for (let c = 0; c < n; c++) {
+      const comp = new Float32Array(values.filter((_, i) => i % n === c));
+      a.min.push(Math.min(...comp)); a.max.push(Math.max(...comp));
+    }
+  }
+  json.accessors.push(a);
+  return json.accessors.length - 1;
+}
+
+// A UV sphere of radius 0.45 (48 x 24 quads, smooth normals).
+function sphere() {
+  const p = [], nrm = [], idx = [];
+  const [slices, stacks, r] = [48, 24, 0.45];
+  for (let j = 0; j <= stacks; j++) {
+    const theta = (Math.PI * j) / stacks;
+    for (let i = 0; i <= slices; i++) {
+      const phi = (2 * Math.PI * i) / slices;
+      const n = [Math.sin(theta) * Math.cos(phi), Math.cos(theta), -Math.sin(theta) * Math.sin(phi)];
+      nrm.push(...n);
+      p.push(...n.map((c) => c * r));
+    }
+  }
+  for (let j = 0; j < stacks; j++) for (let i = 0; i < slices; i++) {
+    const a = j * (slices + 1) + i, b = a + slices + 1;
+    idx.push(a, b, a + 1, a + 1, b, b + 1);
+  }
+  return { p, nrm, idx };
+}
+
+const shape = sphere();
+const POSITION = accessor(shape.p, 'VEC3', FLOAT, true, 34962);
+const NORMAL = accessor(shape.nrm, 'VEC3', FLOAT, false, 34962);
+const indices = accessor(shape.idx, 'SCALAR', USHORT, false, 34963);
+
+const DARK = [0.08, 0.09, 0.12, 1];
+const spheres = [
+  ['default', DARK, {}],
+  ['ior_1', DARK, { KHR_materials_ior: { ior: 1 } }],
+  ['ior_3', DARK, { KHR_materials_ior: { ior: 3 } }],
+  ['specular_0', DARK, { KHR_materials_specular: { specularFactor: 0 } }],
+  ['specular_red', DARK, { KHR_materials_ior: { ior: 2.5 }, KHR_materials_specular: { specularColorFactor: [1, 0.15, 0.15] } }],
+  ['gold_like', [0, 0, 0, 1], { KHR_materials_ior: { ior: 1000 }, KHR_materials_specular: { specularColorFactor: [1, 0.75, 0.3] } }],
+];
+spheres.forEach(([name, baseColorFactor, extensions], k) => {
+  const material = { name, pbrMetallicRoughness: { baseColorFactor, metallicFactor: 0, roughnessFactor: 0.35 } };
+  if (Object.keys(extensions).length) material.extensions = extensions;
+  json.materials.push(material);
+  json.meshes.push({ name, primitives: [{ attributes: { POSITION, NORMAL }, indices, material: k }] });
+  json.nodes.push({ name, mesh: k, translation: [(k % 3) * 1.1 - 1.1, k < 3 ? 0.55 : -0.55, 0] });
+  json.scenes[0].nodes.push(k);
+});
+
+const bin = Buffer.concat(chunks);
+json.buffers.push({ byteLength: bin.length, uri: `data:application/octet-stream;base64,${bin.toString('base64')}` });
+fs.writeFileSync(path.join(HERE, 'specular_ior.gltf'), JSON.stringify(json, null, 1) + '\n');
