@@ -4,51 +4,15 @@
 // with a range, a cool spot light pointing down without one, a dim blue point light without
 // one). The render reference in ../../oracle/render draws it with the file's lights and no
 // sun; Khronos's glTF-Validator reports no issue.
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLOAT, USHORT, GltfWriter } from '../lib/gltf_writer.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FLOAT = 5126, USHORT = 5123;
 
-const chunks = [];
-let byteLength = 0;
-const json = {
-  asset: { version: '2.0', generator: 'props tests/models/lights/make.mjs', copyright: 'CC0 1.0, made by this project' },
-  extensionsUsed: ['KHR_lights_punctual'],
-  scene: 0,
-  scenes: [{ nodes: [] }],
-  nodes: [],
-  meshes: [],
-  materials: [],
-  accessors: [],
-  bufferViews: [],
-  buffers: [],
-  extensions: { KHR_lights_punctual: { lights: [] } },
-};
-
-function view(bytes, target) {
-  const pad = (4 - (byteLength % 4)) % 4;
-  if (pad) { chunks.push(Buffer.alloc(pad)); byteLength += pad; }
-  json.bufferViews.push({ buffer: 0, byteOffset: byteLength, byteLength: bytes.length, ...(target ? { target } : {}) });
-  chunks.push(bytes);
-  byteLength += bytes.length;
-  return json.bufferViews.length - 1;
-}
-function accessor(values, type, componentType, minMax, target) {
-  const n = { SCALAR: 1, VEC3: 3, VEC4: 4 }[type];
-  const bytes = componentType === FLOAT ? Buffer.from(new Float32Array(values).buffer) : Buffer.from(new Uint16Array(values).buffer);
-  const a = { bufferView: view(bytes, target), componentType, count: values.length / n, type };
-  if (minMax) {
-    a.min = []; a.max = [];
-    for (let c = 0; c < n; c++) {
-      const comp = values.filter((_, i) => i % n === c);
-      a.min.push(Math.min(...comp)); a.max.push(Math.max(...comp));
-    }
-  }
-  json.accessors.push(a);
-  return json.accessors.length - 1;
-}
+const writer = new GltfWriter('props tests/models/lights/make.mjs', ['KHR_lights_punctual'], { KHR_lights_punctual: { lights: [] } });
+const json = writer.json;
+const accessor = writer.accessor.bind(writer);
 
 // A box from `lo` to `hi` (24 vertices, flat normals).
 function box(lo, hi) {
@@ -135,7 +99,5 @@ node({
   extensions: { KHR_lights_punctual: { light: light({ name: 'blue', type: 'point', color: [0.3, 0.5, 1], intensity: 2 }) } },
 });
 
-const bin = Buffer.concat(chunks);
-json.buffers.push({ byteLength: bin.length, uri: `data:application/octet-stream;base64,${bin.toString('base64')}` });
-fs.writeFileSync(path.join(HERE, 'punctual_lights.gltf'), JSON.stringify(json, null, 1) + '\n');
+writer.write(path.join(HERE, 'punctual_lights.gltf'));
 console.log('wrote punctual_lights.gltf');

@@ -11,50 +11,14 @@
 //                  `metalrough` writes a spec/gloss gold.
 // The render reference in ../../oracle/render draws it (three.js's MeshPhysicalMaterial takes
 // both extensions); Khronos's glTF-Validator reports no issue.
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, USHORT, GltfWriter } from '../lib/gltf_writer.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FLOAT = 5126, USHORT = 5123;
 
-const chunks = [];
-let byteLength = 0;
-const json = {
-  asset: { version: '2.0', generator: 'props tests/models/specular/make.mjs', copyright: 'CC0 1.0, made by this project' },
-  extensionsUsed: ['KHR_materials_ior', 'KHR_materials_specular'],
-  scene: 0,
-  scenes: [{ nodes: [] }],
-  nodes: [],
-  meshes: [],
-  materials: [],
-  accessors: [],
-  bufferViews: [],
-  buffers: [],
-};
-
-function view(bytes, target) {
-  const pad = (4 - (byteLength % 4)) % 4;
-  if (pad) { chunks.push(Buffer.alloc(pad)); byteLength += pad; }
-  json.bufferViews.push({ buffer: 0, byteOffset: byteLength, byteLength: bytes.length, target });
-  chunks.push(bytes);
-  byteLength += bytes.length;
-  return json.bufferViews.length - 1;
-}
-function accessor(values, type, componentType, minMax, target) {
-  const n = { SCALAR: 1, VEC3: 3 }[type];
-  const bytes = componentType === FLOAT ? Buffer.from(new Float32Array(values).buffer) : Buffer.from(new Uint16Array(values).buffer);
-  const a = { bufferView: view(bytes, target), componentType, count: values.length / n, type };
-  if (minMax) {
-    a.min = []; a.max = [];
-    for (let c = 0; c < n; c++) {
-      const comp = new Float32Array(values.filter((_, i) => i % n === c));
-      a.min.push(Math.min(...comp)); a.max.push(Math.max(...comp));
-    }
-  }
-  json.accessors.push(a);
-  return json.accessors.length - 1;
-}
+const writer = new GltfWriter('props tests/models/specular/make.mjs', ['KHR_materials_ior', 'KHR_materials_specular']);
+const json = writer.json;
 
 // A UV sphere of radius 0.45 (48 x 24 quads, smooth normals).
 function sphere() {
@@ -77,9 +41,9 @@ function sphere() {
 }
 
 const shape = sphere();
-const POSITION = accessor(shape.p, 'VEC3', FLOAT, true, 34962);
-const NORMAL = accessor(shape.nrm, 'VEC3', FLOAT, false, 34962);
-const indices = accessor(shape.idx, 'SCALAR', USHORT, false, 34963);
+const POSITION = writer.accessor(shape.p, 'VEC3', FLOAT, true, ARRAY_BUFFER);
+const NORMAL = writer.accessor(shape.nrm, 'VEC3', FLOAT, false, ARRAY_BUFFER);
+const indices = writer.accessor(shape.idx, 'SCALAR', USHORT, false, ELEMENT_ARRAY_BUFFER);
 
 const DARK = [0.08, 0.09, 0.12, 1];
 const spheres = [
@@ -99,6 +63,4 @@ spheres.forEach(([name, baseColorFactor, extensions], k) => {
   json.scenes[0].nodes.push(k);
 });
 
-const bin = Buffer.concat(chunks);
-json.buffers.push({ byteLength: bin.length, uri: `data:application/octet-stream;base64,${bin.toString('base64')}` });
-fs.writeFileSync(path.join(HERE, 'specular_ior.gltf'), JSON.stringify(json, null, 1) + '\n');
+writer.write(path.join(HERE, 'specular_ior.gltf'));
