@@ -91,8 +91,8 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
     ("materials_samplers", 0.019, "0.0125: edges; NEAREST filtering of a minified texture"),
     (
         "materials_specular_ior",
-        0.042,
-        "0.0283: the gold-like sphere (a reflectance near 1), brighter in three.js (multiple scattering, as on metals); 0.0651 with KHR_materials_ior and KHR_materials_specular left out",
+        0.048,
+        "0.0320: the gold spheres (a reflectance near 1), brighter in three.js (multiple scattering, as on metals); 0.0704 with KHR_materials_ior and KHR_materials_specular left out",
     ),
     (
         "lights_punctual",
@@ -100,6 +100,12 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         "0.0124: the point and spot lights' falloff past a range-less light's reach, and edges (with glTF's suggested squared spot ramp instead of the smoothstep three.js and Blender draw: 0.0411)",
     ),
 ];
+
+/// Per reference (by name) where the mean cannot tell a difference that matters from the
+/// ones allowed, the largest 99th percentile of FLIP too (1.5 times what lavapipe measured),
+/// and what was measured.
+const P99_THRESHOLDS: &[(&str, f32, &str)] =
+    &[("materials_specular_ior", 0.49, "0.3263; 0.9807 with the specular textures left out (the mean: 0.0398)")];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -142,8 +148,9 @@ fn renders_match_three_js() {
         let actual = image::RgbaImage::from_raw(spec.size.0, spec.size.1, rgba).expect("the image's size");
         let expected = image::open(dir.join(format!("{name}.png"))).expect("the reference").to_rgba8();
         let (_, mean, _) = THRESHOLDS.iter().find(|(n, ..)| *n == name).expect("a threshold");
+        let p99 = P99_THRESHOLDS.iter().find(|(n, ..)| *n == name).map_or(1.0, |(_, p99, _)| *p99);
         let (difference, _) = props_tests::golden::compare(&actual, &expected);
         eprintln!("{name}: mean {:.4} p99 {:.4}", difference.mean, difference.p99);
-        assert_similar(&format!("three_{name}"), &actual, &expected, Threshold { mean: *mean, p99: 1.0 });
+        assert_similar(&format!("three_{name}"), &actual, &expected, Threshold { mean: *mean, p99 });
     }
 }

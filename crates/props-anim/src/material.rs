@@ -147,9 +147,13 @@ pub struct Material {
     pub ior: f32,
     /// `KHR_materials_specular`: the strength of a dielectric's specular, 0 to 1 (1 without it).
     pub specular_factor: f32,
+    /// `KHR_materials_specular`: the strength in A (linear), multiplying the factor.
+    pub specular_texture: Option<TextureRef>,
     /// `KHR_materials_specular`: the linear colour a dielectric's facing reflectance is
     /// multiplied by (white without it).
     pub specular_color_factor: [f32; 3],
+    /// `KHR_materials_specular`: the colour in RGB (sRGB), multiplying the factor.
+    pub specular_color_texture: Option<TextureRef>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -177,7 +181,9 @@ impl Default for Material {
             emissive_texture: None,
             ior: 1.5,
             specular_factor: 1.0,
+            specular_texture: None,
             specular_color_factor: [1.0; 3],
+            specular_color_texture: None,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -199,19 +205,20 @@ impl Material {
         }
     }
 
-    /// A dielectric's reflectance facing the viewer (F0, per channel) and at grazing angles
-    /// (F90): `min(((ior - 1) / (ior + 1))² × specular colour, 1) × specular` and `specular`
-    /// (`KHR_materials_specular`); glTF's 4 % and 1 without the extensions.
+    /// A dielectric's specular factors, before its textures: the reflectance facing the
+    /// viewer of its index of refraction times its specular colour, `((ior - 1) / (ior + 1))²
+    /// × colour` (per channel), and its specular strength, 0 to 1; glTF's 0.04 and 1 without
+    /// the extensions. As drawn, the reflectance facing the viewer is `min(colour, 1) ×
+    /// strength` and at grazing angles `strength`, each factor times its texture.
     #[must_use]
-    pub fn dielectric_reflectance(&self) -> ([f32; 3], f32) {
+    pub fn dielectric_specular(&self) -> ([f32; 3], f32) {
         // Exactly glTF's 0.04 at the default index, which the formula misses by a rounding.
         let facing = if self.ior == 1.5 { 0.04 } else { ((self.ior - 1.0) / (self.ior + 1.0)).powi(2) };
-        let specular = self.specular_factor.clamp(0.0, 1.0);
-        (self.specular_color_factor.map(|c| (facing * c.max(0.0)).min(1.0) * specular), specular)
+        (self.specular_color_factor.map(|c| facing * c.max(0.0)), self.specular_factor.clamp(0.0, 1.0))
     }
 
     /// Every texture the material samples, in slot order (base colour, metallic-roughness,
-    /// normal, occlusion, emissive).
+    /// normal, occlusion, emissive, specular, specular colour).
     pub fn textures(&self) -> impl Iterator<Item = &TextureRef> {
         [
             &self.base_color_texture,
@@ -219,6 +226,8 @@ impl Material {
             &self.normal_texture,
             &self.occlusion_texture,
             &self.emissive_texture,
+            &self.specular_texture,
+            &self.specular_color_texture,
         ]
         .into_iter()
         .flatten()
@@ -247,13 +256,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dielectric_reflectance_is_gltf_s_without_the_extensions_and_follows_them() {
-        assert_eq!(Material::default().dielectric_reflectance(), ([0.04; 3], 1.0));
-        // ior 2: (1/3)² = 1/9; a red tint of 0.5 and half the strength.
+    fn dielectric_specular_is_gltf_s_without_the_extensions_and_follows_them() {
+        assert_eq!(Material::default().dielectric_specular(), ([0.04; 3], 1.0));
+        // ior 2: (1/3)² = 1/9; a tint, and a strength clamped to 1.
         let tinted =
-            Material { ior: 2.0, specular_factor: 0.5, specular_color_factor: [0.5, 1.0, 20.0], ..Material::default() };
-        let ([r, g, b], f90) = tinted.dielectric_reflectance();
-        assert!((r - 0.5 / 18.0).abs() < 1e-7 && (g - 1.0 / 18.0).abs() < 1e-7 && f90 == 0.5, "{r} {g} {f90}");
-        assert_eq!(b, 0.5, "a reflectance of at most 1, times the strength");
+            Material { ior: 2.0, specular_factor: 1.5, specular_color_factor: [0.5, 1.0, 18.0], ..Material::default() };
+        let ([r, g, b], strength) = tinted.dielectric_specular();
+        assert!((r - 0.5 / 9.0).abs() < 1e-7 && (g - 1.0 / 9.0).abs() < 1e-7 && (b - 2.0).abs() < 1e-6, "{r} {g} {b}");
+        assert_eq!(strength, 1.0);
     }
 }

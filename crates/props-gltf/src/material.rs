@@ -66,10 +66,15 @@ struct Raw {
     specular: Option<Specular>,
 }
 
+/// How many texture slots a material has.
+const SLOTS: usize = 7;
+/// The metal/rough slot, in [`Material::textures`]' order.
+const METAL_ROUGH: usize = 1;
+
 /// The slots of `material` (number `i`), in [`Material::textures`]' order (a spec/gloss
-/// material's diffuse and specular-glossiness textures in the base colour and metal/rough
-/// slots).
-fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Option<Slot<'a>>; 5] {
+/// material's diffuse texture in the base colour slot, and its specular-glossiness texture in
+/// the metal/rough and specular colour slots).
+fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Option<Slot<'a>>; SLOTS] {
     let pbr = &material.pbr_metallic_roughness;
     let transforms = &raw.transforms;
     let info = |name: &str, info: &'a Option<gltf::json::texture::Info>| {
@@ -93,17 +98,22 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
             transform: transform.as_ref(),
         })
     };
-    let [base, metal_rough] = match &raw.spec_gloss {
-        Some(sg) => [
-            info(&format!("extensions.{}.diffuseTexture", spec_gloss::NAME), &sg.diffuse_texture),
-            info(
-                &format!("extensions.{}.specularGlossinessTexture", spec_gloss::NAME),
-                &sg.specular_glossiness_texture,
-            ),
-        ],
-        None => [
+    let specular = |field: &str, texture| info(&format!("extensions.{}.{field}", specular::SPECULAR), texture);
+    let [base, metal_rough, strength, colour] = match (&raw.spec_gloss, &raw.specular) {
+        (Some(sg), _) => {
+            let glossy = format!("extensions.{}.specularGlossinessTexture", spec_gloss::NAME);
+            [
+                info(&format!("extensions.{}.diffuseTexture", spec_gloss::NAME), &sg.diffuse_texture),
+                info(&glossy, &sg.specular_glossiness_texture),
+                None,
+                info(&glossy, &sg.specular_glossiness_texture),
+            ]
+        }
+        (None, read) => [
             info("pbrMetallicRoughness.baseColorTexture", &pbr.base_color_texture),
             info("pbrMetallicRoughness.metallicRoughnessTexture", &pbr.metallic_roughness_texture),
+            read.as_ref().and_then(|r| specular("specularTexture", &r.specular_texture)),
+            read.as_ref().and_then(|r| specular("specularColorTexture", &r.specular_color_texture)),
         ],
     };
     [
@@ -112,6 +122,8 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
         other("normalTexture", normal, &transforms[0]),
         other("occlusionTexture", occlusion, &transforms[1]),
         info("emissiveTexture", &material.emissive_texture),
+        strength,
+        colour,
     ]
 }
 
@@ -178,7 +190,7 @@ impl Default for UvLayout {
 
 impl UvLayout {
     /// The layout of a material's `slots`.
-    fn of(slots: &[Option<Slot<'_>>; 5]) -> Self {
+    fn of(slots: &[Option<Slot<'_>>; SLOTS]) -> Self {
         let mut read: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
         read.sort_unstable();
         read.dedup();
@@ -263,16 +275,9 @@ fn import_material(
             let diffuse = finite(sg.diffuse_factor, at("diffuseFactor"))?;
             finite([sg.glossiness_factor], at("glossinessFactor"))?;
             finite(sg.specular_factor, at("specularFactor"))?;
-            let specular = if sg.specular_glossiness_texture.is_some() {
-                "the specular colour of its texture is not drawn (glTF's default 4 % reflectance is)"
-            } else {
-                "the specular colour as a dielectric's reflectance"
-            };
-            let message = format!(
-                "drawn as metal/rough, as `gltf-transform metalrough` converts it: the diffuse colour as base colour, \
-                 no metal, roughness 1 - glossiness; {specular} (export in the metal/rough workflow to draw it as \
-                 its author sees it)"
-            );
+            let message = "drawn as metal/rough, as `gltf-transform metalrough` converts it: the diffuse colour as \
+                           base colour, no metal, roughness 1 - glossiness, the specular colour as a non-metal's \
+                           reflectance (Khronos archived this extension: export in the metal/rough workflow)";
             warn(warnings, extension, message);
             (diffuse, 0.0, sg.roughness_factor())
         }
@@ -317,13 +322,13 @@ fn import_material(
         );
         warn(warnings, &slot.path, message);
     }
-    let mut textures = [None; 5];
+    let mut textures = [None; SLOTS];
     for (k, slot) in slots.iter().enumerate() {
         let Some(slot) = slot else { continue };
         let Some(mut image) = images.of_texture(root, slot.texture, &slot.path, source, warnings, drops)? else {
             continue;
         };
-        if let (1, Some(sg)) = (k, &raw.spec_gloss) {
+        if let (METAL_ROUGH, Some(sg)) = (k, &raw.spec_gloss) {
             let glossiness = sg.glossiness_factor;
             image = images.derived(image, glossiness.to_bits(), source.budget, &slot.path, |from| {
                 spec_gloss::roughness_image(from, glossiness)
@@ -341,8 +346,15 @@ fn import_material(
         textures[k] =
             Some(TextureRef { image, sampler: sampler(root, slot.texture), channel: uvs.channel(slot.set), transform });
     }
-    let [base_color_texture, metallic_roughness_texture, normal_texture, occlusion_texture, emissive_texture] =
-        textures;
+    let [
+        base_color_texture,
+        metallic_roughness_texture,
+        normal_texture,
+        occlusion_texture,
+        emissive_texture,
+        specular_texture,
+        specular_color_texture,
+    ] = textures;
     Ok(Material {
         name: material.name.clone(),
         base_color_factor: [r, g, b, a],
@@ -359,34 +371,24 @@ fn import_material(
         emissive_texture,
         ior,
         specular_factor,
+        specular_texture,
         specular_color_factor,
+        specular_color_texture,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,
     })
 }
 
-/// Material `i`'s index of refraction and specular strength and colour: a spec/gloss
-/// material's specular colour (without a texture), or `KHR_materials_ior`'s and
-/// `KHR_materials_specular`'s factors (without textures; see [`crate::specular`]), else glTF's
-/// defaults.
+/// Material `i`'s index of refraction and specular strength and colour factors: a spec/gloss
+/// material's specular colour, or `KHR_materials_ior`'s and `KHR_materials_specular`'s
+/// (glTF's defaults without them).
 fn dielectric(i: usize, raw: &Raw, warnings: &mut Warnings) -> Result<(f32, f32, [f32; 3]), ImportError> {
     const DEFAULT: (f32, f32, [f32; 3]) = (1.5, 1.0, [1.0; 3]);
     let at = |name: &str, field: &str| format!("materials[{i}].extensions.{name}.{field}");
     if let Some(sg) = &raw.spec_gloss {
-        // What the spec/gloss model says replaces the metal/rough extensions.
-        return Ok(if sg.specular_glossiness_texture.is_some() {
-            DEFAULT
-        } else {
-            (spec_gloss::IOR, 1.0, sg.specular_factor)
-        });
-    }
-    if raw.specular.as_ref().is_some_and(Specular::textured) {
-        let message = "its textures are not drawn, and neither are its factors nor KHR_materials_ior (a colour \
-                       factor without the texture it multiplies can make a mirror): glTF's default 4 % reflectance is \
-                       drawn";
-        warn(warnings, format!("materials[{i}].extensions.{}", specular::SPECULAR), message);
-        return Ok(DEFAULT);
+        // The spec/gloss model replaces the metal/rough extensions.
+        return Ok((spec_gloss::IOR, 1.0, sg.specular_factor));
     }
     let mut ior = match &raw.ior {
         Some(read) => finite([read.ior], at(specular::IOR, "ior"))?[0],

@@ -1,9 +1,9 @@
 //! `KHR_materials_pbrSpecularGlossiness` (archived by Khronos, still in older Sketchfab
 //! downloads and in 3ds Max and Babylon.js exports), read into glTF's metal/rough model the
 //! way glTF-Transform's `metalRough` converts it: the diffuse colour is the base colour, no
-//! metal, roughness `1 - glossiness`, and the specular colour a dielectric's reflectance (an
-//! index of refraction of 1000 and `KHR_materials_specular`'s colour). A specular colour in a
-//! texture is not drawn: such a material reflects glTF's default 4 %.
+//! metal, roughness `1 - glossiness`, and the specular colour (factor and texture) a
+//! dielectric's reflectance: an index of refraction of 1000 and `KHR_materials_specular`'s
+//! colour.
 
 use gltf::json::texture::Info;
 use props_anim::Image;
@@ -27,7 +27,7 @@ pub(crate) struct SpecularGlossiness {
     /// Glossiness, 1 for a mirror; multiplies the texture's alpha.
     #[serde(default = "one")]
     pub glossiness_factor: f32,
-    /// Specular colour in RGB (not drawn), glossiness in A.
+    /// Specular colour in RGB (sRGB), glossiness in A (linear).
     pub specular_glossiness_texture: Option<Info>,
 }
 

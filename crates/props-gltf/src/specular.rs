@@ -1,8 +1,6 @@
 //! A dielectric's specular: `KHR_materials_ior` (its reflectance facing the viewer) and
-//! `KHR_materials_specular` (its strength and colour), as Blender's exporter and
-//! glTF-Transform's `metalrough` write them. The factors are drawn; the extension's textures
-//! are not, and where a material has them both extensions are left at glTF's defaults (a
-//! colour texture undrawn would leave its factor alone, often a mirror's).
+//! `KHR_materials_specular` (its strength and colour, factors and textures), as Blender's
+//! exporter and glTF-Transform's `metalrough` write them.
 
 use gltf::json::texture::Info;
 use serde::Deserialize;
@@ -48,13 +46,6 @@ fn white() -> [f32; 3] {
     [1.0; 3]
 }
 
-impl Specular {
-    /// Whether it has a texture (which the game does not draw).
-    pub(crate) fn textured(&self) -> bool {
-        self.specular_texture.is_some() || self.specular_color_texture.is_some()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,8 +55,6 @@ mod tests {
         let ior: Ior = serde_json::from_str("{}").expect("an empty extension");
         let specular: Specular = serde_json::from_str("{}").expect("an empty extension");
         assert_eq!((ior.ior, specular.specular_factor, specular.specular_color_factor), (1.5, 1.0, [1.0; 3]));
-        assert!(!specular.textured());
-        let textured: Specular = serde_json::from_str(r#"{"specularTexture": {"index": 0}}"#).expect("parses");
-        assert!(textured.textured());
+        assert!(specular.specular_texture.is_none() && specular.specular_color_texture.is_none());
     }
 }

@@ -17,17 +17,17 @@ struct Material {
     // x: 1 for a material named `paint` (an instance's tint paints over it); y: alpha mode
     // (0 opaque, 1 mask, 2 blend); z: alpha cutoff; w: 1 for KHR_materials_unlit.
     params: vec4<f32>,
-    // A dielectric's reflectance facing the viewer (rgb: KHR_materials_ior's, times
-    // KHR_materials_specular's colour and strength; glTF's 0.04 without them) and at grazing
-    // angles (w: the specular strength, 1 without it).
+    // A dielectric's specular factors (KHR_materials_ior, KHR_materials_specular): rgb, the
+    // reflectance facing the viewer of its index of refraction times its specular colour
+    // (glTF's 0.04 without them); w, its specular strength (1 without it).
     specular: vec4<f32>,
-    // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive), two
-    // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when
-    // the slot has a texture.
-    slots: array<vec4<f32>, 10>,
+    // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
+    // specular, specular colour), two rows: the UV transform's rows in xyz; row 0's w is the
+    // UV channel, row 1's w is 1 when the slot has a texture.
+    slots: array<vec4<f32>, 14>,
     // Per slot, its transform's offset (xy) and scale (zw); its rotation, four slots a row:
-    // what an animated transform is rebuilt from.
-    raw: array<vec4<f32>, 5>,
+    // what an animated transform is rebuilt from (clips animate the first five slots').
+    raw: array<vec4<f32>, 7>,
     rotations: array<vec4<f32>, 2>,
     // Per animatable field (the F_ constants), where an instance's palette holds its value,
     // in floats, plus 1; 0 when no clip animates it (the uniform's value holds).
@@ -86,6 +86,10 @@ fn is_animated(field: u32) -> bool {
 @group(2) @binding(8) var occlusion_sampler: sampler;
 @group(2) @binding(9) var emissive_texture: texture_2d<f32>;
 @group(2) @binding(10) var emissive_sampler: sampler;
+@group(2) @binding(11) var specular_texture: texture_2d<f32>;
+@group(2) @binding(12) var specular_sampler: sampler;
+@group(2) @binding(13) var specular_color_texture: texture_2d<f32>;
+@group(2) @binding(14) var specular_color_sampler: sampler;
 
 // The sky's radiance, prefiltered for roughness: one mip level per step of roughness.
 @group(0) @binding(3) var sky_texture: texture_cube<f32>;
@@ -96,6 +100,10 @@ const METALLIC_ROUGHNESS: u32 = 1u;
 const NORMAL: u32 = 2u;
 const OCCLUSION: u32 = 3u;
 const EMISSIVE: u32 = 4u;
+const SPECULAR: u32 = 5u;
+const SPECULAR_COLOR: u32 = 6u;
+// The slots whose transform a clip may animate.
+const ANIMATABLE_SLOTS: u32 = 5u;
 
 // The texture coordinates of slot `slot`: its UV channel through its transform.
 fn slot_uv(slot: u32, in: VertexOutput) -> vec2<f32> {
@@ -103,7 +111,8 @@ fn slot_uv(slot: u32, in: VertexOutput) -> vec2<f32> {
     var row1 = material.slots[2u * slot + 1u];
     let uv = vec3<f32>(select(in.uv0, in.uv1, row0.w > 0.5), 1.0);
     let f = F_TEXTURE_TRANSFORM + 3u * slot;
-    if ANIMATED_MATERIAL && (is_animated(f) || is_animated(f + 1u) || is_animated(f + 2u)) {
+    if ANIMATED_MATERIAL && slot < ANIMATABLE_SLOTS
+        && (is_animated(f) || is_animated(f + 1u) || is_animated(f + 2u)) {
         // KHR_texture_transform: u' = cos sx u + sin sy v + ox, v' = -sin sx u + cos sy v + oy.
         let raw = material.raw[slot];
         let ox = field_value(f, 0u, raw.x, in);
@@ -184,6 +193,9 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let normal_texel = textureSample(normal_texture, normal_sampler, slot_uv(NORMAL, in));
     let occlusion_texel = textureSample(occlusion_texture, occlusion_sampler, slot_uv(OCCLUSION, in));
     let emissive_texel = textureSample(emissive_texture, emissive_sampler, slot_uv(EMISSIVE, in));
+    let specular_texel = textureSample(specular_texture, specular_sampler, slot_uv(SPECULAR, in));
+    let specular_color_texel =
+        textureSample(specular_color_texture, specular_color_sampler, slot_uv(SPECULAR_COLOR, in));
 
     // The tint is sRGB-encoded; the base colour is linear.
     let paint = pow(in.tint.rgb, vec3<f32>(2.2));
@@ -220,9 +232,13 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let roughness = clamp(field_value(F_ROUGHNESS, 0u, material.pbr.y, in) * mr_texel.g, 0.045, 1.0);
     let occlusion = 1.0 + field_value(F_OCCLUSION, 0u, material.pbr.w, in) * (occlusion_texel.r - 1.0);
     let c_diff = mix(base.rgb, vec3<f32>(0.0), metallic);
-    let f0 = mix(material.specular.rgb, base.rgb, metallic);
+    // A dielectric reflects min(F0 of its index x its specular colour, 1) x its strength facing
+    // the viewer, its strength at grazing angles; a metal, its base colour and 1.
+    let strength = material.specular.w * specular_texel.a;
+    let dielectric_f0 = min(material.specular.rgb * specular_color_texel.rgb, vec3<f32>(1.0)) * strength;
+    let f0 = mix(dielectric_f0, base.rgb, metallic);
     // (Not `mix`, which need not return exactly 1 between two ones.)
-    let f90 = material.specular.w + (1.0 - material.specular.w) * metallic;
+    let f90 = strength + (1.0 - strength) * metallic;
 
     let v = normalize(globals.eye.xyz - in.world_position);
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);

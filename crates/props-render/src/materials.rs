@@ -1,5 +1,5 @@
 //! A model's materials on the GPU: each one's uniform (`Material` in `shaders/shading.wgsl`),
-//! its five textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
+//! its seven textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
 //! with the file's samplers, and the pipeline its draws take (blended or not, culled or not).
 
 use std::collections::HashMap;
@@ -13,7 +13,7 @@ use wgpu::util::DeviceExt;
 
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 448 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 544 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -21,12 +21,13 @@ pub(crate) struct MaterialUniform {
     emissive: [f32; 4],
     pbr: [f32; 4],
     params: [f32; 4],
-    /// A dielectric's reflectance facing the viewer (rgb) and at grazing angles (w).
+    /// A dielectric's specular factors ([`Material::dielectric_specular`]): its facing
+    /// reflectance (rgb), its strength (w).
     specular: [f32; 4],
-    slots: [[f32; 4]; 10],
+    slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
-    raw: [[f32; 4]; 5],
+    raw: [[f32; 4]; TEXTURE_SLOTS],
     rotations: [[f32; 4]; 2],
     /// Per animatable field ([`field_index`]), where an instance's palette holds its value, in
     /// floats from the instance's first matrix, plus 1; 0 for a field no clip animates.
@@ -69,17 +70,22 @@ fn animated_fields(model: &Model, material: usize) -> [[u32; 4]; 6] {
     animated
 }
 
+/// How many textures a material binds.
+pub(crate) const TEXTURE_SLOTS: usize = 7;
+
 /// The texture slots in the shader's order, and whether each holds colour (sRGB).
-const SLOTS: [bool; 5] = [true, false, false, false, true];
+const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true];
 
 /// Each slot's texture of `material`, in the shader's order.
-fn slots(material: &Material) -> [Option<&TextureRef>; 5] {
+fn slots(material: &Material) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
     [
         material.base_color_texture.as_ref(),
         material.metallic_roughness_texture.as_ref(),
         material.normal_texture.as_ref(),
         material.occlusion_texture.as_ref(),
         material.emissive_texture.as_ref(),
+        material.specular_texture.as_ref(),
+        material.specular_color_texture.as_ref(),
     ]
 }
 
@@ -92,9 +98,9 @@ impl MaterialUniform {
             AlphaMode::Blend => (2.0, 0.0),
         };
         let [r, g, b] = material.emissive_factor;
-        let (f0, f90) = material.dielectric_reflectance();
-        let mut slot_rows = [[0.0; 4]; 10];
-        let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; 5], [[0.0; 4]; 2]);
+        let ([f0_r, f0_g, f0_b], strength) = material.dielectric_specular();
+        let mut slot_rows = [[0.0; 4]; 2 * TEXTURE_SLOTS];
+        let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; TEXTURE_SLOTS], [[0.0; 4]; 2]);
         for (k, texture) in slots(material).into_iter().enumerate() {
             if let Some(t) = texture {
                 let ([ox, oy], [sx, sy]) = (t.transform.offset, t.transform.scale);
@@ -119,7 +125,7 @@ impl MaterialUniform {
                 material.occlusion_strength,
             ],
             params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
-            specular: [f0[0], f0[1], f0[2], f90],
+            specular: [f0_r, f0_g, f0_b, strength],
             slots: slot_rows,
             raw,
             rotations,
@@ -313,7 +319,7 @@ mod tests {
         let transform = TextureTransform { offset: [0.5, 0.0], rotation: 0.0, scale: [2.0, 3.0] };
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let uniform = MaterialUniform::of(&material, true, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 448);
+        assert_eq!(size_of::<MaterialUniform>(), 544);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);

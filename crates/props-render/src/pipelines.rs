@@ -5,7 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::gpu_model::GpuVertex;
-use crate::materials::PipelineKey;
+use crate::materials::{PipelineKey, TEXTURE_SLOTS};
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
 
@@ -91,9 +91,9 @@ impl Layouts {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         };
-        // The uniform, then each of the five slots' texture and sampler.
+        // The uniform, then each slot's texture and sampler.
         let mut material_entries = vec![uniform(0, false)];
-        for slot in 0..5 {
+        for slot in 0..TEXTURE_SLOTS as u32 {
             material_entries.push(texture(1 + 2 * slot, wgpu::TextureViewDimension::D2));
             material_entries.push(sampler(2 + 2 * slot));
         }

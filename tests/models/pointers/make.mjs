@@ -8,52 +8,12 @@
 // sits on purpose on an automatic time (0.5, 1.5) to pin down "exactly at a key -> that key".
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { dataUri, png } from '../lib/png.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 // ---------------------------------------------------------------- PNG (2x2 RGBA, drawn here)
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function pngChunk(type, data) {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-// pixels: array of rows, each an array of [r,g,b,a]
-function png(pixels) {
-  const h = pixels.length, w = pixels[0].length;
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
-  const raw = [];
-  for (const row of pixels) { raw.push(0); for (const p of row) raw.push(...p); }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', zlib.deflateSync(Buffer.from(raw))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 const PNG_CHECKER = png([
   [[255, 255, 255, 255], [64, 160, 255, 255]],
   [[255, 128, 32, 255], [255, 255, 255, 255]],
@@ -63,7 +23,6 @@ const PNG_NORMAL = png([
   [[128, 128, 255, 255], [160, 128, 240, 255]],
   [[128, 160, 240, 255], [100, 100, 245, 255]],
 ]);
-const dataUri = (mime, bytes) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
 
 // ---------------------------------------------------------------- glTF builder
 const FLOAT = 5126, UBYTE = 5121, USHORT = 5123;

@@ -1,28 +1,33 @@
 #!/usr/bin/env node
 // Writes specular_ior.gltf next to this script (plain Node 20, no npm packages; CC0 1.0, the
-// project's own): six smooth spheres of one dark, slightly rough dielectric, two rows of three,
-// whose dielectric specular KHR_materials_ior and KHR_materials_specular set:
+// project's own): nine smooth spheres of one dark, slightly rough dielectric, three rows of
+// three, whose dielectric specular KHR_materials_ior and KHR_materials_specular set:
 //   default        neither extension: glTF's 4 % reflectance;
 //   ior_1          ior 1: no reflectance facing the viewer (the rim still reflects);
 //   ior_3          ior 3: 25 %;
 //   specular_0     specularFactor 0: no specular at all;
 //   specular_red   ior 2.5 and specularColorFactor (1, 0.15, 0.15): a red reflection;
 //   gold_like      black, ior 1000 and specularColorFactor (1, 0.75, 0.3): how glTF-Transform's
-//                  `metalrough` writes a spec/gloss gold.
+//                  `metalrough` writes a spec/gloss gold;
+//   strength_bands ior 3 and a specularTexture of eight bands, full strength and none (in A);
+//   colour_bands   ior 3 and a specularColorTexture of eight bands, red and cyan (sRGB);
+//   gold_silver    black, ior 1000, a specularColorTexture of gold and silver bands: a textured
+//                  spec/gloss metal as glTF-Transform writes it.
 // The render reference in ../../oracle/render draws it (three.js's MeshPhysicalMaterial takes
-// both extensions); Khronos's glTF-Validator reports no issue.
+// both extensions); Khronos's glTF-Validator reports no error or warning.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, USHORT, GltfWriter } from '../lib/gltf_writer.mjs';
+import { dataUri, png } from '../lib/png.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const writer = new GltfWriter('props tests/models/specular/make.mjs', ['KHR_materials_ior', 'KHR_materials_specular']);
 const json = writer.json;
 
-// A UV sphere of radius 0.45 (48 x 24 quads, smooth normals).
+// A UV sphere of radius 0.45 (48 x 24 quads, smooth normals, v from pole to pole).
 function sphere() {
-  const p = [], nrm = [], idx = [];
+  const p = [], nrm = [], uv = [], idx = [];
   const [slices, stacks, r] = [48, 24, 0.45];
   for (let j = 0; j <= stacks; j++) {
     const theta = (Math.PI * j) / stacks;
@@ -31,19 +36,32 @@ function sphere() {
       const n = [Math.sin(theta) * Math.cos(phi), Math.cos(theta), -Math.sin(theta) * Math.sin(phi)];
       nrm.push(...n);
       p.push(...n.map((c) => c * r));
+      uv.push(i / slices, j / stacks);
     }
   }
   for (let j = 0; j < stacks; j++) for (let i = 0; i < slices; i++) {
     const a = j * (slices + 1) + i, b = a + slices + 1;
     idx.push(a, b, a + 1, a + 1, b, b + 1);
   }
-  return { p, nrm, idx };
+  return { p, nrm, uv, idx };
 }
 
 const shape = sphere();
 const POSITION = writer.accessor(shape.p, 'VEC3', FLOAT, true, ARRAY_BUFFER);
 const NORMAL = writer.accessor(shape.nrm, 'VEC3', FLOAT, false, ARRAY_BUFFER);
+const TEXCOORD_0 = writer.accessor(shape.uv, 'VEC2', FLOAT, false, ARRAY_BUFFER);
 const indices = writer.accessor(shape.idx, 'SCALAR', USHORT, false, ELEMENT_ARRAY_BUFFER);
+
+// Eight bands from pole to pole, alternating `a` and `b` (2 x 8 texels).
+const bands = (a, b) => Array.from({ length: 8 }, (_, j) => [j % 2 ? b : a, j % 2 ? b : a]);
+json.images = [
+  { uri: dataUri('image/png', png(bands([255, 255, 255, 255], [255, 255, 255, 0]))) },
+  { uri: dataUri('image/png', png(bands([255, 40, 40, 255], [40, 255, 255, 255]))) },
+  { uri: dataUri('image/png', png(bands([255, 190, 80, 255], [200, 200, 200, 255]))) },
+];
+// Nearest filtering keeps the bands' edges sharp.
+json.samplers = [{ magFilter: 9728, minFilter: 9728 }];
+json.textures = json.images.map((_, source) => ({ source, sampler: 0 }));
 
 const DARK = [0.08, 0.09, 0.12, 1];
 const spheres = [
@@ -53,13 +71,16 @@ const spheres = [
   ['specular_0', DARK, { KHR_materials_specular: { specularFactor: 0 } }],
   ['specular_red', DARK, { KHR_materials_ior: { ior: 2.5 }, KHR_materials_specular: { specularColorFactor: [1, 0.15, 0.15] } }],
   ['gold_like', [0, 0, 0, 1], { KHR_materials_ior: { ior: 1000 }, KHR_materials_specular: { specularColorFactor: [1, 0.75, 0.3] } }],
+  ['strength_bands', DARK, { KHR_materials_ior: { ior: 3 }, KHR_materials_specular: { specularTexture: { index: 0 } } }],
+  ['colour_bands', DARK, { KHR_materials_ior: { ior: 3 }, KHR_materials_specular: { specularColorTexture: { index: 1 } } }],
+  ['gold_silver', [0, 0, 0, 1], { KHR_materials_ior: { ior: 1000 }, KHR_materials_specular: { specularColorTexture: { index: 2 } } }],
 ];
 spheres.forEach(([name, baseColorFactor, extensions], k) => {
   const material = { name, pbrMetallicRoughness: { baseColorFactor, metallicFactor: 0, roughnessFactor: 0.35 } };
   if (Object.keys(extensions).length) material.extensions = extensions;
   json.materials.push(material);
-  json.meshes.push({ name, primitives: [{ attributes: { POSITION, NORMAL }, indices, material: k }] });
-  json.nodes.push({ name, mesh: k, translation: [(k % 3) * 1.1 - 1.1, k < 3 ? 0.55 : -0.55, 0] });
+  json.meshes.push({ name, primitives: [{ attributes: { POSITION, NORMAL, TEXCOORD_0 }, indices, material: k }] });
+  json.nodes.push({ name, mesh: k, translation: [(k % 3) * 1.1 - 1.1, 1.1 - Math.floor(k / 3) * 1.1, 0] });
   json.scenes[0].nodes.push(k);
 });
 

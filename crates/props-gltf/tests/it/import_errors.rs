@@ -555,15 +555,15 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
     );
 }
 
-/// What of KHR_materials_ior and KHR_materials_specular cannot be drawn as written is drawn
-/// at glTF's defaults, with a warning, and the rest of the file loads.
+/// What of KHR_materials_ior and KHR_materials_specular cannot be read is drawn at glTF's
+/// defaults, with a warning, and the rest of the file loads.
 #[test]
 fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
     let mut json = Doc::new().json();
     json["images"] = json!([{"uri": "data:image/png;base64,AAAA"}]);
     json["textures"] = json!([{"source": 0}]);
     json["materials"] = json!([
-        // A colour texture the game does not draw: neither extension is.
+        // A colour texture whose image does not decode: the slot is empty, the factors stay.
         {"extensions": {"KHR_materials_ior": {"ior": 1000.0},
             "KHR_materials_specular": {"specularColorFactor": [1.0, 1.0, 1.0], "specularColorTexture": {"index": 0}}}},
         // An index of refraction the extension does not allow; a strength that does not parse.
@@ -575,18 +575,16 @@ fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
     let import = import_json(&json).expect("the file loads");
     let dielectric = |m: &props_anim::Material| (m.ior, m.specular_factor, m.specular_color_factor);
     let materials = import.model.materials();
-    assert_eq!(dielectric(&materials[0]), (1.5, 1.0, [1.0; 3]));
+    assert_eq!(dielectric(&materials[0]), (1000.0, 1.0, [1.0; 3]));
+    assert_eq!(materials[0].specular_color_texture, None);
+    assert!(import.dropped.iter().any(|d| matches!(d.part, Part::Image { index: 0 })));
     assert_eq!(dielectric(&materials[1]), (1.5, 1.0, [1.0; 3]));
     assert_eq!(dielectric(&materials[2]), (0.0, 0.25, [1.0; 3]));
-    assert_eq!(materials[2].dielectric_reflectance(), ([0.25; 3], 0.25), "an infinite index reflects everything");
+    assert_eq!(materials[2].dielectric_specular(), ([1.0; 3], 0.25), "an infinite index reflects everything");
     let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
     assert_eq!(
         paths,
-        [
-            "materials[0].extensions.KHR_materials_specular",
-            "materials[1].extensions.KHR_materials_specular",
-            "materials[1].extensions.KHR_materials_ior.ior",
-        ],
+        ["materials[1].extensions.KHR_materials_specular", "materials[1].extensions.KHR_materials_ior.ior"],
         "{:#?}",
         import.warnings
     );

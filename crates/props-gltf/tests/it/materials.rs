@@ -119,10 +119,10 @@ fn khronos_texture_transform_test_is_read() {
     assert!(transforms.iter().any(|t| t.offset == [0.5, 0.5]), "{transforms:?}");
 }
 
-/// KHR_materials_ior and KHR_materials_specular's factors (`tests/models/specular/make.mjs`;
-/// drawn against three.js in `tests/gpu/references.rs`).
+/// KHR_materials_ior and KHR_materials_specular's factors and textures
+/// (`tests/models/specular/make.mjs`; drawn against three.js in `tests/gpu/references.rs`).
 #[test]
-fn ior_and_specular_factors_are_read() {
+fn ior_and_specular_factors_and_textures_are_read() {
     let path = models_dir().join("specular/specular_ior.gltf");
     let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
     assert!(import.warnings.is_empty(), "{:?}", import.warnings);
@@ -134,8 +134,13 @@ fn ior_and_specular_factors_are_read() {
     assert_eq!(dielectric("ior_3"), (3.0, 1.0, [1.0; 3]));
     assert_eq!(dielectric("specular_0"), (1.5, 0.0, [1.0; 3]));
     assert_eq!(dielectric("specular_red"), (2.5, 1.0, [1.0, 0.15, 0.15]));
-    let ([r, g, b], f90) = named(&import.model, "gold_like").dielectric_reflectance();
-    assert!((r - 0.996).abs() < 1e-3 && (g - 0.747).abs() < 1e-3 && (b - 0.299).abs() < 1e-3 && f90 == 1.0);
+    let textures = |name| {
+        let m = named(&import.model, name);
+        (m.specular_texture.is_some(), m.specular_color_texture.is_some())
+    };
+    assert_eq!([textures("strength_bands"), textures("colour_bands")], [(true, false), (false, true)]);
+    let ([r, g, b], strength) = named(&import.model, "gold_like").dielectric_specular();
+    assert!((r - 0.996).abs() < 1e-3 && (g - 0.747).abs() < 1e-3 && (b - 0.299).abs() < 1e-3 && strength == 1.0);
 }
 
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
@@ -158,10 +163,22 @@ fn spec_gloss_materials_read_as_gltf_transform_converts_them() {
             "{name}"
         );
         assert!((got.roughness_factor - want.roughness_factor).abs() < 1e-6, "{name}: {got:?} against {want:?}");
-        // The specular colour as KHR_materials_specular with an index of refraction of 1000; a
-        // texture's (not drawn) as neither extension.
+        // The specular colour as KHR_materials_specular with an index of refraction of 1000.
         let dielectric = |m: &Material| (m.ior, m.specular_factor, m.specular_color_factor);
         assert_eq!(dielectric(got), dielectric(want), "{name}");
+        // glTF-Transform's specular colour texture is the spec/gloss one with an opaque alpha,
+        // which the colour does not read; and its strength texture that opaque alpha.
+        let rgb = |t: Option<(Vec<u8>, _, _, _)>| {
+            t.map(|(pixels, sampler, channel, transform)| {
+                (pixels.chunks(4).map(|p| [p[0], p[1], p[2]]).collect::<Vec<_>>(), sampler, channel, transform)
+            })
+        };
+        let (colour, converted) =
+            (pixels(&ours.model, got.specular_color_texture), pixels(&reference, want.specular_color_texture));
+        assert_eq!(rgb(colour), rgb(converted), "{name}: the specular colour texture");
+        let strength = pixels(&reference, want.specular_texture);
+        assert!(got.specular_texture.is_none(), "{name}");
+        assert!(strength.is_none_or(|(pixels, ..)| pixels.chunks(4).all(|p| p[3] == 255)), "{name}: full strength");
         assert_eq!(pixels(&ours.model, got.base_color_texture), pixels(&reference, want.base_color_texture), "{name}");
         let (made, converted) =
             (pixels(&ours.model, got.metallic_roughness_texture), pixels(&reference, want.metallic_roughness_texture));
