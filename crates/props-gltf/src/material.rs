@@ -1,7 +1,7 @@
-//! Materials: glTF's metallic-roughness model with its five texture slots (each with its
-//! sampler, UV set and `KHR_texture_transform`), alpha mode, sidedness,
-//! `KHR_materials_emissive_strength`, `KHR_materials_unlit`, and a dielectric's specular
-//! ([`crate::specular`]); spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
+//! Materials: glTF's metallic-roughness model with its five texture slots and a dielectric's
+//! specular with two more ([`crate::specular`]), each slot with its sampler, UV set and
+//! `KHR_texture_transform`; alpha mode, sidedness, `KHR_materials_emissive_strength` and
+//! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
 //! `KHR_materials_*` extensions are warned about; the base material under them is still read.
 
 use gltf::json::Root;

@@ -26,7 +26,8 @@ struct Material {
     // UV channel, row 1's w is 1 when the slot has a texture.
     slots: array<vec4<f32>, 14>,
     // Per slot, its transform's offset (xy) and scale (zw); its rotation, four slots a row:
-    // what an animated transform is rebuilt from (clips animate the first five slots').
+    // what an animated transform is rebuilt from (clips animate the first five slots'; see
+    // `TextureSlot`).
     raw: array<vec4<f32>, 7>,
     rotations: array<vec4<f32>, 2>,
     // Per animatable field (the F_ constants), where an instance's palette holds its value,
