@@ -384,7 +384,7 @@ fn import_material(
 /// material's specular colour, or `KHR_materials_ior`'s and `KHR_materials_specular`'s
 /// (glTF's defaults without them).
 fn dielectric(i: usize, raw: &Raw, warnings: &mut Warnings) -> Result<(f32, f32, [f32; 3]), ImportError> {
-    const DEFAULT: (f32, f32, [f32; 3]) = (1.5, 1.0, [1.0; 3]);
+    let default = Material::default();
     let at = |name: &str, field: &str| format!("materials[{i}].extensions.{name}.{field}");
     if let Some(sg) = &raw.spec_gloss {
         // The spec/gloss model replaces the metal/rough extensions.
@@ -392,19 +392,20 @@ fn dielectric(i: usize, raw: &Raw, warnings: &mut Warnings) -> Result<(f32, f32,
     }
     let mut ior = match &raw.ior {
         Some(read) => finite([read.ior], at(specular::IOR, "ior"))?[0],
-        None => DEFAULT.0,
+        None => default.ior,
     };
     if ior != 0.0 && ior < 1.0 {
-        let message = format!("the index of refraction {ior} is below 1 (and not 0, an infinite one): 1.5 is drawn");
+        let message =
+            format!("the index of refraction {ior} is below 1 (and not 0, an infinite one): {} is drawn", default.ior);
         warn(warnings, at(specular::IOR, "ior"), message);
-        ior = DEFAULT.0;
+        ior = default.ior;
     }
     let (factor, color) = match &raw.specular {
         Some(read) => (
             finite([read.specular_factor], at(specular::SPECULAR, "specularFactor"))?[0],
             finite(read.specular_color_factor, at(specular::SPECULAR, "specularColorFactor"))?,
         ),
-        None => (DEFAULT.1, DEFAULT.2),
+        None => (default.specular_factor, default.specular_color_factor),
     };
     Ok((ior, factor, color))
 }

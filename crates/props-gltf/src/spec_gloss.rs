@@ -9,6 +9,8 @@ use gltf::json::texture::Info;
 use props_anim::Image;
 use serde::Deserialize;
 
+use crate::specular::{one, white};
+
 /// The extension's name.
 pub(crate) const NAME: &str = "KHR_materials_pbrSpecularGlossiness";
 
@@ -17,12 +19,12 @@ pub(crate) const NAME: &str = "KHR_materials_pbrSpecularGlossiness";
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SpecularGlossiness {
     /// Linear diffuse colour and alpha.
-    #[serde(default = "white")]
+    #[serde(default = "opaque_white")]
     pub diffuse_factor: [f32; 4],
     /// sRGB diffuse colour and alpha, multiplied by the factor.
     pub diffuse_texture: Option<Info>,
     /// Linear specular colour: the reflectance facing the viewer.
-    #[serde(default = "white3")]
+    #[serde(default = "white")]
     pub specular_factor: [f32; 3],
     /// Glossiness, 1 for a mirror; multiplies the texture's alpha.
     #[serde(default = "one")]
@@ -31,16 +33,8 @@ pub(crate) struct SpecularGlossiness {
     pub specular_glossiness_texture: Option<Info>,
 }
 
-fn white() -> [f32; 4] {
+fn opaque_white() -> [f32; 4] {
     [1.0; 4]
-}
-
-fn white3() -> [f32; 3] {
-    [1.0; 3]
-}
-
-fn one() -> f32 {
-    1.0
 }
 
 impl SpecularGlossiness {

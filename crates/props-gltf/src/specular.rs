@@ -38,11 +38,13 @@ pub(crate) struct Specular {
     pub specular_color_texture: Option<Info>,
 }
 
-fn one() -> f32 {
+/// The default of a factor that defaults to 1 (serde's `default` takes a function).
+pub(crate) fn one() -> f32 {
     1.0
 }
 
-fn white() -> [f32; 3] {
+/// The default of a colour factor that defaults to white.
+pub(crate) fn white() -> [f32; 3] {
     [1.0; 3]
 }
 
