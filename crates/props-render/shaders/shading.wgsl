@@ -194,9 +194,17 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let normal_texel = textureSample(normal_texture, normal_sampler, slot_uv(NORMAL, in));
     let occlusion_texel = textureSample(occlusion_texture, occlusion_sampler, slot_uv(OCCLUSION, in));
     let emissive_texel = textureSample(emissive_texture, emissive_sampler, slot_uv(EMISSIVE, in));
-    let specular_texel = textureSample(specular_texture, specular_sampler, slot_uv(SPECULAR, in));
-    let specular_color_texel =
-        textureSample(specular_color_texture, specular_color_sampler, slot_uv(SPECULAR_COLOR, in));
+    // The specular textures, which few materials have, only where the material has them (a
+    // branch on the uniform: control flow stays uniform).
+    var specular_texel = vec4<f32>(1.0);
+    if has_texture(SPECULAR) {
+        specular_texel = textureSample(specular_texture, specular_sampler, slot_uv(SPECULAR, in));
+    }
+    var specular_color_texel = vec4<f32>(1.0);
+    if has_texture(SPECULAR_COLOR) {
+        specular_color_texel =
+            textureSample(specular_color_texture, specular_color_sampler, slot_uv(SPECULAR_COLOR, in));
+    }
 
     // The tint is sRGB-encoded; the base colour is linear.
     let paint = pow(in.tint.rgb, vec3<f32>(2.2));
