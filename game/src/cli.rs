@@ -7,9 +7,15 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, clap::Parser)]
 #[command(name = "game", version)]
 pub struct Args {
-    /// Windmills on the hills around the town (up to 100000).
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(0..=100_000))]
-    pub windmills: u32,
+    /// How many props of a kind the town starts with, `KIND=N` (`--count cars=200`), for any
+    /// kind whose number the game chooses (windmills, cars, foxes, buses and the kinds a
+    /// build adds); repeat it for several kinds. Kinds not named keep their default numbers
+    /// (300 windmills, 40 cars, 12 foxes, 4 buses).
+    #[arg(long = "count", value_name = "KIND=N", value_parser = parse_count)]
+    pub counts: Vec<(String, usize)>,
+    /// Windmills on the hills around the town (up to 100000): `--count windmills=N`.
+    #[arg(long, value_name = "N", value_parser = count_of("windmills"))]
+    pub windmills: Option<usize>,
     /// Pose every prop for itself: turns off pose sharing, by which props whose animation
     /// states agree to 1/60 s of clip time, 1/32 of a blend weight and one degree of a
     /// procedural angle share one pose, evaluated once per frame.
@@ -27,15 +33,16 @@ pub struct Args {
     /// Threads posing props (0: one per core); the result is the same for any number.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     pub threads: u16,
-    /// Cars on the roads (the town grows to hold them).
-    #[arg(long, default_value_t = 40)]
-    pub cars: u32,
-    /// Foxes in the parks.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=100_000))]
-    pub foxes: u32,
-    /// Buses on the roads, stopping at the bus stops (fewer if the roads have no room).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-    pub buses: u32,
+    /// Cars on the roads (the town grows to hold them): `--count cars=N`.
+    #[arg(long, value_name = "N", value_parser = count_of("cars"))]
+    pub cars: Option<usize>,
+    /// Foxes in the parks (up to 100000): `--count foxes=N`.
+    #[arg(long, value_name = "N", value_parser = count_of("foxes"))]
+    pub foxes: Option<usize>,
+    /// Buses on the roads, stopping at the bus stops (fewer if the roads have no room):
+    /// `--count buses=N`.
+    #[arg(long, value_name = "N", value_parser = count_of("buses"))]
+    pub buses: Option<usize>,
     /// Intersections per side of the road grid; by default the smallest, from 3, on which
     /// the cars take at most half the room.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=64))]
@@ -111,6 +118,15 @@ pub struct Args {
 }
 
 impl Args {
+    /// The numbers of props asked for, by kind: `--count` and its aliases (`--windmills N`
+    /// is `--count windmills=N`), the last of one kind winning.
+    pub fn kind_counts(&self) -> std::collections::BTreeMap<String, usize> {
+        let aliases =
+            [("windmills", self.windmills), ("cars", self.cars), ("foxes", self.foxes), ("buses", self.buses)];
+        let aliases = aliases.into_iter().filter_map(|(kind, count)| Some((kind.to_owned(), count?)));
+        aliases.chain(self.counts.iter().cloned()).collect()
+    }
+
     /// Resolves the default `assets` and `mods` folders when the game is started from another
     /// folder than the repository root (`cargo run` from `game/`, say): a relative default
     /// that does not exist here is taken from the repository the binary was built in.
@@ -131,6 +147,40 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line.
     Json,
+}
+
+/// Parses `KIND=N`: the name of one of the town's kinds whose number the game chooses, and a
+/// number of props it takes.
+fn parse_count(text: &str) -> Result<(String, usize), String> {
+    let (kind, count) = text.split_once('=').ok_or("expected KIND=N, e.g. cars=200")?;
+    let count = count
+        .trim()
+        .parse::<usize>()
+        .map_err(|_| format!("invalid count {count:?} in {text:?}: expected a whole number"))?;
+    let kind = kind.trim();
+    check_count(kind, count)?;
+    Ok((kind.to_owned(), count))
+}
+
+/// Checks that the town has a kind named `kind` whose number the game chooses, and that it
+/// takes `count` props.
+fn check_count(kind: &str, count: usize) -> Result<(), String> {
+    let mut kinds = props_scene::kinds::town();
+    let counted: Vec<&str> = kinds.iter().filter(|k| k.count().is_some()).map(|k| k.name()).collect();
+    let known = format!("the town's counted kinds are {}", counted.join(", "));
+    let Some(found) = kinds.iter_mut().find(|k| k.name() == kind) else {
+        return Err(format!("no kind named {kind:?}: {known}"));
+    };
+    found.set_count(count).map_err(|error| format!("{error} ({known})"))
+}
+
+/// The parser of `--KIND N`, an alias of `--count KIND=N`.
+fn count_of(kind: &'static str) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        let count =
+            text.trim().parse::<usize>().map_err(|_| format!("invalid count {text:?}: expected a whole number"))?;
+        check_count(kind, count).map(|()| count)
+    }
 }
 
 /// Parses a time scale: 1/16 to 16.
@@ -212,8 +262,29 @@ mod tests {
             "40",
         ])
         .expect("parses");
-        assert_eq!((city.windmills, city.cars, city.foxes, city.town_size), (100_000, 10_000, 10_000, Some(40)));
+        let counts = city.kind_counts();
+        assert_eq!(
+            (counts["windmills"], counts["cars"], counts["foxes"], city.town_size),
+            (100_000, 10_000, 10_000, Some(40))
+        );
+        assert!(!counts.contains_key("buses"), "a kind not named keeps its default");
         assert_eq!(city.anim_budget_ms, Some(1.0));
+    }
+
+    #[test]
+    fn counts_name_the_counted_kinds_and_the_flags_are_their_aliases() {
+        let args =
+            Args::try_parse_from(["game", "--count", "foxes=7", "--cars", "5", "--count", "cars=9", "--buses=0"])
+                .expect("parses");
+        let counts = args.kind_counts();
+        assert_eq!(
+            counts.into_iter().collect::<Vec<_>>(),
+            [("buses".into(), 0), ("cars".into(), 9), ("foxes".into(), 7)]
+        );
+        // Malformed, no such kind, a kind the town places itself, more than the kind takes.
+        for bad in ["cars", "cars=", "=3", "cars=-1", "cars=x", "trams=3", "traffic_lights=2", "windmills=100001"] {
+            assert!(Args::try_parse_from(["game", "--count", bad]).is_err(), "{bad} is refused");
+        }
     }
 
     #[test]

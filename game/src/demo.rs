@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use glam::Vec3;
 use props_anim::{Quantization, UpdateRateLod};
+use props_crowd::{AnimationStats, PosingConfig};
 use props_frame::{Frame, FrameData, OrbitCamera};
 use props_mods::ModConfig;
 use props_render::{FrameStats, Renderer};
 use props_scene::kinds::windmills::Windmills;
-use props_scene::{AnimationStats, FixedStep, RateMeter, Scene, SceneCamera, SceneConfig};
+use props_scene::{FixedStep, RateMeter, Scene, SceneConfig};
 
 use crate::cli::Args;
 use crate::gpu::Gpu;
@@ -85,17 +86,17 @@ impl Demo {
     /// Loads the base assets (onto `gpu`), builds the town, starts watching the mods folder
     /// and applies the mods already there.
     pub fn new(args: &Args, gpu: &mut Gpu) -> anyhow::Result<Self> {
-        let config = SceneConfig {
-            seed: args.seed,
-            windmills: args.windmills as usize,
-            cars: args.cars as usize,
-            foxes: args.foxes as usize,
-            buses: args.buses as usize,
-            grid: args.town_size.map(usize::from),
+        let posing = PosingConfig {
             sharing: (!args.no_sharing).then(Quantization::default),
             lod: if args.no_lod { UpdateRateLod::OFF } else { UpdateRateLod::default() },
             animation_budget_ms: args.anim_budget_ms,
             threads: usize::from(args.threads),
+        };
+        let config = SceneConfig {
+            seed: args.seed,
+            counts: args.kind_counts(),
+            grid: args.town_size.map(usize::from),
+            posing,
             time_of_day: args.time_of_day,
             day_minutes: args.day_length,
             ..SceneConfig::default()
@@ -105,7 +106,7 @@ impl Demo {
         let base_limits = props_gltf::Limits { max_texture_dimension, ..props_gltf::Limits::default() };
         let renderer = &mut gpu.renderer;
         // The town's kinds, each loading the asset it declares.
-        let kinds = props_scene::kinds::town(&config);
+        let kinds = props_scene::kinds::town();
         let town_kinds = kinds.iter().map(|kind| TownKind::of(kind.as_ref())).collect();
         let vram = args.mods_vram_mib << 20;
         let mut models = ModelRegistry::load(town_kinds, &args.assets, &args.mods, &base_limits, vram, renderer)?;
@@ -208,7 +209,7 @@ impl Demo {
         }
         self.camera.keep_within(self.ground.radius());
         let camera = self.camera.to_camera(self.aspect);
-        self.scene.set_camera(Some(SceneCamera { eye: self.camera.eye(), view_projection: camera.view_projection }));
+        self.scene.set_camera(Some(camera));
         self.frame.clear();
         self.scene.animate(&mut self.frame);
     }
@@ -276,7 +277,7 @@ impl Demo {
 
     /// The CPU budget of posing, milliseconds per frame, if one was set.
     pub fn animation_budget_ms(&self) -> Option<f32> {
-        self.scene.config().animation_budget_ms
+        self.scene.config().posing.animation_budget_ms
     }
 
     /// Simulated seconds since the start.

@@ -64,11 +64,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
                 time_scale = demo.time_scale,
                 reached = format!("{:.2}", demo.reached_rate().unwrap_or(0.0)),
                 props = demo.prop_count(),
-                windmills = demo.count("windmills"),
-                cars = demo.count("cars"),
-                buses = demo.count("buses"),
-                traffic_lights = demo.count("traffic_lights"),
-                foxes = demo.count("foxes"),
+                kinds = %kind_summary(&demo),
                 instances = stats.instances,
                 posed = animation.posed,
                 deferred = animation.deferred,
@@ -115,4 +111,11 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
 fn phase_summary(demo: &Demo) -> String {
     let [simulate, animate, extract, upload, draw] = demo.timings.ms;
     format!("{simulate:.2}/{animate:.2}/{extract:.2}/{upload:.2}/{draw:.2}")
+}
+
+/// Every kind the town has with its number of props, `windmills=300 cars=40 ...`, in the
+/// scene's order: the status line lists the kinds it finds.
+fn kind_summary(demo: &Demo) -> String {
+    let counts = demo.counts().map(|(kind, n)| format!("{kind}={n}"));
+    counts.collect::<Vec<_>>().join(" ")
 }

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use props_anim::Model;
+use props_crowd::{Bindings, PropModel};
 use props_frame::ModelId;
 use props_gltf::Limits;
 use props_host::{Arrival, HostEvent, Shelf, Stage, Version};
@@ -20,7 +21,7 @@ use props_mods::sidecar::{self, Sidecar};
 use props_mods::{ModConfig, fitting};
 use props_render::Renderer;
 use props_scene::kinds::lot::LOOP;
-use props_scene::{Bindings, KindAsset, PropKind, PropModel, Scene};
+use props_scene::{KindAsset, PropKind, Scene};
 
 use crate::mod_list::ModList;
 use crate::model_ids::FIRST_MODEL_ID;

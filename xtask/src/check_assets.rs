@@ -96,7 +96,7 @@ fn check_with_sidecar(file: &Path, limits: &Limits) -> Report {
 
 /// The assets of the town's kinds, as the game registers them.
 fn kind_assets() -> Vec<KindAsset> {
-    props_scene::kinds::town(&props_scene::SceneConfig::default()).iter().map(|kind| kind.asset()).collect()
+    props_scene::kinds::town().iter().map(|kind| kind.asset()).collect()
 }
 
 /// The roles a sidecar may give, as the game takes them: every kind's (the lot's `ambient`

@@ -18,12 +18,15 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("props-anim", &[]),
     ("props-gltf", &["props-anim", "gltf", "image"]),
     ("props-frame", &["props-anim"]),
+    // The crowd layer: instances of models posed into frames, no ECS, town, GPU or file.
+    ("props-crowd", &["props-anim", "props-frame"]),
     ("props-render", &["props-anim", "props-frame", "wgpu"]),
-    ("props-scene", &["props-anim", "props-frame", "hecs"]),
+    ("props-scene", &["props-anim", "props-crowd", "props-frame", "hecs"]),
     ("props-bench", &["props-anim", "props-gltf"]),
     ("props-mods", &["props-anim", "props-gltf", "notify", "notify-debouncer-full"]),
-    // The facade for other games: everything above, wired for a host, no ECS or window.
-    ("props-host", &["props-anim", "props-frame", "props-gltf", "props-mods", "props-render", "props-scene", "wgpu"]),
+    // The facade for other games: everything above but the town, wired for a host, no ECS or
+    // window.
+    ("props-host", &["props-anim", "props-crowd", "props-frame", "props-gltf", "props-mods", "props-render", "wgpu"]),
     ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
     ("props-tests", &["props-anim", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
     ("props-examples", &["props-host", "props-render", "wgpu", "winit", "image", "tracing-subscriber"]),
@@ -211,4 +214,19 @@ fn architecture_is_a_short_map_naming_only_real_files() {
         .filter(|word| word.ends_with(".rs") && !existing.contains(*word))
         .collect();
     assert!(stale.is_empty(), "ARCHITECTURE.md names files that do not exist: {stale:?}");
+}
+
+/// Every invariant ARCHITECTURE.md states gives its reason: an item `- Invariant: ...` says
+/// `because` before the next item.
+#[test]
+fn every_invariant_says_why() {
+    let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let items = architecture.split("\n- ").skip(1).map(|item| item.split("\n\n").next().unwrap_or_default());
+    let unexplained: Vec<String> = items
+        .filter(|item| item.starts_with("Invariant:") && !item.contains("because"))
+        .map(|item| item.lines().next().unwrap_or_default().to_owned())
+        .collect();
+    let stated = architecture.matches("- Invariant:").count();
+    assert!(stated >= 20, "ARCHITECTURE.md states {stated} invariants, each as `- Invariant: ... because ...`");
+    assert!(unexplained.is_empty(), "invariants without their reason (`because ...`): {unexplained:?}");
 }

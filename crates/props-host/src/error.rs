@@ -1,8 +1,8 @@
 //! Why a model the host loads is not shown.
 
+use props_crowd::{BindError, CrowdError};
 use props_gltf::gate::Refused;
 use props_render::ModelRefused;
-use props_scene::RigError;
 
 use crate::shelf::AddError;
 
@@ -17,18 +17,18 @@ pub enum LoadError {
     Gpu(#[from] ModelRefused),
     /// The model lacks a clip or node the host animates.
     #[error("the model cannot be animated as asked: {0}")]
-    Rig(#[from] RigError),
+    Bind(#[from] BindError),
     /// A model of that name is loaded already (mods replace models by name).
     #[error("a model named `{0}` is loaded already")]
     Duplicate(String),
 }
 
-impl From<AddError<RigError>> for LoadError {
-    fn from(error: AddError<RigError>) -> Self {
+impl From<AddError<BindError>> for LoadError {
+    fn from(error: AddError<BindError>) -> Self {
         match error {
             AddError::Duplicate(name) => Self::Duplicate(name),
             AddError::Gpu(refused) => Self::Gpu(refused),
-            AddError::Bind(error) => Self::Rig(error),
+            AddError::Bind(error) => Self::Bind(error),
         }
     }
 }
@@ -38,5 +38,5 @@ impl From<AddError<RigError>> for LoadError {
 pub enum HostError {
     /// The posing configuration is out of range, or the worker threads did not start.
     #[error(transparent)]
-    Posing(#[from] props_scene::SceneError),
+    Posing(#[from] CrowdError),
 }

@@ -12,10 +12,8 @@ use props_gltf::Limits;
 use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
 
+use props_crowd::{Animates, AnimationStats, BindError, CrowdSet, InstanceId, InstanceMut, PosingConfig, PropModel};
 use props_render::{FrameStats, ModelRefused, Renderer};
-use props_scene::{
-    Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, PropModel, RigError, SceneCamera,
-};
 
 use crate::error::{HostError, LoadError};
 use crate::shelf::{Arrival, Shelf, Stage, Version};
@@ -82,14 +80,14 @@ struct HostStage<'a> {
 }
 
 impl Stage<ModelOptions> for HostStage<'_> {
-    type Error = RigError;
+    type Error = BindError;
 
     fn place(&mut self, shelf: &Shelf<ModelOptions>, arrival: &Arrival<'_>) -> Result<(String, ModelOptions), String> {
         let model = shelf.model_named(arrival.name).and_then(|id| shelf.shown(id));
         Ok((arrival.name.to_owned(), model.map(|v| v.binding.clone()).unwrap_or_default()))
     }
 
-    fn bind(&mut self, shelf: &Shelf<ModelOptions>, id: ModelId, revert: bool) -> Result<(), RigError> {
+    fn bind(&mut self, shelf: &Shelf<ModelOptions>, id: ModelId, revert: bool) -> Result<(), BindError> {
         // The shelf binds only models it holds.
         let Some(version) = shelf.shown(id) else { return Ok(()) };
         let prop = PropModel::new(id, Arc::clone(&version.model));
@@ -170,7 +168,7 @@ impl PropHost {
     }
 
     /// The shelf, and the instances as its stage.
-    pub(crate) fn staged(&mut self) -> (&mut Shelf<ModelOptions>, impl Stage<ModelOptions, Error = RigError>) {
+    pub(crate) fn staged(&mut self) -> (&mut Shelf<ModelOptions>, impl Stage<ModelOptions, Error = BindError>) {
         (&mut self.shelf, HostStage { set: &mut self.set })
     }
 
@@ -222,8 +220,7 @@ impl PropHost {
     /// Sets the camera the next frames are seen from: what is outside its view is not posed or
     /// drawn, far instances are posed less often. `None`: everything, every frame.
     pub fn set_camera(&mut self, camera: Option<&Camera>) {
-        let camera = camera.map(|c| SceneCamera { eye: c.eye, view_projection: c.view_projection });
-        self.set.set_camera(camera);
+        self.set.set_camera(camera.copied());
     }
 
     /// Poses what the camera sees into `frame` and lists it there (palettes, instances, one

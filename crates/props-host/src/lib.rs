@@ -7,7 +7,7 @@
 //! update-rate LOD and a CPU budget, picks by ray, and lists the frame for
 //! [`props_render::Renderer`], which draws into the host's own render pass with the host's
 //! depth. No ECS: the demo town's `hecs` scene is one way to drive the same posing code
-//! ([`props_scene::CrowdSet`]), this is the other.
+//! ([`props_crowd::CrowdSet`]), this is the other.
 //!
 //! ```no_run
 //! # fn run(
@@ -58,8 +58,8 @@ pub use host::{HostConfig, Loaded, ModelOptions, PropHost};
 pub use mods::HostEvent;
 pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};
+pub use props_crowd::{Animates, AnimationStats, BindError, CrowdSet, InstanceId, InstanceMut, PosingConfig};
 pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;
 pub use props_mods::ModConfig;
-pub use props_scene::{Animates, AnimationStats, CrowdSet, InstanceId, InstanceMut, PosingConfig, RigError};
 pub use shelf::{AddError, Arrival, Shelf, Stage, Version};

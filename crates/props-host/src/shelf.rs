@@ -1,6 +1,6 @@
 //! [`Shelf`]: the models a game shows, each under one renderer id for good. A model shows the
 //! game's own version, or the first by path of the mods of its name; a mod naming none adds a
-//! model. A [`Stage`] says where a mod goes and animates what shows (a [`props_scene::CrowdSet`]
+//! model. A [`Stage`] says where a mod goes and animates what shows (a [`props_crowd::CrowdSet`]
 //! in [`crate::PropHost`], the town's `hecs` scene in the demo game). A new version shows only
 //! when every step takes it: the GPU's limits and the mods' VRAM budget, the upload, the
 //! stage's binding; otherwise nothing changes, on the CPU or the GPU.

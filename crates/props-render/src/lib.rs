@@ -50,9 +50,27 @@
 //!
 //! Palettes are read from a storage buffer in the vertex stage, or, on adapters that cannot
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
-//! several windows. The frame's point and spot lights are shaded clustered (at most
-//! [`MAX_LIGHTS`], the nearest win), and the sun casts shadows from three cascaded maps
-//! fitted to the view (`RendererConfig::shadows`).
+//! several windows. Morph targets apply before skinning, in the vertex shader; KTX2 textures
+//! upload in the device's block format.
+//!
+//! # Shading
+//!
+//! glTF's material model (`shaders/shading.wgsl`): metallic-roughness PBR with IOR and
+//! specular, seven texture slots (base colour, metallic-roughness, normal, occlusion,
+//! emissive, specular strength, specular colour) with their samplers, UV channels and
+//! transforms, alpha modes, double-sided and unlit materials; each material is one uniform and
+//! one bind group. The light:
+//!
+//! - the sun, shadowed by three cascaded shadow maps fitted to the view out to 640 m
+//!   (`RendererConfig::shadows`): depth-only passes through the same vertex shader, so skinned
+//!   props cast posed shadows; a host's own shader reads the same sun and maps
+//!   ([`Renderer::sun_bind_group`], [`shaders::sun`]);
+//! - the frame's point and spot lights, clustered forward: at most [`MAX_LIGHTS`], the
+//!   nearest win and the rest fade;
+//! - an ambient term and a procedural sky's image-based light ([`Sky`]).
+//!
+//! Opaque draws go first, then blended ones back to front. [`conventions`] defines the
+//! reference render that `cargo xtask render` and the three.js references share.
 
 mod admission;
 mod blend_order;

@@ -8,8 +8,9 @@
 //! as a table, with the kernel beside them.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use props_crowd::PosingConfig;
 use props_frame::{FrameData, OrbitCamera};
-use props_scene::{Scene, SceneCamera, SceneConfig, synthetic};
+use props_scene::{Scene, SceneConfig, synthetic};
 
 /// The game's fixed step.
 const DT: f32 = 1.0 / 60.0;
@@ -18,18 +19,17 @@ const SETTLE: f32 = 12.0;
 
 fn scene(c: &mut Criterion) {
     let bench = std::env::args().any(|a| a == "--bench");
-    let city = SceneConfig { windmills: 100_000, cars: 10_000, foxes: 10_000, ..SceneConfig::default() };
+    let city =
+        SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 10_000).with_count("foxes", 10_000);
     let workloads = [("default", SceneConfig::default()), ("city", city)];
     for (workload, config) in workloads.into_iter().take(if bench { 2 } else { 1 }) {
         let mut group = c.benchmark_group(format!("scene_{workload}"));
-        for (mode, sharing) in [("exact", None), ("shared", SceneConfig::default().sharing)] {
-            let config = SceneConfig { sharing, seed: 1, ..config };
-            let mut scene =
-                Scene::new(config, synthetic::town(&config).expect("synthetic models build")).expect("scene");
+        for (mode, sharing) in [("exact", None), ("shared", PosingConfig::default().sharing)] {
+            let config = SceneConfig { seed: 1, posing: PosingConfig { sharing, ..config.posing }, ..config.clone() };
+            let mut scene = Scene::new(config, synthetic::town().expect("synthetic models build")).expect("scene");
             if sharing.is_some() {
                 let camera = OrbitCamera::overview(scene.terrain().flat_radius()).to_camera(16.0 / 9.0);
-                let eye = OrbitCamera::overview(scene.terrain().flat_radius()).eye();
-                scene.set_camera(Some(SceneCamera { eye, view_projection: camera.view_projection }));
+                scene.set_camera(Some(camera));
             }
             for _ in 0..if bench { (SETTLE / DT) as usize } else { 0 } {
                 scene.step(DT);

@@ -1,4 +1,4 @@
-//! What a kind's step touches of the town's entities ([`Access`]), and the groups the scene
+//! What a kind's step touches of the town's entities ([`StepAccess`]), and the groups the scene
 //! steps the kinds in ([`groups`]): kinds that conflict step one after another in registration
 //! order, the groups at the same time, so that the town changes exactly as if every kind had
 //! stepped in registration order, whatever the number of threads.
@@ -8,7 +8,7 @@ use std::any::TypeId;
 use hecs::Component;
 
 /// The components a kind's [`crate::PropKind::step`] reads and writes (its own
-/// [`crate::Props`], its own state and the [`crate::Town`] are always its to use). Two
+/// [`crate::KindProps`], its own state and the [`crate::Town`] are always its to use). Two
 /// accesses conflict when one writes a component the other reads or writes; kinds that do
 /// not conflict step at the same time on the scene's worker threads.
 ///
@@ -16,14 +16,14 @@ use hecs::Component;
 /// borrows as they are taken, so the query panics if another kind holds that component at
 /// the same time.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Access {
+pub struct StepAccess {
     /// Every component, read and written: nothing steps beside it.
     everything: bool,
     reads: Vec<TypeId>,
     writes: Vec<TypeId>,
 }
 
-impl Access {
+impl StepAccess {
     /// Every component, read and written (the default): the kind steps alone.
     #[must_use]
     pub fn everything() -> Self {
@@ -58,7 +58,7 @@ impl Access {
     }
 }
 
-impl Default for Access {
+impl Default for StepAccess {
     fn default() -> Self {
         Self::everything()
     }
@@ -68,7 +68,7 @@ impl Default for Access {
 /// order): systems that conflict, directly or through others, are in one group, named by its
 /// first system's index. Stepping each group's systems in order, and the groups at the same
 /// time, changes what they touch as running all of them in order does.
-pub(crate) fn groups(accesses: &[&Access]) -> Vec<usize> {
+pub(crate) fn groups(accesses: &[&StepAccess]) -> Vec<usize> {
     let mut groups: Vec<usize> = (0..accesses.len()).collect();
     for i in 0..accesses.len() {
         for j in 0..i {
@@ -92,29 +92,29 @@ mod tests {
 
     #[test]
     fn only_writes_conflict() {
-        let (read_a, write_a) = (Access::nothing().reads::<A>(), Access::nothing().writes::<A>());
+        let (read_a, write_a) = (StepAccess::nothing().reads::<A>(), StepAccess::nothing().writes::<A>());
         assert!(!read_a.conflicts_with(&read_a));
         assert!(write_a.conflicts_with(&read_a) && read_a.conflicts_with(&write_a));
         assert!(write_a.conflicts_with(&write_a));
-        assert!(!write_a.conflicts_with(&Access::nothing().writes::<B>().reads::<B>()));
-        assert!(Access::everything().conflicts_with(&Access::nothing()));
-        assert!(Access::nothing().conflicts_with(&Access::everything()));
-        assert!(!Access::nothing().conflicts_with(&Access::nothing()));
+        assert!(!write_a.conflicts_with(&StepAccess::nothing().writes::<B>().reads::<B>()));
+        assert!(StepAccess::everything().conflicts_with(&StepAccess::nothing()));
+        assert!(StepAccess::nothing().conflicts_with(&StepAccess::everything()));
+        assert!(!StepAccess::nothing().conflicts_with(&StepAccess::nothing()));
     }
 
     #[test]
     fn systems_that_conflict_through_others_share_a_group() {
-        let write_a = Access::nothing().writes::<A>();
-        let read_a = Access::nothing().reads::<A>();
-        let write_b = Access::nothing().writes::<B>();
-        let read_b = Access::nothing().reads::<B>();
-        let both = Access::nothing().reads::<A>().reads::<B>();
-        let none = Access::nothing();
+        let write_a = StepAccess::nothing().writes::<A>();
+        let read_a = StepAccess::nothing().reads::<A>();
+        let write_b = StepAccess::nothing().writes::<B>();
+        let read_b = StepAccess::nothing().reads::<B>();
+        let both = StepAccess::nothing().reads::<A>().reads::<B>();
+        let none = StepAccess::nothing();
         assert_eq!(groups(&[&write_a, &none, &read_a, &write_b, &read_b]), [0, 1, 0, 3, 3]);
         // A later system that reads both joins the two groups into the first one's.
         assert_eq!(groups(&[&write_a, &none, &read_a, &write_b, &both]), [0, 1, 0, 0, 0]);
         // Readers alone do not conflict; everything conflicts with all.
         assert_eq!(groups(&[&read_a, &read_a, &none]), [0, 1, 2]);
-        assert_eq!(groups(&[&none, &read_a, &Access::everything(), &none]), [0, 0, 0, 0]);
+        assert_eq!(groups(&[&none, &read_a, &StepAccess::everything(), &none]), [0, 0, 0, 0]);
     }
 }

@@ -1,18 +1,15 @@
-//! What the game chooses about the town: seed, how many of each prop, sizes, wind, driving.
+//! What the game chooses about the town: seed, how many props of each kind, sizes, wind,
+//! driving, posing.
 
-use props_anim::{Quantization, UpdateRateLod, Workers};
+use std::collections::BTreeMap;
+
+use props_crowd::PosingConfig;
 
 use crate::error::SceneError;
 use crate::town::traffic::IdmParams;
 
-/// Most windmills a scene holds (the `--windmills` flag's ceiling).
-pub const MAX_WINDMILLS: usize = 100_000;
 /// Most intersections per side of the road grid.
 pub const MAX_GRID: usize = 64;
-/// Most foxes a scene holds.
-pub const MAX_FOXES: usize = 100_000;
-/// Most worker threads posing props.
-pub const MAX_THREADS: usize = 256;
 
 /// The wind's statistics. Speeds in m/s, angles in radians.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,18 +45,14 @@ impl WindConfig {
 
 /// Everything that shapes a [`crate::Scene`]. The same configuration and models give the same
 /// scene, step after step.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SceneConfig {
     /// Seed of every random choice (spawn places, routes, phases, wind).
     pub seed: u64,
-    /// Windmills on the ring of hills, up to [`MAX_WINDMILLS`].
-    pub windmills: usize,
-    /// Cars on the roads.
-    pub cars: usize,
-    /// Foxes walking the park loops.
-    pub foxes: usize,
-    /// Buses on the roads, at most one per bus stop (none by default; the game runs 4).
-    pub buses: usize,
+    /// How many props of each kind the town starts with, by the kind's name (`cars`: 200), for
+    /// kinds whose number the game chooses ([`crate::PropKind::count`]); a kind not named
+    /// here spawns its default number ([`SceneConfig::with_count`] names one).
+    pub counts: BTreeMap<String, usize>,
     /// Intersections per side of the square road grid (2 to [`MAX_GRID`]); `None` picks the
     /// smallest grid, of at least 3, on which the cars take at most half the room.
     pub grid: Option<usize>,
@@ -71,22 +64,11 @@ pub struct SceneConfig {
     pub wind: WindConfig,
     /// Driver model parameters shared by every car.
     pub driving: IdmParams,
-    /// Pose sharing: props whose animation states are equal once quantized by these steps
-    /// share one palette, posed once per frame (traffic lights share equal states exactly);
-    /// see `props_anim::Sharing` for the error bound (a one-degree angle step moves a point
-    /// at most `r * 0.0087` from where its exact pose puts it, `r` its distance from the
-    /// axis). `None`: every prop is posed for itself, exactly.
-    pub sharing: Option<Quantization>,
-    /// Update-rate LOD by distance from the camera ([`crate::Scene::set_camera`]); without a
-    /// camera every prop is posed every frame. `UpdateRateLod::OFF` turns it off.
-    pub lod: UpdateRateLod,
-    /// CPU budget of posing, milliseconds per frame: while posing takes longer (as the caller
-    /// reports with [`crate::Scene::record_animation_time`]), far props are posed less often,
-    /// never near ones. `None`: no budget.
-    pub animation_budget_ms: Option<f32>,
-    /// Threads posing props (1 to [`MAX_THREADS`]; 0: one per core). Results are bitwise the
-    /// same for any number.
-    pub threads: usize,
+    /// How its props are posed: pose sharing, update-rate LOD by distance from the camera
+    /// ([`crate::Scene::set_camera`]), the CPU budget (reported with
+    /// [`crate::Scene::record_animation_time`]) and the worker threads, which also step the
+    /// kinds. Results are bitwise the same for any number of threads.
+    pub posing: PosingConfig,
     /// The hour the town starts at, hours since midnight (12: noon).
     pub time_of_day: f64,
     /// Minutes of simulated time a day lasts; 0 holds the hour ([`crate::town::daylight`]).
@@ -97,19 +79,13 @@ impl Default for SceneConfig {
     fn default() -> Self {
         Self {
             seed: 1,
-            windmills: 300,
-            cars: 40,
-            foxes: 12,
-            buses: 0,
+            counts: BTreeMap::new(),
             grid: None,
             block: 90.0,
             windmill_spacing: 40.0,
             wind: WindConfig::default(),
             driving: IdmParams::default(),
-            sharing: Some(Quantization::default()),
-            lod: UpdateRateLod::default(),
-            animation_budget_ms: None,
-            threads: 1,
+            posing: PosingConfig::default(),
             time_of_day: 12.0,
             day_minutes: 0.0,
         }
@@ -117,11 +93,11 @@ impl Default for SceneConfig {
 }
 
 impl SceneConfig {
-    /// How its props are posed.
+    /// The same configuration with `count` props of the kind named `kind` (`cars`).
     #[must_use]
-    pub fn posing(&self) -> PosingConfig {
-        let Self { sharing, lod, animation_budget_ms, threads, .. } = *self;
-        PosingConfig { sharing, lod, animation_budget_ms, threads }
+    pub fn with_count(mut self, kind: &str, count: usize) -> Self {
+        self.counts.insert(kind.to_owned(), count);
+        self
     }
 
     /// Checks every value's range.
@@ -137,13 +113,7 @@ impl SceneConfig {
         if !(self.windmill_spacing.is_finite() && self.windmill_spacing >= 10.0) {
             return invalid("windmill_spacing", "must be at least 10 m");
         }
-        if self.windmills > MAX_WINDMILLS {
-            return Err(SceneError::TooManyWindmills { requested: self.windmills, max: MAX_WINDMILLS });
-        }
-        if self.foxes > MAX_FOXES {
-            return invalid("foxes", "must be at most 100000");
-        }
-        self.posing().validate()?;
+        self.posing.validate()?;
         let wind = &self.wind;
         let non_negative = |x: f32| x.is_finite() && x >= 0.0;
         if ![wind.mean_speed, wind.gustiness, wind.veer, wind.spatial].into_iter().all(non_negative)
@@ -172,72 +142,5 @@ impl SceneConfig {
             );
         }
         Ok(())
-    }
-}
-
-/// How props are posed each frame: the part of [`SceneConfig`] a [`crate::CrowdSet`] takes
-/// (see the fields of the same names there).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PosingConfig {
-    /// Pose sharing ([`SceneConfig::sharing`]).
-    pub sharing: Option<Quantization>,
-    /// Update-rate LOD by distance from the camera ([`SceneConfig::lod`]).
-    pub lod: UpdateRateLod,
-    /// CPU budget of posing, milliseconds per frame ([`SceneConfig::animation_budget_ms`]).
-    pub animation_budget_ms: Option<f32>,
-    /// Threads posing props ([`SceneConfig::threads`]; 0: one per core).
-    pub threads: usize,
-}
-
-impl Default for PosingConfig {
-    fn default() -> Self {
-        SceneConfig::default().posing()
-    }
-}
-
-/// Parallel runs per worker thread (several, so that uneven runs even out).
-const RUNS_PER_THREAD: usize = 4;
-
-impl PosingConfig {
-    /// Checks every value's range.
-    pub fn validate(&self) -> Result<(), SceneError> {
-        let invalid = |field, reason: &str| Err(SceneError::InvalidConfig { field, reason: reason.to_owned() });
-        let positive = |x: f32| x.is_finite() && x > 0.0;
-        if self.threads > MAX_THREADS {
-            return invalid("threads", "must be at most 256 (0: one per core)");
-        }
-        if let Some(q) = self.sharing
-            && !(positive(q.time)
-                && positive(q.weight)
-                && (1e-4..=std::f32::consts::PI).contains(&q.angle)
-                && q.coarsen_beyond > 0.0)
-        {
-            return invalid(
-                "sharing",
-                "steps must be positive and finite, the angle 0.0001 to pi radians, coarsen_beyond positive",
-            );
-        }
-        let lod = &self.lod;
-        if lod.near.is_nan() || lod.far.is_nan() || lod.near < 0.0 || lod.far < lod.near {
-            return invalid("lod", "distances must satisfy 0 <= near <= far");
-        }
-        if self.animation_budget_ms.is_some_and(|ms| !(positive(ms) && ms <= 1000.0)) {
-            return invalid("animation_budget_ms", "must be a positive number of milliseconds, at most 1000");
-        }
-        Ok(())
-    }
-
-    /// The worker threads it asks for (none for one thread), and the parallel runs each crowd
-    /// poses in.
-    pub(crate) fn workers(&self) -> Result<(Option<Workers>, usize), SceneError> {
-        let threads = match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
-        if threads == 1 {
-            return Ok((None, 1));
-        }
-        let workers = Workers::new(threads).map_err(|e| SceneError::Workers(e.to_string()))?;
-        Ok((Some(workers), threads * RUNS_PER_THREAD))
     }
 }

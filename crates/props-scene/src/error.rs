@@ -1,33 +1,19 @@
 //! Why a scene cannot be built: a model lacks what the scene drives, or the configuration is
 //! out of range.
 
+use props_crowd::{BindError, CrowdError};
+
 /// An error building or changing a [`crate::Scene`].
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SceneError {
-    /// A model lacks a node the scene drives procedurally.
-    #[error("the {model} model has no node named `{node}`")]
-    MissingNode {
+    /// A kind's model lacks a node or clip the kind drives, or a driven node is not
+    /// animatable.
+    #[error("the {model} model: {error}")]
+    Bind {
         /// Which prop (`windmill`, `car`, `traffic light`, `fox`).
         model: &'static str,
-        /// The node name looked up (`prefix*` for a naming convention).
-        node: String,
-    },
-    /// A model lacks a clip the scene plays.
-    #[error("the {model} model has no animation clip named `{clip}`")]
-    MissingClip {
-        /// Which prop.
-        model: &'static str,
-        /// The clip name looked up.
-        clip: String,
-    },
-    /// A node the scene overrides has a fixed `matrix` rest transform, so its rest translation
-    /// and rotation cannot be kept while rotating it.
-    #[error("the {model} model's node `{node}` has a fixed matrix; the scene needs translation/rotation/scale")]
-    MatrixNode {
-        /// Which prop.
-        model: &'static str,
-        /// The node name.
-        node: String,
+        /// What does not bind.
+        error: BindError,
     },
     /// A car needs exactly two steering pivots (left and right).
     #[error("the car model has {found} steering pivots (nodes `steer_*`, or bound as `steer`); it needs two")]
@@ -43,22 +29,27 @@ pub enum SceneError {
         /// What is wrong with it.
         reason: String,
     },
-    /// More cars were asked for than the road network holds at its spawn spacing.
-    #[error("{requested} cars do not fit on the road network (at most {capacity})")]
-    TooManyCars {
-        /// Cars asked for.
+    /// More vehicles were asked for than the road network holds at its spawn spacing.
+    #[error("{requested} vehicles do not fit on the road network (at most {capacity})")]
+    TooManyVehicles {
+        /// Vehicles asked for (the cars').
         requested: usize,
-        /// Cars that fit.
+        /// Vehicles that fit.
         capacity: usize,
     },
-    /// More windmills than [`crate::config::MAX_WINDMILLS`].
-    #[error("{requested} windmills is more than the maximum of {max}")]
-    TooManyWindmills {
-        /// Windmills asked for, in all.
+    /// More props of a kind than it takes ([`crate::PropKind::set_count`]).
+    #[error("{requested} {kind} is more than the {max} they take")]
+    TooMany {
+        /// The kind's name.
+        kind: &'static str,
+        /// Props asked for.
         requested: usize,
-        /// The maximum.
+        /// The most it takes.
         max: usize,
     },
+    /// A number of props was asked of a kind whose props the town places itself.
+    #[error("the {0} are placed by the town: their number cannot be set")]
+    Uncounted(&'static str),
     /// `Cars::spawn_at` was given a place that is not on a lane or too close to
     /// another car.
     #[error("no room for a car on lane {lane} at {position} m: {reason}")]
@@ -70,9 +61,9 @@ pub enum SceneError {
         /// Why.
         reason: &'static str,
     },
-    /// The worker threads posing props could not start.
-    #[error("the scene's worker threads could not start: {0}")]
-    Workers(String),
+    /// The posing configuration is out of range, or its worker threads could not start.
+    #[error(transparent)]
+    Posing(#[from] CrowdError),
     /// An intersection index out of range.
     #[error("intersection {0} does not exist")]
     NoSuchIntersection(u32),
@@ -95,4 +86,12 @@ pub enum SceneError {
     /// The town's ground could not be made into a model.
     #[error("the town's ground: {0}")]
     Ground(String),
+}
+
+impl SceneError {
+    /// Names the model a [`BindError`] is about (`windmill`): for a kind's
+    /// [`crate::PropKind::bind`], `bindings.nodes(..).map_err(SceneError::of_model("windmill"))`.
+    pub fn of_model(model: &'static str) -> impl Fn(BindError) -> Self {
+        move |error| Self::Bind { model, error }
+    }
 }

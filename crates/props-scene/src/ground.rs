@@ -10,9 +10,9 @@ use props_anim::{
 };
 
 use crate::error::SceneError;
-use crate::kinds::buses::{BUS_LENGTH, Buses};
 use crate::kinds::windmills::Windmills;
 use crate::scene::Scene;
+use crate::town::bus_stops::STOP_LENGTH;
 use crate::town::roads::{LANE_WIDTH, LaneKind};
 
 /// Grid cells per side of the terrain mesh.
@@ -189,7 +189,7 @@ fn sidewalks(scene: &Scene) -> Primitive {
     primitive(positions, normals, indices, 3)
 }
 
-/// Every bus stop ([`Buses::stops`]): a yellow line along the kerb where a stopped bus stands,
+/// Every bus stop ([`crate::town::bus_stops`]): a yellow line along the kerb where a stopped bus stands,
 /// a little above the asphalt, and a yellow waiting pad on the sidewalk at its front door.
 fn bus_stops(scene: &Scene) -> Primitive {
     let (mut positions, mut indices) = (Vec::new(), Vec::new());
@@ -201,9 +201,9 @@ fn bus_stops(scene: &Scene) -> Primitive {
         indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
         indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
     };
-    for (lane, front) in scene.kind::<Buses>().into_iter().flat_map(Buses::stops) {
+    for (lane, front) in scene.bus_stops().iter() {
         let lane = scene.roads().lane(lane);
-        let ((a, direction), (b, _)) = (lane.sample(front - BUS_LENGTH - beyond), lane.sample(front + beyond));
+        let ((a, direction), (b, _)) = (lane.sample(front - STOP_LENGTH - beyond), lane.sample(front + beyond));
         let out = direction.perp();
         let (edge, inside) = (out * (LANE_WIDTH * 0.5), out * (LANE_WIDTH * 0.5 - width));
         let on_road = |p: Vec2| Vec3::new(p.x, ROAD_LIFT * 2.0, p.y);
@@ -282,8 +282,8 @@ mod tests {
 
     #[test]
     fn ground_follows_the_terrain_and_has_roads() {
-        let config = crate::SceneConfig { windmills: 10, ..Default::default() };
-        let scene = Scene::new(config, crate::synthetic::town(&config).expect("synthetic models")).expect("scene");
+        let config = crate::SceneConfig::default().with_count("windmills", 10);
+        let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
         let model = model(&scene, 500.0).expect("ground builds");
         let mesh = &model.meshes()[0];
         let terrain = &mesh.primitives[0];
@@ -321,8 +321,8 @@ mod tests {
     /// quarter metre) lies on asphalt, as do the lanes' centre lines.
     #[test]
     fn intersections_and_lanes_are_covered_with_asphalt() {
-        let config = crate::SceneConfig { windmills: 0, ..Default::default() };
-        let scene = Scene::new(config, crate::synthetic::town(&config).expect("synthetic models")).expect("scene");
+        let config = crate::SceneConfig::default().with_count("windmills", 0);
+        let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
         let model = model(&scene, 500.0).expect("ground builds");
         let roads = &model.meshes()[0].primitives[1];
         let mut checked = 0;
@@ -374,11 +374,11 @@ mod tests {
     /// Every bus stop is marked: a kerbside line on the asphalt, and a pad beside the lane.
     #[test]
     fn bus_stops_are_marked_on_the_kerb_side() {
-        let config = crate::SceneConfig { windmills: 0, buses: 1, ..Default::default() };
-        let scene = Scene::new(config, crate::synthetic::town(&config).expect("synthetic models")).expect("scene");
+        let config = crate::SceneConfig::default().with_count("windmills", 0).with_count("buses", 1);
+        let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
         let model = model(&scene, 500.0).expect("ground builds");
         let (roads, stops) = (&model.meshes()[0].primitives[1], &model.meshes()[0].primitives[5]);
-        let count = scene.kind::<Buses>().expect("buses").stops().count();
+        let count = scene.bus_stops().iter().count();
         assert!(count > 0);
         assert_eq!(stops.positions.len(), count * 8, "a line and a pad per stop");
         for marking in stops.positions.chunks_exact(8) {

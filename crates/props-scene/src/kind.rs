@@ -3,8 +3,8 @@
 //! implementing [`PropKind`] and registered with the scene. The town's kinds (`kinds/`) are
 //! registered the same way as a game's own; the bus (`kinds/buses.rs`) is the worked example.
 //!
-//! The scene owns each kind's [`Props`]: one animation-runtime crowd per model of the kind. A
-//! kind spawns its entities through [`Props::spawn`] (which links each to its instance), and
+//! The scene owns each kind's [`KindProps`]: one animation-runtime crowd per model of the kind. A
+//! kind spawns its entities through [`KindProps::spawn`] (which links each to its instance), and
 //! each step its system writes their placements and animation states (clip layers, driver
 //! angles). A kind declares the components its step reads and writes ([`PropKind::access`]):
 //! kinds that do not conflict step at the same time on the scene's worker threads. Posing,
@@ -14,16 +14,16 @@ use std::any::Any;
 
 use glam::Affine3A;
 use hecs::{DynamicBundle, Entity, EntityBuilder, World};
-use props_anim::Quantization;
+use props_anim::Model;
+use props_crowd::{BoundModel, CrowdGroup, CrowdOptions, ModelCrowd, PropModel};
 
-use crate::access::Access;
-use crate::animation::crowds::PropCrowd;
+use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::models::{KindModel, PropModel};
+use crate::synthetic::SyntheticError;
 use crate::town::Town;
 
 /// The one model of a kind that shows one (`models` must hold exactly one): for
-/// [`PropKind::rig`].
+/// [`PropKind::bind`].
 pub fn only_model<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a PropModel, SceneError> {
     match models {
         [model] => Ok(model),
@@ -32,7 +32,7 @@ pub fn only_model<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a
 }
 
 /// The models of a kind whose props pick among one or more (`models` must not be empty): for
-/// [`PropKind::rig`].
+/// [`PropKind::bind`].
 pub fn some_models<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a [PropModel], SceneError> {
     if models.is_empty() {
         return Err(SceneError::ModelCount { kind, expected: "one or more", found: 0 });
@@ -42,7 +42,7 @@ pub fn some_models<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'
 
 /// Which of its kind's models a prop shows, when the kind has several (cars, windmills,
 /// foxes: a mod adds variety): picked from a random number drawn when it was spawned, so the
-/// choice is seeded, and made again the same way when the models change ([`Props::repick`]).
+/// choice is seeded, and made again the same way when the models change ([`KindProps::repick`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModelPick {
     /// The prop's spawn number (props are picked again in this order).
@@ -87,7 +87,7 @@ pub struct KindAsset {
     /// pick among the models, seeded) instead of replacing it.
     pub variants: bool,
     /// The node parts a sidecar may bind (`[nodes]`), and how many nodes each takes (`None`:
-    /// any number, at least one); see [`crate::Bindings`].
+    /// any number, at least one); see [`props_crowd::Bindings`].
     pub parts: &'static [(&'static str, Option<usize>)],
     /// The clip states a sidecar may bind (`[clips]`).
     pub states: &'static [&'static str],
@@ -101,43 +101,72 @@ pub trait PropKind: Any + Send + Sync {
     /// Its base asset, and how mods take its place.
     fn asset(&self) -> KindAsset;
 
-    /// Compiles its models (one or more; a kind that shows one model per prop gets one) for
-    /// what it animates: looks up the nodes and clips it drives. The first missing one is the
-    /// error, and nothing changes.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError>;
+    /// A small stand-in for its base asset, with the asset's node and clip names and a triangle
+    /// where the asset has a mesh: for tests, benchmarks and a town without the asset files
+    /// ([`crate::synthetic`]). `None` for a kind without a base asset (the mod lot).
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        None
+    }
+
+    /// How many props it spawns when it is registered, for a kind whose number the game
+    /// chooses (`--count cars=200`): its default, until [`PropKind::set_count`] sets another.
+    /// `None` (the default): the town places its props itself (a traffic light at each
+    /// signalled intersection).
+    fn count(&self) -> Option<usize> {
+        None
+    }
+
+    /// Sets how many props it spawns when it is registered ([`crate::SceneConfig::counts`]).
+    /// An error, and nothing set, for a kind whose number the game cannot choose, or more
+    /// props than it takes.
+    fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
+        let _ = count;
+        Err(SceneError::Uncounted(self.name()))
+    }
+
+    /// The vehicles it puts on the roads when it spawns, for sizing the town: its grid grows
+    /// until they take at most half of the roads' room (0 by default).
+    fn vehicles(&self) -> usize {
+        0
+    }
+
+    /// Binds its models (one or more; a kind that shows one model per prop gets one) to what
+    /// it animates: looks up the nodes and clips it drives, by their [`props_crowd::Bindings`]
+    /// or its naming conventions. The first missing one is the error, and nothing changes.
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError>;
 
     /// Spawns its props into `world`, once, when it is registered.
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props);
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps);
 
     /// The components of `world` its [`PropKind::step`] reads and writes (by default all of
     /// them: it steps alone). Kinds that do not conflict step at the same time; one that
     /// touches [`crate::Vehicle`]s steps after the traffic has moved them (vehicle following
     /// writes them), as on one thread.
-    fn access(&self) -> Access {
-        Access::everything()
+    fn access(&self) -> StepAccess {
+        StepAccess::everything()
     }
 
     /// Its systems for one step of `dt` seconds: move its props and set their animation states.
     /// It queries `world` only for the components its [`PropKind::access`] declares.
-    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32);
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut KindProps, dt: f32);
 
     /// Shows at once a change the game made to the town between steps (a signal forced), as
     /// the next step would. By default nothing: the next step shows it.
-    fn refresh(&mut self, world: &World, town: &Town<'_>, props: &mut Props) {
+    fn refresh(&mut self, world: &World, town: &Town<'_>, props: &mut KindProps) {
         let _ = (world, town, props);
     }
 
-    /// Takes new versions of its models ([`PropKind::rig`] accepted them), keeping every prop's
+    /// Takes new versions of its models ([`PropKind::bind`] accepted them), keeping every prop's
     /// state. By default each model's instances move to its new version, in order (a kind
-    /// whose props pick among a varying number of models calls [`Props::repick`]).
-    fn rebind(&mut self, world: &mut World, props: &mut Props, models: Vec<KindModel>) {
+    /// whose props pick among a varying number of models calls [`KindProps::repick`]).
+    fn rebind(&mut self, world: &mut World, props: &mut KindProps, models: Vec<BoundModel>) {
         let _ = world;
         props.recompile(models);
     }
 
     /// What a player who picked `entity`, one of its props (in `props`), is told it is doing,
     /// in a few words (`bus at its stop at 0 km/h on lane 12, doors 100 % open`).
-    fn describe(&self, world: &World, town: &Town<'_>, props: &Props, entity: Entity) -> Option<String>;
+    fn describe(&self, world: &World, town: &Town<'_>, props: &KindProps, entity: Entity) -> Option<String>;
 }
 
 /// A kind with the models it shows, as [`crate::Scene::new`] takes them.
@@ -175,22 +204,20 @@ impl PropInstance {
     }
 }
 
-/// A kind's props on the animation runtime: one crowd per model.
+/// One kind's props on the animation runtime: a crowd per model it shows.
 #[derive(Clone, Debug)]
-pub struct Props {
+pub struct KindProps {
     kind: u16,
-    crowds: Vec<PropCrowd>,
-    /// The scene's pose sharing, for new crowds.
-    sharing: Option<Quantization>,
-    /// Parallel runs each crowd poses in.
-    runs: usize,
+    crowds: Vec<ModelCrowd>,
+    /// How the scene poses crowds, for new ones.
+    options: CrowdOptions,
 }
 
-impl Props {
-    /// No props yet of kind number `kind`, one crowd per rig in `rigs`, sharing poses by
-    /// `sharing` in `runs` parallel runs.
-    pub(crate) fn new(kind: u16, rigs: Vec<KindModel>, sharing: Option<Quantization>, runs: usize) -> Self {
-        let mut props = Self { kind, crowds: Vec::new(), sharing, runs };
+impl KindProps {
+    /// No props yet of kind number `kind`, one crowd per model of `rigs`, posed as `options`
+    /// say.
+    pub(crate) fn new(kind: u16, rigs: Vec<BoundModel>, options: CrowdOptions) -> Self {
+        let mut props = Self { kind, crowds: Vec::new(), options };
         props.crowds = props.empty_crowds(rigs);
         props
     }
@@ -230,35 +257,35 @@ impl Props {
 
     /// The crowd of model `model`.
     #[must_use]
-    pub fn crowd(&self, model: usize) -> &PropCrowd {
+    pub fn crowd(&self, model: usize) -> &ModelCrowd {
         &self.crowds[model]
     }
 
     /// The crowd of model `model`, to set states and placements.
-    pub fn crowd_mut(&mut self, model: usize) -> &mut PropCrowd {
+    pub fn crowd_mut(&mut self, model: usize) -> &mut ModelCrowd {
         &mut self.crowds[model]
     }
 
     /// The crowd an instance is in, to set its state.
-    pub fn of(&mut self, instance: &PropInstance) -> &mut PropCrowd {
+    pub fn of(&mut self, instance: &PropInstance) -> &mut ModelCrowd {
         &mut self.crowds[instance.model()]
     }
 
     /// Every model's crowd.
     #[must_use]
-    pub fn crowds(&self) -> &[PropCrowd] {
+    pub fn crowds(&self) -> &[ModelCrowd] {
         &self.crowds
     }
 
     /// Every model's crowd, to pose.
-    pub(crate) fn crowds_mut(&mut self) -> &mut [PropCrowd] {
+    pub(crate) fn crowds_mut(&mut self) -> &mut [ModelCrowd] {
         &mut self.crowds
     }
 
     /// Props in all.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.crowds.iter().map(PropCrowd::len).sum()
+        self.crowds.iter().map(ModelCrowd::len).sum()
     }
 
     /// Whether there are none.
@@ -268,21 +295,21 @@ impl Props {
     }
 
     /// New, empty crowds for `rigs`.
-    fn empty_crowds(&self, rigs: Vec<KindModel>) -> Vec<PropCrowd> {
-        rigs.into_iter().map(|rig| PropCrowd::new(rig, self.sharing, self.runs)).collect()
+    fn empty_crowds(&self, rigs: Vec<BoundModel>) -> Vec<ModelCrowd> {
+        rigs.into_iter().map(|rig| ModelCrowd::new(rig, self.options)).collect()
     }
 
     /// Drops every prop's instance and starts empty crowds for `rigs` (any number, none
     /// included), for a kind that spawns its props again when its models change (the mod
     /// lot). The caller despawns the entities that showed the old instances.
-    pub fn replace(&mut self, rigs: Vec<KindModel>) {
+    pub fn replace(&mut self, rigs: Vec<BoundModel>) {
         self.crowds = self.empty_crowds(rigs);
     }
 
     /// Moves every model's instances to the model's new version: one rig per model, in order,
     /// as many as before (what a kind with a fixed number of models rigs; one that picks among
-    /// a varying number calls [`Props::repick`]).
-    pub fn recompile(&mut self, rigs: Vec<KindModel>) {
+    /// a varying number calls [`KindProps::repick`]).
+    pub fn recompile(&mut self, rigs: Vec<BoundModel>) {
         debug_assert_eq!(rigs.len(), self.crowds.len(), "one new rig per model");
         let mut next = self.empty_crowds(rigs);
         for (crowd, old) in next.iter_mut().zip(&self.crowds) {
@@ -294,7 +321,7 @@ impl Props {
     /// Moves every prop of this kind that carries a [`ModelPick`] into new crowds for `rigs`
     /// (any number), each showing the model its pick gives among them, in spawn order,
     /// keeping its state, placement and paint.
-    pub fn repick(&mut self, world: &mut World, rigs: Vec<KindModel>) {
+    pub fn repick(&mut self, world: &mut World, rigs: Vec<BoundModel>) {
         let mut next = self.empty_crowds(rigs);
         let mut props: Vec<(Entity, ModelPick, PropInstance)> = world
             .query_mut::<(Entity, &ModelPick, &PropInstance)>()
@@ -317,17 +344,28 @@ impl Props {
 /// A registered kind with its props.
 pub(crate) struct Registered {
     pub kind: Box<dyn PropKind>,
-    pub props: Props,
+    pub props: KindProps,
     /// What its step touches, asked once, when it was registered.
-    pub access: Access,
+    pub access: StepAccess,
     /// The group it steps in ([`crate::access::groups`]; 0 is the traffic's).
     pub group: usize,
 }
 
 impl Registered {
     /// The crowd and instance number of `instance` (one of this kind's).
-    pub fn locate(&self, instance: &PropInstance) -> (&PropCrowd, u32) {
+    pub fn locate(&self, instance: &PropInstance) -> (&ModelCrowd, u32) {
         (&self.props.crowds[instance.model()], instance.index)
+    }
+}
+
+/// A kind's crowds are posed side by side.
+impl CrowdGroup for Registered {
+    fn crowds(&self) -> &[ModelCrowd] {
+        &self.props.crowds
+    }
+
+    fn crowds_mut(&mut self) -> &mut [ModelCrowd] {
+        &mut self.props.crowds
     }
 }
 

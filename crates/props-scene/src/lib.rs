@@ -6,23 +6,22 @@
 //! the scene knows none by name. Each step, systems (plain functions of the world and a fixed
 //! `dt`, one per kind) move everything and set each prop's animation state; once per frame the
 //! animation runtime poses what the camera sees and extraction lists it as
-//! [`props_frame::FrameData`] instances, one batch per model (`animation/`).
+//! [`props_frame::FrameData`] instances, one batch per model.
 //!
 //! ```text
 //! Scene::new(config, kinds with their models) -> step(dt) x N -> animate(&mut frame) -> extract(&mut frame) -> renderer
 //! ```
 //!
-//! Every prop is animated by the animation runtime (`props_anim::Crowd`), one per model: its
-//! drivers turn the windmill's nacelle and hub and the car's wheels and steering pivots, its
-//! clip layers play the traffic lights' lamps and the foxes' gaits with their crossfades; it
-//! culls, shares poses, applies update-rate LOD and the CPU budget. The scene keeps states,
-//! never poses. The crate knows no GPU, window, file or clock, and never reads the asset
-//! files: the game imports each kind's asset ([`KindAsset`]) and passes the models in;
+//! Every prop is animated through the crowd layer (`props-crowd`), one `ModelCrowd` per model:
+//! its drivers turn the windmill's nacelle and hub and the car's wheels and steering pivots,
+//! its clip layers play the traffic lights' lamps and the foxes' gaits with their crossfades;
+//! `Posing` culls, shares poses, applies update-rate LOD and the CPU budget. The scene keeps
+//! states, never poses. The crate knows no GPU, window, file or clock, and never reads the
+//! asset files: the game imports each kind's asset ([`KindAsset`]) and passes the models in;
 //! [`synthetic`] builds stand-ins with the same node and clip names.
 //!
-//! A host with its own simulation needs none of the town or of `hecs`: a [`CrowdSet`] holds
-//! its instances of any models, each placed and animated by the host ([`Animates`] names what
-//! it drives), posed, extracted and picked by the same code as the town's kinds.
+//! A host with its own simulation needs none of the town or of `hecs`: `props_crowd::CrowdSet`
+//! is the same posing without them.
 //!
 //! Deterministic: the same [`SceneConfig`] (seed included), models and calls give bitwise the
 //! same state on the same platform.
@@ -32,15 +31,15 @@
 //! ```
 //! use glam::Vec3;
 //! use props_frame::{Camera, FrameData};
-//! use props_scene::{Scene, SceneCamera, SceneConfig};
+//! use props_scene::{Scene, SceneConfig};
 //!
-//! let config = SceneConfig { windmills: 20, cars: 10, foxes: 4, ..SceneConfig::default() };
-//! let mut scene = Scene::new(config.clone(), props_scene::synthetic::town(&config)?)?;
+//! let config = SceneConfig::default().with_count("windmills", 20).with_count("cars", 10).with_count("foxes", 4);
+//! let mut scene = Scene::new(config.clone(), props_scene::synthetic::town()?)?;
 //! for _ in 0..60 {
 //!     scene.step(1.0 / 60.0);
 //! }
 //! let camera = Camera::look_at(Vec3::new(0.0, 120.0, 200.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.5, 5000.0));
-//! scene.set_camera(Some(SceneCamera { eye: camera.eye, view_projection: camera.view_projection }));
+//! scene.set_camera(Some(camera));
 //! let mut frame = FrameData::default();
 //! scene.animate(&mut frame);
 //! scene.extract(&mut frame);
@@ -49,18 +48,13 @@
 //! ```
 
 mod access;
-mod animates;
-mod animation;
-mod bindings;
-mod camera;
 mod clock;
 pub mod config;
-mod crowd_set;
+mod debug_lines;
 mod error;
 pub mod ground;
 mod kind;
 pub mod kinds;
-mod models;
 pub mod night;
 mod rng;
 mod scene;
@@ -69,20 +63,13 @@ pub mod synthetic;
 pub mod town;
 pub mod vehicle_lights;
 
-pub use access::Access;
-pub use animates::{Animates, RigError};
-pub use animation::crowds::PropCrowd;
-pub use animation::posing::AnimationStats;
-pub use bindings::{Bindings, Convention};
-pub use camera::SceneCamera;
+pub use access::StepAccess;
 pub use clock::{FixedStep, RateMeter};
-pub use config::{PosingConfig, SceneConfig, WindConfig};
-pub use crowd_set::{CrowdSet, InstanceId, InstanceMut};
+pub use config::{SceneConfig, WindConfig};
 pub use error::SceneError;
 pub use kind::{
-    KindAsset, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, Props, only_model, some_models,
+    KindAsset, KindProps, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, only_model, some_models,
 };
-pub use models::{KindModel, PropModel};
 pub use scene::Scene;
 pub use town::Town;
 pub use town::roads::{IntersectionId, LaneId, RoadNetwork};

@@ -1,4 +1,4 @@
-//! Props that light up at night: a model's `night` clip, whose time is how far its lights are
+//! KindProps that light up at night: a model's `night` clip, whose time is how far its lights are
 //! on (0: day, dark; 1: night, lit; a glTF file animates its lamps' emissive factors or
 //! visibility over that second), played at the town's lamp level
 //! ([`crate::town::daylight::Daylight::lamps`]). A model without the clip stays as it is.

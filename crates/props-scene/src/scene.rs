@@ -4,19 +4,18 @@ use std::any::Any;
 
 use glam::{Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::{AnimationBudget, Crowd, Pose, Program, View, Workers};
-use props_frame::{FrameData, ModelId};
+use props_anim::{Crowd, Pose, Program, View, Workers};
+use props_crowd::{AnimationStats, BoundModel, ModelCrowd, Posing, PropModel, first_hit};
+use props_frame::{Camera, DebugLine, FrameData, ModelId};
 
-use crate::access::{self, Access};
-use crate::animation::crowds::PropCrowd;
-use crate::animation::posing::{self, AnimationStats};
-use crate::camera::SceneCamera;
+use crate::access::{self, StepAccess};
 use crate::config::{MAX_GRID, SceneConfig};
+use crate::debug_lines;
 use crate::error::SceneError;
-use crate::kind::{KindWithModels, PropInfo, PropInstance, PropKind, Props, Registered, kind_of};
-use crate::models::{KindModel, PropModel};
+use crate::kind::{KindProps, KindWithModels, PropInfo, PropInstance, PropKind, Registered, kind_of};
 use crate::stepping::Systems;
 use crate::town::Town;
+use crate::town::bus_stops::BusStops;
 use crate::town::daylight::Daylight;
 use crate::town::roads::{IntersectionId, RoadNetwork};
 use crate::town::signals::{self, SignalOverride, Signals};
@@ -44,35 +43,30 @@ pub struct Scene {
     pub(crate) world: World,
     pub(crate) roads: RoadNetwork,
     signals: Signals,
+    bus_stops: BusStops,
     traffic: TrafficState,
     wind: WindField,
     terrain: Terrain,
     daylight: Daylight,
     /// The prop kinds, in registration order (the built-in ones first), each with its props.
     kinds: Vec<Registered>,
-    /// Parallel runs each crowd poses in.
-    runs: usize,
-    camera: Option<SceneCamera>,
-    budget: Option<AnimationBudget>,
-    pub(crate) workers: Option<Workers>,
+    /// Every kind's crowds are posed by one posing: its camera, workers and budget.
+    posing: Posing,
     /// The order the systems step in on the workers.
     systems: Systems,
-    /// Frames posed so far (update-rate LOD staggers by it).
-    frames: u64,
-    pub(crate) animation: AnimationStats,
     time: f64,
     steps: u64,
 }
 
-/// The grid `config` asks for: its own, or the smallest from [`MIN_AUTO_GRID`] on which the
-/// cars take at most half the room.
-fn town_grid(config: &SceneConfig) -> usize {
+/// The grid `config` asks for: its own, or the smallest from [`MIN_AUTO_GRID`] on which
+/// `vehicles` take at most half the room.
+fn town_grid(config: &SceneConfig, vehicles: usize) -> usize {
     let d = &config.driving;
     config.grid.unwrap_or_else(|| {
         (MIN_AUTO_GRID..MAX_GRID)
             .find(|&grid| {
                 let roads = RoadNetwork::grid(grid, config.block, d.speed_limit, d.lateral_acceleration);
-                traffic::capacity(&roads, d) >= config.cars.saturating_mul(2)
+                traffic::capacity(&roads, d) >= vehicles.saturating_mul(2)
             })
             .unwrap_or(MAX_GRID)
     })
@@ -80,34 +74,38 @@ fn town_grid(config: &SceneConfig) -> usize {
 
 impl Scene {
     /// Builds the town for `config` with `kinds` (usually [`crate::kinds::town`]'s), each with
-    /// its models: checks the configuration, rigs every kind's models (looks up every node and
-    /// clip it drives; the first missing one is the error), then spawns every kind's props in
-    /// order, ready to animate.
+    /// its models: checks the configuration, sets the counts it asks for, binds every kind's
+    /// models (looks up every node and clip it drives; the first missing one is the error),
+    /// grows the town to hold the kinds' vehicles, then spawns every kind's props in order,
+    /// ready to animate.
     pub fn new(config: SceneConfig, kinds: impl IntoIterator<Item = KindWithModels>) -> Result<Self, SceneError> {
         config.validate()?;
-        let (workers, runs) = config.posing().workers()?;
-        let threads = workers.as_ref().map_or(1, Workers::threads);
+        let mut kinds: Vec<KindWithModels> = kinds.into_iter().collect();
+        for (name, &count) in &config.counts {
+            let kind = kinds.iter_mut().find(|(kind, _)| kind.name() == name);
+            kind.ok_or_else(|| SceneError::NoSuchKind(name.clone()))?.0.set_count(count)?;
+        }
+        let posing = Posing::new(config.posing)?;
+        let threads = posing.workers().map_or(1, Workers::threads);
         let d = &config.driving;
-        let roads = RoadNetwork::grid(town_grid(&config), config.block, d.speed_limit, d.lateral_acceleration);
+        let vehicles = kinds.iter().map(|(kind, _)| kind.vehicles()).sum();
+        let roads =
+            RoadNetwork::grid(town_grid(&config, vehicles), config.block, d.speed_limit, d.lateral_acceleration);
         let capacity = traffic::capacity(&roads, d);
-        if config.cars > capacity {
-            return Err(SceneError::TooManyCars { requested: config.cars, capacity });
+        if vehicles > capacity {
+            return Err(SceneError::TooManyVehicles { requested: vehicles, capacity });
         }
         let terrain = Terrain::new(roads.half_extent() * std::f32::consts::SQRT_2 + TOWN_MARGIN, config.seed);
         let mut scene = Self {
             signals: Signals::new(&roads, config.seed),
+            bus_stops: BusStops::new(&roads),
             wind: WindField::new(&config.wind, config.seed),
             traffic: TrafficState::default(),
             daylight: Daylight::new(config.time_of_day, config.day_minutes),
             world: World::new(),
             kinds: Vec::new(),
-            runs,
-            camera: None,
-            budget: config.animation_budget_ms.map(AnimationBudget::new),
-            workers,
+            posing,
             systems: Systems::default(),
-            frames: 0,
-            animation: AnimationStats::default(),
             time: 0.0,
             steps: 0,
             config,
@@ -117,7 +115,7 @@ impl Scene {
         // Every model is rigged before anything spawns: a missing node leaves no half-built town.
         let rigged = kinds
             .into_iter()
-            .map(|(kind, models)| kind.rig(&models).map(|rigged| (kind, rigged)))
+            .map(|(kind, models)| kind.bind(&models).map(|rigged| (kind, rigged)))
             .collect::<Result<Vec<_>, _>>()?;
         for (kind, rigged) in rigged {
             if scene.kinds.iter().any(|r| r.kind.name() == kind.name()) {
@@ -129,29 +127,34 @@ impl Scene {
         Ok(scene)
     }
 
-    /// Registers one more prop kind (see [`PropKind`]) with its `models`: rigs them (the error,
-    /// if one lacks a node or clip the kind drives, or the kind already is registered), then
-    /// spawns its props. Its system runs after the other kinds' every step, and its props are
-    /// posed, culled, shared, extracted and picked like theirs.
-    pub fn register<K: PropKind>(&mut self, kind: K, models: Vec<PropModel>) -> Result<(), SceneError> {
+    /// Registers one more prop kind (see [`PropKind`]) with its `models`: sets the count
+    /// [`SceneConfig::counts`] asks of it, binds them (the error, if one lacks a node or clip
+    /// the kind drives, or the kind already is registered), then spawns its props. Its system
+    /// runs after the other kinds' every step, and its props are posed, culled, shared,
+    /// extracted and picked like theirs.
+    pub fn register<K: PropKind>(&mut self, mut kind: K, models: Vec<PropModel>) -> Result<(), SceneError> {
         if self.kinds.iter().any(|r| r.kind.name() == kind.name()) {
             return Err(SceneError::DuplicateKind(kind.name()));
         }
-        let rigs = kind.rig(&models)?;
+        if let Some(&count) = self.config.counts.get(kind.name()) {
+            kind.set_count(count)?;
+        }
+        let rigs = kind.bind(&models)?;
         self.add_kind(Box::new(kind), rigs);
         Ok(())
     }
 
     /// Adds a rigged kind and spawns its props.
-    fn add_kind(&mut self, mut kind: Box<dyn PropKind>, models: Vec<KindModel>) {
-        let mut props = Props::new(self.kinds.len() as u16, models, self.config.sharing, self.runs);
+    fn add_kind(&mut self, mut kind: Box<dyn PropKind>, models: Vec<BoundModel>) {
+        let mut props = KindProps::new(self.kinds.len() as u16, models, self.posing.crowd_options());
         let (world, town, _) = self.town();
         kind.spawn(world, &town, &mut props);
         let access = kind.access();
         self.kinds.push(Registered { kind, props, access, group: 0 });
         // The traffic first; a new kind may join groups.
         let traffic = traffic::access();
-        let accesses: Vec<&Access> = std::iter::once(&traffic).chain(self.kinds.iter().map(|r| &r.access)).collect();
+        let accesses: Vec<&StepAccess> =
+            std::iter::once(&traffic).chain(self.kinds.iter().map(|r| &r.access)).collect();
         let groups = access::groups(&accesses);
         for (r, group) in self.kinds.iter_mut().zip(&groups[1..]) {
             r.group = *group;
@@ -160,14 +163,14 @@ impl Scene {
 
     /// The town as the kinds see it, read-only.
     fn town_view(&self) -> Town<'_> {
-        let Self { roads, signals, wind, terrain, daylight, config, time, steps, .. } = self;
-        Town { roads, signals, wind, terrain, daylight, config, time: *time, steps: *steps }
+        let Self { roads, signals, bus_stops, wind, terrain, daylight, config, time, steps, .. } = self;
+        Town { roads, signals, bus_stops, wind, terrain, daylight, config, time: *time, steps: *steps }
     }
 
     /// The entities, the town as the kinds' systems see it, and the kinds.
     fn town(&mut self) -> (&mut World, Town<'_>, &mut [Registered]) {
-        let Self { world, kinds, roads, signals, wind, terrain, daylight, config, time, steps, .. } = self;
-        (world, Town { roads, signals, wind, terrain, daylight, config, time: *time, steps: *steps }, kinds)
+        let Self { world, kinds, roads, signals, bus_stops, wind, terrain, daylight, config, time, steps, .. } = self;
+        (world, Town { roads, signals, bus_stops, wind, terrain, daylight, config, time: *time, steps: *steps }, kinds)
     }
 
     /// The index of the registered kind of type `K`.
@@ -183,7 +186,7 @@ impl Scene {
 
     /// The registered kind of type `K` and its props, to read their states.
     #[must_use]
-    pub fn kind_and_props<K: PropKind>(&self) -> Option<(&K, &Props)> {
+    pub fn kind_and_props<K: PropKind>(&self) -> Option<(&K, &KindProps)> {
         let Registered { kind, props, .. } = &self.kinds[self.index_of::<K>()?];
         let any: &dyn Any = &**kind;
         Some((any.downcast_ref()?, props))
@@ -194,7 +197,7 @@ impl Scene {
     /// `Windmills::add`); `None` if no such kind is registered.
     pub fn with_kind<K: PropKind, R>(
         &mut self,
-        f: impl FnOnce(&mut K, &mut World, &Town<'_>, &mut Props) -> R,
+        f: impl FnOnce(&mut K, &mut World, &Town<'_>, &mut KindProps) -> R,
     ) -> Option<R> {
         let index = self.index_of::<K>()?;
         let (world, town, kinds) = self.town();
@@ -223,20 +226,21 @@ impl Scene {
             world,
             roads,
             signals,
+            bus_stops,
             traffic,
             wind,
             terrain,
             daylight,
             config,
             kinds,
-            workers,
+            posing,
             time,
             steps,
             systems,
             ..
         } = self;
-        let town = Town { roads, signals, wind, terrain, daylight, config, time: *time, steps: *steps };
-        systems.step(world, &town, traffic, kinds, workers.as_ref(), dt);
+        let town = Town { roads, signals, bus_stops, wind, terrain, daylight, config, time: *time, steps: *steps };
+        systems.step(world, &town, traffic, kinds, posing.workers(), dt);
     }
 
     /// The town's time of day: its hour, and the light, sky and lamps it makes.
@@ -253,47 +257,70 @@ impl Scene {
     /// The camera culling and update-rate LOD measure from, with the budget's pressure.
     #[must_use]
     pub fn view(&self) -> Option<View> {
-        let pressure = self.budget.map_or(0, |b| b.pressure());
-        self.camera.map(|c| View::new(c.eye, c.view_projection, self.config.lod, pressure))
+        self.posing.view()
     }
 
     /// Poses every prop the camera may see ([`Scene::set_camera`]; all of them without one)
-    /// into `frame.palettes`, sharing palettes as [`SceneConfig::sharing`] says, far ones
-    /// every few frames ([`SceneConfig::lod`], stretched by the budget): the animation
-    /// runtime's one path from clip to palette, on the scene's worker threads. Then call
-    /// [`Scene::extract`] with the same frame. Allocation-free once buffers have grown.
+    /// into `frame.palettes`, sharing palettes as [`props_crowd::PosingConfig::sharing`] says,
+    /// far ones every few frames ([`props_crowd::PosingConfig::lod`], stretched by the
+    /// budget): the animation runtime's one path from clip to palette, on the scene's worker
+    /// threads. Then call [`Scene::extract`] with the same frame. Allocation-free once buffers
+    /// have grown.
     pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
-        self.frames += 1;
-        let (view, number) = (self.view(), self.frames);
-        let (kinds, workers, palettes) = (&mut self.kinds, self.workers.as_ref(), &mut frame.palettes);
-        // One hand-over to the pool per frame: the parallel work inside stays on it.
-        let mut stats = match workers {
-            Some(pool) => pool.install(|| posing::pose(kinds, view.as_ref(), number, workers, palettes)),
-            None => posing::pose(kinds, view.as_ref(), number, None, palettes),
-        };
-        stats.pressure = view.map_or(0, |v| v.pressure);
-        self.animation = stats;
-        stats
+        self.posing.animate(&mut self.kinds, frame)
+    }
+
+    /// Appends the props the last [`Scene::animate`] posed into `frame` (call it first, with
+    /// the same frame): for each model (windmill, each car model, traffic light, fox, then the
+    /// game's own kinds', in registration order) its visible instances, each with the offset
+    /// of its palette, closed as one batch of that model's `ModelId`. Nothing else should be
+    /// left pushed without its `end_batch`. With worker threads, written in parts at once.
+    /// The lit point and spot lights of the visible props within `props_frame::LIGHT_DISTANCE`
+    /// of the camera are appended to the frame's lights.
+    /// Allocation-free once the frame's buffers have grown.
+    pub fn extract(&self, frame: &mut FrameData) {
+        self.posing.extract(|| self.each_crowd(), frame);
     }
 
     /// Takes how long the last [`Scene::animate`] took, for the CPU budget
-    /// ([`SceneConfig::animation_budget_ms`]; nothing without one).
+    /// ([`props_crowd::PosingConfig::animation_budget_ms`]; nothing without one).
     pub fn record_animation_time(&mut self, milliseconds: f32) {
-        if let Some(budget) = &mut self.budget {
-            budget.record(milliseconds);
-        }
-    }
-
-    /// Where the camera's eye is, if there is a camera.
-    pub(crate) fn camera_eye(&self) -> Option<Vec3> {
-        self.camera.map(|c| c.eye)
+        self.posing.record_animation_time(milliseconds);
     }
 
     /// Sets the camera of the next frames: what is outside its view is not posed or drawn,
-    /// and far props are posed less often ([`SceneConfig::lod`]). `None` (the default): every
-    /// prop is posed every frame.
-    pub fn set_camera(&mut self, camera: Option<SceneCamera>) {
-        self.camera = camera;
+    /// and far props are posed less often ([`props_crowd::PosingConfig::lod`]). `None` (the
+    /// default): every prop is posed every frame.
+    pub fn set_camera(&mut self, camera: Option<Camera>) {
+        self.posing.set_camera(camera);
+    }
+
+    /// Appends the bones of the first `limit_per_model` props of each model, posed on the
+    /// general path from their exact states (windmills are many).
+    pub fn skeleton_lines(&mut self, limit_per_model: usize, lines: &mut Vec<DebugLine>) {
+        for crowd in self.kinds.iter_mut().flat_map(|r| r.props.crowds_mut()) {
+            crowd.each_pose(limit_per_model, |prop, placement, pose| debug_lines::bones(prop, placement, pose, lines));
+        }
+    }
+
+    /// Appends the lanes (road lanes light, connectors darker) and, across the end of every
+    /// approach lane, its stop line in the colour its signal shows.
+    pub fn road_lines(&self, lines: &mut Vec<DebugLine>) {
+        debug_lines::roads(&self.roads, &self.signals, lines);
+    }
+
+    /// The prop a ray from `origin` along `direction` enters first, by the culling spheres of
+    /// the props (their model's pose bound times their scale): the same conservative bound
+    /// as culling, so a visible prop can always be picked.
+    #[must_use]
+    pub fn pick(&self, origin: Vec3, direction: Vec3) -> Option<Entity> {
+        let direction = direction.try_normalize()?;
+        let bounds = self.world.iter().map(|e| e.entity()).filter_map(|entity| {
+            let (crowd, i) = self.instance_of(entity)?;
+            let (centre, radius) = crowd.sphere(i);
+            Some((entity, centre, radius))
+        });
+        first_hit(origin, direction, bounds)
     }
 
     /// Forces an intersection's signal state, or with `None` returns it to its cycle.
@@ -341,7 +368,7 @@ impl Scene {
     fn rebind(&mut self, sets: impl IntoIterator<Item = (usize, Vec<PropModel>)>) -> Result<(), SceneError> {
         let rigged = sets
             .into_iter()
-            .map(|(index, models)| self.kinds[index].kind.rig(&models).map(|rigged| (index, rigged)))
+            .map(|(index, models)| self.kinds[index].kind.bind(&models).map(|rigged| (index, rigged)))
             .collect::<Result<Vec<_>, _>>()?;
         for (index, rigged) in rigged {
             let Registered { kind, props, .. } = &mut self.kinds[index];
@@ -359,23 +386,12 @@ impl Scene {
     }
 
     /// Every model's crowd, kind by kind in registration order.
-    pub(crate) fn each_crowd(&self) -> impl Iterator<Item = &PropCrowd> {
+    fn each_crowd(&self) -> impl Iterator<Item = &ModelCrowd> {
         self.kinds.iter().flat_map(|r| r.props.crowds())
     }
 
-    /// Every model's crowd, in [`Scene::each_crowd`]'s order.
-    pub(crate) fn each_crowd_mut(&mut self) -> impl Iterator<Item = &mut PropCrowd> {
-        self.kinds.iter_mut().flat_map(|r| r.props.crowds_mut())
-    }
-
-    /// The sphere a prop stays within in any pose (its culling sphere); `None` for an entity
-    /// that is not a prop.
-    pub(crate) fn bound_of(&self, entity: Entity) -> Option<(Vec3, f32)> {
-        self.instance_of(entity).map(|(crowd, i)| crowd.bound(i))
-    }
-
     /// The crowd of `entity`'s model and its instance number; `None` for no prop.
-    fn instance_of(&self, entity: Entity) -> Option<(&PropCrowd, u32)> {
+    fn instance_of(&self, entity: Entity) -> Option<(&ModelCrowd, u32)> {
         let instance = *self.world.get::<&PropInstance>(entity).ok()?;
         Some(self.kinds[kind_of(&instance)].locate(&instance))
     }
@@ -454,6 +470,12 @@ impl Scene {
         &self.signals
     }
 
+    /// Where buses stop.
+    #[must_use]
+    pub fn bus_stops(&self) -> &BusStops {
+        &self.bus_stops
+    }
+
     /// The ground height field.
     #[must_use]
     pub fn terrain(&self) -> &Terrain {
@@ -487,13 +509,13 @@ impl Scene {
     /// What the last [`Scene::animate`] did.
     #[must_use]
     pub fn animation_stats(&self) -> AnimationStats {
-        self.animation
+        self.posing.stats()
     }
 
     /// Each prop model, kind by kind in registration order, with the program it is compiled to and the crowd of its instances' animation
     /// states, for tools and benchmarks (the crowd's `stats` are the last frame's for that
     /// model).
     pub fn crowds(&self) -> impl Iterator<Item = (&PropModel, &Program, &Crowd)> {
-        self.each_crowd().map(PropCrowd::parts)
+        self.each_crowd().map(ModelCrowd::parts)
     }
 }

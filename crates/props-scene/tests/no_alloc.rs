@@ -13,8 +13,9 @@ use std::sync::Arc;
 
 use glam::{Affine3A, Vec3};
 use props_anim::Layer;
+use props_crowd::{Animates, CrowdSet, PosingConfig, PropModel};
 use props_frame::{FrameData, ModelId, OrbitCamera};
-use props_scene::{Animates, CrowdSet, PosingConfig, PropModel, Scene, SceneCamera, SceneConfig, synthetic};
+use props_scene::{Scene, SceneConfig, synthetic};
 
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
@@ -26,14 +27,18 @@ fn town(threads: usize) -> Scene {
     let mut scene = town_of(2000, threads);
     let view = OrbitCamera::overview(scene.terrain().flat_radius());
     let camera = view.to_camera(16.0 / 9.0);
-    scene.set_camera(Some(SceneCamera { eye: view.eye(), view_projection: camera.view_projection }));
+    scene.set_camera(Some(camera));
     scene
 }
 
 /// A town with `windmills` windmills and every kind of prop, without a camera.
 fn town_of(windmills: usize, threads: usize) -> Scene {
-    let config = SceneConfig { windmills, cars: 300, foxes: 200, buses: 12, threads, ..SceneConfig::default() };
-    Scene::new(config, synthetic::town(&config).expect("synthetic models")).expect("scene")
+    let config = SceneConfig { posing: PosingConfig { threads, ..PosingConfig::default() }, ..SceneConfig::default() }
+        .with_count("windmills", windmills)
+        .with_count("cars", 300)
+        .with_count("foxes", 200)
+        .with_count("buses", 12);
+    Scene::new(config.clone(), synthetic::town().expect("synthetic models")).expect("scene")
 }
 
 /// Runs `warm_up` frames, then asserts on the heap over `measured` more. The frame's buffers
@@ -69,7 +74,7 @@ fn check(label: &str, scene: &mut Scene, transient: usize, (warm_up, measured): 
 /// each frame, posed with sharing and extracted, never raise the heap's peak.
 fn check_crowd_set() {
     let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
-    let windmill = Arc::new(synthetic::windmill().expect("windmill"));
+    let windmill = Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill"));
     let animates = Animates::default().clips(["spin"]).driver(["nacelle"], Vec3::Y);
     set.set_model(PropModel::new(ModelId(0), windmill), animates, 1.0).expect("rigged");
     let ids: Vec<_> = (0..2000)

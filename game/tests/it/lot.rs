@@ -6,8 +6,9 @@
 use std::sync::Arc;
 
 use props_anim::JointMatrix;
+use props_crowd::PropModel;
 use props_frame::{FrameData, ModelId};
-use props_scene::{PropModel, Scene, SceneConfig, synthetic};
+use props_scene::{Scene, SceneConfig, synthetic};
 
 use crate::support::root;
 
@@ -16,8 +17,12 @@ fn the_lot_plays_morph_animation() {
     let path = root().join("tests/models/AnimatedMorphCube/AnimatedMorphCube.gltf");
     let model = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("imports").model;
     let model = Arc::new(model);
-    let config = SceneConfig { windmills: 0, cars: 0, foxes: 0, buses: 0, ..SceneConfig::default() };
-    let mut scene = Scene::new(config, synthetic::town(&config).expect("stand-ins")).expect("a town");
+    let config = SceneConfig::default()
+        .with_count("windmills", 0)
+        .with_count("cars", 0)
+        .with_count("foxes", 0)
+        .with_count("buses", 0);
+    let mut scene = Scene::new(config, synthetic::town().expect("stand-ins")).expect("a town");
     let id = ModelId(40);
     scene.set_kind_models("lot_models", vec![PropModel::new(id, Arc::clone(&model))]).expect("the lot takes it");
     scene.step(2.099_998_7);

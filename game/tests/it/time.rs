@@ -63,8 +63,15 @@ fn the_status_line_reports_the_rate_reached_and_never_more_than_asked() {
     let status = log.iter().rfind(|l| l["message"] == "status").expect("a status line after 5 s");
     let reached = number(status, "reached");
     assert_eq!(status["time_scale"].as_f64(), Some(16.0), "{status}");
-    assert!(status["cars"].as_u64().is_some_and(|c| c > 0) && status["windmills"].as_u64().is_some(), "{status}");
-    assert_eq!(status["buses"].as_u64(), Some(4), "the default buses, counted: {status}");
+    // Every kind the town has, with its props: `windmills=300 cars=40 ...`.
+    let kinds = status["kinds"].as_str().expect("the kinds and their counts");
+    let count = |kind: &str| {
+        let mut pairs = kinds.split_whitespace().filter_map(|pair| pair.split_once('='));
+        pairs.find(|(name, _)| *name == kind).and_then(|(_, n)| n.parse::<u64>().ok())
+    };
+    assert!(count("cars").is_some_and(|c| c > 0) && count("windmills").is_some(), "{status}");
+    assert_eq!(count("buses"), Some(4), "the default buses, counted: {status}");
+    assert!(count("traffic_lights").is_some_and(|n| n > 0) && count("lot_models") == Some(0), "{status}");
     let last = finished(&log);
     let overall = number(last, "sim_seconds") / number(last, "seconds");
     assert!(reached > 0.0 && overall > 0.0, "the simulation ran: reached x{reached}, overall x{overall}");

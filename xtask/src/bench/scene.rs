@@ -25,8 +25,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use props_anim::JointMatrix;
 use props_anim::program::LaneState;
+use props_crowd::{PosingConfig, PropModel};
 use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
-use props_scene::{KindAsset, PropModel, Scene, SceneCamera, SceneConfig};
+use props_scene::{KindAsset, Scene, SceneConfig};
 
 use super::median;
 
@@ -74,8 +75,8 @@ struct Row {
     workload: &'static str,
     mode: &'static str,
     threads: usize,
-    config: SceneConfig,
-    buses: usize,
+    /// Props of each kind the scene held.
+    counts: Vec<(&'static str, usize)>,
     simulate: Vec<f64>,
     animate: Vec<f64>,
     extract: Vec<f64>,
@@ -100,7 +101,7 @@ impl Row {
 /// registration order, at each asset's units; none for the lot), as the game loads them.
 fn load_models(assets: &Path) -> Result<Vec<Vec<PropModel>>> {
     let limits = props_gltf::Limits::default();
-    let kinds = props_scene::kinds::town(&SceneConfig::default());
+    let kinds = props_scene::kinds::town();
     let load = |(k, asset): (usize, KindAsset)| -> Result<Vec<PropModel>> {
         let Some(stem) = asset.stem else { return Ok(Vec::new()) };
         let path = assets.join(format!("{stem}.glb"));
@@ -145,19 +146,18 @@ fn kernel_ns_per_joint(scene: &Scene) -> f64 {
 
 fn measure(
     models: &[Vec<PropModel>],
-    (workload, buses): (&'static str, usize),
+    workload: &'static str,
     mode: &'static str,
     threads: usize,
     config: SceneConfig,
     args: &SceneArgs,
 ) -> Result<Row> {
-    let config = SceneConfig { buses, ..config };
-    let kinds = props_scene::kinds::town(&config).into_iter().zip(models.iter().cloned());
+    let kinds = props_scene::kinds::town().into_iter().zip(models.iter().cloned());
     let mut scene = Scene::new(config, kinds.collect::<Vec<_>>())?;
     if mode != "exact" {
         let view = OrbitCamera::overview(scene.terrain().flat_radius());
         let camera = view.to_camera(ASPECT);
-        scene.set_camera(Some(SceneCamera { eye: view.eye(), view_projection: camera.view_projection }));
+        scene.set_camera(Some(camera));
     }
     let mut frame = FrameData::default();
     let run_frame = |scene: &mut Scene, frame: &mut FrameData| {
@@ -179,8 +179,7 @@ fn measure(
         workload,
         mode,
         threads,
-        config,
-        buses: scene.count("buses"),
+        counts: scene.counts().collect(),
         simulate: Vec::new(),
         animate: Vec::new(),
         extract: Vec::new(),
@@ -217,21 +216,28 @@ pub fn run(args: &SceneArgs) -> Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let models = load_models(&root.join("assets"))?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let city = SceneConfig { windmills: 100_000, cars: 10_000, foxes: 10_000, ..SceneConfig::default() };
-    let windmills = SceneConfig { windmills: 100_000, cars: 0, foxes: 0, ..SceneConfig::default() };
-    // Buses as the game runs them by default; none beside the windmills alone.
-    let workloads = [("default", SceneConfig::default(), 4), ("city", city, 4), ("windmills", windmills, 0)];
+    let city =
+        SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 10_000).with_count("foxes", 10_000);
+    let windmills =
+        SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 0).with_count("foxes", 0);
+    // Buses as the game runs them by default (the kind's default); none beside the windmills
+    // alone.
+    let windmills = windmills.with_count("buses", 0);
+    let workloads = [("default", SceneConfig::default()), ("city", city), ("windmills", windmills)];
     let modes: [(&str, Configure); 3] = [
-        ("exact", |c| SceneConfig { sharing: None, lod: props_anim::UpdateRateLod::OFF, ..c }),
+        ("exact", |c| SceneConfig {
+            posing: PosingConfig { sharing: None, lod: props_anim::UpdateRateLod::OFF, ..c.posing },
+            ..c
+        }),
         ("shared", |c| c),
-        ("budget", |c| SceneConfig { animation_budget_ms: Some(BUDGET_MS), ..c }),
+        ("budget", |c| SceneConfig { posing: PosingConfig { animation_budget_ms: Some(BUDGET_MS), ..c.posing }, ..c }),
     ];
     let mut threads = vec![1];
     if cores > 1 {
         threads.push(cores);
     }
     let mut rows = Vec::new();
-    for (workload, base, buses) in workloads {
+    for (workload, base) in workloads {
         if args.workload.as_deref().is_some_and(|w| w != workload) {
             continue;
         }
@@ -240,9 +246,9 @@ pub fn run(args: &SceneArgs) -> Result<()> {
                 continue;
             }
             for &t in &threads {
-                let config =
-                    SceneConfig { seed: args.seed, threads: t, time_of_day: args.time_of_day, ..configure(base) };
-                let row = measure(&models, (workload, buses), mode, t, config, args)?;
+                let config = SceneConfig { seed: args.seed, time_of_day: args.time_of_day, ..configure(base.clone()) };
+                let config = SceneConfig { posing: PosingConfig { threads: t, ..config.posing }, ..config };
+                let row = measure(&models, workload, mode, t, config, args)?;
                 if !args.json {
                     print_row(&row, rows.is_empty());
                 }
@@ -260,10 +266,13 @@ pub fn run(args: &SceneArgs) -> Result<()> {
 fn json(row: &Row) -> serde_json::Value {
     let med = |v: &[f64]| median(&mut v.to_vec());
     let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-    let c = &row.config;
+    let count = |kind: &str| row.counts.iter().find(|(k, _)| *k == kind).map_or(0, |(_, n)| *n);
+    let counts: serde_json::Map<String, serde_json::Value> =
+        row.counts.iter().map(|(kind, n)| ((*kind).to_owned(), (*n).into())).collect();
     serde_json::json!({
         "workload": row.workload, "mode": row.mode, "threads": row.threads,
-        "windmills": c.windmills, "cars": c.cars, "foxes": c.foxes, "buses": row.buses,
+        "windmills": count("windmills"), "cars": count("cars"), "foxes": count("foxes"), "buses": count("buses"),
+        "kinds": counts,
         "ms_simulate": med(&row.simulate), "ms_animate": med(&row.animate),
         "ms_extract": med(&row.extract), "ms_total": med(&row.total),
         "best_ms_total": best(&row.total), "best_ms_animate": best(&row.animate),

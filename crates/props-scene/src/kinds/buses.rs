@@ -1,8 +1,8 @@
 //! The buses kind, a complete prop kind in one file (see `kind.rs`): 12 m buses driving in
 //! traffic, stopping at bus stops and opening their doors there.
 //!
-//! - **Stops**: one on every other road lane, its front end [`STOP_AT`] of the way along the
-//!   lane, on the kerb side (where the bus's doors are).
+//! - **Stops**: the town's ([`crate::town::bus_stops`]), on the kerb side (where the bus's doors
+//!   are).
 //! - **Driving**: a bus is a [`Vehicle`] to the traffic system, 12 m long, so cars queue behind
 //!   it. Its wheels roll and steer as a car's ([`WheelGeometry`]).
 //! - **Dwelling**: on a lane with a stop it has not served, it holds its front bumper at the
@@ -12,24 +12,22 @@
 //!   to its door's subtree, over the driving pose (the wheel drivers); forwards to open,
 //!   backwards to close.
 
+use glam::Vec3;
 use hecs::{Entity, World};
-use props_anim::{Blend, Layer, Mask, Spec};
+use props_anim::{Blend, Interpolation, Keyframes, Layer, Mask, Model, Spec};
+use props_crowd::{BindError, BoundModel, Convention, PropModel};
 
-use crate::access::Access;
-use crate::bindings::Convention;
+use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::kind::{KindAsset, PropInstance, PropKind, Props, only_model};
+use crate::kind::{KindAsset, KindProps, PropInstance, PropKind, only_model};
 use crate::kinds::cars::{CarWheels, WheelGeometry, WheelStep};
-use crate::models::KindModel;
-use crate::models::PropModel;
+use crate::synthetic::{SyntheticError, build, node, spin};
 use crate::town::Town;
 use crate::town::roads::LaneId;
 use crate::town::traffic::Vehicle;
 
 /// A bus's length, bumper to bumper, metres.
 pub const BUS_LENGTH: f32 = 12.0;
-/// How far along its lane a stop's front end is, as a fraction of the lane's length.
-pub const STOP_AT: f32 = 0.6;
 /// Seconds a bus stands at a stop with its doors open.
 pub const DWELL: f32 = 8.0;
 /// A bus standing this close to its stop (front bumper to the stop's front end) is at it, metres.
@@ -78,28 +76,32 @@ impl Bus {
 /// The buses: `count` of them, spawned behind stops where there is room.
 pub struct Buses {
     count: usize,
-    /// Per lane, where the front of a bus stops at its stop (metres along it), if it has one.
-    stops: Vec<Option<f32>>,
     geometry: WheelGeometry,
     /// Length of each door clip (`door_front`, `door_rear`), seconds.
     door_times: [f32; 2],
+}
+
+/// Buses the town starts with unless the game says otherwise.
+pub const DEFAULT_BUSES: usize = 4;
+/// Most buses the town takes (one per stop at most drive).
+pub const MAX_BUSES: usize = 10_000;
+
+impl Default for Buses {
+    fn default() -> Self {
+        Self::new(DEFAULT_BUSES)
+    }
 }
 
 impl Buses {
     /// `count` buses (fewer if the roads have no room for them).
     #[must_use]
     pub fn new(count: usize) -> Self {
-        Self { count, stops: Vec::new(), geometry: WheelGeometry::default(), door_times: [0.0; 2] }
-    }
-
-    /// The bus stops: each lane's with one, and where a bus's front stops on it.
-    pub fn stops(&self) -> impl Iterator<Item = (LaneId, f32)> + '_ {
-        self.stops.iter().enumerate().filter_map(|(lane, stop)| Some((LaneId(lane as u32), (*stop)?)))
+        Self { count, geometry: WheelGeometry::default(), door_times: [0.0; 2] }
     }
 
     /// Measures the model and the door clips.
-    fn measure(&mut self, props: &Props) {
-        let rig = props.crowd(0).kind_model();
+    fn measure(&mut self, props: &KindProps) {
+        let rig = props.crowd(0).model();
         let model = &rig.prop.model;
         // Rigged by `rig`, so the measuring succeeds (the default is never used).
         self.geometry = WheelGeometry::measure(model, &rig.prop.bindings, "bus").map(|(g, _)| g).unwrap_or_default();
@@ -130,31 +132,44 @@ impl PropKind for Buses {
         }
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        Some(stand_in())
+    }
+
+    fn count(&self) -> Option<usize> {
+        Some(self.count)
+    }
+
+    fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
+        if count > MAX_BUSES {
+            return Err(SceneError::TooMany { kind: self.name(), requested: count, max: MAX_BUSES });
+        }
+        self.count = count;
+        Ok(())
+    }
+
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         let bus = only_model(self.name(), models)?;
         let (m, b) = (&*bus.model, &bus.bindings);
         let (_, drivers) = WheelGeometry::measure(m, b, "bus")?;
         let mut spec = Spec { drivers, ..Spec::default() };
+        let bus_error = SceneError::of_model("bus");
         for door in ["door_front", "door_rear"] {
-            spec.clips.push(b.clip(m, "bus", door, door)?);
-            let [node] = b.nodes(m, "bus", door, Convention::Named(door))?[..] else {
-                return Err(SceneError::MissingNode { model: "bus", node: door.to_owned() });
+            spec.clips.push(b.clip(m, door, door).map_err(&bus_error)?);
+            let [node] = b.nodes(m, door, Convention::Named(door)).map_err(&bus_error)?[..] else {
+                return Err(bus_error(BindError::MissingNode(door.to_owned())));
             };
             spec.masks.push(Mask::subtree(m.rig(), node));
         }
-        Ok(vec![KindModel::new(bus.clone(), spec, 2)])
+        Ok(vec![BoundModel::new(bus.clone(), spec, 2)])
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         self.measure(props);
         let roads = town.roads;
-        self.stops = vec![None; roads.lanes().len()];
-        for lane in roads.road_lanes().iter().step_by(2) {
-            self.stops[lane.index()] = Some(roads.length(*lane) * STOP_AT);
-        }
         // Each bus behind a stop, the stops taken in a seeded order; a stop with no room is
         // skipped.
-        let mut lanes: Vec<(LaneId, f32)> = self.stops().collect();
+        let mut lanes: Vec<(LaneId, f32)> = town.bus_stops.iter().collect();
         let mut rng = town.rng(self.name(), 0);
         for i in (1..lanes.len()).rev() {
             lanes.swap(i, rng.below(i as u32 + 1) as usize);
@@ -179,11 +194,11 @@ impl PropKind for Buses {
     }
 
     /// Holds its buses at stops (their [`Vehicle`]s), turns their wheels and opens their doors.
-    fn access(&self) -> Access {
-        Access::nothing().writes::<Vehicle>().writes::<CarWheels>().writes::<Bus>().reads::<PropInstance>()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing().writes::<Vehicle>().writes::<CarWheels>().writes::<Bus>().reads::<PropInstance>()
     }
 
-    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut KindProps, dt: f32) {
         let max_braking = town.config.driving.max_deceleration * STOPPABLE;
         let step = WheelStep::new(dt);
         for (car, wheels, bus, instance) in
@@ -192,7 +207,7 @@ impl PropKind for Buses {
             if bus.lane != car.lane() {
                 (bus.lane, bus.served) = (car.lane(), false);
             }
-            let stop = self.stops[car.lane().index()].filter(|_| !bus.served);
+            let stop = town.bus_stops.front(car.lane()).filter(|_| !bus.served);
             bus.state = match (bus.state, stop) {
                 (BusState::Driving, Some(front)) => {
                     let gap = front - car.position() - car.length() * 0.5;
@@ -238,12 +253,12 @@ impl PropKind for Buses {
     }
 
     /// The new bus model, measured again (its wheels and door clips may differ).
-    fn rebind(&mut self, _world: &mut World, props: &mut Props, rigs: Vec<KindModel>) {
+    fn rebind(&mut self, _world: &mut World, props: &mut KindProps, rigs: Vec<BoundModel>) {
         props.recompile(rigs);
         self.measure(props);
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let (car, bus) = (world.get::<&Vehicle>(entity).ok()?, world.get::<&Bus>(entity).ok()?);
         let open = if self.door_time() > 0.0 { bus.doors / self.door_time() } else { 0.0 };
         let state = match bus.state {
@@ -255,4 +270,33 @@ impl PropKind for Buses {
         let summary = format!("bus {state} at {speed:.0} km/h on lane {lane}, doors {:.0} % open", open * 100.0);
         Some(summary)
     }
+}
+
+/// The bus: `body` with steering pivots over the front wheels and the rear wheels (radius
+/// 0.5 m, axles at +3.4 m and -3.2 m) and two doors on its right side, `door_front` and
+/// `door_rear`; clips `drive`, `door_front` and `door_rear` (each door slides 1 m back over
+/// 1.2 s), as `assets/bus.glb`. The `door_front` clip also lifts the body 0.3 m (a stray key, as
+/// exporters write when they bake a whole action), which the buses' door mask must keep off.
+pub fn stand_in() -> Result<Model, SyntheticError> {
+    let (x, y) = (1.05, 0.5);
+    let nodes = [
+        node("body", Vec3::ZERO, &[1, 2, 5, 6, 7, 8], true),
+        node("steer_front_left", Vec3::new(x, y, 3.4), &[3], false),
+        node("steer_front_right", Vec3::new(-x, y, 3.4), &[4], false),
+        node("wheel_front_left", Vec3::ZERO, &[], true),
+        node("wheel_front_right", Vec3::ZERO, &[], true),
+        node("wheel_rear_left", Vec3::new(x, y, -3.2), &[], true),
+        node("wheel_rear_right", Vec3::new(-x, y, -3.2), &[], true),
+        node("door_front", Vec3::new(-1.25, 0.0, 4.7), &[], true),
+        node("door_rear", Vec3::new(-1.25, 0.0, 0.3), &[], true),
+    ];
+    let slide = |door: u32, z: f32| {
+        let keys = vec![Vec3::new(-1.25, 0.0, z), Vec3::new(-1.37, 0.0, z), Vec3::new(-1.37, 0.0, z - 1.0)];
+        vec![(door, Interpolation::Linear, vec![0.0, 0.36, 1.2], Keyframes::Translation(keys))]
+    };
+    let drive = [3, 4, 5, 6].map(|wheel| spin(wheel, Vec3::X, 2.0, 1.0)).to_vec();
+    let mut front = slide(7, 4.7);
+    let lift = Keyframes::Translation(vec![Vec3::ZERO, Vec3::Y * 0.3]);
+    front.push((0, Interpolation::Linear, vec![0.0, 1.2], lift));
+    build(&nodes, vec![("drive", drive), ("door_front", front), ("door_rear", slide(8, 0.3))], None)
 }

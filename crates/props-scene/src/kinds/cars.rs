@@ -6,17 +6,16 @@
 
 use std::f32::consts::TAU;
 
-use glam::{Affine3A, Vec3};
+use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Driver, NodeId, Spec};
+use props_anim::{Driver, Interpolation, Keyframes, Model, NodeId, Spec};
+use props_crowd::{Bindings, BoundModel, Convention, PropModel};
 
-use crate::access::Access;
-use crate::bindings::{Bindings, Convention};
+use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::kind::{KindAsset, ModelPick, PropInstance, PropKind, Props, some_models};
-use crate::models::KindModel;
-use crate::models::PropModel;
+use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, some_models};
 use crate::rng::{Rng, Stream};
+use crate::synthetic::{SyntheticError, build, node, spin};
 use crate::town::Town;
 use crate::town::roads::{LaneId, RoadNetwork};
 use crate::town::traffic::{self, Vehicle};
@@ -132,15 +131,12 @@ impl WheelGeometry {
     /// (`steer_*`, or bound as `steer`) of `prop` (`car`, `bus`, for errors): the geometry,
     /// and the drivers of the wheel roll (every wheel about its X) and the left and right
     /// steering (each pivot about its Y), in that order.
-    pub fn measure(
-        model: &props_anim::Model,
-        bindings: &Bindings,
-        prop: &'static str,
-    ) -> Result<(Self, Vec<Driver>), SceneError> {
+    pub fn measure(model: &Model, bindings: &Bindings, prop: &'static str) -> Result<(Self, Vec<Driver>), SceneError> {
         let rest = model.pose_at(None, 0.0);
         let at = |node: NodeId| rest.world_matrix(node).translation;
-        let wheels = bindings.nodes(model, prop, "wheels", Convention::Prefixed("wheel_"))?;
-        let mut steer = bindings.nodes(model, prop, "steer", Convention::Prefixed("steer_"))?;
+        let nodes = |part, prefix| bindings.nodes(model, part, Convention::Prefixed(prefix));
+        let wheels = nodes("wheels", "wheel_").map_err(SceneError::of_model(prop))?;
+        let mut steer = nodes("steer", "steer_").map_err(SceneError::of_model(prop))?;
         let [left, right] = steer[..] else {
             return Err(SceneError::SteerPivots { found: steer.len() });
         };
@@ -220,6 +216,15 @@ pub struct Cars {
     models: Vec<(WheelGeometry, Option<f32>, VehicleLights)>,
 }
 
+/// Cars the town starts with unless the game says otherwise.
+pub const DEFAULT_CARS: usize = 40;
+
+impl Default for Cars {
+    fn default() -> Self {
+        Self::new(DEFAULT_CARS)
+    }
+}
+
 impl Cars {
     /// `count` cars.
     pub fn new(count: usize) -> Self {
@@ -227,12 +232,12 @@ impl Cars {
     }
 
     /// Measures each model of `props`.
-    fn measure(&mut self, props: &Props) {
+    fn measure(&mut self, props: &KindProps) {
         self.models = props
             .crowds()
             .iter()
             .map(|crowd| {
-                let (prop, spec) = (&crowd.kind_model().prop, &crowd.kind_model().spec);
+                let (prop, spec) = (&crowd.model().prop, &crowd.model().spec);
                 // Rigged by `rig`, so the measuring succeeds (the default is never used).
                 let geometry = WheelGeometry::measure(&prop.model, &prop.bindings, "car").map(|(g, _)| g);
                 let (_, doors, lights) = doors_and_lights(&prop.model, &prop.bindings).unwrap_or_default();
@@ -250,7 +255,7 @@ impl Cars {
         &mut self,
         world: &mut World,
         town: &Town<'_>,
-        props: &mut Props,
+        props: &mut KindProps,
         lane: LaneId,
         position: f32,
         speed: f32,
@@ -272,7 +277,7 @@ impl Cars {
         &mut self,
         world: &mut World,
         town: &Town<'_>,
-        props: &mut Props,
+        props: &mut KindProps,
         lane: LaneId,
         position: f32,
         speed: f32,
@@ -313,12 +318,32 @@ impl PropKind for Cars {
         }
     }
 
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        Some(stand_in())
+    }
+
+    fn count(&self) -> Option<usize> {
+        Some(self.count)
+    }
+
+    /// Any number: the town grows to hold them, up to its largest grid
+    /// ([`SceneError::TooManyVehicles`] beyond).
+    fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
+        self.count = count;
+        Ok(())
+    }
+
+    /// The town grows to hold its cars.
+    fn vehicles(&self) -> usize {
+        self.count
+    }
+
     /// Every car model (at least one): cars pick among them.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         some_models(self.name(), models)?.iter().map(car_rig).collect()
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         self.measure(props);
         let mut rng = Rng::stream(town.config.seed, Stream::CarSpawn, 0);
         // The count was checked against the capacity when the town was sized.
@@ -330,11 +355,11 @@ impl PropKind for Cars {
     }
 
     /// Reads the cars (and buses), writes their wheels.
-    fn access(&self) -> Access {
-        Access::nothing().reads::<Vehicle>().writes::<CarWheels>().reads::<PropInstance>()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing().reads::<Vehicle>().writes::<CarWheels>().reads::<PropInstance>()
     }
 
-    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut KindProps, dt: f32) {
         let step = WheelStep::new(dt);
         let lamps = town.daylight.lamps();
         for (car, wheels, instance) in world.query::<(&Vehicle, &mut CarWheels, &PropInstance)>().iter() {
@@ -362,12 +387,12 @@ impl PropKind for Cars {
 
     /// Every car picks again among the new car models, keeping its placement, wheel state and
     /// paint.
-    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<KindModel>) {
+    fn rebind(&mut self, world: &mut World, props: &mut KindProps, rigs: Vec<BoundModel>) {
         props.repick(world, rigs);
         self.measure(props);
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let car = world.get::<&Vehicle>(entity).ok()?;
         let state = if car.is_standing() { "waiting" } else { "driving" };
         Some(format!("car {state} at {:.0} km/h on lane {}", car.speed() * 3.6, car.lane().0))
@@ -376,28 +401,60 @@ impl PropKind for Cars {
 
 /// A car model with the drivers of its wheels and steering pivots, and its `doors` clip if
 /// it has one (bound by a sidecar, then it must exist).
-fn car_rig(car: &PropModel) -> Result<KindModel, SceneError> {
+fn car_rig(car: &PropModel) -> Result<BoundModel, SceneError> {
     let (c, b) = (&*car.model, &car.bindings);
     let (_, drivers) = WheelGeometry::measure(c, b, "car")?;
     let (clips, doors, lights) = doors_and_lights(c, b)?;
     let layers = usize::from(doors) + lights.layers();
-    Ok(KindModel::new(car.clone(), Spec { clips, drivers, ..Spec::default() }, layers))
+    Ok(BoundModel::new(car.clone(), Spec { clips, drivers, ..Spec::default() }, layers))
 }
 
 /// A car model's clips: its `doors` clip first (bound by a sidecar, then it must exist),
 /// whether it has one, and its lights, whose layers come after the doors'.
-fn doors_and_lights(
-    model: &props_anim::Model,
-    bindings: &Bindings,
-) -> Result<(Vec<usize>, bool, VehicleLights), SceneError> {
+fn doors_and_lights(model: &Model, bindings: &Bindings) -> Result<(Vec<usize>, bool, VehicleLights), SceneError> {
     let doors = match bindings.clips.contains_key("doors") {
-        true => Some(bindings.clip(model, "car", "doors", "doors")?),
+        true => Some(bindings.clip(model, "doors", "doors").map_err(SceneError::of_model("car"))?),
         false => model.find_clip("doors"),
     };
     let mut clips: Vec<usize> = doors.into_iter().collect();
     let first = clips.len();
     let lights = VehicleLights::find(model, &mut clips, first);
     Ok((clips, doors.is_some(), lights))
+}
+
+/// The car: `body` with steering pivots over the front wheels and the rear wheels (radius
+/// 0.33 m, axles 1.3 m either side of the centre); clip `drive`.
+pub fn stand_in() -> Result<Model, SyntheticError> {
+    built(false)
+}
+
+/// The car with a door: `body` also carries `door_left` (hinged at its front edge), and a
+/// `doors` clip swings it open 70 degrees about Y over one second.
+pub fn stand_in_with_doors() -> Result<Model, SyntheticError> {
+    built(true)
+}
+
+/// The car, with a door and its clip or not.
+fn built(door: bool) -> Result<Model, SyntheticError> {
+    let (x, y, z) = (0.78, 0.33, 1.3);
+    let body_children: &'static [u32] = if door { &[1, 2, 5, 6, 7] } else { &[1, 2, 5, 6] };
+    let mut nodes = vec![
+        node("body", Vec3::ZERO, body_children, true),
+        node("steer_front_left", Vec3::new(x, y, z), &[3], false),
+        node("steer_front_right", Vec3::new(-x, y, z), &[4], false),
+        node("wheel_front_left", Vec3::ZERO, &[], true),
+        node("wheel_front_right", Vec3::ZERO, &[], true),
+        node("wheel_rear_left", Vec3::new(x, y, -z), &[], true),
+        node("wheel_rear_right", Vec3::new(-x, y, -z), &[], true),
+    ];
+    let drive = [3, 4, 5, 6].map(|wheel| spin(wheel, Vec3::X, 1.0, 1.0)).to_vec();
+    let mut clips = vec![("drive", drive)];
+    if door {
+        nodes.push(node("door_left", Vec3::new(0.9, 0.7, 0.6), &[], true));
+        let open = Keyframes::Rotation(vec![Quat::IDENTITY, Quat::from_rotation_y(70f32.to_radians())]);
+        clips.push(("doors", vec![(7, Interpolation::Linear, vec![0.0, 1.0], open)]));
+    }
+    build(&nodes, clips, None)
 }
 
 #[cfg(test)]

@@ -6,19 +6,19 @@
 //! [`FADE_TIME`] (two clip layers of the animation runtime, the new gait's weight rising from 0
 //! to 1), so the pose never jumps.
 
-use std::f32::consts::TAU;
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Layer, PlayMode, Playback, Spec};
+use props_anim::{Layer, Model, PlayMode, Playback, Spec};
+use props_crowd::{BoundModel, PropModel};
 
-use crate::access::Access;
+use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::facing;
-use crate::kind::{KindAsset, ModelPick, PropInstance, PropKind, Props, some_models};
-use crate::models::KindModel;
-use crate::models::PropModel;
+use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, some_models};
 use crate::rng::{Rng, Stream};
+use crate::synthetic::{ChannelSpec, SyntheticError, build, node, swing};
 use crate::town::Town;
 
 /// Length of a gait crossfade, seconds.
@@ -183,7 +183,7 @@ fn placement(fox: &Fox, scale: f32) -> Affine3A {
 /// gait's clip, or while fading, the old gait's clip under the new one at the fade's weight.
 /// `durations`: per model, the `Walk`, `Run` and idle clips' (the idle's 0 when the model has
 /// none: its foxes never stand).
-fn update(world: &World, durations: &[[f32; 3]], foxes: &mut Props, dt: f32) {
+fn update(world: &World, durations: &[[f32; 3]], foxes: &mut KindProps, dt: f32) {
     let fade_step = dt / FADE_TIME;
     for (fox, anim, instance) in world.query::<(&mut Fox, &mut FoxGait, &PropInstance)>().iter() {
         let durations = durations[instance.model()];
@@ -244,6 +244,17 @@ pub struct Foxes {
     durations: Vec<[f32; 3]>,
 }
 
+/// Most foxes the town holds.
+pub const MAX_FOXES: usize = 100_000;
+/// Foxes the town starts with unless the game says otherwise.
+pub const DEFAULT_FOXES: usize = 12;
+
+impl Default for Foxes {
+    fn default() -> Self {
+        Self::new(DEFAULT_FOXES)
+    }
+}
+
 impl Foxes {
     /// `count` foxes.
     pub fn new(count: usize) -> Self {
@@ -251,12 +262,12 @@ impl Foxes {
     }
 
     /// Measures each model's clips.
-    fn measure(&mut self, props: &Props) {
+    fn measure(&mut self, props: &KindProps) {
         self.durations = props
             .crowds()
             .iter()
             .map(|crowd| {
-                let rig = crowd.kind_model();
+                let rig = crowd.model();
                 let clips = rig.prop.model.clips();
                 [0, 1, 2].map(|k| rig.spec.clips.get(k).map_or(0.0, |&c| clips[c].duration()))
             })
@@ -282,23 +293,40 @@ impl PropKind for Foxes {
         }
     }
 
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        Some(stand_in())
+    }
+
+    fn count(&self) -> Option<usize> {
+        Some(self.count)
+    }
+
+    fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
+        if count > MAX_FOXES {
+            return Err(SceneError::TooMany { kind: self.name(), requested: count, max: MAX_FOXES });
+        }
+        self.count = count;
+        Ok(())
+    }
+
     /// Every animal model (at least one): foxes pick among them.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         let rig = |fox: &PropModel| {
             let (f, b) = (&*fox.model, &fox.bindings);
-            let mut clips = vec![b.clip(f, "fox", "walk", "Walk")?, b.clip(f, "fox", "run", "Run")?];
+            let clip = |state, default| b.clip(f, state, default).map_err(SceneError::of_model("fox"));
+            let mut clips = vec![clip("walk", "Walk")?, clip("run", "Run")?];
             // The idle clip is optional: bound by a sidecar (then it must exist), else by name.
             let idle = match b.clips.contains_key("idle") {
-                true => Some(b.clip(f, "fox", "idle", "Idle")?),
+                true => Some(clip("idle", "Idle")?),
                 false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
             };
             clips.extend(idle);
-            Ok(KindModel::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS))
+            Ok(BoundModel::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS))
         };
         some_models(self.name(), models)?.iter().map(rig).collect()
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         self.measure(props);
         let parks: Vec<Vec2> = town.roads.block_centres().collect();
         for i in 0..self.count {
@@ -310,21 +338,21 @@ impl PropKind for Foxes {
         update(world, &self.durations, props, 0.0);
     }
 
-    fn access(&self) -> Access {
-        Access::nothing().writes::<Fox>().writes::<FoxGait>().reads::<PropInstance>()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing().writes::<Fox>().writes::<FoxGait>().reads::<PropInstance>()
     }
 
-    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut Props, dt: f32) {
+    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut KindProps, dt: f32) {
         update(world, &self.durations, props, dt);
     }
 
     /// Every fox picks again among the new models, keeping its state and placement.
-    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<KindModel>) {
+    fn rebind(&mut self, world: &mut World, props: &mut KindProps, rigs: Vec<BoundModel>) {
         props.repick(world, rigs);
         self.measure(props);
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let (fox, gait) = (world.get::<&Fox>(entity).ok()?, world.get::<&FoxGait>(entity).ok()?);
         let (speed, weight) = (fox.speed(), gait.blend_weight());
         Some(format!(
@@ -357,4 +385,32 @@ fn behave(fox: &mut Fox, can_rest: bool, dt: f32) {
     }
     let change = SPEED_CHANGE * dt;
     fox.speed += (fox.target_speed - fox.speed).clamp(-change, change);
+}
+
+/// A small skinned quadruped with the Fox's clip names: `Survey`, `Walk` (0.7 s) and `Run`
+/// (1.16 s), which animate the same joints differently so that a crossfade shows.
+pub fn stand_in() -> Result<Model, SyntheticError> {
+    let leg = |name, x: f32, z: f32| node(name, Vec3::new(x, -0.1, z), &[], false);
+    let nodes = [
+        node("root", Vec3::ZERO, &[1, 8], false),
+        node("hips", Vec3::new(0.0, 0.4, -0.2), &[2, 4, 5], false),
+        node("spine", Vec3::new(0.0, 0.05, 0.4), &[3, 6, 7], false),
+        node("head", Vec3::new(0.0, 0.15, 0.2), &[], false),
+        leg("leg_back_left", 0.1, 0.0),
+        leg("leg_back_right", -0.1, 0.0),
+        leg("leg_front_left", 0.1, 0.0),
+        leg("leg_front_right", -0.1, 0.0),
+        node("fox", Vec3::ZERO, &[], false),
+    ];
+    let gait = |duration: f32, legs: f32, back: f32| {
+        let mut channels: Vec<ChannelSpec> = [(4, 0.0), (5, 0.5), (6, 0.5), (7, 0.0)]
+            .map(|(n, phase)| swing(n, Vec3::X, duration, legs, phase))
+            .to_vec();
+        channels.push(swing(2, Vec3::X, duration, back, 0.25));
+        channels.push(swing(3, Vec3::Y, duration, back * 0.5, 0.0));
+        channels
+    };
+    let survey = vec![swing(3, Vec3::Y, 3.4, FRAC_PI_2 * 0.5, 0.0)];
+    let clips = vec![("Survey", survey), ("Walk", gait(0.7, 0.35, 0.05)), ("Run", gait(1.16, 0.9, PI * 0.08))];
+    build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7], 8)))
 }

@@ -6,12 +6,15 @@
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::{Entity, World};
+use props_anim::Model;
 
-use crate::access::Access;
+use props_crowd::{BoundModel, PropModel};
+
+use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::kind::{KindAsset, ModelPick, PropKind, Props, some_models};
-use crate::models::{KindModel, PropModel};
+use crate::kind::{KindAsset, KindProps, ModelPick, PropKind, some_models};
 use crate::night;
+use crate::synthetic::{SyntheticError, build, node};
 use crate::town::Town;
 
 /// Where a house stands in its block, as a fraction of the block's side from its centre,
@@ -72,16 +75,20 @@ impl PropKind for Houses {
         }
     }
 
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        Some(stand_in())
+    }
+
     /// Every house model (at least one): houses pick among them.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         let rig = |house: &PropModel| {
             let (spec, layers) = (night::spec(&house.model), night::layers(&house.model));
-            KindModel { discrete: true, ..KindModel::new(house.clone(), spec, layers) }
+            BoundModel { discrete: true, ..BoundModel::new(house.clone(), spec, layers) }
         };
         Ok(some_models(self.name(), models)?.iter().map(rig).collect())
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         for (number, (house, placement, paint)) in lay_out(town).into_iter().enumerate() {
             let pick = ModelPick::new(number as u64, (town.rng(self.name(), number as u64).next_u64() >> 32) as u32);
             let model = pick.model(props.crowds().len());
@@ -98,11 +105,11 @@ impl PropKind for Houses {
     }
 
     /// Houses do not move; their windows light with the town's clock.
-    fn access(&self) -> Access {
-        Access::nothing().reads::<Lights>().reads::<crate::PropInstance>()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing().reads::<Lights>().reads::<crate::PropInstance>()
     }
 
-    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, _dt: f32) {
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut KindProps, _dt: f32) {
         let level = town.daylight.lamps();
         for (lights, instance) in world.query::<(&Lights, &crate::PropInstance)>().iter() {
             if !props.owns(instance) {
@@ -116,11 +123,11 @@ impl PropKind for Houses {
     }
 
     /// Every house picks again among the new models, keeping its placement and paint.
-    fn rebind(&mut self, world: &mut World, props: &mut Props, models: Vec<KindModel>) {
+    fn rebind(&mut self, world: &mut World, props: &mut KindProps, models: Vec<BoundModel>) {
         props.repick(world, models);
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let house = world.get::<&House>(entity).ok()?;
         Some(format!("house on block {}", house.block()))
     }
@@ -143,6 +150,11 @@ fn lay_out(town: &Town<'_>) -> Vec<(House, Affine3A, [u8; 4])> {
     houses
 }
 
+/// The house: one static node, `building`.
+pub fn stand_in() -> Result<Model, SyntheticError> {
+    build(&[node("building", Vec3::ZERO, &[], true)], Vec::new(), None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,8 +166,8 @@ mod tests {
     /// centre than the foxes' widest loop.
     #[test]
     fn houses_stand_clear_of_roads_and_parks() {
-        let config = SceneConfig { windmills: 0, ..SceneConfig::default() };
-        let scene = Scene::new(config, synthetic::town(&config).expect("builds")).expect("scene");
+        let config = SceneConfig::default().with_count("windmills", 0);
+        let scene = Scene::new(config, synthetic::town().expect("builds")).expect("scene");
         let roads = scene.roads();
         assert_eq!(scene.count("houses"), roads.block_centres().len() * 4);
         let block = roads.block();

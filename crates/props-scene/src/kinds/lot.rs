@@ -11,12 +11,12 @@ use std::collections::BTreeMap;
 use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
 use props_anim::{Layer, Model, Playback, Spec};
+use props_crowd::{BoundModel, PropModel};
 use props_frame::ModelId;
 
-use crate::access::Access;
+use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::kind::{KindAsset, PropInstance, PropKind, Props};
-use crate::models::{KindModel, PropModel};
+use crate::kind::{KindAsset, KindProps, PropInstance, PropKind};
 use crate::town::Town;
 
 /// Smallest gap between two lot models, metres.
@@ -55,11 +55,11 @@ pub struct ModLot {
 impl ModLot {
     /// Stands one prop of each of `props`' models in a row along +X from the origin, each
     /// [`GAP`] from the next, its clip at the time `times` holds for its model (else 0).
-    fn lay_out(&self, world: &mut World, props: &mut Props, times: &BTreeMap<ModelId, Playback>) {
+    fn lay_out(&self, world: &mut World, props: &mut KindProps, times: &BTreeMap<ModelId, Playback>) {
         let mut x = 0.0;
         for model in 0..props.crowds().len() {
             let crowd = props.crowd(model);
-            let (prop, clip) = (crowd.prop(), crowd.kind_model().spec.clips.first().copied());
+            let (prop, clip) = (crowd.prop(), crowd.model().spec.clips.first().copied());
             let radius = ground_radius(&prop.model) * prop.scale;
             x += radius;
             let at = self.origin + Vec3::X * x;
@@ -98,37 +98,37 @@ impl PropKind for ModLot {
     }
 
     /// Any number of models, none included; each loops its bound clip, else its first.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         models
             .iter()
             .map(|prop| {
                 let clip = match prop.bindings.clips.contains_key(LOOP) {
-                    true => Some(prop.bindings.clip(&prop.model, "lot model", LOOP, "")?),
+                    true => Some(prop.bindings.clip(&prop.model, LOOP, "").map_err(SceneError::of_model("lot model"))?),
                     false => (!prop.model.clips().is_empty()).then_some(0),
                 };
                 let spec = Spec { clips: clip.into_iter().collect(), ..Spec::default() };
-                Ok(KindModel::new(prop.clone(), spec, usize::from(clip.is_some())))
+                Ok(BoundModel::new(prop.clone(), spec, usize::from(clip.is_some())))
             })
             .collect()
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         let block = town.config.block;
         self.origin = Vec3::new(block * 0.15, 0.0, -block * 0.5);
         self.lay_out(world, props, &BTreeMap::new());
     }
 
-    fn access(&self) -> Access {
-        Access::nothing().writes::<LotModel>().reads::<PropInstance>()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing().writes::<LotModel>().reads::<PropInstance>()
     }
 
-    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut Props, dt: f32) {
+    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut KindProps, dt: f32) {
         for (lot, instance) in world.query::<(&mut LotModel, &PropInstance)>().iter() {
             if !props.owns(instance) {
                 continue;
             }
             let crowd = props.of(instance);
-            let Some(&clip) = crowd.kind_model().spec.clips.first() else { continue };
+            let Some(&clip) = crowd.model().spec.clips.first() else { continue };
             let duration = crowd.prop().model.clips()[clip].duration();
             lot.playback.advance(dt, duration);
             crowd.layers_mut(instance.index())[0] = Layer::clip(0, lot.playback.clip_time(duration));
@@ -136,7 +136,7 @@ impl PropKind for ModLot {
     }
 
     /// Lays the row out again for the new models, each keeping its clip time.
-    fn rebind(&mut self, world: &mut World, props: &mut Props, models: Vec<KindModel>) {
+    fn rebind(&mut self, world: &mut World, props: &mut KindProps, models: Vec<BoundModel>) {
         let mut times = BTreeMap::new();
         let mut gone = Vec::new();
         for (entity, lot, instance) in world.query_mut::<(Entity, &LotModel, &PropInstance)>() {
@@ -152,11 +152,11 @@ impl PropKind for ModLot {
         self.lay_out(world, props, &times);
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, props: &KindProps, entity: Entity) -> Option<String> {
         let (lot, instance) = (world.get::<&LotModel>(entity).ok()?, world.get::<&PropInstance>(entity).ok()?);
         let crowd = props.crowd(instance.model());
         let model = &crowd.prop().model;
-        let Some(&clip) = crowd.kind_model().spec.clips.first() else {
+        let Some(&clip) = crowd.model().spec.clips.first() else {
             return Some("model on the mod lot, in its rest pose".to_owned());
         };
         let clip = &model.clips()[clip];
@@ -184,11 +184,17 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::{Bindings, Scene, SceneConfig, synthetic};
+    use props_crowd::Bindings;
+
+    use crate::{Scene, SceneConfig, synthetic};
 
     fn scene() -> Scene {
-        let config = SceneConfig { windmills: 0, cars: 0, foxes: 0, buses: 0, ..SceneConfig::default() };
-        Scene::new(config, synthetic::town(&config).expect("builds")).expect("scene")
+        let config = SceneConfig::default()
+            .with_count("windmills", 0)
+            .with_count("cars", 0)
+            .with_count("foxes", 0)
+            .with_count("buses", 0);
+        Scene::new(config, synthetic::town().expect("builds")).expect("scene")
     }
 
     fn prop(id: u32, model: Result<Model, synthetic::SyntheticError>) -> PropModel {
@@ -207,7 +213,11 @@ mod tests {
     fn lot_models_stand_in_a_row_and_loop_their_first_clip() {
         let mut scene = scene();
         assert_eq!(scene.count("lot_models"), 0);
-        let models = vec![prop(40, synthetic::fox()), prop(41, synthetic::building()), prop(42, synthetic::fox())];
+        let models = vec![
+            prop(40, crate::kinds::foxes::stand_in()),
+            prop(41, crate::kinds::houses::stand_in()),
+            prop(42, crate::kinds::foxes::stand_in()),
+        ];
         scene.set_kind_models("lot_models", models).expect("the lot takes any model");
         assert_eq!(scene.count("lot_models"), 3);
         let at: Vec<Vec3> =
@@ -229,8 +239,10 @@ mod tests {
     fn the_bound_clip_loops_and_clip_times_survive_a_reload() {
         let mut scene = scene();
         let bindings = Bindings { clips: [(LOOP.to_owned(), "Run".to_owned())].into(), ..Bindings::default() };
-        let run = prop(40, synthetic::fox()).with_bindings(bindings);
-        scene.set_kind_models("lot_models", vec![run.clone(), prop(41, synthetic::fox())]).expect("takes them");
+        let run = prop(40, crate::kinds::foxes::stand_in()).with_bindings(bindings);
+        scene
+            .set_kind_models("lot_models", vec![run.clone(), prop(41, crate::kinds::foxes::stand_in())])
+            .expect("takes them");
         scene.step(0.25);
         let (entity, _) = lot(&scene)[0];
         assert!(scene.describe(entity).expect("a prop").summary.contains("looping `Run`"));
@@ -240,7 +252,8 @@ mod tests {
         // Run lasts 1.16 s: 0.25 s in, still.
         assert!((kept.playback().time - 0.25).abs() < 1e-6, "{:?}", kept.playback());
         let missing = Bindings { clips: [(LOOP.to_owned(), "Sleep".to_owned())].into(), ..Bindings::default() };
-        let error = scene.set_kind_models("lot_models", vec![prop(40, synthetic::fox()).with_bindings(missing)]);
+        let error =
+            scene.set_kind_models("lot_models", vec![prop(40, crate::kinds::foxes::stand_in()).with_bindings(missing)]);
         assert!(error.is_err(), "a bound clip the model lacks is refused");
         assert_eq!(scene.count("lot_models"), 1, "and the lot keeps what it had");
     }

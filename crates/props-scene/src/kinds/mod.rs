@@ -1,5 +1,7 @@
-//! The town's prop kinds, each in its own file on the seam of [`crate::PropKind`], and the one
-//! list that registers them ([`town`]). A new kind is a file here, its `mod` line, and a line in that list.
+//! The town's kinds, each in its own file on the seam of [`crate::PropKind`] (its components
+//! and systems, its asset, its stand-in and its default count), and the one list that
+//! registers them ([`town`]). A new kind is a file here, its `mod` line, and a line in that
+//! list; its asset's generator lives in `xtask`.
 
 pub mod buses;
 pub mod cars;
@@ -10,19 +12,19 @@ pub mod street_lamps;
 pub mod traffic_lights;
 pub mod windmills;
 
-use crate::config::SceneConfig;
 use crate::kind::PropKind;
 
-/// The town's kinds for `config`, in the order they step (and draw): what
-/// [`crate::Scene::new`] is given, each with the models of its [`PropKind::asset`].
+/// The town's kinds, each with its default count, in the order they step (and draw): what
+/// [`crate::Scene::new`] is given, each with the models of its [`PropKind::asset`]; the
+/// scene's [`crate::SceneConfig::counts`] set other counts.
 #[must_use]
-pub fn town(config: &SceneConfig) -> Vec<Box<dyn PropKind>> {
+pub fn town() -> Vec<Box<dyn PropKind>> {
     vec![
-        Box::new(windmills::Windmills::new(config.windmills)),
-        Box::new(cars::Cars::new(config.cars)),
+        Box::new(windmills::Windmills::default()),
+        Box::new(cars::Cars::default()),
         Box::new(traffic_lights::TrafficLights),
-        Box::new(foxes::Foxes::new(config.foxes)),
-        Box::new(buses::Buses::new(config.buses)),
+        Box::new(foxes::Foxes::default()),
+        Box::new(buses::Buses::default()),
         Box::new(street_lamps::StreetLamps),
         Box::new(houses::Houses),
         Box::new(lot::ModLot::default()),

@@ -6,13 +6,16 @@
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::{Entity, World};
+use props_anim::Model;
 
-use crate::access::Access;
+use props_crowd::{BoundModel, PropModel};
+
+use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::heading_yaw;
-use crate::kind::{KindAsset, PropKind, Props, only_model};
-use crate::models::{KindModel, PropModel};
+use crate::kind::{KindAsset, KindProps, PropKind, only_model};
 use crate::night;
+use crate::synthetic::{SyntheticError, build, node};
 use crate::town::Town;
 use crate::town::roads::{LANE_WIDTH, LaneId};
 
@@ -58,13 +61,17 @@ impl PropKind for StreetLamps {
         }
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
-        let lamp = only_model(self.name(), models)?;
-        let (spec, layers) = (night::spec(&lamp.model), night::layers(&lamp.model));
-        Ok(vec![KindModel { discrete: true, ..KindModel::new(lamp.clone(), spec, layers) }])
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        Some(stand_in())
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
+        let lamp = only_model(self.name(), models)?;
+        let (spec, layers) = (night::spec(&lamp.model), night::layers(&lamp.model));
+        Ok(vec![BoundModel { discrete: true, ..BoundModel::new(lamp.clone(), spec, layers) }])
+    }
+
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         let scale = Vec3::splat(props.crowd(0).prop().scale);
         for &lane in town.roads.road_lanes() {
             let (at, d) = town.roads.sample(lane, town.roads.length(lane) * ALONG);
@@ -78,11 +85,11 @@ impl PropKind for StreetLamps {
     }
 
     /// Lamps do not move; they light with the town's clock.
-    fn access(&self) -> Access {
-        Access::nothing()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing()
     }
 
-    fn step(&mut self, _world: &World, town: &Town<'_>, props: &mut Props, _dt: f32) {
+    fn step(&mut self, _world: &World, town: &Town<'_>, props: &mut KindProps, _dt: f32) {
         let level = town.daylight.lamps();
         for crowd in props.crowds_mut() {
             for i in 0..crowd.len() as u32 {
@@ -93,10 +100,16 @@ impl PropKind for StreetLamps {
         }
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let lamp = world.get::<&StreetLamp>(entity).ok()?;
         Some(format!("street lamp beside lane {}", lamp.lane().0))
     }
+}
+
+/// The street lamp: `pole` → `head`, static.
+pub fn stand_in() -> Result<Model, SyntheticError> {
+    let nodes = [node("pole", Vec3::ZERO, &[1], true), node("head", Vec3::new(0.0, 5.9, 1.6), &[], true)];
+    build(&nodes, Vec::new(), None)
 }
 
 #[cfg(test)]
@@ -108,8 +121,8 @@ mod tests {
     /// connectors across the boxes included), its arm reaching back over its own lane.
     #[test]
     fn a_lamp_stands_beside_every_road_lane_off_the_road() {
-        let config = SceneConfig { windmills: 0, foxes: 0, ..SceneConfig::default() };
-        let scene = Scene::new(config, synthetic::town(&config).expect("builds")).expect("scene");
+        let config = SceneConfig::default().with_count("windmills", 0).with_count("foxes", 0);
+        let scene = Scene::new(config, synthetic::town().expect("builds")).expect("scene");
         let roads = scene.roads();
         assert_eq!(scene.count("street_lamps"), roads.road_lanes().len());
         let lamps: Vec<(Entity, StreetLamp)> =

@@ -4,15 +4,14 @@
 
 use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Layer, Spec};
+use props_anim::{Layer, Model, Spec};
+use props_crowd::{BoundModel, ModelCrowd, PropModel};
 
-use crate::access::Access;
-use crate::animation::crowds::PropCrowd;
+use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::heading_yaw;
-use crate::kind::{KindAsset, PropInstance, PropKind, Props, only_model};
-use crate::models::KindModel;
-use crate::models::PropModel;
+use crate::kind::{KindAsset, KindProps, PropInstance, PropKind, only_model};
+use crate::synthetic::{Glow, SyntheticError, build, node, with_glow};
 use crate::town::Town;
 use crate::town::roads::{IntersectionId, LANE_WIDTH, RoadNetwork};
 use crate::town::signals::{LightState, Signals};
@@ -50,7 +49,7 @@ impl TrafficLight {
 
 /// Spawns one light per approach, on the right of the lane at its stop line, facing the
 /// oncoming cars.
-fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut Props) {
+fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut KindProps) {
     let scale = Vec3::splat(lights.crowd(0).prop().scale);
     for (index, intersection) in roads.intersections().iter().enumerate() {
         for (approach, lane) in intersection.approaches().iter().enumerate() {
@@ -72,7 +71,7 @@ fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut Props) {
 
 /// Sets every light's state from its approach's and plays the state's clip (at time 0: the
 /// clips hold one pose each).
-fn animate_lights(world: &World, signals: &Signals, lights: &mut PropCrowd) {
+fn animate_lights(world: &World, signals: &Signals, lights: &mut ModelCrowd) {
     for (light, instance) in world.query::<(&mut TrafficLight, &PropInstance)>().iter() {
         light.state = signals.state(light.intersection, light.approach);
         lights.layers_mut(instance.index())[0] = Layer::clip(light.state.phase_index() as u16, 0.0);
@@ -101,37 +100,61 @@ impl PropKind for TrafficLights {
         }
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
-        let light = only_model(self.name(), models)?;
-        let (l, b) = (&*light.model, &light.bindings);
-        let clips = vec![
-            b.clip(l, "traffic light", "green", "green")?,
-            b.clip(l, "traffic light", "amber", "amber")?,
-            b.clip(l, "traffic light", "red", "red")?,
-        ];
-        Ok(vec![KindModel { discrete: true, ..KindModel::new(light.clone(), Spec { clips, ..Spec::default() }, 1) }])
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        Some(stand_in())
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
+        let light = only_model(self.name(), models)?;
+        let (l, b) = (&*light.model, &light.bindings);
+        let clip = |state| b.clip(l, state, state).map_err(SceneError::of_model("traffic light"));
+        let clips = vec![clip("green")?, clip("amber")?, clip("red")?];
+        Ok(vec![BoundModel { discrete: true, ..BoundModel::new(light.clone(), Spec { clips, ..Spec::default() }, 1) }])
+    }
+
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         spawn_lights(world, town.roads, props);
         animate_lights(world, town.signals, props.crowd_mut(0));
     }
 
-    fn access(&self) -> Access {
-        Access::nothing().writes::<TrafficLight>().reads::<PropInstance>()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing().writes::<TrafficLight>().reads::<PropInstance>()
     }
 
-    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut Props, _dt: f32) {
+    fn step(&mut self, world: &World, town: &Town<'_>, props: &mut KindProps, _dt: f32) {
         animate_lights(world, town.signals, props.crowd_mut(0));
     }
 
     /// Shows a forced signal at once.
-    fn refresh(&mut self, world: &World, town: &Town<'_>, props: &mut Props) {
+    fn refresh(&mut self, world: &World, town: &Town<'_>, props: &mut KindProps) {
         animate_lights(world, town.signals, props.crowd_mut(0));
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let light = world.get::<&TrafficLight>(entity).ok()?;
         Some(format!("traffic light: {:?}", light.state()))
     }
+}
+
+/// The traffic light: `pole` → `housing` → `lamp_red` / `lamp_amber` / `lamp_green`, each lens
+/// of its own material, dark at rest; clips `cycle` (10 s), `green`, `amber`, `red` light the
+/// lamps by animating their emissive factor.
+pub fn stand_in() -> Result<Model, SyntheticError> {
+    let nodes = [
+        node("pole", Vec3::ZERO, &[1], true),
+        node("housing", Vec3::new(0.0, 3.1, 0.0), &[2, 3, 4], true),
+        node("lamp_red", Vec3::new(0.0, 0.3, 0.13), &[], true),
+        node("lamp_amber", Vec3::new(0.0, 0.0, 0.13), &[], true),
+        node("lamp_green", Vec3::new(0.0, -0.3, 0.13), &[], true),
+    ];
+    let (red, amber, green) = (0, 1, 2);
+    let lamps = [(2, [1.0, 0.06, 0.03]), (3, [1.0, 0.5, 0.0]), (4, [0.1, 1.0, 0.3])];
+    let hold = |lit: usize| (vec![0.0], vec![lit]);
+    let clips = vec![
+        ("cycle", vec![0.0, 4.0, 5.0, 10.0], vec![green, amber, red, red]),
+        ("green", hold(green).0, hold(green).1),
+        ("amber", hold(amber).0, hold(amber).1),
+        ("red", hold(red).0, hold(red).1),
+    ];
+    with_glow(build(&nodes, Vec::new(), None)?, &Glow { lamps: &lamps, clips })
 }

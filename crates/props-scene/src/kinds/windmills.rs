@@ -9,20 +9,22 @@ use std::f32::consts::{PI, TAU};
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Driver, Spec};
+use props_anim::{Driver, Model, Spec};
+use props_crowd::{BoundModel, Convention, ModelCrowd, PropModel};
 
-use crate::access::Access;
-use crate::animation::crowds::PropCrowd;
-use crate::bindings::Convention;
-use crate::config::MAX_WINDMILLS;
+use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::kind::{KindAsset, ModelPick, PropInstance, PropKind, Props, some_models};
-use crate::models::KindModel;
-use crate::models::PropModel;
+use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, some_models};
 use crate::rng::{Rng, Stream};
+use crate::synthetic::{Node, SyntheticError, build, node, spin};
 use crate::town::Town;
 use crate::town::terrain::Terrain;
 use crate::town::wind::{Site, WindField, wrap_near};
+
+/// Most windmills the town holds.
+pub const MAX_WINDMILLS: usize = 100_000;
+/// Windmills the town starts with unless the game says otherwise.
+pub const DEFAULT_WINDMILLS: usize = 300;
 
 /// Below this wind speed the rotor idles to a stop, m/s.
 pub const CUT_IN: f32 = 2.5;
@@ -162,7 +164,7 @@ const WIND_RUN: usize = 64;
 /// towards the wind's, then spins every rotor: each crowd's drivers (nacelle yaw, rotor angle)
 /// beside its [`Rotors`]. Two passes: the runs of windmills due, then every rotor in one
 /// stream (which the compiler vectorizes).
-fn update(field: &WindField, crowds: &mut [PropCrowd], rotors: &mut [Rotors], time: f64, step: u64, dt: f32) {
+fn update(field: &WindField, crowds: &mut [ModelCrowd], rotors: &mut [Rotors], time: f64, step: u64, dt: f32) {
     let wind_dt = dt * WIND_STEPS as f32;
     let inertia = 1.0 - (-wind_dt / ROTOR_INERTIA).exp();
     let max_yaw = YAW_RATE * wind_dt;
@@ -206,6 +208,12 @@ pub struct Windmills {
     initial: usize,
 }
 
+impl Default for Windmills {
+    fn default() -> Self {
+        Self::new(DEFAULT_WINDMILLS)
+    }
+}
+
 impl Windmills {
     /// `initial` windmills, on rings from beyond the town's flat ground, spaced as the town's
     /// configuration says.
@@ -216,7 +224,7 @@ impl Windmills {
 
     /// Adds up to `count` windmills on the next free sites (never beyond [`MAX_WINDMILLS`] in
     /// all); returns how many were added.
-    pub fn add(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props, count: usize) -> usize {
+    pub fn add(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps, count: usize) -> usize {
         let start = self.entities.len();
         let end = (start + count).min(MAX_WINDMILLS);
         let batch: Vec<_> = (start..end)
@@ -240,7 +248,7 @@ impl Windmills {
     }
 
     /// Removes up to `count` windmills, newest first; returns how many were removed.
-    pub fn remove(&mut self, world: &mut World, props: &mut Props, count: usize) -> usize {
+    pub fn remove(&mut self, world: &mut World, props: &mut KindProps, count: usize) -> usize {
         let keep = self.entities.len().saturating_sub(count);
         let removed = self.entities.len() - keep;
         for entity in self.entities.drain(keep..).rev() {
@@ -263,7 +271,7 @@ impl Windmills {
     /// How the windmill `entity` of `world` moves now (`props` are this kind's, as
     /// [`crate::Scene::kind_and_props`] gives them); `None` for an entity that is not one.
     #[must_use]
-    pub fn state_of(&self, world: &World, props: &Props, entity: Entity) -> Option<WindmillState> {
+    pub fn state_of(&self, world: &World, props: &KindProps, entity: Entity) -> Option<WindmillState> {
         let instance = *world.get::<&PropInstance>(entity).ok()?;
         if !props.owns(&instance) {
             return None;
@@ -320,24 +328,41 @@ impl PropKind for Windmills {
         }
     }
 
+    fn stand_in(&self) -> Option<Result<Model, SyntheticError>> {
+        Some(stand_in())
+    }
+
+    fn count(&self) -> Option<usize> {
+        Some(self.initial)
+    }
+
+    fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
+        if count > MAX_WINDMILLS {
+            return Err(SceneError::TooMany { kind: self.name(), requested: count, max: MAX_WINDMILLS });
+        }
+        self.initial = count;
+        Ok(())
+    }
+
     /// Every windmill model (at least one): windmills pick among them.
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         let rig = |windmill: &PropModel| {
             let (w, b) = (&*windmill.model, &windmill.bindings);
+            let nodes = |part, convention| b.nodes(w, part, convention).map_err(SceneError::of_model("windmill"));
             let spec = Spec {
                 drivers: vec![
-                    Driver { nodes: b.nodes(w, "windmill", "nacelle", Convention::Named("nacelle"))?, axis: Vec3::Y },
-                    Driver { nodes: b.nodes(w, "windmill", "rotor", Convention::Named("hub"))?, axis: Vec3::NEG_Z },
+                    Driver { nodes: nodes("nacelle", Convention::Named("nacelle"))?, axis: Vec3::Y },
+                    Driver { nodes: nodes("rotor", Convention::Named("hub"))?, axis: Vec3::NEG_Z },
                 ],
                 ..Spec::default()
             };
-            Ok(KindModel { max_scale: MAX_SCALE, ..KindModel::new(windmill.clone(), spec, 0) })
+            Ok(BoundModel { max_scale: MAX_SCALE, ..BoundModel::new(windmill.clone(), spec, 0) })
         };
         some_models(self.name(), models)?.iter().map(rig).collect()
     }
 
     /// Every windmill picks again among the new models, keeping its state and placement.
-    fn rebind(&mut self, world: &mut World, props: &mut Props, rigs: Vec<KindModel>) {
+    fn rebind(&mut self, world: &mut World, props: &mut KindProps, rigs: Vec<BoundModel>) {
         // The windmills move to new crowds; their rotors move with them.
         let rotors = &self.rotors;
         let before: HashMap<Entity, (Site, f32)> = world
@@ -363,26 +388,44 @@ impl PropKind for Windmills {
         }
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         let (spacing, seed) = (town.config.windmill_spacing, town.config.seed);
         self.layout = Layout { inner_radius: town.terrain.flat_radius() + HILLS_OFFSET, spacing, seed };
         self.add(world, town, props, self.initial);
     }
 
     /// Its windmills' motion is kept beside their crowds, not in the world.
-    fn access(&self) -> Access {
-        Access::nothing()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing()
     }
 
-    fn step(&mut self, _world: &World, town: &Town<'_>, props: &mut Props, dt: f32) {
+    fn step(&mut self, _world: &World, town: &Town<'_>, props: &mut KindProps, dt: f32) {
         update(town.wind, props.crowds_mut(), &mut self.rotors, town.time, town.steps, dt);
     }
 
-    fn describe(&self, world: &World, town: &Town<'_>, props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, town: &Town<'_>, props: &KindProps, entity: Entity) -> Option<String> {
         let site = world.get::<&Windmill>(entity).ok()?.site();
         let (wind, state) = (town.wind.sample(site, town.time), self.state_of(world, props, entity)?);
         Some(format!("windmill: wind {:.1} m/s, rotor {:.1} rpm", wind.speed, state.rotor_speed * 60.0 / TAU))
     }
+}
+
+/// The windmill: `tower` → `nacelle` (14 m up) → `hub` (0.7 m up, 1 m forward) → three blades;
+/// clip `spin` (one turn in 4 s, clockwise from the front).
+pub fn stand_in() -> Result<Model, SyntheticError> {
+    let blade = |name, angle: f32| Node {
+        rotation: Quat::from_rotation_z(angle),
+        ..node(name, Vec3::new(0.0, 0.0, 0.3), &[], true)
+    };
+    let nodes = [
+        node("tower", Vec3::ZERO, &[1], true),
+        node("nacelle", Vec3::new(0.0, 14.0, 0.0), &[2], true),
+        node("hub", Vec3::new(0.0, 0.7, 1.0), &[3, 4, 5], true),
+        blade("blade_0", 0.0),
+        blade("blade_1", TAU / 3.0),
+        blade("blade_2", 2.0 * TAU / 3.0),
+    ];
+    build(&nodes, vec![("spin", vec![spin(2, Vec3::NEG_Z, 4.0, 1.0)])], None)
 }
 
 #[cfg(test)]

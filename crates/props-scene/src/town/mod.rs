@@ -1,6 +1,7 @@
-//! The town the props move in: its roads, signals, traffic, wind and ground, and [`Town`], the
+//! The town the props move in: its roads, signals, bus stops, traffic, wind and ground, and [`Town`], the
 //! read-only view of them that every kind's systems get. Nothing here knows a prop kind.
 
+pub mod bus_stops;
 pub mod daylight;
 pub mod roads;
 pub mod signals;
@@ -12,6 +13,7 @@ use hecs::World;
 
 use crate::config::SceneConfig;
 use crate::rng::Rng;
+use bus_stops::BusStops;
 use daylight::Daylight;
 use roads::{LaneId, RoadNetwork};
 use signals::Signals;
@@ -25,6 +27,8 @@ pub struct Town<'a> {
     pub roads: &'a RoadNetwork,
     /// The signal controllers.
     pub signals: &'a Signals,
+    /// Where buses stop.
+    pub bus_stops: &'a BusStops,
     /// The wind.
     pub wind: &'a WindField,
     /// The ground.

@@ -21,7 +21,7 @@
 
 use hecs::World;
 
-use crate::access::Access;
+use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::rng::Rng;
 use crate::town::roads::{LaneId, RoadNetwork};
@@ -395,8 +395,8 @@ pub(crate) fn observe(world: &mut World, roads: &RoadNetwork, state: &mut Traffi
 }
 
 /// What [`drive`] touches of the world: the cars (for the groups the kinds step in).
-pub(crate) fn access() -> Access {
-    Access::nothing().writes::<Vehicle>()
+pub(crate) fn access() -> StepAccess {
+    StepAccess::nothing().writes::<Vehicle>()
 }
 
 /// Passes 2 and 3: accelerates, moves and hands over every car, from the snapshot taken by
@@ -548,7 +548,7 @@ pub(crate) fn spawn_places(
     let half = params.car_length * 0.5;
     let capacity = capacity(roads, params);
     if count > capacity {
-        return Err(SceneError::TooManyCars { requested: count, capacity });
+        return Err(SceneError::TooManyVehicles { requested: count, capacity });
     }
     let mut lanes: Vec<LaneId> = roads.road_lanes().to_vec();
     for i in (1..lanes.len()).rev() {
@@ -589,6 +589,6 @@ mod tests {
             assert!(*position >= p.car_length * 0.5 && *position <= roads.lane(*lane).length());
         }
         let err = spawn_places(&roads, &p, 10_000, &mut Rng::new(1));
-        assert!(matches!(err, Err(SceneError::TooManyCars { requested: 10_000, .. })));
+        assert!(matches!(err, Err(SceneError::TooManyVehicles { requested: 10_000, .. })));
     }
 }

@@ -5,9 +5,10 @@
 
 use hecs::Entity;
 use props_anim::{JointMatrix, UpdateRateLod};
+use props_crowd::PosingConfig;
 use props_frame::FrameData;
 use props_scene::kinds::foxes::{FADE_TIME, Fox, FoxGait, Gait};
-use props_scene::{Scene, SceneCamera, SceneConfig};
+use props_scene::{Scene, SceneConfig};
 
 use crate::support::{DT, draw, scene};
 
@@ -33,7 +34,12 @@ fn largest_change(a: &[JointMatrix], b: &[JointMatrix]) -> f32 {
 
 #[test]
 fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
-    let mut scene = scene(SceneConfig { foxes: 12, cars: 0, windmills: 0, seed: 21, ..SceneConfig::default() });
+    let mut scene = scene(
+        SceneConfig { seed: 21, ..SceneConfig::default() }
+            .with_count("foxes", 12)
+            .with_count("cars", 0)
+            .with_count("windmills", 0),
+    );
     let mut frame = FrameData::default();
     let foxes: Vec<Entity> = scene.world().query::<(Entity, &Fox)>().iter().map(|(e, _)| e).collect();
     let state = |scene: &Scene| -> Vec<(Gait, f32, f32)> {
@@ -106,7 +112,7 @@ fn gait_changes_crossfade_over_the_fade_time_without_a_pop() {
 /// The largest one-step change a hard switch between Walk and Run would make: both clips
 /// sampled at the same instant, over a second of instants.
 fn hard_switch_pop() -> f32 {
-    let model = props_scene::synthetic::fox().expect("fox");
+    let model = props_scene::kinds::foxes::stand_in().expect("fox");
     let rig = model.rig();
     let clip = |name| &model.clips()[model.find_clip(name).expect("clip")];
     let palette = |name, time| {
@@ -124,9 +130,8 @@ fn hard_switch_pop() -> f32 {
 }
 
 /// A camera at `eye` looking at `target`.
-fn camera(eye: glam::Vec3, target: glam::Vec3) -> SceneCamera {
-    let camera = props_frame::Camera::look_at(eye, target, 0.8, 16.0 / 9.0, (0.5, 5000.0));
-    SceneCamera { eye, view_projection: camera.view_projection }
+fn camera(eye: glam::Vec3, target: glam::Vec3) -> props_frame::Camera {
+    props_frame::Camera::look_at(eye, target, 0.8, 16.0 / 9.0, (0.5, 5000.0))
 }
 
 /// For `frames` frames of a step each, per fox drawn: in how many its palette changed.
@@ -149,15 +154,13 @@ fn pose_changes(scene: &mut Scene, frames: usize) -> Vec<usize> {
 /// Foxes only, every one posed exactly (no sharing), with `lod`.
 fn foxes(lod: UpdateRateLod, budget: Option<f32>) -> Scene {
     let config = SceneConfig {
-        foxes: 12,
-        cars: 0,
-        windmills: 0,
         seed: 4,
-        sharing: None,
-        lod,
-        animation_budget_ms: budget,
+        posing: PosingConfig { sharing: None, lod, animation_budget_ms: budget, ..PosingConfig::default() },
         ..SceneConfig::default()
-    };
+    }
+    .with_count("foxes", 12)
+    .with_count("cars", 0)
+    .with_count("windmills", 0);
     scene(config)
 }
 

@@ -5,10 +5,10 @@
 use hecs::Entity;
 use props_frame::FrameData;
 use props_scene::kinds::buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses};
-use props_scene::{PropInfo, SceneConfig, SceneError, Vehicle};
+use props_scene::{PropInfo, SceneError, Vehicle};
 
 use crate::extract::check_against_the_pose_path;
-use crate::support::{DT, assert_no_overlap, bus_model, draw, scene_with_buses, traffic_only};
+use crate::support::{DT, assert_no_overlap, bus_model, draw, exact, scene_with_buses, traffic_only, with_threads};
 
 /// Every bus with its car state and bus state.
 fn buses(scene: &props_scene::Scene) -> Vec<(Entity, Vehicle, Bus)> {
@@ -17,7 +17,7 @@ fn buses(scene: &props_scene::Scene) -> Vec<(Entity, Vehicle, Bus)> {
 
 /// Where the stop of `lane` is (a bus's front stops there), if it has one.
 fn stop_of(scene: &props_scene::Scene, lane: props_scene::LaneId) -> Option<f32> {
-    scene.kind::<Buses>().expect("buses registered").stops().find(|(l, _)| *l == lane).map(|(_, at)| at)
+    scene.bus_stops().iter().find(|(l, _)| *l == lane).map(|(_, at)| at)
 }
 
 #[test]
@@ -56,7 +56,7 @@ fn a_bus_stops_at_its_stop_opens_and_closes_its_doors_and_drives_on() {
 #[test]
 fn the_door_layer_moves_the_doors_only_over_the_driving_pose() {
     // No pose sharing: every palette is its own state's, exactly.
-    let mut scene = scene_with_buses(SceneConfig { sharing: None, ..traffic_only(0, 7) }, 1);
+    let mut scene = scene_with_buses(exact(traffic_only(0, 7)), 1);
     let (bus, ..) = buses(&scene)[0];
     let model = bus_model().model;
     let node = |name| model.rig().find(name).expect("a node");
@@ -112,7 +112,7 @@ fn cars_queue_behind_a_stopped_bus_and_never_pass_through_it() {
 #[test]
 fn buses_are_counted_picked_described_and_deterministic() {
     let run = |threads| {
-        let mut scene = scene_with_buses(SceneConfig { threads, ..traffic_only(40, 11) }, 4);
+        let mut scene = scene_with_buses(with_threads(traffic_only(40, 11), threads), 4);
         let mut frame = FrameData::default();
         for _ in 0..600 {
             scene.step(DT);
@@ -144,11 +144,11 @@ fn buses_are_counted_picked_described_and_deterministic() {
 fn a_kind_is_registered_once_and_its_models_are_checked() {
     // The town without its buses, to register them.
     let config = traffic_only(0, 1);
-    let kinds = crate::support::models().town(&config).into_iter().filter(|(kind, _)| kind.name() != "buses");
-    let mut scene = props_scene::Scene::new(config, kinds).expect("scene");
+    let kinds = crate::support::models().town().into_iter().filter(|(kind, _)| kind.name() != "buses");
+    let mut scene = props_scene::Scene::new(config.clone(), kinds).expect("scene");
     let windmill = crate::support::models().windmill;
     let missing = scene.register(Buses::new(1), vec![windmill]);
-    assert!(matches!(missing, Err(SceneError::MissingNode { model: "bus", .. })), "{missing:?}");
+    assert!(matches!(missing, Err(SceneError::Bind { model: "bus", .. })), "{missing:?}");
     assert_eq!(scene.count("buses"), 0);
     scene.register(Buses::new(1), vec![bus_model()]).expect("registers");
     let again = scene.register(Buses::new(1), vec![bus_model()]);

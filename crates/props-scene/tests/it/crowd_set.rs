@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::extract::vertex_error;
 use glam::{Affine3A, Quat, Vec3};
 use props_anim::{JointMatrix, Layer, Model};
+use props_crowd::{Animates, BindError, CrowdSet, InstanceId, PosingConfig, PropModel};
 use props_frame::{FrameData, ModelId};
-use props_scene::{Animates, CrowdSet, InstanceId, PosingConfig, PropModel, RigError, synthetic};
 
 const WINDMILL: ModelId = ModelId(3);
 const FOX: ModelId = ModelId(7);
@@ -17,8 +17,8 @@ const FOX: ModelId = ModelId(7);
 /// every pose exact.
 fn set() -> (CrowdSet, Arc<Model>, Arc<Model>) {
     let mut set = CrowdSet::new(PosingConfig { sharing: None, ..PosingConfig::default() }).expect("a set");
-    let windmill = Arc::new(synthetic::windmill().expect("windmill"));
-    let fox = Arc::new(synthetic::fox().expect("fox"));
+    let windmill = Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill"));
+    let fox = Arc::new(props_scene::kinds::foxes::stand_in().expect("fox"));
     let turning = Animates::default().clips(["spin"]).driver(["nacelle"], Vec3::Y);
     set.set_model(PropModel::new(WINDMILL, Arc::clone(&windmill)), turning, 1.0).expect("rigged");
     let walking = Animates::default().clips(["Walk", "Run"]).layers(2);
@@ -111,11 +111,11 @@ fn a_new_version_keeps_every_instance_and_one_missing_a_clip_changes_nothing() {
     // The fox has no `spin`: refused, and the windmills stay as they were.
     let turning = Animates::default().clips(["spin"]).driver(["nacelle"], Vec3::Y);
     let refused = set.set_model(PropModel::new(WINDMILL, fox), turning.clone(), 1.0);
-    assert_eq!(refused, Err(RigError::MissingClip("spin".to_owned())));
+    assert_eq!(refused, Err(BindError::MissingClip("spin".to_owned())));
     assert!(Arc::ptr_eq(&set.models().next().expect("the windmill").model, &windmill));
 
     // Another version with the names: every instance keeps its id and state.
-    let version = Arc::new(synthetic::windmill().expect("windmill"));
+    let version = Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill"));
     set.set_model(PropModel::new(WINDMILL, Arc::clone(&version)), turning, 1.0).expect("rigged");
     assert!(Arc::ptr_eq(&set.models().next().expect("the windmill").model, &version));
     for (id, state) in ids.iter().zip(&states) {
@@ -128,7 +128,7 @@ fn a_new_version_keeps_every_instance_and_one_missing_a_clip_changes_nothing() {
 fn removing_a_model_removes_its_instances_and_keeps_the_others() {
     let (mut set, _, _) = set();
     let fox = set.add(FOX, small_at(-10.0)).expect("a fox model");
-    let later = Arc::new(synthetic::car().expect("car"));
+    let later = Arc::new(props_scene::kinds::cars::stand_in().expect("car"));
     set.set_model(PropModel::new(ModelId(9), later), Animates::default(), 1.0).expect("rigged");
     let car = set.add(ModelId(9), at(-30.0, 0.0)).expect("a car model");
     assert_eq!(set.remove_model(FOX), Some(1));
@@ -154,12 +154,12 @@ fn a_ray_picks_the_nearest_instance_it_meets() {
 fn material_values_set_per_instance_reach_its_palette_and_are_shared_only_when_equal() {
     use props_anim::property::MaterialField;
     let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
-    let light = Arc::new(synthetic::traffic_light().expect("traffic light"));
+    let light = Arc::new(props_scene::kinds::traffic_lights::stand_in().expect("traffic light"));
     let animates = Animates::default().clips(["red"]).material_value("lamp_green", MaterialField::Emissive);
     set.set_model(PropModel::new(ModelId(1), Arc::clone(&light)), animates, 1.0).expect("rigged");
     let missing = Animates::default().material_value("lamp_blue", MaterialField::Emissive);
     let refused = set.set_model(PropModel::new(ModelId(2), Arc::clone(&light)), missing, 1.0);
-    assert_eq!(refused, Err(RigError::NotAnimated("lamp_blue".to_owned())));
+    assert_eq!(refused, Err(BindError::NotAnimated("lamp_blue".to_owned())));
 
     // Three lights showing red; the host lights the green lamp of the second as well, at half.
     let ids: Vec<InstanceId> = (0..3).map(|k| set.add(ModelId(1), at(10.0 * k as f32, 0.0)).expect("added")).collect();

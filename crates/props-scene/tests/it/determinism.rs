@@ -1,6 +1,7 @@
 //! The same seed gives bitwise the same scene, whatever the number of threads stepping and
 //! posing it; another seed a different one.
 
+use props_crowd::PosingConfig;
 use props_frame::FrameData;
 use props_scene::kinds::foxes::Fox;
 use props_scene::kinds::windmills::Windmill;
@@ -30,8 +31,15 @@ fn fingerprint(scene: &mut Scene) -> Vec<u32> {
 
 fn run_on(seed: u64, steps: usize, threads: usize, sharing: Option<props_anim::Quantization>) -> Vec<u32> {
     // Buses too: their kind and the cars' step after the traffic, in one group of systems.
-    let mut scene =
-        scene_with_buses(SceneConfig { seed, windmills: 400, threads, sharing, ..SceneConfig::default() }, 3);
+    let mut scene = scene_with_buses(
+        SceneConfig {
+            seed,
+            posing: PosingConfig { threads, sharing, ..PosingConfig::default() },
+            ..SceneConfig::default()
+        }
+        .with_count("windmills", 400),
+        3,
+    );
     let mut frame = FrameData::default();
     for _ in 0..steps {
         scene.step(DT);
@@ -43,7 +51,7 @@ fn run_on(seed: u64, steps: usize, threads: usize, sharing: Option<props_anim::Q
 }
 
 fn run(seed: u64, steps: usize) -> Vec<u32> {
-    run_on(seed, steps, 1, SceneConfig::default().sharing)
+    run_on(seed, steps, 1, PosingConfig::default().sharing)
 }
 
 #[test]
@@ -56,7 +64,7 @@ fn same_seed_same_state_bit_for_bit() {
 #[test]
 fn any_number_of_threads_gives_the_same_bits() {
     // Unshared, 400 windmills: enough batches for the workers to take part.
-    for sharing in [None, SceneConfig::default().sharing] {
+    for sharing in [None, PosingConfig::default().sharing] {
         let one = run_on(3, 60, 1, sharing);
         for threads in [2, 3] {
             assert!(run_on(3, 60, threads, sharing) == one, "{threads} threads differ from one");

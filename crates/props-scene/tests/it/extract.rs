@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use glam::{Affine3A, Vec3};
 use hecs::Entity;
 use props_anim::{JointMatrix, Model};
+use props_crowd::PosingConfig;
 use props_frame::{FrameData, InstanceData, ModelId};
-use props_scene::{Scene, SceneCamera, SceneConfig};
+use props_scene::{Scene, SceneConfig};
 
 use crate::support::{DT, draw, scene};
 
@@ -64,7 +65,10 @@ pub fn check_against_the_pose_path(scene: &Scene, frame: &FrameData, tolerance: 
 #[test]
 fn every_instance_shows_the_pose_of_its_state() {
     // Exact: every prop posed for itself.
-    let mut exact = scene(SceneConfig { sharing: None, ..SceneConfig::default() });
+    let mut exact = scene(SceneConfig {
+        posing: PosingConfig { sharing: None, ..PosingConfig::default() },
+        ..SceneConfig::default()
+    });
     let mut frame = FrameData::default();
     for _ in 0..30 {
         exact.step(DT);
@@ -104,12 +108,15 @@ fn every_instance_shows_the_pose_of_its_state() {
 
 #[test]
 fn what_the_camera_cannot_see_is_neither_posed_nor_drawn() {
-    let mut scene = scene(SceneConfig { sharing: None, ..SceneConfig::default() });
+    let mut scene = scene(SceneConfig {
+        posing: PosingConfig { sharing: None, ..PosingConfig::default() },
+        ..SceneConfig::default()
+    });
     let mut frame = FrameData::default();
     // At the town's edge looking out over one side of the hills.
     let eye = Vec3::new(0.0, 30.0, 0.0);
     let camera = props_frame::Camera::look_at(eye, Vec3::new(400.0, 0.0, 0.0), 0.8, 16.0 / 9.0, (0.5, 5000.0));
-    scene.set_camera(Some(SceneCamera { eye, view_projection: camera.view_projection }));
+    scene.set_camera(Some(camera));
     scene.step(DT);
     draw(&mut scene, &mut frame);
     let stats = scene.animation_stats();
@@ -184,7 +191,10 @@ fn records(frame: &FrameData) -> (Vec<u32>, Vec<(ModelId, std::ops::Range<u32>)>
 #[test]
 fn extraction_in_parts_is_extraction_in_one() {
     let frame_on = |threads: usize| {
-        let mut scene = scene(SceneConfig { windmills: 12_000, threads, ..SceneConfig::default() });
+        let mut scene = scene(
+            SceneConfig { posing: PosingConfig { threads, ..PosingConfig::default() }, ..SceneConfig::default() }
+                .with_count("windmills", 12_000),
+        );
         let mut frame = FrameData::default();
         let garbage = InstanceData { palette_base: u32::MAX, tint: [7; 4], ..InstanceData::default() };
         frame.instances.grow(2 * scene.instance_count()).fill(garbage);

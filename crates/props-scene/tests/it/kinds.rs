@@ -8,14 +8,12 @@ use std::sync::Arc;
 use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
 use props_anim::{Driver, Spec};
+use props_crowd::{BoundModel, Convention, PropModel};
 use props_frame::{FrameData, ModelId};
-use props_scene::{
-    Access, Convention, KindAsset, KindModel, PropInstance, PropKind, PropModel, Props, SceneError, Town, only_model,
-    synthetic,
-};
-use props_scene::{LaneId, SceneConfig, Vehicle};
+use props_scene::{KindAsset, KindProps, PropInstance, PropKind, SceneError, StepAccess, Town, only_model};
+use props_scene::{LaneId, Vehicle};
 
-use crate::support::{DT, draw, scene, traffic_only};
+use crate::support::{DT, draw, scene, traffic_only, with_threads};
 
 /// A beacon's own component: its rotor angle.
 struct Beacon {
@@ -45,14 +43,17 @@ impl PropKind for Beacons {
         }
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         let model = only_model(self.name(), models)?;
-        let hub = model.bindings.nodes(&model.model, "beacon", "rotor", Convention::Named("hub"))?;
+        let hub = model
+            .bindings
+            .nodes(&model.model, "rotor", Convention::Named("hub"))
+            .map_err(SceneError::of_model("beacon"))?;
         let spec = Spec { drivers: vec![Driver { nodes: hub, axis: Vec3::Z }], ..Spec::default() };
-        Ok(vec![KindModel::new(model.clone(), spec, 0)])
+        Ok(vec![BoundModel::new(model.clone(), spec, 0)])
     }
 
-    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
         let centres: Vec<_> = town.roads.intersections().iter().map(|i| i.centre()).collect();
         for centre in centres {
             let at = Affine3A::from_scale_rotation_translation(
@@ -64,25 +65,25 @@ impl PropKind for Beacons {
         }
     }
 
-    fn access(&self) -> Access {
-        Access::nothing().writes::<Beacon>().reads::<PropInstance>()
+    fn access(&self) -> StepAccess {
+        StepAccess::nothing().writes::<Beacon>().reads::<PropInstance>()
     }
 
-    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut Props, dt: f32) {
+    fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut KindProps, dt: f32) {
         for (beacon, instance) in world.query::<(&mut Beacon, &PropInstance)>().iter() {
             beacon.angle = (beacon.angle + std::f32::consts::TAU * self.turns_per_second * dt) % std::f32::consts::TAU;
             props.of(instance).drivers_mut(instance.index())[0] = beacon.angle;
         }
     }
 
-    fn describe(&self, world: &World, _town: &Town<'_>, _props: &Props, entity: Entity) -> Option<String> {
+    fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let beacon = world.get::<&Beacon>(entity).ok()?;
         Some(format!("beacon at {:.2} rad", beacon.angle))
     }
 }
 
 fn beacon_model(id: u32) -> PropModel {
-    PropModel::new(ModelId(id), Arc::new(synthetic::windmill().expect("windmill")))
+    PropModel::new(ModelId(id), Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill")))
 }
 
 #[test]
@@ -150,12 +151,12 @@ impl PropKind for Odometers {
         }
     }
 
-    fn rig(&self, models: &[PropModel]) -> Result<Vec<KindModel>, SceneError> {
-        Ok(vec![KindModel::new(only_model(self.name(), models)?.clone(), Spec::default(), 0)])
+    fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
+        Ok(vec![BoundModel::new(only_model(self.name(), models)?.clone(), Spec::default(), 0)])
     }
 
     /// One odometer on each car's entity (the cars' own instance stays theirs).
-    fn spawn(&mut self, world: &mut World, _town: &Town<'_>, props: &mut Props) {
+    fn spawn(&mut self, world: &mut World, _town: &Town<'_>, props: &mut KindProps) {
         let cars: Vec<(Entity, Vehicle)> = world.query::<(Entity, &Vehicle)>().iter().map(|(e, c)| (e, *c)).collect();
         for (entity, car) in cars {
             let odometer = Odometer { lane: car.lane(), position: car.position(), metres: 0.0 };
@@ -164,11 +165,15 @@ impl PropKind for Odometers {
         }
     }
 
-    fn access(&self) -> Access {
-        if self.declared { Access::nothing().reads::<Vehicle>().writes::<Odometer>() } else { Access::everything() }
+    fn access(&self) -> StepAccess {
+        if self.declared {
+            StepAccess::nothing().reads::<Vehicle>().writes::<Odometer>()
+        } else {
+            StepAccess::everything()
+        }
     }
 
-    fn step(&mut self, world: &World, town: &Town<'_>, _props: &mut Props, _dt: f32) {
+    fn step(&mut self, world: &World, town: &Town<'_>, _props: &mut KindProps, _dt: f32) {
         for (car, odometer) in world.query::<(&Vehicle, &mut Odometer)>().iter() {
             odometer.metres += if car.lane() == odometer.lane {
                 car.position() - odometer.position
@@ -179,7 +184,7 @@ impl PropKind for Odometers {
         }
     }
 
-    fn describe(&self, _world: &World, _town: &Town<'_>, _props: &Props, _entity: Entity) -> Option<String> {
+    fn describe(&self, _world: &World, _town: &Town<'_>, _props: &KindProps, _entity: Entity) -> Option<String> {
         None
     }
 }
@@ -187,7 +192,7 @@ impl PropKind for Odometers {
 /// Every odometer's reading, as bits, after `steps` steps on `threads` threads, with beacons
 /// (which touch no car) registered before the odometers.
 fn odometer_bits(threads: usize, declared: bool, steps: usize) -> Vec<u32> {
-    let mut scene = scene(SceneConfig { threads, ..traffic_only(60, 5) });
+    let mut scene = scene(with_threads(traffic_only(60, 5), threads));
     scene.register(Beacons { turns_per_second: 0.5 }, vec![beacon_model(20)]).expect("beacons register");
     scene.register(Odometers { declared }, vec![beacon_model(22)]).expect("odometers register");
     for _ in 0..steps {

@@ -2,33 +2,40 @@
 
 use std::sync::Arc;
 
+use props_crowd::{BindError, CrowdError, PosingConfig, PropModel};
 use props_frame::ModelId;
 use props_scene::kinds::windmills::Windmills;
-use props_scene::{PropModel, Scene, SceneConfig, SceneError, synthetic};
+use props_scene::{Scene, SceneConfig, SceneError};
 
-use crate::support::{Models, models, windmill_state};
+use crate::support::{Models, models, no_buses, windmill_state};
 
 #[test]
 fn a_model_lacking_a_driven_node_or_clip_is_refused_by_name() {
-    let car = || PropModel::new(ModelId(9), Arc::new(synthetic::car().expect("car")));
-    let config = SceneConfig::default();
+    let car = || PropModel::new(ModelId(9), Arc::new(props_scene::kinds::cars::stand_in().expect("car")));
+    let config = no_buses();
     let cases = [
-        (Models { windmill: car(), ..models() }, SceneError::MissingNode { model: "windmill", node: "nacelle".into() }),
+        (
+            Models { windmill: car(), ..models() },
+            SceneError::Bind { model: "windmill", error: BindError::MissingNode("nacelle".into()) },
+        ),
         (
             Models { traffic_light: car(), ..models() },
-            SceneError::MissingClip { model: "traffic light", clip: "green".into() },
+            SceneError::Bind { model: "traffic light", error: BindError::MissingClip("green".into()) },
         ),
-        (Models { fox: car(), ..models() }, SceneError::MissingClip { model: "fox", clip: "Walk".into() }),
+        (
+            Models { fox: car(), ..models() },
+            SceneError::Bind { model: "fox", error: BindError::MissingClip("Walk".into()) },
+        ),
     ];
     for (models, expected) in cases {
-        let error = Scene::new(config, models.town(&config)).err().expect("refused");
+        let error = Scene::new(config.clone(), models.town()).err().expect("refused");
         assert_eq!(error, expected);
         assert!(error.to_string().contains("has no"), "{error}");
     }
-    let windmill = PropModel::new(ModelId(9), Arc::new(synthetic::windmill().expect("windmill")));
-    let error = Scene::new(config, Models { car: windmill, ..models() }.town(&config)).err().expect("refused");
+    let windmill = PropModel::new(ModelId(9), Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill")));
+    let error = Scene::new(config.clone(), Models { car: windmill, ..models() }.town()).err().expect("refused");
     // The car's wheels are found by their naming convention, `wheel_*`.
-    assert_eq!(error, SceneError::MissingNode { model: "car", node: "wheel_*".into() });
+    assert_eq!(error, SceneError::Bind { model: "car", error: BindError::MissingNode("wheel_*".into()) });
 }
 
 /// Bindings name what the scene drives: a car whose only bound wheel is the rear left one
@@ -36,14 +43,14 @@ fn a_model_lacking_a_driven_node_or_clip_is_refused_by_name() {
 /// refused by name; a fox's gaits can be bound to other clips.
 #[test]
 fn bound_names_are_what_the_scene_drives() {
-    let car = Arc::new(synthetic::car().expect("car"));
-    let bindings = props_scene::Bindings {
+    let car = Arc::new(props_scene::kinds::cars::stand_in().expect("car"));
+    let bindings = props_crowd::Bindings {
         nodes: [("wheels".to_owned(), vec!["wheel_rear_left".to_owned()])].into(),
-        ..props_scene::Bindings::default()
+        ..props_crowd::Bindings::default()
     };
     let bound = PropModel::new(ModelId(1), Arc::clone(&car)).with_bindings(bindings);
-    let config = SceneConfig { cars: 1, windmills: 0, foxes: 0, ..SceneConfig::default() };
-    let mut scene = Scene::new(config, Models { car: bound, ..models() }.town(&config)).expect("bound");
+    let config = no_buses().with_count("cars", 1).with_count("windmills", 0).with_count("foxes", 0);
+    let mut scene = Scene::new(config.clone(), Models { car: bound, ..models() }.town()).expect("bound");
     for _ in 0..30 {
         scene.step(crate::support::DT);
     }
@@ -58,59 +65,62 @@ fn bound_names_are_what_the_scene_drives() {
     assert!(turned("wheel_rear_left"), "the bound wheel rolls");
     assert!(!turned("wheel_front_left") && !turned("wheel_rear_right"), "unbound wheels stay at rest");
 
-    let unknown = props_scene::Bindings {
+    let unknown = props_crowd::Bindings {
         nodes: [("steer".to_owned(), vec!["steer_front_left".to_owned(), "axle".to_owned()])].into(),
-        ..props_scene::Bindings::default()
+        ..props_crowd::Bindings::default()
     };
     let refused = PropModel::new(ModelId(1), Arc::clone(&car)).with_bindings(unknown);
-    let error = Scene::new(config, Models { car: refused, ..models() }.town(&config)).err().expect("refused");
-    assert_eq!(error, SceneError::MissingNode { model: "car", node: "axle".into() });
+    let error = Scene::new(config.clone(), Models { car: refused, ..models() }.town()).err().expect("refused");
+    assert_eq!(error, SceneError::Bind { model: "car", error: BindError::MissingNode("axle".into()) });
 
     let fox = models().fox;
-    let swapped = props_scene::Bindings {
+    let swapped = props_crowd::Bindings {
         clips: [("walk".to_owned(), "Run".to_owned()), ("run".to_owned(), "Walk".to_owned())].into(),
-        ..props_scene::Bindings::default()
+        ..props_crowd::Bindings::default()
     };
     let fox = fox.with_bindings(swapped);
-    Scene::new(config, Models { fox, ..models() }.town(&config)).expect("gaits bound to other clips");
+    Scene::new(config.clone(), Models { fox, ..models() }.town()).expect("gaits bound to other clips");
 }
 
 #[test]
 fn out_of_range_configurations_are_refused() {
-    let refused = |config: SceneConfig| Scene::new(config, models().town(&config)).err().expect("refused");
+    let refused = |config: SceneConfig| Scene::new(config.clone(), models().town()).err().expect("refused");
     assert!(matches!(
-        refused(SceneConfig { grid: Some(1), ..SceneConfig::default() }),
+        refused(SceneConfig { grid: Some(1), ..no_buses() }),
         SceneError::InvalidConfig { field: "grid", .. }
     ));
     assert!(matches!(
-        refused(SceneConfig { windmills: props_scene::config::MAX_WINDMILLS + 1, ..SceneConfig::default() }),
-        SceneError::TooManyWindmills { .. }
+        refused(no_buses().with_count("windmills", props_scene::kinds::windmills::MAX_WINDMILLS + 1)),
+        SceneError::TooMany { kind: "windmills", .. }
     ));
-    let crowded = SceneConfig { cars: 5000, grid: Some(3), ..SceneConfig::default() };
-    assert!(matches!(refused(crowded), SceneError::TooManyCars { .. }));
+    let crowded = SceneConfig { grid: Some(3), ..no_buses() }.with_count("cars", 5000);
+    assert!(matches!(refused(crowded), SceneError::TooManyVehicles { .. }));
+    assert!(matches!(refused(no_buses().with_count("cars", 10_000_000)), SceneError::TooManyVehicles { .. }));
     assert!(matches!(
-        refused(SceneConfig { cars: 10_000_000, ..SceneConfig::default() }),
-        SceneError::TooManyCars { .. }
+        refused(no_buses().with_count("foxes", props_scene::kinds::foxes::MAX_FOXES + 1)),
+        SceneError::TooMany { kind: "foxes", .. }
     ));
+    let no_budget = SceneConfig {
+        posing: PosingConfig { animation_budget_ms: Some(0.0), ..PosingConfig::default() },
+        ..no_buses()
+    };
     assert!(matches!(
-        refused(SceneConfig { foxes: props_scene::config::MAX_FOXES + 1, ..SceneConfig::default() }),
-        SceneError::InvalidConfig { field: "foxes", .. }
+        refused(no_budget),
+        SceneError::Posing(CrowdError::InvalidConfig { field: "animation_budget_ms", .. })
     ));
-    let no_budget = SceneConfig { animation_budget_ms: Some(0.0), ..SceneConfig::default() };
-    assert!(matches!(refused(no_budget), SceneError::InvalidConfig { field: "animation_budget_ms", .. }));
-    let mut nan_wind = SceneConfig::default();
+    let mut nan_wind = no_buses();
     nan_wind.wind.mean_speed = f32::NAN;
     assert!(matches!(refused(nan_wind), SceneError::InvalidConfig { field: "wind", .. }));
 }
 
 #[test]
 fn models_can_be_replaced() {
-    let config = SceneConfig { windmills: 10, ..SceneConfig::default() };
-    let mut scene = Scene::new(config, models().town(&config)).expect("scene");
+    let config = no_buses().with_count("windmills", 10);
+    let mut scene = Scene::new(config.clone(), models().town()).expect("scene");
     let replaced = Models { windmill: models().windmill.with_scale(2.0), ..models() };
-    scene.set_models_of(replaced.sets(&config)).expect("same names");
+    scene.set_models_of(replaced.sets()).expect("same names");
     let bad = Models { fox: models().car, ..models() };
-    assert!(scene.set_models_of(bad.sets(&config)).is_err());
+    assert!(scene.set_models_of(bad.sets()).is_err());
     scene.step(1.0 / 60.0);
     let mut frame = props_frame::FrameData::default();
     crate::support::draw(&mut scene, &mut frame);
@@ -119,22 +129,24 @@ fn models_can_be_replaced() {
 
 #[test]
 fn the_town_grows_with_the_cars() {
-    let small = crate::support::scene(SceneConfig { cars: 40, ..SceneConfig::default() });
-    let big = crate::support::scene(SceneConfig { cars: 4000, windmills: 0, foxes: 0, ..SceneConfig::default() });
+    let small = crate::support::scene(no_buses().with_count("cars", 40));
+    let big =
+        crate::support::scene(no_buses().with_count("cars", 4000).with_count("windmills", 0).with_count("foxes", 0));
     assert_eq!(small.roads().intersections().len(), 9, "the default town is 3 x 3");
     let lanes = |scene: &Scene| scene.roads().road_lanes().len();
     assert!(lanes(&big) > 10 * lanes(&small));
     assert_eq!(big.count("cars"), 4000);
     // The cars take at most half the room the spawn spacing gives.
     let sized =
-        SceneConfig { cars: 2000, grid: Some(big.roads().intersections().len().isqrt()), ..SceneConfig::default() };
-    assert!(Scene::new(sized, models().town(&sized)).is_ok());
+        SceneConfig { grid: Some(big.roads().intersections().len().isqrt()), ..no_buses() }.with_count("cars", 2000);
+    assert!(Scene::new(sized, models().town()).is_ok());
 }
 
 /// The first prop of a model is where the scene placed it; a model without props has none.
 #[test]
 fn the_first_prop_of_a_model_can_be_found() {
-    let mut scene = crate::support::scene(SceneConfig { cars: 3, windmills: 0, foxes: 0, ..SceneConfig::default() });
+    let mut scene =
+        crate::support::scene(no_buses().with_count("cars", 3).with_count("windmills", 0).with_count("foxes", 0));
     scene.step(crate::support::DT);
     let (first, _) = crate::support::cars(&scene).into_iter().min_by_key(|(e, _)| e.id()).expect("cars");
     let car_id = models().car.id;
@@ -149,18 +161,19 @@ fn the_first_prop_of_a_model_can_be_found() {
 /// every car keeps driving where it was, in one of the new models.
 #[test]
 fn car_models_coexist_and_each_car_keeps_its_pick() {
-    let second = PropModel::new(ModelId(7), Arc::new(synthetic::car().expect("car")));
+    let second = PropModel::new(ModelId(7), Arc::new(props_scene::kinds::cars::stand_in().expect("car")));
     let two = Models { extra_cars: vec![second], ..models() };
-    let config = SceneConfig { cars: 60, windmills: 0, foxes: 0, seed: 5, ..SceneConfig::default() };
+    let config =
+        SceneConfig { seed: 5, ..no_buses() }.with_count("cars", 60).with_count("windmills", 0).with_count("foxes", 0);
     let ids_of = |scene: &Scene| -> Vec<u32> {
         crate::support::cars(scene).iter().map(|(e, _)| scene.model_of(*e).expect("a prop").0).collect()
     };
-    let mut scene = Scene::new(config, two.clone().town(&config)).expect("two car models");
+    let mut scene = Scene::new(config.clone(), two.clone().town()).expect("two car models");
     let picks = ids_of(&scene);
     let second_count = picks.iter().filter(|&&id| id == 7).count();
     assert!((15..=45).contains(&second_count), "{second_count} of 60 cars show the second model");
-    assert_eq!(ids_of(&Scene::new(config, two.clone().town(&config)).expect("again")), picks, "seeded");
-    let other_seed = Scene::new(SceneConfig { seed: 6, ..config }, two.town(&config)).expect("other seed");
+    assert_eq!(ids_of(&Scene::new(config.clone(), two.clone().town()).expect("again")), picks, "seeded");
+    let other_seed = Scene::new(SceneConfig { seed: 6, ..config.clone() }, two.town()).expect("other seed");
     assert_ne!(ids_of(&other_seed), picks, "another seed picks otherwise");
 
     let mut frame = props_frame::FrameData::default();
@@ -174,7 +187,7 @@ fn car_models_coexist_and_each_car_keeps_its_pick() {
     }
     let before: Vec<_> =
         crate::support::cars(&scene).iter().map(|(e, _)| scene.placement_of(*e).expect("placed")).collect();
-    scene.set_models_of(models().sets(&config)).expect("back to one car model");
+    scene.set_models_of(models().sets()).expect("back to one car model");
     let after: Vec<_> =
         crate::support::cars(&scene).iter().map(|(e, _)| scene.placement_of(*e).expect("placed")).collect();
     assert_eq!(before, after, "every car stays where it was");
@@ -186,10 +199,13 @@ fn car_models_coexist_and_each_car_keeps_its_pick() {
 /// refused set changes nothing. Windmills are still removed newest first whatever they show.
 #[test]
 fn windmill_and_animal_models_coexist_and_are_picked_again() {
-    let windmill_b = PropModel::new(ModelId(8), Arc::new(synthetic::windmill().expect("windmill")));
-    let fox_b = PropModel::new(ModelId(9), Arc::new(synthetic::fox().expect("fox")));
-    let config = SceneConfig { cars: 0, windmills: 200, foxes: 40, seed: 3, ..SceneConfig::default() };
-    let mut scene = Scene::new(config, models().town(&config)).expect("scene");
+    let windmill_b = PropModel::new(ModelId(8), Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill")));
+    let fox_b = PropModel::new(ModelId(9), Arc::new(props_scene::kinds::foxes::stand_in().expect("fox")));
+    let config = SceneConfig { seed: 3, ..no_buses() }
+        .with_count("cars", 0)
+        .with_count("windmills", 200)
+        .with_count("foxes", 40);
+    let mut scene = Scene::new(config.clone(), models().town()).expect("scene");
     let m = models();
     let shown = |scene: &Scene, id: u32| {
         scene.crowds().filter(|(p, _, _)| p.id.0 == id).map(|(_, _, c)| c.len()).sum::<usize>()
@@ -232,15 +248,24 @@ fn windmill_and_animal_models_coexist_and_are_picked_again() {
     let left = scene.world().query::<&props_scene::kinds::windmills::Windmill>().iter().map(|m| m.index()).max();
     assert_eq!(left, Some(49), "the newest went first");
     // The same seed picks the same way.
-    let mut again = Scene::new(config, models().town(&config)).expect("scene");
+    let mut again = Scene::new(config.clone(), models().town()).expect("scene");
     let m2 = models();
     again
         .set_models_of([
             (
                 "windmills",
-                vec![m2.windmill.clone(), PropModel::new(ModelId(8), Arc::new(synthetic::windmill().expect("w")))],
+                vec![
+                    m2.windmill.clone(),
+                    PropModel::new(ModelId(8), Arc::new(props_scene::kinds::windmills::stand_in().expect("w"))),
+                ],
             ),
-            ("foxes", vec![m2.fox.clone(), PropModel::new(ModelId(9), Arc::new(synthetic::fox().expect("f")))]),
+            (
+                "foxes",
+                vec![
+                    m2.fox.clone(),
+                    PropModel::new(ModelId(9), Arc::new(props_scene::kinds::foxes::stand_in().expect("f"))),
+                ],
+            ),
         ])
         .expect("two of each");
     assert_eq!((shown(&again, 8), shown(&again, 9)), (mills, foxes), "seeded");

@@ -8,7 +8,10 @@ use crate::support::{DT, cars, scene_with_buses};
 
 #[test]
 fn a_ray_through_a_prop_picks_it_and_says_what_it_does() {
-    let mut scene = scene_with_buses(SceneConfig { cars: 8, windmills: 20, foxes: 4, ..SceneConfig::default() }, 2);
+    let mut scene = scene_with_buses(
+        SceneConfig::default().with_count("cars", 8).with_count("windmills", 20).with_count("foxes", 4),
+        2,
+    );
     for _ in 0..120 {
         scene.step(DT);
     }

@@ -2,7 +2,6 @@
 
 use props_anim::property::{MaterialField, PropertyTarget};
 use props_scene::kinds::traffic_lights::TrafficLight;
-use props_scene::synthetic;
 use props_scene::town::signals::{LightState, SignalOverride};
 
 use crate::support::{DT, scene, traffic_only};
@@ -44,7 +43,7 @@ fn one_approach_at_a_time_and_amber_between_green_and_red() {
 #[test]
 fn light_props_show_their_state_through_the_clips() {
     let mut scene = scene(traffic_only(0, 1));
-    let model = synthetic::traffic_light().expect("traffic light");
+    let model = props_scene::kinds::traffic_lights::stand_in().expect("traffic light");
     // Each lamp's lens has its own material, whose emissive factor the clips animate.
     let glow = |name: &str| {
         let node = model.rig().find(name).expect("lamp node");

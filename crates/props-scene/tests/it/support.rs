@@ -3,10 +3,11 @@
 use std::sync::Arc;
 
 use hecs::Entity;
+use props_crowd::{PosingConfig, PropModel};
 use props_frame::{FrameData, ModelId};
 use props_scene::kinds::cars::Cars;
 use props_scene::kinds::windmills::{WindmillState, Windmills};
-use props_scene::{KindWithModels, LaneId, PropModel, Scene, SceneConfig, SceneError, Vehicle, kinds, synthetic};
+use props_scene::{KindWithModels, LaneId, Scene, SceneConfig, SceneError, Vehicle, kinds, synthetic};
 
 /// The fixed step the game uses.
 pub const DT: f32 = 1.0 / 60.0;
@@ -24,10 +25,10 @@ pub struct Models {
 }
 
 impl Models {
-    /// The town's kinds for `config`, each with its models here (by its asset's stem), or its
-    /// synthetic stand-in (a kind the tests do not swap models of).
-    pub fn town(&self, config: &SceneConfig) -> Vec<KindWithModels> {
-        kinds::town(config)
+    /// The town's kinds, each with its models here (by its asset's stem), or its synthetic
+    /// stand-in (a kind the tests do not swap models of).
+    pub fn town(&self) -> Vec<KindWithModels> {
+        kinds::town()
             .into_iter()
             .enumerate()
             .map(|(number, kind)| {
@@ -37,7 +38,7 @@ impl Models {
                     Some("traffic_light") => vec![self.traffic_light.clone()],
                     Some("Fox") => vec![self.fox.clone()],
                     Some("bus") => vec![self.bus.clone()],
-                    _ => synthetic::model_for(&kind.asset(), ModelId(number as u32))
+                    _ => synthetic::model_for(&*kind, ModelId(number as u32))
                         .expect("synthetic models build")
                         .into_iter()
                         .collect(),
@@ -47,9 +48,9 @@ impl Models {
             .collect()
     }
 
-    /// The models here by kind name, to hand a scene of `config`'s kinds.
-    pub fn sets(&self, config: &SceneConfig) -> Vec<(&'static str, Vec<PropModel>)> {
-        self.town(config).into_iter().map(|(kind, models)| (kind.name(), models)).collect()
+    /// The models here by kind name, to hand a scene of the town's kinds.
+    pub fn sets(&self) -> Vec<(&'static str, Vec<PropModel>)> {
+        self.town().into_iter().map(|(kind, models)| (kind.name(), models)).collect()
     }
 }
 
@@ -60,18 +61,19 @@ pub fn models() -> Models {
         PropModel::new(ModelId(id), Arc::new(model.expect("synthetic models build")))
     };
     Models {
-        windmill: prop(0, synthetic::windmill()),
-        car: prop(1, synthetic::car()),
+        windmill: prop(0, kinds::windmills::stand_in()),
+        car: prop(1, kinds::cars::stand_in()),
         extra_cars: Vec::new(),
-        traffic_light: prop(2, synthetic::traffic_light()),
-        fox: prop(3, synthetic::fox()),
-        bus: prop(4, synthetic::bus()),
+        traffic_light: prop(2, kinds::traffic_lights::stand_in()),
+        fox: prop(3, kinds::foxes::stand_in()),
+        bus: prop(4, kinds::buses::stand_in()),
     }
 }
 
-/// A scene on the synthetic models.
-pub fn scene(config: SceneConfig) -> Scene {
-    Scene::new(config, models().town(&config)).expect("scene builds")
+/// A scene on the synthetic models (no buses unless `config` counts some).
+pub fn scene(mut config: SceneConfig) -> Scene {
+    config.counts.entry("buses".to_owned()).or_insert(0);
+    Scene::new(config.clone(), models().town()).expect("scene builds")
 }
 
 /// The synthetic bus, renderer id 4.
@@ -81,7 +83,7 @@ pub fn bus_model() -> PropModel {
 
 /// A scene on the synthetic models with `buses` buses.
 pub fn scene_with_buses(config: SceneConfig, buses: usize) -> Scene {
-    scene(SceneConfig { buses, ..config })
+    scene(config.with_count("buses", buses))
 }
 
 /// Adds a car through the cars kind (see `Cars::spawn_at`).
@@ -111,7 +113,10 @@ pub fn draw(scene: &mut Scene, frame: &mut FrameData) {
 
 /// A configuration with only cars (no windmills, no foxes), for traffic tests.
 pub fn traffic_only(cars: usize, seed: u64) -> SceneConfig {
-    SceneConfig { cars, windmills: 0, foxes: 0, seed, ..SceneConfig::default() }
+    SceneConfig { seed, ..SceneConfig::default() }
+        .with_count("cars", cars)
+        .with_count("windmills", 0)
+        .with_count("foxes", 0)
 }
 
 /// Every car, in world order.
@@ -150,4 +155,20 @@ pub fn assert_no_overlap(scene: &Scene, step: usize) {
             assert!(gap >= apart(front, ahead), "step {step}: lane {index} into {next:?}: vehicles {gap} m apart");
         }
     }
+}
+
+/// `config` posed on `threads` threads.
+pub fn with_threads(config: SceneConfig, threads: usize) -> SceneConfig {
+    SceneConfig { posing: PosingConfig { threads, ..config.posing }, ..config }
+}
+
+/// `config` with every pose exact (no sharing).
+pub fn exact(config: SceneConfig) -> SceneConfig {
+    SceneConfig { posing: PosingConfig { sharing: None, ..config.posing }, ..config }
+}
+
+/// The town's default configuration without buses (a kind counted by default), for a scene
+/// built directly.
+pub fn no_buses() -> SceneConfig {
+    SceneConfig::default().with_count("buses", 0)
 }

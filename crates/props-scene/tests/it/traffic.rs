@@ -173,7 +173,7 @@ fn wheels_roll_with_speed_and_steer_into_turns() {
     let wheels = *scene.world().get::<&CarWheels>(entity).expect("wheels");
     assert!(wheels.curvature() > 0.0, "steering left into a left turn");
     let pose = scene.pose_of(entity).expect("a car has a pose");
-    let model = props_scene::synthetic::car().expect("car");
+    let model = props_scene::kinds::cars::stand_in().expect("car");
     let pivot = model.rig().find("steer_front_left").expect("pivot");
     let (axis, angle) = pose.local_transform(pivot).rotation.to_axis_angle();
     assert!(axis.y > 0.99 && angle > 0.05, "left pivot turned about +Y by {angle}");
@@ -184,13 +184,13 @@ fn wheels_roll_with_speed_and_steer_into_turns() {
 /// closes them when it drives on; the base car, without the clip, just waits.
 #[test]
 fn doors_open_when_a_car_has_stood_still_and_close_when_it_goes() {
-    let doors = props_scene::PropModel::new(
+    let doors = props_crowd::PropModel::new(
         props_frame::ModelId(1),
-        std::sync::Arc::new(props_scene::synthetic::car_with_doors().expect("car")),
+        std::sync::Arc::new(props_scene::kinds::cars::stand_in_with_doors().expect("car")),
     );
     let models = Models { car: doors, ..crate::support::models() };
     let config = traffic_only(0, 1);
-    let mut scene = Scene::new(config, models.town(&config)).expect("a car with doors drives");
+    let mut scene = Scene::new(config.clone(), models.town()).expect("a car with doors drives");
     scene.set_signal_override(CENTRE, Some(SignalOverride::AllRed)).expect("intersection exists");
     let lane = approach_lane(&scene, CENTRE, NORTH);
     let entity = spawn_car(&mut scene, lane, 10.0, 13.0).expect("room on an empty road");

@@ -6,22 +6,19 @@ use std::f32::consts::{PI, TAU};
 use glam::{Quat, Vec3};
 use hecs::Entity;
 use props_anim::JointMatrix;
+use props_crowd::PosingConfig;
 use props_scene::kinds::windmills::{Windmill, WindmillState, Windmills, rotor_speed_for};
-use props_scene::{Scene, SceneConfig, WindConfig, synthetic};
+use props_scene::{Scene, SceneConfig, WindConfig};
 
 use crate::support::{DT, draw, scene, windmill_count, windmill_state};
 
 const WIND_FROM: f32 = 0.7;
 
 fn windy(speed: f32) -> Scene {
-    let config = SceneConfig {
-        windmills: 24,
-        cars: 0,
-        foxes: 0,
-        seed: 5,
-        wind: WindConfig::steady(speed, WIND_FROM),
-        ..SceneConfig::default()
-    };
+    let config = SceneConfig { seed: 5, wind: WindConfig::steady(speed, WIND_FROM), ..SceneConfig::default() }
+        .with_count("windmills", 24)
+        .with_count("cars", 0)
+        .with_count("foxes", 0);
     scene(config)
 }
 
@@ -87,7 +84,7 @@ fn nacelles_turn_into_the_wind_and_the_hub_turns_with_the_rotor_angle() {
     }
     assert!(errors.iter().all(|e| *e < 1e-3), "all facing the wind: {errors:?}");
 
-    let model = synthetic::windmill().expect("windmill");
+    let model = props_scene::kinds::windmills::stand_in().expect("windmill");
     let (nacelle, hub) = (model.rig().find("nacelle").expect("nacelle"), model.rig().find("hub").expect("hub"));
     let entities: Vec<Entity> = scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
     for entity in entities {
@@ -124,7 +121,8 @@ fn extent(scene: &Scene) -> f32 {
 
 #[test]
 fn windmills_are_added_and_removed_at_the_outer_edge() {
-    let mut scene = scene(SceneConfig { windmills: 100, cars: 0, foxes: 0, ..SceneConfig::default() });
+    let mut scene =
+        scene(SceneConfig::default().with_count("windmills", 100).with_count("cars", 0).with_count("foxes", 0));
     let before = mills(&scene);
     let ring = extent(&scene);
     assert_eq!(add(&mut scene, 50), 50);
@@ -150,12 +148,12 @@ fn windmills_are_added_and_removed_at_the_outer_edge() {
 
 #[test]
 fn a_hundred_thousand_windmills() {
-    let mut scene = scene(SceneConfig {
-        windmills: props_scene::config::MAX_WINDMILLS,
-        cars: 0,
-        foxes: 0,
-        ..SceneConfig::default()
-    });
+    let mut scene = scene(
+        SceneConfig::default()
+            .with_count("windmills", props_scene::kinds::windmills::MAX_WINDMILLS)
+            .with_count("cars", 0)
+            .with_count("foxes", 0),
+    );
     assert_eq!(windmill_count(&scene), 100_000);
     assert_eq!(add(&mut scene, 10), 0, "never beyond the maximum");
     scene.step(DT);
@@ -187,22 +185,18 @@ fn rotation_angle(a: Quat, b: Quat) -> f32 {
 fn shared_windmill_poses_round_the_angles_by_at_most_half_a_step() {
     // A steady wind: after the nacelles have turned into it (at most pi / YAW_RATE seconds),
     // all face one way and the windmills differ only by their rotor angles.
-    let config = SceneConfig {
-        windmills: 2000,
-        cars: 0,
-        foxes: 0,
-        seed: 9,
-        wind: WindConfig::steady(9.0, WIND_FROM),
-        ..SceneConfig::default()
-    };
-    let step = config.sharing.expect("props share poses by default").angle;
+    let config = SceneConfig { seed: 9, wind: WindConfig::steady(9.0, WIND_FROM), ..SceneConfig::default() }
+        .with_count("windmills", 2000)
+        .with_count("cars", 0)
+        .with_count("foxes", 0);
+    let step = config.posing.sharing.expect("props share poses by default").angle;
     let mut scene = scene(config);
     for _ in 0..(11.0 / DT) as usize {
         scene.step(DT);
     }
     let mut frame = props_frame::FrameData::default();
     draw(&mut scene, &mut frame);
-    let model = synthetic::windmill().expect("synthetic windmill");
+    let model = props_scene::kinds::windmills::stand_in().expect("synthetic windmill");
     let len = model.palette_len();
     let batch = &frame.batches[0];
     let instances = &frame.instances[batch.instances.start as usize..batch.instances.end as usize];
@@ -247,12 +241,16 @@ fn shared_windmill_poses_round_the_angles_by_at_most_half_a_step() {
 
 #[test]
 fn exact_windmill_poses_are_the_poses() {
-    let config = SceneConfig { windmills: 50, cars: 0, foxes: 0, sharing: None, ..SceneConfig::default() };
+    let config =
+        SceneConfig { posing: PosingConfig { sharing: None, ..PosingConfig::default() }, ..SceneConfig::default() }
+            .with_count("windmills", 50)
+            .with_count("cars", 0)
+            .with_count("foxes", 0);
     let mut scene = scene(config);
     scene.step(DT);
     let mut frame = props_frame::FrameData::default();
     draw(&mut scene, &mut frame);
-    let model = synthetic::windmill().expect("synthetic windmill");
+    let model = props_scene::kinds::windmills::stand_in().expect("synthetic windmill");
     let len = model.palette_len();
     let mills: Vec<Entity> = scene.world().query::<(Entity, &Windmill)>().iter().map(|(e, _)| e).collect();
     for (k, &entity) in mills.iter().enumerate() {

@@ -1,24 +1,23 @@
-//! [`CrowdSet`]: props without the town or `hecs`, for a host whose simulation is its own.
-//! The host adds and removes instances of models and sets each one's placement and animation
-//! state from its own data; each frame the set poses what the camera sees (culling, sharing,
-//! update-rate LOD and the CPU budget, on the set's worker threads) and extracts it as frame
-//! data, by the same code as the scene's kinds.
+//! [`CrowdSet`]: a host's instances of any models, by id, for a host whose simulation is its
+//! own. The host adds and removes instances of models and sets each one's placement and
+//! animation state from its own data; each frame the set poses what the camera sees (culling,
+//! sharing, update-rate LOD and the CPU budget, on the set's worker threads) and extracts it as
+//! frame data, by the same code as a scene's kinds.
 
 use glam::{Affine3A, Vec3};
-use props_anim::{AnimationBudget, Layer, Pose, View, Workers};
-use props_frame::{FrameData, ModelId};
+use props_anim::{Layer, Pose};
+use props_frame::{Camera, FrameData, ModelId};
 
-use crate::animates::{Animates, RigError};
-use crate::animation::crowds::PropCrowd;
-use crate::animation::posing::{self, AnimationStats};
-use crate::animation::{extract, picking};
-use crate::camera::SceneCamera;
-use crate::config::PosingConfig;
-use crate::error::SceneError;
-use crate::models::{KindModel, PropModel};
+use crate::animates::Animates;
+use crate::error::{BindError, CrowdError};
+use crate::model::{BoundModel, PropModel};
+use crate::model_crowd::ModelCrowd;
+use crate::picking::first_hit;
+use crate::posing::{AnimationStats, Posing};
+use crate::posing_config::PosingConfig;
 
-/// One instance of a [`CrowdSet`]: valid until it is removed (or its model is); a removed
-/// instance's id never names another.
+/// The id of one instance of a [`CrowdSet`]: valid until it is removed (or its model is); a
+/// removed instance's id never names another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstanceId {
     index: u32,
@@ -41,23 +40,16 @@ struct Member {
     owners: Vec<u32>,
 }
 
-/// Props of any number of models, each instance placed and animated by the host (see the
-/// module documentation).
+/// A host's instances of any number of models, each placed and animated by the host through
+/// its id (see the module documentation).
 pub struct CrowdSet {
-    config: PosingConfig,
+    posing: Posing,
     /// One crowd per model, in the order the models were added.
-    crowds: Vec<PropCrowd>,
+    crowds: Vec<ModelCrowd>,
     members: Vec<Member>,
     slots: Vec<Slot>,
     /// Slots free for new instances.
     free: Vec<u32>,
-    runs: usize,
-    workers: Option<Workers>,
-    camera: Option<SceneCamera>,
-    budget: Option<AnimationBudget>,
-    /// Frames posed so far (update-rate LOD staggers by it).
-    frames: u64,
-    stats: AnimationStats,
 }
 
 impl std::fmt::Debug for CrowdSet {
@@ -66,10 +58,10 @@ impl std::fmt::Debug for CrowdSet {
     }
 }
 
-/// An instance of a [`CrowdSet`], to place and animate ([`CrowdSet::get_mut`]).
+/// One instance of a [`CrowdSet`], borrowed to place and animate ([`CrowdSet::get_mut`]).
 #[derive(Debug)]
 pub struct InstanceMut<'a> {
-    crowd: &'a mut PropCrowd,
+    crowd: &'a mut ModelCrowd,
     i: u32,
 }
 
@@ -83,7 +75,7 @@ impl InstanceMut<'_> {
     /// Sets its clip layer `k` ([`CrowdSet::clip_number`] gives a clip's number); `false`, and
     /// nothing set, when it has no layer `k` or its model no clip of that number.
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
-        let clips = self.crowd.kind_model().spec.clips.len();
+        let clips = self.crowd.model().spec.clips.len();
         let known = !layer.is_active() || usize::from(layer.clip) < clips;
         match self.crowd.layers_mut(self.i).get_mut(k) {
             Some(slot) if known && layer.mask == Layer::NO_MASK => {
@@ -96,7 +88,7 @@ impl InstanceMut<'_> {
 
     /// Its driver angles (radians), one per [`Animates::driver`], to set.
     pub fn drivers_mut(&mut self) -> &mut [f32] {
-        let angles = self.crowd.kind_model().spec.drivers.len();
+        let angles = self.crowd.model().spec.drivers.len();
         &mut self.crowd.drivers_mut(self.i)[..angles]
     }
 
@@ -104,7 +96,7 @@ impl InstanceMut<'_> {
     /// [`Animates::material_value`] as many as the field has, in the order declared. Shared
     /// poses share only equal values.
     pub fn values_mut(&mut self) -> &mut [f32] {
-        let angles = self.crowd.kind_model().spec.drivers.len();
+        let angles = self.crowd.model().spec.drivers.len();
         &mut self.crowd.drivers_mut(self.i)[angles..]
     }
 
@@ -116,21 +108,13 @@ impl InstanceMut<'_> {
 
 impl CrowdSet {
     /// An empty set posing as `config` says.
-    pub fn new(config: PosingConfig) -> Result<Self, SceneError> {
-        config.validate()?;
-        let (workers, runs) = config.workers()?;
+    pub fn new(config: PosingConfig) -> Result<Self, CrowdError> {
         Ok(Self {
-            budget: config.animation_budget_ms.map(AnimationBudget::new),
-            config,
+            posing: Posing::new(config)?,
             crowds: Vec::new(),
             members: Vec::new(),
             slots: Vec::new(),
             free: Vec::new(),
-            runs,
-            workers,
-            camera: None,
-            frames: 0,
-            stats: AnimationStats::default(),
         })
     }
 
@@ -138,18 +122,24 @@ impl CrowdSet {
     /// animated as `animates` says, placed at up to `max_scale` times its scale. A replaced
     /// model's instances keep their ids, placements, states and paint. On error (a clip or
     /// node the model lacks, or a clip number an instance plays) nothing changes.
-    pub fn set_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), RigError> {
+    pub fn set_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), BindError> {
         self.rig(prop, animates, max_scale, false)
     }
 
     /// [`CrowdSet::set_model`] for going back to an earlier version of a model (its mod was
     /// removed): the layers of instances playing a clip number it lacks are stopped instead
     /// of refusing it.
-    pub fn revert_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), RigError> {
+    pub fn revert_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), BindError> {
         self.rig(prop, animates, max_scale, true)
     }
 
-    fn rig(&mut self, prop: PropModel, animates: Animates, max_scale: f32, stop_missing: bool) -> Result<(), RigError> {
+    fn rig(
+        &mut self,
+        prop: PropModel,
+        animates: Animates,
+        max_scale: f32,
+        stop_missing: bool,
+    ) -> Result<(), BindError> {
         let at = self.crowds.iter().position(|c| c.prop().id == prop.id);
         let played = match (at, stop_missing) {
             (Some(k), false) => self.crowds[k].clips_played(),
@@ -160,8 +150,8 @@ impl CrowdSet {
             self.crowds[k].stop_clips_from(spec.clips.len());
         }
         let layers = animates.layer_count();
-        let model = KindModel { max_scale, ..KindModel::new(prop, spec, layers) };
-        let mut crowd = PropCrowd::new(model, self.config.sharing, self.runs);
+        let model = BoundModel { max_scale, ..BoundModel::new(prop, spec, layers) };
+        let mut crowd = ModelCrowd::new(model, self.posing.crowd_options());
         match at {
             Some(k) => {
                 crowd.take_instances(&self.crowds[k]);
@@ -198,7 +188,7 @@ impl CrowdSet {
 
     /// The models, in the order they were added.
     pub fn models(&self) -> impl Iterator<Item = &PropModel> {
-        self.crowds.iter().map(PropCrowd::prop)
+        self.crowds.iter().map(ModelCrowd::prop)
     }
 
     /// The number a [`Layer::clip`] of an instance of model `id` gives the clip `name`.
@@ -260,7 +250,7 @@ impl CrowdSet {
     #[must_use]
     pub fn drivers(&self, id: InstanceId) -> Option<&[f32]> {
         let (k, i) = self.locate(id)?;
-        let angles = self.crowds[k].kind_model().spec.drivers.len();
+        let angles = self.crowds[k].model().spec.drivers.len();
         Some(&self.crowds[k].drivers(i as u32)[..angles])
     }
 
@@ -268,7 +258,7 @@ impl CrowdSet {
     #[must_use]
     pub fn values(&self, id: InstanceId) -> Option<&[f32]> {
         let (k, i) = self.locate(id)?;
-        let angles = self.crowds[k].kind_model().spec.drivers.len();
+        let angles = self.crowds[k].model().spec.drivers.len();
         Some(&self.crowds[k].drivers(i as u32)[angles..])
     }
 
@@ -287,7 +277,7 @@ impl CrowdSet {
     /// Instances of every model.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.crowds.iter().map(PropCrowd::len).sum()
+        self.crowds.iter().map(ModelCrowd::len).sum()
     }
 
     /// Whether there is no instance.
@@ -298,59 +288,46 @@ impl CrowdSet {
 
     /// Sets the camera of the next frames: what is outside its view is not posed or drawn,
     /// and far instances are posed less often. `None` (the default): everything, every frame.
-    pub fn set_camera(&mut self, camera: Option<SceneCamera>) {
-        self.camera = camera;
+    pub fn set_camera(&mut self, camera: Option<Camera>) {
+        self.posing.set_camera(camera);
     }
 
     /// Poses every instance the camera may see into `frame.palettes` (see
-    /// [`crate::Scene::animate`]: the same code); then call [`CrowdSet::extract`] with the
-    /// same frame. Allocation-free once buffers have grown.
+    /// [`Posing::animate`]); then call [`CrowdSet::extract`] with the same frame.
+    /// Allocation-free once buffers have grown.
     pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
-        self.frames += 1;
-        let pressure = self.budget.map_or(0, |b| b.pressure());
-        let view = self.camera.map(|c| View::new(c.eye, c.view_projection, self.config.lod, pressure));
-        let (crowds, workers, palettes, number) =
-            (&mut self.crowds, self.workers.as_ref(), &mut frame.palettes, self.frames);
-        let mut stats = match workers {
-            Some(pool) => pool.install(|| posing::pose(crowds, view.as_ref(), number, workers, palettes)),
-            None => posing::pose(crowds, view.as_ref(), number, None, palettes),
-        };
-        stats.pressure = pressure;
-        self.stats = stats;
-        stats
+        self.posing.animate(&mut self.crowds, frame)
     }
 
     /// Appends what the last [`CrowdSet::animate`] posed into `frame`: one batch per model, in
     /// the order they were added, and the lit lights near the camera.
     pub fn extract(&self, frame: &mut FrameData) {
-        extract::extract(|| self.crowds.iter(), self.workers.as_ref(), self.camera.map(|c| c.eye), frame);
+        self.posing.extract(|| self.crowds.iter(), frame);
     }
 
     /// Takes how long the last [`CrowdSet::animate`] took, for the CPU budget (nothing without
     /// one).
     pub fn record_animation_time(&mut self, milliseconds: f32) {
-        if let Some(budget) = &mut self.budget {
-            budget.record(milliseconds);
-        }
+        self.posing.record_animation_time(milliseconds);
     }
 
     /// What the last [`CrowdSet::animate`] did.
     #[must_use]
     pub fn animation_stats(&self) -> AnimationStats {
-        self.stats
+        self.posing.stats()
     }
 
     /// The instance a ray from `origin` along `direction` enters first, by the culling spheres
-    /// (see [`crate::Scene::pick`]).
+    /// (see [`first_hit`]).
     #[must_use]
     pub fn pick(&self, origin: Vec3, direction: Vec3) -> Option<InstanceId> {
         let direction = direction.try_normalize()?;
         let bounds = self.slots.iter().enumerate().filter_map(|(index, slot)| {
             let (k, i) = slot.at?;
-            let (centre, radius) = self.crowds[k as usize].bound(i);
+            let (centre, radius) = self.crowds[k as usize].sphere(i);
             Some((InstanceId { index: index as u32, generation: slot.generation }, centre, radius))
         });
-        picking::nearest(origin, direction, bounds)
+        first_hit(origin, direction, bounds)
     }
 
     /// The crowd of the model of renderer id `id`.

@@ -1,10 +1,9 @@
-//! Each prop model's instances on the animation runtime: the model compiled for what the
-//! scene animates on it ([`Program`]), the runtime's [`Crowd`] holding every instance's
-//! animation state (layers, driver values, culling sphere), and where each instance stands.
-//! The scene's systems write states and placements; each frame [`PropCrowd::plan`] culls and
-//! shares poses, [`PropCrowd::write`] poses the visible instances into the frame's palettes
-//! and [`PropCrowd::extract_into`] lists them. The one code path from clip to palette: the
-//! scene poses nothing itself.
+//! [`ModelCrowd`]: one model's instances on the animation runtime: the model compiled for what
+//! is animated on it ([`Program`]), the runtime's [`Crowd`] holding every instance's animation
+//! state (layers, driver values, culling sphere), and where each instance stands and its paint.
+//! A host (or a scene's kinds) writes states and placements; each frame [`crate::Posing`] has
+//! every crowd plan (cull, share), pose the visible instances into the frame's palettes and
+//! list them. The one code path from clip to palette: nothing above it poses.
 
 use glam::Affine3A;
 use props_anim::crowd::CrowdStats;
@@ -12,13 +11,14 @@ use props_anim::placed_light::PlacedLight;
 use props_anim::{Crowd, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state};
 use props_frame::{InstanceData, ModelId, NO_TINT};
 
-use crate::models::{KindModel, PropModel};
+use crate::model::{BoundModel, PropModel};
 
-/// One prop model's instances (see the module documentation). Instances are numbered from 0
-/// in the order they were pushed; removing one moves the last into its place.
+/// One model's instances: their placements, paint and animation states, posed each frame (see
+/// the module documentation). Instances are numbered from 0 in the order they were pushed;
+/// removing one moves the last into its place.
 #[derive(Clone, Debug)]
-pub struct PropCrowd {
-    model: KindModel,
+pub struct ModelCrowd {
+    model: BoundModel,
     program: Program,
     crowd: Crowd,
     /// Each instance's placement, packed as the renderer takes it.
@@ -31,6 +31,16 @@ pub struct PropCrowd {
     poses: (Pose, Pose),
 }
 
+/// How crowds share poses and split their work: what [`crate::Posing::crowd_options`] gives
+/// every crowd it poses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrowdOptions {
+    /// Pose sharing (see [`crate::PosingConfig::sharing`]).
+    pub sharing: Option<Quantization>,
+    /// Parallel runs each crowd poses in.
+    pub runs: usize,
+}
+
 /// Culling radius of `prop` drawn up to `max_scale` times its scale: its pose bound (every
 /// clip, blend and driver angle), in world units.
 fn culling_radius(prop: &PropModel, max_scale: f32) -> f32 {
@@ -38,10 +48,12 @@ fn culling_radius(prop: &PropModel, max_scale: f32) -> f32 {
     if radius.is_finite() { radius as f32 } else { f32::INFINITY }
 }
 
-impl PropCrowd {
-    /// No instances of `model`, sharing poses by `sharing` (exactly for a discrete model, none
-    /// without), evaluated in `runs` parallel runs.
-    pub(crate) fn new(model: KindModel, sharing: Option<Quantization>, runs: usize) -> Self {
+impl ModelCrowd {
+    /// No instances of `model`, sharing poses and split into runs as `options` say (a
+    /// discrete model shares only equal states).
+    #[must_use]
+    pub fn new(model: BoundModel, options: CrowdOptions) -> Self {
+        let CrowdOptions { sharing, runs } = options;
         let program = Program::new(&model.prop.model, &model.spec);
         let radius = culling_radius(&model.prop, model.max_scale);
         let mode = match sharing {
@@ -63,7 +75,7 @@ impl PropCrowd {
 
     /// The model with what is animated on it.
     #[must_use]
-    pub fn kind_model(&self) -> &KindModel {
+    pub fn model(&self) -> &BoundModel {
         &self.model
     }
 
@@ -87,7 +99,7 @@ impl PropCrowd {
 
     /// Adds an instance standing at `placement` (no clip playing, drivers 0); returns its
     /// number.
-    pub(crate) fn push(&mut self, placement: Affine3A) -> u32 {
+    pub fn push(&mut self, placement: Affine3A) -> u32 {
         self.crowd.push(placement.translation.into());
         self.placements.push(JointMatrix::from_affine(&placement));
         self.tints.push(NO_TINT);
@@ -132,7 +144,7 @@ impl PropCrowd {
 
     /// The sphere instance `i` stays within in any pose: its origin and the culling radius.
     #[must_use]
-    pub fn bound(&self, i: u32) -> (glam::Vec3, f32) {
+    pub fn sphere(&self, i: u32) -> (glam::Vec3, f32) {
         (self.placements[i as usize].to_affine().translation.into(), self.radius)
     }
 
@@ -188,7 +200,7 @@ impl PropCrowd {
 
     /// Adds a copy of instance `i` of `other` (a crowd of another version of the model): its
     /// placement, state (the layers and drivers both have) and paint; returns its number.
-    pub(crate) fn push_copy(&mut self, other: &PropCrowd, i: u32) -> u32 {
+    pub fn push_copy(&mut self, other: &ModelCrowd, i: u32) -> u32 {
         let j = self.push(other.placement(i));
         // As many layers and drivers as both have (a host may change what it animates).
         for (to, from) in self.crowd.layers_mut(j as usize).iter_mut().zip(other.layers(i)) {
@@ -201,8 +213,8 @@ impl PropCrowd {
         j
     }
 
-    /// Adds a copy of every instance of `other`, in order (see [`PropCrowd::push_copy`]).
-    pub(crate) fn take_instances(&mut self, other: &PropCrowd) {
+    /// Adds a copy of every instance of `other`, in order (see [`ModelCrowd::push_copy`]).
+    pub fn take_instances(&mut self, other: &ModelCrowd) {
         for i in 0..other.len() as u32 {
             self.push_copy(other, i);
         }
@@ -213,12 +225,12 @@ impl PropCrowd {
         self.crowd.plan(&self.program, view, frame, workers)
     }
 
-    /// Palette matrices the last [`PropCrowd::plan`] planned.
+    /// Palette matrices the last [`ModelCrowd::plan`] planned.
     pub(crate) fn planned(&self) -> usize {
         self.crowd.planned()
     }
 
-    /// Poses what the last [`PropCrowd::plan`] planned into `out`, which the frame's palette
+    /// Poses what the last [`ModelCrowd::plan`] planned into `out`, which the frame's palette
     /// buffer holds from matrix `start` on (see [`Crowd::write`]).
     pub(crate) fn write(&mut self, workers: Option<&Workers>, start: usize, out: &mut [JointMatrix]) -> CrowdStats {
         self.crowd.write(&self.program, workers, start, out)
@@ -276,7 +288,7 @@ impl PropCrowd {
 
     /// Poses instance `i` into `pose` and `scratch` (poses of the model's rig) on the general
     /// path, from its exact state (as the runtime would without sharing).
-    fn pose_into(model: &KindModel, crowd: &Crowd, i: usize, pose: &mut Pose, scratch: &mut Pose) {
+    fn pose_into(model: &BoundModel, crowd: &Crowd, i: usize, pose: &mut Pose, scratch: &mut Pose) {
         let (model, spec) = (&*model.prop.model, &model.spec);
         pose_state(model, spec, crowd.layers(i), crowd.drivers(i), pose, scratch);
     }
@@ -292,7 +304,7 @@ impl PropCrowd {
 
     /// Calls `f` with the pose and placement of each of the first `limit` instances, posed on
     /// the general path in scratch poses kept for this.
-    pub(crate) fn each_pose(&mut self, limit: usize, mut f: impl FnMut(&PropModel, &Affine3A, &Pose)) {
+    pub fn each_pose(&mut self, limit: usize, mut f: impl FnMut(&PropModel, &Affine3A, &Pose)) {
         let (pose, scratch) = &mut self.poses;
         for i in 0..self.placements.len().min(limit) {
             Self::pose_into(&self.model, &self.crowd, i, pose, scratch);

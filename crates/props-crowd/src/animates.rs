@@ -7,50 +7,7 @@ use glam::Vec3;
 use props_anim::property::{MaterialField, PropertyTarget};
 use props_anim::{Driver, Model, Spec, ValueTarget};
 
-/// Why a model cannot be animated as an [`Animates`] asks.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RigError {
-    /// A clip named in [`Animates::clips`] is not in the model.
-    #[error("the model has no animation clip named `{0}`: export it, or stop playing it")]
-    MissingClip(String),
-    /// A driver's node is not in the model.
-    #[error("the model has no node named `{0}`, which a driver turns: name the node so, or drive another")]
-    MissingNode(String),
-    /// A driver's node has a matrix instead of translation, rotation and scale.
-    #[error("the model's node `{0}` has a fixed matrix: a driven node needs translation, rotation and scale")]
-    MatrixNode(String),
-    /// A new version of a model animated with every clip lacks a clip number its instances
-    /// play.
-    #[error(
-        "the model has {has} animation clips and its instances play clip number {played} of the version it replaces"
-    )]
-    FewerClips {
-        /// The highest clip number played.
-        played: usize,
-        /// Clips of the new version.
-        has: usize,
-    },
-    /// A morph weight set directly is not on the node.
-    #[error("the model's node `{node}` has no morph target {target}: it has {has}")]
-    MissingMorphTarget {
-        /// The node.
-        node: String,
-        /// The target asked for.
-        target: usize,
-        /// Targets it has.
-        has: usize,
-    },
-    /// A material value set directly is not one the model's clips animate, or the material
-    /// is not there.
-    #[error(
-        "the model's material `{0}` has no such value animated by a clip; only values a clip animates \
-         (KHR_animation_pointer) are carried per instance: animate it in the model, or set another"
-    )]
-    NotAnimated(String),
-    /// A driver's axis is not a unit vector, or an instance would have no layer.
-    #[error("a driver's axis must be a unit vector and an instance needs at least one layer")]
-    Invalid,
-}
+use crate::error::BindError;
 
 /// What a host animates on a model, by name (see the module documentation). The default plays
 /// any of the model's clips on one layer and drives no node.
@@ -129,33 +86,33 @@ impl Animates {
 
     /// `model` compiled for what this animates, for instances that play clip numbers below
     /// `played`.
-    pub(crate) fn spec(&self, model: &Model, played: usize) -> Result<Spec, RigError> {
+    pub(crate) fn spec(&self, model: &Model, played: usize) -> Result<Spec, BindError> {
         if self.layers == 0 || self.drivers.iter().any(|(_, axis)| !axis.is_normalized()) {
-            return Err(RigError::Invalid);
+            return Err(BindError::Invalid);
         }
         let clips = match &self.clips {
             Some(names) => {
-                names.iter().map(|n| model.find_clip(n).ok_or_else(|| RigError::MissingClip(n.clone()))).collect()
+                names.iter().map(|n| model.find_clip(n).ok_or_else(|| BindError::MissingClip(n.clone()))).collect()
             }
             None => {
                 let has = model.clips().len();
                 if has < played {
-                    return Err(RigError::FewerClips { played: played - 1, has });
+                    return Err(BindError::FewerClips { played: played - 1, has });
                 }
                 Ok((0..has).collect())
             }
         }?;
         let rig = model.rig();
         let node = |name: &String| {
-            let id = rig.find(name).ok_or_else(|| RigError::MissingNode(name.clone()))?;
-            rig.rest(id).as_trs().ok_or_else(|| RigError::MatrixNode(name.clone()))?;
+            let id = rig.find(name).ok_or_else(|| BindError::MissingNode(name.clone()))?;
+            rig.rest(id).as_trs().ok_or_else(|| BindError::MatrixNode(name.clone()))?;
             Ok(id)
         };
         let drivers = self
             .drivers
             .iter()
             .map(|(names, axis)| Ok(Driver { nodes: names.iter().map(node).collect::<Result<_, _>>()?, axis: *axis }))
-            .collect::<Result<_, RigError>>()?;
+            .collect::<Result<_, BindError>>()?;
         let values = self.values.iter().map(|value| value.target(model)).collect::<Result<_, _>>()?;
         Ok(Spec { clips, drivers, masks: Vec::new(), values })
     }
@@ -170,14 +127,18 @@ enum Value {
 
 impl Value {
     /// Where it goes in `model`.
-    fn target(&self, model: &Model) -> Result<ValueTarget, RigError> {
+    fn target(&self, model: &Model) -> Result<ValueTarget, BindError> {
         let rig = model.rig();
         match self {
             Self::Morph { node, target } => {
-                let id = rig.find(node).ok_or_else(|| RigError::MissingNode(node.clone()))?;
+                let id = rig.find(node).ok_or_else(|| BindError::MissingNode(node.clone()))?;
                 let range = rig.morph_range(id);
                 if *target >= range.len() {
-                    return Err(RigError::MissingMorphTarget { node: node.clone(), target: *target, has: range.len() });
+                    return Err(BindError::MissingMorphTarget {
+                        node: node.clone(),
+                        target: *target,
+                        has: range.len(),
+                    });
                 }
                 Ok(ValueTarget::MorphWeight(range.start + target))
             }
@@ -185,7 +146,7 @@ impl Value {
                 let index = model.materials().iter().position(|m| m.name.as_deref() == Some(material.as_str()));
                 let target = index.map(|i| PropertyTarget::Material { material: i as u32, field: *field });
                 let id = target.and_then(|t| rig.properties().find(t));
-                id.map(ValueTarget::Property).ok_or_else(|| RigError::NotAnimated(material.clone()))
+                id.map(ValueTarget::Property).ok_or_else(|| BindError::NotAnimated(material.clone()))
             }
         }
     }

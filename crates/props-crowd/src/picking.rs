@@ -1,16 +1,13 @@
 //! What a player clicked: the prop whose culling sphere (the model's pose bound, baked at
-//! import over every clip, times the prop's scale) a ray from the camera enters first (the
-//! scene's props, or a [`crate::CrowdSet`]'s).
+//! import over every clip, times the prop's scale) a ray from the camera enters first: the
+//! same conservative bound as culling, so a visible prop can always be picked.
 
 use glam::Vec3;
-use hecs::Entity;
-
-use crate::scene::Scene;
 
 /// Which of `bounds` (each a thing with the centre and radius of its sphere) a ray from
 /// `origin` along the unit `direction` enters first; a ray starting inside a sphere enters it
 /// at once.
-pub(crate) fn nearest<T>(origin: Vec3, direction: Vec3, bounds: impl Iterator<Item = (T, Vec3, f32)>) -> Option<T> {
+pub fn first_hit<T>(origin: Vec3, direction: Vec3, bounds: impl Iterator<Item = (T, Vec3, f32)>) -> Option<T> {
     let mut nearest: Option<(f32, T)> = None;
     for (thing, centre, radius) in bounds {
         // Entry distance of the ray into the sphere, if it meets it ahead.
@@ -32,19 +29,4 @@ pub(crate) fn nearest<T>(origin: Vec3, direction: Vec3, bounds: impl Iterator<It
         }
     }
     nearest.map(|(_, thing)| thing)
-}
-
-impl Scene {
-    /// The prop a ray from `origin` along `direction` enters first, by the culling spheres of
-    /// the props (their model's pose bound times their scale): the same conservative bound
-    /// as culling, so a visible prop can always be picked.
-    #[must_use]
-    pub fn pick(&self, origin: Vec3, direction: Vec3) -> Option<Entity> {
-        let direction = direction.try_normalize()?;
-        let bounds = self.world().iter().map(|e| e.entity()).filter_map(|entity| {
-            let (centre, radius) = self.bound_of(entity)?;
-            Some((entity, centre, radius))
-        });
-        nearest(origin, direction, bounds)
-    }
 }

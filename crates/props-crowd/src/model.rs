@@ -1,6 +1,7 @@
-//! The prop models a game hands in ([`PropModel`]: each with its renderer id, its scale and its
-//! bindings), and what a kind makes of one ([`KindModel`]: the model with the clips and nodes
-//! the kind animates, from `PropKind::rig`).
+//! The models crowds show: [`PropModel`], a model as the host registered it (its renderer id,
+//! its scale to metres, the names a sidecar gives its parts), and [`BoundModel`], a model bound
+//! to what is animated on it (the clips its instances play, the nodes driven, the values set
+//! directly), which a [`crate::ModelCrowd`] poses.
 
 use std::sync::Arc;
 
@@ -9,7 +10,8 @@ use props_frame::ModelId;
 
 use crate::bindings::Bindings;
 
-/// One prop model as the game registered it: the renderer knows it as `id`.
+/// A model as the host registered it: the imported model, the id the renderer knows it by,
+/// its scale to metres and the names a sidecar gives its parts and states.
 #[derive(Clone, Debug)]
 pub struct PropModel {
     /// The renderer's name for the model.
@@ -18,7 +20,9 @@ pub struct PropModel {
     pub model: Arc<Model>,
     /// Uniform scale from model units to metres (Fox.glb is in centimetres: 0.01).
     pub scale: f32,
-    /// Which of its nodes and clips the scene drives (the conventions where not bound).
+    /// The names a sidecar gives the parts and states a scene's kind drives (its naming
+    /// conventions where none is given); a [`crate::CrowdSet`] binds by [`crate::Animates`]
+    /// instead.
     pub bindings: Bindings,
 }
 
@@ -42,9 +46,11 @@ impl PropModel {
     }
 }
 
-/// One model of a kind, compiled for what the kind animates on it.
+/// A model bound to what is animated on it: the clips its instances play, the nodes driven and
+/// the values set directly ([`Spec`]), the layers each instance has, how far its instances are
+/// scaled, and whether its states are discrete. What a [`crate::ModelCrowd`] is made for.
 #[derive(Clone, Debug)]
-pub struct KindModel {
+pub struct BoundModel {
     /// The model.
     pub prop: PropModel,
     /// The clips its instances may play and the nodes the simulation turns.
@@ -58,7 +64,7 @@ pub struct KindModel {
     pub discrete: bool,
 }
 
-impl KindModel {
+impl BoundModel {
     /// `prop` animated as `spec` says, with `layers` clip layers per instance, drawn at its
     /// scale, its states continuous.
     #[must_use]
