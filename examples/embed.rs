@@ -9,8 +9,9 @@
 use glam::{Affine3A, Vec3};
 use props_examples::world::{self, HostWorld};
 use props_examples::{Example, Gpu};
+use props_host::Lighting;
 use props_host::{Animates, HostConfig, InstanceId, Layer, PropHost};
-use props_render::{Light, Renderer};
+use props_render::Renderer;
 
 /// Where the windmills stand: behind the wall, and in front of it.
 const WINDMILLS: [Vec3; 2] = [Vec3::new(-2.0, 0.0, -8.0), Vec3::new(3.0, 0.0, 5.0)];
@@ -61,7 +62,7 @@ impl Example for Embed {
                 windmill.set_layer(0, Layer::clip(0, seconds + k as f32 * 0.7));
             }
         }
-        self.props.prepare(&mut self.renderer, encoder, (&camera, Light::default()), size);
+        self.props.prepare(&mut self.renderer, encoder, (&camera, Lighting::default()), size);
 
         // The host's pass: its clear, depth and MSAA target, its ground and wall; then the props.
         let mut pass =
@@ -86,7 +87,7 @@ mod tests {
             Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
             Err(error) => panic!("{error:#}"),
         };
-        let sun = Light::default().direction;
+        let sun = Lighting::default().direction;
         for height in [3.0, 4.5, 6.0] {
             // Where the sun's ray through the tower at `height` meets the ground.
             let shadow = WINDMILLS[1] + Vec3::Y * height - sun * (height / sun.y);

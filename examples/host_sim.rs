@@ -13,7 +13,8 @@ use glam::{Affine3A, Quat, Vec3};
 use props_examples::world::{self, HostWorld};
 use props_examples::{Example, Gpu};
 use props_host::{Animates, HostConfig, InstanceId, MaterialField, PropHost};
-use props_render::{Light, ModelId, Renderer};
+use props_host::{Lighting, ModelId};
+use props_render::Renderer;
 
 /// The lanes (their z), each car's lane, start and speed (m/s), and the paints.
 const BEHIND: f32 = -8.0;
@@ -116,7 +117,7 @@ impl Example for HostSim {
         self.last = seconds;
         self.step(dt, seconds);
         let camera = world::camera(size);
-        self.props.prepare(&mut self.renderer, encoder, (&camera, Light::default()), size);
+        self.props.prepare(&mut self.renderer, encoder, (&camera, Lighting::default()), size);
         let mut pass =
             self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), (&camera, &self.renderer));
         self.renderer.render(&mut pass);

@@ -14,7 +14,8 @@ use glam::{Affine3A, Vec3};
 use props_examples::world::{self, HostWorld};
 use props_examples::{Example, Gpu};
 use props_host::{Animates, HostConfig, HostEvent, InstanceId, Layer, ModConfig, PropHost};
-use props_render::{Light, ModelId, Renderer};
+use props_host::{Lighting, ModelId};
+use props_render::Renderer;
 
 /// Where the host's windmills stand: behind the wall, and in front of it.
 const WINDMILLS: [Vec3; 2] = [Vec3::new(-2.0, 0.0, -8.0), Vec3::new(3.0, 0.0, 5.0)];
@@ -63,7 +64,7 @@ impl Example for ModsHost {
             }
         }
         let camera = world::camera(size);
-        self.props.prepare(&mut self.renderer, encoder, (&camera, Light::default()), size);
+        self.props.prepare(&mut self.renderer, encoder, (&camera, Lighting::default()), size);
         let mut pass =
             self.world.begin_pass((&gpu.device, &gpu.queue), encoder, (target, size), (&camera, &self.renderer));
         self.renderer.render(&mut pass);

@@ -7,7 +7,8 @@
 //! terrain and buildings.
 
 use glam::Vec3;
-use props_render::{Camera, Renderer, RendererConfig};
+use props_host::Camera;
+use props_render::{Renderer, RendererConfig};
 
 /// The host's depth format and samples per pixel; the props renderer is told both.
 pub const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;

@@ -297,14 +297,14 @@ mod tests {
             .and_then(|a| a.get_help())
             .expect("--no-lod has help")
             .to_string();
-        let lod = props_anim::UpdateRateLod::default();
+        let lod = props_anim::runtime::UpdateRateLod::default();
         let stated =
             format!("beyond {} m every {} frame and beyond {} m every {}th", lod.near, "2nd", lod.far, lod.far_rate);
         assert_eq!(lod.mid_rate, 2, "the help says 2nd");
         assert!(help.replace('\n', " ").contains(&stated), "{help:?} does not say {stated:?}");
         let help = command.get_arguments().find(|a| a.get_id() == "no_sharing").and_then(|a| a.get_help());
         let help = help.expect("--no-sharing has help").to_string().replace('\n', " ");
-        let q = props_anim::Quantization::default();
+        let q = props_anim::runtime::Quantization::default();
         assert_eq!((q.time, q.weight, q.angle), (1.0 / 60.0, 1.0 / 32.0, 1f32.to_radians()));
         assert!(help.contains("1/60 s of clip time, 1/32 of a blend weight and one degree"), "{help}");
     }

@@ -6,14 +6,14 @@ use std::collections::BTreeSet;
 use glam::Vec2;
 use winit::keyboard::KeyCode;
 
-use crate::demo::Action;
+use crate::demo::PlayerAction;
 use props_frame::OrbitCamera;
 
 /// What a key press asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Something for the demo.
-    Demo(Action),
+    Demo(PlayerAction),
     /// Show or hide the HUD.
     ToggleHud,
     /// Write the frame shown to a PNG file.
@@ -25,13 +25,13 @@ pub enum Command {
 /// The command of a key press, if it has one.
 pub fn command_for(key: KeyCode) -> Option<Command> {
     Some(match key {
-        KeyCode::Space | KeyCode::KeyP => Command::Demo(Action::TogglePause),
-        KeyCode::Equal | KeyCode::NumpadAdd => Command::Demo(Action::Faster),
-        KeyCode::Minus | KeyCode::NumpadSubtract => Command::Demo(Action::Slower),
-        KeyCode::KeyK => Command::Demo(Action::ToggleSkeletons),
-        KeyCode::BracketRight | KeyCode::PageUp => Command::Demo(Action::AddWindmills),
-        KeyCode::BracketLeft | KeyCode::PageDown => Command::Demo(Action::RemoveWindmills),
-        KeyCode::KeyR => Command::Demo(Action::ResetCamera),
+        KeyCode::Space | KeyCode::KeyP => Command::Demo(PlayerAction::TogglePause),
+        KeyCode::Equal | KeyCode::NumpadAdd => Command::Demo(PlayerAction::Faster),
+        KeyCode::Minus | KeyCode::NumpadSubtract => Command::Demo(PlayerAction::Slower),
+        KeyCode::KeyK => Command::Demo(PlayerAction::ToggleSkeletons),
+        KeyCode::BracketRight | KeyCode::PageUp => Command::Demo(PlayerAction::AddWindmills),
+        KeyCode::BracketLeft | KeyCode::PageDown => Command::Demo(PlayerAction::RemoveWindmills),
+        KeyCode::KeyR => Command::Demo(PlayerAction::ResetCamera),
         KeyCode::KeyH => Command::ToggleHud,
         KeyCode::F12 => Command::Screenshot,
         KeyCode::Escape => Command::Quit,
@@ -89,8 +89,8 @@ mod tests {
 
     #[test]
     fn keys_map_to_the_documented_commands() {
-        assert_eq!(command_for(KeyCode::Space), Some(Command::Demo(Action::TogglePause)));
-        assert_eq!(command_for(KeyCode::KeyK), Some(Command::Demo(Action::ToggleSkeletons)));
+        assert_eq!(command_for(KeyCode::Space), Some(Command::Demo(PlayerAction::TogglePause)));
+        assert_eq!(command_for(KeyCode::KeyK), Some(Command::Demo(PlayerAction::ToggleSkeletons)));
         assert_eq!(command_for(KeyCode::Escape), Some(Command::Quit));
         assert_eq!(command_for(KeyCode::KeyW), None, "WASD move the camera while held");
     }

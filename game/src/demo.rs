@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use glam::Vec3;
-use props_anim::{Quantization, UpdateRateLod};
+use props_anim::{runtime::Quantization, runtime::UpdateRateLod};
 use props_crowd::{AnimationStats, PosingConfig};
 use props_frame::{Frame, FrameData, OrbitCamera};
 use props_mods::ModConfig;
@@ -36,7 +36,7 @@ const SKELETONS_PER_MODEL: usize = 64;
 
 /// What the player can ask for (keys in the window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum PlayerAction {
     /// Stop or resume the simulation.
     TogglePause,
     /// Double the time scale.
@@ -228,17 +228,17 @@ impl Demo {
     /// The frame to draw, seen as it was posed.
     fn frame_data(&self) -> Frame<'_> {
         let daylight = self.scene.daylight();
-        self.frame.frame(self.camera.to_camera(self.aspect), daylight.light(), daylight.sky_color())
+        self.frame.to_frame(self.camera.to_camera(self.aspect), daylight.lighting(), daylight.sky_color())
     }
 
     /// Carries out a player's request.
-    pub fn act(&mut self, action: Action) {
+    pub fn act(&mut self, action: PlayerAction) {
         match action {
-            Action::TogglePause => self.paused = !self.paused,
-            Action::Faster => self.time_scale = (self.time_scale * 2.0).min(16.0),
-            Action::Slower => self.time_scale = (self.time_scale * 0.5).max(1.0 / 16.0),
-            Action::ToggleSkeletons => self.show_skeletons = !self.show_skeletons,
-            Action::AddWindmills => {
+            PlayerAction::TogglePause => self.paused = !self.paused,
+            PlayerAction::Faster => self.time_scale = (self.time_scale * 2.0).min(16.0),
+            PlayerAction::Slower => self.time_scale = (self.time_scale * 0.5).max(1.0 / 16.0),
+            PlayerAction::ToggleSkeletons => self.show_skeletons = !self.show_skeletons,
+            PlayerAction::AddWindmills => {
                 self.scene.with_kind(|mills: &mut Windmills, world, town, props| {
                     mills.add(world, town, props, WINDMILL_BATCH)
                 });
@@ -246,11 +246,11 @@ impl Demo {
                     tracing::error!(error = %error, "the ground could not be rebuilt");
                 }
             }
-            Action::RemoveWindmills => {
+            PlayerAction::RemoveWindmills => {
                 self.scene
                     .with_kind(|mills: &mut Windmills, world, _, props| mills.remove(world, props, WINDMILL_BATCH));
             }
-            Action::ResetCamera => self.camera = self.start_camera,
+            PlayerAction::ResetCamera => self.camera = self.start_camera,
         }
         tracing::debug!(?action, paused = self.paused, time_scale = self.time_scale, "player action");
     }
@@ -322,12 +322,12 @@ impl Demo {
     }
 
     /// The traffic's figures after the last step.
-    pub fn traffic(&self) -> props_scene::TrafficStats {
+    pub fn traffic(&self) -> props_scene::town::traffic::TrafficStats {
         self.scene.traffic_stats()
     }
 
     /// The wind at the town's centre now.
-    pub fn wind(&self) -> props_scene::Wind {
+    pub fn wind(&self) -> props_scene::town::wind::Wind {
         self.scene.wind_at(glam::Vec2::ZERO)
     }
 

@@ -33,7 +33,7 @@ impl Gpu {
         &mut self,
         label: &str,
         (target, size): (&wgpu::TextureView, (u32, u32)),
-        frame: &props_render::Frame<'_>,
+        frame: &props_frame::Frame<'_>,
     ) -> (wgpu::CommandEncoder, FrameStats) {
         let mut encoder =
             self.context.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });

@@ -19,12 +19,12 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use props_anim::{Extent, Model, NodeId, Pose};
-use props_frame::{FrameData, Light, ModelId, OrbitCamera, SKY};
+use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
 use props_gltf::Limits;
 use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy};
 use props_render::{Renderer, box_lines, influence_heat_map, skeleton_lines};
 
-use crate::demo::Action;
+use crate::demo::PlayerAction;
 use crate::gpu::Gpu;
 use crate::hud::HudInput;
 use crate::screen::{Drawn, Screen};
@@ -42,9 +42,9 @@ const BOX: [f32; 4] = [1.0, 1.0, 0.0, 1.0];
 /// Colour of refusals in the HUD.
 const ERROR: egui::Color32 = egui::Color32::from_rgb(255, 110, 90);
 
-/// Where the playback is.
+/// The previewer's transport: the clip playing, where, how fast, and whether it loops.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Playback {
+pub struct Transport {
     /// The clip playing (`None`: the rest pose).
     pub clip: Option<usize>,
     /// Clip time, seconds.
@@ -57,7 +57,7 @@ pub struct Playback {
     pub looping: bool,
 }
 
-impl Playback {
+impl Transport {
     /// Advances by `elapsed` seconds in a clip of `duration` seconds.
     pub fn advance(&mut self, elapsed: f32, duration: f32) {
         if !self.playing || duration <= 0.0 {
@@ -117,7 +117,7 @@ pub struct Preview {
     /// The clip asked for on the command line, by name or index.
     wanted_clip: Option<String>,
     /// Where the playback is.
-    pub playback: Playback,
+    pub playback: Transport,
     overlays: Overlays,
     /// Morph weights set by the sliders, if they override the clip's.
     morph: Option<Vec<f32>>,
@@ -152,7 +152,7 @@ impl Preview {
             shown: None,
             refused: None,
             wanted_clip: clip,
-            playback: Playback {
+            playback: Transport {
                 clip: None,
                 time: time.unwrap_or(0.0),
                 playing: time.is_none(),
@@ -333,7 +333,7 @@ impl Screen for Preview {
         self.extract();
         let Some((view, size)) = target else { return Ok(None) };
         self.aspect = size.0 as f32 / size.1.max(1) as f32;
-        let frame = self.frame.frame(self.camera.to_camera(self.aspect), Light::default(), SKY);
+        let frame = self.frame.to_frame(self.camera.to_camera(self.aspect), Lighting::default(), SKY);
         Ok(Some(gpu.draw("preview", (view, size), &frame)))
     }
 
@@ -344,15 +344,15 @@ impl Screen for Preview {
         Ok(())
     }
 
-    fn act(&mut self, action: Action) {
+    fn act(&mut self, action: PlayerAction) {
         let p = &mut self.playback;
         match action {
-            Action::TogglePause => p.playing = !p.playing,
-            Action::Faster => p.speed = (p.speed * 2.0).min(16.0),
-            Action::Slower => p.speed = (p.speed * 0.5).max(1.0 / 16.0),
-            Action::ToggleSkeletons => self.overlays.skeleton = !self.overlays.skeleton,
-            Action::ResetCamera => self.camera = start_camera(),
-            Action::AddWindmills | Action::RemoveWindmills => {}
+            PlayerAction::TogglePause => p.playing = !p.playing,
+            PlayerAction::Faster => p.speed = (p.speed * 2.0).min(16.0),
+            PlayerAction::Slower => p.speed = (p.speed * 0.5).max(1.0 / 16.0),
+            PlayerAction::ToggleSkeletons => self.overlays.skeleton = !self.overlays.skeleton,
+            PlayerAction::ResetCamera => self.camera = start_camera(),
+            PlayerAction::AddWindmills | PlayerAction::RemoveWindmills => {}
         }
     }
 
@@ -447,17 +447,17 @@ mod tests {
 
     #[test]
     fn playback_loops_or_stops_at_the_end() {
-        let mut p = Playback { clip: Some(0), time: 0.8, playing: true, speed: 1.0, looping: true };
+        let mut p = Transport { clip: Some(0), time: 0.8, playing: true, speed: 1.0, looping: true };
         p.advance(0.5, 1.0);
         assert!((p.time - 0.3).abs() < 1e-6 && p.playing);
-        p = Playback { looping: false, time: 0.8, ..p };
+        p = Transport { looping: false, time: 0.8, ..p };
         p.advance(0.5, 1.0);
         assert_eq!((p.time, p.playing), (1.0, false));
-        p = Playback { playing: true, speed: -2.0, time: 0.5, ..p };
+        p = Transport { playing: true, speed: -2.0, time: 0.5, ..p };
         p.advance(0.5, 1.0);
         assert_eq!((p.time, p.playing), (0.0, false), "backwards to the start");
         // Paused: scrubbing past the end is held at it; a rest pose has no time.
-        p = Playback { playing: false, time: 3.0, ..p };
+        p = Transport { playing: false, time: 3.0, ..p };
         p.advance(0.5, 1.0);
         assert_eq!(p.time, 1.0);
         p.advance(0.5, 0.0);

@@ -9,7 +9,7 @@ use glam::Vec2;
 use props_frame::OrbitCamera;
 use props_render::{FrameStats, Renderer};
 
-use crate::demo::{Action, Demo};
+use crate::demo::{Demo, PlayerAction};
 use crate::gpu::Gpu;
 use crate::hud::{self, HudInput};
 use crate::timings::Phase;
@@ -35,7 +35,7 @@ pub trait Screen {
     fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()>;
 
     /// A key's request (pause, speed, skeletons, camera, ...).
-    fn act(&mut self, action: Action);
+    fn act(&mut self, action: PlayerAction);
 
     /// A click at `ndc` (normalized device coordinates, y up).
     fn click(&mut self, ndc: Vec2);
@@ -65,7 +65,7 @@ impl Screen for Demo {
         Demo::upload_all(self, renderer)
     }
 
-    fn act(&mut self, action: Action) {
+    fn act(&mut self, action: PlayerAction) {
         Demo::act(self, action);
     }
 

@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 use props_anim::property::{MaterialField, Properties, PropertyId, PropertyTarget, TextureSlot};
-use props_anim::{Material, Model, ModelParts, Pose};
+use props_anim::{Model, ModelParts, Pose, material::Material};
 use props_gltf::Limits;
 use props_render::conventions::{self, CameraSpec, RenderSpec};
 
@@ -38,7 +38,7 @@ fn apply(target: PropertyTarget, value: &[f32], materials: &mut [Material]) {
         MaterialField::Emissive => m.emissive_factor.copy_from_slice(value),
         MaterialField::EmissiveStrength => m.emissive_strength = value[0],
         MaterialField::AlphaCutoff => {
-            if let props_anim::AlphaMode::Mask { cutoff } = &mut m.alpha_mode {
+            if let props_anim::material::AlphaMode::Mask { cutoff } = &mut m.alpha_mode {
                 *cutoff = value[0];
             }
         }

@@ -8,9 +8,9 @@
 //! `PROPS_BLESS=1 cargo test -p props-tests --test gpu goldens`.
 
 use glam::{Quat, Vec3};
-use props_render::{DebugLine, ModelId};
+use props_frame::{DebugLine, ModelId};
 use props_tests::golden::{Threshold, check_golden};
-use props_tests::scene::{self, Scene};
+use props_tests::scene::{self, TestScene};
 
 const GOLDEN: Threshold = Threshold { mean: 0.01, p99: 0.2 };
 
@@ -23,7 +23,8 @@ fn one_windmill() {
     let pose = scene::pose_at(&windmill, windmill.find_clip("spin"), 0.3);
     let instances = vec![(scene::at(Vec3::ZERO), scene::palette(&windmill, &pose))];
     let camera = scene::camera(Vec3::new(14.0, 12.0, 30.0), Vec3::new(0.0, 11.0, 0.0));
-    let (image, stats) = scene::render(&gpu, &mut renderer, &Scene { camera, models: vec![(ModelId(0), instances)] });
+    let (image, stats) =
+        scene::render(&gpu, &mut renderer, &TestScene { camera, models: vec![(ModelId(0), instances)] });
     assert_eq!(stats.instances, 1);
     check_golden("windmill", &image, GOLDEN);
 }
@@ -46,7 +47,8 @@ fn a_thousand_windmills_at_different_phases() {
         })
         .collect();
     let camera = scene::camera(Vec3::new(0.0, 110.0, 120.0), Vec3::new(0.0, 0.0, -220.0));
-    let (image, stats) = scene::render(&gpu, &mut renderer, &Scene { camera, models: vec![(ModelId(0), instances)] });
+    let (image, stats) =
+        scene::render(&gpu, &mut renderer, &TestScene { camera, models: vec![(ModelId(0), instances)] });
     assert_eq!(stats.instances, 1000);
     // One draw per mesh primitive, however many windmills.
     let draws_per_windmill = windmill.instances().iter().map(|i| windmill.meshes()[i.mesh as usize].primitives.len());
@@ -66,7 +68,7 @@ fn fox_walking_with_its_skeleton() {
     props_render::skeleton_lines(fox.rig(), &pose, &transform, [1.0, 1.0, 0.2, 1.0], &mut lines);
     let instances = vec![(transform, scene::palette(&fox, &pose))];
     let camera = scene::camera(Vec3::new(110.0, 70.0, 150.0), Vec3::new(0.0, 30.0, 0.0));
-    let scene = Scene { camera, models: vec![(ModelId(0), instances)] };
+    let scene = TestScene { camera, models: vec![(ModelId(0), instances)] };
     let (image, stats) = scene::render_with_lines(&gpu, &mut renderer, &scene, &lines);
     assert_eq!(stats.draw_calls, 2, "one skinned draw, one for the lines");
     check_golden("fox-walk-skeleton", &image, GOLDEN);

@@ -4,7 +4,8 @@
 //! it is now, without a panic.
 
 use glam::{Affine3A, Vec3};
-use props_render::{FrameData, Light, ModelId, OffscreenTarget, Renderer, SKY};
+use props_frame::{FrameData, Lighting, ModelId, SKY};
+use props_render::{OffscreenTarget, Renderer};
 use props_tests::scene::{self, IMAGE_SIZE};
 
 /// Prepares one car at the origin, runs `between` on the renderer, then records the props into
@@ -22,7 +23,7 @@ fn draw_in_host_pass(
     frame.push_instance(&Affine3A::IDENTITY, car.palette_len()).copy_from_slice(&palette);
     frame.end_batch(ModelId(0));
     let camera = scene::camera(Vec3::new(4.0, 3.0, 6.0), Vec3::new(0.0, 0.5, 0.0));
-    let frame = frame.frame(camera, Light::default(), SKY);
+    let frame = frame.to_frame(camera, Lighting::default(), SKY);
 
     let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
     let depth = gpu

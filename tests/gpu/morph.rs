@@ -3,9 +3,9 @@
 //! shader applies morph, then skin.
 
 use glam::Vec3;
-use props_render::{PaletteAccess, PaletteMode};
+use props_render::{PaletteMode, shaders::PaletteAccess};
 use props_tests::golden::{Threshold, assert_similar};
-use props_tests::scene::{self, Scene};
+use props_tests::scene::{self, TestScene};
 
 use crate::skinning::{gpu_equals_cpu, gpu_equals_cpu_through};
 
@@ -49,14 +49,15 @@ fn many_instances_with_different_weights_draw_in_one_call() {
     let Some(gpu) = props_tests::gpu::context() else { return };
     let model = scene::load("tests/models/AnimatedMorphCube/AnimatedMorphCube.gltf");
     let mut renderer = scene::renderer(&gpu, |_| {});
-    let morphed = props_render::ModelId(0);
+    let morphed = props_frame::ModelId(0);
     renderer.set_model(morphed, &model).expect("the model uploads");
     let at = |i: usize| scene::at(Vec3::new((i % 3) as f32 * 3.0 - 3.0, (i / 3) as f32 * 3.0 - 3.0, 0.0));
     let times: Vec<f32> = (0..9).map(|i| i as f32 * 0.45).collect();
     let poses: Vec<_> = times.iter().map(|&t| scene::pose_at(&model, Some(0), t)).collect();
     let instances = poses.iter().enumerate().map(|(i, pose)| (at(i), scene::palette(&model, pose))).collect();
     let camera = scene::camera(Vec3::new(0.0, 0.0, 14.0), Vec3::ZERO);
-    let (gpu_image, stats) = scene::render(&gpu, &mut renderer, &Scene { camera, models: vec![(morphed, instances)] });
+    let (gpu_image, stats) =
+        scene::render(&gpu, &mut renderer, &TestScene { camera, models: vec![(morphed, instances)] });
     let primitives: u32 =
         model.instances().iter().map(|i| model.meshes()[i.mesh as usize].primitives.len() as u32).sum();
     assert_eq!((stats.instances, stats.draw_calls), (9, primitives), "{stats:?}");
@@ -64,12 +65,12 @@ fn many_instances_with_different_weights_draw_in_one_call() {
     let mut models = Vec::new();
     for (i, pose) in poses.iter().enumerate() {
         let reference = scene::cpu_skinned(&model, pose);
-        let id = props_render::ModelId(1 + i as u32);
+        let id = props_frame::ModelId(1 + i as u32);
         renderer.set_model(id, &reference).expect("the model uploads");
         let rest = scene::pose_at(&reference, None, 0.0);
         models.push((id, vec![(at(i), scene::palette(&reference, &rest))]));
     }
-    let (cpu_image, _) = scene::render(&gpu, &mut renderer, &Scene { camera, models });
+    let (cpu_image, _) = scene::render(&gpu, &mut renderer, &TestScene { camera, models });
     assert_similar("morph-instances", &gpu_image, &cpu_image, SAME_POSE);
 }
 

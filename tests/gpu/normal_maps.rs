@@ -60,8 +60,11 @@ fn normal_mapped_quads_shade_as_the_geometry_they_were_baked_from() {
     eprintln!("pairs, mean FLIP: {alike:.3?}");
     assert!(alike.iter().all(|&d| d < ALIKE), "a pair differs: {alike:.3?}");
 
-    let flat: Vec<_> =
-        model.materials().iter().map(|m| props_anim::Material { normal_texture: None, ..m.clone() }).collect();
+    let flat: Vec<_> = model
+        .materials()
+        .iter()
+        .map(|m| props_anim::material::Material { normal_texture: None, ..m.clone() })
+        .collect();
     let parts = ModelParts {
         rig: Some(model.rig().clone()),
         meshes: model.meshes().to_vec(),

@@ -2,9 +2,9 @@
 //! and a storage buffer split into several windows.
 
 use glam::Vec3;
-use props_render::{PaletteAccess, PaletteMode};
+use props_render::{PaletteMode, shaders::PaletteAccess};
 use props_tests::golden::{Threshold, assert_similar};
-use props_tests::scene::{self, Scene};
+use props_tests::scene::{self, TestScene};
 
 /// Identical inputs through different bindings: the images must be the same to the bit,
 /// allowing only a hair of slack (lavapipe, Vulkan).
@@ -16,7 +16,7 @@ fn render_crowd(
     renderer: &mut props_render::Renderer,
     model: &props_anim::Model,
 ) -> (image::RgbaImage, props_render::FrameStats) {
-    let handle = props_render::ModelId(0);
+    let handle = props_frame::ModelId(0);
     renderer.set_model(handle, model).expect("the model uploads");
     let clip = model.find_clip("Run");
     let instances = (0..25)
@@ -27,7 +27,7 @@ fn render_crowd(
         })
         .collect();
     let camera = scene::camera(Vec3::new(0.0, 160.0, 260.0), Vec3::new(0.0, 20.0, -120.0));
-    scene::render(gpu, renderer, &Scene { camera, models: vec![(handle, instances)] })
+    scene::render(gpu, renderer, &TestScene { camera, models: vec![(handle, instances)] })
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! own output).
 
 use glam::{Affine3A, Vec3};
-use props_render::{Light, ModelId};
+use props_frame::{Lighting, ModelId};
 use props_tests::scene::{self, IMAGE_SIZE};
 
 /// Mean luminance (0..1) of the 5x5 pixels around world point `p` in `image`, seen by
@@ -54,12 +54,12 @@ fn ground_behind_the_box(
     let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5) * scale, Vec3::new(0.0, 0.3, 0.0) * scale);
     // The sun behind the boxes: their shadows fall towards the camera.
     let sun = Vec3::new(0.3, 1.0, -0.8);
-    let light = Light { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    let light = Lighting { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
     let draw = |shadows: bool| {
         let mut renderer = scene::renderer(gpu, |c| c.shadows = shadows);
         renderer.set_model(ModelId(0), &model).expect("the model uploads");
         let models = vec![(ModelId(0), vec![(Affine3A::from_scale(Vec3::splat(scale)), palette.clone())])];
-        scene::render_lit(gpu, &mut renderer, &scene::Scene { camera, models }, (light, &[]))
+        scene::render_lit(gpu, &mut renderer, &scene::TestScene { camera, models }, (light, &[]))
     };
     let ((lit, off_stats), (shadowed, on_stats)) = (draw(false), draw(true));
     assert_eq!(off_stats.shadow_draw_calls, 0);
@@ -154,7 +154,7 @@ fn a_skinned_prop_casts_its_posed_shadow() {
     let sun = Vec3::new(1.0, 1.0, 0.0).normalize();
     let camera =
         scene::camera(Vec3::new(8.0 - length / 2.0, 2.2 * length, 12.01), Vec3::new(8.0 - length / 2.0, 0.0, 12.0));
-    let light = Light { direction: sun, color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    let light = Lighting { direction: sun, color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
     // The fox's shadow on the ground at `time`: its world vertices and their projections.
     let posed = |time: f32| {
         let palette = scene::palette(&fox, &scene::pose_at(&fox, Some(walk), time));
@@ -187,7 +187,7 @@ fn a_skinned_prop_casts_its_posed_shadow() {
         let ground_palette = scene::palette(&ground, &scene::pose_at(&ground, None, 0.0));
         let models =
             vec![(ModelId(0), vec![(ground_place, ground_palette)]), (ModelId(1), vec![(place, palette.to_vec())])];
-        scene::render_lit(&gpu, &mut renderer, &scene::Scene { camera, models }, (light, &[])).0
+        scene::render_lit(&gpu, &mut renderer, &scene::TestScene { camera, models }, (light, &[])).0
     };
     let vp = camera.view_projection;
     let probe = Vec3::new(probe.x, 0.0, probe.z);

@@ -1,9 +1,9 @@
 //! GPU skinning equals CPU skinning: the same pose, skinned by the vertex shader, and skinned
 //! on the CPU by the animation core then drawn as a static mesh, give the same image.
 
-use props_render::{GpuContext, PaletteAccess, PaletteMode};
+use props_render::{GpuContext, PaletteMode, shaders::PaletteAccess};
 use props_tests::golden::{Threshold, assert_similar};
-use props_tests::scene::{self, Scene};
+use props_tests::scene::{self, TestScene};
 
 /// Same adapter, same pose: only float rounding differs, flipping a few edge pixels. Measured
 /// on llvmpipe 15: Vulkan mean <= 2.6e-5, p99 <= 0.039; GL mean <= 9e-5, p99 <= 0.064.
@@ -28,14 +28,14 @@ pub(crate) fn gpu_equals_cpu_through(
     let reference = scene::cpu_skinned(&model, &pose);
     let mut renderer = scene::renderer(gpu, |c| c.palette = palette);
     let camera = scene::framing_camera(&reference);
-    let skinned = props_render::ModelId(0);
+    let skinned = props_frame::ModelId(0);
     renderer.set_model(skinned, &model).expect("the model uploads");
-    let static_mesh = props_render::ModelId(1);
+    let static_mesh = props_frame::ModelId(1);
     renderer.set_model(static_mesh, &reference).expect("the model uploads");
     let origin = scene::at(glam::Vec3::ZERO);
-    let gpu_scene = Scene { camera, models: vec![(skinned, vec![(origin, scene::palette(&model, &pose))])] };
+    let gpu_scene = TestScene { camera, models: vec![(skinned, vec![(origin, scene::palette(&model, &pose))])] };
     let cpu_palette = scene::palette(&reference, &scene::pose_at(&reference, None, 0.0));
-    let cpu_scene = Scene { camera, models: vec![(static_mesh, vec![(origin, cpu_palette)])] };
+    let cpu_scene = TestScene { camera, models: vec![(static_mesh, vec![(origin, cpu_palette)])] };
     let (gpu_image, stats) = scene::render(gpu, &mut renderer, &gpu_scene);
     let (cpu_image, _) = scene::render(gpu, &mut renderer, &cpu_scene);
     assert!(stats.draw_calls >= 1 && stats.instances == 1, "{stats:?}");

@@ -4,9 +4,9 @@
 //! renderer's path on devices without block formats).
 
 use glam::Vec3;
-use props_render::ModelId;
+use props_frame::ModelId;
 use props_tests::golden::{Threshold, assert_similar};
-use props_tests::scene::{self, Scene};
+use props_tests::scene::{self, TestScene};
 
 /// ETC1S transcoded to BC7 is lossy: Binomial's transcoder (which `basisu` matches bit for
 /// bit) maps its blocks with errors of up to 64/255 in a channel (mean 0.2/255 on the largest
@@ -27,7 +27,7 @@ fn render(
     let pose = scene::pose_at(model, model.find_clip("Run"), 0.3);
     let instances = vec![(scene::at(Vec3::ZERO), scene::palette(model, &pose))];
     let camera = scene::framing_camera(model);
-    (scene::render(gpu, renderer, &Scene { camera, models: vec![(handle, instances)] }).0, footprint)
+    (scene::render(gpu, renderer, &TestScene { camera, models: vec![(handle, instances)] }).0, footprint)
 }
 
 #[test]

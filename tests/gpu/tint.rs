@@ -3,7 +3,7 @@
 //! instance keeps the model's own paint.
 
 use glam::{Affine3A, Vec3};
-use props_render::{Frame, InstanceData, Light, ModelBatch, ModelId, NO_TINT, SKY};
+use props_frame::{Frame, InstanceData, Lighting, ModelBatch, ModelId, NO_TINT, SKY};
 use props_tests::scene::{self, IMAGE_SIZE};
 
 #[test]
@@ -30,7 +30,7 @@ fn tints_paint_only_paint_materials_in_one_draw() {
     let camera = scene::camera(Vec3::new(0.0, 9.0, 0.5), Vec3::ZERO);
     let frame = Frame {
         camera,
-        light: Light::default(),
+        lighting: Lighting::default(),
         clear_color: SKY,
         palettes: &palettes,
         instances: &instances,

@@ -4,7 +4,7 @@
 //! light of pi alone (diffuse only, no specular), a surface shows its diffuse colour.
 
 use glam::{Vec3, Vec4};
-use props_tests::scene::{self, IMAGE_SIZE, Scene};
+use props_tests::scene::{self, IMAGE_SIZE, TestScene};
 
 /// The quads' centres (model space, at rest: the clip starts unrotated).
 const CENTRES: [Vec3; 3] = [Vec3::new(-1.2, 0.0, 0.0), Vec3::ZERO, Vec3::new(1.2, 0.0, 0.0)];
@@ -22,19 +22,19 @@ fn vertex_colours_multiply_the_base_colour() {
     let primitives = &model.meshes()[0].primitives;
     assert_eq!(primitives.iter().map(|p| p.colors.len()).collect::<Vec<_>>(), [4, 4, 4], "COLOR_0 imported");
     let mut renderer = scene::renderer(&gpu, |_| {});
-    let handle = props_render::ModelId(0);
+    let handle = props_frame::ModelId(0);
     renderer.set_model(handle, &model).expect("the model uploads");
     let pose = scene::pose_at(&model, Some(0), 0.0);
     // Straight on: every quad faces the camera, so all three are lit alike.
     let camera = scene::camera(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO);
     let instances = vec![(scene::at(Vec3::ZERO), scene::palette(&model, &pose))];
-    let light = props_render::Light {
+    let light = props_frame::Lighting {
         color: Vec3::ZERO,
         ambient: Vec3::splat(std::f32::consts::PI),
         sky: 0.0,
         ..Default::default()
     };
-    let scene = Scene { camera, models: vec![(handle, instances)] };
+    let scene = TestScene { camera, models: vec![(handle, instances)] };
     let (image, _) = scene::render_lit(&gpu, &mut renderer, &scene, (light, &[]));
     let pixel = |centre: Vec3| {
         let clip = camera.view_projection * centre.extend(1.0);

@@ -8,11 +8,15 @@
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use props_anim::program::LaneState;
 use props_anim::property::PropertyId;
+use props_anim::runtime::LaneState;
 use props_anim::{
-    Blend, Crowd, Driver, JointMatrix, Layer, Mask, Model, PaletteBuffer, Pose, Program, Quantization, Sharing, Spec,
-    UpdateRateLod, ValueTarget, View, Workers, pose_state,
+    Blend, Driver, JointMatrix, Layer, Mask, Model, PaletteBuffer, Pose, Spec, ValueTarget, pose_state,
+    runtime::Crowd,
+    runtime::Program,
+    runtime::Workers,
+    runtime::{Quantization, Sharing},
+    runtime::{UpdateRateLod, View},
 };
 use props_bench::workload;
 

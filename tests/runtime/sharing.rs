@@ -1,4 +1,4 @@
-//! Pose sharing's error bound (`props_anim::Sharing`): every quantized time, weight and angle
+//! Pose sharing's error bound (`props_anim::runtime::Sharing`): every quantized time, weight and angle
 //! is within half a step of the instance's own, a shared palette is exactly (to the fast
 //! path's tolerance) the pose of the quantized state, and so it is within the bound of the
 //! exact pose: a driver angle off by half a step moves a point `r` from the axis by at most
@@ -8,8 +8,11 @@
 
 use glam::Vec3;
 use props_anim::{
-    Crowd, Driver, JointMatrix, Layer, Model, PaletteBuffer, PlayMode, Pose, Program, Quantization, Sharing, Spec,
-    pose_state, skinning,
+    Driver, JointMatrix, Layer, Model, PaletteBuffer, PlayMode, Pose, Spec, pose_state,
+    runtime::Crowd,
+    runtime::Program,
+    runtime::{Quantization, Sharing},
+    skinning,
 };
 use props_bench::workload;
 
@@ -152,7 +155,8 @@ fn far_from_the_camera_steps_coarsen_but_the_error_seen_stays_bounded() {
     // Windmills in a line ahead of the camera, from 50 m to 6 km.
     let projection = glam::camera::rh::proj::directx::perspective(0.9, 1.0, 0.5, 10_000.0);
     let look = glam::camera::rh::view::look_at_mat4(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
-    let view = props_anim::View::new(Vec3::ZERO, projection * look, props_anim::UpdateRateLod::OFF, 0);
+    let view =
+        props_anim::runtime::View::new(Vec3::ZERO, projection * look, props_anim::runtime::UpdateRateLod::OFF, 0);
     let distance = |i: usize| 50.0 * 1.016f32.powi(i as i32);
     let mut crowd = Crowd::new(&program, 0, Sharing::Quantized(q), 30.0, 1);
     for (i, a) in angles.chunks(2).enumerate() {
@@ -177,7 +181,7 @@ fn far_from_the_camera_steps_coarsen_but_the_error_seen_stays_bounded() {
         // off by at most 2 radius * step / 2 per driver at its level.
         assert!(error <= 2.0 * radius * coarse.angle, "level {level}: {error}");
         worst_seen = worst_seen.max(error / distance(i));
-        if level == props_anim::shared::MAX_COARSENING {
+        if level == props_anim::runtime::MAX_COARSENING {
             worst_far = worst_far.max(error);
         }
     }

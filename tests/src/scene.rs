@@ -7,10 +7,8 @@ use props_anim::{
     JointMatrix, Mesh, MeshInstance, Model, ModelParts, NodeId, Pose, Primitive, RestTransform, Rig, SourceNode,
     Transform, skinning,
 };
-use props_render::{
-    Camera, Frame, FrameStats, GpuContext, InstanceData, Light, ModelBatch, ModelId, OffscreenTarget, Renderer,
-    RendererConfig, SKY,
-};
+use props_frame::{Camera, Frame, InstanceData, Lighting, ModelBatch, ModelId, SKY};
+use props_render::{FrameStats, GpuContext, OffscreenTarget, Renderer, RendererConfig};
 
 /// Size of test images: small, because lavapipe rasterizes on the CPU.
 pub const IMAGE_SIZE: (u32, u32) = (256, 256);
@@ -102,7 +100,7 @@ pub fn camera(eye: Vec3, target: Vec3) -> Camera {
 pub type Instances = Vec<(Affine3A, Vec<JointMatrix>)>;
 
 /// A scene to render: models with their instances.
-pub struct Scene {
+pub struct TestScene {
     /// Camera.
     pub camera: Camera,
     /// Per model: the uploaded handle and its instances.
@@ -113,7 +111,7 @@ pub struct Scene {
 ///
 /// # Panics
 /// If the readback fails.
-pub fn render(gpu: &GpuContext, renderer: &mut Renderer, scene: &Scene) -> (image::RgbaImage, FrameStats) {
+pub fn render(gpu: &GpuContext, renderer: &mut Renderer, scene: &TestScene) -> (image::RgbaImage, FrameStats) {
     render_with_lines(gpu, renderer, scene, &[])
 }
 
@@ -124,21 +122,21 @@ pub fn render(gpu: &GpuContext, renderer: &mut Renderer, scene: &Scene) -> (imag
 pub fn render_with_lines(
     gpu: &GpuContext,
     renderer: &mut Renderer,
-    scene: &Scene,
-    lines: &[props_render::DebugLine],
+    scene: &TestScene,
+    lines: &[props_frame::DebugLine],
 ) -> (image::RgbaImage, FrameStats) {
-    render_lit(gpu, renderer, scene, (Light::default(), lines))
+    render_lit(gpu, renderer, scene, (Lighting::default(), lines))
 }
 
-/// [`render`] under `light`, with `lines` drawn over the scene.
+/// [`render`] under `lighting`, with `lines` drawn over the scene.
 ///
 /// # Panics
 /// If the readback fails.
 pub fn render_lit(
     gpu: &GpuContext,
     renderer: &mut Renderer,
-    scene: &Scene,
-    (light, lines): (Light, &[props_render::DebugLine]),
+    scene: &TestScene,
+    (lighting, lines): (Lighting, &[props_frame::DebugLine]),
 ) -> (image::RgbaImage, FrameStats) {
     let (mut palettes, mut instances, mut batches) = (Vec::new(), Vec::new(), Vec::new());
     for (model, model_instances) in &scene.models {
@@ -151,7 +149,7 @@ pub fn render_lit(
     }
     let frame = Frame {
         camera: scene.camera,
-        light,
+        lighting,
         clear_color: SKY,
         palettes: &palettes,
         instances: &instances,

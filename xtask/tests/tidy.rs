@@ -28,7 +28,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // window.
     ("props-host", &["props-anim", "props-crowd", "props-frame", "props-gltf", "props-mods", "props-render", "wgpu"]),
     ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
-    ("props-tests", &["props-anim", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
+    ("props-tests", &["props-anim", "props-frame", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
     ("props-examples", &["props-host", "props-render", "wgpu", "winit", "image", "tracing-subscriber"]),
     ("game", &["*"]),
     ("xtask", &["*"]),
@@ -229,4 +229,113 @@ fn every_invariant_says_why() {
     let stated = architecture.matches("- Invariant:").count();
     assert!(stated >= 20, "ARCHITECTURE.md states {stated} invariants, each as `- Invariant: ... because ...`");
     assert!(unexplained.is_empty(), "invariants without their reason (`because ...`): {unexplained:?}");
+}
+
+/// Every library crate under `crates/`: its folder name and the text of its `src/lib.rs`.
+fn library_roots() -> Vec<(String, String)> {
+    let mut roots: Vec<(String, String)> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/")
+        .flatten()
+        .filter_map(|entry| {
+            let text = std::fs::read_to_string(entry.path().join("src/lib.rs")).ok()?;
+            Some((entry.file_name().to_string_lossy().into_owned(), text))
+        })
+        .collect();
+    roots.sort();
+    roots
+}
+
+/// The names a `pub use` list brings in (`a::{B, c::D}` gives `B` and `D`; `x as y` gives `y`),
+/// each with the first segment of its path.
+fn used_names(tree: &str) -> Vec<(String, String)> {
+    let tree: String = tree.split_whitespace().collect::<Vec<_>>().join(" ");
+    let first = tree.split("::").next().unwrap_or_default().trim().to_owned();
+    let inner = match (tree.find('{'), tree.rfind('}')) {
+        (Some(open), Some(close)) => tree[open + 1..close].to_owned(),
+        _ => tree.rsplit("::").next().unwrap_or_default().to_owned(),
+    };
+    inner
+        .replace(['{', '}'], ",")
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty() && *item != "self")
+        .map(|item| {
+            let name = item.rsplit(" as ").next().unwrap_or(item);
+            (first.clone(), name.rsplit("::").next().unwrap_or(name).trim().to_owned())
+        })
+        .collect()
+}
+
+/// Most names a library crate's root holds: its public modules, its own items and its
+/// re-exports together.
+const MAX_ROOT_NAMES: usize = 40;
+
+/// Each type has one path: a crate's root re-exports nothing from its own public modules (a
+/// second path to the same item) and nothing from another crate of the workspace (props-host,
+/// the facade a game embeds, excepted), and holds at most [`MAX_ROOT_NAMES`] names.
+#[test]
+fn each_crate_root_is_small_and_each_item_has_one_path() {
+    let mut errors = Vec::new();
+    for (name, text) in library_roots() {
+        let modules: Vec<&str> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("pub mod "))
+            .map(|rest| rest.trim_end_matches(';').trim())
+            .collect();
+        let own = text
+            .lines()
+            .filter(|l| {
+                ["pub fn ", "pub const ", "pub struct ", "pub enum ", "pub trait ", "pub type "]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .count();
+        let mut reexported = 0;
+        for statement in text.split(';').filter_map(|s| s.trim().strip_prefix("pub use ")) {
+            for (first, item) in used_names(statement) {
+                reexported += 1;
+                if modules.contains(&first.as_str()) {
+                    errors
+                        .push(format!("{name}: `{item}` is reachable at the root and in its public module `{first}`"));
+                }
+                if first.starts_with("props_") && name != "props-host" {
+                    errors.push(format!("{name}: re-exports `{item}` of {first}; name it from its own crate"));
+                }
+            }
+        }
+        let names = modules.len() + own + reexported;
+        if names > MAX_ROOT_NAMES {
+            errors.push(format!("{name}: {names} names at the root, more than {MAX_ROOT_NAMES}"));
+        }
+    }
+    assert!(errors.is_empty(), "crate roots:\n{}", errors.join("\n"));
+}
+
+/// One name, one meaning: no public type of a library crate shares its name with another
+/// library crate's type.
+#[test]
+fn no_public_type_name_is_defined_in_two_crates() {
+    let mut defined: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for (name, _) in library_roots() {
+        let mut files = Vec::new();
+        sources(&root().join("crates").join(&name).join("src"), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            for line in text.lines() {
+                let Some(rest) =
+                    ["pub struct ", "pub enum ", "pub trait ", "pub type "].iter().find_map(|p| line.strip_prefix(p))
+                else {
+                    continue;
+                };
+                let ty: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                defined.entry(ty).or_default().insert(name.clone());
+            }
+        }
+    }
+    let twice: Vec<String> = defined
+        .into_iter()
+        .filter(|(_, crates)| crates.len() > 1)
+        .map(|(ty, crates)| format!("{ty}: {crates:?}"))
+        .collect();
+    assert!(twice.is_empty(), "public types named alike in two library crates:\n{}", twice.join("\n"));
 }

@@ -1,10 +1,10 @@
-//! Batches of four lanes, how a [`crate::Crowd`] evaluates a frame: its states grouped by
+//! Batches of four lanes, how a [`crate::crowd::Crowd`] evaluates a frame: its states grouped by
 //! clip signature into batches of four (the last of each padded), evaluated into the palette
 //! buffer in runs of whole batches, on the calling thread or one run per worker.
 
 use rayon::prelude::*;
 
-use crate::palette::JointMatrix;
+use crate::JointMatrix;
 use crate::program::{LaneState, Program, Scratch, signature_code};
 use crate::state::Layer;
 use crate::workers::Workers;

@@ -1,9 +1,11 @@
-//! Animation clips: keyframed channels on rig nodes, validated once at construction.
+//! Animation clips: keyframed channels on rig nodes, validated once at construction, and
+//! where a time falls among a channel's keys ([`Segment`], [`KeyCursor`]).
+
+pub use crate::keys::{KeyCursor, Segment};
 
 use glam::{Quat, Vec3};
 
 use crate::interpolate::{self, Interpolation};
-use crate::keys::{KeyCursor, Segment};
 use crate::node_id::NodeId;
 use crate::pose::Pose;
 use crate::property::PropertyId;

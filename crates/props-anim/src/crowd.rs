@@ -18,11 +18,11 @@ use std::ops::Range;
 
 use glam::Vec3;
 
+use crate::JointMatrix;
+use crate::PaletteBuffer;
 use crate::batches::{Batch, States, evaluate, form_batches};
 use crate::lod::View;
-use crate::palette::JointMatrix;
 use crate::program::{Program, Scratch};
-use crate::reuse_buffer::PaletteBuffer;
 use crate::shared::{Key, KeyTable, Sharing, fits};
 use crate::sift::{BLOCK, Block, Instances, Keying, Sieve, sift};
 use crate::state::Layer;

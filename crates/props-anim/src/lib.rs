@@ -9,14 +9,21 @@
 //! Priorities: exactly the glTF 2.0 semantics (checked against an independent reference),
 //! then speed; inputs are validated once, at construction, so sampling and posing never fail.
 //!
+//! Each type has one path. The model and its posing are at the root (the types below); the
+//! rest is in public modules: [`clip`] (clips, their channels and key search),
+//! [`interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
+//! stand) and [`property`] (what `KHR_animation_pointer` animates), [`skinning`] (the CPU
+//! reference), and [`runtime`], which poses crowds fast.
+//!
 //! A rotor turned a quarter about Y over one second, posed half-way, and the palette a GPU
 //! skins it with (models usually come from the `props-gltf` importer):
 //!
 //! ```
 //! use glam::{Quat, Vec3};
+//! use props_anim::clip::{Channel, Clip, Keyframes};
+//! use props_anim::interpolate::Interpolation;
 //! use props_anim::{
-//!     Channel, Clip, Interpolation, JointMatrix, Keyframes, Mesh, MeshInstance, Model, ModelParts, NodeId,
-//!     Primitive, RestTransform, Rig, SourceNode, Transform,
+//!     JointMatrix, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
 //! };
 //!
 //! let node = SourceNode {
@@ -50,56 +57,47 @@ mod baked;
 mod batches;
 mod bounds;
 pub mod clip;
-pub mod crowd;
+mod crowd;
 mod extent;
 pub mod interpolate;
-pub mod keys;
+mod keys;
 pub mod light;
-pub mod lod;
+mod lod;
 pub mod material;
 mod mesh;
 mod model;
 mod node_id;
-pub mod palette;
-pub mod placed_light;
+mod palette;
+mod placed_light;
 mod playback;
 mod pose;
-pub mod program;
+mod program;
 pub mod property;
-pub mod reuse_buffer;
+mod reuse_buffer;
 mod rig;
 mod rows;
 mod rows4;
-pub mod shared;
+pub mod runtime;
+mod shared;
 mod sift;
 mod skin;
 pub mod skinning;
 mod state;
 mod transform;
-pub mod trig;
+mod trig;
 mod visibility;
-pub mod workers;
+mod workers;
 
 pub use bounds::PoseBounds;
-pub use clip::{Channel, Clip, ClipError, Keyframes, PropertyChannel};
-pub use crowd::Crowd;
 pub use extent::Extent;
-pub use interpolate::Interpolation;
-pub use lod::{AnimationBudget, UpdateRateLod, View};
-pub use material::{AlphaMode, Image, Material, TextureRef};
 pub use mesh::{Influences, Mesh, MorphTarget, Primitive, Topology};
 pub use model::{MeshInstance, Model, ModelError, ModelParts};
 pub use node_id::NodeId;
-pub use palette::JointMatrix;
+pub use palette::{JointMatrix, WEIGHTS_PER_SLOT};
 pub use playback::{PlayMode, Playback};
 pub use pose::Pose;
-pub use program::Program;
-pub use reuse_buffer::PaletteBuffer;
+pub use reuse_buffer::{PaletteBuffer, ReuseBuffer};
 pub use rig::{Rig, RigError, SourceNode};
-pub use shared::{Quantization, Sharing};
 pub use skin::{Skin, SkinError};
 pub use state::{Blend, Driver, Layer, Mask, Spec, ValueTarget, pose_state};
 pub use transform::{RestTransform, Transform};
-pub use workers::Workers;
-
-pub use glam;

@@ -7,13 +7,13 @@ use crate::light::{Light, LightInstance};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
 use crate::node_id::NodeId;
-use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
 use crate::placed_light::{LightPlacements, PlacedLight};
 use crate::pose::Pose;
 use crate::property::PropertyTarget;
 use crate::rig::Rig;
 use crate::skin::Skin;
 use crate::visibility::Visibility;
+use crate::{JointMatrix, WEIGHTS_PER_SLOT};
 
 /// A mesh placed on a node: rigid (follows the node's world matrix) or skinned (follows the
 /// skin's joints; the node's own transform is ignored, as glTF specifies).
@@ -230,7 +230,7 @@ impl Model {
 
     /// The pose of clip `clip` at clip time `time` (the rest pose for `None`), world matrices
     /// computed: a one-off pose for tools, previews and tests (the runtime's path is
-    /// [`crate::Program`]).
+    /// [`crate::program::Program`]).
     #[must_use]
     pub fn pose_at(&self, clip: Option<usize>, time: f32) -> Pose {
         let mut pose = Pose::from_rest(self.rig());
@@ -277,7 +277,7 @@ impl Model {
         &self.light_instances
     }
 
-    /// The point and spot lights of one posed instance (see [`crate::placed_light`]):
+    /// The point and spot lights of one posed instance (see [`crate::light::PlacedLight`]):
     /// `palette` is the instance's palette (of [`Model::palette_len`]), `placement` its world
     /// transform (packed as an instance's). Lights of zero intensity are left out.
     pub fn placed_lights<'a>(

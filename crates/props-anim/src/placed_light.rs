@@ -11,9 +11,9 @@ use glam::{Affine3A, Vec3};
 
 use crate::light::{Light, LightInstance, LightKind};
 use crate::node_id::NodeId;
-use crate::palette::{JointMatrix, WEIGHTS_PER_SLOT};
 use crate::property::{LightField, Properties, PropertyTarget};
 use crate::rig::Rig;
+use crate::{JointMatrix, WEIGHTS_PER_SLOT};
 
 /// A light of one instance, this frame, in world space.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -18,11 +18,11 @@ mod compile;
 
 use glam::{Quat, Vec4};
 
+use crate::JointMatrix;
 use crate::baked::{BakedClip, Found, Local4};
 use crate::clip::{Channel, PropertyChannel};
 use crate::model::Model;
 use crate::node_id::NodeId;
-use crate::palette::JointMatrix;
 use crate::rows::Rows;
 use crate::rows4::Rows4;
 use crate::state::{Blend, Layer, Spec};

@@ -3,7 +3,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use crate::palette::JointMatrix;
+use crate::JointMatrix;
 
 /// Items back to back (what the renderer uploads), reused frame after frame.
 /// [`ReuseBuffer::clear`] forgets the length but keeps the items, and [`ReuseBuffer::grow`]

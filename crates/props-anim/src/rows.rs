@@ -5,7 +5,7 @@ use glam::{Affine3A, Vec4};
 #[cfg(test)]
 use glam::{Quat, Vec3A};
 
-use crate::palette::JointMatrix;
+use crate::JointMatrix;
 
 /// A 3x4 row-major affine matrix in SIMD registers.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,7 +5,7 @@
 
 use glam::{Mat4, Vec4};
 
-use crate::palette::JointMatrix;
+use crate::JointMatrix;
 use crate::rows::Rows;
 
 /// Element `(row, column)` of four matrices: `self.0[row][column]` holds it for each lane.

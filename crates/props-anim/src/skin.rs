@@ -2,8 +2,8 @@
 
 use glam::Affine3A;
 
+use crate::JointMatrix;
 use crate::node_id::NodeId;
-use crate::palette::JointMatrix;
 use crate::pose::Pose;
 use crate::rig::Rig;
 

@@ -3,8 +3,8 @@
 
 use glam::{Affine3A, Vec3};
 
+use crate::JointMatrix;
 use crate::mesh::Primitive;
-use crate::palette::JointMatrix;
 
 /// Base positions plus `sum_k weights[k] * target_k.positions` (targets without positions
 /// add nothing). Writes one position per vertex into `out` (cleared first).

@@ -1,7 +1,7 @@
 //! What an instance's animation is, as plain data ([`Layer`]s and driver values), what a
 //! model is compiled for ([`Spec`]: its clips, its [`Driver`]s and [`Mask`]s), and the
 //! reference evaluation of a state on the general [`Pose`] path ([`pose_state`]), which the
-//! fast path ([`crate::Program`]) must match.
+//! fast path ([`crate::program::Program`]) must match.
 //!
 //! A state poses a model in this order: start from the rest pose; apply each active layer in
 //! turn (a [`Blend::Replace`] layer moves every animated node's local transform `weight` of
@@ -178,7 +178,7 @@ pub(crate) fn driven_rotation(rest: Quat, axis: Vec3, angle: f32) -> Quat {
 }
 
 /// Poses `pose` for the state `layers` + `drivers` of a model compiled for `spec`, on the
-/// general path (the reference of [`crate::Program`]); `scratch` is a pose of the same rig
+/// general path (the reference of [`crate::program::Program`]); `scratch` is a pose of the same rig
 /// for sampling layers. World matrices are computed.
 ///
 /// # Panics

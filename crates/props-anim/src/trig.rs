@@ -16,10 +16,6 @@ const C7: f32 = -1.0 / 5040.0;
 const C9: f32 = 1.0 / 362_880.0;
 const C11: f32 = -1.0 / 39_916_800.0;
 
-/// Bound of the absolute error of [`sin4`] for lanes in `[-pi/2, pi/2]` (before `f32`
-/// rounding of the evaluation itself, which adds a few ulps).
-pub const SIN_ERROR_BOUND: f32 = 5.7e-8;
-
 /// `c + sin x` in each lane, for `x` in `[-pi/2, pi/2]` (see the module documentation).
 /// The sum is taken as `(c + x) + x^3 p(x^2)` with the polynomial by Estrin's scheme, so
 /// the slerp weight's critical path is a few operations shorter than `c + sin x`'s; holding
@@ -83,6 +79,10 @@ pub fn sin_cos4(x: Vec4) -> (Vec4, Vec4) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bound of the absolute error of [`sin4`] for lanes in `[-pi/2, pi/2]` (before `f32`
+    /// rounding of the evaluation itself, which adds a few ulps).
+    const SIN_ERROR_BOUND: f32 = 5.7e-8;
 
     #[test]
     fn sine_is_within_its_bound_on_the_slerp_range() {

@@ -29,13 +29,13 @@ impl Workers {
     }
 
     /// Runs `f` on one of the pool's threads and waits for it; parallel work inside it (such
-    /// as [`crate::Crowd::update`]) uses the pool's threads.
+    /// as [`crate::crowd::Crowd::update`]) uses the pool's threads.
     ///
     /// Each call from outside the pool hands a job to the pool's queue, whose storage (rayon's
     /// injector) allocates a block of about 1.5 KB every 63 calls and frees the previous
     /// one, and wakes a pool thread and waits to be woken (about 5 us a frame on a 2-vCPU
     /// machine). A frame loop that runs inside one `install` avoids both:
-    /// [`crate::Crowd::update`] called from a pool thread queues its work locally, without
+    /// [`crate::crowd::Crowd::update`] called from a pool thread queues its work locally, without
     /// allocating, and that thread works until the frame is done.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.pool.install(f)

@@ -3,17 +3,17 @@
 //! criterion's "time per element" is the time per joint per frame.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use props_anim::{Layer, Model, PaletteBuffer, Program, Sharing, Workers};
+use props_anim::{Layer, Model, PaletteBuffer, runtime::Program, runtime::Sharing, runtime::Workers};
 use props_bench::naive;
 use props_bench::table::wrap_times;
-use props_bench::workload::{self, Crowd};
+use props_bench::workload::{self, ClipCrowd};
 
 /// One frame's step, 60 Hz.
 const DT: f32 = 1.0 / 60.0;
 
 fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instances: usize) {
     let mut group = c.benchmark_group(format!("pose/{name}x{instances}"));
-    let mut crowd = Crowd::new(model, clip, instances);
+    let mut crowd = ClipCrowd::new(model, clip, instances);
     group.throughput(Throughput::Elements(crowd.joints() as u64));
     let mut time = 0.0;
     group.bench_function(BenchmarkId::from_parameter("project"), |b| {
@@ -27,12 +27,12 @@ fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instan
     let duration = program.duration(0);
     let mut times = vec![0.0; instances];
     let workers = Workers::new(0).expect("worker threads start");
-    let mut fast = props_anim::Crowd::new(&program, 1, Sharing::None, 1.0, workers.threads() * 4);
+    let mut fast = props_anim::runtime::Crowd::new(&program, 1, Sharing::None, 1.0, workers.threads() * 4);
     for _ in 0..instances {
         fast.push(glam::Vec3::ZERO);
     }
     let mut out = PaletteBuffer::default();
-    let mut frame = |fast: &mut props_anim::Crowd, time: f32, times: &mut [f32], workers: Option<&Workers>| {
+    let mut frame = |fast: &mut props_anim::runtime::Crowd, time: f32, times: &mut [f32], workers: Option<&Workers>| {
         wrap_times(&crowd.phases, time, duration, times);
         for (i, &t) in times.iter().enumerate() {
             fast.layers_mut(i)[0] = Layer::clip(0, t);

@@ -4,8 +4,13 @@
 //! differ only in the work they do.
 
 use glam::{Mat4, Quat, Vec3};
-use props_anim::keys::Segment;
-use props_anim::{Clip, Interpolation, JointMatrix, Keyframes, Model, NodeId, PlayMode, interpolate};
+use props_anim::clip::Segment;
+use props_anim::{
+    JointMatrix, Model, NodeId, PlayMode,
+    clip::{Clip, Keyframes},
+    interpolate,
+    interpolate::Interpolation,
+};
 
 /// Linear search for the segment containing `time` (the article's first `value()`).
 fn linear_search(times: &[f32], time: f32) -> Segment {

@@ -10,11 +10,16 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use props_anim::{
-    Crowd, JointMatrix, Layer, Model, PaletteBuffer, Program, Quantization, Sharing, UpdateRateLod, View, Workers,
+    JointMatrix, Layer, Model, PaletteBuffer,
+    runtime::Crowd,
+    runtime::Program,
+    runtime::Workers,
+    runtime::{Quantization, Sharing},
+    runtime::{UpdateRateLod, View},
 };
 
 use crate::naive;
-use crate::workload::{self, Crowd as PoseCrowd};
+use crate::workload::{self, ClipCrowd};
 
 /// One frame at 60 Hz, seconds.
 pub const DT: f32 = 1.0 / 60.0;
@@ -194,7 +199,7 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
     rows.push(row("naive", 1, timing, 4.0, palette_bytes, workload.instances));
     drop(palettes);
 
-    let mut crowd = PoseCrowd::with_phases(model, workload.clip, phases.clone());
+    let mut crowd = ClipCrowd::with_phases(model, workload.clip, phases.clone());
     let timing = measure(options, |time| crowd.evaluate(time));
     rows.push(row("pose", 1, timing, crowd.cpu_bytes_per_instance() as f64, palette_bytes, workload.instances));
     drop(crowd);
@@ -304,7 +309,7 @@ pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize)
     for time in workload::phases(samples, duration, 99) {
         for (t, out) in [(time, &mut exact), (quantization.quantize_time(time, duration), &mut quantized)] {
             let layers = [Layer::clip(0, t)];
-            let lane = props_anim::program::LaneState { layers: &layers, drivers: &[], palette: 0 };
+            let lane = props_anim::runtime::LaneState { layers: &layers, drivers: &[], palette: 0 };
             program.write_palettes4([lane; 4], &mut scratch, out);
         }
         props_anim::skinning::model_positions(model, &exact, &mut exact_points);

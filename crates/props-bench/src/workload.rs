@@ -5,8 +5,9 @@ use std::path::Path;
 use glam::{Quat, Vec3};
 use props_anim::clip::ClipCursor;
 use props_anim::{
-    Channel, Clip, Interpolation, JointMatrix, Keyframes, Model, ModelParts, NodeId, PlayMode, Pose, RestTransform,
-    Rig, Skin, SourceNode, Transform,
+    JointMatrix, Model, ModelParts, NodeId, PlayMode, Pose, RestTransform, Rig, Skin, SourceNode, Transform,
+    clip::{Channel, Clip, Keyframes},
+    interpolate::Interpolation,
 };
 use rand_core::{Rng as _, SeedableRng as _};
 use rand_xoshiro::SplitMix64;
@@ -156,7 +157,7 @@ pub fn morph_grid(side: usize, targets: usize) -> Model {
 
 /// `count` instances of one model playing one clip at distinct phases, with their poses,
 /// cursors and one shared palette buffer (what a frame uploads).
-pub struct Crowd<'m> {
+pub struct ClipCrowd<'m> {
     /// The model.
     pub model: &'m Model,
     /// The clip everyone plays.
@@ -171,7 +172,7 @@ pub struct Crowd<'m> {
     pub palettes: Vec<JointMatrix>,
 }
 
-impl<'m> Crowd<'m> {
+impl<'m> ClipCrowd<'m> {
     /// A crowd with phases spread evenly over the clip (deterministic).
     #[must_use]
     pub fn new(model: &'m Model, clip: usize, count: usize) -> Self {

@@ -9,7 +9,12 @@
 use glam::Vec3;
 use peak_alloc::PeakAlloc;
 use props_anim::{
-    Crowd, Layer, Model, PaletteBuffer, PlayMode, Program, Quantization, Sharing, UpdateRateLod, View, Workers,
+    Layer, Model, PaletteBuffer, PlayMode,
+    runtime::Crowd,
+    runtime::Program,
+    runtime::Workers,
+    runtime::{Quantization, Sharing},
+    runtime::{UpdateRateLod, View},
 };
 use props_bench::workload;
 

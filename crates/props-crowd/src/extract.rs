@@ -2,7 +2,7 @@
 //! one batch per model, the lit lights near the camera).
 
 use glam::Vec3;
-use props_anim::Workers;
+use props_anim::runtime::Workers;
 use props_frame::{FrameData, InstanceData};
 
 use crate::model_crowd::ModelCrowd;

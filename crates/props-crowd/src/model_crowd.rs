@@ -6,9 +6,16 @@
 //! list them. The one code path from clip to palette: nothing above it poses.
 
 use glam::Affine3A;
-use props_anim::crowd::CrowdStats;
-use props_anim::placed_light::PlacedLight;
-use props_anim::{Crowd, JointMatrix, Layer, Pose, Program, Quantization, Sharing, View, Workers, pose_state};
+use props_anim::light::PlacedLight;
+use props_anim::runtime::CrowdStats;
+use props_anim::{
+    JointMatrix, Layer, Pose, pose_state,
+    runtime::Crowd,
+    runtime::Program,
+    runtime::View,
+    runtime::Workers,
+    runtime::{Quantization, Sharing},
+};
 use props_frame::{InstanceData, ModelId, NO_TINT};
 
 use crate::model::{BoundModel, PropModel};

@@ -5,8 +5,12 @@
 //! The buffer is laid out as if the crowds had been posed one after another, so results are
 //! bitwise the same for any number of threads. Allocation-free once buffers have grown.
 
-use props_anim::crowd::CrowdStats;
-use props_anim::{AnimationBudget, JointMatrix, PaletteBuffer, View, Workers};
+use props_anim::runtime::CrowdStats;
+use props_anim::{
+    JointMatrix, PaletteBuffer,
+    runtime::Workers,
+    runtime::{AnimationBudget, View},
+};
 use props_frame::{Camera, FrameData};
 
 use crate::error::CrowdError;

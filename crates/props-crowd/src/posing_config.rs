@@ -1,7 +1,7 @@
 //! [`PosingConfig`]: how crowds are posed each frame (pose sharing, update-rate LOD, the CPU
 //! budget, worker threads), checked once, when crowds are made.
 
-use props_anim::{Quantization, UpdateRateLod, Workers};
+use props_anim::{runtime::Quantization, runtime::UpdateRateLod, runtime::Workers};
 
 use crate::error::CrowdError;
 
@@ -16,7 +16,7 @@ const RUNS_PER_THREAD: usize = 4;
 pub struct PosingConfig {
     /// Pose sharing: props whose animation states are equal once quantized by these steps
     /// share one palette, posed once per frame (a model whose states are discrete, a traffic
-    /// light's, shares equal states exactly); see `props_anim::Sharing` for the error bound (a
+    /// light's, shares equal states exactly); see `props_anim::runtime::Sharing` for the error bound (a
     /// one-degree angle step moves a point at most `r * 0.0087` from where its exact pose puts
     /// it, `r` its distance from the axis). `None`: every prop is posed for itself, exactly.
     pub sharing: Option<Quantization>,

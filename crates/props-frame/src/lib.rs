@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use glam::{Affine3A, Vec3};
-//! use props_frame::{Camera, FrameData, Light, ModelId, SKY};
+//! use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 //! # let palette_len = 2;
 //!
 //! let mut frame = FrameData::default();
@@ -20,7 +20,7 @@
 //! }
 //! frame.end_batch(ModelId(0));
 //! let camera = Camera::look_at(Vec3::new(5.0, 10.0, 30.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.5, 500.0));
-//! let frame = frame.frame(camera, Light::default(), SKY);
+//! let frame = frame.to_frame(camera, Lighting::default(), SKY);
 //! assert_eq!((frame.instances.len(), frame.palettes.len(), frame.batches.len()), (2, 4, 1));
 //! ```
 
@@ -29,18 +29,18 @@ mod orbit;
 use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
-use props_anim::placed_light::PlacedLight;
-use props_anim::reuse_buffer::ReuseBuffer;
+use props_anim::ReuseBuffer;
+use props_anim::light::PlacedLight;
 use props_anim::{JointMatrix, PaletteBuffer};
 
 pub use orbit::OrbitCamera;
 
-/// Names a model for the renderer. Chosen by whoever owns the models (the game's model
-/// registry); the renderer keeps the GPU copy under this id.
+/// A model's name for the renderer: chosen by whoever owns the models (the game's shelf),
+/// and the id the renderer keeps the model's GPU copy under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ModelId(pub u32);
 
-/// Camera for one frame.
+/// Where a frame is seen from: the eye, and the projection times the view.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
     /// Projection times view, with wgpu's 0..1 depth range.
@@ -63,7 +63,7 @@ impl Camera {
 /// the sky's image-based light. A Lambertian surface of albedo `a` facing the sun returns
 /// `a / pi * color`; the ambient adds `a / pi * ambient`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Light {
+pub struct Lighting {
     /// Unit direction towards the sun, world space.
     pub direction: Vec3,
     /// Linear colour times intensity (the irradiance on a surface facing the sun).
@@ -75,7 +75,7 @@ pub struct Light {
     pub sky: f32,
 }
 
-impl Default for Light {
+impl Default for Lighting {
     /// The town's day: a warm sun high in the south-east and the blue sky's light.
     fn default() -> Self {
         Self {
@@ -147,8 +147,8 @@ pub struct DebugLine {
 pub struct Frame<'a> {
     /// Camera.
     pub camera: Camera,
-    /// Lighting.
-    pub light: Light,
+    /// The sun, ambient and sky light.
+    pub lighting: Lighting,
     /// Linear clear colour (the sky).
     pub clear_color: [f64; 4],
     /// Every instance's palette, back to back.
@@ -229,12 +229,12 @@ impl FrameData {
         }
     }
 
-    /// The frame to draw, seen through `camera` and `light`.
+    /// The frame to draw, seen through `camera` and lit by `lighting`.
     #[must_use]
-    pub fn frame(&self, camera: Camera, light: Light, clear_color: [f64; 4]) -> Frame<'_> {
+    pub fn to_frame(&self, camera: Camera, lighting: Lighting, clear_color: [f64; 4]) -> Frame<'_> {
         Frame {
             camera,
-            light,
+            lighting,
             clear_color,
             palettes: &self.palettes,
             instances: &self.instances,

@@ -6,7 +6,8 @@ use glam::{Vec2, Vec3};
 
 use crate::Camera;
 
-/// Orbit camera state.
+/// A camera orbiting a point: the point it looks at, its distance, yaw and pitch (the demo's
+/// and the previewer's camera).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OrbitCamera {
     /// The point looked at.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::hostile;
 use crate::mutate::Seed;
+use crate::rng::Below;
 
 /// A seed and the folder its external files are resolved in.
 #[derive(Clone, Debug)]
@@ -80,7 +81,7 @@ pub fn load(dirs: &[PathBuf], hostile_dir: &Path) -> Vec<Entry> {
 /// same run seed and index always give the same input, whichever worker makes it.
 #[must_use]
 pub fn input(entries: &[Entry], seed: u64, index: u64) -> (usize, Vec<u8>) {
-    let mut rng = crate::rng::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index);
+    let mut rng = crate::rng::seeded(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index);
     // Two inputs in three mutate a valid seed (when there is one).
     let valid = entries.iter().filter(|e| e.valid).count();
     let entry = if valid > 0 && rng.below(3) != 0 {

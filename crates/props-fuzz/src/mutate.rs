@@ -14,7 +14,10 @@ use base64::Engine as _;
 use props_gltf::glb;
 use serde_json::{Value, json};
 
-use crate::rng::Rng;
+use rand_core::Rng as _;
+use rand_xoshiro::SplitMix64;
+
+use crate::rng::Below;
 
 /// A seed: a `.gltf` or `.glb` file, with its JSON parsed once.
 #[derive(Clone, Debug)]
@@ -82,7 +85,7 @@ fn encoded_ranges(json: &Value, len: usize) -> Vec<Range<usize>> {
 
 /// Damages one of `ranges` of `bin` as its decoder meets it: bits flipped, a run of bytes
 /// overwritten, or a word of its header (sizes, counts, offsets) made extreme.
-fn damage_encoded(bin: &mut [u8], ranges: &[Range<usize>], rng: &mut Rng) {
+fn damage_encoded(bin: &mut [u8], ranges: &[Range<usize>], rng: &mut SplitMix64) {
     let Some(range) = ranges.get(rng.below(ranges.len().max(1))).filter(|r| r.end <= bin.len()) else { return };
     let stream = &mut bin[range.clone()];
     match rng.below(3) {
@@ -161,7 +164,7 @@ const INDEX_KEYS: &[&str] = &[
 ];
 
 /// Numbers that break code assuming ordinary ones.
-fn extreme(rng: &mut Rng) -> Value {
+fn extreme(rng: &mut SplitMix64) -> Value {
     match rng.below(18) {
         0 => json!(0),
         1 => json!(-1),
@@ -186,7 +189,7 @@ fn extreme(rng: &mut Rng) -> Value {
 
 /// An extreme number of the same kind as `value` (an unsigned integer stays one, so that it
 /// passes the schema and reaches the checks behind it), or any extreme now and then.
-fn extreme_like(value: &Value, rng: &mut Rng) -> Value {
+fn extreme_like(value: &Value, rng: &mut SplitMix64) -> Value {
     if rng.below(4) == 0 {
         return extreme(rng);
     }
@@ -201,7 +204,7 @@ fn extreme_like(value: &Value, rng: &mut Rng) -> Value {
 }
 
 /// A value of another type than expected.
-fn wrong_type(rng: &mut Rng) -> Value {
+fn wrong_type(rng: &mut SplitMix64) -> Value {
     match rng.below(7) {
         0 => json!(""),
         1 => json!("7"),
@@ -247,7 +250,7 @@ fn last_key(pointer: &str) -> &str {
 /// file passes the schema and reaches the deeper checks): indices shifted, numbers made
 /// extreme, arrays resized, values removed, strings and data URIs edited; sometimes a wrong
 /// type or an unknown key.
-fn mutate_json(json: &mut Value, rng: &mut Rng) {
+fn mutate_json(json: &mut Value, rng: &mut SplitMix64) {
     let mut all = Vec::new();
     pointers(json, &mut String::new(), &mut all);
     let of_kind = |keep: &dyn Fn(&str, &Value) -> bool| -> Vec<String> {
@@ -348,7 +351,7 @@ fn mutate_json(json: &mut Value, rng: &mut Rng) {
 
 /// An edit of a string: a data URI's base64 payload damaged, cut, or its media type changed;
 /// another string made a path out of the folder, emptied or lengthened.
-fn edit_text(text: &str, rng: &mut Rng) -> String {
+fn edit_text(text: &str, rng: &mut SplitMix64) -> String {
     if let Some((header, payload)) = text.split_once(',') {
         return match rng.below(5) {
             0 => format!("{header},{}", &payload[..payload.len() / 2]),
@@ -380,7 +383,7 @@ fn edit_text(text: &str, rng: &mut Rng) -> String {
 }
 
 /// Damages binary data as numbers: a few 4-byte words made NaN, infinite, huge or all ones.
-fn damage_numbers(data: &mut [u8], rng: &mut Rng) {
+fn damage_numbers(data: &mut [u8], rng: &mut SplitMix64) {
     if data.len() < 4 {
         return;
     }
@@ -399,7 +402,7 @@ fn damage_numbers(data: &mut [u8], rng: &mut Rng) {
 }
 
 /// Edits of the file as bytes: a truncation, flipped bytes, or GLB header and chunk edits.
-fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut Rng) {
+fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut SplitMix64) {
     if bytes.is_empty() {
         return;
     }
@@ -424,7 +427,7 @@ fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut Rng) {
 /// A mutated copy of `seed`: mostly one to three edits of its JSON (and of its binary data,
 /// now and then); one input in ten, or a seed without usable JSON, edited as bytes.
 #[must_use]
-pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
+pub fn mutate(seed: &Seed, rng: &mut SplitMix64) -> Vec<u8> {
     if let (Some(json), Some(bin)) = (&seed.json, &seed.bin)
         && !seed.encoded.is_empty()
         && rng.below(3) == 0
@@ -457,13 +460,14 @@ pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::seeded;
 
     #[test]
     fn mutations_are_deterministic_and_change_the_file() {
         let seed =
             Seed::new("t".into(), br#"{"asset":{"version":"2.0"},"nodes":[{"mesh":0},{"children":[0]}]}"#.to_vec());
         let run = |s: u64| {
-            let mut rng = Rng::new(s);
+            let mut rng = seeded(s);
             (0..50).map(|_| mutate(&seed, &mut rng)).collect::<Vec<_>>()
         };
         assert_eq!(run(7), run(7));
@@ -485,7 +489,7 @@ mod tests {
         });
         assert_eq!(encoded_ranges(&json, 20), [4..12, 12..16, 16..20]);
         // Damage stays inside the streams, every time.
-        let mut rng = Rng::new(3);
+        let mut rng = seeded(3);
         let mut damaged = 0;
         for _ in 0..200 {
             let mut bin = [7; 20];

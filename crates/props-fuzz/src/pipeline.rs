@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use props_anim::program::LaneState;
-use props_anim::{JointMatrix, Layer, Model, PlayMode, Pose, Program, skinning};
+use props_anim::runtime::LaneState;
+use props_anim::{JointMatrix, Layer, Model, PlayMode, Pose, runtime::Program, skinning};
 use props_gltf::Limits;
 use props_gltf::gate::admit_slice;
 
@@ -14,9 +14,9 @@ use props_gltf::gate::admit_slice;
 /// before the start, far beyond, and not a number.
 const TIMES: [f32; 7] = [0.0, 0.37, 1.0, -1.0, 1.0e9, f32::MAX, f32::NAN];
 
-/// What became of an input.
+/// What became of an input: refused, admitted and finite, or admitted with a non-finite pose.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Fate {
     /// The gate refused it, with this code.
     Refused(&'static str),
     /// The gate admitted it and every pose and skinning was finite.
@@ -28,12 +28,12 @@ pub enum Outcome {
 /// Runs `bytes` (a `.gltf` or `.glb` file held in memory, its external files confined to
 /// `base_dir`) through the gate with `limits`, then poses and skins it.
 #[must_use]
-pub fn run(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Outcome {
+pub fn run(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Fate {
     match admit_slice(bytes, base_dir, Path::new("input"), limits) {
-        Err(refused) => Outcome::Refused(refused.fatal().next().map_or("?", |issue| issue.code)),
+        Err(refused) => Fate::Refused(refused.fatal().next().map_or("?", |issue| issue.code)),
         Ok(admitted) => match exercise(&admitted.import.model) {
-            Ok(()) => Outcome::Admitted,
-            Err(finding) => Outcome::NonFinite(finding),
+            Ok(()) => Fate::Admitted,
+            Err(finding) => Fate::NonFinite(finding),
         },
     }
 }

@@ -6,7 +6,12 @@ use glam::Quat;
 use gltf::json::animation::{Animation, Interpolation as JsonInterpolation, Property};
 use gltf::json::validation::Checked;
 use props_anim::property::{Properties, PropertyId, PropertyTarget};
-use props_anim::{Channel, Clip, ClipError, Interpolation, Keyframes, Material, NodeId, PropertyChannel, Rig};
+use props_anim::{
+    NodeId, Rig,
+    clip::{Channel, Clip, ClipError, Keyframes, PropertyChannel},
+    interpolate::Interpolation,
+    material::Material,
+};
 
 use crate::accessor::{Accessors, BOOLEAN, FLOAT, FLOAT_OR_NORMALIZED, POINTER_FLOAT};
 use crate::animation_pointer::{PointerTarget, Targets, Unresolved};

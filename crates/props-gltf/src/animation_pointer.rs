@@ -11,7 +11,7 @@ use gltf::json::Root;
 use gltf::json::animation::Property;
 use props_anim::light::Light;
 use props_anim::property::{LightField, MaterialField, PropertyTarget, TextureSlot};
-use props_anim::{Material, Rig};
+use props_anim::{Rig, material::Material};
 
 /// What a pointer animates.
 #[derive(Clone, Copy, Debug, PartialEq)]

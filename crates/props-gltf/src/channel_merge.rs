@@ -10,7 +10,11 @@
 //! little and the error left is spread evenly.
 
 use glam::{Quat, Vec3, Vec4};
-use props_anim::{Channel, Interpolation, Keyframes, Pose, Rig};
+use props_anim::{
+    Pose, Rig,
+    clip::{Channel, Keyframes},
+    interpolate::Interpolation,
+};
 
 use crate::error::{ErrorKind, ImportError};
 use crate::limits::{self, Budget, Limits};

@@ -2,7 +2,7 @@
 //! project's own (`PROPS_...`). The importer reads it to apply the rule table
 //! ([`crate::rules`]); the checker reports it ([`crate::validate::importer`]).
 
-use props_anim::{ClipError, RigError, SkinError};
+use props_anim::{RigError, SkinError, clip::ClipError};
 
 use crate::error::ErrorKind;
 

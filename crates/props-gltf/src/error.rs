@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use props_anim::{ClipError, ModelError, RigError, SkinError};
+use props_anim::{ModelError, RigError, SkinError, clip::ClipError};
 
 /// Why a file could not be imported.
 ///

@@ -22,7 +22,7 @@ pub struct Chunks<'a> {
 
 /// A problem of a GLB file's framing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Framing {
+pub struct FramingIssue {
     /// Khronos's code (`GLB_LENGTH_MISMATCH`, ...).
     pub code: &'static str,
     /// What is wrong.
@@ -31,7 +31,7 @@ pub struct Framing {
     pub warning: bool,
 }
 
-impl Framing {
+impl FramingIssue {
     fn error(code: &'static str, message: String) -> Self {
         Self { code, message, warning: false }
     }
@@ -46,18 +46,18 @@ pub fn is_glb(bytes: &[u8]) -> bool {
 /// The chunks of GLB file `bytes` (`None` when it has no usable JSON chunk), and every framing
 /// problem met on the way.
 #[must_use]
-pub fn read(bytes: &[u8]) -> (Option<Chunks<'_>>, Vec<Framing>) {
+pub fn read(bytes: &[u8]) -> (Option<Chunks<'_>>, Vec<FramingIssue>) {
     let mut problems = Vec::new();
     let chunks = read_into(bytes, &mut problems);
     (chunks, problems)
 }
 
-fn read_into<'a>(bytes: &'a [u8], problems: &mut Vec<Framing>) -> Option<Chunks<'a>> {
+fn read_into<'a>(bytes: &'a [u8], problems: &mut Vec<FramingIssue>) -> Option<Chunks<'a>> {
     let word = |at: usize| {
         let end = at.checked_add(4)?;
         bytes.get(at..end).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
     };
-    let mut problem = |code: &'static str, message: String| problems.push(Framing::error(code, message));
+    let mut problem = |code: &'static str, message: String| problems.push(FramingIssue::error(code, message));
     if !is_glb(bytes) {
         let magic = String::from_utf8_lossy(bytes.get(..4).unwrap_or(bytes)).into_owned();
         problem("GLB_INVALID_MAGIC", format!("GLB magic {magic:?}, not \"glTF\""));

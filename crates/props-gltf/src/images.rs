@@ -10,7 +10,7 @@ use image::codecs::jpeg::JpegDecoder;
 use image::codecs::png::PngDecoder;
 use image::codecs::webp::WebPDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
-use props_anim::Image;
+use props_anim::material::Image;
 
 use crate::buffers::{Buffers, read_uri};
 use crate::document;

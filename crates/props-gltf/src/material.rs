@@ -9,8 +9,8 @@ use gltf::json::extensions::texture::TextureTransform as JsonTransform;
 use gltf::json::material::AlphaMode as JsonAlphaMode;
 use gltf::json::texture::{MagFilter, MinFilter, WrappingMode};
 use gltf::json::validation::Checked;
+use props_anim::material::{AlphaMode, Image, Material, TextureRef};
 use props_anim::material::{Filter, Sampler, TextureTransform, Wrap};
-use props_anim::{AlphaMode, Image, Material, TextureRef};
 use serde::de::DeserializeOwned;
 
 use crate::drops::Drops;

@@ -5,7 +5,11 @@
 //! at `clamp(time, 0, duration)`, and frames are independent of each other.
 
 use glam::{Affine3A, Mat4, Vec3};
-use props_anim::{Clip, JointMatrix, Keyframes, Model, NodeId, PlayMode, Pose, skinning};
+use props_anim::{
+    JointMatrix, Model, NodeId, PlayMode, Pose,
+    clip::{Clip, Keyframes},
+    skinning,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::Import;
@@ -25,7 +29,7 @@ pub struct PoseDump {
     /// The clip, or `None` for the rest pose.
     pub animation: Option<DumpedClip>,
     /// The frames, in the order the times were given.
-    pub frames: Vec<Frame>,
+    pub frames: Vec<PoseFrame>,
 }
 
 /// Which clip was played.
@@ -41,7 +45,7 @@ pub struct DumpedClip {
 
 /// The pose at one time.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Frame {
+pub struct PoseFrame {
     /// Requested time in seconds (may be negative or past the end).
     pub time: f64,
     /// Time actually sampled: `clamp(time, 0, duration)`; `None` for the rest pose.
@@ -119,7 +123,7 @@ pub fn dump(import: &Import, file: &str, animation: Option<usize>, times: &[f32]
             });
             pose.compute_world(model.rig());
             model.write_palettes(&pose, &mut palette);
-            Frame {
+            PoseFrame {
                 time: f64::from(time),
                 clip_time,
                 nodes: dump_nodes(import, &pose),

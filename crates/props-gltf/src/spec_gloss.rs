@@ -6,7 +6,7 @@
 //! colour.
 
 use gltf::json::texture::Info;
-use props_anim::Image;
+use props_anim::material::Image;
 use serde::Deserialize;
 
 use crate::specular::{one, white};

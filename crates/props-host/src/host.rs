@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use glam::{Affine3A, Vec3};
 use props_anim::Model;
-use props_frame::{Camera, FrameData, Light, ModelId, SKY};
+use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 use props_gltf::Limits;
 use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
@@ -225,7 +225,7 @@ impl PropHost {
 
     /// Poses what the camera sees into `frame` and lists it there (palettes, instances, one
     /// batch per model, the lit lights near the camera), ready for
-    /// [`props_render::FrameData::frame`] and [`Renderer::prepare`]. Measures its own time for
+    /// [`props_frame::FrameData::to_frame`] and [`Renderer::prepare`]. Measures its own time for
     /// the CPU budget. Allocation-free once the frame's buffers have grown.
     pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
         let started = Instant::now();
@@ -244,14 +244,14 @@ impl PropHost {
         &mut self,
         renderer: &mut Renderer,
         encoder: &mut wgpu::CommandEncoder,
-        (camera, light): (&Camera, Light),
+        (camera, light): (&Camera, Lighting),
         size: (u32, u32),
     ) -> (AnimationStats, FrameStats) {
         self.set_camera(Some(camera));
         let mut frame = std::mem::take(&mut self.frame);
         frame.clear();
         let stats = self.animate(&mut frame);
-        let uploaded = renderer.prepare(encoder, &frame.frame(*camera, light, SKY), size);
+        let uploaded = renderer.prepare(encoder, &frame.to_frame(*camera, light, SKY), size);
         self.frame = frame;
         (stats, uploaded)
     }

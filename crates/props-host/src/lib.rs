@@ -17,7 +17,7 @@
 //! # ) -> Result<(), Box<dyn std::error::Error>> {
 //! use glam::{Affine3A, Vec3};
 //! use props_host::{Animates, HostConfig, Layer, PropHost};
-//! use props_render::{Camera, Light};
+//! use props_frame::{Camera, Lighting};
 //!
 //! let mut props = PropHost::new(HostConfig::default())?;
 //! // The wheels turn about X with one value per car; the `drive` clip plays on one layer.
@@ -34,7 +34,7 @@
 //! let mut car_instance = props.get_mut(id).expect("added");
 //! car_instance.drivers_mut()[0] = 1.5; // radians, from the host's own wheel speed
 //! car_instance.set_layer(0, Layer::clip(0, 0.25));
-//! props.prepare(renderer, encoder, (&camera, Light::default()), (1280, 720));
+//! props.prepare(renderer, encoder, (&camera, Lighting::default()), (1280, 720));
 //! renderer.render(pass);
 //! # Ok(())
 //! # }
@@ -59,6 +59,7 @@ pub use mods::HostEvent;
 pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};
 pub use props_crowd::{Animates, AnimationStats, BindError, CrowdSet, InstanceId, InstanceMut, PosingConfig};
+pub use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;
 pub use props_mods::ModConfig;

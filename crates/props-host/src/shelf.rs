@@ -21,7 +21,9 @@ use props_render::{GpuFootprint, ModelRefused, Renderer};
 use crate::ids::ModelIds;
 use crate::swap::{SwapError, VramBudget, swap_model};
 
-/// Where a [`Shelf`]'s models are animated, and the rule that gives a mod its place.
+/// The part of a game that animates a [`Shelf`]'s models (a [`props_crowd::CrowdSet`], a
+/// town, the game's own ECS): it says where each mod that arrives goes, and binds each
+/// version that is to show, or refuses it.
 ///
 /// A game whose instances live in its own ECS keeps, say, each model's name by id, and takes
 /// every mod as the model of its file stem:
@@ -30,7 +32,8 @@ use crate::swap::{SwapError, VramBudget, swap_model};
 /// use std::collections::BTreeMap;
 /// use std::time::Duration;
 /// use props_host::{Arrival, ModConfig, Shelf, Stage};
-/// use props_render::{ModelId, Renderer};
+/// use props_host::ModelId;
+/// use props_render::Renderer;
 ///
 /// /// What the game's ECS knows of the models: their names, by id.
 /// struct Ecs(BTreeMap<ModelId, String>);
@@ -80,7 +83,8 @@ pub trait Stage<B> {
     fn unbind(&mut self, shelf: &Shelf<B>, id: ModelId) -> usize;
 }
 
-/// A mod file the watcher admitted, for [`Stage::place`].
+/// A mod file the watcher has just admitted, as [`Stage::place`] sees it to give it a place:
+/// its path, its name, its model and its sidecar.
 #[derive(Clone, Copy, Debug)]
 pub struct Arrival<'a> {
     /// Its path in the mods folder.
@@ -95,7 +99,8 @@ pub struct Arrival<'a> {
     pub load_ms: f64,
 }
 
-/// One version of a model: the game's own, or a mod's.
+/// One version of a model on a [`Shelf`], the game's own or a mod's: the imported model,
+/// what the stage keeps with it, and its file's report.
 #[derive(Clone, Debug)]
 pub struct Version<B> {
     /// The model.
@@ -147,7 +152,9 @@ impl<B> Entry<B> {
     }
 }
 
-/// The models a game shows, by name and renderer id: see the module documentation.
+/// A game's models, each under one renderer id for good: the game's own version of each, and
+/// the mods that replace it (the first by path shows) or add models beside it (see the
+/// module documentation).
 #[derive(Debug)]
 pub struct Shelf<B> {
     pub(crate) entries: Vec<Entry<B>>,

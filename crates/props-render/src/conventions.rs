@@ -18,7 +18,7 @@ use std::str::FromStr;
 
 use glam::Vec3;
 use props_anim::{JointMatrix, Model};
-use props_frame::{Camera, Light};
+use props_frame::{Camera, Lighting};
 
 use crate::{GpuContext, StillError, StillRenderer};
 
@@ -202,8 +202,8 @@ impl Default for RenderSpec {
 impl RenderSpec {
     /// The frame's light.
     #[must_use]
-    pub fn light(&self) -> Light {
-        Light {
+    pub fn lighting(&self) -> Lighting {
+        Lighting {
             direction: self.sun.direction.normalize(),
             color: self.sun.color * self.sun.intensity,
             ambient: self.ambient,
@@ -291,7 +291,7 @@ pub fn render(
     (clip, time): (Option<usize>, f32),
     spec: &RenderSpec,
 ) -> Result<(Vec<u8>, Framing), StillError> {
-    let duration = clip.and_then(|c| model.clips().get(c)).map_or(0.0, props_anim::Clip::duration);
+    let duration = clip.and_then(|c| model.clips().get(c)).map_or(0.0, props_anim::clip::Clip::duration);
     let pose = model.pose_at(clip, time.clamp(0.0, duration));
     let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
     model.write_palettes(&pose, &mut palette);
@@ -304,8 +304,14 @@ pub fn render(
     let mut stills = StillRenderer::new(gpu, spec.size);
     let lights: Vec<_> =
         if spec.file_lights { model.placed_lights(&palette, &JointMatrix::IDENTITY).collect() } else { Vec::new() };
-    let rgba =
-        stills.draw_lit(gpu, model, &palette, framing.camera(), (spec.light(), spec.clear_color()), (&[], &lights))?;
+    let rgba = stills.draw_lit(
+        gpu,
+        model,
+        &palette,
+        framing.camera(),
+        (spec.lighting(), spec.clear_color()),
+        (&[], &lights),
+    )?;
     Ok((rgba, framing))
 }
 

@@ -50,7 +50,7 @@ impl Globals {
             }
             values
         };
-        let (light, view_proj) = (frame.light, frame.camera.view_projection);
+        let (light, view_proj) = (frame.lighting, frame.camera.view_projection);
         Self {
             view_proj: view_proj.to_cols_array_2d(),
             eye: frame.camera.eye.extend(1.0).to_array(),

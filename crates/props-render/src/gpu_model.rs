@@ -2,8 +2,8 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
-use props_anim::palette::WEIGHTS_PER_SLOT;
-use props_anim::{AlphaMode, Model, Primitive, Topology};
+use props_anim::WEIGHTS_PER_SLOT;
+use props_anim::{Model, Primitive, Topology, material::AlphaMode};
 use wgpu::util::DeviceExt;
 
 use crate::materials::{self, Defaults, PipelineKey, Samplers};

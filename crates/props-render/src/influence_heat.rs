@@ -64,7 +64,7 @@ pub fn influence_heat_map(model: &Model) -> Result<Model, ModelError> {
         }
     }
     let textured = materials.iter().any(|m| m.textures().next().is_some());
-    let white = props_anim::Image { name: None, width: 1, height: 1, rgba8: vec![255; 4], ktx2: None };
+    let white = props_anim::material::Image { name: None, width: 1, height: 1, rgba8: vec![255; 4], ktx2: None };
     Model::new(ModelParts {
         rig: Some(model.rig().clone()),
         skins: model.skins().to_vec(),

@@ -2,7 +2,7 @@
 //! upload and one instanced draw per mesh primitive.
 //!
 //! Takes plain data: `props_anim::Model` meshes once ([`Renderer::set_model`]), then per
-//! frame a [`Frame`] (from `props-frame`): every instance's palette back to back (3x4 rows, as
+//! frame a [`props_frame::Frame`]: every instance's palette back to back (3x4 rows, as
 //! `props_anim::Model::write_palettes` packs them), every instance (transform + palette base)
 //! and which instances belong to which model. Knows nothing of ECS, glTF, files or windows.
 //!
@@ -11,9 +11,10 @@
 //!
 //! ```no_run
 //! # fn host(adapter: &wgpu::Adapter, device: &wgpu::Device, queue: &wgpu::Queue, model: &props_anim::Model,
-//! #     frame: &props_render::Frame<'_>, color: &wgpu::TextureView, depth: &wgpu::TextureView)
+//! #     frame: &props_frame::Frame<'_>, color: &wgpu::TextureView, depth: &wgpu::TextureView)
 //! #     -> Result<(), props_render::ModelRefused> {
-//! use props_render::{ModelId, Renderer, RendererConfig};
+//! use props_frame::ModelId;
+//! use props_render::{Renderer, RendererConfig};
 //!
 //! // Once: the host's formats and sample count; each model under an id.
 //! let config = RendererConfig {
@@ -105,10 +106,8 @@ pub use debug_lines::{box_lines, skeleton_lines, world_axes};
 pub use influence_heat::{heat, influence_heat_map};
 pub use light_clusters::MAX_LIGHTS;
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};
-pub use props_frame::{Camera, DebugLine, Frame, FrameData, InstanceData, Light, ModelBatch, ModelId, NO_TINT, SKY};
 pub use renderer::Renderer;
 pub use renderer_config::{FrameStats, RendererConfig, Shading};
-pub use shaders::PaletteAccess;
 pub use sky::Sky;
 pub use standalone::StandalonePass;
 pub use still::{StillError, StillRenderer, framing_camera};

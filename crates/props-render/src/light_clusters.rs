@@ -15,7 +15,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
-use props_anim::placed_light::PlacedLight;
+use props_anim::light::PlacedLight;
 
 /// The most point and spot lights a frame is shaded with (`MAX_LIGHTS` in
 /// `shaders/lights.wgsl`); past it, the nearest win.

@@ -5,10 +5,13 @@
 use std::collections::HashMap;
 
 use bytemuck::{Pod, Zeroable};
+use props_anim::WEIGHTS_PER_SLOT;
 use props_anim::material::{Filter, Sampler, Wrap};
-use props_anim::palette::WEIGHTS_PER_SLOT;
 use props_anim::property::{MaterialField, PropertyId, PropertyTarget, TextureSlot};
-use props_anim::{AlphaMode, Material, Model, TextureRef};
+use props_anim::{
+    Model,
+    material::{AlphaMode, Material, TextureRef},
+};
 use wgpu::util::DeviceExt;
 
 use crate::texture;

@@ -448,7 +448,7 @@ impl Renderer {
     /// `size`; plans the runs.
     fn upload(&mut self, frame: &Frame<'_>, size: (u32, u32)) -> FrameStats {
         let mut stats = FrameStats::default();
-        let (light, view_proj) = (frame.light, frame.camera.view_projection);
+        let (light, view_proj) = (frame.lighting, frame.camera.view_projection);
         let lights =
             self.lights.prepare((&self.device, &self.queue), frame.lights, (view_proj, frame.camera.eye), size);
         (stats.lights, stats.light_bytes) = (lights.count, lights.bytes);

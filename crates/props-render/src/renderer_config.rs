@@ -30,7 +30,7 @@ pub struct RendererConfig {
     pub block_compression: bool,
     /// How meshes are shaded: glTF's material model (the default), or the Lambert baseline.
     pub shading: Shading,
-    /// The sky whose light [`props_frame::Light::sky`] adds.
+    /// The sky whose light [`props_frame::Lighting::sky`] adds.
     pub sky: Sky,
     /// The sun casts shadows (the default): three cascaded shadow maps fitted to the view out
     /// to 640 m, each drawn by a depth-only pass of every opaque draw.
@@ -87,7 +87,7 @@ pub struct FrameStats {
     pub palette_windows: u32,
     /// Point and spot lights shaded (at most [`crate::MAX_LIGHTS`]).
     pub lights: u32,
-    /// Light and light cluster bytes uploaded.
+    /// Lighting and light cluster bytes uploaded.
     pub light_bytes: u64,
     /// Draw calls of the shadow passes, all cascades (0 without shadows, or with the sun
     /// down).

@@ -2,12 +2,13 @@
 //! and of the previewer's stills.
 
 use glam::{Affine3A, Vec3};
-use props_anim::placed_light::PlacedLight;
+use props_anim::light::PlacedLight;
 use props_anim::{Extent, JointMatrix, Model};
+use props_frame::{Camera, DebugLine, Frame, InstanceData, Lighting, ModelBatch, ModelId, SKY};
 
 use crate::{
-    Camera, DebugLine, Frame, GpuContext, InstanceData, Light, ModelBatch, ModelId, ModelRefused, OFFSCREEN_FORMAT,
-    OffscreenTarget, ReadbackError, Renderer, RendererConfig, SKY, StandalonePass,
+    GpuContext, ModelRefused, OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, Renderer, RendererConfig,
+    StandalonePass,
 };
 
 /// Vertical field of view of still cameras.
@@ -89,7 +90,7 @@ impl StillRenderer {
         camera: Camera,
         lines: &[DebugLine],
     ) -> Result<Vec<u8>, StillError> {
-        self.draw_lit(gpu, model, palette, camera, (Light::default(), SKY), (lines, &[]))
+        self.draw_lit(gpu, model, palette, camera, (Lighting::default(), SKY), (lines, &[]))
     }
 
     /// [`StillRenderer::draw`] under `light` and point and spot `lights`, on a background of
@@ -103,14 +104,14 @@ impl StillRenderer {
         model: &Model,
         palette: &[JointMatrix],
         camera: Camera,
-        (light, clear_color): (Light, [f64; 4]),
+        (lighting, clear_color): (Lighting, [f64; 4]),
         (lines, lights): (&[DebugLine], &[PlacedLight]),
     ) -> Result<Vec<u8>, StillError> {
         let id = ModelId(0);
         self.renderer.set_model(id, model)?;
         let frame = Frame {
             camera,
-            light,
+            lighting,
             clear_color,
             palettes: palette,
             instances: &[InstanceData::new(&Affine3A::IDENTITY, 0)],

@@ -5,7 +5,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use basisu::{DecodeFlags, TargetFormat, Transcoder};
-use props_anim::Image;
+use props_anim::material::Image;
 use wgpu::util::DeviceExt;
 
 fn srgb_to_linear(c: u8) -> f32 {

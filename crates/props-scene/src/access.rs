@@ -8,7 +8,7 @@ use std::any::TypeId;
 use hecs::Component;
 
 /// The components a kind's [`crate::PropKind::step`] reads and writes (its own
-/// [`crate::KindProps`], its own state and the [`crate::Town`] are always its to use). Two
+/// [`crate::KindProps`], its own state and the [`crate::town::Town`] are always its to use). Two
 /// accesses conflict when one writes a component the other reads or writes; kinds that do
 /// not conflict step at the same time on the scene's worker threads.
 ///

@@ -6,7 +6,8 @@
 
 use glam::{Vec2, Vec3};
 use props_anim::{
-    Material, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
+    Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
+    material::Material,
 };
 
 use crate::error::SceneError;

@@ -140,7 +140,7 @@ pub trait PropKind: Any + Send + Sync {
 
     /// The components of `world` its [`PropKind::step`] reads and writes (by default all of
     /// them: it steps alone). Kinds that do not conflict step at the same time; one that
-    /// touches [`crate::Vehicle`]s steps after the traffic has moved them (vehicle following
+    /// touches [`crate::town::traffic::Vehicle`]s steps after the traffic has moved them (vehicle following
     /// writes them), as on one thread.
     fn access(&self) -> StepAccess {
         StepAccess::everything()

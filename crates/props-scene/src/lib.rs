@@ -43,13 +43,13 @@
 //! let mut frame = FrameData::default();
 //! scene.animate(&mut frame);
 //! scene.extract(&mut frame);
-//! assert!(!frame.frame(camera, Default::default(), props_frame::SKY).instances.is_empty());
+//! assert!(!frame.to_frame(camera, Default::default(), props_frame::SKY).instances.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod access;
 mod clock;
-pub mod config;
+mod config;
 mod debug_lines;
 mod error;
 pub mod ground;
@@ -65,16 +65,12 @@ pub mod vehicle_lights;
 
 pub use access::StepAccess;
 pub use clock::{FixedStep, RateMeter};
-pub use config::{SceneConfig, WindConfig};
+pub use config::{MAX_GRID, SceneConfig, WindConfig};
 pub use error::SceneError;
 pub use kind::{
     KindAsset, KindProps, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, only_model, some_models,
 };
 pub use scene::Scene;
-pub use town::Town;
-pub use town::roads::{IntersectionId, LaneId, RoadNetwork};
-pub use town::traffic::{TrafficStats, Vehicle};
-pub use town::wind::Wind;
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};
 

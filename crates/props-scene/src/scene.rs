@@ -4,12 +4,11 @@ use std::any::Any;
 
 use glam::{Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Crowd, Pose, Program, View, Workers};
+use props_anim::{Pose, runtime::Crowd, runtime::Program, runtime::View, runtime::Workers};
 use props_crowd::{AnimationStats, BoundModel, ModelCrowd, Posing, PropModel, first_hit};
 use props_frame::{Camera, DebugLine, FrameData, ModelId};
 
 use crate::access::{self, StepAccess};
-use crate::config::{MAX_GRID, SceneConfig};
 use crate::debug_lines;
 use crate::error::SceneError;
 use crate::kind::{KindProps, KindWithModels, PropInfo, PropInstance, PropKind, Registered, kind_of};
@@ -22,6 +21,7 @@ use crate::town::signals::{self, SignalOverride, Signals};
 use crate::town::terrain::Terrain;
 use crate::town::traffic::{self, TrafficState, TrafficStats};
 use crate::town::wind::{Wind, WindField};
+use crate::{MAX_GRID, SceneConfig};
 
 /// Flat ground beyond the town's outermost boxes (its corners included), metres.
 const TOWN_MARGIN: f32 = 15.0;
@@ -450,7 +450,7 @@ impl Scene {
         &self.config
     }
 
-    /// The entities, for inspection: query the kinds' public components ([`crate::Vehicle`], and
+    /// The entities, for inspection: query the kinds' public components ([`crate::town::traffic::Vehicle`], and
     /// those in [`crate::kinds`] and a game's own kinds); a prop's pose and placement are
     /// [`Scene::pose_of`] and [`Scene::placement_of`].
     #[must_use]

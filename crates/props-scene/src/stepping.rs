@@ -4,7 +4,7 @@
 //! that order, the groups at the same time. Both give the same town, bit for bit.
 
 use hecs::World;
-use props_anim::Workers;
+use props_anim::runtime::Workers;
 
 use crate::kind::Registered;
 use crate::town::Town;

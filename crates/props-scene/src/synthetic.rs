@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 use props_anim::{
-    Channel, Influences, Interpolation, Keyframes, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive,
-    RestTransform, Rig, SourceNode, Transform,
+    Influences, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
+    clip::{Channel, Keyframes},
+    interpolate::Interpolation,
 };
 use props_crowd::PropModel;
 use props_frame::ModelId;
@@ -26,7 +27,7 @@ pub enum SyntheticError {
     Rig(#[from] props_anim::RigError),
     /// A clip.
     #[error("clip channel {0}: {1}")]
-    Clip(usize, props_anim::ClipError),
+    Clip(usize, props_anim::clip::ClipError),
     /// The skin.
     #[error(transparent)]
     Skin(#[from] props_anim::SkinError),
@@ -97,7 +98,8 @@ pub(crate) fn build(
                     Channel::new(id(n), interp, times, keys).map_err(|e| SyntheticError::Clip(i, e))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            props_anim::Clip::new(Some(name.to_owned()), channels, &rig).map_err(|(i, e)| SyntheticError::Clip(i, e))
+            props_anim::clip::Clip::new(Some(name.to_owned()), channels, &rig)
+                .map_err(|(i, e)| SyntheticError::Clip(i, e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut instances: Vec<MeshInstance> = (0u32..)
@@ -158,11 +160,11 @@ pub(crate) fn with_glow(model: Model, glow: &Glow<'_>) -> Result<Model, Syntheti
         let channels = (0..glow.lamps.len())
             .map(|k| {
                 let values = lit.iter().flat_map(|&l| if l == k { glow.lamps[k].1 } else { [0.0; 3] }).collect();
-                props_anim::PropertyChannel::new(ids[k], Interpolation::Step, times.clone(), 3, values)
+                props_anim::clip::PropertyChannel::new(ids[k], Interpolation::Step, times.clone(), 3, values)
                     .map_err(|e| SyntheticError::Clip(k, e))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let clip = props_anim::Clip::new(Some((*name).to_owned()), Vec::new(), &rig)
+        let clip = props_anim::clip::Clip::new(Some((*name).to_owned()), Vec::new(), &rig)
             .and_then(|clip| clip.with_properties(channels, &rig))
             .map_err(|(i, e)| SyntheticError::Clip(i, e))?;
         clips.push(clip);
@@ -177,7 +179,7 @@ pub(crate) fn with_glow(model: Model, glow: &Glow<'_>) -> Result<Model, Syntheti
             meshes.push(mesh);
             // Named as its lamp's node, as the real assets name them.
             let name = rig.name(lamp_nodes[m as usize]).unwrap_or("lamp");
-            props_anim::Material::matte(name, [0.1, 0.1, 0.1, 1.0])
+            props_anim::material::Material::matte(name, [0.1, 0.1, 0.1, 1.0])
         })
         .collect();
     let first_lamp_mesh = model.meshes().len() as u32;

@@ -17,12 +17,12 @@ const INDICATE_BEFORE: f32 = 35.0;
 /// How far the next lane must turn (the sine of the angle) to be indicated.
 const TURNING: f32 = 0.3;
 
-/// Which way a vehicle turns next.
+/// Which indicator a vehicle shows for its next turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Turn {
-    /// Straight on, or not yet near the turn.
+pub enum Indicator {
+    /// None: straight on, or not yet near the turn.
     #[default]
-    Ahead,
+    Off,
     /// To its left (its +X).
     Left,
     /// To its right.
@@ -67,7 +67,7 @@ impl VehicleLights {
 
     /// Sets the lights' layers of one vehicle: the lamp level (0 to 1), whether it brakes,
     /// which way it turns, and the town's time (the indicators' blink).
-    pub fn write(&self, layers: &mut [Layer], (lamps, braking, turn): (f32, bool, Turn), time: f64) {
+    pub fn write(&self, layers: &mut [Layer], (lamps, braking, turn): (f32, bool, Indicator), time: f64) {
         if self.layers() == 0 {
             return;
         }
@@ -79,9 +79,9 @@ impl VehicleLights {
         // The indicators loop, blinking with the town's time.
         let blink = || if self.blink > 0.0 { (time % f64::from(self.blink)) as f32 } else { 0.0 };
         slots[2] = match turn {
-            Turn::Ahead => Layer::NONE,
-            Turn::Left => on(self.left, blink()),
-            Turn::Right => on(self.right, blink()),
+            Indicator::Off => Layer::NONE,
+            Indicator::Left => on(self.left, blink()),
+            Indicator::Right => on(self.right, blink()),
         };
     }
 }
@@ -94,10 +94,10 @@ pub fn braking(vehicle: &Vehicle) -> bool {
 
 /// Which way `vehicle` turns at the end of its lane, once it is near it.
 #[must_use]
-pub fn turn_ahead(vehicle: &Vehicle, roads: &RoadNetwork) -> Turn {
+pub fn turn_ahead(vehicle: &Vehicle, roads: &RoadNetwork) -> Indicator {
     let lane = vehicle.lane();
     if roads.length(lane) - vehicle.position() > INDICATE_BEFORE {
-        return Turn::Ahead;
+        return Indicator::Off;
     }
     turn_between(roads, lane, vehicle.next_lane())
 }
@@ -108,14 +108,14 @@ pub fn turn_ahead(vehicle: &Vehicle, roads: &RoadNetwork) -> Turn {
 pub struct TurnAhead {
     /// The lane and the next lane it was worked out for.
     lanes: Option<(LaneId, LaneId)>,
-    turn: Turn,
+    turn: Indicator,
     /// Where along the lane the indicator comes on.
     from: f32,
 }
 
 impl TurnAhead {
     /// As [`turn_ahead`].
-    pub fn update(&mut self, vehicle: &Vehicle, roads: &RoadNetwork) -> Turn {
+    pub fn update(&mut self, vehicle: &Vehicle, roads: &RoadNetwork) -> Indicator {
         let lanes = (vehicle.lane(), vehicle.next_lane());
         if self.lanes != Some(lanes) {
             *self = Self {
@@ -124,20 +124,20 @@ impl TurnAhead {
                 from: roads.length(lanes.0) - INDICATE_BEFORE,
             };
         }
-        if vehicle.position() >= self.from { self.turn } else { Turn::Ahead }
+        if vehicle.position() >= self.from { self.turn } else { Indicator::Off }
     }
 }
 
 /// The turn from the end of `lane` to where `next` leads.
-fn turn_between(roads: &RoadNetwork, lane: LaneId, next: LaneId) -> Turn {
+fn turn_between(roads: &RoadNetwork, lane: LaneId, next: LaneId) -> Indicator {
     let heading = roads.end_heading(lane);
     // Where the next lane leads (a connector across an intersection starts straight on).
     let next = roads.end_heading(next);
     // A vehicle's left (+X) when it heads along +Z, turned with it.
     let left = Vec2::new(heading.y, -heading.x);
     match next.dot(left) {
-        side if side > TURNING => Turn::Left,
-        side if side < -TURNING => Turn::Right,
-        _ => Turn::Ahead,
+        side if side > TURNING => Indicator::Left,
+        side if side < -TURNING => Indicator::Right,
+        _ => Indicator::Off,
     }
 }

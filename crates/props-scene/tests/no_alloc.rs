@@ -3,7 +3,7 @@
 //! first view, extraction) never raise the heap's peak above where it stood. With worker
 //! threads the scene allocates nothing either, but handing the frame's posing to the pool
 //! may make rayon swap a small block of its job queue now and then: bounded, freed at once,
-//! never growing (see `props_anim::Workers::install`). Its own test binary (one test), so
+//! never growing (see `props_anim::runtime::Workers::install`). Its own test binary (one test), so
 //! that nothing else allocates meanwhile; the single-thread scene runs before any worker
 //! thread exists, since the allocator counts every thread.
 

@@ -4,10 +4,10 @@
 //! light's phases and the houses' and street lamps' night clips, all through the runtime's
 //! general path and its fast path alike.
 
-use props_anim::program::LaneState;
 use props_anim::property::{MaterialField, PropertyTarget};
-use props_anim::{JointMatrix, Layer, Model, Pose, Program, Spec, pose_state};
-use props_scene::vehicle_lights::{Turn, VehicleLights};
+use props_anim::runtime::LaneState;
+use props_anim::{JointMatrix, Layer, Model, Pose, Spec, pose_state, runtime::Program};
+use props_scene::vehicle_lights::{Indicator, VehicleLights};
 
 fn asset(name: &str) -> Model {
     let path = crate::support::root().join("assets").join(name);
@@ -46,27 +46,27 @@ fn a_car_s_lights_play_on_their_own_layers() {
     let lights = VehicleLights::find(&car, &mut clips, 0);
     assert_eq!((clips.len(), lights.layers()), (4, 3), "night, brake and both indicators");
     let spec = Spec { clips, ..Spec::default() };
-    let at = |state: (f32, bool, Turn), time: f64| {
+    let at = |state: (f32, bool, Indicator), time: f64| {
         let mut layers = vec![Layer::NONE; 3];
         lights.write(&mut layers, state, time);
         posed(&car, &spec, &layers)
     };
-    let day = at((0.0, false, Turn::Ahead), 0.0);
+    let day = at((0.0, false, Indicator::Off), 0.0);
     assert_eq!(emissive(&car, &day, "headlight"), [0.0; 3], "off by day");
     assert_eq!(emissive(&car, &day, "taillight"), [0.0; 3]);
-    let night = at((1.0, false, Turn::Ahead), 0.0);
+    let night = at((1.0, false, Indicator::Off), 0.0);
     assert_eq!(emissive(&car, &night, "headlight"), [1.0, 0.95, 0.8]);
     assert_eq!(emissive(&car, &night, "taillight"), [0.45, 0.01, 0.0], "dim red at night");
-    let braking = at((1.0, true, Turn::Ahead), 0.0);
+    let braking = at((1.0, true, Indicator::Off), 0.0);
     assert_eq!(emissive(&car, &braking, "taillight"), [1.0, 0.04, 0.0], "bright when braking");
     assert_eq!(emissive(&car, &braking, "headlight"), [1.0, 0.95, 0.8], "the brake layer leaves the headlights on");
     // 12 blinks of 0.8 s, and 0.1 s (on) or 0.5 s (off) into the next.
-    let left_on = at((0.0, false, Turn::Left), 9.7);
-    let left_off = at((0.0, false, Turn::Left), 10.1);
+    let left_on = at((0.0, false, Indicator::Left), 9.7);
+    let left_off = at((0.0, false, Indicator::Left), 10.1);
     assert_eq!(emissive(&car, &left_on, "indicator_left"), [1.0, 0.45, 0.0], "blinking: on");
     assert_eq!(emissive(&car, &left_off, "indicator_left"), [0.0; 3], "blinking: off");
     assert_eq!(emissive(&car, &left_on, "indicator_right"), [0.0; 3], "only the turning side");
-    let right = at((0.0, false, Turn::Right), 9.7);
+    let right = at((0.0, false, Indicator::Right), 9.7);
     assert_eq!(emissive(&car, &right, "indicator_right"), [1.0, 0.45, 0.0]);
 }
 

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use props_fuzz::hostile;
-use props_fuzz::rng::Rng;
+use props_fuzz::rng::{Below, seeded};
 
 use crate::hostile::GROWTH_BOUND_KIB;
 use crate::support::{Running, have_gpu, root};
@@ -34,7 +34,7 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     let baseline = running.memory_kib("VmRSS");
 
     let seed = 0x5eed_50a4;
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let started = Instant::now();
     for operation in 0..OPERATIONS {
         let name = names[rng.below(names.len())];

@@ -20,12 +20,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use glam::{Affine3A, Quat, Vec3};
-use props_anim::placed_light::PlacedLight;
+use props_anim::light::PlacedLight;
 use props_anim::{Model, Pose};
-use props_render::{
-    Camera, Frame, FrameData, FrameStats, GpuContext, Light, ModelId, OffscreenTarget, Renderer, RendererConfig,
-    Shading, StandalonePass,
-};
+use props_frame::{Camera, Frame, FrameData, Lighting, ModelId};
+use props_render::{FrameStats, GpuContext, OffscreenTarget, Renderer, RendererConfig, Shading, StandalonePass};
 
 use super::median;
 
@@ -310,7 +308,7 @@ fn measure(
     let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
     let camera =
         Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side));
-    let frame = Frame { lights, ..frame_data.frame(camera, Light::default(), props_render::SKY) };
+    let frame = Frame { lights, ..frame_data.to_frame(camera, Lighting::default(), props_frame::SKY) };
     let (mut encode, mut wait) = (Vec::new(), Vec::new());
     let mut stats = FrameStats::default();
     let mut pass = StandalonePass::new();

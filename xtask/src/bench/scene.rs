@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
 use props_anim::JointMatrix;
-use props_anim::program::LaneState;
+use props_anim::runtime::LaneState;
 use props_crowd::{PosingConfig, PropModel};
 use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
 use props_scene::{KindAsset, Scene, SceneConfig};
@@ -226,7 +226,7 @@ pub fn run(args: &SceneArgs) -> Result<()> {
     let workloads = [("default", SceneConfig::default()), ("city", city), ("windmills", windmills)];
     let modes: [(&str, Configure); 3] = [
         ("exact", |c| SceneConfig {
-            posing: PosingConfig { sharing: None, lod: props_anim::UpdateRateLod::OFF, ..c.posing },
+            posing: PosingConfig { sharing: None, lod: props_anim::runtime::UpdateRateLod::OFF, ..c.posing },
             ..c
         }),
         ("shared", |c| c),

@@ -16,10 +16,10 @@
 use glam::Vec4;
 
 use super::{Animated, Lanes, Local, Morph, Program, ProgramClip, ProgramDriver, ProgramValue, Step, splat};
+use crate::JointMatrix;
 use crate::baked::{self, BakedClip, Found, Local4, Property};
 use crate::model::Model;
 use crate::node_id::NodeId;
-use crate::palette::JointMatrix;
 use crate::property::{PropertyId, PropertyTarget};
 use crate::rig::Rig;
 use crate::rows::Rows;

@@ -2,7 +2,11 @@
 
 use glam::{Quat, Vec3};
 use props_anim::interpolate::slerp;
-use props_anim::{Channel, Clip, Interpolation, Keyframes, NodeId, Pose, Transform};
+use props_anim::{
+    NodeId, Pose, Transform,
+    clip::{Channel, Clip, Keyframes},
+    interpolate::Interpolation,
+};
 
 use crate::support::{assert_close, assert_same_rotation, rig};
 
@@ -147,7 +151,7 @@ fn linear_keys_that_start_late_hold_the_first_value() {
 
 #[test]
 fn invalid_channels_are_refused() {
-    use props_anim::ClipError;
+    use props_anim::clip::ClipError;
     let new = |times: Vec<f32>, n: usize, i| Channel::new(NodeId(0), i, times, Keyframes::Scale(vec![Vec3::ONE; n]));
     assert_eq!(new(vec![], 0, Interpolation::Linear), Err(ClipError::NoKeys));
     assert!(matches!(

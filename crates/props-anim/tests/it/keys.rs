@@ -1,6 +1,6 @@
 //! The forward cursor agrees exactly with binary search (property test).
 
-use props_anim::keys::{KeyCursor, Segment};
+use props_anim::clip::{KeyCursor, Segment};
 use proptest::prelude::*;
 
 /// Strictly increasing key times built from positive gaps.

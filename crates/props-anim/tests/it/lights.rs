@@ -7,8 +7,9 @@ use glam::{Affine3A, Quat, Vec3};
 use props_anim::light::{Light, LightInstance, LightKind};
 use props_anim::property::{LightField, Properties, PropertyTarget};
 use props_anim::{
-    Channel, Clip, Interpolation, Keyframes, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, PropertyChannel,
-    Transform,
+    Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, Transform,
+    clip::{Channel, Clip, Keyframes, PropertyChannel},
+    interpolate::Interpolation,
 };
 
 use crate::support::{assert_close, rig};

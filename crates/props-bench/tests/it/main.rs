@@ -4,10 +4,10 @@
 
 use props_anim::JointMatrix;
 use props_bench::naive;
-use props_bench::workload::{self, Crowd};
+use props_bench::workload::{self, ClipCrowd};
 
 fn assert_same_palettes(model: &props_anim::Model, clip: usize) {
-    let mut crowd = Crowd::new(model, clip, 7);
+    let mut crowd = ClipCrowd::new(model, clip, 7);
     let mut expected = vec![JointMatrix::IDENTITY; model.palette_len()];
     for frame in 0..40 {
         let time = frame as f32 * 0.07;

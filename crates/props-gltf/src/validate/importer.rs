@@ -34,7 +34,7 @@ pub(crate) fn warning(warning: &ImportWarning) -> Issue {
 
 #[cfg(test)]
 mod tests {
-    use props_anim::ClipError;
+    use props_anim::clip::ClipError;
 
     use super::*;
     use crate::error::ErrorKind;

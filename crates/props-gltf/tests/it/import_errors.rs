@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use base64::Engine;
-use props_anim::{ClipError, RigError, SkinError};
+use props_anim::{RigError, SkinError, clip::ClipError};
 use props_gltf::{ErrorKind, Import, ImportError, Limits, Part, import_slice};
 use serde_json::{Value, json};
 
@@ -536,7 +536,7 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
     let import = import_json(&json).expect("a material's extensions do not refuse the file");
     let material = &import.model.materials()[0];
     assert!(material.unlit && material.double_sided);
-    assert_eq!(material.alpha_mode, props_anim::AlphaMode::Mask { cutoff: 0.5 });
+    assert_eq!(material.alpha_mode, props_anim::material::AlphaMode::Mask { cutoff: 0.5 });
     assert_eq!(
         (material.emissive_factor, material.emissive_strength, material.normal_scale),
         ([1.0, 0.5, 0.0], 4.0, 0.5)
@@ -573,7 +573,7 @@ fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
     ]);
     json["meshes"][0]["primitives"][0]["material"] = json!(0);
     let import = import_json(&json).expect("the file loads");
-    let dielectric = |m: &props_anim::Material| (m.ior, m.specular_factor, m.specular_color_factor);
+    let dielectric = |m: &props_anim::material::Material| (m.ior, m.specular_factor, m.specular_color_factor);
     let materials = import.model.materials();
     assert_eq!(dielectric(&materials[0]), (1000.0, 1.0, [1.0; 3]));
     assert_eq!(materials[0].specular_color_texture, None);

@@ -4,7 +4,10 @@
 //! and transforms, and tangents, read or made with MikkTSpace.
 
 use props_anim::material::{Filter, TextureTransform, Wrap};
-use props_anim::{AlphaMode, Material, Model};
+use props_anim::{
+    Model,
+    material::{AlphaMode, Material},
+};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 
@@ -68,7 +71,7 @@ fn samplers_wrap_and_filter_as_written() {
 fn a_second_uv_set_is_read_for_the_slots_that_ask_for_it() {
     let model = import("two_uv_sets.glb");
     let material = named(&model, "TwoUVSets");
-    let channel = |t: Option<props_anim::TextureRef>| t.expect("textured").channel;
+    let channel = |t: Option<props_anim::material::TextureRef>| t.expect("textured").channel;
     assert_eq!(channel(material.base_color_texture), 0);
     assert_eq!((channel(material.occlusion_texture), channel(material.emissive_texture)), (1, 1));
     let primitive = &model.meshes()[0].primitives[0];
@@ -152,7 +155,7 @@ fn spec_gloss_materials_read_as_gltf_transform_converts_them() {
     let admit = |name: &str| admit_file(&dir.join(name), &Limits::default()).unwrap_or_else(|r| panic!("{r}")).import;
     let ours = admit("specgloss.glb");
     let reference = admit("specgloss_metalrough.glb").model;
-    let pixels = |model: &Model, texture: Option<props_anim::TextureRef>| {
+    let pixels = |model: &Model, texture: Option<props_anim::material::TextureRef>| {
         texture.map(|t| (model.images()[t.image as usize].rgba8.clone(), t.sampler, t.channel, t.transform))
     };
     for name in ["factors", "textured", "defaults"] {

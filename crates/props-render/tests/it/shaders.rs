@@ -1,7 +1,7 @@
 //! Every shader the renderer can build parses and validates with naga.
 
-use props_render::PaletteAccess;
 use props_render::shaders;
+use props_render::shaders::PaletteAccess;
 
 fn validate(name: &str, source: &str) {
     let module =

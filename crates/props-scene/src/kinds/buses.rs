@@ -14,7 +14,7 @@
 
 use glam::Vec3;
 use hecs::{Entity, World};
-use props_anim::{Blend, Interpolation, Keyframes, Layer, Mask, Model, Spec};
+use props_anim::{Blend, Layer, Mask, Model, Spec, clip::Keyframes, interpolate::Interpolation};
 use props_crowd::{BindError, BoundModel, Convention, PropModel};
 
 use crate::access::StepAccess;

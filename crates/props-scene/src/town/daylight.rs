@@ -3,12 +3,12 @@
 //! the night's ambient and the sky's colour, and how far the lamps are lit.
 //!
 //! The sun turns about a tilted polar axis, one turn a day, as on an equinox at 37 degrees of
-//! latitude: at noon it stands where the town's fixed sun stood ([`Light::default`]), it rises
+//! latitude: at noon it stands where the town's fixed sun stood ([`Lighting::default`]), it rises
 //! at 06:00 and sets at 18:00, and at midnight it is 53 degrees below the horizon. Everything
 //! it lights follows its elevation.
 
 use glam::{Quat, Vec3};
-use props_frame::{Light, SKY};
+use props_frame::{Lighting, SKY};
 
 /// Hours in a day.
 const DAY_HOURS: f64 = 24.0;
@@ -86,7 +86,7 @@ impl Daylight {
     /// The unit direction towards the sun (below the horizon at night).
     #[must_use]
     pub fn sun_direction(&self) -> Vec3 {
-        let noon = Light::default().direction;
+        let noon = Lighting::default().direction;
         let angle = ((self.hours - 12.0) / DAY_HOURS * std::f64::consts::TAU) as f32;
         (Quat::from_axis_angle(POLAR_AXIS.normalize(), angle) * noon).normalize()
     }
@@ -106,13 +106,13 @@ impl Daylight {
 
     /// The light of this hour: the sun, the sky's light, the night's ambient.
     #[must_use]
-    pub fn light(&self) -> Light {
-        let day = Light::default();
+    pub fn lighting(&self) -> Lighting {
+        let day = Lighting::default();
         let height = self.sun_height();
         let strength = smoothstep(-0.02, 0.25, height);
         let colour = LOW_SUN.lerp(day.color, smoothstep(0.0, 0.5, height));
         let night = 1.0 - smoothstep(-0.15, 0.05, height);
-        Light {
+        Lighting {
             direction: self.sun_direction(),
             color: colour * strength,
             ambient: MOONLIGHT * night,
@@ -169,8 +169,8 @@ mod tests {
     #[test]
     fn noon_is_the_town_s_fixed_day() {
         let noon = Daylight::default();
-        let light = noon.light();
-        let day = Light::default();
+        let light = noon.lighting();
+        let day = Lighting::default();
         assert!(light.direction.distance(day.direction) < 1e-6);
         assert!(light.color.distance(day.color) < 1e-5);
         assert_eq!(light.ambient, Vec3::ZERO);
@@ -187,14 +187,14 @@ mod tests {
         assert!(height(5.5) < 0.0 && height(6.5) > 0.0 && height(17.5) > 0.0 && height(18.5) < 0.0);
         assert!((height(0.0) + 0.8).abs() < 0.01, "midnight 53 degrees down: {}", height(0.0));
         assert!(at(16.0).lamps() == 0.0 && at(18.0).lamps() > 0.5 && at(19.0).lamps() == 1.0, "lamps at dusk");
-        let midnight = at(0.0).light();
+        let midnight = at(0.0).lighting();
         assert_eq!(midnight.color, Vec3::ZERO);
         assert!(midnight.ambient.length() > 0.0 && midnight.sky < 0.1);
         assert_eq!(at(0.0).lamps(), 1.0);
         assert!(at(22.0).sky_color()[2] < 0.05);
         // The sun is warmer low than high.
-        let dusk = at(17.3).light().color;
-        assert!(dusk.z / dusk.x < Light::default().color.z / Light::default().color.x);
+        let dusk = at(17.3).lighting().color;
+        assert!(dusk.z / dusk.x < Lighting::default().color.z / Lighting::default().color.x);
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod wind;
 
 use hecs::World;
 
-use crate::config::SceneConfig;
+use crate::SceneConfig;
 use crate::rng::Rng;
 use bus_stops::BusStops;
 use daylight::Daylight;

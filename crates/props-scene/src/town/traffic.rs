@@ -117,7 +117,7 @@ pub struct Vehicle {
 impl Vehicle {
     /// A vehicle `length` metres long at `position` on `lane` driving at `speed`, with its own
     /// random stream `rng` (speed preference and routing). Spawn it where there is room
-    /// ([`crate::Town::has_room`]).
+    /// ([`crate::town::Town::has_room`]).
     #[must_use]
     pub fn new(roads: &RoadNetwork, lane: LaneId, position: f32, speed: f32, length: f32, mut rng: Rng) -> Self {
         let preference = rng.range(0.85, 1.1);

@@ -6,7 +6,7 @@ use std::f32::consts::{PI, TAU};
 
 use glam::Vec2;
 
-use crate::config::WindConfig;
+use crate::WindConfig;
 use crate::rng::{Rng, Stream};
 
 /// Periods of the gusts, the veering and the drift of the spatial pattern, seconds.

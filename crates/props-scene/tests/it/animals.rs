@@ -4,7 +4,7 @@
 //! they move; the CPU budget stretches the far rates, never the near ones.
 
 use hecs::Entity;
-use props_anim::{JointMatrix, UpdateRateLod};
+use props_anim::{JointMatrix, runtime::UpdateRateLod};
 use props_crowd::PosingConfig;
 use props_frame::FrameData;
 use props_scene::kinds::foxes::{FADE_TIME, Fox, FoxGait, Gait};
@@ -214,7 +214,7 @@ fn the_budget_stretches_far_rates_only_while_over_and_never_touches_near_foxes()
     let mut scene = foxes(UpdateRateLod { near: 10.0, far: 2000.0, ..UpdateRateLod::default() }, Some(1.0));
     scene.set_camera(Some(camera(above, centre)));
     let mut frame = FrameData::default();
-    for _ in 0..props_anim::lod::MAX_PRESSURE {
+    for _ in 0..props_anim::runtime::MAX_PRESSURE {
         scene.step(DT);
         draw(&mut scene, &mut frame);
         scene.record_animation_time(5.0);
@@ -226,14 +226,14 @@ fn the_budget_stretches_far_rates_only_while_over_and_never_touches_near_foxes()
         scene.step(DT);
         draw(&mut scene, &mut frame);
         let stats = scene.animation_stats();
-        assert_eq!(stats.pressure, props_anim::lod::MAX_PRESSURE);
+        assert_eq!(stats.pressure, props_anim::runtime::MAX_PRESSURE);
         assert_eq!(stats.visible, props, "deferred props are still drawn");
         posed += stats.posed;
         scene.record_animation_time(5.0);
     }
     assert_eq!(posed, props * frames / 32);
     // Under budget the pressure eases off.
-    for _ in 0..props_anim::lod::MAX_PRESSURE {
+    for _ in 0..props_anim::runtime::MAX_PRESSURE {
         scene.record_animation_time(0.1);
     }
     scene.step(DT);
@@ -243,13 +243,13 @@ fn the_budget_stretches_far_rates_only_while_over_and_never_touches_near_foxes()
     // Near foxes are posed every frame whatever the pressure.
     let mut near = foxes(UpdateRateLod { near: 1000.0, far: 2000.0, ..UpdateRateLod::default() }, Some(1.0));
     near.set_camera(Some(camera(above, centre)));
-    for _ in 0..props_anim::lod::MAX_PRESSURE {
+    for _ in 0..props_anim::runtime::MAX_PRESSURE {
         near.record_animation_time(5.0);
     }
     for _ in 0..8 {
         near.step(DT);
         draw(&mut near, &mut frame);
         assert_eq!(near.animation_stats().posed, near.instance_count());
-        assert_eq!(near.animation_stats().pressure, props_anim::lod::MAX_PRESSURE);
+        assert_eq!(near.animation_stats().pressure, props_anim::runtime::MAX_PRESSURE);
     }
 }

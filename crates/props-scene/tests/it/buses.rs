@@ -5,7 +5,7 @@
 use hecs::Entity;
 use props_frame::FrameData;
 use props_scene::kinds::buses::{AT_STOP, BUS_LENGTH, Bus, BusState, Buses};
-use props_scene::{PropInfo, SceneError, Vehicle};
+use props_scene::{PropInfo, SceneError, town::traffic::Vehicle};
 
 use crate::extract::check_against_the_pose_path;
 use crate::support::{DT, assert_no_overlap, bus_model, draw, exact, scene_with_buses, traffic_only, with_threads};
@@ -16,7 +16,7 @@ fn buses(scene: &props_scene::Scene) -> Vec<(Entity, Vehicle, Bus)> {
 }
 
 /// Where the stop of `lane` is (a bus's front stops there), if it has one.
-fn stop_of(scene: &props_scene::Scene, lane: props_scene::LaneId) -> Option<f32> {
+fn stop_of(scene: &props_scene::Scene, lane: props_scene::town::roads::LaneId) -> Option<f32> {
     scene.bus_stops().iter().find(|(l, _)| *l == lane).map(|(_, at)| at)
 }
 

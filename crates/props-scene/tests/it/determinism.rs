@@ -5,7 +5,7 @@ use props_crowd::PosingConfig;
 use props_frame::FrameData;
 use props_scene::kinds::foxes::Fox;
 use props_scene::kinds::windmills::Windmill;
-use props_scene::{Scene, SceneConfig, Vehicle};
+use props_scene::{Scene, SceneConfig, town::traffic::Vehicle};
 
 use crate::support::{DT, draw, scene_with_buses, windmill_state};
 
@@ -29,7 +29,7 @@ fn fingerprint(scene: &mut Scene) -> Vec<u32> {
     bits
 }
 
-fn run_on(seed: u64, steps: usize, threads: usize, sharing: Option<props_anim::Quantization>) -> Vec<u32> {
+fn run_on(seed: u64, steps: usize, threads: usize, sharing: Option<props_anim::runtime::Quantization>) -> Vec<u32> {
     // Buses too: their kind and the cars' step after the traffic, in one group of systems.
     let mut scene = scene_with_buses(
         SceneConfig {

@@ -10,8 +10,8 @@ use hecs::{Entity, World};
 use props_anim::{Driver, Spec};
 use props_crowd::{BoundModel, Convention, PropModel};
 use props_frame::{FrameData, ModelId};
-use props_scene::{KindAsset, KindProps, PropInstance, PropKind, SceneError, StepAccess, Town, only_model};
-use props_scene::{LaneId, Vehicle};
+use props_scene::town::{roads::LaneId, traffic::Vehicle};
+use props_scene::{KindAsset, KindProps, PropInstance, PropKind, SceneError, StepAccess, only_model, town::Town};
 
 use crate::support::{DT, draw, scene, traffic_only, with_threads};
 

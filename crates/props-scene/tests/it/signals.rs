@@ -53,7 +53,7 @@ fn light_props_show_their_state_through_the_clips() {
         model.rig().properties().find(target).expect("animated")
     };
     let (red, amber, green) = (glow("lamp_red"), glow("lamp_amber"), glow("lamp_green"));
-    let intersection = props_scene::IntersectionId(4);
+    let intersection = props_scene::town::roads::IntersectionId(4);
     scene.set_signal_override(intersection, Some(SignalOverride::Green(1))).expect("exists");
     scene.step(DT);
     let mut seen = 0;
@@ -88,7 +88,7 @@ fn every_light_cycles_even_without_traffic() {
         scene.step(DT);
         for (i, intersection) in scene.roads().intersections().iter().enumerate() {
             for a in (0..4).filter(|&a| intersection.approaches()[a].is_some()) {
-                let state = scene.signals().state(props_scene::IntersectionId(i as u32), a);
+                let state = scene.signals().state(props_scene::town::roads::IntersectionId(i as u32), a);
                 red[i][a] = if state == LightState::Red { red[i][a] + DT } else { 0.0 };
                 longest_red[i][a] = longest_red[i][a].max(red[i][a]);
             }

@@ -7,7 +7,10 @@ use props_crowd::{PosingConfig, PropModel};
 use props_frame::{FrameData, ModelId};
 use props_scene::kinds::cars::Cars;
 use props_scene::kinds::windmills::{WindmillState, Windmills};
-use props_scene::{KindWithModels, LaneId, Scene, SceneConfig, SceneError, Vehicle, kinds, synthetic};
+use props_scene::{
+    KindWithModels, Scene, SceneConfig, SceneError, kinds, synthetic,
+    town::{roads::LaneId, traffic::Vehicle},
+};
 
 /// The fixed step the game uses.
 pub const DT: f32 = 1.0 / 60.0;

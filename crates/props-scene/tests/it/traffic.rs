@@ -6,7 +6,10 @@ use std::f32::consts::TAU;
 use props_scene::kinds::cars::CarWheels;
 use props_scene::town::roads::{LaneKind, Turn};
 use props_scene::town::signals::SignalOverride;
-use props_scene::{IntersectionId, LaneId, Scene};
+use props_scene::{
+    Scene,
+    town::{roads::IntersectionId, roads::LaneId},
+};
 
 use crate::support::{DT, Models, assert_no_overlap, car, cars, scene, spawn_car, traffic_only};
 
@@ -283,7 +286,7 @@ fn every_car_is_drawn_where_it_is() {
 /// nothing.
 #[test]
 fn cars_indicate_the_side_they_turn_to() {
-    use props_scene::vehicle_lights::{Turn, turn_ahead};
+    use props_scene::vehicle_lights::{Indicator, turn_ahead};
     let mut scene = scene(traffic_only(30, 3));
     let (mut left, mut right) = (0, 0);
     for _ in 0..60 * 60 {
@@ -297,15 +300,15 @@ fn cars_indicate_the_side_they_turn_to() {
             // which way the car's heading turns about +Y.
             let sine = heading.x * leads.y - heading.y * leads.x;
             match turn {
-                Turn::Left => {
+                Indicator::Left => {
                     left += 1;
                     assert!(sine < -0.3, "indicating left for a turn of sine {sine}");
                 }
-                Turn::Right => {
+                Indicator::Right => {
                     right += 1;
                     assert!(sine > 0.3, "indicating right for a turn of sine {sine}");
                 }
-                Turn::Ahead => assert!(
+                Indicator::Off => assert!(
                     sine.abs() <= 0.3 || roads.length(car.lane()) - car.position() > 35.0,
                     "a turn of sine {sine} near the lane's end is not indicated"
                 ),

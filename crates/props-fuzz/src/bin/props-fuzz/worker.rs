@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use peak_alloc::PeakAlloc;
 use props_fuzz::corpus;
-use props_fuzz::pipeline::{self, Outcome};
+use props_fuzz::pipeline::{self, Fate};
 use props_mods::ModConfig;
 
 use crate::Args;
@@ -45,9 +45,9 @@ pub fn run(args: &Args) -> std::io::Result<ExitCode> {
         let outcome = catch_unwind(AssertUnwindSafe(|| pipeline::run(&bytes, Some(folder), &limits)));
         let peak = HEAP.peak_usage().saturating_sub(baseline);
         let outcome = match outcome {
-            Ok(Outcome::Admitted) => "ok".to_owned(),
-            Ok(Outcome::Refused(code)) => format!("refused {code}"),
-            Ok(Outcome::NonFinite(what)) => format!("nonfinite {}", one_line(&what)),
+            Ok(Fate::Admitted) => "ok".to_owned(),
+            Ok(Fate::Refused(code)) => format!("refused {code}"),
+            Ok(Fate::NonFinite(what)) => format!("nonfinite {}", one_line(&what)),
             Err(payload) => {
                 let message = payload
                     .downcast_ref::<&str>()
