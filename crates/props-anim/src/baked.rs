@@ -219,7 +219,7 @@ impl BakedClip {
         let mut constants = Vec::new();
         for channel in clip.channels() {
             let Some((property, values)) = values(channel.keyframes()) else { continue };
-            let interpolation = channel.interpolation();
+            let interpolation = channel.keys().interpolation();
             if interpolation != Interpolation::CubicSpline && values.windows(2).all(|w| w[0] == w[1]) {
                 constants.push((channel.node(), property, values[0]));
                 continue;
@@ -230,12 +230,12 @@ impl BakedClip {
                 (_, Interpolation::CubicSpline) => Kind::Cubic,
                 _ => Kind::Lerp,
             };
-            let group = match groups.iter().position(|g| g.times == channel.times()) {
+            let group = match groups.iter().position(|g| g.times == channel.keys().times()) {
                 Some(g) => g,
                 None => {
                     groups.push(Group {
-                        times: channel.times().to_vec(),
-                        uniform: uniform_spacing(channel.times()),
+                        times: channel.keys().times().to_vec(),
+                        uniform: uniform_spacing(channel.keys().times()),
                         cursor: None,
                         start: 0,
                         stride: 0,

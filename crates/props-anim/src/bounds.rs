@@ -155,7 +155,7 @@ impl Model {
         let mut weights: Vec<Vec<f64>> =
             rig.nodes().map(|node| rig.morph_weights(node).iter().map(|w| f64::from(w.abs())).collect()).collect();
         for channel in self.clips().iter().flat_map(|clip| clip.channels()) {
-            let (times, interpolation) = (channel.times(), channel.interpolation());
+            let (times, interpolation) = (channel.keys().times(), channel.keys().interpolation());
             let node = channel.node().index();
             if let Keyframes::MorphWeights { width, values } = channel.keyframes() {
                 widen_weights(&mut weights[node], times, interpolation, *width, values);

@@ -55,12 +55,56 @@ impl Keyframes {
     }
 }
 
+/// A channel's key times and how it interpolates between its keys: at least one time, each
+/// finite, non-negative and later than the one before (checked when a channel is built).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyTimes {
+    interpolation: Interpolation,
+    times: Vec<f32>,
+}
+
+impl KeyTimes {
+    /// Checks `times` (see the type's documentation).
+    fn new(interpolation: Interpolation, times: Vec<f32>) -> Result<Self, ClipError> {
+        check_times(&times)?;
+        Ok(Self { interpolation, times })
+    }
+
+    /// The interpolation mode.
+    #[must_use]
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    /// Key times in seconds, strictly increasing.
+    #[must_use]
+    pub fn times(&self) -> &[f32] {
+        &self.times
+    }
+
+    /// Time of the last key.
+    #[must_use]
+    pub fn end_time(&self) -> f32 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+
+    /// Elements the keyed values hold: one per key, three for cubic splines.
+    fn elements(&self) -> usize {
+        self.times.len() * self.interpolation.values_per_key()
+    }
+
+    /// Where `time` falls among the keys, found by binary search, with the segment's duration.
+    fn search(&self, time: f32) -> (Segment, f32) {
+        let segment = Segment::search(&self.times, time);
+        (segment, segment.duration(&self.times))
+    }
+}
+
 /// One animated property of one node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Channel {
     node: NodeId,
-    interpolation: Interpolation,
-    times: Vec<f32>,
+    keys: KeyTimes,
     keyframes: Keyframes,
 }
 
@@ -167,15 +211,15 @@ impl Channel {
         times: Vec<f32>,
         keyframes: Keyframes,
     ) -> Result<Self, ClipError> {
-        check_times(&times)?;
-        let expected = times.len() * interpolation.values_per_key();
+        let keys = KeyTimes::new(interpolation, times)?;
+        let expected = keys.elements();
         let found = keyframes.element_count();
         let exact = match &keyframes {
             Keyframes::MorphWeights { width, values } => *width > 0 && values.len() == width * expected,
             _ => found == expected,
         };
         if !exact {
-            return Err(ClipError::ValueCount { keys: times.len(), found, expected, interpolation });
+            return Err(ClipError::ValueCount { keys: keys.times.len(), found, expected, interpolation });
         }
         let non_finite = match &keyframes {
             Keyframes::Translation(v) | Keyframes::Scale(v) => v.iter().position(|x| !x.is_finite()),
@@ -185,7 +229,7 @@ impl Channel {
         if let Some(index) = non_finite {
             return Err(ClipError::NonFiniteValue { index });
         }
-        Ok(Self { node, interpolation, times, keyframes })
+        Ok(Self { node, keys, keyframes })
     }
 
     /// The animated node.
@@ -194,16 +238,10 @@ impl Channel {
         self.node
     }
 
-    /// The interpolation mode.
+    /// Its key times and interpolation.
     #[must_use]
-    pub fn interpolation(&self) -> Interpolation {
-        self.interpolation
-    }
-
-    /// Key times in seconds, strictly increasing.
-    #[must_use]
-    pub fn times(&self) -> &[f32] {
-        &self.times
+    pub fn keys(&self) -> &KeyTimes {
+        &self.keys
     }
 
     /// The keyed values.
@@ -212,37 +250,31 @@ impl Channel {
         &self.keyframes
     }
 
-    /// Time of the last key.
-    #[must_use]
-    pub fn end_time(&self) -> f32 {
-        self.times.last().copied().unwrap_or(0.0)
-    }
-
     /// Samples the channel at `time` into `pose`, finding the key by binary search.
     pub fn sample(&self, time: f32, pose: &mut Pose) {
-        self.apply(Segment::search(&self.times, time), pose);
+        self.apply(self.keys.search(time).0, pose);
     }
 
     /// Samples the channel at `time` into `pose`, moving `cursor` forward from where the last
     /// sample left it (amortized O(1) for forward playback). Gives exactly the same result as
     /// [`Channel::sample`].
     pub fn sample_with_cursor(&self, time: f32, cursor: &mut KeyCursor, pose: &mut Pose) {
-        self.apply(cursor.seek(&self.times, time), pose);
+        self.apply(cursor.seek(&self.keys.times, time), pose);
     }
 
     /// A morph weights channel's weights at `time`, into `out` (its node's weights): what
     /// [`Channel::sample`] writes into a pose. Other channels write nothing.
     pub fn sample_morph_weights(&self, time: f32, out: &mut [f32]) {
         if let Keyframes::MorphWeights { width, values } = &self.keyframes {
-            let segment = Segment::search(&self.times, time);
-            interpolate::weights(values, *width, self.interpolation, segment, segment.duration(&self.times), out);
+            let (segment, dt) = self.keys.search(time);
+            interpolate::weights(values, *width, self.keys.interpolation, segment, dt, out);
         }
     }
 
     fn apply(&self, segment: Segment, pose: &mut Pose) {
         let node = self.node;
-        let interp = self.interpolation;
-        let dt = segment.duration(&self.times);
+        let interp = self.keys.interpolation;
+        let dt = segment.duration(&self.keys.times);
         match &self.keyframes {
             Keyframes::Translation(v) => {
                 pose.local_mut(node).translation = interpolate::vec3(v, interp, segment, dt);
@@ -283,8 +315,7 @@ fn check_times(times: &[f32]) -> Result<(), ClipError> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PropertyChannel {
     property: PropertyId,
-    interpolation: Interpolation,
-    times: Vec<f32>,
+    keys: KeyTimes,
     width: usize,
     values: Vec<f32>,
 }
@@ -299,16 +330,16 @@ impl PropertyChannel {
         width: usize,
         values: Vec<f32>,
     ) -> Result<Self, ClipError> {
-        check_times(&times)?;
-        let expected = times.len() * interpolation.values_per_key();
+        let keys = KeyTimes::new(interpolation, times)?;
+        let expected = keys.elements();
         if width == 0 || values.len() != width * expected {
             let found = values.len().checked_div(width).unwrap_or(0);
-            return Err(ClipError::ValueCount { keys: times.len(), found, expected, interpolation });
+            return Err(ClipError::ValueCount { keys: keys.times.len(), found, expected, interpolation });
         }
         if let Some(index) = values.iter().position(|x| !x.is_finite()) {
             return Err(ClipError::NonFiniteValue { index: index / width });
         }
-        Ok(Self { property, interpolation, times, width, values })
+        Ok(Self { property, keys, width, values })
     }
 
     /// The animated property.
@@ -317,16 +348,10 @@ impl PropertyChannel {
         self.property
     }
 
-    /// The interpolation mode.
+    /// Its key times and interpolation.
     #[must_use]
-    pub fn interpolation(&self) -> Interpolation {
-        self.interpolation
-    }
-
-    /// Key times in seconds, strictly increasing.
-    #[must_use]
-    pub fn times(&self) -> &[f32] {
-        &self.times
+    pub fn keys(&self) -> &KeyTimes {
+        &self.keys
     }
 
     /// The keyed values, `width` per element (three elements per key for cubic splines).
@@ -335,16 +360,10 @@ impl PropertyChannel {
         &self.values
     }
 
-    /// Time of the last key.
-    #[must_use]
-    pub fn end_time(&self) -> f32 {
-        self.times.last().copied().unwrap_or(0.0)
-    }
-
     /// The property's value at `time`, into `out` (its width).
     pub fn sample(&self, time: f32, out: &mut [f32]) {
-        let segment = Segment::search(&self.times, time);
-        interpolate::weights(&self.values, self.width, self.interpolation, segment, segment.duration(&self.times), out);
+        let (segment, dt) = self.keys.search(time);
+        interpolate::weights(&self.values, self.width, self.keys.interpolation, segment, dt, out);
     }
 }
 
@@ -364,7 +383,7 @@ impl Clip {
         for (index, channel) in channels.iter().enumerate() {
             check_target(channel, rig).map_err(|e| (index, e))?;
         }
-        let duration = channels.iter().map(Channel::end_time).fold(0.0, f32::max);
+        let duration = channels.iter().map(|c| c.keys().end_time()).fold(0.0, f32::max);
         Ok(Self { name, channels, properties: Vec::new(), duration })
     }
 
@@ -386,7 +405,7 @@ impl Clip {
                 return Err((index, error));
             }
         }
-        self.duration = properties.iter().map(PropertyChannel::end_time).fold(self.duration, f32::max);
+        self.duration = properties.iter().map(|c| c.keys().end_time()).fold(self.duration, f32::max);
         self.properties = properties;
         Ok(self)
     }

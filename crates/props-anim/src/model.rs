@@ -338,7 +338,7 @@ impl Model {
                     Keyframes::Rotation(v) => bytes(v),
                     Keyframes::MorphWeights { values, .. } => bytes(values),
                 };
-                bytes(channel.times()) + values
+                bytes(channel.keys().times()) + values
             })
             .sum();
         meshes + images + keys

@@ -157,11 +157,8 @@ impl Pose {
         weight: f32,
         node_weight: impl Fn(NodeId) -> f32,
     ) {
-        for id in ids {
-            let layout = &self.property_layout[id.0 as usize];
-            let w = layout.node.map_or(weight, &node_weight);
-            let range = layout.range.clone();
-            crate::property::blend(&mut self.properties[range.clone()], &other.properties[range], w, layout.boolean);
+        for (range, w, boolean) in weighted(&self.property_layout, ids, weight, node_weight) {
+            crate::property::blend(&mut self.properties[range.clone()], &other.properties[range], w, boolean);
         }
     }
 
@@ -176,12 +173,9 @@ impl Pose {
         weight: f32,
         node_weight: impl Fn(NodeId) -> f32,
     ) {
-        for id in ids {
-            let layout = &self.property_layout[id.0 as usize];
-            let w = layout.node.map_or(weight, &node_weight);
-            let r = layout.range.clone();
+        for (r, w, boolean) in weighted(&self.property_layout, ids, weight, node_weight) {
             let values = &mut self.properties[r.clone()];
-            crate::property::add(values, &sample.properties[r.clone()], &reference.properties[r], w, layout.boolean);
+            crate::property::add(values, &sample.properties[r.clone()], &reference.properties[r], w, boolean);
         }
     }
 
@@ -315,6 +309,20 @@ impl Pose {
 }
 
 /// How each of `properties` lies in a pose and blends.
+/// The properties `ids` of `layout`, each with its range in a pose, its weight (a node's
+/// visibility by `node_weight(node)`, the others by `weight`) and whether it is a boolean.
+fn weighted<'a>(
+    layout: &'a [PropertyLayout],
+    ids: impl Iterator<Item = PropertyId> + 'a,
+    weight: f32,
+    node_weight: impl Fn(NodeId) -> f32 + 'a,
+) -> impl Iterator<Item = (std::ops::Range<usize>, f32, bool)> + 'a {
+    ids.map(move |id| {
+        let slot = &layout[id.0 as usize];
+        (slot.range.clone(), slot.node.map_or(weight, &node_weight), slot.boolean)
+    })
+}
+
 fn property_layout(properties: &Properties) -> Vec<PropertyLayout> {
     (0u32..)
         .zip(properties.targets())

@@ -36,10 +36,10 @@ fn sample(model: &Model, clip: &Clip, time: f32) -> Vec<(Vec3, Quat, Vec3)> {
         })
         .collect();
     for channel in clip.channels() {
-        let times = channel.times();
+        let times = channel.keys().times();
         let segment = linear_search(times, time);
         let dt = segment.duration(times);
-        let interp: Interpolation = channel.interpolation();
+        let interp: Interpolation = channel.keys().interpolation();
         let local = &mut locals[channel.node().index()];
         match channel.keyframes() {
             Keyframes::Translation(v) => local.0 = interpolate::vec3(v, interp, segment, dt),

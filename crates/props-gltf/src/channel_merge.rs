@@ -43,7 +43,8 @@ pub(crate) fn mix_in(
     budget: &Budget,
     path: &str,
 ) -> Result<Channel, ImportError> {
-    let stepped = merged.interpolation() == Interpolation::Step && next.interpolation() == Interpolation::Step;
+    let stepped =
+        merged.keys().interpolation() == Interpolation::Step && next.keys().interpolation() == Interpolation::Step;
     let weight = 1.0 / (tracks as f32 + 1.0);
     let mut mix = Mix { a: merged, b: next, weight, pose: Pose::from_rest(rig) };
     let mut times = key_times(merged, next, stepped);
@@ -51,7 +52,7 @@ pub(crate) fn mix_in(
     limits::check(times.len() as u64, limits.max_keyframes, "keyframes", path)?;
     // Refinement at most doubles the keys (or adds MIN_REFINED_KEYS to a short channel); that
     // many keys, twice (a level and the next are alive together), are charged before any is made.
-    let inputs = merged.times().len() + next.times().len();
+    let inputs = merged.keys().times().len() + next.keys().times().len();
     let most = (inputs + inputs.max(MIN_REFINED_KEYS)).min(max_keys).max(times.len());
     let width = mix.at(0.0).len();
     let key_bytes = (size_of::<f32>() * (1 + width)) as u64;
@@ -151,10 +152,10 @@ fn value(channel: &Channel, t: f32, pose: &mut Pose) -> Vec<f32> {
 /// The key times of both channels, and, mixing STEP into LINEAR, the time just before each
 /// key of a STEP channel (where the mix jumps).
 fn key_times(a: &Channel, b: &Channel, stepped: bool) -> Vec<f32> {
-    let mut times: Vec<f32> = a.times().iter().chain(b.times()).copied().collect();
+    let mut times: Vec<f32> = a.keys().times().iter().chain(b.keys().times()).copied().collect();
     if !stepped {
-        for channel in [a, b].into_iter().filter(|c| c.interpolation() == Interpolation::Step) {
-            times.extend(channel.times().iter().skip(1).map(|t| t.next_down()).filter(|t| *t >= 0.0));
+        for channel in [a, b].into_iter().filter(|c| c.keys().interpolation() == Interpolation::Step) {
+            times.extend(channel.keys().times().iter().skip(1).map(|t| t.next_down()).filter(|t| *t >= 0.0));
         }
     }
     times.sort_by(f32::total_cmp);
@@ -195,7 +196,7 @@ mod tests {
         let b = channel(&[0.0, 0.5, 2.0], &[4.0, 4.0, 0.0]);
         let budget = Budget::new(Limits::default().max_decoded_bytes);
         let merged = mix_in(&a, &b, 1, &rig, &Limits::default(), &budget, "animations[0].channels[1]").expect("merged");
-        assert_eq!(merged.times(), [0.0, 0.5, 1.0, 2.0]);
+        assert_eq!(merged.keys().times(), [0.0, 0.5, 1.0, 2.0]);
         let Keyframes::Translation(values) = merged.keyframes() else { panic!("translation") };
         let x: Vec<f32> = values.iter().map(|v| v.x).collect();
         // a: 0, 1, 2, 2 (held past its last key); b: 4, 4, 8/3, 0.

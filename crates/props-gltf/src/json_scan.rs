@@ -313,34 +313,18 @@ impl Visitor<'_> for KeyName {
     }
 
     fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
-        Ok((Key::of(name, self.depth), PATH_KEYS.iter().find(|&&k| k == name).copied()))
+        Ok((Key::of(name, self.depth), path_key(name)))
     }
 }
 
-/// Keys that lead to arrays with a limit, named in error paths.
-const PATH_KEYS: &[&str] = &[
-    "accessors",
-    "animations",
-    "buffers",
-    "bufferViews",
-    "cameras",
-    "images",
-    "materials",
-    "meshes",
-    "nodes",
-    "samplers",
-    "scenes",
-    "skins",
-    "textures",
-    "extensionsUsed",
-    "extensionsRequired",
-    "primitives",
-    "targets",
-    "joints",
-    "channels",
-    "children",
-    "extras",
-];
+/// Keys below the top level that lead to arrays with a limit; with [`TOP_LEVEL`] and `nodes`,
+/// the keys named in error paths.
+const NESTED_PATH_KEYS: &[&str] = &["nodes", "primitives", "targets", "joints", "channels", "children", "extras"];
+
+/// The key `name` as error paths name it, if they do.
+fn path_key(name: &str) -> Option<&'static str> {
+    TOP_LEVEL.iter().chain(NESTED_PATH_KEYS).find(|&&k| k == name).copied()
+}
 
 /// Counts the values and array entries of `json` against `limits`, then charges the parsed
 /// form's memory to `budget`. JSON syntax errors are left to the parser that follows (it

@@ -19,18 +19,8 @@ use super::shapes::{Geometry, X, Z, cuboid};
 use super::{builder, material, metal, solid_mesh};
 use crate::test_models::builder::{GltfBuilder, Interp, Node, Path, channel, to_f32};
 
-/// Node names the game looks up.
-pub const NODES: &[&str] = &[
-    "body",
-    "steer_front_left",
-    "steer_front_right",
-    "wheel_front_left",
-    "wheel_front_right",
-    "wheel_rear_left",
-    "wheel_rear_right",
-    "door_front",
-    "door_rear",
-];
+/// Node names the game looks up beside a car's ([`super::car::NODES`]).
+pub const DOORS: &[&str] = &["door_front", "door_rear"];
 
 /// Clip names.
 pub const CLIPS: &[&str] = &["drive", "door_front", "door_rear"];

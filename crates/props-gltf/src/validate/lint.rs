@@ -74,7 +74,7 @@ fn loop_seams(model: &Model, issues: &mut Vec<Issue>) {
         clip.sample(clip.duration(), &mut last);
         // The channel whose jump is largest relative to its threshold.
         let mut worst: Option<(f32, String)> = None;
-        for channel in clip.channels().iter().filter(|c| c.interpolation() != Interpolation::Step) {
+        for channel in clip.channels().iter().filter(|c| c.keys().interpolation() != Interpolation::Step) {
             let node = channel.node();
             let (a, b) = (first.local_transform(node), last.local_transform(node));
             let (ratio, what) = match channel.keyframes().property_name() {

@@ -85,7 +85,7 @@ fn rigged_simple() {
     let rigged = import("RiggedSimple.glb");
     assert_eq!(counts(&rigged), (1, 1, 960, 1, 4, 1, 0, 0, 6, 6, 1));
     let clip = &rigged.model.clips()[0];
-    let interpolations: Vec<_> = clip.channels().iter().map(|c| c.interpolation()).collect();
+    let interpolations: Vec<_> = clip.channels().iter().map(|c| c.keys().interpolation()).collect();
     assert!(interpolations.contains(&Interpolation::Step) && interpolations.contains(&Interpolation::Linear));
 }
 

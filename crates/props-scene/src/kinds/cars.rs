@@ -268,20 +268,18 @@ impl Cars {
         if !town.has_room(world, lane, position, town.config.driving.car_length) {
             return Err(no_room("too close to another car"));
         }
-        Ok(self.insert(world, town, props, lane, position, speed))
+        Ok(self.insert((world, props), town, (lane, position, speed)))
     }
 
     /// Adds a car at `position` metres (its centre) along `lane`, driving at `speed` m/s, with
     /// its own random streams (behaviour, model, paint).
     fn insert(
         &mut self,
-        world: &mut World,
+        (world, props): (&mut World, &mut KindProps),
         town: &Town<'_>,
-        props: &mut KindProps,
-        lane: LaneId,
-        position: f32,
-        speed: f32,
+        at: (LaneId, f32, f32),
     ) -> Entity {
+        let (lane, position, speed) = at;
         let (seed, number) = (town.config.seed, self.spawned);
         self.spawned += 1;
         let rng = Rng::stream(seed, Stream::Car, number);
@@ -349,7 +347,7 @@ impl PropKind for Cars {
         // The count was checked against the capacity when the town was sized.
         let places = traffic::spawn_places(town.roads, &town.config.driving, self.count, &mut rng).unwrap_or_default();
         for (lane, position) in places {
-            self.insert(world, town, props, lane, position, 0.0);
+            self.insert((world, props), town, (lane, position, 0.0));
         }
         self.step(world, town, props, 0.0);
     }
