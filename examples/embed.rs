@@ -59,7 +59,7 @@ impl Example for Embed {
         let camera = world::camera(size);
         for (k, &id) in self.windmills.iter().enumerate() {
             if let Some(mut windmill) = self.props.get_mut(id) {
-                windmill.set_layer(0, Layer::clip(0, seconds + k as f32 * 0.7));
+                windmill.set_layer(0, Layer::looping(0, seconds + k as f32 * 0.7));
             }
         }
         self.props.prepare(&mut self.renderer, encoder, (&camera, Lighting::default()), size);
@@ -77,6 +77,17 @@ mod tests {
     use props_examples::world::{WALL_COLOR, WINDMILL_TOWER};
 
     use super::*;
+
+    /// A minute and more into the run it still moves: every clip it plays loops.
+    #[test]
+    fn it_still_moves_past_a_minute() {
+        let moving = match props_examples::moving_pixels::<Embed>((320, 180), 61.0) {
+            Ok(moving) => moving,
+            Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
+            Err(error) => panic!("{error:#}"),
+        };
+        assert!(moving > 100, "{moving} pixels moved in a fifth of a second, a minute in");
+    }
 
     /// The front windmill's tower casts its shadow on the host's ground: where the sun's ray
     /// through the tower meets the ground, the ground is darker than beside it.

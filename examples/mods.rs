@@ -60,7 +60,7 @@ impl Example for ModsHost {
         // Every instance plays its model's first clip (the windmill's `spin`).
         for (k, &id) in self.instances.iter().enumerate() {
             if let Some(mut prop) = self.props.get_mut(id) {
-                prop.set_layer(0, Layer::clip(0, seconds + k as f32 * 0.7));
+                prop.set_layer(0, Layer::looping(0, seconds + k as f32 * 0.7));
             }
         }
         let camera = world::camera(size);
@@ -123,6 +123,17 @@ mod tests {
 
     use super::*;
 
+    /// A minute and more into the run it still moves: every clip it plays loops.
+    #[test]
+    fn it_still_moves_past_a_minute() {
+        let moving = match props_examples::moving_pixels::<ModsHost>((320, 180), 61.0) {
+            Ok(moving) => moving,
+            Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
+            Err(error) => panic!("{error:#}"),
+        };
+        assert!(moving > 100, "{moving} pixels moved in a fifth of a second, a minute in");
+    }
+
     fn asset(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name)
     }
@@ -168,14 +179,14 @@ mod tests {
         };
         check_image(&mut run);
         let windmill = run.example.windmill;
-        let host_model = Arc::clone(run.example.props.model(windmill).expect("the host's windmill"));
+        let host_model = Arc::clone(run.example.props.model(windmill).expect("the host's windmill").model());
 
         // A car named `windmill` has no `spin`: refused, with the report; the windmill stays.
         std::fs::copy(asset("assets/car.glb"), folder.join("windmill.glb")).expect("copy");
         let HostEvent::Refused { refused, .. } = frames_until(&mut run, 1) else { panic!("{:?}", run.example.log) };
         assert!(refused.fatal().any(|issue| issue.code == "PROPS_RIG"), "{}", refused.report);
         assert!(refused.to_string().contains("windmill.glb") && refused.to_string().contains("`spin`"), "{refused}");
-        assert!(Arc::ptr_eq(run.example.props.model(windmill).expect("shown"), &host_model));
+        assert!(Arc::ptr_eq(run.example.props.model(windmill).expect("shown").model(), &host_model));
         let renderer = &run.example.renderer;
         let on_gpu = renderer.model_footprint(windmill).map(|f| f.total());
         assert_eq!(on_gpu, renderer.footprint(&host_model).ok().map(|f| f.total()), "the GPU shows the windmill again");
@@ -191,7 +202,7 @@ mod tests {
         let replaced = frames_until(&mut run, 3);
         assert!(matches!(replaced, HostEvent::Replaced { model, .. } if *model == windmill), "{replaced:?}");
         let shown = run.example.props.model(windmill).expect("shown");
-        assert!(shown.rig().find("sign").is_some(), "the sign shows in the windmill's place");
+        assert!(shown.node("sign").is_some(), "the sign shows in the windmill's place");
         let ids = &run.example.instances;
         assert!(ids.iter().all(|&id| run.example.props.instances().model_of(id) == Some(windmill)), "same ids");
 
@@ -199,7 +210,7 @@ mod tests {
         std::fs::remove_file(folder.join("windmill.gltf")).expect("remove");
         let reverted = frames_until(&mut run, 4);
         assert!(matches!(reverted, HostEvent::Reverted { model, .. } if *model == windmill), "{reverted:?}");
-        assert!(Arc::ptr_eq(run.example.props.model(windmill).expect("shown"), &host_model));
+        assert!(Arc::ptr_eq(run.example.props.model(windmill).expect("shown").model(), &host_model));
         check_image(&mut run);
 
         // A street lamp: a model of its own, placed by the host; removed with its instance.

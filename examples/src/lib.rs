@@ -178,6 +178,21 @@ impl<E: Example> Headless<E> {
     }
 }
 
+/// Pixels of an image of `size` that example `E` draws differently at `seconds` and a fifth of
+/// a second later (wall-clock frames at those times): how much it still moves then. Its tests
+/// ask it past a minute, after every clip it plays has ended at least once.
+///
+/// # Errors
+/// When no GPU is found, the example does not start, or an image cannot be read back.
+pub fn moving_pixels<E: Example>(size: (u32, u32), seconds: f32) -> Result<usize, Error> {
+    let mut run = Headless::new(size, E::new)?;
+    run.frame_at(seconds);
+    let before = run.image()?;
+    run.frame_at(seconds + 0.2);
+    let after = run.image()?;
+    Ok(before.pixels().zip(after.pixels()).filter(|(a, b)| a != b).count())
+}
+
 /// A window presenting example `E`.
 struct App<E> {
     args: Args,

@@ -1,11 +1,11 @@
-//! Props drawn into a pass the test began, as a host does (`Renderer::prepare`, then
-//! `Renderer::render`): they are depth-tested against the host's depth buffer (cleared to the
-//! nearest depth, it hides them all), and a model replaced between the two calls is drawn as
-//! it is now, without a panic.
+//! Props drawn into a pass the test began, as a host does (`Renderer::prepare`, then a pass
+//! begun with the host's depth, then `Renderer::render`): they are depth-tested against the
+//! host's depth buffer (cleared to the nearest depth, it hides them all), and a model replaced
+//! between the two calls is drawn as it is now, without a panic.
 
 use glam::{Affine3A, Vec3};
 use props_frame::{FrameData, Lighting, ModelId, SKY};
-use props_render::{OffscreenTarget, Renderer};
+use props_render::{Clear, OffscreenTarget, Renderer, StandalonePass};
 use props_tests::scene::{self, IMAGE_SIZE};
 
 /// Prepares one car at the origin, runs `between` on the renderer, then records the props into
@@ -26,43 +26,13 @@ fn draw_in_host_pass(
     let frame = frame.to_frame(camera, Lighting::default(), SKY);
 
     let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
-    let depth = gpu
-        .device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("host depth"),
-            size: wgpu::Extent3d { width: IMAGE_SIZE.0, height: IMAGE_SIZE.1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Depth32Float,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
-        .create_view(&wgpu::TextureViewDescriptor::default());
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     renderer.prepare(&mut encoder, &frame, IMAGE_SIZE);
     between(renderer);
     {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("host pass"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target.view(),
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear_depth),
-                    store: wgpu::StoreOp::Discard,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut host = StandalonePass::new();
+        let clear = Clear { color: wgpu::Color::BLACK, depth: Some(clear_depth) };
+        let mut pass = host.begin(renderer, &mut encoder, (target.view(), IMAGE_SIZE), clear);
         renderer.render(&mut pass);
     }
     gpu.queue.submit([encoder.finish()]);

@@ -188,6 +188,52 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
     assert!(weights_set > 1000 && properties_set > 1000, "values set directly: {set_values:?} states only");
 }
 
+/// A looping layer is its clip at its running time wrapped by the clip's duration, bit for bit,
+/// on both paths; a layer that does not loop holds the clip's last key past its end.
+#[test]
+fn a_looping_layer_plays_its_clip_at_the_wrapped_time() {
+    let mut looped = 0;
+    for (path, model) in models() {
+        let spec = spec(&model);
+        let program = Program::new(&model, &spec);
+        let mut scratch = program.scratch();
+        let (mut pose, mut sample) = (Pose::from_rest(model.rig()), Pose::from_rest(model.rig()));
+        let len = program.palette_len();
+        let drivers = vec![0.0; spec.driver_values(model.rig())];
+        let poses = |layers: [&[Layer]; 4], scratch: &mut _| {
+            let mut out = vec![JointMatrix::IDENTITY; 4 * len];
+            let lane = |k: usize| LaneState { layers: layers[k], drivers: &drivers, palette: k * len };
+            program.write_palettes4(std::array::from_fn(lane), scratch, &mut out);
+            out
+        };
+        for c in 0..spec.clips.len() as u16 {
+            let duration = model.clips()[spec.clips[c as usize]].duration();
+            if duration <= 0.0 {
+                continue;
+            }
+            for seconds in [0.25 * duration, 61.0, 3601.7] {
+                let wrapped = props_anim::PlayMode::Loop.wrap(seconds, duration);
+                let (looping, clip) = ([Layer::looping(c, seconds)], [Layer::clip(c, wrapped)]);
+                let fast = poses([&looping, &clip, &looping, &clip], &mut scratch);
+                assert_eq!(fast[..len], fast[len..2 * len], "{}: clip {c} at {seconds} s", path.display());
+                let mut general = |layers: &[Layer]| {
+                    pose_state(&model, &spec, layers, &drivers, &mut pose, &mut sample);
+                    let mut palette = vec![JointMatrix::IDENTITY; len];
+                    model.write_palettes(&pose, &mut palette);
+                    palette
+                };
+                assert_eq!(general(&looping), general(&clip), "{}: clip {c} at {seconds} s", path.display());
+                // Held at the end: the last key, a minute or an hour after it.
+                let (end, late) = ([Layer::clip(c, duration)], [Layer::clip(c, duration + seconds)]);
+                let held = poses([&end, &late, &end, &late], &mut scratch);
+                assert_eq!(held[..len], held[len..2 * len], "{}: clip {c} held", path.display());
+                looped += 1;
+            }
+        }
+    }
+    assert!(looped > 100, "{looped} clips and times looped");
+}
+
 #[test]
 fn an_instance_gives_the_same_bits_whatever_shares_its_batch() {
     let bits = |m: &[JointMatrix]| m.iter().flat_map(|m| m.to_array().map(f32::to_bits)).collect::<Vec<_>>();

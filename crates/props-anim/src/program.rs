@@ -395,8 +395,9 @@ impl Program {
             if !direct {
                 target.copy_from_slice(&self.animated.defaults);
             }
+            let time = layer.clip_time(clip.duration);
             for (channel, range) in &clip.properties {
-                channel.sample(layer.time, &mut target[range.clone()]);
+                channel.sample(time, &mut target[range.clone()]);
             }
             if direct {
                 continue;
@@ -433,8 +434,9 @@ impl Program {
             if !direct {
                 target.copy_from_slice(&self.morph.defaults);
             }
+            let time = layer.clip_time(clip.duration);
             for (channel, range) in &clip.morph {
-                channel.sample_morph_weights(layer.time, &mut target[range.clone()]);
+                channel.sample_morph_weights(time, &mut target[range.clone()]);
             }
             if direct {
                 continue;
@@ -465,7 +467,8 @@ impl Program {
             let Scratch { locals, sample, found, dirty, cursors, .. } = scratch;
             for ((lane, found), cursors) in lanes.iter().zip(found.iter_mut()).zip(cursors.iter_mut()) {
                 let cursors = &mut cursors[clip.cursor_offset..clip.cursor_offset + clip.baked.cursor_count()];
-                clip.baked.find(lane.layers[l].time, cursors, &mut found[..clip.baked.group_count()]);
+                let time = lane.layers[l].clip_time(clip.duration);
+                clip.baked.find(time, cursors, &mut found[..clip.baked.group_count()]);
             }
             if first && !direct && *dirty {
                 locals.clone_from_slice(&self.base);

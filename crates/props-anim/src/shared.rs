@@ -19,6 +19,7 @@
 //!   view, at any distance (tested against the general pose path in props-bench's
 //!   `tests/it/sharing.rs`).
 
+use crate::playback::PlayMode;
 use crate::program::Program;
 use crate::state::{Blend, Layer};
 
@@ -204,7 +205,11 @@ impl Key {
         for (l, layer) in layers.iter().enumerate() {
             let (time, weight) = match steps {
                 Some(q) if layer.is_active() => {
-                    (q.time_index(layer.time, program.duration(layer.clip as usize)), q.weight_index(layer.weight))
+                    let duration = program.duration(layer.clip as usize);
+                    (q.time_index(layer.clip_time(duration), duration), q.weight_index(layer.weight))
+                }
+                _ if layer.is_active() => {
+                    (layer.clip_time(program.duration(layer.clip as usize)).to_bits(), layer.weight.to_bits())
                 }
                 _ => (layer.time.to_bits(), layer.weight.to_bits()),
             };
@@ -256,9 +261,16 @@ impl Key {
                 _ if clip == Layer::OFF => Layer::NONE,
                 Some(q) => {
                     let time = q.time_of(time, program.duration(clip as usize));
-                    Layer { clip, time, weight: q.weight_of(weight), blend, mask }
+                    Layer { clip, time, weight: q.weight_of(weight), blend, mask, mode: PlayMode::Once }
                 }
-                None => Layer { clip, time: f32::from_bits(time), weight: f32::from_bits(weight), blend, mask },
+                None => Layer {
+                    clip,
+                    time: f32::from_bits(time),
+                    weight: f32::from_bits(weight),
+                    blend,
+                    mask,
+                    mode: PlayMode::Once,
+                },
             };
         }
         let angles = program.angle_count();

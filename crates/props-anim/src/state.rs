@@ -16,6 +16,7 @@ use glam::{Quat, Vec3};
 
 use crate::model::Model;
 use crate::node_id::NodeId;
+use crate::playback::PlayMode;
 use crate::pose::Pose;
 use crate::property::PropertyId;
 use crate::rig::Rig;
@@ -31,18 +32,28 @@ pub enum Blend {
 }
 
 /// One clip playing on an instance: which, where in it, how strongly, how, and where.
+///
+/// A layer's time is the clip's, as given ([`Layer::clip`]: before the clip's start it shows
+/// the first key, after its end the last), or a running time the clip loops over
+/// ([`Layer::looping`]: the runtime wraps it by the clip's own duration, so a host need not
+/// know it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layer {
-    /// Index into the [`Spec::clips`] the program was made for; [`Layer::OFF`] for none.
+    /// The clip's number among those the instance's model is animated with (for a host, as
+    /// `props_crowd::Animates` numbers them); [`Layer::OFF`] for none.
     pub clip: u16,
-    /// Clip time, seconds (already wrapped or clamped, e.g. by [`crate::PlayMode::wrap`]).
+    /// Seconds: into the clip, or a running time it loops over (see [`Layer::mode`]).
     pub time: f32,
     /// How strongly it applies, usually in `[0, 1]`.
     pub weight: f32,
     /// How it combines.
     pub blend: Blend,
-    /// Index into [`Spec::masks`] scaling the weight per node, or [`Layer::NO_MASK`].
+    /// The number of a mask scaling the weight per node (among those the model is animated
+    /// with), or [`Layer::NO_MASK`].
     pub mask: u8,
+    /// How `time` maps onto the clip: as given ([`PlayMode::Once`]: held at the ends), or
+    /// wrapped by the clip's duration ([`PlayMode::Loop`]).
+    pub mode: PlayMode,
 }
 
 impl Layer {
@@ -52,12 +63,40 @@ impl Layer {
     pub const NO_MASK: u8 = u8::MAX;
 
     /// A layer playing nothing.
-    pub const NONE: Self = Self { clip: Self::OFF, time: 0.0, weight: 0.0, blend: Blend::Replace, mask: Self::NO_MASK };
+    pub const NONE: Self = Self {
+        clip: Self::OFF,
+        time: 0.0,
+        weight: 0.0,
+        blend: Blend::Replace,
+        mask: Self::NO_MASK,
+        mode: PlayMode::Once,
+    };
 
-    /// Clip `clip` at `time`, full weight, replacing, unmasked.
+    /// Clip `clip` at `time` seconds into it (held at its first key before, at its last
+    /// after), full weight, replacing, unmasked.
     #[must_use]
     pub fn clip(clip: u16, time: f32) -> Self {
         Self { clip, time, weight: 1.0, ..Self::NONE }
+    }
+
+    /// Clip `clip` looping over the running time `seconds` (any value: the runtime wraps it by
+    /// the clip's duration), full weight, replacing, unmasked: a host's clock, phase added,
+    /// plays the clip for as long as it runs. An `f32` clock keeps a millisecond's precision
+    /// for about four hours; a longer session wraps its `f64` clock by the clip's duration
+    /// first and uses [`Layer::clip`].
+    #[must_use]
+    pub fn looping(clip: u16, seconds: f32) -> Self {
+        Self { mode: PlayMode::Loop, ..Self::clip(clip, seconds) }
+    }
+
+    /// The time into its clip, of `duration` seconds, it shows: its time wrapped when it loops,
+    /// else as given.
+    #[must_use]
+    pub fn clip_time(&self, duration: f32) -> f32 {
+        match self.mode {
+            PlayMode::Loop => PlayMode::Loop.wrap(self.time, duration),
+            PlayMode::Once => self.time,
+        }
     }
 
     /// Whether it changes the pose.
@@ -191,11 +230,12 @@ pub fn pose_state(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32],
     for layer in layers.iter().filter(|layer| layer.is_active()) {
         let clip = &model.clips()[spec.clips[layer.clip as usize]];
         let mask = (layer.mask != Layer::NO_MASK).then(|| &spec.masks[layer.mask as usize]);
+        let time = layer.clip_time(clip.duration());
         if first && layer.weight == 1.0 && layer.blend == Blend::Replace && mask.is_none() {
-            clip.sample(layer.time, pose);
+            clip.sample(time, pose);
         } else {
             scratch.return_to_rest(rig);
-            clip.sample(layer.time, scratch);
+            clip.sample(time, scratch);
             let weight = |node: NodeId| layer.weight * mask.map_or(1.0, |m| m.weight(node));
             match layer.blend {
                 Blend::Replace => {

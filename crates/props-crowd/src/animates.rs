@@ -74,16 +74,6 @@ impl Animates {
         self.layers
     }
 
-    /// The number a [`props_anim::Layer::clip`] gives the clip `name` of `model`.
-    #[must_use]
-    pub fn clip_number(&self, model: &Model, name: &str) -> Option<u16> {
-        let number = match &self.clips {
-            Some(names) => names.iter().position(|n| n == name)?,
-            None => model.find_clip(name)?,
-        };
-        u16::try_from(number).ok()
-    }
-
     /// `model` compiled for what this animates, for instances that play clip numbers below
     /// `played`.
     pub(crate) fn spec(&self, model: &Model, played: usize) -> Result<Spec, BindError> {

@@ -12,6 +12,7 @@ use crate::animates::Animates;
 use crate::error::{BindError, CrowdError};
 use crate::model::{BoundModel, PropModel};
 use crate::model_crowd::ModelCrowd;
+use crate::model_view::ModelView;
 use crate::picking::first_hit;
 use crate::posing::{AnimationStats, Posing};
 use crate::posing_config::PosingConfig;
@@ -72,7 +73,7 @@ impl InstanceMut<'_> {
         self.crowd.set_placement(self.i, placement);
     }
 
-    /// Sets its clip layer `k` ([`CrowdSet::clip_number`] gives a clip's number); `false`, and
+    /// Sets its clip layer `k` (a clip's number is [`ModelView::clip`]'s); `false`, and
     /// nothing set, when it has no layer `k` or its model no clip of that number.
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
         let clips = self.crowd.model().spec.clips.len();
@@ -191,11 +192,12 @@ impl CrowdSet {
         self.crowds.iter().map(ModelCrowd::prop)
     }
 
-    /// The number a [`Layer::clip`] of an instance of model `id` gives the clip `name`.
+    /// Model `id` as the host sees it: its clips in the host's numbering (with their names and
+    /// durations), its nodes at rest, its size.
     #[must_use]
-    pub fn clip_number(&self, id: ModelId, name: &str) -> Option<u16> {
+    pub fn model(&self, id: ModelId) -> Option<ModelView<'_>> {
         let k = self.crowd_of(id)?;
-        self.members[k].animates.clip_number(&self.crowds[k].prop().model, name)
+        Some(ModelView::new(self.crowds[k].model()))
     }
 
     /// Adds an instance of model `id` at `placement`, no clip playing, drivers 0 (`None`: no

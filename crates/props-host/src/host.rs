@@ -6,13 +6,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use glam::{Affine3A, Vec3};
-use props_anim::Model;
 use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 use props_gltf::Limits;
 use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
 
-use props_crowd::{Animates, AnimationStats, BindError, CrowdSet, InstanceId, InstanceMut, PosingConfig, PropModel};
+use props_crowd::{
+    Animates, AnimationStats, BindError, CrowdSet, InstanceId, InstanceMut, ModelView, PosingConfig, PropModel,
+};
 use props_render::{FrameStats, ModelRefused, Renderer};
 
 use crate::error::{HostError, LoadError};
@@ -46,8 +47,10 @@ pub struct ModelOptions {
     /// Its clips, driven nodes and layers, by name (so that a mod replacing it is bound the
     /// same way).
     pub animates: Animates,
-    /// The largest scale its instances' placements have (culling takes the model's pose bound
-    /// times this).
+    /// The largest scale its instances' placements have (1 by default: any placement that
+    /// scales it down, as one of a model made in centimetres does, is covered). Culling takes
+    /// the box the model's poses stay within times this: too small, and instances scaled up
+    /// past it vanish at the screen's edges.
     pub max_scale: f32,
 }
 
@@ -178,21 +181,17 @@ impl PropHost {
         self.shelf.model_named(name)
     }
 
-    /// The version of model `id` showing now (the host's, or a mod's).
+    /// Model `id` as it shows now (the host's version, or a mod's): its clips in the host's
+    /// numbering with their names and durations (what [`crate::Layer::looping`] plays), its nodes at
+    /// rest by name, its size.
     #[must_use]
-    pub fn model(&self, id: ModelId) -> Option<&Arc<Model>> {
-        self.shelf.shown(id).map(|version| &version.model)
+    pub fn model(&self, id: ModelId) -> Option<ModelView<'_>> {
+        self.set.model(id)
     }
 
     /// Every model: id, name, and the mod file showing in its place, if any.
     pub fn models(&self) -> impl Iterator<Item = (ModelId, &str, Option<&Path>)> {
         self.shelf.models().map(|(id, name, _, path)| (id, name, path))
-    }
-
-    /// The number a [`props_anim::Layer::clip`] of model `id` gives its clip `name`.
-    #[must_use]
-    pub fn clip_number(&self, id: ModelId, name: &str) -> Option<u16> {
-        self.set.clip_number(id, name)
     }
 
     /// Adds an instance of model `id` at `placement`, no clip playing, drivers 0 (`None`: no

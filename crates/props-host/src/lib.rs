@@ -1,47 +1,71 @@
 //! Animated glTF props in a host's own game: one [`PropHost`] loads models through the gate
-//! ([`props_gltf::gate`], each file's report returned), keeps the host's instances (each placed
-//! and animated from the host's simulation, by id: clip layers, driven nodes, and morph weights
-//! and material values set directly, [`Animates`]), watches a
-//! mods folder ([`HostEvent`]s say what loaded, replaced or was refused, with the report; a
+//! (each file checked, its report returned), keeps the host's instances (each placed and
+//! animated from the host's simulation, by id: clips on layers, nodes turned by the host's
+//! values, morph weights and material values set directly, all named in [`Animates`]), watches
+//! a mods folder ([`HostEvent`]s say what loaded, replaced or was refused, with the report; a
 //! model's id stays the same across versions), poses what the camera sees with sharing,
 //! update-rate LOD and a CPU budget, picks by ray, and lists the frame for
 //! [`props_render::Renderer`], which draws into the host's own render pass with the host's
-//! depth. No ECS: the demo town's `hecs` scene is one way to drive the same posing code
-//! ([`props_crowd::CrowdSet`]), this is the other.
+//! depth. No ECS needed.
+//!
+//! A frame is: the host's state into the instances ([`PropHost::get_mut`]), then
+//! [`PropHost::prepare`] (pose, list, upload, record the shadow passes into the host's
+//! encoder), then the host begins its pass and calls [`props_render::Renderer::render`]. The
+//! renderer is made once with the host's colour format, depth format and sample count: it
+//! multisamples 4x unless told otherwise, so a host drawing without MSAA says `sample_count:
+//! 1`. A host without a pass of its own begins one with [`props_render::StandalonePass`].
 //!
 //! ```no_run
 //! # fn run(
-//! #     renderer: &mut props_render::Renderer,
+//! #     (adapter, device, queue): (&wgpu::Adapter, &wgpu::Device, &wgpu::Queue),
 //! #     encoder: &mut wgpu::CommandEncoder,
 //! #     pass: &mut wgpu::RenderPass<'_>,
+//! #     seconds: f32,
 //! # ) -> Result<(), Box<dyn std::error::Error>> {
 //! use glam::{Affine3A, Vec3};
-//! use props_host::{Animates, HostConfig, Layer, PropHost};
-//! use props_frame::{Camera, Lighting};
+//! use props_host::{Animates, Camera, HostConfig, Layer, Lighting, PropHost};
+//! use props_render::{Renderer, RendererConfig};
 //!
+//! // Once: the renderer in the host's formats and samples (those of the pass it draws into).
+//! let config = RendererConfig {
+//!     depth_format: wgpu::TextureFormat::Depth32Float,
+//!     sample_count: 4,
+//!     ..RendererConfig::new(wgpu::TextureFormat::Bgra8UnormSrgb)
+//! };
+//! let mut renderer = Renderer::new(adapter, device, queue, config);
 //! let mut props = PropHost::new(HostConfig::default())?;
-//! // The wheels turn about X with one value per car; the `drive` clip plays on one layer.
+//! // The wheels turn about X with one value per car; the `drive` clip plays on a layer.
 //! let wheels = ["wheel_front_left", "wheel_front_right", "wheel_rear_left", "wheel_rear_right"];
 //! let animates = Animates::default().clips(["drive"]).driver(wheels, Vec3::X);
-//! let car = props.load_file("assets/car.glb".as_ref(), animates, renderer)?;
+//! let car = props.load_file("assets/car.glb".as_ref(), animates, &mut renderer)?;
 //! for issue in &car.report.issues {
 //!     eprintln!("car.glb: {issue}");
 //! }
+//! // What the host needs of the model: its clips' numbers and lengths, a wheel's radius.
+//! let model = props.model(car.model).expect("loaded");
+//! let drive = model.clip("drive").expect("the car drives").number;
+//! let wheel_radius = model.node("wheel_rear_left").expect("a wheel").model.translation.y;
 //! let id = props.add(car.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0))).expect("loaded");
 //!
 //! // Each frame: the host's state in; posed, listed and uploaded; drawn into the host's pass.
 //! let camera = Camera::look_at(Vec3::new(0.0, 3.0, 5.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.1, 500.0));
 //! let mut car_instance = props.get_mut(id).expect("added");
-//! car_instance.drivers_mut()[0] = 1.5; // radians, from the host's own wheel speed
-//! car_instance.set_layer(0, Layer::clip(0, 0.25));
-//! props.prepare(renderer, encoder, (&camera, Lighting::default()), (1280, 720));
+//! car_instance.drivers_mut()[0] = 12.0 * seconds / wheel_radius; // radians, from its speed
+//! car_instance.set_layer(0, Layer::looping(drive, seconds)); // loops however long the host runs
+//! props.prepare(&mut renderer, encoder, (&camera, Lighting::default()), (1280, 720));
 //! renderer.render(pass);
 //! # Ok(())
 //! # }
 //! ```
 //!
+//! Units: a model's units are glTF's metres, and an instance's placement may scale it (a
+//! model made in centimetres, such as `Fox.glb`, about 80 units tall, is placed at 0.01);
+//! [`ModelOptions::max_scale`] says the largest scale its placements use, for culling.
+//!
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
-//! boundary. The workspace's `examples/host_sim.rs` and `examples/mods.rs` run both whole.
+//! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars and foxes in a plain
+//! pass), `host_sim.rs` (a host's own vehicles, no ECS), `embed.rs` (props in a host's pass
+//! with its ground and wall), `mods.rs` (hot reload).
 //!
 //! A game whose instances live elsewhere (its own ECS) keeps the same models and mod rules
 //! with a [`Shelf`] and a [`Stage`] of its own: the demo game's `hecs` town does.
@@ -58,7 +82,9 @@ pub use host::{HostConfig, Loaded, ModelOptions, PropHost};
 pub use mods::HostEvent;
 pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};
-pub use props_crowd::{Animates, AnimationStats, BindError, CrowdSet, InstanceId, InstanceMut, PosingConfig};
+pub use props_crowd::{
+    Animates, AnimationStats, BindError, ClipInfo, CrowdSet, InstanceId, InstanceMut, ModelView, NodeRest, PosingConfig,
+};
 pub use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Vec3};
 use props_frame::FrameData;
-use props_host::{HostConfig, HostEvent, Layer, LoadError, Loaded, ModConfig, ModelOptions, PropHost};
+use props_host::{Animates, HostConfig, HostEvent, Layer, LoadError, Loaded, ModConfig, ModelOptions, PropHost};
 use props_render::{GpuContext, Renderer, RendererConfig};
 
 /// A renderer on the first adapter; `None` (the test skipped) without one, outside CI.
@@ -115,13 +115,13 @@ fn removing_a_mod_stops_the_clips_the_hosts_version_lacks() {
     let Some(mut renderer) = renderer() else { return };
     // The host's windmill, every clip playable; a fox named `windmill` replaces it.
     let (mut props, windmill, folder) = watching(HostConfig::default(), "revert", &[], &mut renderer);
-    let clips = props.model(windmill.model).expect("loaded").clips().len();
+    let clips = props.model(windmill.model).expect("loaded").clips().count();
     let id = props.add(windmill.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -20.0))).expect("added");
     std::fs::copy(asset("Fox.glb"), folder.join("windmill.glb")).expect("copy");
     let event = next_event(&mut props, &mut renderer);
     assert!(matches!(event, HostEvent::Replaced { model, .. } if model == windmill.model), "{event:?}");
     // The instance plays the fox's last clip, which the windmill does not have.
-    let last = props.model(windmill.model).expect("the fox").clips().len() - 1;
+    let last = props.model(windmill.model).expect("the fox").clips().count() - 1;
     assert!(last >= clips, "the fox has more clips than the windmill");
     assert!(props.get_mut(id).expect("live").set_layer(0, Layer::clip(last as u16, 0.3)));
 
@@ -192,4 +192,29 @@ fn of_two_mods_of_one_name_the_first_by_path_shows_whatever_order_they_load_in()
     assert!(matches!(&events[..], [HostEvent::Reverted { model, .. }] if *model == windmill.model), "{events:?}");
     assert_eq!(showing(&props), None, "the host's own shows again");
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// The crate example, a minute and more into a run: the car's `drive` clip still moves its
+/// wheels on a looping layer, where a layer that does not loop holds the clip's last key.
+#[test]
+fn the_crate_example_still_moves_past_a_minute() {
+    let Some(mut renderer) = renderer() else { return };
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    let car = props.load_file(&asset("car.glb"), Animates::default().clips(["drive"]), &mut renderer).expect("loads");
+    let model = props.model(car.model).expect("loaded");
+    let drive = model.clip("drive").expect("the car drives");
+    assert!(drive.duration < 61.0, "the clip ends before the minute: {}", drive.duration);
+    let id = props.add(car.model, Affine3A::IDENTITY).expect("added");
+    let mut palettes = |layer: Layer| {
+        let mut frame = FrameData::default();
+        props.get_mut(id).expect("live").set_layer(0, layer);
+        props.animate(&mut frame);
+        frame.palettes.to_vec()
+    };
+    let (looped, later) = (palettes(Layer::looping(drive.number, 61.0)), palettes(Layer::looping(drive.number, 61.2)));
+    assert_ne!(looped, later, "a looping layer moves a minute in");
+    let wrapped = props_anim::PlayMode::Loop.wrap(61.0, drive.duration);
+    assert_eq!(looped, palettes(Layer::clip(drive.number, wrapped)), "it shows the clip at the wrapped time");
+    let (held, held_later) = (palettes(Layer::clip(drive.number, 61.0)), palettes(Layer::clip(drive.number, 61.2)));
+    assert_eq!(held, held_later, "a layer that does not loop holds the last key");
 }

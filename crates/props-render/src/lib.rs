@@ -109,5 +109,5 @@ pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_textu
 pub use renderer::Renderer;
 pub use renderer_config::{FrameStats, RendererConfig, Shading};
 pub use sky::Sky;
-pub use standalone::StandalonePass;
+pub use standalone::{Clear, StandalonePass};
 pub use still::{StillError, StillRenderer, framing_camera};

@@ -1,6 +1,7 @@
-//! [`StandalonePass`]: a whole frame drawn into a colour target it clears, with a depth buffer
-//! and an MSAA target of its own. How the game, stills, tests and benchmarks draw; a host with
-//! its own pass calls [`Renderer::prepare`] and [`Renderer::render`] as this does.
+//! [`StandalonePass`]: a pass over a colour target it clears, with a depth buffer and an MSAA
+//! target of its own. How the game, stills, tests, benchmarks and a host without a pass of
+//! its own draw; a host with its own pass calls [`Renderer::prepare`] and
+//! [`Renderer::render`] as this does.
 
 use props_frame::Frame;
 
@@ -13,34 +14,53 @@ struct Attachments {
     msaa: Option<wgpu::TextureView>,
 }
 
-/// Draws whole frames: clears the target to the frame's `clear_color`, then draws the props
-/// with a depth buffer (and, when the renderer multisamples, an MSAA target resolved into the
-/// target) that it owns and recreates when the size changes.
+/// A pass with its own depth buffer (and, when the renderer multisamples, an MSAA target
+/// resolved into the caller's colour target), recreated when the size changes: a host without
+/// a pass of its own begins one ([`StandalonePass::begin`]) and draws into it, or has a whole
+/// frame drawn ([`StandalonePass::draw`]).
 #[derive(Default)]
 pub struct StandalonePass {
     attachments: Option<Attachments>,
 }
 
+/// What a [`StandalonePass`] clears its targets to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clear {
+    /// The colour (linear).
+    pub color: wgpu::Color,
+    /// The depth; `None`: the farthest the renderer's depth test keeps (0 for a reversed
+    /// depth, else 1).
+    pub depth: Option<f32>,
+}
+
+impl Clear {
+    /// Clears to `color` and the farthest depth.
+    #[must_use]
+    pub fn color([r, g, b, a]: [f64; 4]) -> Self {
+        Self { color: wgpu::Color { r, g, b, a }, depth: None }
+    }
+}
+
 impl StandalonePass {
-    /// A pass with no attachments yet (made on the first draw).
+    /// A pass with no attachments yet (made on the first use).
     #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Prepares `frame` with `renderer` and records its shadow passes and its pass into
-    /// `encoder`, drawing into `target` (a view of `size` pixels in the renderer's colour
-    /// format).
-    pub fn draw(
+    /// Begins a render pass over `target` (a view of `size` pixels in the renderer's colour
+    /// format) and this pass's depth (and MSAA) targets, cleared as `clear` says, in the
+    /// renderer's formats and sample count: the caller records its own draws into it, then the
+    /// props' ([`Renderer::render`], after [`Renderer::prepare`] recorded the frame's uploads
+    /// and shadow passes into `encoder`).
+    pub fn begin<'e>(
         &mut self,
-        renderer: &mut Renderer,
-        encoder: &mut wgpu::CommandEncoder,
+        renderer: &Renderer,
+        encoder: &'e mut wgpu::CommandEncoder,
         (target, size): (&wgpu::TextureView, (u32, u32)),
-        frame: &Frame<'_>,
-    ) -> FrameStats {
-        let stats = renderer.prepare(encoder, frame, size);
+        clear: Clear,
+    ) -> wgpu::RenderPass<'e> {
         let attachments = self.attachments(renderer, size);
-        let [r, g, b, a] = frame.clear_color;
         let (view, resolve_target) = match &attachments.msaa {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),
@@ -50,30 +70,38 @@ impl StandalonePass {
             renderer.config().depth_compare,
             wgpu::CompareFunction::Greater | wgpu::CompareFunction::GreaterEqual
         );
-        let clear_depth = if reversed { 0.0 } else { 1.0 };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        let depth = clear.depth.unwrap_or(if reversed { 0.0 } else { 1.0 });
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("props"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view,
                 depth_slice: None,
                 resolve_target,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                    store: wgpu::StoreOp::Store,
-                },
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear.color), store: wgpu::StoreOp::Store },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &attachments.depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear_depth),
-                    store: wgpu::StoreOp::Discard,
-                }),
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(depth), store: wgpu::StoreOp::Discard }),
                 stencil_ops: None,
             }),
             timestamp_writes: None,
             occlusion_query_set: None,
             multiview_mask: None,
-        });
+        })
+    }
+
+    /// Prepares `frame` with `renderer` and records its shadow passes and its pass into
+    /// `encoder`, drawing into `target` (a view of `size` pixels in the renderer's colour
+    /// format) cleared to the frame's `clear_color`.
+    pub fn draw(
+        &mut self,
+        renderer: &mut Renderer,
+        encoder: &mut wgpu::CommandEncoder,
+        (target, size): (&wgpu::TextureView, (u32, u32)),
+        frame: &Frame<'_>,
+    ) -> FrameStats {
+        let stats = renderer.prepare(encoder, frame, size);
+        let mut pass = self.begin(renderer, encoder, (target, size), Clear::color(frame.clear_color));
         renderer.render(&mut pass);
         stats
     }

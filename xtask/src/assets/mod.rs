@@ -300,4 +300,27 @@ mod tests {
         }
         fs::remove_dir_all(&out).expect("temporary folder removed");
     }
+
+    /// `assets/README.md` gives each asset's units and size (width x height x depth, metres,
+    /// to the centimetre, over its rest pose and clips): what a host scales it by.
+    #[test]
+    fn the_readme_gives_each_assets_units_and_size() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+        let readme = fs::read_to_string(root.join("README.md")).expect("assets/README.md");
+        let mut checked = 0;
+        for line in readme.lines().filter(|l| l.starts_with("| `") && l.contains(" x ")) {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let (file, units, size) = (cells[1].trim_matches('`'), cells[2], cells[3]);
+            let admitted = props_gltf::gate::admit_file(&root.join(file), &props_gltf::Limits::default()).expect(file);
+            let extent = admitted.import.model.sampled_extent(8).expect("vertices");
+            let scale: f32 = units.split_whitespace().next().and_then(|u| u.parse().ok()).expect("units, metres");
+            let measured = (extent.max - extent.min) * scale;
+            let stated: Vec<f32> =
+                size.trim_end_matches(" m").split(" x ").map(|s| s.parse().expect("a size")).collect();
+            let close = stated.iter().zip(measured.to_array()).all(|(s, m)| (s - m).abs() <= 0.01);
+            assert!(close, "{file}: README says {size} at {units}, the model is {measured:.2} m");
+            checked += 1;
+        }
+        assert_eq!(checked, 7, "one size row per asset, the fox's included");
+    }
 }

@@ -14,7 +14,7 @@
 
 use glam::Vec3;
 use hecs::{Entity, World};
-use props_anim::{Blend, Layer, Mask, Model, Spec, clip::Keyframes, interpolate::Interpolation};
+use props_anim::{Layer, Mask, Model, Spec, clip::Keyframes, interpolate::Interpolation};
 use props_crowd::{BindError, BoundModel, Convention, PropModel};
 
 use crate::access::StepAccess;
@@ -246,7 +246,7 @@ impl PropKind for Buses {
             // Each door's clip on its own layer, masked to its door.
             let door = |clip: u16| {
                 let time = bus.doors.min(self.door_times[usize::from(clip)]);
-                Layer { clip, time, weight: 1.0, blend: Blend::Replace, mask: clip as u8 }
+                Layer { mask: clip as u8, ..Layer::clip(clip, time) }
             };
             crowd.layers_mut(instance.index()).copy_from_slice(&[door(0), door(1)]);
         }

@@ -77,7 +77,7 @@ fn instances_pose_as_the_pose_path_and_removing_one_leaves_the_others_as_they_we
     let (mut set, _, _) = set();
     let mut ids = windmills(&mut set, 5);
     let fox = set.add(FOX, small_at(-10.0)).expect("a fox model");
-    let walk = set.clip_number(FOX, "Run").expect("Run is played");
+    let walk = set.model(FOX).and_then(|fox| fox.clip("Run")).expect("Run is played").number;
     let mut running = set.get_mut(fox).expect("live");
     assert!(running.set_layer(1, Layer { weight: 0.5, ..Layer::clip(walk, 0.2) }));
     assert!(!running.set_layer(1, Layer::clip(2, 0.0)), "the fox plays two clips: no clip 2");
