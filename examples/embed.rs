@@ -81,23 +81,14 @@ mod tests {
     /// A minute and more into the run it still moves: every clip it plays loops.
     #[test]
     fn it_still_moves_past_a_minute() {
-        let moving = match props_examples::moving_pixels::<Embed>((320, 180), 61.0) {
-            Ok(moving) => moving,
-            Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
-            Err(error) => panic!("{error:#}"),
-        };
-        assert!(moving > 100, "{moving} pixels moved in a fifth of a second, a minute in");
+        props_examples::assert_still_moving::<Embed>(100);
     }
 
     /// The front windmill's tower casts its shadow on the host's ground: where the sun's ray
     /// through the tower meets the ground, the ground is darker than beside it.
     #[test]
     fn the_props_shadows_fall_on_the_hosts_ground() {
-        let image = match props_examples::headless::<Embed>((640, 360), 3) {
-            Ok(image) => image,
-            Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
-            Err(error) => panic!("{error:#}"),
-        };
+        let Some(image) = props_examples::on_gpu(props_examples::headless::<Embed>((640, 360), 3)) else { return };
         let sun = Lighting::default().direction;
         for height in [3.0, 4.5, 6.0] {
             // Where the sun's ray through the tower at `height` meets the ground.
@@ -115,11 +106,7 @@ mod tests {
     /// depth), shows above the wall, and the one in front is drawn over the wall's side.
     #[test]
     fn the_hosts_depth_hides_props_behind_its_wall() {
-        let image = match props_examples::headless::<Embed>((320, 180), 3) {
-            Ok(image) => image,
-            Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
-            Err(error) => panic!("{error:#}"),
-        };
+        let Some(image) = props_examples::on_gpu(props_examples::headless::<Embed>((320, 180), 3)) else { return };
         let behind = WINDMILLS[0] + Vec3::new(0.0, 2.0, 0.0);
         let front = WINDMILLS[1] + Vec3::new(0.0, 2.0, 0.0);
         let above = WINDMILLS[0] + Vec3::new(0.0, WINDMILL_TOWER, 0.0);

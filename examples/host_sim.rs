@@ -178,26 +178,14 @@ mod tests {
     /// A minute and more into the run it still moves: every clip it plays loops.
     #[test]
     fn it_still_moves_past_a_minute() {
-        let moving = match props_examples::moving_pixels::<HostSim>((320, 180), 61.0) {
-            Ok(moving) => moving,
-            Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error:#}"),
-            Err(error) => panic!("{error:#}"),
-        };
-        assert!(moving > 100, "{moving} pixels moved in a fifth of a second, a minute in");
+        props_examples::assert_still_moving::<HostSim>(100);
     }
 
     /// A point on a car's painted side, metres above its origin.
     const BODY: Vec3 = Vec3::new(0.0, 0.5, 0.0);
 
     fn run(frames: u32) -> Option<Headless<HostSim>> {
-        let mut run = match Headless::new((320, 180), HostSim::new) {
-            Ok(run) => run,
-            Err(error) if std::env::var_os("CI").is_none() => {
-                eprintln!("skipped, no GPU: {error:#}");
-                return None;
-            }
-            Err(error) => panic!("{error:#}"),
-        };
+        let mut run = props_examples::on_gpu(Headless::new((320, 180), HostSim::new))?;
         for _ in 0..frames {
             run.frame();
         }

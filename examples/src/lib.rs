@@ -178,6 +178,23 @@ impl<E: Example> Headless<E> {
     }
 }
 
+/// What a test of an example makes of `result`: its value; `None`, with a note, when there is
+/// no GPU outside CI (the test skips); under CI (`CI` set) a failure, as every error is.
+///
+/// # Panics
+/// On an error under CI.
+#[must_use]
+pub fn on_gpu<T>(result: Result<T, Error>) -> Option<T> {
+    match result {
+        Ok(value) => Some(value),
+        Err(error) if std::env::var_os("CI").is_none() => {
+            eprintln!("skipped, no GPU: {error:#}");
+            None
+        }
+        Err(error) => panic!("{error:#}"),
+    }
+}
+
 /// Pixels of an image of `size` that example `E` draws differently at `seconds` and a fifth of
 /// a second later (wall-clock frames at those times): how much it still moves then. Its tests
 /// ask it past a minute, after every clip it plays has ended at least once.
@@ -191,6 +208,17 @@ pub fn moving_pixels<E: Example>(size: (u32, u32), seconds: f32) -> Result<usize
     run.frame_at(seconds + 0.2);
     let after = run.image()?;
     Ok(before.pixels().zip(after.pixels()).filter(|(a, b)| a != b).count())
+}
+
+/// Asserts that example `E` still moves a minute and more into its run (at 61 s: after every
+/// clip it plays has ended at least once), by at least `pixels` of a 320x180 image in a fifth
+/// of a second; skips without a GPU outside CI.
+///
+/// # Panics
+/// When it moves less, or on an error under CI.
+pub fn assert_still_moving<E: Example>(pixels: usize) {
+    let Some(moving) = on_gpu(moving_pixels::<E>((320, 180), 61.0)) else { return };
+    assert!(moving >= pixels, "{moving} pixels moved in a fifth of a second, a minute in");
 }
 
 /// A window presenting example `E`.

@@ -31,6 +31,15 @@ pub fn only_model<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a
     }
 }
 
+/// `count` props of the kind named `kind`, if it takes that many (`max`): for
+/// [`PropKind::set_count`].
+pub fn at_most(kind: &'static str, count: usize, max: usize) -> Result<usize, SceneError> {
+    match count <= max {
+        true => Ok(count),
+        false => Err(SceneError::TooMany { kind, requested: count, max }),
+    }
+}
+
 /// The models of a kind whose props pick among one or more (`models` must not be empty): for
 /// [`PropKind::bind`].
 pub fn some_models<'a>(kind: &'static str, models: &'a [PropModel]) -> Result<&'a [PropModel], SceneError> {

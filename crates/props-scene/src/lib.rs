@@ -68,7 +68,7 @@ pub use clock::{FixedStep, RateMeter};
 pub use config::{MAX_GRID, SceneConfig, WindConfig};
 pub use error::SceneError;
 pub use kind::{
-    KindAsset, KindProps, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, only_model, some_models,
+    KindAsset, KindProps, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, at_most, only_model, some_models,
 };
 pub use scene::Scene;
 

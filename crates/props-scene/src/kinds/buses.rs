@@ -19,7 +19,7 @@ use props_crowd::{BindError, BoundModel, Convention, PropModel};
 
 use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::kind::{KindAsset, KindProps, PropInstance, PropKind, only_model};
+use crate::kind::{KindAsset, KindProps, PropInstance, PropKind, at_most, only_model};
 use crate::kinds::cars::{CarWheels, WheelGeometry, WheelStep};
 use crate::synthetic::{SyntheticError, build, node, spin};
 use crate::town::Town;
@@ -141,10 +141,7 @@ impl PropKind for Buses {
     }
 
     fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
-        if count > MAX_BUSES {
-            return Err(SceneError::TooMany { kind: self.name(), requested: count, max: MAX_BUSES });
-        }
-        self.count = count;
+        self.count = at_most(self.name(), count, MAX_BUSES)?;
         Ok(())
     }
 

@@ -16,7 +16,7 @@ use props_crowd::{BoundModel, PropModel};
 use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::facing;
-use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, some_models};
+use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
 use crate::rng::{Rng, Stream};
 use crate::synthetic::{ChannelSpec, SyntheticError, build, node, swing};
 use crate::town::Town;
@@ -302,10 +302,7 @@ impl PropKind for Foxes {
     }
 
     fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
-        if count > MAX_FOXES {
-            return Err(SceneError::TooMany { kind: self.name(), requested: count, max: MAX_FOXES });
-        }
-        self.count = count;
+        self.count = at_most(self.name(), count, MAX_FOXES)?;
         Ok(())
     }
 

@@ -14,7 +14,7 @@ use props_crowd::{BoundModel, Convention, ModelCrowd, PropModel};
 
 use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, some_models};
+use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
 use crate::rng::{Rng, Stream};
 use crate::synthetic::{Node, SyntheticError, build, node, spin};
 use crate::town::Town;
@@ -337,10 +337,7 @@ impl PropKind for Windmills {
     }
 
     fn set_count(&mut self, count: usize) -> Result<(), SceneError> {
-        if count > MAX_WINDMILLS {
-            return Err(SceneError::TooMany { kind: self.name(), requested: count, max: MAX_WINDMILLS });
-        }
-        self.initial = count;
+        self.initial = at_most(self.name(), count, MAX_WINDMILLS)?;
         Ok(())
     }
 
