@@ -187,15 +187,30 @@ fn direct_light(
 
 @fragment
 fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    // Every texture is sampled in uniform control flow (a missing one is white).
-    let base_texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
-    let mr_texel =
-        textureSample(metallic_roughness_texture, metallic_roughness_sampler, slot_uv(METALLIC_ROUGHNESS, in));
-    let normal_texel = textureSample(normal_texture, normal_sampler, slot_uv(NORMAL, in));
-    let occlusion_texel = textureSample(occlusion_texture, occlusion_sampler, slot_uv(OCCLUSION, in));
-    let emissive_texel = textureSample(emissive_texture, emissive_sampler, slot_uv(EMISSIVE, in));
-    // The specular textures, which few materials have, only where the material has them (a
-    // branch on the uniform: control flow stays uniform).
+    // Each texture is sampled only where the material has one (a branch on the material's
+    // uniform, so control flow stays uniform); a missing one is white, as the 1x1 stand-in
+    // bound in its place would sample, without the sampling.
+    var base_texel = vec4<f32>(1.0);
+    if has_texture(BASE_COLOR) {
+        base_texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+    }
+    var mr_texel = vec4<f32>(1.0);
+    if has_texture(METALLIC_ROUGHNESS) {
+        mr_texel =
+            textureSample(metallic_roughness_texture, metallic_roughness_sampler, slot_uv(METALLIC_ROUGHNESS, in));
+    }
+    var normal_texel = vec4<f32>(1.0);
+    if has_texture(NORMAL) {
+        normal_texel = textureSample(normal_texture, normal_sampler, slot_uv(NORMAL, in));
+    }
+    var occlusion_texel = vec4<f32>(1.0);
+    if has_texture(OCCLUSION) {
+        occlusion_texel = textureSample(occlusion_texture, occlusion_sampler, slot_uv(OCCLUSION, in));
+    }
+    var emissive_texel = vec4<f32>(1.0);
+    if has_texture(EMISSIVE) {
+        emissive_texel = textureSample(emissive_texture, emissive_sampler, slot_uv(EMISSIVE, in));
+    }
     var specular_texel = vec4<f32>(1.0);
     if has_texture(SPECULAR) {
         specular_texel = textureSample(specular_texture, specular_sampler, slot_uv(SPECULAR, in));

@@ -34,22 +34,31 @@ struct Draw {
 @group(0) @binding(2) var<uniform> window: Window;
 @group(1) @binding(0) var<uniform> draw: Draw;
 
-struct VertexInput {
+// A vertex, stream by stream (the renderer's `gpu_model.rs`): geometry, which every pipeline
+// reads; the surface attributes, which only shaded pipelines read; the influences, which only
+// skinned draws read.
+struct Geometry {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
+};
+
+struct Surface {
     @location(2) uv: vec2<f32>,
-    @location(3) joints0: vec4<u32>,
-    @location(4) joints1: vec4<u32>,
-    @location(5) weights0: vec4<f32>,
-    @location(6) weights1: vec4<f32>,
-    // Influences past the 8th: offset in the model's list and count (0 for most models).
-    @location(11) extra: vec2<u32>,
     // COLOR_0 (white without one), multiplying the material's base colour.
     @location(12) color: vec4<f32>,
     // UV channel 1 (the second TEXCOORD set its material reads).
     @location(14) uv1: vec2<f32>,
     // TANGENT (xyz, w the bitangent's sign), zero without one.
     @location(15) tangent: vec4<f32>,
+};
+
+struct Skin {
+    @location(3) joints0: vec4<u32>,
+    @location(4) joints1: vec4<u32>,
+    @location(5) weights0: vec4<f32>,
+    @location(6) weights1: vec4<f32>,
+    // Influences past the 8th: offset in the model's list and count (0 for most models).
+    @location(11) extra: vec2<u32>,
 };
 
 struct InstanceInput {
@@ -124,7 +133,7 @@ struct Frame {
 };
 
 // The vertex with the morph targets applied (base + sum of weight x delta), before skinning.
-fn morph(vertex: VertexInput, vertex_index: u32, instance_base: u32) -> Morphed {
+fn morph(vertex: Geometry, vertex_index: u32, instance_base: u32) -> Morphed {
     var out = Morphed(vertex.position, vertex.normal);
     let v = vertex_index - draw.vertex_base;
     for (var t = 0u; t < draw.morph_targets; t++) {
@@ -138,9 +147,9 @@ fn morph(vertex: VertexInput, vertex_index: u32, instance_base: u32) -> Morphed 
     return out;
 }
 
-// Model space to clip space, for both entry points. Normals and tangents are carried by the
-// same matrices as positions (uniform scales: the renderer's instances and glTF's skins).
-fn to_clip(frame: Frame, vertex: VertexInput, instance: InstanceInput, instance_base: u32) -> VertexOutput {
+// Model space to clip space, for every shaded entry point. Normals and tangents are carried by
+// the same matrices as positions (uniform scales: the renderer's instances and glTF's skins).
+fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base: u32) -> VertexOutput {
     let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
     let world_position = vec4<f32>(frame.position, 1.0) * model;
     let world_normal = vec4<f32>(frame.normal, 0.0) * model;
@@ -158,37 +167,117 @@ fn to_clip(frame: Frame, vertex: VertexInput, instance: InstanceInput, instance_
     return out;
 }
 
-@vertex
-fn vs_main(@builtin(vertex_index) vertex_index: u32, vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
-    let instance_base = instance.palette_base - window.first_matrix;
-    let morphed = morph(vertex, vertex_index, instance_base);
-    let base = instance_base + draw.joint_offset;
+// The matrix a skinned vertex is posed by: its influences blended (the first eight inline,
+// the rest from the model's list), divided by their sum when it is not 1.
+fn skin_matrix(base: u32, skin: Skin) -> mat3x4<f32> {
     let zero = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
-    let first8 = blend(base, vertex.joints1, vertex.weights1, blend(base, vertex.joints0, vertex.weights0, zero));
-    let extra = blend_extra(base, vertex.extra, first8);
-    var skin = extra.matrix;
+    let first8 = blend(base, skin.joints1, skin.weights1, blend(base, skin.joints0, skin.weights0, zero));
+    let extra = blend_extra(base, skin.extra, first8);
     // Weights should sum to 1; divide only when they do not (as stored, they usually do).
-    let weight_sum = dot(vertex.weights0, vec4<f32>(1.0)) + dot(vertex.weights1, vec4<f32>(1.0)) + extra.weight;
+    let weight_sum = dot(skin.weights0, vec4<f32>(1.0)) + dot(skin.weights1, vec4<f32>(1.0)) + extra.weight;
     if (weight_sum != 1.0 && weight_sum > 0.0) {
-        skin = skin * (1.0 / weight_sum);
+        return extra.matrix * (1.0 / weight_sum);
     }
-    let position = vec4<f32>(morphed.position, 1.0) * skin;
-    let normal = vec4<f32>(morphed.normal, 0.0) * skin;
-    // Morph targets move normals, not tangents: the tangent is made orthogonal to the morphed
-    // normal again (Gram-Schmidt) in the fragment shader.
-    let tangent = vec4<f32>(vertex.tangent.xyz, 0.0) * skin;
-    var out = to_clip(Frame(position, normal, tangent), vertex, instance, instance_base);
-    // Hidden by an animation (KHR_node_visibility): every vertex outside the clip volume.
-    if draw.visibility != 0u && palette_value(instance_base, draw.visibility - 1u) == 0.0 {
-        out.clip_position = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+    return extra.matrix;
+}
+
+// The model-to-world transform of an instance.
+fn placement(instance: InstanceInput) -> mat3x4<f32> {
+    return mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
+}
+
+// Whether an animation hides the draw's mesh instance (KHR_node_visibility) for this instance.
+fn hidden(instance_base: u32) -> bool {
+    return draw.visibility != 0u && palette_value(instance_base, draw.visibility - 1u) == 0.0;
+}
+
+// Outside the clip volume: where a hidden mesh's vertices go.
+const CULLED: vec4<f32> = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+
+// A rigid draw: every vertex posed by its node's matrix (the draw's joint offset).
+@vertex
+fn vs_rigid(
+    @builtin(vertex_index) vertex_index: u32,
+    geometry: Geometry,
+    surface: Surface,
+    instance: InstanceInput,
+) -> VertexOutput {
+    let instance_base = instance.palette_base - window.first_matrix;
+    let morphed = morph(geometry, vertex_index, instance_base);
+    let node = joint_matrix(instance_base + draw.joint_offset);
+    let position = vec4<f32>(morphed.position, 1.0) * node;
+    let normal = vec4<f32>(morphed.normal, 0.0) * node;
+    let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * node;
+    var out = to_clip(Frame(position, normal, tangent), surface, instance, instance_base);
+    if hidden(instance_base) {
+        out.clip_position = CULLED;
     }
     return out;
+}
+
+// A skinned draw: every vertex posed by its influences.
+@vertex
+fn vs_skinned(
+    @builtin(vertex_index) vertex_index: u32,
+    geometry: Geometry,
+    surface: Surface,
+    skin: Skin,
+    instance: InstanceInput,
+) -> VertexOutput {
+    let instance_base = instance.palette_base - window.first_matrix;
+    let morphed = morph(geometry, vertex_index, instance_base);
+    let posed = skin_matrix(instance_base + draw.joint_offset, skin);
+    let position = vec4<f32>(morphed.position, 1.0) * posed;
+    let normal = vec4<f32>(morphed.normal, 0.0) * posed;
+    // Morph targets move normals, not tangents: the tangent is made orthogonal to the morphed
+    // normal again (Gram-Schmidt) in the fragment shader.
+    let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * posed;
+    var out = to_clip(Frame(position, normal, tangent), surface, instance, instance_base);
+    if hidden(instance_base) {
+        out.clip_position = CULLED;
+    }
+    return out;
+}
+
+// A rigid draw's depth from the sun (the shadow passes of opaque materials): the position
+// only, as `vs_rigid` poses it.
+@vertex
+fn vs_shadow_rigid(
+    @builtin(vertex_index) vertex_index: u32,
+    geometry: Geometry,
+    instance: InstanceInput,
+) -> @builtin(position) vec4<f32> {
+    let instance_base = instance.palette_base - window.first_matrix;
+    if hidden(instance_base) {
+        return CULLED;
+    }
+    let position = morph(geometry, vertex_index, instance_base).position;
+    let world = vec4<f32>(vec4<f32>(position, 1.0) * joint_matrix(instance_base + draw.joint_offset), 1.0);
+    return globals.view_proj * vec4<f32>(world * placement(instance), 1.0);
+}
+
+// A skinned draw's depth from the sun: the position only, as `vs_skinned` poses it.
+@vertex
+fn vs_shadow_skinned(
+    @builtin(vertex_index) vertex_index: u32,
+    geometry: Geometry,
+    skin: Skin,
+    instance: InstanceInput,
+) -> @builtin(position) vec4<f32> {
+    let instance_base = instance.palette_base - window.first_matrix;
+    if hidden(instance_base) {
+        return CULLED;
+    }
+    let position = morph(geometry, vertex_index, instance_base).position;
+    let posed = skin_matrix(instance_base + draw.joint_offset, skin);
+    let world = vec4<f32>(vec4<f32>(position, 1.0) * posed, 1.0);
+    return globals.view_proj * vec4<f32>(world * placement(instance), 1.0);
 }
 
 // Without skinning: every mesh in its bind pose, no palette read, no morph. A debug view, and the
 // baseline `cargo xtask bench render` compares skinning against.
 @vertex
-fn vs_unskinned(vertex: VertexInput, instance: InstanceInput) -> VertexOutput {
+fn vs_unskinned(geometry: Geometry, surface: Surface, instance: InstanceInput) -> VertexOutput {
     let instance_base = instance.palette_base - window.first_matrix;
-    return to_clip(Frame(vertex.position, vertex.normal, vertex.tangent.xyz), vertex, instance, instance_base);
+    return to_clip(Frame(geometry.position, geometry.normal, surface.tangent.xyz), surface, instance, instance_base);
 }

@@ -8,7 +8,7 @@
 
 use props_anim::{Model, Topology};
 
-use crate::gpu_model::GpuVertex;
+use crate::gpu_model::vertex_bytes as stream_bytes;
 use crate::materials::{MaterialUniform, texture_uses};
 use crate::texture::Ktx2Levels;
 
@@ -179,7 +179,8 @@ pub(crate) fn footprint(
     let largest = |pick: fn(&(u64, u64, u64, u64)) -> u64| {
         per_mesh.iter().enumerate().max_by_key(|(_, counts)| pick(counts)).map_or(0, |(mesh, _)| mesh)
     };
-    let vertex_bytes = per_mesh.iter().map(|c| c.0).sum::<u64>() * size_of::<GpuVertex>() as u64;
+    let skinned = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
+    let vertex_bytes = per_mesh.iter().map(|c| c.0).sum::<u64>() * stream_bytes(skinned);
     let index_bytes = per_mesh.iter().map(|c| c.1).sum::<u64>() * 4;
     let extra = per_mesh.iter().map(|c| c.2).sum::<u64>().max(1);
     let influence_bytes = extra * INFLUENCE_BYTES;

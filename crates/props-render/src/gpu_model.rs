@@ -10,72 +10,144 @@ use crate::materials::{self, Defaults, PipelineKey, Samplers};
 use crate::shaders::PaletteAccess;
 use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};
 
-/// One vertex as the skinned pipeline reads it: 120 bytes.
+/// A vertex's position and normal: the stream every pipeline reads, shadows included (24
+/// bytes; `shaders/skinned.wgsl` locations 0 and 1).
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
-pub struct GpuVertex {
+pub struct GeometryVertex {
     /// Model-space position.
     pub position: [f32; 3],
     /// Model-space normal.
     pub normal: [f32; 3],
+}
+
+/// A vertex's attributes the surface is shaded with: the stream only the shaded pipelines
+/// read (40 bytes; locations 2, 12, 14 and 15).
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct SurfaceVertex {
     /// First texture coordinate set.
     pub uv: [f32; 2],
+    /// Second texture coordinate set (UV channel 1).
+    pub uv1: [f32; 2],
+    /// Vertex colour, linear RGBA as 16-bit unsigned normalized (white without `COLOR_0`).
+    pub color: [u16; 4],
+    /// Tangent and bitangent sign (zero without one).
+    pub tangent: [f32; 4],
+}
+
+/// A skinned vertex's influences: the stream only skinned draws read, uploaded for models
+/// with a skinned primitive (56 bytes; locations 3 to 6 and 11).
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct SkinVertex {
     /// Two sets of four joint indices.
     pub joints: [u16; 8],
     /// Their weights.
     pub weights: [f32; 8],
     /// The influences past the 8th: offset in the model's list of them, and count.
     pub extra: [u32; 2],
-    /// Vertex colour, linear RGBA as 16-bit unsigned normalized (white without `COLOR_0`).
-    pub color: [u16; 4],
-    /// Second texture coordinate set (UV channel 1).
-    pub uv1: [f32; 2],
-    /// Tangent and bitangent sign (zero without one).
-    pub tangent: [f32; 4],
 }
 
-impl GpuVertex {
-    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0-6, 11, 12, 14 and 15.
+/// The vertex buffer slots the pipelines read: geometry, the instances, surface, skin.
+pub(crate) mod slots {
+    /// [`super::GeometryVertex`].
+    pub const GEOMETRY: u32 = 0;
+    /// The frame's instances (`props_frame::InstanceData`).
+    pub const INSTANCES: u32 = 1;
+    /// [`super::SurfaceVertex`].
+    pub const SURFACE: u32 = 2;
+    /// [`super::SkinVertex`].
+    pub const SKIN: u32 = 3;
+}
+
+impl GeometryVertex {
+    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0 and 1.
+    pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+        array_stride: size_of::<Self>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+    };
+}
+
+impl SurfaceVertex {
+    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 2, 14, 12 and 15.
+    pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+        array_stride: size_of::<Self>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![2 => Float32x2, 14 => Float32x2, 12 => Unorm16x4, 15 => Float32x4],
+    };
+}
+
+impl SkinVertex {
+    /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 3 to 6 and 11.
     pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
         array_stride: size_of::<Self>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &wgpu::vertex_attr_array![
-            0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint16x4, 4 => Uint16x4, 5 => Float32x4, 6 => Float32x4,
-            11 => Uint32x2, 12 => Unorm16x4, 14 => Float32x2, 15 => Float32x4
+            3 => Uint16x4, 4 => Uint16x4, 5 => Float32x4, 6 => Float32x4, 11 => Uint32x2
         ],
     };
+}
 
-    /// The vertices of a primitive whose influences past the 8th start at `extra_base` in the
-    /// model's list. Rigid primitives get joint 0 with weight 1 (the draw's joint offset then
-    /// points at their node's matrix).
-    #[must_use]
-    pub fn from_primitive(primitive: &Primitive, extra_base: u32) -> Vec<Self> {
-        (0..primitive.vertex_count())
-            .map(|i| {
-                let (joints, weights, extra) = match &primitive.influences {
-                    Some(influences) => {
-                        let start = influences.extra_start.get(i).copied().unwrap_or(0);
-                        let count = influences.extra_of(i).len() as u32;
-                        (influences.joints[i], influences.weights[i], [extra_base + start, count])
+/// Bytes of the streams every vertex of a model takes: geometry and surface, and the skin's
+/// when the model has a skinned primitive.
+pub(crate) fn vertex_bytes(skinned: bool) -> u64 {
+    let skin = if skinned { size_of::<SkinVertex>() } else { 0 };
+    (size_of::<GeometryVertex>() + size_of::<SurfaceVertex>() + skin) as u64
+}
+
+/// A primitive's vertices, stream by stream; the skin's only when it is skinned. Its
+/// influences past the 8th start at `extra_base` in the model's list.
+struct Streams {
+    geometry: Vec<GeometryVertex>,
+    surface: Vec<SurfaceVertex>,
+    skin: Vec<SkinVertex>,
+}
+
+impl Streams {
+    /// Appends `primitive`'s vertices; rigid ones get no skin entry unless `skinned_model`
+    /// (every vertex of a model with a skinned primitive has one, zero for rigid vertices).
+    fn push(&mut self, primitive: &Primitive, extra_base: u32, skinned_model: bool) {
+        for i in 0..primitive.vertex_count() {
+            self.geometry.push(GeometryVertex {
+                position: primitive.positions[i].to_array(),
+                normal: primitive.normals.get(i).map_or([0.0, 1.0, 0.0], |n| n.to_array()),
+            });
+            self.surface.push(SurfaceVertex {
+                uv: primitive.uv0.get(i).map_or([0.0; 2], |uv| uv.to_array()),
+                uv1: primitive.uv1.get(i).map_or([0.0; 2], |uv| uv.to_array()),
+                color: primitive.colors.get(i).map_or([u16::MAX; 4], |c| {
+                    c.to_array().map(|v| (v.clamp(0.0, 1.0) * f32::from(u16::MAX)).round() as u16)
+                }),
+                tangent: primitive.tangents.get(i).map_or([0.0; 4], |t| t.to_array()),
+            });
+            if !skinned_model {
+                continue;
+            }
+            self.skin.push(match &primitive.influences {
+                Some(influences) => {
+                    let start = influences.extra_start.get(i).copied().unwrap_or(0);
+                    let count = influences.extra_of(i).len() as u32;
+                    SkinVertex {
+                        joints: influences.joints[i],
+                        weights: influences.weights[i],
+                        extra: [extra_base + start, count],
                     }
-                    None => ([0; 8], [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0; 2]),
-                };
-                Self {
-                    position: primitive.positions[i].to_array(),
-                    normal: primitive.normals.get(i).map_or([0.0, 1.0, 0.0], |n| n.to_array()),
-                    uv: primitive.uv0.get(i).map_or([0.0; 2], |uv| uv.to_array()),
-                    joints,
-                    weights,
-                    extra,
-                    color: primitive.colors.get(i).map_or([u16::MAX; 4], |c| {
-                        c.to_array().map(|v| (v.clamp(0.0, 1.0) * f32::from(u16::MAX)).round() as u16)
-                    }),
-                    uv1: primitive.uv1.get(i).map_or([0.0; 2], |uv| uv.to_array()),
-                    tangent: primitive.tangents.get(i).map_or([0.0; 4], |t| t.to_array()),
                 }
-            })
-            .collect()
+                None => SkinVertex::zeroed(),
+            });
+        }
     }
+}
+
+/// Whether a draw's vertices are posed by one node's matrix or by a skin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Posing {
+    /// By its node's matrix: every vertex the same.
+    Rigid,
+    /// By a skin's joints, per vertex.
+    Skinned,
 }
 
 /// One draw of a model: a primitive placed by one mesh instance.
@@ -101,6 +173,8 @@ pub struct DrawItem {
     /// Its palette offset (see [`DrawParams::joint_offset`]), and whether that is its node's
     /// matrix (a rigid draw) rather than its skin's first joint.
     pub node_matrix: Option<u32>,
+    /// How its vertices are posed: the pipelines it takes.
+    pub posing: Posing,
 }
 
 /// Per-draw uniform (`Draw` in `shaders/skinned.wgsl`): where in an instance's palette this
@@ -146,8 +220,12 @@ pub struct ModelLayouts {
 
 /// A model on the GPU: vertex and index buffers, draws, materials. Dropping it frees them.
 pub(crate) struct GpuModel {
-    /// All primitives' vertices.
-    pub vertices: wgpu::Buffer,
+    /// All primitives' geometry ([`GeometryVertex`]).
+    pub geometry: wgpu::Buffer,
+    /// All primitives' surface attributes ([`SurfaceVertex`]).
+    pub surface: wgpu::Buffer,
+    /// All primitives' influences ([`SkinVertex`]), for a model with a skinned primitive.
+    pub skin: Option<wgpu::Buffer>,
     /// All primitives' indices (u32).
     pub indices: wgpu::Buffer,
     /// Per-draw uniforms and their bind group.
@@ -181,7 +259,8 @@ impl GpuModel {
         (layouts, samplers): (&ModelLayouts, &mut Samplers),
         model: &Model,
     ) -> Self {
-        let mut vertices: Vec<GpuVertex> = Vec::new();
+        let skinned_model = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
+        let mut streams = Streams { geometry: Vec::new(), surface: Vec::new(), skin: Vec::new() };
         let mut indices: Vec<u32> = Vec::new();
         let mut extra: Vec<[u32; 2]> = Vec::new();
         let mut deltas: Vec<[f32; 4]> = Vec::new();
@@ -197,10 +276,10 @@ impl GpuModel {
                             let placement = Placement {
                                 first_index: indices.len() as u32,
                                 index_count: p.indices.len() as u32,
-                                base_vertex: vertices.len() as i32,
+                                base_vertex: streams.geometry.len() as i32,
                                 morph_first: (deltas.len() / 2) as u32,
                             };
-                            vertices.extend(GpuVertex::from_primitive(p, extra.len() as u32));
+                            streams.push(p, extra.len() as u32, skinned_model);
                             extra.extend(extra_influences(p));
                             deltas.extend(morph_deltas(p));
                             indices.extend_from_slice(&p.indices);
@@ -227,9 +306,10 @@ impl GpuModel {
                 let Some(Placement { first_index, index_count, base_vertex, morph_first }) = *placement else {
                     continue;
                 };
-                let (joint_offset, node_matrix) = match instance.skin.filter(|_| primitive.influences.is_some()) {
-                    Some(skin) => (model.palette_range(skin).start, None),
-                    None => (model.node_slot(slot), Some(model.node_slot(slot) as u32)),
+                let (joint_offset, node_matrix, posing) = match instance.skin.filter(|_| primitive.influences.is_some())
+                {
+                    Some(skin) => (model.palette_range(skin).start, None, Posing::Skinned),
+                    None => (model.node_slot(slot), Some(model.node_slot(slot) as u32), Posing::Rigid),
                 };
                 let params_offset = (draws.len() as u32) * layouts.draw_stride;
                 params.resize(params_offset as usize, 0u8);
@@ -262,6 +342,7 @@ impl GpuModel {
                     params_offset,
                     center,
                     node_matrix,
+                    posing,
                 });
             }
         }
@@ -270,8 +351,10 @@ impl GpuModel {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
         };
         // wgpu needs non-empty buffers.
-        let vertex_bytes =
-            if vertices.is_empty() { &[0u8; size_of::<GpuVertex>()][..] } else { bytemuck::cast_slice(&vertices) };
+        let stream = |label, bytes: &[u8]| {
+            let bytes = if bytes.is_empty() { &[0u8; 64][..] } else { bytes };
+            buffer(label, bytes, wgpu::BufferUsages::VERTEX)
+        };
         let index_bytes = if indices.is_empty() { &[0u8; 4][..] } else { bytemuck::cast_slice(&indices) };
         let draw_params = buffer("draw params", &params, wgpu::BufferUsages::UNIFORM);
         let extra = VertexTable::upload(device, queue, layouts.tables, "extra influences", TableFormat::Pairs, &extra);
@@ -293,10 +376,12 @@ impl GpuModel {
             ],
         });
         // Opaque draws first, grouped by pipeline (the sort is stable: file order within each).
-        draws.sort_by_key(|draw| draw.key.index());
+        draws.sort_by_key(|draw| (draw.key.index(), draw.posing == Posing::Skinned));
         let opaque = draws.iter().filter(|draw| !draw.key.blend).count();
         Self {
-            vertices: buffer("model vertices", vertex_bytes, wgpu::BufferUsages::VERTEX),
+            geometry: stream("model geometry", bytemuck::cast_slice(&streams.geometry)),
+            surface: stream("model surface", bytemuck::cast_slice(&streams.surface)),
+            skin: skinned_model.then(|| stream("model skin", bytemuck::cast_slice(&streams.skin))),
             indices: buffer("model indices", index_bytes, wgpu::BufferUsages::INDEX),
             draw_group,
             _draw_params: draw_params,

@@ -4,7 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::gpu_model::GpuVertex;
+use crate::gpu_model::{GeometryVertex, Posing, SkinVertex, SurfaceVertex};
 use crate::materials::{PipelineKey, TEXTURE_SLOTS};
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
@@ -154,12 +154,13 @@ impl Layouts {
 
 /// The renderer's pipelines.
 pub(crate) struct Pipelines {
-    /// Instanced meshes, skinned (or in their bind pose, for `skinning: false`), one per
-    /// [`PipelineKey`], in [`PipelineKey::ALL`]'s order.
-    skinned: Vec<wgpu::RenderPipeline>,
-    /// The shadow pass (`None` without shadows): depth only, from the sun, both faces; for
-    /// opaque materials, and for alpha-masked ones (cut out where the mask cuts).
-    pub(crate) shadow: Option<[wgpu::RenderPipeline; 2]>,
+    /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), one per
+    /// [`PipelineKey`] in [`PipelineKey::ALL`]'s order, rigid ones then skinned ones.
+    meshes: Vec<wgpu::RenderPipeline>,
+    /// The shadow passes' pipelines (`None` without shadows): depth only, from the sun, both
+    /// faces; for opaque materials (the position alone), and for alpha-masked ones (cut out
+    /// where the mask cuts), rigid then skinned.
+    shadow: Option<[[wgpu::RenderPipeline; 2]; 2]>,
     /// Debug lines, drawn over everything.
     pub(crate) lines: wgpu::RenderPipeline,
 }
@@ -181,14 +182,33 @@ impl Pipelines {
             sample_count: config.sample_count,
         };
         let module = factory.module("skinned", &shaders::skinned(access));
-        let vertex = if skinning { "vs_main" } else { "vs_unskinned" };
         let fragment = match shading {
             Shading::Pbr => "fs_main",
             Shading::Lambert => "fs_lambert",
         };
-        let skinned = PipelineKey::ALL
+        let groups = [&layouts.frame, &layouts.draw, &layouts.material];
+        // The streams each posing reads (`gpu_model::slots`): geometry, instances, surface, skin.
+        let shaded = |posing| match (posing, skinning) {
+            (Posing::Skinned, true) => (
+                "vs_skinned",
+                vec![
+                    Some(GeometryVertex::LAYOUT),
+                    Some(INSTANCE_LAYOUT),
+                    Some(SurfaceVertex::LAYOUT),
+                    Some(SkinVertex::LAYOUT),
+                ],
+            ),
+            (Posing::Rigid, true) => {
+                ("vs_rigid", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
+            }
+            (_, false) => {
+                ("vs_unskinned", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
+            }
+        };
+        let meshes = [Posing::Rigid, Posing::Skinned]
             .into_iter()
-            .map(|key| {
+            .flat_map(|posing| PipelineKey::ALL.into_iter().map(move |key| (posing, key)))
+            .map(|(posing, key)| {
                 let key = if shading == Shading::Lambert {
                     PipelineKey { blend: false, double_sided: true, ..key }
                 } else {
@@ -202,35 +222,39 @@ impl Pipelines {
                     blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
                     depth_only: false,
                 };
-                factory.create(
-                    if skinning { "skinned" } else { "unskinned" },
-                    Stages {
-                        module: &module,
-                        vertex,
-                        fragment: Some(fragment),
-                        constants: &[("ANIMATED_MATERIAL", f64::from(u8::from(key.animated)))],
-                    },
-                    &[&layouts.frame, &layouts.draw, &layouts.material],
-                    &[Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)],
-                    state,
-                )
+                let (vertex, buffers) = shaded(posing);
+                let constants = [("ANIMATED_MATERIAL", f64::from(u8::from(key.animated)))];
+                let stages = Stages { module: &module, vertex, fragment: Some(fragment), constants: &constants };
+                factory.create(if skinning { "posed" } else { "unposed" }, stages, &groups, &buffers, state)
             })
             .collect();
         let shadow = shadows.then(|| {
-            let layouts = [&layouts.frame, &layouts.draw, &layouts.material];
-            let buffers = [Some(GpuVertex::LAYOUT), Some(INSTANCE_LAYOUT)];
             let shadow_factory = PipelineFactory { sample_count: 1, depth_format: SHADOW_FORMAT, ..factory };
-            [None, Some("fs_shadow_mask")].map(|fragment| {
-                let stages = Stages { module: &module, vertex, fragment, constants: &[] };
-                let state = DrawState {
-                    topology: wgpu::PrimitiveTopology::TriangleList,
-                    depth_compare: wgpu::CompareFunction::Less,
-                    depth_write: true,
-                    cull_mode: None,
-                    blend: None,
-                    depth_only: true,
+            let state = || DrawState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                depth_compare: wgpu::CompareFunction::Less,
+                depth_write: true,
+                cull_mode: None,
+                blend: None,
+                depth_only: true,
+            };
+            [Posing::Rigid, Posing::Skinned].map(|posing| {
+                // Opaque casters: their position alone; masked ones: shaded as drawn, for the mask.
+                let opaque = match (posing, skinning) {
+                    (Posing::Rigid, true) => {
+                        ("vs_shadow_rigid", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT)])
+                    }
+                    (Posing::Skinned, true) => (
+                        "vs_shadow_skinned",
+                        vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), None, Some(SkinVertex::LAYOUT)],
+                    ),
+                    (_, false) => shaded(posing),
                 };
-                shadow_factory.create("shadow", stages, &layouts, &buffers, state)
+                let stages = Stages { module: &module, vertex: opaque.0, fragment: None, constants: &[] };
+                let opaque = shadow_factory.create("shadow", stages, &groups, &opaque.1, state());
+                let (vertex, buffers) = shaded(posing);
+                let stages = Stages { module: &module, vertex, fragment: Some("fs_shadow_mask"), constants: &[] };
+                [opaque, shadow_factory.create("masked shadow", stages, &groups, &buffers, state())]
             })
         });
         let lines = factory.create(
@@ -253,12 +277,24 @@ impl Pipelines {
                 depth_only: false,
             },
         );
-        Self { skinned, shadow, lines }
+        Self { meshes, shadow, lines }
     }
 
-    /// The skinned-mesh pipeline of `key`.
-    pub(crate) fn skinned(&self, key: PipelineKey) -> &wgpu::RenderPipeline {
-        &self.skinned[key.index()]
+    /// The mesh pipeline of `key` for draws posed as `posing` says.
+    pub(crate) fn mesh(&self, key: PipelineKey, posing: Posing) -> &wgpu::RenderPipeline {
+        let rigid = PipelineKey::ALL.len();
+        &self.meshes[key.index() + if posing == Posing::Skinned { rigid } else { 0 }]
+    }
+
+    /// Whether the shadow passes are drawn.
+    pub(crate) fn shadows(&self) -> bool {
+        self.shadow.is_some()
+    }
+
+    /// The shadow pipeline of a draw posed as `posing` says, of an alpha-masked material or not.
+    pub(crate) fn shadow(&self, posing: Posing, masked: bool) -> Option<&wgpu::RenderPipeline> {
+        let pipelines = self.shadow.as_ref()?;
+        Some(&pipelines[usize::from(posing == Posing::Skinned)][usize::from(masked)])
     }
 }
 

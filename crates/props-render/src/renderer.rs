@@ -13,7 +13,7 @@ use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
 use crate::globals::Globals;
-use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts};
+use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts, Posing, slots};
 use crate::growable_buffer::GrowableBuffer;
 use crate::host_sun::HostSun;
 use crate::light_clusters::LightClusters;
@@ -334,7 +334,7 @@ impl Renderer {
     /// calls is drawn as it is now, or not at all.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         let Some((_, groups)) = &self.frame_groups else { return };
-        pass.set_vertex_buffer(1, self.instances.buffer().slice(..));
+        pass.set_vertex_buffer(slots::INSTANCES, self.instances.buffer().slice(..));
         for (window, (id, run)) in self.runs.iter().enumerate() {
             let Some(model) = self.model(*id) else { continue };
             self.bind_run(pass, &groups.main, window, run, model);
@@ -367,7 +367,9 @@ impl Renderer {
     /// depth only, from the sun (bound by the cascade's group in `shadow_groups`). Returns the
     /// draw calls.
     fn draw_shadows(&self, encoder: &mut wgpu::CommandEncoder, shadow_groups: &[wgpu::BindGroup; CASCADES]) -> u32 {
-        let Some([opaque, masked]) = &self.pipelines.shadow else { return 0 };
+        if !self.pipelines.shadows() {
+            return 0;
+        }
         let mut calls = 0;
         for (cascade, (layer, shadow_group)) in self.shadows.layers.iter().zip(shadow_groups).enumerate() {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -385,7 +387,7 @@ impl Renderer {
             // The nearer cascades draw their picked casters; the farthest, every instance.
             let picked = cascade + 1 < CASCADES;
             let instances = if picked { self.casters.buffer() } else { self.instances.buffer() };
-            pass.set_vertex_buffer(1, instances.slice(..));
+            pass.set_vertex_buffer(slots::INSTANCES, instances.slice(..));
             let mut bound = None;
             for (window, (id, run)) in self.runs.iter().enumerate() {
                 let Some(model) = self.model(*id) else { continue };
@@ -395,9 +397,11 @@ impl Renderer {
                 }
                 self.bind_run(&mut pass, shadow_group, window, run, model);
                 for draw in &model.draws[..model.opaque] {
-                    if bound != Some(draw.masked) {
-                        pass.set_pipeline(if draw.masked { masked } else { opaque });
-                        bound = Some(draw.masked);
+                    let pipeline = (draw.posing, draw.masked);
+                    if bound != Some(pipeline) {
+                        let Some(shadow) = self.pipelines.shadow(draw.posing, draw.masked) else { continue };
+                        pass.set_pipeline(shadow);
+                        bound = Some(pipeline);
                     }
                     draw_item(&mut pass, model, draw, instances.clone());
                     calls += 1;
@@ -424,7 +428,11 @@ impl Renderer {
             }
             PaletteAccess::Texture => pass.set_bind_group(0, frame_group, &[window_offset]),
         }
-        pass.set_vertex_buffer(0, model.vertices.slice(..));
+        pass.set_vertex_buffer(slots::GEOMETRY, model.geometry.slice(..));
+        pass.set_vertex_buffer(slots::SURFACE, model.surface.slice(..));
+        if let Some(skin) = &model.skin {
+            pass.set_vertex_buffer(slots::SKIN, skin.slice(..));
+        }
         pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
     }
 
@@ -435,11 +443,11 @@ impl Renderer {
         model: &GpuModel,
         draw: &DrawItem,
         run: &Run,
-        bound: &mut Option<crate::materials::PipelineKey>,
+        bound: &mut Option<(crate::materials::PipelineKey, Posing)>,
     ) {
-        if *bound != Some(draw.key) {
-            pass.set_pipeline(self.pipelines.skinned(draw.key));
-            *bound = Some(draw.key);
+        if *bound != Some((draw.key, draw.posing)) {
+            pass.set_pipeline(self.pipelines.mesh(draw.key, draw.posing));
+            *bound = Some((draw.key, draw.posing));
         }
         draw_item(pass, model, draw, run.instances.clone());
     }
@@ -452,7 +460,7 @@ impl Renderer {
         let lights =
             self.lights.prepare((&self.device, &self.queue), frame.lights, (view_proj, frame.camera.eye), size);
         (stats.lights, stats.light_bytes) = (lights.count, lights.bytes);
-        let sun_up = self.pipelines.shadow.is_some() && light.color.max_element() > 0.0;
+        let sun_up = self.pipelines.shadows() && light.color.max_element() > 0.0;
         self.cascades = if sun_up { shadows::fit(view_proj, light.direction) } else { None };
         let mut globals = Globals::new(frame, self.sky.harmonics, &lights, self.cascades.as_ref());
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));

@@ -1,5 +1,6 @@
 //! `cargo xtask bench`: benchmark tables, each measured beside its baseline in the same run.
 
+mod floor;
 pub mod pose;
 pub mod render;
 pub mod scene;

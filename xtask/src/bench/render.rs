@@ -25,6 +25,7 @@ use props_anim::{Model, Pose};
 use props_frame::{Camera, Frame, FrameData, Lighting, ModelId};
 use props_render::{FrameStats, GpuContext, OffscreenTarget, Renderer, RendererConfig, Shading, StandalonePass};
 
+use super::floor::Floor;
 use super::median;
 
 /// Arguments of `cargo xtask bench render`.
@@ -45,20 +46,21 @@ pub struct RenderArgs {
     /// The model to instance.
     #[arg(long, default_value = "assets/windmill.glb")]
     pub model: PathBuf,
-    /// Morph target counts of the morph rows (a synthetic grid; empty: none).
-    #[arg(long, value_delimiter = ',', default_value = "8,64")]
+    /// Morph target counts of the morph rows (a synthetic grid; none given: no morph rows;
+    /// likewise for the other rows' lists).
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "8,64")]
     pub morph_targets: Vec<usize>,
     /// Instance counts of the morph rows.
-    #[arg(long, value_delimiter = ',', default_value = "1000,10000")]
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "1000,10000")]
     pub morph_counts: Vec<u32>,
     /// Instance counts of the shading rows (the last: the city's visible count).
-    #[arg(long, value_delimiter = ',', default_value = "1000,10000,48800")]
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "1000,10000,48800")]
     pub shading_counts: Vec<u32>,
     /// Point and spot lights of the light rows.
-    #[arg(long, value_delimiter = ',', default_value = "0,100,1000")]
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "0,100,1000")]
     pub light_counts: Vec<u32>,
     /// Instance counts of the light rows.
-    #[arg(long, value_delimiter = ',', default_value = "1000,48800")]
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "1000,48800")]
     pub light_instances: Vec<u32>,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -91,11 +93,12 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for (name, model, counts) in &workloads {
         for &count in counts {
             let frame = frame_of(model, count);
+            let floor = measure_floor(&gpu, &target, (model, &frame, count), args.frames)?;
             let skinned =
                 measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
             let unskinned =
                 measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Pbr, false), args.frames)?;
-            rows.push((name.clone(), count, skinned, unskinned));
+            rows.push((name.clone(), count, skinned, unskinned, floor));
         }
     }
     let mut shading_rows = Vec::new();
@@ -127,12 +130,13 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     if args.json {
         let rows: Vec<_> = rows
             .iter()
-            .map(|(model, n, s, u)| {
+            .map(|(model, n, s, u, f)| {
                 serde_json::json!({
                     "model": model, "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
                     "instance_bytes": s.stats.instance_bytes, "encode_ms": s.encode_ms, "gpu_ms": s.gpu_ms,
                     "unskinned_encode_ms": u.encode_ms, "unskinned_gpu_ms": u.gpu_ms,
                     "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
+                    "floor_gpu_ms": f.gpu_ms, "floor_ratio": s.gpu_ms / f.gpu_ms, "unskinned_floor_ratio": u.gpu_ms / f.gpu_ms,
                 })
             })
             .collect();
@@ -173,8 +177,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     }
     println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
     println!("ratio: (encode + gpu) over the same instances drawn in their bind pose (no skinning, no morph)");
+    println!("floor: the simplest pipeline drawing the same instances (one mesh, one draw, a storage-buffer matrix");
+    println!("each, Lambert, 4x MSAA); x floor: gpu ms over the floor's, skinned and in the bind pose");
     println!(
-        "{:<10} {:>9} {:>6} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8}",
+        "{:<10} {:>9} {:>6} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>9} {:>9}",
         "model",
         "instances",
         "draws",
@@ -184,19 +190,25 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "gpu ms",
         "unskinned enc",
         "unskinned gpu",
-        "ratio"
+        "ratio",
+        "floor gpu",
+        "x floor",
+        "bind x fl"
     );
-    for (model, count, s, u) in rows {
+    for (model, count, s, u, f) in rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
-            "{model:<10} {count:>9} {:>6} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2}",
+            "{model:<10} {count:>9} {:>6} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>9.2} {:>9.2}",
             s.stats.draw_calls,
             s.stats.palette_bytes,
             s.stats.instance_bytes,
             s.encode_ms,
             s.gpu_ms,
             u.encode_ms,
-            u.gpu_ms
+            u.gpu_ms,
+            f.gpu_ms,
+            s.gpu_ms / f.gpu_ms,
+            u.gpu_ms / f.gpu_ms
         );
     }
     println!("shading: glTF's material model against the Lambert shading it replaced (gpu ratio: pbr over lambert)");
@@ -290,6 +302,42 @@ fn frame_of(model: &Model, count: u32) -> FrameData {
     frame
 }
 
+/// The camera over [`frame_of`]'s grid of `count` instances, for a target of `(w, h)`.
+fn grid_camera(count: u32, (w, h): (u32, u32)) -> Camera {
+    let side = (count as f32).sqrt().ceil() * 25.0;
+    let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
+    Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side))
+}
+
+/// Median encode and GPU times of `frames` frames (after warm-up) of the floor ([`Floor`])
+/// drawing `model` at every instance of `frame_data`, seen as [`measure`] sees it.
+fn measure_floor(
+    gpu: &GpuContext,
+    target: &OffscreenTarget,
+    (model, frame_data, count): (&Model, &FrameData, u32),
+    frames: u32,
+) -> Result<Measured> {
+    let floor = Floor::new(&gpu.device, target, model, frame_data)?;
+    let camera = grid_camera(count, target.size());
+    let (mut encode, mut wait) = (Vec::new(), Vec::new());
+    for index in 0..frames + 3 {
+        let start = Instant::now();
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        floor.draw(&gpu.queue, &mut encoder, target, &camera);
+        let commands = encoder.finish();
+        let encoded = Instant::now();
+        gpu.queue.submit([commands]);
+        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+        let done = Instant::now();
+        if index >= 3 {
+            encode.push((encoded - start).as_secs_f64() * 1e3);
+            wait.push((done - encoded).as_secs_f64() * 1e3);
+        }
+    }
+    let stats = FrameStats { draw_calls: 1, instances: count, ..FrameStats::default() };
+    Ok(Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) })
+}
+
 /// Median encode and GPU times of `frames` frames (after warm-up) of `count` instances of
 /// `model` (`frame_data`) under `lights`, skinned or not, shaded as `shading` says, with the
 /// sun's shadows or without.
@@ -303,11 +351,7 @@ fn measure(
     let config = RendererConfig { skinning, shading, shadows, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
     renderer.set_model(ModelId(0), model).context("uploading the model")?;
-    let side = (count as f32).sqrt().ceil() * 25.0;
-    let (w, h) = target.size();
-    let eye = Vec3::new(side * 0.5, side * 0.35 + 40.0, side * 0.25 + 60.0);
-    let camera =
-        Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side));
+    let camera = grid_camera(count, target.size());
     let frame = Frame { lights, ..frame_data.to_frame(camera, Lighting::default(), props_frame::SKY) };
     let (mut encode, mut wait) = (Vec::new(), Vec::new());
     let mut stats = FrameStats::default();
