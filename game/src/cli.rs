@@ -26,6 +26,11 @@ pub struct Args {
     /// posed).
     #[arg(long)]
     pub no_lod: bool,
+    /// Draw every prop in full detail: turns off mesh LOD, which draws each prop at the
+    /// coarsest of its levels of detail (made when its model loads) whose error spans at most
+    /// a pixel on screen.
+    #[arg(long)]
+    pub no_mesh_lod: bool,
     /// CPU budget of posing, milliseconds per frame: while posing takes longer, far props are
     /// posed less often (never near ones); the HUD shows how many were deferred.
     #[arg(long, value_name = "MS", value_parser = parse_budget)]

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use glam::Vec3;
-use props_anim::{runtime::Quantization, runtime::UpdateRateLod};
+use props_anim::{runtime::MeshLod, runtime::Quantization, runtime::UpdateRateLod};
 use props_crowd::{AnimationStats, PosingConfig};
 use props_frame::{Frame, FrameData, OrbitCamera};
 use props_mods::ModConfig;
@@ -89,6 +89,7 @@ impl Demo {
         let posing = PosingConfig {
             sharing: (!args.no_sharing).then(Quantization::default),
             lod: if args.no_lod { UpdateRateLod::OFF } else { UpdateRateLod::default() },
+            mesh_lod: (!args.no_mesh_lod).then(MeshLod::default),
             animation_budget_ms: args.anim_budget_ms,
             threads: usize::from(args.threads),
         };
@@ -166,6 +167,7 @@ impl Demo {
         timings.measure(Phase::Simulate, || self.simulate(&mut gpu.renderer, elapsed));
         if let Some((_, size)) = target {
             self.aspect = size.0 as f32 / size.1.max(1) as f32;
+            self.scene.set_view_height(size.1);
         }
         timings.measure(Phase::Animate, || self.animate());
         self.scene.record_animation_time(timings.last_ms[Phase::Animate as usize] as f32);

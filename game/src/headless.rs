@@ -32,6 +32,8 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let started = Instant::now();
     let (mut last, mut last_status) = (started, started);
     let mut frames = 0u64;
+    // What the last frame drawn submitted, all passes together.
+    let mut submitted = props_render::PassCount::default();
     loop {
         if gpu.recover(None)? {
             target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
@@ -51,6 +53,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
             Ok(_) => {
                 gpu.frame_drawn();
                 frames += 1;
+                submitted = stats.all_passes();
             }
             // A lost device is recovered at the next frame; this one is not counted.
             Err(error) => tracing::warn!(%error, "waiting for the GPU failed"),
@@ -71,6 +74,8 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
                 joints = animation.palette_matrices,
                 draw_calls = stats.draw_calls,
                 shadow_draw_calls = stats.shadow_draw_calls,
+                triangles = %pass_summary(&stats, |pass| pass.triangles),
+                vertices = %pass_summary(&stats, |pass| pass.vertices),
                 lights = stats.lights,
                 gpu_models = gpu.renderer.model_count(),
                 gpu_errors = gpu.context.uncaptured_errors(),
@@ -102,6 +107,8 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
         gpu_errors = gpu.context.uncaptured_errors(),
         mods = demo.mod_count(),
         phase_ms = %phase_summary(&demo),
+        triangles = submitted.triangles,
+        vertices = submitted.vertices,
         "headless run finished"
     );
     Ok(())
@@ -111,6 +118,13 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
 fn phase_summary(demo: &Demo) -> String {
     let [simulate, animate, extract, upload, draw] = demo.timings.ms;
     format!("{simulate:.2}/{animate:.2}/{extract:.2}/{upload:.2}/{draw:.2}")
+}
+
+/// What each pass submitted, `main/cascade 1/cascade 2/cascade 3` (one of `count`'s numbers
+/// of each pass).
+fn pass_summary(stats: &props_render::FrameStats, count: impl Fn(&props_render::PassCount) -> u64) -> String {
+    let passes = std::iter::once(&stats.main_pass).chain(&stats.shadow_passes);
+    passes.map(|pass| count(pass).to_string()).collect::<Vec<_>>().join("/")
 }
 
 /// Every kind the town has with its number of props, `windmills=300 cars=40 ...`, in the

@@ -203,6 +203,12 @@ fn developer(ui: &mut egui::Ui, demo: &Demo, input: &HudInput<'_>) {
     } else {
         "no sun shadows (--no-shadows, or the sun is down)".to_owned()
     });
+    let [near, mid, far] = stats.shadow_passes.map(|pass| millions(pass.triangles));
+    ui.label(format!(
+        "triangles: {} drawn, {near}/{mid}/{far} into the shadow cascades; {} vertices in all (--no-mesh-lod)",
+        millions(stats.main_pass.triangles),
+        millions(stats.all_passes().vertices),
+    ));
     ui.label(format!(
         "{} point and spot lights shaded (of at most {}), {:.1} KiB of lights and clusters",
         stats.lights,
@@ -210,6 +216,11 @@ fn developer(ui: &mut egui::Ui, demo: &Demo, input: &HudInput<'_>) {
         stats.light_bytes as f64 / 1024.0
     ));
     ui.label(format!("{} GPU models on {}", input.gpu_models, input.adapter));
+}
+
+/// A count in millions, `1.25M` (or thousands, `820k`).
+fn millions(n: u64) -> String {
+    if n >= 1_000_000 { format!("{:.2}M", n as f64 / 1e6) } else { format!("{}k", n / 1000) }
 }
 
 /// One mod's line: name, status, size, clips; warnings and errors on hover; a "go to" button

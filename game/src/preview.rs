@@ -18,7 +18,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
-use props_anim::{Extent, Model, NodeId, Pose};
+use props_anim::bounds::Extent;
+use props_anim::runtime::{MeshLod, UpdateRateLod, View};
+use props_anim::{Model, NodeId, Pose};
 use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
 use props_gltf::Limits;
 use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy};
@@ -123,6 +125,10 @@ pub struct Preview {
     morph: Option<Vec<f32>>,
     camera: OrbitCamera,
     aspect: f32,
+    /// The target's height, pixels (what mesh LOD picks the level for).
+    height: u32,
+    /// The level of detail drawn, and the one forced by the HUD, if any.
+    level: (u8, Option<u8>),
     frame: FrameData,
 }
 
@@ -163,6 +169,8 @@ impl Preview {
             morph: None,
             camera: start_camera(),
             aspect: size.0 as f32 / size.1.max(1) as f32,
+            height: size.1,
+            level: (0, None),
             frame: FrameData::default(),
         };
         // The first version, before the first frame, so a `--frames` run shows it.
@@ -269,7 +277,19 @@ impl Preview {
         shown.pose.compute_world(rig);
         let palette = self.frame.push_instance(&shown.fit, model.palette_len());
         model.write_palettes(&shown.pose, palette);
-        self.frame.end_batch(if self.overlays.influences { HEAT } else { MODEL });
+        self.level.0 = match self.level.1 {
+            Some(forced) => forced.min((model.lod_errors().len() - 1) as u8),
+            None => {
+                // As the game's mesh LOD would pick it, the model at the size it is shown.
+                let camera = self.camera.to_camera(self.aspect);
+                let view = View::new(camera.eye, camera.view_projection, UpdateRateLod::OFF, 0)
+                    .with_mesh_lod(MeshLod::default(), self.height as f32);
+                let scale = shown.fit.matrix3.x_axis.length();
+                let errors: Vec<f32> = model.lod_errors().iter().map(|e| e * scale).collect();
+                view.mesh_level(&errors, self.level.0, Vec3::ZERO, SHOWN_RADIUS)
+            }
+        };
+        self.frame.add_batch(if self.overlays.influences { HEAT } else { MODEL }, self.level.0, 1);
         if self.overlays.skeleton {
             skeleton_lines(rig, &shown.pose, &shown.fit, SKELETON, &mut self.frame.lines);
         }
@@ -333,6 +353,7 @@ impl Screen for Preview {
         self.extract();
         let Some((view, size)) = target else { return Ok(None) };
         self.aspect = size.0 as f32 / size.1.max(1) as f32;
+        self.height = size.1;
         let frame = self.frame.to_frame(self.camera.to_camera(self.aspect), Lighting::default(), SKY);
         Ok(Some(gpu.draw("preview", (view, size), &frame)))
     }
@@ -409,6 +430,25 @@ impl Screen for Preview {
             if scrub.dragged() {
                 p.playing = false;
             }
+            let levels = model.lod_errors();
+            ui.horizontal(|ui| {
+                let level = |k: u8| format!("level {k}");
+                egui::ComboBox::from_label("detail")
+                    .selected_text(self.level.1.map_or_else(|| "as the game picks it".to_owned(), level))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.level.1, None, "as the game picks it");
+                        for k in 0..levels.len() as u8 {
+                            ui.selectable_value(&mut self.level.1, Some(k), level(k));
+                        }
+                    });
+                let drawn = usize::from(self.level.0).min(levels.len() - 1);
+                ui.label(format!(
+                    "level {drawn} of {}: {} triangles, error {:.3} model units",
+                    levels.len(),
+                    model.lod_triangles(drawn),
+                    levels[drawn]
+                ));
+            });
             ui.horizontal(|ui| {
                 ui.checkbox(&mut self.overlays.skeleton, "skeleton");
                 ui.checkbox(&mut self.overlays.bounds, "bounds");

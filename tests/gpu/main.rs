@@ -4,6 +4,7 @@
 mod animated_materials;
 mod goldens;
 mod host_pass;
+mod lods;
 mod morph;
 mod normal_maps;
 mod palette_paths;

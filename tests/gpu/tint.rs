@@ -26,7 +26,7 @@ fn tints_paint_only_paint_materials_in_one_draw() {
             InstanceData::new(&at, (i * palette.len()) as u32).with_tint(tint)
         })
         .collect();
-    let batches = [ModelBatch { model: ModelId(0), instances: 0..3 }];
+    let batches = [ModelBatch { model: ModelId(0), instances: 0..3, level: 0 }];
     let camera = scene::camera(Vec3::new(0.0, 9.0, 0.5), Vec3::ZERO);
     let frame = Frame {
         camera,

@@ -67,8 +67,9 @@ pub fn cpu_skinned(model: &Model, pose: &Pose) -> Model {
                     skinning::rigid_normals(primitive, &node, weights, &mut normals);
                 }
             }
-            let posed =
-                Primitive { positions, normals, influences: None, morph_targets: Vec::new(), ..primitive.clone() };
+            // Its levels of detail describe the unposed primitive in its node's units: none.
+            let (influences, morph_targets, lods) = (None, Vec::new(), Vec::new());
+            let posed = Primitive { positions, normals, influences, morph_targets, lods, ..primitive.clone() };
             meshes.push(Mesh { name: None, primitives: vec![posed] });
         }
     }
@@ -145,7 +146,7 @@ pub fn render_lit(
             instances.push(InstanceData::new(transform, palettes.len() as u32));
             palettes.extend_from_slice(palette);
         }
-        batches.push(ModelBatch { model: *model, instances: first..instances.len() as u32 });
+        batches.push(ModelBatch { model: *model, instances: first..instances.len() as u32, level: 0 });
     }
     let frame = Frame {
         camera: scene.camera,

@@ -3,8 +3,9 @@
 //! game loads every model through, and its sidecar (`<name>.prop.toml`) against it as the game
 //! does, and prints rustc-like lines (`file: /json/pointer: error[CODE]: message`, each error
 //! marked with what the game does about it), what the game does with each file (`loads`,
-//! `loads with 3 warnings`, `drops clip 2 (`Run`), loads`, `refuses`) and a summary, or a
-//! JSON report. Exits with status 1 when the game would refuse any file.
+//! `loads with 3 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
+//! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`),
+//! and a summary, or a JSON report. Exits with status 1 when the game would refuse any file.
 //!
 //! Folders are walked without following symbolic links to folders (so never out of the given
 //! folder and never in a loop); links to files are checked like the game would load them.
@@ -14,6 +15,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::sync::Arc;
+
+use crate::crowd_cost::{self, Cost};
+use props_anim::Model;
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
@@ -34,11 +39,16 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let terminal = std::io::stdout().is_terminal();
     let progress = (terminal && !json && files.len() >= PROGRESS_FROM).then(|| progress_bar(files.len()));
     let mut reports = Vec::with_capacity(files.len());
+    let mut costs = Vec::with_capacity(files.len());
     for file in &files {
-        let report = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
+        let (report, model) = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
+        let cost = model.map(|model| levels_and_costs(&model)).transpose()?;
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
+            if let Some((levels, costs)) = &cost {
+                lines.push_str(&cost_lines(&report.file, levels, costs));
+            }
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
                 _ => print!("{lines}"),
@@ -48,6 +58,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             bar.inc(1);
         }
         reports.push(report);
+        costs.push(cost);
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -59,8 +70,20 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         reports.iter().filter(|r| matches!(r.outcome(), Outcome::Loads { dropped, .. } if !dropped.is_empty()));
     let degraded = degraded.count();
     if json {
-        let files: Vec<_> =
-            reports.iter().map(|r| json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues})).collect();
+        let files: Vec<_> = reports
+            .iter()
+            .zip(&costs)
+            .map(|(r, cost)| {
+                let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
+                if let Some((levels, costs)) = cost {
+                    entry["levels"] = json!(levels.iter().map(|&(triangles, error)| json!({"triangles": triangles, "error": error})).collect::<Vec<_>>());
+                    entry["costs"] = json!(costs.iter().map(|c| json!({"instances": c.count, "triangles": c.triangles,
+                        "draw_calls": c.draw_calls, "palette_bytes": c.palette_bytes, "instance_bytes": c.instance_bytes,
+                        "at_level": c.at_level})).collect::<Vec<_>>());
+                }
+                entry
+            })
+            .collect();
         let report = json!({"checked": files.len(), "errors": errors, "warnings": warnings, "refused": refused,
             "degraded": degraded, "files": files});
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -75,22 +98,93 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
 }
 
 /// The gate's report on `file` (the same as the game's), with its sidecar's error, if any,
-/// added as one more (the sidecar is checked against the model, as the game does).
-fn check_with_sidecar(file: &Path, limits: &Limits) -> Report {
+/// added as one more (the sidecar is checked against the model, as the game does), and the
+/// model where the game loads it.
+fn check_with_sidecar(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model>>) {
     match admit_file(file, limits) {
         Ok(admitted) => {
             let mut report = admitted.report;
-            let model = &admitted.import.model;
-            match sidecar::read(file, file, model, &sidecar_roles()) {
-                Ok(sidecar) => report.issues.extend(size_warning(file, sidecar.as_ref(), model)),
+            let model = admitted.import.model;
+            match sidecar::read(file, file, &model, &sidecar_roles()) {
+                Ok(sidecar) => report.issues.extend(size_warning(file, sidecar.as_ref(), &model)),
                 Err(error) => {
                     let message = format!("in {}: {}", error.file, error.message);
                     report.issues.push(Issue::error(sidecar::SIDECAR_CODE, error.pointer, message));
                 }
             }
-            report
+            let loads = !report.is_fatal();
+            (report, loads.then(|| Arc::new(model)))
         }
-        Err(refused) => refused.report,
+        Err(refused) => (refused.report, None),
+    }
+}
+
+/// A model's levels of detail, each as (triangles, error in its units).
+type Levels = Vec<(usize, f32)>;
+
+/// A model's levels of detail, and its costs at [`crowd_cost::COUNTS`] instances.
+fn levels_and_costs(model: &Arc<Model>) -> Result<(Levels, Vec<Cost>)> {
+    let levels = model.lod_errors().iter().enumerate().map(|(k, &e)| (model.lod_triangles(k), e)).collect();
+    let costs = crowd_cost::COUNTS.iter().map(|&n| crowd_cost::cost(model, n)).collect::<Result<_>>()?;
+    Ok((levels, costs))
+}
+
+/// The lines giving `file`'s levels and costs: `file: levels of detail: 576 triangles in
+/// full, 288 (error 0.12), ...` and `file: at 1k instances: ...`.
+fn cost_lines(file: &Path, levels: &[(usize, f32)], costs: &[Cost]) -> String {
+    let coarser: Vec<String> = levels.iter().skip(1).map(|(t, e)| format!("{t} (error {})", significant(*e))).collect();
+    let mut text = match coarser.is_empty() {
+        true => format!("{}: levels of detail: {} triangles in full, no coarser level\n", file.display(), levels[0].0),
+        false => format!(
+            "{}: levels of detail: {} triangles in full, {} (errors in model units)\n",
+            file.display(),
+            levels[0].0,
+            coarser.join(", ")
+        ),
+    };
+    let per_count: Vec<String> = costs
+        .iter()
+        .map(|c| {
+            format!(
+                "{}: {} triangles, {} draw call{}, {} palettes, {} instances",
+                thousands(c.count),
+                thousands(c.triangles),
+                c.draw_calls,
+                if c.draw_calls == 1 { "" } else { "s" },
+                bytes(c.palette_bytes),
+                bytes(c.instance_bytes)
+            )
+        })
+        .collect();
+    text.push_str(&format!("{}: per frame from a typical view at {}\n", file.display(), per_count.join("; ")));
+    text
+}
+
+/// `x` to three significant digits.
+fn significant(x: f32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    let text = format!("{x:.decimals$}");
+    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_owned() } else { text }
+}
+
+/// A count as `950`, `12k` or `1.2M`.
+fn thousands(n: usize) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{}k", significant(n as f32 / 1e3)),
+        _ => format!("{}M", significant(n as f32 / 1e6)),
+    }
+}
+
+/// Bytes as `512 B`, `78 KiB` or `1.2 MiB`.
+fn bytes(n: usize) -> String {
+    match n {
+        0..1024 => format!("{n} B"),
+        1024..1_048_576 => format!("{} KiB", significant(n as f32 / 1024.0)),
+        _ => format!("{} MiB", significant(n as f32 / 1_048_576.0)),
     }
 }
 
@@ -108,7 +202,7 @@ fn sidecar_roles() -> Vec<sidecar::Role> {
 /// The game's fitting warning for `model` (`file`, with its `sidecar`): far off the height of
 /// the base asset whose place it takes (the workspace's `assets/<stem>.glb`), or of a lot
 /// model; none when the sidecar gives its units (the game draws it at them).
-fn size_warning(file: &Path, sidecar: Option<&sidecar::Sidecar>, model: &props_anim::Model) -> Option<Issue> {
+fn size_warning(file: &Path, sidecar: Option<&sidecar::Sidecar>, model: &Model) -> Option<Issue> {
     let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let assets = kind_assets();
     let taken = match sidecar {
@@ -306,7 +400,7 @@ mod tests {
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
         let files = model_files(std::slice::from_ref(&dir)).expect("walks");
         assert_eq!(files, [dir.join("pack/sign.gltf"), fifo.clone()]);
-        let report = check_with_sidecar(&fifo, &Limits::default());
+        let (report, _) = check_with_sidecar(&fifo, &Limits::default());
         assert!(report.is_fatal() && report.to_string().contains("FIFO"), "{report}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -9,6 +9,7 @@ mod assets;
 mod bench;
 mod broken_models;
 mod check_assets;
+mod crowd_cost;
 mod fuzz;
 mod pose;
 mod preview;

@@ -1,6 +1,7 @@
-//! Conservative bounds of a model over every pose it can take: any clip at any time, any blend
-//! of clips, procedural rotations of any node. Computed once, from the rest transforms, the
-//! keyframes, the skins and the meshes, with no sampling.
+//! Bounds of a model: conservative ones over every pose it can take ([`PoseBounds`]: any clip
+//! at any time, any blend of clips, procedural rotations of any node; computed once, from the
+//! rest transforms, the keyframes, the skins and the meshes, with no sampling), and the box its
+//! vertices fill, sampled ([`Extent`]).
 //!
 //! Every transform is bounded by its size: the operator norm of its linear part and the length
 //! of its translation. Sizes compose along the hierarchy (`world = parent * local`:
@@ -15,6 +16,8 @@
 //!
 //! Two uses: the gate refuses a model some pose of which could overflow `f32` (so posing and
 //! skinning never produce infinities or NaN), and culling needs a sphere no pose leaves.
+
+pub use crate::extent::Extent;
 
 use glam::{Affine3A, DVec3, DVec4, Quat, Vec3};
 

@@ -10,7 +10,9 @@
 //! instances' (shared; an instance not due keeps the key it had when last posed); (3) groups
 //! them into batches of four lanes sharing a signature (`batches.rs`); (4) evaluates the batches in runs of
 //! whole batches, one run per worker, straight into the palette buffer; (5) lists every
-//! visible instance, in index order, with the offset of its palette ([`Crowd::visible`]). The results are
+//! visible instance with the offset of its palette ([`Crowd::visible`]), grouped by the level
+//! of detail the view's mesh LOD picked for it (finest first, in index order within each level;
+//! [`Crowd::level_counts`]). The results are
 //! bitwise the same for any number of threads (a lane's result depends on its state only).
 //! No allocation per frame once the buffers have grown.
 
@@ -69,6 +71,16 @@ pub struct Crowd {
     parts: Vec<Vec<(u32, bool)>>,
     /// Shared: each instance's key when last posed.
     keys: Vec<Key>,
+    /// Each level of detail's error in world units, level 0's (0) first.
+    level_errors: Vec<f32>,
+    /// Each instance's level of detail when last in view.
+    levels: Vec<u8>,
+    /// Visible instances at each level this frame.
+    level_counts: Vec<u32>,
+    /// Where each level's instances start in the sorted list (scratch).
+    level_starts: Vec<u32>,
+    /// The visible list sorted by level (scratch, swapped with `visible`).
+    sorted: Vec<(u32, u32)>,
     /// Unshared, with update-rate LOD: each instance's last palette.
     store: Vec<JointMatrix>,
     // Per frame, kept for their buffers.
@@ -99,6 +111,8 @@ struct Plan {
     uniform: bool,
     /// Visible instances deferred.
     deferred: usize,
+    /// Levels of detail were picked (else every instance is at level 0).
+    detailed: bool,
     /// Matrices the frame writes.
     matrices: usize,
 }
@@ -132,6 +146,11 @@ impl Crowd {
             blocks: Vec::new(),
             parts: vec![Vec::new(); runs.max(1)],
             keys: Vec::new(),
+            level_errors: vec![0.0],
+            levels: Vec::new(),
+            level_counts: Vec::new(),
+            level_starts: Vec::new(),
+            sorted: Vec::new(),
             store: Vec::new(),
             visible: Vec::new(),
             todo: Vec::new(),
@@ -198,6 +217,7 @@ impl Crowd {
         self.centers.push(center);
         self.shown.push(false);
         self.keys.push(Key::default());
+        self.levels.push(0);
         self.mark_stale(self.len() - 1);
         self.len() - 1
     }
@@ -208,6 +228,7 @@ impl Crowd {
     fn reserve(&mut self) {
         let n = self.centers.len();
         reserve_total(&mut self.visible, n);
+        reserve_total(&mut self.sorted, n);
         // Sifted in parts (on workers), at most `n / parts` in each.
         if self.parts.len() > 1 {
             let per = n.div_ceil(self.parts.len()).next_multiple_of(BLOCK);
@@ -238,6 +259,7 @@ impl Crowd {
         self.centers.truncate(n);
         self.shown.truncate(n);
         self.keys.truncate(n);
+        self.levels.truncate(n);
         self.store.truncate(n * self.palette_len);
         self.mark_stale(n);
     }
@@ -254,6 +276,7 @@ impl Crowd {
             self.centers[i] = self.centers[last];
             self.shown[i] = self.shown[last];
             self.keys[i] = self.keys[last];
+            self.levels[i] = self.levels[last];
             if self.store.len() >= (last + 1) * p {
                 self.store.copy_within(last * p..(last + 1) * p, i * p);
             }
@@ -303,8 +326,29 @@ impl Crowd {
         self.mark_stale(i);
     }
 
+    /// Sets each level of detail's error in world units, level 0's (0) first: the model's
+    /// [`crate::Model::lod_errors`] times the largest scale its instances are drawn at. A
+    /// view's mesh LOD picks among these levels (one level: every instance at level 0).
+    pub fn set_level_errors(&mut self, errors: &[f32]) {
+        self.level_errors.clear();
+        self.level_errors.extend(errors.iter().take(usize::from(u8::MAX) + 1));
+        if self.level_errors.is_empty() {
+            self.level_errors.push(0.0);
+        }
+        let last = (self.level_errors.len() - 1) as u8;
+        self.levels.iter_mut().for_each(|level| *level = (*level).min(last));
+    }
+
+    /// How many of [`Crowd::visible`] are at each level of detail, finest first (they are
+    /// listed in that order): one count per level of [`Crowd::set_level_errors`] when the
+    /// last view had mesh LOD, else one, level 0's.
+    #[must_use]
+    pub fn level_counts(&self) -> &[u32] {
+        &self.level_counts
+    }
+
     /// The instances in view after the last [`Crowd::update`], with the offset of each one's
-    /// palette in the buffer it was given.
+    /// palette in the buffer it was given, grouped by level of detail ([`Crowd::level_counts`]).
     pub fn visible(&self) -> impl ExactSizeIterator<Item = (usize, u32)> + '_ {
         self.visible_in(0..self.visible.len())
     }
@@ -370,6 +414,15 @@ impl Crowd {
             drivers_per: self.drivers_per,
         });
         let sieve = Sieve { view, frame, lod, radius: self.radius, keying };
+        // Each visible instance's level of detail, where the view has mesh LOD.
+        let detail = view.and_then(|v| Some((v.eye, *v.mesh_lod()?))).filter(|_| self.level_errors.len() > 1);
+        let (levels, errors, centers, radius) = (&mut self.levels, &self.level_errors, &self.centers, self.radius);
+        let mut pick = |i: u32| {
+            if let Some((eye, lod)) = &detail {
+                let (level, center) = (&mut levels[i as usize], centers[i as usize]);
+                *level = lod.pick(errors, *level, center.distance(*eye), radius);
+            }
+        };
         self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
         let instances = Instances {
             centers: &self.centers,
@@ -383,6 +436,7 @@ impl Crowd {
         let uniform = match quantization {
             None => {
                 sift(&sieve, instances, &mut self.parts, workers, |i, due, _| {
+                    pick(i);
                     if due {
                         todo.push(i);
                         visible.push((i, DUE));
@@ -399,6 +453,7 @@ impl Crowd {
                 let (table, keys) = (&mut self.table, &mut self.unique_keys);
                 sift(&sieve, instances, &mut self.parts, workers, |index, due, key| {
                     deferred += usize::from(!due);
+                    pick(index);
                     let unique = table.get_or_insert(key, || {
                         keys.push(*key);
                         (keys.len() - 1) as u32
@@ -419,7 +474,7 @@ impl Crowd {
         let shared = self.sharing != Sharing::None;
         let stored = if shared { 0 } else { deferred };
         let matrices = (self.batches.len() * 4 + stored) * self.palette_len;
-        self.plan = Plan { lod, uniform, deferred, matrices };
+        self.plan = Plan { lod, uniform, deferred, detailed: detail.is_some(), matrices };
         matrices
     }
 
@@ -433,7 +488,7 @@ impl Crowd {
         start: usize,
         out: &mut [JointMatrix],
     ) -> CrowdStats {
-        let Plan { lod, uniform, deferred, matrices } = self.plan;
+        let Plan { lod, uniform, deferred, detailed, matrices } = self.plan;
         assert!(out.len() == matrices, "write what was planned");
         let p = self.palette_len;
         let evaluated_len = self.batches.len() * 4 * p;
@@ -489,6 +544,7 @@ impl Crowd {
             };
             entry.1 = (start + at) as u32;
         }
+        self.group_by_level(detailed);
         self.stats = CrowdStats {
             instances: self.centers.len(),
             visible: self.visible.len(),
@@ -497,5 +553,35 @@ impl Crowd {
             palettes: matrices / p.max(1),
         };
         self.stats
+    }
+
+    /// Sorts the visible list by level of detail (stably: index order within a level) and
+    /// counts each level's, when levels were `detailed`; else counts all at level 0.
+    fn group_by_level(&mut self, detailed: bool) {
+        self.level_counts.clear();
+        if !detailed {
+            self.level_counts.push(self.visible.len() as u32);
+            return;
+        }
+        let last = self.level_errors.len() - 1;
+        let level_of = |i: u32, levels: &[u8]| usize::from(levels[i as usize]).min(last);
+        self.level_counts.resize(last + 1, 0);
+        for &(i, _) in &self.visible {
+            self.level_counts[level_of(i, &self.levels)] += 1;
+        }
+        self.level_starts.clear();
+        let mut start = 0;
+        for &count in &self.level_counts {
+            self.level_starts.push(start);
+            start += count;
+        }
+        self.sorted.clear();
+        self.sorted.resize(self.visible.len(), (0, 0));
+        for &entry in &self.visible {
+            let at = &mut self.level_starts[level_of(entry.0, &self.levels)];
+            self.sorted[*at as usize] = entry;
+            *at += 1;
+        }
+        std::mem::swap(&mut self.visible, &mut self.sorted);
     }
 }

@@ -1,5 +1,5 @@
 //! The box a model's vertices fill over its rest pose and its clips, sampled: what a
-//! thumbnail or a preview frames (the culling bound is [`crate::PoseBounds`], conservative).
+//! thumbnail or a preview frames (the culling bound is [`crate::bounds::PoseBounds`], conservative).
 
 use glam::Vec3;
 

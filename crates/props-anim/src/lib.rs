@@ -10,7 +10,8 @@
 //! then speed; inputs are validated once, at construction, so sampling and posing never fail.
 //!
 //! Each type has one path. The model and its posing are at the root (the types below); the
-//! rest is in public modules: [`clip`] (clips, their channels and key search),
+//! rest is in public modules: [`bounds`] (the boxes a model's poses stay within), [`clip`]
+//! (clips, their channels and key search),
 //! [`interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
 //! stand) and [`property`] (what `KHR_animation_pointer` animates), [`skinning`] (the CPU
 //! reference), and [`runtime`], which poses crowds fast.
@@ -55,7 +56,7 @@
 
 mod baked;
 mod batches;
-mod bounds;
+pub mod bounds;
 pub mod clip;
 mod crowd;
 mod extent;
@@ -65,6 +66,7 @@ pub mod light;
 mod lod;
 pub mod material;
 mod mesh;
+mod mesh_lod;
 mod model;
 mod node_id;
 mod palette;
@@ -88,9 +90,7 @@ mod trig;
 mod visibility;
 mod workers;
 
-pub use bounds::PoseBounds;
-pub use extent::Extent;
-pub use mesh::{Influences, Mesh, MorphTarget, Primitive, Topology};
+pub use mesh::{Influences, Lod, Mesh, MorphTarget, Primitive, Topology};
 pub use model::{MeshInstance, Model, ModelError, ModelParts};
 pub use node_id::NodeId;
 pub use palette::{JointMatrix, WEIGHTS_PER_SLOT};

@@ -8,6 +8,8 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
+use crate::mesh_lod::{LodView, MeshLod};
+
 /// How often visible instances update, by distance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateRateLod {
@@ -116,6 +118,11 @@ pub struct View {
     pub lod: UpdateRateLod,
     /// Budget pressure ([`AnimationBudget::pressure`]).
     pub pressure: u8,
+    /// How far the projection stretches a unit one unit in front of the eye, in halves of the
+    /// view's height (its `[1][1]` for a perspective projection).
+    focal: f32,
+    /// Mesh LOD, where set ([`View::with_mesh_lod`]): each instance at full detail without.
+    mesh: Option<LodView>,
 }
 
 impl View {
@@ -126,13 +133,38 @@ impl View {
         let m = view_projection.transpose();
         let (r0, r1, r2, r3) = (m.x_axis, m.y_axis, m.z_axis, m.w_axis);
         let planes = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p| p / p.truncate().length().max(1e-30));
-        Self { eye, planes, lod, pressure }
+        // The view's rotation keeps lengths: the y row's length is the projection's [1][1].
+        let focal = r1.truncate().length();
+        Self { eye, planes, lod, pressure, focal, mesh: None }
+    }
+
+    /// The view with mesh LOD by `lod`, for a target `height_px` pixels high: each instance
+    /// is drawn at the level of detail [`MeshLod`] picks.
+    #[must_use]
+    pub fn with_mesh_lod(self, lod: MeshLod, height_px: f32) -> Self {
+        let pixels_per_unit = self.focal * height_px / 2.0;
+        let usable = pixels_per_unit.is_finite() && pixels_per_unit > 0.0;
+        Self { mesh: usable.then_some(LodView { lod, pixels_per_unit }), ..self }
+    }
+
+    /// Mesh LOD as this view sees it, where set.
+    pub(crate) fn mesh_lod(&self) -> Option<&LodView> {
+        self.mesh.as_ref()
+    }
+
+    /// The level of detail this view's mesh LOD draws a prop at (0 without mesh LOD): one
+    /// whose culling sphere is at `center` with `radius`, whose levels' errors are `errors`
+    /// (world units, level 0's first), drawn at `current` until now. What a crowd picks for
+    /// each of its instances, for a tool showing one.
+    #[must_use]
+    pub fn mesh_level(&self, errors: &[f32], current: u8, center: Vec3, radius: f32) -> u8 {
+        self.mesh.map_or(0, |mesh| mesh.pick(errors, current, center.distance(self.eye), radius))
     }
 
     /// A view in every direction from `eye` (no culling), for update-rate LOD alone.
     #[must_use]
     pub fn everywhere(eye: Vec3, lod: UpdateRateLod, pressure: u8) -> Self {
-        Self { eye, planes: [Vec4::W; 6], lod, pressure }
+        Self { eye, planes: [Vec4::W; 6], lod, pressure, focal: 0.0, mesh: None }
     }
 
     /// Whether a sphere at `center` of `radius` may be in view (conservative: never false for

@@ -78,6 +78,18 @@ pub struct MorphTarget {
     pub normals: Vec<Vec3>,
 }
 
+/// A coarser level of detail of a [`Primitive`]: a triangle list over the primitive's own
+/// vertices (so it is posed, skinned and morphed as they are), and how far its surface strays
+/// from the full primitive's, in the primitive's units.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lod {
+    /// Vertex indices, three a triangle, all below the primitive's vertex count.
+    pub indices: Vec<u32>,
+    /// The largest distance between its surface and the full primitive's (its geometric
+    /// error), in the primitive's units.
+    pub error: f32,
+}
+
 /// One drawable part of a mesh, with one material.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Primitive {
@@ -106,6 +118,9 @@ pub struct Primitive {
     pub morph_targets: Vec<MorphTarget>,
     /// Index into [`crate::Model::materials`], or `None` for the default material.
     pub material: Option<u32>,
+    /// Its coarser levels of detail, each coarser than the one before and no closer to the
+    /// full surface (level 0 is [`Primitive::indices`] itself, which is not listed).
+    pub lods: Vec<Lod>,
 }
 
 impl Primitive {
@@ -124,6 +139,17 @@ impl Primitive {
             indices,
             morph_targets: Vec::new(),
             material,
+            lods: Vec::new(),
+        }
+    }
+
+    /// The indices of level `level` (0: [`Primitive::indices`]; past its last level, its
+    /// last).
+    #[must_use]
+    pub fn lod_indices(&self, level: usize) -> &[u32] {
+        match level.checked_sub(1).and_then(|k| self.lods.get(k).or(self.lods.last())) {
+            Some(lod) => &lod.indices,
+            None => &self.indices,
         }
     }
 

@@ -106,6 +106,19 @@ pub enum ModelError {
         /// The property's target.
         target: PropertyTarget,
     },
+    /// A primitive's level of detail is not a triangle list over its vertices, or is closer to
+    /// the full surface than the level before it.
+    #[error("mesh {mesh} primitive {primitive} level of detail {level}: {problem}")]
+    BadLod {
+        /// Mesh index.
+        mesh: u32,
+        /// Primitive index.
+        primitive: usize,
+        /// The level (1 is the first coarser one).
+        level: usize,
+        /// What is wrong.
+        problem: &'static str,
+    },
     /// A primitive, material or light instance refers to a missing material, image or light.
     #[error("{what} {index} does not exist")]
     MissingAsset {
@@ -132,9 +145,14 @@ pub struct Model {
     palette_offsets: Vec<u32>,
     visibility: Visibility,
     light_placements: LightPlacements,
+    lods: Lods,
 }
 
 impl Model {
+    /// Most levels of detail a model has (the full one among them): its primitives' levels
+    /// are gathered into this many at most.
+    pub const MAX_LOD_LEVELS: usize = 8;
+
     /// Checks the parts' cross-references and builds the model.
     pub fn new(parts: ModelParts) -> Result<Self, ModelError> {
         let ModelParts { rig, skins, clips, meshes, materials, images, instances, lights, light_instances } = parts;
@@ -167,6 +185,7 @@ impl Model {
                 return Err(ModelError::JointOutOfRange { mesh: mi.mesh, primitive, skin: skin_index, joint, joints });
             }
         }
+        check_lods(&meshes)?;
         let materials_used = meshes.iter().flat_map(|m| &m.primitives).filter_map(|p| p.material);
         if let Some(index) = materials_used.into_iter().find(|&i| i as usize >= materials.len()) {
             return Err(ModelError::MissingAsset { what: "material", index });
@@ -194,6 +213,7 @@ impl Model {
         let node_slot = palette_offsets.last().copied().unwrap_or(0) as usize;
         let instance_nodes: Vec<NodeId> = instances.iter().map(|i| i.node).collect();
         let light_placements = LightPlacements::new(&rig, (&instance_nodes, node_slot), &lights, &light_instances);
+        let lods = lods(&rig, &skins, &meshes, &instances);
         Ok(Self {
             rig,
             skins,
@@ -207,7 +227,44 @@ impl Model {
             palette_offsets,
             visibility,
             light_placements,
+            lods,
         })
+    }
+
+    /// Each level of detail's error, in the model's units (its root's space, at rest): the
+    /// farthest any primitive drawn at that level strays from its full surface (its
+    /// [`crate::Lod::error`] scaled by its node's or skin's scale at rest). Level 0 (every
+    /// primitive in full) is first, at 0; a model without levels has that one alone; at most
+    /// [`Model::MAX_LOD_LEVELS`]. At each, every primitive draws its coarsest level within that error
+    /// ([`Model::primitive_level`]).
+    #[must_use]
+    pub fn lod_errors(&self) -> &[f32] {
+        &self.lods.errors
+    }
+
+    /// Triangles the model draws at its level of detail `level`: every triangle primitive of
+    /// every mesh instance, at its level there.
+    #[must_use]
+    pub fn lod_triangles(&self, level: usize) -> usize {
+        let mut triangles = 0;
+        for (slot, instance) in self.instances.iter().enumerate() {
+            let primitives = self.meshes.get(instance.mesh as usize).map_or(&[][..], |m| &m.primitives);
+            for (p, primitive) in primitives.iter().enumerate() {
+                if primitive.topology == crate::Topology::Triangles {
+                    triangles += primitive.lod_indices(self.primitive_level(slot, p, level)).len() / 3;
+                }
+            }
+        }
+        triangles
+    }
+
+    /// The level of its own ([`crate::Primitive::lod_indices`]) that primitive `primitive` of
+    /// mesh instance `instance` draws at the model's level `level` (past the last, the last's;
+    /// 0 for a primitive that is not there).
+    #[must_use]
+    pub fn primitive_level(&self, instance: usize, primitive: usize, level: usize) -> usize {
+        let levels = self.lods.map.get(instance).and_then(|p| p.get(primitive));
+        levels.and_then(|l| l.get(level.min(l.len().saturating_sub(1)))).map_or(0, |&l| usize::from(l))
     }
 
     /// The node hierarchy.
@@ -315,6 +372,7 @@ impl Model {
                     .as_ref()
                     .map_or(0, |i| bytes(&i.joints) + bytes(&i.weights) + bytes(&i.extra_start) + bytes(&i.extra));
                 let targets: u64 = p.morph_targets.iter().map(|t| bytes(&t.positions) + bytes(&t.normals)).sum();
+                let lods: u64 = p.lods.iter().map(|lod| bytes(&lod.indices)).sum();
                 bytes(&p.positions)
                     + bytes(&p.normals)
                     + bytes(&p.uv0)
@@ -324,6 +382,7 @@ impl Model {
                     + bytes(&p.indices)
                     + influences
                     + targets
+                    + lods
             })
             .sum();
         let images: u64 =
@@ -437,4 +496,98 @@ impl Model {
         crate::palette::write_weights(pose.all_morph_weights(), weights);
         crate::palette::write_values(self.visibility.packed(pose.all_properties()), properties);
     }
+}
+
+/// Checks every primitive's levels: triangle lists over its own vertices, each no closer to
+/// the full surface than the one before (a renderer picks the level by its error alone).
+fn check_lods(meshes: &[Mesh]) -> Result<(), ModelError> {
+    for (m, mesh) in meshes.iter().enumerate() {
+        for (primitive, p) in mesh.primitives.iter().enumerate() {
+            let mut before = 0.0;
+            for (k, lod) in p.lods.iter().enumerate() {
+                let bad = |problem| ModelError::BadLod { mesh: m as u32, primitive, level: k + 1, problem };
+                if p.topology != crate::Topology::Triangles {
+                    return Err(bad("only triangle lists have levels"));
+                }
+                if lod.indices.len() % 3 != 0 || lod.indices.iter().any(|&i| i as usize >= p.vertex_count()) {
+                    return Err(bad("its indices are not whole triangles over the primitive's vertices"));
+                }
+                if !(lod.error.is_finite() && lod.error >= before) {
+                    return Err(bad("its error is not a number at least the level before's"));
+                }
+                before = lod.error;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A model's levels of detail: each one's error, and per mesh instance and primitive the
+/// primitive's own level drawn at each.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Lods {
+    errors: Vec<f32>,
+    /// Per mesh instance, per primitive, per model level: the primitive's level.
+    map: Vec<Vec<Vec<u8>>>,
+}
+
+/// [`Model::lod_errors`] and the primitives' levels drawn at each, from the meshes' levels
+/// and the scale each is drawn at in the rest pose (its node's, or the largest of its skin's
+/// joints'). The model's levels are its primitives' errors, so scaled: all of them, or where
+/// they are more than [`Model::MAX_LOD_LEVELS`] - 1, as many spread evenly among them, the largest
+/// last. At each, every primitive draws its coarsest level within that error.
+fn lods(rig: &Rig, skins: &[Skin], meshes: &[Mesh], instances: &[MeshInstance]) -> Lods {
+    let any = meshes.iter().flat_map(|m| &m.primitives).any(|p| !p.lods.is_empty());
+    let scales: Vec<f32> = if any {
+        let mut pose = Pose::from_rest(rig);
+        pose.compute_world(rig);
+        let scale_of = |m: &glam::Affine3A| {
+            m.matrix3.x_axis.length().max(m.matrix3.y_axis.length()).max(m.matrix3.z_axis.length())
+        };
+        instances
+            .iter()
+            .map(|instance| match instance.skin.and_then(|s| skins.get(s as usize)) {
+                Some(skin) => skin
+                    .joints()
+                    .iter()
+                    .zip(skin.inverse_bind_matrices())
+                    .map(|(&joint, ibm)| scale_of(&(pose.world_matrix(joint) * *ibm)))
+                    .fold(0.0, f32::max),
+                None => scale_of(&pose.world_matrix(instance.node)),
+            })
+            .collect()
+    } else {
+        vec![1.0; instances.len()]
+    };
+    let primitives_of = |instance: &MeshInstance| meshes.get(instance.mesh as usize).map_or(&[][..], |m| &m.primitives);
+    let mut all: Vec<f32> = instances
+        .iter()
+        .zip(&scales)
+        .flat_map(|(instance, &scale)| {
+            primitives_of(instance).iter().flat_map(move |p| p.lods.iter().map(move |l| l.error * scale))
+        })
+        .filter(|e| e.is_finite())
+        .collect();
+    all.sort_by(f32::total_cmp);
+    all.dedup();
+    let kept = all.len().min(Model::MAX_LOD_LEVELS - 1);
+    let mut errors = vec![0.0];
+    // Evenly among them, the largest last.
+    errors.extend((1..=kept).map(|k| all[(k * all.len()).div_ceil(kept) - 1]));
+    errors.dedup();
+    let map = instances
+        .iter()
+        .zip(&scales)
+        .map(|(instance, &scale)| {
+            primitives_of(instance)
+                .iter()
+                .map(|p| {
+                    let within =
+                        |limit: f32| p.lods.iter().rposition(|l| l.error * scale <= limit).map_or(0, |j| j + 1);
+                    errors.iter().map(|&limit| within(limit).min(usize::from(u8::MAX)) as u8).collect()
+                })
+                .collect()
+        })
+        .collect();
+    Lods { errors, map }
 }

@@ -1,13 +1,15 @@
 //! The runtime that poses crowds fast, one flat list of its types: a model compiled for what
 //! its instances animate ([`Program`], four instances per SIMD lane), the instances' states
 //! posed once per frame ([`Crowd`]), pose sharing ([`Sharing`], [`Quantization`]), what the
-//! camera sees and how often it is posed ([`View`], [`UpdateRateLod`], [`AnimationBudget`]),
+//! camera sees, how often it is posed and at what detail it is drawn ([`View`],
+//! [`UpdateRateLod`], [`AnimationBudget`], [`MeshLod`]),
 //! and the worker threads ([`Workers`]). Its palettes are bitwise those of the general path,
 //! [`crate::pose_state`], instance by instance (exactly, or within the quantization when
 //! shared).
 
 pub use crate::crowd::{Crowd, CrowdStats};
 pub use crate::lod::{AnimationBudget, MAX_PRESSURE, UpdateRateLod, View, Visibility};
+pub use crate::mesh_lod::MeshLod;
 pub use crate::program::{LaneState, Program, Scratch, signature_code};
 pub use crate::shared::{MAX_COARSENING, Quantization, Sharing, fits};
 pub use crate::workers::{Workers, WorkersError};

@@ -294,6 +294,12 @@ impl CrowdSet {
         self.posing.set_camera(camera);
     }
 
+    /// Sets how many pixels high the camera's target is, for mesh LOD (see
+    /// [`Posing::set_view_height`]).
+    pub fn set_view_height(&mut self, pixels: u32) {
+        self.posing.set_view_height(pixels);
+    }
+
     /// Poses every instance the camera may see into `frame.palettes` (see
     /// [`Posing::animate`]); then call [`CrowdSet::extract`] with the same frame.
     /// Allocation-free once buffers have grown.
@@ -301,7 +307,7 @@ impl CrowdSet {
         self.posing.animate(&mut self.crowds, frame)
     }
 
-    /// Appends what the last [`CrowdSet::animate`] posed into `frame`: one batch per model, in
+    /// Appends what the last [`CrowdSet::animate`] posed into `frame`: one batch per model and level of detail, in
     /// the order they were added, and the lit lights near the camera.
     pub fn extract(&self, frame: &mut FrameData) {
         self.posing.extract(|| self.crowds.iter(), frame);

@@ -6,8 +6,9 @@
 //!   values set directly, all bound by name ([`Animates`]) so that a new version of a model
 //!   binds again the same way.
 //! - Each frame, [`Posing`] poses what the camera sees (culling, pose sharing, update-rate LOD
-//!   and a CPU budget, on worker threads) and lists it as [`props_frame::FrameData`]:
-//!   palettes, instances, one batch per model, the lit lights near the camera.
+//!   and a CPU budget, on worker threads), picks each prop's level of detail (mesh LOD, by
+//!   the error it shows on screen) and lists it as [`props_frame::FrameData`]: palettes,
+//!   instances, one batch per model and level, the lit lights near the camera.
 //! - Underneath, one [`ModelCrowd`] per model ([`BoundModel`]: a [`PropModel`] bound to what is
 //!   animated on it) is the one code path from clip to palette. The demo town's `props-scene`
 //!   keeps its kinds' props in the same crowds, posed by the same [`Posing`].

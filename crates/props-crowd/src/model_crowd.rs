@@ -68,7 +68,11 @@ impl ModelCrowd {
             Some(_) if model.discrete => Sharing::Exact,
             Some(q) => Sharing::Quantized(q),
         };
-        let crowd = Crowd::new(&program, model.layers, mode, radius, runs);
+        let mut crowd = Crowd::new(&program, model.layers, mode, radius, runs);
+        // Errors at the largest scale an instance is drawn at, as the culling radius.
+        let scale = model.prop.scale * model.max_scale;
+        let errors = model.prop.model.lod_errors().iter().map(|&e| e * scale);
+        crowd.set_level_errors(&errors.collect::<Vec<_>>());
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
         Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses }
@@ -252,6 +256,12 @@ impl ModelCrowd {
     /// Instances the last posing saw.
     pub(crate) fn visible_len(&self) -> usize {
         self.crowd.visible().len()
+    }
+
+    /// How many of those are at each level of detail, finest first (the order they are
+    /// listed in).
+    pub(crate) fn level_counts(&self) -> &[u32] {
+        self.crowd.level_counts()
     }
 
     /// The renderer's id of its model.

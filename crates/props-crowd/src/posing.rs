@@ -18,6 +18,9 @@ use crate::extract;
 use crate::model_crowd::{CrowdOptions, ModelCrowd};
 use crate::posing_config::PosingConfig;
 
+/// The target height mesh LOD assumes until told ([`Posing::set_view_height`]).
+const DEFAULT_VIEW_HEIGHT: u32 = 1080;
+
 /// Crowds posed side by side as one group (a scene's kind, or one crowd alone): groups plan
 /// and write at the same time on the worker threads.
 pub trait CrowdGroup: Send {
@@ -77,6 +80,8 @@ pub struct Posing {
     /// Parallel runs each crowd poses in.
     runs: usize,
     camera: Option<Camera>,
+    /// Pixels the camera's target is high, for mesh LOD.
+    view_height: u32,
     budget: Option<AnimationBudget>,
     /// Frames posed so far (update-rate LOD staggers by it).
     frames: u64,
@@ -94,6 +99,7 @@ impl Posing {
             workers,
             runs,
             camera: None,
+            view_height: DEFAULT_VIEW_HEIGHT,
             frames: 0,
             stats: AnimationStats::default(),
         })
@@ -130,11 +136,22 @@ impl Posing {
         self.camera.as_ref()
     }
 
-    /// What culling and update-rate LOD measure from: the camera, with the budget's pressure.
+    /// Sets how many pixels high the camera's target is (1080 until set): mesh LOD keeps
+    /// each prop's error within [`props_anim::runtime::MeshLod::max_error_px`] of them.
+    pub fn set_view_height(&mut self, pixels: u32) {
+        self.view_height = pixels.max(1);
+    }
+
+    /// What culling, update-rate LOD and mesh LOD measure from: the camera, with the
+    /// budget's pressure and the target's height.
     #[must_use]
     pub fn view(&self) -> Option<View> {
         let pressure = self.budget.map_or(0, |b| b.pressure());
-        self.camera.map(|c| View::new(c.eye, c.view_projection, self.config.lod, pressure))
+        let view = self.camera.map(|c| View::new(c.eye, c.view_projection, self.config.lod, pressure))?;
+        Some(match self.config.mesh_lod {
+            Some(mesh_lod) => view.with_mesh_lod(mesh_lod, self.view_height as f32),
+            None => view,
+        })
     }
 
     /// Poses every crowd of `groups` the camera may see into `frame.palettes`, sharing
@@ -157,7 +174,8 @@ impl Posing {
     }
 
     /// Appends what the last [`Posing::animate`] posed of `crowds` (the same crowds, in the
-    /// same order) into `frame`: one batch per crowd, and the lit lights near the camera.
+    /// same order) into `frame`: one batch per crowd and level of detail, and the lit lights
+    /// near the camera.
     pub fn extract<'a, I>(&self, crowds: impl Fn() -> I + Sync, frame: &mut FrameData)
     where
         I: Iterator<Item = &'a ModelCrowd>,

@@ -1,7 +1,7 @@
-//! [`PosingConfig`]: how crowds are posed each frame (pose sharing, update-rate LOD, the CPU
-//! budget, worker threads), checked once, when crowds are made.
+//! [`PosingConfig`]: how crowds are posed each frame (pose sharing, update-rate LOD, mesh LOD,
+//! the CPU budget, worker threads), checked once, when crowds are made.
 
-use props_anim::{runtime::Quantization, runtime::UpdateRateLod, runtime::Workers};
+use props_anim::{runtime::MeshLod, runtime::Quantization, runtime::UpdateRateLod, runtime::Workers};
 
 use crate::error::CrowdError;
 
@@ -23,6 +23,10 @@ pub struct PosingConfig {
     /// Update-rate LOD by distance from the camera; without a camera every prop is posed
     /// every frame. `UpdateRateLod::OFF` turns it off.
     pub lod: UpdateRateLod,
+    /// Mesh LOD: each prop drawn at the coarsest of its model's levels of detail whose error
+    /// spans at most a pixel or so from the camera (with hysteresis). `None`: every prop in
+    /// full detail.
+    pub mesh_lod: Option<MeshLod>,
     /// CPU budget of posing, milliseconds per frame: while posing takes longer (as the caller
     /// reports it), far props are posed less often, never near ones. `None`: no budget.
     pub animation_budget_ms: Option<f32>,
@@ -36,6 +40,7 @@ impl Default for PosingConfig {
         Self {
             sharing: Some(Quantization::default()),
             lod: UpdateRateLod::default(),
+            mesh_lod: Some(MeshLod::default()),
             animation_budget_ms: None,
             threads: 1,
         }
@@ -64,6 +69,14 @@ impl PosingConfig {
         let lod = &self.lod;
         if lod.near.is_nan() || lod.far.is_nan() || lod.near < 0.0 || lod.far < lod.near {
             return invalid("lod", "distances must satisfy 0 <= near <= far");
+        }
+        if let Some(mesh) = self.mesh_lod
+            && !(positive(mesh.max_error_px) && (0.0..=1.0).contains(&mesh.hysteresis) && mesh.smallest_px >= 0.0)
+        {
+            return invalid(
+                "mesh_lod",
+                "the pixel error must be positive and finite, the hysteresis 0 to 1, the smallest size at least 0",
+            );
         }
         if self.animation_budget_ms.is_some_and(|ms| !(positive(ms) && ms <= 1000.0)) {
             return invalid("animation_budget_ms", "must be a positive number of milliseconds, at most 1000");

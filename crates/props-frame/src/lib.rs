@@ -121,13 +121,16 @@ impl InstanceData {
     }
 }
 
-/// All instances of one model in a frame: a range of [`Frame::instances`].
+/// Instances of one model drawn at one level of detail: a range of [`Frame::instances`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelBatch {
     /// The model.
     pub model: ModelId,
     /// Its instances, a range of [`Frame::instances`].
     pub instances: Range<u32>,
+    /// The level of detail they are drawn at: 0 in full, 1 and up the model's coarser levels
+    /// (`props_anim::Model::lod_errors`; past its last, its last).
+    pub level: u8,
 }
 
 /// A coloured line segment in world space, for debug drawing.
@@ -211,21 +214,22 @@ impl FrameData {
         self.instances.push(InstanceData::new(transform, palette_base));
     }
 
-    /// Closes the run of instances pushed since the previous batch as a batch of `model`
-    /// (nothing is added when the run is empty).
+    /// Closes the run of instances pushed since the previous batch as a batch of `model` in
+    /// full detail (nothing is added when the run is empty).
     pub fn end_batch(&mut self, model: ModelId) {
         let start = self.batches.last().map_or(0, |b| b.instances.end as usize);
-        self.add_batch(model, self.instances.len() - start);
+        self.add_batch(model, 0, self.instances.len() - start);
     }
 
     /// Closes the `len` instances after the previous batch (pushed, or grown and written in
-    /// parts) as a batch of `model` (nothing is added when `len` is 0).
-    pub fn add_batch(&mut self, model: ModelId, len: usize) {
+    /// parts) as a batch of `model` at level of detail `level` (nothing is added when `len`
+    /// is 0).
+    pub fn add_batch(&mut self, model: ModelId, level: u8, len: usize) {
         let start = self.batches.last().map_or(0, |b| b.instances.end);
         let end = start + len as u32;
         debug_assert!(end as usize <= self.instances.len(), "a batch of instances not pushed");
         if end > start {
-            self.batches.push(ModelBatch { model, instances: start..end });
+            self.batches.push(ModelBatch { model, instances: start..end, level });
         }
     }
 

@@ -15,7 +15,7 @@ use crate::images::ImageSource;
 use crate::instancing::Instancing;
 use crate::limits::{self, Budget, Limits};
 use crate::parts::{Part, PartMap, Skip};
-use crate::{animation, document, json_scan, lights, material, mesh, nodes, scene};
+use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene};
 
 /// An imported model and what the import noticed on the way.
 #[derive(Debug)]
@@ -141,6 +141,8 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let lights::Lights { lights, instances: light_instances, of_source } = lights;
     let property_pointers = rig.properties().targets().iter().map(|&t| pointer_of(t, &rig, &of_source)).collect();
     scene::check_instances(&instances, &meshes, &skins, limits)?;
+    let mut meshes = meshes;
+    lods::make(&mut meshes, (&instances, &skins), limits, &budget)?;
     let primitives_dropped =
         drops.skip.has_primitives() || drops.dropped.iter().any(|d| matches!(d.part, Part::Primitive { .. }));
     let drawable = instances.iter().any(|i| meshes.get(i.mesh as usize).is_some_and(|m| !m.primitives.is_empty()));

@@ -75,6 +75,7 @@ mod json_scan;
 mod ktx2;
 mod lights;
 mod limits;
+mod lods;
 mod material;
 mod mesh;
 mod meshopt;

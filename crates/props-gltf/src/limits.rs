@@ -56,6 +56,10 @@ pub struct Limits {
     /// memory one file can take, and the amplification of a small file whose accessors all
     /// read the same data. Default 1 GiB.
     pub max_decoded_bytes: u64,
+    /// Coarser levels of detail made for each triangle primitive (`crate::lods`), charged to
+    /// [`Limits::max_decoded_bytes`]; 0 makes none. Default 6: the coarsest has about a
+    /// sixty-fourth of the triangles, where the simplifier gets that far.
+    pub lod_levels: u8,
 }
 
 impl Default for Limits {
@@ -78,6 +82,7 @@ impl Default for Limits {
             max_image_pixels: 8192 * 8192,
             max_texture_dimension: 8192,
             max_decoded_bytes: 1024 * MIB,
+            lod_levels: 6,
         }
     }
 }

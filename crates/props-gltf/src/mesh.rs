@@ -138,6 +138,8 @@ impl PrimitiveReader<'_> {
             indices: lists.indices,
             morph_targets: self.morph_targets(vertices)?,
             material: self.primitive.material.map(|m| index_u32(m.value())),
+            // Made once the skins are read (`lods.rs`).
+            lods: Vec::new(),
         })
     }
 

@@ -223,7 +223,7 @@ impl PropHost {
     }
 
     /// Poses what the camera sees into `frame` and lists it there (palettes, instances, one
-    /// batch per model, the lit lights near the camera), ready for
+    /// batch per model and level of detail, the lit lights near the camera), ready for
     /// [`props_frame::FrameData::to_frame`] and [`Renderer::prepare`]. Measures its own time for
     /// the CPU budget. Allocation-free once the frame's buffers have grown.
     pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
@@ -247,6 +247,7 @@ impl PropHost {
         size: (u32, u32),
     ) -> (AnimationStats, FrameStats) {
         self.set_camera(Some(camera));
+        self.set.set_view_height(size.1);
         let mut frame = std::mem::take(&mut self.frame);
         frame.clear();
         let stats = self.animate(&mut frame);

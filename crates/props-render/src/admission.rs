@@ -172,7 +172,11 @@ pub(crate) fn footprint(
             triangles.fold((0, 0, 0, 0), |(v, i, e, m), p| {
                 let extra = p.influences.as_ref().map_or(0, |influences| influences.extra.len() as u64);
                 let morph = (p.morph_targets.len() * p.positions.len()) as u64;
-                (v + p.positions.len() as u64, i + p.indices.len() as u64, e + extra, m + morph)
+                {
+                    // Every level's indices: the full list, then the coarser ones after it.
+                    let lods: usize = p.lods.iter().map(|lod| lod.indices.len()).sum();
+                    (v + p.positions.len() as u64, i + (p.indices.len() + lods) as u64, e + extra, m + morph)
+                }
             })
         })
         .collect();

@@ -1,7 +1,8 @@
 //! Debug line helpers: skeletons, boxes and world axes.
 
 use glam::{Affine3A, Vec3};
-use props_anim::{Extent, Pose, Rig};
+use props_anim::bounds::Extent;
+use props_anim::{Pose, Rig};
 
 use props_frame::DebugLine;
 

@@ -7,6 +7,7 @@ use props_anim::{Model, Primitive, Topology, material::AlphaMode};
 use wgpu::util::DeviceExt;
 
 use crate::materials::{self, Defaults, PipelineKey, Samplers};
+use crate::renderer_config::PassCount;
 use crate::shaders::PaletteAccess;
 use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};
 
@@ -143,20 +144,27 @@ impl Streams {
 
 /// Whether a draw's vertices are posed by one node's matrix or by a skin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Posing {
+pub(crate) enum Posing {
     /// By its node's matrix: every vertex the same.
     Rigid,
     /// By a skin's joints, per vertex.
     Skinned,
 }
 
+/// Levels of detail a draw holds index ranges for: a model's most.
+pub const MAX_LEVELS: usize = Model::MAX_LOD_LEVELS;
+
 /// One draw of a model: a primitive placed by one mesh instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawItem {
-    /// Range in the model's index buffer.
-    pub first_index: u32,
-    /// Number of indices.
-    pub index_count: u32,
+    /// At each of the model's levels of detail, its primitive's indices: their range in the
+    /// model's index buffer (first, count; no count: not drawn), the full primitive's first;
+    /// `levels` of them are set.
+    pub ranges: [(u32, u32); MAX_LEVELS],
+    /// The model's levels of detail (1: the full primitives alone).
+    pub levels: u8,
+    /// Distinct vertices each level's indices reference.
+    pub level_vertices: [u32; MAX_LEVELS],
     /// Added to every index.
     pub base_vertex: i32,
     /// Index of the material bind group.
@@ -244,9 +252,11 @@ pub(crate) struct GpuModel {
     /// Matrices per instance palette (`Model::palette_len`).
     pub palette_len: u32,
     /// How far from its origin its vertices can reach in any pose, metres
-    /// ([`props_anim::PoseBounds::radius`]; `f32::MAX` when unbounded): which shadow cascades
+    /// ([`props_anim::bounds::PoseBounds::radius`]; `f32::MAX` when unbounded): which shadow cascades
     /// an instance can cast into.
     pub reach: f32,
+    /// Each level of detail's error, model units ([`props_anim::Model::lod_errors`]).
+    pub lod_errors: Vec<f32>,
 }
 
 impl GpuModel {
@@ -273,16 +283,21 @@ impl GpuModel {
                     .iter()
                     .map(|p| {
                         (p.topology == Topology::Triangles && !p.indices.is_empty()).then(|| {
-                            let placement = Placement {
-                                first_index: indices.len() as u32,
-                                index_count: p.indices.len() as u32,
+                            let mut placement = Placement {
+                                levels: Vec::with_capacity(1 + p.lods.len()),
                                 base_vertex: streams.geometry.len() as i32,
                                 morph_first: (deltas.len() / 2) as u32,
                             };
                             streams.push(p, extra.len() as u32, skinned_model);
                             extra.extend(extra_influences(p));
                             deltas.extend(morph_deltas(p));
-                            indices.extend_from_slice(&p.indices);
+                            // Its levels of detail, each after the one before.
+                            let lists = std::iter::once(&p.indices).chain(p.lods.iter().map(|lod| &lod.indices));
+                            for list in lists {
+                                let range = (indices.len() as u32, list.len() as u32);
+                                placement.levels.push((range, distinct(list, p.vertex_count())));
+                                indices.extend_from_slice(list);
+                            }
                             placement
                         })
                     })
@@ -302,10 +317,19 @@ impl GpuModel {
         let mut params = Vec::new();
         for (slot, instance) in model.instances().iter().enumerate() {
             let mesh = &model.meshes()[instance.mesh as usize];
-            for (primitive, placement) in mesh.primitives.iter().zip(&placed[instance.mesh as usize]) {
-                let Some(Placement { first_index, index_count, base_vertex, morph_first }) = *placement else {
+            for (p, (primitive, placement)) in mesh.primitives.iter().zip(&placed[instance.mesh as usize]).enumerate() {
+                let Some(Placement { levels: own, base_vertex, morph_first }) = placement else {
                     continue;
                 };
+                let (base_vertex, morph_first) = (*base_vertex, *morph_first);
+                // At each of the model's levels, the primitive's own level drawn.
+                let levels = model.lod_errors().len().min(MAX_LEVELS);
+                let (mut ranges, mut level_vertices) = ([(0, 0); MAX_LEVELS], [0; MAX_LEVELS]);
+                for k in 0..levels {
+                    let own_level = model.primitive_level(slot, p, k).min(own.len() - 1);
+                    (ranges[k], level_vertices[k]) = own[own_level];
+                }
+                let levels = levels as u8;
                 let (joint_offset, node_matrix, posing) = match instance.skin.filter(|_| primitive.influences.is_some())
                 {
                     Some(skin) => (model.palette_range(skin).start, None, Posing::Skinned),
@@ -333,8 +357,9 @@ impl GpuModel {
                     model.materials().get(material).is_some_and(|m| matches!(m.alpha_mode, AlphaMode::Mask { .. }));
                 let center = box_center(primitive);
                 draws.push(DrawItem {
-                    first_index,
-                    index_count,
+                    ranges,
+                    levels,
+                    level_vertices,
                     base_vertex,
                     material,
                     key,
@@ -391,8 +416,36 @@ impl GpuModel {
             opaque,
             palette_len: model.palette_len() as u32,
             reach,
+            lod_errors: model.lod_errors().to_vec(),
         }
     }
+}
+
+impl DrawItem {
+    /// Its indices at level of detail `level` (past its last level, its last's).
+    #[must_use]
+    pub fn indices(&self, level: u8) -> std::ops::Range<u32> {
+        let (first, count) = self.ranges[usize::from(level.min(self.levels - 1))];
+        first..first + count
+    }
+
+    /// What drawing it at `level` for `instances` instances submits.
+    #[must_use]
+    pub fn count(&self, level: u8, instances: u32) -> PassCount {
+        let at = usize::from(level.min(self.levels - 1));
+        let instances = u64::from(instances);
+        PassCount {
+            triangles: u64::from(self.ranges[at].1 / 3) * instances,
+            vertices: u64::from(self.level_vertices[at]) * instances,
+        }
+    }
+}
+
+/// How many distinct vertices (of `vertices`) `indices` references.
+fn distinct(indices: &[u32], vertices: usize) -> u32 {
+    let mut seen = vec![false; vertices];
+    indices.iter().filter(|&&i| seen.get_mut(i as usize).is_some_and(|seen| !std::mem::replace(seen, true))).count()
+        as u32
 }
 
 /// The centre of the box `primitive`'s positions fill.
@@ -405,10 +458,11 @@ fn box_center(primitive: &Primitive) -> Vec3 {
 }
 
 /// Where a primitive landed in a model's buffers.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Placement {
-    first_index: u32,
-    index_count: u32,
+    /// Each of its own levels' indices (first, count) and the distinct vertices they
+    /// reference.
+    levels: Vec<((u32, u32), u32)>,
     base_vertex: i32,
     /// Its first morph entry (one per target and vertex) in the model's table.
     morph_first: u32,

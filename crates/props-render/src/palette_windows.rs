@@ -19,6 +19,8 @@ pub struct Run {
     pub window_start: u32,
     /// The instances, a range of the frame's instance list.
     pub instances: Range<u32>,
+    /// The level of detail they are drawn at (their batch's).
+    pub level: u8,
 }
 
 /// How windows may be placed.
@@ -58,7 +60,7 @@ pub fn split(
                     continue;
                 }
                 runs.extend(current.take());
-                current = Some(Run { window_start: start, instances: index..index + 1 });
+                current = Some(Run { window_start: start, instances: index..index + 1, level: 0 });
             }
         }
     }
@@ -79,7 +81,7 @@ mod tests {
         let list = instances(&[0, 25, 50, 75]);
         let mut runs = Vec::new();
         assert_eq!(split(&list, 0..4, 25, (1000, Windows::Sliding), &mut runs), 0);
-        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..4 }]);
+        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..4, level: 0 }]);
     }
 
     #[test]
@@ -87,7 +89,13 @@ mod tests {
         let list = instances(&[0, 25, 50, 75]);
         let mut runs = Vec::new();
         assert_eq!(split(&list, 0..4, 25, (60, Windows::Sliding), &mut runs), 0);
-        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..2 }, Run { window_start: 48, instances: 2..4 }]);
+        assert_eq!(
+            runs,
+            vec![
+                Run { window_start: 0, instances: 0..2, level: 0 },
+                Run { window_start: 48, instances: 2..4, level: 0 }
+            ]
+        );
         for run in &runs {
             for i in run.instances.clone() {
                 let base = list[i as usize].palette_base;
@@ -101,7 +109,7 @@ mod tests {
         let list = instances(&[0, 25, 50, 75]);
         let mut runs = Vec::new();
         assert_eq!(split(&list, 0..4, 25, (60, Windows::Fixed), &mut runs), 2);
-        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..2 }]);
+        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..2, level: 0 }]);
     }
 
     #[test]

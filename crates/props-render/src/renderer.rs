@@ -2,7 +2,7 @@
 //! windows, lines) and its draws: every opaque draw, then the blended ones back to front
 //! (`blend_order.rs`). Pipelines are in `pipelines.rs`, the palette store in
 //! `palette_store.rs`, materials in `materials.rs`, the sky's light in `sky.rs`, the
-//! configuration in `renderer_config.rs`.
+//! configuration in `renderer_config.rs`, the frame's bind groups in `frame_groups.rs`.
 
 use std::ops::Range;
 
@@ -12,6 +12,7 @@ use props_anim::Model;
 use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
+use crate::frame_groups::{FrameGroups, FrameResources};
 use crate::globals::Globals;
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts, Posing, slots};
 use crate::growable_buffer::GrowableBuffer;
@@ -21,7 +22,7 @@ use crate::materials::{Defaults, Samplers};
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
 use crate::pipelines::{Layouts, LineVertex, Pipelines, supports_samples};
-use crate::renderer_config::{FrameStats, RendererConfig};
+use crate::renderer_config::{FrameStats, PassCount, RendererConfig};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
 use crate::shadow_casters::ShadowCasters;
 use crate::shadows::{self, CASCADES, Cascade, ShadowMap};
@@ -29,19 +30,22 @@ use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
 
-/// Draws `draw` of `model` for `instances` (of the bound instance buffer) with the pipeline
-/// bound: its draw uniform, its material, its indices.
-fn draw_item(pass: &mut wgpu::RenderPass<'_>, model: &GpuModel, draw: &DrawItem, instances: Range<u32>) {
+/// Draws `draw` of `model` at level of detail `level` for `instances` (of the bound instance
+/// buffer) with the pipeline bound: its draw uniform, its material, its indices. Nothing is drawn where the level leaves the primitive out. Returns whether it drew.
+fn draw_item(
+    pass: &mut wgpu::RenderPass<'_>,
+    model: &GpuModel,
+    (draw, level): (&DrawItem, u8),
+    instances: Range<u32>,
+) -> bool {
+    let indices = draw.indices(level);
+    if indices.is_empty() {
+        return false;
+    }
     pass.set_bind_group(1, &model.draw_group, &[draw.params_offset]);
     pass.set_bind_group(2, &model.materials[draw.material], &[]);
-    pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, draw.base_vertex, instances);
-}
-
-/// The group-0 bind groups of the main pass and of each cascade's shadow pass.
-#[derive(Clone)]
-struct FrameGroups {
-    main: wgpu::BindGroup,
-    shadow: [wgpu::BindGroup; CASCADES],
+    pass.draw_indexed(indices, draw.base_vertex, instances);
+    true
 }
 
 /// Draws instanced, GPU-skinned models. Uploads every frame's palettes with one write and its
@@ -70,8 +74,11 @@ pub struct Renderer {
     line_vertices: GrowableBuffer,
     line_scratch: Vec<LineVertex>,
     window_scratch: Vec<u8>,
-    /// This frame's runs, each of one model's instances within one palette window.
+    /// This frame's runs, each of one model's instances at one level of detail within one
+    /// palette window.
     runs: Vec<(ModelId, Run)>,
+    /// The level of detail each run is drawn at in each shadow cascade.
+    shadow_levels: Vec<[u8; CASCADES]>,
     run_scratch: Vec<Run>,
     /// Runs with blended draws, farthest first, and one run's blended draws, farthest first.
     blend_order: Vec<(f32, usize)>,
@@ -182,6 +189,7 @@ impl Renderer {
             line_scratch: Vec::new(),
             window_scratch: Vec::new(),
             runs: Vec::new(),
+            shadow_levels: Vec::new(),
             run_scratch: Vec::new(),
             blend_order: Vec::new(),
             draw_order: Vec::new(),
@@ -317,11 +325,20 @@ impl Renderer {
             self.blended.extend(draw_order.iter().map(|&(_, draw)| (window, draw)));
         }
         self.draw_order = draw_order;
-        let opaque: usize = self.runs.iter().filter_map(|(id, _)| self.model(*id)).map(|m| m.opaque).sum();
-        stats.draw_calls = (opaque + self.blended.len()) as u32 + u32::from(self.line_count > 0);
+        // Every draw of every run, but those its level leaves out; then the lines.
+        let mut calls = u32::from(self.line_count > 0);
+        for (id, run) in &self.runs {
+            let Some(model) = self.model(*id) else { continue };
+            let instances = run.instances.len() as u32;
+            for draw in model.draws.iter().filter(|draw| !draw.indices(run.level).is_empty()) {
+                calls += 1;
+                stats.main_pass += draw.count(run.level, instances);
+            }
+        }
+        stats.draw_calls = calls;
         let groups = self.frame_groups();
         if self.cascades.is_some() {
-            stats.shadow_draw_calls = self.draw_shadows(encoder, &groups.shadow);
+            (stats.shadow_draw_calls, stats.shadow_passes) = self.draw_shadows(encoder, &groups.shadow);
         }
         stats
     }
@@ -364,11 +381,17 @@ impl Renderer {
     }
 
     /// Draws each cascade's shadow map: every opaque draw of every run (masked ones cut out),
-    /// depth only, from the sun (bound by the cascade's group in `shadow_groups`). Returns the
-    /// draw calls.
-    fn draw_shadows(&self, encoder: &mut wgpu::CommandEncoder, shadow_groups: &[wgpu::BindGroup; CASCADES]) -> u32 {
+    /// depth only, from the sun (bound by the cascade's group in `shadow_groups`), each at
+    /// the level of detail the cascade's texels call for. Returns the draw calls, and what
+    /// each cascade's pass submits.
+    fn draw_shadows(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        shadow_groups: &[wgpu::BindGroup; CASCADES],
+    ) -> (u32, [PassCount; CASCADES]) {
+        let mut counts = [PassCount::default(); CASCADES];
         if !self.pipelines.shadows() {
-            return 0;
+            return (0, counts);
         }
         let mut calls = 0;
         for (cascade, (layer, shadow_group)) in self.shadows.layers.iter().zip(shadow_groups).enumerate() {
@@ -384,17 +407,15 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            // The nearer cascades draw their picked casters; the farthest, every instance.
-            let picked = cascade + 1 < CASCADES;
-            let instances = if picked { self.casters.buffer() } else { self.instances.buffer() };
-            pass.set_vertex_buffer(slots::INSTANCES, instances.slice(..));
+            pass.set_vertex_buffer(slots::INSTANCES, self.casters.buffer().slice(..));
             let mut bound = None;
             for (window, (id, run)) in self.runs.iter().enumerate() {
                 let Some(model) = self.model(*id) else { continue };
-                let instances = self.casters.range(cascade, window).unwrap_or_else(|| run.instances.clone());
+                let instances = self.casters.range(cascade, window);
                 if instances.is_empty() {
                     continue;
                 }
+                let level = self.shadow_levels[window][cascade];
                 self.bind_run(&mut pass, shadow_group, window, run, model);
                 for draw in &model.draws[..model.opaque] {
                     let pipeline = (draw.posing, draw.masked);
@@ -403,12 +424,14 @@ impl Renderer {
                         pass.set_pipeline(shadow);
                         bound = Some(pipeline);
                     }
-                    draw_item(&mut pass, model, draw, instances.clone());
-                    calls += 1;
+                    if draw_item(&mut pass, model, (draw, level), instances.clone()) {
+                        counts[cascade] += draw.count(level, instances.len() as u32);
+                        calls += 1;
+                    }
                 }
             }
         }
-        calls
+        (calls, counts)
     }
 
     /// Binds run `window` (`run`, of `model`): its palette window, `model`'s buffers.
@@ -449,7 +472,7 @@ impl Renderer {
             pass.set_pipeline(self.pipelines.mesh(draw.key, draw.posing));
             *bound = Some((draw.key, draw.posing));
         }
-        draw_item(pass, model, draw, run.instances.clone());
+        let _drawn = draw_item(pass, model, (draw, run.level), run.instances.clone());
     }
 
     /// Writes globals, lights, palettes, instances, palette windows and lines for a target of
@@ -491,7 +514,7 @@ impl Renderer {
                 palette_windows::split(frame.instances, range, palette_len, windows, &mut self.run_scratch);
             for run in self.run_scratch.drain(..) {
                 stats.instances += run.instances.len() as u32;
-                self.runs.push((batch.model, run));
+                self.runs.push((batch.model, Run { level: batch.level, ..run }));
             }
         }
         stats.palette_windows = self.runs.len() as u32;
@@ -502,7 +525,18 @@ impl Renderer {
         let matrices = binding_end.unwrap_or(0).max(total);
         self.palette.write(&self.device, &self.queue, frame.palettes, matrices, windows.0);
         self.instances.write(&self.device, &self.queue, bytemuck::cast_slice(frame.instances));
+        self.shadow_levels.clear();
         if let Some(cascades) = &self.cascades {
+            let models = &self.models;
+            for (id, run) in &self.runs {
+                let first = frame.instances.get(run.instances.start as usize);
+                let model = models.get(id.0 as usize).and_then(Option::as_ref).map(|(model, _)| model);
+                let levels = match (model, first) {
+                    (Some(model), Some(first)) => shadows::levels(cascades, &model.lod_errors, &first.transform),
+                    _ => [0; CASCADES],
+                };
+                self.shadow_levels.push(levels.map(|level| level.max(run.level)));
+            }
             let models = &self.models;
             let reach = |id: ModelId| models.get(id.0 as usize)?.as_ref().map(|(model, _)| model.reach);
             let gpu = (&self.device, &self.queue);
@@ -539,40 +573,15 @@ impl Renderer {
         {
             return groups.clone();
         }
-        let group = |globals: &wgpu::Buffer, shadow_map: &wgpu::TextureView| {
-            self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("frame"),
-                layout: &self.frame_layout,
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 1, resource: self.palette.binding() },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: self.windows.buffer(),
-                            offset: 0,
-                            size: wgpu::BufferSize::new(16),
-                        }),
-                    },
-                    wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&self.sky.view) },
-                    wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&self.sky.sampler) },
-                    wgpu::BindGroupEntry { binding: 5, resource: self.lights.lights().as_entire_binding() },
-                    wgpu::BindGroupEntry {
-                        binding: 6,
-                        resource: wgpu::BindingResource::TextureView(self.lights.view()),
-                    },
-                    wgpu::BindGroupEntry { binding: 7, resource: wgpu::BindingResource::TextureView(shadow_map) },
-                    wgpu::BindGroupEntry {
-                        binding: 8,
-                        resource: wgpu::BindingResource::Sampler(&self.shadows.sampler),
-                    },
-                ],
-            })
+        let resources = FrameResources {
+            layout: &self.frame_layout,
+            palette: &self.palette,
+            windows: &self.windows,
+            sky: &self.sky,
+            lights: &self.lights,
+            shadows: &self.shadows,
         };
-        let groups = FrameGroups {
-            main: group(&self.globals, &self.shadows.maps),
-            shadow: std::array::from_fn(|k| group(&self.shadow_globals[k], &self.shadows.stand_in)),
-        };
+        let groups = FrameGroups::new(&self.device, &resources, (&self.globals, &self.shadow_globals));
         self.frame_groups = Some((key, groups.clone()));
         groups
     }

@@ -92,4 +92,41 @@ pub struct FrameStats {
     /// Draw calls of the shadow passes, all cascades (0 without shadows, or with the sun
     /// down).
     pub shadow_draw_calls: u32,
+    /// What the main pass draws (debug lines aside).
+    pub main_pass: PassCount,
+    /// What each shadow cascade's pass draws, nearest first.
+    pub shadow_passes: [PassCount; crate::shadows::CASCADES],
+}
+
+impl FrameStats {
+    /// What every pass draws together: the main pass and the shadow passes.
+    #[must_use]
+    pub fn all_passes(&self) -> PassCount {
+        self.shadow_passes.iter().fold(self.main_pass, |sum, pass| sum + *pass)
+    }
+}
+
+/// Triangles and vertices one pass submits: each draw's at the level of detail it is drawn
+/// at, times its instances. Vertices are the distinct vertices its indices reference (what
+/// the vertex shader runs on, at best).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PassCount {
+    /// Triangles submitted.
+    pub triangles: u64,
+    /// Vertices submitted.
+    pub vertices: u64,
+}
+
+impl std::ops::Add for PassCount {
+    type Output = Self;
+
+    fn add(self, other: Self) -> Self {
+        Self { triangles: self.triangles + other.triangles, vertices: self.vertices + other.vertices }
+    }
+}
+
+impl std::ops::AddAssign for PassCount {
+    fn add_assign(&mut self, other: Self) {
+        *self = *self + other;
+    }
 }

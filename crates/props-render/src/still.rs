@@ -2,8 +2,9 @@
 //! and of the previewer's stills.
 
 use glam::{Affine3A, Vec3};
+use props_anim::bounds::Extent;
 use props_anim::light::PlacedLight;
-use props_anim::{Extent, JointMatrix, Model};
+use props_anim::{JointMatrix, Model};
 use props_frame::{Camera, DebugLine, Frame, InstanceData, Lighting, ModelBatch, ModelId, SKY};
 
 use crate::{
@@ -115,7 +116,7 @@ impl StillRenderer {
             clear_color,
             palettes: palette,
             instances: &[InstanceData::new(&Affine3A::IDENTITY, 0)],
-            batches: &[ModelBatch { model: id, instances: 0..1 }],
+            batches: &[ModelBatch { model: id, instances: 0..1, level: 0 }],
             lines,
             lights,
         };

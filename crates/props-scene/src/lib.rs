@@ -6,7 +6,7 @@
 //! the scene knows none by name. Each step, systems (plain functions of the world and a fixed
 //! `dt`, one per kind) move everything and set each prop's animation state; once per frame the
 //! animation runtime poses what the camera sees and extraction lists it as
-//! [`props_frame::FrameData`] instances, one batch per model.
+//! [`props_frame::FrameData`] instances, one batch per model and level of detail.
 //!
 //! ```text
 //! Scene::new(config, kinds with their models) -> step(dt) x N -> animate(&mut frame) -> extract(&mut frame) -> renderer

@@ -295,6 +295,12 @@ impl Scene {
         self.posing.set_camera(camera);
     }
 
+    /// Sets how many pixels high the camera's target is, for mesh LOD
+    /// ([`props_crowd::Posing::set_view_height`]).
+    pub fn set_view_height(&mut self, pixels: u32) {
+        self.posing.set_view_height(pixels);
+    }
+
     /// Appends the bones of the first `limit_per_model` props of each model, posed on the
     /// general path from their exact states (windmills are many).
     pub fn skeleton_lines(&mut self, limit_per_model: usize, lines: &mut Vec<DebugLine>) {

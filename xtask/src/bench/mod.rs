@@ -1,5 +1,6 @@
 //! `cargo xtask bench`: benchmark tables, each measured beside its baseline in the same run.
 
+mod city;
 mod floor;
 pub mod pose;
 pub mod render;

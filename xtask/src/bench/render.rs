@@ -62,20 +62,30 @@ pub struct RenderArgs {
     /// Instance counts of the light rows.
     #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "1000,48800")]
     pub light_instances: Vec<u32>,
+    /// What to draw: `windmills` (the model's grid and the rows above) or `city` (the scene
+    /// bench's city frame, with mesh LOD and without it: `super::city`).
+    #[arg(long, default_value = "windmills", value_parser = ["windmills", "city"])]
+    pub workload: String,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
 }
 
 /// Timings of one configuration.
-struct Measured {
-    stats: FrameStats,
-    encode_ms: f64,
-    gpu_ms: f64,
+pub(super) struct Measured {
+    /// What its last frame cost.
+    pub(super) stats: FrameStats,
+    /// Median milliseconds to upload and encode a frame.
+    pub(super) encode_ms: f64,
+    /// Median milliseconds from submit until the GPU is idle.
+    pub(super) gpu_ms: f64,
 }
 
 /// Runs the benchmark.
 pub fn run(args: &RenderArgs) -> Result<()> {
+    if args.workload == "city" {
+        return super::city::run(args);
+    }
     let model = props_gltf::import_file(&args.model, &props_gltf::Limits::default())?.model;
     let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
     let adapter = gpu.adapter_description();
@@ -133,6 +143,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             .map(|(model, n, s, u, f)| {
                 serde_json::json!({
                     "model": model, "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
+                    "triangles": s.stats.all_passes().triangles, "vertices": s.stats.all_passes().vertices,
                     "instance_bytes": s.stats.instance_bytes, "encode_ms": s.encode_ms, "gpu_ms": s.gpu_ms,
                     "unskinned_encode_ms": u.encode_ms, "unskinned_gpu_ms": u.gpu_ms,
                     "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
@@ -180,10 +191,12 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     println!("floor: the simplest pipeline drawing the same instances (one mesh, one draw, a storage-buffer matrix");
     println!("each, Lambert, 4x MSAA); x floor: gpu ms over the floor's, skinned and in the bind pose");
     println!(
-        "{:<10} {:>9} {:>6} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>9} {:>9}",
+        "{:<10} {:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>9} {:>9}",
         "model",
         "instances",
         "draws",
+        "triangles",
+        "vertices",
         "palette B/fr",
         "instance B",
         "encode ms",
@@ -198,8 +211,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for (model, count, s, u, f) in rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
-            "{model:<10} {count:>9} {:>6} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>9.2} {:>9.2}",
+            "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>9.2} {:>9.2}",
             s.stats.draw_calls,
+            s.stats.all_passes().triangles,
+            s.stats.all_passes().vertices,
             s.stats.palette_bytes,
             s.stats.instance_bytes,
             s.encode_ms,
@@ -353,13 +368,25 @@ fn measure(
     renderer.set_model(ModelId(0), model).context("uploading the model")?;
     let camera = grid_camera(count, target.size());
     let frame = Frame { lights, ..frame_data.to_frame(camera, Lighting::default(), props_frame::SKY) };
+    Ok(time_frames(gpu, target, &mut renderer, &frame, frames))
+}
+
+/// Median encode and GPU times of `frames` frames (after three to warm up) of `renderer`
+/// drawing `frame` into `target`, with what the last cost.
+pub(super) fn time_frames(
+    gpu: &GpuContext,
+    target: &OffscreenTarget,
+    renderer: &mut Renderer,
+    frame: &Frame<'_>,
+    frames: u32,
+) -> Measured {
     let (mut encode, mut wait) = (Vec::new(), Vec::new());
     let mut stats = FrameStats::default();
     let mut pass = StandalonePass::new();
     for index in 0..frames + 3 {
         let start = Instant::now();
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        stats = pass.draw(&mut renderer, &mut encoder, (target.view(), target.size()), &frame);
+        stats = pass.draw(renderer, &mut encoder, (target.view(), target.size()), frame);
         let commands = encoder.finish();
         let encoded = Instant::now();
         gpu.queue.submit([commands]);
@@ -370,5 +397,5 @@ fn measure(
             wait.push((done - encoded).as_secs_f64() * 1e3);
         }
     }
-    Ok(Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) })
+    Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) }
 }

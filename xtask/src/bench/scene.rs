@@ -63,7 +63,7 @@ const DT: f32 = 1.0 / 60.0;
 /// The budget of the `budget` mode, milliseconds.
 const BUDGET_MS: f32 = 1.0;
 /// Aspect of the view the shared modes are seen from (the game's default window).
-const ASPECT: f32 = 16.0 / 9.0;
+pub(super) const ASPECT: f32 = 16.0 / 9.0;
 /// Least time the kernel is measured for, per model.
 const KERNEL_TIME: Duration = Duration::from_millis(300);
 
@@ -99,7 +99,7 @@ impl Row {
 
 /// The base model of each of the town's kinds, from `assets`, by kind (renderer ids in
 /// registration order, at each asset's units; none for the lot), as the game loads them.
-fn load_models(assets: &Path) -> Result<Vec<Vec<PropModel>>> {
+pub(super) fn load_models(assets: &Path) -> Result<Vec<Vec<PropModel>>> {
     let limits = props_gltf::Limits::default();
     let kinds = props_scene::kinds::town();
     let load = |(k, asset): (usize, KindAsset)| -> Result<Vec<PropModel>> {
@@ -211,13 +211,17 @@ fn measure(
     Ok(row)
 }
 
+/// The city workload: 100k windmills, 10k cars, 10k foxes and the default town's buses.
+pub(super) fn city() -> SceneConfig {
+    SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 10_000).with_count("foxes", 10_000)
+}
+
 /// Measures and prints the table.
 pub fn run(args: &SceneArgs) -> Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let models = load_models(&root.join("assets"))?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let city =
-        SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 10_000).with_count("foxes", 10_000);
+    let city = city();
     let windmills =
         SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 0).with_count("foxes", 0);
     // Buses as the game runs them by default (the kind's default); none beside the windmills

@@ -3,6 +3,7 @@
 mod interpolation;
 mod keys;
 mod lights;
+mod lods;
 mod playback;
 mod pose;
 mod rig;

@@ -1,0 +1,125 @@
+//! Mesh LOD: which level of detail ([`crate::Lod`]) each instance is drawn at. An instance
+//! takes the coarsest level whose error, seen from the eye, spans at most
+//! [`MeshLod::max_error_px`] pixels; one a pixel or two across takes the coarsest of all.
+//!
+//! Hysteresis keeps a prop from flickering between two levels as the camera hovers at the
+//! distance where they meet: a prop turns finer as soon as its level's error passes the
+//! threshold, but coarser only once the coarser level's error is under
+//! [`MeshLod::hysteresis`] of it (at the default 0.7, 43% farther than where it turned finer).
+
+/// How instances pick their level of detail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshLod {
+    /// The most a level's error may span on screen, in pixels (default 1).
+    pub max_error_px: f32,
+    /// A prop turns coarser only once the coarser level's error spans at most this share of
+    /// [`MeshLod::max_error_px`] (0 to 1; default 0.7).
+    pub hysteresis: f32,
+    /// A prop whose culling sphere spans at most this many pixels across takes the coarsest
+    /// level (default 2).
+    pub smallest_px: f32,
+}
+
+impl Default for MeshLod {
+    fn default() -> Self {
+        Self { max_error_px: 1.0, hysteresis: 0.7, smallest_px: 2.0 }
+    }
+}
+
+/// Mesh LOD as a view sees it: [`MeshLod`] and the pixels one world unit spans one unit in
+/// front of the eye.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LodView {
+    pub(crate) lod: MeshLod,
+    pub(crate) pixels_per_unit: f32,
+}
+
+impl LodView {
+    /// The level an instance at `distance` from the eye (its sphere's centre), with a sphere
+    /// of `radius`, is drawn at, when it was drawn at `current` (`errors`: each level's error
+    /// in world units, level 0's first). Whatever `current` is, the result is a level.
+    pub(crate) fn pick(&self, errors: &[f32], current: u8, distance: f32, radius: f32) -> u8 {
+        let last = errors.len().saturating_sub(1);
+        if last == 0 {
+            return 0;
+        }
+        // Pixels per world unit at the sphere's nearest point (never closer than 1 cm).
+        let scale = self.pixels_per_unit / (distance - radius).max(0.01);
+        if 2.0 * radius * self.pixels_per_unit / distance.max(0.01) <= self.lod.smallest_px {
+            return last as u8;
+        }
+        let coarsest_under = |limit: f32| errors.iter().rposition(|&e| e * scale <= limit).unwrap_or(0);
+        let fits = coarsest_under(self.lod.max_error_px);
+        let current = usize::from(current).min(last);
+        let level = if fits < current {
+            fits
+        } else {
+            coarsest_under(self.lod.max_error_px * self.lod.hysteresis).max(current)
+        };
+        level as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Levels of 1, 2 and 4 cm error, seen by a view where 1 m spans 1000 pixels at 1 m.
+    fn view() -> (LodView, [f32; 4]) {
+        (LodView { lod: MeshLod::default(), pixels_per_unit: 1000.0 }, [0.0, 0.01, 0.02, 0.04])
+    }
+
+    #[test]
+    fn the_coarsest_level_within_a_pixel_is_taken() {
+        let (view, errors) = view();
+        // At 10 m (plus the sphere's 1 m), a 1 cm error spans 1 pixel.
+        assert_eq!(view.pick(&errors, 1, 11.0, 1.0), 1);
+        assert_eq!(view.pick(&errors, 1, 9.0, 1.0), 0, "1.25 pixels: too much");
+        assert_eq!(view.pick(&errors, 0, 11.0, 1.0), 0, "coarser only at 0.7 pixels");
+        assert_eq!(view.pick(&errors, 0, 15.5, 1.0), 1, "0.69 pixels");
+        assert_eq!(view.pick(&errors, 0, 100.0, 1.0), 3);
+        assert_eq!(view.pick(&errors, 0, 25.0, 1.0), 1, "level 2 spans 0.83 pixels: above 0.7");
+        assert_eq!(view.pick(&errors, 2, 25.0, 1.0), 2, "level 2 kept: under a pixel");
+        assert_eq!(view.pick(&[0.0], 0, 1e6, 1.0), 0, "no levels: the full mesh");
+        assert_eq!(view.pick(&errors, 9, 1e6, 1.0), 3, "a level past the last reads as the last");
+    }
+
+    /// A prop moving out and back in crosses to a finer level nearer than it crossed to the
+    /// coarser one: between the two, its level stays whatever it was.
+    #[test]
+    fn levels_turn_finer_at_the_threshold_and_coarser_well_past_it() {
+        let (view, errors) = view();
+        let mut level = 0;
+        let mut coarser_at = None;
+        for d in (5..100).map(|d| d as f32) {
+            let next = view.pick(&errors, level, d, 1.0);
+            if next > 0 && coarser_at.is_none() {
+                coarser_at = Some(d);
+            }
+            level = next;
+        }
+        let mut finer_at = None;
+        for d in (5..100).rev().map(|d| d as f32) {
+            let next = view.pick(&errors, level, d, 1.0);
+            if next == 0 && finer_at.is_none() {
+                finer_at = Some(d);
+            }
+            level = next;
+        }
+        let (out, back) = (coarser_at.expect("turned coarser"), finer_at.expect("turned finer"));
+        // Level 1 spans a pixel at 11 m, 0.7 pixels at 15.3 m.
+        assert_eq!((out, back), (16.0, 10.0));
+        for hover in [11.0, 12.0, 13.0, 14.0, 15.0] {
+            assert_eq!(view.pick(&errors, 0, hover, 1.0), 0);
+            assert_eq!(view.pick(&errors, 1, hover, 1.0), 1);
+        }
+    }
+
+    #[test]
+    fn a_prop_a_pixel_or_two_across_takes_the_coarsest_level() {
+        let (view, errors) = view();
+        // A sphere of 5 cm radius spans 2 pixels at 50 m.
+        assert_eq!(view.pick(&errors, 0, 50.0, 0.05), 3);
+        assert_eq!(view.pick(&errors, 0, 45.0, 0.05), 2, "2.2 pixels across: by its error");
+    }
+}

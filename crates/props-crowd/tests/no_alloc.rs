@@ -1,0 +1,77 @@
+//! Zero allocations per frame with mesh LOD, proven with a counting global allocator: after
+//! warm-up, a camera dollying over a crowd (so that props change level, both ways, every few
+//! frames) never raises the heap's peak. Its own test binary (one test), so that nothing else
+//! allocates meanwhile.
+
+use peak_alloc::PeakAlloc;
+
+use std::sync::Arc;
+
+use glam::{Affine3A, Vec3};
+use props_anim::{
+    Lod, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
+};
+use props_crowd::{Animates, CrowdSet, PosingConfig, PropModel};
+use props_frame::{Camera, FrameData, ModelId};
+
+#[global_allocator]
+static HEAP: PeakAlloc = PeakAlloc;
+
+/// A unit-sized model with four coarser levels.
+fn model() -> Arc<Model> {
+    let node = SourceNode {
+        name: None,
+        children: vec![],
+        rest: RestTransform::Trs(Transform::IDENTITY),
+        morph_weights: vec![],
+    };
+    let positions = vec![Vec3::new(-0.5, 0.0, 0.0), Vec3::new(0.5, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
+    let mut primitive = Primitive::triangles(positions, vec![Vec3::Z; 3], [0, 1, 2].repeat(16), None);
+    primitive.lods = [0.02, 0.04, 0.08, 0.16].map(|error| Lod { indices: vec![0, 1, 2], error }).to_vec();
+    let parts = ModelParts {
+        rig: Some(Rig::from_source_nodes(&[node]).expect("one node")),
+        meshes: vec![Mesh { name: None, primitives: vec![primitive] }],
+        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+        ..ModelParts::default()
+    };
+    Arc::new(Model::new(parts).expect("valid"))
+}
+
+#[test]
+fn frames_with_mesh_lod_allocate_nothing() {
+    let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+    set.set_model(PropModel::new(ModelId(0), model()), Animates::default(), 1.0).expect("binds");
+    for k in 0..4000 {
+        let at = Vec3::new((k % 40) as f32 * 3.0 - 60.0, 0.0, -((k / 40) as f32) * 3.0);
+        set.add(ModelId(0), Affine3A::from_translation(at));
+    }
+    set.set_view_height(1080);
+    let mut frame = FrameData::default();
+    frame.palettes.reserve(2 * 4004);
+    frame.instances.reserve(4000);
+    frame.batches.reserve(8);
+    let mut levels_seen = [false; 5];
+    let mut run = |set: &mut CrowdSet, n: usize, levels_seen: &mut [bool; 5]| {
+        // Back and forth along the crowd, 2 m a frame.
+        let z = 20.0 - ((n % 200) as f32 - 100.0).abs() * 2.0;
+        let eye = Vec3::new(0.0, 5.0, z);
+        set.set_camera(Some(Camera::look_at(eye, eye - Vec3::Z, 0.9, 16.0 / 9.0, (0.1, 1000.0))));
+        frame.clear();
+        set.animate(&mut frame);
+        set.extract(&mut frame);
+        for batch in &frame.batches {
+            levels_seen[usize::from(batch.level)] = true;
+        }
+    };
+    for n in 0..400 {
+        run(&mut set, n, &mut levels_seen);
+    }
+    assert_eq!(levels_seen, [true; 5], "every level is drawn");
+    let before = HEAP.current_usage();
+    HEAP.reset_peak_usage();
+    for n in 400..800 {
+        run(&mut set, n, &mut levels_seen);
+    }
+    assert_eq!(HEAP.peak_usage() - before, 0, "frames with mesh LOD allocated");
+    assert_eq!(HEAP.current_usage(), before, "frames with mesh LOD: memory grew");
+}

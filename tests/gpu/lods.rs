@@ -1,0 +1,94 @@
+//! Levels of detail on the GPU: a batch is drawn at its level (its primitives' coarser index
+//! lists, over the same vertices, posed alike; a part a level leaves out is not drawn), what
+//! each pass submits is counted, and a prop beyond the shadows' reach casts into no cascade.
+
+use glam::Vec3;
+use props_frame::{Frame, InstanceData, Lighting, ModelBatch, ModelId, SKY};
+use props_tests::scene;
+
+/// The windmill at level `level`, `instances` of it in a row, from the framing camera.
+fn draw_at(
+    gpu: &props_render::GpuContext,
+    renderer: &mut props_render::Renderer,
+    (model, level, spacing): (&props_anim::Model, u8, f32),
+) -> (image::RgbaImage, props_render::FrameStats) {
+    let palette = scene::palette(model, &scene::pose_at(model, None, 0.0));
+    let instances = [InstanceData::new(&scene::at(Vec3::new(spacing, 0.0, 0.0)), 0)];
+    let batches = [ModelBatch { model: ModelId(0), instances: 0..1, level }];
+    let frame = Frame {
+        camera: scene::framing_camera(model),
+        lighting: Lighting::default(),
+        clear_color: SKY,
+        palettes: &palette,
+        instances: &instances,
+        batches: &batches,
+        lines: &[],
+        lights: &[],
+    };
+    scene::render_frame(gpu, renderer, &frame)
+}
+
+/// Pixels that are not the sky.
+fn covered(image: &image::RgbaImage) -> usize {
+    let sky = image.get_pixel(0, 0).0;
+    image.pixels().filter(|p| p.0 != sky).count()
+}
+
+#[test]
+fn a_batch_is_drawn_at_its_level() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let windmill = scene::load("assets/windmill.glb");
+    let levels = windmill.lod_errors().len();
+    assert!(levels >= 4, "the windmill has levels of detail: {:?}", windmill.lod_errors());
+    let mut renderer = scene::renderer(&gpu, |c| c.shadows = false);
+    renderer.set_model(ModelId(0), &windmill).expect("uploads");
+    let (full, full_stats) = draw_at(&gpu, &mut renderer, (&windmill, 0, 0.0));
+    let coarsest = (levels - 1) as u8;
+    let (coarse, coarse_stats) = draw_at(&gpu, &mut renderer, (&windmill, coarsest, 0.0));
+    assert_eq!(full_stats.main_pass.triangles as usize, windmill.lod_triangles(0));
+    assert_eq!(coarse_stats.main_pass.triangles as usize, windmill.lod_triangles(levels - 1));
+    assert!(coarse_stats.main_pass.triangles * 4 < full_stats.main_pass.triangles, "{coarse_stats:?}");
+    assert!(coarse_stats.main_pass.vertices < full_stats.main_pass.vertices);
+    // The parts it leaves out (the door, the hub) are not drawn at all.
+    assert!(
+        coarse_stats.draw_calls < full_stats.draw_calls,
+        "{} then {}",
+        full_stats.draw_calls,
+        coarse_stats.draw_calls
+    );
+    // Seen close up, the first coarser level is the same windmill: about the same pixels.
+    // The coarsest (for a windmill a few pixels tall) is a crude sketch of it.
+    let (first, _) = draw_at(&gpu, &mut renderer, (&windmill, 1, 0.0));
+    let (a, b, c) = (covered(&full), covered(&first), covered(&coarse));
+    assert!(b.abs_diff(a) * 10 < a, "{a} pixels in full, {b} at level 1");
+    assert!(c > 0 && c < a, "{a} pixels in full, {c} at the coarsest level");
+    if std::env::var_os("LOD_IMAGES").is_some() {
+        for (name, image) in [("full", &full), ("first", &first), ("coarse", &coarse)] {
+            image.save(std::env::temp_dir().join(format!("windmill_{name}.png"))).expect("saved");
+        }
+    }
+    let (past, past_stats) = draw_at(&gpu, &mut renderer, (&windmill, 200, 0.0));
+    assert_ne!(full, coarse);
+    assert_eq!((past, past_stats.main_pass), (coarse, coarse_stats.main_pass), "past the last level, the last");
+}
+
+#[test]
+fn shadow_casters_are_counted_per_cascade_and_far_props_cast_none() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let windmill = scene::load("assets/windmill.glb");
+    let mut renderer = scene::renderer(&gpu, |_| {});
+    renderer.set_model(ModelId(0), &windmill).expect("uploads");
+    let (_, near) = draw_at(&gpu, &mut renderer, (&windmill, 0, 0.0));
+    let triangles = windmill.lod_triangles(0) as u64;
+    assert_eq!(near.main_pass.triangles, triangles);
+    assert!(near.shadow_passes.iter().any(|pass| pass.triangles > 0), "{near:?}");
+    assert!(near.shadow_passes.iter().all(|pass| pass.triangles <= triangles));
+    assert_eq!(
+        near.all_passes().triangles,
+        near.main_pass.triangles + near.shadow_passes.iter().map(|p| p.triangles).sum::<u64>()
+    );
+    // Five kilometres to the side: outside every map.
+    let (_, far) = draw_at(&gpu, &mut renderer, (&windmill, 0, 5000.0));
+    assert!(far.shadow_passes.iter().all(|pass| pass.triangles == 0), "{far:?}");
+    assert_eq!(far.shadow_draw_calls, 0);
+}

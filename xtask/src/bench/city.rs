@@ -1,0 +1,147 @@
+//! `cargo xtask bench render --workload city`: the scene bench's city frame (100k windmills,
+//! 10k cars, 10k foxes and the buses; its camera, visible set and poses, at noon) drawn
+//! offscreen as the game draws it (4x MSAA, the sun's shadows), with mesh LOD and without it
+//! (`--no-mesh-lod`), in the same run: each scene is stepped for the same simulated time from
+//! the same seed, then their frames are measured in alternation, and medians taken over all
+//! rounds. Rows give the triangles and vertices every pass submitted together, and per pass.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use props_anim::runtime::MeshLod;
+use props_crowd::PosingConfig;
+use props_frame::{FrameData, OrbitCamera};
+use props_render::{GpuContext, OffscreenTarget, Renderer, RendererConfig};
+use props_scene::{Scene, SceneConfig};
+
+use super::median;
+use super::render::{Measured, RenderArgs, time_frames};
+use super::scene::{ASPECT, city, load_models};
+
+/// The game's fixed step.
+const DT: f32 = 1.0 / 60.0;
+/// Simulated seconds before the frame is taken (windmills start at random headings).
+const SETTLE: f32 = 2.0;
+/// Rounds of alternated measurement.
+const ROUNDS: usize = 3;
+
+/// The city's frame, posed with mesh LOD or without it, seen from the scene bench's camera.
+fn city_frame(
+    models: &[Vec<props_crowd::PropModel>],
+    mesh_lod: Option<MeshLod>,
+    height: u32,
+) -> Result<(Scene, FrameData)> {
+    let config = city();
+    let config = SceneConfig { posing: PosingConfig { mesh_lod, threads: 0, ..config.posing }, ..config };
+    let kinds = props_scene::kinds::town().into_iter().zip(models.iter().cloned());
+    let mut scene = Scene::new(config, kinds.collect::<Vec<_>>())?;
+    let camera = OrbitCamera::overview(scene.terrain().flat_radius()).to_camera(ASPECT);
+    scene.set_camera(Some(camera));
+    scene.set_view_height(height);
+    let mut frame = FrameData::default();
+    for _ in 0..(SETTLE / DT) as usize {
+        scene.step(DT);
+        frame.clear();
+        scene.animate(&mut frame);
+        scene.extract(&mut frame);
+    }
+    Ok((scene, frame))
+}
+
+/// Measures and prints (or writes as JSON) the two rows.
+pub fn run(args: &RenderArgs) -> Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let models = load_models(&root.join("assets"))?;
+    let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
+    let target = OffscreenTarget::new(&gpu.device, args.width, args.height);
+    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
+    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    for prop in models.iter().flatten() {
+        renderer.set_model(prop.id, &prop.model).with_context(|| format!("uploading model {:?}", prop.id))?;
+    }
+    let (lod_scene, lod_frame) = city_frame(&models, Some(MeshLod::default()), args.height)?;
+    let (full_scene, full_frame) = city_frame(&models, None, args.height)?;
+    let camera = OrbitCamera::overview(lod_scene.terrain().flat_radius()).to_camera(ASPECT);
+    let daylight = lod_scene.daylight();
+    let (light, sky) = (daylight.lighting(), daylight.sky_color());
+    let lod = lod_frame.to_frame(camera, light, sky);
+    let full = full_frame.to_frame(camera, light, sky);
+    drop(full_scene);
+    let (mut on, mut off): (Vec<Measured>, Vec<Measured>) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        on.push(time_frames(&gpu, &target, &mut renderer, &lod, args.frames));
+        off.push(time_frames(&gpu, &target, &mut renderer, &full, args.frames));
+    }
+    let rows = [("city", "on", on), ("city", "off", off)];
+    let summary: Vec<_> = rows
+        .iter()
+        .map(|(workload, lod, runs)| {
+            let gpu_ms = median(&mut runs.iter().map(|m| m.gpu_ms).collect::<Vec<_>>());
+            let encode_ms = median(&mut runs.iter().map(|m| m.encode_ms).collect::<Vec<_>>());
+            (*workload, *lod, runs[runs.len() - 1].stats, encode_ms, gpu_ms)
+        })
+        .collect();
+    let adapter = gpu.adapter_description();
+    if args.json {
+        let rows: Vec<_> = summary
+            .iter()
+            .map(|(workload, lod, stats, encode_ms, gpu_ms)| {
+                let passes: Vec<_> = std::iter::once(&stats.main_pass)
+                    .chain(&stats.shadow_passes)
+                    .map(|p| serde_json::json!({"triangles": p.triangles, "vertices": p.vertices}))
+                    .collect();
+                serde_json::json!({
+                    "workload": workload, "mesh_lod": lod, "instances": stats.instances,
+                    "draw_calls": stats.draw_calls, "shadow_draw_calls": stats.shadow_draw_calls,
+                    "triangles": stats.all_passes().triangles, "vertices": stats.all_passes().vertices, "passes": passes,
+                    "encode_ms": encode_ms, "gpu_ms": gpu_ms, "floor_gpu_ms": serde_json::Value::Null,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"adapter": adapter, "width": args.width, "height": args.height, "rows": rows})
+        );
+        return Ok(());
+    }
+    println!(
+        "city frame on {adapter}, {}x{}, 4x MSAA, shadows; median of {} frames x {ROUNDS} alternated rounds",
+        args.width, args.height, args.frames
+    );
+    println!("triangles: all passes (main + 3 cascades); per pass: main/near/mid/far cascade, thousands");
+    println!(
+        "{:<6} {:>8} {:>9} {:>6} {:>7} {:>12} {:>12} {:>26} {:>10} {:>10}",
+        "scene",
+        "mesh lod",
+        "instances",
+        "draws",
+        "shadow",
+        "triangles",
+        "vertices",
+        "triangles per pass (k)",
+        "encode ms",
+        "gpu ms"
+    );
+    for (workload, lod, stats, encode_ms, gpu_ms) in &summary {
+        let per_pass: Vec<String> = std::iter::once(&stats.main_pass)
+            .chain(&stats.shadow_passes)
+            .map(|p| (p.triangles / 1000).to_string())
+            .collect();
+        println!(
+            "{workload:<6} {lod:>8} {:>9} {:>6} {:>7} {:>12} {:>12} {:>26} {encode_ms:>10.2} {gpu_ms:>10.2}",
+            stats.instances,
+            stats.draw_calls,
+            stats.shadow_draw_calls,
+            stats.all_passes().triangles,
+            stats.all_passes().vertices,
+            per_pass.join("/"),
+        );
+    }
+    let (on, off) = (&summary[0], &summary[1]);
+    println!(
+        "mesh lod: {:.1}x fewer triangles, {:.2}x the gpu time",
+        off.2.all_passes().triangles as f64 / on.2.all_passes().triangles.max(1) as f64,
+        on.4 / off.4
+    );
+    Ok(())
+}
