@@ -17,7 +17,6 @@ use crate::cli::Args;
 use crate::gpu::Gpu;
 use crate::ground::Ground;
 use crate::mod_list::ModList;
-use crate::model_ids::GROUND;
 use crate::models::{ModMessage, ModelRegistry, TownKind};
 use crate::timings::{Phase, PhaseTimings};
 
@@ -219,8 +218,7 @@ impl Demo {
     /// Lists what was posed, with the ground and the debug lines.
     fn extract(&mut self) {
         let frame = &mut self.frame;
-        frame.push_instance(&glam::Affine3A::IDENTITY, 1);
-        frame.end_batch(GROUND);
+        Ground::extract(frame);
         self.scene.extract(frame);
         if self.show_skeletons {
             self.scene.skeleton_lines(SKELETONS_PER_MODEL, &mut frame.lines);

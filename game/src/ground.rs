@@ -8,15 +8,15 @@ use props_anim::Model;
 use props_render::Renderer;
 use props_scene::{Scene, ground};
 
-use crate::model_ids::GROUND;
+use crate::model_ids::{LAND, PAVING};
 
 /// The ground of a scene, covering its hills and windmills, and its upload.
 #[derive(Debug, Default)]
 pub struct Ground {
     /// Half-side of the square it covers, metres.
     radius: f32,
-    /// A rebuilt ground not uploaded yet.
-    pending: Option<Arc<Model>>,
+    /// A rebuilt ground not uploaded yet: its land and its paving.
+    pending: Option<[Arc<Model>; 2]>,
 }
 
 impl Ground {
@@ -33,7 +33,8 @@ impl Ground {
 
     /// Rebuilds it as it is (to upload onto a new device).
     pub fn rebuild(&mut self, scene: &Scene) -> anyhow::Result<()> {
-        self.pending = Some(Arc::new(ground::model(scene, self.radius)?));
+        let ground::GroundModels { land, paving } = ground::models(scene, self.radius)?;
+        self.pending = Some([Arc::new(land), Arc::new(paving)]);
         Ok(())
     }
 
@@ -42,11 +43,21 @@ impl Ground {
         self.radius
     }
 
-    /// Uploads a rebuilt ground.
+    /// Uploads a rebuilt ground: the land casts shadows, the paving (flat on it) none.
     pub fn upload(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        if let Some(ground) = self.pending.take() {
-            renderer.set_model(GROUND, &ground).context("uploading the ground")?;
+        if let Some([land, paving]) = self.pending.take() {
+            renderer.set_model(LAND, &land).context("uploading the ground")?;
+            renderer.set_model(PAVING, &paving).context("uploading the ground's paving")?;
+            renderer.set_casts_shadows(PAVING, false);
         }
         Ok(())
+    }
+
+    /// Lists the ground in `frame`: the land's instance and the paving's.
+    pub fn extract(frame: &mut props_frame::FrameData) {
+        for id in [LAND, PAVING] {
+            frame.push_instance(&glam::Affine3A::IDENTITY, 1);
+            frame.end_batch(id);
+        }
     }
 }

@@ -11,6 +11,7 @@ mod broken_models;
 mod check_assets;
 mod crowd_cost;
 mod fuzz;
+mod lod_quality;
 mod pose;
 mod preview;
 mod render;
@@ -70,6 +71,10 @@ enum Command {
     /// One model, one frame, drawn by the game's renderer under an exactly defined scene
     /// (framing, sun, ambient, sky, background), as three.js's reference renders are.
     Render(render::RenderArgs),
+    /// What mesh LOD costs in looks: the city still with it against without (FLIP at
+    /// 1920x1080 and 640x360), and popping over a 240-frame dolly towards the town (builds in
+    /// release, as `bench` does).
+    LodQuality,
     /// Regenerate the demo's base models into `assets/`.
     GenAssets {
         /// Output folder.
@@ -93,6 +98,7 @@ fn main() -> Result<()> {
         Command::Thumbnails(args) => thumbnails::run(&args),
         Command::Preview(args) => preview::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::LodQuality => bench::in_release(lod_quality::run),
         Command::GenBrokenModels { out } => {
             for path in broken_models::generate(&out)? {
                 println!("wrote {}", path.display());

@@ -77,6 +77,8 @@ pub struct Crowd {
     levels: Vec<u8>,
     /// Visible instances at each level this frame.
     level_counts: Vec<u32>,
+    /// The level of each of `visible`, this frame.
+    visible_levels: Vec<u8>,
     /// Where each level's instances start in the sorted list (scratch).
     level_starts: Vec<u32>,
     /// The visible list sorted by level (scratch, swapped with `visible`).
@@ -149,6 +151,7 @@ impl Crowd {
             level_errors: vec![0.0],
             levels: Vec::new(),
             level_counts: Vec::new(),
+            visible_levels: Vec::new(),
             level_starts: Vec::new(),
             sorted: Vec::new(),
             store: Vec::new(),
@@ -229,6 +232,7 @@ impl Crowd {
         let n = self.centers.len();
         reserve_total(&mut self.visible, n);
         reserve_total(&mut self.sorted, n);
+        reserve_total(&mut self.visible_levels, n);
         // Sifted in parts (on workers), at most `n / parts` in each.
         if self.parts.len() > 1 {
             let per = n.div_ceil(self.parts.len()).next_multiple_of(BLOCK);
@@ -395,6 +399,7 @@ impl Crowd {
     pub fn plan(&mut self, program: &Program, view: Option<&View>, frame: u64, workers: Option<&Workers>) -> usize {
         assert!(program.palette_len() == self.palette_len && program.driver_count() == self.drivers_per);
         self.visible.clear();
+        self.visible_levels.clear();
         self.batches.clear();
         self.todo.clear();
         self.reserve();
@@ -413,30 +418,26 @@ impl Crowd {
             drivers: &self.drivers,
             drivers_per: self.drivers_per,
         });
-        let sieve = Sieve { view, frame, lod, radius: self.radius, keying };
         // Each visible instance's level of detail, where the view has mesh LOD.
-        let detail = view.and_then(|v| Some((v.eye, *v.mesh_lod()?))).filter(|_| self.level_errors.len() > 1);
-        let (levels, errors, centers, radius) = (&mut self.levels, &self.level_errors, &self.centers, self.radius);
-        let mut pick = |i: u32| {
-            if let Some((eye, lod)) = &detail {
-                let (level, center) = (&mut levels[i as usize], centers[i as usize]);
-                *level = lod.pick(errors, *level, center.distance(*eye), radius);
-            }
-        };
+        let detail = view.and_then(View::mesh_lod).filter(|_| self.level_errors.len() > 1);
+        let detailed = detail.is_some();
+        let detail = detail.map(|lod| lod.thresholds(&self.level_errors, self.radius));
+        let sieve = Sieve { view, frame, lod, radius: self.radius, keying, detail };
         self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
         let instances = Instances {
             centers: &self.centers,
             shown: &mut self.shown,
             blocks: &mut self.blocks,
             keys: &mut self.keys,
+            levels: &mut self.levels,
         };
         let mut deferred = 0;
         // (2) the states to evaluate, (3) in batches.
-        let (todo, visible) = (&mut self.todo, &mut self.visible);
+        let (todo, visible, visible_levels) = (&mut self.todo, &mut self.visible, &mut self.visible_levels);
         let uniform = match quantization {
             None => {
-                sift(&sieve, instances, &mut self.parts, workers, |i, due, _| {
-                    pick(i);
+                sift(&sieve, instances, &mut self.parts, workers, |i, due, _, level| {
+                    visible_levels.push(level);
                     if due {
                         todo.push(i);
                         visible.push((i, DUE));
@@ -451,9 +452,9 @@ impl Crowd {
                 self.table.clear();
                 self.unique_keys.clear();
                 let (table, keys) = (&mut self.table, &mut self.unique_keys);
-                sift(&sieve, instances, &mut self.parts, workers, |index, due, key| {
+                sift(&sieve, instances, &mut self.parts, workers, |index, due, key, level| {
+                    visible_levels.push(level);
                     deferred += usize::from(!due);
-                    pick(index);
                     let unique = table.get_or_insert(key, || {
                         keys.push(*key);
                         (keys.len() - 1) as u32
@@ -474,7 +475,7 @@ impl Crowd {
         let shared = self.sharing != Sharing::None;
         let stored = if shared { 0 } else { deferred };
         let matrices = (self.batches.len() * 4 + stored) * self.palette_len;
-        self.plan = Plan { lod, uniform, deferred, detailed: detail.is_some(), matrices };
+        self.plan = Plan { lod, uniform, deferred, detailed, matrices };
         matrices
     }
 
@@ -564,10 +565,9 @@ impl Crowd {
             return;
         }
         let last = self.level_errors.len() - 1;
-        let level_of = |i: u32, levels: &[u8]| usize::from(levels[i as usize]).min(last);
         self.level_counts.resize(last + 1, 0);
-        for &(i, _) in &self.visible {
-            self.level_counts[level_of(i, &self.levels)] += 1;
+        for &level in &self.visible_levels {
+            self.level_counts[usize::from(level).min(last)] += 1;
         }
         self.level_starts.clear();
         let mut start = 0;
@@ -577,8 +577,8 @@ impl Crowd {
         }
         self.sorted.clear();
         self.sorted.resize(self.visible.len(), (0, 0));
-        for &entry in &self.visible {
-            let at = &mut self.level_starts[level_of(entry.0, &self.levels)];
+        for (&entry, &level) in self.visible.iter().zip(&self.visible_levels) {
+            let at = &mut self.level_starts[usize::from(level).min(last)];
             self.sorted[*at as usize] = entry;
             *at += 1;
         }

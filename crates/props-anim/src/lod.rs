@@ -158,7 +158,7 @@ impl View {
     /// each of its instances, for a tool showing one.
     #[must_use]
     pub fn mesh_level(&self, errors: &[f32], current: u8, center: Vec3, radius: f32) -> u8 {
-        self.mesh.map_or(0, |mesh| mesh.pick(errors, current, center.distance(self.eye), radius))
+        self.mesh.map_or(0, |mesh| mesh.thresholds(errors, radius).pick(current, center.distance(self.eye)))
     }
 
     /// A view in every direction from `eye` (no culling), for update-rate LOD alone.

@@ -1,6 +1,6 @@
 //! Mesh LOD: which level of detail ([`crate::Lod`]) each instance is drawn at. An instance
 //! takes the coarsest level whose error, seen from the eye, spans at most
-//! [`MeshLod::max_error_px`] pixels; one a pixel or two across takes the coarsest of all.
+//! [`MeshLod::max_error_px`] pixels; one a pixel across takes the coarsest of all.
 //!
 //! Hysteresis keeps a prop from flickering between two levels as the camera hovers at the
 //! distance where they meet: a prop turns finer as soon as its level's error passes the
@@ -16,13 +16,14 @@ pub struct MeshLod {
     /// [`MeshLod::max_error_px`] (0 to 1; default 0.7).
     pub hysteresis: f32,
     /// A prop whose culling sphere spans at most this many pixels across takes the coarsest
-    /// level (default 2).
+    /// level (default 1: at 2, the city's far windmills, drawn coarsest, lost a visible share
+    /// of their haze at 640x360).
     pub smallest_px: f32,
 }
 
 impl Default for MeshLod {
     fn default() -> Self {
-        Self { max_error_px: 1.0, hysteresis: 0.7, smallest_px: 2.0 }
+        Self { max_error_px: 1.0, hysteresis: 0.7, smallest_px: 1.0 }
     }
 }
 
@@ -38,25 +39,69 @@ impl LodView {
     /// The level an instance at `distance` from the eye (its sphere's centre), with a sphere
     /// of `radius`, is drawn at, when it was drawn at `current` (`errors`: each level's error
     /// in world units, level 0's first). Whatever `current` is, the result is a level.
+    #[cfg(test)]
     pub(crate) fn pick(&self, errors: &[f32], current: u8, distance: f32, radius: f32) -> u8 {
-        let last = errors.len().saturating_sub(1);
-        if last == 0 {
-            return 0;
-        }
-        // Pixels per world unit at the sphere's nearest point (never closer than 1 cm).
-        let scale = self.pixels_per_unit / (distance - radius).max(0.01);
-        if 2.0 * radius * self.pixels_per_unit / distance.max(0.01) <= self.lod.smallest_px {
-            return last as u8;
-        }
-        let coarsest_under = |limit: f32| errors.iter().rposition(|&e| e * scale <= limit).unwrap_or(0);
-        let fits = coarsest_under(self.lod.max_error_px);
-        let current = usize::from(current).min(last);
-        let level = if fits < current {
-            fits
-        } else {
-            coarsest_under(self.lod.max_error_px * self.lod.hysteresis).max(current)
+        self.thresholds(errors, radius).pick(current, distance)
+    }
+
+    /// The distances at which a crowd's instances (spheres of `radius`, levels of `errors`)
+    /// change level, for [`Thresholds::pick`]: computed once a frame, so that picking is a
+    /// few comparisons an instance.
+    pub(crate) fn thresholds(&self, errors: &[f32], radius: f32) -> Thresholds {
+        let mut thresholds = Thresholds {
+            finer: [f32::INFINITY; MAX_LEVELS],
+            coarser: [f32::INFINITY; MAX_LEVELS],
+            ..Thresholds::default()
         };
-        level as u8
+        let last = errors.len().clamp(1, MAX_LEVELS) - 1;
+        thresholds.last = last as u8;
+        // Level k's error spans `max_error_px` pixels where the sphere's nearest point is
+        // error x pixels_per_unit / max_error_px away; nearer than 1 cm counts as 1 cm.
+        let px = self.pixels_per_unit / self.lod.max_error_px;
+        let from = |near: f32| if near <= 0.01 { f32::NEG_INFINITY } else { near + radius };
+        for (k, error) in errors.iter().enumerate().take(last + 1).skip(1) {
+            let near = error * px;
+            (thresholds.finer[k], thresholds.coarser[k]) = (from(near), from(near / self.lod.hysteresis));
+        }
+        // Two radii span `smallest_px` pixels from here on.
+        thresholds.smallest = if self.lod.smallest_px > 0.0 {
+            2.0 * radius * self.pixels_per_unit / self.lod.smallest_px
+        } else {
+            f32::INFINITY
+        };
+        thresholds
+    }
+}
+
+/// Most levels a crowd picks among (a model's most, `crate::Model::MAX_LOD_LEVELS`).
+const MAX_LEVELS: usize = 8;
+
+/// Where a crowd's instances change level ([`LodView::thresholds`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Thresholds {
+    /// Per level, the distance from which it is within the error allowed.
+    finer: [f32; MAX_LEVELS],
+    /// Per level, the distance from which an instance turns to it from a finer one.
+    coarser: [f32; MAX_LEVELS],
+    /// The distance from which an instance spans a pixel or so: the last level.
+    smallest: f32,
+    last: u8,
+}
+
+impl Thresholds {
+    /// The level of an instance at `distance` from the eye (its centre) drawn at `current`.
+    #[inline]
+    pub(crate) fn pick(&self, current: u8, distance: f32) -> u8 {
+        if distance >= self.smallest {
+            return self.last;
+        }
+        let current = current.min(self.last);
+        // The coarsest level within the error, and the coarsest it would turn to: how many
+        // thresholds are behind (level 0's, and those past the last, never are), eight
+        // comparisons at once.
+        let within = |limits: &[f32; MAX_LEVELS]| limits.iter().map(|&d| u8::from(d <= distance)).sum::<u8>();
+        let fits = within(&self.finer);
+        if fits < current { fits } else { within(&self.coarser).max(current) }
     }
 }
 
@@ -116,10 +161,12 @@ mod tests {
     }
 
     #[test]
-    fn a_prop_a_pixel_or_two_across_takes_the_coarsest_level() {
+    fn a_prop_a_pixel_across_takes_the_coarsest_level() {
         let (view, errors) = view();
-        // A sphere of 5 cm radius spans 2 pixels at 50 m.
-        assert_eq!(view.pick(&errors, 0, 50.0, 0.05), 3);
+        // A sphere of 5 cm radius spans a pixel at 100 m.
+        assert_eq!(view.pick(&errors, 0, 100.0, 0.05), 3);
+        let view = LodView { lod: MeshLod { smallest_px: 2.0, ..view.lod }, ..view };
+        assert_eq!(view.pick(&errors, 0, 50.0, 0.05), 3, "two pixels, where asked");
         assert_eq!(view.pick(&errors, 0, 45.0, 0.05), 2, "2.2 pixels across: by its error");
     }
 }

@@ -1,6 +1,7 @@
 //! A frame's first pass over a crowd's instances ([`sift`]): which the view may see (culled
 //! by blocks of consecutive instances first), which of those are due (update-rate LOD; one
-//! coming into view always is), and, when poses are shared, the key of each due one. An
+//! coming into view always is), the level of detail of each (mesh LOD), and, when poses are
+//! shared, the key of each due one. An
 //! instance's outcome depends on it alone, so a large crowd is sifted in parts, at once on
 //! the workers, and the parts' lists, taken in order, are what one pass finds. On one thread
 //! each instance in view goes straight to the caller, while its key is at hand.
@@ -9,6 +10,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use crate::lod::{View, Visibility, is_due};
+use crate::mesh_lod::Thresholds;
 use crate::program::Program;
 use crate::shared::{Key, MAX_COARSENING, Quantization, Steps};
 use crate::state::Layer;
@@ -71,6 +73,8 @@ pub(crate) struct Sieve<'a> {
     pub radius: f32,
     /// Shared poses: how keys are made (`None`: unshared, no keys).
     pub keying: Option<Keying<'a>>,
+    /// Mesh LOD: where instances change level (each instance in view's level is picked).
+    pub detail: Option<Thresholds>,
 }
 
 /// A crowd's per-instance state that sifting reads and writes, whole or one part of it.
@@ -82,6 +86,8 @@ pub(crate) struct Instances<'a> {
     pub blocks: &'a mut [Block],
     /// Each one's key when last posed (set for the due ones when shared).
     pub keys: &'a mut [Key],
+    /// Each one's level of detail when last in view (set for those in view, with mesh LOD).
+    pub levels: &'a mut [u8],
 }
 
 impl Sieve<'_> {
@@ -93,10 +99,13 @@ impl Sieve<'_> {
         levels: &[Option<Steps>],
         (i, appeared): (usize, bool),
         center: Vec3,
-        key: &mut Key,
-        sink: &mut impl FnMut(u32, bool, &Key),
+        (key, detail): (&mut Key, &mut u8),
+        sink: &mut impl FnMut(u32, bool, &Key, u8),
     ) {
         let distance = self.view.map_or(0.0, |v| center.distance(v.eye));
+        if let Some(thresholds) = &self.detail {
+            *detail = thresholds.pick(*detail, distance);
+        }
         let due = !self.lod || appeared || self.view.is_none_or(|v| is_due(self.frame, i, v.rate(distance)));
         if due && let Some(k) = &self.keying {
             let level = k.quantization.map_or(0, |q| q.level(distance));
@@ -104,20 +113,20 @@ impl Sieve<'_> {
             let (layers, drivers) = (&k.layers[l..l + k.layers_per], &k.drivers[d..d + k.drivers_per]);
             *key = Key::of(levels[usize::from(level)].as_ref(), k.program, layers, drivers);
         }
-        sink(i as u32, due, key);
+        sink(i as u32, due, key, *detail);
     }
 
     /// Sifts `part`, whose first instance is number `first`, handing each instance in view
     /// to `sink`, in order.
-    fn part(&self, first: usize, part: Instances<'_>, sink: &mut impl FnMut(u32, bool, &Key)) {
+    fn part(&self, first: usize, part: Instances<'_>, sink: &mut impl FnMut(u32, bool, &Key, u8)) {
         let levels: [Option<Steps>; MAX_COARSENING as usize + 1] = std::array::from_fn(|level| {
             self.keying.as_ref().and_then(|k| k.quantization).map(|q| q.steps(level as u8))
         });
-        let Instances { centers, shown, blocks, keys } = part;
+        let Instances { centers, shown, blocks, keys, levels: detail } = part;
         let Some(view) = self.view else {
             for (k, shown) in shown.iter_mut().enumerate() {
                 let appeared = !std::mem::replace(shown, true);
-                self.admit(&levels, (first + k, appeared), centers[k], &mut keys[k], sink);
+                self.admit(&levels, (first + k, appeared), centers[k], (&mut keys[k], &mut detail[k]), sink);
             }
             return;
         };
@@ -131,14 +140,15 @@ impl Sieve<'_> {
                 Visibility::Inside => {
                     for k in range {
                         let appeared = !std::mem::replace(&mut shown[k], true);
-                        self.admit(&levels, (first + k, appeared), centers[k], &mut keys[k], sink);
+                        self.admit(&levels, (first + k, appeared), centers[k], (&mut keys[k], &mut detail[k]), sink);
                     }
                 }
                 Visibility::Partial => {
                     for k in range {
                         let sees = view.sees(centers[k], self.radius);
                         if sees {
-                            self.admit(&levels, (first + k, !shown[k]), centers[k], &mut keys[k], sink);
+                            let at = (&mut keys[k], &mut detail[k]);
+                            self.admit(&levels, (first + k, !shown[k]), centers[k], at, sink);
                         }
                         shown[k] = sees;
                     }
@@ -149,8 +159,8 @@ impl Sieve<'_> {
 }
 
 /// Sifts every one of `instances` (see the module documentation): hands each instance in
-/// view to `sink`, in order, with whether it is due and its key (the one it was last posed
-/// with, if not due). `blocks` must cover the instances. On `workers`, a large crowd is
+/// view to `sink`, in order, with whether it is due, its key (the one it was last posed
+/// with, if not due) and its level of detail. `blocks` must cover the instances. On `workers`, a large crowd is
 /// sifted in parts at once, each listing what it finds in its own of `parts` (one list per
 /// part), and those are handed to `sink` after, in order.
 pub(crate) fn sift(
@@ -158,30 +168,31 @@ pub(crate) fn sift(
     instances: Instances<'_>,
     parts: &mut [Vec<(u32, bool)>],
     workers: Option<&Workers>,
-    mut sink: impl FnMut(u32, bool, &Key),
+    mut sink: impl FnMut(u32, bool, &Key, u8),
 ) {
     let n = instances.centers.len();
     match workers {
         Some(workers) if parts.len() > 1 && n >= MIN_PARALLEL_INSTANCES => {
             let per = n.div_ceil(parts.len()).next_multiple_of(BLOCK);
-            let Instances { centers, shown, blocks, keys } = instances;
+            let Instances { centers, shown, blocks, keys, levels } = instances;
             workers.install(|| {
                 centers
                     .par_chunks(per)
                     .zip(shown.par_chunks_mut(per))
                     .zip(blocks.par_chunks_mut(per / BLOCK))
                     .zip(keys.par_chunks_mut(per))
+                    .zip(levels.par_chunks_mut(per))
                     .zip(parts.par_iter_mut())
                     .enumerate()
-                    .for_each(|(p, ((((centers, shown), blocks), keys), seen))| {
+                    .for_each(|(p, (((((centers, shown), blocks), keys), levels), seen))| {
                         seen.clear();
-                        let part = Instances { centers, shown, blocks, keys };
-                        sieve.part(p * per, part, &mut |i, due, _| seen.push((i, due)));
+                        let part = Instances { centers, shown, blocks, keys, levels };
+                        sieve.part(p * per, part, &mut |i, due, _, _| seen.push((i, due)));
                     });
             });
             let chunks = n.div_ceil(per);
             for &(i, due) in parts[..chunks].iter().flatten() {
-                sink(i, due, &keys[i as usize]);
+                sink(i, due, &keys[i as usize], levels[i as usize]);
             }
         }
         _ => sieve.part(0, instances, &mut sink),

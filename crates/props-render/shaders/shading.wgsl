@@ -174,7 +174,10 @@ fn direct_light(
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
     let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
     let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
-    let fresnel = f0 + (f90 - f0) * pow(1.0 - v_dot_h, 5.0);
+    // Schlick's fifth power as products (a `pow` is an exp2 of a log2).
+    let x = 1.0 - v_dot_h;
+    let x2 = x * x;
+    let fresnel = f0 + (f90 - f0) * (x2 * x2 * x);
     let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
     let distribution = a2 / (PI * d_denominator * d_denominator);
     let visibility_denominator =
@@ -221,8 +224,8 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
             textureSample(specular_color_texture, specular_color_sampler, slot_uv(SPECULAR_COLOR, in));
     }
 
-    // The tint is sRGB-encoded; the base colour is linear.
-    let paint = pow(in.tint.rgb, vec3<f32>(2.2));
+    // The tint, linear (the vertex shader decoded it).
+    let paint = in.tint.rgb;
     let base_color = vec4<f32>(
         field_vec3(F_BASE_COLOR, material.base_color.rgb, in),
         field_value(F_BASE_COLOR, 3u, material.base_color.a, in),
@@ -316,7 +319,7 @@ fn fs_shadow_mask(in: VertexOutput) {
 // colour under Lambert's law, both faces lit alike.
 @fragment
 fn fs_lambert(in: VertexOutput) -> @location(0) vec4<f32> {
-    let paint = pow(in.tint.rgb, vec3<f32>(2.2));
+    let paint = in.tint.rgb;
     let factor = vec4<f32>(mix(material.base_color.rgb, paint, in.tint.a * material.params.x), material.base_color.a);
     let albedo = factor * in.color * textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
     let n = normalize(in.world_normal);

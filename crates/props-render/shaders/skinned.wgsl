@@ -61,6 +61,12 @@ struct Skin {
     @location(11) extra: vec2<u32>,
 };
 
+// The palette slot of the node that places a vertex where its draw merges parts of several
+// nodes (`draw_merge.rs`), else 0: added to the draw's joint offset. Rigid draws only.
+struct Node {
+    @location(3) slot: u32,
+};
+
 struct InstanceInput {
     // Model-to-world transform, rows of a 3x4 affine matrix.
     @location(7) model_row0: vec4<f32>,
@@ -77,7 +83,7 @@ struct VertexOutput {
     @location(0) world_normal: vec3<f32>,
     @location(1) uv0: vec2<f32>,
     @location(2) color: vec4<f32>,
-    @location(3) tint: vec4<f32>,
+    @location(3) @interpolate(flat) tint: vec4<f32>,
     @location(4) uv1: vec2<f32>,
     @location(5) world_position: vec3<f32>,
     @location(6) world_tangent: vec4<f32>,
@@ -162,7 +168,8 @@ fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base
     out.uv0 = vertex.uv;
     out.uv1 = vertex.uv1;
     out.color = vertex.color;
-    out.tint = instance.tint;
+    // Linear here, once a vertex, not once a pixel: the tint is sRGB-encoded.
+    out.tint = vec4<f32>(pow(instance.tint.rgb, vec3<f32>(2.2)), instance.tint.a);
     out.instance_base = instance_base;
     return out;
 }
@@ -194,17 +201,19 @@ fn hidden(instance_base: u32) -> bool {
 // Outside the clip volume: where a hidden mesh's vertices go.
 const CULLED: vec4<f32> = vec4<f32>(2.0, 2.0, 2.0, 1.0);
 
-// A rigid draw: every vertex posed by its node's matrix (the draw's joint offset).
+// A rigid draw: every vertex posed by its node's matrix (the draw's joint offset, plus the
+// vertex's node slot in a merged draw).
 @vertex
 fn vs_rigid(
     @builtin(vertex_index) vertex_index: u32,
     geometry: Geometry,
     surface: Surface,
+    vertex_node: Node,
     instance: InstanceInput,
 ) -> VertexOutput {
     let instance_base = instance.palette_base - window.first_matrix;
     let morphed = morph(geometry, vertex_index, instance_base);
-    let node = joint_matrix(instance_base + draw.joint_offset);
+    let node = joint_matrix(instance_base + draw.joint_offset + vertex_node.slot);
     let position = vec4<f32>(morphed.position, 1.0) * node;
     let normal = vec4<f32>(morphed.normal, 0.0) * node;
     let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * node;
@@ -245,6 +254,7 @@ fn vs_skinned(
 fn vs_shadow_rigid(
     @builtin(vertex_index) vertex_index: u32,
     geometry: Geometry,
+    vertex_node: Node,
     instance: InstanceInput,
 ) -> @builtin(position) vec4<f32> {
     let instance_base = instance.palette_base - window.first_matrix;
@@ -252,7 +262,8 @@ fn vs_shadow_rigid(
         return CULLED;
     }
     let position = morph(geometry, vertex_index, instance_base).position;
-    let world = vec4<f32>(vec4<f32>(position, 1.0) * joint_matrix(instance_base + draw.joint_offset), 1.0);
+    let node = joint_matrix(instance_base + draw.joint_offset + vertex_node.slot);
+    let world = vec4<f32>(vec4<f32>(position, 1.0) * node, 1.0);
     return globals.view_proj * vec4<f32>(world * placement(instance), 1.0);
 }
 

@@ -8,6 +8,7 @@
 
 use props_anim::{Model, Topology};
 
+use crate::draw_merge::MergePlan;
 use crate::gpu_model::vertex_bytes as stream_bytes;
 use crate::materials::{MaterialUniform, texture_uses};
 use crate::texture::Ktx2Levels;
@@ -184,8 +185,10 @@ pub(crate) fn footprint(
         per_mesh.iter().enumerate().max_by_key(|(_, counts)| pick(counts)).map_or(0, |(mesh, _)| mesh)
     };
     let skinned = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
-    let vertex_bytes = per_mesh.iter().map(|c| c.0).sum::<u64>() * stream_bytes(skinned);
-    let index_bytes = per_mesh.iter().map(|c| c.1).sum::<u64>() * 4;
+    // What is uploaded: the parts drawn alone, and the copies of merged ones.
+    let (vertices, indices) = MergePlan::new(model).uploaded(model);
+    let vertex_bytes = vertices * stream_bytes(skinned);
+    let index_bytes = indices * 4;
     let extra = per_mesh.iter().map(|c| c.2).sum::<u64>().max(1);
     let influence_bytes = extra * INFLUENCE_BYTES;
     // Two texels of 16 bytes per morph entry: position and normal delta.

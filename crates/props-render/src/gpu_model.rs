@@ -1,11 +1,12 @@
 //! A model's meshes and materials on the GPU, uploaded once.
 
 use bytemuck::{Pod, Zeroable};
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 use props_anim::WEIGHTS_PER_SLOT;
-use props_anim::{Model, Primitive, Topology, material::AlphaMode};
+use props_anim::{Model, Primitive, material::AlphaMode};
 use wgpu::util::DeviceExt;
 
+use crate::draw_merge::MergePlan;
 use crate::materials::{self, Defaults, PipelineKey, Samplers};
 use crate::renderer_config::PassCount;
 use crate::shaders::PaletteAccess;
@@ -50,7 +51,7 @@ pub struct SkinVertex {
     pub extra: [u32; 2],
 }
 
-/// The vertex buffer slots the pipelines read: geometry, the instances, surface, skin.
+/// The vertex buffer slots the pipelines read: geometry, the instances, surface, skin, node.
 pub(crate) mod slots {
     /// [`super::GeometryVertex`].
     pub const GEOMETRY: u32 = 0;
@@ -60,7 +61,18 @@ pub(crate) mod slots {
     pub const SURFACE: u32 = 2;
     /// [`super::SkinVertex`].
     pub const SKIN: u32 = 3;
+    /// Each vertex's node slot ([`super::NODE_LAYOUT`]).
+    pub const NODE: u32 = 4;
 }
+
+/// The node stream: per vertex, the palette slot of the node that places it where its draw
+/// merges parts of several nodes (`draw_merge.rs`), else 0 (its draw's node): what rigid
+/// pipelines add to the draw's joint offset (`shaders/skinned.wgsl` location 3).
+pub(crate) const NODE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: size_of::<u32>() as u64,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![3 => Uint32],
+};
 
 impl GeometryVertex {
     /// Vertex buffer layout matching `shaders/skinned.wgsl` locations 0 and 1.
@@ -91,43 +103,51 @@ impl SkinVertex {
     };
 }
 
-/// Bytes of the streams every vertex of a model takes: geometry and surface, and the skin's
-/// when the model has a skinned primitive.
+/// Bytes of the streams every vertex of a model takes: geometry, surface and node, and the
+/// skin's when the model has a skinned primitive.
 pub(crate) fn vertex_bytes(skinned: bool) -> u64 {
     let skin = if skinned { size_of::<SkinVertex>() } else { 0 };
-    (size_of::<GeometryVertex>() + size_of::<SurfaceVertex>() + skin) as u64
+    (size_of::<GeometryVertex>() + size_of::<SurfaceVertex>() + size_of::<u32>() + skin) as u64
 }
 
-/// A primitive's vertices, stream by stream; the skin's only when it is skinned. Its
-/// influences past the 8th start at `extra_base` in the model's list.
+/// A model's vertices, stream by stream; the skin's only when it is skinned.
 struct Streams {
     geometry: Vec<GeometryVertex>,
     surface: Vec<SurfaceVertex>,
+    node: Vec<u32>,
     skin: Vec<SkinVertex>,
 }
 
 impl Streams {
-    /// Appends `primitive`'s vertices; rigid ones get no skin entry unless `skinned_model`
-    /// (every vertex of a model with a skinned primitive has one, zero for rigid vertices).
-    fn push(&mut self, primitive: &Primitive, extra_base: u32, skinned_model: bool) {
+    /// Appends `primitive`'s vertices, placed by palette slot `node` (0: its draw's) with
+    /// their colours times `color`; rigid ones get no skin entry unless `skinned_model` (every
+    /// vertex of a model with a skinned primitive has one, zero for rigid vertices and for a
+    /// merged copy, `extra_base` `None`). Its influences past the 8th start at `extra_base` in
+    /// the model's list.
+    fn push(
+        &mut self,
+        primitive: &Primitive,
+        (extra_base, skinned_model): (Option<u32>, bool),
+        (node, color): (u32, Vec4),
+    ) {
         for i in 0..primitive.vertex_count() {
             self.geometry.push(GeometryVertex {
                 position: primitive.positions[i].to_array(),
                 normal: primitive.normals.get(i).map_or([0.0, 1.0, 0.0], |n| n.to_array()),
             });
+            let own = primitive.colors.get(i).copied().unwrap_or(Vec4::ONE);
             self.surface.push(SurfaceVertex {
                 uv: primitive.uv0.get(i).map_or([0.0; 2], |uv| uv.to_array()),
                 uv1: primitive.uv1.get(i).map_or([0.0; 2], |uv| uv.to_array()),
-                color: primitive.colors.get(i).map_or([u16::MAX; 4], |c| {
-                    c.to_array().map(|v| (v.clamp(0.0, 1.0) * f32::from(u16::MAX)).round() as u16)
-                }),
+                color: (own * color).to_array().map(|v| (v.clamp(0.0, 1.0) * f32::from(u16::MAX)).round() as u16),
                 tangent: primitive.tangents.get(i).map_or([0.0; 4], |t| t.to_array()),
             });
+            self.node.push(node);
             if !skinned_model {
                 continue;
             }
-            self.skin.push(match &primitive.influences {
-                Some(influences) => {
+            self.skin.push(match (&primitive.influences, extra_base) {
+                (Some(influences), Some(extra_base)) => {
                     let start = influences.extra_start.get(i).copied().unwrap_or(0);
                     let count = influences.extra_of(i).len() as u32;
                     SkinVertex {
@@ -136,7 +156,7 @@ impl Streams {
                         extra: [extra_base + start, count],
                     }
                 }
-                None => SkinVertex::zeroed(),
+                _ => SkinVertex::zeroed(),
             });
         }
     }
@@ -232,6 +252,8 @@ pub(crate) struct GpuModel {
     pub geometry: wgpu::Buffer,
     /// All primitives' surface attributes ([`SurfaceVertex`]).
     pub surface: wgpu::Buffer,
+    /// Each vertex's node slot ([`NODE_LAYOUT`]).
+    pub node: wgpu::Buffer,
     /// All primitives' influences ([`SkinVertex`]), for a model with a skinned primitive.
     pub skin: Option<wgpu::Buffer>,
     /// All primitives' indices (u32).
@@ -242,7 +264,7 @@ pub(crate) struct GpuModel {
     _draw_params: wgpu::Buffer,
     /// Keeps the per-vertex tables alive: influences past the 8th, morph deltas.
     _tables: [VertexTable; 2],
-    /// Material bind groups, the last one being the default material.
+    /// Material bind groups: the model's, the default material's, then each merged draw's.
     pub materials: Vec<wgpu::BindGroup>,
     /// Draws: the opaque ones first, each pipeline's together, then the blended ones; in
     /// mesh-instance then primitive order within each.
@@ -255,8 +277,6 @@ pub(crate) struct GpuModel {
     /// ([`props_anim::bounds::PoseBounds::radius`]; `f32::MAX` when unbounded): which shadow cascades
     /// an instance can cast into.
     pub reach: f32,
-    /// Each level of detail's error, model units ([`props_anim::Model::lod_errors`]).
-    pub lod_errors: Vec<f32>,
 }
 
 impl GpuModel {
@@ -270,25 +290,28 @@ impl GpuModel {
         model: &Model,
     ) -> Self {
         let skinned_model = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
-        let mut streams = Streams { geometry: Vec::new(), surface: Vec::new(), skin: Vec::new() };
+        let mut streams = Streams { geometry: Vec::new(), surface: Vec::new(), node: Vec::new(), skin: Vec::new() };
         let mut indices: Vec<u32> = Vec::new();
         let mut extra: Vec<[u32; 2]> = Vec::new();
         let mut deltas: Vec<[f32; 4]> = Vec::new();
-        // Where each (mesh, primitive) landed.
+        let plan = MergePlan::new(model);
+        // Where each (mesh, primitive) some mesh instance draws alone landed.
         let placed: Vec<Vec<Option<Placement>>> = model
             .meshes()
             .iter()
-            .map(|mesh| {
+            .zip(&plan.drawn_alone)
+            .map(|(mesh, alone)| {
                 mesh.primitives
                     .iter()
-                    .map(|p| {
-                        (p.topology == Topology::Triangles && !p.indices.is_empty()).then(|| {
+                    .zip(alone)
+                    .map(|(p, &alone)| {
+                        alone.then(|| {
                             let mut placement = Placement {
                                 levels: Vec::with_capacity(1 + p.lods.len()),
                                 base_vertex: streams.geometry.len() as i32,
                                 morph_first: (deltas.len() / 2) as u32,
                             };
-                            streams.push(p, extra.len() as u32, skinned_model);
+                            streams.push(p, (Some(extra.len() as u32), skinned_model), (0, Vec4::ONE));
                             extra.extend(extra_influences(p));
                             deltas.extend(morph_deltas(p));
                             // Its levels of detail, each after the one before.
@@ -305,31 +328,36 @@ impl GpuModel {
             })
             .collect();
         let default_material = model.materials().len();
+        let merged_materials: Vec<_> = plan.groups.iter().map(|group| group.material.clone()).collect();
         let materials = materials::bind_groups(
             device,
             queue,
             (&layouts.material, &layouts.defaults, samplers),
-            model,
+            (model, &merged_materials),
             layouts.block_formats,
         );
         let mut draws = Vec::new();
         let reach = Some(model.pose_bounds().radius as f32).filter(|r| r.is_finite()).unwrap_or(f32::MAX);
         let mut params = Vec::new();
+        let levels = model.lod_errors().len().min(MAX_LEVELS);
+        let merged: std::collections::HashSet<(usize, usize)> =
+            plan.groups.iter().flat_map(|group| group.members.iter().copied()).collect();
         for (slot, instance) in model.instances().iter().enumerate() {
             let mesh = &model.meshes()[instance.mesh as usize];
             for (p, (primitive, placement)) in mesh.primitives.iter().zip(&placed[instance.mesh as usize]).enumerate() {
                 let Some(Placement { levels: own, base_vertex, morph_first }) = placement else {
                     continue;
                 };
+                if merged.contains(&(slot, p)) {
+                    continue;
+                }
                 let (base_vertex, morph_first) = (*base_vertex, *morph_first);
                 // At each of the model's levels, the primitive's own level drawn.
-                let levels = model.lod_errors().len().min(MAX_LEVELS);
                 let (mut ranges, mut level_vertices) = ([(0, 0); MAX_LEVELS], [0; MAX_LEVELS]);
                 for k in 0..levels {
                     let own_level = model.primitive_level(slot, p, k).min(own.len() - 1);
                     (ranges[k], level_vertices[k]) = own[own_level];
                 }
-                let levels = levels as u8;
                 let (joint_offset, node_matrix, posing) = match instance.skin.filter(|_| primitive.influences.is_some())
                 {
                     Some(skin) => (model.palette_range(skin).start, None, Posing::Skinned),
@@ -358,7 +386,7 @@ impl GpuModel {
                 let center = box_center(primitive);
                 draws.push(DrawItem {
                     ranges,
-                    levels,
+                    levels: levels as u8,
                     level_vertices,
                     base_vertex,
                     material,
@@ -370,6 +398,50 @@ impl GpuModel {
                     posing,
                 });
             }
+        }
+        // Each merged draw: its members' copies, each placed by its node, one index list per
+        // level of the model.
+        for (g, group) in plan.groups.iter().enumerate() {
+            let base_vertex = streams.geometry.len() as u32;
+            let mut member_bases = Vec::with_capacity(group.members.len());
+            for &(slot, p) in &group.members {
+                let primitive = &model.meshes()[model.instances()[slot].mesh as usize].primitives[p];
+                member_bases.push(streams.geometry.len() as u32 - base_vertex);
+                let color = MergePlan::member_color(model, (slot, p));
+                streams.push(primitive, (None, skinned_model), (model.node_slot(slot) as u32, color));
+            }
+            let (mut ranges, mut level_vertices) = ([(0, 0); MAX_LEVELS], [0; MAX_LEVELS]);
+            for k in 0..levels {
+                let first = indices.len() as u32;
+                for (&(slot, p), &member_base) in group.members.iter().zip(&member_bases) {
+                    let primitive = &model.meshes()[model.instances()[slot].mesh as usize].primitives[p];
+                    let list = primitive.lod_indices(model.primitive_level(slot, p, k));
+                    level_vertices[k] += distinct(list, primitive.vertex_count());
+                    indices.extend(list.iter().map(|&i| i + member_base));
+                }
+                ranges[k] = (first, indices.len() as u32 - first);
+            }
+            let params_offset = (draws.len() as u32) * layouts.draw_stride;
+            params.resize(params_offset as usize, 0u8);
+            params.extend_from_slice(bytemuck::bytes_of(&DrawParams {
+                vertex_base: base_vertex,
+                ..DrawParams::default()
+            }));
+            let material = default_material + 1 + g;
+            draws.push(DrawItem {
+                ranges,
+                levels: levels as u8,
+                level_vertices,
+                base_vertex: base_vertex as i32,
+                material,
+                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key),
+                masked: matches!(group.material.alpha_mode, AlphaMode::Mask { .. }),
+                params_offset,
+                // Opaque: never ordered by depth.
+                center: Vec3::ZERO,
+                node_matrix: None,
+                posing: Posing::Rigid,
+            });
         }
         params.resize(params.len().max(size_of::<DrawParams>()), 0);
         let buffer = |label, contents: &[u8], usage| {
@@ -405,6 +477,7 @@ impl GpuModel {
         let opaque = draws.iter().filter(|draw| !draw.key.blend).count();
         Self {
             geometry: stream("model geometry", bytemuck::cast_slice(&streams.geometry)),
+            node: stream("model nodes", bytemuck::cast_slice(&streams.node)),
             surface: stream("model surface", bytemuck::cast_slice(&streams.surface)),
             skin: skinned_model.then(|| stream("model skin", bytemuck::cast_slice(&streams.skin))),
             indices: buffer("model indices", index_bytes, wgpu::BufferUsages::INDEX),
@@ -416,7 +489,6 @@ impl GpuModel {
             opaque,
             palette_len: model.palette_len() as u32,
             reach,
-            lod_errors: model.lod_errors().to_vec(),
         }
     }
 }

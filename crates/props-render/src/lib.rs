@@ -78,6 +78,7 @@ mod blend_order;
 mod context;
 pub mod conventions;
 mod debug_lines;
+mod draw_merge;
 mod frame_groups;
 mod globals;
 mod gpu_model;

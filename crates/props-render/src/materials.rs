@@ -249,7 +249,7 @@ pub(crate) fn bind_groups(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     (layout, defaults, samplers): (&wgpu::BindGroupLayout, &Defaults, &mut Samplers),
-    model: &Model,
+    (model, merged): (&Model, &[Material]),
     block_formats: wgpu::Features,
 ) -> Vec<(wgpu::BindGroup, PipelineKey)> {
     let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model)
@@ -261,7 +261,8 @@ pub(crate) fn bind_groups(
         .collect();
     // glTF's default material: every property at its default (white, metallic, rough).
     let default_material = Material::default();
-    let materials = model.materials().iter().chain(std::iter::once(&default_material));
+    // Then each merged draw's (`draw_merge.rs`): unnamed, never animated.
+    let materials = model.materials().iter().chain(std::iter::once(&default_material)).chain(merged);
     materials
         .enumerate()
         .map(|(m, material)| {

@@ -4,7 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::gpu_model::{GeometryVertex, Posing, SkinVertex, SurfaceVertex};
+use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, Posing, SkinVertex, SurfaceVertex};
 use crate::materials::{PipelineKey, TEXTURE_SLOTS};
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
@@ -187,7 +187,8 @@ impl Pipelines {
             Shading::Lambert => "fs_lambert",
         };
         let groups = [&layouts.frame, &layouts.draw, &layouts.material];
-        // The streams each posing reads (`gpu_model::slots`): geometry, instances, surface, skin.
+        // The streams each posing reads (`gpu_model::slots`): geometry, instances, surface, skin,
+        // node.
         let shaded = |posing| match (posing, skinning) {
             (Posing::Skinned, true) => (
                 "vs_skinned",
@@ -198,9 +199,16 @@ impl Pipelines {
                     Some(SkinVertex::LAYOUT),
                 ],
             ),
-            (Posing::Rigid, true) => {
-                ("vs_rigid", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
-            }
+            (Posing::Rigid, true) => (
+                "vs_rigid",
+                vec![
+                    Some(GeometryVertex::LAYOUT),
+                    Some(INSTANCE_LAYOUT),
+                    Some(SurfaceVertex::LAYOUT),
+                    None,
+                    Some(NODE_LAYOUT),
+                ],
+            ),
             (_, false) => {
                 ("vs_unskinned", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
             }
@@ -241,9 +249,10 @@ impl Pipelines {
             [Posing::Rigid, Posing::Skinned].map(|posing| {
                 // Opaque casters: their position alone; masked ones: shaded as drawn, for the mask.
                 let opaque = match (posing, skinning) {
-                    (Posing::Rigid, true) => {
-                        ("vs_shadow_rigid", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT)])
-                    }
+                    (Posing::Rigid, true) => (
+                        "vs_shadow_rigid",
+                        vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), None, None, Some(NODE_LAYOUT)],
+                    ),
                     (Posing::Skinned, true) => (
                         "vs_shadow_skinned",
                         vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), None, Some(SkinVertex::LAYOUT)],

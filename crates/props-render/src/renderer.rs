@@ -77,8 +77,6 @@ pub struct Renderer {
     /// This frame's runs, each of one model's instances at one level of detail within one
     /// palette window.
     runs: Vec<(ModelId, Run)>,
-    /// The level of detail each run is drawn at in each shadow cascade.
-    shadow_levels: Vec<[u8; CASCADES]>,
     run_scratch: Vec<Run>,
     /// Runs with blended draws, farthest first, and one run's blended draws, farthest first.
     blend_order: Vec<(f32, usize)>,
@@ -88,6 +86,8 @@ pub struct Renderer {
     /// This frame's debug lines.
     line_count: u32,
     models: Vec<Option<(GpuModel, GpuFootprint)>>,
+    /// The ids whose models cast no shadow ([`Renderer::set_casts_shadows`]).
+    shadowless: Vec<ModelId>,
     samplers: Samplers,
     sky: SkyLight,
     lights: LightClusters,
@@ -189,13 +189,13 @@ impl Renderer {
             line_scratch: Vec::new(),
             window_scratch: Vec::new(),
             runs: Vec::new(),
-            shadow_levels: Vec::new(),
             run_scratch: Vec::new(),
             blend_order: Vec::new(),
             draw_order: Vec::new(),
             blended: Vec::new(),
             line_count: 0,
             models: Vec::new(),
+            shadowless: Vec::new(),
             samplers,
             sky: SkyLight::new(device, queue, &config.sky),
             lights: LightClusters::new(device),
@@ -293,6 +293,16 @@ impl Renderer {
         self.models.get(id.0 as usize)?.as_ref().map(|(_, footprint)| *footprint)
     }
 
+    /// Whether the model under `id` (now and after any [`Renderer::set_model`]) casts shadows:
+    /// all do by default. A host turns it off for what lies flat on what it would shadow
+    /// (road paving, decals), whose shadow passes would draw it for nothing.
+    pub fn set_casts_shadows(&mut self, id: ModelId, casts: bool) {
+        self.shadowless.retain(|&other| other != id);
+        if !casts {
+            self.shadowless.push(id);
+        }
+    }
+
     /// Frees the GPU resources of model `id`; its instances are skipped from now on.
     pub fn remove_model(&mut self, id: ModelId) {
         if let Some(slot) = self.models.get_mut(id.0 as usize) {
@@ -381,9 +391,8 @@ impl Renderer {
     }
 
     /// Draws each cascade's shadow map: every opaque draw of every run (masked ones cut out),
-    /// depth only, from the sun (bound by the cascade's group in `shadow_groups`), each at
-    /// the level of detail the cascade's texels call for. Returns the draw calls, and what
-    /// each cascade's pass submits.
+    /// depth only, from the sun (bound by the cascade's group in `shadow_groups`), each run at
+    /// its level of detail. Returns the draw calls, and what each cascade's pass submits.
     fn draw_shadows(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -415,7 +424,9 @@ impl Renderer {
                 if instances.is_empty() {
                     continue;
                 }
-                let level = self.shadow_levels[window][cascade];
+                // The level the camera sees: a caster coarser than the surface it shadows (its
+                // own) would shadow it where it pokes out.
+                let level = run.level;
                 self.bind_run(&mut pass, shadow_group, window, run, model);
                 for draw in &model.draws[..model.opaque] {
                     let pipeline = (draw.posing, draw.masked);
@@ -453,6 +464,7 @@ impl Renderer {
         }
         pass.set_vertex_buffer(slots::GEOMETRY, model.geometry.slice(..));
         pass.set_vertex_buffer(slots::SURFACE, model.surface.slice(..));
+        pass.set_vertex_buffer(slots::NODE, model.node.slice(..));
         if let Some(skin) = &model.skin {
             pass.set_vertex_buffer(slots::SKIN, skin.slice(..));
         }
@@ -525,20 +537,12 @@ impl Renderer {
         let matrices = binding_end.unwrap_or(0).max(total);
         self.palette.write(&self.device, &self.queue, frame.palettes, matrices, windows.0);
         self.instances.write(&self.device, &self.queue, bytemuck::cast_slice(frame.instances));
-        self.shadow_levels.clear();
         if let Some(cascades) = &self.cascades {
-            let models = &self.models;
-            for (id, run) in &self.runs {
-                let first = frame.instances.get(run.instances.start as usize);
-                let model = models.get(id.0 as usize).and_then(Option::as_ref).map(|(model, _)| model);
-                let levels = match (model, first) {
-                    (Some(model), Some(first)) => shadows::levels(cascades, &model.lod_errors, &first.transform),
-                    _ => [0; CASCADES],
-                };
-                self.shadow_levels.push(levels.map(|level| level.max(run.level)));
-            }
-            let models = &self.models;
-            let reach = |id: ModelId| models.get(id.0 as usize)?.as_ref().map(|(model, _)| model.reach);
+            let (models, shadowless) = (&self.models, &self.shadowless);
+            let reach = |id: ModelId| {
+                let casts = !shadowless.contains(&id);
+                models.get(id.0 as usize)?.as_ref().filter(|_| casts).map(|(model, _)| model.reach)
+            };
             let gpu = (&self.device, &self.queue);
             stats.instance_bytes += self.casters.prepare(gpu, cascades, (frame.instances, &self.runs), reach);
         }

@@ -11,7 +11,6 @@
 //! instances: the props in view and the ground.
 
 use glam::{Mat4, Vec3, Vec4Swizzles};
-use props_anim::JointMatrix;
 
 use crate::pipelines::SHADOW_FORMAT;
 
@@ -179,18 +178,6 @@ fn fit_sphere(corners: &[Vec3; 8], sun: Vec3, up: Vec3) -> Option<(Mat4, f32, f3
     let fitted = projection * view;
     debug_assert!(fitted.row(3).xyz() == Vec3::ZERO, "orthographic");
     Some((fitted, depth, radius))
-}
-
-/// The level of detail each cascade draws an instance placed by `transform` at: the coarsest
-/// whose error (`lod_errors`, the model's, times the placement's largest scale) is within a
-/// texel of the cascade's map. A shadow a texel off its prop's is one the map cannot show.
-pub(crate) fn levels(cascades: &[Cascade; CASCADES], lod_errors: &[f32], transform: &JointMatrix) -> [u8; CASCADES] {
-    let [r0, r1, r2] = transform.rows;
-    let scale = (0..3).map(|j| Vec3::new(r0[j], r1[j], r2[j]).length()).fold(0.0, f32::max);
-    cascades.each_ref().map(|cascade| {
-        let coarsest = lod_errors.iter().rposition(|&error| error * scale <= cascade.texel).unwrap_or(0);
-        coarsest.min(usize::from(u8::MAX)) as u8
-    })
 }
 
 #[cfg(test)]

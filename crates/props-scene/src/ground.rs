@@ -1,7 +1,7 @@
-//! The ground the town stands on, as a static model the renderer draws like any other: the
-//! scene's height field meshed as a grass-coloured grid with a skirt to the horizon, asphalt
-//! strips along every road lane and over the intersections, centre lines, sidewalks, and the
-//! bus stops' yellow markings. Data only: the game uploads it, and builds it again when the
+//! The ground the town stands on, as two static models the renderer draws like any other
+//! ([`GroundModels`]): the land (the scene's height field meshed as a grass-coloured grid with
+//! a skirt to the horizon) and the paving on it (asphalt strips along every road lane and over
+//! the intersections, centre lines, sidewalks, and the bus stops' yellow markings). Data only: the game uploads it, and builds it again when the
 //! windmills spread beyond it ([`radius_needed`]).
 
 use glam::{Vec2, Vec3};
@@ -55,40 +55,51 @@ pub fn radius_needed(scene: &Scene) -> f32 {
     windmills.max(scene.terrain().hills_radius()) + MARGIN
 }
 
+/// The ground as two static models: the land, which casts shadows (its hills do), and the
+/// paving on it, which lies a few centimetres above it and casts none worth drawing.
+#[derive(Clone, Debug)]
+pub struct GroundModels {
+    /// The height field and the grass skirt to the horizon.
+    pub land: Model,
+    /// Roads, centre lines, sidewalks and bus stops.
+    pub paving: Model,
+}
+
 /// The ground of `scene`, covering a square of half-side `radius` metres (at least
-/// [`radius_needed`]), one mesh of one primitive per material.
+/// [`radius_needed`]): each model one mesh of one primitive per material.
 ///
 /// # Errors
 /// Never for a scene built by [`Scene::new`]; [`SceneError::Ground`] names what could not be
 /// built otherwise.
-pub fn model(scene: &Scene, radius: f32) -> Result<Model, SceneError> {
-    let rig = Rig::from_source_nodes(&[SourceNode {
-        name: Some("ground".to_owned()),
-        children: Vec::new(),
-        rest: RestTransform::Trs(Transform::IDENTITY),
-        morph_weights: Vec::new(),
-    }])
-    .map_err(|e| SceneError::Ground(e.to_string()))?;
-    let primitives = vec![
-        terrain(scene, radius),
-        roads(scene),
-        skirt(scene, radius),
-        markings(scene),
-        sidewalks(scene),
-        bus_stops(scene),
-    ];
-    let mesh = Mesh { name: Some("ground".to_owned()), primitives };
+pub fn models(scene: &Scene, radius: f32) -> Result<GroundModels, SceneError> {
     let material = Material::matte;
-    Model::new(ModelParts {
-        rig: Some(rig),
-        meshes: vec![mesh],
-        materials: vec![
-            material("grass", GRASS),
+    let land = one_mesh("land", vec![terrain(scene, radius), skirt(scene, radius)], vec![material("grass", GRASS)])?;
+    let paving = one_mesh(
+        "paving",
+        vec![roads(scene), markings(scene), sidewalks(scene), bus_stops(scene)],
+        vec![
             material("asphalt", ASPHALT),
             material("marking", PAINT),
             material("pavement", PAVEMENT),
             material("bus stop", BUS_STOP),
         ],
+    )?;
+    Ok(GroundModels { land, paving })
+}
+
+/// A model of one node carrying one mesh of `primitives`, named `name`.
+fn one_mesh(name: &str, primitives: Vec<Primitive>, materials: Vec<Material>) -> Result<Model, SceneError> {
+    let rig = Rig::from_source_nodes(&[SourceNode {
+        name: Some(name.to_owned()),
+        children: Vec::new(),
+        rest: RestTransform::Trs(Transform::IDENTITY),
+        morph_weights: Vec::new(),
+    }])
+    .map_err(|e| SceneError::Ground(e.to_string()))?;
+    Model::new(ModelParts {
+        rig: Some(rig),
+        meshes: vec![Mesh { name: Some(name.to_owned()), primitives }],
+        materials,
         instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
         ..ModelParts::default()
     })
@@ -181,13 +192,11 @@ fn sidewalks(scene: &Scene) -> Primitive {
             ]);
             let face = -Vec3::new(out.x, 0.0, out.y);
             normals.extend([face; 4]);
-            for quad in [base, base + 4] {
-                indices.extend_from_slice(&[quad, quad + 1, quad + 2, quad + 2, quad + 1, quad + 3]);
-                indices.extend_from_slice(&[quad, quad + 2, quad + 1, quad + 2, quad + 3, quad + 1]);
-            }
+            quad_facing(&positions, base, Vec3::Y, &mut indices);
+            quad_facing(&positions, base + 4, face, &mut indices);
         }
     }
-    primitive(positions, normals, indices, 3)
+    primitive(positions, normals, indices, 2)
 }
 
 /// Every bus stop ([`crate::town::bus_stops`]): a yellow line along the kerb where a stopped bus stands,
@@ -199,8 +208,7 @@ fn bus_stops(scene: &Scene) -> Primitive {
     let mut quad = |corners: [Vec3; 4]| {
         let base = positions.len() as u32;
         positions.extend(corners);
-        indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
-        indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+        quad_facing(&positions, base, Vec3::Y, &mut indices);
     };
     for (lane, front) in scene.bus_stops().iter() {
         let lane = scene.roads().lane(lane);
@@ -215,7 +223,7 @@ fn bus_stops(scene: &Scene) -> Primitive {
         quad([c + edge, c + pad, b + edge, b + pad].map(on_pavement));
     }
     let normals = vec![Vec3::Y; positions.len()];
-    primitive(positions, normals, indices, 4)
+    primitive(positions, normals, indices, 3)
 }
 
 /// Dashed centre lines: along the left edge of every road lane (where the lane the other way
@@ -232,13 +240,12 @@ fn markings(scene: &Scene) -> Primitive {
             let side = direction.perp() * (width * 0.5);
             let base = positions.len() as u32;
             positions.extend([a + left - side, a + left + side, b + left - side, b + left + side].map(lift));
-            indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
-            indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+            quad_facing(&positions, base, Vec3::Y, &mut indices);
             along += dash + gap;
         }
     }
     let normals = vec![Vec3::Y; positions.len()];
-    primitive(positions, normals, indices, 2)
+    primitive(positions, normals, indices, 1)
 }
 
 /// A flat strip `LANE_WIDTH` wide along every lane's polyline, and a square over every
@@ -264,13 +271,24 @@ fn roads(scene: &Scene) -> Primitive {
             let side = direction.perp() * (LANE_WIDTH * 0.5);
             let base = positions.len() as u32;
             positions.extend([lift(a - side), lift(a + side), lift(b - side), lift(b + side)]);
-            // Both windings, so the strip shows whichever way the lane runs.
-            indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
-            indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+            quad_facing(&positions, base, Vec3::Y, &mut indices);
         }
     }
     let normals = vec![Vec3::Y; positions.len()];
-    primitive(positions, normals, indices, 1)
+    primitive(positions, normals, indices, 0)
+}
+
+/// The two triangles of the quad of `positions` from `base` on (corners 0, 1, 2, 3: 0 and 3
+/// opposite), wound to face `towards` (one winding: a back face is culled, whichever way the
+/// lane the quad follows runs).
+fn quad_facing(positions: &[Vec3], base: u32, towards: Vec3, indices: &mut Vec<u32>) {
+    let corner = |k: u32| positions[(base + k) as usize];
+    let normal = (corner(1) - corner(0)).cross(corner(2) - corner(0));
+    if normal.dot(towards) >= 0.0 {
+        indices.extend_from_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+    } else {
+        indices.extend_from_slice(&[base, base + 2, base + 1, base + 2, base + 3, base + 1]);
+    }
 }
 
 fn primitive(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, material: u32) -> Primitive {
@@ -285,24 +303,32 @@ mod tests {
     fn ground_follows_the_terrain_and_has_roads() {
         let config = crate::SceneConfig::default().with_count("windmills", 10);
         let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
-        let model = model(&scene, 500.0).expect("ground builds");
-        let mesh = &model.meshes()[0];
+        let ground = models(&scene, 500.0).expect("ground builds");
+        let (mesh, paving) = (&ground.land.meshes()[0], &ground.paving.meshes()[0]);
         let terrain = &mesh.primitives[0];
         assert_eq!(terrain.positions.len(), ((CELLS + 1) * (CELLS + 1)) as usize);
         for p in &terrain.positions {
             assert_eq!(p.y, scene.terrain().height(Vec2::new(p.x, p.z)));
         }
         assert!(terrain.normals.iter().all(|n| n.y > 0.0 && n.is_normalized()));
-        assert!(!mesh.primitives[1].indices.is_empty(), "the road network has lanes");
+        assert!(!paving.primitives[0].indices.is_empty(), "the road network has lanes");
         // The skirt starts on the terrain's edge, at its height, and reaches the horizon.
-        let skirt = &mesh.primitives[2];
+        let skirt = &mesh.primitives[1];
         for pair in skirt.positions.chunks_exact(2) {
             let (inner, outer) = (pair[0], pair[1]);
             assert!((inner.x.abs().max(inner.z.abs()) - 500.0).abs() < 1e-2, "{inner} on the edge");
             assert_eq!(inner.y, scene.terrain().height(Vec2::new(inner.x, inner.z)));
             assert!(Vec2::new(outer.x, outer.z).length() > 25_000.0 && outer.y == inner.y);
         }
-        assert_eq!(model.palette_len(), 1);
+        assert_eq!((ground.land.palette_len(), ground.paving.palette_len()), (1, 1));
+        // The paving faces up, one winding a quad (the kerbs face the road).
+        for primitive in &paving.primitives {
+            for t in primitive.indices.chunks_exact(3) {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| primitive.positions[i as usize]);
+                let normal = (b - a).cross(c - a);
+                assert!(normal.y > 0.0 || normal.y.abs() < 1e-6, "a triangle faces down: {normal}");
+            }
+        }
     }
 
     /// Whether the asphalt triangles cover `point` (x, z).
@@ -324,8 +350,8 @@ mod tests {
     fn intersections_and_lanes_are_covered_with_asphalt() {
         let config = crate::SceneConfig::default().with_count("windmills", 0);
         let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
-        let model = model(&scene, 500.0).expect("ground builds");
-        let roads = &model.meshes()[0].primitives[1];
+        let paving = models(&scene, 500.0).expect("ground builds").paving;
+        let roads = &paving.meshes()[0].primitives[0];
         let mut checked = 0;
         for intersection in scene.roads().intersections() {
             let centre = intersection.centre();
@@ -348,7 +374,7 @@ mod tests {
         }
         assert!(checked > 1000, "{checked} points");
         // The centre-line dashes lie on the asphalt, one every 9 m of road.
-        let markings = &model.meshes()[0].primitives[3];
+        let markings = &paving.meshes()[0].primitives[1];
         assert!(markings.positions.iter().all(|p| covered(roads, Vec2::new(p.x, p.z))), "paint off the road");
         let road_length: f32 = scene
             .roads()
@@ -359,7 +385,7 @@ mod tests {
             .sum();
         let dashes = markings.positions.len() / 4;
         // Sidewalks run beside the lanes, never over one, and do not cross the intersections.
-        let sidewalks = &model.meshes()[0].primitives[4];
+        let sidewalks = &paving.meshes()[0].primitives[2];
         assert!(!sidewalks.indices.is_empty());
         for p in &sidewalks.positions {
             let p = Vec2::new(p.x, p.z);
@@ -377,8 +403,8 @@ mod tests {
     fn bus_stops_are_marked_on_the_kerb_side() {
         let config = crate::SceneConfig::default().with_count("windmills", 0).with_count("buses", 1);
         let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
-        let model = model(&scene, 500.0).expect("ground builds");
-        let (roads, stops) = (&model.meshes()[0].primitives[1], &model.meshes()[0].primitives[5]);
+        let paving = models(&scene, 500.0).expect("ground builds").paving;
+        let (roads, stops) = (&paving.meshes()[0].primitives[0], &paving.meshes()[0].primitives[3]);
         let count = scene.bus_stops().iter().count();
         assert!(count > 0);
         assert_eq!(stops.positions.len(), count * 8, "a line and a pad per stop");

@@ -10,7 +10,7 @@ use props_fuzz::hostile;
 use props_fuzz::rng::{Below, seeded};
 
 use crate::hostile::GROWTH_BOUND_KIB;
-use crate::support::{Running, have_gpu, root};
+use crate::support::{BASE_GPU_MODELS, Running, have_gpu, root};
 
 /// Random operations, and the time they are spread over.
 const OPERATIONS: usize = 300;
@@ -88,5 +88,5 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     };
     let histories: Vec<(&str, Vec<String>)> = names.iter().map(|name| (*name, history(name))).collect();
     assert_eq!(finished["mods"], 0, "{finished}\n{histories:#?}");
-    assert_eq!(finished["gpu_models"], 8, "six props, the ground and the houses, nothing else: {finished}");
+    assert_eq!(finished["gpu_models"], BASE_GPU_MODELS, "the ground and the base models, nothing else: {finished}");
 }

@@ -6,6 +6,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
+/// The models on the GPU of a game without mods: the ground's land and paving, and the town's
+/// seven base models (the lot's houses among them).
+pub const BASE_GPU_MODELS: u64 = 9;
+
 /// The repository root.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -10,13 +10,13 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use props_anim::runtime::MeshLod;
 use props_crowd::PosingConfig;
-use props_frame::{FrameData, OrbitCamera};
+use props_frame::{Camera, FrameData, OrbitCamera};
 use props_render::{GpuContext, OffscreenTarget, Renderer, RendererConfig};
 use props_scene::{Scene, SceneConfig};
 
 use super::median;
 use super::render::{Measured, RenderArgs, time_frames};
-use super::scene::{ASPECT, city, load_models};
+use super::scene::{city, load_models};
 
 /// The game's fixed step.
 const DT: f32 = 1.0 / 60.0;
@@ -25,17 +25,18 @@ const SETTLE: f32 = 2.0;
 /// Rounds of alternated measurement.
 const ROUNDS: usize = 3;
 
-/// The city's frame, posed with mesh LOD or without it, seen from the scene bench's camera.
-fn city_frame(
+/// The city's frame, posed with mesh LOD or without it, seen from the scene bench's camera
+/// for a target of `size` pixels: the scene, its frame and the camera.
+pub(crate) fn city_frame(
     models: &[Vec<props_crowd::PropModel>],
     mesh_lod: Option<MeshLod>,
-    height: u32,
-) -> Result<(Scene, FrameData)> {
+    (width, height): (u32, u32),
+) -> Result<(Scene, FrameData, Camera)> {
     let config = city();
     let config = SceneConfig { posing: PosingConfig { mesh_lod, threads: 0, ..config.posing }, ..config };
     let kinds = props_scene::kinds::town().into_iter().zip(models.iter().cloned());
     let mut scene = Scene::new(config, kinds.collect::<Vec<_>>())?;
-    let camera = OrbitCamera::overview(scene.terrain().flat_radius()).to_camera(ASPECT);
+    let camera = OrbitCamera::overview(scene.terrain().flat_radius()).to_camera(width as f32 / height as f32);
     scene.set_camera(Some(camera));
     scene.set_view_height(height);
     let mut frame = FrameData::default();
@@ -45,7 +46,7 @@ fn city_frame(
         scene.animate(&mut frame);
         scene.extract(&mut frame);
     }
-    Ok((scene, frame))
+    Ok((scene, frame, camera))
 }
 
 /// Measures and prints (or writes as JSON) the two rows.
@@ -59,9 +60,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for prop in models.iter().flatten() {
         renderer.set_model(prop.id, &prop.model).with_context(|| format!("uploading model {:?}", prop.id))?;
     }
-    let (lod_scene, lod_frame) = city_frame(&models, Some(MeshLod::default()), args.height)?;
-    let (full_scene, full_frame) = city_frame(&models, None, args.height)?;
-    let camera = OrbitCamera::overview(lod_scene.terrain().flat_radius()).to_camera(ASPECT);
+    let size = (args.width, args.height);
+    let (lod_scene, lod_frame, camera) = city_frame(&models, Some(MeshLod::default()), size)?;
+    let (full_scene, full_frame, _) = city_frame(&models, None, size)?;
     let daylight = lod_scene.daylight();
     let (light, sky) = (daylight.lighting(), daylight.sky_color());
     let lod = lod_frame.to_frame(camera, light, sky);

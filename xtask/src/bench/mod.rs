@@ -2,6 +2,9 @@
 
 mod city;
 mod floor;
+
+pub(crate) use city::city_frame;
+pub(crate) use scene::load_models;
 pub mod pose;
 pub mod render;
 pub mod scene;
@@ -29,22 +32,27 @@ pub enum BenchTarget {
     Scene(scene::SceneArgs),
 }
 
-/// Runs `cargo xtask bench [target]`. Timings of a debug build mean nothing, so a debug
-/// xtask (what `cargo xtask` builds) re-runs itself built with `--release`.
+/// Runs `cargo xtask bench [target]`, in release ([`in_release`]).
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    in_release(|| match &args.target {
+        Some(BenchTarget::Render(render)) => render::run(render),
+        Some(BenchTarget::Scene(scene)) => scene::run(scene),
+        None => pose::run(&args.pose),
+    })
+}
+
+/// Runs `measure` in a release build: a debug xtask re-runs itself (the same arguments)
+/// built with `--release`, since timings and long renders of a debug build mean nothing.
+pub(crate) fn in_release(measure: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
     if cfg!(debug_assertions) {
         let status = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
             .args(["run", "--release", "--quiet", "--package", "xtask", "--"])
             .args(std::env::args_os().skip(1))
             .status()?;
-        anyhow::ensure!(status.success(), "release benchmark run failed: {status}");
+        anyhow::ensure!(status.success(), "release run failed: {status}");
         return Ok(());
     }
-    match &args.target {
-        Some(BenchTarget::Render(render)) => render::run(render),
-        Some(BenchTarget::Scene(scene)) => scene::run(scene),
-        None => pose::run(&args.pose),
-    }
+    measure()
 }
 
 /// Median of `samples` (sorted in place); 0 for none.

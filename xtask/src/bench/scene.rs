@@ -63,7 +63,7 @@ const DT: f32 = 1.0 / 60.0;
 /// The budget of the `budget` mode, milliseconds.
 const BUDGET_MS: f32 = 1.0;
 /// Aspect of the view the shared modes are seen from (the game's default window).
-pub(super) const ASPECT: f32 = 16.0 / 9.0;
+const ASPECT: f32 = 16.0 / 9.0;
 /// Least time the kernel is measured for, per model.
 const KERNEL_TIME: Duration = Duration::from_millis(300);
 
@@ -99,7 +99,7 @@ impl Row {
 
 /// The base model of each of the town's kinds, from `assets`, by kind (renderer ids in
 /// registration order, at each asset's units; none for the lot), as the game loads them.
-pub(super) fn load_models(assets: &Path) -> Result<Vec<Vec<PropModel>>> {
+pub(crate) fn load_models(assets: &Path) -> Result<Vec<Vec<PropModel>>> {
     let limits = props_gltf::Limits::default();
     let kinds = props_scene::kinds::town();
     let load = |(k, asset): (usize, KindAsset)| -> Result<Vec<PropModel>> {
