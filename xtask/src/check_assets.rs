@@ -3,7 +3,7 @@
 //! game loads every model through, and its sidecar (`<name>.prop.toml`) against it as the game
 //! does, and prints rustc-like lines (`file: /json/pointer: error[CODE]: message`, each error
 //! marked with what the game does about it), what the game does with each file (`loads`,
-//! `loads with 3 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
+//! `loads; 1 error read past, 2 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
 //! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`),
 //! and a summary, or a JSON report. Exits with status 1 when the game would refuse any file.
 //!
@@ -278,7 +278,7 @@ fn line(file: &Path, issue: &Issue, colour: bool) -> String {
     format!("{}: {pointer}{label}: {}{}\n", file.display(), issue.message, issue.consequence_note())
 }
 
-/// What the game does with `file`, as a line: `file: loads with 2 warnings`.
+/// What the game does with `file`, as a line: `file: loads; 2 warnings`.
 fn verdict(file: &Path, outcome: &Outcome, colour: bool) -> String {
     let text = outcome.to_string();
     let text = match (colour, outcome) {
@@ -366,10 +366,10 @@ mod tests {
         let drops = props_gltf::validate::Consequence::Drops(vec![run.clone()]);
         let dropping = Issue { consequence: drops, ..issue.clone() };
         assert!(line(Path::new("a.glb"), &dropping, false).ends_with("too long (the game drops clip 2 (`Run`))\n"));
-        let outcome = Outcome::Loads { dropped: vec![run], warnings: 3 };
+        let outcome = Outcome::Loads { dropped: vec![run], read_past: 1, warnings: 3 };
         assert_eq!(
             verdict(Path::new("a.glb"), &outcome, false),
-            "a.glb: drops clip 2 (`Run`), loads with 3 warnings\n"
+            "a.glb: drops clip 2 (`Run`), loads; 1 error read past, 3 warnings\n"
         );
         assert_eq!(verdict(Path::new("a.glb"), &Outcome::Refuses, false), "a.glb: refuses\n");
     }
@@ -378,10 +378,12 @@ mod tests {
     #[test]
     fn json_outcomes() {
         let run = props_gltf::Part::Clip { index: 2, name: Some("Run".to_owned()) };
-        let outcome = serde_json::to_value(Outcome::Loads { dropped: vec![run], warnings: 3 }).expect("JSON");
+        let outcome =
+            serde_json::to_value(Outcome::Loads { dropped: vec![run], read_past: 1, warnings: 3 }).expect("JSON");
         assert_eq!(
             outcome,
-            json!({"verdict": "loads", "warnings": 3, "dropped": [{"part": "clip", "index": 2, "name": "Run"}]})
+            json!({"verdict": "loads", "read_past": 1, "warnings": 3,
+                   "dropped": [{"part": "clip", "index": 2, "name": "Run"}]})
         );
         assert_eq!(serde_json::to_value(Outcome::Refuses).expect("JSON"), json!({"verdict": "refuses"}));
     }

@@ -212,8 +212,10 @@ impl ClipReader<'_> {
         node_channels: Vec<NodeChannel>,
         warnings: &mut Warnings,
     ) -> Result<(Vec<Channel>, Vec<usize>), ImportError> {
-        // Per animated property: its channel's index and how many tracks are mixed in it.
-        let mut targets: HashMap<(u32, &'static str), (usize, usize)> = HashMap::new();
+        // Per animated property: its channel's index, how many tracks are mixed in it with how
+        // many keys in all, and the sampler of them all while they are one sampler repeated
+        // (mixing a track with itself changes nothing, so a repeat costs nothing).
+        let mut targets: HashMap<(u32, &'static str), Mixed> = HashMap::new();
         let mut channels: Vec<Channel> = Vec::with_capacity(node_channels.len());
         let mut origins = Vec::with_capacity(node_channels.len());
         for NodeChannel { path, source, node, property, sampler } in node_channels {
@@ -228,35 +230,41 @@ impl ClipReader<'_> {
                 warn(warnings, path, message);
                 continue;
             }
-            let read = self.sampler_reader(sampler, &path)?.channel(id, property)?;
             let name = property_name(property);
             match targets.get_mut(&(node, name)) {
-                Some((index, tracks)) => {
+                Some(Mixed { index, tracks, raw_keys, only }) => {
                     let first = origins.get(*index).copied().unwrap_or(0);
-                    if *tracks >= channel_merge::MAX_TRACKS {
-                        let most = channel_merge::MAX_TRACKS;
-                        let kind = ErrorKind::DuplicateChannel { first: first as u64, node, property: name, most };
-                        return Err(ImportError::at(path, kind));
+                    if *only != Some(sampler) {
+                        let read = self.sampler_reader(sampler, &path)?.channel(id, property)?;
+                        let merged = channel_merge::mix_in(
+                            &channels[*index],
+                            &read,
+                            (*tracks, *raw_keys),
+                            self.rig,
+                            self.limits,
+                            self.accessors.budget(),
+                            &path,
+                        )?;
+                        channels[*index] = merged;
+                        *raw_keys += read.keys().times().len();
+                        *only = None;
                     }
-                    let merged = channel_merge::mix_in(
-                        &channels[*index],
-                        &read,
-                        *tracks,
-                        self.rig,
-                        self.limits,
-                        self.accessors.budget(),
-                        &path,
-                    )?;
-                    channels[*index] = merged;
                     *tracks += 1;
                     let message = format!(
-                        "channel {first} animates the {name} of node {node} too: the two are mixed half and half, \
-                         as three.js plays them; keep one channel per property"
+                        "channel {first} animates the {name} of node {node} too: the {tracks} channels on it are \
+                         mixed evenly, as three.js plays them; keep one channel per property"
                     );
                     warn(warnings, path, message);
                 }
                 None => {
-                    targets.insert((node, name), (channels.len(), 1));
+                    let read = self.sampler_reader(sampler, &path)?.channel(id, property)?;
+                    let mixed = Mixed {
+                        index: channels.len(),
+                        tracks: 1,
+                        raw_keys: read.keys().times().len(),
+                        only: Some(sampler),
+                    };
+                    targets.insert((node, name), mixed);
                     origins.push(source);
                     channels.push(read);
                 }
@@ -264,6 +272,18 @@ impl ClipReader<'_> {
         }
         Ok((channels, origins))
     }
+}
+
+/// The tracks mixed on one property so far.
+struct Mixed {
+    /// The merged channel's index.
+    index: usize,
+    /// How many tracks are mixed in it.
+    tracks: usize,
+    /// Their keys, in all (what bounds the merged channel's).
+    raw_keys: usize,
+    /// Their sampler, while they are all one sampler.
+    only: Option<usize>,
 }
 
 /// Decodes one sampler for a channel.

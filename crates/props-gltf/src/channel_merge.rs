@@ -1,7 +1,9 @@
-//! Channels that animate one property twice in a clip (legacy Blender exports write them;
-//! glTF forbids it), merged as three.js's animation mixer plays them: every track on a
-//! property is sampled and the results are mixed with equal weights, the `k`-th track mixed
-//! in at `1/k` (vectors and weights linearly, rotations by the shortest slerp).
+//! Channels that animate one property more than once in a clip (legacy Blender exports write
+//! two; FBX-to-glTF conversions write several; glTF forbids it), merged as three.js's animation
+//! mixer plays them: every track on a property is sampled and the results are mixed with equal
+//! weights, the `k`-th track mixed in at `1/k` (vectors and weights linearly, rotations by the
+//! shortest slerp). Any number of tracks is mixed: each mix charges the keys it may make to the
+//! file's budget before making them, so the budget, not a count, bounds a hostile file's cost.
 //!
 //! The merged channel is keyed at every key time of both channels, just before every key of a
 //! STEP channel mixed into a LINEAR one (where the mix jumps), and between keys wherever
@@ -19,9 +21,6 @@ use props_anim::{
 use crate::error::{ErrorKind, ImportError};
 use crate::limits::{self, Budget, Limits};
 
-/// The most channels on one property mixed (real exports write two, rarely three); a clip
-/// with more is dropped, so that a file repeating one channel a thousand times costs little.
-pub(crate) const MAX_TRACKS: usize = 4;
 /// The keys refinement may add to a short channel (a long one's at most double).
 const MIN_REFINED_KEYS: usize = 4096;
 
@@ -30,14 +29,16 @@ const TOLERANCE: f32 = 1e-6;
 /// How many times an interval between keys is halved at most.
 const MAX_DEPTH: u32 = 12;
 
-/// `merged` (the mix of `tracks` earlier channels on one property) with `next` mixed in, as
-/// the mixer does with the `tracks + 1`-th track. `path` names `next` in errors. The most keys
-/// it may make are charged to `budget` before any is made (and bounded by the limits), so no
+/// `merged` (the mix of `tracks` earlier channels on one property, `raw_keys` keys in all)
+/// with `next` mixed in, as the mixer does with the `tracks + 1`-th track. `path` names `next`
+/// in errors. The most keys it may make (twice the keys of the tracks mixed, or
+/// [`MIN_REFINED_KEYS`] more: the merged channel never grows past that, however many tracks
+/// are mixed) are charged to `budget` before any is made and bounded by the limits, so no
 /// number of duplicate channels takes unbounded memory or time.
 pub(crate) fn mix_in(
     merged: &Channel,
     next: &Channel,
-    tracks: usize,
+    (tracks, raw_keys): (usize, usize),
     rig: &Rig,
     limits: &Limits,
     budget: &Budget,
@@ -52,7 +53,7 @@ pub(crate) fn mix_in(
     limits::check(times.len() as u64, limits.max_keyframes, "keyframes", path)?;
     // Refinement at most doubles the keys (or adds MIN_REFINED_KEYS to a short channel); that
     // many keys, twice (a level and the next are alive together), are charged before any is made.
-    let inputs = merged.keys().times().len() + next.keys().times().len();
+    let inputs = raw_keys + next.keys().times().len();
     let most = (inputs + inputs.max(MIN_REFINED_KEYS)).min(max_keys).max(times.len());
     let width = mix.at(0.0).len();
     let key_bytes = (size_of::<f32>() * (1 + width)) as u64;
@@ -195,7 +196,8 @@ mod tests {
         let a = channel(&[0.0, 1.0], &[0.0, 2.0]);
         let b = channel(&[0.0, 0.5, 2.0], &[4.0, 4.0, 0.0]);
         let budget = Budget::new(Limits::default().max_decoded_bytes);
-        let merged = mix_in(&a, &b, 1, &rig, &Limits::default(), &budget, "animations[0].channels[1]").expect("merged");
+        let merged =
+            mix_in(&a, &b, (1, 2), &rig, &Limits::default(), &budget, "animations[0].channels[1]").expect("merged");
         assert_eq!(merged.keys().times(), [0.0, 0.5, 1.0, 2.0]);
         let Keyframes::Translation(values) = merged.keyframes() else { panic!("translation") };
         let x: Vec<f32> = values.iter().map(|v| v.x).collect();
@@ -204,7 +206,7 @@ mod tests {
         assert!(x.iter().zip(expected).all(|(x, e)| (x - e).abs() < 1e-6), "{x:?}");
         // A third track is mixed in at a third.
         let c = channel(&[0.0], &[5.0]);
-        let three = mix_in(&merged, &c, 2, &rig, &Limits::default(), &budget, "x").expect("merged");
+        let three = mix_in(&merged, &c, (2, 5), &rig, &Limits::default(), &budget, "x").expect("merged");
         let Keyframes::Translation(values) = three.keyframes() else { panic!("translation") };
         assert!((values[0].x - 3.0).abs() < 1e-6, "{values:?}");
     }

@@ -22,6 +22,8 @@ pub const POSE_OVERFLOW: &str = "PROPS_POSE_OVERFLOW";
 pub const NOTHING_DRAWABLE: &str = "PROPS_NOTHING_DRAWABLE";
 /// A `KHR_animation_pointer` pointer that is malformed or names nothing in the file.
 pub const ANIMATION_POINTER_INVALID: &str = "PROPS_ANIMATION_POINTER_INVALID";
+/// A skin whose `joints` is empty.
+pub const SKIN_WITHOUT_JOINTS: &str = "PROPS_SKIN_WITHOUT_JOINTS";
 /// Something the importer ignored or repaired (an import warning).
 pub const IGNORED: &str = "PROPS_IGNORED";
 
@@ -61,7 +63,6 @@ pub(crate) fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::Skin(error) => skin_code(error),
         ErrorKind::Clip(error) => clip_code(error),
         ErrorKind::AnimatedMatrixNode { .. } => "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
-        ErrorKind::DuplicateChannel { .. } => "ANIMATION_DUPLICATE_TARGETS",
         ErrorKind::InvalidPointer { .. } => ANIMATION_POINTER_INVALID,
         ErrorKind::UnsupportedImageFormat { .. } => "PROPS_UNSUPPORTED_IMAGE",
         ErrorKind::ImageDecode { .. } => "IMAGE_DATA_INVALID",
@@ -83,7 +84,7 @@ fn rig_code(error: &RigError) -> &'static str {
 
 fn skin_code(error: &SkinError) -> &'static str {
     match error {
-        SkinError::NoJoints => "EMPTY_ENTITY",
+        SkinError::NoJoints => SKIN_WITHOUT_JOINTS,
         SkinError::JointOutOfRange { .. } => "UNRESOLVED_REFERENCE",
         SkinError::DuplicateJoint { .. } => "DUPLICATE_ELEMENTS",
         SkinError::InverseBindCount { .. } => "INVALID_IBM_ACCESSOR_COUNT",

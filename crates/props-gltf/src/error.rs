@@ -316,23 +316,6 @@ pub enum ErrorKind {
         /// glTF node index.
         node: u32,
     },
-    /// More channels of one animation animate the same property of the same node than the game
-    /// mixes (see `channel_merge`).
-    #[error(
-        "channel {first} of this animation and {} more already animate the {property} of node {node}; the game mixes at \
-         most {most} channels on one property",
-        most - 1
-    )]
-    DuplicateChannel {
-        /// The earlier channel.
-        first: u64,
-        /// glTF node index.
-        node: u32,
-        /// The property.
-        property: &'static str,
-        /// How many channels on one property the game mixes.
-        most: usize,
-    },
     /// A `KHR_animation_pointer` pointer that is malformed or names nothing in the file.
     #[error("the animation pointer {pointer} is invalid: {why}; point it at an animatable property that exists")]
     InvalidPointer {

@@ -4,16 +4,17 @@
 //! the rule table ([`crate::rules`]) says what the game does about each:
 //!
 //! - **Refused**: what is unsafe (limits, budgets, URIs outside the model's folder, special
-//!   files, NaN or infinity, poses that overflow) or meaningless (zero quaternions, joints
-//!   out of range), and what is unreadable where no droppable part holds it (a broken
-//!   container, a node, a skin, a buffer, a required extension that is not implemented). The
-//!   game keeps the last good version.
-//! - **Dropped**: what is unreadable inside a part: that clip is dropped, that primitive
-//!   skipped, that material drawn as the default one, that texture or image left out
-//!   ([`crate::Part`]). A model all of whose primitives are dropped is refused.
+//!   files, poses that overflow, a skin without joints), and what is unreadable or
+//!   meaningless where no droppable part holds it (a broken container, a node's zero
+//!   rotation, NaN in a skin's matrices, a buffer, a required extension that is not
+//!   implemented). The game keeps the last good version.
+//! - **Dropped**: what is unreadable or meaningless inside a part (NaN or a zero quaternion
+//!   in a clip's keys, vertices bound to joints the skin lacks): that clip is dropped, that
+//!   primitive skipped, that material drawn as the default one, that texture or image left
+//!   out ([`crate::Part`]). A model all of whose primitives are dropped is refused.
 //! - **Loaded**: everything else, each issue shown with its Khronos code: invalid glTF that
-//!   the game can read (strides on animation or skin data, a scene listing a child node, two
-//!   channels on one property, mixed as three.js does), and the warnings.
+//!   the game can read (strides on animation or skin data, a scene listing a child node, an
+//!   empty array, several channels on one property, mixed as three.js does), and the warnings.
 
 use std::fmt;
 use std::path::Path;

@@ -3,10 +3,12 @@
 //! The policy is a list of what is fatal; every other issue loads, shown as a warning or as an
 //! error the game reads past. A fatal code is one of:
 //!
-//! - **unsafe**: over a limit or budget, a URI out of the model's folder, NaN or infinity, a
-//!   pose that overflows. Whatever holds it, the file is refused ([`Scope::File`]).
-//! - **meaningless**: zero quaternions, vertices bound to joints the skin lacks. Refused with
-//!   the file too: nothing says what the author meant.
+//! - **unsafe**: over a limit or budget, a URI out of the model's folder, a pose that
+//!   overflows. Whatever holds it, the file is refused ([`Scope::File`]); and a skin without
+//!   joints, which nothing can pose.
+//! - **meaningless**: NaN or infinity, zero quaternions, vertices bound to joints the skin
+//!   lacks, more influences than the renderer draws: nothing says what the author meant, so
+//!   the part that holds them is dropped, as for what is unreadable ([`Scope::Part`]).
 //! - **unreadable**: data out of bounds, a broken container, a wrong format, a required
 //!   extension that changes meaning and is not implemented. Fatal only to the smallest part
 //!   that holds it ([`Scope::Part`]): a clip is dropped, a primitive skipped, a material drawn
@@ -61,19 +63,20 @@ pub const FATAL: &[Rule] = &[
         "PROPS_LIMIT_EXCEEDED",
         "over a size, count or budget limit: reading on could exhaust the game's memory or time",
     ),
-    file("PROPS_TOO_MANY_INFLUENCES", "more joint influences per vertex than the renderer draws (a limit)"),
     file("PROPS_URI_OUTSIDE_FOLDER", "the file reaches outside the model's folder, which a mod may never do"),
-    file("PROPS_NON_FINITE", "NaN or infinity poisons every pose and every draw it reaches"),
-    file("ACCESSOR_INVALID_FLOAT", "NaN or infinity poisons every pose and every draw it reaches"),
     file("PROPS_POSE_OVERFLOW", "some pose carries the model beyond where 32-bit floats hold"),
-    // Meaningless: refused wherever they are.
-    file("ROTATION_NON_UNIT", "a rotation far from unit length (a zero quaternion) has no meaning"),
-    file(
+    // Meaningless where they are, so fatal to the part that holds them, the file refused when
+    // no droppable part does (a node's rotation, a skin's matrices).
+    part("PROPS_NON_FINITE", "NaN or infinity poisons every pose and every draw it reaches"),
+    part("ACCESSOR_INVALID_FLOAT", "NaN or infinity poisons every pose and every draw it reaches"),
+    part("PROPS_TOO_MANY_INFLUENCES", "more joint influences per vertex than the renderer draws (a limit)"),
+    part("ROTATION_NON_UNIT", "a rotation far from unit length (a zero quaternion) has no meaning"),
+    part(
         "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
         "a rotation key far from unit length (a zero quaternion) has no meaning",
     ),
-    file("ACCESSOR_JOINTS_INDEX_OOB", "vertices are bound to joints the skin does not have"),
-    file("EMPTY_ENTITY", "an animation without channels or a skin without joints: the export is broken"),
+    part("ACCESSOR_JOINTS_INDEX_OOB", "vertices are bound to joints the skin does not have"),
+    file("PROPS_SKIN_WITHOUT_JOINTS", "a skin without joints binds its vertices to nothing"),
     // Unreadable: fatal to the part that holds them.
     part("INVALID_JSON", UNREADABLE_JSON),
     part("PROPS_INVALID_GLB", BROKEN_GLB),
@@ -181,5 +184,18 @@ mod tests {
         assert_eq!(scope("ACCESSOR_ANIMATION_INPUT_NON_INCREASING"), Some(Scope::Part));
         assert_eq!(scope("ANIMATION_DUPLICATE_TARGETS"), None, "resolved as three.js does");
         assert_eq!(scope("SCENE_NON_ROOT_NODE"), None);
+        assert_eq!(scope("EMPTY_ENTITY"), None, "an empty array is read as absent");
+    }
+
+    /// The modders' guide lists every code that refuses a file wherever it is, and no other.
+    #[test]
+    fn the_guide_lists_the_codes_that_refuse() {
+        let guide =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../mods/README.md")).expect("guide");
+        let table = guide.split("because\nthe file cannot be read safely past them:").nth(1).expect("the table");
+        let table = table.split("\n\n").nth(1).expect("its rows");
+        let listed: Vec<&str> = table.lines().skip(2).filter_map(|row| row.split('`').nth(1)).collect();
+        let refusing: Vec<&str> = FATAL.iter().filter(|r| r.scope == Scope::File).map(|r| r.code).collect();
+        assert_eq!(listed, refusing);
     }
 }

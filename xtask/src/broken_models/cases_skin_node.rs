@@ -60,7 +60,8 @@ pub const CASES: &[Case] = &[
     Case::new("skin_duplicate_joints", "skins", "the same node twice in skin.joints", |doc| {
         doc.set("/skins/0/joints", json!([node::JOINT0, node::JOINT0]))
     }),
-    Case::new("skin_without_joints", "skins", "an empty skin.joints", |doc| doc.set("/skins/0/joints", json!([]))),
+    Case::new("skin_without_joints", "skins", "an empty skin.joints", |doc| doc.set("/skins/0/joints", json!([])))
+        .game(&["PROPS_SKIN_WITHOUT_JOINTS /skins/0/joints"]),
     Case::new("skin_on_unskinned_mesh", "skins", "a skin on a node whose mesh has no JOINTS_0/WEIGHTS_0", |doc| {
         edit_morph_node(doc, "skin", json!(0))
     }),

@@ -205,8 +205,10 @@ impl Report {
         let mut dropped: Vec<Part> = self.dropped.iter().cloned().chain(listed).collect();
         dropped.sort();
         dropped.dedup();
-        let warnings = self.issues.iter().filter(|i| i.consequence == Consequence::Loads).count();
-        Outcome::Loads { dropped, warnings }
+        let shown = |severity| {
+            self.issues.iter().filter(|i| i.consequence == Consequence::Loads && i.severity == severity).count()
+        };
+        Outcome::Loads { dropped, read_past: shown(Severity::Error), warnings: shown(Severity::Warning) }
     }
 
     /// Whether an issue with `code` is reported at `json_pointer`.
@@ -223,30 +225,44 @@ impl Report {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "lowercase")]
 pub enum Outcome {
-    /// The file loads, without the parts dropped, and shows its other issues as warnings.
+    /// The file loads, without the parts dropped, and shows its other issues.
     Loads {
         /// The parts left out.
         dropped: Vec<Part>,
-        /// The issues shown (warnings, and errors the game reads past).
+        /// The errors the game reads past.
+        read_past: usize,
+        /// The warnings.
         warnings: usize,
     },
     /// The file is refused; the game keeps the last good version.
     Refuses,
 }
 
-/// `loads`, `loads with 3 warnings`, `drops clip 2 (`Run`), loads with 1 warning`, `refuses`.
+/// `loads`, `loads; 3 warnings`, `drops clip 2 (`Run`), loads; 1 error read past, 1 warning`,
+/// `refuses`: errors and warnings counted as the issue lines above it and the summary count
+/// them.
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Self::Loads { dropped, warnings } = self else {
+        let Self::Loads { dropped, read_past, warnings } = self else {
             return f.write_str("refuses");
         };
         for part in dropped {
             write!(f, "{part}, ")?;
         }
-        match warnings {
-            0 => f.write_str("loads"),
-            1 => f.write_str("loads with 1 warning"),
-            n => write!(f, "loads with {n} warnings"),
+        f.write_str("loads")?;
+        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        match (read_past, warnings) {
+            (0, 0) => Ok(()),
+            (0, w) => write!(f, "; {}", plural(*w, "warning", "warnings")),
+            (e, 0) => write!(f, "; {}", plural(*e, "error read past", "errors read past")),
+            (e, w) => {
+                write!(
+                    f,
+                    "; {}, {}",
+                    plural(*e, "error read past", "errors read past"),
+                    plural(*w, "warning", "warnings")
+                )
+            }
         }
     }
 }
@@ -276,6 +292,12 @@ mod tests {
         );
         assert_eq!((report.errors(), report.warnings(), report.has_errors()), (1, 1, true));
         assert!(report.contains("ACCESSOR_TOO_LONG", "/accessors/3"));
+        // Read past, the error is counted as an error, as the summary counts it.
+        let mut lenient = report.clone();
+        lenient.issues[0].consequence = Consequence::Loads;
+        assert_eq!(lenient.outcome().to_string(), "loads; 1 error read past, 1 warning");
+        lenient.issues.push(Issue::warning("GLB_EXTRA_DATA", "", "extra bytes"));
+        assert_eq!(lenient.outcome().to_string(), "loads; 1 error read past, 2 warnings");
         let json = serde_json::to_value(&report).expect("serializes");
         assert_eq!(json["issues"][0]["pointer"], "/accessors/3");
         assert_eq!(json["issues"][1]["severity"], "warning");

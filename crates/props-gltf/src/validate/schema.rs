@@ -196,7 +196,8 @@ pub(super) fn check(root: &Value, issues: &mut Issues) {
     for &(path, property) in NON_EMPTY {
         each(root, "", (path, property), &mut |pointer, value| {
             if value.as_array().is_some_and(Vec::is_empty) {
-                issues.push(Issue::error("EMPTY_ENTITY", pointer, format!("`{property}` must not be empty")));
+                let message = format!("`{property}` must not be empty: it is read as absent; remove it");
+                issues.push(Issue::error("EMPTY_ENTITY", pointer, message));
             }
         });
     }
