@@ -55,7 +55,10 @@ fn hostile_files_get_their_verdict_within_the_mod_budget() {
 
 /// Memory follows what is read, not what is declared: a 1 KB file whose unused sparse MAT4
 /// accessor declares 15 million elements (960 MB decoded, within the base assets' limits) is
-/// checked and admitted, under the limits the game's own assets get, in under 64 MiB of heap.
+/// checked and admitted, under the limits the game's own assets get, in under 64 MiB of heap;
+/// and so is one whose skin's inverse bind matrices are a sparse accessor of 16,777,216
+/// matrices (1 GiB decoded) of which its one joint uses the first (the mods' limits refuse it
+/// for its count, as early).
 #[test]
 fn what_nothing_reads_is_not_materialized() {
     use serde_json::json;
@@ -63,29 +66,62 @@ fn what_nothing_reads_is_not_materialized() {
         [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|f| f.to_le_bytes()).collect();
     let mut data = floats.clone();
     data.extend(0u32.to_le_bytes());
-    data.extend([0u8; 64]);
+    let identity = [1.0f32, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    data.extend(identity.iter().flat_map(|f| f.to_le_bytes()));
     use base64::Engine as _;
     let uri =
         format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&data));
-    let document = json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
-        "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
-        "buffers": [{"byteLength": data.len(), "uri": uri}],
-        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 4},
-            {"buffer": 0, "byteOffset": 40, "byteLength": 64}],
-        "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
-            {"componentType": 5126, "count": 15_000_000, "type": "MAT4", "sparse": {"count": 1,
-                "indices": {"bufferView": 1, "componentType": 5125}, "values": {"bufferView": 2}}}]});
+    let sparse_mat4 = |count: u64| {
+        json!({"componentType": 5126, "count": count, "type": "MAT4", "sparse": {"count": 1,
+            "indices": {"bufferView": 1, "componentType": 5125}, "values": {"bufferView": 2}}})
+    };
+    let document = |nodes: serde_json::Value, skins: serde_json::Value, count: u64| {
+        json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+            "nodes": nodes, "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "skins": skins,
+            "buffers": [{"byteLength": data.len(), "uri": uri}],
+            "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 4},
+                {"buffer": 0, "byteOffset": 40, "byteLength": 64}],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+                sparse_mat4(count)]})
+    };
+    let unread = document(json!([{"mesh": 0}]), json!([{"joints": [0], "inverseBindMatrices": 1}]), 15_000_000);
+    let mut unread = unread;
+    unread.as_object_mut().expect("object").remove("skins");
+    let skinned = document(
+        json!([{"mesh": 0, "children": [1]}, {}]),
+        json!([{"joints": [1], "inverseBindMatrices": 1}]),
+        16_777_216,
+    );
     let dir = std::env::temp_dir().join(format!("props-fuzz-unread-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("folder");
-    let path = dir.join("unread.gltf");
-    std::fs::write(&path, document.to_string()).expect("write");
-    HEAP.reset_peak_usage();
-    let before = HEAP.current_usage();
-    let admitted = admit_file(&path, &props_gltf::Limits::default());
-    let peak = HEAP.peak_usage().saturating_sub(before);
+    let mod_limits = ModConfig::default_limits();
+    for (name, document, limits) in [
+        ("unread", &unread, props_gltf::Limits::default()),
+        ("skin_base_limits", &skinned, props_gltf::Limits::default()),
+        ("skin_mod_limits", &skinned, mod_limits),
+    ] {
+        let path = dir.join(format!("{name}.gltf"));
+        std::fs::write(&path, document.to_string()).expect("write");
+        HEAP.reset_peak_usage();
+        let before = HEAP.current_usage();
+        let started = std::time::Instant::now();
+        let admitted = admit_file(&path, &limits);
+        let peak = HEAP.peak_usage().saturating_sub(before);
+        eprintln!("{name}: peak {:.1} MiB in {:.2} s", peak as f64 / 1048576.0, started.elapsed().as_secs_f64());
+        assert!(peak < 64 << 20, "{name}: peak heap {} MiB", peak >> 20);
+        if name == "skin_mod_limits" {
+            // The mods' limit on elements refuses it before anything is read.
+            let refused = admitted.expect_err("over the mods' accessor limit");
+            assert!(refused.to_string().contains("/accessors/1/count: error[PROPS_LIMIT_EXCEEDED]"), "{refused}");
+            continue;
+        }
+        let admitted = admitted.unwrap_or_else(|refused| panic!("{name}: {refused}"));
+        if name == "unread" {
+            assert!(admitted.report.contains("PROPS_UNREAD_ACCESSOR", "/accessors/1"), "{}", admitted.report);
+        } else {
+            assert_eq!(admitted.import.model.skins()[0].inverse_bind_matrices().len(), 1, "{name}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
-    let admitted = admitted.unwrap_or_else(|refused| panic!("{refused}"));
-    assert!(admitted.report.contains("PROPS_UNREAD_ACCESSOR", "/accessors/1"), "{}", admitted.report);
-    assert!(peak < 64 << 20, "peak heap {} MiB", peak >> 20);
 }

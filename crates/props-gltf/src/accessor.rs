@@ -164,7 +164,10 @@ pub(crate) struct Accessors<'a> {
 struct Region<'p> {
     offset: u64,
     stride: Option<u64>,
+    /// Elements the part has (all checked to lie in the data).
     count: u64,
+    /// Elements decoded: the first `take` (at most `count`).
+    take: u64,
     component: ComponentType,
     normalized: bool,
     path: &'p str,
@@ -210,6 +213,19 @@ impl<'a> Accessors<'a> {
         used_at: &str,
         accepted: &[Encoding],
     ) -> Result<Vec<[T; N]>, ImportError> {
+        self.read_first(index, used_at, accepted, u64::MAX)
+    }
+
+    /// [`Accessors::read`] of the first `used` elements only (all of them when it has fewer):
+    /// what a reader that uses no more costs, whatever the accessor declares (a skin uses one
+    /// inverse bind matrix per joint). The rest is checked to lie in the data, not decoded.
+    pub(crate) fn read_first<T: Component, const N: usize>(
+        &self,
+        index: usize,
+        used_at: &str,
+        accepted: &[Encoding],
+        used: u64,
+    ) -> Result<Vec<[T; N]>, ImportError> {
         let (ty, component) = self.format(index, used_at)?;
         let normalized = self.root.accessors.get(index).is_some_and(|a| a.normalized);
         let expected = element_type(N);
@@ -224,7 +240,7 @@ impl<'a> Accessors<'a> {
             let expected = format!("{} of {}", expected.map_or("?", type_name), encodings.join(", "));
             return Err(ImportError::at(used_at, ErrorKind::WrongAccessorFormat { found, expected }));
         }
-        let elements = self.decode::<T, N>(index, component, normalized)?;
+        let elements = self.decode::<T, N>(index, component, normalized, used)?;
         if let Some(element) = elements.iter().position(|e| !e.iter().all(|c| c.is_finite())) {
             return Err(ImportError::at(used_at, ErrorKind::NonFinite { element: element as u64 }));
         }
@@ -241,21 +257,105 @@ impl<'a> Accessors<'a> {
         }
     }
 
-    /// Every component of accessor `index` as stored (integers not dequantized, floats as
-    /// they are, NaN included), element after element, sparse substitutions applied; `None`
-    /// for MAT2 and MAT3 accessors, whose columns may be padded. Checks bounds and limits like
-    /// [`Accessors::read`], but neither the format nor the values.
-    pub(crate) fn read_raw(&self, index: usize) -> Result<Option<Vec<f32>>, ImportError> {
+    /// Every component of the first `used` elements of accessor `index` as stored (integers
+    /// not dequantized, floats as they are, NaN included), element after element, sparse
+    /// substitutions applied; `None` for MAT2 and MAT3 accessors, whose columns may be padded.
+    /// Checks bounds and limits like [`Accessors::read`], but neither the format nor the values.
+    pub(crate) fn read_raw(&self, index: usize, used: u64) -> Result<Option<Vec<f32>>, ImportError> {
         let path = format!("accessors[{index}]");
         let (ty, component) = self.format(index, &path)?;
         Ok(Some(match ty {
-            Type::Scalar => self.decode::<f32, 1>(index, component, false)?.into_iter().flatten().collect(),
-            Type::Vec2 => self.decode::<f32, 2>(index, component, false)?.into_iter().flatten().collect(),
-            Type::Vec3 => self.decode::<f32, 3>(index, component, false)?.into_iter().flatten().collect(),
-            Type::Vec4 => self.decode::<f32, 4>(index, component, false)?.into_iter().flatten().collect(),
-            Type::Mat4 => self.decode::<f32, 16>(index, component, false)?.into_iter().flatten().collect(),
+            Type::Scalar => self.decode::<f32, 1>(index, component, false, used)?.into_iter().flatten().collect(),
+            Type::Vec2 => self.decode::<f32, 2>(index, component, false, used)?.into_iter().flatten().collect(),
+            Type::Vec3 => self.decode::<f32, 3>(index, component, false, used)?.into_iter().flatten().collect(),
+            Type::Vec4 => self.decode::<f32, 4>(index, component, false, used)?.into_iter().flatten().collect(),
+            Type::Mat4 => self.decode::<f32, 16>(index, component, false, used)?.into_iter().flatten().collect(),
             Type::Mat2 | Type::Mat3 => return Ok(None),
         }))
+    }
+
+    /// Calls `visit` with the index and components (as stored, like [`Accessors::read_raw`]) of
+    /// every element of accessor `index` in order, and how many times it repeats from there
+    /// (a sparse accessor's zeros come as one run), streaming: no more than one element and the
+    /// sparse part (which the file's bytes bound) is ever held, whatever the count, so a sparse
+    /// accessor of millions of zeros is checked in constant memory. `false` for MAT2 and MAT3
+    /// accessors and Draco-compressed ones (read those with [`Accessors::read_raw`]).
+    pub(crate) fn scan_raw(&self, index: usize, mut visit: impl FnMut(u64, &[f32], u64)) -> Result<bool, ImportError> {
+        let path = format!("accessors[{index}]");
+        let (ty, component) = self.format(index, &path)?;
+        let width = ty.multiplicity();
+        if matches!(ty, Type::Mat2 | Type::Mat3) || self.draco.fills(index) {
+            return Ok(false);
+        }
+        let accessor = self.root.accessors.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+        let count = accessor.count.0;
+        limits::check(count, self.limits.max_accessor_elements, "accessor count", &path)?;
+        let size = component.size();
+        let dense = match accessor.buffer_view {
+            Some(view) => {
+                let stride = self.root.buffer_views.get(view.value()).and_then(|v| v.byte_stride).map(|s| s.0 as u64);
+                let offset = accessor.byte_offset.map_or(0, |o| o.0);
+                let bytes = self.buffers.view(self.root, view.value(), self.limits, self.budget)?;
+                let stride = stride.unwrap_or((size * width) as u64);
+                let region =
+                    Region { offset, stride: Some(stride), count, take: 0, component, normalized: false, path: &path };
+                Self::elements_in::<f32, 1>(bytes, &region)?;
+                Some((bytes, offset as usize, stride as usize))
+            }
+            None => None,
+        };
+        let (indices, values) = match &accessor.sparse {
+            Some(sparse) => self.sparse_raw(sparse, component, width, count, &path)?,
+            None => (Vec::new(), Vec::new()),
+        };
+        let mut element = [0.0f32; 16];
+        let mut next = 0;
+        let mut e = 0;
+        while e < count {
+            let element = &mut element[..width];
+            let substituted = indices.get(next).map(|&i| u64::from(i));
+            if substituted == Some(e) {
+                element.copy_from_slice(&values[next * width..(next + 1) * width]);
+                next += 1;
+                visit(e, element, 1);
+                e += 1;
+            } else if let Some((bytes, offset, stride)) = dense {
+                let at = offset + e as usize * stride;
+                for (c, value) in element.iter_mut().enumerate() {
+                    *value = f32::decode(component, false, bytes.get(at + c * size..).unwrap_or_default());
+                }
+                visit(e, element, 1);
+                e += 1;
+            } else {
+                // Zeros up to the next substitution, visited at once.
+                let run = substituted.unwrap_or(count) - e;
+                element.fill(0.0);
+                visit(e, element, run);
+                e += run;
+            }
+        }
+        Ok(true)
+    }
+
+    /// The sparse part of an accessor of `count` elements of `width` raw components: its
+    /// indices (checked to increase and to lie below `count`) and values.
+    fn sparse_raw(
+        &self,
+        sparse: &Sparse,
+        component: ComponentType,
+        width: usize,
+        count: u64,
+        path: &str,
+    ) -> Result<(Vec<u32>, Vec<f32>), ImportError> {
+        let (indices, values) = match width {
+            1 => self.sparse_part::<f32, 1>(sparse, component, false, path).map(flatten)?,
+            2 => self.sparse_part::<f32, 2>(sparse, component, false, path).map(flatten)?,
+            3 => self.sparse_part::<f32, 3>(sparse, component, false, path).map(flatten)?,
+            4 => self.sparse_part::<f32, 4>(sparse, component, false, path).map(flatten)?,
+            _ => self.sparse_part::<f32, 16>(sparse, component, false, path).map(flatten)?,
+        };
+        check_sparse_indices(&indices, count, &format!("{path}.sparse.indices"))?;
+        Ok((indices, values))
     }
 
     /// Decodes accessor `index` (of `component`s, dequantized when `normalized`) as elements of
@@ -266,30 +366,34 @@ impl<'a> Accessors<'a> {
         index: usize,
         component: ComponentType,
         normalized: bool,
+        used: u64,
     ) -> Result<Vec<[T; N]>, ImportError> {
         let path = format!("accessors[{index}]");
         let accessor = self.root.accessors.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
         let count = accessor.count.0;
+        limits::check(count, self.limits.max_accessor_elements, "accessor count", &path)?;
+        let take = count.min(used);
         let mut elements = match accessor.buffer_view {
             Some(view) => {
                 let stride = self.root.buffer_views.get(view.value()).and_then(|v| v.byte_stride).map(|s| s.0 as u64);
                 let offset = accessor.byte_offset.map_or(0, |o| o.0);
-                let region = Region { offset, stride, count, component, normalized, path: &path };
+                let region = Region { offset, stride, count, take, component, normalized, path: &path };
                 self.elements(view.value(), &region)?
             }
             None => {
-                self.reserve::<T, N>(count, &path)?;
+                self.reserve::<T, N>(take, &path)?;
                 match self.draco.fill(index, self.root, self.buffers, self.limits, self.budget) {
                     Some(filled) => {
-                        let region = Region { offset: 0, stride: None, count, component, normalized, path: &path };
+                        let region =
+                            Region { offset: 0, stride: None, count, take, component, normalized, path: &path };
                         Self::elements_in(&filled?, &region)?
                     }
-                    None => vec![[T::default(); N]; usize::try_from(count).unwrap_or(usize::MAX)],
+                    None => vec![[T::default(); N]; usize::try_from(take).unwrap_or(usize::MAX)],
                 }
             }
         };
         if let Some(sparse) = &accessor.sparse {
-            self.apply_sparse(sparse, &mut elements, component, normalized, &path)?;
+            self.apply_sparse(sparse, &mut elements, (component, normalized), count, &path)?;
         }
         Ok(elements)
     }
@@ -327,17 +431,18 @@ impl<'a> Accessors<'a> {
         view: usize,
         region: &Region<'_>,
     ) -> Result<Vec<[T; N]>, ImportError> {
-        self.reserve::<T, N>(region.count, region.path)?;
+        self.reserve::<T, N>(region.take, region.path)?;
         let bytes = self.buffers.view(self.root, view, self.limits, self.budget)?;
         Self::elements_in(bytes, region)
     }
 
-    /// Decodes `region.count` elements from `bytes`, after checking that they lie inside them.
+    /// Decodes the first `region.take` elements from `bytes`, after checking that all
+    /// `region.count` lie inside them.
     fn elements_in<T: Component, const N: usize>(
         bytes: &[u8],
         region: &Region<'_>,
     ) -> Result<Vec<[T; N]>, ImportError> {
-        let Region { offset, stride, count, component, normalized, path } = *region;
+        let Region { offset, stride, count, take, component, normalized, path } = *region;
         let size = component.size();
         let element = (size * N) as u64;
         let stride = stride.unwrap_or(element);
@@ -355,65 +460,89 @@ impl<'a> Accessors<'a> {
         let end_index = usize::try_from(end).map_err(|_| out_of_bounds())?;
         let data = bytes.get(start..end_index).ok_or_else(out_of_bounds)?;
         let stride = usize::try_from(stride).map_err(|_| out_of_bounds())?;
-        let count = usize::try_from(count).map_err(|_| out_of_bounds())?;
+        let take = usize::try_from(take.min(count)).map_err(|_| out_of_bounds())?;
         Ok(data
             .chunks(stride)
-            .take(count)
+            .take(take)
             .map(|chunk| {
                 std::array::from_fn(|c| T::decode(component, normalized, chunk.get(c * size..).unwrap_or_default()))
             })
             .collect())
     }
 
-    /// Overwrites the elements named by a sparse substitution.
+    /// Overwrites the elements named by a sparse substitution (of an accessor of `count`
+    /// elements, of which `elements` are the first).
     fn apply_sparse<T: Component, const N: usize>(
         &self,
         sparse: &Sparse,
         elements: &mut [[T; N]],
+        (component, normalized): (ComponentType, bool),
+        count: u64,
+        path: &str,
+    ) -> Result<(), ImportError> {
+        let (indices, values) = self.sparse_part::<T, N>(sparse, component, normalized, path)?;
+        check_sparse_indices(&indices, count, &format!("{path}.sparse.indices"))?;
+        for (index, value) in indices.into_iter().zip(values) {
+            if let Some(element) = usize::try_from(index).ok().and_then(|i| elements.get_mut(i)) {
+                *element = value;
+            }
+        }
+        Ok(())
+    }
+
+    /// A sparse part's indices and values, decoded (the file's bytes bound them).
+    fn sparse_part<T: Component, const N: usize>(
+        &self,
+        sparse: &Sparse,
         component: ComponentType,
         normalized: bool,
         path: &str,
-    ) -> Result<(), ImportError> {
+    ) -> Result<(Vec<u32>, Vec<[T; N]>), ImportError> {
         let indices_path = format!("{path}.sparse.indices");
         let Checked::Valid(IndexComponentType(index_type)) = sparse.indices.component_type else {
             return Err(ImportError::at(indices_path, ErrorKind::InvalidValue));
         };
         let count = sparse.count.0;
+        let part = |offset: u64, component, normalized, path| Region {
+            offset,
+            stride: None,
+            count,
+            take: count,
+            component,
+            normalized,
+            path,
+        };
         let indices = self.elements::<u32, 1>(
             sparse.indices.buffer_view.value(),
-            &Region {
-                offset: sparse.indices.byte_offset.0,
-                stride: None,
-                count,
-                component: index_type,
-                normalized: false,
-                path: &indices_path,
-            },
+            &part(sparse.indices.byte_offset.0, index_type, false, &indices_path),
         )?;
+        let values_path = format!("{path}.sparse.values");
         let values = self.elements::<T, N>(
             sparse.values.buffer_view.value(),
-            &Region {
-                offset: sparse.values.byte_offset.0,
-                stride: None,
-                count,
-                component,
-                normalized,
-                path: &format!("{path}.sparse.values"),
-            },
+            &part(sparse.values.byte_offset.0, component, normalized, &values_path),
         )?;
-        let accessor_count = elements.len() as u64;
-        let mut previous = None;
-        for (entry, ([index], value)) in (0u64..).zip(indices.into_iter().zip(values)) {
-            if let Some(previous) = previous.filter(|&p| index <= p) {
-                let kind = ErrorKind::SparseIndexNotIncreasing { entry, index, previous };
-                return Err(ImportError::at(indices_path, kind));
-            }
-            let kind = ErrorKind::SparseIndexOutOfRange { entry, index, count: accessor_count };
-            *elements.get_mut(index as usize).ok_or_else(|| ImportError::at(&indices_path, kind))? = value;
-            previous = Some(index);
-        }
-        Ok(())
+        Ok((indices.into_iter().map(|[i]| i).collect(), values))
     }
+}
+
+/// Checks that sparse `indices` increase and lie below the accessor's `count`.
+fn check_sparse_indices(indices: &[u32], count: u64, path: &str) -> Result<(), ImportError> {
+    let mut previous = None;
+    for (entry, &index) in (0u64..).zip(indices) {
+        if let Some(previous) = previous.filter(|&p| index <= p) {
+            return Err(ImportError::at(path, ErrorKind::SparseIndexNotIncreasing { entry, index, previous }));
+        }
+        if u64::from(index) >= count {
+            return Err(ImportError::at(path, ErrorKind::SparseIndexOutOfRange { entry, index, count }));
+        }
+        previous = Some(index);
+    }
+    Ok(())
+}
+
+/// Sparse values of `N` components as one list of components.
+fn flatten<const N: usize>((indices, values): (Vec<u32>, Vec<[f32; N]>)) -> (Vec<u32>, Vec<f32>) {
+    (indices, values.into_iter().flatten().collect())
 }
 
 /// The accessor type of an element of `n` components (only the types the importer reads).

@@ -135,9 +135,10 @@ pub(crate) fn import_skins(
         let joints: Vec<_> = joints.ok_or_else(|| ImportError::at(&joints_path, ErrorKind::InvalidIndex))?;
         let inverse_bind = match skin.inverse_bind_matrices {
             Some(index) => {
-                let matrices = accessors.read::<f32, 16>(index.value(), &matrices_path, FLOAT)?;
-                // glTF allows more matrices than joints: the extra ones are unused.
-                let affine = (0u64..).zip(&matrices).take(joints.len()).map(|(joint, m)| {
+                // glTF allows more matrices than joints: the extra ones are unused, so not read.
+                let used = joints.len() as u64;
+                let matrices = accessors.read_first::<f32, 16>(index.value(), &matrices_path, FLOAT, used)?;
+                let affine = (0u64..).zip(&matrices).map(|(joint, m)| {
                     affine(m)
                         .map_err(|row| ImportError::at(&matrices_path, ErrorKind::InverseBindNotAffine { joint, row }))
                 });

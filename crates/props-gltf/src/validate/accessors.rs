@@ -112,19 +112,42 @@ pub(super) fn check(check: &mut Check<'_>, loaded: &Loaded<'_>) {
             continue;
         }
         let decoded = match (format, views.into_iter().all(|v| loaded.has_view(check, v))) {
-            (Some(format), true) => match reader.read_raw(i) {
-                Ok(values) if reader.is_compressed(i) => {
-                    check.compressed.insert(i);
-                    values.inspect(|values| {
-                        check_finite(check, i, format, values);
-                    })
-                }
-                Ok(values) => values.inspect(|values| check_values(check, i, accessor, format, values)),
-                Err(error) => {
+            (Some(format), true) => {
+                let used = used_elements(root, i);
+                let checked = match reader.read_raw(i, used) {
+                    Ok(values) if reader.is_compressed(i) => {
+                        check.compressed.insert(i);
+                        if let Some(values) = &values {
+                            check_finite(check, i, format, values);
+                        }
+                        Ok(values)
+                    }
+                    // All decoded: checked as kept.
+                    Ok(Some(values)) if used >= accessor.count.0 => {
+                        let mut scan = Scan::new(accessor, format);
+                        let width = format.components().max(1);
+                        (0u64..).zip(values.chunks_exact(width)).for_each(|(e, element)| scan.visit(e, element, 1));
+                        scan.report(check, i, accessor, format);
+                        Ok(Some(values))
+                    }
+                    // Partly decoded (a skin reads no more matrices than it has joints): the
+                    // rest is checked streaming, never materialized.
+                    Ok(values) => {
+                        let mut scan = Scan::new(accessor, format);
+                        reader.scan_raw(i, |e, element, repeat| scan.visit(e, element, repeat)).map(|scanned| {
+                            if scanned {
+                                scan.report(check, i, accessor, format);
+                            }
+                            values
+                        })
+                    }
+                    Err(error) => Err(error),
+                };
+                checked.unwrap_or_else(|error| {
                     decode_error(check, i, &error);
                     None
-                }
-            },
+                })
+            }
             _ => None,
         };
         data.push(decoded);
@@ -184,44 +207,116 @@ fn check_finite(check: &mut Check<'_>, i: usize, format: Format, values: &[f32])
     false
 }
 
-/// Floats finite; `min` and `max` equal to the data's.
-fn check_values(check: &mut Check<'_>, i: usize, accessor: &Accessor, format: Format, values: &[f32]) {
-    let width = format.components();
-    if !check_finite(check, i, format, values) {
-        return;
-    }
-    let columns = |k: usize| values.iter().skip(k).step_by(width.max(1)).copied();
-    for (name, code, declared, pick, outside) in [
-        (
-            "min",
-            "ACCESSOR_MIN_MISMATCH",
-            &accessor.min,
-            f32::min as fn(f32, f32) -> f32,
-            "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND",
-        ),
-        ("max", "ACCESSOR_MAX_MISMATCH", &accessor.max, f32::max, "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND"),
-    ] {
-        let Some(declared) = declared.as_ref().and_then(|v| v.as_array()) else {
-            continue;
+/// How many elements of accessor `i` the file reads: one per joint where only skins read it
+/// (their inverse bind matrices), else all.
+fn used_elements(root: &gltf::json::Root, i: usize) -> u64 {
+    let count = root.accessors.get(i).map_or(0, |a| a.count.0);
+    let skins = root.skins.iter().filter(|s| s.inverse_bind_matrices.is_some_and(|m| m.value() == i));
+    let by_skins = skins.map(|s| s.joints.len() as u64).max();
+    let elsewhere = || {
+        let primitives = root.meshes.iter().flat_map(|m| &m.primitives);
+        let in_primitive = |p: &gltf::json::mesh::Primitive| {
+            let targets = p.targets.iter().flatten().flat_map(|t| [t.positions, t.normals, t.tangents]).flatten();
+            p.attributes.values().copied().chain(p.indices).chain(targets).any(|a| a.value() == i)
         };
-        for (k, declared) in declared.iter().enumerate().take(width) {
-            let (Some(declared), Some(actual)) = (declared.as_f64(), columns(k).reduce(pick)) else {
+        let samplers = root.animations.iter().flat_map(|a| &a.samplers);
+        primitives.clone().any(in_primitive)
+            || samplers.clone().any(|s| s.input.value() == i || s.output.value() == i)
+            || root.nodes.iter().any(|n| {
+                let instancing = n.extensions.as_ref().and_then(|e| e.others.get("EXT_mesh_gpu_instancing"));
+                let attributes = instancing.and_then(|e| e.get("attributes")?.as_object().cloned()).unwrap_or_default();
+                attributes.values().any(|a| a.as_u64() == Some(i as u64))
+            })
+    };
+    match by_skins {
+        Some(joints) if !elsewhere() => joints.min(count),
+        _ => count,
+    }
+}
+
+/// What one pass over an accessor's elements finds: the first element that is not finite, each
+/// component's least and greatest value, and how many lie past the declared `min` and `max`.
+struct Scan {
+    width: usize,
+    non_finite: Option<(u64, f32)>,
+    least: [f32; 16],
+    greatest: [f32; 16],
+    /// The declared bounds, as the data's type holds them, and how many elements lie past each.
+    bounds: [[Option<f64>; 16]; 2],
+    past: [[u64; 16]; 2],
+}
+
+impl Scan {
+    fn new(accessor: &Accessor, format: Format) -> Self {
+        let declared = |bound: &Option<serde_json::Value>| {
+            let mut out = [None; 16];
+            for (k, value) in bound.as_ref().and_then(|v| v.as_array()).into_iter().flatten().take(16).enumerate() {
+                out[k] = value
+                    .as_f64()
+                    .map(|d| if format.component == ComponentType::F32 { f64::from(d as f32) } else { d });
+            }
+            out
+        };
+        Self {
+            width: format.components().min(16),
+            non_finite: None,
+            least: [f32::INFINITY; 16],
+            greatest: [f32::NEG_INFINITY; 16],
+            bounds: [declared(&accessor.min), declared(&accessor.max)],
+            past: [[0; 16]; 2],
+        }
+    }
+
+    /// Element `e`, repeated `repeat` times from there.
+    fn visit(&mut self, e: u64, element: &[f32], repeat: u64) {
+        for (k, &v) in element.iter().enumerate().take(self.width) {
+            if !v.is_finite() {
+                self.non_finite.get_or_insert((e, v));
+                continue;
+            }
+            self.least[k] = self.least[k].min(v);
+            self.greatest[k] = self.greatest[k].max(v);
+            if self.bounds[0][k].is_some_and(|bound| f64::from(v) < bound) {
+                self.past[0][k] += repeat;
+            }
+            if self.bounds[1][k].is_some_and(|bound| f64::from(v) > bound) {
+                self.past[1][k] += repeat;
+            }
+        }
+    }
+
+    /// Floats finite; `min` and `max` equal to the data's.
+    fn report(&self, check: &mut Check<'_>, i: usize, accessor: &Accessor, format: Format) {
+        if let Some((at, value)) = self.non_finite {
+            check.error("ACCESSOR_INVALID_FLOAT", format!("/accessors/{i}"), format!("element {at} is {value}"));
+            return;
+        }
+        for (side, name, code, declared, actual, outside) in [
+            (0, "min", "ACCESSOR_MIN_MISMATCH", &accessor.min, &self.least, "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND"),
+            (1, "max", "ACCESSOR_MAX_MISMATCH", &accessor.max, &self.greatest, "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND"),
+        ] {
+            let Some(declared) = declared.as_ref().and_then(|v| v.as_array()) else {
                 continue;
             };
-            let equal = match format.component {
-                ComponentType::F32 => declared as f32 == actual,
-                _ => declared == f64::from(actual),
-            };
-            if !equal {
-                let message = format!("declared {name} {declared} of component {k}, but the data's is {actual}");
-                check.error(code, format!("/accessors/{i}/{name}/{k}"), message);
-                // Elements past the declared bound, not just a bound that is not tight.
-                let bound = if format.component == ComponentType::F32 { f64::from(declared as f32) } else { declared };
-                let past = |v: f32| if name == "min" { f64::from(v) < bound } else { f64::from(v) > bound };
-                let count = columns(k).filter(|&v| past(v)).count();
-                if count > 0 {
-                    let message = format!("{count} element(s) of component {k} past the declared {name} {declared}");
-                    check.error(outside, format!("/accessors/{i}/{name}/{k}"), message);
+            for (k, declared) in declared.iter().enumerate().take(self.width) {
+                let (Some(declared), true) = (declared.as_f64(), actual[k].is_finite()) else {
+                    continue;
+                };
+                let actual = actual[k];
+                let equal = match format.component {
+                    ComponentType::F32 => declared as f32 == actual,
+                    _ => declared == f64::from(actual),
+                };
+                if !equal {
+                    let message = format!("declared {name} {declared} of component {k}, but the data's is {actual}");
+                    check.error(code, format!("/accessors/{i}/{name}/{k}"), message);
+                    // Elements past the declared bound, not just a bound that is not tight.
+                    let count = self.past[side][k];
+                    if count > 0 {
+                        let message =
+                            format!("{count} element(s) of component {k} past the declared {name} {declared}");
+                        check.error(outside, format!("/accessors/{i}/{name}/{k}"), message);
+                    }
                 }
             }
         }
