@@ -22,7 +22,7 @@ use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::index_u32;
 use crate::lights::Lights;
 use crate::limits::{self, Limits};
-use crate::parts::Part;
+use crate::parts::{Part, Skip};
 
 /// Imports the file's animations, in order, as clips on `rig`, with the glTF index of each:
 /// an animation left out or unreadable is dropped (see [`Drops`]), and channels on a
@@ -70,6 +70,23 @@ pub(crate) fn import_clips(
         }
     }
     Ok((clips, sources))
+}
+
+/// What decoding the clips `skip` leaves in charges the budget at least: every sampler's keys
+/// and values as 32-bit floats, from their accessors' declared counts (the images are fitted
+/// to what the budget has left after them).
+pub(crate) fn decoded_bytes(root: &gltf::json::Root, skip: &Skip) -> u64 {
+    let accessor_bytes = |index: usize| {
+        root.accessors.get(index).map_or(0, |a| {
+            let components = match a.type_ {
+                Checked::Valid(ty) => ty.multiplicity() as u64,
+                Checked::Invalid => 1,
+            };
+            a.count.0.saturating_mul(components).saturating_mul(4)
+        })
+    };
+    let samplers = root.animations.iter().enumerate().filter(|&(a, _)| !skip.clip(a)).flat_map(|(_, a)| &a.samplers);
+    samplers.map(|s| accessor_bytes(s.input.value()).saturating_add(accessor_bytes(s.output.value()))).sum()
 }
 
 /// The properties beyond node transforms and weights that the file animates (through

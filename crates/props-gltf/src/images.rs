@@ -1,5 +1,7 @@
 //! The images materials use, each decoded once, in order of first use, to RGBA8 (PNG, JPEG,
-//! WebP, KTX2), their sizes checked before decoding and charged to the file's budget.
+//! WebP, KTX2), their sizes checked before decoding and charged to the file's budget. Images
+//! that together would pass the budget are loaded smaller ([`fit_to_budget`]): a file is
+//! refused for its geometry and clips, never for the size of its textures.
 
 use std::borrow::Cow;
 use std::io::Cursor;
@@ -30,6 +32,9 @@ pub(crate) struct ImageSource<'a> {
     pub limits: &'a Limits,
     /// Decoded-bytes budget.
     pub budget: &'a Budget,
+    /// The most pixels per side each glTF image is loaded at, to fit the budget
+    /// ([`fit_to_budget`]); an image past the list is loaded whole.
+    pub sides: &'a [u32],
 }
 
 /// The images decoded so far, and what became of each glTF image.
@@ -138,15 +143,17 @@ fn load_image(
 ) -> Result<Image, ImportError> {
     let path = format!("images[{index}]");
     let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
-    let bytes = match (&image.uri, image.buffer_view) {
-        (Some(uri), _) => Cow::Owned(read_uri(uri, source.base_dir, source.limits, &format!("{path}.uri"))?),
-        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value(), source.limits, source.budget)?),
-        (None, None) => return Err(ImportError::at(format!("{path}.uri"), ErrorKind::MissingProperty)),
-    };
+    let bytes = image_bytes(root, index, source)?;
     let file_name = image.uri.as_ref().filter(|uri| !uri.starts_with("data:"));
     let name = image.name.clone().or_else(|| file_name.cloned());
-    let (width, height, rgba8) = decode(&bytes, source, &path)?;
-    let limit = source.limits.max_texture_dimension.max(1);
+    let gpu_limit = source.limits.max_texture_dimension.max(1);
+    let planned = source.sides.get(index).copied().unwrap_or(u32::MAX);
+    let limit = gpu_limit.min(planned).max(1);
+    // An image planned smaller is decoded whole, one at a time, within what the budget has
+    // left (the memory it takes while it is shrunk), and charged at the size it is kept at.
+    let whole = Budget::new(source.budget.remaining());
+    let budget = if planned < gpu_limit { &whole } else { source.budget };
+    let (width, height, rgba8) = decode(&bytes, source, budget, &path)?;
     if width.max(height) <= limit {
         // A KTX2 file is kept for its levels (a GPU block format), not for a downscaled image.
         let ktx2 = if ktx2::is_ktx2(&bytes) {
@@ -164,23 +171,108 @@ fn load_image(
     let resized = image::RgbaImage::from_raw(width, height, rgba8)
         .map(|full| image::imageops::resize(&full, new_width, new_height, image::imageops::FilterType::Triangle))
         .ok_or_else(|| ImportError::at(&path, ErrorKind::ImageDecode { reason: "wrong pixel count".to_owned() }))?;
-    let message = format!(
-        "the image is {width}x{height} pixels, larger than the GPU's {limit} per side: it was downscaled to \
-         {new_width}x{new_height}; export it at most {limit} pixels wide and high to keep its detail"
-    );
+    let message = if limit < gpu_limit {
+        format!(
+            "the file's images decode to more than the budget for decoded data leaves them: this one \
+             ({width}x{height} pixels) was loaded at {new_width}x{new_height}; export smaller textures (at most \
+             {new_width} pixels a side here) or fewer of them to keep the file's look"
+        )
+    } else {
+        format!(
+            "the image is {width}x{height} pixels, larger than the GPU's {limit} per side: it was downscaled to \
+             {new_width}x{new_height}; export it at most {limit} pixels wide and high to keep its detail"
+        )
+    };
     warn(warnings, &path, message);
     Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw(), ktx2: None })
 }
 
-/// Decodes a PNG, JPEG, WebP or KTX2 image to RGBA8, checking its size before decoding it.
-fn decode(bytes: &[u8], source: &ImageSource<'_>, path: &str) -> Result<(u32, u32, Vec<u8>), ImportError> {
-    if ktx2::is_ktx2(bytes) {
-        return ktx2::decode(bytes, source.limits, source.budget, path);
+/// The encoded bytes of glTF image `index`, from its URI or buffer view.
+fn image_bytes<'b>(root: &Root, index: usize, source: &ImageSource<'b>) -> Result<Cow<'b, [u8]>, ImportError> {
+    let path = format!("images[{index}]");
+    let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+    Ok(match (&image.uri, image.buffer_view) {
+        (Some(uri), _) => Cow::Owned(read_uri(uri, source.base_dir, source.limits, &format!("{path}.uri"))?),
+        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value(), source.limits, source.budget)?),
+        (None, None) => return Err(ImportError::at(format!("{path}.uri"), ErrorKind::MissingProperty)),
+    })
+}
+
+/// The most pixels per side each glTF image is loaded at so that the images the materials
+/// read (`read`, by glTF index) fit in `available` bytes of the budget: while they do not,
+/// the largest is halved (its sides, a quarter of its pixels). Sized from the images' headers,
+/// at what decoding each charges: whole, its decoded bytes and RGBA8 copy (and a KTX2 file,
+/// kept for its levels); smaller, its RGBA8 pixels, plus room to decode the largest image
+/// shrunk whole while the others are held (the memory it takes until it is shrunk). An image
+/// whose header cannot be read is left to fail when it is loaded.
+pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_>, available: u64) -> Vec<u32> {
+    let gpu_limit = source.limits.max_texture_dimension.max(1);
+    // Per image read: its index, its (clamped) size, and what it costs loaded whole.
+    let mut sized: Vec<(usize, (u32, u32), u64)> = Vec::new();
+    for &index in read {
+        let Ok(bytes) = image_bytes(root, index, source) else { continue };
+        if let Some((width, height, whole)) = header(&bytes) {
+            let scale = f64::from(gpu_limit) / f64::from(width.max(height).max(1));
+            let fit = |side: u32| if scale < 1.0 { ((f64::from(side) * scale).round() as u32).max(1) } else { side };
+            let whole = if scale < 1.0 { u64::from(fit(width)) * u64::from(fit(height)) * 4 } else { whole };
+            sized.push((index, (fit(width), fit(height)), whole));
+        }
     }
+    let mut sides = vec![u32::MAX; root.images.len()];
+    let mut costs: Vec<u64> = sized.iter().map(|&(_, _, whole)| whole).collect();
+    let mut sizes: Vec<(u32, u32)> = sized.iter().map(|&(_, size, _)| size).collect();
+    // The most decoding an image that is shrunk takes before it is.
+    let mut transient = 0;
+    while costs.iter().sum::<u64>().saturating_add(transient) > available {
+        let largest = (0..sizes.len()).max_by_key(|&k| (u64::from(sizes[k].0) * u64::from(sizes[k].1), k));
+        let Some(k) = largest.filter(|&k| sizes[k].0.max(sizes[k].1) > 1) else { break };
+        let (width, height) = sizes[k];
+        sizes[k] = ((width / 2).max(1), (height / 2).max(1));
+        costs[k] = u64::from(sizes[k].0) * u64::from(sizes[k].1) * 4;
+        sides[sized[k].0] = sizes[k].0.max(sizes[k].1);
+        transient = transient.max(sized[k].2);
+    }
+    sides
+}
+
+/// An encoded image's size and what decoding it whole charges, from its header only.
+fn header(bytes: &[u8]) -> Option<(u32, u32, u64)> {
+    if ktx2::is_ktx2(bytes) {
+        let side = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let (width, height) = (side(20)?, side(24)?.max(1));
+        return Some((width, height, u64::from(width) * u64::from(height) * 4 + bytes.len() as u64));
+    }
+    fn of(decoder: ImageResult<impl ImageDecoder>) -> Option<(u32, u32, u64)> {
+        let decoder = decoder.ok()?;
+        let (width, height) = decoder.dimensions();
+        let converted =
+            if decoder.color_type() == ColorType::Rgba8 { 0 } else { u64::from(width) * u64::from(height) * 4 };
+        Some((width, height, decoder.total_bytes().saturating_add(converted)))
+    }
+    match image::guess_format(bytes).ok()? {
+        ImageFormat::Png => of(PngDecoder::new(Cursor::new(bytes))),
+        ImageFormat::Jpeg => of(JpegDecoder::new(Cursor::new(bytes))),
+        ImageFormat::WebP => of(WebPDecoder::new(Cursor::new(bytes))),
+        _ => None,
+    }
+}
+
+/// Decodes a PNG, JPEG, WebP or KTX2 image to RGBA8, checking its size before decoding it and
+/// charging what it decodes to `budget`.
+fn decode(
+    bytes: &[u8],
+    source: &ImageSource<'_>,
+    budget: &Budget,
+    path: &str,
+) -> Result<(u32, u32, Vec<u8>), ImportError> {
+    if ktx2::is_ktx2(bytes) {
+        return ktx2::decode(bytes, source.limits, budget, path);
+    }
+    let limits = source.limits;
     match image::guess_format(bytes) {
-        Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), source, path),
-        Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), source, path),
-        Ok(ImageFormat::WebP) => decode_with(WebPDecoder::new(Cursor::new(bytes)), source, path),
+        Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), limits, budget, path),
+        Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), limits, budget, path),
+        Ok(ImageFormat::WebP) => decode_with(WebPDecoder::new(Cursor::new(bytes)), limits, budget, path),
         Ok(format) => {
             let found = format!("{format:?}");
             Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
@@ -194,18 +286,19 @@ fn decode(bytes: &[u8], source: &ImageSource<'_>, path: &str) -> Result<(u32, u3
 
 fn decode_with(
     decoder: ImageResult<impl ImageDecoder>,
-    source: &ImageSource<'_>,
+    limits: &Limits,
+    budget: &Budget,
     path: &str,
 ) -> Result<(u32, u32, Vec<u8>), ImportError> {
     let failed = |e: image::ImageError| ImportError::at(path, ErrorKind::ImageDecode { reason: e.to_string() });
     let decoder = decoder.map_err(failed)?;
     let (width, height) = decoder.dimensions();
     let pixels = u64::from(width) * u64::from(height);
-    limits::check(pixels, source.limits.max_image_pixels, "pixels of an image", path)?;
+    limits::check(pixels, limits.max_image_pixels, "pixels of an image", path)?;
     // Decoded at the file's own bytes per pixel (8 for 16-bit RGBA), then converted to RGBA8
     // (a second buffer, unless it already is RGBA8).
     let converted = if decoder.color_type() == ColorType::Rgba8 { 0 } else { pixels.saturating_mul(4) };
-    source.budget.charge(decoder.total_bytes().saturating_add(converted), path)?;
+    budget.charge(decoder.total_bytes().saturating_add(converted), path)?;
     let rgba = DynamicImage::from_decoder(decoder).map_err(failed)?.into_rgba8();
     Ok((rgba.width(), rgba.height(), rgba.into_raw()))
 }
@@ -225,7 +318,8 @@ mod tests {
         let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}})).expect("root");
         let buffers = Buffers::load(&root, None, None, limits)?;
         let budget = Budget::new(limits.max_decoded_bytes);
-        decode(bytes, &ImageSource { buffers: &buffers, base_dir: None, limits, budget: &budget }, "images[0]")
+        let source = ImageSource { buffers: &buffers, base_dir: None, limits, budget: &budget, sides: &[] };
+        decode(bytes, &source, &budget, "images[0]")
     }
 
     #[test]
@@ -248,7 +342,7 @@ mod tests {
         .expect("root");
         let buffers = Buffers::load(&root, None, None, &limits).expect("no buffers");
         let budget = Budget::new(limits.max_decoded_bytes);
-        let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget };
+        let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget, sides: &[] };
         let mut warnings = Vec::new();
         let mut drops = Drops { skip: &Skip::default(), dropped: Vec::new() };
         let images =

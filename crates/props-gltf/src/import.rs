@@ -123,11 +123,18 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
     let mut rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
-    let images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget };
-    let material::Materials { materials, images } =
-        material::import_materials(root, &images, &mut warnings, &mut drops)?;
     let scene_nodes = scene::reachable_nodes(root);
     let instances = scene::instances(root, &rig, &scene_nodes, &instancing);
+    scene::check_instances(&instances, &meshes, &skins, limits)?;
+    let mut meshes = meshes;
+    lods::make(&mut meshes, (&instances, &skins), limits, &budget)?;
+    // The images get what the geometry and the clips leave of the budget.
+    let mut images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget, sides: &[] };
+    let left = budget.remaining().saturating_sub(animation::decoded_bytes(root, drops.skip));
+    let sides = crate::images::fit_to_budget(root, &material::images_read(root, drops.skip), &images, left);
+    images.sides = &sides;
+    let material::Materials { materials, images } =
+        material::import_materials(root, &images, &mut warnings, &mut drops)?;
     let lights = lights::import_lights(root, &rig, &scene_nodes, &mut warnings);
     let (clips, clip_sources) = animation::import_clips(
         &document,
@@ -140,9 +147,6 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     )?;
     let lights::Lights { lights, instances: light_instances, of_source } = lights;
     let property_pointers = rig.properties().targets().iter().map(|&t| pointer_of(t, &rig, &of_source)).collect();
-    scene::check_instances(&instances, &meshes, &skins, limits)?;
-    let mut meshes = meshes;
-    lods::make(&mut meshes, (&instances, &skins), limits, &budget)?;
     let primitives_dropped =
         drops.skip.has_primitives() || drops.dropped.iter().any(|d| matches!(d.part, Part::Primitive { .. }));
     let drawable = instances.iter().any(|i| meshes.get(i.mesh as usize).is_some_and(|m| !m.primitives.is_empty()));

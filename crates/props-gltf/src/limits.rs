@@ -54,7 +54,9 @@ pub struct Limits {
     /// JSON (charged from its counts before it is parsed), accessors, images at their real
     /// bytes per pixel (16-bit ones at 8) plus their RGBA8 copy, generated normals. Bounds the
     /// memory one file can take, and the amplification of a small file whose accessors all
-    /// read the same data. Default 1 GiB.
+    /// read the same data. Images that would pass it are loaded smaller instead (the largest
+    /// halved first, with a warning each): only geometry and clips over it refuse a file.
+    /// Default 1 GiB.
     pub max_decoded_bytes: u64,
     /// Coarser levels of detail made for each triangle primitive (`crate::lods`), charged to
     /// [`Limits::max_decoded_bytes`]; 0 makes none. Default 6: the coarsest has about a

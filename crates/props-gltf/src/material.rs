@@ -16,10 +16,10 @@ use serde::de::DeserializeOwned;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::images::{ImageSource, Images};
-use crate::index_u32;
-use crate::parts::Part;
+use crate::parts::{Part, Skip};
 use crate::spec_gloss::{self, SpecularGlossiness};
 use crate::specular::{self, Ior, Specular};
+use crate::{document, index_u32};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
@@ -245,6 +245,25 @@ pub(crate) fn import_materials(
         }
     }
     Ok(Materials { materials, images: images.into_list() })
+}
+
+/// The glTF images the materials read (those `skip` leaves in, through their textures), each
+/// once, in order of first use.
+pub(crate) fn images_read(root: &Root, skip: &Skip) -> Vec<usize> {
+    let mut seen = vec![false; root.images.len()];
+    let mut read = Vec::new();
+    for (i, material) in root.materials.iter().enumerate().filter(|&(i, _)| !skip.material(i)) {
+        let raw = raw(i, material, &mut Vec::new());
+        for slot in slots(i, material, &raw).iter().flatten().filter(|slot| !skip.texture(root, slot.texture)) {
+            if let Some(image) = document::texture_image(root, slot.texture)
+                && let Some(seen) = seen.get_mut(image).filter(|seen| !**seen)
+            {
+                *seen = true;
+                read.push(image);
+            }
+        }
+    }
+    read
 }
 
 /// `value` at `path`, if every element is finite.

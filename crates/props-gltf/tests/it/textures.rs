@@ -124,3 +124,77 @@ fn undecoded_texture_formats_draw_untextured() {
     assert!(admitted.import.model.images().is_empty());
     assert_eq!(admitted.import.model.materials()[0].base_color_texture.map(|t| t.image), None);
 }
+
+/// A file whose images together pass the budget for decoded data is loaded with smaller
+/// images (the largest halved first, a warning naming each image and its new size) where its
+/// geometry fits and each image can be decoded whole beside the others; a file whose geometry
+/// does not fit is refused.
+#[test]
+fn images_over_the_budget_are_loaded_smaller() {
+    let dir = std::env::temp_dir().join(format!("props-images-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("folder");
+    let png = |side: u32| {
+        let image = image::RgbaImage::from_fn(side, side, |x, y| image::Rgba([x as u8, y as u8, 9, 255]));
+        let mut bytes = Vec::new();
+        image.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).expect("encodes");
+        bytes
+    };
+    let positions: Vec<u8> =
+        [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    let uvs: Vec<u8> = [0.0f32, 0.0, 1.0, 0.0, 0.0, 1.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    let buffer = [positions, uvs].concat();
+    std::fs::write(dir.join("tri.bin"), &buffer).expect("bin");
+    let document = serde_json::json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": 0}]}],
+        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}, "emissiveTexture": {"index": 1}}],
+        "textures": [{"source": 0}, {"source": 1}],
+        "images": [{"uri": "big.png"}, {"uri": "small.png"}],
+        "buffers": [{"byteLength": buffer.len(), "uri": "tri.bin"}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 24}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+            {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}]});
+    let path = dir.join("tri.gltf");
+    std::fs::write(&path, document.to_string()).expect("gltf");
+    let admit = |budget: u64| admit_file(&path, &Limits { max_decoded_bytes: budget, ..Limits::default() });
+    // The least budget the file needs with 1x1 images: what its JSON and geometry take.
+    std::fs::write(dir.join("big.png"), png(1)).expect("png");
+    std::fs::write(dir.join("small.png"), png(1)).expect("png");
+    let (mut low, mut high) = (0u64, 64 << 20);
+    while low + 1 < high {
+        let middle = (low + high) / 2;
+        if admit(middle).is_ok() { high = middle } else { low = middle }
+    }
+    let geometry = high;
+    std::fs::write(dir.join("big.png"), png(256)).expect("png");
+    std::fs::write(dir.join("small.png"), png(128)).expect("png");
+    let sizes = |budget: u64| {
+        let admitted = admit(budget).unwrap_or_else(|refused| panic!("{budget}: {refused}"));
+        let sizes: Vec<(u32, u32)> = admitted.import.model.images().iter().map(|i| (i.width, i.height)).collect();
+        (sizes, admitted.report)
+    };
+    let loaded_at = |report: &props_gltf::validate::Report| {
+        let warned = report.issues.iter().filter(|i| i.message.contains("was loaded at"));
+        warned.map(|i| i.json_pointer.clone()).collect::<Vec<_>>()
+    };
+    // Both whole: 256² and 128² RGBA8, 327,680 bytes.
+    let (whole, report) = sizes(geometry + 330_000);
+    assert_eq!(whole, [(256, 256), (128, 128)], "{report}");
+    assert!(loaded_at(&report).is_empty(), "{report}");
+    // Short of that, the largest is halved first, then the largest again, until the images
+    // fit with room to decode the big one whole (262,144 bytes) beside them: 256² to 128²
+    // (131,072 + 262,144: too much), the small one to 64², the big one to 64² (294,912).
+    let (halved, report) = sizes(geometry + 320_000);
+    assert_eq!(halved, [(64, 64), (64, 64)], "{report}");
+    assert_eq!(loaded_at(&report), ["/images/0", "/images/1"], "{report}");
+    let big = report.issues.iter().find(|i| i.json_pointer == "/images/0" && i.message.contains("was loaded at"));
+    assert!(big.is_some_and(|w| w.message.contains("(256x256 pixels) was loaded at 64x64")), "{report}");
+    // Too little to decode the big one at all: refused, naming it.
+    let refused = admit(geometry + 200_000).expect_err("no room to decode the big image");
+    assert!(refused.to_string().contains("/images/0: error[PROPS_LIMIT_EXCEEDED]"), "{refused}");
+    // The geometry alone does not fit: refused, for the budget.
+    let refused = admit(geometry - 1_000).expect_err("the geometry does not fit");
+    assert!(refused.to_string().contains("PROPS_LIMIT_EXCEEDED"), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
