@@ -8,9 +8,10 @@
 //!
 //! three.js is a reference, not the specification, and the thresholds say where they part.
 //! Every file may differ by rasterization and MSAA (SwiftShader against lavapipe: edges), and
-//! where three.js adds what glTF's Appendix B does not: multiple-scattering energy on the
-//! specular lobe (rough metals are brighter in three.js), a roughness raised by the normal's
-//! screen-space variation, the dielectric specular's share taken from the ambient. Each
+//! where three.js adds what glTF's Appendix B does not: a roughness raised by the normal's
+//! screen-space variation, the dielectric specular's share taken from the ambient. Both give
+//! the specular lobe back the energy single scattering loses (Turquin's compensation; three.js
+//! from a lookup table, the game from Karis's analytic fit). Each
 //! threshold is the measured mean FLIP (lavapipe) with headroom, with the reason it is above
 //! the edge-only ~0.01 where it is.
 
@@ -30,33 +31,41 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
     (
         "khronos_NormalTangentTest",
         0.037,
-        "0.0240: its metal cells: three.js adds multiple-scattering energy and raises roughness by the normal's screen-space variation",
+        "0.0240: its metal cells: three.js raises roughness by the normal's screen-space variation",
     ),
     (
         "khronos_TextureTransformTest",
         0.008,
-        "0.0051: edges only: every transform as three.js draws it (its correct marks)",
+        "0.0045: edges only: every transform as three.js draws it (its correct marks)",
     ),
-    ("khronos_TrafficLight", 0.03, "0.0198: dark metal-roughness-textured metal (three.js's multiple scattering)"),
+    (
+        "khronos_TrafficLight",
+        0.028,
+        "0.0184 (0.0198 without multiple-scattering compensation): dark metal-roughness-textured metal",
+    ),
     (
         "khronos_WhackAMole",
         0.02,
         "0.0130: its sheen (KHR_materials_sheen), which three.js draws and the game leaves out",
     ),
     ("assets_Fox", 0.014, "0.0087: edges"),
-    ("assets_building", 0.02, "0.0131: edges; its smooth windows' reflection of the sun"),
+    (
+        "assets_building",
+        0.024,
+        "0.0157 (0.0132 without multiple-scattering compensation): edges; its smooth windows' reflection of the sun",
+    ),
     (
         "assets_bus",
         0.05,
-        "0.0362: its metallic paint, brighter in three.js, which adds multiple-scattering energy to the specular lobe",
+        "0.0360: its metallic paint, brighter in three.js (0.0362 without multiple-scattering compensation: not that)",
     ),
     (
         "assets_car",
         0.05,
-        "0.0388: its metallic paint and chrome, brighter in three.js (multiple scattering); its glass",
+        "0.0388: its metallic paint and chrome, brighter in three.js (the same without multiple-scattering compensation); its glass",
     ),
-    ("assets_street_lamp", 0.007, "0.0043: edges; the metal pole"),
-    ("assets_traffic_light", 0.01, "0.0062: edges; the metal pole"),
+    ("assets_street_lamp", 0.007, "0.0040: edges; the metal pole"),
+    ("assets_traffic_light", 0.01, "0.0061: edges; the metal pole"),
     ("assets_windmill", 0.005, "0.0029: edges"),
     ("Fox_anim0_t0.5", 0.017, "0.0113: edges; skinning (three.js takes 4 influences, the Fox has 4)"),
     (
@@ -64,7 +73,7 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         0.027,
         "0.0174: its faces, a few per cent darker in three.js, which takes the specular's share from the ambient",
     ),
-    ("materials_leaves_mask", 0.009, "0.0059: the mask's edges"),
+    ("materials_leaves_mask", 0.01, "0.0063: the mask's edges"),
     (
         "materials_window_blend",
         0.05,
@@ -80,24 +89,29 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         0.033,
         "0.0214: three.js derives missing tangents per pixel, the game uses MikkTSpace as Blender does",
     ),
-    ("materials_emissive", 0.011, "0.0068: edges"),
+    ("materials_emissive", 0.011, "0.0069: edges"),
     (
         "materials_metal_rough",
-        0.05,
-        "0.0488: rough metals: three.js adds multiple-scattering energy to the specular lobe, glTF's BRDF does not",
+        0.044,
+        "0.0294 (0.0488 without multiple-scattering compensation): rough metals, where three.js's lookup table and the analytic fit of the lobe's albedo differ",
     ),
-    ("materials_two_uv_sets", 0.017, "0.0108: edges"),
+    ("materials_two_uv_sets", 0.017, "0.0109: edges"),
     ("materials_texture_transform", 0.021, "0.0135: edges"),
-    ("materials_samplers", 0.019, "0.0125: edges; NEAREST filtering of a minified texture"),
+    ("materials_samplers", 0.019, "0.0126: edges; NEAREST filtering of a minified texture"),
     (
         "materials_specular_ior",
-        0.048,
-        "0.0320: the gold spheres (a reflectance near 1), brighter in three.js (multiple scattering, as on metals); 0.0704 with KHR_materials_ior and KHR_materials_specular left out",
+        0.04,
+        "0.0264 (0.0320 without multiple-scattering compensation): the gold spheres (a reflectance near 1), brighter in three.js; 0.0704 with KHR_materials_ior and KHR_materials_specular left out",
     ),
     (
         "lights_punctual",
         0.019,
-        "0.0124: the point and spot lights' falloff past a range-less light's reach, and edges (with glTF's suggested squared spot ramp instead of the smoothstep three.js and Blender draw: 0.0411)",
+        "0.0129: the point and spot lights' falloff past a range-less light's reach, and edges (with glTF's suggested squared spot ramp instead of the smoothstep three.js and Blender draw: 0.0411)",
+    ),
+    (
+        "instancing_cubes",
+        0.033,
+        "0.0220 (0.0546 without multiple-scattering compensation): EXT_mesh_gpu_instancing's turned and unevenly scaled cubes in glTF's default material, white and fully rough metal",
     ),
 ];
 
@@ -105,7 +119,7 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
 /// ones allowed, the largest 99th percentile of FLIP too (1.5 times what lavapipe measured),
 /// and what was measured.
 const P99_THRESHOLDS: &[(&str, f32, &str)] =
-    &[("materials_specular_ior", 0.49, "0.3263; 0.9807 with the specular textures left out (the mean: 0.0398)")];
+    &[("materials_specular_ior", 0.43, "0.2845; 0.9807 with the specular textures left out (the mean: 0.0398)")];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -147,19 +147,19 @@ fn sky_irradiance(n: vec3<f32>) -> vec3<f32> {
     return max(e, vec3<f32>(0.0)) / PI;
 }
 
-// The split-sum's scale and bias of f0 and f90 for the environment's specular (Karis's
-// analytic fit).
-fn environment_brdf(f0: vec3<f32>, f90: f32, roughness: f32, n_dot_v: f32) -> vec3<f32> {
+// The split-sum's scale and bias of f0 and f90 (Karis's analytic fit): what the specular lobe
+// reflects of light from every direction, `f0 * x + f90 * y`.
+fn directional_albedo(roughness: f32, n_dot_v: f32) -> vec2<f32> {
     let c0 = vec4<f32>(-1.0, -0.0275, -0.572, 0.022);
     let c1 = vec4<f32>(1.0, 0.0425, 1.04, -0.04);
     let r = roughness * c0 + c1;
     let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
-    let ab = vec2<f32>(-1.04, 1.04) * a004 + r.zw;
-    return f0 * ab.x + f90 * ab.y;
+    return vec2<f32>(-1.04, 1.04) * a004 + r.zw;
 }
 
 // What a surface returns towards `v` of a unit irradiance from `l`: glTF's BRDF (GGX,
-// height-correlated Smith, Schlick from f0 to f90, Lambert) times the cosine.
+// height-correlated Smith, Schlick from f0 to f90, Lambert) times the cosine, its specular
+// lobe scaled by `multiple` (the energy single scattering loses, given back).
 fn direct_light(
     n: vec3<f32>,
     v: vec3<f32>,
@@ -168,6 +168,7 @@ fn direct_light(
     f0: vec3<f32>,
     f90: f32,
     a2: f32,
+    multiple: vec3<f32>,
 ) -> vec3<f32> {
     let h = normalize(l + v);
     let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
@@ -184,7 +185,7 @@ fn direct_light(
         n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
     let visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
     let diffuse = (1.0 - fresnel) * c_diff / PI;
-    let specular = fresnel * distribution * visibility;
+    let specular = fresnel * distribution * visibility * multiple;
     return (diffuse + specular) * n_dot_l;
 }
 
@@ -271,8 +272,13 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
     let a = roughness * roughness;
     let a2 = a * a;
+    // GGX with single scattering loses the light that bounces between microfacets (more than
+    // half of it on a rough metal seen face on): Turquin's compensation gives it back, tinted
+    // by f0, as three.js and Filament do. The albedo in a white furnace (f0 = f90 = 1) is x + y.
+    let albedo = directional_albedo(roughness, n_dot_v);
+    let multiple = 1.0 + f0 * (1.0 / (albedo.x + albedo.y) - 1.0);
     let sun = globals.light_color.rgb * sun_visibility(in.world_position, normalize(in.world_normal));
-    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2) * sun;
+    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2, multiple) * sun;
 
     // The point and spot lights of the fragment's cluster.
     if globals.light_count.x > 0u {
@@ -283,7 +289,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
             let slot = first + k;
             let index = (cluster_texel(CLUSTERS + slot / 4u) >> (8u * (slot % 4u))) & 0xffu;
             let light = incoming(punctual_lights[index], in.world_position);
-            color += direct_light(n, v, light.l, c_diff, f0, f90, a2) * light.irradiance;
+            color += direct_light(n, v, light.l, c_diff, f0, f90, a2, multiple) * light.irradiance;
         }
     }
 
@@ -295,7 +301,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
         let r = reflect(-v, n);
         let levels = f32(textureNumLevels(sky_texture) - 1u);
         let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
-        indirect += sky * (c_diff * sky_irradiance(n) + radiance * environment_brdf(f0, f90, roughness, n_dot_v));
+        indirect += sky * (c_diff * sky_irradiance(n) + radiance * (f0 * albedo.x + f90 * albedo.y));
     }
     color += indirect * occlusion;
     let emissive = field_vec3(F_EMISSIVE, material.emissive.rgb, in)
