@@ -1,5 +1,6 @@
 //! Integration tests of props-gltf (one binary).
 
+mod channel_mixing;
 mod check_corpus;
 mod draco;
 mod gate;
