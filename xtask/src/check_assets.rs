@@ -4,7 +4,8 @@
 //! does, and prints rustc-like lines (`file: /json/pointer: error[CODE]: message`, each error
 //! marked with what the game does about it), what the game does with each file (`loads`,
 //! `loads; 1 error read past, 2 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
-//! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`),
+//! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`) and
+//! its clips' gaits (the speed at rate 1 its planted feet measure, `props_anim::gait`),
 //! and a summary, or a JSON report. Exits with status 1 when the game would refuse any file.
 //!
 //! Folders are walked without following symbolic links to folders (so never out of the given
@@ -19,6 +20,7 @@ use std::sync::Arc;
 
 use crate::crowd_cost::{self, Cost};
 use props_anim::Model;
+use props_anim::gait::Stride;
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
@@ -40,15 +42,18 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let progress = (terminal && !json && files.len() >= PROGRESS_FROM).then(|| progress_bar(files.len()));
     let mut reports = Vec::with_capacity(files.len());
     let mut costs = Vec::with_capacity(files.len());
+    let mut gaits = Vec::with_capacity(files.len());
     for file in &files {
         let (report, model) = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
-        let cost = model.map(|model| levels_and_costs(&model)).transpose()?;
+        let cost = model.as_ref().map(levels_and_costs).transpose()?;
+        let strides = model.as_deref().map(strides).unwrap_or_default();
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
             if let Some((levels, costs)) = &cost {
                 lines.push_str(&cost_lines(&report.file, levels, costs));
             }
+            lines.push_str(&stride_lines(&report.file, &strides));
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
                 _ => print!("{lines}"),
@@ -59,6 +64,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         }
         reports.push(report);
         costs.push(cost);
+        gaits.push(strides);
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -73,13 +79,18 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let files: Vec<_> = reports
             .iter()
             .zip(&costs)
-            .map(|(r, cost)| {
+            .zip(&gaits)
+            .map(|((r, cost), strides)| {
                 let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
                 if let Some((levels, costs)) = cost {
                     entry["levels"] = json!(levels.iter().map(|&(triangles, error)| json!({"triangles": triangles, "error": error})).collect::<Vec<_>>());
                     entry["costs"] = json!(costs.iter().map(|c| json!({"instances": c.count, "triangles": c.triangles,
                         "draw_calls": c.draw_calls, "palette_bytes": c.palette_bytes, "instance_bytes": c.instance_bytes,
                         "at_level": c.at_level})).collect::<Vec<_>>());
+                }
+                if !strides.is_empty() {
+                    entry["gaits"] = json!(strides.iter().map(|(clip, s)| json!({"clip": clip, "speed": s.speed,
+                        "length": s.length(), "feet": s.feet.len(), "moves_root": s.moves_root()})).collect::<Vec<_>>());
                 }
                 entry
             })
@@ -121,6 +132,33 @@ fn check_with_sidecar(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model
 
 /// A model's levels of detail, each as (triangles, error in its units).
 type Levels = Vec<(usize, f32)>;
+
+/// Each clip of `model` that shows walking, named, with its stride ([`props_anim::gait`]).
+fn strides(model: &Model) -> Vec<(String, Stride)> {
+    let named = |c: usize| model.clips()[c].name().map_or_else(|| format!("clip {c}"), |n| format!("`{n}`"));
+    (0..model.clips().len()).filter_map(|c| Some((named(c), props_anim::gait::stride(model, c)?))).collect()
+}
+
+/// The line giving `file`'s gaits, if any: `file: gaits (model units): `Walk` 103 a second at
+/// rate 1, 73.3 a cycle, 2 feet, in place; ...`.
+fn stride_lines(file: &Path, strides: &[(String, Stride)]) -> String {
+    if strides.is_empty() {
+        return String::new();
+    }
+    let gaits: Vec<String> = strides
+        .iter()
+        .map(|(clip, s)| {
+            format!(
+                "{clip} {} a second at rate 1, {} a cycle, {} feet, {}",
+                significant(s.speed),
+                significant(s.length()),
+                s.feet.len(),
+                if s.moves_root() { "moves its root (not in place)" } else { "in place" }
+            )
+        })
+        .collect();
+    format!("{}: gaits (model units, measured from the planted feet): {}\n", file.display(), gaits.join("; "))
+}
 
 /// A model's levels of detail, and its costs at [`crowd_cost::COUNTS`] instances.
 fn levels_and_costs(model: &Arc<Model>) -> Result<(Levels, Vec<Cost>)> {
@@ -372,6 +410,19 @@ mod tests {
             "a.glb: drops clip 2 (`Run`), loads; 1 error read past, 3 warnings\n"
         );
         assert_eq!(verdict(Path::new("a.glb"), &Outcome::Refuses, false), "a.glb: refuses\n");
+    }
+
+    /// The Fox's walk and run, as measured from their planted feet (centimetres).
+    #[test]
+    fn gaits_are_reported_from_the_clips() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        let model = admit_file(&file, &Limits::default()).expect("the Fox").import.model;
+        let line = stride_lines(Path::new("Fox.glb"), &strides(&model));
+        assert!(
+            line.starts_with("Fox.glb: gaits (model units, measured from the planted feet): `Walk` 103 a second"),
+            "{line}"
+        );
+        assert!(line.contains("`Run` 214 a second at rate 1") && !line.contains("Survey"), "{line}");
     }
 
     /// The JSON report says what the game does with each file, as the lines do.

@@ -11,6 +11,7 @@ mod broken_models;
 mod check_assets;
 mod crowd_cost;
 mod fuzz;
+mod gait;
 mod lod_quality;
 mod pose;
 mod preview;
@@ -51,6 +52,9 @@ enum Command {
         #[arg(long)]
         mod_limits: bool,
     },
+    /// Walk a character in a straight line at a speed as the game plays its gaits; write its
+    /// root's and feet's positions per frame as JSON and print its foot slide.
+    Gait(gait::GaitArgs),
     /// Fuzz the model gate: structure-aware mutations of every test model and of the hostile
     /// corpus through import, check, posing and CPU skinning, each input bounded in time and
     /// memory (builds and runs `props-fuzz` in release; findings go to `target/fuzz/findings`).
@@ -95,6 +99,7 @@ fn main() -> Result<()> {
         }
         Command::CheckAssets { paths, json, mod_limits } => check_assets::run(&paths, json, mod_limits),
         Command::Fuzz(args) => fuzz::run(&args),
+        Command::Gait(args) => gait::run(&args),
         Command::Thumbnails(args) => thumbnails::run(&args),
         Command::Preview(args) => preview::run(&args),
         Command::Render(args) => render::run(&args),

@@ -11,8 +11,8 @@
 //!
 //! Each type has one path. The model and its posing are at the root (the types below); the
 //! rest is in public modules: [`bounds`] (the boxes a model's poses stay within), [`clip`]
-//! (clips, their channels and key search),
-//! [`interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
+//! (clips, their channels and key search), [`gait`] (strides measured from clips, gaits
+//! played by speed), [`ik`] (two-bone legs, planted feet), [`interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
 //! stand) and [`property`] (what `KHR_animation_pointer` animates), [`skinning`] (the CPU
 //! reference), and [`runtime`], which poses crowds fast.
 //!
@@ -60,6 +60,8 @@ pub mod bounds;
 pub mod clip;
 mod crowd;
 mod extent;
+pub mod gait;
+pub mod ik;
 pub mod interpolate;
 mod keys;
 pub mod light;

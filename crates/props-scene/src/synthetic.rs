@@ -5,7 +5,7 @@
 //! mesh in the real model, so palettes have realistic lengths (windmill 6, car 5, traffic
 //! light 5, fox 7 joints plus 1 node slot), rotations that spin and swing, lamps that glow.
 
-use std::f32::consts::TAU;
+use std::f32::consts::{PI, TAU};
 use std::sync::Arc;
 
 use glam::{Quat, Vec3};
@@ -133,6 +133,24 @@ pub(crate) fn swing(node: u32, axis: Vec3, duration: f32, amplitude: f32, phase:
     (node, Interpolation::Linear, times, Keyframes::Rotation(keys))
 }
 
+/// Linear translation keys of a foot stepping at `at` (its rest position): planted for the
+/// first half of a cycle of `duration`, sliding back from `stride / 2` ahead to as far behind
+/// (along +Z, the way the model faces), then swinging forward `lift` up; starting at `phase`
+/// of a cycle.
+pub(crate) fn step(node: u32, at: Vec3, duration: f32, (stride, lift): (f32, f32), phase: f32) -> ChannelSpec {
+    const KEYS: u32 = 16;
+    let times: Vec<f32> = (0..=KEYS).map(|k| k as f32 * duration / KEYS as f32).collect();
+    let foot = |u: f32| match u {
+        u if u < 0.5 => at + Vec3::new(0.0, 0.0, stride * (0.5 - 2.0 * u)),
+        u => {
+            let swing = 2.0 * (u - 0.5);
+            at + Vec3::new(0.0, lift * (swing * PI).sin(), stride * (swing - 0.5))
+        }
+    };
+    let keys = (0..=KEYS).map(|k| foot((k as f32 / KEYS as f32 + phase).rem_euclid(1.0))).collect();
+    (node, Interpolation::Linear, times, Keyframes::Translation(keys))
+}
+
 /// Lamps whose lens glows by an animated material: per lamp its node (whose triangle gets the
 /// lamp's own material, named as the node) and lit colour; per clip, at each key time, which lamp is lit.
 pub(crate) struct Glow<'a> {
@@ -250,7 +268,7 @@ mod tests {
         assert_eq!(car.palette_len(), 5);
         // Five node matrices, and one slot of the lamps' animated emissive factors (9 values).
         assert_eq!(light.palette_len(), 6);
-        assert_eq!(fox.palette_len(), 8);
+        assert_eq!(fox.palette_len(), 12);
         for name in ["tower", "nacelle", "hub", "blade_0", "blade_1", "blade_2"] {
             assert!(windmill.rig().find(name).is_some(), "{name}");
         }

@@ -1,15 +1,17 @@
 //! Foxes walking loops in the parks between the roads. Each fox walks at its own pace, now and
 //! then runs, and, when its model has an idle clip (`Idle`, else `Survey`, or bound as `idle`),
-//! now and then stands still and looks about; its speed eases between these, and its gait
-//! follows the speed (with hysteresis). The `Walk` and `Run` clips play at rates matched to the
-//! speed, the idle clip at its own; a gait change crossfades from one clip to the other over
-//! [`FADE_TIME`] (two clip layers of the animation runtime, the new gait's weight rising from 0
-//! to 1), so the pose never jumps.
+//! now and then stands still and looks about; its speed eases between these. Its gait follows
+//! the speed: the `Walk` and `Run` clips play at the rates their strides call for (measured
+//! from the clips themselves, [`props_anim::gait`]: the speed at rate 1 that keeps a planted
+//! foot still), blended by where the speed lies between the two gaits' own and kept in phase,
+//! so the feet do not slide at any speed; standing still and moving off crossfade with the idle
+//! clip over [`FADE_TIME`] (clip layers of the animation runtime), so the pose never jumps.
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
+use props_anim::gait::{Gaits, Stride};
 use props_anim::{Layer, Model, PlayMode, Playback, Spec};
 use props_crowd::{BoundModel, PropModel};
 
@@ -18,19 +20,14 @@ use crate::error::SceneError;
 use crate::facing;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
 use crate::rng::{Rng, Stream};
-use crate::synthetic::{ChannelSpec, SyntheticError, build, node, swing};
+use crate::synthetic::{ChannelSpec, SyntheticError, build, node, step, swing};
 use crate::town::Town;
 
-/// Length of a gait crossfade, seconds.
+/// Length of the crossfade between standing and moving, seconds.
 pub const FADE_TIME: f32 = 0.3;
-/// Walking speed at pace 1, m/s; also the speed at which the `Walk` clip plays at rate 1.
-pub const WALK_SPEED: f32 = 1.0;
-/// Running speed at pace 1, m/s; also the speed at which the `Run` clip plays at rate 1.
-pub const RUN_SPEED: f32 = 3.2;
-/// A walking fox breaks into a run above this speed, m/s.
-const RUN_ABOVE: f32 = 2.2;
-/// A running fox drops to a walk below this speed, m/s.
-const WALK_BELOW: f32 = 1.8;
+/// The speeds at rate 1 assumed for the walk and the run of a model whose clips show no
+/// stride (no skin, or no foot that is planted and moves), metres per second.
+const ASSUMED_SPEEDS: [f32; 2] = [1.0, 3.0];
 /// How fast a fox changes speed, m/s².
 const SPEED_CHANGE: f32 = 2.5;
 /// Park loop radius as a fraction of the block size.
@@ -45,16 +42,15 @@ const MOVE_ABOVE: f32 = 0.3;
 /// A fox easing to a stop stands (its idle clip) below this speed, m/s.
 const STAND_BELOW: f32 = 0.15;
 
-/// A fox's gait: which clip leads its animation (the value is the clip's index in the foxes'
-/// clips: `Walk`, `Run`, then the idle clip).
+/// A fox's gait: which of its clips leads its pose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Gait {
-    /// The `Walk` clip.
-    Walk = 0,
-    /// The `Run` clip.
-    Run = 1,
+    /// The `Walk` clip (the run's weight under a half).
+    Walk,
+    /// The `Run` clip (its weight a half or more).
+    Run,
     /// Standing still, the idle clip (`Idle` or `Survey`).
-    Idle = 2,
+    Idle,
 }
 
 /// A fox and where it is on its park loop.
@@ -100,76 +96,94 @@ impl Fox {
     }
 }
 
-/// A fox's animation state: the gait clips' playback and the crossfade between two of them.
+/// A fox's animation state: its gaits' shared phase, the run's weight over the walk, and the
+/// idle clip's over both.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FoxGait {
-    gait: Gait,
-    /// The gait faded from.
-    from: Gait,
-    /// Weight of the current gait's clip; below 1 while fading in from `from`.
-    fade: f32,
-    playback: [Playback; 3],
+    /// The walk's and the run's phase (0 to 1 over a step cycle).
+    phase: f32,
+    /// The run's weight over the walk: where the speed lies between their speeds.
+    run: f32,
+    /// The idle clip's weight over the gaits: rises to 1 over [`FADE_TIME`] once the fox
+    /// stands, falls to 0 as it moves off.
+    idle: f32,
+    /// Whether it stands (or is settling to stand).
+    standing: bool,
+    idle_playback: Playback,
 }
 
 impl FoxGait {
-    /// The current gait.
+    /// The clip that leads the pose.
     #[must_use]
     pub fn gait(&self) -> Gait {
-        self.gait
-    }
-
-    /// Weight of the current gait's clip in the pose: 0 right at a gait change, rising to 1
-    /// over [`FADE_TIME`].
-    #[must_use]
-    pub fn blend_weight(&self) -> f32 {
-        self.fade
-    }
-
-    /// Playback of a gait's clip.
-    #[must_use]
-    pub fn playback(&self, gait: Gait) -> &Playback {
-        &self.playback[gait as usize]
-    }
-
-    /// Switches to `gait` if it differs. A settled pose starts fading from weight 0 (the pose
-    /// is unchanged at first); reversing mid-fade keeps the pose continuous by swapping roles.
-    /// (A third gait mid-fade, which the speeds never allow, fades from the heavier of the two.)
-    fn change_to(&mut self, gait: Gait) {
-        if gait == self.gait {
-            return;
+        match (self.standing, self.run >= 0.5) {
+            (true, _) => Gait::Idle,
+            (false, true) => Gait::Run,
+            (false, false) => Gait::Walk,
         }
-        if self.fade >= 1.0 || gait != self.from {
-            self.from = if self.fade >= 0.5 { self.gait } else { self.from };
-            self.fade = 0.0;
-        } else {
-            self.from = self.gait;
-            self.fade = 1.0 - self.fade;
-        }
-        self.gait = gait;
+    }
+
+    /// The run's weight over the walk (0: walking, 1: running).
+    #[must_use]
+    pub fn run_weight(&self) -> f32 {
+        self.run
+    }
+
+    /// The idle clip's weight over the gaits (0: moving, 1: standing), easing over
+    /// [`FADE_TIME`].
+    #[must_use]
+    pub fn idle_weight(&self) -> f32 {
+        self.idle
+    }
+
+    /// The walk's and the run's shared phase (0 to 1 over a step cycle).
+    #[must_use]
+    pub fn phase(&self) -> f32 {
+        self.phase
     }
 }
 
-/// Fox `index`: on the loop of park `index % parks`, walking at its own pace, its clips
-/// (of `durations` seconds) at random phases.
-fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, durations: [f32; 3]) -> (Fox, FoxGait) {
+/// What the foxes of one model play: its gaits (walk and run, slowest first) and the
+/// clip index in [`Spec::clips`] of each, and its idle clip's duration (0 without one).
+#[derive(Clone, Debug)]
+struct FoxModel {
+    gaits: Gaits,
+    spec_clips: [u16; 2],
+    idle: f32,
+    /// The model's scale in the town: metres per model unit.
+    scale: f32,
+}
+
+impl FoxModel {
+    /// The walk's and the run's own speeds, m/s (what keeps their planted feet still at rate 1).
+    fn speeds(&self) -> [f32; 2] {
+        [0, self.gaits.len().saturating_sub(1)].map(|g| self.gaits.stride(g).speed * self.scale)
+    }
+}
+
+/// Fox `index`: on the loop of park `index % parks`, walking at its own pace (a multiple of
+/// its model's walking speed), its gaits at a random phase.
+fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, model: &FoxModel) -> (Fox, FoxGait) {
     let mut rng = Rng::stream(seed, Stream::Fox, index as u64);
-    let phases = durations.map(|d| rng.range(0.0, d));
+    let (phase, idle_phase) = (rng.next_f32(), rng.range(0.0, model.idle.max(0.0)));
     let lane = (index / parks.len().max(1)) % PATHS;
     let pace = rng.range(0.85, 1.15);
+    let walk = model.speeds()[0] * pace;
     let fox = Fox {
         park: parks.get(index % parks.len().max(1)).copied().unwrap_or_default(),
         radius: block * LOOP_RADIUS + lane as f32 * PATH_SPACING,
         direction: if rng.below(2) == 0 { 1.0 } else { -1.0 },
         angle: rng.angle(),
-        speed: WALK_SPEED * pace,
-        target_speed: WALK_SPEED * pace,
+        speed: walk,
+        target_speed: walk,
         pace,
         running: false,
         resting: false,
         timer: rng.range(1.0, 8.0),
         rng,
     };
-    (fox, FoxGait { gait: Gait::Walk, from: Gait::Walk, fade: 1.0, playback: phases.map(Playback::looping) })
+    let gait = FoxGait { phase, run: 0.0, idle: 0.0, standing: false, idle_playback: Playback::looping(idle_phase) };
+    (fox, gait)
 }
 
 /// Where a fox stands: on the ground, facing its way, `scale` times the model.
@@ -180,68 +194,58 @@ fn placement(fox: &Fox, scale: f32) -> Affine3A {
 }
 
 /// Moves every fox along its loop, updates its behaviour and gait, and sets its layers: the
-/// gait's clip, or while fading, the old gait's clip under the new one at the fade's weight.
-/// `durations`: per model, the `Walk`, `Run` and idle clips' (the idle's 0 when the model has
-/// none: its foxes never stand).
-fn update(world: &World, durations: &[[f32; 3]], foxes: &mut KindProps, dt: f32) {
+/// slower gait around its speed, the faster over it by how far the speed lies between theirs
+/// (both in phase), and the idle clip over them at its weight.
+fn update(world: &World, models: &[FoxModel], foxes: &mut KindProps, dt: f32) {
     let fade_step = dt / FADE_TIME;
     for (fox, anim, instance) in world.query::<(&mut Fox, &mut FoxGait, &PropInstance)>().iter() {
-        let durations = durations[instance.model()];
+        let model = &models[instance.model()];
         let foxes = foxes.of(instance);
         let scale = foxes.prop().scale;
-        let can_rest = durations[Gait::Idle as usize] > 0.0;
-        if !can_rest && (anim.gait == Gait::Idle || anim.from == Gait::Idle) {
+        let can_rest = model.idle > 0.0;
+        if !can_rest && anim.standing {
             // Its model changed to one without an idle clip: it walks at once.
-            (anim.gait, anim.from, anim.fade) = (Gait::Walk, Gait::Walk, 1.0);
-            (fox.resting, fox.target_speed) = (false, fox.pace * WALK_SPEED);
+            (anim.standing, anim.idle) = (false, 0.0);
+            (fox.resting, fox.target_speed) = (false, fox.pace * model.speeds()[0]);
         }
-        behave(fox, can_rest, dt);
+        behave(fox, model.speeds(), can_rest, dt);
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.index(), placement(fox, scale));
 
-        let was = anim.gait;
-        let gait = match was {
-            Gait::Walk if fox.speed > RUN_ABOVE => Gait::Run,
-            Gait::Run if fox.speed < WALK_BELOW => Gait::Walk,
-            Gait::Walk if fox.resting && fox.speed < STAND_BELOW => Gait::Idle,
-            Gait::Idle if fox.speed > MOVE_ABOVE => Gait::Walk,
-            same => same,
+        anim.standing = match anim.standing {
+            false => fox.resting && fox.speed < STAND_BELOW,
+            true => fox.speed <= MOVE_ABOVE,
         };
-        if gait == was {
-            anim.fade = (anim.fade + fade_step).min(1.0);
-        } else {
-            anim.change_to(gait);
-        }
-        // Walk and Run at rates matched to the speed; the idle clip at its own.
-        let rates = [fox.speed / WALK_SPEED, fox.speed / RUN_SPEED, 1.0];
-        for ((playback, duration), rate) in anim.playback.iter_mut().zip(durations).zip(rates) {
-            playback.speed = rate;
-            playback.advance(dt, duration);
-        }
-        let layer =
-            |gait: Gait| Layer::clip(gait as u16, anim.playback[gait as usize].clip_time(durations[gait as usize]));
+        let idle_target = if anim.standing { 1.0 } else { 0.0 };
+        anim.idle += (idle_target - anim.idle).clamp(-fade_step, fade_step);
+        let speed = fox.speed / model.scale.max(f32::EPSILON);
+        let [slow, fast] = model.gaits.advance(&mut anim.phase, speed, dt);
+        anim.run = if fast.gait > slow.gait { fast.weight } else { f32::from(u8::from(slow.gait > 0)) };
+        anim.idle_playback.advance(dt, model.idle);
         let layers = foxes.layers_mut(instance.index());
-        if anim.fade < 1.0 {
-            layers[0] = layer(anim.from);
-            layers[1] = Layer { weight: anim.fade, ..layer(anim.gait) };
-        } else {
-            layers[0] = layer(anim.gait);
-            layers[1] = Layer::NONE;
-        }
+        let gait = |layer: props_anim::gait::GaitLayer| Layer {
+            weight: layer.weight,
+            ..Layer::clip(model.spec_clips[layer.gait], layer.time)
+        };
+        layers[0] = gait(slow);
+        layers[1] = if fast.weight > 0.0 { gait(fast) } else { Layer::NONE };
+        layers[2] = match can_rest {
+            true => Layer { weight: anim.idle, ..Layer::clip(2, anim.idle_playback.clip_time(model.idle)) },
+            false => Layer::NONE,
+        };
     }
 }
 
-/// Clip layers per fox: the gait, and the gait faded into.
-const FOX_LAYERS: usize = 2;
+/// Clip layers per fox: the slower gait, the faster over it, the idle clip over both.
+const FOX_LAYERS: usize = 3;
 
 /// The foxes (the animals): `count` of them, in the parks of the town's blocks, each showing one
 /// of the animal models (picked per fox from the town's seed). Clips, in [`Spec::clips`] order:
-/// `Walk`, `Run` and, if the model has one, the idle clip (a [`Gait`]'s index).
+/// `Walk`, `Run` and, if the model has one, the idle clip.
 pub struct Foxes {
     count: usize,
-    /// Per model, the durations of its `Walk`, `Run` and idle clips, seconds (0 for an idle
-    /// clip it does not have).
-    durations: Vec<[f32; 3]>,
+    /// Per model, what its foxes play.
+    models: Vec<FoxModel>,
 }
 
 /// Most foxes the town holds.
@@ -258,20 +262,38 @@ impl Default for Foxes {
 impl Foxes {
     /// `count` foxes.
     pub fn new(count: usize) -> Self {
-        Self { count, durations: Vec::new() }
+        Self { count, models: Vec::new() }
     }
 
-    /// Measures each model's clips.
+    /// Measures each model's gaits from its clips.
     fn measure(&mut self, props: &KindProps) {
-        self.durations = props
+        self.models = props
             .crowds()
             .iter()
             .map(|crowd| {
                 let rig = crowd.model();
-                let clips = rig.prop.model.clips();
-                [0, 1, 2].map(|k| rig.spec.clips.get(k).map_or(0.0, |&c| clips[c].duration()))
+                let (model, clips) = (&*rig.prop.model, &rig.spec.clips);
+                let scale = rig.prop.scale;
+                let gait_clips = [clips[0], clips[1]];
+                let gaits = Gaits::new(model, &gait_clips).unwrap_or_else(|| {
+                    let assumed = |k: usize| {
+                        let duration = model.clips()[gait_clips[k]].duration();
+                        (gait_clips[k], Stride::assumed(duration, ASSUMED_SPEEDS[k] / scale.max(f32::EPSILON)))
+                    };
+                    Gaits::from_strides(vec![assumed(0), assumed(1)])
+                });
+                let spec_clips = [0, 1].map(|g| if gaits.clip(g) == gait_clips[0] { 0 } else { 1 });
+                let idle = clips.get(2).map_or(0.0, |&c| model.clips()[c].duration());
+                FoxModel { gaits, spec_clips, idle, scale }
             })
             .collect();
+    }
+
+    /// The walk's and the run's own speeds of each model (what keeps their planted feet still
+    /// at rate 1), metres per second.
+    #[must_use]
+    pub fn gait_speeds(&self) -> Vec<[f32; 2]> {
+        self.models.iter().map(FoxModel::speeds).collect()
     }
 }
 
@@ -329,10 +351,10 @@ impl PropKind for Foxes {
         for i in 0..self.count {
             let pick = ModelPick::new(i as u64, (town.rng(self.name(), i as u64).next_u64() >> 32) as u32);
             let model = pick.model(props.crowds().len());
-            let (fox, gait) = fox(i, &parks, town.config.block, town.config.seed, self.durations[model]);
+            let (fox, gait) = fox(i, &parks, town.config.block, town.config.seed, &self.models[model]);
             props.spawn(world, model, Affine3A::IDENTITY, (fox, gait, pick));
         }
-        update(world, &self.durations, props, 0.0);
+        update(world, &self.models, props, 0.0);
     }
 
     fn access(&self) -> StepAccess {
@@ -340,7 +362,7 @@ impl PropKind for Foxes {
     }
 
     fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut KindProps, dt: f32) {
-        update(world, &self.durations, props, dt);
+        update(world, &self.models, props, dt);
     }
 
     /// Every fox picks again among the new models, keeping its state and placement.
@@ -351,18 +373,20 @@ impl PropKind for Foxes {
 
     fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
         let (fox, gait) = (world.get::<&Fox>(entity).ok()?, world.get::<&FoxGait>(entity).ok()?);
-        let (speed, weight) = (fox.speed(), gait.blend_weight());
         Some(format!(
-            "fox: {:?} at {speed:.1} m/s (clip weight {weight:.2}, the other {:.2})",
+            "fox: {:?} at {:.1} m/s (run weight {:.2}, idle weight {:.2})",
             gait.gait(),
-            1.0 - weight
+            fox.speed(),
+            gait.run_weight(),
+            gait.idle_weight()
         ))
     }
 }
 
 /// Walk for a while, sometimes run or (`can_rest`) stand for a while, and walk again after;
-/// ease the speed towards the chosen pace.
-fn behave(fox: &mut Fox, can_rest: bool, dt: f32) {
+/// ease the speed towards the chosen pace times the gait's own speed (`speeds`: the walk's and
+/// the run's, m/s).
+fn behave(fox: &mut Fox, speeds: [f32; 2], can_rest: bool, dt: f32) {
     fox.timer -= dt;
     if fox.timer <= 0.0 {
         let draw = fox.rng.next_f32();
@@ -373,41 +397,49 @@ fn behave(fox: &mut Fox, can_rest: bool, dt: f32) {
             (_, true) => fox.rng.range(3.0, 7.0),
             _ => fox.rng.range(4.0, 10.0),
         };
-        let pace = match (fox.running, fox.resting) {
-            (true, _) => RUN_SPEED,
-            (_, true) => 0.0,
-            _ => WALK_SPEED,
-        };
-        fox.target_speed = fox.pace * pace;
     }
+    let pace = match (fox.running, fox.resting) {
+        (true, _) => speeds[1],
+        (_, true) => 0.0,
+        _ => speeds[0],
+    };
+    fox.target_speed = fox.pace * pace;
     let change = SPEED_CHANGE * dt;
     fox.speed += (fox.target_speed - fox.speed).clamp(-change, change);
 }
 
-/// A small skinned quadruped with the Fox's clip names: `Survey`, `Walk` (0.7 s) and `Run`
-/// (1.16 s), which animate the same joints differently so that a crossfade shows.
+/// A small skinned quadruped with the Fox's clip names: `Survey`, `Walk` (0.7 s, its feet
+/// planted half the cycle, 0.7 m a cycle: 1 m/s) and `Run` (1.16 s, 2.4 m a cycle, the front
+/// feet carried by a pitching spine: about 1.7 m/s),
+/// which animate the same joints differently so that a blend shows.
 pub fn stand_in() -> Result<Model, SyntheticError> {
-    let leg = |name, x: f32, z: f32| node(name, Vec3::new(x, -0.1, z), &[], false);
+    let leg = |name, x: f32, z: f32, foot: &'static [u32]| node(name, Vec3::new(x, -0.1, z), foot, false);
+    let foot = |name| node(name, Vec3::new(0.0, -0.3, 0.0), &[], false);
     let nodes = [
         node("root", Vec3::ZERO, &[1, 8], false),
         node("hips", Vec3::new(0.0, 0.4, -0.2), &[2, 4, 5], false),
         node("spine", Vec3::new(0.0, 0.05, 0.4), &[3, 6, 7], false),
         node("head", Vec3::new(0.0, 0.15, 0.2), &[], false),
-        leg("leg_back_left", 0.1, 0.0),
-        leg("leg_back_right", -0.1, 0.0),
-        leg("leg_front_left", 0.1, 0.0),
-        leg("leg_front_right", -0.1, 0.0),
+        leg("leg_back_left", 0.1, 0.0, &[9]),
+        leg("leg_back_right", -0.1, 0.0, &[10]),
+        leg("leg_front_left", 0.1, 0.0, &[11]),
+        leg("leg_front_right", -0.1, 0.0, &[12]),
         node("fox", Vec3::ZERO, &[], false),
+        foot("foot_back_left"),
+        foot("foot_back_right"),
+        foot("foot_front_left"),
+        foot("foot_front_right"),
     ];
-    let gait = |duration: f32, legs: f32, back: f32| {
-        let mut channels: Vec<ChannelSpec> = [(4, 0.0), (5, 0.5), (6, 0.5), (7, 0.0)]
-            .map(|(n, phase)| swing(n, Vec3::X, duration, legs, phase))
+    let gait = |duration: f32, stride: f32, back: f32| {
+        let at = Vec3::new(0.0, -0.3, 0.0);
+        let mut channels: Vec<ChannelSpec> = [(9, 0.0), (10, 0.5), (11, 0.5), (12, 0.0)]
+            .map(|(n, phase)| step(n, at, duration, (stride, 0.06), phase))
             .to_vec();
         channels.push(swing(2, Vec3::X, duration, back, 0.25));
         channels.push(swing(3, Vec3::Y, duration, back * 0.5, 0.0));
         channels
     };
     let survey = vec![swing(3, Vec3::Y, 3.4, FRAC_PI_2 * 0.5, 0.0)];
-    let clips = vec![("Survey", survey), ("Walk", gait(0.7, 0.35, 0.05)), ("Run", gait(1.16, 0.9, PI * 0.08))];
-    build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7], 8)))
+    let clips = vec![("Survey", survey), ("Walk", gait(0.7, 0.35, 0.05)), ("Run", gait(1.16, 1.2, PI * 0.08))];
+    build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12], 8)))
 }

@@ -1,0 +1,321 @@
+//! What a legged model's clips say about its gait, measured from the clips themselves: where
+//! its feet are, when each is planted, and the ground speed at rate 1 that keeps a planted
+//! foot still ([`Stride`]); and its gaits played by speed, the two around the speed blended
+//! and kept in phase, as Unreal's sync groups keep them ([`Gaits`]). A kind walks any
+//! model's clips at the rate its speed calls for, with no speed written by hand.
+//!
+//! The feet are the lowest joints of the leg chains: the joints that come near the lowest
+//! point any joint reaches in the clip, less those with such a joint below them in their
+//! chain (a foot's toe, not its ankle). A foot is planted while it is within a tenth of its
+//! own lift of its lowest; the speed is what the planted feet travel backwards (the median of
+//! their velocities), plus what the skeleton's root travels (a clip that is not "in place").
+
+use glam::Vec3;
+
+use crate::{Model, NodeId};
+
+/// Samples of a clip's cycle.
+const SAMPLES: usize = 120;
+/// A joint is a foot when it comes within this fraction of the model's height of the lowest
+/// point the clip reaches.
+const FOOT_REACH: f32 = 0.06;
+/// A foot is planted while it is within this fraction of its lift above its lowest.
+const PLANTED: f32 = 0.1;
+/// A clip shows no walking when its ground speed is under this fraction of the model's height
+/// per second (a fox surveying about shuffles its feet).
+const STILL: f32 = 0.05;
+/// A clip moves its root when the root travels at least this fraction of the ground speed.
+const TRAVELS: f32 = 0.05;
+
+/// One clip's stride: its feet, when each is planted, and its ground speed at rate 1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stride {
+    /// The feet, lowest joints of the leg chains, in the rig's order.
+    pub feet: Vec<NodeId>,
+    /// The skeleton's root joint (its hips, on most rigs): the joint with the fewest
+    /// ancestors.
+    pub root: Option<NodeId>,
+    /// Per foot, the phases of the cycle (0 to 1, the clip's time over its duration) during
+    /// which it is planted, as `[start, end)` ranges (an `end` past 1 wraps round).
+    pub contacts: Vec<Vec<(f32, f32)>>,
+    /// Ground speed at rate 1 that keeps a planted foot still, model units per second: the
+    /// speed to move the model at while the clip plays in place.
+    pub speed: f32,
+    /// The direction of travel, a horizontal unit vector in model space.
+    pub forward: Vec3,
+    /// What the skeleton's root travels per second at rate 1, model units (zero for a clip
+    /// "in place").
+    pub travel: Vec3,
+    /// The clip's duration, seconds.
+    pub duration: f32,
+}
+
+impl Stride {
+    /// The stride assumed for a clip of `duration` seconds that shows none: `speed` at rate 1,
+    /// forwards along +Z (the way glTF models face), no foot known.
+    #[must_use]
+    pub fn assumed(duration: f32, speed: f32) -> Self {
+        Self {
+            feet: Vec::new(),
+            root: None,
+            contacts: Vec::new(),
+            speed,
+            forward: Vec3::Z,
+            travel: Vec3::ZERO,
+            duration,
+        }
+    }
+
+    /// Distance covered per cycle, model units.
+    #[must_use]
+    pub fn length(&self) -> f32 {
+        self.speed * self.duration
+    }
+
+    /// Whether the clip moves the skeleton's root (is not "in place").
+    #[must_use]
+    pub fn moves_root(&self) -> bool {
+        self.travel.length() > TRAVELS * self.speed.max(f32::EPSILON)
+    }
+
+    /// Whether foot `foot` is planted at `phase` (0 to 1).
+    #[must_use]
+    pub fn planted(&self, foot: usize, phase: f32) -> bool {
+        let phase = phase.rem_euclid(1.0);
+        self.contacts
+            .get(foot)
+            .is_some_and(|ranges| ranges.iter().any(|&(start, end)| (start..end).contains(&phase) || phase + 1.0 < end))
+    }
+}
+
+/// The stride of clip `clip` of `model`, or `None` when it shows no walking: no skin, no
+/// clip of that index or of no duration, no foot that is ever planted and moves.
+#[must_use]
+pub fn stride(model: &Model, clip: usize) -> Option<Stride> {
+    let duration = model.clips().get(clip)?.duration();
+    let rig = model.rig();
+    let mut joints: Vec<NodeId> = model.skins().iter().flat_map(|skin| skin.joints().iter().copied()).collect();
+    joints.sort_unstable();
+    joints.dedup();
+    if joints.is_empty() || duration <= 0.0 {
+        return None;
+    }
+    // Every joint's position at SAMPLES + 1 times, the last at the clip's end.
+    let mut positions = vec![Vec3::ZERO; joints.len() * (SAMPLES + 1)];
+    for i in 0..=SAMPLES {
+        let pose = model.pose_at(Some(clip), duration * i as f32 / SAMPLES as f32);
+        for (j, &joint) in joints.iter().enumerate() {
+            positions[j * (SAMPLES + 1) + i] = pose.world_matrix(joint).translation.into();
+        }
+    }
+    let track = |j: usize| &positions[j * (SAMPLES + 1)..(j + 1) * (SAMPLES + 1)];
+    let lowest = |j: usize| track(j).iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+    let ground = (0..joints.len()).map(lowest).fold(f32::INFINITY, f32::min);
+    let top = (0..joints.len()).map(|j| track(j)[0].y).fold(f32::NEG_INFINITY, f32::max);
+    let height = top - ground;
+    if height.is_nan() || height <= 0.0 {
+        return None;
+    }
+    let near_ground: Vec<usize> = (0..joints.len()).filter(|&j| lowest(j) <= ground + FOOT_REACH * height).collect();
+    let below = |upper: NodeId, lower: NodeId| {
+        let mut node = rig.parent(lower);
+        while let Some(n) = node {
+            if n == upper {
+                return true;
+            }
+            node = rig.parent(n);
+        }
+        false
+    };
+    let feet: Vec<usize> = near_ground
+        .iter()
+        .copied()
+        .filter(|&j| !near_ground.iter().any(|&k| k != j && below(joints[j], joints[k])))
+        .collect();
+    // The skeleton's root: the joint with the fewest ancestors.
+    let depth = |node: NodeId| std::iter::successors(rig.parent(node), |&n| rig.parent(n)).count();
+    let root = (0..joints.len()).min_by_key(|&j| depth(joints[j]))?;
+    let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
+    let travel = horizontal(track(root)[SAMPLES] - track(root)[0]) / duration;
+
+    // Planted samples of each foot, and what the planted feet travel: the median of their
+    // velocities, each component (the few samples of a foot landing or lifting, still near
+    // the ground but moving forward, do not pull it).
+    let step = duration / SAMPLES as f32;
+    let mut planted = Vec::with_capacity(feet.len());
+    let mut velocities = Vec::new();
+    for &f in &feet {
+        let track = track(f);
+        let low = lowest(f);
+        let lift = track.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max) - low;
+        let down: Vec<bool> = track[..SAMPLES].iter().map(|p| p.y - low <= PLANTED * lift).collect();
+        for i in 0..SAMPLES {
+            if down[i] && down[(i + 1) % SAMPLES] {
+                velocities.push(horizontal(track[i + 1] - track[i]) / step);
+            }
+        }
+        planted.push(down);
+    }
+    if velocities.is_empty() {
+        return None;
+    }
+    let median = |component: fn(&Vec3) -> f32| {
+        let mut values: Vec<f32> = velocities.iter().map(component).collect();
+        values.sort_by(f32::total_cmp);
+        values[values.len() / 2]
+    };
+    let planted_velocity = Vec3::new(median(|v| v.x), 0.0, median(|v| v.z));
+    let ground_velocity = travel - planted_velocity;
+    let speed = ground_velocity.length();
+    if speed < STILL * height {
+        return None;
+    }
+    let forward = ground_velocity.try_normalize()?;
+    let contacts = planted.iter().map(|down| ranges(down)).collect();
+    let feet = feet.iter().map(|&f| joints[f]).collect();
+    Some(Stride { feet, root: Some(joints[root]), contacts, speed, forward, travel, duration })
+}
+
+/// The runs of `true` in a looped sequence of samples, as phase ranges (one that wraps round
+/// the end ends past 1).
+fn ranges(down: &[bool]) -> Vec<(f32, f32)> {
+    let n = down.len();
+    if down.iter().all(|&d| d) {
+        return vec![(0.0, 1.0)];
+    }
+    // Start where a run begins after a lifted sample, so no run is split by the loop's seam.
+    let Some(first) = (0..n).find(|&i| down[i] && !down[(i + n - 1) % n]) else { return Vec::new() };
+    let mut runs = Vec::new();
+    let mut i = first;
+    while i < first + n {
+        if down[i % n] {
+            let start = i;
+            while i < first + n && down[i % n] {
+                i += 1;
+            }
+            runs.push((start as f32 / n as f32, i as f32 / n as f32));
+        } else {
+            i += 1;
+        }
+    }
+    let mut runs: Vec<(f32, f32)> = runs
+        .into_iter()
+        .map(|(start, end)| if start >= 1.0 { (start - 1.0, end - 1.0) } else { (start, end) })
+        .collect();
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    runs
+}
+
+/// A model's gaits, slowest first (a walk, then a run), played by speed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gaits {
+    gaits: Vec<Gait>,
+}
+
+/// One gait: its clip, its stride, and the phase at which its reference foot lands.
+#[derive(Clone, Debug, PartialEq)]
+struct Gait {
+    clip: usize,
+    stride: Stride,
+    /// The phase of the clip at which the first gait's first foot lands: the clips are
+    /// played from their landings, so blended ones put the same foot down together.
+    landing: f32,
+}
+
+/// One clip of a gait blend: which gait, at what clip time, and its weight over the ones
+/// before it (the first at 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GaitLayer {
+    /// The gait's index among the [`Gaits`] (its clip: [`Gaits::clip`]).
+    pub gait: usize,
+    /// The clip time, seconds.
+    pub time: f32,
+    /// The weight it is blended in with over the layers before it.
+    pub weight: f32,
+}
+
+impl Gaits {
+    /// The gaits of `clips` of `model`, slowest first, or `None` when one of them shows no
+    /// stride ([`stride`]).
+    #[must_use]
+    pub fn new(model: &Model, clips: &[usize]) -> Option<Self> {
+        let strides = clips.iter().map(|&clip| Some((clip, stride(model, clip)?))).collect::<Option<Vec<_>>>()?;
+        Some(Self::from_strides(strides))
+    }
+
+    /// The gaits of clips with these strides (a clip's index, its stride), slowest first.
+    #[must_use]
+    pub fn from_strides(strides: Vec<(usize, Stride)>) -> Self {
+        let mut gaits: Vec<Gait> =
+            strides.into_iter().map(|(clip, stride)| Gait { clip, stride, landing: 0.0 }).collect();
+        gaits.sort_by(|a, b| a.stride.speed.total_cmp(&b.stride.speed));
+        let reference = gaits.first().and_then(|g| g.stride.feet.first().copied());
+        for gait in &mut gaits {
+            let foot = gait.stride.feet.iter().position(|&f| Some(f) == reference);
+            gait.landing = foot.and_then(|f| gait.stride.contacts[f].first()).map_or(0.0, |&(start, _)| start);
+        }
+        Self { gaits }
+    }
+
+    /// How many gaits there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.gaits.len()
+    }
+
+    /// Whether there is none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.gaits.is_empty()
+    }
+
+    /// Gait `gait`'s clip.
+    #[must_use]
+    pub fn clip(&self, gait: usize) -> usize {
+        self.gaits[gait].clip
+    }
+
+    /// Gait `gait`'s stride.
+    #[must_use]
+    pub fn stride(&self, gait: usize) -> &Stride {
+        &self.gaits[gait].stride
+    }
+
+    /// The two gaits around `speed` (model units per second) and how far it is from the first
+    /// to the second (0 to 1): below the slowest, the slowest alone; above the fastest, the
+    /// fastest alone.
+    #[must_use]
+    pub fn around(&self, speed: f32) -> (usize, usize, f32) {
+        let last = self.gaits.len().saturating_sub(1);
+        let above = self.gaits.iter().position(|g| g.stride.speed > speed).unwrap_or(self.gaits.len());
+        match above {
+            0 => (0, 0, 0.0),
+            k if k > last => (last, last, 0.0),
+            k => {
+                let (slow, fast) = (self.gaits[k - 1].stride.speed, self.gaits[k].stride.speed);
+                (k - 1, k, ((speed - slow) / (fast - slow).max(f32::EPSILON)).clamp(0.0, 1.0))
+            }
+        }
+    }
+
+    /// Advances the shared `phase` (0 to 1, the cycle of the gaits around the speed) by `dt`
+    /// seconds at `speed` (model units per second) and returns the two layers to pose (both of
+    /// weight 0 when there is no gait): the slower gait at weight 1, the faster blended over it by how far the speed is between
+    /// theirs. The cycle covers the blend of their strides' lengths, so a planted foot stays
+    /// still at any speed.
+    pub fn advance(&self, phase: &mut f32, speed: f32, dt: f32) -> [GaitLayer; 2] {
+        if self.gaits.is_empty() {
+            return [GaitLayer { gait: 0, time: 0.0, weight: 0.0 }; 2];
+        }
+        let (slow, fast, blend) = self.around(speed);
+        let length = self.gaits[slow].stride.length() * (1.0 - blend) + self.gaits[fast].stride.length() * blend;
+        if length > 0.0 && speed.is_finite() && dt.is_finite() {
+            *phase = (*phase + speed.max(0.0) * dt / length).rem_euclid(1.0);
+        }
+        let layer = |gait: usize, weight: f32| {
+            let g = &self.gaits[gait];
+            GaitLayer { gait, time: (*phase + g.landing).rem_euclid(1.0) * g.stride.duration, weight }
+        };
+        [layer(slow, 1.0), layer(fast, if fast == slow { 0.0 } else { blend })]
+    }
+}

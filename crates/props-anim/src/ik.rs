@@ -1,0 +1,136 @@
+//! Analytic two-bone inverse kinematics: a leg's hip and knee turned so that its ankle reaches
+//! a point, the knee bending in the plane the clip bends it in (its pole is the clip's own
+//! knee), and feet held where they were put while planted ([`Planting`]).
+
+use glam::{Affine3A, Quat, Vec3};
+
+use crate::{NodeId, Pose, Rig};
+
+/// A leg: three joints, each the parent of the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leg {
+    /// The hip: turned to place the knee.
+    pub upper: NodeId,
+    /// The knee: turned to place the ankle.
+    pub mid: NodeId,
+    /// The ankle: the joint that reaches.
+    pub end: NodeId,
+}
+
+impl Leg {
+    /// The leg above `foot` (its ankle the foot's parent, then the knee and the hip), or `None`
+    /// when the chain above it is shorter.
+    #[must_use]
+    pub fn above(rig: &Rig, foot: NodeId) -> Option<Self> {
+        let end = rig.parent(foot)?;
+        let mid = rig.parent(end)?;
+        let upper = rig.parent(mid)?;
+        Some(Self { upper, mid, end })
+    }
+}
+
+/// Turns `leg`'s hip and knee in `pose` so that its ankle reaches `target` (model space) as
+/// near as the leg's length allows, the knee bending towards where the pose has it; the ankle
+/// keeps the orientation the pose gives it (the foot below it lies as the clip lays it). The
+/// pose's world matrices must be current; they are recomputed.
+pub fn reach(pose: &mut Pose, rig: &Rig, leg: Leg, target: Vec3) {
+    let foot = rotation(pose.world_matrix(leg.end));
+    let position = |pose: &Pose, node: NodeId| Vec3::from(pose.world_matrix(node).translation);
+    let (a, b, c) = (position(pose, leg.upper), position(pose, leg.mid), position(pose, leg.end));
+    let (upper, lower) = (a.distance(b), b.distance(c));
+    let to_target = target - a;
+    let Some(direction) = to_target.try_normalize() else { return };
+    if upper <= f32::EPSILON || lower <= f32::EPSILON {
+        return;
+    }
+    // Within what the leg reaches, kept a hair off straight and off folded.
+    let reach = to_target.length().clamp((upper - lower).abs() * 1.001 + 1e-6, (upper + lower) * 0.9999);
+    // The knee's side: where the pose bends it, off the hip-to-target line.
+    let bend = (b - a) - direction * (b - a).dot(direction);
+    let side = bend.try_normalize().unwrap_or_else(|| direction.any_orthonormal_vector());
+    let cos = ((upper * upper + reach * reach - lower * lower) / (2.0 * upper * reach)).clamp(-1.0, 1.0);
+    let knee = a + direction * (upper * cos) + side * (upper * (1.0 - cos * cos).max(0.0).sqrt());
+    let ankle = a + direction * reach;
+    turn(pose, rig, leg.upper, (b - a, knee - a));
+    pose.compute_world(rig);
+    let c = position(pose, leg.end);
+    turn(pose, rig, leg.mid, (c - knee, ankle - knee));
+    pose.compute_world(rig);
+    let knee_rotation = rotation(pose.world_matrix(leg.mid));
+    let mut local = *pose.local_transform(leg.end);
+    local.rotation = (knee_rotation.inverse() * foot).normalize();
+    pose.set_local_transform(leg.end, local);
+    pose.compute_world(rig);
+}
+
+/// Turns `node` in `pose` by the world rotation taking direction `from` to `to`.
+fn turn(pose: &mut Pose, rig: &Rig, node: NodeId, (from, to): (Vec3, Vec3)) {
+    let (Some(from), Some(to)) = (from.try_normalize(), to.try_normalize()) else { return };
+    let turn = Quat::from_rotation_arc(from, to);
+    let parent = rig.parent(node).map_or(Quat::IDENTITY, |p| rotation(pose.world_matrix(p)));
+    let mut local = *pose.local_transform(node);
+    local.rotation = (parent.inverse() * turn * parent * local.rotation).normalize();
+    pose.set_local_transform(node, local);
+}
+
+fn rotation(matrix: Affine3A) -> Quat {
+    matrix.to_scale_rotation_translation().1
+}
+
+/// How long a lifted foot takes to go from its pin back to where the pose puts it, seconds.
+pub const RELEASE_TIME: f32 = 0.15;
+
+/// Feet held where they were put while planted: each foot is pinned, in the world, where it
+/// was when it came down, and its leg turned to keep it there until it lifts; then it eases
+/// back to where the pose puts it over [`RELEASE_TIME`], so it never jumps.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Planting {
+    pins: Vec<Pin>,
+}
+
+/// One foot's pin.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Pin {
+    /// The world point it is held at while planted.
+    at: Option<Vec3>,
+    /// How far (world) the pin held it from where the pose put it, last time it was planted.
+    offset: Vec3,
+    /// How much of `offset` is still applied while it eases back (1 when just lifted).
+    weight: f32,
+}
+
+impl Planting {
+    /// Pins `feet` (each a foot and its leg) of `pose`, placed in the world by `placement`,
+    /// that are `planted`, `dt` seconds after the last call: a foot coming down is pinned where
+    /// the pose puts it, a planted foot kept there (its ankle moved as far as the foot is off
+    /// its pin), a lifted one eased back to the pose. The pose's world matrices must be
+    /// current and are recomputed.
+    pub fn apply(
+        &mut self,
+        pose: &mut Pose,
+        rig: &Rig,
+        feet: &[(NodeId, Leg)],
+        planted: &[bool],
+        (placement, dt): (Affine3A, f32),
+    ) {
+        self.pins.resize(feet.len(), Pin::default());
+        let to_model = placement.inverse();
+        for ((&(foot, leg), &down), pin) in feet.iter().zip(planted).zip(&mut self.pins) {
+            let animated = placement.transform_point3(pose.world_matrix(foot).translation.into());
+            if down {
+                let at = *pin.at.get_or_insert(animated);
+                (pin.offset, pin.weight) = (at - animated, 1.0);
+            } else {
+                pin.at = None;
+                pin.weight = (pin.weight - dt / RELEASE_TIME).max(0.0);
+                if pin.weight == 0.0 {
+                    continue;
+                }
+            }
+            let target = animated + pin.offset * pin.weight;
+            let offset = to_model.transform_point3(target) - to_model.transform_point3(animated);
+            let ankle = Vec3::from(pose.world_matrix(leg.end).translation);
+            reach(pose, rig, leg, ankle + offset);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Two-bone IK: the ankle reaches the target, the bones keep their lengths, the knee bends the
+//! way the pose bends it; a planted foot stays where it came down.
+
+use glam::{Affine3A, Quat, Vec3};
+use props_anim::ik::{Leg, Planting, reach};
+use props_anim::{NodeId, Pose, Rig, Transform};
+
+use crate::support::rig;
+
+/// A hip at the origin, a knee 1 below it bent a little forward (+Z), an ankle 1 below that,
+/// a toe 0.2 ahead of the ankle.
+fn leg_rig() -> Rig {
+    let at = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
+    rig(&[(&[1], at(0.0, 2.0, 0.0)), (&[2], at(0.0, -1.0, 0.1)), (&[3], at(0.0, -1.0, -0.1)), (&[], at(0.0, 0.0, 0.2))])
+}
+
+fn node(rig: &Rig, source: u32) -> NodeId {
+    rig.from_source_index(source).expect("node")
+}
+
+fn at(pose: &Pose, node: NodeId) -> Vec3 {
+    pose.world_matrix(node).translation.into()
+}
+
+#[test]
+fn the_ankle_reaches_and_the_knee_bends_as_the_pose_bends_it() {
+    let rig = leg_rig();
+    let leg = Leg::above(&rig, node(&rig, 3)).expect("a leg");
+    assert_eq!((leg.upper, leg.mid, leg.end), (node(&rig, 0), node(&rig, 1), node(&rig, 2)));
+    let mut pose = Pose::from_rest(&rig);
+    pose.compute_world(&rig);
+    let lengths =
+        |pose: &Pose| (at(pose, leg.upper).distance(at(pose, leg.mid)), at(pose, leg.mid).distance(at(pose, leg.end)));
+    let before = lengths(&pose);
+    // Up and back: the knee must bend further, forward as it was.
+    let target = Vec3::new(0.0, 0.8, -0.3);
+    reach(&mut pose, &rig, leg, target);
+    assert!(at(&pose, leg.end).distance(target) < 1e-4, "{}", at(&pose, leg.end));
+    let after = lengths(&pose);
+    assert!((after.0 - before.0).abs() < 1e-4 && (after.1 - before.1).abs() < 1e-4, "{before:?} {after:?}");
+    let knee = at(&pose, leg.mid);
+    let line = (target - at(&pose, leg.upper)).normalize();
+    let off = (knee - at(&pose, leg.upper)) - line * (knee - at(&pose, leg.upper)).dot(line);
+    assert!(off.z > 0.1, "the knee bends forward, as the pose had it: {knee}");
+    // Out of reach: the leg points straight at it, as far as it goes.
+    let far = Vec3::new(3.0, 2.0, 0.0);
+    reach(&mut pose, &rig, leg, far);
+    let direction = (at(&pose, leg.end) - at(&pose, leg.upper)).normalize();
+    assert!(direction.abs_diff_eq((far - at(&pose, leg.upper)).normalize(), 1e-3), "{direction}");
+}
+
+#[test]
+fn a_planted_foot_stays_where_it_came_down_and_eases_back_when_lifted() {
+    let rig = leg_rig();
+    let toe = node(&rig, 3);
+    let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
+    let mut planting = Planting::default();
+    let mut pose = Pose::from_rest(&rig);
+    let (dt, mut pinned, mut last) = (0.05, None, None);
+    // The model moves forward 0.05 a frame while its pose stays: the planted toe must not;
+    // lifted after frame 4, it goes back to the pose over the release time, a little a frame.
+    for frame in 0..12 {
+        let placement = Affine3A::from_rotation_translation(Quat::IDENTITY, Vec3::new(0.0, 0.0, 0.05 * frame as f32));
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        planting.apply(&mut pose, &rig, &feet, &[frame < 5], (placement, dt));
+        let world = placement.transform_point3(at(&pose, toe));
+        let posed = placement.transform_point3(Vec3::new(0.0, 0.0, 0.2));
+        match (frame, pinned) {
+            (0, _) => pinned = Some(world),
+            (1..5, Some(pin)) => assert!(world.distance(pin) < 1e-3, "frame {frame}: {world} left {pin}"),
+            _ => {
+                let step = last.map_or(0.0, |l: Vec3| l.distance(world));
+                assert!(step < 0.2 * 0.05 / props_anim::ik::RELEASE_TIME + 0.06, "frame {frame}: a jump of {step}");
+                if frame as f32 * dt > 5.0 * dt + props_anim::ik::RELEASE_TIME + 1e-3 {
+                    assert!(world.distance(posed) < 1e-3, "frame {frame}: back to the pose");
+                }
+            }
+        }
+        last = Some(world);
+    }
+}

@@ -1,0 +1,201 @@
+//! `cargo xtask gait FILE --speed S --seconds T --out OUT.json [--plant]`: a character walked
+//! in a straight line over flat ground at S m/s as the game plays it: its walk and run clips at
+//! the rates their strides call for, blended by speed and kept in phase
+//! ([`props_anim::gait::Gaits`], posed on the runtime's general path); with `--plant`, its
+//! planted feet also held where they came down by two-bone IK ([`props_anim::ik::Planting`],
+//! which the game's crowds do not run yet). Writes per frame the world position of the
+//! skeleton's root and of each foot and whether each is planted, and prints the foot slide:
+//! the mean horizontal travel of a planted foot over its contact phase.
+//!
+//! JSON: `{"speed": S, "frames": [{"time": t, "root": [x, y, z], "feet": [[x, y, z], ...],
+//! "contact": [true, ...]}]}`, metres, y up.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use glam::{Affine3A, Vec3};
+use props_anim::gait::Gaits;
+use props_anim::ik::{Leg, Planting};
+use props_anim::{Layer, Model, NodeId, Pose, Spec, pose_state};
+use props_gltf::Limits;
+use props_gltf::gate::admit_file;
+use serde_json::{Value, json};
+
+/// Frames per second of the walk.
+const FPS: f32 = 60.0;
+
+/// Arguments of `cargo xtask gait`.
+#[derive(clap::Args)]
+pub struct GaitArgs {
+    /// The character's glTF file.
+    file: PathBuf,
+    /// Walking speed, metres per second.
+    #[arg(long)]
+    speed: f32,
+    /// How long to walk, seconds.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f32,
+    /// Metres per model unit (the Fox's centimetres: 0.01).
+    #[arg(long, default_value_t = 1.0)]
+    units: f32,
+    /// The gait clips, by name.
+    #[arg(long, value_delimiter = ',', default_value = "Walk,Run")]
+    clips: Vec<String>,
+    /// Hold planted feet where they came down (two-bone IK on each leg).
+    #[arg(long)]
+    plant: bool,
+    /// The JSON to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn run(args: &GaitArgs) -> Result<()> {
+    let model =
+        admit_file(&args.file, &Limits::default()).map_err(|refused| anyhow::anyhow!("{refused}"))?.import.model;
+    let walk = walk(&model, &args.clips, (args.speed, args.units), args.seconds, args.plant)?;
+    std::fs::write(&args.out, serde_json::to_string_pretty(&walk)?).with_context(|| args.out.display().to_string())?;
+    let (slide, steps) = foot_slide(&walk);
+    println!(
+        "{}: {:.2} m/s for {:.0} s: foot slide {:.2} cm per step ({steps} steps); wrote {}",
+        args.file.display(),
+        args.speed,
+        args.seconds,
+        slide * 100.0,
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `model` walked at `speed` m/s (`units` metres per model unit) for `seconds` with the gaits
+/// of `clips` (by name), its planted feet held by IK if `plant`, as JSON (see the module's doc).
+pub(crate) fn walk(
+    model: &Model,
+    clips: &[String],
+    (speed, units): (f32, f32),
+    seconds: f32,
+    plant: bool,
+) -> Result<Value> {
+    let indices: Vec<usize> = clips
+        .iter()
+        .map(|name| model.find_clip(name).with_context(|| format!("the model has no clip `{name}`")))
+        .collect::<Result<_>>()?;
+    let Some(gaits) = Gaits::new(model, &indices) else {
+        bail!("the clips {clips:?} show no stride: no foot of the model is planted and moves");
+    };
+    let reference = gaits.stride(0);
+    let (feet, root) = (reference.feet.clone(), reference.root);
+    let forward = reference.forward;
+    let spec = Spec { clips: (0..gaits.len()).map(|g| gaits.clip(g)).collect(), ..Spec::default() };
+    let (mut pose, mut scratch) = (Pose::from_rest(model.rig()), Pose::from_rest(model.rig()));
+    let legs: Vec<(NodeId, Leg)> = feet.iter().filter_map(|&f| Some((f, Leg::above(model.rig(), f)?))).collect();
+    let mut planting = Planting::default();
+    let mut phase = 0.0;
+    let dt = 1.0 / FPS;
+    let mut frames = Vec::new();
+    for frame in 0..=(seconds * FPS).round() as u32 {
+        let time = frame as f32 * dt;
+        let advance = if frame == 0 { 0.0 } else { dt };
+        let layers = gaits.advance(&mut phase, speed / units, advance);
+        let state = layers.map(|l| Layer { weight: l.weight, ..Layer::clip(l.gait as u16, l.time) });
+        pose_state(model, &spec, &state, &[], &mut pose, &mut scratch);
+        // The model moves along its own forward at the speed, scaled to metres.
+        let placement =
+            Affine3A::from_scale_rotation_translation(Vec3::splat(units), glam::Quat::IDENTITY, forward * speed * time);
+        let lead = if layers[1].weight >= 0.5 { layers[1] } else { layers[0] };
+        let stride = gaits.stride(lead.gait);
+        let contact: Vec<bool> = feet
+            .iter()
+            .map(|foot| {
+                let k = stride.feet.iter().position(|f| f == foot);
+                k.is_some_and(|k| stride.planted(k, lead.time / stride.duration))
+            })
+            .collect();
+        if plant {
+            let planted: Vec<bool> =
+                legs.iter().map(|(f, _)| contact[feet.iter().position(|g| g == f).unwrap_or(0)]).collect();
+            planting.apply(&mut pose, model.rig(), &legs, &planted, (placement, advance));
+        }
+        let at = |node| placement.transform_point3(pose.world_matrix(node).translation.into()).to_array();
+        frames.push(json!({
+            "time": time,
+            "root": root.map_or([0.0; 3], at),
+            "feet": feet.iter().map(|&f| at(f)).collect::<Vec<_>>(),
+            "contact": contact,
+        }));
+    }
+    Ok(json!({"speed": speed, "frames": frames}))
+}
+
+/// The mean horizontal travel of a planted foot over its contact phase, metres, and how many
+/// contact phases it is the mean of (those cut by the walk's start or end left out).
+pub(crate) fn foot_slide(walk: &Value) -> (f32, usize) {
+    let frames = walk["frames"].as_array().map_or(&[][..], Vec::as_slice);
+    let feet = frames.first().and_then(|f| f["feet"].as_array()).map_or(0, Vec::len);
+    let (mut total, mut steps) = (0.0, 0);
+    for foot in 0..feet {
+        let planted = |i: usize| frames[i]["contact"][foot].as_bool() == Some(true);
+        let at = |i: usize| {
+            let p = &frames[i]["feet"][foot];
+            Vec3::new(p[0].as_f64().unwrap_or(0.0) as f32, 0.0, p[2].as_f64().unwrap_or(0.0) as f32)
+        };
+        let mut i = 0;
+        while i < frames.len() {
+            if !planted(i) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut travel = 0.0;
+            while i + 1 < frames.len() && planted(i + 1) {
+                travel += at(i + 1).distance(at(i));
+                i += 1;
+            }
+            // A phase cut by the walk's start or end is not a whole step.
+            if start > 0 && i + 1 < frames.len() {
+                total += travel;
+                steps += 1;
+            }
+            i += 1;
+        }
+    }
+    (if steps == 0 { 0.0 } else { total / steps as f32 }, steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Fox walked at 1, 2 and 3 m/s (its walk's own speed is about 1, its run's about
+    /// 2.1: below, between and above them), its planted feet held, keeps them within 2 cm a
+    /// step; as its clips alone play (the game today), they slide by what the clips do.
+    #[test]
+    fn the_fox_s_planted_feet_stay_put() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        let model = admit_file(&file, &Limits::default()).expect("the Fox").import.model;
+        let clips = ["Walk".to_owned(), "Run".to_owned()];
+        for speed in [1.0, 2.0, 3.0] {
+            let (clip_slide, _) = foot_slide(&walk(&model, &clips, (speed, 0.01), 8.0, false).expect("walks"));
+            let (slide, steps) = foot_slide(&walk(&model, &clips, (speed, 0.01), 8.0, true).expect("walks"));
+            eprintln!(
+                "Fox at {speed} m/s: {:.2} cm per step planted, {:.2} as the clips play, over {steps} steps",
+                slide * 100.0,
+                clip_slide * 100.0
+            );
+            assert!(steps >= 8, "{steps} steps at {speed} m/s");
+            assert!(slide <= 0.02, "{:.2} cm per step at {speed} m/s", slide * 100.0);
+        }
+    }
+
+    #[test]
+    fn slide_is_the_travel_of_planted_feet() {
+        // One foot: planted over frames 1-3 (moving 1 cm, then 2), lifted, planted again at the
+        // end (cut: not counted).
+        let frame =
+            |x: f32, contact: bool| json!({"time": 0, "root": [0, 0, 0], "feet": [[x, 0.5, 0]], "contact": [contact]});
+        let walk = json!({"speed": 1, "frames": [frame(0.0, false), frame(0.0, true), frame(0.01, true), frame(0.03, true),
+            frame(0.5, false), frame(0.9, true)]});
+        let (slide, steps) = foot_slide(&walk);
+        assert_eq!(steps, 1);
+        assert!((slide - 0.03).abs() < 1e-6, "{slide}");
+    }
+}
