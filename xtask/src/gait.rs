@@ -2,7 +2,7 @@
 //! in a straight line over flat ground at S m/s as the game plays it: its walk and run clips at
 //! the rates their strides call for, blended by speed and kept in phase
 //! ([`props_anim::gait::Gaits`], posed on the runtime's general path); with `--plant`, its
-//! planted feet also held where they came down by two-bone IK ([`props_anim::ik::Planting`],
+//! planted feet also held where they came down by two-bone IK ([`props_anim::gait::ik::Planting`],
 //! which the game's crowds do not run yet). Writes per frame the world position of the
 //! skeleton's root and of each foot and whether each is planted, and prints the foot slide:
 //! the mean horizontal travel of a planted foot over its contact phase.
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use glam::{Affine3A, Vec3};
 use props_anim::gait::Gaits;
-use props_anim::ik::{Leg, Planting};
+use props_anim::gait::ik::{Leg, Planting};
 use props_anim::{Layer, Model, NodeId, Pose, Spec, pose_state};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;

@@ -6,7 +6,7 @@
 //! key), record `k` in `1..n` interpolates from key `k - 1` to key `k`, record `n` holds the
 //! last key. Sampling finds the record and the fraction `u` exactly as [`Segment::search`]
 //! does, then evaluates each track from its record with the reference's formulas (linear
-//! `a (1 - u) + b u`; slerp as [`crate::interpolate::slerp`], written `a' sin((1-u) t) + b'
+//! `a (1 - u) + b u`; slerp as [`crate::clip::interpolate::slerp`], written `a' sin((1-u) t) + b'
 //! sin(u t)` with the angle `t` baked, the keys pre-divided by `sin t` and the sines from
 //! [`crate::trig::plus_sin4`]: no division, square root or branch per lane; Hermite with
 //! tangents pre-multiplied by the key interval). [`BakedClip::evaluate4`] does it for four
@@ -16,9 +16,9 @@
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
+use crate::clip::interpolate::CLOSE_COSINE;
+use crate::clip::interpolate::Interpolation;
 use crate::clip::{Clip, Keyframes};
-use crate::interpolate::CLOSE_COSINE;
-use crate::interpolate::Interpolation;
 use crate::node_id::NodeId;
 use crate::rows4::transpose;
 use crate::transform::Transform;
@@ -160,7 +160,7 @@ fn record(kind: Kind, interpolation: Interpolation, values: &[Vec4], times: &[f3
 }
 
 /// The slerp record from `a` to `b` (see [`Kind::Rotation`]), with
-/// [`crate::interpolate::slerp`]'s decisions made here once, in `f64`: shortest path; keys
+/// [`crate::clip::interpolate::slerp`]'s decisions made here once, in `f64`: shortest path; keys
 /// closer than [`CLOSE_COSINE`] made unit (where the reference normalizes its result), their
 /// angle `2 atan2(|a - b|, |a + b|)`, exact however close they are. The keys are divided by
 /// the sine of the angle as rounded to `f32`, so that weights and keys agree.

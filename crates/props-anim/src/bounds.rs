@@ -22,7 +22,7 @@ pub use crate::extent::Extent;
 use glam::{Affine3A, DVec3, DVec4, Quat, Vec3};
 
 use crate::clip::Keyframes;
-use crate::interpolate::Interpolation;
+use crate::clip::interpolate::Interpolation;
 use crate::model::Model;
 use crate::node_id::NodeId;
 use crate::transform::RestTransform;

@@ -1,15 +1,17 @@
 //! Animation clips: keyframed channels on rig nodes, validated once at construction, and
 //! where a time falls among a channel's keys ([`Segment`], [`KeyCursor`]).
 
+pub mod interpolate;
+
 pub use crate::keys::{KeyCursor, Segment};
 
 use glam::{Quat, Vec3};
 
-use crate::interpolate::{self, Interpolation};
 use crate::node_id::NodeId;
 use crate::pose::Pose;
 use crate::property::PropertyId;
 use crate::rig::Rig;
+use interpolate::Interpolation;
 
 /// The keyed values of a channel, typed by the property they animate.
 ///

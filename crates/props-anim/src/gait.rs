@@ -10,6 +10,8 @@
 //! own lift of its lowest; the speed is what the planted feet travel backwards (the median of
 //! their velocities), plus what the skeleton's root travels (a clip that is not "in place").
 
+pub mod ik;
+
 use glam::Vec3;
 
 use crate::{Model, NodeId};

@@ -12,7 +12,7 @@
 //! Each type has one path. The model and its posing are at the root (the types below); the
 //! rest is in public modules: [`bounds`] (the boxes a model's poses stay within), [`clip`]
 //! (clips, their channels and key search), [`gait`] (strides measured from clips, gaits
-//! played by speed), [`ik`] (two-bone legs, planted feet), [`interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
+//! played by speed; [`gait::ik`]: two-bone legs, planted feet), [`clip::interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
 //! stand) and [`property`] (what `KHR_animation_pointer` animates), [`skinning`] (the CPU
 //! reference), and [`runtime`], which poses crowds fast.
 //!
@@ -22,7 +22,7 @@
 //! ```
 //! use glam::{Quat, Vec3};
 //! use props_anim::clip::{Channel, Clip, Keyframes};
-//! use props_anim::interpolate::Interpolation;
+//! use props_anim::clip::interpolate::Interpolation;
 //! use props_anim::{
 //!     JointMatrix, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
 //! };
@@ -61,8 +61,6 @@ pub mod clip;
 mod crowd;
 mod extent;
 pub mod gait;
-pub mod ik;
-pub mod interpolate;
 mod keys;
 pub mod light;
 mod lod;

@@ -134,7 +134,7 @@ impl Pose {
 
     /// Blends `other` into this pose: every local transform moves `weight` of the way towards
     /// `other`'s (translation and scale linearly, rotation by a shortest-path normalized lerp,
-    /// [`crate::interpolate::nlerp`]), and so do morph weights. `weight` 0 keeps this pose, 1
+    /// [`crate::clip::interpolate::nlerp`]), and so do morph weights. `weight` 0 keeps this pose, 1
     /// gives `other`. Both poses must be of the same rig. How a crossfade between two clips
     /// (walk to run) is made: sample each clip into its own pose, blend, then
     /// [`Pose::compute_world`].
@@ -212,7 +212,7 @@ impl Pose {
             *fixed = None;
             let w = weight(NodeId(i as u32));
             local.translation = local.translation.lerp(theirs.translation, w);
-            local.rotation = crate::interpolate::nlerp(local.rotation, theirs.rotation, w);
+            local.rotation = crate::clip::interpolate::nlerp(local.rotation, theirs.rotation, w);
             local.scale = local.scale.lerp(theirs.scale, w);
         }
     }
@@ -229,9 +229,9 @@ impl Pose {
             self.fixed[i] = None;
             let w = weight(NodeId(i as u32));
             local.translation += (s.translation - r.translation) * w;
-            let delta = crate::interpolate::nlerp(Quat::IDENTITY, s.rotation * r.rotation.conjugate(), w);
+            let delta = crate::clip::interpolate::nlerp(Quat::IDENTITY, s.rotation * r.rotation.conjugate(), w);
             local.rotation *= delta;
-            local.scale *= Vec3::ONE + (crate::interpolate::scale_ratio(s.scale, r.scale) - Vec3::ONE) * w;
+            local.scale *= Vec3::ONE + (crate::clip::interpolate::scale_ratio(s.scale, r.scale) - Vec3::ONE) * w;
         }
     }
 

@@ -228,7 +228,7 @@ fn splat(local: &Local4) -> Lanes {
 }
 
 /// Shortest-path normalized lerp of four rotations by component (lane by lane, the
-/// arithmetic of [`crate::interpolate::nlerp`]).
+/// arithmetic of [`crate::clip::interpolate::nlerp`]).
 #[inline]
 fn nlerp4(a: [Vec4; 4], b: [Vec4; 4], w: Vec4) -> [Vec4; 4] {
     let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];

@@ -7,9 +7,9 @@ use glam::{Mat4, Quat, Vec3};
 use props_anim::clip::Segment;
 use props_anim::{
     JointMatrix, Model, NodeId, PlayMode,
+    clip::interpolate,
+    clip::interpolate::Interpolation,
     clip::{Clip, Keyframes},
-    interpolate,
-    interpolate::Interpolation,
 };
 
 /// Linear search for the segment containing `time` (the article's first `value()`).

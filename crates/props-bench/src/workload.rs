@@ -6,8 +6,8 @@ use glam::{Quat, Vec3};
 use props_anim::clip::ClipCursor;
 use props_anim::{
     JointMatrix, Model, ModelParts, NodeId, PlayMode, Pose, RestTransform, Rig, Skin, SourceNode, Transform,
+    clip::interpolate::Interpolation,
     clip::{Channel, Clip, Keyframes},
-    interpolate::Interpolation,
 };
 use rand_core::{Rng as _, SeedableRng as _};
 use rand_xoshiro::SplitMix64;

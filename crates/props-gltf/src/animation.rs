@@ -8,8 +8,8 @@ use gltf::json::validation::Checked;
 use props_anim::property::{Properties, PropertyId, PropertyTarget};
 use props_anim::{
     NodeId, Rig,
+    clip::interpolate::Interpolation,
     clip::{Channel, Clip, ClipError, Keyframes, PropertyChannel},
-    interpolate::Interpolation,
     material::Material,
 };
 

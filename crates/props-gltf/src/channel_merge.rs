@@ -14,8 +14,8 @@
 use glam::{Quat, Vec3, Vec4};
 use props_anim::{
     Pose, Rig,
+    clip::interpolate::Interpolation,
     clip::{Channel, Keyframes},
-    interpolate::Interpolation,
 };
 
 use crate::error::{ErrorKind, ImportError};

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use glam::{Quat, Vec3};
 use props_anim::{
     Influences, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
+    clip::interpolate::Interpolation,
     clip::{Channel, Keyframes},
-    interpolate::Interpolation,
 };
 use props_crowd::PropModel;
 use props_frame::ModelId;

@@ -3,9 +3,9 @@
 //! speed, blended and in phase.
 
 use glam::Vec3;
+use props_anim::clip::interpolate::Interpolation;
 use props_anim::clip::{Channel, Clip, Keyframes};
 use props_anim::gait::{Gaits, stride};
-use props_anim::interpolate::Interpolation;
 use props_anim::{Model, ModelParts, NodeId, Rig, Skin, Transform};
 
 use crate::support::{assert_close, rig};

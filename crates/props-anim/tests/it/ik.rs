@@ -2,7 +2,7 @@
 //! way the pose bends it; a planted foot stays where it came down.
 
 use glam::{Affine3A, Quat, Vec3};
-use props_anim::ik::{Leg, Planting, reach};
+use props_anim::gait::ik::{Leg, Planting, reach};
 use props_anim::{NodeId, Pose, Rig, Transform};
 
 use crate::support::rig;
@@ -71,8 +71,11 @@ fn a_planted_foot_stays_where_it_came_down_and_eases_back_when_lifted() {
             (1..5, Some(pin)) => assert!(world.distance(pin) < 1e-3, "frame {frame}: {world} left {pin}"),
             _ => {
                 let step = last.map_or(0.0, |l: Vec3| l.distance(world));
-                assert!(step < 0.2 * 0.05 / props_anim::ik::RELEASE_TIME + 0.06, "frame {frame}: a jump of {step}");
-                if frame as f32 * dt > 5.0 * dt + props_anim::ik::RELEASE_TIME + 1e-3 {
+                assert!(
+                    step < 0.2 * 0.05 / props_anim::gait::ik::RELEASE_TIME + 0.06,
+                    "frame {frame}: a jump of {step}"
+                );
+                if frame as f32 * dt > 5.0 * dt + props_anim::gait::ik::RELEASE_TIME + 1e-3 {
                     assert!(world.distance(posed) < 1e-3, "frame {frame}: back to the pose");
                 }
             }

@@ -1,11 +1,11 @@
 //! Slerp and cubic Hermite sampling against closed-form references.
 
 use glam::{Quat, Vec3};
-use props_anim::interpolate::slerp;
+use props_anim::clip::interpolate::slerp;
 use props_anim::{
     NodeId, Pose, Transform,
+    clip::interpolate::Interpolation,
     clip::{Channel, Clip, Keyframes},
-    interpolate::Interpolation,
 };
 
 use crate::support::{assert_close, assert_same_rotation, rig};

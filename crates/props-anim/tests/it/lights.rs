@@ -8,8 +8,8 @@ use props_anim::light::{Light, LightInstance, LightKind};
 use props_anim::property::{LightField, Properties, PropertyTarget};
 use props_anim::{
     Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, Transform,
+    clip::interpolate::Interpolation,
     clip::{Channel, Clip, Keyframes, PropertyChannel},
-    interpolate::Interpolation,
 };
 
 use crate::support::{assert_close, rig};

@@ -9,7 +9,7 @@
 //! joints cost every instance, every frame (`PROPS_INFLUENCE_BUDGET`, `PROPS_JOINT_BUDGET`).
 
 use glam::{Quat, Vec3};
-use props_anim::{Model, Pose, interpolate::Interpolation};
+use props_anim::{Model, Pose, clip::interpolate::Interpolation};
 
 use super::report::Issue;
 

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use props_anim::{Topology, interpolate::Interpolation};
+use props_anim::{Topology, clip::interpolate::Interpolation};
 use props_gltf::{Import, Limits, import_file};
 
 /// The workspace's real test models.

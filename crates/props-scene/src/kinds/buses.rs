@@ -14,7 +14,7 @@
 
 use glam::Vec3;
 use hecs::{Entity, World};
-use props_anim::{Layer, Mask, Model, Spec, clip::Keyframes, interpolate::Interpolation};
+use props_anim::{Layer, Mask, Model, Spec, clip::Keyframes, clip::interpolate::Interpolation};
 use props_crowd::{BindError, BoundModel, Convention, PropModel};
 
 use crate::access::StepAccess;

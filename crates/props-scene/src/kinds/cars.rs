@@ -8,7 +8,7 @@ use std::f32::consts::TAU;
 
 use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Driver, Model, NodeId, Spec, clip::Keyframes, interpolate::Interpolation};
+use props_anim::{Driver, Model, NodeId, Spec, clip::Keyframes, clip::interpolate::Interpolation};
 use props_crowd::{Bindings, BoundModel, Convention, PropModel};
 
 use crate::access::StepAccess;
