@@ -355,8 +355,9 @@ pub fn cases() -> Vec<HostileCase> {
             }));
             HostileCase::new(
                 "png16_huge",
-                "three 16-bit 8192x8192 PNGs (8 bytes per pixel decoded, plus an RGBA8 copy)",
-                Refused("PROPS_LIMIT_EXCEEDED"),
+                "three 16-bit 8192x8192 PNG headers (8 bytes per pixel decoded, plus an RGBA8 copy) whose data \
+                 cannot hold their pixels: each left out before its pixels are allocated",
+                Admitted(Some("IMAGE_DATA_INVALID")),
                 &document,
             )
             .with_file("a.png", png.clone())

@@ -270,9 +270,17 @@ fn decode(
     }
     let limits = source.limits;
     match image::guess_format(bytes) {
-        Ok(ImageFormat::Png) => decode_with(PngDecoder::new(Cursor::new(bytes)), limits, budget, path),
-        Ok(ImageFormat::Jpeg) => decode_with(JpegDecoder::new(Cursor::new(bytes)), limits, budget, path),
-        Ok(ImageFormat::WebP) => decode_with(WebPDecoder::new(Cursor::new(bytes)), limits, budget, path),
+        Ok(ImageFormat::Png) => {
+            decode_with(PngDecoder::new(Cursor::new(bytes)), (limits, budget), png_room(bytes), path)
+        }
+        Ok(ImageFormat::Jpeg) => {
+            // Each 8x8 block of each component takes two bits at the least (a one-bit DC code
+            // and a one-bit end of block), and chroma subsampled by 4 each way spreads a block
+            // over 32x32 pixels: a byte of a JPEG holds at most about 700 bytes of pixels.
+            let room = Some((bytes.len() as u64, 1024));
+            decode_with(JpegDecoder::new(Cursor::new(bytes)), (limits, budget), room, path)
+        }
+        Ok(ImageFormat::WebP) => decode_with(WebPDecoder::new(Cursor::new(bytes)), (limits, budget), None, path),
         Ok(format) => {
             let found = format!("{format:?}");
             Err(ImportError::at(path, ErrorKind::UnsupportedImageFormat { found }))
@@ -284,10 +292,29 @@ fn decode(
     }
 }
 
+/// The compressed bytes of a PNG's pixels (its `IDAT` chunks together) and the most bytes of
+/// pixels one of them can inflate to (deflate's limit, 1032 to 1), from its chunk headers.
+fn png_room(bytes: &[u8]) -> Option<(u64, u64)> {
+    let mut at = 8;
+    let mut compressed = 0u64;
+    while let Some(header) = bytes.get(at..at + 8) {
+        let length = u64::from(u32::from_be_bytes([header[0], header[1], header[2], header[3]]));
+        if &header[4..8] == b"IDAT" {
+            compressed = compressed.saturating_add(length);
+        }
+        at = at.saturating_add(12).saturating_add(usize::try_from(length).ok()?);
+    }
+    Some((compressed, 1032))
+}
+
+/// Decodes an image to RGBA8, its size checked against `limits` and charged to `budget` before
+/// anything is allocated; `room` (compressed bytes, the most bytes of pixels each can hold)
+/// refuses one whose data cannot hold the pixels its header declares (a truncated file, or a
+/// lying one) before its pixels are allocated.
 fn decode_with(
     decoder: ImageResult<impl ImageDecoder>,
-    limits: &Limits,
-    budget: &Budget,
+    (limits, budget): (&Limits, &Budget),
+    room: Option<(u64, u64)>,
     path: &str,
 ) -> Result<(u32, u32, Vec<u8>), ImportError> {
     let failed = |e: image::ImageError| ImportError::at(path, ErrorKind::ImageDecode { reason: e.to_string() });
@@ -295,6 +322,15 @@ fn decode_with(
     let (width, height) = decoder.dimensions();
     let pixels = u64::from(width) * u64::from(height);
     limits::check(pixels, limits.max_image_pixels, "pixels of an image", path)?;
+    if let Some((compressed, ratio)) = room
+        && compressed.saturating_mul(ratio) < decoder.total_bytes()
+    {
+        let reason = format!(
+            "its {compressed} bytes of compressed data cannot hold the {width}x{height} pixels its header declares: \
+             the file is truncated (export or copy it again)"
+        );
+        return Err(ImportError::at(path, ErrorKind::ImageDecode { reason }));
+    }
     // Decoded at the file's own bytes per pixel (8 for 16-bit RGBA), then converted to RGBA8
     // (a second buffer, unless it already is RGBA8).
     let converted = if decoder.color_type() == ColorType::Rgba8 { 0 } else { pixels.saturating_mul(4) };
@@ -364,6 +400,39 @@ mod tests {
         assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 768, .. }), "{:?}", error.kind);
         let limits = Limits { max_decoded_bytes: 768, ..Limits::default() };
         assert_eq!(decode_png(&bytes, &limits).expect("within the budget").2.len(), 256);
+    }
+
+    /// A PNG or JPEG whose header declares more pixels than its data can hold (truncated, or
+    /// lying) is refused before its pixels are allocated, whatever the budget.
+    #[test]
+    fn images_whose_data_cannot_hold_their_pixels_are_refused_before_decoding() {
+        let mut lying = png(16, 16);
+        // IHDR's width and height (big-endian, at 16 and 20) raised to 8192, its CRC made again.
+        lying[16..24].copy_from_slice(&[0, 0, 0x20, 0, 0, 0, 0x20, 0]);
+        let crc = !lying[12..29].iter().fold(!0u32, |crc, &byte| {
+            (0..8).fold(crc ^ u32::from(byte), |c, _| if c & 1 == 1 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 })
+        });
+        lying[29..33].copy_from_slice(&crc.to_be_bytes());
+        let error = decode_png(&lying, &Limits::default()).expect_err("cannot hold 8192x8192 pixels");
+        assert!(
+            matches!(&error.kind, ErrorKind::ImageDecode { reason } if reason.contains("cannot hold the 8192x8192 pixels")),
+            "{:?}",
+            error.kind
+        );
+        let mut jpeg = Vec::new();
+        image::RgbImage::from_pixel(4096, 4096, image::Rgb([9, 9, 9]))
+            .write_to(&mut Cursor::new(&mut jpeg), ImageFormat::Jpeg)
+            .expect("encodes");
+        let whole = decode_png(&jpeg, &Limits::default()).map(|(width, _, _)| width);
+        assert_eq!(whole.as_ref().ok(), Some(&4096), "a flat JPEG is small but whole: {:?}", whole.as_ref().err());
+        // Cut just past its headers: 2,000 bytes cannot hold 4096x4096 pixels.
+        jpeg.truncate(2000);
+        let cut = decode_png(&jpeg, &Limits::default()).map(|(width, _, _)| width);
+        assert!(
+            matches!(&cut, Err(ImportError { kind: ErrorKind::ImageDecode { reason }, .. }) if reason.contains("cannot hold")),
+            "{:?}",
+            cut
+        );
     }
 
     #[test]
