@@ -1,7 +1,8 @@
 //! What a legged model's clips say about its gait, measured from the clips themselves: where
 //! its feet are, when each is planted, and the ground speed at rate 1 that keeps a planted
-//! foot still ([`Stride`]); and its gaits played by speed, the two around the speed blended
-//! and kept in phase, as Unreal's sync groups keep them ([`Gaits`]). A kind walks any
+//! foot still ([`Stride`]); and its gaits played by speed, each at the rate its speed calls
+//! for, the two around the speed blended across a band between theirs and kept in phase, as
+//! Unreal's sync groups keep them ([`Gaits`]). A kind walks any
 //! model's clips at the rate its speed calls for, with no speed written by hand.
 //!
 //! The feet are the lowest joints of the leg chains: the joints that come near the lowest
@@ -23,6 +24,10 @@ const SAMPLES: usize = 120;
 const FOOT_REACH: f32 = 0.06;
 /// A foot is planted while it is within this fraction of its lift above its lowest.
 const PLANTED: f32 = 0.1;
+/// The part of the way from one gait's speed to the next's over which the faster is blended
+/// in (centred): outside it one clip plays alone, which costs half the posing and lets
+/// instances at nearby speeds share their poses.
+pub const BLEND_BAND: f32 = 0.3;
 /// A clip shows no walking when its ground speed is under this fraction of the model's height
 /// per second (a fox surveying about shuffles its feet).
 const STILL: f32 = 0.05;
@@ -283,9 +288,11 @@ impl Gaits {
         &self.gaits[gait].stride
     }
 
-    /// The two gaits around `speed` (model units per second) and how far it is from the first
-    /// to the second (0 to 1): below the slowest, the slowest alone; above the fastest, the
-    /// fastest alone.
+    /// The two gaits around `speed` (model units per second) and the faster one's weight over
+    /// the slower (0 to 1): it rises across the middle [`BLEND_BAND`] of the way from the
+    /// slower gait's speed to the faster's; below the slowest gait, the slowest alone; above
+    /// the fastest, the fastest alone. Each gait alone plays at the rate its speed calls for,
+    /// so its feet stay planted; the band is where one turns into the other.
     #[must_use]
     pub fn around(&self, speed: f32) -> (usize, usize, f32) {
         let last = self.gaits.len().saturating_sub(1);
@@ -295,7 +302,8 @@ impl Gaits {
             k if k > last => (last, last, 0.0),
             k => {
                 let (slow, fast) = (self.gaits[k - 1].stride.speed, self.gaits[k].stride.speed);
-                (k - 1, k, ((speed - slow) / (fast - slow).max(f32::EPSILON)).clamp(0.0, 1.0))
+                let way = (speed - slow) / (fast - slow).max(f32::EPSILON);
+                (k - 1, k, ((way - 0.5) / BLEND_BAND + 0.5).clamp(0.0, 1.0))
             }
         }
     }

@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(car.palette_len(), 5);
         // Five node matrices, and one slot of the lamps' animated emissive factors (9 values).
         assert_eq!(light.palette_len(), 6);
-        assert_eq!(fox.palette_len(), 12);
+        assert_eq!(fox.palette_len(), 8);
         for name in ["tower", "nacelle", "hub", "blade_0", "blade_1", "blade_2"] {
             assert!(windmill.rig().find(name).is_some(), "{name}");
         }

@@ -134,9 +134,13 @@ fn gaits_blend_by_speed_in_phase() {
     let gaits = Gaits::new(&model, &[1, 0]).expect("gaits");
     assert_eq!((gaits.clip(0), gaits.clip(1)), (0, 1), "slowest first");
     assert_eq!(gaits.around(0.5), (0, 0, 0.0));
-    let (slow, fast, blend) = gaits.around(2.0);
+    // The run blends in across the middle of the way from 1.2 to 10/3: from 1.95 to 2.59.
+    assert_eq!(gaits.around(1.9), (0, 1, 0.0));
+    assert_eq!(gaits.around(2.7), (0, 1, 1.0));
+    let (slow, fast, blend) = gaits.around(2.2);
     assert_eq!((slow, fast), (0, 1));
-    assert_close(blend, (2.0 - 1.2) / (10.0 / 3.0 - 1.2), 0.01);
+    let way = (2.2 - 1.2) / (10.0 / 3.0 - 1.2);
+    assert_close(blend, (way - 0.5) / props_anim::gait::BLEND_BAND + 0.5, 0.01);
     assert_eq!(gaits.around(9.0), (1, 1, 0.0));
 
     // At the walk's own speed the walk plays at rate 1.
@@ -147,7 +151,7 @@ fn gaits_blend_by_speed_in_phase() {
     // Between the gaits both play, each from where its left foot lands: at one phase the
     // walk and the run are at the same point of their steps.
     let mut phase = 0.0;
-    let [walk, run] = gaits.advance(&mut phase, 2.0, 0.0);
+    let [walk, run] = gaits.advance(&mut phase, 2.2, 0.0);
     assert_eq!((walk.gait, walk.weight), (0, 1.0));
     assert_eq!(run.gait, 1);
     assert_close(run.weight, blend, 1e-6);
@@ -156,6 +160,6 @@ fn gaits_blend_by_speed_in_phase() {
     assert_close(run.time, landing(1) * 0.6, 1e-4);
     // The cycle covers the blend of the two strides' lengths (1.2 and 2).
     let length = 1.2 * (1.0 - blend) + 2.0 * blend;
-    gaits.advance(&mut phase, 2.0, 0.1);
-    assert_close(phase, 2.0 * 0.1 / length, 2e-3);
+    gaits.advance(&mut phase, 2.2, 0.1);
+    assert_close(phase, 2.2 * 0.1 / length, 2e-3);
 }

@@ -3,9 +3,10 @@
 //! now and then stands still and looks about; its speed eases between these. Its gait follows
 //! the speed: the `Walk` and `Run` clips play at the rates their strides call for (measured
 //! from the clips themselves, [`props_anim::gait`]: the speed at rate 1 that keeps a planted
-//! foot still), blended by where the speed lies between the two gaits' own and kept in phase,
-//! so the feet do not slide at any speed; standing still and moving off crossfade with the idle
-//! clip over [`FADE_TIME`] (clip layers of the animation runtime), so the pose never jumps.
+//! foot still), blended across the middle of the way between the two gaits' own speeds and
+//! kept in phase, so the feet do not slide at any speed; standing still and moving off
+//! crossfade with the idle clip over [`FADE_TIME`] (clip layers of the animation runtime), so
+//! the pose never jumps.
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
@@ -408,32 +409,26 @@ fn behave(fox: &mut Fox, speeds: [f32; 2], can_rest: bool, dt: f32) {
     fox.speed += (fox.target_speed - fox.speed).clamp(-change, change);
 }
 
-/// A small skinned quadruped with the Fox's clip names: `Survey`, `Walk` (0.7 s, its feet
-/// planted half the cycle, 0.7 m a cycle: 1 m/s) and `Run` (1.16 s, 2.4 m a cycle, the front
-/// feet carried by a pitching spine: about 1.7 m/s),
-/// which animate the same joints differently so that a blend shows.
+/// A small skinned quadruped with the Fox's clip names: `Survey`, `Walk` (0.7 s, each leg's
+/// end planted half the cycle, 0.7 m a cycle: 1 m/s) and `Run` (1.16 s, 2.4 m a cycle, the
+/// front legs carried by a pitching spine: about 1.7 m/s), which animate the same joints
+/// differently so that a blend shows.
 pub fn stand_in() -> Result<Model, SyntheticError> {
-    let leg = |name, x: f32, z: f32, foot: &'static [u32]| node(name, Vec3::new(x, -0.1, z), foot, false);
-    let foot = |name| node(name, Vec3::new(0.0, -0.3, 0.0), &[], false);
+    let leg = |name, x: f32, z: f32| node(name, Vec3::new(x, -0.1, z), &[], false);
     let nodes = [
         node("root", Vec3::ZERO, &[1, 8], false),
         node("hips", Vec3::new(0.0, 0.4, -0.2), &[2, 4, 5], false),
         node("spine", Vec3::new(0.0, 0.05, 0.4), &[3, 6, 7], false),
         node("head", Vec3::new(0.0, 0.15, 0.2), &[], false),
-        leg("leg_back_left", 0.1, 0.0, &[9]),
-        leg("leg_back_right", -0.1, 0.0, &[10]),
-        leg("leg_front_left", 0.1, 0.0, &[11]),
-        leg("leg_front_right", -0.1, 0.0, &[12]),
+        leg("leg_back_left", 0.1, 0.0),
+        leg("leg_back_right", -0.1, 0.0),
+        leg("leg_front_left", 0.1, 0.0),
+        leg("leg_front_right", -0.1, 0.0),
         node("fox", Vec3::ZERO, &[], false),
-        foot("foot_back_left"),
-        foot("foot_back_right"),
-        foot("foot_front_left"),
-        foot("foot_front_right"),
     ];
     let gait = |duration: f32, stride: f32, back: f32| {
-        let at = Vec3::new(0.0, -0.3, 0.0);
-        let mut channels: Vec<ChannelSpec> = [(9, 0.0), (10, 0.5), (11, 0.5), (12, 0.0)]
-            .map(|(n, phase)| step(n, at, duration, (stride, 0.06), phase))
+        let mut channels: Vec<ChannelSpec> = [(4, 0.1, 0.0), (5, -0.1, 0.5), (6, 0.1, 0.5), (7, -0.1, 0.0)]
+            .map(|(n, x, phase)| step(n, Vec3::new(x, -0.1, 0.0), duration, (stride, 0.06), phase))
             .to_vec();
         channels.push(swing(2, Vec3::X, duration, back, 0.25));
         channels.push(swing(3, Vec3::Y, duration, back * 0.5, 0.0));
@@ -441,5 +436,5 @@ pub fn stand_in() -> Result<Model, SyntheticError> {
     };
     let survey = vec![swing(3, Vec3::Y, 3.4, FRAC_PI_2 * 0.5, 0.0)];
     let clips = vec![("Survey", survey), ("Walk", gait(0.7, 0.35, 0.05)), ("Run", gait(1.16, 1.2, PI * 0.08))];
-    build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12], 8)))
+    build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7], 8)))
 }
