@@ -136,12 +136,6 @@ impl FoxGait {
     pub fn idle_weight(&self) -> f32 {
         self.idle
     }
-
-    /// The walk's and the run's shared phase (0 to 1 over a step cycle).
-    #[must_use]
-    pub fn phase(&self) -> f32 {
-        self.phase
-    }
 }
 
 /// What the foxes of one model play: its gaits (walk and run, slowest first) and the
@@ -153,13 +147,8 @@ struct FoxModel {
     idle: f32,
     /// The model's scale in the town: metres per model unit.
     scale: f32,
-}
-
-impl FoxModel {
     /// The walk's and the run's own speeds, m/s (what keeps their planted feet still at rate 1).
-    fn speeds(&self) -> [f32; 2] {
-        [0, self.gaits.len().saturating_sub(1)].map(|g| self.gaits.stride(g).speed * self.scale)
-    }
+    speeds: [f32; 2],
 }
 
 /// Fox `index`: on the loop of park `index % parks`, walking at its own pace (a multiple of
@@ -169,7 +158,7 @@ fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, model: &FoxModel) ->
     let (phase, idle_phase) = (rng.next_f32(), rng.range(0.0, model.idle.max(0.0)));
     let lane = (index / parks.len().max(1)) % PATHS;
     let pace = rng.range(0.85, 1.15);
-    let walk = model.speeds()[0] * pace;
+    let walk = model.speeds[0] * pace;
     let fox = Fox {
         park: parks.get(index % parks.len().max(1)).copied().unwrap_or_default(),
         radius: block * LOOP_RADIUS + lane as f32 * PATH_SPACING,
@@ -207,9 +196,9 @@ fn update(world: &World, models: &[FoxModel], foxes: &mut KindProps, dt: f32) {
         if !can_rest && anim.standing {
             // Its model changed to one without an idle clip: it walks at once.
             (anim.standing, anim.idle) = (false, 0.0);
-            (fox.resting, fox.target_speed) = (false, fox.pace * model.speeds()[0]);
+            (fox.resting, fox.target_speed) = (false, fox.pace * model.speeds[0]);
         }
-        behave(fox, model.speeds(), can_rest, dt);
+        behave(fox, model.speeds, can_rest, dt);
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.index(), placement(fox, scale));
 
@@ -285,16 +274,10 @@ impl Foxes {
                 });
                 let spec_clips = [0, 1].map(|g| if gaits.clip(g) == gait_clips[0] { 0 } else { 1 });
                 let idle = clips.get(2).map_or(0.0, |&c| model.clips()[c].duration());
-                FoxModel { gaits, spec_clips, idle, scale }
+                let speeds = [0, gaits.len().saturating_sub(1)].map(|g| gaits.stride(g).speed * scale);
+                FoxModel { gaits, spec_clips, idle, scale, speeds }
             })
             .collect();
-    }
-
-    /// The walk's and the run's own speeds of each model (what keeps their planted feet still
-    /// at rate 1), metres per second.
-    #[must_use]
-    pub fn gait_speeds(&self) -> Vec<[f32; 2]> {
-        self.models.iter().map(FoxModel::speeds).collect()
     }
 }
 
