@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use props_anim::bounds::Extent;
+use props_anim::gait::Stride;
 use props_anim::runtime::{MeshLod, UpdateRateLod, View};
 use props_anim::{Model, NodeId, Pose};
 use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
@@ -96,6 +97,8 @@ struct Shown {
     pose: Pose,
     /// Every morph weight: its node, its index on the node, its label.
     morph_slots: Vec<(NodeId, usize, String)>,
+    /// Per clip, its gait as its planted feet measure it, if it shows one.
+    strides: Vec<Option<Stride>>,
     /// The checker's report on this version.
     report: String,
 }
@@ -323,7 +326,22 @@ impl Shown {
                 (0..pose.morph_weights(node).len()).map(move |k| (node, k, format!("{name} #{k}")))
             })
             .collect();
-        Ok(Self { model: Arc::new(model), heat: Arc::new(heat), extent, fit, pose, morph_slots, report })
+        let strides = (0..model.clips().len()).map(|c| props_anim::gait::stride(&model, c)).collect();
+        Ok(Self { model: Arc::new(model), heat: Arc::new(heat), extent, fit, pose, morph_slots, strides, report })
+    }
+}
+
+/// What a clip's gait is, as its planted feet measure it.
+fn gait_line(stride: Option<&Stride>) -> String {
+    match stride {
+        Some(s) => format!(
+            "gait: {:.3} units/s at rate 1, {:.3} a cycle, {} feet, {}",
+            s.speed,
+            s.length(),
+            s.feet.len(),
+            if s.moves_root() { "moves its root" } else { "in place" }
+        ),
+        None => "gait: none (no foot is planted and moves)".to_owned(),
     }
 }
 
@@ -430,6 +448,9 @@ impl Screen for Preview {
             if scrub.dragged() {
                 p.playing = false;
             }
+            if let Some(clip) = p.clip {
+                ui.label(gait_line(shown.strides.get(clip).and_then(Option::as_ref)));
+            }
             let levels = model.lod_errors();
             ui.horizontal(|ui| {
                 let level = |k: u8| format!("level {k}");
@@ -502,5 +523,16 @@ mod tests {
         assert_eq!(p.time, 1.0);
         p.advance(0.5, 0.0);
         assert_eq!(p.time, 0.0);
+    }
+
+    /// The Fox's clips say their gaits: its walk measured, its survey none.
+    #[test]
+    fn clips_show_their_gait() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        let model = import(&file, &Limits::default()).expect("the Fox").0;
+        let walk = props_anim::gait::stride(&model, model.find_clip("Walk").expect("Walk"));
+        assert!(gait_line(walk.as_ref()).starts_with("gait: 103."), "{}", gait_line(walk.as_ref()));
+        let survey = props_anim::gait::stride(&model, model.find_clip("Survey").expect("Survey"));
+        assert_eq!(gait_line(survey.as_ref()), "gait: none (no foot is planted and moves)");
     }
 }
