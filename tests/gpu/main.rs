@@ -2,6 +2,7 @@
 //! a message only when no adapter exists and `CI` is not set.
 
 mod animated_materials;
+mod flat;
 mod goldens;
 mod host_pass;
 mod lods;

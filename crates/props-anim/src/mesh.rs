@@ -121,6 +121,10 @@ pub struct Primitive {
     /// Its coarser levels of detail, each coarser than the one before and no closer to the
     /// full surface (level 0 is [`Primitive::indices`] itself, which is not listed).
     pub lods: Vec<Lod>,
+    /// Drawn flat: the source gives no normals, so each triangle is shaded by its own (glTF's
+    /// rule, and three.js's flat shading), found per pixel from the posed surface; `normals`
+    /// then hold smooth ones for what needs one per vertex (shadow offsets, levels of detail).
+    pub flat: bool,
 }
 
 impl Primitive {
@@ -140,6 +144,7 @@ impl Primitive {
             morph_targets: Vec::new(),
             material,
             lods: Vec::new(),
+            flat: false,
         }
     }
 

@@ -104,6 +104,9 @@ impl PrimitiveReader<'_> {
             let message = format!("{} trailing indices form no complete primitive and are ignored", lists.leftover);
             warn(warnings, &self.path, message);
         }
+        // Triangles without normals are drawn flat (glTF's rule); their smooth normals serve
+        // what needs one per vertex.
+        let flat = normals.is_none() && lists.topology == Topology::Triangles;
         let normals = match normals {
             Some(normals) => normals.into_iter().map(Vec3::from_array).collect(),
             None => {
@@ -140,6 +143,7 @@ impl PrimitiveReader<'_> {
             material: self.primitive.material.map(|m| index_u32(m.value())),
             // Made once the skins are read (`lods.rs`).
             lods: Vec::new(),
+            flat,
         })
     }
 

@@ -191,6 +191,10 @@ fn direct_light(
 
 @fragment
 fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    // The triangle's own normal, from the slope of its surface on screen (first, where control
+    // flow is uniform): what a primitive without normals is shaded by, as three.js's flat
+    // shading does.
+    let face = cross(dpdy(in.world_position), dpdx(in.world_position));
     // Each texture is sampled only where the material has one (a branch on the material's
     // uniform, so control flow stays uniform); a missing one is white, as the 1x1 stand-in
     // bound in its place would sample, without the sampling.
@@ -245,6 +249,10 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     // The shading frame; a back face (drawn only for double-sided materials) is lit from its side.
     let side = select(-1.0, 1.0, front);
     var n = normalize(in.world_normal) * side;
+    if in.flat_shaded != 0u && dot(face, face) > 0.0 {
+        let towards = globals.eye.xyz - in.world_position;
+        n = normalize(select(-face, face, dot(face, towards) >= 0.0));
+    }
     let tangent = in.world_tangent.xyz;
     if has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
         let t = normalize(tangent - n * dot(n, tangent));

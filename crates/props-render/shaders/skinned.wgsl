@@ -29,6 +29,8 @@ struct Draw {
     // Where the mesh instance's visibility (1 or 0) lies in an instance's palette, in floats,
     // plus 1; 0 when no animation can hide it.
     visibility: u32,
+    // 1: drawn flat (the primitive has no normals of its own), each triangle shaded by its own.
+    flat: u32,
 };
 
 @group(0) @binding(2) var<uniform> window: Window;
@@ -89,6 +91,9 @@ struct VertexOutput {
     @location(6) world_tangent: vec4<f32>,
     // Where the instance's palette starts in the window: its animated material values.
     @location(7) @interpolate(flat) instance_base: u32,
+    // The draw's `flat` (the fragment stage reads no per-draw uniform: lavapipe crashes with
+    // one more uniform buffer there).
+    @location(8) @interpolate(flat) flat_shaded: u32,
 };
 
 // Four inline influences; zero weights are skipped.
@@ -171,6 +176,7 @@ fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base
     // Linear here, once a vertex, not once a pixel: the tint is sRGB-encoded.
     out.tint = vec4<f32>(pow(instance.tint.rgb, vec3<f32>(2.2)), instance.tint.a);
     out.instance_base = instance_base;
+    out.flat_shaded = draw.flat;
     return out;
 }
 

@@ -78,6 +78,7 @@ impl MergePlan {
                 let mergeable = rigid
                     && !hideable
                     && primitive.morph_targets.is_empty()
+                    && !primitive.flat
                     && primitive.vertex_count() <= MAX_MERGED_VERTICES
                     && mergeable_material(model, index, material);
                 if !mergeable {

@@ -225,8 +225,8 @@ pub struct DrawParams {
     /// Where the mesh instance's visibility lies in an instance's palette, in floats, plus 1;
     /// 0 when no animation can hide it ([`props_anim::Model::visibility_value`]).
     pub visibility: u32,
-    /// Padding to 32 bytes.
-    pub padding: u32,
+    /// 1 when the primitive is drawn flat ([`props_anim::Primitive::flat`]), else 0.
+    pub flat: u32,
 }
 
 /// Layouts and defaults shared by every uploaded model.
@@ -377,7 +377,7 @@ impl GpuModel {
                     visibility: model
                         .visibility_value(slot)
                         .map_or(0, |value| (model.property_slot() * WEIGHTS_PER_SLOT + value + 1) as u32),
-                    padding: 0,
+                    flat: u32::from(primitive.flat),
                 }));
                 let material = primitive.material.map_or(default_material, |m| m as usize);
                 let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);

@@ -95,6 +95,18 @@ fn simple_skin() {
     assert_eq!(counts(&skin), (1, 1, 10, 1, 2, 1, 0, 0, 3, 3, 1));
 }
 
+/// Triangles without NORMAL are drawn flat (glTF: "client implementations MUST calculate flat
+/// normals"); those with it are not.
+#[test]
+fn triangles_without_normals_are_drawn_flat() {
+    let flat =
+        |name: &str| import(name).model.meshes().iter().flat_map(|m| &m.primitives).map(|p| p.flat).collect::<Vec<_>>();
+    assert_eq!(flat("AnimatedTriangle.gltf"), [true]);
+    assert_eq!(flat("SimpleSkin.gltf"), [true]);
+    assert_eq!(flat("Fox.glb"), [true], "the Fox has no normals: three.js draws it faceted too");
+    assert_eq!(flat("BoxAnimated.gltf"), [false, false]);
+}
+
 #[test]
 fn node_animations() {
     assert_eq!(counts(&import("AnimatedTriangle.gltf")), (1, 1, 3, 0, 0, 1, 0, 0, 1, 1, 1));
