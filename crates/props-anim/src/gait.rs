@@ -2,8 +2,9 @@
 //! its feet are, when each is planted, and the ground speed at rate 1 that keeps a planted
 //! foot still ([`Stride`]); and its gaits played by speed, each at the rate its speed calls
 //! for, the two around the speed blended across a band between theirs and kept in phase, as
-//! Unreal's sync groups keep them ([`Gaits`]). A kind walks any
-//! model's clips at the rate its speed calls for, with no speed written by hand.
+//! Unreal's sync groups keep them ([`Gaits`]). A kind walks any model's clips at the rate its
+//! speed calls for, with no speed written by hand; [`ik`] holds planted feet where they came
+//! down.
 //!
 //! The feet are the lowest joints of the leg chains: the joints that come near the lowest
 //! point any joint reaches in the clip, less those with such a joint below them in their
@@ -96,7 +97,8 @@ impl Stride {
 }
 
 /// The stride of clip `clip` of `model`, or `None` when it shows no walking: no skin, no
-/// clip of that index or of no duration, no foot that is ever planted and moves.
+/// clip of that index or of no duration, no foot that is ever planted, or a ground speed
+/// under a twentieth of the model's height a second.
 #[must_use]
 pub fn stride(model: &Model, clip: usize) -> Option<Stride> {
     let duration = model.clips().get(clip)?.duration();
