@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::io::Read;
 use std::path::Path;
 
 use base64::Engine;
@@ -169,6 +170,29 @@ impl<'a> Loader<'a, '_> {
 
 /// Reads what `uri` (found at `json_path`) refers to: the decoded payload of a base64 `data:`
 /// URI or a file confined to `base_dir`, at most [`Limits::max_buffer_bytes`] long.
+/// The start of what `uri` names (at most `most` bytes) and its whole length: enough to read
+/// an image's header without reading the image. A data URI, in the JSON already, is decoded
+/// whole.
+pub(crate) fn read_uri_start(
+    uri: &str,
+    base_dir: Option<&Path>,
+    limits: &Limits,
+    json_path: &str,
+    most: u64,
+) -> Result<(Vec<u8>, u64), ImportError> {
+    let Target::File(path) = uri::resolve(uri, base_dir, json_path)? else {
+        let bytes = read_uri(uri, base_dir, limits, json_path)?;
+        let length = bytes.len() as u64;
+        return Ok((bytes, length));
+    };
+    let io = |source| ImportError::at(json_path, ErrorKind::Io { path: path.clone(), source });
+    let file = files::open_regular(&path).map_err(io)?;
+    let length = file.metadata().map_err(io)?.len();
+    let mut bytes = Vec::new();
+    file.take(most).read_to_end(&mut bytes).map_err(io)?;
+    Ok((bytes, length))
+}
+
 pub(crate) fn read_uri(
     uri: &str,
     base_dir: Option<&Path>,

@@ -14,7 +14,7 @@ use image::codecs::webp::WebPDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
 use props_anim::material::Image;
 
-use crate::buffers::{Buffers, read_uri};
+use crate::buffers::{Buffers, read_uri, read_uri_start};
 use crate::document;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
@@ -198,6 +198,28 @@ fn image_bytes<'b>(root: &Root, index: usize, source: &ImageSource<'b>) -> Resul
     })
 }
 
+/// How much of an image file is read for its header: a JPEG's size follows its metadata
+/// (EXIF, thumbnails), which rarely pass this.
+const HEADER_BYTES: u64 = 1 << 20;
+
+/// The start of glTF image `index`'s encoded bytes (enough for its header) and their whole
+/// length: a file's first [`HEADER_BYTES`], a buffer view's bytes.
+fn image_start<'b>(root: &Root, index: usize, source: &ImageSource<'b>) -> Result<(Cow<'b, [u8]>, u64), ImportError> {
+    let path = format!("images[{index}]");
+    let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
+    match &image.uri {
+        Some(uri) => {
+            let (bytes, length) =
+                read_uri_start(uri, source.base_dir, source.limits, &format!("{path}.uri"), HEADER_BYTES)?;
+            Ok((Cow::Owned(bytes), length))
+        }
+        None => image_bytes(root, index, source).map(|bytes| {
+            let length = bytes.len() as u64;
+            (bytes, length)
+        }),
+    }
+}
+
 /// The most pixels per side each glTF image is loaded at so that the images the materials
 /// read (`read`, by glTF index) fit in `available` bytes of the budget: while they do not,
 /// the largest is halved (its sides, a quarter of its pixels). Sized from the images' headers,
@@ -210,8 +232,8 @@ pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_
     // Per image read: its index, its (clamped) size, and what it costs loaded whole.
     let mut sized: Vec<(usize, (u32, u32), u64)> = Vec::new();
     for &index in read {
-        let Ok(bytes) = image_bytes(root, index, source) else { continue };
-        if let Some((width, height, whole)) = header(&bytes) {
+        let Ok((bytes, length)) = image_start(root, index, source) else { continue };
+        if let Some((width, height, whole)) = header(&bytes, length) {
             let scale = f64::from(gpu_limit) / f64::from(width.max(height).max(1));
             let fit = |side: u32| if scale < 1.0 { ((f64::from(side) * scale).round() as u32).max(1) } else { side };
             let whole = if scale < 1.0 { u64::from(fit(width)) * u64::from(fit(height)) * 4 } else { whole };
@@ -235,12 +257,13 @@ pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_
     sides
 }
 
-/// An encoded image's size and what decoding it whole charges, from its header only.
-fn header(bytes: &[u8]) -> Option<(u32, u32, u64)> {
+/// An encoded image's size and what decoding it whole charges, from its header only (`bytes`,
+/// the start of its `length` bytes).
+fn header(bytes: &[u8], length: u64) -> Option<(u32, u32, u64)> {
     if ktx2::is_ktx2(bytes) {
         let side = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         let (width, height) = (side(20)?, side(24)?.max(1));
-        return Some((width, height, u64::from(width) * u64::from(height) * 4 + bytes.len() as u64));
+        return Some((width, height, u64::from(width) * u64::from(height) * 4 + length));
     }
     fn of(decoder: ImageResult<impl ImageDecoder>) -> Option<(u32, u32, u64)> {
         let decoder = decoder.ok()?;
