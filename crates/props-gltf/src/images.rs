@@ -133,8 +133,9 @@ impl Images {
     }
 }
 
-/// Loads and decodes glTF image `index`, from its URI or buffer view, shrunk to fit
-/// [`Limits::max_texture_dimension`] if it is larger (with a warning).
+/// Loads and decodes glTF image `index`, from its URI or buffer view, shrunk (with a
+/// warning) to fit [`Limits::max_texture_dimension`] if it is larger, or the side
+/// [`fit_to_budget`] gave it ([`ImageSource::sides`]).
 fn load_image(
     root: &Root,
     index: usize,
