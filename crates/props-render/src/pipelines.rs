@@ -8,9 +8,7 @@ use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, Posing, SkinVertex, SurfaceV
 use crate::materials::{PipelineKey, TEXTURE_SLOTS};
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
-
-/// Depth format of the shadow maps.
-pub(crate) const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+use crate::shadows::SHADOW_FORMAT;
 
 /// A debug line vertex.
 #[derive(Clone, Copy, Pod, Zeroable)]

@@ -12,8 +12,8 @@
 
 use glam::{Mat4, Vec3, Vec4Swizzles};
 
-use crate::pipelines::SHADOW_FORMAT;
-
+/// Depth format of the shadow maps.
+pub(crate) const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Texels of each shadow map on a side.
 pub(crate) const SHADOW_MAP_SIZE: u32 = 2048;
 /// How many maps split the view: the nearest has the finest texels.
