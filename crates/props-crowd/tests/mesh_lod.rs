@@ -1,35 +1,19 @@
 //! Mesh LOD through a crowd: each instance drawn at the level its distance calls for, listed
 //! in one batch per level (finest first), without flickering at a level's edge.
 
+mod support;
+
 use std::sync::Arc;
 
 use glam::{Affine3A, Vec3};
+use props_anim::Model;
 use props_anim::runtime::MeshLod;
-use props_anim::{
-    Lod, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
-};
 use props_crowd::{Animates, CrowdSet, PosingConfig, PropModel};
 use props_frame::{Camera, FrameData, ModelId};
 
 /// A unit-sized model whose levels stray 1, 2 and 4 cm.
 fn model() -> Arc<Model> {
-    let node = SourceNode {
-        name: None,
-        children: vec![],
-        rest: RestTransform::Trs(Transform::IDENTITY),
-        morph_weights: vec![],
-    };
-    let positions = vec![Vec3::new(-0.5, 0.0, 0.0), Vec3::new(0.5, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
-    let mut primitive =
-        Primitive::triangles(positions, vec![Vec3::Z; 3], vec![0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], None);
-    primitive.lods = [0.01, 0.02, 0.04].map(|error| Lod { indices: vec![0, 1, 2], error }).to_vec();
-    let parts = ModelParts {
-        rig: Some(Rig::from_source_nodes(&[node]).expect("one node")),
-        meshes: vec![Mesh { name: None, primitives: vec![primitive] }],
-        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
-        ..ModelParts::default()
-    };
-    Arc::new(Model::new(parts).expect("valid"))
+    support::leveled_model(4, &[0.01, 0.02, 0.04])
 }
 
 /// A crowd of the model at `distances` in front of a camera at the origin looking down -Z.

@@ -3,14 +3,14 @@
 //! frames) never raises the heap's peak. Its own test binary (one test), so that nothing else
 //! allocates meanwhile.
 
+mod support;
+
 use peak_alloc::PeakAlloc;
 
 use std::sync::Arc;
 
 use glam::{Affine3A, Vec3};
-use props_anim::{
-    Lod, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
-};
+use props_anim::Model;
 use props_crowd::{Animates, CrowdSet, PosingConfig, PropModel};
 use props_frame::{Camera, FrameData, ModelId};
 
@@ -19,22 +19,7 @@ static HEAP: PeakAlloc = PeakAlloc;
 
 /// A unit-sized model with four coarser levels.
 fn model() -> Arc<Model> {
-    let node = SourceNode {
-        name: None,
-        children: vec![],
-        rest: RestTransform::Trs(Transform::IDENTITY),
-        morph_weights: vec![],
-    };
-    let positions = vec![Vec3::new(-0.5, 0.0, 0.0), Vec3::new(0.5, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
-    let mut primitive = Primitive::triangles(positions, vec![Vec3::Z; 3], [0, 1, 2].repeat(16), None);
-    primitive.lods = [0.02, 0.04, 0.08, 0.16].map(|error| Lod { indices: vec![0, 1, 2], error }).to_vec();
-    let parts = ModelParts {
-        rig: Some(Rig::from_source_nodes(&[node]).expect("one node")),
-        meshes: vec![Mesh { name: None, primitives: vec![primitive] }],
-        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
-        ..ModelParts::default()
-    };
-    Arc::new(Model::new(parts).expect("valid"))
+    support::leveled_model(16, &[0.02, 0.04, 0.08, 0.16])
 }
 
 #[test]
