@@ -334,23 +334,9 @@ fn measure_floor(
 ) -> Result<Measured> {
     let floor = Floor::new(&gpu.device, target, model, frame_data)?;
     let camera = grid_camera(count, target.size());
-    let (mut encode, mut wait) = (Vec::new(), Vec::new());
-    for index in 0..frames + 3 {
-        let start = Instant::now();
-        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        floor.draw(&gpu.queue, &mut encoder, target, &camera);
-        let commands = encoder.finish();
-        let encoded = Instant::now();
-        gpu.queue.submit([commands]);
-        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
-        let done = Instant::now();
-        if index >= 3 {
-            encode.push((encoded - start).as_secs_f64() * 1e3);
-            wait.push((done - encoded).as_secs_f64() * 1e3);
-        }
-    }
+    let (encode_ms, gpu_ms) = time_encoded(gpu, frames, |encoder| floor.draw(&gpu.queue, encoder, target, &camera));
     let stats = FrameStats { draw_calls: 1, instances: count, ..FrameStats::default() };
-    Ok(Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) })
+    Ok(Measured { stats, encode_ms, gpu_ms })
 }
 
 /// Median encode and GPU times of `frames` frames (after warm-up) of `count` instances of
@@ -380,13 +366,22 @@ pub(super) fn time_frames(
     frame: &Frame<'_>,
     frames: u32,
 ) -> Measured {
-    let (mut encode, mut wait) = (Vec::new(), Vec::new());
     let mut stats = FrameStats::default();
     let mut pass = StandalonePass::new();
+    let (encode_ms, gpu_ms) = time_encoded(gpu, frames, |encoder| {
+        stats = pass.draw(renderer, encoder, (target.view(), target.size()), frame);
+    });
+    Measured { stats, encode_ms, gpu_ms }
+}
+
+/// Median encode and GPU times, ms, of `frames` frames (after three to warm up) each recorded
+/// by `record` into a fresh encoder, submitted and waited for.
+fn time_encoded(gpu: &GpuContext, frames: u32, mut record: impl FnMut(&mut wgpu::CommandEncoder)) -> (f64, f64) {
+    let (mut encode, mut wait) = (Vec::new(), Vec::new());
     for index in 0..frames + 3 {
         let start = Instant::now();
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        stats = pass.draw(renderer, &mut encoder, (target.view(), target.size()), frame);
+        record(&mut encoder);
         let commands = encoder.finish();
         let encoded = Instant::now();
         gpu.queue.submit([commands]);
@@ -397,5 +392,5 @@ pub(super) fn time_frames(
             wait.push((done - encoded).as_secs_f64() * 1e3);
         }
     }
-    Measured { stats, encode_ms: median(&mut encode), gpu_ms: median(&mut wait) }
+    (median(&mut encode), median(&mut wait))
 }
