@@ -339,3 +339,111 @@ fn no_public_type_name_is_defined_in_two_crates() {
         .collect();
     assert!(twice.is_empty(), "public types named alike in two library crates:\n{}", twice.join("\n"));
 }
+
+/// `a::{b, c::{d, e}}` as the paths it names: `a::b`, `a::c::d`, `a::c::e`.
+fn expand_use(path: &str) -> Vec<String> {
+    let path = path.trim();
+    let Some(open) = path.find('{') else { return vec![path.to_owned()] };
+    let (head, body) = (&path[..open], path[open + 1..].trim_end().trim_end_matches('}'));
+    let (mut parts, mut depth, mut current) = (Vec::new(), 0usize, String::new());
+    for ch in body.chars() {
+        match ch {
+            ',' if depth == 0 => parts.push(std::mem::take(&mut current)),
+            '{' => (depth += 1, current.push(ch)).1,
+            '}' => (depth = depth.saturating_sub(1), current.push(ch)).1,
+            _ => current.push(ch),
+        }
+    }
+    parts.push(current);
+    parts.iter().filter(|p| !p.trim().is_empty()).flat_map(|p| expand_use(&format!("{head}{}", p.trim()))).collect()
+}
+
+/// The modules of one crate's `src/` (by module path) and, for each, the modules its code
+/// names through `use crate::`, `use super::` and `crate::` paths (comments and the inline
+/// `tests` module aside: tests may use anything).
+fn module_imports(src: &Path) -> BTreeMap<Vec<String>, std::collections::BTreeSet<Vec<String>>> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let modules: BTreeMap<Vec<String>, PathBuf> = files
+        .into_iter()
+        .filter_map(|file| {
+            let relative = file.strip_prefix(src).ok()?.with_extension("");
+            let mut path: Vec<String> = relative.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+            if matches!(path.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+                path.pop();
+            }
+            (path.first().map(String::as_str) != Some("bin")).then_some((path, file))
+        })
+        .collect();
+    let resolve = |segments: &[String]| {
+        (1..=segments.len()).rev().map(|k| segments[..k].to_vec()).find(|prefix| modules.contains_key(prefix))
+    };
+    modules
+        .iter()
+        .map(|(module, file)| {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            let code: String =
+                text.lines().map(|line| line.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
+            let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+            let mut named: Vec<Vec<String>> = Vec::new();
+            for (keyword, base) in
+                [("use crate::", Vec::new()), ("use super::", module[..module.len().saturating_sub(1)].to_vec())]
+            {
+                for (at, _) in code.match_indices(keyword) {
+                    let rest = &code[at + keyword.len()..];
+                    for path in expand_use(&rest[..rest.find(';').unwrap_or(rest.len())]) {
+                        let mut segments = base.clone();
+                        segments.extend(
+                            path.split("::")
+                                .map(|s| s.split(" as ").next().unwrap_or_default().trim().to_owned())
+                                .filter(|s| !s.is_empty() && s != "self"),
+                        );
+                        named.push(segments);
+                    }
+                }
+            }
+            for (at, _) in code.match_indices("crate::") {
+                let rest = &code[at + "crate::".len()..];
+                let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(rest.len());
+                named.push(rest[..end].split("::").filter(|s| !s.is_empty()).map(str::to_owned).collect());
+            }
+            let imports = named.iter().filter_map(|s| resolve(s)).filter(|t| t != module && !t.is_empty()).collect();
+            (module.clone(), imports)
+        })
+        .collect()
+}
+
+/// No crate's files import each other in a circle: each file sits on a floor and imports only
+/// from the floors below it, so a file can be read (and changed) knowing only what it imports.
+#[test]
+fn no_crate_has_an_import_circle() {
+    let mut circles = Vec::new();
+    for (dir, _) in manifests().values() {
+        let imports = module_imports(&dir.join("src"));
+        let reach = |from: &Vec<String>| {
+            let (mut seen, mut stack) = (std::collections::BTreeSet::new(), vec![from.clone()]);
+            while let Some(module) = stack.pop() {
+                for next in imports.get(&module).into_iter().flatten() {
+                    if seen.insert(next.clone()) {
+                        stack.push(next.clone());
+                    }
+                }
+            }
+            seen
+        };
+        let reached: BTreeMap<&Vec<String>, _> = imports.keys().map(|m| (m, reach(m))).collect();
+        let mut listed = std::collections::BTreeSet::new();
+        for (module, from) in &reached {
+            let circle: Vec<String> =
+                from.iter().filter(|other| reached[other].contains(*module)).map(|m| m.join("::")).collect();
+            if circle.len() > 1 && listed.insert(circle.clone()) {
+                circles.push(format!(
+                    "{}: {}",
+                    dir.file_name().unwrap_or_default().to_string_lossy(),
+                    circle.join(", ")
+                ));
+            }
+        }
+    }
+    assert!(circles.is_empty(), "modules that import each other in a circle: {circles:?}");
+}

@@ -75,6 +75,7 @@ mod playback;
 mod pose;
 mod program;
 pub mod property;
+mod punctual;
 mod reuse_buffer;
 mod rig;
 mod rows;

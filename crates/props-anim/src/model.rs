@@ -3,13 +3,13 @@
 use std::ops::Range;
 
 use crate::clip::{Clip, Keyframes};
-use crate::light::{Light, LightInstance};
 use crate::material::{Image, Material};
 use crate::mesh::Mesh;
 use crate::node_id::NodeId;
 use crate::placed_light::{LightPlacements, PlacedLight};
 use crate::pose::Pose;
 use crate::property::PropertyTarget;
+use crate::punctual::{Light, LightInstance};
 use crate::rig::Rig;
 use crate::skin::Skin;
 use crate::visibility::Visibility;

@@ -9,9 +9,9 @@
 
 use glam::{Affine3A, Vec3};
 
-use crate::light::{Light, LightInstance, LightKind};
 use crate::node_id::NodeId;
 use crate::property::{LightField, Properties, PropertyTarget};
+use crate::punctual::{Light, LightInstance, LightKind};
 use crate::rig::Rig;
 use crate::{JointMatrix, WEIGHTS_PER_SLOT};
 

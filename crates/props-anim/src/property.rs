@@ -7,9 +7,9 @@
 //! beside its morph weights, and a palette carries them to the GPU after the weights
 //! ([`crate::Model::property_slot`]). A model whose clips animate none pays nothing.
 
-use crate::light::{Light, LightKind};
 use crate::material::{Material, TextureRef};
 use crate::node_id::NodeId;
+use crate::punctual::{Light, LightKind};
 
 /// Index of an animated property in a rig's [`Properties`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

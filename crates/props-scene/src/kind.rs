@@ -19,7 +19,7 @@ use props_crowd::{BoundModel, CrowdGroup, CrowdOptions, ModelCrowd, PropModel};
 
 use crate::access::StepAccess;
 use crate::error::SceneError;
-use crate::synthetic::SyntheticError;
+use crate::stand_in_kit::SyntheticError;
 use crate::town::Town;
 
 /// The one model of a kind that shows one (`models` must hold exactly one): for

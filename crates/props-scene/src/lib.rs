@@ -58,6 +58,7 @@ pub mod kinds;
 pub mod night;
 mod rng;
 mod scene;
+mod stand_in_kit;
 mod stepping;
 pub mod synthetic;
 pub mod town;

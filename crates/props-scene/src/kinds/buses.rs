@@ -21,7 +21,7 @@ use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::kind::{KindAsset, KindProps, PropInstance, PropKind, at_most, only_model};
 use crate::kinds::cars::{CarWheels, WheelGeometry, WheelStep};
-use crate::synthetic::{SyntheticError, build, node, spin};
+use crate::stand_in_kit::{SyntheticError, build, node, spin};
 use crate::town::Town;
 use crate::town::roads::LaneId;
 use crate::town::traffic::Vehicle;

@@ -15,7 +15,7 @@ use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, some_models};
 use crate::rng::{Rng, Stream};
-use crate::synthetic::{SyntheticError, build, node, spin};
+use crate::stand_in_kit::{SyntheticError, build, node, spin};
 use crate::town::Town;
 use crate::town::roads::{LaneId, RoadNetwork};
 use crate::town::traffic::{self, Vehicle};

@@ -21,7 +21,7 @@ use crate::error::SceneError;
 use crate::facing;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
 use crate::rng::{Rng, Stream};
-use crate::synthetic::{ChannelSpec, SyntheticError, build, node, step, swing};
+use crate::stand_in_kit::{ChannelSpec, SyntheticError, build, node, step, swing};
 use crate::town::Town;
 
 /// Length of the crossfade between standing and moving, seconds.

@@ -14,7 +14,7 @@ use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropKind, some_models};
 use crate::night;
-use crate::synthetic::{SyntheticError, build, node};
+use crate::stand_in_kit::{SyntheticError, build, node};
 use crate::town::Town;
 
 /// Where a house stands in its block, as a fraction of the block's side from its centre,

@@ -15,7 +15,7 @@ use crate::error::SceneError;
 use crate::heading_yaw;
 use crate::kind::{KindAsset, KindProps, PropKind, only_model};
 use crate::night;
-use crate::synthetic::{SyntheticError, build, node};
+use crate::stand_in_kit::{SyntheticError, build, node};
 use crate::town::Town;
 use crate::town::roads::{LANE_WIDTH, LaneId};
 

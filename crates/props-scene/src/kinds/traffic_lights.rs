@@ -11,7 +11,7 @@ use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::heading_yaw;
 use crate::kind::{KindAsset, KindProps, PropInstance, PropKind, only_model};
-use crate::synthetic::{Glow, SyntheticError, build, node, with_glow};
+use crate::stand_in_kit::{Glow, SyntheticError, build, node, with_glow};
 use crate::town::Town;
 use crate::town::roads::{IntersectionId, LANE_WIDTH, RoadNetwork};
 use crate::town::signals::{LightState, Signals};

@@ -16,7 +16,7 @@ use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
 use crate::rng::{Rng, Stream};
-use crate::synthetic::{Node, SyntheticError, build, node, spin};
+use crate::stand_in_kit::{Node, SyntheticError, build, node, spin};
 use crate::town::Town;
 use crate::town::terrain::Terrain;
 use crate::town::wind::{Site, WindField, wrap_near};
