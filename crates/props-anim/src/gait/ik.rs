@@ -82,10 +82,15 @@ pub const RELEASE_TIME: f32 = 0.15;
 
 /// Feet held where they were put while planted: each foot is pinned, in the world, where it
 /// was when it came down, and its leg turned to keep it there until it lifts; then it eases
-/// back to where the pose puts it over [`RELEASE_TIME`], so it never jumps.
+/// back to where the pose puts it over [`RELEASE_TIME`], so it never jumps. Where a leg would
+/// have to stretch past its length to reach its pin (a blend of gaits whose feet stay down for
+/// different parts of the cycle), the hips are lowered until it reaches, as a person bends
+/// the other knee.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Planting {
     pins: Vec<Pin>,
+    /// Each foot's ankle target this call (model space), `None` where it follows the pose.
+    targets: Vec<Option<Vec3>>,
 }
 
 /// One foot's pin.
@@ -114,9 +119,13 @@ impl Planting {
         (placement, dt): (Affine3A, f32),
     ) {
         self.pins.resize(feet.len(), Pin::default());
+        self.targets.resize(feet.len(), None);
         let to_model = placement.inverse();
-        for ((&(foot, leg), &down), pin) in feet.iter().zip(planted).zip(&mut self.pins) {
+        for (((&(foot, leg), &down), pin), target) in
+            feet.iter().zip(planted).zip(&mut self.pins).zip(&mut self.targets)
+        {
             let animated = placement.transform_point3(pose.world_matrix(foot).translation.into());
+            *target = None;
             if down {
                 let at = *pin.at.get_or_insert(animated);
                 (pin.offset, pin.weight) = (at - animated, 1.0);
@@ -127,10 +136,47 @@ impl Planting {
                     continue;
                 }
             }
-            let target = animated + pin.offset * pin.weight;
-            let offset = to_model.transform_point3(target) - to_model.transform_point3(animated);
-            let ankle = Vec3::from(pose.world_matrix(leg.end).translation);
-            reach(pose, rig, leg, ankle + offset);
+            let moved = animated + pin.offset * pin.weight;
+            let offset = to_model.transform_point3(moved) - to_model.transform_point3(animated);
+            *target = Some(Vec3::from(pose.world_matrix(leg.end).translation) + offset);
+        }
+        lower_hips(pose, rig, feet, &self.targets);
+        for (&(_, leg), target) in feet.iter().zip(&self.targets) {
+            if let Some(target) = *target {
+                reach(pose, rig, leg, target);
+            }
         }
     }
+}
+
+/// Lowers the joint above the legs' hips (when all of `feet`'s legs hang from one) straight
+/// down in model space by as much as the farthest of `targets` needs for its leg to reach it,
+/// at most the leg's length: nothing when every target is within reach. The pose's world
+/// matrices must be current; they are recomputed when it moves.
+fn lower_hips(pose: &mut Pose, rig: &Rig, feet: &[(NodeId, Leg)], targets: &[Option<Vec3>]) {
+    let Some(&(_, first)) = feet.first() else { return };
+    let Some(hips) = rig.parent(first.upper) else { return };
+    if feet.iter().any(|(_, leg)| rig.parent(leg.upper) != Some(hips)) {
+        return;
+    }
+    let position = |node: NodeId| Vec3::from(pose.world_matrix(node).translation);
+    let mut drop = 0.0_f32;
+    for (&(_, leg), target) in feet.iter().zip(targets) {
+        let Some(target) = *target else { continue };
+        let hip = position(leg.upper);
+        let length = (hip.distance(position(leg.mid)) + position(leg.mid).distance(position(leg.end))) * 0.9999;
+        let (to, down) = (target - hip, (hip - target).y);
+        let across = (to.x * to.x + to.z * to.z).sqrt().min(length);
+        // The hip at `hip - drop * Y` is `length` from the target.
+        drop = drop.max(down - (length * length - across * across).sqrt());
+    }
+    if drop <= 0.0 {
+        return;
+    }
+    let parent = rig.parent(hips).map_or(Affine3A::IDENTITY, |p| pose.world_matrix(p));
+    let lowered = position(hips) - Vec3::Y * drop;
+    let mut local = *pose.local_transform(hips);
+    local.translation = parent.inverse().transform_point3(lowered);
+    pose.set_local_transform(hips, local);
+    pose.compute_world(rig);
 }

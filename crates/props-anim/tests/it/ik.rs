@@ -83,3 +83,37 @@ fn a_planted_foot_stays_where_it_came_down_and_eases_back_when_lifted() {
         last = Some(world);
     }
 }
+
+#[test]
+fn the_hips_come_down_when_a_planted_foot_is_out_of_the_leg_s_reach() {
+    let at_rest = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
+    // A pelvis 2 up, then the hip, knee, ankle and toe of `leg_rig`.
+    let rig = rig(&[
+        (&[1], at_rest(0.0, 2.0, 0.0)),
+        (&[2], at_rest(0.1, 0.0, 0.0)),
+        (&[3], at_rest(0.0, -1.0, 0.1)),
+        (&[4], at_rest(0.0, -1.0, -0.1)),
+        (&[], at_rest(0.0, 0.0, 0.2)),
+    ]);
+    let (pelvis, toe) = (node(&rig, 0), node(&rig, 4));
+    let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
+    let mut planting = Planting::default();
+    let mut pose = Pose::from_rest(&rig);
+    let mut pin = None;
+    // The model moves on 0.4 a frame: the pin falls behind the hip (1.2 by frame 3), which the
+    // leg, straight at rest, reaches only from lower down.
+    for frame in 0..4 {
+        let placement = Affine3A::from_translation(Vec3::new(0.0, 0.0, 0.4 * frame as f32));
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        planting.apply(&mut pose, &rig, &feet, &[true], (placement, 0.05));
+        let world = placement.transform_point3(at(&pose, toe));
+        let pin = *pin.get_or_insert(world);
+        assert!(world.distance(pin) < 1e-3, "frame {frame}: the toe at {world} left its pin {pin}");
+        let height = at(&pose, pelvis).y;
+        match frame {
+            0 => assert!((height - 2.0).abs() < 1e-5, "where it came down, the hips stay: {height}"),
+            _ => assert!(height < 2.0 - 0.01 * frame as f32, "frame {frame}: the hips come down to reach: {height}"),
+        }
+    }
+}
