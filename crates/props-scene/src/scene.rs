@@ -15,6 +15,7 @@ use crate::kind::{KindProps, KindWithModels, PropInfo, PropInstance, PropKind, R
 use crate::stepping::Systems;
 use crate::town::Town;
 use crate::town::bus_stops::BusStops;
+use crate::town::crossings::Crossings;
 use crate::town::daylight::Daylight;
 use crate::town::roads::{IntersectionId, RoadNetwork};
 use crate::town::signals::{self, SignalOverride, Signals};
@@ -45,6 +46,7 @@ pub struct Scene {
     signals: Signals,
     bus_stops: BusStops,
     traffic: TrafficState,
+    crossings: Crossings,
     wind: WindField,
     terrain: Terrain,
     daylight: Daylight,
@@ -101,6 +103,7 @@ impl Scene {
             bus_stops: BusStops::new(&roads),
             wind: WindField::new(&config.wind, config.seed),
             traffic: TrafficState::default(),
+            crossings: Crossings::default(),
             daylight: Daylight::new(config.time_of_day, config.day_minutes),
             world: World::new(),
             kinds: Vec::new(),
@@ -212,7 +215,7 @@ impl Scene {
     ///
     /// `dt` is meant to be fixed (the simulation is tuned and tested at 1/60 s); the scene has
     /// no clock or accumulator of its own. Systems run as if in this order: traffic observation
-    /// (lane occupancy), signals, vehicle following, then each prop kind's in registration
+    /// (lane occupancy) and the crossings' (who waits, who crosses), signals, vehicle following, then each prop kind's in registration
     /// order. With worker threads, vehicle following and the kinds that touch different
     /// components (see [`PropKind::access`]) step at the same time, with the same result.
     /// Allocation-free once buffers have grown.
@@ -221,7 +224,8 @@ impl Scene {
         self.steps += 1;
         self.daylight.advance(f64::from(dt));
         traffic::observe(&mut self.world, &self.roads, &mut self.traffic);
-        signals::update(&mut self.signals, &self.roads, &self.traffic.occupancy, dt);
+        self.crossings.observe(&mut self.world, &self.roads);
+        signals::update(&mut self.signals, &self.roads, (&self.traffic.occupancy, &self.crossings), dt);
         let Self {
             world,
             roads,

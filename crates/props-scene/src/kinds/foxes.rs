@@ -1,34 +1,26 @@
 //! Foxes walking loops in the parks between the roads. Each fox walks at its own pace, now and
 //! then runs, and, when its model has an idle clip (`Idle`, else `Survey`, or bound as `idle`),
 //! now and then stands still and looks about; its speed eases between these. Its gait follows
-//! the speed: the `Walk` and `Run` clips play at the rates their strides call for (measured
-//! from the clips themselves, [`props_anim::gait`]: the speed at rate 1 that keeps a planted
-//! foot still), blended across the middle of the way between the two gaits' own speeds and
-//! kept in phase, so the feet do not slide at any speed; standing still and moving off
-//! crossfade with the idle clip over [`FADE_TIME`] (clip layers of the animation runtime), so
-//! the pose never jumps.
+//! the speed as every legged kind's does ([`crate::kinds::gaited`]): `Walk` and `Run` at the
+//! rates their strides call for, blended in phase, crossfading with the idle clip when it
+//! stands.
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::gait::{Gaits, Stride};
-use props_anim::{Layer, Model, PlayMode, Playback, Spec};
+use props_anim::{Model, PlayMode, Spec};
 use props_crowd::{BoundModel, PropModel};
 
 use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::facing;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
+use crate::kinds::gaited::{self, GaitState, GaitedModel};
 use crate::rng::{Rng, Stream};
 use crate::stand_in_kit::{ChannelSpec, SyntheticError, build, node, step, swing};
 use crate::town::Town;
 
-/// Length of the crossfade between standing and moving, seconds.
-pub const FADE_TIME: f32 = 0.3;
-/// The speeds at rate 1 assumed for the walk and the run of a model whose clips show no
-/// stride (no skin, or no foot that is planted and moves), metres per second.
-const ASSUMED_SPEEDS: [f32; 2] = [1.0, 3.0];
 /// How fast a fox changes speed, m/s².
 const SPEED_CHANGE: f32 = 2.5;
 /// Park loop radius as a fraction of the block size.
@@ -37,22 +29,8 @@ const LOOP_RADIUS: f32 = 0.28;
 const PATH_SPACING: f32 = 1.2;
 /// Paths per park: foxes beyond one per park take the next path out.
 const PATHS: usize = 8;
-
-/// A standing fox starts to walk above this speed, m/s.
-const MOVE_ABOVE: f32 = 0.3;
-/// A fox easing to a stop stands (its idle clip) below this speed, m/s.
-const STAND_BELOW: f32 = 0.15;
-
-/// A fox's gait: which of its clips leads its pose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Gait {
-    /// The `Walk` clip (the run's weight under a half).
-    Walk,
-    /// The `Run` clip (its weight a half or more).
-    Run,
-    /// Standing still, the idle clip (`Idle` or `Survey`).
-    Idle,
-}
+/// The idle clip's index in [`Spec::clips`].
+const IDLE: u16 = 2;
 
 /// A fox and where it is on its park loop.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,65 +75,11 @@ impl Fox {
     }
 }
 
-/// A fox's animation state: its gaits' shared phase, the run's weight over the walk, and the
-/// idle clip's over both.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FoxGait {
-    /// The walk's and the run's phase (0 to 1 over a step cycle).
-    phase: f32,
-    /// The run's weight over the walk: where the speed lies between their speeds.
-    run: f32,
-    /// The idle clip's weight over the gaits: rises to 1 over [`FADE_TIME`] once the fox
-    /// stands, falls to 0 as it moves off.
-    idle: f32,
-    /// Whether it stands (or is settling to stand).
-    standing: bool,
-    idle_playback: Playback,
-}
-
-impl FoxGait {
-    /// The clip that leads the pose.
-    #[must_use]
-    pub fn gait(&self) -> Gait {
-        match (self.standing, self.run >= 0.5) {
-            (true, _) => Gait::Idle,
-            (false, true) => Gait::Run,
-            (false, false) => Gait::Walk,
-        }
-    }
-
-    /// The run's weight over the walk (0: walking, 1: running).
-    #[must_use]
-    pub fn run_weight(&self) -> f32 {
-        self.run
-    }
-
-    /// The idle clip's weight over the gaits (0: moving, 1: standing), easing over
-    /// [`FADE_TIME`].
-    #[must_use]
-    pub fn idle_weight(&self) -> f32 {
-        self.idle
-    }
-}
-
-/// What the foxes of one model play: its gaits (walk and run, slowest first) and the
-/// clip index in [`Spec::clips`] of each, and its idle clip's duration (0 without one).
-#[derive(Clone, Debug)]
-struct FoxModel {
-    gaits: Gaits,
-    spec_clips: [u16; 2],
-    idle: f32,
-    /// The model's scale in the town: metres per model unit.
-    scale: f32,
-    /// The walk's and the run's own speeds, m/s (what keeps their planted feet still at rate 1).
-    speeds: [f32; 2],
-}
-
 /// Fox `index`: on the loop of park `index % parks`, walking at its own pace (a multiple of
 /// its model's walking speed), its gaits at a random phase.
-fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, model: &FoxModel) -> (Fox, FoxGait) {
+fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, model: &GaitedModel) -> (Fox, GaitState) {
     let mut rng = Rng::stream(seed, Stream::Fox, index as u64);
-    let (phase, idle_phase) = (rng.next_f32(), rng.range(0.0, model.idle.max(0.0)));
+    let (phase, idle_phase) = (rng.next_f32(), rng.range(0.0, model.standing_duration(IDLE)));
     let lane = (index / parks.len().max(1)) % PATHS;
     let pace = rng.range(0.85, 1.15);
     let walk = model.speeds[0] * pace;
@@ -172,8 +96,7 @@ fn fox(index: usize, parks: &[Vec2], block: f32, seed: u64, model: &FoxModel) ->
         timer: rng.range(1.0, 8.0),
         rng,
     };
-    let gait = FoxGait { phase, run: 0.0, idle: 0.0, standing: false, idle_playback: Playback::looping(idle_phase) };
-    (fox, gait)
+    (fox, GaitState::new(phase, idle_phase))
 }
 
 /// Where a fox stands: on the ground, facing its way, `scale` times the model.
@@ -183,51 +106,25 @@ fn placement(fox: &Fox, scale: f32) -> Affine3A {
     facing(Vec2::new(-sin, cos) * fox.direction, scale, Vec3::new(at.x, 0.0, at.y))
 }
 
-/// Moves every fox along its loop, updates its behaviour and gait, and sets its layers: the
-/// slower gait around its speed, the faster over it by how far the speed lies between theirs
-/// (both in phase), and the idle clip over them at its weight.
-fn update(world: &World, models: &[FoxModel], foxes: &mut KindProps, dt: f32) {
-    let fade_step = dt / FADE_TIME;
-    for (fox, anim, instance) in world.query::<(&mut Fox, &mut FoxGait, &PropInstance)>().iter() {
+/// Moves every fox along its loop, updates its behaviour and sets its layers by its speed
+/// ([`GaitedModel::animate`]), the idle clip over the gaits while it rests.
+fn update(world: &World, models: &[GaitedModel], foxes: &mut KindProps, dt: f32) {
+    for (fox, gait, instance) in world.query::<(&mut Fox, &mut GaitState, &PropInstance)>().iter() {
         let model = &models[instance.model()];
         let foxes = foxes.of(instance);
         let scale = foxes.prop().scale;
-        let can_rest = model.idle > 0.0;
-        if !can_rest && anim.standing {
+        let can_rest = model.can_stand(IDLE);
+        if !can_rest && fox.resting {
             // Its model changed to one without an idle clip: it walks at once.
-            (anim.standing, anim.idle) = (false, 0.0);
             (fox.resting, fox.target_speed) = (false, fox.pace * model.speeds[0]);
         }
         behave(fox, model.speeds, can_rest, dt);
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.index(), placement(fox, scale));
-
-        anim.standing = match anim.standing {
-            false => fox.resting && fox.speed < STAND_BELOW,
-            true => fox.speed <= MOVE_ABOVE,
-        };
-        let idle_target = if anim.standing { 1.0 } else { 0.0 };
-        anim.idle += (idle_target - anim.idle).clamp(-fade_step, fade_step);
-        let speed = fox.speed / model.scale.max(f32::EPSILON);
-        let [slow, fast] = model.gaits.advance(&mut anim.phase, speed, dt);
-        anim.run = if fast.gait > slow.gait { fast.weight } else { f32::from(u8::from(slow.gait > 0)) };
-        anim.idle_playback.advance(dt, model.idle);
-        let layers = foxes.layers_mut(instance.index());
-        let gait = |layer: props_anim::gait::GaitLayer| Layer {
-            weight: layer.weight,
-            ..Layer::clip(model.spec_clips[layer.gait], layer.time)
-        };
-        layers[0] = gait(slow);
-        layers[1] = if fast.weight > 0.0 { gait(fast) } else { Layer::NONE };
-        layers[2] = match can_rest {
-            true => Layer { weight: anim.idle, ..Layer::clip(2, anim.idle_playback.clip_time(model.idle)) },
-            false => Layer::NONE,
-        };
+        let rest = fox.resting.then_some(IDLE);
+        model.animate(gait, (fox.speed, rest), dt, foxes.layers_mut(instance.index()));
     }
 }
-
-/// Clip layers per fox: the slower gait, the faster over it, the idle clip over both.
-const FOX_LAYERS: usize = 3;
 
 /// The foxes (the animals): `count` of them, in the parks of the town's blocks, each showing one
 /// of the animal models (picked per fox from the town's seed). Clips, in [`Spec::clips`] order:
@@ -235,7 +132,7 @@ const FOX_LAYERS: usize = 3;
 pub struct Foxes {
     count: usize,
     /// Per model, what its foxes play.
-    models: Vec<FoxModel>,
+    models: Vec<GaitedModel>,
 }
 
 /// Most foxes the town holds.
@@ -257,27 +154,7 @@ impl Foxes {
 
     /// Measures each model's gaits from its clips.
     fn measure(&mut self, props: &KindProps) {
-        self.models = props
-            .crowds()
-            .iter()
-            .map(|crowd| {
-                let rig = crowd.model();
-                let (model, clips) = (&*rig.prop.model, &rig.spec.clips);
-                let scale = rig.prop.scale;
-                let gait_clips = [clips[0], clips[1]];
-                let gaits = Gaits::new(model, &gait_clips).unwrap_or_else(|| {
-                    let assumed = |k: usize| {
-                        let duration = model.clips()[gait_clips[k]].duration();
-                        (gait_clips[k], Stride::assumed(duration, ASSUMED_SPEEDS[k] / scale.max(f32::EPSILON)))
-                    };
-                    Gaits::from_strides(vec![assumed(0), assumed(1)])
-                });
-                let spec_clips = [0, 1].map(|g| if gaits.clip(g) == gait_clips[0] { 0 } else { 1 });
-                let idle = clips.get(2).map_or(0.0, |&c| model.clips()[c].duration());
-                let speeds = [0, gaits.len().saturating_sub(1)].map(|g| gaits.stride(g).speed * scale);
-                FoxModel { gaits, spec_clips, idle, scale, speeds }
-            })
-            .collect();
+        self.models = props.crowds().iter().map(GaitedModel::measure).collect();
     }
 }
 
@@ -324,7 +201,7 @@ impl PropKind for Foxes {
                 false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
             };
             clips.extend(idle);
-            Ok(BoundModel::new(fox.clone(), Spec { clips, ..Spec::default() }, FOX_LAYERS))
+            Ok(BoundModel::new(fox.clone(), Spec { clips, ..Spec::default() }, gaited::LAYERS))
         };
         some_models(self.name(), models)?.iter().map(rig).collect()
     }
@@ -342,7 +219,7 @@ impl PropKind for Foxes {
     }
 
     fn access(&self) -> StepAccess {
-        StepAccess::nothing().writes::<Fox>().writes::<FoxGait>().reads::<PropInstance>()
+        StepAccess::nothing().writes::<Fox>().writes::<GaitState>().reads::<PropInstance>()
     }
 
     fn step(&mut self, world: &World, _town: &Town<'_>, props: &mut KindProps, dt: f32) {
@@ -356,7 +233,7 @@ impl PropKind for Foxes {
     }
 
     fn describe(&self, world: &World, _town: &Town<'_>, _props: &KindProps, entity: Entity) -> Option<String> {
-        let (fox, gait) = (world.get::<&Fox>(entity).ok()?, world.get::<&FoxGait>(entity).ok()?);
+        let (fox, gait) = (world.get::<&Fox>(entity).ok()?, world.get::<&GaitState>(entity).ok()?);
         Some(format!(
             "fox: {:?} at {:.1} m/s (run weight {:.2}, idle weight {:.2})",
             gait.gait(),

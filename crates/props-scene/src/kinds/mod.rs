@@ -6,6 +6,7 @@
 pub mod buses;
 pub mod cars;
 pub mod foxes;
+pub mod gaited;
 pub mod houses;
 pub mod lot;
 pub mod street_lamps;

@@ -1,7 +1,8 @@
-//! The town the props move in: its roads, signals, bus stops, traffic, wind and ground, and [`Town`], the
+//! The town the props move in: its roads, sidewalks and crossings, signals, bus stops, traffic, wind and ground, and [`Town`], the
 //! read-only view of them that every kind's systems get. Nothing here knows a prop kind.
 
 pub mod bus_stops;
+pub mod crossings;
 pub mod daylight;
 pub mod roads;
 pub mod signals;

@@ -4,8 +4,14 @@
 //! box is empty. Greens are actuated: an approach with no car waiting is skipped, and a green
 //! ends early once its approach is empty and another one waits.
 //!
+//! Walkers cross on a phase of their own (an exclusive "scramble" walk, as at busy town
+//! crossings): after a clearance with the box empty, when someone waits at a corner and either
+//! no car waits or the walkers have waited [`WALK_RECALL`], every car approach stays red while
+//! walkers may step out for [`WALK`], then until the crossings are empty. So cars never meet a
+//! walker on a crossing, and need not yield there.
 
 use crate::rng::{Rng, Stream};
+use crate::town::crossings::Crossings;
 use crate::town::roads::{IntersectionId, LaneId, RoadNetwork};
 
 /// Shortest green, seconds.
@@ -24,6 +30,13 @@ pub const MAX_ALL_RED: f32 = 12.0;
 pub const RECALL_AFTER: f32 = 40.0;
 /// How far before its stop line a car calls for green, metres.
 pub const DETECTION_RANGE: f32 = 40.0;
+/// How long walkers may step out onto the crossings, seconds.
+pub const WALK: f32 = 6.0;
+/// Walkers who have waited this long get the next walk phase even while cars wait, seconds.
+pub const WALK_RECALL: f32 = 30.0;
+/// Longest the crossings may take to clear after the walk: a liveness guard (a walker crosses
+/// in about 10 s), seconds.
+pub const MAX_WALK_CLEARANCE: f32 = 40.0;
 
 /// What a signal head shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,6 +66,19 @@ pub enum SignalPhase {
     Amber(usize),
     /// Everything red after the approach's amber, until the box is empty.
     AllRed(usize),
+    /// Every car approach red, walkers step out onto the crossings (after the approach's
+    /// clearance).
+    Walk(usize),
+    /// Every car approach red, no walker steps out, until the crossings are empty.
+    WalkClearance(usize),
+}
+
+impl SignalPhase {
+    /// Whether walkers may step out onto the intersection's crossings.
+    #[must_use]
+    pub fn walk(self) -> bool {
+        matches!(self, Self::Walk(_))
+    }
 }
 
 /// A fixed state forced on an intersection (debugging, tests).
@@ -73,6 +99,8 @@ pub struct Signal {
     hold: Option<SignalOverride>,
     /// Seconds since each approach last had green.
     red_for: [f32; 4],
+    /// Seconds the walkers at its corners have waited (0 while none waits).
+    walkers_wait: f32,
 }
 
 impl Signal {
@@ -133,7 +161,8 @@ impl Signals {
                 let first = present.iter().enumerate().filter(|(_, p)| **p).nth(rng.below(present_count) as usize);
                 let approach = first.map_or(0, |(a, _)| a);
                 let timer = rng.range(0.0, MIN_GREEN);
-                Signal { present, phase: SignalPhase::Green(approach), timer, hold: None, red_for: [0.0; 4] }
+                let phase = SignalPhase::Green(approach);
+                Signal { present, phase, timer, hold: None, red_for: [0.0; 4], walkers_wait: 0.0 }
             })
             .collect();
         Self { signals }
@@ -176,7 +205,11 @@ impl Signals {
 impl Signal {
     fn phase_approach(&self) -> usize {
         match self.phase {
-            SignalPhase::Green(a) | SignalPhase::Amber(a) | SignalPhase::AllRed(a) => a,
+            SignalPhase::Green(a)
+            | SignalPhase::Amber(a)
+            | SignalPhase::AllRed(a)
+            | SignalPhase::Walk(a)
+            | SignalPhase::WalkClearance(a) => a,
         }
     }
 }
@@ -190,37 +223,57 @@ pub(crate) trait Detectors {
     fn box_occupied(&self, intersection: IntersectionId) -> bool;
 }
 
-/// Advances every controller by `dt`, with demand and box occupancy seen at the step's start.
-pub(crate) fn update(signals: &mut Signals, roads: &RoadNetwork, occupancy: &impl Detectors, dt: f32) {
+/// Advances every controller by `dt`, with demand and box occupancy seen at the step's start,
+/// and the walkers waiting at and crossing each intersection.
+pub(crate) fn update(
+    signals: &mut Signals,
+    roads: &RoadNetwork,
+    (occupancy, crossings): (&impl Detectors, &Crossings),
+    dt: f32,
+) {
     for (index, (signal, intersection)) in signals.signals.iter_mut().zip(roads.intersections()).enumerate() {
         if signal.hold.is_some() {
             continue;
         }
+        let at = IntersectionId(index as u32);
         signal.timer += dt;
         for (a, red) in signal.red_for.iter_mut().enumerate() {
             *red = if signal.phase == SignalPhase::Green(a) { 0.0 } else { *red + dt };
         }
+        let walkers = crossings.waiting(at);
+        signal.walkers_wait = if walkers { signal.walkers_wait + dt } else { 0.0 };
         let red_for = signal.red_for;
         let demand = |a: usize| {
             intersection.approaches()[a].is_some_and(|lane| occupancy.demand(roads, lane) || red_for[a] >= RECALL_AFTER)
         };
-        let others_wait = |current: usize| (0..4).any(|a| a != current && demand(a));
+        let cars_wait = |except: Option<usize>| (0..4).any(|a| Some(a) != except && demand(a));
+        let walk_due = walkers && (signal.walkers_wait >= WALK_RECALL || !cars_wait(None));
         let before = signal.phase;
         signal.phase = match before {
             SignalPhase::Green(a) => {
                 let done = signal.timer >= MAX_GREEN || (signal.timer >= MIN_GREEN && !demand(a));
-                if done && others_wait(a) { SignalPhase::Amber(a) } else { SignalPhase::Green(a) }
+                if done && (cars_wait(Some(a)) || walkers) { SignalPhase::Amber(a) } else { SignalPhase::Green(a) }
             }
             SignalPhase::Amber(a) if signal.timer >= AMBER => SignalPhase::AllRed(a),
             SignalPhase::AllRed(a) => {
-                let clear = !occupancy.box_occupied(IntersectionId(index as u32));
-                if (signal.timer >= MIN_ALL_RED && clear) || signal.timer >= MAX_ALL_RED {
-                    SignalPhase::Green(signal.next_approach(a, demand))
-                } else {
-                    SignalPhase::AllRed(a)
+                let clear = !occupancy.box_occupied(at);
+                match (signal.timer >= MIN_ALL_RED && clear, signal.timer >= MAX_ALL_RED) {
+                    (true, _) if walk_due => SignalPhase::Walk(a),
+                    (true, _) | (_, true) => SignalPhase::Green(signal.next_approach(a, demand)),
+                    _ => SignalPhase::AllRed(a),
                 }
             }
-            phase @ SignalPhase::Amber(_) => phase,
+            SignalPhase::Walk(a) if signal.timer >= WALK => SignalPhase::WalkClearance(a),
+            SignalPhase::WalkClearance(a) => {
+                let clear = !crossings.occupied(at);
+                if (signal.timer >= MIN_ALL_RED && clear) || signal.timer >= MAX_WALK_CLEARANCE {
+                    signal.walkers_wait = 0.0;
+                    SignalPhase::Green(signal.next_approach(a, demand))
+                } else {
+                    SignalPhase::WalkClearance(a)
+                }
+            }
+            phase @ (SignalPhase::Amber(_) | SignalPhase::Walk(_)) => phase,
         };
         if signal.phase != before {
             signal.timer = 0.0;

@@ -9,7 +9,8 @@ use props_anim::gait::Gaits;
 use props_anim::{JointMatrix, runtime::UpdateRateLod};
 use props_crowd::PosingConfig;
 use props_frame::FrameData;
-use props_scene::kinds::foxes::{FADE_TIME, Fox, FoxGait, Gait};
+use props_scene::kinds::foxes::Fox;
+use props_scene::kinds::gaited::{FADE_TIME, Gait, GaitState};
 use props_scene::{Scene, SceneConfig};
 
 use crate::support::{DT, draw, scene};
@@ -61,7 +62,7 @@ fn gaits_follow_the_speed_and_standing_crossfades_without_a_pop() {
         foxes
             .iter()
             .map(|&e| {
-                let gait = scene.world().get::<&FoxGait>(e).expect("gait");
+                let gait = scene.world().get::<&GaitState>(e).expect("gait");
                 let speed = scene.world().get::<&Fox>(e).expect("fox").speed();
                 (gait.gait(), gait.run_weight(), gait.idle_weight(), speed)
             })

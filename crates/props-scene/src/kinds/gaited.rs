@@ -1,0 +1,187 @@
+//! How a legged kind (foxes, pedestrians) animates its props from their speed: the model's
+//! `Walk` and `Run` clips play at the rates their strides call for (measured from the clips
+//! themselves, [`props_anim::gait`]: the speed at rate 1 that keeps a planted foot still),
+//! the run blended over the walk across the middle of the way between their own speeds and
+//! both kept in phase, so the feet do not slide at any speed; standing still and moving off
+//! crossfade with a standing clip (idling, waiting) over [`FADE_TIME`], so the pose never
+//! jumps.
+
+use props_anim::gait::{GaitLayer, Gaits, Stride};
+use props_anim::{Layer, Playback};
+use props_crowd::ModelCrowd;
+
+/// Length of the crossfade between standing and moving, seconds.
+pub const FADE_TIME: f32 = 0.3;
+/// The speeds at rate 1 assumed for the walk and the run of a model whose clips show no
+/// stride (no skin, or no foot that is planted and moves), metres per second.
+const ASSUMED_SPEEDS: [f32; 2] = [1.0, 3.0];
+/// A standing prop starts to walk above this speed, m/s.
+const MOVE_ABOVE: f32 = 0.3;
+/// A prop easing to a stop stands (its standing clip) below this speed, m/s.
+const STAND_BELOW: f32 = 0.15;
+/// Clip layers per prop: the slower gait, the faster over it, the standing clip over both.
+pub(crate) const LAYERS: usize = 3;
+
+/// Which of its clips leads a prop's pose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gait {
+    /// The `Walk` clip (the run's weight under a half).
+    Walk,
+    /// The `Run` clip (its weight a half or more).
+    Run,
+    /// Standing still: a standing clip (idling or waiting).
+    Idle,
+}
+
+/// A legged prop's animation state (a component): its gaits' shared phase, the run's weight
+/// over the walk, and the standing clip's over both.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GaitState {
+    /// The walk's and the run's phase (0 to 1 over a step cycle).
+    phase: f32,
+    /// The run's weight over the walk: where the speed lies between their speeds.
+    run: f32,
+    /// The standing clip's weight over the gaits: rises to 1 over [`FADE_TIME`] once the prop
+    /// stands, falls to 0 as it moves off.
+    idle: f32,
+    /// Whether it stands (or is settling to stand).
+    standing: bool,
+    /// The standing clip it shows (its index in the kind's `Spec::clips`).
+    standing_clip: u16,
+    idle_playback: Playback,
+}
+
+impl GaitState {
+    /// Walking, its gaits at `phase` (0 to 1) and its standing clips at `standing_time`
+    /// seconds.
+    pub(crate) fn new(phase: f32, standing_time: f32) -> Self {
+        Self {
+            phase,
+            run: 0.0,
+            idle: 0.0,
+            standing: false,
+            standing_clip: 2,
+            idle_playback: Playback::looping(standing_time),
+        }
+    }
+
+    /// The clip that leads the pose.
+    #[must_use]
+    pub fn gait(&self) -> Gait {
+        match (self.standing, self.run >= 0.5) {
+            (true, _) => Gait::Idle,
+            (false, true) => Gait::Run,
+            (false, false) => Gait::Walk,
+        }
+    }
+
+    /// The run's weight over the walk (0: walking, 1: running).
+    #[must_use]
+    pub fn run_weight(&self) -> f32 {
+        self.run
+    }
+
+    /// The standing clip's weight over the gaits (0: moving, 1: standing), easing over
+    /// [`FADE_TIME`].
+    #[must_use]
+    pub fn idle_weight(&self) -> f32 {
+        self.idle
+    }
+
+    /// Whether it is standing (or settling to stand).
+    #[must_use]
+    pub fn standing(&self) -> bool {
+        self.standing
+    }
+}
+
+/// What a legged kind's props of one model play: its gaits (walk and run, slowest first),
+/// the `Spec::clips` index of each, and the durations of its standing clips.
+#[derive(Clone, Debug)]
+pub(crate) struct GaitedModel {
+    gaits: Gaits,
+    spec_clips: [u16; 2],
+    /// Per `Spec::clips` index from 2 on, the standing clip's duration (0: none bound).
+    standing: Vec<f32>,
+    /// The model's scale in the town: metres per model unit.
+    scale: f32,
+    /// The walk's and the run's own speeds, m/s (what keeps their planted feet still at rate 1).
+    pub speeds: [f32; 2],
+}
+
+impl GaitedModel {
+    /// Measures the gaits of `crowd`'s model, bound with its `Spec::clips` as `Walk`, `Run`,
+    /// then its standing clips.
+    pub(crate) fn measure(crowd: &ModelCrowd) -> Self {
+        let rig = crowd.model();
+        let (model, clips) = (&*rig.prop.model, &rig.spec.clips);
+        let scale = rig.prop.scale;
+        let gait_clips = [clips[0], clips[1]];
+        let gaits = Gaits::new(model, &gait_clips).unwrap_or_else(|| {
+            let assumed = |k: usize| {
+                let duration = model.clips()[gait_clips[k]].duration();
+                (gait_clips[k], Stride::assumed(duration, ASSUMED_SPEEDS[k] / scale.max(f32::EPSILON)))
+            };
+            Gaits::from_strides(vec![assumed(0), assumed(1)])
+        });
+        let spec_clips = [0, 1].map(|g| if gaits.clip(g) == gait_clips[0] { 0 } else { 1 });
+        let standing = clips.iter().skip(2).map(|&c| model.clips()[c].duration()).collect();
+        let speeds = [0, gaits.len().saturating_sub(1)].map(|g| gaits.stride(g).speed * scale);
+        Self { gaits, spec_clips, standing, scale, speeds }
+    }
+
+    /// The duration of standing clip `clip` (its `Spec::clips` index, 2 or more), 0 when
+    /// none is bound there.
+    pub(crate) fn standing_duration(&self, clip: u16) -> f32 {
+        self.standing.get(usize::from(clip).wrapping_sub(2)).copied().unwrap_or(0.0)
+    }
+
+    /// Whether standing clip `clip` is bound.
+    pub(crate) fn can_stand(&self, clip: u16) -> bool {
+        self.standing_duration(clip) > 0.0
+    }
+
+    /// Advances `state` by `dt` for a prop moving at `speed` m/s that wants to stand showing
+    /// standing clip `rest` (`None`: it wants to move), and sets its [`LAYERS`] layers: the
+    /// slower gait around its speed, the faster over it by how far the speed lies between
+    /// theirs (both in phase), and the standing clip over them at its weight.
+    pub(crate) fn animate(
+        &self,
+        state: &mut GaitState,
+        (speed, rest): (f32, Option<u16>),
+        dt: f32,
+        layers: &mut [Layer],
+    ) {
+        let rest = rest.filter(|&clip| self.can_stand(clip));
+        if rest.is_none() && state.standing && !self.can_stand(state.standing_clip) {
+            // Its model changed to one without the standing clip: it moves at once.
+            (state.standing, state.idle) = (false, 0.0);
+        }
+        state.standing = match (state.standing, rest) {
+            (false, Some(clip)) if speed < STAND_BELOW => {
+                state.standing_clip = clip;
+                true
+            }
+            (false, _) => false,
+            (true, _) => speed <= MOVE_ABOVE,
+        };
+        let fade_step = dt / FADE_TIME;
+        let idle_target = if state.standing { 1.0 } else { 0.0 };
+        state.idle += (idle_target - state.idle).clamp(-fade_step, fade_step);
+        let [slow, fast] = self.gaits.advance(&mut state.phase, speed / self.scale.max(f32::EPSILON), dt);
+        state.run = if fast.gait > slow.gait { fast.weight } else { f32::from(u8::from(slow.gait > 0)) };
+        let duration = self.standing_duration(state.standing_clip);
+        state.idle_playback.advance(dt, duration);
+        let gait =
+            |layer: GaitLayer| Layer { weight: layer.weight, ..Layer::clip(self.spec_clips[layer.gait], layer.time) };
+        layers[0] = gait(slow);
+        layers[1] = if fast.weight > 0.0 { gait(fast) } else { Layer::NONE };
+        layers[2] = match duration > 0.0 {
+            true => Layer {
+                weight: state.idle,
+                ..Layer::clip(state.standing_clip, state.idle_playback.clip_time(duration))
+            },
+            false => Layer::NONE,
+        };
+    }
+}
