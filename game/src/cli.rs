@@ -2,15 +2,15 @@
 
 use std::path::PathBuf;
 
-/// The animated-props demo: a mini traffic town with windmills, cars, traffic lights and
-/// foxes, all GPU-skinned, with live-reloaded mods.
+/// The animated-props demo: a mini traffic town with windmills, cars, traffic lights, foxes
+/// and people, all GPU-skinned, with live-reloaded mods.
 #[derive(Clone, Debug, clap::Parser)]
 #[command(name = "game", version)]
 pub struct Args {
     /// How many props of a kind the town starts with, `KIND=N` (`--count cars=200`), for any
-    /// kind whose number the game chooses (windmills, cars, foxes, buses and the kinds a
-    /// build adds); repeat it for several kinds. Kinds not named keep their default numbers
-    /// (300 windmills, 40 cars, 12 foxes, 4 buses).
+    /// kind whose number the game chooses (windmills, cars, foxes, buses, pedestrians and the
+    /// kinds a build adds); repeat it for several kinds. Kinds not named keep their default
+    /// numbers (300 windmills, 40 cars, 12 foxes, 4 buses, 40 pedestrians).
     #[arg(long = "count", value_name = "KIND=N", value_parser = parse_count)]
     pub counts: Vec<(String, usize)>,
     /// Windmills on the hills around the town (up to 100000): `--count windmills=N`.

@@ -1,5 +1,5 @@
 //! The animated-props demo: a mini traffic town with GPU-skinned windmills, cars, traffic
-//! lights and foxes, and models from `mods/` loaded live. `--help` lists the options.
+//! lights, foxes and people, and models from `mods/` loaded live. `--help` lists the options.
 
 mod cli;
 mod controls;

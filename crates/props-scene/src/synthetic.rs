@@ -19,7 +19,7 @@ pub fn model_for(kind: &dyn PropKind, id: ModelId) -> Result<Option<PropModel>, 
 
 /// The town's kinds ([`crate::kinds::town`]), each with its stand-in, the renderer ids
 /// numbered in order from 0 (windmill 0, car 1, traffic light 2, fox 3, bus 4, street lamp 5,
-/// house 6): for [`crate::Scene::new`].
+/// house 6, pedestrian 7): for [`crate::Scene::new`].
 pub fn town() -> Result<Vec<KindWithModels>, SyntheticError> {
     with_stand_ins(crate::kinds::town())
 }

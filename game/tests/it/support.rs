@@ -7,8 +7,8 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 /// The models on the GPU of a game without mods: the ground's land and paving, and the town's
-/// seven base models (the lot's houses among them).
-pub const BASE_GPU_MODELS: u64 = 9;
+/// eight base models (the lot's houses and the pedestrian among them).
+pub const BASE_GPU_MODELS: u64 = 10;
 
 /// The repository root.
 pub fn root() -> PathBuf {

@@ -9,6 +9,7 @@ pub mod foxes;
 pub mod gaited;
 pub mod houses;
 pub mod lot;
+pub mod pedestrians;
 pub mod street_lamps;
 pub mod traffic_lights;
 pub mod windmills;
@@ -28,6 +29,7 @@ pub fn town() -> Vec<Box<dyn PropKind>> {
         Box::new(buses::Buses::default()),
         Box::new(street_lamps::StreetLamps),
         Box::new(houses::Houses),
+        Box::new(pedestrians::Pedestrians::default()),
         Box::new(lot::ModLot::default()),
     ]
 }

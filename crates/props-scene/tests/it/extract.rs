@@ -78,13 +78,13 @@ fn every_instance_shows_the_pose_of_its_state() {
     let (lights, lamps) = (exact.count("traffic_lights"), exact.roads().road_lanes().len());
     let houses = exact.roads().block_centres().len() * 4;
     let town = [("windmills", 300), ("cars", 40), ("traffic_lights", lights), ("foxes", 12), ("buses", 0)];
-    let lot_and_after = [("street_lamps", lamps), ("houses", houses), ("lot_models", 0)];
+    let lot_and_after = [("street_lamps", lamps), ("houses", houses), ("pedestrians", 40), ("lot_models", 0)];
     assert_eq!(counts, [&town[..], &lot_and_after[..]].concat(), "the lot holds no model until a mod comes");
     let ids: Vec<ModelId> = frame.batches.iter().map(|b| b.model).collect();
-    assert_eq!(ids, [0, 1, 2, 3, 5, 6].map(ModelId), "one batch per model shown (no buses)");
+    assert_eq!(ids, [0, 1, 2, 3, 5, 6, 7].map(ModelId), "one batch per model shown (no buses)");
     assert_eq!(frame.instances.len(), exact.instance_count(), "no camera: everything is drawn");
     let distinct = check_against_the_pose_path(&exact, &frame, 1e-5);
-    assert_eq!(distinct, [300, 40, lights, 12, lamps, houses], "a palette each");
+    assert_eq!(distinct, [300, 40, lights, 12, lamps, houses, 40], "a palette each");
     let stats = exact.animation_stats();
     assert_eq!(stats.posed, exact.instance_count());
     assert_eq!(stats.palette_matrices, frame.palettes.len());

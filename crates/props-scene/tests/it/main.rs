@@ -8,6 +8,7 @@ mod determinism;
 mod extract;
 mod kinds;
 mod models;
+mod pedestrians;
 mod picking;
 mod signals;
 mod support;

@@ -124,7 +124,7 @@ fn models_can_be_replaced() {
     scene.step(1.0 / 60.0);
     let mut frame = props_frame::FrameData::default();
     crate::support::draw(&mut scene, &mut frame);
-    assert_eq!(frame.batches.len(), 6, "one batch per model with props (no buses)");
+    assert_eq!(frame.batches.len(), 7, "one batch per model with props (no buses)");
 }
 
 #[test]

@@ -38,6 +38,7 @@ fn a_ray_through_a_prop_picks_it_and_says_what_it_does() {
             "buses" => "bus ",
             "street_lamps" => "street lamp ",
             "houses" => "house on block ",
+            "pedestrians" => "person: ",
             kind => panic!("a prop of an unknown kind {kind}"),
         };
         assert!(info.summary.starts_with(opening), "{info:?}");

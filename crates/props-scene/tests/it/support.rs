@@ -114,12 +114,13 @@ pub fn draw(scene: &mut Scene, frame: &mut FrameData) {
     scene.extract(frame);
 }
 
-/// A configuration with only cars (no windmills, no foxes), for traffic tests.
+/// A configuration with only cars (no windmills, foxes or people), for traffic tests.
 pub fn traffic_only(cars: usize, seed: u64) -> SceneConfig {
     SceneConfig { seed, ..SceneConfig::default() }
         .with_count("cars", cars)
         .with_count("windmills", 0)
         .with_count("foxes", 0)
+        .with_count("pedestrians", 0)
 }
 
 /// Every car, in world order.
