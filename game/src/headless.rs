@@ -71,6 +71,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
                 instances = stats.instances,
                 posed = animation.posed,
                 deferred = animation.deferred,
+                feet_held = animation.feet_held,
                 joints = animation.palette_matrices,
                 draw_calls = stats.draw_calls,
                 shadow_draw_calls = stats.shadow_draw_calls,

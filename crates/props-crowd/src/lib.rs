@@ -8,7 +8,9 @@
 //! - Each frame, [`Posing`] poses what the camera sees (culling, pose sharing, update-rate LOD
 //!   and a CPU budget, on worker threads), picks each prop's level of detail (mesh LOD, by
 //!   the error it shows on screen) and lists it as [`props_frame::FrameData`]: palettes,
-//!   instances, one batch per model and level, the lit lights near the camera.
+//!   instances, one batch per model and level, the lit lights near the camera. Near the
+//!   camera, the feet of legged models stay where they came down ([`ModelCrowd::set_feet`]:
+//!   two-bone IK, the hips lowered where a leg would not reach).
 //! - Underneath, one [`ModelCrowd`] per model ([`BoundModel`]: a [`PropModel`] bound to what is
 //!   animated on it) is the one code path from clip to palette. The demo town's `props-scene`
 //!   keeps its kinds' props in the same crowds, posed by the same [`Posing`].
@@ -52,6 +54,7 @@ mod bindings;
 mod crowd_set;
 mod error;
 mod extract;
+mod footing;
 mod model;
 mod model_crowd;
 mod model_view;

@@ -18,6 +18,7 @@ use props_anim::{
 };
 use props_frame::{InstanceData, ModelId, NO_TINT};
 
+use crate::footing::Footing;
 use crate::model::{BoundModel, PropModel};
 
 /// One model's instances: their placements, paint and animation states, posed each frame (see
@@ -34,8 +35,10 @@ pub struct ModelCrowd {
     tints: Vec<[u8; 4]>,
     /// Culling radius of every instance, world units.
     radius: f32,
-    /// Scratch poses for the reference path (skeleton lines).
+    /// Scratch poses for the general path (skeleton lines, held feet).
     poses: (Pose, Pose),
+    /// Feet held on the ground on near instances (none until [`ModelCrowd::set_feet`]).
+    footing: Footing,
 }
 
 /// How crowds share poses and split their work: what [`crate::Posing::crowd_options`] gives
@@ -75,7 +78,8 @@ impl ModelCrowd {
         crowd.set_level_errors(&errors.collect::<Vec<_>>());
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
-        Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses }
+        let footing = Footing::default();
+        Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses, footing }
     }
 
     /// The model.
@@ -114,6 +118,7 @@ impl ModelCrowd {
         self.crowd.push(placement.translation.into());
         self.placements.push(JointMatrix::from_affine(&placement));
         self.tints.push(NO_TINT);
+        self.footing.push();
         (self.placements.len() - 1) as u32
     }
 
@@ -122,6 +127,7 @@ impl ModelCrowd {
         self.crowd.pop();
         self.placements.pop();
         self.tints.pop();
+        self.footing.pop();
     }
 
     /// Removes instance `i`, moving the last instance into its place (its number becomes
@@ -133,6 +139,7 @@ impl ModelCrowd {
         }
         self.placements.swap_remove(i);
         self.tints.swap_remove(i);
+        self.footing.swap_remove(i);
         true
     }
 
@@ -163,6 +170,29 @@ impl ModelCrowd {
     #[must_use]
     pub fn placement(&self, i: u32) -> Affine3A {
         self.placements[i as usize].to_affine()
+    }
+
+    /// Holds the feet of the model's legs on the ground by IK on the near instances (those the
+    /// update-rate LOD poses every frame; see `footing.rs`), each `feet` entry a foot (the
+    /// lowest joint of a leg, as [`props_anim::gait::Stride::feet`] finds them) and the leg
+    /// above it, at most eight; none: no IK. [`ModelCrowd::set_planted`] says, as the props
+    /// move, which feet are down.
+    pub fn set_feet(&mut self, feet: Vec<(props_anim::NodeId, props_anim::gait::ik::Leg)>) {
+        self.footing.set_feet(feet, self.len());
+    }
+
+    /// The feet held ([`ModelCrowd::set_feet`]), in the order of [`ModelCrowd::set_planted`]'s
+    /// bits.
+    #[must_use]
+    pub fn feet(&self) -> &[(props_anim::NodeId, props_anim::gait::ik::Leg)] {
+        self.footing.feet()
+    }
+
+    /// Instance `i` has moved on by `dt` seconds and its feet `planted` now (bit `k`: foot
+    /// `k` of [`ModelCrowd::set_feet`]): a planted foot of a near instance stays where it came
+    /// down until it lifts.
+    pub fn set_planted(&mut self, i: u32, planted: u8, dt: f32) {
+        self.footing.set(i as usize, planted, dt);
     }
 
     /// The clip layers of instance `i`, to set.
@@ -231,20 +261,34 @@ impl ModelCrowd {
         }
     }
 
-    /// Plans this frame's poses (see [`Crowd::plan`]); returns the palette matrices they take.
+    /// Plans this frame's poses (see [`Crowd::plan`]) and the near instances whose feet are
+    /// held; returns the palette matrices they take.
     pub(crate) fn plan(&mut self, view: Option<&View>, frame: u64, workers: Option<&Workers>) -> usize {
-        self.crowd.plan(&self.program, view, frame, workers)
+        self.crowd.plan(&self.program, view, frame, workers);
+        self.footing.plan(self.crowd.visible(), &self.placements, view);
+        self.planned()
     }
 
-    /// Palette matrices the last [`ModelCrowd::plan`] planned.
+    /// Palette matrices the last [`ModelCrowd::plan`] planned: the crowd's, then one palette
+    /// per instance whose feet are held.
     pub(crate) fn planned(&self) -> usize {
-        self.crowd.planned()
+        self.crowd.planned() + self.feet_held() * self.palette_len()
+    }
+
+    /// Instances whose feet the last [`ModelCrowd::plan`] holds.
+    pub(crate) fn feet_held(&self) -> usize {
+        self.footing.near_len()
     }
 
     /// Poses what the last [`ModelCrowd::plan`] planned into `out`, which the frame's palette
-    /// buffer holds from matrix `start` on (see [`Crowd::write`]).
+    /// buffer holds from matrix `start` on (see [`Crowd::write`]), then the near instances
+    /// with their feet held.
     pub(crate) fn write(&mut self, workers: Option<&Workers>, start: usize, out: &mut [JointMatrix]) -> CrowdStats {
-        self.crowd.write(&self.program, workers, start, out)
+        let posed = self.crowd.planned();
+        let (crowd, held) = out.split_at_mut(posed);
+        let stats = self.crowd.write(&self.program, workers, start, crowd);
+        self.footing.write((&self.model, &self.crowd, &self.placements), &mut self.poses, start + posed, held);
+        stats
     }
 
     /// Palette matrices per pose.
@@ -276,7 +320,7 @@ impl ModelCrowd {
         for (slot, (i, base)) in out.iter_mut().zip(seen) {
             *slot = InstanceData {
                 transform: self.placements[i],
-                palette_base: base,
+                palette_base: self.footing.base(i).unwrap_or(base),
                 tint: self.tints[i],
                 padding: [0; 2],
             };
@@ -294,6 +338,7 @@ impl ModelCrowd {
         let len = model.palette_len();
         let reach = props_frame::LIGHT_DISTANCE + self.radius;
         for (i, base) in self.crowd.visible_in(0..self.visible_len()) {
+            let base = self.footing.base(i).unwrap_or(base);
             let [x, y, z] = self.placements[i].rows.map(|row| row[3]);
             if eye.is_some_and(|eye| eye.distance_squared(glam::Vec3::new(x, y, z)) > reach * reach) {
                 continue;

@@ -55,18 +55,23 @@ pub struct AnimationStats {
     /// Palette matrices written into the frame (poses rounded up to the runtime's batches of
     /// four, plus the last poses of deferred props).
     pub palette_matrices: usize,
+    /// Near props whose feet were held on the ground by IK, each posed once more for it, into a
+    /// palette of its own (see [`crate::ModelCrowd::set_feet`]); not counted in `posed`.
+    pub feet_held: usize,
     /// How hard the CPU budget presses: far rates are stretched by `2^pressure`.
     pub pressure: u8,
 }
 
 impl AnimationStats {
-    /// Adds one crowd's stats, of poses of `palette_len` matrices.
-    fn add(&mut self, crowd: &CrowdStats, palette_len: usize) {
+    /// Adds one crowd's stats, of poses of `palette_len` matrices, `held` of them posed once
+    /// more with their feet held.
+    fn add(&mut self, crowd: &CrowdStats, palette_len: usize, held: usize) {
         self.visible += crowd.visible;
         self.deferred += crowd.deferred;
         self.posed += crowd.posed;
+        self.feet_held += held;
         self.joints_posed += crowd.posed * palette_len;
-        self.palette_matrices += crowd.palettes * palette_len;
+        self.palette_matrices += (crowd.palettes + held) * palette_len;
     }
 }
 
@@ -255,7 +260,7 @@ fn pose<G: CrowdGroup>(
     write(groups, start, out, workers);
     let mut stats = AnimationStats::default();
     for crowd in groups.iter().flat_map(G::crowds) {
-        stats.add(&crowd.parts().2.stats(), crowd.palette_len());
+        stats.add(&crowd.parts().2.stats(), crowd.palette_len(), crowd.feet_held());
     }
     stats
 }

@@ -31,6 +31,21 @@ fn town(threads: usize) -> Scene {
     scene
 }
 
+/// A town of 400 people, seen from a street corner: people near the camera, their feet held
+/// on the ground by IK.
+fn street(threads: usize) -> Scene {
+    let config = SceneConfig { posing: PosingConfig { threads, ..PosingConfig::default() }, ..SceneConfig::default() }
+        .with_count("windmills", 200)
+        .with_count("pedestrians", 400);
+    let mut scene = Scene::new(config, synthetic::town().expect("synthetic models")).expect("scene");
+    let corner = scene.roads().intersections()[0].centre();
+    // On the kerb, looking along the sidewalk.
+    let eye = Vec3::new(corner.x + 8.0, 1.7, corner.y - 2.0);
+    let target = Vec3::new(corner.x + 5.0, 0.0, corner.y + 40.0);
+    scene.set_camera(Some(props_frame::Camera::look_at(eye, target, 0.9, 16.0 / 9.0, (0.1, 5000.0))));
+    scene
+}
+
 /// A town with `windmills` windmills and every kind of prop, without a camera.
 fn town_of(windmills: usize, threads: usize) -> Scene {
     let config = SceneConfig { posing: PosingConfig { threads, ..PosingConfig::default() }, ..SceneConfig::default() }
@@ -114,6 +129,9 @@ fn frames_allocate_nothing() {
     check_crowd_set();
     check("one thread", &mut town(1), 0, (600, 300));
     check("workers", &mut town(2), 4096, (600, 300));
+    let mut street = street(1);
+    check("feet held near the camera", &mut street, 0, (600, 300));
+    assert!(street.animation_stats().feet_held > 0, "people near the camera have their feet held");
     // Enough instances in view to be sifted and extracted in parts on the workers. Their
     // windmills drift apart for longer, so the pose-sharing key tables (sized to the most
     // distinct poses met) take until about frame 180 to stop growing.

@@ -105,6 +105,19 @@ struct Pin {
 }
 
 impl Planting {
+    /// No foot pinned yet, with room for `feet` feet (so that [`Planting::apply`] on that
+    /// many allocates nothing).
+    #[must_use]
+    pub fn for_feet(feet: usize) -> Self {
+        Self { pins: vec![Pin::default(); feet], targets: vec![None; feet] }
+    }
+
+    /// Lets every foot go at once (no easing back): for a prop that was not held for a while
+    /// (out of view, far away), whose old pins mean nothing now.
+    pub fn reset(&mut self) {
+        self.pins.fill(Pin::default());
+    }
+
     /// Pins `feet` (each a foot and its leg) of `pose`, placed in the world by `placement`,
     /// that are `planted`, `dt` seconds after the last call: a foot coming down is pinned where
     /// the pose puts it, a planted foot kept there (its ankle moved as far as the foot is off

@@ -122,7 +122,8 @@ fn update(world: &World, models: &[GaitedModel], foxes: &mut KindProps, dt: f32)
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.index(), placement(fox, scale));
         let rest = fox.resting.then_some(IDLE);
-        model.animate(gait, (fox.speed, rest), dt, foxes.layers_mut(instance.index()));
+        let planted = model.animate(gait, (fox.speed, rest), dt, foxes.layers_mut(instance.index()));
+        foxes.set_planted(instance.index(), planted, dt);
     }
 }
 
@@ -153,8 +154,8 @@ impl Foxes {
     }
 
     /// Measures each model's gaits from its clips.
-    fn measure(&mut self, props: &KindProps) {
-        self.models = props.crowds().iter().map(GaitedModel::measure).collect();
+    fn measure(&mut self, props: &mut KindProps) {
+        self.models = GaitedModel::measure_all(props);
     }
 }
 

@@ -6,9 +6,12 @@
 //! crossfade with a standing clip (idling, waiting) over [`FADE_TIME`], so the pose never
 //! jumps.
 
+use props_anim::gait::ik::Leg;
 use props_anim::gait::{GaitLayer, Gaits, Stride};
-use props_anim::{Layer, Playback};
+use props_anim::{Layer, NodeId, Playback};
 use props_crowd::ModelCrowd;
+
+use crate::kind::KindProps;
 
 /// Length of the crossfade between standing and moving, seconds.
 pub const FADE_TIME: f32 = 0.3;
@@ -107,6 +110,8 @@ pub(crate) struct GaitedModel {
     scale: f32,
     /// The walk's and the run's own speeds, m/s (what keeps their planted feet still at rate 1).
     pub speeds: [f32; 2],
+    /// The feet its crowd holds on the ground near the camera (the walk's, in its order).
+    feet: Vec<NodeId>,
 }
 
 impl GaitedModel {
@@ -127,7 +132,25 @@ impl GaitedModel {
         let spec_clips = [0, 1].map(|g| if gaits.clip(g) == gait_clips[0] { 0 } else { 1 });
         let standing = clips.iter().skip(2).map(|&c| model.clips()[c].duration()).collect();
         let speeds = [0, gaits.len().saturating_sub(1)].map(|g| gaits.stride(g).speed * scale);
-        Self { gaits, spec_clips, standing, scale, speeds }
+        let feet = gaits.stride(0).feet.clone();
+        Self { gaits, spec_clips, standing, scale, speeds, feet }
+    }
+
+    /// Measures the gaits of every model of `props` ([`GaitedModel::measure`]) and has each
+    /// crowd hold its feet on the ground near the camera (two-bone IK on the leg above each
+    /// foot, where the rig has one).
+    pub(crate) fn measure_all(props: &mut KindProps) -> Vec<Self> {
+        (0..props.crowds().len())
+            .map(|m| {
+                let mut model = Self::measure(props.crowd(m));
+                let rig = props.crowd(m).prop().model.rig().clone();
+                let legs: Vec<(NodeId, Leg)> =
+                    model.feet.iter().filter_map(|&foot| Some((foot, Leg::above(&rig, foot)?))).collect();
+                model.feet = legs.iter().map(|&(foot, _)| foot).collect();
+                props.crowd_mut(m).set_feet(legs);
+                model
+            })
+            .collect()
     }
 
     /// The duration of standing clip `clip` (its `Spec::clips` index, 2 or more), 0 when
@@ -144,14 +167,16 @@ impl GaitedModel {
     /// Advances `state` by `dt` for a prop moving at `speed` m/s that wants to stand showing
     /// standing clip `rest` (`None`: it wants to move), and sets its [`LAYERS`] layers: the
     /// slower gait around its speed, the faster over it by how far the speed lies between
-    /// theirs (both in phase), and the standing clip over them at its weight.
+    /// theirs (both in phase), and the standing clip over them at its weight. Returns which
+    /// of its feet are planted (bit `k`: foot `k` of the crowd's, [`GaitedModel::measure_all`]):
+    /// as the leading gait plants them, every one while it stands.
     pub(crate) fn animate(
         &self,
         state: &mut GaitState,
         (speed, rest): (f32, Option<u16>),
         dt: f32,
         layers: &mut [Layer],
-    ) {
+    ) -> u8 {
         let rest = rest.filter(|&clip| self.can_stand(clip));
         if rest.is_none() && state.standing && !self.can_stand(state.standing_clip) {
             // Its model changed to one without the standing clip: it moves at once.
@@ -183,5 +208,13 @@ impl GaitedModel {
             },
             false => Layer::NONE,
         };
+        let lead = if fast.weight >= 0.5 { fast } else { slow };
+        let stride = self.gaits.stride(lead.gait);
+        let phase = lead.time / stride.duration.max(f32::EPSILON);
+        self.feet.iter().enumerate().fold(0, |mask, (k, foot)| {
+            let index = stride.feet.iter().position(|f| f == foot);
+            let down = state.idle >= 0.5 || index.is_some_and(|f| stride.planted(f, phase));
+            mask | (u8::from(down) << k)
+        })
     }
 }

@@ -183,8 +183,8 @@ impl Pedestrians {
     }
 
     /// Measures each model's gaits from its clips.
-    fn measure(&mut self, props: &KindProps) {
-        self.models = props.crowds().iter().map(GaitedModel::measure).collect();
+    fn measure(&mut self, props: &mut KindProps) {
+        self.models = GaitedModel::measure_all(props);
     }
 
     /// Person `index`, on the sidewalk of block `index % blocks`, somewhere along it, walking at
@@ -404,7 +404,8 @@ impl PropKind for Pedestrians {
                 Activity::Waiting | Activity::Standing => Some(IDLE),
                 Activity::Walking | Activity::Crossing => None,
             };
-            model.animate(gait, (person.speed, rest), dt, crowd.layers_mut(instance.index()));
+            let planted = model.animate(gait, (person.speed, rest), dt, crowd.layers_mut(instance.index()));
+            crowd.set_planted(instance.index(), planted, dt);
         }
     }
 
@@ -426,24 +427,31 @@ impl PropKind for Pedestrians {
     }
 }
 
-/// A small skinned walker with the pedestrian's clip names: `Walk` (1.05 s, each foot planted
-/// half the cycle, 0.63 m a half cycle: 1.2 m/s), `Run` (0.72 s, 1.08 m: 3 m/s), and `Idle` and
-/// `Wait` (the head turning), which animate the same joints differently so that a blend shows.
+/// A small skinned walker with the pedestrian's node and clip names: legs of hip, knee, ankle
+/// and toe (so that its feet can be held by IK), `Walk` (1.05 s, each toe planted half the
+/// cycle, 0.63 m a half cycle: 1.2 m/s), `Run` (0.72 s, 1.08 m: 3 m/s), and `Idle` and `Wait`
+/// (the head turning), which animate the same joints differently so that a blend shows.
 pub fn stand_in() -> Result<Model, SyntheticError> {
-    let foot = |name, x: f32| node(name, Vec3::new(x, -0.88, 0.0), &[], false);
+    let toe = Vec3::new(0.0, -0.05, 0.13);
     let nodes = [
-        node("pedestrian", Vec3::ZERO, &[1, 6], false),
-        node("hips", Vec3::new(0.0, 0.95, 0.0), &[2, 4, 5], false),
+        node("pedestrian", Vec3::ZERO, &[1, 12], false),
+        node("hips", Vec3::new(0.0, 0.95, 0.0), &[2, 4, 8], false),
         node("spine", Vec3::new(0.0, 0.3, 0.0), &[3], false),
         node("head", Vec3::new(0.0, 0.4, 0.0), &[], false),
-        foot("foot_l", 0.1),
-        foot("foot_r", -0.1),
+        node("thigh_l", Vec3::new(0.1, -0.05, 0.0), &[5], false),
+        node("shin_l", Vec3::new(0.0, -0.42, 0.0), &[6], false),
+        node("foot_l", Vec3::new(0.0, -0.41, 0.0), &[7], false),
+        node("toe_l", toe, &[], false),
+        node("thigh_r", Vec3::new(-0.1, -0.05, 0.0), &[9], false),
+        node("shin_r", Vec3::new(0.0, -0.42, 0.0), &[10], false),
+        node("foot_r", Vec3::new(0.0, -0.41, 0.0), &[11], false),
+        node("toe_r", toe, &[], false),
         node("body", Vec3::ZERO, &[], false),
     ];
     let gait = |duration: f32, stride: f32, lean: f32| {
         vec![
-            step(4, Vec3::new(0.1, -0.88, 0.0), duration, (stride, 0.1), 0.0),
-            step(5, Vec3::new(-0.1, -0.88, 0.0), duration, (stride, 0.1), 0.5),
+            step(7, toe, duration, (stride, 0.1), 0.0),
+            step(11, toe, duration, (stride, 0.1), 0.5),
             swing(2, Vec3::Y, duration, lean, 0.25),
         ]
     };
@@ -454,5 +462,5 @@ pub fn stand_in() -> Result<Model, SyntheticError> {
         ("Idle", look(0.2)),
         ("Wait", look(0.6)),
     ];
-    build(&nodes, clips, Some((&[1, 2, 3, 4, 5], 6)))
+    build(&nodes, clips, Some((&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 12)))
 }

@@ -1,0 +1,103 @@
+//! Feet held on the ground: a near instance's planted foot stays where it came down in the
+//! world while the instance moves on; a far one's is not held (nothing is spent on it).
+
+use std::sync::Arc;
+
+use glam::{Affine3A, Vec3};
+use props_anim::clip::interpolate::Interpolation;
+use props_anim::clip::{Channel, Clip, Keyframes};
+use props_anim::gait::ik::Leg;
+use props_anim::{
+    Layer, Mesh, MeshInstance, Model, ModelParts, Primitive, RestTransform, Rig, SourceNode, Spec, Transform,
+};
+use props_crowd::{BoundModel, CrowdOptions, ModelCrowd, Posing, PosingConfig, PropModel};
+use props_frame::{Camera, FrameData, ModelId};
+
+/// A pelvis 2 up, a leg (hip, knee bent forward, ankle) and a toe ahead of the ankle, the toe
+/// carrying a triangle (so its node's world matrix is in the palette); a clip that holds it
+/// as it stands.
+fn legged() -> Arc<Model> {
+    let at = |x: f32, y: f32, z: f32, children: Vec<u32>| SourceNode {
+        name: None,
+        children,
+        rest: RestTransform::Trs(Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY }),
+        morph_weights: vec![],
+    };
+    let nodes = [
+        at(0.0, 2.0, 0.0, vec![1]),
+        at(0.1, 0.0, 0.0, vec![2]),
+        at(0.0, -1.0, 0.1, vec![3]),
+        at(0.0, -1.0, -0.1, vec![4]),
+        at(0.0, 0.0, 0.2, vec![]),
+    ];
+    let rig = Rig::from_source_nodes(&nodes).expect("a leg");
+    let toe = rig.from_source_index(4).expect("toe");
+    let hold = Channel::new(
+        toe,
+        Interpolation::Linear,
+        vec![0.0, 1.0],
+        Keyframes::Translation(vec![Vec3::new(0.0, 0.0, 0.2); 2]),
+    )
+    .expect("a channel");
+    let clip = Clip::new(Some("stand".into()), vec![hold], &rig).expect("a clip");
+    let triangle =
+        Primitive::triangles(vec![Vec3::ZERO, Vec3::X * 0.1, Vec3::Y * 0.1], vec![Vec3::Z; 3], vec![0, 1, 2], None);
+    let parts = ModelParts {
+        rig: Some(rig),
+        clips: vec![clip],
+        meshes: vec![Mesh { name: None, primitives: vec![triangle] }],
+        instances: vec![MeshInstance { node: toe, mesh: 0, skin: None }],
+        ..ModelParts::default()
+    };
+    Arc::new(Model::new(parts).expect("valid"))
+}
+
+/// Where the toe stands in the world, frame by frame, as the instance moves on 5 cm a frame
+/// with its foot planted for the first six frames, seen from a camera at `eye`.
+fn toe_track(eye: Vec3) -> Vec<Vec3> {
+    let model = legged();
+    let toe = model.rig().from_source_index(4).expect("toe");
+    let leg = Leg::above(model.rig(), toe).expect("a leg");
+    let bound =
+        BoundModel::new(PropModel::new(ModelId(0), model.clone()), Spec { clips: vec![0], ..Spec::default() }, 1);
+    let mut crowd = ModelCrowd::new(bound, CrowdOptions { sharing: None, runs: 1 });
+    crowd.set_feet(vec![(toe, leg)]);
+    crowd.push(Affine3A::IDENTITY);
+    let mut posing = Posing::new(PosingConfig::default()).expect("posing");
+    posing.set_camera(Some(Camera::look_at(eye, Vec3::ZERO, 0.9, 16.0 / 9.0, (0.1, 10_000.0))));
+    let mut frame = FrameData::default();
+    let slot = model.node_slot(0);
+    (0..10)
+        .map(|f| {
+            let placement = Affine3A::from_translation(Vec3::new(0.0, 0.0, 0.05 * f as f32));
+            crowd.set_placement(0, placement);
+            crowd.layers_mut(0)[0] = Layer::clip(0, 0.0);
+            crowd.set_planted(0, u8::from(f < 6), 1.0 / 60.0);
+            frame.clear();
+            posing.animate(std::slice::from_mut(&mut crowd), &mut frame);
+            posing.extract(|| std::iter::once(&crowd), &mut frame);
+            let instance = frame.instances[0];
+            let toe = frame.palettes[instance.palette_base as usize + slot].to_affine().translation;
+            placement.transform_point3(toe.into())
+        })
+        .collect()
+}
+
+#[test]
+fn a_near_instance_s_planted_foot_stays_where_it_came_down() {
+    let track = toe_track(Vec3::new(3.0, 2.0, 4.0));
+    for (f, at) in track.iter().enumerate().take(6) {
+        assert!(at.distance(track[0]) < 1e-3, "frame {f}: the planted toe at {at} left {}", track[0]);
+    }
+    // Lifted, it eases back to where the pose puts it, with the instance.
+    assert!(track[9].z > track[0].z + 0.3, "lifted, the toe follows the instance: {}", track[9]);
+}
+
+#[test]
+fn a_far_instance_s_feet_are_not_held() {
+    let track = toe_track(Vec3::new(300.0, 20.0, 400.0));
+    for (f, at) in track.iter().enumerate() {
+        let posed = Vec3::new(0.1, 0.0, 0.2 + 0.05 * f as f32);
+        assert!(at.distance(posed) < 1e-4, "frame {f}: the far toe at {at}, its pose at {posed}");
+    }
+}
