@@ -88,11 +88,23 @@ impl Stride {
 
     /// Whether foot `foot` is planted at `phase` (0 to 1).
     #[must_use]
+    #[inline]
     pub fn planted(&self, foot: usize, phase: f32) -> bool {
-        let phase = phase.rem_euclid(1.0);
+        let phase = cycle(phase);
         self.contacts
             .get(foot)
             .is_some_and(|ranges| ranges.iter().any(|&(start, end)| (start..end).contains(&phase) || phase + 1.0 < end))
+    }
+}
+
+/// `phase` wrapped into a cycle, 0 to 1 (`rem_euclid(1.0)`, without its division where
+/// `phase` is already in range or a cycle past it: the gaits of 10,000 props wrap every step).
+#[inline]
+fn cycle(phase: f32) -> f32 {
+    match phase {
+        p if (0.0..1.0).contains(&p) => p,
+        p if (1.0..2.0).contains(&p) => p - 1.0,
+        p => p.rem_euclid(1.0),
     }
 }
 
@@ -286,6 +298,7 @@ impl Gaits {
 
     /// Gait `gait`'s stride.
     #[must_use]
+    #[inline]
     pub fn stride(&self, gait: usize) -> &Stride {
         &self.gaits[gait].stride
     }
@@ -296,6 +309,7 @@ impl Gaits {
     /// the fastest, the fastest alone. Each gait alone plays at the rate its speed calls for,
     /// so its feet stay planted; the band is where one turns into the other.
     #[must_use]
+    #[inline]
     pub fn around(&self, speed: f32) -> (usize, usize, f32) {
         let last = self.gaits.len().saturating_sub(1);
         let above = self.gaits.iter().position(|g| g.stride.speed > speed).unwrap_or(self.gaits.len());
@@ -315,6 +329,7 @@ impl Gaits {
     /// weight 0 when there is no gait): the slower gait at weight 1, the faster blended over it by how far the speed is between
     /// theirs. The cycle covers the blend of their strides' lengths, so a planted foot stays
     /// still at any speed.
+    #[inline]
     pub fn advance(&self, phase: &mut f32, speed: f32, dt: f32) -> [GaitLayer; 2] {
         if self.gaits.is_empty() {
             return [GaitLayer { gait: 0, time: 0.0, weight: 0.0 }; 2];
@@ -322,11 +337,11 @@ impl Gaits {
         let (slow, fast, blend) = self.around(speed);
         let length = self.gaits[slow].stride.length() * (1.0 - blend) + self.gaits[fast].stride.length() * blend;
         if length > 0.0 && speed.is_finite() && dt.is_finite() {
-            *phase = (*phase + speed.max(0.0) * dt / length).rem_euclid(1.0);
+            *phase = cycle(*phase + speed.max(0.0) * dt / length);
         }
         let layer = |gait: usize, weight: f32| {
             let g = &self.gaits[gait];
-            GaitLayer { gait, time: (*phase + g.landing).rem_euclid(1.0) * g.stride.duration, weight }
+            GaitLayer { gait, time: cycle(*phase + g.landing) * g.stride.duration, weight }
         };
         [layer(slow, 1.0), layer(fast, if fast == slow { 0.0 } else { blend })]
     }

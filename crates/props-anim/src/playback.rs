@@ -37,12 +37,14 @@ impl Playback {
     }
 
     /// Advances by `dt` real seconds times `speed`, wrapping or clamping to `duration`.
+    #[inline]
     pub fn advance(&mut self, dt: f32, duration: f32) {
         self.time = self.mode.wrap(self.time + dt * self.speed, duration);
     }
 
     /// The time at which to sample the clip: `time + phase`, wrapped or clamped to `duration`.
     #[must_use]
+    #[inline]
     pub fn clip_time(&self, duration: f32) -> f32 {
         self.mode.wrap(self.time + self.phase, duration)
     }

@@ -2,9 +2,11 @@
 //! and extracted as the game does it (no GPU), per workload, mode and thread count, beside
 //! the fast kernel on the same models and states measured in the same run.
 //!
-//! - Workloads: `default` (the demo town), `city` (100k windmills, 10k cars, 10k foxes, and
-//!   the lights of the town grown for them), both with the game's 4 buses, and `windmills`
-//!   (100k windmills alone).
+//! - Workloads: `default` (the demo town), `city` (100k windmills, 10k cars, 10k foxes, 10k
+//!   people, and the lights of the town grown for them), both with the game's 4 buses, and
+//!   `windmills` (100k windmills alone). `--count KIND=N` changes a kind's number in every
+//!   workload (`--count pedestrians=0`: the city without its people, to measure what they
+//!   cost).
 //! - Modes: `exact` (no sharing, LOD or culling: every prop posed for itself every frame),
 //!   `shared` (pose sharing, update-rate LOD and culling, seen from the game's first view),
 //!   `budget` (`shared` under a 1 ms animation budget).
@@ -56,6 +58,15 @@ pub struct SceneArgs {
     /// lists their lights).
     #[arg(long, value_name = "HH:MM", default_value = "12:00", value_parser = props_scene::town::daylight::parse_hours)]
     pub time_of_day: f64,
+    /// A kind's number in every workload, `KIND=N` (repeat for several kinds).
+    #[arg(long = "count", value_name = "KIND=N", value_parser = parse_count)]
+    pub counts: Vec<(String, usize)>,
+}
+
+/// `KIND=N`.
+fn parse_count(text: &str) -> Result<(String, usize), String> {
+    let (kind, count) = text.split_once('=').ok_or("expected KIND=N")?;
+    Ok((kind.to_owned(), count.parse().map_err(|_| format!("{count:?} is not a whole number"))?))
 }
 
 /// The game's fixed step.
@@ -211,9 +222,14 @@ fn measure(
     Ok(row)
 }
 
-/// The city workload: 100k windmills, 10k cars, 10k foxes and the default town's buses.
+/// The city workload: 100k windmills, 10k cars, 10k foxes, 10k people and the default town's
+/// buses.
 pub(super) fn city() -> SceneConfig {
-    SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 10_000).with_count("foxes", 10_000)
+    SceneConfig::default()
+        .with_count("windmills", 100_000)
+        .with_count("cars", 10_000)
+        .with_count("foxes", 10_000)
+        .with_count("pedestrians", 10_000)
 }
 
 /// Measures and prints the table.
@@ -222,8 +238,11 @@ pub fn run(args: &SceneArgs) -> Result<()> {
     let models = load_models(&root.join("assets"))?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let city = city();
-    let windmills =
-        SceneConfig::default().with_count("windmills", 100_000).with_count("cars", 0).with_count("foxes", 0);
+    let windmills = SceneConfig::default()
+        .with_count("windmills", 100_000)
+        .with_count("cars", 0)
+        .with_count("foxes", 0)
+        .with_count("pedestrians", 0);
     // Buses as the game runs them by default (the kind's default); none beside the windmills
     // alone.
     let windmills = windmills.with_count("buses", 0);
@@ -251,7 +270,10 @@ pub fn run(args: &SceneArgs) -> Result<()> {
             }
             for &t in &threads {
                 let config = SceneConfig { seed: args.seed, time_of_day: args.time_of_day, ..configure(base.clone()) };
-                let config = SceneConfig { posing: PosingConfig { threads: t, ..config.posing }, ..config };
+                let mut config = SceneConfig { posing: PosingConfig { threads: t, ..config.posing }, ..config };
+                for (kind, count) in &args.counts {
+                    config = config.with_count(kind, *count);
+                }
                 let row = measure(&models, workload, mode, t, config, args)?;
                 if !args.json {
                     print_row(&row, rows.is_empty());

@@ -54,7 +54,8 @@ pub enum Activity {
     Crossing,
 }
 
-/// A person and where it is: on a stretch of sidewalk or a crossing, from `start` to `end`.
+/// A person and where it is: `along` metres from `start` on a stretch of sidewalk or a
+/// crossing, `length` long in `direction`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Person {
     /// The block whose sidewalk it is on (or last was), an index of the town's blocks.
@@ -62,11 +63,12 @@ pub struct Person {
     /// The corner of that block it walks towards (0 to 3, counter-clockwise).
     corner: u8,
     /// +1: counter-clockwise round its block seen from above; -1: clockwise.
-    direction: i8,
+    round: i8,
     /// The block and corner it crosses to from the corner it walks towards, if it will.
     cross_to: Option<BlockCorner>,
     start: Vec2,
-    end: Vec2,
+    direction: Vec2,
+    length: f32,
     along: f32,
     /// How far off the walking line it walks, towards its block's centre, metres.
     lane: f32,
@@ -94,14 +96,20 @@ impl Person {
     /// Where it stands, (x, z).
     #[must_use]
     pub fn position(&self) -> Vec2 {
-        let length = self.start.distance(self.end);
-        if length <= f32::EPSILON { self.start } else { self.start.lerp(self.end, (self.along / length).min(1.0)) }
+        self.start + self.direction * self.along.min(self.length)
     }
 
     /// The way it faces, a unit (x, z).
     #[must_use]
     pub fn heading(&self) -> Vec2 {
-        (self.end - self.start).try_normalize().unwrap_or(Vec2::Y)
+        self.direction
+    }
+
+    /// Sets off from where it stands towards `end`.
+    fn head_for(&mut self, end: Vec2) {
+        let start = self.position();
+        (self.start, self.along, self.length) = (start, 0.0, start.distance(end));
+        self.direction = (end - start).try_normalize().unwrap_or(self.direction);
     }
 }
 
@@ -193,20 +201,22 @@ impl Pedestrians {
         let blocks = self.sidewalks.centres.len().max(1);
         let block = (index % blocks) as u32;
         let (phase, standing_time) = (rng.next_f32(), rng.range(0.0, model.standing_duration(IDLE)));
-        let direction = if rng.below(2) == 0 { 1 } else { -1 };
+        let round = if rng.below(2) == 0 { 1 } else { -1 };
         let corner = rng.below(4) as u8;
         let lane = rng.range(-SPREAD, SPREAD);
-        let from = Sidewalks::next(corner, -direction);
+        let from = Sidewalks::next(corner, -round);
         let (start, end) = (self.sidewalks.point(block, from, lane), self.sidewalks.point(block, corner, lane));
+        let length = start.distance(end);
         let pace = rng.range(0.85, 1.2);
         let mut person = Person {
             block,
             corner,
-            direction,
+            round,
             cross_to: None,
             start,
-            end,
-            along: rng.range(0.0, start.distance(end)),
+            direction: (end - start).try_normalize().unwrap_or(Vec2::Y),
+            length,
+            along: rng.range(0.0, length),
             lane,
             activity: Activity::Walking,
             speed: pace * model.speeds[0],
@@ -274,7 +284,7 @@ impl Pedestrians {
         };
         let change = SPEED_CHANGE * dt;
         person.speed += (target - person.speed).clamp(-change, change);
-        let length = person.start.distance(person.end);
+        let length = person.length;
         if person.activity == Activity::Walking && person.cross_to.is_some() {
             // Slows to stop at the kerb.
             let remaining = (length - person.along).max(0.0);
@@ -297,13 +307,13 @@ impl Pedestrians {
     /// At the end of a stretch: a walker at a corner waits to cross or turns along the next
     /// side of its block; a crosser steps onto the other block's sidewalk.
     fn arrive(&self, person: &mut Person, crossing: &mut CrossingUse) {
-        let here = person.end;
+        person.along = person.length;
         match (person.activity, person.cross_to) {
             (Activity::Walking, Some((block, corner))) => {
                 person.activity = Activity::Waiting;
                 *crossing = CrossingUse::Waiting(self.intersection(person.block, person.corner));
                 (person.block, person.corner, person.cross_to) = (block, corner, None);
-                person.end = self.sidewalks.point(block, corner, person.lane);
+                person.head_for(self.sidewalks.point(block, corner, person.lane));
                 person.speed = 0.0;
             }
             _ => {
@@ -311,12 +321,11 @@ impl Pedestrians {
                     person.activity = Activity::Walking;
                     *crossing = CrossingUse::Away;
                 }
-                person.corner = Sidewalks::next(person.corner, person.direction);
-                person.end = self.sidewalks.point(person.block, person.corner, person.lane);
+                person.corner = Sidewalks::next(person.corner, person.round);
+                person.head_for(self.sidewalks.point(person.block, person.corner, person.lane));
                 person.cross_to = self.choose_crossing(&mut person.rng, person.block, person.corner);
             }
         }
-        (person.start, person.along) = (here, 0.0);
     }
 }
 
