@@ -212,7 +212,7 @@ fn a_looping_layer_plays_its_clip_at_the_wrapped_time() {
                 continue;
             }
             for seconds in [0.25 * duration, 61.0, 3601.7] {
-                let wrapped = props_anim::PlayMode::Loop.wrap(seconds, duration);
+                let wrapped = props_anim::clip::PlayMode::Loop.wrap(seconds, duration);
                 let (looping, clip) = ([Layer::looping(c, seconds)], [Layer::clip(c, wrapped)]);
                 let fast = poses([&looping, &clip, &looping, &clip], &mut scratch);
                 assert_eq!(fast[..len], fast[len..2 * len], "{}: clip {c} at {seconds} s", path.display());
@@ -273,10 +273,10 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
     let frame_palettes = |crowd: &mut Crowd, workers: Option<&Workers>, frame: u64, palettes: &mut PaletteBuffer| {
         for (i, phase) in phases.iter().enumerate() {
             let t = frame as f32 * 0.05 + phase;
-            let walk = Layer::clip(0, props_anim::PlayMode::Loop.wrap(t, program.duration(0)));
+            let walk = Layer::clip(0, props_anim::clip::PlayMode::Loop.wrap(t, program.duration(0)));
             let run = Layer {
                 weight: (i as f32 / n as f32),
-                ..Layer::clip(1, props_anim::PlayMode::Loop.wrap(t, program.duration(1)))
+                ..Layer::clip(1, props_anim::clip::PlayMode::Loop.wrap(t, program.duration(1)))
             };
             crowd.layers_mut(i).copy_from_slice(&[walk, run]);
         }
@@ -377,7 +377,7 @@ fn a_large_crowd_sifted_in_parts_is_what_one_pass_gives() {
         let mut frames = Vec::new();
         for frame in 0..4_u64 {
             for (i, phase) in phases.iter().enumerate() {
-                let t = props_anim::PlayMode::Loop.wrap(frame as f32 * 0.05 + phase, program.duration(0));
+                let t = props_anim::clip::PlayMode::Loop.wrap(frame as f32 * 0.05 + phase, program.duration(0));
                 crowd.layers_mut(i)[0] = Layer::clip(0, t);
             }
             palettes.clear();

@@ -7,8 +7,9 @@
 //! on Fox.glb, and are shown to be approached (the test would notice rounding that is off).
 
 use glam::Vec3;
+use props_anim::clip::PlayMode;
 use props_anim::{
-    Driver, JointMatrix, Layer, Model, PaletteBuffer, PlayMode, Pose, Spec, pose_state,
+    Driver, JointMatrix, Layer, Model, PaletteBuffer, Pose, Spec, pose_state,
     runtime::Crowd,
     runtime::Program,
     runtime::{Quantization, Sharing},

@@ -30,6 +30,14 @@ struct Cli {
 enum Command {
     /// Pose a model at given times and write the oracle's JSON shape (`gltf-anim-oracle/1`).
     Pose(pose::PoseArgs),
+    /// Regenerate the humanoids of other rigs the retargeting is tested on into
+    /// `tests/models/humanoids/` (the pedestrian's body on Mixamo's and Blender's metarig's
+    /// skeletons, without clips).
+    GenHumanoids {
+        /// Output folder.
+        #[arg(long, default_value = "tests/models/humanoids")]
+        out: PathBuf,
+    },
     /// Regenerate the project's own small glTF test models into `tests/models/generated/`.
     GenTestModels {
         /// Output folder.
@@ -91,6 +99,12 @@ fn main() -> Result<()> {
     match Cli::parse().command {
         Command::Pose(args) => pose::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::GenHumanoids { out } => {
+            for path in assets::humanoids(&out)? {
+                println!("wrote {}", path.display());
+            }
+            Ok(())
+        }
         Command::GenTestModels { out } => {
             for path in test_models::generate(&out)? {
                 println!("wrote {}", path.display());

@@ -4,6 +4,7 @@
 pub mod interpolate;
 
 pub use crate::keys::{KeyCursor, Segment};
+pub use crate::playback::{PlayMode, Playback};
 
 use glam::{Quat, Vec3};
 
@@ -427,6 +428,11 @@ impl Clip {
     #[must_use]
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    /// Renames the clip (a retargeted clip beside the model's own of the same name).
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.name = Some(name.into());
     }
 
     /// The channels.

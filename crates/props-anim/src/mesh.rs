@@ -128,6 +128,26 @@ pub struct Primitive {
 }
 
 impl Primitive {
+    /// Checks its levels: triangle lists over its own vertices, each no closer to the full
+    /// surface than the one before (a renderer picks the level by its error alone); the first
+    /// bad level (1: the first coarser one) and what is wrong with it.
+    pub(crate) fn check_lods(&self) -> Result<(), (usize, &'static str)> {
+        let mut before = 0.0;
+        for (k, lod) in self.lods.iter().enumerate() {
+            if self.topology != Topology::Triangles {
+                return Err((k + 1, "only triangle lists have levels"));
+            }
+            if lod.indices.len() % 3 != 0 || lod.indices.iter().any(|&i| i as usize >= self.vertex_count()) {
+                return Err((k + 1, "its indices are not whole triangles over the primitive's vertices"));
+            }
+            if !(lod.error.is_finite() && lod.error >= before) {
+                return Err((k + 1, "its error is not a number at least the level before's"));
+            }
+            before = lod.error;
+        }
+        Ok(())
+    }
+
     /// A rigid, untextured, unmorphed triangle list drawn with material `material`.
     #[must_use]
     pub fn triangles(positions: Vec<Vec3>, normals: Vec<Vec3>, indices: Vec<u32>, material: Option<u32>) -> Self {

@@ -153,6 +153,24 @@ impl Model {
     /// are gathered into this many at most.
     pub const MAX_LOD_LEVELS: usize = 8;
 
+    /// The same model with `clips` added after its own (clips retargeted from another
+    /// model): its parts cloned, and what depends on its clips (its pose bounds) made again.
+    pub fn with_clips(&self, clips: impl IntoIterator<Item = Clip>) -> Result<Self, ModelError> {
+        let mut all = self.clips.clone();
+        all.extend(clips);
+        Self::new(ModelParts {
+            rig: Some(self.rig.clone()),
+            skins: self.skins.clone(),
+            clips: all,
+            meshes: self.meshes.clone(),
+            materials: self.materials.clone(),
+            images: self.images.clone(),
+            instances: self.instances.clone(),
+            lights: self.lights.clone(),
+            light_instances: self.light_instances.clone(),
+        })
+    }
+
     /// Checks the parts' cross-references and builds the model.
     pub fn new(parts: ModelParts) -> Result<Self, ModelError> {
         let ModelParts { rig, skins, clips, meshes, materials, images, instances, lights, light_instances } = parts;
@@ -185,7 +203,16 @@ impl Model {
                 return Err(ModelError::JointOutOfRange { mesh: mi.mesh, primitive, skin: skin_index, joint, joints });
             }
         }
-        check_lods(&meshes)?;
+        for (m, mesh) in meshes.iter().enumerate() {
+            for (primitive, p) in mesh.primitives.iter().enumerate() {
+                p.check_lods().map_err(|(level, problem)| ModelError::BadLod {
+                    mesh: m as u32,
+                    primitive,
+                    level,
+                    problem,
+                })?;
+            }
+        }
         let materials_used = meshes.iter().flat_map(|m| &m.primitives).filter_map(|p| p.material);
         if let Some(index) = materials_used.into_iter().find(|&i| i as usize >= materials.len()) {
             return Err(ModelError::MissingAsset { what: "material", index });
@@ -496,30 +523,6 @@ impl Model {
         crate::palette::write_weights(pose.all_morph_weights(), weights);
         crate::palette::write_values(self.visibility.packed(pose.all_properties()), properties);
     }
-}
-
-/// Checks every primitive's levels: triangle lists over its own vertices, each no closer to
-/// the full surface than the one before (a renderer picks the level by its error alone).
-fn check_lods(meshes: &[Mesh]) -> Result<(), ModelError> {
-    for (m, mesh) in meshes.iter().enumerate() {
-        for (primitive, p) in mesh.primitives.iter().enumerate() {
-            let mut before = 0.0;
-            for (k, lod) in p.lods.iter().enumerate() {
-                let bad = |problem| ModelError::BadLod { mesh: m as u32, primitive, level: k + 1, problem };
-                if p.topology != crate::Topology::Triangles {
-                    return Err(bad("only triangle lists have levels"));
-                }
-                if lod.indices.len() % 3 != 0 || lod.indices.iter().any(|&i| i as usize >= p.vertex_count()) {
-                    return Err(bad("its indices are not whole triangles over the primitive's vertices"));
-                }
-                if !(lod.error.is_finite() && lod.error >= before) {
-                    return Err(bad("its error is not a number at least the level before's"));
-                }
-                before = lod.error;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// A model's levels of detail: each one's error, and per mesh instance and primitive the

@@ -4,9 +4,10 @@
 //! differ only in the work they do.
 
 use glam::{Mat4, Quat, Vec3};
+use props_anim::clip::PlayMode;
 use props_anim::clip::Segment;
 use props_anim::{
-    JointMatrix, Model, NodeId, PlayMode,
+    JointMatrix, Model, NodeId,
     clip::interpolate,
     clip::interpolate::Interpolation,
     clip::{Clip, Keyframes},

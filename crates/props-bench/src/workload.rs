@@ -4,8 +4,9 @@ use std::path::Path;
 
 use glam::{Quat, Vec3};
 use props_anim::clip::ClipCursor;
+use props_anim::clip::PlayMode;
 use props_anim::{
-    JointMatrix, Model, ModelParts, NodeId, PlayMode, Pose, RestTransform, Rig, Skin, SourceNode, Transform,
+    JointMatrix, Model, ModelParts, NodeId, Pose, RestTransform, Rig, Skin, SourceNode, Transform,
     clip::interpolate::Interpolation,
     clip::{Channel, Clip, Keyframes},
 };

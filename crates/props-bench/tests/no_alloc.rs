@@ -8,8 +8,9 @@
 
 use glam::Vec3;
 use peak_alloc::PeakAlloc;
+use props_anim::clip::PlayMode;
 use props_anim::{
-    Layer, Model, PaletteBuffer, PlayMode,
+    Layer, Model, PaletteBuffer,
     runtime::Crowd,
     runtime::Program,
     runtime::Workers,

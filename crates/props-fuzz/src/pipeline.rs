@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
+use props_anim::clip::PlayMode;
 use props_anim::runtime::LaneState;
-use props_anim::{JointMatrix, Layer, Model, PlayMode, Pose, runtime::Program, skinning};
+use props_anim::{JointMatrix, Layer, Model, Pose, runtime::Program, skinning};
 use props_gltf::Limits;
 use props_gltf::gate::admit_slice;
 

@@ -6,8 +6,8 @@
 
 use glam::{Affine3A, Mat4, Vec3};
 use props_anim::{
-    JointMatrix, Model, NodeId, PlayMode, Pose,
-    clip::{Clip, Keyframes},
+    JointMatrix, Model, NodeId, Pose,
+    clip::{Clip, Keyframes, PlayMode},
     skinning,
 };
 use serde::{Deserialize, Serialize};

@@ -213,7 +213,7 @@ fn the_crate_example_still_moves_past_a_minute() {
     };
     let (looped, later) = (palettes(Layer::looping(drive.number, 61.0)), palettes(Layer::looping(drive.number, 61.2)));
     assert_ne!(looped, later, "a looping layer moves a minute in");
-    let wrapped = props_anim::PlayMode::Loop.wrap(61.0, drive.duration);
+    let wrapped = props_anim::clip::PlayMode::Loop.wrap(61.0, drive.duration);
     assert_eq!(looped, palettes(Layer::clip(drive.number, wrapped)), "it shows the clip at the wrapped time");
     let (held, held_later) = (palettes(Layer::clip(drive.number, 61.0)), palettes(Layer::clip(drive.number, 61.2)));
     assert_eq!(held, held_later, "a layer that does not loop holds the last key");

@@ -86,6 +86,13 @@ pub enum SceneError {
     /// The town's ground could not be made into a model.
     #[error("the town's ground: {0}")]
     Ground(String),
+    /// A person without a walk of its own whose rig the base person's clips cannot be
+    /// retargeted to.
+    #[error(
+        "the pedestrian model has no clip `Walk`, and the base person's clips cannot be given to it: {0} \
+         (export a walk, or name its bones as Mixamo, Blender's metarig, VRM or Unreal do, or give them in the sidecar)"
+    )]
+    Retarget(String),
 }
 
 impl SceneError {

@@ -76,6 +76,23 @@ pub fn generate(out_dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
+/// The humanoids of other rigs the retargeting is tested on (`tests/models/humanoids/`): the
+/// pedestrian's body on Mixamo's and Blender's metarig's skeletons, other sizes, units and
+/// rest poses, without clips; written as `<stem>.glb` into `out_dir`.
+pub fn humanoids(out_dir: &Path) -> Result<Vec<PathBuf>> {
+    fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let mut written = Vec::new();
+    for variant in [&pedestrian::MIXAMO, &pedestrian::METARIG] {
+        let builder = pedestrian::build_variant(variant).with_context(|| format!("building {}", variant.stem))?;
+        for (name, bytes) in builder.finish(variant.stem, Container::Glb)? {
+            let path = out_dir.join(name);
+            fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
 /// Builds `asset` and serializes it as `(file name, bytes)`, after checking that it has the
 /// nodes and clips the game looks up.
 fn glb(asset: &Asset) -> Result<Vec<(String, Vec<u8>)>> {
@@ -289,6 +306,21 @@ mod tests {
             }
             assert_eq!((keys[0], keys[4]), ([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, -1.0]));
         }
+    }
+
+    #[test]
+    fn committed_humanoids_are_what_the_generator_writes() {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/humanoids");
+        let out = std::env::temp_dir().join(format!("props-gen-humanoids-{}", std::process::id()));
+        for path in humanoids(&out).expect("generates") {
+            let name = path.file_name().expect("file name");
+            let expected = fs::read(committed.join(name)).expect("committed humanoid");
+            assert!(
+                fs::read(&path).expect("generated") == expected,
+                "{name:?} differs: run `cargo xtask gen-humanoids`"
+            );
+        }
+        fs::remove_dir_all(&out).expect("temporary folder removed");
     }
 
     #[test]

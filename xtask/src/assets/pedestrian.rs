@@ -17,7 +17,7 @@
 //! bending forward) at each key, the hips lowered where a leg would not reach.
 
 use anyhow::Result;
-use glam::{DQuat, DVec3};
+use glam::{DMat4, DQuat, DVec3};
 
 use super::builder;
 use super::shapes::{Geometry, cuboid};
@@ -277,31 +277,113 @@ fn standing_pose(waiting: bool, time: f64) -> Pose {
     pose
 }
 
+/// The same body on another rig: its joints' names, its size, its units and how it stands at
+/// rest (for the retargeting tests: a modder's humanoid without clips).
+pub struct Variant {
+    /// The file stem.
+    pub stem: &'static str,
+    /// The root node's name.
+    pub root: &'static str,
+    /// The joints' names, in [`NODES`]' order.
+    pub names: [&'static str; 19],
+    /// How much taller than the base person.
+    pub size: f64,
+    /// Model units per metre (100: centimetres under a root scaled by 0.01, as Mixamo's
+    /// armatures are).
+    pub units: f64,
+    /// How far the arms are out from hanging at rest, radians (an A-pose's some, a T-pose's a
+    /// right angle).
+    pub arms: f64,
+}
+
+/// Mixamo's names, 1.9 m tall, in centimetres, in a T-pose.
+pub const MIXAMO: Variant = Variant {
+    stem: "mixamo_person",
+    root: "Armature",
+    names: [
+        "mixamorig:Hips",
+        "mixamorig:Spine",
+        "mixamorig:Spine2",
+        "mixamorig:Neck",
+        "mixamorig:Head",
+        "mixamorig:LeftArm",
+        "mixamorig:LeftForeArm",
+        "mixamorig:LeftHand",
+        "mixamorig:RightArm",
+        "mixamorig:RightForeArm",
+        "mixamorig:RightHand",
+        "mixamorig:LeftUpLeg",
+        "mixamorig:LeftLeg",
+        "mixamorig:LeftFoot",
+        "mixamorig:LeftToeBase",
+        "mixamorig:RightUpLeg",
+        "mixamorig:RightLeg",
+        "mixamorig:RightFoot",
+        "mixamorig:RightToeBase",
+    ],
+    size: 1.9 / 1.77,
+    units: 100.0,
+    arms: std::f64::consts::FRAC_PI_2,
+};
+
+/// Blender's human metarig names, 1.6 m tall, in metres, in an A-pose.
+pub const METARIG: Variant = Variant {
+    stem: "metarig_person",
+    root: "metarig",
+    names: [
+        "spine",
+        "spine.001",
+        "spine.003",
+        "spine.004",
+        "spine.006",
+        "upper_arm.L",
+        "forearm.L",
+        "hand.L",
+        "upper_arm.R",
+        "forearm.R",
+        "hand.R",
+        "thigh.L",
+        "shin.L",
+        "foot.L",
+        "toe.L",
+        "thigh.R",
+        "shin.R",
+        "foot.R",
+        "toe.R",
+    ],
+    size: 1.6 / 1.77,
+    units: 1.0,
+    arms: 0.6,
+};
+
+/// The base person.
+const BASE: Variant =
+    Variant { stem: "pedestrian", root: "pedestrian", names: [""; 19], size: 1.0, units: 1.0, arms: 0.0 };
+
+/// How each joint's arm turns its chain at rest: out from hanging by `arms` radians, each
+/// side away from the body (none but for the arms).
+fn arm_turn(joint: usize, arms: f64) -> DQuat {
+    match joint {
+        5..=7 => DQuat::from_rotation_z(arms),
+        8..=10 => DQuat::from_rotation_z(-arms),
+        _ => DQuat::IDENTITY,
+    }
+}
+
+/// The joints' rest offsets from their parents (model units) of `variant`.
+fn offsets(variant: &Variant) -> [(Option<usize>, DVec3); 19] {
+    let scale = variant.size * variant.units;
+    std::array::from_fn(|j| {
+        let (parent, offset) = JOINTS[j];
+        // An arm's chain turns below its shoulder; the shoulder stays where it is.
+        let turn = if matches!(j, 6 | 7 | 9 | 10) { arm_turn(j, variant.arms) } else { DQuat::IDENTITY };
+        (parent, turn * DVec3::from(offset) * scale)
+    })
+}
+
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
-    let mut b = builder();
-    let white = b.material(&Material::new("body", [1.0, 1.0, 1.0, 1.0], 0.85));
-    let world: Vec<DVec3> = JOINTS
-        .iter()
-        .scan(Vec::new(), |seen: &mut Vec<DVec3>, &(parent, offset)| {
-            let at = parent.map_or(DVec3::ZERO, |p| seen[p]) + DVec3::from(offset);
-            seen.push(at);
-            Some(at)
-        })
-        .collect();
-    let body = body(&mut b, &world, white)?;
-
-    let root = b.node(Node::named("pedestrian"));
-    let mut joints = Vec::with_capacity(JOINTS.len());
-    for (name, &(parent, offset)) in NODES.iter().zip(&JOINTS) {
-        let node = b.node(Node::named(name).t(to_f32(offset)));
-        b.add_child(parent.map_or(root, |p| joints[p]), node)?;
-        joints.push(node);
-    }
-    let skin = b.skin(&joints, Some(root))?;
-    // A root of its own: a skinned mesh is placed by its joints, not by a parent.
-    b.node(Node::named("body").mesh(body).skin(skin));
-
+    let (mut b, joints) = skinned(&BASE, NODES)?;
     for gait in [&WALK, &RUN] {
         let poses: Vec<(f64, Pose)> = (0..=gait.keys)
             .map(|k| {
@@ -321,6 +403,43 @@ pub fn build() -> Result<GltfBuilder> {
         clip(&mut b, &joints, name, &poses)?;
     }
     Ok(b)
+}
+
+/// `variant`'s humanoid, without clips.
+pub fn build_variant(variant: &Variant) -> Result<GltfBuilder> {
+    Ok(skinned(variant, &variant.names)?.0)
+}
+
+/// The body skinned to `variant`'s skeleton of joints named `names`; returns the joints' node
+/// indices beside the builder.
+fn skinned(variant: &Variant, names: &[&str]) -> Result<(GltfBuilder, Vec<usize>)> {
+    let mut b = builder();
+    let white = b.material(&Material::new("body", [1.0, 1.0, 1.0, 1.0], 0.85));
+    let offsets = offsets(variant);
+    let world: Vec<DVec3> = offsets
+        .iter()
+        .scan(Vec::new(), |seen: &mut Vec<DVec3>, &(parent, offset)| {
+            let at = parent.map_or(DVec3::ZERO, |p| seen[p]) + offset / variant.units;
+            seen.push(at);
+            Some(at)
+        })
+        .collect();
+    let body = body(&mut b, (&world, variant), white)?;
+    let mut root = Node::named(variant.root);
+    if variant.units != 1.0 {
+        root = root.s(to_f32([1.0 / variant.units; 3]));
+    }
+    let root = b.node(root);
+    let mut joints = Vec::with_capacity(offsets.len());
+    for (name, &(parent, offset)) in names.iter().zip(&offsets) {
+        let node = b.node(Node::named(name).t(to_f32(offset.to_array())));
+        b.add_child(parent.map_or(root, |p| joints[p]), node)?;
+        joints.push(node);
+    }
+    let skin = b.skin(&joints, Some(root))?;
+    // A root of its own: a skinned mesh is placed by its joints, not by a parent.
+    b.node(Node::named("body").mesh(body).skin(skin));
+    Ok((b, joints))
 }
 
 /// Adds clip `name` keying `poses` (time, pose) LINEARly: the hips' translation and the
@@ -348,14 +467,18 @@ fn clip(b: &mut GltfBuilder, joints: &[usize], name: &str, poses: &[(f64, Pose)]
     Ok(())
 }
 
-/// The body: [`PARTS`]' boxes at their joints' rest places (`world`), one primitive skinned
-/// rigidly (each vertex wholly its part's joint) and coloured by its vertices.
-fn body(b: &mut GltfBuilder, world: &[DVec3], material: usize) -> Result<usize> {
+/// The body: [`PARTS`]' boxes at their joints' rest places (`world`, metres), sized and
+/// turned as `variant`'s, one primitive skinned rigidly (each vertex wholly its part's joint)
+/// and coloured by its vertices.
+fn body(b: &mut GltfBuilder, (world, variant): (&[DVec3], &Variant), material: usize) -> Result<usize> {
     let mut geometry = Geometry::default();
     let (mut colours, mut joints) = (Vec::new(), Vec::new());
     for &(joint, min, max, colour) in &PARTS {
         let at = world[joint];
-        let part = cuboid((DVec3::from(min) + at).to_array(), (DVec3::from(max) + at).to_array());
+        let place = DMat4::from_translation(at)
+            * DMat4::from_quat(arm_turn(joint, variant.arms))
+            * DMat4::from_scale(DVec3::splat(variant.size));
+        let part = cuboid(min, max).transformed(&place.to_cols_array());
         let [r, g, bl] = colour.map(|c| (c * 255.0).round() as u8);
         colours.extend(std::iter::repeat_n([r, g, bl, 255], part.positions.len()));
         joints.extend(std::iter::repeat_n([joint as u8, 0, 0, 0], part.positions.len()));

@@ -1,6 +1,7 @@
 //! Integration tests of props-anim (one binary, one module per concern).
 
 mod gait;
+mod humanoid;
 mod ik;
 mod interpolation;
 mod keys;

@@ -1,6 +1,6 @@
 //! Play modes, speed and phase.
 
-use props_anim::{PlayMode, Playback};
+use props_anim::clip::{PlayMode, Playback};
 
 use crate::support::assert_close;
 

@@ -9,7 +9,8 @@ use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Model, PlayMode, Spec};
+use props_anim::clip::PlayMode;
+use props_anim::{Model, Spec};
 use props_crowd::{BoundModel, PropModel};
 
 use crate::access::StepAccess;

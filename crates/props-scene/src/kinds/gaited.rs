@@ -6,9 +6,10 @@
 //! crossfade with a standing clip (idling, waiting) over [`FADE_TIME`], so the pose never
 //! jumps.
 
+use props_anim::clip::Playback;
 use props_anim::gait::ik::Leg;
 use props_anim::gait::{GaitLayer, Gaits, Stride};
-use props_anim::{Layer, NodeId, Playback};
+use props_anim::{Layer, NodeId};
 use props_crowd::ModelCrowd;
 
 use crate::kind::KindProps;

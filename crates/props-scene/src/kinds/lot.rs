@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
-use props_anim::{Layer, Model, Playback, Spec};
+use props_anim::clip::Playback;
+use props_anim::{Layer, Model, Spec};
 use props_crowd::{BoundModel, PropModel};
 use props_frame::ModelId;
 

@@ -8,6 +8,9 @@
 
 use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
+use std::sync::Arc;
+
+use props_anim::humanoid::{Bone, BoneMap, retarget};
 use props_anim::{Model, Spec};
 use props_crowd::{BoundModel, PropModel};
 
@@ -360,26 +363,13 @@ impl PropKind for Pedestrians {
         Ok(())
     }
 
-    /// Every pedestrian model (at least one): people pick among them.
+    /// Every pedestrian model (at least one): people pick among them. A humanoid without a
+    /// walk of its own walks with the first model's that has one (its `Walk`, `Run`, `Idle`
+    /// and `Wait`, retargeted to its rig).
     fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
-        let rig = |person: &PropModel| {
-            let (m, b) = (&*person.model, &person.bindings);
-            let clip = |state: &'static str, default: &'static str| {
-                b.clip(m, state, default).map_err(SceneError::of_model("pedestrian"))
-            };
-            // Optional: bound by a sidecar (then it must exist), else by name.
-            let optional = |state: &'static str, name: &'static str| match b.clips.contains_key(state) {
-                true => clip(state, name).map(Some),
-                false => Ok(m.find_clip(name)),
-            };
-            let walk = clip("walk", "Walk")?;
-            let run = optional("run", "Run")?.unwrap_or(walk);
-            let (idle, wait) = (optional("idle", "Idle")?, optional("wait", "Wait")?);
-            let mut clips = vec![walk, run];
-            clips.extend(idle.or(wait).map(|idle| [idle, wait.unwrap_or(idle)]).into_iter().flatten());
-            Ok(BoundModel::new(person.clone(), Spec { clips, ..Spec::default() }, gaited::LAYERS))
-        };
-        some_models(self.name(), models)?.iter().map(rig).collect()
+        let models = some_models(self.name(), models)?;
+        let walker = models.iter().find(|m| walks(m));
+        models.iter().map(|person| bind_person(&with_base_clips(person, walker)?)).collect()
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
@@ -434,6 +424,52 @@ impl PropKind for Pedestrians {
             person.block
         ))
     }
+}
+
+/// Whether `person` has a walk of its own (bound by its sidecar, or named `Walk`).
+fn walks(person: &PropModel) -> bool {
+    person.bindings.clips.contains_key("walk") || person.model.find_clip("Walk").is_some()
+}
+
+/// `person` as it is when it has a walk of its own; else with `walker`'s clips retargeted to
+/// its rig (both humanoids mapped by their bones' names).
+fn with_base_clips(person: &PropModel, walker: Option<&PropModel>) -> Result<PropModel, SceneError> {
+    if walks(person) {
+        return Ok(person.clone());
+    }
+    let walker = walker.ok_or_else(|| SceneError::Retarget("no pedestrian model walks".to_owned()))?;
+    let (from, to) = (&*walker.model, &*person.model);
+    let (from_map, to_map) = (BoneMap::find(from.rig()), BoneMap::find(to.rig()));
+    if !to_map.walks() {
+        let missing: Vec<&str> = to_map.missing().map(Bone::name).collect();
+        return Err(SceneError::Retarget(format!("its bones {} were not found", missing.join(", "))));
+    }
+    let clips = ["Walk", "Run", "Idle", "Wait"].into_iter().filter_map(|name| from.find_clip(name));
+    let retargeted = clips
+        .map(|clip| retarget((from, &from_map), clip, (to, &to_map)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| SceneError::Retarget(e.to_string()))?;
+    let model = to.with_clips(retargeted).map_err(|e| SceneError::Retarget(e.to_string()))?;
+    Ok(PropModel { model: Arc::new(model), ..person.clone() })
+}
+
+/// `person` bound to its clips: `Walk`, `Run` (else the walk), and its standing clips.
+fn bind_person(person: &PropModel) -> Result<BoundModel, SceneError> {
+    let (m, b) = (&*person.model, &person.bindings);
+    let clip = |state: &'static str, default: &'static str| {
+        b.clip(m, state, default).map_err(SceneError::of_model("pedestrian"))
+    };
+    // Optional: bound by a sidecar (then it must exist), else by name.
+    let optional = |state: &'static str, name: &'static str| match b.clips.contains_key(state) {
+        true => clip(state, name).map(Some),
+        false => Ok(m.find_clip(name)),
+    };
+    let walk = clip("walk", "Walk")?;
+    let run = optional("run", "Run")?.unwrap_or(walk);
+    let (idle, wait) = (optional("idle", "Idle")?, optional("wait", "Wait")?);
+    let mut clips = vec![walk, run];
+    clips.extend(idle.or(wait).map(|idle| [idle, wait.unwrap_or(idle)]).into_iter().flatten());
+    Ok(BoundModel::new(person.clone(), Spec { clips, ..Spec::default() }, gaited::LAYERS))
 }
 
 /// A small skinned walker with the pedestrian's node and clip names: legs of hip, knee, ankle

@@ -1,0 +1,518 @@
+//! Humanoids: which node of a rig is each bone of a person ([`BoneMap`], found from the
+//! names the common rigs use, or given), and clips retargeted from one humanoid to another
+//! ([`retarget`]), so that any humanoid a modder brings walks with another's clips.
+//!
+//! Names are matched whole, case- and separator-blind, per convention, and the convention
+//! matching most bones wins: this project's own (`hips`, `thigh_l`, ...), Mixamo's
+//! (`mixamorig:Hips`, `LeftUpLeg`, ...), Blender's human metarig and Rigify's deform bones
+//! (`spine`, `thigh.L`, `DEF-shin.L`, ...), VRoid's VRM (`J_Bip_C_Hips`, ...) and Unreal's
+//! mannequin (`pelvis`, `calf_l`, ...).
+//!
+//! Retargeting matches bones by direction: each mapped bone of the target turns in the world
+//! as the source's does from its rest, after a correction that first turns the target's bone
+//! (towards its next mapped bone) along the source's at rest. So rigs whose rest poses differ
+//! (an A-pose and a T-pose, bones with rotated rests) move alike, and a clip taken from A to
+//! B and back to A is A's again. The hips' travel is scaled by the ratio of the legs'
+//! lengths.
+
+use glam::{Affine3A, Quat, Vec3};
+
+use crate::clip::interpolate::Interpolation;
+use crate::clip::{Channel, Clip, ClipError, Keyframes};
+use crate::{Model, NodeId, Pose, Rig};
+
+/// A bone of a person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bone {
+    /// The pelvis: the skeleton's root, carrying the legs and the spine.
+    Hips,
+    /// The lower spine.
+    Spine,
+    /// The upper spine, which the arms hang from.
+    Chest,
+    /// The neck.
+    Neck,
+    /// The head.
+    Head,
+    /// The left upper arm (the person's left).
+    LeftUpperArm,
+    /// The left forearm.
+    LeftLowerArm,
+    /// The left hand.
+    LeftHand,
+    /// The right upper arm.
+    RightUpperArm,
+    /// The right forearm.
+    RightLowerArm,
+    /// The right hand.
+    RightHand,
+    /// The left thigh.
+    LeftUpperLeg,
+    /// The left shin.
+    LeftLowerLeg,
+    /// The left foot (at the ankle).
+    LeftFoot,
+    /// The left toes (at the ball of the foot).
+    LeftToes,
+    /// The right thigh.
+    RightUpperLeg,
+    /// The right shin.
+    RightLowerLeg,
+    /// The right foot.
+    RightFoot,
+    /// The right toes.
+    RightToes,
+}
+
+/// Every bone, parents before children.
+pub const BONES: [Bone; 19] = [
+    Bone::Hips,
+    Bone::Spine,
+    Bone::Chest,
+    Bone::Neck,
+    Bone::Head,
+    Bone::LeftUpperArm,
+    Bone::LeftLowerArm,
+    Bone::LeftHand,
+    Bone::RightUpperArm,
+    Bone::RightLowerArm,
+    Bone::RightHand,
+    Bone::LeftUpperLeg,
+    Bone::LeftLowerLeg,
+    Bone::LeftFoot,
+    Bone::LeftToes,
+    Bone::RightUpperLeg,
+    Bone::RightLowerLeg,
+    Bone::RightFoot,
+    Bone::RightToes,
+];
+
+impl Bone {
+    /// Its name, as a sidecar's `[humanoid]` table and the reports write it (VRM's).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        [
+            "hips",
+            "spine",
+            "chest",
+            "neck",
+            "head",
+            "leftUpperArm",
+            "leftLowerArm",
+            "leftHand",
+            "rightUpperArm",
+            "rightLowerArm",
+            "rightHand",
+            "leftUpperLeg",
+            "leftLowerLeg",
+            "leftFoot",
+            "leftToes",
+            "rightUpperLeg",
+            "rightLowerLeg",
+            "rightFoot",
+            "rightToes",
+        ][self as usize]
+    }
+
+    /// The bone whose joint it points towards, if any: its direction at rest is what the
+    /// retargeting lines up.
+    fn next(self) -> Option<Self> {
+        let next = [
+            Some(Self::Spine),
+            Some(Self::Chest),
+            Some(Self::Neck),
+            Some(Self::Head),
+            None,
+            Some(Self::LeftLowerArm),
+            Some(Self::LeftHand),
+            None,
+            Some(Self::RightLowerArm),
+            Some(Self::RightHand),
+            None,
+            Some(Self::LeftLowerLeg),
+            Some(Self::LeftFoot),
+            Some(Self::LeftToes),
+            None,
+            Some(Self::RightLowerLeg),
+            Some(Self::RightFoot),
+            Some(Self::RightToes),
+            None,
+        ];
+        next[self as usize]
+    }
+
+    /// The bone before it in its chain (whose correction an end bone shares), if any.
+    fn previous(self) -> Option<Self> {
+        BONES.iter().copied().find(|b| b.next() == Some(self))
+    }
+}
+
+/// The bones the legs need to walk: hips, thighs, shins and feet.
+const WALKING: [Bone; 7] = [
+    Bone::Hips,
+    Bone::LeftUpperLeg,
+    Bone::LeftLowerLeg,
+    Bone::LeftFoot,
+    Bone::RightUpperLeg,
+    Bone::RightLowerLeg,
+    Bone::RightFoot,
+];
+
+/// Per convention: its name, and per bone ([`BONES`] order) the node names it uses, lower case
+/// without separators (`thigh.L` and `thigh_l` are both `thighl`).
+const CONVENTIONS: [(&str, [&[&str]; 19]); 5] = [
+    (
+        "props",
+        [
+            &["hips"],
+            &["spine"],
+            &["chest"],
+            &["neck"],
+            &["head"],
+            &["upperarml"],
+            &["forearml"],
+            &["handl"],
+            &["upperarmr"],
+            &["forearmr"],
+            &["handr"],
+            &["thighl"],
+            &["shinl"],
+            &["footl"],
+            &["toel"],
+            &["thighr"],
+            &["shinr"],
+            &["footr"],
+            &["toer"],
+        ],
+    ),
+    (
+        "Mixamo",
+        [
+            &["hips"],
+            &["spine"],
+            &["spine2", "spine1"],
+            &["neck"],
+            &["head"],
+            &["leftarm"],
+            &["leftforearm"],
+            &["lefthand"],
+            &["rightarm"],
+            &["rightforearm"],
+            &["righthand"],
+            &["leftupleg"],
+            &["leftleg"],
+            &["leftfoot"],
+            &["lefttoebase"],
+            &["rightupleg"],
+            &["rightleg"],
+            &["rightfoot"],
+            &["righttoebase"],
+        ],
+    ),
+    (
+        "Blender metarig",
+        [
+            &["spine"],
+            &["spine001"],
+            &["spine003"],
+            &["spine004"],
+            &["spine006"],
+            &["upperarml"],
+            &["forearml"],
+            &["handl"],
+            &["upperarmr"],
+            &["forearmr"],
+            &["handr"],
+            &["thighl"],
+            &["shinl"],
+            &["footl"],
+            &["toel"],
+            &["thighr"],
+            &["shinr"],
+            &["footr"],
+            &["toer"],
+        ],
+    ),
+    (
+        "VRM",
+        [
+            &["jbipchips", "hips"],
+            &["jbipcspine", "spine"],
+            &["jbipcupperchest", "jbipcchest", "upperchest", "chest"],
+            &["jbipcneck", "neck"],
+            &["jbipchead", "head"],
+            &["jbiplupperarm", "leftupperarm"],
+            &["jbipllowerarm", "leftlowerarm"],
+            &["jbiplhand", "lefthand"],
+            &["jbiprupperarm", "rightupperarm"],
+            &["jbiprlowerarm", "rightlowerarm"],
+            &["jbiprhand", "righthand"],
+            &["jbiplupperleg", "leftupperleg"],
+            &["jbipllowerleg", "leftlowerleg"],
+            &["jbiplfoot", "leftfoot"],
+            &["jbipltoebase", "lefttoes"],
+            &["jbiprupperleg", "rightupperleg"],
+            &["jbiprlowerleg", "rightlowerleg"],
+            &["jbiprfoot", "rightfoot"],
+            &["jbiprtoebase", "righttoes"],
+        ],
+    ),
+    (
+        "Unreal mannequin",
+        [
+            &["pelvis"],
+            &["spine01"],
+            &["spine05", "spine03"],
+            &["neck01"],
+            &["head"],
+            &["upperarml"],
+            &["lowerarml"],
+            &["handl"],
+            &["upperarmr"],
+            &["lowerarmr"],
+            &["handr"],
+            &["thighl"],
+            &["calfl"],
+            &["footl"],
+            &["balll"],
+            &["thighr"],
+            &["calfr"],
+            &["footr"],
+            &["ballr"],
+        ],
+    ),
+];
+
+/// A node name as the conventions list it: the exporters' prefixes (`mixamorig:`,
+/// `mixamorig1:`, Rigify's `DEF-` and `ORG-`) dropped, lower case, without `_ . - :` or spaces.
+fn normalized(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let mut rest = lower.as_str();
+    if let Some(after) = rest.strip_prefix("mixamorig") {
+        rest = after.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches([':', '_']);
+    }
+    for prefix in ["def-", "org-"] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    rest.chars().filter(|c| !matches!(c, '_' | '.' | '-' | ':' | ' ')).collect()
+}
+
+/// Which node of a rig is each bone of a person.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoneMap {
+    nodes: [Option<NodeId>; 19],
+    convention: &'static str,
+}
+
+impl BoneMap {
+    /// The bones found in `rig` by name: of the conventions, the one matching most bones
+    /// (the first of equals); [`BoneMap::convention`] says which.
+    #[must_use]
+    pub fn find(rig: &Rig) -> Self {
+        let names: Vec<(String, NodeId)> =
+            rig.nodes().filter_map(|node| Some((normalized(rig.name(node)?), node))).collect();
+        let map = |(convention, table): &(&'static str, [&[&str]; 19])| {
+            let nodes = table.map(|candidates| {
+                candidates.iter().find_map(|c| names.iter().find(|(name, _)| name == c).map(|&(_, node)| node))
+            });
+            Self { nodes, convention }
+        };
+        let mut best = Self::default();
+        for found in CONVENTIONS.iter().map(map) {
+            if found.matched() > best.matched() {
+                best = found;
+            }
+        }
+        best
+    }
+
+    /// A map given bone by bone (a sidecar's `[humanoid]` table: VRM's bone names,
+    /// [`Bone::name`], to node names), over the bones found by name; the first bone or node
+    /// that does not exist is the error.
+    pub fn with_names<'a>(
+        mut self,
+        rig: &Rig,
+        given: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, BoneMapError> {
+        for (bone, node) in given {
+            let Some(b) = BONES.iter().find(|b| b.name() == bone) else {
+                return Err(BoneMapError::NoSuchBone(bone.to_owned()));
+            };
+            let found = rig.find(node).ok_or_else(|| BoneMapError::NoSuchNode(node.to_owned()))?;
+            self.nodes[*b as usize] = Some(found);
+            self.convention = "given";
+        }
+        Ok(self)
+    }
+
+    /// The node of `bone`, if mapped.
+    #[must_use]
+    pub fn get(&self, bone: Bone) -> Option<NodeId> {
+        self.nodes[bone as usize]
+    }
+
+    /// How many bones are mapped.
+    #[must_use]
+    pub fn matched(&self) -> usize {
+        self.nodes.iter().flatten().count()
+    }
+
+    /// The bones not mapped.
+    pub fn missing(&self) -> impl Iterator<Item = Bone> + '_ {
+        BONES.into_iter().filter(|&b| self.get(b).is_none())
+    }
+
+    /// The convention its names follow (`Mixamo`, ...), `given` where a sidecar named bones,
+    /// empty when nothing matched.
+    #[must_use]
+    pub fn convention(&self) -> &'static str {
+        self.convention
+    }
+
+    /// Whether its legs can walk: hips, thighs, shins and feet all mapped.
+    #[must_use]
+    pub fn walks(&self) -> bool {
+        WALKING.iter().all(|&b| self.get(b).is_some())
+    }
+}
+
+/// Why a bone map cannot be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoneMapError {
+    /// Not a bone's name.
+    #[error("no humanoid bone is named `{0}` (the bones: hips, spine, chest, neck, head, leftUpperArm, ...)")]
+    NoSuchBone(String),
+    /// Not a node of the model.
+    #[error("the model has no node `{0}`")]
+    NoSuchNode(String),
+}
+
+/// Why a clip cannot be retargeted.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RetargetError {
+    /// One of the two rigs cannot walk ([`BoneMap::walks`]).
+    #[error("the {0} rig lacks the hips, thighs, shins or feet")]
+    NotWalking(&'static str),
+    /// No such clip.
+    #[error("the source has no clip {0}")]
+    NoClip(usize),
+    /// A channel of the retargeted clip is invalid (a mapped node is a matrix node).
+    #[error("retargeted channel {0}: {1}")]
+    Channel(usize, ClipError),
+}
+
+/// Keys a second of retargeted clip.
+pub const RETARGET_RATE: f32 = 30.0;
+
+/// A rig at rest: each node's world matrix.
+fn rest_world(rig: &Rig) -> Vec<Affine3A> {
+    let mut pose = Pose::from_rest(rig);
+    pose.compute_world(rig);
+    pose.world_matrices().to_vec()
+}
+
+fn rotation(m: &Affine3A) -> Quat {
+    m.to_scale_rotation_translation().1.normalize()
+}
+
+fn position(m: &Affine3A) -> Vec3 {
+    m.translation.into()
+}
+
+/// The length of the left leg (hip to knee to ankle) at rest, model units.
+fn leg_length(map: &BoneMap, world: &[Affine3A]) -> f32 {
+    let at = |b: Bone| map.get(b).map_or(Vec3::ZERO, |n| position(&world[n.index()]));
+    at(Bone::LeftUpperLeg).distance(at(Bone::LeftLowerLeg)) + at(Bone::LeftLowerLeg).distance(at(Bone::LeftFoot))
+}
+
+/// Clip `clip` of `from` (mapped by its bone map) retargeted to the rig of `to` (by its), keyed
+/// [`RETARGET_RATE`] times a second, LINEAR: a rotation channel for every bone both map, and
+/// the hips' translation (their travel and bob scaled by the legs' lengths).
+pub fn retarget(from: (&Model, &BoneMap), clip: usize, to: (&Model, &BoneMap)) -> Result<Clip, RetargetError> {
+    let ((source, source_map), (target, target_map)) = (from, to);
+    if !source_map.walks() {
+        return Err(RetargetError::NotWalking("source"));
+    }
+    if !target_map.walks() {
+        return Err(RetargetError::NotWalking("target"));
+    }
+    let original = source.clips().get(clip).ok_or(RetargetError::NoClip(clip))?;
+    let (source_rig, target_rig) = (source.rig(), target.rig());
+    let (source_rest, target_rest) = (rest_world(source_rig), rest_world(target_rig));
+    let both: Vec<(Bone, NodeId, NodeId)> =
+        BONES.iter().filter_map(|&b| Some((b, source_map.get(b)?, target_map.get(b)?))).collect();
+    // Per bone: what turns the target's bone along the source's at rest.
+    let direction = |map: &BoneMap, rest: &[Affine3A], b: Bone| {
+        let next = b.next().and_then(|n| map.get(n))?;
+        (position(&rest[next.index()]) - position(&rest[map.get(b)?.index()])).try_normalize()
+    };
+    let correction = |b: Bone| {
+        let own = |b: Bone| {
+            let (t, s) = (direction(target_map, &target_rest, b)?, direction(source_map, &source_rest, b)?);
+            Some(Quat::from_rotation_arc(t, s))
+        };
+        own(b).or_else(|| b.previous().and_then(own)).unwrap_or(Quat::IDENTITY)
+    };
+    let corrections: Vec<Quat> = both.iter().map(|&(b, ..)| correction(b)).collect();
+    let scale = leg_length(target_map, &target_rest) / leg_length(source_map, &source_rest).max(f32::EPSILON);
+    let (source_hips, target_hips) = (source_map.get(Bone::Hips), target_map.get(Bone::Hips));
+    let (source_hips, target_hips) = (source_hips.unwrap_or(NodeId(0)), target_hips.unwrap_or(NodeId(0)));
+    let hips_parent = target_rig.parent(target_hips).map_or(Affine3A::IDENTITY, |p| target_rest[p.index()]);
+
+    let samples = (original.duration() * RETARGET_RATE).ceil().max(1.0) as usize;
+    let times: Vec<f32> = (0..=samples).map(|k| original.duration() * k as f32 / samples as f32).collect();
+    let mut pose = Pose::from_rest(source_rig);
+    let mut rotations: Vec<Vec<Quat>> = vec![Vec::with_capacity(times.len()); both.len()];
+    let mut hips = Vec::with_capacity(times.len());
+    let mut world = vec![Quat::IDENTITY; target_rig.len()];
+    for &time in &times {
+        pose.return_to_rest(source_rig);
+        original.sample(time, &mut pose);
+        pose.compute_world(source_rig);
+        let mut turned = vec![None; target_rig.len()];
+        for (k, &(_, s, t)) in both.iter().enumerate() {
+            let delta = rotation(&pose.world_matrix(s)) * rotation(&source_rest[s.index()]).inverse();
+            turned[t.index()] = Some((delta * corrections[k] * rotation(&target_rest[t.index()])).normalize());
+        }
+        // Parents first: each mapped bone's local rotation under its parent as retargeted.
+        for node in target_rig.nodes() {
+            let parent = target_rig.parent(node).map_or(Quat::IDENTITY, |p| world[p.index()]);
+            world[node.index()] =
+                turned[node.index()].unwrap_or_else(|| parent * rotation(&target_rig.rest_matrix(node)));
+        }
+        for (k, &(_, _, t)) in both.iter().enumerate() {
+            let parent = target_rig.parent(t).map_or(Quat::IDENTITY, |p| world[p.index()]);
+            let local = (parent.inverse() * world[t.index()]).normalize();
+            let last = rotations[k].last().copied();
+            rotations[k].push(if last.is_some_and(|q: Quat| q.dot(local) < 0.0) { -local } else { local });
+        }
+        let travel = position(&pose.world_matrix(source_hips)) - position(&source_rest[source_hips.index()]);
+        let placed = position(&target_rest[target_hips.index()]) + travel * scale;
+        hips.push(hips_parent.inverse().transform_point3(placed));
+    }
+    let mut channels = vec![
+        Channel::new(target_hips, Interpolation::Linear, times.clone(), Keyframes::Translation(hips))
+            .map_err(|e| RetargetError::Channel(0, e))?,
+    ];
+    for (k, (&(_, _, t), keys)) in both.iter().zip(rotations).enumerate() {
+        let channel = Channel::new(t, Interpolation::Linear, times.clone(), Keyframes::Rotation(keys));
+        channels.push(channel.map_err(|e| RetargetError::Channel(k + 1, e))?);
+    }
+    Clip::new(original.name().map(str::to_owned), channels, target_rig).map_err(|(k, e)| RetargetError::Channel(k, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_matched_whole_and_blind_to_case_separators_and_prefixes() {
+        assert_eq!(normalized("mixamorig:LeftUpLeg"), "leftupleg");
+        assert_eq!(normalized("mixamorig1:Hips"), "hips");
+        assert_eq!(normalized("DEF-thigh.L"), "thighl");
+        assert_eq!(normalized("J_Bip_L_UpperLeg"), "jbiplupperleg");
+        assert_eq!(normalized("spine.001"), "spine001");
+        assert_eq!(Bone::LeftToes.previous(), Some(Bone::LeftFoot));
+        assert_eq!(Bone::Hips.previous(), None);
+    }
+}

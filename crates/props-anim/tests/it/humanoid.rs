@@ -1,0 +1,284 @@
+//! Humanoids: bone maps found from the common rigs' names, and clips retargeted between rigs
+//! whose proportions and rest poses differ: each mapped bone points as the source's does, and
+//! a clip taken from A to B and back is A's again.
+
+use std::f32::consts::FRAC_PI_4;
+
+use glam::{Quat, Vec3};
+use props_anim::clip::interpolate::Interpolation;
+use props_anim::clip::{Channel, Clip, Keyframes};
+use props_anim::humanoid::{BONES, Bone, BoneMap, retarget};
+use props_anim::{Model, ModelParts, Pose, RestTransform, Rig, SourceNode, Transform};
+
+/// Node names per bone ([`BONES`] order) in four conventions.
+const MIXAMO: [&str; 19] = [
+    "mixamorig:Hips",
+    "mixamorig:Spine",
+    "mixamorig:Spine2",
+    "mixamorig:Neck",
+    "mixamorig:Head",
+    "mixamorig:LeftArm",
+    "mixamorig:LeftForeArm",
+    "mixamorig:LeftHand",
+    "mixamorig:RightArm",
+    "mixamorig:RightForeArm",
+    "mixamorig:RightHand",
+    "mixamorig:LeftUpLeg",
+    "mixamorig:LeftLeg",
+    "mixamorig:LeftFoot",
+    "mixamorig:LeftToeBase",
+    "mixamorig:RightUpLeg",
+    "mixamorig:RightLeg",
+    "mixamorig:RightFoot",
+    "mixamorig:RightToeBase",
+];
+const METARIG: [&str; 19] = [
+    "spine",
+    "spine.001",
+    "spine.003",
+    "spine.004",
+    "spine.006",
+    "upper_arm.L",
+    "forearm.L",
+    "hand.L",
+    "upper_arm.R",
+    "forearm.R",
+    "hand.R",
+    "thigh.L",
+    "shin.L",
+    "foot.L",
+    "toe.L",
+    "thigh.R",
+    "shin.R",
+    "foot.R",
+    "toe.R",
+];
+const UNREAL: [&str; 19] = [
+    "pelvis",
+    "spine_01",
+    "spine_03",
+    "neck_01",
+    "head",
+    "upperarm_l",
+    "lowerarm_l",
+    "hand_l",
+    "upperarm_r",
+    "lowerarm_r",
+    "hand_r",
+    "thigh_l",
+    "calf_l",
+    "foot_l",
+    "ball_l",
+    "thigh_r",
+    "calf_r",
+    "foot_r",
+    "ball_r",
+];
+const PROPS: [&str; 19] = [
+    "hips",
+    "spine",
+    "chest",
+    "neck",
+    "head",
+    "upper_arm_l",
+    "forearm_l",
+    "hand_l",
+    "upper_arm_r",
+    "forearm_r",
+    "hand_r",
+    "thigh_l",
+    "shin_l",
+    "foot_l",
+    "toe_l",
+    "thigh_r",
+    "shin_r",
+    "foot_r",
+    "toe_r",
+];
+
+/// Per bone: its parent bone and its offset from it at rest, for a person `size` tall (1: a
+/// 1.75 m person in metres), arms `arms` radians out from hanging (0: an A-pose's
+/// hanging arms; a T-pose's are out at pi/2).
+fn layout(size: f32, arms: f32) -> [(Option<usize>, Vec3); 19] {
+    let arm = |side: f32, length: f32| Vec3::new(side * arms.sin(), -arms.cos(), 0.0) * length * size;
+    let s = |x: f32, y: f32, z: f32| Vec3::new(x, y, z) * size;
+    [
+        (None, s(0.0, 0.95, 0.0)),
+        (Some(0), s(0.0, 0.1, 0.0)),
+        (Some(1), s(0.0, 0.2, 0.0)),
+        (Some(2), s(0.0, 0.23, 0.0)),
+        (Some(3), s(0.0, 0.08, 0.0)),
+        (Some(2), s(0.2, 0.19, 0.0)),
+        (Some(5), arm(1.0, 0.28)),
+        (Some(6), arm(1.0, 0.25)),
+        (Some(2), s(-0.2, 0.19, 0.0)),
+        (Some(8), arm(-1.0, 0.28)),
+        (Some(9), arm(-1.0, 0.25)),
+        (Some(0), s(0.1, -0.05, 0.0)),
+        (Some(11), s(0.0, -0.42, 0.02)),
+        (Some(12), s(0.0, -0.41, -0.02)),
+        (Some(13), s(0.0, -0.05, 0.13)),
+        (Some(0), s(-0.1, -0.05, 0.0)),
+        (Some(15), s(0.0, -0.42, 0.02)),
+        (Some(16), s(0.0, -0.41, -0.02)),
+        (Some(17), s(0.0, -0.05, 0.13)),
+    ]
+}
+
+/// A humanoid rig named by `names`, under a root node scaled by `root_scale` (Mixamo's
+/// armature is in centimetres under a 0.01 scale), its joints' rests turned by `twist` (each
+/// joint's local frame turned, its offset kept in its parent's frame) and laid out as `layout`
+/// says; a walking clip on it when `walk`.
+fn humanoid(names: &[&str; 19], (size, arms, twist, root_scale): (f32, f32, f32, f32), walk: bool) -> Model {
+    let layout = layout(size, arms);
+    let turn = |j: usize| Quat::from_rotation_y(twist * (j as f32 * 0.37).sin());
+    let mut nodes = vec![SourceNode {
+        name: Some("Armature".into()),
+        children: vec![1],
+        rest: RestTransform::Trs(Transform { scale: Vec3::splat(root_scale), ..Transform::IDENTITY }),
+        morph_weights: vec![],
+    }];
+    for (j, (parent, offset)) in layout.iter().enumerate() {
+        // The offset is given in the parent's unturned frame: express it in its turned one.
+        let parent_turn = parent.map_or(Quat::IDENTITY, turn);
+        nodes.push(SourceNode {
+            name: Some(names[j].to_owned()),
+            children: layout
+                .iter()
+                .enumerate()
+                .filter(|(_, (p, _))| *p == Some(j))
+                .map(|(c, _)| c as u32 + 1)
+                .collect(),
+            rest: RestTransform::Trs(Transform {
+                translation: parent_turn.inverse() * *offset,
+                rotation: parent_turn.inverse() * turn(j),
+                scale: Vec3::ONE,
+            }),
+            morph_weights: vec![],
+        });
+    }
+    // Joint j's local rotation above is relative to its parent's turn: undo for the root joint.
+    if let RestTransform::Trs(t) = &mut nodes[1].rest {
+        t.rotation = turn(0);
+    }
+    let rig = Rig::from_source_nodes(&nodes).expect("a humanoid");
+    let id = |bone: usize| rig.from_source_index(bone as u32 + 1).expect("joint");
+    let clips = if walk {
+        let times: Vec<f32> = (0..=8).map(|k| k as f32 * 0.125).collect();
+        let swing = |bone: usize, amplitude: f32, phase: f32| {
+            let rest = match &nodes[bone + 1].rest {
+                RestTransform::Trs(t) => t.rotation,
+                RestTransform::Matrix(_) => Quat::IDENTITY,
+            };
+            let keys = times
+                .iter()
+                .map(|t| rest * Quat::from_rotation_x(amplitude * ((t + phase) * std::f32::consts::TAU).sin()))
+                .collect();
+            Channel::new(id(bone), Interpolation::Linear, times.clone(), Keyframes::Rotation(keys)).expect("channel")
+        };
+        let bob: Vec<Vec3> =
+            times.iter().map(|t| layout[0].1 + Vec3::new(0.0, 0.03 * (t * 12.0).cos(), 0.2 * t) * size).collect();
+        let hips =
+            Channel::new(id(0), Interpolation::Linear, times.clone(), Keyframes::Translation(bob)).expect("channel");
+        let channels = vec![
+            hips,
+            swing(11, 0.5, 0.0),
+            swing(12, 0.4, 0.1),
+            swing(15, 0.5, 0.5),
+            swing(16, 0.4, 0.6),
+            swing(5, 0.3, 0.5),
+            swing(8, 0.3, 0.0),
+            swing(2, 0.1, 0.25),
+        ];
+        vec![Clip::new(Some("Walk".into()), channels, &rig).expect("clip")]
+    } else {
+        Vec::new()
+    };
+    Model::new(ModelParts { rig: Some(rig), clips, ..ModelParts::default() }).expect("a model")
+}
+
+/// Each mapped bone's world rotation and position of `model` posed by clip 0 at `time`.
+fn posed(model: &Model, map: &BoneMap, time: f32) -> Vec<(Quat, Vec3)> {
+    let mut pose = Pose::from_rest(model.rig());
+    model.clips()[0].sample(time, &mut pose);
+    pose.compute_world(model.rig());
+    BONES
+        .iter()
+        .map(|&b| {
+            let (_, rotation, at) = pose.world_matrix(map.get(b).expect("mapped")).to_scale_rotation_translation();
+            (rotation, at)
+        })
+        .collect()
+}
+
+fn direction(posed: &[(Quat, Vec3)], from: Bone, to: Bone) -> Vec3 {
+    (posed[to as usize].1 - posed[from as usize].1).normalize()
+}
+
+#[test]
+fn the_common_rigs_names_map_every_bone() {
+    for (names, convention) in
+        [(&MIXAMO, "Mixamo"), (&METARIG, "Blender metarig"), (&UNREAL, "Unreal mannequin"), (&PROPS, "props")]
+    {
+        let model = humanoid(names, (1.0, 0.3, 0.0, 1.0), false);
+        let map = BoneMap::find(model.rig());
+        assert_eq!((map.convention(), map.matched()), (convention, 19), "{names:?}");
+        assert!(map.walks());
+        for (b, name) in BONES.iter().zip(names) {
+            assert_eq!(map.get(*b), model.rig().find(name), "{convention}: {b:?}");
+        }
+    }
+    // Rigify's deform bones carry a prefix; a rig with other names maps what it can.
+    let rigify: Vec<String> = METARIG.iter().map(|n| format!("DEF-{n}")).collect();
+    let names: [&str; 19] = std::array::from_fn(|k| rigify[k].as_str());
+    assert_eq!(BoneMap::find(humanoid(&names, (1.0, 0.3, 0.0, 1.0), false).rig()).matched(), 19);
+    let odd = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s"];
+    let model = humanoid(&odd, (1.0, 0.3, 0.0, 1.0), false);
+    let none = BoneMap::find(model.rig());
+    assert!(!none.walks() && none.matched() == 0);
+    // A sidecar names the bones it must.
+    let given = none.with_names(model.rig(), [("hips", "a"), ("leftUpperLeg", "l")]).expect("exist");
+    assert_eq!((given.get(Bone::Hips), given.get(Bone::LeftUpperLeg)), (model.rig().find("a"), model.rig().find("l")));
+    assert!(BoneMap::default().with_names(model.rig(), [("tail", "a")]).is_err());
+    assert!(BoneMap::default().with_names(model.rig(), [("hips", "nowhere")]).is_err());
+}
+
+#[test]
+fn retargeted_bones_point_as_the_source_s_and_a_round_trip_is_the_source() {
+    // A: this project's names, in metres, an A-pose, unturned joints. B: Mixamo's, in
+    // centimetres under a 0.01 armature, taller, a T-pose, every joint's frame turned.
+    let a = humanoid(&PROPS, (1.0, 0.3, 0.0, 1.0), true);
+    let b = humanoid(&MIXAMO, (112.0, std::f32::consts::FRAC_PI_2, FRAC_PI_4, 0.01), false);
+    let (map_a, map_b) = (BoneMap::find(a.rig()), BoneMap::find(b.rig()));
+    let walk_b = retarget((&a, &map_a), 0, (&b, &map_b)).expect("retargets");
+    let b = Model::new(ModelParts { clips: vec![walk_b], ..parts_of(&b) }).expect("B with A's walk");
+    let back = retarget((&b, &map_b), 0, (&a, &map_a)).expect("retargets back");
+    let a_again = Model::new(ModelParts { clips: vec![back], ..parts_of(&a) }).expect("A with the walk back");
+    let chains = [
+        (Bone::LeftUpperLeg, Bone::LeftLowerLeg),
+        (Bone::LeftLowerLeg, Bone::LeftFoot),
+        (Bone::RightUpperArm, Bone::RightLowerArm),
+        (Bone::Spine, Bone::Chest),
+    ];
+    for k in 0..=30 {
+        let time = k as f32 / 30.0;
+        let (pa, pb, pa2) = (posed(&a, &map_a, time), posed(&b, &map_b, time), posed(&a_again, &map_a, time));
+        for &(from, to) in &chains {
+            let (da, db) = (direction(&pa, from, to), direction(&pb, from, to));
+            assert!(da.dot(db) > 0.9999, "{time}: {from:?} points {da} on A, {db} on B");
+        }
+        for (bone, ((qa, at_a), (qa2, at_a2))) in BONES.iter().zip(pa.iter().zip(&pa2)) {
+            assert!(qa.dot(*qa2).abs() > 0.99999, "{time}: {bone:?} turned {qa} on A, {qa2} after the round trip");
+            assert!(at_a.distance(*at_a2) < 1e-4, "{time}: {bone:?} at {at_a} on A, {at_a2} after the round trip");
+        }
+        // The hips travel as far as the legs are long: 1.12 times, in centimetres.
+        let travel = |p: &[(Quat, Vec3)], rest: Vec3| p[0].1 - rest;
+        let (ta, tb) = (travel(&pa, Vec3::new(0.0, 0.95, 0.0)), travel(&pb, Vec3::new(0.0, 0.95 * 1.12, 0.0)));
+        assert!((tb - ta * 1.12).length() < 1e-3, "{time}: the hips travel {tb} on B, {ta} on A");
+    }
+}
+
+/// The parts of `model` to build another with (its rig, meshes and skins; no clips).
+fn parts_of(model: &Model) -> ModelParts {
+    ModelParts { rig: Some(model.rig().clone()), ..ModelParts::default() }
+}
