@@ -238,3 +238,40 @@ fn a_mod_whose_sidecar_changes_role_moves_and_leaves_nothing_behind() {
         "{finished}"
     );
 }
+
+/// A humanoid without clips (Mixamo's names, in centimetres, in a T-pose) dropped in with
+/// `role = "pedestrian"` walks the sidewalks beside the base person, with the base person's
+/// clips retargeted to its rig; a model that is no humanoid and has no walk is refused, and
+/// says why.
+#[test]
+fn a_humanoid_without_clips_walks_the_sidewalks_with_the_base_clips() {
+    if !have_gpu() {
+        return;
+    }
+    let (_dir, mods, mut running) = Running::with_fresh_mods("mods-humanoid", &["people"], 60);
+    let people = mods.join("people");
+    std::fs::write(people.join("walker.prop.toml"), "role = \"pedestrian\"\n").expect("sidecar");
+    let dropped = std::time::Instant::now();
+    std::fs::copy(root().join("tests/models/humanoids/mixamo_person.glb"), people.join("walker.glb")).expect("copy");
+    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "people/walker.glb"));
+    eprintln!("the humanoid walks {:.2} s after it was dropped in", dropped.elapsed().as_secs_f32());
+    assert_eq!(
+        (loaded["place"].as_str(), loaded["adds"].as_str()),
+        (Some("sidewalks"), Some("pedestrian")),
+        "{loaded}"
+    );
+
+    std::fs::write(people.join("boxy.prop.toml"), "role = \"pedestrian\"\n").expect("sidecar");
+    std::fs::copy(root().join("assets/car.glb"), people.join("boxy.glb")).expect("copy");
+    let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "people/boxy.glb"));
+    let error = rejected["error"].as_str().unwrap_or_default();
+    assert!(error.contains("no clip `Walk`") && error.contains("leftUpperLeg"), "{error}");
+    let (success, log) = running.stop(Duration::from_secs(60));
+    assert!(success, "the game failed");
+    let finished = log.iter().find(|l| l["message"] == "headless run finished").expect("a last line");
+    assert_eq!(
+        (finished["gpu_models"].as_u64(), finished["mods"].as_u64()),
+        (Some(BASE_GPU_MODELS + 1), Some(1)),
+        "{finished}"
+    );
+}
