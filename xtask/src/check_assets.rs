@@ -21,6 +21,7 @@ use std::sync::Arc;
 use crate::crowd_cost::{self, Cost};
 use props_anim::Model;
 use props_anim::gait::Stride;
+use props_anim::humanoid::{Bone, BoneMap};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
@@ -47,6 +48,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let (report, model) = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
         let cost = model.as_ref().map(levels_and_costs).transpose()?;
         let strides = model.as_deref().map(strides).unwrap_or_default();
+        let bones = model.as_deref().map(|m| BoneMap::find(m.rig())).filter(|map| map.matched() >= HUMANOID_FROM);
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
@@ -54,6 +56,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
                 lines.push_str(&cost_lines(&report.file, levels, costs));
             }
             lines.push_str(&stride_lines(&report.file, &strides));
+            lines.push_str(&bone_line(&report.file, bones.as_ref()));
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
                 _ => print!("{lines}"),
@@ -64,7 +67,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         }
         reports.push(report);
         costs.push(cost);
-        gaits.push(strides);
+        gaits.push((strides, bones));
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -80,7 +83,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             .iter()
             .zip(&costs)
             .zip(&gaits)
-            .map(|((r, cost), strides)| {
+            .map(|((r, cost), (strides, bones))| {
                 let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
                 if let Some((levels, costs)) = cost {
                     entry["levels"] = json!(levels.iter().map(|&(triangles, error)| json!({"triangles": triangles, "error": error})).collect::<Vec<_>>());
@@ -91,6 +94,10 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
                 if !strides.is_empty() {
                     entry["gaits"] = json!(strides.iter().map(|(clip, s)| json!({"clip": clip, "speed": s.speed,
                         "length": s.length(), "feet": s.feet.len(), "moves_root": s.moves_root()})).collect::<Vec<_>>());
+                }
+                if let Some(map) = bones {
+                    entry["humanoid"] = json!({"convention": map.convention(), "bones": map.matched(),
+                        "missing": map.missing().map(Bone::name).collect::<Vec<_>>(), "walks": map.walks()});
                 }
                 entry
             })
@@ -158,6 +165,22 @@ fn stride_lines(file: &Path, strides: &[(String, Stride)]) -> String {
         })
         .collect();
     format!("{}: gaits (model units, measured from the planted feet): {}\n", file.display(), gaits.join("; "))
+}
+
+/// Bones a rig must map to be reported as a humanoid (fewer: a car's `spine`, say).
+const HUMANOID_FROM: usize = 5;
+
+/// The line giving `file`'s humanoid bone map, if it has one: `file: humanoid (Mixamo's
+/// names): 19 of 19 bones; walks with the base person's clips when it has none`.
+fn bone_line(file: &Path, map: Option<&BoneMap>) -> String {
+    let Some(map) = map else { return String::new() };
+    let missing: Vec<&str> = map.missing().map(Bone::name).collect();
+    let missing = if missing.is_empty() { String::new() } else { format!(" (missing: {})", missing.join(", ")) };
+    let walks = match map.walks() {
+        true => "walks with the base person's clips when it has none of its own",
+        false => "cannot walk with the base person's clips: its hips, thighs, shins or feet are missing",
+    };
+    format!("{}: humanoid ({} names): {} of 19 bones{missing}; {walks}\n", file.display(), map.convention(), map.matched())
 }
 
 /// A model's levels of detail, and its costs at [`crowd_cost::COUNTS`] instances.
