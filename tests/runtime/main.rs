@@ -5,4 +5,5 @@
 //! three.js by props-gltf's oracle tests.
 
 mod program;
+mod retarget;
 mod sharing;

@@ -180,7 +180,12 @@ fn bone_line(file: &Path, map: Option<&BoneMap>) -> String {
         true => "walks with the base person's clips when it has none of its own",
         false => "cannot walk with the base person's clips: its hips, thighs, shins or feet are missing",
     };
-    format!("{}: humanoid ({} names): {} of 19 bones{missing}; {walks}\n", file.display(), map.convention(), map.matched())
+    format!(
+        "{}: humanoid ({} names): {} of 19 bones{missing}; {walks}\n",
+        file.display(),
+        map.convention(),
+        map.matched()
+    )
 }
 
 /// A model's levels of detail, and its costs at [`crowd_cost::COUNTS`] instances.
