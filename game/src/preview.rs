@@ -339,7 +339,7 @@ fn gait_line(stride: Option<&Stride>) -> String {
             s.speed,
             s.length(),
             s.feet.len(),
-            if s.moves_root() { "moves its root" } else { "in place" }
+            if s.moves_root() { "moves its root (played in place)" } else { "in place" }
         ),
         None => "gait: none (no foot is planted and moves)".to_owned(),
     }

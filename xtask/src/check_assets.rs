@@ -160,7 +160,7 @@ fn stride_lines(file: &Path, strides: &[(String, Stride)]) -> String {
                 significant(s.speed),
                 significant(s.length()),
                 s.feet.len(),
-                if s.moves_root() { "moves its root (not in place)" } else { "in place" }
+                if s.moves_root() { "moves its root (the game plays it in place)" } else { "in place" }
             )
         })
         .collect();

@@ -102,10 +102,24 @@ pub(crate) fn walk(
     seconds: f32,
     plant: bool,
 ) -> Result<Value> {
-    let indices: Vec<usize> = clips
+    let mut indices: Vec<usize> = clips
         .iter()
         .map(|name| model.find_clip(name).with_context(|| format!("the model has no clip `{name}`")))
         .collect::<Result<_>>()?;
+    // As the game plays them: in place where they move the root.
+    let moved: Vec<(usize, props_anim::clip::Clip)> = indices
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &clip)| {
+            Some((k, props_anim::gait::in_place(model, clip, &props_anim::gait::stride(model, clip)?)?))
+        })
+        .collect();
+    let first = model.clips().len();
+    let in_place = model.with_clips(moved.iter().map(|(_, clip)| clip.clone()))?;
+    for (n, &(k, _)) in moved.iter().enumerate() {
+        indices[k] = first + n;
+    }
+    let model = &in_place;
     let Some(gaits) = Gaits::new(model, &indices) else {
         bail!("the clips {clips:?} show no stride: no foot of the model is planted and moves");
     };

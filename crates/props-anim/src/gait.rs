@@ -14,9 +14,11 @@
 
 pub mod ik;
 
-use glam::Vec3;
+use glam::{Affine3A, Vec3};
 
-use crate::{Model, NodeId};
+use crate::clip::interpolate::Interpolation;
+use crate::clip::{Channel, Clip, Keyframes};
+use crate::{Model, NodeId, Pose};
 
 /// Samples of a clip's cycle.
 const SAMPLES: usize = 120;
@@ -225,6 +227,56 @@ fn ranges(down: &[bool]) -> Vec<(f32, f32)> {
         .collect();
     runs.sort_by(|a, b| a.0.total_cmp(&b.0));
     runs
+}
+
+/// Clip `clip` of `model` played in place: its skeleton root's translation keys carried back
+/// along the root's travel (`stride.travel`, measured from the clip), so that the clip no
+/// longer moves the root forward and the game moves the prop instead, at the stride's speed
+/// (which the travel is part of: the planted feet stay still either way). `None` when the
+/// clip stays in place ([`Stride::moves_root`]) or its travel is not in its root's own
+/// translation keys (an ancestor carries it, say).
+#[must_use]
+pub fn in_place(model: &Model, clip: usize, stride: &Stride) -> Option<Clip> {
+    let (original, root) = (model.clips().get(clip)?, stride.root?);
+    if !stride.moves_root() {
+        return None;
+    }
+    let rig = model.rig();
+    let mut rest = Pose::from_rest(rig);
+    rest.compute_world(rig);
+    // The travel is in model space: the root's keys are in its parent's.
+    let parent = rig.parent(root).map_or(Affine3A::IDENTITY, |p| rest.world_matrix(p));
+    let travel = parent.inverse().transform_vector3(stride.travel);
+    let mut carried = false;
+    let channels = original
+        .channels()
+        .iter()
+        .map(|channel| match channel.keyframes() {
+            Keyframes::Translation(values) if channel.node() == root => {
+                carried = true;
+                let keys = channel.keys();
+                let cubic = keys.interpolation() == Interpolation::CubicSpline;
+                let per_key = if cubic { 3 } else { 1 };
+                let back = values
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &value)| match (cubic, k % per_key) {
+                        // A cubic spline's tangents are velocities: the travel's is constant.
+                        (true, 0 | 2) => value - travel,
+                        _ => value - travel * keys.times()[k / per_key],
+                    })
+                    .collect();
+                Channel::new(root, keys.interpolation(), keys.times().to_vec(), Keyframes::Translation(back))
+                    .unwrap_or_else(|_| channel.clone())
+            }
+            _ => channel.clone(),
+        })
+        .collect();
+    if !carried {
+        return None;
+    }
+    let clip = Clip::new(original.name().map(str::to_owned), channels, rig).ok()?;
+    clip.with_properties(original.property_channels().to_vec(), rig).ok()
 }
 
 /// A model's gaits, slowest first (a walk, then a run), played by speed.

@@ -128,6 +128,33 @@ fn a_clip_that_travels_is_measured_with_its_travel() {
     assert_close(travel.speed, 1.2, 0.01);
 }
 
+/// Played in place, the travelling clip keeps its stride (the same speed, feet and contacts)
+/// and no longer moves the root; a clip in place stays as it is.
+#[test]
+fn a_travelling_clip_is_played_in_place_at_the_same_speed() {
+    let model = walker();
+    let travelling = stride(&model, 2).expect("a stride");
+    let in_place = props_anim::gait::in_place(&model, 2, &travelling).expect("it travels");
+    let model = Model::new(ModelParts { clips: vec![in_place], ..parts(&model) }).expect("a model");
+    let still = stride(&model, 0).expect("a stride");
+    assert!(!still.moves_root(), "{}", still.travel);
+    assert_close(still.speed, travelling.speed, 0.01);
+    assert_eq!((still.feet.clone(), still.contacts.len()), (travelling.feet.clone(), travelling.contacts.len()));
+    let walk = stride(&walker(), 0).expect("a stride");
+    assert!(props_anim::gait::in_place(&walker(), 0, &walk).is_none(), "the walk is in place already");
+}
+
+/// `model`'s rig and skin, without its clips.
+fn parts(model: &Model) -> ModelParts {
+    ModelParts {
+        rig: Some(model.rig().clone()),
+        skins: model.skins().to_vec(),
+        meshes: model.meshes().to_vec(),
+        instances: model.instances().to_vec(),
+        ..ModelParts::default()
+    }
+}
+
 #[test]
 fn gaits_blend_by_speed_in_phase() {
     let model = walker();

@@ -203,7 +203,8 @@ impl PropKind for Foxes {
                 false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
             };
             clips.extend(idle);
-            Ok(BoundModel::new(fox.clone(), Spec { clips, ..Spec::default() }, gaited::LAYERS))
+            let fox = gaited::played_in_place(fox.clone(), &mut clips[..2]);
+            Ok(BoundModel::new(fox, Spec { clips, ..Spec::default() }, gaited::LAYERS))
         };
         some_models(self.name(), models)?.iter().map(rig).collect()
     }

@@ -7,10 +7,13 @@
 //! jumps.
 
 use props_anim::clip::Playback;
+use std::sync::Arc;
+
+use props_anim::clip::Clip;
 use props_anim::gait::ik::Leg;
-use props_anim::gait::{GaitLayer, Gaits, Stride};
+use props_anim::gait::{self, GaitLayer, Gaits, Stride};
 use props_anim::{Layer, NodeId};
-use props_crowd::ModelCrowd;
+use props_crowd::{ModelCrowd, PropModel};
 
 use crate::kind::KindProps;
 
@@ -97,6 +100,28 @@ impl GaitState {
     pub fn standing(&self) -> bool {
         self.standing
     }
+}
+
+/// `prop` with its gait clips (`clips`: walk and run, indices of its model's clips) played in
+/// place where they move its skeleton's root ([`props_anim::gait::in_place`]): the in-place
+/// versions added to its model and `clips` pointed at them, so that the kind, which moves the
+/// prop at the clip's speed, does not move it twice.
+pub(crate) fn played_in_place(prop: PropModel, clips: &mut [usize]) -> PropModel {
+    let model = &*prop.model;
+    let moved: Vec<(usize, Clip)> = clips
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &clip)| Some((k, gait::in_place(model, clip, &gait::stride(model, clip)?)?)))
+        .collect();
+    let first = model.clips().len();
+    let Ok(in_place) = model.with_clips(moved.iter().map(|(_, clip)| clip.clone())) else { return prop };
+    if moved.is_empty() {
+        return prop;
+    }
+    for (n, &(k, _)) in moved.iter().enumerate() {
+        clips[k] = first + n;
+    }
+    PropModel { model: Arc::new(in_place), ..prop }
 }
 
 /// What a legged kind's props of one model play: its gaits (walk and run, slowest first),

@@ -453,7 +453,8 @@ fn with_base_clips(person: &PropModel, walker: Option<&PropModel>) -> Result<Pro
     Ok(PropModel { model: Arc::new(model), ..person.clone() })
 }
 
-/// `person` bound to its clips: `Walk`, `Run` (else the walk), and its standing clips.
+/// `person` bound to its clips: `Walk`, `Run` (else the walk), played in place, and its
+/// standing clips.
 fn bind_person(person: &PropModel) -> Result<BoundModel, SceneError> {
     let (m, b) = (&*person.model, &person.bindings);
     let clip = |state: &'static str, default: &'static str| {
@@ -469,7 +470,8 @@ fn bind_person(person: &PropModel) -> Result<BoundModel, SceneError> {
     let (idle, wait) = (optional("idle", "Idle")?, optional("wait", "Wait")?);
     let mut clips = vec![walk, run];
     clips.extend(idle.or(wait).map(|idle| [idle, wait.unwrap_or(idle)]).into_iter().flatten());
-    Ok(BoundModel::new(person.clone(), Spec { clips, ..Spec::default() }, gaited::LAYERS))
+    let person = gaited::played_in_place(person.clone(), &mut clips[..2]);
+    Ok(BoundModel::new(person, Spec { clips, ..Spec::default() }, gaited::LAYERS))
 }
 
 /// A small skinned walker with the pedestrian's node and clip names: legs of hip, knee, ankle
