@@ -18,6 +18,10 @@ pub struct Bindings {
     pub nodes: BTreeMap<String, Vec<String>>,
     /// Clip names by state (`green`, `amber`, `red`, `walk`, `run`, `idle`, `doors`).
     pub clips: BTreeMap<String, String>,
+    /// Node names by humanoid bone (VRM's names: `hips`, `leftUpperLeg`, ...), for a person
+    /// whose bones' names follow no convention the game knows
+    /// ([`props_anim::humanoid::BoneMap::with_names`]).
+    pub humanoid: BTreeMap<String, String>,
 }
 
 /// How a part's nodes are found when it is not bound: one exact name, or every node whose

@@ -15,6 +15,10 @@
 //!
 //! [clips]                        # clips played on simulation states
 //! # traffic_light: green, amber, red; animal: walk, run, idle; car: doors (opened when it stops)
+//!
+//! [humanoid]                     # a person's bones, where their names are none the game knows
+//! hips = "pelvis_jnt"            # VRM's bone names: hips, spine, chest, neck, head,
+//! leftUpperLeg = "thigh_L_jnt"   # leftUpperArm, ..., leftUpperLeg, leftLowerLeg, leftFoot, ...
 //! ```
 
 use std::collections::BTreeMap;
@@ -22,6 +26,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use props_anim::Model;
+use props_anim::humanoid::BONES;
 use serde::Deserialize;
 
 /// The code of every sidecar error.
@@ -62,6 +67,9 @@ pub struct Sidecar {
     pub nodes: BTreeMap<String, Vec<String>>,
     /// Clip names by state.
     pub clips: BTreeMap<String, String>,
+    /// Node names by humanoid bone (VRM's bone names,
+    /// [`props_anim::humanoid::Bone::name`]), where the sidecar gives them.
+    pub humanoid: BTreeMap<String, String>,
 }
 
 /// Why a sidecar was refused: where in it (a JSON-pointer-like path of its keys) and what to
@@ -107,6 +115,8 @@ struct Raw {
     nodes: BTreeMap<String, Names>,
     #[serde(default)]
     clips: BTreeMap<String, String>,
+    #[serde(default)]
+    humanoid: BTreeMap<String, String>,
 }
 
 /// The sidecar of the model at `model_path`: `<stem>.prop.toml` beside it.
@@ -199,7 +209,23 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
         Some(name) => Some(model.find_clip(&name).ok_or_else(|| ("/clip".to_owned(), missing_clip(&name)))?),
         None => None,
     };
-    Ok(Sidecar { role: role.name, units: raw.units, clip, nodes, clips: raw.clips })
+    for (bone, node) in &raw.humanoid {
+        if !BONES.iter().any(|b| b.name() == bone) {
+            let known: Vec<&str> = BONES.iter().map(|b| b.name()).collect();
+            return Err((
+                format!("/humanoid/{bone}"),
+                format!("no humanoid bone is named `{bone}` (the bones: {})", list(&known)),
+            ));
+        }
+        if model.rig().find(node).is_none() {
+            let known: Vec<&str> = model.rig().nodes().filter_map(|n| model.rig().name(n)).collect();
+            return Err((
+                format!("/humanoid/{bone}"),
+                format!("the model has no node `{node}` (its nodes: {})", list(&known)),
+            ));
+        }
+    }
+    Ok(Sidecar { role: role.name, units: raw.units, clip, nodes, clips: raw.clips, humanoid: raw.humanoid })
 }
 
 /// Names for a message, the first 20.
@@ -227,6 +253,19 @@ mod tests {
     fn fox() -> Arc<Model> {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/Fox.glb");
         Arc::new(props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the Fox").model)
+    }
+
+    #[test]
+    fn a_humanoid_table_names_bones_and_nodes_that_exist() {
+        let text = "role = \"animal\"\n[humanoid]\nhips = \"b_Hip_01\"\nleftUpperLeg = \"b_LeftLeg01_015\"\n";
+        let sidecar = parse(text, &fox(), &ROLES).expect("valid");
+        assert_eq!(sidecar.humanoid["hips"], "b_Hip_01");
+        let bone =
+            parse("role = \"animal\"\n[humanoid]\ntail = \"b_Hip_01\"\n", &fox(), &ROLES).expect_err("no such bone");
+        assert_eq!(bone.0, "/humanoid/tail");
+        let node =
+            parse("role = \"animal\"\n[humanoid]\nhips = \"pelvis\"\n", &fox(), &ROLES).expect_err("no such node");
+        assert!(node.1.contains("no node `pelvis`"), "{}", node.1);
     }
 
     #[test]

@@ -432,14 +432,18 @@ fn walks(person: &PropModel) -> bool {
 }
 
 /// `person` as it is when it has a walk of its own; else with `walker`'s clips retargeted to
-/// its rig (both humanoids mapped by their bones' names).
+/// its rig (both humanoids mapped by their bones' names, and `person`'s by its sidecar's
+/// `[humanoid]` table where it gives one).
 fn with_base_clips(person: &PropModel, walker: Option<&PropModel>) -> Result<PropModel, SceneError> {
     if walks(person) {
         return Ok(person.clone());
     }
     let walker = walker.ok_or_else(|| SceneError::Retarget("no pedestrian model walks".to_owned()))?;
     let (from, to) = (&*walker.model, &*person.model);
-    let (from_map, to_map) = (BoneMap::find(from.rig()), BoneMap::find(to.rig()));
+    let given = person.bindings.humanoid.iter().map(|(bone, node)| (bone.as_str(), node.as_str()));
+    let to_map =
+        BoneMap::find(to.rig()).with_names(to.rig(), given).map_err(|e| SceneError::Retarget(e.to_string()))?;
+    let from_map = BoneMap::find(from.rig());
     if !to_map.walks() {
         let missing: Vec<&str> = to_map.missing().map(Bone::name).collect();
         return Err(SceneError::Retarget(format!("its bones {} were not found", missing.join(", "))));

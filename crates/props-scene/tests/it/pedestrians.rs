@@ -118,3 +118,66 @@ fn walkers_stop_at_the_kerb_and_walk_in_step_with_their_speed() {
     }
     assert!(arrivals >= 5, "{arrivals} people reached a kerb to cross in 60 s");
 }
+
+/// A person without clips whose bones' names follow no convention the game knows walks with
+/// the base person's clips once its sidecar's `[humanoid]` table names its bones; without the
+/// table it is refused, naming the bones not found.
+#[test]
+fn a_humanoid_named_by_its_sidecar_walks_with_the_base_clips() {
+    use std::sync::Arc;
+
+    use props_anim::{Model, ModelParts, Rig, SourceNode};
+    use props_crowd::{Bindings, PropModel};
+
+    let base = props_scene::kinds::pedestrians::stand_in().expect("stand-in");
+    let rig = base.rig();
+    // The stand-in's skeleton with its joints renamed `j0`, `j1`, ..., and no clips.
+    let nodes: Vec<SourceNode> = rig
+        .nodes()
+        .map(|node| SourceNode {
+            name: Some(format!("j{}", node.index())),
+            children: rig.nodes().filter(|&c| rig.parent(c) == Some(node)).map(|c| rig.source_index(c)).collect(),
+            rest: rig.rest(node).clone(),
+            morph_weights: vec![],
+        })
+        .collect();
+    let renamed = Model::new(ModelParts {
+        rig: Some(Rig::from_source_nodes(&nodes).expect("a rig")),
+        skins: base.skins().to_vec(),
+        meshes: base.meshes().to_vec(),
+        instances: base.instances().to_vec(),
+        ..ModelParts::default()
+    })
+    .expect("a model");
+    let j = |name: &str| format!("j{}", rig.find(name).expect("a joint").index());
+    let table: Vec<(String, String)> = [
+        ("hips", "hips"),
+        ("leftUpperLeg", "thigh_l"),
+        ("leftLowerLeg", "shin_l"),
+        ("leftFoot", "foot_l"),
+        ("leftToes", "toe_l"),
+        ("rightUpperLeg", "thigh_r"),
+        ("rightLowerLeg", "shin_r"),
+        ("rightFoot", "foot_r"),
+        ("rightToes", "toe_r"),
+    ]
+    .map(|(bone, node)| (bone.to_owned(), j(node)))
+    .to_vec();
+    let mut scene = town(5);
+    let person = |humanoid: Vec<(String, String)>| {
+        let bindings = Bindings { humanoid: humanoid.into_iter().collect(), ..Bindings::default() };
+        PropModel::new(props_frame::ModelId(9), Arc::new(renamed.clone())).with_bindings(bindings)
+    };
+    let base_model = PropModel::new(props_frame::ModelId(7), Arc::new(base.clone()));
+    let refused = scene.set_kind_models("pedestrians", vec![base_model.clone(), person(Vec::new())]);
+    let message = refused.expect_err("no walk, no bones found").to_string();
+    assert!(message.contains("no clip `Walk`") && message.contains("leftUpperLeg"), "{message}");
+    scene.set_kind_models("pedestrians", vec![base_model, person(table)]).expect("walks with the base clips");
+    for _ in 0..120 {
+        scene.step(DT);
+    }
+    let (_, props) = scene.kind_and_props::<props_scene::kinds::pedestrians::Pedestrians>().expect("people");
+    let renamed = &props.crowds()[1].prop().model;
+    assert!(renamed.find_clip("Walk").is_some() && renamed.find_clip("Run").is_some(), "the base clips, retargeted");
+    assert!(!props.crowds()[1].is_empty(), "people pick the renamed person too");
+}
