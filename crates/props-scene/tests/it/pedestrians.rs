@@ -137,7 +137,7 @@ fn a_humanoid_named_by_its_sidecar_walks_with_the_base_clips() {
         .map(|node| SourceNode {
             name: Some(format!("j{}", node.index())),
             children: rig.nodes().filter(|&c| rig.parent(c) == Some(node)).map(|c| rig.source_index(c)).collect(),
-            rest: rig.rest(node).clone(),
+            rest: *rig.rest(node),
             morph_weights: vec![],
         })
         .collect();
