@@ -15,10 +15,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use glam::{Affine3A, Vec3};
-use props_anim::gait::Gaits;
-use props_anim::gait::ik::{Leg, Planting};
+use props_anim::gait::Walker;
 use props_anim::humanoid::{BoneMap, retarget};
-use props_anim::{Layer, Model, NodeId, Pose, Spec, pose_state};
+use props_anim::{Model, Pose};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use serde_json::{Value, json};
@@ -102,60 +101,26 @@ pub(crate) fn walk(
     seconds: f32,
     plant: bool,
 ) -> Result<Value> {
-    let mut indices: Vec<usize> = clips
+    let indices: Vec<usize> = clips
         .iter()
         .map(|name| model.find_clip(name).with_context(|| format!("the model has no clip `{name}`")))
         .collect::<Result<_>>()?;
-    // As the game plays them: in place where they move the root.
-    let moved: Vec<(usize, props_anim::clip::Clip)> = indices
-        .iter()
-        .enumerate()
-        .filter_map(|(k, &clip)| {
-            Some((k, props_anim::gait::in_place(model, clip, &props_anim::gait::stride(model, clip)?)?))
-        })
-        .collect();
-    let first = model.clips().len();
-    let in_place = model.with_clips(moved.iter().map(|(_, clip)| clip.clone()))?;
-    for (n, &(k, _)) in moved.iter().enumerate() {
-        indices[k] = first + n;
-    }
-    let model = &in_place;
-    let Some(gaits) = Gaits::new(model, &indices) else {
+    let Some(mut walker) = Walker::new(model, &indices, plant) else {
         bail!("the clips {clips:?} show no stride: no foot of the model is planted and moves");
     };
-    let reference = gaits.stride(0);
-    let (feet, root) = (reference.feet.clone(), reference.root);
-    let forward = reference.forward;
-    let spec = Spec { clips: (0..gaits.len()).map(|g| gaits.clip(g)).collect(), ..Spec::default() };
-    let (mut pose, mut scratch) = (Pose::from_rest(model.rig()), Pose::from_rest(model.rig()));
-    let legs: Vec<(NodeId, Leg)> = feet.iter().filter_map(|&f| Some((f, Leg::above(model.rig(), f)?))).collect();
-    let mut planting = Planting::default();
-    let mut phase = 0.0;
+    let root = walker.gaits().stride(0).root;
+    let rig = walker.model().rig().clone();
+    let (mut pose, mut scratch) = (Pose::from_rest(&rig), Pose::from_rest(&rig));
     let dt = 1.0 / FPS;
     let mut frames = Vec::new();
     for frame in 0..=(seconds * FPS).round() as u32 {
         let time = frame as f32 * dt;
         let advance = if frame == 0 { 0.0 } else { dt };
-        let layers = gaits.advance(&mut phase, speed / units, advance);
-        let state = layers.map(|l| Layer { weight: l.weight, ..Layer::clip(l.gait as u16, l.time) });
-        pose_state(model, &spec, &state, &[], &mut pose, &mut scratch);
-        // The model moves along its own forward at the speed, scaled to metres.
+        // The model walks in its own units; the JSON is in metres.
         let placement =
-            Affine3A::from_scale_rotation_translation(Vec3::splat(units), glam::Quat::IDENTITY, forward * speed * time);
-        let lead = if layers[1].weight >= 0.5 { layers[1] } else { layers[0] };
-        let stride = gaits.stride(lead.gait);
-        let contact: Vec<bool> = feet
-            .iter()
-            .map(|foot| {
-                let k = stride.feet.iter().position(|f| f == foot);
-                k.is_some_and(|k| stride.planted(k, lead.time / stride.duration))
-            })
-            .collect();
-        if plant {
-            let planted: Vec<bool> =
-                legs.iter().map(|(f, _)| contact[feet.iter().position(|g| g == f).unwrap_or(0)]).collect();
-            planting.apply(&mut pose, model.rig(), &legs, &planted, (placement, advance));
-        }
+            Affine3A::from_scale(Vec3::splat(units)) * walker.step(speed / units, advance, (&mut pose, &mut scratch));
+        let contact = walker.contact().to_vec();
+        let feet = walker.feet();
         let at = |node| placement.transform_point3(pose.world_matrix(node).translation.into()).to_array();
         frames.push(json!({
             "time": time,

@@ -13,6 +13,9 @@
 //! their velocities), plus what the skeleton's root travels (a clip that is not "in place").
 
 pub mod ik;
+mod walker;
+
+pub use walker::Walker;
 
 use glam::{Affine3A, Vec3};
 
@@ -277,6 +280,28 @@ pub fn in_place(model: &Model, clip: usize, stride: &Stride) -> Option<Clip> {
     }
     let clip = Clip::new(original.name().map(str::to_owned), channels, rig).ok()?;
     clip.with_properties(original.property_channels().to_vec(), rig).ok()
+}
+
+/// `model` with its clips `clips` (indices: a walk, a run, ...) played in place where they move
+/// its skeleton's root ([`in_place`]): the in-place versions added after its own clips and
+/// `clips` pointed at them, for a game that moves the prop at the clip's speed itself. `None`
+/// when every one is in place already.
+#[must_use]
+pub fn played_in_place(model: &Model, clips: &mut [usize]) -> Option<Model> {
+    let moved: Vec<(usize, Clip)> = clips
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &clip)| Some((k, in_place(model, clip, &stride(model, clip)?)?)))
+        .collect();
+    if moved.is_empty() {
+        return None;
+    }
+    let first = model.clips().len();
+    let with = model.with_clips(moved.iter().map(|(_, clip)| clip.clone())).ok()?;
+    for (n, &(k, _)) in moved.iter().enumerate() {
+        clips[k] = first + n;
+    }
+    Some(with)
 }
 
 /// A model's gaits, slowest first (a walk, then a run), played by speed.

@@ -9,7 +9,6 @@
 use props_anim::clip::Playback;
 use std::sync::Arc;
 
-use props_anim::clip::Clip;
 use props_anim::gait::ik::Leg;
 use props_anim::gait::{self, GaitLayer, Gaits, Stride};
 use props_anim::{Layer, NodeId};
@@ -107,21 +106,10 @@ impl GaitState {
 /// versions added to its model and `clips` pointed at them, so that the kind, which moves the
 /// prop at the clip's speed, does not move it twice.
 pub(crate) fn played_in_place(prop: PropModel, clips: &mut [usize]) -> PropModel {
-    let model = &*prop.model;
-    let moved: Vec<(usize, Clip)> = clips
-        .iter()
-        .enumerate()
-        .filter_map(|(k, &clip)| Some((k, gait::in_place(model, clip, &gait::stride(model, clip)?)?)))
-        .collect();
-    let first = model.clips().len();
-    let Ok(in_place) = model.with_clips(moved.iter().map(|(_, clip)| clip.clone())) else { return prop };
-    if moved.is_empty() {
-        return prop;
+    match gait::played_in_place(&prop.model, clips) {
+        Some(model) => PropModel { model: Arc::new(model), ..prop },
+        None => prop,
     }
-    for (n, &(k, _)) in moved.iter().enumerate() {
-        clips[k] = first + n;
-    }
-    PropModel { model: Arc::new(in_place), ..prop }
 }
 
 /// What a legged kind's props of one model play: its gaits (walk and run, slowest first),
