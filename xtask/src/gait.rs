@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use glam::{Affine3A, Vec3};
 use props_anim::gait::Walker;
-use props_anim::humanoid::{BoneMap, retarget};
+use props_anim::humanoid::{BoneMap, with_clips_from};
 use props_anim::{Model, Pose};
 use props_gltf::Limits;
 use props_gltf::gate::admit_file;
@@ -61,7 +61,10 @@ pub fn run(args: &GaitArgs) -> Result<()> {
     let model = load(&args.file)?;
     let (model, clips) = match &args.clips_from {
         Some(from) => with_clips_of(&model, &load(from)?, &args.clips)?,
-        None => (model, args.clips.clone()),
+        None => {
+            let clips = clip_indices(&model, &args.clips)?;
+            (model, clips)
+        }
     };
     let walk = walk(&model, &clips, (args.speed, args.units), args.seconds, args.plant)?;
     std::fs::write(&args.out, serde_json::to_string_pretty(&walk)?).with_context(|| args.out.display().to_string())?;
@@ -77,35 +80,30 @@ pub fn run(args: &GaitArgs) -> Result<()> {
     Ok(())
 }
 
-/// `model` with the clips of `from` named `names` retargeted to its rig, and the names the
-/// retargeted ones go by (`Walk (retargeted)`, ...: a model's own clips keep their names).
-pub(crate) fn with_clips_of(model: &Model, from: &Model, names: &[String]) -> Result<(Model, Vec<String>)> {
+/// The clips of `model` named `names`, by index.
+fn clip_indices(model: &Model, names: &[String]) -> Result<Vec<usize>> {
+    names.iter().map(|name| model.find_clip(name).with_context(|| format!("the model has no clip `{name}`"))).collect()
+}
+
+/// `model` with the clips of `from` named `names` retargeted to its rig and added after its
+/// own, and the added clips' indices.
+pub(crate) fn with_clips_of(model: &Model, from: &Model, names: &[String]) -> Result<(Model, Vec<usize>)> {
     let (from_map, to_map) = (BoneMap::find(from.rig()), BoneMap::find(model.rig()));
-    let mut clips = Vec::new();
-    for name in names {
-        let clip = from.find_clip(name).with_context(|| format!("the clips' model has no clip `{name}`"))?;
-        let mut retargeted = retarget((from, &from_map), clip, (model, &to_map))?;
-        retargeted.set_name(format!("{name} (retargeted)"));
-        clips.push(retargeted);
-    }
-    let renamed = names.iter().map(|n| format!("{n} (retargeted)")).collect();
-    Ok((model.with_clips(clips)?, renamed))
+    let clips = clip_indices(from, names)?;
+    Ok(with_clips_from((model, &to_map), (from, &from_map), &clips)?)
 }
 
 /// `model` walked at `speed` m/s (`units` metres per model unit) for `seconds` with the gaits
-/// of `clips` (by name), its planted feet held by IK if `plant`, as JSON (see the module's doc).
+/// of its clips `clips` (by index), its planted feet held by IK if `plant`, as JSON (see the
+/// module's doc).
 pub(crate) fn walk(
     model: &Model,
-    clips: &[String],
+    clips: &[usize],
     (speed, units): (f32, f32),
     seconds: f32,
     plant: bool,
 ) -> Result<Value> {
-    let indices: Vec<usize> = clips
-        .iter()
-        .map(|name| model.find_clip(name).with_context(|| format!("the model has no clip `{name}`")))
-        .collect::<Result<_>>()?;
-    let Some(mut walker) = Walker::new(model, &indices, plant) else {
+    let Some(mut walker) = Walker::new(model, clips, plant) else {
         bail!("the clips {clips:?} show no stride: no foot of the model is planted and moves");
     };
     let root = walker.gaits().stride(0).root;
@@ -178,7 +176,7 @@ mod tests {
     fn the_fox_s_planted_feet_stay_put() {
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
         let model = admit_file(&file, &Limits::default()).expect("the Fox").import.model;
-        let clips = ["Walk".to_owned(), "Run".to_owned()];
+        let clips = clip_indices(&model, &["Walk".to_owned(), "Run".to_owned()]).expect("the gaits");
         for speed in [1.0, 2.0, 3.0] {
             let (clip_slide, _) = foot_slide(&walk(&model, &clips, (speed, 0.01), 8.0, false).expect("walks"));
             let (slide, steps) = foot_slide(&walk(&model, &clips, (speed, 0.01), 8.0, true).expect("walks"));
@@ -202,10 +200,10 @@ mod tests {
         let base = load("assets/pedestrian.glb");
         let clips = ["Walk".to_owned(), "Run".to_owned()];
         for file in ["tests/models/humanoids/mixamo_person.glb", "tests/models/humanoids/metarig_person.glb"] {
-            let (model, names) = with_clips_of(&load(file), &base, &clips).expect("retargets");
+            let (model, indices) = with_clips_of(&load(file), &base, &clips).expect("retargets");
             for speed in [0.8, 1.2, 1.6, 2.0] {
-                let (clip_slide, _) = foot_slide(&walk(&model, &names, (speed, 1.0), 8.0, false).expect("walks"));
-                let (slide, steps) = foot_slide(&walk(&model, &names, (speed, 1.0), 8.0, true).expect("walks"));
+                let (clip_slide, _) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, false).expect("walks"));
+                let (slide, steps) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, true).expect("walks"));
                 eprintln!(
                     "{file} at {speed} m/s: {:.2} cm per step planted, {:.2} as the clips play, over {steps} steps",
                     slide * 100.0,

@@ -19,7 +19,7 @@ use glam::{Affine3A, Quat, Vec3};
 
 use crate::clip::interpolate::Interpolation;
 use crate::clip::{Channel, Clip, ClipError, Keyframes};
-use crate::{Model, NodeId, Pose, Rig};
+use crate::{Model, ModelError, NodeId, Pose, Rig};
 
 /// A bone of a person.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -399,6 +399,21 @@ pub enum RetargetError {
     /// A channel of the retargeted clip is invalid (a mapped node is a matrix node).
     #[error("retargeted channel {0}: {1}")]
     Channel(usize, ClipError),
+    /// The model with the retargeted clips added is invalid.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+}
+
+/// `to` with the clips `clips` of `from` (indices) retargeted to its rig ([`retarget`]) and
+/// added after its own; returns it and the added clips' indices, in order.
+pub fn with_clips_from(
+    to: (&Model, &BoneMap),
+    from: (&Model, &BoneMap),
+    clips: &[usize],
+) -> Result<(Model, Vec<usize>), RetargetError> {
+    let retargeted = clips.iter().map(|&clip| retarget(from, clip, to)).collect::<Result<Vec<_>, _>>()?;
+    let first = to.0.clips().len();
+    Ok((to.0.with_clips(retargeted)?, (first..first + clips.len()).collect()))
 }
 
 /// Keys a second of retargeted clip.

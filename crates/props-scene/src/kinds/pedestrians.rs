@@ -10,7 +10,7 @@ use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
 use std::sync::Arc;
 
-use props_anim::humanoid::{Bone, BoneMap, retarget};
+use props_anim::humanoid::{Bone, BoneMap, with_clips_from};
 use props_anim::{Model, Spec};
 use props_crowd::{BoundModel, PropModel};
 
@@ -448,12 +448,10 @@ fn with_base_clips(person: &PropModel, walker: Option<&PropModel>) -> Result<Pro
         let missing: Vec<&str> = to_map.missing().map(Bone::name).collect();
         return Err(SceneError::Retarget(format!("its bones {} were not found", missing.join(", "))));
     }
-    let clips = ["Walk", "Run", "Idle", "Wait"].into_iter().filter_map(|name| from.find_clip(name));
-    let retargeted = clips
-        .map(|clip| retarget((from, &from_map), clip, (to, &to_map)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| SceneError::Retarget(e.to_string()))?;
-    let model = to.with_clips(retargeted).map_err(|e| SceneError::Retarget(e.to_string()))?;
+    let clips: Vec<usize> =
+        ["Walk", "Run", "Idle", "Wait"].into_iter().filter_map(|name| from.find_clip(name)).collect();
+    let (model, _) =
+        with_clips_from((to, &to_map), (from, &from_map), &clips).map_err(|e| SceneError::Retarget(e.to_string()))?;
     Ok(PropModel { model: Arc::new(model), ..person.clone() })
 }
 
