@@ -87,6 +87,10 @@ pub struct Args {
     /// The previewer's clip time, seconds: starts paused there (default: playing from 0).
     #[arg(long, value_name = "SECONDS", requires = "preview")]
     pub time: Option<f32>,
+    /// Start the previewer's treadmill at this speed, metres a second: the model walked as
+    /// the town walks people, with the base person's clips when a humanoid has none.
+    #[arg(long, value_name = "M/S", requires = "preview")]
+    pub walk: Option<f32>,
     /// Exit after this many frames.
     #[arg(long)]
     pub frames: Option<u64>,

@@ -18,6 +18,7 @@ mod screen;
 mod screenshot;
 mod shutdown;
 mod timings;
+mod treadmill;
 mod window;
 
 use clap::Parser as _;

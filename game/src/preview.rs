@@ -5,6 +5,9 @@
 //!   speed, R frames the model again).
 //! - Overlays: skeleton (also K), the box the model fills over every clip, and the heat map of
 //!   how many joints move each vertex; sliders that override the morph weights.
+//! - A treadmill (`--walk M/S`): the model walked at a chosen speed as the town walks people,
+//!   with the base person's clips when a humanoid has none ([`crate::treadmill`]); the humanoid
+//!   bones found.
 //! - The checker's report for the file; on save (the file's stat settled, as the mods folder's
 //!   reload policy has it) the file is imported again off the window's thread, and a refused
 //!   version leaves the last good one showing, with the reason.
@@ -20,6 +23,7 @@ use std::time::{Duration, Instant};
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use props_anim::bounds::Extent;
 use props_anim::gait::Stride;
+use props_anim::humanoid::BoneMap;
 use props_anim::runtime::{MeshLod, UpdateRateLod, View};
 use props_anim::{Model, NodeId, Pose};
 use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
@@ -31,6 +35,7 @@ use crate::demo::PlayerAction;
 use crate::gpu::Gpu;
 use crate::hud::HudInput;
 use crate::screen::{Drawn, Screen};
+use crate::treadmill::{MAX_SPEED, Treadmill, gait_line, humanoid_line};
 
 /// Renderer ids of the model and of its heat map.
 const MODEL: ModelId = ModelId(0);
@@ -99,6 +104,10 @@ struct Shown {
     morph_slots: Vec<(NodeId, usize, String)>,
     /// Per clip, its gait as its planted feet measure it, if it shows one.
     strides: Vec<Option<Stride>>,
+    /// A second pose of its rig, for the treadmill's blends.
+    scratch: Pose,
+    /// The humanoid bones found, for the HUD (empty for a model that is none).
+    humanoid: String,
     /// The checker's report on this version.
     report: String,
 }
@@ -130,6 +139,11 @@ pub struct Preview {
     aspect: f32,
     /// The target's height, pixels (what mesh LOD picks the level for).
     height: u32,
+    /// The treadmill's speed while it runs (m/s), and the model on it, or why it cannot walk.
+    walk: Option<f32>,
+    treadmill: Option<Result<Treadmill, String>>,
+    /// The base person, whose clips a humanoid without a walk borrows: its file, then itself.
+    base: (PathBuf, Option<Arc<Model>>),
     /// The level of detail drawn, and the one forced by the HUD, if any.
     level: (u8, Option<u8>),
     frame: FrameData,
@@ -143,12 +157,13 @@ fn start_camera() -> OrbitCamera {
 impl Preview {
     /// Opens `file` (imported at once, through the gate with the limits of its folder:
     /// a mods folder's or the base assets'), at the clip `clip` names (name or index; the
-    /// first by default), paused at `time` if given, else playing. A refused file opens the
-    /// window with the reason, waiting for a save that fixes it.
+    /// first by default), paused at `time` if given, else playing; on the treadmill at `walk`
+    /// m/s if given (`base`: the base person's file). A refused file opens the window with the
+    /// reason, waiting for a save that fixes it.
     pub fn new(
         file: &Path,
-        clip: Option<String>,
-        time: Option<f32>,
+        (clip, time, walk): (Option<String>, Option<f32>, Option<f32>),
+        base: &Path,
         size: (u32, u32),
         renderer: &mut Renderer,
     ) -> Self {
@@ -173,6 +188,9 @@ impl Preview {
             camera: start_camera(),
             aspect: size.0 as f32 / size.1.max(1) as f32,
             height: size.1,
+            walk,
+            treadmill: None,
+            base: (base.to_path_buf(), None),
             level: (0, None),
             frame: FrameData::default(),
         };
@@ -237,6 +255,7 @@ impl Preview {
                 self.morph = self.morph.take().filter(|m| m.len() == shown.morph_slots.len());
                 self.shown = Some(shown);
                 self.refused = None;
+                self.treadmill = None;
             }
             Err(reason) => {
                 tracing::warn!(path = %path, version = imported.version, reason = %reason, "preview refused");
@@ -263,14 +282,42 @@ impl Preview {
         clip.map_or(0.0, |c| c.duration())
     }
 
-    /// Poses the model and lists it with the overlays' lines.
-    fn extract(&mut self) {
+    /// Puts the model on the treadmill at the speed asked (the base person loaded
+    /// first, once); logs why it cannot walk.
+    fn start_walking(&mut self) {
+        let (Some(speed), Some(shown)) = (self.walk, &self.shown) else { return };
+        if self.base.1.is_none() {
+            self.base.1 = import(&self.base.0, &Limits::default()).ok().map(|(model, _)| Arc::new(model));
+        }
+        let treadmill = Treadmill::new(&shown.model, self.base.1.as_deref(), speed);
+        match &treadmill {
+            Ok(t) => tracing::info!(speed, with = %t.with, "preview: on the treadmill"),
+            Err(why) => tracing::warn!(why = %why, "preview: the model cannot walk"),
+        }
+        self.treadmill = Some(treadmill);
+    }
+
+    /// Poses the model (`dt` seconds on, on the treadmill) and lists it with the overlays'
+    /// lines.
+    fn extract(&mut self, dt: f32) {
         self.frame.clear();
+        if self.walk.is_some() && self.treadmill.is_none() {
+            self.start_walking();
+        }
         let Some(shown) = &mut self.shown else { return };
         let (model, rig) = (&shown.model, shown.model.rig());
         shown.pose.return_to_rest(rig);
-        if let Some(clip) = self.playback.clip.and_then(|c| model.clips().get(c)) {
-            clip.sample(self.playback.time, &mut shown.pose);
+        match (&mut self.treadmill, self.walk) {
+            (Some(Ok(treadmill)), Some(_)) => {
+                let step = if self.playback.playing { dt } else { 0.0 };
+                treadmill.step(step, (&mut shown.pose, &mut shown.scratch));
+                treadmill.ground_lines((&shown.extent, &shown.fit), &mut self.frame.lines);
+            }
+            _ => {
+                if let Some(clip) = self.playback.clip.and_then(|c| model.clips().get(c)) {
+                    clip.sample(self.playback.time, &mut shown.pose);
+                }
+            }
         }
         if let Some(weights) = &self.morph {
             for ((node, k, _), weight) in shown.morph_slots.iter().zip(weights) {
@@ -318,7 +365,7 @@ impl Shown {
         let fit =
             Affine3A::from_scale_rotation_translation(Vec3::splat(scale), Quat::IDENTITY, -extent.center() * scale);
         let rig = model.rig();
-        let pose = Pose::from_rest(rig);
+        let (pose, scratch) = (Pose::from_rest(rig), Pose::from_rest(rig));
         let morph_slots = rig
             .nodes()
             .flat_map(|node| {
@@ -327,21 +374,9 @@ impl Shown {
             })
             .collect();
         let strides = (0..model.clips().len()).map(|c| props_anim::gait::stride(&model, c)).collect();
-        Ok(Self { model: Arc::new(model), heat: Arc::new(heat), extent, fit, pose, morph_slots, strides, report })
-    }
-}
-
-/// What a clip's gait is, as its planted feet measure it.
-fn gait_line(stride: Option<&Stride>) -> String {
-    match stride {
-        Some(s) => format!(
-            "gait: {:.3} units/s at rate 1, {:.3} a cycle, {} feet, {}",
-            s.speed,
-            s.length(),
-            s.feet.len(),
-            if s.moves_root() { "moves its root (played in place)" } else { "in place" }
-        ),
-        None => "gait: none (no foot is planted and moves)".to_owned(),
+        let humanoid = humanoid_line(&BoneMap::find(rig));
+        let (model, heat) = (Arc::new(model), Arc::new(heat));
+        Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, humanoid, report })
     }
 }
 
@@ -368,7 +403,7 @@ impl Screen for Preview {
         self.poll_file(&mut gpu.renderer);
         let duration = self.duration();
         self.playback.advance(elapsed.as_secs_f32(), duration);
-        self.extract();
+        self.extract(elapsed.as_secs_f32());
         let Some((view, size)) = target else { return Ok(None) };
         self.aspect = size.0 as f32 / size.1.max(1) as f32;
         self.height = size.1;
@@ -451,6 +486,24 @@ impl Screen for Preview {
             if let Some(clip) = p.clip {
                 ui.label(gait_line(shown.strides.get(clip).and_then(Option::as_ref)));
             }
+            if !shown.humanoid.is_empty() {
+                ui.label(&shown.humanoid);
+            }
+            let (mut walking, mut speed) = (self.walk.is_some(), self.walk.unwrap_or(1.4));
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut walking, "treadmill");
+                ui.add(egui::Slider::new(&mut speed, 0.0..=MAX_SPEED).text("m/s"));
+            });
+            match &self.treadmill {
+                Some(Ok(treadmill)) if walking => ui.label(format!("walks with {}, feet held by IK", treadmill.with)),
+                Some(Err(why)) if walking => ui.colored_label(ERROR, format!("cannot walk: {why}")),
+                _ => ui.label(""),
+            };
+            // The next frame puts the model on the treadmill (`extract`) or takes it off.
+            self.walk = walking.then_some(speed);
+            if let Some(Ok(treadmill)) = &mut self.treadmill {
+                treadmill.speed = speed;
+            }
             let levels = model.lod_errors();
             ui.horizontal(|ui| {
                 let level = |k: u8| format!("level {k}");
@@ -523,16 +576,5 @@ mod tests {
         assert_eq!(p.time, 1.0);
         p.advance(0.5, 0.0);
         assert_eq!(p.time, 0.0);
-    }
-
-    /// The Fox's clips say their gaits: its walk measured, its survey none.
-    #[test]
-    fn clips_show_their_gait() {
-        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
-        let model = import(&file, &Limits::default()).expect("the Fox").0;
-        let walk = props_anim::gait::stride(&model, model.find_clip("Walk").expect("Walk"));
-        assert!(gait_line(walk.as_ref()).starts_with("gait: 103."), "{}", gait_line(walk.as_ref()));
-        let survey = props_anim::gait::stride(&model, model.find_clip("Survey").expect("Survey"));
-        assert_eq!(gait_line(survey.as_ref()), "gait: none (no foot is planted and moves)");
     }
 }

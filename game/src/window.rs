@@ -229,7 +229,11 @@ impl Running {
             args.lose_device_after,
         );
         let screen: Box<dyn Screen> = match &args.preview {
-            Some(file) => Box::new(Preview::new(file, args.clip.clone(), args.time, args.size, &mut gpu.renderer)),
+            Some(file) => {
+                let asked = (args.clip.clone(), args.time, args.walk);
+                let base = args.assets.join("pedestrian.glb");
+                Box::new(Preview::new(file, asked, &base, args.size, &mut gpu.renderer))
+            }
             None => Box::new(Demo::new(args, &mut gpu)?),
         };
         let egui = Egui::new(&window, &gpu, &config);
