@@ -1,6 +1,6 @@
-//! `cargo xtask preview FILE [--clip NAME|INDEX] [--time T]`: one model alone in a window,
-//! the game's previewer (`game --preview FILE`: playback, overlays, morph sliders, the
-//! checker's report, reload on save), built and run in release.
+//! `cargo xtask preview FILE [--clip NAME|INDEX] [--time T] [--walk M/S]`: one model alone in a
+//! window, the game's previewer (`game --preview FILE`: playback, overlays, morph sliders, the
+//! checker's report, reload on save, the treadmill), built and run in release.
 //!
 //! With `--headless --screenshot OUT.png`: a deterministic still at the chosen clip and time,
 //! framed by the model's box over every clip (so stills at different times line up), with
@@ -30,6 +30,9 @@ pub struct PreviewArgs {
     /// Clip time in seconds (default: the middle of the clip).
     #[arg(long)]
     pub time: Option<f32>,
+    /// Start on the previewer's treadmill at this speed, metres a second (the window only).
+    #[arg(long, value_name = "M/S")]
+    pub walk: Option<f32>,
     /// Render one still offscreen instead of opening the previewer's window (needs
     /// `--screenshot`).
     #[arg(long)]
@@ -60,6 +63,7 @@ pub fn run(args: &PreviewArgs) -> Result<()> {
     let Some(screenshot) = &args.screenshot else {
         bail!("`--headless` renders a still: give `--screenshot OUT.png`");
     };
+    ensure!(args.walk.is_none(), "the treadmill runs in the previewer's window: drop `--headless`");
     let admitted = match admit_file(&args.file, &props_mods::ModConfig::limits_for(&args.file, false)) {
         Ok(admitted) => admitted,
         Err(refused) => bail!("the game refuses this model:\n{}", refused.report),
@@ -113,6 +117,9 @@ fn open_window(args: &PreviewArgs) -> Result<()> {
     if let Some(time) = args.time {
         command.args(["--time", &time.to_string()]);
     }
+    if let Some(speed) = args.walk {
+        command.args(["--walk", &speed.to_string()]);
+    }
     let status = command.status().context("running the game's previewer")?;
     ensure!(status.success(), "the previewer failed ({status})");
     Ok(())
@@ -164,6 +171,7 @@ mod tests {
             file,
             clip: None,
             time: Some(time),
+            walk: None,
             headless: true,
             screenshot: Some(screenshot.clone()),
             size: 96,
