@@ -14,7 +14,8 @@ use crate::error::SceneError;
 use crate::kinds::windmills::Windmills;
 use crate::scene::Scene;
 use crate::town::bus_stops::STOP_LENGTH;
-use crate::town::roads::{LANE_WIDTH, LaneKind};
+use crate::town::crossings::{CORNER_PAVED_FROM, KERB, ROAD_LIFT, SIDEWALK_WIDTH};
+use crate::town::roads::{BOX_HALF, LANE_WIDTH, LaneKind};
 
 /// Grid cells per side of the terrain mesh.
 const CELLS: u32 = 160;
@@ -34,13 +35,9 @@ const STOP_LINE: (f32, f32) = (0.3, 1.0);
 const STOP_PAD: f32 = 4.0;
 /// Pavement, linear RGBA.
 const PAVEMENT: [f32; 4] = [0.42, 0.41, 0.39, 1.0];
-/// Sidewalks: width and kerb height, metres.
-const SIDEWALK: (f32, f32) = (2.0, 0.12);
+
 /// Centre-line dashes: length, gap and width, metres.
 const DASH: (f32, f32, f32) = (3.0, 6.0, 0.15);
-/// How far road strips float above the flat town ground, metres (no z-fighting).
-const ROAD_LIFT: f32 = 0.03;
-
 /// Metres of ground beyond the farthest windmill or hill.
 const MARGIN: f32 = 60.0;
 /// How far the grass skirt around the terrain reaches, metres: past the camera's far plane at
@@ -168,27 +165,32 @@ fn skirt(scene: &Scene, radius: f32) -> Primitive {
     primitive(positions, normals, indices, 0)
 }
 
-/// Sidewalks along the outer edge of every road lane (up to the intersections, where the lanes
-/// end): a raised strip with its kerb face towards the road.
+/// Sidewalks along the outer edge of every road lane: a raised strip with its kerb face towards
+/// the road, reaching on into the box at each end (where the lanes end) to pave the block's
+/// corner where people turn it ([`crate::town::crossings`]).
 fn sidewalks(scene: &Scene) -> Primitive {
     let (mut positions, mut normals, mut indices) = (Vec::new(), Vec::new(), Vec::new());
-    let (width, kerb) = SIDEWALK;
     let at = |p: Vec2, y: f32| Vec3::new(p.x, y, p.y);
+    let into_box = BOX_HALF - CORNER_PAVED_FROM;
     for lane in scene.roads().lanes().iter().filter(|l| matches!(l.kind(), LaneKind::Road { .. })) {
-        for pair in lane.points().windows(2) {
-            let (a, b) = (pair[0], pair[1]);
+        let points = lane.points();
+        let last = points.len().saturating_sub(2);
+        for (k, pair) in points.windows(2).enumerate() {
+            let (mut a, mut b) = (pair[0], pair[1]);
             let Some(direction) = (b - a).try_normalize() else { continue };
+            a -= direction * if k == 0 { into_box } else { 0.0 };
+            b += direction * if k == last { into_box } else { 0.0 };
             // The lane's outer side (away from the lane the other way).
             let out = direction.perp();
-            let (inner, outer) = (out * (LANE_WIDTH * 0.5), out * (LANE_WIDTH * 0.5 + width));
+            let (inner, outer) = (out * (LANE_WIDTH * 0.5), out * (LANE_WIDTH * 0.5 + SIDEWALK_WIDTH));
             let base = positions.len() as u32;
-            positions.extend([at(a + inner, kerb), at(a + outer, kerb), at(b + inner, kerb), at(b + outer, kerb)]);
+            positions.extend([at(a + inner, KERB), at(a + outer, KERB), at(b + inner, KERB), at(b + outer, KERB)]);
             normals.extend([Vec3::Y; 4]);
             positions.extend([
                 at(a + inner, ROAD_LIFT),
-                at(a + inner, kerb),
+                at(a + inner, KERB),
                 at(b + inner, ROAD_LIFT),
-                at(b + inner, kerb),
+                at(b + inner, KERB),
             ]);
             let face = -Vec3::new(out.x, 0.0, out.y);
             normals.extend([face; 4]);
@@ -204,7 +206,7 @@ fn sidewalks(scene: &Scene) -> Primitive {
 fn bus_stops(scene: &Scene) -> Primitive {
     let (mut positions, mut indices) = (Vec::new(), Vec::new());
     let (width, beyond) = STOP_LINE;
-    let kerb = SIDEWALK.1 + ROAD_LIFT;
+    let kerb = KERB + ROAD_LIFT;
     let mut quad = |corners: [Vec3; 4]| {
         let base = positions.len() as u32;
         positions.extend(corners);
@@ -218,7 +220,7 @@ fn bus_stops(scene: &Scene) -> Primitive {
         let on_road = |p: Vec2| Vec3::new(p.x, ROAD_LIFT * 2.0, p.y);
         quad([a + inside, a + edge, b + inside, b + edge].map(on_road));
         let (c, _) = lane.sample(front - STOP_PAD);
-        let pad = out * (LANE_WIDTH * 0.5 + SIDEWALK.0);
+        let pad = out * (LANE_WIDTH * 0.5 + SIDEWALK_WIDTH);
         let on_pavement = |p: Vec2| Vec3::new(p.x, kerb + 0.01, p.y);
         quad([c + edge, c + pad, b + edge, b + pad].map(on_pavement));
     }
@@ -411,7 +413,7 @@ mod tests {
         for marking in stops.positions.chunks_exact(8) {
             let (line, pad) = marking.split_at(4);
             assert!(line.iter().all(|p| covered(roads, Vec2::new(p.x, p.z))), "a stop line off the road");
-            assert!(pad.iter().all(|p| p.y > SIDEWALK.1), "the pad lies on the sidewalk");
+            assert!(pad.iter().all(|p| p.y > KERB), "the pad lies on the sidewalk");
         }
     }
 }

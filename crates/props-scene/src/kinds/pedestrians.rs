@@ -22,15 +22,16 @@ use crate::kinds::gaited::{self, GaitState, GaitedModel};
 use crate::rng::Rng;
 use crate::stand_in_kit::{SyntheticError, build, node, step, swing};
 use crate::town::Town;
-use crate::town::crossings::{Corner, CrossingUse, corners};
+use crate::town::crossings::{Corner, CrossingUse, KERB, WALKING_LINE, corners, crossing_height};
 use crate::town::roads::IntersectionId;
 
 /// How fast a person changes speed, m/s².
 const SPEED_CHANGE: f32 = 1.5;
 /// How likely a person is to cross at a corner that has a crossing.
 const CROSS_CHANCE: f32 = 0.4;
-/// How far people walk to either side of the sidewalk's walking line, metres.
-const SPREAD: f32 = 0.6;
+/// How far people walk to either side of the sidewalk's walking line, metres (along a
+/// corner's diagonal: 0.28 m across the sidewalk).
+pub const SPREAD: f32 = 0.4;
 /// The slowest a person walks the last metres to a kerb, m/s (it stops there).
 const KERB_SPEED: f32 = 0.2;
 /// How much faster than its pace a person crosses once the walk phase has ended.
@@ -302,6 +303,12 @@ impl Pedestrians {
         }
     }
 
+    /// The centre of the intersection `person` is at (or by).
+    fn centre_of(&self, person: &Person) -> Vec2 {
+        let corner = &self.sidewalks.corners[person.block as usize][usize::from(person.corner)];
+        corner.at + (corner.at - self.sidewalks.centres[person.block as usize]).signum() * WALKING_LINE
+    }
+
     /// The intersection whose corner `corner` of `block` is.
     fn intersection(&self, block: u32, corner: u8) -> IntersectionId {
         self.sidewalks.corners[block as usize][usize::from(corner)].intersection
@@ -396,7 +403,12 @@ impl PropKind for Pedestrians {
             self.walk(person, crossing, town, model, dt);
             let crowd = props.of(instance);
             let at = person.position();
-            let ground = Vec3::new(at.x, town.terrain.height(at), at.y);
+            let height = match person.activity {
+                // Across the road, from kerb to kerb (dropped at both).
+                Activity::Crossing => crossing_height((at - self.centre_of(person)).dot(person.heading()).abs()),
+                _ => KERB,
+            };
+            let ground = Vec3::new(at.x, town.terrain.height(at) + height, at.y);
             crowd.set_placement(instance.index(), facing(person.heading(), crowd.prop().scale, ground));
             let rest = match person.activity {
                 Activity::Waiting if model.can_stand(WAIT) => Some(WAIT),

@@ -1,7 +1,9 @@
-//! The sidewalks and the crossings between them. Every block is ringed by a sidewalk whose
-//! walking line runs [`SIDEWALK`] metres from the roads' centre lines; at each intersection a
-//! crossing joins the corners of neighbouring blocks across each road, inside the box (so cars
-//! waiting at the stop lines leave it clear). People cross on the signals' walk phase
+//! The sidewalks and the crossings between them. Every block is ringed by a raised sidewalk
+//! [`SIDEWALK_WIDTH`] wide beyond the kerb, its corners paved across the box's corner; people
+//! walk along its [`WALKING_LINE`], beyond the street lamps and signal poles that stand near
+//! the kerb. At each intersection a crossing joins the corners of neighbouring blocks across
+//! each road, inside the box (so cars waiting at the stop lines leave it clear), its kerbs
+//! dropped. People cross on the signals' walk phase
 //! ([`crate::town::signals::SignalPhase::Walk`]), when every car approach is red and the box
 //! is empty: no car and no walker are ever on a crossing together.
 //!
@@ -13,11 +15,31 @@ use hecs::World;
 
 use crate::town::roads::{BOX_HALF, IntersectionId, LANE_WIDTH, RoadNetwork};
 
-/// Distance from a road's centre line to the walking line of the sidewalk beside it, metres:
-/// the lane, then a kerb and half a sidewalk.
-pub const SIDEWALK: f32 = LANE_WIDTH + 1.5;
+/// Width of a sidewalk, from the kerb (a lane's width from the road's centre line), metres.
+pub const SIDEWALK_WIDTH: f32 = 3.0;
+/// Height of a sidewalk's top above the ground, metres.
+pub const KERB: f32 = 0.12;
+/// Height of the asphalt above the ground, metres.
+pub const ROAD_LIFT: f32 = 0.03;
+/// Distance from a road's centre line to the line people walk along on the sidewalk beside it,
+/// metres: 2.4 m past the kerb, beyond the street lamps (1.5 m past it) and the signal poles.
+pub const WALKING_LINE: f32 = LANE_WIDTH + 2.4;
+/// Where a sidewalk's corner ends inside the box, from the intersection's centre, metres:
+/// short of the path of the cars turning right.
+pub const CORNER_PAVED_FROM: f32 = 5.0;
+/// Length of a dropped kerb's slope at each end of a crossing, metres.
+const RAMP: f32 = 0.6;
 
-const _: () = assert!(SIDEWALK < BOX_HALF, "a crossing lies inside the box, clear of the stop lines");
+const _: () = assert!(WALKING_LINE < BOX_HALF, "a crossing lies inside the box, clear of the stop lines");
+const _: () = assert!(CORNER_PAVED_FROM < WALKING_LINE && WALKING_LINE < LANE_WIDTH + SIDEWALK_WIDTH);
+
+/// The height above the ground of a walker `across` metres from the centre line of the road
+/// it crosses: the asphalt's, rising to the kerb's over a dropped kerb at the road's edge.
+#[must_use]
+pub fn crossing_height(across: f32) -> f32 {
+    let t = ((across - LANE_WIDTH) / RAMP + 0.5).clamp(0.0, 1.0);
+    ROAD_LIFT + (KERB - ROAD_LIFT) * t * t * (3.0 - 2.0 * t)
+}
 
 /// Where a walker is with respect to the crossings: the component every walker carries, of
 /// whatever kind, so that the signals see it.
@@ -49,7 +71,7 @@ pub fn corners(roads: &RoadNetwork, centre: Vec2) -> [Corner; 4] {
     let half = roads.block() * 0.5;
     [Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0), Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0)].map(|sign| {
         let intersection = centre + sign * half;
-        Corner { at: intersection - sign * SIDEWALK, intersection: nearest_intersection(roads, intersection) }
+        Corner { at: intersection - sign * WALKING_LINE, intersection: nearest_intersection(roads, intersection) }
     })
 }
 
@@ -114,7 +136,7 @@ mod tests {
             for corner in corners(&roads, centre) {
                 let box_centre = roads.intersections()[corner.intersection.index()].centre();
                 let off = (corner.at - box_centre).abs();
-                assert!(off.abs_diff_eq(Vec2::splat(SIDEWALK), 1e-4), "{centre} {corner:?}");
+                assert!(off.abs_diff_eq(Vec2::splat(WALKING_LINE), 1e-4), "{centre} {corner:?}");
             }
         }
     }

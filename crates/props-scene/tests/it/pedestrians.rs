@@ -5,17 +5,18 @@ use std::collections::BTreeMap;
 
 use glam::Vec2;
 use props_scene::kinds::gaited::{Gait, GaitState};
+use props_scene::kinds::pedestrians::SPREAD;
 use props_scene::kinds::pedestrians::{Activity, Person};
-use props_scene::town::crossings::{CrossingUse, SIDEWALK};
+use props_scene::town::crossings::{CrossingUse, KERB, ROAD_LIFT, WALKING_LINE};
 use props_scene::town::signals::SignalPhase;
 use props_scene::town::traffic::Vehicle;
 use props_scene::{Scene, SceneConfig};
 
 use crate::support::{DT, scene};
 
-/// How far off the sidewalk's walking line a person walks: its lane, at most 0.6 m towards or
-/// away from its block's centre along the corner's diagonal.
-const OFF_LINE: f32 = 0.6 * std::f32::consts::FRAC_1_SQRT_2 + 1e-3;
+/// How far off the sidewalk's walking line a person walks: its lane, at most [`SPREAD`]
+/// towards or away from its block's centre along the corner's diagonal.
+const OFF_LINE: f32 = SPREAD * std::f32::consts::FRAC_1_SQRT_2 + 1e-3;
 
 fn town(seed: u64) -> Scene {
     scene(
@@ -47,8 +48,18 @@ fn people_keep_to_the_sidewalks_and_cross_only_on_the_walk_phase_with_the_box_em
             busy
         };
         let mut now = Vec::new();
-        for (person, crossing, gait) in scene.world().query::<(&Person, &CrossingUse, &GaitState)>().iter() {
+        for (entity, person, crossing, gait) in
+            scene.world().query::<(hecs::Entity, &Person, &CrossingUse, &GaitState)>().iter()
+        {
             let at = person.position();
+            // On the sidewalk's top, or between it and the asphalt on a crossing.
+            let height = scene.placement_of(entity).expect("placed").translation.y;
+            match person.activity() {
+                Activity::Crossing => {
+                    assert!((ROAD_LIFT - 1e-5..=KERB + 1e-5).contains(&height), "step {step}: {height}")
+                }
+                _ => assert!((height - KERB).abs() < 1e-5, "step {step}: {height} m up on the sidewalk"),
+            }
             let activity = person.activity();
             match (activity, *crossing) {
                 (Activity::Crossing, CrossingUse::Crossing(i)) => {
@@ -60,7 +71,7 @@ fn people_keep_to_the_sidewalks_and_cross_only_on_the_walk_phase_with_the_box_em
                     );
                     assert!(!busy[i.index()], "step {step}: a car in the box of {} with a walker crossing", i.index());
                     let off = (at - roads.intersections()[i.index()].centre()).abs();
-                    assert!(off.max_element() <= SIDEWALK + OFF_LINE, "step {step}: {at} off the crossing {off}");
+                    assert!(off.max_element() <= WALKING_LINE + OFF_LINE, "step {step}: {at} off the crossing {off}");
                 }
                 (Activity::Waiting, CrossingUse::Waiting(_)) => {
                     assert!(person.speed() == 0.0 && gait.gait() != Gait::Run)
@@ -68,7 +79,10 @@ fn people_keep_to_the_sidewalks_and_cross_only_on_the_walk_phase_with_the_box_em
                 (Activity::Walking | Activity::Standing, CrossingUse::Away) => {
                     let nearest = |lines: &[f32], v: f32| lines.iter().map(|l| (v - l).abs()).fold(f32::MAX, f32::min);
                     let off = nearest(&lines.0, at.x).min(nearest(&lines.1, at.y));
-                    assert!((off - SIDEWALK).abs() <= OFF_LINE, "step {step}: {at} is {off} m from a road's centre");
+                    assert!(
+                        (off - WALKING_LINE).abs() <= OFF_LINE,
+                        "step {step}: {at} is {off} m from a road's centre"
+                    );
                 }
                 other => panic!("step {step}: {other:?}"),
             }
