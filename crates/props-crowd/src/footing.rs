@@ -6,7 +6,9 @@
 //! are posed once more on the general path, into palettes of their own after the crowd's;
 //! farther ones, and models without feet, cost nothing.
 
-use glam::Vec3;
+use std::sync::Arc;
+
+use glam::{Vec2, Vec3};
 use props_anim::gait::ik::{Leg, Planting};
 use props_anim::runtime::{Crowd, View};
 use props_anim::{JointMatrix, NodeId, Pose, pose_state};
@@ -16,13 +18,18 @@ use crate::model::BoundModel;
 /// Most feet a model's instances have held (a bit each in [`Footing::set`]'s mask).
 pub(crate) const MAX_FEET: usize = 8;
 
+/// The height of the ground under a world (x, z), for feet planted on hills.
+pub type Ground = Arc<dyn Fn(Vec2) -> f32 + Send + Sync>;
+
 /// The frame of an instance never held.
 const NEVER: u64 = u64::MAX;
 
 /// One crowd's feet: its model's legs, and per instance which feet are planted and where they
 /// are pinned.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Footing {
+    /// The ground feet are planted on, if not flat under each instance.
+    ground: Option<Ground>,
     /// The feet (each the lowest joint of a leg) and their legs, in the mask's bit order.
     feet: Vec<(NodeId, Leg)>,
     /// Per instance (only once feet are set): bit `k` set while `feet[k]` is planted.
@@ -50,6 +57,12 @@ impl Footing {
         self.plantings = vec![Planting::for_feet(self.feet.len()); on];
         self.held = vec![(NEVER, 0); on];
         self.near.clear();
+    }
+
+    /// Plants feet on `ground` (its height at a world (x, z)) rather than level with where
+    /// each instance stands.
+    pub(crate) fn set_ground(&mut self, ground: Option<Ground>) {
+        self.ground = ground;
     }
 
     /// The feet held, in the mask's bit order.
@@ -148,10 +161,27 @@ impl Footing {
                 *down = self.planted[i] & (1 << bit) != 0;
             }
             let feet = self.feet.len();
-            self.plantings[i].apply(pose, rig, &self.feet, &planted[..feet], (at[i].to_affine(), self.elapsed[i]));
+            let ground = self.ground.as_deref().map(|g| g as &dyn Fn(Vec2) -> f32);
+            self.plantings[i].apply(
+                pose,
+                rig,
+                &self.feet,
+                &planted[..feet],
+                (at[i].to_affine(), self.elapsed[i], ground),
+            );
             self.elapsed[i] = 0.0;
             imported.write_palettes(pose, &mut out[k * len..(k + 1) * len]);
             self.held[i] = (self.frame, (start + k * len) as u32);
         }
+    }
+}
+
+impl std::fmt::Debug for Footing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Footing")
+            .field("feet", &self.feet)
+            .field("ground", &self.ground.is_some())
+            .field("near", &self.near)
+            .finish_non_exhaustive()
     }
 }

@@ -66,6 +66,7 @@ pub use animates::Animates;
 pub use bindings::{Bindings, Convention};
 pub use crowd_set::{CrowdSet, InstanceId, InstanceMut};
 pub use error::{BindError, CrowdError};
+pub use footing::Ground;
 pub use model::{BoundModel, PropModel};
 pub use model_crowd::{CrowdOptions, ModelCrowd};
 pub use model_view::{ClipInfo, ModelView, NodeRest};

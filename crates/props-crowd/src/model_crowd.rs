@@ -181,6 +181,14 @@ impl ModelCrowd {
         self.footing.set_feet(feet, self.len());
     }
 
+    /// Plants the held feet on `ground` (its height at a world (x, z)): on a hill, a foot comes
+    /// down as far above or below where the pose puts it as the ground there is above or below
+    /// the ground under the instance; `None` (the default): level with where each instance
+    /// stands.
+    pub fn set_ground(&mut self, ground: Option<crate::Ground>) {
+        self.footing.set_ground(ground);
+    }
+
     /// The feet held ([`ModelCrowd::set_feet`]), in the order of [`ModelCrowd::set_planted`]'s
     /// bits.
     #[must_use]

@@ -53,8 +53,9 @@ fn legged() -> Arc<Model> {
 }
 
 /// Where the toe stands in the world, frame by frame, as the instance moves on 5 cm a frame
-/// with its foot planted for the first six frames, seen from a camera at `eye`.
-fn toe_track(eye: Vec3) -> Vec<Vec3> {
+/// with its foot planted for the first six frames, seen from a camera at `eye`, feet planted
+/// on `ground` if given.
+fn toe_track(eye: Vec3, ground: Option<props_crowd::Ground>) -> Vec<Vec3> {
     let model = legged();
     let toe = model.rig().from_source_index(4).expect("toe");
     let leg = Leg::above(model.rig(), toe).expect("a leg");
@@ -62,6 +63,7 @@ fn toe_track(eye: Vec3) -> Vec<Vec3> {
         BoundModel::new(PropModel::new(ModelId(0), model.clone()), Spec { clips: vec![0], ..Spec::default() }, 1);
     let mut crowd = ModelCrowd::new(bound, CrowdOptions { sharing: None, runs: 1 });
     crowd.set_feet(vec![(toe, leg)]);
+    crowd.set_ground(ground);
     crowd.push(Affine3A::IDENTITY);
     let mut posing = Posing::new(PosingConfig::default()).expect("posing");
     posing.set_camera(Some(Camera::look_at(eye, Vec3::ZERO, 0.9, 16.0 / 9.0, (0.1, 10_000.0))));
@@ -85,7 +87,7 @@ fn toe_track(eye: Vec3) -> Vec<Vec3> {
 
 #[test]
 fn a_near_instance_s_planted_foot_stays_where_it_came_down() {
-    let track = toe_track(Vec3::new(3.0, 2.0, 4.0));
+    let track = toe_track(Vec3::new(3.0, 2.0, 4.0), None);
     for (f, at) in track.iter().enumerate().take(6) {
         assert!(at.distance(track[0]) < 1e-3, "frame {f}: the planted toe at {at} left {}", track[0]);
     }
@@ -95,9 +97,23 @@ fn a_near_instance_s_planted_foot_stays_where_it_came_down() {
 
 #[test]
 fn a_far_instance_s_feet_are_not_held() {
-    let track = toe_track(Vec3::new(300.0, 20.0, 400.0));
+    let track = toe_track(Vec3::new(300.0, 20.0, 400.0), None);
     for (f, at) in track.iter().enumerate() {
         let posed = Vec3::new(0.1, 0.0, 0.2 + 0.05 * f as f32);
         assert!(at.distance(posed) < 1e-4, "frame {f}: the far toe at {at}, its pose at {posed}");
+    }
+}
+
+/// On a slope (the ground rising 0.5 a unit along x under the toe, 0.1 to its side), the toe
+/// comes down as far above where the pose puts it as the ground there is above the ground under
+/// the instance, and stays there.
+#[test]
+fn a_planted_foot_follows_the_ground_s_height() {
+    let ground: props_crowd::Ground = Arc::new(|at: glam::Vec2| 0.5 * at.x);
+    let track = toe_track(Vec3::new(3.0, 2.0, 4.0), Some(ground));
+    // The toe is 0.1 to the side of the instance's origin: 0.05 higher there.
+    for (f, at) in track.iter().enumerate().take(6) {
+        assert!((at.y - 0.05).abs() < 1e-3, "frame {f}: the planted toe at {at}, the ground 0.05 up");
+        assert!(at.distance(track[0]) < 1e-3, "frame {f}: it stays put");
     }
 }

@@ -2,7 +2,7 @@
 //! a point, the knee bending in the plane the clip bends it in (its pole is the clip's own
 //! knee), and feet held where they were put while planted ([`Planting`]).
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec2, Vec3};
 
 use crate::{NodeId, Pose, Rig};
 
@@ -121,16 +121,23 @@ impl Planting {
     /// Pins `feet` (each a foot and its leg) of `pose`, placed in the world by `placement`,
     /// that are `planted`, `dt` seconds after the last call: a foot coming down is pinned where
     /// the pose puts it, a planted foot kept there (its ankle moved as far as the foot is off
-    /// its pin), a lifted one eased back to the pose. The pose's world matrices must be
-    /// current and are recomputed.
+    /// its pin), a lifted one eased back to the pose. With a `ground` (its height at a world
+    /// (x, z)), a foot comes down as far above or below where the pose puts it as the ground
+    /// there is above or below the ground under the prop's origin (where the prop stands): on
+    /// a hill, the uphill foot is planted higher. The pose's world matrices must be current
+    /// and are recomputed.
     pub fn apply(
         &mut self,
         pose: &mut Pose,
         rig: &Rig,
         feet: &[(NodeId, Leg)],
         planted: &[bool],
-        (placement, dt): (Affine3A, f32),
+        (placement, dt, ground): (Affine3A, f32, Option<&dyn Fn(Vec2) -> f32>),
     ) {
+        let origin = Vec3::from(placement.translation);
+        let rise = |at: Vec3| {
+            ground.map_or(0.0, |height| height(Vec2::new(at.x, at.z)) - height(Vec2::new(origin.x, origin.z)))
+        };
         self.pins.resize(feet.len(), Pin::default());
         self.targets.resize(feet.len(), None);
         let to_model = placement.inverse();
@@ -140,7 +147,7 @@ impl Planting {
             let animated = placement.transform_point3(pose.world_matrix(foot).translation.into());
             *target = None;
             if down {
-                let at = *pin.at.get_or_insert(animated);
+                let at = *pin.at.get_or_insert_with(|| animated + Vec3::Y * rise(animated));
                 (pin.offset, pin.weight) = (at - animated, 1.0);
             } else {
                 pin.at = None;

@@ -92,7 +92,7 @@ impl Walker {
             for (held, (foot, _)) in self.held.iter_mut().zip(&self.legs) {
                 *held = self.feet.iter().position(|f| f == foot).is_some_and(|k| self.contact[k]);
             }
-            planting.apply(pose, self.model.rig(), &self.legs, &self.held, (placement, dt));
+            planting.apply(pose, self.model.rig(), &self.legs, &self.held, (placement, dt, None));
         }
         placement
     }

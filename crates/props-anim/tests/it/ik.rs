@@ -63,7 +63,7 @@ fn a_planted_foot_stays_where_it_came_down_and_eases_back_when_lifted() {
         let placement = Affine3A::from_rotation_translation(Quat::IDENTITY, Vec3::new(0.0, 0.0, 0.05 * frame as f32));
         pose.return_to_rest(&rig);
         pose.compute_world(&rig);
-        planting.apply(&mut pose, &rig, &feet, &[frame < 5], (placement, dt));
+        planting.apply(&mut pose, &rig, &feet, &[frame < 5], (placement, dt, None));
         let world = placement.transform_point3(at(&pose, toe));
         let posed = placement.transform_point3(Vec3::new(0.0, 0.0, 0.2));
         match (frame, pinned) {
@@ -106,7 +106,7 @@ fn the_hips_come_down_when_a_planted_foot_is_out_of_the_leg_s_reach() {
         let placement = Affine3A::from_translation(Vec3::new(0.0, 0.0, 0.4 * frame as f32));
         pose.return_to_rest(&rig);
         pose.compute_world(&rig);
-        planting.apply(&mut pose, &rig, &feet, &[true], (placement, 0.05));
+        planting.apply(&mut pose, &rig, &feet, &[true], (placement, 0.05, None));
         let world = placement.transform_point3(at(&pose, toe));
         let pin = *pin.get_or_insert(world);
         assert!(world.distance(pin) < 1e-3, "frame {frame}: the toe at {world} left its pin {pin}");

@@ -11,7 +11,7 @@ use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
 use props_anim::clip::PlayMode;
 use props_anim::{Model, Spec};
-use props_crowd::{BoundModel, PropModel};
+use props_crowd::{BoundModel, Ground, PropModel};
 
 use crate::access::StepAccess;
 use crate::error::SceneError;
@@ -135,6 +135,8 @@ pub struct Foxes {
     count: usize,
     /// Per model, what its foxes play.
     models: Vec<GaitedModel>,
+    /// The ground their feet are planted on (once spawned).
+    ground: Option<Ground>,
 }
 
 /// Most foxes the town holds.
@@ -151,12 +153,12 @@ impl Default for Foxes {
 impl Foxes {
     /// `count` foxes.
     pub fn new(count: usize) -> Self {
-        Self { count, models: Vec::new() }
+        Self { count, models: Vec::new(), ground: None }
     }
 
     /// Measures each model's gaits from its clips.
     fn measure(&mut self, props: &mut KindProps) {
-        self.models = GaitedModel::measure_all(props);
+        self.models = GaitedModel::measure_all(props, self.ground.as_ref());
     }
 }
 
@@ -210,6 +212,7 @@ impl PropKind for Foxes {
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
+        self.ground = Some(gaited::ground_of(town));
         self.measure(props);
         let parks: Vec<Vec2> = town.roads.block_centres().collect();
         for i in 0..self.count {

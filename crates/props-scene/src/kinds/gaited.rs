@@ -12,7 +12,7 @@ use std::sync::Arc;
 use props_anim::gait::ik::Leg;
 use props_anim::gait::{self, GaitLayer, Gaits, Stride};
 use props_anim::{Layer, NodeId};
-use props_crowd::{ModelCrowd, PropModel};
+use props_crowd::{Ground, ModelCrowd, PropModel};
 
 use crate::kind::KindProps;
 
@@ -101,6 +101,12 @@ impl GaitState {
     }
 }
 
+/// The town's ground as a crowd plants feet on it: the terrain's height.
+pub(crate) fn ground_of(town: &crate::town::Town<'_>) -> Ground {
+    let terrain = *town.terrain;
+    Arc::new(move |at| terrain.height(at))
+}
+
 /// `prop` with its gait clips (`clips`: walk and run, indices of its model's clips) played in
 /// place where they move its skeleton's root ([`props_anim::gait::in_place`]): the in-place
 /// versions added to its model and `clips` pointed at them, so that the kind, which moves the
@@ -151,9 +157,9 @@ impl GaitedModel {
     }
 
     /// Measures the gaits of every model of `props` ([`GaitedModel::measure`]) and has each
-    /// crowd hold its feet on the ground near the camera (two-bone IK on the leg above each
+    /// crowd hold its feet on `ground` near the camera (two-bone IK on the leg above each
     /// foot, where the rig has one).
-    pub(crate) fn measure_all(props: &mut KindProps) -> Vec<Self> {
+    pub(crate) fn measure_all(props: &mut KindProps, ground: Option<&Ground>) -> Vec<Self> {
         (0..props.crowds().len())
             .map(|m| {
                 let mut model = Self::measure(props.crowd(m));
@@ -162,6 +168,7 @@ impl GaitedModel {
                     model.feet.iter().filter_map(|&foot| Some((foot, Leg::above(&rig, foot)?))).collect();
                 model.feet = legs.iter().map(|&(foot, _)| foot).collect();
                 props.crowd_mut(m).set_feet(legs);
+                props.crowd_mut(m).set_ground(ground.cloned());
                 model
             })
             .collect()

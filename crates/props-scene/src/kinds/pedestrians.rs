@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use props_anim::humanoid::{Bone, BoneMap, with_clips_from};
 use props_anim::{Model, Spec};
-use props_crowd::{BoundModel, PropModel};
+use props_crowd::{BoundModel, Ground, PropModel};
 
 use crate::access::StepAccess;
 use crate::error::SceneError;
@@ -180,6 +180,8 @@ pub struct Pedestrians {
     /// Per model, what its people play.
     models: Vec<GaitedModel>,
     sidewalks: Sidewalks,
+    /// The ground their feet are planted on (once spawned).
+    ground: Option<Ground>,
 }
 
 impl Default for Pedestrians {
@@ -191,12 +193,12 @@ impl Default for Pedestrians {
 impl Pedestrians {
     /// `count` people.
     pub fn new(count: usize) -> Self {
-        Self { count, models: Vec::new(), sidewalks: Sidewalks::default() }
+        Self { count, models: Vec::new(), sidewalks: Sidewalks::default(), ground: None }
     }
 
     /// Measures each model's gaits from its clips.
     fn measure(&mut self, props: &mut KindProps) {
-        self.models = GaitedModel::measure_all(props);
+        self.models = GaitedModel::measure_all(props, self.ground.as_ref());
     }
 
     /// Person `index`, on the sidewalk of block `index % blocks`, somewhere along it, walking at
@@ -380,6 +382,7 @@ impl PropKind for Pedestrians {
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
+        self.ground = Some(gaited::ground_of(town));
         self.measure(props);
         self.sidewalks = Sidewalks::new(town);
         for i in 0..self.count {
