@@ -46,6 +46,10 @@ impl Terrain {
     /// Ground height at `at` (x, z), metres; 0 in the town, never negative.
     #[must_use]
     pub fn height(&self, at: Vec2) -> f32 {
+        // The town is flat: most props stand there, and are asked every step.
+        if at.length_squared() <= self.flat_radius * self.flat_radius {
+            return 0.0;
+        }
         let r = at.length();
         let t = ((r - self.flat_radius) / RISE).clamp(0.0, 1.0);
         let rise = t * t * (3.0 - 2.0 * t);
