@@ -135,9 +135,12 @@ impl Sidewalks {
     fn new(town: &Town<'_>) -> Self {
         let centres: Vec<Vec2> = town.roads.block_centres().collect();
         let corners: Vec<[Corner; 4]> = centres.iter().map(|&c| corners(town.roads, c)).collect();
+        // The blocks lie on a grid: `side` x `side`, `block` apart, centred on the origin.
+        let side = centres.len().isqrt();
         let find = |at: Vec2| {
-            let block = centres.iter().position(|c| c.distance(at) < 1.0)?;
-            Some(block)
+            let cell = (at / town.roads.block() + Vec2::splat((side as f32 - 1.0) * 0.5)).round();
+            let inside = |v: f32| (0.0..side as f32).contains(&v);
+            (inside(cell.x) && inside(cell.y)).then(|| cell.y as usize * side + cell.x as usize)
         };
         let crossings = centres
             .iter()

@@ -75,14 +75,13 @@ pub fn corners(roads: &RoadNetwork, centre: Vec2) -> [Corner; 4] {
     })
 }
 
-/// The intersection nearest `at`.
+/// The intersection nearest `at`, from the grid's layout ([`RoadNetwork::grid`]: `grid` x
+/// `grid` intersections `block` apart, centred on the origin).
 fn nearest_intersection(roads: &RoadNetwork, at: Vec2) -> IntersectionId {
-    let nearest = roads
-        .intersections()
-        .iter()
-        .enumerate()
-        .min_by(|(_, a), (_, b)| a.centre().distance_squared(at).total_cmp(&b.centre().distance_squared(at)));
-    IntersectionId(nearest.map_or(0, |(i, _)| i as u32))
+    let grid = roads.intersections().len().isqrt();
+    let cell = (at / roads.block() + Vec2::splat((grid as f32 - 1.0) * 0.5)).round();
+    let clamp = |v: f32| (v.max(0.0) as usize).min(grid.saturating_sub(1));
+    IntersectionId((clamp(cell.y) * grid + clamp(cell.x)) as u32)
 }
 
 /// What the signals see of the walkers, per intersection: counted at each step's start.
