@@ -4,6 +4,7 @@
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 
+use crate::humanoid::{Bone, BoneMap};
 use crate::{NodeId, Pose, Rig};
 
 /// A leg: three joints, each the parent of the next.
@@ -26,6 +27,21 @@ impl Leg {
         let mid = rig.parent(end)?;
         let upper = rig.parent(mid)?;
         Some(Self { upper, mid, end })
+    }
+
+    /// The leg `foot` (the lowest joint of a leg chain, as [`super::stride`] finds it) ends:
+    /// on a person's skeleton ([`BoneMap`]), the thigh, shin and foot of its side, however many
+    /// toe joints hang below (Mixamo's `ToeBase` and `Toe_End`); else [`Leg::above`].
+    #[must_use]
+    pub fn of(rig: &Rig, map: &BoneMap, foot: NodeId) -> Option<Self> {
+        let below = |ankle: NodeId| std::iter::successors(Some(foot), |&n| rig.parent(n)).any(|n| n == ankle);
+        let side = |[upper, mid, end]: [Bone; 3]| {
+            let (upper, mid, end) = (map.get(upper)?, map.get(mid)?, map.get(end)?);
+            below(end).then_some(Self { upper, mid, end })
+        };
+        side([Bone::LeftUpperLeg, Bone::LeftLowerLeg, Bone::LeftFoot])
+            .or_else(|| side([Bone::RightUpperLeg, Bone::RightLowerLeg, Bone::RightFoot]))
+            .or_else(|| Self::above(rig, foot))
     }
 }
 

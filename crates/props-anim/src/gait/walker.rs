@@ -8,6 +8,7 @@ use glam::{Affine3A, Vec3};
 
 use super::ik::{Leg, Planting};
 use super::{Gaits, played_in_place};
+use crate::humanoid::BoneMap;
 use crate::{Layer, Model, NodeId, Pose, Spec, pose_state};
 
 /// A model walking (see the module documentation).
@@ -39,7 +40,8 @@ impl Walker {
         let model = played_in_place(model, &mut clips).unwrap_or_else(|| model.clone());
         let gaits = Gaits::new(&model, &clips)?;
         let feet = gaits.stride(0).feet.clone();
-        let legs: Vec<(NodeId, Leg)> = feet.iter().filter_map(|&f| Some((f, Leg::above(model.rig(), f)?))).collect();
+        let map = BoneMap::find(model.rig());
+        let legs: Vec<(NodeId, Leg)> = feet.iter().filter_map(|&f| Some((f, Leg::of(model.rig(), &map, f)?))).collect();
         let spec = Spec { clips: (0..gaits.len()).map(|g| gaits.clip(g)).collect(), ..Spec::default() };
         let planting = plant.then(|| Planting::for_feet(feet.len()));
         let (contact, held) = (vec![false; feet.len()], vec![false; legs.len()]);

@@ -282,3 +282,40 @@ fn retargeted_bones_point_as_the_source_s_and_a_round_trip_is_the_source() {
 fn parts_of(model: &Model) -> ModelParts {
     ModelParts { rig: Some(model.rig().clone()), ..ModelParts::default() }
 }
+
+/// On a person's skeleton with joints below the toes (Mixamo's `Toe_End`), the leg a foot
+/// ends is its side's thigh, shin and ankle, not the three joints above the toe's end.
+#[test]
+fn a_person_s_leg_is_thigh_shin_and_ankle_whatever_hangs_below() {
+    use props_anim::gait::ik::Leg;
+    let model = humanoid(&MIXAMO, (1.0, 0.3, 0.0, 1.0), false);
+    let rig = model.rig();
+    // A `Toe_End` below each toe base.
+    let mut nodes: Vec<SourceNode> = rig
+        .nodes()
+        .map(|node| SourceNode {
+            name: rig.name(node).map(str::to_owned),
+            children: rig.nodes().filter(|&c| rig.parent(c) == Some(node)).map(|c| rig.source_index(c)).collect(),
+            rest: *rig.rest(node),
+            morph_weights: vec![],
+        })
+        .collect();
+    for toe in ["mixamorig:LeftToeBase", "mixamorig:RightToeBase"] {
+        let base = rig.source_index(rig.find(toe).expect("a toe")) as usize;
+        let next = nodes.len() as u32;
+        nodes[base].children.push(next);
+        let end = toe.replace("ToeBase", "Toe_End");
+        let rest = RestTransform::Trs(Transform { translation: Vec3::new(0.0, 0.0, 0.06), ..Transform::IDENTITY });
+        nodes.push(SourceNode { name: Some(end), children: vec![], rest, morph_weights: vec![] });
+    }
+    let rig = Rig::from_source_nodes(&nodes).expect("a rig");
+    let map = BoneMap::find(&rig);
+    let id = |name: &str| rig.find(name).expect(name);
+    for side in ["Left", "Right"] {
+        let leg = Leg::of(&rig, &map, id(&format!("mixamorig:{side}Toe_End"))).expect("a leg");
+        let expected = ["UpLeg", "Leg", "Foot"].map(|bone| id(&format!("mixamorig:{side}{bone}")));
+        assert_eq!([leg.upper, leg.mid, leg.end], expected, "{side}");
+        let above = Leg::above(&rig, id(&format!("mixamorig:{side}Toe_End"))).expect("three joints above");
+        assert_ne!(above.end, expected[2], "the three joints above the toe's end are not the leg");
+    }
+}

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use props_anim::gait::ik::Leg;
 use props_anim::gait::{self, GaitLayer, Gaits, Stride};
+use props_anim::humanoid::BoneMap;
 use props_anim::{Layer, NodeId};
 use props_crowd::{Ground, ModelCrowd, PropModel};
 
@@ -164,8 +165,9 @@ impl GaitedModel {
             .map(|m| {
                 let mut model = Self::measure(props.crowd(m));
                 let rig = props.crowd(m).prop().model.rig().clone();
+                let map = BoneMap::find(&rig);
                 let legs: Vec<(NodeId, Leg)> =
-                    model.feet.iter().filter_map(|&foot| Some((foot, Leg::above(&rig, foot)?))).collect();
+                    model.feet.iter().filter_map(|&foot| Some((foot, Leg::of(&rig, &map, foot)?))).collect();
                 model.feet = legs.iter().map(|&(foot, _)| foot).collect();
                 props.crowd_mut(m).set_feet(legs);
                 props.crowd_mut(m).set_ground(ground.cloned());
