@@ -2,7 +2,8 @@
 //! pinned in the world where it came down while the host says it is planted
 //! ([`props_anim::gait::ik::Planting`]: the hips come down where a leg would not reach). Near
 //! means within the update-rate LOD's nearest band ([`props_anim::runtime::UpdateRateLod::near`],
-//! where instances are posed every frame); without a camera nothing is near. Those instances
+//! where instances are posed every frame), and at most [`MAX_HELD_DISTANCE`]; without a camera
+//! nothing is near. Those instances
 //! are posed once more on the general path, into palettes of their own after the crowd's;
 //! farther ones, and models without feet, cost nothing.
 
@@ -14,6 +15,11 @@ use props_anim::runtime::{Crowd, View};
 use props_anim::{JointMatrix, NodeId, Pose, pose_state};
 
 use crate::model::BoundModel;
+
+/// Farthest an instance's feet are held from the eye, world units, whatever the update-rate
+/// LOD's near band (`UpdateRateLod::OFF` poses everything every frame: holding every visible
+/// prop's feet would pose each twice).
+pub(crate) const MAX_HELD_DISTANCE: f32 = 50.0;
 
 /// Most feet a model's instances have held (a bit each in [`Footing::set`]'s mask).
 pub(crate) const MAX_FEET: usize = 8;
@@ -117,7 +123,7 @@ impl Footing {
         self.frame += 1;
         self.near.clear();
         let Some(view) = view.filter(|_| !self.feet.is_empty()) else { return 0 };
-        let within = view.lod.near * view.lod.near;
+        let within = view.lod.near.min(MAX_HELD_DISTANCE).powi(2);
         for (i, _) in visible {
             let [x, y, z] = at[i].rows.map(|row| row[3]);
             if view.eye.distance_squared(Vec3::new(x, y, z)) <= within {
