@@ -35,7 +35,7 @@ use crate::demo::PlayerAction;
 use crate::gpu::Gpu;
 use crate::hud::HudInput;
 use crate::screen::{Drawn, Screen};
-use crate::treadmill::{MAX_SPEED, Treadmill, gait_line, humanoid_line};
+use crate::treadmill::{MAX_SPEED, Treadmill, gait_line};
 
 /// Renderer ids of the model and of its heat map.
 const MODEL: ModelId = ModelId(0);
@@ -374,7 +374,8 @@ impl Shown {
             })
             .collect();
         let strides = (0..model.clips().len()).map(|c| props_anim::gait::stride(&model, c)).collect();
-        let humanoid = humanoid_line(&BoneMap::find(rig));
+        let map = BoneMap::find(rig);
+        let humanoid = if map.is_humanoid() { map.to_string() } else { String::new() };
         let (model, heat) = (Arc::new(model), Arc::new(heat));
         Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, humanoid, report })
     }

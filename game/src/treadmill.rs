@@ -7,7 +7,7 @@
 use glam::{Affine3A, Vec3};
 use props_anim::bounds::Extent;
 use props_anim::gait::{Stride, Walker};
-use props_anim::humanoid::{Bone, BoneMap, with_clips_from};
+use props_anim::humanoid::{BoneMap, with_clips_from};
 use props_anim::{Model, Pose};
 use props_frame::DebugLine;
 
@@ -43,8 +43,7 @@ impl Treadmill {
                     base.ok_or("it has no clip `Walk`, and the base person (assets/pedestrian.glb) is not loaded")?;
                 let (map, base_map) = (BoneMap::find(model.rig()), BoneMap::find(base.rig()));
                 if !map.walks() {
-                    let missing: Vec<&str> = map.missing().map(Bone::name).collect();
-                    return Err(format!("it has no clip `Walk`, and its bones {} were not found", missing.join(", ")));
+                    return Err(format!("it has no clip `Walk`, and its skeleton cannot walk: {map}"));
                 }
                 let clips: Vec<usize> = ["Walk", "Run"].into_iter().filter_map(|name| base.find_clip(name)).collect();
                 let (retargeted, added) =
@@ -91,16 +90,6 @@ pub fn gait_line(stride: Option<&Stride>) -> String {
             if s.moves_root() { "moves its root (played in place)" } else { "in place" }
         ),
         None => "gait: none (no foot is planted and moves)".to_owned(),
-    }
-}
-
-/// The humanoid bones found, or nothing for a model that is none (under five bones).
-pub fn humanoid_line(map: &BoneMap) -> String {
-    let missing: Vec<&str> = map.missing().map(Bone::name).collect();
-    match map.matched() {
-        0..5 => String::new(),
-        19 => format!("humanoid ({} names): every bone found", map.convention()),
-        n => format!("humanoid ({} names): {n} of 19 bones (missing: {})", map.convention(), missing.join(", ")),
     }
 }
 

@@ -48,7 +48,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let (report, model) = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
         let cost = model.as_ref().map(levels_and_costs).transpose()?;
         let strides = model.as_deref().map(strides).unwrap_or_default();
-        let bones = model.as_deref().map(|m| BoneMap::find(m.rig())).filter(|map| map.matched() >= HUMANOID_FROM);
+        let bones = model.as_deref().map(|m| BoneMap::find(m.rig())).filter(BoneMap::is_humanoid);
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
@@ -167,25 +167,15 @@ fn stride_lines(file: &Path, strides: &[(String, Stride)]) -> String {
     format!("{}: gaits (model units, measured from the planted feet): {}\n", file.display(), gaits.join("; "))
 }
 
-/// Bones a rig must map to be reported as a humanoid (fewer: a car's `spine`, say).
-const HUMANOID_FROM: usize = 5;
-
-/// The line giving `file`'s humanoid bone map, if it has one: `file: humanoid (Mixamo's
-/// names): 19 of 19 bones; walks with the base person's clips when it has none`.
+/// The line giving `file`'s humanoid bone map, if it has one: `file: humanoid (Mixamo names):
+/// 19 of 19 bones; walks with the base person's clips when it has none of its own`.
 fn bone_line(file: &Path, map: Option<&BoneMap>) -> String {
     let Some(map) = map else { return String::new() };
-    let missing: Vec<&str> = map.missing().map(Bone::name).collect();
-    let missing = if missing.is_empty() { String::new() } else { format!(" (missing: {})", missing.join(", ")) };
     let walks = match map.walks() {
         true => "walks with the base person's clips when it has none of its own",
         false => "cannot walk with the base person's clips: its hips, thighs, shins or feet are missing",
     };
-    format!(
-        "{}: humanoid ({} names): {} of 19 bones{missing}; {walks}\n",
-        file.display(),
-        map.convention(),
-        map.matched()
-    )
+    format!("{}: {map}; {walks}\n", file.display())
 }
 
 /// A model's levels of detail, and its costs at [`crowd_cost::COUNTS`] instances.

@@ -374,6 +374,29 @@ impl BoneMap {
     pub fn walks(&self) -> bool {
         WALKING.iter().all(|&b| self.get(b).is_some())
     }
+
+    /// Whether it maps enough bones to be a person's worth reporting (five: a car's lone
+    /// `spine` is none).
+    #[must_use]
+    pub fn is_humanoid(&self) -> bool {
+        self.matched() >= 5
+    }
+}
+
+/// What a modder is told of a map: `humanoid (Mixamo names): 17 of 19 bones (missing: leftToes,
+/// rightToes)`.
+impl std::fmt::Display for BoneMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.convention {
+            "" => write!(f, "humanoid: {} of 19 bones", self.matched())?,
+            convention => write!(f, "humanoid ({convention} names): {} of 19 bones", self.matched())?,
+        }
+        let missing: Vec<&str> = self.missing().map(Bone::name).collect();
+        if !missing.is_empty() {
+            write!(f, " (missing: {})", missing.join(", "))?;
+        }
+        Ok(())
+    }
 }
 
 /// Why a bone map cannot be given.

@@ -10,7 +10,7 @@ use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
 use std::sync::Arc;
 
-use props_anim::humanoid::{Bone, BoneMap, with_clips_from};
+use props_anim::humanoid::{BoneMap, with_clips_from};
 use props_anim::{Model, Spec};
 use props_crowd::{BoundModel, Ground, PropModel};
 
@@ -463,8 +463,7 @@ fn with_base_clips(person: &PropModel, walker: Option<&PropModel>) -> Result<Pro
         BoneMap::find(to.rig()).with_names(to.rig(), given).map_err(|e| SceneError::Retarget(e.to_string()))?;
     let from_map = BoneMap::find(from.rig());
     if !to_map.walks() {
-        let missing: Vec<&str> = to_map.missing().map(Bone::name).collect();
-        return Err(SceneError::Retarget(format!("its bones {} were not found", missing.join(", "))));
+        return Err(SceneError::Retarget(format!("its skeleton cannot walk: {to_map}")));
     }
     let clips: Vec<usize> =
         ["Walk", "Run", "Idle", "Wait"].into_iter().filter_map(|name| from.find_clip(name)).collect();

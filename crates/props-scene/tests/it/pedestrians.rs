@@ -121,11 +121,8 @@ fn walkers_stop_at_the_kerb_and_walk_in_step_with_their_speed() {
                 assert!(*speed <= 0.25, "step {step}: arrived at the kerb at {speed} m/s");
             }
             if *was == Activity::Walking && *is == Activity::Walking {
-                // Moved as far as its speed says (within a frame's worth at a corner's turn).
-                assert!(
-                    from.distance(*to) <= speed * DT * 1.5 + 1e-3 + 2.0 * 0.6,
-                    "step {step}: jumped {from} -> {to}"
-                );
+                // Moved as far as its speed says (which may grow by a step's acceleration).
+                assert!(from.distance(*to) <= speed * DT * 1.5 + 1e-3, "step {step}: jumped {from} -> {to}");
             }
         }
         before = after;
