@@ -193,3 +193,52 @@ fn far_from_the_camera_steps_coarsen_but_the_error_seen_stays_bounded() {
     // And the far ones are coarser: more than the finest step could make.
     assert!(worst_far > 2.0 * radius * q.angle, "{worst_far}: far steps are not coarser");
 }
+
+#[test]
+fn a_layer_that_decides_the_pose_hides_the_layers_beneath_it() {
+    let fox = workload::fox();
+    let clip = |name| fox.find_clip(name).expect(name);
+    let head = fox.rig().find("b_Neck_04").expect("the fox's neck");
+    let spec = Spec {
+        clips: vec![clip("Walk"), clip("Survey")],
+        masks: vec![props_anim::Mask::subtree(fox.rig(), head)],
+        ..Spec::default()
+    };
+    let program = Program::new(&fox, &spec);
+    let radius = fox.pose_bounds().radius as f32;
+    // Whole steps of the quantization apart (1/60 s): each instance is keyed at its own state.
+    let walks: Vec<f32> = (0..20).map(|k| (2 * k) as f32 * (1.0 / 60.0)).collect();
+    assert!(walks[19] < program.duration(0));
+    // Each fox stands (Survey over everything at `over`) over the walk it stopped in.
+    let standing = |over: Layer| -> Vec<(Vec<Layer>, Vec<f32>)> {
+        walks.iter().map(|&t| (vec![Layer::clip(0, t), over], vec![])).collect()
+    };
+    // Palettes evaluated for `states` (each checked against its own pose).
+    let distinct = |sharing: Sharing, states: &[(Vec<Layer>, Vec<f32>)]| {
+        let mut crowd = Crowd::new(&program, 2, sharing, 1.0, 1);
+        for (i, (layers, _)) in states.iter().enumerate() {
+            crowd.push(Vec3::ZERO);
+            crowd.layers_mut(i).copy_from_slice(layers);
+        }
+        let mut palettes = PaletteBuffer::default();
+        crowd.update(&program, None, 0, None, &mut palettes);
+        let p = program.palette_len();
+        for (i, base) in crowd.visible() {
+            let palette = &palettes[base as usize..base as usize + p];
+            let error = vertex_error(&fox, palette, &reference(&fox, &spec, &states[i].0, &[]));
+            assert!(error <= TOLERANCE * radius, "{:?}: {error}", states[i].0);
+        }
+        crowd.visible().map(|(_, base)| base).collect::<std::collections::HashSet<_>>().len()
+    };
+    let full = Layer::clip(1, 1.0);
+    for sharing in [Sharing::Exact, Sharing::Quantized(Quantization::default())] {
+        // The walks beneath a full, unmasked replacing layer change nothing: one pose.
+        assert_eq!(distinct(sharing, &standing(full)), 1, "{sharing:?}");
+        // Beneath a layer at half weight, or masked to the head, each walk shows.
+        assert_eq!(distinct(sharing, &standing(Layer { weight: 0.5, ..full })), walks.len(), "{sharing:?}");
+        assert_eq!(distinct(sharing, &standing(Layer { mask: 0, ..full })), walks.len(), "{sharing:?}");
+        // And additive on top: the walk it adds to shows.
+        let additive = Layer { blend: props_anim::Blend::Additive, ..full };
+        assert_eq!(distinct(sharing, &standing(additive)), walks.len(), "{sharing:?}");
+    }
+}

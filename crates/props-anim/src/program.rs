@@ -73,6 +73,11 @@ struct ProgramClip {
     morph_reference: Vec<f32>,
     /// Its property channels, each with its property's range of values.
     properties: Vec<(PropertyChannel, std::ops::Range<usize>)>,
+    /// Whether, played as a replacing layer at full weight without a mask, it decides the
+    /// whole pose whatever the layers below: it animates every property some clip of the
+    /// program animates (node transforms and morph weights it replaces whole, with their
+    /// rest values where it has no channel).
+    covers: bool,
     /// The property values at time 0 (rest where it writes none): an additive layer's
     /// reference.
     property_reference: Vec<f32>,
@@ -289,6 +294,13 @@ impl Program {
     #[must_use]
     pub fn duration(&self, clip: usize) -> f32 {
         self.clips[clip].duration
+    }
+
+    /// Whether `layer` (active) decides the whole pose, whatever the layers below it: a
+    /// replacing layer at full weight (`full`: its weight, maybe quantized, is 1), without a
+    /// mask, of a clip that animates every property the program's clips animate.
+    pub(crate) fn covers(&self, layer: &Layer, full: bool) -> bool {
+        full && layer.blend == Blend::Replace && layer.mask == Layer::NO_MASK && self.clips[layer.clip as usize].covers
     }
 
     /// Working memory for [`Program::write_palettes4`] (allocates; make one per thread and

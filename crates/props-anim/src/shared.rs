@@ -2,7 +2,11 @@
 //! evaluated once per frame; each instance carries only the palette's offset.
 //!
 //! A state is keyed by its layers (clip, blend, mask, time, weight) and its driver values,
-//! packed into a `Key` from which the state it stands for is rebuilt and evaluated:
+//! packed into a `Key` from which the state it stands for is rebuilt and evaluated. Layers
+//! beneath one that decides the whole pose (replacing, at full weight, unmasked, of a clip
+//! that animates every property the model's clips do) are keyed as off, since they change
+//! nothing: everyone standing at one time of the idle shares its pose, whatever walk each
+//! stopped in.
 //!
 //! - [`Sharing::Exact`]: the values' bits, so only equal states share (traffic lights showing
 //!   one phase: three palettes however many lights);
@@ -202,6 +206,13 @@ impl Key {
     /// step indices at that coarsening level.
     pub fn of(steps: Option<&Steps>, program: &Program, layers: &[Layer], drivers: &[f32]) -> Self {
         let mut words = [0u32; KEY_WORDS];
+        // Layers under one that decides the whole pose are keyed as off: a person standing
+        // over the walk it stopped in shares the pose of everyone standing at that time.
+        let full = |layer: &Layer| match steps {
+            Some(q) => q.weight_of(q.weight_index(layer.weight)) == 1.0,
+            None => layer.weight == 1.0,
+        };
+        let covered = layers.iter().rposition(|layer| layer.is_active() && program.covers(layer, full(layer)));
         for (l, layer) in layers.iter().enumerate() {
             let (time, weight) = match steps {
                 Some(q) if layer.is_active() => {
@@ -213,7 +224,8 @@ impl Key {
                 }
                 _ => (layer.time.to_bits(), layer.weight.to_bits()),
             };
-            let active = layer.is_active() && !(steps.is_some() && weight == 0);
+            let hidden = covered.is_some_and(|top| l < top);
+            let active = layer.is_active() && !(steps.is_some() && weight == 0) && !hidden;
             let clip = if active { u32::from(layer.clip) } else { u32::from(Layer::OFF) };
             let blend = u32::from(layer.blend == Blend::Additive);
             words[l * 3] = clip | blend << 16 | u32::from(layer.mask) << 17;

@@ -206,6 +206,7 @@ fn compile_clip(
         morph_reference: Vec::new(),
         properties: Vec::new(),
         property_reference: Vec::new(),
+        covers: true,
     }
 }
 
@@ -393,6 +394,13 @@ impl Animated {
                 channel.sample(0.0, &mut reference[range.clone()]);
             }
             clip.property_reference = reference;
+        }
+        // A clip covers the layers below it when it animates every property any clip does.
+        let animated: std::collections::BTreeSet<u32> =
+            clips.iter().flat_map(|clip| clip.properties.iter().map(|(c, _)| c.property().0)).collect();
+        for clip in clips.iter_mut() {
+            let own: std::collections::BTreeSet<u32> = clip.properties.iter().map(|(c, _)| c.property().0).collect();
+            clip.covers = own.is_superset(&animated);
         }
         Self { defaults, layout, masks, visibility: model.visibility().clone(), slot: model.property_slot() }
     }
