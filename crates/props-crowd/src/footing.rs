@@ -104,10 +104,13 @@ impl Footing {
         }
     }
 
-    /// Instance `i` has moved on by `dt` seconds, its feet `planted` (bit `k`: foot `k`).
-    pub(crate) fn set(&mut self, i: usize, planted: u8, dt: f32) {
+    /// Instance `i` has moved on by `dt` seconds, its feet `planted()` (bit `k`: foot `k`),
+    /// asked only if the last frame held them. One not held has no feet planted: the frame that
+    /// first holds it pins none (its pins start over there anyway), and the next its own.
+    pub(crate) fn set(&mut self, i: usize, dt: f32, planted: impl FnOnce() -> u8) {
+        let held = self.held.get(i).is_some_and(|&(frame, _)| frame == self.frame);
         if let (Some(mask), Some(elapsed)) = (self.planted.get_mut(i), self.elapsed.get_mut(i)) {
-            *mask = planted;
+            *mask = if held { planted() } else { 0 };
             *elapsed += dt;
         }
     }

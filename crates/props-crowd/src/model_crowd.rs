@@ -196,11 +196,12 @@ impl ModelCrowd {
         self.footing.feet()
     }
 
-    /// Instance `i` has moved on by `dt` seconds and its feet `planted` now (bit `k`: foot
+    /// Instance `i` has moved on by `dt` seconds and its feet `planted()` now (bit `k`: foot
     /// `k` of [`ModelCrowd::set_feet`]): a planted foot of a near instance stays where it came
-    /// down until it lifts.
-    pub fn set_planted(&mut self, i: u32, planted: u8, dt: f32) {
-        self.footing.set(i as usize, planted, dt);
+    /// down until it lifts. `planted` is called only for an instance whose feet the last frame
+    /// held: the others' feet are not looked at (one coming near is held from its next step).
+    pub fn set_planted(&mut self, i: u32, dt: f32, planted: impl FnOnce() -> u8) {
+        self.footing.set(i as usize, dt, planted);
     }
 
     /// The clip layers of instance `i`, to set.

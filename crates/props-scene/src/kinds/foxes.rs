@@ -123,8 +123,8 @@ fn update(world: &World, models: &[GaitedModel], foxes: &mut KindProps, dt: f32)
         fox.angle = PlayMode::Loop.wrap(fox.angle + fox.direction * fox.speed * dt / fox.radius, TAU);
         foxes.set_placement(instance.index(), placement(fox, scale));
         let rest = fox.resting.then_some(IDLE);
-        let planted = model.animate(gait, (fox.speed, rest), dt, foxes.layers_mut(instance.index()));
-        foxes.set_planted(instance.index(), planted, dt);
+        model.animate(gait, (fox.speed, rest), dt, foxes.layers_mut(instance.index()));
+        foxes.set_planted(instance.index(), dt, || model.planted(gait));
     }
 }
 

@@ -56,6 +56,9 @@ pub struct GaitState {
     /// The standing clip it shows (its index in the kind's `Spec::clips`).
     standing_clip: u16,
     idle_playback: Playback,
+    /// The gait that leads the pose (an index of the model's gaits) and its clip time: whose
+    /// feet are planted.
+    lead: (u8, f32),
 }
 
 impl GaitState {
@@ -69,6 +72,7 @@ impl GaitState {
             standing: false,
             standing_clip: 2,
             idle_playback: Playback::looping(standing_time),
+            lead: (0, 0.0),
         }
     }
 
@@ -190,16 +194,14 @@ impl GaitedModel {
     /// Advances `state` by `dt` for a prop moving at `speed` m/s that wants to stand showing
     /// standing clip `rest` (`None`: it wants to move), and sets its [`LAYERS`] layers: the
     /// slower gait around its speed, the faster over it by how far the speed lies between
-    /// theirs (both in phase), and the standing clip over them at its weight. Returns which
-    /// of its feet are planted (bit `k`: foot `k` of the crowd's, [`GaitedModel::measure_all`]):
-    /// as the leading gait plants them, every one while it stands.
+    /// theirs (both in phase), and the standing clip over them at its weight.
     pub(crate) fn animate(
         &self,
         state: &mut GaitState,
         (speed, rest): (f32, Option<u16>),
         dt: f32,
         layers: &mut [Layer],
-    ) -> u8 {
+    ) {
         let rest = rest.filter(|&clip| self.can_stand(clip));
         if rest.is_none() && state.standing && !self.can_stand(state.standing_clip) {
             // Its model changed to one without the standing clip: it moves at once.
@@ -232,8 +234,16 @@ impl GaitedModel {
             false => Layer::NONE,
         };
         let lead = if fast.weight >= 0.5 { fast } else { slow };
-        let stride = self.gaits.stride(lead.gait);
-        let phase = lead.time / stride.duration.max(f32::EPSILON);
+        state.lead = (lead.gait as u8, lead.time);
+    }
+
+    /// Which of a prop's feet are planted (bit `k`: foot `k` of the crowd's,
+    /// [`GaitedModel::measure_all`]) as [`GaitedModel::animate`] last left its `state`: as
+    /// the leading gait plants them, every one while it stands.
+    pub(crate) fn planted(&self, state: &GaitState) -> u8 {
+        let (gait, time) = state.lead;
+        let stride = self.gaits.stride(usize::from(gait));
+        let phase = time / stride.duration.max(f32::EPSILON);
         self.feet.iter().enumerate().fold(0, |mask, (k, foot)| {
             let index = stride.feet.iter().position(|f| f == foot);
             let down = state.idle >= 0.5 || index.is_some_and(|f| stride.planted(f, phase));

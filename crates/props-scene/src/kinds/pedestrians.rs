@@ -249,7 +249,7 @@ impl Pedestrians {
     /// One person's step: behaviour, movement and what the signals should see of it.
     fn walk(&self, person: &mut Person, crossing: &mut CrossingUse, town: &Town<'_>, model: &GaitedModel, dt: f32) {
         let walk = person.pace * model.speeds[0];
-        let at = self.intersection(person.block, person.corner);
+        let at = || self.intersection(person.block, person.corner);
         let target = match person.activity {
             Activity::Walking => {
                 person.timer -= dt;
@@ -280,15 +280,15 @@ impl Pedestrians {
                 0.0
             }
             Activity::Waiting => {
-                if town.signals.signal(at).phase().walk() {
+                if town.signals.signal(at()).phase().walk() {
                     person.activity = Activity::Crossing;
-                    *crossing = CrossingUse::Crossing(at);
+                    *crossing = CrossingUse::Crossing(at());
                     walk
                 } else {
                     0.0
                 }
             }
-            Activity::Crossing if town.signals.signal(at).phase().walk() => walk,
+            Activity::Crossing if town.signals.signal(at()).phase().walk() => walk,
             Activity::Crossing => walk * HURRY,
         };
         let change = SPEED_CHANGE * dt;
@@ -421,8 +421,8 @@ impl PropKind for Pedestrians {
                 Activity::Waiting | Activity::Standing => Some(IDLE),
                 Activity::Walking | Activity::Crossing => None,
             };
-            let planted = model.animate(gait, (person.speed, rest), dt, crowd.layers_mut(instance.index()));
-            crowd.set_planted(instance.index(), planted, dt);
+            model.animate(gait, (person.speed, rest), dt, crowd.layers_mut(instance.index()));
+            crowd.set_planted(instance.index(), dt, || model.planted(gait));
         }
     }
 
