@@ -242,3 +242,32 @@ fn a_layer_that_decides_the_pose_hides_the_layers_beneath_it() {
         assert_eq!(distinct(sharing, &standing(additive)), walks.len(), "{sharing:?}");
     }
 }
+
+/// A clip covers the layers below only if it animates every property theirs do: the car's
+/// `brake` (its brake lights) leaves `night`'s headlights showing, `night` (both) hides
+/// `brake`.
+#[test]
+fn a_layer_hides_the_layers_beneath_only_if_it_animates_their_properties() {
+    let car = props_gltf::import_file(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/car.glb"),
+        &props_gltf::Limits::default(),
+    )
+    .expect("car.glb imports")
+    .model;
+    let clip = |name: &str| car.find_clip(name).expect(name);
+    let weights = [0.25, 0.5, 0.75, 1.0];
+    let palettes = |below: &str, over: &str| {
+        let spec = Spec { clips: vec![clip(below), clip(over)], ..Spec::default() };
+        let program = Program::new(&car, &spec);
+        let mut crowd = Crowd::new(&program, 2, Sharing::Exact, 1.0, 1);
+        for (i, &weight) in weights.iter().enumerate() {
+            crowd.push(Vec3::ZERO);
+            crowd.layers_mut(i).copy_from_slice(&[Layer { weight, ..Layer::clip(0, 0.0) }, Layer::clip(1, 0.0)]);
+        }
+        let mut palettes = PaletteBuffer::default();
+        crowd.update(&program, None, 0, None, &mut palettes);
+        crowd.visible().map(|(_, base)| base).collect::<std::collections::HashSet<_>>().len()
+    };
+    assert_eq!(palettes("night", "brake"), weights.len(), "the headlights show beneath the brake lights");
+    assert_eq!(palettes("brake", "night"), 1, "night animates the brake lights too");
+}
