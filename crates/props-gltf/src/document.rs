@@ -26,6 +26,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "EXT_meshopt_compression",
     "KHR_meshopt_compression",
     "KHR_draco_mesh_compression",
+    "MSFT_lod",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

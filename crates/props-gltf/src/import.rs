@@ -14,6 +14,7 @@ use crate::files::{self, Contents};
 use crate::images::ImageSource;
 use crate::instancing::Instancing;
 use crate::limits::{self, Budget, Limits};
+use crate::msft_lod::FileLods;
 use crate::parts::{Part, PartMap, Skip};
 use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene};
 
@@ -124,9 +125,12 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let mut rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
     let scene_nodes = scene::reachable_nodes(root);
-    let instances = scene::instances(root, &rig, &scene_nodes, &instancing);
-    scene::check_instances(&instances, &meshes, &skins, limits)?;
+    let file_lods = FileLods::read(root, &mut warnings);
+    let drawn: Vec<u32> = scene_nodes.iter().copied().filter(|&n| !file_lods.is_level(n)).collect();
+    let instances = scene::instances(root, &rig, &drawn, &instancing);
     let mut meshes = meshes;
+    file_lods.apply(root, &mut meshes, &instances, &budget)?;
+    scene::check_instances(&instances, &meshes, &skins, limits)?;
     lods::make(&mut meshes, (&instances, &skins), limits, &budget)?;
     // The images get what the geometry and the clips leave of the budget.
     let mut images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget, sides: &[] };

@@ -79,6 +79,7 @@ mod lods;
 mod material;
 mod mesh;
 mod meshopt;
+mod msft_lod;
 mod nodes;
 mod normals;
 mod parts;

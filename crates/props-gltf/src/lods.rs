@@ -1,6 +1,7 @@
 //! Levels of detail made at import: each triangle primitive's chain of coarser index lists over
 //! its own vertices, by meshoptimizer's attribute-aware simplifier, each with its geometric
-//! error in the primitive's units ([`props_anim::Lod`]).
+//! error in the primitive's units ([`props_anim::Lod`]); a primitive with the file's own levels
+//! ([`crate::msft_lod`]) keeps those.
 //!
 //! Each level aims at half the triangles of the one before, simplified from it (its error is
 //! the sum of the steps', so it never understates). What a collapse may not break:
@@ -62,7 +63,8 @@ pub(crate) fn make(
     let largest = primitives.map(size).fold(0.0, f32::max);
     for (m, mesh) in meshes.iter_mut().enumerate() {
         let skin = instances.iter().find(|i| i.mesh as usize == m).and_then(|i| skins.get(i.skin? as usize));
-        for (p, primitive) in mesh.primitives.iter_mut().enumerate() {
+        // A primitive with the file's own levels (`MSFT_lod`) keeps them.
+        for (p, primitive) in mesh.primitives.iter_mut().enumerate().filter(|(_, p)| p.lods.is_empty()) {
             let mut lods = chain(primitive, skin, usize::from(limits.lod_levels));
             lods.extend(vanishing(primitive, largest, lods.last()));
             let bytes: usize = lods.iter().map(|lod| size_of_val(lod.indices.as_slice())).sum();
@@ -137,8 +139,13 @@ fn vanishing(primitive: &Primitive, largest: f32, last: Option<&Lod>) -> Option<
 }
 
 /// The diagonal of the box around a primitive's positions.
-fn size(primitive: &Primitive) -> f32 {
-    let (min, max) = bounds(&primitive.positions);
+pub(crate) fn size(primitive: &Primitive) -> f32 {
+    diagonal(&primitive.positions)
+}
+
+/// The diagonal of the box around `positions` (0 when there are none).
+pub(crate) fn diagonal<'a>(positions: impl IntoIterator<Item = &'a Vec3>) -> f32 {
+    let (min, max) = bounds(positions);
     if min.cmple(max).all() { (max - min).length() } else { 0.0 }
 }
 
@@ -221,8 +228,8 @@ fn extent(positions: &[Vec3]) -> f32 {
 }
 
 /// The corners of the box around `positions` (inverted when there are none).
-fn bounds(positions: &[Vec3]) -> (Vec3, Vec3) {
-    positions.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)))
+fn bounds<'a>(positions: impl IntoIterator<Item = &'a Vec3>) -> (Vec3, Vec3) {
+    positions.into_iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)))
 }
 
 #[cfg(test)]

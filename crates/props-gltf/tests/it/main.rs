@@ -10,6 +10,7 @@ mod khronos;
 mod lenient;
 mod lint;
 mod materials;
+mod msft_lod;
 mod oracle;
 mod pointers;
 mod real_models;
