@@ -1,8 +1,9 @@
 //! `MSFT_lod`: levels of detail a file's author made, as nodes. A node with the extension
 //! draws its mesh at full detail and, coarser and coarser, the meshes of the nodes it lists
 //! (`ids`); `extras.MSFT_screencoverage` gives, per level, the share of the screen below which
-//! the next takes over, and last the share below which nothing is drawn (Babylon.js's
-//! coverage: the area of the mesh's bounding sphere on screen over the screen's).
+//! the next takes over, and last the share below which nothing is drawn (a share as Babylon.js
+//! measures screen coverage for its levels: the area of the mesh's bounding sphere on screen
+//! over the screen's; its glTF loader itself ignores the shares and shows the finest level).
 //!
 //! A level here is an index list over its primitive's own vertices ([`props_anim::Lod`]), so
 //! each primitive of a level's mesh is matched to the full mesh's (the same material, else the
