@@ -51,6 +51,34 @@ const F_TEXTURE_TRANSFORM: u32 = 8u;
 // rasterisers (lavapipe) several times the whole fragment shader.
 override ANIMATED_MATERIAL: bool = false;
 
+// What the pipeline's fragments read of the vertex, each only where its draws have it (every
+// one by default): texture coordinates (a texture), tangents (a normal map), colours
+// (`COLOR_0`), and whether its triangles are shaded flat (no normals of their own). What a
+// pipeline does not read the rasteriser does not interpolate: on lavapipe the interpolants
+// cost as much as a windmill's whole material model.
+override TEXTURED: bool = true;
+override NORMAL_MAPPED: bool = true;
+override VERTEX_COLORS: bool = true;
+override FLAT_SHADED: bool = true;
+// Whether the material takes the instance's paint (its tint).
+override PAINTED: bool = true;
+
+// The instance's paint over `base` (a painted material's colour), as its tint's alpha says.
+fn painted(base: vec3<f32>, in: VertexOutput) -> vec3<f32> {
+    if PAINTED {
+        return mix(base, in.tint.rgb, in.tint.a * material.params.x);
+    }
+    return base;
+}
+
+// The vertex's colour: white where the draw's vertices have none.
+fn vertex_color(in: VertexOutput) -> vec4<f32> {
+    if VERTEX_COLORS {
+        return in.color;
+    }
+    return vec4<f32>(1.0);
+}
+
 // Component `c` of field `field` for the fragment's instance: its animated value, or
 // `fallback` (the uniform's) when no clip animates it.
 fn field_value(field: u32, c: u32, fallback: f32, in: VertexOutput) -> f32 {
@@ -129,7 +157,7 @@ fn slot_uv(slot: u32, in: VertexOutput) -> vec2<f32> {
 }
 
 fn has_texture(slot: u32) -> bool {
-    return material.slots[2u * slot + 1u].w > 0.5;
+    return TEXTURED && material.slots[2u * slot + 1u].w > 0.5;
 }
 
 // The sky's diffuse irradiance towards `n`, divided by pi (the radiance a white Lambertian
@@ -229,14 +257,12 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
             textureSample(specular_color_texture, specular_color_sampler, slot_uv(SPECULAR_COLOR, in));
     }
 
-    // The tint, linear (the vertex shader decoded it).
-    let paint = in.tint.rgb;
     let base_color = vec4<f32>(
         field_vec3(F_BASE_COLOR, material.base_color.rgb, in),
         field_value(F_BASE_COLOR, 3u, material.base_color.a, in),
     );
-    let factor = vec4<f32>(mix(base_color.rgb, paint, in.tint.a * material.params.x), base_color.a);
-    let base = factor * in.color * base_texel;
+    let factor = vec4<f32>(painted(base_color.rgb, in), base_color.a);
+    let base = factor * vertex_color(in) * base_texel;
     let mode = material.params.y;
     if mode > 0.5 && mode < 1.5 && base.a < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
         discard;
@@ -249,12 +275,12 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     // The shading frame; a back face (drawn only for double-sided materials) is lit from its side.
     let side = select(-1.0, 1.0, front);
     var n = normalize(in.world_normal) * side;
-    if in.flat_shaded != 0u && dot(face, face) > 0.0 {
+    if FLAT_SHADED && dot(face, face) > 0.0 {
         let towards = globals.eye.xyz - in.world_position;
         n = normalize(select(-face, face, dot(face, towards) >= 0.0));
     }
-    let tangent = in.world_tangent.xyz;
-    if has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
+    let tangent = select(vec3<f32>(0.0), in.world_tangent.xyz, NORMAL_MAPPED);
+    if NORMAL_MAPPED && has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
         let t = normalize(tangent - n * dot(n, tangent));
         let b = cross(n, t) * in.world_tangent.w;
         let scale = field_value(F_NORMAL_SCALE, 0u, material.pbr.z, in);
@@ -323,7 +349,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
 @fragment
 fn fs_shadow_mask(in: VertexOutput) {
     let texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
-    let alpha = field_value(F_BASE_COLOR, 3u, material.base_color.a, in) * in.color.a * texel.a;
+    let alpha = field_value(F_BASE_COLOR, 3u, material.base_color.a, in) * vertex_color(in).a * texel.a;
     if alpha < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
         discard;
     }
@@ -333,9 +359,12 @@ fn fs_shadow_mask(in: VertexOutput) {
 // colour under Lambert's law, both faces lit alike.
 @fragment
 fn fs_lambert(in: VertexOutput) -> @location(0) vec4<f32> {
-    let paint = in.tint.rgb;
-    let factor = vec4<f32>(mix(material.base_color.rgb, paint, in.tint.a * material.params.x), material.base_color.a);
-    let albedo = factor * in.color * textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+    let factor = vec4<f32>(painted(material.base_color.rgb, in), material.base_color.a);
+    var texel = vec4<f32>(1.0);
+    if has_texture(BASE_COLOR) {
+        texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+    }
+    let albedo = factor * vertex_color(in) * texel;
     let n = normalize(in.world_normal);
     let diffuse = abs(dot(n, globals.light_direction.xyz));
     let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);

@@ -29,8 +29,6 @@ struct Draw {
     // Where the mesh instance's visibility (1 or 0) lies in an instance's palette, in floats,
     // plus 1; 0 when no animation can hide it.
     visibility: u32,
-    // 1: drawn flat (the primitive has no normals of its own), each triangle shaded by its own.
-    flat: u32,
 };
 
 @group(0) @binding(2) var<uniform> window: Window;
@@ -91,9 +89,6 @@ struct VertexOutput {
     @location(6) world_tangent: vec4<f32>,
     // Where the instance's palette starts in the window: its animated material values.
     @location(7) @interpolate(flat) instance_base: u32,
-    // The draw's `flat` (the fragment stage reads no per-draw uniform: lavapipe crashes with
-    // one more uniform buffer there).
-    @location(8) @interpolate(flat) flat_shaded: u32,
 };
 
 // Four inline influences; zero weights are skipped.
@@ -169,14 +164,23 @@ fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base
     out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
     out.world_position = world_position;
     out.world_normal = normalize(world_normal);
-    out.world_tangent = vec4<f32>(world_tangent, vertex.tangent.w);
-    out.uv0 = vertex.uv;
-    out.uv1 = vertex.uv1;
-    out.color = vertex.color;
+    // What the pipeline's fragments do not read is left at zero (`shaders/shading.wgsl`'s
+    // overrides): neither computed here nor interpolated.
+    if NORMAL_MAPPED {
+        out.world_tangent = vec4<f32>(world_tangent, vertex.tangent.w);
+    }
+    if TEXTURED {
+        out.uv0 = vertex.uv;
+        out.uv1 = vertex.uv1;
+    }
+    if VERTEX_COLORS {
+        out.color = vertex.color;
+    }
     // Linear here, once a vertex, not once a pixel: the tint is sRGB-encoded.
-    out.tint = vec4<f32>(pow(instance.tint.rgb, vec3<f32>(2.2)), instance.tint.a);
+    if PAINTED {
+        out.tint = vec4<f32>(pow(instance.tint.rgb, vec3<f32>(2.2)), instance.tint.a);
+    }
     out.instance_base = instance_base;
-    out.flat_shaded = draw.flat;
     return out;
 }
 

@@ -189,7 +189,7 @@ pub struct DrawItem {
     pub base_vertex: i32,
     /// Index of the material bind group.
     pub material: usize,
-    /// The pipeline it takes (its material's).
+    /// The pipeline it takes (its material's, and what its vertices carry).
     pub key: PipelineKey,
     /// Its material is alpha-masked: its shadow is cut out where the mask cuts.
     pub masked: bool,
@@ -225,8 +225,6 @@ pub struct DrawParams {
     /// Where the mesh instance's visibility lies in an instance's palette, in floats, plus 1;
     /// 0 when no animation can hide it ([`props_anim::Model::visibility_value`]).
     pub visibility: u32,
-    /// 1 when the primitive is drawn flat ([`props_anim::Primitive::flat`]), else 0.
-    pub flat: u32,
 }
 
 /// Layouts and defaults shared by every uploaded model.
@@ -377,10 +375,10 @@ impl GpuModel {
                     visibility: model
                         .visibility_value(slot)
                         .map_or(0, |value| (model.property_slot() * WEIGHTS_PER_SLOT + value + 1) as u32),
-                    flat: u32::from(primitive.flat),
                 }));
                 let material = primitive.material.map_or(default_material, |m| m as usize);
                 let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);
+                let key = key.of_draw(!primitive.colors.is_empty(), primitive.flat);
                 let masked =
                     model.materials().get(material).is_some_and(|m| matches!(m.alpha_mode, AlphaMode::Mask { .. }));
                 let center = box_center(primitive);
@@ -434,7 +432,8 @@ impl GpuModel {
                 level_vertices,
                 base_vertex: base_vertex as i32,
                 material,
-                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key),
+                // Each member's colour is its vertices'; merged primitives are never flat.
+                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).of_draw(true, false),
                 masked: matches!(group.material.alpha_mode, AlphaMode::Mask { .. }),
                 params_offset,
                 // Opaque: never ordered by depth.

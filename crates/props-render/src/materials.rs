@@ -137,7 +137,9 @@ impl MaterialUniform {
     }
 }
 
-/// Which pipeline a material's draws take.
+/// Which pipeline a draw takes: its material's blending, culling and animation, and what its
+/// fragments read of the vertex (so that a pipeline interpolates only that: on a software
+/// rasterizer the interpolants cost a seventh of the windmills' frame).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct PipelineKey {
     /// Alpha-blended: drawn after everything opaque, without writing depth.
@@ -147,32 +149,85 @@ pub(crate) struct PipelineKey {
     /// A clip animates one of its fields: its fragments read the instance's palette
     /// (`ANIMATED_MATERIAL` in `shaders/shading.wgsl`).
     pub animated: bool,
+    /// Its material has a texture: its fragments read texture coordinates (`TEXTURED`).
+    pub textured: bool,
+    /// Its material has a normal map: its fragments read tangents (`NORMAL_MAPPED`).
+    pub normal_mapped: bool,
+    /// Its vertices have colours (`COLOR_0`, or a merged draw's members' colours): its
+    /// fragments read them (`VERTEX_COLORS`).
+    pub colored: bool,
+    /// Its primitive is drawn flat ([`props_anim::Primitive::flat`], `FLAT_SHADED`).
+    pub flat: bool,
+    /// Its material takes the instance's paint ([`props_frame::InstanceData::tint`]; a
+    /// material named `paint`): its fragments read the tint (`PAINTED`).
+    pub painted: bool,
 }
 
 impl PipelineKey {
-    /// The pipeline of `material`'s draws, `animated` fields as [`animated_fields`] says.
-    pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6]) -> Self {
+    /// The pipeline of `material`'s draws, `animated` fields as [`animated_fields`] says,
+    /// painted or not, for vertices without colours drawn smooth ([`PipelineKey::of_draw`]
+    /// sets those).
+    pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6], painted: bool) -> Self {
+        let textures = slots(material);
         Self {
             blend: material.alpha_mode == AlphaMode::Blend,
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
+            textured: textures.iter().any(Option::is_some),
+            normal_mapped: material.normal_texture.is_some(),
+            colored: false,
+            flat: false,
+            painted,
         }
     }
 
-    /// Every key, in the order the renderer's pipelines are kept.
-    pub(crate) const ALL: [Self; 8] = {
-        let mut all = [Self { blend: false, double_sided: false, animated: false }; 8];
-        let mut i = 0;
-        while i < 8 {
-            all[i] = Self { blend: i & 4 != 0, double_sided: i & 2 != 0, animated: i & 1 != 0 };
-            i += 1;
-        }
-        all
-    };
+    /// This material's key for a draw whose vertices have colours or not, drawn flat or not.
+    pub(crate) fn of_draw(self, colored: bool, flat: bool) -> Self {
+        Self { colored, flat, ..self }
+    }
 
-    /// Its place in [`PipelineKey::ALL`].
-    pub(crate) fn index(self) -> usize {
-        usize::from(self.blend) * 4 + usize::from(self.double_sided) * 2 + usize::from(self.animated)
+    /// Every key.
+    #[cfg(test)]
+    pub(crate) fn all() -> impl Iterator<Item = Self> {
+        (0..=255u8).map(|i| Self {
+            blend: i & 128 != 0,
+            double_sided: i & 64 != 0,
+            animated: i & 32 != 0,
+            textured: i & 16 != 0,
+            normal_mapped: i & 8 != 0,
+            colored: i & 4 != 0,
+            flat: i & 2 != 0,
+            painted: i & 1 != 0,
+        })
+    }
+
+    /// Its order among the keys: opaque before blended, then by the rest (draws are grouped
+    /// by it, so that a model changes pipeline as few times as it can).
+    pub(crate) fn index(self) -> u8 {
+        let flags = [
+            self.blend,
+            self.double_sided,
+            self.animated,
+            self.textured,
+            self.normal_mapped,
+            self.colored,
+            self.flat,
+            self.painted,
+        ];
+        flags.into_iter().fold(0, |index, bit| index << 1 | u8::from(bit))
+    }
+
+    /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
+    pub(crate) fn constants(self) -> [(&'static str, f64); 6] {
+        let flag = |on: bool| f64::from(u8::from(on));
+        [
+            ("ANIMATED_MATERIAL", flag(self.animated)),
+            ("TEXTURED", flag(self.textured)),
+            ("NORMAL_MAPPED", flag(self.normal_mapped)),
+            ("VERTEX_COLORS", flag(self.colored)),
+            ("FLAT_SHADED", flag(self.flat)),
+            ("PAINTED", flag(self.painted)),
+        ]
     }
 }
 
@@ -268,7 +323,7 @@ pub(crate) fn bind_groups(
         .map(|(m, material)| {
             let paint = material.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
             let animated = animated_fields(model, m);
-            let key = PipelineKey::of(material, &animated);
+            let key = PipelineKey::of(material, &animated, paint);
             let uniform = MaterialUniform::of(material, paint, animated);
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
@@ -329,15 +384,20 @@ mod tests {
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
         assert_eq!((uniform.slots[4], uniform.slots[5]), ([2.0, 0.0, 0.5, 1.0], [0.0, 3.0, 0.0, 1.0]));
         assert_eq!((uniform.slots[0], uniform.slots[1]), ([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]));
+        let key = PipelineKey::of(&material, &[[0; 4]; 6], false);
         assert_eq!(
-            PipelineKey::of(&material, &[[0; 4]; 6]),
-            PipelineKey { blend: false, double_sided: false, animated: false }
+            key,
+            PipelineKey { textured: true, normal_mapped: true, ..PipelineKey::default() },
+            "a normal map: textured, with tangents"
         );
+        assert_eq!(key.of_draw(true, true), PipelineKey { colored: true, flat: true, ..key });
         let mut animated = [[0; 4]; 6];
         animated[5][2] = 7;
-        assert!(PipelineKey::of(&material, &animated).animated);
-        for (i, key) in PipelineKey::ALL.into_iter().enumerate() {
-            assert_eq!(key.index(), i);
-        }
+        assert!(PipelineKey::of(&material, &animated, false).animated);
+        assert!(PipelineKey::of(&material, &animated, true).painted);
+        assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).textured, "glTF's default: no texture");
+        let indices: std::collections::BTreeSet<u8> = PipelineKey::all().map(PipelineKey::index).collect();
+        assert_eq!(indices.len(), 256, "every key its own place");
+        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 128), "opaque first");
     }
 }

@@ -1,6 +1,9 @@
 //! The renderer's bind group layouts and pipelines: the skinned-mesh pipelines (one per
-//! [`PipelineKey`]: opaque or blended, culled or double-sided, static or animated material) and
-//! the debug-line pipeline, and the vertex layouts they read.
+//! [`PipelineKey`] a model's draw takes: opaque or blended, culled or double-sided, static or
+//! animated material, and what its fragments read of the vertex), the shadow and debug-line
+//! pipelines, and the vertex layouts they read.
+
+use std::collections::HashMap;
 
 use bytemuck::{Pod, Zeroable};
 
@@ -152,9 +155,13 @@ impl Layouts {
 
 /// The renderer's pipelines.
 pub(crate) struct Pipelines {
-    /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), one per
-    /// [`PipelineKey`] in [`PipelineKey::ALL`]'s order, rigid ones then skinned ones.
-    meshes: Vec<wgpu::RenderPipeline>,
+    /// What mesh pipelines are made of, to make each the first time a model's draw takes it.
+    maker: MeshMaker,
+    /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
+    /// [`PipelineKey`] and posing of the draws that take them: made as models are set
+    /// ([`Pipelines::prepare_mesh`]), so that a renderer compiles only the variants its models
+    /// draw with (eight switches: 512 with the posings).
+    meshes: HashMap<(PipelineKey, Posing), wgpu::RenderPipeline>,
     /// The shadow passes' pipelines (`None` without shadows): depth only, from the sun, both
     /// faces; for opaque materials (the position alone), and for alpha-masked ones (cut out
     /// where the mask cuts), rigid then skinned.
@@ -163,16 +170,88 @@ pub(crate) struct Pipelines {
     pub(crate) lines: wgpu::RenderPipeline,
 }
 
+/// What every mesh pipeline is made of: the shader, the bind group layouts, the targets, and
+/// the renderer's configuration.
+struct MeshMaker {
+    device: wgpu::Device,
+    module: wgpu::ShaderModule,
+    groups: [wgpu::BindGroupLayout; 3],
+    color_format: wgpu::TextureFormat,
+    depth_format: wgpu::TextureFormat,
+    sample_count: u32,
+    config: RendererConfig,
+}
+
+impl MeshMaker {
+    /// The pipeline of draws of `key` posed as `posing` says.
+    fn make(&self, key: PipelineKey, posing: Posing) -> wgpu::RenderPipeline {
+        let RendererConfig { skinning, shading, .. } = self.config;
+        let factory = PipelineFactory {
+            device: &self.device,
+            color_format: self.color_format,
+            depth_format: self.depth_format,
+            sample_count: self.sample_count,
+        };
+        let (fragment, key) = match shading {
+            Shading::Pbr => ("fs_main", key),
+            Shading::Lambert => ("fs_lambert", PipelineKey { blend: false, double_sided: true, ..key }),
+        };
+        let state = DrawState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            depth_compare: self.config.depth_compare,
+            depth_write: !key.blend,
+            cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
+            blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+            depth_only: false,
+        };
+        let (vertex, buffers) = shaded(posing, skinning);
+        let constants = key.constants();
+        let stages = Stages { module: &self.module, vertex, fragment: Some(fragment), constants: &constants };
+        let groups = [&self.groups[0], &self.groups[1], &self.groups[2]];
+        factory.create(if skinning { "posed" } else { "unposed" }, stages, &groups, &buffers, state)
+    }
+}
+
+/// The vertex entry point of draws posed as `posing` says (all in their bind pose without
+/// `skinning`), and the streams it reads (`gpu_model::slots`): geometry, instances, surface,
+/// skin, node.
+fn shaded(posing: Posing, skinning: bool) -> (&'static str, Vec<Option<wgpu::VertexBufferLayout<'static>>>) {
+    match (posing, skinning) {
+        (Posing::Skinned, true) => (
+            "vs_skinned",
+            vec![
+                Some(GeometryVertex::LAYOUT),
+                Some(INSTANCE_LAYOUT),
+                Some(SurfaceVertex::LAYOUT),
+                Some(SkinVertex::LAYOUT),
+            ],
+        ),
+        (Posing::Rigid, true) => (
+            "vs_rigid",
+            vec![
+                Some(GeometryVertex::LAYOUT),
+                Some(INSTANCE_LAYOUT),
+                Some(SurfaceVertex::LAYOUT),
+                None,
+                Some(NODE_LAYOUT),
+            ],
+        ),
+        (_, false) => {
+            ("vs_unskinned", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
+        }
+    }
+}
+
 impl Pipelines {
     /// The pipelines for `layouts`, drawing into `color_format` with `sample_count` samples;
-    /// `skinning: false` draws bind poses.
+    /// `skinning: false` draws bind poses. Mesh pipelines are made as models need them.
     pub(crate) fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
         access: PaletteAccess,
         config: &RendererConfig,
     ) -> Self {
-        let RendererConfig { skinning, shading, shadows, .. } = *config;
+        let RendererConfig { skinning, shadows, .. } = *config;
         let factory = PipelineFactory {
             device,
             color_format: config.color_format,
@@ -180,60 +259,7 @@ impl Pipelines {
             sample_count: config.sample_count,
         };
         let module = factory.module("skinned", &shaders::skinned(access));
-        let fragment = match shading {
-            Shading::Pbr => "fs_main",
-            Shading::Lambert => "fs_lambert",
-        };
         let groups = [&layouts.frame, &layouts.draw, &layouts.material];
-        // The streams each posing reads (`gpu_model::slots`): geometry, instances, surface, skin,
-        // node.
-        let shaded = |posing| match (posing, skinning) {
-            (Posing::Skinned, true) => (
-                "vs_skinned",
-                vec![
-                    Some(GeometryVertex::LAYOUT),
-                    Some(INSTANCE_LAYOUT),
-                    Some(SurfaceVertex::LAYOUT),
-                    Some(SkinVertex::LAYOUT),
-                ],
-            ),
-            (Posing::Rigid, true) => (
-                "vs_rigid",
-                vec![
-                    Some(GeometryVertex::LAYOUT),
-                    Some(INSTANCE_LAYOUT),
-                    Some(SurfaceVertex::LAYOUT),
-                    None,
-                    Some(NODE_LAYOUT),
-                ],
-            ),
-            (_, false) => {
-                ("vs_unskinned", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
-            }
-        };
-        let meshes = [Posing::Rigid, Posing::Skinned]
-            .into_iter()
-            .flat_map(|posing| PipelineKey::ALL.into_iter().map(move |key| (posing, key)))
-            .map(|(posing, key)| {
-                let key = if shading == Shading::Lambert {
-                    PipelineKey { blend: false, double_sided: true, ..key }
-                } else {
-                    key
-                };
-                let state = DrawState {
-                    topology: wgpu::PrimitiveTopology::TriangleList,
-                    depth_compare: config.depth_compare,
-                    depth_write: !key.blend,
-                    cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
-                    blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                    depth_only: false,
-                };
-                let (vertex, buffers) = shaded(posing);
-                let constants = [("ANIMATED_MATERIAL", f64::from(u8::from(key.animated)))];
-                let stages = Stages { module: &module, vertex, fragment: Some(fragment), constants: &constants };
-                factory.create(if skinning { "posed" } else { "unposed" }, stages, &groups, &buffers, state)
-            })
-            .collect();
         let shadow = shadows.then(|| {
             let shadow_factory = PipelineFactory { sample_count: 1, depth_format: SHADOW_FORMAT, ..factory };
             let state = || DrawState {
@@ -255,11 +281,11 @@ impl Pipelines {
                         "vs_shadow_skinned",
                         vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), None, Some(SkinVertex::LAYOUT)],
                     ),
-                    (_, false) => shaded(posing),
+                    (_, false) => shaded(posing, skinning),
                 };
                 let stages = Stages { module: &module, vertex: opaque.0, fragment: None, constants: &[] };
                 let opaque = shadow_factory.create("shadow", stages, &groups, &opaque.1, state());
-                let (vertex, buffers) = shaded(posing);
+                let (vertex, buffers) = shaded(posing, skinning);
                 let stages = Stages { module: &module, vertex, fragment: Some("fs_shadow_mask"), constants: &[] };
                 [opaque, shadow_factory.create("masked shadow", stages, &groups, &buffers, state())]
             })
@@ -284,13 +310,30 @@ impl Pipelines {
                 depth_only: false,
             },
         );
-        Self { meshes, shadow, lines }
+        let maker = MeshMaker {
+            device: device.clone(),
+            module,
+            groups: [layouts.frame.clone(), layouts.draw.clone(), layouts.material.clone()],
+            color_format: config.color_format,
+            depth_format: config.depth_format,
+            sample_count: config.sample_count,
+            config: *config,
+        };
+        Self { maker, meshes: HashMap::new(), shadow, lines }
     }
 
-    /// The mesh pipeline of `key` for draws posed as `posing` says.
-    pub(crate) fn mesh(&self, key: PipelineKey, posing: Posing) -> &wgpu::RenderPipeline {
-        let rigid = PipelineKey::ALL.len();
-        &self.meshes[key.index() + if posing == Posing::Skinned { rigid } else { 0 }]
+    /// Makes the mesh pipeline of draws of `key` posed as `posing` says, unless it is made.
+    pub(crate) fn prepare_mesh(&mut self, key: PipelineKey, posing: Posing) {
+        if !self.meshes.contains_key(&(key, posing)) {
+            let pipeline = self.maker.make(key, posing);
+            self.meshes.insert((key, posing), pipeline);
+        }
+    }
+
+    /// The mesh pipeline of `key` for draws posed as `posing` says, if
+    /// [`Pipelines::prepare_mesh`] made it.
+    pub(crate) fn mesh(&self, key: PipelineKey, posing: Posing) -> Option<&wgpu::RenderPipeline> {
+        self.meshes.get(&(key, posing))
     }
 
     /// Whether the shadow passes are drawn.

@@ -274,6 +274,11 @@ impl Renderer {
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), model);
+        // The pipelines its draws take, made here, not while drawing (inside the scopes: a
+        // variant the device cannot make refuses the model).
+        for draw in &uploaded.draws {
+            self.pipelines.prepare_mesh(draw.key, draw.posing);
+        }
         // Native error scopes resolve at once; the futures only hand the result over.
         let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
         if let Some(error) = errors.into_iter().flatten().next() {
@@ -481,7 +486,9 @@ impl Renderer {
         bound: &mut Option<(crate::materials::PipelineKey, Posing)>,
     ) {
         if *bound != Some((draw.key, draw.posing)) {
-            pass.set_pipeline(self.pipelines.mesh(draw.key, draw.posing));
+            // `set_model` made every pipeline its draws take.
+            let Some(pipeline) = self.pipelines.mesh(draw.key, draw.posing) else { return };
+            pass.set_pipeline(pipeline);
             *bound = Some((draw.key, draw.posing));
         }
         let _drawn = draw_item(pass, model, (draw, run.level), run.instances.clone());
