@@ -322,12 +322,20 @@ impl Pipelines {
         Self { maker, meshes: HashMap::new(), shadow, lines }
     }
 
-    /// Makes the mesh pipeline of draws of `key` posed as `posing` says, unless it is made.
-    pub(crate) fn prepare_mesh(&mut self, key: PipelineKey, posing: Posing) {
-        if !self.meshes.contains_key(&(key, posing)) {
-            let pipeline = self.maker.make(key, posing);
-            self.meshes.insert((key, posing), pipeline);
+    /// Makes the mesh pipeline of draws of `key` posed as `posing` says, unless it is made;
+    /// returns what it made.
+    pub(crate) fn prepare_mesh(&mut self, key: PipelineKey, posing: Posing) -> Option<(PipelineKey, Posing)> {
+        if self.meshes.contains_key(&(key, posing)) {
+            return None;
         }
+        let pipeline = self.maker.make(key, posing);
+        self.meshes.insert((key, posing), pipeline);
+        Some((key, posing))
+    }
+
+    /// Forgets the mesh pipeline of `key` and `posing` (one the device refused to make).
+    pub(crate) fn forget_mesh(&mut self, key: PipelineKey, posing: Posing) {
+        self.meshes.remove(&(key, posing));
     }
 
     /// The mesh pipeline of `key` for draws posed as `posing` says, if

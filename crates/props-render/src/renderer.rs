@@ -275,13 +275,15 @@ impl Renderer {
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), model);
         // The pipelines its draws take, made here, not while drawing (inside the scopes: a
-        // variant the device cannot make refuses the model).
-        for draw in &uploaded.draws {
-            self.pipelines.prepare_mesh(draw.key, draw.posing);
-        }
+        // variant the device cannot make refuses the model, and is not kept).
+        let made: Vec<_> =
+            uploaded.draws.iter().filter_map(|draw| self.pipelines.prepare_mesh(draw.key, draw.posing)).collect();
         // Native error scopes resolve at once; the futures only hand the result over.
         let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
         if let Some(error) = errors.into_iter().flatten().next() {
+            for (key, posing) in made {
+                self.pipelines.forget_mesh(key, posing);
+            }
             return Err(ModelRefused::Device { message: error.to_string() });
         }
         let index = id.0 as usize;
