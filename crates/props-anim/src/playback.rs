@@ -54,6 +54,7 @@ impl PlayMode {
     /// Maps a time onto `[0, duration]`: modulo for [`PlayMode::Loop`] (giving `[0, duration)`),
     /// clamp for [`PlayMode::Once`]. A zero or invalid duration gives 0.
     #[must_use]
+    #[inline]
     pub fn wrap(self, time: f32, duration: f32) -> f32 {
         if duration.is_nan() || duration <= 0.0 || !time.is_finite() {
             return 0.0;
