@@ -159,7 +159,7 @@ pub(crate) struct Pipelines {
     maker: MeshMaker,
     /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
     /// [`PipelineKey`] and posing of the draws that take them: made as models are set
-    /// ([`Pipelines::prepare_mesh`]), so that a renderer compiles only the variants its models
+    /// ([`Pipelines::prepare_meshes`]), so that a renderer compiles only the variants its models
     /// draw with (eight switches: 512 with the posings).
     meshes: HashMap<(PipelineKey, Posing), wgpu::RenderPipeline>,
     /// The shadow passes' pipelines (`None` without shadows): depth only, from the sun, both
@@ -322,24 +322,31 @@ impl Pipelines {
         Self { maker, meshes: HashMap::new(), shadow, lines }
     }
 
-    /// Makes the mesh pipeline of draws of `key` posed as `posing` says, unless it is made;
+    /// Makes the mesh pipelines of draws of these keys and posings that are not made yet;
     /// returns what it made.
-    pub(crate) fn prepare_mesh(&mut self, key: PipelineKey, posing: Posing) -> Option<(PipelineKey, Posing)> {
-        if self.meshes.contains_key(&(key, posing)) {
-            return None;
+    pub(crate) fn prepare_meshes(
+        &mut self,
+        draws: impl Iterator<Item = (PipelineKey, Posing)>,
+    ) -> Vec<(PipelineKey, Posing)> {
+        let mut made = Vec::new();
+        for draw in draws {
+            if !self.meshes.contains_key(&draw) {
+                self.meshes.insert(draw, self.maker.make(draw.0, draw.1));
+                made.push(draw);
+            }
         }
-        let pipeline = self.maker.make(key, posing);
-        self.meshes.insert((key, posing), pipeline);
-        Some((key, posing))
+        made
     }
 
-    /// Forgets the mesh pipeline of `key` and `posing` (one the device refused to make).
-    pub(crate) fn forget_mesh(&mut self, key: PipelineKey, posing: Posing) {
-        self.meshes.remove(&(key, posing));
+    /// Forgets mesh pipelines (ones the device refused to make).
+    pub(crate) fn forget_meshes(&mut self, made: Vec<(PipelineKey, Posing)>) {
+        for draw in made {
+            self.meshes.remove(&draw);
+        }
     }
 
     /// The mesh pipeline of `key` for draws posed as `posing` says, if
-    /// [`Pipelines::prepare_mesh`] made it.
+    /// [`Pipelines::prepare_meshes`] made it.
     pub(crate) fn mesh(&self, key: PipelineKey, posing: Posing) -> Option<&wgpu::RenderPipeline> {
         self.meshes.get(&(key, posing))
     }

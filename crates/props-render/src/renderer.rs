@@ -276,14 +276,11 @@ impl Renderer {
         let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), model);
         // The pipelines its draws take, made here, not while drawing (inside the scopes: a
         // variant the device cannot make refuses the model, and is not kept).
-        let made: Vec<_> =
-            uploaded.draws.iter().filter_map(|draw| self.pipelines.prepare_mesh(draw.key, draw.posing)).collect();
+        let made = self.pipelines.prepare_meshes(uploaded.draws.iter().map(|draw| (draw.key, draw.posing)));
         // Native error scopes resolve at once; the futures only hand the result over.
         let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
         if let Some(error) = errors.into_iter().flatten().next() {
-            for (key, posing) in made {
-                self.pipelines.forget_mesh(key, posing);
-            }
+            self.pipelines.forget_meshes(made);
             return Err(ModelRefused::Device { message: error.to_string() });
         }
         let index = id.0 as usize;
