@@ -296,11 +296,11 @@ impl Program {
         self.clips[clip].duration
     }
 
-    /// Whether `layer` (active) decides the whole pose, whatever the layers below it: a
-    /// replacing layer at full weight (`full`: its weight, maybe quantized, is 1), without a
-    /// mask, of a clip that animates every property the program's clips animate.
-    pub(crate) fn covers(&self, layer: &Layer, full: bool) -> bool {
-        full && layer.blend == Blend::Replace && layer.mask == Layer::NO_MASK && self.clips[layer.clip as usize].covers
+    /// Whether `layer` (active, at full weight) decides the whole pose, whatever the layers
+    /// below it: a replacing layer without a mask, of a clip that animates every property the
+    /// program's clips animate.
+    pub(crate) fn covers(&self, layer: &Layer) -> bool {
+        layer.blend == Blend::Replace && layer.mask == Layer::NO_MASK && self.clips[layer.clip as usize].covers
     }
 
     /// Working memory for [`Program::write_palettes4`] (allocates; make one per thread and

@@ -201,18 +201,27 @@ pub fn fits(layers: usize, drivers: usize) -> bool {
     layers * 3 + drivers < KEY_WORDS
 }
 
+/// The first layer of `layers` that counts: the topmost that decides the whole pose
+/// ([`Program::covers`], at full weight once keyed with `steps`), or 0. Layers under it are
+/// keyed as off: a person standing over the walk it stopped in shares the pose of everyone
+/// standing at that time. A single layer has none under it: nothing to look at.
+fn covering(steps: Option<&Steps>, program: &Program, layers: &[Layer]) -> usize {
+    if layers.len() < 2 {
+        return 0;
+    }
+    let full = |layer: &Layer| match steps {
+        Some(q) => q.weight_index(layer.weight) == q.weight_index(1.0),
+        None => layer.weight == 1.0,
+    };
+    layers.iter().rposition(|layer| layer.is_active() && full(layer) && program.covers(layer)).unwrap_or(0)
+}
+
 impl Key {
     /// The key of a state (which must [`fits`]): its values' bits, or with `steps`, their
     /// step indices at that coarsening level.
     pub fn of(steps: Option<&Steps>, program: &Program, layers: &[Layer], drivers: &[f32]) -> Self {
         let mut words = [0u32; KEY_WORDS];
-        // Layers under one that decides the whole pose are keyed as off: a person standing
-        // over the walk it stopped in shares the pose of everyone standing at that time.
-        let full = |layer: &Layer| match steps {
-            Some(q) => q.weight_of(q.weight_index(layer.weight)) == 1.0,
-            None => layer.weight == 1.0,
-        };
-        let covered = layers.iter().rposition(|layer| layer.is_active() && program.covers(layer, full(layer)));
+        let covered = covering(steps, program, layers);
         for (l, layer) in layers.iter().enumerate() {
             let (time, weight) = match steps {
                 Some(q) if layer.is_active() => {
@@ -224,8 +233,7 @@ impl Key {
                 }
                 _ => (layer.time.to_bits(), layer.weight.to_bits()),
             };
-            let hidden = covered.is_some_and(|top| l < top);
-            let active = layer.is_active() && !(steps.is_some() && weight == 0) && !hidden;
+            let active = layer.is_active() && !(steps.is_some() && weight == 0) && l >= covered;
             let clip = if active { u32::from(layer.clip) } else { u32::from(Layer::OFF) };
             let blend = u32::from(layer.blend == Blend::Additive);
             words[l * 3] = clip | blend << 16 | u32::from(layer.mask) << 17;
