@@ -176,6 +176,9 @@ impl Demo {
             let Some((view, size)) = target else { return Ok(None) };
             Ok(Some(gpu.draw("frame", (view, size), &self.frame_data())))
         });
+        if let Ok(Some((_, FrameStats { pass_times: Some(times), .. }))) = &recorded {
+            timings.record_passes(times);
+        }
         self.timings = timings;
         recorded
     }

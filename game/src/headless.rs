@@ -24,7 +24,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     tracing::info!(adapter = %context.adapter_description(), "rendering offscreen");
     let mut gpu = Gpu::new(
         context,
-        RendererConfig { shadows: !args.no_shadows, ..RendererConfig::new(OFFSCREEN_FORMAT) },
+        RendererConfig { shadows: !args.no_shadows, pass_timing: true, ..RendererConfig::new(OFFSCREEN_FORMAT) },
         args.lose_device_after,
     );
     let mut target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
@@ -77,6 +77,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
                 shadow_draw_calls = stats.shadow_draw_calls,
                 triangles = %pass_summary(&stats, |pass| pass.triangles),
                 vertices = %pass_summary(&stats, |pass| pass.vertices),
+                gpu_pass_ms = %demo.timings.pass_summary(),
                 lights = stats.lights,
                 gpu_models = gpu.renderer.model_count(),
                 gpu_errors = gpu.context.uncaptured_errors(),
@@ -108,6 +109,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
         gpu_errors = gpu.context.uncaptured_errors(),
         mods = demo.mod_count(),
         phase_ms = %phase_summary(&demo),
+        gpu_pass_ms = %demo.timings.pass_summary(),
         triangles = submitted.triangles,
         vertices = submitted.vertices,
         "headless run finished"

@@ -215,6 +215,10 @@ fn developer(ui: &mut egui::Ui, demo: &Demo, input: &HudInput<'_>) {
         props_render::MAX_LIGHTS,
         stats.light_bytes as f64 / 1024.0
     ));
+    if timings.pass_ms != [0.0; 4] {
+        let [main, near, mid, far] = timings.pass_ms;
+        ui.label(format!("GPU: {main:.2} ms the main pass, {near:.2}/{mid:.2}/{far:.2} ms the shadow cascades"));
+    }
     ui.label(format!("{} GPU models on {}", input.gpu_models, input.adapter));
 }
 

@@ -35,6 +35,9 @@ pub struct PhaseTimings {
     pub last_ms: [f64; 5],
     /// Smoothed milliseconds between frames.
     pub frame_ms: f64,
+    /// Smoothed GPU milliseconds of the main pass, then of each shadow cascade's (0 until
+    /// timed; a pass that stops being drawn keeps its last value).
+    pub pass_ms: [f64; 4],
 }
 
 /// Weight of the newest sample.
@@ -68,6 +71,26 @@ impl PhaseTimings {
         smooth(&mut self.frame_ms, duration);
     }
 
+    /// Records the GPU times of a frame's passes (the renderer's, a few frames late).
+    pub fn record_passes(&mut self, times: &props_render::PassTimes) {
+        let passes = std::iter::once(times.main_ns).chain(times.shadow_ns);
+        for (value, ns) in self.pass_ms.iter_mut().zip(passes) {
+            if let Some(ns) = ns {
+                smooth(value, Duration::from_nanos(ns));
+            }
+        }
+    }
+
+    /// The smoothed GPU pass times, `main/near/mid/far cascade` in milliseconds, or `-` where
+    /// the adapter times no pass.
+    pub fn pass_summary(&self) -> String {
+        if self.pass_ms == [0.0; 4] {
+            return "-".to_owned();
+        }
+        let [main, near, mid, far] = self.pass_ms;
+        format!("{main:.2}/{near:.2}/{mid:.2}/{far:.2}")
+    }
+
     /// Frames per second from the smoothed frame time.
     pub fn fps(&self) -> f64 {
         if self.frame_ms > 0.0 { 1000.0 / self.frame_ms } else { 0.0 }
@@ -92,5 +115,15 @@ mod tests {
         assert!((timings.ms[Phase::Upload as usize] - 11.0).abs() < 1e-9);
         timings.record_frame(Duration::from_millis(20));
         assert!((timings.fps() - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn pass_times_are_smoothed_where_timed() {
+        let mut timings = PhaseTimings::default();
+        assert_eq!(timings.pass_summary(), "-");
+        let times = |main, near| props_render::PassTimes { main_ns: main, shadow_ns: [near, None, None] };
+        timings.record_passes(&times(Some(2_000_000), Some(500_000)));
+        timings.record_passes(&times(Some(3_000_000), None));
+        assert_eq!(timings.pass_summary(), "2.10/0.50/0.00/0.00");
     }
 }

@@ -225,7 +225,7 @@ impl Running {
         surface.configure(&context.device, &config);
         let mut gpu = Gpu::new(
             context,
-            RendererConfig { shadows: !args.no_shadows, ..RendererConfig::new(config.format) },
+            RendererConfig { shadows: !args.no_shadows, pass_timing: true, ..RendererConfig::new(config.format) },
             args.lose_device_after,
         );
         let screen: Box<dyn Screen> = match &args.preview {

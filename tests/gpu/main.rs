@@ -9,6 +9,7 @@ mod lods;
 mod morph;
 mod normal_maps;
 mod palette_paths;
+mod pass_times;
 mod references;
 mod shadows;
 mod skinning;

@@ -72,7 +72,9 @@ impl GpuContext {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("props-render device"),
                 // The GPU block formats KTX2 textures are uploaded in, where the adapter has them.
-                required_features: crate::texture::block_features(adapter.features()),
+                // And timestamps, for a renderer that times its passes.
+                required_features: crate::texture::block_features(adapter.features())
+                    | (adapter.features() & wgpu::Features::TIMESTAMP_QUERY),
                 required_limits: adapter.limits(),
                 ..Default::default()
             })

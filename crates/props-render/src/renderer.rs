@@ -21,14 +21,17 @@ use crate::light_clusters::LightClusters;
 use crate::materials::{Defaults, Samplers};
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
+use crate::pass_timer::PassTimer;
 use crate::pipelines::{Layouts, LineVertex, Pipelines, supports_samples};
-use crate::renderer_config::{FrameStats, PassCount, RendererConfig};
+use crate::renderer_config::{FrameStats, RendererConfig};
 use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
 use crate::shadow_casters::ShadowCasters;
 use crate::shadows::{self, CASCADES, Cascade, ShadowMap};
 use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, ModelId};
+
+mod shadow_passes;
 
 /// Draws `draw` of `model` at level of detail `level` for `instances` (of the bound instance
 /// buffer) with the pipeline bound: its draw uniform, its material, its indices. Nothing is drawn where the level leaves the primitive out. Returns whether it drew.
@@ -98,6 +101,8 @@ pub struct Renderer {
     /// nearer ones.
     cascades: Option<[Cascade; CASCADES]>,
     casters: ShadowCasters,
+    /// Timestamps around each pass, when the config asks and the device has them.
+    timer: Option<PassTimer>,
     config: RendererConfig,
 }
 
@@ -203,6 +208,7 @@ impl Renderer {
             shadows,
             cascades: None,
             casters: ShadowCasters::new(device),
+            timer: if config.pass_timing { PassTimer::new(device, queue) } else { None },
             config,
         }
     }
@@ -329,6 +335,7 @@ impl Renderer {
     /// be submitted before, or be, the encoder of that pass. Returns what the frame costs.
     pub fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &Frame<'_>, size: (u32, u32)) -> FrameStats {
         let mut stats = self.upload(frame, size);
+        stats.pass_times = self.timer.as_mut().and_then(PassTimer::begin_frame);
         blend_order::order_runs(frame, &self.runs, &self.models, &mut self.blend_order);
         self.blended.clear();
         let mut draw_order = std::mem::take(&mut self.draw_order);
@@ -355,6 +362,24 @@ impl Renderer {
             (stats.shadow_draw_calls, stats.shadow_passes) = self.draw_shadows(encoder, &groups.shadow);
         }
         stats
+    }
+
+    /// The timestamp writes of the pass [`Renderer::render`] draws into, when
+    /// [`RendererConfig::pass_timing`] times passes: a host beginning its own pass puts them in
+    /// its descriptor, then calls [`Renderer::resolve_pass_times`] once that pass has ended.
+    #[must_use]
+    pub fn main_pass_timestamps(&self) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+        self.timer.as_ref().map(PassTimer::main_writes)
+    }
+
+    /// Records into `encoder`, after the pass drawn with [`Renderer::main_pass_timestamps`]
+    /// has ended in it, the copy of this frame's pass times, read back (without waiting) in
+    /// [`FrameStats::pass_times`] a few frames later. Each frame's encoder must be submitted
+    /// before the next [`Renderer::prepare`]. `main_drawn`: whether that pass had the writes.
+    pub fn resolve_pass_times(&mut self, encoder: &mut wgpu::CommandEncoder, main_drawn: bool) {
+        if let Some(timer) = &mut self.timer {
+            timer.finish_frame(encoder, main_drawn);
+        }
     }
 
     /// Records the prepared frame's draws into `pass`, a pass the caller began on a target of
@@ -392,61 +417,6 @@ impl Renderer {
             pass.set_vertex_buffer(0, self.line_vertices.buffer().slice(..));
             pass.draw(0..self.line_count * 2, 0..1);
         }
-    }
-
-    /// Draws each cascade's shadow map: every opaque draw of every run (masked ones cut out),
-    /// depth only, from the sun (bound by the cascade's group in `shadow_groups`), each run at
-    /// its level of detail. Returns the draw calls, and what each cascade's pass submits.
-    fn draw_shadows(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        shadow_groups: &[wgpu::BindGroup; CASCADES],
-    ) -> (u32, [PassCount; CASCADES]) {
-        let mut counts = [PassCount::default(); CASCADES];
-        if !self.pipelines.shadows() {
-            return (0, counts);
-        }
-        let mut calls = 0;
-        for (cascade, (layer, shadow_group)) in self.shadows.layers.iter().zip(shadow_groups).enumerate() {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow cascade"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: layer,
-                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            pass.set_vertex_buffer(slots::INSTANCES, self.casters.buffer().slice(..));
-            let mut bound = None;
-            for (window, (id, run)) in self.runs.iter().enumerate() {
-                let Some(model) = self.model(*id) else { continue };
-                let instances = self.casters.range(cascade, window);
-                if instances.is_empty() {
-                    continue;
-                }
-                // The level the camera sees: a caster coarser than the surface it shadows (its
-                // own) would shadow it where it pokes out.
-                let level = run.level;
-                self.bind_run(&mut pass, shadow_group, window, run, model);
-                for draw in &model.draws[..model.opaque] {
-                    let pipeline = (draw.posing, draw.masked);
-                    if bound != Some(pipeline) {
-                        let Some(shadow) = self.pipelines.shadow(draw.posing, draw.masked) else { continue };
-                        pass.set_pipeline(shadow);
-                        bound = Some(pipeline);
-                    }
-                    if draw_item(&mut pass, model, (draw, level), instances.clone()) {
-                        counts[cascade] += draw.count(level, instances.len() as u32);
-                        calls += 1;
-                    }
-                }
-            }
-        }
-        (calls, counts)
     }
 
     /// Binds run `window` (`run`, of `model`): its palette window, `model`'s buffers.

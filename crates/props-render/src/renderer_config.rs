@@ -35,6 +35,11 @@ pub struct RendererConfig {
     /// The sun casts shadows (the default): three cascaded shadow maps fitted to the view out
     /// to 640 m, each drawn by a depth-only pass of every opaque draw.
     pub shadows: bool,
+    /// Time each pass on the GPU ([`FrameStats::pass_times`]) where the device has timestamp
+    /// queries (`wgpu::Features::TIMESTAMP_QUERY`, which [`crate::GpuContext`] asks for). Off
+    /// by default: a host turning it on submits each frame's encoder before the next frame's
+    /// [`crate::Renderer::prepare`].
+    pub pass_timing: bool,
 }
 
 impl RendererConfig {
@@ -54,6 +59,7 @@ impl RendererConfig {
             shading: Shading::Pbr,
             sky: Sky::default(),
             shadows: true,
+            pass_timing: false,
         }
     }
 }
@@ -96,6 +102,9 @@ pub struct FrameStats {
     pub main_pass: PassCount,
     /// What each shadow cascade's pass draws, nearest first.
     pub shadow_passes: [PassCount; crate::shadows::CASCADES],
+    /// GPU time of each pass of a frame a few frames back (the latest read), where
+    /// [`RendererConfig::pass_timing`] times them.
+    pub pass_times: Option<crate::PassTimes>,
 }
 
 impl FrameStats {

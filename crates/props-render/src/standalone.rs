@@ -52,7 +52,8 @@ impl StandalonePass {
     /// format) and this pass's depth (and MSAA) targets, cleared as `clear` says, in the
     /// renderer's formats and sample count: the caller records its own draws into it, then the
     /// props' ([`Renderer::render`], after [`Renderer::prepare`] recorded the frame's uploads
-    /// and shadow passes into `encoder`).
+    /// and shadow passes into `encoder`). The pass is timed where the renderer times passes:
+    /// once it has ended, the caller calls [`Renderer::resolve_pass_times`].
     pub fn begin<'e>(
         &mut self,
         renderer: &Renderer,
@@ -84,7 +85,7 @@ impl StandalonePass {
                 depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(depth), store: wgpu::StoreOp::Discard }),
                 stencil_ops: None,
             }),
-            timestamp_writes: None,
+            timestamp_writes: renderer.main_pass_timestamps(),
             occlusion_query_set: None,
             multiview_mask: None,
         })
@@ -103,6 +104,8 @@ impl StandalonePass {
         let stats = renderer.prepare(encoder, frame, size);
         let mut pass = self.begin(renderer, encoder, (target, size), Clear::color(frame.clear_color));
         renderer.render(&mut pass);
+        drop(pass);
+        renderer.resolve_pass_times(encoder, true);
         stats
     }
 

@@ -15,7 +15,7 @@ use props_render::{GpuContext, OffscreenTarget, Renderer, RendererConfig};
 use props_scene::{Scene, SceneConfig};
 
 use super::median;
-use super::render::{Measured, RenderArgs, time_frames};
+use super::render::{Measured, RenderArgs, pass_summary, time_frames};
 use super::scene::{city, load_models};
 
 /// The game's fixed step.
@@ -55,7 +55,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let models = load_models(&root.join("assets"))?;
     let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
     let target = OffscreenTarget::new(&gpu.device, args.width, args.height);
-    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
+    let config = RendererConfig { pass_timing: true, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
     for prop in models.iter().flatten() {
         renderer.set_model(prop.id, &prop.model).with_context(|| format!("uploading model {:?}", prop.id))?;
@@ -79,14 +79,17 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .map(|(workload, lod, runs)| {
             let gpu_ms = median(&mut runs.iter().map(|m| m.gpu_ms).collect::<Vec<_>>());
             let encode_ms = median(&mut runs.iter().map(|m| m.encode_ms).collect::<Vec<_>>());
-            (*workload, *lod, runs[runs.len() - 1].stats, encode_ms, gpu_ms)
+            let timed: Vec<[f64; 4]> = runs.iter().filter_map(|m| m.pass_ms).collect();
+            let pass_ms = (!timed.is_empty())
+                .then(|| std::array::from_fn(|i| median(&mut timed.iter().map(|t| t[i]).collect::<Vec<_>>())));
+            (*workload, *lod, runs[runs.len() - 1].stats, encode_ms, gpu_ms, pass_ms)
         })
         .collect();
     let adapter = gpu.adapter_description();
     if args.json {
         let rows: Vec<_> = summary
             .iter()
-            .map(|(workload, lod, stats, encode_ms, gpu_ms)| {
+            .map(|(workload, lod, stats, encode_ms, gpu_ms, pass_ms)| {
                 let passes: Vec<_> = std::iter::once(&stats.main_pass)
                     .chain(&stats.shadow_passes)
                     .map(|p| serde_json::json!({"triangles": p.triangles, "vertices": p.vertices}))
@@ -96,6 +99,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                     "draw_calls": stats.draw_calls, "shadow_draw_calls": stats.shadow_draw_calls,
                     "triangles": stats.all_passes().triangles, "vertices": stats.all_passes().vertices, "passes": passes,
                     "encode_ms": encode_ms, "gpu_ms": gpu_ms, "floor_gpu_ms": serde_json::Value::Null,
+                    "pass_ms": pass_ms,
                 })
             })
             .collect();
@@ -110,8 +114,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         args.width, args.height, args.frames
     );
     println!("triangles: all passes (main + 3 cascades); per pass: main/near/mid/far cascade, thousands");
+    println!("pass ms: each pass's GPU time by timestamp queries, main/near/mid/far cascade (- without them)");
     println!(
-        "{:<6} {:>8} {:>9} {:>6} {:>7} {:>12} {:>12} {:>26} {:>10} {:>10}",
+        "{:<6} {:>8} {:>9} {:>6} {:>7} {:>12} {:>12} {:>26} {:>10} {:>10} {:>24}",
         "scene",
         "mesh lod",
         "instances",
@@ -121,21 +126,23 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "vertices",
         "triangles per pass (k)",
         "encode ms",
-        "gpu ms"
+        "gpu ms",
+        "pass ms"
     );
-    for (workload, lod, stats, encode_ms, gpu_ms) in &summary {
+    for (workload, lod, stats, encode_ms, gpu_ms, pass_ms) in &summary {
         let per_pass: Vec<String> = std::iter::once(&stats.main_pass)
             .chain(&stats.shadow_passes)
             .map(|p| (p.triangles / 1000).to_string())
             .collect();
         println!(
-            "{workload:<6} {lod:>8} {:>9} {:>6} {:>7} {:>12} {:>12} {:>26} {encode_ms:>10.2} {gpu_ms:>10.2}",
+            "{workload:<6} {lod:>8} {:>9} {:>6} {:>7} {:>12} {:>12} {:>26} {encode_ms:>10.2} {gpu_ms:>10.2} {:>24}",
             stats.instances,
             stats.draw_calls,
             stats.shadow_draw_calls,
             stats.all_passes().triangles,
             stats.all_passes().vertices,
             per_pass.join("/"),
+            pass_summary(*pass_ms),
         );
     }
     let (on, off) = (&summary[0], &summary[1]);

@@ -23,7 +23,9 @@ use glam::{Affine3A, Quat, Vec3};
 use props_anim::light::PlacedLight;
 use props_anim::{Model, Pose};
 use props_frame::{Camera, Frame, FrameData, Lighting, ModelId};
-use props_render::{FrameStats, GpuContext, OffscreenTarget, Renderer, RendererConfig, Shading, StandalonePass};
+use props_render::{
+    FrameStats, GpuContext, OffscreenTarget, PassTimes, Renderer, RendererConfig, Shading, StandalonePass,
+};
 
 use super::floor::Floor;
 use super::median;
@@ -79,6 +81,9 @@ pub(super) struct Measured {
     pub(super) encode_ms: f64,
     /// Median milliseconds from submit until the GPU is idle.
     pub(super) gpu_ms: f64,
+    /// Median GPU milliseconds of the main pass and of each shadow cascade's, from timestamp
+    /// queries (0 where a pass was not drawn; `None` where the adapter has no timestamps).
+    pub(super) pass_ms: Option<[f64; 4]>,
 }
 
 /// Runs the benchmark.
@@ -148,6 +153,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                     "unskinned_encode_ms": u.encode_ms, "unskinned_gpu_ms": u.gpu_ms,
                     "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
                     "floor_gpu_ms": f.gpu_ms, "floor_ratio": s.gpu_ms / f.gpu_ms, "unskinned_floor_ratio": u.gpu_ms / f.gpu_ms,
+                    "pass_ms": s.pass_ms, "unskinned_pass_ms": u.pass_ms,
                 })
             })
             .collect();
@@ -189,9 +195,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
     println!("ratio: (encode + gpu) over the same instances drawn in their bind pose (no skinning, no morph)");
     println!("floor: the simplest pipeline drawing the same instances (one mesh, one draw, a storage-buffer matrix");
-    println!("each, Lambert, 4x MSAA); x floor: gpu ms over the floor's, skinned and in the bind pose");
+    println!("each, Lambert, 4x MSAA); x floor: gpu ms over the floor's, skinned and in the bind pose; pass ms: the");
+    println!("main pass's GPU time by timestamp queries, skinned and in the bind pose (- without them)");
     println!(
-        "{:<10} {:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>9} {:>9}",
+        "{:<10} {:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>9} {:>9} {:>8} {:>9}",
         "model",
         "instances",
         "draws",
@@ -206,12 +213,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "ratio",
         "floor gpu",
         "x floor",
-        "bind x fl"
+        "bind x fl",
+        "pass ms",
+        "bind pass"
     );
     for (model, count, s, u, f) in rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
-            "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>9.2} {:>9.2}",
+            "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>9.2} {:>9.2} {:>8} {:>9}",
             s.stats.draw_calls,
             s.stats.all_passes().triangles,
             s.stats.all_passes().vertices,
@@ -223,7 +232,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             u.gpu_ms,
             f.gpu_ms,
             s.gpu_ms / f.gpu_ms,
-            u.gpu_ms / f.gpu_ms
+            u.gpu_ms / f.gpu_ms,
+            s.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
+            u.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
         );
     }
     println!("shading: glTF's material model against the Lambert shading it replaced (gpu ratio: pbr over lambert)");
@@ -336,7 +347,7 @@ fn measure_floor(
     let camera = grid_camera(count, target.size());
     let (encode_ms, gpu_ms) = time_encoded(gpu, frames, |encoder| floor.draw(&gpu.queue, encoder, target, &camera));
     let stats = FrameStats { draw_calls: 1, instances: count, ..FrameStats::default() };
-    Ok(Measured { stats, encode_ms, gpu_ms })
+    Ok(Measured { stats, encode_ms, gpu_ms, pass_ms: None })
 }
 
 /// Median encode and GPU times of `frames` frames (after warm-up) of `count` instances of
@@ -349,7 +360,13 @@ fn measure(
     (skinning, shading, shadows): (bool, Shading, bool),
     frames: u32,
 ) -> Result<Measured> {
-    let config = RendererConfig { skinning, shading, shadows, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
+    let config = RendererConfig {
+        skinning,
+        shading,
+        shadows,
+        pass_timing: true,
+        ..RendererConfig::new(props_render::OFFSCREEN_FORMAT)
+    };
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
     renderer.set_model(ModelId(0), model).context("uploading the model")?;
     let camera = grid_camera(count, target.size());
@@ -368,10 +385,28 @@ pub(super) fn time_frames(
 ) -> Measured {
     let mut stats = FrameStats::default();
     let mut pass = StandalonePass::new();
+    let mut times = Vec::new();
     let (encode_ms, gpu_ms) = time_encoded(gpu, frames, |encoder| {
         stats = pass.draw(renderer, encoder, (target.view(), target.size()), frame);
+        times.push(stats.pass_times);
     });
-    Measured { stats, encode_ms, gpu_ms }
+    // Read a few frames late: the warm-up frames' may be an earlier configuration's.
+    let times: Vec<PassTimes> = times.iter().skip(3).flatten().copied().collect();
+    let pass_ms = (!times.is_empty()).then(|| {
+        let passes = |t: &PassTimes| -> [Option<u64>; 4] {
+            let [near, mid, far] = t.shadow_ns;
+            [t.main_ns, near, mid, far]
+        };
+        std::array::from_fn(|i| {
+            median(&mut times.iter().map(|t| passes(t)[i].map_or(0.0, |ns| ns as f64 / 1e6)).collect::<Vec<_>>())
+        })
+    });
+    Measured { stats, encode_ms, gpu_ms, pass_ms }
+}
+
+/// Pass times as `main/near/mid/far` milliseconds, or `-` without timestamps.
+pub(super) fn pass_summary(pass_ms: Option<[f64; 4]>) -> String {
+    pass_ms.map_or_else(|| "-".to_owned(), |ms| ms.map(|m| format!("{m:.2}")).join("/"))
 }
 
 /// Median encode and GPU times, ms, of `frames` frames (after three to warm up) each recorded

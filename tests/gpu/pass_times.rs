@@ -1,0 +1,59 @@
+//! Pass timing: with `RendererConfig::pass_timing` on, `FrameStats::pass_times` reports, a
+//! few frames late and without waiting, the GPU time of the main pass and of each shadow
+//! cascade drawn; nothing for a cascade not drawn, and nothing with timing off.
+
+use glam::{Affine3A, Vec3};
+use props_frame::{FrameData, Lighting, ModelId, SKY};
+use props_render::{FrameStats, GpuContext, OffscreenTarget, PassTimes, Renderer, StandalonePass};
+use props_tests::scene::{self, IMAGE_SIZE};
+
+/// Draws the car `frames` times (each frame submitted and waited for, as the game's headless
+/// loop does) with a renderer configured by `configure`; the last frame's stats.
+fn draw_frames(gpu: &GpuContext, frames: u32, configure: impl FnOnce(&mut props_render::RendererConfig)) -> FrameStats {
+    let mut renderer: Renderer = scene::renderer(gpu, configure);
+    let car = scene::load("assets/car.glb");
+    renderer.set_model(ModelId(0), &car).expect("the car uploads");
+    let mut frame = FrameData::default();
+    let palette = scene::palette(&car, &scene::pose_at(&car, None, 0.0));
+    frame.push_instance(&Affine3A::IDENTITY, car.palette_len()).copy_from_slice(&palette);
+    frame.end_batch(ModelId(0));
+    let camera = scene::camera(Vec3::new(4.0, 3.0, 6.0), Vec3::new(0.0, 0.5, 0.0));
+    let frame = frame.to_frame(camera, Lighting::default(), SKY);
+    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
+    let mut pass = StandalonePass::new();
+    let mut stats = FrameStats::default();
+    for _ in 0..frames {
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        stats = pass.draw(&mut renderer, &mut encoder, (target.view(), IMAGE_SIZE), &frame);
+        gpu.queue.submit([encoder.finish()]);
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).expect("the GPU finishes the frame");
+    }
+    stats
+}
+
+#[test]
+fn passes_are_timed_where_asked() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    assert!(
+        gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+        "lavapipe and the GPUs this is run on have timestamp queries, and the context asks for them"
+    );
+    // Copied in one frame, mapped in the next, read in the one after.
+    let timed = draw_frames(&gpu, 4, |c| c.pass_timing = true);
+    let Some(PassTimes { main_ns, shadow_ns }) = timed.pass_times else {
+        panic!("no pass times after 4 frames: {timed:?}")
+    };
+    assert!(main_ns.is_some_and(|ns| ns > 0), "the main pass takes time: {main_ns:?}");
+    // The car is within the nearest cascade; every cascade's pass runs, cleared if empty.
+    assert!(shadow_ns.iter().all(|ns| ns.is_some()), "each cascade is timed: {shadow_ns:?}");
+
+    let early = draw_frames(&gpu, 2, |c| c.pass_timing = true);
+    assert_eq!(early.pass_times, None, "the first frame's times are read in the third");
+
+    let shadowless = draw_frames(&gpu, 4, |c| (c.pass_timing, c.shadows) = (true, false));
+    let times = shadowless.pass_times.expect("the main pass is timed");
+    assert!(times.main_ns.is_some() && times.shadow_ns == [None; 3], "no cascade drawn, none timed: {times:?}");
+
+    let untimed = draw_frames(&gpu, 4, |_| {});
+    assert_eq!(untimed.pass_times, None, "timing is off by default");
+}
