@@ -62,6 +62,10 @@ override VERTEX_COLORS: bool = true;
 override FLAT_SHADED: bool = true;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
+// Whether the material is alpha-masked: only then may a fragment be discarded. A shader that
+// can discard has its depth tested after it runs, so an opaque pipeline's cannot: hidden
+// fragments are then culled before they are shaded.
+override ALPHA_MASK: bool = true;
 
 // The instance's paint over `base` (a painted material's colour), as its tint's alpha says.
 fn painted(base: vec3<f32>, in: VertexOutput) -> vec3<f32> {
@@ -264,7 +268,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let factor = vec4<f32>(painted(base_color.rgb, in), base_color.a);
     let base = factor * vertex_color(in) * base_texel;
     let mode = material.params.y;
-    if mode > 0.5 && mode < 1.5 && base.a < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
+    if ALPHA_MASK && base.a < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
         discard;
     }
     let alpha = select(1.0, base.a, mode > 1.5);

@@ -144,6 +144,9 @@ impl MaterialUniform {
 pub(crate) struct PipelineKey {
     /// Alpha-blended: drawn after everything opaque, without writing depth.
     pub blend: bool,
+    /// Alpha-masked: its fragments may be discarded (`ALPHA_MASK`); an opaque pipeline's never
+    /// are, so the GPU tests depth before shading them.
+    pub masked: bool,
     /// Both faces drawn (no culling).
     pub double_sided: bool,
     /// A clip animates one of its fields: its fragments read the instance's palette
@@ -171,6 +174,7 @@ impl PipelineKey {
         let textures = slots(material);
         Self {
             blend: material.alpha_mode == AlphaMode::Blend,
+            masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
             textured: textures.iter().any(Option::is_some),
@@ -189,8 +193,9 @@ impl PipelineKey {
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..=255u8).map(|i| Self {
-            blend: i & 128 != 0,
+        (0..512u16).map(|i| Self {
+            blend: i & 256 != 0,
+            masked: i & 128 != 0,
             double_sided: i & 64 != 0,
             animated: i & 32 != 0,
             textured: i & 16 != 0,
@@ -203,9 +208,10 @@ impl PipelineKey {
 
     /// Its order among the keys: opaque before blended, then by the rest (draws are grouped
     /// by it, so that a model changes pipeline as few times as it can).
-    pub(crate) fn index(self) -> u8 {
+    pub(crate) fn index(self) -> u16 {
         let flags = [
             self.blend,
+            self.masked,
             self.double_sided,
             self.animated,
             self.textured,
@@ -214,13 +220,14 @@ impl PipelineKey {
             self.flat,
             self.painted,
         ];
-        flags.into_iter().fold(0, |index, bit| index << 1 | u8::from(bit))
+        flags.into_iter().fold(0, |index, bit| index << 1 | u16::from(bit))
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 6] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 7] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
+            ("ALPHA_MASK", flag(self.masked)),
             ("ANIMATED_MATERIAL", flag(self.animated)),
             ("TEXTURED", flag(self.textured)),
             ("NORMAL_MAPPED", flag(self.normal_mapped)),
@@ -387,17 +394,18 @@ mod tests {
         let key = PipelineKey::of(&material, &[[0; 4]; 6], false);
         assert_eq!(
             key,
-            PipelineKey { textured: true, normal_mapped: true, ..PipelineKey::default() },
-            "a normal map: textured, with tangents"
+            PipelineKey { masked: true, textured: true, normal_mapped: true, ..PipelineKey::default() },
+            "alpha-masked, and a normal map: textured, with tangents"
         );
+        assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).masked, "glTF's default: opaque");
         assert_eq!(key.of_draw(true, true), PipelineKey { colored: true, flat: true, ..key });
         let mut animated = [[0; 4]; 6];
         animated[5][2] = 7;
         assert!(PipelineKey::of(&material, &animated, false).animated);
         assert!(PipelineKey::of(&material, &animated, true).painted);
         assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).textured, "glTF's default: no texture");
-        let indices: std::collections::BTreeSet<u8> = PipelineKey::all().map(PipelineKey::index).collect();
-        assert_eq!(indices.len(), 256, "every key its own place");
-        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 128), "opaque first");
+        let indices: std::collections::BTreeSet<u16> = PipelineKey::all().map(PipelineKey::index).collect();
+        assert_eq!(indices.len(), 512, "every key its own place");
+        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 256), "opaque first");
     }
 }
