@@ -221,8 +221,10 @@ impl Demo {
     /// Lists what was posed, with the ground and the debug lines.
     fn extract(&mut self) {
         let frame = &mut self.frame;
-        Ground::extract(frame);
         self.scene.extract(frame);
+        // The ground after the props (drawn in this order): where they hide it, its fragments
+        // fail the depth test before they are shaded.
+        Ground::extract(frame);
         if self.show_skeletons {
             self.scene.skeleton_lines(SKELETONS_PER_MODEL, &mut frame.lines);
         }
