@@ -327,7 +327,10 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
             let slot = first + k;
             let index = (cluster_texel(CLUSTERS + slot / 4u) >> (8u * (slot % 4u))) & 0xffu;
             let light = incoming(punctual_lights[index], in.world_position);
-            color += direct_light(n, v, light.l, c_diff, f0, f90, a2, multiple) * light.irradiance;
+            // Most of a cluster lies outside a spot's cone or a light's range: no light, no BRDF.
+            if any(light.irradiance > vec3<f32>(0.0)) {
+                color += direct_light(n, v, light.l, c_diff, f0, f90, a2, multiple) * light.irradiance;
+            }
         }
     }
 

@@ -215,8 +215,8 @@ impl LightPicker {
             if reach.is_nan() || reach <= 0.0 {
                 continue;
             }
-            let p = light.position.extend(1.0);
-            if planes.iter().all(|plane| plane.dot(p) >= -reach) {
+            let (center, radius) = bounds(light, reach);
+            if planes.iter().all(|plane| plane.dot(center.extend(1.0)) >= -radius) {
                 let distance = (light.position - eye).length();
                 self.candidates.push(Candidate { distance, light: index, reach });
             }
@@ -243,7 +243,8 @@ impl LightPicker {
         let mut kept = 0;
         for i in 0..self.candidates.len() {
             let c = self.candidates[i];
-            if let Some(span) = span(view_projection, lights[c.light].position, c.reach) {
+            let (center, radius) = bounds(&lights[c.light], c.reach);
+            if let Some(span) = span(view_projection, center, radius) {
                 (self.candidates[kept], kept) = (c, kept + 1);
                 self.spans.push(span);
             }
@@ -303,6 +304,22 @@ fn frustum_planes(view_projection: Mat4) -> [Vec4; 6] {
         let length = plane.truncate().length();
         if length > 0.0 { plane / length } else { plane }
     })
+}
+
+/// The smallest sphere around what `light` lights, reaching `reach` metres: a point light's
+/// reach around it; a spot's cone of that length, capped (the sphere through its apex and
+/// rim up to 45 degrees from its axis, the rim's beyond): a car's headlight 40 m long, 26
+/// degrees wide, lies in one of 22 m, a fifth of the volume, and so in fewer clusters.
+fn bounds(light: &PlacedLight, reach: f32) -> (Vec3, f32) {
+    match light.cone {
+        Some([_, outer]) if outer < std::f32::consts::FRAC_PI_2 && light.direction.is_normalized() => {
+            let (sin, cos) = outer.max(0.0).sin_cos();
+            let (along, radius) =
+                if cos >= sin { (reach / (2.0 * cos), reach / (2.0 * cos)) } else { (reach * cos, reach * sin) };
+            (light.position + light.direction * along, radius)
+        }
+        _ => (light.position, reach),
+    }
 }
 
 /// `light` for the shader, reaching `reach` metres, at `fade` of its brightness.
@@ -429,6 +446,42 @@ mod tests {
         // Behind the eye and far to the side: culled.
         assert_eq!(span(vp, Vec3::new(0.0, 20.0, 100.0), 5.0), None);
         assert_eq!(span(vp, Vec3::new(500.0, 0.0, 0.0), 5.0), None);
+    }
+
+    #[test]
+    fn a_spots_sphere_holds_its_cone_and_is_smaller_than_its_reach() {
+        let mut seed = 0x2545_f491_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        for _ in 0..200 {
+            let outer = 0.01 + next() * 1.55;
+            let direction = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+            let light = PlacedLight {
+                position: Vec3::new(next(), next(), next()) * 50.0,
+                direction,
+                color: Vec3::ONE,
+                range: Some(10.0),
+                cone: Some([0.0, outer]),
+            };
+            let reach = 1.0 + next() * 40.0;
+            let (center, radius) = bounds(&light, reach);
+            assert!(radius < reach, "a cone of {outer} rad: {radius} m of {reach}");
+            for _ in 0..200 {
+                // A point of the lit cone: within `outer` of the axis, within reach.
+                let side = direction.any_orthonormal_vector();
+                let spin = glam::Quat::from_axis_angle(direction, next() * std::f32::consts::TAU);
+                let tilt = glam::Quat::from_axis_angle(spin * side, next() * outer);
+                let p = light.position + tilt * direction * reach * next().sqrt();
+                assert!((p - center).length() <= radius * 1.0001 + 1e-4, "{p} outside {center}, {radius} m");
+            }
+        }
+        let headlight = PlacedLight { cone: Some([0.2, 0.45]), ..lamp(0.0) };
+        assert!((bounds(&headlight, 40.0).1 - 22.2).abs() < 0.1, "the car's headlight");
+        assert_eq!(bounds(&lamp(0.0), 10.0), (lamp(0.0).position, 10.0), "a point light: its reach");
     }
 
     /// A lamp `x` metres along the view's focus line, from where it comes into view.
