@@ -15,3 +15,8 @@ fn joint_matrix(index: u32) -> mat3x4<f32> {
     let texel = index * 3u;
     return mat3x4<f32>(palette_texel(texel), palette_texel(texel + 1u), palette_texel(texel + 2u));
 }
+
+// Row `row` of the palette read as rows of four floats: one texel.
+fn palette_row(row: u32) -> vec4<f32> {
+    return palette_texel(row);
+}

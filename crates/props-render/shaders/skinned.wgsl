@@ -122,8 +122,7 @@ struct SkinSum {
 // One value an instance's palette packs after its matrices (a morph weight, an animated
 // material value, a visibility): float `index` of its palette, 12 to a matrix slot.
 fn palette_value(instance_base: u32, index: u32) -> f32 {
-    var slot = joint_matrix(instance_base + index / 12u);
-    return slot[(index % 12u) / 4u][index % 4u];
+    return palette_row(3u * instance_base + index / 4u)[index % 4u];
 }
 
 struct Morphed {
@@ -142,8 +141,15 @@ struct Frame {
 fn morph(vertex: Geometry, vertex_index: u32, instance_base: u32) -> Morphed {
     var out = Morphed(vertex.position, vertex.normal);
     let v = vertex_index - draw.vertex_base;
+    // The weights are read four at a time (a row of the palette), each row once: a target at
+    // zero weight costs a quarter of a read and a comparison.
+    var weights = vec4<f32>(0.0);
     for (var t = 0u; t < draw.morph_targets; t++) {
-        let w = palette_value(instance_base, draw.weight_first + t);
+        let at = draw.weight_first + t;
+        if (t == 0u || at % 4u == 0u) {
+            weights = palette_row(3u * instance_base + at / 4u);
+        }
+        let w = weights[at % 4u];
         if (w != 0.0) {
             let entry = draw.morph_first + t * draw.morph_vertices + v;
             out.position += morph_delta(2u * entry).xyz * w;
