@@ -74,6 +74,10 @@ pub struct Args {
     /// more).
     #[arg(long)]
     pub no_shadows: bool,
+    /// Samples per pixel of the anti-aliasing: 4 (MSAA, the default) or 1 (none: for a GPU
+    /// short of pixel throughput, where the samples cost more than the shading).
+    #[arg(long, value_name = "1|4", default_value_t = 4, value_parser = parse_samples)]
+    pub msaa: u32,
     /// Render offscreen, without a window.
     #[arg(long)]
     pub headless: bool,
@@ -134,6 +138,17 @@ impl Args {
             [("windmills", self.windmills), ("cars", self.cars), ("foxes", self.foxes), ("buses", self.buses)];
         let aliases = aliases.into_iter().filter_map(|(kind, count)| Some((kind.to_owned(), count?)));
         aliases.chain(self.counts.iter().cloned()).collect()
+    }
+
+    /// How the renderer draws into targets of `format`: shadows and anti-aliasing as asked,
+    /// each pass timed (the HUD and the headless status lines show it).
+    pub fn renderer_config(&self, format: wgpu::TextureFormat) -> props_render::RendererConfig {
+        props_render::RendererConfig {
+            shadows: !self.no_shadows,
+            sample_count: self.msaa,
+            pass_timing: true,
+            ..props_render::RendererConfig::new(format)
+        }
     }
 
     /// Resolves the default `assets` and `mods` folders when the game is started from another
@@ -226,6 +241,15 @@ fn parse_fixed_dt(text: &str) -> Result<f32, String> {
     }
 }
 
+/// Parses samples per pixel: 1 or 4 (what the renderer draws with).
+fn parse_samples(text: &str) -> Result<u32, String> {
+    match text.trim() {
+        "1" => Ok(1),
+        "4" => Ok(4),
+        _ => Err(format!("invalid samples per pixel {text:?}: expected 1 (no anti-aliasing) or 4")),
+    }
+}
+
 /// Parses a budget: a positive number of milliseconds, at most 1000.
 fn parse_budget(text: &str) -> Result<f32, String> {
     match text.trim().parse::<f32>() {
@@ -277,6 +301,10 @@ mod tests {
             (100_000, 10_000, 10_000, Some(40))
         );
         assert!(!counts.contains_key("buses"), "a kind not named keeps its default");
+        assert_eq!(city.renderer_config(wgpu::TextureFormat::Rgba8UnormSrgb).sample_count, 4, "MSAA by default");
+        let plain = Args::try_parse_from(["game", "--msaa", "1"]).expect("parses");
+        assert_eq!(plain.renderer_config(wgpu::TextureFormat::Rgba8UnormSrgb).sample_count, 1);
+        assert!(Args::try_parse_from(["game", "--msaa", "2"]).is_err(), "the renderer draws 1 or 4 samples");
         assert_eq!(city.anim_budget_ms, Some(1.0));
     }
 

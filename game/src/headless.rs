@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use props_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RendererConfig};
+use props_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget};
 
 use crate::cli::Args;
 use crate::demo::Demo;
@@ -22,11 +22,7 @@ const STATUS_EVERY: Duration = Duration::from_secs(5);
 pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let context = pollster::block_on(GpuContext::headless())?;
     tracing::info!(adapter = %context.adapter_description(), "rendering offscreen");
-    let mut gpu = Gpu::new(
-        context,
-        RendererConfig { shadows: !args.no_shadows, pass_timing: true, ..RendererConfig::new(OFFSCREEN_FORMAT) },
-        args.lose_device_after,
-    );
+    let mut gpu = Gpu::new(context, args.renderer_config(OFFSCREEN_FORMAT), args.lose_device_after);
     let mut target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
     let mut demo = Demo::new(args, &mut gpu)?;
     let started = Instant::now();

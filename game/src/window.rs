@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use glam::Vec2;
-use props_render::{FrameStats, GpuContext, RendererConfig};
+use props_render::{FrameStats, GpuContext};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
@@ -223,11 +223,7 @@ impl Running {
             config.usage |= wgpu::TextureUsages::COPY_SRC;
         }
         surface.configure(&context.device, &config);
-        let mut gpu = Gpu::new(
-            context,
-            RendererConfig { shadows: !args.no_shadows, pass_timing: true, ..RendererConfig::new(config.format) },
-            args.lose_device_after,
-        );
+        let mut gpu = Gpu::new(context, args.renderer_config(config.format), args.lose_device_after);
         let screen: Box<dyn Screen> = match &args.preview {
             Some(file) => {
                 let asked = (args.clip.clone(), args.time, args.walk);
