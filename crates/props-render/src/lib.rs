@@ -72,6 +72,15 @@
 //!
 //! Opaque draws go first, then blended ones back to front. [`conventions`] defines the
 //! reference render that `cargo xtask render` and the three.js references share.
+//!
+//! # What a frame costs
+//!
+//! [`Renderer::prepare`] returns [`FrameStats`]: draw calls, bytes uploaded, and the triangles
+//! and vertices each pass submits. With [`RendererConfig::pass_timing`] it also carries each
+//! pass's GPU time ([`PassTimes`], from timestamp queries where the device has them), read
+//! back a few frames late without waiting; a host that begins its own pass puts
+//! [`Renderer::main_pass_timestamps`] in it and calls [`Renderer::resolve_pass_times`] once
+//! it has ended.
 
 mod admission;
 mod blend_order;
