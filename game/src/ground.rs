@@ -53,9 +53,11 @@ impl Ground {
         Ok(())
     }
 
-    /// Lists the ground in `frame`: the land's instance and the paving's.
+    /// Lists the ground in `frame`: the paving's instance, then the land's (drawn in this
+    /// order: the land under the paving, a few centimetres lower, fails the depth test before
+    /// it is shaded).
     pub fn extract(frame: &mut props_frame::FrameData) {
-        for id in [LAND, PAVING] {
+        for id in [PAVING, LAND] {
             frame.push_instance(&glam::Affine3A::IDENTITY, 1);
             frame.end_batch(id);
         }
