@@ -98,15 +98,24 @@ pub fn synthetic(joints: usize) -> Model {
     Model::new(parts).expect("valid synthetic model")
 }
 
+/// What a [`morph_grid`]'s clip does with its weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridWeights {
+    /// Every weight away from 0 (each a sine of its own phase): the worst case for GPU
+    /// morphing, where every target costs every vertex.
+    Breathing,
+    /// Every weight at 0 (a face at rest): what its targets cost when they move nothing.
+    Resting,
+}
+
 /// A grid of `side` x `side` quads (one metre, facing +Y) on one node, with `targets` morph
 /// targets (each raising a bump of its own, with normal deltas) and a clip `breathe` of
-/// 2 s that keeps every weight away from 0 (each a sine of its own phase): the worst case
-/// for GPU morphing, where every target costs every vertex.
+/// 2 s whose weights do as `weights` says.
 ///
 /// # Panics
 /// Never for `side >= 1` (the construction is valid by design).
 #[must_use]
-pub fn morph_grid(side: usize, targets: usize) -> Model {
+pub fn morph_grid(side: usize, targets: usize, weights: GridWeights) -> Model {
     let n = side + 1;
     let vertex = |x: usize, z: usize| Vec3::new(x as f32 / side as f32 - 0.5, 0.0, z as f32 / side as f32 - 0.5);
     let positions: Vec<Vec3> = (0..n * n).map(|i| vertex(i % n, i / n)).collect();
@@ -139,8 +148,11 @@ pub fn morph_grid(side: usize, targets: usize) -> Model {
     let rig = Rig::from_source_nodes(&[node]).expect("valid node");
     let keys = 9;
     let times: Vec<f32> = (0..keys).map(|k| k as f32 * 0.25).collect();
-    let values =
-        (0..keys).flat_map(|k| (0..targets).map(move |t| 0.6 + 0.4 * (k as f32 * 0.785 + t as f32).sin())).collect();
+    let weight = move |k: usize, t: usize| match weights {
+        GridWeights::Breathing => 0.6 + 0.4 * (k as f32 * 0.785 + t as f32).sin(),
+        GridWeights::Resting => 0.0,
+    };
+    let values = (0..keys).flat_map(|k| (0..targets).map(move |t| weight(k, t))).collect();
     let weights = Keyframes::MorphWeights { width: targets, values };
     let channel = Channel::new(NodeId(0), Interpolation::Linear, times, weights).expect("valid weights channel");
     let clip = Clip::new(Some("breathe".into()), vec![channel], &rig).expect("valid clip");

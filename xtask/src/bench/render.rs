@@ -5,7 +5,8 @@
 //! the same instances drawn without skinning (bind pose, no palette reads), as a ratio.
 //! Palettes are posed once before measuring: this measures the renderer, not the animation.
 //! Then morph rows: a 32x32-quad grid (1089 vertices) with 8 and 64 morph targets, every
-//! weight non-zero, against the same grid drawn unmorphed. Then shading rows: the model
+//! weight non-zero, against the same grid drawn unmorphed; and the same grids at rest (`rest`:
+//! every weight 0, what targets cost that move nothing). Then shading rows: the model
 //! skinned and shaded with glTF's material model (the renderer's) against the Lambert
 //! shading it replaced (`Shading::Lambert`: base colour only), at 1k and 10k instances and
 //! at the city's visible count (`cargo xtask bench scene --workload city`: about 48,800
@@ -29,6 +30,7 @@ use props_render::{
 
 use super::floor::Floor;
 use super::median;
+use props_bench::workload::GridWeights;
 
 /// Arguments of `cargo xtask bench render`.
 #[derive(clap::Args)]
@@ -99,11 +101,13 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let name = args.model.file_stem().map_or_else(|| "model".to_owned(), |s| s.to_string_lossy().into_owned());
     let mut workloads = vec![(name, model, args.counts.clone())];
     for &targets in &args.morph_targets {
-        workloads.push((
-            format!("morph x{targets}"),
-            props_bench::workload::morph_grid(32, targets),
-            args.morph_counts.clone(),
-        ));
+        for (weights, name) in [(GridWeights::Breathing, ""), (GridWeights::Resting, " rest")] {
+            workloads.push((
+                format!("morph x{targets}{name}"),
+                props_bench::workload::morph_grid(32, targets, weights),
+                args.morph_counts.clone(),
+            ));
+        }
     }
     for (name, model, counts) in &workloads {
         for &count in counts {
