@@ -138,22 +138,25 @@ struct Frame {
 };
 
 // The vertex with the morph targets applied (base + sum of weight x delta), before skinning.
+// The weights are read a row of four at a time (a row of the palette, each once); a row all at
+// zero is passed over whole, and a target at zero weight reads no delta.
 fn morph(vertex: Geometry, vertex_index: u32, instance_base: u32) -> Morphed {
     var out = Morphed(vertex.position, vertex.normal);
     let v = vertex_index - draw.vertex_base;
-    // The weights are read four at a time (a row of the palette), each row once: a target at
-    // zero weight costs a quarter of a read and a comparison.
-    var weights = vec4<f32>(0.0);
-    for (var t = 0u; t < draw.morph_targets; t++) {
-        let at = draw.weight_first + t;
-        if (t == 0u || at % 4u == 0u) {
-            weights = palette_row(3u * instance_base + at / 4u);
+    let first = draw.weight_first;
+    let end = first + draw.morph_targets;
+    for (var row = first / 4u; row * 4u < end; row++) {
+        let weights = palette_row(3u * instance_base + row);
+        if all(weights == vec4<f32>(0.0)) {
+            continue;
         }
-        let w = weights[at % 4u];
-        if (w != 0.0) {
-            let entry = draw.morph_first + t * draw.morph_vertices + v;
-            out.position += morph_delta(2u * entry).xyz * w;
-            out.normal += morph_delta(2u * entry + 1u).xyz * w;
+        for (var at = max(4u * row, first); at < min(4u * row + 4u, end); at++) {
+            let w = weights[at % 4u];
+            if (w != 0.0) {
+                let entry = draw.morph_first + (at - first) * draw.morph_vertices + v;
+                out.position += morph_delta(2u * entry).xyz * w;
+                out.normal += morph_delta(2u * entry + 1u).xyz * w;
+            }
         }
     }
     return out;
