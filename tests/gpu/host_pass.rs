@@ -3,8 +3,7 @@
 //! host's depth buffer (cleared to the nearest depth, it hides them all), and a model replaced
 //! between the two calls is drawn as it is now, without a panic.
 
-use glam::{Affine3A, Vec3};
-use props_frame::{FrameData, Lighting, ModelId, SKY};
+use props_frame::{Lighting, ModelId, SKY};
 use props_render::{Clear, OffscreenTarget, Renderer, StandalonePass};
 use props_tests::scene::{self, IMAGE_SIZE};
 
@@ -16,13 +15,7 @@ fn draw_in_host_pass(
     clear_depth: f32,
     between: impl FnOnce(&mut Renderer),
 ) -> image::RgbaImage {
-    let car = scene::load("assets/car.glb");
-    renderer.set_model(ModelId(0), &car).expect("the car uploads");
-    let mut frame = FrameData::default();
-    let palette = scene::palette(&car, &scene::pose_at(&car, None, 0.0));
-    frame.push_instance(&Affine3A::IDENTITY, car.palette_len()).copy_from_slice(&palette);
-    frame.end_batch(ModelId(0));
-    let camera = scene::camera(Vec3::new(4.0, 3.0, 6.0), Vec3::new(0.0, 0.5, 0.0));
+    let (frame, camera) = scene::car_at_origin(renderer);
     let frame = frame.to_frame(camera, Lighting::default(), SKY);
 
     let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);

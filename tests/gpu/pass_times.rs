@@ -2,8 +2,7 @@
 //! few frames late and without waiting, the GPU time of the main pass and of each shadow
 //! cascade drawn; nothing for a cascade not drawn, and nothing with timing off.
 
-use glam::{Affine3A, Vec3};
-use props_frame::{FrameData, Lighting, ModelId, SKY};
+use props_frame::{Lighting, SKY};
 use props_render::{FrameStats, GpuContext, OffscreenTarget, PassTimes, Renderer, StandalonePass};
 use props_tests::scene::{self, IMAGE_SIZE};
 
@@ -11,13 +10,7 @@ use props_tests::scene::{self, IMAGE_SIZE};
 /// loop does) with a renderer configured by `configure`; the last frame's stats.
 fn draw_frames(gpu: &GpuContext, frames: u32, configure: impl FnOnce(&mut props_render::RendererConfig)) -> FrameStats {
     let mut renderer: Renderer = scene::renderer(gpu, configure);
-    let car = scene::load("assets/car.glb");
-    renderer.set_model(ModelId(0), &car).expect("the car uploads");
-    let mut frame = FrameData::default();
-    let palette = scene::palette(&car, &scene::pose_at(&car, None, 0.0));
-    frame.push_instance(&Affine3A::IDENTITY, car.palette_len()).copy_from_slice(&palette);
-    frame.end_batch(ModelId(0));
-    let camera = scene::camera(Vec3::new(4.0, 3.0, 6.0), Vec3::new(0.0, 0.5, 0.0));
+    let (frame, camera) = scene::car_at_origin(&mut renderer);
     let frame = frame.to_frame(camera, Lighting::default(), SKY);
     let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
     let mut pass = StandalonePass::new();

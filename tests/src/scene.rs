@@ -183,6 +183,19 @@ pub fn renderer(gpu: &GpuContext, configure: impl FnOnce(&mut RendererConfig)) -
     Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config)
 }
 
+/// The car (`assets/car.glb`) at rest at the origin, set in `renderer` as model 0: the frame
+/// data that draws it, and a camera that sees it from the front-right, above.
+#[must_use]
+pub fn car_at_origin(renderer: &mut Renderer) -> (props_frame::FrameData, Camera) {
+    let car = load("assets/car.glb");
+    renderer.set_model(ModelId(0), &car).expect("the car uploads");
+    let mut frame = props_frame::FrameData::default();
+    let palette = palette(&car, &pose_at(&car, None, 0.0));
+    frame.push_instance(&Affine3A::IDENTITY, car.palette_len()).copy_from_slice(&palette);
+    frame.end_batch(ModelId(0));
+    (frame, camera(Vec3::new(4.0, 3.0, 6.0), Vec3::new(0.0, 0.5, 0.0)))
+}
+
 /// The identity transform as a palette-less instance placement.
 #[must_use]
 pub fn at(translation: Vec3) -> Affine3A {

@@ -403,6 +403,16 @@ mod tests {
         Some((tx, ty, slice))
     }
 
+    /// Numbers in 0..=1 from a xorshift generator seeded with `seed`: the same every run.
+    fn uniform(mut seed: u32) -> impl FnMut() -> f32 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        }
+    }
+
     fn camera() -> Mat4 {
         props_frame::Camera::look_at(Vec3::new(0.0, 20.0, 60.0), Vec3::ZERO, 0.8, 1280.0 / 720.0, (0.5, 2000.0))
             .view_projection
@@ -414,13 +424,7 @@ mod tests {
     #[test]
     fn a_light_is_listed_in_every_cluster_its_reach_touches() {
         let vp = camera();
-        let mut rng = 12345u32;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 17;
-            rng ^= rng << 5;
-            rng as f32 / u32::MAX as f32
-        };
+        let mut next = uniform(12345);
         let mut checked = 0;
         for _ in 0..300 {
             let center = Vec3::new(next() * 200.0 - 100.0, next() * 30.0, next() * 200.0 - 120.0);
@@ -450,13 +454,7 @@ mod tests {
 
     #[test]
     fn a_spots_sphere_holds_its_cone_and_is_smaller_than_its_reach() {
-        let mut seed = 0x2545_f491_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed as f32 / u32::MAX as f32
-        };
+        let mut next = uniform(0x2545_f491);
         for _ in 0..200 {
             let outer = 0.01 + next() * 1.55;
             let direction = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
