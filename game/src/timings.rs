@@ -36,7 +36,7 @@ pub struct PhaseTimings {
     /// Smoothed milliseconds between frames.
     pub frame_ms: f64,
     /// Smoothed GPU milliseconds of the main pass, then of each shadow cascade's (0 until
-    /// timed; a pass that stops being drawn keeps its last value).
+    /// timed; a pass that stops being drawn, as the cascades at night, eases back to 0).
     pub pass_ms: [f64; 4],
 }
 
@@ -75,9 +75,7 @@ impl PhaseTimings {
     pub fn record_passes(&mut self, times: &props_render::PassTimes) {
         let passes = std::iter::once(times.main_ns).chain(times.shadow_ns);
         for (value, ns) in self.pass_ms.iter_mut().zip(passes) {
-            if let Some(ns) = ns {
-                smooth(value, Duration::from_nanos(ns));
-            }
+            smooth(value, Duration::from_nanos(ns.unwrap_or(0)));
         }
     }
 
@@ -124,6 +122,6 @@ mod tests {
         let times = |main, near| props_render::PassTimes { main_ns: main, shadow_ns: [near, None, None] };
         timings.record_passes(&times(Some(2_000_000), Some(500_000)));
         timings.record_passes(&times(Some(3_000_000), None));
-        assert_eq!(timings.pass_summary(), "2.10/0.50/0.00/0.00");
+        assert_eq!(timings.pass_summary(), "2.10/0.45/0.00/0.00", "a cascade no longer drawn eases to 0");
     }
 }
