@@ -69,6 +69,7 @@ pub mod material;
 mod mesh;
 mod mesh_lod;
 mod model;
+mod model_lods;
 mod node_id;
 mod palette;
 mod placed_light;
@@ -92,8 +93,8 @@ mod trig;
 mod visibility;
 mod workers;
 
-pub use mesh::{Influences, Lod, Mesh, MorphTarget, Primitive, Topology};
-pub use model::{MeshInstance, Model, ModelError, ModelParts};
+pub use mesh::{Influences, Lod, Mesh, MeshInstance, MorphTarget, Primitive, Topology};
+pub use model::{Model, ModelError, ModelParts};
 pub use node_id::NodeId;
 pub use palette::{JointMatrix, WEIGHTS_PER_SLOT};
 pub use pose::Pose;

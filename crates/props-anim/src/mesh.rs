@@ -2,6 +2,8 @@
 
 use glam::{Vec2, Vec3, Vec4};
 
+use crate::node_id::NodeId;
+
 /// How vertices form primitives. Strips and fans are converted to lists on import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Topology {
@@ -207,4 +209,16 @@ impl Mesh {
     pub fn morph_target_count(&self) -> usize {
         self.primitives.first().map_or(0, |p| p.morph_targets.len())
     }
+}
+
+/// A mesh placed on a node: rigid (follows the node's world matrix) or skinned (follows the
+/// skin's joints; the node's own transform is ignored, as glTF specifies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeshInstance {
+    /// The node carrying the mesh.
+    pub node: NodeId,
+    /// Index into [`crate::Model::meshes`].
+    pub mesh: u32,
+    /// Index into [`crate::Model::skins`] for a skinned mesh.
+    pub skin: Option<u32>,
 }
