@@ -325,8 +325,7 @@ impl Preview {
             }
         }
         shown.pose.compute_world(rig);
-        let palette = self.frame.push_instance(&shown.fit, model.palette_len());
-        model.write_palettes(&shown.pose, palette);
+        self.frame.push_posed(model, &shown.pose, &shown.fit);
         self.level.0 = match self.level.1 {
             Some(forced) => forced.min((model.lod_errors().len() - 1) as u8),
             None => {

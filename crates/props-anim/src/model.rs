@@ -512,4 +512,15 @@ impl Model {
         crate::palette::write_weights(pose.all_morph_weights(), weights);
         crate::palette::write_values(self.visibility.packed(pose.all_properties()), properties);
     }
+
+    /// Whether every morph weight in `palette` (an instance's, as [`Model::write_palettes`]
+    /// wrote it) is zero: the renderer may then skip morphing it
+    /// (`props_frame::InstanceData::MORPH_AT_REST`). False for a model without morph targets.
+    #[must_use]
+    pub fn morph_at_rest(&self, palette: &[JointMatrix]) -> bool {
+        let count = self.morph_weight_count();
+        let weights =
+            palette.get(self.weight_slot()..self.property_slot()).filter(|_| palette.len() == self.palette_len());
+        count > 0 && weights.is_some_and(|w| w.iter().flat_map(JointMatrix::to_array).take(count).all(|w| w == 0.0))
+    }
 }

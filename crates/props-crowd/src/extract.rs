@@ -1,7 +1,9 @@
-//! Extraction: what crowds posed, as plain frame data (instances with their palettes' offsets,
-//! one batch per model and level of detail, the lit lights near the camera).
+//! Extraction: what crowds posed, as plain frame data (instances with their palettes' offsets
+//! and whether their morph weights are all zero, one batch per model and level of detail, the
+//! lit lights near the camera).
 
 use glam::Vec3;
+use props_anim::JointMatrix;
 use props_anim::runtime::Workers;
 use props_frame::{FrameData, InstanceData};
 
@@ -25,6 +27,7 @@ pub(crate) fn extract<'a, I>(
     I: Iterator<Item = &'a ModelCrowd>,
 {
     let total: usize = crowds().map(ModelCrowd::visible_len).sum();
+    let palettes: &[JointMatrix] = &frame.palettes;
     let out = frame.instances.grow(total);
     // The new instances from number `first` on, into `out`: every crowd's, back to back.
     let write = |first: usize, out: &mut [InstanceData]| {
@@ -33,7 +36,7 @@ pub(crate) fn extract<'a, I>(
             let len = crowd.visible_len();
             let (from, to) = (first.max(at), (first + out.len()).min(at + len));
             if from < to {
-                crowd.extract_into(from - at, &mut out[from - first..to - first]);
+                crowd.extract_into(from - at, palettes, &mut out[from - first..to - first]);
             }
             at += len;
         }

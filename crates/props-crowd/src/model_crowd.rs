@@ -323,15 +323,25 @@ impl ModelCrowd {
     }
 
     /// Writes the instances the last posing saw, from number `from` of them on, with their
-    /// palettes, into `out` (as many as it holds).
-    pub(crate) fn extract_into(&self, from: usize, out: &mut [InstanceData]) {
+    /// palettes' offsets, into `out` (as many as it holds); those whose morph weights in
+    /// `palettes` (the frame's, written) are all zero are marked so
+    /// ([`InstanceData::MORPH_AT_REST`]): the renderer draws them without morphing.
+    pub(crate) fn extract_into(&self, from: usize, palettes: &[JointMatrix], out: &mut [InstanceData]) {
+        let model = &self.model.prop.model;
+        let (morphed, len) = (model.morph_weight_count() > 0, model.palette_len());
         let seen = self.crowd.visible_in(from..from + out.len());
         for (slot, (i, base)) in out.iter_mut().zip(seen) {
+            let palette_base = self.footing.base(i).unwrap_or(base);
+            let at_rest = morphed
+                && palettes
+                    .get(palette_base as usize..palette_base as usize + len)
+                    .is_some_and(|p| model.morph_at_rest(p));
             *slot = InstanceData {
                 transform: self.placements[i],
-                palette_base: self.footing.base(i).unwrap_or(base),
+                palette_base,
+                flags: if at_rest { InstanceData::MORPH_AT_REST } else { 0 },
                 tint: self.tints[i],
-                padding: [0; 2],
+                padding: 0,
             };
         }
     }

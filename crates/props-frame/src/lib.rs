@@ -31,7 +31,7 @@ use std::ops::Range;
 use glam::{Affine3A, Mat4, Vec3};
 use props_anim::ReuseBuffer;
 use props_anim::light::PlacedLight;
-use props_anim::{JointMatrix, PaletteBuffer};
+use props_anim::{JointMatrix, Model, PaletteBuffer, Pose};
 
 pub use orbit::OrbitCamera;
 
@@ -97,11 +97,14 @@ pub struct InstanceData {
     /// `palettes[palette_base..palette_base + model.palette_len()]`, laid out as
     /// `props_anim::Model::write_palettes` writes it.
     pub palette_base: u32,
+    /// What the renderer may skip for this instance: [`InstanceData::MORPH_AT_REST`], or 0
+    /// (the default) for nothing. Beside `palette_base`: the vertex stage reads both at once.
+    pub flags: u32,
     /// Its colour, RGBA8 (sRGB-encoded RGB), painted over the base colour of its materials
     /// named `paint` as much as its alpha says: [`NO_TINT`] leaves them as they are.
     pub tint: [u8; 4],
     /// Padding to 64 bytes.
-    pub padding: [u32; 2],
+    pub padding: u32,
 }
 
 /// The tint that changes nothing.
@@ -111,8 +114,14 @@ impl InstanceData {
     /// An instance at `transform` whose palette starts at `palette_base`, untinted.
     #[must_use]
     pub fn new(transform: &Affine3A, palette_base: u32) -> Self {
-        Self { transform: JointMatrix::from_affine(transform), palette_base, tint: NO_TINT, padding: [0; 2] }
+        Self { transform: JointMatrix::from_affine(transform), palette_base, flags: 0, tint: NO_TINT, padding: 0 }
     }
+
+    /// A flag of [`InstanceData::flags`]: every morph weight in the instance's palette is zero
+    /// (`props_anim::Model::morph_at_rest`), so its vertices are drawn as they are, without
+    /// reading a weight or a delta. A crowd sets it; a host writing its own palettes may, and
+    /// an instance without it is morphed as its weights say (zeros included, at their cost).
+    pub const MORPH_AT_REST: u32 = 1;
 
     /// The same instance painted `tint` ([`InstanceData::tint`]).
     #[must_use]
@@ -206,6 +215,18 @@ impl FrameData {
         let palette = self.palettes.grow(palette_len);
         palette.fill(JointMatrix::IDENTITY);
         palette
+    }
+
+    /// Adds an instance of `model` at `transform` in `pose` (its world matrices computed),
+    /// its palette written by `props_anim::Model::write_palettes`; one whose morph weights are
+    /// all zero is marked [`InstanceData::MORPH_AT_REST`], so the renderer does not morph it.
+    pub fn push_posed(&mut self, model: &Model, pose: &Pose, transform: &Affine3A) {
+        let palette = self.push_instance(transform, model.palette_len());
+        model.write_palettes(pose, palette);
+        let at_rest = model.morph_at_rest(palette);
+        if let Some(instance) = self.instances.last_mut().filter(|_| at_rest) {
+            instance.flags |= InstanceData::MORPH_AT_REST;
+        }
     }
 
     /// Adds an instance that reuses an existing palette starting at `palette_base` (pose

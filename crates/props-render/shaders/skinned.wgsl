@@ -72,8 +72,9 @@ struct InstanceInput {
     @location(7) model_row0: vec4<f32>,
     @location(8) model_row1: vec4<f32>,
     @location(9) model_row2: vec4<f32>,
-    // Index of this instance's first matrix in the frame's palette.
-    @location(10) palette_base: u32,
+    // Index of this instance's first matrix in the frame's palette, and its flags
+    // (`props_frame::InstanceData`'s `palette_base` and `flags`).
+    @location(10) base_and_flags: vec2<u32>,
     // Its paint (sRGB), as strong as its alpha, over `paint` materials.
     @location(13) tint: vec4<f32>,
 };
@@ -137,11 +138,23 @@ struct Frame {
     tangent: vec3<f32>,
 };
 
+// `props_frame::InstanceData::MORPH_AT_REST`: every morph weight of the instance is zero.
+const MORPH_AT_REST: u32 = 1u;
+
+// Where the instance's palette starts in the window.
+fn palette_start(instance: InstanceInput) -> u32 {
+    return instance.base_and_flags.x - window.first_matrix;
+}
+
 // The vertex with the morph targets applied (base + sum of weight x delta), before skinning.
-// The weights are read a row of four at a time (a row of the palette, each once); a row all at
-// zero is passed over whole, and a target at zero weight reads no delta.
-fn morph(vertex: Geometry, vertex_index: u32, instance_base: u32) -> Morphed {
+// An instance whose weights are all zero (its flag, set by whoever wrote its palette) reads
+// none; otherwise the weights are read a row of four at a time (a row of the palette, each
+// once), a row all at zero is passed over whole, and a target at zero weight reads no delta.
+fn morph(vertex: Geometry, vertex_index: u32, instance: InstanceInput, instance_base: u32) -> Morphed {
     var out = Morphed(vertex.position, vertex.normal);
+    if (instance.base_and_flags.y & MORPH_AT_REST) != 0u {
+        return out;
+    }
     let v = vertex_index - draw.vertex_base;
     let first = draw.weight_first;
     let end = first + draw.morph_targets;
@@ -230,8 +243,8 @@ fn vs_rigid(
     vertex_node: Node,
     instance: InstanceInput,
 ) -> VertexOutput {
-    let instance_base = instance.palette_base - window.first_matrix;
-    let morphed = morph(geometry, vertex_index, instance_base);
+    let instance_base = palette_start(instance);
+    let morphed = morph(geometry, vertex_index, instance, instance_base);
     let node = joint_matrix(instance_base + draw.joint_offset + vertex_node.slot);
     let position = vec4<f32>(morphed.position, 1.0) * node;
     let normal = vec4<f32>(morphed.normal, 0.0) * node;
@@ -252,8 +265,8 @@ fn vs_skinned(
     skin: Skin,
     instance: InstanceInput,
 ) -> VertexOutput {
-    let instance_base = instance.palette_base - window.first_matrix;
-    let morphed = morph(geometry, vertex_index, instance_base);
+    let instance_base = palette_start(instance);
+    let morphed = morph(geometry, vertex_index, instance, instance_base);
     let posed = skin_matrix(instance_base + draw.joint_offset, skin);
     let position = vec4<f32>(morphed.position, 1.0) * posed;
     let normal = vec4<f32>(morphed.normal, 0.0) * posed;
@@ -276,11 +289,11 @@ fn vs_shadow_rigid(
     vertex_node: Node,
     instance: InstanceInput,
 ) -> @builtin(position) vec4<f32> {
-    let instance_base = instance.palette_base - window.first_matrix;
+    let instance_base = palette_start(instance);
     if hidden(instance_base) {
         return CULLED;
     }
-    let position = morph(geometry, vertex_index, instance_base).position;
+    let position = morph(geometry, vertex_index, instance, instance_base).position;
     let node = joint_matrix(instance_base + draw.joint_offset + vertex_node.slot);
     let world = vec4<f32>(vec4<f32>(position, 1.0) * node, 1.0);
     return globals.view_proj * vec4<f32>(world * placement(instance), 1.0);
@@ -294,11 +307,11 @@ fn vs_shadow_skinned(
     skin: Skin,
     instance: InstanceInput,
 ) -> @builtin(position) vec4<f32> {
-    let instance_base = instance.palette_base - window.first_matrix;
+    let instance_base = palette_start(instance);
     if hidden(instance_base) {
         return CULLED;
     }
-    let position = morph(geometry, vertex_index, instance_base).position;
+    let position = morph(geometry, vertex_index, instance, instance_base).position;
     let posed = skin_matrix(instance_base + draw.joint_offset, skin);
     let world = vec4<f32>(vec4<f32>(position, 1.0) * posed, 1.0);
     return globals.view_proj * vec4<f32>(world * placement(instance), 1.0);
@@ -308,6 +321,6 @@ fn vs_shadow_skinned(
 // baseline `cargo xtask bench render` compares skinning against.
 @vertex
 fn vs_unskinned(geometry: Geometry, surface: Surface, instance: InstanceInput) -> VertexOutput {
-    let instance_base = instance.palette_base - window.first_matrix;
+    let instance_base = palette_start(instance);
     return to_clip(Frame(geometry.position, geometry.normal, surface.tangent.xyz), surface, instance, instance_base);
 }

@@ -374,11 +374,13 @@ struct DrawState {
     depth_only: bool,
 }
 
-/// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10 and 13 (the tint).
+/// Instance buffer layout matching `shaders/skinned.wgsl` locations 7-10 (the transform's rows,
+/// then the palette base and the flags, one attribute: all 16 locations are taken) and 13 (the
+/// tint).
 const INSTANCE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
     array_stride: size_of::<props_frame::InstanceData>() as u64,
     step_mode: wgpu::VertexStepMode::Instance,
-    attributes: &wgpu::vertex_attr_array![7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Uint32, 13 => Unorm8x4],
+    attributes: &wgpu::vertex_attr_array![7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Uint32x2, 13 => Unorm8x4],
 };
 
 /// Debug line vertex layout matching `shaders/lines.wgsl`.

@@ -6,7 +6,8 @@
 //! Palettes are posed once before measuring: this measures the renderer, not the animation.
 //! Then morph rows: a 32x32-quad grid (1089 vertices) with 8 and 64 morph targets, every
 //! weight non-zero, against the same grid drawn unmorphed; and the same grids at rest (`rest`:
-//! every weight 0, what targets cost that move nothing). Then shading rows: the model
+//! every weight 0, each instance marked `InstanceData::MORPH_AT_REST` as a crowd marks it:
+//! what targets cost that move nothing). Then shading rows: the model
 //! skinned and shaded with glTF's material model (the renderer's) against the Lambert
 //! shading it replaced (`Shading::Lambert`: base colour only), at 1k and 10k instances and
 //! at the city's visible count (`cargo xtask bench scene --workload city`: about 48,800
@@ -313,7 +314,8 @@ fn scattered_lights(count: u32, lights: u32) -> Vec<PlacedLight> {
         .collect()
 }
 
-/// `count` instances in a square grid, each in its own pose of the first clip.
+/// `count` instances in a square grid, each in its own pose of the first clip (those whose
+/// weights are all zero marked so, by `FrameData::push_posed`).
 fn frame_of(model: &Model, count: u32) -> FrameData {
     let mut frame = FrameData::default();
     let side = (count as f32).sqrt().ceil() as u32;
@@ -326,7 +328,7 @@ fn frame_of(model: &Model, count: u32) -> FrameData {
         }
         pose.compute_world(model.rig());
         let transform = Affine3A::from_rotation_translation(Quat::from_rotation_y(0.2), Vec3::new(x, 0.0, z));
-        model.write_palettes(&pose, frame.push_instance(&transform, model.palette_len()));
+        frame.push_posed(model, &pose, &transform);
     }
     frame.end_batch(ModelId(0));
     frame
