@@ -183,7 +183,8 @@ pub const LIGHT_DISTANCE: f32 = 400.0;
 pub const SKY: [f64; 4] = [0.36, 0.55, 0.85, 1.0];
 
 /// Owned buffers for building a [`Frame`], reused frame after frame: clear, push instances
-/// with [`FrameData::push_instance`], close each model's run with [`FrameData::end_batch`].
+/// with [`FrameData::push_posed`] (or [`FrameData::push_instance`], writing the palette
+/// yourself), close each model's run with [`FrameData::end_batch`].
 #[derive(Clone, Debug, Default)]
 pub struct FrameData {
     /// Every instance's palette, back to back (written over the last frame's in place).

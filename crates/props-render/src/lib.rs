@@ -3,8 +3,9 @@
 //!
 //! Takes plain data: `props_anim::Model` meshes once ([`Renderer::set_model`]), then per
 //! frame a [`props_frame::Frame`]: every instance's palette back to back (3x4 rows, as
-//! `props_anim::Model::write_palettes` packs them), every instance (transform + palette base)
-//! and which instances belong to which model. Knows nothing of ECS, glTF, files or windows.
+//! `props_anim::Model::write_palettes` packs them), every instance (transform, palette base
+//! and what may be skipped, such as morphing at rest) and which instances belong to which
+//! model. Knows nothing of ECS, glTF, files or windows.
 //!
 //! It draws into the host's own pass, with the host's depth (`examples/embed.rs` in the
 //! repository runs this, and its test checks the host's wall hides a prop behind it):
