@@ -31,6 +31,11 @@ pub struct Args {
     /// a pixel on screen.
     #[arg(long)]
     pub no_mesh_lod: bool,
+    /// Mesh LOD's quality: the most a level's error may span on screen, in pixels (default 1).
+    /// Lower draws finer levels, and more triangles: at 640x360, 0.3 keeps the props' share of
+    /// the picture as full detail does (`cargo xtask lod-quality --max-error-px 0.3`).
+    #[arg(long, value_name = "PX", value_parser = parse_error_px)]
+    pub lod_error_px: Option<f32>,
     /// CPU budget of posing, milliseconds per frame: while posing takes longer, far props are
     /// posed less often (never near ones); the HUD shows how many were deferred.
     #[arg(long, value_name = "MS", value_parser = parse_budget)]
@@ -138,6 +143,12 @@ impl Args {
             [("windmills", self.windmills), ("cars", self.cars), ("foxes", self.foxes), ("buses", self.buses)];
         let aliases = aliases.into_iter().filter_map(|(kind, count)| Some((kind.to_owned(), count?)));
         aliases.chain(self.counts.iter().cloned()).collect()
+    }
+
+    /// Mesh LOD as asked (`--lod-error-px`), the rest at its defaults.
+    pub fn mesh_lod(&self) -> props_anim::runtime::MeshLod {
+        let lod = props_anim::runtime::MeshLod::default();
+        props_anim::runtime::MeshLod { max_error_px: self.lod_error_px.unwrap_or(lod.max_error_px), ..lod }
     }
 
     /// How the renderer draws into targets of `format`: shadows and anti-aliasing as asked,
@@ -251,6 +262,13 @@ fn parse_samples(text: &str) -> Result<u32, String> {
 }
 
 /// Parses a budget: a positive number of milliseconds, at most 1000.
+fn parse_error_px(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(px) if px > 0.0 && px <= 100.0 => Ok(px),
+        _ => Err(format!("invalid error {text:?}: expected pixels in (0, 100], e.g. 0.5")),
+    }
+}
+
 fn parse_budget(text: &str) -> Result<f32, String> {
     match text.trim().parse::<f32>() {
         Ok(ms) if ms > 0.0 && ms <= 1000.0 => Ok(ms),
@@ -306,6 +324,9 @@ mod tests {
         assert_eq!(plain.renderer_config(wgpu::TextureFormat::Rgba8UnormSrgb).sample_count, 1);
         assert!(Args::try_parse_from(["game", "--msaa", "2"]).is_err(), "the renderer draws 1 or 4 samples");
         assert_eq!(city.anim_budget_ms, Some(1.0));
+        assert_eq!(city.mesh_lod(), props_anim::runtime::MeshLod::default(), "mesh LOD at its defaults");
+        let fine = Args::try_parse_from(["game", "--lod-error-px", "0.3"]).expect("parses").mesh_lod();
+        assert_eq!(fine, props_anim::runtime::MeshLod { max_error_px: 0.3, ..city.mesh_lod() });
     }
 
     #[test]
@@ -353,6 +374,8 @@ mod tests {
             &["game", "--size", "0x10"],
             &["game", "--fixed-dt", "-1"],
             &["game", "--anim-budget-ms", "0"],
+            &["game", "--lod-error-px", "0"],
+            &["game", "--lod-error-px", "nan"],
             &["game", "--foxes", "100001"],
             &["game", "--town-size", "1"],
         ] {

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use glam::Vec3;
-use props_anim::{runtime::MeshLod, runtime::Quantization, runtime::UpdateRateLod};
+use props_anim::{runtime::Quantization, runtime::UpdateRateLod};
 use props_crowd::{AnimationStats, PosingConfig};
 use props_frame::{Frame, FrameData, OrbitCamera};
 use props_mods::ModConfig;
@@ -88,7 +88,7 @@ impl Demo {
         let posing = PosingConfig {
             sharing: (!args.no_sharing).then(Quantization::default),
             lod: if args.no_lod { UpdateRateLod::OFF } else { UpdateRateLod::default() },
-            mesh_lod: (!args.no_mesh_lod).then(MeshLod::default),
+            mesh_lod: (!args.no_mesh_lod).then(|| args.mesh_lod()),
             animation_budget_ms: args.anim_budget_ms,
             threads: usize::from(args.threads),
         };

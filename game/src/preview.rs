@@ -146,6 +146,8 @@ pub struct Preview {
     base: (PathBuf, Option<Arc<Model>>),
     /// The level of detail drawn, and the one forced by the HUD, if any.
     level: (u8, Option<u8>),
+    /// Mesh LOD as the game picks levels (`--lod-error-px`).
+    mesh_lod: MeshLod,
     frame: FrameData,
 }
 
@@ -159,12 +161,12 @@ impl Preview {
     /// a mods folder's or the base assets'), at the clip `clip` names (name or index; the
     /// first by default), paused at `time` if given, else playing; on the treadmill at `walk`
     /// m/s if given (`base`: the base person's file). A refused file opens the window with the
-    /// reason, waiting for a save that fixes it.
+    /// reason, waiting for a save that fixes it. Levels of detail are picked as `mesh_lod` says.
     pub fn new(
         file: &Path,
         (clip, time, walk): (Option<String>, Option<f32>, Option<f32>),
         base: &Path,
-        size: (u32, u32),
+        (size, mesh_lod): ((u32, u32), MeshLod),
         renderer: &mut Renderer,
     ) -> Self {
         let mut preview = Self {
@@ -192,6 +194,7 @@ impl Preview {
             treadmill: None,
             base: (base.to_path_buf(), None),
             level: (0, None),
+            mesh_lod,
             frame: FrameData::default(),
         };
         // The first version, before the first frame, so a `--frames` run shows it.
@@ -332,7 +335,7 @@ impl Preview {
                 // As the game's mesh LOD would pick it, the model at the size it is shown.
                 let camera = self.camera.to_camera(self.aspect);
                 let view = View::new(camera.eye, camera.view_projection, UpdateRateLod::OFF, 0)
-                    .with_mesh_lod(MeshLod::default(), self.height as f32);
+                    .with_mesh_lod(self.mesh_lod, self.height as f32);
                 let scale = shown.fit.matrix3.x_axis.length();
                 let errors: Vec<f32> = model.lod_errors().iter().map(|e| e * scale).collect();
                 view.mesh_level(&errors, self.level.0, Vec3::ZERO, SHOWN_RADIUS)

@@ -228,7 +228,7 @@ impl Running {
             Some(file) => {
                 let asked = (args.clip.clone(), args.time, args.walk);
                 let base = args.assets.join("pedestrian.glb");
-                Box::new(Preview::new(file, asked, &base, args.size, &mut gpu.renderer))
+                Box::new(Preview::new(file, asked, &base, (args.size, args.mesh_lod()), &mut gpu.renderer))
             }
             None => Box::new(Demo::new(args, &mut gpu)?),
         };

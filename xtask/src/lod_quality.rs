@@ -56,8 +56,18 @@ fn mean_change(a: &RgbaImage, b: &RgbaImage) -> f64 {
     sum as f64 / (3.0 * 255.0 * f64::from(a.width() * a.height()))
 }
 
+/// What `cargo xtask lod-quality` is asked.
+#[derive(clap::Args, Debug)]
+pub struct LodQualityArgs {
+    /// Mesh LOD's quality: the most a level's error may span, in pixels (`MeshLod`'s
+    /// `max_error_px`; the game's `--lod-error-px`).
+    #[arg(long, value_name = "PX", default_value_t = MeshLod::default().max_error_px)]
+    pub max_error_px: f32,
+}
+
 /// Measures and prints both.
-pub fn run() -> Result<()> {
+pub fn run(args: &LodQualityArgs) -> Result<()> {
+    let mesh_lod = MeshLod { max_error_px: args.max_error_px, ..MeshLod::default() };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let models = load_models(&root.join("assets"))?;
     let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
@@ -66,9 +76,9 @@ pub fn run() -> Result<()> {
     for prop in models.iter().flatten() {
         renderer.set_model(prop.id, &prop.model).with_context(|| format!("uploading model {:?}", prop.id))?;
     }
-    println!("mesh LOD against none, on {}", gpu.adapter_description());
+    println!("mesh LOD (levels within {} px) against none, on {}", args.max_error_px, gpu.adapter_description());
     for size in [(1920, 1080), (640, 360)] {
-        let (with, with_frame, camera) = city_frame(&models, Some(MeshLod::default()), size)?;
+        let (with, with_frame, camera) = city_frame(&models, Some(mesh_lod), size)?;
         let (without, without_frame, _) = city_frame(&models, None, size)?;
         let a = draw(&gpu, &mut renderer, (&with, &with_frame, camera), size)?;
         let b = draw(&gpu, &mut renderer, (&without, &without_frame, camera), size)?;
@@ -89,7 +99,7 @@ pub fn run() -> Result<()> {
         let kinds = props_scene::kinds::town().into_iter().zip(models.iter().cloned());
         Scene::new(config, kinds.collect::<Vec<_>>())
     };
-    let mut scenes = [town(Some(MeshLod::default()))?, town(None)?];
+    let mut scenes = [town(Some(mesh_lod))?, town(None)?];
     let start = OrbitCamera::overview(scenes[0].terrain().flat_radius());
     let mut last: [Option<RgbaImage>; 2] = [None, None];
     let mut change = [0.0; 2];

@@ -86,7 +86,7 @@ enum Command {
     /// What mesh LOD costs in looks: the city still with it against without (FLIP at
     /// 1920x1080 and 640x360), and popping over a 240-frame dolly towards the town (builds in
     /// release, as `bench` does).
-    LodQuality,
+    LodQuality(lod_quality::LodQualityArgs),
     /// Regenerate the demo's base models into `assets/`.
     GenAssets {
         /// Output folder.
@@ -117,7 +117,7 @@ fn main() -> Result<()> {
         Command::Thumbnails(args) => thumbnails::run(&args),
         Command::Preview(args) => preview::run(&args),
         Command::Render(args) => render::run(&args),
-        Command::LodQuality => bench::in_release(lod_quality::run),
+        Command::LodQuality(args) => bench::in_release(|| lod_quality::run(&args)),
         Command::GenBrokenModels { out } => {
             for path in broken_models::generate(&out)? {
                 println!("wrote {}", path.display());

@@ -61,7 +61,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         renderer.set_model(prop.id, &prop.model).with_context(|| format!("uploading model {:?}", prop.id))?;
     }
     let size = (args.width, args.height);
-    let (lod_scene, lod_frame, camera) = city_frame(&models, Some(MeshLod::default()), size)?;
+    let mesh_lod = MeshLod { max_error_px: args.max_error_px, ..MeshLod::default() };
+    let (lod_scene, lod_frame, camera) = city_frame(&models, Some(mesh_lod), size)?;
     let (full_scene, full_frame, _) = city_frame(&models, None, size)?;
     let daylight = lod_scene.daylight();
     let (light, sky) = (daylight.lighting(), daylight.sky_color());
@@ -105,13 +106,17 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             .collect();
         println!(
             "{}",
-            serde_json::json!({"adapter": adapter, "width": args.width, "height": args.height, "rows": rows})
+            serde_json::json!({
+                "adapter": adapter, "width": args.width, "height": args.height,
+                "max_error_px": args.max_error_px, "rows": rows,
+            })
         );
         return Ok(());
     }
     println!(
-        "city frame on {adapter}, {}x{}, 4x MSAA, shadows; median of {} frames x {ROUNDS} alternated rounds",
-        args.width, args.height, args.frames
+        "city frame on {adapter}, {}x{}, 4x MSAA, shadows, mesh LOD within {} px; median of {} frames x {ROUNDS} \
+         alternated rounds",
+        args.width, args.height, args.max_error_px, args.frames
     );
     println!("triangles: all passes (main + 3 cascades); per pass: main/near/mid/far cascade, thousands");
     println!("pass ms: each pass's GPU time by timestamp queries, main/near/mid/far cascade (- without them)");

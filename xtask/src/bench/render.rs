@@ -71,6 +71,10 @@ pub struct RenderArgs {
     /// bench's city frame, with mesh LOD and without it: `super::city`).
     #[arg(long, default_value = "windmills", value_parser = ["windmills", "city"])]
     pub workload: String,
+    /// The city's mesh LOD: the most a level's error may span, in pixels (`MeshLod`'s
+    /// `max_error_px`; the game's `--lod-error-px`).
+    #[arg(long, value_name = "PX", default_value_t = props_anim::runtime::MeshLod::default().max_error_px)]
+    pub max_error_px: f32,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
