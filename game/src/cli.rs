@@ -28,12 +28,12 @@ pub struct Args {
     pub no_lod: bool,
     /// Draw every prop in full detail: turns off mesh LOD, which draws each prop at the
     /// coarsest of its levels of detail (made when its model loads) whose error spans at most
-    /// a pixel on screen.
+    /// a pixel on screen (`--lod-error-px`).
     #[arg(long)]
     pub no_mesh_lod: bool,
     /// Mesh LOD's quality: the most a level's error may span on screen, in pixels (default 1).
-    /// Lower draws finer levels, and more triangles: at 640x360, 0.3 keeps the props' share of
-    /// the picture as full detail does (`cargo xtask lod-quality --max-error-px 0.3`).
+    /// Lower draws finer levels, and more triangles: at 640x360, 0.3 brings the city's look
+    /// within FLIP 0.03 of full detail (`cargo xtask lod-quality --max-error-px 0.3`).
     #[arg(long, value_name = "PX", value_parser = parse_error_px)]
     pub lod_error_px: Option<f32>,
     /// CPU budget of posing, milliseconds per frame: while posing takes longer, far props are
@@ -261,7 +261,7 @@ fn parse_samples(text: &str) -> Result<u32, String> {
     }
 }
 
-/// Parses a budget: a positive number of milliseconds, at most 1000.
+/// Parses an error on screen: a positive number of pixels, at most 100.
 fn parse_error_px(text: &str) -> Result<f32, String> {
     match text.trim().parse::<f32>() {
         Ok(px) if px > 0.0 && px <= 100.0 => Ok(px),
@@ -269,6 +269,7 @@ fn parse_error_px(text: &str) -> Result<f32, String> {
     }
 }
 
+/// Parses a budget: a positive number of milliseconds, at most 1000.
 fn parse_budget(text: &str) -> Result<f32, String> {
     match text.trim().parse::<f32>() {
         Ok(ms) if ms > 0.0 && ms <= 1000.0 => Ok(ms),
