@@ -519,8 +519,13 @@ impl Model {
     #[must_use]
     pub fn morph_at_rest(&self, palette: &[JointMatrix]) -> bool {
         let count = self.morph_weight_count();
-        let weights =
-            palette.get(self.weight_slot()..self.property_slot()).filter(|_| palette.len() == self.palette_len());
-        count > 0 && weights.is_some_and(|w| w.iter().flat_map(JointMatrix::to_array).take(count).all(|w| w == 0.0))
+        // The length first: the slice is then in range.
+        count > 0
+            && palette.len() == self.palette_len()
+            && palette[self.weight_slot()..self.property_slot()]
+                .iter()
+                .flat_map(JointMatrix::to_array)
+                .take(count)
+                .all(|w| w == 0.0)
     }
 }
