@@ -23,13 +23,17 @@ pub const COUNTS: [usize; 3] = [1_000, 10_000, 100_000];
 const VIEW: (u32, u32) = (1920, 1080);
 
 /// Draws of one batch of `model` at level of detail `level`: its triangle primitives over
-/// its mesh instances, but those the level leaves out.
+/// its mesh instances, but those the level leaves out, or its impostor.
 fn draws(model: &Model, level: usize) -> usize {
+    if model.impostor_level().is_some_and(|at| level >= at) {
+        return 1;
+    }
     let mut draws = 0;
     for (slot, instance) in model.instances().iter().enumerate() {
         let primitives = model.meshes().get(instance.mesh as usize).map_or(&[][..], |m| &m.primitives);
         for (p, primitive) in primitives.iter().enumerate().filter(|(_, p)| p.topology == Topology::Triangles) {
-            draws += usize::from(!primitive.lod_indices(model.primitive_level(slot, p, level)).is_empty());
+            let own = model.primitive_level(slot, p, level);
+            draws += usize::from(own.is_some_and(|own| !primitive.lod_indices(own).is_empty()));
         }
     }
     draws

@@ -62,6 +62,7 @@ mod crowd;
 mod extent;
 pub mod gait;
 pub mod humanoid;
+mod impostor;
 mod keys;
 pub mod light;
 mod lod;
@@ -93,6 +94,7 @@ mod trig;
 mod visibility;
 mod workers;
 
+pub use impostor::Impostor;
 pub use mesh::{Influences, Lod, Mesh, MeshInstance, MorphTarget, Primitive, Topology};
 pub use model::{Model, ModelError, ModelParts};
 pub use node_id::NodeId;

@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use crate::clip::{Clip, Keyframes};
+use crate::impostor::Impostor;
 use crate::material::{Image, Material};
 use crate::mesh::{Mesh, MeshInstance};
 use crate::model_lods::{Lods, lods};
@@ -108,6 +109,12 @@ pub enum ModelError {
         /// What is wrong.
         problem: &'static str,
     },
+    /// An impostor ([`Model::with_impostor`]) that cannot stand in for the model.
+    #[error("the model's impostor: {problem}")]
+    BadImpostor {
+        /// What is wrong.
+        problem: &'static str,
+    },
     /// A primitive, material or light instance refers to a missing material, image or light.
     #[error("{what} {index} does not exist")]
     MissingAsset {
@@ -135,6 +142,7 @@ pub struct Model {
     visibility: Visibility,
     light_placements: LightPlacements,
     lods: Lods,
+    impostor: Option<Impostor>,
 }
 
 impl Model {
@@ -147,7 +155,7 @@ impl Model {
     pub fn with_clips(&self, clips: impl IntoIterator<Item = Clip>) -> Result<Self, ModelError> {
         let mut all = self.clips.clone();
         all.extend(clips);
-        Self::new(ModelParts {
+        let model = Self::new(ModelParts {
             rig: Some(self.rig.clone()),
             skins: self.skins.clone(),
             clips: all,
@@ -157,7 +165,51 @@ impl Model {
             instances: self.instances.clone(),
             lights: self.lights.clone(),
             light_instances: self.light_instances.clone(),
-        })
+        })?;
+        match &self.impostor {
+            Some(impostor) => model.with_impostor(impostor.clone()),
+            None => Ok(model),
+        }
+    }
+
+    /// The same model drawn as `impostor` at a last, coarsest level of detail of its own (at
+    /// most [`Model::MAX_LOD_LEVELS`] in all still), in place of every primitive.
+    ///
+    /// Its levels of fewer triangles than the impostor make way for it: below a box's
+    /// triangles a level loses area that the box keeps, so it strays further in looks (the
+    /// city's props a few pixels tall turn lighter), though nearer in shape. The impostor's
+    /// error is its own, kept between the last level's kept and the first one's left out.
+    pub fn with_impostor(mut self, mut impostor: Impostor) -> Result<Self, ModelError> {
+        if let Some(problem) = impostor.problem(self.instances.len()) {
+            return Err(ModelError::BadImpostor { problem });
+        }
+        self.lods = lods(&self.rig, &self.skins, &self.meshes, &self.instances, Self::MAX_LOD_LEVELS - 1);
+        // Levels of fewer triangles than the box make way for it: they cannot keep the area.
+        let triangles = impostor.primitive.indices.len() / 3;
+        let kept = (1..self.lods.errors.len()).find(|&k| self.lod_triangles(k) < triangles);
+        if let Some(kept) = kept {
+            impostor.error = impostor.error.min(self.lods.errors[kept]);
+            self.lods.errors.truncate(kept);
+            self.lods.map.iter_mut().flatten().for_each(|levels| levels.truncate(kept));
+        }
+        impostor.error = impostor.error.max(self.lods.errors.last().copied().unwrap_or(0.0));
+        self.lods.errors.push(impostor.error);
+        self.impostor = Some(impostor);
+        Ok(self)
+    }
+
+    /// What the model is drawn as at its last level of detail ([`Model::impostor_level`]),
+    /// if it has one.
+    #[must_use]
+    pub fn impostor(&self) -> Option<&Impostor> {
+        self.impostor.as_ref()
+    }
+
+    /// The level of detail at which the model draws its [`Model::impostor`] and no primitive:
+    /// its last, if it has one.
+    #[must_use]
+    pub fn impostor_level(&self) -> Option<usize> {
+        self.impostor.as_ref().map(|_| self.lods.errors.len() - 1)
     }
 
     /// Checks the parts' cross-references and builds the model.
@@ -244,6 +296,7 @@ impl Model {
             visibility,
             light_placements,
             lods,
+            impostor: None,
         })
     }
 
@@ -252,22 +305,28 @@ impl Model {
     /// [`crate::Lod::error`] scaled by its node's or skin's scale at rest). Level 0 (every
     /// primitive in full) is first, at 0; a model without levels has that one alone; at most
     /// [`Model::MAX_LOD_LEVELS`]. At each, every primitive draws its coarsest level within that error
-    /// ([`Model::primitive_level`]).
+    /// ([`Model::primitive_level`]); at the last, a model with an [`Model::impostor`] draws it
+    /// alone.
     #[must_use]
     pub fn lod_errors(&self) -> &[f32] {
         &self.lods.errors
     }
 
     /// Triangles the model draws at its level of detail `level`: every triangle primitive of
-    /// every mesh instance, at its level there.
+    /// every mesh instance, at its level there, or its impostor's.
     #[must_use]
     pub fn lod_triangles(&self, level: usize) -> usize {
+        if let Some(impostor) = self.impostor.as_ref().filter(|_| self.impostor_level().is_some_and(|at| level >= at)) {
+            return impostor.primitive.indices.len() / 3;
+        }
         let mut triangles = 0;
         for (slot, instance) in self.instances.iter().enumerate() {
             let primitives = self.meshes.get(instance.mesh as usize).map_or(&[][..], |m| &m.primitives);
             for (p, primitive) in primitives.iter().enumerate() {
-                if primitive.topology == crate::Topology::Triangles {
-                    triangles += primitive.lod_indices(self.primitive_level(slot, p, level)).len() / 3;
+                if primitive.topology == crate::Topology::Triangles
+                    && let Some(own) = self.primitive_level(slot, p, level)
+                {
+                    triangles += primitive.lod_indices(own).len() / 3;
                 }
             }
         }
@@ -276,11 +335,15 @@ impl Model {
 
     /// The level of its own ([`crate::Primitive::lod_indices`]) that primitive `primitive` of
     /// mesh instance `instance` draws at the model's level `level` (past the last, the last's;
-    /// 0 for a primitive that is not there).
+    /// 0 for a primitive that is not there); `None` at the [`Model::impostor_level`] (and past
+    /// it), where the impostor is drawn instead.
     #[must_use]
-    pub fn primitive_level(&self, instance: usize, primitive: usize, level: usize) -> usize {
+    pub fn primitive_level(&self, instance: usize, primitive: usize, level: usize) -> Option<usize> {
+        if self.impostor_level().is_some_and(|at| level >= at) {
+            return None;
+        }
         let levels = self.lods.map.get(instance).and_then(|p| p.get(primitive));
-        levels.and_then(|l| l.get(level.min(l.len().saturating_sub(1)))).map_or(0, |&l| usize::from(l))
+        Some(levels.and_then(|l| l.get(level.min(l.len().saturating_sub(1)))).map_or(0, |&l| usize::from(l)))
     }
 
     /// The node hierarchy.
@@ -416,7 +479,11 @@ impl Model {
                 bytes(channel.keys().times()) + values
             })
             .sum();
-        meshes + images + keys
+        let impostor = self.impostor.as_ref().map_or(0, |i| {
+            let p = &i.primitive;
+            bytes(&p.positions) + bytes(&p.normals) + bytes(&p.colors) + bytes(&p.indices)
+        });
+        meshes + images + keys + impostor
     }
 
     /// Matrices in one instance's palette: every skin's joints, then one node matrix per mesh

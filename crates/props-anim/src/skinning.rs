@@ -87,7 +87,8 @@ pub fn model_positions(model: &crate::Model, palette: &[JointMatrix], out: &mut 
     for (index, instance) in model.instances().iter().enumerate() {
         let morph = &weights[model.rig().morph_range(instance.node)];
         for primitive in &model.meshes()[instance.mesh as usize].primitives {
-            match instance.skin {
+            // A skinned mesh's primitive without influences is placed by its node, as drawn.
+            match instance.skin.filter(|_| primitive.influences.is_some()) {
                 Some(skin) => skin_positions(primitive, &palette[model.palette_range(skin)], morph, &mut positions),
                 None => rigid_positions(primitive, &palette[model.node_slot(index)].to_affine(), morph, &mut positions),
             }

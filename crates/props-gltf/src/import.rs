@@ -162,6 +162,13 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let parts =
         ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances, lights, light_instances };
     let model = Model::new(parts).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
+    let impostor = if file_lods.any() { None } else { crate::impostor::make(&model) };
+    let model = match impostor {
+        Some(impostor) => {
+            model.with_impostor(impostor).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?
+        }
+        None => model,
+    };
     check_pose_reach(&model)?;
     let dropped = drops.dropped;
     tracing::debug!(

@@ -70,6 +70,7 @@ pub mod gate;
 pub mod glb;
 mod images;
 mod import;
+mod impostor;
 mod instancing;
 mod json_scan;
 mod ktx2;

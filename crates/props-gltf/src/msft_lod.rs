@@ -76,6 +76,12 @@ impl FileLods {
         Self { chains: chains.collect() }
     }
 
+    /// Whether the file gives levels of its own (then the model gets no impostor: the file
+    /// says what is drawn far away, nothing included).
+    pub(crate) fn any(&self) -> bool {
+        !self.chains.is_empty()
+    }
+
     /// Whether glTF node `node` is some node's coarser level (so is not drawn on its own).
     pub(crate) fn is_level(&self, node: u32) -> bool {
         self.chains.iter().any(|chain| chain.levels.contains(&(node as usize)))

@@ -128,7 +128,7 @@ impl MergePlan {
         for &(slot, p) in self.groups.iter().flat_map(|group| &group.members) {
             let primitive = &model.meshes()[model.instances()[slot].mesh as usize].primitives[p];
             counts.0 += primitive.vertex_count() as u64;
-            let at = |k| primitive.lod_indices(model.primitive_level(slot, p, k)).len() as u64;
+            let at = |k| model.primitive_level(slot, p, k).map_or(0, |own| primitive.lod_indices(own).len() as u64);
             counts.1 += (0..levels).map(at).sum::<u64>();
         }
         counts

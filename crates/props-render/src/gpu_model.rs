@@ -326,7 +326,13 @@ impl GpuModel {
             })
             .collect();
         let default_material = model.materials().len();
-        let merged_materials: Vec<_> = plan.groups.iter().map(|group| group.material.clone()).collect();
+        // Then the impostor's, after the merged draws' (`draw_merge.rs`).
+        let merged_materials: Vec<_> = plan
+            .groups
+            .iter()
+            .map(|group| group.material.clone())
+            .chain(model.impostor().map(|impostor| impostor.material.clone()))
+            .collect();
         let materials = materials::bind_groups(
             device,
             queue,
@@ -353,8 +359,9 @@ impl GpuModel {
                 // At each of the model's levels, the primitive's own level drawn.
                 let (mut ranges, mut level_vertices) = ([(0, 0); MAX_LEVELS], [0; MAX_LEVELS]);
                 for k in 0..levels {
-                    let own_level = model.primitive_level(slot, p, k).min(own.len() - 1);
-                    (ranges[k], level_vertices[k]) = own[own_level];
+                    if let Some(own_level) = model.primitive_level(slot, p, k) {
+                        (ranges[k], level_vertices[k]) = own[own_level.min(own.len() - 1)];
+                    }
                 }
                 let (joint_offset, node_matrix, posing) = match instance.skin.filter(|_| primitive.influences.is_some())
                 {
@@ -413,7 +420,7 @@ impl GpuModel {
                 let first = indices.len() as u32;
                 for (&(slot, p), &member_base) in group.members.iter().zip(&member_bases) {
                     let primitive = &model.meshes()[model.instances()[slot].mesh as usize].primitives[p];
-                    let list = primitive.lod_indices(model.primitive_level(slot, p, k));
+                    let list = model.primitive_level(slot, p, k).map_or(&[][..], |own| primitive.lod_indices(own));
                     level_vertices[k] += distinct(list, primitive.vertex_count());
                     indices.extend(list.iter().map(|&i| i + member_base));
                 }
@@ -439,6 +446,38 @@ impl GpuModel {
                 // Opaque: never ordered by depth.
                 center: Vec3::ZERO,
                 node_matrix: None,
+                posing: Posing::Rigid,
+            });
+        }
+        if let (Some(impostor), Some(at)) = (model.impostor(), model.impostor_level().filter(|&at| at < levels)) {
+            let primitive = &impostor.primitive;
+            let slot = model.node_slot(impostor.instance as usize) as u32;
+            let (mut ranges, mut level_vertices) = ([(0, 0); MAX_LEVELS], [0; MAX_LEVELS]);
+            ranges[at] = (indices.len() as u32, primitive.indices.len() as u32);
+            level_vertices[at] = primitive.vertex_count() as u32;
+            let base_vertex = streams.geometry.len() as u32;
+            streams.push(primitive, (None, skinned_model), (0, Vec4::ONE));
+            indices.extend_from_slice(&primitive.indices);
+            let params_offset = (draws.len() as u32) * layouts.draw_stride;
+            params.resize(params_offset as usize, 0u8);
+            params.extend_from_slice(bytemuck::bytes_of(&DrawParams {
+                joint_offset: slot,
+                vertex_base: base_vertex,
+                ..DrawParams::default()
+            }));
+            let material = default_material + 1 + plan.groups.len();
+            draws.push(DrawItem {
+                ranges,
+                levels: levels as u8,
+                level_vertices,
+                base_vertex: base_vertex as i32,
+                material,
+                // Each face's colour is its vertices'.
+                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).of_draw(true, false),
+                masked: false,
+                params_offset,
+                center: box_center(primitive),
+                node_matrix: Some(slot),
                 posing: Posing::Rigid,
             });
         }

@@ -2,7 +2,7 @@
 //! primitives are placed, and checked.
 
 use glam::Vec3;
-use props_anim::{Lod, Mesh, MeshInstance, Model, ModelError, ModelParts, NodeId, Primitive, Transform};
+use props_anim::{Impostor, Lod, Mesh, MeshInstance, Model, ModelError, ModelParts, NodeId, Primitive, Transform};
 
 use crate::support::rig;
 
@@ -38,14 +38,14 @@ fn levels_gather_the_primitives_errors_as_they_are_placed() {
     // The second mesh's node doubles it: its 0.1 is 0.2.
     assert_eq!(model.lod_errors(), [0.0, 0.1, 0.2, 0.4]);
     let levels = |instance| (0..4).map(|k| model.primitive_level(instance, 0, k)).collect::<Vec<_>>();
-    assert_eq!(levels(0), [0, 1, 1, 2]);
-    assert_eq!(levels(1), [0, 0, 1, 1]);
-    assert_eq!(model.primitive_level(0, 0, 99), 2, "past the last level, the last's");
+    assert_eq!(levels(0), [0, 1, 1, 2].map(Some));
+    assert_eq!(levels(1), [0, 0, 1, 1].map(Some));
+    assert_eq!(model.primitive_level(0, 0, 99), Some(2), "past the last level, the last's");
     assert_eq!(model.lod_triangles(0), 96);
     assert_eq!(model.lod_triangles(2), 32 + 16);
     assert_eq!(model.lod_triangles(3), 16 + 16);
     let plain = self::model(vec![mesh(vec![primitive(8, &[])])]).expect("valid");
-    assert_eq!((plain.lod_errors(), plain.primitive_level(0, 0, 3)), (&[0.0][..], 0));
+    assert_eq!((plain.lod_errors(), plain.primitive_level(0, 0, 3)), (&[0.0][..], Some(0)));
 }
 
 /// More distinct errors than a model has levels: as many spread among them, the largest last.
@@ -75,4 +75,65 @@ fn bad_levels_are_refused() {
             other => panic!("{other:?}"),
         }
     }
+}
+
+/// A twelve-triangle box of one colour, placed by mesh instance `instance`.
+fn impostor(instance: u32, error: f32) -> Impostor {
+    let positions = vec![Vec3::ZERO; 24];
+    let mut primitive = Primitive::triangles(positions, vec![Vec3::Y; 24], (0..36).map(|i| i % 24).collect(), None);
+    primitive.colors = vec![glam::Vec4::ONE; 24];
+    let material = props_anim::material::Material::default();
+    Impostor { primitive, material, instance, error }
+}
+
+/// An impostor is the model's last level: every primitive makes way for it there and past
+/// it, the levels before stay as they were, and at most eight levels are kept in all.
+#[test]
+fn an_impostor_is_drawn_alone_at_the_last_level() {
+    let plain = model(vec![mesh(vec![primitive(64, &[0.1, 0.4])]), mesh(vec![primitive(32, &[0.1])])]).expect("valid");
+    let model = plain.clone().with_impostor(impostor(1, 1.5)).expect("valid");
+    assert_eq!(model.lod_errors(), [0.0, 0.1, 0.2, 0.4, 1.5]);
+    assert_eq!(model.impostor_level(), Some(4));
+    assert_eq!((plain.impostor_level(), plain.impostor()), (None, None));
+    for (instance, own) in [(0, [0, 1, 1, 2]), (1, [0, 0, 1, 1])] {
+        let levels: Vec<_> = (0..6).map(|k| model.primitive_level(instance, 0, k)).collect();
+        assert_eq!(levels, [own.map(Some).as_slice(), &[None, None]].concat(), "instance {instance}");
+    }
+    assert_eq!((0..5).map(|k| model.lod_triangles(k)).collect::<Vec<_>>(), [96, 64, 48, 32, 12]);
+    assert!(model.heap_bytes() > plain.heap_bytes(), "its box is counted");
+    // Below the coarsest level's error, it is raised to it.
+    let low = plain.clone().with_impostor(impostor(0, 0.01)).expect("valid");
+    assert_eq!(low.lod_errors().last(), Some(&0.4));
+    // Clips added later keep it.
+    assert_eq!(model.with_clips([]).expect("valid").impostor_level(), Some(4));
+    // Levels of fewer triangles than the box make way for it, which takes their error.
+    let thin = self::model(vec![mesh(vec![primitive(64, &[0.1, 0.2, 0.3, 0.4])])]).expect("valid");
+    let thin = thin.with_impostor(impostor(0, 1.0)).expect("valid");
+    assert_eq!((thin.lod_errors(), thin.lod_triangles(2), thin.lod_triangles(3)), (&[0.0, 0.1, 0.2, 0.3][..], 16, 12));
+    // Many levels: seven of the primitives', then the impostor.
+    let errors: Vec<f32> = (1..=9).map(|k| k as f32 / 100.0).collect();
+    let many = self::model(vec![mesh(vec![primitive(1 << 14, &errors)])]).expect("valid");
+    let many = many.with_impostor(impostor(0, 1.0)).expect("valid");
+    assert_eq!(many.lod_errors().len(), Model::MAX_LOD_LEVELS);
+    assert_eq!(many.lod_errors()[Model::MAX_LOD_LEVELS - 2..], [0.09, 1.0]);
+}
+
+#[test]
+fn an_impostor_that_cannot_stand_in_is_refused() {
+    let plain = model(vec![mesh(vec![primitive(64, &[0.1])])]).expect("valid");
+    let bad = |impostor| match plain.clone().with_impostor(impostor) {
+        Err(ModelError::BadImpostor { problem }) => problem,
+        other => panic!("accepted: {other:?}"),
+    };
+    assert!(bad(impostor(1, 1.0)).contains("mesh instance"));
+    let mut far = impostor(0, 1.0);
+    far.primitive.indices[5] = 24;
+    assert!(bad(far).contains("whole triangles"));
+    let mut uncoloured = impostor(0, 1.0);
+    uncoloured.primitive.colors.pop();
+    assert!(bad(uncoloured).contains("one a vertex"));
+    assert!(bad(impostor(0, f32::NAN)).contains("error"));
+    let mut textured = impostor(0, 1.0);
+    textured.material.base_color_texture = Some(props_anim::material::TextureRef::new(0));
+    assert!(bad(textured).contains("textures"));
 }

@@ -4,6 +4,7 @@ mod channel_mixing;
 mod check_corpus;
 mod draco;
 mod gate;
+mod impostor;
 mod import_errors;
 mod instancing;
 mod khronos;

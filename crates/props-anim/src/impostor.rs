@@ -1,0 +1,55 @@
+//! A model's impostor ([`Impostor`]): what it is drawn as once it spans a few pixels, in
+//! place of every primitive's coarsest level.
+
+use crate::material::Material;
+use crate::mesh::{Primitive, Topology};
+
+/// What a model is drawn as at its coarsest level of detail, in place of all its primitives:
+/// a box that covers as much of the view as the model does seen along each of its axes, each
+/// face coloured and turned as the surfaces seen from that side are on average (made at
+/// import by `props_gltf`).
+///
+/// Why: below a dozen triangles a simplified mesh cannot keep its area (a two-triangle quad is
+/// culled from half of all directions), so a city's props a few pixels tall lose coverage and
+/// the distance turns lighter. A box keeps each side's coverage and colour in 12 triangles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Impostor {
+    /// The box: a rigid triangle list over its own vertices, whose colours (`COLOR_0`) are
+    /// its faces'; no influences, morph targets or levels.
+    pub primitive: Primitive,
+    /// What it is shaded with: a white base colour (its vertices carry the colour) and the
+    /// model's mean metalness, roughness and emission; no textures.
+    pub material: Material,
+    /// The mesh instance whose node places it: the box is in that node's space.
+    pub instance: u32,
+    /// How far the model's surface strays from the box, in the model's units: the error of
+    /// the level it is drawn at ([`crate::Model::with_impostor`] keeps it among the levels').
+    pub error: f32,
+}
+
+impl Impostor {
+    /// What is wrong with it as an impostor of a model with `instances` mesh instances, if
+    /// anything.
+    pub(crate) fn problem(&self, instances: usize) -> Option<&'static str> {
+        let p = &self.primitive;
+        let vertices = p.vertex_count();
+        if self.instance as usize >= instances {
+            Some("it names a mesh instance the model does not have")
+        } else if p.topology != Topology::Triangles
+            || !p.indices.len().is_multiple_of(3)
+            || p.indices.iter().any(|&i| i as usize >= vertices)
+        {
+            Some("its indices are not whole triangles over its vertices")
+        } else if p.normals.len() != vertices || !(p.colors.is_empty() || p.colors.len() == vertices) {
+            Some("its normals or colours are not one a vertex")
+        } else if p.influences.is_some() || !p.morph_targets.is_empty() || !p.lods.is_empty() {
+            Some("it is skinned, morphed or has levels of its own")
+        } else if self.material.textures().next().is_some() {
+            Some("its material reads textures")
+        } else if !(self.error.is_finite() && self.error >= 0.0) {
+            Some("its error is not a number at least 0")
+        } else {
+            None
+        }
+    }
+}

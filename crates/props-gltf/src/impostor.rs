@@ -1,0 +1,429 @@
+//! The impostor made at import ([`props_anim::Impostor`]): the model at rest is drawn on the
+//! CPU, orthographically along each of its axes from both sides, into small depth buffers.
+//! - What each axis's views cover sets the box's extents, so that each side of the box covers
+//!   as much as the model does seen from there.
+//! - What each view sees sets its face's colour (base colour factor, vertex colour, base
+//!   colour texture; an alpha mask honoured) and its normal (the visible surfaces' mean, so the
+//!   box is lit as they are); the material takes all views' mean metalness, roughness and
+//!   emission.
+//!
+//! A model gets one when it has levels of detail made at import, and no material a clip
+//! animates (a box of fixed colours cannot play a traffic light's lamps or a house's lit
+//! windows at night). The box is placed by the mesh instance nearest the root (so a spinning
+//! rotor does not spin it), in that node's space.
+//!
+//! A textured variant (the bounding box, each face showing its view's silhouette, alpha to
+//! coverage) was tried and drew the city's 640x360 still further from full detail (FLIP 0.038
+//! against the coloured box's 0.035), and slower on a software rasterizer.
+
+use glam::{Affine3A, Vec2, Vec3, Vec4};
+use props_anim::material::{AlphaMode, Image, Material, TextureRef};
+use props_anim::property::PropertyTarget;
+use props_anim::{Impostor, JointMatrix, Model, Primitive, Topology, skinning};
+
+/// Cells across each view, each way.
+const CELLS: usize = 128;
+/// Most cells the views may visit, all triangles together: a file of many huge triangles gets
+/// no impostor rather than an import that takes seconds.
+const MAX_VISITS: u64 = 1 << 26;
+
+/// The impostor of `model`, if it has levels of detail and something to cover.
+pub(crate) fn make(model: &Model) -> Option<Impostor> {
+    let animated = model.rig().properties().targets().iter().any(|t| matches!(t, PropertyTarget::Material { .. }));
+    if model.lod_errors().len() < 2 || animated {
+        return None;
+    }
+    let palette = rest_palette(model);
+    let mut positions = Vec::new();
+    skinning::model_positions(model, &palette, &mut positions);
+    let triangles = Triangles { model, positions: &positions };
+    let (min, max) = bounds(&positions)?;
+    let views = Views::draw(&triangles, (min, max))?;
+    let instance = placing_instance(model)?;
+    let node = JointMatrix::to_affine(&palette[model.node_slot(instance)]);
+    if node.matrix3.determinant().abs() <= f32::MIN_POSITIVE {
+        return None;
+    }
+    let (center, extents) = views.fit((min, max));
+    let primitive = box_primitive((center, extents), &views.faces(), &node.inverse());
+    let error = positions.iter().map(|&p| distance_to_box(p - center, extents * 0.5)).fold(0.0, f32::max);
+    let means = views.means();
+    let emissive = means.emissive.max_element().max(1.0);
+    let material = Material {
+        name: Some("impostor".to_owned()),
+        base_color_factor: [1.0; 4],
+        metallic_factor: means.metal_rough.x,
+        roughness_factor: means.metal_rough.y,
+        emissive_factor: (means.emissive / emissive).to_array(),
+        emissive_strength: emissive,
+        ..Material::default()
+    };
+    error.is_finite().then_some(Impostor { primitive, material, instance: instance as u32, error })
+}
+
+/// A triangle of the model at rest, in the model's space, with what shades it.
+struct Triangle<'a> {
+    positions: [Vec3; 3],
+    colors: [Vec4; 3],
+    /// UV channels 0 and 1 of each vertex.
+    uvs: [[Vec2; 3]; 2],
+    /// Its material (`None`: glTF's default).
+    material: Option<&'a Material>,
+}
+
+/// One instance's palette at rest.
+fn rest_palette(model: &Model) -> Vec<JointMatrix> {
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    model.write_palettes(&model.pose_at(None, 0.0), &mut palette);
+    palette
+}
+
+/// Every triangle every mesh instance draws at rest, one at a time (a copy of them all could
+/// take several times the model's indices).
+struct Triangles<'a> {
+    model: &'a Model,
+    /// Every vertex posed at rest, as [`skinning::model_positions`] lists them.
+    positions: &'a [Vec3],
+}
+
+impl Triangles<'_> {
+    fn for_each(&self, mut f: impl FnMut(&Triangle)) {
+        let model = self.model;
+        let mut first = 0;
+        for instance in model.instances() {
+            for primitive in &model.meshes()[instance.mesh as usize].primitives {
+                let posed = self.positions.get(first..first + primitive.vertex_count()).unwrap_or_default();
+                first += primitive.vertex_count();
+                if primitive.topology != Topology::Triangles || posed.len() != primitive.vertex_count() {
+                    continue;
+                }
+                let material = primitive.material.and_then(|m| model.materials().get(m as usize));
+                let uv = |uvs: &[Vec2], i: usize| uvs.get(i).copied().unwrap_or_default();
+                for t in primitive.indices.chunks_exact(3) {
+                    let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+                    f(&Triangle {
+                        positions: [posed[a], posed[b], posed[c]],
+                        colors: [a, b, c].map(|i| primitive.colors.get(i).copied().unwrap_or(Vec4::ONE)),
+                        uvs: [&primitive.uv0, &primitive.uv1].map(|uvs| [a, b, c].map(|i| uv(uvs, i))),
+                        material,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The box `points` fill, if it is finite and not empty.
+fn bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
+    let (min, max) = points.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    (min.is_finite() && max.is_finite() && (max - min).max_element() > 0.0).then_some((min, max))
+}
+
+/// The mesh instance whose node is nearest the rig's root (the first of those).
+fn placing_instance(model: &Model) -> Option<usize> {
+    let depth = |node| std::iter::successors(Some(node), |&n| model.rig().parent(n)).take(model.rig().len()).count();
+    (0..model.instances().len()).min_by_key(|&i| depth(model.instances()[i].node))
+}
+
+/// What one view's cell sees: the nearest surface's depth along the view's axis (NaN: none),
+/// and its look ([`Surface`]) and normal (towards the viewer).
+#[derive(Clone, Copy)]
+struct Cell {
+    depth: f32,
+    surface: Surface,
+    normal: Vec3,
+}
+
+const EMPTY: Cell = Cell { depth: f32::NAN, surface: Surface::NONE, normal: Vec3::ZERO };
+
+/// A surface's look at a point: linear colour, metalness and roughness, linear emission.
+#[derive(Clone, Copy, Debug, Default)]
+struct Surface {
+    color: Vec3,
+    metal_rough: Vec2,
+    emissive: Vec3,
+}
+
+impl Surface {
+    const NONE: Self = Self { color: Vec3::ZERO, metal_rough: Vec2::ZERO, emissive: Vec3::ZERO };
+}
+
+/// The six views: per axis, its grid and the views from its positive and negative side.
+struct Views {
+    axes: [AxisViews; 3],
+}
+
+struct AxisViews {
+    /// A cell's sides along the other two axes (in order: y z, x z, x y); [`CELLS`] of them
+    /// span the bounds.
+    cell: Vec2,
+    /// Seen from the positive side (the nearest surface has the largest coordinate), then the
+    /// negative.
+    sides: [Vec<Cell>; 2],
+}
+
+/// The other two axes of axis `a`.
+fn others(a: usize) -> (usize, usize) {
+    [(1, 2), (0, 2), (0, 1)][a]
+}
+
+impl Views {
+    /// Draws `triangles` (in `bounds`) into the six views; `None` where they would visit more
+    /// than [`MAX_VISITS`] cells.
+    fn draw(triangles: &Triangles<'_>, (min, max): (Vec3, Vec3)) -> Option<Self> {
+        let extent = max - min;
+        // A flat model's zero extent gets cells of a millionth of its largest: all in the first.
+        let side = |e: f32| (e / CELLS as f32).max(extent.max_element() * 1e-6);
+        let mut visits = 0u64;
+        let mut axes = Vec::with_capacity(3);
+        for a in 0..3 {
+            let (u, v) = others(a);
+            let cell = Vec2::new(side(extent[u]), side(extent[v]));
+            let mut view = AxisViews { cell, sides: [vec![EMPTY; CELLS * CELLS], vec![EMPTY; CELLS * CELLS]] };
+            triangles.for_each(|triangle| {
+                if visits <= MAX_VISITS {
+                    visits += view.draw(triangles.model.images(), triangle, (a, min));
+                }
+            });
+            if visits > MAX_VISITS {
+                return None;
+            }
+            axes.push(view);
+        }
+        Some(Self { axes: axes.try_into().ok()? })
+    }
+
+    /// The cells each face's view covers (+x, -x, +y, -y, +z, -z).
+    fn covered(&self, face: usize) -> impl Iterator<Item = &Cell> {
+        self.axes[face / 2].sides[face % 2].iter().filter(|c| !c.depth.is_nan())
+    }
+
+    /// The box's centre and full extents: each axis's extent such that every side's face has
+    /// the area the model covers seen from there (a share `r` of the bounds' face: the box's
+    /// shares along the other two multiply to it), at most the bounds'; centred on the
+    /// covered cells, inside the bounds.
+    fn fit(&self, (min, max): (Vec3, Vec3)) -> (Vec3, Vec3) {
+        let extent = max - min;
+        let cells = (CELLS * CELLS) as f32;
+        let r = Vec3::from_array(std::array::from_fn(|a| self.covered(2 * a).count() as f32 / cells));
+        let flat = extent.cmple(Vec3::splat(extent.max_element() * 1e-4));
+        let mut scale = Vec3::ONE;
+        for a in 0..3 {
+            let (u, v) = others(a);
+            scale[a] = if flat.test(a) {
+                1.0
+            } else if flat.test(u) {
+                r[u].sqrt()
+            } else if flat.test(v) {
+                r[v].sqrt()
+            } else {
+                (r[u] * r[v] / r[a].max(1e-6)).sqrt().min(1.0)
+            };
+        }
+        let extents = extent * scale;
+        // Each axis's centre: the mean of the covered cells' centres in the views across it.
+        let (mut sum, mut count) = (Vec3::ZERO, Vec3::ZERO);
+        for (a, view) in self.axes.iter().enumerate() {
+            let (u, v) = others(a);
+            for (k, _) in view.sides[0].iter().enumerate().filter(|(_, c)| !c.depth.is_nan()) {
+                let (i, j) = (k % CELLS, k / CELLS);
+                sum[u] += min[u] + (i as f32 + 0.5) * view.cell.x;
+                sum[v] += min[v] + (j as f32 + 0.5) * view.cell.y;
+                count[u] += 1.0;
+                count[v] += 1.0;
+            }
+        }
+        let mean = (sum / count.max(Vec3::ONE)).clamp(min, max);
+        (mean.clamp(min + extents * 0.5, max - extents * 0.5), extents)
+    }
+
+    /// Each face's colour and normal, +x, -x, +y, -y, +z, -z: the means of what its view sees
+    /// (a normal pointing out of the face; its axis where they do not).
+    fn faces(&self) -> [(Vec3, Vec3); 6] {
+        std::array::from_fn(|f| {
+            let axis = Vec3::AXES[f / 2] * if f % 2 == 0 { 1.0 } else { -1.0 };
+            let (color, normal, n) = self.covered(f).fold((Vec3::ZERO, Vec3::ZERO, 0.0), |(c, m, n), cell| {
+                (c + cell.surface.color, m + cell.normal, n + 1.0)
+            });
+            let normal = normal.try_normalize().filter(|m| m.dot(axis) > 0.0).unwrap_or(axis);
+            (if n > 0.0 { color / n } else { Vec3::splat(0.5) }, normal)
+        })
+    }
+
+    /// The mean look of what every view sees (a rough dielectric where none sees anything).
+    fn means(&self) -> Surface {
+        let cells = (0..6).flat_map(|f| self.covered(f));
+        let (sum, n) = cells.fold((Surface::NONE, 0.0), |(s, n), c| {
+            let c = c.surface;
+            (
+                Surface {
+                    color: s.color + c.color,
+                    metal_rough: s.metal_rough + c.metal_rough,
+                    emissive: s.emissive + c.emissive,
+                },
+                n + 1.0,
+            )
+        });
+        if n == 0.0 {
+            return Surface { color: Vec3::ONE, metal_rough: Vec2::new(0.0, 1.0), emissive: Vec3::ZERO };
+        }
+        Surface { color: sum.color / n, metal_rough: sum.metal_rough / n, emissive: sum.emissive / n }
+    }
+}
+
+impl AxisViews {
+    /// Draws `triangle` into both views of axis `a` (the bounds start at `min`); returns the
+    /// cells it visited.
+    fn draw(&mut self, images: &[Image], triangle: &Triangle<'_>, (a, min): (usize, Vec3)) -> u64 {
+        let (u, v) = others(a);
+        let to_grid = |p: Vec3| Vec2::new(p[u] - min[u], p[v] - min[v]) / self.cell;
+        let [p0, p1, p2] = triangle.positions.map(to_grid);
+        let area = (p1 - p0).perp_dot(p2 - p0);
+        if area.abs() <= f32::EPSILON || !area.is_finite() {
+            return 0;
+        }
+        let lo = p0.min(p1).min(p2).floor().max(Vec2::ZERO);
+        let hi = p0.max(p1).max(p2).ceil().min(Vec2::splat(CELLS as f32));
+        let (i0, j0, i1, j1) = (lo.x as usize, lo.y as usize, hi.x as usize, hi.y as usize);
+        let normal = (triangle.positions[1] - triangle.positions[0])
+            .cross(triangle.positions[2] - triangle.positions[0])
+            .normalize_or_zero();
+        let mut visits = 0;
+        for j in j0..j1 {
+            for i in i0..i1 {
+                visits += 1;
+                let q = Vec2::new(i as f32 + 0.5, j as f32 + 0.5);
+                let b = Vec3::new((p2 - p1).perp_dot(q - p1), (p0 - p2).perp_dot(q - p2), (p1 - p0).perp_dot(q - p0))
+                    / area;
+                if b.min_element() < 0.0 {
+                    continue;
+                }
+                let depth = b.dot(Vec3::from_array(triangle.positions.map(|p| p[a])));
+                let k = j * CELLS + i;
+                let nearer = |cell: &Cell, side: usize| {
+                    cell.depth.is_nan() || if side == 0 { depth > cell.depth } else { depth < cell.depth }
+                };
+                if !nearer(&self.sides[0][k], 0) && !nearer(&self.sides[1][k], 1) {
+                    continue;
+                }
+                let Some(surface) = surface(images, triangle, b) else { continue };
+                for side in 0..2 {
+                    if nearer(&self.sides[side][k], side) {
+                        let toward = if side == 0 { 1.0 } else { -1.0 };
+                        let normal = if normal[a] * toward < 0.0 { -normal } else { normal };
+                        self.sides[side][k] = Cell { depth, surface, normal };
+                    }
+                }
+            }
+        }
+        visits
+    }
+}
+
+/// The look of `triangle` at barycentric `b`; `None` where its alpha lets what is behind
+/// through (below a mask's cutoff, or under half for a blend).
+fn surface(images: &[Image], triangle: &Triangle<'_>, b: Vec3) -> Option<Surface> {
+    let default = Material::default();
+    let material = triangle.material.unwrap_or(&default);
+    let vertex = triangle.colors[0] * b.x + triangle.colors[1] * b.y + triangle.colors[2] * b.z;
+    let texel = |texture: Option<TextureRef>| {
+        texture.map_or(Vec4::ONE, |t| {
+            let [u0, u1, u2] = triangle.uvs[usize::from(t.channel == 1)];
+            sample(images, &t, u0 * b.x + u1 * b.y + u2 * b.z)
+        })
+    };
+    let color = Vec4::from_array(material.base_color_factor) * vertex * texel(material.base_color_texture);
+    let cutoff = match material.alpha_mode {
+        AlphaMode::Opaque => 0.0,
+        AlphaMode::Mask { cutoff } => cutoff,
+        AlphaMode::Blend => 0.5,
+    };
+    let emissive = Vec3::from_array(material.emissive_factor)
+        * material.emissive_strength
+        * texel(material.emissive_texture).truncate();
+    (color.w >= cutoff).then_some(Surface {
+        color: color.truncate(),
+        metal_rough: Vec2::new(material.metallic_factor, material.roughness_factor),
+        emissive,
+    })
+}
+
+/// Texture `texture` at `uv` (transformed, repeated, nearest texel), its colour made linear.
+fn sample(images: &[Image], texture: &TextureRef, uv: Vec2) -> Vec4 {
+    let Some(image) = images.get(texture.image as usize).filter(|i| i.width > 0 && i.height > 0) else {
+        return Vec4::ONE;
+    };
+    let [r0, r1] = texture.transform.rows();
+    let uv = Vec2::new(r0[0] * uv.x + r0[1] * uv.y + r0[2], r1[0] * uv.x + r1[1] * uv.y + r1[2]);
+    let at = |t: f32, n: u32| ((t.rem_euclid(1.0) * n as f32) as u32).min(n - 1) as usize;
+    let k = 4 * (at(uv.y, image.height) * image.width as usize + at(uv.x, image.width));
+    let Some(texel) = image.rgba8.get(k..k + 4) else { return Vec4::ONE };
+    let linear = |c: u8| {
+        let c = f32::from(c) / 255.0;
+        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    };
+    Vec4::new(linear(texel[0]), linear(texel[1]), linear(texel[2]), f32::from(texel[3]) / 255.0)
+}
+
+/// A point's distance to the surface of the box of half extents `half` centred on the origin.
+fn distance_to_box(p: Vec3, half: Vec3) -> f32 {
+    let q = p.abs() - half;
+    q.max(Vec3::ZERO).length() + q.max_element().min(0.0).abs()
+}
+
+/// The box centred on `center` with full extents `extents`, its faces (+x, -x, +y, -y, +z,
+/// -z) coloured and turned as `faces` say, moved by `to_node` (from the model's space into
+/// the placing node's).
+fn box_primitive((center, extents): (Vec3, Vec3), faces: &[(Vec3, Vec3); 6], to_node: &Affine3A) -> Primitive {
+    let half = extents * 0.5;
+    let mut positions = Vec::with_capacity(24);
+    let mut normals = Vec::with_capacity(24);
+    let mut colors = Vec::with_capacity(24);
+    let mut indices = Vec::with_capacity(36);
+    // The node's normal matrix: normals go through the inverse transpose.
+    let normal_matrix = to_node.matrix3.inverse().transpose();
+    for (f, &(color, normal)) in faces.iter().enumerate() {
+        let (a, sign) = (f / 2, if f % 2 == 0 { 1.0 } else { -1.0 });
+        let (u, v) = others(a);
+        let axis = Vec3::AXES[a] * sign;
+        // Corners counter-clockwise seen from outside: du x dv points out.
+        let (du, dv) = (Vec3::AXES[u], Vec3::AXES[v]);
+        let (du, dv) = if du.cross(dv).dot(axis) > 0.0 { (du, dv) } else { (dv, du) };
+        let base = positions.len() as u32;
+        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            let corner = center + (axis + du * su + dv * sv) * half;
+            positions.push(to_node.transform_point3(corner));
+            normals.push(Vec3::from(normal_matrix * glam::Vec3A::from(normal)).normalize_or(axis));
+            colors.push(color.extend(1.0));
+        }
+        indices.extend([0, 1, 2, 0, 2, 3].map(|i| base + i));
+    }
+    let mut primitive = Primitive::triangles(positions, normals, indices, None);
+    primitive.colors = colors;
+    primitive
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_point_s_distance_to_a_box_is_to_its_nearest_face() {
+        let half = Vec3::new(1.0, 2.0, 3.0);
+        assert_eq!(distance_to_box(Vec3::ZERO, half), 1.0, "inside: to the nearest face");
+        assert_eq!(distance_to_box(Vec3::new(3.0, 0.0, 0.0), half), 2.0);
+        assert!((distance_to_box(Vec3::new(2.0, 3.0, 0.0), half) - 2f32.sqrt()).abs() < 1e-6, "past an edge");
+    }
+
+    #[test]
+    fn every_face_of_the_box_faces_out() {
+        let faces = [(Vec3::ONE, Vec3::X); 6];
+        let primitive =
+            box_primitive((Vec3::new(0.0, 1.0, 2.0), Vec3::new(2.0, 4.0, 6.0)), &faces, &Affine3A::IDENTITY);
+        for t in primitive.indices.chunks_exact(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| primitive.positions[i as usize]);
+            let outward = (b - a).cross(c - a);
+            assert!(outward.dot((a + b + c) / 3.0 - Vec3::new(0.0, 1.0, 2.0)) > 0.0, "{t:?} winds inwards");
+        }
+    }
+}

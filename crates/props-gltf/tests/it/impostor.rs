@@ -1,0 +1,127 @@
+//! The impostor made at import: a box with the model's coverage and colour seen along each
+//! axis, measured here by casting rays at the model (not by drawing it, as the importer does).
+
+use std::path::Path;
+
+use glam::{Vec3, Vec4};
+use props_anim::{JointMatrix, Model, Topology, skinning};
+use props_gltf::{Limits, import_file};
+
+fn asset(name: &str) -> Model {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets").join(name);
+    import_file(&path, &Limits::default()).unwrap_or_else(|e| panic!("{name}: {e}")).model
+}
+
+/// The model's triangles at rest, in its space.
+fn rest_triangles(model: &Model) -> Vec<[Vec3; 3]> {
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    model.write_palettes(&model.pose_at(None, 0.0), &mut palette);
+    let mut positions = Vec::new();
+    skinning::model_positions(model, &palette, &mut positions);
+    let mut triangles = Vec::new();
+    let mut first = 0;
+    for instance in model.instances() {
+        for p in &model.meshes()[instance.mesh as usize].primitives {
+            if p.topology == Topology::Triangles {
+                let at = |i: u32| positions[first + i as usize];
+                triangles.extend(p.indices.chunks_exact(3).map(|t| [at(t[0]), at(t[1]), at(t[2])]));
+            }
+            first += p.vertex_count();
+        }
+    }
+    triangles
+}
+
+/// Whether a ray along axis `a` through `origin` meets the triangle (Moller-Trumbore).
+fn hits(origin: Vec3, direction: Vec3, [p0, p1, p2]: [Vec3; 3]) -> bool {
+    let (e1, e2) = (p1 - p0, p2 - p0);
+    let h = direction.cross(e2);
+    let det = e1.dot(h);
+    if det.abs() < 1e-12 {
+        return false;
+    }
+    let s = origin - p0;
+    let u = s.dot(h) / det;
+    let q = s.cross(e1);
+    let v = direction.dot(q) / det;
+    (0.0..=1.0).contains(&u) && v >= 0.0 && u + v <= 1.0
+}
+
+/// The area the model covers seen along axis `a`: rays on a grid over its bounds.
+fn silhouette(triangles: &[[Vec3; 3]], (min, max): (Vec3, Vec3), a: usize) -> f32 {
+    const N: usize = 160;
+    let (u, v) = [(1, 2), (0, 2), (0, 1)][a];
+    let extent = max - min;
+    let mut covered = 0;
+    for j in 0..N {
+        for i in 0..N {
+            let mut origin = min - Vec3::AXES[a];
+            origin[u] += (i as f32 + 0.37) / N as f32 * extent[u];
+            origin[v] += (j as f32 + 0.61) / N as f32 * extent[v];
+            covered += usize::from(triangles.iter().any(|&t| hits(origin, Vec3::AXES[a], t)));
+        }
+    }
+    covered as f32 / (N * N) as f32 * extent[u] * extent[v]
+}
+
+/// The impostor's box in the model's space at rest: its corners' bounds.
+fn impostor_box(model: &Model) -> (Vec3, Vec3) {
+    let impostor = model.impostor().expect("an impostor");
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    model.write_palettes(&model.pose_at(None, 0.0), &mut palette);
+    let node = palette[model.node_slot(impostor.instance as usize)].to_affine();
+    let corners = impostor.primitive.positions.iter().map(|&p| node.transform_point3(p));
+    corners.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(p), hi.max(p)))
+}
+
+#[test]
+fn the_windmill_s_impostor_covers_what_it_covers_seen_along_each_axis() {
+    let model = asset("windmill.glb");
+    let impostor = model.impostor().expect("a model with levels gets an impostor");
+    let at = model.impostor_level().expect("drawn at a level");
+    assert_eq!(at, model.lod_errors().len() - 1, "the last");
+    assert_eq!((model.lod_triangles(at), impostor.primitive.indices.len()), (12, 36));
+    assert!((1..at).all(|k| model.lod_triangles(k) >= 12), "coarser levels made way for it");
+    let triangles = rest_triangles(&model);
+    let bounds = triangles
+        .iter()
+        .flatten()
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let (lo, hi) = impostor_box(&model);
+    assert!(lo.cmpge(bounds.0 - 1e-3).all() && hi.cmple(bounds.1 + 1e-3).all(), "inside the model's bounds");
+    let extent = hi - lo;
+    for a in 0..3 {
+        let (u, v) = [(1, 2), (0, 2), (0, 1)][a];
+        let (boxed, model_area) = (extent[u] * extent[v], silhouette(&triangles, bounds, a));
+        let ratio = boxed / model_area;
+        assert!((0.9..1.1).contains(&ratio), "axis {a}: box face {boxed}, the model covers {model_area}");
+    }
+    // White and grey, a little red at the blades' tips; each face lit from its side.
+    for (k, (normal, color)) in impostor.primitive.normals.iter().zip(&impostor.primitive.colors).enumerate() {
+        let axis = Vec3::AXES[k / 8] * if (k / 4) % 2 == 0 { 1.0 } else { -1.0 };
+        assert!(normal.dot(axis) > 0.0, "face {}: normal {normal} against {axis}", k / 4);
+        let rgb = color.truncate();
+        assert!(rgb.min_element() > 0.3 && rgb.max_element() - rgb.min_element() < 0.2, "{color}");
+    }
+    assert!(impostor.material.textures().next().is_none() && impostor.material.emissive_factor == [0.0; 3]);
+}
+
+/// The fox's colour is its texture's: orange, darker underneath.
+#[test]
+fn the_fox_s_impostor_takes_its_texture_s_colour() {
+    let model = asset("Fox.glb");
+    let colors = &model.impostor().expect("an impostor").primitive.colors;
+    let side = colors[0];
+    assert!(side.x > side.y && side.y > side.z, "orange: {side}");
+    assert!(colors.iter().all(|c| c.w == 1.0 && c.cmple(Vec4::ONE).all()));
+}
+
+/// What a box of fixed colours cannot stand in for gets none: a model whose lamps a clip
+/// lights, or one without levels of detail.
+#[test]
+fn animated_materials_and_models_without_levels_get_none() {
+    assert!(asset("traffic_light.glb").impostor().is_none(), "its lamps are animated");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/windmill.glb");
+    let plain = import_file(&path, &Limits { lod_levels: 0, ..Limits::default() }).expect("imports").model;
+    assert_eq!((plain.impostor(), plain.lod_errors().len()), (None, 1));
+}
