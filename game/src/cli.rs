@@ -31,9 +31,9 @@ pub struct Args {
     /// a pixel on screen (`--lod-error-px`).
     #[arg(long)]
     pub no_mesh_lod: bool,
-    /// Mesh LOD's quality: the most a level's error may span on screen, in pixels (default 1).
-    /// Lower draws finer levels, and more triangles: at 640x360, 0.3 brings the city's look
-    /// within FLIP 0.03 of full detail (`cargo xtask lod-quality --max-error-px 0.3`).
+    /// Mesh LOD's quality: the most a level's error may span on screen, in pixels of a view
+    /// at least 720 lines tall (default 1). Lower draws finer levels, and more triangles
+    /// (`cargo xtask lod-quality --max-error-px PX` shows what each costs in looks).
     #[arg(long, value_name = "PX", value_parser = parse_error_px)]
     pub lod_error_px: Option<f32>,
     /// CPU budget of posing, milliseconds per frame: while posing takes longer, far props are

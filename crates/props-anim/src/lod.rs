@@ -138,11 +138,12 @@ impl View {
         Self { eye, planes, lod, pressure, focal, mesh: None }
     }
 
-    /// The view with mesh LOD by `lod`, for a target `height_px` pixels high: each instance
-    /// is drawn at the level of detail [`MeshLod`] picks.
+    /// The view with mesh LOD by `lod`, for a target `height_px` pixels high (picked as for
+    /// [`MeshLod::min_view_px`], where more): each instance is drawn at the level of detail
+    /// [`MeshLod`] picks.
     #[must_use]
     pub fn with_mesh_lod(self, lod: MeshLod, height_px: f32) -> Self {
-        let pixels_per_unit = self.focal * height_px / 2.0;
+        let pixels_per_unit = self.focal * height_px.max(lod.min_view_px) / 2.0;
         let usable = pixels_per_unit.is_finite() && pixels_per_unit > 0.0;
         Self { mesh: usable.then_some(LodView { lod, pixels_per_unit }), ..self }
     }
@@ -200,6 +201,32 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A view shorter than `MeshLod::min_view_px` picks levels as one that tall; a taller one
+    /// by its own pixels.
+    #[test]
+    fn short_views_pick_levels_as_the_least_view_height_would() {
+        // A right-handed perspective (wgpu's depth 0..1, near 0.1) of focal length 2.
+        let (f, aspect, near) = (2.0, 16.0 / 9.0, 0.1);
+        let projection = Mat4::from_cols(
+            Vec4::new(f / aspect, 0.0, 0.0, 0.0),
+            Vec4::new(0.0, f, 0.0, 0.0),
+            Vec4::new(0.0, 0.0, 0.0, -1.0),
+            Vec4::new(0.0, 0.0, near, 0.0),
+        );
+        let view = View::new(Vec3::ZERO, projection, UpdateRateLod::default(), 0);
+        let errors = [0.0, 0.01, 0.02, 0.04, 0.08];
+        let levels = |lod: MeshLod, height: f32| {
+            let view = view.with_mesh_lod(lod, height);
+            (1..200).map(|d| view.mesh_level(&errors, 0, Vec3::new(0.0, 0.0, -(d as f32)), 0.5)).collect::<Vec<_>>()
+        };
+        let lod = MeshLod::default();
+        assert_eq!(levels(lod, 360.0), levels(lod, 720.0));
+        assert_ne!(levels(lod, 1080.0), levels(lod, 720.0), "a taller view picks by its own pixels");
+        let own = MeshLod { min_view_px: 0.0, ..lod };
+        assert_ne!(levels(own, 360.0), levels(own, 720.0));
+        assert!(levels(own, 360.0).iter().zip(levels(lod, 360.0)).all(|(&a, b)| a >= b), "coarser or the same");
+    }
 
     #[test]
     fn rates_follow_distance_and_pressure() {

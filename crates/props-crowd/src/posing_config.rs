@@ -71,11 +71,15 @@ impl PosingConfig {
             return invalid("lod", "distances must satisfy 0 <= near <= far");
         }
         if let Some(mesh) = self.mesh_lod
-            && !(positive(mesh.max_error_px) && (0.0..=1.0).contains(&mesh.hysteresis) && mesh.smallest_px >= 0.0)
+            && !(positive(mesh.max_error_px)
+                && (0.0..=1.0).contains(&mesh.hysteresis)
+                && mesh.smallest_px >= 0.0
+                && (0.0..f32::INFINITY).contains(&mesh.min_view_px))
         {
             return invalid(
                 "mesh_lod",
-                "the pixel error must be positive and finite, the hysteresis 0 to 1, the smallest size at least 0",
+                "the pixel error must be positive and finite, the hysteresis 0 to 1, the smallest size and the \
+                 least view height at least 0 and finite",
             );
         }
         if self.animation_budget_ms.is_some_and(|ms| !(positive(ms) && ms <= 1000.0)) {

@@ -83,10 +83,8 @@ fn the_windmill_s_impostor_covers_what_it_covers_seen_along_each_axis() {
     assert_eq!((model.lod_triangles(at), impostor.primitive.indices.len()), (12, 36));
     assert!((1..at).all(|k| model.lod_triangles(k) >= 12), "coarser levels made way for it");
     let triangles = rest_triangles(&model);
-    let bounds = triangles
-        .iter()
-        .flatten()
-        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let bounds =
+        triangles.iter().flatten().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
     let (lo, hi) = impostor_box(&model);
     assert!(lo.cmpge(bounds.0 - 1e-3).all() && hi.cmple(bounds.1 + 1e-3).all(), "inside the model's bounds");
     let extent = hi - lo;
