@@ -211,9 +211,15 @@ pub(crate) fn footprint(
             return Err(ModelRefused::BufferTooLarge { what, bytes, max, mesh });
         }
     }
-    let draws: u64 =
-        model.instances().iter().map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64).sum();
-    let material_bytes = (model.materials().len() as u64 + 1) * size_of::<MaterialUniform>() as u64;
+    // Every primitive's draw and the impostor's; the materials, the default and the impostor's.
+    let impostor = u64::from(model.impostor().is_some());
+    let draws: u64 = model
+        .instances()
+        .iter()
+        .map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64)
+        .sum::<u64>()
+        + impostor;
+    let material_bytes = (model.materials().len() as u64 + 1 + impostor) * size_of::<MaterialUniform>() as u64;
     let uniform_bytes = (draws.max(1) * u64::from(draw_stride)).max(16) + material_bytes;
     if uniform_bytes > limits.max_buffer_size {
         let mesh = largest(|c| c.1);

@@ -114,7 +114,8 @@ impl MergePlan {
     }
 
     /// Vertices and indices the model's draws upload: those of each part drawn alone (all its
-    /// levels), and of each merged member's copy (its indices at each of the model's levels).
+    /// levels), of each merged member's copy (its indices at each of the model's levels), and
+    /// of its impostor.
     pub(crate) fn uploaded(&self, model: &Model) -> (u64, u64) {
         let mut counts = (0u64, 0u64);
         for (mesh, alone) in model.meshes().iter().zip(&self.drawn_alone) {
@@ -130,6 +131,10 @@ impl MergePlan {
             counts.0 += primitive.vertex_count() as u64;
             let at = |k| model.primitive_level(slot, p, k).map_or(0, |own| primitive.lod_indices(own).len() as u64);
             counts.1 += (0..levels).map(at).sum::<u64>();
+        }
+        if let Some(impostor) = model.impostor() {
+            counts.0 += impostor.primitive.vertex_count() as u64;
+            counts.1 += impostor.primitive.indices.len() as u64;
         }
         counts
     }

@@ -342,7 +342,7 @@ impl GpuModel {
         );
         let mut draws = Vec::new();
         let reach = Some(model.pose_bounds().radius as f32).filter(|r| r.is_finite()).unwrap_or(f32::MAX);
-        let mut params = Vec::new();
+        let mut params_bytes = Vec::new();
         let levels = model.lod_errors().len().min(MAX_LEVELS);
         let merged: std::collections::HashSet<(usize, usize)> =
             plan.groups.iter().flat_map(|group| group.members.iter().copied()).collect();
@@ -368,21 +368,23 @@ impl GpuModel {
                     Some(skin) => (model.palette_range(skin).start, None, Posing::Skinned),
                     None => (model.node_slot(slot), Some(model.node_slot(slot) as u32), Posing::Rigid),
                 };
-                let params_offset = (draws.len() as u32) * layouts.draw_stride;
-                params.resize(params_offset as usize, 0u8);
                 let weight_first =
                     model.weight_slot() * WEIGHTS_PER_SLOT + model.rig().morph_range(instance.node).start;
-                params.extend_from_slice(bytemuck::bytes_of(&DrawParams {
-                    joint_offset: joint_offset as u32,
-                    morph_first,
-                    morph_targets: primitive.morph_targets.len() as u32,
-                    morph_vertices: primitive.vertex_count() as u32,
-                    weight_first: weight_first as u32,
-                    vertex_base: base_vertex as u32,
-                    visibility: model
-                        .visibility_value(slot)
-                        .map_or(0, |value| (model.property_slot() * WEIGHTS_PER_SLOT + value + 1) as u32),
-                }));
+                let params_offset = append_params(
+                    &mut params_bytes,
+                    (draws.len(), layouts.draw_stride),
+                    &DrawParams {
+                        joint_offset: joint_offset as u32,
+                        morph_first,
+                        morph_targets: primitive.morph_targets.len() as u32,
+                        morph_vertices: primitive.vertex_count() as u32,
+                        weight_first: weight_first as u32,
+                        vertex_base: base_vertex as u32,
+                        visibility: model
+                            .visibility_value(slot)
+                            .map_or(0, |value| (model.property_slot() * WEIGHTS_PER_SLOT + value + 1) as u32),
+                    },
+                );
                 let material = primitive.material.map_or(default_material, |m| m as usize);
                 let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);
                 let key = key.of_draw(!primitive.colors.is_empty(), primitive.flat);
@@ -426,12 +428,8 @@ impl GpuModel {
                 }
                 ranges[k] = (first, indices.len() as u32 - first);
             }
-            let params_offset = (draws.len() as u32) * layouts.draw_stride;
-            params.resize(params_offset as usize, 0u8);
-            params.extend_from_slice(bytemuck::bytes_of(&DrawParams {
-                vertex_base: base_vertex,
-                ..DrawParams::default()
-            }));
+            let params = DrawParams { vertex_base: base_vertex, ..DrawParams::default() };
+            let params_offset = append_params(&mut params_bytes, (draws.len(), layouts.draw_stride), &params);
             let material = default_material + 1 + g;
             draws.push(DrawItem {
                 ranges,
@@ -458,13 +456,8 @@ impl GpuModel {
             let base_vertex = streams.geometry.len() as u32;
             streams.push(primitive, (None, skinned_model), (0, Vec4::ONE));
             indices.extend_from_slice(&primitive.indices);
-            let params_offset = (draws.len() as u32) * layouts.draw_stride;
-            params.resize(params_offset as usize, 0u8);
-            params.extend_from_slice(bytemuck::bytes_of(&DrawParams {
-                joint_offset: slot,
-                vertex_base: base_vertex,
-                ..DrawParams::default()
-            }));
+            let params = DrawParams { joint_offset: slot, vertex_base: base_vertex, ..DrawParams::default() };
+            let params_offset = append_params(&mut params_bytes, (draws.len(), layouts.draw_stride), &params);
             let material = default_material + 1 + plan.groups.len();
             draws.push(DrawItem {
                 ranges,
@@ -481,7 +474,7 @@ impl GpuModel {
                 posing: Posing::Rigid,
             });
         }
-        params.resize(params.len().max(size_of::<DrawParams>()), 0);
+        params_bytes.resize(params_bytes.len().max(size_of::<DrawParams>()), 0);
         let buffer = |label, contents: &[u8], usage| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
         };
@@ -491,7 +484,7 @@ impl GpuModel {
             buffer(label, bytes, wgpu::BufferUsages::VERTEX)
         };
         let index_bytes = if indices.is_empty() { &[0u8; 4][..] } else { bytemuck::cast_slice(&indices) };
-        let draw_params = buffer("draw params", &params, wgpu::BufferUsages::UNIFORM);
+        let draw_params = buffer("draw params", &params_bytes, wgpu::BufferUsages::UNIFORM);
         let extra = VertexTable::upload(device, queue, layouts.tables, "extra influences", TableFormat::Pairs, &extra);
         let deltas = VertexTable::upload(device, queue, layouts.tables, "morph deltas", TableFormat::Floats4, &deltas);
         let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -549,6 +542,15 @@ impl DrawItem {
             vertices: u64::from(self.level_vertices[at]) * instances,
         }
     }
+}
+
+/// Appends the [`DrawParams`] of draw `draw` to `bytes` at its offset (`draw` x `stride`,
+/// the device's uniform offset alignment), and returns that offset.
+fn append_params(bytes: &mut Vec<u8>, (draw, stride): (usize, u32), params: &DrawParams) -> u32 {
+    let offset = draw as u32 * stride;
+    bytes.resize(offset as usize, 0u8);
+    bytes.extend_from_slice(bytemuck::bytes_of(params));
+    offset
 }
 
 /// How many distinct vertices (of `vertices`) `indices` references.
