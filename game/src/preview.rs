@@ -509,7 +509,11 @@ impl Screen for Preview {
             }
             let levels = model.lod_errors();
             ui.horizontal(|ui| {
-                let level = |k: u8| format!("level {k}");
+                let impostor = model.impostor_level();
+                let level = |k: u8| match impostor == Some(usize::from(k)) {
+                    true => format!("level {k}: the impostor"),
+                    false => format!("level {k}"),
+                };
                 egui::ComboBox::from_label("detail")
                     .selected_text(self.level.1.map_or_else(|| "as the game picks it".to_owned(), level))
                     .show_ui(ui, |ui| {
@@ -519,8 +523,10 @@ impl Screen for Preview {
                         }
                     });
                 let drawn = usize::from(self.level.0).min(levels.len() - 1);
+                let what =
+                    if impostor == Some(drawn) { " (the impostor: a box of its coverage and colour)" } else { "" };
                 ui.label(format!(
-                    "level {drawn} of {}: {} triangles, error {:.3} model units",
+                    "level {drawn} of {}{what}: {} triangles, error {:.3} model units",
                     levels.len(),
                     model.lod_triangles(drawn),
                     levels[drawn]

@@ -86,7 +86,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             .map(|((r, cost), (strides, bones))| {
                 let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
                 if let Some((levels, costs)) = cost {
-                    entry["levels"] = json!(levels.iter().map(|&(triangles, error)| json!({"triangles": triangles, "error": error})).collect::<Vec<_>>());
+                    entry["levels"] = json!(levels.iter().map(|l| json!({"triangles": l.triangles, "error": l.error, "impostor": l.impostor})).collect::<Vec<_>>());
                     entry["costs"] = json!(costs.iter().map(|c| json!({"instances": c.count, "triangles": c.triangles,
                         "draw_calls": c.draw_calls, "palette_bytes": c.palette_bytes, "instance_bytes": c.instance_bytes,
                         "at_level": c.at_level})).collect::<Vec<_>>());
@@ -137,8 +137,18 @@ fn check_with_sidecar(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model
     }
 }
 
-/// A model's levels of detail, each as (triangles, error in its units).
-type Levels = Vec<(usize, f32)>;
+/// A model's level of detail.
+struct Level {
+    /// Triangles drawn at it.
+    triangles: usize,
+    /// Its error, in the model's units.
+    error: f32,
+    /// Whether it is the model's impostor (`props_anim::Impostor`).
+    impostor: bool,
+}
+
+/// A model's levels of detail, finest first.
+type Levels = Vec<Level>;
 
 /// Each clip of `model` that shows walking, named, with its stride ([`props_anim::gait`]).
 fn strides(model: &Model) -> Vec<(String, Stride)> {
@@ -180,21 +190,36 @@ fn bone_line(file: &Path, map: Option<&BoneMap>) -> String {
 
 /// A model's levels of detail, and its costs at [`crowd_cost::COUNTS`] instances.
 fn levels_and_costs(model: &Arc<Model>) -> Result<(Levels, Vec<Cost>)> {
-    let levels = model.lod_errors().iter().enumerate().map(|(k, &e)| (model.lod_triangles(k), e)).collect();
+    let levels = (model.lod_errors().iter().enumerate())
+        .map(|(k, &error)| Level {
+            triangles: model.lod_triangles(k),
+            error,
+            impostor: model.impostor_level() == Some(k),
+        })
+        .collect();
     let costs = crowd_cost::COUNTS.iter().map(|&n| crowd_cost::cost(model, n)).collect::<Result<_>>()?;
     Ok((levels, costs))
 }
 
 /// The lines giving `file`'s levels and costs: `file: levels of detail: 576 triangles in
 /// full, 288 (error 0.12), ...` and `file: at 1k instances: ...`.
-fn cost_lines(file: &Path, levels: &[(usize, f32)], costs: &[Cost]) -> String {
-    let coarser: Vec<String> = levels.iter().skip(1).map(|(t, e)| format!("{t} (error {})", significant(*e))).collect();
+fn cost_lines(file: &Path, levels: &[Level], costs: &[Cost]) -> String {
+    let coarser: Vec<String> = (levels.iter().skip(1))
+        .map(|l| {
+            let impostor = if l.impostor { ", the impostor: a box of its coverage and colour" } else { "" };
+            format!("{} (error {}{impostor})", l.triangles, significant(l.error))
+        })
+        .collect();
     let mut text = match coarser.is_empty() {
-        true => format!("{}: levels of detail: {} triangles in full, no coarser level\n", file.display(), levels[0].0),
+        true => format!(
+            "{}: levels of detail: {} triangles in full, no coarser level\n",
+            file.display(),
+            levels[0].triangles
+        ),
         false => format!(
             "{}: levels of detail: {} triangles in full, {} (errors in model units)\n",
             file.display(),
-            levels[0].0,
+            levels[0].triangles,
             coarser.join(", ")
         ),
     };
@@ -431,6 +456,18 @@ mod tests {
     }
 
     /// The Fox's walk and run, as measured from their planted feet (centimetres).
+    /// The windmill's levels end at its impostor, and the line says so.
+    #[test]
+    fn the_impostor_is_named_among_the_levels() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/windmill.glb");
+        let model = Arc::new(admit_file(&file, &Limits::default()).expect("the windmill").import.model);
+        let (levels, costs) = levels_and_costs(&model).expect("costs");
+        assert_eq!(levels.iter().filter(|l| l.impostor).count(), 1);
+        assert!(levels.last().is_some_and(|l| l.impostor && l.triangles == 12));
+        let lines = cost_lines(&file, &levels, &costs);
+        assert!(lines.contains(", 12 (error 5.02, the impostor: a box of its coverage and colour) (errors"), "{lines}");
+    }
+
     #[test]
     fn gaits_are_reported_from_the_clips() {
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");

@@ -42,6 +42,8 @@ impl Impostor {
             Some("its indices are not whole triangles over its vertices")
         } else if p.normals.len() != vertices || !(p.colors.is_empty() || p.colors.len() == vertices) {
             Some("its normals or colours are not one a vertex")
+        } else if !p.positions.iter().chain(&p.normals).all(|v| v.is_finite()) {
+            Some("its positions or normals are not finite")
         } else if p.influences.is_some() || !p.morph_targets.is_empty() || !p.lods.is_empty() {
             Some("it is skinned, morphed or has levels of its own")
         } else if self.material.textures().next().is_some() {

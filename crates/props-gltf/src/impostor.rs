@@ -58,7 +58,9 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
         emissive_strength: emissive,
         ..Material::default()
     };
-    error.is_finite().then_some(Impostor { primitive, material, instance: instance as u32, error })
+    // Coordinates near the largest floats can overflow the box: then there is none.
+    let finite = error.is_finite() && primitive.positions.iter().chain(&primitive.normals).all(|v| v.is_finite());
+    finite.then_some(Impostor { primitive, material, instance: instance as u32, error })
 }
 
 /// A triangle of the model at rest, in the model's space, with what shades it.

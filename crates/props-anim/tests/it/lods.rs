@@ -133,6 +133,9 @@ fn an_impostor_that_cannot_stand_in_is_refused() {
     uncoloured.primitive.colors.pop();
     assert!(bad(uncoloured).contains("one a vertex"));
     assert!(bad(impostor(0, f32::NAN)).contains("error"));
+    let mut infinite = impostor(0, 1.0);
+    infinite.primitive.positions[3].y = f32::INFINITY;
+    assert!(bad(infinite).contains("not finite"));
     let mut textured = impostor(0, 1.0);
     textured.material.base_color_texture = Some(props_anim::material::TextureRef::new(0));
     assert!(bad(textured).contains("textures"));
