@@ -19,7 +19,7 @@
 use glam::{Affine3A, Vec2, Vec3, Vec4};
 use props_anim::material::{AlphaMode, Image, Material, TextureRef};
 use props_anim::property::PropertyTarget;
-use props_anim::{Impostor, JointMatrix, Model, Primitive, Topology, skinning};
+use props_anim::{Impostor, JointMatrix, Model, Primitive, Topology, WEIGHTS_PER_SLOT, skinning};
 
 /// Cells across each view, each way.
 const CELLS: usize = 128;
@@ -36,8 +36,8 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
     let palette = rest_palette(model);
     let mut positions = Vec::new();
     skinning::model_positions(model, &palette, &mut positions);
-    let triangles = Triangles { model, positions: &positions };
-    let (min, max) = bounds(&positions)?;
+    let triangles = Triangles { model, positions: &positions, palette: &palette };
+    let (min, max) = bounds(&triangles)?;
     let views = Views::draw(&triangles, (min, max))?;
     let instance = placing_instance(model)?;
     let node = JointMatrix::to_affine(&palette[model.node_slot(instance)]);
@@ -46,7 +46,10 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
     }
     let (center, extents) = views.fit((min, max));
     let primitive = box_primitive((center, extents), &views.faces(), &node.inverse());
-    let error = positions.iter().map(|&p| distance_to_box(p - center, extents * 0.5)).fold(0.0, f32::max);
+    let mut error = 0.0f32;
+    triangles.for_each(|t| {
+        error = t.positions.iter().map(|&p| distance_to_box(p - center, extents * 0.5)).fold(error, f32::max)
+    });
     let means = views.means();
     let emissive = means.emissive.max_element().max(1.0);
     let material = Material {
@@ -80,23 +83,31 @@ fn rest_palette(model: &Model) -> Vec<JointMatrix> {
     palette
 }
 
-/// Every triangle every mesh instance draws at rest, one at a time (a copy of them all could
-/// take several times the model's indices).
+/// Every triangle every mesh instance shown at rest draws, one at a time (a copy of them all
+/// could take several times the model's indices). A part the file hides
+/// (`KHR_node_visibility`) is left out, as it is drawn.
 struct Triangles<'a> {
     model: &'a Model,
     /// Every vertex posed at rest, as [`skinning::model_positions`] lists them.
     positions: &'a [Vec3],
+    /// The palette at rest: its visibilities.
+    palette: &'a [JointMatrix],
 }
 
 impl Triangles<'_> {
     fn for_each(&self, mut f: impl FnMut(&Triangle)) {
         let model = self.model;
+        let value = |v: usize| {
+            let slot = self.palette.get(model.property_slot() + v / WEIGHTS_PER_SLOT);
+            slot.map_or(1.0, |slot| slot.to_array()[v % WEIGHTS_PER_SLOT])
+        };
         let mut first = 0;
-        for instance in model.instances() {
+        for (slot, instance) in model.instances().iter().enumerate() {
+            let shown = model.visibility_value(slot).is_none_or(|v| value(v) != 0.0);
             for primitive in &model.meshes()[instance.mesh as usize].primitives {
                 let posed = self.positions.get(first..first + primitive.vertex_count()).unwrap_or_default();
                 first += primitive.vertex_count();
-                if primitive.topology != Topology::Triangles || posed.len() != primitive.vertex_count() {
+                if !shown || primitive.topology != Topology::Triangles || posed.len() != primitive.vertex_count() {
                     continue;
                 }
                 let material = primitive.material.and_then(|m| model.materials().get(m as usize));
@@ -115,9 +126,14 @@ impl Triangles<'_> {
     }
 }
 
-/// The box `points` fill, if it is finite and not empty.
-fn bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
-    let (min, max) = points.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+/// The box the triangles fill, if it is finite and not empty.
+fn bounds(triangles: &Triangles<'_>) -> Option<(Vec3, Vec3)> {
+    let (mut min, mut max) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    triangles.for_each(|t| {
+        for p in t.positions {
+            (min, max) = (min.min(p), max.max(p));
+        }
+    });
     (min.is_finite() && max.is_finite() && (max - min).max_element() > 0.0).then_some((min, max))
 }
 

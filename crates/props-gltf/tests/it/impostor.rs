@@ -123,3 +123,54 @@ fn animated_materials_and_models_without_levels_get_none() {
     let plain = import_file(&path, &Limits { lod_levels: 0, ..Limits::default() }).expect("imports").model;
     assert_eq!((plain.impostor(), plain.lod_errors().len()), (None, 1));
 }
+
+/// A bumpy grid of 4 x 4 quads (1 m square) as a GLB: node 0 at the origin, node 1 (the same
+/// mesh) at x = 10, hidden by the file (`KHR_node_visibility`).
+fn two_grids_one_hidden() -> Vec<u8> {
+    let n = 4u32;
+    let mut bin = Vec::new();
+    for (j, i) in (0..=n).flat_map(|j| (0..=n).map(move |i| (j, i))) {
+        let z = 0.2 * ((i + j) % 2) as f32;
+        for c in [i as f32 / n as f32, j as f32 / n as f32, z] {
+            bin.extend(c.to_le_bytes());
+        }
+    }
+    let positions = bin.len();
+    let quads = (0..n).flat_map(|j| (0..n).map(move |i| j * (n + 1) + i));
+    let indices: Vec<u32> = quads.flat_map(|a| [a, a + 1, a + n + 2, a, a + n + 2, a + n + 1]).collect();
+    bin.extend(indices.iter().flat_map(|i| i.to_le_bytes()));
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_node_visibility"],
+        "scene": 0,
+        "scenes": [{"nodes": [0, 1]}],
+        "nodes": [
+            {"mesh": 0},
+            {"mesh": 0, "translation": [10.0, 0.0, 0.0], "extensions": {"KHR_node_visibility": {"visible": false}}}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": [
+            {"buffer": 0, "byteLength": positions},
+            {"buffer": 0, "byteOffset": positions, "byteLength": 4 * indices.len()}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": (n + 1) * (n + 1), "type": "VEC3",
+             "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.2]},
+            {"bufferView": 1, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}
+        ]
+    });
+    crate::support::glb(&json, &bin)
+}
+
+/// A part the file hides is not drawn, so its impostor leaves it out too.
+#[test]
+fn a_part_the_file_hides_is_left_out_of_the_impostor() {
+    let bytes = two_grids_one_hidden();
+    let import = props_gltf::import_slice(&bytes, None, Path::new("grids.glb"), &Limits::default()).expect("imports");
+    let model = import.model;
+    assert_eq!(model.instances().len(), 2, "both grids are placed");
+    assert!(model.visibility_value(1).is_some(), "the second can be hidden");
+    let (lo, hi) = impostor_box(&model);
+    assert!(lo.x >= -1e-4 && hi.x <= 1.0 + 1e-4, "the box spans x {} to {}: the shown grid alone", lo.x, hi.x);
+}
