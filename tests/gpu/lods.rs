@@ -1,6 +1,7 @@
 //! Levels of detail on the GPU: a batch is drawn at its level (its primitives' coarser index
-//! lists, over the same vertices, posed alike; a part a level leaves out is not drawn), what
-//! each pass submits is counted, and a prop beyond the shadows' reach casts into no cascade.
+//! lists, over the same vertices, posed alike; a part a level leaves out is not drawn; the
+//! impostor, its emission animated as its source's), what each pass submits is counted, and a
+//! prop beyond the shadows' reach casts into no cascade.
 
 use glam::Vec3;
 use props_frame::{Frame, InstanceData, Lighting, ModelBatch, ModelId, SKY};
@@ -12,7 +13,17 @@ fn draw_at(
     renderer: &mut props_render::Renderer,
     (model, level, spacing): (&props_anim::Model, u8, f32),
 ) -> (image::RgbaImage, props_render::FrameStats) {
-    let palette = scene::palette(model, &scene::pose_at(model, None, 0.0));
+    draw_posed(gpu, renderer, (model, level, spacing), &scene::pose_at(model, None, 0.0))
+}
+
+/// [`draw_at`] in `pose`.
+fn draw_posed(
+    gpu: &props_render::GpuContext,
+    renderer: &mut props_render::Renderer,
+    (model, level, spacing): (&props_anim::Model, u8, f32),
+    pose: &props_anim::Pose,
+) -> (image::RgbaImage, props_render::FrameStats) {
+    let palette = scene::palette(model, pose);
     let instances = [InstanceData::new(&scene::at(Vec3::new(spacing, 0.0, 0.0)), 0)];
     let batches = [ModelBatch { model: ModelId(0), instances: 0..1, level }];
     let frame = Frame {
@@ -89,4 +100,24 @@ fn shadow_casters_are_counted_per_cascade_and_far_props_cast_none() {
     let (_, far) = draw_at(&gpu, &mut renderer, (&windmill, 0, 5000.0));
     assert!(far.shadow_passes.iter().all(|pass| pass.triangles == 0), "{far:?}");
     assert_eq!(far.shadow_draw_calls, 0);
+}
+
+/// The house's impostor lights up with its windows: its emission follows the clip that lights
+/// them, as the full house's does.
+#[test]
+fn an_impostor_s_emission_follows_its_source_s_clip() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let house = scene::load("assets/building.glb");
+    let at = house.impostor_level().expect("the house has an impostor") as u8;
+    let night = house.find_clip("night").expect("the house's night clip");
+    let mut renderer = scene::renderer(&gpu, |c| c.shadows = false);
+    renderer.set_model(ModelId(0), &house).expect("uploads");
+    let brightness = |image: &image::RgbaImage| image.pixels().map(|p| u64::from(p[0]) + u64::from(p[1])).sum::<u64>();
+    // The clip turns the windows on over its one second.
+    let lit = scene::pose_at(&house, Some(night), 1.0);
+    let dark = scene::pose_at(&house, None, 0.0);
+    let [full_dark, full_lit, box_dark, box_lit] = [(0, &dark), (0, &lit), (at, &dark), (at, &lit)]
+        .map(|(level, pose)| brightness(&draw_posed(&gpu, &mut renderer, (&house, level, 0.0), pose).0));
+    assert!(full_lit > full_dark, "the windows light the house: {full_lit} against {full_dark}");
+    assert!(box_lit > box_dark, "and its impostor: {box_lit} against {box_dark}");
 }

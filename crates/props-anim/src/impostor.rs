@@ -22,19 +22,26 @@ pub struct Impostor {
     pub material: Material,
     /// The mesh instance whose node places it: the box is in that node's space.
     pub instance: u32,
+    /// The material whose animated emission (`KHR_animation_pointer`) the impostor's
+    /// follows (a house's windows lit at night), its [`Material::emissive_factor`] and
+    /// [`Material::emissive_strength`] then that material's times the share of the views it
+    /// covers; `None`: its emission is fixed.
+    pub emission_of: Option<u32>,
     /// How far the model's surface strays from the box, in the model's units: the error of
     /// the level it is drawn at ([`crate::Model::with_impostor`] keeps it among the levels').
     pub error: f32,
 }
 
 impl Impostor {
-    /// What is wrong with it as an impostor of a model with `instances` mesh instances, if
-    /// anything.
-    pub(crate) fn problem(&self, instances: usize) -> Option<&'static str> {
+    /// What is wrong with it as an impostor of a model with `instances` mesh instances and
+    /// `materials` materials, if anything.
+    pub(crate) fn problem(&self, instances: usize, materials: usize) -> Option<&'static str> {
         let p = &self.primitive;
         let vertices = p.vertex_count();
         if self.instance as usize >= instances {
             Some("it names a mesh instance the model does not have")
+        } else if self.emission_of.is_some_and(|m| m as usize >= materials) {
+            Some("its emission follows a material the model does not have")
         } else if p.topology != Topology::Triangles
             || !p.indices.len().is_multiple_of(3)
             || p.indices.iter().any(|&i| i as usize >= vertices)

@@ -180,7 +180,7 @@ impl Model {
     /// city's props a few pixels tall turn lighter), though nearer in shape. The impostor's
     /// error is its own, kept between the last level's kept and the first one's left out.
     pub fn with_impostor(mut self, mut impostor: Impostor) -> Result<Self, ModelError> {
-        if let Some(problem) = impostor.problem(self.instances.len()) {
+        if let Some(problem) = impostor.problem(self.instances.len(), self.materials.len()) {
             return Err(ModelError::BadImpostor { problem });
         }
         self.lods = lods(&self.rig, &self.skins, &self.meshes, &self.instances, Self::MAX_LOD_LEVELS - 1);

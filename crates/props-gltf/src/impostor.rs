@@ -7,9 +7,11 @@
 //!   box is lit as they are); the material takes all views' mean metalness, roughness and
 //!   emission.
 //!
-//! A model gets one when it has levels of detail made at import, and no material a clip
-//! animates (a box of fixed colours cannot play a traffic light's lamps or a house's lit
-//! windows at night). The box is placed by the mesh instance nearest the root (so a spinning
+//! A model gets one when it has levels of detail made at import. Where clips animate the
+//! emission of one material (a house's windows lit at night), the box's emission follows it,
+//! scaled by the share of the views that material covers; a model whose clips animate more
+//! (a traffic light's three lamps, a material's colour) gets none: a box of fixed colours
+//! cannot play them. The box is placed by the mesh instance nearest the root (so a spinning
 //! rotor does not spin it), in that node's space.
 //!
 //! A textured variant (the bounding box, each face showing its view's silhouette, alpha to
@@ -18,7 +20,7 @@
 
 use glam::{Affine3A, Vec2, Vec3, Vec4};
 use props_anim::material::{AlphaMode, Image, Material, TextureRef};
-use props_anim::property::PropertyTarget;
+use props_anim::property::{MaterialField, PropertyTarget};
 use props_anim::{Impostor, JointMatrix, Model, Primitive, Topology, WEIGHTS_PER_SLOT, skinning};
 
 /// Cells across each view, each way.
@@ -29,8 +31,8 @@ const MAX_VISITS: u64 = 1 << 26;
 
 /// The impostor of `model`, if it has levels of detail and something to cover.
 pub(crate) fn make(model: &Model) -> Option<Impostor> {
-    let animated = model.rig().properties().targets().iter().any(|t| matches!(t, PropertyTarget::Material { .. }));
-    if model.lod_errors().len() < 2 || animated {
+    let emission_of = animated_emission(model)?;
+    if model.lod_errors().len() < 2 {
         return None;
     }
     let palette = rest_palette(model);
@@ -51,19 +53,47 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
         error = t.positions.iter().map(|&p| distance_to_box(p - center, extents * 0.5)).fold(error, f32::max)
     });
     let means = views.means();
-    let emissive = means.emissive.max_element().max(1.0);
+    // Either the animated material's emission (whichever of its colour and strength a clip
+    // drives, the other carries the share), or the views' mean.
+    let (emissive_factor, emissive_strength) = match emission_of.and_then(|m| model.materials().get(m as usize)) {
+        Some(source) => {
+            let share = views.share_of(emission_of);
+            (source.emissive_factor.map(|c| c * share), source.emissive_strength * share)
+        }
+        None => {
+            let strength = means.emissive.max_element().max(1.0);
+            ((means.emissive / strength).to_array(), strength)
+        }
+    };
     let material = Material {
         name: Some("impostor".to_owned()),
         base_color_factor: [1.0; 4],
         metallic_factor: means.metal_rough.x,
         roughness_factor: means.metal_rough.y,
-        emissive_factor: (means.emissive / emissive).to_array(),
-        emissive_strength: emissive,
+        emissive_factor,
+        emissive_strength,
         ..Material::default()
     };
     // Coordinates near the largest floats can overflow the box: then there is none.
     let finite = error.is_finite() && primitive.positions.iter().chain(&primitive.normals).all(|v| v.is_finite());
-    finite.then_some(Impostor { primitive, material, instance: instance as u32, error })
+    finite.then_some(Impostor { primitive, material, instance: instance as u32, emission_of, error })
+}
+
+/// The one material whose emission (colour or strength) clips animate, `Some(None)` where they
+/// animate no material, and `None` where they animate anything else of a material, or more
+/// than one's emission.
+fn animated_emission(model: &Model) -> Option<Option<u32>> {
+    let mut source = None;
+    for target in model.rig().properties().targets() {
+        if let PropertyTarget::Material { material, field } = *target {
+            let emission = matches!(field, MaterialField::Emissive | MaterialField::EmissiveStrength);
+            if !emission || source.is_some_and(|m| m != material) {
+                return None;
+            }
+            source = Some(material);
+        }
+    }
+    Some(source)
 }
 
 /// A triangle of the model at rest, in the model's space, with what shades it.
@@ -72,8 +102,9 @@ struct Triangle<'a> {
     colors: [Vec4; 3],
     /// UV channels 0 and 1 of each vertex.
     uvs: [[Vec2; 3]; 2],
-    /// Its material (`None`: glTF's default).
+    /// Its material (`None`: glTF's default), and that material's index.
     material: Option<&'a Material>,
+    material_index: Option<u32>,
 }
 
 /// One instance's palette at rest.
@@ -119,6 +150,7 @@ impl Triangles<'_> {
                         colors: [a, b, c].map(|i| primitive.colors.get(i).copied().unwrap_or(Vec4::ONE)),
                         uvs: [&primitive.uv0, &primitive.uv1].map(|uvs| [a, b, c].map(|i| uv(uvs, i))),
                         material,
+                        material_index: primitive.material,
                     });
                 }
             }
@@ -154,16 +186,18 @@ struct Cell {
 
 const EMPTY: Cell = Cell { depth: f32::NAN, surface: Surface::NONE, normal: Vec3::ZERO };
 
-/// A surface's look at a point: linear colour, metalness and roughness, linear emission.
+/// A surface's look at a point: linear colour, metalness and roughness, linear emission, and
+/// its material.
 #[derive(Clone, Copy, Debug, Default)]
 struct Surface {
     color: Vec3,
     metal_rough: Vec2,
     emissive: Vec3,
+    material: Option<u32>,
 }
 
 impl Surface {
-    const NONE: Self = Self { color: Vec3::ZERO, metal_rough: Vec2::ZERO, emissive: Vec3::ZERO };
+    const NONE: Self = Self { color: Vec3::ZERO, metal_rough: Vec2::ZERO, emissive: Vec3::ZERO, material: None };
 }
 
 /// The six views: per axis, its grid and the views from its positive and negative side.
@@ -278,14 +312,23 @@ impl Views {
                     color: s.color + c.color,
                     metal_rough: s.metal_rough + c.metal_rough,
                     emissive: s.emissive + c.emissive,
+                    material: None,
                 },
                 n + 1.0,
             )
         });
         if n == 0.0 {
-            return Surface { color: Vec3::ONE, metal_rough: Vec2::new(0.0, 1.0), emissive: Vec3::ZERO };
+            return Surface { color: Vec3::ONE, metal_rough: Vec2::new(0.0, 1.0), ..Surface::NONE };
         }
-        Surface { color: sum.color / n, metal_rough: sum.metal_rough / n, emissive: sum.emissive / n }
+        Surface { color: sum.color / n, metal_rough: sum.metal_rough / n, emissive: sum.emissive / n, material: None }
+    }
+
+    /// The share of what every view sees that is of material `material`.
+    fn share_of(&self, material: Option<u32>) -> f32 {
+        let (of, all) = (0..6)
+            .flat_map(|f| self.covered(f))
+            .fold((0.0, 0.0), |(of, all), c| (of + f32::from(u8::from(c.surface.material == material)), all + 1.0));
+        if all > 0.0 { of / all } else { 0.0 }
     }
 }
 
@@ -363,6 +406,7 @@ fn surface(images: &[Image], triangle: &Triangle<'_>, b: Vec3) -> Option<Surface
         color: color.truncate(),
         metal_rough: Vec2::new(material.metallic_factor, material.roughness_factor),
         emissive,
+        material: triangle.material_index,
     })
 }
 

@@ -73,6 +73,17 @@ fn animated_fields(model: &Model, material: usize) -> [[u32; 4]; 6] {
     animated
 }
 
+/// The animated emission fields of material `material` of `model` alone, where they lie in
+/// an instance's palette (an impostor's emission follows them).
+fn emission_fields(model: &Model, material: usize) -> [[u32; 4]; 6] {
+    let all = animated_fields(model, material);
+    let mut emission = [[0u32; 4]; 6];
+    for k in [MaterialField::Emissive, MaterialField::EmissiveStrength].map(field_index) {
+        emission[k / 4][k % 4] = all[k / 4][k % 4];
+    }
+    emission
+}
+
 /// How many textures a material binds.
 pub(crate) const TEXTURE_SLOTS: usize = 7;
 
@@ -305,8 +316,9 @@ pub(crate) struct Defaults {
     pub sampler: wgpu::Sampler,
 }
 
-/// `model`'s materials as bind groups of `layout` (the last one glTF's default material, for
-/// primitives without one), with the pipeline each takes.
+/// `model`'s materials as bind groups of `layout`, with the pipeline each takes: its own, then
+/// glTF's default material (for primitives without one), then `merged` (the merged draws',
+/// then its impostor's, where it has one).
 pub(crate) fn bind_groups(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -323,13 +335,18 @@ pub(crate) fn bind_groups(
         .collect();
     // glTF's default material: every property at its default (white, metallic, rough).
     let default_material = Material::default();
-    // Then each merged draw's (`draw_merge.rs`): unnamed, never animated.
+    // Then each merged draw's (`draw_merge.rs`): unnamed, never animated; then the impostor's,
+    // whose emission follows its source's animated one.
     let materials = model.materials().iter().chain(std::iter::once(&default_material)).chain(merged);
+    let impostor = model.impostor().map(|i| (model.materials().len() + merged.len(), i.emission_of));
     materials
         .enumerate()
         .map(|(m, material)| {
             let paint = material.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
-            let animated = animated_fields(model, m);
+            let animated = match impostor {
+                Some((at, source)) if at == m => source.map_or([[0; 4]; 6], |s| emission_fields(model, s as usize)),
+                _ => animated_fields(model, m),
+            };
             let key = PipelineKey::of(material, &animated, paint);
             let uniform = MaterialUniform::of(material, paint, animated);
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

@@ -83,7 +83,7 @@ fn impostor(instance: u32, error: f32) -> Impostor {
     let mut primitive = Primitive::triangles(positions, vec![Vec3::Y; 24], (0..36).map(|i| i % 24).collect(), None);
     primitive.colors = vec![glam::Vec4::ONE; 24];
     let material = props_anim::material::Material::default();
-    Impostor { primitive, material, instance, error }
+    Impostor { primitive, material, instance, emission_of: None, error }
 }
 
 /// An impostor is the model's last level: every primitive makes way for it there and past
@@ -126,6 +126,7 @@ fn an_impostor_that_cannot_stand_in_is_refused() {
         other => panic!("accepted: {other:?}"),
     };
     assert!(bad(impostor(1, 1.0)).contains("mesh instance"));
+    assert!(bad(Impostor { emission_of: Some(0), ..impostor(0, 1.0) }).contains("material"), "it has none");
     let mut far = impostor(0, 1.0);
     far.primitive.indices[5] = 24;
     assert!(bad(far).contains("whole triangles"));

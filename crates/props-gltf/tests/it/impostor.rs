@@ -114,11 +114,24 @@ fn the_fox_s_impostor_takes_its_texture_s_colour() {
     assert!(colors.iter().all(|c| c.w == 1.0 && c.cmple(Vec4::ONE).all()));
 }
 
-/// What a box of fixed colours cannot stand in for gets none: a model whose lamps a clip
-/// lights, or one without levels of detail.
+/// A house whose windows a clip lights: its impostor's emission follows the windows', scaled
+/// by the share of the views they cover.
+#[test]
+fn an_animated_emission_is_followed_by_the_share_it_covers() {
+    let house = asset("building.glb");
+    let impostor = house.impostor().expect("an impostor");
+    let windows = house.materials().iter().position(|m| m.name.as_deref() == Some("windows"));
+    assert_eq!(impostor.emission_of.map(|m| m as usize), windows);
+    let share = impostor.material.emissive_strength;
+    assert!(share > 0.02 && share < 0.5, "the windows are a small share of the house: {share}");
+    assert!(asset("windmill.glb").impostor().is_some_and(|i| i.emission_of.is_none()));
+}
+
+/// What a box of fixed colours cannot stand in for gets none: a model whose clips light three
+/// lamps, or one without levels of detail.
 #[test]
 fn animated_materials_and_models_without_levels_get_none() {
-    assert!(asset("traffic_light.glb").impostor().is_none(), "its lamps are animated");
+    assert!(asset("traffic_light.glb").impostor().is_none(), "three lamps are animated");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/windmill.glb");
     let plain = import_file(&path, &Limits { lod_levels: 0, ..Limits::default() }).expect("imports").model;
     assert_eq!((plain.impostor(), plain.lod_errors().len()), (None, 1));
