@@ -70,6 +70,7 @@ pub mod material;
 mod mesh;
 mod mesh_lod;
 mod model;
+mod model_error;
 mod model_lods;
 mod node_id;
 mod palette;
@@ -96,7 +97,8 @@ mod workers;
 
 pub use impostor::Impostor;
 pub use mesh::{Influences, Lod, Mesh, MeshInstance, MorphTarget, Primitive, Topology};
-pub use model::{Model, ModelError, ModelParts};
+pub use model::{Model, ModelParts};
+pub use model_error::ModelError;
 pub use node_id::NodeId;
 pub use palette::{JointMatrix, WEIGHTS_PER_SLOT};
 pub use pose::Pose;

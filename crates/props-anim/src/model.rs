@@ -6,11 +6,11 @@ use crate::clip::{Clip, Keyframes};
 use crate::impostor::Impostor;
 use crate::material::{Image, Material};
 use crate::mesh::{Mesh, MeshInstance};
+use crate::model_error::ModelError;
 use crate::model_lods::{Lods, lods};
 use crate::node_id::NodeId;
 use crate::placed_light::{LightPlacements, PlacedLight};
 use crate::pose::Pose;
-use crate::property::PropertyTarget;
 use crate::punctual::{Light, LightInstance};
 use crate::rig::Rig;
 use crate::skin::Skin;
@@ -38,91 +38,6 @@ pub struct ModelParts {
     pub lights: Vec<Light>,
     /// Lights placed on nodes.
     pub light_instances: Vec<LightInstance>,
-}
-
-/// A cross-reference inside a model that points nowhere.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ModelError {
-    /// No rig was given.
-    #[error("the model has no rig")]
-    NoRig,
-    /// A mesh instance names a node, mesh or skin that does not exist.
-    #[error("mesh instance {instance} refers to missing {what} {index}")]
-    MissingReference {
-        /// Index of the mesh instance.
-        instance: usize,
-        /// "node", "mesh" or "skin".
-        what: &'static str,
-        /// The bad index.
-        index: u32,
-    },
-    /// A skinned primitive uses a joint index past the end of its skin.
-    #[error("mesh {mesh} primitive {primitive} uses joint {joint} but skin {skin} has {joints} joints")]
-    JointOutOfRange {
-        /// Mesh index.
-        mesh: u32,
-        /// Primitive index.
-        primitive: usize,
-        /// Skin index.
-        skin: u32,
-        /// Largest joint index used.
-        joint: u16,
-        /// Joints in the skin.
-        joints: usize,
-    },
-    /// The node's morph weights do not match the mesh's morph target count.
-    #[error("node {node} has {weights} morph weights but mesh {mesh} has {targets} morph targets")]
-    MorphCount {
-        /// Rig node.
-        node: u32,
-        /// Mesh index.
-        mesh: u32,
-        /// Morph weights on the node.
-        weights: usize,
-        /// Morph targets of the mesh.
-        targets: usize,
-    },
-    /// A light instance names a node that does not exist.
-    #[error("light instance {instance} refers to missing node {node}")]
-    MissingLightNode {
-        /// Index of the light instance.
-        instance: usize,
-        /// The bad node index.
-        node: u32,
-    },
-    /// An animated property names a node, material, texture or light the model does not have.
-    #[error("an animated property targets {target:?}, which the model does not have")]
-    MissingPropertyTarget {
-        /// The property's target.
-        target: PropertyTarget,
-    },
-    /// A primitive's level of detail is not a triangle list over its vertices, or is closer to
-    /// the full surface than the level before it.
-    #[error("mesh {mesh} primitive {primitive} level of detail {level}: {problem}")]
-    BadLod {
-        /// Mesh index.
-        mesh: u32,
-        /// Primitive index.
-        primitive: usize,
-        /// The level (1 is the first coarser one).
-        level: usize,
-        /// What is wrong.
-        problem: &'static str,
-    },
-    /// An impostor ([`Model::with_impostor`]) that cannot stand in for the model.
-    #[error("the model's impostor: {problem}")]
-    BadImpostor {
-        /// What is wrong.
-        problem: &'static str,
-    },
-    /// A primitive, material or light instance refers to a missing material, image or light.
-    #[error("{what} {index} does not exist")]
-    MissingAsset {
-        /// "material", "image" or "light".
-        what: &'static str,
-        /// The bad index.
-        index: u32,
-    },
 }
 
 /// A model ready to animate and draw. Every cross-reference has been checked, so posing,
@@ -166,8 +81,8 @@ impl Model {
             lights: self.lights.clone(),
             light_instances: self.light_instances.clone(),
         })?;
-        match &self.impostor {
-            Some(impostor) => model.with_impostor(impostor.clone()),
+        match self.impostor.clone() {
+            Some(impostor) => model.with_impostor(impostor),
             None => Ok(model),
         }
     }
@@ -443,7 +358,8 @@ impl Model {
         fn bytes<T>(items: &[T]) -> u64 {
             size_of_val(items) as u64
         }
-        let primitives = self.meshes.iter().flat_map(|mesh| &mesh.primitives);
+        let impostor = self.impostor.as_ref().map(|i| &i.primitive);
+        let primitives = self.meshes.iter().flat_map(|mesh| &mesh.primitives).chain(impostor);
         let meshes: u64 = primitives
             .map(|p| {
                 let influences = p
@@ -479,11 +395,7 @@ impl Model {
                 bytes(channel.keys().times()) + values
             })
             .sum();
-        let impostor = self.impostor.as_ref().map_or(0, |i| {
-            let p = &i.primitive;
-            bytes(&p.positions) + bytes(&p.normals) + bytes(&p.colors) + bytes(&p.indices)
-        });
-        meshes + images + keys + impostor
+        meshes + images + keys
     }
 
     /// Matrices in one instance's palette: every skin's joints, then one node matrix per mesh
@@ -507,6 +419,14 @@ impl Model {
     #[must_use]
     pub fn property_value_count(&self) -> usize {
         self.rig.properties().defaults().len() + self.visibility.len()
+    }
+
+    /// Whether mesh instance `instance` is shown in `palette` (an instance's, as
+    /// [`Model::write_palettes`] writes it): not hidden by `KHR_node_visibility`.
+    #[must_use]
+    pub fn shown(&self, palette: &[JointMatrix], instance: usize) -> bool {
+        let values = palette.get(self.property_slot()..).unwrap_or_default();
+        self.visibility_value(instance).is_none_or(|v| crate::palette::read_value(values, v) != 0.0)
     }
 
     /// Where mesh instance `instance`'s visibility lies among the values from

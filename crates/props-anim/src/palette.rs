@@ -84,6 +84,11 @@ pub(crate) fn write_values(mut values: impl Iterator<Item = f32>, out: &mut [Joi
     }
 }
 
+/// Value `index` of those packed from `slots` on ([`write_values`]' inverse); 0 past them.
+pub(crate) fn read_value(slots: &[JointMatrix], index: usize) -> f32 {
+    slots.get(index / WEIGHTS_PER_SLOT).map_or(0.0, |slot| slot.rows[(index % WEIGHTS_PER_SLOT) / 4][index % 4])
+}
+
 /// Unpacks morph weights from palette slots ([`write_weights`]' inverse) into `out`, as many
 /// as it holds.
 pub(crate) fn read_weights(slots: &[JointMatrix], out: &mut [f32]) {

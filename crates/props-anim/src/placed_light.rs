@@ -9,11 +9,11 @@
 
 use glam::{Affine3A, Vec3};
 
+use crate::JointMatrix;
 use crate::node_id::NodeId;
 use crate::property::{LightField, Properties, PropertyTarget};
 use crate::punctual::{Light, LightInstance, LightKind};
 use crate::rig::Rig;
-use crate::{JointMatrix, WEIGHTS_PER_SLOT};
 
 /// A light of one instance, this frame, in world space.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,10 +125,8 @@ pub(crate) fn placed<'a>(
     (palette, property_slot): (&'a [JointMatrix], usize),
     placement: &'a JointMatrix,
 ) -> impl Iterator<Item = PlacedLight> + 'a {
-    let value = move |at: u32| {
-        let v = at as usize;
-        palette[property_slot + v / WEIGHTS_PER_SLOT].rows[(v % WEIGHTS_PER_SLOT) / 4][v % 4]
-    };
+    let values = palette.get(property_slot..).unwrap_or_default();
+    let value = move |at: u32| crate::palette::read_value(values, at as usize);
     placements.placements.iter().filter_map(move |p| {
         let light = &lights[p.light];
         let animated = |field: usize, rest: f32, c: u32| p.animated[field].map_or(rest, |at| value(at + c));

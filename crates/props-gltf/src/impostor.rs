@@ -21,7 +21,7 @@
 use glam::{Affine3A, Vec2, Vec3, Vec4};
 use props_anim::material::{AlphaMode, Image, Material, TextureRef};
 use props_anim::property::{MaterialField, PropertyTarget};
-use props_anim::{Impostor, JointMatrix, Model, Primitive, Topology, WEIGHTS_PER_SLOT, skinning};
+use props_anim::{Impostor, JointMatrix, Model, Primitive, Topology, skinning};
 
 /// Cells across each view, each way.
 const CELLS: usize = 128;
@@ -102,9 +102,8 @@ struct Triangle<'a> {
     colors: [Vec4; 3],
     /// UV channels 0 and 1 of each vertex.
     uvs: [[Vec2; 3]; 2],
-    /// Its material (`None`: glTF's default), and that material's index.
-    material: Option<&'a Material>,
-    material_index: Option<u32>,
+    /// Its material's index and the material (`None`: glTF's default).
+    material: Option<(u32, &'a Material)>,
 }
 
 /// One instance's palette at rest.
@@ -128,20 +127,16 @@ struct Triangles<'a> {
 impl Triangles<'_> {
     fn for_each(&self, mut f: impl FnMut(&Triangle)) {
         let model = self.model;
-        let value = |v: usize| {
-            let slot = self.palette.get(model.property_slot() + v / WEIGHTS_PER_SLOT);
-            slot.map_or(1.0, |slot| slot.to_array()[v % WEIGHTS_PER_SLOT])
-        };
         let mut first = 0;
         for (slot, instance) in model.instances().iter().enumerate() {
-            let shown = model.visibility_value(slot).is_none_or(|v| value(v) != 0.0);
+            let shown = model.shown(self.palette, slot);
             for primitive in &model.meshes()[instance.mesh as usize].primitives {
                 let posed = self.positions.get(first..first + primitive.vertex_count()).unwrap_or_default();
                 first += primitive.vertex_count();
                 if !shown || primitive.topology != Topology::Triangles || posed.len() != primitive.vertex_count() {
                     continue;
                 }
-                let material = primitive.material.and_then(|m| model.materials().get(m as usize));
+                let material = primitive.material.and_then(|m| Some((m, model.materials().get(m as usize)?)));
                 let uv = |uvs: &[Vec2], i: usize| uvs.get(i).copied().unwrap_or_default();
                 for t in primitive.indices.chunks_exact(3) {
                     let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
@@ -150,7 +145,6 @@ impl Triangles<'_> {
                         colors: [a, b, c].map(|i| primitive.colors.get(i).copied().unwrap_or(Vec4::ONE)),
                         uvs: [&primitive.uv0, &primitive.uv1].map(|uvs| [a, b, c].map(|i| uv(uvs, i))),
                         material,
-                        material_index: primitive.material,
                     });
                 }
             }
@@ -385,7 +379,7 @@ impl AxisViews {
 /// through (below a mask's cutoff, or under half for a blend).
 fn surface(images: &[Image], triangle: &Triangle<'_>, b: Vec3) -> Option<Surface> {
     let default = Material::default();
-    let material = triangle.material.unwrap_or(&default);
+    let material = triangle.material.map_or(&default, |(_, m)| m);
     let vertex = triangle.colors[0] * b.x + triangle.colors[1] * b.y + triangle.colors[2] * b.z;
     let texel = |texture: Option<TextureRef>| {
         texture.map_or(Vec4::ONE, |t| {
@@ -406,7 +400,7 @@ fn surface(images: &[Image], triangle: &Triangle<'_>, b: Vec3) -> Option<Surface
         color: color.truncate(),
         metal_rough: Vec2::new(material.metallic_factor, material.roughness_factor),
         emissive,
-        material: triangle.material_index,
+        material: triangle.material.map(|(m, _)| m),
     })
 }
 
