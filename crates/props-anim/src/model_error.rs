@@ -72,7 +72,7 @@ pub enum ModelError {
         /// What is wrong.
         problem: &'static str,
     },
-    /// An impostor ([`Model::with_impostor`]) that cannot stand in for the model.
+    /// An impostor ([`crate::Model::with_impostor`]) that cannot stand in for the model.
     #[error("the model's impostor: {problem}")]
     BadImpostor {
         /// What is wrong.
