@@ -66,6 +66,13 @@ override PAINTED: bool = true;
 // can discard has its depth tested after it runs, so an opaque pipeline's cannot: hidden
 // fragments are then culled before they are shaded.
 override ALPHA_MASK: bool = true;
+// What the frame may light with, each where the renderer's frame has it (both by default): the
+// sun's shadow maps (the renderer draws them) and point and spot lights (the frame has some).
+// A branch on a uniform value is no branch to lavapipe (Mesa 22): it runs both sides under a
+// mask, so a pipeline that skipped the shadow lookup and the light loop at run time still paid
+// for them: a tenth of 10,000 windmills' frame at 1280x720 in their bind pose.
+override SHADOWED: bool = true;
+override PUNCTUAL_LIGHTS: bool = true;
 
 // The instance's paint over `base` (a painted material's colour), as its tint's alpha says.
 fn painted(base: vec3<f32>, in: VertexOutput) -> vec3<f32> {
@@ -315,11 +322,14 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     // by f0, as three.js and Filament do. The albedo in a white furnace (f0 = f90 = 1) is x + y.
     let albedo = directional_albedo(roughness, n_dot_v);
     let multiple = 1.0 + f0 * (1.0 / (albedo.x + albedo.y) - 1.0);
-    let sun = globals.light_color.rgb * sun_visibility(in.world_position, normalize(in.world_normal));
+    var sun = globals.light_color.rgb;
+    if SHADOWED {
+        sun *= sun_visibility(in.world_position, normalize(in.world_normal));
+    }
     var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2, multiple) * sun;
 
     // The point and spot lights of the fragment's cluster.
-    if globals.light_count.x > 0u {
+    if PUNCTUAL_LIGHTS && globals.light_count.x > 0u {
         let header = cluster_texel(cluster_of(in.clip_position.xy, in.world_position));
         let first = header >> COUNT_BITS;
         let count = header & ((1u << COUNT_BITS) - 1u);

@@ -160,8 +160,9 @@ pub(crate) struct Pipelines {
     /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
     /// [`PipelineKey`] and posing of the draws that take them: made as models are set
     /// ([`Pipelines::prepare_meshes`]), so that a renderer compiles only the variants its models
-    /// draw with (eight switches: 512 with the posings).
-    meshes: HashMap<(PipelineKey, Posing), wgpu::RenderPipeline>,
+    /// draw with (nine switches: 1,024 with the posings). Each is made twice: for frames
+    /// without point and spot lights, and for frames with some (`PUNCTUAL_LIGHTS`).
+    meshes: HashMap<(PipelineKey, Posing), [wgpu::RenderPipeline; 2]>,
     /// The shadow passes' pipelines (`None` without shadows): depth only, from the sun, both
     /// faces; for opaque materials (the position alone), and for alpha-masked ones (cut out
     /// where the mask cuts), rigid then skinned.
@@ -183,9 +184,10 @@ struct MeshMaker {
 }
 
 impl MeshMaker {
-    /// The pipeline of draws of `key` posed as `posing` says.
-    fn make(&self, key: PipelineKey, posing: Posing) -> wgpu::RenderPipeline {
-        let RendererConfig { skinning, shading, .. } = self.config;
+    /// The pipeline of draws of `key` posed as `posing` says, in frames with point and spot
+    /// lights or without (`lit`).
+    fn make(&self, key: PipelineKey, posing: Posing, lit: bool) -> wgpu::RenderPipeline {
+        let RendererConfig { skinning, shading, shadows, .. } = self.config;
         let factory = PipelineFactory {
             device: &self.device,
             color_format: self.color_format,
@@ -205,7 +207,9 @@ impl MeshMaker {
             depth_only: false,
         };
         let (vertex, buffers) = shaded(posing, skinning);
-        let constants = key.constants();
+        let flag = |on: bool| f64::from(u8::from(on));
+        let mut constants = key.constants().to_vec();
+        constants.extend([("SHADOWED", flag(shadows)), ("PUNCTUAL_LIGHTS", flag(lit))]);
         let stages = Stages { module: &self.module, vertex, fragment: Some(fragment), constants: &constants };
         let groups = [&self.groups[0], &self.groups[1], &self.groups[2]];
         factory.create(if skinning { "posed" } else { "unposed" }, stages, &groups, &buffers, state)
@@ -331,7 +335,7 @@ impl Pipelines {
         let mut made = Vec::new();
         for draw in draws {
             if !self.meshes.contains_key(&draw) {
-                self.meshes.insert(draw, self.maker.make(draw.0, draw.1));
+                self.meshes.insert(draw, [false, true].map(|lit| self.maker.make(draw.0, draw.1, lit)));
                 made.push(draw);
             }
         }
@@ -345,10 +349,10 @@ impl Pipelines {
         }
     }
 
-    /// The mesh pipeline of `key` for draws posed as `posing` says, if
-    /// [`Pipelines::prepare_meshes`] made it.
-    pub(crate) fn mesh(&self, key: PipelineKey, posing: Posing) -> Option<&wgpu::RenderPipeline> {
-        self.meshes.get(&(key, posing))
+    /// The mesh pipeline of `key` for draws posed as `posing` says, in a frame with point and
+    /// spot lights or without (`lit`), if [`Pipelines::prepare_meshes`] made it.
+    pub(crate) fn mesh(&self, key: PipelineKey, posing: Posing, lit: bool) -> Option<&wgpu::RenderPipeline> {
+        self.meshes.get(&(key, posing)).map(|made| &made[usize::from(lit)])
     }
 
     /// Whether the shadow passes are drawn.

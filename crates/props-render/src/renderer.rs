@@ -88,6 +88,9 @@ pub struct Renderer {
     blended: Vec<(usize, usize)>,
     /// This frame's debug lines.
     line_count: u32,
+    /// Whether this frame has point and spot lights: its draws take the pipelines that shade
+    /// them ([`Pipelines::mesh`]).
+    lit: bool,
     models: Vec<Option<(GpuModel, GpuFootprint)>>,
     /// The ids whose models cast no shadow ([`Renderer::set_casts_shadows`]).
     shadowless: Vec<ModelId>,
@@ -199,6 +202,7 @@ impl Renderer {
             draw_order: Vec::new(),
             blended: Vec::new(),
             line_count: 0,
+            lit: false,
             models: Vec::new(),
             shadowless: Vec::new(),
             samplers,
@@ -456,7 +460,7 @@ impl Renderer {
     ) {
         if *bound != Some((draw.key, draw.posing)) {
             // `set_model` made every pipeline its draws take.
-            let Some(pipeline) = self.pipelines.mesh(draw.key, draw.posing) else { return };
+            let Some(pipeline) = self.pipelines.mesh(draw.key, draw.posing, self.lit) else { return };
             pass.set_pipeline(pipeline);
             *bound = Some((draw.key, draw.posing));
         }
@@ -471,6 +475,7 @@ impl Renderer {
         let lights =
             self.lights.prepare((&self.device, &self.queue), frame.lights, (view_proj, frame.camera.eye), size);
         (stats.lights, stats.light_bytes) = (lights.count, lights.bytes);
+        self.lit = lights.count > 0;
         let sun_up = self.pipelines.shadows() && light.color.max_element() > 0.0;
         self.cascades = if sun_up { shadows::fit(view_proj, light.direction) } else { None };
         let mut globals = Globals::new(frame, self.sky.harmonics, &lights, self.cascades.as_ref());
