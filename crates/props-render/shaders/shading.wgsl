@@ -51,13 +51,18 @@ const F_TEXTURE_TRANSFORM: u32 = 8u;
 // rasterisers (lavapipe) several times the whole fragment shader.
 override ANIMATED_MATERIAL: bool = false;
 
+// Which texture slots the pipeline's material has, a bit per slot (the slot constants below;
+// every one by default). Each slot samples only where its bit is set: lavapipe runs a branch
+// on the material's uniform under a mask, so an unused slot's sampling was paid for in full
+// (a fox's base colour texture cost six more samples).
+override TEXTURES: u32 = 127u;
 // What the pipeline's fragments read of the vertex, each only where its draws have it (every
 // one by default): texture coordinates (a texture), tangents (a normal map), colours
 // (`COLOR_0`), and whether its triangles are shaded flat (no normals of their own). What a
 // pipeline does not read the rasteriser does not interpolate: on lavapipe the interpolants
 // cost as much as a windmill's whole material model.
-override TEXTURED: bool = true;
-override NORMAL_MAPPED: bool = true;
+override TEXTURED: bool = TEXTURES != 0u;
+override NORMAL_MAPPED: bool = (TEXTURES & (1u << NORMAL)) != 0u;
 override VERTEX_COLORS: bool = true;
 override FLAT_SHADED: bool = true;
 // Whether the material takes the instance's paint (its tint).
@@ -168,7 +173,7 @@ fn slot_uv(slot: u32, in: VertexOutput) -> vec2<f32> {
 }
 
 fn has_texture(slot: u32) -> bool {
-    return TEXTURED && material.slots[2u * slot + 1u].w > 0.5;
+    return (TEXTURES & (1u << slot)) != 0u && material.slots[2u * slot + 1u].w > 0.5;
 }
 
 // The sky's diffuse irradiance towards `n`, divided by pi (the radiance a white Lambertian

@@ -163,10 +163,10 @@ pub(crate) struct PipelineKey {
     /// A clip animates one of its fields: its fragments read the instance's palette
     /// (`ANIMATED_MATERIAL` in `shaders/shading.wgsl`).
     pub animated: bool,
-    /// Its material has a texture: its fragments read texture coordinates (`TEXTURED`).
-    pub textured: bool,
-    /// Its material has a normal map: its fragments read tangents (`NORMAL_MAPPED`).
-    pub normal_mapped: bool,
+    /// The slots its material has a texture in, a bit per slot in the shader's order
+    /// (`TEXTURES`): only those sample, and only a textured material's fragments read texture
+    /// coordinates, and a normal-mapped one's tangents.
+    pub textures: u8,
     /// Its vertices have colours (`COLOR_0`, or a merged draw's members' colours): its
     /// fragments read them (`VERTEX_COLORS`).
     pub colored: bool,
@@ -188,8 +188,7 @@ impl PipelineKey {
             masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
-            textured: textures.iter().any(Option::is_some),
-            normal_mapped: material.normal_texture.is_some(),
+            textures: textures.iter().enumerate().fold(0, |bits, (slot, t)| bits | u8::from(t.is_some()) << slot),
             colored: false,
             flat: false,
             painted,
@@ -204,13 +203,12 @@ impl PipelineKey {
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..512u16).map(|i| Self {
-            blend: i & 256 != 0,
-            masked: i & 128 != 0,
-            double_sided: i & 64 != 0,
-            animated: i & 32 != 0,
-            textured: i & 16 != 0,
-            normal_mapped: i & 8 != 0,
+        (0..1u16 << 14).map(|i| Self {
+            blend: i & 1 << 13 != 0,
+            masked: i & 1 << 12 != 0,
+            double_sided: i & 1 << 11 != 0,
+            animated: i & 1 << 10 != 0,
+            textures: (i >> 3 & 127) as u8,
             colored: i & 4 != 0,
             flat: i & 2 != 0,
             painted: i & 1 != 0,
@@ -220,28 +218,19 @@ impl PipelineKey {
     /// Its order among the keys: opaque before blended, then by the rest (draws are grouped
     /// by it, so that a model changes pipeline as few times as it can).
     pub(crate) fn index(self) -> u16 {
-        let flags = [
-            self.blend,
-            self.masked,
-            self.double_sided,
-            self.animated,
-            self.textured,
-            self.normal_mapped,
-            self.colored,
-            self.flat,
-            self.painted,
-        ];
-        flags.into_iter().fold(0, |index, bit| index << 1 | u16::from(bit))
+        let fold = |index: u16, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u16::from(bit));
+        let index = fold(0, &[self.blend, self.masked, self.double_sided, self.animated]);
+        let index = index << TEXTURE_SLOTS | u16::from(self.textures);
+        fold(index, &[self.colored, self.flat, self.painted])
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 7] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 6] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
             ("ANIMATED_MATERIAL", flag(self.animated)),
-            ("TEXTURED", flag(self.textured)),
-            ("NORMAL_MAPPED", flag(self.normal_mapped)),
+            ("TEXTURES", f64::from(self.textures)),
             ("VERTEX_COLORS", flag(self.colored)),
             ("FLAT_SHADED", flag(self.flat)),
             ("PAINTED", flag(self.painted)),
@@ -411,8 +400,8 @@ mod tests {
         let key = PipelineKey::of(&material, &[[0; 4]; 6], false);
         assert_eq!(
             key,
-            PipelineKey { masked: true, textured: true, normal_mapped: true, ..PipelineKey::default() },
-            "alpha-masked, and a normal map: textured, with tangents"
+            PipelineKey { masked: true, textures: 1 << 2, ..PipelineKey::default() },
+            "alpha-masked, and a normal map (the third slot): textured, with tangents"
         );
         assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).masked, "glTF's default: opaque");
         assert_eq!(key.of_draw(true, true), PipelineKey { colored: true, flat: true, ..key });
@@ -420,9 +409,13 @@ mod tests {
         animated[5][2] = 7;
         assert!(PipelineKey::of(&material, &animated, false).animated);
         assert!(PipelineKey::of(&material, &animated, true).painted);
-        assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).textured, "glTF's default: no texture");
+        assert_eq!(
+            PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).textures,
+            0,
+            "glTF's default: no texture"
+        );
         let indices: std::collections::BTreeSet<u16> = PipelineKey::all().map(PipelineKey::index).collect();
-        assert_eq!(indices.len(), 512, "every key its own place");
-        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 256), "opaque first");
+        assert_eq!(indices.len(), 1 << 14, "every key its own place");
+        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 13), "opaque first");
     }
 }
