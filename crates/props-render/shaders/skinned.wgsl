@@ -31,6 +31,15 @@ struct Draw {
     visibility: u32,
 };
 
+// What a draw's vertices do past their placement, each only where the draw has it (every one by
+// default, as the shadow pipelines take them; the renderer's `PipelineKey`): morph targets,
+// influences past the 8th, a visibility a clip animates. lavapipe runs a loop that ends at
+// once through its body under a mask, and both sides of a branch: a windmill's vertices read
+// a morph weight, a morph delta, an extra influence and a visibility that were never used.
+override MORPHED: bool = true;
+override EXTRA_INFLUENCES: bool = true;
+override HIDEABLE: bool = true;
+
 @group(0) @binding(2) var<uniform> window: Window;
 @group(1) @binding(0) var<uniform> draw: Draw;
 
@@ -152,7 +161,7 @@ fn palette_start(instance: InstanceInput) -> u32 {
 // once), a row all at zero is passed over whole, and a target at zero weight reads no delta.
 fn morph(vertex: Geometry, vertex_index: u32, instance: InstanceInput, instance_base: u32) -> Morphed {
     var out = Morphed(vertex.position, vertex.normal);
-    if (instance.base_and_flags.y & MORPH_AT_REST) != 0u {
+    if !MORPHED || (instance.base_and_flags.y & MORPH_AT_REST) != 0u {
         return out;
     }
     let v = vertex_index - draw.vertex_base;
@@ -211,7 +220,10 @@ fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base
 fn skin_matrix(base: u32, skin: Skin) -> mat3x4<f32> {
     let zero = mat3x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
     let first8 = blend(base, skin.joints1, skin.weights1, blend(base, skin.joints0, skin.weights0, zero));
-    let extra = blend_extra(base, skin.extra, first8);
+    var extra = SkinSum(first8, 0.0);
+    if EXTRA_INFLUENCES {
+        extra = blend_extra(base, skin.extra, first8);
+    }
     // Weights should sum to 1; divide only when they do not (as stored, they usually do).
     let weight_sum = dot(skin.weights0, vec4<f32>(1.0)) + dot(skin.weights1, vec4<f32>(1.0)) + extra.weight;
     if (weight_sum != 1.0 && weight_sum > 0.0) {
@@ -227,7 +239,7 @@ fn placement(instance: InstanceInput) -> mat3x4<f32> {
 
 // Whether an animation hides the draw's mesh instance (KHR_node_visibility) for this instance.
 fn hidden(instance_base: u32) -> bool {
-    return draw.visibility != 0u && palette_value(instance_base, draw.visibility - 1u) == 0.0;
+    return HIDEABLE && draw.visibility != 0u && palette_value(instance_base, draw.visibility - 1u) == 0.0;
 }
 
 // Outside the clip volume: where a hidden mesh's vertices go.

@@ -370,6 +370,7 @@ impl GpuModel {
                 };
                 let weight_first =
                     model.weight_slot() * WEIGHTS_PER_SLOT + model.rig().morph_range(instance.node).start;
+                let visibility = model.visibility_value(slot);
                 let params_offset = append_params(
                     &mut params_bytes,
                     (draws.len(), layouts.draw_stride),
@@ -380,14 +381,13 @@ impl GpuModel {
                         morph_vertices: primitive.vertex_count() as u32,
                         weight_first: weight_first as u32,
                         vertex_base: base_vertex as u32,
-                        visibility: model
-                            .visibility_value(slot)
+                        visibility: visibility
                             .map_or(0, |value| (model.property_slot() * WEIGHTS_PER_SLOT + value + 1) as u32),
                     },
                 );
                 let material = primitive.material.map_or(default_material, |m| m as usize);
                 let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);
-                let key = key.of_draw(!primitive.colors.is_empty(), primitive.flat);
+                let key = key.of_draw(primitive, visibility.is_some());
                 let masked =
                     model.materials().get(material).is_some_and(|m| matches!(m.alpha_mode, AlphaMode::Mask { .. }));
                 let center = box_center(primitive);
@@ -438,7 +438,7 @@ impl GpuModel {
                 base_vertex: base_vertex as i32,
                 material,
                 // Each member's colour is its vertices'; merged primitives are never flat.
-                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).of_draw(true, false),
+                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).colored(),
                 masked: matches!(group.material.alpha_mode, AlphaMode::Mask { .. }),
                 params_offset,
                 // Opaque: never ordered by depth.
@@ -466,7 +466,7 @@ impl GpuModel {
                 base_vertex: base_vertex as i32,
                 material,
                 // Each face's colour is its vertices'.
-                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).of_draw(true, false),
+                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).colored(),
                 masked: false,
                 params_offset,
                 center: box_center(primitive),

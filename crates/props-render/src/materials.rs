@@ -9,7 +9,7 @@ use props_anim::WEIGHTS_PER_SLOT;
 use props_anim::material::{Filter, Sampler, Wrap};
 use props_anim::property::{MaterialField, PropertyId, PropertyTarget, TextureSlot};
 use props_anim::{
-    Model,
+    Model, Primitive,
     material::{AlphaMode, Material, TextureRef},
 };
 use wgpu::util::DeviceExt;
@@ -175,12 +175,18 @@ pub(crate) struct PipelineKey {
     /// Its material takes the instance's paint ([`props_frame::InstanceData::tint`]; a
     /// material named `paint`): its fragments read the tint (`PAINTED`).
     pub painted: bool,
+    /// Its primitive has morph targets: its vertices read their weights (`MORPHED`).
+    pub morphed: bool,
+    /// Its vertices have influences past the 8th (`EXTRA_INFLUENCES`).
+    pub extra_influences: bool,
+    /// A clip animates its mesh instance's visibility (`HIDEABLE`).
+    pub hideable: bool,
 }
 
 impl PipelineKey {
     /// The pipeline of `material`'s draws, `animated` fields as [`animated_fields`] says,
-    /// painted or not, for vertices without colours drawn smooth ([`PipelineKey::of_draw`]
-    /// sets those).
+    /// painted or not, for vertices without colours drawn smooth, with nothing past their
+    /// placement ([`PipelineKey::of_draw`] and [`PipelineKey::colored`] set those).
     pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6], painted: bool) -> Self {
         let textures = slots(material);
         Self {
@@ -192,40 +198,60 @@ impl PipelineKey {
             colored: false,
             flat: false,
             painted,
+            morphed: false,
+            extra_influences: false,
+            hideable: false,
         }
     }
 
-    /// This material's key for a draw whose vertices have colours or not, drawn flat or not.
-    pub(crate) fn of_draw(self, colored: bool, flat: bool) -> Self {
-        Self { colored, flat, ..self }
+    /// This material's key for a draw of `primitive` (its colours, its flat shading, its
+    /// morph targets, its influences past the 8th), whose visibility a clip animates or not.
+    pub(crate) fn of_draw(self, primitive: &Primitive, hideable: bool) -> Self {
+        Self {
+            colored: !primitive.colors.is_empty(),
+            flat: primitive.flat,
+            morphed: !primitive.morph_targets.is_empty(),
+            extra_influences: primitive.influences.as_ref().is_some_and(|i| !i.extra.is_empty()),
+            hideable,
+            ..self
+        }
+    }
+
+    /// This material's key for a draw of vertices with colours and nothing else: a merged
+    /// draw (each member's colour) or an impostor (each face's).
+    pub(crate) fn colored(self) -> Self {
+        Self { colored: true, ..self }
     }
 
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..1u16 << 14).map(|i| Self {
-            blend: i & 1 << 13 != 0,
-            masked: i & 1 << 12 != 0,
-            double_sided: i & 1 << 11 != 0,
-            animated: i & 1 << 10 != 0,
-            textures: (i >> 3 & 127) as u8,
-            colored: i & 4 != 0,
-            flat: i & 2 != 0,
-            painted: i & 1 != 0,
+        (0..1u32 << 17).map(|i| Self {
+            blend: i & 1 << 16 != 0,
+            masked: i & 1 << 15 != 0,
+            double_sided: i & 1 << 14 != 0,
+            animated: i & 1 << 13 != 0,
+            textures: (i >> 6 & 127) as u8,
+            colored: i & 32 != 0,
+            flat: i & 16 != 0,
+            painted: i & 8 != 0,
+            morphed: i & 4 != 0,
+            extra_influences: i & 2 != 0,
+            hideable: i & 1 != 0,
         })
     }
 
     /// Its order among the keys: opaque before blended, then by the rest (draws are grouped
     /// by it, so that a model changes pipeline as few times as it can).
-    pub(crate) fn index(self) -> u16 {
-        let fold = |index: u16, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u16::from(bit));
+    pub(crate) fn index(self) -> u32 {
+        let fold = |index: u32, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u32::from(bit));
         let index = fold(0, &[self.blend, self.masked, self.double_sided, self.animated]);
-        let index = index << TEXTURE_SLOTS | u16::from(self.textures);
-        fold(index, &[self.colored, self.flat, self.painted])
+        let index = index << TEXTURE_SLOTS | u32::from(self.textures);
+        fold(index, &[self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable])
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 6] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 9] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -234,6 +260,9 @@ impl PipelineKey {
             ("VERTEX_COLORS", flag(self.colored)),
             ("FLAT_SHADED", flag(self.flat)),
             ("PAINTED", flag(self.painted)),
+            ("MORPHED", flag(self.morphed)),
+            ("EXTRA_INFLUENCES", flag(self.extra_influences)),
+            ("HIDEABLE", flag(self.hideable)),
         ]
     }
 }
@@ -404,7 +433,7 @@ mod tests {
             "alpha-masked, and a normal map (the third slot): textured, with tangents"
         );
         assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).masked, "glTF's default: opaque");
-        assert_eq!(key.of_draw(true, true), PipelineKey { colored: true, flat: true, ..key });
+        assert_eq!(key.colored(), PipelineKey { colored: true, ..key });
         let mut animated = [[0; 4]; 6];
         animated[5][2] = 7;
         assert!(PipelineKey::of(&material, &animated, false).animated);
@@ -414,8 +443,8 @@ mod tests {
             0,
             "glTF's default: no texture"
         );
-        let indices: std::collections::BTreeSet<u16> = PipelineKey::all().map(PipelineKey::index).collect();
-        assert_eq!(indices.len(), 1 << 14, "every key its own place");
-        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 13), "opaque first");
+        let indices: std::collections::BTreeSet<u32> = PipelineKey::all().map(PipelineKey::index).collect();
+        assert_eq!(indices.len(), 1 << 17, "every key its own place");
+        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 16), "opaque first");
     }
 }
