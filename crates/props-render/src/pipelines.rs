@@ -196,7 +196,7 @@ impl MeshMaker {
         };
         let (fragment, key) = match shading {
             Shading::Pbr => ("fs_main", key),
-            Shading::Lambert => ("fs_lambert", PipelineKey { blend: false, double_sided: true, ..key }),
+            Shading::Lambert => ("fs_lambert", key),
         };
         let state = DrawState {
             topology: wgpu::PrimitiveTopology::TriangleList,

@@ -70,9 +70,9 @@ pub enum Shading {
     /// glTF's material model (the default).
     #[default]
     Pbr,
-    /// The base colour under Lambert's law, every material opaque and two-sided: the
-    /// shading before the material model, the baseline `cargo xtask bench render` compares it
-    /// with.
+    /// The base colour under Lambert's law, both faces lit alike, each material culled and
+    /// blended as it says: the floor's fragment work on the renderer's own vertex path, what
+    /// `cargo xtask bench render` tells the vertex path's cost from the material model's by.
     Lambert,
 }
 

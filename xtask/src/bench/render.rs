@@ -2,7 +2,10 @@
 //!
 //! Per configuration it reports the CPU time to upload and encode a frame, the time from
 //! submit until the GPU is idle, palette and instance bytes uploaded, and draw calls; then
-//! the same instances drawn without skinning (bind pose, no palette reads), as a ratio.
+//! the same instances drawn without skinning (bind pose, no palette reads), as a ratio; then
+//! each as a ratio to the floor (`super::floor`), and the skinned instances shaded by Lambert
+//! (`Shading::Lambert`, the floor's fragment work) too: the vertex path's share of the gap,
+//! the rest being the material model's.
 //! Palettes are posed once before measuring: this measures the renderer, not the animation.
 //! Then morph rows: a 32x32-quad grid (1089 vertices) with 8 and 64 morph targets, every
 //! weight non-zero, against the same grid drawn unmorphed; and the same grids at rest (`rest`:
@@ -122,7 +125,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                 measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
             let unskinned =
                 measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Pbr, false), args.frames)?;
-            rows.push((name.clone(), count, skinned, unskinned, floor));
+            let lambert =
+                measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Lambert, false), args.frames)?;
+            rows.push((name.clone(), count, skinned, unskinned, floor, lambert.gpu_ms));
         }
     }
     let mut shading_rows = Vec::new();
@@ -154,7 +159,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     if args.json {
         let rows: Vec<_> = rows
             .iter()
-            .map(|(model, n, s, u, f)| {
+            .map(|(model, n, s, u, f, lambert_ms)| {
                 serde_json::json!({
                     "model": model, "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
                     "triangles": s.stats.all_passes().triangles, "vertices": s.stats.all_passes().vertices,
@@ -162,6 +167,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                     "unskinned_encode_ms": u.encode_ms, "unskinned_gpu_ms": u.gpu_ms,
                     "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
                     "floor_gpu_ms": f.gpu_ms, "floor_ratio": s.gpu_ms / f.gpu_ms, "unskinned_floor_ratio": u.gpu_ms / f.gpu_ms,
+                    "lambert_gpu_ms": lambert_ms, "lambert_floor_ratio": lambert_ms / f.gpu_ms,
                     "pass_ms": s.pass_ms, "unskinned_pass_ms": u.pass_ms,
                 })
             })
@@ -204,10 +210,11 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
     println!("ratio: (encode + gpu) over the same instances drawn in their bind pose (no skinning, no morph)");
     println!("floor: the simplest pipeline drawing the same instances (one mesh, one draw, a storage-buffer matrix");
-    println!("each, Lambert, 4x MSAA); x floor: gpu ms over the floor's, skinned and in the bind pose; pass ms: the");
-    println!("main pass's GPU time by timestamp queries, skinned and in the bind pose (- without them)");
+    println!("each, Lambert, 4x MSAA); x floor: gpu ms over the floor's, skinned and in the bind pose, and skinned");
+    println!("under the floor's Lambert (lamb x fl: the vertex path's share); pass ms: the main pass's GPU time by");
+    println!("timestamp queries, skinned and in the bind pose (- without them)");
     println!(
-        "{:<10} {:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>9} {:>9} {:>8} {:>9}",
+        "{:<10} {:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9}",
         "model",
         "instances",
         "draws",
@@ -223,13 +230,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "floor gpu",
         "x floor",
         "bind x fl",
+        "lamb x fl",
         "pass ms",
         "bind pass"
     );
-    for (model, count, s, u, f) in rows {
+    for (model, count, s, u, f, lambert_ms) in rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
-            "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>9.2} {:>9.2} {:>8} {:>9}",
+            "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>8} {:>9}",
             s.stats.draw_calls,
             s.stats.all_passes().triangles,
             s.stats.all_passes().vertices,
@@ -242,6 +250,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             f.gpu_ms,
             s.gpu_ms / f.gpu_ms,
             u.gpu_ms / f.gpu_ms,
+            lambert_ms / f.gpu_ms,
             s.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
             u.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
         );
