@@ -1,10 +1,11 @@
 //! Levels of detail on the GPU: a batch is drawn at its level (its primitives' coarser index
 //! lists, over the same vertices, posed alike; a part a level leaves out is not drawn; the
-//! impostor, its emission animated as its source's), what each pass submits is counted, and a
-//! prop beyond the shadows' reach casts into no cascade.
+//! impostor, its emission animated as its source's, painted by an instance's tint as its
+//! source is), what each pass submits is counted, and a prop beyond the shadows' reach casts
+//! into no cascade.
 
 use glam::Vec3;
-use props_frame::{Frame, InstanceData, Lighting, ModelBatch, ModelId, SKY};
+use props_frame::{Frame, InstanceData, Lighting, ModelBatch, ModelId, NO_TINT, SKY};
 use props_tests::scene;
 
 /// The windmill at level `level`, `instances` of it in a row, from the framing camera.
@@ -23,8 +24,19 @@ fn draw_posed(
     (model, level, spacing): (&props_anim::Model, u8, f32),
     pose: &props_anim::Pose,
 ) -> (image::RgbaImage, props_render::FrameStats) {
+    draw_tinted(gpu, renderer, (model, level, spacing), pose, NO_TINT)
+}
+
+/// [`draw_posed`] with the instance painted `tint`.
+fn draw_tinted(
+    gpu: &props_render::GpuContext,
+    renderer: &mut props_render::Renderer,
+    (model, level, spacing): (&props_anim::Model, u8, f32),
+    pose: &props_anim::Pose,
+    tint: [u8; 4],
+) -> (image::RgbaImage, props_render::FrameStats) {
     let palette = scene::palette(model, pose);
-    let instances = [InstanceData::new(&scene::at(Vec3::new(spacing, 0.0, 0.0)), 0)];
+    let instances = [InstanceData::new(&scene::at(Vec3::new(spacing, 0.0, 0.0)), 0).with_tint(tint)];
     let batches = [ModelBatch { model: ModelId(0), instances: 0..1, level }];
     let frame = Frame {
         camera: scene::framing_camera(model),
@@ -120,4 +132,33 @@ fn an_impostor_s_emission_follows_its_source_s_clip() {
         .map(|(level, pose)| brightness(&draw_posed(&gpu, &mut renderer, (&house, level, 0.0), pose).0));
     assert!(full_lit > full_dark, "the windows light the house: {full_lit} against {full_dark}");
     assert!(box_lit > box_dark, "and its impostor: {box_lit} against {box_dark}");
+}
+
+/// A tinted house's impostor is tinted as the house is: its walls are paint, and the box moves
+/// each face's colour by its share of paint towards the tint, so a street of painted houses
+/// keeps its colours at a few pixels.
+#[test]
+fn an_impostor_is_painted_as_its_source() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let house = scene::load("assets/building.glb");
+    let at = house.impostor_level().expect("the house has an impostor") as u8;
+    let mut renderer = scene::renderer(&gpu, |c| c.shadows = false);
+    renderer.set_model(ModelId(0), &house).expect("uploads");
+    let rest = scene::pose_at(&house, None, 0.0);
+    // The mean colour of what the house covers, 0-255 a channel.
+    let mean = |image: &image::RgbaImage| {
+        let sky = image.get_pixel(0, 0).0;
+        let covered: Vec<_> =
+            image.pixels().filter(|p| p.0 != sky).map(|p| Vec3::new(p[0].into(), p[1].into(), p[2].into())).collect();
+        covered.iter().sum::<Vec3>() / covered.len().max(1) as f32
+    };
+    let green = [30, 190, 60, 255];
+    let [full, full_green, plain, painted] = [(0, NO_TINT), (0, green), (at, NO_TINT), (at, green)]
+        .map(|(level, tint)| mean(&draw_tinted(&gpu, &mut renderer, (&house, level, 0.0), &rest, tint).0));
+    let (full_shift, box_shift) = (full_green - full, painted - plain);
+    assert!(full_shift.length() > 20.0, "the tint paints the house's walls: {full_shift}");
+    assert!(
+        (box_shift - full_shift).length() < 0.5 * full_shift.length(),
+        "and its impostor, as much: {box_shift} against {full_shift}"
+    );
 }

@@ -15,10 +15,14 @@ use crate::mesh::{Primitive, Topology};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Impostor {
     /// The box: a rigid triangle list over its own vertices, whose colours (`COLOR_0`) are
-    /// its faces'; no influences, morph targets or levels.
+    /// its faces': the colour seen from that side in rgb, and in alpha the share of it that
+    /// is paint ([`Material::is_paint`]); no influences, morph targets or levels.
     pub primitive: Primitive,
-    /// What it is shaded with: a white base colour (its vertices carry the colour) and the
-    /// model's mean metalness, roughness and emission; no textures.
+    /// What it is shaded with: the model's mean metalness, roughness and emission, no
+    /// textures, and as base colour the paint's as the views see it (white without paint).
+    /// Its vertices carry the colour: an instance's tint moves each face's colour by its
+    /// share of paint from this colour to the tint's. Named `painted impostor` where the
+    /// model shows paint (so it [`Material::is_paint`]), else `impostor`.
     pub material: Material,
     /// The mesh instance whose node places it: the box is in that node's space.
     pub instance: u32,

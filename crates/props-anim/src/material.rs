@@ -192,6 +192,13 @@ impl Default for Material {
 }
 
 impl Material {
+    /// Whether an instance's tint paints over it: its name holds `paint`, in any case (the
+    /// town's cars, buses and houses, and a modder's model, mark their paint so).
+    #[must_use]
+    pub fn is_paint(&self) -> bool {
+        self.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"))
+    }
+
     /// A rough, non-metallic material of linear colour `rgba` named `name`: what built-in
     /// models (the ground, stand-ins) use.
     #[must_use]

@@ -4,8 +4,9 @@
 //!   as much as the model does seen from there.
 //! - What each view sees sets its face's colour (base colour factor, vertex colour, base
 //!   colour texture; an alpha mask honoured) and its normal (the visible surfaces' mean, so the
-//!   box is lit as they are); the material takes all views' mean metalness, roughness and
-//!   emission.
+//!   box is lit as they are), and the share of it that is paint; the material takes all
+//!   views' mean metalness, roughness and emission, and the paint's mean colour, so that an
+//!   instance's tint paints the box as it paints the model (a tinted house stays tinted).
 //!
 //! A model gets one when it has levels of detail made at import. Where clips animate the
 //! emission of one material (a house's windows lit at night), the box's emission follows it,
@@ -47,7 +48,8 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
         return None;
     }
     let (center, extents) = views.fit((min, max));
-    let primitive = box_primitive((center, extents), &views.faces(), &node.inverse());
+    let paint: Vec<bool> = model.materials().iter().map(Material::is_paint).collect();
+    let primitive = box_primitive((center, extents), &views.faces(&paint), &node.inverse());
     let mut error = 0.0f32;
     triangles.for_each(|t| {
         error = t.positions.iter().map(|&p| distance_to_box(p - center, extents * 0.5)).fold(error, f32::max)
@@ -65,9 +67,10 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
             ((means.emissive / strength).to_array(), strength)
         }
     };
+    let paint_color = views.paint_color(&paint);
     let material = Material {
-        name: Some("impostor".to_owned()),
-        base_color_factor: [1.0; 4],
+        name: Some(if paint_color.is_some() { "painted impostor" } else { "impostor" }.to_owned()),
+        base_color_factor: paint_color.unwrap_or(Vec3::ONE).extend(1.0).to_array(),
         metallic_factor: means.metal_rough.x,
         roughness_factor: means.metal_rough.y,
         emissive_factor,
@@ -284,16 +287,28 @@ impl Views {
     }
 
     /// Each face's colour and normal, +x, -x, +y, -y, +z, -z: the means of what its view sees
-    /// (a normal pointing out of the face; its axis where they do not).
-    fn faces(&self) -> [(Vec3, Vec3); 6] {
+    /// (a normal pointing out of the face; its axis where they do not), the colour's alpha the
+    /// share of it whose material is `paint` says is paint.
+    fn faces(&self, paint: &[bool]) -> [(Vec4, Vec3); 6] {
         std::array::from_fn(|f| {
             let axis = Vec3::AXES[f / 2] * if f % 2 == 0 { 1.0 } else { -1.0 };
-            let (color, normal, n) = self.covered(f).fold((Vec3::ZERO, Vec3::ZERO, 0.0), |(c, m, n), cell| {
-                (c + cell.surface.color, m + cell.normal, n + 1.0)
+            let (color, normal, n) = self.covered(f).fold((Vec4::ZERO, Vec3::ZERO, 0.0), |(c, m, n), cell| {
+                let painted = is_paint(paint, cell.surface.material);
+                (c + cell.surface.color.extend(f32::from(u8::from(painted))), m + cell.normal, n + 1.0)
             });
             let normal = normal.try_normalize().filter(|m| m.dot(axis) > 0.0).unwrap_or(axis);
-            (if n > 0.0 { color / n } else { Vec3::splat(0.5) }, normal)
+            (if n > 0.0 { color / n } else { Vec4::new(0.5, 0.5, 0.5, 0.0) }, normal)
         })
+    }
+
+    /// The mean colour of the paint every view sees (`paint` says which materials are), if
+    /// any sees some.
+    fn paint_color(&self, paint: &[bool]) -> Option<Vec3> {
+        let (sum, n) = (0..6)
+            .flat_map(|f| self.covered(f))
+            .filter(|c| is_paint(paint, c.surface.material))
+            .fold((Vec3::ZERO, 0.0), |(sum, n), c| (sum + c.surface.color, n + 1.0));
+        (n > 0.0).then(|| sum / n)
     }
 
     /// The mean look of what every view sees (a rough dielectric where none sees anything).
@@ -427,10 +442,15 @@ fn distance_to_box(p: Vec3, half: Vec3) -> f32 {
     q.max(Vec3::ZERO).length() + q.max_element().min(0.0).abs()
 }
 
+/// Whether material `material` (`None`: the default material) is paint, as `paint` says.
+fn is_paint(paint: &[bool], material: Option<u32>) -> bool {
+    material.is_some_and(|m| paint.get(m as usize).copied().unwrap_or(false))
+}
+
 /// The box centred on `center` with full extents `extents`, its faces (+x, -x, +y, -y, +z,
 /// -z) coloured and turned as `faces` say, moved by `to_node` (from the model's space into
 /// the placing node's).
-fn box_primitive((center, extents): (Vec3, Vec3), faces: &[(Vec3, Vec3); 6], to_node: &Affine3A) -> Primitive {
+fn box_primitive((center, extents): (Vec3, Vec3), faces: &[(Vec4, Vec3); 6], to_node: &Affine3A) -> Primitive {
     let half = extents * 0.5;
     let mut positions = Vec::with_capacity(24);
     let mut normals = Vec::with_capacity(24);
@@ -450,7 +470,7 @@ fn box_primitive((center, extents): (Vec3, Vec3), faces: &[(Vec3, Vec3); 6], to_
             let corner = center + (axis + du * su + dv * sv) * half;
             positions.push(to_node.transform_point3(corner));
             normals.push(Vec3::from(normal_matrix * glam::Vec3A::from(normal)).normalize_or(axis));
-            colors.push(color.extend(1.0));
+            colors.push(color);
         }
         indices.extend([0, 1, 2, 0, 2, 3].map(|i| base + i));
     }
@@ -473,7 +493,7 @@ mod tests {
 
     #[test]
     fn every_face_of_the_box_faces_out() {
-        let faces = [(Vec3::ONE, Vec3::X); 6];
+        let faces = [(Vec4::ONE, Vec3::X); 6];
         let primitive =
             box_primitive((Vec3::new(0.0, 1.0, 2.0), Vec3::new(2.0, 4.0, 6.0)), &faces, &Affine3A::IDENTITY);
         for t in primitive.indices.chunks_exact(3) {

@@ -67,6 +67,9 @@ override VERTEX_COLORS: bool = true;
 override FLAT_SHADED: bool = true;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
+// Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
+// faces' colours, their alpha the share of paint, and the material's base colour the paint's.
+override IMPOSTOR: bool = false;
 // Whether the material is alpha-masked: only then may a fragment be discarded. A shader that
 // can discard has its depth tested after it runs, so an opaque pipeline's cannot: hidden
 // fragments are then culled before they are shaded.
@@ -93,6 +96,17 @@ fn vertex_color(in: VertexOutput) -> vec4<f32> {
         return in.color;
     }
     return vec4<f32>(1.0);
+}
+
+// The colour under the textures: the material's `factor` painted, times the vertex's colour;
+// an impostor's face colour, its share of paint moved from the paint's colour (`factor`)
+// towards the instance's, as the paint it stands for would be.
+fn surface_color(factor: vec4<f32>, in: VertexOutput) -> vec4<f32> {
+    if IMPOSTOR {
+        let paint = in.tint.a * material.params.x * in.color.a;
+        return vec4<f32>(in.color.rgb + paint * (in.tint.rgb - factor.rgb), 1.0);
+    }
+    return vec4<f32>(painted(factor.rgb, in), factor.a) * vertex_color(in);
 }
 
 // Component `c` of field `field` for the fragment's instance: its animated value, or
@@ -277,8 +291,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
         field_vec3(F_BASE_COLOR, material.base_color.rgb, in),
         field_value(F_BASE_COLOR, 3u, material.base_color.a, in),
     );
-    let factor = vec4<f32>(painted(base_color.rgb, in), base_color.a);
-    let base = factor * vertex_color(in) * base_texel;
+    let base = surface_color(base_color, in) * base_texel;
     let mode = material.params.y;
     if ALPHA_MASK && base.a < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
         discard;
@@ -381,12 +394,11 @@ fn fs_shadow_mask(in: VertexOutput) {
 // colour under Lambert's law, both faces lit alike.
 @fragment
 fn fs_lambert(in: VertexOutput) -> @location(0) vec4<f32> {
-    let factor = vec4<f32>(painted(material.base_color.rgb, in), material.base_color.a);
     var texel = vec4<f32>(1.0);
     if has_texture(BASE_COLOR) {
         texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
     }
-    let albedo = factor * vertex_color(in) * texel;
+    let albedo = surface_color(material.base_color, in) * texel;
     let n = normalize(in.world_normal);
     let diffuse = abs(dot(n, globals.light_direction.xyz));
     let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);

@@ -42,7 +42,7 @@ pub(crate) struct MergePlan {
 
 /// Whether `material` (index `m` of `model`'s, or past them the default) may be merged.
 fn mergeable_material(model: &Model, m: usize, material: &Material) -> bool {
-    let paint = material.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
+    let paint = material.is_paint();
     let animated = model.rig().properties().targets().iter().any(
         |t| matches!(t, props_anim::property::PropertyTarget::Material { material, .. } if *material as usize == m),
     );

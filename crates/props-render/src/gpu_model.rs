@@ -465,8 +465,8 @@ impl GpuModel {
                 level_vertices,
                 base_vertex: base_vertex as i32,
                 material,
-                // Each face's colour is its vertices'.
-                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).colored(),
+                // Each face's colour and share of paint are its vertices'.
+                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).impostor(),
                 masked: false,
                 params_offset,
                 center: box_center(primitive),

@@ -181,6 +181,8 @@ pub(crate) struct PipelineKey {
     pub extra_influences: bool,
     /// A clip animates its mesh instance's visibility (`HIDEABLE`).
     pub hideable: bool,
+    /// It draws a model's impostor (`IMPOSTOR`): painted by its vertices' share of paint.
+    pub impostor: bool,
 }
 
 impl PipelineKey {
@@ -201,6 +203,7 @@ impl PipelineKey {
             morphed: false,
             extra_influences: false,
             hideable: false,
+            impostor: false,
         }
     }
 
@@ -217,27 +220,34 @@ impl PipelineKey {
         }
     }
 
-    /// This material's key for a draw of vertices with colours and nothing else: a merged
-    /// draw (each member's colour) or an impostor (each face's).
+    /// This material's key for a merged draw: vertices with colours (each member's) and
+    /// nothing else.
     pub(crate) fn colored(self) -> Self {
         Self { colored: true, ..self }
+    }
+
+    /// This material's key for a model's impostor: each face's colour and share of paint in
+    /// its vertices'.
+    pub(crate) fn impostor(self) -> Self {
+        Self { impostor: true, ..self.colored() }
     }
 
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..1u32 << 17).map(|i| Self {
-            blend: i & 1 << 16 != 0,
-            masked: i & 1 << 15 != 0,
-            double_sided: i & 1 << 14 != 0,
-            animated: i & 1 << 13 != 0,
-            textures: (i >> 6 & 127) as u8,
-            colored: i & 32 != 0,
-            flat: i & 16 != 0,
-            painted: i & 8 != 0,
-            morphed: i & 4 != 0,
-            extra_influences: i & 2 != 0,
-            hideable: i & 1 != 0,
+        (0..1u32 << 18).map(|i| Self {
+            blend: i & 1 << 17 != 0,
+            masked: i & 1 << 16 != 0,
+            double_sided: i & 1 << 15 != 0,
+            animated: i & 1 << 14 != 0,
+            textures: (i >> 7 & 127) as u8,
+            colored: i & 64 != 0,
+            flat: i & 32 != 0,
+            painted: i & 16 != 0,
+            morphed: i & 8 != 0,
+            extra_influences: i & 4 != 0,
+            hideable: i & 2 != 0,
+            impostor: i & 1 != 0,
         })
     }
 
@@ -247,11 +257,13 @@ impl PipelineKey {
         let fold = |index: u32, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u32::from(bit));
         let index = fold(0, &[self.blend, self.masked, self.double_sided, self.animated]);
         let index = index << TEXTURE_SLOTS | u32::from(self.textures);
-        fold(index, &[self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable])
+        let flags =
+            [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
+        fold(index, &flags)
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 9] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 10] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -263,6 +275,7 @@ impl PipelineKey {
             ("MORPHED", flag(self.morphed)),
             ("EXTRA_INFLUENCES", flag(self.extra_influences)),
             ("HIDEABLE", flag(self.hideable)),
+            ("IMPOSTOR", flag(self.impostor)),
         ]
     }
 }
@@ -360,7 +373,7 @@ pub(crate) fn bind_groups(
     materials
         .enumerate()
         .map(|(m, material)| {
-            let paint = material.name.as_deref().is_some_and(|n| n.to_ascii_lowercase().contains("paint"));
+            let paint = material.is_paint();
             let animated = match impostor {
                 Some((at, source)) if at == m => source.map_or([[0; 4]; 6], |s| emission_fields(model, s as usize)),
                 _ => animated_fields(model, m),
@@ -444,7 +457,7 @@ mod tests {
             "glTF's default: no texture"
         );
         let indices: std::collections::BTreeSet<u32> = PipelineKey::all().map(PipelineKey::index).collect();
-        assert_eq!(indices.len(), 1 << 17, "every key its own place");
-        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 16), "opaque first");
+        assert_eq!(indices.len(), 1 << 18, "every key its own place");
+        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 17), "opaque first");
     }
 }

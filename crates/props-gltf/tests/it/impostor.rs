@@ -111,7 +111,33 @@ fn the_fox_s_impostor_takes_its_texture_s_colour() {
     let colors = &model.impostor().expect("an impostor").primitive.colors;
     let side = colors[0];
     assert!(side.x > side.y && side.y > side.z, "orange: {side}");
-    assert!(colors.iter().all(|c| c.w == 1.0 && c.cmple(Vec4::ONE).all()));
+    assert!(colors.iter().all(|c| c.cmple(Vec4::ONE).all()));
+    assert!(colors.iter().all(|c| c.w == 0.0), "no paint: the fox's tint leaves it as it is");
+}
+
+/// A house's walls are paint: its impostor's faces carry the share of paint each side shows,
+/// and its material the walls' colour, so that an instance's tint paints the box as it paints
+/// the walls.
+#[test]
+fn a_house_s_impostor_carries_its_paint() {
+    let house = asset("building.glb");
+    let impostor = house.impostor().expect("an impostor");
+    let walls = house.materials().iter().find(|m| m.name.as_deref() == Some("paint")).expect("the walls");
+    assert!(impostor.material.is_paint(), "{:?}", impostor.material.name);
+    let [r, g, b, _] = impostor.material.base_color_factor;
+    let [wr, wg, wb, _] = walls.base_color_factor;
+    assert!(
+        (r - wr).abs() + (g - wg).abs() + (b - wb).abs() < 2e-3,
+        "the walls' colour (a mean of thousands of cells): {r} {g} {b}"
+    );
+    // Each side (4 vertices a face: +x, -x, +y, -y, +z, -z) shows walls between its windows,
+    // the roof less or none.
+    let shares: Vec<f32> = impostor.primitive.colors.chunks(4).map(|face| face[0].w).collect();
+    for (f, &share) in shares.iter().enumerate().filter(|&(f, _)| f / 2 != 1) {
+        assert!(share > 0.3 && share < 1.0, "side {f} is mostly walls: {shares:?}");
+    }
+    assert!(shares[2] < shares[0], "the roof shows less paint than a side: {shares:?}");
+    assert!(!asset("windmill.glb").impostor().expect("an impostor").material.is_paint());
 }
 
 /// A house whose windows a clip lights: its impostor's emission follows the windows', scaled
