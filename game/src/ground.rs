@@ -8,14 +8,14 @@ use props_anim::Model;
 use props_render::Renderer;
 use props_scene::{Scene, ground};
 
-use crate::model_ids::{LAND, PAVING};
+use crate::model_ids::{FLAT_GROUND, LAND};
 
 /// The ground of a scene, covering its hills and windmills, and its upload.
 #[derive(Debug, Default)]
 pub struct Ground {
     /// Half-side of the square it covers, metres.
     radius: f32,
-    /// A rebuilt ground not uploaded yet: its land and its paving.
+    /// A rebuilt ground not uploaded yet: its land and its flat ground.
     pending: Option<[Arc<Model>; 2]>,
 }
 
@@ -33,8 +33,8 @@ impl Ground {
 
     /// Rebuilds it as it is (to upload onto a new device).
     pub fn rebuild(&mut self, scene: &Scene) -> anyhow::Result<()> {
-        let ground::GroundModels { land, paving } = ground::models(scene, self.radius)?;
-        self.pending = Some([Arc::new(land), Arc::new(paving)]);
+        let ground::GroundModels { land, flat } = ground::models(scene, self.radius)?;
+        self.pending = Some([Arc::new(land), Arc::new(flat)]);
         Ok(())
     }
 
@@ -43,21 +43,21 @@ impl Ground {
         self.radius
     }
 
-    /// Uploads a rebuilt ground: the land casts shadows, the paving (flat on it) none.
+    /// Uploads a rebuilt ground: the land casts shadows, the flat ground none.
     pub fn upload(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        if let Some([land, paving]) = self.pending.take() {
+        if let Some([land, flat]) = self.pending.take() {
             renderer.set_model(LAND, &land).context("uploading the ground")?;
-            renderer.set_model(PAVING, &paving).context("uploading the ground's paving")?;
-            renderer.set_casts_shadows(PAVING, false);
+            renderer.set_model(FLAT_GROUND, &flat).context("uploading the flat ground")?;
+            renderer.set_casts_shadows(FLAT_GROUND, false);
         }
         Ok(())
     }
 
-    /// Lists the ground in `frame`: the paving's instance, then the land's (drawn in this
-    /// order: the land under the paving, a few centimetres lower, fails the depth test before
-    /// it is shaded).
+    /// Lists the ground in `frame`: the flat ground's instance, then the land's (drawn in this
+    /// order: the paving first, so that the grass and the land under it, a few centimetres
+    /// lower, fail the depth test before they are shaded).
     pub fn extract(frame: &mut props_frame::FrameData) {
-        for id in [PAVING, LAND] {
+        for id in [FLAT_GROUND, LAND] {
             frame.push_instance(&glam::Affine3A::IDENTITY, 1);
             frame.end_batch(id);
         }

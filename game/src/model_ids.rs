@@ -6,8 +6,8 @@ use props_frame::ModelId;
 /// The renderer id of the ground's land (it casts shadows: its hills do).
 pub const LAND: ModelId = ModelId(0);
 
-/// The renderer id of the ground's paving (it casts none).
-pub const PAVING: ModelId = ModelId(1);
+/// The renderer id of the ground's flat ground, its grass and paving (it casts none).
+pub const FLAT_GROUND: ModelId = ModelId(1);
 
 /// The first renderer id of the shelf's models.
-pub const FIRST_MODEL_ID: u32 = PAVING.0 + 1;
+pub const FIRST_MODEL_ID: u32 = FLAT_GROUND.0 + 1;

@@ -1,7 +1,8 @@
 //! The ground the town stands on, as two static models the renderer draws like any other
 //! ([`GroundModels`]): the land (the scene's height field meshed as a grass-coloured grid with
-//! a skirt to the horizon) and the paving on it (asphalt strips along every road lane and over
-//! the intersections, centre lines, sidewalks, and the bus stops' yellow markings). Data only: the game uploads it, and builds it again when the
+//! a skirt to the horizon, where it rises above its lowest) and the flat ground (the grass at
+//! the lowest, and the paving on it: asphalt strips along every road lane and over the
+//! intersections, centre lines, sidewalks, and the bus stops' yellow markings). Data only: the game uploads it, and builds it again when the
 //! windmills spread beyond it ([`radius_needed`]).
 
 use glam::{Vec2, Vec3};
@@ -53,13 +54,16 @@ pub fn radius_needed(scene: &Scene) -> f32 {
 }
 
 /// The ground as two static models: the land, which casts shadows (its hills do), and the
-/// paving on it, which lies a few centimetres above it and casts none worth drawing.
+/// flat ground, which casts none worth drawing: its grass lies at the land's lowest, so it can
+/// shadow nothing (nothing lies below it), and its paving a few centimetres above that. The
+/// town stands on the flat ground, so the shadow maps near the camera draw no land.
 #[derive(Clone, Debug)]
 pub struct GroundModels {
-    /// The height field and the grass skirt to the horizon.
+    /// The height field where it rises above its lowest (the hills), and the grass skirt to
+    /// the horizon.
     pub land: Model,
-    /// Roads, centre lines, sidewalks and bus stops.
-    pub paving: Model,
+    /// Roads, centre lines, sidewalks and bus stops, then the grass at the land's lowest.
+    pub flat: Model,
 }
 
 /// The ground of `scene`, covering a square of half-side `radius` metres (at least
@@ -70,18 +74,20 @@ pub struct GroundModels {
 /// built otherwise.
 pub fn models(scene: &Scene, radius: f32) -> Result<GroundModels, SceneError> {
     let material = Material::matte;
-    let land = one_mesh("land", vec![terrain(scene, radius), skirt(scene, radius)], vec![material("grass", GRASS)])?;
-    let paving = one_mesh(
-        "paving",
-        vec![roads(scene), markings(scene), sidewalks(scene), bus_stops(scene)],
+    let [hills, lowest] = terrain(scene, radius);
+    let land = one_mesh("land", vec![hills, skirt(scene, radius)], vec![material("grass", GRASS)])?;
+    let flat = one_mesh(
+        "flat ground",
+        vec![roads(scene), markings(scene), sidewalks(scene), bus_stops(scene), lowest],
         vec![
             material("asphalt", ASPHALT),
             material("marking", PAINT),
             material("pavement", PAVEMENT),
             material("bus stop", BUS_STOP),
+            material("grass", GRASS),
         ],
     )?;
-    Ok(GroundModels { land, paving })
+    Ok(GroundModels { land, flat })
 }
 
 /// A model of one node carrying one mesh of `primitives`, named `name`.
@@ -103,8 +109,10 @@ fn one_mesh(name: &str, primitives: Vec<Primitive>, materials: Vec<Material>) ->
     .map_err(|e| SceneError::Ground(e.to_string()))
 }
 
-/// The height field as a `CELLS` x `CELLS` grid with normals from central differences.
-fn terrain(scene: &Scene, radius: f32) -> Primitive {
+/// The height field as a `CELLS` x `CELLS` grid with normals from central differences, in two
+/// parts: the triangles with a corner above the field's lowest (material 0), and those lying
+/// at it (material 4, the flat ground's grass).
+fn terrain(scene: &Scene, radius: f32) -> [Primitive; 2] {
     let terrain = scene.terrain();
     let step = 2.0 * radius / CELLS as f32;
     let at = |i: u32, j: u32| Vec2::new(-radius + i as f32 * step, -radius + j as f32 * step);
@@ -120,15 +128,36 @@ fn terrain(scene: &Scene, radius: f32) -> Primitive {
         }
     }
     let row = CELLS + 1;
-    let mut indices = Vec::with_capacity((CELLS * CELLS * 6) as usize);
+    let lowest = positions.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+    let (mut above, mut at_lowest) = (Vec::new(), Vec::new());
     for j in 0..CELLS {
         for i in 0..CELLS {
             let a = j * row + i;
             // Counter-clockwise seen from above (+Y).
-            indices.extend_from_slice(&[a, a + row, a + 1, a + 1, a + row, a + row + 1]);
+            for triangle in [[a, a + row, a + 1], [a + 1, a + row, a + row + 1]] {
+                let flat = triangle.iter().all(|&v| positions[v as usize].y <= lowest);
+                let part = if flat { &mut at_lowest } else { &mut above };
+                part.extend_from_slice(&triangle);
+            }
         }
     }
-    primitive(positions, normals, indices, 0)
+    [(above, 0), (at_lowest, 4)].map(|(indices, material)| {
+        // Each part keeps only the vertices its triangles use.
+        let mut index_of = vec![u32::MAX; positions.len()];
+        let (mut part_positions, mut part_normals) = (Vec::new(), Vec::new());
+        let indices = indices
+            .iter()
+            .map(|&v| {
+                if index_of[v as usize] == u32::MAX {
+                    index_of[v as usize] = part_positions.len() as u32;
+                    part_positions.push(positions[v as usize]);
+                    part_normals.push(normals[v as usize]);
+                }
+                index_of[v as usize]
+            })
+            .collect();
+        primitive(part_positions, part_normals, indices, material)
+    })
 }
 
 /// Grass from the terrain's edge out to [`SKIRT`]: each edge vertex carried outwards along
@@ -306,14 +335,23 @@ mod tests {
         let config = crate::SceneConfig::default().with_count("windmills", 10);
         let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
         let ground = models(&scene, 500.0).expect("ground builds");
-        let (mesh, paving) = (&ground.land.meshes()[0], &ground.paving.meshes()[0]);
-        let terrain = &mesh.primitives[0];
-        assert_eq!(terrain.positions.len(), ((CELLS + 1) * (CELLS + 1)) as usize);
-        for p in &terrain.positions {
-            assert_eq!(p.y, scene.terrain().height(Vec2::new(p.x, p.z)));
+        let (mesh, flat) = (&ground.land.meshes()[0], &ground.flat.meshes()[0]);
+        // The height field in two parts: the hills in the land, the grass at the lowest (the
+        // town's level) in the flat ground; every cell's two triangles in one or the other.
+        let (hills, lowest) = (&mesh.primitives[0], &flat.primitives[4]);
+        assert_eq!(hills.indices.len() + lowest.indices.len(), (CELLS * CELLS * 6) as usize);
+        for terrain in [hills, lowest] {
+            for p in &terrain.positions {
+                assert_eq!(p.y, scene.terrain().height(Vec2::new(p.x, p.z)));
+            }
+            assert!(terrain.normals.iter().all(|n| n.y > 0.0 && n.is_normalized()));
+            assert!(!terrain.indices.is_empty());
         }
-        assert!(terrain.normals.iter().all(|n| n.y > 0.0 && n.is_normalized()));
-        assert!(!paving.primitives[0].indices.is_empty(), "the road network has lanes");
+        assert!(lowest.positions.iter().all(|p| p.y == 0.0), "the town is flat, at the field's lowest");
+        for t in hills.indices.chunks_exact(3) {
+            assert!(t.iter().any(|&v| hills.positions[v as usize].y > 0.0), "each hill triangle rises");
+        }
+        assert!(!flat.primitives[0].indices.is_empty(), "the road network has lanes");
         // The skirt starts on the terrain's edge, at its height, and reaches the horizon.
         let skirt = &mesh.primitives[1];
         for pair in skirt.positions.chunks_exact(2) {
@@ -322,9 +360,9 @@ mod tests {
             assert_eq!(inner.y, scene.terrain().height(Vec2::new(inner.x, inner.z)));
             assert!(Vec2::new(outer.x, outer.z).length() > 25_000.0 && outer.y == inner.y);
         }
-        assert_eq!((ground.land.palette_len(), ground.paving.palette_len()), (1, 1));
-        // The paving faces up, one winding a quad (the kerbs face the road).
-        for primitive in &paving.primitives {
+        assert_eq!((ground.land.palette_len(), ground.flat.palette_len()), (1, 1));
+        // The flat ground faces up, one winding a quad (the kerbs face the road).
+        for primitive in &flat.primitives {
             for t in primitive.indices.chunks_exact(3) {
                 let [a, b, c] = [t[0], t[1], t[2]].map(|i| primitive.positions[i as usize]);
                 let normal = (b - a).cross(c - a);
@@ -352,7 +390,7 @@ mod tests {
     fn intersections_and_lanes_are_covered_with_asphalt() {
         let config = crate::SceneConfig::default().with_count("windmills", 0);
         let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
-        let paving = models(&scene, 500.0).expect("ground builds").paving;
+        let paving = models(&scene, 500.0).expect("ground builds").flat;
         let roads = &paving.meshes()[0].primitives[0];
         let mut checked = 0;
         for intersection in scene.roads().intersections() {
@@ -405,7 +443,7 @@ mod tests {
     fn bus_stops_are_marked_on_the_kerb_side() {
         let config = crate::SceneConfig::default().with_count("windmills", 0).with_count("buses", 1);
         let scene = Scene::new(config, crate::synthetic::town().expect("synthetic models")).expect("scene");
-        let paving = models(&scene, 500.0).expect("ground builds").paving;
+        let paving = models(&scene, 500.0).expect("ground builds").flat;
         let (roads, stops) = (&paving.meshes()[0].primitives[0], &paving.meshes()[0].primitives[3]);
         let count = scene.bus_stops().iter().count();
         assert!(count > 0);

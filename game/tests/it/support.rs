@@ -6,7 +6,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-/// The models on the GPU of a game without mods: the ground's land and paving, and the town's
+/// The models on the GPU of a game without mods: the ground's land and flat ground, and the town's
 /// eight base models (the lot's houses and the pedestrian among them).
 pub const BASE_GPU_MODELS: u64 = 10;
 
