@@ -35,7 +35,8 @@ struct Draw {
 // default, as the shadow pipelines take them; the renderer's `PipelineKey`): morph targets,
 // influences past the 8th, a visibility a clip animates. lavapipe runs a loop that ends at
 // once through its body under a mask, and both sides of a branch: a windmill's vertices read
-// a morph weight, a morph delta, an extra influence and a visibility that were never used.
+// a morph weight, a morph delta and a visibility they never used (a skinned prop's, an extra
+// influence too).
 override MORPHED: bool = true;
 override EXTRA_INFLUENCES: bool = true;
 override HIDEABLE: bool = true;

@@ -160,8 +160,9 @@ pub(crate) struct Pipelines {
     /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
     /// [`PipelineKey`] and posing of the draws that take them: made as models are set
     /// ([`Pipelines::prepare_meshes`]), so that a renderer compiles only the variants its models
-    /// draw with (eleven switches and seven texture slots: 524,288 with the posings). Each is made twice: for frames
-    /// without point and spot lights, and for frames with some (`PUNCTUAL_LIGHTS`).
+    /// draw with (eleven switches and seven texture slots: 524,288 with the posings). Each is
+    /// made twice: for frames without point and spot lights, and for frames with some
+    /// (`PUNCTUAL_LIGHTS`).
     meshes: HashMap<(PipelineKey, Posing), [wgpu::RenderPipeline; 2]>,
     /// The shadow passes' pipelines (`None` without shadows): depth only, from the sun, both
     /// faces; for opaque materials (the position alone), and for alpha-masked ones (cut out
