@@ -75,10 +75,15 @@ pub struct GroundModels {
 pub fn models(scene: &Scene, radius: f32) -> Result<GroundModels, SceneError> {
     let material = Material::matte;
     let [hills, lowest] = terrain(scene, radius);
-    let land = one_mesh("land", vec![hills, skirt(scene, radius)], vec![material("grass", GRASS)])?;
+    // A ground within the flat town has no hills (and one all hills, no flat grass).
+    let land = vec![hills, skirt(scene, radius)].into_iter().filter(|p| !p.indices.is_empty()).collect();
+    let land = one_mesh("land", land, vec![material("grass", GRASS)])?;
     let flat = one_mesh(
         "flat ground",
-        vec![roads(scene), markings(scene), sidewalks(scene), bus_stops(scene), lowest],
+        [roads(scene), markings(scene), sidewalks(scene), bus_stops(scene), lowest]
+            .into_iter()
+            .filter(|p| !p.indices.is_empty())
+            .collect(),
         vec![
             material("asphalt", ASPHALT),
             material("marking", PAINT),
@@ -348,6 +353,8 @@ mod tests {
             assert!(!terrain.indices.is_empty());
         }
         assert!(lowest.positions.iter().all(|p| p.y == 0.0), "the town is flat, at the field's lowest");
+        let small = models(&scene, 50.0).expect("a ground within the flat town builds");
+        assert_eq!(small.land.meshes()[0].primitives.len(), 1, "no hills: the skirt alone");
         for t in hills.indices.chunks_exact(3) {
             assert!(t.iter().any(|&v| hills.positions[v as usize].y > 0.0), "each hill triangle rises");
         }
