@@ -104,8 +104,10 @@ fn slots(material: &Material) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
 }
 
 impl MaterialUniform {
-    /// The uniform of `material` (`paint`: instances' tints paint over it).
-    pub(crate) fn of(material: &Material, paint: bool, animated: [[u32; 4]; 6]) -> Self {
+    /// The uniform of `material` (instances' tints paint over it where it
+    /// [`Material::is_paint`]).
+    pub(crate) fn of(material: &Material, animated: [[u32; 4]; 6]) -> Self {
+        let paint = material.is_paint();
         let (mode, cutoff) = match material.alpha_mode {
             AlphaMode::Opaque => (0.0, 0.0),
             AlphaMode::Mask { cutoff } => (1.0, cutoff),
@@ -172,8 +174,8 @@ pub(crate) struct PipelineKey {
     pub colored: bool,
     /// Its primitive is drawn flat ([`props_anim::Primitive::flat`], `FLAT_SHADED`).
     pub flat: bool,
-    /// Its material takes the instance's paint ([`props_frame::InstanceData::tint`]; a
-    /// material named `paint`): its fragments read the tint (`PAINTED`).
+    /// Its material takes the instance's paint ([`props_frame::InstanceData::tint`];
+    /// [`Material::is_paint`]): its fragments read the tint (`PAINTED`).
     pub painted: bool,
     /// Its primitive has morph targets: its vertices read their weights (`MORPHED`).
     pub morphed: bool,
@@ -186,10 +188,10 @@ pub(crate) struct PipelineKey {
 }
 
 impl PipelineKey {
-    /// The pipeline of `material`'s draws, `animated` fields as [`animated_fields`] says,
-    /// painted or not, for vertices without colours drawn smooth, with nothing past their
-    /// placement ([`PipelineKey::of_draw`] and [`PipelineKey::colored`] set those).
-    pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6], painted: bool) -> Self {
+    /// The pipeline of `material`'s draws, `animated` fields as [`animated_fields`] says, for
+    /// vertices without colours drawn smooth, with nothing past their placement
+    /// ([`PipelineKey::of_draw`] and [`PipelineKey::colored`] set those).
+    pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6]) -> Self {
         let textures = slots(material);
         Self {
             blend: material.alpha_mode == AlphaMode::Blend,
@@ -199,7 +201,7 @@ impl PipelineKey {
             textures: textures.iter().enumerate().fold(0, |bits, (slot, t)| bits | u8::from(t.is_some()) << slot),
             colored: false,
             flat: false,
-            painted,
+            painted: material.is_paint(),
             morphed: false,
             extra_influences: false,
             hideable: false,
@@ -373,13 +375,12 @@ pub(crate) fn bind_groups(
     materials
         .enumerate()
         .map(|(m, material)| {
-            let paint = material.is_paint();
             let animated = match impostor {
                 Some((at, source)) if at == m => source.map_or([[0; 4]; 6], |s| emission_fields(model, s as usize)),
                 _ => animated_fields(model, m),
             };
-            let key = PipelineKey::of(material, &animated, paint);
-            let uniform = MaterialUniform::of(material, paint, animated);
+            let key = PipelineKey::of(material, &animated);
+            let uniform = MaterialUniform::of(material, animated);
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
                 contents: bytemuck::bytes_of(&uniform),
@@ -432,30 +433,27 @@ mod tests {
         };
         let transform = TextureTransform { offset: [0.5, 0.0], rotation: 0.0, scale: [2.0, 3.0] };
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
-        let uniform = MaterialUniform::of(&material, true, [[0; 4]; 6]);
+        let painted = Material { name: Some("Paint.001".to_owned()), ..material.clone() };
+        let uniform = MaterialUniform::of(&painted, [[0; 4]; 6]);
         assert_eq!(size_of::<MaterialUniform>(), 544);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
         assert_eq!((uniform.slots[4], uniform.slots[5]), ([2.0, 0.0, 0.5, 1.0], [0.0, 3.0, 0.0, 1.0]));
         assert_eq!((uniform.slots[0], uniform.slots[1]), ([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]));
-        let key = PipelineKey::of(&material, &[[0; 4]; 6], false);
+        let key = PipelineKey::of(&material, &[[0; 4]; 6]);
         assert_eq!(
             key,
             PipelineKey { masked: true, textures: 1 << 2, ..PipelineKey::default() },
             "alpha-masked, and a normal map (the third slot): textured, with tangents"
         );
-        assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).masked, "glTF's default: opaque");
+        assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6]).masked, "glTF's default: opaque");
         assert_eq!(key.colored(), PipelineKey { colored: true, ..key });
         let mut animated = [[0; 4]; 6];
         animated[5][2] = 7;
-        assert!(PipelineKey::of(&material, &animated, false).animated);
-        assert!(PipelineKey::of(&material, &animated, true).painted);
-        assert_eq!(
-            PipelineKey::of(&Material::default(), &[[0; 4]; 6], false).textures,
-            0,
-            "glTF's default: no texture"
-        );
+        assert!(PipelineKey::of(&material, &animated).animated);
+        assert!(!key.painted && PipelineKey::of(&painted, &animated).painted, "paint by its name");
+        assert_eq!(PipelineKey::of(&Material::default(), &[[0; 4]; 6]).textures, 0, "glTF's default: no texture");
         let indices: std::collections::BTreeSet<u32> = PipelineKey::all().map(PipelineKey::index).collect();
         assert_eq!(indices.len(), 1 << 18, "every key its own place");
         assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 17), "opaque first");
