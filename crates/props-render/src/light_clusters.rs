@@ -114,18 +114,7 @@ struct LightPicker {
 
 /// A cluster texture `rows` rows high.
 fn cluster_texture(device: &wgpu::Device, rows: u32) -> (wgpu::Texture, wgpu::TextureView) {
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("light clusters"),
-        size: wgpu::Extent3d { width: TEXTURE_WIDTH, height: rows, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::R32Uint,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    (texture, view)
+    crate::texture::data_texture(device, "light clusters", wgpu::TextureFormat::R32Uint, (TEXTURE_WIDTH, rows))
 }
 
 impl LightClusters {

@@ -116,16 +116,6 @@ impl PaletteStore {
 
 /// An RGBA32F palette texture `height` rows of [`PALETTE_TEXTURE_WIDTH`] texels.
 fn palette_texture(device: &wgpu::Device, height: u32) -> (wgpu::Texture, wgpu::TextureView) {
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("palette texture"),
-        size: wgpu::Extent3d { width: PALETTE_TEXTURE_WIDTH, height, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba32Float,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    (texture, view)
+    let format = wgpu::TextureFormat::Rgba32Float;
+    crate::texture::data_texture(device, "palette texture", format, (PALETTE_TEXTURE_WIDTH, height))
 }

@@ -172,6 +172,29 @@ fn rgba8_mips(image: &Image, mip_level_count: u32, srgb: bool) -> Vec<u8> {
     data
 }
 
+/// A texture of data the CPU writes (`Queue::write_texture`) and shaders read, `width` x
+/// `height` texels of `format`, one level, and its view: palettes, light clusters, a model's
+/// vertex tables.
+pub(crate) fn data_texture(
+    device: &wgpu::Device,
+    label: &str,
+    format: wgpu::TextureFormat,
+    (width, height): (u32, u32),
+) -> (wgpu::Texture, wgpu::TextureView) {
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    (texture, view)
+}
+
 /// A 1x1 white texture, colour (`srgb`) or data: what a material without a slot's texture
 /// samples.
 #[must_use]

@@ -71,22 +71,18 @@ impl VertexTable {
                     TableFormat::Pairs => wgpu::TextureFormat::Rg32Uint,
                     TableFormat::Floats4 => wgpu::TextureFormat::Rgba32Float,
                 };
-                let texture = device.create_texture_with_data(
-                    queue,
-                    &wgpu::TextureDescriptor {
-                        label: Some(label),
-                        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension: wgpu::TextureDimension::D2,
-                        format,
-                        usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                        view_formats: &[],
-                    },
-                    wgpu::util::TextureDataOrder::LayerMajor,
+                let (texture, view) = crate::texture::data_texture(device, label, format, (width, height));
+                queue.write_texture(
+                    texture.as_image_copy(),
                     &texels,
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(width * size_of::<T>() as u32),
+                        rows_per_image: Some(height),
+                    },
+                    texture.size(),
                 );
-                Self::Texture(texture.create_view(&wgpu::TextureViewDescriptor::default()))
+                Self::Texture(view)
             }
         }
     }
