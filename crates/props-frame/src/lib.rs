@@ -2,7 +2,8 @@
 //! joint palette back to back, every instance's transform and palette base, which instances
 //! belong to which model, the camera, the light and debug lines. No ECS, no GPU, no file
 //! format: the scene fills a [`FrameData`] each frame (reusing its buffers) and the renderer
-//! uploads it as it is.
+//! uploads it as it is. Beside the frames, a ground's heights ([`HeightField`]): what its hills
+//! shadow.
 //!
 //! Two instances of one model, each with its palette written in place, then the frame a
 //! renderer takes:
@@ -24,6 +25,7 @@
 //! assert_eq!((frame.instances.len(), frame.palettes.len(), frame.batches.len()), (2, 4, 1));
 //! ```
 
+mod height_field;
 mod orbit;
 
 use std::ops::Range;
@@ -33,6 +35,7 @@ use props_anim::ReuseBuffer;
 use props_anim::light::PlacedLight;
 use props_anim::{JointMatrix, Model, PaletteBuffer, Pose};
 
+pub use height_field::{HeightField, HeightFieldError};
 pub use orbit::OrbitCamera;
 
 /// A model's name for the renderer: chosen by whoever owns the models (the game's shelf),
