@@ -1,6 +1,7 @@
 //! Sun shadows: the ground where a box stands between it and the sun goes dark, the ground
 //! in the open stays as it was, near and far (every cascade), an alpha-masked box cut out
-//! casts none, a walking fox's shadow follows its pose, and `shadows: false` draws no shadow
+//! casts none, a walking fox's shadow follows its pose, the ground's hills (a height field) shade
+//! what lies past them, and `shadows: false` draws no shadow
 //! (a ground point's light checked against the scene's geometry, not against this renderer's
 //! own output).
 
@@ -197,4 +198,54 @@ fn a_skinned_prop_casts_its_posed_shadow() {
     let ((a_on, a_off), (b_on, b_off)) = (light_at(&a.0), light_at(&b.0));
     assert!(a_on < 0.7 * a_off, "the first pose shades {probe}: {a_on} with shadows, {a_off} without");
     assert!((b_on - b_off).abs() < 0.02, "the second pose leaves {probe} lit: {b_on} with shadows, {b_off} without");
+}
+
+/// The ground's hills shadow what lies past them from the sun (`Renderer::set_ground_shadow`):
+/// a plateau 3 m high along the scene's far edge (a height field only, not drawn) darkens the
+/// ground whose way to the sun passes below its edge, and leaves the ground whose way passes
+/// above it as it was; with shadows off, or the field taken away again, it darkens nothing.
+#[test]
+fn the_ground_s_hills_shadow_what_lies_past_them() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let model = box_scene(|_| {});
+    let palette = scene::palette(&model, &scene::pose_at(&model, None, 0.0));
+    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5), Vec3::new(0.0, 0.3, 0.0));
+    let sun = Vec3::new(0.3, 1.0, -0.8).normalize();
+    let light = Lighting { direction: sun, color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    // Samples every 0.5 m over the scene's 12 m ground; 3 m high where z <= -4.5.
+    let (columns, spacing, edge, high) = (25, 0.5, -4.5, 3.0);
+    let heights = (0..columns * columns)
+        .map(|s| if -6.0 + (s / columns) as f32 * spacing <= edge { high } else { 0.0 })
+        .collect();
+    let field = props_frame::HeightField::new(glam::Vec2::splat(-6.0), spacing, columns, heights).expect("a grid");
+    // How high the way to the sun from ground point `p` is over the plateau's edge.
+    let over_the_edge = |p: Vec3| (edge - p.z) / sun.z * sun.y;
+    let (behind, open) = (Vec3::new(3.5, 0.0, -2.8), Vec3::new(2.5, 0.0, 2.5));
+    assert!(over_the_edge(behind) < high - 0.5 && over_the_edge(open) > high + 0.5);
+    let draw = |shadows: bool, fields: &[Option<props_frame::HeightField>]| {
+        let mut renderer = scene::renderer(&gpu, |c| c.shadows = shadows);
+        renderer.set_model(ModelId(0), &model).expect("the model uploads");
+        // Only the ground's shadow: the boxes cast none.
+        renderer.set_casts_shadows(ModelId(0), false);
+        for field in fields {
+            renderer.set_ground_shadow(field.clone()).expect("the field fits");
+        }
+        let models = vec![(ModelId(0), vec![(Affine3A::IDENTITY, palette.clone())])];
+        let image = scene::render_lit(&gpu, &mut renderer, &scene::TestScene { camera, models }, (light, &[])).0;
+        let vp = camera.view_projection;
+        [luminance_at(&image, vp, behind), luminance_at(&image, vp, open)]
+    };
+    let [behind_on, open_on] = draw(true, &[Some(field.clone())]);
+    let [behind_none, open_none] = draw(true, &[]);
+    assert!(behind_on < 0.6 * behind_none, "past the edge: {behind_on} with the ground shadow, {behind_none} without");
+    assert!(
+        (open_on - open_none).abs() < 0.01,
+        "the open ground: {open_on} with the ground shadow, {open_none} without"
+    );
+    for (case, shadows, fields) in
+        [("shadows off", false, vec![Some(field.clone())]), ("taken away", true, vec![Some(field), None])]
+    {
+        let [behind, open] = draw(shadows, &fields);
+        assert!((behind - behind_none).abs() < 0.01 && (open - open_none).abs() < 0.01, "{case}: {behind}, {open}");
+    }
 }

@@ -33,6 +33,10 @@ struct Globals {
     shadow_splits: vec4<f32>,
     shadow_normal_offset: vec4<f32>,
     shadow_depth_offset: vec4<f32>,
+    // The ground's shadow (props-render's ground_shadow.rs): xy, the world x and z of its first
+    // shadow height; z, its samples per metre (0: the ground shadows nothing this frame); w,
+    // the height its texels are above, metres.
+    ground_shadow: vec4<f32>,
     // The sun's view-projection of each cascade's map.
     shadow_view_proj: array<mat4x4<f32>, 3>,
 };

@@ -1,7 +1,8 @@
-//! The group-0 bind groups of a frame: globals, palette, palette windows, sky, lights and
-//! shadow maps, for the main pass and for each cascade's shadow pass (its own globals, and the
+//! The group-0 bind groups of a frame: globals, palette, palette windows, sky, lights, shadow
+//! maps and the ground's shadow heights, for the main pass and for each cascade's shadow pass (its own globals, and the
 //! stand-in for the maps it draws into, which it cannot read meanwhile).
 
+use crate::ground_shadow::GroundShadow;
 use crate::growable_buffer::GrowableBuffer;
 use crate::light_clusters::LightClusters;
 use crate::palette_store::PaletteStore;
@@ -25,6 +26,7 @@ pub(crate) struct FrameResources<'a> {
     pub(crate) sky: &'a SkyLight,
     pub(crate) lights: &'a LightClusters,
     pub(crate) shadows: &'a ShadowMap,
+    pub(crate) ground: &'a GroundShadow,
 }
 
 impl FrameGroups {
@@ -35,7 +37,7 @@ impl FrameGroups {
         resources: &FrameResources<'_>,
         (globals, shadow_globals): (&wgpu::Buffer, &[wgpu::Buffer; CASCADES]),
     ) -> Self {
-        let FrameResources { layout, palette, windows, sky, lights, shadows } = resources;
+        let FrameResources { layout, palette, windows, sky, lights, shadows, ground } = resources;
         let group = |globals: &wgpu::Buffer, shadow_map: &wgpu::TextureView| {
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("frame"),
@@ -57,6 +59,8 @@ impl FrameGroups {
                     wgpu::BindGroupEntry { binding: 6, resource: wgpu::BindingResource::TextureView(lights.view()) },
                     wgpu::BindGroupEntry { binding: 7, resource: wgpu::BindingResource::TextureView(shadow_map) },
                     wgpu::BindGroupEntry { binding: 8, resource: wgpu::BindingResource::Sampler(&shadows.sampler) },
+                    wgpu::BindGroupEntry { binding: 9, resource: wgpu::BindingResource::TextureView(&ground.view) },
+                    wgpu::BindGroupEntry { binding: 10, resource: wgpu::BindingResource::Sampler(&ground.sampler) },
                 ],
             })
         };

@@ -31,17 +31,18 @@ pub(crate) struct Globals {
     shadow_splits: [f32; 4],
     shadow_normal_offset: [f32; 4],
     shadow_depth_offset: [f32; 4],
+    ground_shadow: [f32; 4],
     shadow_view_proj: [[[f32; 4]; 4]; CASCADES],
 }
 
 impl Globals {
-    /// The globals of `frame` under a sky of harmonics `sky_sh`, with its `lights` and the
-    /// sun's shadow `cascades` (`None`: no shadows).
+    /// The globals of `frame` under a sky of harmonics `sky_sh`, with its `lights`, the sun's
+    /// shadow `cascades` (`None`: no shadows) and the ground's shadow (`GroundShadow::uniform`).
     pub(crate) fn new(
         frame: &Frame<'_>,
         sky_sh: [[f32; 4]; 9],
         lights: &LightFrame,
-        cascades: Option<&[Cascade; CASCADES]>,
+        (cascades, ground_shadow): (Option<&[Cascade; CASCADES]>, [f32; 4]),
     ) -> Self {
         let per_cascade = |f: fn(&Cascade) -> f32| {
             let mut values = [0.0; 4];
@@ -65,6 +66,7 @@ impl Globals {
             shadow_splits: per_cascade(|c| c.end),
             shadow_normal_offset: per_cascade(|c| SHADOW_NORMAL_OFFSET * c.texel),
             shadow_depth_offset: per_cascade(|c| SHADOW_DEPTH_OFFSET * c.texel / c.depth),
+            ground_shadow,
             shadow_view_proj: std::array::from_fn(|k| {
                 cascades.map_or(Mat4::IDENTITY, |c| c[k].view_proj).to_cols_array_2d()
             }),

@@ -66,7 +66,8 @@
 //! - the sun, shadowed by three cascaded shadow maps fitted to the view out to 640 m
 //!   (`RendererConfig::shadows`): depth-only passes through the same vertex shader, so skinned
 //!   props cast posed shadows; a host's own shader reads the same sun and maps
-//!   ([`Renderer::sun_bind_group`], [`shaders::sun`]);
+//!   ([`Renderer::sun_bind_group`], [`shaders::sun`]), and by the host's ground, a height
+//!   field whose hills shadow everything at one lookup a pixel ([`Renderer::set_ground_shadow`]);
 //! - the frame's point and spot lights, clustered forward: at most [`MAX_LIGHTS`], the
 //!   nearest win and the rest fade;
 //! - an ambient term and a procedural sky's image-based light ([`Sky`]).
@@ -92,6 +93,7 @@ mod draw_merge;
 mod frame_groups;
 mod globals;
 mod gpu_model;
+mod ground_shadow;
 mod growable_buffer;
 mod host_sun;
 mod influence_heat;
@@ -116,6 +118,7 @@ mod vertex_tables;
 pub use admission::{GpuFootprint, ModelRefused};
 pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_access};
 pub use debug_lines::{box_lines, skeleton_lines, world_axes};
+pub use ground_shadow::GroundShadowError;
 pub use influence_heat::{heat, influence_heat_map};
 pub use light_clusters::MAX_LIGHTS;
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};

@@ -143,6 +143,9 @@ impl Layouts {
                 ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
                 count: None,
             },
+            // The ground's shadow heights (`ground_shadow.rs`) and their sampler.
+            texture(9, wgpu::TextureViewDimension::D2),
+            sampler(10),
         ];
         Self {
             frame: layout("frame", &frame_entries),
@@ -162,7 +165,8 @@ pub(crate) struct Pipelines {
     /// ([`Pipelines::prepare_meshes`]), so that a renderer compiles only the variants its models
     /// draw with (eleven switches and seven texture slots: 524,288 with the posings). Each is
     /// made twice: for frames without point and spot lights, and for frames with some
-    /// (`PUNCTUAL_LIGHTS`).
+    /// (`PUNCTUAL_LIGHTS`); and all again when a ground shadow is set or cleared
+    /// (`GROUND_SHADOWED`).
     meshes: HashMap<(PipelineKey, Posing), [wgpu::RenderPipeline; 2]>,
     /// The shadow passes' pipelines (`None` without shadows): depth only, from the sun, both
     /// faces; for opaque materials (the position alone), and for alpha-masked ones (cut out
@@ -182,6 +186,9 @@ struct MeshMaker {
     depth_format: wgpu::TextureFormat,
     sample_count: u32,
     config: RendererConfig,
+    /// Whether a height field shadows the frame (`GROUND_SHADOWED`: the renderer's ground
+    /// shadow is set).
+    ground: bool,
 }
 
 impl MeshMaker {
@@ -210,7 +217,11 @@ impl MeshMaker {
         let (vertex, buffers) = shaded(posing, skinning);
         let flag = |on: bool| f64::from(u8::from(on));
         let mut constants = key.constants().to_vec();
-        constants.extend([("SHADOWED", flag(shadows)), ("PUNCTUAL_LIGHTS", flag(lit))]);
+        constants.extend([
+            ("SHADOWED", flag(shadows)),
+            ("PUNCTUAL_LIGHTS", flag(lit)),
+            ("GROUND_SHADOWED", flag(shadows && self.ground)),
+        ]);
         let stages = Stages { module: &self.module, vertex, fragment: Some(fragment), constants: &constants };
         let groups = [&self.groups[0], &self.groups[1], &self.groups[2]];
         factory.create(if skinning { "posed" } else { "unposed" }, stages, &groups, &buffers, state)
@@ -323,6 +334,7 @@ impl Pipelines {
             depth_format: config.depth_format,
             sample_count: config.sample_count,
             config: *config,
+            ground: false,
         };
         Self { maker, meshes: HashMap::new(), shadow, lines }
     }
@@ -341,6 +353,18 @@ impl Pipelines {
             }
         }
         made
+    }
+
+    /// Makes every mesh pipeline again for frames a height field shadows (`on`) or none does,
+    /// if that changed: once, when a host sets or clears its ground shadow.
+    pub(crate) fn set_ground_shadowed(&mut self, on: bool) {
+        if self.maker.ground == on {
+            return;
+        }
+        self.maker.ground = on;
+        for (&(key, posing), made) in &mut self.meshes {
+            *made = [false, true].map(|lit| self.maker.make(key, posing, lit));
+        }
     }
 
     /// Forgets mesh pipelines (ones the device refused to make).

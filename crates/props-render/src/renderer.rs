@@ -2,7 +2,8 @@
 //! windows, lines) and its draws: every opaque draw, then the blended ones back to front
 //! (`blend_order.rs`). Pipelines are in `pipelines.rs`, the palette store in
 //! `palette_store.rs`, materials in `materials.rs`, the sky's light in `sky.rs`, the
-//! configuration in `renderer_config.rs`, the frame's bind groups in `frame_groups.rs`.
+//! configuration in `renderer_config.rs`, the frame's bind groups in `frame_groups.rs`, the
+//! ground's shadow in `ground_shadow.rs`.
 
 use std::ops::Range;
 
@@ -15,6 +16,7 @@ use crate::context::{PaletteMode, preferred_palette_access};
 use crate::frame_groups::{FrameGroups, FrameResources};
 use crate::globals::Globals;
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts, Posing, slots};
+use crate::ground_shadow::{GroundShadow, GroundShadowError};
 use crate::growable_buffer::GrowableBuffer;
 use crate::host_sun::HostSun;
 use crate::light_clusters::LightClusters;
@@ -29,7 +31,7 @@ use crate::shadow_casters::ShadowCasters;
 use crate::shadows::{self, CASCADES, Cascade, ShadowMap};
 use crate::sky::SkyLight;
 use crate::texture;
-use props_frame::{DebugLine, Frame, ModelId};
+use props_frame::{DebugLine, Frame, HeightField, ModelId};
 
 mod shadow_passes;
 
@@ -67,7 +69,7 @@ pub struct Renderer {
     frame_layout: wgpu::BindGroupLayout,
     /// The group-0 bind groups of the main pass and the shadow passes, and the generations of
     /// the buffers they were made with.
-    frame_groups: Option<([u64; 3], FrameGroups)>,
+    frame_groups: Option<([u64; 4], FrameGroups)>,
     lines_group: wgpu::BindGroup,
     layouts: ModelLayouts,
     pipelines: Pipelines,
@@ -98,6 +100,7 @@ pub struct Renderer {
     sky: SkyLight,
     lights: LightClusters,
     shadows: ShadowMap,
+    ground: GroundShadow,
     /// The sun and the shadow maps for a host's own shader.
     host_sun: HostSun,
     /// This frame's shadow cascades, when the sun casts shadows, and the casters of the
@@ -157,7 +160,8 @@ impl Renderer {
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
         let shadows = ShadowMap::new(device, config.shadows);
-        let host_sun = HostSun::new(device, &globals, &shadows);
+        let ground = GroundShadow::new(device);
+        let host_sun = HostSun::new(device, &globals, &shadows, &ground);
         let mut samplers = Samplers::default();
         let defaults = Defaults {
             white_srgb: texture::white(device, queue, true),
@@ -210,6 +214,7 @@ impl Renderer {
             lights: LightClusters::new(device),
             host_sun,
             shadows,
+            ground,
             cascades: None,
             casters: ShadowCasters::new(device),
             timer: if config.pass_timing { PassTimer::new(device, queue) } else { None },
@@ -315,6 +320,20 @@ impl Renderer {
         if !casts {
             self.shadowless.push(id);
         }
+    }
+
+    /// Shades everything under the sun with the shadow of the ground's hills, `field` (none:
+    /// no ground shadow), at one lookup a pixel; the host then turns its ground's own casting
+    /// off ([`Renderer::set_casts_shadows`]). Turning it on or off makes the mesh pipelines
+    /// again (once).
+    ///
+    /// # Errors
+    /// [`GroundShadowError::TooLarge`] (the ground shadow is then none).
+    pub fn set_ground_shadow(&mut self, field: Option<HeightField>) -> Result<(), GroundShadowError> {
+        let set = self.ground.set(&self.device, field);
+        self.pipelines.set_ground_shadowed(self.ground.is_set());
+        self.host_sun.rebind(&self.device, &self.globals, &self.shadows, &self.ground);
+        set
     }
 
     /// Frees the GPU resources of model `id`; its instances are skipped from now on.
@@ -478,7 +497,13 @@ impl Renderer {
         self.lit = lights.count > 0;
         let sun_up = self.pipelines.shadows() && light.color.max_element() > 0.0;
         self.cascades = if sun_up { shadows::fit(view_proj, light.direction) } else { None };
-        let mut globals = Globals::new(frame, self.sky.harmonics, &lights, self.cascades.as_ref());
+        let ground = if self.cascades.is_some() {
+            self.ground.prepare(&self.queue, light.direction.normalize_or_zero());
+            self.ground.uniform()
+        } else {
+            [0.0; 4]
+        };
+        let mut globals = Globals::new(frame, self.sky.harmonics, &lights, (self.cascades.as_ref(), ground));
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
         for (cascade, buffer) in self.cascades.iter().flatten().zip(&self.shadow_globals) {
             globals.view_proj = cascade.view_proj.to_cols_array_2d();
@@ -552,7 +577,8 @@ impl Renderer {
     /// pass and of each shadow pass (its globals, and the stand-in for the maps it draws),
     /// rebuilt when a buffer was reallocated or the binding size changed.
     fn frame_groups(&mut self) -> FrameGroups {
-        let key = [self.palette.generation(), self.windows.generation(), self.lights.generation()];
+        let key =
+            [self.palette.generation(), self.windows.generation(), self.lights.generation(), self.ground.generation()];
         if let Some((built, groups)) = &self.frame_groups
             && *built == key
         {
@@ -565,6 +591,7 @@ impl Renderer {
             sky: &self.sky,
             lights: &self.lights,
             shadows: &self.shadows,
+            ground: &self.ground,
         };
         let groups = FrameGroups::new(&self.device, &resources, (&self.globals, &self.shadow_globals));
         self.frame_groups = Some((key, groups.clone()));

@@ -29,11 +29,13 @@ const SHADOWS: &str = include_str!("../shaders/shadows.wgsl");
 const SHADING: &str = include_str!("../shaders/shading.wgsl");
 const LINES: &str = include_str!("../shaders/lines.wgsl");
 
-/// The bindings of the renderer's own pipelines: the globals, the shadow maps and their sampler
-/// in the frame's group.
+/// The bindings of the renderer's own pipelines: the globals, the shadow maps and the ground's
+/// shadow heights, and their samplers, in the frame's group.
 const FRAME_BINDINGS: &str = "@group(0) @binding(0) var<uniform> globals: Globals;
 @group(0) @binding(7) var shadow_maps: texture_depth_2d_array;
-@group(0) @binding(8) var shadow_sampler: sampler_comparison;";
+@group(0) @binding(8) var shadow_sampler: sampler_comparison;
+@group(0) @binding(9) var ground_shadow_heights: texture_2d<f32>;
+@group(0) @binding(10) var ground_shadow_sampler: sampler;";
 
 /// The skinned-mesh shader for a palette access mode (which also decides how a model's
 /// per-vertex tables are read), with its shading.
@@ -55,8 +57,9 @@ pub fn lines() -> String {
 /// WGSL for a host's own shader that lights its surfaces as the props are lit: the struct
 /// `Globals` bound as `globals` (the frame's sun: `light_direction` towards it, `light_color`;
 /// `ambient`; the camera) and `fn sun_visibility(p: vec3<f32>, n: vec3<f32>) -> f32`, the share
-/// of the sun reaching world point `p` of unit normal `n` through the props' shadow maps (1
-/// where nothing shadows it, or shadows are off). Declared in bind group `group`, which the
+/// of the sun reaching world point `p` of unit normal `n` past the props' shadow maps and the
+/// ground's hills ([`crate::Renderer::set_ground_shadow`]; 1 where nothing shadows it, or
+/// shadows are off). Declared in bind group `group`, which the
 /// host binds to [`crate::Renderer::sun_bind_group`] (its layout:
 /// [`crate::Renderer::sun_bind_group_layout`]), in the fragment stage.
 #[must_use]
@@ -64,7 +67,9 @@ pub fn sun(group: u32) -> String {
     let bindings = format!(
         "@group({group}) @binding(0) var<uniform> globals: Globals;
 @group({group}) @binding(1) var shadow_maps: texture_depth_2d_array;
-@group({group}) @binding(2) var shadow_sampler: sampler_comparison;"
+@group({group}) @binding(2) var shadow_sampler: sampler_comparison;
+@group({group}) @binding(3) var ground_shadow_heights: texture_2d<f32>;
+@group({group}) @binding(4) var ground_shadow_sampler: sampler;"
     );
     [GLOBALS, &bindings, SHADOWS].join("\n")
 }

@@ -174,7 +174,7 @@ fn rgba8_mips(image: &Image, mip_level_count: u32, srgb: bool) -> Vec<u8> {
 
 /// A texture of data the CPU writes (`Queue::write_texture`) and shaders read, `width` x
 /// `height` texels of `format`, one level, and its view: palettes, light clusters, a model's
-/// vertex tables.
+/// vertex tables, the ground's shadow heights.
 pub(crate) fn data_texture(
     device: &wgpu::Device,
     label: &str,
