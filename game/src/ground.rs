@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use props_anim::Model;
+use props_frame::HeightField;
 use props_render::Renderer;
 use props_scene::{Scene, ground};
 
@@ -15,8 +16,8 @@ use crate::model_ids::{FLAT_GROUND, LAND};
 pub struct Ground {
     /// Half-side of the square it covers, metres.
     radius: f32,
-    /// A rebuilt ground not uploaded yet: its land and its flat ground.
-    pending: Option<[Arc<Model>; 2]>,
+    /// A rebuilt ground not uploaded yet: its land and its flat ground, and the land's heights.
+    pending: Option<([Arc<Model>; 2], HeightField)>,
 }
 
 impl Ground {
@@ -34,7 +35,8 @@ impl Ground {
     /// Rebuilds it as it is (to upload onto a new device).
     pub fn rebuild(&mut self, scene: &Scene) -> anyhow::Result<()> {
         let ground::GroundModels { land, flat } = ground::models(scene, self.radius)?;
-        self.pending = Some([Arc::new(land), Arc::new(flat)]);
+        let heights = ground::height_field(scene, self.radius)?;
+        self.pending = Some(([Arc::new(land), Arc::new(flat)], heights));
         Ok(())
     }
 
@@ -43,11 +45,16 @@ impl Ground {
         self.radius
     }
 
-    /// Uploads a rebuilt ground: the land casts shadows, the flat ground none.
+    /// Uploads a rebuilt ground. Neither model is drawn into the shadow maps: the land's
+    /// hills shadow the town through its heights (the ground shadow, one lookup a pixel, where
+    /// the maps drew the land in every cascade: more than half the town's shadow passes), and
+    /// the flat ground can shadow nothing.
     pub fn upload(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        if let Some([land, flat]) = self.pending.take() {
+        if let Some(([land, flat], heights)) = self.pending.take() {
             renderer.set_model(LAND, &land).context("uploading the ground")?;
             renderer.set_model(FLAT_GROUND, &flat).context("uploading the flat ground")?;
+            renderer.set_ground_shadow(Some(heights)).context("uploading the ground's heights")?;
+            renderer.set_casts_shadows(LAND, false);
             renderer.set_casts_shadows(FLAT_GROUND, false);
         }
         Ok(())

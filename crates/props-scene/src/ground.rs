@@ -10,6 +10,7 @@ use props_anim::{
     Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
     material::Material,
 };
+use props_frame::HeightField;
 
 use crate::error::SceneError;
 use crate::kinds::windmills::Windmills;
@@ -93,6 +94,22 @@ pub fn models(scene: &Scene, radius: f32) -> Result<GroundModels, SceneError> {
         ],
     )?;
     Ok(GroundModels { land, flat })
+}
+
+/// The land's heights on the grid its mesh is made of ([`models`]' land, half-side `radius`
+/// metres): what shadows the town from the hills (`props_render::Renderer::set_ground_shadow`),
+/// so the land need not be drawn into the shadow maps.
+///
+/// # Errors
+/// [`SceneError::Ground`] for a radius that is not a positive finite number.
+pub fn height_field(scene: &Scene, radius: f32) -> Result<HeightField, SceneError> {
+    let terrain = scene.terrain();
+    let step = 2.0 * radius / CELLS as f32;
+    let heights = (0..=CELLS)
+        .flat_map(|j| (0..=CELLS).map(move |i| Vec2::new(-radius + i as f32 * step, -radius + j as f32 * step)))
+        .map(|p| terrain.height(p))
+        .collect();
+    HeightField::new(Vec2::splat(-radius), step, CELLS + 1, heights).map_err(|e| SceneError::Ground(e.to_string()))
 }
 
 /// A model of one node carrying one mesh of `primitives`, named `name`.
@@ -353,6 +370,15 @@ mod tests {
             assert!(!terrain.indices.is_empty());
         }
         assert!(lowest.positions.iter().all(|p| p.y == 0.0), "the town is flat, at the field's lowest");
+        // The heights that shadow the town are the mesh's own: a sample under each vertex.
+        let field = height_field(&scene, 500.0).expect("the heights");
+        assert_eq!((field.columns(), field.rows(), field.origin()), (CELLS + 1, CELLS + 1, Vec2::splat(-500.0)));
+        for p in hills.positions.iter().chain(&lowest.positions) {
+            let at = (Vec2::new(p.x, p.z) - field.origin()) / field.spacing();
+            let sample = at.round().as_uvec2();
+            assert!((at - sample.as_vec2()).abs().max_element() < 1e-3, "{p} lies on a sample");
+            assert_eq!(field.heights()[(sample.y * field.columns() + sample.x) as usize], p.y, "{p}");
+        }
         let small = models(&scene, 50.0).expect("a ground within the flat town builds");
         assert_eq!(small.land.meshes()[0].primitives.len(), 1, "no hills: the skirt alone");
         for t in hills.indices.chunks_exact(3) {
