@@ -98,7 +98,9 @@ impl GroundShadow {
         shadow_heights(field, towards_sun, &mut self.heights);
         self.base = self.heights.iter().copied().fold(f32::INFINITY, f32::min);
         self.texels.clear();
-        self.texels.extend(self.heights.iter().map(|h| half::f16::from_f32(h - self.base)));
+        // A half float's largest finite value bounds the relief (65 km): a host's absurd heights
+        // stay finite on the GPU.
+        self.texels.extend(self.heights.iter().map(|h| half::f16::from_f32((h - self.base).min(65_000.0))));
         queue.write_texture(
             self.texture.as_image_copy(),
             bytemuck::cast_slice(&self.texels),
