@@ -203,7 +203,8 @@ fn a_skinned_prop_casts_its_posed_shadow() {
 /// The ground's hills shadow what lies past them from the sun (`Renderer::set_ground_shadow`):
 /// a plateau 3 m high along the scene's far edge (a height field only, not drawn) darkens the
 /// ground whose way to the sun passes below its edge, and leaves the ground whose way passes
-/// above it as it was; with shadows off, or the field taken away again, it darkens nothing.
+/// above it as it was; with shadows off, or the field taken away again, it darkens nothing,
+/// nor beyond the field's edge.
 #[test]
 fn the_ground_s_hills_shadow_what_lies_past_them() {
     let Some(gpu) = props_tests::gpu::context() else { return };
@@ -214,10 +215,12 @@ fn the_ground_s_hills_shadow_what_lies_past_them() {
     let light = Lighting { direction: sun, color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
     // Samples every 0.5 m over the scene's 12 m ground; 3 m high where z <= -4.5.
     let (columns, spacing, edge, high) = (25, 0.5, -4.5, 3.0);
-    let heights = (0..columns * columns)
-        .map(|s| if -6.0 + (s / columns) as f32 * spacing <= edge { high } else { 0.0 })
-        .collect();
-    let field = props_frame::HeightField::new(glam::Vec2::splat(-6.0), spacing, columns, heights).expect("a grid");
+    let plateau = |rows: u32| {
+        let heights =
+            (0..columns * rows).map(|s| if -6.0 + (s / columns) as f32 * spacing <= edge { high } else { 0.0 });
+        props_frame::HeightField::new(glam::Vec2::splat(-6.0), spacing, columns, heights.collect()).expect("a grid")
+    };
+    let field = plateau(25);
     // How high the way to the sun from ground point `p` is over the plateau's edge.
     let over_the_edge = |p: Vec3| (edge - p.z) / sun.z * sun.y;
     let (behind, open) = (Vec3::new(3.5, 0.0, -2.8), Vec3::new(2.5, 0.0, 2.5));
@@ -242,9 +245,14 @@ fn the_ground_s_hills_shadow_what_lies_past_them() {
         (open_on - open_none).abs() < 0.01,
         "the open ground: {open_on} with the ground shadow, {open_none} without"
     );
-    for (case, shadows, fields) in
-        [("shadows off", false, vec![Some(field.clone())]), ("taken away", true, vec![Some(field), None])]
-    {
+    // The field's rows up to z = -3.5 alone: both points lie beyond it (its edge row, in the
+    // plateau's shadow, does not stretch that shadow over them).
+    let cases = [
+        ("shadows off", false, vec![Some(field.clone())]),
+        ("taken away", true, vec![Some(field), None]),
+        ("beyond the field", true, vec![Some(plateau(6))]),
+    ];
+    for (case, shadows, fields) in cases {
         let [behind, open] = draw(shadows, &fields);
         assert!((behind - behind_none).abs() < 0.01 && (open - open_none).abs() < 0.01, "{case}: {behind}, {open}");
     }

@@ -15,7 +15,8 @@ override GROUND_SHADOWED: bool = true;
 const GROUND_PENUMBRA: f32 = 1.0;
 
 // The share of the sun the ground's hills leave at world point `p`: whether it lies above the
-// shadow height there (filtered between the four nearest).
+// shadow height there (filtered between the four nearest). None beyond the field, where its
+// edge's shadow height would otherwise stretch to the horizon.
 fn ground_visibility(p: vec3<f32>) -> f32 {
     let ground = globals.ground_shadow;
     if !GROUND_SHADOWED || ground.z == 0.0 {
@@ -23,6 +24,9 @@ fn ground_visibility(p: vec3<f32>) -> f32 {
     }
     let size = vec2<f32>(textureDimensions(ground_shadow_heights));
     let uv = ((p.xz - ground.xy) * ground.z + 0.5) / size;
+    if any(abs(uv - 0.5) > vec2<f32>(0.5)) {
+        return 1.0;
+    }
     let height = ground.w + textureSampleLevel(ground_shadow_heights, ground_shadow_sampler, uv, 0.0).r;
     return saturate((p.y - height) / GROUND_PENUMBRA + 0.5);
 }

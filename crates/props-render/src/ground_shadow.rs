@@ -23,7 +23,7 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R16Float;
 const LABEL: &str = "ground shadow";
 
 /// The cosine of how far the sun moves before its shadow heights are made again: 0.05 degrees
-/// (at the town's day of 24 minutes, twice a second), which moves the tip of a 20 m hill's
+/// (at the town's day of 24 minutes, five times a second), which moves the tip of a 20 m hill's
 /// shadow at a 15-degree sun by a quarter of a metre.
 const SWEEP_AGAIN_COS: f32 = 0.999_999_6;
 
