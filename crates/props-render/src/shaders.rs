@@ -59,9 +59,9 @@ pub fn lines() -> String {
 /// `ambient`; the camera) and `fn sun_visibility(p: vec3<f32>, n: vec3<f32>) -> f32`, the share
 /// of the sun reaching world point `p` of unit normal `n` past the props' shadow maps and the
 /// ground's hills ([`crate::Renderer::set_ground_shadow`]; 1 where nothing shadows it, or
-/// shadows are off). Declared in bind group `group`, which the
-/// host binds to [`crate::Renderer::sun_bind_group`] (its layout:
-/// [`crate::Renderer::sun_bind_group_layout`]), in the fragment stage.
+/// shadows are off). Declared in bind group `group`, which the host binds to
+/// [`crate::Renderer::sun_bind_group`] (its layout: [`crate::Renderer::sun_bind_group_layout`]),
+/// in the fragment stage.
 #[must_use]
 pub fn sun(group: u32) -> String {
     let bindings = format!(
