@@ -187,7 +187,7 @@ struct MeshMaker {
     sample_count: u32,
     config: RendererConfig,
     /// Whether a height field shadows the frame (`GROUND_SHADOWED`: the renderer's ground
-    /// shadow is set).
+    /// shadow is set, and it draws shadows).
     ground: bool,
 }
 
@@ -220,7 +220,7 @@ impl MeshMaker {
         constants.extend([
             ("SHADOWED", flag(shadows)),
             ("PUNCTUAL_LIGHTS", flag(lit)),
-            ("GROUND_SHADOWED", flag(shadows && self.ground)),
+            ("GROUND_SHADOWED", flag(self.ground)),
         ]);
         let stages = Stages { module: &self.module, vertex, fragment: Some(fragment), constants: &constants };
         let groups = [&self.groups[0], &self.groups[1], &self.groups[2]];
@@ -356,8 +356,10 @@ impl Pipelines {
     }
 
     /// Makes every mesh pipeline again for frames a height field shadows (`on`) or none does,
-    /// if that changed: once, when a host sets or clears its ground shadow.
+    /// if that changed: once, when a host sets or clears its ground shadow (never without
+    /// shadows, which draw none).
     pub(crate) fn set_ground_shadowed(&mut self, on: bool) {
+        let on = on && self.maker.config.shadows;
         if self.maker.ground == on {
             return;
         }
