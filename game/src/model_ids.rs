@@ -3,7 +3,8 @@
 
 use props_frame::ModelId;
 
-/// The renderer id of the ground's land (it casts shadows: its hills do).
+/// The renderer id of the ground's land (its hills shadow the town through its heights, the
+/// ground shadow, not by casting).
 pub const LAND: ModelId = ModelId(0);
 
 /// The renderer id of the ground's flat ground, its grass and paving (it casts none).

@@ -1,5 +1,5 @@
 //! The per-frame uniform every pipeline reads (`shaders/globals.wgsl`): the camera, the sun
-//! and sky, the light clusters' grid and the sun's shadow map.
+//! and sky, the light clusters' grid, the sun's shadow maps and the ground's shadow.
 
 use bytemuck::{Pod, Zeroable};
 use glam::Mat4;

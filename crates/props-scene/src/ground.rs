@@ -2,8 +2,9 @@
 //! ([`GroundModels`]): the land (the scene's height field meshed as a grass-coloured grid with
 //! a skirt to the horizon, where it rises above its lowest) and the flat ground (the grass at
 //! the lowest, and the paving on it: asphalt strips along every road lane and over the
-//! intersections, centre lines, sidewalks, and the bus stops' yellow markings). Data only: the game uploads it, and builds it again when the
-//! windmills spread beyond it ([`radius_needed`]).
+//! intersections, centre lines, sidewalks, and the bus stops' yellow markings); and the land's
+//! heights, which shadow the town ([`height_field`]). Data only: the game uploads it, and
+//! builds it again when the windmills spread beyond it ([`radius_needed`]).
 
 use glam::{Vec2, Vec3};
 use props_anim::{
@@ -54,10 +55,10 @@ pub fn radius_needed(scene: &Scene) -> f32 {
     windmills.max(scene.terrain().hills_radius()) + MARGIN
 }
 
-/// The ground as two static models: the land, which casts shadows (its hills do), and the
-/// flat ground, which casts none worth drawing: its grass lies at the land's lowest, so it can
-/// shadow nothing (nothing lies below it), and its paving a few centimetres above that. The
-/// town stands on the flat ground, so the shadow maps near the camera draw no land.
+/// The ground as two static models: the land, whose hills shadow the town (the game does it
+/// through their heights, [`height_field`], rather than drawing them into the shadow maps),
+/// and the flat ground, which can shadow nothing worth drawing: its grass lies at the land's
+/// lowest, so nothing lies below it, and its paving a few centimetres above that.
 #[derive(Clone, Debug)]
 pub struct GroundModels {
     /// The height field where it rises above its lowest (the hills), and the grass skirt to
