@@ -137,6 +137,23 @@ impl PoseBounds {
 }
 
 impl Model {
+    /// The largest absolute value each morph weight takes in any pose: its default, every
+    /// clip's keys, a cubic spline's overshoot. Flat, in the order of
+    /// [`crate::Pose::all_morph_weights`] (a node's at its [`crate::Rig::morph_range`]).
+    #[must_use]
+    pub fn largest_morph_weights(&self) -> Vec<f64> {
+        let rig = self.rig();
+        let mut weights: Vec<f64> = rig.morph_defaults().iter().map(|w| f64::from(w.abs())).collect();
+        for channel in self.clips().iter().flat_map(|clip| clip.channels()) {
+            if let Keyframes::MorphWeights { width, values } = channel.keyframes() {
+                let (times, interpolation) = (channel.keys().times(), channel.keys().interpolation());
+                let of_node = &mut weights[rig.morph_range(channel.node())];
+                widen_weights(of_node, times, interpolation, *width, values);
+            }
+        }
+        weights
+    }
+
     /// Conservative bounds of every pose of the model: how the bound is taken is in
     /// [`PoseBounds`]'s documentation.
     #[must_use]
@@ -154,16 +171,10 @@ impl Model {
                 RestTransform::Matrix(_) => None,
             })
             .collect();
-        // Largest absolute morph weight per node and target.
-        let mut weights: Vec<Vec<f64>> =
-            rig.nodes().map(|node| rig.morph_weights(node).iter().map(|w| f64::from(w.abs())).collect()).collect();
+        let weights = self.largest_morph_weights();
         for channel in self.clips().iter().flat_map(|clip| clip.channels()) {
             let (times, interpolation) = (channel.keys().times(), channel.keys().interpolation());
             let node = channel.node().index();
-            if let Keyframes::MorphWeights { width, values } = channel.keyframes() {
-                widen_weights(&mut weights[node], times, interpolation, *width, values);
-                continue;
-            }
             // Matrix nodes are never animated (clips are validated).
             let Some(local) = locals.get_mut(node).and_then(Option::as_mut) else { continue };
             match channel.keyframes() {
@@ -209,7 +220,7 @@ impl Model {
             .collect();
         let (mut radius, mut farthest_mesh): (f64, Option<u32>) = (0.0, None);
         for instance in self.instances() {
-            let node_weights = &weights[instance.node.index()];
+            let node_weights = &weights[rig.morph_range(instance.node)];
             for primitive in &self.meshes()[instance.mesh as usize].primitives {
                 // How far the largest morphs can move each vertex.
                 let morph = |v: usize| -> f64 {

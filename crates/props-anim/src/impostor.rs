@@ -31,9 +31,15 @@ pub struct Impostor {
     /// [`Material::emissive_strength`] then that material's times the share of the views it
     /// covers; `None`: its emission is fixed.
     pub emission_of: Option<u32>,
-    /// How far the model's surface strays from the box, in the model's units: the error of
-    /// the level it is drawn at ([`crate::Model::with_impostor`] keeps it among the levels').
+    /// How far the model's surface strays from the box, in the model's units, at rest and as
+    /// far as its morph targets can move it: the error of the level it is drawn at
+    /// ([`crate::Model::with_impostor`] keeps it among the levels').
     pub error: f32,
+    /// How far the morph targets can move the model's surface from where it is at rest, in
+    /// the model's units (0 without them). A box cannot morph, so the level it is drawn at
+    /// never has a smaller error, whatever level it stands in for: an animated morph shows
+    /// until it spans under a pixel.
+    pub morph_reach: f32,
 }
 
 impl Impostor {
@@ -61,6 +67,8 @@ impl Impostor {
             Some("its material reads textures")
         } else if !(self.error.is_finite() && self.error >= 0.0) {
             Some("its error is not a number at least 0")
+        } else if !(self.morph_reach.is_finite() && self.morph_reach >= 0.0) {
+            Some("its morph reach is not a number at least 0")
         } else {
             None
         }

@@ -93,7 +93,8 @@ impl Model {
     /// Its levels of fewer triangles than the impostor make way for it: below a box's
     /// triangles a level loses area that the box keeps, so it strays further in looks (the
     /// city's props a few pixels tall turn lighter), though nearer in shape. The impostor's
-    /// error is its own, kept between the last level's kept and the first one's left out.
+    /// error is its own, kept between the last level's kept and the first one's left out, and
+    /// never under its [`Impostor::morph_reach`] (the levels morph, the box does not).
     pub fn with_impostor(mut self, mut impostor: Impostor) -> Result<Self, ModelError> {
         if let Some(problem) = impostor.problem(self.instances.len(), self.materials.len()) {
             return Err(ModelError::BadImpostor { problem });
@@ -103,7 +104,7 @@ impl Model {
         let triangles = impostor.primitive.indices.len() / 3;
         let kept = (1..self.lods.errors.len()).find(|&k| self.lod_triangles(k) < triangles);
         if let Some(kept) = kept {
-            impostor.error = impostor.error.min(self.lods.errors[kept]);
+            impostor.error = impostor.error.min(self.lods.errors[kept]).max(impostor.morph_reach);
             self.lods.errors.truncate(kept);
             self.lods.map.iter_mut().flatten().for_each(|levels| levels.truncate(kept));
         }

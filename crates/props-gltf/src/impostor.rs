@@ -8,6 +8,12 @@
 //!   views' mean metalness, roughness and emission, and the paint's mean colour, so that an
 //!   instance's tint paints the box as it paints the model (a tinted house stays tinted).
 //!
+//! A box cannot morph: its error is how far the model's surface strays from it at rest plus
+//! how far the morph targets can move each vertex (each target's displacement times how far
+//! a pose can take its weight from its rest weight), so that an animated morph shows until it
+//! spans under a pixel. A skeleton's or a node's motion is not counted: the box stands for the model at
+//! rest.
+//!
 //! A model gets one when it has levels of detail made at import. Where clips animate the
 //! emission of one material (a house's windows lit at night), the box's emission follows it,
 //! scaled by the share of the views that material covers; a model whose clips animate more
@@ -22,7 +28,7 @@
 use glam::{Affine3A, Vec2, Vec3, Vec4};
 use props_anim::material::{AlphaMode, Image, Material, TextureRef};
 use props_anim::property::{MaterialField, PropertyTarget};
-use props_anim::{Impostor, JointMatrix, Model, Primitive, Topology, skinning};
+use props_anim::{Impostor, JointMatrix, Model, Pose, Primitive, Topology, skinning};
 
 /// Cells across each view, each way.
 const CELLS: usize = 128;
@@ -36,10 +42,13 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
     if model.lod_errors().len() < 2 {
         return None;
     }
-    let palette = rest_palette(model);
+    let rest = model.pose_at(None, 0.0);
+    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+    model.write_palettes(&rest, &mut palette);
     let mut positions = Vec::new();
     skinning::model_positions(model, &palette, &mut positions);
-    let triangles = Triangles { model, positions: &positions, palette: &palette };
+    let reach = morph_reach(model, &rest, &palette);
+    let triangles = Triangles { model, positions: &positions, reach: &reach, palette: &palette };
     let (min, max) = bounds(&triangles)?;
     let views = Views::draw(&triangles, (min, max))?;
     let instance = placing_instance(model)?;
@@ -50,9 +59,12 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
     let (center, extents) = views.fit((min, max));
     let paint: Vec<bool> = model.materials().iter().map(Material::is_paint).collect();
     let primitive = box_primitive((center, extents), &views.faces(&paint), &node.inverse());
-    let mut error = 0.0f32;
+    let (mut error, mut morph_reach) = (0.0f32, 0.0f32);
+    // A point `r` from where it is at rest strays at most `r` further from the box.
     triangles.for_each(|t| {
-        error = t.positions.iter().map(|&p| distance_to_box(p - center, extents * 0.5)).fold(error, f32::max)
+        let strays = t.positions.iter().zip(t.reach).map(|(&p, r)| distance_to_box(p - center, extents * 0.5) + r);
+        error = strays.fold(error, f32::max);
+        morph_reach = t.reach.into_iter().fold(morph_reach, f32::max);
     });
     let means = views.means();
     // Either the animated material's emission (whichever of its colour and strength a clip
@@ -78,8 +90,10 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
         ..Material::default()
     };
     // Coordinates near the largest floats can overflow the box: then there is none.
-    let finite = error.is_finite() && primitive.positions.iter().chain(&primitive.normals).all(|v| v.is_finite());
-    finite.then_some(Impostor { primitive, material, instance: instance as u32, emission_of, error })
+    let finite = error.is_finite()
+        && morph_reach.is_finite()
+        && primitive.positions.iter().chain(&primitive.normals).all(|v| v.is_finite());
+    finite.then_some(Impostor { primitive, material, instance: instance as u32, emission_of, error, morph_reach })
 }
 
 /// The one material whose emission (colour or strength) clips animate, `Some(None)` where they
@@ -102,6 +116,8 @@ fn animated_emission(model: &Model) -> Option<Option<u32>> {
 /// A triangle of the model at rest, in the model's space, with what shades it.
 struct Triangle<'a> {
     positions: [Vec3; 3],
+    /// How far morph targets can move each vertex from there.
+    reach: [f32; 3],
     colors: [Vec4; 3],
     /// UV channels 0 and 1 of each vertex.
     uvs: [[Vec2; 3]; 2],
@@ -109,11 +125,45 @@ struct Triangle<'a> {
     material: Option<(u32, &'a Material)>,
 }
 
-/// One instance's palette at rest.
-fn rest_palette(model: &Model) -> Vec<JointMatrix> {
-    let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
-    model.write_palettes(&model.pose_at(None, 0.0), &mut palette);
-    palette
+/// How far the morph targets can move each vertex from where it is in the `rest` pose (drawn
+/// with `palette`), in the model's units, as [`skinning::model_positions`] lists the vertices:
+/// per target, its displacement placed as the vertex is at rest, times how far its weight can
+/// stray from its rest weight (to the largest any pose gives it, either way). Empty for a model
+/// without morph targets.
+fn morph_reach(model: &Model, rest: &Pose, palette: &[JointMatrix]) -> Vec<f32> {
+    if model.morph_weight_count() == 0 {
+        return Vec::new();
+    }
+    let (largest, at_rest) = (model.largest_morph_weights(), rest.all_morph_weights());
+    let mut reach = Vec::new();
+    for (slot, instance) in model.instances().iter().enumerate() {
+        let weights = model.rig().morph_range(instance.node);
+        for primitive in &model.meshes()[instance.mesh as usize].primitives {
+            let first = reach.len();
+            reach.resize(first + primitive.vertex_count(), 0.0);
+            // As drawn: through the skin's joints, or placed by the node.
+            let joints = instance.skin.zip(primitive.influences.as_ref());
+            let place = |v: usize, d: Vec3| -> Vec3 {
+                match joints {
+                    Some((skin, influences)) => {
+                        let palette = &palette[model.palette_range(skin)];
+                        let moved = influences.of_vertex(v).map(|(j, w)| (palette.get(usize::from(j)), w));
+                        moved.map(|(m, w)| m.map_or(Vec3::ZERO, |m| m.transform_vector(d) * w)).sum()
+                    }
+                    None => palette[model.node_slot(slot)].transform_vector(d),
+                }
+            };
+            for (target, k) in primitive.morph_targets.iter().zip(weights.clone()) {
+                let stray = (largest[k] + f64::from(at_rest[k].abs())) as f32;
+                if stray > 0.0 {
+                    for (v, (r, &d)) in reach[first..].iter_mut().zip(&target.positions).enumerate() {
+                        *r += stray * place(v, d).length();
+                    }
+                }
+            }
+        }
+    }
+    reach
 }
 
 /// Every triangle every mesh instance shown at rest draws, one at a time (a copy of them all
@@ -123,6 +173,8 @@ struct Triangles<'a> {
     model: &'a Model,
     /// Every vertex posed at rest, as [`skinning::model_positions`] lists them.
     positions: &'a [Vec3],
+    /// How far morph targets can move each of them ([`morph_reach`]; empty: nowhere).
+    reach: &'a [f32],
     /// The palette at rest: its visibilities.
     palette: &'a [JointMatrix],
 }
@@ -134,7 +186,9 @@ impl Triangles<'_> {
         for (slot, instance) in model.instances().iter().enumerate() {
             let shown = model.shown(self.palette, slot);
             for primitive in &model.meshes()[instance.mesh as usize].primitives {
-                let posed = self.positions.get(first..first + primitive.vertex_count()).unwrap_or_default();
+                let range = first..first + primitive.vertex_count();
+                let posed = self.positions.get(range.clone()).unwrap_or_default();
+                let reach = self.reach.get(range).unwrap_or_default();
                 first += primitive.vertex_count();
                 if !shown || primitive.topology != Topology::Triangles || posed.len() != primitive.vertex_count() {
                     continue;
@@ -145,6 +199,7 @@ impl Triangles<'_> {
                     let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
                     f(&Triangle {
                         positions: [posed[a], posed[b], posed[c]],
+                        reach: [a, b, c].map(|i| reach.get(i).copied().unwrap_or(0.0)),
                         colors: [a, b, c].map(|i| primitive.colors.get(i).copied().unwrap_or(Vec4::ONE)),
                         uvs: [&primitive.uv0, &primitive.uv1].map(|uvs| [a, b, c].map(|i| uv(uvs, i))),
                         material,

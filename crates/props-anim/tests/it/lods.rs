@@ -83,7 +83,7 @@ fn impostor(instance: u32, error: f32) -> Impostor {
     let mut primitive = Primitive::triangles(positions, vec![Vec3::Y; 24], (0..36).map(|i| i % 24).collect(), None);
     primitive.colors = vec![glam::Vec4::ONE; 24];
     let material = props_anim::material::Material::default();
-    Impostor { primitive, material, instance, emission_of: None, error }
+    Impostor { primitive, material, instance, emission_of: None, error, morph_reach: 0.0 }
 }
 
 /// An impostor is the model's last level: every primitive makes way for it there and past
@@ -110,6 +110,10 @@ fn an_impostor_is_drawn_alone_at_the_last_level() {
     let thin = self::model(vec![mesh(vec![primitive(64, &[0.1, 0.2, 0.3, 0.4])])]).expect("valid");
     let thin = thin.with_impostor(impostor(0, 1.0)).expect("valid");
     assert_eq!((thin.lod_errors(), thin.lod_triangles(2), thin.lod_triangles(3)), (&[0.0, 0.1, 0.2, 0.3][..], 16, 12));
+    // But never under what its morph targets move: the levels morph, the box does not.
+    let morphing = self::model(vec![mesh(vec![primitive(64, &[0.1, 0.2, 0.3, 0.4])])]).expect("valid");
+    let morphing = morphing.with_impostor(Impostor { morph_reach: 0.7, ..impostor(0, 1.0) }).expect("valid");
+    assert_eq!(morphing.lod_errors(), [0.0, 0.1, 0.2, 0.7]);
     // Many levels: seven of the primitives', then the impostor.
     let errors: Vec<f32> = (1..=9).map(|k| k as f32 / 100.0).collect();
     let many = self::model(vec![mesh(vec![primitive(1 << 14, &errors)])]).expect("valid");
@@ -134,6 +138,7 @@ fn an_impostor_that_cannot_stand_in_is_refused() {
     uncoloured.primitive.colors.pop();
     assert!(bad(uncoloured).contains("one a vertex"));
     assert!(bad(impostor(0, f32::NAN)).contains("error"));
+    assert!(bad(Impostor { morph_reach: -1.0, ..impostor(0, 1.0) }).contains("morph reach"));
     let mut infinite = impostor(0, 1.0);
     infinite.primitive.positions[3].y = f32::INFINITY;
     assert!(bad(infinite).contains("not finite"));

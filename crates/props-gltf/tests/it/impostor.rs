@@ -163,10 +163,13 @@ fn animated_materials_and_models_without_levels_get_none() {
     assert_eq!((plain.impostor(), plain.lod_errors().len()), (None, 1));
 }
 
-/// A bumpy grid of 4 x 4 quads (1 m square) as a GLB: node 0 at the origin, node 1 (the same
-/// mesh) at x = 10, hidden by the file (`KHR_node_visibility`).
-fn two_grids_one_hidden() -> Vec<u8> {
+/// A bumpy grid of 4 x 4 quads (1 m square, its bumps 0.2 m) as a GLB: node 0 at the origin;
+/// node 1 (the same mesh) at x = 10, hidden by the file (`KHR_node_visibility`), when `hidden`;
+/// with a morph target that lifts it 1 m, when `lift` names the largest weight a clip gives it
+/// (0: no clip).
+fn bumpy_grid(hidden: bool, lift: Option<f32>) -> Vec<u8> {
     let n = 4u32;
+    let vertices = (n + 1) * (n + 1);
     let mut bin = Vec::new();
     for (j, i) in (0..=n).flat_map(|j| (0..=n).map(move |i| (j, i))) {
         let z = 0.2 * ((i + j) % 2) as f32;
@@ -178,38 +181,92 @@ fn two_grids_one_hidden() -> Vec<u8> {
     let quads = (0..n).flat_map(|j| (0..n).map(move |i| j * (n + 1) + i));
     let indices: Vec<u32> = quads.flat_map(|a| [a, a + 1, a + n + 2, a, a + n + 2, a + n + 1]).collect();
     bin.extend(indices.iter().flat_map(|i| i.to_le_bytes()));
-    let json = serde_json::json!({
+    let mut json = serde_json::json!({
         "asset": {"version": "2.0"},
-        "extensionsUsed": ["KHR_node_visibility"],
         "scene": 0,
-        "scenes": [{"nodes": [0, 1]}],
-        "nodes": [
-            {"mesh": 0},
-            {"mesh": 0, "translation": [10.0, 0.0, 0.0], "extensions": {"KHR_node_visibility": {"visible": false}}}
-        ],
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
         "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
-        "buffers": [{"byteLength": bin.len()}],
+        "buffers": [{"byteLength": 0}],
         "bufferViews": [
             {"buffer": 0, "byteLength": positions},
             {"buffer": 0, "byteOffset": positions, "byteLength": 4 * indices.len()}
         ],
         "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": (n + 1) * (n + 1), "type": "VEC3",
+            {"bufferView": 0, "componentType": 5126, "count": vertices, "type": "VEC3",
              "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.2]},
             {"bufferView": 1, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}
         ]
     });
+    if hidden {
+        json["extensionsUsed"] = serde_json::json!(["KHR_node_visibility"]);
+        json["scenes"][0]["nodes"] = serde_json::json!([0, 1]);
+        json["nodes"].as_array_mut().expect("a list").push(serde_json::json!(
+            {"mesh": 0, "translation": [10.0, 0.0, 0.0], "extensions": {"KHR_node_visibility": {"visible": false}}}
+        ));
+    }
+    if let Some(weight) = lift {
+        // The target: every vertex 1 m up; the clip: its weight from 0 to `weight` in a second.
+        let deltas = bin.len();
+        for _ in 0..vertices {
+            bin.extend([0.0f32, 0.0, 1.0].iter().flat_map(|c| c.to_le_bytes()));
+        }
+        let keys = bin.len();
+        bin.extend([0.0f32, 1.0, 0.0, weight].iter().flat_map(|c| c.to_le_bytes()));
+        json["meshes"][0]["primitives"][0]["targets"] = serde_json::json!([{"POSITION": 2}]);
+        json["bufferViews"].as_array_mut().expect("a list").extend([
+            serde_json::json!({"buffer": 0, "byteOffset": deltas, "byteLength": 12 * vertices}),
+            serde_json::json!({"buffer": 0, "byteOffset": keys, "byteLength": 16}),
+        ]);
+        json["accessors"].as_array_mut().expect("a list").extend([
+            serde_json::json!({"bufferView": 2, "componentType": 5126, "count": vertices, "type": "VEC3",
+                "min": [0.0, 0.0, 1.0], "max": [0.0, 0.0, 1.0]}),
+            serde_json::json!({"bufferView": 3, "componentType": 5126, "count": 2, "type": "SCALAR",
+                "min": [0.0], "max": [1.0]}),
+            serde_json::json!({"bufferView": 3, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "SCALAR"}),
+        ]);
+        if weight != 0.0 {
+            json["animations"] = serde_json::json!([{
+                "samplers": [{"input": 3, "output": 4}],
+                "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}]
+            }]);
+        }
+    }
+    json["buffers"][0]["byteLength"] = serde_json::json!(bin.len());
     crate::support::glb(&json, &bin)
 }
 
 /// A part the file hides is not drawn, so its impostor leaves it out too.
 #[test]
 fn a_part_the_file_hides_is_left_out_of_the_impostor() {
-    let bytes = two_grids_one_hidden();
+    let bytes = bumpy_grid(true, None);
     let import = props_gltf::import_slice(&bytes, None, Path::new("grids.glb"), &Limits::default()).expect("imports");
     let model = import.model;
     assert_eq!(model.instances().len(), 2, "both grids are placed");
     assert!(model.visibility_value(1).is_some(), "the second can be hidden");
     let (lo, hi) = impostor_box(&model);
     assert!(lo.x >= -1e-4 && hi.x <= 1.0 + 1e-4, "the box spans x {} to {}: the shown grid alone", lo.x, hi.x);
+}
+
+/// A box cannot morph: its error counts how far the morph targets can move the model, so that
+/// it stands in only where that spans under a pixel. A target no pose weighs does not count.
+#[test]
+fn the_impostor_s_error_counts_what_morph_targets_move() {
+    let error = |lift| {
+        let bytes = bumpy_grid(false, lift);
+        let import =
+            props_gltf::import_slice(&bytes, None, Path::new("grid.glb"), &Limits::default()).expect("imports");
+        let model = import.model;
+        let impostor = model.impostor().expect("an impostor");
+        assert_eq!(model.lod_errors().last(), Some(&impostor.error), "it is the last level's error");
+        assert!(impostor.error >= impostor.morph_reach, "{impostor:?}");
+        impostor.morph_reach.max(impostor.error)
+    };
+    let still = error(None);
+    assert!(still < 0.5, "unmorphed, the grid strays {still} m: its bumps' 0.2 m, simplified");
+    assert_eq!(error(Some(0.0)), still, "a target at weight 0 in every pose moves nothing");
+    let lifted = error(Some(1.0));
+    assert!(lifted >= 1.0, "a target that lifts the grid 1 m: the box may be {lifted} m off");
+    let twice = error(Some(2.0));
+    assert!(twice >= 2.0, "and at weight 2, 2 m: {twice}");
 }
