@@ -11,8 +11,8 @@
 //! A box cannot morph: its error is how far the model's surface strays from it at rest plus
 //! how far the morph targets can move each vertex (each target's displacement times how far
 //! a pose can take its weight from its rest weight), so that an animated morph shows until it
-//! spans under a pixel. A skeleton's or a node's motion is not counted: the box stands for the model at
-//! rest.
+//! spans under a pixel. A skeleton's or a node's motion is not counted: the box stands for
+//! the model at rest.
 //!
 //! A model gets one when it has levels of detail made at import. Where clips animate the
 //! emission of one material (a house's windows lit at night), the box's emission follows it,
