@@ -142,15 +142,16 @@ fn morph_reach(model: &Model, rest: &Pose, palette: &[JointMatrix]) -> Vec<f32> 
             let first = reach.len();
             reach.resize(first + primitive.vertex_count(), 0.0);
             // As drawn: through the skin's joints, or placed by the node.
-            let joints = instance.skin.zip(primitive.influences.as_ref());
+            let skin = instance.skin.zip(primitive.influences.as_ref());
+            let joints = skin.map(|(skin, influences)| (&palette[model.palette_range(skin)], influences));
+            let node = &palette[model.node_slot(slot)];
             let place = |v: usize, d: Vec3| -> Vec3 {
                 match joints {
-                    Some((skin, influences)) => {
-                        let palette = &palette[model.palette_range(skin)];
-                        let moved = influences.of_vertex(v).map(|(j, w)| (palette.get(usize::from(j)), w));
+                    Some((joints, influences)) => {
+                        let moved = influences.of_vertex(v).map(|(j, w)| (joints.get(usize::from(j)), w));
                         moved.map(|(m, w)| m.map_or(Vec3::ZERO, |m| m.transform_vector(d) * w)).sum()
                     }
-                    None => palette[model.node_slot(slot)].transform_vector(d),
+                    None => node.transform_vector(d),
                 }
             };
             for (target, k) in primitive.morph_targets.iter().zip(weights.clone()) {
