@@ -304,9 +304,13 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     // The shading frame; a back face (drawn only for double-sided materials) is lit from its side.
     let side = select(-1.0, 1.0, front);
     var n = normalize(in.world_normal) * side;
+    // The shadow maps are read off the surface along its normal: the vertices', or the
+    // triangle's where it is drawn flat (a welded vertex's normal is its faces' mean).
+    var offset_normal = normalize(in.world_normal);
     if FLAT_SHADED && dot(face, face) > 0.0 {
         let towards = globals.eye.xyz - in.world_position;
         n = normalize(select(-face, face, dot(face, towards) >= 0.0));
+        offset_normal = n;
     }
     let tangent = select(vec3<f32>(0.0), in.world_tangent.xyz, NORMAL_MAPPED);
     if NORMAL_MAPPED && has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
@@ -342,7 +346,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let multiple = 1.0 + f0 * (1.0 / (albedo.x + albedo.y) - 1.0);
     var sun = globals.light_color.rgb;
     if SHADOWED {
-        sun *= sun_visibility(in.world_position, normalize(in.world_normal));
+        sun *= sun_visibility(in.world_position, offset_normal);
     }
     var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2, multiple) * sun;
 

@@ -9,6 +9,7 @@
 use props_anim::{Model, Topology};
 
 use crate::draw_merge::MergePlan;
+use crate::facets::DrawnMeshes;
 use crate::gpu_model::vertex_bytes as stream_bytes;
 use crate::materials::{MaterialUniform, texture_uses};
 use crate::texture::Ktx2Levels;
@@ -164,12 +165,10 @@ pub(crate) fn footprint(
     }
     // Vertices, indices, influences past the 8th and morph (target, vertex) entries of each
     // mesh's triangle primitives, as `GpuModel` uploads them.
-    let per_mesh: Vec<(u64, u64, u64, u64)> = model
-        .meshes()
-        .iter()
+    let drawn = DrawnMeshes::new(model);
+    let per_mesh: Vec<(u64, u64, u64, u64)> = (0..model.meshes().len())
         .map(|mesh| {
-            let triangles =
-                mesh.primitives.iter().filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
+            let triangles = drawn.mesh(mesh).filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
             triangles.fold((0, 0, 0, 0), |(v, i, e, m), p| {
                 let extra = p.influences.as_ref().map_or(0, |influences| influences.extra.len() as u64);
                 let morph = (p.morph_targets.len() * p.positions.len()) as u64;
@@ -186,7 +185,7 @@ pub(crate) fn footprint(
     };
     let skinned = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
     // What is uploaded: the parts drawn alone, and the copies of merged ones.
-    let (vertices, indices) = MergePlan::new(model).uploaded(model);
+    let (vertices, indices) = MergePlan::new(model, &drawn).uploaded(model, &drawn);
     let vertex_bytes = vertices * stream_bytes(skinned);
     let index_bytes = indices * 4;
     let extra = per_mesh.iter().map(|c| c.2).sum::<u64>().max(1);

@@ -10,22 +10,31 @@
 //! What is merged: triangle primitives posed rigidly by their node, without morph targets or
 //! an animated visibility, of at most [`MAX_MERGED_VERTICES`] vertices, whose material is
 //! opaque or masked, not animated and not paint (tinted per instance); two such parts merge
-//! when their materials are equal but for their name and base colour. A part placed by
+//! when their materials are equal but for their name and base colour, and both are drawn flat
+//! (`facets.rs`) or neither is. A part placed by
 //! several nodes (a blade) is copied for each. Levels of detail merge level by level.
 
 use glam::Vec4;
 use props_anim::material::{AlphaMode, Material};
 use props_anim::{Model, Topology};
 
+use crate::facets::DrawnMeshes;
+
 /// The most vertices a part may have to be merged: a larger one is a draw worth its cost, and
 /// copying it for each node would cost memory.
 pub(crate) const MAX_MERGED_VERTICES: usize = 4096;
+
+/// What the members of a merged draw share: their material in white, and whether they are
+/// drawn flat.
+type Shape = (Material, bool);
 
 /// One merged draw: its members and the material they are drawn with.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Group {
     /// The members' material with a white base colour (their own is in their vertices).
     pub(crate) material: Material,
+    /// Its members are drawn flat (`facets.rs`): all of them, or none.
+    pub(crate) flat: bool,
     /// Each member: (mesh instance, primitive of its mesh).
     pub(crate) members: Vec<(usize, usize)>,
 }
@@ -56,20 +65,23 @@ fn white(material: &Material) -> Material {
 }
 
 impl MergePlan {
-    /// The plan for `model` (see the module documentation).
-    pub(crate) fn new(model: &Model) -> Self {
+    /// The plan for `model`, whose primitives are drawn as `drawn` (see the module
+    /// documentation).
+    pub(crate) fn new(model: &Model, drawn: &DrawnMeshes<'_>) -> Self {
         let default = Material::default();
         let material_of = |m: Option<u32>| {
             let index = m.map_or(model.materials().len(), |m| m as usize);
             (index, model.materials().get(index).unwrap_or(&default))
         };
-        let mut candidates: Vec<(Material, Vec<(usize, usize)>)> = Vec::new();
+        let mut candidates: Vec<(Shape, Vec<(usize, usize)>)> = Vec::new();
         let mut drawn_alone: Vec<Vec<bool>> =
             model.meshes().iter().map(|mesh| vec![false; mesh.primitives.len()]).collect();
         for (slot, instance) in model.instances().iter().enumerate() {
-            let Some(mesh) = model.meshes().get(instance.mesh as usize) else { continue };
+            if model.meshes().get(instance.mesh as usize).is_none() {
+                continue;
+            }
             let hideable = model.visibility_value(slot).is_some();
-            for (p, primitive) in mesh.primitives.iter().enumerate() {
+            for (p, primitive) in drawn.mesh(instance.mesh as usize).enumerate() {
                 if primitive.topology != Topology::Triangles || primitive.indices.is_empty() {
                     continue;
                 }
@@ -78,14 +90,13 @@ impl MergePlan {
                 let mergeable = rigid
                     && !hideable
                     && primitive.morph_targets.is_empty()
-                    && !primitive.flat
                     && primitive.vertex_count() <= MAX_MERGED_VERTICES
                     && mergeable_material(model, index, material);
                 if !mergeable {
                     drawn_alone[instance.mesh as usize][p] = true;
                     continue;
                 }
-                let shape = white(material);
+                let shape = (white(material), primitive.flat);
                 match candidates.iter_mut().find(|(m, _)| *m == shape) {
                     Some((_, members)) => members.push((slot, p)),
                     None => candidates.push((shape, vec![(slot, p)])),
@@ -93,12 +104,12 @@ impl MergePlan {
             }
         }
         let mut groups = Vec::new();
-        for (material, members) in candidates {
+        for ((material, flat), members) in candidates {
             if let [(slot, p)] = members[..] {
                 // Alone: drawn as it is.
                 drawn_alone[model.instances()[slot].mesh as usize][p] = true;
             } else {
-                groups.push(Group { material, members });
+                groups.push(Group { material, flat, members });
             }
         }
         Self { groups, drawn_alone }
@@ -116,10 +127,10 @@ impl MergePlan {
     /// Vertices and indices the model's draws upload: those of each part drawn alone (all its
     /// levels), of each merged member's copy (its indices at each of the model's levels), and
     /// of its impostor.
-    pub(crate) fn uploaded(&self, model: &Model) -> (u64, u64) {
+    pub(crate) fn uploaded(&self, model: &Model, drawn: &DrawnMeshes<'_>) -> (u64, u64) {
         let mut counts = (0u64, 0u64);
-        for (mesh, alone) in model.meshes().iter().zip(&self.drawn_alone) {
-            for (primitive, _) in mesh.primitives.iter().zip(alone).filter(|(_, alone)| **alone) {
+        for (mesh, alone) in self.drawn_alone.iter().enumerate() {
+            for (primitive, _) in drawn.mesh(mesh).zip(alone).filter(|(_, alone)| **alone) {
                 counts.0 += primitive.vertex_count() as u64;
                 counts.1 +=
                     (primitive.indices.len() + primitive.lods.iter().map(|l| l.indices.len()).sum::<usize>()) as u64;
@@ -127,7 +138,7 @@ impl MergePlan {
         }
         let levels = model.lod_errors().len().min(Model::MAX_LOD_LEVELS);
         for &(slot, p) in self.groups.iter().flat_map(|group| &group.members) {
-            let primitive = &model.meshes()[model.instances()[slot].mesh as usize].primitives[p];
+            let primitive = drawn.primitive(model.instances()[slot].mesh as usize, p);
             counts.0 += primitive.vertex_count() as u64;
             let at = |k| model.primitive_level(slot, p, k).map_or(0, |own| primitive.lod_indices(own).len() as u64);
             counts.1 += (0..levels).map(at).sum::<u64>();
@@ -194,7 +205,8 @@ mod tests {
     #[test]
     fn parts_equal_but_for_their_base_colour_merge_and_the_rest_stay_alone() {
         let model = model();
-        let plan = MergePlan::new(&model);
+        let drawn = DrawnMeshes::new(&model);
+        let plan = MergePlan::new(&model, &drawn);
         assert_eq!(plan.groups.len(), 1, "{plan:?}");
         let group = &plan.groups[0];
         // The body's red, white and red parts, and the blade as each of its two nodes places it.
@@ -206,6 +218,35 @@ mod tests {
         assert_eq!(plan.drawn_alone, [vec![false, false, false, true, true, true], vec![false], vec![true]]);
         assert_eq!(MergePlan::member_color(&model, (0, 0)), Vec4::new(1.0, 0.0, 0.0, 1.0));
         // Four parts alone and five copies, three vertices and indices each.
-        assert_eq!(plan.uploaded(&model), (27, 27));
+        assert_eq!(plan.uploaded(&model, &drawn), (27, 27));
+    }
+
+    #[test]
+    fn faceted_parts_merge_with_faceted_parts_over_their_welded_vertices() {
+        let cube = crate::facets::tests::faceted_cube;
+        let mut smooth = cube();
+        smooth.normals = smooth.positions.iter().map(|p| p.normalize()).collect();
+        let parts = vec![cube(), cube(), smooth.clone(), smooth];
+        let node = SourceNode {
+            name: None,
+            children: Vec::new(),
+            rest: RestTransform::Trs(props_anim::Transform::IDENTITY),
+            morph_weights: Vec::new(),
+        };
+        let model = Model::new(ModelParts {
+            rig: Some(Rig::from_source_nodes(&[node]).expect("a rig")),
+            meshes: vec![Mesh { name: None, primitives: parts }],
+            materials: vec![Material::matte("red", [1.0, 0.0, 0.0, 1.0])],
+            instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+            ..ModelParts::default()
+        })
+        .expect("valid");
+        let drawn = DrawnMeshes::new(&model);
+        let plan = MergePlan::new(&model, &drawn);
+        let groups: Vec<_> = plan.groups.iter().map(|g| (g.flat, g.members.clone())).collect();
+        assert_eq!(groups, [(true, vec![(0, 0), (0, 1)]), (false, vec![(0, 2), (0, 3)])]);
+        // Two flat cubes of 8 welded corners, two smooth ones of 24; each 36 indices and a
+        // coarser level's 12.
+        assert_eq!(plan.uploaded(&model, &drawn), (64, 192));
     }
 }

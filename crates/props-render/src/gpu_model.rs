@@ -7,6 +7,7 @@ use props_anim::{Model, Primitive, material::AlphaMode};
 use wgpu::util::DeviceExt;
 
 use crate::draw_merge::MergePlan;
+use crate::facets::DrawnMeshes;
 use crate::materials::{self, Defaults, PipelineKey, Samplers};
 use crate::renderer_config::PassCount;
 use crate::shaders::PaletteAccess;
@@ -292,15 +293,16 @@ impl GpuModel {
         let mut indices: Vec<u32> = Vec::new();
         let mut extra: Vec<[u32; 2]> = Vec::new();
         let mut deltas: Vec<[f32; 4]> = Vec::new();
-        let plan = MergePlan::new(model);
+        let drawn = DrawnMeshes::new(model);
+        let plan = MergePlan::new(model, &drawn);
         // Where each (mesh, primitive) some mesh instance draws alone landed.
-        let placed: Vec<Vec<Option<Placement>>> = model
-            .meshes()
+        let placed: Vec<Vec<Option<Placement>>> = plan
+            .drawn_alone
             .iter()
-            .zip(&plan.drawn_alone)
+            .enumerate()
             .map(|(mesh, alone)| {
-                mesh.primitives
-                    .iter()
+                drawn
+                    .mesh(mesh)
                     .zip(alone)
                     .map(|(p, &alone)| {
                         alone.then(|| {
@@ -347,8 +349,8 @@ impl GpuModel {
         let merged: std::collections::HashSet<(usize, usize)> =
             plan.groups.iter().flat_map(|group| group.members.iter().copied()).collect();
         for (slot, instance) in model.instances().iter().enumerate() {
-            let mesh = &model.meshes()[instance.mesh as usize];
-            for (p, (primitive, placement)) in mesh.primitives.iter().zip(&placed[instance.mesh as usize]).enumerate() {
+            let mesh = drawn.mesh(instance.mesh as usize);
+            for (p, (primitive, placement)) in mesh.zip(&placed[instance.mesh as usize]).enumerate() {
                 let Some(Placement { levels: own, base_vertex, morph_first }) = placement else {
                     continue;
                 };
@@ -412,7 +414,7 @@ impl GpuModel {
             let base_vertex = streams.geometry.len() as u32;
             let mut member_bases = Vec::with_capacity(group.members.len());
             for &(slot, p) in &group.members {
-                let primitive = &model.meshes()[model.instances()[slot].mesh as usize].primitives[p];
+                let primitive = drawn.primitive(model.instances()[slot].mesh as usize, p);
                 member_bases.push(streams.geometry.len() as u32 - base_vertex);
                 let color = MergePlan::member_color(model, (slot, p));
                 streams.push(primitive, (None, skinned_model), (model.node_slot(slot) as u32, color));
@@ -421,7 +423,7 @@ impl GpuModel {
             for k in 0..levels {
                 let first = indices.len() as u32;
                 for (&(slot, p), &member_base) in group.members.iter().zip(&member_bases) {
-                    let primitive = &model.meshes()[model.instances()[slot].mesh as usize].primitives[p];
+                    let primitive = drawn.primitive(model.instances()[slot].mesh as usize, p);
                     let list = model.primitive_level(slot, p, k).map_or(&[][..], |own| primitive.lod_indices(own));
                     level_vertices[k] += distinct(list, primitive.vertex_count());
                     indices.extend(list.iter().map(|&i| i + member_base));
@@ -437,8 +439,12 @@ impl GpuModel {
                 level_vertices,
                 base_vertex: base_vertex as i32,
                 material,
-                // Each member's colour is its vertices'; merged primitives are never flat.
-                key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).colored(),
+                // Each member's colour is its vertices'; all are flat, or none.
+                key: materials
+                    .get(material)
+                    .map_or_else(PipelineKey::default, |(_, key)| *key)
+                    .colored()
+                    .flat(group.flat),
                 masked: matches!(group.material.alpha_mode, AlphaMode::Mask { .. }),
                 params_offset,
                 // Opaque: never ordered by depth.

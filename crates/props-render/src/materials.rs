@@ -228,6 +228,11 @@ impl PipelineKey {
         Self { colored: true, ..self }
     }
 
+    /// This key for a merged draw whose members are drawn flat, or not (`facets.rs`).
+    pub(crate) fn flat(self, flat: bool) -> Self {
+        Self { flat, ..self }
+    }
+
     /// This material's key for a model's impostor: each face's colour and share of paint in
     /// its vertices'.
     pub(crate) fn impostor(self) -> Self {
