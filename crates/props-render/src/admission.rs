@@ -10,8 +10,9 @@ use props_anim::{Model, Topology};
 
 use crate::draw_merge::MergePlan;
 use crate::facets::DrawnMeshes;
-use crate::gpu_model::vertex_bytes as stream_bytes;
+use crate::gpu_model::{ModelLayouts, vertex_bytes as stream_bytes};
 use crate::materials::{MaterialUniform, texture_uses};
+use crate::shaders::{PaletteAccess, VERTEX_TABLE_WIDTH};
 use crate::texture::Ktx2Levels;
 
 /// Bytes of one influence past the 8th on the device: joint and weight, 32 bits each.
@@ -141,10 +142,35 @@ pub(crate) struct Bindable {
     pub block_formats: wgpu::Features,
 }
 
-/// What `model` takes on a device with `limits` and what the renderer can bind; or why the
-/// device cannot take it.
+impl Bindable {
+    /// What a renderer on a device with `limits` binds: palette windows of `palette_matrices`,
+    /// per-vertex tables read through `access`, `layouts`' draw stride and block formats.
+    pub(crate) fn of(
+        limits: &wgpu::Limits,
+        access: PaletteAccess,
+        palette_matrices: u32,
+        layouts: &ModelLayouts,
+    ) -> Self {
+        let (table_texels, table_bytes) = match access {
+            PaletteAccess::StorageBuffer => (u64::MAX, limits.max_storage_buffer_binding_size),
+            PaletteAccess::Texture => {
+                (u64::from(VERTEX_TABLE_WIDTH) * u64::from(limits.max_texture_dimension_2d), u64::MAX)
+            }
+        };
+        Self {
+            palette_matrices: palette_matrices as usize,
+            table_texels,
+            table_bytes,
+            draw_stride: layouts.draw_stride,
+            block_formats: layouts.block_formats,
+        }
+    }
+}
+
+/// What `model`, its primitives drawn as `drawn`, takes on a device with `limits` and what the
+/// renderer can bind; or why the device cannot take it.
 pub(crate) fn footprint(
-    model: &Model,
+    (model, drawn): (&Model, &DrawnMeshes<'_>),
     limits: &wgpu::Limits,
     bindable: &Bindable,
 ) -> Result<GpuFootprint, ModelRefused> {
@@ -165,7 +191,6 @@ pub(crate) fn footprint(
     }
     // Vertices, indices, influences past the 8th and morph (target, vertex) entries of each
     // mesh's triangle primitives, as `GpuModel` uploads them.
-    let drawn = DrawnMeshes::new(model);
     let per_mesh: Vec<(u64, u64, u64, u64)> = (0..model.meshes().len())
         .map(|mesh| {
             let triangles = drawn.mesh(mesh).filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
@@ -185,7 +210,7 @@ pub(crate) fn footprint(
     };
     let skinned = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
     // What is uploaded: the parts drawn alone, and the copies of merged ones.
-    let (vertices, indices) = MergePlan::new(model, &drawn).uploaded(model, &drawn);
+    let (vertices, indices) = MergePlan::new(model, drawn).uploaded(model, drawn);
     let vertex_bytes = vertices * stream_bytes(skinned);
     let index_bytes = indices * 4;
     let extra = per_mesh.iter().map(|c| c.2).sum::<u64>().max(1);

@@ -73,11 +73,12 @@ pub(crate) fn welded(primitive: &Primitive) -> Option<Primitive> {
         .map(|v| {
             key.clear();
             vertex_key(primitive, v, &mut key);
-            let next = firsts.len() as u32;
-            let class = *class_of.entry(key.clone()).or_insert(next);
-            if class == next {
-                firsts.push(v);
+            if let Some(&class) = class_of.get(&key) {
+                return class;
             }
+            let class = firsts.len() as u32;
+            class_of.insert(key.clone(), class);
+            firsts.push(v);
             class
         })
         .collect();

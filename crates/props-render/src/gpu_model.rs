@@ -279,22 +279,21 @@ pub(crate) struct GpuModel {
 }
 
 impl GpuModel {
-    /// Uploads `model`'s triangle primitives (lines and points are skipped), materials and
-    /// textures (with mipmaps), its samplers made through `samplers`.
+    /// Uploads `model`'s triangle primitives as `drawn` has them (lines and points are
+    /// skipped), materials and textures (with mipmaps), its samplers made through `samplers`.
     #[must_use]
     pub(crate) fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         (layouts, samplers): (&ModelLayouts, &mut Samplers),
-        model: &Model,
+        (model, drawn): (&Model, &DrawnMeshes<'_>),
     ) -> Self {
         let skinned_model = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
         let mut streams = Streams { geometry: Vec::new(), surface: Vec::new(), node: Vec::new(), skin: Vec::new() };
         let mut indices: Vec<u32> = Vec::new();
         let mut extra: Vec<[u32; 2]> = Vec::new();
         let mut deltas: Vec<[f32; 4]> = Vec::new();
-        let drawn = DrawnMeshes::new(model);
-        let plan = MergePlan::new(model, &drawn);
+        let plan = MergePlan::new(model, drawn);
         // Where each (mesh, primitive) some mesh instance draws alone landed.
         let placed: Vec<Vec<Option<Placement>>> = plan
             .drawn_alone

@@ -13,6 +13,7 @@ use props_anim::Model;
 use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
+use crate::facets::DrawnMeshes;
 use crate::frame_groups::{FrameGroups, FrameResources};
 use crate::globals::Globals;
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts, Posing, slots};
@@ -26,7 +27,7 @@ use crate::palette_windows::{self, Run, Windows};
 use crate::pass_timer::PassTimer;
 use crate::pipelines::{Layouts, LineVertex, Pipelines, supports_samples};
 use crate::renderer_config::{FrameStats, RendererConfig};
-use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess, VERTEX_TABLE_WIDTH};
+use crate::shaders::{PALETTE_TEXTURE_WIDTH, PaletteAccess};
 use crate::shadow_casters::ShadowCasters;
 use crate::shadows::{self, CASCADES, Cascade, ShadowMap};
 use crate::sky::SkyLight;
@@ -262,21 +263,14 @@ impl Renderer {
     /// What `model` would take on this device, or why the device cannot take it (checked
     /// against its limits: texture sizes, buffer sizes, the palette binding); uploads nothing.
     pub fn footprint(&self, model: &Model) -> Result<GpuFootprint, ModelRefused> {
+        self.footprint_drawn(model, &DrawnMeshes::new(model))
+    }
+
+    /// [`Renderer::footprint`] of `model`, its primitives drawn as `drawn`.
+    fn footprint_drawn(&self, model: &Model, drawn: &DrawnMeshes<'_>) -> Result<GpuFootprint, ModelRefused> {
         let limits = self.device.limits();
-        let (table_texels, table_bytes) = match self.access {
-            PaletteAccess::StorageBuffer => (u64::MAX, limits.max_storage_buffer_binding_size),
-            PaletteAccess::Texture => {
-                (u64::from(VERTEX_TABLE_WIDTH) * u64::from(limits.max_texture_dimension_2d), u64::MAX)
-            }
-        };
-        let bindable = admission::Bindable {
-            palette_matrices: self.max_window_matrices as usize,
-            table_texels,
-            table_bytes,
-            draw_stride: self.layouts.draw_stride,
-            block_formats: self.layouts.block_formats,
-        };
-        admission::footprint(model, &limits, &bindable)
+        let bindable = admission::Bindable::of(&limits, self.access, self.max_window_matrices, &self.layouts);
+        admission::footprint((model, drawn), &limits, &bindable)
     }
 
     /// Uploads a model's meshes, materials and textures under `id`, replacing (and freeing)
@@ -285,10 +279,12 @@ impl Renderer {
     /// scopes, so a model the device refuses is an error, never a panic, and the model that
     /// was under `id` stays.
     pub fn set_model(&mut self, id: ModelId, model: &Model) -> Result<GpuFootprint, ModelRefused> {
-        let footprint = self.footprint(model)?;
+        // Welded once (`facets.rs`), for what it takes and what is uploaded.
+        let drawn = DrawnMeshes::new(model);
+        let footprint = self.footprint_drawn(model, &drawn)?;
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), model);
+        let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), (model, &drawn));
         // The pipelines its draws take, made here, not while drawing (inside the scopes: a
         // variant the device cannot make refuses the model, and is not kept).
         let made = self.pipelines.prepare_meshes(uploaded.draws.iter().map(|draw| (draw.key, draw.posing)));
