@@ -9,7 +9,7 @@
 use props_anim::{Model, Topology};
 
 use crate::draw_merge::MergePlan;
-use crate::facets::DrawnMeshes;
+use crate::drawn::DrawnMeshes;
 use crate::gpu_model::{ModelLayouts, vertex_bytes as stream_bytes};
 use crate::materials::{MaterialUniform, texture_uses};
 use crate::shaders::{PaletteAccess, VERTEX_TABLE_WIDTH};

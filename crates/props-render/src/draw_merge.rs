@@ -18,7 +18,7 @@ use glam::Vec4;
 use props_anim::material::{AlphaMode, Material};
 use props_anim::{Model, Topology};
 
-use crate::facets::DrawnMeshes;
+use crate::drawn::DrawnMeshes;
 
 /// The most vertices a part may have to be merged: a larger one is a draw worth its cost, and
 /// copying it for each node would cost memory.

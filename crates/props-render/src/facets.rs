@@ -8,17 +8,17 @@
 //! influences. The fox is then 434 vertices, a windmill 72 of 216.
 //!
 //! The model itself keeps the file's vertices (poses, bounds, picking and the oracle read
-//! them); only what the GPU is given changes. What is drawn as it is:
+//! them); only what the GPU is given changes ([`crate::drawn::DrawnMeshes`]). What is drawn
+//! as it is:
 //! - a primitive with a normal map (its tangents are per corner);
 //! - one with morph targets: a morphed face is shaded by the file's normals and their
 //!   displacements, as three.js does, which need not be the moved triangle's;
 //! - one that welding would shrink by less than a quarter.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use glam::Vec3;
-use props_anim::{Influences, Lod, Model, Primitive, Topology};
+use props_anim::{Influences, Lod, Primitive, Topology};
 
 /// A vertex whose unit normal is within this cosine of its triangle's (about 0.26°) carries
 /// the triangle's normal: a float or 16-bit normal an exporter wrote from the face is within
@@ -27,34 +27,6 @@ use props_anim::{Influences, Lod, Model, Primitive, Topology};
 const FACET_COS: f32 = 0.99999;
 /// Welding must leave at most this share of a primitive's vertices to change how it is drawn.
 const MAX_KEPT: f32 = 0.75;
-
-/// Each mesh's primitives as the GPU draws them: a faceted one welded and flat, the others as
-/// the model has them.
-pub(crate) struct DrawnMeshes<'a> {
-    meshes: Vec<Vec<Cow<'a, Primitive>>>,
-}
-
-impl<'a> DrawnMeshes<'a> {
-    /// `model`'s primitives as they are drawn (see the module documentation).
-    pub(crate) fn new(model: &'a Model) -> Self {
-        let meshes = model
-            .meshes()
-            .iter()
-            .map(|mesh| mesh.primitives.iter().map(|p| welded(p).map_or(Cow::Borrowed(p), Cow::Owned)).collect())
-            .collect();
-        Self { meshes }
-    }
-
-    /// Primitive `p` of mesh `mesh`, as drawn.
-    pub(crate) fn primitive(&self, mesh: usize, p: usize) -> &Primitive {
-        &self.meshes[mesh][p]
-    }
-
-    /// Mesh `mesh`'s primitives, as drawn.
-    pub(crate) fn mesh(&self, mesh: usize) -> impl ExactSizeIterator<Item = &Primitive> {
-        self.meshes[mesh].iter().map(|p| &**p)
-    }
-}
 
 /// `primitive` drawn flat over shared vertices, where it is faceted and that saves vertices.
 pub(crate) fn welded(primitive: &Primitive) -> Option<Primitive> {

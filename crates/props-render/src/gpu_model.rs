@@ -7,7 +7,7 @@ use props_anim::{Model, Primitive, material::AlphaMode};
 use wgpu::util::DeviceExt;
 
 use crate::draw_merge::MergePlan;
-use crate::facets::DrawnMeshes;
+use crate::drawn::DrawnMeshes;
 use crate::materials::{self, Defaults, PipelineKey, Samplers};
 use crate::renderer_config::PassCount;
 use crate::shaders::PaletteAccess;

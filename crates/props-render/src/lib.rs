@@ -90,6 +90,7 @@ mod context;
 pub mod conventions;
 mod debug_lines;
 mod draw_merge;
+mod drawn;
 mod facets;
 mod frame_groups;
 mod globals;

@@ -13,7 +13,7 @@ use props_anim::Model;
 use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
-use crate::facets::DrawnMeshes;
+use crate::drawn::DrawnMeshes;
 use crate::frame_groups::{FrameGroups, FrameResources};
 use crate::globals::Globals;
 use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts, Posing, slots};
@@ -279,7 +279,7 @@ impl Renderer {
     /// scopes, so a model the device refuses is an error, never a panic, and the model that
     /// was under `id` stays.
     pub fn set_model(&mut self, id: ModelId, model: &Model) -> Result<GpuFootprint, ModelRefused> {
-        // Welded once (`facets.rs`), for what it takes and what is uploaded.
+        // Made once (`drawn.rs`), for what it takes and what is uploaded.
         let drawn = DrawnMeshes::new(model);
         let footprint = self.footprint_drawn(model, &drawn)?;
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
