@@ -1,19 +1,21 @@
 //! The floor of `cargo xtask bench render`: the simplest pipeline that draws the same instanced
-//! geometry, what the hardware does at best with it. One mesh (the model's triangles at rest,
-//! merged), one indexed draw of every instance, each placed by a 3x4 matrix read from a
+//! triangles, what the hardware does at best with them. One mesh (the model's triangles at
+//! rest, merged), one indexed draw of every instance, each placed by a 3x4 matrix read from a
 //! storage buffer by instance index; a Lambert fragment; 4x MSAA and Depth32Float, as the
 //! renderer draws by default. Every row of the render table is given as a ratio to it.
 //!
-//! It draws the file's vertices with their normals, as the issue that asked for it defined
-//! it. The renderer draws a faceted part flat over welded vertices (`props-render`'s
-//! `facets.rs`: a windmill's 312 are 104), so on such a model the floor is no longer the
-//! least vertex work its triangles need, and a ratio under 1 says so.
+//! It does the least vertex work those triangles need: a vertex is a position alone (welded
+//! wherever two are at the same place, by meshoptimizer's remap), its triangles in
+//! vertex-cache order, each pixel lit by its triangle's normal (from the position's slope on
+//! screen). The renderer, which draws a faceted part flat over welded vertices in that order
+//! too (`props-render`'s `drawn.rs`), still carries more than a position where a part's
+//! vertices differ in texture coordinates, colour or influences, or its normals are smooth.
 
 use anyhow::{Result, ensure};
 use glam::{Affine3A, Vec3};
 use props_anim::{Model, Topology};
 use props_frame::{Camera, FrameData};
-use props_render::OffscreenTarget;
+use props_render::{OffscreenTarget, PassCount};
 use wgpu::util::DeviceExt;
 
 /// Samples per pixel, as the renderer's default.
@@ -26,21 +28,22 @@ struct Camera { view_proj: mat4x4<f32>, light: vec4<f32> };
 
 struct Out {
     @builtin(position) clip: vec4<f32>,
-    @location(0) normal: vec3<f32>,
+    @location(0) world: vec3<f32>,
 };
 
 @vertex
-fn vs(@builtin(instance_index) instance: u32, @location(0) p: vec3<f32>, @location(1) n: vec3<f32>) -> Out {
-    let m = placements[instance];
+fn vs(@builtin(instance_index) instance: u32, @location(0) p: vec3<f32>) -> Out {
     var out: Out;
-    out.clip = camera.view_proj * vec4<f32>(vec4<f32>(p, 1.0) * m, 1.0);
-    out.normal = vec4<f32>(n, 0.0) * m;
+    out.world = vec4<f32>(p, 1.0) * placements[instance];
+    out.clip = camera.view_proj * vec4<f32>(out.world, 1.0);
     return out;
 }
 
 @fragment
 fn fs(in: Out) -> @location(0) vec4<f32> {
-    let lit = max(dot(normalize(in.normal), camera.light.xyz), 0.0);
+    // The triangle's normal, facing the camera (only front faces are drawn).
+    let normal = normalize(cross(dpdy(in.world), dpdx(in.world)));
+    let lit = max(dot(normal, camera.light.xyz), 0.0);
     return vec4<f32>(vec3<f32>(0.8) * (0.2 + 0.8 * lit), 1.0);
 }
 ";
@@ -53,15 +56,17 @@ pub struct Floor {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     index_count: u32,
+    vertex_count: u32,
     instance_count: u32,
     msaa: wgpu::TextureView,
     depth: wgpu::TextureView,
 }
 
-/// `model`'s triangles at rest, in its own space: positions and normals, one index list.
-fn merged_mesh(model: &Model) -> (Vec<[f32; 6]>, Vec<u32>) {
+/// `model`'s triangles at rest, in its own space, over the fewest vertices (a position each,
+/// welded where equal), in vertex-cache order.
+fn merged_mesh(model: &Model) -> (Vec<[f32; 3]>, Vec<u32>) {
     let rest = model.pose_at(None, 0.0);
-    let (mut vertices, mut indices) = (Vec::new(), Vec::new());
+    let (mut positions, mut indices) = (Vec::new(), Vec::new());
     for instance in model.instances() {
         // Rigid primitives by their node's rest matrix; skinned ones are in the model's space.
         let place: Affine3A =
@@ -70,16 +75,15 @@ fn merged_mesh(model: &Model) -> (Vec<[f32; 6]>, Vec<u32>) {
             if primitive.topology != Topology::Triangles {
                 continue;
             }
-            let base = vertices.len() as u32;
-            for (k, p) in primitive.positions.iter().enumerate() {
-                let n = primitive.normals.get(k).copied().unwrap_or(Vec3::Y);
-                let (p, n) = (place.transform_point3(*p), place.transform_vector3(n).normalize_or_zero());
-                vertices.push([p.x, p.y, p.z, n.x, n.y, n.z]);
-            }
+            let base = positions.len() as u32;
+            positions.extend(primitive.positions.iter().map(|p| place.transform_point3(*p).to_array()));
             indices.extend(primitive.indices.iter().map(|i| base + i));
         }
     }
-    (vertices, indices)
+    let (count, remap) = meshopt::generate_vertex_remap(&positions, Some(&indices));
+    let positions = meshopt::remap_vertex_buffer(&positions, count, &remap);
+    let indices = meshopt::optimize_vertex_cache(&meshopt::remap_index_buffer(Some(&indices), count, &remap), count);
+    (positions, indices)
 }
 
 impl Floor {
@@ -111,9 +115,9 @@ impl Floor {
                 entry_point: Some("vs"),
                 compilation_options: wgpu::PipelineCompilationOptions::default(),
                 buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: 24,
+                    array_stride: 12,
                     step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+                    attributes: &wgpu::vertex_attr_array![0 => Float32x3],
                 })],
             },
             primitive: wgpu::PrimitiveState { cull_mode: Some(wgpu::Face::Back), ..Default::default() },
@@ -163,11 +167,21 @@ impl Floor {
             vertices: buffer("floor vertices", bytemuck::cast_slice(&vertices), wgpu::BufferUsages::VERTEX),
             indices: buffer("floor indices", bytemuck::cast_slice(&indices), wgpu::BufferUsages::INDEX),
             index_count: indices.len() as u32,
+            vertex_count: vertices.len() as u32,
             instance_count: frame.instances.len() as u32,
             msaa: attachment("floor msaa", props_render::OFFSCREEN_FORMAT),
             depth: attachment("floor depth", wgpu::TextureFormat::Depth32Float),
             camera,
         })
+    }
+
+    /// Triangles and vertices one frame submits.
+    pub fn submitted(&self) -> PassCount {
+        let instances = u64::from(self.instance_count);
+        PassCount {
+            triangles: u64::from(self.index_count / 3) * instances,
+            vertices: u64::from(self.vertex_count) * instances,
+        }
     }
 
     /// Records one frame seen by `camera` into `encoder`, resolved into `target`.
