@@ -3,7 +3,7 @@
 //! Per configuration it reports the CPU time to upload and encode a frame, the time from
 //! submit until the GPU is idle, palette and instance bytes uploaded, and draw calls; then
 //! the same instances drawn without skinning (bind pose, no palette reads), as a ratio; then
-//! each as a ratio to the floor (`super::floor`), and the skinned instances shaded by Lambert
+//! each as a ratio to the floor (`super::floor`), and both shaded by Lambert
 //! (`Shading::Lambert`, the floor's fragment work) too: the vertex path's share of the gap,
 //! the rest being the material model's.
 //! Palettes are posed once before measuring: this measures the renderer, not the animation.
@@ -127,7 +127,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                 measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Pbr, false), args.frames)?;
             let lambert =
                 measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Lambert, false), args.frames)?;
-            rows.push((name.clone(), count, skinned, unskinned, floor, lambert.gpu_ms));
+            let bind_lambert =
+                measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Lambert, false), args.frames)?;
+            rows.push((name.clone(), count, skinned, unskinned, floor, [lambert.gpu_ms, bind_lambert.gpu_ms]));
         }
     }
     let mut shading_rows = Vec::new();
@@ -159,7 +161,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     if args.json {
         let rows: Vec<_> = rows
             .iter()
-            .map(|(model, n, s, u, f, lambert_ms)| {
+            .map(|(model, n, s, u, f, [lambert_ms, bind_lambert_ms])| {
                 serde_json::json!({
                     "model": model, "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
                     "triangles": s.stats.all_passes().triangles, "vertices": s.stats.all_passes().vertices,
@@ -168,6 +170,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                     "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
                     "floor_gpu_ms": f.gpu_ms, "floor_vertices": f.stats.main_pass.vertices, "floor_ratio": s.gpu_ms / f.gpu_ms, "unskinned_floor_ratio": u.gpu_ms / f.gpu_ms,
                     "lambert_gpu_ms": lambert_ms, "lambert_floor_ratio": lambert_ms / f.gpu_ms,
+                    "unskinned_lambert_gpu_ms": bind_lambert_ms, "unskinned_lambert_floor_ratio": bind_lambert_ms / f.gpu_ms,
                     "pass_ms": s.pass_ms, "unskinned_pass_ms": u.pass_ms,
                 })
             })
@@ -211,11 +214,11 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     println!("ratio: (encode + gpu) over the same instances drawn in their bind pose (no skinning, no morph)");
     println!("floor: the simplest pipeline drawing the same instances (one mesh of positions alone, welded, in");
     println!("vertex-cache order: floor vert; one draw, a storage-buffer matrix each, Lambert by face, 4x MSAA);");
-    println!("x floor: gpu ms over the floor's, skinned and in the bind pose, and skinned");
-    println!("under the floor's Lambert (lamb x fl: the vertex path's share); pass ms: the main pass's GPU time by");
-    println!("timestamp queries, skinned and in the bind pose (- without them)");
+    println!("x floor: gpu ms over the floor's, skinned and in the bind pose; lamb x fl and bind lamb: the same under");
+    println!("the floor's Lambert (the vertex path's share; the rest is the material model's); pass ms: the main");
+    println!("pass's GPU time by timestamp queries, skinned and in the bind pose (- without them)");
     println!(
-        "{:<10} {:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>10} {:>9} {:>9} {:>9} {:>8} {:>9}",
+        "{:<10} {:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10} {:>10} {:>14} {:>14} {:>8} {:>9} {:>10} {:>9} {:>9} {:>9} {:>10} {:>8} {:>9}",
         "model",
         "instances",
         "draws",
@@ -233,13 +236,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "x floor",
         "bind x fl",
         "lamb x fl",
+        "bind lamb",
         "pass ms",
         "bind pass"
     );
-    for (model, count, s, u, f, lambert_ms) in rows {
+    for (model, count, s, u, f, [lambert_ms, bind_lambert_ms]) in rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
-            "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>10} {:>9.2} {:>9.2} {:>9.2} {:>8} {:>9}",
+            "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>10} {:>9.2} {:>9.2} {:>9.2} {:>10.2} {:>8} {:>9}",
             s.stats.draw_calls,
             s.stats.all_passes().triangles,
             s.stats.all_passes().vertices,
@@ -254,6 +258,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             s.gpu_ms / f.gpu_ms,
             u.gpu_ms / f.gpu_ms,
             lambert_ms / f.gpu_ms,
+            bind_lambert_ms / f.gpu_ms,
             s.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
             u.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
         );
