@@ -20,7 +20,15 @@ use crate::facets::welded;
 
 /// Each mesh's primitives as the GPU draws them (see the module documentation).
 pub(crate) struct DrawnMeshes<'a> {
-    meshes: Vec<Vec<Cow<'a, Primitive>>>,
+    meshes: Vec<Vec<Drawn<'a>>>,
+}
+
+/// One primitive as drawn: its vertices (welded, or the model's own, not copied), and its
+/// index lists where their order is not theirs.
+struct Drawn<'a> {
+    primitive: Cow<'a, Primitive>,
+    /// Its own list, then each level's, in vertex-cache order.
+    ordered: Option<Vec<Vec<u32>>>,
 }
 
 impl<'a> DrawnMeshes<'a> {
@@ -35,32 +43,34 @@ impl<'a> DrawnMeshes<'a> {
         Self { meshes }
     }
 
-    /// Primitive `p` of mesh `mesh`, as drawn.
+    /// Primitive `p` of mesh `mesh` as drawn: its vertices, and index lists of the lengths
+    /// drawn, in an order [`DrawnMeshes::level`] may change.
     pub(crate) fn primitive(&self, mesh: usize, p: usize) -> &Primitive {
-        &self.meshes[mesh][p]
+        &self.meshes[mesh][p].primitive
     }
 
-    /// Mesh `mesh`'s primitives, as drawn.
+    /// Mesh `mesh`'s primitives, as [`DrawnMeshes::primitive`] gives each.
     pub(crate) fn mesh(&self, mesh: usize) -> impl ExactSizeIterator<Item = &Primitive> {
-        self.meshes[mesh].iter().map(|p| &**p)
+        self.meshes[mesh].iter().map(|drawn| &*drawn.primitive)
+    }
+
+    /// The indices primitive `p` of mesh `mesh` draws at its level `level`, in the order drawn
+    /// (as [`Primitive::lod_indices`]: 0 is its own list; past its last level, its last).
+    pub(crate) fn level(&self, mesh: usize, p: usize, level: usize) -> &[u32] {
+        let drawn = &self.meshes[mesh][p];
+        match &drawn.ordered {
+            Some(lists) => lists.get(level).or(lists.last()).map_or(&[], Vec::as_slice),
+            None => drawn.primitive.lod_indices(level),
+        }
     }
 }
 
 /// `primitive` as drawn: welded where faceted, its triangles in vertex-cache order unless
 /// `blended`.
-fn drawn(primitive: &Primitive, blended: bool) -> Cow<'_, Primitive> {
-    let welded = welded(primitive);
-    let source = welded.as_ref().unwrap_or(primitive);
-    let ordered = if blended { None } else { cache_ordered(source) };
-    let Some([indices, lods @ ..]) = ordered.as_deref() else {
-        return welded.map_or(Cow::Borrowed(primitive), Cow::Owned);
-    };
-    let mut drawn = welded.unwrap_or_else(|| primitive.clone());
-    drawn.indices.clone_from(indices);
-    for (lod, indices) in drawn.lods.iter_mut().zip(lods) {
-        lod.indices.clone_from(indices);
-    }
-    Cow::Owned(drawn)
+fn drawn(primitive: &Primitive, blended: bool) -> Drawn<'_> {
+    let primitive = welded(primitive).map_or(Cow::Borrowed(primitive), Cow::Owned);
+    let ordered = if blended { None } else { cache_ordered(&primitive) };
+    Drawn { primitive, ordered }
 }
 
 /// Each of `primitive`'s index lists (its own, then each level's) in vertex-cache order; none
@@ -127,40 +137,69 @@ mod tests {
     fn every_level_draws_its_triangles_in_an_order_that_reuses_shaded_vertices() {
         let grid = shuffled_grid();
         let drawn = drawn(&grid, false);
-        let lists = |p: &Primitive| [p.indices.clone(), p.lods[0].indices.clone()];
-        for (file, drawn) in lists(&grid).iter().zip(&lists(&drawn)) {
+        let lists = drawn.ordered.as_ref().expect("reordered");
+        for (file, drawn) in [&grid.indices, &grid.lods[0].indices].into_iter().zip(lists) {
             // The same triangles, wound the same way.
             assert_eq!(triangles(drawn), triangles(file));
             let (before, after) = (shaded_per_vertex(file, 625), shaded_per_vertex(drawn, 625));
             // Shuffled, each vertex is shaded 5.4 times (2.8 at the level); in order, 1.5 (1.2).
             assert!(after < 1.6 && 2.0 * after < before, "{before} -> {after}");
         }
-        // The vertices are the file's, and so is the level's error.
-        assert_eq!((&drawn.positions, drawn.lods[0].error), (&grid.positions, 1.0));
+        // The vertices are the model's own, not a copy.
+        assert!(matches!(drawn.primitive, Cow::Borrowed(p) if std::ptr::eq(p, &grid)));
+    }
+
+    #[test]
+    fn a_level_is_looked_up_as_the_model_looks_it_up() {
+        use props_anim::{Mesh, MeshInstance, ModelParts, NodeId, RestTransform, Rig, SourceNode, Transform};
+        let node = SourceNode {
+            name: None,
+            children: Vec::new(),
+            rest: RestTransform::Trs(Transform::IDENTITY),
+            morph_weights: Vec::new(),
+        };
+        let model = Model::new(ModelParts {
+            rig: Some(Rig::from_source_nodes(&[node]).expect("a rig")),
+            meshes: vec![Mesh { name: None, primitives: vec![shuffled_grid()] }],
+            instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+            ..ModelParts::default()
+        })
+        .expect("valid");
+        let drawn = DrawnMeshes::new(&model);
+        let grid = drawn.primitive(0, 0);
+        for level in 0..4 {
+            let (file, drawn) = (grid.lod_indices(level), drawn.level(0, 0, level));
+            assert_eq!((drawn.len(), triangles(drawn)), (file.len(), triangles(file)), "level {level}");
+            assert_ne!(drawn, file);
+        }
     }
 
     #[test]
     fn a_blended_primitive_keeps_the_file_s_order() {
         let grid = shuffled_grid();
-        assert!(matches!(drawn(&grid, true), Cow::Borrowed(p) if *p == grid));
+        let drawn = drawn(&grid, true);
+        assert!(drawn.ordered.is_none());
+        assert_eq!(*drawn.primitive, grid);
     }
 
     #[test]
     fn a_list_past_its_vertices_or_of_broken_triangles_is_drawn_as_it_is() {
         let mut past = shuffled_grid();
         past.lods[0].indices[0] = 625;
-        assert!(matches!(drawn(&past, false), Cow::Borrowed(_)));
+        assert!(drawn(&past, false).ordered.is_none());
         let mut broken = shuffled_grid();
         broken.indices.pop();
-        assert!(matches!(drawn(&broken, false), Cow::Borrowed(_)));
+        assert!(drawn(&broken, false).ordered.is_none());
     }
 
     #[test]
     fn a_faceted_primitive_is_welded_then_ordered() {
         let cube = crate::facets::tests::faceted_cube();
         let drawn = drawn(&cube, false);
-        assert_eq!((drawn.vertex_count(), drawn.flat), (8, true));
+        assert_eq!((drawn.primitive.vertex_count(), drawn.primitive.flat), (8, true));
         let welded = welded(&cube).expect("faceted");
-        assert_eq!(triangles(&drawn.indices), triangles(&welded.indices));
+        let lists = drawn.ordered.as_ref().map_or(&[][..], Vec::as_slice);
+        let ordered = lists.first().unwrap_or(&welded.indices);
+        assert_eq!(triangles(ordered), triangles(&welded.indices));
     }
 }

@@ -303,7 +303,8 @@ impl GpuModel {
                 drawn
                     .mesh(mesh)
                     .zip(alone)
-                    .map(|(p, &alone)| {
+                    .enumerate()
+                    .map(|(index, (p, &alone))| {
                         alone.then(|| {
                             let mut placement = Placement {
                                 levels: Vec::with_capacity(1 + p.lods.len()),
@@ -314,8 +315,7 @@ impl GpuModel {
                             extra.extend(extra_influences(p));
                             deltas.extend(morph_deltas(p));
                             // Its levels of detail, each after the one before.
-                            let lists = std::iter::once(&p.indices).chain(p.lods.iter().map(|lod| &lod.indices));
-                            for list in lists {
+                            for list in (0..=p.lods.len()).map(|level| drawn.level(mesh, index, level)) {
                                 let range = (indices.len() as u32, list.len() as u32);
                                 placement.levels.push((range, distinct(list, p.vertex_count())));
                                 indices.extend_from_slice(list);
@@ -422,9 +422,9 @@ impl GpuModel {
             for k in 0..levels {
                 let first = indices.len() as u32;
                 for (&(slot, p), &member_base) in group.members.iter().zip(&member_bases) {
-                    let primitive = drawn.primitive(model.instances()[slot].mesh as usize, p);
-                    let list = model.primitive_level(slot, p, k).map_or(&[][..], |own| primitive.lod_indices(own));
-                    level_vertices[k] += distinct(list, primitive.vertex_count());
+                    let mesh = model.instances()[slot].mesh as usize;
+                    let list = model.primitive_level(slot, p, k).map_or(&[][..], |own| drawn.level(mesh, p, own));
+                    level_vertices[k] += distinct(list, drawn.primitive(mesh, p).vertex_count());
                     indices.extend(list.iter().map(|&i| i + member_base));
                 }
                 ranges[k] = (first, indices.len() as u32 - first);
