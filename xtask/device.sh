@@ -20,6 +20,8 @@ bundle() {
     mkdir -p .device/gl .git/info /tmp/amd64/partial
     cp target/release/game target/release/xtask .device/
     strip .device/game .device/xtask
+    # The benches find the assets where they were built (`env!("CARGO_MANIFEST_DIR")`).
+    pwd >.device/root
     grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >>.git/info/exclude
     local apt=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
     apt-get "${apt[@]}" update -qq
@@ -32,6 +34,13 @@ measure() {
     if ! ldconfig -p | grep -q libvulkan.so.1; then
         for deb in .device/gl/*.deb; do dpkg -x "$deb" /; done
         ldconfig
+    fi
+    # The benches' assets are where the binaries were built: that path leads here.
+    local root
+    root=$(cat .device/root)
+    if [ ! -e "$root" ]; then
+        mkdir -p "$(dirname "$root")"
+        ln -s "$PWD" "$root"
     fi
     local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
     if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; fi
