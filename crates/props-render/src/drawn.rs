@@ -14,9 +14,9 @@
 use std::borrow::Cow;
 
 use props_anim::material::AlphaMode;
-use props_anim::{Model, Primitive, Topology};
+use props_anim::{Model, Primitive};
 
-use crate::facets::welded;
+use crate::facets::{welded, whole_triangles};
 
 /// Each mesh's primitives as the GPU draws them (see the module documentation).
 pub(crate) struct DrawnMeshes<'a> {
@@ -74,15 +74,14 @@ fn drawn(primitive: &Primitive, blended: bool) -> Drawn<'_> {
 }
 
 /// Each of `primitive`'s index lists (its own, then each level's) in vertex-cache order; none
-/// where that changes nothing, or where a list is not whole triangles over its vertices (the
-/// optimizer would abort on such a list; a `Model` has none).
+/// where that changes nothing, or where a list is not whole triangles over its vertices
+/// ([`whole_triangles`]: the optimizer would abort on such a list).
 fn cache_ordered(primitive: &Primitive) -> Option<Vec<Vec<u32>>> {
-    let vertices = primitive.vertex_count();
-    let lists = || std::iter::once(&primitive.indices).chain(primitive.lods.iter().map(|lod| &lod.indices));
-    let whole = |list: &Vec<u32>| list.len().is_multiple_of(3) && list.iter().all(|&i| (i as usize) < vertices);
-    if primitive.topology != Topology::Triangles || !lists().all(whole) {
+    if !whole_triangles(primitive) {
         return None;
     }
+    let vertices = primitive.vertex_count();
+    let lists = || std::iter::once(&primitive.indices).chain(primitive.lods.iter().map(|lod| &lod.indices));
     let ordered: Vec<Vec<u32>> = lists().map(|list| ::meshopt::optimize_vertex_cache(list, vertices)).collect();
     (!ordered.iter().eq(lists())).then_some(ordered)
 }
@@ -197,9 +196,18 @@ mod tests {
         let cube = crate::facets::tests::faceted_cube();
         let drawn = drawn(&cube, false);
         assert_eq!((drawn.primitive.vertex_count(), drawn.primitive.flat), (8, true));
-        let welded = welded(&cube).expect("faceted");
-        let lists = drawn.ordered.as_ref().map_or(&[][..], Vec::as_slice);
-        let ordered = lists.first().unwrap_or(&welded.indices);
-        assert_eq!(triangles(ordered), triangles(&welded.indices));
+        // The order is made over the welded vertices: each list drawn, read through them, is
+        // the file's triangles, corner for corner.
+        let lists = drawn.ordered.as_ref().expect("reordered");
+        let corners = |p: &Primitive, list: &[u32]| {
+            let mut corners: Vec<[[u32; 3]; 3]> = list
+                .chunks_exact(3)
+                .map(|t| [0, 1, 2].map(|k| p.positions[t[k] as usize].to_array().map(f32::to_bits)))
+                .collect();
+            corners.sort_unstable();
+            corners
+        };
+        assert_eq!(corners(&drawn.primitive, &lists[0]), corners(&cube, &cube.indices));
+        assert_eq!(corners(&drawn.primitive, &lists[1]), corners(&cube, &cube.lods[0].indices));
     }
 }

@@ -30,12 +30,13 @@ const MAX_KEPT: f32 = 0.75;
 
 /// `primitive` drawn flat over shared vertices, where it is faceted and that saves vertices.
 pub(crate) fn welded(primitive: &Primitive) -> Option<Primitive> {
-    let triangles = primitive.topology == Topology::Triangles && primitive.indices.len().is_multiple_of(3);
     let vertices = primitive.vertex_count();
-    let lists = std::iter::once(&primitive.indices).chain(primitive.lods.iter().map(|lod| &lod.indices));
-    let in_range = lists.flatten().all(|&i| (i as usize) < vertices) && per_vertex(primitive);
     let shaded_by_file = !primitive.tangents.is_empty() || !primitive.morph_targets.is_empty();
-    if !triangles || !in_range || shaded_by_file || !(primitive.flat || faceted(primitive)) {
+    if !whole_triangles(primitive)
+        || !per_vertex(primitive)
+        || shaded_by_file
+        || !(primitive.flat || faceted(primitive))
+    {
         return None;
     }
     let mut class_of: HashMap<Vec<u32>, u32> = HashMap::with_capacity(vertices);
@@ -88,6 +89,16 @@ pub(crate) fn welded(primitive: &Primitive) -> Option<Primitive> {
         lods: primitive.lods.iter().map(|lod| Lod { indices: remapped(&lod.indices), error: lod.error }).collect(),
         flat: true,
     })
+}
+
+/// Whether `primitive` is triangles and each of its index lists (its own, then each level's)
+/// is whole triangles over its vertices: what welding and reordering take (meshoptimizer
+/// aborts on anything else; a `Model` has nothing else).
+pub(crate) fn whole_triangles(primitive: &Primitive) -> bool {
+    let vertices = primitive.vertex_count();
+    let mut lists = std::iter::once(&primitive.indices).chain(primitive.lods.iter().map(|lod| &lod.indices));
+    primitive.topology == Topology::Triangles
+        && lists.all(|list| list.len().is_multiple_of(3) && list.iter().all(|&i| (i as usize) < vertices))
 }
 
 /// Whether each of `primitive`'s per-vertex lists has an entry for every vertex, or none.
