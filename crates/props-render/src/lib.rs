@@ -110,6 +110,7 @@ mod renderer;
 mod renderer_config;
 pub mod shaders;
 mod shadow_casters;
+mod shadow_footprint;
 mod shadows;
 mod sky;
 mod standalone;

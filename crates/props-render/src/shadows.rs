@@ -7,8 +7,8 @@
 //! [`FADE`] of the distance instead of ending at a line.
 //!
 //! A map covers a sphere around its slice (so it does not change size as the camera turns)
-//! and moves in whole texels (so shadow edges do not crawl). Casters are the frame's
-//! instances: the props in view and the ground.
+//! and moves in whole texels (so shadow edges do not crawl). Its casters are the frame's
+//! instances whose shadow can fall on its slice (`shadow_footprint.rs`).
 
 use glam::{Mat4, Vec3, Vec4Swizzles};
 
@@ -112,6 +112,9 @@ pub(crate) struct Cascade {
     pub(crate) radius: f32,
     /// The view depth where its slice ends, metres.
     pub(crate) end: f32,
+    /// The corners of its slice of the view: every point its map is read at lies in their
+    /// convex hull.
+    pub(crate) slice: [Vec3; 8],
 }
 
 /// The cascades fitted to what `view_projection` (a perspective view) sees, for a sun towards
@@ -149,6 +152,7 @@ pub(crate) fn fit(view_projection: Mat4, sun: Vec3) -> Option<[Cascade; CASCADES
             texel: 2.0 * radius / SHADOW_MAP_SIZE as f32,
             radius,
             end,
+            slice: corners,
         });
         start = end;
     }
