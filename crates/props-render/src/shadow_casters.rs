@@ -1,9 +1,10 @@
 //! The casters of each shadow cascade. Per cascade, the frame's instances that can shadow a
 //! point of its slice of the view (`shadow_footprint.rs`) are copied into one buffer and its
 //! pass draws only them (skipping runs with none): a prop beyond the shadows' reach, or whose
-//! shadow falls outside the slice, casts into no map. (Skipping instances in the vertex shader instead made lavapipe's shadow
-//! pipelines twice as slow and 300 MB larger. Drawing every instance into the farthest map,
-//! as before, drew the whole city seen from afar into it: 1.8 M triangles of 3.7 M.)
+//! shadow falls outside the slice, casts into no map. (Skipping instances in the vertex
+//! shader instead made lavapipe's shadow pipelines twice as slow and 300 MB larger. Drawing
+//! every instance into the farthest map, as before, drew the whole city seen from afar into
+//! it: 1.8 M triangles of 3.7 M.)
 
 use std::ops::Range;
 
