@@ -57,8 +57,9 @@ pub fn lines() -> String {
 /// WGSL for a host's own shader that lights its surfaces as the props are lit: the struct
 /// `Globals` bound as `globals` (the frame's sun: `light_direction` towards it, `light_color`;
 /// `ambient`; the camera) and `fn sun_visibility(p: vec3<f32>, n: vec3<f32>) -> f32`, the share
-/// of the sun reaching world point `p` of unit normal `n` past the props' shadow maps and the
-/// ground's hills ([`crate::Renderer::set_ground_shadow`]; 1 where nothing shadows it, or
+/// of the sun reaching world point `p` of unit normal `n` past the props' shadow maps (for a
+/// point the frame's camera sees: each map holds the props that can shadow its slice of that
+/// view) and the ground's hills ([`crate::Renderer::set_ground_shadow`]; 1 where nothing shadows it, or
 /// shadows are off). Declared in bind group `group`, which the host binds to
 /// [`crate::Renderer::sun_bind_group`] (its layout: [`crate::Renderer::sun_bind_group_layout`]),
 /// in the fragment stage.

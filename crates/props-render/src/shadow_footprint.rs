@@ -68,7 +68,7 @@ impl Footprint {
         let [r0, r1, r2] = transform.rows.map(glam::Vec4::from_array);
         // The matrix's Frobenius norm: at least its largest scale.
         let scale = (r0.xyz().length_squared() + r1.xyz().length_squared() + r2.xyz().length_squared()).sqrt();
-        let clip = self.view_proj.project_point3(Vec3::new(r0.w, r1.w, r2.w));
+        let clip = self.view_proj.project_point3(transform.transform_point(Vec3::ZERO));
         let reach = reach * scale * self.per_metre;
         let across = reach.x + self.margin;
         // Not wholly before the map's near plane (clipped there), nor past the slice.
@@ -214,7 +214,7 @@ mod tests {
             .flat_map(|i| (-80..80).map(move |j| at(Vec3::new(i as f32 * 10.0, 0.0, j as f32 * 10.0), 1.0)))
             .collect();
         let square = |c: &Cascade, t: &props_anim::JointMatrix| {
-            let clip = c.view_proj.project_point3(Vec3::new(t.rows[0][3], t.rows[1][3], t.rows[2][3]));
+            let clip = c.view_proj.project_point3(t.transform_point(Vec3::ZERO));
             clip.x.abs() <= 1.0 && clip.y.abs() <= 1.0
         };
         for k in 0..2 {
