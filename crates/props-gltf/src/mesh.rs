@@ -164,7 +164,9 @@ impl PrimitiveReader<'_> {
 
     /// The primitive's tangents, for its normal map: its `TANGENT` attribute, else generated
     /// with MikkTSpace from its positions, normals and the normal map's UVs (a triangle list
-    /// with those UVs), else none (the map is then read without them).
+    /// with those UVs), else none (the map is then read without them). A read tangent's `w` is
+    /// the bitangent's sign, 1 or -1 (`ACCESSOR_INVALID_SIGN` otherwise): its sign is kept, as
+    /// three.js keeps it (it normalizes the bitangent `w` scales), and a zero is taken as 1.
     fn tangents(
         &self,
         vertices: u64,
@@ -173,7 +175,8 @@ impl PrimitiveReader<'_> {
         warnings: &mut Warnings,
     ) -> Result<Vec<Vec4>, ImportError> {
         if let Some(read) = self.per_vertex::<f32, 4>(&Semantic::Tangents, NORMALS, vertices)? {
-            return Ok(read.into_iter().map(Vec4::from_array).collect());
+            let sign = |w: f32| if w < 0.0 { -1.0 } else { 1.0 };
+            return Ok(read.into_iter().map(|[x, y, z, w]| Vec4::new(x, y, z, sign(w))).collect());
         }
         if lists.topology != Topology::Triangles || uvs.len() != positions.len() {
             let message = "its material's normal map needs TANGENT, or texture coordinates on triangles to make \

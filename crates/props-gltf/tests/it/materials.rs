@@ -8,8 +8,12 @@ use props_anim::{
     Model,
     material::{AlphaMode, Material},
 };
+use std::path::Path;
+
 use props_gltf::Limits;
-use props_gltf::gate::admit_file;
+use props_gltf::gate::{admit_file, admit_slice};
+use props_gltf::validate::Consequence;
+use serde_json::Value;
 
 use crate::real_models::models_dir;
 
@@ -107,6 +111,40 @@ fn generated_tangents_match_blender_s() {
         }
     }
     assert!(compared > 100, "{compared} tangents compared");
+}
+
+/// A TANGENT whose `w` is not 1 or -1 (the bitangent's sign) is reported and read past: its
+/// sign is kept, as three.js keeps it (it normalizes the bitangent `w` scales), a zero taken as
+/// 1, so the normal map is read as with a valid file; the other tangents are as exported.
+#[test]
+fn a_tangent_sign_off_one_is_read_as_its_sign() {
+    let path = models_dir().join("materials/normal_map_tangents.glb");
+    let (json, mut bin) = crate::support::split_glb(&std::fs::read(&path).expect("the model"));
+    let attributes = &json["meshes"][0]["primitives"][0]["attributes"];
+    let accessor = &json["accessors"][attributes["TANGENT"].as_u64().expect("TANGENT") as usize];
+    assert_eq!(accessor["componentType"], 5126, "float tangents");
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().expect("a view") as usize];
+    let at = |k: &Value| k.as_u64().unwrap_or(0) as usize;
+    let (start, stride) = (at(&view["byteOffset"]) + at(&accessor["byteOffset"]), at(&view["byteStride"]).max(16));
+    for (element, w) in [(0, 0.5f32), (1, -0.25), (2, 0.0)] {
+        let w_at = start + element * stride + 12;
+        bin[w_at..w_at + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    let admitted = admit_slice(&crate::support::glb(&json, &bin), None, Path::new("signs.glb"), &Limits::default())
+        .unwrap_or_else(|refused| panic!("{refused}"));
+    let issue = admitted.report.issues.iter().find(|i| i.code == "ACCESSOR_INVALID_SIGN").expect("reported");
+    assert_eq!(issue.json_pointer, "/meshes/0/primitives/0/attributes/TANGENT");
+    assert_eq!(issue.consequence, Consequence::Loads);
+    let read = &admitted.import.model.meshes()[0].primitives[0].tangents;
+    let unbroken = import("normal_map_tangents.glb");
+    let exported = &unbroken.meshes()[0].primitives[0].tangents;
+    assert_eq!(read.iter().take(3).map(|t| t.w).collect::<Vec<_>>(), [1.0, -1.0, 1.0]);
+    assert_eq!(
+        read.iter().map(|t| t.truncate()).collect::<Vec<_>>(),
+        exported.iter().map(|t| t.truncate()).collect::<Vec<_>>()
+    );
+    assert_eq!(read[3..], exported[3..]);
+    assert!(exported.iter().all(|t| t.w.abs() == 1.0));
 }
 
 /// Khronos's TextureTransformTest: every quad's transform as the test's README gives it.
