@@ -54,7 +54,10 @@ pub fn rigid_normals(primitive: &Primitive, node_world: &Affine3A, morph_weights
 
 /// Positions of a skinned primitive in the skin's space (for glTF, world space):
 /// `sum_i w_i * palette[j_i] * p` over all influence sets, weights as stored (no
-/// renormalization), after morphing. `palette` is the skin's own joint palette.
+/// renormalization, as the glTF specification defines skinning; the GPU divides by their sum
+/// where it is not 1, as three.js's loader renormalizes them, so the two differ only for a
+/// file whose weights do not sum to 1), after morphing. `palette` is the skin's own joint
+/// palette.
 ///
 /// # Panics
 /// If the primitive has no influences or a joint index is outside `palette` (a checked

@@ -1,8 +1,9 @@
 //! What an import leaves out: the parts it was told to skip, and those it could not read, each
-//! with its error, unless the rule table ([`crate::rules`]) makes that error refuse the file.
+//! with its error, unless the rule table ([`crate::rules`]) makes that error refuse the file
+//! (an image over a limit is left out all the same: [`Drops::drop_image`]).
 
 use crate::codes::code;
-use crate::error::ImportError;
+use crate::error::{ErrorKind, ImportError};
 use crate::parts::{Part, Skip};
 use crate::rules::{self, Scope};
 
@@ -28,6 +29,19 @@ impl Drops<'_> {
     /// or meaningless, see [`crate::rules`]).
     pub(crate) fn drop_or_refuse(&mut self, part: Part, error: ImportError) -> Result<(), ImportError> {
         drop_or_refuse(&mut self.dropped, part, error)
+    }
+
+    /// Leaves image `index` out for `error`, as [`Drops::drop_or_refuse`] does, and also where
+    /// it is over a limit or the budget: that was checked before anything was allocated for
+    /// it, and only its textures read it, so the model loads without it, untextured there,
+    /// rather than not at all.
+    pub(crate) fn drop_image(&mut self, index: u32, error: ImportError) -> Result<(), ImportError> {
+        let part = Part::Image { index };
+        if matches!(error.kind, ErrorKind::LimitExceeded { .. }) {
+            self.dropped.push(Dropped { part, error });
+            return Ok(());
+        }
+        self.drop_or_refuse(part, error)
     }
 }
 

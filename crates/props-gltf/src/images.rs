@@ -103,7 +103,7 @@ impl Images {
                 }
                 Err(error) => {
                     self.slots[image] = Slot::Dropped;
-                    drops.drop_or_refuse(Part::Image { index: index_u32(image) }, error)?;
+                    drops.drop_image(index_u32(image), error)?;
                     None
                 }
             },
@@ -227,7 +227,8 @@ fn image_start<'b>(root: &Root, index: usize, source: &ImageSource<'b>) -> Resul
 /// at what decoding each charges: whole, its decoded bytes and RGBA8 copy (and a KTX2 file,
 /// kept for its levels); smaller, its RGBA8 pixels, plus room to decode the largest image
 /// shrunk whole while the others are held (the memory it takes until it is shrunk). An image
-/// whose header cannot be read is left to fail when it is loaded.
+/// whose header cannot be read, or that cannot be decoded whole in `available` bytes, is left
+/// to fail when it is loaded, and the others are sized without it.
 pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_>, available: u64) -> Vec<u32> {
     let gpu_limit = source.limits.max_texture_dimension.max(1);
     // Per image read: its index, its (clamped) size, and what it costs loaded whole.
@@ -235,6 +236,10 @@ pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_
     for &index in read {
         let Ok((bytes, length)) = image_start(root, index, source) else { continue };
         if let Some((width, height, whole)) = header(&bytes, length) {
+            if whole > available {
+                // Too large to decode at all: it is left out when loaded (`Drops::drop_image`).
+                continue;
+            }
             let scale = f64::from(gpu_limit) / f64::from(width.max(height).max(1));
             let fit = |side: u32| if scale < 1.0 { ((f64::from(side) * scale).round() as u32).max(1) } else { side };
             let whole = if scale < 1.0 { u64::from(fit(width)) * u64::from(fit(height)) * 4 } else { whole };

@@ -61,7 +61,8 @@ pub const FATAL: &[Rule] = &[
     // Unsafe: refused wherever they are.
     file(
         "PROPS_LIMIT_EXCEEDED",
-        "over a size, count or budget limit: reading on could exhaust the game's memory or time",
+        "over a size, count or budget limit: reading on could exhaust the game's memory or time \
+         (an image over one is left out instead: nothing else reads it, `Drops::drop_image`)",
     ),
     file("PROPS_URI_OUTSIDE_FOLDER", "the file reaches outside the model's folder, which a mod may never do"),
     file("PROPS_POSE_OVERFLOW", "some pose carries the model beyond where 32-bit floats hold"),

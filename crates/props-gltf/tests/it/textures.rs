@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use props_gltf::gate::{admit_file, admit_slice};
-use props_gltf::validate::Outcome;
+use props_gltf::validate::{Consequence, Outcome};
 use props_gltf::{Limits, Part};
 
 use crate::real_models::models_dir;
@@ -190,9 +190,17 @@ fn images_over_the_budget_are_loaded_smaller() {
     assert_eq!(loaded_at(&report), ["/images/0", "/images/1"], "{report}");
     let big = report.issues.iter().find(|i| i.json_pointer == "/images/0" && i.message.contains("was loaded at"));
     assert!(big.is_some_and(|w| w.message.contains("(256x256 pixels) was loaded at 64x64")), "{report}");
-    // Too little to decode the big one at all: refused, naming it.
-    let refused = admit(geometry + 200_000).expect_err("no room to decode the big image");
-    assert!(refused.to_string().contains("/images/0: error[PROPS_LIMIT_EXCEEDED]"), "{refused}");
+    // Too little to decode the big one at all: the model loads without it (untextured where
+    // it was read), saying so, and the small one whole, the big one's room not held for it.
+    let (left, report) = sizes(geometry + 200_000);
+    assert_eq!(left, [(128, 128)], "{report}");
+    assert!(loaded_at(&report).is_empty(), "{report}");
+    let dropped = report.issues.iter().find(|i| i.json_pointer == "/images/0").expect("the big image named");
+    assert_eq!(
+        (dropped.code, &dropped.consequence),
+        ("PROPS_LIMIT_EXCEEDED", &Consequence::Drops(vec![Part::Image { index: 0 }]))
+    );
+    assert!(report.to_string().contains("/images/0: error[PROPS_LIMIT_EXCEEDED]"), "{report}");
     // The geometry alone does not fit: refused, for the budget.
     let refused = admit(geometry - 1_000).expect_err("the geometry does not fit");
     assert!(refused.to_string().contains("PROPS_LIMIT_EXCEEDED"), "{refused}");
