@@ -44,11 +44,11 @@ enum Command {
         #[arg(long, default_value = "tests/models/generated")]
         out: PathBuf,
     },
-    /// Benchmark tables: pose evaluation (default) or `render` (`cargo xtask bench ...` builds
-    /// in release).
+    /// Benchmark tables: pose evaluation (default), `render` or `scene` (`cargo xtask bench
+    /// ...` builds in release).
     Bench(bench::BenchArgs),
     /// Check glTF models (default: `assets/` and `mods/`) with the game's own checker: Khronos
-    /// glTF-Validator's rules plus the game's; exits with 1 when any file has an error.
+    /// glTF-Validator's rules plus the game's; exits with 1 when the game would refuse a file.
     CheckAssets {
         /// Files or folders (searched recursively for `.gltf` / `.glb`).
         paths: Vec<PathBuf>,

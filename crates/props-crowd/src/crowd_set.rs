@@ -1,7 +1,8 @@
 //! [`CrowdSet`]: a host's instances of any models, by id, for a host whose simulation is its
 //! own. The host adds and removes instances of models and sets each one's placement and
 //! animation state from its own data; each frame the set poses what the camera sees (culling,
-//! sharing, update-rate LOD and the CPU budget, on the set's worker threads) and extracts it as
+//! sharing, update-rate LOD and the CPU budget, on the set's worker threads where
+//! [`PosingConfig::threads`] asks for them) and extracts it as
 //! frame data, by the same code as a scene's kinds.
 
 use glam::{Affine3A, Vec3};
@@ -74,7 +75,8 @@ impl InstanceMut<'_> {
     }
 
     /// Sets its clip layer `k` (a clip's number is [`ModelView::clip`]'s); `false`, and
-    /// nothing set, when it has no layer `k` or its model no clip of that number.
+    /// nothing set, when it has no layer `k`, its model no clip of that number, or the layer
+    /// has a mask (a host's layers play the whole rig).
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
         let clips = self.crowd.model().spec.clips.len();
         let known = !layer.is_active() || usize::from(layer.clip) < clips;
@@ -101,7 +103,7 @@ impl InstanceMut<'_> {
         &mut self.crowd.drivers_mut(self.i)[angles..]
     }
 
-    /// Paints it ([`props_frame::InstanceData::tint`]: the model's materials named `paint`).
+    /// Paints it ([`props_frame::InstanceData::tint`]: the model's materials whose name holds `paint`).
     pub fn set_tint(&mut self, tint: [u8; 4]) {
         self.crowd.set_tint(self.i, tint);
     }
@@ -122,7 +124,9 @@ impl CrowdSet {
     /// Adds `prop` (its renderer id new to the set), or replaces the model of that id,
     /// animated as `animates` says, placed at up to `max_scale` times its scale. A replaced
     /// model's instances keep their ids, placements, states and paint. On error (a clip or
-    /// node the model lacks, or a clip number an instance plays) nothing changes.
+    /// node the model lacks, or, where `animates` binds every clip, a clip number an instance
+    /// plays that the model lacks) nothing changes. Where `animates` names its clips, a layer
+    /// playing a number past them is stopped.
     pub fn set_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), BindError> {
         self.rig(prop, animates, max_scale, false)
     }

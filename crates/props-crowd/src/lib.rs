@@ -6,7 +6,8 @@
 //!   values set directly, all bound by name ([`Animates`]) so that a new version of a model
 //!   binds again the same way.
 //! - Each frame, [`Posing`] poses what the camera sees (culling, pose sharing, update-rate LOD
-//!   and a CPU budget, on worker threads), picks each prop's level of detail (mesh LOD, by
+//!   and a CPU budget, on [`PosingConfig::threads`] worker threads: one, the caller's, by
+//!   default), picks each prop's level of detail (mesh LOD, by
 //!   the error it shows on screen) and lists it as [`props_frame::FrameData`]: palettes,
 //!   instances, one batch per model and level, the lit lights near the camera. Near the
 //!   camera, the feet of legged models stay where they came down ([`ModelCrowd::set_feet`]:

@@ -57,7 +57,8 @@ pub struct BoundModel {
     pub spec: Spec,
     /// Clip layers per instance.
     pub layers: usize,
-    /// Largest scale of an instance relative to the model's (for culling bounds).
+    /// Largest scale of an instance relative to the model's (for culling bounds and the
+    /// errors mesh LOD picks levels by).
     pub max_scale: f32,
     /// Whether its states are discrete (a light's phase): shared only when equal, never
     /// quantized.

@@ -149,7 +149,7 @@ impl ModelCrowd {
         self.placements[i as usize] = JointMatrix::from_affine(&placement);
     }
 
-    /// Paints instance `i` ([`InstanceData::tint`]; the model's materials named `paint`).
+    /// Paints instance `i` ([`InstanceData::tint`]; the model's materials whose name holds `paint`).
     pub fn set_tint(&mut self, i: u32, tint: [u8; 4]) {
         self.tints[i as usize] = tint;
     }

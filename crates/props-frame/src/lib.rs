@@ -104,7 +104,7 @@ pub struct InstanceData {
     /// (the default) for nothing. Beside `palette_base`: the vertex stage reads both at once.
     pub flags: u32,
     /// Its colour, RGBA8 (sRGB-encoded RGB), painted over the base colour of its materials
-    /// named `paint` as much as its alpha says: [`NO_TINT`] leaves them as they are.
+    /// whose name holds `paint` as much as its alpha says: [`NO_TINT`] leaves them as they are.
     pub tint: [u8; 4],
     /// Padding to 64 bytes.
     pub padding: u32,

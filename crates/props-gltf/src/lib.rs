@@ -18,9 +18,11 @@
 //! game's, every problem with a JSON pointer and an issue code), used by
 //! `cargo xtask check-assets`; what it passes without errors imports.
 //!
-//! Index mapping: `model.meshes()[i]`, `skins()[i]`, `clips()[i]` and `materials()[i]` are
-//! glTF mesh, skin, animation and material `i`; rig nodes map to glTF nodes through
-//! [`props_anim::Rig::source_index`]. No `gltf` crate type appears in this API.
+//! Index mapping: `model.meshes()[i]`, `skins()[i]` and `materials()[i]` are glTF mesh, skin
+//! and material `i`; `clips()` are the file's animations that could be read, in order (a
+//! dropped one leaves no gap: [`Import::clip_sources`] gives each clip's animation); rig nodes
+//! map to glTF nodes through [`props_anim::Rig::source_index`]. No `gltf` crate type appears
+//! in this API.
 //!
 //! A file through the gate ([`gate::admit_file`] for a path): admitted with its report, or
 //! refused with every issue's JSON pointer:

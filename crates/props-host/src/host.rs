@@ -47,10 +47,11 @@ pub struct ModelOptions {
     /// Its clips, driven nodes and layers, by name (so that a mod replacing it is bound the
     /// same way).
     pub animates: Animates,
-    /// The largest scale its instances' placements have (1 by default: any placement that
-    /// scales it down, as one of a model made in centimetres does, is covered). Culling takes
-    /// the box the model's poses stay within times this: too small, and instances scaled up
-    /// past it vanish at the screen's edges.
+    /// The largest scale its instances' placements have (1 by default). Culling takes the box
+    /// the model's poses stay within times this: too small, and instances scaled up past it
+    /// vanish at the screen's edges. Mesh LOD measures its levels' errors at this scale too:
+    /// too large, and culling keeps props out of view and LOD draws finer levels than the eye
+    /// needs. A model made in centimetres and placed at 0.01 takes 0.01.
     pub max_scale: f32,
 }
 

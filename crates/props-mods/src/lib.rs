@@ -2,8 +2,9 @@
 //! reloaded without ever hurting the game.
 //!
 //! [`ModWatcher::start`] watches the folder recursively (notify plus its debouncer) and runs
-//! one `mod-loader` thread that owns the [`ReloadPolicy`], imports every model that is due
-//! with [`props_gltf::import_file`] and sends [`ModEvent`]s. The game calls
+//! one `mod-loader` thread that owns the [`ReloadPolicy`], admits every model that is due
+//! through the game's gate ([`props_gltf::gate::admit_file`]: the checker, then the import)
+//! and sends [`ModEvent`]s. The game calls
 //! [`ModWatcher::poll`] once per frame, at the frame boundary, and applies the events: imports
 //! never run on its thread, and a rejected file leaves the last good version on screen.
 //!

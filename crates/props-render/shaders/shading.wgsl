@@ -2,9 +2,9 @@
 // GGX microfacets, height-correlated Smith visibility, Schlick Fresnel and Lambertian diffuse,
 // under the sun (shadowed: shadows.wgsl), the point and spot lights of the fragment's cluster
 // (lights.wgsl), an ambient term and the sky's image-based light; base colour, metallic-
-// roughness, normal, occlusion and emissive textures, each from its UV channel through its
-// KHR_texture_transform; alpha modes; double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput),
-// lights.wgsl and shadows.wgsl.
+// roughness, normal, occlusion, emissive, specular and specular colour textures, each from its UV
+// channel through its KHR_texture_transform; alpha modes; double-sided back faces;
+// KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
 
@@ -14,7 +14,7 @@ struct Material {
     emissive: vec4<f32>,
     // x: metallic, y: roughness, z: normal map scale, w: occlusion strength.
     pbr: vec4<f32>,
-    // x: 1 for a material named `paint` (an instance's tint paints over it); y: alpha mode
+    // x: 1 for a material whose name holds `paint` (an instance's tint paints over it); y: alpha mode
     // (0 opaque, 1 mask, 2 blend); z: alpha cutoff; w: 1 for KHR_materials_unlit.
     params: vec4<f32>,
     // A dielectric's specular factors (KHR_materials_ior, KHR_materials_specular): rgb, the
