@@ -323,6 +323,14 @@ impl PrimitiveReader<'_> {
                 influences.extra_start.push(u32::try_from(influences.extra.len()).unwrap_or(u32::MAX));
             }
         }
+        // A vertex bound to no joint (its weights all zero) follows the skin's first joint, as
+        // three.js's loader has it follow its first listed one (`normalizeSkinWeights`; its
+        // joints are read as 0 here), rather than collapse to the model's origin.
+        for vertex in 0..count {
+            if influences.weights[vertex] == [0.0; 8] && influences.extra_of(vertex).is_empty() {
+                influences.weights[vertex][0] = 1.0;
+            }
+        }
         Ok(Some(influences))
     }
 

@@ -93,3 +93,46 @@ fn a_broken_clip_drops_that_clip_only() {
         }
     }
 }
+
+/// SimpleSkin.gltf with vertex `vertex`'s WEIGHTS_0 set to `weights`, admitted.
+fn simple_skin_weighted(vertex: usize, weights: [f32; 4]) -> props_gltf::gate::Admitted {
+    use base64::Engine as _;
+    let path = models_dir().join("SimpleSkin.gltf");
+    let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the model")).expect("JSON");
+    // WEIGHTS_0 is accessor 3: buffer 1's view, 160 bytes in, 16 bytes a vertex.
+    assert_eq!(json["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"], 3);
+    let base64 = base64::engine::general_purpose::STANDARD;
+    let uri = json["buffers"][1]["uri"].as_str().expect("a data URI").to_owned();
+    let (head, data) = uri.split_once(',').expect("a data URI");
+    let mut bytes = base64.decode(data).expect("base64");
+    let at = 160 + 16 * vertex;
+    let weights: Vec<u8> = weights.iter().flat_map(|w| w.to_le_bytes()).collect();
+    bytes[at..at + 16].copy_from_slice(&weights);
+    json["buffers"][1]["uri"] = Value::from(format!("{head},{}", base64.encode(&bytes)));
+    admit_slice(json.to_string().as_bytes(), None, Path::new("weights.gltf"), &Limits::default())
+        .unwrap_or_else(|refused| panic!("{refused}"))
+}
+
+/// A vertex whose weights are all zero (Khronos: ACCESSOR_WEIGHTS_NON_NORMALIZED) is read past
+/// as three.js's loader reads it (`normalizeSkinWeights`): all on its first listed joint, here
+/// joint 0, which is the skin's first; posed, it is where the file with (1, 0, 0, 0) puts it,
+/// not at the model's origin, where the weights as stored would.
+#[test]
+fn a_vertex_bound_to_no_joint_follows_its_first() {
+    // Vertex 8 follows joint 1 in the file (its joints are 0 and 1).
+    let (zero, one) = (simple_skin_weighted(8, [0.0; 4]), simple_skin_weighted(8, [1.0, 0.0, 0.0, 0.0]));
+    let issue = zero.report.issues.iter().find(|i| i.code == "ACCESSOR_WEIGHTS_NON_NORMALIZED").expect("reported");
+    assert_eq!(issue.consequence, Consequence::Loads, "{}", zero.report);
+    let influences = zero.import.model.meshes()[0].primitives[0].influences.clone().expect("skinned");
+    assert_eq!((influences.joints[8][0], influences.weights[8]), (0, [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]));
+    let times = [0.5, 1.5, 2.5];
+    let (a, b) = (
+        props_gltf::pose_dump::dump(&zero.import, "zero", Some(0), &times),
+        props_gltf::pose_dump::dump(&one.import, "one", Some(0), &times),
+    );
+    for (a, b) in a.frames.iter().zip(&b.frames) {
+        let (a, b) = (&a.primitives[0].world[24..27], &b.primitives[0].world[24..27]);
+        assert_eq!(a, b);
+        assert!(a.iter().map(|c| c * c).sum::<f64>() > 0.1, "not at the origin: {a:?}");
+    }
+}
