@@ -108,7 +108,7 @@ impl PrimitiveReader<'_> {
         // what needs one per vertex.
         let flat = normals.is_none() && lists.topology == Topology::Triangles;
         let normals = match normals {
-            Some(normals) => normals.into_iter().map(Vec3::from_array).collect(),
+            Some(normals) => self.nonzero(normals.into_iter().map(Vec3::from_array).collect(), &positions, &lists)?,
             None => {
                 // Generated: a sum per vertex, then the normals.
                 let bytes = 2 * vertices * size_of::<Vec3>() as u64;
@@ -160,6 +160,33 @@ impl PrimitiveReader<'_> {
             };
             warn(warnings, self.attribute_path_of(semantic), format!("ignored: {ignored}"));
         }
+    }
+
+    /// `normals` with each zero one (Khronos: `ACCESSOR_VECTOR3_NON_UNIT`; no GPU can
+    /// normalize it, WGSL leaves the result undefined) made from its triangles, as for a
+    /// primitive without normals.
+    fn nonzero(
+        &self,
+        mut normals: Vec<Vec3>,
+        positions: &[Vec3],
+        lists: &topology::Lists,
+    ) -> Result<Vec<Vec3>, ImportError> {
+        let zero = |n: &Vec3| n.length_squared() < f32::MIN_POSITIVE;
+        if !normals.iter().any(zero) {
+            return Ok(normals);
+        }
+        let bytes = 2 * normals.len() as u64 * size_of::<Vec3>() as u64;
+        self.budget.charge(bytes, &self.attribute_path(&Semantic::Normals))?;
+        let made = match lists.topology {
+            Topology::Triangles => normals::smooth(positions, &lists.indices),
+            _ => vec![normals::FALLBACK; positions.len()],
+        };
+        for (normal, made) in normals.iter_mut().zip(made) {
+            if zero(normal) {
+                *normal = made;
+            }
+        }
+        Ok(normals)
     }
 
     /// The primitive's tangents, for its normal map: its `TANGENT` attribute, else generated

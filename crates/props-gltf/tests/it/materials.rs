@@ -147,6 +147,37 @@ fn a_tangent_sign_off_one_is_read_as_its_sign() {
     assert!(exported.iter().all(|t| t.w.abs() == 1.0));
 }
 
+/// A zero NORMAL (Khronos: ACCESSOR_VECTOR3_NON_UNIT) is read past and made from its
+/// triangles, as for a file without normals: a unit normal within a degree of the one Blender
+/// exported there, where a GPU's normalize is undefined; the others are as exported.
+#[test]
+fn a_zero_normal_is_made_from_its_triangles() {
+    let path = models_dir().join("materials/normal_map_tangents.glb");
+    let (json, mut bin) = crate::support::split_glb(&std::fs::read(&path).expect("the model"));
+    let attributes = &json["meshes"][0]["primitives"][0]["attributes"];
+    let accessor = &json["accessors"][attributes["NORMAL"].as_u64().expect("NORMAL") as usize];
+    assert_eq!(accessor["componentType"], 5126, "float normals");
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().expect("a view") as usize];
+    let at = |k: &Value| k.as_u64().unwrap_or(0) as usize;
+    let (start, stride) = (at(&view["byteOffset"]) + at(&accessor["byteOffset"]), at(&view["byteStride"]).max(12));
+    let zeroed = 2;
+    bin[start + zeroed * stride..start + zeroed * stride + 12].fill(0);
+    let admitted = admit_slice(&crate::support::glb(&json, &bin), None, Path::new("zero.glb"), &Limits::default())
+        .unwrap_or_else(|refused| panic!("{refused}"));
+    let issue = admitted.report.issues.iter().find(|i| i.code == "ACCESSOR_VECTOR3_NON_UNIT").expect("reported");
+    assert_eq!(issue.consequence, Consequence::Loads);
+    let read = &admitted.import.model.meshes()[0].primitives[0].normals;
+    let unbroken = import("normal_map_tangents.glb");
+    let exported = &unbroken.meshes()[0].primitives[0].normals;
+    let made = read[zeroed];
+    assert!(made.is_finite() && (made.length() - 1.0).abs() < 1e-5, "{made}");
+    assert!(made.angle_between(exported[zeroed]) < 1f32.to_radians(), "{made} against {}", exported[zeroed]);
+    let others = |normals: &[glam::Vec3]| {
+        normals.iter().enumerate().filter(|(v, _)| *v != zeroed).map(|(_, n)| *n).collect::<Vec<_>>()
+    };
+    assert_eq!(others(read), others(exported));
+}
+
 /// Khronos's TextureTransformTest: every quad's transform as the test's README gives it.
 #[test]
 fn khronos_texture_transform_test_is_read() {
