@@ -73,7 +73,7 @@ pub enum ErrorKind {
         uri: String,
     },
     /// A size, count or dimension is over a [`crate::Limits`] bound.
-    #[error("{what} is {value}, over the limit of {limit}")]
+    #[error("{what} is {value}, over the limit of {limit}; {}", limit_fix(what))]
     LimitExceeded {
         /// What was measured.
         what: &'static str,
@@ -354,4 +354,89 @@ pub enum ErrorKind {
     /// The assembled model is inconsistent (a bug of the importer if it ever happens).
     #[error("invalid model: {0}")]
     Model(ModelError),
+}
+
+/// What a modder can do about `what` (an [`ErrorKind::LimitExceeded`]'s measure) being over
+/// its limit: the fix every such message ends with.
+pub(crate) fn limit_fix(what: &str) -> &'static str {
+    match what {
+        "pixels of an image" => "export the texture at most 8192 pixels a side",
+        "vertices of a primitive" | "vertices of all mesh instances of the scene" | "accessor count" => {
+            "decimate the mesh (Blender: the Decimate modifier) or split it into several models"
+        }
+        "keyframes" => "bake the clip at fewer frames per second, or split it into shorter clips",
+        "joints of a skin" => "remove the bones its meshes do not need",
+        "number of nodes" | "number of nodes with every mesh instance" | "entries of `nodes`" => {
+            "join the objects that move together (Blender: Object > Join)"
+        }
+        "decoded data of the whole file, in bytes" => {
+            "export smaller textures, fewer vertices or shorter clips, or split it into several models"
+        }
+        "file size in bytes"
+        | "buffer byteLength"
+        | "byteLength of all buffers together"
+        | "decoded size of the data URI, in bytes"
+        | "size of the referenced file, in bytes"
+        | "decompressed size of the buffer view, in bytes" => {
+            "compress it (glTF-Transform: meshopt or Draco for meshes, KTX2 for textures) or split it into several models"
+        }
+        _ => "split it into several models",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every limit the import and the checker measure says what to do about it; the message
+    /// ends with that.
+    #[test]
+    fn every_limit_says_what_to_do() {
+        let sources = [
+            include_str!("accessor.rs"),
+            include_str!("animation.rs"),
+            include_str!("buffers.rs"),
+            include_str!("channel_merge.rs"),
+            include_str!("draco.rs"),
+            include_str!("images.rs"),
+            include_str!("import.rs"),
+            include_str!("instancing.rs"),
+            include_str!("ktx2.rs"),
+            include_str!("mesh.rs"),
+            include_str!("meshopt.rs"),
+            include_str!("nodes.rs"),
+            include_str!("scene.rs"),
+        ];
+        // The measure is the string literal before the JSON path in each `check` and `exceeded`.
+        let mut measures = Vec::new();
+        for source in sources {
+            for call in
+                source.split("limits::").skip(1).filter(|c| c.starts_with("check(") || c.starts_with("exceeded("))
+            {
+                let call = &call[..call.find(")?").or_else(|| call.find("))")).unwrap_or(call.len())];
+                if let Some(what) = call.split('"').nth(1) {
+                    measures.push(what);
+                }
+            }
+        }
+        assert_eq!(measures.len(), 20, "{measures:?}");
+        // The checker's own messages name theirs by the same measures.
+        let checker = [
+            include_str!("validate/accessors.rs"),
+            include_str!("validate/animations.rs"),
+            include_str!("validate/meshes.rs"),
+            include_str!("validate/nodes.rs"),
+            include_str!("validate/skins.rs"),
+        ];
+        let named: Vec<&str> =
+            checker.iter().flat_map(|s| s.split("limit_fix(\"").skip(1)).filter_map(|c| c.split('"').next()).collect();
+        assert_eq!(named.len(), 5, "{named:?}");
+        measures.extend(named);
+        let fallback = limit_fix("an array's entries");
+        for what in measures {
+            assert_ne!(limit_fix(what), fallback, "`{what}` has no fix of its own");
+            let message = ErrorKind::LimitExceeded { what, value: 2, limit: 1 }.to_string();
+            assert!(message.ends_with(limit_fix(what)), "{message}");
+        }
+    }
 }

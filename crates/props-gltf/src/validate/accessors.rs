@@ -94,8 +94,10 @@ pub(super) fn check(check: &mut Check<'_>, loaded: &Loaded<'_>) {
         if accessor.count.0 > check.limits.max_accessor_elements {
             // Over the limit whether or not anything reads it, as the importer would say.
             let message = format!(
-                "accessor count is {}, over the limit of {}",
-                accessor.count.0, check.limits.max_accessor_elements
+                "accessor count is {}, over the limit of {}; {}",
+                accessor.count.0,
+                check.limits.max_accessor_elements,
+                crate::error::limit_fix("accessor count")
             );
             check.error(LIMIT_EXCEEDED, format!("/accessors/{i}/count"), message);
             data.push(None);

@@ -101,7 +101,8 @@ fn sampler(check: &mut Check<'_>, animation: &Animation, a: usize, s: usize) {
     let pointer = format!("{pointer}/input");
     let keys = accessor.count.0;
     if keys > check.limits.max_keyframes {
-        let message = format!("{keys} keyframes, over the limit of {}", check.limits.max_keyframes);
+        let (limit, fix) = (check.limits.max_keyframes, crate::error::limit_fix("keyframes"));
+        let message = format!("{keys} keyframes, over the limit of {limit}; {fix}");
         check.error(LIMIT_EXCEEDED, &pointer, message);
     }
     if accessor.min.is_none() || accessor.max.is_none() {

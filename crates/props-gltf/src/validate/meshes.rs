@@ -288,7 +288,8 @@ fn attributes(check: &mut Check<'_>, primitive: &Primitive, pointer: &str) -> Op
     let vertices = position?;
     let limit = check.limits.max_vertices.min(u32::MAX.into());
     if vertices > limit {
-        let message = format!("{vertices} vertices, over the limit of {limit}");
+        let fix = crate::error::limit_fix("vertices of a primitive");
+        let message = format!("{vertices} vertices, over the limit of {limit}; {fix}");
         check.error(LIMIT_EXCEEDED, format!("{pointer}/attributes/POSITION"), message);
         return None;
     }

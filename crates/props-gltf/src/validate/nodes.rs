@@ -20,7 +20,8 @@ pub(super) fn check(check: &mut Check<'_>) {
     let root = check.root;
     let max = u64::from(check.limits.max_nodes);
     if root.nodes.len() as u64 > max {
-        let message = format!("{} nodes, over the limit of {max}", root.nodes.len());
+        let fix = crate::error::limit_fix("number of nodes");
+        let message = format!("{} nodes, over the limit of {max}; {fix}", root.nodes.len());
         check.error(LIMIT_EXCEEDED, "/nodes", message);
         return;
     }

@@ -18,7 +18,8 @@ pub(super) fn check(check: &mut Check<'_>) {
         let joints: Vec<usize> = skin.joints.iter().map(|j| j.value()).collect();
         let limit = u64::from(check.limits.max_joints_per_skin);
         if joints.len() as u64 > limit {
-            let message = format!("{} joints, over the limit of {limit}", joints.len());
+            let fix = crate::error::limit_fix("joints of a skin");
+            let message = format!("{} joints, over the limit of {limit}; {fix}", joints.len());
             check.error(LIMIT_EXCEEDED, format!("{pointer}/joints"), message);
             continue;
         }
