@@ -361,8 +361,12 @@ pub enum ErrorKind {
 pub(crate) fn limit_fix(what: &str) -> &'static str {
     match what {
         "pixels of an image" => "export the texture at most 8192 pixels a side",
-        "vertices of a primitive" | "vertices of all mesh instances of the scene" | "accessor count" => {
+        "vertices of a primitive" | "vertices of all mesh instances of the scene" => {
             "decimate the mesh (Blender: the Decimate modifier) or split it into several models"
+        }
+        "accessor count" => {
+            "decimate the mesh that reads it (Blender: the Decimate modifier), or bake the clip that reads it at \
+             fewer frames per second"
         }
         "keyframes" => "bake the clip at fewer frames per second, or split it into shorter clips",
         "joints of a skin" => "remove the bones its meshes do not need",
