@@ -113,25 +113,35 @@ fn generated_tangents_match_blender_s() {
     assert!(compared > 100, "{compared} tangents compared");
 }
 
+/// normal_map_tangents.glb with float attribute `name` of its first primitive rewritten by
+/// `edit` (each element's bytes, by element), admitted.
+fn tangents_model_with(name: &str, edit: impl Fn(usize, &mut [u8])) -> props_gltf::gate::Admitted {
+    let path = models_dir().join("materials/normal_map_tangents.glb");
+    let (json, mut bin) = crate::support::split_glb(&std::fs::read(&path).expect("the model"));
+    let attributes = &json["meshes"][0]["primitives"][0]["attributes"];
+    let accessor = &json["accessors"][attributes[name].as_u64().expect("the attribute") as usize];
+    assert_eq!(accessor["componentType"], 5126, "float {name}");
+    let width = if accessor["type"] == "VEC4" { 16 } else { 12 };
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().expect("a view") as usize];
+    let at = |k: &Value| k.as_u64().unwrap_or(0) as usize;
+    let (start, stride) = (at(&view["byteOffset"]) + at(&accessor["byteOffset"]), at(&view["byteStride"]).max(width));
+    for element in 0..at(&accessor["count"]) {
+        edit(element, &mut bin[start + element * stride..start + element * stride + width]);
+    }
+    admit_slice(&crate::support::glb(&json, &bin), None, Path::new("edited.glb"), &Limits::default())
+        .unwrap_or_else(|refused| panic!("{refused}"))
+}
+
 /// A TANGENT whose `w` is not 1 or -1 (the bitangent's sign) is reported and read past: its
 /// sign is kept, as three.js keeps it (it normalizes the bitangent `w` scales), a zero taken as
 /// 1, so the normal map is read as with a valid file; the other tangents are as exported.
 #[test]
 fn a_tangent_sign_off_one_is_read_as_its_sign() {
-    let path = models_dir().join("materials/normal_map_tangents.glb");
-    let (json, mut bin) = crate::support::split_glb(&std::fs::read(&path).expect("the model"));
-    let attributes = &json["meshes"][0]["primitives"][0]["attributes"];
-    let accessor = &json["accessors"][attributes["TANGENT"].as_u64().expect("TANGENT") as usize];
-    assert_eq!(accessor["componentType"], 5126, "float tangents");
-    let view = &json["bufferViews"][accessor["bufferView"].as_u64().expect("a view") as usize];
-    let at = |k: &Value| k.as_u64().unwrap_or(0) as usize;
-    let (start, stride) = (at(&view["byteOffset"]) + at(&accessor["byteOffset"]), at(&view["byteStride"]).max(16));
-    for (element, w) in [(0, 0.5f32), (1, -0.25), (2, 0.0)] {
-        let w_at = start + element * stride + 12;
-        bin[w_at..w_at + 4].copy_from_slice(&w.to_le_bytes());
-    }
-    let admitted = admit_slice(&crate::support::glb(&json, &bin), None, Path::new("signs.glb"), &Limits::default())
-        .unwrap_or_else(|refused| panic!("{refused}"));
+    let admitted = tangents_model_with("TANGENT", |element, tangent| {
+        if let Some(w) = [0.5f32, -0.25, 0.0].get(element) {
+            tangent[12..].copy_from_slice(&w.to_le_bytes());
+        }
+    });
     let issue = admitted.report.issues.iter().find(|i| i.code == "ACCESSOR_INVALID_SIGN").expect("reported");
     assert_eq!(issue.json_pointer, "/meshes/0/primitives/0/attributes/TANGENT");
     assert_eq!(issue.consequence, Consequence::Loads);
@@ -152,18 +162,12 @@ fn a_tangent_sign_off_one_is_read_as_its_sign() {
 /// exported there, where a GPU's normalize is undefined; the others are as exported.
 #[test]
 fn a_zero_normal_is_made_from_its_triangles() {
-    let path = models_dir().join("materials/normal_map_tangents.glb");
-    let (json, mut bin) = crate::support::split_glb(&std::fs::read(&path).expect("the model"));
-    let attributes = &json["meshes"][0]["primitives"][0]["attributes"];
-    let accessor = &json["accessors"][attributes["NORMAL"].as_u64().expect("NORMAL") as usize];
-    assert_eq!(accessor["componentType"], 5126, "float normals");
-    let view = &json["bufferViews"][accessor["bufferView"].as_u64().expect("a view") as usize];
-    let at = |k: &Value| k.as_u64().unwrap_or(0) as usize;
-    let (start, stride) = (at(&view["byteOffset"]) + at(&accessor["byteOffset"]), at(&view["byteStride"]).max(12));
     let zeroed = 2;
-    bin[start + zeroed * stride..start + zeroed * stride + 12].fill(0);
-    let admitted = admit_slice(&crate::support::glb(&json, &bin), None, Path::new("zero.glb"), &Limits::default())
-        .unwrap_or_else(|refused| panic!("{refused}"));
+    let admitted = tangents_model_with("NORMAL", |element, normal| {
+        if element == zeroed {
+            normal.fill(0);
+        }
+    });
     let issue = admitted.report.issues.iter().find(|i| i.code == "ACCESSOR_VECTOR3_NON_UNIT").expect("reported");
     assert_eq!(issue.consequence, Consequence::Loads);
     let read = &admitted.import.model.meshes()[0].primitives[0].normals;
