@@ -356,7 +356,7 @@ fn line(file: &Path, issue: &Issue, colour: bool) -> String {
         (true, Severity::Error) => format!("\x1b[1;31m{label}\x1b[0m"),
         (true, Severity::Warning) => format!("\x1b[1;33m{label}\x1b[0m"),
     };
-    format!("{}: {pointer}{label}: {}{}\n", file.display(), issue.message, issue.consequence_note())
+    format!("{}: {pointer}{label}: {}{}\n", file.display(), issue.message, issue.ending())
 }
 
 /// What the game does with `file`, as a line: `file: loads; 2 warnings`.
@@ -424,9 +424,12 @@ mod tests {
     #[test]
     fn lines_and_summary() {
         let issue = Issue::error("ACCESSOR_TOO_LONG", "/accessors/0", "too long");
+        let fix = issue.fix().expect("a fatal code's fix");
         assert_eq!(
             line(Path::new("mods/a.glb"), &issue, false),
-            "mods/a.glb: /accessors/0: error[ACCESSOR_TOO_LONG]: too long (the game refuses the file)\n"
+            format!(
+                "mods/a.glb: /accessors/0: error[ACCESSOR_TOO_LONG]: too long; {fix} (the game refuses the file)\n"
+            )
         );
         assert!(line(Path::new("a.glb"), &issue, true).contains("\x1b[1;31merror[ACCESSOR_TOO_LONG]\x1b[0m"));
         let whole = Issue::warning("GLB_UNKNOWN_CHUNK_TYPE", "", "ignored");
@@ -446,7 +449,10 @@ mod tests {
         let run = props_gltf::Part::Clip { index: 2, name: Some("Run".to_owned()) };
         let drops = props_gltf::validate::Consequence::Drops(vec![run.clone()]);
         let dropping = Issue { consequence: drops, ..issue.clone() };
-        assert!(line(Path::new("a.glb"), &dropping, false).ends_with("too long (the game drops clip 2 (`Run`))\n"));
+        assert!(
+            line(Path::new("a.glb"), &dropping, false)
+                .ends_with(&format!("too long; {fix} (the game drops clip 2 (`Run`))\n"))
+        );
         let outcome = Outcome::Loads { dropped: vec![run], read_past: 1, warnings: 3 };
         assert_eq!(
             verdict(Path::new("a.glb"), &outcome, false),

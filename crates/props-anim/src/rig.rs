@@ -52,7 +52,7 @@ pub enum RigError {
         node: u32,
     },
     /// More nodes than a [`NodeId`] can index.
-    #[error("{count} nodes is more than the supported maximum")]
+    #[error("{count} nodes is more than the supported maximum; join objects or delete empty ones")]
     TooManyNodes {
         /// Number of nodes.
         count: usize,

@@ -21,7 +21,7 @@ pub struct Skin {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SkinError {
     /// The skin has no joints.
-    #[error("skin has no joints to bind its vertices to; export the armature with the mesh, or remove the skin")]
+    #[error("skin has no joints to bind its vertices to")]
     NoJoints,
     /// A joint is not a node of the rig.
     #[error("joint {joint} is node {node}, out of range ({count} nodes)")]

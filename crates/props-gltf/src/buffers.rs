@@ -208,9 +208,12 @@ pub(crate) fn read_uri(
         Target::Base64(payload) => {
             let estimate = base64::decoded_len_estimate(payload.len()) as u64;
             limits::check(estimate, limit, "decoded size of the data URI, in bytes", json_path)?;
-            BASE64
-                .decode(payload)
-                .map_err(|e| ImportError::at(json_path, ErrorKind::InvalidDataUri { reason: e.to_string() }))
+            BASE64.decode(payload).map_err(|e| {
+                ImportError::at(
+                    json_path,
+                    ErrorKind::InvalidDataUri { reason: e.to_string().trim_end_matches('.').to_owned() },
+                )
+            })
         }
         Target::File(path) => {
             let io = |source| ImportError::at(json_path, ErrorKind::Io { path: path.clone(), source });

@@ -1,10 +1,25 @@
 //! The issue code of every import error: Khronos glTF-Validator's where one exists, else the
 //! project's own (`PROPS_...`). The importer reads it to apply the rule table
-//! ([`crate::rules`]); the checker reports it ([`crate::validate::importer`]).
+//! ([`crate::rules`]); the checker reports it ([`crate::validate::importer`]); an import error
+//! displays the table's fix for it.
+
+use std::fmt;
 
 use props_anim::{RigError, SkinError, clip::ClipError};
 
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, ImportError};
+use crate::rules;
+
+/// `{file}: {json_path}: {kind}`, then `; {fix}` where the rule table has a fix for its code.
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.file.display(), self.json_path, self.kind)?;
+        match rules::fix(code(&self.kind)) {
+            Some(fix) => write!(f, "; {fix}"),
+            None => Ok(()),
+        }
+    }
+}
 
 /// A size or count over a [`crate::Limits`] bound.
 pub const LIMIT_EXCEEDED: &str = "PROPS_LIMIT_EXCEEDED";

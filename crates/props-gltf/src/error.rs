@@ -7,11 +7,11 @@ use props_anim::{ModelError, RigError, SkinError, clip::ClipError};
 
 /// Why a file could not be imported.
 ///
-/// Displays as `{file}: {json_path}: {kind}`. `json_path` locates the offending glTF object
-/// (`animations[2].samplers[0].output`, `accessors[5].sparse.indices`, ...); it is `<file>`
-/// for problems of the container itself (I/O, GLB framing, JSON syntax).
-#[derive(Debug, thiserror::Error)]
-#[error("{}: {json_path}: {kind}", file.display())]
+/// Displays as `{file}: {json_path}: {kind}; {fix}` (the fix is the rule table's for its code,
+/// `crate::codes`; a limit's or an extension's message names its own). `json_path` locates the
+/// offending glTF object (`animations[2].samplers[0].output`, `accessors[5].sparse.indices`,
+/// ...); it is `<file>` for problems of the container itself (I/O, GLB framing, JSON syntax).
+#[derive(Debug)]
 pub struct ImportError {
     /// The imported file (as given to [`crate::import_file`], or the label given to
     /// [`crate::import_slice`]).
@@ -21,6 +21,8 @@ pub struct ImportError {
     /// What the problem is.
     pub kind: ErrorKind,
 }
+
+impl std::error::Error for ImportError {}
 
 /// The JSON path used for problems of the file as a whole.
 pub(crate) const FILE: &str = "<file>";
@@ -67,7 +69,7 @@ pub enum ErrorKind {
         source: std::io::Error,
     },
     /// A relative URI names a file that does not exist.
-    #[error("the file `{uri}` does not exist in the model's folder; copy it next to the model")]
+    #[error("the file `{uri}` does not exist in the model's folder")]
     MissingFile {
         /// The URI as written in the file.
         uri: String,
@@ -95,7 +97,7 @@ pub enum ErrorKind {
         message: String,
     },
     /// The file is not glTF 2.x.
-    #[error("glTF version {version} is not supported; re-export the model as glTF 2.0")]
+    #[error("glTF version {version} is not supported")]
     UnsupportedVersion {
         /// `asset.version`.
         version: String,
@@ -110,7 +112,7 @@ pub enum ErrorKind {
     #[error("invalid value")]
     InvalidValue,
     /// A size or offset does not fit this platform's address space.
-    #[error("value is too large for this platform")]
+    #[error("value is too large for this platform; split the model into smaller ones")]
     ValueTooLarge,
     /// `extensionsRequired` names an extension this importer does not implement.
     #[error("the model requires extension `{name}`, which is not supported{hint}")]
@@ -239,8 +241,7 @@ pub enum ErrorKind {
     /// More sets of joints and weights than [`crate::Limits::max_influences`] allows.
     #[error(
         "JOINTS_{set}/WEIGHTS_{set}: more than {limit} influences per vertex (JOINTS_0.. WEIGHTS_0.., four per \
-         set); re-export with at most {limit} bone influences per vertex (Blender: File > Export > glTF > Data > \
-         Skinning > Bone Influences)"
+         set)"
     )]
     TooManyInfluences {
         /// The first set past the limit.
@@ -308,16 +309,13 @@ pub enum ErrorKind {
     #[error("invalid animation: {0}")]
     Clip(ClipError),
     /// An animation targets a node given by `matrix`.
-    #[error(
-        "node {node} is given by a `matrix`, and glTF forbids animating such nodes; re-export it with \
-         translation/rotation/scale"
-    )]
+    #[error("node {node} is given by a `matrix`, and glTF forbids animating such nodes")]
     AnimatedMatrixNode {
         /// glTF node index.
         node: u32,
     },
     /// A `KHR_animation_pointer` pointer that is malformed or names nothing in the file.
-    #[error("the animation pointer {pointer} is invalid: {why}; point it at an animatable property that exists")]
+    #[error("the animation pointer {pointer} is invalid: {why}")]
     InvalidPointer {
         /// The pointer.
         pointer: String,
@@ -342,8 +340,7 @@ pub enum ErrorKind {
     /// (scales or translations multiplied along the hierarchy).
     #[error(
         "in some pose this can reach {reach:.3e} model units from the origin, beyond the {limit:.0e} a game model may \
-         reach (32-bit floats would overflow); check the scales and translations here and in the nodes above, and \
-         the morph weights"
+         reach (32-bit floats would overflow)"
     )]
     PoseOverflow {
         /// The bound reached.

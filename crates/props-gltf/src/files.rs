@@ -40,7 +40,7 @@ fn special_kind(metadata: &std::fs::Metadata) -> Option<&'static str> {
 fn not_regular(kind: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("it is {kind}, not a regular file; only regular files are read (copy the data into a file)"),
+        format!("it is {kind}, not a regular file; only regular files are read"),
     )
 }
 

@@ -77,7 +77,7 @@ fn read_into<'a>(bytes: &'a [u8], problems: &mut Vec<FramingIssue>) -> Option<Ch
         problem("GLB_LENGTH_TOO_SMALL", format!("the GLB header declares {declared} bytes, too few for any chunk"));
     }
     if declared != bytes.len() {
-        let cut = if declared > bytes.len() { ": the file is truncated (copy it again)" } else { "" };
+        let cut = if declared > bytes.len() { ": the file is truncated" } else { "" };
         let message = format!("the GLB header declares {declared} bytes, but the file has {}{cut}", bytes.len());
         problem("GLB_LENGTH_MISMATCH", message);
     }

@@ -356,7 +356,7 @@ fn decode_with(
     {
         let reason = format!(
             "its {compressed} bytes of compressed data cannot hold the {width}x{height} pixels its header declares: \
-             the file is truncated (export or copy it again)"
+             the file is truncated"
         );
         return Err(ImportError::at(path, ErrorKind::ImageDecode { reason }));
     }

@@ -1,4 +1,6 @@
-//! The gate's one rule table: the issue codes the game cannot load past, each with why.
+//! The gate's one rule table: the issue codes the game cannot load past, each with why and what
+//! a modder does about it (shown after every message of the code: `Issue::ending`, and an
+//! import error's display).
 //!
 //! The policy is a list of what is fatal; every other issue loads, shown as a warning or as an
 //! error the game reads past. A fatal code is one of:
@@ -38,14 +40,18 @@ pub struct Rule {
     pub scope: Scope,
     /// Why the game cannot load past it, for a person.
     pub why: &'static str,
+    /// What a modder does about it, shown after every message of the code (`None`: each
+    /// message ends with a fix of its own, for what it found: the measure over its limit, the
+    /// extension required).
+    pub fix: Option<&'static str>,
 }
 
-const fn file(code: &'static str, why: &'static str) -> Rule {
-    Rule { code, scope: Scope::File, why }
+const fn file(code: &'static str, why: &'static str, fix: &'static str) -> Rule {
+    Rule { code, scope: Scope::File, why, fix: Some(fix) }
 }
 
-const fn part(code: &'static str, why: &'static str) -> Rule {
-    Rule { code, scope: Scope::Part, why }
+const fn part(code: &'static str, why: &'static str, fix: &'static str) -> Rule {
+    Rule { code, scope: Scope::Part, why, fix: Some(fix) }
 }
 
 const UNREADABLE_JSON: &str = "the JSON does not say what glTF needs here, so it cannot be read";
@@ -55,113 +61,264 @@ const BAD_KEYS: &str = "the key times cannot be played: they must start at 0 or 
 const BAD_MESH: &str = "the primitive's attributes do not describe one set of vertices";
 const BROKEN_GLB: &str = "the GLB container is broken or truncated";
 const BROKEN_IMAGE: &str = "the image cannot be read or decoded";
+const BAD_WEIGHTS: &str = "the morph weights do not match the morph targets";
+
+const FIX_EXPORT: &str = "export the model again from its source (Blender: File > Export > glTF 2.0); a converter or \
+                          a hand edit wrote it wrongly";
+const FIX_JSON: &str = "correct the JSON at this pointer (the glTF 2.0 specification's schema says what it takes), or \
+                        export the model again";
+const FIX_GLB: &str = "export or download the file again: it was cut short or changed on the way";
+const FIX_BOUNDS: &str = "export the model again, or copy its .bin again beside the .gltf it was exported with: the data \
+                          and the JSON disagree";
+const FIX_FORMAT: &str = "export the model again with glTF's standard formats (the specification's accessor tables \
+                          list them per use)";
+const FIX_MESH: &str = "export the mesh again (Blender: apply its modifiers first)";
+const FIX_CLIP: &str = "bake the clip again (Blender: File > Export > glTF > Animation > Sampling Animations)";
+const FIX_WEIGHTS: &str = "list one default weight per morph target (shape key), or leave `weights` out";
+const FIX_TREE: &str =
+    "export the model again: every node may have one parent at most, and none may be its own ancestor";
+const FIX_BIND: &str = "export the armature again with its mesh (Blender: apply its transforms first): one affine inverse bind matrix, \
+     MAT4 of floats, per joint";
+const FIX_IMAGE: &str = "save the image again as PNG or JPEG and export the model again";
 
 /// Every fatal issue code. A code that is not here loads.
 pub const FATAL: &[Rule] = &[
     // Unsafe: refused wherever they are.
+    Rule {
+        code: "PROPS_LIMIT_EXCEEDED",
+        scope: Scope::File,
+        why: "over a size, count or budget limit: reading on could exhaust the game's memory or time \
+              (an image over one is left out instead: nothing else reads it, `Drops::drop_image`)",
+        // `crate::error::limit_fix`, one for each measure.
+        fix: None,
+    },
     file(
-        "PROPS_LIMIT_EXCEEDED",
-        "over a size, count or budget limit: reading on could exhaust the game's memory or time \
-         (an image over one is left out instead: nothing else reads it, `Drops::drop_image`)",
+        "PROPS_URI_OUTSIDE_FOLDER",
+        "the file reaches outside the model's folder, which a mod may never do",
+        "copy the file into the model's own folder (a linked model: into the mods folder) and name it by a relative \
+         path, or export a .glb, which holds everything",
     ),
-    file("PROPS_URI_OUTSIDE_FOLDER", "the file reaches outside the model's folder, which a mod may never do"),
-    file("PROPS_POSE_OVERFLOW", "some pose carries the model beyond where 32-bit floats hold"),
+    file(
+        "PROPS_POSE_OVERFLOW",
+        "some pose carries the model beyond where 32-bit floats hold",
+        "check the scales and translations of this node and of the nodes above it, and the morph weights (Blender: \
+         Object > Apply > Scale)",
+    ),
     // Meaningless where they are, so fatal to the part that holds them, the file refused when
     // no droppable part does (a node's rotation, a skin's matrices).
-    part("PROPS_NON_FINITE", "NaN or infinity poisons every pose and every draw it reaches"),
-    part("ACCESSOR_INVALID_FLOAT", "NaN or infinity poisons every pose and every draw it reaches"),
-    part("PROPS_TOO_MANY_INFLUENCES", "more joint influences per vertex than the renderer draws (a limit)"),
-    part("ROTATION_NON_UNIT", "a rotation far from unit length (a zero quaternion) has no meaning"),
+    part(
+        "PROPS_NON_FINITE",
+        "NaN or infinity poisons every pose and every draw it reaches",
+        "export the model again; in Blender, look for a zero scale or a broken key where the pointer leads",
+    ),
+    part(
+        "ACCESSOR_INVALID_FLOAT",
+        "NaN or infinity poisons every pose and every draw it reaches",
+        "export the model again; in Blender, look for a zero scale or a broken key where the pointer leads",
+    ),
+    part(
+        "PROPS_TOO_MANY_INFLUENCES",
+        "more joint influences per vertex than the renderer draws (a limit)",
+        "limit the bones per vertex (Blender: Weights > Limit Total, or File > Export > glTF > Data > Skinning > \
+         Bone Influences)",
+    ),
+    part(
+        "ROTATION_NON_UNIT",
+        "a rotation far from unit length (a zero quaternion) has no meaning",
+        "give the node a unit quaternion (exporters write one: export the model again)",
+    ),
     part(
         "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
         "a rotation key far from unit length (a zero quaternion) has no meaning",
+        FIX_CLIP,
     ),
-    part("ACCESSOR_JOINTS_INDEX_OOB", "vertices are bound to joints the skin does not have"),
-    file("PROPS_SKIN_WITHOUT_JOINTS", "a skin without joints binds its vertices to nothing"),
-    // Unreadable: fatal to the part that holds them.
-    part("INVALID_JSON", UNREADABLE_JSON),
-    part("PROPS_INVALID_GLB", BROKEN_GLB),
-    part("GLB_INVALID_MAGIC", BROKEN_GLB),
-    part("GLB_INVALID_VERSION", "only GLB version 2 can be read"),
-    part("GLB_LENGTH_TOO_SMALL", BROKEN_GLB),
-    part("GLB_LENGTH_MISMATCH", BROKEN_GLB),
-    part("GLB_UNEXPECTED_END_OF_HEADER", BROKEN_GLB),
-    part("GLB_UNEXPECTED_END_OF_CHUNK_HEADER", BROKEN_GLB),
-    part("GLB_UNEXPECTED_END_OF_CHUNK_DATA", BROKEN_GLB),
-    part("GLB_CHUNK_TOO_BIG", BROKEN_GLB),
-    part("GLB_UNEXPECTED_FIRST_CHUNK", BROKEN_GLB),
-    part("GLB_UNEXPECTED_BIN_CHUNK", BROKEN_GLB),
-    part("GLB_EMPTY_CHUNK", BROKEN_GLB),
-    part("UNKNOWN_ASSET_MAJOR_VERSION", "only glTF 2.x can be read"),
     part(
-        "PROPS_UNSUPPORTED_EXTENSION",
-        "the file requires an extension that changes what its data means, and the game does not implement it",
+        "ACCESSOR_JOINTS_INDEX_OOB",
+        "vertices are bound to joints the skin does not have",
+        "parent the mesh to its armature again and export them together: its vertex groups name bones the skin lacks",
     ),
-    part("UNRESOLVED_REFERENCE", "an index names an object that does not exist"),
-    part("UNDEFINED_PROPERTY", UNREADABLE_JSON),
-    part("VALUE_NOT_IN_LIST", UNREADABLE_JSON),
-    part("VALUE_NOT_IN_RANGE", UNREADABLE_JSON),
-    part("VALUE_MULTIPLE_OF", UNREADABLE_JSON),
-    part("TYPE_MISMATCH", UNREADABLE_JSON),
-    part("ARRAY_TYPE_MISMATCH", UNREADABLE_JSON),
-    part("ARRAY_LENGTH_NOT_IN_LIST", UNREADABLE_JSON),
-    part("PATTERN_MISMATCH", UNREADABLE_JSON),
-    part("ONE_OF_MISMATCH", UNREADABLE_JSON),
-    part("INVALID_INDEX", UNREADABLE_JSON),
-    part("UNSATISFIED_DEPENDENCY", UNREADABLE_JSON),
-    part("DUPLICATE_ELEMENTS", "a list that must name each object once names one twice"),
-    part("IO_ERROR", "a file the model needs is missing or cannot be read"),
-    part("INVALID_URI", "a URI cannot be read"),
-    part("BUFFER_BYTE_LENGTH_MISMATCH", OUT_OF_BOUNDS),
-    part("BUFFER_MISSING_GLB_DATA", OUT_OF_BOUNDS),
-    part("BUFFER_VIEW_TOO_LONG", OUT_OF_BOUNDS),
-    part("BUFFER_VIEW_TOO_BIG_BYTE_STRIDE", OUT_OF_BOUNDS),
-    part("ACCESSOR_TOO_LONG", OUT_OF_BOUNDS),
-    part("ACCESSOR_SMALL_BYTESTRIDE", "elements overlap: the stride is smaller than one element"),
-    part("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", OUT_OF_BOUNDS),
-    part("ACCESSOR_SPARSE_INDEX_OOB", OUT_OF_BOUNDS),
-    part("ACCESSOR_SPARSE_INDICES_NON_INCREASING", "sparse indices must increase, or the data is ambiguous"),
-    part("ACCESSOR_INDEX_OOB", "an index names a vertex the primitive does not have"),
-    part("ACCESSOR_NORMALIZED_INVALID", WRONG_FORMAT),
-    part("PROPS_ACCESSOR_FORMAT", WRONG_FORMAT),
-    part("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
-    part("MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
-    part("MESH_PRIMITIVE_NO_POSITION", "a primitive without positions has nothing to draw"),
-    part("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", BAD_MESH),
-    part("MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH", BAD_MESH),
-    part("MESH_PRIMITIVE_MORPH_TARGET_INVALID_ATTRIBUTE_COUNT", BAD_MESH),
-    part("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", "the mesh's primitives disagree on its morph targets"),
-    part("MESH_INVALID_WEIGHTS_COUNT", "the morph weights do not match the morph targets"),
-    part("NODE_WEIGHTS_INVALID", "the morph weights do not match the morph targets"),
-    part("NODE_MATRIX_NON_TRS", "a node matrix that is not a rotation, scale and translation cannot be animated"),
-    part("NODE_LOOP", "the node hierarchy has a cycle"),
-    part("NODE_SKIN_WITH_NON_SKINNED_MESH", "a skin on a mesh without joints and weights has nothing to move"),
-    part("NODE_SKINNED_MESH_WITHOUT_SKIN", "a mesh with joints and weights on a node without a skin has no joints"),
-    part("NODE_PARENT_OVERRIDE", "a node has two parents"),
-    part("ACCESSOR_INVALID_IBM", "an inverse bind matrix is not affine"),
-    part("INVALID_IBM_ACCESSOR_COUNT", "the skin has not one inverse bind matrix per joint"),
-    part("SKIN_IBM_INVALID_FORMAT", WRONG_FORMAT),
-    part("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", "a node given by a matrix cannot be animated by parts"),
-    part("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", "the channel animates morph weights of a node without any"),
-    part("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
-    part("ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", "a CUBICSPLINE sampler needs two keys or more"),
-    part("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT),
-    part("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", "the sampler has not one value per key"),
-    part("ACCESSOR_ANIMATION_INPUT_NEGATIVE", BAD_KEYS),
-    part("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", BAD_KEYS),
-    part("PROPS_ANIMATION_NO_KEYS", "a channel without keys cannot be played"),
-    part("PROPS_ANIMATION_POINTER_INVALID", "an animation pointer names nothing the clip can animate"),
-    part("PROPS_DECOMPRESSION", "the compressed data cannot be decoded"),
-    part("IMAGE_DATA_INVALID", BROKEN_IMAGE),
-    part("PROPS_UNSUPPORTED_IMAGE", "the image is in a format the game does not decode"),
-    part("PROPS_INVALID_MODEL", "the parts read do not form a model"),
-    part("PROPS_NOTHING_DRAWABLE", "every primitive of the model was dropped: nothing is left to draw"),
+    file(
+        "PROPS_SKIN_WITHOUT_JOINTS",
+        "a skin without joints binds its vertices to nothing",
+        "export the armature with the mesh, or remove the skin",
+    ),
+    // Unreadable: fatal to the part that holds them.
+    part(
+        "INVALID_JSON",
+        UNREADABLE_JSON,
+        "export or download the file again; if you edited it, mend the JSON where the message says",
+    ),
+    part("PROPS_INVALID_GLB", BROKEN_GLB, FIX_GLB),
+    part("GLB_INVALID_MAGIC", BROKEN_GLB, FIX_GLB),
+    part("GLB_INVALID_VERSION", "only GLB version 2 can be read", "export the model again as glTF 2.0 binary (.glb)"),
+    part("GLB_LENGTH_TOO_SMALL", BROKEN_GLB, FIX_GLB),
+    part("GLB_LENGTH_MISMATCH", BROKEN_GLB, FIX_GLB),
+    part("GLB_UNEXPECTED_END_OF_HEADER", BROKEN_GLB, FIX_GLB),
+    part("GLB_UNEXPECTED_END_OF_CHUNK_HEADER", BROKEN_GLB, FIX_GLB),
+    part("GLB_UNEXPECTED_END_OF_CHUNK_DATA", BROKEN_GLB, FIX_GLB),
+    part("GLB_CHUNK_TOO_BIG", BROKEN_GLB, FIX_GLB),
+    part("GLB_UNEXPECTED_FIRST_CHUNK", BROKEN_GLB, FIX_GLB),
+    part("GLB_UNEXPECTED_BIN_CHUNK", BROKEN_GLB, FIX_GLB),
+    part("GLB_EMPTY_CHUNK", BROKEN_GLB, FIX_GLB),
+    part("UNKNOWN_ASSET_MAJOR_VERSION", "only glTF 2.x can be read", "export the model again as glTF 2.0"),
+    Rule {
+        code: "PROPS_UNSUPPORTED_EXTENSION",
+        scope: Scope::Part,
+        why: "the file requires an extension that changes what its data means, and the game does not implement it",
+        // `crate::document`'s, for the extension required.
+        fix: None,
+    },
+    part(
+        "UNRESOLVED_REFERENCE",
+        "an index names an object that does not exist",
+        "export the model again, or correct the index: it counts from 0 in its array",
+    ),
+    part("UNDEFINED_PROPERTY", UNREADABLE_JSON, FIX_JSON),
+    part("VALUE_NOT_IN_LIST", UNREADABLE_JSON, FIX_JSON),
+    part("VALUE_NOT_IN_RANGE", UNREADABLE_JSON, FIX_JSON),
+    part("VALUE_MULTIPLE_OF", UNREADABLE_JSON, FIX_JSON),
+    part("TYPE_MISMATCH", UNREADABLE_JSON, FIX_JSON),
+    part("ARRAY_TYPE_MISMATCH", UNREADABLE_JSON, FIX_JSON),
+    part("ARRAY_LENGTH_NOT_IN_LIST", UNREADABLE_JSON, FIX_JSON),
+    part("PATTERN_MISMATCH", UNREADABLE_JSON, FIX_JSON),
+    part("ONE_OF_MISMATCH", UNREADABLE_JSON, FIX_JSON),
+    part("INVALID_INDEX", UNREADABLE_JSON, FIX_JSON),
+    part("UNSATISFIED_DEPENDENCY", UNREADABLE_JSON, FIX_JSON),
+    part(
+        "DUPLICATE_ELEMENTS",
+        "a list that must name each object once names one twice",
+        "name each object once (export the model again)",
+    ),
+    part(
+        "IO_ERROR",
+        "a file the model needs is missing or cannot be read",
+        "make every file the model names a regular file the game may read, in the model's folder beside it (or \
+         export a .glb, which holds everything)",
+    ),
+    part(
+        "INVALID_URI",
+        "a URI cannot be read",
+        "write the URI as a relative path (a space as %20) or as a whole base64 data: URI, or export a .glb",
+    ),
+    part("BUFFER_BYTE_LENGTH_MISMATCH", OUT_OF_BOUNDS, FIX_BOUNDS),
+    part("BUFFER_MISSING_GLB_DATA", OUT_OF_BOUNDS, FIX_BOUNDS),
+    part("BUFFER_VIEW_TOO_LONG", OUT_OF_BOUNDS, FIX_BOUNDS),
+    part("BUFFER_VIEW_TOO_BIG_BYTE_STRIDE", OUT_OF_BOUNDS, FIX_BOUNDS),
+    part("ACCESSOR_TOO_LONG", OUT_OF_BOUNDS, FIX_BOUNDS),
+    part("ACCESSOR_SMALL_BYTESTRIDE", "elements overlap: the stride is smaller than one element", FIX_EXPORT),
+    part("ACCESSOR_SPARSE_COUNT_OUT_OF_RANGE", OUT_OF_BOUNDS, FIX_BOUNDS),
+    part("ACCESSOR_SPARSE_INDEX_OOB", OUT_OF_BOUNDS, FIX_BOUNDS),
+    part(
+        "ACCESSOR_SPARSE_INDICES_NON_INCREASING",
+        "sparse indices must increase, or the data is ambiguous",
+        FIX_EXPORT,
+    ),
+    part("ACCESSOR_INDEX_OOB", "an index names a vertex the primitive does not have", FIX_MESH),
+    part("ACCESSOR_NORMALIZED_INVALID", WRONG_FORMAT, FIX_FORMAT),
+    part("PROPS_ACCESSOR_FORMAT", WRONG_FORMAT, FIX_FORMAT),
+    part("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT, FIX_FORMAT),
+    part("MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT, FIX_FORMAT),
+    part(
+        "MESH_PRIMITIVE_NO_POSITION",
+        "a primitive without positions has nothing to draw",
+        "give the primitive a POSITION attribute, or remove it",
+    ),
+    part("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", BAD_MESH, FIX_MESH),
+    part("MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH", BAD_MESH, FIX_MESH),
+    part("MESH_PRIMITIVE_MORPH_TARGET_INVALID_ATTRIBUTE_COUNT", BAD_MESH, FIX_MESH),
+    part(
+        "MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT",
+        "the mesh's primitives disagree on its morph targets",
+        "give every primitive of the mesh the same morph targets (shape keys), or split it into meshes",
+    ),
+    part("MESH_INVALID_WEIGHTS_COUNT", BAD_WEIGHTS, FIX_WEIGHTS),
+    part("NODE_WEIGHTS_INVALID", BAD_WEIGHTS, FIX_WEIGHTS),
+    part(
+        "NODE_MATRIX_NON_TRS",
+        "a node matrix that is not a rotation, scale and translation cannot be animated",
+        "give the node a translation, rotation and scale, without shear or projection (Blender: Object > Apply > \
+         Rotation & Scale)",
+    ),
+    part("NODE_LOOP", "the node hierarchy has a cycle", FIX_TREE),
+    part(
+        "NODE_SKIN_WITH_NON_SKINNED_MESH",
+        "a skin on a mesh without joints and weights has nothing to move",
+        "remove the node's skin, or export the mesh with its vertex weights (Blender: keep its Armature modifier)",
+    ),
+    part(
+        "NODE_SKINNED_MESH_WITHOUT_SKIN",
+        "a mesh with joints and weights on a node without a skin has no joints",
+        "export the mesh with its armature (Blender: an Armature modifier naming it), or without its vertex groups",
+    ),
+    part("NODE_PARENT_OVERRIDE", "a node has two parents", FIX_TREE),
+    part("ACCESSOR_INVALID_IBM", "an inverse bind matrix is not affine", FIX_BIND),
+    part("INVALID_IBM_ACCESSOR_COUNT", "the skin has not one inverse bind matrix per joint", FIX_BIND),
+    part("SKIN_IBM_INVALID_FORMAT", WRONG_FORMAT, FIX_BIND),
+    part(
+        "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
+        "a node given by a matrix cannot be animated by parts",
+        "give the node a translation, rotation and scale instead of a matrix (exporters do: export it again)",
+    ),
+    part(
+        "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
+        "the channel animates morph weights of a node without any",
+        "remove the channel, or give the node's mesh the shape keys it animates",
+    ),
+    part("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT, FIX_CLIP),
+    part(
+        "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS",
+        "a CUBICSPLINE sampler needs two keys or more",
+        "give the sampler two keys or more, or make it LINEAR or STEP",
+    ),
+    part("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT", WRONG_FORMAT, FIX_CLIP),
+    part("ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT", "the sampler has not one value per key", FIX_CLIP),
+    part("ACCESSOR_ANIMATION_INPUT_NEGATIVE", BAD_KEYS, FIX_CLIP),
+    part("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", BAD_KEYS, FIX_CLIP),
+    part(
+        "PROPS_ANIMATION_NO_KEYS",
+        "a channel without keys cannot be played",
+        "remove the channel, or bake the clip again",
+    ),
+    part(
+        "PROPS_ANIMATION_POINTER_INVALID",
+        "an animation pointer names nothing the clip can animate",
+        "point the channel at a property the file has and the game animates (mods/README.md lists them), or \
+         remove it",
+    ),
+    part(
+        "PROPS_DECOMPRESSION",
+        "the compressed data cannot be decoded",
+        "compress the model again (glTF-Transform: `gltf-transform meshopt` or `draco`), or export it uncompressed",
+    ),
+    part("IMAGE_DATA_INVALID", BROKEN_IMAGE, FIX_IMAGE),
+    part(
+        "PROPS_UNSUPPORTED_IMAGE",
+        "the image is in a format the game does not decode",
+        "convert the image to PNG or JPEG (WebP and KTX2 load too)",
+    ),
+    part(
+        "PROPS_INVALID_MODEL",
+        "the parts read do not form a model",
+        "report it with the file: the import should have named the problem earlier",
+    ),
+    part(
+        "PROPS_NOTHING_DRAWABLE",
+        "every primitive of the model was dropped: nothing is left to draw",
+        "fix the errors above: each names the primitive it leaves out",
+    ),
 ];
 
 /// The rule for `code`, when it is fatal.
 #[must_use]
 pub fn rule(code: &str) -> Option<&'static Rule> {
     FATAL.iter().find(|rule| rule.code == code)
+}
+
+/// What a modder does about an issue of `code`, when it is fatal and its messages do not
+/// each end with a fix of their own ([`Rule::fix`]).
+#[must_use]
+pub fn fix(code: &str) -> Option<&'static str> {
+    rule(code).and_then(|rule| rule.fix)
 }
 
 /// How far an issue of `code` reaches, when it is fatal.
@@ -178,9 +335,12 @@ mod tests {
     fn every_code_is_listed_once_with_why() {
         for (i, rule) in FATAL.iter().enumerate() {
             assert!(!rule.why.is_empty(), "{}", rule.code);
+            assert!(rule.fix.is_none_or(|fix| !fix.is_empty() && !fix.ends_with('.')), "{}", rule.code);
             assert!(rule.code.chars().all(|c| c.is_ascii_uppercase() || c == '_'), "{}", rule.code);
             assert!(FATAL[..i].iter().all(|earlier| earlier.code != rule.code), "{} twice", rule.code);
         }
+        let own: Vec<&str> = FATAL.iter().filter(|rule| rule.fix.is_none()).map(|rule| rule.code).collect();
+        assert_eq!(own, ["PROPS_LIMIT_EXCEEDED", "PROPS_UNSUPPORTED_EXTENSION"], "each message names its fix");
         assert_eq!(scope("PROPS_LIMIT_EXCEEDED"), Some(Scope::File));
         assert_eq!(scope("ACCESSOR_ANIMATION_INPUT_NON_INCREASING"), Some(Scope::Part));
         assert_eq!(scope("ANIMATION_DUPLICATE_TARGETS"), None, "resolved as three.js does");
@@ -198,5 +358,13 @@ mod tests {
         let listed: Vec<&str> = table.lines().skip(2).filter_map(|row| row.split('`').nth(1)).collect();
         let refusing: Vec<&str> = FATAL.iter().filter(|r| r.scope == Scope::File).map(|r| r.code).collect();
         assert_eq!(listed, refusing);
+        // Each with the fix its messages show.
+        for row in table.lines().skip(2) {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let code = cells[1].trim_matches('`');
+            if let Some(fix) = fix(code) {
+                assert_eq!(cells[3], fix, "{code}");
+            }
+        }
     }
 }

@@ -248,10 +248,7 @@ impl Worker {
         if let Ok(target) = file.canonicalize()
             && !target.starts_with(&self.root)
         {
-            let message = format!(
-                "it is a symbolic link to {}, outside the mods folder; copy the model into the mods folder instead",
-                target.display()
-            );
+            let message = format!("it is a symbolic link to {}, outside the mods folder", target.display());
             return Err(Refused::one(shown, "PROPS_URI_OUTSIDE_FOLDER", "", message));
         }
         let limits = &self.limits;

@@ -62,7 +62,8 @@ impl Consequence {
     }
 }
 
-/// One problem of a file. Serializes with `fatal` ([`Issue::is_fatal`]) beside its fields.
+/// One problem of a file. Serializes with `fix` ([`Issue::fix`]) and `fatal` ([`Issue::is_fatal`])
+/// beside its fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {
     /// Error or warning.
@@ -117,11 +118,12 @@ impl Issue {
 impl Serialize for Issue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct as _;
-        let mut issue = serializer.serialize_struct("Issue", 6)?;
+        let mut issue = serializer.serialize_struct("Issue", 7)?;
         issue.serialize_field("severity", &self.severity)?;
         issue.serialize_field("code", self.code)?;
         issue.serialize_field("pointer", &self.json_pointer)?;
         issue.serialize_field("message", &self.message)?;
+        issue.serialize_field("fix", &self.fix())?;
         issue.serialize_field("fatal", &self.is_fatal())?;
         issue.serialize_field("dropped", self.dropped())?;
         issue.end()
@@ -129,11 +131,20 @@ impl Serialize for Issue {
 }
 
 impl Issue {
-    /// What the game does about it, as the end of its line: ` (the game drops clip 2 (`Run`))`,
-    /// ` (the game reads past it)`, ` (the game refuses the file)`; nothing for a warning.
+    /// What a modder does about it: for an error of a fatal code, the rule table's fix
+    /// ([`crate::rules::fix`]; `None` where its message names its own, as a limit's does).
     #[must_use]
-    pub fn consequence_note(&self) -> String {
-        match (&self.consequence, self.severity) {
+    pub fn fix(&self) -> Option<&'static str> {
+        (self.severity == Severity::Error).then(|| rules::fix(self.code)).flatten()
+    }
+
+    /// The end of its line, after the message: its fix ([`Issue::fix`]), then what the game
+    /// does about it: `; fix the keys (the game drops clip 2 (`Run`))`, ` (the game reads past
+    /// it)`, `; export it again (the game refuses the file)`; nothing for a warning.
+    #[must_use]
+    pub fn ending(&self) -> String {
+        let fix = self.fix().map(|fix| format!("; {fix}")).unwrap_or_default();
+        let consequence = match (&self.consequence, self.severity) {
             (Consequence::Loads, Severity::Warning) => String::new(),
             (Consequence::Loads, Severity::Error) => " (the game reads past it)".to_owned(),
             (Consequence::Drops(parts), _) => {
@@ -141,18 +152,19 @@ impl Issue {
                 format!(" (the game {})", parts.join(", "))
             }
             (Consequence::Refuses, _) => " (the game refuses the file)".to_owned(),
-        }
+        };
+        fix + &consequence
     }
 }
 
 /// Displays as `{pointer}: {severity}[{code}]: {message}` (no pointer for the whole file), and
-/// what the game does about it ([`Issue::consequence_note`]).
+/// its fix and what the game does about it ([`Issue::ending`]).
 impl fmt::Display for Issue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.json_pointer.is_empty() {
             write!(f, "{}: ", self.json_pointer)?;
         }
-        write!(f, "{}[{}]: {}{}", self.severity, self.code, self.message, self.consequence_note())
+        write!(f, "{}[{}]: {}{}", self.severity, self.code, self.message, self.ending())
     }
 }
 
@@ -286,9 +298,15 @@ mod tests {
         let mut report = Report::new(Path::new("mods/a.glb"));
         report.issues.push(Issue::error("ACCESSOR_TOO_LONG", "/accessors/3", "too long"));
         report.issues.push(Issue::warning("GLB_EXTRA_DATA", "", "extra bytes"));
+        // The rule table's fix follows the message.
+        let fix = "export the model again, or copy its .bin again beside the .gltf it was exported with: the data \
+                   and the JSON disagree";
         assert_eq!(
             report.to_string(),
-            "mods/a.glb: /accessors/3: error[ACCESSOR_TOO_LONG]: too long (the game refuses the file)\nmods/a.glb: warning[GLB_EXTRA_DATA]: extra bytes\n"
+            format!(
+                "mods/a.glb: /accessors/3: error[ACCESSOR_TOO_LONG]: too long; {fix} (the game refuses the file)\n\
+                 mods/a.glb: warning[GLB_EXTRA_DATA]: extra bytes\n"
+            )
         );
         assert_eq!((report.errors(), report.warnings(), report.has_errors()), (1, 1, true));
         assert!(report.contains("ACCESSOR_TOO_LONG", "/accessors/3"));
@@ -301,6 +319,7 @@ mod tests {
         let json = serde_json::to_value(&report).expect("serializes");
         assert_eq!(json["issues"][0]["pointer"], "/accessors/3");
         assert_eq!(json["issues"][1]["severity"], "warning");
+        assert_eq!((json["issues"][0]["fix"].as_str(), json["issues"][1]["fix"].as_str()), (Some(fix), None));
         assert_eq!(
             (json["issues"][0]["fatal"].as_bool(), json["issues"][1]["fatal"].as_bool()),
             (Some(true), Some(false))

@@ -116,6 +116,43 @@ fn what_the_checker_passes_imports() {
     }
 }
 
+/// Every error that costs the modder something (the file, or a part of it) says what to do about
+/// it, once: the rule table's fix after the message, or, for a limit or an extension, the
+/// message's own; and an import error says the same.
+#[test]
+fn every_costly_error_names_its_fix() {
+    let models = workspace().join("tests/models/broken");
+    let mut costly = 0;
+    for entry in std::fs::read_dir(&models).expect("corpus").flatten() {
+        let path = entry.path();
+        if !path.extension().is_some_and(|e| e == "gltf" || e == "glb") {
+            continue;
+        }
+        let report = check_file(&path, &Limits::default());
+        for issue in report.issues.iter().filter(|i| i.severity == Severity::Error && i.ending().contains("(the game"))
+        {
+            let line = format!("{}: {issue}", path.display());
+            if issue.ending().contains("reads past") {
+                continue;
+            }
+            costly += 1;
+            match issue.fix() {
+                Some(fix) => {
+                    assert!(line.contains(&format!("; {fix} (the game")), "{line}");
+                    assert_eq!(line.matches(fix).count(), 1, "said twice: {line}");
+                }
+                None => assert!(issue.message.contains("; "), "no fix of its own: {line}"),
+            }
+        }
+        if let Err(error) = import_file(&path, &Limits::default()) {
+            let code_fix = report.issues.iter().filter_map(|i| i.fix()).find(|fix| error.to_string().contains(fix));
+            let own = error.to_string().contains("; ");
+            assert!(code_fix.is_some() || own, "the import error names no fix: {error}");
+        }
+    }
+    assert!(costly > 100, "{costly} costly errors in the corpus");
+}
+
 /// A buffer URI that is a symbolic link out of the model's folder (not committed: links do not
 /// survive every checkout); built in a temporary folder.
 #[cfg(unix)]
