@@ -11,7 +11,7 @@ use std::f32::consts::TAU;
 
 use glam::{Affine3A, Quat, Vec3};
 use props_examples::{Example, Gpu};
-use props_host::{Animates, Camera, HostConfig, InstanceId, Layer, Lighting, ModelOptions, PropHost, SKY};
+use props_host::{Animates, Camera, HostConfig, InstanceId, Layer, Lighting, PropHost, SKY};
 use props_render::{Clear, Renderer, RendererConfig, StandalonePass};
 
 /// Cars, foxes, and the rings they go round (radii, metres).
@@ -69,9 +69,9 @@ impl Example for Crowd {
         let wheels = ["wheel_front_left", "wheel_front_right", "wheel_rear_left", "wheel_rear_right"];
         let car =
             props.load_file(asset("car.glb").as_ref(), Animates::default().driver(wheels, Vec3::X), &mut renderer)?;
-        // Made in centimetres and placed at 0.01: culled and drawn at its levels at that size.
-        let fox_options = ModelOptions { animates: Animates::default(), max_scale: FOX_UNITS };
-        let fox = props.load_file(asset("Fox.glb").as_ref(), fox_options, &mut renderer)?;
+        // Made in centimetres and placed at 0.01 (`FOX_UNITS`): culled and drawn at its levels at
+        // that size.
+        let fox = props.load_file(asset("Fox.glb").as_ref(), Animates::default(), &mut renderer)?;
         let car_view = props.model(car.model).ok_or("the car is loaded")?;
         let wheel_radius = car_view.node("wheel_rear_left").ok_or("the car has wheels")?.model.translation.y;
         let walk = props.model(fox.model).and_then(|fox| fox.clip("Walk")).ok_or("the fox walks")?;

@@ -59,7 +59,7 @@ pub struct Cost {
 /// The cost of `count` instances of `model` (see the module documentation).
 pub fn cost(model: &Arc<Model>, count: usize) -> Result<Cost> {
     let mut set = CrowdSet::new(PosingConfig { threads: 0, ..PosingConfig::default() })?;
-    set.set_model(PropModel::new(ModelId(0), Arc::clone(model)), Animates::default(), 1.0)?;
+    set.set_model(PropModel::new(ModelId(0), Arc::clone(model)), Animates::default())?;
     let height = props_mods::fitting::height(model).unwrap_or(1.0);
     let (spacing, side) = (3.0 * height, (count as f32).sqrt().ceil() as usize);
     let duration = model.clips().first().map(|c| c.duration());

@@ -62,6 +62,8 @@ pub struct Crowd {
     layers: Vec<Layer>,
     drivers: Vec<f32>,
     centers: Vec<Vec3>,
+    /// Each instance's scale: what its culling sphere and its levels' errors are multiplied by.
+    scales: Vec<f32>,
     /// Whether each instance was in view last frame.
     shown: Vec<bool>,
     /// Bounds of each [`BLOCK`] of consecutive instances.
@@ -128,9 +130,8 @@ fn reserve_total<T>(items: &mut Vec<T>, n: usize) {
 impl Crowd {
     /// An empty crowd of `program`, each instance with `layers` layers, posing with
     /// `sharing` (`Sharing::None` when a state does not fit a key), culled with spheres of
-    /// `radius` around each instance's centre (the model's pose bound times its scale), with
-    /// scratch for `runs` runs evaluated in parallel (a few per worker thread; 1 for one
-    /// thread).
+    /// `radius` (the model's pose bound) times each instance's scale ([`Crowd::place`]), with
+    /// scratch for `runs` runs evaluated in parallel (a few per worker thread; 1 for one thread).
     #[must_use]
     pub fn new(program: &Program, layers: usize, sharing: Sharing, radius: f32, runs: usize) -> Self {
         let drivers_per = program.driver_count();
@@ -144,6 +145,7 @@ impl Crowd {
             layers: Vec::new(),
             drivers: Vec::new(),
             centers: Vec::new(),
+            scales: Vec::new(),
             shown: Vec::new(),
             blocks: Vec::new(),
             parts: vec![Vec::new(); runs.max(1)],
@@ -213,11 +215,13 @@ impl Crowd {
         self.scratches.len()
     }
 
-    /// Adds an instance at `center` (no layer playing, drivers 0); returns its index.
+    /// Adds an instance at `center`, at scale 1 (no layer playing, drivers 0); returns its
+    /// index.
     pub fn push(&mut self, center: Vec3) -> usize {
         self.layers.extend(std::iter::repeat_n(Layer::NONE, self.layers_per));
         self.drivers.extend(std::iter::repeat_n(0.0, self.drivers_per));
         self.centers.push(center);
+        self.scales.push(1.0);
         self.shown.push(false);
         self.keys.push(Key::default());
         self.levels.push(0);
@@ -261,6 +265,7 @@ impl Crowd {
         self.layers.truncate(n * self.layers_per);
         self.drivers.truncate(n * self.drivers_per);
         self.centers.truncate(n);
+        self.scales.truncate(n);
         self.shown.truncate(n);
         self.keys.truncate(n);
         self.levels.truncate(n);
@@ -278,6 +283,7 @@ impl Crowd {
             self.layers.copy_within(last * l..(last + 1) * l, i * l);
             self.drivers.copy_within(last * d..(last + 1) * d, i * d);
             self.centers[i] = self.centers[last];
+            self.scales[i] = self.scales[last];
             self.shown[i] = self.shown[last];
             self.keys[i] = self.keys[last];
             self.levels[i] = self.levels[last];
@@ -323,15 +329,17 @@ impl Crowd {
         &mut self.drivers
     }
 
-    /// Sets where instance `i` stands (the centre of its culling sphere), world space.
+    /// Sets where instance `i` stands (the centre of its culling sphere, world space) and its
+    /// scale: what the crowd's radius and its levels' errors are multiplied by for it (a
+    /// placement's largest axis scale, when they are the model's own).
     #[inline]
-    pub fn set_center(&mut self, i: usize, center: Vec3) {
-        self.centers[i] = center;
+    pub fn place(&mut self, i: usize, center: Vec3, scale: f32) {
+        (self.centers[i], self.scales[i]) = (center, scale);
         self.mark_stale(i);
     }
 
-    /// Sets each level of detail's error in world units, level 0's (0) first: the model's
-    /// [`crate::Model::lod_errors`] times the largest scale its instances are drawn at. A
+    /// Sets each level of detail's error, level 0's (0) first, for an instance at scale 1
+    /// (in the units of the crowd's radius: the model's [`crate::Model::lod_errors`]). A
     /// view's mesh LOD picks among these levels (one level: every instance at level 0).
     pub fn set_level_errors(&mut self, errors: &[f32]) {
         self.level_errors.clear();
@@ -426,6 +434,7 @@ impl Crowd {
         self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
         let instances = Instances {
             centers: &self.centers,
+            scales: &self.scales,
             shown: &mut self.shown,
             blocks: &mut self.blocks,
             keys: &mut self.keys,

@@ -37,11 +37,12 @@ pub(crate) struct Block {
 impl Block {
     pub(crate) const STALE: Self = Self { center: Vec3::ZERO, radius: 0.0, stale: true };
 
-    /// The bounds of spheres of `radius` around `centers`.
-    fn around(centers: &[Vec3], radius: f32) -> Self {
+    /// The bounds of spheres of `radius` times `scales` around `centers`.
+    fn around(centers: &[Vec3], scales: &[f32], radius: f32) -> Self {
         let (low, high) =
             centers.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &c| (lo.min(c), hi.max(c)));
-        Self { center: (low + high) * 0.5, radius: (high - low).length() * 0.5 + radius, stale: false }
+        let largest = scales.iter().fold(0.0_f32, |largest, &s| largest.max(s));
+        Self { center: (low + high) * 0.5, radius: (high - low).length() * 0.5 + radius * largest, stale: false }
     }
 
     /// Marks the bounds out of date (an instance in the block moved).
@@ -69,17 +70,19 @@ pub(crate) struct Sieve<'a> {
     pub frame: u64,
     /// Update-rate LOD is on (instances may be deferred).
     pub lod: bool,
-    /// Every instance's culling radius.
+    /// Every instance's culling radius at scale 1.
     pub radius: f32,
     /// Shared poses: how keys are made (`None`: unshared, no keys).
     pub keying: Option<Keying<'a>>,
-    /// Mesh LOD: where instances change level (each instance in view's level is picked).
+    /// Mesh LOD: where instances at scale 1 change level (each instance in view's level is
+    /// picked, at its distance over its scale: every threshold grows with the scale).
     pub detail: Option<Thresholds>,
 }
 
 /// A crowd's per-instance state that sifting reads and writes, whole or one part of it.
 pub(crate) struct Instances<'a> {
     pub centers: &'a [Vec3],
+    pub scales: &'a [f32],
     /// Whether each was in view last frame (updated).
     pub shown: &'a mut [bool],
     /// The bounds of each [`BLOCK`] of them (taken again where stale).
@@ -91,20 +94,20 @@ pub(crate) struct Instances<'a> {
 }
 
 impl Sieve<'_> {
-    /// The instance `i`, centred at `center`, is in view (`appeared`: it was not last
-    /// frame): notes whether it is due, keys it if so, and hands it to `sink`.
+    /// The instance `i`, centred at `center` at `scale`, is in view (`appeared`: it was not
+    /// last frame): notes whether it is due, keys it if so, and hands it to `sink`.
     #[inline(always)]
     fn admit(
         &self,
         levels: &[Option<Steps>],
         (i, appeared): (usize, bool),
-        center: Vec3,
+        (center, scale): (Vec3, f32),
         (key, detail): (&mut Key, &mut u8),
         sink: &mut impl FnMut(u32, bool, &Key, u8),
     ) {
         let distance = self.view.map_or(0.0, |v| center.distance(v.eye));
         if let Some(thresholds) = &self.detail {
-            *detail = thresholds.pick(*detail, distance);
+            *detail = thresholds.pick(*detail, distance / scale);
         }
         let due = !self.lod || appeared || self.view.is_none_or(|v| is_due(self.frame, i, v.rate(distance)));
         if due && let Some(k) = &self.keying {
@@ -122,33 +125,34 @@ impl Sieve<'_> {
         let levels: [Option<Steps>; MAX_COARSENING as usize + 1] = std::array::from_fn(|level| {
             self.keying.as_ref().and_then(|k| k.quantization).map(|q| q.steps(level as u8))
         });
-        let Instances { centers, shown, blocks, keys, levels: detail } = part;
+        let Instances { centers, scales, shown, blocks, keys, levels: detail } = part;
+        let sphere = |k: usize| (centers[k], scales[k]);
         let Some(view) = self.view else {
             for (k, shown) in shown.iter_mut().enumerate() {
                 let appeared = !std::mem::replace(shown, true);
-                self.admit(&levels, (first + k, appeared), centers[k], (&mut keys[k], &mut detail[k]), sink);
+                self.admit(&levels, (first + k, appeared), sphere(k), (&mut keys[k], &mut detail[k]), sink);
             }
             return;
         };
         for (b, block) in blocks.iter_mut().enumerate() {
             let range = b * BLOCK..((b + 1) * BLOCK).min(centers.len());
             if block.stale {
-                *block = Block::around(&centers[range.clone()], self.radius);
+                *block = Block::around(&centers[range.clone()], &scales[range.clone()], self.radius);
             }
             match view.classify(block.center, block.radius) {
                 Visibility::Outside => shown[range].fill(false),
                 Visibility::Inside => {
                     for k in range {
                         let appeared = !std::mem::replace(&mut shown[k], true);
-                        self.admit(&levels, (first + k, appeared), centers[k], (&mut keys[k], &mut detail[k]), sink);
+                        self.admit(&levels, (first + k, appeared), sphere(k), (&mut keys[k], &mut detail[k]), sink);
                     }
                 }
                 Visibility::Partial => {
                     for k in range {
-                        let sees = view.sees(centers[k], self.radius);
+                        let sees = view.sees(centers[k], self.radius * scales[k]);
                         if sees {
                             let at = (&mut keys[k], &mut detail[k]);
-                            self.admit(&levels, (first + k, !shown[k]), centers[k], at, sink);
+                            self.admit(&levels, (first + k, !shown[k]), sphere(k), at, sink);
                         }
                         shown[k] = sees;
                     }
@@ -174,19 +178,20 @@ pub(crate) fn sift(
     match workers {
         Some(workers) if parts.len() > 1 && n >= MIN_PARALLEL_INSTANCES => {
             let per = n.div_ceil(parts.len()).next_multiple_of(BLOCK);
-            let Instances { centers, shown, blocks, keys, levels } = instances;
+            let Instances { centers, scales, shown, blocks, keys, levels } = instances;
             workers.install(|| {
                 centers
                     .par_chunks(per)
+                    .zip(scales.par_chunks(per))
                     .zip(shown.par_chunks_mut(per))
                     .zip(blocks.par_chunks_mut(per / BLOCK))
                     .zip(keys.par_chunks_mut(per))
                     .zip(levels.par_chunks_mut(per))
                     .zip(parts.par_iter_mut())
                     .enumerate()
-                    .for_each(|(p, (((((centers, shown), blocks), keys), levels), seen))| {
+                    .for_each(|(p, ((((((centers, scales), shown), blocks), keys), levels), seen))| {
                         seen.clear();
-                        let part = Instances { centers, shown, blocks, keys, levels };
+                        let part = Instances { centers, scales, shown, blocks, keys, levels };
                         sieve.part(p * per, part, &mut |i, due, _, _| seen.push((i, due)));
                     });
             });

@@ -68,8 +68,8 @@ pub struct InstanceMut<'a> {
 }
 
 impl InstanceMut<'_> {
-    /// Moves it: its model-to-world transform (scaled at most by its model's
-    /// [`PropModel::scale`] times the set's `max_scale` for it, or culling cuts it off).
+    /// Moves it: its model-to-world transform (its scale, the largest of its axes', scales its
+    /// culling sphere and the errors its levels of detail are picked by).
     pub fn set_placement(&mut self, placement: Affine3A) {
         self.crowd.set_placement(self.i, placement);
     }
@@ -122,29 +122,23 @@ impl CrowdSet {
     }
 
     /// Adds `prop` (its renderer id new to the set), or replaces the model of that id,
-    /// animated as `animates` says, placed at up to `max_scale` times its scale. A replaced
+    /// animated as `animates` says. A replaced
     /// model's instances keep their ids, placements, states and paint. On error (a clip or
     /// node the model lacks, or, where `animates` binds every clip, a clip number an instance
     /// plays that the model lacks) nothing changes. Where `animates` names its clips, a layer
     /// playing a number past them is stopped.
-    pub fn set_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), BindError> {
-        self.rig(prop, animates, max_scale, false)
+    pub fn set_model(&mut self, prop: PropModel, animates: Animates) -> Result<(), BindError> {
+        self.rig(prop, animates, false)
     }
 
     /// [`CrowdSet::set_model`] for going back to an earlier version of a model (its mod was
     /// removed): the layers of instances playing a clip number it lacks are stopped instead
     /// of refusing it.
-    pub fn revert_model(&mut self, prop: PropModel, animates: Animates, max_scale: f32) -> Result<(), BindError> {
-        self.rig(prop, animates, max_scale, true)
+    pub fn revert_model(&mut self, prop: PropModel, animates: Animates) -> Result<(), BindError> {
+        self.rig(prop, animates, true)
     }
 
-    fn rig(
-        &mut self,
-        prop: PropModel,
-        animates: Animates,
-        max_scale: f32,
-        stop_missing: bool,
-    ) -> Result<(), BindError> {
+    fn rig(&mut self, prop: PropModel, animates: Animates, stop_missing: bool) -> Result<(), BindError> {
         let at = self.crowds.iter().position(|c| c.prop().id == prop.id);
         let played = match (at, stop_missing) {
             (Some(k), false) => self.crowds[k].clips_played(),
@@ -155,7 +149,7 @@ impl CrowdSet {
             self.crowds[k].stop_clips_from(spec.clips.len());
         }
         let layers = animates.layer_count();
-        let model = BoundModel { max_scale, ..BoundModel::new(prop, spec, layers) };
+        let model = BoundModel::new(prop, spec, layers);
         let mut crowd = ModelCrowd::new(model, self.posing.crowd_options());
         match at {
             Some(k) => {

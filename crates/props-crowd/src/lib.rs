@@ -36,7 +36,7 @@
 //! let mut set = CrowdSet::new(PosingConfig::default())?;
 //! // One value per instance turns the node `rotor` about Z.
 //! let animates = Animates::default().driver(["rotor"], Vec3::Z);
-//! set.set_model(PropModel::new(ModelId(0), Arc::new(model)), animates, 1.0)?;
+//! set.set_model(PropModel::new(ModelId(0), Arc::new(model)), animates)?;
 //! let near = set.add(ModelId(0), Affine3A::from_translation(Vec3::new(-2.0, 0.0, 0.0))).expect("a model");
 //! set.add(ModelId(0), Affine3A::from_translation(Vec3::new(2.0, 0.0, 0.0)));
 //! set.get_mut(near).expect("live").drivers_mut()[0] = 0.5; // radians, from the host's simulation

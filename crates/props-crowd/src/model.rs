@@ -47,8 +47,8 @@ impl PropModel {
 }
 
 /// A model bound to what is animated on it: the clips its instances play, the nodes driven and
-/// the values set directly ([`Spec`]), the layers each instance has, how far its instances are
-/// scaled, and whether its states are discrete. What a [`crate::ModelCrowd`] is made for.
+/// the values set directly ([`Spec`]), the layers each instance has, and whether its states
+/// are discrete. What a [`crate::ModelCrowd`] is made for.
 #[derive(Clone, Debug)]
 pub struct BoundModel {
     /// The model.
@@ -57,19 +57,16 @@ pub struct BoundModel {
     pub spec: Spec,
     /// Clip layers per instance.
     pub layers: usize,
-    /// Largest scale of an instance relative to the model's (for culling bounds and the
-    /// errors mesh LOD picks levels by).
-    pub max_scale: f32,
     /// Whether its states are discrete (a light's phase): shared only when equal, never
     /// quantized.
     pub discrete: bool,
 }
 
 impl BoundModel {
-    /// `prop` animated as `spec` says, with `layers` clip layers per instance, drawn at its
-    /// scale, its states continuous.
+    /// `prop` animated as `spec` says, with `layers` clip layers per instance, its states
+    /// continuous.
     #[must_use]
     pub fn new(prop: PropModel, spec: Spec, layers: usize) -> Self {
-        Self { prop, spec, layers, max_scale: 1.0, discrete: false }
+        Self { prop, spec, layers, discrete: false }
     }
 }

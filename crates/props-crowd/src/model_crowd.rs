@@ -33,7 +33,7 @@ pub struct ModelCrowd {
     placements: Vec<JointMatrix>,
     /// Each instance's paint ([`InstanceData::tint`]).
     tints: Vec<[u8; 4]>,
-    /// Culling radius of every instance, world units.
+    /// Culling radius of an instance placed at scale 1, model units: its pose bound.
     radius: f32,
     /// Scratch poses for the general path (skeleton lines, held feet).
     poses: (Pose, Pose),
@@ -51,11 +51,18 @@ pub struct CrowdOptions {
     pub runs: usize,
 }
 
-/// Culling radius of `prop` drawn up to `max_scale` times its scale: its pose bound (every
-/// clip, blend and driver angle), in world units.
-fn culling_radius(prop: &PropModel, max_scale: f32) -> f32 {
-    let radius = prop.model.pose_bounds().radius * f64::from(prop.scale * max_scale);
+/// Culling radius of `prop` at scale 1: its pose bound (every clip, blend and driver angle),
+/// in model units.
+fn culling_radius(prop: &PropModel) -> f32 {
+    let radius = prop.model.pose_bounds().radius;
     if radius.is_finite() { radius as f32 } else { f32::INFINITY }
+}
+
+/// How much `placement` enlarges the model: its largest axis scale, what its culling sphere
+/// and its levels' errors grow by.
+fn placement_scale(placement: &Affine3A) -> f32 {
+    let m = placement.matrix3;
+    m.x_axis.length().max(m.y_axis.length()).max(m.z_axis.length())
 }
 
 impl ModelCrowd {
@@ -65,17 +72,15 @@ impl ModelCrowd {
     pub fn new(model: BoundModel, options: CrowdOptions) -> Self {
         let CrowdOptions { sharing, runs } = options;
         let program = Program::new(&model.prop.model, &model.spec);
-        let radius = culling_radius(&model.prop, model.max_scale);
+        let radius = culling_radius(&model.prop);
         let mode = match sharing {
             None => Sharing::None,
             Some(_) if model.discrete => Sharing::Exact,
             Some(q) => Sharing::Quantized(q),
         };
         let mut crowd = Crowd::new(&program, model.layers, mode, radius, runs);
-        // Errors at the largest scale an instance is drawn at, as the culling radius.
-        let scale = model.prop.scale * model.max_scale;
-        let errors = model.prop.model.lod_errors().iter().map(|&e| e * scale);
-        crowd.set_level_errors(&errors.collect::<Vec<_>>());
+        // In model units, as the culling radius: each instance's placement scales both.
+        crowd.set_level_errors(model.prop.model.lod_errors());
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
         let footing = Footing::default();
@@ -115,7 +120,8 @@ impl ModelCrowd {
     /// Adds an instance standing at `placement` (no clip playing, drivers 0); returns its
     /// number.
     pub fn push(&mut self, placement: Affine3A) -> u32 {
-        self.crowd.push(placement.translation.into());
+        let i = self.crowd.push(placement.translation.into());
+        self.crowd.place(i, placement.translation.into(), placement_scale(&placement));
         self.placements.push(JointMatrix::from_affine(&placement));
         self.tints.push(NO_TINT);
         self.footing.push();
@@ -145,7 +151,7 @@ impl ModelCrowd {
 
     /// Moves instance `i`.
     pub fn set_placement(&mut self, i: u32, placement: Affine3A) {
-        self.crowd.set_center(i as usize, placement.translation.into());
+        self.crowd.place(i as usize, placement.translation.into(), placement_scale(&placement));
         self.placements[i as usize] = JointMatrix::from_affine(&placement);
     }
 
@@ -160,10 +166,12 @@ impl ModelCrowd {
         self.tints[i as usize]
     }
 
-    /// The sphere instance `i` stays within in any pose: its origin and the culling radius.
+    /// The sphere instance `i` stays within in any pose: its origin and its culling radius,
+    /// world units.
     #[must_use]
     pub fn sphere(&self, i: u32) -> (glam::Vec3, f32) {
-        (self.placements[i as usize].to_affine().translation.into(), self.radius)
+        let placement = self.placements[i as usize].to_affine();
+        (placement.translation.into(), self.radius * placement_scale(&placement))
     }
 
     /// Where instance `i` stands.

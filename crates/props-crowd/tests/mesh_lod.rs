@@ -19,7 +19,7 @@ fn model() -> Arc<Model> {
 /// A crowd of the model at `distances` in front of a camera at the origin looking down -Z.
 fn crowd(mesh_lod: Option<MeshLod>, distances: &[f32]) -> CrowdSet {
     let mut set = CrowdSet::new(PosingConfig { mesh_lod, ..PosingConfig::default() }).expect("valid");
-    set.set_model(PropModel::new(ModelId(0), model()), Animates::default(), 1.0).expect("binds");
+    set.set_model(PropModel::new(ModelId(0), model()), Animates::default()).expect("binds");
     for &d in distances {
         set.add(ModelId(0), Affine3A::from_translation(Vec3::new(0.0, 0.0, -d)));
     }
@@ -77,4 +77,36 @@ fn an_instance_at_a_levels_edge_keeps_its_level() {
     let ((out, coarser), (back, finer)) = (changes[0], changes[1]);
     assert_eq!((coarser, finer), (1, 0));
     assert!(out / back > 1.35, "coarser at {out} m, finer at {back} m");
+}
+
+/// Each instance is drawn at the level its own size calls for: one placed twice as large
+/// strays twice as far, so it takes the level of one of scale 1 at half its distance; and
+/// its culling sphere grows with it.
+#[test]
+fn an_instance_is_culled_and_leveled_at_its_own_scale() {
+    let mut set =
+        CrowdSet::new(PosingConfig { mesh_lod: Some(MeshLod::default()), ..PosingConfig::default() }).expect("valid");
+    set.set_model(PropModel::new(ModelId(0), model()), Animates::default()).expect("binds");
+    let at = |scale: f32, x: f32, d: f32| {
+        Affine3A::from_scale_rotation_translation(Vec3::splat(scale), glam::Quat::IDENTITY, Vec3::new(x, 0.0, -d))
+    };
+    // Coming into view, an instance of scale 1 turns to levels 1, 2 and 3 from about 17, 33
+    // and 66 m away (1, 2 and 4 cm spanning a pixel, and the hysteresis).
+    for (scale, d) in [(1.0, 25.0), (2.0, 50.0), (0.5, 12.5), (4.0, 25.0), (0.25, 25.0)] {
+        set.add(ModelId(0), at(scale, 0.0, d));
+    }
+    set.set_camera(Some(camera(0.0)));
+    let batches = levels(&mut set);
+    assert_eq!(batches, [(0, vec![25.0]), (1, vec![25.0, 50.0, 12.5]), (3, vec![25.0])], "{batches:?}");
+
+    // Beside the view, 10 m ahead: the view's edge is 8.6 m to the side there.
+    let mut beside = CrowdSet::new(PosingConfig::default()).expect("valid");
+    beside.set_model(PropModel::new(ModelId(0), model()), Animates::default()).expect("binds");
+    beside.add(ModelId(0), at(1.0, 12.0, 10.0)).expect("added");
+    let large = beside.add(ModelId(0), at(10.0, 12.0, 10.0)).expect("added");
+    beside.set_camera(Some(camera(0.0)));
+    assert_eq!(levels(&mut beside), [(0, vec![10.0])], "only the large one reaches into view");
+    // Its sphere, which picking tests too, is ten times the other's: a ray 3 m beside their
+    // centre meets it alone.
+    assert_eq!(beside.pick(Vec3::new(15.0, 100.0, -10.0), Vec3::NEG_Y), Some(large));
 }

@@ -26,7 +26,7 @@ fn instances_whose_weights_are_all_zero_are_marked_at_rest() {
     let models = [morphed(13, 0.0), morphed(13, 0.25), support::leveled_model(1, &[])];
     for (id, model) in models.iter().enumerate() {
         let id = ModelId(id as u32);
-        set.set_model(PropModel::new(id, Arc::clone(model)), Animates::default(), 1.0).expect("binds");
+        set.set_model(PropModel::new(id, Arc::clone(model)), Animates::default()).expect("binds");
         for x in 0..3 {
             set.add(id, Affine3A::from_translation(Vec3::new(x as f32, 0.0, -5.0 * id.0 as f32)));
         }

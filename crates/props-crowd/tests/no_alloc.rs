@@ -25,7 +25,7 @@ fn model() -> Arc<Model> {
 #[test]
 fn frames_with_mesh_lod_allocate_nothing() {
     let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
-    set.set_model(PropModel::new(ModelId(0), model()), Animates::default(), 1.0).expect("binds");
+    set.set_model(PropModel::new(ModelId(0), model()), Animates::default()).expect("binds");
     for k in 0..4000 {
         let at = Vec3::new((k % 40) as f32 * 3.0 - 60.0, 0.0, -((k / 40) as f32) * 3.0);
         set.add(ModelId(0), Affine3A::from_translation(at));

@@ -41,32 +41,6 @@ impl Default for HostConfig {
     }
 }
 
-/// How a model is animated and placed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ModelOptions {
-    /// Its clips, driven nodes and layers, by name (so that a mod replacing it is bound the
-    /// same way).
-    pub animates: Animates,
-    /// The largest scale its instances' placements have (1 by default). Culling takes the box
-    /// the model's poses stay within times this: too small, and instances scaled up past it
-    /// vanish at the screen's edges. Mesh LOD measures its levels' errors at this scale too:
-    /// too large, and culling keeps props out of view and LOD draws finer levels than the eye
-    /// needs. A model made in centimetres and placed at 0.01 takes 0.01.
-    pub max_scale: f32,
-}
-
-impl Default for ModelOptions {
-    fn default() -> Self {
-        Self { animates: Animates::default(), max_scale: 1.0 }
-    }
-}
-
-impl From<Animates> for ModelOptions {
-    fn from(animates: Animates) -> Self {
-        Self { animates, ..Self::default() }
-    }
-}
-
 /// A model the host loaded: its renderer id, which stays its own across mods replacing it,
 /// and the file's report (what the checker noticed that is not fatal; parts dropped).
 #[derive(Debug)]
@@ -83,26 +57,26 @@ struct HostStage<'a> {
     set: &'a mut CrowdSet,
 }
 
-impl Stage<ModelOptions> for HostStage<'_> {
+impl Stage<Animates> for HostStage<'_> {
     type Error = BindError;
 
-    fn place(&mut self, shelf: &Shelf<ModelOptions>, arrival: &Arrival<'_>) -> Result<(String, ModelOptions), String> {
+    fn place(&mut self, shelf: &Shelf<Animates>, arrival: &Arrival<'_>) -> Result<(String, Animates), String> {
         let model = shelf.model_named(arrival.name).and_then(|id| shelf.shown(id));
         Ok((arrival.name.to_owned(), model.map(|v| v.binding.clone()).unwrap_or_default()))
     }
 
-    fn bind(&mut self, shelf: &Shelf<ModelOptions>, id: ModelId, revert: bool) -> Result<(), BindError> {
+    fn bind(&mut self, shelf: &Shelf<Animates>, id: ModelId, revert: bool) -> Result<(), BindError> {
         // The shelf binds only models it holds.
         let Some(version) = shelf.shown(id) else { return Ok(()) };
         let prop = PropModel::new(id, Arc::clone(&version.model));
-        let (animates, scale) = (version.binding.animates.clone(), version.binding.max_scale);
+        let animates = version.binding.clone();
         match revert {
-            true => self.set.revert_model(prop, animates, scale),
-            false => self.set.set_model(prop, animates, scale),
+            true => self.set.revert_model(prop, animates),
+            false => self.set.set_model(prop, animates),
         }
     }
 
-    fn unbind(&mut self, _: &Shelf<ModelOptions>, id: ModelId) -> usize {
+    fn unbind(&mut self, _: &Shelf<Animates>, id: ModelId) -> usize {
         self.set.remove_model(id).unwrap_or(0)
     }
 }
@@ -112,7 +86,7 @@ impl Stage<ModelOptions> for HostStage<'_> {
 pub struct PropHost {
     config: HostConfig,
     set: CrowdSet,
-    shelf: Shelf<ModelOptions>,
+    shelf: Shelf<Animates>,
     /// The frame [`PropHost::prepare`] lists the props in.
     frame: FrameData,
 }
@@ -129,17 +103,13 @@ impl PropHost {
     }
 
     /// Loads a `.gltf` / `.glb` file through the gate (the host's [`HostConfig::limits`]),
-    /// uploads it and returns its id and report. Its name (a mod of that name replaces it) is
-    /// its file stem.
-    pub fn load_file(
-        &mut self,
-        path: &Path,
-        options: impl Into<ModelOptions>,
-        renderer: &mut Renderer,
-    ) -> Result<Loaded, LoadError> {
+    /// uploads it, animated as `animates` says, and returns its id and report. Its name (a mod
+    /// of that name replaces it, animated alike) is its file stem. Its instances may be placed
+    /// at any scale: each is culled and drawn at its levels of detail at its own.
+    pub fn load_file(&mut self, path: &Path, animates: Animates, renderer: &mut Renderer) -> Result<Loaded, LoadError> {
         let admitted = gate::admit_file(path, &self.config.limits).map_err(LoadError::Refused)?;
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        self.admit(name, admitted, options.into(), renderer)
+        self.admit(name, admitted, animates, renderer)
     }
 
     /// [`PropHost::load_file`] for a file in memory named `name` (its external files confined
@@ -149,30 +119,30 @@ impl PropHost {
         bytes: &[u8],
         name: &str,
         base_dir: Option<&Path>,
-        options: impl Into<ModelOptions>,
+        animates: Animates,
         renderer: &mut Renderer,
     ) -> Result<Loaded, LoadError> {
         let admitted =
             gate::admit_slice(bytes, base_dir, Path::new(name), &self.config.limits).map_err(LoadError::Refused)?;
-        self.admit(name.to_owned(), admitted, options.into(), renderer)
+        self.admit(name.to_owned(), admitted, animates, renderer)
     }
 
     fn admit(
         &mut self,
         name: String,
         admitted: Admitted,
-        options: ModelOptions,
+        animates: Animates,
         renderer: &mut Renderer,
     ) -> Result<Loaded, LoadError> {
         let report = admitted.report;
-        let version = Version { model: Arc::new(admitted.import.model), binding: options, report: report.clone() };
+        let version = Version { model: Arc::new(admitted.import.model), binding: animates, report: report.clone() };
         let (shelf, mut stage) = self.staged();
         let model = shelf.add(name, version, &mut stage, renderer)?;
         Ok(Loaded { model, report })
     }
 
     /// The shelf, and the instances as its stage.
-    pub(crate) fn staged(&mut self) -> (&mut Shelf<ModelOptions>, impl Stage<ModelOptions, Error = BindError>) {
+    pub(crate) fn staged(&mut self) -> (&mut Shelf<Animates>, impl Stage<Animates, Error = BindError>) {
         (&mut self.shelf, HostStage { set: &mut self.set })
     }
 

@@ -60,8 +60,7 @@
 //!
 //! Units: a model's units are glTF's metres, and an instance's placement may scale it (a
 //! model made in centimetres, such as `Fox.glb`, about 80 units tall, is placed at 0.01);
-//! [`ModelOptions::max_scale`] says the largest scale its placements use, for culling and
-//! mesh LOD (0.01 for that fox).
+//! each instance is culled and drawn at its levels of detail at its placement's scale.
 //!
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
 //! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars and foxes in a plain
@@ -79,7 +78,7 @@ mod shelf;
 mod swap;
 
 pub use error::{HostError, LoadError};
-pub use host::{HostConfig, Loaded, ModelOptions, PropHost};
+pub use host::{HostConfig, Loaded, PropHost};
 pub use mods::HostEvent;
 pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Vec3};
 use props_frame::FrameData;
-use props_host::{Animates, HostConfig, HostEvent, Layer, LoadError, Loaded, ModConfig, ModelOptions, PropHost};
+use props_host::{Animates, HostConfig, HostEvent, Layer, LoadError, Loaded, ModConfig, PropHost};
 use props_render::{GpuContext, Renderer, RendererConfig};
 
 /// A renderer on the first adapter; `None` (the test skipped) without one, outside CI.
@@ -46,7 +46,7 @@ fn watching(
     renderer: &mut Renderer,
 ) -> (PropHost, Loaded, PathBuf) {
     let mut props = PropHost::new(config).expect("a host");
-    let windmill = props.load_file(&asset("windmill.glb"), ModelOptions::default(), renderer).expect("loads");
+    let windmill = props.load_file(&asset("windmill.glb"), Animates::default(), renderer).expect("loads");
     let folder = mods_folder(name);
     for sub in subfolders {
         std::fs::create_dir_all(folder.join(sub)).expect("a subfolder");
@@ -79,8 +79,7 @@ fn a_refused_file_comes_back_with_its_report_and_a_name_loads_once() {
     let Some(mut renderer) = renderer() else { return };
     let mut props = PropHost::new(HostConfig::default()).expect("a host");
     let broken = br#"{"asset": {"version": "3.0"}}"#;
-    let Err(LoadError::Refused(refused)) =
-        props.load_slice(broken, "future", None, ModelOptions::default(), &mut renderer)
+    let Err(LoadError::Refused(refused)) = props.load_slice(broken, "future", None, Animates::default(), &mut renderer)
     else {
         panic!("a glTF 3.0 file loads")
     };
@@ -89,8 +88,8 @@ fn a_refused_file_comes_back_with_its_report_and_a_name_loads_once() {
     assert_eq!((issue.code, issue.json_pointer.as_str()), ("UNKNOWN_ASSET_MAJOR_VERSION", "/asset/version"));
     assert_eq!(props.models().count(), 0, "nothing loaded");
 
-    props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer).expect("the windmill");
-    let again = props.load_file(&asset("windmill.glb"), ModelOptions::default(), &mut renderer);
+    props.load_file(&asset("windmill.glb"), Animates::default(), &mut renderer).expect("the windmill");
+    let again = props.load_file(&asset("windmill.glb"), Animates::default(), &mut renderer);
     assert!(matches!(again, Err(LoadError::Duplicate(name)) if name == "windmill"));
 }
 

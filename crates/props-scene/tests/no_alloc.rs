@@ -91,7 +91,7 @@ fn check_crowd_set() {
     let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
     let windmill = Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill"));
     let animates = Animates::default().clips(["spin"]).driver(["nacelle"], Vec3::Y);
-    set.set_model(PropModel::new(ModelId(0), windmill), animates, 1.0).expect("rigged");
+    set.set_model(PropModel::new(ModelId(0), windmill), animates).expect("rigged");
     let ids: Vec<_> = (0..2000)
         .map(|k| {
             let at = Vec3::new((k % 50) as f32 * 30.0, 0.0, (k / 50) as f32 * 30.0);

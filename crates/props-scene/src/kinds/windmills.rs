@@ -353,7 +353,7 @@ impl PropKind for Windmills {
                 ],
                 ..Spec::default()
             };
-            Ok(BoundModel { max_scale: MAX_SCALE, ..BoundModel::new(windmill.clone(), spec, 0) })
+            Ok(BoundModel::new(windmill.clone(), spec, 0))
         };
         some_models(self.name(), models)?.iter().map(rig).collect()
     }

@@ -20,9 +20,9 @@ fn set() -> (CrowdSet, Arc<Model>, Arc<Model>) {
     let windmill = Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill"));
     let fox = Arc::new(props_scene::kinds::foxes::stand_in().expect("fox"));
     let turning = Animates::default().clips(["spin"]).driver(["nacelle"], Vec3::Y);
-    set.set_model(PropModel::new(WINDMILL, Arc::clone(&windmill)), turning, 1.0).expect("rigged");
+    set.set_model(PropModel::new(WINDMILL, Arc::clone(&windmill)), turning).expect("rigged");
     let walking = Animates::default().clips(["Walk", "Run"]).layers(2);
-    set.set_model(PropModel::new(FOX, Arc::clone(&fox)).with_scale(0.01), walking, 1.0).expect("rigged");
+    set.set_model(PropModel::new(FOX, Arc::clone(&fox)).with_scale(0.01), walking).expect("rigged");
     (set, windmill, fox)
 }
 
@@ -110,13 +110,13 @@ fn a_new_version_keeps_every_instance_and_one_missing_a_clip_changes_nothing() {
 
     // The fox has no `spin`: refused, and the windmills stay as they were.
     let turning = Animates::default().clips(["spin"]).driver(["nacelle"], Vec3::Y);
-    let refused = set.set_model(PropModel::new(WINDMILL, fox), turning.clone(), 1.0);
+    let refused = set.set_model(PropModel::new(WINDMILL, fox), turning.clone());
     assert_eq!(refused, Err(BindError::MissingClip("spin".to_owned())));
     assert!(Arc::ptr_eq(&set.models().next().expect("the windmill").model, &windmill));
 
     // Another version with the names: every instance keeps its id and state.
     let version = Arc::new(props_scene::kinds::windmills::stand_in().expect("windmill"));
-    set.set_model(PropModel::new(WINDMILL, Arc::clone(&version)), turning, 1.0).expect("rigged");
+    set.set_model(PropModel::new(WINDMILL, Arc::clone(&version)), turning).expect("rigged");
     assert!(Arc::ptr_eq(&set.models().next().expect("the windmill").model, &version));
     for (id, state) in ids.iter().zip(&states) {
         assert_eq!(set.drivers(*id), Some(&state[..]));
@@ -129,7 +129,7 @@ fn removing_a_model_removes_its_instances_and_keeps_the_others() {
     let (mut set, _, _) = set();
     let fox = set.add(FOX, small_at(-10.0)).expect("a fox model");
     let later = Arc::new(props_scene::kinds::cars::stand_in().expect("car"));
-    set.set_model(PropModel::new(ModelId(9), later), Animates::default(), 1.0).expect("rigged");
+    set.set_model(PropModel::new(ModelId(9), later), Animates::default()).expect("rigged");
     let car = set.add(ModelId(9), at(-30.0, 0.0)).expect("a car model");
     assert_eq!(set.remove_model(FOX), Some(1));
     assert!(set.placement(fox).is_none(), "the fox's instance went with it");
@@ -156,9 +156,9 @@ fn material_values_set_per_instance_reach_its_palette_and_are_shared_only_when_e
     let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
     let light = Arc::new(props_scene::kinds::traffic_lights::stand_in().expect("traffic light"));
     let animates = Animates::default().clips(["red"]).material_value("lamp_green", MaterialField::Emissive);
-    set.set_model(PropModel::new(ModelId(1), Arc::clone(&light)), animates, 1.0).expect("rigged");
+    set.set_model(PropModel::new(ModelId(1), Arc::clone(&light)), animates).expect("rigged");
     let missing = Animates::default().material_value("lamp_blue", MaterialField::Emissive);
-    let refused = set.set_model(PropModel::new(ModelId(2), Arc::clone(&light)), missing, 1.0);
+    let refused = set.set_model(PropModel::new(ModelId(2), Arc::clone(&light)), missing);
     assert_eq!(refused, Err(BindError::NotAnimated("lamp_blue".to_owned())));
 
     // Three lights showing red; the host lights the green lamp of the second as well, at half.
