@@ -212,26 +212,26 @@ fn cost_lines(file: &Path, levels: &[Level], costs: &[Cost]) -> String {
         .collect();
     let mut text = match coarser.is_empty() {
         true => format!(
-            "{}: levels of detail: {} triangles in full, no coarser level\n",
+            "{}: levels of detail: {} in full, no coarser level\n",
             file.display(),
-            levels[0].triangles
+            plural(levels[0].triangles, "triangle")
         ),
         false => format!(
-            "{}: levels of detail: {} triangles in full, {} (errors in model units)\n",
+            "{}: levels of detail: {} in full, {} (errors in model units)\n",
             file.display(),
-            levels[0].triangles,
+            plural(levels[0].triangles, "triangle"),
             coarser.join(", ")
         ),
     };
     let per_count: Vec<String> = costs
         .iter()
         .map(|c| {
+            let triangles = if c.triangles == 1 { "triangle" } else { "triangles" };
             format!(
-                "{}: {} triangles, {} draw call{}, {} palettes, {} instances",
+                "{}: {} {triangles}, {}, {} palettes, {} instances",
                 thousands(c.count),
                 thousands(c.triangles),
-                c.draw_calls,
-                if c.draw_calls == 1 { "" } else { "s" },
+                plural(c.draw_calls, "draw call"),
                 bytes(c.palette_bytes),
                 bytes(c.instance_bytes)
             )
@@ -370,9 +370,13 @@ fn verdict(file: &Path, outcome: &Outcome, colour: bool) -> String {
     format!("{}: {text}\n", file.display())
 }
 
+/// `n` and `word`, plural unless `n` is 1: `1 file`, `3 files`.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+}
+
 /// The closing line.
 fn summary(files: usize, errors: usize, warnings: usize, degraded: usize, refused: usize) -> String {
-    let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
     format!(
         "checked {}: {}, {}; the game loads {} without the parts it drops and refuses {}",
         plural(files, "file"),
@@ -459,6 +463,10 @@ mod tests {
             "a.glb: drops clip 2 (`Run`), loads; 1 error read past, 3 warnings\n"
         );
         assert_eq!(verdict(Path::new("a.glb"), &Outcome::Refuses, false), "a.glb: refuses\n");
+        let one = Level { triangles: 1, error: 0.0, impostor: false };
+        assert!(
+            cost_lines(Path::new("a.glb"), &[one], &[]).starts_with("a.glb: levels of detail: 1 triangle in full,")
+        );
     }
 
     /// The Fox's walk and run, as measured from their planted feet (centimetres).
