@@ -1,7 +1,8 @@
 //! Sun shadows: the ground where a box stands between it and the sun goes dark, the ground
 //! in the open stays as it was, near and far (every cascade), an alpha-masked box cut out
 //! casts none, a walking fox's shadow follows its pose, the ground's hills (a height field) shade
-//! what lies past them, and `shadows: false` draws no shadow
+//! what lies past them, a cascade no caster reaches draws no pass and leaves no shadow, and
+//! `shadows: false` draws no shadow
 //! (a ground point's light checked against the scene's geometry, not against this renderer's
 //! own output).
 
@@ -87,6 +88,43 @@ fn a_box_shades_the_ground_behind_it_from_the_sun() {
     let [shaded, unshaded, open_on, open_off] = ground_behind_the_box(&gpu, 1.0, |_| {});
     assert!(shaded < 0.6 * unshaded, "the shadowed ground: {shaded} with shadows, {unshaded} without");
     assert!((open_on - open_off).abs() < 0.01, "the open ground: {open_on} with shadows, {open_off} without");
+}
+
+/// A cascade no caster reaches this frame draws no pass, not even its clear, and is read as
+/// lit: the box casting last frame and not this one (its model no longer casts) leaves no
+/// shadow behind in the map it drew into.
+#[test]
+fn a_cascade_without_casters_draws_no_pass_and_leaves_no_shadow() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let model = box_scene(|_| {});
+    let palette = scene::palette(&model, &scene::pose_at(&model, None, 0.0));
+    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5), Vec3::new(0.0, 0.3, 0.0));
+    let sun = Vec3::new(0.3, 1.0, -0.8);
+    let light = Lighting { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    let test_scene = scene::TestScene { camera, models: vec![(ModelId(0), vec![(Affine3A::IDENTITY, palette)])] };
+    let in_shadow = Vec3::new(-1.5, 1.0, -1.0) - sun;
+    let vp = camera.view_projection;
+    let mut renderer = scene::renderer(&gpu, |c| c.pass_timing = true);
+    renderer.set_model(ModelId(0), &model).expect("the model uploads");
+    let (shadowed, casting) = scene::render_lit(&gpu, &mut renderer, &test_scene, (light, &[]));
+    assert!(casting.shadow_passes.iter().any(|pass| pass.triangles > 0), "{casting:?}");
+    renderer.set_casts_shadows(ModelId(0), false);
+    let (after, none) = scene::render_lit(&gpu, &mut renderer, &test_scene, (light, &[]));
+    assert_eq!((none.shadow_draw_calls, none.shadow_passes), (0, Default::default()), "nothing drawn");
+    // No pass was begun: none was timed (the times are read back a few frames late).
+    if gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        let frames = (0..4).map(|_| scene::render_lit(&gpu, &mut renderer, &test_scene, (light, &[])).1);
+        let times = frames.last().and_then(|stats| stats.pass_times).expect("the passes are timed");
+        assert!(times.main_ns.is_some(), "{times:?}");
+        assert_eq!(times.shadow_ns, [None; 3], "no cascade's pass was begun");
+    }
+    let mut fresh = scene::renderer(&gpu, |_| {});
+    fresh.set_model(ModelId(0), &model).expect("the model uploads");
+    fresh.set_casts_shadows(ModelId(0), false);
+    let unshadowed = scene::render_lit(&gpu, &mut fresh, &test_scene, (light, &[])).0;
+    let [before, after, fresh] = [&shadowed, &after, &unshadowed].map(|image| luminance_at(image, vp, in_shadow));
+    assert!(before < 0.6 * fresh, "the box shadowed the ground first: {before} against {fresh}");
+    assert!((after - fresh).abs() < 0.01, "then it does not: {after} against a renderer that never drew it, {fresh}");
 }
 
 /// Shadows reach past the nearest cascade: the same scene 10 and 50 times as large, seen

@@ -25,7 +25,8 @@ struct Globals {
     // x: point and spot lights shaded (0: none, and their data is stale).
     light_count: vec4<u32>,
     // x: 1 when the sun casts shadows this frame; y: the view depth where they start to fade
-    // out.
+    // out; z: the cascades whose maps are drawn this frame, a bit each (the others, which no
+    // caster reaches, are not: read them as lit).
     shadow: vec4<f32>,
     // Per shadow cascade (shadows.rs), nearest first: the view depth where its slice ends;
     // how far along its normal a surface is read from, metres; how much nearer the sun, in

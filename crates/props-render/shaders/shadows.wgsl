@@ -48,6 +48,10 @@ fn map_visibility(p: vec3<f32>, n: vec3<f32>) -> f32 {
         return 1.0;
     }
     let cascade = u32(depth > splits.x) + u32(depth > splits.y);
+    // A map no caster reaches was not drawn this frame (it holds an earlier frame's depths).
+    if ((u32(globals.shadow.z) >> cascade) & 1u) == 0u {
+        return 1.0;
+    }
     let offset = n * globals.shadow_normal_offset[cascade];
     let clip = globals.shadow_view_proj[cascade] * vec4<f32>(p + offset, 1.0);
     let uv = clip.xy * vec2<f32>(0.5, -0.5) + 0.5;

@@ -36,6 +36,12 @@ pub(crate) struct Globals {
 }
 
 impl Globals {
+    /// Marks the cascades whose maps are drawn this frame (bit `k`: cascade `k`); the shaders
+    /// read the others as lit.
+    pub(crate) fn set_drawn_cascades(&mut self, cascades: u32) {
+        self.shadow[2] = cascades as f32;
+    }
+
     /// The globals of `frame` under a sky of harmonics `sky_sh`, with its `lights`, the sun's
     /// shadow `cascades` (`None`: no shadows) and the ground's shadow (`GroundShadow::uniform`).
     pub(crate) fn new(

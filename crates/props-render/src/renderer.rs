@@ -500,11 +500,6 @@ impl Renderer {
             [0.0; 4]
         };
         let mut globals = Globals::new(frame, self.sky.harmonics, &lights, (self.cascades.as_ref(), ground));
-        self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
-        for (cascade, buffer) in self.cascades.iter().flatten().zip(&self.shadow_globals) {
-            globals.view_proj = cascade.view_proj.to_cols_array_2d();
-            self.queue.write_buffer(buffer, 0, bytemuck::bytes_of(&globals));
-        }
 
         // Plan: runs of instances, each within one palette window.
         let total = frame.palettes.len() as u64;
@@ -547,6 +542,12 @@ impl Renderer {
             };
             let gpu = (&self.device, &self.queue);
             stats.instance_bytes += self.casters.prepare(gpu, cascades, (frame.instances, &self.runs), reach);
+            globals.set_drawn_cascades(self.casters.reached());
+        }
+        self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+        for (cascade, buffer) in self.cascades.iter().flatten().zip(&self.shadow_globals) {
+            globals.view_proj = cascade.view_proj.to_cols_array_2d();
+            self.queue.write_buffer(buffer, 0, bytemuck::bytes_of(&globals));
         }
 
         // One `Window` uniform per run, at the uniform offset alignment.

@@ -4,7 +4,8 @@
 //! shadow falls outside the slice, casts into no map. (Skipping instances in the vertex
 //! shader instead made lavapipe's shadow pipelines twice as slow and 300 MB larger. Drawing
 //! every instance into the farthest map, as before, drew the whole city seen from afar into
-//! it: 1.8 M triangles of 3.7 M.)
+//! it: 1.8 M triangles of 3.7 M.) A cascade no caster reaches has no pass at all, not even its
+//! clear: the shaders read it as lit (`shaders/shadows.wgsl`), as its cleared map would be.
 
 use std::ops::Range;
 
@@ -21,6 +22,8 @@ pub(crate) struct ShadowCasters {
     scratch: Vec<InstanceData>,
     /// Per run, per cascade: the range of the buffer holding its casters.
     ranges: Vec<[Range<u32>; CASCADES]>,
+    /// The cascades some caster reaches, a bit each (bit `k`: cascade `k`).
+    reached: u32,
 }
 
 impl ShadowCasters {
@@ -29,6 +32,7 @@ impl ShadowCasters {
             buffer: GrowableBuffer::new(device, "shadow casters", wgpu::BufferUsages::VERTEX),
             scratch: Vec::new(),
             ranges: Vec::new(),
+            reached: 0,
         }
     }
 
@@ -61,8 +65,16 @@ impl ShadowCasters {
                 ranges[k] = start..self.scratch.len() as u32;
             }
         }
+        self.reached =
+            (0..CASCADES).filter(|&k| self.ranges.iter().any(|r| !r[k].is_empty())).fold(0, |m, k| m | 1 << k);
         self.buffer.write(device, queue, bytemuck::cast_slice(&self.scratch));
         size_of_val(self.scratch.as_slice()) as u64
+    }
+
+    /// The cascades some caster reaches, a bit each (bit `k`: cascade `k`): those whose maps
+    /// are drawn.
+    pub(crate) fn reached(&self) -> u32 {
+        self.reached
     }
 
     /// The buffer the picked casters are in (an instance buffer).

@@ -8,7 +8,8 @@ use crate::shadows::CASCADES;
 impl Renderer {
     /// Draws each cascade's shadow map: every opaque draw of every run (masked ones cut out),
     /// depth only, from the sun (bound by the cascade's group in `shadow_groups`), each run at
-    /// its level of detail. Returns the draw calls, and what each cascade's pass submits.
+    /// its level of detail; a cascade no caster reaches has no pass (the shaders read it as
+    /// lit). Returns the draw calls, and what each cascade's pass submits.
     pub(super) fn draw_shadows(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -20,6 +21,9 @@ impl Renderer {
         }
         let mut calls = 0;
         for (cascade, (layer, shadow_group)) in self.shadows.layers.iter().zip(shadow_groups).enumerate() {
+            if self.casters.reached() & (1 << cascade) == 0 {
+                continue;
+            }
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow cascade"),
                 color_attachments: &[],
