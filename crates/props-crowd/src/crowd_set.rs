@@ -122,11 +122,10 @@ impl CrowdSet {
     }
 
     /// Adds `prop` (its renderer id new to the set), or replaces the model of that id,
-    /// animated as `animates` says. A replaced
-    /// model's instances keep their ids, placements, states and paint. On error (a clip or
-    /// node the model lacks, or, where `animates` binds every clip, a clip number an instance
-    /// plays that the model lacks) nothing changes. Where `animates` names its clips, a layer
-    /// playing a number past them is stopped.
+    /// animated as `animates` says. A replaced model's instances keep their ids, placements,
+    /// states and paint. On error (a clip or node the model lacks, or, where `animates` binds
+    /// every clip, a clip number an instance plays that the model lacks) nothing changes.
+    /// Where `animates` names its clips, a layer playing a number past them is stopped.
     pub fn set_model(&mut self, prop: PropModel, animates: Animates) -> Result<(), BindError> {
         self.rig(prop, animates, false)
     }

@@ -62,7 +62,7 @@ fn culling_radius(prop: &PropModel) -> f32 {
 /// and its levels' errors grow by.
 fn placement_scale(placement: &Affine3A) -> f32 {
     let m = placement.matrix3;
-    m.x_axis.length().max(m.y_axis.length()).max(m.z_axis.length())
+    m.x_axis.length_squared().max(m.y_axis.length_squared()).max(m.z_axis.length_squared()).sqrt()
 }
 
 impl ModelCrowd {
