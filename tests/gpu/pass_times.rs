@@ -1,6 +1,7 @@
 //! Pass timing: with `RendererConfig::pass_timing` on, `FrameStats::pass_times` reports, a
 //! few frames late and without waiting, the GPU time of the main pass and of each shadow
-//! cascade drawn; nothing for a cascade not drawn, and nothing with timing off.
+//! cascade drawn; nothing for a cascade not drawn (shadows off, or no caster reaches it), and
+//! nothing with timing off.
 
 use props_frame::{Lighting, SKY};
 use props_render::{FrameStats, GpuContext, OffscreenTarget, PassTimes, Renderer, StandalonePass};
@@ -37,8 +38,12 @@ fn passes_are_timed_where_asked() {
         panic!("no pass times after 4 frames: {timed:?}")
     };
     assert!(main_ns.is_some_and(|ns| ns > 0), "the main pass takes time: {main_ns:?}");
-    // The car is within the nearest cascade; every cascade's pass runs, cleared if empty.
-    assert!(shadow_ns.iter().all(|ns| ns.is_some()), "each cascade is timed: {shadow_ns:?}");
+    // The car's shadow falls within the nearest cascade alone: only its pass runs (one no
+    // caster reaches is not drawn, not even cleared).
+    assert!(
+        shadow_ns[0].is_some() && shadow_ns[1..] == [None, None],
+        "the nearest cascade is timed, the others not drawn: {shadow_ns:?}"
+    );
 
     let early = draw_frames(&gpu, 2, |c| c.pass_timing = true);
     assert_eq!(early.pass_times, None, "the first frame's times are read in the third");
