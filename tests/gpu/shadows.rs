@@ -43,6 +43,20 @@ fn box_scene(edit: impl FnOnce(&mut serde_json::Value)) -> props_anim::Model {
     model
 }
 
+/// The box scene at rest (`box_scene`'s palette), seen from about 10 m times `scale`, and the
+/// sun behind its boxes (their shadows fall towards the camera; the direction not of unit
+/// length) with its light.
+fn box_scene_view(
+    model: &props_anim::Model,
+    scale: f32,
+) -> (Vec<props_anim::JointMatrix>, props_frame::Camera, Vec3, Lighting) {
+    let palette = scene::palette(model, &scene::pose_at(model, None, 0.0));
+    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5) * scale, Vec3::new(0.0, 0.3, 0.0) * scale);
+    let sun = Vec3::new(0.3, 1.0, -0.8);
+    let light = Lighting { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    (palette, camera, sun, light)
+}
+
 /// How bright the ground is, with shadows and without, where the white box stands between it
 /// and the sun, and in the open, with the white box's material edited by `edit`; the scene
 /// and the camera's place `scale` times as large (1: about 10 m from the eye).
@@ -52,11 +66,7 @@ fn ground_behind_the_box(
     edit: impl FnOnce(&mut serde_json::Value),
 ) -> [f32; 4] {
     let model = box_scene(edit);
-    let palette = scene::palette(&model, &scene::pose_at(&model, None, 0.0));
-    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5) * scale, Vec3::new(0.0, 0.3, 0.0) * scale);
-    // The sun behind the boxes: their shadows fall towards the camera.
-    let sun = Vec3::new(0.3, 1.0, -0.8);
-    let light = Lighting { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    let (palette, camera, sun, light) = box_scene_view(&model, scale);
     let draw = |shadows: bool| {
         let mut renderer = scene::renderer(gpu, |c| c.shadows = shadows);
         renderer.set_model(ModelId(0), &model).expect("the model uploads");
@@ -97,10 +107,7 @@ fn a_box_shades_the_ground_behind_it_from_the_sun() {
 fn a_cascade_without_casters_draws_no_pass_and_leaves_no_shadow() {
     let Some(gpu) = props_tests::gpu::context() else { return };
     let model = box_scene(|_| {});
-    let palette = scene::palette(&model, &scene::pose_at(&model, None, 0.0));
-    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5), Vec3::new(0.0, 0.3, 0.0));
-    let sun = Vec3::new(0.3, 1.0, -0.8);
-    let light = Lighting { direction: sun.normalize(), color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    let (palette, camera, sun, light) = box_scene_view(&model, 1.0);
     let test_scene = scene::TestScene { camera, models: vec![(ModelId(0), vec![(Affine3A::IDENTITY, palette)])] };
     let in_shadow = Vec3::new(-1.5, 1.0, -1.0) - sun;
     let vp = camera.view_projection;
@@ -247,10 +254,8 @@ fn a_skinned_prop_casts_its_posed_shadow() {
 fn the_ground_s_hills_shadow_what_lies_past_them() {
     let Some(gpu) = props_tests::gpu::context() else { return };
     let model = box_scene(|_| {});
-    let palette = scene::palette(&model, &scene::pose_at(&model, None, 0.0));
-    let camera = scene::camera(Vec3::new(0.0, 5.0, 8.5), Vec3::new(0.0, 0.3, 0.0));
-    let sun = Vec3::new(0.3, 1.0, -0.8).normalize();
-    let light = Lighting { direction: sun, color: Vec3::splat(3.0), ambient: Vec3::splat(0.2), sky: 0.0 };
+    let (palette, camera, sun, light) = box_scene_view(&model, 1.0);
+    let sun = sun.normalize();
     // Samples every 0.5 m over the scene's 12 m ground; 3 m high where z <= -4.5.
     let (columns, spacing, edge, high) = (25, 0.5, -4.5, 3.0);
     let plateau = |rows: u32| {
