@@ -329,8 +329,10 @@ impl PrimitiveReader<'_> {
             for ((out_joints, out_weights), (joints, weights)) in vertices {
                 for (k, (joint, weight)) in joints.into_iter().zip(weights).enumerate() {
                     // A joint with zero weight has no effect: point it at joint 0 so that
-                    // consumers never index past the skin with it.
-                    let joint = if weight == 0.0 { 0 } else { u16::try_from(joint).unwrap_or(u16::MAX) };
+                    // consumers never index past the skin with it (the first is kept until
+                    // the vertex is known to be bound, below).
+                    let first = set == 0 && k == 0;
+                    let joint = if weight == 0.0 && !first { 0 } else { u16::try_from(joint).unwrap_or(u16::MAX) };
                     if let (Some(j), Some(w)) = (out_joints.get_mut(4 * set + k), out_weights.get_mut(4 * set + k)) {
                         (*j, *w) = (joint, weight);
                     }
@@ -350,12 +352,16 @@ impl PrimitiveReader<'_> {
                 influences.extra_start.push(u32::try_from(influences.extra.len()).unwrap_or(u32::MAX));
             }
         }
-        // A vertex bound to no joint (its weights all zero) follows the skin's first joint, as
-        // three.js's loader has it follow its first listed one (`normalizeSkinWeights`; its
-        // joints are read as 0 here), rather than collapse to the model's origin.
+        // A vertex bound to no joint (its weights all zero) follows the first joint it lists
+        // (`JOINTS_0.x`), as three.js's loader has it (`normalizeSkinWeights`), rather than
+        // collapse to the model's origin: that joint is checked against the skin as any
+        // weighted one is. Any other vertex's first joint of weight 0 points at joint 0.
         for vertex in 0..count {
-            if influences.weights[vertex] == [0.0; 8] && influences.extra_of(vertex).is_empty() {
+            let unbound = influences.weights[vertex] == [0.0; 8] && influences.extra_of(vertex).is_empty();
+            if unbound {
                 influences.weights[vertex][0] = 1.0;
+            } else if influences.weights[vertex][0] == 0.0 {
+                influences.joints[vertex][0] = 0;
             }
         }
         Ok(Some(influences))

@@ -94,6 +94,10 @@ pub struct DumpedPrimitive {
     pub skinned: bool,
     /// World positions `x, y, z` per vertex, in POSITION accessor order.
     pub world: Vec<f64>,
+    /// The same as three.js draws them (the oracle's own skinning, with a vertex bound to no
+    /// joint put on its first), where a reference has them; never in this project's dumps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub three_world: Option<Vec<f64>>,
 }
 
 /// Poses `import` with glTF animation `animation` (or the rest pose for `None`) at each of
@@ -205,6 +209,7 @@ fn dump_primitives(
                 vertex_count: positions.len(),
                 skinned: skin.is_some(),
                 world: positions.iter().flat_map(|p| p.to_array()).map(f64::from).collect(),
+                three_world: None,
             });
         }
     }

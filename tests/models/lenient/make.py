@@ -104,7 +104,26 @@ def non_root_scene_node():
     write("non_root_scene_node.gltf", document)
 
 
+def unweighted_vertices():
+    """SimpleSkin with two vertices bound to no joint (their weights all zero, as exporters
+    write a vertex in no vertex group): vertex 6 lists joint 1 first, vertex 7 joint 0. three.js
+    normalizes them onto the first joint each lists."""
+    document = load("SimpleSkin.gltf")
+    buffer = document["buffers"][1]
+    head, data = buffer["uri"].split(",", 1)
+    data = bytearray(base64.b64decode(data))
+    # Buffer 1 holds JOINTS_0 (4 x u16, 16 bytes a vertex) then WEIGHTS_0 (4 x f32) 160 in.
+    for vertex, joints in [(6, (1, 0, 0, 0)), (7, (0, 1, 0, 0))]:
+        data[16 * vertex:16 * vertex + 8] = struct.pack("<4H", *joints)
+        data[160 + 16 * vertex:160 + 16 * vertex + 16] = struct.pack("<4f", 0, 0, 0, 0)
+    buffer["uri"] = head + "," + base64.b64encode(bytes(data)).decode()
+    joints = document["accessors"][document["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"]]
+    joints["max"], joints["min"] = [1, 1, 0, 0], [0, 0, 0, 0]
+    write("unweighted_vertices.gltf", document)
+
+
 duplicate_targets()
 sampler_strides()
 skin_strides()
 non_root_scene_node()
+unweighted_vertices()
