@@ -338,6 +338,13 @@ impl Crowd {
         self.mark_stale(i);
     }
 
+    /// Instance `i`'s scale ([`Crowd::place`]).
+    #[inline]
+    #[must_use]
+    pub fn scale(&self, i: usize) -> f32 {
+        self.scales[i]
+    }
+
     /// Sets each level of detail's error, level 0's (0) first, for an instance at scale 1
     /// (in the units of the crowd's radius: the model's [`crate::Model::lod_errors`]). A
     /// view's mesh LOD picks among these levels (one level: every instance at level 0).

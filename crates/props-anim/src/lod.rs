@@ -10,7 +10,9 @@ use glam::{Mat4, Vec3, Vec4};
 
 use crate::mesh_lod::{LodView, MeshLod};
 
-/// How often visible instances update, by distance.
+/// How often visible instances update, by distance. The distances are for a prop at scale 1:
+/// a crowd's instance placed at scale `s` changes rate at `s` times them (its stale pose shows
+/// as large as one of scale 1 at `1 / s` its distance).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateRateLod {
     /// Up to this distance (world units), every frame, always.

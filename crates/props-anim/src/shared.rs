@@ -48,8 +48,9 @@ pub struct Quantization {
     pub weight: f32,
     /// Driver angle step, radians (positive).
     pub angle: f32,
-    /// Distance from the camera (world units) beyond which the steps double, and double again
-    /// at each doubling of the distance ([`Quantization::level`]); infinite: never.
+    /// Distance from the camera (world units, for a prop at scale 1: as for
+    /// [`crate::runtime::UpdateRateLod`]) beyond which the steps double, and double again at
+    /// each doubling of the distance ([`Quantization::level`]); infinite: never.
     pub coarsen_beyond: f32,
 }
 

@@ -75,7 +75,8 @@ pub(crate) struct Sieve<'a> {
     /// Shared poses: how keys are made (`None`: unshared, no keys).
     pub keying: Option<Keying<'a>>,
     /// Mesh LOD: where instances at scale 1 change level (each instance in view's level is
-    /// picked, at its distance over its scale: every threshold grows with the scale).
+    /// picked, as its update rate and its pose's steps are, at its distance over its scale:
+    /// every threshold grows with the scale).
     pub detail: Option<Thresholds>,
 }
 
@@ -105,9 +106,12 @@ impl Sieve<'_> {
         (key, detail): (&mut Key, &mut u8),
         sink: &mut impl FnMut(u32, bool, &Key, u8),
     ) {
-        let distance = self.view.map_or(0.0, |v| center.distance(v.eye));
+        // Every distance-based choice is made at scale 1: an instance twice as large shows
+        // its detail, its pose's staleness and its pose's steps as one of scale 1 at half
+        // the distance.
+        let distance = self.view.map_or(0.0, |v| center.distance(v.eye)) / scale;
         if let Some(thresholds) = &self.detail {
-            *detail = thresholds.pick(*detail, distance / scale);
+            *detail = thresholds.pick(*detail, distance);
         }
         let due = !self.lod || appeared || self.view.is_none_or(|v| is_due(self.frame, i, v.rate(distance)));
         if due && let Some(k) = &self.keying {

@@ -2,7 +2,8 @@
 //! pinned in the world where it came down while the host says it is planted
 //! ([`props_anim::gait::ik::Planting`]: the hips come down where a leg would not reach). Near
 //! means within the update-rate LOD's nearest band ([`props_anim::runtime::UpdateRateLod::near`],
-//! where instances are posed every frame), and at most [`MAX_HELD_DISTANCE`]; without a camera
+//! where instances are posed every frame, at each one's scale), and at most
+//! [`MAX_HELD_DISTANCE`]; without a camera
 //! nothing is near. Those instances
 //! are posed once more on the general path, into palettes of their own after the crowd's;
 //! farther ones, and models without feet, cost nothing.
@@ -115,21 +116,18 @@ impl Footing {
         }
     }
 
-    /// Picks this frame's near instances among `visible` (instance, palette base), placed at
-    /// `placements`; returns how many.
-    pub(crate) fn plan(
-        &mut self,
-        visible: impl Iterator<Item = (usize, u32)>,
-        at: &[JointMatrix],
-        view: Option<&View>,
-    ) -> usize {
+    /// Picks this frame's near instances among `crowd`'s visible ones, placed at `at`;
+    /// returns how many.
+    pub(crate) fn plan(&mut self, crowd: &Crowd, at: &[JointMatrix], view: Option<&View>) -> usize {
         self.frame += 1;
         self.near.clear();
         let Some(view) = view.filter(|_| !self.feet.is_empty()) else { return 0 };
-        let within = view.lod.near.min(MAX_HELD_DISTANCE).powi(2);
-        for (i, _) in visible {
+        let held = MAX_HELD_DISTANCE.powi(2);
+        for (i, _) in crowd.visible() {
             let [x, y, z] = at[i].rows.map(|row| row[3]);
-            if view.eye.distance_squared(Vec3::new(x, y, z)) <= within {
+            let distance = view.eye.distance_squared(Vec3::new(x, y, z));
+            // Posed every frame: within the near band at its scale, as the crowd rates it.
+            if distance <= held && distance <= (view.lod.near * crowd.scale(i)).powi(2) {
                 self.near.push(i as u32);
             }
         }

@@ -282,7 +282,7 @@ impl ModelCrowd {
     /// held; returns the palette matrices they take.
     pub(crate) fn plan(&mut self, view: Option<&View>, frame: u64, workers: Option<&Workers>) -> usize {
         self.crowd.plan(&self.program, view, frame, workers);
-        self.footing.plan(self.crowd.visible(), &self.placements, view);
+        self.footing.plan(&self.crowd, &self.placements, view);
         self.planned()
     }
 

@@ -20,8 +20,8 @@ pub struct PosingConfig {
     /// one-degree angle step moves a point at most `r * 0.0087` from where its exact pose puts
     /// it, `r` its distance from the axis). `None`: every prop is posed for itself, exactly.
     pub sharing: Option<Quantization>,
-    /// Update-rate LOD by distance from the camera; without a camera every prop is posed
-    /// every frame. `UpdateRateLod::OFF` turns it off.
+    /// Update-rate LOD by distance from the camera over each prop's scale; without a camera
+    /// every prop is posed every frame. `UpdateRateLod::OFF` turns it off.
     pub lod: UpdateRateLod,
     /// Mesh LOD: each prop drawn at the coarsest of its model's levels of detail whose error
     /// spans at most a pixel or so from the camera (with hysteresis). `None`: every prop in

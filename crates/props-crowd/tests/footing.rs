@@ -56,6 +56,11 @@ fn legged() -> Arc<Model> {
 /// with its foot planted for the first six frames, seen from a camera at `eye`, feet planted
 /// on `ground` if given.
 fn toe_track(eye: Vec3, ground: Option<props_crowd::Ground>) -> Vec<Vec3> {
+    toe_track_at_scale(eye, ground, 1.0)
+}
+
+/// [`toe_track`] of the instance placed at `scale`.
+fn toe_track_at_scale(eye: Vec3, ground: Option<props_crowd::Ground>, scale: f32) -> Vec<Vec3> {
     let model = legged();
     let toe = model.rig().from_source_index(4).expect("toe");
     let leg = Leg::above(model.rig(), toe).expect("a leg");
@@ -71,7 +76,8 @@ fn toe_track(eye: Vec3, ground: Option<props_crowd::Ground>) -> Vec<Vec3> {
     let slot = model.node_slot(0);
     (0..10)
         .map(|f| {
-            let placement = Affine3A::from_translation(Vec3::new(0.0, 0.0, 0.05 * f as f32));
+            let at = Vec3::new(0.0, 0.0, 0.05 * f as f32);
+            let placement = Affine3A::from_scale_rotation_translation(Vec3::splat(scale), glam::Quat::IDENTITY, at);
             crowd.set_placement(0, placement);
             crowd.layers_mut(0)[0] = Layer::clip(0, 0.0);
             crowd.set_planted(0, 1.0 / 60.0, || u8::from(f < 6));
@@ -104,6 +110,17 @@ fn a_far_instance_s_feet_are_not_held() {
         let posed = Vec3::new(0.1, 0.0, 0.2 + 0.05 * f as f32);
         assert!(at.distance(posed) < 1e-4, "frame {f}: the far toe at {at}, its pose at {posed}");
     }
+}
+
+/// Near is at the instance's scale, as its update rate is: 40 m away, within the 50 m of
+/// the near band, one of scale 1 has its feet held; one half as large, re-posed every 2nd
+/// frame as if 80 m away, has not.
+#[test]
+fn near_is_at_the_instance_s_scale() {
+    let eye = Vec3::new(0.0, 2.0, 40.0);
+    let (whole, half) = (toe_track_at_scale(eye, None, 1.0), toe_track_at_scale(eye, None, 0.5));
+    assert!(whole[5].distance(whole[1]) < 1e-3, "held at scale 1: {} left {}", whole[5], whole[1]);
+    assert!((half[5].z - half[1].z - 0.2).abs() < 1e-4, "not held at scale 0.5: {} to {}", half[1], half[5]);
 }
 
 /// On a slope (the ground rising 0.5 a unit along x under the toe, 0.1 to its side), the toe
