@@ -4,17 +4,16 @@
 //! far ones every few, a budget stretching those), sharing palettes as [`Sharing`] says,
 //! four at a time on the calling thread or on [`Workers`].
 //!
-//! Per frame, [`Crowd::update`]: (1) decides per instance whether it is visible and whether
-//! it is due (an instance coming into view is always due); (2) collects the states to
-//! evaluate: every due instance's (unshared), or every distinct key among the visible
-//! instances' (shared; an instance not due keeps the key it had when last posed); (3) groups
-//! them into batches of four lanes sharing a signature (`batches.rs`); (4) evaluates the batches in runs of
-//! whole batches, one run per worker, straight into the palette buffer; (5) lists every
-//! visible instance with the offset of its palette ([`Crowd::visible`]), grouped by the level
-//! of detail the view's mesh LOD picked for it (finest first, in index order within each level;
-//! [`Crowd::level_counts`]). The results are
-//! bitwise the same for any number of threads (a lane's result depends on its state only).
-//! No allocation per frame once the buffers have grown.
+//! Per frame, [`Crowd::update`]: (1) decides per instance whether it is visible and whether it is
+//! due (an instance coming into view is always due); (2) collects the states to evaluate: every due
+//! instance's (unshared), or every distinct key among the visible instances' (shared; an instance
+//! not due keeps the key it had when last posed); (3) groups them into batches of four lanes
+//! sharing a signature (`batches.rs`); (4) evaluates the batches in runs of whole batches, one run
+//! per worker, straight into the palette buffer; (5) lists every visible instance with the offset
+//! of its palette ([`Crowd::visible`]), grouped by the level of detail the view's mesh LOD picked
+//! for it (finest first, in index order within each level; [`Crowd::level_counts`]). The results
+//! are bitwise the same for any number of threads (a lane's result depends on its state only). No
+//! allocation per frame once the buffers have grown.
 
 use std::ops::Range;
 
@@ -215,8 +214,7 @@ impl Crowd {
         self.scratches.len()
     }
 
-    /// Adds an instance at `center`, at scale 1 (no layer playing, drivers 0); returns its
-    /// index.
+    /// Adds an instance at `center`, scale 1, no layer playing, drivers 0; returns its index.
     pub fn push(&mut self, center: Vec3) -> usize {
         self.layers.extend(std::iter::repeat_n(Layer::NONE, self.layers_per));
         self.drivers.extend(std::iter::repeat_n(0.0, self.drivers_per));
@@ -372,8 +370,7 @@ impl Crowd {
         self.visible_in(0..self.visible.len())
     }
 
-    /// Those of [`Crowd::visible`] at positions `range` of its list (to extract a crowd in
-    /// parts).
+    /// Those of [`Crowd::visible`] at positions `range` of its list (to extract in parts).
     pub fn visible_in(&self, range: Range<usize>) -> impl ExactSizeIterator<Item = (usize, u32)> + '_ {
         self.visible[range].iter().map(|&(i, base)| (i as usize, base))
     }
