@@ -447,7 +447,11 @@ mod tests {
             "checked 3 files: 1 error, 1 warning; the game loads 1 file without the parts it drops and refuses 1 file"
         );
         let read_past = Issue::error("ACCESSOR_MAX_MISMATCH", "/accessors/0/max", "too big");
-        assert!(line(Path::new("a.glb"), &read_past, false).ends_with("too big (the game reads past it)\n"));
+        let read_fix = read_past.fix().expect("a read-past error's fix");
+        assert!(
+            line(Path::new("a.glb"), &read_past, false)
+                .ends_with(&format!("too big; {read_fix} (the game reads past it)\n"))
+        );
         let refusing = Issue::error("PROPS_LIMIT_EXCEEDED", "", "too big");
         assert!(line(Path::new("a.glb"), &refusing, false).ends_with("too big (the game refuses the file)\n"));
         let run = props_gltf::Part::Clip { index: 2, name: Some("Run".to_owned()) };

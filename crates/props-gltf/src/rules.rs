@@ -17,6 +17,9 @@
 //!   as the default one, a texture or image left out. Where no such part holds it (a node, a
 //!   skin, a buffer, the file itself) the file is refused.
 //!
+//! Every other error the checker reports (a Khronos error the game reads past) has a fix too
+//! ([`READ_PAST`]), so that every error a modder sees says what to do.
+//!
 //! [`crate::validate`] (the checker) and the importer both read this table: the checker to
 //! say what the game will do with each issue, the importer to decide which of its own errors
 //! drop a part and which refuse the file.
@@ -308,17 +311,110 @@ pub const FATAL: &[Rule] = &[
     ),
 ];
 
+const FIX_REPACK: &str = "rewrite the file with glTF-Transform (`gltf-transform copy in.glb out.glb`), which lays out \
+                          its buffers as glTF asks, or export it again";
+const FIX_BOUNDS_META: &str = "export the model again, or rewrite it with glTF-Transform (`gltf-transform copy in.glb out.glb`): both write each \
+     accessor's min and max from its data";
+const FIX_CAMERA: &str = "nothing, for the game: it does not use the file's cameras (correct or remove the camera for \
+                          other viewers)";
+
+/// The fix of every Khronos error the game reads past ([`Issue::fix`](crate::validate::Issue::fix)
+/// shows it, as it does a fatal code's): the file loads, and the error is still worth
+/// mending for the viewers that read it as the specification says.
+pub const READ_PAST: &[(&str, &str)] = &[
+    ("ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", FIX_BOUNDS_META),
+    ("ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", FIX_BOUNDS_META),
+    ("ACCESSOR_MAX_MISMATCH", FIX_BOUNDS_META),
+    ("ACCESSOR_MIN_MISMATCH", FIX_BOUNDS_META),
+    ("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", FIX_BOUNDS_META),
+    ("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", FIX_BOUNDS_META),
+    ("ACCESSOR_OFFSET_ALIGNMENT", FIX_REPACK),
+    ("ACCESSOR_TOTAL_OFFSET_ALIGNMENT", FIX_REPACK),
+    ("MESH_PRIMITIVE_ACCESSOR_UNALIGNED", FIX_REPACK),
+    ("ACCESSOR_USAGE_OVERRIDE", FIX_REPACK),
+    ("BUFFER_VIEW_TARGET_OVERRIDE", FIX_REPACK),
+    ("BUFFER_VIEW_INVALID_BYTE_STRIDE", FIX_REPACK),
+    ("MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE", FIX_REPACK),
+    ("MESH_PRIMITIVE_INDICES_ACCESSOR_WITH_BYTESTRIDE", FIX_REPACK),
+    ("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE", FIX_REPACK),
+    ("SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE", FIX_REPACK),
+    ("GLB_CHUNK_LENGTH_UNALIGNED", FIX_REPACK),
+    ("GLB_DUPLICATE_CHUNK", FIX_REPACK),
+    (
+        "ACCESSOR_INDEX_PRIMITIVE_RESTART",
+        "export the mesh again split in parts, or with 32-bit indices: no index may be its type's largest value \
+         (65535 for 16-bit ones)",
+    ),
+    ("ACCESSOR_INVALID_SIGN", "export the tangents again (Blender: File > Export > glTF > Data > Mesh > Tangents)"),
+    (
+        "ACCESSOR_VECTOR3_NON_UNIT",
+        "recalculate the normals (Blender: Mesh > Normals > Recalculate Outside) and export again",
+    ),
+    ("ACCESSOR_NON_CLAMPED", "keep the vertex colours within 0 to 1 (Blender: clamp the colour attribute)"),
+    (
+        "ACCESSOR_JOINTS_INDEX_DUPLICATE",
+        "clean the vertex groups (Blender: Weights > Clean, then Normalize All) and export again",
+    ),
+    (
+        "ACCESSOR_WEIGHTS_NEGATIVE",
+        "clean the vertex groups (Blender: Weights > Clean, then Normalize All) and export again",
+    ),
+    ("ACCESSOR_WEIGHTS_NON_NORMALIZED", "normalize the weights (Blender: Weights > Normalize All) and export again"),
+    (
+        "ANIMATION_DUPLICATE_TARGETS",
+        "key each property in one channel: bake the clip again (Blender: File > Export > glTF > Animation > \
+         Sampling Animations)",
+    ),
+    ("ASSET_MIN_VERSION_GREATER_THAN_VERSION", "set `asset.minVersion` no higher than `asset.version`, or remove it"),
+    (
+        "BUFFER_DATA_URI_MIME_TYPE_INVALID",
+        "give the buffer's data URI the type `application/octet-stream`, or export a .glb",
+    ),
+    ("CAMERA_XMAG_YMAG_ZERO", FIX_CAMERA),
+    ("CAMERA_ZFAR_LEQUAL_ZNEAR", FIX_CAMERA),
+    ("EMPTY_ENTITY", "remove the empty array or object (a recent exporter writes none)"),
+    (
+        "MESH_PRIMITIVE_INDEXED_SEMANTIC_CONTINUITY",
+        "number the attribute's sets from 0 without a gap (`TEXCOORD_0`, `TEXCOORD_1`, ...)",
+    ),
+    ("MESH_PRIMITIVE_INVALID_ATTRIBUTE", "name a custom attribute with a leading underscore (`_NAME`), or remove it"),
+    (
+        "MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR",
+        "give the primitive the attribute its morph targets move, or remove it from the targets",
+    ),
+    (
+        "MESH_PRIMITIVE_TOO_FEW_TEXCOORDS",
+        "export the UV map the material's texture reads (Blender: keep the UV maps the material's nodes name)",
+    ),
+    ("NODE_MATRIX_TRS", "keep the node's `matrix` or its translation, rotation and scale, and remove the other"),
+    ("NON_REQUIRED_EXTENSION", "list the extension in `extensionsRequired` as well as in `extensionsUsed`"),
+    ("UNDECLARED_EXTENSION", "list the extension in `extensionsUsed`"),
+    ("UNUSED_EXTENSION_REQUIRED", "list the extension in `extensionsUsed` too, or remove it from `extensionsRequired`"),
+    ("SCENE_NON_ROOT_NODE", "list only root nodes in the scene: a child is shown with its parent"),
+    ("SKIN_NO_COMMON_ROOT", "parent all of the skin's bones under one root bone (Blender: one armature)"),
+    ("SKIN_SKELETON_INVALID", "set the skin's `skeleton` to the common root of its joints, or remove it"),
+    (
+        "TEXTURE_INVALID_IMAGE_MIME_TYPE",
+        "save the image as PNG or JPEG, or name its extension (`EXT_texture_webp`, `KHR_texture_basisu`) on the \
+         texture",
+    ),
+];
+
 /// The rule for `code`, when it is fatal.
 #[must_use]
 pub fn rule(code: &str) -> Option<&'static Rule> {
     FATAL.iter().find(|rule| rule.code == code)
 }
 
-/// What a modder does about an issue of `code`, when it is fatal and its messages do not
-/// each end with a fix of their own ([`Rule::fix`]).
+/// What a modder does about an error of `code`: a fatal code's fix, where its messages do not
+/// each end with a fix of their own ([`Rule::fix`]), or a Khronos error's the game reads past
+/// ([`READ_PAST`]).
 #[must_use]
 pub fn fix(code: &str) -> Option<&'static str> {
-    rule(code).and_then(|rule| rule.fix)
+    match rule(code) {
+        Some(rule) => rule.fix,
+        None => READ_PAST.iter().find(|(read, _)| *read == code).map(|(_, fix)| *fix),
+    }
 }
 
 /// How far an issue of `code` reaches, when it is fatal.
@@ -346,6 +442,12 @@ mod tests {
         assert_eq!(scope("ANIMATION_DUPLICATE_TARGETS"), None, "resolved as three.js does");
         assert_eq!(scope("SCENE_NON_ROOT_NODE"), None);
         assert_eq!(scope("EMPTY_ENTITY"), None, "an empty array is read as absent");
+        for (i, (code, fix)) in READ_PAST.iter().enumerate() {
+            assert!(rule(code).is_none(), "{code} is read past, not fatal");
+            assert!(!fix.is_empty() && !fix.ends_with('.'), "{code}");
+            assert!(READ_PAST[..i].iter().all(|(earlier, _)| earlier != code), "{code} twice");
+        }
+        assert_eq!(fix("EMPTY_ENTITY"), Some("remove the empty array or object (a recent exporter writes none)"));
     }
 
     /// The modders' guide lists every code that refuses a file wherever it is, and no other.

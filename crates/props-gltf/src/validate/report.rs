@@ -131,8 +131,9 @@ impl Serialize for Issue {
 }
 
 impl Issue {
-    /// What a modder does about it: for an error of a fatal code, the rule table's fix
-    /// ([`crate::rules::fix`]; `None` where its message names its own, as a limit's does).
+    /// What a modder does about it: for an error, the rule table's fix ([`crate::rules::fix`],
+    /// the game refusing the file, dropping a part or reading past it; `None` where its message
+    /// names its own, as a limit's does).
     #[must_use]
     pub fn fix(&self) -> Option<&'static str> {
         (self.severity == Severity::Error).then(|| rules::fix(self.code)).flatten()

@@ -196,7 +196,7 @@ pub(super) fn check(root: &Value, issues: &mut Issues) {
     for &(path, property) in NON_EMPTY {
         each(root, "", (path, property), &mut |pointer, value| {
             if value.as_array().is_some_and(Vec::is_empty) {
-                let message = format!("`{property}` must not be empty: it is read as absent; remove it");
+                let message = format!("`{property}` must not be empty: it is read as absent");
                 issues.push(Issue::error("EMPTY_ENTITY", pointer, message));
             }
         });
