@@ -1,15 +1,14 @@
 //! Feet held on the ground: a near instance's planted foot stays where it came down in the
 //! world while the instance moves on; a far one's is not held (nothing is spent on it).
 
+mod support;
+
 use std::sync::Arc;
 
 use glam::{Affine3A, Vec3};
-use props_anim::clip::interpolate::Interpolation;
-use props_anim::clip::{Channel, Clip, Keyframes};
+use props_anim::clip::Keyframes;
 use props_anim::gait::ik::Leg;
-use props_anim::{
-    Layer, Mesh, MeshInstance, Model, ModelParts, Primitive, RestTransform, Rig, SourceNode, Spec, Transform,
-};
+use props_anim::{Layer, Model, RestTransform, SourceNode, Spec, Transform};
 use props_crowd::{BoundModel, CrowdOptions, ModelCrowd, Posing, PosingConfig, PropModel};
 use props_frame::{Camera, FrameData, ModelId};
 
@@ -30,26 +29,7 @@ fn legged() -> Arc<Model> {
         at(0.0, -1.0, -0.1, vec![4]),
         at(0.0, 0.0, 0.2, vec![]),
     ];
-    let rig = Rig::from_source_nodes(&nodes).expect("a leg");
-    let toe = rig.from_source_index(4).expect("toe");
-    let hold = Channel::new(
-        toe,
-        Interpolation::Linear,
-        vec![0.0, 1.0],
-        Keyframes::Translation(vec![Vec3::new(0.0, 0.0, 0.2); 2]),
-    )
-    .expect("a channel");
-    let clip = Clip::new(Some("stand".into()), vec![hold], &rig).expect("a clip");
-    let triangle =
-        Primitive::triangles(vec![Vec3::ZERO, Vec3::X * 0.1, Vec3::Y * 0.1], vec![Vec3::Z; 3], vec![0, 1, 2], None);
-    let parts = ModelParts {
-        rig: Some(rig),
-        clips: vec![clip],
-        meshes: vec![Mesh { name: None, primitives: vec![triangle] }],
-        instances: vec![MeshInstance { node: toe, mesh: 0, skin: None }],
-        ..ModelParts::default()
-    };
-    Arc::new(Model::new(parts).expect("valid"))
+    support::one_clip_model(&nodes, 4, vec![0.0, 1.0], Keyframes::Translation(vec![Vec3::new(0.0, 0.0, 0.2); 2]))
 }
 
 /// Where the toe stands in the world, frame by frame, as the instance moves on 5 cm a frame

@@ -2,15 +2,14 @@
 //! placed at scale `s` as often as one of scale 1 at `1 / s` its distance (its stale pose
 //! shows as large).
 
+mod support;
+
 use std::sync::Arc;
 
 use glam::{Affine3A, Quat, Vec3};
-use props_anim::clip::interpolate::Interpolation;
-use props_anim::clip::{Channel, Clip, Keyframes};
+use props_anim::clip::Keyframes;
 use props_anim::runtime::UpdateRateLod;
-use props_anim::{
-    Layer, Mesh, MeshInstance, Model, ModelParts, Primitive, RestTransform, Rig, SourceNode, Spec, Transform,
-};
+use props_anim::{Layer, Model, RestTransform, SourceNode, Spec, Transform};
 use props_crowd::{BoundModel, CrowdOptions, ModelCrowd, Posing, PosingConfig, PropModel};
 use props_frame::{Camera, FrameData, ModelId};
 
@@ -22,22 +21,7 @@ fn sliding() -> Arc<Model> {
         rest: RestTransform::Trs(Transform::IDENTITY),
         morph_weights: vec![],
     };
-    let rig = Rig::from_source_nodes(&[node]).expect("a node");
-    let root = rig.from_source_index(0).expect("the node");
-    let slide =
-        Channel::new(root, Interpolation::Linear, vec![0.0, 1.0], Keyframes::Translation(vec![Vec3::ZERO, Vec3::X]))
-            .expect("a channel");
-    let clip = Clip::new(Some("slide".into()), vec![slide], &rig).expect("a clip");
-    let triangle =
-        Primitive::triangles(vec![Vec3::ZERO, Vec3::X * 0.1, Vec3::Y * 0.1], vec![Vec3::Z; 3], vec![0, 1, 2], None);
-    let parts = ModelParts {
-        rig: Some(rig),
-        clips: vec![clip],
-        meshes: vec![Mesh { name: None, primitives: vec![triangle] }],
-        instances: vec![MeshInstance { node: root, mesh: 0, skin: None }],
-        ..ModelParts::default()
-    };
-    Arc::new(Model::new(parts).expect("valid"))
+    support::one_clip_model(&[node], 0, vec![0.0, 1.0], Keyframes::Translation(vec![Vec3::ZERO, Vec3::X]))
 }
 
 /// Of `placements` (scale, distance ahead of a camera at the origin), in how many of eight

@@ -1,8 +1,11 @@
 //! What the crowd tests share.
+#![allow(dead_code, reason = "each test binary uses some of these")]
 
 use std::sync::Arc;
 
 use glam::Vec3;
+use props_anim::clip::interpolate::Interpolation;
+use props_anim::clip::{Channel, Clip, Keyframes};
 use props_anim::{
     Lod, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
 };
@@ -32,4 +35,23 @@ pub fn leveled_model(triangles: usize, errors: &[f32]) -> Arc<Model> {
     let mut primitive = triangle(triangles);
     primitive.lods = errors.iter().map(|&error| Lod { indices: vec![0, 1, 2], error }).collect();
     one_node_model(primitive, vec![])
+}
+
+/// A model of `nodes` whose one clip keys node `target` by `keys` at `times` (linearly), a
+/// small triangle on that node (so that its world matrix is in the palette).
+pub fn one_clip_model(nodes: &[SourceNode], target: u32, times: Vec<f32>, keys: Keyframes) -> Arc<Model> {
+    let rig = Rig::from_source_nodes(nodes).expect("a rig");
+    let node = rig.from_source_index(target).expect("the target");
+    let channel = Channel::new(node, Interpolation::Linear, times, keys).expect("a channel");
+    let clip = Clip::new(Some("clip".into()), vec![channel], &rig).expect("a clip");
+    let triangle =
+        Primitive::triangles(vec![Vec3::ZERO, Vec3::X * 0.1, Vec3::Y * 0.1], vec![Vec3::Z; 3], vec![0, 1, 2], None);
+    let parts = ModelParts {
+        rig: Some(rig),
+        clips: vec![clip],
+        meshes: vec![Mesh { name: None, primitives: vec![triangle] }],
+        instances: vec![MeshInstance { node, mesh: 0, skin: None }],
+        ..ModelParts::default()
+    };
+    Arc::new(Model::new(parts).expect("valid"))
 }
