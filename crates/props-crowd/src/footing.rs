@@ -3,10 +3,9 @@
 //! ([`props_anim::gait::ik::Planting`]: the hips come down where a leg would not reach). Near
 //! means within the update-rate LOD's nearest band ([`props_anim::runtime::UpdateRateLod::near`],
 //! where instances are posed every frame, at each one's scale), and at most
-//! [`MAX_HELD_DISTANCE`]; without a camera
-//! nothing is near. Those instances
-//! are posed once more on the general path, into palettes of their own after the crowd's;
-//! farther ones, and models without feet, cost nothing.
+//! [`MAX_HELD_DISTANCE`]; without a camera nothing is near. Those instances are posed once more
+//! on the general path, into palettes of their own after the crowd's; farther ones, and models
+//! without feet, cost nothing.
 
 use std::sync::Arc;
 

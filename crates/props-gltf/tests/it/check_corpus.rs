@@ -132,13 +132,11 @@ fn every_error_names_its_fix() {
             let report = check_file(&path, &Limits::default());
             for issue in report.issues.iter().filter(|i| i.severity == Severity::Error) {
                 let line = format!("{}: {issue}", path.display());
-                match issue.consequence {
-                    Consequence::Loads => read_past.insert(issue.code),
-                    _ => {
-                        costly += 1;
-                        false
-                    }
-                };
+                if issue.consequence == Consequence::Loads {
+                    read_past.insert(issue.code);
+                } else {
+                    costly += 1;
+                }
                 match issue.fix() {
                     Some(fix) => {
                         assert!(line.contains(&format!("; {fix} (the game")), "{line}");
