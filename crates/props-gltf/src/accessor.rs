@@ -189,6 +189,15 @@ impl<'a> Accessors<'a> {
         [1, 2, 3, 4, 16].into_iter().find(|&n| element_type(n) == Some(ty))
     }
 
+    /// The component type of accessor `index`, or `None` when it is invalid or it does not
+    /// exist.
+    pub(crate) fn component(&self, index: usize) -> Option<ComponentType> {
+        match self.root.accessors.get(index)?.component_type {
+            Checked::Valid(GenericComponentType(component)) => Some(component),
+            Checked::Invalid => None,
+        }
+    }
+
     /// Whether a Draco-compressed primitive fills accessor `index`.
     pub(crate) fn is_compressed(&self, index: usize) -> bool {
         self.draco.fills(index)

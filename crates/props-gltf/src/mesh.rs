@@ -367,22 +367,30 @@ impl PrimitiveReader<'_> {
         Ok(Some(influences))
     }
 
-    /// The index list (generated `0..n` when absent), every index checked, as a list topology.
+    /// The index list (generated `0..n` when absent), every index checked, as a list topology;
+    /// its type's primitive restart value restarts the primitive, as in WebGL 2.
     fn indices(&self, mode: Mode, vertices: u64) -> Result<topology::Lists, ImportError> {
         let path = format!("{}.indices", self.path);
-        let indices: Vec<u32> = match self.primitive.indices {
-            Some(index) => self.accessors.read_scalars(index.value(), &path, INDICES)?,
+        let (indices, restart): (Vec<u32>, _) = match self.primitive.indices {
+            Some(index) => {
+                let restart = self.accessors.component(index.value()).map(topology::restart_value);
+                (self.accessors.read_scalars(index.value(), &path, INDICES)?, restart)
+            }
             None => {
                 self.budget.charge(vertices.saturating_mul(4), &path)?;
-                (0..u32::try_from(vertices).unwrap_or(u32::MAX)).collect()
+                ((0..u32::try_from(vertices).unwrap_or(u32::MAX)).collect(), None)
             }
         };
-        if let Some((position, &vertex)) = (0u64..).zip(&indices).find(|(_, v)| u64::from(**v) >= vertices) {
+        let out_of_range = |v: u32| u64::from(v) >= vertices && Some(v) != restart;
+        if let Some((position, &vertex)) = (0u64..).zip(&indices).find(|(_, v)| out_of_range(**v)) {
             return Err(ImportError::at(path, ErrorKind::VertexIndexOutOfRange { position, vertex, vertices }));
         }
         let converted = topology::list_len(mode, indices.len()) as u64;
         self.budget.charge(converted.saturating_mul(4), &path)?;
-        Ok(topology::convert(mode, indices))
+        Ok(match restart {
+            Some(restart) => topology::convert_restarting(mode, indices, restart),
+            None => topology::convert(mode, indices),
+        })
     }
 
     /// Morph targets: POSITION and NORMAL displacements (TANGENT is ignored).

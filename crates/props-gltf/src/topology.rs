@@ -1,6 +1,8 @@
 //! Primitive modes to lists: strips, fans and loops become plain triangle or line lists,
-//! keeping the winding glTF specifies.
+//! keeping the winding glTF specifies, and primitive restart values end a primitive where
+//! WebGL 2 ends it.
 
+use gltf::json::accessor::ComponentType;
 use gltf::json::mesh::Mode;
 use props_anim::Topology;
 
@@ -13,6 +15,38 @@ pub(crate) struct Lists {
     pub indices: Vec<u32>,
     /// Trailing source indices that formed no complete line or triangle (dropped).
     pub leftover: usize,
+}
+
+/// The primitive restart value of an index type: its largest (255, 65535, 2^32 - 1).
+pub(crate) fn restart_value(component: ComponentType) -> u32 {
+    match component {
+        ComponentType::U8 => u8::MAX.into(),
+        ComponentType::U16 => u16::MAX.into(),
+        _ => u32::MAX,
+    }
+}
+
+/// [`convert`], with every occurrence of `restart` (the index type's [`restart_value`]) ending
+/// the primitive being assembled and starting a new one after it: glTF forbids the value
+/// (Khronos: `ACCESSOR_INDEX_PRIMITIVE_RESTART`), WebGL 2 always restarts on it, so three.js
+/// draws none of the partial triangle before it and assembles the rest anew from the next
+/// index (a restart inside a triangle list shifts every triangle after it). Drawn the same
+/// here, a file looks as in three.js.
+pub(crate) fn convert_restarting(mode: Mode, indices: Vec<u32>, restart: u32) -> Lists {
+    if !indices.contains(&restart) {
+        return convert(mode, indices);
+    }
+    let mut runs = indices.split(|&i| i == restart).peekable();
+    let mut all = Lists { topology: convert(mode, Vec::new()).topology, indices: Vec::new(), leftover: 0 };
+    while let Some(run) = runs.next() {
+        let lists = convert(mode, run.to_vec());
+        all.indices.extend(lists.indices);
+        // Only the last run's incomplete primitive trails the list; the others end at a restart.
+        if runs.peek().is_none() {
+            all.leftover = lists.leftover;
+        }
+    }
+    all
 }
 
 /// How many indices `convert` produces for `count` source indices in `mode`.
@@ -120,6 +154,28 @@ mod tests {
         let lines = convert(Mode::Lines, vec![0, 1, 2]);
         assert_eq!((lines.indices, lines.leftover), (vec![0, 1], 1));
         assert_eq!(lists(Mode::Points, 3).topology, Topology::Points);
+    }
+
+    /// What WebGL 2 draws (checked in three.js: `tests/oracle/render`'s
+    /// `lenient_primitive_restart`): the partial primitive before a restart is dropped and the
+    /// next one starts after it, in every mode.
+    #[test]
+    fn a_restart_ends_the_primitive_as_webgl_ends_it() {
+        const R: u32 = 255;
+        let triangles = convert_restarting(Mode::Triangles, vec![0, 1, R, 2, 3, 4, 5, 6, 7, 8], R);
+        assert_eq!((triangles.indices, triangles.leftover), (vec![2, 3, 4, 5, 6, 7], 1));
+        let strip = convert_restarting(Mode::TriangleStrip, vec![0, 1, 2, 3, R, 4, 5, 6], R);
+        assert_eq!(strip.indices, [0, 1, 2, 1, 3, 2, 4, 5, 6]);
+        let fan = convert_restarting(Mode::TriangleFan, vec![0, 1, 2, R, 3, 4, 5, 6], R);
+        assert_eq!(fan.indices, [1, 2, 0, 4, 5, 3, 5, 6, 3]);
+        let lines = convert_restarting(Mode::LineLoop, vec![0, 1, 2, R, 3, 4], R);
+        assert_eq!((lines.topology, lines.indices), (Topology::Lines, vec![0, 1, 1, 2, 2, 0, 3, 4, 4, 3]));
+        let points = convert_restarting(Mode::Points, vec![0, R, 1, R, R], R);
+        assert_eq!((points.indices, points.leftover), (vec![0, 1], 0));
+        // Without the value, as without restarts; with it alone, nothing.
+        assert_eq!(convert_restarting(Mode::Triangles, vec![0, 1, 2], R), convert(Mode::Triangles, vec![0, 1, 2]));
+        assert!(convert_restarting(Mode::TriangleStrip, vec![R], R).indices.is_empty());
+        assert_eq!(restart_value(ComponentType::U16), 65535);
     }
 
     #[test]

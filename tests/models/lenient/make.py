@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the lenient test models: files that break a glTF rule the way real exporters do, and
-that three.js loads all the same. Each is an edit of a sample model in `tests/models/`, written
-next to this script; run it from anywhere: `python3 tests/models/lenient/make.py`. The output
+that three.js loads all the same. Each is an edit of a sample model in `tests/models/`, or a
+small model of its own, written next to this script; run it from anywhere: `python3 tests/models/lenient/make.py`. The output
 is deterministic (sorted keys, shortest float formatting)."""
 
 import base64
@@ -37,7 +37,7 @@ def add_buffer(document, chunks):
     uri = "data:application/octet-stream;base64," + base64.b64encode(data).decode()
     document["buffers"].append({"byteLength": len(data), "uri": uri})
     accessors = []
-    width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}
+    width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
     for offset, length, ty, count, floats in views:
         document["bufferViews"].append({"buffer": buffer, "byteOffset": offset, "byteLength": length})
         n = width[ty]
@@ -122,8 +122,78 @@ def unweighted_vertices():
     write("unweighted_vertices.gltf", document)
 
 
+def invalid_attribute():
+    """BoxAnimated whose inner box has a custom attribute named without the leading underscore
+    glTF asks of one (`BATCHID`, as older 3D Tiles tools write it). three.js keeps it as a
+    geometry attribute no material reads."""
+    document = load("BoxAnimated.gltf")
+    primitive = document["meshes"][0]["primitives"][0]
+    count = document["accessors"][primitive["attributes"]["POSITION"]]["count"]
+    (batch,) = add_buffer(document, [("SCALAR", [float(v % 2) for v in range(count)], count)])
+    primitive["attributes"]["BATCHID"] = batch
+    write("invalid_attribute.gltf", document)
+
+
+def uv_set_gap():
+    """BoxAnimated whose outer box has UV sets 0 and 2 and no set 1 (a UV map deleted between
+    two others by a tool that kept their numbers)."""
+    document = load("BoxAnimated.gltf")
+    primitive = document["meshes"][1]["primitives"][0]
+    count = document["accessors"][primitive["attributes"]["POSITION"]]["count"]
+    uvs = [float(v % 3) / 2 for v in range(2 * count)]
+    first, third = add_buffer(document, [("VEC2", uvs, count), ("VEC2", uvs[::-1], count)])
+    primitive["attributes"]["TEXCOORD_0"] = first
+    primitive["attributes"]["TEXCOORD_2"] = third
+    write("uv_set_gap.gltf", document)
+
+
+def primitive_restart():
+    """A 16 x 16 grid of vertices whose triangles are listed by 8-bit indices, the cell at the
+    far corner first (vertex 255, the largest 8-bit value, is in it): exporters write such a list
+    for a mesh of 256 vertices, reordered for the vertex cache. WebGL 2 restarts on the value:
+    three.js draws no triangle with it and assembles every later triangle one index on."""
+    positions, normals = [], []
+    for j in range(16):
+        for i in range(16):
+            positions += [i / 15, j / 15, 0.0]
+            normals += [0.0, 0.0, 1.0]
+    cells = [(i, j) for j in range(15) for i in range(15)]
+    indices = []
+    for i, j in cells[-1:] + cells[:-1]:
+        a = 16 * j + i
+        indices += [a, a + 1, a + 17, a, a + 17, a + 16]
+    floats = struct.pack(f"<{len(positions) + len(normals)}f", *positions, *normals)
+    data = floats + bytes(indices) + bytes(-len(indices) % 4)
+    document = {
+        "asset": {"version": "2.0", "generator": "tests/models/lenient/make.py"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0, "name": "grid"}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2, "material": 0}]}],
+        "materials": [{"pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.3, 0.1, 1.0], "metallicFactor": 0.0,
+                                                "roughnessFactor": 0.7}, "doubleSided": True}],
+        "buffers": [{"byteLength": len(data),
+                     "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()}],
+        "bufferViews": [
+            {"buffer": 0, "byteLength": len(floats), "byteStride": 12, "target": 34962},
+            {"buffer": 0, "byteOffset": len(floats), "byteLength": len(indices), "target": 34963},
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 256, "type": "VEC3",
+             "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]},
+            {"bufferView": 0, "byteOffset": len(positions) * 4, "componentType": 5126, "count": 256,
+             "type": "VEC3"},
+            {"bufferView": 1, "componentType": 5121, "count": len(indices), "type": "SCALAR"},
+        ],
+    }
+    write("primitive_restart.gltf", document)
+
+
 duplicate_targets()
 sampler_strides()
 skin_strides()
 non_root_scene_node()
 unweighted_vertices()
+primitive_restart()
+invalid_attribute()
+uv_set_gap()

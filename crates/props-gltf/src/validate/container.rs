@@ -235,9 +235,6 @@ pub(super) fn reference_issue(error: &ImportError) -> Issue {
         ErrorKind::InvalidValue if path.ends_with(".byteStride") || path.ends_with(".mode") => {
             Issue { code: "VALUE_NOT_IN_RANGE", ..issue }
         }
-        ErrorKind::InvalidValue if path.contains(".attributes[") => {
-            Issue { code: "MESH_PRIMITIVE_INVALID_ATTRIBUTE", ..issue }
-        }
         ErrorKind::ValueTooLarge => Issue { code: LIMIT_EXCEEDED, ..issue },
         _ => issue,
     }

@@ -3,11 +3,14 @@
 //! (INVALID_INDEX), fixed-length number arrays (ARRAY_LENGTH_NOT_IN_LIST,
 //! ARRAY_TYPE_MISMATCH), value ranges (VALUE_NOT_IN_RANGE), arrays that must not be empty
 //! (EMPTY_ENTITY), exactly one of two properties (ONE_OF_MISMATCH), a property that needs
-//! another (UNSATISFIED_DEPENDENCY) and version strings (PATTERN_MISMATCH).
+//! another (UNSATISFIED_DEPENDENCY), version strings (PATTERN_MISMATCH) and attribute names
+//! (MESH_PRIMITIVE_INVALID_ATTRIBUTE).
 //!
 //! Every rule is a row of a table: the objects it applies to, by path (`*`: every item of an
 //! array, or every value of an object), and the property it checks.
 
+use gltf::json::mesh::Semantic;
+use gltf::json::validation::Checked;
 use serde_json::Value;
 
 use super::issues::Issues;
@@ -218,6 +221,17 @@ pub(super) fn check(root: &Value, issues: &mut Issues) {
             }
         });
     }
+    each(root, "", (&["meshes", "*", "primitives", "*"], "attributes"), &mut |pointer, attributes| {
+        for name in attributes.as_object().into_iter().flat_map(|a| a.keys()).filter(|n| !is_attribute_name(n)) {
+            let message =
+                format!("`{name}` is no attribute glTF defines (a custom one begins with `_`); it is not read");
+            issues.push(Issue::error(
+                "MESH_PRIMITIVE_INVALID_ATTRIBUTE",
+                format!("{pointer}/{}", escape(name)),
+                message,
+            ));
+        }
+    });
     for property in ["version", "minVersion"] {
         each(root, "", (&["asset"], property), &mut |pointer, value| {
             if value.as_str().is_some_and(|text| !is_version(text)) {
@@ -275,6 +289,13 @@ fn in_range(pointer: &str, value: &Value, range: Range, issues: &mut Issues) {
 }
 
 /// Whether `text` is `major.minor`, both decimal numbers.
+/// Whether `name` is an attribute semantic glTF defines (`POSITION`, `TEXCOORD_n`, ...) or a
+/// custom one (`_NAME`), as the gltf crate reads them.
+fn is_attribute_name(name: &str) -> bool {
+    let semantic: Result<Checked<Semantic>, _> = serde_json::from_value(Value::String(name.to_owned()));
+    matches!(semantic, Ok(Checked::Valid(_)))
+}
+
 fn is_version(text: &str) -> bool {
     let number = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
     text.split_once('.').is_some_and(|(major, minor)| number(major) && number(minor))
@@ -296,7 +317,8 @@ mod tests {
             r#"{"asset": {"version": "2"}, "scene": -1,
                 "nodes": [{"children": [0, -2], "translation": [1, 2], "rotation": [0, 0, "a", 1]}],
                 "accessors": [{"type": "VEC3", "count": 0, "min": [0], "max": [1, 1, 1]}],
-                "meshes": [{"primitives": [{"attributes": {"POSITION": -3}, "mode": 7}]}],
+                "meshes": [{"primitives": [{"attributes": {"POSITION": -3, "BATCHID": 0, "_BATCHID": 0},
+                                            "mode": 7}]}],
                 "materials": [{"pbrMetallicRoughness": {"baseColorFactor": [2, 1, 1, 1]}}],
                 "cameras": [{"type": "perspective", "perspective": {"yfov": 0, "znear": 0.1},
                              "orthographic": {"xmag": 1, "ymag": 1, "znear": 0, "zfar": 1}}],
@@ -306,6 +328,7 @@ mod tests {
             ("INVALID_INDEX", "/scene"),
             ("INVALID_INDEX", "/nodes/0/children/1"),
             ("INVALID_INDEX", "/meshes/0/primitives/0/attributes/POSITION"),
+            ("MESH_PRIMITIVE_INVALID_ATTRIBUTE", "/meshes/0/primitives/0/attributes/BATCHID"),
             ("ARRAY_LENGTH_NOT_IN_LIST", "/nodes/0/translation"),
             ("ARRAY_TYPE_MISMATCH", "/nodes/0/rotation"),
             ("ARRAY_LENGTH_NOT_IN_LIST", "/accessors/0/min"),

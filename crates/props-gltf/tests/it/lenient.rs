@@ -24,6 +24,9 @@ fn lenient_models_load_and_their_errors_are_read_past() {
         ("skin_strides", "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE"),
         ("non_root_scene_node", "SCENE_NON_ROOT_NODE"),
         ("unweighted_vertices", "ACCESSOR_WEIGHTS_NON_NORMALIZED"),
+        ("primitive_restart", "ACCESSOR_INDEX_PRIMITIVE_RESTART"),
+        ("invalid_attribute", "MESH_PRIMITIVE_INVALID_ATTRIBUTE"),
+        ("uv_set_gap", "MESH_PRIMITIVE_INDEXED_SEMANTIC_CONTINUITY"),
     ] {
         let text = std::fs::read_to_string(oracle.join(format!("{stem}.validator.json"))).expect("validator report");
         let khronos: Value = serde_json::from_str(&text).expect("JSON");

@@ -205,8 +205,9 @@ fn generated_models_match_the_oracle() {
 
 /// Files that break a rule the way real exporters do (`tests/models/lenient/`): two channels
 /// on one property mixed as three.js mixes them, strides on sampler and inverse bind matrix
-/// views, a scene listing a child node, vertices bound to no joint. Held to three.js's draw:
-/// the formula puts a vertex of weights all zero at the origin, three.js on its first joint.
+/// views, a scene listing a child node, vertices bound to no joint, an attribute of no name
+/// glTF defines, a gap between UV sets. Held to three.js's draw: the formula puts a vertex of
+/// weights all zero at the origin, three.js on its first joint.
 #[test]
 fn lenient_models_match_the_oracle() {
     let tests = workspace_tests();
