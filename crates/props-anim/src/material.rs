@@ -112,8 +112,8 @@ pub enum AlphaMode {
 }
 
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
-/// emission, alpha and sidedness, and the dielectric specular of `KHR_materials_ior` and
-/// `KHR_materials_specular`.
+/// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
+/// `KHR_materials_specular`, and the thin-walled glass of `KHR_materials_transmission`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -154,6 +154,12 @@ pub struct Material {
     pub specular_color_factor: [f32; 3],
     /// `KHR_materials_specular`: the colour in RGB (sRGB), multiplying the factor.
     pub specular_color_texture: Option<TextureRef>,
+    /// `KHR_materials_transmission`: the share of light a dielectric lets through its surface,
+    /// 0 to 1 (0 without it), in place of its diffuse light: what is behind it shows through,
+    /// tinted by its base colour.
+    pub transmission_factor: f32,
+    /// `KHR_materials_transmission`: the share in R (linear), multiplying the factor.
+    pub transmission_texture: Option<TextureRef>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -184,6 +190,8 @@ impl Default for Material {
             specular_texture: None,
             specular_color_factor: [1.0; 3],
             specular_color_texture: None,
+            transmission_factor: 0.0,
+            transmission_texture: None,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -224,8 +232,21 @@ impl Material {
         (self.specular_color_factor.map(|c| facing * c.max(0.0)), self.specular_factor.clamp(0.0, 1.0))
     }
 
+    /// Whether it lets light through (`KHR_materials_transmission`).
+    #[must_use]
+    pub fn is_transmissive(&self) -> bool {
+        self.transmission_factor > 0.0
+    }
+
+    /// Whether what is behind it shows through it: it is alpha-blended or transmissive, so it
+    /// is drawn after everything opaque, over it.
+    #[must_use]
+    pub fn is_see_through(&self) -> bool {
+        self.alpha_mode == AlphaMode::Blend || self.is_transmissive()
+    }
+
     /// Every texture the material samples, in slot order (base colour, metallic-roughness,
-    /// normal, occlusion, emissive, specular, specular colour).
+    /// normal, occlusion, emissive, specular, specular colour, transmission).
     pub fn textures(&self) -> impl Iterator<Item = &TextureRef> {
         [
             &self.base_color_texture,
@@ -235,6 +256,7 @@ impl Material {
             &self.emissive_texture,
             &self.specular_texture,
             &self.specular_color_texture,
+            &self.transmission_texture,
         ]
         .into_iter()
         .flatten()

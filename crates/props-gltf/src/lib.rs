@@ -94,6 +94,7 @@ mod spec_gloss;
 mod specular;
 mod tangents;
 mod topology;
+mod transmission;
 mod uri;
 pub mod validate;
 

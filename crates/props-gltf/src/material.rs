@@ -1,6 +1,6 @@
-//! Materials: glTF's metallic-roughness model with its five texture slots and a dielectric's
-//! specular with two more ([`crate::specular`]), each slot with its sampler, UV set and
-//! `KHR_texture_transform`; alpha mode, sidedness, `KHR_materials_emissive_strength` and
+//! Materials: glTF's metallic-roughness model with its five texture slots, a dielectric's
+//! specular with two more ([`crate::specular`]) and its transmission with one
+//! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`; alpha mode, sidedness, `KHR_materials_emissive_strength` and
 //! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
 //! `KHR_materials_*` extensions are warned about; the base material under them is still read.
 
@@ -19,6 +19,7 @@ use crate::images::{ImageSource, Images};
 use crate::parts::{Part, Skip};
 use crate::spec_gloss::{self, SpecularGlossiness};
 use crate::specular::{self, Ior, Specular};
+use crate::transmission::{self, Transmission};
 use crate::{document, index_u32};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
@@ -26,7 +27,6 @@ use crate::{document, index_u32};
 const UNDRAWN_EXTENSIONS: &[&str] = &[
     "KHR_materials_clearcoat",
     "KHR_materials_sheen",
-    "KHR_materials_transmission",
     "KHR_materials_volume",
     "KHR_materials_iridescence",
     "KHR_materials_anisotropy",
@@ -64,10 +64,12 @@ struct Raw {
     ior: Option<Ior>,
     /// `KHR_materials_specular`.
     specular: Option<Specular>,
+    /// `KHR_materials_transmission`.
+    transmission: Option<Transmission>,
 }
 
 /// How many texture slots a material has.
-const SLOTS: usize = 7;
+const SLOTS: usize = 8;
 /// The metal/rough slot, in [`Material::textures`]' order.
 const METAL_ROUGH: usize = 1;
 
@@ -124,6 +126,9 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
         info("emissiveTexture", &material.emissive_texture),
         strength,
         colour,
+        raw.transmission.as_ref().and_then(|t| {
+            info(&format!("extensions.{}.transmissionTexture", transmission::NAME), &t.transmission_texture)
+        }),
     ]
 }
 
@@ -148,6 +153,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         spec_gloss: extension(i, material, spec_gloss::NAME, "the material's metal/rough model is drawn", warnings),
         ior: extension(i, material, specular::IOR, "the index of refraction is 1.5", warnings),
         specular: extension(i, material, specular::SPECULAR, "the specular is glTF's default", warnings),
+        transmission: extension(i, material, transmission::NAME, "nothing shows through it", warnings),
     }
 }
 
@@ -307,6 +313,13 @@ fn import_material(
         ),
     };
     let (ior, specular_factor, specular_color_factor) = dielectric(i, &raw, warnings)?;
+    let transmission_factor = match &raw.transmission {
+        Some(read) => {
+            let at = at(&format!("extensions.{}.transmissionFactor", transmission::NAME));
+            finite([read.transmission_factor], at)?[0].clamp(0.0, 1.0)
+        }
+        None => 0.0,
+    };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
     let strength = extensions.and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
@@ -373,6 +386,7 @@ fn import_material(
         emissive_texture,
         specular_texture,
         specular_color_texture,
+        transmission_texture,
     ] = textures;
     Ok(Material {
         name: material.name.clone(),
@@ -393,6 +407,8 @@ fn import_material(
         specular_texture,
         specular_color_factor,
         specular_color_texture,
+        transmission_factor,
+        transmission_texture,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,

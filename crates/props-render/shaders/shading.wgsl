@@ -2,9 +2,9 @@
 // GGX microfacets, height-correlated Smith visibility, Schlick Fresnel and Lambertian diffuse,
 // under the sun (shadowed: shadows.wgsl), the point and spot lights of the fragment's cluster
 // (lights.wgsl), an ambient term and the sky's image-based light; base colour, metallic-
-// roughness, normal, occlusion, emissive, specular and specular colour textures, each from its UV
-// channel through its KHR_texture_transform; alpha modes; double-sided back faces;
-// KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
+// roughness, normal, occlusion, emissive, specular, specular colour and transmission textures,
+// each from its UV channel through its KHR_texture_transform; alpha modes; thin-walled
+// transmission (KHR_materials_transmission); double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
 
@@ -21,14 +21,16 @@ struct Material {
     // reflectance facing the viewer of its index of refraction times its specular colour
     // (glTF's 0.04 without them); w, its specular strength (1 without it).
     specular: vec4<f32>,
+    // x: KHR_materials_transmission's factor.
+    transmission: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
-    // specular, specular colour), two rows: the UV transform's rows in xyz; row 0's w is the
-    // UV channel, row 1's w is 1 when the slot has a texture.
-    slots: array<vec4<f32>, 14>,
+    // specular, specular colour, transmission), two rows: the UV transform's rows in xyz; row
+    // 0's w is the UV channel, row 1's w is 1 when the slot has a texture.
+    slots: array<vec4<f32>, 16>,
     // Per slot, its transform's offset (xy) and scale (zw); its rotation, four slots a row:
     // what an animated transform is rebuilt from (clips animate the first five slots'; see
     // `TextureSlot`).
-    raw: array<vec4<f32>, 7>,
+    raw: array<vec4<f32>, 8>,
     rotations: array<vec4<f32>, 2>,
     // Per animatable field (the F_ constants), where an instance's palette holds its value,
     // in floats, plus 1; 0 when no clip animates it (the uniform's value holds).
@@ -55,7 +57,7 @@ override ANIMATED_MATERIAL: bool = false;
 // every one by default). Each slot samples only where its bit is set: lavapipe runs a branch
 // on the material's uniform under a mask, so an unused slot's sampling was paid for in full
 // (a fox's base colour texture cost six more samples).
-override TEXTURES: u32 = 127u;
+override TEXTURES: u32 = 255u;
 // What the pipeline's fragments read of the vertex, each only where its draws have it (every
 // one by default): texture coordinates (a texture), tangents (a normal map), colours
 // (`COLOR_0`), and whether its triangles are shaded flat (no normals of their own). What a
@@ -65,6 +67,10 @@ override TEXTURED: bool = TEXTURES != 0u;
 override NORMAL_MAPPED: bool = (TEXTURES & (1u << NORMAL)) != 0u;
 override VERTEX_COLORS: bool = true;
 override FLAT_SHADED: bool = true;
+// Whether the material lets light through (KHR_materials_transmission): its fragments are
+// premultiplied by their coverage, and their alpha is the share of what is behind them they
+// hide (the pipeline blends them so).
+override TRANSMISSIVE: bool = false;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
 // Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
@@ -149,6 +155,8 @@ fn is_animated(field: u32) -> bool {
 @group(2) @binding(12) var specular_sampler: sampler;
 @group(2) @binding(13) var specular_color_texture: texture_2d<f32>;
 @group(2) @binding(14) var specular_color_sampler: sampler;
+@group(2) @binding(15) var transmission_texture: texture_2d<f32>;
+@group(2) @binding(16) var transmission_sampler: sampler;
 
 // The sky's radiance, prefiltered for roughness: one mip level per step of roughness.
 @group(0) @binding(3) var sky_texture: texture_cube<f32>;
@@ -161,6 +169,7 @@ const OCCLUSION: u32 = 3u;
 const EMISSIVE: u32 = 4u;
 const SPECULAR: u32 = 5u;
 const SPECULAR_COLOR: u32 = 6u;
+const TRANSMISSION: u32 = 7u;
 // The slots whose transform a clip may animate.
 const ANIMATABLE_SLOTS: u32 = 5u;
 
@@ -247,8 +256,28 @@ fn direct_light(
     return (diffuse + specular) * n_dot_l;
 }
 
+// A fragment's light: what it returns towards the eye, its coverage (alpha), and the share of
+// what is behind it that it lets through (per channel; zero unless transmissive).
+struct Shaded {
+    color: vec3<f32>,
+    alpha: f32,
+    transmitted: vec3<f32>,
+};
+
 @fragment
 fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let shaded = shade(in, front);
+    if TRANSMISSIVE {
+        // Premultiplied: what is behind is kept where the fragment does not cover it and where
+        // it lets it through (the mean of its channels: one blend factor per pixel).
+        let through = dot(shaded.transmitted, vec3<f32>(1.0 / 3.0));
+        return vec4<f32>(shaded.color * shaded.alpha, shaded.alpha * (1.0 - through));
+    }
+    return vec4<f32>(shaded.color, shaded.alpha);
+}
+
+// The glTF material model at a fragment.
+fn shade(in: VertexOutput, front: bool) -> Shaded {
     // The triangle's own normal, from the slope of its surface on screen (first, where control
     // flow is uniform): what a primitive without normals is shaded by, as three.js's flat
     // shading does.
@@ -286,6 +315,10 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
         specular_color_texel =
             textureSample(specular_color_texture, specular_color_sampler, slot_uv(SPECULAR_COLOR, in));
     }
+    var transmission_texel = vec4<f32>(1.0);
+    if has_texture(TRANSMISSION) {
+        transmission_texel = textureSample(transmission_texture, transmission_sampler, slot_uv(TRANSMISSION, in));
+    }
 
     let base_color = vec4<f32>(
         field_vec3(F_BASE_COLOR, material.base_color.rgb, in),
@@ -298,7 +331,7 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     }
     let alpha = select(1.0, base.a, mode > 1.5);
     if material.params.w > 0.5 {
-        return vec4<f32>(base.rgb, alpha);
+        return Shaded(base.rgb, alpha, vec3<f32>(0.0));
     }
 
     // The shading frame; a back face (drawn only for double-sided materials) is lit from its side.
@@ -326,7 +359,15 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     // singularity).
     let roughness = clamp(field_value(F_ROUGHNESS, 0u, material.pbr.y, in) * mr_texel.g, 0.045, 1.0);
     let occlusion = 1.0 + field_value(F_OCCLUSION, 0u, material.pbr.w, in) * (occlusion_texel.r - 1.0);
-    let c_diff = mix(base.rgb, vec3<f32>(0.0), metallic);
+    // A thin-walled transmissive surface lets through, in place of its diffuse light, what is
+    // behind it, tinted by its diffuse colour and less what its specular reflects (as three.js
+    // draws it, without the blur of rough glass).
+    var transmission = 0.0;
+    if TRANSMISSIVE {
+        transmission = clamp(material.transmission.x * transmission_texel.r, 0.0, 1.0);
+    }
+    let tint = mix(base.rgb, vec3<f32>(0.0), metallic);
+    let c_diff = tint * (1.0 - transmission);
     // A dielectric reflects min(F0 of its index x its specular colour, 1) x its strength facing
     // the viewer, its strength at grazing angles; a metal, its base colour and 1.
     let strength = material.specular.w * specular_texel.a;
@@ -380,7 +421,11 @@ fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0)
     let emissive = field_vec3(F_EMISSIVE, material.emissive.rgb, in)
         * field_value(F_EMISSIVE_STRENGTH, 0u, material.emissive.w, in);
     color += emissive * emissive_texel.rgb;
-    return vec4<f32>(color, alpha);
+    var transmitted = vec3<f32>(0.0);
+    if TRANSMISSIVE {
+        transmitted = transmission * tint * (1.0 - (f0 * albedo.x + f90 * albedo.y));
+    }
+    return Shaded(color, alpha, transmitted);
 }
 
 // The shadow pass's alpha test: an alpha-masked material casts no shadow where its mask cuts

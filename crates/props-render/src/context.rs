@@ -72,9 +72,10 @@ impl GpuContext {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("props-render device"),
                 // The GPU block formats KTX2 textures are uploaded in, where the adapter has them.
-                // And timestamps, for a renderer that times its passes.
+                // And timestamps, for a renderer that times its passes; and dual-source
+                // blending, with which glass tints what shows through it.
                 required_features: crate::texture::block_features(adapter.features())
-                    | (adapter.features() & wgpu::Features::TIMESTAMP_QUERY),
+                    | (adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::DUAL_SOURCE_BLENDING)),
                 required_limits: adapter.limits(),
                 ..Default::default()
             })

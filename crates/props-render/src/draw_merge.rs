@@ -15,7 +15,7 @@
 //! several nodes (a blade) is copied for each. Levels of detail merge level by level.
 
 use glam::Vec4;
-use props_anim::material::{AlphaMode, Material};
+use props_anim::material::Material;
 use props_anim::{Model, Topology};
 
 use crate::drawn::DrawnMeshes;
@@ -55,7 +55,7 @@ fn mergeable_material(model: &Model, m: usize, material: &Material) -> bool {
     let animated = model.rig().properties().targets().iter().any(
         |t| matches!(t, props_anim::property::PropertyTarget::Material { material, .. } if *material as usize == m),
     );
-    !paint && !animated && !matches!(material.alpha_mode, AlphaMode::Blend)
+    !paint && !animated && !material.is_see_through()
 }
 
 /// `material` as its merged draw draws it: no name, a white base colour (its alpha kept).

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use props_anim::material::AlphaMode;
+use props_anim::material::Material;
 use props_anim::{Model, Primitive};
 
 use crate::facets::{welded, whole_triangles};
@@ -36,7 +36,7 @@ impl<'a> DrawnMeshes<'a> {
     pub(crate) fn new(model: &'a Model) -> Self {
         let blended = |p: &Primitive| {
             let material = p.material.and_then(|m| model.materials().get(m as usize));
-            material.is_some_and(|m| m.alpha_mode == AlphaMode::Blend)
+            material.is_some_and(Material::is_see_through)
         };
         let meshes =
             model.meshes().iter().map(|mesh| mesh.primitives.iter().map(|p| drawn(p, blended(p))).collect()).collect();

@@ -53,15 +53,19 @@
 //! Palettes are read from a storage buffer in the vertex stage, or, on adapters that cannot
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
 //! several windows. Morph targets apply before skinning, in the vertex shader; KTX2 textures
-//! upload in the device's block format.
+//! upload in the device's block format. The renderer uses what the host's device has of
+//! these features (request them where the adapter has them, as [`GpuContext`] does): the
+//! texture block formats, `TIMESTAMP_QUERY` (pass times) and `DUAL_SOURCE_BLENDING` (glass
+//! tints what shows through it; without it, by the mean of its channels).
 //!
 //! # Shading
 //!
-//! glTF's material model (`shaders/shading.wgsl`): metallic-roughness PBR with IOR and
-//! specular, seven texture slots (base colour, metallic-roughness, normal, occlusion,
-//! emissive, specular strength, specular colour) with their samplers, UV channels and
-//! transforms, alpha modes, double-sided and unlit materials; each material is one uniform and
-//! one bind group. The light:
+//! glTF's material model (`shaders/shading.wgsl`): metallic-roughness PBR with IOR, specular
+//! and thin-walled transmission, eight texture slots (base colour, metallic-roughness, normal,
+//! occlusion, emissive, specular strength, specular colour, transmission) with their samplers,
+//! UV channels and transforms, alpha modes, double-sided and unlit materials; each material is
+//! one uniform and one bind group. See-through materials (blended, transmissive) are drawn
+//! after the opaque ones, farthest first, over what the host's pass holds. The light:
 //!
 //! - the sun, shadowed by three cascaded shadow maps fitted to the view out to 640 m
 //!   (`RendererConfig::shadows`): depth-only passes through the same vertex shader, so skinned

@@ -1,5 +1,5 @@
 //! A model's materials on the GPU: each one's uniform (`Material` in `shaders/shading.wgsl`),
-//! its seven textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
+//! its eight textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
 //! with the file's samplers, and the pipeline its draws take (blended or not, culled or not).
 
 use std::collections::HashMap;
@@ -16,7 +16,7 @@ use wgpu::util::DeviceExt;
 
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 544 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 608 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -27,6 +27,8 @@ pub(crate) struct MaterialUniform {
     /// A dielectric's specular factors ([`Material::dielectric_specular`]): its facing
     /// reflectance (rgb), its strength (w).
     specular: [f32; 4],
+    /// `KHR_materials_transmission`'s factor (x).
+    transmission: [f32; 4],
     slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
@@ -85,10 +87,10 @@ fn emission_fields(model: &Model, material: usize) -> [[u32; 4]; 6] {
 }
 
 /// How many textures a material binds.
-pub(crate) const TEXTURE_SLOTS: usize = 7;
+pub(crate) const TEXTURE_SLOTS: usize = 8;
 
 /// The texture slots in the shader's order, and whether each holds colour (sRGB).
-const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true];
+const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true, false];
 
 /// Each slot's texture of `material`, in the shader's order.
 fn slots(material: &Material) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
@@ -100,6 +102,7 @@ fn slots(material: &Material) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
         material.emissive_texture.as_ref(),
         material.specular_texture.as_ref(),
         material.specular_color_texture.as_ref(),
+        material.transmission_texture.as_ref(),
     ]
 }
 
@@ -142,6 +145,7 @@ impl MaterialUniform {
             ],
             params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
             specular: [f0_r, f0_g, f0_b, strength],
+            transmission: [material.transmission_factor, 0.0, 0.0, 0.0],
             slots: slot_rows,
             raw,
             rotations,
@@ -155,8 +159,12 @@ impl MaterialUniform {
 /// rasterizer the interpolants cost a seventh of the windmills' frame).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct PipelineKey {
-    /// Alpha-blended: drawn after everything opaque, without writing depth.
+    /// See-through ([`Material::is_see_through`]): drawn after everything opaque, over it,
+    /// without writing depth.
     pub blend: bool,
+    /// Transmissive ([`Material::is_transmissive`]): what is behind it is kept by the share
+    /// its fragments let through (`TRANSMISSIVE`).
+    pub transmissive: bool,
     /// Alpha-masked: its fragments may be discarded (`ALPHA_MASK`); an opaque pipeline's never
     /// are, so the GPU tests depth before shading them.
     pub masked: bool,
@@ -194,7 +202,8 @@ impl PipelineKey {
     pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6]) -> Self {
         let textures = slots(material);
         Self {
-            blend: material.alpha_mode == AlphaMode::Blend,
+            blend: material.is_see_through(),
+            transmissive: material.is_transmissive(),
             masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
@@ -242,12 +251,13 @@ impl PipelineKey {
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..1u32 << 18).map(|i| Self {
-            blend: i & 1 << 17 != 0,
-            masked: i & 1 << 16 != 0,
-            double_sided: i & 1 << 15 != 0,
-            animated: i & 1 << 14 != 0,
-            textures: (i >> 7 & 127) as u8,
+        (0..1u32 << 20).map(|i| Self {
+            blend: i & 1 << 19 != 0,
+            transmissive: i & 1 << 18 != 0,
+            masked: i & 1 << 17 != 0,
+            double_sided: i & 1 << 16 != 0,
+            animated: i & 1 << 15 != 0,
+            textures: (i >> 7 & 255) as u8,
             colored: i & 64 != 0,
             flat: i & 32 != 0,
             painted: i & 16 != 0,
@@ -262,7 +272,7 @@ impl PipelineKey {
     /// by it, so that a model changes pipeline as few times as it can).
     pub(crate) fn index(self) -> u32 {
         let fold = |index: u32, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u32::from(bit));
-        let index = fold(0, &[self.blend, self.masked, self.double_sided, self.animated]);
+        let index = fold(0, &[self.blend, self.transmissive, self.masked, self.double_sided, self.animated]);
         let index = index << TEXTURE_SLOTS | u32::from(self.textures);
         let flags =
             [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
@@ -270,7 +280,7 @@ impl PipelineKey {
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 10] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 11] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -283,6 +293,7 @@ impl PipelineKey {
             ("EXTRA_INFLUENCES", flag(self.extra_influences)),
             ("HIDEABLE", flag(self.hideable)),
             ("IMPOSTOR", flag(self.impostor)),
+            ("TRANSMISSIVE", flag(self.transmissive)),
         ]
     }
 }
@@ -440,7 +451,7 @@ mod tests {
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let painted = Material { name: Some("Paint.001".to_owned()), ..material.clone() };
         let uniform = MaterialUniform::of(&painted, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 544);
+        assert_eq!(size_of::<MaterialUniform>(), 608);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
@@ -459,8 +470,13 @@ mod tests {
         assert!(PipelineKey::of(&material, &animated).animated);
         assert!(!key.painted && PipelineKey::of(&painted, &animated).painted, "paint by its name");
         assert_eq!(PipelineKey::of(&Material::default(), &[[0; 4]; 6]).textures, 0, "glTF's default: no texture");
+        let glass = Material { transmission_factor: 0.8, transmission_texture: Some(TextureRef::new(0)), ..material };
+        assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).transmission, [0.8, 0.0, 0.0, 0.0]);
+        let glass = PipelineKey::of(&glass, &[[0; 4]; 6]);
+        assert!(glass.blend && glass.transmissive, "drawn over what is behind it");
+        assert_eq!(glass.textures, 1 << 2 | 1 << 7, "its transmission texture: the eighth slot");
         let indices: std::collections::BTreeSet<u32> = PipelineKey::all().map(PipelineKey::index).collect();
-        assert_eq!(indices.len(), 1 << 18, "every key its own place");
-        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 17), "opaque first");
+        assert_eq!(indices.len(), 1 << 20, "every key its own place");
+        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 19), "opaque first");
     }
 }

@@ -163,7 +163,7 @@ pub(crate) struct Pipelines {
     /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
     /// [`PipelineKey`] and posing of the draws that take them: made as models are set
     /// ([`Pipelines::prepare_meshes`]), so that a renderer compiles only the variants its models
-    /// draw with (eleven switches and seven texture slots: 524,288 with the posings). Each is
+    /// draw with (twelve switches and eight texture slots: 2,097,152 with the posings). Each is
     /// made twice: for frames without point and spot lights, and for frames with some
     /// (`PUNCTUAL_LIGHTS`); and all again when a ground shadow is set or cleared
     /// (`GROUND_SHADOWED`).
@@ -189,6 +189,8 @@ struct MeshMaker {
     /// Whether a height field shadows the frame (`GROUND_SHADOWED`: the renderer's ground
     /// shadow is set, and it draws shadows).
     ground: bool,
+    /// Whether the device blends with two colours (`fs_transmissive`).
+    dual_source: bool,
 }
 
 impl MeshMaker {
@@ -202,16 +204,30 @@ impl MeshMaker {
             depth_format: self.depth_format,
             sample_count: self.sample_count,
         };
-        let (fragment, key) = match shading {
-            Shading::Pbr => ("fs_main", key),
-            Shading::Lambert => ("fs_lambert", key),
+        let fragment = match shading {
+            Shading::Pbr if key.transmissive && self.dual_source => "fs_transmissive",
+            Shading::Pbr => "fs_main",
+            Shading::Lambert => "fs_lambert",
         };
         let state = DrawState {
             topology: wgpu::PrimitiveTopology::TriangleList,
             depth_compare: self.config.depth_compare,
             depth_write: !key.blend,
             cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
-            blend: key.blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+            // A transmissive material's fragments are premultiplied by what they cover, and
+            // their alpha is what they do not let through (`shaders/shading.wgsl`'s `fs_main`).
+            blend: key.blend.then_some(match fragment {
+                "fs_transmissive" => wgpu::BlendState {
+                    color: wgpu::BlendComponent {
+                        src_factor: wgpu::BlendFactor::One,
+                        dst_factor: wgpu::BlendFactor::Src1,
+                        operation: wgpu::BlendOperation::Add,
+                    },
+                    alpha: wgpu::BlendComponent::OVER,
+                },
+                "fs_main" if key.transmissive => wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
+                _ => wgpu::BlendState::ALPHA_BLENDING,
+            }),
             depth_only: false,
         };
         let (vertex, buffers) = shaded(posing, skinning);
@@ -274,7 +290,12 @@ impl Pipelines {
             depth_format: config.depth_format,
             sample_count: config.sample_count,
         };
-        let module = factory.module("skinned", &shaders::skinned(access));
+        // Transmissive materials tint what shows through them by a second blend colour, where
+        // the device can blend so.
+        let dual_source = device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING);
+        let source = shaders::skinned(access);
+        let source = if dual_source { shaders::with_dual_source_blending(&source) } else { source };
+        let module = factory.module("skinned", &source);
         let groups = [&layouts.frame, &layouts.draw, &layouts.material];
         let shadow = shadows.then(|| {
             let shadow_factory = PipelineFactory { sample_count: 1, depth_format: SHADOW_FORMAT, ..factory };
@@ -335,6 +356,7 @@ impl Pipelines {
             sample_count: config.sample_count,
             config: *config,
             ground: false,
+            dual_source,
         };
         Self { maker, meshes: HashMap::new(), shadow, lines }
     }

@@ -28,6 +28,7 @@ const LIGHTS: &str = include_str!("../shaders/lights.wgsl");
 const SHADOWS: &str = include_str!("../shaders/shadows.wgsl");
 const SHADING: &str = include_str!("../shaders/shading.wgsl");
 const LINES: &str = include_str!("../shaders/lines.wgsl");
+const TRANSMISSION_DUAL_SOURCE: &str = include_str!("../shaders/transmission_dual_source.wgsl");
 
 /// The bindings of the renderer's own pipelines: the globals, the shadow maps and the ground's
 /// shadow heights, and their samplers, in the frame's group.
@@ -46,6 +47,14 @@ pub fn skinned(access: PaletteAccess) -> String {
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
     [GLOBALS, FRAME_BINDINGS, palette, tables, SKINNED, LIGHTS, SHADOWS, SHADING].join("\n")
+}
+
+/// `skinned`'s shader (from [`skinned`]) with transmissive materials' entry point for a
+/// device with dual-source blending (`wgpu::Features::DUAL_SOURCE_BLENDING`), which tints what
+/// shows through glass channel by channel: `fs_transmissive`.
+#[must_use]
+pub fn with_dual_source_blending(skinned: &str) -> String {
+    ["enable dual_source_blending;", skinned, TRANSMISSION_DUAL_SOURCE].join("\n")
 }
 
 /// The debug-line shader.

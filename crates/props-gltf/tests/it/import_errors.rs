@@ -550,8 +550,8 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
     );
 }
 
-/// What of KHR_materials_ior and KHR_materials_specular cannot be read is drawn at glTF's
-/// defaults, with a warning, and the rest of the file loads.
+/// What of KHR_materials_ior, KHR_materials_specular and KHR_materials_transmission cannot
+/// be read is drawn at glTF's defaults, with a warning, and the rest of the file loads.
 #[test]
 fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
     let mut json = Doc::new().json();
@@ -565,6 +565,9 @@ fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
         {"extensions": {"KHR_materials_ior": {"ior": 0.5}, "KHR_materials_specular": {"specularFactor": "high"}}},
         // Infinite (0) is allowed.
         {"extensions": {"KHR_materials_ior": {"ior": 0.0}, "KHR_materials_specular": {"specularFactor": 0.25}}},
+        // A transmission that does not parse lets nothing through; one past 1, all.
+        {"extensions": {"KHR_materials_transmission": {"transmissionFactor": "all"}}},
+        {"extensions": {"KHR_materials_transmission": {"transmissionFactor": 3.0}}},
     ]);
     json["meshes"][0]["primitives"][0]["material"] = json!(0);
     let import = import_json(&json).expect("the file loads");
@@ -576,10 +579,15 @@ fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
     assert_eq!(dielectric(&materials[1]), (1.5, 1.0, [1.0; 3]));
     assert_eq!(dielectric(&materials[2]), (0.0, 0.25, [1.0; 3]));
     assert_eq!(materials[2].dielectric_specular(), ([1.0; 3], 0.25), "an infinite index reflects everything");
+    assert_eq!((materials[3].transmission_factor, materials[4].transmission_factor), (0.0, 1.0));
     let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
     assert_eq!(
         paths,
-        ["materials[1].extensions.KHR_materials_specular", "materials[1].extensions.KHR_materials_ior.ior"],
+        [
+            "materials[1].extensions.KHR_materials_specular",
+            "materials[1].extensions.KHR_materials_ior.ior",
+            "materials[3].extensions.KHR_materials_transmission"
+        ],
         "{:#?}",
         import.warnings
     );

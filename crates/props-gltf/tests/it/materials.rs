@@ -219,6 +219,28 @@ fn ior_and_specular_factors_and_textures_are_read() {
     assert!((r - 0.996).abs() < 1e-3 && (g - 0.747).abs() < 1e-3 && (b - 0.299).abs() < 1e-3 && strength == 1.0);
 }
 
+/// KHR_materials_transmission's factor and texture (`tests/models/transmission/make.mjs`;
+/// drawn against three.js in `tests/gpu/references.rs`), read without a warning, and the
+/// wall behind the panes is not transmissive.
+#[test]
+fn transmission_factors_and_textures_are_read() {
+    let path = models_dir().join("transmission/panes.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let transmission = |name| {
+        let m = named(&import.model, name);
+        (m.transmission_factor, m.transmission_texture.is_some(), m.is_transmissive(), m.is_see_through())
+    };
+    assert_eq!(transmission("clear"), (1.0, false, true, true));
+    assert_eq!(transmission("half"), (0.5, false, true, true));
+    assert_eq!(transmission("banded"), (1.0, true, true, true));
+    assert_eq!(transmission("wall_0"), (0.0, false, false, false));
+    let banded = named(&import.model, "banded").transmission_texture.expect("its texture");
+    let image = &import.model.images()[banded.image as usize];
+    let reds: Vec<u8> = image.rgba8.chunks(4 * image.width as usize).map(|row| row[0]).collect();
+    assert_eq!(reds, [255, 0, 255, 0, 255, 0, 255, 0], "eight bands, the share in R");
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.

@@ -6,7 +6,8 @@ use props_render::shaders::PaletteAccess;
 fn validate(name: &str, source: &str) {
     let module =
         naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+    let capabilities = naga::valid::Capabilities::default() | naga::valid::Capabilities::DUAL_SOURCE_BLENDING;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
         .validate(&module)
         .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
 }
@@ -15,6 +16,8 @@ fn validate(name: &str, source: &str) {
 fn skinned_shaders_validate() {
     validate("skinned (storage buffer)", &shaders::skinned(PaletteAccess::StorageBuffer));
     validate("skinned (texture)", &shaders::skinned(PaletteAccess::Texture));
+    let dual_source = shaders::with_dual_source_blending(&shaders::skinned(PaletteAccess::StorageBuffer));
+    validate("skinned with dual-source blending", &dual_source);
 }
 
 #[test]
