@@ -113,7 +113,8 @@ pub enum AlphaMode {
 
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
-/// `KHR_materials_specular`, and the thin-walled glass of `KHR_materials_transmission`.
+/// `KHR_materials_specular`, the thin-walled glass of `KHR_materials_transmission` and the
+/// clear coat of `KHR_materials_clearcoat`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -160,6 +161,11 @@ pub struct Material {
     pub transmission_factor: f32,
     /// `KHR_materials_transmission`: the share in R (linear), multiplying the factor.
     pub transmission_texture: Option<TextureRef>,
+    /// `KHR_materials_clearcoat`: how much of a clear lacquer (a dielectric of glTF's 4 %
+    /// reflectance, on the surface's own normal) coats the material, 0 to 1 (0 without it).
+    pub clearcoat_factor: f32,
+    /// `KHR_materials_clearcoat`: the lacquer's perceptual roughness, 0 to 1.
+    pub clearcoat_roughness_factor: f32,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -192,6 +198,8 @@ impl Default for Material {
             specular_color_texture: None,
             transmission_factor: 0.0,
             transmission_texture: None,
+            clearcoat_factor: 0.0,
+            clearcoat_roughness_factor: 0.0,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -236,6 +244,12 @@ impl Material {
     #[must_use]
     pub fn is_transmissive(&self) -> bool {
         self.transmission_factor > 0.0
+    }
+
+    /// Whether a clear coat lies over it (`KHR_materials_clearcoat`).
+    #[must_use]
+    pub fn is_clearcoated(&self) -> bool {
+        self.clearcoat_factor > 0.0
     }
 
     /// Whether what is behind it shows through it: it is alpha-blended or transmissive, so it

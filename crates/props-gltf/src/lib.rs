@@ -62,6 +62,7 @@ mod animation;
 mod animation_pointer;
 mod buffers;
 mod channel_merge;
+mod clearcoat;
 mod codes;
 mod document;
 mod draco;

@@ -1,6 +1,7 @@
 //! Materials: glTF's metallic-roughness model with its five texture slots, a dielectric's
 //! specular with two more ([`crate::specular`]) and its transmission with one
-//! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`; alpha mode, sidedness, `KHR_materials_emissive_strength` and
+//! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`;
+//! a clear coat's factors ([`crate::clearcoat`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
 //! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
 //! `KHR_materials_*` extensions are warned about; the base material under them is still read.
 
@@ -13,6 +14,7 @@ use props_anim::material::{AlphaMode, Image, Material, TextureRef};
 use props_anim::material::{Filter, Sampler, TextureTransform, Wrap};
 use serde::de::DeserializeOwned;
 
+use crate::clearcoat::{self, Clearcoat};
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::images::{ImageSource, Images};
@@ -25,7 +27,6 @@ use crate::{document, index_u32};
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
 const UNDRAWN_EXTENSIONS: &[&str] = &[
-    "KHR_materials_clearcoat",
     "KHR_materials_sheen",
     "KHR_materials_volume",
     "KHR_materials_iridescence",
@@ -66,6 +67,8 @@ struct Raw {
     specular: Option<Specular>,
     /// `KHR_materials_transmission`.
     transmission: Option<Transmission>,
+    /// `KHR_materials_clearcoat`.
+    clearcoat: Option<Clearcoat>,
 }
 
 /// How many texture slots a material has.
@@ -154,6 +157,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         ior: extension(i, material, specular::IOR, "the index of refraction is 1.5", warnings),
         specular: extension(i, material, specular::SPECULAR, "the specular is glTF's default", warnings),
         transmission: extension(i, material, transmission::NAME, "nothing shows through it", warnings),
+        clearcoat: extension(i, material, clearcoat::NAME, "it has no clear coat", warnings),
     }
 }
 
@@ -320,6 +324,18 @@ fn import_material(
         }
         None => 0.0,
     };
+    let (clearcoat_factor, clearcoat_roughness_factor) = match &raw.clearcoat {
+        Some(read) => {
+            let at = |field: &str| at(&format!("extensions.{}.{field}", clearcoat::NAME));
+            let [factor] = finite([read.clearcoat_factor], at("clearcoatFactor"))?;
+            let [roughness] = finite([read.clearcoat_roughness_factor], at("clearcoatRoughnessFactor"))?;
+            for texture in read.textures() {
+                warn(warnings, at(texture), "the clear coat's textures are not drawn; its factors are");
+            }
+            (factor.clamp(0.0, 1.0), roughness.clamp(0.0, 1.0))
+        }
+        None => (0.0, 0.0),
+    };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
     let strength = extensions.and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
@@ -409,6 +425,8 @@ fn import_material(
         specular_color_texture,
         transmission_factor,
         transmission_texture,
+        clearcoat_factor,
+        clearcoat_roughness_factor,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,

@@ -4,7 +4,9 @@
 // (lights.wgsl), an ambient term and the sky's image-based light; base colour, metallic-
 // roughness, normal, occlusion, emissive, specular, specular colour and transmission textures,
 // each from its UV channel through its KHR_texture_transform; alpha modes; thin-walled
-// transmission (KHR_materials_transmission); double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
+// transmission (KHR_materials_transmission); a clear coat (KHR_materials_clearcoat's factors);
+// double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput),
+// lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
 
@@ -21,8 +23,9 @@ struct Material {
     // reflectance facing the viewer of its index of refraction times its specular colour
     // (glTF's 0.04 without them); w, its specular strength (1 without it).
     specular: vec4<f32>,
-    // x: KHR_materials_transmission's factor.
-    transmission: vec4<f32>,
+    // x: KHR_materials_transmission's factor; y, z: KHR_materials_clearcoat's factor and
+    // roughness.
+    layers: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
     // specular, specular colour, transmission), two rows: the UV transform's rows in xyz; row
     // 0's w is the UV channel, row 1's w is 1 when the slot has a texture.
@@ -71,6 +74,9 @@ override FLAT_SHADED: bool = true;
 // premultiplied by their coverage, and their alpha is the share of what is behind them they
 // hide (the pipeline blends them so).
 override TRANSMISSIVE: bool = false;
+// Whether a clear coat lies over the material (KHR_materials_clearcoat): a second specular
+// layer, lit by every light and the sky.
+override CLEARCOAT: bool = false;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
 // Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
@@ -345,6 +351,8 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         n = normalize(select(-face, face, dot(face, towards) >= 0.0));
         offset_normal = n;
     }
+    // The clear coat lies on the surface's own normal: not the normal map's.
+    let coat_n = n;
     let tangent = select(vec3<f32>(0.0), in.world_tangent.xyz, NORMAL_MAPPED);
     if NORMAL_MAPPED && has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
         let t = normalize(tangent - n * dot(n, tangent));
@@ -364,7 +372,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     // draws it, without the blur of rough glass).
     var transmission = 0.0;
     if TRANSMISSIVE {
-        transmission = clamp(material.transmission.x * transmission_texel.r, 0.0, 1.0);
+        transmission = clamp(material.layers.x * transmission_texel.r, 0.0, 1.0);
     }
     let tint = mix(base.rgb, vec3<f32>(0.0), metallic);
     let c_diff = tint * (1.0 - transmission);
@@ -390,6 +398,19 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         sun *= sun_visibility(in.world_position, offset_normal);
     }
     var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2, multiple) * sun;
+    // KHR_materials_clearcoat: a clear dielectric (glTF's 4 % facing reflectance, all of it at
+    // grazing angles) of its own roughness over the material, which it dims by what it
+    // reflects (as three.js and the extension compose them). Its light: `coat_light`.
+    var coat = 0.0;
+    var coat_roughness = 1.0;
+    var coat_a2 = 1.0;
+    var coat_light = vec3<f32>(0.0);
+    if CLEARCOAT {
+        coat = clamp(material.layers.y, 0.0, 1.0);
+        coat_roughness = clamp(material.layers.z, 0.045, 1.0);
+        coat_a2 = coat_roughness * coat_roughness * coat_roughness * coat_roughness;
+        coat_light = clearcoat_light(coat_n, v, globals.light_direction.xyz, coat_a2) * sun;
+    }
 
     // The point and spot lights of the fragment's cluster.
     if PUNCTUAL_LIGHTS && globals.light_count.x > 0u {
@@ -403,6 +424,9 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
             // Most of a cluster lies outside a spot's cone or a light's range: no light, no BRDF.
             if any(light.irradiance > vec3<f32>(0.0)) {
                 color += direct_light(n, v, light.l, c_diff, f0, f90, a2, multiple) * light.irradiance;
+                if CLEARCOAT {
+                    coat_light += clearcoat_light(coat_n, v, light.l, coat_a2) * light.irradiance;
+                }
             }
         }
     }
@@ -416,6 +440,12 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         let levels = f32(textureNumLevels(sky_texture) - 1u);
         let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
         indirect += sky * (c_diff * sky_irradiance(n) + radiance * (f0 * albedo.x + f90 * albedo.y));
+        if CLEARCOAT {
+            let coat_r = reflect(-v, coat_n);
+            let coat_radiance = textureSampleLevel(sky_texture, sky_sampler, coat_r, coat_roughness * levels).rgb;
+            let coat_albedo = directional_albedo(coat_roughness, clamp(dot(coat_n, v), 1e-4, 1.0));
+            coat_light += sky * coat_radiance * (0.04 * coat_albedo.x + coat_albedo.y);
+        }
     }
     color += indirect * occlusion;
     let emissive = field_vec3(F_EMISSIVE, material.emissive.rgb, in)
@@ -425,7 +455,20 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     if TRANSMISSIVE {
         transmitted = transmission * tint * (1.0 - (f0 * albedo.x + f90 * albedo.y));
     }
+    if CLEARCOAT {
+        let x = 1.0 - clamp(dot(coat_n, v), 0.0, 1.0);
+        let x2 = x * x;
+        let dimmed = 1.0 - coat * (0.04 + 0.96 * x2 * x2 * x);
+        color = color * dimmed + coat_light * coat;
+        transmitted *= dimmed;
+    }
     return Shaded(color, alpha, transmitted);
+}
+
+// What a clear coat of GGX roughness `a2` (alpha squared) on normal `n` returns towards `v`
+// of a unit irradiance from `l`: glTF's specular lobe with a facing reflectance of 4 %.
+fn clearcoat_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, a2: f32) -> vec3<f32> {
+    return direct_light(n, v, l, vec3<f32>(0.0), vec3<f32>(0.04), 1.0, a2, vec3<f32>(1.0));
 }
 
 // The shadow pass's alpha test: an alpha-masked material casts no shadow where its mask cuts

@@ -60,8 +60,8 @@
 //!
 //! # Shading
 //!
-//! glTF's material model (`shaders/shading.wgsl`): metallic-roughness PBR with IOR, specular
-//! and thin-walled transmission, eight texture slots (base colour, metallic-roughness, normal,
+//! glTF's material model (`shaders/shading.wgsl`): metallic-roughness PBR with IOR, specular,
+//! thin-walled transmission and a clear coat, eight texture slots (base colour, metallic-roughness, normal,
 //! occlusion, emissive, specular strength, specular colour, transmission) with their samplers,
 //! UV channels and transforms, alpha modes, double-sided and unlit materials; each material is
 //! one uniform and one bind group. See-through materials (blended, transmissive) are drawn

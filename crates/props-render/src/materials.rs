@@ -27,8 +27,9 @@ pub(crate) struct MaterialUniform {
     /// A dielectric's specular factors ([`Material::dielectric_specular`]): its facing
     /// reflectance (rgb), its strength (w).
     specular: [f32; 4],
-    /// `KHR_materials_transmission`'s factor (x).
-    transmission: [f32; 4],
+    /// The layers over and through the surface: `KHR_materials_transmission`'s factor (x),
+    /// `KHR_materials_clearcoat`'s factor and roughness (y, z).
+    layers: [f32; 4],
     slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
@@ -145,7 +146,7 @@ impl MaterialUniform {
             ],
             params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
             specular: [f0_r, f0_g, f0_b, strength],
-            transmission: [material.transmission_factor, 0.0, 0.0, 0.0],
+            layers: [material.transmission_factor, material.clearcoat_factor, material.clearcoat_roughness_factor, 0.0],
             slots: slot_rows,
             raw,
             rotations,
@@ -165,6 +166,9 @@ pub(crate) struct PipelineKey {
     /// Transmissive ([`Material::is_transmissive`]): what is behind it is kept by the share
     /// its fragments let through (`TRANSMISSIVE`).
     pub transmissive: bool,
+    /// Clear-coated ([`Material::is_clearcoated`]): its fragments light a second specular
+    /// layer (`CLEARCOAT`).
+    pub clearcoat: bool,
     /// Alpha-masked: its fragments may be discarded (`ALPHA_MASK`); an opaque pipeline's never
     /// are, so the GPU tests depth before shading them.
     pub masked: bool,
@@ -204,6 +208,7 @@ impl PipelineKey {
         Self {
             blend: material.is_see_through(),
             transmissive: material.is_transmissive(),
+            clearcoat: material.is_clearcoated(),
             masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
@@ -251,9 +256,10 @@ impl PipelineKey {
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..1u32 << 20).map(|i| Self {
-            blend: i & 1 << 19 != 0,
-            transmissive: i & 1 << 18 != 0,
+        (0..1u32 << 21).map(|i| Self {
+            blend: i & 1 << 20 != 0,
+            transmissive: i & 1 << 19 != 0,
+            clearcoat: i & 1 << 18 != 0,
             masked: i & 1 << 17 != 0,
             double_sided: i & 1 << 16 != 0,
             animated: i & 1 << 15 != 0,
@@ -272,7 +278,8 @@ impl PipelineKey {
     /// by it, so that a model changes pipeline as few times as it can).
     pub(crate) fn index(self) -> u32 {
         let fold = |index: u32, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u32::from(bit));
-        let index = fold(0, &[self.blend, self.transmissive, self.masked, self.double_sided, self.animated]);
+        let index =
+            fold(0, &[self.blend, self.transmissive, self.clearcoat, self.masked, self.double_sided, self.animated]);
         let index = index << TEXTURE_SLOTS | u32::from(self.textures);
         let flags =
             [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
@@ -280,7 +287,7 @@ impl PipelineKey {
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 11] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 12] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -294,6 +301,7 @@ impl PipelineKey {
             ("HIDEABLE", flag(self.hideable)),
             ("IMPOSTOR", flag(self.impostor)),
             ("TRANSMISSIVE", flag(self.transmissive)),
+            ("CLEARCOAT", flag(self.clearcoat)),
         ]
     }
 }
@@ -471,12 +479,16 @@ mod tests {
         assert!(!key.painted && PipelineKey::of(&painted, &animated).painted, "paint by its name");
         assert_eq!(PipelineKey::of(&Material::default(), &[[0; 4]; 6]).textures, 0, "glTF's default: no texture");
         let glass = Material { transmission_factor: 0.8, transmission_texture: Some(TextureRef::new(0)), ..material };
-        assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).transmission, [0.8, 0.0, 0.0, 0.0]);
+        assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).layers, [0.8, 0.0, 0.0, 0.0]);
         let glass = PipelineKey::of(&glass, &[[0; 4]; 6]);
         assert!(glass.blend && glass.transmissive, "drawn over what is behind it");
         assert_eq!(glass.textures, 1 << 2 | 1 << 7, "its transmission texture: the eighth slot");
+        let lacquer = Material { clearcoat_factor: 0.5, clearcoat_roughness_factor: 0.25, ..Material::default() };
+        assert_eq!(MaterialUniform::of(&lacquer, [[0; 4]; 6]).layers, [0.0, 0.5, 0.25, 0.0]);
+        let lacquer = PipelineKey::of(&lacquer, &[[0; 4]; 6]);
+        assert!(lacquer.clearcoat && !lacquer.blend, "an opaque coated material");
         let indices: std::collections::BTreeSet<u32> = PipelineKey::all().map(PipelineKey::index).collect();
-        assert_eq!(indices.len(), 1 << 20, "every key its own place");
-        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 19), "opaque first");
+        assert_eq!(indices.len(), 1 << 21, "every key its own place");
+        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 20), "opaque first");
     }
 }

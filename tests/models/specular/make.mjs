@@ -19,32 +19,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, USHORT, GltfWriter } from '../lib/gltf_writer.mjs';
 import { dataUri, png } from '../lib/png.mjs';
+import { sphere } from '../lib/shapes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const writer = new GltfWriter('props tests/models/specular/make.mjs', ['KHR_materials_ior', 'KHR_materials_specular']);
 const json = writer.json;
-
-// A UV sphere of radius 0.45 (48 x 24 quads, smooth normals, v from pole to pole).
-function sphere() {
-  const p = [], nrm = [], uv = [], idx = [];
-  const [slices, stacks, r] = [48, 24, 0.45];
-  for (let j = 0; j <= stacks; j++) {
-    const theta = (Math.PI * j) / stacks;
-    for (let i = 0; i <= slices; i++) {
-      const phi = (2 * Math.PI * i) / slices;
-      const n = [Math.sin(theta) * Math.cos(phi), Math.cos(theta), -Math.sin(theta) * Math.sin(phi)];
-      nrm.push(...n);
-      p.push(...n.map((c) => c * r));
-      uv.push(i / slices, j / stacks);
-    }
-  }
-  for (let j = 0; j < stacks; j++) for (let i = 0; i < slices; i++) {
-    const a = j * (slices + 1) + i, b = a + slices + 1;
-    idx.push(a, b, a + 1, a + 1, b, b + 1);
-  }
-  return { p, nrm, uv, idx };
-}
 
 const shape = sphere();
 const POSITION = writer.accessor(shape.p, 'VEC3', FLOAT, true, ARRAY_BUFFER);

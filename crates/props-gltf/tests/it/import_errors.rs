@@ -550,8 +550,9 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
     );
 }
 
-/// What of KHR_materials_ior, KHR_materials_specular and KHR_materials_transmission cannot
-/// be read is drawn at glTF's defaults, with a warning, and the rest of the file loads.
+/// What of KHR_materials_ior, KHR_materials_specular, KHR_materials_transmission and
+/// KHR_materials_clearcoat cannot be read is drawn at glTF's defaults, with a warning, and the
+/// rest of the file loads.
 #[test]
 fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
     let mut json = Doc::new().json();
@@ -568,6 +569,8 @@ fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
         // A transmission that does not parse lets nothing through; one past 1, all.
         {"extensions": {"KHR_materials_transmission": {"transmissionFactor": "all"}}},
         {"extensions": {"KHR_materials_transmission": {"transmissionFactor": 3.0}}},
+        // A coat's textures are not drawn, its factors are.
+        {"extensions": {"KHR_materials_clearcoat": {"clearcoatFactor": 0.5, "clearcoatRoughnessTexture": {"index": 0}}}},
     ]);
     json["meshes"][0]["primitives"][0]["material"] = json!(0);
     let import = import_json(&json).expect("the file loads");
@@ -580,13 +583,15 @@ fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
     assert_eq!(dielectric(&materials[2]), (0.0, 0.25, [1.0; 3]));
     assert_eq!(materials[2].dielectric_specular(), ([1.0; 3], 0.25), "an infinite index reflects everything");
     assert_eq!((materials[3].transmission_factor, materials[4].transmission_factor), (0.0, 1.0));
+    assert_eq!(materials[5].clearcoat_factor, 0.5);
     let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
     assert_eq!(
         paths,
         [
             "materials[1].extensions.KHR_materials_specular",
             "materials[1].extensions.KHR_materials_ior.ior",
-            "materials[3].extensions.KHR_materials_transmission"
+            "materials[3].extensions.KHR_materials_transmission",
+            "materials[5].extensions.KHR_materials_clearcoat.clearcoatRoughnessTexture"
         ],
         "{:#?}",
         import.warnings

@@ -241,6 +241,22 @@ fn transmission_factors_and_textures_are_read() {
     assert_eq!(reds, [255, 0, 255, 0, 255, 0, 255, 0], "eight bands, the share in R");
 }
 
+/// KHR_materials_clearcoat's factors (`tests/models/clearcoat/make.mjs`; drawn against
+/// three.js in `tests/gpu/references.rs`), read without a warning.
+#[test]
+fn clearcoat_factors_are_read() {
+    let path = models_dir().join("clearcoat/clearcoat.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let coat = |name| {
+        let m = named(&import.model, name);
+        (m.clearcoat_factor, m.clearcoat_roughness_factor, m.is_clearcoated())
+    };
+    assert_eq!(coat("coat_0"), (0.0, 0.0, false));
+    assert_eq!(coat("coat_half"), (0.5, 0.0, true));
+    assert_eq!(coat("coat_rough_0.5"), (1.0, 0.5, true));
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.

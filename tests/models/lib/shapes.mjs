@@ -1,0 +1,22 @@
+// Shapes of the project's hand-made test models (tests/models/*/make.mjs).
+
+// A UV sphere of radius `r` about the origin (`slices` x `stacks` quads, smooth normals, v
+// from pole to pole): positions, normals, UVs and triangle indices, as flat arrays.
+export function sphere(r = 0.45, slices = 48, stacks = 24) {
+  const p = [], nrm = [], uv = [], idx = [];
+  for (let j = 0; j <= stacks; j++) {
+    const theta = (Math.PI * j) / stacks;
+    for (let i = 0; i <= slices; i++) {
+      const phi = (2 * Math.PI * i) / slices;
+      const n = [Math.sin(theta) * Math.cos(phi), Math.cos(theta), -Math.sin(theta) * Math.sin(phi)];
+      nrm.push(...n);
+      p.push(...n.map((c) => c * r));
+      uv.push(i / slices, j / stacks);
+    }
+  }
+  for (let j = 0; j < stacks; j++) for (let i = 0; i < slices; i++) {
+    const a = j * (slices + 1) + i, b = a + slices + 1;
+    idx.push(a, b, a + 1, a + 1, b, b + 1);
+  }
+  return { p, nrm, uv, idx };
+}
