@@ -444,7 +444,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
             let coat_r = reflect(-v, coat_n);
             let coat_radiance = textureSampleLevel(sky_texture, sky_sampler, coat_r, coat_roughness * levels).rgb;
             let coat_albedo = directional_albedo(coat_roughness, clamp(dot(coat_n, v), 1e-4, 1.0));
-            coat_light += sky * coat_radiance * (0.04 * coat_albedo.x + coat_albedo.y);
+            coat_light += sky * coat_radiance * (0.04 * coat_albedo.x + coat_albedo.y) * occlusion;
         }
     }
     color += indirect * occlusion;
