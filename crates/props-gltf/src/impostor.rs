@@ -446,8 +446,9 @@ impl AxisViews {
     }
 }
 
-/// The look of `triangle` at barycentric `b`; `None` where its alpha lets what is behind
-/// through (below a mask's cutoff, or under half for a blend).
+/// The look of `triangle` at barycentric `b`; `None` where it lets what is behind through:
+/// its alpha below a mask's cutoff, or its coverage (alpha, less what a transmissive one lets
+/// through) under half for a see-through one.
 fn surface(images: &[Image], triangle: &Triangle<'_>, b: Vec3) -> Option<Surface> {
     let default = Material::default();
     let material = triangle.material.map_or(&default, |(_, m)| m);
@@ -459,15 +460,17 @@ fn surface(images: &[Image], triangle: &Triangle<'_>, b: Vec3) -> Option<Surface
         })
     };
     let color = Vec4::from_array(material.base_color_factor) * vertex * texel(material.base_color_texture);
+    let transmission = material.transmission_factor * texel(material.transmission_texture).x;
+    let coverage = color.w * (1.0 - transmission.clamp(0.0, 1.0));
     let cutoff = match material.alpha_mode {
-        AlphaMode::Opaque => 0.0,
         AlphaMode::Mask { cutoff } => cutoff,
-        AlphaMode::Blend => 0.5,
+        _ if material.is_see_through() => 0.5,
+        AlphaMode::Opaque | AlphaMode::Blend => 0.0,
     };
     let emissive = Vec3::from_array(material.emissive_factor)
         * material.emissive_strength
         * texel(material.emissive_texture).truncate();
-    (color.w >= cutoff).then_some(Surface {
+    (coverage >= cutoff).then_some(Surface {
         color: color.truncate(),
         metal_rough: Vec2::new(material.metallic_factor, material.roughness_factor),
         emissive,
@@ -545,6 +548,29 @@ mod tests {
         assert_eq!(distance_to_box(Vec3::ZERO, half), 1.0, "inside: to the nearest face");
         assert_eq!(distance_to_box(Vec3::new(3.0, 0.0, 0.0), half), 2.0);
         assert!((distance_to_box(Vec3::new(2.0, 3.0, 0.0), half) - 2f32.sqrt()).abs() < 1e-6, "past an edge");
+    }
+
+    /// What an impostor's views see of a surface: glass (transmissive) and a blended pane show
+    /// what is behind them where they cover less than half; opaque paint is seen.
+    #[test]
+    fn see_through_surfaces_show_what_is_behind_them() {
+        let seen = |material: &Material| {
+            let triangle = Triangle {
+                positions: [Vec3::ZERO; 3],
+                reach: [0.0; 3],
+                colors: [Vec4::ONE; 3],
+                uvs: [[Vec2::ZERO; 3]; 2],
+                material: Some((0, material)),
+            };
+            surface(&[], &triangle, Vec3::splat(1.0 / 3.0)).is_some()
+        };
+        let paint = Material::matte("paint", [1.0; 4]);
+        assert!(seen(&paint));
+        assert!(!seen(&Material { transmission_factor: 1.0, ..paint.clone() }), "clear glass");
+        assert!(seen(&Material { transmission_factor: 0.4, ..paint.clone() }), "mostly paint");
+        let pane = Material { alpha_mode: AlphaMode::Blend, ..Material::matte("pane", [1.0, 1.0, 1.0, 0.3]) };
+        assert!(!seen(&pane));
+        assert!(seen(&Material { base_color_factor: [1.0; 4], ..pane }));
     }
 
     #[test]
