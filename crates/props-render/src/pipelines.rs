@@ -193,6 +193,17 @@ struct MeshMaker {
     dual_source: bool,
 }
 
+/// Dual-source blending's: the fragment's first colour (premultiplied) over what is behind,
+/// kept by its second, channel by channel.
+const KEEP_BY_SECOND_COLOR: wgpu::BlendState = wgpu::BlendState {
+    color: wgpu::BlendComponent {
+        src_factor: wgpu::BlendFactor::One,
+        dst_factor: wgpu::BlendFactor::Src1,
+        operation: wgpu::BlendOperation::Add,
+    },
+    alpha: wgpu::BlendComponent::OVER,
+};
+
 impl MeshMaker {
     /// The pipeline of draws of `key` posed as `posing` says, in frames with point and spot
     /// lights or without (`lit`).
@@ -204,30 +215,22 @@ impl MeshMaker {
             depth_format: self.depth_format,
             sample_count: self.sample_count,
         };
-        let fragment = match shading {
-            Shading::Pbr if key.transmissive && self.dual_source => "fs_transmissive",
-            Shading::Pbr => "fs_main",
-            Shading::Lambert => "fs_lambert",
+        // A transmissive material's fragments are premultiplied by what they cover, and say
+        // what of what is behind them is kept: by a second colour where the device blends with
+        // two (`fs_transmissive`), else by their alpha (`fs_main`).
+        let transmissive = key.transmissive && shading == Shading::Pbr;
+        let (fragment, blend) = match shading {
+            Shading::Pbr if transmissive && self.dual_source => ("fs_transmissive", KEEP_BY_SECOND_COLOR),
+            Shading::Pbr if transmissive => ("fs_main", wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+            Shading::Pbr => ("fs_main", wgpu::BlendState::ALPHA_BLENDING),
+            Shading::Lambert => ("fs_lambert", wgpu::BlendState::ALPHA_BLENDING),
         };
         let state = DrawState {
             topology: wgpu::PrimitiveTopology::TriangleList,
             depth_compare: self.config.depth_compare,
             depth_write: !key.blend,
             cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
-            // A transmissive material's fragments are premultiplied by what they cover, and
-            // their alpha is what they do not let through (`shaders/shading.wgsl`'s `fs_main`).
-            blend: key.blend.then_some(match fragment {
-                "fs_transmissive" => wgpu::BlendState {
-                    color: wgpu::BlendComponent {
-                        src_factor: wgpu::BlendFactor::One,
-                        dst_factor: wgpu::BlendFactor::Src1,
-                        operation: wgpu::BlendOperation::Add,
-                    },
-                    alpha: wgpu::BlendComponent::OVER,
-                },
-                "fs_main" if key.transmissive => wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING,
-                _ => wgpu::BlendState::ALPHA_BLENDING,
-            }),
+            blend: key.blend.then_some(blend),
             depth_only: false,
         };
         let (vertex, buffers) = shaded(posing, skinning);
