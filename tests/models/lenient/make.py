@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the lenient test models: files that break a glTF rule the way real exporters do, and
 that three.js loads all the same. Each is an edit of a sample model in `tests/models/`, or a
-small model of its own, written next to this script; run it from anywhere: `python3 tests/models/lenient/make.py`. The output
-is deterministic (sorted keys, shortest float formatting)."""
+small model of its own, written next to this script; run it from anywhere:
+`python3 tests/models/lenient/make.py`. The output is deterministic (sorted keys, shortest
+float formatting)."""
 
 import base64
 import copy
