@@ -288,7 +288,6 @@ fn in_range(pointer: &str, value: &Value, range: Range, issues: &mut Issues) {
     }
 }
 
-/// Whether `text` is `major.minor`, both decimal numbers.
 /// Whether `name` is an attribute semantic glTF defines (`POSITION`, `TEXCOORD_n`, ...) or a
 /// custom one (`_NAME`), as the gltf crate reads them.
 fn is_attribute_name(name: &str) -> bool {
@@ -296,6 +295,7 @@ fn is_attribute_name(name: &str) -> bool {
     matches!(semantic, Ok(Checked::Valid(_)))
 }
 
+/// Whether `text` is `major.minor`, both decimal numbers.
 fn is_version(text: &str) -> bool {
     let number = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
     text.split_once('.').is_some_and(|(major, minor)| number(major) && number(minor))
