@@ -111,6 +111,9 @@ pub enum AlphaMode {
     Blend,
 }
 
+/// How many texture slots a [`Material`] has ([`Material::texture_slots`]).
+pub const TEXTURE_SLOTS: usize = 8;
+
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
 /// `KHR_materials_specular`, the thin-walled glass of `KHR_materials_transmission` and the
@@ -259,21 +262,25 @@ impl Material {
         self.alpha_mode == AlphaMode::Blend || self.is_transmissive()
     }
 
-    /// Every texture the material samples, in slot order (base colour, metallic-roughness,
-    /// normal, occlusion, emissive, specular, specular colour, transmission).
-    pub fn textures(&self) -> impl Iterator<Item = &TextureRef> {
+    /// Its texture slots, in order (base colour, metallic-roughness, normal, occlusion,
+    /// emissive, specular, specular colour, transmission): what a renderer binds, slot by slot.
+    #[must_use]
+    pub fn texture_slots(&self) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
         [
-            &self.base_color_texture,
-            &self.metallic_roughness_texture,
-            &self.normal_texture,
-            &self.occlusion_texture,
-            &self.emissive_texture,
-            &self.specular_texture,
-            &self.specular_color_texture,
-            &self.transmission_texture,
+            self.base_color_texture.as_ref(),
+            self.metallic_roughness_texture.as_ref(),
+            self.normal_texture.as_ref(),
+            self.occlusion_texture.as_ref(),
+            self.emissive_texture.as_ref(),
+            self.specular_texture.as_ref(),
+            self.specular_color_texture.as_ref(),
+            self.transmission_texture.as_ref(),
         ]
-        .into_iter()
-        .flatten()
+    }
+
+    /// Every texture the material samples, in slot order ([`Material::texture_slots`]).
+    pub fn textures(&self) -> impl Iterator<Item = &TextureRef> {
+        self.texture_slots().into_iter().flatten()
     }
 }
 

@@ -73,7 +73,7 @@ struct Raw {
 }
 
 /// How many texture slots a material has.
-const SLOTS: usize = 8;
+const SLOTS: usize = props_anim::material::TEXTURE_SLOTS;
 /// The metal/rough slot, in [`Material::textures`]' order.
 const METAL_ROUGH: usize = 1;
 

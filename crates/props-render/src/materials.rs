@@ -10,7 +10,7 @@ use props_anim::material::{Filter, Sampler, Wrap};
 use props_anim::property::{MaterialField, PropertyId, PropertyTarget, TextureSlot};
 use props_anim::{
     Model, Primitive,
-    material::{AlphaMode, Material, TextureRef},
+    material::{AlphaMode, Material},
 };
 use wgpu::util::DeviceExt;
 
@@ -88,24 +88,11 @@ fn emission_fields(model: &Model, material: usize) -> [[u32; 4]; 6] {
 }
 
 /// How many textures a material binds.
-pub(crate) const TEXTURE_SLOTS: usize = 8;
+pub(crate) use props_anim::material::TEXTURE_SLOTS;
 
-/// The texture slots in the shader's order, and whether each holds colour (sRGB).
+/// The texture slots in the shader's order ([`Material::texture_slots`]), and whether each
+/// holds colour (sRGB).
 const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true, false];
-
-/// Each slot's texture of `material`, in the shader's order.
-fn slots(material: &Material) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
-    [
-        material.base_color_texture.as_ref(),
-        material.metallic_roughness_texture.as_ref(),
-        material.normal_texture.as_ref(),
-        material.occlusion_texture.as_ref(),
-        material.emissive_texture.as_ref(),
-        material.specular_texture.as_ref(),
-        material.specular_color_texture.as_ref(),
-        material.transmission_texture.as_ref(),
-    ]
-}
 
 impl MaterialUniform {
     /// The uniform of `material` (instances' tints paint over it where it
@@ -121,7 +108,7 @@ impl MaterialUniform {
         let ([f0_r, f0_g, f0_b], strength) = material.dielectric_specular();
         let mut slot_rows = [[0.0; 4]; 2 * TEXTURE_SLOTS];
         let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; TEXTURE_SLOTS], [[0.0; 4]; 2]);
-        for (k, texture) in slots(material).into_iter().enumerate() {
+        for (k, texture) in material.texture_slots().into_iter().enumerate() {
             if let Some(t) = texture {
                 let ([ox, oy], [sx, sy]) = (t.transform.offset, t.transform.scale);
                 raw[k] = [ox, oy, sx, sy];
@@ -204,7 +191,7 @@ impl PipelineKey {
     /// vertices without colours drawn smooth, with nothing past their placement
     /// ([`PipelineKey::of_draw`] and [`PipelineKey::colored`] set those).
     pub(crate) fn of(material: &Material, animated: &[[u32; 4]; 6]) -> Self {
-        let textures = slots(material);
+        let textures = material.texture_slots();
         Self {
             blend: material.is_see_through(),
             transmissive: material.is_transmissive(),
@@ -311,7 +298,7 @@ impl PipelineKey {
 pub(crate) fn texture_uses(model: &Model) -> Vec<(u32, bool)> {
     let mut uses = Vec::new();
     for material in model.materials() {
-        for (texture, srgb) in slots(material).into_iter().zip(SLOTS) {
+        for (texture, srgb) in material.texture_slots().into_iter().zip(SLOTS) {
             if let Some(texture) = texture
                 && !uses.contains(&(texture.image, srgb))
             {
@@ -410,7 +397,8 @@ pub(crate) fn bind_groups(
                 contents: bytemuck::bytes_of(&uniform),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
-            let bound: Vec<(&wgpu::TextureView, wgpu::Sampler)> = slots(material)
+            let bound: Vec<(&wgpu::TextureView, wgpu::Sampler)> = material
+                .texture_slots()
                 .into_iter()
                 .zip(SLOTS)
                 .map(|(texture, srgb)| {
@@ -442,7 +430,7 @@ pub(crate) fn bind_groups(
 
 #[cfg(test)]
 mod tests {
-    use props_anim::material::TextureTransform;
+    use props_anim::material::{TextureRef, TextureTransform};
 
     use super::*;
 
