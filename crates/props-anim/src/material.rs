@@ -112,12 +112,12 @@ pub enum AlphaMode {
 }
 
 /// How many texture slots a [`Material`] has ([`Material::texture_slots`]).
-pub const TEXTURE_SLOTS: usize = 8;
+pub const TEXTURE_SLOTS: usize = 10;
 
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
-/// `KHR_materials_specular`, the thin-walled glass of `KHR_materials_transmission` and the
-/// clear coat of `KHR_materials_clearcoat`.
+/// `KHR_materials_specular`, the thin-walled glass of `KHR_materials_transmission`, the
+/// clear coat of `KHR_materials_clearcoat` and the fabric's sheen of `KHR_materials_sheen`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -169,6 +169,15 @@ pub struct Material {
     pub clearcoat_factor: f32,
     /// `KHR_materials_clearcoat`: the lacquer's perceptual roughness, 0 to 1.
     pub clearcoat_roughness_factor: f32,
+    /// `KHR_materials_sheen`: the linear colour of the sheen of cloth (velvet, felt, a car
+    /// seat's fabric: back-scattering fibres, brightest at grazing angles), black without it.
+    pub sheen_color_factor: [f32; 3],
+    /// `KHR_materials_sheen`: the colour in RGB (sRGB), multiplying the factor.
+    pub sheen_color_texture: Option<TextureRef>,
+    /// `KHR_materials_sheen`: the sheen's perceptual roughness, 0 to 1.
+    pub sheen_roughness_factor: f32,
+    /// `KHR_materials_sheen`: the roughness in A (linear), multiplying the factor.
+    pub sheen_roughness_texture: Option<TextureRef>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -203,6 +212,10 @@ impl Default for Material {
             transmission_texture: None,
             clearcoat_factor: 0.0,
             clearcoat_roughness_factor: 0.0,
+            sheen_color_factor: [0.0; 3],
+            sheen_color_texture: None,
+            sheen_roughness_factor: 0.0,
+            sheen_roughness_texture: None,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -255,6 +268,12 @@ impl Material {
         self.clearcoat_factor > 0.0
     }
 
+    /// Whether its fibres have a sheen (`KHR_materials_sheen`: a colour not black).
+    #[must_use]
+    pub fn has_sheen(&self) -> bool {
+        self.sheen_color_factor.iter().any(|&c| c > 0.0)
+    }
+
     /// Whether what is behind it shows through it: it is alpha-blended or transmissive, so it
     /// is drawn after everything opaque, over it.
     #[must_use]
@@ -263,7 +282,8 @@ impl Material {
     }
 
     /// Its texture slots, in order (base colour, metallic-roughness, normal, occlusion,
-    /// emissive, specular, specular colour, transmission): what a renderer binds, slot by slot.
+    /// emissive, specular, specular colour, transmission, sheen colour, sheen roughness): what
+    /// a renderer binds, slot by slot.
     #[must_use]
     pub fn texture_slots(&self) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
         [
@@ -275,6 +295,8 @@ impl Material {
             self.specular_texture.as_ref(),
             self.specular_color_texture.as_ref(),
             self.transmission_texture.as_ref(),
+            self.sheen_color_texture.as_ref(),
+            self.sheen_roughness_texture.as_ref(),
         ]
     }
 

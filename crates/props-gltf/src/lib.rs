@@ -91,6 +91,7 @@ mod pointer;
 pub mod pose_dump;
 pub mod rules;
 mod scene;
+mod sheen;
 mod spec_gloss;
 mod specular;
 mod tangents;

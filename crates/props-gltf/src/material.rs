@@ -1,7 +1,8 @@
 //! Materials: glTF's metallic-roughness model with its five texture slots, a dielectric's
 //! specular with two more ([`crate::specular`]) and its transmission with one
 //! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`;
-//! a clear coat's factors ([`crate::clearcoat`]); alpha mode, sidedness,
+//! a clear coat's factors ([`crate::clearcoat`]); a fabric's sheen with two more slots
+//! ([`crate::sheen`]); alpha mode, sidedness,
 //! `KHR_materials_emissive_strength` and `KHR_materials_unlit`. Spec/gloss materials are read
 //! into it ([`crate::spec_gloss`]). Other `KHR_materials_*` extensions are warned about; the
 //! base material under them is still read.
@@ -20,6 +21,7 @@ use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::images::{ImageSource, Images};
 use crate::parts::{Part, Skip};
+use crate::sheen::{self, Sheen};
 use crate::spec_gloss::{self, SpecularGlossiness};
 use crate::specular::{self, Ior, Specular};
 use crate::transmission::{self, Transmission};
@@ -28,7 +30,6 @@ use crate::{document, index_u32};
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
 const UNDRAWN_EXTENSIONS: &[&str] = &[
-    "KHR_materials_sheen",
     "KHR_materials_volume",
     "KHR_materials_iridescence",
     "KHR_materials_anisotropy",
@@ -70,6 +71,8 @@ struct Raw {
     transmission: Option<Transmission>,
     /// `KHR_materials_clearcoat`.
     clearcoat: Option<Clearcoat>,
+    /// `KHR_materials_sheen`.
+    sheen: Option<Sheen>,
 }
 
 /// How many texture slots a material has.
@@ -133,6 +136,12 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
         raw.transmission.as_ref().and_then(|t| {
             info(&format!("extensions.{}.transmissionTexture", transmission::NAME), &t.transmission_texture)
         }),
+        raw.sheen
+            .as_ref()
+            .and_then(|s| info(&format!("extensions.{}.sheenColorTexture", sheen::NAME), &s.sheen_color_texture)),
+        raw.sheen.as_ref().and_then(|s| {
+            info(&format!("extensions.{}.sheenRoughnessTexture", sheen::NAME), &s.sheen_roughness_texture)
+        }),
     ]
 }
 
@@ -159,6 +168,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         specular: extension(i, material, specular::SPECULAR, "the specular is glTF's default", warnings),
         transmission: extension(i, material, transmission::NAME, "nothing shows through it", warnings),
         clearcoat: extension(i, material, clearcoat::NAME, "it has no clear coat", warnings),
+        sheen: extension(i, material, sheen::NAME, "it has no sheen", warnings),
     }
 }
 
@@ -337,6 +347,15 @@ fn import_material(
         }
         None => (0.0, 0.0),
     };
+    let (sheen_color_factor, sheen_roughness_factor) = match &raw.sheen {
+        Some(read) => {
+            let at = |field: &str| at(&format!("extensions.{}.{field}", sheen::NAME));
+            let color = finite(read.sheen_color_factor, at("sheenColorFactor"))?;
+            let [roughness] = finite([read.sheen_roughness_factor], at("sheenRoughnessFactor"))?;
+            (color.map(|c| c.clamp(0.0, 1.0)), roughness.clamp(0.0, 1.0))
+        }
+        None => ([0.0; 3], 0.0),
+    };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
     let strength = extensions.and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
@@ -404,6 +423,8 @@ fn import_material(
         specular_texture,
         specular_color_texture,
         transmission_texture,
+        sheen_color_texture,
+        sheen_roughness_texture,
     ] = textures;
     Ok(Material {
         name: material.name.clone(),
@@ -428,6 +449,10 @@ fn import_material(
         transmission_texture,
         clearcoat_factor,
         clearcoat_roughness_factor,
+        sheen_color_factor,
+        sheen_color_texture,
+        sheen_roughness_factor,
+        sheen_roughness_texture,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,

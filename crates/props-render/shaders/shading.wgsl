@@ -2,10 +2,11 @@
 // GGX microfacets, height-correlated Smith visibility, Schlick Fresnel and Lambertian diffuse,
 // under the sun (shadowed: shadows.wgsl), the point and spot lights of the fragment's cluster
 // (lights.wgsl), an ambient term and the sky's image-based light; base colour, metallic-
-// roughness, normal, occlusion, emissive, specular, specular colour and transmission textures,
-// each from its UV channel through its KHR_texture_transform; alpha modes; thin-walled
-// transmission (KHR_materials_transmission); a clear coat (KHR_materials_clearcoat's factors);
-// double-sided back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput),
+// roughness, normal, occlusion, emissive, specular, specular colour, transmission, sheen colour
+// and sheen roughness textures, each from its UV channel through its KHR_texture_transform;
+// alpha modes; thin-walled transmission (KHR_materials_transmission); a clear coat
+// (KHR_materials_clearcoat's factors); the sheen of cloth (KHR_materials_sheen); double-sided
+// back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput),
 // lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
@@ -26,15 +27,18 @@ struct Material {
     // x: KHR_materials_transmission's factor; y, z: KHR_materials_clearcoat's factor and
     // roughness.
     layers: vec4<f32>,
+    // rgb: KHR_materials_sheen's colour; w: its roughness.
+    sheen: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
-    // specular, specular colour, transmission), two rows: the UV transform's rows in xyz; row
-    // 0's w is the UV channel, row 1's w is 1 when the slot has a texture.
-    slots: array<vec4<f32>, 16>,
+    // specular, specular colour, transmission, sheen colour, sheen roughness), two rows: the UV
+    // transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when the slot has a
+    // texture.
+    slots: array<vec4<f32>, 20>,
     // Per slot, its transform's offset (xy) and scale (zw); its rotation, four slots a row:
     // what an animated transform is rebuilt from (clips animate the first five slots'; see
     // `TextureSlot`).
-    raw: array<vec4<f32>, 8>,
-    rotations: array<vec4<f32>, 2>,
+    raw: array<vec4<f32>, 10>,
+    rotations: array<vec4<f32>, 3>,
     // Per animatable field (the F_ constants), where an instance's palette holds its value,
     // in floats, plus 1; 0 when no clip animates it (the uniform's value holds).
     animated: array<vec4<u32>, 6>,
@@ -60,7 +64,7 @@ override ANIMATED_MATERIAL: bool = false;
 // every one by default). Each slot samples only where its bit is set: lavapipe runs a branch
 // on the material's uniform under a mask, so an unused slot's sampling was paid for in full
 // (a fox's base colour texture cost six more samples).
-override TEXTURES: u32 = 255u;
+override TEXTURES: u32 = 1023u;
 // What the pipeline's fragments read of the vertex, each only where its draws have it (every
 // one by default): texture coordinates (a texture), tangents (a normal map), colours
 // (`COLOR_0`), and whether its triangles are shaded flat (no normals of their own). What a
@@ -77,6 +81,9 @@ override TRANSMISSIVE: bool = false;
 // Whether a clear coat lies over the material (KHR_materials_clearcoat): a second specular
 // layer, lit by every light and the sky.
 override CLEARCOAT: bool = false;
+// Whether the material's fibres have a sheen (KHR_materials_sheen): a third layer, lit by every
+// light and the sky.
+override SHEEN: bool = false;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
 // Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
@@ -163,6 +170,10 @@ fn is_animated(field: u32) -> bool {
 @group(2) @binding(14) var specular_color_sampler: sampler;
 @group(2) @binding(15) var transmission_texture: texture_2d<f32>;
 @group(2) @binding(16) var transmission_sampler: sampler;
+@group(2) @binding(17) var sheen_color_texture: texture_2d<f32>;
+@group(2) @binding(18) var sheen_color_sampler: sampler;
+@group(2) @binding(19) var sheen_roughness_texture: texture_2d<f32>;
+@group(2) @binding(20) var sheen_roughness_sampler: sampler;
 
 // The sky's radiance, prefiltered for roughness: one mip level per step of roughness.
 @group(0) @binding(3) var sky_texture: texture_cube<f32>;
@@ -176,6 +187,8 @@ const EMISSIVE: u32 = 4u;
 const SPECULAR: u32 = 5u;
 const SPECULAR_COLOR: u32 = 6u;
 const TRANSMISSION: u32 = 7u;
+const SHEEN_COLOR: u32 = 8u;
+const SHEEN_ROUGHNESS: u32 = 9u;
 // The slots whose transform a clip may animate.
 const ANIMATABLE_SLOTS: u32 = 5u;
 
@@ -325,6 +338,15 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     if has_texture(TRANSMISSION) {
         transmission_texel = textureSample(transmission_texture, transmission_sampler, slot_uv(TRANSMISSION, in));
     }
+    var sheen_color_texel = vec4<f32>(1.0);
+    if has_texture(SHEEN_COLOR) {
+        sheen_color_texel = textureSample(sheen_color_texture, sheen_color_sampler, slot_uv(SHEEN_COLOR, in));
+    }
+    var sheen_roughness_texel = vec4<f32>(1.0);
+    if has_texture(SHEEN_ROUGHNESS) {
+        sheen_roughness_texel =
+            textureSample(sheen_roughness_texture, sheen_roughness_sampler, slot_uv(SHEEN_ROUGHNESS, in));
+    }
 
     let base_color = vec4<f32>(
         field_vec3(F_BASE_COLOR, material.base_color.rgb, in),
@@ -398,6 +420,19 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         sun *= sun_visibility(in.world_position, offset_normal);
     }
     var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2, multiple) * sun;
+    // KHR_materials_sheen: the back-scattering of cloth's fibres (Charlie's distribution), over
+    // the material, which gives up to it what it reflects (as three.js composes them). Its
+    // light: `sheen_light`.
+    var sheen_color = vec3<f32>(0.0);
+    var sheen_roughness = 1.0;
+    var sheen_light = vec3<f32>(0.0);
+    if SHEEN {
+        sheen_color = clamp(material.sheen.rgb * sheen_color_texel.rgb, vec3<f32>(0.0), vec3<f32>(1.0));
+        sheen_roughness = clamp(material.sheen.w * sheen_roughness_texel.a, 0.0001, 1.0);
+        let lit = sheen(n, v, globals.light_direction.xyz, sheen_color, sheen_roughness);
+        sheen_light = lit.rgb * sun;
+        color *= lit.w;
+    }
     // KHR_materials_clearcoat: a clear dielectric (glTF's 4 % facing reflectance, all of it at
     // grazing angles) of its own roughness over the material, which it dims by what it
     // reflects (as three.js and the extension compose them). Its light: `coat_light`.
@@ -423,7 +458,13 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
             let light = incoming(punctual_lights[index], in.world_position);
             // Most of a cluster lies outside a spot's cone or a light's range: no light, no BRDF.
             if any(light.irradiance > vec3<f32>(0.0)) {
-                color += direct_light(n, v, light.l, c_diff, f0, f90, a2, multiple) * light.irradiance;
+                var lit = direct_light(n, v, light.l, c_diff, f0, f90, a2, multiple) * light.irradiance;
+                if SHEEN {
+                    let sheen_lit = sheen(n, v, light.l, sheen_color, sheen_roughness);
+                    sheen_light += sheen_lit.rgb * light.irradiance;
+                    lit *= sheen_lit.w;
+                }
+                color += lit;
                 if CLEARCOAT {
                     coat_light += clearcoat_light(coat_n, v, light.l, coat_a2) * light.irradiance;
                 }
@@ -434,12 +475,17 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     // Ambient (diffuse only), then the sky's light: its irradiance and its radiance
     // prefiltered for the roughness, in the reflected direction.
     var indirect = c_diff / PI * globals.ambient.rgb;
+    // What a white Lambertian surface returns of the ambient and the sky: what the sheen
+    // scatters, by its albedo.
+    var diffuse_light = globals.ambient.rgb / PI;
     let sky = globals.ambient.w;
     if sky > 0.0 {
         let r = reflect(-v, n);
         let levels = f32(textureNumLevels(sky_texture) - 1u);
         let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
-        indirect += sky * (c_diff * sky_irradiance(n) + radiance * (f0 * albedo.x + f90 * albedo.y));
+        let sky_diffuse = sky * sky_irradiance(n);
+        indirect += c_diff * sky_diffuse + sky * radiance * (f0 * albedo.x + f90 * albedo.y);
+        diffuse_light += sky_diffuse;
         if CLEARCOAT {
             let coat_r = reflect(-v, coat_n);
             let coat_radiance = textureSampleLevel(sky_texture, sky_sampler, coat_r, coat_roughness * levels).rgb;
@@ -447,10 +493,16 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
             coat_light += sky * coat_radiance * (0.04 * coat_albedo.x + coat_albedo.y) * occlusion;
         }
     }
+    if SHEEN {
+        let sheen_albedo = sheen_directional_albedo(dot(n, v), sheen_roughness);
+        indirect *= 1.0 - max(sheen_color.r, max(sheen_color.g, sheen_color.b)) * sheen_albedo;
+        sheen_light += (diffuse_light * sheen_color * sheen_albedo) * occlusion;
+    }
     color += indirect * occlusion;
     let emissive = field_vec3(F_EMISSIVE, material.emissive.rgb, in)
         * field_value(F_EMISSIVE_STRENGTH, 0u, material.emissive.w, in);
     color += emissive * emissive_texel.rgb;
+    color += sheen_light;
     var transmitted = vec3<f32>(0.0);
     if TRANSMISSIVE {
         transmitted = transmission * tint * (1.0 - (f0 * albedo.x + f90 * albedo.y));
@@ -469,6 +521,35 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 // of a unit irradiance from `l`: glTF's specular lobe with a facing reflectance of 4 %.
 fn clearcoat_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, a2: f32) -> vec3<f32> {
     return direct_light(n, v, l, vec3<f32>(0.0), vec3<f32>(0.04), 1.0, a2, vec3<f32>(1.0));
+}
+
+// What a sheen of colour `color` and perceptual roughness `roughness` on normal `n` returns
+// towards `v` of a unit irradiance from `l` (rgb: Charlie's distribution, Neubelt's visibility,
+// times the cosine), and the share of that light it leaves the material under it (w: less the
+// most it scatters of light towards `v` or from `l`), as three.js and Filament draw it.
+fn sheen(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, color: vec3<f32>, roughness: f32) -> vec4<f32> {
+    let h = normalize(l + v);
+    let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
+    let n_dot_v = clamp(dot(n, v), 0.0, 1.0);
+    let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
+    // Estevez and Kulla's "Production Friendly Microfacet Sheen BRDF".
+    let inverse_alpha = 1.0 / (roughness * roughness);
+    let sin2h = max(1.0 - n_dot_h * n_dot_h, 0.0078125);
+    let distribution = (2.0 + inverse_alpha) * pow(sin2h, inverse_alpha * 0.5) / (2.0 * PI);
+    let visibility = clamp(1.0 / (4.0 * (n_dot_l + n_dot_v - n_dot_l * n_dot_v)), 0.0, 1.0);
+    let albedo = max(sheen_directional_albedo(n_dot_v, roughness), sheen_directional_albedo(n_dot_l, roughness));
+    let kept = 1.0 - max(color.r, max(color.g, color.b)) * albedo;
+    return vec4<f32>(color * distribution * visibility * n_dot_l, kept);
+}
+
+// The share of light from every direction a white sheen of perceptual roughness `roughness`
+// returns towards a view at `n_dot_v` (three.js's fit of Charlie's sheen over the hemisphere).
+fn sheen_directional_albedo(n_dot_v: f32, roughness: f32) -> f32 {
+    let r2 = roughness * roughness;
+    let r_inverse = 1.0 / (roughness + 0.1);
+    let a = -1.9362 + 1.0678 * roughness + 0.4573 * r2 - 0.8469 * r_inverse;
+    let b = -0.6014 + 0.5538 * roughness - 0.4670 * r2 - 0.1255 * r_inverse;
+    return clamp(exp(a * clamp(n_dot_v, 0.0, 1.0) + b), 0.0, 1.0);
 }
 
 // The shadow pass's alpha test: an alpha-masked material casts no shadow where its mask cuts

@@ -1,5 +1,5 @@
 //! A model's materials on the GPU: each one's uniform (`Material` in `shaders/shading.wgsl`),
-//! its eight textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
+//! its ten textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
 //! with the file's samplers, and the pipeline its draws take (blended or not, culled or not).
 
 use std::collections::HashMap;
@@ -16,7 +16,7 @@ use wgpu::util::DeviceExt;
 
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 608 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 736 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -30,11 +30,13 @@ pub(crate) struct MaterialUniform {
     /// The layers over and through the surface: `KHR_materials_transmission`'s factor (x),
     /// `KHR_materials_clearcoat`'s factor and roughness (y, z).
     layers: [f32; 4],
+    /// `KHR_materials_sheen`'s colour (rgb) and roughness (w).
+    sheen: [f32; 4],
     slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
     raw: [[f32; 4]; TEXTURE_SLOTS],
-    rotations: [[f32; 4]; 2],
+    rotations: [[f32; 4]; TEXTURE_SLOTS.div_ceil(4)],
     /// Per animatable field ([`field_index`]), where an instance's palette holds its value, in
     /// floats from the instance's first matrix, plus 1; 0 for a field no clip animates.
     animated: [[u32; 4]; 6],
@@ -92,7 +94,7 @@ pub(crate) use props_anim::material::TEXTURE_SLOTS;
 
 /// The texture slots in the shader's order ([`Material::texture_slots`]), and whether each
 /// holds colour (sRGB).
-const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true, false];
+const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true, false, true, false];
 
 impl MaterialUniform {
     /// The uniform of `material` (instances' tints paint over it where it
@@ -107,7 +109,7 @@ impl MaterialUniform {
         let [r, g, b] = material.emissive_factor;
         let ([f0_r, f0_g, f0_b], strength) = material.dielectric_specular();
         let mut slot_rows = [[0.0; 4]; 2 * TEXTURE_SLOTS];
-        let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; TEXTURE_SLOTS], [[0.0; 4]; 2]);
+        let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; TEXTURE_SLOTS], [[0.0; 4]; TEXTURE_SLOTS.div_ceil(4)]);
         for (k, texture) in material.texture_slots().into_iter().enumerate() {
             if let Some(t) = texture {
                 let ([ox, oy], [sx, sy]) = (t.transform.offset, t.transform.scale);
@@ -134,6 +136,10 @@ impl MaterialUniform {
             params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
             specular: [f0_r, f0_g, f0_b, strength],
             layers: [material.transmission_factor, material.clearcoat_factor, material.clearcoat_roughness_factor, 0.0],
+            sheen: {
+                let [r, g, b] = material.sheen_color_factor;
+                [r, g, b, material.sheen_roughness_factor]
+            },
             slots: slot_rows,
             raw,
             rotations,
@@ -156,6 +162,9 @@ pub(crate) struct PipelineKey {
     /// Clear-coated ([`Material::is_clearcoated`]): its fragments light a second specular
     /// layer (`CLEARCOAT`).
     pub clearcoat: bool,
+    /// Its fibres have a sheen ([`Material::has_sheen`]): its fragments light a sheen layer
+    /// (`SHEEN`).
+    pub sheen: bool,
     /// Alpha-masked: its fragments may be discarded (`ALPHA_MASK`); an opaque pipeline's never
     /// are, so the GPU tests depth before shading them.
     pub masked: bool,
@@ -167,7 +176,7 @@ pub(crate) struct PipelineKey {
     /// The slots its material has a texture in, a bit per slot in the shader's order
     /// (`TEXTURES`): only those sample, and only a textured material's fragments read texture
     /// coordinates, and a normal-mapped one's tangents.
-    pub textures: u8,
+    pub textures: u16,
     /// Its vertices have colours (`COLOR_0`, or a merged draw's members' colours): its
     /// fragments read them (`VERTEX_COLORS`).
     pub colored: bool,
@@ -196,10 +205,11 @@ impl PipelineKey {
             blend: material.is_see_through(),
             transmissive: material.is_transmissive(),
             clearcoat: material.is_clearcoated(),
+            sheen: material.has_sheen(),
             masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
-            textures: textures.iter().enumerate().fold(0, |bits, (slot, t)| bits | u8::from(t.is_some()) << slot),
+            textures: textures.iter().enumerate().fold(0, |bits, (slot, t)| bits | u16::from(t.is_some()) << slot),
             colored: false,
             flat: false,
             painted: material.is_paint(),
@@ -243,14 +253,15 @@ impl PipelineKey {
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..1u32 << 21).map(|i| Self {
-            blend: i & 1 << 20 != 0,
-            transmissive: i & 1 << 19 != 0,
-            clearcoat: i & 1 << 18 != 0,
-            masked: i & 1 << 17 != 0,
-            double_sided: i & 1 << 16 != 0,
-            animated: i & 1 << 15 != 0,
-            textures: (i >> 7 & 255) as u8,
+        (0..1u32 << 24).map(|i| Self {
+            blend: i & 1 << 23 != 0,
+            transmissive: i & 1 << 22 != 0,
+            clearcoat: i & 1 << 21 != 0,
+            sheen: i & 1 << 20 != 0,
+            masked: i & 1 << 19 != 0,
+            double_sided: i & 1 << 18 != 0,
+            animated: i & 1 << 17 != 0,
+            textures: (i >> 7 & 1023) as u16,
             colored: i & 64 != 0,
             flat: i & 32 != 0,
             painted: i & 16 != 0,
@@ -265,8 +276,9 @@ impl PipelineKey {
     /// by it, so that a model changes pipeline as few times as it can).
     pub(crate) fn index(self) -> u32 {
         let fold = |index: u32, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u32::from(bit));
-        let index =
-            fold(0, &[self.blend, self.transmissive, self.clearcoat, self.masked, self.double_sided, self.animated]);
+        let material =
+            [self.blend, self.transmissive, self.clearcoat, self.sheen, self.masked, self.double_sided, self.animated];
+        let index = fold(0, &material);
         let index = index << TEXTURE_SLOTS | u32::from(self.textures);
         let flags =
             [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
@@ -274,7 +286,7 @@ impl PipelineKey {
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 12] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 13] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -289,6 +301,7 @@ impl PipelineKey {
             ("IMPOSTOR", flag(self.impostor)),
             ("TRANSMISSIVE", flag(self.transmissive)),
             ("CLEARCOAT", flag(self.clearcoat)),
+            ("SHEEN", flag(self.sheen)),
         ]
     }
 }
@@ -447,7 +460,7 @@ mod tests {
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let painted = Material { name: Some("Paint.001".to_owned()), ..material.clone() };
         let uniform = MaterialUniform::of(&painted, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 608);
+        assert_eq!(size_of::<MaterialUniform>(), 736);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
@@ -475,8 +488,23 @@ mod tests {
         assert_eq!(MaterialUniform::of(&lacquer, [[0; 4]; 6]).layers, [0.0, 0.5, 0.25, 0.0]);
         let lacquer = PipelineKey::of(&lacquer, &[[0; 4]; 6]);
         assert!(lacquer.clearcoat && !lacquer.blend, "an opaque coated material");
-        let indices: std::collections::BTreeSet<u32> = PipelineKey::all().map(PipelineKey::index).collect();
-        assert_eq!(indices.len(), 1 << 21, "every key its own place");
-        assert!(PipelineKey::all().filter(|k| !k.blend).all(|k| k.index() < 1 << 20), "opaque first");
+        let velvet = Material {
+            sheen_color_factor: [0.5, 0.25, 1.0],
+            sheen_roughness_factor: 0.75,
+            sheen_roughness_texture: Some(TextureRef::new(0)),
+            ..Material::default()
+        };
+        assert_eq!(MaterialUniform::of(&velvet, [[0; 4]; 6]).sheen, [0.5, 0.25, 1.0, 0.75]);
+        let velvet = PipelineKey::of(&velvet, &[[0; 4]; 6]);
+        assert!(velvet.sheen && !velvet.blend, "an opaque sheen");
+        assert_eq!(velvet.textures, 1 << 9, "its sheen roughness texture: the tenth slot");
+        // Every key its own place (a bit each), opaque first.
+        let mut taken = vec![0u64; 1 << 18];
+        for key in PipelineKey::all() {
+            let index = key.index() as usize;
+            assert!(index < 1 << 24 && taken[index / 64] & 1 << (index % 64) == 0, "{key:?} shares its place");
+            taken[index / 64] |= 1 << (index % 64);
+            assert!(key.blend || index < 1 << 23, "opaque first");
+        }
     }
 }

@@ -1,5 +1,7 @@
 // Shapes of the project's hand-made test models (tests/models/*/make.mjs).
 
+import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, USHORT } from './gltf_writer.mjs';
+
 // A UV sphere of radius `r` about the origin (`slices` x `stacks` quads, smooth normals, v
 // from pole to pole): positions, normals, UVs and triangle indices, as flat arrays.
 export function sphere(r = 0.45, slices = 48, stacks = 24) {
@@ -19,4 +21,18 @@ export function sphere(r = 0.45, slices = 48, stacks = 24) {
     idx.push(a, b, a + 1, a + 1, b, b + 1);
   }
   return { p, nrm, uv, idx };
+}
+
+// A default `sphere()` written into `writer`: the primitive's attributes (POSITION, NORMAL,
+// TEXCOORD_0) and its indices' accessor.
+export function sphereAccessors(writer) {
+  const shape = sphere();
+  return {
+    attributes: {
+      POSITION: writer.accessor(shape.p, 'VEC3', FLOAT, true, ARRAY_BUFFER),
+      NORMAL: writer.accessor(shape.nrm, 'VEC3', FLOAT, false, ARRAY_BUFFER),
+      TEXCOORD_0: writer.accessor(shape.uv, 'VEC2', FLOAT, false, ARRAY_BUFFER),
+    },
+    indices: writer.accessor(shape.idx, 'SCALAR', USHORT, false, ELEMENT_ARRAY_BUFFER),
+  };
 }

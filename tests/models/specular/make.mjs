@@ -17,20 +17,16 @@
 // both extensions); Khronos's glTF-Validator reports no error or warning.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, USHORT, GltfWriter } from '../lib/gltf_writer.mjs';
+import { GltfWriter } from '../lib/gltf_writer.mjs';
 import { dataUri, png } from '../lib/png.mjs';
-import { sphere } from '../lib/shapes.mjs';
+import { sphereAccessors } from '../lib/shapes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const writer = new GltfWriter('props tests/models/specular/make.mjs', ['KHR_materials_ior', 'KHR_materials_specular']);
 const json = writer.json;
 
-const shape = sphere();
-const POSITION = writer.accessor(shape.p, 'VEC3', FLOAT, true, ARRAY_BUFFER);
-const NORMAL = writer.accessor(shape.nrm, 'VEC3', FLOAT, false, ARRAY_BUFFER);
-const TEXCOORD_0 = writer.accessor(shape.uv, 'VEC2', FLOAT, false, ARRAY_BUFFER);
-const indices = writer.accessor(shape.idx, 'SCALAR', USHORT, false, ELEMENT_ARRAY_BUFFER);
+const { attributes, indices } = sphereAccessors(writer);
 
 // Eight bands from pole to pole, alternating `a` and `b` (2 x 8 texels).
 const bands = (a, b) => Array.from({ length: 8 }, (_, j) => [j % 2 ? b : a, j % 2 ? b : a]);
@@ -59,7 +55,7 @@ spheres.forEach(([name, baseColorFactor, extensions], k) => {
   const material = { name, pbrMetallicRoughness: { baseColorFactor, metallicFactor: 0, roughnessFactor: 0.35 } };
   if (Object.keys(extensions).length) material.extensions = extensions;
   json.materials.push(material);
-  json.meshes.push({ name, primitives: [{ attributes: { POSITION, NORMAL, TEXCOORD_0 }, indices, material: k }] });
+  json.meshes.push({ name, primitives: [{ attributes, indices, material: k }] });
   json.nodes.push({ name, mesh: k, translation: [(k % 3) * 1.1 - 1.1, 1.1 - Math.floor(k / 3) * 1.1, 0] });
   json.scenes[0].nodes.push(k);
 });

@@ -10,6 +10,7 @@ mod instancing;
 mod khronos;
 mod lenient;
 mod lint;
+mod material_errors;
 mod materials;
 mod msft_lod;
 mod oracle;

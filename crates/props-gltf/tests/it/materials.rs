@@ -257,6 +257,31 @@ fn clearcoat_factors_are_read() {
     assert_eq!(coat("coat_rough_0.5"), (1.0, 0.5, true));
 }
 
+/// KHR_materials_sheen's factors and textures (`tests/models/sheen/make.mjs`; drawn against
+/// three.js in `tests/gpu/references.rs`), read without a warning: the colour texture in the
+/// ninth slot, the roughness texture in the tenth.
+#[test]
+fn sheen_factors_and_textures_are_read() {
+    let path = models_dir().join("sheen/sheen.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let sheen = |name| {
+        let m = named(&import.model, name);
+        (m.sheen_color_factor, m.sheen_roughness_factor, m.has_sheen())
+    };
+    assert_eq!(sheen("sheen_none"), ([0.0; 3], 0.0, false));
+    assert_eq!(sheen("sheen_white_0.3"), ([1.0; 3], 0.3, true));
+    assert_eq!(sheen("sheen_pink_0.6"), ([1.0, 0.4, 0.6], 0.6, true));
+    let slots = |name| named(&import.model, name).texture_slots().map(|t| t.is_some());
+    let mut colour = [false; props_anim::material::TEXTURE_SLOTS];
+    colour[8] = true;
+    assert_eq!(slots("sheen_color_bands"), colour);
+    let roughness = named(&import.model, "sheen_roughness_bands").sheen_roughness_texture;
+    let image = &import.model.images()[roughness.expect("a roughness texture").image as usize];
+    let alphas: Vec<u8> = image.rgba8.chunks(4).map(|p| p[3]).collect();
+    assert_eq!(alphas, [255, 60, 255, 60, 255, 60, 255, 60], "eight bands, the roughness in A");
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.

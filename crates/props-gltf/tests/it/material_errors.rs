@@ -1,0 +1,98 @@
+//! Material extensions, built in memory, that are read in part: what cannot be read is drawn at
+//! glTF's defaults, with a warning naming it, and the rest of the file loads.
+
+use props_gltf::Part;
+use serde_json::json;
+
+use crate::import_errors::{Doc, import_json};
+
+#[test]
+fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() {
+    let mut json = Doc::new().json();
+    json["images"] = json!([{"uri": "data:image/png;base64,AAAA"}]);
+    json["textures"] = json!([{"source": 0}]);
+    json["materials"] = json!([{
+        "normalTexture": {"index": 0, "scale": 0.5,
+            "extensions": {"KHR_texture_transform": {"offset": [0.5, 0.25], "rotation": 1.0, "scale": [2.0, 3.0]}}},
+        "alphaMode": "MASK",
+        "doubleSided": true,
+        "emissiveFactor": [1.0, 0.5, 0.0],
+        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_iridescence": {"iridescenceFactor": 1.0},
+            "KHR_materials_emissive_strength": {"emissiveStrength": 4.0}},
+    }]);
+    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let import = import_json(&json).expect("a material's extensions do not refuse the file");
+    let material = &import.model.materials()[0];
+    assert!(material.unlit && material.double_sided);
+    assert_eq!(material.alpha_mode, props_anim::material::AlphaMode::Mask { cutoff: 0.5 });
+    assert_eq!(
+        (material.emissive_factor, material.emissive_strength, material.normal_scale),
+        ([1.0, 0.5, 0.0], 4.0, 0.5)
+    );
+    assert_eq!(material.normal_texture, None, "its image does not decode: the slot is empty");
+    assert!(import.dropped.iter().any(|d| matches!(d.part, Part::Image { index: 0 })));
+    let messages: Vec<String> = import.warnings.iter().map(|w| format!("{}: {}", w.json_path, w.message)).collect();
+    assert_eq!(
+        messages,
+        [
+            "meshes[0].primitives[0]: its material's normal map needs TANGENT, or texture coordinates on triangles \
+             to make them from; it is drawn without the map",
+            "materials[0].extensions.KHR_materials_iridescence: KHR_materials_iridescence is not drawn; the \
+             material's base colour, metal and roughness are"
+        ]
+    );
+}
+
+/// What of KHR_materials_ior, KHR_materials_specular, KHR_materials_transmission,
+/// KHR_materials_clearcoat and KHR_materials_sheen cannot be read is drawn at glTF's defaults,
+/// with a warning, and the rest of the file loads.
+#[test]
+fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
+    let mut json = Doc::new().json();
+    json["images"] = json!([{"uri": "data:image/png;base64,AAAA"}]);
+    json["textures"] = json!([{"source": 0}]);
+    json["materials"] = json!([
+        // A colour texture whose image does not decode: the slot is empty, the factors stay.
+        {"extensions": {"KHR_materials_ior": {"ior": 1000.0},
+            "KHR_materials_specular": {"specularColorFactor": [1.0, 1.0, 1.0], "specularColorTexture": {"index": 0}}}},
+        // An index of refraction the extension does not allow; a strength that does not parse.
+        {"extensions": {"KHR_materials_ior": {"ior": 0.5}, "KHR_materials_specular": {"specularFactor": "high"}}},
+        // Infinite (0) is allowed.
+        {"extensions": {"KHR_materials_ior": {"ior": 0.0}, "KHR_materials_specular": {"specularFactor": 0.25}}},
+        // A transmission that does not parse lets nothing through; one past 1, all.
+        {"extensions": {"KHR_materials_transmission": {"transmissionFactor": "all"}}},
+        {"extensions": {"KHR_materials_transmission": {"transmissionFactor": 3.0}}},
+        // A coat's textures are not drawn, its factors are.
+        {"extensions": {"KHR_materials_clearcoat": {"clearcoatFactor": 0.5, "clearcoatRoughnessTexture": {"index": 0}}}},
+        // A sheen that does not parse has none; a colour past 1 is clamped.
+        {"extensions": {"KHR_materials_sheen": {"sheenColorFactor": "velvet"}}},
+        {"extensions": {"KHR_materials_sheen": {"sheenColorFactor": [2.0, 0.5, -1.0], "sheenRoughnessFactor": 0.5}}},
+    ]);
+    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let import = import_json(&json).expect("the file loads");
+    let dielectric = |m: &props_anim::material::Material| (m.ior, m.specular_factor, m.specular_color_factor);
+    let materials = import.model.materials();
+    assert_eq!(dielectric(&materials[0]), (1000.0, 1.0, [1.0; 3]));
+    assert_eq!(materials[0].specular_color_texture, None);
+    assert!(import.dropped.iter().any(|d| matches!(d.part, Part::Image { index: 0 })));
+    assert_eq!(dielectric(&materials[1]), (1.5, 1.0, [1.0; 3]));
+    assert_eq!(dielectric(&materials[2]), (0.0, 0.25, [1.0; 3]));
+    assert_eq!(materials[2].dielectric_specular(), ([1.0; 3], 0.25), "an infinite index reflects everything");
+    assert_eq!((materials[3].transmission_factor, materials[4].transmission_factor), (0.0, 1.0));
+    assert_eq!(materials[5].clearcoat_factor, 0.5);
+    assert!(!materials[6].has_sheen());
+    assert_eq!((materials[7].sheen_color_factor, materials[7].sheen_roughness_factor), ([1.0, 0.5, 0.0], 0.5));
+    let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "materials[1].extensions.KHR_materials_specular",
+            "materials[1].extensions.KHR_materials_ior.ior",
+            "materials[3].extensions.KHR_materials_transmission",
+            "materials[5].extensions.KHR_materials_clearcoat.clearcoatRoughnessTexture",
+            "materials[6].extensions.KHR_materials_sheen"
+        ],
+        "{:#?}",
+        import.warnings
+    );
+}
