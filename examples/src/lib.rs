@@ -64,6 +64,8 @@ impl Gpu {
             .map_err(|e| format!("no GPU adapter (install a Vulkan driver, e.g. Debian's mesa-vulkan-drivers): {e}"))?;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("host device"),
+            // What the props draw better with, where the adapter has it.
+            required_features: props_render::optional_features(adapter.features()),
             required_limits: adapter.limits(),
             ..Default::default()
         }))?;

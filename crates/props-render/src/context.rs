@@ -27,6 +27,17 @@ pub enum PaletteMode {
     Force(PaletteAccess),
 }
 
+/// The optional device features the renderer uses, of those in `available` (an adapter's
+/// features): a host requests them with its device to get them, as [`GpuContext`] does. The
+/// GPU block formats KTX2 textures are uploaded in (without them, they are decoded to RGBA8:
+/// four to eight times the memory), `TIMESTAMP_QUERY` (pass times) and `DUAL_SOURCE_BLENDING`
+/// (glass tints what shows through it; without it, by the mean of its channels).
+#[must_use]
+pub fn optional_features(available: wgpu::Features) -> wgpu::Features {
+    crate::texture::block_features(available)
+        | (available & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::DUAL_SOURCE_BLENDING))
+}
+
 /// An instance, adapter, device and queue, plus what the renderer needs to know about them.
 ///
 /// The device never panics on an error: errors outside an error scope are logged and counted
@@ -71,11 +82,7 @@ impl GpuContext {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("props-render device"),
-                // The GPU block formats KTX2 textures are uploaded in, where the adapter has them.
-                // And timestamps, for a renderer that times its passes; and dual-source
-                // blending, with which glass tints what shows through it.
-                required_features: crate::texture::block_features(adapter.features())
-                    | (adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::DUAL_SOURCE_BLENDING)),
+                required_features: optional_features(adapter.features()),
                 required_limits: adapter.limits(),
                 ..Default::default()
             })

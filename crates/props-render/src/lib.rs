@@ -54,9 +54,8 @@
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
 //! several windows. Morph targets apply before skinning, in the vertex shader; KTX2 textures
 //! upload in the device's block format. The renderer uses what the host's device has of
-//! these features (request them where the adapter has them, as [`GpuContext`] does): the
-//! texture block formats, `TIMESTAMP_QUERY` (pass times) and `DUAL_SOURCE_BLENDING` (glass
-//! tints what shows through it; without it, by the mean of its channels).
+//! these features: a host requests [`optional_features`] of its adapter's (the texture block
+//! formats, `TIMESTAMP_QUERY` for pass times and `DUAL_SOURCE_BLENDING` for tinted glass).
 //!
 //! # Shading
 //!
@@ -124,7 +123,7 @@ mod texture;
 mod vertex_tables;
 
 pub use admission::{GpuFootprint, ModelRefused};
-pub use context::{ContextError, GpuContext, PaletteMode, preferred_palette_access};
+pub use context::{ContextError, GpuContext, PaletteMode, optional_features, preferred_palette_access};
 pub use debug_lines::{box_lines, skeleton_lines, world_axes};
 pub use ground_shadow::GroundShadowError;
 pub use influence_heat::{heat, influence_heat_map};
