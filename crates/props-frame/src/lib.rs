@@ -64,7 +64,8 @@ impl Camera {
 
 /// The light of a frame, in physical units: the sun (a directional light), an ambient term and
 /// the sky's image-based light. A Lambertian surface of albedo `a` facing the sun returns
-/// `a / pi * color`; the ambient adds `a / pi * ambient`.
+/// `a / pi * color`; the ambient adds `a / pi * ambient` (less the share a dielectric's
+/// specular reflects).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lighting {
     /// Unit direction towards the sun, world space.

@@ -243,6 +243,15 @@ fn directional_albedo(roughness: f32, n_dot_v: f32) -> vec2<f32> {
     return vec2<f32>(-1.04, 1.04) * a004 + r.zw;
 }
 
+// What a specular lobe of facing reflectance `f0`, whose single scattering reflects `single` of
+// light from every direction (the split sum's `albedo` applied), reflects of it after bouncing
+// between microfacets: Fdez-Aguera's multiple-scattering estimate, as three.js makes it.
+fn multiply_scattered(f0: vec3<f32>, single: vec3<f32>, albedo: vec2<f32>) -> vec3<f32> {
+    let lost = 1.0 - (albedo.x + albedo.y);
+    let average = f0 + (1.0 - f0) / 21.0;
+    return single * average / (1.0 - lost * average) * lost;
+}
+
 // What a surface returns towards `v` of a unit irradiance from `l`: glTF's BRDF (GGX,
 // height-correlated Smith, Schlick from f0 to f90, Lambert) times the cosine, its specular
 // lobe scaled by `multiple` (the energy single scattering loses, given back).
@@ -472,9 +481,19 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         }
     }
 
+    // Light from every direction: what the specular lobe reflects of it, once (`single`) and
+    // after bouncing between microfacets (`scattered`, Fdez-Aguera's estimate, which needs the
+    // light's irradiance), and what the diffuse layer keeps, less what the dielectric's lobe
+    // reflects above it, as three.js (`computeMultiscattering`) and Filament share it out.
+    let single = f0 * albedo.x + f90 * albedo.y;
+    let dielectric_single = dielectric_f0 * albedo.x + f90 * albedo.y;
+    let dielectric_scattered = multiply_scattered(dielectric_f0, dielectric_single, albedo);
+    let metal_scattered = multiply_scattered(base.rgb, base.rgb * albedo.x + f90 * albedo.y, albedo);
+    let scattered = mix(dielectric_scattered, metal_scattered, metallic);
+    let diffuse_kept = 1.0 - dielectric_single - dielectric_scattered;
     // Ambient (diffuse only), then the sky's light: its irradiance and its radiance
     // prefiltered for the roughness, in the reflected direction.
-    var indirect = c_diff / PI * globals.ambient.rgb;
+    var indirect = c_diff * diffuse_kept / PI * globals.ambient.rgb;
     // What a white Lambertian surface returns of the ambient and the sky: what the sheen
     // scatters, by its albedo.
     var diffuse_light = globals.ambient.rgb / PI;
@@ -484,7 +503,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         let levels = f32(textureNumLevels(sky_texture) - 1u);
         let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
         let sky_diffuse = sky * sky_irradiance(n);
-        indirect += c_diff * sky_diffuse + sky * radiance * (f0 * albedo.x + f90 * albedo.y);
+        indirect += (c_diff * diffuse_kept + scattered) * sky_diffuse + sky * radiance * single;
         diffuse_light += sky_diffuse;
         if CLEARCOAT {
             let coat_r = reflect(-v, coat_n);
@@ -505,7 +524,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     color += sheen_light;
     var transmitted = vec3<f32>(0.0);
     if TRANSMISSIVE {
-        transmitted = transmission * tint * (1.0 - (f0 * albedo.x + f90 * albedo.y));
+        transmitted = transmission * tint * (1.0 - single);
     }
     if CLEARCOAT {
         let x = 1.0 - clamp(dot(coat_n, v), 0.0, 1.0);

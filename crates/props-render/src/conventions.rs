@@ -10,7 +10,9 @@
 //!   far = d + 2r, d being the eye's distance from the box's centre.
 //! - Sun: `dir=0.4,1,0.6:color=1,1,1:intensity=3`, shining from `dir`: a Lambertian surface of
 //!   albedo a facing it returns a/pi * color * intensity.
-//! - Ambient: 0.6,0.6,0.6, diffuse only (a/pi * ambient); no sky light unless asked for.
+//! - Ambient: 0.6,0.6,0.6, diffuse only (a/pi * ambient, less what a dielectric's specular
+//!   reflects of light from every direction, as three.js shares it); no sky light unless asked
+//!   for.
 //! - Background: sRGB 0.5,0.7,1.0. Output: no tone mapping, linear to sRGB, MSAA.
 
 use std::fmt;
