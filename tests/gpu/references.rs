@@ -36,7 +36,7 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
     (
         "khronos_NormalTangentTest",
         0.032,
-        "0.0210: its metal cells: three.js raises roughness by the normal's screen-space variation",
+        "0.0209: its metal cells: three.js raises roughness by the normal's screen-space variation",
     ),
     (
         "khronos_TextureTransformTest",
@@ -47,10 +47,18 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
     ("khronos_WhackAMole", 0.006, "0.0036: edges, and the small mole (see the 99th percentile for its sheen)"),
     ("assets_Fox", 0.01, "0.0065: edges"),
     ("assets_building", 0.01, "0.0062: edges; its smooth windows' reflection of the sun"),
-    ("assets_bus", 0.05, "0.0368: its metallic paint, brighter in three.js"),
-    ("assets_car", 0.05, "0.0405: its metallic paint and chrome, brighter in three.js; its glass"),
-    ("assets_street_lamp", 0.006, "0.0040: edges; the metal pole"),
-    ("assets_traffic_light", 0.009, "0.0060: edges; the metal pole"),
+    (
+        "assets_bus",
+        0.011,
+        "0.0067: edges (0.0368 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
+    ),
+    (
+        "assets_car",
+        0.025,
+        "0.0163: its blended glass, lighter than three.js's (0.0405 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
+    ),
+    ("assets_street_lamp", 0.005, "0.0032: edges; the metal pole"),
+    ("assets_traffic_light", 0.007, "0.0042: edges; the metal pole"),
     ("assets_windmill", 0.005, "0.0021: edges"),
     ("Fox_anim0_t0.5", 0.01, "0.0066: edges; skinning (three.js takes 4 influences, the Fox has 4)"),
     (
@@ -77,8 +85,8 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
     ("materials_emissive", 0.011, "0.0067: edges"),
     (
         "materials_metal_rough",
-        0.042,
-        "0.0274: rough metals, where three.js's lookup table and the analytic fit of the lobe's albedo differ",
+        0.032,
+        "0.0213: rough metals, where three.js's lookup table and the analytic fit of the lobe's albedo differ",
     ),
     ("materials_two_uv_sets", 0.01, "0.0065: edges"),
     ("materials_texture_transform", 0.013, "0.0085: edges"),

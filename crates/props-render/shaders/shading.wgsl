@@ -252,19 +252,25 @@ fn multiply_scattered(f0: vec3<f32>, single: vec3<f32>, albedo: vec2<f32>) -> ve
     return single * average / (1.0 - lost * average) * lost;
 }
 
-// What a surface returns towards `v` of a unit irradiance from `l`: glTF's BRDF (GGX,
-// height-correlated Smith, Schlick from f0 to f90, Lambert) times the cosine, its specular
-// lobe scaled by `multiple` (the energy single scattering loses, given back).
-fn direct_light(
-    n: vec3<f32>,
-    v: vec3<f32>,
-    l: vec3<f32>,
+// How a surface reflects light: its diffuse colour (the dielectric's share of the base colour),
+// its specular lobe's reflectance facing the viewer and at grazing angles (the dielectric's
+// and the metal's mixed) and the dielectric's own, which alone takes its share of the light from
+// the diffuse layer under it (glTF's `fresnel_mix`; the metal has no diffuse layer); the
+// lobe's GGX alpha squared, and `multiple`, the energy its single scattering loses, given back.
+struct Reflectance {
     c_diff: vec3<f32>,
     f0: vec3<f32>,
     f90: f32,
+    dielectric_f0: vec3<f32>,
+    dielectric_f90: f32,
     a2: f32,
     multiple: vec3<f32>,
-) -> vec3<f32> {
+};
+
+// What a surface of reflectance `s` returns towards `v` of a unit irradiance from `l`: glTF's
+// BRDF (GGX, height-correlated Smith, Schlick from f0 to f90, Lambert) times the cosine.
+fn direct_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, s: Reflectance) -> vec3<f32> {
+    let a2 = s.a2;
     let h = normalize(l + v);
     let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
@@ -272,15 +278,15 @@ fn direct_light(
     let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
     // Schlick's fifth power as products (a `pow` is an exp2 of a log2).
     let x = 1.0 - v_dot_h;
-    let x2 = x * x;
-    let fresnel = f0 + (f90 - f0) * (x2 * x2 * x);
+    let x5 = x * x * x * x * x;
+    let fresnel = s.f0 + (s.f90 - s.f0) * x5;
     let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
     let distribution = a2 / (PI * d_denominator * d_denominator);
     let visibility_denominator =
         n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
     let visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
-    let diffuse = (1.0 - fresnel) * c_diff / PI;
-    let specular = fresnel * distribution * visibility * multiple;
+    let diffuse = (1.0 - (s.dielectric_f0 + (s.dielectric_f90 - s.dielectric_f0) * x5)) * s.c_diff / PI;
+    let specular = fresnel * distribution * visibility * s.multiple;
     return (diffuse + specular) * n_dot_l;
 }
 
@@ -428,7 +434,8 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     if SHADOWED {
         sun *= sun_visibility(in.world_position, offset_normal);
     }
-    var color = direct_light(n, v, globals.light_direction.xyz, c_diff, f0, f90, a2, multiple) * sun;
+    let reflectance = Reflectance(c_diff, f0, f90, dielectric_f0, strength, a2, multiple);
+    var color = direct_light(n, v, globals.light_direction.xyz, reflectance) * sun;
     // KHR_materials_sheen: the back-scattering of cloth's fibres (Charlie's distribution), over
     // the material, which gives up to it what it reflects (as three.js composes them). Its
     // light: `sheen_light`.
@@ -467,7 +474,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
             let light = incoming(punctual_lights[index], in.world_position);
             // Most of a cluster lies outside a spot's cone or a light's range: no light, no BRDF.
             if any(light.irradiance > vec3<f32>(0.0)) {
-                var lit = direct_light(n, v, light.l, c_diff, f0, f90, a2, multiple) * light.irradiance;
+                var lit = direct_light(n, v, light.l, reflectance) * light.irradiance;
                 if SHEEN {
                     let sheen_lit = sheen(n, v, light.l, sheen_color, sheen_roughness);
                     sheen_light += sheen_lit.rgb * light.irradiance;
@@ -486,9 +493,9 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     // light's irradiance), and what the diffuse layer keeps, less what the dielectric's lobe
     // reflects above it, as three.js (`computeMultiscattering`) and Filament share it out.
     let single = f0 * albedo.x + f90 * albedo.y;
-    let dielectric_single = dielectric_f0 * albedo.x + f90 * albedo.y;
+    let dielectric_single = dielectric_f0 * albedo.x + strength * albedo.y;
     let dielectric_scattered = multiply_scattered(dielectric_f0, dielectric_single, albedo);
-    let metal_scattered = multiply_scattered(base.rgb, base.rgb * albedo.x + f90 * albedo.y, albedo);
+    let metal_scattered = multiply_scattered(base.rgb, base.rgb * albedo.x + albedo.y, albedo);
     let scattered = mix(dielectric_scattered, metal_scattered, metallic);
     let diffuse_kept = 1.0 - dielectric_single - dielectric_scattered;
     // Ambient (diffuse only), then the sky's light: its irradiance and its radiance
@@ -539,7 +546,8 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 // What a clear coat of GGX roughness `a2` (alpha squared) on normal `n` returns towards `v`
 // of a unit irradiance from `l`: glTF's specular lobe with a facing reflectance of 4 %.
 fn clearcoat_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, a2: f32) -> vec3<f32> {
-    return direct_light(n, v, l, vec3<f32>(0.0), vec3<f32>(0.04), 1.0, a2, vec3<f32>(1.0));
+    let coat = vec3<f32>(0.04);
+    return direct_light(n, v, l, Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0)));
 }
 
 // What a sheen of colour `color` and perceptual roughness `roughness` on normal `n` returns
