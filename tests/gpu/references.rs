@@ -55,7 +55,7 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
     (
         "assets_car",
         0.025,
-        "0.0163: its blended glass, lighter than three.js's (0.0405 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
+        "0.0163: its blended glass, lighter than three.js's, which blends sRGB-encoded colours onto its canvas where the game blends linear ones (0.0405 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
     ),
     ("assets_street_lamp", 0.005, "0.0032: edges; the metal pole"),
     ("assets_traffic_light", 0.007, "0.0042: edges; the metal pole"),
@@ -70,7 +70,7 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
     (
         "materials_window_blend",
         0.05,
-        "0.0440: the panes, lighter in three.js (both blend src * a + dst * (1 - a), back to front)",
+        "0.0440: the panes, lighter in three.js (both blend src * a + dst * (1 - a), back to front; three.js on sRGB-encoded colours, the game on linear ones)",
     ),
     (
         "materials_normal_map_tangents",
