@@ -1,5 +1,5 @@
 //! Every way of binding the palette draws the same image: storage buffer, texture fallback,
-//! and a storage buffer split into several windows.
+//! and a storage buffer split into several windows; and every way fits wgpu's default limits.
 
 use glam::Vec3;
 use props_render::{PaletteMode, shaders::PaletteAccess};
@@ -56,4 +56,30 @@ fn palettes_beyond_one_binding_are_split_into_windows() {
     assert!(many.palette_windows > 1, "{many:?}");
     assert_eq!((many.instances, many.skipped_instances), (25, 0));
     assert_similar("split-windows", &actual, &expected, IDENTICAL);
+}
+
+/// Every texture slot a material has binds within wgpu's default limits (16 sampled textures
+/// and 16 samplers in a stage): the sheen's cloth spheres, whose materials use the last two of
+/// the ten slots, draw on a device of those limits, with palettes in a storage buffer and in a
+/// texture (one texture more in the fragment stage), as on the adapter's own limits.
+#[test]
+fn every_texture_slot_binds_within_wgpu_s_default_limits() {
+    let Some(mut gpu) = props_tests::gpu::context() else { return };
+    let cloth = scene::load("tests/models/sheen/sheen.gltf");
+    let draw = |gpu: &props_render::GpuContext, access| {
+        let mut renderer = scene::renderer(gpu, |c| c.palette = PaletteMode::Force(access));
+        renderer.set_model(props_frame::ModelId(0), &cloth).expect("the model uploads");
+        let pose = scene::pose_at(&cloth, None, 0.0);
+        let instances = vec![(scene::at(Vec3::ZERO), scene::palette(&cloth, &pose))];
+        let camera = scene::framing_camera(&cloth);
+        scene::render(gpu, &mut renderer, &TestScene { camera, models: vec![(props_frame::ModelId(0), instances)] }).0
+    };
+    let expected = draw(&gpu, PaletteAccess::StorageBuffer);
+    // The default handler panics on any validation error: a layout past the limits fails here.
+    let descriptor = wgpu::DeviceDescriptor { required_limits: wgpu::Limits::default(), ..Default::default() };
+    (gpu.device, gpu.queue) = pollster::block_on(gpu.adapter.request_device(&descriptor)).expect("a default device");
+    assert_eq!(gpu.device.limits().max_sampled_textures_per_shader_stage, 16);
+    for access in [PaletteAccess::StorageBuffer, PaletteAccess::Texture] {
+        assert_similar(&format!("default-limits-{access:?}"), &draw(&gpu, access), &expected, IDENTICAL);
+    }
 }
