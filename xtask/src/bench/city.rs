@@ -113,9 +113,15 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         );
         return Ok(());
     }
+    // The sun's shadows are on; at the overview every prop may lie past their reach.
+    let shadows = if summary.iter().all(|row| row.2.shadow_draw_calls == 0) {
+        "shadows on (no caster within their reach of this view)"
+    } else {
+        "shadows"
+    };
     println!(
-        "city frame on {adapter}, {}x{}, 4x MSAA, shadows, mesh LOD within {} px; median of {} frames x {ROUNDS} \
-         alternated rounds",
+        "city frame on {adapter}, {}x{}, 4x MSAA, {shadows}, mesh LOD within {} px; median of {} frames x \
+         {ROUNDS} alternated rounds",
         args.width, args.height, args.max_error_px, args.frames
     );
     println!("triangles: all passes (main + 3 cascades); per pass: main/near/mid/far cascade, thousands");
