@@ -2,8 +2,8 @@
 //! 10k cars, 10k foxes and the buses; its camera, visible set and poses, at noon) drawn
 //! offscreen as the game draws it (4x MSAA, the sun's shadows), with mesh LOD and without it
 //! (`--no-mesh-lod`), in the same run: each scene is stepped for the same simulated time from
-//! the same seed, then their frames are measured in alternation, and medians taken over all
-//! rounds. Rows give the triangles and vertices every pass submitted together, and per pass.
+//! the same seed, then their frames are drawn in turn, a frame of each per round
+//! (`super::timing`). Rows give the triangles and vertices every pass submitted together, and per pass.
 
 use std::path::Path;
 
@@ -14,16 +14,14 @@ use props_frame::{Camera, FrameData, OrbitCamera};
 use props_render::{GpuContext, OffscreenTarget, Renderer, RendererConfig};
 use props_scene::{Scene, SceneConfig};
 
-use super::median;
-use super::render::{Measured, RenderArgs, pass_summary, time_frames};
+use super::render::RenderArgs;
 use super::scene::{city, load_models};
+use super::timing::{Measured, Subject, measure_each, pass_summary};
 
 /// The game's fixed step.
 const DT: f32 = 1.0 / 60.0;
 /// Simulated seconds before the frame is taken (windmills start at random headings).
 const SETTLE: f32 = 2.0;
-/// Rounds of alternated measurement.
-const ROUNDS: usize = 3;
 
 /// The city's frame, posed with mesh LOD or without it, seen from the scene bench's camera
 /// for a target of `size` pixels: the scene, its frame and the camera.
@@ -55,42 +53,34 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let models = load_models(&root.join("assets"))?;
     let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
     let target = OffscreenTarget::new(&gpu.device, args.width, args.height);
-    let config = RendererConfig { pass_timing: true, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
-    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
-    for prop in models.iter().flatten() {
-        renderer.set_model(prop.id, &prop.model).with_context(|| format!("uploading model {:?}", prop.id))?;
-    }
     let size = (args.width, args.height);
     let mesh_lod = MeshLod { max_error_px: args.max_error_px, ..MeshLod::default() };
     let (lod_scene, lod_frame, camera) = city_frame(&models, Some(mesh_lod), size)?;
     let (full_scene, full_frame, _) = city_frame(&models, None, size)?;
     let daylight = lod_scene.daylight();
     let (light, sky) = (daylight.lighting(), daylight.sky_color());
-    let lod = lod_frame.to_frame(camera, light, sky);
-    let full = full_frame.to_frame(camera, light, sky);
-    drop(full_scene);
-    let (mut on, mut off): (Vec<Measured>, Vec<Measured>) = (Vec::new(), Vec::new());
-    for _ in 0..ROUNDS {
-        on.push(time_frames(&gpu, &target, &mut renderer, &lod, args.frames));
-        off.push(time_frames(&gpu, &target, &mut renderer, &full, args.frames));
-    }
-    let rows = [("city", "on", on), ("city", "off", off)];
-    let summary: Vec<_> = rows
-        .iter()
-        .map(|(workload, lod, runs)| {
-            let gpu_ms = median(&mut runs.iter().map(|m| m.gpu_ms).collect::<Vec<_>>());
-            let encode_ms = median(&mut runs.iter().map(|m| m.encode_ms).collect::<Vec<_>>());
-            let timed: Vec<[f64; 4]> = runs.iter().filter_map(|m| m.pass_ms).collect();
-            let pass_ms = (!timed.is_empty())
-                .then(|| std::array::from_fn(|i| median(&mut timed.iter().map(|t| t[i]).collect::<Vec<_>>())));
-            (*workload, *lod, runs[runs.len() - 1].stats, encode_ms, gpu_ms, pass_ms)
-        })
-        .collect();
+    drop((lod_scene, full_scene));
+    // A renderer each: each reads back its own passes' times.
+    let renderer = || -> Result<Renderer> {
+        let config = RendererConfig { pass_timing: true, ..RendererConfig::new(props_render::OFFSCREEN_FORMAT) };
+        let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+        for prop in models.iter().flatten() {
+            renderer.set_model(prop.id, &prop.model).with_context(|| format!("uploading model {:?}", prop.id))?;
+        }
+        Ok(renderer)
+    };
+    let subjects = [
+        Subject::renderer(renderer()?, lod_frame.to_frame(camera, light, sky)),
+        Subject::renderer(renderer()?, full_frame.to_frame(camera, light, sky)),
+    ];
+    let [on, off] = measure_each(&gpu, &target, subjects, args.frames);
+    let lod_ratio = on.times(&off);
+    let summary = [("city", "on", on), ("city", "off", off)];
     let adapter = gpu.adapter_description();
     if args.json {
         let rows: Vec<_> = summary
             .iter()
-            .map(|(workload, lod, stats, encode_ms, gpu_ms, pass_ms)| {
+            .map(|(workload, lod, Measured { stats, encode_ms, gpu_ms, pass_ms, .. })| {
                 let passes: Vec<_> = std::iter::once(&stats.main_pass)
                     .chain(&stats.shadow_passes)
                     .map(|p| serde_json::json!({"triangles": p.triangles, "vertices": p.vertices}))
@@ -114,14 +104,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         return Ok(());
     }
     // The sun's shadows are on; at the overview every prop may lie past their reach.
-    let shadows = if summary.iter().all(|row| row.2.shadow_draw_calls == 0) {
+    let shadows = if summary.iter().all(|(_, _, m)| m.stats.shadow_draw_calls == 0) {
         "shadows on (no caster within their reach of this view)"
     } else {
         "shadows"
     };
     println!(
-        "city frame on {adapter}, {}x{}, 4x MSAA, {shadows}, mesh LOD within {} px; median of {} frames x \
-         {ROUNDS} alternated rounds",
+        "city frame on {adapter}, {}x{}, 4x MSAA, {shadows}, mesh LOD within {} px; median of {} frames, \
+         the two drawn in turn",
         args.width, args.height, args.max_error_px, args.frames
     );
     println!("triangles: all passes (main + 3 cascades); per pass: main/near/mid/far cascade, thousands");
@@ -140,7 +130,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "gpu ms",
         "pass ms"
     );
-    for (workload, lod, stats, encode_ms, gpu_ms, pass_ms) in &summary {
+    for (workload, lod, Measured { stats, encode_ms, gpu_ms, pass_ms, .. }) in &summary {
         let per_pass: Vec<String> = std::iter::once(&stats.main_pass)
             .chain(&stats.shadow_passes)
             .map(|p| (p.triangles / 1000).to_string())
@@ -156,11 +146,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             pass_summary(*pass_ms),
         );
     }
-    let (on, off) = (&summary[0], &summary[1]);
+    let (on, off) = (&summary[0].2, &summary[1].2);
     println!(
-        "mesh lod: {:.1}x fewer triangles, {:.2}x the gpu time",
-        off.2.all_passes().triangles as f64 / on.2.all_passes().triangles.max(1) as f64,
-        on.4 / off.4
+        "mesh lod: {:.1}x fewer triangles, {lod_ratio:.2}x the gpu time (the median of each round's ratio)",
+        off.stats.all_passes().triangles as f64 / on.stats.all_passes().triangles.max(1) as f64,
     );
     Ok(())
 }

@@ -175,6 +175,11 @@ impl Floor {
         })
     }
 
+    /// Instances one frame draws.
+    pub fn instances(&self) -> u32 {
+        self.instance_count
+    }
+
     /// Triangles and vertices one frame submits.
     pub fn submitted(&self) -> PassCount {
         let instances = u64::from(self.instance_count);

@@ -2,6 +2,7 @@
 
 mod city;
 mod floor;
+mod timing;
 
 pub(crate) use city::city_frame;
 pub(crate) use scene::load_models;

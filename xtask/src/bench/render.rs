@@ -5,7 +5,8 @@
 //! the same instances drawn without skinning (bind pose, no palette reads), as a ratio; then
 //! each as a ratio to the floor (`super::floor`), and both shaded by Lambert
 //! (`Shading::Lambert`, the floor's fragment work) too: the vertex path's share of the gap,
-//! the rest being the material model's.
+//! the rest being the material model's. The configurations a ratio compares are drawn in turn,
+//! a frame of each per round, and a ratio is the median of each round's (`super::timing`).
 //! Palettes are posed once before measuring: this measures the renderer, not the animation.
 //! Then morph rows: a 32x32-quad grid (1089 vertices) with 8 and 64 morph targets, every
 //! weight non-zero, against the same grid drawn unmorphed; and the same grids at rest (`rest`:
@@ -21,19 +22,16 @@
 //! `props_render::MAX_LIGHTS` are shaded), at the default town's and the city's counts.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 use glam::{Affine3A, Quat, Vec3};
 use props_anim::light::PlacedLight;
 use props_anim::{Model, Pose};
 use props_frame::{Camera, Frame, FrameData, Lighting, ModelId};
-use props_render::{
-    FrameStats, GpuContext, OffscreenTarget, PassTimes, Renderer, RendererConfig, Shading, StandalonePass,
-};
+use props_render::{GpuContext, OffscreenTarget, Renderer, RendererConfig, Shading};
 
 use super::floor::Floor;
-use super::median;
+use super::timing::{Measured, Subject, measure_alternated, measure_each};
 use props_bench::workload::GridWeights;
 
 /// Arguments of `cargo xtask bench render`.
@@ -42,7 +40,8 @@ pub struct RenderArgs {
     /// Instance counts to measure.
     #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
     pub counts: Vec<u32>,
-    /// Measured frames per configuration (after 3 warm-up frames).
+    /// Measured frames per configuration (after 3 warm-up rounds): rounds in which each
+    /// configuration a ratio compares draws a frame in turn.
     #[arg(long, default_value_t = 10)]
     pub frames: u32,
     /// Image size.
@@ -83,17 +82,16 @@ pub struct RenderArgs {
     pub json: bool,
 }
 
-/// Timings of one configuration.
-pub(super) struct Measured {
-    /// What its last frame cost.
-    pub(super) stats: FrameStats,
-    /// Median milliseconds to upload and encode a frame.
-    pub(super) encode_ms: f64,
-    /// Median milliseconds from submit until the GPU is idle.
-    pub(super) gpu_ms: f64,
-    /// Median GPU milliseconds of the main pass and of each shadow cascade's, from timestamp
-    /// queries (0 where a pass was not drawn; `None` where the adapter has no timestamps).
-    pub(super) pass_ms: Option<[f64; 4]>,
+/// A windmill or morph row: one count of one model, its five configurations drawn in turn.
+struct Row {
+    model: String,
+    count: u32,
+    floor: Measured,
+    /// Skinned (posed) and in the bind pose, under the material model and under Lambert.
+    skinned: Measured,
+    unskinned: Measured,
+    lambert: Measured,
+    bind_lambert: Measured,
 }
 
 /// Runs the benchmark.
@@ -120,57 +118,70 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for (name, model, counts) in &workloads {
         for &count in counts {
             let frame = frame_of(model, count);
-            let floor = measure_floor(&gpu, &target, (model, &frame, count), args.frames)?;
-            let skinned =
-                measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
-            let unskinned =
-                measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Pbr, false), args.frames)?;
-            let lambert =
-                measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Lambert, false), args.frames)?;
-            let bind_lambert =
-                measure(&gpu, &target, (model, &frame, count, &[]), (false, Shading::Lambert, false), args.frames)?;
-            rows.push((name.clone(), count, skinned, unskinned, floor, [lambert.gpu_ms, bind_lambert.gpu_ms]));
+            let floor = Floor::new(&gpu.device, &target, model, &frame)?;
+            let floor = Subject::Floor(Box::new(floor), grid_camera(count, target.size()));
+            let subject =
+                |skinning, shading| subject(&gpu, &target, (model, &frame, count, &[]), (skinning, shading, false));
+            let [floor, skinned, unskinned, lambert, bind_lambert] = measure_each(
+                &gpu,
+                &target,
+                [
+                    floor,
+                    subject(true, Shading::Pbr)?,
+                    subject(false, Shading::Pbr)?,
+                    subject(true, Shading::Lambert)?,
+                    subject(false, Shading::Lambert)?,
+                ],
+                args.frames,
+            );
+            rows.push(Row { model: name.clone(), count, floor, skinned, unskinned, lambert, bind_lambert });
         }
     }
     let mut shading_rows = Vec::new();
     let (name, model, _) = &workloads[0];
     for &count in &args.shading_counts {
         let frame = frame_of(model, count);
-        let pbr = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
-        let lambert =
-            measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Lambert, false), args.frames)?;
+        let subject = |shading| subject(&gpu, &target, (model, &frame, count, &[]), (true, shading, false));
+        let [pbr, lambert] =
+            measure_each(&gpu, &target, [subject(Shading::Pbr)?, subject(Shading::Lambert)?], args.frames);
         shading_rows.push((name.clone(), count, pbr, lambert));
     }
     let mut shadow_rows = Vec::new();
     for &count in &args.light_instances {
         let frame = frame_of(model, count);
-        let off = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, false), args.frames)?;
-        let on = measure(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, true), args.frames)?;
+        let subject = |shadows| subject(&gpu, &target, (model, &frame, count, &[]), (true, Shading::Pbr, shadows));
+        let [off, on] = measure_each(&gpu, &target, [subject(false)?, subject(true)?], args.frames);
         shadow_rows.push((name.clone(), count, off, on));
     }
     let mut light_rows = Vec::new();
     for &count in &args.light_instances {
         let frame = frame_of(model, count);
-        for &lights in &args.light_counts {
-            let lights = scattered_lights(count, lights);
-            let lit =
-                measure(&gpu, &target, (model, &frame, count, &lights), (true, Shading::Pbr, false), args.frames)?;
-            light_rows.push((name.clone(), count, lights.len(), lit));
+        let lights: Vec<Vec<PlacedLight>> = args.light_counts.iter().map(|&n| scattered_lights(count, n)).collect();
+        let subjects = lights
+            .iter()
+            .map(|lights| subject(&gpu, &target, (model, &frame, count, lights), (true, Shading::Pbr, false)))
+            .collect::<Result<Vec<_>>>()?;
+        let measured = measure_alternated(&gpu, &target, subjects, args.frames);
+        // Each row's ratio is to the same instances without lights, drawn in the same rounds.
+        let unlit = lights.iter().position(Vec::is_empty);
+        for (lights, lit) in lights.iter().zip(&measured) {
+            let ratio = unlit.map_or(f64::NAN, |u| lit.times(&measured[u]));
+            light_rows.push((name.clone(), count, lights.len(), lit.stats, lit.encode_ms, lit.gpu_ms, ratio));
         }
     }
     if args.json {
         let rows: Vec<_> = rows
             .iter()
-            .map(|(model, n, s, u, f, [lambert_ms, bind_lambert_ms])| {
+            .map(|Row { model, count, floor: f, skinned: s, unskinned: u, lambert: l, bind_lambert: bl }| {
                 serde_json::json!({
-                    "model": model, "instances": n, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
+                    "model": model, "instances": count, "draw_calls": s.stats.draw_calls, "palette_bytes": s.stats.palette_bytes,
                     "triangles": s.stats.all_passes().triangles, "vertices": s.stats.all_passes().vertices,
                     "instance_bytes": s.stats.instance_bytes, "encode_ms": s.encode_ms, "gpu_ms": s.gpu_ms,
                     "unskinned_encode_ms": u.encode_ms, "unskinned_gpu_ms": u.gpu_ms,
                     "ratio": (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms),
-                    "floor_gpu_ms": f.gpu_ms, "floor_vertices": f.stats.main_pass.vertices, "floor_ratio": s.gpu_ms / f.gpu_ms, "unskinned_floor_ratio": u.gpu_ms / f.gpu_ms,
-                    "lambert_gpu_ms": lambert_ms, "lambert_floor_ratio": lambert_ms / f.gpu_ms,
-                    "unskinned_lambert_gpu_ms": bind_lambert_ms, "unskinned_lambert_floor_ratio": bind_lambert_ms / f.gpu_ms,
+                    "floor_gpu_ms": f.gpu_ms, "floor_vertices": f.stats.main_pass.vertices, "floor_ratio": s.times(f), "unskinned_floor_ratio": u.times(f),
+                    "lambert_gpu_ms": l.gpu_ms, "lambert_floor_ratio": l.times(f),
+                    "unskinned_lambert_gpu_ms": bl.gpu_ms, "unskinned_lambert_floor_ratio": bl.times(f),
                     "pass_ms": s.pass_ms, "unskinned_pass_ms": u.pass_ms,
                 })
             })
@@ -180,16 +191,16 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             .map(|(model, n, p, l)| {
                 serde_json::json!({
                     "model": model, "instances": n, "pbr_encode_ms": p.encode_ms, "pbr_gpu_ms": p.gpu_ms,
-                    "lambert_encode_ms": l.encode_ms, "lambert_gpu_ms": l.gpu_ms, "gpu_ratio": p.gpu_ms / l.gpu_ms,
+                    "lambert_encode_ms": l.encode_ms, "lambert_gpu_ms": l.gpu_ms, "gpu_ratio": p.times(l),
                 })
             })
             .collect();
         let lights: Vec<_> = light_rows
             .iter()
-            .map(|(model, n, lights, m)| {
+            .map(|(model, n, lights, stats, encode_ms, gpu_ms, ratio)| {
                 serde_json::json!({
-                    "model": model, "instances": n, "lights": lights, "lights_shaded": m.stats.lights,
-                    "light_bytes": m.stats.light_bytes, "encode_ms": m.encode_ms, "gpu_ms": m.gpu_ms,
+                    "model": model, "instances": n, "lights": lights, "lights_shaded": stats.lights,
+                    "light_bytes": stats.light_bytes, "encode_ms": encode_ms, "gpu_ms": gpu_ms, "gpu_ratio": ratio,
                 })
             })
             .collect();
@@ -199,7 +210,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
                 serde_json::json!({
                     "model": model, "instances": n, "off_encode_ms": off.encode_ms, "off_gpu_ms": off.gpu_ms,
                     "on_encode_ms": on.encode_ms, "on_gpu_ms": on.gpu_ms, "shadow_draw_calls": on.stats.shadow_draw_calls,
-                    "gpu_ratio": on.gpu_ms / off.gpu_ms,
+                    "gpu_ratio": on.times(off),
                 })
             })
             .collect();
@@ -210,7 +221,11 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         println!("{json}");
         return Ok(());
     }
-    println!("render benchmark on {adapter}, {}x{}, median of {} frames", args.width, args.height, args.frames);
+    println!(
+        "render benchmark on {adapter}, {}x{}, median of {} frames; the configurations a ratio compares are \
+         drawn in turn, a frame each, and it is the median of each round's",
+        args.width, args.height, args.frames
+    );
     println!("ratio: (encode + gpu) over the same instances drawn in their bind pose (no skinning, no morph)");
     println!("floor: the simplest pipeline drawing the same instances (one mesh of positions alone, welded, in");
     println!("vertex-cache order: floor vert; one draw, a storage-buffer matrix each, Lambert by face, 4x MSAA);");
@@ -240,7 +255,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "pass ms",
         "bind pass"
     );
-    for (model, count, s, u, f, [lambert_ms, bind_lambert_ms]) in rows {
+    for Row { model, count, floor: f, skinned: s, unskinned: u, lambert, bind_lambert } in &rows {
         let ratio = (s.encode_ms + s.gpu_ms) / (u.encode_ms + u.gpu_ms);
         println!(
             "{model:<10} {count:>9} {:>6} {:>10} {:>10} {:>13} {:>12} {:>10.3} {:>10.2} {:>14.3} {:>14.2} {ratio:>8.2} {:>9.2} {:>10} {:>9.2} {:>9.2} {:>9.2} {:>10.2} {:>8} {:>9}",
@@ -255,10 +270,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             u.gpu_ms,
             f.gpu_ms,
             f.stats.main_pass.vertices,
-            s.gpu_ms / f.gpu_ms,
-            u.gpu_ms / f.gpu_ms,
-            lambert_ms / f.gpu_ms,
-            bind_lambert_ms / f.gpu_ms,
+            s.times(f),
+            u.times(f),
+            lambert.times(f),
+            bind_lambert.times(f),
             s.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
             u.pass_ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms[0])),
         );
@@ -268,14 +283,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "{:<10} {:>9} {:>10} {:>10} {:>12} {:>12} {:>8}",
         "model", "instances", "pbr enc", "pbr gpu", "lambert enc", "lambert gpu", "ratio"
     );
-    for (model, count, p, l) in shading_rows {
+    for (model, count, p, l) in &shading_rows {
         println!(
             "{model:<10} {count:>9} {:>10.3} {:>10.2} {:>12.3} {:>12.2} {:>8.2}",
             p.encode_ms,
             p.gpu_ms,
             l.encode_ms,
             l.gpu_ms,
-            p.gpu_ms / l.gpu_ms
+            p.times(l)
         );
     }
     println!("shadows: the sun's shadow map on against off (gpu ratio: on over off)");
@@ -291,7 +306,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             on.encode_ms,
             on.gpu_ms,
             on.stats.shadow_draw_calls,
-            on.gpu_ms / off.gpu_ms
+            on.times(off)
         );
     }
     println!("lights: point and spot lights over the grid (gpu ratio: over the same instances without lights)");
@@ -299,15 +314,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         "{:<10} {:>9} {:>7} {:>7} {:>12} {:>10} {:>10} {:>8}",
         "model", "instances", "lights", "shaded", "light B/fr", "encode ms", "gpu ms", "ratio"
     );
-    for (model, count, lights, m) in &light_rows {
-        let unlit = light_rows.iter().find(|(_, c, l, _)| c == count && *l == 0).map(|(_, _, _, u)| u.gpu_ms);
+    for (model, count, lights, stats, encode_ms, gpu_ms, ratio) in &light_rows {
         println!(
-            "{model:<10} {count:>9} {lights:>7} {:>7} {:>12} {:>10.3} {:>10.2} {:>8.2}",
-            m.stats.lights,
-            m.stats.light_bytes,
-            m.encode_ms,
-            m.gpu_ms,
-            unlit.map_or(f64::NAN, |u| m.gpu_ms / u)
+            "{model:<10} {count:>9} {lights:>7} {:>7} {:>12} {encode_ms:>10.3} {gpu_ms:>10.2} {ratio:>8.2}",
+            stats.lights, stats.light_bytes,
         );
     }
     Ok(())
@@ -362,31 +372,14 @@ fn grid_camera(count: u32, (w, h): (u32, u32)) -> Camera {
     Camera::look_at(eye, Vec3::new(side * 0.5, 0.0, -side * 0.5), 0.9, w as f32 / h as f32, (1.0, 10.0 * side))
 }
 
-/// Median encode and GPU times of `frames` frames (after warm-up) of the floor ([`Floor`])
-/// drawing `model` at every instance of `frame_data`, seen as [`measure`] sees it.
-fn measure_floor(
+/// The renderer drawing `count` instances of `model` (`frame_data`) under `lights`, skinned or
+/// not, shaded as `shading` says, with the sun's shadows or without, seen by the grid's camera.
+fn subject<'a>(
     gpu: &GpuContext,
     target: &OffscreenTarget,
-    (model, frame_data, count): (&Model, &FrameData, u32),
-    frames: u32,
-) -> Result<Measured> {
-    let floor = Floor::new(&gpu.device, target, model, frame_data)?;
-    let camera = grid_camera(count, target.size());
-    let (encode_ms, gpu_ms) = time_encoded(gpu, frames, |encoder| floor.draw(&gpu.queue, encoder, target, &camera));
-    let stats = FrameStats { draw_calls: 1, instances: count, main_pass: floor.submitted(), ..FrameStats::default() };
-    Ok(Measured { stats, encode_ms, gpu_ms, pass_ms: None })
-}
-
-/// Median encode and GPU times of `frames` frames (after warm-up) of `count` instances of
-/// `model` (`frame_data`) under `lights`, skinned or not, shaded as `shading` says, with the
-/// sun's shadows or without.
-fn measure(
-    gpu: &GpuContext,
-    target: &OffscreenTarget,
-    (model, frame_data, count, lights): (&Model, &FrameData, u32, &[PlacedLight]),
+    (model, frame_data, count, lights): (&Model, &'a FrameData, u32, &'a [PlacedLight]),
     (skinning, shading, shadows): (bool, Shading, bool),
-    frames: u32,
-) -> Result<Measured> {
+) -> Result<Subject<'a>> {
     let config = RendererConfig {
         skinning,
         shading,
@@ -398,61 +391,5 @@ fn measure(
     renderer.set_model(ModelId(0), model).context("uploading the model")?;
     let camera = grid_camera(count, target.size());
     let frame = Frame { lights, ..frame_data.to_frame(camera, Lighting::default(), props_frame::SKY) };
-    Ok(time_frames(gpu, target, &mut renderer, &frame, frames))
-}
-
-/// Median encode and GPU times of `frames` frames (after three to warm up) of `renderer`
-/// drawing `frame` into `target`, with what the last cost.
-pub(super) fn time_frames(
-    gpu: &GpuContext,
-    target: &OffscreenTarget,
-    renderer: &mut Renderer,
-    frame: &Frame<'_>,
-    frames: u32,
-) -> Measured {
-    let mut stats = FrameStats::default();
-    let mut pass = StandalonePass::new();
-    let mut times = Vec::new();
-    let (encode_ms, gpu_ms) = time_encoded(gpu, frames, |encoder| {
-        stats = pass.draw(renderer, encoder, (target.view(), target.size()), frame);
-        times.push(stats.pass_times);
-    });
-    // Read a few frames late: the warm-up frames' may be an earlier configuration's.
-    let times: Vec<PassTimes> = times.iter().skip(3).flatten().copied().collect();
-    let pass_ms = (!times.is_empty()).then(|| {
-        let passes = |t: &PassTimes| -> [Option<u64>; 4] {
-            let [near, mid, far] = t.shadow_ns;
-            [t.main_ns, near, mid, far]
-        };
-        std::array::from_fn(|i| {
-            median(&mut times.iter().map(|t| passes(t)[i].map_or(0.0, |ns| ns as f64 / 1e6)).collect::<Vec<_>>())
-        })
-    });
-    Measured { stats, encode_ms, gpu_ms, pass_ms }
-}
-
-/// Pass times as `main/near/mid/far` milliseconds, or `-` without timestamps.
-pub(super) fn pass_summary(pass_ms: Option<[f64; 4]>) -> String {
-    pass_ms.map_or_else(|| "-".to_owned(), |ms| ms.map(|m| format!("{m:.2}")).join("/"))
-}
-
-/// Median encode and GPU times, ms, of `frames` frames (after three to warm up) each recorded
-/// by `record` into a fresh encoder, submitted and waited for.
-fn time_encoded(gpu: &GpuContext, frames: u32, mut record: impl FnMut(&mut wgpu::CommandEncoder)) -> (f64, f64) {
-    let (mut encode, mut wait) = (Vec::new(), Vec::new());
-    for index in 0..frames + 3 {
-        let start = Instant::now();
-        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        record(&mut encoder);
-        let commands = encoder.finish();
-        let encoded = Instant::now();
-        gpu.queue.submit([commands]);
-        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
-        let done = Instant::now();
-        if index >= 3 {
-            encode.push((encoded - start).as_secs_f64() * 1e3);
-            wait.push((done - encoded).as_secs_f64() * 1e3);
-        }
-    }
-    (median(&mut encode), median(&mut wait))
+    Ok(Subject::renderer(renderer, frame))
 }
