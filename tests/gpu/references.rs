@@ -13,7 +13,7 @@
 //! Every file may differ by rasterization and MSAA (SwiftShader against lavapipe: edges), and
 //! where three.js adds what glTF's Appendix B does not: a roughness raised by the normal's
 //! screen-space variation. Both give the specular lobe back the energy single scattering loses
-//! (Turquin's compensation; three.js from a lookup table, the game from Karis's analytic fit),
+//! (Turquin's compensation; each from its own table of the lobe's directional albedo),
 //! and take the dielectric specular's share of light from every direction (the ambient) from
 //! the diffuse layer under it. Each
 //! threshold is the measured mean FLIP (lavapipe) with headroom, with the reason it is above
@@ -32,45 +32,45 @@ use props_tests::golden::{Threshold, assert_similar};
 /// at least 0.005, at most the target of 0.05), and what was measured and where the pictures
 /// differ.
 const THRESHOLDS: &[(&str, f32, &str)] = &[
-    ("khronos_MorphStressTest", 0.011, "0.0069: edges; the double-sided morphed mesh"),
+    ("khronos_MorphStressTest", 0.011, "0.0072: edges; the double-sided morphed mesh"),
     (
         "khronos_NormalTangentTest",
-        0.032,
-        "0.0209: its metal cells: three.js raises roughness by the normal's screen-space variation",
+        0.031,
+        "0.0206: its metal cells: three.js raises roughness by the normal's screen-space variation",
     ),
     (
         "khronos_TextureTransformTest",
-        0.007,
-        "0.0044: edges only: every transform as three.js draws it (its correct marks)",
+        0.006,
+        "0.0039: edges only: every transform as three.js draws it (its correct marks)",
     ),
-    ("khronos_TrafficLight", 0.028, "0.0185: dark metal-roughness-textured metal"),
-    ("khronos_WhackAMole", 0.006, "0.0036: edges, and the small mole (see the 99th percentile for its sheen)"),
-    ("assets_Fox", 0.01, "0.0065: edges"),
+    ("khronos_TrafficLight", 0.029, "0.0192: dark metal-roughness-textured metal"),
+    ("khronos_WhackAMole", 0.005, "0.0033: edges, and the small mole (see the 99th percentile for its sheen)"),
+    ("assets_Fox", 0.01, "0.0064: edges"),
     ("assets_building", 0.01, "0.0062: edges; its smooth windows' reflection of the sun"),
     (
         "assets_bus",
-        0.011,
-        "0.0067: edges (0.0368 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
+        0.01,
+        "0.0066: edges (0.0368 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
     ),
     (
         "assets_car",
-        0.025,
-        "0.0163: its blended glass, lighter than three.js's, which blends sRGB-encoded colours onto its canvas where the game blends linear ones (0.0405 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
+        0.022,
+        "0.0145: its blended glass, lighter than three.js's, which blends sRGB-encoded colours onto its canvas where the game blends linear ones (0.0405 with the half-metallic paint's diffuse dimmed by the metal's Fresnel too)",
     ),
-    ("assets_street_lamp", 0.005, "0.0032: edges; the metal pole"),
-    ("assets_traffic_light", 0.007, "0.0042: edges; the metal pole"),
+    ("assets_street_lamp", 0.005, "0.0029: edges; the metal pole"),
+    ("assets_traffic_light", 0.006, "0.0038: edges; the metal pole"),
     ("assets_windmill", 0.005, "0.0021: edges"),
     ("Fox_anim0_t0.5", 0.01, "0.0066: edges; skinning (three.js takes 4 influences, the Fox has 4)"),
     (
         "AnimatedMorphCube_anim0_t1",
         0.005,
-        "0.0021: edges (0.0174 with the whole ambient on the diffuse layer, none of it taken by the specular's share)",
+        "0.0018: edges (0.0174 with the whole ambient on the diffuse layer, none of it taken by the specular's share)",
     ),
-    ("materials_leaves_mask", 0.005, "0.0030: the mask's edges"),
+    ("materials_leaves_mask", 0.005, "0.0027: the mask's edges"),
     (
         "materials_window_blend",
         0.05,
-        "0.0440: the panes, lighter in three.js (both blend src * a + dst * (1 - a), back to front; three.js on sRGB-encoded colours, the game on linear ones)",
+        "0.0437: the panes, lighter in three.js (both blend src * a + dst * (1 - a), back to front; three.js on sRGB-encoded colours, the game on linear ones)",
     ),
     (
         "materials_normal_map_tangents",
@@ -82,41 +82,41 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         0.018,
         "0.0115: three.js derives missing tangents per pixel, the game uses MikkTSpace as Blender does",
     ),
-    ("materials_emissive", 0.011, "0.0067: edges"),
+    ("materials_emissive", 0.011, "0.0068: edges"),
     (
         "materials_metal_rough",
-        0.032,
-        "0.0213: rough metals, where three.js's lookup table and the analytic fit of the lobe's albedo differ",
+        0.03,
+        "0.0199: the smooth metals' highlights, wider in three.js, which raises roughness by the normal's screen-space variation (0.0213 with Karis's analytic fit of the lobe's albedo for the table)",
     ),
     ("materials_two_uv_sets", 0.01, "0.0065: edges"),
-    ("materials_texture_transform", 0.013, "0.0085: edges"),
-    ("materials_samplers", 0.016, "0.0103: edges; NEAREST filtering of a minified texture"),
+    ("materials_texture_transform", 0.013, "0.0083: edges"),
+    ("materials_samplers", 0.017, "0.0107: edges; NEAREST filtering of a minified texture"),
     (
         "materials_specular_ior",
-        0.034,
-        "0.0221: the gold spheres (a reflectance near 1), brighter in three.js; 0.0704 with KHR_materials_ior and KHR_materials_specular left out (measured before the ambient's share)",
+        0.042,
+        "0.0276: the gold spheres (a reflectance near 1), brighter towards their rims in three.js, which raises roughness by the normal's screen-space variation (0.0221 with Karis's analytic fit of the lobe's albedo, whose excess at grazing angles made up for it); 0.0704 with KHR_materials_ior and KHR_materials_specular left out (measured before the ambient's share)",
     ),
     (
         "lights_punctual",
-        0.016,
-        "0.0102: the point and spot lights' falloff past a range-less light's reach, and edges (with glTF's suggested squared spot ramp instead of the smoothstep three.js and Blender draw: 0.0411, measured before the ambient's share)",
+        0.013,
+        "0.0086: the point and spot lights' falloff past a range-less light's reach, and edges (with glTF's suggested squared spot ramp instead of the smoothstep three.js and Blender draw: 0.0411, measured before the ambient's share)",
     ),
     (
         "instancing_cubes",
-        0.033,
-        "0.0220: EXT_mesh_gpu_instancing's turned and unevenly scaled cubes in glTF's default material, white and fully rough metal",
+        0.021,
+        "0.0135: EXT_mesh_gpu_instancing's turned and unevenly scaled cubes in glTF's default material, white and fully rough metal (0.0220 with Karis's analytic fit of the lobe's albedo, a third too high for a rough lobe seen face on)",
     ),
     (
         "materials_transmission",
-        0.025,
-        "0.0163: edges (drawn opaque, as before the game drew KHR_materials_transmission: 0.1851, measured before the ambient's share; see below for a device without dual-source blending)",
+        0.026,
+        "0.0171: edges (drawn opaque, as before the game drew KHR_materials_transmission: 0.1851, measured before the ambient's share; see below for a device without dual-source blending)",
     ),
     (
         "materials_clearcoat",
         0.022,
-        "0.0144: edges, and the sun's glint on the smooth coats, smaller in three.js (0.0405 without the coat, measured before the ambient's share)",
+        "0.0145: edges, and the sun's glint on the smooth coats, smaller in three.js (0.0405 without the coat, measured before the ambient's share)",
     ),
-    ("materials_sheen", 0.013, "0.0085: edges (0.1163 without the sheen, measured before the ambient's share)"),
+    ("materials_sheen", 0.014, "0.0087: edges (0.1163 without the sheen, measured before the ambient's share)"),
     (
         "lenient_primitive_restart",
         0.05,

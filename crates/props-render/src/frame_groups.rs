@@ -1,5 +1,5 @@
 //! The group-0 bind groups of a frame: globals, palette, palette windows, sky, lights, shadow
-//! maps and the ground's shadow heights, for the main pass and for each cascade's shadow pass
+//! maps, the ground's shadow heights and the specular lobe's directional albedo, for the main pass and for each cascade's shadow pass
 //! (its own globals, and the stand-in for the maps it draws into, which it cannot read
 //! meanwhile).
 
@@ -62,6 +62,7 @@ impl FrameGroups {
                     wgpu::BindGroupEntry { binding: 8, resource: wgpu::BindingResource::Sampler(&shadows.sampler) },
                     wgpu::BindGroupEntry { binding: 9, resource: wgpu::BindingResource::TextureView(&ground.view) },
                     wgpu::BindGroupEntry { binding: 10, resource: wgpu::BindingResource::Sampler(&ground.sampler) },
+                    wgpu::BindGroupEntry { binding: 11, resource: sky.directional_albedo.as_entire_binding() },
                 ],
             })
         };

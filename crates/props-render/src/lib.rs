@@ -97,6 +97,7 @@ mod draw_merge;
 mod drawn;
 mod facets;
 mod frame_groups;
+mod ggx;
 mod globals;
 mod gpu_model;
 mod ground_shadow;

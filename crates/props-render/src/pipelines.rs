@@ -98,24 +98,20 @@ impl Layouts {
             material_entries.push(texture(1 + 2 * slot, wgpu::TextureViewDimension::D2));
             material_entries.push(sampler(2 + 2 * slot));
         }
+        // A uniform the fragment stage alone reads (lavapipe crashes drawing with a fourth
+        // uniform buffer visible to the vertex stage).
+        let fragment_uniform = |binding| wgpu::BindGroupLayoutEntry {
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ..uniform(binding, false)
+        };
         let frame_entries = [
             uniform(0, false),
             palette_entry,
             uniform(2, true),
             texture(3, wgpu::TextureViewDimension::Cube),
             sampler(4),
-            // The point and spot lights, and their cluster lists: fragment stage only (lavapipe
-            // crashes drawing with a fourth uniform buffer visible to the vertex stage).
-            wgpu::BindGroupLayoutEntry {
-                binding: 5,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            },
+            // The point and spot lights, and their cluster lists.
+            fragment_uniform(5),
             wgpu::BindGroupLayoutEntry {
                 binding: 6,
                 visibility: wgpu::ShaderStages::FRAGMENT,
@@ -146,6 +142,9 @@ impl Layouts {
             // The ground's shadow heights (`ground_shadow.rs`) and their sampler.
             texture(9, wgpu::TextureViewDimension::D2),
             sampler(10),
+            // The specular lobe's directional albedo (`ggx.rs`): a table in a uniform, read
+            // and filtered by the shader (no texture slot taken from the materials).
+            fragment_uniform(11),
         ];
         Self {
             frame: layout("frame", &frame_entries),

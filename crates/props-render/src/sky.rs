@@ -1,11 +1,14 @@
 //! The sky's image-based light, computed once from a procedural sky: its radiance projected on
 //! spherical harmonics (bands 0 to 2) for diffuse irradiance, and a small cube map of its
 //! radiance prefiltered with the GGX lobe for each roughness (one mip level per step), the
-//! split-sum approximation's first half.
+//! split-sum approximation's first half (its second, the lobe's directional albedo:
+//! `ggx.rs`).
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 use half::f16;
 use wgpu::util::DeviceExt;
+
+use crate::ggx;
 
 /// Texels per side of the prefiltered cube's largest level (the sky is smooth: the sun's
 /// disk is the directional light, not part of it).
@@ -110,11 +113,6 @@ fn face_direction(face: u32, u: f32, v: f32) -> Vec3 {
     .normalize()
 }
 
-/// Point `i` of `n` of the Hammersley set.
-fn hammersley(i: u32, n: u32) -> Vec2 {
-    Vec2::new((i as f32 + 0.5) / n as f32, i.reverse_bits() as f32 * (1.0 / 4_294_967_296.0))
-}
-
 /// The sky's radiance around `n` weighted by the GGX lobe of perceptual `roughness` (with
 /// `n` as the view and reflected direction).
 fn prefiltered(sky: &Sky, n: Vec3, roughness: f32) -> Vec3 {
@@ -127,11 +125,8 @@ fn prefiltered(sky: &Sky, n: Vec3, roughness: f32) -> Vec3 {
     let bitangent = n.cross(tangent);
     let (mut sum, mut weight) = (Vec3::ZERO, 0.0);
     for i in 0..SAMPLES {
-        let xi = hammersley(i, SAMPLES);
-        let phi = std::f32::consts::TAU * xi.x;
-        let cos_theta = ((1.0 - xi.y) / (1.0 + (a * a - 1.0) * xi.y)).sqrt();
-        let sin_theta = (1.0 - cos_theta * cos_theta).max(0.0).sqrt();
-        let h = tangent * (sin_theta * phi.cos()) + bitangent * (sin_theta * phi.sin()) + n * cos_theta;
+        let h = ggx::half_vector(ggx::hammersley(i, SAMPLES), a);
+        let h = tangent * h.x + bitangent * h.y + n * h.z;
         let l = 2.0 * n.dot(h) * h - n;
         let n_dot_l = n.dot(l);
         if n_dot_l > 0.0 {
@@ -171,6 +166,9 @@ pub(crate) struct SkyLight {
     pub sampler: wgpu::Sampler,
     /// The radiance's spherical harmonics, as `globals.sky_sh` takes them.
     pub harmonics: [[f32; 4]; 9],
+    /// The split sum's second half, which the direct light's multiple scattering reads too:
+    /// the specular lobe's directional albedo (`ggx.rs`), a uniform.
+    pub directional_albedo: wgpu::Buffer,
 }
 
 impl SkyLight {
@@ -204,7 +202,7 @@ impl SkyLight {
             ..Default::default()
         });
         let harmonics = sky.harmonics().map(|c| c.extend(0.0).to_array());
-        Self { view, sampler, harmonics }
+        Self { view, sampler, harmonics, directional_albedo: ggx::table_buffer(device) }
     }
 }
 

@@ -1,0 +1,170 @@
+//! The GGX specular lobe integrated on the CPU: half vectors importance-sampled over the
+//! Hammersley set (the sky's prefiltered cube takes them, `sky.rs`), and the lobe's
+//! directional albedo, the split sum's second half: per perceptual roughness and n.v, the
+//! scale and bias of f0 and f90 that give what glTF's specular BRDF (GGX, height-correlated
+//! Smith, Schlick) reflects of light from every direction. Shading reads it as a table
+//! (`shaders/shading.wgsl`'s `directional_albedo`) for the sky's specular, the diffuse
+//! layer's share of it and multiple scattering, as three.js, Filament and Khronos's sample
+//! viewer read theirs. The analytic fit it replaced (Karis's, made for a cheaper visibility
+//! term) gave a rough lobe seen face on a third more than this and seen edge on half as much.
+
+use std::sync::OnceLock;
+
+use glam::{Vec2, Vec3};
+use wgpu::util::DeviceExt;
+
+/// Texels per side of the table: perceptual roughness `i / (SIDE - 1)` across, n.v
+/// `j / (SIDE - 1)` down, filtered bilinearly between them.
+pub(crate) const TABLE_SIDE: usize = 32;
+/// Half vectors per texel: within 0.002 of 65,536 everywhere.
+const SAMPLES: u32 = 1024;
+/// The table as the shader's uniform holds it: two texels (scale, bias) a `vec4`, in order.
+type Table = [[f32; 4]; TABLE_SIDE * TABLE_SIDE / 2];
+
+/// Point `i` of `n` of the Hammersley set.
+pub(crate) fn hammersley(i: u32, n: u32) -> Vec2 {
+    Vec2::new((i as f32 + 0.5) / n as f32, i.reverse_bits() as f32 * (1.0 / 4_294_967_296.0))
+}
+
+/// The half vector of GGX of alpha `a` at Hammersley point `xi`, in the lobe's frame (z along
+/// the normal), distributed as the lobe's normals weighted by their cosine.
+pub(crate) fn half_vector(xi: Vec2, a: f32) -> Vec3 {
+    let phi = std::f32::consts::TAU * xi.x;
+    let cos_theta = ((1.0 - xi.y) / (1.0 + (a * a - 1.0) * xi.y)).sqrt();
+    let sin_theta = (1.0 - cos_theta * cos_theta).max(0.0).sqrt();
+    Vec3::new(sin_theta * phi.cos(), sin_theta * phi.sin(), cos_theta)
+}
+
+/// What glTF's specular lobe of perceptual `roughness` returns towards a view at `n_dot_v` of
+/// unit radiance from every direction, as the scale of f0 and of f90 (x, y): the integral of
+/// `(1 - Fc) f0 + Fc f90` times the lobe's distribution, visibility and cosine, `Fc` being
+/// Schlick's weight `(1 - v.h)^5`, sampled along the distribution's half vectors.
+pub(crate) fn directional_albedo(roughness: f32, n_dot_v: f32, samples: u32) -> Vec2 {
+    let a = roughness * roughness;
+    let a2 = a * a;
+    let v = Vec3::new((1.0 - n_dot_v * n_dot_v).max(0.0).sqrt(), 0.0, n_dot_v);
+    let mut sum = Vec2::ZERO;
+    for i in 0..samples {
+        let h = half_vector(hammersley(i, samples), a);
+        let v_dot_h = v.dot(h);
+        let l = 2.0 * v_dot_h * h - v;
+        let (n_dot_l, n_dot_h) = (l.z, h.z);
+        if n_dot_l <= 0.0 || v_dot_h <= 0.0 {
+            continue;
+        }
+        // Height-correlated Smith (shading.wgsl's `direct_light`), over the sampling's
+        // density D n.h / (4 v.h): what remains of BRDF x cosine.
+        let visibility = 0.5
+            / (n_dot_l * (n_dot_v * n_dot_v * (1.0 - a2) + a2).sqrt()
+                + n_dot_v * (n_dot_l * n_dot_l * (1.0 - a2) + a2).sqrt());
+        let weight = visibility * 4.0 * v_dot_h * n_dot_l / n_dot_h;
+        let fc = (1.0 - v_dot_h).powi(5);
+        sum += Vec2::new(1.0 - fc, fc) * weight;
+    }
+    sum / samples as f32
+}
+
+/// The table, computed once a process (about a million half vectors).
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Box<Table>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([[0.0; 4]; TABLE_SIDE * TABLE_SIDE / 2]);
+        let last = (TABLE_SIDE - 1) as f32;
+        for texel in 0..TABLE_SIDE * TABLE_SIDE {
+            let (i, j) = (texel % TABLE_SIDE, texel / TABLE_SIDE);
+            // A mirror's and an edge-on view's limits, approached (shading clamps both off
+            // zero: roughness to 0.045, n.v to 1e-4).
+            let roughness = (i as f32 / last).max(0.01);
+            let n_dot_v = (j as f32 / last).max(1e-3);
+            let albedo = directional_albedo(roughness, n_dot_v, SAMPLES);
+            let half = 2 * (texel % 2);
+            table[texel / 2][half..half + 2].copy_from_slice(&albedo.to_array());
+        }
+        table
+    })
+}
+
+/// The table in a uniform buffer (`shaders/shading.wgsl`'s `dfg_table`).
+pub(crate) fn table_buffer(device: &wgpu::Device) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("directional albedo"),
+        contents: bytemuck::cast_slice(table().as_slice()),
+        usage: wgpu::BufferUsages::UNIFORM,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The texel of the table at roughness column `i` and n.v row `j`.
+    fn texel(i: usize, j: usize) -> Vec2 {
+        let t = j * TABLE_SIDE + i;
+        let pair = table()[t / 2];
+        Vec2::new(pair[2 * (t % 2)], pair[2 * (t % 2) + 1])
+    }
+
+    /// Against three.js 0.187's table (`DFGLUTData.js`: 16 x 16 texels of 4,096 samples,
+    /// half floats, read at their centres), an independent integration of the same lobe:
+    /// rough and smooth, face on and edge on.
+    #[test]
+    fn matches_three_js_s_table() {
+        let three = [
+            // (roughness, n.v, scale, bias)
+            (0.96875, 0.96875, 0.345_215, 0.000_070_5),
+            (0.96875, 0.53125, 0.461_426, 0.002_863),
+            (0.96875, 0.15625, 0.683_594, 0.019_440),
+            (0.53125, 0.53125, 0.821_777, 0.016_510),
+            (0.53125, 0.15625, 0.759_277, 0.100_891),
+            (0.28125, 0.28125, 0.792_969, 0.158_691),
+            (0.78125, 0.28125, 0.690_918, 0.021_484),
+        ];
+        for (roughness, n_dot_v, scale, bias) in three {
+            let ours = directional_albedo(roughness, n_dot_v, SAMPLES);
+            let error = (ours - Vec2::new(scale, bias)).abs().max_element();
+            assert!(error < 0.006, "roughness {roughness}, n.v {n_dot_v}: {ours} against three.js's ({scale}, {bias})");
+        }
+    }
+
+    /// A mirror reflects all light, as Schlick shares it between f0 and f90; no lobe reflects
+    /// more than all (scale + bias is the albedo in a white furnace), and a rougher one
+    /// reflects less facing the viewer (more bounces between its microfacets).
+    #[test]
+    fn a_mirror_reflects_all_and_no_lobe_more() {
+        let mirror = texel(0, TABLE_SIDE - 1);
+        assert!((mirror.x + mirror.y - 1.0).abs() < 0.002, "{mirror}");
+        let fc = (1.0 - 0.5f32).powi(5);
+        let half = directional_albedo(0.01, 0.5, SAMPLES);
+        assert!((half - Vec2::new(1.0 - fc, fc)).abs().max_element() < 0.002, "{half}");
+        for j in 0..TABLE_SIDE {
+            for i in 0..TABLE_SIDE {
+                let t = texel(i, j);
+                assert!(t.min_element() >= 0.0 && t.x + t.y <= 1.002, "texel ({i}, {j}): {t}");
+            }
+        }
+        let facing = |i| texel(i, TABLE_SIDE - 1).x;
+        for i in 1..TABLE_SIDE {
+            assert!(facing(i) <= facing(i - 1) + 1e-4, "roughness column {i}: {} after {}", facing(i), facing(i - 1));
+        }
+        assert!(facing(TABLE_SIDE - 1) < 0.4, "{}", facing(TABLE_SIDE - 1));
+    }
+
+    /// The shader reads the table as it is laid out here.
+    #[test]
+    fn the_shader_reads_the_table_s_layout() {
+        let shader = include_str!("../shaders/shading.wgsl");
+        assert!(shader.contains(&format!("const DFG_SIDE: u32 = {TABLE_SIDE}u;")));
+        let uniform = format!("var<uniform> dfg_table: array<vec4<f32>, {}>;", TABLE_SIDE * TABLE_SIDE / 2);
+        assert!(shader.contains(&uniform), "{uniform}");
+    }
+
+    /// The sampled half vectors are GGX's normals weighted by their cosine: over the
+    /// hemisphere they average what that density gives, `2/3` of z for a = 1 (the cosine
+    /// lobe's).
+    #[test]
+    fn half_vectors_follow_the_lobe() {
+        let n = 4096;
+        let mean: f32 = (0..n).map(|i| half_vector(hammersley(i, n), 1.0).z).sum::<f32>() / n as f32;
+        assert!((mean - 2.0 / 3.0).abs() < 1e-3, "{mean}");
+    }
+}
