@@ -178,9 +178,9 @@ fn is_animated(field: u32) -> bool {
 // The sky's radiance, prefiltered for roughness: one mip level per step of roughness.
 @group(0) @binding(3) var sky_texture: texture_cube<f32>;
 @group(0) @binding(4) var sky_sampler: sampler;
-// The specular lobe's directional albedo (`directional_albedo`): DFG_SIDE x DFG_SIDE texels
-// (scale, bias), roughness across, n.v down, two a row.
-@group(0) @binding(11) var<uniform> dfg_table: array<vec4<f32>, 512>;
+// The specular lobe's directional albedo (`directional_albedo`): DFG_SIDE x DFG_SIDE texels,
+// roughness across, n.v down, each its (scale, bias) and its rougher neighbour's.
+@group(0) @binding(11) var<uniform> dfg_table: array<vec4<f32>, 1024>;
 
 const BASE_COLOR: u32 = 0u;
 const METALLIC_ROUGHNESS: u32 = 1u;
@@ -239,13 +239,6 @@ fn sky_irradiance(n: vec3<f32>) -> vec3<f32> {
 // Texels per side of `dfg_table`.
 const DFG_SIDE: u32 = 32u;
 
-// The texel of `dfg_table` at roughness column `x` and n.v row `y`.
-fn dfg_texel(x: u32, y: u32) -> vec2<f32> {
-    let t = y * DFG_SIDE + x;
-    let pair = dfg_table[t / 2u];
-    return select(pair.xy, pair.zw, (t & 1u) != 0u);
-}
-
 // The split sum's scale and bias of f0 and f90: what the specular lobe of perceptual
 // `roughness` reflects towards a view at `n_dot_v` of light from every direction,
 // `f0 * x + f90 * y` (props-render's ggx.rs integrates it), filtered bilinearly.
@@ -253,9 +246,9 @@ fn directional_albedo(roughness: f32, n_dot_v: f32) -> vec2<f32> {
     let p = clamp(vec2<f32>(roughness, n_dot_v), vec2<f32>(0.0), vec2<f32>(1.0)) * f32(DFG_SIDE - 1u);
     let i = min(vec2<u32>(p), vec2<u32>(DFG_SIDE - 2u));
     let f = p - vec2<f32>(i);
-    let near = mix(dfg_texel(i.x, i.y), dfg_texel(i.x + 1u, i.y), f.x);
-    let far = mix(dfg_texel(i.x, i.y + 1u), dfg_texel(i.x + 1u, i.y + 1u), f.x);
-    return mix(near, far, f.y);
+    let near = dfg_table[i.y * DFG_SIDE + i.x];
+    let far = dfg_table[(i.y + 1u) * DFG_SIDE + i.x];
+    return mix(mix(near.xy, near.zw, f.x), mix(far.xy, far.zw, f.x), f.y);
 }
 
 // What a specular lobe of facing reflectance `f0`, whose single scattering reflects `single` of

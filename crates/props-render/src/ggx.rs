@@ -18,8 +18,10 @@ use wgpu::util::DeviceExt;
 pub(crate) const TABLE_SIDE: usize = 32;
 /// Half vectors per texel: within 0.002 of 65,536 everywhere.
 const SAMPLES: u32 = 1024;
-/// The table as the shader's uniform holds it: two texels (scale, bias) a `vec4`, in order.
-type Table = [[f32; 4]; TABLE_SIDE * TABLE_SIDE / 2];
+/// The table as the shader's uniform holds it: per texel, in order, its (scale, bias) and its
+/// neighbour's towards rougher (itself again in the last column), so that a bilinear lookup
+/// reads two `vec4`s, not four texels.
+type Table = [[f32; 4]; TABLE_SIDE * TABLE_SIDE];
 
 /// Point `i` of `n` of the Hammersley set.
 pub(crate) fn hammersley(i: u32, n: u32) -> Vec2 {
@@ -68,17 +70,21 @@ pub(crate) fn directional_albedo(roughness: f32, n_dot_v: f32, samples: u32) -> 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Box<Table>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut table = Box::new([[0.0; 4]; TABLE_SIDE * TABLE_SIDE / 2]);
         let last = (TABLE_SIDE - 1) as f32;
-        for texel in 0..TABLE_SIDE * TABLE_SIDE {
-            let (i, j) = (texel % TABLE_SIDE, texel / TABLE_SIDE);
-            // A mirror's and an edge-on view's limits, approached (shading clamps both off
-            // zero: roughness to 0.045, n.v to 1e-4).
-            let roughness = (i as f32 / last).max(0.01);
-            let n_dot_v = (j as f32 / last).max(1e-3);
-            let albedo = directional_albedo(roughness, n_dot_v, SAMPLES);
-            let half = 2 * (texel % 2);
-            table[texel / 2][half..half + 2].copy_from_slice(&albedo.to_array());
+        let texels: Vec<Vec2> = (0..TABLE_SIDE * TABLE_SIDE)
+            .map(|texel| {
+                let (i, j) = (texel % TABLE_SIDE, texel / TABLE_SIDE);
+                // A mirror's and an edge-on view's limits, approached (shading clamps both off
+                // zero: roughness to 0.045, n.v to 1e-4).
+                let roughness = (i as f32 / last).max(0.01);
+                let n_dot_v = (j as f32 / last).max(1e-3);
+                directional_albedo(roughness, n_dot_v, SAMPLES)
+            })
+            .collect();
+        let mut table = Box::new([[0.0; 4]; TABLE_SIDE * TABLE_SIDE]);
+        for (texel, entry) in table.iter_mut().enumerate() {
+            let rougher = if texel % TABLE_SIDE == TABLE_SIDE - 1 { texel } else { texel + 1 };
+            *entry = [texels[texel].x, texels[texel].y, texels[rougher].x, texels[rougher].y];
         }
         table
     })
@@ -99,9 +105,8 @@ mod tests {
 
     /// The texel of the table at roughness column `i` and n.v row `j`.
     fn texel(i: usize, j: usize) -> Vec2 {
-        let t = j * TABLE_SIDE + i;
-        let pair = table()[t / 2];
-        Vec2::new(pair[2 * (t % 2)], pair[2 * (t % 2) + 1])
+        let [scale, bias, ..] = table()[j * TABLE_SIDE + i];
+        Vec2::new(scale, bias)
     }
 
     /// Against three.js 0.187's table (`DFGLUTData.js`: 16 x 16 texels of 4,096 samples,
@@ -149,12 +154,23 @@ mod tests {
         assert!(facing(TABLE_SIDE - 1) < 0.4, "{}", facing(TABLE_SIDE - 1));
     }
 
+    /// Each entry's neighbour is the next texel towards rougher.
+    #[test]
+    fn each_entry_holds_its_rougher_neighbour() {
+        for j in 0..TABLE_SIDE {
+            for i in 0..TABLE_SIDE {
+                let [.., scale, bias] = table()[j * TABLE_SIDE + i];
+                assert_eq!(Vec2::new(scale, bias), texel((i + 1).min(TABLE_SIDE - 1), j));
+            }
+        }
+    }
+
     /// The shader reads the table as it is laid out here.
     #[test]
     fn the_shader_reads_the_table_s_layout() {
         let shader = include_str!("../shaders/shading.wgsl");
         assert!(shader.contains(&format!("const DFG_SIDE: u32 = {TABLE_SIDE}u;")));
-        let uniform = format!("var<uniform> dfg_table: array<vec4<f32>, {}>;", TABLE_SIDE * TABLE_SIDE / 2);
+        let uniform = format!("var<uniform> dfg_table: array<vec4<f32>, {}>;", TABLE_SIDE * TABLE_SIDE);
         assert!(shader.contains(&uniform), "{uniform}");
     }
 
