@@ -1,7 +1,7 @@
 //! The group-0 bind groups of a frame: globals, palette, palette windows, sky, lights, shadow
-//! maps, the ground's shadow heights and the specular lobe's directional albedo, for the main pass and for each cascade's shadow pass
-//! (its own globals, and the stand-in for the maps it draws into, which it cannot read
-//! meanwhile).
+//! maps, the ground's shadow heights and the specular lobe's directional albedo, for the main
+//! pass and for each cascade's shadow pass (its own globals, and the stand-in for the maps it
+//! draws into, which it cannot read meanwhile).
 
 use crate::ground_shadow::GroundShadow;
 use crate::growable_buffer::GrowableBuffer;

@@ -158,7 +158,8 @@ fn cube_levels(sky: &Sky) -> (u32, Vec<u8>) {
     (levels, bytemuck::cast_slice(&texels).to_vec())
 }
 
-/// The sky's light on the GPU: the prefiltered cube and its harmonics.
+/// The sky's light on the GPU: the prefiltered cube, its harmonics and the lobe's directional
+/// albedo.
 pub(crate) struct SkyLight {
     /// The prefiltered radiance cube.
     pub view: wgpu::TextureView,

@@ -3,7 +3,8 @@
 //! offscreen as the game draws it (4x MSAA, the sun's shadows), with mesh LOD and without it
 //! (`--no-mesh-lod`), in the same run: each scene is stepped for the same simulated time from
 //! the same seed, then their frames are drawn in turn, a frame of each per round
-//! (`super::timing`). Rows give the triangles and vertices every pass submitted together, and per pass.
+//! (`super::timing`). Rows give the triangles and vertices every pass submitted together, and
+//! per pass.
 
 use std::path::Path;
 
