@@ -76,6 +76,11 @@
 //!   nearest win and the rest fade;
 //! - an ambient term and a procedural sky's image-based light ([`Sky`]).
 //!
+//! What the specular lobe reflects of light from every direction (its directional albedo,
+//! integrated for glTF's BRDF once a process and read from a 16 KiB uniform) scales the sky's
+//! specular, the diffuse layer's share under it, and the energy single scattering loses,
+//! given back, as three.js and Filament share them.
+//!
 //! Opaque draws go first, then blended ones back to front. [`conventions`] defines the
 //! reference render that `cargo xtask render` and the three.js references share.
 //!
