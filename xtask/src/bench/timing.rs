@@ -34,12 +34,9 @@ pub(super) struct Measured {
 
 impl Measured {
     /// How many times `base`'s GPU time this configuration's is: the median of each round's
-    /// ratio where both were drawn in the same rounds ([`measure_alternated`]), else the
-    /// ratio of their medians.
+    /// ratio, both drawn in the same rounds ([`measure_alternated`]).
     pub(super) fn times(&self, base: &Measured) -> f64 {
-        if self.gpu_samples.len() != base.gpu_samples.len() || self.gpu_samples.is_empty() {
-            return self.gpu_ms / base.gpu_ms;
-        }
+        debug_assert_eq!(self.gpu_samples.len(), base.gpu_samples.len(), "measured in the same rounds");
         let mut ratios: Vec<f64> = self.gpu_samples.iter().zip(&base.gpu_samples).map(|(a, b)| a / b).collect();
         median(&mut ratios)
     }
