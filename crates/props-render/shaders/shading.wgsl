@@ -6,8 +6,8 @@
 // and sheen roughness textures, each from its UV channel through its KHR_texture_transform;
 // alpha modes; thin-walled transmission (KHR_materials_transmission); a clear coat
 // (KHR_materials_clearcoat's factors); the sheen of cloth (KHR_materials_sheen); double-sided
-// back faces; KHR_materials_unlit. Appended to skinned.wgsl (its VertexOutput),
-// lights.wgsl and shadows.wgsl.
+// back faces; KHR_materials_unlit; specular anti-aliasing, as three.js's. Appended to
+// skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
 
@@ -100,6 +100,10 @@ override ALPHA_MASK: bool = true;
 // for them: a tenth of 10,000 windmills' frame at 1280x720 in their bind pose.
 override SHADOWED: bool = true;
 override PUNCTUAL_LIGHTS: bool = true;
+// Whether a curved surface's specular lobe is widened by how far its normal turns between
+// pixels (the renderer's `specular_antialiasing`): a shiny prop a few pixels across then shows
+// the mean of its highlights, not one that crawls from pixel to pixel.
+override SPECULAR_ANTIALIASING: bool = true;
 
 // The instance's paint over `base` (a painted material's colour), as its tint's alpha says.
 fn painted(base: vec3<f32>, in: VertexOutput) -> vec3<f32> {
@@ -324,6 +328,15 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     // flow is uniform): what a primitive without normals is shaded by, as three.js's flat
     // shading does.
     let face = cross(dpdy(in.world_position), dpdx(in.world_position));
+    // Specular anti-aliasing (`SPECULAR_ANTIALIASING`): a lobe is widened by how far the
+    // surface's own normal turns between neighbouring pixels, as three.js's is. (The normal
+    // map's detail does not widen it; a flat triangle's normal does not turn.)
+    var geometry_roughness = 0.0;
+    if SPECULAR_ANTIALIASING && !FLAT_SHADED {
+        let smooth_normal = normalize(in.world_normal);
+        let turn = max(abs(dpdx(smooth_normal)), abs(dpdy(smooth_normal)));
+        geometry_roughness = max(max(turn.x, turn.y), turn.z);
+    }
     // Each texture is sampled only where the material has one (a branch on the material's
     // uniform, so control flow stays uniform); a missing one is white, as the 1x1 stand-in
     // bound in its place would sample, without the sampling.
@@ -409,8 +422,9 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 
     let metallic = clamp(field_value(F_METALLIC, 0u, material.pbr.x, in) * mr_texel.b, 0.0, 1.0);
     // Perceptual roughness, kept off zero (a mirror's highlight from a point-like sun is a
-    // singularity).
-    let roughness = clamp(field_value(F_ROUGHNESS, 0u, material.pbr.y, in) * mr_texel.g, 0.045, 1.0);
+    // singularity), widened by how far the surface turns between pixels (above).
+    let roughness =
+        min(clamp(field_value(F_ROUGHNESS, 0u, material.pbr.y, in) * mr_texel.g, 0.045, 1.0) + geometry_roughness, 1.0);
     let occlusion = 1.0 + field_value(F_OCCLUSION, 0u, material.pbr.w, in) * (occlusion_texel.r - 1.0);
     // A thin-walled transmissive surface lets through, in place of its diffuse light, what is
     // behind it, tinted by its diffuse colour and less what its specular reflects (as three.js
@@ -466,7 +480,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     var coat_light = vec3<f32>(0.0);
     if CLEARCOAT {
         coat = clamp(material.layers.y, 0.0, 1.0);
-        coat_roughness = clamp(material.layers.z, 0.045, 1.0);
+        coat_roughness = min(clamp(material.layers.z, 0.045, 1.0) + geometry_roughness, 1.0);
         coat_a2 = coat_roughness * coat_roughness * coat_roughness * coat_roughness;
         coat_light = clearcoat_light(coat_n, v, globals.light_direction.xyz, coat_a2) * sun;
     }

@@ -185,6 +185,10 @@ pub struct RenderSpec {
     /// Whether the file's own point and spot lights (`KHR_lights_punctual`) light it
     /// (`--lights file`); by default they are left out, as the reference removes them.
     pub file_lights: bool,
+    /// Whether curved surfaces' specular lobes are widened by how far their normals turn
+    /// between pixels, as three.js's are (the default; see
+    /// [`crate::RendererConfig::specular_antialiasing`]).
+    pub specular_antialiasing: bool,
 }
 
 impl Default for RenderSpec {
@@ -197,6 +201,7 @@ impl Default for RenderSpec {
             sky: false,
             background: Vec3::new(0.5, 0.7, 1.0),
             file_lights: false,
+            specular_antialiasing: true,
         }
     }
 }
@@ -303,7 +308,7 @@ pub fn render(
         .iter()
         .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(min, max), p| (min.min(*p), max.max(*p)));
     let framing = spec.framing(min, max);
-    let mut stills = StillRenderer::new(gpu, spec.size);
+    let mut stills = StillRenderer::with_specular_antialiasing(gpu, spec.size, spec.specular_antialiasing);
     let lights: Vec<_> =
         if spec.file_lights { model.placed_lights(&palette, &JointMatrix::IDENTITY).collect() } else { Vec::new() };
     let rgba = stills.draw_lit(

@@ -79,7 +79,9 @@
 //! What the specular lobe reflects of light from every direction (its directional albedo,
 //! integrated for glTF's BRDF once a process and read from a 16 KiB uniform) scales the sky's
 //! specular, the diffuse layer's share under it, and the energy single scattering loses,
-//! given back, as three.js and Filament share them.
+//! given back, as three.js and Filament share them. As theirs, a curved surface's lobe is
+//! widened by how far its normal turns between pixels, which keeps a small shiny highlight
+//! from crawling between pixels ([`RendererConfig::specular_antialiasing`]).
 //!
 //! Opaque draws go first, then blended ones back to front. [`conventions`] defines the
 //! reference render that `cargo xtask render` and the three.js references share.

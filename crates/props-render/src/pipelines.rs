@@ -207,7 +207,7 @@ impl MeshMaker {
     /// The pipeline of draws of `key` posed as `posing` says, in frames with point and spot
     /// lights or without (`lit`).
     fn make(&self, key: PipelineKey, posing: Posing, lit: bool) -> wgpu::RenderPipeline {
-        let RendererConfig { skinning, shading, shadows, .. } = self.config;
+        let RendererConfig { skinning, shading, shadows, specular_antialiasing, .. } = self.config;
         let factory = PipelineFactory {
             device: &self.device,
             color_format: self.color_format,
@@ -238,6 +238,7 @@ impl MeshMaker {
         constants.extend([
             ("SHADOWED", flag(shadows)),
             ("PUNCTUAL_LIGHTS", flag(lit)),
+            ("SPECULAR_ANTIALIASING", flag(specular_antialiasing)),
             ("GROUND_SHADOWED", flag(self.ground)),
         ]);
         let stages = Stages { module: &self.module, vertex, fragment: Some(fragment), constants: &constants };

@@ -35,6 +35,11 @@ pub struct RendererConfig {
     /// The sun casts shadows (the default): three cascaded shadow maps fitted to the view out
     /// to 640 m, each drawn by a depth-only pass of every opaque draw.
     pub shadows: bool,
+    /// Widen a curved surface's specular lobe by how far its normal turns between pixels (the
+    /// default), as three.js and Filament do: a shiny prop a few pixels across shows the mean
+    /// of its highlights, not one that crawls from pixel to pixel. `false` shades glTF's BRDF
+    /// as written, as Khronos's sample viewer does.
+    pub specular_antialiasing: bool,
     /// Time each pass on the GPU ([`FrameStats::pass_times`]) where the device has timestamp
     /// queries (`wgpu::Features::TIMESTAMP_QUERY`, which [`crate::GpuContext`] asks for). Off
     /// by default: a host turning it on submits each frame's encoder before the next frame's
@@ -44,7 +49,7 @@ pub struct RendererConfig {
 
 impl RendererConfig {
     /// Defaults for a target of `color_format`: a `Depth32Float` depth buffer cleared to 1,
-    /// 4x MSAA, palette binding from the adapter, shadows on.
+    /// 4x MSAA, palette binding from the adapter, shadows and specular anti-aliasing on.
     #[must_use]
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
         Self {
@@ -59,6 +64,7 @@ impl RendererConfig {
             shading: Shading::Pbr,
             sky: Sky::default(),
             shadows: true,
+            specular_antialiasing: true,
             pass_timing: false,
         }
     }

@@ -70,9 +70,15 @@ impl StillRenderer {
     /// A renderer for stills of `size` pixels.
     #[must_use]
     pub fn new(gpu: &GpuContext, size: (u32, u32)) -> Self {
+        Self::with_specular_antialiasing(gpu, size, true)
+    }
+
+    /// A renderer for stills of `size` pixels, with specular anti-aliasing or without
+    /// ([`RendererConfig::specular_antialiasing`]).
+    pub(crate) fn with_specular_antialiasing(gpu: &GpuContext, size: (u32, u32), specular_antialiasing: bool) -> Self {
         // No shadows: a still shows one model as the references draw it (three.js without a
         // shadow map).
-        let config = RendererConfig { shadows: false, ..RendererConfig::new(OFFSCREEN_FORMAT) };
+        let config = RendererConfig { shadows: false, specular_antialiasing, ..RendererConfig::new(OFFSCREEN_FORMAT) };
         let renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
         Self { renderer, pass: StandalonePass::new(), target: OffscreenTarget::new(&gpu.device, size.0, size.1) }
     }
