@@ -116,8 +116,9 @@ pub const TEXTURE_SLOTS: usize = 10;
 
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
-/// `KHR_materials_specular`, the thin-walled glass of `KHR_materials_transmission`, the
-/// clear coat of `KHR_materials_clearcoat` and the fabric's sheen of `KHR_materials_sheen`.
+/// `KHR_materials_specular`, the glass of `KHR_materials_transmission` (coloured by its depth
+/// where `KHR_materials_volume` gives it one), the clear coat of `KHR_materials_clearcoat` and
+/// the fabric's sheen of `KHR_materials_sheen`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -164,6 +165,16 @@ pub struct Material {
     pub transmission_factor: f32,
     /// `KHR_materials_transmission`: the share in R (linear), multiplying the factor.
     pub transmission_texture: Option<TextureRef>,
+    /// `KHR_materials_volume`: how thick the glass is behind its surface, in the mesh's units
+    /// (0 without it: thin-walled). Light let through travels that far through it, times the
+    /// mesh's scale in the world.
+    pub thickness_factor: f32,
+    /// `KHR_materials_volume`: the linear colour white light becomes after travelling
+    /// [`Material::attenuation_distance`] through the glass (white without it).
+    pub attenuation_color: [f32; 3],
+    /// `KHR_materials_volume`: the distance, in world units, after which light let through is
+    /// [`Material::attenuation_color`] (infinite without it: clear glass).
+    pub attenuation_distance: f32,
     /// `KHR_materials_clearcoat`: how much of a clear lacquer (a dielectric of glTF's 4 %
     /// reflectance, on the surface's own normal) coats the material, 0 to 1 (0 without it).
     pub clearcoat_factor: f32,
@@ -210,6 +221,9 @@ impl Default for Material {
             specular_color_texture: None,
             transmission_factor: 0.0,
             transmission_texture: None,
+            thickness_factor: 0.0,
+            attenuation_color: [1.0; 3],
+            attenuation_distance: f32::INFINITY,
             clearcoat_factor: 0.0,
             clearcoat_roughness_factor: 0.0,
             sheen_color_factor: [0.0; 3],
@@ -260,6 +274,19 @@ impl Material {
     #[must_use]
     pub fn is_transmissive(&self) -> bool {
         self.transmission_factor > 0.0
+    }
+
+    /// What its glass absorbs of light let through it (`KHR_materials_volume`), per channel, per
+    /// unit of the mesh's scale in the world: Beer's law's coefficient, `-ln(colour) /
+    /// distance`, over its thickness. Light through a mesh of scale `s` is kept by
+    /// `exp(-depth * s)`, as three.js keeps it. Zero for thin-walled or clear glass; a channel
+    /// of colour 0 is taken as 1e-4 (all but none of it kept over the distance).
+    #[must_use]
+    pub fn optical_depth(&self) -> [f32; 3] {
+        if self.thickness_factor <= 0.0 || !self.attenuation_distance.is_finite() {
+            return [0.0; 3];
+        }
+        self.attenuation_color.map(|c| -c.max(1e-4).ln() / self.attenuation_distance * self.thickness_factor)
     }
 
     /// Whether a clear coat lies over it (`KHR_materials_clearcoat`).
@@ -336,5 +363,25 @@ mod tests {
         let ([r, g, b], strength) = tinted.dielectric_specular();
         assert!((r - 0.5 / 9.0).abs() < 1e-7 && (g - 1.0 / 9.0).abs() < 1e-7 && (b - 2.0).abs() < 1e-6, "{r} {g} {b}");
         assert_eq!(strength, 1.0);
+    }
+
+    /// Glass as thick as its attenuation distance keeps its attenuation colour of white light
+    /// (`exp(-depth)` at scale 1); twice as thick keeps its square; thin-walled or clear glass
+    /// absorbs nothing, and a black channel all but all.
+    #[test]
+    fn the_optical_depth_keeps_the_attenuation_colour_over_its_distance() {
+        let green = Material {
+            transmission_factor: 1.0,
+            thickness_factor: 0.1,
+            attenuation_color: [0.2, 0.8, 0.0],
+            attenuation_distance: 0.1,
+            ..Material::default()
+        };
+        let kept = green.optical_depth().map(|d| (-d).exp());
+        assert!((kept[0] - 0.2).abs() < 1e-6 && (kept[1] - 0.8).abs() < 1e-6 && kept[2] <= 1e-4, "{kept:?}");
+        let thicker = Material { thickness_factor: 0.2, ..green.clone() }.optical_depth().map(|d| (-d).exp());
+        assert!((thicker[0] - 0.04).abs() < 1e-6 && (thicker[1] - 0.64).abs() < 1e-6, "{thicker:?}");
+        assert_eq!(Material { thickness_factor: 0.0, ..green.clone() }.optical_depth(), [0.0; 3]);
+        assert_eq!(Material { attenuation_distance: f32::INFINITY, ..green }.optical_depth(), [0.0; 3]);
     }
 }

@@ -18,6 +18,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_ior",
     "KHR_materials_specular",
     "KHR_materials_transmission",
+    "KHR_materials_volume",
     "KHR_materials_clearcoat",
     "KHR_materials_sheen",
     "KHR_lights_punctual",

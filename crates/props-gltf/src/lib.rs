@@ -99,6 +99,7 @@ mod topology;
 mod transmission;
 mod uri;
 pub mod validate;
+mod volume;
 
 pub use drops::Dropped;
 pub use error::{ErrorKind, ImportError, ImportWarning};

@@ -1,7 +1,8 @@
 //! Materials: glTF's metallic-roughness model with its five texture slots, a dielectric's
 //! specular with two more ([`crate::specular`]) and its transmission with one
 //! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`;
-//! a clear coat's factors ([`crate::clearcoat`]); a fabric's sheen with two more slots
+//! its glass's depth and colour ([`crate::volume`]); a clear coat's factors
+//! ([`crate::clearcoat`]); a fabric's sheen with two more slots
 //! ([`crate::sheen`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
 //! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
 //! `KHR_materials_*` extensions are warned about; the base material under them is still read.
@@ -24,12 +25,12 @@ use crate::sheen::{self, Sheen};
 use crate::spec_gloss::{self, SpecularGlossiness};
 use crate::specular::{self, Ior, Specular};
 use crate::transmission::{self, Transmission};
+use crate::volume::{self, Volume};
 use crate::{document, index_u32};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
 const UNDRAWN_EXTENSIONS: &[&str] = &[
-    "KHR_materials_volume",
     "KHR_materials_iridescence",
     "KHR_materials_anisotropy",
     "KHR_materials_dispersion",
@@ -68,6 +69,8 @@ struct Raw {
     specular: Option<Specular>,
     /// `KHR_materials_transmission`.
     transmission: Option<Transmission>,
+    /// `KHR_materials_volume`.
+    volume: Option<Volume>,
     /// `KHR_materials_clearcoat`.
     clearcoat: Option<Clearcoat>,
     /// `KHR_materials_sheen`.
@@ -166,6 +169,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         ior: extension(i, material, specular::IOR, "the index of refraction is 1.5", warnings),
         specular: extension(i, material, specular::SPECULAR, "the specular is glTF's default", warnings),
         transmission: extension(i, material, transmission::NAME, "nothing shows through it", warnings),
+        volume: extension(i, material, volume::NAME, "its glass is thin-walled and clear", warnings),
         clearcoat: extension(i, material, clearcoat::NAME, "it has no clear coat", warnings),
         sheen: extension(i, material, sheen::NAME, "it has no sheen", warnings),
     }
@@ -334,6 +338,29 @@ fn import_material(
         }
         None => 0.0,
     };
+    let (thickness_factor, attenuation_color, attenuation_distance) = match &raw.volume {
+        Some(read) => {
+            let at = |field: &str| at(&format!("extensions.{}.{field}", volume::NAME));
+            let [thickness] = finite([read.thickness_factor], at("thicknessFactor"))?;
+            let color = finite(read.attenuation_color, at("attenuationColor"))?;
+            let distance = match read.attenuation_distance {
+                Some(distance) if finite([distance], at("attenuationDistance"))?[0] > 0.0 => distance,
+                Some(_) => {
+                    let message = "must be above 0 (the specification); the glass absorbs nothing, as if it had none";
+                    warn(warnings, at("attenuationDistance"), message);
+                    f32::INFINITY
+                }
+                None => f32::INFINITY,
+            };
+            if read.thickness_texture.is_some() {
+                let message = "the volume's thickness texture is not drawn; its thicknessFactor (the greatest \
+                               thickness) is";
+                warn(warnings, at("thicknessTexture"), message);
+            }
+            (thickness.max(0.0), color.map(|c| c.clamp(0.0, 1.0)), distance)
+        }
+        None => (0.0, [1.0; 3], f32::INFINITY),
+    };
     let (clearcoat_factor, clearcoat_roughness_factor) = match &raw.clearcoat {
         Some(read) => {
             let at = |field: &str| at(&format!("extensions.{}.{field}", clearcoat::NAME));
@@ -446,6 +473,9 @@ fn import_material(
         specular_color_texture,
         transmission_factor,
         transmission_texture,
+        thickness_factor,
+        attenuation_color,
+        attenuation_distance,
         clearcoat_factor,
         clearcoat_roughness_factor,
         sheen_color_factor,

@@ -4,7 +4,8 @@
 // (lights.wgsl), an ambient term and the sky's image-based light; base colour, metallic-
 // roughness, normal, occlusion, emissive, specular, specular colour, transmission, sheen colour
 // and sheen roughness textures, each from its UV channel through its KHR_texture_transform;
-// alpha modes; thin-walled transmission (KHR_materials_transmission); a clear coat
+// alpha modes; transmission (KHR_materials_transmission) through thin walls or, without
+// refraction, the coloured depth of KHR_materials_volume; a clear coat
 // (KHR_materials_clearcoat's factors); the sheen of cloth (KHR_materials_sheen); double-sided
 // back faces; KHR_materials_unlit; specular anti-aliasing, as three.js's. Appended to
 // skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
@@ -29,6 +30,9 @@ struct Material {
     layers: vec4<f32>,
     // rgb: KHR_materials_sheen's colour; w: its roughness.
     sheen: vec4<f32>,
+    // rgb: what KHR_materials_volume's glass absorbs per unit of its mesh's scale in the world
+    // (`props_anim::material::Material::optical_depth`).
+    volume: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
     // specular, specular colour, transmission, sheen colour, sheen roughness), two rows: the UV
     // transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when the slot has a
@@ -333,7 +337,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     // map's detail does not widen it; a flat triangle's normal does not turn.)
     var geometry_roughness = 0.0;
     if SPECULAR_ANTIALIASING && !FLAT_SHADED {
-        let smooth_normal = normalize(in.world_normal);
+        let smooth_normal = normalize(in.world_normal.xyz);
         let turn = max(abs(dpdx(smooth_normal)), abs(dpdy(smooth_normal)));
         geometry_roughness = max(max(turn.x, turn.y), turn.z);
     }
@@ -400,10 +404,10 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 
     // The shading frame; a back face (drawn only for double-sided materials) is lit from its side.
     let side = select(-1.0, 1.0, front);
-    var n = normalize(in.world_normal) * side;
+    var n = normalize(in.world_normal.xyz) * side;
     // The shadow maps are read off the surface along its normal: the vertices', or the
     // triangle's where it is drawn flat (a welded vertex's normal is its faces' mean).
-    var offset_normal = normalize(in.world_normal);
+    var offset_normal = normalize(in.world_normal.xyz);
     if FLAT_SHADED && dot(face, face) > 0.0 {
         let towards = globals.eye.xyz - in.world_position;
         n = normalize(select(-face, face, dot(face, towards) >= 0.0));
@@ -553,7 +557,11 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     color += sheen_light;
     var transmitted = vec3<f32>(0.0);
     if TRANSMISSIVE {
-        transmitted = transmission * tint * (1.0 - single);
+        // Through a volume's glass (KHR_materials_volume), Beer's law over its thickness, which
+        // is scaled as its mesh is in the world, as three.js keeps it (without the refraction's
+        // offset).
+        let kept = exp(-material.volume.rgb * in.world_normal.w);
+        transmitted = transmission * tint * (1.0 - single) * kept;
     }
     if CLEARCOAT {
         let x = 1.0 - clamp(dot(coat_n, v), 0.0, 1.0);
@@ -621,7 +629,7 @@ fn fs_lambert(in: VertexOutput) -> @location(0) vec4<f32> {
         texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
     }
     let albedo = surface_color(material.base_color, in) * texel;
-    let n = normalize(in.world_normal);
+    let n = normalize(in.world_normal.xyz);
     let diffuse = abs(dot(n, globals.light_direction.xyz));
     let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);
     return vec4<f32>(lit, albedo.a);

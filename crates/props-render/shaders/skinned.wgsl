@@ -91,7 +91,9 @@ struct InstanceInput {
 
 struct VertexOutput {
     @builtin(position) clip_position: vec4<f32>,
-    @location(0) world_normal: vec3<f32>,
+    // xyz: the normal; w: how much the mesh is scaled in the world, for transmissive pipelines
+    // (their glass is as thick), else 0 (in a slot the normal takes whole: no output more).
+    @location(0) world_normal: vec4<f32>,
     @location(1) uv0: vec2<f32>,
     @location(2) color: vec4<f32>,
     @location(3) @interpolate(flat) tint: vec4<f32>,
@@ -146,7 +148,16 @@ struct Frame {
     position: vec3<f32>,
     normal: vec3<f32>,
     tangent: vec3<f32>,
+    // How much the pose scales the mesh (uniformly, as glTF's skins and the renderer's
+    // instances do).
+    scale: f32,
 };
+
+// How much an affine transform (rows of a 3x4 matrix) scales, read off its first axis: all of
+// its scale where it is uniform.
+fn scale_of(m: mat3x4<f32>) -> f32 {
+    return length(vec3<f32>(m[0].x, m[1].x, m[2].x));
+}
 
 // `props_frame::InstanceData::MORPH_AT_REST`: every morph weight of the instance is zero.
 const MORPH_AT_REST: u32 = 1u;
@@ -195,7 +206,11 @@ fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base
     var out: VertexOutput;
     out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
     out.world_position = world_position;
-    out.world_normal = normalize(world_normal);
+    out.world_normal = vec4<f32>(normalize(world_normal), 0.0);
+    // A transmissive material's glass is as thick as its mesh is scaled in the world.
+    if TRANSMISSIVE {
+        out.world_normal.w = frame.scale * scale_of(model);
+    }
     // What the pipeline's fragments do not read is left at zero (`shaders/shading.wgsl`'s
     // overrides): neither computed here nor interpolated.
     if NORMAL_MAPPED {
@@ -262,7 +277,7 @@ fn vs_rigid(
     let position = vec4<f32>(morphed.position, 1.0) * node;
     let normal = vec4<f32>(morphed.normal, 0.0) * node;
     let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * node;
-    var out = to_clip(Frame(position, normal, tangent), surface, instance, instance_base);
+    var out = to_clip(Frame(position, normal, tangent, scale_of(node)), surface, instance, instance_base);
     if hidden(instance_base) {
         out.clip_position = CULLED;
     }
@@ -286,7 +301,7 @@ fn vs_skinned(
     // Morph targets move normals, not tangents: the tangent is made orthogonal to the morphed
     // normal again (Gram-Schmidt) in the fragment shader.
     let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * posed;
-    var out = to_clip(Frame(position, normal, tangent), surface, instance, instance_base);
+    var out = to_clip(Frame(position, normal, tangent, scale_of(posed)), surface, instance, instance_base);
     if hidden(instance_base) {
         out.clip_position = CULLED;
     }
@@ -335,5 +350,6 @@ fn vs_shadow_skinned(
 @vertex
 fn vs_unskinned(geometry: Geometry, surface: Surface, instance: InstanceInput) -> VertexOutput {
     let instance_base = palette_start(instance);
-    return to_clip(Frame(geometry.position, geometry.normal, surface.tangent.xyz), surface, instance, instance_base);
+    let frame = Frame(geometry.position, geometry.normal, surface.tangent.xyz, 1.0);
+    return to_clip(frame, surface, instance, instance_base);
 }

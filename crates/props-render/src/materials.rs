@@ -16,7 +16,7 @@ use wgpu::util::DeviceExt;
 
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 736 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 752 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -32,6 +32,9 @@ pub(crate) struct MaterialUniform {
     layers: [f32; 4],
     /// `KHR_materials_sheen`'s colour (rgb) and roughness (w).
     sheen: [f32; 4],
+    /// What `KHR_materials_volume`'s glass absorbs per unit of its mesh's world scale (rgb:
+    /// [`Material::optical_depth`]).
+    volume: [f32; 4],
     slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
@@ -139,6 +142,10 @@ impl MaterialUniform {
             sheen: {
                 let [r, g, b] = material.sheen_color_factor;
                 [r, g, b, material.sheen_roughness_factor]
+            },
+            volume: {
+                let [r, g, b] = material.optical_depth();
+                [r, g, b, 0.0]
             },
             slots: slot_rows,
             raw,
@@ -460,7 +467,7 @@ mod tests {
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let painted = Material { name: Some("Paint.001".to_owned()), ..material.clone() };
         let uniform = MaterialUniform::of(&painted, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 736);
+        assert_eq!(size_of::<MaterialUniform>(), 752);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
@@ -481,6 +488,15 @@ mod tests {
         assert_eq!(PipelineKey::of(&Material::default(), &[[0; 4]; 6]).textures, 0, "glTF's default: no texture");
         let glass = Material { transmission_factor: 0.8, transmission_texture: Some(TextureRef::new(0)), ..material };
         assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).layers, [0.8, 0.0, 0.0, 0.0]);
+        assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).volume, [0.0; 4], "thin-walled");
+        let deep = Material {
+            thickness_factor: 0.5,
+            attenuation_color: [0.25, 1.0, 1.0],
+            attenuation_distance: 1.0,
+            ..glass.clone()
+        };
+        let [r, g, b, w] = MaterialUniform::of(&deep, [[0; 4]; 6]).volume;
+        assert!((r - 4f32.ln() * 0.5).abs() < 1e-6 && [g, b, w] == [0.0; 3], "half its distance: half of -ln 0.25");
         let glass = PipelineKey::of(&glass, &[[0; 4]; 6]);
         assert!(glass.blend && glass.transmissive, "drawn over what is behind it");
         assert_eq!(glass.textures, 1 << 2 | 1 << 7, "its transmission texture: the eighth slot");

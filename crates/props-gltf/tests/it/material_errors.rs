@@ -96,3 +96,44 @@ fn dielectric_specular_extensions_degrade_to_gltf_s_defaults() {
         import.warnings
     );
 }
+
+/// What of KHR_materials_volume cannot be read leaves the glass thin-walled and clear, with a
+/// warning naming it; its thickness texture is not drawn (its factor, the greatest thickness,
+/// is); the rest is read as the extension defines it.
+#[test]
+fn a_volume_degrades_to_clear_glass() {
+    let mut json = Doc::new().json();
+    json["images"] = json!([{"uri": "data:image/png;base64,AAAA"}]);
+    json["textures"] = json!([{"source": 0}]);
+    let glass = |volume: serde_json::Value| json!({"extensions": {"KHR_materials_transmission": {"transmissionFactor": 1.0}, "KHR_materials_volume": volume}});
+    json["materials"] = json!([
+        glass(json!({"thicknessFactor": "thick"})),
+        glass(json!({"thicknessFactor": 0.5, "attenuationDistance": 0.0, "attenuationColor": [0.5, 0.5, 0.5]})),
+        glass(json!({"thicknessFactor": 0.5, "thicknessTexture": {"index": 0}, "attenuationDistance": 2.0,
+            "attenuationColor": [2.0, 0.5, -1.0]})),
+        glass(json!({"thicknessFactor": -1.0})),
+        glass(json!({})),
+    ]);
+    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let import = import_json(&json).expect("the file loads");
+    let volume = |m: &props_anim::material::Material| (m.thickness_factor, m.attenuation_color, m.attenuation_distance);
+    let materials = import.model.materials();
+    let clear = (0.0, [1.0; 3], f32::INFINITY);
+    assert_eq!(volume(&materials[0]), clear, "does not parse");
+    assert_eq!(volume(&materials[1]), (0.5, [0.5; 3], f32::INFINITY), "a distance of 0 is none");
+    assert_eq!(volume(&materials[2]), (0.5, [1.0, 0.5, 0.0], 2.0), "its factor, the colour clamped");
+    assert_eq!(volume(&materials[3]), clear, "no negative thickness");
+    assert_eq!(volume(&materials[4]), clear, "the extension's defaults");
+    assert!(materials.iter().all(|m| m.is_transmissive()));
+    let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "materials[0].extensions.KHR_materials_volume",
+            "materials[1].extensions.KHR_materials_volume.attenuationDistance",
+            "materials[2].extensions.KHR_materials_volume.thicknessTexture"
+        ],
+        "{:#?}",
+        import.warnings
+    );
+}

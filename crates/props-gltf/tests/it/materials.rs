@@ -241,6 +241,24 @@ fn transmission_factors_and_textures_are_read() {
     assert_eq!(reds, [255, 0, 255, 0, 255, 0, 255, 0], "eight bands, the share in R");
 }
 
+/// KHR_materials_volume's thickness and attenuation (`tests/models/volume/make.mjs`; drawn
+/// against three.js in `tests/gpu/references.rs`), read without a warning.
+#[test]
+fn volume_thickness_and_attenuation_are_read() {
+    let path = models_dir().join("volume/slabs.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let volume = |name| {
+        let m = named(&import.model, name);
+        (m.thickness_factor, m.attenuation_color, m.attenuation_distance, m.is_transmissive())
+    };
+    assert_eq!(volume("clear"), (0.02, [1.0; 3], f32::INFINITY, true));
+    assert_eq!(volume("green"), (0.02, [0.3, 0.9, 0.4], 0.02, true));
+    assert_eq!(volume("amber"), (0.02, [0.95, 0.6, 0.2], 0.01, true));
+    assert_eq!(volume("scaled"), (0.01, [0.4, 0.6, 0.95], 0.02, true));
+    assert_eq!(volume("wall_0"), (0.0, [1.0; 3], f32::INFINITY, false));
+}
+
 /// KHR_materials_clearcoat's factors (`tests/models/clearcoat/make.mjs`; drawn against
 /// three.js in `tests/gpu/references.rs`), read without a warning.
 #[test]
