@@ -316,6 +316,22 @@ struct Shaded {
 
 @fragment
 fn fs_main(in: VertexOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return shaded_color(in, front);
+}
+
+@fragment
+fn fs_main_untextured(in: UntexturedOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return shaded_color(from_untextured(in), front);
+}
+
+@fragment
+fn fs_main_plain(in: PlainOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return shaded_color(from_plain(in), front);
+}
+
+// What `fs_main` returns: the fragment's light and coverage (premultiplied where it lets light
+// through).
+fn shaded_color(in: VertexOutput, front: bool) -> vec4<f32> {
     let shaded = shade(in, front);
     if TRANSMISSIVE {
         // Premultiplied: what is behind is kept where the fragment does not cover it and where
@@ -624,6 +640,20 @@ fn fs_shadow_mask(in: VertexOutput) {
 // colour under Lambert's law, both faces lit alike.
 @fragment
 fn fs_lambert(in: VertexOutput) -> @location(0) vec4<f32> {
+    return lambert(in);
+}
+
+@fragment
+fn fs_lambert_untextured(in: UntexturedOutput) -> @location(0) vec4<f32> {
+    return lambert(from_untextured(in));
+}
+
+@fragment
+fn fs_lambert_plain(in: PlainOutput) -> @location(0) vec4<f32> {
+    return lambert(from_plain(in));
+}
+
+fn lambert(in: VertexOutput) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
     if has_texture(BASE_COLOR) {
         texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));

@@ -263,9 +263,8 @@ const CULLED: vec4<f32> = vec4<f32>(2.0, 2.0, 2.0, 1.0);
 
 // A rigid draw: every vertex posed by its node's matrix (the draw's joint offset, plus the
 // vertex's node slot in a merged draw).
-@vertex
-fn vs_rigid(
-    @builtin(vertex_index) vertex_index: u32,
+fn rigid(
+    vertex_index: u32,
     geometry: Geometry,
     surface: Surface,
     vertex_node: Node,
@@ -285,9 +284,8 @@ fn vs_rigid(
 }
 
 // A skinned draw: every vertex posed by its influences.
-@vertex
-fn vs_skinned(
-    @builtin(vertex_index) vertex_index: u32,
+fn skinned(
+    vertex_index: u32,
     geometry: Geometry,
     surface: Surface,
     skin: Skin,
@@ -347,9 +345,37 @@ fn vs_shadow_skinned(
 
 // Without skinning: every mesh in its bind pose, no palette read, no morph. A debug view, and the
 // baseline `cargo xtask bench render` compares skinning against.
-@vertex
-fn vs_unskinned(geometry: Geometry, surface: Surface, instance: InstanceInput) -> VertexOutput {
+fn unskinned(geometry: Geometry, surface: Surface, instance: InstanceInput) -> VertexOutput {
     let instance_base = palette_start(instance);
     let frame = Frame(geometry.position, geometry.normal, surface.tangent.xyz, 1.0);
     return to_clip(frame, surface, instance, instance_base);
+}
+
+// The entry points of shaded draws, each posing's (`lean_outputs.wgsl` has their twins for
+// draws whose fragments read less).
+@vertex
+fn vs_rigid(
+    @builtin(vertex_index) vertex_index: u32,
+    geometry: Geometry,
+    surface: Surface,
+    vertex_node: Node,
+    instance: InstanceInput,
+) -> VertexOutput {
+    return rigid(vertex_index, geometry, surface, vertex_node, instance);
+}
+
+@vertex
+fn vs_skinned(
+    @builtin(vertex_index) vertex_index: u32,
+    geometry: Geometry,
+    surface: Surface,
+    skin: Skin,
+    instance: InstanceInput,
+) -> VertexOutput {
+    return skinned(vertex_index, geometry, surface, skin, instance);
+}
+
+@vertex
+fn vs_unskinned(geometry: Geometry, surface: Surface, instance: InstanceInput) -> VertexOutput {
+    return unskinned(geometry, surface, instance);
 }

@@ -12,6 +12,20 @@ struct Transmissive {
 
 @fragment
 fn fs_transmissive(in: VertexOutput, @builtin(front_facing) front: bool) -> Transmissive {
+    return transmissive(in, front);
+}
+
+@fragment
+fn fs_transmissive_untextured(in: UntexturedOutput, @builtin(front_facing) front: bool) -> Transmissive {
+    return transmissive(from_untextured(in), front);
+}
+
+@fragment
+fn fs_transmissive_plain(in: PlainOutput, @builtin(front_facing) front: bool) -> Transmissive {
+    return transmissive(from_plain(in), front);
+}
+
+fn transmissive(in: VertexOutput, front: bool) -> Transmissive {
     let shaded = shade(in, front);
     let kept = 1.0 - shaded.alpha + shaded.alpha * shaded.transmitted;
     let through = dot(shaded.transmitted, vec3<f32>(1.0 / 3.0));

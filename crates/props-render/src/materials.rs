@@ -292,6 +292,18 @@ impl PipelineKey {
         fold(index, &flags)
     }
 
+    /// What its draws' vertices give their fragments: all of `VertexOutput`, or only what its
+    /// fragments read (`shaders/lean_outputs.wgsl`).
+    pub(crate) fn outputs(self) -> Outputs {
+        if self.textures != 0 {
+            Outputs::All
+        } else if self.painted || self.animated || self.impostor {
+            Outputs::Untextured
+        } else {
+            Outputs::Plain
+        }
+    }
+
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
     pub(crate) fn constants(self) -> [(&'static str, f64); 13] {
         let flag = |on: bool| f64::from(u8::from(on));
@@ -311,6 +323,18 @@ impl PipelineKey {
             ("SHEEN", flag(self.sheen)),
         ]
     }
+}
+
+/// What a pipeline's vertices give its fragments (`shaders/lean_outputs.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outputs {
+    /// Everything (`VertexOutput`): a material that samples a texture.
+    All,
+    /// No texture coordinates or tangents (`UntexturedOutput`).
+    Untextured,
+    /// Only where the surface is, which way it faces and its vertices' colours
+    /// (`PlainOutput`): besides no texture, no paint and no animated material value.
+    Plain,
 }
 
 /// The distinct (image, sRGB) uploads `model`'s materials need, in order of first use: an
@@ -453,6 +477,24 @@ mod tests {
     use props_anim::material::{TextureRef, TextureTransform};
 
     use super::*;
+
+    /// A pipeline's vertices give its fragments what they read: texture coordinates and
+    /// tangents to a textured material's; the paint and the palette's base to a painted,
+    /// animated or impostor's; colours and the surface to every one.
+    #[test]
+    fn vertices_give_their_fragments_what_they_read() {
+        let plain = PipelineKey::default();
+        assert_eq!(plain.outputs(), Outputs::Plain);
+        assert_eq!(PipelineKey { colored: true, flat: true, morphed: true, ..plain }.outputs(), Outputs::Plain);
+        for untextured in
+            [PipelineKey { painted: true, ..plain }, PipelineKey { animated: true, ..plain }, plain.impostor()]
+        {
+            assert_eq!(untextured.outputs(), Outputs::Untextured, "{untextured:?}");
+        }
+        for slot in 0..TEXTURE_SLOTS {
+            assert_eq!(PipelineKey { textures: 1 << slot, ..plain }.outputs(), Outputs::All, "slot {slot}");
+        }
+    }
 
     #[test]
     fn the_uniform_carries_factors_modes_and_slots() {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use bytemuck::{Pod, Zeroable};
 
 use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, Posing, SkinVertex, SurfaceVertex};
-use crate::materials::{PipelineKey, TEXTURE_SLOTS};
+use crate::materials::{Outputs, PipelineKey, TEXTURE_SLOTS};
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
 use crate::shadows::SHADOW_FORMAT;
@@ -218,11 +218,12 @@ impl MeshMaker {
         // what of what is behind them is kept: by a second colour where the device blends with
         // two (`fs_transmissive`), else by their alpha (`fs_main`).
         let transmissive = key.transmissive && shading == Shading::Pbr;
+        let outputs = key.outputs();
         let (fragment, blend) = match shading {
-            Shading::Pbr if transmissive && self.dual_source => ("fs_transmissive", KEEP_BY_SECOND_COLOR),
-            Shading::Pbr if transmissive => ("fs_main", wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
-            Shading::Pbr => ("fs_main", wgpu::BlendState::ALPHA_BLENDING),
-            Shading::Lambert => ("fs_lambert", wgpu::BlendState::ALPHA_BLENDING),
+            Shading::Pbr if transmissive && self.dual_source => (FS_TRANSMISSIVE, KEEP_BY_SECOND_COLOR),
+            Shading::Pbr if transmissive => (FS_MAIN, wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+            Shading::Pbr => (FS_MAIN, wgpu::BlendState::ALPHA_BLENDING),
+            Shading::Lambert => (FS_LAMBERT, wgpu::BlendState::ALPHA_BLENDING),
         };
         let state = DrawState {
             topology: wgpu::PrimitiveTopology::TriangleList,
@@ -241,19 +242,54 @@ impl MeshMaker {
             ("SPECULAR_ANTIALIASING", flag(specular_antialiasing)),
             ("GROUND_SHADOWED", flag(self.ground)),
         ]);
-        let stages = Stages { module: &self.module, vertex, fragment: Some(fragment), constants: &constants };
+        let stages = Stages {
+            module: &self.module,
+            vertex: vertex.of(outputs),
+            fragment: Some(fragment.of(outputs)),
+            constants: &constants,
+        };
         let groups = [&self.groups[0], &self.groups[1], &self.groups[2]];
         factory.create(if skinning { "posed" } else { "unposed" }, stages, &groups, &buffers, state)
     }
 }
 
+/// A shaded entry point and its twins whose vertices give their fragments less
+/// (`shaders/lean_outputs.wgsl`: a software rasteriser pays for every output a vertex has,
+/// read or not), each for a draw whose fragments read no more ([`PipelineKey::outputs`]).
+#[derive(Clone, Copy)]
+struct Entry {
+    all: &'static str,
+    untextured: &'static str,
+    plain: &'static str,
+}
+
+impl Entry {
+    /// The entry point whose vertices give `outputs`.
+    fn of(self, outputs: Outputs) -> &'static str {
+        match outputs {
+            Outputs::All => self.all,
+            Outputs::Untextured => self.untextured,
+            Outputs::Plain => self.plain,
+        }
+    }
+}
+
+const VS_RIGID: Entry = Entry { all: "vs_rigid", untextured: "vs_rigid_untextured", plain: "vs_rigid_plain" };
+const VS_SKINNED: Entry = Entry { all: "vs_skinned", untextured: "vs_skinned_untextured", plain: "vs_skinned_plain" };
+const VS_UNSKINNED: Entry =
+    Entry { all: "vs_unskinned", untextured: "vs_unskinned_untextured", plain: "vs_unskinned_plain" };
+const FS_MAIN: Entry = Entry { all: "fs_main", untextured: "fs_main_untextured", plain: "fs_main_plain" };
+const FS_TRANSMISSIVE: Entry =
+    Entry { all: "fs_transmissive", untextured: "fs_transmissive_untextured", plain: "fs_transmissive_plain" };
+const FS_LAMBERT: Entry = Entry { all: "fs_lambert", untextured: "fs_lambert_untextured", plain: "fs_lambert_plain" };
+
 /// The vertex entry point of draws posed as `posing` says (all in their bind pose without
 /// `skinning`), and the streams it reads (`gpu_model::slots`): geometry, instances, surface,
 /// skin, node.
-fn shaded(posing: Posing, skinning: bool) -> (&'static str, Vec<Option<wgpu::VertexBufferLayout<'static>>>) {
+fn shaded(posing: Posing, skinning: bool) -> (Entry, Vec<Option<wgpu::VertexBufferLayout<'static>>>) {
     match (posing, skinning) {
         (Posing::Skinned, true) => (
-            "vs_skinned",
+            VS_SKINNED,
             vec![
                 Some(GeometryVertex::LAYOUT),
                 Some(INSTANCE_LAYOUT),
@@ -262,7 +298,7 @@ fn shaded(posing: Posing, skinning: bool) -> (&'static str, Vec<Option<wgpu::Ver
             ],
         ),
         (Posing::Rigid, true) => (
-            "vs_rigid",
+            VS_RIGID,
             vec![
                 Some(GeometryVertex::LAYOUT),
                 Some(INSTANCE_LAYOUT),
@@ -272,7 +308,7 @@ fn shaded(posing: Posing, skinning: bool) -> (&'static str, Vec<Option<wgpu::Ver
             ],
         ),
         (_, false) => {
-            ("vs_unskinned", vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
+            (VS_UNSKINNED, vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), Some(SurfaceVertex::LAYOUT)])
         }
     }
 }
@@ -321,12 +357,16 @@ impl Pipelines {
                         "vs_shadow_skinned",
                         vec![Some(GeometryVertex::LAYOUT), Some(INSTANCE_LAYOUT), None, Some(SkinVertex::LAYOUT)],
                     ),
-                    (_, false) => shaded(posing, skinning),
+                    (_, false) => {
+                        let (vertex, buffers) = shaded(posing, skinning);
+                        (vertex.all, buffers)
+                    }
                 };
                 let stages = Stages { module: &module, vertex: opaque.0, fragment: None, constants: &[] };
                 let opaque = shadow_factory.create("shadow", stages, &groups, &opaque.1, state());
                 let (vertex, buffers) = shaded(posing, skinning);
-                let stages = Stages { module: &module, vertex, fragment: Some("fs_shadow_mask"), constants: &[] };
+                let stages =
+                    Stages { module: &module, vertex: vertex.all, fragment: Some("fs_shadow_mask"), constants: &[] };
                 [opaque, shadow_factory.create("masked shadow", stages, &groups, &buffers, state())]
             })
         });

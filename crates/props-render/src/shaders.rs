@@ -24,6 +24,7 @@ const PALETTE_TEXTURE: &str = include_str!("../shaders/palette_texture.wgsl");
 const TABLES_STORAGE: &str = include_str!("../shaders/vertex_tables_storage.wgsl");
 const TABLES_TEXTURE: &str = include_str!("../shaders/vertex_tables_texture.wgsl");
 const SKINNED: &str = include_str!("../shaders/skinned.wgsl");
+const LEAN_OUTPUTS: &str = include_str!("../shaders/lean_outputs.wgsl");
 const LIGHTS: &str = include_str!("../shaders/lights.wgsl");
 const SHADOWS: &str = include_str!("../shaders/shadows.wgsl");
 const SHADING: &str = include_str!("../shaders/shading.wgsl");
@@ -46,7 +47,7 @@ pub fn skinned(access: PaletteAccess) -> String {
         PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    [GLOBALS, FRAME_BINDINGS, palette, tables, SKINNED, LIGHTS, SHADOWS, SHADING].join("\n")
+    [GLOBALS, FRAME_BINDINGS, palette, tables, SKINNED, LEAN_OUTPUTS, LIGHTS, SHADOWS, SHADING].join("\n")
 }
 
 /// `skinned`'s shader (from [`skinned`]) with transmissive materials' entry point for a
