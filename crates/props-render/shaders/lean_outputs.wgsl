@@ -1,8 +1,10 @@
 // Leaner twins of skinned.wgsl's `VertexOutput` for draws whose fragments read less of it, and
 // the vertex entry points that give them. A software rasteriser (lavapipe) stores, clips and
 // sets up every output a vertex has, read or not: on 10,000 windmills in their bind pose the
-// texture coordinates and tangents cost a tenth of the floor's frame. Appended to skinned.wgsl; shading.wgsl's fragment entry points
-// take each back as a `VertexOutput` (its missing outputs zero, which those draws never read).
+// texture coordinates and tangents cost a tenth of the floor's frame, the paint and the
+// palette's base another tenth. Appended to skinned.wgsl; shading.wgsl's fragment entry
+// points take each back as a `VertexOutput` (its missing outputs zero, which those draws never
+// read). Each entry point declares its inputs again: WGSL shares no parameter lists.
 
 // What a draw whose material samples no texture reads: no texture coordinates, no tangent.
 struct UntexturedOutput {
@@ -24,7 +26,9 @@ struct PlainOutput {
 };
 
 fn untextured(out: VertexOutput) -> UntexturedOutput {
-    return UntexturedOutput(out.clip_position, out.world_normal, out.color, out.tint, out.world_position, out.instance_base);
+    return UntexturedOutput(
+        out.clip_position, out.world_normal, out.color, out.tint, out.world_position, out.instance_base,
+    );
 }
 
 fn plain(out: VertexOutput) -> PlainOutput {

@@ -1,9 +1,11 @@
 // Linear blend skinning of instanced meshes: morph targets, then skinning, then the
-// instance's placement. Shaded by shading.wgsl, appended. Prepended: globals.wgsl, then a palette accessor `joint_matrix(index) -> mat3x4<f32>`
+// instance's placement. Shaded by shading.wgsl, appended after lean_outputs.wgsl. Prepended:
+// globals.wgsl, then a palette accessor `joint_matrix(index) -> mat3x4<f32>`
 // (palette_storage.wgsl or palette_texture.wgsl) and accessors of the model's per-vertex
 // tables, `extra_influence(index) -> vec2<u32>` and `morph_delta(index) -> vec4<f32>`
-// (vertex_tables_storage.wgsl or vertex_tables_texture.wgsl). `vec4(p, 1.0) * m` with m: mat3x4 gives the
-// dot products of p with the three rows of the affine transform: the transformed point.
+// (vertex_tables_storage.wgsl or vertex_tables_texture.wgsl). `vec4(p, 1.0) * m` with m:
+// mat3x4 gives the dot products of p with the three rows of the affine transform: the
+// transformed point.
 
 // Where this draw's window of the palette starts (several windows when a frame's palettes
 // exceed the largest binding the adapter allows).
