@@ -329,6 +329,11 @@ fn fs_main_plain(in: PlainOutput, @builtin(front_facing) front: bool) -> @locati
     return shaded_color(from_plain(in), front);
 }
 
+@fragment
+fn fs_main_faceted(in: FacetedOutput, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return shaded_color(from_faceted(in), front);
+}
+
 // What `fs_main` returns: the fragment's light and coverage (premultiplied where it lets light
 // through).
 fn shaded_color(in: VertexOutput, front: bool) -> vec4<f32> {
@@ -653,13 +658,25 @@ fn fs_lambert_plain(in: PlainOutput) -> @location(0) vec4<f32> {
     return lambert(from_plain(in));
 }
 
+@fragment
+fn fs_lambert_faceted(in: FacetedOutput) -> @location(0) vec4<f32> {
+    return lambert(from_faceted(in));
+}
+
 fn lambert(in: VertexOutput) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
     if has_texture(BASE_COLOR) {
         texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
     }
     let albedo = surface_color(material.base_color, in) * texel;
-    let n = normalize(in.world_normal.xyz);
+    // A flat-shaded draw's normal is its triangle's, as `shade` takes it.
+    var n = normalize(in.world_normal.xyz);
+    if FLAT_SHADED {
+        let face = cross(dpdy(in.world_position), dpdx(in.world_position));
+        if dot(face, face) > 0.0 {
+            n = normalize(face);
+        }
+    }
     let diffuse = abs(dot(n, globals.light_direction.xyz));
     let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);
     return vec4<f32>(lit, albedo.a);

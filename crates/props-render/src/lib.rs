@@ -102,6 +102,7 @@ pub mod conventions;
 mod debug_lines;
 mod draw_merge;
 mod drawn;
+mod entry_points;
 mod facets;
 mod frame_groups;
 mod ggx;

@@ -14,6 +14,7 @@ use props_anim::{
 };
 use wgpu::util::DeviceExt;
 
+use crate::entry_points::Outputs;
 use crate::texture;
 
 /// A material's uniform, as `shaders/shading.wgsl` reads it: 752 bytes.
@@ -299,6 +300,8 @@ impl PipelineKey {
             Outputs::All
         } else if self.painted || self.animated || self.impostor {
             Outputs::Untextured
+        } else if self.flat && !self.transmissive {
+            Outputs::Faceted
         } else {
             Outputs::Plain
         }
@@ -323,18 +326,6 @@ impl PipelineKey {
             ("SHEEN", flag(self.sheen)),
         ]
     }
-}
-
-/// What a pipeline's vertices give its fragments (`shaders/lean_outputs.wgsl`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Outputs {
-    /// Everything (`VertexOutput`): a material that samples a texture.
-    All,
-    /// No texture coordinates or tangents (`UntexturedOutput`).
-    Untextured,
-    /// Only where the surface is, which way it faces and its vertices' colours
-    /// (`PlainOutput`): besides no texture, no paint and no animated material value.
-    Plain,
 }
 
 /// The distinct (image, sRGB) uploads `model`'s materials need, in order of first use: an
@@ -480,12 +471,16 @@ mod tests {
 
     /// A pipeline's vertices give its fragments what they read: texture coordinates and
     /// tangents to a textured material's; the paint and the palette's base to a painted,
-    /// animated or impostor's; colours and the surface to every one.
+    /// animated or impostor's; the normal to all but a flat-shaded one's (save glass, whose
+    /// scale rides in it); colours and the surface to every one.
     #[test]
     fn vertices_give_their_fragments_what_they_read() {
         let plain = PipelineKey::default();
         assert_eq!(plain.outputs(), Outputs::Plain);
-        assert_eq!(PipelineKey { colored: true, flat: true, morphed: true, ..plain }.outputs(), Outputs::Plain);
+        assert_eq!(PipelineKey { colored: true, morphed: true, ..plain }.outputs(), Outputs::Plain);
+        let faceted = PipelineKey { flat: true, ..plain };
+        assert_eq!(faceted.outputs(), Outputs::Faceted);
+        assert_eq!(PipelineKey { transmissive: true, ..faceted }.outputs(), Outputs::Plain, "its scale in the normal");
         for untextured in
             [PipelineKey { painted: true, ..plain }, PipelineKey { animated: true, ..plain }, plain.impostor()]
         {

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::entry_points::{Entry, FS_LAMBERT, FS_MAIN, FS_TRANSMISSIVE, Outputs, VS_RIGID, VS_SKINNED, VS_UNSKINNED};
 use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, Posing, SkinVertex, SurfaceVertex};
-use crate::materials::{Outputs, PipelineKey, TEXTURE_SLOTS};
+use crate::materials::{PipelineKey, TEXTURE_SLOTS};
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
 use crate::shadows::SHADOW_FORMAT;
@@ -253,36 +254,6 @@ impl MeshMaker {
     }
 }
 
-/// A shaded entry point and its twins whose vertices give their fragments less
-/// (`shaders/lean_outputs.wgsl`: a software rasteriser pays for every output a vertex has,
-/// read or not), each for a draw whose fragments read no more ([`PipelineKey::outputs`]).
-#[derive(Clone, Copy)]
-struct Entry {
-    all: &'static str,
-    untextured: &'static str,
-    plain: &'static str,
-}
-
-impl Entry {
-    /// The entry point whose vertices give `outputs`.
-    fn of(self, outputs: Outputs) -> &'static str {
-        match outputs {
-            Outputs::All => self.all,
-            Outputs::Untextured => self.untextured,
-            Outputs::Plain => self.plain,
-        }
-    }
-}
-
-const VS_RIGID: Entry = Entry { all: "vs_rigid", untextured: "vs_rigid_untextured", plain: "vs_rigid_plain" };
-const VS_SKINNED: Entry = Entry { all: "vs_skinned", untextured: "vs_skinned_untextured", plain: "vs_skinned_plain" };
-const VS_UNSKINNED: Entry =
-    Entry { all: "vs_unskinned", untextured: "vs_unskinned_untextured", plain: "vs_unskinned_plain" };
-const FS_MAIN: Entry = Entry { all: "fs_main", untextured: "fs_main_untextured", plain: "fs_main_plain" };
-const FS_TRANSMISSIVE: Entry =
-    Entry { all: "fs_transmissive", untextured: "fs_transmissive_untextured", plain: "fs_transmissive_plain" };
-const FS_LAMBERT: Entry = Entry { all: "fs_lambert", untextured: "fs_lambert_untextured", plain: "fs_lambert_plain" };
-
 /// The vertex entry point of draws posed as `posing` says (all in their bind pose without
 /// `skinning`), and the streams it reads (`gpu_model::slots`): geometry, instances, surface,
 /// skin, node.
@@ -359,14 +330,18 @@ impl Pipelines {
                     ),
                     (_, false) => {
                         let (vertex, buffers) = shaded(posing, skinning);
-                        (vertex.all, buffers)
+                        (vertex.of(Outputs::All), buffers)
                     }
                 };
                 let stages = Stages { module: &module, vertex: opaque.0, fragment: None, constants: &[] };
                 let opaque = shadow_factory.create("shadow", stages, &groups, &opaque.1, state());
                 let (vertex, buffers) = shaded(posing, skinning);
-                let stages =
-                    Stages { module: &module, vertex: vertex.all, fragment: Some("fs_shadow_mask"), constants: &[] };
+                let stages = Stages {
+                    module: &module,
+                    vertex: vertex.of(Outputs::All),
+                    fragment: Some("fs_shadow_mask"),
+                    constants: &[],
+                };
                 [opaque, shadow_factory.create("masked shadow", stages, &groups, &buffers, state())]
             })
         });
