@@ -347,12 +347,18 @@ fn shaded_color(in: VertexOutput, front: bool) -> vec4<f32> {
     return vec4<f32>(shaded.color, shaded.alpha);
 }
 
+// The triangle's own normal, unnormalized, from the slope of its surface on screen (zero where
+// the triangle is too thin to have one at the pixel). Call it where control flow is uniform.
+fn triangle_normal(world_position: vec3<f32>) -> vec3<f32> {
+    return cross(dpdy(world_position), dpdx(world_position));
+}
+
 // The glTF material model at a fragment.
 fn shade(in: VertexOutput, front: bool) -> Shaded {
     // The triangle's own normal, from the slope of its surface on screen (first, where control
     // flow is uniform): what a primitive without normals is shaded by, as three.js's flat
     // shading does.
-    let face = cross(dpdy(in.world_position), dpdx(in.world_position));
+    let face = triangle_normal(in.world_position);
     // Specular anti-aliasing (`SPECULAR_ANTIALIASING`): a lobe is widened by how far the
     // surface's own normal turns between neighbouring pixels, as three.js's is. (The normal
     // map's detail does not widen it; a flat triangle's normal does not turn.)
@@ -672,7 +678,7 @@ fn lambert(in: VertexOutput) -> vec4<f32> {
     // A flat-shaded draw's normal is its triangle's, as `shade` takes it.
     var n = normalize(in.world_normal.xyz);
     if FLAT_SHADED {
-        let face = cross(dpdy(in.world_position), dpdx(in.world_position));
+        let face = triangle_normal(in.world_position);
         if dot(face, face) > 0.0 {
             n = normalize(face);
         }
