@@ -59,19 +59,19 @@ fn palettes_beyond_one_binding_are_split_into_windows() {
 }
 
 /// Every texture slot a material has binds within wgpu's default limits (16 sampled textures
-/// and 16 samplers in a stage): the sheen's cloth spheres, whose materials use the last two of
-/// the ten slots, draw on a device of those limits, with palettes in a storage buffer and in a
-/// texture (one texture more in the fragment stage), as on the adapter's own limits.
+/// and 16 samplers in a stage): the brushed spheres, whose materials use the last of the eleven
+/// slots, draw on a device of those limits, with palettes in a storage buffer and in a texture
+/// (one texture more in the fragment stage: all 16), as on the adapter's own limits.
 #[test]
 fn every_texture_slot_binds_within_wgpu_s_default_limits() {
     let Some(mut gpu) = props_tests::gpu::context() else { return };
-    let cloth = scene::load("tests/models/sheen/sheen.gltf");
+    let brushed = scene::load("tests/models/anisotropy/anisotropy.gltf");
     let draw = |gpu: &props_render::GpuContext, access| {
         let mut renderer = scene::renderer(gpu, |c| c.palette = PaletteMode::Force(access));
-        renderer.set_model(props_frame::ModelId(0), &cloth).expect("the model uploads");
-        let pose = scene::pose_at(&cloth, None, 0.0);
-        let instances = vec![(scene::at(Vec3::ZERO), scene::palette(&cloth, &pose))];
-        let camera = scene::framing_camera(&cloth);
+        renderer.set_model(props_frame::ModelId(0), &brushed).expect("the model uploads");
+        let pose = scene::pose_at(&brushed, None, 0.0);
+        let instances = vec![(scene::at(Vec3::ZERO), scene::palette(&brushed, &pose))];
+        let camera = scene::framing_camera(&brushed);
         scene::render(gpu, &mut renderer, &TestScene { camera, models: vec![(props_frame::ModelId(0), instances)] }).0
     };
     let expected = draw(&gpu, PaletteAccess::StorageBuffer);

@@ -112,13 +112,13 @@ pub enum AlphaMode {
 }
 
 /// How many texture slots a [`Material`] has ([`Material::texture_slots`]).
-pub const TEXTURE_SLOTS: usize = 10;
+pub const TEXTURE_SLOTS: usize = 11;
 
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
 /// `KHR_materials_specular`, the glass of `KHR_materials_transmission` (coloured by its depth
-/// where `KHR_materials_volume` gives it one), the clear coat of `KHR_materials_clearcoat` and
-/// the fabric's sheen of `KHR_materials_sheen`.
+/// where `KHR_materials_volume` gives it one), the clear coat of `KHR_materials_clearcoat`, the
+/// fabric's sheen of `KHR_materials_sheen` and the brushed metal of `KHR_materials_anisotropy`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -189,6 +189,15 @@ pub struct Material {
     pub sheen_roughness_factor: f32,
     /// `KHR_materials_sheen`: the roughness in A (linear), multiplying the factor.
     pub sheen_roughness_texture: Option<TextureRef>,
+    /// `KHR_materials_anisotropy`: how much rougher the specular lobe is along the surface's
+    /// grain than across it (brushed metal, a record's grooves), 0 to 1 (0 without it).
+    pub anisotropy_strength: f32,
+    /// `KHR_materials_anisotropy`: the grain's angle from the tangent towards the bitangent,
+    /// radians, counter-clockwise.
+    pub anisotropy_rotation: f32,
+    /// `KHR_materials_anisotropy`: the grain's direction in tangent space in RG (linear, from
+    /// [0, 1] to [-1, 1]), turned by the rotation, and a strength multiplying the factor in B.
+    pub anisotropy_texture: Option<TextureRef>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -230,6 +239,9 @@ impl Default for Material {
             sheen_color_texture: None,
             sheen_roughness_factor: 0.0,
             sheen_roughness_texture: None,
+            anisotropy_strength: 0.0,
+            anisotropy_rotation: 0.0,
+            anisotropy_texture: None,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -301,6 +313,13 @@ impl Material {
         self.sheen_color_factor.iter().any(|&c| c > 0.0)
     }
 
+    /// Whether its specular lobe is stretched along a grain (`KHR_materials_anisotropy`: a
+    /// strength above 0). Its primitives then have tangents, as normal-mapped ones do.
+    #[must_use]
+    pub fn is_anisotropic(&self) -> bool {
+        self.anisotropy_strength > 0.0
+    }
+
     /// Whether what is behind it shows through it: it is alpha-blended or transmissive, so it
     /// is drawn after everything opaque, over it.
     #[must_use]
@@ -309,8 +328,8 @@ impl Material {
     }
 
     /// Its texture slots, in order (base colour, metallic-roughness, normal, occlusion,
-    /// emissive, specular, specular colour, transmission, sheen colour, sheen roughness): what
-    /// a renderer binds, slot by slot.
+    /// emissive, specular, specular colour, transmission, sheen colour, sheen roughness,
+    /// anisotropy): what a renderer binds, slot by slot.
     #[must_use]
     pub fn texture_slots(&self) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
         [
@@ -324,6 +343,7 @@ impl Material {
             self.transmission_texture.as_ref(),
             self.sheen_color_texture.as_ref(),
             self.sheen_roughness_texture.as_ref(),
+            self.anisotropy_texture.as_ref(),
         ]
     }
 

@@ -60,6 +60,7 @@
 mod accessor;
 mod animation;
 mod animation_pointer;
+mod anisotropy;
 mod buffers;
 mod channel_merge;
 mod clearcoat;

@@ -3,7 +3,7 @@
 //! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`;
 //! its glass's depth and colour ([`crate::volume`]); a clear coat's factors
 //! ([`crate::clearcoat`]); a fabric's sheen with two more slots
-//! ([`crate::sheen`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
+//! ([`crate::sheen`]); brushed metal's grain with one ([`crate::anisotropy`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
 //! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
 //! `KHR_materials_*` extensions are warned about; the base material under them is still read.
 
@@ -16,6 +16,7 @@ use props_anim::material::{AlphaMode, Image, Material, TextureRef};
 use props_anim::material::{Filter, Sampler, TextureTransform, Wrap};
 use serde::de::DeserializeOwned;
 
+use crate::anisotropy::{self, Anisotropy};
 use crate::clearcoat::{self, Clearcoat};
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
@@ -30,12 +31,8 @@ use crate::{document, index_u32};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
-const UNDRAWN_EXTENSIONS: &[&str] = &[
-    "KHR_materials_iridescence",
-    "KHR_materials_anisotropy",
-    "KHR_materials_dispersion",
-    "KHR_materials_diffuse_transmission",
-];
+const UNDRAWN_EXTENSIONS: &[&str] =
+    &["KHR_materials_iridescence", "KHR_materials_dispersion", "KHR_materials_diffuse_transmission"];
 
 /// The materials and the images they use, as the importer reads them.
 pub(crate) struct Materials {
@@ -75,12 +72,16 @@ struct Raw {
     clearcoat: Option<Clearcoat>,
     /// `KHR_materials_sheen`.
     sheen: Option<Sheen>,
+    /// `KHR_materials_anisotropy`.
+    anisotropy: Option<Anisotropy>,
 }
 
 /// How many texture slots a material has.
 const SLOTS: usize = props_anim::material::TEXTURE_SLOTS;
-/// The metal/rough slot, in [`Material::textures`]' order.
+/// The metal/rough, normal and anisotropy slots, in [`Material::textures`]' order.
 const METAL_ROUGH: usize = 1;
+const NORMAL: usize = 2;
+const ANISOTROPY: usize = 10;
 
 /// The slots of `material` (number `i`), in [`Material::textures`]' order (a spec/gloss
 /// material's diffuse texture in the base colour slot, and its specular-glossiness texture in
@@ -144,6 +145,9 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
         raw.sheen.as_ref().and_then(|s| {
             info(&format!("extensions.{}.sheenRoughnessTexture", sheen::NAME), &s.sheen_roughness_texture)
         }),
+        raw.anisotropy
+            .as_ref()
+            .and_then(|a| info(&format!("extensions.{}.anisotropyTexture", anisotropy::NAME), &a.anisotropy_texture)),
     ]
 }
 
@@ -172,6 +176,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         volume: extension(i, material, volume::NAME, "its glass is thin-walled and clear", warnings),
         clearcoat: extension(i, material, clearcoat::NAME, "it has no clear coat", warnings),
         sheen: extension(i, material, sheen::NAME, "it has no sheen", warnings),
+        anisotropy: extension(i, material, anisotropy::NAME, "its specular is not stretched", warnings),
     }
 }
 
@@ -201,20 +206,22 @@ pub(crate) struct UvLayout {
     pub sets: [u32; 2],
     /// How many of the channels it reads (1 or 2).
     pub used: usize,
-    /// The channel its normal map reads, if it has one.
-    pub normal_channel: Option<usize>,
+    /// The channel its tangents are made with where a primitive has none, if its draws read
+    /// tangents: its normal map's, else (an anisotropic material) its anisotropy texture's,
+    /// else the first.
+    pub tangent_channel: Option<usize>,
 }
 
 impl Default for UvLayout {
     /// `TEXCOORD_0` alone: no material.
     fn default() -> Self {
-        Self { sets: [0, 1], used: 1, normal_channel: None }
+        Self { sets: [0, 1], used: 1, tangent_channel: None }
     }
 }
 
 impl UvLayout {
-    /// The layout of a material's `slots`.
-    fn of(slots: &[Option<Slot<'_>>; SLOTS]) -> Self {
+    /// The layout of a material's `slots`, `anisotropic` or not.
+    fn of(slots: &[Option<Slot<'_>>; SLOTS], anisotropic: bool) -> Self {
         let mut read: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
         read.sort_unstable();
         read.dedup();
@@ -223,8 +230,12 @@ impl UvLayout {
             [only] => [only, if only == 0 { 1 } else { 0 }],
             [first, second, ..] => [first, second],
         };
-        let mut layout = Self { sets, used: read.len().clamp(1, 2), normal_channel: None };
-        layout.normal_channel = slots[2].as_ref().map(|normal| layout.channel(normal.set) as usize);
+        let mut layout = Self { sets, used: read.len().clamp(1, 2), tangent_channel: None };
+        let grain = slots[ANISOTROPY].as_ref().map_or(0, |slot| layout.channel(slot.set) as usize);
+        layout.tangent_channel = match &slots[NORMAL] {
+            Some(normal) => Some(layout.channel(normal.set) as usize),
+            None => anisotropic.then_some(grain),
+        };
         layout
     }
 
@@ -239,7 +250,12 @@ impl UvLayout {
 #[must_use]
 pub(crate) fn uv_layouts(root: &Root) -> Vec<UvLayout> {
     let mut quiet = Vec::new();
-    root.materials.iter().map(|material| UvLayout::of(&slots(0, material, &raw(0, material, &mut quiet)))).collect()
+    let layout = |material| {
+        let raw = raw(0, material, &mut quiet);
+        let anisotropic = raw.anisotropy.as_ref().is_some_and(|a| a.anisotropy_strength > 0.0);
+        UvLayout::of(&slots(0, material, &raw), anisotropic)
+    };
+    root.materials.iter().map(layout).collect()
 }
 
 /// Imports every material of the file, in order, and the images they use (each decoded once,
@@ -382,6 +398,15 @@ fn import_material(
         }
         None => ([0.0; 3], 0.0),
     };
+    let (anisotropy_strength, anisotropy_rotation) = match &raw.anisotropy {
+        Some(read) => {
+            let at = |field: &str| at(&format!("extensions.{}.{field}", anisotropy::NAME));
+            let [strength] = finite([read.anisotropy_strength], at("anisotropyStrength"))?;
+            let [rotation] = finite([read.anisotropy_rotation], at("anisotropyRotation"))?;
+            (strength.clamp(0.0, 1.0), rotation)
+        }
+        None => (0.0, 0.0),
+    };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
     let strength = extensions.and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
@@ -407,7 +432,7 @@ fn import_material(
     }
 
     let slots = slots(i, material, &raw);
-    let uvs = UvLayout::of(&slots);
+    let uvs = UvLayout::of(&slots, anisotropy_strength > 0.0);
     let [first, second] = uvs.sets;
     for slot in slots.iter().flatten().filter(|s| !uvs.sets.contains(&s.set)) {
         let message = format!(
@@ -451,6 +476,7 @@ fn import_material(
         transmission_texture,
         sheen_color_texture,
         sheen_roughness_texture,
+        anisotropy_texture,
     ] = textures;
     Ok(Material {
         name: material.name.clone(),
@@ -482,6 +508,9 @@ fn import_material(
         sheen_color_texture,
         sheen_roughness_factor,
         sheen_roughness_texture,
+        anisotropy_strength,
+        anisotropy_rotation,
+        anisotropy_texture,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,

@@ -122,7 +122,7 @@ impl PrimitiveReader<'_> {
         };
         let uv0: Vec<Vec2> = uv0.unwrap_or_default().into_iter().map(Vec2::from_array).collect();
         let uv1: Vec<Vec2> = uv1.unwrap_or_default().into_iter().map(Vec2::from_array).collect();
-        let tangents = match self.uvs.normal_channel {
+        let tangents = match self.uvs.tangent_channel {
             Some(channel) => {
                 let uvs = if channel == 0 { &uv0 } else { &uv1 };
                 self.tangents(vertices, (&positions, &normals, uvs), &lists, warnings)?
@@ -189,9 +189,10 @@ impl PrimitiveReader<'_> {
         Ok(normals)
     }
 
-    /// The primitive's tangents, for its normal map: its `TANGENT` attribute, else generated
-    /// with MikkTSpace from its positions, normals and the normal map's UVs (a triangle list
-    /// with those UVs), else none (the map is then read without them). A read tangent's `w` is
+    /// The primitive's tangents, for its normal map or its anisotropy: its `TANGENT` attribute,
+    /// else generated with MikkTSpace from its positions, normals and the UVs of
+    /// [`UvLayout::tangent_channel`] (a triangle list with those UVs), else none (the map is
+    /// then read without them, and the lobe is not stretched). A read tangent's `w` is
     /// the bitangent's sign, 1 or -1 (`ACCESSOR_INVALID_SIGN` otherwise): its sign is kept, as
     /// three.js keeps it (it normalizes the bitangent `w` scales), and a zero is taken as 1.
     fn tangents(
@@ -206,8 +207,8 @@ impl PrimitiveReader<'_> {
             return Ok(read.into_iter().map(|[x, y, z, w]| Vec4::new(x, y, z, sign(w))).collect());
         }
         if lists.topology != Topology::Triangles || uvs.len() != positions.len() {
-            let message = "its material's normal map needs TANGENT, or texture coordinates on triangles to make \
-                           them from; it is drawn without the map";
+            let message = "its material's normal map or anisotropy needs TANGENT, or texture coordinates on \
+                           triangles to make them from; it is drawn without the map, its specular not stretched";
             warn(warnings, &self.path, message);
             return Ok(Vec::new());
         }
@@ -216,7 +217,9 @@ impl PrimitiveReader<'_> {
         self.budget.charge(bytes, &self.attribute_path(&Semantic::Tangents))?;
         let generated = tangents::mikktspace(positions, normals, uvs, &lists.indices);
         if generated.is_none() {
-            warn(warnings, &self.path, "its tangents could not be made; it is drawn without its normal map");
+            let message =
+                "its tangents could not be made; it is drawn without its normal map, its specular not stretched";
+            warn(warnings, &self.path, message);
         }
         Ok(generated.unwrap_or_default())
     }

@@ -7,7 +7,8 @@
 // alpha modes; transmission (KHR_materials_transmission) through thin walls or, without
 // refraction, the coloured depth of KHR_materials_volume; a clear coat
 // (KHR_materials_clearcoat's factors); the sheen of cloth (KHR_materials_sheen); double-sided
-// back faces; KHR_materials_unlit; specular anti-aliasing, as three.js's. Appended to
+// back faces; the grain of brushed metal (KHR_materials_anisotropy); KHR_materials_unlit;
+// specular anti-aliasing, as three.js's. Appended to
 // skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
@@ -33,15 +34,17 @@ struct Material {
     // rgb: what KHR_materials_volume's glass absorbs per unit of its mesh's scale in the world
     // (`props_anim::material::Material::optical_depth`).
     volume: vec4<f32>,
+    // x: KHR_materials_anisotropy's strength; y, z: its rotation's cosine and sine.
+    anisotropy: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
-    // specular, specular colour, transmission, sheen colour, sheen roughness), two rows: the UV
-    // transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when the slot has a
-    // texture.
-    slots: array<vec4<f32>, 20>,
+    // specular, specular colour, transmission, sheen colour, sheen roughness, anisotropy), two
+    // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when the
+    // slot has a texture.
+    slots: array<vec4<f32>, 22>,
     // Per slot, its transform's offset (xy) and scale (zw); its rotation, four slots a row:
     // what an animated transform is rebuilt from (clips animate the first five slots'; see
     // `TextureSlot`).
-    raw: array<vec4<f32>, 10>,
+    raw: array<vec4<f32>, 11>,
     rotations: array<vec4<f32>, 3>,
     // Per animatable field (the F_ constants), where an instance's palette holds its value,
     // in floats, plus 1; 0 when no clip animates it (the uniform's value holds).
@@ -76,6 +79,8 @@ override TEXTURES: u32 = 1023u;
 // cost as much as a windmill's whole material model.
 override TEXTURED: bool = TEXTURES != 0u;
 override NORMAL_MAPPED: bool = (TEXTURES & (1u << NORMAL)) != 0u;
+// Whether the pipeline's fragments read tangents: for a normal map, or for a grain.
+override TANGENTS: bool = NORMAL_MAPPED || ANISOTROPIC;
 override VERTEX_COLORS: bool = true;
 override FLAT_SHADED: bool = true;
 // Whether the material lets light through (KHR_materials_transmission): its fragments are
@@ -88,6 +93,9 @@ override CLEARCOAT: bool = false;
 // Whether the material's fibres have a sheen (KHR_materials_sheen): a third layer, lit by every
 // light and the sky.
 override SHEEN: bool = false;
+// Whether the material's specular lobe is stretched along a grain (KHR_materials_anisotropy),
+// its direction in the tangent frame.
+override ANISOTROPIC: bool = false;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
 // Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
@@ -182,6 +190,8 @@ fn is_animated(field: u32) -> bool {
 @group(2) @binding(18) var sheen_color_sampler: sampler;
 @group(2) @binding(19) var sheen_roughness_texture: texture_2d<f32>;
 @group(2) @binding(20) var sheen_roughness_sampler: sampler;
+@group(2) @binding(21) var anisotropy_texture: texture_2d<f32>;
+@group(2) @binding(22) var anisotropy_sampler: sampler;
 
 // The sky's radiance, prefiltered for roughness: one mip level per step of roughness.
 @group(0) @binding(3) var sky_texture: texture_cube<f32>;
@@ -200,6 +210,7 @@ const SPECULAR_COLOR: u32 = 6u;
 const TRANSMISSION: u32 = 7u;
 const SHEEN_COLOR: u32 = 8u;
 const SHEEN_ROUGHNESS: u32 = 9u;
+const ANISOTROPY: u32 = 10u;
 // The slots whose transform a clip may animate.
 const ANIMATABLE_SLOTS: u32 = 5u;
 
@@ -281,7 +292,39 @@ struct Reflectance {
     dielectric_f90: f32,
     a2: f32,
     multiple: vec3<f32>,
+    grain: Grain,
 };
+
+// A lobe's grain (KHR_materials_anisotropy): its GGX alpha along the grain (across it, the
+// lobe's own; 0: no grain, an isotropic lobe), the grain's direction and the direction across
+// it (unit vectors in the surface), and its strength, 0 to 1.
+struct Grain {
+    alpha: f32,
+    along: vec3<f32>,
+    across: vec3<f32>,
+    strength: f32,
+};
+
+const NO_GRAIN: Grain = Grain(0.0, vec3<f32>(0.0), vec3<f32>(0.0), 0.0);
+
+// The grain of a fragment of perceptual `roughness` whose tangent frame is `t`, `b` (unit
+// vectors in the surface): the material's strength and rotation over the direction in its
+// texture's `texel` (RG, from [0, 1] to [-1, 1]) and the strength in B, as three.js reads them.
+// Along the grain the lobe is rougher, from the material's alpha to 1 by the strength squared.
+fn grain_of(t: vec3<f32>, b: vec3<f32>, texel: vec3<f32>, roughness: f32) -> Grain {
+    let factor = material.anisotropy;
+    let read = texel.rg * 2.0 - 1.0;
+    let read_length = length(read);
+    let unit = select(vec2<f32>(1.0, 0.0), read / read_length, read_length > 0.0);
+    // Turned by the rotation (counter-clockwise, from the tangent towards the bitangent).
+    let turned = factor.yz * unit.x + vec2<f32>(-factor.z, factor.y) * unit.y;
+    let scaled = turned * factor.x * texel.b;
+    let strength = length(scaled);
+    let direction = select(vec2<f32>(1.0, 0.0), scaled / strength, strength > 0.0);
+    let kept = min(strength, 1.0);
+    let a = roughness * roughness;
+    return Grain(mix(a, 1.0, kept * kept), t * direction.x + b * direction.y, b * direction.x - t * direction.y, kept);
+}
 
 // What a surface of reflectance `s` returns towards `v` of a unit irradiance from `l`: glTF's
 // BRDF (GGX, height-correlated Smith, Schlick from f0 to f90, Lambert) times the cosine.
@@ -296,11 +339,27 @@ fn direct_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, s: Reflectance) -> vec
     let x = 1.0 - v_dot_h;
     let x5 = x * x * x * x * x;
     let fresnel = s.f0 + (s.f90 - s.f0) * x5;
-    let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
-    let distribution = a2 / (PI * d_denominator * d_denominator);
-    let visibility_denominator =
-        n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
-    let visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
+    var distribution: f32;
+    var visibility: f32;
+    if ANISOTROPIC && s.grain.alpha > 0.0 {
+        // Burley's anisotropic GGX and its height-correlated Smith visibility, as the extension
+        // and three.js write them (equal to the isotropic lobe's for equal alphas).
+        let along = s.grain.alpha;
+        let across = sqrt(a2);
+        let both = along * across;
+        let w = vec3<f32>(across * dot(s.grain.along, h), along * dot(s.grain.across, h), both * n_dot_h);
+        let w2 = both / dot(w, w);
+        distribution = both * w2 * w2 / PI;
+        let seen = vec3<f32>(along * dot(s.grain.along, v), across * dot(s.grain.across, v), n_dot_v);
+        let lit = vec3<f32>(along * dot(s.grain.along, l), across * dot(s.grain.across, l), n_dot_l);
+        visibility = clamp(0.5 / (n_dot_l * length(seen) + n_dot_v * length(lit)), 0.0, 1.0);
+    } else {
+        let d_denominator = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+        distribution = a2 / (PI * d_denominator * d_denominator);
+        let visibility_denominator =
+            n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
+        visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
+    }
     let diffuse = (1.0 - (s.dielectric_f0 + (s.dielectric_f90 - s.dielectric_f0) * x5)) * s.c_diff / PI;
     let specular = fresnel * distribution * visibility * s.multiple;
     return (diffuse + specular) * n_dot_l;
@@ -414,6 +473,12 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         sheen_roughness_texel =
             textureSample(sheen_roughness_texture, sheen_roughness_sampler, slot_uv(SHEEN_ROUGHNESS, in));
     }
+    // Without a texture, the grain runs along the tangent at full strength (before the factor
+    // and the rotation).
+    var anisotropy_texel = vec4<f32>(1.0, 0.5, 1.0, 1.0);
+    if has_texture(ANISOTROPY) {
+        anisotropy_texel = textureSample(anisotropy_texture, anisotropy_sampler, slot_uv(ANISOTROPY, in));
+    }
 
     let base_color = vec4<f32>(
         field_vec3(F_BASE_COLOR, material.base_color.rgb, in),
@@ -442,10 +507,16 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     }
     // The clear coat lies on the surface's own normal: not the normal map's.
     let coat_n = n;
-    let tangent = select(vec3<f32>(0.0), in.world_tangent.xyz, NORMAL_MAPPED);
-    if NORMAL_MAPPED && has_texture(NORMAL) && dot(tangent, tangent) > 0.0 {
-        let t = normalize(tangent - n * dot(n, tangent));
-        let b = cross(n, t) * in.world_tangent.w;
+    // The tangent frame, on the surface's own normal (zero where the primitive has no tangents).
+    let tangent = select(vec3<f32>(0.0), in.world_tangent.xyz, TANGENTS);
+    let has_frame = TANGENTS && dot(tangent, tangent) > 0.0;
+    var t = vec3<f32>(0.0);
+    var b = vec3<f32>(0.0);
+    if has_frame {
+        t = normalize(tangent - n * dot(n, tangent));
+        b = cross(n, t) * in.world_tangent.w;
+    }
+    if NORMAL_MAPPED && has_texture(NORMAL) && has_frame {
         let scale = field_value(F_NORMAL_SCALE, 0u, material.pbr.z, in);
         let m = (normal_texel.xyz * 2.0 - 1.0) * vec3<f32>(scale, scale, 1.0);
         n = normalize(t * m.x + b * m.y + n * m.z);
@@ -487,7 +558,12 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     if SHADOWED {
         sun *= sun_visibility(in.world_position, offset_normal);
     }
-    let reflectance = Reflectance(c_diff, f0, f90, dielectric_f0, strength, a2, multiple);
+    // The grain runs in the tangent frame, which a back face turns over as three.js does.
+    var grain = NO_GRAIN;
+    if ANISOTROPIC && has_frame {
+        grain = grain_of(t * side, b, anisotropy_texel.rgb, roughness);
+    }
+    let reflectance = Reflectance(c_diff, f0, f90, dielectric_f0, strength, a2, multiple, grain);
     var color = direct_light(n, v, globals.light_direction.xyz, reflectance) * sun;
     // KHR_materials_sheen: the back-scattering of cloth's fibres (Charlie's distribution), over
     // the material, which gives up to it what it reflects (as three.js composes them). Its
@@ -559,7 +635,15 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     var diffuse_light = globals.ambient.rgb / PI;
     let sky = globals.ambient.w;
     if sky > 0.0 {
-        let r = reflect(-v, n);
+        // A grain bends the normal the sky is reflected about, across the grain, the more the
+        // smoother and the stronger the grain (three.js's and Filament's bent normal).
+        var sky_n = n;
+        if ANISOTROPIC && grain.alpha > 0.0 {
+            let bent = normalize(cross(cross(grain.across, v), grain.across));
+            let bend = 1.0 - grain.strength * (1.0 - roughness);
+            sky_n = normalize(mix(bent, n, bend * bend * bend * bend));
+        }
+        let r = reflect(-v, sky_n);
         let levels = f32(textureNumLevels(sky_texture) - 1u);
         let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
         let sky_diffuse = sky * sky_irradiance(n);
@@ -604,7 +688,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 // of a unit irradiance from `l`: glTF's specular lobe with a facing reflectance of 4 %.
 fn clearcoat_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, a2: f32) -> vec3<f32> {
     let coat = vec3<f32>(0.04);
-    return direct_light(n, v, l, Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0)));
+    return direct_light(n, v, l, Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0), NO_GRAIN));
 }
 
 // What a sheen of colour `color` and perceptual roughness `roughness` on normal `n` returns

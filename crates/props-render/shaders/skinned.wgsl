@@ -215,7 +215,7 @@ fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base
     }
     // What the pipeline's fragments do not read is left at zero (`shaders/shading.wgsl`'s
     // overrides): neither computed here nor interpolated.
-    if NORMAL_MAPPED {
+    if TANGENTS {
         out.world_tangent = vec4<f32>(world_tangent, vertex.tangent.w);
     }
     if TEXTURED {

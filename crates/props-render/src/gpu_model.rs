@@ -232,7 +232,7 @@ pub struct DrawParams {
 pub struct ModelLayouts {
     /// Group 1: the per-draw uniform (dynamic offset).
     pub draw: wgpu::BindGroupLayout,
-    /// Group 2: the material's uniform, its ten textures and their samplers.
+    /// Group 2: the material's uniform, its eleven textures and their samplers.
     pub material: wgpu::BindGroupLayout,
     /// What materials without a slot's texture bind.
     pub defaults: Defaults,

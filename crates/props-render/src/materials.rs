@@ -1,5 +1,5 @@
 //! A model's materials on the GPU: each one's uniform (`Material` in `shaders/shading.wgsl`),
-//! its ten textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
+//! its eleven textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
 //! with the file's samplers, and the pipeline its draws take (blended or not, culled or not).
 
 use std::collections::HashMap;
@@ -17,7 +17,7 @@ use wgpu::util::DeviceExt;
 use crate::entry_points::Outputs;
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 752 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 816 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -36,6 +36,8 @@ pub(crate) struct MaterialUniform {
     /// What `KHR_materials_volume`'s glass absorbs per unit of its mesh's world scale (rgb:
     /// [`Material::optical_depth`]).
     volume: [f32; 4],
+    /// `KHR_materials_anisotropy`'s strength (x) and its rotation's cosine and sine (y, z).
+    anisotropy: [f32; 4],
     slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
@@ -98,7 +100,7 @@ pub(crate) use props_anim::material::TEXTURE_SLOTS;
 
 /// The texture slots in the shader's order ([`Material::texture_slots`]), and whether each
 /// holds colour (sRGB).
-const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true, false, true, false];
+const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true, false, true, false, false];
 
 impl MaterialUniform {
     /// The uniform of `material` (instances' tints paint over it where it
@@ -148,6 +150,10 @@ impl MaterialUniform {
                 let [r, g, b] = material.optical_depth();
                 [r, g, b, 0.0]
             },
+            anisotropy: {
+                let (sin, cos) = material.anisotropy_rotation.sin_cos();
+                [material.anisotropy_strength, cos, sin, 0.0]
+            },
             slots: slot_rows,
             raw,
             rotations,
@@ -173,6 +179,9 @@ pub(crate) struct PipelineKey {
     /// Its fibres have a sheen ([`Material::has_sheen`]): its fragments light a sheen layer
     /// (`SHEEN`).
     pub sheen: bool,
+    /// Its specular lobe is stretched along a grain ([`Material::is_anisotropic`]): its
+    /// fragments read tangents (`ANISOTROPIC`).
+    pub anisotropic: bool,
     /// Alpha-masked: its fragments may be discarded (`ALPHA_MASK`); an opaque pipeline's never
     /// are, so the GPU tests depth before shading them.
     pub masked: bool,
@@ -214,6 +223,7 @@ impl PipelineKey {
             transmissive: material.is_transmissive(),
             clearcoat: material.is_clearcoated(),
             sheen: material.has_sheen(),
+            anisotropic: material.is_anisotropic(),
             masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
@@ -261,15 +271,16 @@ impl PipelineKey {
     /// Every key.
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
-        (0..1u32 << 24).map(|i| Self {
-            blend: i & 1 << 23 != 0,
-            transmissive: i & 1 << 22 != 0,
-            clearcoat: i & 1 << 21 != 0,
-            sheen: i & 1 << 20 != 0,
-            masked: i & 1 << 19 != 0,
-            double_sided: i & 1 << 18 != 0,
-            animated: i & 1 << 17 != 0,
-            textures: (i >> 7 & 1023) as u16,
+        (0..1u32 << 26).map(|i| Self {
+            blend: i & 1 << 25 != 0,
+            transmissive: i & 1 << 24 != 0,
+            clearcoat: i & 1 << 23 != 0,
+            sheen: i & 1 << 22 != 0,
+            anisotropic: i & 1 << 21 != 0,
+            masked: i & 1 << 20 != 0,
+            double_sided: i & 1 << 19 != 0,
+            animated: i & 1 << 18 != 0,
+            textures: (i >> 7 & 2047) as u16,
             colored: i & 64 != 0,
             flat: i & 32 != 0,
             painted: i & 16 != 0,
@@ -284,8 +295,16 @@ impl PipelineKey {
     /// by it, so that a model changes pipeline as few times as it can).
     pub(crate) fn index(self) -> u32 {
         let fold = |index: u32, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u32::from(bit));
-        let material =
-            [self.blend, self.transmissive, self.clearcoat, self.sheen, self.masked, self.double_sided, self.animated];
+        let material = [
+            self.blend,
+            self.transmissive,
+            self.clearcoat,
+            self.sheen,
+            self.anisotropic,
+            self.masked,
+            self.double_sided,
+            self.animated,
+        ];
         let index = fold(0, &material);
         let index = index << TEXTURE_SLOTS | u32::from(self.textures);
         let flags =
@@ -296,7 +315,7 @@ impl PipelineKey {
     /// What its draws' vertices give their fragments: all of `VertexOutput`, or only what its
     /// fragments read (`shaders/lean_outputs.wgsl`).
     pub(crate) fn outputs(self) -> Outputs {
-        if self.textures != 0 {
+        if self.textures != 0 || self.anisotropic {
             Outputs::All
         } else if self.painted || self.animated || self.impostor {
             Outputs::Untextured
@@ -308,7 +327,7 @@ impl PipelineKey {
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 13] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 14] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -324,6 +343,7 @@ impl PipelineKey {
             ("TRANSMISSIVE", flag(self.transmissive)),
             ("CLEARCOAT", flag(self.clearcoat)),
             ("SHEEN", flag(self.sheen)),
+            ("ANISOTROPIC", flag(self.anisotropic)),
         ]
     }
 }
@@ -470,7 +490,7 @@ mod tests {
     use super::*;
 
     /// A pipeline's vertices give its fragments what they read: texture coordinates and
-    /// tangents to a textured material's; the paint and the palette's base to a painted,
+    /// tangents to a textured or anisotropic material's; the paint and the palette's base to a painted,
     /// animated or impostor's; the normal to all but a flat-shaded one's (save glass, whose
     /// scale rides in it); colours and the surface to every one.
     #[test]
@@ -489,6 +509,7 @@ mod tests {
         for slot in 0..TEXTURE_SLOTS {
             assert_eq!(PipelineKey { textures: 1 << slot, ..plain }.outputs(), Outputs::All, "slot {slot}");
         }
+        assert_eq!(PipelineKey { anisotropic: true, ..faceted }.outputs(), Outputs::All, "its grain in the tangents");
     }
 
     #[test]
@@ -504,7 +525,7 @@ mod tests {
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let painted = Material { name: Some("Paint.001".to_owned()), ..material.clone() };
         let uniform = MaterialUniform::of(&painted, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 752);
+        assert_eq!(size_of::<MaterialUniform>(), 816);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
@@ -551,13 +572,27 @@ mod tests {
         let velvet = PipelineKey::of(&velvet, &[[0; 4]; 6]);
         assert!(velvet.sheen && !velvet.blend, "an opaque sheen");
         assert_eq!(velvet.textures, 1 << 9, "its sheen roughness texture: the tenth slot");
+        let brushed = Material {
+            anisotropy_strength: 0.5,
+            anisotropy_rotation: std::f32::consts::FRAC_PI_2,
+            anisotropy_texture: Some(TextureRef::new(0)),
+            ..Material::default()
+        };
+        let [strength, cos, sin, w] = MaterialUniform::of(&brushed, [[0; 4]; 6]).anisotropy;
+        assert!(strength == 0.5 && cos.abs() < 1e-6 && sin == 1.0 && w == 0.0, "along the bitangent");
+        let brushed = PipelineKey::of(&brushed, &[[0; 4]; 6]);
+        assert!(brushed.anisotropic && !brushed.blend, "an opaque grain");
+        assert_eq!(brushed.textures, 1 << 10, "its anisotropy texture: the eleventh slot");
+        assert!(
+            !PipelineKey::of(&Material { anisotropy_strength: 0.0, ..Material::default() }, &[[0; 4]; 6]).anisotropic
+        );
         // Every key its own place (a bit each), opaque first.
-        let mut taken = vec![0u64; 1 << 18];
+        let mut taken = vec![0u64; 1 << 20];
         for key in PipelineKey::all() {
             let index = key.index() as usize;
-            assert!(index < 1 << 24 && taken[index / 64] & 1 << (index % 64) == 0, "{key:?} shares its place");
+            assert!(index < 1 << 26 && taken[index / 64] & 1 << (index % 64) == 0, "{key:?} shares its place");
             taken[index / 64] |= 1 << (index % 64);
-            assert!(key.blend || index < 1 << 23, "opaque first");
+            assert!(key.blend || index < 1 << 25, "opaque first");
         }
     }
 }

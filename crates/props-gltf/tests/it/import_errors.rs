@@ -75,6 +75,7 @@ impl Doc {
     pub(crate) fn floats(&mut self, values: &[f32], ty: &str) -> usize {
         let per = match ty {
             "SCALAR" => 1,
+            "VEC2" => 2,
             "VEC3" => 3,
             "VEC4" => 4,
             "MAT4" => 16,

@@ -35,8 +35,8 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
     assert_eq!(
         messages,
         [
-            "meshes[0].primitives[0]: its material's normal map needs TANGENT, or texture coordinates on triangles \
-             to make them from; it is drawn without the map",
+            "meshes[0].primitives[0]: its material's normal map or anisotropy needs TANGENT, or texture \
+             coordinates on triangles to make them from; it is drawn without the map, its specular not stretched",
             "materials[0].extensions.KHR_materials_iridescence: KHR_materials_iridescence is not drawn; the \
              material's base colour, metal and roughness are"
         ]
@@ -133,6 +133,45 @@ fn a_volume_degrades_to_clear_glass() {
             "materials[1].extensions.KHR_materials_volume.attenuationDistance",
             "materials[2].extensions.KHR_materials_volume.thicknessTexture"
         ],
+        "{:#?}",
+        import.warnings
+    );
+}
+
+/// What of KHR_materials_anisotropy cannot be read leaves the lobe unstretched, with a warning
+/// naming it; a strength past 1 is clamped. An anisotropic material's primitive without
+/// TANGENT has them made from its UVs, as a normal-mapped one's are; one without UVs either is
+/// drawn without the grain, with a warning; and a primitive whose material reads no tangents
+/// keeps none.
+#[test]
+fn anisotropy_degrades_to_an_unstretched_lobe_and_has_its_tangents_made() {
+    let mut doc = Doc::new();
+    let uvs = doc.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC2");
+    let mut json = doc.json();
+    json["materials"] = json!([
+        {"extensions": {"KHR_materials_anisotropy": {"anisotropyStrength": 2.0, "anisotropyRotation": 1.0}}},
+        {"extensions": {"KHR_materials_anisotropy": {"anisotropyStrength": "brushed"}}},
+    ]);
+    let bare = json["meshes"][0]["primitives"][0].clone();
+    let mut with_uvs = bare.clone();
+    with_uvs["attributes"]["TEXCOORD_0"] = json!(uvs);
+    let uses = |mut primitive: serde_json::Value, material: usize| {
+        primitive["material"] = json!(material);
+        primitive
+    };
+    json["meshes"][0]["primitives"] = json!([uses(with_uvs.clone(), 0), uses(bare, 0), uses(with_uvs, 1)]);
+    let import = import_json(&json).expect("the file loads");
+    let materials = import.model.materials();
+    assert_eq!((materials[0].anisotropy_strength, materials[0].anisotropy_rotation), (1.0, 1.0), "clamped");
+    assert!(materials[0].is_anisotropic() && !materials[1].is_anisotropic(), "does not parse: none");
+    let tangents: Vec<usize> = import.model.meshes()[0].primitives.iter().map(|p| p.tangents.len()).collect();
+    assert_eq!(tangents, [3, 0, 0], "made from the UVs; none to make them from; none read");
+    let made = import.model.meshes()[0].primitives[0].tangents[0];
+    assert!((made.truncate().length() - 1.0).abs() < 1e-3 && made.w.abs() == 1.0, "{made}");
+    let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["meshes[0].primitives[1]", "materials[1].extensions.KHR_materials_anisotropy"],
         "{:#?}",
         import.warnings
     );

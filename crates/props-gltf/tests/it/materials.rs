@@ -300,6 +300,38 @@ fn sheen_factors_and_textures_are_read() {
     assert_eq!(alphas, [255, 60, 255, 60, 255, 60, 255, 60], "eight bands, the roughness in A");
 }
 
+/// KHR_materials_anisotropy's factors and texture (`tests/models/anisotropy/make.mjs`; drawn
+/// against three.js in `tests/gpu/references.rs`), read without a warning: the texture in the
+/// eleventh slot, and the file's tangents kept only where a material reads them.
+#[test]
+fn anisotropy_factors_texture_and_tangents_are_read() {
+    let path = models_dir().join("anisotropy/anisotropy.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let grain = |name| {
+        let m = named(&import.model, name);
+        (m.anisotropy_strength, m.anisotropy_rotation, m.is_anisotropic())
+    };
+    assert_eq!(grain("anisotropy_none"), (0.0, 0.0, false));
+    assert_eq!(grain("anisotropy_0.5"), (0.5, 0.0, true));
+    assert_eq!(grain("anisotropy_0.8_turned"), (0.8, std::f32::consts::FRAC_PI_2, true));
+    let slots = |name| named(&import.model, name).texture_slots().map(|t| t.is_some());
+    let mut grain_slot = [false; props_anim::material::TEXTURE_SLOTS];
+    grain_slot[10] = true;
+    assert_eq!(slots("anisotropy_direction_bands"), grain_slot);
+    let texture = named(&import.model, "anisotropy_strength_bands").anisotropy_texture;
+    let image = &import.model.images()[texture.expect("a grain texture").image as usize];
+    let blues: Vec<u8> = image.rgba8.chunks(4).map(|p| p[2]).collect();
+    assert_eq!(blues, [255, 51, 255, 51, 255, 51, 255, 51], "eight bands, the strength in B");
+    for mesh in import.model.meshes() {
+        let primitive = &mesh.primitives[0];
+        let material = primitive.material.expect("a material") as usize;
+        let anisotropic = import.model.materials()[material].is_anisotropic();
+        let expected = if anisotropic { primitive.positions.len() } else { 0 };
+        assert_eq!(primitive.tangents.len(), expected, "{:?}", mesh.name);
+    }
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.
