@@ -135,6 +135,11 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         "0.0165: edges, and the sun's highlight on the half-strength sphere's lower rim (0.1089 without KHR_materials_anisotropy)",
     ),
     (
+        "materials_iridescence",
+        0.017,
+        "0.0111: edges, and the point lights' highlights, as in the lights' reference (0.0318 without KHR_materials_iridescence)",
+    ),
+    (
         "lenient_primitive_restart",
         0.05,
         "0.0344: the edges of its thin triangles (0.2761 drawing every triangle, as if the index type had no restart value)",
@@ -151,6 +156,7 @@ const P99_THRESHOLDS: &[(&str, f32, &str)] = &[
         "0.2658 (0.3074 without specular anti-aliasing); 0.9807 with the specular textures left out (the mean: 0.0398; both measured before the ambient's share)",
     ),
     ("materials_clearcoat", 0.43, "0.2823; 0.7561 without the coat (measured before the ambient's share)"),
+    ("materials_iridescence", 0.34, "0.2239; 0.7196 without KHR_materials_iridescence"),
     ("materials_anisotropy", 0.5, "0.3315; 0.9840 without KHR_materials_anisotropy"),
     ("khronos_WhackAMole", 0.41, "0.2688; 0.5130 without the mole's sheen (measured before the ambient's share)"),
 ];

@@ -118,7 +118,8 @@ pub const TEXTURE_SLOTS: usize = 11;
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
 /// `KHR_materials_specular`, the glass of `KHR_materials_transmission` (coloured by its depth
 /// where `KHR_materials_volume` gives it one), the clear coat of `KHR_materials_clearcoat`, the
-/// fabric's sheen of `KHR_materials_sheen` and the brushed metal of `KHR_materials_anisotropy`.
+/// fabric's sheen of `KHR_materials_sheen`, the brushed metal of `KHR_materials_anisotropy` and
+/// the thin film of `KHR_materials_iridescence`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -198,6 +199,15 @@ pub struct Material {
     /// `KHR_materials_anisotropy`: the grain's direction in tangent space in RG (linear, from
     /// [0, 1] to [-1, 1]), turned by the rotation, and a strength multiplying the factor in B.
     pub anisotropy_texture: Option<TextureRef>,
+    /// `KHR_materials_iridescence`: how much of a thin film (soap, oil on water, a chameleon
+    /// paint) lies over the surface, its colours shifting with the angle seen at, 0 to 1 (0
+    /// without it).
+    pub iridescence_factor: f32,
+    /// `KHR_materials_iridescence`: the film's index of refraction (1.3 by default).
+    pub iridescence_ior: f32,
+    /// `KHR_materials_iridescence`: the film's thickness, nanometres: the extension's
+    /// `iridescenceThicknessMaximum` (400 by default), the thickness without a texture.
+    pub iridescence_thickness: f32,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -242,6 +252,9 @@ impl Default for Material {
             anisotropy_strength: 0.0,
             anisotropy_rotation: 0.0,
             anisotropy_texture: None,
+            iridescence_factor: 0.0,
+            iridescence_ior: 1.3,
+            iridescence_thickness: 400.0,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -318,6 +331,13 @@ impl Material {
     #[must_use]
     pub fn is_anisotropic(&self) -> bool {
         self.anisotropy_strength > 0.0
+    }
+
+    /// Whether a thin film lies over it (`KHR_materials_iridescence`: a factor above 0, and a
+    /// film of some thickness).
+    #[must_use]
+    pub fn is_iridescent(&self) -> bool {
+        self.iridescence_factor > 0.0 && self.iridescence_thickness > 0.0
     }
 
     /// Whether what is behind it shows through it: it is alpha-blended or transmissive, so it

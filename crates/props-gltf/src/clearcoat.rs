@@ -27,16 +27,13 @@ pub(crate) struct Clearcoat {
 }
 
 impl Clearcoat {
-    /// The names of the textures it has, which the game does not draw.
-    pub(crate) fn textures(&self) -> Vec<&'static str> {
+    /// Its textures' JSON names, each with whether it has it (the game draws none of them).
+    pub(crate) fn textures(&self) -> [(&'static str, bool); 3] {
         [
             ("clearcoatTexture", self.clearcoat_texture.is_some()),
             ("clearcoatRoughnessTexture", self.clearcoat_roughness_texture.is_some()),
             ("clearcoatNormalTexture", self.clearcoat_normal_texture.is_some()),
         ]
-        .into_iter()
-        .filter_map(|(name, present)| present.then_some(name))
-        .collect()
     }
 }
 
@@ -48,10 +45,12 @@ mod tests {
     fn the_default_coats_nothing_and_textures_are_named() {
         let coat: Clearcoat = serde_json::from_str("{}").expect("an empty extension");
         assert_eq!((coat.clearcoat_factor, coat.clearcoat_roughness_factor), (0.0, 0.0));
-        assert!(coat.textures().is_empty());
+        assert!(coat.textures().iter().all(|(_, present)| !present));
         let coat: Clearcoat =
             serde_json::from_str(r#"{"clearcoatFactor": 1, "clearcoatNormalTexture": {"index": 0, "scale": 2}}"#)
                 .expect("a coat with a normal map");
-        assert_eq!((coat.clearcoat_factor, coat.textures()), (1.0, vec!["clearcoatNormalTexture"]));
+        let present: Vec<_> =
+            coat.textures().into_iter().filter(|(_, present)| *present).map(|(name, _)| name).collect();
+        assert_eq!((coat.clearcoat_factor, present), (1.0, vec!["clearcoatNormalTexture"]));
     }
 }

@@ -22,6 +22,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_clearcoat",
     "KHR_materials_sheen",
     "KHR_materials_anisotropy",
+    "KHR_materials_iridescence",
     "KHR_lights_punctual",
     "KHR_animation_pointer",
     "KHR_node_visibility",
@@ -357,7 +358,7 @@ mod tests {
         assert!(error.kind.to_string().contains("MSFT_texture_dds"));
         assert!(error.kind.to_string().contains("with PNG or JPEG textures"));
         let (ok, warnings) = parse_value(json!({"asset": {"version": "2.0"},
-            "extensionsUsed": ["KHR_materials_unlit", "KHR_materials_iridescence", "KHR_lights_punctual"],
+            "extensionsUsed": ["KHR_materials_unlit", "KHR_materials_dispersion", "KHR_lights_punctual"],
             "extensionsRequired": ["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform",
                 "KHR_lights_punctual"]}));
         ok.expect("supported extensions");

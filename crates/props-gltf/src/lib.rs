@@ -76,6 +76,7 @@ mod images;
 mod import;
 mod impostor;
 mod instancing;
+mod iridescence;
 mod json_scan;
 mod ktx2;
 mod lights;

@@ -3,7 +3,8 @@
 //! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`;
 //! its glass's depth and colour ([`crate::volume`]); a clear coat's factors
 //! ([`crate::clearcoat`]); a fabric's sheen with two more slots
-//! ([`crate::sheen`]); brushed metal's grain with one ([`crate::anisotropy`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
+//! ([`crate::sheen`]); brushed metal's grain with one ([`crate::anisotropy`]); a thin film's
+//! factors ([`crate::iridescence`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
 //! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
 //! `KHR_materials_*` extensions are warned about; the base material under them is still read.
 
@@ -21,6 +22,7 @@ use crate::clearcoat::{self, Clearcoat};
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::images::{ImageSource, Images};
+use crate::iridescence::{self, Iridescence};
 use crate::parts::{Part, Skip};
 use crate::sheen::{self, Sheen};
 use crate::spec_gloss::{self, SpecularGlossiness};
@@ -31,8 +33,7 @@ use crate::{document, index_u32};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
-const UNDRAWN_EXTENSIONS: &[&str] =
-    &["KHR_materials_iridescence", "KHR_materials_dispersion", "KHR_materials_diffuse_transmission"];
+const UNDRAWN_EXTENSIONS: &[&str] = &["KHR_materials_dispersion", "KHR_materials_diffuse_transmission"];
 
 /// The materials and the images they use, as the importer reads them.
 pub(crate) struct Materials {
@@ -74,6 +75,8 @@ struct Raw {
     sheen: Option<Sheen>,
     /// `KHR_materials_anisotropy`.
     anisotropy: Option<Anisotropy>,
+    /// `KHR_materials_iridescence`.
+    iridescence: Option<Iridescence>,
 }
 
 /// How many texture slots a material has.
@@ -177,6 +180,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         clearcoat: extension(i, material, clearcoat::NAME, "it has no clear coat", warnings),
         sheen: extension(i, material, sheen::NAME, "it has no sheen", warnings),
         anisotropy: extension(i, material, anisotropy::NAME, "its specular is not stretched", warnings),
+        iridescence: extension(i, material, iridescence::NAME, "it has no thin film", warnings),
     }
 }
 
@@ -382,7 +386,7 @@ fn import_material(
             let at = |field: &str| at(&format!("extensions.{}.{field}", clearcoat::NAME));
             let [factor] = finite([read.clearcoat_factor], at("clearcoatFactor"))?;
             let [roughness] = finite([read.clearcoat_roughness_factor], at("clearcoatRoughnessFactor"))?;
-            for texture in read.textures() {
+            for (texture, _) in read.textures().into_iter().filter(|(_, present)| *present) {
                 warn(warnings, at(texture), "the clear coat's textures are not drawn; its factors are");
             }
             (factor.clamp(0.0, 1.0), roughness.clamp(0.0, 1.0))
@@ -406,6 +410,20 @@ fn import_material(
             (strength.clamp(0.0, 1.0), rotation)
         }
         None => (0.0, 0.0),
+    };
+    let (iridescence_factor, iridescence_ior, iridescence_thickness) = match &raw.iridescence {
+        Some(read) => {
+            let at = |field: &str| at(&format!("extensions.{}.{field}", iridescence::NAME));
+            let [factor] = finite([read.iridescence_factor], at("iridescenceFactor"))?;
+            let [ior] = finite([read.iridescence_ior], at("iridescenceIor"))?;
+            let [thickness] = finite([read.iridescence_thickness_maximum], at("iridescenceThicknessMaximum"))?;
+            for (texture, _) in read.textures().into_iter().filter(|(_, present)| *present) {
+                let message = "the thin film's textures are not drawn; its factor and its greatest thickness are";
+                warn(warnings, at(texture), message);
+            }
+            (factor.clamp(0.0, 1.0), ior.max(1.0), thickness.max(0.0))
+        }
+        None => (0.0, 1.3, 400.0),
     };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
@@ -511,6 +529,9 @@ fn import_material(
         anisotropy_strength,
         anisotropy_rotation,
         anisotropy_texture,
+        iridescence_factor,
+        iridescence_ior,
+        iridescence_thickness,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,

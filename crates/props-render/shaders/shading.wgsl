@@ -7,8 +7,8 @@
 // alpha modes; transmission (KHR_materials_transmission) through thin walls or, without
 // refraction, the coloured depth of KHR_materials_volume; a clear coat
 // (KHR_materials_clearcoat's factors); the sheen of cloth (KHR_materials_sheen); double-sided
-// back faces; the grain of brushed metal (KHR_materials_anisotropy); KHR_materials_unlit;
-// specular anti-aliasing, as three.js's. Appended to
+// back faces; the grain of brushed metal (KHR_materials_anisotropy); a thin film's colours
+// (KHR_materials_iridescence); KHR_materials_unlit; specular anti-aliasing, as three.js's. Appended to
 // skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
@@ -36,6 +36,9 @@ struct Material {
     volume: vec4<f32>,
     // x: KHR_materials_anisotropy's strength; y, z: its rotation's cosine and sine.
     anisotropy: vec4<f32>,
+    // x: KHR_materials_iridescence's factor; y: its film's index of refraction; z: its
+    // thickness, nanometres.
+    iridescence: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
     // specular, specular colour, transmission, sheen colour, sheen roughness, anisotropy), two
     // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when the
@@ -96,6 +99,9 @@ override SHEEN: bool = false;
 // Whether the material's specular lobe is stretched along a grain (KHR_materials_anisotropy),
 // its direction in the tangent frame.
 override ANISOTROPIC: bool = false;
+// Whether a thin film lies over the material (KHR_materials_iridescence): its specular's
+// Fresnel is the film's, by the factor.
+override IRIDESCENT: bool = false;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
 // Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
@@ -293,6 +299,9 @@ struct Reflectance {
     a2: f32,
     multiple: vec3<f32>,
     grain: Grain,
+    // A thin film (KHR_materials_iridescence): its Fresnel towards the view (rgb), which
+    // replaces the lobe's Schlick Fresnel by how much film there is (a; 0: none).
+    film: vec4<f32>,
 };
 
 // A lobe's grain (KHR_materials_anisotropy): its GGX alpha along the grain (across it, the
@@ -335,10 +344,11 @@ fn direct_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, s: Reflectance) -> vec
     let n_dot_v = clamp(abs(dot(n, v)), 1e-4, 1.0);
     let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
     let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
-    // Schlick's fifth power as products (a `pow` is an exp2 of a log2).
-    let x = 1.0 - v_dot_h;
-    let x5 = x * x * x * x * x;
-    let fresnel = s.f0 + (s.f90 - s.f0) * x5;
+    let x5 = fifth(1.0 - v_dot_h);
+    var fresnel = s.f0 + (s.f90 - s.f0) * x5;
+    if IRIDESCENT {
+        fresnel = mix(fresnel, s.film.rgb, s.film.a);
+    }
     var distribution: f32;
     var visibility: f32;
     if ANISOTROPIC && s.grain.alpha > 0.0 {
@@ -563,7 +573,22 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     if ANISOTROPIC && has_frame {
         grain = grain_of(t * side, b, anisotropy_texel.rgb, roughness);
     }
-    let reflectance = Reflectance(c_diff, f0, f90, dielectric_f0, strength, a2, multiple, grain);
+    // KHR_materials_iridescence: the film's Fresnel towards the view over the dielectric and
+    // over the metal, and the facing reflectance that gives the same at this angle (what the
+    // light from every direction is reflected by), as three.js makes them.
+    var film = vec4<f32>(0.0);
+    var dielectric_fr = dielectric_f0;
+    var metal_fr = base.rgb;
+    if IRIDESCENT && material.iridescence.z > 0.0 {
+        let amount = clamp(material.iridescence.x, 0.0, 1.0);
+        let facing = clamp(dot(n, v), 0.0, 1.0);
+        let over_dielectric = thin_film(material.iridescence.y, facing, material.iridescence.z, dielectric_f0);
+        let over_metal = thin_film(material.iridescence.y, facing, material.iridescence.z, base.rgb);
+        film = vec4<f32>(mix(over_dielectric, over_metal, metallic), amount);
+        dielectric_fr = mix(dielectric_f0, schlick_to_f0(over_dielectric, facing), amount);
+        metal_fr = mix(base.rgb, schlick_to_f0(over_metal, facing), amount);
+    }
+    let reflectance = Reflectance(c_diff, f0, f90, dielectric_f0, strength, a2, multiple, grain, film);
     var color = direct_light(n, v, globals.light_direction.xyz, reflectance) * sun;
     // KHR_materials_sheen: the back-scattering of cloth's fibres (Charlie's distribution), over
     // the material, which gives up to it what it reflects (as three.js composes them). Its
@@ -621,10 +646,12 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     // after bouncing between microfacets (`scattered`, Fdez-Aguera's estimate, which needs the
     // light's irradiance), and what the diffuse layer keeps, less what the dielectric's lobe
     // reflects above it, as three.js (`computeMultiscattering`) and Filament share it out.
-    let single = f0 * albedo.x + f90 * albedo.y;
-    let dielectric_single = dielectric_f0 * albedo.x + strength * albedo.y;
-    let dielectric_scattered = multiply_scattered(dielectric_f0, dielectric_single, albedo);
-    let metal_scattered = multiply_scattered(base.rgb, base.rgb * albedo.x + albedo.y, albedo);
+    // (A thin film's facing reflectances in place of the dielectric's and the metal's.)
+    let dielectric_single = dielectric_fr * albedo.x + strength * albedo.y;
+    let metal_single = metal_fr * albedo.x + albedo.y;
+    let single = mix(dielectric_single, metal_single, metallic);
+    let dielectric_scattered = multiply_scattered(dielectric_fr, dielectric_single, albedo);
+    let metal_scattered = multiply_scattered(metal_fr, metal_single, albedo);
     let scattered = mix(dielectric_scattered, metal_scattered, metallic);
     let diffuse_kept = 1.0 - dielectric_single - dielectric_scattered;
     // Ambient (diffuse only), then the sky's light: its irradiance and its radiance
@@ -675,9 +702,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         transmitted = transmission * tint * (1.0 - single) * kept;
     }
     if CLEARCOAT {
-        let x = 1.0 - clamp(dot(coat_n, v), 0.0, 1.0);
-        let x2 = x * x;
-        let dimmed = 1.0 - coat * (0.04 + 0.96 * x2 * x2 * x);
+        let dimmed = 1.0 - coat * (0.04 + 0.96 * fifth(1.0 - clamp(dot(coat_n, v), 0.0, 1.0)));
         color = color * dimmed + coat_light * coat;
         transmitted *= dimmed;
     }
@@ -688,7 +713,8 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 // of a unit irradiance from `l`: glTF's specular lobe with a facing reflectance of 4 %.
 fn clearcoat_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, a2: f32) -> vec3<f32> {
     let coat = vec3<f32>(0.04);
-    return direct_light(n, v, l, Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0), NO_GRAIN));
+    let reflectance = Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0), NO_GRAIN, vec4<f32>(0.0));
+    return direct_light(n, v, l, reflectance);
 }
 
 // What a sheen of colour `color` and perceptual roughness `roughness` on normal `n` returns
@@ -770,4 +796,79 @@ fn lambert(in: VertexOutput) -> vec4<f32> {
     let diffuse = abs(dot(n, globals.light_direction.xyz));
     let lit = albedo.rgb * (globals.ambient.rgb + globals.light_color.rgb * diffuse);
     return vec4<f32>(lit, albedo.a);
+}
+
+// Linear sRGB (Rec. 709) from CIE XYZ.
+const XYZ_TO_REC709: mat3x3<f32> = mat3x3<f32>(
+    vec3<f32>(3.2404542, -0.9692660, 0.0556434),
+    vec3<f32>(-1.5371385, 1.8760108, -0.2040259),
+    vec3<f32>(-0.4985314, 0.0415560, 1.0572252),
+);
+
+// What a thin film of index of refraction `film_ior` and `thickness` nanometres, in air over a
+// base of facing reflectance `base_f0`, reflects towards a view at `cos_view` to the normal:
+// Belcour and Barla's "A Practical Extension to Microfacet Theory for the Modeling of Varying
+// Iridescence" (2017), the interference of its first two orders summed over the eye's
+// sensitivities, as KHR_materials_iridescence and three.js write it.
+fn thin_film(film_ior: f32, cos_view: f32, thickness: f32, base_f0: vec3<f32>) -> vec3<f32> {
+    // The film fades to air as it thins to nothing.
+    let ior = mix(1.0, film_ior, smoothstep(0.0, 0.03, thickness));
+    let cos_film_sq = 1.0 - (1.0 - cos_view * cos_view) / (ior * ior);
+    if cos_film_sq < 0.0 {
+        // Total internal reflection.
+        return vec3<f32>(1.0);
+    }
+    let cos_film = sqrt(cos_film_sq);
+    // Air to film, then film to base (its index from its facing reflectance, kept off 1).
+    let r0 = (ior - 1.0) * (ior - 1.0) / ((ior + 1.0) * (ior + 1.0));
+    let r12 = r0 + (1.0 - r0) * fifth(1.0 - cos_view);
+    let t121 = 1.0 - r12;
+    let phi12 = select(0.0, PI, ior < 1.0);
+    let phi21 = PI - phi12;
+    let root = sqrt(clamp(base_f0, vec3<f32>(0.0), vec3<f32>(0.9999)));
+    let base_ior = (1.0 + root) / (1.0 - root);
+    let r1 = (base_ior - ior) * (base_ior - ior) / ((base_ior + ior) * (base_ior + ior));
+    let r23 = r1 + (1.0 - r1) * fifth(1.0 - cos_film);
+    let phi23 = select(vec3<f32>(0.0), vec3<f32>(PI), base_ior < vec3<f32>(ior));
+    // The optical path difference and the phase shifts.
+    let opd = 2.0 * ior * thickness * cos_film;
+    let phi = vec3<f32>(phi21) + phi23;
+    let r123 = clamp(r12 * r23, vec3<f32>(1e-5), vec3<f32>(0.9999));
+    let rs = t121 * t121 * r23 / (1.0 - r123);
+    // The mean reflectance, then the first two orders of interference.
+    var reflected = r12 + rs;
+    var cm = rs - t121;
+    for (var m = 1; m <= 2; m++) {
+        cm *= sqrt(r123);
+        reflected += cm * 2.0 * film_sensitivity(f32(m) * opd, f32(m) * phi);
+    }
+    // Colours out of the gamut come out negative: none.
+    return max(reflected, vec3<f32>(0.0));
+}
+
+// The eye's response, linear sRGB, to an interference of optical path difference `opd`
+// nanometres and phase shift `shift`: XYZ's colour matching functions as Gaussians in Fourier
+// space (Belcour and Barla's fit).
+fn film_sensitivity(opd: f32, shift: vec3<f32>) -> vec3<f32> {
+    let phase = 2.0 * PI * opd * 1.0e-9;
+    let value = vec3<f32>(5.4856e-13, 4.4201e-13, 5.2481e-13);
+    let position = vec3<f32>(1.6810e+06, 1.7953e+06, 2.2084e+06);
+    let variance = vec3<f32>(4.3278e+09, 9.3046e+09, 6.6121e+09);
+    var xyz = value * sqrt(2.0 * PI * variance) * cos(position * phase + shift) * exp(-phase * phase * variance);
+    xyz.x += 9.7470e-14 * sqrt(2.0 * PI * 4.5282e+09) * cos(2.2399e+06 * phase + shift.x)
+        * exp(-4.5282e+09 * phase * phase);
+    return XYZ_TO_REC709 * (xyz / 1.0685e-7);
+}
+
+// The facing reflectance whose Schlick Fresnel at `cos_view` is `fresnel` (towards 1 at grazing
+// angles), as three.js estimates a film's.
+fn schlick_to_f0(fresnel: vec3<f32>, cos_view: f32) -> vec3<f32> {
+    let x5 = min(fifth(clamp(1.0 - cos_view, 0.0, 1.0)), 0.9999);
+    return (fresnel - x5) / (1.0 - x5);
+}
+
+// `x` to the fifth, as products (a `pow` is an exp2 of a log2, undefined at 0).
+fn fifth(x: f32) -> f32 {
+    let x2 = x * x;
+    return x2 * x2 * x;
 }

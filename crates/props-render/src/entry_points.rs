@@ -62,7 +62,7 @@ pub(crate) const FS_LAMBERT: Entry = entry!("fs_lambert");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materials::PipelineKey;
+    use crate::pipeline_key::PipelineKey;
     use crate::shaders::{self, PaletteAccess};
 
     /// Every entry point a pipeline key can take is in the shader: each tier's vertex stage
@@ -73,7 +73,7 @@ mod tests {
         let module = naga::front::wgsl::parse_str(&source).expect("the shader parses");
         let names: Vec<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
         let mut taken = std::collections::HashSet::new();
-        for key in PipelineKey::all().step_by(97) {
+        for key in PipelineKey::every(97) {
             let outputs = key.outputs();
             taken.insert(outputs);
             let fragments = if key.transmissive { vec![FS_TRANSMISSIVE, FS_MAIN] } else { vec![FS_MAIN, FS_LAMBERT] };

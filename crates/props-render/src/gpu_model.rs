@@ -8,7 +8,8 @@ use wgpu::util::DeviceExt;
 
 use crate::draw_merge::MergePlan;
 use crate::drawn::DrawnMeshes;
-use crate::materials::{self, Defaults, PipelineKey, Samplers};
+use crate::materials::{self, Defaults, Samplers};
+use crate::pipeline_key::PipelineKey;
 use crate::renderer_config::PassCount;
 use crate::shaders::PaletteAccess;
 use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};

@@ -9,7 +9,8 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::entry_points::{Entry, FS_LAMBERT, FS_MAIN, FS_TRANSMISSIVE, Outputs, VS_RIGID, VS_SKINNED, VS_UNSKINNED};
 use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, Posing, SkinVertex, SurfaceVertex};
-use crate::materials::{PipelineKey, TEXTURE_SLOTS};
+use crate::materials::TEXTURE_SLOTS;
+use crate::pipeline_key::PipelineKey;
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
 use crate::shadows::SHADOW_FORMAT;

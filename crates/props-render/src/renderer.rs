@@ -471,7 +471,7 @@ impl Renderer {
         model: &GpuModel,
         draw: &DrawItem,
         run: &Run,
-        bound: &mut Option<(crate::materials::PipelineKey, Posing)>,
+        bound: &mut Option<(crate::pipeline_key::PipelineKey, Posing)>,
     ) {
         if *bound != Some((draw.key, draw.posing)) {
             // `set_model` made every pipeline its draws take.

@@ -17,7 +17,7 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
         "alphaMode": "MASK",
         "doubleSided": true,
         "emissiveFactor": [1.0, 0.5, 0.0],
-        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_iridescence": {"iridescenceFactor": 1.0},
+        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_dispersion": {"dispersion": 1.0},
             "KHR_materials_emissive_strength": {"emissiveStrength": 4.0}},
     }]);
     json["meshes"][0]["primitives"][0]["material"] = json!(0);
@@ -37,7 +37,7 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
         [
             "meshes[0].primitives[0]: its material's normal map or anisotropy needs TANGENT, or texture \
              coordinates on triangles to make them from; it is drawn without the map, its specular not stretched",
-            "materials[0].extensions.KHR_materials_iridescence: KHR_materials_iridescence is not drawn; the \
+            "materials[0].extensions.KHR_materials_dispersion: KHR_materials_dispersion is not drawn; the \
              material's base colour, metal and roughness are"
         ]
     );
@@ -172,6 +172,46 @@ fn anisotropy_degrades_to_an_unstretched_lobe_and_has_its_tangents_made() {
     assert_eq!(
         paths,
         ["meshes[0].primitives[1]", "materials[1].extensions.KHR_materials_anisotropy"],
+        "{:#?}",
+        import.warnings
+    );
+}
+
+/// What of KHR_materials_iridescence cannot be read leaves no film, with a warning naming it;
+/// its textures are not drawn (its factor and its greatest thickness, the thickness without
+/// them, are), each with a warning; values the extension does not allow are brought within it.
+#[test]
+fn a_thin_film_degrades_to_its_factors_or_to_none() {
+    let mut json = Doc::new().json();
+    json["images"] = json!([{"uri": "data:image/png;base64,AAAA"}]);
+    json["textures"] = json!([{"source": 0}]);
+    let film = |film: serde_json::Value| json!({"extensions": {"KHR_materials_iridescence": film}});
+    json["materials"] = json!([
+        film(json!({"iridescenceFactor": "pearly"})),
+        film(json!({"iridescenceFactor": 2.0, "iridescenceTexture": {"index": 0}, "iridescenceIor": 0.5,
+            "iridescenceThicknessMinimum": 50.0, "iridescenceThicknessMaximum": 300.0,
+            "iridescenceThicknessTexture": {"index": 0}})),
+        film(json!({"iridescenceFactor": 1.0, "iridescenceThicknessMaximum": -10.0})),
+        film(json!({"iridescenceFactor": 1.0})),
+    ]);
+    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let import = import_json(&json).expect("the file loads");
+    let read = |m: &props_anim::material::Material| {
+        (m.iridescence_factor, m.iridescence_ior, m.iridescence_thickness, m.is_iridescent())
+    };
+    let materials = import.model.materials();
+    assert_eq!(read(&materials[0]), (0.0, 1.3, 400.0, false), "does not parse: none");
+    assert_eq!(read(&materials[1]), (1.0, 1.0, 300.0, true), "clamped; its greatest thickness");
+    assert_eq!(read(&materials[2]), (1.0, 1.3, 0.0, false), "no negative thickness: no film");
+    assert_eq!(read(&materials[3]), (1.0, 1.3, 400.0, true), "the extension's defaults");
+    let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "materials[0].extensions.KHR_materials_iridescence",
+            "materials[1].extensions.KHR_materials_iridescence.iridescenceTexture",
+            "materials[1].extensions.KHR_materials_iridescence.iridescenceThicknessTexture"
+        ],
         "{:#?}",
         import.warnings
     );

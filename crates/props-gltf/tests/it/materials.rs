@@ -332,6 +332,24 @@ fn anisotropy_factors_texture_and_tangents_are_read() {
     }
 }
 
+/// KHR_materials_iridescence's factors (`tests/models/iridescence/make.mjs`; drawn against
+/// three.js in `tests/gpu/references.rs`), read without a warning.
+#[test]
+fn thin_film_factors_are_read() {
+    let path = models_dir().join("iridescence/iridescence.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let film = |name| {
+        let m = named(&import.model, name);
+        (m.iridescence_factor, m.iridescence_ior, m.iridescence_thickness, m.is_iridescent())
+    };
+    assert_eq!(film("film_none"), (0.0, 1.3, 400.0, false));
+    assert_eq!(film("film_default"), (1.0, 1.3, 400.0, true));
+    assert_eq!(film("film_800nm_ior_1.8"), (1.0, 1.8, 800.0, true));
+    assert_eq!(film("film_half_over_gold"), (0.5, 1.3, 400.0, true));
+    assert_eq!(film("film_no_thickness"), (1.0, 1.3, 0.0, false), "a film of no thickness is none");
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.
