@@ -33,7 +33,8 @@ use crate::{document, index_u32};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
-const UNDRAWN_EXTENSIONS: &[&str] = &["KHR_materials_dispersion", "KHR_materials_diffuse_transmission"];
+const UNDRAWN_EXTENSIONS: &[&str] =
+    &["KHR_materials_dispersion", "KHR_materials_diffuse_transmission", "KHR_materials_diffuse_roughness"];
 
 /// The materials and the images they use, as the importer reads them.
 pub(crate) struct Materials {

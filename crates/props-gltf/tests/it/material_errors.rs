@@ -17,7 +17,8 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
         "alphaMode": "MASK",
         "doubleSided": true,
         "emissiveFactor": [1.0, 0.5, 0.0],
-        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_dispersion": {"dispersion": 1.0},
+        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_diffuse_roughness": {"diffuseRoughnessFactor": 1.0},
+            "KHR_materials_dispersion": {"dispersion": 1.0},
             "KHR_materials_emissive_strength": {"emissiveStrength": 4.0}},
     }]);
     json["meshes"][0]["primitives"][0]["material"] = json!(0);
@@ -37,6 +38,8 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
         [
             "meshes[0].primitives[0]: its material's normal map or anisotropy needs TANGENT, or texture \
              coordinates on triangles to make them from; it is drawn without the map, its specular not stretched",
+            "materials[0].extensions.KHR_materials_diffuse_roughness: KHR_materials_diffuse_roughness is not \
+             drawn; the material's base colour, metal and roughness are",
             "materials[0].extensions.KHR_materials_dispersion: KHR_materials_dispersion is not drawn; the \
              material's base colour, metal and roughness are"
         ]
