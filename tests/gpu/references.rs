@@ -140,6 +140,11 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         "0.0111: edges, and the point lights' highlights, as in the lights' reference (0.0318 without KHR_materials_iridescence)",
     ),
     (
+        "materials_diffuse_roughness",
+        0.011,
+        "0.0070: edges (0.0374 without KHR_materials_diffuse_roughness: Lambert's diffuse)",
+    ),
+    (
         "lenient_primitive_restart",
         0.05,
         "0.0344: the edges of its thin triangles (0.2761 drawing every triangle, as if the index type had no restart value)",
@@ -156,6 +161,7 @@ const P99_THRESHOLDS: &[(&str, f32, &str)] = &[
         "0.2658 (0.3074 without specular anti-aliasing); 0.9807 with the specular textures left out (the mean: 0.0398; both measured before the ambient's share)",
     ),
     ("materials_clearcoat", 0.43, "0.2823; 0.7561 without the coat (measured before the ambient's share)"),
+    ("materials_diffuse_roughness", 0.28, "0.1861; 0.5112 without KHR_materials_diffuse_roughness"),
     ("materials_iridescence", 0.34, "0.2239; 0.7196 without KHR_materials_iridescence"),
     ("materials_anisotropy", 0.5, "0.3315; 0.9840 without KHR_materials_anisotropy"),
     ("khronos_WhackAMole", 0.41, "0.2688; 0.5130 without the mole's sheen (measured before the ambient's share)"),

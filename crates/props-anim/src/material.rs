@@ -118,8 +118,9 @@ pub const TEXTURE_SLOTS: usize = 11;
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
 /// `KHR_materials_specular`, the glass of `KHR_materials_transmission` (coloured by its depth
 /// where `KHR_materials_volume` gives it one), the clear coat of `KHR_materials_clearcoat`, the
-/// fabric's sheen of `KHR_materials_sheen`, the brushed metal of `KHR_materials_anisotropy` and
-/// the thin film of `KHR_materials_iridescence`.
+/// fabric's sheen of `KHR_materials_sheen`, the brushed metal of `KHR_materials_anisotropy`, the
+/// thin film of `KHR_materials_iridescence` and the rough diffuse of
+/// `KHR_materials_diffuse_roughness`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name, if any.
@@ -208,6 +209,9 @@ pub struct Material {
     /// `KHR_materials_iridescence`: the film's thickness, nanometres: the extension's
     /// `iridescenceThicknessMaximum` (400 by default), the thickness without a texture.
     pub iridescence_thickness: f32,
+    /// `KHR_materials_diffuse_roughness`: how rough the diffuse layer is (clay, concrete, the
+    /// moon: flatter, brighter towards the light behind the eye), 0 (Lambert's) to 1.
+    pub diffuse_roughness: f32,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -255,6 +259,7 @@ impl Default for Material {
             iridescence_factor: 0.0,
             iridescence_ior: 1.3,
             iridescence_thickness: 400.0,
+            diffuse_roughness: 0.0,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,

@@ -5,6 +5,8 @@
 use gltf::json::texture::Info;
 use serde::Deserialize;
 
+use crate::error::{ImportError, finite};
+
 /// `KHR_materials_anisotropy`'s name.
 pub(crate) const NAME: &str = "KHR_materials_anisotropy";
 
@@ -20,6 +22,15 @@ pub(crate) struct Anisotropy {
     pub anisotropy_rotation: f32,
     /// The grain's direction in RG and a strength in B.
     pub anisotropy_texture: Option<Info>,
+}
+
+impl Anisotropy {
+    /// Its strength and rotation as drawn, each field's JSON path `at(field)`.
+    pub(crate) fn factors(&self, at: impl Fn(&str) -> String) -> Result<(f32, f32), ImportError> {
+        let [strength] = finite([self.anisotropy_strength], at("anisotropyStrength"))?;
+        let [rotation] = finite([self.anisotropy_rotation], at("anisotropyRotation"))?;
+        Ok((strength.clamp(0.0, 1.0), rotation))
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 use gltf::json::texture::Info;
 use serde::Deserialize;
 
+use crate::error::{ImportError, Warnings, finite, warn};
+
 /// `KHR_materials_clearcoat`'s name.
 pub(crate) const NAME: &str = "KHR_materials_clearcoat";
 
@@ -27,6 +29,21 @@ pub(crate) struct Clearcoat {
 }
 
 impl Clearcoat {
+    /// Its factor and roughness as drawn, each field's JSON path `at(field)`; its textures, not
+    /// drawn, each with a warning.
+    pub(crate) fn factors(
+        &self,
+        at: impl Fn(&str) -> String,
+        warnings: &mut Warnings,
+    ) -> Result<(f32, f32), ImportError> {
+        let [factor] = finite([self.clearcoat_factor], at("clearcoatFactor"))?;
+        let [roughness] = finite([self.clearcoat_roughness_factor], at("clearcoatRoughnessFactor"))?;
+        for (texture, _) in self.textures().into_iter().filter(|(_, present)| *present) {
+            warn(warnings, at(texture), "the clear coat's textures are not drawn; its factors are");
+        }
+        Ok((factor.clamp(0.0, 1.0), roughness.clamp(0.0, 1.0)))
+    }
+
     /// Its textures' JSON names, each with whether it has it (the game draws none of them).
     pub(crate) fn textures(&self) -> [(&'static str, bool); 3] {
         [

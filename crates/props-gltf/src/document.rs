@@ -23,6 +23,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_sheen",
     "KHR_materials_anisotropy",
     "KHR_materials_iridescence",
+    "KHR_materials_diffuse_roughness",
     "KHR_lights_punctual",
     "KHR_animation_pointer",
     "KHR_node_visibility",

@@ -57,6 +57,14 @@ pub(crate) fn warn(warnings: &mut Warnings, json_path: impl Into<String>, messag
     warnings.push(ImportWarning { json_path: json_path.into(), message: message.into() });
 }
 
+/// `value` at `path`, if every element is finite.
+pub(crate) fn finite<const N: usize>(value: [f32; N], path: String) -> Result<[f32; N], ImportError> {
+    match value.iter().position(|v| !v.is_finite()) {
+        Some(element) => Err(ImportError::at(path, ErrorKind::NonFinite { element: element as u64 })),
+        None => Ok(value),
+    }
+}
+
 /// Everything that can be wrong with a file, one variant per distinct problem.
 #[derive(Debug, thiserror::Error)]
 pub enum ErrorKind {

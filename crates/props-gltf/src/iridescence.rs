@@ -6,6 +6,8 @@
 use gltf::json::texture::Info;
 use serde::Deserialize;
 
+use crate::error::{ImportError, Warnings, finite, warn};
+
 /// `KHR_materials_iridescence`'s name.
 pub(crate) const NAME: &str = "KHR_materials_iridescence";
 
@@ -30,6 +32,23 @@ pub(crate) struct Iridescence {
 }
 
 impl Iridescence {
+    /// Its factor, index of refraction and thickness (its greatest) as drawn, each field's JSON
+    /// path `at(field)`; its textures, not drawn, each with a warning.
+    pub(crate) fn factors(
+        &self,
+        at: impl Fn(&str) -> String,
+        warnings: &mut Warnings,
+    ) -> Result<(f32, f32, f32), ImportError> {
+        let [factor] = finite([self.iridescence_factor], at("iridescenceFactor"))?;
+        let [ior] = finite([self.iridescence_ior], at("iridescenceIor"))?;
+        let [thickness] = finite([self.iridescence_thickness_maximum], at("iridescenceThicknessMaximum"))?;
+        for (texture, _) in self.textures().into_iter().filter(|(_, present)| *present) {
+            let message = "the thin film's textures are not drawn; its factor and its greatest thickness are";
+            warn(warnings, at(texture), message);
+        }
+        Ok((factor.clamp(0.0, 1.0), ior.max(1.0), thickness.max(0.0)))
+    }
+
     /// Its textures' JSON names, each with whether it has it (the game draws neither).
     pub(crate) fn textures(&self) -> [(&'static str, bool); 2] {
         [

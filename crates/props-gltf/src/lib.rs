@@ -65,6 +65,7 @@ mod buffers;
 mod channel_merge;
 mod clearcoat;
 mod codes;
+mod diffuse_roughness;
 mod document;
 mod draco;
 mod drops;

@@ -4,7 +4,7 @@
 //! its glass's depth and colour ([`crate::volume`]); a clear coat's factors
 //! ([`crate::clearcoat`]); a fabric's sheen with two more slots
 //! ([`crate::sheen`]); brushed metal's grain with one ([`crate::anisotropy`]); a thin film's
-//! factors ([`crate::iridescence`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
+//! factors ([`crate::iridescence`]); a rough diffuse's ([`crate::diffuse_roughness`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
 //! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
 //! `KHR_materials_*` extensions are warned about; the base material under them is still read.
 
@@ -19,8 +19,9 @@ use serde::de::DeserializeOwned;
 
 use crate::anisotropy::{self, Anisotropy};
 use crate::clearcoat::{self, Clearcoat};
+use crate::diffuse_roughness::{self, DiffuseRoughness};
 use crate::drops::Drops;
-use crate::error::{ErrorKind, ImportError, Warnings, warn};
+use crate::error::{ErrorKind, ImportError, Warnings, finite, warn};
 use crate::images::{ImageSource, Images};
 use crate::iridescence::{self, Iridescence};
 use crate::parts::{Part, Skip};
@@ -33,8 +34,7 @@ use crate::{document, index_u32};
 
 /// Material extensions whose effect the renderer does not draw: the base material under them
 /// is drawn, with a warning.
-const UNDRAWN_EXTENSIONS: &[&str] =
-    &["KHR_materials_dispersion", "KHR_materials_diffuse_transmission", "KHR_materials_diffuse_roughness"];
+const UNDRAWN_EXTENSIONS: &[&str] = &["KHR_materials_dispersion", "KHR_materials_diffuse_transmission"];
 
 /// The materials and the images they use, as the importer reads them.
 pub(crate) struct Materials {
@@ -78,6 +78,8 @@ struct Raw {
     anisotropy: Option<Anisotropy>,
     /// `KHR_materials_iridescence`.
     iridescence: Option<Iridescence>,
+    /// `KHR_materials_diffuse_roughness`.
+    diffuse_roughness: Option<DiffuseRoughness>,
 }
 
 /// How many texture slots a material has.
@@ -182,6 +184,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         sheen: extension(i, material, sheen::NAME, "it has no sheen", warnings),
         anisotropy: extension(i, material, anisotropy::NAME, "its specular is not stretched", warnings),
         iridescence: extension(i, material, iridescence::NAME, "it has no thin film", warnings),
+        diffuse_roughness: extension(i, material, diffuse_roughness::NAME, "its diffuse is Lambert's", warnings),
     }
 }
 
@@ -311,14 +314,6 @@ pub(crate) fn images_read(root: &Root, skip: &Skip) -> Vec<usize> {
     read
 }
 
-/// `value` at `path`, if every element is finite.
-fn finite<const N: usize>(value: [f32; N], path: String) -> Result<[f32; N], ImportError> {
-    match value.iter().position(|v| !v.is_finite()) {
-        Some(element) => Err(ImportError::at(path, ErrorKind::NonFinite { element: element as u64 })),
-        None => Ok(value),
-    }
-}
-
 /// Material `i`.
 fn import_material(
     root: &Root,
@@ -359,72 +354,31 @@ fn import_material(
         }
         None => 0.0,
     };
+    // Each extension's fields, at `extensions.NAME.field`.
+    let of = |name: &'static str| move |field: &str| at(&format!("extensions.{name}.{field}"));
     let (thickness_factor, attenuation_color, attenuation_distance) = match &raw.volume {
-        Some(read) => {
-            let at = |field: &str| at(&format!("extensions.{}.{field}", volume::NAME));
-            let [thickness] = finite([read.thickness_factor], at("thicknessFactor"))?;
-            let color = finite(read.attenuation_color, at("attenuationColor"))?;
-            let distance = match read.attenuation_distance {
-                Some(distance) if finite([distance], at("attenuationDistance"))?[0] > 0.0 => distance,
-                Some(_) => {
-                    let message = "must be above 0 (the specification); the glass absorbs nothing, as if it had none";
-                    warn(warnings, at("attenuationDistance"), message);
-                    f32::INFINITY
-                }
-                None => f32::INFINITY,
-            };
-            if read.thickness_texture.is_some() {
-                let message = "the volume's thickness texture is not drawn; its thicknessFactor (the greatest \
-                               thickness) is";
-                warn(warnings, at("thicknessTexture"), message);
-            }
-            (thickness.max(0.0), color.map(|c| c.clamp(0.0, 1.0)), distance)
-        }
+        Some(read) => read.factors(of(volume::NAME), warnings)?,
         None => (0.0, [1.0; 3], f32::INFINITY),
     };
     let (clearcoat_factor, clearcoat_roughness_factor) = match &raw.clearcoat {
-        Some(read) => {
-            let at = |field: &str| at(&format!("extensions.{}.{field}", clearcoat::NAME));
-            let [factor] = finite([read.clearcoat_factor], at("clearcoatFactor"))?;
-            let [roughness] = finite([read.clearcoat_roughness_factor], at("clearcoatRoughnessFactor"))?;
-            for (texture, _) in read.textures().into_iter().filter(|(_, present)| *present) {
-                warn(warnings, at(texture), "the clear coat's textures are not drawn; its factors are");
-            }
-            (factor.clamp(0.0, 1.0), roughness.clamp(0.0, 1.0))
-        }
+        Some(read) => read.factors(of(clearcoat::NAME), warnings)?,
         None => (0.0, 0.0),
     };
     let (sheen_color_factor, sheen_roughness_factor) = match &raw.sheen {
-        Some(read) => {
-            let at = |field: &str| at(&format!("extensions.{}.{field}", sheen::NAME));
-            let color = finite(read.sheen_color_factor, at("sheenColorFactor"))?;
-            let [roughness] = finite([read.sheen_roughness_factor], at("sheenRoughnessFactor"))?;
-            (color.map(|c| c.clamp(0.0, 1.0)), roughness.clamp(0.0, 1.0))
-        }
+        Some(read) => read.factors(of(sheen::NAME))?,
         None => ([0.0; 3], 0.0),
     };
     let (anisotropy_strength, anisotropy_rotation) = match &raw.anisotropy {
-        Some(read) => {
-            let at = |field: &str| at(&format!("extensions.{}.{field}", anisotropy::NAME));
-            let [strength] = finite([read.anisotropy_strength], at("anisotropyStrength"))?;
-            let [rotation] = finite([read.anisotropy_rotation], at("anisotropyRotation"))?;
-            (strength.clamp(0.0, 1.0), rotation)
-        }
+        Some(read) => read.factors(of(anisotropy::NAME))?,
         None => (0.0, 0.0),
     };
     let (iridescence_factor, iridescence_ior, iridescence_thickness) = match &raw.iridescence {
-        Some(read) => {
-            let at = |field: &str| at(&format!("extensions.{}.{field}", iridescence::NAME));
-            let [factor] = finite([read.iridescence_factor], at("iridescenceFactor"))?;
-            let [ior] = finite([read.iridescence_ior], at("iridescenceIor"))?;
-            let [thickness] = finite([read.iridescence_thickness_maximum], at("iridescenceThicknessMaximum"))?;
-            for (texture, _) in read.textures().into_iter().filter(|(_, present)| *present) {
-                let message = "the thin film's textures are not drawn; its factor and its greatest thickness are";
-                warn(warnings, at(texture), message);
-            }
-            (factor.clamp(0.0, 1.0), ior.max(1.0), thickness.max(0.0))
-        }
+        Some(read) => read.factors(of(iridescence::NAME), warnings)?,
         None => (0.0, 1.3, 400.0),
+    };
+    let diffuse_roughness = match &raw.diffuse_roughness {
+        Some(read) => read.factor(of(diffuse_roughness::NAME), warnings)?,
+        None => 0.0,
     };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
     let extensions = material.extensions.as_ref();
@@ -533,6 +487,7 @@ fn import_material(
         iridescence_factor,
         iridescence_ior,
         iridescence_thickness,
+        diffuse_roughness,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,

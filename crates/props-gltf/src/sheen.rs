@@ -4,6 +4,8 @@
 use gltf::json::texture::Info;
 use serde::Deserialize;
 
+use crate::error::{ImportError, finite};
+
 /// `KHR_materials_sheen`'s name.
 pub(crate) const NAME: &str = "KHR_materials_sheen";
 
@@ -21,6 +23,15 @@ pub(crate) struct Sheen {
     pub sheen_roughness_factor: f32,
     /// The roughness in A, times the factor.
     pub sheen_roughness_texture: Option<Info>,
+}
+
+impl Sheen {
+    /// Its colour and roughness as drawn, each field's JSON path `at(field)`.
+    pub(crate) fn factors(&self, at: impl Fn(&str) -> String) -> Result<([f32; 3], f32), ImportError> {
+        let color = finite(self.sheen_color_factor, at("sheenColorFactor"))?;
+        let [roughness] = finite([self.sheen_roughness_factor], at("sheenRoughnessFactor"))?;
+        Ok((color.map(|c| c.clamp(0.0, 1.0)), roughness.clamp(0.0, 1.0)))
+    }
 }
 
 #[cfg(test)]

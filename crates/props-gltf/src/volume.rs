@@ -5,6 +5,8 @@
 use gltf::json::texture::Info;
 use serde::Deserialize;
 
+use crate::error::{ImportError, Warnings, finite, warn};
+
 /// `KHR_materials_volume`'s name.
 pub(crate) const NAME: &str = "KHR_materials_volume";
 
@@ -22,6 +24,36 @@ pub(crate) struct Volume {
     /// What white light becomes after the attenuation distance, linear.
     #[serde(default = "white")]
     pub attenuation_color: [f32; 3],
+}
+
+impl Volume {
+    /// Its thickness, attenuation colour and distance as drawn, each field's JSON path
+    /// `at(field)`: a distance of 0 or less, which the specification forbids, is none (clear
+    /// glass), and the thickness texture is not drawn (its factor, the greatest thickness, is),
+    /// each with a warning.
+    pub(crate) fn factors(
+        &self,
+        at: impl Fn(&str) -> String,
+        warnings: &mut Warnings,
+    ) -> Result<(f32, [f32; 3], f32), ImportError> {
+        let [thickness] = finite([self.thickness_factor], at("thicknessFactor"))?;
+        let color = finite(self.attenuation_color, at("attenuationColor"))?;
+        let distance = match self.attenuation_distance {
+            Some(distance) if finite([distance], at("attenuationDistance"))?[0] > 0.0 => distance,
+            Some(_) => {
+                let message = "must be above 0 (the specification); the glass absorbs nothing, as if it had none";
+                warn(warnings, at("attenuationDistance"), message);
+                f32::INFINITY
+            }
+            None => f32::INFINITY,
+        };
+        if self.thickness_texture.is_some() {
+            let message =
+                "the volume's thickness texture is not drawn; its thicknessFactor (the greatest thickness) is";
+            warn(warnings, at("thicknessTexture"), message);
+        }
+        Ok((thickness.max(0.0), color.map(|c| c.clamp(0.0, 1.0)), distance))
+    }
 }
 
 /// The specification's default attenuation colour: nothing absorbed.

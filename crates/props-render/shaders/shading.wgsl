@@ -8,7 +8,8 @@
 // refraction, the coloured depth of KHR_materials_volume; a clear coat
 // (KHR_materials_clearcoat's factors); the sheen of cloth (KHR_materials_sheen); double-sided
 // back faces; the grain of brushed metal (KHR_materials_anisotropy); a thin film's colours
-// (KHR_materials_iridescence); KHR_materials_unlit; specular anti-aliasing, as three.js's. Appended to
+// (KHR_materials_iridescence); a rough diffuse (KHR_materials_diffuse_roughness);
+// KHR_materials_unlit; specular anti-aliasing, as three.js's. Appended to
 // skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
 
 const PI: f32 = 3.14159265;
@@ -39,6 +40,8 @@ struct Material {
     // x: KHR_materials_iridescence's factor; y: its film's index of refraction; z: its
     // thickness, nanometres.
     iridescence: vec4<f32>,
+    // x: KHR_materials_diffuse_roughness's factor.
+    diffuse: vec4<f32>,
     // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
     // specular, specular colour, transmission, sheen colour, sheen roughness, anisotropy), two
     // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when the
@@ -102,6 +105,9 @@ override ANISOTROPIC: bool = false;
 // Whether a thin film lies over the material (KHR_materials_iridescence): its specular's
 // Fresnel is the film's, by the factor.
 override IRIDESCENT: bool = false;
+// Whether the material's diffuse is rough (KHR_materials_diffuse_roughness): Oren-Nayar's, made
+// energy-preserving (EON), in place of Lambert's.
+override DIFFUSE_ROUGHNESS: bool = false;
 // Whether the material takes the instance's paint (its tint).
 override PAINTED: bool = true;
 // Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
@@ -302,6 +308,10 @@ struct Reflectance {
     // A thin film (KHR_materials_iridescence): its Fresnel towards the view (rgb), which
     // replaces the lobe's Schlick Fresnel by how much film there is (a; 0: none).
     film: vec4<f32>,
+    // A rough diffuse (KHR_materials_diffuse_roughness): its albedo (rgb; `c_diff` is it times
+    // `diffuse_share`) and its roughness (a; 0: Lambert's).
+    rough: vec4<f32>,
+    diffuse_share: f32,
 };
 
 // A lobe's grain (KHR_materials_anisotropy): its GGX alpha along the grain (across it, the
@@ -370,7 +380,11 @@ fn direct_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, s: Reflectance) -> vec
             n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2) + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
         visibility = select(0.0, 0.5 / visibility_denominator, visibility_denominator > 0.0);
     }
-    let diffuse = (1.0 - (s.dielectric_f0 + (s.dielectric_f90 - s.dielectric_f0) * x5)) * s.c_diff / PI;
+    var diffuse_brdf = s.c_diff / PI;
+    if DIFFUSE_ROUGHNESS && s.rough.a > 0.0 {
+        diffuse_brdf = rough_diffuse(n, v, l, s.rough) * s.diffuse_share;
+    }
+    let diffuse = (1.0 - (s.dielectric_f0 + (s.dielectric_f90 - s.dielectric_f0) * x5)) * diffuse_brdf;
     let specular = fresnel * distribution * visibility * s.multiple;
     return (diffuse + specular) * n_dot_l;
 }
@@ -588,7 +602,16 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         dielectric_fr = mix(dielectric_f0, schlick_to_f0(over_dielectric, facing), amount);
         metal_fr = mix(base.rgb, schlick_to_f0(over_metal, facing), amount);
     }
-    let reflectance = Reflectance(c_diff, f0, f90, dielectric_f0, strength, a2, multiple, grain, film);
+    // KHR_materials_diffuse_roughness: the diffuse layer's albedo and roughness, and its share
+    // (neither metal nor let through); its albedo under light from every direction.
+    let rough = vec4<f32>(clamp(base.rgb, vec3<f32>(0.0), vec3<f32>(1.0)), clamp(material.diffuse.x, 0.0, 1.0));
+    let diffuse_share = (1.0 - metallic) * (1.0 - transmission);
+    var diffuse_albedo = c_diff;
+    if DIFFUSE_ROUGHNESS && rough.a > 0.0 {
+        diffuse_albedo = rough_diffuse_albedo(rough, clamp(dot(n, v), 0.0, 1.0)) * diffuse_share;
+    }
+    let reflectance =
+        Reflectance(c_diff, f0, f90, dielectric_f0, strength, a2, multiple, grain, film, rough, diffuse_share);
     var color = direct_light(n, v, globals.light_direction.xyz, reflectance) * sun;
     // KHR_materials_sheen: the back-scattering of cloth's fibres (Charlie's distribution), over
     // the material, which gives up to it what it reflects (as three.js composes them). Its
@@ -656,7 +679,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     let diffuse_kept = 1.0 - dielectric_single - dielectric_scattered;
     // Ambient (diffuse only), then the sky's light: its irradiance and its radiance
     // prefiltered for the roughness, in the reflected direction.
-    var indirect = c_diff * diffuse_kept / PI * globals.ambient.rgb;
+    var indirect = diffuse_albedo * diffuse_kept / PI * globals.ambient.rgb;
     // What a white Lambertian surface returns of the ambient and the sky: what the sheen
     // scatters, by its albedo.
     var diffuse_light = globals.ambient.rgb / PI;
@@ -674,7 +697,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         let levels = f32(textureNumLevels(sky_texture) - 1u);
         let radiance = textureSampleLevel(sky_texture, sky_sampler, r, roughness * levels).rgb;
         let sky_diffuse = sky * sky_irradiance(n);
-        indirect += (c_diff * diffuse_kept + scattered) * sky_diffuse + sky * radiance * single;
+        indirect += (diffuse_albedo * diffuse_kept + scattered) * sky_diffuse + sky * radiance * single;
         diffuse_light += sky_diffuse;
         if CLEARCOAT {
             let coat_r = reflect(-v, coat_n);
@@ -713,7 +736,8 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 // of a unit irradiance from `l`: glTF's specular lobe with a facing reflectance of 4 %.
 fn clearcoat_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, a2: f32) -> vec3<f32> {
     let coat = vec3<f32>(0.04);
-    let reflectance = Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0), NO_GRAIN, vec4<f32>(0.0));
+    let reflectance =
+        Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0), NO_GRAIN, vec4<f32>(0.0), vec4<f32>(0.0), 0.0);
     return direct_light(n, v, l, reflectance);
 }
 
@@ -871,4 +895,51 @@ fn schlick_to_f0(fresnel: vec3<f32>, cos_view: f32) -> vec3<f32> {
 fn fifth(x: f32) -> f32 {
     let x2 = x * x;
     return x2 * x2 * x;
+}
+
+// A rough diffuse's BRDF (without the cosine) for albedo `rough.rgb` and roughness `rough.a`
+// on normal `n`, from `l` towards `v`: Portsmouth et al.'s "EON: A Practical Energy-Preserving
+// Rough Diffuse BRDF" (2025), its Fujii Oren-Nayar lobe and the light it scatters more than
+// once, as KHR_materials_diffuse_roughness and three.js write it.
+fn rough_diffuse(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, rough: vec4<f32>) -> vec3<f32> {
+    let rho = rough.rgb;
+    let r = rough.a;
+    let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
+    let n_dot_v = clamp(dot(n, v), 0.0, 1.0);
+    let s = dot(l, v) - n_dot_l * n_dot_v;
+    let s_over_t = select(s, s / max(max(n_dot_l, n_dot_v), 1e-7), s > 0.0);
+    let a = fon_scale(r);
+    let single = rho / PI * a * (1.0 + r * s_over_t);
+    let average = fon_average_albedo(r, a);
+    let multi_rho = rho * rho * average / max(vec3<f32>(1e-7), 1.0 - rho * (1.0 - average));
+    let multi = multi_rho / PI * max(1e-7, 1.0 - fon_albedo(n_dot_v, r, a)) * max(1e-7, 1.0 - fon_albedo(n_dot_l, r, a))
+        / max(1e-7, 1.0 - average);
+    return single + multi;
+}
+
+// What a rough diffuse of albedo `rough.rgb` and roughness `rough.a` reflects, towards a view at
+// `n_dot_v`, of light from every direction (EON's directional albedo).
+fn rough_diffuse_albedo(rough: vec4<f32>, n_dot_v: f32) -> vec3<f32> {
+    let rho = rough.rgb;
+    let a = fon_scale(rough.a);
+    let directional = fon_albedo(n_dot_v, rough.a, a);
+    let average = fon_average_albedo(rough.a, a);
+    let multi_rho = rho * rho * average / max(vec3<f32>(1e-7), 1.0 - rho * (1.0 - average));
+    return rho * directional + multi_rho * (1.0 - directional);
+}
+
+// Fujii's Oren-Nayar: its scale for roughness `r`, its directional albedo towards `mu` (a
+// polynomial fit) and its mean albedo.
+fn fon_scale(r: f32) -> f32 {
+    return 1.0 / (1.0 + (0.5 - 2.0 / (3.0 * PI)) * r);
+}
+
+fn fon_albedo(mu: f32, r: f32, a: f32) -> f32 {
+    let m = 1.0 - mu;
+    let g_over_pi = m * (0.0571085289 + m * (0.491881867 + m * (-0.332181442 + m * 0.0714429953)));
+    return a * (1.0 + r * g_over_pi);
+}
+
+fn fon_average_albedo(r: f32, a: f32) -> f32 {
+    return a * (1.0 + (2.0 / 3.0 - 28.0 / (15.0 * PI)) * r);
 }

@@ -61,11 +61,11 @@
 //!
 //! glTF's material model (`shaders/shading.wgsl`): metallic-roughness PBR with IOR, specular,
 //! transmission (thin-walled, or coloured by its volume's depth), a clear coat, a fabric's
-//! sheen, brushed metal's anisotropy and a thin film's iridescence, eleven texture slots (base
-//! colour, metallic-roughness, normal, occlusion, emissive, specular strength, specular colour,
-//! transmission, sheen colour, sheen roughness, anisotropy) with their samplers, UV channels
-//! and transforms, alpha modes, double-sided and unlit materials; each material is one uniform
-//! and one bind group. See-through materials (blended, transmissive) are drawn after the opaque
+//! sheen, brushed metal's anisotropy, a thin film's iridescence and a rough diffuse, eleven
+//! texture slots (base colour, metallic-roughness, normal, occlusion, emissive, specular
+//! strength, specular colour, transmission, sheen colour, sheen roughness, anisotropy) with
+//! their samplers, UV channels and transforms, alpha modes, double-sided and unlit materials;
+//! each material is one uniform and one bind group. See-through materials (blended, transmissive) are drawn after the opaque
 //! ones, farthest first, over what the host's pass holds. The light:
 //!
 //! - the sun, shadowed by three cascaded shadow maps fitted to the view out to 640 m

@@ -18,7 +18,7 @@ use wgpu::util::DeviceExt;
 use crate::pipeline_key::PipelineKey;
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 832 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 848 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -42,6 +42,8 @@ pub(crate) struct MaterialUniform {
     /// `KHR_materials_iridescence`'s factor, its film's index of refraction and thickness in
     /// nanometres (x, y, z).
     iridescence: [f32; 4],
+    /// `KHR_materials_diffuse_roughness`'s factor (x).
+    diffuse: [f32; 4],
     slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
     /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
     /// animated transform is rebuilt from.
@@ -159,6 +161,7 @@ impl MaterialUniform {
                 [material.anisotropy_strength, cos, sin, 0.0]
             },
             iridescence: [material.iridescence_factor, material.iridescence_ior, material.iridescence_thickness, 0.0],
+            diffuse: [material.diffuse_roughness, 0.0, 0.0, 0.0],
             slots: slot_rows,
             raw,
             rotations,
@@ -321,7 +324,7 @@ mod tests {
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let painted = Material { name: Some("Paint.001".to_owned()), ..material.clone() };
         let uniform = MaterialUniform::of(&painted, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 832);
+        assert_eq!(size_of::<MaterialUniform>(), 848);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
@@ -386,5 +389,9 @@ mod tests {
         assert!(PipelineKey::of(&pearl, &[[0; 4]; 6]).iridescent);
         let no_film = Material { iridescence_thickness: 0.0, ..pearl };
         assert!(!PipelineKey::of(&no_film, &[[0; 4]; 6]).iridescent, "a film of no thickness is none");
+        let clay = Material { diffuse_roughness: 0.75, ..Material::default() };
+        assert_eq!(MaterialUniform::of(&clay, [[0; 4]; 6]).diffuse, [0.75, 0.0, 0.0, 0.0]);
+        assert!(PipelineKey::of(&clay, &[[0; 4]; 6]).rough_diffuse);
+        assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6]).rough_diffuse, "Lambert's by default");
     }
 }

@@ -29,6 +29,9 @@ pub(crate) struct PipelineKey {
     /// A thin film lies over it ([`Material::is_iridescent`]): its specular's Fresnel is the
     /// film's (`IRIDESCENT`).
     pub iridescent: bool,
+    /// Its diffuse is rough ([`Material::diffuse_roughness`] above 0): Oren-Nayar's, not
+    /// Lambert's (`DIFFUSE_ROUGHNESS`).
+    pub rough_diffuse: bool,
     /// Alpha-masked: its fragments may be discarded (`ALPHA_MASK`); an opaque pipeline's never
     /// are, so the GPU tests depth before shading them.
     pub masked: bool,
@@ -72,6 +75,7 @@ impl PipelineKey {
             sheen: material.has_sheen(),
             anisotropic: material.is_anisotropic(),
             iridescent: material.is_iridescent(),
+            rough_diffuse: material.diffuse_roughness > 0.0,
             masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
@@ -124,18 +128,19 @@ impl PipelineKey {
 
     /// How many switches and texture slots a key has.
     #[cfg(test)]
-    const BITS: u32 = 16 + TEXTURE_SLOTS as u32;
+    const BITS: u32 = 17 + TEXTURE_SLOTS as u32;
 
     /// The key whose switches and slots are the bits of `i`, a bit each.
     #[cfg(test)]
     fn from_bits(i: u32) -> Self {
         Self {
-            blend: i & 1 << 26 != 0,
-            transmissive: i & 1 << 25 != 0,
-            clearcoat: i & 1 << 24 != 0,
-            sheen: i & 1 << 23 != 0,
-            anisotropic: i & 1 << 22 != 0,
-            iridescent: i & 1 << 21 != 0,
+            blend: i & 1 << 27 != 0,
+            transmissive: i & 1 << 26 != 0,
+            clearcoat: i & 1 << 25 != 0,
+            sheen: i & 1 << 24 != 0,
+            anisotropic: i & 1 << 23 != 0,
+            iridescent: i & 1 << 22 != 0,
+            rough_diffuse: i & 1 << 21 != 0,
             masked: i & 1 << 20 != 0,
             double_sided: i & 1 << 19 != 0,
             animated: i & 1 << 18 != 0,
@@ -161,6 +166,7 @@ impl PipelineKey {
             self.sheen,
             self.anisotropic,
             self.iridescent,
+            self.rough_diffuse,
             self.masked,
             self.double_sided,
             self.animated,
@@ -187,7 +193,7 @@ impl PipelineKey {
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 15] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 16] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -205,6 +211,7 @@ impl PipelineKey {
             ("SHEEN", flag(self.sheen)),
             ("ANISOTROPIC", flag(self.anisotropic)),
             ("IRIDESCENT", flag(self.iridescent)),
+            ("DIFFUSE_ROUGHNESS", flag(self.rough_diffuse)),
         ]
     }
 }

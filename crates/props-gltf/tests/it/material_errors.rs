@@ -17,8 +17,7 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
         "alphaMode": "MASK",
         "doubleSided": true,
         "emissiveFactor": [1.0, 0.5, 0.0],
-        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_diffuse_roughness": {"diffuseRoughnessFactor": 1.0},
-            "KHR_materials_dispersion": {"dispersion": 1.0},
+        "extensions": {"KHR_materials_unlit": {}, "KHR_materials_dispersion": {"dispersion": 1.0},
             "KHR_materials_emissive_strength": {"emissiveStrength": 4.0}},
     }]);
     json["meshes"][0]["primitives"][0]["material"] = json!(0);
@@ -38,8 +37,6 @@ fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() 
         [
             "meshes[0].primitives[0]: its material's normal map or anisotropy needs TANGENT, or texture \
              coordinates on triangles to make them from; it is drawn without the map, its specular not stretched",
-            "materials[0].extensions.KHR_materials_diffuse_roughness: KHR_materials_diffuse_roughness is not \
-             drawn; the material's base colour, metal and roughness are",
             "materials[0].extensions.KHR_materials_dispersion: KHR_materials_dispersion is not drawn; the \
              material's base colour, metal and roughness are"
         ]
@@ -214,6 +211,36 @@ fn a_thin_film_degrades_to_its_factors_or_to_none() {
             "materials[0].extensions.KHR_materials_iridescence",
             "materials[1].extensions.KHR_materials_iridescence.iridescenceTexture",
             "materials[1].extensions.KHR_materials_iridescence.iridescenceThicknessTexture"
+        ],
+        "{:#?}",
+        import.warnings
+    );
+}
+
+/// What of KHR_materials_diffuse_roughness cannot be read leaves Lambert's diffuse, with a
+/// warning naming it; its texture is not drawn (its factor is), with a warning; a factor past 1
+/// is clamped.
+#[test]
+fn a_rough_diffuse_degrades_to_its_factor_or_to_lambert_s() {
+    let mut json = Doc::new().json();
+    json["images"] = json!([{"uri": "data:image/png;base64,AAAA"}]);
+    json["textures"] = json!([{"source": 0}]);
+    let rough = |read: serde_json::Value| json!({"extensions": {"KHR_materials_diffuse_roughness": read}});
+    json["materials"] = json!([
+        rough(json!({"diffuseRoughnessFactor": "chalky"})),
+        rough(json!({"diffuseRoughnessFactor": 2.0, "diffuseRoughnessTexture": {"index": 0}})),
+        rough(json!({})),
+    ]);
+    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let import = import_json(&json).expect("the file loads");
+    let roughness: Vec<f32> = import.model.materials().iter().map(|m| m.diffuse_roughness).collect();
+    assert_eq!(roughness, [0.0, 1.0, 0.0], "none; clamped; the extension's default");
+    let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "materials[0].extensions.KHR_materials_diffuse_roughness",
+            "materials[1].extensions.KHR_materials_diffuse_roughness.diffuseRoughnessTexture"
         ],
         "{:#?}",
         import.warnings

@@ -350,6 +350,17 @@ fn thin_film_factors_are_read() {
     assert_eq!(film("film_no_thickness"), (1.0, 1.3, 0.0, false), "a film of no thickness is none");
 }
 
+/// KHR_materials_diffuse_roughness's factor (`tests/models/diffuse_roughness/make.mjs`; drawn
+/// against three.js in `tests/gpu/references.rs`), read without a warning.
+#[test]
+fn diffuse_roughness_is_read() {
+    let path = models_dir().join("diffuse_roughness/diffuse_roughness.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let roughness = |name| named(&import.model, name).diffuse_roughness;
+    assert_eq!([roughness("white_lambert"), roughness("white_0.5"), roughness("clay_1")], [0.0, 0.5, 1.0]);
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.
