@@ -2,11 +2,13 @@
 //! specular with two more ([`crate::specular`]) and its transmission with one
 //! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`;
 //! its glass's depth and colour ([`crate::volume`]); a clear coat's factors
-//! ([`crate::clearcoat`]); a fabric's sheen with two more slots
-//! ([`crate::sheen`]); brushed metal's grain with one ([`crate::anisotropy`]); a thin film's
-//! factors ([`crate::iridescence`]); a rough diffuse's ([`crate::diffuse_roughness`]); alpha mode, sidedness, `KHR_materials_emissive_strength` and
-//! `KHR_materials_unlit`. Spec/gloss materials are read into it ([`crate::spec_gloss`]). Other
-//! `KHR_materials_*` extensions are warned about; the base material under them is still read.
+//! ([`crate::clearcoat`]); a fabric's sheen with two more slots ([`crate::sheen`]); brushed
+//! metal's grain with one ([`crate::anisotropy`]); a thin film's factors
+//! ([`crate::iridescence`]); a rough diffuse's ([`crate::diffuse_roughness`]); alpha mode,
+//! sidedness, `KHR_materials_emissive_strength` and `KHR_materials_unlit`. Each extension's
+//! module reads its own factors. Spec/gloss materials are read into it ([`crate::spec_gloss`]).
+//! Other `KHR_materials_*` extensions are warned about; the base material under them is still
+//! read.
 
 use gltf::json::Root;
 use gltf::json::extensions::texture::TextureTransform as JsonTransform;

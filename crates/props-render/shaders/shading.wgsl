@@ -736,8 +736,8 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
 // of a unit irradiance from `l`: glTF's specular lobe with a facing reflectance of 4 %.
 fn clearcoat_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, a2: f32) -> vec3<f32> {
     let coat = vec3<f32>(0.04);
-    let reflectance =
-        Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0), NO_GRAIN, vec4<f32>(0.0), vec4<f32>(0.0), 0.0);
+    let none = vec4<f32>(0.0);
+    let reflectance = Reflectance(vec3<f32>(0.0), coat, 1.0, coat, 1.0, a2, vec3<f32>(1.0), NO_GRAIN, none, none, 0.0);
     return direct_light(n, v, l, reflectance);
 }
 

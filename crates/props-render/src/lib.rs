@@ -65,8 +65,9 @@
 //! texture slots (base colour, metallic-roughness, normal, occlusion, emissive, specular
 //! strength, specular colour, transmission, sheen colour, sheen roughness, anisotropy) with
 //! their samplers, UV channels and transforms, alpha modes, double-sided and unlit materials;
-//! each material is one uniform and one bind group. See-through materials (blended, transmissive) are drawn after the opaque
-//! ones, farthest first, over what the host's pass holds. The light:
+//! each material is one uniform and one bind group. See-through materials (blended,
+//! transmissive) are drawn after the opaque ones, farthest first, over what the host's pass
+//! holds. The light:
 //!
 //! - the sun, shadowed by three cascaded shadow maps fitted to the view out to 640 m
 //!   (`RendererConfig::shadows`): depth-only passes through the same vertex shader, so skinned

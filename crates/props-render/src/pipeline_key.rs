@@ -221,9 +221,9 @@ mod tests {
     use super::*;
 
     /// A pipeline's vertices give its fragments what they read: texture coordinates and
-    /// tangents to a textured or anisotropic material's; the paint and the palette's base to a painted,
-    /// animated or impostor's; the normal to all but a flat-shaded one's (save glass, whose
-    /// scale rides in it); colours and the surface to every one.
+    /// tangents to a textured or anisotropic material's; the paint and the palette's base to a
+    /// painted, animated or impostor's; the normal to all but a flat-shaded one's (save glass,
+    /// whose scale rides in it); colours and the surface to every one.
     #[test]
     fn vertices_give_their_fragments_what_they_read() {
         let plain = PipelineKey::default();

@@ -164,8 +164,8 @@ pub(crate) struct Pipelines {
     /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
     /// [`PipelineKey`] and posing of the draws that take them: made as models are set
     /// ([`Pipelines::prepare_meshes`]), so that a renderer compiles only the variants its models
-    /// draw with (seventeen switches and eleven texture slots: 536,870,912 with the posings). Each is
-    /// made twice: for frames without point and spot lights, and for frames with some
+    /// draw with (seventeen switches and eleven texture slots: 536,870,912 with the posings).
+    /// Each is made twice: for frames without point and spot lights, and for frames with some
     /// (`PUNCTUAL_LIGHTS`); and all again when a ground shadow is set or cleared
     /// (`GROUND_SHADOWED`).
     meshes: HashMap<(PipelineKey, Posing), [wgpu::RenderPipeline; 2]>,
