@@ -145,6 +145,11 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         "0.0070: edges (0.0374 without KHR_materials_diffuse_roughness: Lambert's diffuse)",
     ),
     (
+        "materials_layer_textures",
+        0.015,
+        "0.0097: edges, and the point lights' highlights (0.0551 without the seven slots past the eleventh: the coats', the films', the glass's thickness and the diffuse roughness's textures)",
+    ),
+    (
         "lenient_primitive_restart",
         0.05,
         "0.0344: the edges of its thin triangles (0.2761 drawing every triangle, as if the index type had no restart value)",
@@ -164,6 +169,7 @@ const P99_THRESHOLDS: &[(&str, f32, &str)] = &[
     ("materials_diffuse_roughness", 0.28, "0.1861; 0.5112 without KHR_materials_diffuse_roughness"),
     ("materials_iridescence", 0.34, "0.2239; 0.7196 without KHR_materials_iridescence"),
     ("materials_anisotropy", 0.5, "0.3315; 0.9840 without KHR_materials_anisotropy"),
+    ("materials_layer_textures", 0.34, "0.2237; 0.9717 without the slots past the eleventh"),
     ("khronos_WhackAMole", 0.41, "0.2688; 0.5130 without the mole's sheen (measured before the ambient's share)"),
 ];
 

@@ -112,7 +112,7 @@ pub enum AlphaMode {
 }
 
 /// How many texture slots a [`Material`] has ([`Material::texture_slots`]).
-pub const TEXTURE_SLOTS: usize = 11;
+pub const TEXTURE_SLOTS: usize = 18;
 
 /// A glTF 2.0 material: metallic-roughness PBR (the specification's Appendix B), its textures,
 /// emission, alpha and sidedness, the dielectric specular of `KHR_materials_ior` and
@@ -171,6 +171,8 @@ pub struct Material {
     /// (0 without it: thin-walled). Light let through travels that far through it, times the
     /// mesh's scale in the world.
     pub thickness_factor: f32,
+    /// `KHR_materials_volume`: the thickness in G (linear), multiplying the factor.
+    pub thickness_texture: Option<TextureRef>,
     /// `KHR_materials_volume`: the linear colour white light becomes after travelling
     /// [`Material::attenuation_distance`] through the glass (white without it).
     pub attenuation_color: [f32; 3],
@@ -182,6 +184,16 @@ pub struct Material {
     pub clearcoat_factor: f32,
     /// `KHR_materials_clearcoat`: the lacquer's perceptual roughness, 0 to 1.
     pub clearcoat_roughness_factor: f32,
+    /// `KHR_materials_clearcoat`: how much of the lacquer there is in R (linear), multiplying
+    /// the factor.
+    pub clearcoat_texture: Option<TextureRef>,
+    /// `KHR_materials_clearcoat`: the lacquer's roughness in G (linear), multiplying the factor.
+    pub clearcoat_roughness_texture: Option<TextureRef>,
+    /// `KHR_materials_clearcoat`: the lacquer's own tangent-space normal map (linear); without
+    /// one it lies on the surface's own normal, not the material's normal map.
+    pub clearcoat_normal_texture: Option<TextureRef>,
+    /// Scale of the lacquer's normal map's X and Y.
+    pub clearcoat_normal_scale: f32,
     /// `KHR_materials_sheen`: the linear colour of the sheen of cloth (velvet, felt, a car
     /// seat's fabric: back-scattering fibres, brightest at grazing angles), black without it.
     pub sheen_color_factor: [f32; 3],
@@ -207,11 +219,23 @@ pub struct Material {
     /// `KHR_materials_iridescence`: the film's index of refraction (1.3 by default).
     pub iridescence_ior: f32,
     /// `KHR_materials_iridescence`: the film's thickness, nanometres: the extension's
-    /// `iridescenceThicknessMaximum` (400 by default), the thickness without a texture.
+    /// `iridescenceThicknessMaximum` (400 by default), the thickness without a texture and
+    /// where its texture reads 1.
     pub iridescence_thickness: f32,
+    /// `KHR_materials_iridescence`: the film's thickness where its texture reads 0, nanometres
+    /// (`iridescenceThicknessMinimum`, 100 by default).
+    pub iridescence_thickness_minimum: f32,
+    /// `KHR_materials_iridescence`: how much of the film there is in R (linear), multiplying
+    /// the factor.
+    pub iridescence_texture: Option<TextureRef>,
+    /// `KHR_materials_iridescence`: the film's thickness in G (linear), from the minimum (0) to
+    /// the greatest (1).
+    pub iridescence_thickness_texture: Option<TextureRef>,
     /// `KHR_materials_diffuse_roughness`: how rough the diffuse layer is (clay, concrete, the
     /// moon: flatter, brighter towards the light behind the eye), 0 (Lambert's) to 1.
     pub diffuse_roughness: f32,
+    /// `KHR_materials_diffuse_roughness`: the roughness in R (linear), multiplying the factor.
+    pub diffuse_roughness_texture: Option<TextureRef>,
     /// How alpha is used.
     pub alpha_mode: AlphaMode,
     /// Whether back faces are drawn (lit with their normal flipped); otherwise they are culled.
@@ -245,10 +269,15 @@ impl Default for Material {
             transmission_factor: 0.0,
             transmission_texture: None,
             thickness_factor: 0.0,
+            thickness_texture: None,
             attenuation_color: [1.0; 3],
             attenuation_distance: f32::INFINITY,
             clearcoat_factor: 0.0,
             clearcoat_roughness_factor: 0.0,
+            clearcoat_texture: None,
+            clearcoat_roughness_texture: None,
+            clearcoat_normal_texture: None,
+            clearcoat_normal_scale: 1.0,
             sheen_color_factor: [0.0; 3],
             sheen_color_texture: None,
             sheen_roughness_factor: 0.0,
@@ -259,7 +288,11 @@ impl Default for Material {
             iridescence_factor: 0.0,
             iridescence_ior: 1.3,
             iridescence_thickness: 400.0,
+            iridescence_thickness_minimum: 100.0,
+            iridescence_texture: None,
+            iridescence_thickness_texture: None,
             diffuse_roughness: 0.0,
+            diffuse_roughness_texture: None,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
@@ -308,8 +341,8 @@ impl Material {
 
     /// What its glass absorbs of light let through it (`KHR_materials_volume`), per channel, per
     /// unit of the mesh's scale in the world: Beer's law's coefficient, `-ln(colour) /
-    /// distance`, over its thickness. Light through a mesh of scale `s` is kept by
-    /// `exp(-depth * s)`, as three.js keeps it. Zero for thin-walled or clear glass; a channel
+    /// distance`, over its thickness (its factor; a thickness texture's G scales it further).
+    /// Light through a mesh of scale `s` is kept by `exp(-depth * s)`, as three.js keeps it. Zero for thin-walled or clear glass; a channel
     /// of colour 0 is taken as 1e-4 (all but none of it kept over the distance).
     #[must_use]
     pub fn optical_depth(&self) -> [f32; 3] {
@@ -339,10 +372,19 @@ impl Material {
     }
 
     /// Whether a thin film lies over it (`KHR_materials_iridescence`: a factor above 0, and a
-    /// film of some thickness).
+    /// film of some thickness somewhere).
     #[must_use]
     pub fn is_iridescent(&self) -> bool {
-        self.iridescence_factor > 0.0 && self.iridescence_thickness > 0.0
+        let thinnest =
+            if self.iridescence_thickness_texture.is_some() { self.iridescence_thickness_minimum } else { 0.0 };
+        self.iridescence_factor > 0.0 && self.iridescence_thickness.max(thinnest) > 0.0
+    }
+
+    /// Whether its diffuse is rough (`KHR_materials_diffuse_roughness`: a factor above 0):
+    /// Oren-Nayar's, not Lambert's.
+    #[must_use]
+    pub fn has_rough_diffuse(&self) -> bool {
+        self.diffuse_roughness > 0.0
     }
 
     /// Whether what is behind it shows through it: it is alpha-blended or transmissive, so it
@@ -354,7 +396,9 @@ impl Material {
 
     /// Its texture slots, in order (base colour, metallic-roughness, normal, occlusion,
     /// emissive, specular, specular colour, transmission, sheen colour, sheen roughness,
-    /// anisotropy): what a renderer binds, slot by slot.
+    /// anisotropy; then the clear coat's, its roughness's and its normal map, the film's and its
+    /// thickness's, the volume's thickness and the diffuse roughness): what a renderer binds,
+    /// slot by slot.
     #[must_use]
     pub fn texture_slots(&self) -> [Option<&TextureRef>; TEXTURE_SLOTS] {
         [
@@ -369,6 +413,13 @@ impl Material {
             self.sheen_color_texture.as_ref(),
             self.sheen_roughness_texture.as_ref(),
             self.anisotropy_texture.as_ref(),
+            self.clearcoat_texture.as_ref(),
+            self.clearcoat_roughness_texture.as_ref(),
+            self.clearcoat_normal_texture.as_ref(),
+            self.iridescence_texture.as_ref(),
+            self.iridescence_thickness_texture.as_ref(),
+            self.thickness_texture.as_ref(),
+            self.diffuse_roughness_texture.as_ref(),
         ]
     }
 

@@ -1,11 +1,11 @@
 //! `KHR_materials_diffuse_roughness`: how rough the diffuse layer is (Oren-Nayar's model, as
-//! Portsmouth et al.'s EON makes it energy-preserving): its factor. Its texture is not drawn
-//! (the fragment stage has no texture binding left for it).
+//! Portsmouth et al.'s EON makes it energy-preserving): its factor, and its texture (a
+//! material slot: `material.rs`).
 
 use gltf::json::texture::Info;
 use serde::Deserialize;
 
-use crate::error::{ImportError, Warnings, finite, warn};
+use crate::error::{ImportError, finite};
 
 /// `KHR_materials_diffuse_roughness`'s name.
 pub(crate) const NAME: &str = "KHR_materials_diffuse_roughness";
@@ -17,17 +17,14 @@ pub(crate) struct DiffuseRoughness {
     /// How rough, 0 (Lambert's diffuse) to 1.
     #[serde(default)]
     pub diffuse_roughness_factor: f32,
-    /// The roughness in R, times the factor (not drawn).
+    /// The roughness in R, times the factor.
     pub diffuse_roughness_texture: Option<Info>,
 }
 
 impl DiffuseRoughness {
-    /// Its factor as drawn, its JSON path `at(field)`; its texture, not drawn, with a warning.
-    pub(crate) fn factor(&self, at: impl Fn(&str) -> String, warnings: &mut Warnings) -> Result<f32, ImportError> {
+    /// Its factor as drawn, its JSON path `at(field)`.
+    pub(crate) fn factor(&self, at: impl Fn(&str) -> String) -> Result<f32, ImportError> {
         let [factor] = finite([self.diffuse_roughness_factor], at("diffuseRoughnessFactor"))?;
-        if self.diffuse_roughness_texture.is_some() {
-            warn(warnings, at("diffuseRoughnessTexture"), "the diffuse roughness texture is not drawn; its factor is");
-        }
         Ok(factor.clamp(0.0, 1.0))
     }
 }

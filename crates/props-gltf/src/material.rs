@@ -1,10 +1,10 @@
 //! Materials: glTF's metallic-roughness model with its five texture slots, a dielectric's
 //! specular with two more ([`crate::specular`]) and its transmission with one
 //! ([`crate::transmission`]), each slot with its sampler, UV set and `KHR_texture_transform`;
-//! its glass's depth and colour ([`crate::volume`]); a clear coat's factors
-//! ([`crate::clearcoat`]); a fabric's sheen with two more slots ([`crate::sheen`]); brushed
-//! metal's grain with one ([`crate::anisotropy`]); a thin film's factors
-//! ([`crate::iridescence`]); a rough diffuse's ([`crate::diffuse_roughness`]); alpha mode,
+//! its glass's depth and colour with one ([`crate::volume`]); a clear coat with three
+//! ([`crate::clearcoat`]); a fabric's sheen with two ([`crate::sheen`]); brushed metal's grain
+//! with one ([`crate::anisotropy`]); a thin film with two ([`crate::iridescence`]); a rough
+//! diffuse with one ([`crate::diffuse_roughness`]); alpha mode,
 //! sidedness, `KHR_materials_emissive_strength` and `KHR_materials_unlit`. Each extension's
 //! module reads its own factors. Spec/gloss materials are read into it ([`crate::spec_gloss`]).
 //! Other `KHR_materials_*` extensions are warned about; the base material under them is still
@@ -25,7 +25,7 @@ use crate::diffuse_roughness::{self, DiffuseRoughness};
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, finite, warn};
 use crate::images::{ImageSource, Images};
-use crate::iridescence::{self, Iridescence};
+use crate::iridescence::{self, Film, Iridescence};
 use crate::parts::{Part, Skip};
 use crate::sheen::{self, Sheen};
 use crate::spec_gloss::{self, SpecularGlossiness};
@@ -60,8 +60,8 @@ struct Slot<'a> {
 
 /// What the gltf crate keeps of a material as raw JSON, parsed.
 struct Raw {
-    /// The `KHR_texture_transform` of the normal and occlusion slots.
-    transforms: [Option<JsonTransform>; 2],
+    /// The `KHR_texture_transform` of the normal, occlusion and clear coat's normal slots.
+    transforms: [Option<JsonTransform>; 3],
     /// Its spec/gloss model, which replaces the metal/rough one where it is given.
     spec_gloss: Option<SpecularGlossiness>,
     /// `KHR_materials_ior`.
@@ -86,10 +86,12 @@ struct Raw {
 
 /// How many texture slots a material has.
 const SLOTS: usize = props_anim::material::TEXTURE_SLOTS;
-/// The metal/rough, normal and anisotropy slots, in [`Material::textures`]' order.
+/// The metal/rough, normal, anisotropy and clear coat's normal slots, in
+/// [`Material::textures`]' order.
 const METAL_ROUGH: usize = 1;
 const NORMAL: usize = 2;
 const ANISOTROPY: usize = 10;
+const CLEARCOAT_NORMAL: usize = 13;
 
 /// The slots of `material` (number `i`), in [`Material::textures`]' order (a spec/gloss
 /// material's diffuse texture in the base colour slot, and its specular-glossiness texture in
@@ -119,6 +121,9 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
         })
     };
     let specular = |field: &str, texture| info(&format!("extensions.{}.{field}", specular::SPECULAR), texture);
+    let (coat, coat_path) = (raw.clearcoat.as_ref(), format!("extensions.{}", clearcoat::NAME));
+    let coat_normal = coat.and_then(|c| c.clearcoat_normal_texture.as_ref()).map(|n| (n.index.value(), n.tex_coord));
+    let (film, film_path) = (raw.iridescence.as_ref(), format!("extensions.{}", iridescence::NAME));
     let [base, metal_rough, strength, colour] = match (&raw.spec_gloss, &raw.specular) {
         (Some(sg), _) => {
             let glossy = format!("extensions.{}.specularGlossinessTexture", spec_gloss::NAME);
@@ -156,6 +161,18 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
         raw.anisotropy
             .as_ref()
             .and_then(|a| info(&format!("extensions.{}.anisotropyTexture", anisotropy::NAME), &a.anisotropy_texture)),
+        coat.and_then(|c| info(&format!("{}.clearcoatTexture", coat_path), &c.clearcoat_texture)),
+        coat.and_then(|c| info(&format!("{}.clearcoatRoughnessTexture", coat_path), &c.clearcoat_roughness_texture)),
+        other(&format!("{coat_path}.clearcoatNormalTexture"), coat_normal, &transforms[2]),
+        film.and_then(|f| info(&format!("{film_path}.iridescenceTexture"), &f.iridescence_texture)),
+        film.and_then(|f| info(&format!("{film_path}.iridescenceThicknessTexture"), &f.iridescence_thickness_texture)),
+        raw.volume
+            .as_ref()
+            .and_then(|v| info(&format!("extensions.{}.thicknessTexture", volume::NAME), &v.thickness_texture)),
+        raw.diffuse_roughness.as_ref().and_then(|d| {
+            let path = format!("extensions.{}.diffuseRoughnessTexture", diffuse_roughness::NAME);
+            info(&path, &d.diffuse_roughness_texture)
+        }),
     ]
 }
 
@@ -164,7 +181,12 @@ fn slots<'a>(i: usize, material: &'a gltf::json::Material, raw: &'a Raw) -> [Opt
 fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Raw {
     let normal = material.normal_texture.as_ref().and_then(|n| n.extensions.as_ref()).map(|e| &e.others);
     let occlusion = material.occlusion_texture.as_ref().and_then(|o| o.extensions.as_ref()).map(|e| &e.others);
-    let transforms = [("normalTexture", normal), ("occlusionTexture", occlusion)].map(|(slot, others)| {
+    let clearcoat: Option<Clearcoat> = extension(i, material, clearcoat::NAME, "it has no clear coat", warnings);
+    let coat_normal = clearcoat.as_ref().and_then(|c| c.clearcoat_normal_texture.as_ref());
+    let coat_normal = coat_normal.and_then(|n| n.extensions.as_ref()).map(|e| &e.others);
+    let coat_normal_slot = format!("extensions.{}.clearcoatNormalTexture", clearcoat::NAME);
+    let slots = [("normalTexture", normal), ("occlusionTexture", occlusion), (coat_normal_slot.as_str(), coat_normal)];
+    let transforms = slots.map(|(slot, others)| {
         let value = others?.get("KHR_texture_transform")?;
         match serde_json::from_value::<JsonTransform>(value.clone()) {
             Ok(transform) => Some(transform),
@@ -182,7 +204,7 @@ fn raw(i: usize, material: &gltf::json::Material, warnings: &mut Warnings) -> Ra
         specular: extension(i, material, specular::SPECULAR, "the specular is glTF's default", warnings),
         transmission: extension(i, material, transmission::NAME, "nothing shows through it", warnings),
         volume: extension(i, material, volume::NAME, "its glass is thin-walled and clear", warnings),
-        clearcoat: extension(i, material, clearcoat::NAME, "it has no clear coat", warnings),
+        clearcoat,
         sheen: extension(i, material, sheen::NAME, "it has no sheen", warnings),
         anisotropy: extension(i, material, anisotropy::NAME, "its specular is not stretched", warnings),
         iridescence: extension(i, material, iridescence::NAME, "it has no thin film", warnings),
@@ -217,8 +239,8 @@ pub(crate) struct UvLayout {
     /// How many of the channels it reads (1 or 2).
     pub used: usize,
     /// The channel its tangents are made with where a primitive has none, if its draws read
-    /// tangents: its normal map's, else (an anisotropic material) its anisotropy texture's,
-    /// else the first.
+    /// tangents: its normal map's, else its clear coat's, else (an anisotropic material) its
+    /// anisotropy texture's, else the first.
     pub tangent_channel: Option<usize>,
 }
 
@@ -242,7 +264,8 @@ impl UvLayout {
         };
         let mut layout = Self { sets, used: read.len().clamp(1, 2), tangent_channel: None };
         let grain = slots[ANISOTROPY].as_ref().map_or(0, |slot| layout.channel(slot.set) as usize);
-        layout.tangent_channel = match &slots[NORMAL] {
+        let normal_map = slots[NORMAL].as_ref().or(slots[CLEARCOAT_NORMAL].as_ref());
+        layout.tangent_channel = match normal_map {
             Some(normal) => Some(layout.channel(normal.set) as usize),
             None => anisotropic.then_some(grain),
         };
@@ -362,9 +385,9 @@ fn import_material(
         Some(read) => read.factors(of(volume::NAME), warnings)?,
         None => (0.0, [1.0; 3], f32::INFINITY),
     };
-    let (clearcoat_factor, clearcoat_roughness_factor) = match &raw.clearcoat {
-        Some(read) => read.factors(of(clearcoat::NAME), warnings)?,
-        None => (0.0, 0.0),
+    let (clearcoat_factor, clearcoat_roughness_factor, clearcoat_normal_scale) = match &raw.clearcoat {
+        Some(read) => read.factors(of(clearcoat::NAME))?,
+        None => (0.0, 0.0, 1.0),
     };
     let (sheen_color_factor, sheen_roughness_factor) = match &raw.sheen {
         Some(read) => read.factors(of(sheen::NAME))?,
@@ -374,12 +397,12 @@ fn import_material(
         Some(read) => read.factors(of(anisotropy::NAME))?,
         None => (0.0, 0.0),
     };
-    let (iridescence_factor, iridescence_ior, iridescence_thickness) = match &raw.iridescence {
-        Some(read) => read.factors(of(iridescence::NAME), warnings)?,
-        None => (0.0, 1.3, 400.0),
+    let film = match &raw.iridescence {
+        Some(read) => read.film(of(iridescence::NAME))?,
+        None => Film::default(),
     };
     let diffuse_roughness = match &raw.diffuse_roughness {
-        Some(read) => read.factor(of(diffuse_roughness::NAME), warnings)?,
+        Some(read) => read.factor(of(diffuse_roughness::NAME))?,
         None => 0.0,
     };
     let emissive = finite(material.emissive_factor.0, at("emissiveFactor"))?;
@@ -452,6 +475,13 @@ fn import_material(
         sheen_color_texture,
         sheen_roughness_texture,
         anisotropy_texture,
+        clearcoat_texture,
+        clearcoat_roughness_texture,
+        clearcoat_normal_texture,
+        iridescence_texture,
+        iridescence_thickness_texture,
+        thickness_texture,
+        diffuse_roughness_texture,
     ] = textures;
     Ok(Material {
         name: material.name.clone(),
@@ -475,10 +505,15 @@ fn import_material(
         transmission_factor,
         transmission_texture,
         thickness_factor,
+        thickness_texture,
         attenuation_color,
         attenuation_distance,
         clearcoat_factor,
         clearcoat_roughness_factor,
+        clearcoat_texture,
+        clearcoat_roughness_texture,
+        clearcoat_normal_texture,
+        clearcoat_normal_scale,
         sheen_color_factor,
         sheen_color_texture,
         sheen_roughness_factor,
@@ -486,10 +521,14 @@ fn import_material(
         anisotropy_strength,
         anisotropy_rotation,
         anisotropy_texture,
-        iridescence_factor,
-        iridescence_ior,
-        iridescence_thickness,
+        iridescence_factor: film.factor,
+        iridescence_ior: film.ior,
+        iridescence_thickness: film.thickness,
+        iridescence_thickness_minimum: film.thickness_minimum,
+        iridescence_texture,
+        iridescence_thickness_texture,
         diffuse_roughness,
+        diffuse_roughness_texture,
         alpha_mode,
         double_sided: material.double_sided,
         unlit,

@@ -1,6 +1,6 @@
 //! `KHR_materials_volume`: the depth of a transmissive material's glass and what light loses
 //! crossing it (Beer's law: the colour white light becomes after a distance). Its thickness
-//! texture is not drawn (its factor, the greatest thickness, is, with a warning).
+//! texture is a material slot (`material.rs`).
 
 use gltf::json::texture::Info;
 use serde::Deserialize;
@@ -17,7 +17,7 @@ pub(crate) struct Volume {
     /// The glass's thickness behind the surface, in the mesh's units (0: thin-walled).
     #[serde(default)]
     pub thickness_factor: f32,
-    /// The thickness in G, times the factor (not drawn).
+    /// The thickness in G, times the factor.
     pub thickness_texture: Option<Info>,
     /// The distance after which white light is the attenuation colour (none: infinite).
     pub attenuation_distance: Option<f32>,
@@ -29,8 +29,7 @@ pub(crate) struct Volume {
 impl Volume {
     /// Its thickness, attenuation colour and distance as drawn, each field's JSON path
     /// `at(field)`: a distance of 0 or less, which the specification forbids, is none (clear
-    /// glass), and the thickness texture is not drawn (its factor, the greatest thickness, is),
-    /// each with a warning.
+    /// glass), with a warning.
     pub(crate) fn factors(
         &self,
         at: impl Fn(&str) -> String,
@@ -47,11 +46,6 @@ impl Volume {
             }
             None => f32::INFINITY,
         };
-        if self.thickness_texture.is_some() {
-            let message =
-                "the volume's thickness texture is not drawn; its thicknessFactor (the greatest thickness) is";
-            warn(warnings, at("thicknessTexture"), message);
-        }
         Ok((thickness.max(0.0), color.map(|c| c.clamp(0.0, 1.0)), distance))
     }
 }

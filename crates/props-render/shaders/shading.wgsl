@@ -1,16 +1,15 @@
 // The glTF 2.0 material model (the specification's Appendix B): metallic-roughness PBR with
 // GGX microfacets, height-correlated Smith visibility, Schlick Fresnel and Lambertian diffuse,
 // under the sun (shadowed: shadows.wgsl), the point and spot lights of the fragment's cluster
-// (lights.wgsl), an ambient term and the sky's image-based light; base colour, metallic-
-// roughness, normal, occlusion, emissive, specular, specular colour, transmission, sheen colour
-// and sheen roughness textures, each from its UV channel through its KHR_texture_transform;
-// alpha modes; transmission (KHR_materials_transmission) through thin walls or, without
-// refraction, the coloured depth of KHR_materials_volume; a clear coat
-// (KHR_materials_clearcoat's factors); the sheen of cloth (KHR_materials_sheen); double-sided
-// back faces; the grain of brushed metal (KHR_materials_anisotropy); a thin film's colours
-// (KHR_materials_iridescence); a rough diffuse (KHR_materials_diffuse_roughness);
-// KHR_materials_unlit; specular anti-aliasing, as three.js's. Appended to
-// skinned.wgsl (its VertexOutput), lights.wgsl and shadows.wgsl.
+// (lights.wgsl), an ambient term and the sky's image-based light; eighteen texture slots, each
+// from its UV channel through its KHR_texture_transform; alpha modes; transmission
+// (KHR_materials_transmission) through thin walls or, without refraction, the coloured depth of
+// KHR_materials_volume; a clear coat with its own normal map (KHR_materials_clearcoat); the
+// sheen of cloth (KHR_materials_sheen); double-sided back faces; the grain of brushed metal
+// (KHR_materials_anisotropy); a thin film's colours (KHR_materials_iridescence); a rough
+// diffuse (KHR_materials_diffuse_roughness); KHR_materials_unlit; specular anti-aliasing, as
+// three.js's. Appended to skinned.wgsl (its VertexOutput), lights.wgsl, shadows.wgsl and the
+// material's texture bindings (props-render's shaders.rs).
 
 const PI: f32 = 3.14159265;
 
@@ -27,8 +26,8 @@ struct Material {
     // reflectance facing the viewer of its index of refraction times its specular colour
     // (glTF's 0.04 without them); w, its specular strength (1 without it).
     specular: vec4<f32>,
-    // x: KHR_materials_transmission's factor; y, z: KHR_materials_clearcoat's factor and
-    // roughness.
+    // x: KHR_materials_transmission's factor; y, z, w: KHR_materials_clearcoat's factor,
+    // roughness and normal map scale.
     layers: vec4<f32>,
     // rgb: KHR_materials_sheen's colour; w: its roughness.
     sheen: vec4<f32>,
@@ -37,21 +36,20 @@ struct Material {
     volume: vec4<f32>,
     // x: KHR_materials_anisotropy's strength; y, z: its rotation's cosine and sine.
     anisotropy: vec4<f32>,
-    // x: KHR_materials_iridescence's factor; y: its film's index of refraction; z: its
-    // thickness, nanometres.
+    // x: KHR_materials_iridescence's factor; y: its film's index of refraction; z, w: its
+    // thickness without a texture (and where it reads 1) and where its texture reads 0,
+    // nanometres.
     iridescence: vec4<f32>,
     // x: KHR_materials_diffuse_roughness's factor.
     diffuse: vec4<f32>,
-    // Per texture slot (base colour, metallic-roughness, normal, occlusion, emissive,
-    // specular, specular colour, transmission, sheen colour, sheen roughness, anisotropy), two
-    // rows: the UV transform's rows in xyz; row 0's w is the UV channel, row 1's w is 1 when the
-    // slot has a texture.
-    slots: array<vec4<f32>, 22>,
-    // Per slot, its transform's offset (xy) and scale (zw); its rotation, four slots a row:
-    // what an animated transform is rebuilt from (clips animate the first five slots'; see
-    // `TextureSlot`).
-    raw: array<vec4<f32>, 11>,
-    rotations: array<vec4<f32>, 3>,
+    // Per texture slot (the slot constants below), two rows: the UV transform's rows in xyz;
+    // row 0's w is the UV channel, row 1's w is 1 when the slot has a texture.
+    slots: array<vec4<f32>, 36>,
+    // Per slot a clip may animate (the first five: `TextureSlot`), its transform's offset (xy)
+    // and scale (zw); its rotation, four slots a row: what an animated transform is rebuilt
+    // from.
+    raw: array<vec4<f32>, 5>,
+    rotations: array<vec4<f32>, 2>,
     // Per animatable field (the F_ constants), where an instance's palette holds its value,
     // in floats, plus 1; 0 when no clip animates it (the uniform's value holds).
     animated: array<vec4<u32>, 6>,
@@ -77,7 +75,7 @@ override ANIMATED_MATERIAL: bool = false;
 // every one by default). Each slot samples only where its bit is set: lavapipe runs a branch
 // on the material's uniform under a mask, so an unused slot's sampling was paid for in full
 // (a fox's base colour texture cost six more samples).
-override TEXTURES: u32 = 1023u;
+override TEXTURES: u32 = 262143u;
 // What the pipeline's fragments read of the vertex, each only where its draws have it (every
 // one by default): texture coordinates (a texture), tangents (a normal map), colours
 // (`COLOR_0`), and whether its triangles are shaded flat (no normals of their own). What a
@@ -85,8 +83,10 @@ override TEXTURES: u32 = 1023u;
 // cost as much as a windmill's whole material model.
 override TEXTURED: bool = TEXTURES != 0u;
 override NORMAL_MAPPED: bool = (TEXTURES & (1u << NORMAL)) != 0u;
-// Whether the pipeline's fragments read tangents: for a normal map, or for a grain.
-override TANGENTS: bool = NORMAL_MAPPED || ANISOTROPIC;
+override COAT_NORMAL_MAPPED: bool = (TEXTURES & (1u << COAT_NORMAL)) != 0u;
+// Whether the pipeline's fragments read tangents: for a normal map (the surface's or its
+// clear coat's), or for a grain.
+override TANGENTS: bool = NORMAL_MAPPED || COAT_NORMAL_MAPPED || ANISOTROPIC;
 override VERTEX_COLORS: bool = true;
 override FLAT_SHADED: bool = true;
 // Whether the material lets light through (KHR_materials_transmission): its fragments are
@@ -182,28 +182,10 @@ fn is_animated(field: u32) -> bool {
 }
 
 @group(2) @binding(0) var<uniform> material: Material;
-@group(2) @binding(1) var base_color_texture: texture_2d<f32>;
-@group(2) @binding(2) var base_color_sampler: sampler;
-@group(2) @binding(3) var metallic_roughness_texture: texture_2d<f32>;
-@group(2) @binding(4) var metallic_roughness_sampler: sampler;
-@group(2) @binding(5) var normal_texture: texture_2d<f32>;
-@group(2) @binding(6) var normal_sampler: sampler;
-@group(2) @binding(7) var occlusion_texture: texture_2d<f32>;
-@group(2) @binding(8) var occlusion_sampler: sampler;
-@group(2) @binding(9) var emissive_texture: texture_2d<f32>;
-@group(2) @binding(10) var emissive_sampler: sampler;
-@group(2) @binding(11) var specular_texture: texture_2d<f32>;
-@group(2) @binding(12) var specular_sampler: sampler;
-@group(2) @binding(13) var specular_color_texture: texture_2d<f32>;
-@group(2) @binding(14) var specular_color_sampler: sampler;
-@group(2) @binding(15) var transmission_texture: texture_2d<f32>;
-@group(2) @binding(16) var transmission_sampler: sampler;
-@group(2) @binding(17) var sheen_color_texture: texture_2d<f32>;
-@group(2) @binding(18) var sheen_color_sampler: sampler;
-@group(2) @binding(19) var sheen_roughness_texture: texture_2d<f32>;
-@group(2) @binding(20) var sheen_roughness_sampler: sampler;
-@group(2) @binding(21) var anisotropy_texture: texture_2d<f32>;
-@group(2) @binding(22) var anisotropy_sampler: sampler;
+// Then each texture slot's texture and sampler (bindings 1 + 2 slot and 2 + 2 slot), and its
+// `fn sample_NAME(uv: vec2<f32>) -> vec4<f32>` (`sample_base_color`, ...): props-render's
+// shaders.rs declares them, in the order of the slot constants below, each bound where the
+// device binds that many textures (a slot past them reads white, as a missing texture).
 
 // The sky's radiance, prefiltered for roughness: one mip level per step of roughness.
 @group(0) @binding(3) var sky_texture: texture_cube<f32>;
@@ -223,6 +205,13 @@ const TRANSMISSION: u32 = 7u;
 const SHEEN_COLOR: u32 = 8u;
 const SHEEN_ROUGHNESS: u32 = 9u;
 const ANISOTROPY: u32 = 10u;
+const COAT: u32 = 11u;
+const COAT_ROUGHNESS: u32 = 12u;
+const COAT_NORMAL: u32 = 13u;
+const FILM: u32 = 14u;
+const FILM_THICKNESS: u32 = 15u;
+const THICKNESS: u32 = 16u;
+const ROUGH_DIFFUSE: u32 = 17u;
 // The slots whose transform a clip may animate.
 const ANIMATABLE_SLOTS: u32 = 5u;
 
@@ -456,52 +445,77 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     // bound in its place would sample, without the sampling.
     var base_texel = vec4<f32>(1.0);
     if has_texture(BASE_COLOR) {
-        base_texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+        base_texel = sample_base_color(slot_uv(BASE_COLOR, in));
     }
     var mr_texel = vec4<f32>(1.0);
     if has_texture(METALLIC_ROUGHNESS) {
-        mr_texel =
-            textureSample(metallic_roughness_texture, metallic_roughness_sampler, slot_uv(METALLIC_ROUGHNESS, in));
+        mr_texel = sample_metallic_roughness(slot_uv(METALLIC_ROUGHNESS, in));
     }
     var normal_texel = vec4<f32>(1.0);
     if has_texture(NORMAL) {
-        normal_texel = textureSample(normal_texture, normal_sampler, slot_uv(NORMAL, in));
+        normal_texel = sample_normal(slot_uv(NORMAL, in));
     }
     var occlusion_texel = vec4<f32>(1.0);
     if has_texture(OCCLUSION) {
-        occlusion_texel = textureSample(occlusion_texture, occlusion_sampler, slot_uv(OCCLUSION, in));
+        occlusion_texel = sample_occlusion(slot_uv(OCCLUSION, in));
     }
     var emissive_texel = vec4<f32>(1.0);
     if has_texture(EMISSIVE) {
-        emissive_texel = textureSample(emissive_texture, emissive_sampler, slot_uv(EMISSIVE, in));
+        emissive_texel = sample_emissive(slot_uv(EMISSIVE, in));
     }
     var specular_texel = vec4<f32>(1.0);
     if has_texture(SPECULAR) {
-        specular_texel = textureSample(specular_texture, specular_sampler, slot_uv(SPECULAR, in));
+        specular_texel = sample_specular(slot_uv(SPECULAR, in));
     }
     var specular_color_texel = vec4<f32>(1.0);
     if has_texture(SPECULAR_COLOR) {
-        specular_color_texel =
-            textureSample(specular_color_texture, specular_color_sampler, slot_uv(SPECULAR_COLOR, in));
+        specular_color_texel = sample_specular_color(slot_uv(SPECULAR_COLOR, in));
     }
     var transmission_texel = vec4<f32>(1.0);
     if has_texture(TRANSMISSION) {
-        transmission_texel = textureSample(transmission_texture, transmission_sampler, slot_uv(TRANSMISSION, in));
+        transmission_texel = sample_transmission(slot_uv(TRANSMISSION, in));
     }
     var sheen_color_texel = vec4<f32>(1.0);
     if has_texture(SHEEN_COLOR) {
-        sheen_color_texel = textureSample(sheen_color_texture, sheen_color_sampler, slot_uv(SHEEN_COLOR, in));
+        sheen_color_texel = sample_sheen_color(slot_uv(SHEEN_COLOR, in));
     }
     var sheen_roughness_texel = vec4<f32>(1.0);
     if has_texture(SHEEN_ROUGHNESS) {
-        sheen_roughness_texel =
-            textureSample(sheen_roughness_texture, sheen_roughness_sampler, slot_uv(SHEEN_ROUGHNESS, in));
+        sheen_roughness_texel = sample_sheen_roughness(slot_uv(SHEEN_ROUGHNESS, in));
     }
     // Without a texture, the grain runs along the tangent at full strength (before the factor
     // and the rotation).
     var anisotropy_texel = vec4<f32>(1.0, 0.5, 1.0, 1.0);
     if has_texture(ANISOTROPY) {
-        anisotropy_texel = textureSample(anisotropy_texture, anisotropy_sampler, slot_uv(ANISOTROPY, in));
+        anisotropy_texel = sample_anisotropy(slot_uv(ANISOTROPY, in));
+    }
+    var coat_texel = vec4<f32>(1.0);
+    if has_texture(COAT) {
+        coat_texel = sample_clearcoat(slot_uv(COAT, in));
+    }
+    var coat_roughness_texel = vec4<f32>(1.0);
+    if has_texture(COAT_ROUGHNESS) {
+        coat_roughness_texel = sample_clearcoat_roughness(slot_uv(COAT_ROUGHNESS, in));
+    }
+    var coat_normal_texel = vec4<f32>(1.0);
+    if has_texture(COAT_NORMAL) {
+        coat_normal_texel = sample_clearcoat_normal(slot_uv(COAT_NORMAL, in));
+    }
+    var film_texel = vec4<f32>(1.0);
+    if has_texture(FILM) {
+        film_texel = sample_iridescence(slot_uv(FILM, in));
+    }
+    var film_thickness_texel = vec4<f32>(1.0);
+    if has_texture(FILM_THICKNESS) {
+        film_thickness_texel = sample_iridescence_thickness(slot_uv(FILM_THICKNESS, in));
+    }
+    var thickness_texel = vec4<f32>(1.0);
+    if has_texture(THICKNESS) {
+        thickness_texel = sample_thickness(slot_uv(THICKNESS, in));
+    }
+    var rough_diffuse_texel = vec4<f32>(1.0);
+    if has_texture(ROUGH_DIFFUSE) {
+        rough_diffuse_texel = sample_diffuse_roughness(slot_uv(ROUGH_DIFFUSE, in));
     }
 
     let base_color = vec4<f32>(
@@ -529,8 +543,9 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         n = normalize(select(-face, face, dot(face, towards) >= 0.0));
         offset_normal = n;
     }
-    // The clear coat lies on the surface's own normal: not the normal map's.
-    let coat_n = n;
+    // The clear coat lies on the surface's own normal, or its own normal map's: not the
+    // surface's normal map's.
+    var coat_n = n;
     // The tangent frame, on the surface's own normal (zero where the primitive has no tangents).
     let tangent = select(vec3<f32>(0.0), in.world_tangent.xyz, TANGENTS);
     let has_frame = TANGENTS && dot(tangent, tangent) > 0.0;
@@ -539,6 +554,11 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     if has_frame {
         t = normalize(tangent - n * dot(n, tangent));
         b = cross(n, t) * in.world_tangent.w;
+    }
+    if COAT_NORMAL_MAPPED && has_texture(COAT_NORMAL) && has_frame {
+        let scale = material.layers.w;
+        let m = (coat_normal_texel.xyz * 2.0 - 1.0) * vec3<f32>(scale, scale, 1.0);
+        coat_n = normalize(t * m.x + b * m.y + n * m.z);
     }
     if NORMAL_MAPPED && has_texture(NORMAL) && has_frame {
         let scale = field_value(F_NORMAL_SCALE, 0u, material.pbr.z, in);
@@ -593,18 +613,24 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     var film = vec4<f32>(0.0);
     var dielectric_fr = dielectric_f0;
     var metal_fr = base.rgb;
-    if IRIDESCENT && material.iridescence.z > 0.0 {
-        let amount = clamp(material.iridescence.x, 0.0, 1.0);
+    // Its thickness: the greatest without a texture, else from the least (0) to it (1).
+    var film_thickness = material.iridescence.z;
+    if has_texture(FILM_THICKNESS) {
+        film_thickness = mix(material.iridescence.w, material.iridescence.z, film_thickness_texel.g);
+    }
+    if IRIDESCENT && film_thickness > 0.0 {
+        let amount = clamp(material.iridescence.x * film_texel.r, 0.0, 1.0);
         let facing = clamp(dot(n, v), 0.0, 1.0);
-        let over_dielectric = thin_film(material.iridescence.y, facing, material.iridescence.z, dielectric_f0);
-        let over_metal = thin_film(material.iridescence.y, facing, material.iridescence.z, base.rgb);
+        let over_dielectric = thin_film(material.iridescence.y, facing, film_thickness, dielectric_f0);
+        let over_metal = thin_film(material.iridescence.y, facing, film_thickness, base.rgb);
         film = vec4<f32>(mix(over_dielectric, over_metal, metallic), amount);
         dielectric_fr = mix(dielectric_f0, schlick_to_f0(over_dielectric, facing), amount);
         metal_fr = mix(base.rgb, schlick_to_f0(over_metal, facing), amount);
     }
     // KHR_materials_diffuse_roughness: the diffuse layer's albedo and roughness, and its share
     // (neither metal nor let through); its albedo under light from every direction.
-    let rough = vec4<f32>(clamp(base.rgb, vec3<f32>(0.0), vec3<f32>(1.0)), clamp(material.diffuse.x, 0.0, 1.0));
+    let rough_factor = clamp(material.diffuse.x * rough_diffuse_texel.r, 0.0, 1.0);
+    let rough = vec4<f32>(clamp(base.rgb, vec3<f32>(0.0), vec3<f32>(1.0)), rough_factor);
     let diffuse_share = (1.0 - metallic) * (1.0 - transmission);
     var diffuse_albedo = c_diff;
     if DIFFUSE_ROUGHNESS && rough.a > 0.0 {
@@ -634,8 +660,9 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     var coat_a2 = 1.0;
     var coat_light = vec3<f32>(0.0);
     if CLEARCOAT {
-        coat = clamp(material.layers.y, 0.0, 1.0);
-        coat_roughness = min(clamp(material.layers.z, 0.045, 1.0) + geometry_roughness, 1.0);
+        coat = clamp(material.layers.y * coat_texel.r, 0.0, 1.0);
+        coat_roughness =
+            min(clamp(material.layers.z * coat_roughness_texel.g, 0.045, 1.0) + geometry_roughness, 1.0);
         coat_a2 = coat_roughness * coat_roughness * coat_roughness * coat_roughness;
         coat_light = clearcoat_light(coat_n, v, globals.light_direction.xyz, coat_a2) * sun;
     }
@@ -721,7 +748,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         // Through a volume's glass (KHR_materials_volume), Beer's law over its thickness, which
         // is scaled as its mesh is in the world, as three.js keeps it (without the refraction's
         // offset).
-        let kept = exp(-material.volume.rgb * in.world_normal.w);
+        let kept = exp(-material.volume.rgb * thickness_texel.g * in.world_normal.w);
         transmitted = transmission * tint * (1.0 - single) * kept;
     }
     if CLEARCOAT {
@@ -774,7 +801,7 @@ fn sheen_directional_albedo(n_dot_v: f32, roughness: f32) -> f32 {
 // it out (opaque ones draw no fragment stage at all).
 @fragment
 fn fs_shadow_mask(in: VertexOutput) {
-    let texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+    let texel = sample_base_color(slot_uv(BASE_COLOR, in));
     let alpha = field_value(F_BASE_COLOR, 3u, material.base_color.a, in) * vertex_color(in).a * texel.a;
     if alpha < field_value(F_ALPHA_CUTOFF, 0u, material.params.z, in) {
         discard;
@@ -806,7 +833,7 @@ fn fs_lambert_faceted(in: FacetedOutput) -> @location(0) vec4<f32> {
 fn lambert(in: VertexOutput) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
     if has_texture(BASE_COLOR) {
-        texel = textureSample(base_color_texture, base_color_sampler, slot_uv(BASE_COLOR, in));
+        texel = sample_base_color(slot_uv(BASE_COLOR, in));
     }
     let albedo = surface_color(material.base_color, in) * texel;
     // A flat-shaded draw's normal is its triangle's, as `shade` takes it.

@@ -140,6 +140,9 @@ pub(crate) struct Bindable {
     pub draw_stride: u32,
     /// The device features of the GPU block formats KTX2 textures may be uploaded in.
     pub block_formats: wgpu::Features,
+    /// How many of a material's texture slots are bound (the textures of the rest are not
+    /// uploaded).
+    pub slots: usize,
 }
 
 impl Bindable {
@@ -163,6 +166,7 @@ impl Bindable {
             table_bytes,
             draw_stride: layouts.draw_stride,
             block_formats: layouts.block_formats,
+            slots: layouts.slots,
         }
     }
 }
@@ -174,8 +178,14 @@ pub(crate) fn footprint(
     limits: &wgpu::Limits,
     bindable: &Bindable,
 ) -> Result<GpuFootprint, ModelRefused> {
-    let Bindable { palette_matrices: max_palette_matrices, table_texels, table_bytes, draw_stride, block_formats } =
-        *bindable;
+    let Bindable {
+        palette_matrices: max_palette_matrices,
+        table_texels,
+        table_bytes,
+        draw_stride,
+        block_formats,
+        slots,
+    } = *bindable;
     for (i, image) in model.images().iter().enumerate() {
         if image.width.max(image.height) > limits.max_texture_dimension_2d {
             return Err(ModelRefused::TextureTooLarge {
@@ -255,7 +265,7 @@ pub(crate) fn footprint(
         });
     }
     // Each image once per colour space its materials sample it in.
-    let texture_bytes = texture_uses(model)
+    let texture_bytes = texture_uses(model, slots)
         .into_iter()
         .filter_map(|(image, srgb)| model.images().get(image as usize).map(|image| (image, srgb)))
         .map(|(image, srgb)| {

@@ -233,8 +233,10 @@ pub struct DrawParams {
 pub struct ModelLayouts {
     /// Group 1: the per-draw uniform (dynamic offset).
     pub draw: wgpu::BindGroupLayout,
-    /// Group 2: the material's uniform, its eleven textures and their samplers.
+    /// Group 2: the material's uniform, its textures and their samplers, slot by slot.
     pub material: wgpu::BindGroupLayout,
+    /// How many texture slots `material` binds (`Layouts::slots`).
+    pub slots: usize,
     /// What materials without a slot's texture bind.
     pub defaults: Defaults,
     /// Stride of [`DrawParams`] entries: the device's uniform offset alignment.
@@ -338,7 +340,7 @@ impl GpuModel {
         let materials = materials::bind_groups(
             device,
             queue,
-            (&layouts.material, &layouts.defaults, samplers),
+            (&layouts.material, layouts.slots, &layouts.defaults, samplers),
             (model, &merged_materials),
             layouts.block_formats,
         );

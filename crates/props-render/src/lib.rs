@@ -61,11 +61,15 @@
 //!
 //! glTF's material model (`shaders/shading.wgsl`): metallic-roughness PBR with IOR, specular,
 //! transmission (thin-walled, or coloured by its volume's depth), a clear coat, a fabric's
-//! sheen, brushed metal's anisotropy, a thin film's iridescence and a rough diffuse, eleven
+//! sheen, brushed metal's anisotropy, a thin film's iridescence and a rough diffuse, eighteen
 //! texture slots (base colour, metallic-roughness, normal, occlusion, emissive, specular
-//! strength, specular colour, transmission, sheen colour, sheen roughness, anisotropy) with
-//! their samplers, UV channels and transforms, alpha modes, double-sided and unlit materials;
-//! each material is one uniform and one bind group. See-through materials (blended,
+//! strength, specular colour, transmission, sheen colour, sheen roughness, anisotropy; the clear
+//! coat's factor, roughness and normal map, the film's factor and thickness, the volume's
+//! thickness, the diffuse roughness) with their samplers, UV channels and transforms, alpha
+//! modes, double-sided and unlit materials; each material is one uniform and one bind group.
+//! The last seven slots are bound where the device's limits have room for them beside the
+//! frame's (more than wgpu's default 16 sampled textures and samplers a fragment stage: a host
+//! requests its adapter's limits); elsewhere they are not drawn, with a warning. See-through materials (blended,
 //! transmissive) are drawn after the opaque ones, farthest first, over what the host's pass
 //! holds. The light:
 //!

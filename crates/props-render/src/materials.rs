@@ -1,7 +1,7 @@
 //! A model's materials on the GPU: each one's uniform (`Material` in `shaders/shading.wgsl`),
-//! its eleven textures (colour ones in sRGB, data ones linear, each image uploaded once per use)
-//! with the file's samplers, and its bind group; which pipeline its draws take is
-//! `pipeline_key.rs`'s.
+//! its textures (colour ones in sRGB, data ones linear, each image uploaded once per use) with
+//! the file's samplers, in as many slots as the device binds, and its bind group; which
+//! pipeline its draws take is `pipeline_key.rs`'s.
 
 use std::collections::HashMap;
 
@@ -18,7 +18,7 @@ use wgpu::util::DeviceExt;
 use crate::pipeline_key::PipelineKey;
 use crate::texture;
 
-/// A material's uniform, as `shaders/shading.wgsl` reads it: 848 bytes.
+/// A material's uniform, as `shaders/shading.wgsl` reads it: 960 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct MaterialUniform {
@@ -30,7 +30,7 @@ pub(crate) struct MaterialUniform {
     /// reflectance (rgb), its strength (w).
     specular: [f32; 4],
     /// The layers over and through the surface: `KHR_materials_transmission`'s factor (x),
-    /// `KHR_materials_clearcoat`'s factor and roughness (y, z).
+    /// `KHR_materials_clearcoat`'s factor, roughness and normal map scale (y, z, w).
     layers: [f32; 4],
     /// `KHR_materials_sheen`'s colour (rgb) and roughness (w).
     sheen: [f32; 4],
@@ -39,16 +39,16 @@ pub(crate) struct MaterialUniform {
     volume: [f32; 4],
     /// `KHR_materials_anisotropy`'s strength (x) and its rotation's cosine and sine (y, z).
     anisotropy: [f32; 4],
-    /// `KHR_materials_iridescence`'s factor, its film's index of refraction and thickness in
-    /// nanometres (x, y, z).
+    /// `KHR_materials_iridescence`'s factor, its film's index of refraction, its thickness and
+    /// the thickness where its texture reads 0, nanometres (x, y, z, w).
     iridescence: [f32; 4],
     /// `KHR_materials_diffuse_roughness`'s factor (x).
     diffuse: [f32; 4],
     slots: [[f32; 4]; 2 * TEXTURE_SLOTS],
-    /// Per slot, its transform's offset and scale, and (four to a row) its rotation: what an
-    /// animated transform is rebuilt from.
-    raw: [[f32; 4]; TEXTURE_SLOTS],
-    rotations: [[f32; 4]; TEXTURE_SLOTS.div_ceil(4)],
+    /// Per slot a clip may animate ([`TextureSlot::ALL`]), its transform's offset and scale,
+    /// and (four to a row) its rotation: what an animated transform is rebuilt from.
+    raw: [[f32; 4]; ANIMATABLE_SLOTS],
+    rotations: [[f32; 4]; ANIMATABLE_SLOTS.div_ceil(4)],
     /// Per animatable field ([`field_index`]), where an instance's palette holds its value, in
     /// floats from the instance's first matrix, plus 1; 0 for a field no clip animates.
     animated: [[u32; 4]; 6],
@@ -101,12 +101,40 @@ fn emission_fields(model: &Model, material: usize) -> [[u32; 4]; 6] {
     emission
 }
 
-/// How many textures a material binds.
+/// How many texture slots a material has.
 pub(crate) use props_anim::material::TEXTURE_SLOTS;
 
-/// The texture slots in the shader's order ([`Material::texture_slots`]), and whether each
-/// holds colour (sRGB).
-const SLOTS: [bool; TEXTURE_SLOTS] = [true, false, false, false, true, false, true, false, true, false, false];
+/// How many of them a clip may animate the transform of: the first ones.
+const ANIMATABLE_SLOTS: usize = TextureSlot::ALL.len();
+
+/// How many slots every device binds, the first ones (base colour to anisotropy): with the
+/// frame's textures and samplers, wgpu's default limits of 16 sampled textures and 16 samplers
+/// a fragment stage. The rest (the clear coat's three, the film's two, the volume's thickness,
+/// the diffuse roughness) are bound where the device binds more (`pipelines.rs`).
+pub(crate) const SLOTS_EVERYWHERE: usize = 11;
+
+/// Each texture slot in the shader's order ([`Material::texture_slots`]): its name (its
+/// bindings' and `sample_NAME`'s in `shaders/shading.wgsl`), and whether it holds colour (sRGB).
+pub(crate) const SLOTS: [(&str, bool); TEXTURE_SLOTS] = [
+    ("base_color", true),
+    ("metallic_roughness", false),
+    ("normal", false),
+    ("occlusion", false),
+    ("emissive", true),
+    ("specular", false),
+    ("specular_color", true),
+    ("transmission", false),
+    ("sheen_color", true),
+    ("sheen_roughness", false),
+    ("anisotropy", false),
+    ("clearcoat", false),
+    ("clearcoat_roughness", false),
+    ("clearcoat_normal", false),
+    ("iridescence", false),
+    ("iridescence_thickness", false),
+    ("thickness", false),
+    ("diffuse_roughness", false),
+];
 
 impl MaterialUniform {
     /// The uniform of `material` (instances' tints paint over it where it
@@ -121,9 +149,10 @@ impl MaterialUniform {
         let [r, g, b] = material.emissive_factor;
         let ([f0_r, f0_g, f0_b], strength) = material.dielectric_specular();
         let mut slot_rows = [[0.0; 4]; 2 * TEXTURE_SLOTS];
-        let (mut raw, mut rotations) = ([[0.0, 0.0, 1.0, 1.0]; TEXTURE_SLOTS], [[0.0; 4]; TEXTURE_SLOTS.div_ceil(4)]);
+        let mut raw = [[0.0, 0.0, 1.0, 1.0]; ANIMATABLE_SLOTS];
+        let mut rotations = [[0.0; 4]; ANIMATABLE_SLOTS.div_ceil(4)];
         for (k, texture) in material.texture_slots().into_iter().enumerate() {
-            if let Some(t) = texture {
+            if let Some(t) = texture.filter(|_| k < ANIMATABLE_SLOTS) {
                 let ([ox, oy], [sx, sy]) = (t.transform.offset, t.transform.scale);
                 raw[k] = [ox, oy, sx, sy];
                 rotations[k / 4][k % 4] = t.transform.rotation;
@@ -147,7 +176,12 @@ impl MaterialUniform {
             ],
             params: [f32::from(u8::from(paint)), mode, cutoff, f32::from(u8::from(material.unlit))],
             specular: [f0_r, f0_g, f0_b, strength],
-            layers: [material.transmission_factor, material.clearcoat_factor, material.clearcoat_roughness_factor, 0.0],
+            layers: [
+                material.transmission_factor,
+                material.clearcoat_factor,
+                material.clearcoat_roughness_factor,
+                material.clearcoat_normal_scale,
+            ],
             sheen: {
                 let [r, g, b] = material.sheen_color_factor;
                 [r, g, b, material.sheen_roughness_factor]
@@ -160,7 +194,12 @@ impl MaterialUniform {
                 let (sin, cos) = material.anisotropy_rotation.sin_cos();
                 [material.anisotropy_strength, cos, sin, 0.0]
             },
-            iridescence: [material.iridescence_factor, material.iridescence_ior, material.iridescence_thickness, 0.0],
+            iridescence: [
+                material.iridescence_factor,
+                material.iridescence_ior,
+                material.iridescence_thickness,
+                material.iridescence_thickness_minimum,
+            ],
             diffuse: [material.diffuse_roughness, 0.0, 0.0, 0.0],
             slots: slot_rows,
             raw,
@@ -170,12 +209,13 @@ impl MaterialUniform {
     }
 }
 
-/// The distinct (image, sRGB) uploads `model`'s materials need, in order of first use: an
-/// image a material samples as colour and another as data is uploaded twice.
-pub(crate) fn texture_uses(model: &Model) -> Vec<(u32, bool)> {
+/// The distinct (image, sRGB) uploads `model`'s materials need in their first `bound` slots, in
+/// order of first use: an image a material samples as colour and another as data is uploaded
+/// twice.
+pub(crate) fn texture_uses(model: &Model, bound: usize) -> Vec<(u32, bool)> {
     let mut uses = Vec::new();
     for material in model.materials() {
-        for (texture, srgb) in material.texture_slots().into_iter().zip(SLOTS) {
+        for (texture, (_, srgb)) in material.texture_slots().into_iter().zip(SLOTS).take(bound) {
             if let Some(texture) = texture
                 && !uses.contains(&(texture.image, srgb))
             {
@@ -237,17 +277,31 @@ pub(crate) struct Defaults {
     pub sampler: wgpu::Sampler,
 }
 
-/// `model`'s materials as bind groups of `layout`, with the pipeline each takes: its own, then
-/// glTF's default material (for primitives without one), then `merged` (the merged draws',
-/// then its impostor's, where it has one).
+/// `model`'s materials as bind groups of `layout`, which binds their first `bound` texture
+/// slots, with the pipeline each takes: its own, then glTF's default material (for primitives
+/// without one), then `merged` (the merged draws', then its impostor's, where it has one).
 pub(crate) fn bind_groups(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    (layout, defaults, samplers): (&wgpu::BindGroupLayout, &Defaults, &mut Samplers),
+    (layout, bound, defaults, samplers): (&wgpu::BindGroupLayout, usize, &Defaults, &mut Samplers),
     (model, merged): (&Model, &[Material]),
     block_formats: wgpu::Features,
 ) -> Vec<(wgpu::BindGroup, PipelineKey)> {
-    let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model)
+    let unbound: Vec<&str> = SLOTS
+        .iter()
+        .enumerate()
+        .skip(bound)
+        .filter(|&(k, _)| model.materials().iter().any(|m| m.texture_slots()[k].is_some()))
+        .map(|(_, (name, _))| *name)
+        .collect();
+    if !unbound.is_empty() {
+        tracing::warn!(
+            ?unbound,
+            "textures not drawn: this device binds {bound} of a material's texture slots (request the adapter's \
+             limits with the device: most Vulkan and Direct3D 12 GPUs bind all of them)"
+        );
+    }
+    let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model, bound)
         .into_iter()
         .filter_map(|(image, srgb)| {
             let data = model.images().get(image as usize)?;
@@ -267,18 +321,19 @@ pub(crate) fn bind_groups(
                 Some((at, source)) if at == m => source.map_or([[0; 4]; 6], |s| emission_fields(model, s as usize)),
                 _ => animated_fields(model, m),
             };
-            let key = PipelineKey::of(material, &animated);
+            let key = PipelineKey::of(material, &animated).within(bound);
             let uniform = MaterialUniform::of(material, animated);
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
                 contents: bytemuck::bytes_of(&uniform),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
-            let bound: Vec<(&wgpu::TextureView, wgpu::Sampler)> = material
+            let slots: Vec<(&wgpu::TextureView, wgpu::Sampler)> = material
                 .texture_slots()
                 .into_iter()
                 .zip(SLOTS)
-                .map(|(texture, srgb)| {
+                .take(bound)
+                .map(|(texture, (_, srgb))| {
                     let fallback = if srgb { &defaults.white_srgb } else { &defaults.white_linear };
                     match texture.and_then(|t| Some((views.get(&(t.image, srgb))?, t.sampler))) {
                         Some((view, state)) => (view, samplers.get(device, state)),
@@ -287,7 +342,7 @@ pub(crate) fn bind_groups(
                 })
                 .collect();
             let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
-            for (k, (view, sampler)) in bound.iter().enumerate() {
+            for (k, (view, sampler)) in slots.iter().enumerate() {
                 let binding = 1 + 2 * k as u32;
                 entries.push(wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) });
                 entries.push(wgpu::BindGroupEntry {
@@ -324,7 +379,7 @@ mod tests {
         material.normal_texture = Some(TextureRef { channel: 1, transform, ..TextureRef::new(0) });
         let painted = Material { name: Some("Paint.001".to_owned()), ..material.clone() };
         let uniform = MaterialUniform::of(&painted, [[0; 4]; 6]);
-        assert_eq!(size_of::<MaterialUniform>(), 848);
+        assert_eq!(size_of::<MaterialUniform>(), 960);
         assert_eq!(uniform.specular, [0.04, 0.04, 0.04, 1.0], "glTF's dielectric without the extensions");
         assert_eq!(uniform.emissive, [1.0, 0.5, 0.25, 2.0]);
         assert_eq!(uniform.params, [1.0, 1.0, 0.3, 1.0]);
@@ -344,7 +399,7 @@ mod tests {
         assert!(!key.painted && PipelineKey::of(&painted, &animated).painted, "paint by its name");
         assert_eq!(PipelineKey::of(&Material::default(), &[[0; 4]; 6]).textures, 0, "glTF's default: no texture");
         let glass = Material { transmission_factor: 0.8, transmission_texture: Some(TextureRef::new(0)), ..material };
-        assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).layers, [0.8, 0.0, 0.0, 0.0]);
+        assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).layers, [0.8, 0.0, 0.0, 1.0], "no coat, its map's scale 1");
         assert_eq!(MaterialUniform::of(&glass, [[0; 4]; 6]).volume, [0.0; 4], "thin-walled");
         let deep = Material {
             thickness_factor: 0.5,
@@ -358,7 +413,7 @@ mod tests {
         assert!(glass.blend && glass.transmissive, "drawn over what is behind it");
         assert_eq!(glass.textures, 1 << 2 | 1 << 7, "its transmission texture: the eighth slot");
         let lacquer = Material { clearcoat_factor: 0.5, clearcoat_roughness_factor: 0.25, ..Material::default() };
-        assert_eq!(MaterialUniform::of(&lacquer, [[0; 4]; 6]).layers, [0.0, 0.5, 0.25, 0.0]);
+        assert_eq!(MaterialUniform::of(&lacquer, [[0; 4]; 6]).layers, [0.0, 0.5, 0.25, 1.0]);
         let lacquer = PipelineKey::of(&lacquer, &[[0; 4]; 6]);
         assert!(lacquer.clearcoat && !lacquer.blend, "an opaque coated material");
         let velvet = Material {
@@ -385,7 +440,7 @@ mod tests {
         let smooth = Material { anisotropy_strength: 0.0, ..Material::default() };
         assert!(!PipelineKey::of(&smooth, &[[0; 4]; 6]).anisotropic);
         let pearl = Material { iridescence_factor: 0.5, iridescence_ior: 1.5, ..Material::default() };
-        assert_eq!(MaterialUniform::of(&pearl, [[0; 4]; 6]).iridescence, [0.5, 1.5, 400.0, 0.0]);
+        assert_eq!(MaterialUniform::of(&pearl, [[0; 4]; 6]).iridescence, [0.5, 1.5, 400.0, 100.0]);
         assert!(PipelineKey::of(&pearl, &[[0; 4]; 6]).iridescent);
         let no_film = Material { iridescence_thickness: 0.0, ..pearl };
         assert!(!PipelineKey::of(&no_film, &[[0; 4]; 6]).iridescent, "a film of no thickness is none");
@@ -393,5 +448,19 @@ mod tests {
         assert_eq!(MaterialUniform::of(&clay, [[0; 4]; 6]).diffuse, [0.75, 0.0, 0.0, 0.0]);
         assert!(PipelineKey::of(&clay, &[[0; 4]; 6]).rough_diffuse);
         assert!(!PipelineKey::of(&Material::default(), &[[0; 4]; 6]).rough_diffuse, "Lambert's by default");
+        let flaked = Material {
+            clearcoat_factor: 1.0,
+            clearcoat_texture: Some(TextureRef::new(0)),
+            clearcoat_normal_texture: Some(TextureRef::new(0)),
+            clearcoat_normal_scale: 0.5,
+            diffuse_roughness_texture: Some(TextureRef::new(0)),
+            base_color_texture: Some(TextureRef::new(0)),
+            ..Material::default()
+        };
+        assert_eq!(MaterialUniform::of(&flaked, [[0; 4]; 6]).layers[3], 0.5, "the coat's normal map's scale");
+        let key = PipelineKey::of(&flaked, &[[0; 4]; 6]);
+        assert_eq!(key.textures, 1 | 1 << 11 | 1 << 13 | 1 << 17, "the coat's, its normal map's, the roughness's");
+        assert_eq!(key.within(TEXTURE_SLOTS), key);
+        assert_eq!(key.within(SLOTS_EVERYWHERE).textures, 1, "past the slots a device binds, none sampled");
     }
 }

@@ -29,8 +29,8 @@ pub(crate) struct PipelineKey {
     /// A thin film lies over it ([`Material::is_iridescent`]): its specular's Fresnel is the
     /// film's (`IRIDESCENT`).
     pub iridescent: bool,
-    /// Its diffuse is rough ([`Material::diffuse_roughness`] above 0): Oren-Nayar's, not
-    /// Lambert's (`DIFFUSE_ROUGHNESS`).
+    /// Its diffuse is rough ([`Material::has_rough_diffuse`]): Oren-Nayar's, not Lambert's
+    /// (`DIFFUSE_ROUGHNESS`).
     pub rough_diffuse: bool,
     /// Alpha-masked: its fragments may be discarded (`ALPHA_MASK`); an opaque pipeline's never
     /// are, so the GPU tests depth before shading them.
@@ -43,7 +43,7 @@ pub(crate) struct PipelineKey {
     /// The slots its material has a texture in, a bit per slot in the shader's order
     /// (`TEXTURES`): only those sample, and only a textured material's fragments read texture
     /// coordinates, and a normal-mapped one's tangents.
-    pub textures: u16,
+    pub textures: u32,
     /// Its vertices have colours (`COLOR_0`, or a merged draw's members' colours): its
     /// fragments read them (`VERTEX_COLORS`).
     pub colored: bool,
@@ -75,11 +75,11 @@ impl PipelineKey {
             sheen: material.has_sheen(),
             anisotropic: material.is_anisotropic(),
             iridescent: material.is_iridescent(),
-            rough_diffuse: material.diffuse_roughness > 0.0,
+            rough_diffuse: material.has_rough_diffuse(),
             masked: matches!(material.alpha_mode, AlphaMode::Mask { .. }),
             double_sided: material.double_sided,
             animated: animated.iter().flatten().any(|&at| at != 0),
-            textures: textures.iter().enumerate().fold(0, |bits, (slot, t)| bits | u16::from(t.is_some()) << slot),
+            textures: textures.iter().enumerate().fold(0, |bits, (slot, t)| bits | u32::from(t.is_some()) << slot),
             colored: false,
             flat: false,
             painted: material.is_paint(),
@@ -88,6 +88,13 @@ impl PipelineKey {
             hideable: false,
             impostor: false,
         }
+    }
+
+    /// This key on a device that binds the first `bound` texture slots alone: the rest are
+    /// not sampled (`materials.rs`' `SLOTS_EVERYWHERE`).
+    pub(crate) fn within(self, bound: usize) -> Self {
+        let bound = u32::try_from(bound).unwrap_or(u32::MAX);
+        Self { textures: self.textures & 1u32.checked_shl(bound).map_or(u32::MAX, |past| past - 1), ..self }
     }
 
     /// This material's key for a draw of `primitive` (its colours, its flat shading, its
@@ -123,7 +130,7 @@ impl PipelineKey {
     /// Every `step`th key.
     #[cfg(test)]
     pub(crate) fn every(step: usize) -> impl Iterator<Item = Self> {
-        (0..1u32 << Self::BITS).step_by(step).map(Self::from_bits)
+        (0..1u64 << Self::BITS).step_by(step).map(Self::from_bits)
     }
 
     /// How many switches and texture slots a key has.
@@ -132,19 +139,20 @@ impl PipelineKey {
 
     /// The key whose switches and slots are the bits of `i`, a bit each.
     #[cfg(test)]
-    fn from_bits(i: u32) -> Self {
+    fn from_bits(i: u64) -> Self {
+        let switch = |k: u32| i & 1 << (7 + TEXTURE_SLOTS as u32 + k) != 0;
         Self {
-            blend: i & 1 << 27 != 0,
-            transmissive: i & 1 << 26 != 0,
-            clearcoat: i & 1 << 25 != 0,
-            sheen: i & 1 << 24 != 0,
-            anisotropic: i & 1 << 23 != 0,
-            iridescent: i & 1 << 22 != 0,
-            rough_diffuse: i & 1 << 21 != 0,
-            masked: i & 1 << 20 != 0,
-            double_sided: i & 1 << 19 != 0,
-            animated: i & 1 << 18 != 0,
-            textures: (i >> 7 & 2047) as u16,
+            blend: switch(9),
+            transmissive: switch(8),
+            clearcoat: switch(7),
+            sheen: switch(6),
+            anisotropic: switch(5),
+            iridescent: switch(4),
+            rough_diffuse: switch(3),
+            masked: switch(2),
+            double_sided: switch(1),
+            animated: switch(0),
+            textures: (i >> 7 & ((1 << TEXTURE_SLOTS) - 1)) as u32,
             colored: i & 64 != 0,
             flat: i & 32 != 0,
             painted: i & 16 != 0,
@@ -157,8 +165,8 @@ impl PipelineKey {
 
     /// Its order among the keys: opaque before blended, then by the rest (draws are grouped
     /// by it, so that a model changes pipeline as few times as it can).
-    pub(crate) fn index(self) -> u32 {
-        let fold = |index: u32, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u32::from(bit));
+    pub(crate) fn index(self) -> u64 {
+        let fold = |index: u64, flags: &[bool]| flags.iter().fold(index, |index, &bit| index << 1 | u64::from(bit));
         let material = [
             self.blend,
             self.transmissive,
@@ -172,7 +180,7 @@ impl PipelineKey {
             self.animated,
         ];
         let index = fold(0, &material);
-        let index = index << TEXTURE_SLOTS | u32::from(self.textures);
+        let index = index << TEXTURE_SLOTS | u64::from(self.textures);
         let flags =
             [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
         fold(index, &flags)
@@ -247,10 +255,10 @@ mod tests {
     /// texture slot takes a bit of its own, and a key's place is the union of its switches'.
     #[test]
     fn every_key_has_its_own_place_opaque_first() {
-        let places: Vec<u32> = (0..PipelineKey::BITS).map(|bit| PipelineKey::from_bits(1 << bit).index()).collect();
+        let places: Vec<u64> = (0..PipelineKey::BITS).map(|bit| PipelineKey::from_bits(1 << bit).index()).collect();
         assert!(places.iter().all(|place| place.count_ones() == 1), "{places:?}");
         assert_eq!(places.iter().fold(0, |all, place| all | place), (1 << PipelineKey::BITS) - 1, "all distinct");
-        for i in (0..1u32 << PipelineKey::BITS).step_by(4099).chain([(1 << PipelineKey::BITS) - 1]) {
+        for i in (0..1u64 << PipelineKey::BITS).step_by(524_287).chain([(1 << PipelineKey::BITS) - 1]) {
             let key = PipelineKey::from_bits(i);
             let union = places.iter().enumerate().filter(|(bit, _)| i & 1 << bit != 0).fold(0, |all, (_, p)| all | p);
             assert_eq!(key.index(), union, "{key:?}");

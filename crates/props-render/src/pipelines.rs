@@ -9,7 +9,7 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::entry_points::{Entry, FS_LAMBERT, FS_MAIN, FS_TRANSMISSIVE, Outputs, VS_RIGID, VS_SKINNED, VS_UNSKINNED};
 use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, Posing, SkinVertex, SurfaceVertex};
-use crate::materials::TEXTURE_SLOTS;
+use crate::materials::{SLOTS_EVERYWHERE, TEXTURE_SLOTS};
 use crate::pipeline_key::PipelineKey;
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
@@ -25,17 +25,37 @@ pub(crate) struct LineVertex {
 
 /// The bind group layouts: per frame (globals, palette, window, the sky's light, the point
 /// and spot lights), globals alone (lines), per draw (draw uniform, the model's per-vertex
-/// tables), per material.
+/// tables), per material (its first `slots` texture slots).
 pub(crate) struct Layouts {
     pub(crate) frame: wgpu::BindGroupLayout,
     pub(crate) globals: wgpu::BindGroupLayout,
     pub(crate) draw: wgpu::BindGroupLayout,
     pub(crate) material: wgpu::BindGroupLayout,
+    pub(crate) slots: usize,
+}
+
+/// The sampled textures the frame's group shows the fragment stage (the sky, the light
+/// clusters, the shadow maps, the ground's heights), and its samplers there (the sky's, the
+/// shadows' and the ground's); the palette, read from a texture, is one more texture.
+const FRAME_FRAGMENT_TEXTURES: u32 = 4;
+const FRAME_FRAGMENT_SAMPLERS: u32 = 3;
+
+/// How many of a material's texture slots a device of `limits` binds beside the frame's
+/// textures, palettes read through `access`: all of them where the fragment stage has room,
+/// else those every device binds.
+pub(crate) fn bound_slots(limits: &wgpu::Limits, access: PaletteAccess) -> usize {
+    let palette = u32::from(access == PaletteAccess::Texture);
+    let all = TEXTURE_SLOTS as u32;
+    let room = limits.max_sampled_textures_per_shader_stage >= FRAME_FRAGMENT_TEXTURES + palette + all
+        && limits.max_samplers_per_shader_stage >= FRAME_FRAGMENT_SAMPLERS + all;
+    if room { TEXTURE_SLOTS } else { SLOTS_EVERYWHERE }
 }
 
 impl Layouts {
-    /// The layouts for palettes and per-vertex tables read as `access` says.
+    /// The layouts for palettes and per-vertex tables read as `access` says, and as many
+    /// material texture slots as the device binds ([`bound_slots`]).
     pub(crate) fn new(device: &wgpu::Device, access: PaletteAccess) -> Self {
+        let slots = bound_slots(&device.limits(), access);
         let uniform = |binding, dynamic| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
@@ -96,7 +116,7 @@ impl Layouts {
         };
         // The uniform, then each slot's texture and sampler.
         let mut material_entries = vec![uniform(0, false)];
-        for slot in 0..TEXTURE_SLOTS as u32 {
+        for slot in 0..slots as u32 {
             material_entries.push(texture(1 + 2 * slot, wgpu::TextureViewDimension::D2));
             material_entries.push(sampler(2 + 2 * slot));
         }
@@ -153,6 +173,7 @@ impl Layouts {
             globals: layout("globals", &[uniform(0, false)]),
             draw: layout("draw", &[uniform(0, true), influences_entry, deltas_entry]),
             material: layout("material", &material_entries),
+            slots,
         }
     }
 }
@@ -164,7 +185,7 @@ pub(crate) struct Pipelines {
     /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
     /// [`PipelineKey`] and posing of the draws that take them: made as models are set
     /// ([`Pipelines::prepare_meshes`]), so that a renderer compiles only the variants its models
-    /// draw with (seventeen switches and eleven texture slots: 536,870,912 with the posings).
+    /// draw with (seventeen switches and eighteen texture slots: 2^36 with the posings).
     /// Each is made twice: for frames without point and spot lights, and for frames with some
     /// (`PUNCTUAL_LIGHTS`); and all again when a ground shadow is set or cleared
     /// (`GROUND_SHADOWED`).
@@ -304,7 +325,7 @@ impl Pipelines {
         // Transmissive materials tint what shows through them by a second blend colour, where
         // the device can blend so.
         let dual_source = device.features().contains(wgpu::Features::DUAL_SOURCE_BLENDING);
-        let source = shaders::skinned(access);
+        let source = shaders::skinned(access, layouts.slots);
         let source = if dual_source { shaders::with_dual_source_blending(&source) } else { source };
         let module = factory.module("skinned", &source);
         let groups = [&layouts.frame, &layouts.draw, &layouts.material];

@@ -169,10 +169,11 @@ impl Renderer {
             white_linear: texture::white(device, queue, false),
             sampler: samplers.get(device, props_anim::material::Sampler::default()),
         };
-        let Layouts { frame: frame_layout, draw, material, .. } = layouts;
+        let Layouts { frame: frame_layout, draw, material, slots, .. } = layouts;
         let layouts = ModelLayouts {
             draw,
             material,
+            slots,
             defaults,
             draw_stride: limits.min_uniform_buffer_offset_alignment,
             tables: access,

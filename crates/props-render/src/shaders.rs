@@ -1,5 +1,9 @@
 //! WGSL sources, composed from the files in the workspace's `shaders/` folder.
 
+use std::fmt::Write as _;
+
+use crate::materials::SLOTS;
+
 /// How the vertex shader reads the joint palette.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PaletteAccess {
@@ -40,14 +44,36 @@ const FRAME_BINDINGS: &str = "@group(0) @binding(0) var<uniform> globals: Global
 @group(0) @binding(10) var ground_shadow_sampler: sampler;";
 
 /// The skinned-mesh shader for a palette access mode (which also decides how a model's
-/// per-vertex tables are read), with its shading.
+/// per-vertex tables are read), with its shading, binding the first `texture_slots` of a
+/// material's texture slots (at most `props_anim::material::TEXTURE_SLOTS`; the rest read
+/// white).
 #[must_use]
-pub fn skinned(access: PaletteAccess) -> String {
+pub fn skinned(access: PaletteAccess, texture_slots: usize) -> String {
     let (palette, tables) = match access {
         PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    [GLOBALS, FRAME_BINDINGS, palette, tables, SKINNED, LEAN_OUTPUTS, LIGHTS, SHADOWS, SHADING].join("\n")
+    let textures = material_textures(texture_slots);
+    [GLOBALS, FRAME_BINDINGS, palette, tables, SKINNED, LEAN_OUTPUTS, LIGHTS, SHADOWS, &textures, SHADING].join("\n")
+}
+
+/// The material's texture slots in group 2 (`shaders/shading.wgsl`): each of the first
+/// `bound` a texture and a sampler, and every one's `fn sample_NAME(uv)`, which samples them,
+/// or reads white (a missing texture's texel) past them.
+fn material_textures(bound: usize) -> String {
+    let mut wgsl = String::new();
+    for (slot, (name, _)) in SLOTS.iter().enumerate() {
+        let sample = if slot < bound {
+            let (texture, sampler) = (1 + 2 * slot, 2 + 2 * slot);
+            let _ = writeln!(wgsl, "@group(2) @binding({texture}) var {name}_texture: texture_2d<f32>;");
+            let _ = writeln!(wgsl, "@group(2) @binding({sampler}) var {name}_sampler: sampler;");
+            format!("textureSample({name}_texture, {name}_sampler, uv)")
+        } else {
+            "vec4<f32>(1.0)".to_owned()
+        };
+        let _ = writeln!(wgsl, "fn sample_{name}(uv: vec2<f32>) -> vec4<f32> {{ return {sample}; }}");
+    }
+    wgsl
 }
 
 /// `skinned`'s shader (from [`skinned`]) with transmissive materials' entry point for a

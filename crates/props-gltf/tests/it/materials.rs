@@ -361,6 +361,50 @@ fn diffuse_roughness_is_read() {
     assert_eq!([roughness("white_lambert"), roughness("white_0.5"), roughness("clay_1")], [0.0, 0.5, 1.0]);
 }
 
+/// The layers' textures past the eleventh slot (`tests/models/layer_textures/make.mjs`; drawn
+/// against three.js in `tests/gpu/references.rs`), read without a warning, each in its slot:
+/// the clear coat's three (its normal map's scale, and the file's tangents kept for it), the
+/// film's two (with its least thickness), the volume's thickness and the diffuse roughness.
+#[test]
+fn layer_textures_are_read_into_their_slots() {
+    let path = models_dir().join("layer_textures/layer_textures.gltf");
+    let import = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}")).import;
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let slots = |name| {
+        let slots = named(&import.model, name).texture_slots().map(|t| t.is_some());
+        (0..props_anim::material::TEXTURE_SLOTS).filter(|&k| slots[k]).collect::<Vec<_>>()
+    };
+    assert_eq!(slots("coat_factor_bands"), [11]);
+    assert_eq!(slots("coat_roughness_bands"), [12]);
+    assert_eq!(slots("coat_normal_bands"), [2, 13], "beside a flat normal map");
+    assert_eq!(slots("film_factor_bands"), [14]);
+    assert_eq!(slots("film_thickness_bands"), [15]);
+    assert_eq!(slots("glass_thickness_bands"), [16]);
+    assert_eq!(slots("clay_roughness_bands"), [17]);
+    assert_eq!(slots("coat_all_bands"), [2, 11, 12, 13]);
+    let coat = named(&import.model, "coat_normal_bands");
+    assert_eq!(coat.clearcoat_normal_scale, 0.8);
+    assert_eq!(named(&import.model, "coat_all_bands").clearcoat_normal_scale, 1.0, "the default scale");
+    let film = named(&import.model, "film_thickness_bands");
+    assert_eq!((film.iridescence_thickness_minimum, film.iridescence_thickness), (100.0, 700.0));
+    assert!(film.is_iridescent());
+    let texture = named(&import.model, "glass_thickness_bands").thickness_texture;
+    let image = &import.model.images()[texture.expect("a thickness texture").image as usize];
+    let greens: Vec<u8> = image.rgba8.chunks(4).map(|p| p[1]).collect();
+    assert_eq!(greens, [255, 26, 255, 26, 255, 26, 255, 26], "eight bands, the thickness in G");
+    for mesh in import.model.meshes() {
+        let primitive = &mesh.primitives[0];
+        let material = &import.model.materials()[primitive.material.expect("a material") as usize];
+        let expected = if material.clearcoat_normal_texture.is_some() { primitive.positions.len() } else { 0 };
+        assert_eq!(
+            primitive.tangents.len(),
+            expected,
+            "{:?}: tangents where the coat's normal map reads them",
+            mesh.name
+        );
+    }
+}
+
 /// Spec/gloss materials (`tests/models/specgloss/make.mjs`: factors over a metal/rough
 /// fallback, textures, the extension's defaults) read as glTF-Transform's `metalRough`
 /// converts the same file: its output, imported, is the reference, texel for texel.

@@ -1,7 +1,11 @@
 //! Every shader the renderer can build parses and validates with naga.
 
+use props_anim::material::TEXTURE_SLOTS;
 use props_render::shaders;
 use props_render::shaders::PaletteAccess;
+
+/// The slots every device binds (`materials.rs`' `SLOTS_EVERYWHERE`).
+const SLOTS_EVERYWHERE: usize = 11;
 
 fn validate(name: &str, source: &str) {
     let module =
@@ -14,10 +18,15 @@ fn validate(name: &str, source: &str) {
 
 #[test]
 fn skinned_shaders_validate() {
-    validate("skinned (storage buffer)", &shaders::skinned(PaletteAccess::StorageBuffer));
-    validate("skinned (texture)", &shaders::skinned(PaletteAccess::Texture));
-    let dual_source = shaders::with_dual_source_blending(&shaders::skinned(PaletteAccess::StorageBuffer));
-    validate("skinned with dual-source blending", &dual_source);
+    for slots in [TEXTURE_SLOTS, SLOTS_EVERYWHERE] {
+        validate(
+            &format!("skinned (storage buffer, {slots} slots)"),
+            &shaders::skinned(PaletteAccess::StorageBuffer, slots),
+        );
+        validate(&format!("skinned (texture, {slots} slots)"), &shaders::skinned(PaletteAccess::Texture, slots));
+        let dual_source = shaders::with_dual_source_blending(&shaders::skinned(PaletteAccess::StorageBuffer, slots));
+        validate(&format!("skinned with dual-source blending ({slots} slots)"), &dual_source);
+    }
 }
 
 #[test]
@@ -27,7 +36,7 @@ fn line_shader_validates() {
 
 #[test]
 fn texture_width_matches_the_shader() {
-    let source = shaders::skinned(PaletteAccess::Texture);
+    let source = shaders::skinned(PaletteAccess::Texture, TEXTURE_SLOTS);
     let declared = format!("const PALETTE_TEXTURE_WIDTH: u32 = {}u;", shaders::PALETTE_TEXTURE_WIDTH);
     assert!(source.contains(&declared), "shaders/palette_texture.wgsl must declare `{declared}`");
 }
