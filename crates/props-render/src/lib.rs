@@ -69,9 +69,9 @@
 //! modes, double-sided and unlit materials; each material is one uniform and one bind group.
 //! The last seven slots are bound where the device's limits have room for them beside the
 //! frame's (more than wgpu's default 16 sampled textures and samplers a fragment stage: a host
-//! requests its adapter's limits); elsewhere they are not drawn, with a warning. See-through materials (blended,
-//! transmissive) are drawn after the opaque ones, farthest first, over what the host's pass
-//! holds. The light:
+//! requests its adapter's limits); elsewhere they are not drawn, with a warning. See-through
+//! materials (blended, transmissive) are drawn after the opaque ones, farthest first, over what
+//! the host's pass holds. The light:
 //!
 //! - the sun, shadowed by three cascaded shadow maps fitted to the view out to 640 m
 //!   (`RendererConfig::shadows`): depth-only passes through the same vertex shader, so skinned

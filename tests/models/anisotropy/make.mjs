@@ -10,9 +10,9 @@
 // the anisotropy); Khronos's glTF-Validator reports no error or warning.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARRAY_BUFFER, FLOAT, GltfWriter } from '../lib/gltf_writer.mjs';
+import { GltfWriter } from '../lib/gltf_writer.mjs';
 import { dataUri, png } from '../lib/png.mjs';
-import { sphere, sphereAccessors } from '../lib/shapes.mjs';
+import { sphereAccessors, sphereTangents } from '../lib/shapes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -20,15 +20,7 @@ const writer = new GltfWriter('props tests/models/anisotropy/make.mjs', ['KHR_ma
 const json = writer.json;
 
 const { attributes, indices } = sphereAccessors(writer);
-// The sphere's tangents: the direction of increasing u (its longitude, phi), whose bitangent
-// (the normal cross the tangent) points to decreasing v, north.
-const shape = sphere();
-const tangents = [];
-for (let k = 0; k < shape.uv.length / 2; k++) {
-  const phi = 2 * Math.PI * shape.uv[2 * k];
-  tangents.push(-Math.sin(phi), 0, -Math.cos(phi), 1);
-}
-attributes.TANGENT = writer.accessor(tangents, 'VEC4', FLOAT, false, ARRAY_BUFFER);
+attributes.TANGENT = sphereTangents(writer);
 
 // Eight bands along u: `on` and `off` in turn.
 const bands = (on, off) => [Array.from({ length: 8 }, (_, i) => (i % 2 ? off : on))];

@@ -14,9 +14,9 @@
 // each texture); Khronos's glTF-Validator reports no error or warning.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARRAY_BUFFER, FLOAT, GltfWriter } from '../lib/gltf_writer.mjs';
+import { GltfWriter } from '../lib/gltf_writer.mjs';
 import { dataUri, png } from '../lib/png.mjs';
-import { sphere, sphereAccessors } from '../lib/shapes.mjs';
+import { sphereAccessors, sphereTangents } from '../lib/shapes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -32,14 +32,7 @@ const writer = new GltfWriter('props tests/models/layer_textures/make.mjs', exte
 const json = writer.json;
 
 const { attributes, indices } = sphereAccessors(writer);
-// The sphere's tangents: the direction of increasing u (its longitude, phi), whose bitangent
-// (the normal cross the tangent) points to decreasing v, north.
-const tangents = [];
-for (let i = 0; i < sphere().p.length / 3; i++) {
-  const phi = 2 * Math.PI * ((i % 49) / 48);
-  tangents.push(-Math.sin(phi), 0, -Math.cos(phi), 1);
-}
-const tangentAttributes = { ...attributes, TANGENT: writer.accessor(tangents, 'VEC4', FLOAT, false, ARRAY_BUFFER) };
+const tangentAttributes = { ...attributes, TANGENT: sphereTangents(writer) };
 
 // Eight bands along u: `on` and `off` in turn.
 const bands = (on, off) => [Array.from({ length: 8 }, (_, i) => (i % 2 ? off : on))];

@@ -36,3 +36,16 @@ export function sphereAccessors(writer) {
     indices: writer.accessor(shape.idx, 'SCALAR', USHORT, false, ELEMENT_ARRAY_BUFFER),
   };
 }
+
+// The default `sphere()`'s tangents written into `writer` (a TANGENT accessor): the direction
+// of increasing u (its longitude, phi), whose bitangent (the normal cross the tangent) points
+// to decreasing v, north.
+export function sphereTangents(writer) {
+  const shape = sphere();
+  const tangents = [];
+  for (let k = 0; k < shape.uv.length / 2; k++) {
+    const phi = 2 * Math.PI * shape.uv[2 * k];
+    tangents.push(-Math.sin(phi), 0, -Math.cos(phi), 1);
+  }
+  return writer.accessor(tangents, 'VEC4', FLOAT, false, ARRAY_BUFFER);
+}
