@@ -180,7 +180,8 @@ pub struct Material {
     /// [`Material::attenuation_color`] (infinite without it: clear glass).
     pub attenuation_distance: f32,
     /// `KHR_materials_clearcoat`: how much of a clear lacquer (a dielectric of glTF's 4 %
-    /// reflectance, on the surface's own normal) coats the material, 0 to 1 (0 without it).
+    /// reflectance, on the surface's own normal or its own normal map's) coats the material, 0
+    /// to 1 (0 without it).
     pub clearcoat_factor: f32,
     /// `KHR_materials_clearcoat`: the lacquer's perceptual roughness, 0 to 1.
     pub clearcoat_roughness_factor: f32,

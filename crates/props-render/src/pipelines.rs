@@ -34,20 +34,18 @@ pub(crate) struct Layouts {
     pub(crate) slots: usize,
 }
 
-/// The sampled textures the frame's group shows the fragment stage (the sky, the light
-/// clusters, the shadow maps, the ground's heights), and its samplers there (the sky's, the
-/// shadows' and the ground's); the palette, read from a texture, is one more texture.
-const FRAME_FRAGMENT_TEXTURES: u32 = 4;
-const FRAME_FRAGMENT_SAMPLERS: u32 = 3;
-
-/// How many of a material's texture slots a device of `limits` binds beside the frame's
-/// textures, palettes read through `access`: all of them where the fragment stage has room,
-/// else those every device binds.
-pub(crate) fn bound_slots(limits: &wgpu::Limits, access: PaletteAccess) -> usize {
-    let palette = u32::from(access == PaletteAccess::Texture);
+/// How many of a material's texture slots a device of `limits` binds beside `frame`, the
+/// frame group's entries: all of them where the fragment stage has room for their textures and
+/// samplers beside the frame's, else those every device binds.
+fn bound_slots(limits: &wgpu::Limits, frame: &[wgpu::BindGroupLayoutEntry]) -> usize {
+    let in_fragments = |is: fn(&wgpu::BindingType) -> bool| {
+        frame.iter().filter(|e| e.visibility.contains(wgpu::ShaderStages::FRAGMENT) && is(&e.ty)).count() as u32
+    };
+    let textures = in_fragments(|ty| matches!(ty, wgpu::BindingType::Texture { .. }));
+    let samplers = in_fragments(|ty| matches!(ty, wgpu::BindingType::Sampler(_)));
     let all = TEXTURE_SLOTS as u32;
-    let room = limits.max_sampled_textures_per_shader_stage >= FRAME_FRAGMENT_TEXTURES + palette + all
-        && limits.max_samplers_per_shader_stage >= FRAME_FRAGMENT_SAMPLERS + all;
+    let room = limits.max_sampled_textures_per_shader_stage >= textures + all
+        && limits.max_samplers_per_shader_stage >= samplers + all;
     if room { TEXTURE_SLOTS } else { SLOTS_EVERYWHERE }
 }
 
@@ -55,7 +53,6 @@ impl Layouts {
     /// The layouts for palettes and per-vertex tables read as `access` says, and as many
     /// material texture slots as the device binds ([`bound_slots`]).
     pub(crate) fn new(device: &wgpu::Device, access: PaletteAccess) -> Self {
-        let slots = bound_slots(&device.limits(), access);
         let uniform = |binding, dynamic| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
@@ -114,12 +111,6 @@ impl Layouts {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         };
-        // The uniform, then each slot's texture and sampler.
-        let mut material_entries = vec![uniform(0, false)];
-        for slot in 0..slots as u32 {
-            material_entries.push(texture(1 + 2 * slot, wgpu::TextureViewDimension::D2));
-            material_entries.push(sampler(2 + 2 * slot));
-        }
         // A uniform the fragment stage alone reads (lavapipe crashes drawing with a fourth
         // uniform buffer visible to the vertex stage).
         let fragment_uniform = |binding| wgpu::BindGroupLayoutEntry {
@@ -168,6 +159,13 @@ impl Layouts {
             // and filtered by the shader (no texture slot taken from the materials).
             fragment_uniform(11),
         ];
+        let slots = bound_slots(&device.limits(), &frame_entries);
+        // The uniform, then each slot's texture and sampler.
+        let mut material_entries = vec![uniform(0, false)];
+        for slot in 0..slots as u32 {
+            material_entries.push(texture(1 + 2 * slot, wgpu::TextureViewDimension::D2));
+            material_entries.push(sampler(2 + 2 * slot));
+        }
         Self {
             frame: layout("frame", &frame_entries),
             globals: layout("globals", &[uniform(0, false)]),
