@@ -18,6 +18,7 @@ mod screen;
 mod screenshot;
 mod shutdown;
 mod timings;
+mod transport;
 mod treadmill;
 mod window;
 

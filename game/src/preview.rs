@@ -35,6 +35,7 @@ use crate::demo::PlayerAction;
 use crate::gpu::Gpu;
 use crate::hud::HudInput;
 use crate::screen::{Drawn, Screen};
+use crate::transport::Transport;
 use crate::treadmill::{MAX_SPEED, Treadmill, gait_line};
 
 /// Renderer ids of the model and of its heat map.
@@ -49,38 +50,6 @@ const SKELETON: [f32; 4] = [1.0, 0.2, 0.8, 1.0];
 const BOX: [f32; 4] = [1.0, 1.0, 0.0, 1.0];
 /// Colour of refusals in the HUD.
 const ERROR: egui::Color32 = egui::Color32::from_rgb(255, 110, 90);
-
-/// The previewer's transport: the clip playing, where, how fast, and whether it loops.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Transport {
-    /// The clip playing (`None`: the rest pose).
-    pub clip: Option<usize>,
-    /// Clip time, seconds.
-    pub time: f32,
-    /// Whether time runs.
-    pub playing: bool,
-    /// Clip seconds per second.
-    pub speed: f32,
-    /// Whether it starts again at the end (else it stops there).
-    pub looping: bool,
-}
-
-impl Transport {
-    /// Advances by `elapsed` seconds in a clip of `duration` seconds.
-    pub fn advance(&mut self, elapsed: f32, duration: f32) {
-        if !self.playing || duration <= 0.0 {
-            self.time = self.time.clamp(0.0, duration.max(0.0));
-            return;
-        }
-        let time = self.time + elapsed * self.speed;
-        if self.looping {
-            self.time = time.rem_euclid(duration);
-        } else {
-            self.time = time.clamp(0.0, duration);
-            self.playing = time < duration && time > 0.0;
-        }
-    }
-}
 
 /// Which overlays show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,6 +115,9 @@ pub struct Preview {
     base: (PathBuf, Option<Arc<Model>>),
     /// The level of detail drawn, and the one forced by the HUD, if any.
     level: (u8, Option<u8>),
+    /// The material variant chosen in the HUD, by name (kept across versions that have it);
+    /// `None`: the model's own materials.
+    material_variant: Option<String>,
     /// Mesh LOD as the game picks levels (`--lod-error-px`).
     mesh_lod: MeshLod,
     frame: FrameData,
@@ -194,6 +166,7 @@ impl Preview {
             treadmill: None,
             base: (base.to_path_buf(), None),
             level: (0, None),
+            material_variant: None,
             mesh_lod,
             frame: FrameData::default(),
         };
@@ -341,7 +314,10 @@ impl Preview {
                 view.mesh_level(&errors, self.level.0, Vec3::ZERO, SHOWN_RADIUS)
             }
         };
-        self.frame.add_batch(if self.overlays.influences { HEAT } else { MODEL }, self.level.0, 1);
+        // The heat map draws no materials; a version without the chosen variant, its own.
+        let material_variant = self.material_variant.as_deref().and_then(|name| model.material_variant(name));
+        let (id, material_variant) = if self.overlays.influences { (HEAT, None) } else { (MODEL, material_variant) };
+        self.frame.add_batch(id, (self.level.0, material_variant), 1);
         if self.overlays.skeleton {
             skeleton_lines(rig, &shown.pose, &shown.fit, SKELETON, &mut self.frame.lines);
         }
@@ -532,6 +508,18 @@ impl Screen for Preview {
                     levels[drawn]
                 ));
             });
+            let variants = model.material_variants();
+            if !variants.is_empty() {
+                let own = "its own materials";
+                egui::ComboBox::from_label("material variant")
+                    .selected_text(self.material_variant.as_deref().unwrap_or(own))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.material_variant, None, own);
+                        for variant in variants {
+                            ui.selectable_value(&mut self.material_variant, Some(variant.name.clone()), &variant.name);
+                        }
+                    });
+            }
             ui.horizontal(|ui| {
                 ui.checkbox(&mut self.overlays.skeleton, "skeleton");
                 ui.checkbox(&mut self.overlays.bounds, "bounds");
@@ -562,28 +550,4 @@ impl Screen for Preview {
     }
 
     fn drawn_in(&mut self, _elapsed: Duration) {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn playback_loops_or_stops_at_the_end() {
-        let mut p = Transport { clip: Some(0), time: 0.8, playing: true, speed: 1.0, looping: true };
-        p.advance(0.5, 1.0);
-        assert!((p.time - 0.3).abs() < 1e-6 && p.playing);
-        p = Transport { looping: false, time: 0.8, ..p };
-        p.advance(0.5, 1.0);
-        assert_eq!((p.time, p.playing), (1.0, false));
-        p = Transport { playing: true, speed: -2.0, time: 0.5, ..p };
-        p.advance(0.5, 1.0);
-        assert_eq!((p.time, p.playing), (0.0, false), "backwards to the start");
-        // Paused: scrubbing past the end is held at it; a rest pose has no time.
-        p = Transport { playing: false, time: 3.0, ..p };
-        p.advance(0.5, 1.0);
-        assert_eq!(p.time, 1.0);
-        p.advance(0.5, 0.0);
-        assert_eq!(p.time, 0.0);
-    }
 }

@@ -6,6 +6,7 @@ mod flat;
 mod goldens;
 mod host_pass;
 mod lods;
+mod material_variants;
 mod morph;
 mod normal_maps;
 mod palette_paths;

@@ -5,7 +5,8 @@
 //! of every dielectric specular, `tests/models/specular`; glass panes,
 //! `tests/models/transmission`; coloured glass, `tests/models/volume`; clear-coated spheres,
 //! `tests/models/clearcoat`; cloth spheres with a sheen, `tests/models/sheen`; a grid whose
-//! 8-bit indices hold the restart value, `tests/models/lenient`) beside three.js 0.187's
+//! 8-bit indices hold the restart value, `tests/models/lenient`; spheres in each of their
+//! material variants, `tests/models/material_variants`) beside three.js 0.187's
 //! picture of it under the same conventions (`props_render::conventions`,
 //! `tests/oracle/render/README.md`), with the camera three.js printed, compared by FLIP.
 //!
@@ -154,6 +155,13 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         0.05,
         "0.0344: the edges of its thin triangles (0.2761 drawing every triangle, as if the index type had no restart value)",
     ),
+    ("material_variants_own", 0.006, "0.0036: edges; the file's own materials"),
+    (
+        "material_variants_taxi",
+        0.015,
+        "0.0095: its blended tinted glass (see `assets_car`); 0.0806 drawn in the file's own materials",
+    ),
+    ("material_variants_police", 0.007, "0.0042: edges; the police paint's banded texture"),
 ];
 
 /// Per reference (by name) where the mean cannot tell a difference that matters from the
@@ -242,8 +250,10 @@ fn render_and_reference(gpu: &GpuContext, entry: &serde_json::Value) -> Option<(
     let file_lights = reference["args"].as_str().expect("its command line").contains("--lights file");
     let size = reference["size"].as_array().expect("a size");
     let size = (size[0].as_u64().expect("a width") as u32, size[1].as_u64().expect("a height") as u32);
-    let spec = RenderSpec { camera, sun, ambient, file_lights, size, ..RenderSpec::default() };
     let model = admit_file(&file, &Limits::default()).unwrap_or_else(|e| panic!("{e}")).import.model;
+    let material_variant =
+        reference["material_variant"].as_str().map(|name| model.material_variant(name).expect("its variant"));
+    let spec = RenderSpec { camera, sun, ambient, file_lights, size, material_variant, ..RenderSpec::default() };
     let (rgba, _) = conventions::render(gpu, &model, (clip, time), &spec).expect("renders");
     let actual = image::RgbaImage::from_raw(spec.size.0, spec.size.1, rgba).expect("the image's size");
     let expected = image::open(dir.join(format!("{name}.png"))).expect("the reference").to_rgba8();

@@ -26,7 +26,7 @@ fn tints_paint_only_paint_materials_in_one_draw() {
             InstanceData::new(&at, (i * palette.len()) as u32).with_tint(tint)
         })
         .collect();
-    let batches = [ModelBatch { model: ModelId(0), instances: 0..3, level: 0 }];
+    let batches = [ModelBatch { model: ModelId(0), instances: 0..3, level: 0, material_variant: None }];
     let camera = scene::camera(Vec3::new(0.0, 9.0, 0.5), Vec3::ZERO);
     let frame = Frame {
         camera,
@@ -41,7 +41,7 @@ fn tints_paint_only_paint_materials_in_one_draw() {
     let (image, stats) = scene::render_frame(&gpu, &mut renderer, &frame);
     let one = Frame {
         instances: &instances[1..2],
-        batches: &[ModelBatch { model: ModelId(0), instances: 0..1, level: 0 }],
+        batches: &[ModelBatch { model: ModelId(0), instances: 0..1, level: 0, material_variant: None }],
         ..frame
     };
     let (_, one_car) = scene::render_frame(&gpu, &mut renderer, &one);

@@ -146,7 +146,12 @@ pub fn render_lit(
             instances.push(InstanceData::new(transform, palettes.len() as u32));
             palettes.extend_from_slice(palette);
         }
-        batches.push(ModelBatch { model: *model, instances: first..instances.len() as u32, level: 0 });
+        batches.push(ModelBatch {
+            model: *model,
+            instances: first..instances.len() as u32,
+            level: 0,
+            material_variant: None,
+        });
     }
     let frame = Frame {
         camera: scene.camera,

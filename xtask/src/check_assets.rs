@@ -49,6 +49,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let cost = model.as_ref().map(levels_and_costs).transpose()?;
         let strides = model.as_deref().map(strides).unwrap_or_default();
         let bones = model.as_deref().map(|m| BoneMap::find(m.rig())).filter(BoneMap::is_humanoid);
+        let variants = model.as_deref().map(material_variants).unwrap_or_default();
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
@@ -57,6 +58,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             }
             lines.push_str(&stride_lines(&report.file, &strides));
             lines.push_str(&bone_line(&report.file, bones.as_ref()));
+            lines.push_str(&variant_line(&report.file, &variants));
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
                 _ => print!("{lines}"),
@@ -67,7 +69,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         }
         reports.push(report);
         costs.push(cost);
-        gaits.push((strides, bones));
+        gaits.push((strides, bones, variants));
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -83,7 +85,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             .iter()
             .zip(&costs)
             .zip(&gaits)
-            .map(|((r, cost), (strides, bones))| {
+            .map(|((r, cost), (strides, bones, variants))| {
                 let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
                 if let Some((levels, costs)) = cost {
                     entry["levels"] = json!(levels.iter().map(|l| json!({"triangles": l.triangles, "error": l.error, "impostor": l.impostor})).collect::<Vec<_>>());
@@ -94,6 +96,10 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
                 if !strides.is_empty() {
                     entry["gaits"] = json!(strides.iter().map(|(clip, s)| json!({"clip": clip, "speed": s.speed,
                         "length": s.length(), "feet": s.feet.len(), "moves_root": s.moves_root()})).collect::<Vec<_>>());
+                }
+                if !variants.is_empty() {
+                    entry["material_variants"] = json!(variants.iter().map(|(name, parts)| json!({"name": name,
+                        "parts": parts})).collect::<Vec<_>>());
                 }
                 if let Some(map) = bones {
                     entry["humanoid"] = json!({"convention": map.convention(), "bones": map.matched(),
@@ -186,6 +192,33 @@ fn bone_line(file: &Path, map: Option<&BoneMap>) -> String {
         false => "cannot walk with the base person's clips: its hips, thighs, shins or feet are missing",
     };
     format!("{}: {map}; {walks}\n", file.display())
+}
+
+/// `model`'s material variants: each one's name and how many parts it draws in other
+/// materials.
+fn material_variants(model: &Model) -> Vec<(String, usize)> {
+    model.material_variants().iter().map(|v| (v.name.clone(), v.materials.len())).collect()
+}
+
+/// The line giving `file`'s material variants, if it has any: `file: material variants
+/// (KHR_materials_variants): `taxi` (2 parts in other materials), `police` (2)`.
+fn variant_line(file: &Path, variants: &[(String, usize)]) -> String {
+    if variants.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = (variants.iter().enumerate())
+        .map(|(k, (name, parts))| match k {
+            0 => format!("`{name}` ({} in other materials)", plural(*parts, "part")),
+            _ => format!("`{name}` ({parts})"),
+        })
+        .collect();
+    let line = "each a batch of its own per level: a draw call per part and material_variant in view";
+    format!(
+        "{}: material variants (KHR_materials_variants): {}; {line}
+",
+        file.display(),
+        listed.join(", ")
+    )
 }
 
 /// A model's levels of detail, and its costs at [`crowd_cost::COUNTS`] instances.
@@ -484,6 +517,21 @@ mod tests {
         assert!(levels.last().is_some_and(|l| l.impostor && l.triangles == 12));
         let lines = cost_lines(&file, &levels, &costs);
         assert!(lines.contains(", 12 (error 5.02, the impostor: a box of its coverage and colour) (errors"), "{lines}");
+    }
+
+    #[test]
+    fn material_variants_are_listed_by_name() {
+        let file =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/material_variants/material_variants.gltf");
+        let model = admit_file(&file, &Limits::default()).expect("the spheres").import.model;
+        let line = variant_line(Path::new("a.gltf"), &material_variants(&model));
+        assert!(
+            line.starts_with(
+                "a.gltf: material variants (KHR_materials_variants): `taxi` (3 parts in other materials), `police` (2); "
+            ),
+            "{line}"
+        );
+        assert_eq!(variant_line(Path::new("a.gltf"), &[]), "", "no line for a model without variants");
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub struct RenderArgs {
     /// `file` (they light it).
     #[arg(long, default_value = "none", value_parser = ["none", "file"])]
     lights: String,
+    /// The material variant (`KHR_materials_variants`) to draw the model in, by name; without
+    /// it, its own materials.
+    #[arg(long)]
+    material_variant: Option<String>,
 }
 
 /// Parses the options into a scene.
@@ -78,9 +82,17 @@ fn spec(args: &RenderArgs) -> Result<RenderSpec> {
 
 /// Renders and writes the image; prints the camera.
 pub fn run(args: &RenderArgs) -> Result<()> {
-    let spec = spec(args)?;
+    let mut spec = spec(args)?;
     let admitted = admit_file(&args.file, &Limits::default()).map_err(|refused| anyhow::anyhow!("{refused}"))?;
     let model = &admitted.import.model;
+    if let Some(name) = &args.material_variant {
+        let names: Vec<&str> = model.material_variants().iter().map(|v| v.name.as_str()).collect();
+        spec.material_variant = Some(
+            model
+                .material_variant(name)
+                .with_context(|| format!("--material-variant {name}: the model has {names:?}"))?,
+        );
+    }
     if let Some(anim) = args.anim
         && anim >= model.clips().len()
     {

@@ -11,7 +11,8 @@
 //! sharing a signature (`batches.rs`); (4) evaluates the batches in runs of whole batches, one run
 //! per worker, straight into the palette buffer; (5) lists every visible instance with the offset
 //! of its palette ([`Crowd::visible`]), grouped by the level of detail the view's mesh LOD picked
-//! for it (finest first, in index order within each level; [`Crowd::level_counts`]). The results
+//! for it and then by its material variant (finest first, in index order within each group;
+//! [`Crowd::batches`]). The results
 //! are bitwise the same for any number of threads (a lane's result depends on its state only). No
 //! allocation per frame once the buffers have grown.
 
@@ -22,6 +23,7 @@ use glam::Vec3;
 use crate::JointMatrix;
 use crate::PaletteBuffer;
 use crate::batches::{Batch, States, evaluate, form_batches};
+use crate::draw_groups::DrawGroups;
 use crate::lod::View;
 use crate::program::{Program, Scratch};
 use crate::shared::{Key, KeyTable, Sharing, fits};
@@ -76,14 +78,12 @@ pub struct Crowd {
     level_errors: Vec<f32>,
     /// Each instance's level of detail when last in view.
     levels: Vec<u8>,
-    /// Visible instances at each level this frame.
-    level_counts: Vec<u32>,
+    /// Each instance's material variant slot: 0 its model's own materials, `v + 1` variant `v`.
+    variants: Vec<u8>,
     /// The level of each of `visible`, this frame.
     visible_levels: Vec<u8>,
-    /// Where each level's instances start in the sorted list (scratch).
-    level_starts: Vec<u32>,
-    /// The visible list sorted by level (scratch, swapped with `visible`).
-    sorted: Vec<(u32, u32)>,
+    /// The visible list's groups by level and variant.
+    groups: DrawGroups,
     /// Unshared, with update-rate LOD: each instance's last palette.
     store: Vec<JointMatrix>,
     // Per frame, kept for their buffers.
@@ -151,10 +151,9 @@ impl Crowd {
             keys: Vec::new(),
             level_errors: vec![0.0],
             levels: Vec::new(),
-            level_counts: Vec::new(),
+            variants: Vec::new(),
             visible_levels: Vec::new(),
-            level_starts: Vec::new(),
-            sorted: Vec::new(),
+            groups: DrawGroups::default(),
             store: Vec::new(),
             visible: Vec::new(),
             todo: Vec::new(),
@@ -223,6 +222,7 @@ impl Crowd {
         self.shown.push(false);
         self.keys.push(Key::default());
         self.levels.push(0);
+        self.variants.push(0);
         self.mark_stale(self.len() - 1);
         self.len() - 1
     }
@@ -233,7 +233,7 @@ impl Crowd {
     fn reserve(&mut self) {
         let n = self.centers.len();
         reserve_total(&mut self.visible, n);
-        reserve_total(&mut self.sorted, n);
+        self.groups.reserve(n);
         reserve_total(&mut self.visible_levels, n);
         // Sifted in parts (on workers), at most `n / parts` in each.
         if self.parts.len() > 1 {
@@ -267,6 +267,7 @@ impl Crowd {
         self.shown.truncate(n);
         self.keys.truncate(n);
         self.levels.truncate(n);
+        self.variants.truncate(n);
         self.store.truncate(n * self.palette_len);
         self.mark_stale(n);
     }
@@ -285,6 +286,7 @@ impl Crowd {
             self.shown[i] = self.shown[last];
             self.keys[i] = self.keys[last];
             self.levels[i] = self.levels[last];
+            self.variants[i] = self.variants[last];
             if self.store.len() >= (last + 1) * p {
                 self.store.copy_within(last * p..(last + 1) * p, i * p);
             }
@@ -356,16 +358,31 @@ impl Crowd {
         self.levels.iter_mut().for_each(|level| *level = (*level).min(last));
     }
 
-    /// How many of [`Crowd::visible`] are at each level of detail, finest first (they are
-    /// listed in that order): one count per level of [`Crowd::set_level_errors`] when the
-    /// last view had mesh LOD, else one, level 0's.
+    /// Draws instance `i` in material variant `material_variant` (`crate::Model::material_variants`;
+    /// `None`: its model's own materials). The visible instances are grouped by it ([`Crowd::batches`]).
+    pub fn set_material_variant(&mut self, i: usize, material_variant: Option<u8>) {
+        let slot = material_variant.map_or(0, |v| v.saturating_add(1));
+        self.variants[i] = slot;
+        self.groups.note_slot(slot);
+    }
+
+    /// Instance `i`'s material variant ([`Crowd::set_material_variant`]).
     #[must_use]
-    pub fn level_counts(&self) -> &[u32] {
-        &self.level_counts
+    pub fn material_variant(&self, i: usize) -> Option<u8> {
+        self.variants[i].checked_sub(1)
+    }
+
+    /// The groups [`Crowd::visible`] lists, in that order: each level of detail's instances,
+    /// finest first (every one at level 0 when the last view had no mesh LOD), and within a
+    /// level, those in their own materials, then each material variant's; each group as (level,
+    /// variant, instances), empty groups left out.
+    pub fn batches(&self) -> impl Iterator<Item = (u8, Option<u8>, u32)> + '_ {
+        self.groups.batches()
     }
 
     /// The instances in view after the last [`Crowd::update`], with the offset of each one's
-    /// palette in the buffer it was given, grouped by level of detail ([`Crowd::level_counts`]).
+    /// palette in the buffer it was given, grouped by level of detail and material variant
+    /// ([`Crowd::batches`]).
     pub fn visible(&self) -> impl ExactSizeIterator<Item = (usize, u32)> + '_ {
         self.visible_in(0..self.visible.len())
     }
@@ -558,7 +575,8 @@ impl Crowd {
             };
             entry.1 = (start + at) as u32;
         }
-        self.group_by_level(detailed);
+        let last_level = if detailed { self.level_errors.len() - 1 } else { 0 };
+        self.groups.group(&mut self.visible, &self.visible_levels, &self.variants, last_level);
         self.stats = CrowdStats {
             instances: self.centers.len(),
             visible: self.visible.len(),
@@ -567,34 +585,5 @@ impl Crowd {
             palettes: matrices / p.max(1),
         };
         self.stats
-    }
-
-    /// Sorts the visible list by level of detail (stably: index order within a level) and
-    /// counts each level's, when levels were `detailed`; else counts all at level 0.
-    fn group_by_level(&mut self, detailed: bool) {
-        self.level_counts.clear();
-        if !detailed {
-            self.level_counts.push(self.visible.len() as u32);
-            return;
-        }
-        let last = self.level_errors.len() - 1;
-        self.level_counts.resize(last + 1, 0);
-        for &level in &self.visible_levels {
-            self.level_counts[usize::from(level).min(last)] += 1;
-        }
-        self.level_starts.clear();
-        let mut start = 0;
-        for &count in &self.level_counts {
-            self.level_starts.push(start);
-            start += count;
-        }
-        self.sorted.clear();
-        self.sorted.resize(self.visible.len(), (0, 0));
-        for (&entry, &level) in self.visible.iter().zip(&self.visible_levels) {
-            let at = &mut self.level_starts[usize::from(level).min(last)];
-            self.sorted[*at as usize] = entry;
-            *at += 1;
-        }
-        std::mem::swap(&mut self.visible, &mut self.sorted);
     }
 }

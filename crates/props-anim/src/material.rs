@@ -1,6 +1,9 @@
 //! Materials as glTF 2.0 defines them (metallic-roughness PBR, alpha modes, double-sided,
 //! emissive with `KHR_materials_emissive_strength`, `KHR_materials_unlit`), the textures they
-//! sample (with their samplers, UV channel and `KHR_texture_transform`) and decoded images.
+//! sample (with their samplers, UV channel and `KHR_texture_transform`) and decoded images, and
+//! the named variants a model's parts may be drawn in instead (`KHR_materials_variants`).
+
+pub use crate::material_variant::{MaterialVariant, VariantMaterial};
 
 /// How texture coordinates outside `[0, 1]` wrap, per axis (glTF sampler `wrapS` / `wrapT`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -5,6 +5,7 @@ use std::ops::Range;
 use crate::clip::{Clip, Keyframes};
 use crate::impostor::Impostor;
 use crate::material::{Image, Material};
+use crate::material_variant::MaterialVariant;
 use crate::mesh::{Mesh, MeshInstance};
 use crate::model_error::ModelError;
 use crate::model_lods::{Lods, lods};
@@ -58,6 +59,7 @@ pub struct Model {
     light_placements: LightPlacements,
     lods: Lods,
     impostor: Option<Impostor>,
+    variants: Vec<MaterialVariant>,
 }
 
 impl Model {
@@ -81,6 +83,7 @@ impl Model {
             lights: self.lights.clone(),
             light_instances: self.light_instances.clone(),
         })?;
+        let model = model.with_material_variants(self.variants.clone())?;
         match self.impostor.clone() {
             Some(impostor) => model.with_impostor(impostor),
             None => Ok(model),
@@ -112,6 +115,60 @@ impl Model {
         self.lods.errors.push(impostor.error);
         self.impostor = Some(impostor);
         Ok(self)
+    }
+
+    /// Most material variants a model has ([`Model::with_material_variants`]).
+    pub const MAX_MATERIAL_VARIANTS: usize = 32;
+
+    /// The same model with material `variants` a host may draw each instance in
+    /// (`KHR_materials_variants`; see [`MaterialVariant`]), in place of any it had.
+    pub fn with_material_variants(mut self, variants: Vec<MaterialVariant>) -> Result<Self, ModelError> {
+        if variants.len() > Self::MAX_MATERIAL_VARIANTS {
+            return Err(ModelError::BadMaterialVariant {
+                variant: Self::MAX_MATERIAL_VARIANTS,
+                problem: "one past the most a model has",
+            });
+        }
+        let primitives: Vec<usize> = self.meshes.iter().map(|m| m.primitives.len()).collect();
+        if let Some((material_variant, problem)) = variants
+            .iter()
+            .enumerate()
+            .find_map(|(v, material_variant)| Some((v, material_variant.problem(&primitives, self.materials.len())?)))
+        {
+            return Err(ModelError::BadMaterialVariant { variant: material_variant, problem });
+        }
+        self.variants = variants;
+        Ok(self)
+    }
+
+    /// Its material variants ([`Model::with_material_variants`]), numbered as hosts choose them.
+    #[must_use]
+    pub fn material_variants(&self) -> &[MaterialVariant] {
+        &self.variants
+    }
+
+    /// The number of the material variant named `name`, if the model has one.
+    #[must_use]
+    pub fn material_variant(&self, name: &str) -> Option<u8> {
+        self.variants.iter().position(|v| v.name == name).map(|v| v as u8)
+    }
+
+    /// The material primitive `primitive` of mesh `mesh` is drawn in, in material variant
+    /// `material_variant` (`None`, or a variant that gives it none: its own,
+    /// [`crate::Primitive::material`];
+    /// `None` again for the default material).
+    #[must_use]
+    pub fn primitive_material(&self, mesh: usize, primitive: usize, material_variant: Option<u8>) -> Option<u32> {
+        let own = self.meshes.get(mesh).and_then(|m| m.primitives.get(primitive)).and_then(|p| p.material);
+        let chosen = material_variant.and_then(|v| self.variants.get(usize::from(v)));
+        chosen.and_then(|v| v.material_of(mesh as u32, primitive as u32)).or(own)
+    }
+
+    /// Whether some material variant draws primitive `primitive` of mesh `mesh` in another
+    /// material than its own.
+    #[must_use]
+    pub fn has_variant_materials(&self, mesh: usize, primitive: usize) -> bool {
+        self.variants.iter().any(|v| v.material_of(mesh as u32, primitive as u32).is_some())
     }
 
     /// What the model is drawn as at its last level of detail ([`Model::impostor_level`]),
@@ -213,6 +270,7 @@ impl Model {
             light_placements,
             lods,
             impostor: None,
+            variants: Vec::new(),
         })
     }
 

@@ -72,6 +72,15 @@ pub enum ModelError {
         /// What is wrong.
         problem: &'static str,
     },
+    /// A material variant ([`crate::Model::with_material_variants`]) that names what the model
+    /// does not have, or more variants than [`crate::Model::MAX_MATERIAL_VARIANTS`].
+    #[error("the model's material variant {variant}: {problem}")]
+    BadMaterialVariant {
+        /// Index of the variant.
+        variant: usize,
+        /// What is wrong.
+        problem: &'static str,
+    },
     /// An impostor ([`crate::Model::with_impostor`]) that cannot stand in for the model.
     #[error("the model's impostor: {problem}")]
     BadImpostor {

@@ -1,5 +1,6 @@
 //! Extraction: what crowds posed, as plain frame data (instances with their palettes' offsets
-//! and whether their morph weights are all zero, one batch per model and level of detail, the
+//! and whether their morph weights are all zero, one batch per model, level of detail and material
+//! variant, the
 //! lit lights near the camera).
 
 use glam::Vec3;
@@ -15,7 +16,7 @@ const MIN_EXTRACT_PART: usize = 4096;
 const PARTS_PER_THREAD: usize = 2;
 
 /// Appends the instances the last posing of `crowds` saw into `frame`, with the offsets of
-/// their palettes, one batch per crowd and level of detail in order, and the lit lights of those within
+/// their palettes, one batch per crowd, level of detail and material variant in order, and the lit lights of those within
 /// [`props_frame::LIGHT_DISTANCE`] of `eye`. With `workers`, written in parts at once.
 /// Allocation-free once the frame's buffers have grown.
 pub(crate) fn extract<'a, I>(
@@ -49,8 +50,8 @@ pub(crate) fn extract<'a, I>(
         _ => write(0, out),
     }
     for crowd in crowds() {
-        for (level, &count) in crowd.level_counts().iter().enumerate() {
-            frame.add_batch(crowd.model_id(), level as u8, count as usize);
+        for (level, material_variant, count) in crowd.batches() {
+            frame.add_batch(crowd.model_id(), (level, material_variant), count as usize);
         }
         crowd.lights_into(&frame.palettes, eye, &mut frame.lights);
     }

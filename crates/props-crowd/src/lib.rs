@@ -4,12 +4,13 @@
 //! - A [`CrowdSet`] holds a host's instances of any models, each placed and animated by the
 //!   host through its [`InstanceId`]: clip layers, driven nodes, morph weights and material
 //!   values set directly, all bound by name ([`Animates`]) so that a new version of a model
-//!   binds again the same way.
+//!   binds again the same way; its paint, and its material variant, by name (a car's livery:
+//!   [`InstanceMut::set_material_variant`]).
 //! - Each frame, [`Posing`] poses what the camera sees (culling, pose sharing, update-rate LOD
 //!   and a CPU budget, on [`PosingConfig::threads`] worker threads: one, the caller's, by
 //!   default), picks each prop's level of detail (mesh LOD, by
 //!   the error it shows on screen) and lists it as [`props_frame::FrameData`]: palettes,
-//!   instances, one batch per model and level, the lit lights near the camera. Near the
+//!   instances, one batch per model, level and material variant, the lit lights near the camera. Near the
 //!   camera, the feet of legged models stay where they came down ([`ModelCrowd::set_feet`]:
 //!   two-bone IK, the hips lowered where a leg would not reach).
 //! - Underneath, one [`ModelCrowd`] per model ([`BoundModel`]: a [`PropModel`] bound to what is

@@ -166,6 +166,22 @@ impl ModelCrowd {
         self.tints[i as usize]
     }
 
+    /// Draws instance `i` in the model's material variant `material_variant` (a number of
+    /// `props_anim::Model::material_variants`, found by name with
+    /// `props_anim::Model::material_variant`; `None` or one the model does not have: its own
+    /// materials).
+    pub fn set_material_variant(&mut self, i: u32, material_variant: Option<u8>) {
+        let material_variant =
+            material_variant.filter(|&v| usize::from(v) < self.model.prop.model.material_variants().len());
+        self.crowd.set_material_variant(i as usize, material_variant);
+    }
+
+    /// Instance `i`'s material variant ([`ModelCrowd::set_material_variant`]).
+    #[must_use]
+    pub fn material_variant(&self, i: u32) -> Option<u8> {
+        self.crowd.material_variant(i as usize)
+    }
+
     /// The sphere instance `i` stays within in any pose: its origin and its culling radius,
     /// world units.
     #[must_use]
@@ -257,7 +273,8 @@ impl ModelCrowd {
     }
 
     /// Adds a copy of instance `i` of `other` (a crowd of another version of the model): its
-    /// placement, state (the layers and drivers both have) and paint; returns its number.
+    /// placement, state (the layers and drivers both have), paint and material variant (by
+    /// name: none where this version has no variant of its name); returns its number.
     pub fn push_copy(&mut self, other: &ModelCrowd, i: u32) -> u32 {
         let j = self.push(other.placement(i));
         // As many layers and drivers as both have (a host may change what it animates).
@@ -268,6 +285,12 @@ impl ModelCrowd {
             *to = *from;
         }
         self.tints[j as usize] = other.tints[i as usize];
+        // The variant of the same name, if this version has one.
+        let name = other.material_variant(i).and_then(|v| other.prop().model.material_variants().get(usize::from(v)));
+        self.set_material_variant(
+            j,
+            name.and_then(|material_variant| self.prop().model.material_variant(&material_variant.name)),
+        );
         j
     }
 
@@ -319,10 +342,10 @@ impl ModelCrowd {
         self.crowd.visible().len()
     }
 
-    /// How many of those are at each level of detail, finest first (the order they are
-    /// listed in).
-    pub(crate) fn level_counts(&self) -> &[u32] {
-        self.crowd.level_counts()
+    /// Their groups by level of detail and material variant, in the order they are listed
+    /// ([`Crowd::batches`]).
+    pub(crate) fn batches(&self) -> impl Iterator<Item = (u8, Option<u8>, u32)> + '_ {
+        self.crowd.batches()
     }
 
     /// The renderer's id of its model.

@@ -68,6 +68,12 @@ impl<'a> ModelView<'a> {
         self.clips().find(|clip| clip.name.as_deref() == Some(name))
     }
 
+    /// The names of its material variants (`KHR_materials_variants`: a car's liveries), which
+    /// [`crate::InstanceMut::set_material_variant`] draws an instance in.
+    pub fn material_variants(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.bound.prop.model.material_variants().iter().map(|material_variant| material_variant.name.as_str())
+    }
+
     /// The node named `name`, at rest.
     #[must_use]
     pub fn node(&self, name: &str) -> Option<NodeRest> {

@@ -134,7 +134,8 @@ impl InstanceData {
     }
 }
 
-/// Instances of one model drawn at one level of detail: a range of [`Frame::instances`].
+/// Instances of one model drawn at one level of detail in one material variant: a range of
+/// [`Frame::instances`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelBatch {
     /// The model.
@@ -144,6 +145,9 @@ pub struct ModelBatch {
     /// The level of detail they are drawn at: 0 in full, 1 and up the model's coarser levels
     /// (`props_anim::Model::lod_errors`; past its last, its last).
     pub level: u8,
+    /// The material variant they are drawn in (`props_anim::Model::material_variants`); `None`, or one
+    /// the model does not have: its own materials.
+    pub material_variant: Option<u8>,
 }
 
 /// A coloured line segment in world space, for debug drawing.
@@ -244,18 +248,18 @@ impl FrameData {
     /// full detail (nothing is added when the run is empty).
     pub fn end_batch(&mut self, model: ModelId) {
         let start = self.batches.last().map_or(0, |b| b.instances.end as usize);
-        self.add_batch(model, 0, self.instances.len() - start);
+        self.add_batch(model, (0, None), self.instances.len() - start);
     }
 
     /// Closes the `len` instances after the previous batch (pushed, or grown and written in
-    /// parts) as a batch of `model` at level of detail `level` (nothing is added when `len`
-    /// is 0).
-    pub fn add_batch(&mut self, model: ModelId, level: u8, len: usize) {
+    /// parts) as a batch of `model` at level of detail `level` in material variant `material_variant`
+    /// ([`ModelBatch`]; nothing is added when `len` is 0).
+    pub fn add_batch(&mut self, model: ModelId, (level, material_variant): (u8, Option<u8>), len: usize) {
         let start = self.batches.last().map_or(0, |b| b.instances.end);
         let end = start + len as u32;
         debug_assert!(end as usize <= self.instances.len(), "a batch of instances not pushed");
         if end > start {
-            self.batches.push(ModelBatch { model, instances: start..end, level });
+            self.batches.push(ModelBatch { model, instances: start..end, level, material_variant });
         }
     }
 

@@ -34,6 +34,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_meshopt_compression",
     "KHR_draco_mesh_compression",
     "MSFT_lod",
+    "KHR_materials_variants",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

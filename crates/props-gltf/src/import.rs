@@ -120,7 +120,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let mut drops = Drops { skip: &skip, dropped };
     let buffers = Buffers::load(root, container.bin, base_dir, limits)?;
     let accessors = Accessors::new(root, &buffers, limits, &budget);
-    let meshes = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings, &mut drops)?;
+    let (meshes, variants) = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings, &mut drops)?;
     let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
     let mut rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
@@ -161,7 +161,9 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     }
     let parts =
         ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances, lights, light_instances };
-    let model = Model::new(parts).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
+    let model = Model::new(parts)
+        .and_then(|model| model.with_material_variants(variants))
+        .map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
     let impostor = if file_lods.any() { None } else { crate::impostor::make(&model) };
     let model = match impostor {
         Some(impostor) => {

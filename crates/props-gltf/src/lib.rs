@@ -84,6 +84,7 @@ mod lights;
 mod limits;
 mod lods;
 mod material;
+mod materials_variants;
 mod mesh;
 mod meshopt;
 mod msft_lod;
@@ -101,6 +102,7 @@ mod tangents;
 mod topology;
 mod transmission;
 mod uri;
+mod uv_layout;
 pub mod validate;
 mod volume;
 

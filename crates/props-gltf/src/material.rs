@@ -31,6 +31,7 @@ use crate::sheen::{self, Sheen};
 use crate::spec_gloss::{self, SpecularGlossiness};
 use crate::specular::{self, Ior, Specular};
 use crate::transmission::{self, Transmission};
+use crate::uv_layout::UvLayout;
 use crate::volume::{self, Volume};
 use crate::{document, index_u32};
 
@@ -231,52 +232,11 @@ fn extension<T: DeserializeOwned>(
     }
 }
 
-/// The UV sets a material reads, as primitives drawn with it lay them out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct UvLayout {
-    /// The `TEXCOORD_n` sets of UV channels 0 and 1: the material's two lowest, else 0 and 1.
-    pub sets: [u32; 2],
-    /// How many of the channels it reads (1 or 2).
-    pub used: usize,
-    /// The channel its tangents are made with where a primitive has none, if its draws read
-    /// tangents: its normal map's, else its clear coat's, else (an anisotropic material) its
-    /// anisotropy texture's, else the first.
-    pub tangent_channel: Option<usize>,
-}
-
-impl Default for UvLayout {
-    /// `TEXCOORD_0` alone: no material.
-    fn default() -> Self {
-        Self { sets: [0, 1], used: 1, tangent_channel: None }
-    }
-}
-
-impl UvLayout {
-    /// The layout of a material's `slots`, `anisotropic` or not.
-    fn of(slots: &[Option<Slot<'_>>; SLOTS], anisotropic: bool) -> Self {
-        let mut read: Vec<u32> = slots.iter().flatten().map(|s| s.set).collect();
-        read.sort_unstable();
-        read.dedup();
-        let sets = match read[..] {
-            [] => [0, 1],
-            [only] => [only, if only == 0 { 1 } else { 0 }],
-            [first, second, ..] => [first, second],
-        };
-        let mut layout = Self { sets, used: read.len().clamp(1, 2), tangent_channel: None };
-        let grain = slots[ANISOTROPY].as_ref().map_or(0, |slot| layout.channel(slot.set) as usize);
-        let normal_map = slots[NORMAL].as_ref().or(slots[CLEARCOAT_NORMAL].as_ref());
-        layout.tangent_channel = match normal_map {
-            Some(normal) => Some(layout.channel(normal.set) as usize),
-            None => anisotropic.then_some(grain),
-        };
-        layout
-    }
-
-    /// The channel set `set` is read from: 1 for the second set, else 0 (a set beyond the two
-    /// reads the first).
-    fn channel(&self, set: u32) -> u32 {
-        u32::from(self.sets[1] == set && self.sets[0] != set)
-    }
+/// The UV layout of a material's `slots`, `anisotropic` or not.
+fn layout_of(slots: &[Option<Slot<'_>>; SLOTS], anisotropic: bool) -> UvLayout {
+    let set = |slot: usize| slots[slot].as_ref().map(|s| s.set);
+    let maps = (set(NORMAL).or(set(CLEARCOAT_NORMAL)), set(ANISOTROPY));
+    UvLayout::of(slots.iter().flatten().map(|s| s.set), maps, anisotropic)
 }
 
 /// The UV layout of every material of `root`, in order.
@@ -286,7 +246,7 @@ pub(crate) fn uv_layouts(root: &Root) -> Vec<UvLayout> {
     let layout = |material| {
         let raw = raw(0, material, &mut quiet);
         let anisotropic = raw.anisotropy.as_ref().is_some_and(|a| a.anisotropy_strength > 0.0);
-        UvLayout::of(&slots(0, material, &raw), anisotropic)
+        layout_of(&slots(0, material, &raw), anisotropic)
     };
     root.materials.iter().map(layout).collect()
 }
@@ -430,7 +390,7 @@ fn import_material(
     }
 
     let slots = slots(i, material, &raw);
-    let uvs = UvLayout::of(&slots, anisotropy_strength > 0.0);
+    let uvs = layout_of(&slots, anisotropy_strength > 0.0);
     let [first, second] = uvs.sets;
     for slot in slots.iter().flatten().filter(|s| !uvs.sets.contains(&s.set)) {
         let message = format!(

@@ -4,18 +4,21 @@ use glam::{Vec2, Vec3, Vec4};
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use gltf::json::{Index, Root, accessor};
+use props_anim::material::MaterialVariant;
 use props_anim::{Influences, Mesh, MorphTarget, Primitive, Topology};
 
 use crate::accessor::{Accessors, Component, Encoding, INDICES, JOINTS, NORMALS, QUANTIZED, WEIGHTS};
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::limits::{self, Budget, Limits};
-use crate::material::{UvLayout, uv_layouts};
+use crate::material::uv_layouts;
 use crate::parts::Part;
-use crate::{index_u32, normals, tangents, topology};
+use crate::uv_layout::UvLayout;
+use crate::{index_u32, materials_variants, normals, tangents, topology};
 
 /// Imports every mesh of the file, in order, without the primitives left out or unreadable
-/// (see [`Drops`]).
+/// (see [`Drops`]), and the file's material variants with the materials they draw the
+/// primitives in (`materials_variants.rs`).
 pub(crate) fn import_meshes(
     root: &Root,
     accessors: &Accessors<'_>,
@@ -23,17 +26,22 @@ pub(crate) fn import_meshes(
     budget: &Budget,
     warnings: &mut Warnings,
     drops: &mut Drops<'_>,
-) -> Result<Vec<Mesh>, ImportError> {
+) -> Result<(Vec<Mesh>, Vec<MaterialVariant>), ImportError> {
     let mut meshes = Vec::with_capacity(root.meshes.len());
     let layouts = uv_layouts(root);
+    let mut file_variants = materials_variants::variants(root, warnings);
     for (m, mesh) in root.meshes.iter().enumerate() {
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (p, primitive) in mesh.primitives.iter().enumerate() {
             if drops.skip.primitive(m, p) {
                 continue;
             }
-            let uvs = primitive.material.and_then(|m| layouts.get(m.value()).copied()).unwrap_or_default();
+            let own = primitive.material.and_then(|m| layouts.get(m.value()).copied()).unwrap_or_default();
             let path = format!("meshes[{m}].primitives[{p}]");
+            // Read with the UV sets and tangents of its own material and its variants'.
+            let mapped =
+                materials_variants::mappings((primitive, &path), (&layouts, own), file_variants.len(), warnings);
+            let uvs = mapped.iter().fold(own, |uvs, &(_, material)| uvs.with(layouts[material as usize]));
             let reader = PrimitiveReader { primitive, accessors, limits, budget, uvs, path };
             let imported = reader.import(warnings).and_then(|imported| {
                 match primitives.first().map(|f: &Primitive| f.morph_targets.len()) {
@@ -48,7 +56,10 @@ pub(crate) fn import_meshes(
                 }
             });
             match imported {
-                Ok(imported) => primitives.push(imported),
+                Ok(imported) => {
+                    materials_variants::add(&mut file_variants, (index_u32(m), index_u32(primitives.len())), &mapped);
+                    primitives.push(imported);
+                }
                 Err(error) => {
                     let part = Part::Primitive { mesh: index_u32(m), primitive: index_u32(p) };
                     drops.drop_or_refuse(part, error)?;
@@ -57,7 +68,7 @@ pub(crate) fn import_meshes(
         }
         meshes.push(Mesh { name: mesh.name.clone(), primitives });
     }
-    Ok(meshes)
+    Ok((meshes, file_variants))
 }
 
 /// Reads one primitive.

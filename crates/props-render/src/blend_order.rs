@@ -26,7 +26,7 @@ pub(crate) fn order_runs(
     order.clear();
     for (window, (id, run)) in runs.iter().enumerate() {
         let Some(model) = model(*id) else { continue };
-        if model.opaque == model.draws.len() {
+        if model.draws.of(run.material_variant).blended.is_empty() {
             continue;
         }
         let Some(first) = frame.instances.get(run.instances.start as usize) else { continue };
@@ -42,7 +42,8 @@ pub(crate) fn order_draws(frame: &Frame<'_>, run: &Run, model: &GpuModel, order:
     order.clear();
     let Some(first) = frame.instances.get(run.instances.start as usize) else { return };
     let placement: Affine3A = first.transform.to_affine();
-    for (index, draw) in model.draws.iter().enumerate().skip(model.opaque) {
+    let drawn = model.draws.of(run.material_variant);
+    for (index, draw) in (drawn.first_blended..).zip(drawn.blended) {
         let node = draw
             .node_matrix
             .and_then(|slot| frame.palettes.get(first.palette_base as usize + slot as usize))

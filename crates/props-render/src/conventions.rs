@@ -189,6 +189,9 @@ pub struct RenderSpec {
     /// between pixels, as three.js's are (the default; see
     /// [`crate::RendererConfig::specular_antialiasing`]).
     pub specular_antialiasing: bool,
+    /// The material variant the model is drawn in (`--material-variant NAME`, by its number in
+    /// `props_anim::Model::material_variants`); `None`, the default: its own materials.
+    pub material_variant: Option<u8>,
 }
 
 impl Default for RenderSpec {
@@ -202,6 +205,7 @@ impl Default for RenderSpec {
             background: Vec3::new(0.5, 0.7, 1.0),
             file_lights: false,
             specular_antialiasing: true,
+            material_variant: None,
         }
     }
 }
@@ -309,6 +313,7 @@ pub fn render(
         .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(min, max), p| (min.min(*p), max.max(*p)));
     let framing = spec.framing(min, max);
     let mut stills = StillRenderer::with_specular_antialiasing(gpu, spec.size, spec.specular_antialiasing);
+    stills.set_material_variant(spec.material_variant);
     let lights: Vec<_> =
         if spec.file_lights { model.placed_lights(&palette, &JointMatrix::IDENTITY).collect() } else { Vec::new() };
     let rgba = stills.draw_lit(

@@ -87,8 +87,10 @@ impl MergePlan {
                 }
                 let (index, material) = material_of(primitive.material);
                 let rigid = instance.skin.is_none() || primitive.influences.is_none();
+                // A part a material variant draws in another material is drawn alone, in each.
                 let mergeable = rigid
                     && !hideable
+                    && !model.has_variant_materials(instance.mesh as usize, p)
                     && primitive.morph_targets.is_empty()
                     && primitive.vertex_count() <= MAX_MERGED_VERTICES
                     && mergeable_material(model, index, material);

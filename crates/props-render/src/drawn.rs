@@ -34,12 +34,18 @@ struct Drawn<'a> {
 impl<'a> DrawnMeshes<'a> {
     /// `model`'s primitives as they are drawn.
     pub(crate) fn new(model: &'a Model) -> Self {
-        let blended = |p: &Primitive| {
-            let material = p.material.and_then(|m| model.materials().get(m as usize));
-            material.is_some_and(Material::is_see_through)
+        // Blended in its own material or in any variant's: its triangles keep their order.
+        let blended = |mesh: usize, p: usize| {
+            let variants = std::iter::once(None).chain((0..model.material_variants().len()).map(|v| Some(v as u8)));
+            let mut materials =
+                variants.filter_map(|v| model.materials().get(model.primitive_material(mesh, p, v)? as usize));
+            materials.any(Material::is_see_through)
         };
-        let meshes =
-            model.meshes().iter().map(|mesh| mesh.primitives.iter().map(|p| drawn(p, blended(p))).collect()).collect();
+        let meshes = (model.meshes().iter().enumerate())
+            .map(|(m, mesh)| {
+                mesh.primitives.iter().enumerate().map(|(p, primitive)| drawn(primitive, blended(m, p))).collect()
+            })
+            .collect();
         Self { meshes }
     }
 

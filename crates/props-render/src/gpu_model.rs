@@ -6,11 +6,11 @@ use props_anim::WEIGHTS_PER_SLOT;
 use props_anim::{Model, Primitive, material::AlphaMode};
 use wgpu::util::DeviceExt;
 
+use crate::draw_lists::{DrawItem, DrawLists, MAX_LEVELS, Posing};
 use crate::draw_merge::MergePlan;
 use crate::drawn::DrawnMeshes;
 use crate::materials::{self, Defaults, Samplers};
 use crate::pipeline_key::PipelineKey;
-use crate::renderer_config::PassCount;
 use crate::shaders::PaletteAccess;
 use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};
 
@@ -164,49 +164,6 @@ impl Streams {
     }
 }
 
-/// Whether a draw's vertices are posed by one node's matrix or by a skin.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Posing {
-    /// By its node's matrix: every vertex the same.
-    Rigid,
-    /// By a skin's joints, per vertex.
-    Skinned,
-}
-
-/// Levels of detail a draw holds index ranges for: a model's most.
-pub const MAX_LEVELS: usize = Model::MAX_LOD_LEVELS;
-
-/// One draw of a model: a primitive placed by one mesh instance.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DrawItem {
-    /// At each of the model's levels of detail, its primitive's indices: their range in the
-    /// model's index buffer (first, count; no count: not drawn), the full primitive's first;
-    /// `levels` of them are set.
-    pub ranges: [(u32, u32); MAX_LEVELS],
-    /// The model's levels of detail (1: the full primitives alone).
-    pub levels: u8,
-    /// Distinct vertices each level's indices reference.
-    pub level_vertices: [u32; MAX_LEVELS],
-    /// Added to every index.
-    pub base_vertex: i32,
-    /// Index of the material bind group.
-    pub material: usize,
-    /// The pipeline it takes (its material's, and what its vertices carry).
-    pub key: PipelineKey,
-    /// Its material is alpha-masked: its shadow is cut out where the mask cuts.
-    pub masked: bool,
-    /// Byte offset of this draw's [`DrawParams`] in the model's draw buffer.
-    pub params_offset: u32,
-    /// The centre of its primitive's box, in its node's space (a rigid draw) or the model's
-    /// (a skinned one, in its bind pose): where it is, for ordering blended draws.
-    pub center: Vec3,
-    /// Its palette offset (see [`DrawParams::joint_offset`]), and whether that is its node's
-    /// matrix (a rigid draw) rather than its skin's first joint.
-    pub node_matrix: Option<u32>,
-    /// How its vertices are posed: the pipelines it takes.
-    pub posing: Posing,
-}
-
 /// Per-draw uniform (`Draw` in `shaders/skinned.wgsl`): where in an instance's palette this
 /// draw's joints and morph weights are, and where its morph deltas are in the model's table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
@@ -268,11 +225,8 @@ pub(crate) struct GpuModel {
     _tables: [VertexTable; 2],
     /// Material bind groups: the model's, the default material's, then each merged draw's.
     pub materials: Vec<wgpu::BindGroup>,
-    /// Draws: the opaque ones first, each pipeline's together, then the blended ones; in
-    /// mesh-instance then primitive order within each.
-    pub draws: Vec<DrawItem>,
-    /// How many of `draws` are opaque (the rest are blended).
-    pub opaque: usize,
+    /// Its draws, one list per material variant.
+    pub draws: DrawLists,
     /// Matrices per instance palette (`Model::palette_len`).
     pub palette_len: u32,
     /// How far from its origin its vertices can reach in any pose, metres
@@ -344,7 +298,10 @@ impl GpuModel {
             (model, &merged_materials),
             layouts.block_formats,
         );
+        // The draws of the parts drawn alone, in the model's own materials, each with its mesh
+        // and primitive (the variants' lists draw them in theirs), then the other draws.
         let mut draws = Vec::new();
+        let mut alone = Vec::new();
         let reach = Some(model.pose_bounds().radius as f32).filter(|r| r.is_finite()).unwrap_or(f32::MAX);
         let mut params_bytes = Vec::new();
         let levels = model.lod_errors().len().min(MAX_LEVELS);
@@ -389,27 +346,24 @@ impl GpuModel {
                             .map_or(0, |value| (model.property_slot() * WEIGHTS_PER_SLOT + value + 1) as u32),
                     },
                 );
-                let material = primitive.material.map_or(default_material, |m| m as usize);
-                let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);
-                let key = key.of_draw(primitive, visibility.is_some());
-                let masked =
-                    model.materials().get(material).is_some_and(|m| matches!(m.alpha_mode, AlphaMode::Mask { .. }));
                 let center = box_center(primitive);
                 draws.push(DrawItem {
                     ranges,
                     levels: levels as u8,
                     level_vertices,
                     base_vertex,
-                    material,
-                    key,
-                    masked,
+                    material: default_material,
+                    key: PipelineKey::default(),
+                    masked: false,
                     params_offset,
                     center,
                     node_matrix,
                     posing,
                 });
+                alone.push((instance.mesh as usize, p, visibility.is_some()));
             }
         }
+        let alone_count = draws.len();
         // Each merged draw: its members' copies, each placed by its node, one index list per
         // level of the model.
         for (g, group) in plan.groups.iter().enumerate() {
@@ -511,9 +465,8 @@ impl GpuModel {
                 wgpu::BindGroupEntry { binding: 2, resource: deltas.binding() },
             ],
         });
-        // Opaque draws first, grouped by pipeline (the sort is stable: file order within each).
-        draws.sort_by_key(|draw| (draw.key.index(), draw.posing == Posing::Skinned));
-        let opaque = draws.iter().filter(|draw| !draw.key.blend).count();
+        let alone = (&draws[..alone_count], &alone[..]);
+        let draws = DrawLists::new((model, drawn), alone, &draws[alone_count..], (&materials, default_material));
         Self {
             geometry: stream("model geometry", bytemuck::cast_slice(&streams.geometry)),
             node: stream("model nodes", bytemuck::cast_slice(&streams.node)),
@@ -525,29 +478,8 @@ impl GpuModel {
             _tables: [extra, deltas],
             materials: materials.into_iter().map(|(group, _)| group).collect(),
             draws,
-            opaque,
             palette_len: model.palette_len() as u32,
             reach,
-        }
-    }
-}
-
-impl DrawItem {
-    /// Its indices at level of detail `level` (past its last level, its last's).
-    #[must_use]
-    pub fn indices(&self, level: u8) -> std::ops::Range<u32> {
-        let (first, count) = self.ranges[usize::from(level.min(self.levels - 1))];
-        first..first + count
-    }
-
-    /// What drawing it at `level` for `instances` instances submits.
-    #[must_use]
-    pub fn count(&self, level: u8, instances: u32) -> PassCount {
-        let at = usize::from(level.min(self.levels - 1));
-        let instances = u64::from(instances);
-        PassCount {
-            triangles: u64::from(self.ranges[at].1 / 3) * instances,
-            vertices: u64::from(self.level_vertices[at]) * instances,
         }
     }
 }

@@ -106,6 +106,7 @@ mod blend_order;
 mod context;
 pub mod conventions;
 mod debug_lines;
+mod draw_lists;
 mod draw_merge;
 mod drawn;
 mod entry_points;

@@ -21,6 +21,8 @@ pub struct Run {
     pub instances: Range<u32>,
     /// The level of detail they are drawn at (their batch's).
     pub level: u8,
+    /// The material variant they are drawn in (their batch's).
+    pub material_variant: Option<u8>,
 }
 
 /// How windows may be placed.
@@ -60,7 +62,8 @@ pub fn split(
                     continue;
                 }
                 runs.extend(current.take());
-                current = Some(Run { window_start: start, instances: index..index + 1, level: 0 });
+                current =
+                    Some(Run { window_start: start, instances: index..index + 1, level: 0, material_variant: None });
             }
         }
     }
@@ -81,7 +84,7 @@ mod tests {
         let list = instances(&[0, 25, 50, 75]);
         let mut runs = Vec::new();
         assert_eq!(split(&list, 0..4, 25, (1000, Windows::Sliding), &mut runs), 0);
-        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..4, level: 0 }]);
+        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..4, level: 0, material_variant: None }]);
     }
 
     #[test]
@@ -92,8 +95,8 @@ mod tests {
         assert_eq!(
             runs,
             vec![
-                Run { window_start: 0, instances: 0..2, level: 0 },
-                Run { window_start: 48, instances: 2..4, level: 0 }
+                Run { window_start: 0, instances: 0..2, level: 0, material_variant: None },
+                Run { window_start: 48, instances: 2..4, level: 0, material_variant: None }
             ]
         );
         for run in &runs {
@@ -109,7 +112,7 @@ mod tests {
         let list = instances(&[0, 25, 50, 75]);
         let mut runs = Vec::new();
         assert_eq!(split(&list, 0..4, 25, (60, Windows::Fixed), &mut runs), 2);
-        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..2, level: 0 }]);
+        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..2, level: 0, material_variant: None }]);
     }
 
     #[test]

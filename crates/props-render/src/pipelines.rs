@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::draw_lists::Posing;
 use crate::entry_points::{Entry, FS_LAMBERT, FS_MAIN, FS_TRANSMISSIVE, Outputs, VS_RIGID, VS_SKINNED, VS_UNSKINNED};
-use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, Posing, SkinVertex, SurfaceVertex};
+use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, SkinVertex, SurfaceVertex};
 use crate::materials::{SLOTS_EVERYWHERE, TEXTURE_SLOTS};
 use crate::pipeline_key::PipelineKey;
 use crate::renderer_config::{RendererConfig, Shading};

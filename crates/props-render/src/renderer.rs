@@ -13,10 +13,11 @@ use props_anim::Model;
 use crate::admission::{self, GpuFootprint, ModelRefused};
 use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
+use crate::draw_lists::{DrawItem, Posing};
 use crate::drawn::DrawnMeshes;
 use crate::frame_groups::{FrameGroups, FrameResources};
 use crate::globals::Globals;
-use crate::gpu_model::{DrawItem, GpuModel, ModelLayouts, Posing, slots};
+use crate::gpu_model::{GpuModel, ModelLayouts, slots};
 use crate::ground_shadow::{GroundShadow, GroundShadowError};
 use crate::growable_buffer::GrowableBuffer;
 use crate::host_sun::HostSun;
@@ -288,7 +289,7 @@ impl Renderer {
         let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), (model, &drawn));
         // The pipelines its draws take, made here, not while drawing (inside the scopes: a
         // variant the device cannot make refuses the model, and is not kept).
-        let made = self.pipelines.prepare_meshes(uploaded.draws.iter().map(|draw| (draw.key, draw.posing)));
+        let made = self.pipelines.prepare_meshes(uploaded.draws.all().iter().map(|draw| (draw.key, draw.posing)));
         // Native error scopes resolve at once; the futures only hand the result over.
         let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
         if let Some(error) = errors.into_iter().flatten().next() {
@@ -371,7 +372,7 @@ impl Renderer {
         for (id, run) in &self.runs {
             let Some(model) = self.model(*id) else { continue };
             let instances = run.instances.len() as u32;
-            for draw in model.draws.iter().filter(|draw| !draw.indices(run.level).is_empty()) {
+            for draw in model.draws.of(run.material_variant).iter().filter(|draw| !draw.indices(run.level).is_empty()) {
                 calls += 1;
                 stats.main_pass += draw.count(run.level, instances);
             }
@@ -415,7 +416,7 @@ impl Renderer {
             let Some(model) = self.model(*id) else { continue };
             self.bind_run(pass, &groups.main, window, run, model);
             let mut bound = None;
-            for draw in &model.draws[..model.opaque] {
+            for draw in model.draws.of(run.material_variant).opaque {
                 self.draw(pass, model, draw, run, &mut bound);
             }
         }
@@ -524,7 +525,8 @@ impl Renderer {
                 palette_windows::split(frame.instances, range, palette_len, windows, &mut self.run_scratch);
             for run in self.run_scratch.drain(..) {
                 stats.instances += run.instances.len() as u32;
-                self.runs.push((batch.model, Run { level: batch.level, ..run }));
+                self.runs
+                    .push((batch.model, Run { level: batch.level, material_variant: batch.material_variant, ..run }));
             }
         }
         stats.palette_windows = self.runs.len() as u32;

@@ -64,6 +64,7 @@ pub struct StillRenderer {
     renderer: Renderer,
     pass: StandalonePass,
     target: OffscreenTarget,
+    material_variant: Option<u8>,
 }
 
 impl StillRenderer {
@@ -80,7 +81,14 @@ impl StillRenderer {
         // shadow map).
         let config = RendererConfig { shadows: false, specular_antialiasing, ..RendererConfig::new(OFFSCREEN_FORMAT) };
         let renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
-        Self { renderer, pass: StandalonePass::new(), target: OffscreenTarget::new(&gpu.device, size.0, size.1) }
+        let target = OffscreenTarget::new(&gpu.device, size.0, size.1);
+        Self { renderer, pass: StandalonePass::new(), target, material_variant: None }
+    }
+
+    /// Draws the next stills in the model's material variant `material_variant`
+    /// ([`props_anim::Model::material_variants`]; `None`, the default: its own materials).
+    pub fn set_material_variant(&mut self, material_variant: Option<u8>) {
+        self.material_variant = material_variant;
     }
 
     /// Draws `model` at the origin with `palette` (as [`Model::write_palettes`] writes it) seen
@@ -122,7 +130,7 @@ impl StillRenderer {
             clear_color,
             palettes: palette,
             instances: &[InstanceData::new(&Affine3A::IDENTITY, 0)],
-            batches: &[ModelBatch { model: id, instances: 0..1, level: 0 }],
+            batches: &[ModelBatch { model: id, instances: 0..1, level: 0, material_variant: self.material_variant }],
             lines,
             lights,
         };

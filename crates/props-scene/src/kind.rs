@@ -246,9 +246,13 @@ impl KindProps {
         world.spawn(builder.build())
     }
 
-    /// Adds an instance of model `model` at `placement`, for an entity spawned by the caller.
+    /// Adds an instance of model `model` at `placement`, for an entity spawned by the caller,
+    /// in the material variant its number gives: its own materials or one of its model's variants
+    /// (a livery), spread among them by a hash of its number.
     pub fn push(&mut self, model: usize, placement: Affine3A) -> PropInstance {
-        let index = self.crowds[model].push(placement);
+        let crowd = &mut self.crowds[model];
+        let index = crowd.push(placement);
+        crowd.set_material_variant(index, livery(index, crowd.prop().model.material_variants().len()));
         PropInstance { kind: self.kind, model: model as u16, index }
     }
 
@@ -323,6 +327,10 @@ impl KindProps {
         let mut next = self.empty_crowds(rigs);
         for (crowd, old) in next.iter_mut().zip(&self.crowds) {
             crowd.take_instances(old);
+            let variants = crowd.prop().model.material_variants().len();
+            for i in 0..crowd.len() as u32 {
+                crowd.set_material_variant(i, livery(i, variants));
+            }
         }
         self.crowds = next;
     }
@@ -342,12 +350,23 @@ impl KindProps {
         for (entity, pick, instance) in props {
             let model = pick.model(next.len());
             let index = next[model].push_copy(&self.crowds[instance.model()], instance.index);
+            let variants = next[model].prop().model.material_variants().len();
+            next[model].set_material_variant(index, livery(index, variants));
             if let Ok(mut link) = world.get::<&mut PropInstance>(entity) {
                 *link = PropInstance { kind: self.kind, model: model as u16, index };
             }
         }
         self.crowds = next;
     }
+}
+
+/// The material variant prop number `index` of a model with `variants` of them shows: its own
+/// materials or one of its variants (`KHR_materials_variants`: a car's liveries), spread by a
+/// hash of its number, so that a modder's liveries all show in the town, each prop keeping its
+/// own as it moves to a new version of its model.
+fn livery(index: u32, variants: usize) -> Option<u8> {
+    let spread = index.wrapping_mul(0x9E37_79B9).rotate_right(16) as usize;
+    (spread % (variants + 1)).checked_sub(1).map(|v| v as u8)
 }
 
 /// A registered kind with its props.

@@ -4,7 +4,7 @@
 //
 //   node render.mjs FILE --out OUT.png [--size WxH] [--camera eye=X,Y,Z:target=X,Y,Z:yfov=DEG]
 //        [--anim INDEX --time T] [--light dir=X,Y,Z:color=R,G,B:intensity=I]
-//        [--ambient R,G,B] [--background R,G,B]
+//        [--ambient R,G,B] [--background R,G,B] [--lights none|file] [--material-variant NAME]
 //   node render.mjs --manifest manifest.json
 //
 // Writes OUT.png and, beside it, OUT.json with every setting used.
@@ -97,7 +97,14 @@ function resolveOptions(o) {
     ambient: nums(o.ambient ?? DEFAULTS.ambient, 3, '--ambient'),
     background: nums(o.background ?? DEFAULTS.background, 3, '--background'),
     lights: parseLights(o.lights ?? 'none'),
+    materialVariant: parseMaterialVariant(o['material-variant']),
   };
+}
+// The KHR_materials_variants variant to draw (by name), or null: the file's own materials.
+function parseMaterialVariant(s) {
+  if (s === undefined || s === null) return null;
+  if (!/^[A-Za-z0-9_.-]+$/.test(String(s))) throw new Error(`--material-variant: expected a name of letters, digits, _ . -, got "${s}"`);
+  return String(s);
 }
 // The file's own KHR_lights_punctual lights: `none` (removed, the default) or `file` (kept).
 function parseLights(s) {
@@ -279,6 +286,7 @@ async function renderOne(session, base, job) {
     if (opts.anim) args.push(`--anim ${opts.anim.index} --time ${g9(opts.anim.time)}`);
     args.push(`--light ${lightString}`, `--ambient ${s9(opts.ambient)}`, `--background ${s9(opts.background)}`);
     if (opts.lights === 'file') args.push('--lights file');
+    if (opts.materialVariant) args.push(`--material-variant ${opts.materialVariant}`);
     const meta = {
       format: 'gltf-render-reference/1',
       file: repoRel,
@@ -296,6 +304,7 @@ async function renderOne(session, base, job) {
       background: { color: opts.background, color_space: 'sRGB' },
       output: { tone_mapping: 'NoToneMapping', output_color_space: 'srgb', antialias: 'MSAA (antialias: true)',
         samples: res.gl.samples, pixel_ratio: 1, png: png.length + ' bytes' },
+      material_variant: opts.materialVariant ?? undefined,
       file_lights: res.file_lights,
       removed_file_lights: res.removed_file_lights,
       file_cameras_ignored: res.file_cameras,
@@ -315,14 +324,14 @@ function usage(msg) {
   if (msg) console.error(`error: ${msg}`);
   console.error('usage: node render.mjs FILE --out OUT.png [--size WxH] [--camera eye=X,Y,Z:target=X,Y,Z:yfov=DEG]\n' +
     '         [--anim INDEX --time T] [--light dir=X,Y,Z:color=R,G,B:intensity=I] [--ambient R,G,B] [--background R,G,B]\n' +
-    '         [--lights none|file]\n' +
+    '         [--lights none|file] [--material-variant NAME]\n' +
     '       node render.mjs --manifest manifest.json [--only NAME[,NAME...]]');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const a = { options: {} };
-  const takes = ['out', 'size', 'camera', 'anim', 'time', 'light', 'ambient', 'background', 'lights', 'manifest', 'only'];
+  const takes = ['out', 'size', 'camera', 'anim', 'time', 'light', 'ambient', 'background', 'lights', 'material-variant', 'manifest', 'only'];
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     if (s === '-h' || s === '--help') usage();

@@ -81,11 +81,35 @@ function posedBox(root) {
   return { box, meshes, vertices };
 }
 
+async function applyMaterialVariant(parser, root, name) {
+  const ext = 'KHR_materials_variants';
+  const names = ((parser.json.extensions || {})[ext] || {}).variants || [];
+  const variant = names.findIndex((v) => v.name === name);
+  if (variant < 0) throw new Error(`--material-variant ${name}: the file has ${JSON.stringify(names.map((v) => v.name))}`);
+  const meshes = [];
+  root.traverse((o) => { if (o.isMesh) meshes.push(o); });
+  for (const mesh of meshes) {
+    const at = parser.associations.get(mesh);
+    if (!at || at.meshes === undefined || at.primitives === undefined) continue;
+    const primitive = parser.json.meshes[at.meshes].primitives[at.primitives];
+    const mappings = ((primitive.extensions || {})[ext] || {}).mappings || [];
+    const mapping = mappings.find((m) => m.variants.includes(variant));
+    if (!mapping) continue;
+    mesh.material = await parser.getDependency('material', mapping.material);
+    parser.assignFinalMaterial(mesh);
+  }
+}
+
 window.renderGltf = async function renderGltf(opts) {
   const warnings = [];
   const gltf = await loader.loadAsync(opts.url);
   const root = gltf.scene || (gltf.scenes && gltf.scenes[0]);
   if (!root) throw new Error('the glTF has no scene');
+
+  // `--material-variant NAME`: each primitive mapped in KHR_materials_variants to that variant takes the
+  // mapped material, as the extension says (three.js's loader reads the file's own materials
+  // only), through the loader's own material and its final touches (vertex colours, tangents).
+  if (opts.materialVariant) await applyMaterialVariant(gltf.parser, root, opts.materialVariant);
 
   // The file's own lights (KHR_lights_punctual) are removed, unless `--lights file` keeps them.
   const fileLights = [];

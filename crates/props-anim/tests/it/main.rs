@@ -7,6 +7,7 @@ mod interpolation;
 mod keys;
 mod lights;
 mod lods;
+mod material_variants;
 mod palette;
 mod playback;
 mod pose;

@@ -11,6 +11,7 @@ mod khronos;
 mod lenient;
 mod lint;
 mod material_errors;
+mod material_variants;
 mod materials;
 mod msft_lod;
 mod oracle;

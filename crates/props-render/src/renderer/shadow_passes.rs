@@ -48,7 +48,7 @@ impl Renderer {
                 // own) would shadow it where it pokes out.
                 let level = run.level;
                 self.bind_run(&mut pass, shadow_group, window, run, model);
-                for draw in &model.draws[..model.opaque] {
+                for draw in model.draws.of(run.material_variant).opaque {
                     let pipeline = (draw.posing, draw.masked);
                     if bound != Some(pipeline) {
                         let Some(shadow) = self.pipelines.shadow(draw.posing, draw.masked) else { continue };

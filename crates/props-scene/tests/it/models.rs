@@ -270,3 +270,46 @@ fn windmill_and_animal_models_coexist_and_are_picked_again() {
         .expect("two of each");
     assert_eq!((shown(&again, 8), shown(&again, 9)), (mills, foxes), "seeded");
 }
+
+/// A car model with material variants (a modder's liveries): the town's cars show its own
+/// materials and each variant, spread among them, each car in its own as it drives.
+#[test]
+fn cars_show_every_material_variant_of_their_model() {
+    let stand_in = props_scene::kinds::cars::stand_in().expect("car");
+    let painted = |material| props_anim::material::VariantMaterial { mesh: 0, primitive: 0, material };
+    let variants = ["taxi", "police"]
+        .map(|name| props_anim::material::MaterialVariant { name: name.to_owned(), materials: vec![painted(0)] });
+    // The stand-in with a material for its liveries to name.
+    let parts = props_anim::ModelParts {
+        rig: Some(stand_in.rig().clone()),
+        skins: stand_in.skins().to_vec(),
+        clips: stand_in.clips().to_vec(),
+        meshes: stand_in.meshes().to_vec(),
+        instances: stand_in.instances().to_vec(),
+        materials: vec![props_anim::material::Material::default()],
+        ..props_anim::ModelParts::default()
+    };
+    let car = props_anim::Model::new(parts).and_then(|car| car.with_material_variants(variants.to_vec()));
+    let car = car.expect("valid variants");
+    let car = PropModel::new(ModelId(1), Arc::new(car));
+    let config = no_buses().with_count("cars", 60).with_count("windmills", 0).with_count("foxes", 0);
+    let mut scene = Scene::new(config, Models { car, ..models() }.town()).expect("bound");
+    let shown = |scene: &mut Scene| {
+        let mut frame = props_frame::FrameData::default();
+        scene.animate(&mut frame);
+        scene.extract(&mut frame);
+        let cars = frame.batches.iter().filter(|b| b.model == ModelId(1));
+        let mut counts = [0; 3];
+        for batch in cars {
+            counts[batch.material_variant.map_or(0, |v| usize::from(v) + 1)] += batch.instances.len();
+        }
+        counts
+    };
+    let before = shown(&mut scene);
+    assert_eq!(before.iter().sum::<usize>(), 60, "every car: {before:?}");
+    assert!(before.iter().all(|&n| n >= 10), "own materials, taxi and police each on some cars: {before:?}");
+    for _ in 0..30 {
+        scene.step(crate::support::DT);
+    }
+    assert_eq!(shown(&mut scene), before, "each car keeps its livery as it drives");
+}

@@ -1,0 +1,80 @@
+//! A crowd's visible instances grouped as a renderer draws them: by level of detail, finest
+//! first, then by material variant (own materials first), each group in index order, with
+//! each group's count (a counting sort into a reused buffer: no allocation per frame).
+
+/// The groups of a crowd's visible list (see the module documentation).
+#[derive(Clone, Debug)]
+pub(crate) struct DrawGroups {
+    /// Variant groups per level: one more than the highest variant slot any instance was
+    /// given (1: every instance in its own materials).
+    variant_groups: usize,
+    /// Visible instances in each group this frame: level by level, variant by variant within.
+    counts: Vec<u32>,
+    /// Where each group's instances start in the sorted list (scratch).
+    starts: Vec<u32>,
+    /// The visible list sorted by group (scratch, swapped with the crowd's).
+    sorted: Vec<(u32, u32)>,
+}
+
+impl Default for DrawGroups {
+    fn default() -> Self {
+        Self { variant_groups: 1, counts: Vec::new(), starts: Vec::new(), sorted: Vec::new() }
+    }
+}
+
+impl DrawGroups {
+    /// Makes room for `n` visible instances.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.sorted.reserve(n.saturating_sub(self.sorted.len()));
+    }
+
+    /// Notes that an instance is drawn in variant slot `slot` (0: its own materials, `v + 1`:
+    /// variant `v`), so that its group is counted.
+    pub(crate) fn note_slot(&mut self, slot: u8) {
+        self.variant_groups = self.variant_groups.max(usize::from(slot) + 1);
+    }
+
+    /// Sorts `visible` (instance, palette offset) by group, stably: each entry's level in
+    /// `levels` (past `last_level`, the last), its instance's variant slot in `slots`; and
+    /// counts each group's.
+    pub(crate) fn group(&mut self, visible: &mut Vec<(u32, u32)>, levels: &[u8], slots: &[u8], last_level: usize) {
+        let groups = self.variant_groups;
+        self.counts.clear();
+        if groups == 1 && last_level == 0 {
+            self.counts.push(visible.len() as u32);
+            return;
+        }
+        let group_of = |(i, _): (u32, u32), level: u8| {
+            usize::from(level).min(last_level) * groups + usize::from(slots[i as usize])
+        };
+        self.counts.resize((last_level + 1) * groups, 0);
+        for (&entry, &level) in visible.iter().zip(levels) {
+            self.counts[group_of(entry, level)] += 1;
+        }
+        self.starts.clear();
+        let mut start = 0;
+        for &count in &self.counts {
+            self.starts.push(start);
+            start += count;
+        }
+        self.sorted.clear();
+        self.sorted.resize(visible.len(), (0, 0));
+        for (&entry, &level) in visible.iter().zip(levels) {
+            let at = &mut self.starts[group_of(entry, level)];
+            self.sorted[*at as usize] = entry;
+            *at += 1;
+        }
+        std::mem::swap(visible, &mut self.sorted);
+    }
+
+    /// The groups of the last [`DrawGroups::group`], in order, as (level, variant, instances),
+    /// empty ones left out.
+    pub(crate) fn batches(&self) -> impl Iterator<Item = (u8, Option<u8>, u32)> + '_ {
+        let groups = self.variant_groups;
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .map(move |(g, &count)| ((g / groups) as u8, ((g % groups) as u8).checked_sub(1), count))
+    }
+}

@@ -1,0 +1,81 @@
+//! Material variants (`KHR_materials_variants`): instances of one model in different variants
+//! in one frame, each batch drawn in its variant's materials (`tests/models/material_variants`: a
+//! body's paint and window, a trim, a plain sphere), as if drawn alone; a variant the model
+//! does not have draws its own materials. three.js's pictures of each variant are references
+//! (`references.rs`).
+
+use glam::Vec3;
+use props_frame::{FrameData, Lighting, ModelId, SKY};
+use props_tests::scene;
+
+/// Where each instance stands, up the y axis (one above the other).
+const YS: [f32; 3] = [1.1, 0.0, -1.1];
+
+/// The variants model drawn at each of `placed` (y, variant), one batch each, in order; the
+/// image and the draw calls.
+fn draw(
+    gpu: &props_render::GpuContext,
+    renderer: &mut props_render::Renderer,
+    placed: &[(f32, Option<u8>)],
+) -> (image::RgbaImage, u32) {
+    let model = scene::load("tests/models/material_variants/material_variants.gltf");
+    let pose = scene::pose_at(&model, None, 0.0);
+    let mut frame = FrameData::default();
+    for &(y, material_variant) in placed {
+        frame.push_posed(&model, &pose, &scene::at(Vec3::new(0.0, y, 0.0)));
+        frame.add_batch(ModelId(0), (0, material_variant), 1);
+    }
+    let camera = scene::camera(Vec3::new(0.0, 0.0, 7.0), Vec3::ZERO);
+    let frame = frame.to_frame(camera, Lighting::default(), SKY);
+    let (image, stats) = scene::render_frame(gpu, renderer, &frame);
+    (image, stats.draw_calls)
+}
+
+/// Pixels where `a` and `b` differ by more than one step in some channel.
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 1)).count()
+}
+
+#[test]
+fn each_batch_draws_its_variant_as_if_alone() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let mut renderer = scene::renderer(&gpu, |config| config.shadows = false);
+    let model = scene::load("tests/models/material_variants/material_variants.gltf");
+    renderer.set_model(ModelId(0), &model).expect("the model uploads");
+    let (taxi, police) = (model.material_variant("taxi"), model.material_variant("police"));
+    assert_eq!((taxi, police), (Some(0), Some(1)), "the file's two variants, in its order");
+    let variants = [None, taxi, police];
+    let placed: Vec<(f32, Option<u8>)> = YS.into_iter().zip(variants).collect();
+    let (together, calls) = draw(&gpu, &mut renderer, &placed);
+    let (empty, _) = draw(&gpu, &mut renderer, &[]);
+    let mut alone_calls = 0;
+    for (k, &(y, material_variant)) in placed.iter().enumerate() {
+        let (alone, c) = draw(&gpu, &mut renderer, &[(y, material_variant)]);
+        alone_calls += c;
+        // Where the instance drawn alone covers the sky, the three drawn together show the same.
+        let covered: Vec<(u32, u32)> = (alone.enumerate_pixels())
+            .filter(|&(x, y, p)| p != empty.get_pixel(x, y))
+            .map(|(x, y, _)| (x, y))
+            .collect();
+        assert!(covered.len() > 2000, "instance {k} covers {} pixels", covered.len());
+        let off = covered.iter().filter(|&&(x, y)| {
+            let (a, b) = (alone.get_pixel(x, y).0, together.get_pixel(x, y).0);
+            a.iter().zip(b).any(|(p, q)| p.abs_diff(q) > 1)
+        });
+        assert_eq!(off.count(), 0, "instance {k} ({material_variant:?}) is drawn together as alone");
+        // And its variant is not its own materials.
+        if material_variant.is_some() {
+            let (own, _) = draw(&gpu, &mut renderer, &[(y, None)]);
+            let changed = differing(&own, &alone);
+            assert!(
+                changed > 1000,
+                "instance {k} in {material_variant:?} differs from its own materials in {changed} pixels"
+            );
+        }
+    }
+    assert_eq!(calls, alone_calls, "one draw per part and batch: {calls}");
+    // A variant the model does not have (a new version of it without it) draws its own.
+    let (unknown, _) = draw(&gpu, &mut renderer, &[(0.0, Some(7))]);
+    let (own, _) = draw(&gpu, &mut renderer, &[(0.0, None)]);
+    assert_eq!(differing(&unknown, &own), 0, "material_variant 7 of two draws the model's own materials");
+}
