@@ -77,5 +77,5 @@ fn each_batch_draws_its_variant_as_if_alone() {
     // A variant the model does not have (a new version of it without it) draws its own.
     let (unknown, _) = draw(&gpu, &mut renderer, &[(0.0, Some(7))]);
     let (own, _) = draw(&gpu, &mut renderer, &[(0.0, None)]);
-    assert_eq!(differing(&unknown, &own), 0, "material_variant 7 of two draws the model's own materials");
+    assert_eq!(differing(&unknown, &own), 0, "variant 7 of two draws the model's own materials");
 }

@@ -212,7 +212,7 @@ fn variant_line(file: &Path, variants: &[(String, usize)]) -> String {
             _ => format!("`{name}` ({parts})"),
         })
         .collect();
-    let line = "each a batch of its own per level: a draw call per part and material_variant in view";
+    let line = "each a batch of its own per level: a draw call per part and variant in view";
     format!(
         "{}: material variants (KHR_materials_variants): {}; {line}
 ",

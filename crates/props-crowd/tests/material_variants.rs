@@ -60,7 +60,7 @@ fn set_of(model: Arc<Model>, named: &[Option<&str>]) -> (CrowdSet, Vec<InstanceI
     let ids = (named.iter().enumerate())
         .map(|(x, name)| {
             let id = set.add(ModelId(0), Affine3A::from_translation(Vec3::X * x as f32)).expect("added");
-            assert!(set.get_mut(id).expect("there").set_material_variant(*name), "{name:?} is a material_variant");
+            assert!(set.get_mut(id).expect("there").set_material_variant(*name), "{name:?} is a variant");
             id
         })
         .collect();
@@ -73,7 +73,7 @@ fn instances_are_listed_by_variant_own_materials_first() {
     let (mut set, ids) = set_of(model(&["taxi", "police"]), &named);
     let listed = batches(&mut set);
     let expected = [(None, vec![1.0, 4.0]), (Some(0), vec![2.0]), (Some(1), vec![0.0, 3.0])];
-    assert_eq!(listed, expected, "own materials, then each material_variant, in the order added");
+    assert_eq!(listed, expected, "own materials, then each variant, in the order added");
     // A name the model does not have: refused, the instance in its own materials.
     assert!(!set.get_mut(ids[2]).expect("there").set_material_variant(Some("bus")));
     assert_eq!(batches(&mut set)[0], (None, vec![1.0, 2.0, 4.0]));

@@ -30,13 +30,12 @@ pub(crate) fn variants(root: &Root, warnings: &mut Warnings) -> Vec<MaterialVari
         );
         warn(warnings, format!("extensions.{NAME}.variants[{}]", Model::MAX_MATERIAL_VARIANTS), message);
     }
-    let name = |(i, material_variant): (usize, &Value)| match material_variant.get("name").and_then(Value::as_str) {
+    let name = |(i, variant): (usize, &Value)| match variant.get("name").and_then(Value::as_str) {
         Some(name) => name.to_owned(),
         None => {
-            let message =
-                format!("this material_variant has no name: it is called \"material_variant {i}\"; give it a \"name\"");
+            let message = format!("this variant has no name: it is called \"variant {i}\"; give it a \"name\"");
             warn(warnings, format!("extensions.{NAME}.variants[{i}]"), message);
-            format!("material_variant {i}")
+            format!("variant {i}")
         }
     };
     listed
@@ -78,20 +77,16 @@ pub(crate) fn mappings(
         }
         let numbers = mapping.get("variants").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         for (j, number) in numbers.iter().enumerate() {
-            let material_variant = number.as_u64().and_then(|v| usize::try_from(v).ok()).filter(|&v| v < variants);
-            match material_variant {
+            let variant = number.as_u64().and_then(|v| usize::try_from(v).ok()).filter(|&v| v < variants);
+            match variant {
                 Some(v) if !mapped[v] => {
                     mapped[v] = true;
                     found.push((v, index_u32(material.unwrap_or_default())));
                 }
-                Some(_) => warn(
-                    warnings,
-                    format!("{at}.variants[{j}]"),
-                    "this material_variant is mapped twice: the first is kept",
-                ),
-                None => {
-                    warn(warnings, format!("{at}.variants[{j}]"), "names no material_variant the game keeps: ignored")
+                Some(_) => {
+                    warn(warnings, format!("{at}.variants[{j}]"), "this variant is mapped twice: the first is kept")
                 }
+                None => warn(warnings, format!("{at}.variants[{j}]"), "names no variant the game keeps: ignored"),
             }
         }
     }

@@ -39,7 +39,7 @@ fn a_variant_draws_its_primitives_in_its_materials_and_the_others_in_their_own()
     assert_eq!(materials(None), [Some(0), Some(1)]);
     assert_eq!(materials(Some(0)), [Some(0), Some(2)]);
     assert_eq!(materials(Some(1)), [Some(2), Some(0)]);
-    assert_eq!(materials(Some(5)), [Some(0), Some(1)], "a material_variant it does not have: its own");
+    assert_eq!(materials(Some(5)), [Some(0), Some(1)], "a variant it does not have: its own");
     assert!(model.has_variant_materials(0, 0) && model.has_variant_materials(0, 1));
     let with_clips = model.with_clips([]).expect("the same model");
     assert_eq!(with_clips.material_variants(), model.material_variants(), "adding clips keeps its variants");

@@ -36,7 +36,7 @@ fn variants_are_read_and_what_cannot_be_is_left_out_with_a_warning() {
     let import = import_json(&json).expect("variants do not refuse the file");
     let model = &import.model;
     let names: Vec<&str> = model.material_variants().iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, ["taxi", "material_variant 1"]);
+    assert_eq!(names, ["taxi", "variant 1"]);
     assert_eq!(model.material_variants()[0].materials, [VariantMaterial { mesh: 0, primitive: 0, material: 1 }]);
     assert_eq!(model.material_variants()[1].materials, [VariantMaterial { mesh: 0, primitive: 0, material: 0 }]);
     assert_eq!(model.material_variant("taxi"), Some(0));
@@ -51,10 +51,10 @@ fn variants_are_read_and_what_cannot_be_is_left_out_with_a_warning() {
     assert_eq!(
         messages,
         [
-            "extensions.KHR_materials_variants.variants[1]: this material_variant has no name: it is called \"material_variant 1\"; \
+            "extensions.KHR_materials_variants.variants[1]: this variant has no name: it is called \"variant 1\"; \
              give it a \"name\"",
-            &format!("{at}[1].variants[0]: this material_variant is mapped twice: the first is kept"),
-            &format!("{at}[2].variants[0]: names no material_variant the game keeps: ignored"),
+            &format!("{at}[1].variants[0]: this variant is mapped twice: the first is kept"),
+            &format!("{at}[2].variants[0]: names no variant the game keeps: ignored"),
             &format!("{at}[3].material: names no material of the file: this mapping is ignored"),
             &format!(
                 "{at}[4].material: this material reads other texture coordinate sets than the primitive's own \
