@@ -358,8 +358,9 @@ impl Crowd {
         self.levels.iter_mut().for_each(|level| *level = (*level).min(last));
     }
 
-    /// Draws instance `i` in material variant `material_variant` (`crate::Model::material_variants`;
-    /// `None`: its model's own materials). The visible instances are grouped by it ([`Crowd::batches`]).
+    /// Draws instance `i` in material variant `material_variant`
+    /// (`crate::Model::material_variants`; `None`: its model's own materials). The visible
+    /// instances are grouped by it ([`Crowd::batches`]).
     pub fn set_material_variant(&mut self, i: usize, material_variant: Option<u8>) {
         let slot = material_variant.map_or(0, |v| v.saturating_add(1));
         self.variants[i] = slot;

@@ -109,9 +109,10 @@ impl InstanceMut<'_> {
     }
 
     /// Draws it in its model's material variant named `name` (`KHR_materials_variants`: a
-    /// car's livery; [`crate::ModelView::material_variants`] lists them), or in its own materials for
-    /// `None`. `false` (and its own materials) where the model has no variant of that name.
-    /// A new version of the model keeps it in the variant of the same name, if it has one.
+    /// car's livery; [`crate::ModelView::material_variants`] lists them), or in its own
+    /// materials for `None`. `false` (and its own materials) where the model has no variant of
+    /// that name. A new version of the model keeps it in the variant of the same name, if it
+    /// has one.
     pub fn set_material_variant(&mut self, name: Option<&str>) -> bool {
         let material_variant = name.map(|name| self.crowd.prop().model.material_variant(name));
         self.crowd.set_material_variant(self.i, material_variant.flatten());

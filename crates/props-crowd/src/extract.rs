@@ -1,7 +1,6 @@
 //! Extraction: what crowds posed, as plain frame data (instances with their palettes' offsets
-//! and whether their morph weights are all zero, one batch per model, level of detail and material
-//! variant, the
-//! lit lights near the camera).
+//! and whether their morph weights are all zero, one batch per model, level of detail and
+//! material variant, the lit lights near the camera).
 
 use glam::Vec3;
 use props_anim::JointMatrix;
@@ -16,7 +15,8 @@ const MIN_EXTRACT_PART: usize = 4096;
 const PARTS_PER_THREAD: usize = 2;
 
 /// Appends the instances the last posing of `crowds` saw into `frame`, with the offsets of
-/// their palettes, one batch per crowd, level of detail and material variant in order, and the lit lights of those within
+/// their palettes, one batch per crowd, level of detail and material variant in order, and the
+/// lit lights of those within
 /// [`props_frame::LIGHT_DISTANCE`] of `eye`. With `workers`, written in parts at once.
 /// Allocation-free once the frame's buffers have grown.
 pub(crate) fn extract<'a, I>(

@@ -10,9 +10,9 @@
 //!   and a CPU budget, on [`PosingConfig::threads`] worker threads: one, the caller's, by
 //!   default), picks each prop's level of detail (mesh LOD, by
 //!   the error it shows on screen) and lists it as [`props_frame::FrameData`]: palettes,
-//!   instances, one batch per model, level and material variant, the lit lights near the camera. Near the
-//!   camera, the feet of legged models stay where they came down ([`ModelCrowd::set_feet`]:
-//!   two-bone IK, the hips lowered where a leg would not reach).
+//!   instances, one batch per model, level and material variant, the lit lights near the
+//!   camera. Near the camera, the feet of legged models stay where they came down
+//!   ([`ModelCrowd::set_feet`]: two-bone IK, the hips lowered where a leg would not reach).
 //! - Underneath, one [`ModelCrowd`] per model ([`BoundModel`]: a [`PropModel`] bound to what is
 //!   animated on it) is the one code path from clip to palette. The demo town's `props-scene`
 //!   keeps its kinds' props in the same crowds, posed by the same [`Posing`].

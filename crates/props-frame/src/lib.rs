@@ -145,8 +145,8 @@ pub struct ModelBatch {
     /// The level of detail they are drawn at: 0 in full, 1 and up the model's coarser levels
     /// (`props_anim::Model::lod_errors`; past its last, its last).
     pub level: u8,
-    /// The material variant they are drawn in (`props_anim::Model::material_variants`); `None`, or one
-    /// the model does not have: its own materials.
+    /// The material variant they are drawn in (`props_anim::Model::material_variants`); `None`,
+    /// or one the model does not have: its own materials.
     pub material_variant: Option<u8>,
 }
 
@@ -252,8 +252,8 @@ impl FrameData {
     }
 
     /// Closes the `len` instances after the previous batch (pushed, or grown and written in
-    /// parts) as a batch of `model` at level of detail `level` in material variant `material_variant`
-    /// ([`ModelBatch`]; nothing is added when `len` is 0).
+    /// parts) as a batch of `model` at level of detail `level` in material variant
+    /// `material_variant` ([`ModelBatch`]; nothing is added when `len` is 0).
     pub fn add_batch(&mut self, model: ModelId, (level, material_variant): (u8, Option<u8>), len: usize) {
         let start = self.batches.last().map_or(0, |b| b.instances.end);
         let end = start + len as u32;

@@ -17,8 +17,8 @@ use crate::uv_layout::UvLayout;
 pub(crate) const NAME: &str = "KHR_materials_variants";
 
 /// The file's variants, named, with no materials yet ([`mappings`] fills them in). A variant
-/// without a name string is named by its number; those past [`Model::MAX_MATERIAL_VARIANTS`] are left
-/// out, with a warning.
+/// without a name string is named by its number; those past [`Model::MAX_MATERIAL_VARIANTS`] are
+/// left out, with a warning.
 pub(crate) fn variants(root: &Root, warnings: &mut Warnings) -> Vec<MaterialVariant> {
     let listed = root.extensions.as_ref().and_then(|e| e.others.get(NAME)).and_then(|e| e.get("variants"));
     let listed = listed.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();

@@ -59,8 +59,9 @@
 //! ```
 //!
 //! Liveries: a model's material variants (`KHR_materials_variants`) are listed by name by
-//! [`PropHost::model`]'s `material_variants`, and `props.get_mut(id)?.set_material_variant(Some("taxi"))`
-//! draws an instance in one (each variant in view is a batch of its own: a draw call per part).
+//! [`PropHost::model`]'s `material_variants`, and
+//! `props.get_mut(id)?.set_material_variant(Some("taxi"))` draws an instance in one (each
+//! variant in view is a batch of its own: a draw call per part).
 //!
 //! Units: a model's units are glTF's metres, and an instance's placement may scale it (a
 //! model made in centimetres, such as `Fox.glb`, about 80 units tall, is placed at 0.01);
