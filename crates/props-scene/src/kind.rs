@@ -362,8 +362,8 @@ impl KindProps {
 
 /// The material variant prop number `index` of a model with `variants` of them shows: its own
 /// materials or one of its variants (`KHR_materials_variants`: a car's liveries), spread by a
-/// hash of its number, so that a modder's liveries all show in the town, each prop keeping its
-/// own as it moves to a new version of its model.
+/// hash of its number, so that a modder's liveries all show in the town (a prop keeps its number,
+/// and so its livery, as its kind's models are recompiled; a repick numbers them anew).
 fn livery(index: u32, variants: usize) -> Option<u8> {
     let spread = index.wrapping_mul(0x9E37_79B9).rotate_right(16) as usize;
     (spread % (variants + 1)).checked_sub(1).map(|v| v as u8)
