@@ -26,6 +26,7 @@ use crate::batches::{Batch, States, evaluate, form_batches};
 use crate::draw_groups::DrawGroups;
 use crate::lod::View;
 use crate::program::{Program, Scratch};
+use crate::reuse_buffer::reserve_total;
 use crate::shared::{Key, KeyTable, Sharing, fits};
 use crate::sift::{BLOCK, Block, Instances, Keying, Sieve, sift};
 use crate::state::Layer;
@@ -118,12 +119,6 @@ struct Plan {
     detailed: bool,
     /// Matrices the frame writes.
     matrices: usize,
-}
-
-/// Makes `items` hold `n` in all without allocating, whatever it holds now (a frame's buffer,
-/// refilled: `Vec::reserve` counts from its length, and last frame's would double it).
-fn reserve_total<T>(items: &mut Vec<T>, n: usize) {
-    items.reserve(n.saturating_sub(items.len()));
 }
 
 impl Crowd {
@@ -362,7 +357,8 @@ impl Crowd {
     /// (`crate::Model::material_variants`; `None`: its model's own materials). The visible
     /// instances are grouped by it ([`Crowd::batches`]).
     pub fn set_material_variant(&mut self, i: usize, material_variant: Option<u8>) {
-        let slot = material_variant.map_or(0, |v| v.saturating_add(1));
+        // Variant 255 has no slot: drawn in its own materials (a model has at most 32).
+        let slot = material_variant.and_then(|v| v.checked_add(1)).unwrap_or(0);
         self.variants[i] = slot;
         self.groups.note_slot(slot);
     }

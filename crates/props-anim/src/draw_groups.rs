@@ -2,6 +2,8 @@
 //! first, then by material variant (own materials first), each group in index order, with
 //! each group's count (a counting sort into a reused buffer: no allocation per frame).
 
+use crate::reuse_buffer::reserve_total;
+
 /// The groups of a crowd's visible list (see the module documentation).
 #[derive(Clone, Debug)]
 pub(crate) struct DrawGroups {
@@ -25,7 +27,7 @@ impl Default for DrawGroups {
 impl DrawGroups {
     /// Makes room for `n` visible instances.
     pub(crate) fn reserve(&mut self, n: usize) {
-        self.sorted.reserve(n.saturating_sub(self.sorted.len()));
+        reserve_total(&mut self.sorted, n);
     }
 
     /// Notes that an instance is drawn in variant slot `slot` (0: its own materials, `v + 1`:

@@ -130,12 +130,9 @@ impl Model {
             });
         }
         let primitives: Vec<usize> = self.meshes.iter().map(|m| m.primitives.len()).collect();
-        if let Some((material_variant, problem)) = variants
-            .iter()
-            .enumerate()
-            .find_map(|(v, material_variant)| Some((v, material_variant.problem(&primitives, self.materials.len())?)))
-        {
-            return Err(ModelError::BadMaterialVariant { variant: material_variant, problem });
+        let problems = variants.iter().map(|v| v.problem(&primitives, self.materials.len()));
+        if let Some((variant, problem)) = problems.enumerate().find_map(|(v, problem)| Some((v, problem?))) {
+            return Err(ModelError::BadMaterialVariant { variant, problem });
         }
         self.variants = variants;
         Ok(self)
@@ -154,9 +151,8 @@ impl Model {
     }
 
     /// The material primitive `primitive` of mesh `mesh` is drawn in, in material variant
-    /// `material_variant` (`None`, or a variant that gives it none: its own,
-    /// [`crate::Primitive::material`];
-    /// `None` again for the default material).
+    /// `material_variant`: the variant's, else (`None`, or a variant that gives it none) its own,
+    /// [`crate::Primitive::material`] (`None` for the default material).
     #[must_use]
     pub fn primitive_material(&self, mesh: usize, primitive: usize, material_variant: Option<u8>) -> Option<u32> {
         let own = self.meshes.get(mesh).and_then(|m| m.primitives.get(primitive)).and_then(|p| p.material);

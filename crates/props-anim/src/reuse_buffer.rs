@@ -1,9 +1,15 @@
 //! [`ReuseBuffer`]: a frame's items (joint matrices, instances), back to back, written over
-//! last frame's.
+//! last frame's; and [`reserve_total`], room made once in a frame's refilled buffers.
 
 use std::ops::{Deref, DerefMut};
 
 use crate::JointMatrix;
+
+/// Makes `items` hold `n` in all without allocating, whatever it holds now (a frame's buffer,
+/// refilled: `Vec::reserve` counts from its length, and last frame's would double it).
+pub(crate) fn reserve_total<T>(items: &mut Vec<T>, n: usize) {
+    items.reserve(n.saturating_sub(items.len()));
+}
 
 /// Items back to back (what the renderer uploads), reused frame after frame.
 /// [`ReuseBuffer::clear`] forgets the length but keeps the items, and [`ReuseBuffer::grow`]
