@@ -1,8 +1,8 @@
 //! Material variants (`KHR_materials_variants`): instances of one model in different variants
 //! in one frame, each batch drawn in its variant's materials (`tests/models/material_variants`: a
 //! body's paint and window, a trim, a plain sphere), as if drawn alone; a variant the model
-//! does not have draws its own materials. three.js's pictures of each variant are references
-//! (`references.rs`).
+//! does not have draws its own materials; far off, its impostor takes each variant's look.
+//! three.js's pictures of each variant are references (`references.rs`).
 
 use glam::Vec3;
 use props_frame::{FrameData, Lighting, ModelId, SKY};
@@ -11,19 +11,29 @@ use props_tests::scene;
 /// Where each instance stands, up the y axis (one above the other).
 const YS: [f32; 3] = [1.1, 0.0, -1.1];
 
-/// The variants model drawn at each of `placed` (y, variant), one batch each, in order; the
-/// image and the draw calls.
+/// The variants model drawn at each of `placed` (y, variant), one batch each at its full
+/// detail, in order; the image and the draw calls.
 fn draw(
     gpu: &props_render::GpuContext,
     renderer: &mut props_render::Renderer,
     placed: &[(f32, Option<u8>)],
+) -> (image::RgbaImage, u32) {
+    draw_at(gpu, renderer, placed, 0)
+}
+
+/// As [`draw`], each batch at level of detail `level`.
+fn draw_at(
+    gpu: &props_render::GpuContext,
+    renderer: &mut props_render::Renderer,
+    placed: &[(f32, Option<u8>)],
+    level: u8,
 ) -> (image::RgbaImage, u32) {
     let model = scene::load("tests/models/material_variants/material_variants.gltf");
     let pose = scene::pose_at(&model, None, 0.0);
     let mut frame = FrameData::default();
     for &(y, material_variant) in placed {
         frame.push_posed(&model, &pose, &scene::at(Vec3::new(0.0, y, 0.0)));
-        frame.add_batch(ModelId(0), (0, material_variant), 1);
+        frame.add_batch(ModelId(0), (level, material_variant), 1);
     }
     let camera = scene::camera(Vec3::new(0.0, 0.0, 7.0), Vec3::ZERO);
     let frame = frame.to_frame(camera, Lighting::default(), SKY);
@@ -78,4 +88,34 @@ fn each_batch_draws_its_variant_as_if_alone() {
     let (unknown, _) = draw(&gpu, &mut renderer, &[(0.0, Some(7))]);
     let (own, _) = draw(&gpu, &mut renderer, &[(0.0, None)]);
     assert_eq!(differing(&unknown, &own), 0, "variant 7 of two draws the model's own materials");
+}
+
+/// Far off, the model is drawn as its impostor (a box): in each variant, the box in that
+/// variant's look (yellower in `taxi`, bluer in `police`), one draw as at full detail.
+#[test]
+fn the_impostor_is_drawn_in_each_variant_s_look() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let mut renderer = scene::renderer(&gpu, |config| config.shadows = false);
+    let model = scene::load("tests/models/material_variants/material_variants.gltf");
+    renderer.set_model(ModelId(0), &model).expect("the model uploads");
+    let level = model.impostor_level().expect("an impostor") as u8;
+    let (empty, _) = draw_at(&gpu, &mut renderer, &[], level);
+    // The mean colour of what covers the sky, and the draws.
+    let mut look = |material_variant| {
+        let (image, calls) = draw_at(&gpu, &mut renderer, &[(0.0, material_variant)], level);
+        let covered: Vec<[f32; 3]> = (image.enumerate_pixels())
+            .filter(|&(x, y, p)| p != empty.get_pixel(x, y))
+            .map(|(_, _, p)| [0, 1, 2].map(|c| f32::from(p.0[c])))
+            .collect();
+        assert!(covered.len() > 2000, "{material_variant:?}: the box covers {} pixels", covered.len());
+        let mean = covered.iter().fold([0.0; 3], |m, p| [0, 1, 2].map(|c| m[c] + p[c] / covered.len() as f32));
+        (mean, calls)
+    };
+    let (own, own_calls) = look(None);
+    let (taxi, taxi_calls) = look(model.material_variant("taxi"));
+    let (police, _) = look(model.material_variant("police"));
+    assert_eq!((own_calls, taxi_calls), (1, 1), "one box a batch");
+    let yellow = |c: [f32; 3]| c[0] - c[2];
+    assert!(yellow(taxi) > yellow(own) + 10.0, "taxi {taxi:?} against its own look {own:?}");
+    assert!(police[2] - police[0] > own[2] - own[0] + 5.0, "police {police:?} against its own look {own:?}");
 }

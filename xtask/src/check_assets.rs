@@ -149,7 +149,7 @@ struct Level {
     triangles: usize,
     /// Its error, in the model's units.
     error: f32,
-    /// Whether it is the model's impostor (`props_anim::Impostor`).
+    /// Whether it is the model's impostor (`props_anim::impostor::Impostor`).
     impostor: bool,
 }
 

@@ -1,6 +1,8 @@
 //! A model's impostor ([`Impostor`]): what it is drawn as once it spans a few pixels, in
 //! place of every primitive's coarsest level.
 
+use glam::Vec4;
+
 use crate::material::Material;
 use crate::mesh::{Primitive, Topology};
 
@@ -40,14 +42,29 @@ pub struct Impostor {
     /// never has a smaller error, whatever level it stands in for: an animated morph shows
     /// until it spans under a pixel.
     pub morph_reach: f32,
+    /// How it looks in each of the model's material variants (`KHR_materials_variants`), in
+    /// their order: the box seen in the variant's materials as `primitive` and `material`
+    /// see the model in its own, so that a taxi a few pixels tall stays a taxi. Empty: its
+    /// own look in every variant. Its shape, emission and error are the same in all.
+    pub material_variants: Vec<ImpostorLook>,
+}
+
+/// How an [`Impostor`] looks in one of its model's material variants.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImpostorLook {
+    /// Each of the box's vertices' colours, as its primitive's `COLOR_0`.
+    pub colors: Vec<Vec4>,
+    /// What it is shaded with, as [`Impostor::material`] in the model's own materials.
+    pub material: Material,
 }
 
 impl Impostor {
-    /// What is wrong with it as an impostor of a model with `instances` mesh instances and
-    /// `materials` materials, if anything.
-    pub(crate) fn problem(&self, instances: usize, materials: usize) -> Option<&'static str> {
+    /// What is wrong with it as an impostor of a model with `instances` mesh instances,
+    /// `materials` materials and `variants` material variants, if anything.
+    pub(crate) fn problem(&self, instances: usize, materials: usize, variants: usize) -> Option<&'static str> {
         let p = &self.primitive;
         let vertices = p.vertex_count();
+        let looks = &self.material_variants;
         if self.instance as usize >= instances {
             Some("it names a mesh instance the model does not have")
         } else if self.emission_of.is_some_and(|m| m as usize >= materials) {
@@ -63,7 +80,14 @@ impl Impostor {
             Some("its positions or normals are not finite")
         } else if p.influences.is_some() || !p.morph_targets.is_empty() || !p.lods.is_empty() {
             Some("it is skinned, morphed or has levels of its own")
-        } else if self.material.textures().next().is_some() {
+        } else if !(looks.is_empty() || looks.len() == variants) {
+            Some("it has a look for other material variants than the model's")
+        } else if looks.iter().any(|look| look.colors.len() != vertices || !look.colors.iter().all(|c| c.is_finite())) {
+            Some("a material variant's colours are not one finite colour a vertex")
+        } else if std::iter::once(&self.material)
+            .chain(looks.iter().map(|l| &l.material))
+            .any(|m| m.textures().next().is_some())
+        {
             Some("its material reads textures")
         } else if !(self.error.is_finite() && self.error >= 0.0) {
             Some("its error is not a number at least 0")

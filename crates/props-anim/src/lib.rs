@@ -63,7 +63,7 @@ mod draw_groups;
 mod extent;
 pub mod gait;
 pub mod humanoid;
-mod impostor;
+pub mod impostor;
 mod keys;
 pub mod light;
 mod lod;
@@ -97,7 +97,6 @@ mod trig;
 mod visibility;
 mod workers;
 
-pub use impostor::Impostor;
 pub use mesh::{Influences, Lod, Mesh, MeshInstance, MorphTarget, Primitive, Topology};
 pub use model::{Model, ModelParts};
 pub use model_error::ModelError;

@@ -99,7 +99,7 @@ impl Model {
     /// error is its own, kept between the last level's kept and the first one's left out, and
     /// never under its [`Impostor::morph_reach`] (the levels morph, the box does not).
     pub fn with_impostor(mut self, mut impostor: Impostor) -> Result<Self, ModelError> {
-        if let Some(problem) = impostor.problem(self.instances.len(), self.materials.len()) {
+        if let Some(problem) = impostor.problem(self.instances.len(), self.materials.len(), self.variants.len()) {
             return Err(ModelError::BadImpostor { problem });
         }
         self.lods = lods(&self.rig, &self.skins, &self.meshes, &self.instances, Self::MAX_LOD_LEVELS - 1);
@@ -133,6 +133,12 @@ impl Model {
         let problems = variants.iter().map(|v| v.problem(&primitives, self.materials.len()));
         if let Some((variant, problem)) = problems.enumerate().find_map(|(v, problem)| Some((v, problem?))) {
             return Err(ModelError::BadMaterialVariant { variant, problem });
+        }
+        let looks = self.impostor.as_ref().map_or(0, |impostor| impostor.material_variants.len());
+        if looks != 0 && looks != variants.len() {
+            return Err(ModelError::BadImpostor {
+                problem: "it has a look for other material variants than the model's",
+            });
         }
         self.variants = variants;
         Ok(self)
@@ -450,7 +456,9 @@ impl Model {
                 bytes(channel.keys().times()) + values
             })
             .sum();
-        meshes + images + keys
+        let looks =
+            self.impostor.iter().flat_map(|i| &i.material_variants).map(|look| bytes(&look.colors)).sum::<u64>();
+        meshes + looks + images + keys
     }
 
     /// Matrices in one instance's palette: every skin's joints, then one node matrix per mesh

@@ -76,6 +76,7 @@ pub mod glb;
 mod images;
 mod import;
 mod impostor;
+mod impostor_views;
 mod instancing;
 mod iridescence;
 mod json_scan;

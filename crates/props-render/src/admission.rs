@@ -245,8 +245,9 @@ pub(crate) fn footprint(
             return Err(ModelRefused::BufferTooLarge { what, bytes, max, mesh });
         }
     }
-    // Every primitive's draw and the impostor's; the materials, the default and the impostor's.
-    let impostor = u64::from(model.impostor().is_some());
+    // Every primitive's draw and the impostor's looks'; the materials, the default and the
+    // impostor's looks' (its own and each material variant's).
+    let impostor = model.impostor().map_or(0, |i| 1 + i.material_variants.len() as u64);
     let draws: u64 = model
         .instances()
         .iter()

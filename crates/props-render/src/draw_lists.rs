@@ -1,6 +1,7 @@
 //! A model's draws, one list per material variant (`KHR_materials_variants`): the parts drawn
 //! alone, each in the material the variant gives it (its own where the variant gives none),
-//! then the draws every variant shares (merged parts, the impostor). Each list holds its opaque
+//! then the draws every variant shares (merged parts), then the impostor in the variant's look
+//! (its colours as seen in the variant's materials, where it has them). Each list holds its opaque
 //! draws first, each pipeline's together, then its blended ones; in mesh-instance then
 //! primitive order within each. The lists index one upload of the model's vertices and
 //! textures: a variant costs its draws, not its geometry. Each draw ([`DrawItem`]) is a primitive
@@ -105,17 +106,18 @@ impl DrawList<'_> {
 impl DrawLists {
     /// The lists of `model`, whose primitives are drawn as `drawn`: `alone`, the draws of the
     /// parts drawn alone with each one's mesh, primitive and whether an animation can hide it;
-    /// `shared`, the others; `materials`, each material's bind group and pipeline key, the
-    /// default material's at `default_material`.
+    /// `shared`, the draws every variant shares, then the impostor's (none, its own look's
+    /// alone, or its own look's then each variant's); `materials`, each material's bind group
+    /// and pipeline key, the default material's at `default_material`.
     pub(crate) fn new(
         (model, drawn): (&Model, &DrawnMeshes<'_>),
         alone: (&[DrawItem], &[(usize, usize, bool)]),
-        shared: &[DrawItem],
+        (shared, impostors): (&[DrawItem], &[DrawItem]),
         (materials, default_material): (&[(wgpu::BindGroup, PipelineKey)], usize),
     ) -> Self {
         let variants = std::iter::once(None).chain((0..model.material_variants().len()).map(|v| Some(v as u8)));
         let mut lists = Vec::new();
-        let mut draws = Vec::with_capacity((alone.0.len() + shared.len()) * (1 + model.material_variants().len()));
+        let mut draws = Vec::with_capacity((alone.0.len() + shared.len() + 1) * (1 + model.material_variants().len()));
         for material_variant in variants {
             let start = draws.len();
             for (draw, &(mesh, p, hideable)) in alone.0.iter().zip(alone.1) {
@@ -128,6 +130,8 @@ impl DrawLists {
                 draws.push(DrawItem { material, key, masked, ..*draw });
             }
             draws.extend_from_slice(shared);
+            let look = material_variant.map_or(0, |v| usize::from(v) + 1);
+            draws.extend(impostors.get(look).or(impostors.first()));
             // Opaque draws first, grouped by pipeline (the sort is stable: file order within each).
             let list = &mut draws[start..];
             list.sort_by_key(|draw| (draw.key.index(), draw.posing == Posing::Skinned));

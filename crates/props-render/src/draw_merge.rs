@@ -128,7 +128,8 @@ impl MergePlan {
 
     /// Vertices and indices the model's draws upload: those of each part drawn alone (all its
     /// levels), of each merged member's copy (its indices at each of the model's levels), and
-    /// of its impostor.
+    /// of its impostor (a copy of its vertices for each look, its own and each material
+    /// variant's, over one list of its indices).
     pub(crate) fn uploaded(&self, model: &Model, drawn: &DrawnMeshes<'_>) -> (u64, u64) {
         let mut counts = (0u64, 0u64);
         for (mesh, alone) in self.drawn_alone.iter().enumerate() {
@@ -146,7 +147,8 @@ impl MergePlan {
             counts.1 += (0..levels).map(at).sum::<u64>();
         }
         if let Some(impostor) = model.impostor() {
-            counts.0 += impostor.primitive.vertex_count() as u64;
+            let looks = 1 + impostor.material_variants.len();
+            counts.0 += (impostor.primitive.vertex_count() * looks) as u64;
             counts.1 += impostor.primitive.indices.len() as u64;
         }
         counts

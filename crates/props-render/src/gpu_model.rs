@@ -3,7 +3,8 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
 use props_anim::WEIGHTS_PER_SLOT;
-use props_anim::{Model, Primitive, material::AlphaMode};
+use props_anim::material::{AlphaMode, Material};
+use props_anim::{Model, Primitive};
 use wgpu::util::DeviceExt;
 
 use crate::draw_lists::{DrawItem, DrawLists, MAX_LEVELS, Posing};
@@ -284,12 +285,17 @@ impl GpuModel {
             })
             .collect();
         let default_material = model.materials().len();
-        // Then the impostor's, after the merged draws' (`draw_merge.rs`).
+        // Then the impostor's, after the merged draws' (`draw_merge.rs`): its own look's, then
+        // each material variant's.
+        let impostor_looks: Vec<(&[Vec4], &Material)> = model.impostor().map_or_else(Vec::new, |impostor| {
+            let variants = impostor.material_variants.iter().map(|look| (&look.colors[..], &look.material));
+            std::iter::once((&impostor.primitive.colors[..], &impostor.material)).chain(variants).collect()
+        });
         let merged_materials: Vec<_> = plan
             .groups
             .iter()
             .map(|group| group.material.clone())
-            .chain(model.impostor().map(|impostor| impostor.material.clone()))
+            .chain(impostor_looks.iter().map(|&(_, material)| material.clone()))
             .collect();
         let materials = materials::bind_groups(
             device,
@@ -409,18 +415,27 @@ impl GpuModel {
                 posing: Posing::Rigid,
             });
         }
-        if let (Some(impostor), Some(at)) = (model.impostor(), model.impostor_level().filter(|&at| at < levels)) {
-            let primitive = &impostor.primitive;
+        let shared_count = draws.len() - alone_count;
+        // The impostor: one draw a look (its own, then each material variant's), each over its
+        // own copy of the box's vertices in its colours and one list of the box's indices.
+        let impostor = model.impostor().zip(model.impostor_level().filter(|&at| at < levels));
+        let first_index = indices.len() as u32;
+        if let Some((impostor, _)) = impostor {
+            indices.extend_from_slice(&impostor.primitive.indices);
+        }
+        let looks =
+            impostor.into_iter().flat_map(|(impostor, at)| impostor_looks.iter().map(move |look| (impostor, at, look)));
+        for (look, (impostor, at, &(colors, _))) in looks.enumerate() {
+            let primitive = Primitive { colors: colors.to_vec(), ..impostor.primitive.clone() };
             let slot = model.node_slot(impostor.instance as usize) as u32;
             let (mut ranges, mut level_vertices) = ([(0, 0); MAX_LEVELS], [0; MAX_LEVELS]);
-            ranges[at] = (indices.len() as u32, primitive.indices.len() as u32);
+            ranges[at] = (first_index, primitive.indices.len() as u32);
             level_vertices[at] = primitive.vertex_count() as u32;
             let base_vertex = streams.geometry.len() as u32;
-            streams.push(primitive, (None, skinned_model), (0, Vec4::ONE));
-            indices.extend_from_slice(&primitive.indices);
+            streams.push(&primitive, (None, skinned_model), (0, Vec4::ONE));
             let params = DrawParams { joint_offset: slot, vertex_base: base_vertex, ..DrawParams::default() };
             let params_offset = append_params(&mut params_bytes, (draws.len(), layouts.draw_stride), &params);
-            let material = default_material + 1 + plan.groups.len();
+            let material = default_material + 1 + plan.groups.len() + look;
             draws.push(DrawItem {
                 ranges,
                 levels: levels as u8,
@@ -431,7 +446,7 @@ impl GpuModel {
                 key: materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key).impostor(),
                 masked: false,
                 params_offset,
-                center: box_center(primitive),
+                center: box_center(&primitive),
                 node_matrix: Some(slot),
                 posing: Posing::Rigid,
             });
@@ -466,7 +481,8 @@ impl GpuModel {
             ],
         });
         let alone = (&draws[..alone_count], &alone[..]);
-        let draws = DrawLists::new((model, drawn), alone, &draws[alone_count..], (&materials, default_material));
+        let (shared, impostors) = draws[alone_count..].split_at(shared_count);
+        let draws = DrawLists::new((model, drawn), alone, (shared, impostors), (&materials, default_material));
         Self {
             geometry: stream("model geometry", bytemuck::cast_slice(&streams.geometry)),
             node: stream("model nodes", bytemuck::cast_slice(&streams.node)),

@@ -279,7 +279,8 @@ pub(crate) struct Defaults {
 
 /// `model`'s materials as bind groups of `layout`, which binds their first `bound` texture
 /// slots, with the pipeline each takes: its own, then glTF's default material (for primitives
-/// without one), then `merged` (the merged draws', then its impostor's, where it has one).
+/// without one), then `merged` (the merged draws', then its impostor's looks', where it has
+/// one: its own, then each material variant's).
 pub(crate) fn bind_groups(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -310,15 +311,20 @@ pub(crate) fn bind_groups(
         .collect();
     // glTF's default material: every property at its default (white, metallic, rough).
     let default_material = Material::default();
-    // Then each merged draw's (`draw_merge.rs`): unnamed, never animated; then the impostor's,
-    // whose emission follows its source's animated one.
+    // Then each merged draw's (`draw_merge.rs`): unnamed, never animated; then the impostor's
+    // looks', whose emission follows its source's animated one.
     let materials = model.materials().iter().chain(std::iter::once(&default_material)).chain(merged);
-    let impostor = model.impostor().map(|i| (model.materials().len() + merged.len(), i.emission_of));
+    let impostor = model.impostor().map(|i| {
+        let looks = 1 + i.material_variants.len();
+        (model.materials().len() + 1 + merged.len() - looks, i.emission_of)
+    });
     materials
         .enumerate()
         .map(|(m, material)| {
             let animated = match impostor {
-                Some((at, source)) if at == m => source.map_or([[0; 4]; 6], |s| emission_fields(model, s as usize)),
+                Some((first, source)) if m >= first => {
+                    source.map_or([[0; 4]; 6], |s| emission_fields(model, s as usize))
+                }
                 _ => animated_fields(model, m),
             };
             let key = PipelineKey::of(material, &animated).within(bound);

@@ -2,7 +2,8 @@
 //! primitives are placed, and checked.
 
 use glam::Vec3;
-use props_anim::{Impostor, Lod, Mesh, MeshInstance, Model, ModelError, ModelParts, NodeId, Primitive, Transform};
+use props_anim::impostor::Impostor;
+use props_anim::{Lod, Mesh, MeshInstance, Model, ModelError, ModelParts, NodeId, Primitive, Transform};
 
 use crate::support::rig;
 
@@ -83,7 +84,15 @@ fn impostor(instance: u32, error: f32) -> Impostor {
     let mut primitive = Primitive::triangles(positions, vec![Vec3::Y; 24], (0..36).map(|i| i % 24).collect(), None);
     primitive.colors = vec![glam::Vec4::ONE; 24];
     let material = props_anim::material::Material::default();
-    Impostor { primitive, material, instance, emission_of: None, error, morph_reach: 0.0 }
+    Impostor {
+        primitive,
+        material,
+        instance,
+        emission_of: None,
+        error,
+        morph_reach: 0.0,
+        material_variants: Vec::new(),
+    }
 }
 
 /// An impostor is the model's last level: every primitive makes way for it there and past

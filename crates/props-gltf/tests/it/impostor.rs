@@ -140,6 +140,40 @@ fn a_house_s_impostor_carries_its_paint() {
     assert!(!asset("windmill.glb").impostor().expect("an impostor").material.is_paint());
 }
 
+/// A car's liveries (`KHR_materials_variants`) show on its impostor: the box of four spheres
+/// (`tests/models/material_variants/make.mjs`) has a look for each variant, drawn in its
+/// materials: yellower in `taxi` (its body yellow, from off-white), bluer in `police` (blue
+/// and white bands), more metallic in both (the trim chrome, from red); a face that sees the
+/// body alone (-x) is nearly the variant's paint.
+#[test]
+fn the_impostor_looks_as_each_material_variant_does() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/material_variants/material_variants.gltf");
+    let model = import_file(&path, &Limits::default()).expect("it loads").model;
+    let impostor = model.impostor().expect("an impostor");
+    let [taxi, police] = &impostor.material_variants[..] else { panic!("two looks: {:?}", impostor.material_variants) };
+    let faces = |colors: &[Vec4]| -> Vec<Vec3> { colors.chunks(4).map(|face| face[0].truncate()).collect() };
+    let (own, taxi_faces, police_faces) =
+        (faces(&impostor.primitive.colors), faces(&taxi.colors), faces(&police.colors));
+    assert_eq!(taxi.colors.len(), impostor.primitive.colors.len());
+    // Every face but +x (the plain sphere's end) sees the body.
+    for f in 1..6 {
+        let yellow = |c: Vec3| c.x - c.z;
+        assert!(yellow(taxi_faces[f]) > yellow(own[f]) + 0.1, "face {f}: taxi {} own {}", taxi_faces[f], own[f]);
+        assert!(
+            police_faces[f].z - police_faces[f].x > own[f].z - own[f].x + 0.05,
+            "face {f}: police {}",
+            police_faces[f]
+        );
+    }
+    assert_eq!(taxi_faces[0], own[0], "the plain sphere is in its own material in every variant");
+    let body = |c: Vec3| (c - Vec3::new(0.9, 0.65, 0.05)).abs().max_element();
+    assert!(body(taxi_faces[1]) < 0.02, "-x sees the taxi's yellow body: {}", taxi_faces[1]);
+    for look in [taxi, police] {
+        assert!(look.material.metallic_factor > impostor.material.metallic_factor + 0.05, "{:?}", look.material);
+    }
+}
+
 /// A house whose windows a clip lights: its impostor's emission follows the windows', scaled
 /// by the share of the views they cover.
 #[test]
