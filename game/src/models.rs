@@ -104,8 +104,12 @@ impl Placement {
             return Some(Self { kind, units: None, bindings: Bindings::default(), adds: adds(kind) });
         };
         let kind = kinds.iter().position(|k| k.asset.role == sidecar.role)?;
-        let mut bindings =
-            Bindings { nodes: sidecar.nodes.clone(), clips: sidecar.clips.clone(), humanoid: sidecar.humanoid.clone() };
+        let mut bindings = Bindings {
+            nodes: sidecar.nodes.clone(),
+            clips: sidecar.clips.clone(),
+            humanoid: sidecar.humanoid.clone(),
+            material_variants: sidecar.material_variants.clone(),
+        };
         // The sidecar's `clip` (found by name) is the lot's `loop` state.
         if let Some(clip) = sidecar.clip.and_then(|clip| model.clips().get(clip)?.name()) {
             bindings.clips.entry(LOOP.to_owned()).or_insert_with(|| clip.to_owned());

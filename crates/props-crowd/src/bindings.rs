@@ -22,6 +22,10 @@ pub struct Bindings {
     /// whose bones' names follow no convention the game knows
     /// ([`props_anim::humanoid::BoneMap::with_names`]).
     pub humanoid: BTreeMap<String, String>,
+    /// The material variants (`KHR_materials_variants`: liveries) a scene spreads the model's
+    /// props among, by name, each as often as it is listed; empty: its own materials and
+    /// every variant.
+    pub material_variants: Vec<String>,
 }
 
 /// How a part's nodes are found when it is not bound: one exact name, or every node whose

@@ -7,6 +7,8 @@
 //! role = "car"                   # a role the host takes: the game's kinds' and `ambient`
 //! units = 0.01                   # metres per model unit (default: the role's, or fitted)
 //! clip = "Idle"                  # ambient: the clip the lot loops (default: the first)
+//! material_variants = ["taxi", "police"]   # the liveries its props wear (default: its own
+//!                                          # materials and every variant, spread)
 //!
 //! [nodes]                        # parts the simulation turns
 //! wheels = ["wheel_l", "wheel_r", "rear_l", "rear_r"]   # car: spin with speed
@@ -70,6 +72,10 @@ pub struct Sidecar {
     /// Node names by humanoid bone (VRM's bone names,
     /// [`props_anim::humanoid::Bone::name`]), where the sidecar gives them.
     pub humanoid: BTreeMap<String, String>,
+    /// The material variants (`KHR_materials_variants`) the host spreads the model's props
+    /// among, by name, each as often as it is listed; empty: its own materials and every
+    /// variant.
+    pub material_variants: Vec<String>,
 }
 
 /// Why a sidecar was refused: where in it (a JSON-pointer-like path of its keys) and what to
@@ -117,6 +123,7 @@ struct Raw {
     clips: BTreeMap<String, String>,
     #[serde(default)]
     humanoid: BTreeMap<String, String>,
+    material_variants: Option<Vec<String>>,
 }
 
 /// The sidecar of the model at `model_path`: `<stem>.prop.toml` beside it.
@@ -225,7 +232,32 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
             ));
         }
     }
-    Ok(Sidecar { role: role.name, units: raw.units, clip, nodes, clips: raw.clips, humanoid: raw.humanoid })
+    if raw.material_variants.as_ref().is_some_and(Vec::is_empty) {
+        let message = "names no material variant: list at least one, or leave the line out (its own materials and every \
+                       variant)";
+        return Err(("/material_variants".to_owned(), message.to_owned()));
+    }
+    let material_variants = raw.material_variants.unwrap_or_default();
+    for (i, name) in material_variants.iter().enumerate() {
+        if model.material_variant(name).is_none() {
+            let known: Vec<&str> = model.material_variants().iter().map(|v| v.name.as_str()).collect();
+            let message = format!(
+                "the model has no material variant `{name}` (its material variants, KHR_materials_variants: {}); a \
+                 variant that maps no part shows the model's own materials",
+                list(&known)
+            );
+            return Err((format!("/material_variants/{i}"), message));
+        }
+    }
+    Ok(Sidecar {
+        role: role.name,
+        units: raw.units,
+        clip,
+        nodes,
+        clips: raw.clips,
+        humanoid: raw.humanoid,
+        material_variants,
+    })
 }
 
 /// Names for a message, the first 20.
@@ -298,6 +330,34 @@ mod tests {
             assert_eq!(at, pointer, "{text}: {message}");
             assert!(message.contains(says), "{text}: {message}");
         }
+    }
+
+    /// A sidecar's liveries name the model's material variants, each as often as its props
+    /// should wear it.
+    #[test]
+    fn material_variants_name_the_model_s_own() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/material_variants/material_variants.gltf");
+        let car = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the car").model;
+        let text = "role = \"car\"\nmaterial_variants = [\"taxi\", \"police\", \"taxi\"]\n";
+        let sidecar = parse(text, &car, &ROLES).expect("valid");
+        assert_eq!(sidecar.material_variants, ["taxi", "police", "taxi"]);
+        assert!(parse("role = \"car\"", &car, &ROLES).expect("valid").material_variants.is_empty());
+        let (at, message) =
+            parse("role = \"car\"\nmaterial_variants = [\"taxi\", \"bus\"]", &car, &ROLES).expect_err("no bus");
+        assert_eq!(at, "/material_variants/1");
+        assert!(
+            message.contains("no material variant `bus` (its material variants, KHR_materials_variants: taxi, police)")
+        );
+        let (at, message) = parse("role = \"car\"\nmaterial_variants = []", &car, &ROLES).expect_err("none");
+        assert_eq!(at, "/material_variants");
+        assert!(message.contains("leave the line out"), "{message}");
+        let (at, message) =
+            parse("role = \"animal\"\nmaterial_variants = [\"taxi\"]", &fox(), &ROLES).expect_err("the fox has none");
+        assert_eq!(
+            (at.as_str(), message.contains("its material variants, KHR_materials_variants: none")),
+            ("/material_variants/0", true)
+        );
     }
 
     #[test]

@@ -247,12 +247,13 @@ impl KindProps {
     }
 
     /// Adds an instance of model `model` at `placement`, for an entity spawned by the caller,
-    /// in the material variant its number gives: its own materials or one of its model's variants
-    /// (a livery), spread among them by a hash of its number.
+    /// in the material variant (a livery) its number gives: one of those its model's bindings
+    /// list ([`props_crowd::Bindings::material_variants`]), else its own materials or one of
+    /// its model's variants, spread among them by a hash of its number.
     pub fn push(&mut self, model: usize, placement: Affine3A) -> PropInstance {
         let crowd = &mut self.crowds[model];
         let index = crowd.push(placement);
-        crowd.set_material_variant(index, livery(index, crowd.prop().model.material_variants().len()));
+        crowd.set_material_variant(index, livery(index, crowd.prop()));
         PropInstance { kind: self.kind, model: model as u16, index }
     }
 
@@ -327,9 +328,8 @@ impl KindProps {
         let mut next = self.empty_crowds(rigs);
         for (crowd, old) in next.iter_mut().zip(&self.crowds) {
             crowd.take_instances(old);
-            let variants = crowd.prop().model.material_variants().len();
             for i in 0..crowd.len() as u32 {
-                crowd.set_material_variant(i, livery(i, variants));
+                crowd.set_material_variant(i, livery(i, crowd.prop()));
             }
         }
         self.crowds = next;
@@ -350,8 +350,8 @@ impl KindProps {
         for (entity, pick, instance) in props {
             let model = pick.model(next.len());
             let index = next[model].push_copy(&self.crowds[instance.model()], instance.index);
-            let variants = next[model].prop().model.material_variants().len();
-            next[model].set_material_variant(index, livery(index, variants));
+            let material_variant = livery(index, next[model].prop());
+            next[model].set_material_variant(index, material_variant);
             if let Ok(mut link) = world.get::<&mut PropInstance>(entity) {
                 *link = PropInstance { kind: self.kind, model: model as u16, index };
             }
@@ -360,13 +360,17 @@ impl KindProps {
     }
 }
 
-/// The material variant prop number `index` of a model with `variants` of them shows: its own
-/// materials or one of its variants (`KHR_materials_variants`: a car's liveries), spread by a
-/// hash of its number, so that a modder's liveries all show in the town (a prop keeps its number,
-/// and so its livery, as its kind's models are recompiled; a repick numbers them anew).
-fn livery(index: u32, variants: usize) -> Option<u8> {
+/// The material variant prop number `index` of `prop` shows (`KHR_materials_variants`: a car's
+/// liveries): one of those its bindings list ([`props_crowd::Bindings::material_variants`]),
+/// else its own materials or one of its model's variants, spread by a hash of its number, so
+/// that a modder's liveries all show in the town (a prop keeps its number, and so its livery,
+/// as its kind's models are recompiled; a repick numbers them anew).
+fn livery(index: u32, prop: &PropModel) -> Option<u8> {
     let spread = index.wrapping_mul(0x9E37_79B9).rotate_right(16) as usize;
-    (spread % (variants + 1)).checked_sub(1).map(|v| v as u8)
+    match &prop.bindings.material_variants[..] {
+        [] => (spread % (prop.model.material_variants().len() + 1)).checked_sub(1).map(|v| v as u8),
+        listed => prop.model.material_variant(&listed[spread % listed.len()]),
+    }
 }
 
 /// A registered kind with its props.

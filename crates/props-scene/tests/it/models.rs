@@ -271,10 +271,9 @@ fn windmill_and_animal_models_coexist_and_are_picked_again() {
     assert_eq!((shown(&again, 8), shown(&again, 9)), (mills, foxes), "seeded");
 }
 
-/// A car model with material variants (a modder's liveries): the town's cars show its own
-/// materials and each variant, spread among them, each car in its own as it drives.
-#[test]
-fn cars_show_every_material_variant_of_their_model() {
+/// The stand-in car with material variants `taxi` and `police` (a modder's liveries), bound
+/// by `bindings`.
+fn car_with_liveries(bindings: props_crowd::Bindings) -> PropModel {
     let stand_in = props_scene::kinds::cars::stand_in().expect("car");
     let painted = |material| props_anim::material::VariantMaterial { mesh: 0, primitive: 0, material };
     let variants = ["taxi", "police"]
@@ -291,25 +290,53 @@ fn cars_show_every_material_variant_of_their_model() {
     };
     let car = props_anim::Model::new(parts).and_then(|car| car.with_material_variants(variants.to_vec()));
     let car = car.expect("valid variants");
-    let car = PropModel::new(ModelId(1), Arc::new(car));
+    PropModel { bindings, ..PropModel::new(ModelId(1), Arc::new(car)) }
+}
+
+/// A town of 60 cars of `car`.
+fn sixty_cars(car: PropModel) -> Scene {
     let config = no_buses().with_count("cars", 60).with_count("windmills", 0).with_count("foxes", 0);
-    let mut scene = Scene::new(config, Models { car, ..models() }.town()).expect("bound");
-    let shown = |scene: &mut Scene| {
-        let mut frame = props_frame::FrameData::default();
-        scene.animate(&mut frame);
-        scene.extract(&mut frame);
-        let cars = frame.batches.iter().filter(|b| b.model == ModelId(1));
-        let mut counts = [0; 3];
-        for batch in cars {
-            counts[batch.material_variant.map_or(0, |v| usize::from(v) + 1)] += batch.instances.len();
-        }
-        counts
-    };
-    let before = shown(&mut scene);
+    Scene::new(config, Models { car, ..models() }.town()).expect("bound")
+}
+
+/// How many of the town's cars show their own materials, `taxi` and `police`.
+fn liveries_shown(scene: &mut Scene) -> [usize; 3] {
+    let mut frame = props_frame::FrameData::default();
+    scene.animate(&mut frame);
+    scene.extract(&mut frame);
+    let cars = frame.batches.iter().filter(|b| b.model == ModelId(1));
+    let mut counts = [0; 3];
+    for batch in cars {
+        counts[batch.material_variant.map_or(0, |v| usize::from(v) + 1)] += batch.instances.len();
+    }
+    counts
+}
+
+/// A car model with material variants (a modder's liveries): the town's cars show its own
+/// materials and each variant, spread among them, each car in its own as it drives.
+#[test]
+fn cars_show_every_material_variant_of_their_model() {
+    let mut scene = sixty_cars(car_with_liveries(props_crowd::Bindings::default()));
+    let before = liveries_shown(&mut scene);
     assert_eq!(before.iter().sum::<usize>(), 60, "every car: {before:?}");
     assert!(before.iter().all(|&n| n >= 10), "own materials, taxi and police each on some cars: {before:?}");
     for _ in 0..30 {
         scene.step(crate::support::DT);
     }
-    assert_eq!(shown(&mut scene), before, "each car keeps its livery as it drives");
+    assert_eq!(liveries_shown(&mut scene), before, "each car keeps its livery as it drives");
+}
+
+/// A sidecar's `material_variants` line (the model's bindings) says which liveries the cars
+/// wear, each as often as it is listed.
+#[test]
+fn cars_wear_the_material_variants_their_bindings_list() {
+    let bindings = |names: &[&str]| props_crowd::Bindings {
+        material_variants: names.iter().map(|&n| n.to_owned()).collect(),
+        ..props_crowd::Bindings::default()
+    };
+    let police = liveries_shown(&mut sixty_cars(car_with_liveries(bindings(&["police"]))));
+    assert_eq!(police, [0, 0, 60], "every car a police car");
+    let mostly_taxis = liveries_shown(&mut sixty_cars(car_with_liveries(bindings(&["taxi", "taxi", "police"]))));
+    assert_eq!(mostly_taxis[0], 0, "none in its own materials: {mostly_taxis:?}");
+    assert!(mostly_taxis[1] > mostly_taxis[2] && mostly_taxis[2] >= 10, "twice as many taxis: {mostly_taxis:?}");
 }
