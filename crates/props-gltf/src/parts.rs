@@ -159,6 +159,13 @@ impl PartMap {
                 vec![Part::Clip { index: index_u32, name }]
             }
             "meshes" => match (segments.next(), segments.next().and_then(|p| p.parse::<u32>().ok())) {
+                // A material variant's mapping is left out alone (`materials_variants.rs`).
+                (Some("primitives"), Some(_))
+                    if segments.next() == Some("extensions")
+                        && segments.next() == Some(crate::materials_variants::NAME) =>
+                {
+                    Vec::new()
+                }
                 (Some("primitives"), Some(primitive)) => vec![Part::Primitive { mesh: index_u32, primitive }],
                 _ => return None,
             },
@@ -260,7 +267,10 @@ mod tests {
         assert_eq!(map.parts_of("/accessors/0"), Some(vec![run.clone()]));
         assert_eq!(map.parts_of("/bufferViews/0/byteLength"), Some(vec![run]));
         let primitive = Part::Primitive { mesh: 0, primitive: 0 };
-        assert_eq!(map.parts_of("/accessors/1/max/0"), Some(vec![primitive]));
+        assert_eq!(map.parts_of("/accessors/1/max/0"), Some(vec![primitive.clone()]));
+        assert_eq!(map.parts_of("/meshes/0/primitives/0/attributes/POSITION"), Some(vec![primitive]));
+        let mapping = "/meshes/0/primitives/0/extensions/KHR_materials_variants/mappings/0/material";
+        assert_eq!(map.parts_of(mapping), Some(vec![]), "a variant's mapping is left out alone");
         assert_eq!(map.parts_of("/accessors/2"), None, "inverse bind matrices: a skin reads them");
         assert_eq!(map.parts_of("/bufferViews/1"), None, "shared with the skin's matrices");
         assert_eq!(map.parts_of("/accessors/3"), Some(vec![]), "read by nothing");

@@ -1,4 +1,5 @@
-//! Defects of animations (samplers, channels, keyframe data) and of extension declarations.
+//! Defects of animations (samplers, channels, keyframe data) and of extensions (their
+//! declarations, a material variant's mapping).
 
 use anyhow::Result;
 use serde_json::json;
@@ -120,5 +121,18 @@ pub const CASES: &[Case] = &[
         "extensions",
         "an extension in extensionsRequired but not in extensionsUsed",
         |doc| doc.set("/extensionsRequired", json!(["KHR_materials_unlit"])),
+    ),
+    Case::new(
+        "variant_mapping_unresolved",
+        "extensions",
+        "a KHR_materials_variants mapping naming material 5 of 1 and variant 3 of 1",
+        |doc| {
+            doc.set("/extensionsUsed", json!(["KHR_materials_variants"]))?;
+            doc.set("/extensions", json!({"KHR_materials_variants": {"variants": [{"name": "taxi"}]}}))?;
+            doc.set("/materials", json!([{"name": "paint"}]))?;
+            doc.set("/meshes/0/primitives/0/material", json!(0))?;
+            let mappings = json!({"KHR_materials_variants": {"mappings": [{"variants": [0, 3], "material": 5}]}});
+            doc.set("/meshes/0/primitives/0/extensions", mappings)
+        },
     ),
 ];

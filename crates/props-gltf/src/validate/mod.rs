@@ -40,6 +40,7 @@ mod report;
 mod schema;
 mod skins;
 mod usage;
+mod variants;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -92,7 +93,12 @@ pub(crate) fn inspect_slice(
     if !issues.is_fatal() {
         match import_skipping(bytes, base_dir, file_label, limits, issues.skip()) {
             Ok(import) => {
-                issues.extend(import.warnings.iter().map(importer::warning));
+                // A warning where the first pass kept an error says what it said (a material
+                // variant's broken mapping, left out).
+                let warnings: Vec<Issue> = import.warnings.iter().map(importer::warning).collect();
+                let new =
+                    warnings.into_iter().filter(|w| !issues.has_error_within(&w.json_pointer)).collect::<Vec<_>>();
+                issues.extend(new);
                 for dropped in &import.dropped {
                     issues.push_placed(importer::dropped(dropped));
                 }
@@ -136,6 +142,7 @@ fn semantic_issues(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits) -> Is
     nodes::check(&mut check);
     cameras::check(&mut check);
     meshes::check(&mut check);
+    variants::check(&mut check);
     skins::check(&mut check);
     animations::check(&mut check, &parsed.document);
     check.issues

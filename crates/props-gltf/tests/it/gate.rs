@@ -92,6 +92,7 @@ const LOADED: &[(&str, &str)] = &[
     ("tangent_non_unit.gltf", "loads; 1 error read past, 1 warning"),
     ("texture_image_gif.gltf", "loads; 1 error read past, 1 warning"),
     ("too_many_influences.gltf", "skips primitive 0 of mesh 0, loads; 1 warning"),
+    ("variant_mapping_unresolved.gltf", "loads; 2 errors read past, 1 warning"),
     ("vertex_attribute_unaligned.gltf", "loads; 1 error read past, 1 warning"),
     ("vertex_view_shared_without_stride.gltf", "loads; 2 errors read past, 1 warning"),
     ("weights_negative.gltf", "loads; 2 errors read past, 1 warning"),
