@@ -74,7 +74,7 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
         morph_reach = t.reach.into_iter().fold(morph_reach, f32::max);
     });
     let material = views.material(model, &paint, emission_of);
-    let material_variants = variant_looks(&triangles, (min, max), &paint, emission_of);
+    let material_variants = variant_looks((&triangles, &views), (min, max), &paint, emission_of);
     // Coordinates near the largest floats can overflow the box: then there is none.
     let finite = error.is_finite()
         && morph_reach.is_finite()
@@ -83,20 +83,30 @@ pub(crate) fn make(model: &Model) -> Option<Impostor> {
     finite.then_some(Impostor { primitive, material, instance, emission_of, error, morph_reach, material_variants })
 }
 
-/// The box's look in each of the model's material variants: the views drawn again, each in
-/// the variant's materials (the box's shape and normals stay its own look's). None where
-/// they would visit more than [`MAX_VISITS`] cells, all variants together: then the box looks
-/// as in its own materials in every variant.
+/// The box's look in each of the model's material variants: the model's `views` seen in the
+/// variant's materials (shaded anew, or drawn again where a part changes what it lets
+/// through: [`Views::in_variant`]); the box's shape and normals stay its own look's. None
+/// where the views drawn again would visit more than [`MAX_VISITS`] cells, all variants
+/// together: then the box looks as in its own materials in every variant.
 fn variant_looks(
-    triangles: &Triangles<'_>,
+    (triangles, views): (&Triangles<'_>, &Views),
     bounds: (Vec3, Vec3),
     paint: &[bool],
     emission_of: Option<u32>,
 ) -> Vec<ImpostorLook> {
     let mut budget = MAX_VISITS;
+    // The views in the variant's materials, where they are shaded anew: one allocation for all.
+    let mut shaded = None;
     let looks = (0..triangles.model.material_variants().len()).map(|v| {
         let triangles = Triangles { material_variant: Some(v as u8), ..*triangles };
-        let views = Views::draw(&triangles, bounds, &mut budget)?;
+        let drawn;
+        let views = match views.in_variant(&triangles, &mut shaded) {
+            Some(views) => views,
+            None => {
+                drawn = Views::draw(&triangles, bounds, &mut budget)?;
+                &drawn
+            }
+        };
         let colors = vertex_colors(&views.faces(paint));
         Some(ImpostorLook { colors, material: views.material(triangles.model, paint, emission_of) })
     });
@@ -230,6 +240,37 @@ mod tests {
         assert_eq!(distance_to_box(Vec3::ZERO, half), 1.0, "inside: to the nearest face");
         assert_eq!(distance_to_box(Vec3::new(3.0, 0.0, 0.0), half), 2.0);
         assert!((distance_to_box(Vec3::new(2.0, 3.0, 0.0), half) - 2f32.sqrt()).abs() < 1e-6, "past an edge");
+    }
+
+    /// A material variant whose parts cover what is behind them in both materials (`police`:
+    /// its paint, textured, and its chrome trim, opaque) sees the model's own views shaded
+    /// anew, exactly as drawn again; one that makes a part see-through (`taxi`: the window
+    /// blended glass) is drawn again.
+    #[test]
+    fn views_shaded_anew_are_those_drawn_again() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/models/material_variants/material_variants.gltf");
+        let model = crate::import_file(&path, &crate::Limits::default()).expect("it loads").model;
+        let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
+        model.write_palettes(&model.pose_at(None, 0.0), &mut palette);
+        let mut positions = Vec::new();
+        skinning::model_positions(&model, &palette, &mut positions);
+        let own =
+            Triangles { model: &model, positions: &positions, reach: &[], palette: &palette, material_variant: None };
+        let bounds = bounds(&own).expect("something to cover");
+        let views = Views::draw(&own, bounds, &mut { MAX_VISITS }).expect("drawn");
+        let paint: Vec<bool> = model.materials().iter().map(Material::is_paint).collect();
+        let [taxi, police] = [0, 1].map(|v| Triangles { material_variant: Some(v), ..own });
+        let drawn = Views::draw(&police, bounds, &mut { MAX_VISITS }).expect("drawn");
+        let mut scratch = None;
+        // Made, then again into the same cells.
+        for _ in 0..2 {
+            let shaded = views.in_variant(&police, &mut scratch).expect("police's parts are opaque in both");
+            assert_eq!(shaded.faces(&paint), drawn.faces(&paint));
+            assert_eq!(shaded.material(&model, &paint, None), drawn.material(&model, &paint, None));
+            assert_ne!(shaded.faces(&paint), views.faces(&paint), "police looks otherwise than the model's own");
+        }
+        assert!(views.in_variant(&taxi, &mut scratch).is_none(), "the taxi's window is see-through glass");
     }
 
     #[test]
