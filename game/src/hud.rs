@@ -1,6 +1,6 @@
 //! The heads-up display: for the player the time (asked and reached), the traffic (cars,
 //! waiting, mean speed, throughput), the wind and the props, the latest mod message and the
-//! list of mods (status, size, clips, warnings, "go to"), the controls; folded, the
+//! list of mods (status, size, clips, liveries, warnings, "go to"), the controls; folded, the
 //! developer's frame timings by phase, posing and drawing counts.
 
 use std::path::{Path, PathBuf};
@@ -227,7 +227,7 @@ fn millions(n: u64) -> String {
     if n >= 1_000_000 { format!("{:.2}M", n as f64 / 1e6) } else { format!("{}k", n / 1000) }
 }
 
-/// One mod's line: name, status, size, clips; warnings and errors on hover; a "go to" button
+/// One mod's line: name, status, size, clips, liveries; warnings and errors on hover; a "go to" button
 /// while it shows. Returns its path when the button was clicked.
 fn mod_row(ui: &mut egui::Ui, path: &Path, entry: &ModEntry) -> Option<PathBuf> {
     let mut clicked = None;
@@ -240,7 +240,9 @@ fn mod_row(ui: &mut egui::Ui, path: &Path, entry: &ModEntry) -> Option<PathBuf> 
         };
         let size = entry.height_m.map_or_else(String::new, |h| format!(", {h:.2} m"));
         let clips = if entry.clips.is_empty() { String::new() } else { format!(", clips: {}", entry.clips.join(" ")) };
-        let text = format!("{status}{size}{clips}");
+        let liveries =
+            if entry.liveries.is_empty() { String::new() } else { format!(", liveries: {}", entry.liveries.join(" ")) };
+        let text = format!("{status}{size}{clips}{liveries}");
         let label = match (&entry.error, entry.warnings.is_empty()) {
             (Some(_), _) => ui.colored_label(ERROR, text),
             (None, false) => ui.colored_label(WARNING, format!("{text} ({} warnings)", entry.warnings.len())),

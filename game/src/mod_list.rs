@@ -1,5 +1,5 @@
-//! Every mod the game has seen, as the HUD lists it: where it shows, its size and clips, its
-//! warnings, or why its latest version was refused (the last good one, if any, still shows).
+//! Every mod the game has seen, as the HUD lists it: where it shows, its size, clips and
+//! liveries, its warnings, or why its latest version was refused (the last good one, if any, still shows).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +23,8 @@ pub struct ModEntry {
     pub height_m: Option<f32>,
     /// The showing version's clips, by name (or `#i`).
     pub clips: Vec<String>,
+    /// The showing version's material variants (`KHR_materials_variants`: liveries), by name.
+    pub liveries: Vec<String>,
 }
 
 /// The mods, by path in the mods folder.
@@ -47,8 +49,9 @@ impl ModList {
     ) {
         let clips =
             model.clips().iter().enumerate().map(|(i, c)| c.name().map_or_else(|| format!("#{i}"), str::to_owned));
-        let entry =
-            ModEntry { shown, place: Some(place), kind, error: None, warnings, height_m, clips: clips.collect() };
+        let liveries = model.material_variants().iter().map(|v| v.name.clone()).collect();
+        let clips = clips.collect();
+        let entry = ModEntry { shown, place: Some(place), kind, error: None, warnings, height_m, clips, liveries };
         self.entries.insert(path.to_owned(), entry);
     }
 
@@ -62,6 +65,7 @@ impl ModList {
             warnings: Vec::new(),
             height_m: None,
             clips: Vec::new(),
+            liveries: Vec::new(),
         });
         entry.error = Some(error);
     }
@@ -95,9 +99,15 @@ mod tests {
         let (_, entry) = list.entries().next().expect("listed");
         assert_eq!((entry.place, entry.error.as_deref(), entry.height_m), (Some("lot"), Some("broken"), Some(1.8)));
         assert_eq!(entry.clips, ["Survey", "Walk", "Run"]);
+        assert!(entry.liveries.is_empty(), "the fox has no material variants");
         list.showing(path, "mods/pack/fox.glb".into(), Some(3), "parks", &fox(), Some(0.8), Vec::new());
         let (_, entry) = list.entries().next().expect("listed");
         assert_eq!((entry.place, entry.error.as_deref()), (Some("parks"), None), "fixed");
+        let car =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/material_variants/material_variants.gltf");
+        let car = props_gltf::import_file(&car, &props_gltf::Limits::default()).expect("the car").model;
+        list.showing(path, "mods/pack/fox.glb".into(), Some(1), "traffic", &car, Some(1.5), Vec::new());
+        assert_eq!(list.entries().next().map(|(_, e)| e.liveries.clone()), Some(vec!["taxi".into(), "police".into()]));
         list.refused(Path::new("pack/bad.glb"), "mods/pack/bad.glb".into(), "no".into());
         assert_eq!(list.entries().len(), 2);
         list.removed(path);
