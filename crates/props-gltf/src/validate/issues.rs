@@ -151,6 +151,11 @@ impl Issues {
         }
     }
 
+    /// Whether an error was kept at `json_pointer` itself.
+    pub fn has_error_at(&self, json_pointer: &str) -> bool {
+        self.kept.iter().any(|issue| issue.severity == Severity::Error && issue.json_pointer == json_pointer)
+    }
+
     /// Whether an error was kept at `json_pointer` or at an object or array holding it.
     pub fn has_error_within(&self, json_pointer: &str) -> bool {
         self.kept.iter().any(|issue| {

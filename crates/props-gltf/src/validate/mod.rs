@@ -93,11 +93,10 @@ pub(crate) fn inspect_slice(
     if !issues.is_fatal() {
         match import_skipping(bytes, base_dir, file_label, limits, issues.skip()) {
             Ok(import) => {
-                // A warning where the first pass kept an error says what it said (a material
-                // variant's broken mapping, left out).
+                // A warning at the pointer of an error the first pass kept says what it said (a
+                // material variant's broken mapping, left out).
                 let warnings: Vec<Issue> = import.warnings.iter().map(importer::warning).collect();
-                let new =
-                    warnings.into_iter().filter(|w| !issues.has_error_within(&w.json_pointer)).collect::<Vec<_>>();
+                let new = warnings.into_iter().filter(|w| !issues.has_error_at(&w.json_pointer)).collect::<Vec<_>>();
                 issues.extend(new);
                 for dropped in &import.dropped {
                     issues.push_placed(importer::dropped(dropped));
