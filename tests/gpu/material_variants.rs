@@ -11,34 +11,42 @@ use props_tests::scene;
 /// Where each instance stands, up the y axis (one above the other).
 const YS: [f32; 3] = [1.1, 0.0, -1.1];
 
-/// The variants model drawn at each of `placed` (y, variant), one batch each at its full
-/// detail, in order; the image and the draw calls.
-fn draw(
-    gpu: &props_render::GpuContext,
-    renderer: &mut props_render::Renderer,
-    placed: &[(f32, Option<u8>)],
-) -> (image::RgbaImage, u32) {
-    draw_at(gpu, renderer, placed, 0)
+/// The variants model, loaded once, uploaded to a renderer without shadows.
+struct Stage {
+    gpu: props_render::GpuContext,
+    renderer: props_render::Renderer,
+    model: props_anim::Model,
 }
 
-/// As [`draw`], each batch at level of detail `level`.
-fn draw_at(
-    gpu: &props_render::GpuContext,
-    renderer: &mut props_render::Renderer,
-    placed: &[(f32, Option<u8>)],
-    level: u8,
-) -> (image::RgbaImage, u32) {
-    let model = scene::load("tests/models/material_variants/material_variants.gltf");
-    let pose = scene::pose_at(&model, None, 0.0);
-    let mut frame = FrameData::default();
-    for &(y, material_variant) in placed {
-        frame.push_posed(&model, &pose, &scene::at(Vec3::new(0.0, y, 0.0)));
-        frame.add_batch(ModelId(0), (level, material_variant), 1);
+impl Stage {
+    /// `None` where there is no GPU adapter.
+    fn new() -> Option<Self> {
+        let gpu = props_tests::gpu::context()?;
+        let mut renderer = scene::renderer(&gpu, |config| config.shadows = false);
+        let model = scene::load("tests/models/material_variants/material_variants.gltf");
+        renderer.set_model(ModelId(0), &model).expect("the model uploads");
+        Some(Self { gpu, renderer, model })
     }
-    let camera = scene::camera(Vec3::new(0.0, 0.0, 7.0), Vec3::ZERO);
-    let frame = frame.to_frame(camera, Lighting::default(), SKY);
-    let (image, stats) = scene::render_frame(gpu, renderer, &frame);
-    (image, stats.draw_calls)
+
+    /// The model drawn at each of `placed` (y, variant), one batch each at its full detail,
+    /// in order; the image and the draw calls.
+    fn draw(&mut self, placed: &[(f32, Option<u8>)]) -> (image::RgbaImage, u32) {
+        self.draw_at(placed, 0)
+    }
+
+    /// As [`Stage::draw`], each batch at level of detail `level`.
+    fn draw_at(&mut self, placed: &[(f32, Option<u8>)], level: u8) -> (image::RgbaImage, u32) {
+        let pose = scene::pose_at(&self.model, None, 0.0);
+        let mut frame = FrameData::default();
+        for &(y, material_variant) in placed {
+            frame.push_posed(&self.model, &pose, &scene::at(Vec3::new(0.0, y, 0.0)));
+            frame.add_batch(ModelId(0), (level, material_variant), 1);
+        }
+        let camera = scene::camera(Vec3::new(0.0, 0.0, 7.0), Vec3::ZERO);
+        let frame = frame.to_frame(camera, Lighting::default(), SKY);
+        let (image, stats) = scene::render_frame(&self.gpu, &mut self.renderer, &frame);
+        (image, stats.draw_calls)
+    }
 }
 
 /// Pixels where `a` and `b` differ by more than one step in some channel.
@@ -48,19 +56,16 @@ fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
 
 #[test]
 fn each_batch_draws_its_variant_as_if_alone() {
-    let Some(gpu) = props_tests::gpu::context() else { return };
-    let mut renderer = scene::renderer(&gpu, |config| config.shadows = false);
-    let model = scene::load("tests/models/material_variants/material_variants.gltf");
-    renderer.set_model(ModelId(0), &model).expect("the model uploads");
-    let (taxi, police) = (model.material_variant("taxi"), model.material_variant("police"));
+    let Some(mut stage) = Stage::new() else { return };
+    let (taxi, police) = (stage.model.material_variant("taxi"), stage.model.material_variant("police"));
     assert_eq!((taxi, police), (Some(0), Some(1)), "the file's two variants, in its order");
     let variants = [None, taxi, police];
     let placed: Vec<(f32, Option<u8>)> = YS.into_iter().zip(variants).collect();
-    let (together, calls) = draw(&gpu, &mut renderer, &placed);
-    let (empty, _) = draw(&gpu, &mut renderer, &[]);
+    let (together, calls) = stage.draw(&placed);
+    let (empty, _) = stage.draw(&[]);
     let mut alone_calls = 0;
     for (k, &(y, material_variant)) in placed.iter().enumerate() {
-        let (alone, c) = draw(&gpu, &mut renderer, &[(y, material_variant)]);
+        let (alone, c) = stage.draw(&[(y, material_variant)]);
         alone_calls += c;
         // Where the instance drawn alone covers the sky, the three drawn together show the same.
         let covered: Vec<(u32, u32)> = (alone.enumerate_pixels())
@@ -75,7 +80,7 @@ fn each_batch_draws_its_variant_as_if_alone() {
         assert_eq!(off.count(), 0, "instance {k} ({material_variant:?}) is drawn together as alone");
         // And its variant is not its own materials.
         if material_variant.is_some() {
-            let (own, _) = draw(&gpu, &mut renderer, &[(y, None)]);
+            let (own, _) = stage.draw(&[(y, None)]);
             let changed = differing(&own, &alone);
             assert!(
                 changed > 1000,
@@ -85,8 +90,8 @@ fn each_batch_draws_its_variant_as_if_alone() {
     }
     assert_eq!(calls, alone_calls, "one draw per part and batch: {calls}");
     // A variant the model does not have (a new version of it without it) draws its own.
-    let (unknown, _) = draw(&gpu, &mut renderer, &[(0.0, Some(7))]);
-    let (own, _) = draw(&gpu, &mut renderer, &[(0.0, None)]);
+    let (unknown, _) = stage.draw(&[(0.0, Some(7))]);
+    let (own, _) = stage.draw(&[(0.0, None)]);
     assert_eq!(differing(&unknown, &own), 0, "variant 7 of two draws the model's own materials");
 }
 
@@ -94,15 +99,13 @@ fn each_batch_draws_its_variant_as_if_alone() {
 /// variant's look (yellower in `taxi`, bluer in `police`), one draw as at full detail.
 #[test]
 fn the_impostor_is_drawn_in_each_variant_s_look() {
-    let Some(gpu) = props_tests::gpu::context() else { return };
-    let mut renderer = scene::renderer(&gpu, |config| config.shadows = false);
-    let model = scene::load("tests/models/material_variants/material_variants.gltf");
-    renderer.set_model(ModelId(0), &model).expect("the model uploads");
-    let level = model.impostor_level().expect("an impostor") as u8;
-    let (empty, _) = draw_at(&gpu, &mut renderer, &[], level);
+    let Some(mut stage) = Stage::new() else { return };
+    let level = stage.model.impostor_level().expect("an impostor") as u8;
+    let variants = (stage.model.material_variant("taxi"), stage.model.material_variant("police"));
+    let (empty, _) = stage.draw_at(&[], level);
     // The mean colour of what covers the sky, and the draws.
     let mut look = |material_variant| {
-        let (image, calls) = draw_at(&gpu, &mut renderer, &[(0.0, material_variant)], level);
+        let (image, calls) = stage.draw_at(&[(0.0, material_variant)], level);
         let covered: Vec<[f32; 3]> = (image.enumerate_pixels())
             .filter(|&(x, y, p)| p != empty.get_pixel(x, y))
             .map(|(_, _, p)| [0, 1, 2].map(|c| f32::from(p.0[c])))
@@ -112,8 +115,8 @@ fn the_impostor_is_drawn_in_each_variant_s_look() {
         (mean, calls)
     };
     let (own, own_calls) = look(None);
-    let (taxi, taxi_calls) = look(model.material_variant("taxi"));
-    let (police, _) = look(model.material_variant("police"));
+    let (taxi, taxi_calls) = look(variants.0);
+    let (police, _) = look(variants.1);
     assert_eq!((own_calls, taxi_calls), (1, 1), "one box a batch");
     let yellow = |c: [f32; 3]| c[0] - c[2];
     assert!(yellow(taxi) > yellow(own) + 10.0, "taxi {taxi:?} against its own look {own:?}");
