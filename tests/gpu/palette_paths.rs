@@ -62,26 +62,35 @@ fn palettes_beyond_one_binding_are_split_into_windows() {
 /// (16 sampled textures and 16 samplers in a stage): the brushed spheres, whose materials use the
 /// eleventh, draw on a device of those limits, with palettes in a storage buffer and in a texture
 /// (one texture more in the fragment stage: all 16), as on the adapter's own limits. The seven
-/// past them (the layers' textures) are drawn on the adapter's limits, and on the default ones
-/// left out: the layer spheres draw there as they draw without those textures.
+/// past them (the layers' textures) are drawn on the adapter's limits; on the default ones, the
+/// twelfth (the coat's factor) beside a palette in a storage buffer, which leaves room for it,
+/// and none beside a palette texture: the layer spheres draw there as they draw without the
+/// textures left out.
 #[test]
 fn texture_slots_bind_within_the_device_s_limits() {
     let Some(mut gpu) = props_tests::gpu::context() else { return };
     let brushed = scene::load("tests/models/anisotropy/anisotropy.gltf");
     let layers = scene::load("tests/models/layer_textures/layer_textures.gltf");
-    // The same file without those textures.
+    // The same file without those textures, but `keep`.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/layer_textures/layer_textures.gltf");
-    let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("the file")).expect("JSON");
-    for material in json["materials"].as_array_mut().expect("materials") {
-        for (_, extension) in material["extensions"].as_object_mut().expect("extensions").iter_mut() {
-            extension.as_object_mut().expect("an extension").retain(|field, _| !field.ends_with("Texture"));
+    let stripped = |keep: &str| {
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("the file")).expect("JSON");
+        for material in json["materials"].as_array_mut().expect("materials") {
+            for (_, extension) in material["extensions"].as_object_mut().expect("extensions").iter_mut() {
+                let extension = extension.as_object_mut().expect("an extension");
+                extension.retain(|field, _| !field.ends_with("Texture") || field == keep);
+            }
         }
-    }
-    let bytes = serde_json::to_vec(&json).expect("JSON");
-    let bare = props_gltf::import_slice(&bytes, path.parent(), &path, &props_gltf::Limits::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .model;
+        let bytes = serde_json::to_vec(&json).expect("JSON");
+        props_gltf::import_slice(&bytes, path.parent(), &path, &props_gltf::Limits::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .model
+    };
+    let (bare, coat) = (stripped(""), stripped("clearcoatTexture"));
     assert!(bare.materials().iter().all(|m| m.texture_slots()[11..].iter().all(Option::is_none)));
+    assert!(coat.materials().iter().all(|m| m.texture_slots()[12..].iter().all(Option::is_none)));
+    assert!(coat.materials().iter().any(|m| m.texture_slots()[11].is_some()));
     let draw = |gpu: &props_render::GpuContext, model: &props_anim::Model, access| {
         let mut renderer = scene::renderer(gpu, |c| c.palette = PaletteMode::Force(access));
         renderer.set_model(props_frame::ModelId(0), model).expect("the model uploads");
@@ -102,8 +111,9 @@ fn texture_slots_bind_within_the_device_s_limits() {
     assert_eq!(gpu.device.limits().max_sampled_textures_per_shader_stage, 16);
     for access in [PaletteAccess::StorageBuffer, PaletteAccess::Texture] {
         assert_similar(&format!("default-limits-{access:?}"), &draw(&gpu, &brushed, access), &expected, IDENTICAL);
-        // (Against the bare spheres on this device, which has no dual-source blending to tint glass.)
-        let (without, bare_here) = (draw(&gpu, &layers, access), draw(&gpu, &bare, access));
+        // (Against spheres drawn on this device, which has no dual-source blending to tint glass.)
+        let bound = if access == PaletteAccess::StorageBuffer { &coat } else { &bare };
+        let (without, bare_here) = (draw(&gpu, &layers, access), draw(&gpu, bound, access));
         // The layered spheres keep the file's tangents for the coat's normal map, which round
         // a few pixels of the coated spheres by one step of 255 (79 of 65,536 on lavapipe).
         let one_step = Threshold { mean: 1e-3, p99: 0.02 };

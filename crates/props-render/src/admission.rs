@@ -166,7 +166,7 @@ impl Bindable {
             table_bytes,
             draw_stride: layouts.draw_stride,
             block_formats: layouts.block_formats,
-            slots: layouts.slots,
+            slots: layouts.slots.textures,
         }
     }
 }

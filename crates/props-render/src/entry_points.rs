@@ -62,15 +62,16 @@ pub(crate) const FS_LAMBERT: Entry = entry!("fs_lambert");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materials::TEXTURE_SLOTS;
     use crate::pipeline_key::PipelineKey;
     use crate::shaders::{self, PaletteAccess};
+    use crate::slot_bindings::SlotBindings;
 
     /// Every entry point a pipeline key can take is in the shader: each tier's vertex stage
     /// for every posing, and its fragment stage for every shading (glass never faceted).
     #[test]
     fn every_key_s_entry_points_are_in_the_shader() {
-        let source = shaders::with_dual_source_blending(&shaders::skinned(PaletteAccess::StorageBuffer, TEXTURE_SLOTS));
+        let source =
+            shaders::with_dual_source_blending(&shaders::skinned(PaletteAccess::StorageBuffer, SlotBindings::ALL));
         let module = naga::front::wgsl::parse_str(&source).expect("the shader parses");
         let names: Vec<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
         let mut taken = std::collections::HashSet::new();

@@ -13,6 +13,7 @@ use crate::drawn::DrawnMeshes;
 use crate::materials::{self, Defaults, Samplers};
 use crate::pipeline_key::PipelineKey;
 use crate::shaders::PaletteAccess;
+use crate::slot_bindings::SlotBindings;
 use crate::vertex_tables::{TableFormat, VertexTable, extra_influences, morph_deltas};
 
 /// A vertex's position and normal: the stream every pipeline reads, shadows included (24
@@ -193,8 +194,8 @@ pub struct ModelLayouts {
     pub draw: wgpu::BindGroupLayout,
     /// Group 2: the material's uniform, its textures and their samplers, slot by slot.
     pub material: wgpu::BindGroupLayout,
-    /// How many texture slots `material` binds (`Layouts::slots`).
-    pub slots: usize,
+    /// How `material` binds the texture slots (`Layouts::slots`).
+    pub slots: SlotBindings,
     /// What materials without a slot's texture bind.
     pub defaults: Defaults,
     /// Stride of [`DrawParams`] entries: the device's uniform offset alignment.

@@ -67,9 +67,11 @@
 //! coat's factor, roughness and normal map, the film's factor and thickness, the volume's
 //! thickness, the diffuse roughness) with their samplers, UV channels and transforms, alpha
 //! modes, double-sided and unlit materials; each material is one uniform and one bind group.
-//! The last seven slots are bound where the device's limits have room for them beside the
-//! frame's (more than wgpu's default 16 sampled textures and samplers a fragment stage: a host
-//! requests its adapter's limits); elsewhere they are not drawn, with a warning. See-through
+//! The last seven slots are bound where the device's limits have room for their textures
+//! beside the frame's (more than wgpu's default 16 sampled textures a fragment stage: a host
+//! requests its adapter's limits); elsewhere they are not drawn, with a warning. Where the
+//! textures fit and their samplers do not (Metal allows 16 samplers a stage), the last slots
+//! share one sampler, the first they fill's ([`shaders::SlotBindings`]). See-through
 //! materials (blended, transmissive) are drawn after the opaque ones, farthest first, over what
 //! the host's pass holds. The light:
 //!
@@ -134,6 +136,7 @@ mod shadow_casters;
 mod shadow_footprint;
 mod shadows;
 mod sky;
+mod slot_bindings;
 mod standalone;
 mod still;
 mod texture;

@@ -16,6 +16,7 @@ use props_anim::{
 use wgpu::util::DeviceExt;
 
 use crate::pipeline_key::PipelineKey;
+use crate::slot_bindings::SlotBindings;
 use crate::texture;
 
 /// A material's uniform, as `shaders/shading.wgsl` reads it: 960 bytes.
@@ -106,12 +107,6 @@ pub(crate) use props_anim::material::TEXTURE_SLOTS;
 
 /// How many of them a clip may animate the transform of: the first ones.
 const ANIMATABLE_SLOTS: usize = TextureSlot::ALL.len();
-
-/// How many slots every device binds, the first ones (base colour to anisotropy): with the
-/// frame's textures and samplers, wgpu's default limits of 16 sampled textures and 16 samplers
-/// a fragment stage. The rest (the clear coat's three, the film's two, the volume's thickness,
-/// the diffuse roughness) are bound where the device binds more (`pipelines.rs`).
-pub(crate) const SLOTS_EVERYWHERE: usize = 11;
 
 /// Each texture slot in the shader's order ([`Material::texture_slots`]): its name (its
 /// bindings' and `sample_NAME`'s in `shaders/shading.wgsl`), and whether it holds colour (sRGB).
@@ -277,32 +272,33 @@ pub(crate) struct Defaults {
     pub sampler: wgpu::Sampler,
 }
 
-/// `model`'s materials as bind groups of `layout`, which binds their first `bound` texture
-/// slots, with the pipeline each takes: its own, then glTF's default material (for primitives
+/// `model`'s materials as bind groups of `layout`, which binds their texture slots as `bound`
+/// says, with the pipeline each takes: its own, then glTF's default material (for primitives
 /// without one), then `merged` (the merged draws', then its impostor's looks', where it has
 /// one: its own, then each material variant's).
 pub(crate) fn bind_groups(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    (layout, bound, defaults, samplers): (&wgpu::BindGroupLayout, usize, &Defaults, &mut Samplers),
+    (layout, bound, defaults, samplers): (&wgpu::BindGroupLayout, SlotBindings, &Defaults, &mut Samplers),
     (model, merged): (&Model, &[Material]),
     block_formats: wgpu::Features,
 ) -> Vec<(wgpu::BindGroup, PipelineKey)> {
     let unbound: Vec<&str> = SLOTS
         .iter()
         .enumerate()
-        .skip(bound)
+        .skip(bound.textures)
         .filter(|&(k, _)| model.materials().iter().any(|m| m.texture_slots()[k].is_some()))
         .map(|(_, (name, _))| *name)
         .collect();
     if !unbound.is_empty() {
         tracing::warn!(
             ?unbound,
-            "textures not drawn: this device binds {bound} of a material's texture slots (request the adapter's \
-             limits with the device: most Vulkan and Direct3D 12 GPUs bind all of them)"
+            "textures not drawn: this device binds {} of a material's texture slots (request the adapter's \
+             limits with the device: most Vulkan, Direct3D 12 and Metal GPUs bind all of them)",
+            bound.textures
         );
     }
-    let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model, bound)
+    let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model, bound.textures)
         .into_iter()
         .filter_map(|(image, srgb)| {
             let data = model.images().get(image as usize)?;
@@ -327,21 +323,38 @@ pub(crate) fn bind_groups(
                 }
                 _ => animated_fields(model, m),
             };
-            let key = PipelineKey::of(material, &animated).within(bound);
+            let key = PipelineKey::of(material, &animated).within(bound.textures);
             let uniform = MaterialUniform::of(material, animated);
             let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("material"),
                 contents: bytemuck::bytes_of(&uniform),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
+            let (shared, otherwise) = bound.shared_sampler(material);
+            if !otherwise.is_empty() {
+                let slots: Vec<&str> = otherwise.iter().map(|&k| SLOTS[k].0).collect();
+                tracing::warn!(
+                    material = material.name.as_deref().unwrap_or("unnamed"),
+                    ?slots,
+                    "textures sampled as another slot's: this device gives {} of a material's {} texture slots \
+                     their own sampler, and the rest the sampler of the first of them the material fills; give \
+                     those textures one sampler in the file",
+                    bound.samplers,
+                    bound.textures
+                );
+            }
+            let shared = shared.map_or_else(|| defaults.sampler.clone(), |state| samplers.get(device, state));
             let slots: Vec<(&wgpu::TextureView, wgpu::Sampler)> = material
                 .texture_slots()
                 .into_iter()
                 .zip(SLOTS)
-                .take(bound)
-                .map(|(texture, (_, srgb))| {
+                .take(bound.textures)
+                .enumerate()
+                .map(|(k, (texture, (_, srgb)))| {
                     let fallback = if srgb { &defaults.white_srgb } else { &defaults.white_linear };
-                    match texture.and_then(|t| Some((views.get(&(t.image, srgb))?, t.sampler))) {
+                    let view = texture.and_then(|t| Some((views.get(&(t.image, srgb))?, t.sampler)));
+                    match view {
+                        _ if k >= bound.samplers => (view.map_or(fallback, |(view, _)| view), shared.clone()),
                         Some((view, state)) => (view, samplers.get(device, state)),
                         None => (fallback, defaults.sampler.clone()),
                     }
@@ -351,8 +364,12 @@ pub(crate) fn bind_groups(
             for (k, (view, sampler)) in slots.iter().enumerate() {
                 let binding = 1 + 2 * k as u32;
                 entries.push(wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) });
+                // Each slot's own sampler; the first sharing slot's binding holds the shared one.
+                if k > bound.samplers {
+                    continue;
+                }
                 entries.push(wgpu::BindGroupEntry {
-                    binding: binding + 1,
+                    binding: bound.sampler_binding(k),
                     resource: wgpu::BindingResource::Sampler(sampler),
                 });
             }
@@ -467,6 +484,6 @@ mod tests {
         let key = PipelineKey::of(&flaked, &[[0; 4]; 6]);
         assert_eq!(key.textures, 1 | 1 << 11 | 1 << 13 | 1 << 17, "the coat's, its normal map's, the roughness's");
         assert_eq!(key.within(TEXTURE_SLOTS), key);
-        assert_eq!(key.within(SLOTS_EVERYWHERE).textures, 1, "past the slots a device binds, none sampled");
+        assert_eq!(key.within(11).textures, 1, "past the slots a device binds, none sampled");
     }
 }

@@ -10,11 +10,11 @@ use bytemuck::{Pod, Zeroable};
 use crate::draw_lists::Posing;
 use crate::entry_points::{Entry, FS_LAMBERT, FS_MAIN, FS_TRANSMISSIVE, Outputs, VS_RIGID, VS_SKINNED, VS_UNSKINNED};
 use crate::gpu_model::{GeometryVertex, NODE_LAYOUT, SkinVertex, SurfaceVertex};
-use crate::materials::{SLOTS_EVERYWHERE, TEXTURE_SLOTS};
 use crate::pipeline_key::PipelineKey;
 use crate::renderer_config::{RendererConfig, Shading};
 use crate::shaders::{self, PaletteAccess};
 use crate::shadows::SHADOW_FORMAT;
+use crate::slot_bindings::SlotBindings;
 
 /// A debug line vertex.
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -26,33 +26,18 @@ pub(crate) struct LineVertex {
 
 /// The bind group layouts: per frame (globals, palette, window, the sky's light, the point
 /// and spot lights), globals alone (lines), per draw (draw uniform, the model's per-vertex
-/// tables), per material (its first `slots` texture slots).
+/// tables), per material (its texture slots, as `slots` binds them).
 pub(crate) struct Layouts {
     pub(crate) frame: wgpu::BindGroupLayout,
     pub(crate) globals: wgpu::BindGroupLayout,
     pub(crate) draw: wgpu::BindGroupLayout,
     pub(crate) material: wgpu::BindGroupLayout,
-    pub(crate) slots: usize,
-}
-
-/// How many of a material's texture slots a device of `limits` binds beside `frame`, the
-/// frame group's entries: all of them where the fragment stage has room for their textures and
-/// samplers beside the frame's, else those every device binds.
-fn bound_slots(limits: &wgpu::Limits, frame: &[wgpu::BindGroupLayoutEntry]) -> usize {
-    let in_fragments = |is: fn(&wgpu::BindingType) -> bool| {
-        frame.iter().filter(|e| e.visibility.contains(wgpu::ShaderStages::FRAGMENT) && is(&e.ty)).count() as u32
-    };
-    let textures = in_fragments(|ty| matches!(ty, wgpu::BindingType::Texture { .. }));
-    let samplers = in_fragments(|ty| matches!(ty, wgpu::BindingType::Sampler(_)));
-    let all = TEXTURE_SLOTS as u32;
-    let room = limits.max_sampled_textures_per_shader_stage >= textures + all
-        && limits.max_samplers_per_shader_stage >= samplers + all;
-    if room { TEXTURE_SLOTS } else { SLOTS_EVERYWHERE }
+    pub(crate) slots: SlotBindings,
 }
 
 impl Layouts {
-    /// The layouts for palettes and per-vertex tables read as `access` says, and as many
-    /// material texture slots as the device binds ([`bound_slots`]).
+    /// The layouts for palettes and per-vertex tables read as `access` says, and a material's
+    /// texture slots as the device has room for ([`SlotBindings::for_device`]).
     pub(crate) fn new(device: &wgpu::Device, access: PaletteAccess) -> Self {
         let uniform = |binding, dynamic| wgpu::BindGroupLayoutEntry {
             binding,
@@ -160,12 +145,15 @@ impl Layouts {
             // and filtered by the shader (no texture slot taken from the materials).
             fragment_uniform(11),
         ];
-        let slots = bound_slots(&device.limits(), &frame_entries);
-        // The uniform, then each slot's texture and sampler.
+        let slots = SlotBindings::for_device(&device.limits(), &frame_entries);
+        // The uniform, then each slot's texture and its own sampler; the first sharing slot's
+        // sampler binding holds the one its slots share.
         let mut material_entries = vec![uniform(0, false)];
-        for slot in 0..slots as u32 {
-            material_entries.push(texture(1 + 2 * slot, wgpu::TextureViewDimension::D2));
-            material_entries.push(sampler(2 + 2 * slot));
+        for slot in 0..slots.textures {
+            material_entries.push(texture(1 + 2 * slot as u32, wgpu::TextureViewDimension::D2));
+            if slot <= slots.samplers {
+                material_entries.push(sampler(slots.sampler_binding(slot)));
+            }
         }
         Self {
             frame: layout("frame", &frame_entries),

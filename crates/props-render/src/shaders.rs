@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::materials::SLOTS;
+pub use crate::slot_bindings::SlotBindings;
 
 /// How the vertex shader reads the joint palette.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,30 +45,40 @@ const FRAME_BINDINGS: &str = "@group(0) @binding(0) var<uniform> globals: Global
 @group(0) @binding(10) var ground_shadow_sampler: sampler;";
 
 /// The skinned-mesh shader for a palette access mode (which also decides how a model's
-/// per-vertex tables are read), with its shading, binding the first `texture_slots` of a
-/// material's texture slots (at most `props_anim::material::TEXTURE_SLOTS`; the rest read
-/// white).
+/// per-vertex tables are read), with its shading, binding a material's texture slots as
+/// `slots` says.
 #[must_use]
-pub fn skinned(access: PaletteAccess, texture_slots: usize) -> String {
+pub fn skinned(access: PaletteAccess, slots: SlotBindings) -> String {
     let (palette, tables) = match access {
         PaletteAccess::StorageBuffer => (PALETTE_STORAGE, TABLES_STORAGE),
         PaletteAccess::Texture => (PALETTE_TEXTURE, TABLES_TEXTURE),
     };
-    let textures = material_textures(texture_slots);
+    let textures = material_textures(slots);
     [GLOBALS, FRAME_BINDINGS, palette, tables, SKINNED, LEAN_OUTPUTS, LIGHTS, SHADOWS, &textures, SHADING].join("\n")
 }
 
-/// The material's texture slots in group 2 (`shaders/shading.wgsl`): each of the first
-/// `bound` a texture and a sampler, and every one's `fn sample_NAME(uv)`, which samples them,
-/// or reads white (a missing texture's texel) past them.
-fn material_textures(bound: usize) -> String {
+/// The material's texture slots in group 2 (`shaders/shading.wgsl`), bound as `bound` says:
+/// each bound slot's texture, its own sampler or the one sampler its slots share, and every
+/// slot's `fn sample_NAME(uv)`, which samples them, or reads white (a missing texture's texel)
+/// past them.
+fn material_textures(bound: SlotBindings) -> String {
     let mut wgsl = String::new();
+    if bound.shares() {
+        let binding = bound.sampler_binding(bound.samplers);
+        let _ = writeln!(wgsl, "@group(2) @binding({binding}) var shared_sampler: sampler;");
+    }
     for (slot, (name, _)) in SLOTS.iter().enumerate() {
-        let sample = if slot < bound {
-            let (texture, sampler) = (1 + 2 * slot, 2 + 2 * slot);
+        let sample = if slot < bound.textures {
+            let texture = 1 + 2 * slot;
             let _ = writeln!(wgsl, "@group(2) @binding({texture}) var {name}_texture: texture_2d<f32>;");
-            let _ = writeln!(wgsl, "@group(2) @binding({sampler}) var {name}_sampler: sampler;");
-            format!("textureSample({name}_texture, {name}_sampler, uv)")
+            let sampler = if slot < bound.samplers {
+                let binding = bound.sampler_binding(slot);
+                let _ = writeln!(wgsl, "@group(2) @binding({binding}) var {name}_sampler: sampler;");
+                format!("{name}_sampler")
+            } else {
+                "shared_sampler".to_owned()
+            };
+            format!("textureSample({name}_texture, {sampler}, uv)")
         } else {
             "vec4<f32>(1.0)".to_owned()
         };

@@ -1,11 +1,7 @@
 //! Every shader the renderer can build parses and validates with naga.
 
-use props_anim::material::TEXTURE_SLOTS;
 use props_render::shaders;
-use props_render::shaders::PaletteAccess;
-
-/// The slots every device binds (`materials.rs`' `SLOTS_EVERYWHERE`).
-const SLOTS_EVERYWHERE: usize = 11;
+use props_render::shaders::{PaletteAccess, SlotBindings};
 
 fn validate(name: &str, source: &str) {
     let module =
@@ -18,14 +14,18 @@ fn validate(name: &str, source: &str) {
 
 #[test]
 fn skinned_shaders_validate() {
-    for slots in [TEXTURE_SLOTS, SLOTS_EVERYWHERE] {
+    // Every slot; Metal's 16 samplers (the last six slots share one); wgpu's least limits
+    // (eleven slots); one short of samplers (two share).
+    let metal = SlotBindings { textures: 18, samplers: 12 };
+    let least = SlotBindings { textures: 11, samplers: 11 };
+    for slots in [SlotBindings::ALL, metal, least, SlotBindings { textures: 12, samplers: 10 }] {
         validate(
-            &format!("skinned (storage buffer, {slots} slots)"),
+            &format!("skinned (storage buffer, {slots:?})"),
             &shaders::skinned(PaletteAccess::StorageBuffer, slots),
         );
-        validate(&format!("skinned (texture, {slots} slots)"), &shaders::skinned(PaletteAccess::Texture, slots));
+        validate(&format!("skinned (texture, {slots:?})"), &shaders::skinned(PaletteAccess::Texture, slots));
         let dual_source = shaders::with_dual_source_blending(&shaders::skinned(PaletteAccess::StorageBuffer, slots));
-        validate(&format!("skinned with dual-source blending ({slots} slots)"), &dual_source);
+        validate(&format!("skinned with dual-source blending ({slots:?})"), &dual_source);
     }
 }
 
@@ -36,7 +36,7 @@ fn line_shader_validates() {
 
 #[test]
 fn texture_width_matches_the_shader() {
-    let source = shaders::skinned(PaletteAccess::Texture, TEXTURE_SLOTS);
+    let source = shaders::skinned(PaletteAccess::Texture, SlotBindings::ALL);
     let declared = format!("const PALETTE_TEXTURE_WIDTH: u32 = {}u;", shaders::PALETTE_TEXTURE_WIDTH);
     assert!(source.contains(&declared), "shaders/palette_texture.wgsl must declare `{declared}`");
 }
