@@ -1,5 +1,6 @@
-//! GPU integration tests, on whatever adapter exists (lavapipe, Vulkan, in CI). They skip with
-//! a message only when no adapter exists and `CI` is not set.
+//! GPU integration tests, on whatever adapter exists (lavapipe, Vulkan, in CI), and on the
+//! OpenGL backend (`opengl.rs`: llvmpipe in CI). They skip with a message only when no adapter
+//! exists and `CI` is not set.
 
 mod animated_materials;
 mod flat;
@@ -9,6 +10,7 @@ mod lods;
 mod material_variants;
 mod morph;
 mod normal_maps;
+mod opengl;
 mod palette_paths;
 mod pass_times;
 mod references;

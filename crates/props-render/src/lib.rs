@@ -52,7 +52,9 @@
 //!
 //! Palettes are read from a storage buffer in the vertex stage, or, on adapters that cannot
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
-//! several windows. Morph targets apply before skinning, in the vertex shader; KTX2 textures
+//! several windows. Both are tested on Vulkan and on wgpu's OpenGL backend, whose 16 textures
+//! hold a pipeline's in every stage: there a material beside palette textures binds nine
+//! texture slots. Morph targets apply before skinning, in the vertex shader; KTX2 textures
 //! upload in the device's block format. The renderer uses what the host's device has of
 //! these features: a host requests [`optional_features`] of its adapter's (the texture block
 //! formats, `TIMESTAMP_QUERY` for pass times and `DUAL_SOURCE_BLENDING` for tinted glass).

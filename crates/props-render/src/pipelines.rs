@@ -145,7 +145,9 @@ impl Layouts {
             // and filtered by the shader (no texture slot taken from the materials).
             fragment_uniform(11),
         ];
-        let slots = SlotBindings::for_device(&device.limits(), &frame_entries);
+        let draw_entries = [uniform(0, true), influences_entry, deltas_entry];
+        let backend = device.adapter_info().backend;
+        let slots = SlotBindings::for_device(&device.limits(), backend, &[&frame_entries, &draw_entries]);
         // The uniform, then each slot's texture and its own sampler; the first sharing slot's
         // sampler binding holds the one its slots share.
         let mut material_entries = vec![uniform(0, false)];
@@ -158,7 +160,7 @@ impl Layouts {
         Self {
             frame: layout("frame", &frame_entries),
             globals: layout("globals", &[uniform(0, false)]),
-            draw: layout("draw", &[uniform(0, true), influences_entry, deltas_entry]),
+            draw: layout("draw", &draw_entries),
             material: layout("material", &material_entries),
             slots,
         }

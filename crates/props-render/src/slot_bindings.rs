@@ -1,8 +1,8 @@
 //! How a device binds a material's texture slots (group 2 of `shaders/shading.wgsl`): each of
 //! the first ones a texture, most of them their own sampler, the rest of them one sampler
-//! together, where the device allows fewer samplers than textures a stage (Metal and WebGPU
-//! allow 16: beside the frame's three, a sampler for each of the eighteen slots would not fit,
-//! though their textures do).
+//! together, where the device allows fewer samplers than textures a stage (Metal allows 16:
+//! beside the frame's three, a sampler for each of the eighteen slots would not fit, though
+//! their textures do).
 
 use props_anim::material::{Material, Sampler, TEXTURE_SLOTS};
 
@@ -23,22 +23,32 @@ impl SlotBindings {
     /// Every slot with its texture and its own sampler.
     pub const ALL: Self = Self { textures: TEXTURE_SLOTS, samplers: TEXTURE_SLOTS };
 
-    /// The bindings a device of `limits` has room for beside `frame`, the frame group's
-    /// entries: as many slots' textures as fit (at least eleven under wgpu's least limits of
-    /// 16 sampled textures and 16 samplers a stage), each with its own sampler where those
-    /// fit too, else all but one of the samplers that fit own theirs and the rest share it.
-    pub(crate) fn for_device(limits: &wgpu::Limits, frame: &[wgpu::BindGroupLayoutEntry]) -> Self {
-        let in_fragments = |is: fn(&wgpu::BindingType) -> bool| {
-            frame.iter().filter(|e| e.visibility.contains(wgpu::ShaderStages::FRAGMENT) && is(&e.ty)).count()
+    /// The bindings a device of `limits` on `backend` has room for beside `others`, the
+    /// entries of the pipelines' other groups: as many slots' textures as fit (at least nine
+    /// under wgpu's least limits of 16 sampled textures and 16 samplers a stage), each with its
+    /// own sampler where those fit too, else all but one of the samplers that fit own theirs
+    /// and the rest share it. A limit holds for the fragment stage's bindings, and on OpenGL
+    /// (WebGL2 among them) for a pipeline's in every stage: wgpu's GL backend numbers them all
+    /// in one table of 16 textures and one of 16 samplers.
+    pub(crate) fn for_device(
+        limits: &wgpu::Limits,
+        backend: wgpu::Backend,
+        others: &[&[wgpu::BindGroupLayoutEntry]],
+    ) -> Self {
+        let counted = |e: &&wgpu::BindGroupLayoutEntry| {
+            backend == wgpu::Backend::Gl || e.visibility.contains(wgpu::ShaderStages::FRAGMENT)
         };
-        let room = |limit: u32, taken: usize| (limit as usize).saturating_sub(taken);
+        let taken = |is: fn(&wgpu::BindingType) -> bool| {
+            others.iter().flat_map(|group| group.iter()).filter(counted).filter(|e| is(&e.ty)).count()
+        };
+        let room = |limit: u32, others: usize| (limit as usize).saturating_sub(others);
         let textures = room(
             limits.max_sampled_textures_per_shader_stage,
-            in_fragments(|ty| matches!(ty, wgpu::BindingType::Texture { .. })),
+            taken(|ty| matches!(ty, wgpu::BindingType::Texture { .. })),
         )
         .min(TEXTURE_SLOTS);
         let samplers =
-            room(limits.max_samplers_per_shader_stage, in_fragments(|ty| matches!(ty, wgpu::BindingType::Sampler(_))));
+            room(limits.max_samplers_per_shader_stage, taken(|ty| matches!(ty, wgpu::BindingType::Sampler(_))));
         Self { textures, samplers: if samplers >= textures { textures } else { samplers.saturating_sub(1) } }
     }
 
@@ -80,8 +90,8 @@ mod tests {
         wgpu::BindGroupLayoutEntry { binding, visibility: wgpu::ShaderStages::FRAGMENT, ty, count: None }
     }
 
-    /// A frame group of five textures and three samplers, as the renderer's with its palette
-    /// in a texture.
+    /// A frame group of five textures and three samplers in the fragment stage, as the
+    /// renderer's with its palette in a texture, and a texture in the vertex stage alone.
     fn frame() -> Vec<wgpu::BindGroupLayoutEntry> {
         let texture = wgpu::BindingType::Texture {
             sample_type: wgpu::TextureSampleType::Float { filterable: true },
@@ -100,7 +110,10 @@ mod tests {
             max_samplers_per_shader_stage: samplers,
             ..wgpu::Limits::default()
         };
-        let bindings = |textures, samplers| SlotBindings::for_device(&limits(textures, samplers), &frame());
+        let on = |backend, textures, samplers| {
+            SlotBindings::for_device(&limits(textures, samplers), backend, &[&frame(), &[]])
+        };
+        let bindings = |textures, samplers| on(wgpu::Backend::Vulkan, textures, samplers);
         // Most Vulkan and Direct3D 12 GPUs: room for everything.
         assert_eq!(bindings(1 << 20, 1 << 20), SlotBindings::ALL);
         assert_eq!(bindings(23, 21), SlotBindings::ALL, "just enough: the vertex stage's texture is not counted");
@@ -113,6 +126,9 @@ mod tests {
         assert_eq!(bindings(16, 16), SlotBindings { textures: 11, samplers: 11 });
         assert!(!bindings(16, 16).shares());
         assert_eq!(bindings(17, 14), SlotBindings { textures: 12, samplers: 10 }, "one short: two share");
+        // OpenGL (16 and 16) counts the vertex stage's texture too.
+        assert_eq!(on(wgpu::Backend::Gl, 16, 16), SlotBindings { textures: 10, samplers: 10 });
+        assert_eq!(on(wgpu::Backend::Gl, 1 << 20, 1 << 20), SlotBindings::ALL);
     }
 
     #[test]

@@ -1,0 +1,57 @@
+//! wgpu's OpenGL backend, which WebGL2 and older Android take (Mesa's llvmpipe through EGL
+//! here). It numbers a pipeline's textures in one table of 16 and its samplers in another,
+//! whatever their stage and group, where Vulkan counts a stage's alone: with the palette and the
+//! vertex tables in textures (WebGL2 has no storage buffers), a material's slots beside them
+//! bind within the table, build their pipelines and draw as the CPU does, and the three.js
+//! references draw within their thresholds.
+
+use props_render::shaders::PaletteAccess;
+use props_render::{PaletteMode, Renderer};
+use props_tests::golden::{Threshold, assert_similar};
+use props_tests::scene::{self, TestScene};
+
+use crate::references::references_match;
+use crate::skinning::gpu_equals_cpu_through;
+
+/// The palette, the influences past the 8th and a sparse morph target's deltas, each in a
+/// texture, skin and morph on OpenGL as on the CPU. wgpu panicked building these pipelines
+/// while a material's eleven slots were bound beside them (eighteen textures in its table).
+#[test]
+fn opengl_poses_through_textures() {
+    let Some(gl) = props_tests::gpu::opengl_context() else { return };
+    let textures = PaletteMode::Force(PaletteAccess::Texture);
+    let (influences, sparse) =
+        ("tests/models/generated/twenty_four_influences_u8_unorm8.gltf", "tests/models/generated/sparse.gltf");
+    gpu_equals_cpu_through(&gl, textures, "gl-twenty-four-influences-texture", influences, "", 0.75);
+    gpu_equals_cpu_through(&gl, textures, "gl-morph-sparse-texture", sparse, "", 0.75);
+}
+
+/// Textured, normal-mapped materials draw the same with the palette in a texture as in a
+/// storage buffer on OpenGL: each slot's texture and sampler is bound where the shader reads.
+#[test]
+fn opengl_binds_material_textures_beside_palette_textures() {
+    let Some(gl) = props_tests::gpu::opengl_context() else { return };
+    let model = scene::load("tests/models/materials/normal_map_tangents.glb");
+    let draw = |renderer: &mut Renderer| {
+        renderer.set_model(props_frame::ModelId(0), &model).expect("the model uploads");
+        let instances = vec![(scene::at(glam::Vec3::ZERO), scene::palette(&model, &scene::pose_at(&model, None, 0.0)))];
+        let camera = scene::framing_camera(&model);
+        scene::render(&gl, renderer, &TestScene { camera, models: vec![(props_frame::ModelId(0), instances)] }).0
+    };
+    let access = |access| scene::renderer(&gl, |c| c.palette = PaletteMode::Force(access));
+    let (mut storage, mut textures) = (access(PaletteAccess::StorageBuffer), access(PaletteAccess::Texture));
+    assert_eq!(textures.palette_access(), PaletteAccess::Texture);
+    let (expected, actual) = (draw(&mut storage), draw(&mut textures));
+    let background = expected.get_pixel(0, 0).0;
+    let covered = expected.pixels().filter(|p| p.0 != background).count();
+    assert!(covered > 5000, "the model covers only {covered} pixels");
+    assert_similar("gl-textured-palette-texture", &actual, &expected, Threshold { mean: 1e-4, p99: 1e-3 });
+}
+
+/// Every three.js reference but the one whose textures need more than OpenGL's 16 (the layers'
+/// seven slots past the eleventh, read from the twelfth on) draws on OpenGL as on Vulkan.
+#[test]
+fn opengl_renders_match_three_js() {
+    let Some(gl) = props_tests::gpu::opengl_context() else { return };
+    references_match(&gl, &["materials_layer_textures"]);
+}
