@@ -38,7 +38,8 @@ pub(crate) struct ShadowMap {
     /// Every cascade's map, as the fragment shader reads them (the stand-in without shadows).
     pub(crate) maps: wgpu::TextureView,
     /// A 1x1 map bound in the shadow passes' own bind groups (a map cannot be read while it
-    /// is drawn), and where shadows are off.
+    /// is drawn), and where shadows are off. It has two layers: wgpu's OpenGL backend takes a
+    /// texture of one layer for a 2D one, which a shader's array of maps cannot read.
     pub(crate) stand_in: wgpu::TextureView,
     /// The comparison sampler the fragment shader filters with.
     pub(crate) sampler: wgpu::Sampler,
@@ -70,7 +71,7 @@ impl ShadowMap {
     /// The maps ([`CASCADES`] of [`SHADOW_MAP_SIZE`] texels a side when `enabled`, else none
     /// but the stand-in), the stand-in and the sampler.
     pub(crate) fn new(device: &wgpu::Device, enabled: bool) -> Self {
-        let stand_in = array_view(&depth_texture(device, "no shadow map", 1, 1));
+        let stand_in = array_view(&depth_texture(device, "no shadow map", 1, 2));
         let (layers, maps) = if enabled {
             let texture = depth_texture(device, "shadow maps", SHADOW_MAP_SIZE, CASCADES as u32);
             let layer = |k: u32| {
