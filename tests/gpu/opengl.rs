@@ -55,3 +55,24 @@ fn opengl_renders_match_three_js() {
     let Some(gl) = props_tests::gpu::opengl_context() else { return };
     references_match(&gl, &["materials_layer_textures"]);
 }
+
+/// WebGL2's least limits (`wgpu::Limits::downlevel_webgl2_defaults`: no storage buffers,
+/// 16 KiB uniforms, 8 vertex buffers of 16 attributes in all, textures of 2048 texels a side)
+/// on the OpenGL backend, with none of the optional features: the fox crowd, skinned through
+/// palette textures, draws as on the adapter's own limits. The renderer's data textures (the
+/// palette's, the light clusters') were 3072 and 4096 texels wide, and it chose storage buffers
+/// by the adapter's limits, not the device's: wgpu refused both.
+#[test]
+fn webgl2_limits_draw_the_fox_crowd() {
+    let Some(mut gl) = props_tests::gpu::opengl_context() else { return };
+    let fox = scene::load("tests/models/Fox.glb");
+    let expected = crate::palette_paths::render_crowd(&gl, &mut scene::renderer(&gl, |_| {}), &fox).0;
+    let required_limits = wgpu::Limits::downlevel_webgl2_defaults();
+    let descriptor = wgpu::DeviceDescriptor { required_limits, ..Default::default() };
+    (gl.device, gl.queue) = pollster::block_on(gl.adapter.request_device(&descriptor)).expect("a WebGL2 device");
+    let mut renderer = scene::renderer(&gl, |_| {});
+    assert_eq!(renderer.palette_access(), PaletteAccess::Texture, "no storage buffers");
+    let (actual, stats) = crate::palette_paths::render_crowd(&gl, &mut renderer, &fox);
+    assert_eq!(stats.instances, 25);
+    assert_similar("webgl2-limits-fox", &actual, &expected, Threshold { mean: 1e-4, p99: 1e-3 });
+}

@@ -11,7 +11,7 @@ use props_tests::scene::{self, TestScene};
 const IDENTICAL: Threshold = Threshold { mean: 1e-4, p99: 1e-3 };
 
 /// Renders a 5 x 5 crowd of foxes at different phases.
-fn render_crowd(
+pub(crate) fn render_crowd(
     gpu: &props_render::GpuContext,
     renderer: &mut props_render::Renderer,
     model: &props_anim::Model,

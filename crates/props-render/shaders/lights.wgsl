@@ -18,7 +18,7 @@ const TILES_X: u32 = 16u;
 const TILES_Y: u32 = 9u;
 const SLICES: u32 = 24u;
 const CLUSTERS: u32 = 3456u;
-const CLUSTER_TEXTURE_WIDTH: u32 = 4096u;
+const CLUSTER_TEXTURE_WIDTH: u32 = 2048u;
 const COUNT_BITS: u32 = 12u;
 
 @group(0) @binding(5) var<uniform> punctual_lights: array<PunctualLight, MAX_LIGHTS>;

@@ -5,7 +5,7 @@
 
 @group(0) @binding(1) var palette_texture: texture_2d<f32>;
 
-const PALETTE_TEXTURE_WIDTH: u32 = 3072u;
+const PALETTE_TEXTURE_WIDTH: u32 = 1536u;
 
 fn palette_texel(texel: u32) -> vec4<f32> {
     return textureLoad(palette_texture, vec2<u32>(texel % PALETTE_TEXTURE_WIDTH, texel / PALETTE_TEXTURE_WIDTH), 0);

@@ -7,7 +7,7 @@
 @group(1) @binding(1) var extra_influences: texture_2d<u32>;
 @group(1) @binding(2) var morph_deltas: texture_2d<f32>;
 
-const VERTEX_TABLE_WIDTH: u32 = 4096u;
+const VERTEX_TABLE_WIDTH: u32 = 2048u;
 
 fn table_texel(index: u32) -> vec2<u32> {
     return vec2<u32>(index % VERTEX_TABLE_WIDTH, index / VERTEX_TABLE_WIDTH);

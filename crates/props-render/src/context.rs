@@ -20,7 +20,8 @@ pub enum ContextError {
 /// How the palette is bound: decided from the adapter, or forced (tests, debugging).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PaletteMode {
-    /// Storage buffer when the adapter reads storage buffers in the vertex stage, else texture.
+    /// Storage buffer when the adapter reads storage buffers in the vertex stage and the
+    /// device's limits have room for them, else texture ([`preferred_palette_access`]).
     #[default]
     Auto,
     /// Force one access mode.
@@ -128,12 +129,17 @@ impl GpuContext {
     }
 }
 
-/// The palette access an adapter supports best.
+/// The palette access `device` of `adapter` supports best: storage buffers where the adapter
+/// reads them in the vertex stage and the device's limits (which its host requested: WebGL2's
+/// have none) have room for the vertex stage's three (the palette, at a dynamic offset, and a
+/// model's two per-vertex tables), else textures.
 #[must_use]
-pub fn preferred_palette_access(adapter: &wgpu::Adapter) -> PaletteAccess {
+pub fn preferred_palette_access(adapter: &wgpu::Adapter, device: &wgpu::Device) -> PaletteAccess {
     let downlevel = adapter.get_downlevel_capabilities();
-    let limits = adapter.limits();
-    if downlevel.flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE) && limits.max_storage_buffers_per_shader_stage > 0
+    let limits = device.limits();
+    if downlevel.flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
+        && limits.max_storage_buffers_per_shader_stage >= 3
+        && limits.max_dynamic_storage_buffers_per_pipeline_layout >= 1
     {
         PaletteAccess::StorageBuffer
     } else {

@@ -25,8 +25,9 @@ const TILES_X: u32 = 16;
 const TILES_Y: u32 = 9;
 const SLICES: u32 = 24;
 const CLUSTERS: usize = (TILES_X * TILES_Y * SLICES) as usize;
-/// Texels per row of the cluster texture (`CLUSTER_TEXTURE_WIDTH` in `shaders/lights.wgsl`).
-const TEXTURE_WIDTH: u32 = 4096;
+/// Texels per row of the cluster texture (`CLUSTER_TEXTURE_WIDTH` in `shaders/lights.wgsl`):
+/// the 2048 every WebGL2 device has.
+const TEXTURE_WIDTH: u32 = 2048;
 /// View depths, metres, where the first slice ends and the last begins: slices grow
 /// exponentially in between.
 const SLICE_NEAR: f32 = 2.0;

@@ -119,7 +119,7 @@ impl Renderer {
     #[must_use]
     pub fn new(adapter: &wgpu::Adapter, device: &wgpu::Device, queue: &wgpu::Queue, config: RendererConfig) -> Self {
         let access = match config.palette {
-            PaletteMode::Auto => preferred_palette_access(adapter),
+            PaletteMode::Auto => preferred_palette_access(adapter, device),
             PaletteMode::Force(access) => access,
         };
         let sample_count = if config.sample_count > 1 && !supports_samples(adapter, &config) {

@@ -15,13 +15,14 @@ pub enum PaletteAccess {
 }
 
 /// Width in texels of the palette texture; must match `PALETTE_TEXTURE_WIDTH` in
-/// `shaders/palette_texture.wgsl` (three texels per joint matrix).
-pub const PALETTE_TEXTURE_WIDTH: u32 = 3072;
+/// `shaders/palette_texture.wgsl` (three texels per joint matrix): within the 2048 texels
+/// every WebGL2 device has, its rows 96 times 256 bytes.
+pub const PALETTE_TEXTURE_WIDTH: u32 = 1536;
 
 /// Width in texels of a model's per-vertex table textures (influences past the 8th, morph
 /// deltas) on the texture path; must match `VERTEX_TABLE_WIDTH` in
-/// `shaders/vertex_tables_texture.wgsl`.
-pub const VERTEX_TABLE_WIDTH: u32 = 4096;
+/// `shaders/vertex_tables_texture.wgsl`: the 2048 texels every WebGL2 device has.
+pub const VERTEX_TABLE_WIDTH: u32 = 2048;
 
 const GLOBALS: &str = include_str!("../shaders/globals.wgsl");
 const PALETTE_STORAGE: &str = include_str!("../shaders/palette_storage.wgsl");
