@@ -1,6 +1,6 @@
-//! The GPU context for tests: whatever adapter exists (lavapipe in CI).
+//! The GPU context for tests: whatever adapter exists (lavapipe in CI), and one on OpenGL.
 
-use props_render::GpuContext;
+use props_render::{ContextError, GpuContext};
 
 /// A headless GPU context, or `None` (with a message) when no adapter exists and the `CI`
 /// environment variable is not set. Under CI a missing adapter fails the test: GPU tests
@@ -10,19 +10,7 @@ use props_render::GpuContext;
 /// Under CI when no adapter exists.
 #[must_use]
 pub fn context() -> Option<GpuContext> {
-    match pollster::block_on(GpuContext::headless()) {
-        Ok(context) => {
-            eprintln!("GPU tests on {}", context.adapter_description());
-            Some(context)
-        }
-        Err(error) if std::env::var_os("CI").is_some() => {
-            panic!("no GPU adapter under CI ({error}); install mesa-vulkan-drivers (lavapipe)")
-        }
-        Err(error) => {
-            eprintln!("SKIPPED: no GPU adapter ({error}); install mesa-vulkan-drivers to run GPU tests");
-            None
-        }
-    }
+    found("GPU", "mesa-vulkan-drivers (lavapipe)", pollster::block_on(GpuContext::headless()))
 }
 
 /// A headless context on wgpu's OpenGL backend (the one WebGL2 and older Android take; Mesa's
@@ -34,16 +22,23 @@ pub fn context() -> Option<GpuContext> {
 pub fn opengl_context() -> Option<GpuContext> {
     let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     descriptor.backends = wgpu::Backends::GL;
-    match pollster::block_on(GpuContext::with_instance(wgpu::Instance::new(descriptor), None)) {
+    let context = pollster::block_on(GpuContext::with_instance(wgpu::Instance::new(descriptor), None));
+    found("OpenGL", "libegl-mesa0 and libgl1-mesa-dri (llvmpipe)", context)
+}
+
+/// The `what` context made, or the message of its absence (a failure under CI) naming the
+/// packages to `install`.
+fn found(what: &str, install: &str, made: Result<GpuContext, ContextError>) -> Option<GpuContext> {
+    match made {
         Ok(context) => {
-            eprintln!("OpenGL tests on {}", context.adapter_description());
+            eprintln!("{what} tests on {}", context.adapter_description());
             Some(context)
         }
         Err(error) if std::env::var_os("CI").is_some() => {
-            panic!("no OpenGL adapter under CI ({error}); install libegl-mesa0 and libgl1-mesa-dri (llvmpipe)")
+            panic!("no {what} adapter under CI ({error}); install {install}")
         }
         Err(error) => {
-            eprintln!("SKIPPED: no OpenGL adapter ({error}); install libegl-mesa0 and libgl1-mesa-dri to run them");
+            eprintln!("SKIPPED: no {what} adapter ({error}); install {install} to run {what} tests");
             None
         }
     }
