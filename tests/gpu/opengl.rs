@@ -48,8 +48,8 @@ fn opengl_binds_material_textures_beside_palette_textures() {
     assert_similar("gl-textured-palette-texture", &actual, &expected, Threshold { mean: 1e-4, p99: 1e-3 });
 }
 
-/// Every three.js reference but the one whose textures need more than OpenGL's 16 (the layers'
-/// seven slots past the eleventh, read from the twelfth on) draws on OpenGL as on Vulkan.
+/// Every three.js reference draws on OpenGL as on Vulkan, but the layers' spheres: their
+/// textures fill the seven slots past the eleventh, and OpenGL's 16 textures leave twelve.
 #[test]
 fn opengl_renders_match_three_js() {
     let Some(gl) = props_tests::gpu::opengl_context() else { return };
