@@ -212,9 +212,13 @@ impl Running {
             .context("the adapter cannot present to this window")?;
         // An sRGB view, so the renderer's linear output is encoded like the offscreen images.
         config.format = config.format.add_srgb_suffix();
-        // egui blends in gamma space: it draws through a non-sRGB view of the same texture.
+        // egui blends in gamma space: it draws through a non-sRGB view of the same texture,
+        // where the device can view a surface so (not OpenGL's: there it draws into the sRGB
+        // view, and blends its translucent panels in linear space).
         let hud_format = config.format.remove_srgb_suffix();
-        if hud_format != config.format {
+        let views =
+            context.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS);
+        if hud_format != config.format && views {
             config.view_formats = vec![hud_format];
         }
         config.present_mode = wgpu::PresentMode::AutoVsync;
@@ -312,7 +316,7 @@ impl Running {
             let view_as = |format| {
                 texture.texture.create_view(&wgpu::TextureViewDescriptor { format: Some(format), ..Default::default() })
             };
-            (view_as(self.config.format), view_as(self.config.format.remove_srgb_suffix()))
+            (view_as(self.config.format), view_as(hud_format(&self.config)))
         });
         let target_size = (self.config.width, self.config.height);
         let target = views.as_ref().map(|(view, _)| (view, target_size));
@@ -415,8 +419,8 @@ impl Running {
 }
 
 impl Egui {
-    /// The HUD for `window` on `gpu`, drawing through a non-sRGB view of the surface (egui
-    /// blends in gamma space).
+    /// The HUD for `window` on `gpu`, drawing through the surface's view in [`hud_format`]:
+    /// a non-sRGB one where the device has it (egui blends in gamma space).
     fn new(window: &Window, gpu: &Gpu, config: &wgpu::SurfaceConfiguration) -> Self {
         let context = egui::Context::default();
         let winit = egui_winit::State::new(
@@ -427,8 +431,13 @@ impl Egui {
             None,
             Some(gpu.max_texture_dimension() as usize),
         );
-        let format = config.format.remove_srgb_suffix();
-        let renderer = egui_wgpu::Renderer::new(&gpu.context.device, format, egui_wgpu::RendererOptions::default());
+        let renderer =
+            egui_wgpu::Renderer::new(&gpu.context.device, hud_format(config), egui_wgpu::RendererOptions::default());
         Self { context, winit, renderer }
     }
+}
+
+/// The format the HUD draws in: the surface's other view, where it has one, else its own.
+fn hud_format(config: &wgpu::SurfaceConfiguration) -> wgpu::TextureFormat {
+    config.view_formats.first().copied().unwrap_or(config.format)
 }
