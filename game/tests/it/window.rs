@@ -1,5 +1,7 @@
 //! The windowed mode under Xvfb: starts, renders a few frames with the HUD, exits cleanly, the
-//! city too; and a lost GPU device is recreated with its surface and HUD.
+//! city too; a lost GPU device is recreated with its surface and HUD; and it opens on OpenGL.
+
+use std::path::PathBuf;
 
 use crate::city::CITY;
 use crate::support::{TempDir, game, under_xvfb};
@@ -27,17 +29,25 @@ fn run_window_on(name: &str, args: &[&str], backend: Option<&str>) -> Option<Str
     Some(log)
 }
 
+/// Runs a small town (20 windmills, 320x240) for 5 frames in the window on `backend` (as
+/// [`run_window_on`]), asking for a screenshot in a fresh folder: its log, the folder (kept
+/// while the caller reads it) and the screenshot's path.
+fn small_town_with_screenshot(name: &str, backend: Option<&str>) -> Option<(String, TempDir, PathBuf)> {
+    let shots = TempDir::new(&format!("{name}-shot"));
+    let shot = shots.path().join("last.png");
+    let shot_arg = shot.to_str().expect("UTF-8 path");
+    let args = ["--frames", "5", "--size", "320x240", "--windmills", "20", "--screenshot", shot_arg];
+    let log = run_window_on(name, &args, backend)?;
+    Some((log, shots, shot))
+}
+
 /// On wgpu's OpenGL backend (llvmpipe in CI), whose surfaces have no second view format, the
 /// window draws the town and its HUD, the HUD through the sRGB view; the game panicked there
 /// before, its surface left unconfigured. Such a surface cannot be copied: the screenshot is
 /// left out with a warning.
 #[test]
 fn the_window_opens_on_opengl() {
-    let shots = TempDir::new("window-gl-shot");
-    let shot = shots.path().join("last.png");
-    let shot_arg = shot.to_str().expect("UTF-8 path");
-    let args = ["--frames", "5", "--size", "320x240", "--windmills", "20", "--screenshot", shot_arg];
-    let Some(log) = run_window_on("window-gl", &args, Some("gl")) else { return };
+    let Some((log, _shots, shot)) = small_town_with_screenshot("window-gl", Some("gl")) else { return };
     assert!(!shot.exists(), "no screenshot through an uncopyable surface");
     assert!(log.contains("backend=Gl"), "{log}");
     assert!(log.contains("cannot be copied: no screenshot"), "{log}");
@@ -46,11 +56,7 @@ fn the_window_opens_on_opengl() {
 
 #[test]
 fn window_opens_renders_and_exits_after_its_frames() {
-    let shots = TempDir::new("window-shot");
-    let shot = shots.path().join("last.png");
-    let shot_arg = shot.to_str().expect("UTF-8 path");
-    let args = ["--frames", "5", "--size", "320x240", "--windmills", "20", "--screenshot", shot_arg];
-    let Some(log) = run_window("window", &args) else { return };
+    let Some((log, _shots, shot)) = small_town_with_screenshot("window", None) else { return };
     // The last frame as shown, HUD included, through the surface (what F12 writes too).
     assert!(log.contains("screenshot written"), "{log}");
     let image = image::open(&shot).expect("a PNG").to_rgba8();
