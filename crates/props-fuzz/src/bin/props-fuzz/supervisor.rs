@@ -70,7 +70,8 @@ struct Tally {
     admitted: u64,
     refused: BTreeMap<String, u64>,
     findings: BTreeMap<Kind, u64>,
-    peak: u64,
+    /// The largest peak heap of one input, bytes, and that input's index.
+    peak: (u64, u64),
 }
 
 /// Runs the whole fuzzing session; the exit code says whether anything was found.
@@ -101,7 +102,7 @@ pub fn run(args: &Args) -> std::io::Result<ExitCode> {
     let supervisor = Supervisor { args, jobs, entries: &entries, findings_dir: &findings_dir };
     let started = Instant::now();
     let tally = supervisor.follow(&mut slots, &reports, &sender)?;
-    summary(&tally, started.elapsed().as_secs_f64());
+    summary(&tally, &entries, args.seed, started.elapsed().as_secs_f64());
     let found: u64 = tally.findings.values().sum();
     Ok(if found == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
@@ -263,7 +264,7 @@ impl Supervisor<'_> {
                 slot.current = None;
                 tally.inputs += 1;
                 let peak = words.next().and_then(|p| p.parse::<u64>().ok()).unwrap_or(0);
-                tally.peak = tally.peak.max(peak);
+                tally.peak = tally.peak.max((peak, index));
                 let outcome = words.next().unwrap_or("");
                 let (word, rest) = outcome.split_once(' ').unwrap_or((outcome, ""));
                 match word {
@@ -303,15 +304,21 @@ impl Supervisor<'_> {
     }
 }
 
-/// Prints the closing lines.
-fn summary(tally: &Tally, seconds: f64) {
+/// Prints the closing lines: the heaviest input is named (its index, size and seed model), so
+/// that its memory can be weighed against what it holds.
+fn summary(tally: &Tally, entries: &[Entry], seed: u64, seconds: f64) {
     let count = |kind| tally.findings.get(&kind).copied().unwrap_or(0);
+    let (peak, heaviest) = tally.peak;
+    let (entry, bytes) = corpus::input(entries, seed, heaviest);
     println!(
-        "{:.0} inputs/s over {seconds:.0} s; {} admitted, {} refused; largest peak heap of one input {:.1} MiB",
+        "{:.0} inputs/s over {seconds:.0} s; {} admitted, {} refused; largest peak heap of one input {:.1} MiB \
+         (input {heaviest}: {:.1} KiB, mutated from {})",
         tally.inputs as f64 / seconds.max(1e-9),
         tally.admitted,
         tally.refused.values().sum::<u64>(),
-        tally.peak as f64 / 1048576.0
+        peak as f64 / 1048576.0,
+        bytes.len() as f64 / 1024.0,
+        entries[entry].seed.name
     );
     let mut codes: Vec<(&String, &u64)> = tally.refused.iter().collect();
     codes.sort_by(|a, b| b.1.cmp(a.1));
