@@ -144,7 +144,8 @@ impl ClipReader<'_> {
     }
 
     /// Whether glTF node `node` (rig node `id`) has a mesh with morph targets in the file but
-    /// none in the rig: the mesh's primitives were all left out.
+    /// none in the rig: the mesh is not drawn (outside the scene), or its primitives were all
+    /// left out.
     fn lost_morphs(&self, node: u32, id: NodeId) -> bool {
         let root = &self.document.root;
         let mesh = root.nodes.get(node as usize).and_then(|n| root.meshes.get(n.mesh?.value()));
@@ -243,7 +244,7 @@ impl ClipReader<'_> {
                 return Err(ImportError::at(format!("{path}.target.node"), kind));
             }
             if property == Property::MorphTargetWeights && self.lost_morphs(node, id) {
-                let message = "the node's mesh was left out, so this channel of its morph weights is ignored";
+                let message = "the node's mesh is not drawn (outside the scene) or was left out, so this channel of its morph weights is ignored";
                 warn(warnings, path, message);
                 continue;
             }

@@ -22,7 +22,8 @@ use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes,
 #[derive(Debug)]
 pub struct Import {
     /// The model. Its meshes, skins and materials are the file's, in the file's order (index
-    /// `i` is glTF mesh/skin/material `i`), its clips the file's animations that could be
+    /// `i` is glTF mesh/skin/material `i`; a mesh that no node of the shown scene draws is
+    /// there without primitives: it is not read), its clips the file's animations that could be
     /// read, in order ([`Import::clip_sources`]); the rig maps nodes to glTF node indices
     /// ([`props_anim::Rig::source_index`]); images are those used as base color textures,
     /// in order of first use.
@@ -120,12 +121,14 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let mut drops = Drops { skip: &skip, dropped };
     let buffers = Buffers::load(root, container.bin, base_dir, limits)?;
     let accessors = Accessors::new(root, &buffers, limits, &budget);
-    let (meshes, variants) = mesh::import_meshes(root, &accessors, limits, &budget, &mut warnings, &mut drops)?;
+    let scene_nodes = scene::reachable_nodes(root);
+    let file_lods = FileLods::read(root, &mut warnings);
+    let drawn_meshes = scene::drawn_meshes(root, &scene_nodes, file_lods.level_nodes());
+    let (meshes, variants) =
+        mesh::import_meshes(root, &drawn_meshes, &accessors, limits, &budget, &mut warnings, &mut drops)?;
     let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
     let mut rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
-    let scene_nodes = scene::reachable_nodes(root);
-    let file_lods = FileLods::read(root, &mut warnings);
     let drawn: Vec<u32> = scene_nodes.iter().copied().filter(|&n| !file_lods.is_level(n)).collect();
     let instances = scene::instances(root, &rig, &drawn, &instancing);
     let mut meshes = meshes;

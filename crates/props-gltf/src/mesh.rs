@@ -18,9 +18,11 @@ use crate::{index_u32, materials_variants, normals, tangents, topology};
 
 /// Imports every mesh of the file, in order, without the primitives left out or unreadable
 /// (see [`Drops`]), and the file's material variants with the materials they draw the
-/// primitives in (`materials_variants.rs`).
+/// primitives in (`materials_variants.rs`). A mesh not `drawn` (by glTF index:
+/// [`crate::scene::drawn_meshes`]) keeps its place and name, without primitives.
 pub(crate) fn import_meshes(
     root: &Root,
+    drawn: &[bool],
     accessors: &Accessors<'_>,
     limits: &Limits,
     budget: &Budget,
@@ -31,6 +33,10 @@ pub(crate) fn import_meshes(
     let layouts = uv_layouts(root);
     let mut file_variants = materials_variants::variants(root, warnings);
     for (m, mesh) in root.meshes.iter().enumerate() {
+        if !drawn.get(m).copied().unwrap_or(false) {
+            meshes.push(Mesh { name: mesh.name.clone(), primitives: Vec::new() });
+            continue;
+        }
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (p, primitive) in mesh.primitives.iter().enumerate() {
             if drops.skip.primitive(m, p) {

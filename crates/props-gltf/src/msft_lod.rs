@@ -84,7 +84,12 @@ impl FileLods {
 
     /// Whether glTF node `node` is some node's coarser level (so is not drawn on its own).
     pub(crate) fn is_level(&self, node: u32) -> bool {
-        self.chains.iter().any(|chain| chain.levels.contains(&(node as usize)))
+        self.level_nodes().any(|level| level == node as usize)
+    }
+
+    /// The nodes of every chain's coarser levels (glTF indices).
+    pub(crate) fn level_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.chains.iter().flat_map(|chain| chain.levels.iter().copied())
     }
 
     /// Gives the primitives of each chain's mesh their file levels, appending the levels'
@@ -121,7 +126,7 @@ impl FileLods {
                 }
             }
         }
-        for &level in self.chains.iter().flat_map(|chain| &chain.levels) {
+        for level in self.level_nodes() {
             let Some(mesh) = mesh_of(level) else { continue };
             if !instances.iter().any(|i| i.mesh as usize == mesh)
                 && let Some(mesh) = meshes.get_mut(mesh)

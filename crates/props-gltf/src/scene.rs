@@ -36,6 +36,21 @@ pub(crate) fn reachable_nodes(root: &Root) -> Vec<u32> {
     (0u32..).zip(reached).filter(|(_, reached)| *reached).map(|(i, _)| i).collect()
 }
 
+/// Which of the file's meshes are drawn, by glTF index: those of `scene_nodes` and of the nodes
+/// `levels` lists (a file's coarser levels, `msft_lod.rs`). The others are not read: memory
+/// follows what is drawn, and a file's unused meshes (another scene's, a leftover's) would
+/// each be decoded and simplified into levels for nothing.
+pub(crate) fn drawn_meshes(root: &Root, scene_nodes: &[u32], levels: impl Iterator<Item = usize>) -> Vec<bool> {
+    let mut drawn = vec![false; root.meshes.len()];
+    let nodes = scene_nodes.iter().map(|&n| n as usize).chain(levels);
+    for mesh in nodes.filter_map(|n| root.nodes.get(n)?.mesh) {
+        if let Some(flag) = drawn.get_mut(mesh.value()) {
+            *flag = true;
+        }
+    }
+    drawn
+}
+
 /// One instance per node of `scene_nodes` that has a mesh, skinned when the node has a skin;
 /// an instanced node's mesh is placed on each of its instances' nodes instead (see
 /// [`Instancing`]).
