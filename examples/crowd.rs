@@ -116,7 +116,7 @@ impl Example for Crowd {
             fox.angle += fox.speed * dt / fox.radius;
             if let Some(mut instance) = self.props.get_mut(fox.instance) {
                 instance.set_placement(fox.placement(FOX_UNITS));
-                instance.set_layer(0, Layer::looping(self.walk, seconds + fox.turn));
+                assert!(instance.set_layer(0, Layer::looping(self.walk, seconds + fox.turn)), "the fox walks");
             }
         }
         let aspect = size.0 as f32 / size.1.max(1) as f32;

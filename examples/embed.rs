@@ -59,7 +59,7 @@ impl Example for Embed {
         let camera = world::camera(size);
         for (k, &id) in self.windmills.iter().enumerate() {
             if let Some(mut windmill) = self.props.get_mut(id) {
-                windmill.set_layer(0, Layer::looping(0, seconds + k as f32 * 0.7));
+                assert!(windmill.set_layer(0, Layer::looping(0, seconds + k as f32 * 0.7)), "the windmill spins");
             }
         }
         self.props.prepare(&mut self.renderer, encoder, (&camera, Lighting::default()), size);

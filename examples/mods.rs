@@ -60,7 +60,8 @@ impl Example for ModsHost {
         // Every instance plays its model's first clip (the windmill's `spin`).
         for (k, &id) in self.instances.iter().enumerate() {
             if let Some(mut prop) = self.props.get_mut(id) {
-                prop.set_layer(0, Layer::looping(0, seconds + k as f32 * 0.7));
+                // `false` for a model without clips: it stands at rest.
+                let _ = prop.set_layer(0, Layer::looping(0, seconds + k as f32 * 0.7));
             }
         }
         let camera = world::camera(size);

@@ -68,7 +68,8 @@ pub fn cost(model: &Arc<Model>, count: usize) -> Result<Cost> {
         let id = set.add(ModelId(0), Affine3A::from_translation(at * spacing)).expect("the model is set");
         if let (Some(duration), Some(mut instance)) = (duration, set.get_mut(id)) {
             // Phases spread over the clip, as props placed at random.
-            instance.set_layer(0, Layer::looping(0, duration * (k as f32 * 0.618_034).fract()));
+            let playing = instance.set_layer(0, Layer::looping(0, duration * (k as f32 * 0.618_034).fract()));
+            assert!(playing, "a model with a clip has a layer for it");
         }
     }
     let radius = side as f32 * spacing / 2.0;

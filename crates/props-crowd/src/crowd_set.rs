@@ -77,6 +77,7 @@ impl InstanceMut<'_> {
     /// Sets its clip layer `k` (a clip's number is [`ModelView::clip`]'s); `false`, and
     /// nothing set, when it has no layer `k`, its model no clip of that number, or the layer
     /// has a mask (a host's layers play the whole rig).
+    #[must_use = "`false` means nothing was set: no such layer or clip"]
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
         let clips = self.crowd.model().spec.clips.len();
         let known = !layer.is_active() || usize::from(layer.clip) < clips;

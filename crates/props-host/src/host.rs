@@ -193,10 +193,20 @@ impl PropHost {
         self.set.set_camera(camera.copied());
     }
 
+    /// Sets how many pixels high the target the props are drawn into is: mesh LOD draws each
+    /// prop at the coarsest level whose error spans at most a pixel of it (1080 until set).
+    /// [`PropHost::prepare`] sets it from its `size`; a host calling [`PropHost::animate`]
+    /// itself sets it here.
+    pub fn set_view_height(&mut self, pixels: u32) {
+        self.set.set_view_height(pixels);
+    }
+
     /// Poses what the camera sees into `frame` and lists it there (palettes, instances, one
     /// batch per model and level of detail, the lit lights near the camera), ready for
-    /// [`props_frame::FrameData::to_frame`] and [`Renderer::prepare`]. Measures its own time for
-    /// the CPU budget. Allocation-free once the frame's buffers have grown.
+    /// [`props_frame::FrameData::to_frame`] and [`Renderer::prepare`]: for a host that adds
+    /// its own data to the frame (after [`PropHost::set_camera`] and
+    /// [`PropHost::set_view_height`]; else [`PropHost::prepare`] does it all). Measures its own
+    /// time for the CPU budget. Allocation-free once the frame's buffers have grown.
     pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
         let started = Instant::now();
         let stats = self.set.animate(frame);
@@ -208,8 +218,10 @@ impl PropHost {
     /// The whole frame's props work, for a host that adds nothing to the frame's data: poses
     /// what `camera` sees ([`PropHost::animate`]) and hands it to `renderer`, lit by the
     /// host's `light` ([`Renderer::prepare`]: the upload, and the shadow passes recorded into
-    /// `encoder`), for a target of `size` pixels. Then the host begins its pass and calls
-    /// [`Renderer::render`]. Allocation-free once its buffers have grown.
+    /// `encoder`), for a target of `size` pixels (whose height mesh LOD measures errors in:
+    /// [`PropHost::set_view_height`]). `camera` replaces [`PropHost::set_camera`]'s. Then the
+    /// host begins its pass and calls [`Renderer::render`]. Allocation-free once its buffers
+    /// have grown.
     pub fn prepare(
         &mut self,
         renderer: &mut Renderer,

@@ -10,16 +10,28 @@
 //!
 //! A frame is: the host's state into the instances ([`PropHost::get_mut`]), then
 //! [`PropHost::prepare`] (pose, list, upload, record the shadow passes into the host's
-//! encoder), then the host begins its pass and calls [`props_render::Renderer::render`]. The
+//! encoder), then the host begins its pass and calls [`props_render::Renderer::render`].
+//! Nothing advances time on its own: each frame the host sets every playing layer from its
+//! clock (`Layer::looping(clip, seconds)`, the seconds its game has run, phase added). The
 //! renderer is made once with the host's colour format, depth format and sample count: it
-//! multisamples 4x unless told otherwise, so a host drawing without MSAA says `sample_count:
-//! 1`. A host without a pass of its own begins one with [`props_render::StandalonePass`].
+//! multisamples 4x unless told otherwise (or unless the adapter cannot: read back
+//! [`props_render::Renderer::sample_count`]), so a host drawing without MSAA says
+//! `sample_count: 1`. A host without a pass of its own begins one with
+//! [`props_render::StandalonePass`].
+//!
+//! The device: request [`props_render::optional_features`] of the adapter's features and
+//! `required_limits: adapter.limits()` (the material slots past the 11th, and the palette in a
+//! storage buffer, need more than wgpu's defaults), or let [`props_render::GpuContext`] make
+//! the instance, adapter and device (`pollster::block_on(GpuContext::headless())` offscreen).
+//! The public API speaks wgpu 30 and glam 0.34: a host uses those versions. The crates log
+//! through `tracing` and never print: install a subscriber to see a model's warnings and any
+//! GPU error (which is logged and counted, never a panic:
+//! [`props_render::GpuContext::uncaptured_errors`]).
 //!
 //! ```no_run
 //! # fn run(
 //! #     (adapter, device, queue): (&wgpu::Adapter, &wgpu::Device, &wgpu::Queue),
-//! #     encoder: &mut wgpu::CommandEncoder,
-//! #     pass: &mut wgpu::RenderPass<'_>,
+//! #     (color, depth): (&wgpu::TextureView, &wgpu::TextureView),
 //! #     seconds: f32,
 //! # ) -> Result<(), Box<dyn std::error::Error>> {
 //! use glam::{Affine3A, Vec3};
@@ -51,9 +63,29 @@
 //! let camera = Camera::look_at(Vec3::new(0.0, 3.0, 5.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.1, 500.0));
 //! let mut car_instance = props.get_mut(id).expect("added");
 //! car_instance.drivers_mut()[0] = 12.0 * seconds / wheel_radius; // radians, from its speed
-//! car_instance.set_layer(0, Layer::looping(drive, seconds)); // loops however long the host runs
-//! props.prepare(&mut renderer, encoder, (&camera, Lighting::default()), (1280, 720));
-//! renderer.render(pass);
+//! // The host's clock, every frame: the clip loops however long the game runs.
+//! assert!(car_instance.set_layer(0, Layer::looping(drive, seconds)), "the car has a layer 0");
+//! let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+//! props.prepare(&mut renderer, &mut encoder, (&camera, Lighting::default()), (1280, 720));
+//! // The host's pass (its MSAA colour and depth, 4x as the renderer was told), after prepare.
+//! let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+//!     color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+//!         view: color,
+//!         depth_slice: None,
+//!         resolve_target: None,
+//!         ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+//!     })],
+//!     depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+//!         view: depth,
+//!         depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+//!         stencil_ops: None,
+//!     }),
+//!     ..Default::default()
+//! });
+//! // ... the host's own draws, then the props':
+//! renderer.render(&mut pass);
+//! drop(pass);
+//! queue.submit([encoder.finish()]);
 //! # Ok(())
 //! # }
 //! ```
@@ -69,7 +101,7 @@
 //!
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
 //! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars and foxes in a plain
-//! pass), `host_sim.rs` (a host's own vehicles, no ECS), `embed.rs` (props in a host's pass
+//! pass: the smallest whole host), `host_sim.rs` (a host's own vehicles, no ECS), `embed.rs` (props in a host's pass
 //! with its ground and wall), `mods.rs` (hot reload).
 //!
 //! A game whose instances live elsewhere (its own ECS) keeps the same models and mod rules
@@ -87,6 +119,8 @@ pub use host::{HostConfig, Loaded, PropHost};
 pub use mods::HostEvent;
 pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};
+/// [`PosingConfig`]'s parts, to configure it from here.
+pub use props_anim::runtime::{MeshLod, Quantization, UpdateRateLod};
 pub use props_crowd::{
     Animates, AnimationStats, BindError, ClipInfo, CrowdSet, InstanceId, InstanceMut, ModelView, NodeRest, PosingConfig,
 };

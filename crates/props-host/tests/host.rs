@@ -206,7 +206,7 @@ fn the_crate_example_still_moves_past_a_minute() {
     let id = props.add(car.model, Affine3A::IDENTITY).expect("added");
     let mut palettes = |layer: Layer| {
         let mut frame = FrameData::default();
-        props.get_mut(id).expect("live").set_layer(0, layer);
+        assert!(props.get_mut(id).expect("live").set_layer(0, layer));
         props.animate(&mut frame);
         frame.palettes.to_vec()
     };

@@ -52,8 +52,9 @@ impl StandalonePass {
     /// format) and this pass's depth (and MSAA) targets, cleared as `clear` says, in the
     /// renderer's formats and sample count: the caller records its own draws into it, then the
     /// props' ([`Renderer::render`], after [`Renderer::prepare`] recorded the frame's uploads
-    /// and shadow passes into `encoder`). The pass is timed where the renderer times passes:
-    /// once it has ended, the caller calls [`Renderer::resolve_pass_times`].
+    /// and shadow passes into `encoder`). The pass is timed where the renderer times passes
+    /// ([`crate::RendererConfig::pass_timing`]): then, once it has ended, the caller calls
+    /// [`Renderer::resolve_pass_times`] (without timing, that call does nothing).
     pub fn begin<'e>(
         &mut self,
         renderer: &Renderer,
