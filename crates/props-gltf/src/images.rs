@@ -43,6 +43,8 @@ pub(crate) struct Images {
     slots: Vec<Slot>,
     /// Images made from decoded ones: (from, key) and the made image's index.
     derived: Vec<((u32, u32), u32)>,
+    /// The index of the white texel that stands for the images of materials not drawn.
+    stand_in: Option<u32>,
 }
 
 #[derive(Clone, Copy)]
@@ -55,7 +57,7 @@ enum Slot {
 impl Images {
     /// None decoded yet, of `root`'s images.
     pub(crate) fn new(root: &Root) -> Self {
-        Self { list: Vec::new(), slots: vec![Slot::Unread; root.images.len()], derived: Vec::new() }
+        Self { list: Vec::new(), slots: vec![Slot::Unread; root.images.len()], derived: Vec::new(), stand_in: None }
     }
 
     /// The decoded images, in order of first use.
@@ -65,10 +67,12 @@ impl Images {
 
     /// The index in [`Images::into_list`] of the image texture `t` shows (at `path`, the
     /// texture info that names it), decoding it on first use; `None` when the texture or its
-    /// image is left out (dropped, or in a format the game does not decode).
+    /// image is left out (dropped, or in a format the game does not decode). For a material
+    /// not `drawn`, an image not decoded yet is not decoded: one white texel stands for it
+    /// (its texture stays, for the pointers that animate it).
     pub(crate) fn of_texture(
         &mut self,
-        root: &Root,
+        (root, drawn): (&Root, bool),
         t: usize,
         path: &str,
         source: &ImageSource<'_>,
@@ -94,6 +98,7 @@ impl Images {
             }
             Some(Slot::Decoded(index)) => Some(index),
             Some(Slot::Dropped) => None,
+            Some(Slot::Unread) if !drawn => Some(self.stand_in()),
             Some(Slot::Unread) => match load_image(root, image, source, warnings) {
                 Ok(decoded) => {
                     self.list.push(decoded);
@@ -107,6 +112,16 @@ impl Images {
                     None
                 }
             },
+        })
+    }
+
+    /// The index of the white texel standing for the images of materials not drawn, made on
+    /// first use.
+    fn stand_in(&mut self) -> u32 {
+        *self.stand_in.get_or_insert_with(|| {
+            let name = Some("a white texel for a material the scene does not draw".to_owned());
+            self.list.push(Image { name, width: 1, height: 1, rgba8: vec![255; 4], ktx2: None });
+            index_u32(self.list.len() - 1)
         })
     }
 
@@ -410,8 +425,9 @@ mod tests {
         let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget, sides: &[] };
         let mut warnings = Vec::new();
         let mut drops = Drops { skip: &Skip::default(), dropped: Vec::new() };
-        let images =
-            crate::material::import_materials(&root, &source, &mut warnings, &mut drops).expect("imports").images;
+        let images = crate::material::import_materials(&root, &[true], &source, &mut warnings, &mut drops)
+            .expect("imports")
+            .images;
         assert!(drops.dropped.is_empty());
         assert_eq!((images[0].width, images[0].height, images[0].rgba8.len()), (4, 1, 16));
         assert_eq!(warnings.len(), 1);

@@ -23,7 +23,8 @@ use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes,
 pub struct Import {
     /// The model. Its meshes, skins and materials are the file's, in the file's order (index
     /// `i` is glTF mesh/skin/material `i`; a mesh that no node of the shown scene draws is
-    /// there without primitives: it is not read), its clips the file's animations that could be
+    /// there without primitives, and a material no drawn primitive is drawn in has a white
+    /// texel for each texture's image: they are not read), its clips the file's animations that could be
     /// read, in order ([`Import::clip_sources`]); the rig maps nodes to glTF node indices
     /// ([`props_anim::Rig::source_index`]); images are those used as base color textures,
     /// in order of first use.
@@ -138,10 +139,12 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     // The images get what the geometry and the clips leave of the budget.
     let mut images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget, sides: &[] };
     let left = budget.remaining().saturating_sub(animation::decoded_bytes(root, drops.skip));
-    let sides = crate::images::fit_to_budget(root, &material::images_read(root, drops.skip), &images, left);
+    let drawn_materials = scene::drawn_materials(root, &meshes, &variants);
+    let read = material::images_read(root, &drawn_materials, drops.skip);
+    let sides = crate::images::fit_to_budget(root, &read, &images, left);
     images.sides = &sides;
     let material::Materials { materials, images } =
-        material::import_materials(root, &images, &mut warnings, &mut drops)?;
+        material::import_materials(root, &drawn_materials, &images, &mut warnings, &mut drops)?;
     let lights = lights::import_lights(root, &rig, &scene_nodes, &mut warnings);
     let (clips, clip_sources) = animation::import_clips(
         &document,

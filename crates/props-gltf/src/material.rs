@@ -252,11 +252,13 @@ pub(crate) fn uv_layouts(root: &Root) -> Vec<UvLayout> {
 }
 
 /// Imports every material of the file, in order, and the images they use (each decoded once,
-/// in order of first use; images no material uses are not decoded). A material left out or
-/// unreadable is drawn as the default one, a texture or image left out or unreadable as if
-/// the slot were empty (see [`Drops`]).
+/// in order of first use; images no `drawn` material uses are not decoded: a white texel
+/// stands for them, [`Images::of_texture`]). A material left out or unreadable is drawn as the
+/// default one, a texture or image left out or unreadable as if the slot were empty (see
+/// [`Drops`]).
 pub(crate) fn import_materials(
     root: &Root,
+    drawn: &[bool],
     source: &ImageSource<'_>,
     warnings: &mut Warnings,
     drops: &mut Drops<'_>,
@@ -269,7 +271,8 @@ pub(crate) fn import_materials(
             materials.push(default);
             continue;
         }
-        match import_material(root, i, material, source, &mut images, warnings, drops) {
+        let drawn = drawn.get(i).copied().unwrap_or(false);
+        match import_material((root, drawn), i, material, source, &mut images, warnings, drops) {
             Ok(imported) => materials.push(imported),
             Err(error) => {
                 drops.drop_or_refuse(Part::Material { index: index_u32(i) }, error)?;
@@ -280,12 +283,13 @@ pub(crate) fn import_materials(
     Ok(Materials { materials, images: images.into_list() })
 }
 
-/// The glTF images the materials read (those `skip` leaves in, through their textures), each
-/// once, in order of first use.
-pub(crate) fn images_read(root: &Root, skip: &Skip) -> Vec<usize> {
+/// The glTF images the `drawn` materials read (those `skip` leaves in, through their
+/// textures), each once, in order of first use.
+pub(crate) fn images_read(root: &Root, drawn: &[bool], skip: &Skip) -> Vec<usize> {
     let mut seen = vec![false; root.images.len()];
     let mut read = Vec::new();
-    for (i, material) in root.materials.iter().enumerate().filter(|&(i, _)| !skip.material(i)) {
+    let read_by = |i: usize| drawn.get(i).copied().unwrap_or(false) && !skip.material(i);
+    for (i, material) in root.materials.iter().enumerate().filter(|&(i, _)| read_by(i)) {
         let raw = raw(i, material, &mut Vec::new());
         for slot in slots(i, material, &raw).iter().flatten().filter(|slot| !skip.texture(root, slot.texture)) {
             if let Some(image) = document::texture_image(root, slot.texture)
@@ -299,9 +303,9 @@ pub(crate) fn images_read(root: &Root, skip: &Skip) -> Vec<usize> {
     read
 }
 
-/// Material `i`.
+/// Material `i`, `drawn` or not (then its images are not decoded).
 fn import_material(
-    root: &Root,
+    (root, drawn): (&Root, bool),
     i: usize,
     material: &gltf::json::Material,
     source: &ImageSource<'_>,
@@ -402,7 +406,8 @@ fn import_material(
     let mut textures = [None; SLOTS];
     for (k, slot) in slots.iter().enumerate() {
         let Some(slot) = slot else { continue };
-        let Some(mut image) = images.of_texture(root, slot.texture, &slot.path, source, warnings, drops)? else {
+        let Some(mut image) = images.of_texture((root, drawn), slot.texture, &slot.path, source, warnings, drops)?
+        else {
             continue;
         };
         if let (METAL_ROUGH, Some(sg)) = (k, &raw.spec_gloss) {

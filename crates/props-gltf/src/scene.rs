@@ -1,6 +1,7 @@
 //! What the chosen scene shows: its nodes, and the meshes placed on them.
 
 use gltf::json::Root;
+use props_anim::material::MaterialVariant;
 use props_anim::{Mesh, MeshInstance, Rig, Skin};
 
 use crate::error::{ErrorKind, ImportError};
@@ -45,6 +46,21 @@ pub(crate) fn drawn_meshes(root: &Root, scene_nodes: &[u32], levels: impl Iterat
     let nodes = scene_nodes.iter().map(|&n| n as usize).chain(levels);
     for mesh in nodes.filter_map(|n| root.nodes.get(n)?.mesh) {
         if let Some(flag) = drawn.get_mut(mesh.value()) {
+            *flag = true;
+        }
+    }
+    drawn
+}
+
+/// Which of the file's materials are drawn, by glTF index: those of `meshes`' primitives (the
+/// drawn ones: [`drawn_meshes`]) and those `variants` draw them in. The others' images are not
+/// decoded ([`crate::material::import_materials`]).
+pub(crate) fn drawn_materials(root: &Root, meshes: &[Mesh], variants: &[MaterialVariant]) -> Vec<bool> {
+    let mut drawn = vec![false; root.materials.len()];
+    let own = meshes.iter().flat_map(|mesh| &mesh.primitives).filter_map(|p| p.material);
+    let varied = variants.iter().flat_map(|variant| &variant.materials).map(|m| m.material);
+    for material in own.chain(varied) {
+        if let Some(flag) = drawn.get_mut(material as usize) {
             *flag = true;
         }
     }

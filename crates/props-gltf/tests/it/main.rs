@@ -19,4 +19,4 @@ mod pointers;
 mod real_models;
 mod support;
 mod textures;
-mod unused_meshes;
+mod undrawn_parts;

@@ -6,6 +6,19 @@ use serde_json::json;
 
 use crate::import_errors::{Doc, import_json};
 
+/// Draws each of the file's materials on a copy of its one primitive: the images of a material
+/// nothing is drawn in are not read, and these tests read them.
+fn draw_each_material(json: &mut serde_json::Value) {
+    let primitive = json["meshes"][0]["primitives"][0].clone();
+    let count = json["materials"].as_array().map_or(0, Vec::len);
+    let each = (0..count).map(|m| {
+        let mut copy = primitive.clone();
+        copy["material"] = json!(m);
+        copy
+    });
+    json["meshes"][0]["primitives"] = each.collect();
+}
+
 #[test]
 fn material_extensions_are_read_or_warned_and_a_broken_image_empties_its_slot() {
     let mut json = Doc::new().json();
@@ -113,7 +126,7 @@ fn a_volume_degrades_to_clear_glass() {
         glass(json!({"thicknessFactor": -1.0})),
         glass(json!({})),
     ]);
-    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    draw_each_material(&mut json);
     let import = import_json(&json).expect("the file loads");
     let volume = |m: &props_anim::material::Material| (m.thickness_factor, m.attenuation_color, m.attenuation_distance);
     let materials = import.model.materials();
@@ -193,7 +206,7 @@ fn a_thin_film_degrades_to_its_factors_or_to_none() {
         film(json!({"iridescenceFactor": 1.0, "iridescenceThicknessMaximum": -10.0})),
         film(json!({"iridescenceFactor": 1.0})),
     ]);
-    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    draw_each_material(&mut json);
     let import = import_json(&json).expect("the file loads");
     let read = |m: &props_anim::material::Material| {
         (m.iridescence_factor, m.iridescence_ior, m.iridescence_thickness, m.is_iridescent())
@@ -223,7 +236,7 @@ fn a_rough_diffuse_degrades_to_its_factor_or_to_lambert_s() {
         rough(json!({"diffuseRoughnessFactor": 2.0, "diffuseRoughnessTexture": {"index": 0}})),
         rough(json!({})),
     ]);
-    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    draw_each_material(&mut json);
     let import = import_json(&json).expect("the file loads");
     let roughness: Vec<f32> = import.model.materials().iter().map(|m| m.diffuse_roughness).collect();
     assert_eq!(roughness, [0.0, 1.0, 0.0], "none; clamped; the extension's default");

@@ -1,7 +1,8 @@
 //! Meshes no drawn node has (another scene's, a leftover's) are not read: they keep their
 //! place in the model's list, without primitives, so that an import's memory and time follow
 //! what is drawn (a fuzzed file of a thousand unused copies of its mesh took 123 MiB and two
-//! seconds, simplifying each into levels, where the file itself takes a few).
+//! seconds, simplifying each into levels, where the file itself takes a few). Nor are the
+//! images of materials nothing drawn is drawn in: a white texel stands for them.
 
 use std::path::Path;
 
@@ -67,4 +68,50 @@ fn another_scene_s_mesh_is_not_read_and_its_weights_channel_says_why() {
     let warning = import.warnings.iter().find(|w| w.json_path == "animations[0].channels[0]");
     let warning = warning.unwrap_or_else(|| panic!("no warning about the channel: {:?}", import.warnings));
     assert!(warning.message.contains("not drawn (outside the scene)"), "{warning}");
+}
+
+#[test]
+fn a_material_nothing_is_drawn_in_keeps_its_textures_but_not_their_images() {
+    // The panel's material 0 reads images 0 and 1, and its clip animates that material's
+    // texture transforms. Here the panel is drawn in a copy of it (material 1) reading copies
+    // of the images (2 and 3): material 0 is drawn nowhere, though still animated.
+    let folder = models_dir().join("pointers");
+    let text = std::fs::read(folder.join("pointer_texture_transform.gltf")).expect("the pointers model");
+    let mut json: Value = serde_json::from_slice(&text).expect("JSON");
+    let copy = |json: &mut Value, array: &str, item: Value| {
+        let items = json[array].as_array_mut().expect(array);
+        items.push(item);
+        items.len() - 1
+    };
+    let (image_0, image_1) = (json["images"][0].clone(), json["images"][1].clone());
+    let (images_2, images_3) = (copy(&mut json, "images", image_0), copy(&mut json, "images", image_1));
+    let texture_2 = copy(&mut json, "textures", json!({"sampler": 0, "source": images_2}));
+    let texture_3 = copy(&mut json, "textures", json!({"sampler": 0, "source": images_3}));
+    let mut drawn = json["materials"][0].clone();
+    drawn["name"] = json!("drawn");
+    drawn["pbrMetallicRoughness"]["baseColorTexture"]["index"] = json!(texture_2);
+    drawn["emissiveTexture"]["index"] = json!(texture_2);
+    drawn["normalTexture"]["index"] = json!(texture_3);
+    let material_1 = copy(&mut json, "materials", drawn);
+    json["meshes"][0]["primitives"][0]["material"] = json!(material_1);
+    let bytes = json.to_string().into_bytes();
+    let label = Path::new("pointer_texture_transform.gltf");
+    let import = import_slice(&bytes, Some(&folder), label, &Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(import.dropped.is_empty(), "{:?}", import.dropped);
+    assert!(import.warnings.is_empty(), "{:?}", import.warnings);
+    let model = &import.model;
+    // The clip animating material 0's texture transforms stays: its textures are there.
+    assert_eq!(model.clips().len(), 1, "the clip is kept");
+    let undrawn = &model.materials()[0];
+    let texel = |texture: Option<props_anim::material::TextureRef>| {
+        let image = &model.images()[texture.expect("the texture is kept").image as usize];
+        (image.width, image.height, image.rgba8.clone())
+    };
+    assert_eq!(texel(undrawn.base_color_texture), (1, 1, vec![255; 4]), "its image is not read");
+    assert_eq!(texel(undrawn.normal_texture), (1, 1, vec![255; 4]));
+    // Material 1's two images, decoded, and the one white texel.
+    let sizes: Vec<(u32, u32)> = model.images().iter().map(|image| (image.width, image.height)).collect();
+    assert_eq!(sizes.iter().filter(|&&size| size == (2, 2)).count(), 2, "{sizes:?}");
+    assert_eq!(sizes.len(), 3, "{sizes:?}");
+    assert_eq!(texel(model.materials()[1].base_color_texture).0, 2, "the drawn material's image is read");
 }
