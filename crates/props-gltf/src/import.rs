@@ -26,8 +26,8 @@ pub struct Import {
     /// there without primitives, and a material no drawn primitive is drawn in has a white
     /// texel for each texture's image: they are not read), its clips the file's animations
     /// that could be read, in order ([`Import::clip_sources`]); the rig maps nodes to glTF
-    /// node indices ([`props_anim::Rig::source_index`]); images are those used as base color
-    /// textures, in order of first use.
+    /// node indices ([`props_anim::Rig::source_index`]); images are those the materials'
+    /// textures show, in order of first use.
     pub model: Model,
     /// glTF indices of the nodes reachable from the shown scene, ascending.
     pub scene_nodes: Vec<u32>,
