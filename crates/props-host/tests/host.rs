@@ -217,3 +217,26 @@ fn the_crate_example_still_moves_past_a_minute() {
     let (held, held_later) = (palettes(Layer::clip(drive.number, 61.0)), palettes(Layer::clip(drive.number, 61.2)));
     assert_eq!(held, held_later, "a layer that does not loop holds the last key");
 }
+
+/// A host that lists the frame itself (`animate`) tells mesh LOD its target's height: the same
+/// windmill, at the same distance, is drawn at a coarser level on a shorter target (mesh LOD
+/// measures in lines of a target at least 720 tall).
+#[test]
+fn a_host_calling_animate_sets_the_view_height_mesh_lod_measures_in() {
+    let Some(mut renderer) = renderer() else { return };
+    let level_seen_on = |pixels: u32, distance: f32, renderer: &mut Renderer| {
+        let mut props = PropHost::new(HostConfig::default()).expect("a host");
+        let windmill = props.load_file(&asset("windmill.glb"), Animates::default(), renderer).expect("loads");
+        props.add(windmill.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -distance))).expect("added");
+        let (eye, target) = (Vec3::new(0.0, 10.0, 0.0), Vec3::new(0.0, 10.0, -distance));
+        props.set_camera(Some(&props_host::Camera::look_at(eye, target, 0.9, 1.0, (0.1, 2.0 * distance))));
+        props.set_view_height(pixels);
+        let mut frame = FrameData::default();
+        props.animate(&mut frame);
+        let [batch] = frame.batches.as_slice() else { panic!("one batch: {:?}", frame.batches) };
+        batch.level
+    };
+    // A kilometre away: levels 2 and 0 (measured).
+    let (short, tall) = (level_seen_on(720, 1000.0, &mut renderer), level_seen_on(8640, 1000.0, &mut renderer));
+    assert!(short > tall, "720 lines: level {short}; 8640 lines: level {tall}");
+}
