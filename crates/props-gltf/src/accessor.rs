@@ -274,11 +274,11 @@ impl<'a> Accessors<'a> {
         let path = format!("accessors[{index}]");
         let (ty, component) = self.format(index, &path)?;
         Ok(Some(match ty {
-            Type::Scalar => self.decode::<f32, 1>(index, component, false, used)?.into_iter().flatten().collect(),
-            Type::Vec2 => self.decode::<f32, 2>(index, component, false, used)?.into_iter().flatten().collect(),
-            Type::Vec3 => self.decode::<f32, 3>(index, component, false, used)?.into_iter().flatten().collect(),
-            Type::Vec4 => self.decode::<f32, 4>(index, component, false, used)?.into_iter().flatten().collect(),
-            Type::Mat4 => self.decode::<f32, 16>(index, component, false, used)?.into_iter().flatten().collect(),
+            Type::Scalar => self.decode::<f32, 1>(index, component, false, used)?.into_flattened(),
+            Type::Vec2 => self.decode::<f32, 2>(index, component, false, used)?.into_flattened(),
+            Type::Vec3 => self.decode::<f32, 3>(index, component, false, used)?.into_flattened(),
+            Type::Vec4 => self.decode::<f32, 4>(index, component, false, used)?.into_flattened(),
+            Type::Mat4 => self.decode::<f32, 16>(index, component, false, used)?.into_flattened(),
             Type::Mat2 | Type::Mat3 => return Ok(None),
         }))
     }
@@ -414,7 +414,7 @@ impl<'a> Accessors<'a> {
         used_at: &str,
         accepted: &[Encoding],
     ) -> Result<Vec<T>, ImportError> {
-        Ok(self.read::<T, 1>(index, used_at, accepted)?.into_iter().flatten().collect())
+        Ok(self.read::<T, 1>(index, used_at, accepted)?.into_flattened())
     }
 
     /// [`Accessors::read`] for VEC3 accessors of floats.
@@ -551,7 +551,7 @@ fn check_sparse_indices(indices: &[u32], count: u64, path: &str) -> Result<(), I
 
 /// Sparse values of `N` components as one list of components.
 fn flatten<const N: usize>((indices, values): (Vec<u32>, Vec<[f32; N]>)) -> (Vec<u32>, Vec<f32>) {
-    (indices, values.into_iter().flatten().collect())
+    (indices, values.into_flattened())
 }
 
 /// The accessor type of an element of `n` components (only the types the importer reads).
