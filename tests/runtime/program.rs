@@ -102,14 +102,14 @@ fn states(model: &Model, spec: &Spec, t: f32) -> Vec<(Vec<Layer>, Vec<f32>)> {
     let mut states = vec![(vec![], drivers.clone())];
     for c in 0..clips {
         let next = (c + 1) % clips;
-        states.push((vec![Layer::clip(c, time(c, t))], still.clone()));
-        let fade = Layer { weight: 0.2 + 0.6 * t, ..Layer::clip(next, time(next, 1.0 - t)) };
-        states.push((vec![Layer::clip(c, time(c, t)), fade], drivers.clone()));
-        let add = Layer { blend: Blend::Additive, weight: 0.7, ..Layer::clip(next, time(next, t)) };
-        states.push((vec![Layer::clip(c, time(c, t)), add], still.clone()));
+        states.push((vec![Layer::once(c, time(c, t))], still.clone()));
+        let fade = Layer { weight: 0.2 + 0.6 * t, ..Layer::once(next, time(next, 1.0 - t)) };
+        states.push((vec![Layer::once(c, time(c, t)), fade], drivers.clone()));
+        let add = Layer { blend: Blend::Additive, weight: 0.7, ..Layer::once(next, time(next, t)) };
+        states.push((vec![Layer::once(c, time(c, t)), add], still.clone()));
         if !spec.masks.is_empty() {
-            let masked = Layer { mask: 0, weight: 0.9, ..Layer::clip(next, time(next, t * 0.5)) };
-            states.push((vec![Layer { weight: 0.5, ..Layer::clip(c, time(c, t)) }, masked], drivers.clone()));
+            let masked = Layer { mask: 0, weight: 0.9, ..Layer::once(next, time(next, t * 0.5)) };
+            states.push((vec![Layer { weight: 0.5, ..Layer::once(c, time(c, t)) }, masked], drivers.clone()));
         }
     }
     states
@@ -213,7 +213,7 @@ fn a_looping_layer_plays_its_clip_at_the_wrapped_time() {
             }
             for seconds in [0.25 * duration, 61.0, 3601.7] {
                 let wrapped = props_anim::clip::PlayMode::Loop.wrap(seconds, duration);
-                let (looping, clip) = ([Layer::looping(c, seconds)], [Layer::clip(c, wrapped)]);
+                let (looping, clip) = ([Layer::looping(c, seconds)], [Layer::once(c, wrapped)]);
                 let fast = poses([&looping, &clip, &looping, &clip], &mut scratch);
                 assert_eq!(fast[..len], fast[len..2 * len], "{}: clip {c} at {seconds} s", path.display());
                 let mut general = |layers: &[Layer]| {
@@ -224,7 +224,7 @@ fn a_looping_layer_plays_its_clip_at_the_wrapped_time() {
                 };
                 assert_eq!(general(&looping), general(&clip), "{}: clip {c} at {seconds} s", path.display());
                 // Held at the end: the last key, a minute or an hour after it.
-                let (end, late) = ([Layer::clip(c, duration)], [Layer::clip(c, duration + seconds)]);
+                let (end, late) = ([Layer::once(c, duration)], [Layer::once(c, duration + seconds)]);
                 let held = poses([&end, &late, &end, &late], &mut scratch);
                 assert_eq!(held[..len], held[len..2 * len], "{}: clip {c} held", path.display());
                 looped += 1;
@@ -273,10 +273,10 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
     let frame_palettes = |crowd: &mut Crowd, workers: Option<&Workers>, frame: u64, palettes: &mut PaletteBuffer| {
         for (i, phase) in phases.iter().enumerate() {
             let t = frame as f32 * 0.05 + phase;
-            let walk = Layer::clip(0, props_anim::clip::PlayMode::Loop.wrap(t, program.duration(0)));
+            let walk = Layer::once(0, props_anim::clip::PlayMode::Loop.wrap(t, program.duration(0)));
             let run = Layer {
                 weight: (i as f32 / n as f32),
-                ..Layer::clip(1, props_anim::clip::PlayMode::Loop.wrap(t, program.duration(1)))
+                ..Layer::once(1, props_anim::clip::PlayMode::Loop.wrap(t, program.duration(1)))
             };
             crowd.layers_mut(i).copy_from_slice(&[walk, run]);
         }
@@ -333,14 +333,14 @@ fn crowds_are_the_same_on_any_thread_count_and_lod_and_culling_keep_their_promis
     let view = View::new(Vec3::ZERO, projection * look, UpdateRateLod::default(), 0);
     let mut palettes = PaletteBuffer::default();
     for i in 0..m {
-        crowd.layers_mut(i)[0] = Layer::clip(0, 0.1);
+        crowd.layers_mut(i)[0] = Layer::once(0, 0.1);
     }
     crowd.update(&program, Some(&view), 0, None, &mut palettes);
     let first = crowd.stats();
     assert_eq!(first.visible, m - 2, "the two behind the eye are culled");
     assert_eq!(first.deferred, 0, "coming into view, everything is posed");
     for i in 0..m {
-        crowd.layers_mut(i)[0] = Layer::clip(0, 0.5);
+        crowd.layers_mut(i)[0] = Layer::once(0, 0.5);
     }
     palettes.clear();
     crowd.update(&program, Some(&view), 1, None, &mut palettes);
@@ -378,7 +378,7 @@ fn a_large_crowd_sifted_in_parts_is_what_one_pass_gives() {
         for frame in 0..4_u64 {
             for (i, phase) in phases.iter().enumerate() {
                 let t = props_anim::clip::PlayMode::Loop.wrap(frame as f32 * 0.05 + phase, program.duration(0));
-                crowd.layers_mut(i)[0] = Layer::clip(0, t);
+                crowd.layers_mut(i)[0] = Layer::once(0, t);
             }
             palettes.clear();
             let stats = crowd.update(&program, Some(&view), frame, workers.as_ref(), &mut palettes);
@@ -436,7 +436,7 @@ fn swap_remove_moves_the_last_instance_with_its_state_and_pose() {
     let mut crowd = Crowd::new(&program, 1, Sharing::None, 1.0, 1);
     for i in 0..n {
         crowd.push(place(i));
-        crowd.layers_mut(i)[0] = Layer::clip(0, 0.1 * i as f32);
+        crowd.layers_mut(i)[0] = Layer::once(0, 0.1 * i as f32);
     }
     let mut palettes = PaletteBuffer::default();
     crowd.update(&program, Some(&view), 0, None, &mut palettes);
@@ -445,7 +445,7 @@ fn swap_remove_moves_the_last_instance_with_its_state_and_pose() {
 
     assert!(crowd.swap_remove(1) && !crowd.swap_remove(n - 1), "instance 1 removed, none past the end");
     assert_eq!(crowd.len(), n - 1);
-    assert_eq!(crowd.layers(1)[0], Layer::clip(0, 0.1 * (n - 1) as f32), "the last instance's state moved");
+    assert_eq!(crowd.layers(1)[0], Layer::once(0, 0.1 * (n - 1) as f32), "the last instance's state moved");
     // The next frame: the far instances are drawn with their last pose, which moved too.
     for i in 0..n - 1 {
         crowd.layers_mut(i)[0].time += 0.05;
@@ -460,7 +460,7 @@ fn swap_remove_moves_the_last_instance_with_its_state_and_pose() {
     for slot in 0..n - 1 {
         let old = if slot == 1 { n - 1 } else { slot };
         fresh.push(place(old));
-        fresh.layers_mut(slot)[0] = Layer::clip(0, 0.1 * old as f32);
+        fresh.layers_mut(slot)[0] = Layer::once(0, 0.1 * old as f32);
     }
     let mut fresh_palettes = PaletteBuffer::default();
     fresh.update(&program, Some(&view), 0, None, &mut fresh_palettes);

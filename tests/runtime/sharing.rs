@@ -128,18 +128,18 @@ fn clip_times_move_points_by_at_most_half_a_step_times_their_speed() {
     let duration = program.duration(0);
     // The fastest any vertex moves, by the general path at 1/480 s steps.
     let h = 1.0 / 480.0;
-    let at = |t: f32| reference(&fox, &spec, &[Layer::clip(0, PlayMode::Loop.wrap(t, duration))], &[]);
+    let at = |t: f32| reference(&fox, &spec, &[Layer::once(0, PlayMode::Loop.wrap(t, duration))], &[]);
     let speed = (0..(duration / h) as usize)
         .map(|k| vertex_error(&fox, &at(k as f32 * h), &at((k + 1) as f32 * h)) / h)
         .fold(0.0, f32::max);
     let bound = q.time * 0.5 * speed;
     let times = workload::phases(300, duration, 9);
-    let states: Vec<(Vec<Layer>, Vec<f32>)> = times.iter().map(|&t| (vec![Layer::clip(0, t)], vec![])).collect();
+    let states: Vec<(Vec<Layer>, Vec<f32>)> = times.iter().map(|&t| (vec![Layer::once(0, t)], vec![])).collect();
     let shared = shared_palettes(&program, 1, Sharing::Quantized(q), &states);
     let mut worst = 0.0f32;
     let radius = fox.pose_bounds().radius as f32;
     for ((layers, _), palette) in states.iter().zip(&shared) {
-        let quantized = [Layer::clip(0, q.quantize_time(layers[0].time, duration))];
+        let quantized = [Layer::once(0, q.quantize_time(layers[0].time, duration))];
         assert!(vertex_error(&fox, palette, &reference(&fox, &spec, &quantized, &[])) <= TOLERANCE * radius);
         worst = worst.max(vertex_error(&fox, palette, &reference(&fox, &spec, layers, &[])));
     }
@@ -211,7 +211,7 @@ fn a_layer_that_decides_the_pose_hides_the_layers_beneath_it() {
     assert!(walks[19] < program.duration(0));
     // Each fox stands (Survey over everything at `over`) over the walk it stopped in.
     let standing = |over: Layer| -> Vec<(Vec<Layer>, Vec<f32>)> {
-        walks.iter().map(|&t| (vec![Layer::clip(0, t), over], vec![])).collect()
+        walks.iter().map(|&t| (vec![Layer::once(0, t), over], vec![])).collect()
     };
     // Palettes evaluated for `states` (each checked against its own pose).
     let distinct = |sharing: Sharing, states: &[(Vec<Layer>, Vec<f32>)]| {
@@ -230,7 +230,7 @@ fn a_layer_that_decides_the_pose_hides_the_layers_beneath_it() {
         }
         crowd.visible().map(|(_, base)| base).collect::<std::collections::HashSet<_>>().len()
     };
-    let full = Layer::clip(1, 1.0);
+    let full = Layer::once(1, 1.0);
     for sharing in [Sharing::Exact, Sharing::Quantized(Quantization::default())] {
         // The walks beneath a full, unmasked replacing layer change nothing: one pose.
         assert_eq!(distinct(sharing, &standing(full)), 1, "{sharing:?}");
@@ -262,7 +262,7 @@ fn a_layer_hides_the_layers_beneath_only_if_it_animates_their_properties() {
         let mut crowd = Crowd::new(&program, 2, Sharing::Exact, 1.0, 1);
         for (i, &weight) in weights.iter().enumerate() {
             crowd.push(Vec3::ZERO);
-            crowd.layers_mut(i).copy_from_slice(&[Layer { weight, ..Layer::clip(0, 0.0) }, Layer::clip(1, 0.0)]);
+            crowd.layers_mut(i).copy_from_slice(&[Layer { weight, ..Layer::once(0, 0.0) }, Layer::once(1, 0.0)]);
         }
         let mut palettes = PaletteBuffer::default();
         crowd.update(&program, None, 0, None, &mut palettes);

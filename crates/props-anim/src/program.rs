@@ -258,7 +258,7 @@ fn multiply4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
 }
 
 impl Program {
-    /// A program for one clip of `model`, no driver or mask: instances play `Layer::clip(0,
+    /// A program for one clip of `model`, no driver or mask: instances play `Layer::once(0,
     /// time)`.
     ///
     /// # Panics

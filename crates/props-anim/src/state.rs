@@ -33,7 +33,7 @@ pub enum Blend {
 
 /// One clip playing on an instance: which, where in it, how strongly, how, and where.
 ///
-/// A layer's time is the clip's, as given ([`Layer::clip`]: before the clip's start it shows
+/// A layer's time is the clip's, as given ([`Layer::once`]: before the clip's start it shows
 /// the first key, after its end the last), or a running time the clip loops over
 /// ([`Layer::looping`]: the runtime wraps it by the clip's own duration, so a host need not
 /// know it).
@@ -72,10 +72,10 @@ impl Layer {
         mode: PlayMode::Once,
     };
 
-    /// Clip `clip` at `time` seconds into it (held at its first key before, at its last
-    /// after), full weight, replacing, unmasked.
+    /// Clip `clip` played once: at `time` seconds into it (held at its first key before, at its
+    /// last after), full weight, replacing, unmasked ([`PlayMode::Once`]).
     #[must_use]
-    pub fn clip(clip: u16, time: f32) -> Self {
+    pub fn once(clip: u16, time: f32) -> Self {
         Self { clip, time, weight: 1.0, ..Self::NONE }
     }
 
@@ -83,10 +83,10 @@ impl Layer {
     /// the clip's duration), full weight, replacing, unmasked: a host's clock, phase added,
     /// plays the clip for as long as it runs. An `f32` clock keeps a millisecond's precision
     /// for about four hours; a longer session wraps its `f64` clock by the clip's duration
-    /// first and uses [`Layer::clip`].
+    /// first and uses [`Layer::once`].
     #[must_use]
     pub fn looping(clip: u16, seconds: f32) -> Self {
-        Self { mode: PlayMode::Loop, ..Self::clip(clip, seconds) }
+        Self { mode: PlayMode::Loop, ..Self::once(clip, seconds) }
     }
 
     /// The time into its clip, of `duration` seconds, it shows: its time wrapped when it loops,

@@ -35,7 +35,7 @@ fn bench_model(c: &mut Criterion, name: &str, model: &Model, clip: usize, instan
     let mut frame = |fast: &mut props_anim::runtime::Crowd, time: f32, times: &mut [f32], workers: Option<&Workers>| {
         wrap_times(&crowd.phases, time, duration, times);
         for (i, &t) in times.iter().enumerate() {
-            fast.layers_mut(i)[0] = Layer::clip(0, t);
+            fast.layers_mut(i)[0] = Layer::once(0, t);
         }
         out.clear();
         fast.update(&program, None, 0, workers, &mut out);

@@ -221,7 +221,7 @@ pub fn rows(workload: &Workload, options: &Options) -> Vec<Row> {
     };
     let set_times = |crowd: &mut Crowd, times: &[f32]| {
         for (i, &t) in times.iter().enumerate() {
-            crowd.layers_mut(i)[0] = Layer::clip(0, t);
+            crowd.layers_mut(i)[0] = Layer::once(0, t);
         }
     };
     let mut palettes = PaletteBuffer::default();
@@ -308,7 +308,7 @@ pub fn quantization_error(model: &Model, clip: usize, step: f32, samples: usize)
     let duration = program.duration(0);
     for time in workload::phases(samples, duration, 99) {
         for (t, out) in [(time, &mut exact), (quantization.quantize_time(time, duration), &mut quantized)] {
-            let layers = [Layer::clip(0, t)];
+            let layers = [Layer::once(0, t)];
             let lane = props_anim::runtime::LaneState { layers: &layers, drivers: &[], palette: 0 };
             program.write_palettes4([lane; 4], &mut scratch, out);
         }

@@ -73,7 +73,7 @@ fn frame(
     palettes.clear();
     for (crowd, view) in crowds {
         for (i, phase) in phases.iter().enumerate() {
-            crowd.layers_mut(i)[0] = Layer::clip(0, PlayMode::Loop.wrap(f as f32 / 60.0 + phase, program.duration(0)));
+            crowd.layers_mut(i)[0] = Layer::once(0, PlayMode::Loop.wrap(f as f32 / 60.0 + phase, program.duration(0)));
         }
         crowd.update(program, view.as_ref(), f, workers, palettes);
     }

@@ -59,7 +59,7 @@ fn toe_track_at_scale(eye: Vec3, ground: Option<props_crowd::Ground>, scale: f32
             let at = Vec3::new(0.0, 0.0, 0.05 * f as f32);
             let placement = Affine3A::from_scale_rotation_translation(Vec3::splat(scale), glam::Quat::IDENTITY, at);
             crowd.set_placement(0, placement);
-            crowd.layers_mut(0)[0] = Layer::clip(0, 0.0);
+            crowd.layers_mut(0)[0] = Layer::once(0, 0.0);
             crowd.set_planted(0, 1.0 / 60.0, || u8::from(f < 6));
             frame.clear();
             posing.animate(std::slice::from_mut(&mut crowd), &mut frame);

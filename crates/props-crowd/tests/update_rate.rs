@@ -44,7 +44,7 @@ fn posed_frames(placements: &[(f32, f32)]) -> Vec<usize> {
     let mut changed = vec![0; placements.len()];
     for f in 0..9u8 {
         for i in (0..).take(placements.len()) {
-            crowd.layers_mut(i)[0] = Layer::clip(0, 0.05 * f32::from(f));
+            crowd.layers_mut(i)[0] = Layer::once(0, 0.05 * f32::from(f));
         }
         frame.clear();
         posing.animate(std::slice::from_mut(&mut crowd), &mut frame);

@@ -56,7 +56,7 @@ fn exercise(model: &Model) -> Result<(), String> {
             pose.compute_world(rig);
             check_palette(model, &pose, &mut palette, &format!("clip {c} at {time} s"))?;
             // Four lanes: the clip at this time, and at its start, its end and half-way.
-            let layers = [time, 0.0, clip.duration(), 0.5 * clip.duration()].map(|t| [Layer::clip(0, t)]);
+            let layers = [time, 0.0, clip.duration(), 0.5 * clip.duration()].map(|t| [Layer::once(0, t)]);
             let p = program.palette_len();
             let lanes = std::array::from_fn(|k| LaneState { layers: &layers[k], drivers: &[], palette: k * p });
             program.write_palettes4(lanes, &mut scratch, &mut fast);

@@ -122,7 +122,7 @@ fn removing_a_mod_stops_the_clips_the_hosts_version_lacks() {
     // The instance plays the fox's last clip, which the windmill does not have.
     let last = props.model(windmill.model).expect("the fox").clips().count() - 1;
     assert!(last >= clips, "the fox has more clips than the windmill");
-    assert!(props.get_mut(id).expect("live").set_layer(0, Layer::clip(last as u16, 0.3)));
+    assert!(props.get_mut(id).expect("live").set_layer(0, Layer::once(last as u16, 0.3)));
 
     std::fs::remove_file(folder.join("windmill.glb")).expect("remove");
     let event = next_event(&mut props, &mut renderer);
@@ -213,8 +213,8 @@ fn the_crate_example_still_moves_past_a_minute() {
     let (looped, later) = (palettes(Layer::looping(drive.number, 61.0)), palettes(Layer::looping(drive.number, 61.2)));
     assert_ne!(looped, later, "a looping layer moves a minute in");
     let wrapped = props_anim::clip::PlayMode::Loop.wrap(61.0, drive.duration);
-    assert_eq!(looped, palettes(Layer::clip(drive.number, wrapped)), "it shows the clip at the wrapped time");
-    let (held, held_later) = (palettes(Layer::clip(drive.number, 61.0)), palettes(Layer::clip(drive.number, 61.2)));
+    assert_eq!(looped, palettes(Layer::once(drive.number, wrapped)), "it shows the clip at the wrapped time");
+    let (held, held_later) = (palettes(Layer::once(drive.number, 61.0)), palettes(Layer::once(drive.number, 61.2)));
     assert_eq!(held, held_later, "a layer that does not loop holds the last key");
 }
 

@@ -27,5 +27,5 @@ pub fn layers(model: &Model) -> usize {
 /// by day (the rest pose, lights off).
 #[must_use]
 pub fn layer(level: f32) -> Layer {
-    if level > 0.0 { Layer::clip(0, level.min(1.0)) } else { Layer::NONE }
+    if level > 0.0 { Layer::once(0, level.min(1.0)) } else { Layer::NONE }
 }

@@ -72,7 +72,7 @@ impl VehicleLights {
             return;
         }
         let Some(slots) = layers.get_mut(self.first..self.first + 3) else { return };
-        let on = |clip: Option<u16>, at: f32| clip.map_or(Layer::NONE, |c| Layer::clip(c, at));
+        let on = |clip: Option<u16>, at: f32| clip.map_or(Layer::NONE, |c| Layer::once(c, at));
         // By day the rest pose (lights off): no layer.
         slots[0] = if lamps > 0.0 { on(self.night, lamps.min(1.0)) } else { Layer::NONE };
         slots[1] = if braking { on(self.brake, 0.0) } else { Layer::NONE };

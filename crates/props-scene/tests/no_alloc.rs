@@ -105,7 +105,7 @@ fn check_crowd_set() {
     let mut run = |set: &mut CrowdSet, time: f32| {
         for (k, &id) in ids.iter().enumerate() {
             let mut windmill = set.get_mut(id).expect("live");
-            assert!(windmill.set_layer(0, Layer::clip(0, time + k as f32 * 0.01)));
+            assert!(windmill.set_layer(0, Layer::once(0, time + k as f32 * 0.01)));
             windmill.drivers_mut()[0] = time * 0.1;
         }
         frame.clear();

@@ -91,7 +91,7 @@ fn the_traffic_light_s_phases_light_one_lamp() {
     let light = asset("traffic_light.glb");
     for (phase, lit) in [("green", "lamp_green"), ("amber", "lamp_amber"), ("red", "lamp_red")] {
         let spec = Spec { clips: vec![light.find_clip(phase).expect("clip")], ..Spec::default() };
-        let pose = posed(&light, &spec, &[Layer::clip(0, 0.0)]);
+        let pose = posed(&light, &spec, &[Layer::once(0, 0.0)]);
         for lamp in ["lamp_red", "lamp_amber", "lamp_green"] {
             let glow = emissive(&light, &pose, lamp);
             assert_eq!(glow.iter().any(|&c| c > 0.0), lamp == lit, "{phase}: {lamp} {glow:?}");

@@ -80,7 +80,7 @@ impl Walker {
         if speed.is_finite() && dt.is_finite() {
             self.travelled += speed.max(0.0) * dt;
         }
-        let state = layers.map(|l| Layer { weight: l.weight, ..Layer::clip(l.gait as u16, l.time) });
+        let state = layers.map(|l| Layer { weight: l.weight, ..Layer::once(l.gait as u16, l.time) });
         pose_state(&self.model, &self.spec, &state, &[], pose, scratch);
         let forward: Vec3 = self.gaits.stride(0).forward;
         let placement = Affine3A::from_translation(forward * self.travelled);

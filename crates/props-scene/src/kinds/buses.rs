@@ -243,7 +243,7 @@ impl PropKind for Buses {
             // Each door's clip on its own layer, masked to its door.
             let door = |clip: u16| {
                 let time = bus.doors.min(self.door_times[usize::from(clip)]);
-                Layer { mask: clip as u8, ..Layer::clip(clip, time) }
+                Layer { mask: clip as u8, ..Layer::once(clip, time) }
             };
             crowd.layers_mut(instance.index()).copy_from_slice(&[door(0), door(1)]);
         }

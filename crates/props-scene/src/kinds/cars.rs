@@ -376,7 +376,7 @@ impl PropKind for Cars {
                 wheels.still = if car.is_standing() { wheels.still + dt } else { 0.0 };
                 let opening = wheels.still >= DOORS_AFTER;
                 wheels.doors = (wheels.doors + if opening { dt } else { -dt }).clamp(0.0, length);
-                crowd.layers_mut(instance.index())[0] = props_anim::Layer::clip(0, wheels.doors);
+                crowd.layers_mut(instance.index())[0] = props_anim::Layer::once(0, wheels.doors);
             }
             let state = (lamps, braking(car), wheels.turn.update(car, town.roads));
             lights.write(crowd.layers_mut(instance.index()), state, town.time);

@@ -223,13 +223,13 @@ impl GaitedModel {
         let duration = self.standing_duration(state.standing_clip);
         state.idle_playback.advance(dt, duration);
         let gait =
-            |layer: GaitLayer| Layer { weight: layer.weight, ..Layer::clip(self.spec_clips[layer.gait], layer.time) };
+            |layer: GaitLayer| Layer { weight: layer.weight, ..Layer::once(self.spec_clips[layer.gait], layer.time) };
         layers[0] = gait(slow);
         layers[1] = if fast.weight > 0.0 { gait(fast) } else { Layer::NONE };
         layers[2] = match duration > 0.0 {
             true => Layer {
                 weight: state.idle,
-                ..Layer::clip(state.standing_clip, state.idle_playback.clip_time(duration))
+                ..Layer::once(state.standing_clip, state.idle_playback.clip_time(duration))
             },
             false => Layer::NONE,
         };

@@ -74,7 +74,7 @@ impl ModLot {
             if clip.is_some()
                 && let Ok(instance) = world.get::<&PropInstance>(entity)
             {
-                props.of(&instance).layers_mut(instance.index())[0] = Layer::clip(0, playback.clip_time(duration));
+                props.of(&instance).layers_mut(instance.index())[0] = Layer::once(0, playback.clip_time(duration));
             }
         }
     }
@@ -132,7 +132,7 @@ impl PropKind for ModLot {
             let Some(&clip) = crowd.model().spec.clips.first() else { continue };
             let duration = crowd.prop().model.clips()[clip].duration();
             lot.playback.advance(dt, duration);
-            crowd.layers_mut(instance.index())[0] = Layer::clip(0, lot.playback.clip_time(duration));
+            crowd.layers_mut(instance.index())[0] = Layer::once(0, lot.playback.clip_time(duration));
         }
     }
 

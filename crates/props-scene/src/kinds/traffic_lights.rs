@@ -74,7 +74,7 @@ fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut KindProps) 
 fn animate_lights(world: &World, signals: &Signals, lights: &mut ModelCrowd) {
     for (light, instance) in world.query::<(&mut TrafficLight, &PropInstance)>().iter() {
         light.state = signals.state(light.intersection, light.approach);
-        lights.layers_mut(instance.index())[0] = Layer::clip(light.state.phase_index() as u16, 0.0);
+        lights.layers_mut(instance.index())[0] = Layer::once(light.state.phase_index() as u16, 0.0);
     }
 }
 

@@ -41,7 +41,7 @@ fn windmills(set: &mut CrowdSet, n: usize) -> Vec<InstanceId> {
         .map(|k| {
             let id = set.add(WINDMILL, at(40.0 * k as f32, 0.1 * k as f32)).expect("a windmill model");
             let mut windmill = set.get_mut(id).expect("just added");
-            assert!(windmill.set_layer(0, Layer::clip(0, 0.37 * k as f32)));
+            assert!(windmill.set_layer(0, Layer::once(0, 0.37 * k as f32)));
             windmill.drivers_mut()[0] = 0.5 * k as f32;
             id
         })
@@ -79,9 +79,9 @@ fn instances_pose_as_the_pose_path_and_removing_one_leaves_the_others_as_they_we
     let fox = set.add(FOX, small_at(-10.0)).expect("a fox model");
     let walk = set.model(FOX).and_then(|fox| fox.clip("Run")).expect("Run is played").number;
     let mut running = set.get_mut(fox).expect("live");
-    assert!(running.set_layer(1, Layer { weight: 0.5, ..Layer::clip(walk, 0.2) }));
-    assert!(!running.set_layer(1, Layer::clip(2, 0.0)), "the fox plays two clips: no clip 2");
-    assert!(!running.set_layer(2, Layer::clip(0, 0.0)), "and has two layers: no layer 2");
+    assert!(running.set_layer(1, Layer { weight: 0.5, ..Layer::once(walk, 0.2) }));
+    assert!(!running.set_layer(1, Layer::once(2, 0.0)), "the fox plays two clips: no clip 2");
+    assert!(!running.set_layer(2, Layer::once(0, 0.0)), "and has two layers: no layer 2");
     ids.push(fox);
     check_frame(&mut set, &ids);
 
@@ -164,7 +164,7 @@ fn material_values_set_per_instance_reach_its_palette_and_are_shared_only_when_e
     // Three lights showing red; the host lights the green lamp of the second as well, at half.
     let ids: Vec<InstanceId> = (0..3).map(|k| set.add(ModelId(1), at(10.0 * k as f32, 0.0)).expect("added")).collect();
     for &id in &ids {
-        assert!(set.get_mut(id).expect("live").set_layer(0, Layer::clip(0, 0.0)));
+        assert!(set.get_mut(id).expect("live").set_layer(0, Layer::once(0, 0.0)));
     }
     set.get_mut(ids[1]).expect("live").values_mut().copy_from_slice(&[0.05, 0.5, 0.15]);
     let mut frame = FrameData::default();
