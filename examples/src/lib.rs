@@ -150,7 +150,7 @@ impl<E: Example> Headless<E> {
     ) -> Result<Self, Error> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let gpu = Gpu::new(&instance, None)?;
-        let target = props_render::OffscreenTarget::new(&gpu.device, size.0, size.1);
+        let target = props_render::OffscreenTarget::new(&gpu.device, size);
         let example = make(&gpu, props_render::OFFSCREEN_FORMAT)?;
         Ok(Self { gpu, target, size, frames: 0, example })
     }

@@ -23,7 +23,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let context = pollster::block_on(GpuContext::headless())?;
     tracing::info!(adapter = %context.adapter_description(), "rendering offscreen");
     let mut gpu = Gpu::new(context, args.renderer_config(OFFSCREEN_FORMAT), args.lose_device_after);
-    let mut target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
+    let mut target = OffscreenTarget::new(&gpu.context.device, args.size);
     let mut demo = Demo::new(args, &mut gpu)?;
     let started = Instant::now();
     let (mut last, mut last_status) = (started, started);
@@ -32,7 +32,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let mut submitted = props_render::PassCount::default();
     loop {
         if gpu.recover(None)? {
-            target = OffscreenTarget::new(&gpu.context.device, args.size.0, args.size.1);
+            target = OffscreenTarget::new(&gpu.context.device, args.size);
             demo.upload_all(&mut gpu.renderer)?;
         }
         let now = Instant::now();

@@ -18,7 +18,7 @@ fn draw_in_host_pass(
     let (frame, camera) = scene::car_at_origin(renderer);
     let frame = frame.to_frame(camera, Lighting::default(), SKY);
 
-    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
+    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE);
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     renderer.prepare(&mut encoder, &frame, IMAGE_SIZE);
     between(renderer);

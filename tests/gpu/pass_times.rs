@@ -13,7 +13,7 @@ fn draw_frames(gpu: &GpuContext, frames: u32, configure: impl FnOnce(&mut props_
     let mut renderer: Renderer = scene::renderer(gpu, configure);
     let (frame, camera) = scene::car_at_origin(&mut renderer);
     let frame = frame.to_frame(camera, Lighting::default(), SKY);
-    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
+    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE);
     let mut pass = StandalonePass::new();
     let mut stats = FrameStats::default();
     for _ in 0..frames {

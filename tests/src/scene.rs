@@ -171,7 +171,7 @@ pub fn render_lit(
 /// # Panics
 /// If the readback fails.
 pub fn render_frame(gpu: &GpuContext, renderer: &mut Renderer, frame: &Frame<'_>) -> (image::RgbaImage, FrameStats) {
-    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE.0, IMAGE_SIZE.1);
+    let target = OffscreenTarget::new(&gpu.device, IMAGE_SIZE);
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     let stats = props_render::StandalonePass::new().draw(renderer, &mut encoder, (target.view(), target.size()), frame);
     gpu.queue.submit([encoder.finish()]);

@@ -39,7 +39,7 @@ fn draw(
     (scene, frame, camera): (&Scene, &FrameData, Camera),
     size: (u32, u32),
 ) -> Result<RgbaImage> {
-    let target = OffscreenTarget::new(&gpu.device, size.0, size.1);
+    let target = OffscreenTarget::new(&gpu.device, size);
     let daylight = scene.daylight();
     let frame = frame.to_frame(camera, daylight.lighting(), daylight.sky_color());
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());

@@ -28,11 +28,11 @@ pub struct OffscreenTarget {
 }
 
 impl OffscreenTarget {
-    /// A `width` x `height` target in [`OFFSCREEN_FORMAT`], single-sampled: a renderer of 4x
-    /// MSAA draws into a multisampled target resolved into it (as [`crate::StandalonePass`]
-    /// does), one of `sample_count: 1` into it directly.
+    /// A target of `(width, height)` pixels in [`OFFSCREEN_FORMAT`], single-sampled: a renderer
+    /// of 4x MSAA draws into a multisampled target resolved into it (as
+    /// [`crate::StandalonePass`] does), one of `sample_count: 1` into it directly.
     #[must_use]
-    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+    pub fn new(device: &wgpu::Device, (width, height): (u32, u32)) -> Self {
         let (width, height) = (width.max(1), height.max(1));
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen target"),

@@ -81,7 +81,7 @@ impl StillRenderer {
         // shadow map).
         let config = RendererConfig { shadows: false, specular_antialiasing, ..RendererConfig::new(OFFSCREEN_FORMAT) };
         let renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
-        let target = OffscreenTarget::new(&gpu.device, size.0, size.1);
+        let target = OffscreenTarget::new(&gpu.device, size);
         Self { renderer, pass: StandalonePass::new(), target, material_variant: None }
     }
 

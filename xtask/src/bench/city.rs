@@ -53,7 +53,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let models = load_models(&root.join("assets"))?;
     let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
-    let target = OffscreenTarget::new(&gpu.device, args.width, args.height);
+    let target = OffscreenTarget::new(&gpu.device, (args.width, args.height));
     let size = (args.width, args.height);
     let mesh_lod = MeshLod { max_error_px: args.max_error_px, ..MeshLod::default() };
     let (lod_scene, lod_frame, camera) = city_frame(&models, Some(mesh_lod), size)?;

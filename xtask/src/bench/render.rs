@@ -102,7 +102,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let model = props_gltf::import_file(&args.model, &props_gltf::Limits::default())?.model;
     let gpu = pollster::block_on(GpuContext::headless()).context("no GPU adapter")?;
     let adapter = gpu.adapter_description();
-    let target = OffscreenTarget::new(&gpu.device, args.width, args.height);
+    let target = OffscreenTarget::new(&gpu.device, (args.width, args.height));
     let mut rows = Vec::new();
     let name = args.model.file_stem().map_or_else(|| "model".to_owned(), |s| s.to_string_lossy().into_owned());
     let mut workloads = vec![(name, model, args.counts.clone())];
