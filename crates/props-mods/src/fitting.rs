@@ -34,9 +34,12 @@ pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, 
         return (scale, None);
     }
     let fitted = expected / height;
+    // A role read in other units than metres (the Fox's centimetres) says so.
+    let units = if scale == 1.0 { String::new() } else { format!(" at {scale} m per unit") };
     let warning = format!(
-        "it is {metres:.2} m tall, far from {what}'s {expected:.1} m: shown at {:.3}x (export it in metres: \
-         in Blender, apply the scale and keep Unit Scale at 1.0)",
+        "it is {metres:.2} m tall{units}, far from {what}'s {expected:.1} m: shown at {:.3}x (export it in metres: \
+         in Blender, apply the scale and keep Unit Scale at 1.0; or, to keep its size, give its `role` and \
+         `units = 1` (metres; 0.01: centimetres) in its sidecar, `<name>.prop.toml`)",
         fitted / scale
     );
     (fitted, Some(warning))
