@@ -17,11 +17,10 @@ use props_crowd::{Bindings, PropModel};
 use props_frame::ModelId;
 use props_gltf::Limits;
 use props_host::{Arrival, HostEvent, Shelf, Stage, Version};
-use props_mods::sidecar::{self, Sidecar};
+use props_mods::sidecar;
 use props_mods::{ModConfig, fitting};
 use props_render::Renderer;
-use props_scene::kinds::lot::LOOP;
-use props_scene::{KindAsset, PropKind, Scene};
+use props_scene::{Claim, KindAsset, Placement, PropKind, Scene};
 
 use crate::mod_list::ModList;
 use crate::model_ids::FIRST_MODEL_ID;
@@ -78,46 +77,6 @@ pub struct TownPlace {
     load_ms: f64,
 }
 
-/// Where a mod goes, and how: from its sidecar, else from its file stem.
-#[derive(Clone, Debug)]
-struct Placement {
-    /// The kind it shows in.
-    kind: usize,
-    /// The sidecar's units, if any.
-    units: Option<f32>,
-    /// The sidecar's names (its `clip` bound as the lot's `loop` state).
-    bindings: Bindings,
-    /// Whether it adds a model to its kind instead of replacing it: a mod shown by a kind that
-    /// takes variants (the lot among them), named other than the kind's base asset.
-    adds: bool,
-}
-
-impl Placement {
-    /// The placement a sidecar asks for among `kinds` (by role), or the file stem's (a base
-    /// asset's name, case-sensitive, replaces it); a mod neither claims goes to the kind without
-    /// a base asset (the lot). `None` when no kind takes it.
-    fn of(name: &str, sidecar: Option<&Sidecar>, model: &Model, kinds: &[TownKind]) -> Option<Self> {
-        let adds = |kind: usize| kinds[kind].asset.variants && kinds[kind].asset.stem != Some(name);
-        let Some(sidecar) = sidecar else {
-            let claimed = kinds.iter().position(|k| k.asset.stem == Some(name));
-            let kind = claimed.or_else(|| kinds.iter().position(|k| k.asset.stem.is_none()))?;
-            return Some(Self { kind, units: None, bindings: Bindings::default(), adds: adds(kind) });
-        };
-        let kind = kinds.iter().position(|k| k.asset.role == sidecar.role)?;
-        let mut bindings = Bindings {
-            nodes: sidecar.nodes.clone(),
-            clips: sidecar.clips.clone(),
-            humanoid: sidecar.humanoid.clone(),
-            material_variants: sidecar.material_variants.clone(),
-        };
-        // The sidecar's `clip` (found by name) is the lot's `loop` state.
-        if let Some(clip) = sidecar.clip.and_then(|clip| model.clips().get(clip)?.name()) {
-            bindings.clips.entry(LOOP.to_owned()).or_insert_with(|| clip.to_owned());
-        }
-        Some(Self { kind, units: sidecar.units, bindings, adds: adds(kind) })
-    }
-}
-
 /// The models of the town's kinds.
 #[derive(Debug)]
 pub struct ModelRegistry {
@@ -149,7 +108,10 @@ impl Stage<TownPlace> for TownStage<'_> {
     type Error = props_scene::SceneError;
 
     fn place(&mut self, _: &Shelf<TownPlace>, arrival: &Arrival<'_>) -> Result<(String, TownPlace), String> {
-        let Some(placement) = Placement::of(arrival.name, arrival.sidecar, arrival.model, self.kinds) else {
+        let assets: Vec<KindAsset> = self.kinds.iter().map(|k| k.asset).collect();
+        let claim =
+            arrival.sidecar.map(|s| Claim { role: s.role, units: s.units, clip: s.clip, bindings: s.bindings.clone() });
+        let Some(placement) = Placement::of(arrival.name, claim, arrival.model, &assets) else {
             return Err("no prop kind shows models of its name or role".to_owned());
         };
         let (scale, fitted) = self.scale(&placement, arrival.model);

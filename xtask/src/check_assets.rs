@@ -1,7 +1,7 @@
 //! `cargo xtask check-assets [PATHS...] [--json]`: checks every `.gltf` / `.glb` under the given
 //! files and folders (default `assets/` and `mods/`) with `props_gltf::validate`, the gate the
-//! game loads every model through, and its sidecar (`<name>.prop.toml`) against it as the game
-//! does, and prints rustc-like lines (`file: /json/pointer: error[CODE]: message`, each error
+//! game loads every model through, then as the game takes a mod (`as_mod.rs`: its sidecar,
+//! `<name>.prop.toml`, and its place and binding in the town), and prints rustc-like lines (`file: /json/pointer: error[CODE]: message`, each error
 //! marked with what the game does about it), what the game does with each file (`loads`,
 //! `loads; 1 error read past, 2 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
 //! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`) and
@@ -18,15 +18,13 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 
+use crate::as_mod;
 use crate::crowd_cost::{self, Cost};
 use props_anim::Model;
 use props_anim::gait::Stride;
 use props_anim::humanoid::{Bone, BoneMap};
-use props_gltf::Limits;
-use props_gltf::gate::admit_file;
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
-use props_mods::{ModConfig, fitting, sidecar};
-use props_scene::KindAsset;
+use props_mods::ModConfig;
 use serde_json::json;
 
 /// Folders checked when no path is given.
@@ -45,7 +43,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let mut costs = Vec::with_capacity(files.len());
     let mut gaits = Vec::with_capacity(files.len());
     for file in &files {
-        let (report, model) = check_with_sidecar(file, &ModConfig::limits_for(file, mod_limits));
+        let (report, model) = as_mod::check(file, &ModConfig::limits_for(file, mod_limits));
         let cost = model.as_ref().map(levels_and_costs).transpose()?;
         let strides = model.as_deref().map(strides).unwrap_or_default();
         let bones = model.as_deref().map(|m| BoneMap::find(m.rig())).filter(BoneMap::is_humanoid);
@@ -119,28 +117,6 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         std::process::exit(1);
     }
     Ok(())
-}
-
-/// The gate's report on `file` (the same as the game's), with its sidecar's error, if any,
-/// added as one more (the sidecar is checked against the model, as the game does), and the
-/// model where the game loads it.
-fn check_with_sidecar(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model>>) {
-    match admit_file(file, limits) {
-        Ok(admitted) => {
-            let mut report = admitted.report;
-            let model = admitted.import.model;
-            match sidecar::read(file, file, &model, &sidecar_roles()) {
-                Ok(sidecar) => report.issues.extend(size_warning(file, sidecar.as_ref(), &model)),
-                Err(error) => {
-                    let message = format!("in {}: {}", error.file, error.message);
-                    report.issues.push(Issue::error(sidecar::SIDECAR_CODE, error.pointer, message));
-                }
-            }
-            let loads = !report.is_fatal();
-            (report, loads.then(|| Arc::new(model)))
-        }
-        Err(refused) => (refused.report, None),
-    }
 }
 
 /// A model's level of detail.
@@ -302,43 +278,6 @@ fn bytes(n: usize) -> String {
     }
 }
 
-/// The assets of the town's kinds, as the game registers them.
-fn kind_assets() -> Vec<KindAsset> {
-    props_scene::kinds::town().iter().map(|kind| kind.asset()).collect()
-}
-
-/// The roles a sidecar may give, as the game takes them: every kind's (the lot's `ambient`
-/// among them).
-fn sidecar_roles() -> Vec<sidecar::Role> {
-    kind_assets().into_iter().map(|a| sidecar::Role { name: a.role, parts: a.parts, states: a.states }).collect()
-}
-
-/// The game's fitting warning for `model` (`file`, with its `sidecar`): far off the height of
-/// the base asset whose place it takes (the workspace's `assets/<stem>.glb`), or of a lot
-/// model; none when the sidecar gives its units (the game draws it at them).
-fn size_warning(file: &Path, sidecar: Option<&sidecar::Sidecar>, model: &Model) -> Option<Issue> {
-    let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let assets = kind_assets();
-    let taken = match sidecar {
-        Some(sidecar) => assets.into_iter().find(|a| a.role == sidecar.role),
-        None => assets.into_iter().find(|a| a.stem == Some(stem.as_str())),
-    };
-    if sidecar.is_some_and(|s| s.units.is_some()) {
-        return None; // The game draws it at the units given.
-    }
-    let height = fitting::height(model);
-    let (_, message) = match taken.and_then(|asset| Some((asset.stem?, asset))) {
-        Some((stem, asset)) => {
-            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(format!("{stem}.glb"));
-            let base = admit_file(&base, &Limits::default()).ok()?;
-            let expected = fitting::height(&base.import.model)? * asset.units;
-            fitting::fit(height, asset.units, expected, &format!("the {stem}"))
-        }
-        None => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
-    };
-    message.map(|message| Issue::warning(fitting::FITTED, "", message))
-}
-
 /// Every `.gltf` / `.glb` file among `paths` and under the folders among them, each folder's
 /// files in sorted order. A file named explicitly is checked whatever its extension.
 pub(crate) fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
@@ -431,32 +370,10 @@ fn progress_bar(files: usize) -> ProgressBar {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use props_gltf::Limits;
+    use props_gltf::gate::admit_file;
 
-    /// The Fox in centimetres: fine as `Fox.glb` (its role's units are 0.01) or with a
-    /// sidecar giving its units, 81 m tall (warned) on the lot or as a car.
-    #[test]
-    fn sizes_far_off_the_place_are_warned_as_the_game_fits_them() {
-        let fox_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
-        let fox = props_gltf::import_file(&fox_path, &Limits::default()).expect("the Fox").model;
-        let warned = |name: &str, sidecar: Option<&str>| {
-            let sidecar = sidecar.map(|text| {
-                let dir = std::env::temp_dir().join(format!("props-size-{}-{name}", std::process::id()));
-                std::fs::create_dir_all(&dir).expect("folder");
-                std::fs::write(dir.join(format!("{name}.prop.toml")), text).expect("sidecar");
-                sidecar::read(&dir.join(format!("{name}.glb")), Path::new(name), &fox, &sidecar_roles())
-                    .expect("valid")
-                    .expect("read")
-            });
-            size_warning(Path::new(&format!("mods/{name}.glb")), sidecar.as_ref(), &fox).map(|i| i.message)
-        };
-        assert_eq!(warned("Fox", None), None);
-        let lot = warned("giant", None).expect("on the lot");
-        assert!(lot.contains("81.57 m tall") && lot.contains("a lot model's 1.8 m"), "{lot}");
-        let car = warned("truck", Some("role = \"car\"")).expect("as a car");
-        assert!(car.contains("the car's 1.5 m"), "{car}");
-        assert_eq!(warned("statue", Some("role = \"ambient\"\nunits = 0.01")), None);
-    }
+    use super::*;
 
     #[test]
     fn lines_and_summary() {
@@ -574,7 +491,7 @@ mod tests {
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
         let files = model_files(std::slice::from_ref(&dir)).expect("walks");
         assert_eq!(files, [dir.join("pack/sign.gltf"), fifo.clone()]);
-        let (report, _) = check_with_sidecar(&fifo, &Limits::default());
+        let (report, _) = as_mod::check(&fifo, &Limits::default());
         assert!(report.is_fatal() && report.to_string().contains("FIFO"), "{report}");
         let _ = std::fs::remove_dir_all(&dir);
     }

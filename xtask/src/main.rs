@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+mod as_mod;
 mod assets;
 mod bench;
 mod broken_models;

@@ -13,8 +13,9 @@ use std::process::Command;
 use anyhow::{Context, Result, bail, ensure};
 use glam::Affine3A;
 use props_anim::{JointMatrix, Model};
-use props_gltf::gate::admit_file;
 use props_render::{GpuContext, StillRenderer, box_lines, framing_camera, influence_heat_map, skeleton_lines};
+
+use crate::as_mod;
 
 /// Samples per clip of the framing box.
 const EXTENT_SAMPLES: usize = 9;
@@ -64,12 +65,11 @@ pub fn run(args: &PreviewArgs) -> Result<()> {
         bail!("`--headless` renders a still: give `--screenshot OUT.png`");
     };
     ensure!(args.walk.is_none(), "the treadmill runs in the previewer's window: drop `--headless`");
-    let admitted = match admit_file(&args.file, &props_mods::ModConfig::limits_for(&args.file, false)) {
-        Ok(admitted) => admitted,
-        Err(refused) => bail!("the game refuses this model:\n{}", refused.report),
-    };
-    print!("{}", admitted.report);
-    let model = &admitted.import.model;
+    // Checked as `check-assets` checks it (the gate, its sidecar, its place in the town).
+    let (report, model) = as_mod::check(&args.file, &props_mods::ModConfig::limits_for(&args.file, false));
+    let Some(model) = model else { bail!("the game refuses this model:\n{report}") };
+    print!("{report}");
+    let model = &*model;
     let clip = choose_clip(model, args.clip.as_deref())?;
     let time = args.time.unwrap_or_else(|| clip.map_or(0.0, |c| model.clips()[c].duration() * 0.5));
     let extent = model.sampled_extent(EXTENT_SAMPLES).context("the model has no vertices")?;

@@ -1,8 +1,9 @@
 //! `cargo xtask thumbnails PATHS... --out DIR [--size N]`: one PNG per model (`<stem>.png`),
 //! framed by the box its vertices fill over the rest pose and every clip, at a representative
 //! time (the middle of its first clip), and an `index.html` contact sheet with each model's
-//! clips, joints, triangles and checker status. Models go through the game's gate (the same
-//! limits as check-assets), so a refused model is listed with why instead of drawn.
+//! clips, joints, triangles and checker status. Models are checked as `check-assets` checks
+//! them (the game's gate, their sidecar, their place in the town), so a model the game refuses
+//! is listed with why instead of drawn.
 //!
 //! Stills are deterministic: the same file on the same adapter gives the same PNG.
 
@@ -13,10 +14,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use props_anim::{JointMatrix, Model, Topology};
-use props_gltf::gate::admit_file;
+use props_gltf::gate::Refused;
 use props_gltf::validate::Report;
 use props_render::{GpuContext, StillRenderer, framing_camera};
 
+use crate::as_mod;
 use crate::check_assets::model_files;
 
 /// Samples per clip of the framing box.
@@ -107,14 +109,13 @@ fn thumbnail(
         shown: None,
         status: Status::NotDrawn(String::new()),
     };
-    let admitted = match admit_file(file, &props_mods::ModConfig::limits_for(file, false)) {
-        Ok(admitted) => admitted,
-        Err(refused) => {
-            entry.status = Status::Refused(refused.to_string());
-            return Ok(entry);
-        }
+    // Refused as `check-assets` and the game refuse it (its sidecar, its place in the town).
+    let (report, model) = as_mod::check(file, &props_mods::ModConfig::limits_for(file, false));
+    let Some(model) = model else {
+        entry.status = Status::Refused(Refused { report }.to_string());
+        return Ok(entry);
     };
-    let model = &admitted.import.model;
+    let model = &*model;
     entry.clips = model.clips().iter().enumerate().map(|(i, c)| (clip_name(c.name(), i), c.duration())).collect();
     entry.joints = model.joint_count();
     entry.triangles = triangles(model);
@@ -138,7 +139,7 @@ fn thumbnail(
         .with_context(|| format!("writing {}", path.display()))?;
     entry.image = Some(name);
     entry.shown = shown;
-    entry.status = Status::Loaded { warnings: warning_codes(&admitted.report) };
+    entry.status = Status::Loaded { warnings: warning_codes(&report) };
     Ok(entry)
 }
 

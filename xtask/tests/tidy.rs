@@ -23,7 +23,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("props-render", &["props-anim", "props-frame", "wgpu"]),
     ("props-scene", &["props-anim", "props-crowd", "props-frame", "hecs"]),
     ("props-bench", &["props-anim", "props-gltf"]),
-    ("props-mods", &["props-anim", "props-gltf", "notify", "notify-debouncer-full"]),
+    // Its sidecars bind by the crowd layer's names (`Bindings`).
+    ("props-mods", &["props-anim", "props-crowd", "props-gltf", "notify", "notify-debouncer-full"]),
     // The facade for other games: everything above but the town, wired for a host, no ECS or
     // window.
     ("props-host", &["props-anim", "props-crowd", "props-frame", "props-gltf", "props-mods", "props-render", "wgpu"]),

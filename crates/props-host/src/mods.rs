@@ -14,18 +14,12 @@ use std::time::Duration;
 use props_frame::ModelId;
 use props_gltf::gate::Refused;
 use props_gltf::validate::Report;
-use props_mods::{ModConfig, ModError, ModEvent, ModWatcher};
+use props_mods::{GPU_CODE, ModConfig, ModError, ModEvent, ModWatcher, PLACE_CODE, RIG_CODE};
 use props_render::Renderer;
 
 use crate::host::PropHost;
 use crate::shelf::{Arrival, Entry, Shelf, Stage, Version};
 use crate::swap::SwapError;
-
-/// Issue codes of the shelf's own refusals of a mod: the GPU's limits or the mods' VRAM
-/// budget; what the stage animates; no model takes it.
-const GPU_CODE: &str = "PROPS_GPU";
-const RIG_CODE: &str = "PROPS_RIG";
-const PLACE_CODE: &str = "PROPS_PLACE";
 
 /// What a mod did, for the host to act on (place instances of a new model, show a message).
 /// Paths are relative to the mods folder.

@@ -67,6 +67,15 @@ pub use watcher::FsProbe;
 
 use crate::loader::{Input, Worker};
 
+/// The code of a mod refused because no model takes it: neither its name nor its sidecar's
+/// role is one the host shows (the host's refusal, after the gate).
+pub const PLACE_CODE: &str = "PROPS_PLACE";
+/// The code of a mod refused because it lacks a node or clip the host drives (the host's
+/// refusal, after the gate).
+pub const RIG_CODE: &str = "PROPS_RIG";
+/// The code of a mod refused for the GPU's limits or the mods' VRAM budget.
+pub const GPU_CODE: &str = "PROPS_GPU";
+
 /// How mods are watched and imported.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModConfig {

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use props_anim::Model;
 use props_anim::humanoid::BONES;
+use props_crowd::Bindings;
 use serde::Deserialize;
 
 /// The code of every sidecar error.
@@ -65,17 +66,9 @@ pub struct Sidecar {
     pub units: Option<f32>,
     /// The clip an ambient model loops, by index.
     pub clip: Option<usize>,
-    /// Node names by part.
-    pub nodes: BTreeMap<String, Vec<String>>,
-    /// Clip names by state.
-    pub clips: BTreeMap<String, String>,
-    /// Node names by humanoid bone (VRM's bone names,
-    /// [`props_anim::humanoid::Bone::name`]), where the sidecar gives them.
-    pub humanoid: BTreeMap<String, String>,
-    /// The material variants (`KHR_materials_variants`) the host spreads the model's props
-    /// among, by name, each as often as it is listed; empty: its own materials and every
-    /// variant.
-    pub material_variants: Vec<String>,
+    /// Its names for the parts (nodes) and states (clips) the host drives, its humanoid bones
+    /// and its liveries (material variants), each checked against the model.
+    pub bindings: Bindings,
 }
 
 /// Why a sidecar was refused: where in it (a JSON-pointer-like path of its keys) and what to
@@ -164,7 +157,7 @@ pub fn read(model_path: &Path, shown: &Path, model: &Model, roles: &[Role]) -> R
 /// Parses and checks a sidecar's text against `model` and `roles`; errors are
 /// `(pointer, message)`.
 fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, String)> {
-    let raw: Raw = toml::from_str(text).map_err(|e| (String::new(), e.to_string().trim_end().replace('\n', " ")))?;
+    let raw: Raw = toml::from_str(text).map_err(|e| toml_error(text, &e, roles))?;
     let Some(role) = roles.iter().find(|r| r.name == raw.role) else {
         let known: Vec<&str> = roles.iter().map(|r| r.name).collect();
         return Err(("/role".to_owned(), format!("unknown role `{}` (the roles: {})", raw.role, list(&known))));
@@ -253,11 +246,30 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
         role: role.name,
         units: raw.units,
         clip,
-        nodes,
-        clips: raw.clips,
-        humanoid: raw.humanoid,
-        material_variants,
+        bindings: Bindings { nodes, clips: raw.clips, humanoid: raw.humanoid, material_variants },
     })
+}
+
+/// Where in `text` a TOML error is (`line 2, column 1`) and what it says, with the fix for a
+/// missing `role` (the roles a sidecar may give); `(pointer, message)`.
+fn toml_error(text: &str, error: &toml::de::Error, roles: &[Role]) -> (String, String) {
+    let message = error.message().trim_end();
+    if message.contains("missing field `role`") {
+        let known: Vec<&str> = roles.iter().map(|r| r.name).collect();
+        let message = format!(
+            "no `role`: a sidecar's first line gives the model's role, as `role = \"{}\"` (the roles: {})",
+            known.iter().find(|&&r| r == AMBIENT.name).or(known.first()).copied().unwrap_or(AMBIENT.name),
+            list(&known)
+        );
+        return ("/role".to_owned(), message);
+    }
+    let at = error.span().map(|span| {
+        let before = &text[..span.start.min(text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+        format!("line {line}, column {column}: ")
+    });
+    (String::new(), format!("{}{}", at.unwrap_or_default(), message.replace('\n', " ")))
 }
 
 /// Names for a message, the first 20.
@@ -291,7 +303,7 @@ mod tests {
     fn a_humanoid_table_names_bones_and_nodes_that_exist() {
         let text = "role = \"animal\"\n[humanoid]\nhips = \"b_Hip_01\"\nleftUpperLeg = \"b_LeftLeg01_015\"\n";
         let sidecar = parse(text, &fox(), &ROLES).expect("valid");
-        assert_eq!(sidecar.humanoid["hips"], "b_Hip_01");
+        assert_eq!(sidecar.bindings.humanoid["hips"], "b_Hip_01");
         let bone =
             parse("role = \"animal\"\n[humanoid]\ntail = \"b_Hip_01\"\n", &fox(), &ROLES).expect_err("no such bone");
         assert_eq!(bone.0, "/humanoid/tail");
@@ -306,7 +318,7 @@ mod tests {
         let sidecar = parse(text, &fox(), &ROLES).expect("valid");
         assert_eq!(sidecar.role, "animal");
         assert_eq!(sidecar.units, Some(0.01));
-        assert_eq!(sidecar.clips["walk"], "Run");
+        assert_eq!(sidecar.bindings.clips["walk"], "Run");
         let ambient = parse("role = \"ambient\"\nclip = \"Survey\"\n[nodes]\n", &fox(), &ROLES).expect("valid");
         assert_eq!(ambient.clip, Some(0));
     }
@@ -316,7 +328,9 @@ mod tests {
         let fox = fox();
         let cases = [
             ("role = \"truck\"", "/role", "unknown role `truck` (the roles: car, animal, ambient)"),
-            ("role = \"car\"\nwheels = 4", "", "unknown field `wheels`"),
+            ("role = \"car\"\nwheels = 4", "", "line 2, column 1: unknown field `wheels`"),
+            ("units = 0.5", "/role", "as `role = \"ambient\"` (the roles: car, animal, ambient)"),
+            ("role = \"car\"\nunits = \"big\"", "", "line 2, column 9: invalid type: string \"big\""),
             ("role = \"car\"\nunits = 0", "/units", "give 1 for metres"),
             ("role = \"car\"\n[nodes]\nwheel = \"b_Tail01_012\"", "/nodes/wheel", "its parts: wheels, steer"),
             ("role = \"car\"\n[nodes]\nsteer = \"b_Tail01_012\"", "/nodes/steer", "takes 2 nodes, not 1"),
@@ -341,8 +355,8 @@ mod tests {
         let car = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the car").model;
         let text = "role = \"car\"\nmaterial_variants = [\"taxi\", \"police\", \"taxi\"]\n";
         let sidecar = parse(text, &car, &ROLES).expect("valid");
-        assert_eq!(sidecar.material_variants, ["taxi", "police", "taxi"]);
-        assert!(parse("role = \"car\"", &car, &ROLES).expect("valid").material_variants.is_empty());
+        assert_eq!(sidecar.bindings.material_variants, ["taxi", "police", "taxi"]);
+        assert!(parse("role = \"car\"", &car, &ROLES).expect("valid").bindings.material_variants.is_empty());
         let (at, message) =
             parse("role = \"car\"\nmaterial_variants = [\"taxi\", \"bus\"]", &car, &ROLES).expect_err("no bus");
         assert_eq!(at, "/material_variants/1");

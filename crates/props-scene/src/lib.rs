@@ -56,6 +56,7 @@ pub mod ground;
 mod kind;
 pub mod kinds;
 pub mod night;
+mod placement;
 mod rng;
 mod scene;
 mod stand_in_kit;
@@ -71,6 +72,7 @@ pub use error::SceneError;
 pub use kind::{
     KindAsset, KindProps, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, at_most, only_model, some_models,
 };
+pub use placement::{Claim, Placement};
 pub use scene::Scene;
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};

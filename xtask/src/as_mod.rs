@@ -1,0 +1,141 @@
+//! A model as the game takes a mod (for `check-assets`, `thumbnails` and `preview`): the
+//! gate's report, then its sidecar checked against it, then its place among the town's kinds
+//! and its binding by the kind that shows it, each refusal the game's.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use props_anim::Model;
+use props_crowd::PropModel;
+use props_frame::ModelId;
+use props_gltf::Limits;
+use props_gltf::gate::{Refused, admit_file};
+use props_gltf::validate::{Issue, Report};
+use props_mods::{fitting, sidecar};
+use props_scene::{Claim, KindAsset, Placement};
+
+/// The gate's report on `file` (the same as the game's), then what the town does with it as a
+/// mod: its sidecar checked against it, placed among the town's kinds and bound by the kind
+/// that shows it (with the kind's own model before it when it adds one), each refusal the
+/// game's (`PROPS_SIDECAR`, `PROPS_PLACE`, `PROPS_RIG`), and the model where the game loads it.
+pub(crate) fn check(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model>>) {
+    let admitted = match admit_file(file, limits) {
+        Ok(admitted) => admitted,
+        Err(refused) => return (refused.report, None),
+    };
+    let mut report = admitted.report;
+    let model = Arc::new(admitted.import.model);
+    let refuse = |report: &mut Report, refused: Refused| {
+        report.issues.extend(refused.report.issues);
+        report.refused = true;
+    };
+    match sidecar::read(file, file, &model, &sidecar_roles()) {
+        Ok(sidecar) => match place_and_bind(file, sidecar.as_ref(), &model) {
+            Ok(warning) => report.issues.extend(warning),
+            Err((code, message)) => refuse(&mut report, Refused::one(file, code, "", message)),
+        },
+        Err(error) => {
+            let message = format!("in {}: {}", error.file, error.message);
+            refuse(&mut report, Refused::one(file, sidecar::SIDECAR_CODE, &error.pointer, message));
+        }
+    }
+    let loads = !report.is_fatal();
+    (report, loads.then_some(model))
+}
+
+/// Places `model` (`file`, with its `sidecar`) among the town's kinds and binds it as the
+/// kind that shows it would: the fitting warning, if any, or the code and message the game
+/// refuses it with.
+fn place_and_bind(
+    file: &Path,
+    sidecar: Option<&sidecar::Sidecar>,
+    model: &Arc<Model>,
+) -> Result<Option<Issue>, (&'static str, String)> {
+    let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let kinds = props_scene::kinds::town();
+    let assets: Vec<KindAsset> = kinds.iter().map(|kind| kind.asset()).collect();
+    let claim = sidecar.map(|s| Claim { role: s.role, units: s.units, clip: s.clip, bindings: s.bindings.clone() });
+    let Some(placement) = Placement::of(&stem, claim, model, &assets) else {
+        return Err((props_mods::PLACE_CODE, "no prop kind shows models of its name or role".to_owned()));
+    };
+    let asset = &assets[placement.kind];
+    let base = asset.stem.and_then(base_asset);
+    let mut models = Vec::new();
+    if let (true, Some(base)) = (placement.adds, &base) {
+        models.push(PropModel::new(ModelId(0), Arc::clone(base)));
+    }
+    models.push(PropModel::new(ModelId(1), Arc::clone(model)).with_bindings(placement.bindings.clone()));
+    kinds[placement.kind].bind(&models).map_err(|error| (props_mods::RIG_CODE, error.to_string()))?;
+    if placement.units.is_some() {
+        return Ok(None); // The game draws it at the units given.
+    }
+    let height = fitting::height(model);
+    // As the game fits it (`TownStage::scale`): to its kind's base asset, else the lot's height.
+    let (_, message) = match (asset.stem, base.as_deref().and_then(fitting::height)) {
+        (Some(stem), Some(base)) => fitting::fit(height, asset.units, base * asset.units, &format!("the {stem}")),
+        _ => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
+    };
+    Ok(message.map(|message| Issue::warning(fitting::FITTED, "", message)))
+}
+
+/// The game's base asset `assets/<stem>.glb`, as the game loads it.
+fn base_asset(stem: &str) -> Option<Arc<Model>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(format!("{stem}.glb"));
+    admit_file(&path, &Limits::default()).ok().map(|admitted| Arc::new(admitted.import.model))
+}
+
+/// The assets of the town's kinds, as the game registers them.
+fn kind_assets() -> Vec<KindAsset> {
+    props_scene::kinds::town().iter().map(|kind| kind.asset()).collect()
+}
+
+/// The roles a sidecar may give, as the game takes them: every kind's (the lot's `ambient`
+/// among them).
+fn sidecar_roles() -> Vec<sidecar::Role> {
+    kind_assets().into_iter().map(|a| sidecar::Role { name: a.role, parts: a.parts, states: a.states }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Places the Fox as `mods/<name>.glb` with the sidecar `text`, if any, as the game would.
+    fn place_fox(name: &str, text: Option<&str>) -> Result<Option<String>, (&'static str, String)> {
+        let fox_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        let fox = Arc::new(props_gltf::import_file(&fox_path, &Limits::default()).expect("the Fox").model);
+        let sidecar = text.map(|text| {
+            let dir = std::env::temp_dir().join(format!("props-size-{}-{name}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("folder");
+            std::fs::write(dir.join(format!("{name}.prop.toml")), text).expect("sidecar");
+            sidecar::read(&dir.join(format!("{name}.glb")), Path::new(name), &fox, &sidecar_roles())
+                .expect("valid")
+                .expect("read")
+        });
+        place_and_bind(Path::new(&format!("mods/{name}.glb")), sidecar.as_ref(), &fox)
+            .map(|warning| warning.map(|issue| issue.message))
+    }
+
+    /// The Fox in centimetres: fine as `Fox.glb` (its role's units are 0.01) or with a
+    /// sidecar giving its units, 81 m tall (warned) on the lot or as a house.
+    #[test]
+    fn sizes_far_off_the_place_are_warned_as_the_game_fits_them() {
+        assert_eq!(place_fox("Fox", None), Ok(None));
+        let lot = place_fox("giant", None).expect("placed").expect("on the lot");
+        assert!(lot.contains("81.57 m tall") && lot.contains("a lot model's 1.8 m"), "{lot}");
+        let house = place_fox("barn", Some("role = \"house\"")).expect("placed").expect("as a house");
+        assert!(house.contains("the building's"), "{house}");
+        assert_eq!(place_fox("statue", Some("role = \"ambient\"\nunits = 0.01")), Ok(None));
+    }
+
+    /// What the town's kinds drive must be there, as the game binds a mod: the Fox as a car has
+    /// no wheels, and the game refuses it; as a bus it would replace the bus, and is refused too.
+    #[test]
+    fn a_mod_lacking_what_its_kind_drives_is_refused_as_the_game_refuses_it() {
+        let (code, message) = place_fox("truck", Some("role = \"car\"")).expect_err("no wheels");
+        assert_eq!(code, props_mods::RIG_CODE);
+        assert!(message.contains("the car model") && message.contains("wheel"), "{message}");
+        let (code, message) = place_fox("bus", None).expect_err("no doors nor wheels");
+        assert_eq!(code, props_mods::RIG_CODE);
+        assert!(message.contains("the bus model"), "{message}");
+    }
+}
