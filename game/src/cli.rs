@@ -110,7 +110,8 @@ pub struct Args {
     /// with the HUD; F12 writes one any time, named by the time).
     #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
-    /// The mods folder to load and watch.
+    /// The mods folder to load and watch (`mods` in the current folder; where there is none, the
+    /// `mods` of the repository the game was built in).
     #[arg(long, value_name = "DIR", default_value = "mods")]
     pub mods: PathBuf,
     /// Heap memory the mods' models may take together, MiB (a mod that would pass it is
@@ -124,7 +125,8 @@ pub struct Args {
     /// Destroys the GPU device after this many frames, to exercise its recovery (testing).
     #[arg(long, value_name = "FRAMES", hide = true)]
     pub lose_device_after: Option<u64>,
-    /// The folder of the base assets.
+    /// The folder of the base assets (`assets` in the current folder; where there is none, the
+    /// `assets` of the repository the game was built in).
     #[arg(long, value_name = "DIR", default_value = "assets")]
     pub assets: PathBuf,
     /// Log lines as text or as one JSON object per line.

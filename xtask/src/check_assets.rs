@@ -285,6 +285,9 @@ pub(crate) fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     for path in paths {
         if path.is_dir() {
             walk(path, &mut files)?;
+        } else if let Some(model) = sidecar_model(path) {
+            // A sidecar named: its model, which it is checked with.
+            files.push(model?);
         } else if path.exists() {
             // A special file too: the checker refuses it, naming what it is.
             files.push(path.clone());
@@ -293,6 +296,16 @@ pub(crate) fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(files)
+}
+
+/// The model a sidecar `path` (`<name>.prop.toml`) belongs to, `<name>.glb` or `<name>.gltf`
+/// beside it; `None` when `path` is no sidecar.
+fn sidecar_model(path: &Path) -> Option<Result<PathBuf>> {
+    let name = path.file_name()?.to_str()?.strip_suffix(".prop.toml")?;
+    let model = ["glb", "gltf"].iter().map(|ext| path.with_file_name(format!("{name}.{ext}"))).find(|m| m.is_file());
+    Some(
+        model.with_context(|| format!("{}: a sidecar, but no `{name}.glb` or `{name}.gltf` beside it", path.display())),
+    )
 }
 
 /// Appends the model files under `dir` (recursively, sorted by name), not following symbolic
@@ -307,6 +320,9 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
             walk(&path, files)?;
         } else if is_model(&path) {
             files.push(path);
+        } else if let Some(Err(orphan)) = sidecar_model(&path) {
+            // Most often a typo in its name: the game ignores it.
+            eprintln!("warning: {orphan}: the game ignores it (name it as its model is named)");
         }
     }
     Ok(())
@@ -494,6 +510,19 @@ mod tests {
         let (report, _) = as_mod::check(&fifo, &Limits::default());
         assert!(report.is_fatal() && report.to_string().contains("FIFO"), "{report}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_sidecar_named_is_checked_with_its_model() {
+        let dir = std::env::temp_dir().join(format!("props-sidecar-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("folder");
+        std::fs::write(dir.join("truck.glb"), b"glTF").expect("model");
+        std::fs::write(dir.join("truck.prop.toml"), "role = \"car\"").expect("sidecar");
+        std::fs::write(dir.join("lonely.prop.toml"), "role = \"car\"").expect("sidecar");
+        assert_eq!(model_files(&[dir.join("truck.prop.toml")]).expect("found"), [dir.join("truck.glb")]);
+        let error = model_files(&[dir.join("lonely.prop.toml")]).expect_err("no model").to_string();
+        assert!(error.contains("no `lonely.glb` or `lonely.gltf` beside it"), "{error}");
+        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 
     #[test]

@@ -206,6 +206,15 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
         }
     }
     let clip = match raw.clip {
+        Some(_) if role.name != AMBIENT.name => {
+            let message = format!(
+                "`clip` is the clip an ambient model loops; a {} plays clips by state: name them under \
+                 `[clips]` (its states: {})",
+                role.name,
+                list(states)
+            );
+            return Err(("/clip".to_owned(), message));
+        }
         Some(name) => Some(model.find_clip(&name).ok_or_else(|| ("/clip".to_owned(), missing_clip(&name)))?),
         None => None,
     };
@@ -338,6 +347,7 @@ mod tests {
             ("role = \"animal\"\n[clips]\nfly = \"Run\"", "/clips/fly", "its states: walk, run, idle"),
             ("role = \"animal\"\n[clips]\nwalk = \"Trot\"", "/clips/walk", "its clips: Survey, Walk, Run"),
             ("role = \"ambient\"\nclip = \"Sleep\"", "/clip", "no clip `Sleep`"),
+            ("role = \"animal\"\nclip = \"Walk\"", "/clip", "under `[clips]` (its states: walk, run, idle)"),
         ];
         for (text, pointer, says) in cases {
             let (at, message) = parse(text, &fox, &ROLES).expect_err(text);

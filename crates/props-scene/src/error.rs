@@ -8,7 +8,10 @@ use props_crowd::{BindError, CrowdError};
 pub enum SceneError {
     /// A kind's model lacks a node or clip the kind drives, or a driven node is not
     /// animatable.
-    #[error("the {model} model: {error}")]
+    #[error(
+        "the {model} model: {error} (a mod names its own nodes and clips for what the town drives in its sidecar, \
+         `<name>.prop.toml`: `[nodes]`, `[clips]`, `[humanoid]`; see mods/README.md)"
+    )]
     Bind {
         /// Which prop (`windmill`, `car`, `traffic light`, `fox`).
         model: &'static str,
