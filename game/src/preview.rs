@@ -28,12 +28,13 @@ use props_anim::runtime::{MeshLod, UpdateRateLod, View};
 use props_anim::{Model, NodeId, Pose};
 use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
 use props_gltf::Limits;
-use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy};
+use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy, sidecar};
 use props_render::{Renderer, box_lines, influence_heat_map, skeleton_lines};
 
 use crate::demo::PlayerAction;
 use crate::gpu::Gpu;
 use crate::hud::HudInput;
+use crate::models::TownKind;
 use crate::screen::{Drawn, Screen};
 use crate::transport::Transport;
 use crate::treadmill::{MAX_SPEED, Treadmill, gait_line};
@@ -75,8 +76,8 @@ struct Shown {
     strides: Vec<Option<Stride>>,
     /// A second pose of its rig, for the treadmill's blends.
     scratch: Pose,
-    /// The humanoid bones found, for the HUD (empty for a model that is none).
-    humanoid: String,
+    /// A person's bones, found by name or given by its sidecar (for the HUD and the treadmill).
+    bones: BoneMap,
     /// The checker's report on this version.
     report: String,
 }
@@ -210,9 +211,11 @@ impl Preview {
     fn take(&mut self, imported: Imported, renderer: &mut Renderer) {
         let path = self.path.display().to_string();
         // Checked in full before the GPU is touched: only a refused upload has anything to undo.
+        let roles: Vec<_> = props_scene::kinds::town().iter().map(|k| TownKind::of(&**k).sidecar_role()).collect();
         let checked = imported.result.and_then(|(model, report)| {
             let heat = influence_heat_map(&model).map_err(|e| format!("the heat map: {e}"))?;
-            Shown::new(model, heat, report)
+            let bones = sidecar::bone_map(&self.path, &model, &roles);
+            Shown::new(model, heat, report, bones)
         });
         let shown = checked.and_then(|shown| match shown.upload(renderer) {
             Ok(()) => Ok(shown),
@@ -265,7 +268,7 @@ impl Preview {
         if self.base.1.is_none() {
             self.base.1 = import(&self.base.0, &Limits::default()).ok().map(|(model, _)| Arc::new(model));
         }
-        let treadmill = Treadmill::new(&shown.model, self.base.1.as_deref(), speed);
+        let treadmill = Treadmill::new(&shown.model, &shown.bones, self.base.1.as_deref(), speed);
         match &treadmill {
             Ok(t) => tracing::info!(speed, with = %t.with, "preview: on the treadmill"),
             Err(why) => tracing::warn!(why = %why, "preview: the model cannot walk"),
@@ -337,7 +340,7 @@ impl Shown {
         Ok(())
     }
 
-    fn new(model: Model, heat: Model, report: String) -> Result<Self, String> {
+    fn new(model: Model, heat: Model, report: String, bones: BoneMap) -> Result<Self, String> {
         let extent = model.sampled_extent(EXTENT_SAMPLES).ok_or("the model has no vertices to show")?;
         let scale = SHOWN_RADIUS / extent.radius().max(1e-6);
         let fit =
@@ -352,10 +355,9 @@ impl Shown {
             })
             .collect();
         let strides = (0..model.clips().len()).map(|c| props_anim::gait::stride(&model, c)).collect();
-        let map = BoneMap::find(rig);
-        let humanoid = if map.is_humanoid() { map.to_string() } else { String::new() };
+
         let (model, heat) = (Arc::new(model), Arc::new(heat));
-        Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, humanoid, report })
+        Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, bones, report })
     }
 }
 
@@ -465,8 +467,8 @@ impl Screen for Preview {
             if let Some(clip) = p.clip {
                 ui.label(gait_line(shown.strides.get(clip).and_then(Option::as_ref)));
             }
-            if !shown.humanoid.is_empty() {
-                ui.label(&shown.humanoid);
+            if shown.bones.is_humanoid() {
+                ui.label(shown.bones.to_string());
             }
             let (mut walking, mut speed) = (self.walk.is_some(), self.walk.unwrap_or(1.4));
             ui.horizontal(|ui| {

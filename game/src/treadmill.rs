@@ -30,8 +30,9 @@ pub struct Treadmill {
 
 impl Treadmill {
     /// `model` on the treadmill at `speed` with its own `Walk` (and `Run`), or with `base`'s
-    /// (the base person) retargeted when it has no walk and is a humanoid; the reason why not.
-    pub fn new(model: &Model, base: Option<&Model>, speed: f32) -> Result<Self, String> {
+    /// (the base person) retargeted to its `bones` when it has no walk and is a humanoid; the
+    /// reason why not.
+    pub fn new(model: &Model, bones: &BoneMap, base: Option<&Model>, speed: f32) -> Result<Self, String> {
         let own = |name| model.find_clip(name);
         let (walker, with) = match own("Walk") {
             Some(walk) => {
@@ -41,13 +42,13 @@ impl Treadmill {
             None => {
                 let base =
                     base.ok_or("it has no clip `Walk`, and the base person (assets/pedestrian.glb) is not loaded")?;
-                let (map, base_map) = (BoneMap::find(model.rig()), BoneMap::find(base.rig()));
+                let (map, base_map) = (bones, &BoneMap::find(base.rig()));
                 if !map.walks() {
                     return Err(format!("it has no clip `Walk`, and its skeleton cannot walk: {map}"));
                 }
                 let clips: Vec<usize> = ["Walk", "Run"].into_iter().filter_map(|name| base.find_clip(name)).collect();
                 let (retargeted, added) =
-                    with_clips_from((model, &map), (base, &base_map), &clips).map_err(|e| e.to_string())?;
+                    with_clips_from((model, map), (base, base_map), &clips).map_err(|e| e.to_string())?;
                 let with = format!("the base person's clips, retargeted ({} names)", map.convention());
                 (Walker::new(&retargeted, &added, true), with)
             }
@@ -120,10 +121,11 @@ mod tests {
     #[test]
     fn the_treadmill_walks_a_humanoid_with_its_own_clips_or_the_base_person_s() {
         let base = load("assets/pedestrian.glb");
-        let own = Treadmill::new(&base, None, 1.4).expect("walks");
+        let own = Treadmill::new(&base, &BoneMap::find(base.rig()), None, 1.4).expect("walks");
         assert_eq!(own.with, "its own clips");
         let mixamo = load("tests/models/humanoids/mixamo_person.glb");
-        let mut treadmill = Treadmill::new(&mixamo, Some(&base), 1.4).expect("walks with the base clips");
+        let mut treadmill =
+            Treadmill::new(&mixamo, &BoneMap::find(mixamo.rig()), Some(&base), 1.4).expect("walks with the base clips");
         assert_eq!(treadmill.with, "the base person's clips, retargeted (Mixamo names)");
         let (mut pose, mut scratch) = (Pose::from_rest(mixamo.rig()), Pose::from_rest(mixamo.rig()));
         for _ in 0..60 {
@@ -131,7 +133,7 @@ mod tests {
         }
         assert!((treadmill.travelled - 1.4).abs() < 1e-3, "a second at 1.4 m/s: {}", treadmill.travelled);
         let car = load("assets/car.glb");
-        let why = Treadmill::new(&car, Some(&base), 1.4).err().expect("a car does not walk");
+        let why = Treadmill::new(&car, &BoneMap::find(car.rig()), Some(&base), 1.4).err().expect("a car does not walk");
         assert!(why.contains("no clip `Walk`") && why.contains("leftUpperLeg"), "{why}");
     }
 }

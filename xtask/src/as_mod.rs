@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use props_anim::Model;
+use props_anim::humanoid::BoneMap;
 use props_crowd::PropModel;
 use props_frame::ModelId;
 use props_gltf::Limits;
@@ -76,6 +77,11 @@ fn place_and_bind(
         _ => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
     };
     Ok(message.map(|message| Issue::warning(fitting::FITTED, "", message)))
+}
+
+/// The bones of a person the game finds in `model` (`file`), its sidecar's table included.
+pub(crate) fn bone_map(file: &Path, model: &Model) -> BoneMap {
+    sidecar::bone_map(file, model, &sidecar_roles())
 }
 
 /// The game's base asset `assets/<stem>.glb`, as the game loads it.

@@ -46,7 +46,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let (report, model) = as_mod::check(file, &ModConfig::limits_for(file, mod_limits));
         let cost = model.as_ref().map(levels_and_costs).transpose()?;
         let strides = model.as_deref().map(strides).unwrap_or_default();
-        let bones = model.as_deref().map(|m| BoneMap::find(m.rig())).filter(BoneMap::is_humanoid);
+        let bones = model.as_deref().map(|m| as_mod::bone_map(file, m)).filter(BoneMap::is_humanoid);
         let variants = model.as_deref().map(material_variants).unwrap_or_default();
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
@@ -167,7 +167,12 @@ fn bone_line(file: &Path, map: Option<&BoneMap>) -> String {
         true => "walks with the base person's clips when it has none of its own",
         false => "cannot walk with the base person's clips: its hips, thighs, shins or feet are missing",
     };
-    format!("{}: {map}; {walks}\n", file.display())
+    let arms = [Bone::LeftUpperArm, Bone::LeftLowerArm, Bone::RightUpperArm, Bone::RightLowerArm];
+    let still = match map.walks() && arms.iter().any(|&arm| map.get(arm).is_none()) {
+        true => " (an arm not mapped keeps its rest pose as it walks: a T-pose's stays out)",
+        false => "",
+    };
+    format!("{}: {map}; {walks}{still}\n", file.display())
 }
 
 /// `model`'s material variants: each one's name and how many parts it draws in other

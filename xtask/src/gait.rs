@@ -22,6 +22,8 @@ use props_gltf::Limits;
 use props_gltf::gate::admit_file;
 use serde_json::{Value, json};
 
+use crate::as_mod;
+
 /// Frames per second of the walk.
 const FPS: f32 = 60.0;
 
@@ -60,7 +62,7 @@ pub fn run(args: &GaitArgs) -> Result<()> {
     };
     let model = load(&args.file)?;
     let (model, clips) = match &args.clips_from {
-        Some(from) => with_clips_of(&model, &load(from)?, &args.clips)?,
+        Some(from) => with_clips_of((&model, &as_mod::bone_map(&args.file, &model)), &load(from)?, &args.clips)?,
         None => {
             let clips = clip_indices(&model, &args.clips)?;
             (model, clips)
@@ -82,15 +84,22 @@ pub fn run(args: &GaitArgs) -> Result<()> {
 
 /// The clips of `model` named `names`, by index.
 fn clip_indices(model: &Model, names: &[String]) -> Result<Vec<usize>> {
-    names.iter().map(|name| model.find_clip(name).with_context(|| format!("the model has no clip `{name}`"))).collect()
+    let missing = |name: &str| {
+        format!("the model has no clip `{name}` (a humanoid without one walks with another's: `--clips-from FILE`)")
+    };
+    names.iter().map(|name| model.find_clip(name).with_context(|| missing(name))).collect()
 }
 
-/// `model` with the clips of `from` named `names` retargeted to its rig and added after its
-/// own, and the added clips' indices.
-pub(crate) fn with_clips_of(model: &Model, from: &Model, names: &[String]) -> Result<(Model, Vec<usize>)> {
-    let (from_map, to_map) = (BoneMap::find(from.rig()), BoneMap::find(model.rig()));
+/// `model` with the clips of `from` named `names` retargeted to its rig (its person's `bones`)
+/// and added after its own, and the added clips' indices.
+pub(crate) fn with_clips_of(
+    (model, bones): (&Model, &BoneMap),
+    from: &Model,
+    names: &[String],
+) -> Result<(Model, Vec<usize>)> {
+    let from_map = BoneMap::find(from.rig());
     let clips = clip_indices(from, names)?;
-    Ok(with_clips_from((model, &to_map), (from, &from_map), &clips)?)
+    Ok(with_clips_from((model, bones), (from, &from_map), &clips)?)
 }
 
 /// `model` walked at `speed` m/s (`units` metres per model unit) for `seconds` with the gaits
@@ -200,7 +209,8 @@ mod tests {
         let base = load("assets/pedestrian.glb");
         let clips = ["Walk".to_owned(), "Run".to_owned()];
         for file in ["tests/models/humanoids/mixamo_person.glb", "tests/models/humanoids/metarig_person.glb"] {
-            let (model, indices) = with_clips_of(&load(file), &base, &clips).expect("retargets");
+            let (model, indices) =
+                with_clips_of((&load(file), &BoneMap::find(load(file).rig())), &base, &clips).expect("retargets");
             for speed in [0.8, 1.2, 1.6, 2.0] {
                 let (clip_slide, _) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, false).expect("walks"));
                 let (slide, steps) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, true).expect("walks"));

@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use props_anim::{Model, NodeId};
+use props_anim::humanoid::{BoneMap, BoneMapError};
+use props_anim::{Model, NodeId, Rig};
 
 use crate::error::BindError;
 
@@ -39,6 +40,18 @@ pub enum Convention {
 }
 
 impl Bindings {
+    /// A person's bones in `rig`: found by their names ([`BoneMap::find`]), and as
+    /// [`Bindings::humanoid`] gives them where it does. Every user of a person's bones (its
+    /// retargeted walk, its feet's IK, a previewer) takes them from here.
+    ///
+    /// # Errors
+    /// When the table names no bone or node, or not a person's skeleton
+    /// ([`BoneMap::with_names`]).
+    pub fn bone_map(&self, rig: &Rig) -> Result<BoneMap, BoneMapError> {
+        let given = self.humanoid.iter().map(|(bone, node)| (bone.as_str(), node.as_str()));
+        BoneMap::find(rig).with_names(rig, given)
+    }
+
     /// The nodes of `part` of `model`: bound by name, else by `convention`. Each must exist
     /// and have a TRS rest transform (a driven node keeps its rest translation and scale and
     /// turns its rest rotation).

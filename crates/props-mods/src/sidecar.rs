@@ -28,7 +28,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use props_anim::Model;
-use props_anim::humanoid::BONES;
+use props_anim::humanoid::{BONES, BoneMap};
 use props_crowd::Bindings;
 use serde::Deserialize;
 
@@ -154,6 +154,15 @@ pub fn read(model_path: &Path, shown: &Path, model: &Model, roles: &[Role]) -> R
     parse(&text, model, roles).map(Some).map_err(|(pointer, message)| SidecarError { file: shown, pointer, message })
 }
 
+/// A person's bones in `model` (at `model_path`) as a host finds them: by their names, and as
+/// its sidecar's `[humanoid]` table gives them, where it has one that reads against `roles`
+/// ([`Bindings::bone_map`]).
+#[must_use]
+pub fn bone_map(model_path: &Path, model: &Model, roles: &[Role]) -> BoneMap {
+    let bindings = read(model_path, model_path, model, roles).ok().flatten().map(|s| s.bindings).unwrap_or_default();
+    bindings.bone_map(model.rig()).unwrap_or_else(|_| BoneMap::find(model.rig()))
+}
+
 /// Parses and checks a sidecar's text against `model` and `roles`; errors are
 /// `(pointer, message)`.
 fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, String)> {
@@ -233,6 +242,13 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
                 format!("the model has no node `{node}` (its nodes: {})", list(&known)),
             ));
         }
+    }
+    if !raw.humanoid.is_empty() {
+        // Each bone its own node, in a person's order, left on the left.
+        let given = raw.humanoid.iter().map(|(bone, node)| (bone.as_str(), node.as_str()));
+        BoneMap::find(model.rig())
+            .with_names(model.rig(), given)
+            .map_err(|e| ("/humanoid".to_owned(), e.to_string()))?;
     }
     if raw.material_variants.as_ref().is_some_and(Vec::is_empty) {
         let message = "names no material variant: list at least one, or leave the line out (its own materials and every \
@@ -319,6 +335,10 @@ mod tests {
         let node =
             parse("role = \"animal\"\n[humanoid]\nhips = \"pelvis\"\n", &fox(), &ROLES).expect_err("no such node");
         assert!(node.1.contains("no node `pelvis`"), "{}", node.1);
+        let text = "role = \"animal\"\n[humanoid]\nhips = \"b_Hip_01\"\nleftUpperLeg = \"b_Hip_01\"\n";
+        let shared = parse(text, &fox(), &ROLES).expect_err("one node for two bones");
+        assert_eq!(shared.0, "/humanoid");
+        assert!(shared.1.contains("give each bone its own node"), "{}", shared.1);
     }
 
     #[test]

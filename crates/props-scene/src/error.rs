@@ -93,7 +93,8 @@ pub enum SceneError {
     /// retargeted to.
     #[error(
         "the pedestrian model has no clip `Walk`, and the base person's clips cannot be given to it: {0} \
-         (export a walk, or name its bones as Mixamo, Blender's metarig, VRM or Unreal do, or give them in the sidecar)"
+         (export a walk, or name its bones as Mixamo, Blender's metarig, Rigify, VRM or Unreal do, or give them in the \
+         sidecar)"
     )]
     Retarget(String),
 }

@@ -7,7 +7,7 @@ use std::f32::consts::FRAC_PI_4;
 use glam::{Quat, Vec3};
 use props_anim::clip::interpolate::Interpolation;
 use props_anim::clip::{Channel, Clip, Keyframes};
-use props_anim::humanoid::{BONES, Bone, BoneMap, retarget};
+use props_anim::humanoid::{BONES, Bone, BoneMap, BoneMapError, retarget};
 use props_anim::{Model, ModelParts, Pose, RestTransform, Rig, SourceNode, Transform};
 
 /// Node names per bone ([`BONES`] order) in four conventions.
@@ -241,6 +241,21 @@ fn the_common_rigs_names_map_every_bone() {
     assert_eq!((given.get(Bone::Hips), given.get(Bone::LeftUpperLeg)), (model.rig().find("a"), model.rig().find("l")));
     assert!(BoneMap::default().with_names(model.rig(), [("tail", "a")]).is_err());
     assert!(BoneMap::default().with_names(model.rig(), [("hips", "nowhere")]).is_err());
+    // Every bone given by hand, as the rig has them: a person's skeleton.
+    let all = |swap: &[(usize, &'static str)]| {
+        let mut nodes = odd;
+        swap.iter().for_each(|&(bone, node)| nodes[bone] = node);
+        BoneMap::default().with_names(model.rig(), BONES.iter().map(|b| b.name()).zip(nodes))
+    };
+    assert_eq!(all(&[]).expect("a skeleton").matched(), 19);
+    // One node for two bones; a shin above its thigh; the legs swapped whole.
+    let shared = all(&[(15, "l")]).expect_err("shared");
+    assert_eq!(shared, BoneMapError::SharedNode { node: "l".into(), bones: ("leftUpperLeg", "rightUpperLeg") });
+    let order = all(&[(11, "m"), (12, "l")]).expect_err("out of order");
+    assert!(matches!(order, BoneMapError::OutOfOrder { bone: "leftLowerLeg", above: "leftUpperLeg", .. }), "{order}");
+    let sides = all(&[(11, "p"), (12, "q"), (13, "r"), (14, "s"), (15, "l"), (16, "m"), (17, "n"), (18, "o")]);
+    assert!(matches!(sides, Err(BoneMapError::SidesSwapped { .. })), "{sides:?}");
+    assert!(sides.expect_err("swapped").to_string().contains("its left is +X"));
 }
 
 #[test]

@@ -168,8 +168,10 @@ impl GaitedModel {
         (0..props.crowds().len())
             .map(|m| {
                 let mut model = Self::measure(props.crowd(m));
-                let rig = props.crowd(m).prop().model.rig().clone();
-                let map = BoneMap::find(&rig);
+                let prop = props.crowd(m).prop();
+                let rig = prop.model.rig().clone();
+                // A sidecar's `[humanoid]` table names the legs where their names are none known.
+                let map = prop.bindings.bone_map(&rig).unwrap_or_else(|_| BoneMap::find(&rig));
                 let legs: Vec<(NodeId, Leg)> =
                     model.feet.iter().filter_map(|&foot| Some((foot, Leg::of(&rig, &map, foot)?))).collect();
                 model.feet = legs.iter().map(|&(foot, _)| foot).collect();

@@ -456,11 +456,14 @@ fn with_base_clips(person: &PropModel, walker: Option<&PropModel>) -> Result<Pro
     if walks(person) {
         return Ok(person.clone());
     }
-    let walker = walker.ok_or_else(|| SceneError::Retarget("no pedestrian model walks".to_owned()))?;
+    let walker = walker.ok_or_else(|| {
+        // Replacing the base person takes its clips away with it.
+        let why = "no pedestrian model walks: a model replacing the base person (`pedestrian.glb`) must bring its own \
+                   `Walk`; one named otherwise is added beside it and walks with its clips";
+        SceneError::Retarget(why.to_owned())
+    })?;
     let (from, to) = (&*walker.model, &*person.model);
-    let given = person.bindings.humanoid.iter().map(|(bone, node)| (bone.as_str(), node.as_str()));
-    let to_map =
-        BoneMap::find(to.rig()).with_names(to.rig(), given).map_err(|e| SceneError::Retarget(e.to_string()))?;
+    let to_map = person.bindings.bone_map(to.rig()).map_err(|e| SceneError::Retarget(e.to_string()))?;
     let from_map = BoneMap::find(from.rig());
     if !to_map.walks() {
         return Err(SceneError::Retarget(format!("its skeleton cannot walk: {to_map}")));

@@ -15,10 +15,14 @@
 //! B and back to A is A's again. The hips' travel is scaled by the ratio of the legs'
 //! lengths.
 
+mod bone_map;
+
 use glam::{Affine3A, Quat, Vec3};
 
 use crate::clip::interpolate::Interpolation;
 use crate::clip::{Channel, Clip, ClipError, Keyframes};
+pub use bone_map::{BoneMap, BoneMapError};
+
 use crate::{Model, ModelError, NodeId, Pose, Rig};
 
 /// A bone of a person.
@@ -142,13 +146,13 @@ impl Bone {
     }
 
     /// The bone before it in its chain (whose correction an end bone shares), if any.
-    fn previous(self) -> Option<Self> {
+    pub(super) fn previous(self) -> Option<Self> {
         BONES.iter().copied().find(|b| b.next() == Some(self))
     }
 }
 
 /// The bones the legs need to walk: hips, thighs, shins and feet.
-const WALKING: [Bone; 7] = [
+pub(super) const WALKING: [Bone; 7] = [
     Bone::Hips,
     Bone::LeftUpperLeg,
     Bone::LeftLowerLeg,
@@ -157,258 +161,6 @@ const WALKING: [Bone; 7] = [
     Bone::RightLowerLeg,
     Bone::RightFoot,
 ];
-
-/// Per convention: its name, and per bone ([`BONES`] order) the node names it uses, lower case
-/// without separators (`thigh.L` and `thigh_l` are both `thighl`).
-const CONVENTIONS: [(&str, [&[&str]; 19]); 5] = [
-    (
-        "props",
-        [
-            &["hips"],
-            &["spine"],
-            &["chest"],
-            &["neck"],
-            &["head"],
-            &["upperarml"],
-            &["forearml"],
-            &["handl"],
-            &["upperarmr"],
-            &["forearmr"],
-            &["handr"],
-            &["thighl"],
-            &["shinl"],
-            &["footl"],
-            &["toel"],
-            &["thighr"],
-            &["shinr"],
-            &["footr"],
-            &["toer"],
-        ],
-    ),
-    (
-        "Mixamo",
-        [
-            &["hips"],
-            &["spine"],
-            &["spine2", "spine1"],
-            &["neck"],
-            &["head"],
-            &["leftarm"],
-            &["leftforearm"],
-            &["lefthand"],
-            &["rightarm"],
-            &["rightforearm"],
-            &["righthand"],
-            &["leftupleg"],
-            &["leftleg"],
-            &["leftfoot"],
-            &["lefttoebase"],
-            &["rightupleg"],
-            &["rightleg"],
-            &["rightfoot"],
-            &["righttoebase"],
-        ],
-    ),
-    (
-        "Blender metarig",
-        [
-            &["spine"],
-            &["spine001"],
-            &["spine003"],
-            &["spine004"],
-            &["spine006"],
-            &["upperarml"],
-            &["forearml"],
-            &["handl"],
-            &["upperarmr"],
-            &["forearmr"],
-            &["handr"],
-            &["thighl"],
-            &["shinl"],
-            &["footl"],
-            &["toel"],
-            &["thighr"],
-            &["shinr"],
-            &["footr"],
-            &["toer"],
-        ],
-    ),
-    (
-        "VRM",
-        [
-            &["jbipchips", "hips"],
-            &["jbipcspine", "spine"],
-            &["jbipcupperchest", "jbipcchest", "upperchest", "chest"],
-            &["jbipcneck", "neck"],
-            &["jbipchead", "head"],
-            &["jbiplupperarm", "leftupperarm"],
-            &["jbipllowerarm", "leftlowerarm"],
-            &["jbiplhand", "lefthand"],
-            &["jbiprupperarm", "rightupperarm"],
-            &["jbiprlowerarm", "rightlowerarm"],
-            &["jbiprhand", "righthand"],
-            &["jbiplupperleg", "leftupperleg"],
-            &["jbipllowerleg", "leftlowerleg"],
-            &["jbiplfoot", "leftfoot"],
-            &["jbipltoebase", "lefttoes"],
-            &["jbiprupperleg", "rightupperleg"],
-            &["jbiprlowerleg", "rightlowerleg"],
-            &["jbiprfoot", "rightfoot"],
-            &["jbiprtoebase", "righttoes"],
-        ],
-    ),
-    (
-        "Unreal mannequin",
-        [
-            &["pelvis"],
-            &["spine01"],
-            &["spine05", "spine03"],
-            &["neck01"],
-            &["head"],
-            &["upperarml"],
-            &["lowerarml"],
-            &["handl"],
-            &["upperarmr"],
-            &["lowerarmr"],
-            &["handr"],
-            &["thighl"],
-            &["calfl"],
-            &["footl"],
-            &["balll"],
-            &["thighr"],
-            &["calfr"],
-            &["footr"],
-            &["ballr"],
-        ],
-    ),
-];
-
-/// A node name as the conventions list it: the exporters' prefixes (`mixamorig:`,
-/// `mixamorig1:`, Rigify's `DEF-` and `ORG-`) dropped, lower case, without `_ . - :` or spaces.
-fn normalized(name: &str) -> String {
-    let lower = name.to_ascii_lowercase();
-    let mut rest = lower.as_str();
-    if let Some(after) = rest.strip_prefix("mixamorig") {
-        rest = after.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches([':', '_']);
-    }
-    for prefix in ["def-", "org-"] {
-        rest = rest.strip_prefix(prefix).unwrap_or(rest);
-    }
-    rest.chars().filter(|c| !matches!(c, '_' | '.' | '-' | ':' | ' ')).collect()
-}
-
-/// Which node of a rig is each bone of a person.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BoneMap {
-    nodes: [Option<NodeId>; 19],
-    convention: &'static str,
-}
-
-impl BoneMap {
-    /// The bones found in `rig` by name: of the conventions, the one matching most bones
-    /// (the first of equals); [`BoneMap::convention`] says which.
-    #[must_use]
-    pub fn find(rig: &Rig) -> Self {
-        let names: Vec<(String, NodeId)> =
-            rig.nodes().filter_map(|node| Some((normalized(rig.name(node)?), node))).collect();
-        let map = |(convention, table): &(&'static str, [&[&str]; 19])| {
-            let nodes = table.map(|candidates| {
-                candidates.iter().find_map(|c| names.iter().find(|(name, _)| name == c).map(|&(_, node)| node))
-            });
-            Self { nodes, convention }
-        };
-        let mut best = Self::default();
-        for found in CONVENTIONS.iter().map(map) {
-            if found.matched() > best.matched() {
-                best = found;
-            }
-        }
-        best
-    }
-
-    /// A map given bone by bone (a sidecar's `[humanoid]` table: VRM's bone names,
-    /// [`Bone::name`], to node names), over the bones found by name; the first bone or node
-    /// that does not exist is the error.
-    pub fn with_names<'a>(
-        mut self,
-        rig: &Rig,
-        given: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<Self, BoneMapError> {
-        for (bone, node) in given {
-            let Some(b) = BONES.iter().find(|b| b.name() == bone) else {
-                return Err(BoneMapError::NoSuchBone(bone.to_owned()));
-            };
-            let found = rig.find(node).ok_or_else(|| BoneMapError::NoSuchNode(node.to_owned()))?;
-            self.nodes[*b as usize] = Some(found);
-            self.convention = "given";
-        }
-        Ok(self)
-    }
-
-    /// The node of `bone`, if mapped.
-    #[must_use]
-    pub fn get(&self, bone: Bone) -> Option<NodeId> {
-        self.nodes[bone as usize]
-    }
-
-    /// How many bones are mapped.
-    #[must_use]
-    pub fn matched(&self) -> usize {
-        self.nodes.iter().flatten().count()
-    }
-
-    /// The bones not mapped.
-    pub fn missing(&self) -> impl Iterator<Item = Bone> + '_ {
-        BONES.into_iter().filter(|&b| self.get(b).is_none())
-    }
-
-    /// The convention its names follow (`Mixamo`, ...), `given` where a sidecar named bones,
-    /// empty when nothing matched.
-    #[must_use]
-    pub fn convention(&self) -> &'static str {
-        self.convention
-    }
-
-    /// Whether its legs can walk: hips, thighs, shins and feet all mapped.
-    #[must_use]
-    pub fn walks(&self) -> bool {
-        WALKING.iter().all(|&b| self.get(b).is_some())
-    }
-
-    /// Whether it maps enough bones to be a person's worth reporting (five: a car's lone
-    /// `spine` is none).
-    #[must_use]
-    pub fn is_humanoid(&self) -> bool {
-        self.matched() >= 5
-    }
-}
-
-/// What a modder is told of a map: `humanoid (Mixamo names): 17 of 19 bones (missing: leftToes,
-/// rightToes)`.
-impl std::fmt::Display for BoneMap {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.convention {
-            "" => write!(f, "humanoid: {} of 19 bones", self.matched())?,
-            convention => write!(f, "humanoid ({convention} names): {} of 19 bones", self.matched())?,
-        }
-        let missing: Vec<&str> = self.missing().map(Bone::name).collect();
-        if !missing.is_empty() {
-            write!(f, " (missing: {})", missing.join(", "))?;
-        }
-        Ok(())
-    }
-}
-
-/// Why a bone map cannot be given.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BoneMapError {
-    /// Not a bone's name.
-    #[error("no humanoid bone is named `{0}` (the bones: hips, spine, chest, neck, head, leftUpperArm, ...)")]
-    NoSuchBone(String),
-    /// Not a node of the model.
-    #[error("the model has no node `{0}`")]
-    NoSuchNode(String),
-}
 
 /// Why a clip cannot be retargeted.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -443,7 +195,7 @@ pub fn with_clips_from(
 pub const RETARGET_RATE: f32 = 30.0;
 
 /// A rig at rest: each node's world matrix.
-fn rest_world(rig: &Rig) -> Vec<Affine3A> {
+pub(super) fn rest_world(rig: &Rig) -> Vec<Affine3A> {
     let mut pose = Pose::from_rest(rig);
     pose.compute_world(rig);
     pose.world_matrices().to_vec()
@@ -544,12 +296,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_matched_whole_and_blind_to_case_separators_and_prefixes() {
-        assert_eq!(normalized("mixamorig:LeftUpLeg"), "leftupleg");
-        assert_eq!(normalized("mixamorig1:Hips"), "hips");
-        assert_eq!(normalized("DEF-thigh.L"), "thighl");
-        assert_eq!(normalized("J_Bip_L_UpperLeg"), "jbiplupperleg");
-        assert_eq!(normalized("spine.001"), "spine001");
+    fn a_chain_s_previous_bone() {
         assert_eq!(Bone::LeftToes.previous(), Some(Bone::LeftFoot));
         assert_eq!(Bone::Hips.previous(), None);
     }
