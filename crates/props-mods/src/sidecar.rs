@@ -289,9 +289,11 @@ fn toml_error(text: &str, error: &toml::de::Error, roles: &[Role]) -> (String, S
         return ("/role".to_owned(), message);
     }
     let at = error.span().map(|span| {
-        let before = &text[..span.start.min(text.len())];
+        // A span starts on a character, but a bad one must not panic the mods loader.
+        let start = (0..=span.start.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let before = &text[..start];
         let line = before.matches('\n').count() + 1;
-        let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+        let column = before[before.rfind('\n').map_or(0, |n| n + 1)..].chars().count() + 1;
         format!("line {line}, column {column}: ")
     });
     (String::new(), format!("{}{}", at.unwrap_or_default(), message.replace('\n', " ")))
@@ -360,6 +362,8 @@ mod tests {
             ("role = \"car\"\nwheels = 4", "", "line 2, column 1: unknown field `wheels`"),
             ("units = 0.5", "/role", "as `role = \"ambient\"` (the roles: car, animal, ambient)"),
             ("role = \"car\"\nunits = \"big\"", "", "line 2, column 9: invalid type: string \"big\""),
+            ("role = \"car\" # été\né = 1", "", "line 2, column 1: "),
+            ("role = \"car\"\nunits = \"été\" 5", "", "line 2, column 15: "),
             ("role = \"car\"\nunits = 0", "/units", "give 1 for metres"),
             ("role = \"car\"\n[nodes]\nwheel = \"b_Tail01_012\"", "/nodes/wheel", "its parts: wheels, steer"),
             ("role = \"car\"\n[nodes]\nsteer = \"b_Tail01_012\"", "/nodes/steer", "takes 2 nodes, not 1"),
