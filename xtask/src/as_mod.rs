@@ -60,7 +60,12 @@ fn place_and_bind(
         return Err((props_mods::PLACE_CODE, "no prop kind shows models of its name or role".to_owned()));
     };
     let asset = &assets[placement.kind];
-    let base = asset.stem.and_then(base_asset);
+    // The kind's own model: bound before a mod that adds one, and what a mod without units is
+    // fitted to; read only then.
+    let base = match placement.adds || placement.units.is_none() {
+        true => asset.stem.and_then(base_asset),
+        false => None,
+    };
     let mut models = Vec::new();
     if let (true, Some(base)) = (placement.adds, &base) {
         models.push(PropModel::new(ModelId(0), Arc::clone(base)));

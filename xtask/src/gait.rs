@@ -209,8 +209,9 @@ mod tests {
         let base = load("assets/pedestrian.glb");
         let clips = ["Walk".to_owned(), "Run".to_owned()];
         for file in ["tests/models/humanoids/mixamo_person.glb", "tests/models/humanoids/metarig_person.glb"] {
-            let (model, indices) =
-                with_clips_of((&load(file), &BoneMap::find(load(file).rig())), &base, &clips).expect("retargets");
+            let person = load(file);
+            let bones = BoneMap::find(person.rig());
+            let (model, indices) = with_clips_of((&person, &bones), &base, &clips).expect("retargets");
             for speed in [0.8, 1.2, 1.6, 2.0] {
                 let (clip_slide, _) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, false).expect("walks"));
                 let (slide, steps) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, true).expect("walks"));
