@@ -138,6 +138,43 @@ mod tests {
         assert_eq!(place_fox("statue", Some("role = \"ambient\"\nunits = 0.01")), Ok(None));
     }
 
+    /// The base person as a VRM 0.x avatar, with the table if `table`: its bones named as no
+    /// convention names them, turned to face -Z under a new root, without its clips.
+    fn avatar(table: bool) -> Arc<Model> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/pedestrian.glb");
+        let bytes = std::fs::read(path).expect("the base person");
+        let (chunks, _) = props_gltf::glb::read(&bytes);
+        let chunks = chunks.expect("a GLB");
+        let mut json: serde_json::Value = serde_json::from_slice(chunks.json).expect("JSON");
+        let mut bones = Vec::new();
+        for (i, bone) in props_anim::humanoid::BONES.iter().enumerate() {
+            json["nodes"][i + 1]["name"] = format!("J_Bip_{i}").into();
+            bones.push(serde_json::json!({ "bone": bone.name(), "node": i + 1 }));
+        }
+        let turn = serde_json::json!({ "rotation": [0, 1, 0, 0], "children": [0, 20] });
+        json["nodes"].as_array_mut().expect("nodes").push(turn);
+        json["scenes"][0]["nodes"] = serde_json::json!([21]);
+        json.as_object_mut().expect("an object").remove("animations");
+        if table {
+            json["extensions"] = serde_json::json!({ "VRM": { "humanoid": { "humanBones": bones } } });
+        }
+        let glb = props_gltf::glb::write(json.to_string().as_bytes(), chunks.bin).expect("small");
+        let import = props_gltf::import_slice(&glb, None, Path::new("avatar.vrm"), &Limits::default());
+        Arc::new(import.expect("imports").model)
+    }
+
+    /// A VRM avatar without a sidecar joins the people, and walks with the base person's clips
+    /// (retargeted by its table); without its table, nothing says it is a person: the lot.
+    #[test]
+    fn a_vrm_avatar_joins_the_people_and_walks_with_their_clips() {
+        let assets = kind_assets();
+        let kind = |model: &Model| Placement::of("avatar", None, model, &assets).expect("placed").kind;
+        let people = assets.iter().position(|a| a.stem == Some("pedestrian")).expect("the people");
+        assert_eq!(kind(&avatar(true)), people);
+        assert_eq!(place_and_bind(Path::new("mods/avatar.vrm"), None, &avatar(true)), Ok(None));
+        assert_ne!(kind(&avatar(false)), people, "no table: the lot");
+    }
+
     /// What the town's kinds drive must be there, as the game binds a mod: the Fox as a car has
     /// no wheels, and the game refuses it; as a bus it would replace the bus, and is refused too.
     #[test]

@@ -24,7 +24,7 @@ use props_anim::Model;
 use props_anim::gait::Stride;
 use props_anim::humanoid::{Bone, BoneMap};
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
-use props_mods::ModConfig;
+use props_mods::{MODEL_EXTENSIONS, ModConfig};
 use serde_json::json;
 
 /// Folders checked when no path is given.
@@ -303,14 +303,14 @@ pub(crate) fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The model a sidecar `path` (`<name>.prop.toml`) belongs to, `<name>.glb` or `<name>.gltf`
-/// beside it; `None` when `path` is no sidecar.
+/// The model a sidecar `path` (`<name>.prop.toml`) belongs to, `<name>.glb`, `<name>.gltf`
+/// or `<name>.vrm` beside it; `None` when `path` is no sidecar.
 fn sidecar_model(path: &Path) -> Option<Result<PathBuf>> {
     let name = path.file_name()?.to_str()?.strip_suffix(".prop.toml")?;
-    let model = ["glb", "gltf"].iter().map(|ext| path.with_file_name(format!("{name}.{ext}"))).find(|m| m.is_file());
-    Some(
-        model.with_context(|| format!("{}: a sidecar, but no `{name}.glb` or `{name}.gltf` beside it", path.display())),
-    )
+    let model = MODEL_EXTENSIONS.iter().map(|ext| path.with_file_name(format!("{name}.{ext}"))).find(|m| m.is_file());
+    Some(model.with_context(|| {
+        format!("{}: a sidecar, but no `{name}.glb`, `{name}.gltf` or `{name}.vrm` beside it", path.display())
+    }))
 }
 
 /// Appends the model files under `dir` (recursively, sorted by name), not following symbolic
@@ -333,11 +333,11 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// Whether `path` names a glTF file.
+/// Whether `path` names a model file, as the game's mods loader takes them.
 fn is_model(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+        .is_some_and(|e| MODEL_EXTENSIONS.iter().any(|m| e.eq_ignore_ascii_case(m)))
 }
 
 /// One issue as a line, like rustc (`error` in red and `warning` in yellow on a terminal).

@@ -73,6 +73,8 @@ pub struct Rig {
     to_source: Vec<u32>,
     from_source: Vec<NodeId>,
     properties: Properties,
+    /// The humanoid bones the file itself names (a VRM avatar's table), by VRM's bone names.
+    humanoid: Vec<(String, NodeId)>,
 }
 
 impl Rig {
@@ -128,6 +130,7 @@ impl Rig {
             to_source,
             from_source,
             properties: Properties::new(),
+            humanoid: Vec::new(),
         })
     }
 
@@ -176,6 +179,21 @@ impl Rig {
     #[must_use]
     pub fn name(&self, node: NodeId) -> Option<&str> {
         self.names[node.index()].as_deref()
+    }
+
+    /// The humanoid bones the file itself names, by VRM's bone names (`hips`, `leftUpperLeg`,
+    /// ...): a VRM avatar's table, which [`crate::humanoid::BoneMap::find`] takes over the
+    /// nodes' names. Empty for most files.
+    #[must_use]
+    pub fn humanoid(&self) -> &[(String, NodeId)] {
+        &self.humanoid
+    }
+
+    /// The rig with the file's humanoid table ([`Rig::humanoid`]) set to `bones`.
+    #[must_use]
+    pub fn with_humanoid(mut self, bones: Vec<(String, NodeId)>) -> Self {
+        self.humanoid = bones;
+        self
     }
 
     /// The first node (in rig order) with this name.

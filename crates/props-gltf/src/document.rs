@@ -35,6 +35,8 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_draco_mesh_compression",
     "MSFT_lod",
     "KHR_materials_variants",
+    "VRMC_vrm",
+    "VRM",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

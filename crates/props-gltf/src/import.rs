@@ -16,6 +16,7 @@ use crate::instancing::Instancing;
 use crate::limits::{self, Budget, Limits};
 use crate::msft_lod::FileLods;
 use crate::parts::{Part, PartMap, Skip};
+use crate::vrm::Vrm;
 use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene};
 
 /// An imported model and what the import noticed on the way.
@@ -128,7 +129,12 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let (meshes, variants) =
         mesh::import_meshes(root, &drawn_meshes, &accessors, limits, &budget, &mut warnings, &mut drops)?;
     let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
-    let mut rig = nodes::import_rig(root, &meshes, &instancing, limits)?;
+    let vrm = Vrm::read(root, &mut warnings);
+    let turned = vrm.as_ref().is_some_and(|v| v.turned);
+    let mut rig = nodes::import_rig(root, &meshes, &instancing, limits, turned)?;
+    if let Some(vrm) = &vrm {
+        rig = vrm.apply(rig, &mut warnings);
+    }
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
     let drawn: Vec<u32> = scene_nodes.iter().copied().filter(|&n| !file_lods.is_level(n)).collect();
     let instances = scene::instances(root, &rig, &drawn, &instancing);

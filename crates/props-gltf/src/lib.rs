@@ -106,6 +106,7 @@ mod uri;
 mod uv_layout;
 pub mod validate;
 mod volume;
+mod vrm;
 
 pub use drops::Dropped;
 pub use error::{ErrorKind, ImportError, ImportWarning};

@@ -15,13 +15,16 @@ use crate::limits::{self, Limits};
 const AFFINE_TOLERANCE: f32 = 1e-4;
 
 /// Builds the rig from every node of the file, then one child per mesh instance of each
-/// instanced node (see [`Instancing`]). `meshes` (the imported glTF meshes) give the morph
-/// target count of the mesh on each node.
+/// instanced node (see [`Instancing`]), then, when the model is `turned` (a VRM 0.x avatar,
+/// which faces -Z: [`crate::vrm`]), a root above the file's roots that turns them half round
+/// about +Y to face +Z. `meshes` (the imported glTF meshes) give the morph target count of the
+/// mesh on each node.
 pub(crate) fn import_rig(
     root: &Root,
     meshes: &[Mesh],
     instancing: &Instancing,
     limits: &Limits,
+    turned: bool,
 ) -> Result<Rig, ImportError> {
     limits::check(root.nodes.len() as u64, limits.max_nodes.into(), "number of nodes", "nodes")?;
     let mut nodes = Vec::with_capacity(root.nodes.len());
@@ -57,6 +60,17 @@ pub(crate) fn import_rig(
             let rest = RestTransform::Trs(*transform);
             nodes.push(SourceNode { name: None, children: Vec::new(), rest, morph_weights: morph_weights.clone() });
         }
+    }
+    if turned {
+        let mut child = vec![false; nodes.len()];
+        for &c in nodes.iter().flat_map(|n| &n.children) {
+            if let Some(child) = child.get_mut(c as usize) {
+                *child = true;
+            }
+        }
+        let children = (0..).zip(&child).filter(|(_, c)| !**c).map(|(n, _)| n).collect();
+        let rest = RestTransform::Trs(Transform::from_rotation(Quat::from_rotation_y(std::f32::consts::PI)));
+        nodes.push(SourceNode { name: None, children, rest, morph_weights: Vec::new() });
     }
     Rig::from_source_nodes(&nodes).map_err(|error| {
         let path = match error {

@@ -3,8 +3,9 @@
 
 use std::path::{Component, Path};
 
-/// Extensions of model files (compared without regard to case).
-const MODEL_EXTENSIONS: &[&str] = &["gltf", "glb"];
+/// Extensions of model files (compared without regard to case): glTF, and GLB, which a VRM
+/// avatar (`.vrm`) is too.
+pub const MODEL_EXTENSIONS: &[&str] = &["gltf", "glb", "vrm"];
 
 /// Extensions of files that are still being written or are scratch copies (compared without
 /// regard to case): downloads in progress, editors' safe-save temporaries, swap files.
@@ -73,6 +74,7 @@ mod tests {
         let cases = [
             ("windmill.glb", FileClass::Model),
             ("pack/Car.GLTF", FileClass::Model),
+            ("people/avatar.vrm", FileClass::Model),
             ("pack/car.bin", FileClass::Other),
             ("pack/textures/wood.png", FileClass::Other),
             ("README", FileClass::Other),

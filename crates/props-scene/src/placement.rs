@@ -1,12 +1,15 @@
 //! Where the town shows a model a mod brings, the one rule the game and `check-assets` follow:
 //! the kind its sidecar's role names, else the kind whose base asset has its file's name, else
-//! the kind without a base asset (the mod lot); in the kind's own model's place, or beside it.
+//! the people when the file declares a person that walks (a VRM avatar's bone table), else the
+//! kind without a base asset (the mod lot); in the kind's own model's place, or beside it.
 
 use props_anim::Model;
+use props_anim::humanoid::BoneMap;
 use props_crowd::Bindings;
 
 use crate::KindAsset;
 use crate::kinds::lot::LOOP;
+use crate::kinds::pedestrians::ROLE as PERSON;
 
 /// What a mod's sidecar says, as the town reads it.
 #[derive(Clone, Debug, Default)]
@@ -38,13 +41,17 @@ pub struct Placement {
 impl Placement {
     /// The placement `claim` (a sidecar's) asks for among the kinds' `assets` (by role), or the
     /// file stem `name`'s (a base asset's name, case-sensitive, replaces it); a mod neither
-    /// claims goes to the kind without a base asset (the lot). `None` when no kind takes it.
+    /// claims goes among the people (the pedestrians' role) when its file declares a walking person (a VRM
+    /// avatar: [`BoneMap::declared`]), else to the kind without a base asset (the lot). `None`
+    /// when no kind takes it.
     #[must_use]
     pub fn of(name: &str, claim: Option<Claim<'_>>, model: &Model, assets: &[KindAsset]) -> Option<Self> {
         let adds = |kind: usize| assets[kind].variants && assets[kind].stem != Some(name);
         let Some(claim) = claim else {
+            let walks = || BoneMap::declared(model.rig()).is_some_and(|map| map.is_ok_and(|map| map.walks()));
             let claimed = assets.iter().position(|a| a.stem == Some(name));
-            let kind = claimed.or_else(|| assets.iter().position(|a| a.stem.is_none()))?;
+            let person = || walks().then(|| assets.iter().position(|a| a.role == PERSON)).flatten();
+            let kind = claimed.or_else(person).or_else(|| assets.iter().position(|a| a.stem.is_none()))?;
             return Some(Self { kind, units: None, bindings: Bindings::default(), adds: adds(kind) });
         };
         let kind = assets.iter().position(|a| a.role == claim.role)?;

@@ -144,6 +144,9 @@ fn normalized(name: &str) -> String {
     rest.chars().filter(|c| !matches!(c, '_' | '.' | '-' | ':' | ' ')).collect()
 }
 
+/// [`BoneMap::convention`] of the bones a file's own table gives.
+const TABLE: &str = "VRM table";
+
 /// Which node of a rig is each bone of a person.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoneMap {
@@ -152,10 +155,14 @@ pub struct BoneMap {
 }
 
 impl BoneMap {
-    /// The bones found in `rig` by name: of the conventions, the one matching most bones
-    /// (the first of equals); [`BoneMap::convention`] says which.
+    /// The bones of `rig`: the file's own table where it gives one that makes a skeleton
+    /// ([`BoneMap::declared`]), else found by name: of the conventions, the one matching most
+    /// bones (the first of equals). [`BoneMap::convention`] says which.
     #[must_use]
     pub fn find(rig: &Rig) -> Self {
+        if let Some(Ok(declared)) = Self::declared(rig) {
+            return declared;
+        }
         let names: Vec<(String, NodeId)> =
             rig.nodes().filter_map(|node| Some((normalized(rig.name(node)?), node))).collect();
         let map = |(convention, table): &(&'static str, [&[&str]; 19])| {
@@ -171,6 +178,23 @@ impl BoneMap {
             }
         }
         best
+    }
+
+    /// The bones the file itself names ([`Rig::humanoid`]: a VRM avatar's table), checked to
+    /// make a person's skeleton as a sidecar's are ([`BoneMap::with_names`]); `None` when the
+    /// file names none. Bones this map does not hold (VRM's fingers, eyes, shoulders) are
+    /// passed over.
+    pub fn declared(rig: &Rig) -> Option<Result<Self, BoneMapError>> {
+        if rig.humanoid().is_empty() {
+            return None;
+        }
+        let mut map = Self { nodes: [None; 19], convention: TABLE };
+        for (name, node) in rig.humanoid() {
+            if let Some(bone) = BONES.iter().find(|b| b.name() == name) {
+                map.nodes[*bone as usize] = Some(*node);
+            }
+        }
+        Some(map.check_shape(rig).map(|()| map))
     }
 
     /// A map given bone by bone (a sidecar's `[humanoid]` table: VRM's bone names,
@@ -255,7 +279,8 @@ impl BoneMap {
     }
 
     /// The convention its names follow (`Mixamo`, ...), `given` where a sidecar named bones,
-    /// empty when nothing matched.
+    /// `VRM table` where the file's own table did ([`BoneMap::declared`]), empty when nothing
+    /// matched.
     #[must_use]
     pub fn convention(&self) -> &'static str {
         self.convention
@@ -281,6 +306,7 @@ impl std::fmt::Display for BoneMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.convention {
             "" => write!(f, "humanoid: {} of 19 bones", self.matched())?,
+            TABLE => write!(f, "humanoid (the file's VRM table): {} of 19 bones", self.matched())?,
             convention => write!(f, "humanoid ({convention} names): {} of 19 bones", self.matched())?,
         }
         let missing: Vec<&str> = self.missing().map(Bone::name).collect();

@@ -20,3 +20,4 @@ mod real_models;
 mod support;
 mod textures;
 mod undrawn_parts;
+mod vrm;

@@ -344,6 +344,10 @@ impl Pedestrians {
     }
 }
 
+/// The people's role: what a sidecar names them by, and the kind a file that declares a
+/// walking person (a VRM avatar) joins without one.
+pub const ROLE: &str = "pedestrian";
+
 impl PropKind for Pedestrians {
     fn name(&self) -> &'static str {
         "pedestrians"
@@ -355,7 +359,7 @@ impl PropKind for Pedestrians {
             units: 1.0,
             drawn_at: 1.0,
             place: "sidewalks",
-            role: "pedestrian",
+            role: ROLE,
             variants: true,
             parts: &[],
             states: &["walk", "run", "idle", "wait"],
