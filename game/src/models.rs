@@ -139,18 +139,19 @@ impl Stage<TownPlace> for TownStage<'_> {
 }
 
 impl TownStage<'_> {
-    /// The scale a mod shows at: its sidecar's units, else its kind's units (fitted to the
-    /// kind's size when far off it, or to [`fitting::LOT_HEIGHT`] on the lot), with the warning
-    /// fitting gives.
+    /// The scale a mod shows at: its sidecar's units (warned when far off its kind's size),
+    /// else its kind's units (fitted to the kind's size when far off it, or to
+    /// [`fitting::LOT_HEIGHT`] on the lot), with the warning fitting gives.
     fn scale(&self, placement: &Placement, model: &Model) -> (f32, Option<String>) {
-        if let Some(units) = placement.units {
-            return (units, None);
-        }
         let height = fitting::height(model);
         let asset = &self.kinds[placement.kind].asset;
-        match (self.base_heights[placement.kind], asset.stem) {
-            (Some(base), Some(stem)) => fitting::fit(height, asset.units, base * asset.units, &format!("the {stem}")),
-            _ => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
+        let (units, expected, what) = match (self.base_heights[placement.kind], asset.stem) {
+            (Some(base), Some(stem)) => (asset.units, base * asset.units, format!("the {stem}")),
+            _ => (1.0, fitting::LOT_HEIGHT, "a lot model".to_owned()),
+        };
+        match placement.units {
+            Some(given) => (given, fitting::kept(height, given, expected, &what)),
+            None => fitting::fit(height, units, expected, &what),
         }
     }
 }

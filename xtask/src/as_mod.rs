@@ -60,26 +60,24 @@ fn place_and_bind(
         return Err((props_mods::PLACE_CODE, "no prop kind shows models of its name or role".to_owned()));
     };
     let asset = &assets[placement.kind];
-    // The kind's own model: bound before a mod that adds one, and what a mod without units is
-    // fitted to; read only then.
-    let base = match placement.adds || placement.units.is_none() {
-        true => asset.stem.and_then(base_asset),
-        false => None,
-    };
+    // The kind's own model: bound before a mod that adds one, and what a mod's size is
+    // measured against.
+    let base = asset.stem.and_then(base_asset);
     let mut models = Vec::new();
     if let (true, Some(base)) = (placement.adds, &base) {
         models.push(PropModel::new(ModelId(0), Arc::clone(base)));
     }
     models.push(PropModel::new(ModelId(1), Arc::clone(model)).with_bindings(placement.bindings.clone()));
     kinds[placement.kind].bind(&models).map_err(|error| (props_mods::RIG_CODE, error.to_string()))?;
-    if placement.units.is_some() {
-        return Ok(None); // The game draws it at the units given.
-    }
     let height = fitting::height(model);
-    // As the game fits it (`TownStage::scale`): to its kind's base asset, else the lot's height.
-    let (_, message) = match (asset.stem, base.as_deref().and_then(fitting::height)) {
-        (Some(stem), Some(base)) => fitting::fit(height, asset.units, base * asset.units, &format!("the {stem}")),
-        _ => fitting::fit(height, 1.0, fitting::LOT_HEIGHT, "a lot model"),
+    // As the game sizes it (`TownStage::scale`): to its kind's base asset, else the lot's height.
+    let (units, expected, what) = match (asset.stem, base.as_deref().and_then(fitting::height)) {
+        (Some(stem), Some(base)) => (asset.units, base * asset.units, format!("the {stem}")),
+        _ => (1.0, fitting::LOT_HEIGHT, "a lot model".to_owned()),
+    };
+    let message = match placement.units {
+        Some(given) => fitting::kept(height, given, expected, &what),
+        None => fitting::fit(height, units, expected, &what).1,
     };
     Ok(message.map(|message| Issue::warning(fitting::FITTED, "", message)))
 }
@@ -136,6 +134,8 @@ mod tests {
         let house = place_fox("barn", Some("role = \"house\"")).expect("placed").expect("as a house");
         assert!(house.contains("the building's"), "{house}");
         assert_eq!(place_fox("statue", Some("role = \"ambient\"\nunits = 0.01")), Ok(None));
+        let kept = place_fox("statue", Some("role = \"ambient\"\nunits = 10")).expect("placed").expect("warned");
+        assert!(kept.contains("815.75 m tall at 10 m per unit"), "{kept}");
     }
 
     /// The base person as a VRM 0.x avatar, with the table if `table`: its bones named as no

@@ -45,6 +45,21 @@ pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, 
     (fitted, Some(warning))
 }
 
+/// The warning for a model `height` units tall that its sidecar's `units` keeps at its size
+/// (`units` metres per unit: it is never fitted) when that is far off `expected` metres,
+/// [`FAR_OFF`] either way: `units = 1000` makes a person a kilometre tall (code [`FITTED`]).
+pub fn kept(height: Option<f32>, units: f32, expected: f32, what: &str) -> Option<String> {
+    let metres = height? * units;
+    let ratio = metres / expected;
+    (!(1.0 / FAR_OFF..=FAR_OFF).contains(&ratio)).then(|| {
+        format!(
+            "it is {metres:.2} m tall at {units} m per unit, as its sidecar's `units` asks, far from {what}'s \
+             {expected:.1} m: check `units` (metres per model unit: 1 for metres, 0.01 for centimetres), or leave it \
+             out to have the game fit the model"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +79,14 @@ mod tests {
         let (scale, warning) = fit(Some(0.2), 1.0, 1.8, "a lot model");
         assert!((scale * 0.2 - 1.8).abs() < 1e-5 && warning.is_some());
         assert_eq!(fit(None, 1.0, 1.8, "a lot model"), (1.0, None));
+    }
+
+    #[test]
+    fn units_kept_far_off_are_warned() {
+        assert_eq!(kept(Some(1.8), 1.0, 1.8, "a lot model"), None);
+        assert_eq!(kept(Some(180.0), 0.01, 1.8, "a lot model"), None);
+        let warning = kept(Some(1.8), 1000.0, 1.8, "the pedestrian").expect("a kilometre tall");
+        assert!(warning.contains("1800.00 m tall at 1000 m per unit") && warning.contains("the pedestrian's 1.8 m"));
+        assert_eq!(kept(None, 1000.0, 1.8, "a lot model"), None);
     }
 }

@@ -57,6 +57,10 @@ pub struct Role {
 /// host shows mods that no kind takes.
 pub const AMBIENT: Role = Role { name: "ambient", parts: &[], states: &[] };
 
+/// The state of a role whose models walk (people, animals): only theirs have bones a
+/// `[humanoid]` table names.
+const WALK: &str = "walk";
+
 /// A checked sidecar: every name in it exists in its model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sidecar {
@@ -227,6 +231,16 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
         Some(name) => Some(model.find_clip(&name).ok_or_else(|| ("/clip".to_owned(), missing_clip(&name)))?),
         None => None,
     };
+    // The bones are those of legs that walk: retargeted walks, planted feet.
+    if !raw.humanoid.is_empty() && !states.contains(&WALK) {
+        let message = format!(
+            "`[humanoid]` names the bones of a walking person's legs; a {} does not walk (its states: {}): leave the \
+             table out, or give the model a role that walks",
+            role.name,
+            list(states)
+        );
+        return Err(("/humanoid".to_owned(), message));
+    }
     for (bone, node) in &raw.humanoid {
         if !BONES.iter().any(|b| b.name() == bone) {
             let known: Vec<&str> = BONES.iter().map(|b| b.name()).collect();
@@ -372,6 +386,7 @@ mod tests {
             ("role = \"animal\"\n[clips]\nwalk = \"Trot\"", "/clips/walk", "its clips: Survey, Walk, Run"),
             ("role = \"ambient\"\nclip = \"Sleep\"", "/clip", "no clip `Sleep`"),
             ("role = \"animal\"\nclip = \"Walk\"", "/clip", "under `[clips]` (its states: walk, run, idle)"),
+            ("role = \"car\"\n[humanoid]\nhips = \"b_Hip_01\"", "/humanoid", "a car does not walk (its states: doors)"),
         ];
         for (text, pointer, says) in cases {
             let (at, message) = parse(text, &fox, &ROLES).expect_err(text);
