@@ -200,7 +200,7 @@ mod tests {
     }
 
     /// Humanoids of other rigs (Mixamo's names in centimetres in a T-pose, Blender's metarig's
-    /// in an A-pose, other sizes) walk with the base pedestrian's clips retargeted, their
+    /// in an A-pose, a VRM 0.x avatar facing -Z named by its table, other sizes) walk with the base pedestrian's clips retargeted, their
     /// planted feet held as the game holds near people's, within 2 cm a step at 0.8 to 2 m/s.
     #[test]
     fn humanoids_of_other_rigs_walk_with_the_base_clips() {
@@ -208,7 +208,12 @@ mod tests {
         let load = |path: &str| admit_file(&root.join(path), &Limits::default()).expect(path).import.model;
         let base = load("assets/pedestrian.glb");
         let clips = ["Walk".to_owned(), "Run".to_owned()];
-        for file in ["tests/models/humanoids/mixamo_person.glb", "tests/models/humanoids/metarig_person.glb"] {
+        let files = [
+            "tests/models/humanoids/mixamo_person.glb",
+            "tests/models/humanoids/metarig_person.glb",
+            "tests/models/humanoids/vrm0_person.vrm",
+        ];
+        for file in files {
             let person = load(file);
             let bones = BoneMap::find(person.rig());
             let (model, indices) = with_clips_of((&person, &bones), &base, &clips).expect("retargets");

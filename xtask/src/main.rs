@@ -33,7 +33,7 @@ enum Command {
     Pose(pose::PoseArgs),
     /// Regenerate the humanoids of other rigs the retargeting is tested on into
     /// `tests/models/humanoids/` (the pedestrian's body on Mixamo's and Blender's metarig's
-    /// skeletons, without clips).
+    /// skeletons and as a VRM 0.x avatar, without clips).
     GenHumanoids {
         /// Output folder.
         #[arg(long, default_value = "tests/models/humanoids")]

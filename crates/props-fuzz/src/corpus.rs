@@ -20,7 +20,8 @@ pub struct Entry {
     pub valid: bool,
 }
 
-/// Appends every `.gltf` / `.glb` under `dir` (recursively, sorted, not following links).
+/// Appends every model file under `dir` (`.gltf`, `.glb`, `.vrm`: as the mods folder takes
+/// them), recursively, sorted, not following links.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
@@ -30,7 +31,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         if metadata.as_ref().is_ok_and(std::fs::Metadata::is_dir) {
             walk(&path, out);
         } else if metadata.is_ok_and(|m| m.is_file())
-            && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+            && path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| props_mods::MODEL_EXTENSIONS.iter().any(|m| e.eq_ignore_ascii_case(m)))
         {
             out.push(path);
         }

@@ -20,7 +20,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::test_models::builder::{
     Container, GltfBuilder, Interp, Material, Path as Target, Primitive, channel, to_f32,
@@ -78,19 +78,47 @@ pub fn generate(out_dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// The humanoids of other rigs the retargeting is tested on (`tests/models/humanoids/`): the
 /// pedestrian's body on Mixamo's and Blender's metarig's skeletons, other sizes, units and
-/// rest poses, without clips; written as `<stem>.glb` into `out_dir`.
+/// rest poses, without clips, written as `<stem>.glb` into `out_dir`; and a VRM 0.x avatar
+/// whose bones only its VRM table names, facing -Z as those do ([`vrm0`]), as `<stem>.vrm`.
 pub fn humanoids(out_dir: &Path) -> Result<Vec<PathBuf>> {
     fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut written = Vec::new();
-    for variant in [&pedestrian::MIXAMO, &pedestrian::METARIG] {
+    for variant in [&pedestrian::MIXAMO, &pedestrian::METARIG, &pedestrian::VRM0] {
         let builder = pedestrian::build_variant(variant).with_context(|| format!("building {}", variant.stem))?;
         for (name, bytes) in builder.finish(variant.stem, Container::Glb)? {
+            let (name, bytes) = match variant.stem == pedestrian::VRM0.stem {
+                true => (format!("{}.vrm", variant.stem), vrm0(&bytes, &variant.names)?),
+                false => (name, bytes),
+            };
             let path = out_dir.join(name);
             fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
             written.push(path);
         }
     }
     Ok(written)
+}
+
+/// The GLB `bytes` of a person facing +Z (its joints named `names`, in the bones' order) as a
+/// VRM 0.x avatar: turned half round about +Y by a new root, to face -Z as VRM 0.x's do, with
+/// the extension's table naming its bones.
+fn vrm0(bytes: &[u8], names: &[&str; 19]) -> Result<Vec<u8>> {
+    let chunks = props_gltf::glb::read(bytes).0.context("not a GLB file")?;
+    let mut json: Value = serde_json::from_slice(chunks.json)?;
+    let nodes = json["nodes"].as_array().context("nodes")?;
+    let node = |name: &str| nodes.iter().position(|n| n["name"] == name).context("a joint");
+    let bones = names
+        .iter()
+        .zip(props_anim::humanoid::BONES)
+        .map(|(name, bone)| Ok(json!({ "bone": bone.name(), "node": node(name)? })))
+        .collect::<Result<Vec<Value>>>()?;
+    let turned =
+        json!({ "name": "VRM0 facing", "rotation": [0.0, 1.0, 0.0, 0.0], "children": json["scenes"][0]["nodes"] });
+    let turn = nodes.len();
+    json["nodes"].as_array_mut().context("nodes")?.push(turned);
+    json["scenes"][0]["nodes"] = json!([turn]);
+    json["extensions"] = json!({ "VRM": { "specVersion": "0.0", "humanoid": { "humanBones": bones } } });
+    json["extensionsUsed"] = json!(["VRM"]);
+    props_gltf::glb::write(json.to_string().as_bytes(), chunks.bin).context("writing the GLB")
 }
 
 /// Builds `asset` and serializes it as `(file name, bytes)`, after checking that it has the

@@ -356,6 +356,21 @@ pub const METARIG: Variant = Variant {
     arms: 0.6,
 };
 
+/// Blender's default bone names (which no convention knows: the file's VRM table names the
+/// bones, [`super::humanoids`]), 1.5 m tall, in metres, in a slight A-pose.
+pub const VRM0: Variant = Variant {
+    stem: "vrm0_person",
+    root: "Armature",
+    names: [
+        "Bone", "Bone.001", "Bone.002", "Bone.003", "Bone.004", "Bone.005", "Bone.006", "Bone.007", "Bone.008",
+        "Bone.009", "Bone.010", "Bone.011", "Bone.012", "Bone.013", "Bone.014", "Bone.015", "Bone.016", "Bone.017",
+        "Bone.018",
+    ],
+    size: 1.5 / 1.77,
+    units: 1.0,
+    arms: 0.3,
+};
+
 /// The base person.
 const BASE: Variant =
     Variant { stem: "pedestrian", root: "pedestrian", names: [""; 19], size: 1.0, units: 1.0, arms: 0.0 };
