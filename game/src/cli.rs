@@ -86,9 +86,10 @@ pub struct Args {
     /// Render offscreen, without a window.
     #[arg(long)]
     pub headless: bool,
-    /// Open the model previewer on this glTF file instead of the town (in a window; reloads
-    /// on save). `cargo xtask preview FILE` runs this.
-    #[arg(long, value_name = "FILE", conflicts_with = "headless")]
+    /// Open the model previewer on this glTF file instead of the town (reloads on save).
+    /// `cargo xtask preview FILE` runs this. With `--headless`, its frames are drawn offscreen
+    /// without the HUD (`--frames`, `--fixed-dt` and `--screenshot` as for the town).
+    #[arg(long, value_name = "FILE")]
     pub preview: Option<PathBuf>,
     /// The previewer's clip, by name or index (default: the first).
     #[arg(long, value_name = "NAME|INDEX", requires = "preview")]

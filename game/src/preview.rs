@@ -31,6 +31,7 @@ use props_gltf::Limits;
 use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy, sidecar};
 use props_render::{Renderer, box_lines, influence_heat_map, skeleton_lines};
 
+use crate::cli::Args;
 use crate::demo::PlayerAction;
 use crate::gpu::Gpu;
 use crate::hud::HudInput;
@@ -121,6 +122,8 @@ pub struct Preview {
     material_variant: Option<String>,
     /// Mesh LOD as the game picks levels (`--lod-error-px`).
     mesh_lod: MeshLod,
+    /// Seconds each frame steps (`--fixed-dt`), instead of the wall clock's.
+    fixed_dt: Option<f32>,
     frame: FrameData,
 }
 
@@ -130,12 +133,23 @@ fn start_camera() -> OrbitCamera {
 }
 
 impl Preview {
+    /// The previewer as the command line asks for it: `--preview FILE` at `--clip`, `--time`
+    /// and `--walk`, stepped by `--fixed-dt` where given, at `--size`.
+    pub fn open(args: &Args, renderer: &mut Renderer) -> Self {
+        let file = args.preview.as_deref().unwrap_or(Path::new(""));
+        let asked = (args.clip.clone(), args.time, args.walk);
+        let base = args.assets.join("pedestrian.glb");
+        let mut preview = Self::new(file, asked, &base, (args.size, args.mesh_lod()), renderer);
+        preview.fixed_dt = args.fixed_dt;
+        preview
+    }
+
     /// Opens `file` (imported at once, through the gate with the limits of its folder:
     /// a mods folder's or the base assets'), at the clip `clip` names (name or index; the
     /// first by default), paused at `time` if given, else playing; on the treadmill at `walk`
     /// m/s if given (`base`: the base person's file). A refused file opens the window with the
     /// reason, waiting for a save that fixes it. Levels of detail are picked as `mesh_lod` says.
-    pub fn new(
+    fn new(
         file: &Path,
         (clip, time, walk): (Option<String>, Option<f32>, Option<f32>),
         base: &Path,
@@ -169,6 +183,7 @@ impl Preview {
             level: (0, None),
             material_variant: None,
             mesh_lod,
+            fixed_dt: None,
             frame: FrameData::default(),
         };
         // The first version, before the first frame, so a `--frames` run shows it.
@@ -383,8 +398,9 @@ impl Screen for Preview {
     ) -> anyhow::Result<Drawn> {
         self.poll_file(&mut gpu.renderer);
         let duration = self.duration();
-        self.playback.advance(elapsed.as_secs_f32(), duration);
-        self.extract(elapsed.as_secs_f32());
+        let dt = self.fixed_dt.unwrap_or(elapsed.as_secs_f32());
+        self.playback.advance(dt, duration);
+        self.extract(dt);
         let Some((view, size)) = target else { return Ok(None) };
         self.aspect = size.0 as f32 / size.1.max(1) as f32;
         self.height = size.1;

@@ -37,7 +37,7 @@ impl Treadmill {
         let (walker, with) = match own("Walk") {
             Some(walk) => {
                 let clips: Vec<usize> = std::iter::once(walk).chain(own("Run")).collect();
-                (Walker::new(model, &clips, true), "its own clips".to_owned())
+                (Walker::new(model, bones, &clips, true), "its own clips".to_owned())
             }
             None => {
                 let base =
@@ -50,7 +50,7 @@ impl Treadmill {
                 let (retargeted, added) =
                     with_clips_from((model, map), (base, base_map), &clips).map_err(|e| e.to_string())?;
                 let with = format!("the base person's clips, retargeted ({} names)", map.convention());
-                (Walker::new(&retargeted, &added, true), with)
+                (Walker::new(&retargeted, map, &added, true), with)
             }
         };
         let walker = walker.ok_or("its walk shows no stride: no foot is planted and moves")?;

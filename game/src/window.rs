@@ -229,11 +229,7 @@ impl Running {
         surface.configure(&context.device, &config);
         let mut gpu = Gpu::new(context, args.renderer_config(config.format), args.lose_device_after);
         let screen: Box<dyn Screen> = match &args.preview {
-            Some(file) => {
-                let asked = (args.clip.clone(), args.time, args.walk);
-                let base = args.assets.join("pedestrian.glb");
-                Box::new(Preview::new(file, asked, &base, (args.size, args.mesh_lod()), &mut gpu.renderer))
-            }
+            Some(_) => Box::new(Preview::open(args, &mut gpu.renderer)),
             None => Box::new(Demo::new(args, &mut gpu)?),
         };
         let egui = Egui::new(&window, &gpu, &config);

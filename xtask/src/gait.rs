@@ -61,14 +61,15 @@ pub fn run(args: &GaitArgs) -> Result<()> {
         Ok(admit_file(file, &Limits::default()).map_err(|refused| anyhow::anyhow!("{refused}"))?.import.model)
     };
     let model = load(&args.file)?;
+    let bones = as_mod::bone_map(&args.file, &model);
     let (model, clips) = match &args.clips_from {
-        Some(from) => with_clips_of((&model, &as_mod::bone_map(&args.file, &model)), &load(from)?, &args.clips)?,
+        Some(from) => with_clips_of((&model, &bones), &load(from)?, &args.clips)?,
         None => {
             let clips = clip_indices(&model, &args.clips)?;
             (model, clips)
         }
     };
-    let walk = walk(&model, &clips, (args.speed, args.units), args.seconds, args.plant)?;
+    let walk = walk((&model, &bones), &clips, (args.speed, args.units), args.seconds, args.plant)?;
     std::fs::write(&args.out, serde_json::to_string_pretty(&walk)?).with_context(|| args.out.display().to_string())?;
     let (slide, steps) = foot_slide(&walk);
     println!(
@@ -103,16 +104,16 @@ pub(crate) fn with_clips_of(
 }
 
 /// `model` walked at `speed` m/s (`units` metres per model unit) for `seconds` with the gaits
-/// of its clips `clips` (by index), its planted feet held by IK if `plant`, as JSON (see the
-/// module's doc).
+/// of its clips `clips` (by index), its planted feet held by IK if `plant` (its legs those of
+/// its person's `bones`), as JSON (see the module's doc).
 pub(crate) fn walk(
-    model: &Model,
+    (model, bones): (&Model, &BoneMap),
     clips: &[usize],
     (speed, units): (f32, f32),
     seconds: f32,
     plant: bool,
 ) -> Result<Value> {
-    let Some(mut walker) = Walker::new(model, clips, plant) else {
+    let Some(mut walker) = Walker::new(model, bones, clips, plant) else {
         bail!("the clips {clips:?} show no stride: no foot of the model is planted and moves");
     };
     let root = walker.gaits().stride(0).root;
@@ -186,9 +187,11 @@ mod tests {
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
         let model = admit_file(&file, &Limits::default()).expect("the Fox").import.model;
         let clips = clip_indices(&model, &["Walk".to_owned(), "Run".to_owned()]).expect("the gaits");
+        let bones = BoneMap::find(model.rig());
         for speed in [1.0, 2.0, 3.0] {
-            let (clip_slide, _) = foot_slide(&walk(&model, &clips, (speed, 0.01), 8.0, false).expect("walks"));
-            let (slide, steps) = foot_slide(&walk(&model, &clips, (speed, 0.01), 8.0, true).expect("walks"));
+            let (clip_slide, _) =
+                foot_slide(&walk((&model, &bones), &clips, (speed, 0.01), 8.0, false).expect("walks"));
+            let (slide, steps) = foot_slide(&walk((&model, &bones), &clips, (speed, 0.01), 8.0, true).expect("walks"));
             eprintln!(
                 "Fox at {speed} m/s: {:.2} cm per step planted, {:.2} as the clips play, over {steps} steps",
                 slide * 100.0,
@@ -218,8 +221,8 @@ mod tests {
             let bones = BoneMap::find(person.rig());
             let (model, indices) = with_clips_of((&person, &bones), &base, &clips).expect("retargets");
             for speed in [0.8, 1.2, 1.6, 2.0] {
-                let (clip_slide, _) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, false).expect("walks"));
-                let (slide, steps) = foot_slide(&walk(&model, &indices, (speed, 1.0), 8.0, true).expect("walks"));
+                let walked = |plant| walk((&model, &bones), &indices, (speed, 1.0), 8.0, plant).expect("walks");
+                let ((clip_slide, _), (slide, steps)) = (foot_slide(&walked(false)), foot_slide(&walked(true)));
                 eprintln!(
                     "{file} at {speed} m/s: {:.2} cm per step planted, {:.2} as the clips play, over {steps} steps",
                     slide * 100.0,

@@ -5,7 +5,8 @@
 //! With `--headless --screenshot OUT.png`: a deterministic still at the chosen clip and time,
 //! framed by the model's box over every clip (so stills at different times line up), with
 //! optional overlays: the skeleton, that box, and a heat map of how many joints move each
-//! vertex. Prints the checker's report for the file first.
+//! vertex. Prints the checker's report for the file first. With `--walk M/S` too, the still
+//! is the game's previewer's, run headless: the model on the treadmill, `--time` seconds in.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,6 +20,8 @@ use crate::as_mod;
 
 /// Samples per clip of the framing box.
 const EXTENT_SAMPLES: usize = 9;
+/// Steps a second of the treadmill's stills.
+const WALK_FPS: f32 = 60.0;
 
 /// Command-line arguments.
 #[derive(Debug, clap::Args)]
@@ -31,7 +34,8 @@ pub struct PreviewArgs {
     /// Clip time in seconds (default: the middle of the clip).
     #[arg(long)]
     pub time: Option<f32>,
-    /// Start on the previewer's treadmill at this speed, metres a second (the window only).
+    /// Start on the previewer's treadmill at this speed, metres a second; headless, the still
+    /// is taken `--time` seconds after it started walking (default 1).
     #[arg(long, value_name = "M/S")]
     pub walk: Option<f32>,
     /// Render one still offscreen instead of opening the previewer's window (needs
@@ -64,7 +68,9 @@ pub fn run(args: &PreviewArgs) -> Result<()> {
     let Some(screenshot) = &args.screenshot else {
         bail!("`--headless` renders a still: give `--screenshot OUT.png`");
     };
-    ensure!(args.walk.is_none(), "the treadmill runs in the previewer's window: drop `--headless`");
+    if let Some(speed) = args.walk {
+        return walk_headless(args, speed, screenshot);
+    }
     // Checked as `check-assets` checks it (the gate, its sidecar, its place in the town).
     let (report, model) = as_mod::check(&args.file, &props_mods::ModConfig::limits_for(&args.file, false));
     let Some(model) = model else { bail!("the game refuses this model:\n{report}") };
@@ -106,11 +112,7 @@ fn open_window(args: &PreviewArgs) -> Result<()> {
     if args.skeleton || args.bounds || args.influences {
         println!("the overlays are check boxes in the previewer's window");
     }
-    let file = std::path::absolute(&args.file).with_context(|| format!("locating {}", args.file.display()))?;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command.current_dir(root).args(["run", "--release", "-p", "game", "--", "--preview"]).arg(file);
+    let mut command = previewer(args)?;
     if let Some(clip) = &args.clip {
         command.args(["--clip", clip]);
     }
@@ -123,6 +125,36 @@ fn open_window(args: &PreviewArgs) -> Result<()> {
     let status = command.status().context("running the game's previewer")?;
     ensure!(status.success(), "the previewer failed ({status})");
     Ok(())
+}
+
+/// A still of the model on the game's treadmill at `speed` m/s, `--time` seconds after it
+/// started walking (default 1), at 60 steps a second: the game's previewer run headless.
+fn walk_headless(args: &PreviewArgs, speed: f32, screenshot: &Path) -> Result<()> {
+    ensure!(args.clip.is_none(), "on the treadmill the model walks with its gaits: drop `--clip`");
+    if args.skeleton || args.bounds || args.influences {
+        println!("the overlays are not drawn on the treadmill");
+    }
+    let frames = (args.time.unwrap_or(1.0).max(0.0) * WALK_FPS).round() as u32 + 1;
+    let screenshot = std::path::absolute(screenshot).context("locating the screenshot")?;
+    let mut command = previewer(args)?;
+    let size = format!("{}x{}", args.size, args.size);
+    command.args(["--headless", "--walk", &speed.to_string(), "--frames", &frames.to_string()]);
+    command.args(["--fixed-dt", &(1.0 / WALK_FPS).to_string(), "--size", &size, "--screenshot"]).arg(&screenshot);
+    let status = command.status().context("running the game's previewer")?;
+    ensure!(status.success(), "the previewer failed ({status})");
+    println!("{}: on the treadmill at {speed} m/s -> {}", args.file.display(), screenshot.display());
+    Ok(())
+}
+
+/// The game's previewer on the file, to be given its options:
+/// `cargo run --release -p game -- --preview FILE`.
+fn previewer(args: &PreviewArgs) -> Result<Command> {
+    let file = std::path::absolute(&args.file).with_context(|| format!("locating {}", args.file.display()))?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.current_dir(root).args(["run", "--release", "-p", "game", "--", "--preview"]).arg(file);
+    Ok(command)
 }
 
 /// The clip `wanted` names (a name, else an index), or the first clip by default.

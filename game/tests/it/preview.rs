@@ -1,10 +1,10 @@
 //! The model previewer (`game --preview FILE`) in a window under Xvfb: it shows the model at
 //! the clip and time asked for, and reloads it on save; a broken save keeps the last good
-//! version showing, with the reason logged.
+//! version showing, with the reason logged; headless, it draws the treadmill frame by frame.
 
 use std::time::Duration;
 
-use crate::support::{Running, TempDir, game, root, under_xvfb};
+use crate::support::{Running, TempDir, game, have_gpu, root, under_xvfb};
 
 /// The sky the previewer clears to, as the screenshot has it (sRGB).
 fn is_sky(pixel: &image::Rgba<u8>) -> bool {
@@ -101,4 +101,43 @@ fn the_treadmill_walks_a_humanoid_with_the_base_person_s_clips() {
         .filter(|&(x, y)| !is_sky(image.get_pixel(x, y)))
         .count();
     assert!(lines > 100, "{lines} pixels of the treadmill's lines");
+}
+
+/// Headless, the previewer steps by `--fixed-dt`: a VRM 0.x avatar (its bones named only by
+/// its VRM table, facing -Z in its file) walks on the treadmill with the base person's clips,
+/// each run drawing the same still at the same frame, and a later frame another.
+#[test]
+fn headless_the_treadmill_walks_a_vrm_avatar_the_same_on_every_run() {
+    if !have_gpu() {
+        eprintln!("skipped: no GPU adapter");
+        return;
+    }
+    let shots = TempDir::new("preview-headless-walk");
+    let still = |frames: &str, name: &str| {
+        let shot = shots.path().join(name);
+        let args = [
+            "--headless",
+            "--preview",
+            "tests/models/humanoids/vrm0_person.vrm",
+            "--walk",
+            "1.4",
+            "--fixed-dt",
+            "0.0166667",
+            "--frames",
+            frames,
+            "--size",
+            "256x256",
+            "--screenshot",
+            shot.to_str().expect("UTF-8 path"),
+        ];
+        let output = game(&args).output().expect("run the previewer");
+        let log = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "the previewer failed:\n{log}");
+        assert!(log.contains("the base person's clips, retargeted (VRM table names)"), "{log}");
+        image::open(&shot).expect("a PNG").to_rgba8()
+    };
+    let (first, again, later) = (still("30", "a.png"), still("30", "b.png"), still("45", "c.png"));
+    assert!(first == again, "the same frame of a fixed step differs between runs");
+    let moved = first.pixels().zip(later.pixels()).filter(|(a, b)| a != b).count();
+    assert!(moved > 200, "{moved} pixels changed in a quarter second of walking");
 }

@@ -33,15 +33,17 @@ pub struct Walker {
 
 impl Walker {
     /// `model` about to walk with the gaits of its clips `clips` (a walk, then a run, ...),
-    /// its planted feet held if `plant`; `None` when a clip shows no stride.
+    /// its planted feet held if `plant`, its legs those of its person's `bones` where they
+    /// map them (a sidecar's or a file's table; the nodes above each foot where they do not);
+    /// `None` when a clip shows no stride.
     #[must_use]
-    pub fn new(model: &Model, clips: &[usize], plant: bool) -> Option<Self> {
+    pub fn new(model: &Model, bones: &BoneMap, clips: &[usize], plant: bool) -> Option<Self> {
         let mut clips = clips.to_vec();
         let model = played_in_place(model, &mut clips).unwrap_or_else(|| model.clone());
         let gaits = Gaits::new(&model, &clips)?;
         let feet = gaits.stride(0).feet.clone();
-        let map = BoneMap::find(model.rig());
-        let legs: Vec<(NodeId, Leg)> = feet.iter().filter_map(|&f| Some((f, Leg::of(model.rig(), &map, f)?))).collect();
+        let legs: Vec<(NodeId, Leg)> =
+            feet.iter().filter_map(|&f| Some((f, Leg::of(model.rig(), bones, f)?))).collect();
         let spec = Spec { clips: (0..gaits.len()).map(|g| gaits.clip(g)).collect(), ..Spec::default() };
         let planting = plant.then(|| Planting::for_feet(feet.len()));
         let (contact, held) = (vec![false; feet.len()], vec![false; legs.len()]);
