@@ -526,7 +526,7 @@ mod tests {
         std::fs::write(dir.join("lonely.prop.toml"), "role = \"car\"").expect("sidecar");
         assert_eq!(model_files(&[dir.join("truck.prop.toml")]).expect("found"), [dir.join("truck.glb")]);
         let error = model_files(&[dir.join("lonely.prop.toml")]).expect_err("no model").to_string();
-        assert!(error.contains("no `lonely.glb` or `lonely.gltf` beside it"), "{error}");
+        assert!(error.contains("no `lonely.glb`, `lonely.gltf` or `lonely.vrm` beside it"), "{error}");
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
 

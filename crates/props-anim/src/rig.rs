@@ -73,8 +73,9 @@ pub struct Rig {
     to_source: Vec<u32>,
     from_source: Vec<NodeId>,
     properties: Properties,
-    /// The humanoid bones the file itself names (a VRM avatar's table), by VRM's bone names.
-    humanoid: Vec<(String, NodeId)>,
+    /// The humanoid bones the file itself names (a VRM avatar's table), by VRM's bone names;
+    /// `None` when the file declares no avatar.
+    humanoid: Option<Vec<(String, NodeId)>>,
 }
 
 impl Rig {
@@ -130,7 +131,7 @@ impl Rig {
             to_source,
             from_source,
             properties: Properties::new(),
-            humanoid: Vec::new(),
+            humanoid: None,
         })
     }
 
@@ -181,18 +182,19 @@ impl Rig {
         self.names[node.index()].as_deref()
     }
 
-    /// The humanoid bones the file itself names, by VRM's bone names (`hips`, `leftUpperLeg`,
-    /// ...): a VRM avatar's table, which [`crate::humanoid::BoneMap::find`] takes over the
-    /// nodes' names. Empty for most files.
+    /// Whether the file declares the model a humanoid avatar (a VRM file), and the bones its
+    /// table names, by VRM's bone names (`hips`, `leftUpperLeg`, ...), which
+    /// [`crate::humanoid::BoneMap::find`] takes over the nodes' names (the table may be empty
+    /// or make no skeleton: then the names alone count). `None` for most files.
     #[must_use]
-    pub fn humanoid(&self) -> &[(String, NodeId)] {
-        &self.humanoid
+    pub fn humanoid(&self) -> Option<&[(String, NodeId)]> {
+        self.humanoid.as_deref()
     }
 
-    /// The rig with the file's humanoid table ([`Rig::humanoid`]) set to `bones`.
+    /// The rig declared a humanoid avatar whose table names `bones` ([`Rig::humanoid`]).
     #[must_use]
     pub fn with_humanoid(mut self, bones: Vec<(String, NodeId)>) -> Self {
-        self.humanoid = bones;
+        self.humanoid = Some(bones);
         self
     }
 

@@ -5,10 +5,11 @@
 //! (a list of `bone` and `node`). A 0.x avatar faces -Z, where glTF and VRM 1.0 face +Z, so it
 //! is turned round about +Y above its roots, as three-vrm's `rotateVRM0` turns it.
 //!
-//! What cannot be read is passed over at the finest grain: an entry that names no node is
-//! ignored with a warning; a table that makes no person's skeleton (two bones on one node, a
-//! shin above its thigh, the legs swapped) is ignored whole, with the reason, and the bones
-//! are then found by their names as in any file.
+//! What cannot be read is passed over at the finest grain, with a warning: an entry that names
+//! no node is ignored, and its bone found by name; a table that makes no person's skeleton
+//! (two bones on one node, a shin above its thigh, the legs swapped) is ignored whole, with the
+//! reason, and the bones are then found by their names as in any file. Either way the model is
+//! still declared an avatar (a scene may take it for a person).
 
 use gltf::json::Root;
 use props_anim::Rig;
@@ -27,65 +28,96 @@ const VRM0: &str = "VRM";
 pub(crate) struct Vrm {
     /// Whether it faces -Z (VRM 0.x) and is turned round.
     pub(crate) turned: bool,
-    /// The humanoid bones: VRM's bone name, the glTF node.
-    bones: Vec<(String, usize)>,
+    /// The humanoid bones: VRM's bone name, the glTF node; `None` when the extension has no
+    /// table (warned of when read).
+    bones: Option<Vec<(String, usize)>>,
     /// The table's JSON path.
     at: &'static str,
 }
 
 impl Vrm {
     /// The avatar `root`'s extension describes, VRM 1.0's where a file has both; `None` when
-    /// it has neither. Entries that name no node of the file are ignored with a warning.
+    /// it has neither. What cannot be read of it is ignored with a warning that says why.
     pub(crate) fn read(root: &Root, warnings: &mut Warnings) -> Option<Self> {
         let others = &root.extensions.as_ref()?.others;
-        let node = |entry: &Value, at: String, warnings: &mut Warnings| {
-            let node = entry.get("node").and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok());
-            match node.filter(|&n| n < root.nodes.len()) {
-                Some(node) => Some(node),
-                None => {
-                    warn(warnings, format!("{at}.node"), "ignored: the bone names no node of the file");
-                    None
-                }
+        let (vrm, turned, at) = match (others.get(VRM1), others.get(VRM0)) {
+            (Some(vrm), _) => (vrm, false, "extensions.VRMC_vrm.humanoid.humanBones"),
+            (None, Some(vrm)) => (vrm, true, "extensions.VRM.humanoid.humanBones"),
+            (None, None) => return None,
+        };
+        let table = vrm.pointer("/humanoid/humanBones");
+        let entries: Option<Vec<(String, &Value, String)>> = match (table, turned) {
+            (Some(Value::Object(table)), false) => {
+                Some(table.iter().map(|(bone, entry)| (bone.clone(), entry, format!("{at}.{bone}"))).collect())
+            }
+            (Some(Value::Array(table)), true) => Some(
+                table
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, entry)| match entry.get("bone").and_then(Value::as_str) {
+                        Some(bone) => Some((bone.to_owned(), entry, format!("{at}[{i}]"))),
+                        None => {
+                            warn(
+                                warnings,
+                                format!("{at}[{i}].bone"),
+                                "ignored: the entry names no bone (`\"bone\": \"hips\"`)",
+                            );
+                            None
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => {
+                let shape = if turned { "a list of `bone` and `node`" } else { "an object of `node`s by bone name" };
+                warn(
+                    warnings,
+                    at,
+                    format!("ignored: no bone table here (VRM's is {shape}); the bones are found by their names"),
+                );
+                None
             }
         };
-        let mut bones = Vec::new();
-        if let Some(vrm) = others.get(VRM1) {
-            let at = "extensions.VRMC_vrm.humanoid.humanBones";
-            let table = vrm.pointer("/humanoid/humanBones").and_then(Value::as_object);
-            for (bone, entry) in table.into_iter().flatten() {
-                bones.extend(node(entry, format!("{at}.{bone}"), warnings).map(|n| (bone.clone(), n)));
-            }
-            return Some(Self { turned: false, bones, at });
-        }
-        let vrm = others.get(VRM0)?;
-        let at = "extensions.VRM.humanoid.humanBones";
-        let table = vrm.pointer("/humanoid/humanBones").and_then(Value::as_array);
-        for (i, entry) in table.into_iter().flatten().enumerate() {
-            let Some(bone) = entry.get("bone").and_then(Value::as_str) else {
-                warn(warnings, format!("{at}[{i}].bone"), "ignored: the entry names no bone");
-                continue;
-            };
-            bones.extend(node(entry, format!("{at}[{i}]"), warnings).map(|n| (bone.to_owned(), n)));
-        }
-        Some(Self { turned: true, bones, at })
+        let bones = entries.map(|entries| {
+            entries
+                .into_iter()
+                .filter_map(|(bone, entry, at)| Some((bone, node(root, entry, &at, warnings)?)))
+                .collect()
+        });
+        Some(Self { turned, bones, at })
     }
 
-    /// `rig` with the table as its humanoid ([`Rig::humanoid`]), where the table makes a
-    /// person's skeleton ([`BoneMap::declared`]); otherwise unchanged, with a warning that says
-    /// why.
+    /// `rig` declared a humanoid avatar ([`Rig::humanoid`]) with the table's bones; a table
+    /// that makes no person's skeleton ([`BoneMap::declared`]) is warned of, and the bones are
+    /// then found by their names.
     pub(crate) fn apply(&self, rig: Rig, warnings: &mut Warnings) -> Rig {
-        let bones = self
-            .bones
-            .iter()
-            .filter_map(|(bone, n)| Some((bone.clone(), rig.from_source_index(u32::try_from(*n).ok()?)?)))
-            .collect();
-        let with = rig.clone().with_humanoid(bones);
-        match BoneMap::declared(&with) {
-            Some(Err(error)) => {
-                warn(warnings, self.at, format!("ignored, the bones are found by their names: {error}"));
-                rig
-            }
-            _ => with,
+        let Some(bones) = &self.bones else { return rig.with_humanoid(Vec::new()) };
+        let at = |n: usize| rig.from_source_index(u32::try_from(n).ok()?);
+        let bones = bones.iter().filter_map(|(bone, n)| Some((bone.clone(), at(*n)?))).collect();
+        let rig = rig.with_humanoid(bones);
+        if let Some(Err(error)) = BoneMap::declared(&rig) {
+            warn(warnings, self.at, format!("ignored, the bones are found by their names: {error}"));
+        }
+        rig
+    }
+}
+
+/// The glTF node a bone's `entry` (at `at`) names, or why not, as a warning.
+fn node(root: &Root, entry: &Value, at: &str, warnings: &mut Warnings) -> Option<usize> {
+    let Some(node) = entry.get("node") else {
+        warn(warnings, at, "ignored: a bone's entry gives its `node` (`{ \"node\": 3 }`)");
+        return None;
+    };
+    let index = node.as_u64().and_then(|n| usize::try_from(n).ok());
+    match index {
+        Some(index) if index < root.nodes.len() => Some(index),
+        Some(index) => {
+            let message = format!("ignored: the file has no node {index} (it has {})", root.nodes.len());
+            warn(warnings, format!("{at}.node"), message);
+            None
+        }
+        None => {
+            warn(warnings, format!("{at}.node"), format!("ignored: `node` is a node's index (0, 1, ...), not {node}"));
+            None
         }
     }
 }

@@ -91,12 +91,18 @@ pub enum SceneError {
     Ground(String),
     /// A person without a walk of its own whose rig the base person's clips cannot be
     /// retargeted to.
-    #[error(
-        "the pedestrian model has no clip `Walk`, and the base person's clips cannot be given to it: {0} \
-         (export a walk, or name its bones as Mixamo, Blender's metarig, Rigify, VRM or Unreal do, or give them in the \
-         sidecar)"
-    )]
+    #[error("the pedestrian model has no clip `Walk`, and the base person's clips cannot be given to it: {0}")]
     Retarget(String),
+    /// A person whose walk shows no stride: it would glide.
+    #[error(
+        "the pedestrian model's walk (`{clip}`) shows no stride: no foot of its skinned body is planted and moves, so \
+         it would glide (export a walk whose feet step, or skin its body to its bones; or give it another role, as \
+         `role = \"ambient\"` in its sidecar)"
+    )]
+    NoStride {
+        /// The walk's clip.
+        clip: String,
+    },
 }
 
 impl SceneError {

@@ -160,9 +160,15 @@ impl BoneMap {
     /// bones (the first of equals). [`BoneMap::convention`] says which.
     #[must_use]
     pub fn find(rig: &Rig) -> Self {
-        if let Some(Ok(declared)) = Self::declared(rig) {
-            return declared;
+        match Self::declared(rig) {
+            Some(Ok(declared)) => declared,
+            _ => Self::by_names(rig),
         }
+    }
+
+    /// The bones found in `rig` by name: of the conventions, the one matching most bones (the
+    /// first of equals).
+    fn by_names(rig: &Rig) -> Self {
         let names: Vec<(String, NodeId)> =
             rig.nodes().filter_map(|node| Some((normalized(rig.name(node)?), node))).collect();
         let map = |(convention, table): &(&'static str, [&[&str]; 19])| {
@@ -180,20 +186,28 @@ impl BoneMap {
         best
     }
 
-    /// The bones the file itself names ([`Rig::humanoid`]: a VRM avatar's table), checked to
-    /// make a person's skeleton as a sidecar's are ([`BoneMap::with_names`]); `None` when the
-    /// file names none. Bones this map does not hold (VRM's fingers, eyes, shoulders) are
-    /// passed over.
+    /// The bones the file itself names ([`Rig::humanoid`]: a VRM avatar's table) over those
+    /// found by name, as a sidecar's are ([`BoneMap::with_names`]), checked to make a person's
+    /// skeleton; `None` when the file declares no avatar. Bones this map does not hold (VRM's
+    /// fingers, eyes, shoulders) are passed over.
+    ///
+    /// # Errors
+    /// When the table names none of the bones ([`BoneMapError::NoBones`]) or they make no
+    /// skeleton.
     pub fn declared(rig: &Rig) -> Option<Result<Self, BoneMapError>> {
-        if rig.humanoid().is_empty() {
-            return None;
-        }
-        let mut map = Self { nodes: [None; 19], convention: TABLE };
-        for (name, node) in rig.humanoid() {
+        let table = rig.humanoid()?;
+        let mut map = Self::by_names(rig);
+        let mut named = false;
+        for (name, node) in table {
             if let Some(bone) = BONES.iter().find(|b| b.name() == name) {
                 map.nodes[*bone as usize] = Some(*node);
+                named = true;
             }
         }
+        if !named {
+            return Some(Err(BoneMapError::NoBones));
+        }
+        map.convention = TABLE;
         Some(map.check_shape(rig).map(|()| map))
     }
 
@@ -220,7 +234,7 @@ impl BoneMap {
     }
 
     /// Whether the bones make a person's skeleton: each its own node, each under the bone
-    /// before it (a shin under its thigh, an arm under the chest), and the left leg on the
+    /// before it (a shin under its thigh, an arm under the chest), and the left leg and arm on the
     /// model's left (+X: a glTF model faces +Z) at rest. A table given by hand may break any.
     fn check_shape(&self, rig: &Rig) -> Result<(), BoneMapError> {
         let name = |node: NodeId| rig.name(node).unwrap_or("?").to_owned();
@@ -239,11 +253,16 @@ impl BoneMap {
                 return Err(BoneMapError::OutOfOrder { bone: bone.name(), node, above: above.name(), above_node });
             }
         }
-        if let (Some(left), Some(right)) = (self.get(Bone::LeftUpperLeg), self.get(Bone::RightUpperLeg)) {
-            let world = rest_world(rig);
-            let x = |node: NodeId| world[node.index()].translation.x;
-            if x(left) < x(right) {
-                return Err(BoneMapError::SidesSwapped { left: name(left), right: name(right) });
+        let world = rest_world(rig);
+        let x = |node: NodeId| world[node.index()].translation.x;
+        for (left_bone, right_bone) in
+            [(Bone::LeftUpperLeg, Bone::RightUpperLeg), (Bone::LeftUpperArm, Bone::RightUpperArm)]
+        {
+            if let (Some(left), Some(right)) = (self.get(left_bone), self.get(right_bone))
+                && x(left) < x(right)
+            {
+                let bones = (left_bone.name(), right_bone.name());
+                return Err(BoneMapError::SidesSwapped { bones, left: name(left), right: name(right) });
             }
         }
         Ok(())
@@ -326,6 +345,9 @@ pub enum BoneMapError {
     /// Not a node of the model.
     #[error("the model has no node `{0}`")]
     NoSuchNode(String),
+    /// A file's table that names none of the bones.
+    #[error("the table names none of a person's bones (hips, spine, chest, neck, head, leftUpperArm, ...)")]
+    NoBones,
     /// Two bones given one node.
     #[error("`{}` and `{}` are both the node `{node}`: give each bone its own node", bones.0, bones.1)]
     SharedNode {
@@ -349,15 +371,20 @@ pub enum BoneMapError {
         /// That bone's node.
         above_node: String,
     },
-    /// The left leg's node on the model's right.
+    /// The left leg's or arm's node on the model's right.
     #[error(
-        "left and right are swapped: `leftUpperLeg` (the node `{left}`) is on the model's right of `rightUpperLeg` \
-         (the node `{right}`); a glTF model faces +Z, so its left is +X"
+        "left and right are swapped: `{}` (the node `{left}`) is on the model's right of `{}` (the node `{right}`); a \
+         glTF model faces +Z, so its left is +X (a model facing -Z has all its sides so: turn it round, or, for a VRM \
+         avatar, give the version it is made for: VRM 0.x's face -Z and are turned, VRM 1.0's face +Z)",
+        bones.0,
+        bones.1
     )]
     SidesSwapped {
-        /// The node given as the left thigh.
+        /// The left bone and the right one (the thighs, or the upper arms).
+        bones: (&'static str, &'static str),
+        /// The node given as the left one.
         left: String,
-        /// The node given as the right thigh.
+        /// The node given as the right one.
         right: String,
     },
 }

@@ -118,16 +118,77 @@ fn a_table_that_makes_no_skeleton_is_ignored_with_why() {
     // VRM bones that no walk moves are passed over without a word.
     bones["leftThumbProximal"] = json!({ "node": node_of(Bone::LeftHand) });
     let imported = import(&file);
-    let paths: Vec<&str> = imported.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    let warnings: Vec<(&str, &str)> =
+        imported.warnings.iter().map(|w| (w.json_path.as_str(), w.message.as_str())).collect();
     assert_eq!(
-        paths,
-        ["extensions.VRMC_vrm.humanoid.humanBones.leftHand.node", "extensions.VRMC_vrm.humanoid.humanBones"]
+        warnings[0],
+        ("extensions.VRMC_vrm.humanoid.humanBones.leftHand.node", "ignored: the file has no node 999 (it has 21)")
     );
-    let why = &imported.warnings[1].message;
+    assert_eq!(warnings[1].0, "extensions.VRMC_vrm.humanoid.humanBones");
+    let why = warnings[1].1;
     assert!(
         why.starts_with("ignored, the bones are found by their names: `leftLowerLeg` and `rightLowerLeg`"),
         "{why}"
     );
+    assert_eq!(warnings.len(), 2);
     let map = BoneMap::find(imported.model.rig());
     assert_eq!((map.convention(), map.matched()), ("props", 19), "found by the nodes' names: {map}");
+    assert!(imported.model.rig().humanoid().is_some(), "still declared an avatar");
+
+    // The arms swapped are found as the legs are.
+    let mut arms = person();
+    renamed(&mut arms.0);
+    vrm1(&mut arms.0);
+    let bones = &mut arms.0["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"];
+    let pairs = [
+        (Bone::LeftUpperArm, Bone::RightUpperArm),
+        (Bone::LeftLowerArm, Bone::RightLowerArm),
+        (Bone::LeftHand, Bone::RightHand),
+    ];
+    for (left, right) in pairs {
+        bones[left.name()]["node"] = json!(node_of(right));
+        bones[right.name()]["node"] = json!(node_of(left));
+    }
+    let warnings = import(&arms).warnings;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let why = &warnings[0].message;
+    assert!(why.contains("`leftUpperArm` (the node `joint9`) is on the model's right"), "{why}");
+}
+
+/// Where an entry cannot be read, that bone is found by its name and the rest of the table
+/// holds; what is not a table at all is said to be none, and the names count.
+#[test]
+fn what_cannot_be_read_of_a_table_is_said_and_the_names_fill_in() {
+    let mut file = person();
+    vrm1(&mut file.0);
+    let bones = &mut file.0["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"];
+    bones["leftFoot"]["node"] = json!("14");
+    bones["head"] = json!(5);
+    bones["hips"]["node"] = json!(-1);
+    let imported = import(&file);
+    let warnings: Vec<(&str, &str)> =
+        imported.warnings.iter().map(|w| (w.json_path.as_str(), w.message.as_str())).collect();
+    let at = "extensions.VRMC_vrm.humanoid.humanBones";
+    let (head, hips, foot) = (format!("{at}.head"), format!("{at}.hips.node"), format!("{at}.leftFoot.node"));
+    assert_eq!(
+        warnings,
+        [
+            (head.as_str(), "ignored: a bone's entry gives its `node` (`{ \"node\": 3 }`)"),
+            (hips.as_str(), "ignored: `node` is a node's index (0, 1, ...), not -1"),
+            (foot.as_str(), "ignored: `node` is a node's index (0, 1, ...), not \"14\""),
+        ]
+    );
+    let map = BoneMap::find(imported.model.rig());
+    assert_eq!((map.convention(), map.matched()), ("VRM table", 19), "{map}");
+
+    for table in [json!("hips"), json!([]), json!({})] {
+        let mut file = person();
+        vrm1(&mut file.0);
+        file.0["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"] = table.clone();
+        let imported = import(&file);
+        assert_eq!(imported.warnings.len(), 1, "{table}: {:?}", imported.warnings);
+        assert_eq!(imported.warnings[0].json_path, at);
+        let map = BoneMap::find(imported.model.rig());
+        assert_eq!((map.convention(), map.matched()), ("props", 19), "{table}: {map}");
+    }
 }

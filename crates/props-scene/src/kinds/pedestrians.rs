@@ -10,6 +10,7 @@ use glam::{Affine3A, Vec2, Vec3};
 use hecs::{Entity, World};
 use std::sync::Arc;
 
+use props_anim::gait;
 use props_anim::humanoid::{BoneMap, with_clips_from};
 use props_anim::{Model, Spec};
 use props_crowd::{BoundModel, Ground, PropModel};
@@ -467,10 +468,13 @@ fn with_base_clips(person: &PropModel, walker: Option<&PropModel>) -> Result<Pro
         SceneError::Retarget(why.to_owned())
     })?;
     let (from, to) = (&*walker.model, &*person.model);
-    let to_map = person.bindings.bone_map(to.rig()).map_err(|e| SceneError::Retarget(e.to_string()))?;
+    let to_map =
+        person.bindings.bone_map(to.rig()).map_err(|e| SceneError::Retarget(format!("{e} (in its sidecar)")))?;
     let from_map = BoneMap::find(from.rig());
     if !to_map.walks() {
-        return Err(SceneError::Retarget(format!("its skeleton cannot walk: {to_map}")));
+        let fix = "export a walk, or name its bones as Mixamo, Blender's metarig, Rigify, VRM or Unreal do, or give them \
+                   in its sidecar's `[humanoid]` table";
+        return Err(SceneError::Retarget(format!("its skeleton cannot walk: {to_map} ({fix})")));
     }
     let clips: Vec<usize> =
         ["Walk", "Run", "Idle", "Wait"].into_iter().filter_map(|name| from.find_clip(name)).collect();
@@ -492,6 +496,9 @@ fn bind_person(person: &PropModel) -> Result<BoundModel, SceneError> {
         false => Ok(m.find_clip(name)),
     };
     let walk = clip("walk", "Walk")?;
+    if gait::stride(m, walk).is_none() {
+        return Err(SceneError::NoStride { clip: m.clips()[walk].name().unwrap_or("Walk").to_owned() });
+    }
     let run = optional("run", "Run")?.unwrap_or(walk);
     let (idle, wait) = (optional("idle", "Idle")?, optional("wait", "Wait")?);
     let mut clips = vec![walk, run];

@@ -130,9 +130,47 @@ fn walkers_stop_at_the_kerb_and_walk_in_step_with_their_speed() {
     assert!(arrivals >= 5, "{arrivals} people reached a kerb to cross in 60 s");
 }
 
+/// The stand-in's body and skeleton walking by turning its legs (each thigh swinging 0.35 rad
+/// either way in a 1 s cycle, its knee bending up to 0.7 rad as it swings forward; a run
+/// of 0.5 rad in 0.7 s), as
+/// exported walks do: the stand-in's own walk moves its toes by translation keys, which
+/// retargeting (by rotations) does not carry, so a person given it would glide.
+fn leg_walker(base: &props_anim::Model) -> props_anim::Model {
+    use glam::Quat;
+    use props_anim::clip::interpolate::Interpolation;
+    use props_anim::clip::{Channel, Clip, Keyframes};
+
+    let rig = base.rig();
+    let gait = |name: &str, duration: f32, swing: f32| {
+        let times: Vec<f32> = (0..=32).map(|k| k as f32 * duration / 32.0).collect();
+        let turning = |node: &str, angle: &dyn Fn(f32) -> f32| {
+            let keys = times.iter().map(|&t| Quat::from_rotation_x(angle(t / duration))).collect();
+            let node = rig.find(node).expect("a leg joint");
+            Channel::new(node, Interpolation::Linear, times.clone(), Keyframes::Rotation(keys)).expect("a channel")
+        };
+        let mut channels = Vec::new();
+        for (side, phase) in [("l", 0.0), ("r", 0.5)] {
+            let cycle = move |u: f32| (u + phase) * std::f32::consts::TAU;
+            channels.push(turning(&format!("thigh_{side}"), &|u| -swing * cycle(u).sin()));
+            channels.push(turning(&format!("shin_{side}"), &|u| 2.0 * swing * cycle(u).cos().max(0.0)));
+        }
+        Clip::new(Some(name.to_owned()), channels, rig).expect("a gait")
+    };
+    let parts = props_anim::ModelParts {
+        rig: Some(rig.clone()),
+        skins: base.skins().to_vec(),
+        meshes: base.meshes().to_vec(),
+        instances: base.instances().to_vec(),
+        ..props_anim::ModelParts::default()
+    };
+    let clips = [gait("Walk", 1.0, 0.35), gait("Run", 0.7, 0.5)];
+    props_anim::Model::new(parts).and_then(|m| m.with_clips(clips)).expect("a walker")
+}
+
 /// A person without clips whose bones' names follow no convention the game knows walks with
 /// the base person's clips once its sidecar's `[humanoid]` table names its bones; without the
-/// table it is refused, naming the bones not found.
+/// table it is refused, naming the bones not found. A base whose walk does not retarget (the
+/// stand-in's, by translation keys) leaves it gliding: refused, saying so.
 #[test]
 fn a_humanoid_named_by_its_sidecar_walks_with_the_base_clips() {
     use std::sync::Arc;
@@ -140,7 +178,8 @@ fn a_humanoid_named_by_its_sidecar_walks_with_the_base_clips() {
     use props_anim::{Model, ModelParts, Rig, SourceNode};
     use props_crowd::{Bindings, PropModel};
 
-    let base = props_scene::kinds::pedestrians::stand_in().expect("stand-in");
+    let stand_in = props_scene::kinds::pedestrians::stand_in().expect("stand-in");
+    let base = leg_walker(&stand_in);
     let rig = base.rig();
     // The stand-in's skeleton with its joints renamed `j0`, `j1`, ..., and no clips.
     let nodes: Vec<SourceNode> = rig
@@ -183,6 +222,10 @@ fn a_humanoid_named_by_its_sidecar_walks_with_the_base_clips() {
     let refused = scene.set_kind_models("pedestrians", vec![base_model.clone(), person(Vec::new())]);
     let message = refused.expect_err("no walk, no bones found").to_string();
     assert!(message.contains("no clip `Walk`") && message.contains("leftUpperLeg"), "{message}");
+    let gliding = PropModel::new(props_frame::ModelId(7), Arc::new(stand_in.clone()));
+    let refused = scene.set_kind_models("pedestrians", vec![gliding, person(table.clone())]);
+    let message = refused.expect_err("its walk, retargeted, moves no foot").to_string();
+    assert!(message.contains("shows no stride") && message.contains("it would glide"), "{message}");
     scene.set_kind_models("pedestrians", vec![base_model, person(table)]).expect("walks with the base clips");
     for _ in 0..120 {
         scene.step(DT);
