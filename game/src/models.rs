@@ -361,12 +361,7 @@ impl ModelRegistry {
                 };
                 let at = asset.place;
                 tracing::info!(path = %shown, model = %name, ms = %ms, place = %at, replaces, adds = adds_to, vram_kib, "mod reloaded");
-                let place = match (asset.stem, place.adds) {
-                    (Some(stem), true) => format!("{at}, one more {stem} model"),
-                    (Some(stem), false) => format!("{at}, as the {stem}"),
-                    (None, _) => "on the mod lot".to_owned(),
-                };
-                format!("loaded {shown} ({place}, {ms} ms)")
+                format!("loaded {shown} ({}, {ms} ms)", props_scene::shown_at(asset, place.adds))
             }
         };
         self.list.showing(path, shown, Some(place.kind), asset.place, &version.model, height_m, warnings.clone());

@@ -19,10 +19,10 @@ use props_scene::{Claim, KindAsset, Placement};
 /// mod: its sidecar checked against it, placed among the town's kinds and bound by the kind
 /// that shows it (with the kind's own model before it when it adds one), each refusal the
 /// game's (`PROPS_SIDECAR`, `PROPS_PLACE`, `PROPS_RIG`), and the model where the game loads it.
-pub(crate) fn check(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model>>) {
+pub(crate) fn check(file: &Path, limits: &Limits) -> Checked {
     let admitted = match admit_file(file, limits) {
         Ok(admitted) => admitted,
-        Err(refused) => return (refused.report, None),
+        Err(refused) => return Checked { report: refused.report, model: None, shown: None },
     };
     let mut report = admitted.report;
     let model = Arc::new(admitted.import.model);
@@ -30,9 +30,13 @@ pub(crate) fn check(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model>>
         report.issues.extend(refused.report.issues);
         report.refused = true;
     };
+    let mut shown = None;
     match sidecar::read(file, file, &model, &sidecar_roles()) {
         Ok(sidecar) => match place_and_bind(file, sidecar.as_ref(), &model) {
-            Ok(warning) => report.issues.extend(warning),
+            Ok((warning, at)) => {
+                report.issues.extend(warning);
+                shown = Some(at);
+            }
             Err((code, message)) => refuse(&mut report, Refused::one(file, code, "", message)),
         },
         Err(error) => {
@@ -41,17 +45,35 @@ pub(crate) fn check(file: &Path, limits: &Limits) -> (Report, Option<Arc<Model>>
         }
     }
     let loads = !report.is_fatal();
-    (report, loads.then_some(model))
+    Checked { report, model: loads.then_some(model), shown }
+}
+
+/// What [`check`] found of a file.
+pub(crate) struct Checked {
+    /// The gate's report, with the town's refusals.
+    pub(crate) report: Report,
+    /// The model, where the game loads it.
+    pub(crate) model: Option<Arc<Model>>,
+    /// Where the town shows it, where it does.
+    pub(crate) shown: Option<Shown>,
+}
+
+/// Where the town shows a mod.
+pub(crate) struct Shown {
+    /// As the game's list says it ([`props_scene::shown_at`]).
+    pub(crate) at: String,
+    /// The role of the kind that shows it.
+    pub(crate) role: &'static str,
 }
 
 /// Places `model` (`file`, with its `sidecar`) among the town's kinds and binds it as the
-/// kind that shows it would: the fitting warning, if any, or the code and message the game
-/// refuses it with.
+/// kind that shows it would: the fitting warning, if any, and where it shows; or the code and
+/// message the game refuses it with.
 fn place_and_bind(
     file: &Path,
     sidecar: Option<&sidecar::Sidecar>,
     model: &Arc<Model>,
-) -> Result<Option<Issue>, (&'static str, String)> {
+) -> Result<(Option<Issue>, Shown), (&'static str, String)> {
     let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let kinds = props_scene::kinds::town();
     let assets: Vec<KindAsset> = kinds.iter().map(|kind| kind.asset()).collect();
@@ -79,7 +101,8 @@ fn place_and_bind(
         Some(given) => fitting::kept(height, given, expected, &what),
         None => fitting::fit(height, units, expected, &what).1,
     };
-    Ok(message.map(|message| Issue::warning(fitting::FITTED, "", message)))
+    let shown = Shown { at: props_scene::shown_at(asset, placement.adds), role: asset.role };
+    Ok((message.map(|message| Issue::warning(fitting::FITTED, "", message)), shown))
 }
 
 /// The bones of a person the game finds in `model` (`file`), its sidecar's table included.
@@ -121,7 +144,7 @@ mod tests {
                 .expect("read")
         });
         place_and_bind(Path::new(&format!("mods/{name}.glb")), sidecar.as_ref(), &fox)
-            .map(|warning| warning.map(|issue| issue.message))
+            .map(|(warning, _)| warning.map(|issue| issue.message))
     }
 
     /// The Fox in centimetres: fine as `Fox.glb` (its role's units are 0.01) or with a
@@ -171,7 +194,9 @@ mod tests {
         let kind = |model: &Model| Placement::of("avatar", None, model, &assets).expect("placed").kind;
         let people = assets.iter().position(|a| a.stem == Some("pedestrian")).expect("the people");
         assert_eq!(kind(&avatar(true)), people);
-        assert_eq!(place_and_bind(Path::new("mods/avatar.vrm"), None, &avatar(true)), Ok(None));
+        let (warning, shown) = place_and_bind(Path::new("mods/avatar.vrm"), None, &avatar(true)).expect("binds");
+        assert!(warning.is_none());
+        assert_eq!((shown.at.as_str(), shown.role), ("sidewalks, one more pedestrian model", "pedestrian"));
         assert_ne!(kind(&avatar(false)), people, "no table: the lot");
     }
 

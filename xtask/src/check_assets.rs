@@ -43,7 +43,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let mut costs = Vec::with_capacity(files.len());
     let mut gaits = Vec::with_capacity(files.len());
     for file in &files {
-        let (report, model) = as_mod::check(file, &ModConfig::limits_for(file, mod_limits));
+        let as_mod::Checked { report, model, shown } = as_mod::check(file, &ModConfig::limits_for(file, mod_limits));
         let cost = model.as_ref().map(levels_and_costs).transpose()?;
         let strides = model.as_deref().map(strides).unwrap_or_default();
         let bones = model.as_deref().map(|m| as_mod::bone_map(file, m)).filter(BoneMap::is_humanoid);
@@ -54,8 +54,12 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             if let Some((levels, costs)) = &cost {
                 lines.push_str(&cost_lines(&report.file, levels, costs));
             }
+            if let Some(shown) = &shown {
+                lines.push_str(&format!("{}: in the town: {}\n", report.file.display(), shown.at));
+            }
             lines.push_str(&stride_lines(&report.file, &strides));
-            lines.push_str(&bone_line(&report.file, bones.as_ref()));
+            let person = shown.as_ref().is_some_and(|s| s.role == props_scene::kinds::pedestrians::ROLE);
+            lines.push_str(&bone_line(&report.file, bones.as_ref(), person));
             lines.push_str(&variant_line(&report.file, &variants));
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
@@ -67,7 +71,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         }
         reports.push(report);
         costs.push(cost);
-        gaits.push((strides, bones, variants));
+        gaits.push((strides, bones, variants, shown.map(|s| s.at)));
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -83,8 +87,11 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             .iter()
             .zip(&costs)
             .zip(&gaits)
-            .map(|((r, cost), (strides, bones, variants))| {
+            .map(|((r, cost), (strides, bones, variants, shown))| {
                 let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
+                if let Some(shown) = shown {
+                    entry["in_town"] = json!(shown);
+                }
                 if let Some((levels, costs)) = cost {
                     entry["levels"] = json!(levels.iter().map(|l| json!({"triangles": l.triangles, "error": l.error, "impostor": l.impostor})).collect::<Vec<_>>());
                     entry["costs"] = json!(costs.iter().map(|c| json!({"instances": c.count, "triangles": c.triangles,
@@ -160,12 +167,17 @@ fn stride_lines(file: &Path, strides: &[(String, Stride)]) -> String {
 }
 
 /// The line giving `file`'s humanoid bone map, if it has one: `file: humanoid (Mixamo names):
-/// 19 of 19 bones; walks with the base person's clips when it has none of its own`.
-fn bone_line(file: &Path, map: Option<&BoneMap>) -> String {
+/// 19 of 19 bones; walks with the base person's clips when it has none of its own` for a
+/// `person` (the town shows it among its people), else what it would take to be one.
+fn bone_line(file: &Path, map: Option<&BoneMap>, person: bool) -> String {
     let Some(map) = map else { return String::new() };
-    let walks = match map.walks() {
-        true => "walks with the base person's clips when it has none of its own",
-        false => "cannot walk with the base person's clips: its hips, thighs, shins or feet are missing",
+    let walks = match (map.walks(), person) {
+        (true, true) => "walks with the base person's clips when it has none of its own",
+        (true, false) => {
+            "a person: to walk among the town's people with the base person's clips, give it `role = \"pedestrian\"` \
+             in its sidecar"
+        }
+        (false, _) => "cannot walk with the base person's clips: its hips, thighs, shins or feet are missing",
     };
     let arms = [Bone::LeftUpperArm, Bone::LeftLowerArm, Bone::RightUpperArm, Bone::RightLowerArm];
     let still = match map.walks() && arms.iter().any(|&arm| map.get(arm).is_none()) {
@@ -512,7 +524,7 @@ mod tests {
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
         let files = model_files(std::slice::from_ref(&dir)).expect("walks");
         assert_eq!(files, [dir.join("pack/sign.gltf"), fifo.clone()]);
-        let (report, _) = as_mod::check(&fifo, &Limits::default());
+        let report = as_mod::check(&fifo, &Limits::default()).report;
         assert!(report.is_fatal() && report.to_string().contains("FIFO"), "{report}");
         let _ = std::fs::remove_dir_all(&dir);
     }

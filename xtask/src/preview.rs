@@ -72,7 +72,8 @@ pub fn run(args: &PreviewArgs) -> Result<()> {
         return walk_headless(args, speed, screenshot);
     }
     // Checked as `check-assets` checks it (the gate, its sidecar, its place in the town).
-    let (report, model) = as_mod::check(&args.file, &props_mods::ModConfig::limits_for(&args.file, false));
+    let as_mod::Checked { report, model, .. } =
+        as_mod::check(&args.file, &props_mods::ModConfig::limits_for(&args.file, false));
     let Some(model) = model else { bail!("the game refuses this model:\n{report}") };
     print!("{report}");
     let model = &*model;

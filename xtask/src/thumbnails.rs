@@ -110,7 +110,7 @@ fn thumbnail(
         status: Status::NotDrawn(String::new()),
     };
     // Refused as `check-assets` and the game refuse it (its sidecar, its place in the town).
-    let (report, model) = as_mod::check(file, &props_mods::ModConfig::limits_for(file, false));
+    let as_mod::Checked { report, model, .. } = as_mod::check(file, &props_mods::ModConfig::limits_for(file, false));
     let Some(model) = model else {
         entry.status = Status::Refused(Refused { report }.to_string());
         return Ok(entry);

@@ -72,7 +72,7 @@ pub use error::SceneError;
 pub use kind::{
     KindAsset, KindProps, KindWithModels, ModelPick, PropInfo, PropInstance, PropKind, at_most, only_model, some_models,
 };
-pub use placement::{Claim, Placement};
+pub use placement::{Claim, Placement, shown_at};
 pub use scene::Scene;
 
 use glam::{Affine3A, Vec2, Vec3, Vec3A};

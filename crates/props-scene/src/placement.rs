@@ -64,6 +64,18 @@ impl Placement {
     }
 }
 
+/// Where a kind shows a mod, as a modder is told (the game's list, `check-assets`): `sidewalks,
+/// one more pedestrian model` when it `adds` a model to the kind of `asset`, `hills, as the
+/// windmill` when it replaces the kind's own, `on the mod lot` on the kind without one.
+#[must_use]
+pub fn shown_at(asset: &KindAsset, adds: bool) -> String {
+    match (asset.stem, adds) {
+        (Some(stem), true) => format!("{}, one more {stem} model", asset.place),
+        (Some(stem), false) => format!("{}, as the {stem}", asset.place),
+        (None, _) => "on the mod lot".to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
