@@ -28,7 +28,7 @@ use props_anim::runtime::{MeshLod, UpdateRateLod, View};
 use props_anim::{Model, NodeId, Pose};
 use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
 use props_gltf::Limits;
-use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy, sidecar};
+use props_mods::{FileChange, FileWatch, Millis, ModConfig, ReloadPolicy, fitting, sidecar};
 use props_render::{Renderer, box_lines, influence_heat_map, skeleton_lines};
 
 use crate::cli::Args;
@@ -79,6 +79,8 @@ struct Shown {
     scratch: Pose,
     /// A person's bones, found by name or given by its sidecar (for the HUD and the treadmill).
     bones: BoneMap,
+    /// Metres per model unit its sidecar gives, if any.
+    units: Option<f32>,
     /// The checker's report on this version.
     report: String,
 }
@@ -230,7 +232,8 @@ impl Preview {
         let checked = imported.result.and_then(|(model, report)| {
             let heat = influence_heat_map(&model).map_err(|e| format!("the heat map: {e}"))?;
             let bones = sidecar::bone_map(&self.path, &model, &roles);
-            Shown::new(model, heat, report, bones)
+            let units = sidecar::read(&self.path, &self.path, &model, &roles).ok().flatten().and_then(|s| s.units);
+            Shown::new(model, heat, report, (bones, units))
         });
         let shown = checked.and_then(|shown| match shown.upload(renderer) {
             Ok(()) => Ok(shown),
@@ -245,6 +248,9 @@ impl Preview {
         match shown {
             Ok(shown) => {
                 tracing::info!(path = %path, version = imported.version, "preview loaded");
+                for line in shown.report.lines() {
+                    tracing::info!(path = %path, issue = line, "preview: the checker's report");
+                }
                 self.choose_clip(&shown.model);
                 self.morph = self.morph.take().filter(|m| m.len() == shown.morph_slots.len());
                 self.shown = Some(shown);
@@ -266,8 +272,13 @@ impl Preview {
             self.shown.as_ref().and_then(|s| Some(s.model.clips().get(self.playback.clip?)?.name()?.to_owned()));
         let wanted = current.or_else(|| self.wanted_clip.clone());
         let by_name = wanted.as_deref().and_then(|w| model.find_clip(w));
-        let by_index = wanted.and_then(|w| w.parse::<usize>().ok()).filter(|&i| i < clips.len());
+        let by_index = wanted.as_deref().and_then(|w| w.parse::<usize>().ok()).filter(|&i| i < clips.len());
         self.playback.clip = by_name.or(by_index).or((!clips.is_empty()).then_some(0));
+        if let (Some(wanted), None) = (&wanted, by_name.or(by_index)) {
+            let names: Vec<&str> = clips.iter().map(|c| c.name().unwrap_or("(unnamed)")).collect();
+            let shown = if clips.is_empty() { "the rest pose".to_owned() } else { format!("`{}`", names[0]) };
+            tracing::warn!(clip = %wanted, clips = %names.join(", "), shown = %shown, "preview: the model has no such clip");
+        }
     }
 
     /// The duration of the clip playing (0 for the rest pose).
@@ -283,9 +294,12 @@ impl Preview {
         if self.base.1.is_none() {
             self.base.1 = import(&self.base.0, &Limits::default()).ok().map(|(model, _)| Arc::new(model));
         }
-        let treadmill = Treadmill::new(&shown.model, &shown.bones, self.base.1.as_deref(), speed);
+        // Sized as the town shows a person: its sidecar's units, else fitted to the base person.
+        let expected = self.base.1.as_deref().and_then(fitting::height).unwrap_or(fitting::LOT_HEIGHT);
+        let units = fitting::shown_units(&shown.model, shown.units, 1.0, expected);
+        let treadmill = Treadmill::new(&shown.model, &shown.bones, self.base.1.as_deref(), (speed, units));
         match &treadmill {
-            Ok(t) => tracing::info!(speed, with = %t.with, "preview: on the treadmill"),
+            Ok(t) => tracing::info!(speed, units, with = %t.with, "preview: on the treadmill"),
             Err(why) => tracing::warn!(why = %why, "preview: the model cannot walk"),
         }
         self.treadmill = Some(treadmill);
@@ -355,7 +369,7 @@ impl Shown {
         Ok(())
     }
 
-    fn new(model: Model, heat: Model, report: String, bones: BoneMap) -> Result<Self, String> {
+    fn new(model: Model, heat: Model, report: String, (bones, units): (BoneMap, Option<f32>)) -> Result<Self, String> {
         let extent = model.sampled_extent(EXTENT_SAMPLES).ok_or("the model has no vertices to show")?;
         let scale = SHOWN_RADIUS / extent.radius().max(1e-6);
         let fit =
@@ -372,7 +386,7 @@ impl Shown {
         let strides = (0..model.clips().len()).map(|c| props_anim::gait::stride(&model, c)).collect();
 
         let (model, heat) = (Arc::new(model), Arc::new(heat));
-        Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, bones, report })
+        Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, bones, units, report })
     }
 }
 

@@ -20,8 +20,10 @@ const GROUND: [f32; 4] = [0.35, 0.35, 0.38, 1.0];
 /// The model on the treadmill.
 pub struct Treadmill {
     walker: Walker,
-    /// Metres a second (the model's units taken as glTF's metres).
+    /// Metres a second.
     pub speed: f32,
+    /// Metres per model unit, as the town shows the model.
+    units: f32,
     /// What it walks with, for the HUD.
     pub with: String,
     /// How far the ground has passed under it, model units.
@@ -29,10 +31,15 @@ pub struct Treadmill {
 }
 
 impl Treadmill {
-    /// `model` on the treadmill at `speed` with its own `Walk` (and `Run`), or with `base`'s
-    /// (the base person) retargeted to its `bones` when it has no walk and is a humanoid; the
-    /// reason why not.
-    pub fn new(model: &Model, bones: &BoneMap, base: Option<&Model>, speed: f32) -> Result<Self, String> {
+    /// `model` on the treadmill at `speed` m/s (at `units` metres per model unit, as the town
+    /// shows it) with its own `Walk` (and `Run`), or with `base`'s (the base person)
+    /// retargeted to its `bones` when it has no walk and is a humanoid; the reason why not.
+    pub fn new(
+        model: &Model,
+        bones: &BoneMap,
+        base: Option<&Model>,
+        (speed, units): (f32, f32),
+    ) -> Result<Self, String> {
         let own = |name| model.find_clip(name);
         let (walker, with) = match own("Walk") {
             Some(walk) => {
@@ -54,13 +61,13 @@ impl Treadmill {
             }
         };
         let walker = walker.ok_or("its walk shows no stride: no foot is planted and moves")?;
-        Ok(Self { walker, speed, with, travelled: 0.0 })
+        Ok(Self { walker, speed, units: units.max(f32::MIN_POSITIVE), with, travelled: 0.0 })
     }
 
     /// Walks on `dt` seconds and poses `pose` (and `scratch`, poses of the model's rig) there,
     /// world matrices computed, the model where it started.
     pub fn step(&mut self, dt: f32, (pose, scratch): (&mut Pose, &mut Pose)) {
-        let placement = self.walker.step(self.speed, dt, (pose, scratch));
+        let placement = self.walker.step(self.speed / self.units, dt, (pose, scratch));
         self.travelled = placement.translation.length();
     }
 
@@ -121,19 +128,22 @@ mod tests {
     #[test]
     fn the_treadmill_walks_a_humanoid_with_its_own_clips_or_the_base_person_s() {
         let base = load("assets/pedestrian.glb");
-        let own = Treadmill::new(&base, &BoneMap::find(base.rig()), None, 1.4).expect("walks");
+        let own = Treadmill::new(&base, &BoneMap::find(base.rig()), None, (1.4, 1.0)).expect("walks");
         assert_eq!(own.with, "its own clips");
         let mixamo = load("tests/models/humanoids/mixamo_person.glb");
-        let mut treadmill =
-            Treadmill::new(&mixamo, &BoneMap::find(mixamo.rig()), Some(&base), 1.4).expect("walks with the base clips");
+        let mut treadmill = Treadmill::new(&mixamo, &BoneMap::find(mixamo.rig()), Some(&base), (1.4, 0.5))
+            .expect("walks with the base clips");
         assert_eq!(treadmill.with, "the base person's clips, retargeted (Mixamo names)");
         let (mut pose, mut scratch) = (Pose::from_rest(mixamo.rig()), Pose::from_rest(mixamo.rig()));
         for _ in 0..60 {
             treadmill.step(1.0 / 60.0, (&mut pose, &mut scratch));
         }
-        assert!((treadmill.travelled - 1.4).abs() < 1e-3, "a second at 1.4 m/s: {}", treadmill.travelled);
+        // At half a metre per model unit: 2.8 units a second.
+        assert!((treadmill.travelled - 2.8).abs() < 1e-3, "a second at 1.4 m/s: {}", treadmill.travelled);
         let car = load("assets/car.glb");
-        let why = Treadmill::new(&car, &BoneMap::find(car.rig()), Some(&base), 1.4).err().expect("a car does not walk");
+        let why = Treadmill::new(&car, &BoneMap::find(car.rig()), Some(&base), (1.4, 1.0))
+            .err()
+            .expect("a car does not walk");
         assert!(why.contains("no clip `Walk`") && why.contains("leftUpperLeg"), "{why}");
     }
 }

@@ -105,6 +105,14 @@ fn place_and_bind(
     Ok((message.map(|message| Issue::warning(fitting::FITTED, "", message)), shown))
 }
 
+/// Metres per model unit the town shows `model` (`file`) at as a person: its sidecar's
+/// `units`, else metres, fitted to the base person's height when far off it.
+pub(crate) fn person_units(file: &Path, model: &Model) -> f32 {
+    let given = sidecar::read(file, file, model, &sidecar_roles()).ok().flatten().and_then(|s| s.units);
+    let expected = base_asset(props_scene::kinds::pedestrians::ROLE).as_deref().and_then(fitting::height);
+    fitting::shown_units(model, given, 1.0, expected.unwrap_or(fitting::LOT_HEIGHT))
+}
+
 /// The bones of a person the game finds in `model` (`file`), its sidecar's table included.
 pub(crate) fn bone_map(file: &Path, model: &Model) -> BoneMap {
     sidecar::bone_map(file, model, &sidecar_roles())

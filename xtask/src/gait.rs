@@ -38,9 +38,11 @@ pub struct GaitArgs {
     /// How long to walk, seconds.
     #[arg(long, default_value_t = 10.0)]
     seconds: f32,
-    /// Metres per model unit (the Fox's centimetres: 0.01).
-    #[arg(long, default_value_t = 1.0)]
-    units: f32,
+    /// Metres per model unit (the Fox's centimetres: 0.01); by default as the town shows a
+    /// person: its sidecar's `units`, else metres, fitted to the base person's height when far
+    /// off it.
+    #[arg(long)]
+    units: Option<f32>,
     /// The gait clips, by name.
     #[arg(long, value_delimiter = ',', default_value = "Walk,Run")]
     clips: Vec<String>,
@@ -69,14 +71,17 @@ pub fn run(args: &GaitArgs) -> Result<()> {
             (model, clips)
         }
     };
-    let walk = walk((&model, &bones), &clips, (args.speed, args.units), args.seconds, args.plant)?;
+    let units = args.units.unwrap_or_else(|| as_mod::person_units(&args.file, &model));
+    let walk = walk((&model, &bones), &clips, (args.speed, units), args.seconds, args.plant)
+        .with_context(|| args.file.display().to_string())?;
     std::fs::write(&args.out, serde_json::to_string_pretty(&walk)?).with_context(|| args.out.display().to_string())?;
     let (slide, steps) = foot_slide(&walk);
     println!(
-        "{}: {:.2} m/s for {:.0} s: foot slide {:.2} cm per step ({steps} steps); wrote {}",
+        "{}: {:.2} m/s for {:.0} s at {:.4} m per model unit: foot slide {:.2} cm per step ({steps} steps); wrote {}",
         args.file.display(),
         args.speed,
         args.seconds,
+        units,
         slide * 100.0,
         args.out.display()
     );
@@ -114,7 +119,13 @@ pub(crate) fn walk(
     plant: bool,
 ) -> Result<Value> {
     let Some(mut walker) = Walker::new(model, bones, clips, plant) else {
-        bail!("the clips {clips:?} show no stride: no foot of the model is planted and moves");
+        let names: Vec<String> =
+            clips.iter().map(|&c| format!("`{}`", model.clips()[c].name().unwrap_or("?"))).collect();
+        bail!(
+            "the clips {} show no stride: no foot of the model's skinned body is planted and moves (give the gait \
+             clips that step with `--clips`, or a humanoid's with `--clips-from`)",
+            names.join(", ")
+        );
     };
     let root = walker.gaits().stride(0).root;
     let rig = walker.model().rig().clone();

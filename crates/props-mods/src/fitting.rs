@@ -36,13 +36,24 @@ pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, 
     let fitted = expected / height;
     // A role read in other units than metres (the Fox's centimetres) says so.
     let units = if scale == 1.0 { String::new() } else { format!(" at {scale} m per unit") };
+    // The power of ten nearest the fit: what the model was likely made in.
+    let likely = 10f32.powf(fitted.log10().round());
     let warning = format!(
         "it is {metres:.2} m tall{units}, far from {what}'s {expected:.1} m: shown at {:.3}x (export it in metres: \
-         in Blender, apply the scale and keep Unit Scale at 1.0; or, to keep its size, give its `role` and \
-         `units = 1` (metres; 0.01: centimetres) in its sidecar, `<name>.prop.toml`)",
-        fitted / scale
+         in Blender, apply the scale and keep Unit Scale at 1.0; or give its `role` and `units` in its sidecar, \
+         `<name>.prop.toml`: `units = {likely}` shows it {:.2} m tall, `units = 1` keeps it as it is)",
+        fitted / scale,
+        height * likely
     );
     (fitted, Some(warning))
+}
+
+/// Metres per model unit a host shows `model` at: `given` (its sidecar's `units`) where there
+/// are any, else `scale` (its kind's units), fitted to `expected` metres tall when far off
+/// ([`fit`]). What a tool that walks or measures a mod as the town shows it takes.
+#[must_use]
+pub fn shown_units(model: &Model, given: Option<f32>, scale: f32, expected: f32) -> f32 {
+    given.unwrap_or_else(|| fit(height(model), scale, expected, "").0)
 }
 
 /// The warning for a model `height` units tall that its sidecar's `units` keeps at its size

@@ -28,7 +28,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use props_anim::Model;
-use props_anim::humanoid::{BONES, BoneMap};
+use props_anim::humanoid::{BONES, BoneMap, is_other_vrm_bone};
 use props_crowd::Bindings;
 use serde::Deserialize;
 
@@ -242,7 +242,7 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
         return Err(("/humanoid".to_owned(), message));
     }
     for (bone, node) in &raw.humanoid {
-        if !BONES.iter().any(|b| b.name() == bone) {
+        if !BONES.iter().any(|b| b.name() == bone) && !is_other_vrm_bone(bone) {
             let known: Vec<&str> = BONES.iter().map(|b| b.name()).collect();
             return Err((
                 format!("/humanoid/{bone}"),
@@ -351,6 +351,11 @@ mod tests {
         let node =
             parse("role = \"animal\"\n[humanoid]\nhips = \"pelvis\"\n", &fox(), &ROLES).expect_err("no such node");
         assert!(node.1.contains("no node `pelvis`"), "{}", node.1);
+        // VRM's bones that no walk moves are taken (their nodes checked) and passed over.
+        let text = "role = \"animal\"\n[humanoid]\nhips = \"b_Hip_01\"\nleftShoulder = \"b_Spine01_02\"\n";
+        assert!(parse(text, &fox(), &ROLES).is_ok());
+        let text = "role = \"animal\"\n[humanoid]\nleftThumbProximal = \"thumb\"\n";
+        assert_eq!(parse(text, &fox(), &ROLES).expect_err("no such node").0, "/humanoid/leftThumbProximal");
         let text = "role = \"animal\"\n[humanoid]\nhips = \"b_Hip_01\"\nleftUpperLeg = \"b_Hip_01\"\n";
         let shared = parse(text, &fox(), &ROLES).expect_err("one node for two bones");
         assert_eq!(shared.0, "/humanoid");

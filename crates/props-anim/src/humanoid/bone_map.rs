@@ -2,7 +2,7 @@
 //! rigs use (per convention, whole, blind to case, separators and exporters' prefixes), or
 //! given bone by bone and then checked to be a person's skeleton.
 
-use super::{BONES, Bone, WALKING, rest_world};
+use super::{BONES, Bone, WALKING, is_other_vrm_bone, rest_world};
 use crate::{NodeId, Rig};
 
 /// Per convention: its name, and per bone ([`BONES`] order) the node names it uses, lower case
@@ -212,18 +212,22 @@ impl BoneMap {
     }
 
     /// A map given bone by bone (a sidecar's `[humanoid]` table: VRM's bone names,
-    /// [`Bone::name`], to node names), over the bones found by name; the first bone or node
-    /// that does not exist is the error.
+    /// [`Bone::name`], to node names), over the bones found by name; VRM's bones that are no
+    /// [`Bone`] ([`super::is_other_vrm_bone`]: shoulders, fingers) are checked and passed over.
+    /// The first bone or node that does not exist is the error.
     pub fn with_names<'a>(
         mut self,
         rig: &Rig,
         given: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self, BoneMapError> {
         for (bone, node) in given {
-            let Some(b) = BONES.iter().find(|b| b.name() == bone) else {
+            let b = BONES.iter().find(|b| b.name() == bone);
+            if b.is_none() && !is_other_vrm_bone(bone) {
                 return Err(BoneMapError::NoSuchBone(bone.to_owned()));
-            };
+            }
             let found = rig.find(node).ok_or_else(|| BoneMapError::NoSuchNode(node.to_owned()))?;
+            // VRM's other bones (shoulders, fingers) keep their rest pose.
+            let Some(b) = b else { continue };
             self.nodes[*b as usize] = Some(found);
             self.convention = "given";
         }

@@ -91,6 +91,19 @@ pub const BONES: [Bone; 19] = [
     Bone::RightToes,
 ];
 
+/// Whether `name` is one of VRM's humanoid bones that no [`Bone`] is (the upper chest, the
+/// shoulders, eyes, jaw and fingers, in VRM 1.0's names or 0.x's): a table may name them, and
+/// they keep their rest pose.
+#[must_use]
+pub fn is_other_vrm_bone(name: &str) -> bool {
+    let side = name.strip_prefix("left").or_else(|| name.strip_prefix("right"));
+    let finger = side.and_then(|rest| {
+        ["Thumb", "Index", "Middle", "Ring", "Little"].iter().find_map(|finger| rest.strip_prefix(finger))
+    });
+    matches!(name, "upperChest" | "jaw" | "leftEye" | "rightEye" | "leftShoulder" | "rightShoulder")
+        || finger.is_some_and(|joint| matches!(joint, "Metacarpal" | "Proximal" | "Intermediate" | "Distal"))
+}
+
 impl Bone {
     /// Its name, as a sidecar's `[humanoid]` table and the reports write it (VRM's).
     #[must_use]
