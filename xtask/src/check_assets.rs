@@ -59,7 +59,8 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             }
             lines.push_str(&stride_lines(&report.file, &strides));
             let person = shown.as_ref().is_some_and(|s| s.role == props_scene::kinds::pedestrians::ROLE);
-            lines.push_str(&bone_line(&report.file, bones.as_ref(), person));
+            let skinned = model.as_ref().is_some_and(|m| !m.skins().is_empty());
+            lines.push_str(&bone_line(&report.file, bones.as_ref(), (person, skinned)));
             lines.push_str(&variant_line(&report.file, &variants));
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
@@ -168,10 +169,12 @@ fn stride_lines(file: &Path, strides: &[(String, Stride)]) -> String {
 
 /// The line giving `file`'s humanoid bone map, if it has one: `file: humanoid (Mixamo names):
 /// 19 of 19 bones; walks with the base person's clips when it has none of its own` for a
-/// `person` (the town shows it among its people), else what it would take to be one.
-fn bone_line(file: &Path, map: Option<&BoneMap>, person: bool) -> String {
+/// `person` (the town shows it among its people), else what it would take to be one (a
+/// `skinned` body, a role).
+fn bone_line(file: &Path, map: Option<&BoneMap>, (person, skinned): (bool, bool)) -> String {
     let Some(map) = map else { return String::new() };
     let walks = match (map.walks(), person) {
+        _ if !skinned => "cannot walk: its body is not skinned to its bones",
         (true, true) => "walks with the base person's clips when it has none of its own",
         (true, false) => {
             "a person: to walk among the town's people with the base person's clips, give it `role = \"pedestrian\"` \

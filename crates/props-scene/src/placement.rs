@@ -42,13 +42,15 @@ impl Placement {
     /// The placement `claim` (a sidecar's) asks for among the kinds' `assets` (by role), or the
     /// file stem `name`'s (a base asset's name, case-sensitive, replaces it); a mod neither
     /// claims goes among the people (the pedestrians' role) when its file declares a person (a
-    /// VRM avatar: [`props_anim::Rig::humanoid`]) whose bones walk, else to the kind without a
-    /// base asset (the lot). `None` when no kind takes it.
+    /// VRM avatar: [`props_anim::Rig::humanoid`]) whose bones walk and carry a skinned body,
+    /// else to the kind without a base asset (the lot). `None` when no kind takes it.
     #[must_use]
     pub fn of(name: &str, claim: Option<Claim<'_>>, model: &Model, assets: &[KindAsset]) -> Option<Self> {
         let adds = |kind: usize| assets[kind].variants && assets[kind].stem != Some(name);
         let Some(claim) = claim else {
-            let walks = || model.rig().humanoid().is_some() && BoneMap::find(model.rig()).walks();
+            // A body not skinned to its bones cannot step (a VRM sample's panels).
+            let walks =
+                || model.rig().humanoid().is_some() && !model.skins().is_empty() && BoneMap::find(model.rig()).walks();
             let claimed = assets.iter().position(|a| a.stem == Some(name));
             let person = || walks().then(|| assets.iter().position(|a| a.role == PERSON)).flatten();
             let kind = claimed.or_else(person).or_else(|| assets.iter().position(|a| a.stem.is_none()))?;
