@@ -22,6 +22,8 @@ use crate::error::{Warnings, warn};
 const VRM1: &str = "VRMC_vrm";
 /// VRM 0.x's extension.
 const VRM0: &str = "VRM";
+/// Entries of a table whose problems are told one by one; the rest are counted.
+const TOLD: usize = 16;
 
 /// What a VRM file's extension says of its avatar.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -46,6 +48,9 @@ impl Vrm {
             (None, None) => return None,
         };
         let table = vrm.pointer("/humanoid/humanBones");
+        // Each entry's problem, at its path; a few are told (a table of thousands of bad
+        // entries must not make thousands of warnings).
+        let mut problems: Vec<(String, String)> = Vec::new();
         let entries: Option<Vec<(String, &Value, String)>> = match (table, turned) {
             (Some(Value::Object(table)), false) => {
                 Some(table.iter().map(|(bone, entry)| (bone.clone(), entry, format!("{at}.{bone}"))).collect())
@@ -57,11 +62,8 @@ impl Vrm {
                     .filter_map(|(i, entry)| match entry.get("bone").and_then(Value::as_str) {
                         Some(bone) => Some((bone.to_owned(), entry, format!("{at}[{i}]"))),
                         None => {
-                            warn(
-                                warnings,
-                                format!("{at}[{i}].bone"),
-                                "ignored: the entry names no bone (`\"bone\": \"hips\"`)",
-                            );
+                            let why = "ignored: the entry names no bone (`\"bone\": \"hips\"`)";
+                            problems.push((format!("{at}[{i}].bone"), why.to_owned()));
                             None
                         }
                     })
@@ -69,20 +71,30 @@ impl Vrm {
             ),
             _ => {
                 let shape = if turned { "a list of `bone` and `node`" } else { "an object of `node`s by bone name" };
-                warn(
-                    warnings,
-                    at,
-                    format!("ignored: no bone table here (VRM's is {shape}); the bones are found by their names"),
-                );
+                let why = format!("ignored: no bone table here (VRM's is {shape}); the bones are found by their names");
+                problems.push((at.to_owned(), why));
                 None
             }
         };
         let bones = entries.map(|entries| {
             entries
                 .into_iter()
-                .filter_map(|(bone, entry, at)| Some((bone, node(root, entry, &at, warnings)?)))
+                .filter_map(|(bone, entry, at)| match node(root, entry, &at) {
+                    Ok(node) => Some((bone, node)),
+                    Err(problem) => {
+                        problems.push(problem);
+                        None
+                    }
+                })
                 .collect()
         });
+        let told = problems.len().min(TOLD);
+        for (path, why) in problems.drain(..told) {
+            warn(warnings, path, why);
+        }
+        if !problems.is_empty() {
+            warn(warnings, at, format!("{} more entries ignored as the ones above", problems.len()));
+        }
         Some(Self { turned, bones, at })
     }
 
@@ -101,23 +113,16 @@ impl Vrm {
     }
 }
 
-/// The glTF node a bone's `entry` (at `at`) names, or why not, as a warning.
-fn node(root: &Root, entry: &Value, at: &str, warnings: &mut Warnings) -> Option<usize> {
+/// The glTF node a bone's `entry` (at `at`) names, or where and why not.
+fn node(root: &Root, entry: &Value, at: &str) -> Result<usize, (String, String)> {
     let Some(node) = entry.get("node") else {
-        warn(warnings, at, "ignored: a bone's entry gives its `node` (`{ \"node\": 3 }`)");
-        return None;
+        return Err((at.to_owned(), "ignored: a bone's entry gives its `node` (`{ \"node\": 3 }`)".to_owned()));
     };
-    let index = node.as_u64().and_then(|n| usize::try_from(n).ok());
-    match index {
-        Some(index) if index < root.nodes.len() => Some(index),
+    match node.as_u64().and_then(|n| usize::try_from(n).ok()) {
+        Some(index) if index < root.nodes.len() => Ok(index),
         Some(index) => {
-            let message = format!("ignored: the file has no node {index} (it has {})", root.nodes.len());
-            warn(warnings, format!("{at}.node"), message);
-            None
+            Err((format!("{at}.node"), format!("ignored: the file has no node {index} (it has {})", root.nodes.len())))
         }
-        None => {
-            warn(warnings, format!("{at}.node"), format!("ignored: `node` is a node's index (0, 1, ...), not {node}"));
-            None
-        }
+        None => Err((format!("{at}.node"), format!("ignored: `node` is a node's index (0, 1, ...), not {node}"))),
     }
 }

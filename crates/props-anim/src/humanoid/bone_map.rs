@@ -238,8 +238,9 @@ impl BoneMap {
     }
 
     /// Whether the bones make a person's skeleton: each its own node, each under the bone
-    /// before it (a shin under its thigh, an arm under the chest), and the left leg and arm on the
-    /// model's left (+X: a glTF model faces +Z) at rest. A table given by hand may break any.
+    /// before it (a shin under its thigh, an arm under the chest), and the left leg and arm
+    /// on the model's left (+X: a glTF model faces +Z) at rest. A table given by hand may
+    /// break any.
     fn check_shape(&self, rig: &Rig) -> Result<(), BoneMapError> {
         let name = |node: NodeId| rig.name(node).unwrap_or("?").to_owned();
         for (i, a) in BONES.iter().enumerate() {

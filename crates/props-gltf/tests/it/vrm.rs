@@ -181,6 +181,14 @@ fn what_cannot_be_read_of_a_table_is_said_and_the_names_fill_in() {
     let map = BoneMap::find(imported.model.rig());
     assert_eq!((map.convention(), map.matched()), ("VRM table", 19), "{map}");
 
+    // Thousands of bad entries: a few told, the rest counted.
+    let mut file = person();
+    let bad: Vec<Value> = (0..5000).map(|i| json!({ "bone": "hips", "node": 100 + i })).collect();
+    file.0["extensions"] = json!({ "VRM": { "humanoid": { "humanBones": bad } } });
+    let warnings = import(&file).warnings;
+    assert_eq!(warnings.len(), 18, "16 told, 4984 counted, and the table that names no bone");
+    assert_eq!(warnings[16].message, "4984 more entries ignored as the ones above");
+
     for table in [json!("hips"), json!([]), json!({})] {
         let mut file = person();
         vrm1(&mut file.0);
