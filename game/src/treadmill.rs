@@ -56,7 +56,7 @@ impl Treadmill {
                 let clips: Vec<usize> = ["Walk", "Run"].into_iter().filter_map(|name| base.find_clip(name)).collect();
                 let (retargeted, added) =
                     with_clips_from((model, map), (base, base_map), &clips).map_err(|e| e.to_string())?;
-                let with = format!("the base person's clips, retargeted ({} names)", map.convention());
+                let with = format!("the base person's clips, retargeted ({})", map.source());
                 (Walker::new(&retargeted, map, &added, true), with)
             }
         };

@@ -13,7 +13,7 @@ pub enum SceneError {
          `<name>.prop.toml`: `[nodes]`, `[clips]`, `[humanoid]`; see mods/README.md)"
     )]
     Bind {
-        /// Which prop (`windmill`, `car`, `traffic light`, `fox`).
+        /// Which prop (`windmill`, `car`, `traffic light`, `animal`).
         model: &'static str,
         /// What does not bind.
         error: BindError,

@@ -133,7 +133,7 @@ fn headless_the_treadmill_walks_a_vrm_avatar_the_same_on_every_run() {
         let output = game(&args).output().expect("run the previewer");
         let log = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "the previewer failed:\n{log}");
-        assert!(log.contains("the base person's clips, retargeted (VRM table names)"), "{log}");
+        assert!(log.contains("the base person's clips, retargeted (the file's VRM table)"), "{log}");
         image::open(&shot).expect("a PNG").to_rgba8()
     };
     let (first, again, later) = (still("30", "a.png"), still("30", "b.png"), still("45", "c.png"));

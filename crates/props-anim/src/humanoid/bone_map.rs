@@ -310,6 +310,17 @@ impl BoneMap {
         self.convention
     }
 
+    /// Where its bones were found, as a modder is told: `Mixamo names`, `given names` (a
+    /// sidecar's), `the file's VRM table`; empty when nothing matched.
+    #[must_use]
+    pub fn source(&self) -> String {
+        match self.convention {
+            "" => String::new(),
+            TABLE => "the file's VRM table".to_owned(),
+            convention => format!("{convention} names"),
+        }
+    }
+
     /// Whether its legs can walk: hips, thighs, shins and feet all mapped.
     #[must_use]
     pub fn walks(&self) -> bool {
@@ -330,8 +341,7 @@ impl std::fmt::Display for BoneMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.convention {
             "" => write!(f, "humanoid: {} of 19 bones", self.matched())?,
-            TABLE => write!(f, "humanoid (the file's VRM table): {} of 19 bones", self.matched())?,
-            convention => write!(f, "humanoid ({convention} names): {} of 19 bones", self.matched())?,
+            _ => write!(f, "humanoid ({}): {} of 19 bones", self.source(), self.matched())?,
         }
         let missing: Vec<&str> = self.missing().map(Bone::name).collect();
         if !missing.is_empty() {

@@ -197,7 +197,7 @@ impl PropKind for Foxes {
     fn bind(&self, models: &[PropModel]) -> Result<Vec<BoundModel>, SceneError> {
         let rig = |fox: &PropModel| {
             let (f, b) = (&*fox.model, &fox.bindings);
-            let clip = |state, default| b.clip(f, state, default).map_err(SceneError::of_model("fox"));
+            let clip = |state, default| b.clip(f, state, default).map_err(SceneError::of_model("animal"));
             let mut clips = vec![clip("walk", "Walk")?, clip("run", "Run")?];
             // The idle clip is optional: bound by a sidecar (then it must exist), else by name.
             let idle = match b.clips.contains_key("idle") {

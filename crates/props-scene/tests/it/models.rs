@@ -24,7 +24,7 @@ fn a_model_lacking_a_driven_node_or_clip_is_refused_by_name() {
         ),
         (
             Models { fox: car(), ..models() },
-            SceneError::Bind { model: "fox", error: BindError::MissingClip("Walk".into()) },
+            SceneError::Bind { model: "animal", error: BindError::MissingClip("Walk".into()) },
         ),
     ];
     for (models, expected) in cases {
