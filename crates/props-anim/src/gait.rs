@@ -297,7 +297,7 @@ pub fn played_in_place(model: &Model, clips: &mut [usize]) -> Option<Model> {
         return None;
     }
     let first = model.clips().len();
-    let with = model.with_clips(moved.iter().map(|(_, clip)| clip.clone())).ok()?;
+    let with = model.with_clips(moved.iter().map(|(_, clip)| clip.clone()));
     for (n, &(k, _)) in moved.iter().enumerate() {
         clips[k] = first + n;
     }

@@ -1,6 +1,7 @@
 //! A whole model: rig, skins, clips, meshes and how meshes attach to nodes.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::clip::{Clip, Keyframes};
 use crate::impostor::Impostor;
@@ -48,9 +49,11 @@ pub struct Model {
     rig: Rig,
     skins: Vec<Skin>,
     clips: Vec<Clip>,
-    meshes: Vec<Mesh>,
+    // The bulk of a model, shared by the models made from it ([`Model::with_clips`]: a person
+    // retargeted, then played in place, is three models over one set of vertices and pixels).
+    meshes: Arc<[Mesh]>,
     materials: Vec<Material>,
-    images: Vec<Image>,
+    images: Arc<[Image]>,
     instances: Vec<MeshInstance>,
     lights: Vec<Light>,
     light_instances: Vec<LightInstance>,
@@ -68,26 +71,14 @@ impl Model {
     pub const MAX_LOD_LEVELS: usize = 8;
 
     /// The same model with `clips` added after its own (clips retargeted from another
-    /// model): its parts cloned, and what depends on its clips (its pose bounds) made again.
-    pub fn with_clips(&self, clips: impl IntoIterator<Item = Clip>) -> Result<Self, ModelError> {
-        let mut all = self.clips.clone();
-        all.extend(clips);
-        let model = Self::new(ModelParts {
-            rig: Some(self.rig.clone()),
-            skins: self.skins.clone(),
-            clips: all,
-            meshes: self.meshes.clone(),
-            materials: self.materials.clone(),
-            images: self.images.clone(),
-            instances: self.instances.clone(),
-            lights: self.lights.clone(),
-            light_instances: self.light_instances.clone(),
-        })?;
-        let model = model.with_material_variants(self.variants.clone())?;
-        match self.impostor.clone() {
-            Some(impostor) => model.with_impostor(impostor),
-            None => Ok(model),
-        }
+    /// model, or its own played in place), made for its rig ([`Clip::new`] checked them
+    /// against it). Its vertices and images are shared with this one, not copied: nothing
+    /// else in a model depends on its clips.
+    #[must_use]
+    pub fn with_clips(&self, clips: impl IntoIterator<Item = Clip>) -> Self {
+        let mut model = self.clone();
+        model.clips.extend(clips);
+        model
     }
 
     /// The same model drawn as `impostor` at a last, coarsest level of detail of its own (at
@@ -261,9 +252,9 @@ impl Model {
             rig,
             skins,
             clips,
-            meshes,
+            meshes: meshes.into(),
             materials,
-            images,
+            images: images.into(),
             instances,
             lights,
             light_instances,
@@ -413,7 +404,9 @@ impl Model {
     }
 
     /// Heap bytes of the model's bulk data (vertex attributes, indices, morph targets, images,
-    /// keyframes), as it stays in memory once loaded: what budgets of loaded models count.
+    /// keyframes), as it stays in memory once loaded: what budgets of loaded models count. A
+    /// model made from another by [`Model::with_clips`] counts the vertices and images it
+    /// shares with it too.
     #[must_use]
     pub fn heap_bytes(&self) -> u64 {
         fn bytes<T>(items: &[T]) -> u64 {

@@ -23,7 +23,7 @@ use crate::clip::interpolate::Interpolation;
 use crate::clip::{Channel, Clip, ClipError, Keyframes};
 pub use bone_map::{BoneMap, BoneMapError};
 
-use crate::{Model, ModelError, NodeId, Pose, Rig};
+use crate::{Model, NodeId, Pose, Rig};
 
 /// A bone of a person.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -187,9 +187,6 @@ pub enum RetargetError {
     /// A channel of the retargeted clip is invalid (a mapped node is a matrix node).
     #[error("retargeted channel {0}: {1}")]
     Channel(usize, ClipError),
-    /// The model with the retargeted clips added is invalid.
-    #[error(transparent)]
-    Model(#[from] ModelError),
 }
 
 /// `to` with the clips `clips` of `from` (indices) retargeted to its rig ([`retarget`]) and
@@ -201,7 +198,7 @@ pub fn with_clips_from(
 ) -> Result<(Model, Vec<usize>), RetargetError> {
     let retargeted = clips.iter().map(|&clip| retarget(from, clip, to)).collect::<Result<Vec<_>, _>>()?;
     let first = to.0.clips().len();
-    Ok((to.0.with_clips(retargeted)?, (first..first + clips.len()).collect()))
+    Ok((to.0.with_clips(retargeted), (first..first + clips.len()).collect()))
 }
 
 /// Keys a second of retargeted clip.

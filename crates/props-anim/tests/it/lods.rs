@@ -114,7 +114,7 @@ fn an_impostor_is_drawn_alone_at_the_last_level() {
     let low = plain.clone().with_impostor(impostor(0, 0.01)).expect("valid");
     assert_eq!(low.lod_errors().last(), Some(&0.4));
     // Clips added later keep it.
-    assert_eq!(model.with_clips([]).expect("valid").impostor_level(), Some(4));
+    assert_eq!(model.with_clips([]).impostor_level(), Some(4));
     // Levels of fewer triangles than the box make way for it, which takes their error.
     let thin = self::model(vec![mesh(vec![primitive(64, &[0.1, 0.2, 0.3, 0.4])])]).expect("valid");
     let thin = thin.with_impostor(impostor(0, 1.0)).expect("valid");

@@ -13,3 +13,4 @@ mod playback;
 mod pose;
 mod rig;
 mod support;
+mod with_clips;

@@ -164,7 +164,7 @@ fn leg_walker(base: &props_anim::Model) -> props_anim::Model {
         ..props_anim::ModelParts::default()
     };
     let clips = [gait("Walk", 1.0, 0.35), gait("Run", 0.7, 0.5)];
-    props_anim::Model::new(parts).and_then(|m| m.with_clips(clips)).expect("a walker")
+    props_anim::Model::new(parts).expect("a walker").with_clips(clips)
 }
 
 /// A person without clips whose bones' names follow no convention the game knows walks with
