@@ -143,16 +143,9 @@ impl TownStage<'_> {
     /// else its kind's units (fitted to the kind's size when far off it, or to
     /// [`fitting::LOT_HEIGHT`] on the lot), with the warning fitting gives.
     fn scale(&self, placement: &Placement, model: &Model) -> (f32, Option<String>) {
-        let height = fitting::height(model);
         let asset = &self.kinds[placement.kind].asset;
-        let (units, expected, what) = match (self.base_heights[placement.kind], asset.stem) {
-            (Some(base), Some(stem)) => (asset.units, base * asset.units, format!("the {stem}")),
-            _ => (1.0, fitting::LOT_HEIGHT, "a lot model".to_owned()),
-        };
-        match placement.units {
-            Some(given) => (given, fitting::kept(height, given, expected, &what)),
-            None => fitting::fit(height, units, expected, &what),
-        }
+        let base = asset.stem.zip(self.base_heights[placement.kind]);
+        fitting::shown(model, placement.units, asset.units, base)
     }
 }
 

@@ -231,8 +231,8 @@ impl Preview {
         let roles: Vec<_> = props_scene::kinds::town().iter().map(|k| TownKind::of(&**k).sidecar_role()).collect();
         let checked = imported.result.and_then(|(model, report)| {
             let heat = influence_heat_map(&model).map_err(|e| format!("the heat map: {e}"))?;
-            let bones = sidecar::bone_map(&self.path, &model, &roles);
-            let units = sidecar::read(&self.path, &self.path, &model, &roles).ok().flatten().and_then(|s| s.units);
+            let sidecar = sidecar::read(&self.path, &self.path, &model, &roles).ok().flatten();
+            let (bones, units) = (sidecar::bone_map(sidecar.as_ref(), &model), sidecar.and_then(|s| s.units));
             Shown::new(model, heat, report, (bones, units))
         });
         let shown = checked.and_then(|shown| match shown.upload(renderer) {
@@ -295,8 +295,13 @@ impl Preview {
             self.base.1 = import(&self.base.0, &Limits::default()).ok().map(|(model, _)| Arc::new(model));
         }
         // Sized as the town shows a person: its sidecar's units, else fitted to the base person.
-        let expected = self.base.1.as_deref().and_then(fitting::height).unwrap_or(fitting::LOT_HEIGHT);
-        let units = fitting::shown_units(&shown.model, shown.units, 1.0, expected);
+        let base = self
+            .base
+            .1
+            .as_deref()
+            .and_then(fitting::height)
+            .map(|height| (props_scene::kinds::pedestrians::ROLE, height));
+        let (units, _) = fitting::shown(&shown.model, shown.units, 1.0, base);
         let treadmill = Treadmill::new(&shown.model, &shown.bones, self.base.1.as_deref(), (speed, units));
         match &treadmill {
             Ok(t) => tracing::info!(speed, units, with = %t.with, "preview: on the treadmill"),

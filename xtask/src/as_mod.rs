@@ -6,7 +6,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use props_anim::Model;
-use props_anim::humanoid::BoneMap;
 use props_crowd::PropModel;
 use props_frame::ModelId;
 use props_gltf::Limits;
@@ -22,7 +21,7 @@ use props_scene::{Claim, KindAsset, Placement};
 pub(crate) fn check(file: &Path, limits: &Limits) -> Checked {
     let admitted = match admit_file(file, limits) {
         Ok(admitted) => admitted,
-        Err(refused) => return Checked { report: refused.report, model: None, shown: None },
+        Err(refused) => return Checked { report: refused.report, model: None, shown: None, sidecar: None },
     };
     let mut report = admitted.report;
     let model = Arc::new(admitted.import.model);
@@ -30,22 +29,25 @@ pub(crate) fn check(file: &Path, limits: &Limits) -> Checked {
         report.issues.extend(refused.report.issues);
         report.refused = true;
     };
-    let mut shown = None;
+    let (mut shown, mut read) = (None, None);
     match sidecar::read(file, file, &model, &sidecar_roles()) {
-        Ok(sidecar) => match place_and_bind(file, sidecar.as_ref(), &model) {
-            Ok((warning, at)) => {
-                report.issues.extend(warning);
-                shown = Some(at);
+        Ok(sidecar) => {
+            match place_and_bind(file, sidecar.as_ref(), &model) {
+                Ok((warning, at)) => {
+                    report.issues.extend(warning);
+                    shown = Some(at);
+                }
+                Err((code, message)) => refuse(&mut report, Refused::one(file, code, "", message)),
             }
-            Err((code, message)) => refuse(&mut report, Refused::one(file, code, "", message)),
-        },
+            read = sidecar;
+        }
         Err(error) => {
             let message = format!("in {}: {}", error.file, error.message);
             refuse(&mut report, Refused::one(file, sidecar::SIDECAR_CODE, &error.pointer, message));
         }
     }
     let loads = !report.is_fatal();
-    Checked { report, model: loads.then_some(model), shown }
+    Checked { report, model: loads.then_some(model), shown, sidecar: read }
 }
 
 /// What [`check`] found of a file.
@@ -56,6 +58,8 @@ pub(crate) struct Checked {
     pub(crate) model: Option<Arc<Model>>,
     /// Where the town shows it, where it does.
     pub(crate) shown: Option<Shown>,
+    /// Its sidecar, where it has one that reads.
+    pub(crate) sidecar: Option<sidecar::Sidecar>,
 }
 
 /// Where the town shows a mod.
@@ -91,31 +95,25 @@ fn place_and_bind(
     }
     models.push(PropModel::new(ModelId(1), Arc::clone(model)).with_bindings(placement.bindings.clone()));
     kinds[placement.kind].bind(&models).map_err(|error| (props_mods::RIG_CODE, error.to_string()))?;
-    let height = fitting::height(model);
-    // As the game sizes it (`TownStage::scale`): to its kind's base asset, else the lot's height.
-    let (units, expected, what) = match (asset.stem, base.as_deref().and_then(fitting::height)) {
-        (Some(stem), Some(base)) => (asset.units, base * asset.units, format!("the {stem}")),
-        _ => (1.0, fitting::LOT_HEIGHT, "a lot model".to_owned()),
-    };
-    let message = match placement.units {
-        Some(given) => fitting::kept(height, given, expected, &what),
-        None => fitting::fit(height, units, expected, &what).1,
-    };
+    // As the game sizes it: to its kind's base asset, else the lot's height.
+    let base_height = base.as_deref().and_then(fitting::height);
+    let (_, message) = fitting::shown(model, placement.units, asset.units, asset.stem.zip(base_height));
     let shown = Shown { at: props_scene::shown_at(asset, placement.adds), role: asset.role };
     Ok((message.map(|message| Issue::warning(fitting::FITTED, "", message)), shown))
 }
 
-/// Metres per model unit the town shows `model` (`file`) at as a person: its sidecar's
-/// `units`, else metres, fitted to the base person's height when far off it.
-pub(crate) fn person_units(file: &Path, model: &Model) -> f32 {
-    let given = sidecar::read(file, file, model, &sidecar_roles()).ok().flatten().and_then(|s| s.units);
-    let expected = base_asset(props_scene::kinds::pedestrians::ROLE).as_deref().and_then(fitting::height);
-    fitting::shown_units(model, given, 1.0, expected.unwrap_or(fitting::LOT_HEIGHT))
+/// The sidecar of `model` (`file`), where it has one that reads, as the game reads it.
+pub(crate) fn sidecar(file: &Path, model: &Model) -> Option<sidecar::Sidecar> {
+    sidecar::read(file, file, model, &sidecar_roles()).ok().flatten()
 }
 
-/// The bones of a person the game finds in `model` (`file`), its sidecar's table included.
-pub(crate) fn bone_map(file: &Path, model: &Model) -> BoneMap {
-    sidecar::bone_map(file, model, &sidecar_roles())
+/// Metres per model unit the town shows `model` at as a person: its sidecar's `units`
+/// (`given`), else the people's units, fitted to the base person's height when far off it.
+pub(crate) fn person_units(model: &Model, given: Option<f32>) -> f32 {
+    let people = kind_assets().into_iter().find(|a| a.role == props_scene::kinds::pedestrians::ROLE);
+    let units = people.as_ref().map_or(1.0, |a| a.units);
+    let base = people.and_then(|a| a.stem).and_then(|stem| Some((stem, fitting::height(&*base_asset(stem)?)?)));
+    fitting::shown(model, given, units, base).0
 }
 
 /// The game's base asset `assets/<stem>.glb`, as the game loads it.

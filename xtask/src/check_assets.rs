@@ -43,10 +43,12 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     let mut costs = Vec::with_capacity(files.len());
     let mut gaits = Vec::with_capacity(files.len());
     for file in &files {
-        let as_mod::Checked { report, model, shown } = as_mod::check(file, &ModConfig::limits_for(file, mod_limits));
+        let as_mod::Checked { report, model, shown, sidecar } =
+            as_mod::check(file, &ModConfig::limits_for(file, mod_limits));
         let cost = model.as_ref().map(levels_and_costs).transpose()?;
         let strides = model.as_deref().map(strides).unwrap_or_default();
-        let bones = model.as_deref().map(|m| as_mod::bone_map(file, m)).filter(BoneMap::is_humanoid);
+        let bones =
+            model.as_deref().map(|m| props_mods::sidecar::bone_map(sidecar.as_ref(), m)).filter(BoneMap::is_humanoid);
         let variants = model.as_deref().map(material_variants).unwrap_or_default();
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();

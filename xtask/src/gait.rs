@@ -63,7 +63,8 @@ pub fn run(args: &GaitArgs) -> Result<()> {
         Ok(admit_file(file, &Limits::default()).map_err(|refused| anyhow::anyhow!("{refused}"))?.import.model)
     };
     let model = load(&args.file)?;
-    let bones = as_mod::bone_map(&args.file, &model);
+    let sidecar = as_mod::sidecar(&args.file, &model);
+    let bones = props_mods::sidecar::bone_map(sidecar.as_ref(), &model);
     let (model, clips) = match &args.clips_from {
         Some(from) => with_clips_of((&model, &bones), &load(from)?, &args.clips)?,
         None => {
@@ -71,7 +72,7 @@ pub fn run(args: &GaitArgs) -> Result<()> {
             (model, clips)
         }
     };
-    let units = args.units.unwrap_or_else(|| as_mod::person_units(&args.file, &model));
+    let units = args.units.unwrap_or_else(|| as_mod::person_units(&model, sidecar.and_then(|s| s.units)));
     let walk = walk((&model, &bones), &clips, (args.speed, units), args.seconds, args.plant)
         .with_context(|| args.file.display().to_string())?;
     std::fs::write(&args.out, serde_json::to_string_pretty(&walk)?).with_context(|| args.out.display().to_string())?;

@@ -48,12 +48,22 @@ pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, 
     (fitted, Some(warning))
 }
 
-/// Metres per model unit a host shows `model` at: `given` (its sidecar's `units`) where there
-/// are any, else `scale` (its kind's units), fitted to `expected` metres tall when far off
-/// ([`fit`]). What a tool that walks or measures a mod as the town shows it takes.
+/// Metres per model unit a host shows `model` at in a kind whose models are `units` metres
+/// per unit, with the warning, if any: `given` (its sidecar's `units`) where there are any,
+/// warned of when far off ([`kept`]), else `units`, fitted when far off ([`fit`]); far off the
+/// kind's base model (its name and height, in its units), or [`LOT_HEIGHT`] on the lot. The
+/// one sizing the game and the tools that show or walk a mod as the town does take.
 #[must_use]
-pub fn shown_units(model: &Model, given: Option<f32>, scale: f32, expected: f32) -> f32 {
-    given.unwrap_or_else(|| fit(height(model), scale, expected, "").0)
+pub fn shown(model: &Model, given: Option<f32>, units: f32, base: Option<(&str, f32)>) -> (f32, Option<String>) {
+    let height = height(model);
+    let (units, expected, what) = match base {
+        Some((stem, base)) => (units, base * units, format!("the {stem}")),
+        None => (1.0, LOT_HEIGHT, "a lot model".to_owned()),
+    };
+    match given {
+        Some(given) => (given, kept(height, given, expected, &what)),
+        None => fit(height, units, expected, &what),
+    }
 }
 
 /// The warning for a model `height` units tall that its sidecar's `units` keeps at its size
@@ -99,5 +109,27 @@ mod tests {
         let warning = kept(Some(1.8), 1000.0, 1.8, "the pedestrian").expect("a kilometre tall");
         assert!(warning.contains("1800.00 m tall at 1000 m per unit") && warning.contains("the pedestrian's 1.8 m"));
         assert_eq!(kept(None, 1000.0, 1.8, "a lot model"), None);
+    }
+
+    /// One sizing for the game and the tools: a sidecar's units kept (warned far off), else
+    /// the kind's units fitted to its base model, or to a person's height on the lot.
+    #[test]
+    fn a_mod_is_shown_at_its_units_or_fitted_to_its_place() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/Fox.glb");
+        let fox = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the Fox").model;
+        let tall = height(&fox).expect("it has vertices");
+        // In centimetres, as a car whose model is 1.5 units tall at a metre a unit.
+        let (units, warning) = shown(&fox, None, 1.0, Some(("car", 1.5)));
+        assert!((units * tall - 1.5).abs() < 1e-4, "{units}");
+        assert!(warning.expect("fitted").contains("far from the car's 1.5 m"));
+        // Its sidecar's centimetres are kept, as are the fox kind's own.
+        assert_eq!(shown(&fox, Some(0.01), 1.0, Some(("car", 1.5))), (0.01, None));
+        assert_eq!(shown(&fox, None, 0.01, Some(("fox", tall))), (0.01, None));
+        // On the lot: a person's height.
+        let (units, warning) = shown(&fox, None, 0.01, None);
+        assert!((units * tall - LOT_HEIGHT).abs() < 1e-4 && warning.expect("fitted").contains("a lot model's"));
+        let (units, warning) = shown(&fox, Some(1000.0), 1.0, None);
+        assert_eq!(units, 1000.0);
+        assert!(warning.expect("warned").contains("as its sidecar's `units` asks"));
     }
 }

@@ -158,13 +158,13 @@ pub fn read(model_path: &Path, shown: &Path, model: &Model, roles: &[Role]) -> R
     parse(&text, model, roles).map(Some).map_err(|(pointer, message)| SidecarError { file: shown, pointer, message })
 }
 
-/// A person's bones in `model` (at `model_path`) as a host finds them: by their names, and as
-/// its sidecar's `[humanoid]` table gives them, where it has one that reads against `roles`
-/// ([`Bindings::bone_map`]).
+/// A person's bones in `model` as a host finds them: by the file's table or their names, and
+/// as its `sidecar`'s `[humanoid]` table gives them, where it has one ([`read`] it once, and
+/// take its `units` too).
 #[must_use]
-pub fn bone_map(model_path: &Path, model: &Model, roles: &[Role]) -> BoneMap {
-    let bindings = read(model_path, model_path, model, roles).ok().flatten().map(|s| s.bindings).unwrap_or_default();
-    bindings.bone_map(model.rig()).unwrap_or_else(|_| BoneMap::find(model.rig()))
+pub fn bone_map(sidecar: Option<&Sidecar>, model: &Model) -> BoneMap {
+    let table = sidecar.map(|s| s.bindings.bone_map(model.rig()));
+    table.and_then(Result::ok).unwrap_or_else(|| BoneMap::find(model.rig()))
 }
 
 /// Parses and checks a sidecar's text against `model` and `roles`; errors are
