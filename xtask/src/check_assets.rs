@@ -4,8 +4,8 @@
 //! `<name>.prop.toml`, and its place and binding in the town), and prints rustc-like lines (`file: /json/pointer: error[CODE]: message`, each error
 //! marked with what the game does about it), what the game does with each file (`loads`,
 //! `loads; 1 error read past, 2 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
-//! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`) and
-//! its clips' gaits (the speed at rate 1 its planted feet measure, `props_anim::gait`),
+//! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`), the
+//! memory it takes while loaded (what the mods' RAM budget counts) and its clips' gaits (the speed at rate 1 its planted feet measure, `props_anim::gait`),
 //! and a summary, or a JSON report. Exits with status 1 when the game would refuse any file.
 //!
 //! Folders are walked without following symbolic links to folders (so never out of the given
@@ -50,11 +50,15 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let bones =
             model.as_deref().map(|m| props_mods::sidecar::bone_map(sidecar.as_ref(), m)).filter(BoneMap::is_humanoid);
         let variants = model.as_deref().map(material_variants).unwrap_or_default();
+        let memory = model.as_deref().map(|m| (m.heap_bytes(), m.image_bytes()));
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
             if let Some((levels, costs)) = &cost {
                 lines.push_str(&cost_lines(&report.file, levels, costs));
+            }
+            if let Some(memory) = memory {
+                lines.push_str(&memory_line(&report.file, memory));
             }
             if let Some(shown) = &shown {
                 lines.push_str(&format!("{}: in the town: {}\n", report.file.display(), shown.at));
@@ -73,7 +77,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             bar.inc(1);
         }
         reports.push(report);
-        costs.push(cost);
+        costs.push((cost, memory));
         gaits.push((strides, bones, variants, shown.map(|s| s.at)));
     }
     if let Some(bar) = progress {
@@ -90,10 +94,13 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             .iter()
             .zip(&costs)
             .zip(&gaits)
-            .map(|((r, cost), (strides, bones, variants, shown))| {
+            .map(|((r, (cost, memory)), (strides, bones, variants, shown))| {
                 let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
                 if let Some(shown) = shown {
                     entry["in_town"] = json!(shown);
+                }
+                if let Some((heap, images)) = memory {
+                    entry["memory"] = json!({"heap_bytes": heap, "image_bytes": images});
                 }
                 if let Some((levels, costs)) = cost {
                     entry["levels"] = json!(levels.iter().map(|l| json!({"triangles": l.triangles, "error": l.error, "impostor": l.impostor})).collect::<Vec<_>>());
@@ -196,6 +203,22 @@ fn bone_line(file: &Path, map: Option<&BoneMap>, (person, skinned): (bool, bool)
 /// materials.
 fn material_variants(model: &Model) -> Vec<(String, usize)> {
     model.material_variants().iter().map(|v| (v.name.clone(), v.materials.len())).collect()
+}
+
+/// The line giving the memory `file`'s model takes while loaded (`(heap, images)`: its heap
+/// bytes and the images' among them), which the mods' RAM budget counts.
+fn memory_line(file: &Path, (heap, images): (u64, u64)) -> String {
+    let budget = ModConfig::DEFAULT_TOTAL_BYTES;
+    let images = match images {
+        0 => String::new(),
+        _ => format!(", {} of it images", bytes(images as usize)),
+    };
+    format!(
+        "{}: in memory while loaded: {}{images} (the mods may take {} together: game --mods-ram-mib)\n",
+        file.display(),
+        bytes(heap as usize),
+        bytes(budget as usize)
+    )
 }
 
 /// The line giving `file`'s material variants, if it has any: `file: material variants
@@ -461,7 +484,6 @@ mod tests {
         );
     }
 
-    /// The Fox's walk and run, as measured from their planted feet (centimetres).
     /// The windmill's levels end at its impostor, and the line says so.
     #[test]
     fn the_impostor_is_named_among_the_levels() {
@@ -472,6 +494,25 @@ mod tests {
         assert!(levels.last().is_some_and(|l| l.impostor && l.triangles == 12));
         let lines = cost_lines(&file, &levels, &costs);
         assert!(lines.contains(", 12 (error 5.02, the impostor: a box of its coverage and colour) (errors"), "{lines}");
+    }
+
+    /// What the mods' RAM budget counts: the Fox's one 1024x1024 PNG is 4 MiB decoded, most of
+    /// what it holds.
+    #[test]
+    fn the_memory_a_model_takes_is_said_with_its_images_share() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
+        let model = admit_file(&file, &Limits::default()).expect("the Fox").import.model;
+        assert_eq!(model.image_bytes(), 1024 * 1024 * 4);
+        let line = memory_line(Path::new("Fox.glb"), (model.heap_bytes(), model.image_bytes()));
+        assert!(
+            line.starts_with(
+                "Fox.glb: in memory while loaded: 4.2 MiB, 4 MiB of it images (the mods may take 1024 MiB"
+            )
+        );
+        assert_eq!(
+            memory_line(Path::new("a.glb"), (2048, 0)),
+            "a.glb: in memory while loaded: 2 KiB (the mods may take 1024 MiB together: game --mods-ram-mib)\n"
+        );
     }
 
     #[test]

@@ -403,6 +403,13 @@ impl Model {
         &self.instances
     }
 
+    /// Heap bytes of the model's images, decoded (8-bit RGBA), with the KTX2 files some came
+    /// from: what of [`Model::heap_bytes`] its textures take.
+    #[must_use]
+    pub fn image_bytes(&self) -> u64 {
+        self.images.iter().map(|image| (image.rgba8.len() + image.ktx2.as_ref().map_or(0, Vec::len)) as u64).sum()
+    }
+
     /// Heap bytes of the model's bulk data (vertex attributes, indices, morph targets, images,
     /// keyframes), as it stays in memory once loaded: what budgets of loaded models count. A
     /// model made from another by [`Model::with_clips`] counts the vertices and images it
@@ -434,8 +441,7 @@ impl Model {
                     + lods
             })
             .sum();
-        let images: u64 =
-            self.images.iter().map(|image| (image.rgba8.len() + image.ktx2.as_ref().map_or(0, Vec::len)) as u64).sum();
+        let images = self.image_bytes();
         let keys: u64 = self
             .clips
             .iter()
