@@ -5,7 +5,7 @@
 //! marked with what the game does about it), what the game does with each file (`loads`,
 //! `loads; 1 error read past, 2 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
 //! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`), the
-//! memory it takes while loaded (what the mods' RAM budget counts) and its clips' gaits (the speed at rate 1 its planted feet measure, `props_anim::gait`),
+//! memory it takes while loaded and on the GPU (what the mods' two budgets count) and its clips' gaits (the speed at rate 1 its planted feet measure, `props_anim::gait`),
 //! and a summary, or a JSON report. Exits with status 1 when the game would refuse any file.
 //!
 //! Folders are walked without following symbolic links to folders (so never out of the given
@@ -25,6 +25,7 @@ use props_anim::gait::Stride;
 use props_anim::humanoid::{Bone, BoneMap};
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
 use props_mods::{MODEL_EXTENSIONS, ModConfig};
+use props_render::{GpuFootprint, ModelRefused};
 use serde_json::json;
 
 /// Folders checked when no path is given.
@@ -50,14 +51,14 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let bones =
             model.as_deref().map(|m| props_mods::sidecar::bone_map(sidecar.as_ref(), m)).filter(BoneMap::is_humanoid);
         let variants = model.as_deref().map(material_variants).unwrap_or_default();
-        let memory = model.as_deref().map(|m| (m.heap_bytes(), m.image_bytes()));
+        let memory = model.as_deref().map(Memory::of);
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
             if let Some((levels, costs)) = &cost {
                 lines.push_str(&cost_lines(&report.file, levels, costs));
             }
-            if let Some(memory) = memory {
+            if let Some(memory) = &memory {
                 lines.push_str(&memory_line(&report.file, memory));
             }
             if let Some(shown) = &shown {
@@ -99,8 +100,11 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
                 if let Some(shown) = shown {
                     entry["in_town"] = json!(shown);
                 }
-                if let Some((heap, images)) = memory {
-                    entry["memory"] = json!({"heap_bytes": heap, "image_bytes": images});
+                if let Some(memory) = memory {
+                    entry["memory"] = json!({"heap_bytes": memory.heap, "image_bytes": memory.images,
+                        "gpu_bytes": memory.gpu.as_ref().ok().map(GpuFootprint::total),
+                        "gpu_texture_bytes": memory.gpu.as_ref().ok().map(|f| f.texture_bytes),
+                        "gpu_refuses": memory.gpu.as_ref().err().map(ToString::to_string)});
                 }
                 if let Some((levels, costs)) = cost {
                     entry["levels"] = json!(levels.iter().map(|l| json!({"triangles": l.triangles, "error": l.error, "impostor": l.impostor})).collect::<Vec<_>>());
@@ -205,19 +209,44 @@ fn material_variants(model: &Model) -> Vec<(String, usize)> {
     model.material_variants().iter().map(|v| (v.name.clone(), v.materials.len())).collect()
 }
 
-/// The line giving the memory `file`'s model takes while loaded (`(heap, images)`: its heap
-/// bytes and the images' among them), which the mods' RAM budget counts.
-fn memory_line(file: &Path, (heap, images): (u64, u64)) -> String {
-    let budget = ModConfig::DEFAULT_TOTAL_BYTES;
-    let images = match images {
+/// What a model takes while loaded, as the mods' two budgets count it.
+struct Memory {
+    /// Its heap bytes (`Model::heap_bytes`: the RAM budget's count).
+    heap: u64,
+    /// Its images' among them.
+    images: u64,
+    /// What it takes on a GPU (the GPU budget's count), or why one with WebGPU's default
+    /// limits refuses it.
+    gpu: Result<GpuFootprint, ModelRefused>,
+}
+
+impl Memory {
+    fn of(model: &Model) -> Self {
+        Self { heap: model.heap_bytes(), images: model.image_bytes(), gpu: GpuFootprint::estimate(model) }
+    }
+}
+
+/// The line giving the `memory` `file`'s model takes while loaded.
+fn memory_line(file: &Path, memory: &Memory) -> String {
+    let images = match memory.images {
         0 => String::new(),
-        _ => format!(", {} of it images", bytes(images as usize)),
+        n => format!(", {} of it images", bytes(n as usize)),
     };
+    let gpu = match &memory.gpu {
+        Ok(footprint) if footprint.texture_bytes > 0 => format!(
+            "{}, {} of it textures with their mipmaps",
+            bytes(footprint.total() as usize),
+            bytes(footprint.texture_bytes as usize)
+        ),
+        Ok(footprint) => bytes(footprint.total() as usize),
+        Err(refused) => format!("a GPU with WebGPU's default limits refuses it: {refused}"),
+    };
+    let budget = bytes(ModConfig::DEFAULT_TOTAL_BYTES as usize);
     format!(
-        "{}: in memory while loaded: {}{images} (the mods may take {} together: game --mods-ram-mib)\n",
+        "{}: in memory while loaded: {}{images}; on the GPU: {gpu} (the mods may take {budget} of each together: game \
+         --mods-ram-mib, --mods-vram-mib)\n",
         file.display(),
-        bytes(heap as usize),
-        bytes(budget as usize)
+        bytes(memory.heap as usize),
     )
 }
 
@@ -496,22 +525,27 @@ mod tests {
         assert!(lines.contains(", 12 (error 5.02, the impostor: a box of its coverage and colour) (errors"), "{lines}");
     }
 
-    /// What the mods' RAM budget counts: the Fox's one 1024x1024 PNG is 4 MiB decoded, most of
-    /// what it holds.
+    /// What the mods' budgets count: the Fox's one 1024x1024 PNG is 4 MiB decoded, most of
+    /// what it holds, and a third more on the GPU with its mip chain.
     #[test]
     fn the_memory_a_model_takes_is_said_with_its_images_share() {
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
         let model = admit_file(&file, &Limits::default()).expect("the Fox").import.model;
         assert_eq!(model.image_bytes(), 1024 * 1024 * 4);
-        let line = memory_line(Path::new("Fox.glb"), (model.heap_bytes(), model.image_bytes()));
+        let line = memory_line(Path::new("Fox.glb"), &Memory::of(&model));
         assert!(
             line.starts_with(
-                "Fox.glb: in memory while loaded: 4.2 MiB, 4 MiB of it images (the mods may take 1024 MiB"
-            )
+                "Fox.glb: in memory while loaded: 4.2 MiB, 4 MiB of it images; on the GPU: 5.4 MiB, 5.33 MiB of it \
+                 textures with their mipmaps (the mods may take 1024 MiB of each"
+            ),
+            "{line}"
         );
+        let tiny =
+            Memory { heap: 2048, images: 0, gpu: Ok(GpuFootprint { vertex_bytes: 1024, ..GpuFootprint::default() }) };
         assert_eq!(
-            memory_line(Path::new("a.glb"), (2048, 0)),
-            "a.glb: in memory while loaded: 2 KiB (the mods may take 1024 MiB together: game --mods-ram-mib)\n"
+            memory_line(Path::new("a.glb"), &tiny),
+            "a.glb: in memory while loaded: 2 KiB; on the GPU: 1 KiB (the mods may take 1024 MiB of each together: \
+             game --mods-ram-mib, --mods-vram-mib)\n"
         );
     }
 

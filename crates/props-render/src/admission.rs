@@ -13,6 +13,7 @@ use crate::drawn::DrawnMeshes;
 use crate::gpu_model::{ModelLayouts, vertex_bytes as stream_bytes};
 use crate::materials::{MaterialUniform, texture_uses};
 use crate::shaders::{PaletteAccess, VERTEX_TABLE_WIDTH};
+use crate::slot_bindings::SlotBindings;
 use crate::texture::Ktx2Levels;
 
 /// Bytes of one influence past the 8th on the device: joint and weight, 32 bits each.
@@ -36,6 +37,29 @@ pub struct GpuFootprint {
 }
 
 impl GpuFootprint {
+    /// What `model` would take on a GPU, without one at hand (a tool that checks a mod): on a
+    /// device with WebGPU's default limits (which every GPU gives at least) and a 256-byte
+    /// uniform alignment, every texture slot bound and uploaded uncompressed, as PNG and JPEG
+    /// textures always are (a KTX2 texture takes less where the device has its block format:
+    /// [`Renderer::footprint`] says).
+    ///
+    /// [`Renderer::footprint`]: crate::Renderer::footprint
+    ///
+    /// # Errors
+    /// What such a device would refuse ([`ModelRefused`]).
+    pub fn estimate(model: &Model) -> Result<Self, ModelRefused> {
+        let limits = wgpu::Limits::default();
+        let bindable = Bindable {
+            palette_matrices: usize::MAX,
+            table_texels: u64::MAX,
+            table_bytes: limits.max_storage_buffer_binding_size,
+            draw_stride: limits.min_uniform_buffer_offset_alignment,
+            block_formats: wgpu::Features::empty(),
+            slots: SlotBindings::ALL.textures,
+        };
+        footprint((model, &DrawnMeshes::new(model)), &limits, &bindable)
+    }
+
     /// All of it.
     #[must_use]
     pub fn total(&self) -> u64 {
