@@ -46,7 +46,7 @@ pub const IGNORED: &str = "PROPS_IGNORED";
 pub(crate) fn code(kind: &ErrorKind) -> &'static str {
     match kind {
         ErrorKind::Io { .. } | ErrorKind::MissingFile { .. } => "IO_ERROR",
-        ErrorKind::LimitExceeded { .. } | ErrorKind::ValueTooLarge => LIMIT_EXCEEDED,
+        ErrorKind::LimitExceeded { .. } | ErrorKind::ImageTooLarge { .. } | ErrorKind::ValueTooLarge => LIMIT_EXCEEDED,
         ErrorKind::InvalidGlb { .. } => "PROPS_INVALID_GLB",
         ErrorKind::Json { .. } => "INVALID_JSON",
         ErrorKind::UnsupportedVersion { .. } => "UNKNOWN_ASSET_MAJOR_VERSION",

@@ -37,7 +37,7 @@ impl Drops<'_> {
     /// rather than not at all.
     pub(crate) fn drop_image(&mut self, index: u32, error: ImportError) -> Result<(), ImportError> {
         let part = Part::Image { index };
-        if matches!(error.kind, ErrorKind::LimitExceeded { .. }) {
+        if matches!(error.kind, ErrorKind::LimitExceeded { .. } | ErrorKind::ImageTooLarge { .. }) {
             self.dropped.push(Dropped { part, error });
             return Ok(());
         }

@@ -92,6 +92,27 @@ pub enum ErrorKind {
         /// The limit.
         limit: u64,
     },
+    /// An image cannot be decoded whole in what the decoded-data budget leaves it (it is
+    /// decoded before it is shrunk): the side it could have.
+    #[error(
+        "the image is {width}x{height} pixels, {bytes_per_pixel} bytes a pixel while it is decoded ({} MiB), more \
+         than the {} MiB of decoded data the file's other parts leave it; export it at most {side} pixels a side",
+        (u64::from(*width) * u64::from(*height) * u64::from(*bytes_per_pixel)).div_ceil(1 << 20),
+        room >> 20
+    )]
+    ImageTooLarge {
+        /// Its width in pixels.
+        width: u32,
+        /// Its height in pixels.
+        height: u32,
+        /// What decoding takes a pixel: the file's own format, and its 4-byte copy unless it
+        /// is 8-bit RGBA.
+        bytes_per_pixel: u32,
+        /// What the budget had left, bytes.
+        room: u64,
+        /// The largest power of two a side whose image would decode within it.
+        side: u32,
+    },
     /// The binary glTF container is malformed or truncated.
     #[error("not a valid GLB file: {reason}")]
     InvalidGlb {

@@ -378,7 +378,20 @@ fn decode_with(
     // Decoded at the file's own bytes per pixel (8 for 16-bit RGBA), then converted to RGBA8
     // (a second buffer, unless it already is RGBA8).
     let converted = if decoder.color_type() == ColorType::Rgba8 { 0 } else { pixels.saturating_mul(4) };
-    budget.charge(decoder.total_bytes().saturating_add(converted), path)?;
+    let decoding = decoder.total_bytes().saturating_add(converted);
+    if decoding > budget.remaining() {
+        let (room, bytes_per_pixel) = (budget.remaining(), decoding.div_ceil(pixels.max(1)));
+        // The largest power-of-two side at the image's aspect whose pixels fit.
+        let fits = |side: u64| {
+            let scale = side as f64 / f64::from(width.max(height));
+            let kept = (f64::from(width) * scale).ceil() * (f64::from(height) * scale).ceil();
+            kept * bytes_per_pixel as f64 <= room as f64
+        };
+        let side = (0..32).rev().map(|k| 1u64 << k).find(|&s| fits(s)).unwrap_or(1) as u32;
+        let bytes_per_pixel = bytes_per_pixel as u32;
+        return Err(ImportError::at(path, ErrorKind::ImageTooLarge { width, height, bytes_per_pixel, room, side }));
+    }
+    budget.charge(decoding, path)?;
     let rgba = DynamicImage::from_decoder(decoder).map_err(failed)?.into_rgba8();
     Ok((rgba.width(), rgba.height(), rgba.into_raw()))
 }
@@ -439,10 +452,22 @@ mod tests {
         let mut bytes = Vec::new();
         let image = image::ImageBuffer::<image::Rgba<u16>, _>::from_pixel(8, 8, image::Rgba([1, 2, 3, 4]));
         image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encodes");
-        // 64 pixels at 8 bytes decoded plus 4 converted: 768 bytes.
+        // 64 pixels at 8 bytes decoded plus 4 converted: 768 bytes. Short of them, the error
+        // gives the side that fits: 4x4 pixels take 192.
         let limits = Limits { max_decoded_bytes: 767, ..Limits::default() };
         let error = decode_png(&bytes, &limits).expect_err("over the budget");
-        assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 768, .. }), "{:?}", error.kind);
+        let fits = matches!(
+            error.kind,
+            ErrorKind::ImageTooLarge { width: 8, height: 8, bytes_per_pixel: 12, room: 767, side: 4 }
+        );
+        assert!(fits, "{:?}", error.kind);
+        assert!(error.kind.to_string().ends_with("export it at most 4 pixels a side"), "{}", error.kind);
+        // An 8192 x 8192 RGB JPEG (3 bytes a pixel and its 4-byte copy) in 256 MiB.
+        let jpeg =
+            ErrorKind::ImageTooLarge { width: 8192, height: 8192, bytes_per_pixel: 7, room: 1 << 28, side: 4096 };
+        let said =
+            "the image is 8192x8192 pixels, 7 bytes a pixel while it is decoded (448 MiB), more than the 256 MiB";
+        assert!(jpeg.to_string().starts_with(said), "{jpeg}");
         let limits = Limits { max_decoded_bytes: 768, ..Limits::default() };
         assert_eq!(decode_png(&bytes, &limits).expect("within the budget").2.len(), 256);
     }
