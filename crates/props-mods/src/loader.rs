@@ -240,6 +240,29 @@ impl Worker {
         }
     }
 
+    /// Why `model` (at `path`) does not fit in the RAM budget beside the `others` bytes of
+    /// the mods loaded: the sizes, the largest mods holding it, and what to do.
+    fn over_budget(&self, path: &Path, model: &props_anim::Model, others: u64) -> String {
+        let mut holders: Vec<(&PathBuf, u64)> =
+            self.resident.iter().filter(|(p, _)| p.as_path() != path).map(|(p, &b)| (p, b)).collect();
+        holders.sort_by_key(|&(p, bytes)| (std::cmp::Reverse(bytes), p));
+        let largest: Vec<String> =
+            holders.iter().take(3).map(|(p, bytes)| format!("{} {}", p.display(), size(*bytes))).collect();
+        let images = match model.image_bytes() {
+            0 => String::new(),
+            n => format!(", {} of it images", size(n)),
+        };
+        format!(
+            "the model takes {}{images} of memory and the mods already loaded {} (the largest: {}), over the {} of \
+             memory the mods may take together; remove a mod, make this one smaller (a 2048 x 2048 texture takes 16 \
+             MiB decoded), or raise the budget (the demo game's --mods-ram-mib)",
+            size(model.heap_bytes()),
+            size(others),
+            largest.join(", "),
+            size(self.total_bytes)
+        )
+    }
+
     /// Passes the model at `path` through the gate ([`props_gltf::gate`]) with the mods'
     /// limits, refusing symbolic links out of the mods folder and a model that would take the
     /// loaded mods past their RAM budget; the refusal's report names the file as `shown`.
@@ -260,13 +283,7 @@ impl Worker {
                     self.resident.iter().filter(|(p, _)| p.as_path() != path).map(|(_, &bytes)| bytes).sum();
                 let bytes = admitted.import.model.heap_bytes();
                 if others.saturating_add(bytes) > self.total_bytes {
-                    let message = format!(
-                        "the model takes {} KiB and the mods already loaded {} KiB, over the {} KiB the mods may use \
-                         together; remove a mod or make this one smaller",
-                        bytes.div_ceil(1024),
-                        others.div_ceil(1024),
-                        self.total_bytes / 1024
-                    );
+                    let message = self.over_budget(path, &admitted.import.model, others);
                     return Err(Refused::one(shown, "PROPS_LIMIT_EXCEEDED", "", message));
                 }
                 let mut admitted = admitted;
@@ -309,4 +326,12 @@ fn log_result(shown_root: &Path, event: &ModEvent) {
 /// A model's name: its file stem (`windmill` for `pack/windmill.glb`).
 fn name_of(path: &Path) -> String {
     path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Bytes for messages: KiB under a MiB, else MiB to a tenth.
+fn size(bytes: u64) -> String {
+    match bytes {
+        0..1_048_576 => format!("{} KiB", bytes.div_ceil(1024)),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
 }

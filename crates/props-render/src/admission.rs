@@ -36,6 +36,11 @@ pub struct GpuFootprint {
     pub morph_bytes: u64,
 }
 
+/// Bytes in MiB, for messages.
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1 << 20)
+}
+
 impl GpuFootprint {
     /// What `model` would take on a GPU, without one at hand (a tool that checks a mod): on a
     /// device with WebGPU's default limits (which every GPU gives at least) and a 256-byte
@@ -119,8 +124,10 @@ pub enum ModelRefused {
     },
     /// The model would take the models counted against a budget past it.
     #[error(
-        "the model takes {bytes} bytes of GPU memory and the others {used}, over the budget of {budget} bytes; \
-         remove a mod or make this one smaller"
+        "the model takes {:.1} MiB of GPU memory and the other mods {:.1} MiB, over the {:.0} MiB of GPU memory the \
+         mods may take together; remove a mod, make this one smaller (its textures take the most: a 2048 x 2048 one \
+         21.3 MiB with its mipmaps), or raise the budget (the demo game's --mods-vram-mib)",
+        mib(*.bytes), mib(*.used), mib(*.budget)
     )]
     OverBudget {
         /// This model's footprint.

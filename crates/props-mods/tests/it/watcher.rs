@@ -327,7 +327,8 @@ fn mods_together_stay_within_their_budget() {
     let refused = watched.rejected("two.gltf");
     let error = refused.to_string();
     assert!(error.contains("two.gltf: error[PROPS_LIMIT_EXCEEDED]") && error.contains("remove a mod"), "{error}");
-    assert!(error.contains(&format!("over the {} KiB the mods may use together", one / 1024)), "{error}");
+    let budget = format!("over the {} KiB of memory the mods may take together", one.div_ceil(1024));
+    assert!(error.contains(&budget) && error.contains("(the largest: one.gltf "), "{error}");
     mods.remove("one.gltf");
     watched.removed("one.gltf");
     // Touching it again loads it now that there is room.
