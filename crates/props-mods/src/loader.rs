@@ -250,10 +250,10 @@ impl Worker {
             holders.iter().take(3).map(|(p, bytes)| format!("{} {}", p.display(), size(*bytes))).collect();
         let images = match model.image_bytes() {
             0 => String::new(),
-            n => format!(", {} of it images", size(n)),
+            n => format!(" ({} of it images)", size(n)),
         };
         format!(
-            "the model takes {}{images} of memory and the mods already loaded {} (the largest: {}), over the {} of \
+            "the model takes {} of memory{images} and the mods already loaded {} (the largest: {}), over the {} of \
              memory the mods may take together; remove a mod, make this one smaller (a 2048 x 2048 texture takes 16 \
              MiB decoded), or raise the budget (the demo game's --mods-ram-mib)",
             size(model.heap_bytes()),
