@@ -3,6 +3,7 @@
 //! ETC2) with their own levels where the device takes one.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::LazyLock;
 
 use basisu::{DecodeFlags, TargetFormat, Transcoder};
 use props_anim::material::Image;
@@ -11,6 +12,30 @@ use wgpu::util::DeviceExt;
 fn srgb_to_linear(c: u8) -> f32 {
     let c = f32::from(c) / 255.0;
     if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+}
+
+/// [`srgb_to_linear`] of every byte: a level's four texels a texel of the next are read from
+/// it (a 2048 x 2048 texture's mip chain, made while the frame waits, took four times as long
+/// with the power computed for each).
+static SRGB_TO_LINEAR: LazyLock<[f32; 256]> = LazyLock::new(|| std::array::from_fn(|c| srgb_to_linear(c as u8)));
+
+/// For each byte from 1 to 255, the least linear value [`linear_to_srgb`] encodes to it or
+/// above (found by bisection over the floats from 0 to 1, whose bits are in their order): a
+/// level's texels are encoded by a search of them, to the byte the power gives.
+static SRGB_STEPS: LazyLock<[f32; 255]> = LazyLock::new(|| {
+    std::array::from_fn(|k| {
+        let (mut low, mut high) = (0u32, 1f32.to_bits());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if usize::from(linear_to_srgb(f32::from_bits(mid))) > k { high = mid } else { low = mid + 1 }
+        }
+        f32::from_bits(low)
+    })
+});
+
+/// [`linear_to_srgb`] of a linear value from 0 to 1, by [`SRGB_STEPS`].
+fn encode_srgb(c: f32) -> u8 {
+    SRGB_STEPS.partition_point(|&step| step <= c) as u8
 }
 
 fn linear_to_srgb(c: f32) -> u8 {
@@ -23,17 +48,21 @@ fn linear_to_srgb(c: f32) -> u8 {
 /// texel.
 fn downsample(pixels: &[u8], width: u32, height: u32, srgb: bool) -> (Vec<u8>, u32, u32) {
     let (w, h) = ((width / 2).max(1), (height / 2).max(1));
-    let texel = |x: u32, y: u32, c: usize| pixels[((y.min(height - 1) * width + x.min(width - 1)) * 4) as usize + c];
+    let (width, height) = (width as usize, height as usize);
+    let row = |y: usize| &pixels[y.min(height - 1) * width * 4..][..width * 4];
+    let linear = &*SRGB_TO_LINEAR;
     let mut out = Vec::with_capacity((w * h * 4) as usize);
-    for y in 0..h {
-        for x in 0..w {
-            let quad = [(2 * x, 2 * y), (2 * x + 1, 2 * y), (2 * x, 2 * y + 1), (2 * x + 1, 2 * y + 1)];
+    for y in 0..h as usize {
+        let (top, bottom) = (row(2 * y), row(2 * y + 1));
+        for x in 0..w as usize {
+            let (left, right) = ((2 * x).min(width - 1) * 4, (2 * x + 1).min(width - 1) * 4);
             for c in 0..4 {
+                let quad = [top[left + c], top[right + c], bottom[left + c], bottom[right + c]];
                 if srgb && c < 3 {
-                    let sum: f32 = quad.iter().map(|&(qx, qy)| srgb_to_linear(texel(qx, qy, c))).sum();
-                    out.push(linear_to_srgb(sum / 4.0));
+                    let sum: f32 = quad.iter().map(|&v| linear[usize::from(v)]).sum();
+                    out.push(encode_srgb(sum / 4.0));
                 } else {
-                    let sum: u32 = quad.iter().map(|&(qx, qy)| u32::from(texel(qx, qy, c))).sum();
+                    let sum: u32 = quad.iter().map(|&v| u32::from(v)).sum();
                     out.push(((sum + 2) / 4) as u8);
                 }
             }
@@ -212,6 +241,22 @@ mod tests {
         for c in 0..=255u8 {
             assert_eq!(linear_to_srgb(srgb_to_linear(c)), c);
         }
+    }
+
+    /// The tables give the bytes the powers give: every step and the floats beside it, and a
+    /// sweep of the rest.
+    #[test]
+    fn the_srgb_tables_encode_as_the_powers_do() {
+        for &step in SRGB_STEPS.iter() {
+            for c in [f32::from_bits(step.to_bits() - 1), step, f32::from_bits(step.to_bits() + 1)] {
+                assert_eq!(encode_srgb(c), linear_to_srgb(c), "{c}");
+            }
+        }
+        for k in 0..=100_000 {
+            let c = k as f32 / 100_000.0;
+            assert_eq!(encode_srgb(c), linear_to_srgb(c), "{c}");
+        }
+        assert!((0..=255u8).all(|c| SRGB_TO_LINEAR[usize::from(c)] == srgb_to_linear(c)));
     }
 
     #[test]
