@@ -347,13 +347,14 @@ impl ModelRegistry {
             }
             None => {
                 let vram_kib = renderer.model_footprint(model).map_or(0, |f| f.total().div_ceil(1024));
+                let ram_kib = version.model.heap_bytes().div_ceil(1024);
                 let (replaces, adds_to) = match (asset.stem, place.adds) {
                     (Some(stem), true) => ("", stem),
                     (Some(stem), false) => (stem, ""),
                     (None, _) => ("", ""),
                 };
                 let at = asset.place;
-                tracing::info!(path = %shown, model = %name, ms = %ms, place = %at, replaces, adds = adds_to, vram_kib, "mod reloaded");
+                tracing::info!(path = %shown, model = %name, ms = %ms, place = %at, replaces, adds = adds_to, ram_kib, vram_kib, "mod reloaded");
                 format!("loaded {shown} ({}, {ms} ms)", props_scene::shown_at(asset, place.adds))
             }
         };
