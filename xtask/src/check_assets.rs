@@ -20,12 +20,13 @@ use std::sync::Arc;
 
 use crate::as_mod;
 use crate::crowd_cost::{self, Cost};
+use crate::model_memory::{Memory, memory_line};
+use crate::numbers::{bytes, significant};
 use props_anim::Model;
 use props_anim::gait::Stride;
 use props_anim::humanoid::{Bone, BoneMap};
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
 use props_mods::{MODEL_EXTENSIONS, ModConfig};
-use props_render::{GpuFootprint, ModelRefused};
 use serde_json::json;
 
 /// Folders checked when no path is given.
@@ -101,10 +102,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
                     entry["in_town"] = json!(shown);
                 }
                 if let Some(memory) = memory {
-                    entry["memory"] = json!({"heap_bytes": memory.heap, "image_bytes": memory.images,
-                        "gpu_bytes": memory.gpu.as_ref().ok().map(GpuFootprint::total),
-                        "gpu_texture_bytes": memory.gpu.as_ref().ok().map(|f| f.texture_bytes),
-                        "gpu_refuses": memory.gpu.as_ref().err().map(ToString::to_string)});
+                    entry["memory"] = memory.json();
                 }
                 if let Some((levels, costs)) = cost {
                     entry["levels"] = json!(levels.iter().map(|l| json!({"triangles": l.triangles, "error": l.error, "impostor": l.impostor})).collect::<Vec<_>>());
@@ -209,47 +207,6 @@ fn material_variants(model: &Model) -> Vec<(String, usize)> {
     model.material_variants().iter().map(|v| (v.name.clone(), v.materials.len())).collect()
 }
 
-/// What a model takes while loaded, as the mods' two budgets count it.
-struct Memory {
-    /// Its heap bytes (`Model::heap_bytes`: the RAM budget's count).
-    heap: u64,
-    /// Its images' among them.
-    images: u64,
-    /// What it takes on a GPU (the GPU budget's count), or why one with WebGPU's default
-    /// limits refuses it.
-    gpu: Result<GpuFootprint, ModelRefused>,
-}
-
-impl Memory {
-    fn of(model: &Model) -> Self {
-        Self { heap: model.heap_bytes(), images: model.image_bytes(), gpu: GpuFootprint::estimate(model) }
-    }
-}
-
-/// The line giving the `memory` `file`'s model takes while loaded.
-fn memory_line(file: &Path, memory: &Memory) -> String {
-    let images = match memory.images {
-        0 => String::new(),
-        n => format!(", {} of it images", bytes(n as usize)),
-    };
-    let gpu = match &memory.gpu {
-        Ok(footprint) if footprint.texture_bytes > 0 => format!(
-            "{}, {} of it textures with their mipmaps",
-            bytes(footprint.total() as usize),
-            bytes(footprint.texture_bytes as usize)
-        ),
-        Ok(footprint) => bytes(footprint.total() as usize),
-        Err(refused) => format!("a GPU with WebGPU's default limits refuses it: {refused}"),
-    };
-    let budget = bytes(ModConfig::DEFAULT_TOTAL_BYTES as usize);
-    format!(
-        "{}: in memory while loaded: {}{images}; on the GPU: {gpu} (the mods may take {budget} of each together: game \
-         --mods-ram-mib, --mods-vram-mib)\n",
-        file.display(),
-        bytes(memory.heap as usize),
-    )
-}
-
 /// The line giving `file`'s material variants, if it has any: `file: material variants
 /// (KHR_materials_variants): `taxi` (2 parts in other materials), `police` (2)`.
 fn variant_line(file: &Path, variants: &[(String, usize)]) -> String {
@@ -324,31 +281,12 @@ fn cost_lines(file: &Path, levels: &[Level], costs: &[Cost]) -> String {
     text
 }
 
-/// `x` to three significant digits.
-fn significant(x: f32) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
-    }
-    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    let text = format!("{x:.decimals$}");
-    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_owned() } else { text }
-}
-
 /// A count as `950`, `12k` or `1.2M`.
 fn thousands(n: usize) -> String {
     match n {
         0..1_000 => n.to_string(),
         1_000..1_000_000 => format!("{}k", significant(n as f32 / 1e3)),
         _ => format!("{}M", significant(n as f32 / 1e6)),
-    }
-}
-
-/// Bytes as `512 B`, `78 KiB` or `1.2 MiB`.
-fn bytes(n: usize) -> String {
-    match n {
-        0..1024 => format!("{n} B"),
-        1024..1_048_576 => format!("{} KiB", significant(n as f32 / 1024.0)),
-        _ => format!("{} MiB", significant(n as f32 / 1_048_576.0)),
     }
 }
 
@@ -523,30 +461,6 @@ mod tests {
         assert!(levels.last().is_some_and(|l| l.impostor && l.triangles == 12));
         let lines = cost_lines(&file, &levels, &costs);
         assert!(lines.contains(", 12 (error 5.02, the impostor: a box of its coverage and colour) (errors"), "{lines}");
-    }
-
-    /// What the mods' budgets count: the Fox's one 1024x1024 PNG is 4 MiB decoded, most of
-    /// what it holds, and a third more on the GPU with its mip chain.
-    #[test]
-    fn the_memory_a_model_takes_is_said_with_its_images_share() {
-        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/Fox.glb");
-        let model = admit_file(&file, &Limits::default()).expect("the Fox").import.model;
-        assert_eq!(model.image_bytes(), 1024 * 1024 * 4);
-        let line = memory_line(Path::new("Fox.glb"), &Memory::of(&model));
-        assert!(
-            line.starts_with(
-                "Fox.glb: in memory while loaded: 4.2 MiB, 4 MiB of it images; on the GPU: 5.4 MiB, 5.33 MiB of it \
-                 textures with their mipmaps (the mods may take 1024 MiB of each"
-            ),
-            "{line}"
-        );
-        let tiny =
-            Memory { heap: 2048, images: 0, gpu: Ok(GpuFootprint { vertex_bytes: 1024, ..GpuFootprint::default() }) };
-        assert_eq!(
-            memory_line(Path::new("a.glb"), &tiny),
-            "a.glb: in memory while loaded: 2 KiB; on the GPU: 1 KiB (the mods may take 1024 MiB of each together: \
-             game --mods-ram-mib, --mods-vram-mib)\n"
-        );
     }
 
     #[test]

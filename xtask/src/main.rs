@@ -14,6 +14,8 @@ mod crowd_cost;
 mod fuzz;
 mod gait;
 mod lod_quality;
+mod model_memory;
+mod numbers;
 mod pose;
 mod preview;
 mod render;
