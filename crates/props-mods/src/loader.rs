@@ -248,17 +248,20 @@ impl Worker {
         holders.sort_by_key(|&(p, bytes)| (std::cmp::Reverse(bytes), p));
         let largest: Vec<String> =
             holders.iter().take(3).map(|(p, bytes)| format!("{} {}", p.display(), size(*bytes))).collect();
+        let largest = match largest.is_empty() {
+            true => String::new(),
+            false => format!(" (the largest: {})", largest.join(", ")),
+        };
         let images = match model.image_bytes() {
             0 => String::new(),
             n => format!(" ({} of it images)", size(n)),
         };
         format!(
-            "the model takes {} of memory{images} and the mods already loaded {} (the largest: {}), over the {} of \
+            "the model takes {} of memory{images} and the mods already loaded {}{largest}, over the {} of \
              memory the mods may take together; remove a mod, make this one smaller (a 2048 x 2048 texture takes 16 \
              MiB decoded), or raise the budget (the demo game's --mods-ram-mib)",
             size(model.heap_bytes()),
             size(others),
-            largest.join(", "),
             size(self.total_bytes)
         )
     }

@@ -125,8 +125,8 @@ pub enum ModelRefused {
     /// The model would take the models counted against a budget past it.
     #[error(
         "the model takes {:.1} MiB of GPU memory and the other mods {:.1} MiB, over the {:.0} MiB of GPU memory the \
-         mods may take together; remove a mod, make this one smaller (its textures take the most: a 2048 x 2048 one \
-         21.3 MiB with its mipmaps), or raise the budget (the demo game's --mods-vram-mib)",
+         mods may take together; remove a mod, make this one smaller (a 2048 x 2048 texture takes 21.3 MiB with its \
+         mipmaps), or raise the budget (the demo game's --mods-vram-mib)",
         mib(*.bytes), mib(*.used), mib(*.budget)
     )]
     OverBudget {

@@ -331,6 +331,13 @@ fn mods_together_stay_within_their_budget() {
     assert!(error.contains(&budget) && error.contains("(the largest: one.gltf "), "{error}");
     mods.remove("one.gltf");
     watched.removed("one.gltf");
+    // Alone over a smaller budget: no other mod is named as holding it.
+    let tight = ModConfig { settle: support::SETTLE, total_bytes: one - 1, ..ModConfig::default() };
+    let other = TempDir::new("budget-alone");
+    let mut alone = Watched::new(ModWatcher::start(other.path(), tight).expect("start"));
+    other.write("one.gltf", models::gltf("one"));
+    let error = alone.rejected("one.gltf").to_string();
+    assert!(error.contains("the mods already loaded 0 KiB, over") && !error.contains("largest"), "{error}");
     // Touching it again loads it now that there is room.
     mods.write("two.gltf", models::gltf("two"));
     watched.loaded("two.gltf", "two");
