@@ -26,7 +26,7 @@ pub fn height(model: &Model) -> Option<f32> {
 /// The scale that shows a model `height` units tall at `scale` metres per unit: `scale`
 /// itself when its height is within [`FAR_OFF`] of `expected` metres, else the scale that
 /// makes it `expected` metres tall, with the warning's message (code [`FITTED`]).
-pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, Option<String>) {
+fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, Option<String>) {
     let Some(height) = height else { return (scale, None) };
     let metres = height * scale;
     let ratio = metres / expected;
@@ -50,7 +50,7 @@ pub fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, 
 
 /// Metres per model unit a host shows `model` at in a kind whose models are `units` metres
 /// per unit, with the warning, if any: `given` (its sidecar's `units`) where there are any,
-/// warned of when far off ([`kept`]), else `units`, fitted when far off ([`fit`]); far off the
+/// warned of when far off, else `units`, fitted to its place when far off; far off the
 /// kind's base model (its name and height, in its units), or [`LOT_HEIGHT`] on the lot. The
 /// one sizing the game and the tools that show or walk a mod as the town does take.
 #[must_use]
@@ -69,7 +69,7 @@ pub fn shown(model: &Model, given: Option<f32>, units: f32, base: Option<(&str, 
 /// The warning for a model `height` units tall that its sidecar's `units` keeps at its size
 /// (`units` metres per unit: it is never fitted) when that is far off `expected` metres,
 /// [`FAR_OFF`] either way: `units = 1000` makes a person a kilometre tall (code [`FITTED`]).
-pub fn kept(height: Option<f32>, units: f32, expected: f32, what: &str) -> Option<String> {
+fn kept(height: Option<f32>, units: f32, expected: f32, what: &str) -> Option<String> {
     let metres = height? * units;
     let ratio = metres / expected;
     (!(1.0 / FAR_OFF..=FAR_OFF).contains(&ratio)).then(|| {
