@@ -11,6 +11,7 @@ use crate::draw_lists::{DrawItem, DrawLists, MAX_LEVELS, Posing};
 use crate::draw_merge::MergePlan;
 use crate::drawn::DrawnMeshes;
 use crate::materials::{self, Defaults, Samplers};
+use crate::mipmaps::Mipmaps;
 use crate::pipeline_key::PipelineKey;
 use crate::shaders::PaletteAccess;
 use crate::slot_bindings::SlotBindings;
@@ -205,6 +206,8 @@ pub struct ModelLayouts {
     pub tables: PaletteAccess,
     /// The device features of the GPU block formats KTX2 textures may be uploaded in.
     pub block_formats: wgpu::Features,
+    /// What draws other textures' mip levels.
+    pub mipmaps: Mipmaps,
 }
 
 /// A model on the GPU: vertex and index buffers, draws, materials. Dropping it frees them.
@@ -303,7 +306,7 @@ impl GpuModel {
             queue,
             (&layouts.material, layouts.slots, &layouts.defaults, samplers),
             (model, &merged_materials),
-            layouts.block_formats,
+            (&layouts.mipmaps, layouts.block_formats),
         );
         // The draws of the parts drawn alone, in the model's own materials, each with its mesh
         // and primitive (the variants' lists draw them in theirs), then the other draws.

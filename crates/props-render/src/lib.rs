@@ -125,6 +125,7 @@ mod host_sun;
 mod influence_heat;
 mod light_clusters;
 mod materials;
+mod mipmaps;
 mod offscreen;
 mod palette_store;
 mod palette_windows;

@@ -15,6 +15,7 @@ use props_anim::{
 };
 use wgpu::util::DeviceExt;
 
+use crate::mipmaps::Mipmaps;
 use crate::pipeline_key::PipelineKey;
 use crate::slot_bindings::SlotBindings;
 use crate::texture;
@@ -281,7 +282,7 @@ pub(crate) fn bind_groups(
     queue: &wgpu::Queue,
     (layout, bound, defaults, samplers): (&wgpu::BindGroupLayout, SlotBindings, &Defaults, &mut Samplers),
     (model, merged): (&Model, &[Material]),
-    block_formats: wgpu::Features,
+    textures: (&Mipmaps, wgpu::Features),
 ) -> Vec<(wgpu::BindGroup, PipelineKey)> {
     let unbound: Vec<&str> = SLOTS
         .iter()
@@ -298,13 +299,15 @@ pub(crate) fn bind_groups(
             bound.textures
         );
     }
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mip levels") });
     let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model, bound.textures)
         .into_iter()
         .filter_map(|(image, srgb)| {
             let data = model.images().get(image as usize)?;
-            Some(((image, srgb), texture::upload(device, queue, data, srgb, block_formats)))
+            Some(((image, srgb), texture::upload((device, queue, &mut encoder), textures, data, srgb)))
         })
         .collect();
+    queue.submit([encoder.finish()]);
     // glTF's default material: every property at its default (white, metallic, rough).
     let default_material = Material::default();
     // Then each merged draw's (`draw_merge.rs`): unnamed, never animated; then the impostor's

@@ -23,6 +23,7 @@ use crate::growable_buffer::GrowableBuffer;
 use crate::host_sun::HostSun;
 use crate::light_clusters::LightClusters;
 use crate::materials::{Defaults, Samplers};
+use crate::mipmaps::Mipmaps;
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
 use crate::pass_timer::PassTimer;
@@ -183,6 +184,7 @@ impl Renderer {
             } else {
                 wgpu::Features::empty()
             },
+            mipmaps: Mipmaps::new(device),
         };
         Self {
             device: device.clone(),

@@ -1,75 +1,14 @@
 //! Texture uploads with mipmaps: colour textures (base colour, emissive) in sRGB, data ones
-//! (metallic-roughness, normal, occlusion) linear; KTX2 ones in a GPU block format (BC7, ASTC,
-//! ETC2) with their own levels where the device takes one.
+//! (metallic-roughness, normal, occlusion) linear, their levels drawn on the GPU; KTX2 ones in
+//! a GPU block format (BC7, ASTC, ETC2) with their own levels where the device takes one.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::LazyLock;
 
 use basisu::{DecodeFlags, TargetFormat, Transcoder};
 use props_anim::material::Image;
 use wgpu::util::DeviceExt;
 
-fn srgb_to_linear(c: u8) -> f32 {
-    let c = f32::from(c) / 255.0;
-    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
-}
-
-/// [`srgb_to_linear`] of every byte: a level's four texels a texel of the next are read from
-/// it (a 2048 x 2048 texture's mip chain, made while the frame waits, took four times as long
-/// with the power computed for each).
-static SRGB_TO_LINEAR: LazyLock<[f32; 256]> = LazyLock::new(|| std::array::from_fn(|c| srgb_to_linear(c as u8)));
-
-/// For each byte from 1 to 255, the least linear value [`linear_to_srgb`] encodes to it or
-/// above (found by bisection over the floats from 0 to 1, whose bits are in their order): a
-/// level's texels are encoded by a search of them, to the byte the power gives.
-static SRGB_STEPS: LazyLock<[f32; 255]> = LazyLock::new(|| {
-    std::array::from_fn(|k| {
-        let (mut low, mut high) = (0u32, 1f32.to_bits());
-        while low < high {
-            let mid = low + (high - low) / 2;
-            if usize::from(linear_to_srgb(f32::from_bits(mid))) > k { high = mid } else { low = mid + 1 }
-        }
-        f32::from_bits(low)
-    })
-});
-
-/// [`linear_to_srgb`] of a linear value from 0 to 1, by [`SRGB_STEPS`].
-fn encode_srgb(c: f32) -> u8 {
-    SRGB_STEPS.partition_point(|&step| step <= c) as u8
-}
-
-fn linear_to_srgb(c: f32) -> u8 {
-    let c = if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 };
-    (c * 255.0).round().clamp(0.0, 255.0) as u8
-}
-
-/// The next mip level of an RGBA8 image: a 2x2 box filter, in linear space for an sRGB one
-/// (`srgb`; alpha averaged as is), on the stored values for data. Odd edges repeat their last
-/// texel.
-fn downsample(pixels: &[u8], width: u32, height: u32, srgb: bool) -> (Vec<u8>, u32, u32) {
-    let (w, h) = ((width / 2).max(1), (height / 2).max(1));
-    let (width, height) = (width as usize, height as usize);
-    let row = |y: usize| &pixels[y.min(height - 1) * width * 4..][..width * 4];
-    let linear = &*SRGB_TO_LINEAR;
-    let mut out = Vec::with_capacity((w * h * 4) as usize);
-    for y in 0..h as usize {
-        let (top, bottom) = (row(2 * y), row(2 * y + 1));
-        for x in 0..w as usize {
-            let (left, right) = ((2 * x).min(width - 1) * 4, (2 * x + 1).min(width - 1) * 4);
-            for c in 0..4 {
-                let quad = [top[left + c], top[right + c], bottom[left + c], bottom[right + c]];
-                if srgb && c < 3 {
-                    let sum: f32 = quad.iter().map(|&v| linear[usize::from(v)]).sum();
-                    out.push(encode_srgb(sum / 4.0));
-                } else {
-                    let sum: u32 = quad.iter().map(|&v| u32::from(v)).sum();
-                    out.push(((sum + 2) / 4) as u8);
-                }
-            }
-        }
-    }
-    (out, w, h)
-}
+use crate::mipmaps::{self, Mipmaps};
 
 /// The GPU block formats a KTX2 image's levels are transcoded to, in the order tried, each with
 /// the device feature it needs and its Basis Universal target.
@@ -145,60 +84,83 @@ impl<'a> Ktx2Levels<'a> {
 
 /// Uploads an image as a colour (`srgb`) or data texture with a full mip chain: a KTX2 image's
 /// own levels, in the first GPU block format `features` allow (BC7, ASTC 4x4, ETC2) or else as
-/// RGBA8; any other image's RGBA8 pixels with levels made by a box filter (in linear space for
-/// colour).
+/// RGBA8; any other image's RGBA8 pixels, the levels below them drawn by `mipmaps` in
+/// `encoder` (a 2x2 box filter, in linear space for colour).
 #[must_use]
 pub(crate) fn upload(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
+    (device, queue, encoder): (&wgpu::Device, &wgpu::Queue, &mut wgpu::CommandEncoder),
+    (mipmaps, features): (&Mipmaps, wgpu::Features),
     image: &Image,
     srgb: bool,
-    features: wgpu::Features,
 ) -> wgpu::TextureView {
     let (width, height) = (image.width.max(1), image.height.max(1));
     let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
     let own = Ktx2Levels::of(image, features, srgb)
         .and_then(|levels| Some((levels.format, levels.levels, levels.transcode()?)));
-    let (format, mip_level_count, data) = match own {
-        Some(own) => own,
+    let texture = match own {
+        Some((format, mip_level_count, data)) => device.create_texture_with_data(
+            queue,
+            &descriptor(image, (size, mip_level_count), format, wgpu::TextureUsages::TEXTURE_BINDING),
+            wgpu::util::TextureDataOrder::LayerMajor,
+            &data,
+        ),
         None => {
             let mip_level_count = 32 - width.max(height).leading_zeros();
-            let format = if srgb { wgpu::TextureFormat::Rgba8UnormSrgb } else { wgpu::TextureFormat::Rgba8Unorm };
-            (format, mip_level_count, rgba8_mips(image, mip_level_count, srgb))
+            let texture = rgba8(device, queue, image, srgb, (mip_level_count, mipmaps::USAGES));
+            mipmaps.draw(device, encoder, &texture);
+            texture
         }
     };
-    let texture = device.create_texture_with_data(
-        queue,
-        &wgpu::TextureDescriptor {
-            label: image.name.as_deref(),
-            size,
-            mip_level_count,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        },
-        wgpu::util::TextureDataOrder::LayerMajor,
-        &data,
-    );
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
-/// `image`'s RGBA8 pixels and `mip_level_count - 1` levels below them (colour ones averaged
-/// in linear space, `srgb`).
-fn rgba8_mips(image: &Image, mip_level_count: u32, srgb: bool) -> Vec<u8> {
+/// A 2D texture of `image`'s name, `size` and `mip_level_count` levels.
+fn descriptor<'a>(
+    image: &'a Image,
+    (size, mip_level_count): (wgpu::Extent3d, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::TextureDescriptor<'a> {
+    wgpu::TextureDescriptor {
+        label: image.name.as_deref(),
+        size,
+        mip_level_count,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    }
+}
+
+/// An RGBA8 texture, sRGB or not, of `levels` levels and `usage` (with `COPY_DST`), holding
+/// `image`'s pixels in its largest (white where they are not the image's size).
+fn rgba8(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    image: &Image,
+    srgb: bool,
+    (levels, usage): (u32, wgpu::TextureUsages),
+) -> wgpu::Texture {
     let (width, height) = (image.width.max(1), image.height.max(1));
-    let mut data = Vec::with_capacity(image.rgba8.len() * 4 / 3 + 4);
-    let (mut level, mut w, mut h) = (image.rgba8.clone(), width, height);
-    if level.len() != (width * height * 4) as usize {
-        level = vec![255; (width * height * 4) as usize];
-    }
-    for _ in 0..mip_level_count {
-        data.extend_from_slice(&level);
-        (level, w, h) = downsample(&level, w, h, srgb);
-    }
-    data
+    let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
+    let format = if srgb { wgpu::TextureFormat::Rgba8UnormSrgb } else { wgpu::TextureFormat::Rgba8Unorm };
+    let texture =
+        device.create_texture(&descriptor(image, (size, levels), format, usage | wgpu::TextureUsages::COPY_DST));
+    let white;
+    let pixels = if image.rgba8.len() == (width * height * 4) as usize {
+        &image.rgba8[..]
+    } else {
+        white = vec![255; (width * height * 4) as usize];
+        &white[..]
+    };
+    queue.write_texture(
+        texture.as_image_copy(),
+        pixels,
+        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * width), rows_per_image: Some(height) },
+        size,
+    );
+    texture
 }
 
 /// A texture of data the CPU writes (`Queue::write_texture`) and shaders read, `width` x
@@ -229,44 +191,5 @@ pub(crate) fn data_texture(
 #[must_use]
 pub(crate) fn white(device: &wgpu::Device, queue: &wgpu::Queue, srgb: bool) -> wgpu::TextureView {
     let white = Image { name: Some("white".into()), width: 1, height: 1, rgba8: vec![255; 4], ktx2: None };
-    upload(device, queue, &white, srgb, wgpu::Features::empty())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn srgb_round_trips() {
-        for c in 0..=255u8 {
-            assert_eq!(linear_to_srgb(srgb_to_linear(c)), c);
-        }
-    }
-
-    /// The tables give the bytes the powers give: every step and the floats beside it, and a
-    /// sweep of the rest.
-    #[test]
-    fn the_srgb_tables_encode_as_the_powers_do() {
-        for &step in SRGB_STEPS.iter() {
-            for c in [f32::from_bits(step.to_bits() - 1), step, f32::from_bits(step.to_bits() + 1)] {
-                assert_eq!(encode_srgb(c), linear_to_srgb(c), "{c}");
-            }
-        }
-        for k in 0..=100_000 {
-            let c = k as f32 / 100_000.0;
-            assert_eq!(encode_srgb(c), linear_to_srgb(c), "{c}");
-        }
-        assert!((0..=255u8).all(|c| SRGB_TO_LINEAR[usize::from(c)] == srgb_to_linear(c)));
-    }
-
-    #[test]
-    fn downsampling_averages_in_linear_space() {
-        // Black and white average to linear 0.5, which is sRGB 188, not 128.
-        let pixels = [0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255];
-        let (out, w, h) = downsample(&pixels, 2, 2, true);
-        assert_eq!((w, h), (1, 1));
-        assert_eq!(out, vec![188, 188, 188, 255]);
-        // Data (a normal map's, say) averages the stored values.
-        assert_eq!(downsample(&pixels, 2, 2, false).0, vec![128, 128, 128, 255]);
-    }
+    rgba8(device, queue, &white, srgb, (1, wgpu::TextureUsages::TEXTURE_BINDING)).create_view(&Default::default())
 }
