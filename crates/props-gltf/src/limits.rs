@@ -60,7 +60,9 @@ pub struct Limits {
     pub max_decoded_bytes: u64,
     /// Coarser levels of detail made for each triangle primitive (`crate::lods`), charged to
     /// [`Limits::max_decoded_bytes`]; 0 makes none. Default 6: the coarsest has about a
-    /// sixty-fourth of the triangles, where the simplifier gets that far.
+    /// sixty-fourth of the triangles, where the simplifier gets that far (a primitive of more
+    /// than 4,096 halves up to twice as many times, keeping this many levels spread over its
+    /// chain).
     pub lod_levels: u8,
 }
 

@@ -4,7 +4,11 @@
 //! ([`crate::msft_lod`]) keeps those.
 //!
 //! Each level aims at half the triangles of the one before, simplified from it (its error is
-//! the sum of the steps', so it never understates). What a collapse may not break:
+//! the sum of the steps', so it never understates). A heavy primitive's chain goes on past
+//! [`Limits::lod_levels`] while its last level has more than [`COARSEST_TRIANGLES`], and then
+//! keeps that many levels spread over it: a 300,000-triangle download halving six times kept
+//! 4,700 triangles for every view until its impostor's, thirty times as far. What a collapse
+//! may not break:
 //! - **Borders.** Every open border stays where it is (`LockBorder`): where two primitives of a
 //!   model meet, neither level opens a gap.
 //! - **Seams.** A UV, normal or colour seam is a vertex split in two; the simplifier keeps
@@ -18,10 +22,12 @@
 //! A faceted mesh (a normal per face, as low-poly props are) is all seams: where the strict
 //! step cannot reduce it, a permissive one collapses across its normal seams, keeping its UV
 //! seams, and where that cannot either, across every seam (a texture smears over a pixel or
-//! two at the distances such a level is drawn at). The chain ends when a step removes less than a quarter of the triangles (the
-//! simplifier is held up by seams, borders or the attributes), after [`Limits::lod_levels`]
-//! levels, or at [`MIN_TRIANGLES`]. A primitive much smaller than the model's largest (a
-//! door, a window: at most [`VANISH_SHARE`] of its size) then gets a last, empty level whose
+//! two at the distances such a level is drawn at). The chain ends when a step removes less
+//! than a quarter of the triangles (the simplifier is held up by seams, borders or the
+//! attributes), when its error grows far more than its triangles fall
+//! ([`MAX_ERROR_GROWTH`]), after [`Limits::lod_levels`] levels, or at [`MIN_TRIANGLES`]. A
+//! primitive much smaller than the model's largest (a door, a window: at most
+//! [`VANISH_SHARE`] of its size) then gets a last, empty level whose
 //! error is its size: once it spans about a pixel, it is not drawn.
 
 use std::collections::HashMap;
@@ -35,12 +41,22 @@ use crate::limits::{Budget, Limits};
 
 /// Primitives with fewer triangles get no levels (a box has 12, and a thin one halves).
 pub(crate) const MIN_TRIANGLES: usize = 8;
+/// A chain whose last level has more triangles than this goes on halving, to twice its
+/// levels, and then keeps every other level or so.
+pub(crate) const COARSEST_TRIANGLES: usize = 64;
 /// Morph targets each weighed on its own; the others add up in the last slot.
 pub(crate) const MORPH_SLOTS: usize = 6;
 /// A primitive at most this share of the model's largest one's size gets a last, empty level.
 pub(crate) const VANISH_SHARE: f32 = 0.5;
 /// A level kept must have at most this share of the triangles of the one before.
 const MAX_KEPT: f32 = 0.75;
+/// A level's error may grow at most this many times as much as its share of the triangles
+/// before falls (a surface's error grows about as its triangles fall): past that, the
+/// simplifier collapsed it across its seams into something else. A sphere exported from
+/// Blender (its poles and its UV seam split) went from 200 triangles straying 0.2 to 126
+/// straying 1.66, its whole radius, and the box that stands for the model then took the
+/// level's error for its own.
+const MAX_ERROR_GROWTH: f32 = 4.0;
 /// How much a normal's change weighs against a change of position by the model's extent.
 const NORMAL_WEIGHT: f32 = 0.5;
 /// How much a skinned vertex's joints' move weighs against one of its position.
@@ -59,8 +75,8 @@ pub(crate) fn make(
     if limits.lod_levels == 0 {
         return Ok(());
     }
-    let primitives = meshes.iter().flat_map(|m| &m.primitives).filter(|p| p.topology == Topology::Triangles);
-    let largest = primitives.map(size).fold(0.0, f32::max);
+    let primitives = || meshes.iter().flat_map(|m| &m.primitives).filter(|p| p.topology == Topology::Triangles);
+    let largest = primitives().map(size).fold(0.0, f32::max);
     for (m, mesh) in meshes.iter_mut().enumerate() {
         let skin = instances.iter().find(|i| i.mesh as usize == m).and_then(|i| skins.get(i.skin? as usize));
         // A primitive with the file's own levels (`MSFT_lod`) keeps them.
@@ -92,11 +108,12 @@ pub(crate) fn chain(primitive: &Primitive, skin: Option<&Skin>, levels: usize) -
     let unlocked = vec![SimplifyVertex::None; primitive.vertex_count()];
     let mut seams = None;
     let mut chain: Vec<Lod> = Vec::new();
-    let mut error = 0.0;
-    while chain.len() < levels {
+    let (mut error, floor) = (0.0, size(primitive) * 1e-3);
+    // Past `levels` while the last level is heavy, to be thinned out.
+    let heavy = |chain: &[Lod]| chain.last().is_some_and(|lod| lod.indices.len() / 3 > COARSEST_TRIANGLES);
+    while chain.len() < levels || (chain.len() < 2 * levels && heavy(&chain)) {
         let before = chain.last().map_or(primitive.indices.as_slice(), |lod| lod.indices.as_slice());
-        let target = (before.len() / 6) * 3;
-        let simplify = |options, locks: &[SimplifyVertex]| {
+        let simplify = |target: usize, options, locks: &[SimplifyVertex]| {
             let mut step = 0.0;
             let stride = weights.len() * size_of::<f32>();
             let indices = ::meshopt::simplify_with_attributes_and_locks(
@@ -114,18 +131,38 @@ pub(crate) fn chain(primitive: &Primitive, skin: Option<&Skin>, levels: usize) -
             let kept = !indices.is_empty() && indices.len() as f32 <= MAX_KEPT * before.len() as f32;
             (kept && step.is_finite()).then_some((indices, step))
         };
+        let target = (before.len() / 6) * 3;
         // A faceted mesh (a normal per face) is all seams: only collapses across them reduce
         // it, keeping its UV seams while it can, then across those too.
         let permissive = strict | ::meshopt::SimplifyOptions::Permissive;
-        let step = simplify(strict, &unlocked)
-            .or_else(|| simplify(permissive, seams.get_or_insert_with(|| uv_seams(primitive))))
-            .or_else(|| simplify(permissive, &unlocked));
-        // A file's extreme values can make the sum overflow: the chain ends before it does.
-        let Some((indices, step)) = step.filter(|(_, step)| (error + step).is_finite()) else { break };
+        let made = simplify(target, strict, &unlocked)
+            .or_else(|| simplify(target, permissive, seams.get_or_insert_with(|| uv_seams(primitive))))
+            .or_else(|| simplify(target, permissive, &unlocked));
+        // A file's extreme values can make the sum overflow: the chain ends before it does. A
+        // flat surface's first levels stray next to nothing: growth counts from a thousandth
+        // of the primitive's size.
+        let within = |(indices, step): &(Vec<u32>, f32)| {
+            let fell = before.len() as f32 / indices.len() as f32;
+            (error + step).is_finite()
+                && (chain.is_empty() || error + step <= MAX_ERROR_GROWTH * fell * error.max(floor))
+        };
+        let Some((indices, step)) = made.filter(within) else { break };
         error += step;
         chain.push(Lod { indices, error });
     }
-    chain
+    thinned(chain, levels)
+}
+
+/// `levels` of `chain`, the last among them, spread evenly over it (each level has about half
+/// the triangles of the one before: evenly in their logarithm): a heavy model's chain steps
+/// down by fours at most, and keeps its coarsest.
+fn thinned(chain: Vec<Lod>, levels: usize) -> Vec<Lod> {
+    let length = chain.len();
+    if length <= levels {
+        return chain;
+    }
+    let kept: Vec<usize> = (1..=levels).map(|k| (k * length).div_ceil(levels) - 1).collect();
+    chain.into_iter().enumerate().filter(|(k, _)| kept.contains(k)).map(|(_, lod)| lod).collect()
 }
 
 /// A last, empty level for a primitive much smaller than the model's largest (at most
@@ -272,7 +309,9 @@ mod tests {
     fn each_level_has_at_most_three_quarters_of_the_triangles_before_and_no_smaller_error() {
         let hill = grid(24, |x, z| 0.2 * (3.0 * x).sin() * (2.0 * z).cos());
         let lods = chain(&hill, None, 4);
-        assert_eq!(lods.len(), 4, "a smooth 1152-triangle hill halves four times");
+        // A fourth level, 94 triangles held by the locked rim's 96 edges, flattened the hill
+        // (it strayed 0.37 of its 0.4 height, eleven times the level before): left out.
+        assert_eq!(lods.len(), 3, "a smooth 1152-triangle hill halves three times");
         let mut before = (hill.indices.len(), 0.0);
         for lod in &lods {
             assert!(lod.indices.len() as f32 <= MAX_KEPT * before.0 as f32, "{} after {}", lod.indices.len(), before.0);
@@ -282,6 +321,109 @@ mod tests {
         }
         assert!(lods[0].error < 0.01, "the hill's first level strays {} (its height is 0.4)", lods[0].error);
         assert!(chain(&hill, None, 2).len() == 2 && chain(&hill, None, 0).is_empty());
+    }
+
+    /// A closed, bumpy ball of `rings` x `2 * rings` cells (no border to lock), its vertices
+    /// shared along its seam and at its poles.
+    fn ball(rings: u32) -> Primitive {
+        let segments = 2 * rings;
+        let at = |ring: u32, segment: u32| {
+            let (theta, phi) = (
+                std::f32::consts::PI * ring as f32 / rings as f32,
+                std::f32::consts::TAU * segment as f32 / segments as f32,
+            );
+            let r = 1.0 + 0.05 * (7.0 * theta).sin() * (5.0 * phi).cos();
+            Vec3::new(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin()) * r
+        };
+        let mut positions = vec![at(0, 0), at(rings, 0)];
+        positions.extend((1..rings).flat_map(|ring| (0..segments).map(move |segment| at(ring, segment))));
+        let vertex = |ring: u32, segment: u32| match ring {
+            0 => 0,
+            r if r == rings => 1,
+            r => 2 + (r - 1) * segments + segment % segments,
+        };
+        let mut indices = Vec::new();
+        for ring in 0..rings {
+            for s in 0..segments {
+                let quad = [vertex(ring, s), vertex(ring + 1, s), vertex(ring, s + 1), vertex(ring + 1, s + 1)];
+                if ring > 0 {
+                    indices.extend([quad[0], quad[2], quad[1]]);
+                }
+                if ring + 1 < rings {
+                    indices.extend([quad[2], quad[3], quad[1]]);
+                }
+            }
+        }
+        let normals = positions.iter().map(|p| p.normalize()).collect();
+        Primitive::triangles(positions, normals, indices, None)
+    }
+
+    /// A heavy primitive's chain goes on halving until its last level is light, and keeps
+    /// as many levels as asked, spread over it: its last comes down to a few dozen triangles.
+    #[test]
+    fn a_heavy_primitives_last_level_comes_down_to_a_light_one() {
+        let heavy = ball(100);
+        let triangles = heavy.indices.len() / 3;
+        assert_eq!(triangles, 39_600);
+        let lods = chain(&heavy, None, 6);
+        let counts: Vec<usize> = lods.iter().map(|lod| lod.indices.len() / 3).collect();
+        // Halving six times kept 619.
+        assert!(counts.len() == 6 && counts[5] <= COARSEST_TRIANGLES, "{counts:?}");
+        let mut before = (triangles, 0.0);
+        for lod in &lods {
+            assert!(lod.indices.len() / 3 <= before.0 * 3 / 5 && lod.error > before.1, "{lod:?} after {before:?}");
+            before = (lod.indices.len() / 3, lod.error);
+        }
+        // Its error is the sum of ten steps' (a 39-triangle ball of radius 1 strays about 0.2).
+        assert!(lods[5].error < 0.5, "the ball's last level strays {} (its size is 2)", lods[5].error);
+        // A light one's (1,560 triangles) halves level by level: none is left out.
+        let light: Vec<usize> = chain(&ball(20), None, 6).iter().map(|lod| lod.indices.len() / 3).collect();
+        assert!(light.len() >= 4 && light.windows(2).all(|w| w[1] * 5 >= w[0] * 2), "{light:?}");
+    }
+
+    /// A bumpy sphere of `rings` x `rings` cells as Blender exports one with UVs: a vertex per
+    /// cell corner, so that its UV seam and its poles are split (each pole `rings + 1`
+    /// vertices at one place).
+    fn uv_sphere(rings: u32) -> Primitive {
+        let mut positions = Vec::new();
+        for ring in 0..=rings {
+            for segment in 0..=rings {
+                let (theta, phi) = (
+                    std::f32::consts::PI * ring as f32 / rings as f32,
+                    std::f32::consts::TAU * segment as f32 / rings as f32,
+                );
+                let r = 1.0 + 0.05 * (7.0 * theta).sin() * (5.0 * phi).cos() + 0.02 * (23.0 * theta + 3.0 * phi).sin();
+                positions.push(Vec3::new(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin()) * r);
+            }
+        }
+        let mut indices = Vec::new();
+        for ring in 0..rings {
+            for segment in 0..rings {
+                let v = ring * (rings + 1) + segment;
+                indices.extend([v, v + rings + 1, v + 1, v + 1, v + rings + 1, v + rings + 2]);
+            }
+        }
+        let normals = positions.iter().map(|p| p.normalize()).collect();
+        let mut sphere = Primitive::triangles(positions, normals, indices, None);
+        sphere.uv0 = (0..=rings)
+            .flat_map(|ring| (0..=rings).map(move |s| glam::Vec2::new(s as f32, ring as f32) / rings as f32))
+            .collect();
+        sphere
+    }
+
+    /// The chain ends before a step whose error grows far more than its triangles fall: a
+    /// bumpy Blender sphere's fifth level (146 triangles) strayed 2.33, more than its radius,
+    /// where the levels before it strayed at most 0.22.
+    #[test]
+    fn a_step_that_collapses_the_shape_ends_the_chain() {
+        let sphere = uv_sphere(40);
+        let lods = chain(&sphere, None, 6);
+        let steps: Vec<(usize, f32)> = lods.iter().map(|lod| (lod.indices.len() / 3, lod.error)).collect();
+        assert!(steps.len() >= 3 && steps.iter().all(|&(_, error)| error < 0.5), "{steps:?}");
+        for pair in steps.windows(2) {
+            let fell = pair[0].0 as f32 / pair[1].0 as f32;
+            assert!(pair[1].1 <= MAX_ERROR_GROWTH * fell * pair[0].1, "{steps:?}");
+        }
     }
 
     #[test]
@@ -370,7 +512,9 @@ mod tests {
         let skin = Skin::new(None, vec![NodeId(0), NodeId(1)], Some(inverse_bind.to_vec()), &rig).expect("a skin");
         let crossing = |lods: Vec<Lod>| lods.iter().map(|lod| crossings(&sheet, &lod.indices)).collect::<Vec<_>>();
         let (without, with) = (crossing(chain(&sheet, None, 4)), crossing(chain(&sheet, Some(&skin), 4)));
-        assert_eq!(with.len(), 4);
+        // The fourth level, where the middle line must go, strayed 1.55 (its joints' move):
+        // left out (`MAX_ERROR_GROWTH`); without the skin it halves a fourth time.
+        assert_eq!((with.len(), without.len()), (3, 4));
         assert!(
             with[..2] == [0, 0] && without[1] > 0,
             "crossing triangles: {with:?} with the skin, {without:?} without"
@@ -387,6 +531,7 @@ mod tests {
         sheet.morph_targets = vec![MorphTarget { positions: lift.collect(), normals: Vec::new() }];
         let lods = chain(&sheet, None, 4);
         let crossing: Vec<usize> = lods.iter().map(|lod| crossings(&sheet, &lod.indices)).collect();
-        assert!(crossing.len() == 4 && crossing[..2] == [0, 0], "crossing triangles: {crossing:?}");
+        // A fourth level, crossing the line, strayed the sheet's size: left out.
+        assert!(crossing.len() == 3 && crossing[..2] == [0, 0], "crossing triangles: {crossing:?}");
     }
 }
