@@ -112,8 +112,12 @@ impl Demo {
         let mut models = ModelRegistry::load(town_kinds, &args.assets, &args.mods, &base_limits, vram, renderer)?;
         let with_models = kinds.into_iter().enumerate().map(|(number, kind)| (kind, models.props_of(number)));
         let mut scene = Scene::new(config, with_models.collect::<Vec<_>>())?;
-        let mut mod_config =
-            ModConfig { total_bytes: args.mods_ram_mib << 20, roles: models.sidecar_roles(), ..ModConfig::default() };
+        let mut mod_config = ModConfig {
+            total_bytes: args.mods_ram_mib << 20,
+            total_bytes_setting: "the game's --mods-ram-mib".to_owned(),
+            roles: models.sidecar_roles(),
+            ..ModConfig::default()
+        };
         mod_config.limits.max_texture_dimension = max_texture_dimension;
         models.watch(&args.mods, mod_config, &mut scene, renderer);
         let camera = OrbitCamera::overview(scene.terrain().flat_radius());

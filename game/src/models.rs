@@ -177,7 +177,7 @@ impl ModelRegistry {
         vram_budget: u64,
         renderer: &mut Renderer,
     ) -> anyhow::Result<Self> {
-        let mut shelf = Shelf::new(FIRST_MODEL_ID, vram_budget);
+        let mut shelf = Shelf::new(FIRST_MODEL_ID, vram_budget).with_vram_setting("the game's --mods-vram-mib");
         let mut base_heights = Vec::new();
         for (number, kind) in kinds.iter().enumerate() {
             let Some(stem) = kind.asset.stem else {

@@ -33,11 +33,20 @@ pub struct HostConfig {
     /// GPU memory the mods' models may take together, bytes (a mod that would pass it is
     /// refused and the last good version stays).
     pub mods_vram_bytes: u64,
+    /// Where the host's players raise [`HostConfig::mods_vram_bytes`], in the host's words:
+    /// a refusal over it ends "or raise the budget (this)" ([`Shelf::with_vram_setting`]).
+    pub mods_vram_setting: String,
 }
 
 impl Default for HostConfig {
     fn default() -> Self {
-        Self { posing: PosingConfig::default(), limits: Limits::default(), first_model_id: 0, mods_vram_bytes: 1 << 30 }
+        Self {
+            posing: PosingConfig::default(),
+            limits: Limits::default(),
+            first_model_id: 0,
+            mods_vram_bytes: 1 << 30,
+            mods_vram_setting: "HostConfig::mods_vram_bytes".to_owned(),
+        }
     }
 }
 
@@ -96,7 +105,8 @@ impl PropHost {
     pub fn new(config: HostConfig) -> Result<Self, HostError> {
         Ok(Self {
             set: CrowdSet::new(config.posing)?,
-            shelf: Shelf::new(config.first_model_id, config.mods_vram_bytes),
+            shelf: Shelf::new(config.first_model_id, config.mods_vram_bytes)
+                .with_vram_setting(config.mods_vram_setting.clone()),
             config,
             frame: FrameData::default(),
         })

@@ -161,6 +161,8 @@ pub struct Shelf<B> {
     pub(crate) ids: ModelIds,
     /// GPU bytes the mods showing may take together.
     mods_vram_bytes: u64,
+    /// Where the host's players raise it ([`Shelf::with_vram_setting`]).
+    mods_vram_setting: String,
     /// The mods folder's watcher, once [`Shelf::watch`] started it.
     pub(crate) watcher: Option<ModWatcher>,
 }
@@ -170,7 +172,23 @@ impl<B> Shelf<B> {
     /// the mods showing may take `mods_vram_bytes` of GPU memory together.
     #[must_use]
     pub fn new(first_id: u32, mods_vram_bytes: u64) -> Self {
-        Self { entries: Vec::new(), ids: ModelIds::starting_at(first_id), mods_vram_bytes, watcher: None }
+        let mods_vram_setting = "the mods_vram_bytes of Shelf::new".to_owned();
+        Self {
+            entries: Vec::new(),
+            ids: ModelIds::starting_at(first_id),
+            mods_vram_bytes,
+            mods_vram_setting,
+            watcher: None,
+        }
+    }
+
+    /// The shelf, naming `setting` where a refusal over the mods' GPU memory budget says how
+    /// to raise it ("or raise the budget (setting)"): in the host's words, its option or
+    /// menu (the demo game: "the game's --mods-vram-mib").
+    #[must_use]
+    pub fn with_vram_setting(mut self, setting: impl Into<String>) -> Self {
+        self.mods_vram_setting = setting.into();
+        self
     }
 
     /// Shelves the game's own `version` of a model named `name` under a new id, uploads it and
@@ -235,8 +253,11 @@ impl<B> Shelf<B> {
     ) -> Result<GpuFootprint, SwapError<S::Error>> {
         let entry = &self.entries[k];
         let (id, model) = (entry.id, Arc::clone(&entry.shown().model));
-        let budget =
-            entry.showing_mod().map(|_| VramBudget { used: self.mods_vram(renderer, id), limit: self.mods_vram_bytes });
+        let budget = entry.showing_mod().map(|_| VramBudget {
+            used: self.mods_vram(renderer, id),
+            limit: self.mods_vram_bytes,
+            setting: &self.mods_vram_setting,
+        });
         let shelf = &*self;
         swap_model(renderer, (id, &model), budget, previous, || stage.bind(shelf, id, revert))
     }

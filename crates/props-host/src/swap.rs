@@ -8,11 +8,13 @@ use props_render::{GpuFootprint, ModelRefused, Renderer};
 
 /// GPU memory some models may take together ([`swap_model`]'s check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct VramBudget {
+pub(crate) struct VramBudget<'a> {
     /// Bytes the others take now (not the version being replaced).
     pub used: u64,
     /// Bytes they may take together.
     pub limit: u64,
+    /// Where the host's players raise it, in the host's words.
+    pub setting: &'a str,
 }
 
 /// Why [`swap_model`] changed nothing.
@@ -35,15 +37,21 @@ pub(crate) enum SwapError<E> {
 pub(crate) fn swap_model<E>(
     renderer: &mut Renderer,
     (id, model): (ModelId, &Model),
-    budget: Option<VramBudget>,
+    budget: Option<VramBudget<'_>>,
     previous: Option<&Model>,
     bind: impl FnOnce() -> Result<(), E>,
 ) -> Result<GpuFootprint, SwapError<E>> {
     let footprint = renderer.footprint(model)?;
-    if let Some(VramBudget { used, limit }) = budget
+    if let Some(VramBudget { used, limit, setting }) = budget
         && used.saturating_add(footprint.total()) > limit
     {
-        return Err(SwapError::Gpu(ModelRefused::OverBudget { bytes: footprint.total(), used, budget: limit }));
+        let setting = setting.to_owned();
+        return Err(SwapError::Gpu(ModelRefused::OverBudget {
+            bytes: footprint.total(),
+            used,
+            budget: limit,
+            setting,
+        }));
     }
     renderer.set_model(id, model)?;
     if let Err(error) = bind() {

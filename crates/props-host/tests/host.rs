@@ -96,14 +96,16 @@ fn a_refused_file_comes_back_with_its_report_and_a_name_loads_once() {
 #[test]
 fn a_mod_over_the_vram_budget_is_refused_and_the_model_stays() {
     let Some(mut renderer) = renderer() else { return };
-    let config = HostConfig { mods_vram_bytes: 1024, ..HostConfig::default() };
+    let setting = "Settings > Mods > GPU memory".to_owned();
+    let config = HostConfig { mods_vram_bytes: 1024, mods_vram_setting: setting, ..HostConfig::default() };
     let (mut props, windmill, folder) = watching(config, "budget", &[], &mut renderer);
     let before = renderer.model_footprint(windmill.model);
     std::fs::copy(asset("windmill.glb"), folder.join("windmill.glb")).expect("copy");
     let HostEvent::Refused { path, refused } = next_event(&mut props, &mut renderer) else { panic!("not refused") };
     assert_eq!(path, Path::new("windmill.glb"));
     assert!(refused.fatal().any(|issue| issue.code == "PROPS_GPU"), "{}", refused.report);
-    assert!(refused.to_string().contains("budget"), "{refused}");
+    // The fix names the host's own setting.
+    assert!(refused.to_string().contains("or raise the budget (Settings > Mods > GPU memory)"), "{refused}");
     assert_eq!(props.models().next().and_then(|(_, _, from_mod)| from_mod), None, "the host's own shows");
     assert_eq!(renderer.model_footprint(windmill.model), before);
     let _ = std::fs::remove_dir_all(&folder);

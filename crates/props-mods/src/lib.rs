@@ -92,6 +92,10 @@ pub struct ModConfig {
     /// While a model loads, its import may take up to [`Limits::max_decoded_bytes`] more, so
     /// the mods never hold more than the sum of the two. Default 1 GiB.
     pub total_bytes: u64,
+    /// Where the host's players raise [`ModConfig::total_bytes`], in the host's words: a
+    /// refusal over it ends "or raise the budget (this)". Default
+    /// [`ModConfig::DEFAULT_TOTAL_BYTES_SETTING`]; the demo game names its option.
+    pub total_bytes_setting: String,
     /// The roles a mod's sidecar may give its model: the host's (a scene's prop kinds declare
     /// theirs). Default: [`sidecar::AMBIENT`] alone.
     pub roles: Vec<sidecar::Role>,
@@ -118,6 +122,9 @@ impl ModConfig {
 
     /// The default [`ModConfig::total_bytes`]: 1 GiB.
     pub const DEFAULT_TOTAL_BYTES: u64 = 1 << 30;
+    /// The default [`ModConfig::total_bytes_setting`]: the field itself, for the host's
+    /// programmer.
+    pub const DEFAULT_TOTAL_BYTES_SETTING: &str = "ModConfig::total_bytes";
 
     /// The limits `file` is held to outside the game's watcher (the checker, the previewer):
     /// the mods' ([`ModConfig::default_limits`]) when `mod_limits` is asked or the file lies in
@@ -137,6 +144,7 @@ impl Default for ModConfig {
             settle: ReloadPolicy::DEFAULT_SETTLE,
             limits: Self::default_limits(),
             total_bytes: Self::DEFAULT_TOTAL_BYTES,
+            total_bytes_setting: Self::DEFAULT_TOTAL_BYTES_SETTING.to_owned(),
             roles: vec![sidecar::AMBIENT],
         }
     }

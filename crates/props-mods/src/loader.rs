@@ -44,6 +44,8 @@ pub(crate) struct Worker {
     roles: Vec<sidecar::Role>,
     /// The RAM budget of all mods together (see [`crate::ModConfig::total_bytes`]).
     total_bytes: u64,
+    /// Where the players raise it ([`crate::ModConfig::total_bytes_setting`]).
+    total_bytes_setting: String,
     /// Heap bytes of each model sent to the game and not removed since.
     resident: BTreeMap<PathBuf, u64>,
     policy: ReloadPolicy,
@@ -72,6 +74,7 @@ impl Worker {
             limits: config.limits,
             roles: config.roles,
             total_bytes: config.total_bytes,
+            total_bytes_setting: config.total_bytes_setting,
             resident: BTreeMap::new(),
             policy: ReloadPolicy::new(config.settle),
             inputs,
@@ -259,10 +262,11 @@ impl Worker {
         format!(
             "the model takes {} of memory{images} and the mods already loaded {}{largest}, over the {} of \
              memory the mods may take together; remove a mod, make this one smaller (a 2048 x 2048 texture takes 16 \
-             MiB decoded), or raise the budget (the demo game's --mods-ram-mib)",
+             MiB decoded), or raise the budget ({})",
             size(model.heap_bytes()),
             size(others),
-            size(self.total_bytes)
+            size(self.total_bytes),
+            self.total_bytes_setting
         )
     }
 

@@ -126,7 +126,7 @@ pub enum ModelRefused {
     #[error(
         "the model takes {:.1} MiB of GPU memory and the other mods {:.1} MiB, over the {:.0} MiB of GPU memory the \
          mods may take together; remove a mod, make this one smaller (a 2048 x 2048 texture takes 21.3 MiB with its \
-         mipmaps), or raise the budget (the demo game's --mods-vram-mib)",
+         mipmaps), or raise the budget ({setting})",
         mib(*.bytes), mib(*.used), mib(*.budget)
     )]
     OverBudget {
@@ -136,6 +136,8 @@ pub enum ModelRefused {
         used: u64,
         /// The budget.
         budget: u64,
+        /// Where the host's players raise it, in the host's words.
+        setting: String,
     },
     /// The device reported an error while the model was uploaded (validation, out of memory).
     #[error("the GPU refused the model: {message}")]

@@ -319,7 +319,12 @@ fn mods_together_stay_within_their_budget() {
         let admitted = props_gltf::gate::admit_file(&probe.path().join("one.gltf"), &ModConfig::default().limits);
         admitted.expect("a valid model").import.model.heap_bytes()
     };
-    let config = ModConfig { settle: support::SETTLE, total_bytes: one, ..ModConfig::default() };
+    let config = ModConfig {
+        settle: support::SETTLE,
+        total_bytes: one,
+        total_bytes_setting: "Settings > Mods > Memory".to_owned(),
+        ..ModConfig::default()
+    };
     let mut watched = Watched::new(ModWatcher::start(mods.path(), config).expect("start"));
     mods.write("one.gltf", models::gltf("one"));
     watched.loaded("one.gltf", "one");
@@ -329,6 +334,8 @@ fn mods_together_stay_within_their_budget() {
     assert!(error.contains("two.gltf: error[PROPS_LIMIT_EXCEEDED]") && error.contains("remove a mod"), "{error}");
     let budget = format!("over the {} KiB of memory the mods may take together", one.div_ceil(1024));
     assert!(error.contains(&budget) && error.contains("(the largest: one.gltf "), "{error}");
+    // The fix names the host's own setting.
+    assert!(error.contains("or raise the budget (Settings > Mods > Memory)"), "{error}");
     mods.remove("one.gltf");
     watched.removed("one.gltf");
     // Alone over a smaller budget: no other mod is named as holding it.
@@ -338,6 +345,7 @@ fn mods_together_stay_within_their_budget() {
     other.write("one.gltf", models::gltf("one"));
     let error = alone.rejected("one.gltf").to_string();
     assert!(error.contains("the mods already loaded 0 KiB, over") && !error.contains("largest"), "{error}");
+    assert!(error.contains("or raise the budget (ModConfig::total_bytes)"), "by default, the field: {error}");
     // Touching it again loads it now that there is room.
     mods.write("two.gltf", models::gltf("two"));
     watched.loaded("two.gltf", "two");
