@@ -86,7 +86,11 @@ impl Model {
     ///
     /// Its levels of fewer triangles than the impostor make way for it: below a box's
     /// triangles a level loses area that the box keeps, so it strays further in looks (the
-    /// city's props a few pixels tall turn lighter), though nearer in shape. The impostor's
+    /// city's props a few pixels tall turn lighter), though nearer in shape. So do levels at
+    /// which a part is left out (its last, empty level: its error is the part's whole size),
+    /// where the box strays less than that: the box is nearer, and cheaper (a sphere of eight
+    /// bands kept 7,500 triangles until its bands' size spanned a pixel, and lent the box that
+    /// error, so the box showed only where the model was a pixel or two across). The impostor's
     /// error is its own, kept between the last level's kept and the first one's left out, and
     /// never under its [`Impostor::morph_reach`] (the levels morph, the box does not).
     pub fn with_impostor(mut self, mut impostor: Impostor) -> Result<Self, ModelError> {
@@ -94,9 +98,12 @@ impl Model {
             return Err(ModelError::BadImpostor { problem });
         }
         self.lods = lods(&self.rig, &self.skins, &self.meshes, &self.instances, Self::MAX_LOD_LEVELS - 1);
-        // Levels of fewer triangles than the box make way for it: they cannot keep the area.
+        // Levels of fewer triangles than the box make way for it (they cannot keep the area),
+        // and so do those leaving a part out that stray further than it.
         let triangles = impostor.primitive.indices.len() / 3;
-        let kept = (1..self.lods.errors.len()).find(|&k| self.lod_triangles(k) < triangles);
+        let kept = (1..self.lods.errors.len()).find(|&k| {
+            self.lod_triangles(k) < triangles || (self.lods.errors[k] > impostor.error && self.leaves_out_a_part(k))
+        });
         if let Some(kept) = kept {
             impostor.error = impostor.error.min(self.lods.errors[kept]).max(impostor.morph_reach);
             self.lods.errors.truncate(kept);
@@ -106,6 +113,18 @@ impl Model {
         self.lods.errors.push(impostor.error);
         self.impostor = Some(impostor);
         Ok(self)
+    }
+
+    /// Whether some triangle primitive is left out at level `level` (drawn at its last level,
+    /// an empty one).
+    fn leaves_out_a_part(&self, level: usize) -> bool {
+        self.instances.iter().enumerate().any(|(slot, instance)| {
+            let primitives = self.meshes.get(instance.mesh as usize).map_or(&[][..], |m| &m.primitives);
+            primitives.iter().enumerate().any(|(p, primitive)| {
+                let own = self.primitive_level(slot, p, level).unwrap_or(0);
+                own > 0 && primitive.topology == crate::Topology::Triangles && primitive.lod_indices(own).is_empty()
+            })
+        })
     }
 
     /// Most material variants a model has ([`Model::with_material_variants`]).

@@ -131,6 +131,22 @@ fn an_impostor_is_drawn_alone_at_the_last_level() {
     assert_eq!(many.lod_errors()[Model::MAX_LOD_LEVELS - 2..], [0.09, 1.0]);
 }
 
+/// A level at which a part is left out (its empty last level, whose error is its size) makes
+/// way for a box that strays less: the box is nearer and cheaper. A box straying more than
+/// the part's size comes after it.
+#[test]
+fn a_box_nearer_than_a_part_left_out_takes_its_place() {
+    let mut part = primitive(64, &[0.1]);
+    part.lods.push(Lod { indices: Vec::new(), error: 0.8 });
+    let plain = model(vec![mesh(vec![primitive(256, &[0.1, 0.2]), part])]).expect("valid");
+    assert_eq!(plain.lod_errors(), [0.0, 0.1, 0.2, 0.8]);
+    let near = plain.clone().with_impostor(impostor(0, 0.3)).expect("valid");
+    assert_eq!(near.lod_errors(), [0.0, 0.1, 0.2, 0.3], "the part's 0.8 made way for the box");
+    let far = plain.with_impostor(impostor(0, 1.0)).expect("valid");
+    assert_eq!(far.lod_errors(), [0.0, 0.1, 0.2, 0.8, 1.0]);
+    assert_eq!(far.lod_triangles(3), 64, "the large primitive's last level alone");
+}
+
 #[test]
 fn an_impostor_that_cannot_stand_in_is_refused() {
     let plain = model(vec![mesh(vec![primitive(64, &[0.1])])]).expect("valid");
