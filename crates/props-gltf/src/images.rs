@@ -32,9 +32,25 @@ pub(crate) struct ImageSource<'a> {
     pub limits: &'a Limits,
     /// Decoded-bytes budget.
     pub budget: &'a Budget,
-    /// The most pixels per side each glTF image is loaded at, to fit the budget
-    /// ([`fit_to_budget`]); an image past the list is loaded whole.
-    pub sides: &'a [u32],
+    /// How large each glTF image is loaded, to fit the budget ([`fit_to_budget`]); an image
+    /// past the list is loaded whole.
+    pub sides: &'a [Fit],
+}
+
+/// The most pixels per side a glTF image is loaded at to fit the decoded-data budget, and the
+/// most it would be exported at for the file's images to load whole ([`fit_to_budget`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fit {
+    /// Loaded at most this many pixels a side.
+    pub load: u32,
+    /// Exported at most this many pixels a side, it (and the others so exported) would load
+    /// whole: no room is needed to decode a larger image before shrinking it.
+    pub export: u32,
+}
+
+impl Fit {
+    /// Loaded whole.
+    const WHOLE: Self = Self { load: u32::MAX, export: u32::MAX };
 }
 
 /// The images decoded so far, and what became of each glTF image.
@@ -163,7 +179,7 @@ fn load_image(
     let file_name = image.uri.as_ref().filter(|uri| !uri.starts_with("data:"));
     let name = image.name.clone().or_else(|| file_name.cloned());
     let gpu_limit = source.limits.max_texture_dimension.max(1);
-    let planned = source.sides.get(index).copied().unwrap_or(u32::MAX);
+    let Fit { load: planned, export } = source.sides.get(index).copied().unwrap_or(Fit::WHOLE);
     let limit = gpu_limit.min(planned).max(1);
     // An image planned smaller is decoded whole, one at a time, within what the budget has
     // left (the memory it takes while it is shrunk), and charged at the size it is kept at.
@@ -197,7 +213,9 @@ fn load_image(
         format!(
             "the file's images decode to more than the budget for decoded data leaves them: this one \
              ({width}x{height} pixels) was loaded at {new_width}x{new_height}; export smaller textures (at most \
-             {new_width} pixels a side here) or fewer of them to keep the file's look"
+             {} pixels a side here, the others as their warnings say: then they load whole) or fewer of them to \
+             keep the file's look",
+            export.min(width.max(height))
         )
     } else {
         format!(
@@ -242,15 +260,20 @@ fn image_start<'b>(root: &Root, index: usize, source: &ImageSource<'b>) -> Resul
     }
 }
 
-/// The most pixels per side each glTF image is loaded at so that the images the materials
-/// read (`read`, by glTF index) fit in `available` bytes of the budget: while they do not,
-/// the largest is halved (its sides, a quarter of its pixels). Sized from the images' headers,
-/// at what decoding each charges: whole, its decoded bytes and RGBA8 copy (and a KTX2 file,
-/// kept for its levels); smaller, its RGBA8 pixels, plus room to decode the largest image
-/// shrunk whole while the others are held (the memory it takes until it is shrunk). An image
-/// whose header cannot be read, or that cannot be decoded whole in `available` bytes, is left
-/// to fail when it is loaded, and the others are sized without it.
-pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_>, available: u64) -> Vec<u32> {
+/// How large each glTF image is loaded so that the images the materials read (`read`, by
+/// glTF index) fit in `available` bytes of the budget: while they do not, the largest is
+/// halved (its sides, a quarter of its pixels). Sized from the images' headers, at what
+/// decoding each charges: whole, its decoded bytes and RGBA8 copy (and a KTX2 file, kept for
+/// its levels); smaller, its RGBA8 pixels, plus room to decode the largest image shrunk whole
+/// while the others are held (the memory it takes until it is shrunk). An image whose header
+/// cannot be read, or that cannot be decoded whole in `available` bytes, is left to fail when
+/// it is loaded, and the others are sized without it.
+///
+/// Each also gets the side it would be exported at for all to load whole: halved likewise, each
+/// charged what decoding it whole at that size takes. That room to shrink is what costs: five
+/// 4096 x 4096 JPEGs in a mod's 256 MiB load at 2048 and 1024 a side, where exported at 2048
+/// they all load at 2048.
+pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_>, available: u64) -> Vec<Fit> {
     let gpu_limit = source.limits.max_texture_dimension.max(1);
     // Per image read: its index, its (clamped) size, and what it costs loaded whole.
     let mut sized: Vec<(usize, (u32, u32), u64)> = Vec::new();
@@ -267,7 +290,20 @@ pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_
             sized.push((index, (fit(width), fit(height)), whole));
         }
     }
-    let mut sides = vec![u32::MAX; root.images.len()];
+    let mut sides = vec![Fit::WHOLE; root.images.len()];
+    // As exported: each charged its whole decoding's bytes per pixel.
+    let pixels = |(width, height): (u32, u32)| u64::from(width) * u64::from(height);
+    let mut exported: Vec<(u32, u32)> = sized.iter().map(|&(_, size, _)| size).collect();
+    let whole_at = |k: usize, size: (u32, u32)| {
+        let (_, full, whole) = sized[k];
+        (whole as f64 * pixels(size) as f64 / pixels(full).max(1) as f64) as u64
+    };
+    while (0..exported.len()).map(|k| whole_at(k, exported[k])).sum::<u64>() > available {
+        let largest = (0..exported.len()).max_by_key(|&k| (pixels(exported[k]), k));
+        let Some(k) = largest.filter(|&k| exported[k].0.max(exported[k].1) > 1) else { break };
+        exported[k] = ((exported[k].0 / 2).max(1), (exported[k].1 / 2).max(1));
+        sides[sized[k].0].export = exported[k].0.max(exported[k].1);
+    }
     let mut costs: Vec<u64> = sized.iter().map(|&(_, _, whole)| whole).collect();
     let mut sizes: Vec<(u32, u32)> = sized.iter().map(|&(_, size, _)| size).collect();
     // The most decoding an image that is shrunk takes before it is.
@@ -278,7 +314,7 @@ pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_
         let (width, height) = sizes[k];
         sizes[k] = ((width / 2).max(1), (height / 2).max(1));
         costs[k] = u64::from(sizes[k].0) * u64::from(sizes[k].1) * 4;
-        sides[sized[k].0] = sizes[k].0.max(sizes[k].1);
+        sides[sized[k].0].load = sizes[k].0.max(sizes[k].1);
         transient = transient.max(sized[k].2);
     }
     sides

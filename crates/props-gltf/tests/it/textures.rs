@@ -190,6 +190,18 @@ fn images_over_the_budget_are_loaded_smaller() {
     assert_eq!(loaded_at(&report), ["/images/0", "/images/1"], "{report}");
     let big = report.issues.iter().find(|i| i.json_pointer == "/images/0" && i.message.contains("was loaded at"));
     assert!(big.is_some_and(|w| w.message.contains("(256x256 pixels) was loaded at 64x64")), "{report}");
+    // Each warning names the size to export it at for the images to load whole, with no
+    // room to shrink one held: 128 for both (the big one halved: 131,072 bytes).
+    let advice = |pointer: &str| {
+        report.issues.iter().any(|i| i.json_pointer == pointer && i.message.contains("(at most 128 pixels a side here"))
+    };
+    assert!(advice("/images/0") && advice("/images/1"), "{report}");
+    // And so exported, they load whole.
+    std::fs::write(dir.join("big.png"), png(128)).expect("png");
+    let (exported, report) = sizes(geometry + 320_000);
+    assert_eq!(exported, [(128, 128), (128, 128)], "{report}");
+    assert!(loaded_at(&report).is_empty(), "{report}");
+    std::fs::write(dir.join("big.png"), png(256)).expect("png");
     // Too little to decode the big one at all: the model loads without it (untextured where
     // it was read), saying so, and the small one whole, the big one's room not held for it.
     let (left, report) = sizes(geometry + 200_000);
