@@ -83,7 +83,7 @@ pub enum ErrorKind {
         uri: String,
     },
     /// A size, count or dimension is over a [`crate::Limits`] bound.
-    #[error("{what} is {value}, over the limit of {limit}; {}", limit_fix(what))]
+    #[error("{what} is {}, over the limit of {}; {}", amount(what, *value), amount(what, *limit), limit_fix(what))]
     LimitExceeded {
         /// What was measured.
         what: &'static str,
@@ -384,6 +384,16 @@ pub enum ErrorKind {
 
 /// What a modder can do about `what` (an [`ErrorKind::LimitExceeded`]'s measure) being over
 /// its limit: the fix every such message ends with.
+/// `value` of measure `what` as a message says it: a byte count of a mebibyte or more also in
+/// MiB.
+fn amount(what: &str, value: u64) -> String {
+    let bytes = what.contains("bytes") || what.contains("byteLength");
+    match bytes && value >= 1 << 20 {
+        true => format!("{value} ({:.1} MiB)", value as f64 / f64::from(1u32 << 20)),
+        false => value.to_string(),
+    }
+}
+
 pub(crate) fn limit_fix(what: &str) -> &'static str {
     match what {
         "pixels of an image" => "export the texture at most 8192 pixels a side",
@@ -391,8 +401,8 @@ pub(crate) fn limit_fix(what: &str) -> &'static str {
             "decimate the mesh (Blender: the Decimate modifier) or split it into several models"
         }
         "accessor count" => {
-            "decimate the mesh that reads it (Blender: the Decimate modifier), or bake the clip that reads it at \
-             fewer frames per second"
+            "decimate or split the mesh that reads it (Blender: the Decimate modifier; as a primitive's indices, the \
+             limit is a third as many triangles), or, where a clip reads it, bake the clip at fewer frames per second"
         }
         "keyframes" => "bake the clip at fewer frames per second, or split it into shorter clips",
         "joints of a skin" => "remove the bones its meshes do not need",
@@ -468,5 +478,14 @@ mod tests {
             let message = ErrorKind::LimitExceeded { what, value: 2, limit: 1 }.to_string();
             assert!(message.ends_with(limit_fix(what)), "{message}");
         }
+        // Bytes read in MiB too, from one up.
+        let file = ErrorKind::LimitExceeded { what: "file size in bytes", value: 67_831_588, limit: 64 << 20 };
+        assert!(
+            file.to_string()
+                .starts_with("file size in bytes is 67831588 (64.7 MiB), over the limit of 67108864 (64.0 MiB)"),
+            "{file}"
+        );
+        let small = ErrorKind::LimitExceeded { what: "buffer byteLength", value: 3, limit: 2 }.to_string();
+        assert!(small.starts_with("buffer byteLength is 3, over the limit of 2;"), "{small}");
     }
 }
