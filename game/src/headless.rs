@@ -27,7 +27,7 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     let mut gpu = Gpu::new(context, args.renderer_config(OFFSCREEN_FORMAT), args.lose_device_after);
     if args.preview.is_some() {
         let mut preview = Preview::open(args, &mut gpu.renderer);
-        let run = drive(args, shutdown, &mut gpu, &mut preview, |_, _, _, _| {})?;
+        let run = drive(args, shutdown, &mut gpu, &mut preview, |_, _, _, _, _| {})?;
         tracing::info!(frames = run.frames, seconds = format!("{:.2}", run.seconds), "headless preview finished");
         return Ok(());
     }
@@ -50,6 +50,18 @@ pub fn run(args: &Args, shutdown: &Shutdown) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The frames since the last status line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Interval {
+    /// Frames drawn.
+    frames: u64,
+    /// Wall-clock seconds it spans.
+    seconds: f64,
+    /// The slowest of them, from the frame before's start to its start: a hitch (a mod's
+    /// upload, say) that the smoothed frame rate hides.
+    slowest: Duration,
+}
+
 /// What a headless run did.
 struct Run {
     /// Frames drawn.
@@ -67,12 +79,13 @@ fn drive<S: Screen>(
     shutdown: &Shutdown,
     gpu: &mut Gpu,
     screen: &mut S,
-    status: impl Fn(&S, &Gpu, &FrameStats, u64),
+    status: impl Fn(&S, &Gpu, &FrameStats, u64, Interval),
 ) -> anyhow::Result<Run> {
     let mut target = OffscreenTarget::new(&gpu.context.device, args.size);
     let started = Instant::now();
     let (mut last, mut last_status) = (started, started);
     let mut frames = 0u64;
+    let mut interval = Interval::default();
     let mut submitted = props_render::PassCount::default();
     loop {
         if gpu.recover(None)? {
@@ -80,6 +93,7 @@ fn drive<S: Screen>(
             screen.upload_all(&mut gpu.renderer)?;
         }
         let now = Instant::now();
+        interval.slowest = interval.slowest.max(now - last);
         let drawn = screen.frame(gpu, now - last, Some((target.view(), target.size())))?;
         let (encoder, stats) = drawn.context("an offscreen frame is always drawn")?;
         last = now;
@@ -92,14 +106,17 @@ fn drive<S: Screen>(
             Ok(_) => {
                 gpu.frame_drawn();
                 frames += 1;
+                interval.frames += 1;
                 submitted = stats.all_passes();
             }
             // A lost device is recovered at the next frame; this one is not counted.
             Err(error) => tracing::warn!(%error, "waiting for the GPU failed"),
         }
         if now - last_status >= STATUS_EVERY {
+            interval.seconds = (now - last_status).as_secs_f64();
             last_status = now;
-            status(screen, gpu, &stats, frames);
+            status(screen, gpu, &stats, frames, interval);
+            interval = Interval::default();
         }
         let out_of_frames = args.frames.is_some_and(|n| frames >= n);
         let out_of_time = args.run_for.is_some_and(|s| started.elapsed().as_secs_f64() >= s);
@@ -120,12 +137,15 @@ fn drive<S: Screen>(
     Ok(Run { frames, seconds: started.elapsed().as_secs_f64(), submitted })
 }
 
-/// The town's status line.
-fn status(demo: &Demo, gpu: &Gpu, stats: &FrameStats, frames: u64) {
+/// The town's status line: `fps` and `slowest_ms` over the frames since the last one
+/// (`interval`), the rest as of the last frame (times smoothed).
+fn status(demo: &Demo, gpu: &Gpu, stats: &FrameStats, frames: u64, interval: Interval) {
     let animation = demo.animation_stats();
+    let fps = if interval.seconds > 0.0 { interval.frames as f64 / interval.seconds } else { 0.0 };
     tracing::info!(
         frames,
-        fps = format!("{:.1}", demo.timings.fps()),
+        fps = format!("{fps:.1}"),
+        slowest_ms = format!("{:.1}", interval.slowest.as_secs_f64() * 1000.0),
         time_scale = demo.time_scale,
         reached = format!("{:.2}", demo.reached_rate().unwrap_or(0.0)),
         props = demo.prop_count(),
@@ -139,6 +159,7 @@ fn status(demo: &Demo, gpu: &Gpu, stats: &FrameStats, frames: u64) {
         shadow_draw_calls = stats.shadow_draw_calls,
         triangles = %pass_summary(stats, |pass| pass.triangles),
         vertices = %pass_summary(stats, |pass| pass.vertices),
+        phase_ms = %phase_summary(demo),
         gpu_pass_ms = %demo.timings.pass_summary(),
         lights = stats.lights,
         gpu_models = gpu.renderer.model_count(),
