@@ -63,6 +63,9 @@ fn the_status_line_reports_the_rate_reached_and_never_more_than_asked() {
     let status = log.iter().rfind(|l| l["message"] == "status").expect("a status line after 5 s");
     let reached = number(status, "reached");
     assert_eq!(status["time_scale"].as_f64(), Some(16.0), "{status}");
+    // Over its interval: the frame rate, and the slowest frame, no faster than the mean one.
+    let (fps, slowest) = (number(status, "fps"), number(status, "slowest_ms"));
+    assert!(fps > 0.0 && slowest >= 0.9 * 1000.0 / fps, "{status}");
     // Every kind the town has, with its props: `windmills=300 cars=40 ...`.
     let kinds = status["kinds"].as_str().expect("the kinds and their counts");
     let count = |kind: &str| {
