@@ -172,6 +172,7 @@ impl Renderer {
             sampler: samplers.get(device, props_anim::material::Sampler::default()),
         };
         let Layouts { frame: frame_layout, draw, material, slots, .. } = layouts;
+        let compression = if config.block_compression { device.features() } else { wgpu::Features::empty() };
         let layouts = ModelLayouts {
             draw,
             material,
@@ -179,11 +180,7 @@ impl Renderer {
             defaults,
             draw_stride: limits.min_uniform_buffer_offset_alignment,
             tables: access,
-            block_formats: if config.block_compression {
-                texture::block_features(device.features())
-            } else {
-                wgpu::Features::empty()
-            },
+            block_formats: texture::block_features(compression),
             mipmaps: Mipmaps::new(device),
         };
         Self {
