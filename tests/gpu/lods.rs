@@ -51,6 +51,24 @@ fn draw_tinted(
     scene::render_frame(gpu, renderer, &frame)
 }
 
+/// What `check-assets` counts without a device (`Renderer::draws_per_level`) is what drawing a
+/// batch at each level takes: the town's models of merged parts, several materials, a skin,
+/// parts a level leaves out, and their impostors.
+#[test]
+fn the_draws_counted_without_a_device_are_those_a_batch_makes() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    for name in ["windmill", "bus", "building", "Fox", "traffic_light", "car"] {
+        let model = scene::load(&format!("assets/{name}.glb"));
+        let mut renderer = scene::renderer(&gpu, |c| c.shadows = false);
+        renderer.set_model(ModelId(0), &model).expect("uploads");
+        let counted = props_render::Renderer::draws_per_level(&model);
+        let drawn: Vec<usize> = (0..model.lod_errors().len())
+            .map(|level| draw_at(&gpu, &mut renderer, (&model, level as u8, 0.0)).1.draw_calls as usize)
+            .collect();
+        assert_eq!(counted, drawn, "{name}");
+    }
+}
+
 /// Pixels that are not the sky.
 fn covered(image: &image::RgbaImage) -> usize {
     let sky = image.get_pixel(0, 0).0;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use glam::{Affine3A, Vec3};
-use props_anim::{Layer, Model, Topology};
+use props_anim::{Layer, Model};
 use props_crowd::{Animates, CrowdSet, PosingConfig, PropModel};
 use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
 
@@ -21,23 +21,6 @@ use props_frame::{FrameData, InstanceData, ModelId, OrbitCamera};
 pub const COUNTS: [usize; 3] = [1_000, 10_000, 100_000];
 /// The view's size, pixels.
 const VIEW: (u32, u32) = (1920, 1080);
-
-/// Draws of one batch of `model` at level of detail `level`: its triangle primitives over
-/// its mesh instances, but those the level leaves out, or its impostor.
-fn draws(model: &Model, level: usize) -> usize {
-    if model.impostor_level().is_some_and(|at| level >= at) {
-        return 1;
-    }
-    let mut draws = 0;
-    for (slot, instance) in model.instances().iter().enumerate() {
-        let primitives = model.meshes().get(instance.mesh as usize).map_or(&[][..], |m| &m.primitives);
-        for (p, primitive) in primitives.iter().enumerate().filter(|(_, p)| p.topology == Topology::Triangles) {
-            let own = model.primitive_level(slot, p, level);
-            draws += usize::from(own.is_some_and(|own| !primitive.lod_indices(own).is_empty()));
-        }
-    }
-    draws
-}
 
 /// One frame of `count` instances of a model, from the typical view.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,8 +39,9 @@ pub struct Cost {
     pub instance_bytes: usize,
 }
 
-/// The cost of `count` instances of `model` (see the module documentation).
-pub fn cost(model: &Arc<Model>, count: usize) -> Result<Cost> {
+/// The cost of `count` instances of `model` (see the module documentation), whose batches
+/// take `draws[level]` draw calls at each level ([`props_render::Renderer::draws_per_level`]).
+pub fn cost(model: &Arc<Model>, draws: &[usize], count: usize) -> Result<Cost> {
     let mut set = CrowdSet::new(PosingConfig { threads: 0, ..PosingConfig::default() })?;
     set.set_model(PropModel::new(ModelId(0), Arc::clone(model)), Animates::default())?;
     let height = props_mods::fitting::height(model).unwrap_or(1.0);
@@ -89,7 +73,7 @@ pub fn cost(model: &Arc<Model>, count: usize) -> Result<Cost> {
         count,
         at_level,
         triangles,
-        draw_calls: frame.batches.iter().map(|batch| draws(model, usize::from(batch.level))).sum(),
+        draw_calls: frame.batches.iter().filter_map(|batch| draws.get(usize::from(batch.level))).sum(),
         palette_bytes: size_of_val::<[props_anim::JointMatrix]>(&frame.palettes),
         instance_bytes: frame.instances.len() * size_of::<InstanceData>(),
     })

@@ -117,6 +117,27 @@ impl MergePlan {
         Self { groups, drawn_alone }
     }
 
+    /// Draws of one batch at the model's level `level`: each merged draw with a member there,
+    /// each part drawn alone that its level keeps; the impostor alone at its level and past.
+    pub(crate) fn draws_at(&self, model: &Model, drawn: &DrawnMeshes<'_>, level: usize) -> usize {
+        if model.impostor_level().is_some_and(|at| level >= at) {
+            return 1;
+        }
+        let kept = |(slot, p): (usize, usize)| {
+            let mesh = model.instances()[slot].mesh as usize;
+            let own = model.primitive_level(slot, p, level).unwrap_or(0);
+            drawn.primitive(mesh, p).topology == Topology::Triangles && !drawn.level(mesh, p, own).is_empty()
+        };
+        let merged: std::collections::HashSet<(usize, usize)> =
+            self.groups.iter().flat_map(|group| group.members.iter().copied()).collect();
+        let parts = model.instances().iter().enumerate().flat_map(|(slot, instance)| {
+            let primitives = model.meshes().get(instance.mesh as usize).map_or(0, |mesh| mesh.primitives.len());
+            (0..primitives).map(move |p| (slot, p))
+        });
+        let alone = parts.filter(|part| !merged.contains(part) && kept(*part)).count();
+        alone + self.groups.iter().filter(|group| group.members.iter().any(|&member| kept(member))).count()
+    }
+
     /// The linear base colour a member drawn by `group` carries in its vertices: its own
     /// material's (the default's for none), alpha 1 (the group's material keeps it).
     pub(crate) fn member_color(model: &Model, (slot, p): (usize, usize)) -> Vec4 {
@@ -152,6 +173,20 @@ impl MergePlan {
             counts.1 += impostor.primitive.indices.len() as u64;
         }
         counts
+    }
+}
+
+impl crate::Renderer {
+    /// The main pass's draw calls for a batch of `model`'s instances at each of its levels of
+    /// detail, finest first (per palette window: a batch too large for one repeats them),
+    /// without a device: its rigid parts that differ only in their base colour one draw, each
+    /// other part one, none for a part its level leaves out, the impostor one. What
+    /// `check-assets` tells a modder a model costs.
+    #[must_use]
+    pub fn draws_per_level(model: &Model) -> Vec<usize> {
+        let drawn = DrawnMeshes::new(model);
+        let plan = MergePlan::new(model, &drawn);
+        (0..model.lod_errors().len()).map(|level| plan.draws_at(model, &drawn, level)).collect()
     }
 }
 
