@@ -348,7 +348,8 @@ impl Preview {
                     .with_mesh_lod(self.mesh_lod, self.height as f32);
                 let scale = shown.fit.matrix3.x_axis.length();
                 let errors: Vec<f32> = model.lod_errors().iter().map(|e| e * scale).collect();
-                view.mesh_level(&errors, self.level.0, Vec3::ZERO, SHOWN_RADIUS)
+                let triangles: Vec<u32> = (0..errors.len()).map(|k| model.lod_triangles(k) as u32).collect();
+                view.mesh_level((&errors, &triangles), self.level.0, Vec3::ZERO, SHOWN_RADIUS)
             }
         };
         // The heat map draws no materials; a version without the chosen variant, its own.

@@ -77,6 +77,8 @@ pub struct Crowd {
     keys: Vec<Key>,
     /// Each level of detail's error in world units, level 0's (0) first.
     level_errors: Vec<f32>,
+    /// Each level's triangles (`set_levels`).
+    level_triangles: Vec<u32>,
     /// Each instance's level of detail when last in view.
     levels: Vec<u8>,
     /// Each instance's material variant slot: 0 its model's own materials, `v + 1` variant `v`.
@@ -145,6 +147,7 @@ impl Crowd {
             parts: vec![Vec::new(); runs.max(1)],
             keys: Vec::new(),
             level_errors: vec![0.0],
+            level_triangles: Vec::new(),
             levels: Vec::new(),
             variants: Vec::new(),
             visible_levels: Vec::new(),
@@ -341,11 +344,15 @@ impl Crowd {
     }
 
     /// Sets each level of detail's error, level 0's (0) first, for an instance at scale 1
-    /// (in the units of the crowd's radius: the model's [`crate::Model::lod_errors`]). A
-    /// view's mesh LOD picks among these levels (one level: every instance at level 0).
-    pub fn set_level_errors(&mut self, errors: &[f32]) {
+    /// (in the units of the crowd's radius: the model's [`crate::Model::lod_errors`]), and its
+    /// triangles ([`crate::Model::lod_triangles`]; a level without a count has no cap on
+    /// them). A view's mesh LOD picks among these levels (one level: every instance at level
+    /// 0).
+    pub fn set_levels(&mut self, errors: &[f32], triangles: &[u32]) {
         self.level_errors.clear();
         self.level_errors.extend(errors.iter().take(usize::from(u8::MAX) + 1));
+        self.level_triangles.clear();
+        self.level_triangles.extend(triangles.iter().take(self.level_errors.len()));
         if self.level_errors.is_empty() {
             self.level_errors.push(0.0);
         }
@@ -447,7 +454,7 @@ impl Crowd {
         // Each visible instance's level of detail, where the view has mesh LOD.
         let detail = view.and_then(View::mesh_lod).filter(|_| self.level_errors.len() > 1);
         let detailed = detail.is_some();
-        let detail = detail.map(|lod| lod.thresholds(&self.level_errors, self.radius));
+        let detail = detail.map(|lod| lod.thresholds((&self.level_errors, &self.level_triangles), self.radius));
         let sieve = Sieve { view, frame, lod, radius: self.radius, keying, detail };
         self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
         let instances = Instances {

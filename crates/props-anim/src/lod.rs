@@ -157,11 +157,12 @@ impl View {
 
     /// The level of detail this view's mesh LOD draws a prop at (0 without mesh LOD): one
     /// whose culling sphere is at `center` with `radius`, whose levels' errors are `errors`
-    /// (world units, level 0's first), drawn at `current` until now. What a crowd picks for
-    /// each of its instances, for a tool showing one.
+    /// (world units, level 0's first) and triangles `triangles`, drawn at `current` until
+    /// now. What a crowd picks for each of its instances, for a tool showing one.
     #[must_use]
-    pub fn mesh_level(&self, errors: &[f32], current: u8, center: Vec3, radius: f32) -> u8 {
-        self.mesh.map_or(0, |mesh| mesh.thresholds(errors, radius).pick(current, center.distance(self.eye)))
+    pub fn mesh_level(&self, (errors, triangles): (&[f32], &[u32]), current: u8, center: Vec3, radius: f32) -> u8 {
+        let thresholds = |mesh: &LodView| mesh.thresholds((errors, triangles), radius);
+        self.mesh.as_ref().map_or(0, |mesh| thresholds(mesh).pick(current, center.distance(self.eye)))
     }
 
     /// A view in every direction from `eye` (no culling), for update-rate LOD alone.
@@ -220,7 +221,9 @@ mod tests {
         let errors = [0.0, 0.01, 0.02, 0.04, 0.08];
         let levels = |lod: MeshLod, height: f32| {
             let view = view.with_mesh_lod(lod, height);
-            (1..200).map(|d| view.mesh_level(&errors, 0, Vec3::new(0.0, 0.0, -(d as f32)), 0.5)).collect::<Vec<_>>()
+            (1..200)
+                .map(|d| view.mesh_level((&errors, &[]), 0, Vec3::new(0.0, 0.0, -(d as f32)), 0.5))
+                .collect::<Vec<_>>()
         };
         let lod = MeshLod::default();
         assert_eq!(levels(lod, 360.0), levels(lod, 720.0));

@@ -80,7 +80,11 @@ impl ModelCrowd {
         };
         let mut crowd = Crowd::new(&program, model.layers, mode, radius, runs);
         // In model units, as the culling radius: each instance's placement scales both.
-        crowd.set_level_errors(model.prop.model.lod_errors());
+        let model_lods = &model.prop.model;
+        let triangles: Vec<u32> = (0..model_lods.lod_errors().len())
+            .map(|k| model_lods.lod_triangles(k).min(u32::MAX as usize) as u32)
+            .collect();
+        crowd.set_levels(model_lods.lod_errors(), &triangles);
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
         let footing = Footing::default();
