@@ -75,8 +75,8 @@ pub(crate) fn make(
     if limits.lod_levels == 0 {
         return Ok(());
     }
-    let primitives = || meshes.iter().flat_map(|m| &m.primitives).filter(|p| p.topology == Topology::Triangles);
-    let largest = primitives().map(size).fold(0.0, f32::max);
+    let primitives = meshes.iter().flat_map(|m| &m.primitives).filter(|p| p.topology == Topology::Triangles);
+    let largest = primitives.map(size).fold(0.0, f32::max);
     for (m, mesh) in meshes.iter_mut().enumerate() {
         let skin = instances.iter().find(|i| i.mesh as usize == m).and_then(|i| skins.get(i.skin? as usize));
         // A primitive with the file's own levels (`MSFT_lod`) keeps them.
@@ -371,7 +371,8 @@ mod tests {
         assert!(counts.len() == 6 && counts[5] <= COARSEST_TRIANGLES, "{counts:?}");
         let mut before = (triangles, 0.0);
         for lod in &lods {
-            assert!(lod.indices.len() / 3 <= before.0 * 3 / 5 && lod.error > before.1, "{lod:?} after {before:?}");
+            let now = (lod.indices.len() / 3, lod.error);
+            assert!(now.0 <= before.0 * 3 / 5 && now.1 > before.1, "{now:?} after {before:?}");
             before = (lod.indices.len() / 3, lod.error);
         }
         // Its error is the sum of ten steps' (a 39-triangle ball of radius 1 strays about 0.2).
