@@ -139,7 +139,7 @@ impl Primitive {
             if self.topology != Topology::Triangles {
                 return Err((k + 1, "only triangle lists have levels"));
             }
-            if lod.indices.len() % 3 != 0 || lod.indices.iter().any(|&i| i as usize >= self.vertex_count()) {
+            if !whole_triangles(&lod.indices, self.vertex_count()) {
                 return Err((k + 1, "its indices are not whole triangles over the primitive's vertices"));
             }
             if !(lod.error.is_finite() && lod.error >= before) {
@@ -148,6 +148,15 @@ impl Primitive {
             before = lod.error;
         }
         Ok(())
+    }
+
+    /// Whether it is a triangle list and each of its index lists (its own, then each level's)
+    /// is whole triangles over its vertices: what a mesh optimizer takes (meshoptimizer aborts
+    /// on anything else).
+    #[must_use]
+    pub fn is_whole_triangles(&self) -> bool {
+        let mut lists = std::iter::once(&self.indices).chain(self.lods.iter().map(|lod| &lod.indices));
+        self.topology == Topology::Triangles && lists.all(|list| whole_triangles(list, self.vertex_count()))
     }
 
     /// A rigid, untextured, unmorphed triangle list drawn with material `material`.
@@ -192,6 +201,11 @@ impl Primitive {
         let influences = self.influences.as_ref()?;
         (0..influences.len()).flat_map(|v| influences.of_vertex(v).map(|(j, _)| j)).max()
     }
+}
+
+/// Whether `indices` are whole triangles over `vertices` vertices.
+fn whole_triangles(indices: &[u32], vertices: usize) -> bool {
+    indices.len().is_multiple_of(3) && indices.iter().all(|&i| (i as usize) < vertices)
 }
 
 /// A mesh: primitives sharing the node (and skin) they are attached to.

@@ -17,7 +17,7 @@ use crate::limits::{self, Budget, Limits};
 use crate::msft_lod::FileLods;
 use crate::parts::{Part, PartMap, Skip};
 use crate::vrm::Vrm;
-use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene};
+use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene, vertex_cache};
 
 /// An imported model and what the import noticed on the way.
 #[derive(Debug)]
@@ -28,7 +28,9 @@ pub struct Import {
     /// texel for each texture's image: they are not read), its clips the file's animations
     /// that could be read, in order ([`Import::clip_sources`]); the rig maps nodes to glTF
     /// node indices ([`props_anim::Rig::source_index`]); images are those the materials'
-    /// textures show, in order of first use.
+    /// textures show, in order of first use. A primitive's vertices are the file's, and so are
+    /// its triangles, wound as the file winds them; an opaque one lists them in the order a
+    /// GPU draws fastest (meshoptimizer's vertex-cache order, as gltfpack writes them).
     pub model: Model,
     /// glTF indices of the nodes reachable from the shown scene, ascending.
     pub scene_nodes: Vec<u32>,
@@ -171,6 +173,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         let first = drops.dropped.into_iter().find(|d| matches!(d.part, Part::Primitive { .. }));
         return Err(first.map_or_else(|| ImportError::at(FILE, ErrorKind::NothingDrawable), |first| first.error));
     }
+    vertex_cache::order(&mut meshes, &materials, &variants);
     let parts =
         ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances, lights, light_instances };
     let model = Model::new(parts)

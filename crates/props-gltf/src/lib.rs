@@ -105,6 +105,7 @@ mod transmission;
 mod uri;
 mod uv_layout;
 pub mod validate;
+mod vertex_cache;
 mod volume;
 mod vrm;
 

@@ -1,22 +1,22 @@
 //! What the GPU is given of a model's primitives. The model keeps the file's vertices and
-//! triangle order (poses, bounds, picking and the oracle read them); what is uploaded differs
-//! in two ways:
-//! - a faceted primitive is drawn flat over welded vertices ([`crate::facets`]);
-//! - each triangle list, every level of detail, is in the order that reuses the vertices the
-//!   GPU has just shaded (meshoptimizer's vertex-cache optimizer). A GPU shades the distinct
-//!   vertices of a batch of consecutive triangles together, so a vertex whose triangles lie far
-//!   apart in the list is shaded once for each batch it is in: the town's fox, welded to 434
-//!   vertices, is shaded 1,182 times in the file's order and 525 in this one (by
-//!   meshoptimizer's model of an NVIDIA GPU). The same triangles, each with its corners in the
-//!   same order (the same winding), are drawn, only in another order. A blended primitive
-//!   keeps the file's order, in which three.js draws its overlapping faces.
+//! triangles (poses, bounds, picking and the oracle read them); what is uploaded differs for a
+//! faceted primitive, which is drawn flat over welded vertices ([`crate::facets`]), each of
+//! its triangle lists, every level of detail, then put in the order that reuses the vertices
+//! the GPU has just shaded (meshoptimizer's vertex-cache optimizer). The importer puts every
+//! other opaque primitive's triangles in that order (`props-gltf`'s `vertex_cache.rs`, off the
+//! thread that draws); a faceted one's corners are each a triangle's own until welded, so its
+//! order is made here. A GPU shades the distinct vertices of a batch of consecutive triangles
+//! together: the town's fox, welded to 434 vertices, is shaded 1,182 times in the file's order
+//! and 525 in this one (by meshoptimizer's model of an NVIDIA GPU). The same triangles, each
+//! with its corners in the same order (the same winding), are drawn, only in another order. A
+//! blended primitive keeps the file's order, in which three.js draws its overlapping faces.
 
 use std::borrow::Cow;
 
 use props_anim::material::Material;
 use props_anim::{Model, Primitive};
 
-use crate::facets::{welded, whole_triangles};
+use crate::facets::welded;
 
 /// Each mesh's primitives as the GPU draws them (see the module documentation).
 pub(crate) struct DrawnMeshes<'a> {
@@ -71,19 +71,23 @@ impl<'a> DrawnMeshes<'a> {
     }
 }
 
-/// `primitive` as drawn: welded where faceted, its triangles in vertex-cache order unless
-/// `blended`.
+/// `primitive` as drawn: where faceted, welded, its triangles in vertex-cache order unless
+/// `blended`; otherwise as it is.
 fn drawn(primitive: &Primitive, blended: bool) -> Drawn<'_> {
-    let primitive = welded(primitive).map_or(Cow::Borrowed(primitive), Cow::Owned);
-    let ordered = if blended { None } else { cache_ordered(&primitive) };
-    Drawn { primitive, ordered }
+    match welded(primitive) {
+        Some(welded) => {
+            let ordered = if blended { None } else { cache_ordered(&welded) };
+            Drawn { primitive: Cow::Owned(welded), ordered }
+        }
+        None => Drawn { primitive: Cow::Borrowed(primitive), ordered: None },
+    }
 }
 
 /// Each of `primitive`'s index lists (its own, then each level's) in vertex-cache order; none
 /// where that changes nothing, or where a list is not whole triangles over its vertices
-/// ([`whole_triangles`]: the optimizer would abort on such a list).
+/// ([`Primitive::is_whole_triangles`]: the optimizer would abort on such a list).
 fn cache_ordered(primitive: &Primitive) -> Option<Vec<Vec<u32>>> {
-    if !whole_triangles(primitive) {
+    if !primitive.is_whole_triangles() {
         return None;
     }
     let vertices = primitive.vertex_count();
@@ -95,35 +99,7 @@ fn cache_ordered(primitive: &Primitive) -> Option<Vec<Vec<u32>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
-    use props_anim::Lod;
-
-    /// Vertices a GPU like NVIDIA's shades per triangle drawing `indices` (meshoptimizer's
-    /// model: a cache of 32, 32 vertices a warp, 32 triangles a group).
-    fn shaded_per_vertex(indices: &[u32], vertices: usize) -> f32 {
-        ::meshopt::analyze_vertex_cache(indices, vertices, 32, 32, 32).atvr
-    }
-
-    /// A smooth 24 x 24 grid of quads, its triangles shuffled (as a careless exporter might
-    /// write them), with a coarser level of its first half (shuffled too).
-    fn shuffled_grid() -> Primitive {
-        const N: u32 = 24;
-        let positions = (0..=N).flat_map(|y| (0..=N).map(move |x| Vec3::new(x as f32, y as f32, 0.0))).collect();
-        let mut triangles: Vec<[u32; 3]> = (0..N)
-            .flat_map(|y| (0..N).map(move |x| y * (N + 1) + x))
-            .flat_map(|v| [[v, v + 1, v + N + 2], [v, v + N + 2, v + N + 1]])
-            .collect();
-        // A fixed shuffle (a linear congruential sequence), so that the test is the same each run.
-        let mut state = 12345u64;
-        for i in (1..triangles.len()).rev() {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            triangles.swap(i, (state >> 33) as usize % (i + 1));
-        }
-        let indices: Vec<u32> = triangles.concat();
-        let mut grid = Primitive::triangles(positions, vec![Vec3::Z; 625], indices, None);
-        grid.lods = vec![Lod { indices: grid.indices[..grid.indices.len() / 2].to_vec(), error: 1.0 }];
-        grid
-    }
+    use crate::facets::tests::faceted_cube;
 
     /// `indices`' triangles, each as its corners (rotated to start at its least), sorted.
     fn triangles(indices: &[u32]) -> Vec<[u32; 3]> {
@@ -138,20 +114,24 @@ mod tests {
         triangles
     }
 
+    /// Each of `list`'s triangles as its corners' positions in `primitive`, sorted.
+    fn corners(primitive: &Primitive, list: &[u32]) -> Vec<[[u32; 3]; 3]> {
+        let mut corners: Vec<[[u32; 3]; 3]> = list
+            .chunks_exact(3)
+            .map(|t| [0, 1, 2].map(|k| primitive.positions[t[k] as usize].to_array().map(f32::to_bits)))
+            .collect();
+        corners.sort_unstable();
+        corners
+    }
+
     #[test]
-    fn every_level_draws_its_triangles_in_an_order_that_reuses_shaded_vertices() {
-        let grid = shuffled_grid();
-        let drawn = drawn(&grid, false);
-        let lists = drawn.ordered.as_ref().expect("reordered");
-        for (file, drawn) in [&grid.indices, &grid.lods[0].indices].into_iter().zip(lists) {
-            // The same triangles, wound the same way.
-            assert_eq!(triangles(drawn), triangles(file));
-            let (before, after) = (shaded_per_vertex(file, 625), shaded_per_vertex(drawn, 625));
-            // Shuffled, each vertex is shaded 5.4 times (2.8 at the level); in order, 1.5 (1.2).
-            assert!(after < 1.6 && 2.0 * after < before, "{before} -> {after}");
-        }
-        // The vertices are the model's own, not a copy.
-        assert!(matches!(drawn.primitive, Cow::Borrowed(p) if std::ptr::eq(p, &grid)));
+    fn a_smooth_primitive_is_drawn_as_the_importer_left_it() {
+        // The importer has ordered its triangles; the renderer neither copies nor reorders.
+        let mut smooth = faceted_cube();
+        smooth.normals.fill(glam::Vec3::Z);
+        let drawn = drawn(&smooth, false);
+        assert!(drawn.ordered.is_none());
+        assert!(matches!(drawn.primitive, Cow::Borrowed(p) if std::ptr::eq(p, &smooth)));
     }
 
     #[test]
@@ -165,54 +145,47 @@ mod tests {
         };
         let model = Model::new(ModelParts {
             rig: Some(Rig::from_source_nodes(&[node]).expect("a rig")),
-            meshes: vec![Mesh { name: None, primitives: vec![shuffled_grid()] }],
+            meshes: vec![Mesh { name: None, primitives: vec![faceted_cube()] }],
             instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
             ..ModelParts::default()
         })
         .expect("valid");
         let drawn = DrawnMeshes::new(&model);
-        let grid = drawn.primitive(0, 0);
+        assert!(drawn.meshes[0][0].ordered.is_some(), "welded and reordered");
+        let cube = drawn.primitive(0, 0);
         for level in 0..4 {
-            let (file, drawn) = (grid.lod_indices(level), drawn.level(0, 0, level));
-            assert_eq!((drawn.len(), triangles(drawn)), (file.len(), triangles(file)), "level {level}");
-            assert_ne!(drawn, file);
+            let (welded, drawn) = (cube.lod_indices(level), drawn.level(0, 0, level));
+            assert_eq!((drawn.len(), triangles(drawn)), (welded.len(), triangles(welded)), "level {level}");
         }
     }
 
     #[test]
-    fn a_blended_primitive_keeps_the_file_s_order() {
-        let grid = shuffled_grid();
-        let drawn = drawn(&grid, true);
+    fn a_blended_faceted_primitive_is_welded_in_the_file_s_order() {
+        let cube = faceted_cube();
+        let drawn = drawn(&cube, true);
         assert!(drawn.ordered.is_none());
-        assert_eq!(*drawn.primitive, grid);
+        assert_eq!(corners(&drawn.primitive, &drawn.primitive.indices), corners(&cube, &cube.indices));
+        assert_eq!(drawn.primitive.vertex_count(), 8);
     }
 
     #[test]
     fn a_list_past_its_vertices_or_of_broken_triangles_is_drawn_as_it_is() {
-        let mut past = shuffled_grid();
-        past.lods[0].indices[0] = 625;
-        assert!(drawn(&past, false).ordered.is_none());
-        let mut broken = shuffled_grid();
+        let mut past = faceted_cube();
+        past.lods[0].indices[0] = 24;
+        assert!(matches!(drawn(&past, false), Drawn { primitive: Cow::Borrowed(_), ordered: None }));
+        let mut broken = faceted_cube();
         broken.indices.pop();
-        assert!(drawn(&broken, false).ordered.is_none());
+        assert!(matches!(drawn(&broken, false), Drawn { primitive: Cow::Borrowed(_), ordered: None }));
     }
 
     #[test]
     fn a_faceted_primitive_is_welded_then_ordered() {
-        let cube = crate::facets::tests::faceted_cube();
+        let cube = faceted_cube();
         let drawn = drawn(&cube, false);
         assert_eq!((drawn.primitive.vertex_count(), drawn.primitive.flat), (8, true));
         // The order is made over the welded vertices: each list drawn, read through them, is
         // the file's triangles, corner for corner.
         let lists = drawn.ordered.as_ref().expect("reordered");
-        let corners = |p: &Primitive, list: &[u32]| {
-            let mut corners: Vec<[[u32; 3]; 3]> = list
-                .chunks_exact(3)
-                .map(|t| [0, 1, 2].map(|k| p.positions[t[k] as usize].to_array().map(f32::to_bits)))
-                .collect();
-            corners.sort_unstable();
-            corners
-        };
         assert_eq!(corners(&drawn.primitive, &lists[0]), corners(&cube, &cube.indices));
         assert_eq!(corners(&drawn.primitive, &lists[1]), corners(&cube, &cube.lods[0].indices));
     }

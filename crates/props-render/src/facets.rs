@@ -32,7 +32,7 @@ const MAX_KEPT: f32 = 0.75;
 pub(crate) fn welded(primitive: &Primitive) -> Option<Primitive> {
     let vertices = primitive.vertex_count();
     let shaded_by_file = !primitive.tangents.is_empty() || !primitive.morph_targets.is_empty();
-    if !whole_triangles(primitive)
+    if !primitive.is_whole_triangles()
         || !per_vertex(primitive)
         || shaded_by_file
         || !(primitive.flat || faceted(primitive))
@@ -89,16 +89,6 @@ pub(crate) fn welded(primitive: &Primitive) -> Option<Primitive> {
         lods: primitive.lods.iter().map(|lod| Lod { indices: remapped(&lod.indices), error: lod.error }).collect(),
         flat: true,
     })
-}
-
-/// Whether `primitive` is triangles and each of its index lists (its own, then each level's)
-/// is whole triangles over its vertices: what welding and reordering take (meshoptimizer
-/// aborts on anything else; a `Model` has nothing else).
-pub(crate) fn whole_triangles(primitive: &Primitive) -> bool {
-    let vertices = primitive.vertex_count();
-    let mut lists = std::iter::once(&primitive.indices).chain(primitive.lods.iter().map(|lod| &lod.indices));
-    primitive.topology == Topology::Triangles
-        && lists.all(|list| list.len().is_multiple_of(3) && list.iter().all(|&i| (i as usize) < vertices))
 }
 
 /// Whether each of `primitive`'s per-vertex lists has an entry for every vertex, or none.

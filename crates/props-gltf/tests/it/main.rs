@@ -20,4 +20,5 @@ mod real_models;
 mod support;
 mod textures;
 mod undrawn_parts;
+mod vertex_cache;
 mod vrm;
