@@ -116,7 +116,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = "mods")]
     pub mods: PathBuf,
     /// Heap memory the mods' models may take together, MiB (a mod that would pass it is
-    /// refused and the others stay).
+    /// refused and the others stay); a mod's images count only while it loads: once it
+    /// shows, they are on the GPU alone.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub mods_ram_mib: u64,
     /// GPU memory the mods' models may take together, MiB (a mod that would pass it is

@@ -442,7 +442,8 @@ pub struct Image {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// `width * height * 4` bytes.
+    /// `width * height * 4` bytes; none once released ([`crate::Model::release_pixels`]),
+    /// when the image is on the GPU alone.
     pub rgba8: Vec<u8>,
     /// The KTX2 file of Basis Universal data (`KHR_texture_basisu`) that `rgba8` is the
     /// largest level of, when the image is one: a renderer may upload the file's own mip levels

@@ -3,7 +3,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::clip::{Clip, Keyframes};
+use crate::clip::Clip;
 use crate::impostor::Impostor;
 use crate::material::{Image, Material};
 use crate::material_variant::MaterialVariant;
@@ -18,6 +18,8 @@ use crate::rig::Rig;
 use crate::skin::Skin;
 use crate::visibility::Visibility;
 use crate::{JointMatrix, WEIGHTS_PER_SLOT};
+
+mod memory;
 
 /// The parts of a model, before their cross-references are checked by [`Model::new`].
 #[derive(Clone, Debug, Default)]
@@ -420,63 +422,6 @@ impl Model {
     #[must_use]
     pub fn instances(&self) -> &[MeshInstance] {
         &self.instances
-    }
-
-    /// Heap bytes of the model's images, decoded (8-bit RGBA), with the KTX2 files some came
-    /// from: what of [`Model::heap_bytes`] its textures take.
-    #[must_use]
-    pub fn image_bytes(&self) -> u64 {
-        self.images.iter().map(|image| (image.rgba8.len() + image.ktx2.as_ref().map_or(0, Vec::len)) as u64).sum()
-    }
-
-    /// Heap bytes of the model's bulk data (vertex attributes, indices, morph targets, images,
-    /// keyframes), as it stays in memory once loaded: what budgets of loaded models count. A
-    /// model made from another by [`Model::with_clips`] counts the vertices and images it
-    /// shares with it too.
-    #[must_use]
-    pub fn heap_bytes(&self) -> u64 {
-        fn bytes<T>(items: &[T]) -> u64 {
-            size_of_val(items) as u64
-        }
-        let impostor = self.impostor.as_ref().map(|i| &i.primitive);
-        let primitives = self.meshes.iter().flat_map(|mesh| &mesh.primitives).chain(impostor);
-        let meshes: u64 = primitives
-            .map(|p| {
-                let influences = p
-                    .influences
-                    .as_ref()
-                    .map_or(0, |i| bytes(&i.joints) + bytes(&i.weights) + bytes(&i.extra_start) + bytes(&i.extra));
-                let targets: u64 = p.morph_targets.iter().map(|t| bytes(&t.positions) + bytes(&t.normals)).sum();
-                let lods: u64 = p.lods.iter().map(|lod| bytes(&lod.indices)).sum();
-                bytes(&p.positions)
-                    + bytes(&p.normals)
-                    + bytes(&p.uv0)
-                    + bytes(&p.uv1)
-                    + bytes(&p.tangents)
-                    + bytes(&p.colors)
-                    + bytes(&p.indices)
-                    + influences
-                    + targets
-                    + lods
-            })
-            .sum();
-        let images = self.image_bytes();
-        let keys: u64 = self
-            .clips
-            .iter()
-            .flat_map(Clip::channels)
-            .map(|channel| {
-                let values = match channel.keyframes() {
-                    Keyframes::Translation(v) | Keyframes::Scale(v) => bytes(v),
-                    Keyframes::Rotation(v) => bytes(v),
-                    Keyframes::MorphWeights { values, .. } => bytes(values),
-                };
-                bytes(channel.keys().times()) + values
-            })
-            .sum();
-        let looks =
-            self.impostor.iter().flat_map(|i| &i.material_variants).map(|look| bytes(&look.colors)).sum::<u64>();
-        meshes + looks + images + keys
     }
 
     /// Matrices in one instance's palette: every skin's joints, then one node matrix per mesh

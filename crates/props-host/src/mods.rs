@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use props_frame::ModelId;
@@ -124,7 +123,10 @@ impl PropHost {
 
 impl<B> Shelf<B> {
     /// Watches `folder` for mods (see [`props_mods`]) and applies the ones already there
-    /// through `stage`, waiting for them at most `wait`; returns what they did.
+    /// through `stage`, waiting for them at most `wait`; returns what they did. A mod's
+    /// decoded pixels are dropped once it shows, its textures on the GPU alone, so that the
+    /// mods' RAM budget holds what is used ([`props_anim::Model::release_pixels`]; a version
+    /// shown again, or the models after [`Shelf::upload_all`], load again from their files).
     pub fn watch<S: Stage<B>>(
         &mut self,
         folder: &Path,
@@ -133,12 +135,17 @@ impl<B> Shelf<B> {
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<Vec<HostEvent>, ModError> {
-        let watcher = ModWatcher::start(folder, config)?;
+        // Held while the events apply: showing a mod tells it what the mod keeps in memory,
+        // before the next is checked against the mods' RAM budget.
+        self.watcher = Some(ModWatcher::start(folder, config)?);
+        let deadline = std::time::Instant::now() + wait;
         let mut events = Vec::new();
-        for event in watcher.wait_until_ready(wait) {
+        while let Some(event) = self.watcher.as_ref().and_then(|watcher| watcher.next_event(deadline)) {
+            if matches!(event, ModEvent::Ready) {
+                break;
+            }
             self.apply(event, stage, renderer, &mut events);
         }
-        self.watcher = Some(watcher);
         Ok(events)
     }
 
@@ -146,11 +153,12 @@ impl<B> Shelf<B> {
     /// what happened to `events`; call it at a frame boundary. Nothing without
     /// [`Shelf::watch`].
     pub fn poll<S: Stage<B>>(&mut self, stage: &mut S, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
-        let Some(watcher) = self.watcher.take() else { return };
-        for event in watcher.poll() {
+        let Some(watcher) = &self.watcher else { return };
+        // Nothing arrived, nothing is allocated.
+        let arrived: Vec<ModEvent> = watcher.poll().collect();
+        for event in arrived {
             self.apply(event, stage, renderer, events);
         }
-        self.watcher = Some(watcher);
     }
 
     /// Applies one event of the mods watcher through `stage`, appending what happened to
@@ -230,9 +238,8 @@ impl<B> Shelf<B> {
             tracing::debug!(path = %report.file.display(), by = %first.display(), "mod waits behind another of its name");
             return HostEvent::Shadowed { path, model: id, by: first, report };
         }
-        let previous = Arc::clone(&entry.shown().model);
         let earlier = entry.mods.insert(path.clone(), version);
-        if let Err(error) = self.show(k, Some(&previous), false, stage, renderer) {
+        if let Err(error) = self.show(k, false, stage, renderer) {
             let mods = &mut self.entries[k].mods;
             match earlier {
                 Some(earlier) => mods.insert(path.clone(), earlier),
@@ -256,7 +263,7 @@ impl<B> Shelf<B> {
         let (id, report) = (self.ids.take(), version.report.clone());
         let mods = BTreeMap::from([(path.clone(), version)]);
         self.entries.push(Entry { id, name, base: None, mods });
-        if let Err(error) = self.show(self.entries.len() - 1, None, false, stage, renderer) {
+        if let Err(error) = self.show(self.entries.len() - 1, false, stage, renderer) {
             self.entries.pop();
             self.ids.release(id);
             return refused(path, &report.file, error);
@@ -295,7 +302,7 @@ impl<B> Shelf<B> {
         let withdrawn = HostEvent::Withdrawn { path: path.to_owned(), model: Some(id) };
         let Some(removed) = self.entries[k].mods.remove(path).filter(|_| showed) else { return events.push(withdrawn) };
         while let Some(next) = self.entries[k].mods.keys().next().cloned() {
-            match self.show(k, Some(&removed.model), false, stage, renderer) {
+            match self.show(k, false, stage, renderer) {
                 Ok(_) => {
                     let report = self.entries[k].shown().report.clone();
                     events.push(withdrawn);
@@ -314,7 +321,7 @@ impl<B> Shelf<B> {
             let instances = stage.unbind(self, id);
             return events.push(HostEvent::Removed { path: path.to_owned(), model: id, instances });
         }
-        if let Err(error) = self.show(k, Some(&removed.model), true, stage, renderer) {
+        if let Err(error) = self.show(k, true, stage, renderer) {
             // The game's version showed before with the same stage: only the GPU can fail.
             tracing::error!(%error, "showing a model's own version again failed; the mod's stays");
             self.entries[k].mods.insert(path.to_owned(), removed);

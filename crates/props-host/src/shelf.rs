@@ -19,7 +19,7 @@ use props_mods::sidecar::Sidecar;
 use props_render::{GpuFootprint, ModelRefused, Renderer};
 
 use crate::ids::ModelIds;
-use crate::swap::{SwapError, VramBudget, swap_model};
+use crate::swap::{SwapError, VramBudget, restore, upload};
 
 /// The part of a game that animates a [`Shelf`]'s models (a [`props_crowd::CrowdSet`], a
 /// town, the game's own ECS): it says where each mod that arrives goes, and binds each
@@ -241,25 +241,49 @@ impl<B> Shelf<B> {
     }
 
     /// Shows entry `k`'s first version under its id: uploads it (within the mods' budget when
-    /// it is a mod) and binds it; `previous` is what showed there. On error the GPU shows what
-    /// it did; the caller undoes its change to the entry.
+    /// it is a mod), releases a mod's pixels ([`Shelf::release_pixels`]) and binds it. On error
+    /// the GPU shows what it did, not uploaded again; the caller undoes its change to the
+    /// entry.
     pub(crate) fn show<S: Stage<B>>(
         &mut self,
         k: usize,
-        previous: Option<&Model>,
         revert: bool,
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<GpuFootprint, SwapError<S::Error>> {
         let entry = &self.entries[k];
-        let (id, model) = (entry.id, Arc::clone(&entry.shown().model));
+        let id = entry.id;
         let budget = entry.showing_mod().map(|_| VramBudget {
             used: self.mods_vram(renderer, id),
             limit: self.mods_vram_bytes,
             setting: &self.mods_vram_setting,
         });
-        let shelf = &*self;
-        swap_model(renderer, (id, &model), budget, previous, || stage.bind(shelf, id, revert))
+        let (footprint, before) = upload(renderer, (id, &entry.shown().model), budget)?;
+        self.release_pixels(k);
+        if let Err(error) = stage.bind(&*self, id, revert) {
+            restore(renderer, id, before);
+            return Err(SwapError::Bind(error));
+        }
+        Ok(footprint)
+    }
+
+    /// Releases the pixels of the mod version showing in entry `k`, now on the GPU, which
+    /// draws from its own copy ([`props_anim::Model::release_pixels`]): the mods' RAM budget
+    /// counts the rest from now on. A version whose pixels were released before, shown again
+    /// (behind a mod that went), was uploaded white: it loads again from its file.
+    fn release_pixels(&mut self, k: usize) {
+        let (Some((path, version)), Some(watcher)) = (self.entries[k].mods.iter_mut().next(), &self.watcher) else {
+            return;
+        };
+        if version.model.has_released_pixels() {
+            return watcher.reload(path);
+        }
+        // Shared, a stage still animates it: it keeps its pixels.
+        if let Some(model) = Arc::get_mut(&mut version.model)
+            && model.release_pixels() > 0
+        {
+            watcher.set_resident_bytes(path, model.heap_bytes());
+        }
     }
 
     /// GPU bytes the mods showing now take, but the one under `except`.
@@ -298,10 +322,18 @@ impl<B> Shelf<B> {
         self.entries.iter().map(|e| e.mods.len()).sum()
     }
 
-    /// Uploads every model showing now again (after the game recreated its GPU device).
+    /// Uploads every model showing now again (after the game recreated its GPU device). A
+    /// mod's whose pixels were released is drawn white until it loads again from its file,
+    /// which this asks for.
     pub fn upload_all(&self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
         for entry in &self.entries {
-            renderer.set_model(entry.id, &entry.shown().model)?;
+            let shown = &entry.shown().model;
+            renderer.set_model(entry.id, shown)?;
+            if let (Some(path), Some(watcher)) = (entry.showing_mod(), &self.watcher)
+                && shown.has_released_pixels()
+            {
+                watcher.reload(path);
+            }
         }
         Ok(())
     }

@@ -1,12 +1,14 @@
-//! [`swap_model`]: a new version of a model onto the GPU all or nothing: checked against the
-//! device and the mods' VRAM budget, uploaded, then bound by whatever animates it (a crowd
-//! set, a scene); when that refuses it, what showed before goes back under the id.
+//! A new version of a model onto the GPU all or nothing, in two steps around whatever animates
+//! it (a crowd set, a scene): [`upload`] checks it against the device and the mods' VRAM
+//! budget and uploads it, keeping the version before aside; when the animation refuses the new
+//! one, [`restore`] puts that back, without uploading it again (its pixels may be gone:
+//! [`props_anim::Model::release_pixels`]).
 
 use props_anim::Model;
 use props_frame::ModelId;
-use props_render::{GpuFootprint, ModelRefused, Renderer};
+use props_render::{GpuFootprint, ModelRefused, Renderer, UploadedModel};
 
-/// GPU memory some models may take together ([`swap_model`]'s check).
+/// GPU memory some models may take together ([`upload`]'s check).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct VramBudget<'a> {
     /// Bytes the others take now (not the version being replaced).
@@ -17,7 +19,7 @@ pub(crate) struct VramBudget<'a> {
     pub setting: &'a str,
 }
 
-/// Why [`swap_model`] changed nothing.
+/// Why showing a version changed nothing.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum SwapError<E> {
     /// The device or the budget cannot take the model, or the upload failed.
@@ -28,39 +30,38 @@ pub(crate) enum SwapError<E> {
     Bind(E),
 }
 
-/// Shows `model` under `id`: checks it against the device and `budget`, uploads it, then
-/// calls `bind`; if `bind` fails, uploads `previous` (what showed under `id`) again, or frees
-/// `id` without one. On error nothing the GPU shows changed; the caller undoes its own state.
+/// Uploads `model` under `id` once it is checked against the device and `budget`: returns what
+/// it takes, and what was under `id` before, taken off the renderer (for [`restore`], or to
+/// drop). On error the GPU shows what it did.
 ///
 /// # Errors
-/// The device's or the budget's refusal, or `bind`'s.
-pub(crate) fn swap_model<E>(
+/// The device's or the budget's refusal.
+pub(crate) fn upload(
     renderer: &mut Renderer,
     (id, model): (ModelId, &Model),
     budget: Option<VramBudget<'_>>,
-    previous: Option<&Model>,
-    bind: impl FnOnce() -> Result<(), E>,
-) -> Result<GpuFootprint, SwapError<E>> {
+) -> Result<(GpuFootprint, Option<UploadedModel>), ModelRefused> {
     let footprint = renderer.footprint(model)?;
     if let Some(VramBudget { used, limit, setting }) = budget
         && used.saturating_add(footprint.total()) > limit
     {
         let setting = setting.to_owned();
-        return Err(SwapError::Gpu(ModelRefused::OverBudget {
-            bytes: footprint.total(),
-            used,
-            budget: limit,
-            setting,
-        }));
+        return Err(ModelRefused::OverBudget { bytes: footprint.total(), used, budget: limit, setting });
     }
-    renderer.set_model(id, model)?;
-    if let Err(error) = bind() {
-        match previous.map(|previous| renderer.set_model(id, previous)) {
-            Some(Err(restore)) => tracing::error!(error = %restore, "putting a model back on the GPU failed"),
-            Some(Ok(_)) => {}
-            None => renderer.remove_model(id),
+    let before = renderer.take_model(id);
+    if let Err(refused) = renderer.set_model(id, model) {
+        if let Some(before) = before {
+            renderer.put_model(id, before);
         }
-        return Err(SwapError::Bind(error));
+        return Err(refused);
     }
-    Ok(footprint)
+    Ok((footprint, before))
+}
+
+/// Puts `before` (what [`upload`] replaced) back under `id`, or frees `id` without one.
+pub(crate) fn restore(renderer: &mut Renderer, id: ModelId, before: Option<UploadedModel>) {
+    match before {
+        Some(before) => renderer.put_model(id, before),
+        None => renderer.remove_model(id),
+    }
 }

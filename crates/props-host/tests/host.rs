@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Vec3};
 use props_frame::FrameData;
-use props_host::{Animates, HostConfig, HostEvent, Layer, LoadError, Loaded, ModConfig, PropHost};
-use props_render::{GpuContext, Renderer, RendererConfig};
+use props_host::{Animates, HostConfig, HostEvent, Layer, Lighting, LoadError, Loaded, ModConfig, PropHost, SKY};
+use props_render::{Clear, GpuContext, Renderer, RendererConfig, StandalonePass};
 
 /// A renderer on the first adapter; `None` (the test skipped) without one, outside CI.
 fn renderer() -> Option<Renderer> {
@@ -241,4 +241,102 @@ fn a_host_calling_animate_sets_the_view_height_mesh_lod_measures_in() {
     // A kilometre away: levels 2 and 0 (measured).
     let (short, tall) = (level_seen_on(720, 1000.0, &mut renderer), level_seen_on(8640, 1000.0, &mut renderer));
     assert!(short > tall, "720 lines: level {short}; 8640 lines: level {tall}");
+}
+
+/// A mod's decoded pixels go once it shows (its texture is on the GPU): the mods' RAM budget
+/// counts the rest, so a second mod fits where the two whole would not. Uploaded to a new
+/// device, the mod loads again from its file, and its pixels go again.
+#[test]
+fn a_mod_s_pixels_go_once_it_shows_and_the_budget_counts_the_rest() {
+    let Some(mut renderer) = renderer() else { return };
+    let fox = props_gltf::import_file(&asset("Fox.glb"), &ModConfig::default_limits()).expect("the fox").model;
+    let (whole, pixels) = (fox.heap_bytes(), fox.image_bytes());
+    assert!(pixels > whole / 2, "the fox is mostly its texture: {pixels} of {whole} bytes");
+    // Room for one fox whole and one without its pixels, not for two whole.
+    let config = ModConfig { total_bytes: 2 * whole - pixels / 2, ..ModConfig::default() };
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    let folder = mods_folder("pixels");
+    props.watch_mods(&folder, config, Duration::from_secs(10), &mut renderer).expect("watching");
+    let shows = |props: &PropHost, name: &str| {
+        let id = props.model_named(name).expect("shown");
+        let model = props.model(id).expect("shown");
+        (model.model().has_released_pixels(), model.model().image_bytes())
+    };
+
+    std::fs::copy(asset("Fox.glb"), folder.join("fox_a.glb")).expect("copy");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Loaded { .. }), "{event:?}");
+    assert_eq!(shows(&props, "fox_a"), (true, 0), "its pixels went once it showed");
+    std::fs::copy(asset("Fox.glb"), folder.join("fox_b.glb")).expect("copy");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Loaded { .. }), "the second fits beside the first: {event:?}");
+    assert_eq!(shows(&props, "fox_b"), (true, 0));
+
+    // A new device: both are uploaded (white), then load again from their files.
+    props.upload_all(&mut renderer).expect("uploaded again");
+    let mut events = Vec::new();
+    while events.len() < 2 {
+        events.extend(next_events(&mut props, &mut renderer));
+    }
+    let again: Vec<&Path> = events
+        .iter()
+        .map(|event| match event {
+            HostEvent::Replaced { path, .. } => path.as_path(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(again, [Path::new("fox_a.glb"), Path::new("fox_b.glb")]);
+    assert_eq!((shows(&props, "fox_a"), shows(&props, "fox_b")), ((true, 0), (true, 0)));
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// A new version of a mod that the animation refuses leaves the version before on the GPU as
+/// it was, texture and all, though its pixels are gone from memory: put back, not uploaded
+/// again (it would draw white).
+#[test]
+fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
+    let gpu = match pollster::block_on(GpuContext::headless()) {
+        Ok(gpu) => gpu,
+        Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error}"),
+        Err(error) => panic!("{error}"),
+    };
+    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
+    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let (mut props, windmill, folder) = watching(HostConfig::default(), "put-back", &[], &mut renderer);
+    std::fs::copy(asset("Fox.glb"), folder.join("windmill.glb")).expect("copy");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Replaced { .. }), "{event:?}");
+    let fox = std::sync::Arc::clone(props.model(windmill.model).expect("the fox").model());
+    assert!(fox.has_released_pixels());
+    // An instance plays the fox's last clip, which the windmill lacks, from its start.
+    let id = props.add(windmill.model, Affine3A::IDENTITY).expect("added");
+    assert!(props.get_mut(id).expect("live").set_layer(0, Layer::once(fox.clips().len() as u16 - 1, 0.0)));
+    let camera = props_render::framing_camera(&fox.sampled_extent(2).expect("vertices"), 1.0);
+    let draw = |props: &mut PropHost, renderer: &mut Renderer| {
+        let target = props_render::OffscreenTarget::new(&gpu.device, (96, 96));
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        props.prepare(renderer, &mut encoder, (&camera, Lighting::default()), target.size());
+        let mut pass = StandalonePass::new();
+        let mut pass = pass.begin(renderer, &mut encoder, (target.view(), target.size()), Clear::color(SKY));
+        renderer.render(&mut pass);
+        drop(pass);
+        gpu.queue.submit([encoder.finish()]);
+        target.read_rgba8(&gpu.device, &gpu.queue).expect("readback")
+    };
+    let before = draw(&mut props, &mut renderer);
+
+    // The mod's next version is the windmill, without that clip: refused.
+    std::fs::copy(asset("windmill.glb"), folder.join("windmill.glb")).expect("copy");
+    let HostEvent::Refused { refused, .. } = next_event(&mut props, &mut renderer) else { panic!("not refused") };
+    assert!(refused.fatal().any(|issue| issue.code == props_mods::RIG_CODE), "{refused}");
+    assert!(std::sync::Arc::ptr_eq(props.model(windmill.model).expect("the fox").model(), &fox));
+    let after = draw(&mut props, &mut renderer);
+    let differ = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "{differ} bytes differ: the fox is drawn as it was");
+    // Uploaded again, from its released pixels, it draws otherwise (white).
+    renderer.set_model(windmill.model, &fox).expect("uploads");
+    let white = draw(&mut props, &mut renderer);
+    let differ = before.iter().zip(&white).filter(|(a, b)| a != b).count();
+    assert!(differ > before.len() / 50, "only {differ} bytes differ");
+    let _ = std::fs::remove_dir_all(&folder);
 }

@@ -88,7 +88,9 @@ pub struct ModConfig {
     /// [`ModConfig::default_limits`].
     pub limits: Limits,
     /// The RAM budget of all mods together: heap bytes of the loaded mods' models
-    /// (`props_anim::Model::heap_bytes`). A model that would take them past it is refused.
+    /// (`props_anim::Model::heap_bytes`; less their pixels once a host released them on the
+    /// GPU, [`ModWatcher::set_resident_bytes`]). A model that would take them past it is
+    /// refused.
     /// While a model loads, its import may take up to [`Limits::max_decoded_bytes`] more, so
     /// the mods never hold more than the sum of the two. Default 1 GiB.
     pub total_bytes: u64,
@@ -222,6 +224,7 @@ pub struct ModWatcher {
     root: PathBuf,
     events: Receiver<ModEvent>,
     inputs: Sender<Input>,
+    resident_updates: Sender<(PathBuf, u64)>,
     worker: Option<JoinHandle<()>>,
     debouncer: Option<watcher::Debouncer>,
 }
@@ -243,13 +246,15 @@ impl ModWatcher {
         })
         .map_err(|source| ModError::Watch { path: root.to_owned(), source })?;
         let (event_sender, events) = mpsc::channel();
-        let worker = Worker::new(canonical.clone(), root.to_owned(), config, input_receiver, event_sender);
+        let (resident_updates, update_receiver) = mpsc::channel();
+        let receivers = (input_receiver, update_receiver);
+        let worker = Worker::new(canonical.clone(), root.to_owned(), config, receivers, event_sender);
         let worker = std::thread::Builder::new()
             .name("mod-loader".to_owned())
             .spawn(move || worker.run())
             .map_err(|source| ModError::Thread { path: root.to_owned(), source })?;
         tracing::info!(root = %canonical.display(), "watching the mods folder");
-        Ok(Self { root: canonical, events, inputs, worker: Some(worker), debouncer: Some(debouncer) })
+        Ok(Self { root: canonical, events, inputs, resident_updates, worker: Some(worker), debouncer: Some(debouncer) })
     }
 
     /// The watched folder, canonicalized.
@@ -264,19 +269,44 @@ impl ModWatcher {
     pub fn wait_until_ready(&self, timeout: Duration) -> Vec<ModEvent> {
         let deadline = std::time::Instant::now() + timeout;
         let mut events = Vec::new();
-        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
-            match self.events.recv_timeout(left) {
-                Ok(ModEvent::Ready) | Err(_) => break,
-                Ok(event) => events.push(event),
+        while let Some(event) = self.next_event(deadline) {
+            match event {
+                ModEvent::Ready => break,
+                event => events.push(event),
             }
         }
         events
+    }
+
+    /// The next event, waiting for it until `deadline` at most; `None` at the deadline. A
+    /// host that applies each mod present at start as it comes (and so tells the watcher what
+    /// each keeps in memory before the next is checked against the budget:
+    /// [`ModWatcher::set_resident_bytes`]) waits with it until [`ModEvent::Ready`].
+    pub fn next_event(&self, deadline: std::time::Instant) -> Option<ModEvent> {
+        let left = deadline.checked_duration_since(std::time::Instant::now())?;
+        self.events.recv_timeout(left).ok()
     }
 
     /// The events that arrived since the last call, in order; never blocks. Call once per
     /// frame at the frame boundary and apply them all.
     pub fn poll(&self) -> impl Iterator<Item = ModEvent> + '_ {
         self.events.try_iter()
+    }
+
+    /// Loads the mod at `path` (relative to the root, as its events name it) again, at once:
+    /// its new version comes as a [`ModEvent::Loaded`]. For a host that released its model's
+    /// pixels ([`props_anim::Model::release_pixels`]) and must upload it again (to a new GPU
+    /// device, or to show it again behind a mod that went).
+    pub fn reload(&self, path: &Path) {
+        // Fails only once the worker is gone, when nothing loads any more.
+        let _ = self.inputs.send(Input::Reload(path.to_owned()));
+    }
+
+    /// The model of the mod at `path` now takes `bytes` of memory
+    /// ([`props_anim::Model::heap_bytes`], once its host released its pixels): what the RAM
+    /// budget ([`ModConfig::total_bytes`]) counts for it from now on.
+    pub fn set_resident_bytes(&self, path: &Path, bytes: u64) {
+        let _ = self.resident_updates.send((path.to_owned(), bytes));
     }
 }
 

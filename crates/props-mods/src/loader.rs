@@ -2,7 +2,7 @@
 //! models that are due and sends the results to the game. Imports never run on the game's
 //! thread; the game only drains the result channel.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,6 +22,8 @@ use crate::watcher::{Batch, FsProbe, Problem, Translator};
 pub(crate) enum Input {
     /// A debounced batch from notify.
     Notify(DebounceEventResult),
+    /// Load the mod at this path again, at once ([`crate::ModWatcher::reload`]).
+    Reload(PathBuf),
     /// The watcher is being dropped.
     Stop,
 }
@@ -48,6 +50,14 @@ pub(crate) struct Worker {
     total_bytes_setting: String,
     /// Heap bytes of each model sent to the game and not removed since.
     resident: BTreeMap<PathBuf, u64>,
+    /// What the game says some of them take now, having released their pixels
+    /// ([`crate::ModWatcher::set_resident_bytes`]): read before each budget check, so that
+    /// mods loading one after another count those shown before at what they keep.
+    resident_updates: Receiver<(PathBuf, u64)>,
+    /// Mods the game asked to load again, having released their pixels
+    /// ([`crate::ModWatcher::reload`]): it releases them again once they show, so they count
+    /// without them.
+    reloading: BTreeSet<PathBuf>,
     policy: ReloadPolicy,
     translator: Translator,
     probe: FsProbe,
@@ -63,7 +73,7 @@ impl Worker {
         root: PathBuf,
         shown_root: PathBuf,
         config: crate::ModConfig,
-        inputs: Receiver<Input>,
+        (inputs, resident_updates): (Receiver<Input>, Receiver<(PathBuf, u64)>),
         events: Sender<ModEvent>,
     ) -> Self {
         Self {
@@ -76,6 +86,8 @@ impl Worker {
             total_bytes: config.total_bytes,
             total_bytes_setting: config.total_bytes_setting,
             resident: BTreeMap::new(),
+            resident_updates,
+            reloading: BTreeSet::new(),
             policy: ReloadPolicy::new(config.settle),
             inputs,
             events,
@@ -157,8 +169,14 @@ impl Worker {
 
     /// Hands one input to the policy.
     fn feed(&mut self, input: Input) -> Flow {
-        let Input::Notify(result) = input else {
-            return Flow::Stop;
+        let result = match input {
+            Input::Notify(result) => result,
+            Input::Reload(path) => {
+                self.policy.initial(self.now(), [path.clone()]);
+                self.reloading.insert(path);
+                return Flow::Continue;
+            }
+            Input::Stop => return Flow::Stop,
         };
         let mut batch = Batch::default();
         self.translator.translate(result, &mut batch);
@@ -200,10 +218,12 @@ impl Worker {
             Action::Remove { model_path } => {
                 tracing::debug!(path = %model_path.display(), "mod model removed");
                 self.resident.remove(&model_path);
+                self.reloading.remove(&model_path);
                 self.send(ModEvent::Removed { name: name_of(&model_path), path: model_path })
             }
             Action::Load { model_path, version } => {
                 let event = self.load(model_path.clone(), version);
+                self.reloading.remove(&model_path);
                 // Changes that arrived during the import may have made its result stale.
                 if self.drain() == Flow::Stop {
                     return Flow::Stop;
@@ -235,12 +255,19 @@ impl Worker {
                     }
                 };
                 let load_ms = started.elapsed().as_secs_f64() * 1000.0;
-                self.resident.insert(path.clone(), model.heap_bytes());
+                self.resident.insert(path.clone(), self.resident_bytes(&path, &model));
                 let report = admitted.report;
                 ModEvent::Loaded { path, name, model: Arc::new(model), sidecar, version, load_ms, report }
             }
             Err(refused) => ModEvent::Rejected { path, name, refused, version },
         }
+    }
+
+    /// What the budget counts for `model` (at `path`): its heap bytes, without its pixels
+    /// when the game asked for it again after releasing them.
+    fn resident_bytes(&self, path: &Path, model: &props_anim::Model) -> u64 {
+        let released = if self.reloading.contains(path) { model.image_bytes() } else { 0 };
+        model.heap_bytes() - released
     }
 
     /// Why `model` (at `path`) does not fit in the RAM budget beside the `others` bytes of
@@ -273,7 +300,7 @@ impl Worker {
     /// Passes the model at `path` through the gate ([`props_gltf::gate`]) with the mods'
     /// limits, refusing symbolic links out of the mods folder and a model that would take the
     /// loaded mods past their RAM budget; the refusal's report names the file as `shown`.
-    fn admit(&self, path: &Path, shown: &Path) -> Result<Admitted, Refused> {
+    fn admit(&mut self, path: &Path, shown: &Path) -> Result<Admitted, Refused> {
         let file = self.root.join(path);
         if let Ok(target) = file.canonicalize()
             && !target.starts_with(&self.root)
@@ -285,10 +312,15 @@ impl Worker {
         match panic::catch_unwind(AssertUnwindSafe(|| props_gltf::gate::admit_file(&file, limits))) {
             Ok(Ok(admitted)) => {
                 // Every other mod's model stays loaded beside this one (which replaces its own
-                // earlier version).
+                // earlier version), at what the game says it keeps.
+                for (path, bytes) in self.resident_updates.try_iter() {
+                    if let Some(held) = self.resident.get_mut(&path) {
+                        *held = bytes;
+                    }
+                }
                 let others: u64 =
                     self.resident.iter().filter(|(p, _)| p.as_path() != path).map(|(_, &bytes)| bytes).sum();
-                let bytes = admitted.import.model.heap_bytes();
+                let bytes = self.resident_bytes(path, &admitted.import.model);
                 if others.saturating_add(bytes) > self.total_bytes {
                     let message = self.over_budget(path, &admitted.import.model, others);
                     return Err(Refused::one(shown, "PROPS_LIMIT_EXCEEDED", "", message));

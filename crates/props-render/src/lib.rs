@@ -153,7 +153,7 @@ pub use influence_heat::{heat, influence_heat_map};
 pub use light_clusters::MAX_LIGHTS;
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};
 pub use pass_timer::PassTimes;
-pub use renderer::Renderer;
+pub use renderer::{Renderer, UploadedModel};
 pub use renderer_config::{FrameStats, PassCount, RendererConfig, Shading};
 pub use sky::Sky;
 pub use standalone::{Clear, StandalonePass};

@@ -36,7 +36,10 @@ use crate::sky::SkyLight;
 use crate::texture;
 use props_frame::{DebugLine, Frame, HeightField, ModelId};
 
+mod model_slots;
 mod shadow_passes;
+
+pub use model_slots::UploadedModel;
 
 /// Draws `draw` of `model` at level of detail `level` for `instances` (of the bound instance
 /// buffer) with the pipeline bound: its draw uniform, its material, its indices. Nothing is drawn where the level leaves the primitive out. Returns whether it drew.
@@ -295,18 +298,8 @@ impl Renderer {
             self.pipelines.forget_meshes(made);
             return Err(ModelRefused::Device { message: error.to_string() });
         }
-        let index = id.0 as usize;
-        if index >= self.models.len() {
-            self.models.resize_with(index + 1, || None);
-        }
-        self.models[index] = Some((uploaded, footprint));
+        self.store(id, uploaded, footprint);
         Ok(footprint)
-    }
-
-    /// What model `id` takes on the device, if it is there.
-    #[must_use]
-    pub fn model_footprint(&self, id: ModelId) -> Option<GpuFootprint> {
-        self.models.get(id.0 as usize)?.as_ref().map(|(_, footprint)| *footprint)
     }
 
     /// Whether the model under `id` (now and after any [`Renderer::set_model`]) casts shadows:
@@ -331,19 +324,6 @@ impl Renderer {
         self.pipelines.set_ground_shadowed(self.ground.is_set());
         self.host_sun.rebind(&self.device, &self.globals, &self.shadows, &self.ground);
         set
-    }
-
-    /// Frees the GPU resources of model `id`; its instances are skipped from now on.
-    pub fn remove_model(&mut self, id: ModelId) {
-        if let Some(slot) = self.models.get_mut(id.0 as usize) {
-            *slot = None;
-        }
-    }
-
-    /// Number of models on the GPU.
-    #[must_use]
-    pub fn model_count(&self) -> usize {
-        self.models.iter().flatten().count()
     }
 
     fn model(&self, id: ModelId) -> Option<&GpuModel> {

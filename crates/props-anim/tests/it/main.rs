@@ -11,6 +11,7 @@ mod material_variants;
 mod palette;
 mod playback;
 mod pose;
+mod release_pixels;
 mod rig;
 mod support;
 mod with_clips;

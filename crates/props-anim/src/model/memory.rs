@@ -1,0 +1,102 @@
+//! What a model keeps in memory: its heap bytes, which budgets of loaded models count, and
+//! its decoded pixels, released once the model is on the GPU.
+
+use std::sync::Arc;
+
+use super::Model;
+use crate::clip::{Clip, Keyframes};
+use crate::material::Image;
+
+impl Model {
+    /// Drops its images' decoded pixels, keeping each image's size and KTX2 file, and returns
+    /// the bytes freed: what a host does once the model is on the GPU, which draws from its own
+    /// copy, so that memory holds what is used. Uploaded again (to a new device, or a version
+    /// shown again), such an image is drawn from its KTX2 levels where the device takes them,
+    /// else white, until the host loads the model again ([`Model::has_released_pixels`]).
+    /// Images shared with models made from this one ([`Model::with_clips`]) are copied
+    /// without pixels, not freed, until those go too.
+    pub fn release_pixels(&mut self) -> u64 {
+        let held: u64 = self.images.iter().map(|image| image.rgba8.len() as u64).sum();
+        if held == 0 {
+            return 0;
+        }
+        match Arc::get_mut(&mut self.images) {
+            Some(images) => images.iter_mut().for_each(|image| image.rgba8 = Vec::new()),
+            None => {
+                let without = |image: &Image| Image {
+                    name: image.name.clone(),
+                    width: image.width,
+                    height: image.height,
+                    rgba8: Vec::new(),
+                    ktx2: image.ktx2.clone(),
+                };
+                self.images = self.images.iter().map(without).collect();
+            }
+        }
+        held
+    }
+
+    /// Whether some image's pixels were released ([`Model::release_pixels`]): uploading the
+    /// model again draws it white.
+    #[must_use]
+    pub fn has_released_pixels(&self) -> bool {
+        self.images.iter().any(|image| image.rgba8.is_empty() && image.width > 0 && image.height > 0)
+    }
+
+    /// Heap bytes of the model's images, decoded (8-bit RGBA), with the KTX2 files some came
+    /// from: what of [`Model::heap_bytes`] its textures take.
+    #[must_use]
+    pub fn image_bytes(&self) -> u64 {
+        self.images.iter().map(|image| (image.rgba8.len() + image.ktx2.as_ref().map_or(0, Vec::len)) as u64).sum()
+    }
+
+    /// Heap bytes of the model's bulk data (vertex attributes, indices, morph targets, images,
+    /// keyframes), as it stays in memory once loaded: what budgets of loaded models count. A
+    /// model made from another by [`Model::with_clips`] counts the vertices and images it
+    /// shares with it too.
+    #[must_use]
+    pub fn heap_bytes(&self) -> u64 {
+        fn bytes<T>(items: &[T]) -> u64 {
+            size_of_val(items) as u64
+        }
+        let impostor = self.impostor.as_ref().map(|i| &i.primitive);
+        let primitives = self.meshes.iter().flat_map(|mesh| &mesh.primitives).chain(impostor);
+        let meshes: u64 = primitives
+            .map(|p| {
+                let influences = p
+                    .influences
+                    .as_ref()
+                    .map_or(0, |i| bytes(&i.joints) + bytes(&i.weights) + bytes(&i.extra_start) + bytes(&i.extra));
+                let targets: u64 = p.morph_targets.iter().map(|t| bytes(&t.positions) + bytes(&t.normals)).sum();
+                let lods: u64 = p.lods.iter().map(|lod| bytes(&lod.indices)).sum();
+                bytes(&p.positions)
+                    + bytes(&p.normals)
+                    + bytes(&p.uv0)
+                    + bytes(&p.uv1)
+                    + bytes(&p.tangents)
+                    + bytes(&p.colors)
+                    + bytes(&p.indices)
+                    + influences
+                    + targets
+                    + lods
+            })
+            .sum();
+        let images = self.image_bytes();
+        let keys: u64 = self
+            .clips
+            .iter()
+            .flat_map(Clip::channels)
+            .map(|channel| {
+                let values = match channel.keyframes() {
+                    Keyframes::Translation(v) | Keyframes::Scale(v) => bytes(v),
+                    Keyframes::Rotation(v) => bytes(v),
+                    Keyframes::MorphWeights { values, .. } => bytes(values),
+                };
+                bytes(channel.keys().times()) + values
+            })
+            .sum();
+        let looks =
+            self.impostor.iter().flat_map(|i| &i.material_variants).map(|look| bytes(&look.colors)).sum::<u64>();
+        meshes + looks + images + keys
+    }
+}

@@ -1,0 +1,75 @@
+//! The models on the GPU, one slot per id: what is there, and taking a model's resources out
+//! and putting them back, which lets a host swap a new version in and go back to the one
+//! before without uploading it again.
+
+use std::fmt;
+
+use props_frame::ModelId;
+
+use super::Renderer;
+use crate::admission::GpuFootprint;
+use crate::gpu_model::GpuModel;
+
+/// A model's resources on the device, taken off a renderer ([`Renderer::take_model`]):
+/// dropped, they are freed; [`Renderer::put_model`] puts them back.
+pub struct UploadedModel {
+    model: GpuModel,
+    footprint: GpuFootprint,
+}
+
+impl UploadedModel {
+    /// What they take on the device.
+    #[must_use]
+    pub fn footprint(&self) -> GpuFootprint {
+        self.footprint
+    }
+}
+
+impl fmt::Debug for UploadedModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UploadedModel").field("footprint", &self.footprint).finish_non_exhaustive()
+    }
+}
+
+impl Renderer {
+    /// What model `id` takes on the device, if it is there.
+    #[must_use]
+    pub fn model_footprint(&self, id: ModelId) -> Option<GpuFootprint> {
+        self.models.get(id.0 as usize)?.as_ref().map(|(_, footprint)| *footprint)
+    }
+
+    /// Frees the GPU resources of model `id`; its instances are skipped from now on.
+    pub fn remove_model(&mut self, id: ModelId) {
+        self.take_model(id);
+    }
+
+    /// Takes model `id`'s resources off the renderer: its instances are skipped until they are
+    /// put back ([`Renderer::put_model`]). A host showing a new version keeps the one before
+    /// so, to show it again if the new one is refused, without uploading it again (its
+    /// pixels may be gone: [`props_anim::Model::release_pixels`]).
+    pub fn take_model(&mut self, id: ModelId) -> Option<UploadedModel> {
+        let (model, footprint) = self.models.get_mut(id.0 as usize)?.take()?;
+        Some(UploadedModel { model, footprint })
+    }
+
+    /// Puts resources [`Renderer::take_model`] took under `id`, replacing (and freeing) what
+    /// is there.
+    pub fn put_model(&mut self, id: ModelId, uploaded: UploadedModel) {
+        self.store(id, uploaded.model, uploaded.footprint);
+    }
+
+    /// Number of models on the GPU.
+    #[must_use]
+    pub fn model_count(&self) -> usize {
+        self.models.iter().flatten().count()
+    }
+
+    /// Keeps `model` under `id`, replacing (and freeing) what is there.
+    pub(super) fn store(&mut self, id: ModelId, model: GpuModel, footprint: GpuFootprint) {
+        let index = id.0 as usize;
+        if index >= self.models.len() {
+            self.models.resize_with(index + 1, || None);
+        }
+        self.models[index] = Some((model, footprint));
+    }
+}
