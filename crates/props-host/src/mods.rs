@@ -33,7 +33,8 @@ pub enum HostEvent {
         /// The file's report.
         report: Report,
     },
-    /// A mod (or a new version of one) shows in a model's place: the same id, every instance
+    /// A mod (or a new version of one, or the same read again from its file to upload its
+    /// pixels again: [`Shelf::watch`]) shows in a model's place: the same id, every instance
     /// kept with its state.
     Replaced {
         /// The mod file.
