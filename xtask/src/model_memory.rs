@@ -12,7 +12,8 @@ use crate::numbers::bytes;
 
 /// What a model takes while loaded, as the mods' two budgets count it.
 pub(crate) struct Memory {
-    /// Its heap bytes (`Model::heap_bytes`: the RAM budget's count).
+    /// Its heap bytes (`Model::heap_bytes`: the RAM budget's count while it loads; less its
+    /// images once it shows).
     pub(crate) heap: u64,
     /// Its images' among them.
     pub(crate) images: u64,
@@ -31,6 +32,7 @@ impl Memory {
     pub(crate) fn json(&self) -> serde_json::Value {
         let gpu = self.gpu.as_ref();
         serde_json::json!({"heap_bytes": self.heap, "image_bytes": self.images,
+            "heap_bytes_shown": self.heap.saturating_sub(self.images),
             "gpu_bytes": gpu.ok().map(GpuFootprint::total), "gpu_texture_bytes": gpu.ok().map(|f| f.texture_bytes),
             "gpu_refuses": gpu.err().map(ToString::to_string)})
     }
@@ -38,9 +40,15 @@ impl Memory {
 
 /// The line giving the `memory` `file`'s model takes while loaded.
 pub(crate) fn memory_line(file: &Path, memory: &Memory) -> String {
-    let images = match memory.images {
-        0 => String::new(),
-        n => format!(", {} of it images", bytes(n as usize)),
+    // A mod's decoded pixels go once it shows (`Model::release_pixels`).
+    let heap = match memory.images {
+        0 => bytes(memory.heap as usize),
+        n => format!(
+            "{} while it loads, {} of it images, and {} once it shows (its textures on the GPU alone)",
+            bytes(memory.heap as usize),
+            bytes(n as usize),
+            bytes(memory.heap.saturating_sub(n) as usize)
+        ),
     };
     let gpu = match &memory.gpu {
         Ok(footprint) if footprint.texture_bytes > 0 => format!(
@@ -53,10 +61,9 @@ pub(crate) fn memory_line(file: &Path, memory: &Memory) -> String {
     };
     let budget = bytes(ModConfig::DEFAULT_TOTAL_BYTES as usize);
     format!(
-        "{}: in memory while loaded: {}{images}; on the GPU: {gpu} (the mods may take {budget} of each together: game \
-         --mods-ram-mib, --mods-vram-mib)\n",
+        "{}: in memory: {heap}; on the GPU: {gpu} (the mods may take {budget} of each together: game --mods-ram-mib, \
+         --mods-vram-mib)\n",
         file.display(),
-        bytes(memory.heap as usize),
     )
 }
 
@@ -77,8 +84,9 @@ mod tests {
         let line = memory_line(Path::new("Fox.glb"), &Memory::of(&model));
         assert!(
             line.starts_with(
-                "Fox.glb: in memory while loaded: 4.2 MiB, 4 MiB of it images; on the GPU: 5.4 MiB, 5.33 MiB of it \
-                 textures with their mipmaps (the mods may take 1024 MiB of each"
+                "Fox.glb: in memory: 4.2 MiB while it loads, 4 MiB of it images, and 201 KiB once it shows (its \
+                 textures on the GPU alone); on the GPU: 5.4 MiB, 5.33 MiB of it textures with their mipmaps (the mods \
+                 may take 1024 MiB of each"
             ),
             "{line}"
         );
@@ -86,8 +94,8 @@ mod tests {
             Memory { heap: 2048, images: 0, gpu: Ok(GpuFootprint { vertex_bytes: 1024, ..GpuFootprint::default() }) };
         assert_eq!(
             memory_line(Path::new("a.glb"), &tiny),
-            "a.glb: in memory while loaded: 2 KiB; on the GPU: 1 KiB (the mods may take 1024 MiB of each together: \
-             game --mods-ram-mib, --mods-vram-mib)\n"
+            "a.glb: in memory: 2 KiB; on the GPU: 1 KiB (the mods may take 1024 MiB of each together: game \
+             --mods-ram-mib, --mods-vram-mib)\n"
         );
     }
 }
