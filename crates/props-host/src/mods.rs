@@ -138,6 +138,8 @@ impl<B> Shelf<B> {
     ) -> Result<Vec<HostEvent>, ModError> {
         // Held while the events apply: showing a mod tells it what the mod keeps in memory,
         // before the next is checked against the mods' RAM budget.
+        // The shelf answers each model with what it keeps (`report_kept`).
+        let config = ModConfig { host_reports_kept_bytes: true, ..config };
         self.watcher = Some(ModWatcher::start(folder, config)?);
         let deadline = std::time::Instant::now() + wait;
         let mut events = Vec::new();
@@ -175,11 +177,14 @@ impl<B> Shelf<B> {
             ModEvent::Loaded { path, name, model, sidecar, load_ms, report, .. } => {
                 let arrival = Arrival { path: &path, name: &name, model: &model, sidecar: sidecar.as_ref(), load_ms };
                 let placed = stage.place(self, &arrival);
-                let (key, binding) = match placed {
-                    Ok(placed) => placed,
-                    Err(why) => return events.push(refusal(path, &report.file, PLACE_CODE, why)),
-                };
-                self.load_mod(path, key, Version { model, binding, report }, stage, renderer, events);
+                match placed {
+                    Ok((key, binding)) => {
+                        let version = Version { model, binding, report };
+                        self.load_mod(path.clone(), key, version, stage, renderer, events);
+                    }
+                    Err(why) => events.push(refusal(path.clone(), &report.file, PLACE_CODE, why)),
+                }
+                self.report_kept(&path);
             }
             ModEvent::Rejected { path, refused, .. } => {
                 tracing::debug!(%refused, "mod refused");
@@ -191,6 +196,15 @@ impl<B> Shelf<B> {
                 events.push(HostEvent::WatchError { error });
             }
             ModEvent::Ready => {}
+        }
+    }
+
+    /// Tells the watcher what of mod `path`'s model the shelf keeps, which its RAM budget
+    /// counts: none when it was refused, without its pixels once it shows.
+    fn report_kept(&self, path: &Path) {
+        let kept = self.entries.iter().find_map(|entry| entry.mods.get(path)).map_or(0, |v| v.model.heap_bytes());
+        if let Some(watcher) = &self.watcher {
+            watcher.set_resident_bytes(path, kept);
         }
     }
 

@@ -101,6 +101,13 @@ pub struct ModConfig {
     /// The roles a mod's sidecar may give its model: the host's (a scene's prop kinds declare
     /// theirs). Default: [`sidecar::AMBIENT`] alone.
     pub roles: Vec<sidecar::Role>,
+    /// Whether the host answers every [`ModEvent::Loaded`] with what it keeps of the model
+    /// ([`ModWatcher::set_resident_bytes`]; `props-host`'s shelf does, and sets this). Then a
+    /// model over [`ModConfig::total_bytes`] waits for the answers about the models sent before
+    /// it (up to [`ModConfig::REPORT_WAIT`]) before it is refused: mods that arrive together
+    /// would otherwise count each other's pixels, which the host drops once they show.
+    /// Default `false`.
+    pub host_reports_kept_bytes: bool,
 }
 
 impl ModConfig {
@@ -121,6 +128,10 @@ impl ModConfig {
             ..Limits::default()
         }
     }
+
+    /// How long a model over the RAM budget waits for the host's answers about the models
+    /// sent before it ([`ModConfig::host_reports_kept_bytes`]).
+    pub const REPORT_WAIT: Duration = Duration::from_secs(10);
 
     /// The default [`ModConfig::total_bytes`]: 1 GiB.
     pub const DEFAULT_TOTAL_BYTES: u64 = 1 << 30;
@@ -148,6 +159,7 @@ impl Default for ModConfig {
             total_bytes: Self::DEFAULT_TOTAL_BYTES,
             total_bytes_setting: Self::DEFAULT_TOTAL_BYTES_SETTING.to_owned(),
             roles: vec![sidecar::AMBIENT],
+            host_reports_kept_bytes: false,
         }
     }
 }
@@ -302,9 +314,10 @@ impl ModWatcher {
         let _ = self.inputs.send(Input::Reload(path.to_owned()));
     }
 
-    /// The model of the mod at `path` now takes `bytes` of memory
-    /// ([`props_anim::Model::heap_bytes`], once its host released its pixels): what the RAM
-    /// budget ([`ModConfig::total_bytes`]) counts for it from now on.
+    /// The host keeps `bytes` of memory of the mod at `path` ([`props_anim::Model::heap_bytes`],
+    /// once it released its pixels; 0 for a model it refused): what the RAM budget
+    /// ([`ModConfig::total_bytes`]) counts for it from now on. With
+    /// [`ModConfig::host_reports_kept_bytes`], the host says it for every [`ModEvent::Loaded`].
     pub fn set_resident_bytes(&self, path: &Path, bytes: u64) {
         let _ = self.resident_updates.send((path.to_owned(), bytes));
     }

@@ -58,6 +58,11 @@ pub(crate) struct Worker {
     /// ([`crate::ModWatcher::reload`]): it releases them again once they show, so they count
     /// without them.
     reloading: BTreeSet<PathBuf>,
+    /// Whether the game answers every model sent with what it keeps of it
+    /// ([`crate::ModConfig::host_reports_kept_bytes`]).
+    reports: bool,
+    /// The models sent whose answer has not come yet (with `reports`).
+    unanswered: BTreeSet<PathBuf>,
     policy: ReloadPolicy,
     translator: Translator,
     probe: FsProbe,
@@ -88,6 +93,8 @@ impl Worker {
             resident: BTreeMap::new(),
             resident_updates,
             reloading: BTreeSet::new(),
+            reports: config.host_reports_kept_bytes,
+            unanswered: BTreeSet::new(),
             policy: ReloadPolicy::new(config.settle),
             inputs,
             events,
@@ -219,6 +226,7 @@ impl Worker {
                 tracing::debug!(path = %model_path.display(), "mod model removed");
                 self.resident.remove(&model_path);
                 self.reloading.remove(&model_path);
+                self.unanswered.remove(&model_path);
                 self.send(ModEvent::Removed { name: name_of(&model_path), path: model_path })
             }
             Action::Load { model_path, version } => {
@@ -233,6 +241,9 @@ impl Worker {
                     return Flow::Continue;
                 }
                 log_result(&self.shown_root, &event);
+                if self.reports && matches!(event, ModEvent::Loaded { .. }) {
+                    self.unanswered.insert(model_path);
+                }
                 self.send(event)
             }
         }
@@ -260,6 +271,32 @@ impl Worker {
                 ModEvent::Loaded { path, name, model: Arc::new(model), sidecar, version, load_ms, report }
             }
             Err(refused) => ModEvent::Rejected { path, name, refused, version },
+        }
+    }
+
+    /// What the mods but the one at `path` take, by the game's answers so far; while that and
+    /// `bytes` pass the budget and some models sent have no answer yet, it waits for theirs
+    /// (up to [`crate::ModConfig::REPORT_WAIT`]).
+    fn others_answered(&mut self, path: &Path, bytes: u64) -> u64 {
+        let deadline = Instant::now() + crate::ModConfig::REPORT_WAIT;
+        let mut answers: Vec<(PathBuf, u64)> = self.resident_updates.try_iter().collect();
+        loop {
+            for (answered, kept) in answers.drain(..) {
+                self.unanswered.remove(&answered);
+                if let Some(held) = self.resident.get_mut(&answered) {
+                    *held = kept;
+                }
+            }
+            let others: u64 = self.resident.iter().filter(|(p, _)| p.as_path() != path).map(|(_, &bytes)| bytes).sum();
+            let waiting = self.unanswered.iter().any(|p| p.as_path() != path);
+            let left = deadline.checked_duration_since(Instant::now());
+            match (others.saturating_add(bytes) > self.total_bytes && waiting, left) {
+                (true, Some(left)) => match self.resident_updates.recv_timeout(left) {
+                    Ok(answer) => answers.push(answer),
+                    Err(_) => return others,
+                },
+                _ => return others,
+            }
         }
     }
 
@@ -313,14 +350,8 @@ impl Worker {
             Ok(Ok(admitted)) => {
                 // Every other mod's model stays loaded beside this one (which replaces its own
                 // earlier version), at what the game says it keeps.
-                for (path, bytes) in self.resident_updates.try_iter() {
-                    if let Some(held) = self.resident.get_mut(&path) {
-                        *held = bytes;
-                    }
-                }
-                let others: u64 =
-                    self.resident.iter().filter(|(p, _)| p.as_path() != path).map(|(_, &bytes)| bytes).sum();
                 let bytes = self.resident_bytes(path, &admitted.import.model);
+                let others = self.others_answered(path, bytes);
                 if others.saturating_add(bytes) > self.total_bytes {
                     let message = self.over_budget(path, &admitted.import.model, others);
                     return Err(Refused::one(shown, "PROPS_LIMIT_EXCEEDED", "", message));
