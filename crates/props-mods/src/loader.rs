@@ -63,6 +63,8 @@ pub(crate) struct Worker {
     reports: bool,
     /// The models sent whose answer has not come yet (with `reports`).
     unanswered: BTreeSet<PathBuf>,
+    /// How long the last budget check waited for answers.
+    waited: Duration,
     policy: ReloadPolicy,
     translator: Translator,
     probe: FsProbe,
@@ -95,6 +97,7 @@ impl Worker {
             reloading: BTreeSet::new(),
             reports: config.host_reports_kept_bytes,
             unanswered: BTreeSet::new(),
+            waited: Duration::ZERO,
             policy: ReloadPolicy::new(config.settle),
             inputs,
             events,
@@ -254,6 +257,7 @@ impl Worker {
         let name = name_of(&path);
         let shown = self.shown_root.join(&path);
         let started = Instant::now();
+        self.waited = Duration::ZERO;
         match self.admit(&path, &shown) {
             Ok(admitted) => {
                 let model = admitted.import.model;
@@ -265,7 +269,8 @@ impl Worker {
                         return ModEvent::Rejected { path, name, refused, version };
                     }
                 };
-                let load_ms = started.elapsed().as_secs_f64() * 1000.0;
+                // The import's time, not the wait for the game's answers (`others_answered`).
+                let load_ms = started.elapsed().saturating_sub(self.waited).as_secs_f64() * 1000.0;
                 self.resident.insert(path.clone(), self.resident_bytes(&path, &model));
                 let report = admitted.report;
                 ModEvent::Loaded { path, name, model: Arc::new(model), sidecar, version, load_ms, report }
@@ -278,7 +283,14 @@ impl Worker {
     /// `bytes` pass the budget and some models sent have no answer yet, it waits for theirs
     /// (up to [`crate::ModConfig::REPORT_WAIT`]).
     fn others_answered(&mut self, path: &Path, bytes: u64) -> u64 {
-        let deadline = Instant::now() + crate::ModConfig::REPORT_WAIT;
+        let started = Instant::now();
+        let others = self.wait_for_answers(path, bytes, started + crate::ModConfig::REPORT_WAIT);
+        self.waited = started.elapsed();
+        others
+    }
+
+    /// [`Worker::others_answered`], waiting until `deadline` at most.
+    fn wait_for_answers(&mut self, path: &Path, bytes: u64, deadline: Instant) -> u64 {
         let mut answers: Vec<(PathBuf, u64)> = self.resident_updates.try_iter().collect();
         loop {
             for (answered, kept) in answers.drain(..) {
