@@ -330,6 +330,7 @@ impl KindProps {
             crowd.take_instances(old);
             for i in 0..crowd.len() as u32 {
                 crowd.set_material_variant(i, livery(i, crowd.prop()));
+                rescale(crowd, i, old.prop().scale);
             }
         }
         self.crowds = next;
@@ -352,11 +353,24 @@ impl KindProps {
             let index = next[model].push_copy(&self.crowds[instance.model()], instance.index);
             let material_variant = livery(index, next[model].prop());
             next[model].set_material_variant(index, material_variant);
+            rescale(&mut next[model], index, self.crowds[instance.model()].prop().scale);
             if let Ok(mut link) = world.get::<&mut PropInstance>(entity) {
                 *link = PropInstance { kind: self.kind, model: model as u16, index };
             }
         }
         self.crowds = next;
+    }
+}
+
+/// Instance `i` of `crowd`, placed for a model drawn at `before` times its size, placed for
+/// its own scale ([`PropModel::scale`]: a mod's units, or its size fitted to the kind's):
+/// a prop placed once (a house, a windmill, a car standing at a light) keeps the placement
+/// it was given, which carries its model's scale.
+fn rescale(crowd: &mut ModelCrowd, i: u32, before: f32) {
+    let now = crowd.prop().scale;
+    if now != before && before > 0.0 && (now / before).is_finite() {
+        let placement = crowd.placement(i) * Affine3A::from_scale(glam::Vec3::splat(now / before));
+        crowd.set_placement(i, placement);
     }
 }
 

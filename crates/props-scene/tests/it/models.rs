@@ -340,3 +340,25 @@ fn cars_wear_the_material_variants_their_bindings_list() {
     assert_eq!(mostly_taxis[0], 0, "none in its own materials: {mostly_taxis:?}");
     assert!(mostly_taxis[1] > mostly_taxis[2] && mostly_taxis[2] >= 10, "twice as many taxis: {mostly_taxis:?}");
 }
+
+/// A model replaced by one drawn at another scale (a mod's units, or its size fitted to the
+/// kind's) takes the props placed once with the old one's: the windmills stand twice as tall.
+#[test]
+fn a_replaced_model_s_scale_takes_the_props_placed_before() {
+    let mut scene = Scene::new(no_buses().with_count("windmills", 10), models().town()).expect("scene");
+    let scales = |scene: &Scene| -> Vec<f32> {
+        let windmill = models().windmill.id;
+        let entities: Vec<hecs::Entity> = scene.world().iter().map(|e| e.entity()).collect();
+        let mills = entities.into_iter().filter(|&e| scene.model_of(e) == Some(windmill));
+        mills.map(|e| scene.placement_of(e).expect("placed").matrix3.y_axis.length()).collect()
+    };
+    let before = scales(&scene);
+    assert_eq!(before.len(), 10);
+    let replaced = Models { windmill: models().windmill.with_scale(2.0), ..models() };
+    scene.set_models_of(replaced.sets()).expect("same names");
+    let after = scales(&scene);
+    assert_eq!(after.len(), 10);
+    for (was, now) in before.iter().zip(&after) {
+        assert!((now / was - 2.0).abs() < 1e-5, "{was} -> {now}");
+    }
+}
