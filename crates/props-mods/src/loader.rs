@@ -50,9 +50,9 @@ pub(crate) struct Worker {
     total_bytes_setting: String,
     /// Heap bytes of each model sent to the game and not removed since.
     resident: BTreeMap<PathBuf, u64>,
-    /// What the game says some of them take now, having released their pixels
-    /// ([`crate::ModWatcher::set_resident_bytes`]): read before each budget check, so that
-    /// mods loading one after another count those shown before at what they keep.
+    /// What the game says it keeps of them ([`crate::ModWatcher::set_resident_bytes`]: none
+    /// of one it refused, less the pixels of one it shows): read before each budget check, so
+    /// that mods loading one after another count those before at what the game keeps.
     resident_updates: Receiver<(PathBuf, u64)>,
     /// Mods the game asked to load again, having released their pixels
     /// ([`crate::ModWatcher::reload`]): it releases them again once they show, so they count
