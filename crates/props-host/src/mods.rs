@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use props_frame::ModelId;
+use props_gltf::Part;
 use props_gltf::gate::Refused;
-use props_gltf::validate::Report;
+use props_gltf::validate::{Consequence, Issue, Report};
 use props_mods::{GPU_CODE, ModConfig, ModError, ModEvent, ModWatcher, PLACE_CODE, RIG_CODE};
 use props_render::Renderer;
 
@@ -260,7 +261,7 @@ impl<B> Shelf<B> {
                 Some(earlier) => mods.insert(path.clone(), earlier),
                 None => mods.remove(&path),
             };
-            return refused(path, &report.file, error);
+            return refused(path, &report, error);
         }
         tracing::debug!(path = %report.file.display(), model = id.0, "mod shows in a model's place");
         HostEvent::Replaced { path, model: id, report }
@@ -281,7 +282,7 @@ impl<B> Shelf<B> {
         if let Err(error) = self.show(self.entries.len() - 1, false, stage, renderer) {
             self.entries.pop();
             self.ids.release(id);
-            return refused(path, &report.file, error);
+            return refused(path, &report, error);
         }
         tracing::debug!(path = %report.file.display(), model = id.0, "mod adds a model");
         HostEvent::Loaded { path, model: id, report }
@@ -324,8 +325,9 @@ impl<B> Shelf<B> {
                     return events.push(HostEvent::Replaced { path: next, model: id, report });
                 }
                 Err(error) => {
-                    let dropped = self.entries[k].mods.remove(&next).map(|v| v.report.file);
-                    events.push(refused(next, &dropped.unwrap_or_default(), error));
+                    let dropped = self.entries[k].mods.remove(&next).map(|v| v.report);
+                    let report = dropped.unwrap_or_else(|| Report::new(&next));
+                    events.push(refused(next, &report, error));
                 }
             }
         }
@@ -346,12 +348,26 @@ impl<B> Shelf<B> {
     }
 }
 
-/// The event for a version the GPU or the stage refused.
-fn refused<E: std::fmt::Display>(path: PathBuf, file: &Path, error: SwapError<E>) -> HostEvent {
+/// The event for a version the GPU or the stage refused; `report` is its file's.
+fn refused<E: std::fmt::Display>(path: PathBuf, report: &Report, error: SwapError<E>) -> HostEvent {
     match error {
-        SwapError::Gpu(error) => refusal(path, file, GPU_CODE, error.to_string()),
-        SwapError::Bind(error) => refusal(path, file, RIG_CODE, error.to_string()),
+        SwapError::Gpu(error) => refusal(path, &report.file, GPU_CODE, error.to_string()),
+        SwapError::Bind(error) => refusal(path, &report.file, RIG_CODE, format!("{error}{}", dropped_clips(report))),
     }
+}
+
+/// Why the file's clips are not all there, for a refusal by what animates it (a clip it plays
+/// missing): the first issue that left one out, else nothing.
+fn dropped_clips(report: &Report) -> String {
+    let drops_a_clip = |issue: &&Issue| match &issue.consequence {
+        Consequence::Drops(parts) => parts.iter().any(|part| matches!(part, Part::Clip { .. })),
+        _ => false,
+    };
+    report
+        .issues
+        .iter()
+        .find(drops_a_clip)
+        .map_or(String::new(), |issue| format!(" (the file's clips are not all read: {issue})"))
 }
 
 fn refusal(path: PathBuf, file: &Path, code: &'static str, message: String) -> HostEvent {

@@ -354,3 +354,30 @@ fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
     assert!(differ > before.len() / 50, "only {differ} bytes differ");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+/// A new version refused because a clip the instances play is gone says why the file's clip
+/// is gone: the issue that left it out.
+#[test]
+fn a_refusal_for_a_missing_clip_names_the_issue_that_left_it_out() {
+    let Some(mut renderer) = renderer() else { return };
+    let (mut props, windmill, folder) = watching(HostConfig::default(), "dropped-clip", &[], &mut renderer);
+    std::fs::copy(asset("Fox.glb"), folder.join("windmill.glb")).expect("copy");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Replaced { .. }), "{event:?}");
+    let clips = props.model(windmill.model).expect("the fox").clips().count();
+    let id = props.add(windmill.model, Affine3A::IDENTITY).expect("added");
+    assert!(props.get_mut(id).expect("live").set_layer(0, Layer::once(clips as u16 - 1, 0.0)));
+
+    // The next version's first animation turns a node the file lacks: it is left out, and the
+    // fox has a clip fewer.
+    let mut fox = std::fs::read(asset("Fox.glb")).expect("the fox");
+    let channel = br#""target":{"node":11,"#;
+    let at = fox.windows(channel.len()).position(|w| w == channel).expect("a channel turning node 11");
+    fox[at + 17..at + 19].copy_from_slice(b"99");
+    std::fs::write(folder.join("windmill.glb"), fox).expect("write");
+    let HostEvent::Refused { refused, .. } = next_event(&mut props, &mut renderer) else { panic!("not refused") };
+    let message = refused.to_string();
+    assert!(message.contains("error[PROPS_RIG]"), "{message}");
+    assert!(message.contains("(the file's clips are not all read: /animations/0/channels/2"), "{message}");
+    let _ = std::fs::remove_dir_all(&folder);
+}
