@@ -6,7 +6,8 @@
 //! `loads; 1 error read past, 2 warnings`, `drops clip 2 (`Run`), loads`, `refuses`), for each file it loads
 //! its levels of detail and what it costs at 1k, 10k and 100k instances (`crowd_cost.rs`), the
 //! memory it takes while loaded and on the GPU (what the mods' two budgets count) and its clips' gaits (the speed at rate 1 its planted feet measure, `props_anim::gait`),
-//! and a summary, or a JSON report. Exits with status 1 when the game would refuse any file.
+//! and a summary with the mods' two budgets together (`mod_budgets.rs`), or a JSON report.
+//! Exits with status 1 when the game would refuse any file, alone or over the budgets.
 //!
 //! Folders are walked without following symbolic links to folders (so never out of the given
 //! folder and never in a loop); links to files are checked like the game would load them.
@@ -20,6 +21,7 @@ use std::sync::Arc;
 
 use crate::as_mod;
 use crate::crowd_cost::{self, Cost};
+use crate::mod_budgets::Together;
 use crate::model_memory::{Memory, memory_line};
 use crate::numbers::{bytes, significant};
 use props_anim::Model;
@@ -85,6 +87,15 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
+    // The mods' budgets together (the game's defaults), as the mods present at its start fill them.
+    let mods: Vec<(&Path, &Memory)> = reports
+        .iter()
+        .zip(&costs)
+        .filter(|(report, _)| ModConfig::limits_for(&report.file, mod_limits) == ModConfig::default_limits())
+        .filter_map(|(report, (_, memory))| Some((report.file.as_path(), memory.as_ref()?)))
+        .collect();
+    let budgets = (ModConfig::DEFAULT_TOTAL_BYTES, ModConfig::DEFAULT_TOTAL_BYTES);
+    let together = Together::fill(&mods, budgets);
     let errors: usize = reports.iter().map(Report::errors).sum();
     let warnings: usize = reports.iter().map(Report::warnings).sum();
     let refused = reports.iter().filter(|report| report.is_fatal()).count();
@@ -126,13 +137,16 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             })
             .collect();
         let report = json!({"checked": files.len(), "errors": errors, "warnings": warnings, "refused": refused,
-            "degraded": degraded, "files": files});
+            "degraded": degraded, "files": files, "mods_together": together.json()});
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("{}", summary(files.len(), errors, warnings, degraded, refused));
+        if !mods.is_empty() {
+            println!("{}", together.line(mods.len(), budgets));
+        }
     }
     std::io::stdout().flush()?;
-    if refused > 0 {
+    if refused > 0 || !together.refused.is_empty() {
         std::process::exit(1);
     }
     Ok(())

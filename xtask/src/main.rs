@@ -14,6 +14,7 @@ mod crowd_cost;
 mod fuzz;
 mod gait;
 mod lod_quality;
+mod mod_budgets;
 mod model_memory;
 mod numbers;
 mod pose;
