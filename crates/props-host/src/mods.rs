@@ -54,8 +54,9 @@ pub enum HostEvent {
         /// `PROPS_RIG`; no model takes it, `PROPS_PLACE`).
         refused: Refused,
     },
-    /// A mod of a model's name was admitted, but another mod of that name comes first by path
-    /// and shows; this one shows when those before it are gone.
+    /// A mod of a model's name waits: it was admitted, but another mod of that name comes
+    /// first by path and shows, or one that does just arrived (its [`HostEvent::Replaced`]
+    /// comes next); this one shows when those before it are gone.
     Shadowed {
         /// The mod file.
         path: PathBuf,
@@ -223,9 +224,24 @@ impl<B> Shelf<B> {
     ) {
         let held = self.entries.iter().position(|e| e.mods.contains_key(&path));
         let moved = held.filter(|&k| self.entries[k].name != key);
-        let event = match self.entries.iter().position(|e| e.name == key) {
+        let entry = self.entries.iter().position(|e| e.name == key);
+        let showed = entry.and_then(|k| self.entries[k].showing_mod()).filter(|&p| p != path).map(Path::to_owned);
+        let event = match entry {
             Some(k) => self.show_mod(k, path.clone(), version, stage, renderer),
             None => self.add_mod_model(path.clone(), key, version, stage, renderer),
+        };
+        // The mod that showed before this one, first by path now, waits behind it (said first:
+        // a game's last message is the one that shows).
+        let waits = match (&event, showed) {
+            (HostEvent::Replaced { model, .. }, Some(showed)) => {
+                entry.and_then(|k| self.entries.get(k)?.mods.get(&showed)).map(|v| HostEvent::Shadowed {
+                    path: showed,
+                    model: *model,
+                    by: path.clone(),
+                    report: v.report.clone(),
+                })
+            }
+            _ => None,
         };
         let shows = matches!(event, HostEvent::Loaded { .. } | HostEvent::Replaced { .. } | HostEvent::Shadowed { .. });
         if let (true, Some(k)) = (shows, moved) {
@@ -235,6 +251,7 @@ impl<B> Shelf<B> {
                 self.leave(k, &path, stage, renderer, events);
             }
         }
+        events.extend(waits);
         events.push(event);
     }
 

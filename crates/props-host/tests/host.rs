@@ -159,8 +159,13 @@ fn of_two_mods_of_one_name_the_first_by_path_shows_whatever_order_they_load_in()
         matches!(&event, HostEvent::Replaced { path: p, model, .. } if *p == path("b") && *model == windmill.model),
         "{event:?}"
     );
-    let event = put("a", &mut props, &mut renderer);
-    assert!(matches!(&event, HostEvent::Replaced { path: p, .. } if *p == path("a")), "{event:?}");
+    std::fs::copy(asset("windmill.glb"), folder.join("a").join("windmill.glb")).expect("copy");
+    let events = next_events(&mut props, &mut renderer);
+    assert!(
+        matches!(&events[..], [HostEvent::Shadowed { path: waits, by, .. }, HostEvent::Replaced { path: p, .. }]
+            if *p == path("a") && *waits == path("b") && *by == path("a")),
+        "b waits behind a: {events:?}"
+    );
     let event = put("c", &mut props, &mut renderer);
     assert!(
         matches!(&event, HostEvent::Shadowed { path: p, by, .. } if *p == path("c") && *by == path("a")),
