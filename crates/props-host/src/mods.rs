@@ -138,9 +138,9 @@ impl<B> Shelf<B> {
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<Vec<HostEvent>, ModError> {
-        // Held while the events apply: showing a mod tells it what the mod keeps in memory,
-        // before the next is checked against the mods' RAM budget.
-        // The shelf answers each model with what it keeps (`report_kept`).
+        // The shelf answers each model with what it keeps (`report_kept`); the watcher is held
+        // while the events apply, so that each answer comes before the next model is checked
+        // against the mods' RAM budget.
         let config = ModConfig { host_reports_kept_bytes: true, ..config };
         self.watcher = Some(ModWatcher::start(folder, config)?);
         let deadline = std::time::Instant::now() + wait;
