@@ -17,14 +17,6 @@ pub struct UploadedModel {
     footprint: GpuFootprint,
 }
 
-impl UploadedModel {
-    /// What they take on the device.
-    #[must_use]
-    pub fn footprint(&self) -> GpuFootprint {
-        self.footprint
-    }
-}
-
 impl fmt::Debug for UploadedModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UploadedModel").field("footprint", &self.footprint).finish_non_exhaustive()
