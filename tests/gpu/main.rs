@@ -18,4 +18,5 @@ mod shadows;
 mod skinning;
 mod textures;
 mod tint;
+mod uploads;
 mod vertex_colors;

@@ -50,6 +50,11 @@
 //! # Ok(()) }
 //! ```
 //!
+//! A model that arrives while the game runs (a mod, a streamed district) uploads on another
+//! thread: [`Renderer::uploader`] hands out a [`ModelUploader`], whose
+//! [`ModelUploader::upload`] makes its buffers, textures and the pipelines its draws take,
+//! and [`Renderer::put_model`] then puts it under an id between two frames at no cost.
+//!
 //! Palettes are read from a storage buffer in the vertex stage, or, on adapters that cannot
 //! (WebGL2 class), from an RGBA32F texture; frames larger than one binding are drawn in
 //! several windows. Both are tested on Vulkan and on wgpu's OpenGL backend, whose 16 textures
@@ -125,11 +130,13 @@ mod host_sun;
 mod influence_heat;
 mod light_clusters;
 mod materials;
+mod mesh_pipelines;
 mod mipmaps;
 mod offscreen;
 mod palette_store;
 mod palette_windows;
 mod pass_timer;
+mod pipeline_factory;
 mod pipeline_key;
 mod pipelines;
 mod renderer;
@@ -143,6 +150,7 @@ mod slot_bindings;
 mod standalone;
 mod still;
 mod texture;
+mod uploader;
 mod vertex_tables;
 
 pub use admission::{GpuFootprint, ModelRefused};
@@ -153,8 +161,9 @@ pub use influence_heat::{heat, influence_heat_map};
 pub use light_clusters::MAX_LIGHTS;
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, ReadbackError, read_texture_rgba8};
 pub use pass_timer::PassTimes;
-pub use renderer::{Renderer, UploadedModel};
+pub use renderer::Renderer;
 pub use renderer_config::{FrameStats, PassCount, RendererConfig, Shading};
 pub use sky::Sky;
 pub use standalone::{Clear, StandalonePass};
 pub use still::{StillError, StillRenderer, framing_camera};
+pub use uploader::{ModelUploader, UploadedModel};

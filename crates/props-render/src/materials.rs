@@ -299,15 +299,20 @@ pub(crate) fn bind_groups(
             bound.textures
         );
     }
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mip levels") });
+    // Each texture's levels drawn in a submission of their own: a frame submitted from
+    // another thread meanwhile waits for one texture at most (where the driver draws them
+    // during the submission, as lavapipe does).
     let views: HashMap<(u32, bool), wgpu::TextureView> = texture_uses(model, bound.textures)
         .into_iter()
         .filter_map(|(image, srgb)| {
             let data = model.images().get(image as usize)?;
-            Some(((image, srgb), texture::upload((device, queue, &mut encoder), textures, data, srgb)))
+            let mut encoder =
+                device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mip levels") });
+            let view = texture::upload((device, queue, &mut encoder), textures, data, srgb);
+            queue.submit([encoder.finish()]);
+            Some(((image, srgb), view))
         })
         .collect();
-    queue.submit([encoder.finish()]);
     // glTF's default material: every property at its default (white, metallic, rough).
     let default_material = Material::default();
     // Then each merged draw's (`draw_merge.rs`): unnamed, never animated; then the impostor's

@@ -10,11 +10,10 @@ use std::ops::Range;
 use glam::Vec3;
 use props_anim::Model;
 
-use crate::admission::{self, GpuFootprint, ModelRefused};
+use crate::admission::{GpuFootprint, ModelRefused};
 use crate::blend_order;
 use crate::context::{PaletteMode, preferred_palette_access};
 use crate::draw_lists::{DrawItem, Posing};
-use crate::drawn::DrawnMeshes;
 use crate::frame_groups::{FrameGroups, FrameResources};
 use crate::globals::Globals;
 use crate::gpu_model::{GpuModel, ModelLayouts, slots};
@@ -23,6 +22,7 @@ use crate::growable_buffer::GrowableBuffer;
 use crate::host_sun::HostSun;
 use crate::light_clusters::LightClusters;
 use crate::materials::{Defaults, Samplers};
+use crate::mesh_pipelines::{self, MeshPipelines};
 use crate::mipmaps::Mipmaps;
 use crate::palette_store::{MATRIX_BYTES, PaletteStore};
 use crate::palette_windows::{self, Run, Windows};
@@ -34,12 +34,11 @@ use crate::shadow_casters::ShadowCasters;
 use crate::shadows::{self, CASCADES, Cascade, ShadowMap};
 use crate::sky::SkyLight;
 use crate::texture;
+use crate::uploader::ModelUploader;
 use props_frame::{DebugLine, Frame, HeightField, ModelId};
 
 mod model_slots;
 mod shadow_passes;
-
-pub use model_slots::UploadedModel;
 
 /// Draws `draw` of `model` at level of detail `level` for `instances` (of the bound instance
 /// buffer) with the pipeline bound: its draw uniform, its material, its indices. Nothing is drawn where the level leaves the primitive out. Returns whether it drew.
@@ -77,7 +76,8 @@ pub struct Renderer {
     /// the buffers they were made with.
     frame_groups: Option<([u64; 4], FrameGroups)>,
     lines_group: wgpu::BindGroup,
-    layouts: ModelLayouts,
+    /// Uploads its models (on any thread), into its slots and its mesh pipelines.
+    uploader: ModelUploader,
     pipelines: Pipelines,
     palette: PaletteStore,
     windows: GrowableBuffer,
@@ -102,7 +102,6 @@ pub struct Renderer {
     models: Vec<Option<(GpuModel, GpuFootprint)>>,
     /// The ids whose models cast no shadow ([`Renderer::set_casts_shadows`]).
     shadowless: Vec<ModelId>,
-    samplers: Samplers,
     sky: SkyLight,
     lights: LightClusters,
     shadows: ShadowMap,
@@ -186,6 +185,12 @@ impl Renderer {
             block_formats: texture::block_features(compression),
             mipmaps: Mipmaps::new(device),
         };
+        let uploader = ModelUploader::new(
+            (device, queue),
+            (access, max_window_matrices),
+            (layouts, samplers),
+            pipelines.meshes.clone(),
+        );
         Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -197,7 +202,7 @@ impl Renderer {
             frame_layout,
             frame_groups: None,
             lines_group,
-            layouts,
+            uploader,
             pipelines,
             palette: PaletteStore::new(device, access),
             windows: GrowableBuffer::new(device, "palette windows", wgpu::BufferUsages::UNIFORM),
@@ -214,7 +219,6 @@ impl Renderer {
             lit: false,
             models: Vec::new(),
             shadowless: Vec::new(),
-            samplers,
             sky: SkyLight::new(device, queue, &config.sky),
             lights: LightClusters::new(device),
             host_sun,
@@ -267,38 +271,26 @@ impl Renderer {
     /// What `model` would take on this device, or why the device cannot take it (checked
     /// against its limits: texture sizes, buffer sizes, the palette binding); uploads nothing.
     pub fn footprint(&self, model: &Model) -> Result<GpuFootprint, ModelRefused> {
-        self.footprint_drawn(model, &DrawnMeshes::new(model))
+        self.uploader.footprint(model)
     }
 
-    /// [`Renderer::footprint`] of `model`, its primitives drawn as `drawn`.
-    fn footprint_drawn(&self, model: &Model, drawn: &DrawnMeshes<'_>) -> Result<GpuFootprint, ModelRefused> {
-        let limits = self.device.limits();
-        let bindable = admission::Bindable::of(&limits, self.access, self.max_window_matrices, &self.layouts);
-        admission::footprint((model, drawn), &limits, &bindable)
+    /// What uploads models for this renderer on another thread (a host's loading thread), to
+    /// be put under an id here ([`Renderer::put_model`]) without a hitch in the frames.
+    #[must_use]
+    pub fn uploader(&self) -> ModelUploader {
+        self.uploader.clone()
     }
 
     /// Uploads a model's meshes, materials and textures under `id`, replacing (and freeing)
     /// whatever was there: how a hot-reloaded model swaps in. The model is checked against
     /// the device's limits first ([`Renderer::footprint`]) and the upload runs inside error
     /// scopes, so a model the device refuses is an error, never a panic, and the model that
-    /// was under `id` stays.
+    /// was under `id` stays. [`ModelUploader::upload`] then [`Renderer::put_model`], on this
+    /// thread.
     pub fn set_model(&mut self, id: ModelId, model: &Model) -> Result<GpuFootprint, ModelRefused> {
-        // Made once (`drawn.rs`), for what it takes and what is uploaded.
-        let drawn = DrawnMeshes::new(model);
-        let footprint = self.footprint_drawn(model, &drawn)?;
-        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let uploaded = GpuModel::new(&self.device, &self.queue, (&self.layouts, &mut self.samplers), (model, &drawn));
-        // The pipelines its draws take, made here, not while drawing (inside the scopes: a
-        // variant the device cannot make refuses the model, and is not kept).
-        let made = self.pipelines.prepare_meshes(uploaded.draws.all().iter().map(|draw| (draw.key, draw.posing)));
-        // Native error scopes resolve at once; the futures only hand the result over.
-        let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
-        if let Some(error) = errors.into_iter().flatten().next() {
-            self.pipelines.forget_meshes(made);
-            return Err(ModelRefused::Device { message: error.to_string() });
-        }
-        self.store(id, uploaded, footprint);
+        let uploaded = self.uploader.upload(model)?;
+        let footprint = uploaded.footprint();
+        self.put_model(id, uploaded);
         Ok(footprint)
     }
 
@@ -321,7 +313,7 @@ impl Renderer {
     /// [`GroundShadowError::TooLarge`] (the ground shadow is then none).
     pub fn set_ground_shadow(&mut self, field: Option<HeightField>) -> Result<(), GroundShadowError> {
         let set = self.ground.set(&self.device, field);
-        self.pipelines.set_ground_shadowed(self.ground.is_set());
+        mesh_pipelines::lock(&self.pipelines.meshes).set_ground_shadowed(self.ground.is_set());
         self.host_sun.rebind(&self.device, &self.globals, &self.shadows, &self.ground);
         set
     }
@@ -391,12 +383,15 @@ impl Renderer {
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
         let Some((_, groups)) = &self.frame_groups else { return };
         pass.set_vertex_buffer(slots::INSTANCES, self.instances.buffer().slice(..));
+        // Held while recording (an upload on another thread takes it only to look up and
+        // to add what it made).
+        let meshes = mesh_pipelines::lock(&self.pipelines.meshes);
         for (window, (id, run)) in self.runs.iter().enumerate() {
             let Some(model) = self.model(*id) else { continue };
             self.bind_run(pass, &groups.main, window, run, model);
             let mut bound = None;
             for draw in model.draws.of(run.material_variant).opaque {
-                self.draw(pass, model, draw, run, &mut bound);
+                self.draw(pass, (&meshes, model), draw, run, &mut bound);
             }
         }
         let mut bound_window = None;
@@ -409,7 +404,7 @@ impl Renderer {
                 self.bind_run(pass, &groups.main, window, run, model);
                 (bound_window, bound) = (Some(window), None);
             }
-            self.draw(pass, model, item, run, &mut bound);
+            self.draw(pass, (&meshes, model), item, run, &mut bound);
         }
         if self.line_count > 0 {
             pass.set_pipeline(&self.pipelines.lines);
@@ -449,14 +444,14 @@ impl Renderer {
     fn draw(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
-        model: &GpuModel,
+        (meshes, model): (&MeshPipelines, &GpuModel),
         draw: &DrawItem,
         run: &Run,
         bound: &mut Option<(crate::pipeline_key::PipelineKey, Posing)>,
     ) {
         if *bound != Some((draw.key, draw.posing)) {
-            // `set_model` made every pipeline its draws take.
-            let Some(pipeline) = self.pipelines.mesh(draw.key, draw.posing, self.lit) else { return };
+            // Its upload made every pipeline its draws take.
+            let Some(pipeline) = meshes.get(draw.key, draw.posing, self.lit) else { return };
             pass.set_pipeline(pipeline);
             *bound = Some((draw.key, draw.posing));
         }

@@ -2,24 +2,19 @@
 //! and putting them back, which lets a host swap a new version in and go back to the one
 //! before without uploading it again.
 
-use std::fmt;
-
 use props_frame::ModelId;
 
 use super::Renderer;
 use crate::admission::GpuFootprint;
 use crate::gpu_model::GpuModel;
+use crate::uploader::UploadedModel;
 
-/// A model's resources on the device, taken off a renderer ([`Renderer::take_model`]):
-/// dropped, they are freed; [`Renderer::put_model`] puts them back.
-pub struct UploadedModel {
-    model: GpuModel,
-    footprint: GpuFootprint,
-}
-
-impl fmt::Debug for UploadedModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("UploadedModel").field("footprint", &self.footprint).finish_non_exhaustive()
+impl UploadedModel {
+    /// Whether `renderer` can draw it: it was uploaded for it (by its
+    /// [`Renderer::uploader`]), not for a renderer made before (on a device since lost).
+    #[must_use]
+    pub fn is_for(&self, renderer: &Renderer) -> bool {
+        self.renderer == renderer.uploader.renderer()
     }
 }
 
@@ -41,12 +36,18 @@ impl Renderer {
     /// pixels may be gone: [`props_anim::Model::release_pixels`]).
     pub fn take_model(&mut self, id: ModelId) -> Option<UploadedModel> {
         let (model, footprint) = self.models.get_mut(id.0 as usize)?.take()?;
-        Some(UploadedModel { model, footprint })
+        Some(UploadedModel { model, footprint, renderer: self.uploader.renderer() })
     }
 
-    /// Puts resources [`Renderer::take_model`] took under `id`, replacing (and freeing) what
-    /// is there.
+    /// Puts resources [`crate::ModelUploader::upload`] uploaded or [`Renderer::take_model`]
+    /// took under `id`, replacing (and freeing) what is there. Resources for another
+    /// renderer ([`UploadedModel::is_for`]) are dropped instead, and `id` is left as it was:
+    /// they may be of a device since lost.
     pub fn put_model(&mut self, id: ModelId, uploaded: UploadedModel) {
+        if !uploaded.is_for(self) {
+            tracing::error!(?id, "a model uploaded for another renderer is not drawn: upload it again for this one");
+            return;
+        }
         self.store(id, uploaded.model, uploaded.footprint);
     }
 
