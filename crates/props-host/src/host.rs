@@ -95,7 +95,7 @@ impl Stage<Animates> for HostStage<'_> {
 pub struct PropHost {
     config: HostConfig,
     set: CrowdSet,
-    shelf: Shelf<Animates>,
+    pub(crate) shelf: Shelf<Animates>,
     /// The frame [`PropHost::prepare`] lists the props in.
     frame: FrameData,
 }

@@ -113,6 +113,7 @@ mod ids;
 mod mods;
 mod shelf;
 mod swap;
+mod uploads;
 
 pub use error::{HostError, LoadError};
 pub use host::{HostConfig, Loaded, PropHost};

@@ -20,6 +20,7 @@ use props_render::Renderer;
 use crate::host::PropHost;
 use crate::shelf::{Arrival, Entry, Shelf, Stage, Version};
 use crate::swap::SwapError;
+use crate::uploads::Uploads;
 
 /// What a mod did, for the host to act on (place instances of a new model, show a message).
 /// Paths are relative to the mods folder.
@@ -122,6 +123,13 @@ impl PropHost {
         let (shelf, mut stage) = self.staged();
         shelf.poll(&mut stage, renderer, events);
     }
+
+    /// What the mods watcher reported that [`PropHost::poll_mods`] has not applied yet: the
+    /// first waits for its model's upload, the rest for it (a host's "loading a mod").
+    #[must_use]
+    pub fn pending_mods(&self) -> usize {
+        self.shelf.pending_mods()
+    }
 }
 
 impl<B> Shelf<B> {
@@ -143,6 +151,7 @@ impl<B> Shelf<B> {
         // against the mods' RAM budget.
         let config = ModConfig { host_reports_kept_bytes: true, ..config };
         self.watcher = Some(ModWatcher::start(folder, config)?);
+        self.uploads = Some(Uploads::start());
         let deadline = std::time::Instant::now() + wait;
         let mut events = Vec::new();
         while let Some(event) = self.watcher.as_ref().and_then(|watcher| watcher.next_event(deadline)) {
@@ -156,14 +165,29 @@ impl<B> Shelf<B> {
 
     /// Applies what the mods watcher reported since the last call through `stage`, appending
     /// what happened to `events`; call it at a frame boundary. Nothing without
-    /// [`Shelf::watch`].
+    /// [`Shelf::watch`]. A new model uploads on a thread of its own meanwhile (its buffers,
+    /// textures and pipelines: [`props_render::ModelUploader`]); its event, and those after
+    /// it, apply at the first call after its upload is done.
     pub fn poll<S: Stage<B>>(&mut self, stage: &mut S, renderer: &mut Renderer, events: &mut Vec<HostEvent>) {
-        let Some(watcher) = &self.watcher else { return };
+        let (Some(watcher), Some(uploads)) = (&self.watcher, &mut self.uploads) else { return };
         // Nothing arrived, nothing is allocated.
-        let arrived: Vec<ModEvent> = watcher.poll().collect();
-        for event in arrived {
+        uploads.extend(watcher.poll());
+        // A model alone over the mods' budget is refused without an upload.
+        let room = self.mods_vram_bytes;
+        while let Some((event, ahead)) =
+            self.uploads.as_mut().and_then(|uploads| uploads.next(|| renderer.uploader(), room))
+        {
+            self.ahead = ahead;
             self.apply(event, stage, renderer, events);
+            self.ahead = None;
         }
+    }
+
+    /// What the mods watcher reported that [`Shelf::poll`] has not applied yet: the first
+    /// waits for its model's upload, the rest for it (a host's "loading a mod").
+    #[must_use]
+    pub fn pending_mods(&self) -> usize {
+        self.uploads.as_ref().map_or(0, Uploads::len)
     }
 
     /// Applies one event of the mods watcher through `stage`, appending what happened to

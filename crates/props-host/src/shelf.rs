@@ -20,6 +20,7 @@ use props_render::{GpuFootprint, ModelRefused, Renderer};
 
 use crate::ids::ModelIds;
 use crate::swap::{SwapError, VramBudget, restore, upload};
+use crate::uploads::{Ahead, Uploads};
 
 /// The part of a game that animates a [`Shelf`]'s models (a [`props_crowd::CrowdSet`], a
 /// town, the game's own ECS): it says where each mod that arrives goes, and binds each
@@ -160,11 +161,16 @@ pub struct Shelf<B> {
     pub(crate) entries: Vec<Entry<B>>,
     pub(crate) ids: ModelIds,
     /// GPU bytes the mods showing may take together.
-    mods_vram_bytes: u64,
+    pub(crate) mods_vram_bytes: u64,
     /// Where the host's players raise it ([`Shelf::with_vram_setting`]).
     mods_vram_setting: String,
     /// The mods folder's watcher, once [`Shelf::watch`] started it.
     pub(crate) watcher: Option<ModWatcher>,
+    /// Its events waiting to apply, and the thread uploading their models ahead
+    /// ([`Shelf::poll`]).
+    pub(crate) uploads: Option<Uploads>,
+    /// The upload made ahead for the event applying now, for [`Shelf::show`] to take.
+    pub(crate) ahead: Option<Ahead>,
 }
 
 impl<B> Shelf<B> {
@@ -179,6 +185,8 @@ impl<B> Shelf<B> {
             mods_vram_bytes,
             mods_vram_setting,
             watcher: None,
+            uploads: None,
+            ahead: None,
         }
     }
 
@@ -251,6 +259,7 @@ impl<B> Shelf<B> {
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<GpuFootprint, SwapError<S::Error>> {
+        let ahead = self.ahead.take();
         let entry = &self.entries[k];
         let id = entry.id;
         let budget = entry.showing_mod().map(|_| VramBudget {
@@ -258,7 +267,10 @@ impl<B> Shelf<B> {
             limit: self.mods_vram_bytes,
             setting: &self.mods_vram_setting,
         });
-        let (footprint, before) = upload(renderer, (id, &entry.shown().model), budget)?;
+        // The upload made ahead, if of this version (not of one that now waits behind it).
+        let ahead =
+            ahead.filter(|ahead| Arc::ptr_eq(&ahead.model, &entry.shown().model)).and_then(|ahead| ahead.upload);
+        let (footprint, before) = upload(renderer, (id, &entry.shown().model), budget, ahead)?;
         self.release_pixels(k);
         if let Err(error) = stage.bind(&*self, id, revert) {
             restore(renderer, id, before);

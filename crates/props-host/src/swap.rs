@@ -32,7 +32,8 @@ pub(crate) enum SwapError<E> {
 
 /// Uploads `model` under `id` once it is checked against the device and `budget`: returns what
 /// it takes, and what was under `id` before, taken off the renderer (for [`restore`], or to
-/// drop). On error the GPU shows what it did.
+/// drop). `ahead`: the model's upload (or the device's refusal) made on another thread, used
+/// if it is for this renderer. On error the GPU shows what it did.
 ///
 /// # Errors
 /// The device's or the budget's refusal.
@@ -40,21 +41,29 @@ pub(crate) fn upload(
     renderer: &mut Renderer,
     (id, model): (ModelId, &Model),
     budget: Option<VramBudget<'_>>,
+    ahead: Option<Result<UploadedModel, ModelRefused>>,
 ) -> Result<(GpuFootprint, Option<UploadedModel>), ModelRefused> {
-    let footprint = renderer.footprint(model)?;
+    // Made for a renderer since replaced (the device was lost): uploaded again.
+    let ahead = ahead.filter(|upload| match upload {
+        Ok(upload) => upload.is_for(renderer),
+        Err(_) => true,
+    });
+    let footprint = match &ahead {
+        Some(upload) => upload.as_ref().map_err(Clone::clone)?.footprint(),
+        None => renderer.footprint(model)?,
+    };
     if let Some(VramBudget { used, limit, setting }) = budget
         && used.saturating_add(footprint.total()) > limit
     {
         let setting = setting.to_owned();
         return Err(ModelRefused::OverBudget { bytes: footprint.total(), used, budget: limit, setting });
     }
+    let uploaded = match ahead {
+        Some(upload) => upload?,
+        None => renderer.uploader().upload(model)?,
+    };
     let before = renderer.take_model(id);
-    if let Err(refused) = renderer.set_model(id, model) {
-        if let Some(before) = before {
-            renderer.put_model(id, before);
-        }
-        return Err(refused);
-    }
+    renderer.put_model(id, uploaded);
     Ok((footprint, before))
 }
 

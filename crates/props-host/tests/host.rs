@@ -10,19 +10,23 @@ use props_frame::FrameData;
 use props_host::{Animates, HostConfig, HostEvent, Layer, Lighting, LoadError, Loaded, ModConfig, PropHost, SKY};
 use props_render::{Clear, GpuContext, Renderer, RendererConfig, StandalonePass};
 
-/// A renderer on the first adapter; `None` (the test skipped) without one, outside CI.
-fn renderer() -> Option<Renderer> {
+/// The first adapter's device; `None` (the test skipped) without one, outside CI.
+fn gpu() -> Option<GpuContext> {
     match pollster::block_on(GpuContext::headless()) {
-        Ok(gpu) => {
-            let config = RendererConfig::new(wgpu::TextureFormat::Rgba8UnormSrgb);
-            Some(Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config))
-        }
+        Ok(gpu) => Some(gpu),
         Err(error) if std::env::var_os("CI").is_none() => {
             eprintln!("skipped, no GPU: {error}");
             None
         }
         Err(error) => panic!("{error}"),
     }
+}
+
+/// A renderer on the first adapter; `None` (the test skipped) without one, outside CI.
+fn renderer() -> Option<Renderer> {
+    let gpu = gpu()?;
+    let config = RendererConfig::new(wgpu::TextureFormat::Rgba8UnormSrgb);
+    Some(Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config))
 }
 
 fn asset(name: &str) -> PathBuf {
@@ -314,11 +318,7 @@ fn a_mod_s_pixels_go_once_it_shows_and_the_budget_counts_the_rest() {
 /// again (it would draw white).
 #[test]
 fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
-    let gpu = match pollster::block_on(GpuContext::headless()) {
-        Ok(gpu) => gpu,
-        Err(error) if std::env::var_os("CI").is_none() => return eprintln!("skipped, no GPU: {error}"),
-        Err(error) => panic!("{error}"),
-    };
+    let Some(gpu) = gpu() else { return };
     let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
     let (mut props, windmill, folder) = watching(HostConfig::default(), "put-back", &[], &mut renderer);
@@ -384,5 +384,33 @@ fn a_refusal_for_a_missing_clip_names_the_issue_that_left_it_out() {
     let message = refused.to_string();
     assert!(message.contains("error[PROPS_RIG]"), "{message}");
     assert!(message.contains("(the file's clips are not all read: /animations/0/channels/2"), "{message}");
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// A mod's model uploads on a thread of its own: the poll that takes its arrival returns
+/// before the upload is done (the host's frames go on), and its event comes with a later
+/// poll. Uploaded for a renderer replaced meanwhile (a lost device), it uploads again for the
+/// new one.
+#[test]
+fn a_mod_uploads_off_the_frame_and_again_for_a_renderer_made_meanwhile() {
+    let Some(gpu) = gpu() else { return };
+    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
+    let mut first = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let (mut props, _, folder) = watching(HostConfig::default(), "ahead", &[], &mut first);
+    std::fs::copy(asset("Fox.glb"), folder.join("fox.glb")).expect("copy");
+    let (start, mut events) = (Instant::now(), Vec::new());
+    while props.pending_mods() == 0 {
+        assert!(start.elapsed() < Duration::from_secs(20), "the fox never arrived");
+        std::thread::sleep(Duration::from_millis(20));
+        props.poll_mods(&mut first, &mut events);
+    }
+    assert!(events.is_empty(), "the poll that took the fox's arrival did not upload it: {events:?}");
+
+    let mut second = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    props.upload_all(&mut second).expect("uploaded again");
+    let HostEvent::Loaded { model, .. } = next_event(&mut props, &mut second) else { panic!("not loaded") };
+    assert_eq!(props.pending_mods(), 0);
+    assert!(second.model_footprint(model).is_some(), "the fox is on the new renderer");
+    assert!(first.model_footprint(model).is_none(), "and not on the one before");
     let _ = std::fs::remove_dir_all(&folder);
 }
