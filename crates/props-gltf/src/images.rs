@@ -187,8 +187,10 @@ fn load_image(
     let budget = if planned < gpu_limit { &whole } else { source.budget };
     let (width, height, rgba8) = decode(&bytes, source, budget, &path)?;
     if width.max(height) <= limit {
-        // A KTX2 file is kept for its levels (a GPU block format), not for a downscaled image.
-        let ktx2 = if ktx2::is_ktx2(&bytes) {
+        // A KTX2 file is kept for its levels (a GPU block format), not for a downscaled image,
+        // and only when it holds them all (the renderer draws levels made from the pixels
+        // otherwise): then it draws without the pixels, once they are released.
+        let ktx2 = if ktx2::is_ktx2(&bytes) && ktx2::has_every_level(&bytes) {
             source.budget.charge(bytes.len() as u64, &path)?;
             Some(bytes.into_owned())
         } else {

@@ -28,6 +28,14 @@ pub(crate) fn is_ktx2(bytes: &[u8]) -> bool {
     bytes.starts_with(&IDENTIFIER)
 }
 
+/// Whether the KTX2 file `bytes` holds its image's every mip level, down to 1x1.
+pub(crate) fn has_every_level(bytes: &[u8]) -> bool {
+    Transcoder::new(bytes).is_ok_and(|transcoder| {
+        let (width, height) = transcoder.base_dimensions();
+        transcoder.level_count() == 32 - width.max(height).max(1).leading_zeros()
+    })
+}
+
 /// The largest level of the KTX2 file `bytes` (its first image) as RGBA8, with its width and
 /// height.
 pub(crate) fn decode(

@@ -137,7 +137,8 @@ impl<B> Shelf<B> {
     /// through `stage`, waiting for them at most `wait`; returns what they did. A mod's
     /// decoded pixels are dropped once it shows, its textures on the GPU alone, so that the
     /// mods' RAM budget holds what is used ([`props_anim::Model::release_pixels`]; a version
-    /// shown again, or the models after [`Shelf::upload_all`], load again from their files).
+    /// shown again, or the models after [`Shelf::upload_all`], load again from their files,
+    /// unless their images all came from KTX2 files).
     pub fn watch<S: Stage<B>>(
         &mut self,
         folder: &Path,

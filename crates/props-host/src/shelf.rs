@@ -282,7 +282,8 @@ impl<B> Shelf<B> {
     /// Releases the pixels of the mod version showing in entry `k`, now on the GPU, which
     /// draws from its own copy ([`props_anim::Model::release_pixels`]): the mods' RAM budget
     /// counts the rest from now on. A version whose pixels were released before, shown again
-    /// (behind a mod that went), was uploaded white: it loads again from its file.
+    /// (behind a mod that went), was uploaded white (but for images with KTX2 files, drawn from
+    /// their levels): it loads again from its file.
     fn release_pixels(&mut self, k: usize) {
         let (Some((path, version)), Some(watcher)) = (self.entries[k].mods.iter_mut().next(), &self.watcher) else {
             return;
@@ -336,7 +337,8 @@ impl<B> Shelf<B> {
 
     /// Uploads every model showing now again (after the game recreated its GPU device). A
     /// mod's whose pixels were released is drawn white until it loads again from its file,
-    /// which this asks for.
+    /// which this asks for (not for a mod whose images all kept their KTX2 files: those draw
+    /// from their levels, [`props_anim::Model::has_released_pixels`]).
     pub fn upload_all(&self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
         for entry in &self.entries {
             let shown = &entry.shown().model;

@@ -11,8 +11,9 @@ impl Model {
     /// Drops its images' decoded pixels, keeping each image's size and KTX2 file, and returns
     /// the bytes freed: what a host does once the model is on the GPU, which draws from its own
     /// copy, so that memory holds what is used. Uploaded again (to a new device, or a version
-    /// shown again), such an image is drawn from its KTX2 levels where the device takes them,
-    /// else white, until the host loads the model again ([`Model::has_released_pixels`]).
+    /// shown again), an image with a KTX2 file (which the importer keeps only with all its
+    /// levels) is drawn from its levels as before; any other is drawn white, until the host
+    /// loads the model again ([`Model::has_released_pixels`]).
     /// Images shared with models made from this one ([`Model::with_clips`]) are copied
     /// without pixels, not freed, until those go too.
     pub fn release_pixels(&mut self) -> u64 {
@@ -36,11 +37,12 @@ impl Model {
         held
     }
 
-    /// Whether some image's pixels were released ([`Model::release_pixels`]): uploading the
-    /// model again draws it white.
+    /// Whether some image without a KTX2 file lost its pixels ([`Model::release_pixels`]):
+    /// uploading the model again draws that image white.
     #[must_use]
     pub fn has_released_pixels(&self) -> bool {
-        self.images.iter().any(|image| image.rgba8.is_empty() && image.width > 0 && image.height > 0)
+        let released = |image: &Image| image.rgba8.is_empty() && image.ktx2.is_none();
+        self.images.iter().any(|image| released(image) && image.width > 0 && image.height > 0)
     }
 
     /// Heap bytes of the model's images, decoded (8-bit RGBA), with the KTX2 files some came

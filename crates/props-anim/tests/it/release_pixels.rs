@@ -1,5 +1,6 @@
 //! A model's decoded pixels released once on the GPU: the bytes freed, its size and KTX2 file
-//! kept, and a model sharing the images left whole.
+//! kept (an image with one draws as before: not released, for a host), and a model sharing the
+//! images left whole.
 
 use glam::Vec3;
 use props_anim::material::{Image, Material, TextureRef};
@@ -7,10 +8,12 @@ use props_anim::{Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, Trans
 
 use crate::support::rig;
 
-/// A triangle in a material showing a 64 x 64 image that came from a (stand-in) KTX2 file.
-fn textured() -> Model {
+/// A triangle in a material showing a 64 x 64 image that came from a (stand-in) KTX2 file, or
+/// from a PNG.
+fn textured(ktx2: bool) -> Model {
     let triangle = Primitive::triangles(vec![Vec3::ZERO, Vec3::X, Vec3::Y], Vec::new(), vec![0, 1, 2], Some(0));
-    let image = Image { name: None, width: 64, height: 64, rgba8: vec![255; 64 * 64 * 4], ktx2: Some(vec![7; 100]) };
+    let ktx2 = ktx2.then(|| vec![7; 100]);
+    let image = Image { name: None, width: 64, height: 64, rgba8: vec![255; 64 * 64 * 4], ktx2 };
     let material = Material { base_color_texture: Some(TextureRef::new(0)), ..Material::default() };
     Model::new(ModelParts {
         rig: Some(rig(&[(&[], Transform::IDENTITY)])),
@@ -25,7 +28,7 @@ fn textured() -> Model {
 
 #[test]
 fn released_pixels_leave_the_images_size_and_ktx2_file_and_free_their_bytes() {
-    let mut model = textured();
+    let mut model = textured(true);
     let before = model.heap_bytes();
     assert!(!model.has_released_pixels());
     assert_eq!(model.release_pixels(), 64 * 64 * 4);
@@ -33,13 +36,17 @@ fn released_pixels_leave_the_images_size_and_ktx2_file_and_free_their_bytes() {
     let image = &model.images()[0];
     assert_eq!((image.width, image.height, image.rgba8.len()), (64, 64, 0));
     assert_eq!(image.ktx2.as_deref(), Some(&[7; 100][..]));
-    assert!(model.has_released_pixels());
+    assert!(!model.has_released_pixels(), "drawn from its KTX2 levels");
     assert_eq!(model.release_pixels(), 0, "nothing left to free");
+    let mut png = textured(false);
+    assert!(!png.has_released_pixels());
+    assert_eq!(png.release_pixels(), 64 * 64 * 4);
+    assert!(png.has_released_pixels(), "drawn white until loaded again");
 }
 
 #[test]
 fn a_model_sharing_the_images_keeps_its_pixels() {
-    let original = textured();
+    let original = textured(false);
     let mut with = original.with_clips([]);
     assert_eq!(with.release_pixels(), 64 * 64 * 4);
     assert!(with.has_released_pixels() && !original.has_released_pixels());

@@ -98,6 +98,30 @@ fn damaged_ktx2_images_draw_untextured() {
     }
 }
 
+/// A KTX2 image keeps its file (for its levels, uploaded in a GPU block format, and drawn
+/// from them once its pixels are released) only when the file holds every level: one saying it
+/// holds its largest alone is decoded, and drawn from levels made from its pixels.
+#[test]
+fn a_ktx2_file_is_kept_only_with_every_level() {
+    let (json, bin) =
+        crate::support::split_glb(&std::fs::read(models_dir().join("ktx2/Fox_uastc.glb")).expect("model"));
+    let view = &json["bufferViews"][json["images"][0]["bufferView"].as_u64().expect("view") as usize];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    // The header's levelCount.
+    for (levels, kept) in [(None, true), (Some(1u32), false)] {
+        let mut bin = bin.clone();
+        if let Some(levels) = levels {
+            bin[start + 40..start + 44].copy_from_slice(&levels.to_le_bytes());
+        }
+        let admitted =
+            admit_slice(&crate::support::glb(&json, &bin), None, Path::new("Fox_uastc.glb"), &Limits::default())
+                .unwrap_or_else(|refused| panic!("{refused}"));
+        let [image] = admitted.import.model.images() else { panic!("one image") };
+        assert_eq!((image.width, image.height, image.rgba8.len()), (1024, 1024, 1024 * 1024 * 4), "{levels:?}");
+        assert_eq!(image.ktx2.is_some(), kept, "{levels:?}");
+    }
+}
+
 /// The Fox with its texture named only through `EXT_texture_avif` (required, no fallback):
 /// it loads, drawn untextured, and says why.
 #[test]
