@@ -354,7 +354,7 @@ impl ModelRegistry {
                     (None, _) => ("", ""),
                 };
                 let at = asset.place;
-                tracing::info!(path = %shown, model = %name, ms = %ms, place = %at, replaces, adds = adds_to, ram_kib, vram_kib, "mod reloaded");
+                tracing::info!(path = %shown, model = %name, ms = %ms, place = %at, replaces, adds = adds_to, ram_kib, vram_kib, "mod loaded");
                 format!("loaded {shown} ({}, {ms} ms)", props_scene::shown_at(asset, place.adds))
             }
         };

@@ -37,14 +37,14 @@ fn hostile_mods_are_refused_and_the_game_goes_on() {
                 assert!(error.contains(&format!("error[{code}]")), "{}: {error}", case.name);
             }
             Verdict::Admitted(_) => {
-                running.expect("mod reloaded", EVENT, ends);
+                running.expect("mod loaded", EVENT, ends);
             }
         }
     }
     let good = root().join("mods/example/spinning_sign.gltf");
     std::fs::create_dir_all(mods.join("good")).expect("folder");
     std::fs::copy(good, mods.join("good/sign.gltf")).expect("copy a good model");
-    running.expect("mod reloaded", EVENT, |l| l["path"].as_str().is_some_and(|p| p.ends_with("good/sign.gltf")));
+    running.expect("mod loaded", EVENT, |l| l["path"].as_str().is_some_and(|p| p.ends_with("good/sign.gltf")));
     let peak = running.memory_kib("VmHWM");
     let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");

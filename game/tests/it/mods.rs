@@ -32,7 +32,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     let sign = pack.join("sign.gltf");
 
     std::fs::write(&sign, &good).expect("write a good model");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
     assert_eq!(loaded["model"], "sign");
     assert_eq!(loaded["place"], "lot");
     assert!(loaded["ms"].as_str().and_then(|ms| ms.parse::<f64>().ok()).is_some(), "{loaded}");
@@ -55,7 +55,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     assert!(error.contains("/buffers/0/uri: error[PROPS_URI_OUTSIDE_FOLDER]") && error.contains("'..'"), "{error}");
 
     std::fs::write(&sign, &good).expect("fix it");
-    running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
+    running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/sign.gltf"));
 
     // A base model overridden: a car saved as windmill.glb lacks the windmill's nodes and is
     // refused by the scene; the real windmill is taken; deleting it reverts to the base.
@@ -64,7 +64,7 @@ fn mods_load_reject_fix_and_remove_while_the_game_runs() {
     let rejected = running.expect("mod rejected", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
     assert!(rejected["error"].as_str().is_some_and(|e| e.contains("no node named")), "{rejected}");
     std::fs::copy(root().join("assets/windmill.glb"), &windmill).expect("copy");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
     assert_eq!((loaded["place"].as_str(), loaded["replaces"].as_str()), (Some("hills"), Some("windmill")));
     std::fs::remove_file(&windmill).expect("delete the override");
     running.expect("mod removed", EVENT, |l| path_ends_with(l, "pack/windmill.glb"));
@@ -102,7 +102,7 @@ fn a_mod_far_off_its_size_is_fitted_and_warned_about() {
     });
     let text = warning["warning"].as_str().unwrap_or_default();
     assert!(text.contains("81.") && text.contains("m tall") && text.contains("1.8 m"), "{warning}");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/big_fox.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/big_fox.glb"));
     assert_eq!(loaded["place"], "lot");
     let (success, _) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
@@ -124,7 +124,7 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     let sidecar = pack.join("truck.prop.toml");
     std::fs::write(&sidecar, "role = \"car\"\n").expect("sidecar");
     std::fs::copy(root().join("assets/car.glb"), pack.join("truck.glb")).expect("copy");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
     // Named otherwise than `car`, a car by its sidecar drives beside the base car.
     assert_eq!((loaded["place"].as_str(), loaded["adds"].as_str()), (Some("traffic"), Some("car")), "{loaded}");
 
@@ -138,18 +138,18 @@ fn sidecars_place_bind_and_are_refused_like_models() {
 
     let bound = "role = \"car\"\nunits = 1.0\n[nodes]\nwheels = [\"wheel_rear_left\", \"wheel_rear_right\"]\n";
     std::fs::write(&sidecar, bound).expect("fix");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/truck.glb"));
     assert_eq!(loaded["place"], "traffic");
 
     std::fs::write(pack.join("fox_statue.prop.toml"), "role = \"ambient\"\nunits = 0.01\nclip = \"Run\"\n")
         .expect("sidecar");
     std::fs::copy(root().join("assets/Fox.glb"), pack.join("fox_statue.glb")).expect("copy");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/fox_statue.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/fox_statue.glb"));
     assert_eq!(loaded["place"], "lot");
 
     std::fs::write(pack.join("vixen.prop.toml"), "role = \"animal\"\nunits = 0.01\n").expect("sidecar");
     std::fs::copy(root().join("assets/Fox.glb"), pack.join("vixen.glb")).expect("copy");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/vixen.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/vixen.glb"));
     assert_eq!((loaded["place"].as_str(), loaded["adds"].as_str()), (Some("parks"), Some("Fox")), "{loaded}");
     let (success, log) = running.stop(Duration::from_secs(60));
     assert!(success, "the game failed");
@@ -179,7 +179,7 @@ fn of_several_overrides_the_first_by_path_shows_and_the_next_follows() {
     let windmill = root().join("assets/windmill.glb");
 
     std::fs::copy(&windmill, mods.join("b/windmill.glb")).expect("copy");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "b/windmill.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "b/windmill.glb"));
     assert_eq!(loaded["replaces"], "windmill", "{loaded}");
     // First by path, so checked against the scene at once: it lacks the windmill's nodes.
     std::fs::copy(root().join("assets/car.glb"), mods.join("a/windmill.glb")).expect("copy");
@@ -191,7 +191,7 @@ fn of_several_overrides_the_first_by_path_shows_and_the_next_follows() {
 
     std::fs::remove_file(mods.join("b/windmill.glb")).expect("delete b");
     running.expect("mod removed", EVENT, |l| path_ends_with(l, "b/windmill.glb"));
-    let next = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "c/windmill.glb"));
+    let next = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "c/windmill.glb"));
     assert_eq!(next["replaces"], "windmill", "{next}");
     std::fs::remove_file(mods.join("c/windmill.glb")).expect("delete c");
     running.expect("mod removed", EVENT, |l| path_ends_with(l, "c/windmill.glb"));
@@ -220,11 +220,11 @@ fn a_mod_whose_sidecar_changes_role_moves_and_leaves_nothing_behind() {
     let sidecar = pack.join("coach.prop.toml");
     std::fs::write(&sidecar, "role = \"bus\"\n").expect("sidecar");
     std::fs::copy(root().join("assets/bus.glb"), pack.join("coach.glb")).expect("copy");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/coach.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/coach.glb"));
     assert_eq!(loaded["replaces"], "bus", "{loaded}");
 
     std::fs::write(&sidecar, "role = \"ambient\"\nunits = 1.0\n").expect("sidecar");
-    let moved = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "pack/coach.glb") && l["place"] == "lot");
+    let moved = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/coach.glb") && l["place"] == "lot");
     assert_eq!(moved["replaces"], "", "{moved}");
 
     std::fs::remove_file(pack.join("coach.glb")).expect("delete");
@@ -253,7 +253,7 @@ fn a_humanoid_without_clips_walks_the_sidewalks_with_the_base_clips() {
     std::fs::write(people.join("walker.prop.toml"), "role = \"pedestrian\"\n").expect("sidecar");
     let dropped = std::time::Instant::now();
     std::fs::copy(root().join("tests/models/humanoids/mixamo_person.glb"), people.join("walker.glb")).expect("copy");
-    let loaded = running.expect("mod reloaded", EVENT, |l| path_ends_with(l, "people/walker.glb"));
+    let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "people/walker.glb"));
     eprintln!("the humanoid walks {:.2} s after it was dropped in", dropped.elapsed().as_secs_f32());
     assert_eq!(
         (loaded["place"].as_str(), loaded["adds"].as_str()),

@@ -63,7 +63,7 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
     // the loader has caught up with the deletions above (they fell due earlier).
     let sentinel = mods.join("zz_sentinel.gltf");
     std::fs::write(&sentinel, &good).expect("write the sentinel");
-    running.expect("mod reloaded", Duration::from_secs(30), |l| l["model"] == "zz_sentinel");
+    running.expect("mod loaded", Duration::from_secs(30), |l| l["model"] == "zz_sentinel");
     std::fs::remove_file(&sentinel).expect("delete the sentinel");
     running.expect("mod removed", Duration::from_secs(30), |l| l["model"] == "zz_sentinel");
 
@@ -74,7 +74,7 @@ fn hundreds_of_random_mod_changes_leave_no_gpu_model_behind() {
         eprintln!("soak memory: {} MiB at start, peak {} MiB", baseline / 1024, peak / 1024);
         assert!(peak <= baseline + GROWTH_BOUND_KIB, "peak {peak} KiB, baseline {baseline} KiB (seed {seed:#x})");
     }
-    let loaded = log.iter().filter(|l| l["message"] == "mod reloaded").count();
+    let loaded = log.iter().filter(|l| l["message"] == "mod loaded").count();
     let rejected = log.iter().filter(|l| l["message"] == "mod rejected").count();
     eprintln!("soak: {OPERATIONS} operations, {loaded} reloads, {rejected} rejections");
     assert!(loaded > 0 && rejected > 0, "the soak exercised both paths");
