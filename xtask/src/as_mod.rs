@@ -145,9 +145,9 @@ mod tests {
             let dir = std::env::temp_dir().join(format!("props-size-{}-{name}", std::process::id()));
             std::fs::create_dir_all(&dir).expect("folder");
             std::fs::write(dir.join(format!("{name}.prop.toml")), text).expect("sidecar");
-            sidecar::read(&dir.join(format!("{name}.glb")), Path::new(name), &fox, &sidecar_roles())
-                .expect("valid")
-                .expect("read")
+            let read = sidecar::read(&dir.join(format!("{name}.glb")), Path::new(name), &fox, &sidecar_roles());
+            let _ = std::fs::remove_dir_all(&dir);
+            read.expect("valid").expect("read")
         });
         place_and_bind(Path::new(&format!("mods/{name}.glb")), sidecar.as_ref(), &fox)
             .map(|(warning, _)| warning.map(|issue| issue.message))

@@ -49,7 +49,7 @@ impl Together {
             let Ok(footprint) = &taken.gpu else { continue };
             // The first file of a name shows; the others wait, whole, and take no GPU memory.
             let shows = names.insert(path.file_stem().map(ToOwned::to_owned));
-            let (kept, on_gpu) = if shows { (taken.heap - taken.images, footprint.total()) } else { (taken.heap, 0) };
+            let (kept, on_gpu) = if shows { (taken.shown, footprint.total()) } else { (taken.heap, 0) };
             together.needed.0 = together.needed.0.max(kept_all + taken.heap);
             (kept_all, gpu_all) = (kept_all + kept, gpu_all + on_gpu);
             if together.memory + taken.heap > memory {
@@ -124,7 +124,7 @@ mod tests {
     /// A mod keeping 1 MiB once shown, 80 MiB while it loads, 100 MiB on the GPU.
     fn light() -> Memory {
         let gpu = GpuFootprint { texture_bytes: 100 * MIB, ..GpuFootprint::default() };
-        Memory { heap: 81 * MIB, images: 80 * MIB, gpu: Ok(gpu) }
+        Memory { heap: 81 * MIB, images: 80 * MIB, shown: MIB, gpu: Ok(gpu) }
     }
 
     #[test]

@@ -17,7 +17,7 @@ impl Model {
     /// Images shared with models made from this one ([`Model::with_clips`]) are copied
     /// without pixels, not freed, until those go too.
     pub fn release_pixels(&mut self) -> u64 {
-        let held: u64 = self.images.iter().map(|image| image.rgba8.len() as u64).sum();
+        let held = self.pixel_bytes();
         if held == 0 {
             return 0;
         }
@@ -43,6 +43,12 @@ impl Model {
     pub fn has_released_pixels(&self) -> bool {
         let released = |image: &Image| image.rgba8.is_empty() && image.ktx2.is_none();
         self.images.iter().any(|image| released(image) && image.width > 0 && image.height > 0)
+    }
+
+    /// Heap bytes of its images' decoded pixels: what [`Model::release_pixels`] frees.
+    #[must_use]
+    pub fn pixel_bytes(&self) -> u64 {
+        self.images.iter().map(|image| image.rgba8.len() as u64).sum()
     }
 
     /// Heap bytes of the model's images, decoded (8-bit RGBA), with the KTX2 files some came
