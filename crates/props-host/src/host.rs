@@ -8,7 +8,6 @@ use std::time::Instant;
 use glam::{Affine3A, Vec3};
 use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 use props_gltf::Limits;
-use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
 
 use props_crowd::{
@@ -17,6 +16,7 @@ use props_crowd::{
 use props_render::{FrameStats, ModelRefused, Renderer};
 
 use crate::error::{HostError, LoadError};
+use crate::reader::{ModelReader, ReadModel};
 use crate::shelf::{Arrival, Shelf, Stage, Version};
 
 /// How a [`PropHost`] poses, loads and budgets.
@@ -115,11 +115,11 @@ impl PropHost {
     /// Loads a `.gltf` / `.glb` file through the gate (the host's [`HostConfig::limits`]),
     /// uploads it, animated as `animates` says, and returns its id and report. Its name (a mod
     /// of that name replaces it, animated alike) is its file stem. Its instances may be placed
-    /// at any scale: each is culled and drawn at its levels of detail at its own.
+    /// at any scale: each is culled and drawn at its levels of detail at its own. A host that
+    /// loads while it draws reads on another thread instead ([`PropHost::reader`]).
     pub fn load_file(&mut self, path: &Path, animates: Animates, renderer: &mut Renderer) -> Result<Loaded, LoadError> {
-        let admitted = gate::admit_file(path, &self.config.limits).map_err(LoadError::Refused)?;
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        self.admit(name, admitted, animates, renderer)
+        let read = self.reader(renderer).read_file(path)?;
+        self.add_read(read, animates, renderer)
     }
 
     /// [`PropHost::load_file`] for a file in memory named `name` (its external files confined
@@ -132,22 +132,31 @@ impl PropHost {
         animates: Animates,
         renderer: &mut Renderer,
     ) -> Result<Loaded, LoadError> {
-        let admitted =
-            gate::admit_slice(bytes, base_dir, Path::new(name), &self.config.limits).map_err(LoadError::Refused)?;
-        self.admit(name.to_owned(), admitted, animates, renderer)
+        let read = self.reader(renderer).read_slice(bytes, name, base_dir)?;
+        self.add_read(read, animates, renderer)
     }
 
-    fn admit(
+    /// What reads models for this host and `renderer` on another thread (through the host's
+    /// [`HostConfig::limits`], uploaded for `renderer`): the file read, checked and on the GPU
+    /// there, [`PropHost::add_read`] adds it between two frames.
+    #[must_use]
+    pub fn reader(&self, renderer: &Renderer) -> ModelReader {
+        ModelReader::new(self.config.limits.clone(), renderer.uploader())
+    }
+
+    /// Adds a model a [`ModelReader`] read, animated as `animates` says, as
+    /// [`PropHost::load_file`] does (uploaded again if it was read for a renderer since
+    /// replaced); returns its id and report.
+    pub fn add_read(
         &mut self,
-        name: String,
-        admitted: Admitted,
+        read: ReadModel,
         animates: Animates,
         renderer: &mut Renderer,
     ) -> Result<Loaded, LoadError> {
-        let report = admitted.report;
-        let version = Version { model: Arc::new(admitted.import.model), binding: animates, report: report.clone() };
+        let ReadModel { name, model, report, uploaded } = read;
+        let version = Version { model, binding: animates, report: report.clone() };
         let (shelf, mut stage) = self.staged();
-        let model = shelf.add(name, version, &mut stage, renderer)?;
+        let model = shelf.add_uploaded(name, version, uploaded, &mut stage, renderer)?;
         Ok(Loaded { model, report })
     }
 

@@ -104,6 +104,11 @@
 //! pass: the smallest whole host), `host_sim.rs` (a host's own vehicles, no ECS), `embed.rs` (props in a host's pass
 //! with its ground and wall), `mods.rs` (hot reload).
 //!
+//! Loading while the game runs (a district streamed in): [`PropHost::reader`] hands out a
+//! [`ModelReader`] for a loading thread, which reads, checks and uploads a file there
+//! ([`ModelReader::read_file`]); [`PropHost::add_read`] then adds it between two frames without
+//! a hitch. Mods arrive the same way on their own ([`PropHost::poll_mods`]).
+//!
 //! A game whose instances live elsewhere (its own ECS) keeps the same models and mod rules
 //! with a [`Shelf`] and a [`Stage`] of its own: the demo game's `hecs` town does.
 
@@ -111,6 +116,7 @@ mod error;
 mod host;
 mod ids;
 mod mods;
+mod reader;
 mod shelf;
 mod swap;
 mod uploads;
@@ -129,4 +135,5 @@ pub use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;
 pub use props_mods::ModConfig;
+pub use reader::{ModelReader, ReadModel};
 pub use shelf::{AddError, Arrival, Shelf, Stage, Version};

@@ -16,7 +16,7 @@ use props_frame::ModelId;
 use props_gltf::validate::Report;
 use props_mods::ModWatcher;
 use props_mods::sidecar::Sidecar;
-use props_render::{GpuFootprint, ModelRefused, Renderer};
+use props_render::{GpuFootprint, ModelRefused, Renderer, UploadedModel};
 
 use crate::ids::ModelIds;
 use crate::swap::{SwapError, VramBudget, restore, upload};
@@ -208,7 +208,31 @@ impl<B> Shelf<B> {
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<ModelId, AddError<S::Error>> {
-        let id = self.shelve(name, version, renderer)?;
+        self.add_to_stage(name, (version, None), stage, renderer)
+    }
+
+    /// [`Shelf::add`] of a version uploaded already, on another thread
+    /// ([`props_render::ModelUploader::upload`] of `version.model`: `uploaded`), unless that
+    /// was for a renderer since replaced (then it uploads here).
+    pub fn add_uploaded<S: Stage<B>>(
+        &mut self,
+        name: String,
+        version: Version<B>,
+        uploaded: UploadedModel,
+        stage: &mut S,
+        renderer: &mut Renderer,
+    ) -> Result<ModelId, AddError<S::Error>> {
+        self.add_to_stage(name, (version, Some(uploaded)), stage, renderer)
+    }
+
+    fn add_to_stage<S: Stage<B>>(
+        &mut self,
+        name: String,
+        (version, uploaded): (Version<B>, Option<UploadedModel>),
+        stage: &mut S,
+        renderer: &mut Renderer,
+    ) -> Result<ModelId, AddError<S::Error>> {
+        let id = self.shelve(name, (version, uploaded), renderer)?;
         let shelf = &*self;
         if let Err(error) = stage.bind(shelf, id, false) {
             self.entries.pop();
@@ -226,21 +250,22 @@ impl<B> Shelf<B> {
         version: Version<B>,
         renderer: &mut Renderer,
     ) -> Result<ModelId, AddError<Infallible>> {
-        self.shelve(name, version, renderer)
+        self.shelve(name, (version, None), renderer)
     }
 
-    /// Uploads `version` under a new id and shelves it as model `name`.
+    /// Puts `version` under a new id (`uploaded`, else uploaded now) and shelves it as model
+    /// `name`.
     fn shelve<E>(
         &mut self,
         name: String,
-        version: Version<B>,
+        (version, uploaded): (Version<B>, Option<UploadedModel>),
         renderer: &mut Renderer,
     ) -> Result<ModelId, AddError<E>> {
         if self.entries.iter().any(|e| e.name == name) {
             return Err(AddError::Duplicate(name));
         }
         let id = self.ids.take();
-        if let Err(refused) = renderer.set_model(id, &version.model) {
+        if let Err(refused) = upload(renderer, (id, &version.model), None, uploaded.map(Ok)) {
             self.ids.release(id);
             return Err(AddError::Gpu(refused));
         }

@@ -414,3 +414,42 @@ fn a_mod_uploads_off_the_frame_and_again_for_a_renderer_made_meanwhile() {
     assert!(first.model_footprint(model).is_none(), "and not on the one before");
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+/// A host's own model read and uploaded on a loading thread ([`PropHost::reader`]) is added
+/// between two frames and drawn; one read for a renderer since replaced (a lost device) is
+/// uploaded again for the new one.
+#[test]
+fn a_model_read_on_a_loading_thread_is_added_and_drawn() {
+    let Some(gpu) = gpu() else { return };
+    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
+    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    let reader = props.reader(&renderer);
+    let path = asset("Fox.glb");
+    let read = std::thread::spawn(move || reader.read_file(&path)).join().expect("no panic").expect("read");
+    assert_eq!(read.name(), "Fox");
+    let fox = props.add_read(read, Animates::default(), &mut renderer).expect("added");
+    assert!(renderer.model_footprint(fox.model).is_some());
+    props.add(fox.model, Affine3A::from_scale(Vec3::splat(0.01))).expect("placed");
+    let camera =
+        props_frame::Camera::look_at(Vec3::new(0.0, 0.5, 2.0), Vec3::new(0.0, 0.4, 0.0), 0.8, 1.0, (0.1, 50.0));
+    let target = props_render::OffscreenTarget::new(&gpu.device, (64, 64));
+    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    props.prepare(&mut renderer, &mut encoder, (&camera, Lighting::default()), target.size());
+    let mut pass = StandalonePass::new();
+    let mut pass = pass.begin(&renderer, &mut encoder, (target.view(), target.size()), Clear::color(SKY));
+    renderer.render(&mut pass);
+    drop(pass);
+    gpu.queue.submit([encoder.finish()]);
+    let pixels = target.read_rgba8(&gpu.device, &gpu.queue).expect("readback");
+    let sky = &pixels[..4];
+    let fox_pixels = pixels.chunks(4).filter(|pixel| pixel != &sky).count();
+    assert!(fox_pixels > 100, "the fox covers {fox_pixels} pixels");
+
+    let read = props.reader(&renderer).read_file(&asset("car.glb")).expect("read");
+    let mut second = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    props.upload_all(&mut second).expect("uploaded again");
+    let car = props.add_read(read, Animates::default(), &mut second).expect("added");
+    assert!(second.model_footprint(car.model).is_some(), "the car is on the new renderer");
+    assert!(renderer.model_footprint(car.model).is_none());
+}
