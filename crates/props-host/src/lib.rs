@@ -102,12 +102,15 @@
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
 //! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars and foxes in a plain
 //! pass: the smallest whole host), `host_sim.rs` (a host's own vehicles, no ECS), `embed.rs` (props in a host's pass
-//! with its ground and wall), `mods.rs` (hot reload).
+//! with its ground and wall), `mods.rs` (hot reload), `stream.rs` (models read on loading
+//! threads).
 //!
 //! Loading while the game runs (a district streamed in): [`PropHost::reader`] hands out a
 //! [`ModelReader`] for a loading thread, which reads, checks and uploads a file there
-//! ([`ModelReader::read_file`]); [`PropHost::add_read`] then adds it between two frames without
-//! a hitch. Mods arrive the same way on their own ([`PropHost::poll_mods`]).
+//! ([`ModelReader::read_file`]); [`PropHost::add_read`] then adds it between two frames, no
+//! upload left to do there. Mods arrive the same way on their own ([`PropHost::poll_mods`]).
+//! The device needs no polling for it: the loading thread's uploads are done when
+//! `read_file` returns.
 //!
 //! A game whose instances live elsewhere (its own ECS) keeps the same models and mod rules
 //! with a [`Shelf`] and a [`Stage`] of its own: the demo game's `hecs` town does.

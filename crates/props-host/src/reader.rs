@@ -1,5 +1,5 @@
 //! A host's own models read, checked and uploaded away from the thread that draws its frames
-//! ([`ModelReader`]), then added between two frames at no cost ([`crate::PropHost::add_read`]): a
+//! ([`ModelReader`]), then added between two frames with no upload left ([`crate::PropHost::add_read`]): a
 //! city streaming a district's props in as the player drives towards it.
 
 use std::path::Path;
@@ -13,9 +13,10 @@ use props_render::{ModelUploader, UploadedModel};
 
 use crate::error::LoadError;
 
-/// Reads models for one [`crate::PropHost`] and renderer on any thread: through the gate (the host's
-/// [`crate::HostConfig::limits`]), then uploaded ([`ModelUploader`]). Cloned, it goes to a loading
-/// thread; [`crate::PropHost::add_read`] adds what it read.
+/// Reads models for one [`crate::PropHost`] and renderer on any thread: through the gate (the
+/// host's [`crate::HostConfig::limits`]), then uploaded ([`ModelUploader`]). It is `Clone`,
+/// `Send` and `Sync`: cloned, it goes to a loading thread; [`crate::PropHost::add_read`] adds
+/// what it read, which is `Send` to come back.
 #[derive(Clone, Debug)]
 pub struct ModelReader {
     limits: Limits,

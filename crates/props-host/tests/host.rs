@@ -453,3 +453,16 @@ fn a_model_read_on_a_loading_thread_is_added_and_drawn() {
     assert!(second.model_footprint(car.model).is_some(), "the car is on the new renderer");
     assert!(renderer.model_footprint(car.model).is_none());
 }
+
+/// What goes to a loading thread and back is `Send` (and the readers `Sync`), as the docs say:
+/// a host's loading threads rely on it.
+#[test]
+fn what_loading_threads_take_and_give_back_is_send() {
+    fn send<T: Send>() {}
+    fn shared<T: Send + Sync + Clone>() {}
+    shared::<props_host::ModelReader>();
+    shared::<props_render::ModelUploader>();
+    send::<props_host::ReadModel>();
+    send::<props_render::UploadedModel>();
+    send::<LoadError>();
+}

@@ -15,9 +15,13 @@ use crate::materials::Samplers;
 use crate::mesh_pipelines::{self, MeshPipelines};
 use crate::shaders::PaletteAccess;
 
-/// Uploads models for one [`crate::Renderer`] ([`crate::Renderer::uploader`]), on any thread: cloned, it
-/// goes to a loading thread; what it uploads goes under an id with [`crate::Renderer::put_model`].
-/// [`crate::Renderer::set_model`] is the two at once, on the caller's thread.
+/// Uploads models for one [`crate::Renderer`] ([`crate::Renderer::uploader`]), on any thread:
+/// it is `Clone`, `Send` and `Sync`; cloned, it goes to a loading thread. What it uploads (an
+/// [`UploadedModel`], `Send`) goes under an id with [`crate::Renderer::put_model`], which
+/// does nothing more; the device needs no polling for the upload to be done.
+/// [`crate::Renderer::set_model`] is the two at once, on the caller's thread. A host on
+/// `props_host::PropHost` takes `PropHost::reader`, which reads the file there too and keeps
+/// the ids.
 #[derive(Clone)]
 pub struct ModelUploader {
     shared: Arc<Shared>,
