@@ -8,6 +8,7 @@ use std::time::Instant;
 use glam::{Affine3A, Vec3};
 use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 use props_gltf::Limits;
+use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
 
 use props_crowd::{
@@ -16,7 +17,7 @@ use props_crowd::{
 use props_render::{FrameStats, ModelRefused, Renderer};
 
 use crate::error::{HostError, LoadError};
-use crate::reader::{ModelReader, ReadModel};
+use crate::reader::{ModelReader, ReadModel, name_of};
 use crate::shelf::{Arrival, Shelf, Stage, Version};
 
 /// How a [`PropHost`] poses, loads and budgets.
@@ -118,8 +119,8 @@ impl PropHost {
     /// at any scale: each is culled and drawn at its levels of detail at its own. A host that
     /// loads while it draws reads on another thread instead ([`PropHost::reader`]).
     pub fn load_file(&mut self, path: &Path, animates: Animates, renderer: &mut Renderer) -> Result<Loaded, LoadError> {
-        let read = self.reader(renderer).read_file(path)?;
-        self.add_read(read, animates, renderer)
+        let admitted = gate::admit_file(path, &self.config.limits).map_err(LoadError::Refused)?;
+        self.load(name_of(path), admitted, animates, renderer)
     }
 
     /// [`PropHost::load_file`] for a file in memory named `name` (its external files confined
@@ -132,7 +133,24 @@ impl PropHost {
         animates: Animates,
         renderer: &mut Renderer,
     ) -> Result<Loaded, LoadError> {
-        let read = self.reader(renderer).read_slice(bytes, name, base_dir)?;
+        let admitted =
+            gate::admit_slice(bytes, base_dir, Path::new(name), &self.config.limits).map_err(LoadError::Refused)?;
+        self.load(name.to_owned(), admitted, animates, renderer)
+    }
+
+    /// Uploads `admitted` as model `name` and adds it, unless a model has that name (then
+    /// nothing is uploaded).
+    fn load(
+        &mut self,
+        name: String,
+        admitted: Admitted,
+        animates: Animates,
+        renderer: &mut Renderer,
+    ) -> Result<Loaded, LoadError> {
+        if self.shelf.model_named(&name).is_some() {
+            return Err(LoadError::Duplicate(name));
+        }
+        let read = self.reader(renderer).upload(name, admitted)?;
         self.add_read(read, animates, renderer)
     }
 

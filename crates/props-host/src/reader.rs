@@ -46,6 +46,11 @@ impl ReadModel {
     }
 }
 
+/// The name a file's model goes by: its file stem.
+pub(crate) fn name_of(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
 impl ModelReader {
     /// A reader through `limits` with `uploader`.
     pub(crate) fn new(limits: Limits, uploader: ModelUploader) -> Self {
@@ -59,8 +64,7 @@ impl ModelReader {
     /// The gate's refusal (its report), or the GPU's.
     pub fn read_file(&self, path: &Path) -> Result<ReadModel, LoadError> {
         let admitted = gate::admit_file(path, &self.limits).map_err(LoadError::Refused)?;
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        self.upload(name, admitted)
+        self.upload(name_of(path), admitted)
     }
 
     /// [`ModelReader::read_file`] for a file in memory named `name` (its external files
@@ -73,7 +77,7 @@ impl ModelReader {
         self.upload(name.to_owned(), admitted)
     }
 
-    fn upload(&self, name: String, admitted: Admitted) -> Result<ReadModel, LoadError> {
+    pub(crate) fn upload(&self, name: String, admitted: Admitted) -> Result<ReadModel, LoadError> {
         let model = Arc::new(admitted.import.model);
         let uploaded = self.uploader.upload(&model)?;
         Ok(ReadModel { name, model, report: admitted.report, uploaded })
