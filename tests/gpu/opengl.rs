@@ -48,6 +48,14 @@ fn opengl_binds_material_textures_beside_palette_textures() {
     assert_similar("gl-textured-palette-texture", &actual, &expected, Threshold { mean: 1e-4, p99: 1e-3 });
 }
 
+/// A model uploaded on another thread (a mod's, a streamed one) draws on OpenGL as one set on
+/// the drawing thread: wgpu's GL backend takes its context on whichever thread calls it.
+#[test]
+fn opengl_draws_a_model_uploaded_on_another_thread() {
+    let Some(gl) = props_tests::gpu::opengl_context() else { return };
+    crate::uploads::uploaded_on_a_thread_draws_as_set_here(&gl);
+}
+
 /// Every three.js reference draws on OpenGL as on Vulkan, but the layers' spheres: their
 /// textures fill the seven slots past the eleventh, and OpenGL's 16 textures leave twelve.
 #[test]

@@ -1,6 +1,6 @@
 //! Models uploaded on another thread ([`props_render::ModelUploader`]) draw as models set on
-//! the drawing thread do, with the pipelines compiled there; what was uploaded for another
-//! renderer is dropped, not drawn.
+//! the drawing thread do, with the pipelines compiled there (on OpenGL too: `opengl.rs`); what
+//! was uploaded for another renderer is dropped, not drawn.
 
 use std::sync::Arc;
 
@@ -11,6 +11,12 @@ use props_tests::scene::{self, TestScene};
 #[test]
 fn a_model_uploaded_on_another_thread_draws_as_one_set_on_the_drawing_thread() {
     let Some(gpu) = props_tests::gpu::context() else { return };
+    uploaded_on_a_thread_draws_as_set_here(&gpu);
+}
+
+/// The Fox uploaded on a thread by a fresh renderer's uploader draws as the Fox set on this
+/// one does, byte for byte; the other renderer's upload put there is dropped.
+pub(crate) fn uploaded_on_a_thread_draws_as_set_here(gpu: &props_render::GpuContext) {
     let fox = Arc::new(scene::load("assets/Fox.glb"));
     let pose = scene::pose_at(&fox, fox.find_clip("Run"), 0.3);
     let test_scene = TestScene {
@@ -18,19 +24,19 @@ fn a_model_uploaded_on_another_thread_draws_as_one_set_on_the_drawing_thread() {
         models: vec![(ModelId(0), vec![(scene::at(Vec3::ZERO), scene::palette(&fox, &pose))])],
     };
 
-    let mut here = scene::renderer(&gpu, |_| {});
+    let mut here = scene::renderer(gpu, |_| {});
     let footprint = here.set_model(ModelId(0), &fox).expect("uploads");
-    let expected = scene::render(&gpu, &mut here, &test_scene).0;
+    let expected = scene::render(gpu, &mut here, &test_scene).0;
 
     // A fresh renderer, none of its pipelines made: its uploader makes the fox's on a thread.
-    let mut there = scene::renderer(&gpu, |_| {});
+    let mut there = scene::renderer(gpu, |_| {});
     let uploader = there.uploader();
     let model = Arc::clone(&fox);
     let uploaded = std::thread::spawn(move || uploader.upload(&model)).join().expect("no panic").expect("uploads");
     assert!(uploaded.is_for(&there) && !uploaded.is_for(&here));
     assert_eq!(uploaded.footprint(), footprint);
     there.put_model(ModelId(0), uploaded);
-    let actual = scene::render(&gpu, &mut there, &test_scene).0;
+    let actual = scene::render(gpu, &mut there, &test_scene).0;
     let differ = expected.pixels().zip(actual.pixels()).filter(|(a, b)| a != b).count();
     assert_eq!(differ, 0, "{differ} pixels differ");
     assert!(expected.pixels().any(|p| p.0 != expected.get_pixel(0, 0).0), "the fox is drawn");
@@ -40,6 +46,6 @@ fn a_model_uploaded_on_another_thread_draws_as_one_set_on_the_drawing_thread() {
     let foreign = here.uploader().upload(&windmill).expect("uploads");
     there.put_model(ModelId(0), foreign);
     assert_eq!(there.model_footprint(ModelId(0)), Some(footprint));
-    let still = scene::render(&gpu, &mut there, &test_scene).0;
+    let still = scene::render(gpu, &mut there, &test_scene).0;
     assert!(still == actual, "the fox is drawn as before");
 }
