@@ -48,20 +48,19 @@ pub(crate) fn upload(
         Ok(upload) => upload.is_for(renderer),
         Err(_) => true,
     });
-    let footprint = match &ahead {
-        Some(upload) => upload.as_ref().map_err(Clone::clone)?.footprint(),
-        None => renderer.footprint(model)?,
+    let within = |footprint: GpuFootprint| match budget {
+        Some(VramBudget { used, limit, setting }) if used.saturating_add(footprint.total()) > limit => {
+            let setting = setting.to_owned();
+            Err(ModelRefused::OverBudget { bytes: footprint.total(), used, budget: limit, setting })
+        }
+        _ => Ok(()),
     };
-    if let Some(VramBudget { used, limit, setting }) = budget
-        && used.saturating_add(footprint.total()) > limit
-    {
-        let setting = setting.to_owned();
-        return Err(ModelRefused::OverBudget { bytes: footprint.total(), used, budget: limit, setting });
-    }
+    // Checked before it is uploaded, unless it was uploaded ahead.
     let uploaded = match ahead {
-        Some(upload) => upload?,
-        None => renderer.uploader().upload(model)?,
+        Some(upload) => upload.and_then(|upload| within(upload.footprint()).map(|()| upload))?,
+        None => renderer.uploader().upload_if(model, within)?,
     };
+    let footprint = uploaded.footprint();
     let before = renderer.take_model(id);
     renderer.put_model(id, uploaded);
     Ok((footprint, before))

@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 
 use props_anim::Model;
 use props_mods::ModEvent;
-use props_render::{ModelRefused, ModelUploader, UploadedModel};
+use props_render::{GpuFootprint, ModelRefused, ModelUploader, UploadedModel};
 
 /// A model's upload made ahead: the model (to match it with the version that shows), and the
 /// upload or the device's refusal; `None` when the worker left it to the shelf (the model
@@ -64,10 +64,15 @@ impl Uploads {
         let (finished, done) = channel();
         let started = std::thread::Builder::new().name("mod uploads".into()).spawn(move || {
             for Job { model, uploader, room } in work {
-                let upload = match uploader.footprint(&model) {
-                    Ok(footprint) if footprint.total() > room => None,
-                    Ok(_) => Some(uploader.upload(&model)),
-                    Err(refused) => Some(Err(refused)),
+                let over = |bytes| ModelRefused::OverBudget { bytes, used: 0, budget: room, setting: String::new() };
+                let within = |footprint: GpuFootprint| match footprint.total() {
+                    bytes if bytes > room => Err(over(bytes)),
+                    _ => Ok(()),
+                };
+                // Over the budget alone: left to the shelf, which refuses it in its words.
+                let upload = match uploader.upload_if(&model, within) {
+                    Err(ModelRefused::OverBudget { .. }) => None,
+                    upload => Some(upload),
                 };
                 // The shelf holds the model alone when it shows (to release its pixels).
                 drop(model);

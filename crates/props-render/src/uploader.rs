@@ -127,9 +127,24 @@ impl ModelUploader {
     /// # Errors
     /// What the device cannot take, or its error while uploading.
     pub fn upload(&self, model: &Model) -> Result<UploadedModel, ModelRefused> {
-        // Made once (`drawn.rs`), for what it takes and what is uploaded.
+        self.upload_if(model, |_| Ok(()))
+    }
+
+    /// [`ModelUploader::upload`] once `check` takes what the model would take (a host's budget
+    /// of GPU memory): what it refuses is not uploaded. What the model takes and what is
+    /// uploaded are made from one drawing of its meshes (`drawn.rs`: welded and ordered once).
+    ///
+    /// # Errors
+    /// What the device or `check` cannot take, or the device's error while uploading.
+    pub fn upload_if(
+        &self,
+        model: &Model,
+        check: impl FnOnce(GpuFootprint) -> Result<(), ModelRefused>,
+    ) -> Result<UploadedModel, ModelRefused> {
+        // Made once, for what it takes and what is uploaded.
         let drawn = DrawnMeshes::new(model);
         let footprint = self.footprint_drawn(model, &drawn)?;
+        check(footprint)?;
         let Shared { device, queue, layouts, samplers, meshes, .. } = &*self.shared;
         let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
