@@ -71,15 +71,22 @@ fn ktx2_textures_decode_as_three_js_transcodes_them() {
     }
 }
 
+/// The Fox in UASTC split into its JSON and binary chunk, and where its KTX2 image starts in
+/// the chunk.
+fn fox_uastc() -> (serde_json::Value, Vec<u8>, usize) {
+    let (json, bin) =
+        crate::support::split_glb(&std::fs::read(models_dir().join("ktx2/Fox_uastc.glb")).expect("model"));
+    let view = &json["bufferViews"][json["images"][0]["bufferView"].as_u64().expect("view") as usize];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    (json, bin, start)
+}
+
 /// A KTX2 image whose largest level says it inflates to more than its pixels can take, or
 /// that is not KTX2 at all, is left out (the texture draws untextured) before anything is
 /// allocated for it.
 #[test]
 fn damaged_ktx2_images_draw_untextured() {
-    let (json, bin) =
-        crate::support::split_glb(&std::fs::read(models_dir().join("ktx2/Fox_uastc.glb")).expect("model"));
-    let view = &json["bufferViews"][json["images"][0]["bufferView"].as_u64().expect("view") as usize];
-    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let (json, bin, start) = fox_uastc();
     for (at, value, says) in
         [(96, u64::MAX / 2, "inflates to"), (80, u64::MAX - 4, "past the end"), (0, 0, "unrecognized format")]
     {
@@ -103,10 +110,7 @@ fn damaged_ktx2_images_draw_untextured() {
 /// holds its largest alone is decoded, and drawn from levels made from its pixels.
 #[test]
 fn a_ktx2_file_is_kept_only_with_every_level() {
-    let (json, bin) =
-        crate::support::split_glb(&std::fs::read(models_dir().join("ktx2/Fox_uastc.glb")).expect("model"));
-    let view = &json["bufferViews"][json["images"][0]["bufferView"].as_u64().expect("view") as usize];
-    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let (json, bin, start) = fox_uastc();
     // The header's levelCount.
     for (levels, kept) in [(None, true), (Some(1u32), false)] {
         let mut bin = bin.clone();
