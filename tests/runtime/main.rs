@@ -7,3 +7,4 @@
 mod program;
 mod retarget;
 mod sharing;
+mod springs;

@@ -11,8 +11,9 @@ use glam::Vec3;
 use props_anim::property::PropertyId;
 use props_anim::runtime::LaneState;
 use props_anim::{
-    Blend, Driver, JointMatrix, Layer, Mask, Model, PaletteBuffer, Pose, Spec, ValueTarget, pose_state,
+    Blend, Driver, JointMatrix, Layer, Mask, Model, Pose, Spec, ValueTarget, pose_state,
     runtime::Crowd,
+    runtime::PaletteBuffer,
     runtime::Program,
     runtime::Workers,
     runtime::{Quantization, Sharing},

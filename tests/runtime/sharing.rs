@@ -9,8 +9,9 @@
 use glam::Vec3;
 use props_anim::clip::PlayMode;
 use props_anim::{
-    Driver, JointMatrix, Layer, Model, PaletteBuffer, Pose, Spec, pose_state,
+    Driver, JointMatrix, Layer, Model, Pose, Spec, pose_state,
     runtime::Crowd,
+    runtime::PaletteBuffer,
     runtime::Program,
     runtime::{Quantization, Sharing},
     skinning,

@@ -21,7 +21,7 @@ use std::ops::Range;
 use glam::Vec3;
 
 use crate::JointMatrix;
-use crate::PaletteBuffer;
+use crate::reuse_buffer::PaletteBuffer;
 use crate::batches::{Batch, States, evaluate, form_batches};
 use crate::draw_groups::DrawGroups;
 use crate::lod::View;

@@ -16,6 +16,7 @@ use crate::pose::Pose;
 use crate::punctual::{Light, LightInstance};
 use crate::rig::Rig;
 use crate::skin::Skin;
+use crate::spring::{SpringBones, SpringCollider, SpringError, SpringJoint};
 use crate::visibility::Visibility;
 use crate::{JointMatrix, WEIGHTS_PER_SLOT};
 
@@ -65,6 +66,7 @@ pub struct Model {
     lods: Lods,
     impostor: Option<Impostor>,
     variants: Vec<MaterialVariant>,
+    springs: SpringBones,
 }
 
 impl Model {
@@ -285,6 +287,7 @@ impl Model {
             lods,
             impostor: None,
             variants: Vec::new(),
+            springs: SpringBones::default(),
         })
     }
 
@@ -338,6 +341,20 @@ impl Model {
     #[must_use]
     pub fn rig(&self) -> &Rig {
         &self.rig
+    }
+
+    /// Its spring bones: hair, tails and skirts that swing after the body (a VRM avatar's;
+    /// none for most files).
+    #[must_use]
+    pub fn springs(&self) -> &SpringBones {
+        &self.springs
+    }
+
+    /// The same model with spring bones of `joints` and `colliders` on its rig's nodes
+    /// ([`Model::springs`]).
+    pub fn with_springs(&self, joints: Vec<SpringJoint>, colliders: Vec<SpringCollider>) -> Result<Self, SpringError> {
+        let springs = SpringBones::new(&self.rig, joints, colliders)?;
+        Ok(Self { springs, ..self.clone() })
     }
 
     /// Skins.

@@ -253,6 +253,12 @@ impl Pose {
         self.world[node.index()]
     }
 
+    /// Sets the world matrix of `node` (a step that poses nodes again after
+    /// [`Pose::compute_world`], parents first).
+    pub(crate) fn set_world(&mut self, node: NodeId, world: Affine3A) {
+        self.world[node.index()] = world;
+    }
+
     /// All world matrices, in rig order.
     #[must_use]
     pub fn world_matrices(&self) -> &[Affine3A] {

@@ -3,7 +3,8 @@
 //! posed once per frame ([`Crowd`]), pose sharing ([`Sharing`], [`Quantization`]), what the
 //! camera sees, how often it is posed and at what detail it is drawn ([`View`],
 //! [`UpdateRateLod`], [`AnimationBudget`], [`MeshLod`]),
-//! and the worker threads ([`Workers`]). Its palettes are bitwise those of the general path,
+//! the worker threads ([`Workers`]), and the frame's buffers it writes into ([`PaletteBuffer`]).
+//! Its palettes are bitwise those of the general path,
 //! [`crate::pose_state`], instance by instance (exactly, or within the quantization when
 //! shared).
 
@@ -11,5 +12,6 @@ pub use crate::crowd::{Crowd, CrowdStats};
 pub use crate::lod::{AnimationBudget, MAX_PRESSURE, UpdateRateLod, View, Visibility};
 pub use crate::mesh_lod::MeshLod;
 pub use crate::program::{LaneState, Program, Scratch, signature_code};
+pub use crate::reuse_buffer::{PaletteBuffer, ReuseBuffer};
 pub use crate::shared::{MAX_COARSENING, Quantization, Sharing, fits};
 pub use crate::workers::{Workers, WorkersError};

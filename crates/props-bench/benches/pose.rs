@@ -3,7 +3,7 @@
 //! criterion's "time per element" is the time per joint per frame.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use props_anim::{Layer, Model, PaletteBuffer, runtime::Program, runtime::Sharing, runtime::Workers};
+use props_anim::{Layer, Model, runtime::PaletteBuffer, runtime::Program, runtime::Sharing, runtime::Workers};
 use props_bench::naive;
 use props_bench::table::wrap_times;
 use props_bench::workload::{self, ClipCrowd};

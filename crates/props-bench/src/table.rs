@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use props_anim::{
-    JointMatrix, Layer, Model, PaletteBuffer,
+    JointMatrix, Layer, Model,
     runtime::Crowd,
+    runtime::PaletteBuffer,
     runtime::Program,
     runtime::Workers,
     runtime::{Quantization, Sharing},

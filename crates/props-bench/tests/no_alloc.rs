@@ -10,8 +10,9 @@ use glam::Vec3;
 use peak_alloc::PeakAlloc;
 use props_anim::clip::PlayMode;
 use props_anim::{
-    Layer, Model, PaletteBuffer,
+    Layer, Model,
     runtime::Crowd,
+    runtime::PaletteBuffer,
     runtime::Program,
     runtime::Workers,
     runtime::{Quantization, Sharing},

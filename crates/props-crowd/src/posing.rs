@@ -7,7 +7,8 @@
 
 use props_anim::runtime::CrowdStats;
 use props_anim::{
-    JointMatrix, PaletteBuffer,
+    JointMatrix,
+    runtime::PaletteBuffer,
     runtime::Workers,
     runtime::{AnimationBudget, View},
 };

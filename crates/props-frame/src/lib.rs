@@ -31,9 +31,9 @@ mod orbit;
 use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
-use props_anim::ReuseBuffer;
 use props_anim::light::PlacedLight;
-use props_anim::{JointMatrix, Model, PaletteBuffer, Pose};
+use props_anim::runtime::ReuseBuffer;
+use props_anim::{JointMatrix, Model, Pose, runtime::PaletteBuffer};
 
 pub use height_field::{HeightField, HeightFieldError};
 pub use orbit::OrbitCamera;

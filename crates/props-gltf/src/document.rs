@@ -37,6 +37,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_variants",
     "VRMC_vrm",
     "VRM",
+    "VRMC_springBone",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

@@ -9,7 +9,7 @@ use crate::accessor::Accessors;
 use crate::animation_pointer::pointer_of;
 use crate::buffers::{self, Buffers};
 use crate::drops::{Dropped, Drops, drop_or_refuse};
-use crate::error::{ErrorKind, FILE, ImportError, ImportWarning};
+use crate::error::{ErrorKind, FILE, ImportError, ImportWarning, warn};
 use crate::files::{self, Contents};
 use crate::images::ImageSource;
 use crate::instancing::Instancing;
@@ -17,7 +17,7 @@ use crate::limits::{self, Budget, Limits};
 use crate::msft_lod::FileLods;
 use crate::parts::{Part, PartMap, Skip};
 use crate::vrm::Vrm;
-use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene, vertex_cache};
+use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene, springs, vertex_cache};
 
 /// An imported model and what the import noticed on the way.
 #[derive(Debug)]
@@ -185,6 +185,14 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
             model.with_impostor(impostor).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?
         }
         None => model,
+    };
+    let (joints, colliders) = springs::read(root, model.rig(), &mut warnings);
+    let model = match model.with_springs(joints, colliders) {
+        Ok(springing) => springing,
+        Err(error) => {
+            warn(&mut warnings, "extensions", format!("spring bones ignored: {error}"));
+            model
+        }
     };
     check_pose_reach(&model)?;
     let dropped = drops.dropped;

@@ -99,6 +99,7 @@ mod scene;
 mod sheen;
 mod spec_gloss;
 mod specular;
+mod springs;
 mod tangents;
 mod topology;
 mod transmission;

@@ -12,6 +12,8 @@ mod bus;
 mod car;
 mod pedestrian;
 mod shapes;
+mod spring_avatars;
+mod strands;
 mod street_lamp;
 mod traffic_light;
 mod windmill;
@@ -79,12 +81,14 @@ pub fn generate(out_dir: &Path) -> Result<Vec<PathBuf>> {
 /// The humanoids of other rigs the retargeting is tested on (`tests/models/humanoids/`): the
 /// pedestrian's body on Mixamo's and Blender's metarig's skeletons, other sizes, units and
 /// rest poses, without clips, written as `<stem>.glb` into `out_dir`; and a VRM 0.x avatar
-/// whose bones only its VRM table names, facing -Z as those do ([`vrm0`]), as `<stem>.vrm`.
+/// whose bones only its VRM table names, facing -Z as those do ([`vrm0`]), as `<stem>.vrm`;
+/// and two avatars whose hair and tail swing on spring bones ([`spring_avatars`]).
 pub fn humanoids(out_dir: &Path) -> Result<Vec<PathBuf>> {
     fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut written = Vec::new();
     for variant in [&pedestrian::MIXAMO, &pedestrian::METARIG, &pedestrian::VRM0] {
-        let builder = pedestrian::build_variant(variant).with_context(|| format!("building {}", variant.stem))?;
+        let (builder, _) =
+            pedestrian::build_variant(variant, &[]).with_context(|| format!("building {}", variant.stem))?;
         for (name, bytes) in builder.finish(variant.stem, Container::Glb)? {
             let (name, bytes) = match variant.stem == pedestrian::VRM0.stem {
                 true => (format!("{}.vrm", variant.stem), vrm0(&bytes, &variant.names)?),
@@ -95,13 +99,18 @@ pub fn humanoids(out_dir: &Path) -> Result<Vec<PathBuf>> {
             written.push(path);
         }
     }
+    for (name, bytes) in spring_avatars::build()? {
+        let path = out_dir.join(name);
+        fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        written.push(path);
+    }
     Ok(written)
 }
 
 /// The GLB `bytes` of a person facing +Z (its joints named `names`, in the bones' order) as a
 /// VRM 0.x avatar: turned half round about +Y by a new root, to face -Z as VRM 0.x's do, with
 /// the extension's table naming its bones.
-fn vrm0(bytes: &[u8], names: &[&str; 19]) -> Result<Vec<u8>> {
+pub(super) fn vrm0(bytes: &[u8], names: &[&str; 19]) -> Result<Vec<u8>> {
     let chunks = props_gltf::glb::read(bytes).0.context("not a GLB file")?;
     let mut json: Value = serde_json::from_slice(chunks.json)?;
     let nodes = json["nodes"].as_array().context("nodes")?;

@@ -21,6 +21,7 @@ use glam::{DMat4, DQuat, DVec3};
 
 use super::builder;
 use super::shapes::{Geometry, cuboid};
+use super::strands::{self, Strand};
 use crate::test_models::builder::{GltfBuilder, Interp, Material, Node, Path, Primitive, channel, to_f32};
 
 /// Node names the game looks up (every joint).
@@ -398,7 +399,7 @@ fn offsets(variant: &Variant) -> [(Option<usize>, DVec3); 19] {
 
 /// Builds the asset.
 pub fn build() -> Result<GltfBuilder> {
-    let (mut b, joints) = skinned(&BASE, NODES)?;
+    let (mut b, joints, _) = skinned(&BASE, NODES, &[])?;
     for gait in [&WALK, &RUN] {
         let poses: Vec<(f64, Pose)> = (0..=gait.keys)
             .map(|k| {
@@ -420,14 +421,20 @@ pub fn build() -> Result<GltfBuilder> {
     Ok(b)
 }
 
-/// `variant`'s humanoid, without clips.
-pub fn build_variant(variant: &Variant) -> Result<GltfBuilder> {
-    Ok(skinned(variant, &variant.names)?.0)
+/// `variant`'s humanoid, without clips, with `strands` hung from its joints; returns each
+/// strand's nodes beside the builder.
+pub fn build_variant(variant: &Variant, strands: &[Strand]) -> Result<(GltfBuilder, Vec<Vec<usize>>)> {
+    let (b, _, chains) = skinned(variant, &variant.names, strands)?;
+    Ok((b, chains))
 }
 
-/// The body skinned to `variant`'s skeleton of joints named `names`; returns the joints' node
-/// indices beside the builder.
-fn skinned(variant: &Variant, names: &[&str]) -> Result<(GltfBuilder, Vec<usize>)> {
+/// The body skinned to `variant`'s skeleton of joints named `names`, and `strands` hung from
+/// them; returns the joints' node indices and each strand's beside the builder.
+fn skinned(
+    variant: &Variant,
+    names: &[&str],
+    strands: &[Strand],
+) -> Result<(GltfBuilder, Vec<usize>, Vec<Vec<usize>>)> {
     let mut b = builder();
     let white = b.material(&Material::new("body", [1.0, 1.0, 1.0, 1.0], 0.85));
     let offsets = offsets(variant);
@@ -451,10 +458,20 @@ fn skinned(variant: &Variant, names: &[&str]) -> Result<(GltfBuilder, Vec<usize>
         b.add_child(parent.map_or(root, |p| joints[p]), node)?;
         joints.push(node);
     }
-    let skin = b.skin(&joints, Some(root))?;
+    let mut skinned = joints.clone();
+    let (mut chains, mut strand_mesh) = (Vec::new(), None);
+    if !strands.is_empty() {
+        let hair = b.material(&Material::new("hair", [HAIR[0], HAIR[1], HAIR[2], 1.0], 0.9));
+        let sizes = (variant.size, variant.units, hair);
+        (chains, strand_mesh) = strands::add(&mut b, strands, (&mut skinned, &world), sizes)?;
+    }
+    let skin = b.skin(&skinned, Some(root))?;
     // A root of its own: a skinned mesh is placed by its joints, not by a parent.
     b.node(Node::named("body").mesh(body).skin(skin));
-    Ok((b, joints))
+    if let Some(strands) = strand_mesh {
+        b.node(Node::named("strands").mesh(strands).skin(skin));
+    }
+    Ok((b, joints, chains))
 }
 
 /// Adds clip `name` keying `poses` (time, pose) LINEARly: the hips' translation and the

@@ -13,5 +13,6 @@ mod playback;
 mod pose;
 mod release_pixels;
 mod rig;
+mod springs;
 mod support;
 mod with_clips;

@@ -17,6 +17,7 @@ mod msft_lod;
 mod oracle;
 mod pointers;
 mod real_models;
+mod springs;
 mod support;
 mod textures;
 mod undrawn_parts;

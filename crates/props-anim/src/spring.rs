@@ -1,0 +1,382 @@
+//! Spring bones: hair, tails, ears and skirts that swing after the body that carries them,
+//! as a VRM avatar's `VRMC_springBone` (1.0) or `secondaryAnimation` (0.x) asks. The step is
+//! the VRMC_springBone 1.0 specification's, as three-vrm runs it: each joint's tail is a point
+//! moved by Verlet integration (its last move, less the drag; a pull back towards the joint's
+//! rest direction, the stiffness; gravity), held at the bone's length from the joint, pushed
+//! out of the colliders' spheres and capsules, and the joint turned from its rest rotation to
+//! point at it.
+//!
+//! The model's part is [`SpringBones`] on its [`crate::Rig`]; each instance's is a
+//! [`SpringState`] (the tails), kept by whoever poses it frame after frame (props-crowd's near
+//! instances). Tails live in the world (or in a joint's `center` node's space, so that a
+//! moving vehicle's passengers' hair does not stream behind): the instance's placement moves
+//! them as it moves the body.
+
+use glam::{Affine3A, Quat, Vec3, Vec3A};
+
+use crate::node_id::NodeId;
+use crate::pose::Pose;
+use crate::rig::Rig;
+use crate::transform::Transform;
+
+/// How one joint swings (the VRMC_springBone 1.0 joint's properties).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringSettings {
+    /// How strongly the tail is pulled back towards the joint's rest direction, per second.
+    pub stiffness: f32,
+    /// The share of its last move the tail loses each step (0: none, 1: all).
+    pub drag: f32,
+    /// Gravity's direction times its power, world units per second (a direction in the
+    /// world, whatever the avatar's turn).
+    pub gravity: Vec3,
+    /// The tail's radius against colliders, world units.
+    pub hit_radius: f32,
+}
+
+impl Default for SpringSettings {
+    /// The specification's defaults: stiffness 1, drag 0.5, no gravity, no radius.
+    fn default() -> Self {
+        Self { stiffness: 1.0, drag: 0.5, gravity: Vec3::ZERO, hit_radius: 0.0 }
+    }
+}
+
+/// One swinging joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpringJoint {
+    /// The node turned.
+    pub node: NodeId,
+    /// Where its tail is at rest, in the node's space: the next joint's (or the chain's end
+    /// node's) rest translation, or for the last of a VRM 0.x chain 7 cm along the node's own
+    /// offset from its parent.
+    pub tail: Vec3,
+    /// How it swings.
+    pub settings: SpringSettings,
+    /// The colliders its tail is kept out of (numbers of [`SpringBones::colliders`]).
+    pub colliders: Vec<u16>,
+    /// The node whose space its tail moves in; `None`: the world.
+    pub center: Option<NodeId>,
+}
+
+/// A collider's shape, in its node's space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ColliderShape {
+    /// A ball around `offset`, `radius` world units.
+    Sphere {
+        /// Its centre.
+        offset: Vec3,
+        /// Its radius, world units.
+        radius: f32,
+    },
+    /// A capsule from `offset` to `tail`, `radius` world units thick.
+    Capsule {
+        /// Its first end's centre.
+        offset: Vec3,
+        /// Its other end's centre.
+        tail: Vec3,
+        /// Its radius, world units.
+        radius: f32,
+    },
+}
+
+/// A shape on a node that tails are kept out of (a head, a neck, the upper body).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringCollider {
+    /// The node that carries it.
+    pub node: NodeId,
+    /// Its shape.
+    pub shape: ColliderShape,
+}
+
+/// Why a rig's spring bones cannot be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpringError {
+    /// A joint, collider or centre names a node the rig does not have.
+    #[error("spring bones name node {node}, but the rig has {count} nodes")]
+    NodeOutOfRange {
+        /// The node.
+        node: u32,
+        /// Nodes in the rig.
+        count: usize,
+    },
+    /// Two joints turn one node.
+    #[error("node {node} is two spring joints")]
+    TwiceJoint {
+        /// The node.
+        node: u32,
+    },
+    /// A joint's tail is where the joint is: it has no direction to swing.
+    #[error("spring joint on node {node} has no length")]
+    NoLength {
+        /// The node.
+        node: u32,
+    },
+    /// A joint names a collider there is not.
+    #[error("spring joint on node {node} names collider {collider}, but there are {count}")]
+    ColliderOutOfRange {
+        /// The joint's node.
+        node: u32,
+        /// The collider.
+        collider: u16,
+        /// Colliders.
+        count: usize,
+    },
+    /// A number is not finite, or a radius or drag is out of its range.
+    #[error("spring bones on node {node}: {what} is out of range")]
+    OutOfRange {
+        /// The node.
+        node: u32,
+        /// Which number.
+        what: &'static str,
+    },
+}
+
+/// A model's spring bones: its joints in rig order (parents first), the colliders, and which
+/// nodes follow the joints (every joint and all below it), which a step poses again.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpringBones {
+    joints: Vec<SpringJoint>,
+    colliders: Vec<SpringCollider>,
+    /// Every node a joint turns, in rig order, with its joint's number if it is one.
+    followers: Vec<(NodeId, Option<u32>)>,
+}
+
+/// One instance's spring tails: per joint where its tail is and was a step ago, in its
+/// centre's space. Made by [`SpringBones::state`]; [`SpringBones::reset`] puts the tails
+/// where a pose has them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpringState {
+    tails: Vec<(Vec3A, Vec3A)>,
+}
+
+impl SpringBones {
+    /// The spring bones of `joints` (in any order) and `colliders` on `rig`'s nodes, checked.
+    pub fn new(rig: &Rig, mut joints: Vec<SpringJoint>, colliders: Vec<SpringCollider>) -> Result<Self, SpringError> {
+        let count = rig.len();
+        let in_rig = |node: NodeId| {
+            if node.index() < count { Ok(()) } else { Err(SpringError::NodeOutOfRange { node: node.0, count }) }
+        };
+        let finite = |node: NodeId, what: &'static str, ok: bool| {
+            if ok { Ok(()) } else { Err(SpringError::OutOfRange { node: node.0, what }) }
+        };
+        for collider in &colliders {
+            in_rig(collider.node)?;
+            let (offset, tail, radius) = match collider.shape {
+                ColliderShape::Sphere { offset, radius } => (offset, offset, radius),
+                ColliderShape::Capsule { offset, tail, radius } => (offset, tail, radius),
+            };
+            finite(collider.node, "a collider's place", offset.is_finite() && tail.is_finite())?;
+            finite(collider.node, "a collider's radius", radius.is_finite() && radius >= 0.0)?;
+        }
+        joints.sort_by_key(|joint| joint.node);
+        for (k, joint) in joints.iter().enumerate() {
+            in_rig(joint.node)?;
+            if let Some(center) = joint.center {
+                in_rig(center)?;
+            }
+            if k > 0 && joints[k - 1].node == joint.node {
+                return Err(SpringError::TwiceJoint { node: joint.node.0 });
+            }
+            if !joint.tail.is_finite() || joint.tail.length_squared() <= 0.0 {
+                return Err(SpringError::NoLength { node: joint.node.0 });
+            }
+            let SpringSettings { stiffness, drag, gravity, hit_radius } = joint.settings;
+            finite(joint.node, "the stiffness", stiffness.is_finite())?;
+            finite(joint.node, "the drag", (0.0..=1.0).contains(&drag))?;
+            finite(joint.node, "the gravity", gravity.is_finite())?;
+            finite(joint.node, "the hit radius", hit_radius.is_finite() && hit_radius >= 0.0)?;
+            if let Some(&collider) = joint.colliders.iter().find(|&&c| usize::from(c) >= colliders.len()) {
+                return Err(SpringError::ColliderOutOfRange { node: joint.node.0, collider, count: colliders.len() });
+            }
+        }
+        let mut joint_of = vec![None; count];
+        for (k, joint) in (0u32..).zip(&joints) {
+            joint_of[joint.node.index()] = Some(k);
+        }
+        let mut follows = vec![false; count];
+        let mut followers = Vec::new();
+        for node in rig.nodes() {
+            let parent_follows = rig.parent(node).is_some_and(|p| follows[p.index()]);
+            if parent_follows || joint_of[node.index()].is_some() {
+                follows[node.index()] = true;
+                followers.push((node, joint_of[node.index()]));
+            }
+        }
+        Ok(Self { joints, colliders, followers })
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.joints.is_empty()
+    }
+
+    /// The joints, in rig order.
+    #[must_use]
+    pub fn joints(&self) -> &[SpringJoint] {
+        &self.joints
+    }
+
+    /// The colliders.
+    #[must_use]
+    pub fn colliders(&self) -> &[SpringCollider] {
+        &self.colliders
+    }
+
+    /// An instance's tails, all at the origin until [`SpringBones::reset`].
+    #[must_use]
+    pub fn state(&self) -> SpringState {
+        SpringState { tails: vec![(Vec3A::ZERO, Vec3A::ZERO); self.joints.len()] }
+    }
+
+    /// Puts `state`'s tails where `pose` (world matrices computed, the instance placed at
+    /// `placement`) has them with every joint at its rest rotation, at rest (three-vrm's
+    /// `reset`), and turns the joints of `pose` so. For an instance seen for the first time,
+    /// or again after a while.
+    pub fn reset(&self, rig: &Rig, pose: &mut Pose, placement: &Affine3A, state: &mut SpringState) {
+        state.tails.resize(self.joints.len(), (Vec3A::ZERO, Vec3A::ZERO));
+        self.sweep(rig, pose, placement, |joint, at| {
+            let tail = at.unturned.transform_point3a(joint.tail.into());
+            let held = at.to_center.transform_point3a(tail);
+            state.tails[at.k] = (held, held);
+            Quat::IDENTITY
+        });
+    }
+
+    /// Swings `pose`'s joints `dt` seconds on from `state` (see the module documentation),
+    /// `pose` having its world matrices computed and the instance placed at `placement`; its
+    /// world matrices stay computed. `dt` of 0 or less moves no tail, and turns the joints to
+    /// where the tails are. Allocation-free.
+    pub fn step(&self, rig: &Rig, pose: &mut Pose, placement: &Affine3A, state: &mut SpringState, dt: f32) {
+        state.tails.resize(self.joints.len(), (Vec3A::ZERO, Vec3A::ZERO));
+        let colliders = &self.colliders;
+        self.sweep(rig, pose, placement, |joint, at| {
+            let (current, previous) = state.tails[at.k];
+            let s = &joint.settings;
+            // The rest frame, in the world, that the joint turns from.
+            let rest_world = at.parent * at.rest_local;
+            let head: Vec3A = at.head;
+            let length = at.length;
+            let mut next = at.from_center.transform_point3a(current);
+            if dt > 0.0 {
+                let axis = rest_world.transform_vector3a(joint.tail.into()).normalize_or_zero();
+                let inertia = (current - previous) * (1.0 - s.drag);
+                next = at.from_center.transform_point3a(current + inertia)
+                    + axis * (s.stiffness * dt)
+                    + Vec3A::from(s.gravity) * dt;
+            }
+            let hold = |tail: Vec3A| head + (tail - head).normalize_or_zero() * length;
+            next = hold(next);
+            if dt > 0.0 {
+                for &c in &joint.colliders {
+                    let collider = colliders[usize::from(c)];
+                    let on = at.world_of(collider.node);
+                    if let Some(push) = push_out(&collider.shape, &on, next, s.hit_radius) {
+                        next = hold(next + push);
+                    }
+                }
+                state.tails[at.k] = (at.to_center.transform_point3a(next), current);
+            }
+            let to = rest_world.inverse().transform_point3a(next).normalize_or_zero();
+            let from = Vec3A::from(joint.tail).normalize();
+            if to == Vec3A::ZERO { Quat::IDENTITY } else { Quat::from_rotation_arc(from.into(), to.into()) }
+        });
+    }
+
+    /// Goes through the joints and the nodes below them in rig order, placing each again from
+    /// its parent; at each joint, `turn` gives the turn from its rest rotation (with the joint
+    /// still at its pose's rotation in `at`).
+    fn sweep(
+        &self,
+        rig: &Rig,
+        pose: &mut Pose,
+        placement: &Affine3A,
+        mut turn: impl FnMut(&SpringJoint, &JointAt<'_>) -> Quat,
+    ) {
+        for &(node, joint) in &self.followers {
+            let parent = rig.parent(node).map_or(Affine3A::IDENTITY, |p| pose.world_matrix(p));
+            if let Some(k) = joint {
+                let joint = &self.joints[k as usize];
+                let rest = rig.rest(node);
+                let rest_local = rest.as_trs().map_or_else(|| rest.to_affine(), Transform::to_affine);
+                let rest_rotation = rest
+                    .as_trs()
+                    .map_or_else(|| rest.to_affine().to_scale_rotation_translation().1, |trs| trs.rotation);
+                let local = match rest.as_trs() {
+                    Some(_) => *pose.local_transform(node),
+                    None => {
+                        let (scale, rotation, translation) = pose.local_matrix(node).to_scale_rotation_translation();
+                        Transform { translation, rotation, scale }
+                    }
+                };
+                let parent_world = *placement * parent;
+                let now = parent_world * local.to_affine();
+                let from_center = joint.center.map_or(Affine3A::IDENTITY, |c| *placement * pose.world_matrix(c));
+                let at = JointAt {
+                    k: k as usize,
+                    parent: parent_world,
+                    rest_local,
+                    unturned: parent_world * Transform { rotation: rest_rotation, ..local }.to_affine(),
+                    head: now.translation,
+                    length: now.transform_vector3a(joint.tail.into()).length(),
+                    to_center: from_center.inverse(),
+                    from_center,
+                    placement,
+                    pose,
+                };
+                let swing = turn(joint, &at);
+                pose.set_local_transform(node, Transform { rotation: rest_rotation * swing, ..local });
+            }
+            let local = pose.local_matrix(node);
+            pose.set_world(node, parent * local);
+        }
+    }
+}
+
+/// What a joint's step sees of it and its instance.
+struct JointAt<'a> {
+    /// The joint's number.
+    k: usize,
+    /// Its parent's world matrix.
+    parent: Affine3A,
+    /// Its rest local matrix.
+    rest_local: Affine3A,
+    /// Its world matrix at its rest rotation (its pose's translation and scale).
+    unturned: Affine3A,
+    /// Where it is in the world.
+    head: Vec3A,
+    /// Its tail's distance from it, world units.
+    length: f32,
+    /// From its centre's space to the world, and back.
+    from_center: Affine3A,
+    to_center: Affine3A,
+    placement: &'a Affine3A,
+    pose: &'a Pose,
+}
+
+impl JointAt<'_> {
+    /// The world matrix of `node` (placed as it is so far this sweep).
+    fn world_of(&self, node: NodeId) -> Affine3A {
+        *self.placement * self.pose.world_matrix(node)
+    }
+}
+
+/// How far to move a tail at `tail` of `radius` out of `shape` on a node at `on`; `None`
+/// when it is not in it.
+fn push_out(shape: &ColliderShape, on: &Affine3A, tail: Vec3A, radius: f32) -> Option<Vec3A> {
+    let (offset, reach, shape_radius) = match *shape {
+        ColliderShape::Sphere { offset, radius } => (offset, Vec3A::ZERO, radius),
+        ColliderShape::Capsule { offset, tail, radius } => {
+            (offset, on.transform_vector3a((tail - offset).into()), radius)
+        }
+    };
+    let start = on.transform_point3a(offset.into());
+    let mut away = tail - start;
+    let along = reach.dot(away);
+    if along > 0.0 {
+        let span = reach.length_squared();
+        away -= if span <= along { reach } else { reach * (along / span) };
+    }
+    let distance = away.length();
+    let overlap = distance - radius - shape_radius;
+    (overlap < 0.0 && distance > 0.0).then(|| away * (-overlap / distance))
+}

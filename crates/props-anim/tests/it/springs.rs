@@ -1,0 +1,159 @@
+//! Spring bones ([`props_anim::spring`]) on a small rig: what a model may hold is checked when
+//! built; a chain hangs under gravity and is kept out of a collider; a step of no time turns
+//! the joints to the tails without moving them; and moving the instance swings the tails in
+//! the world but not in a centre's space. Their swing is tested against three-vrm in the
+//! workspace's `tests/runtime/springs.rs`.
+
+use glam::{Affine3A, Quat, Vec3};
+use props_anim::spring::{ColliderShape, SpringBones, SpringCollider, SpringError, SpringJoint, SpringSettings};
+use props_anim::{NodeId, Pose, Rig, Transform};
+
+use crate::support::rig;
+
+/// A root, a head 1 up, and a chain of three links of 0.2 hanging forward (+Z) from it.
+fn chain() -> Rig {
+    let t = Transform::from_translation;
+    rig(&[
+        (&[1], t(Vec3::ZERO)),
+        (&[2], t(Vec3::Y)),
+        (&[3], t(Vec3::new(0.0, 0.0, 0.2))),
+        (&[4], t(Vec3::new(0.0, 0.0, 0.2))),
+        (&[], t(Vec3::new(0.0, 0.0, 0.2))),
+    ])
+}
+
+fn joint(node: u32, settings: SpringSettings) -> SpringJoint {
+    SpringJoint { node: NodeId(node), tail: Vec3::new(0.0, 0.0, 0.2), settings, colliders: Vec::new(), center: None }
+}
+
+fn hanging() -> SpringSettings {
+    SpringSettings { stiffness: 0.0, drag: 0.4, gravity: Vec3::new(0.0, -1.0, 0.0), hit_radius: 0.0 }
+}
+
+/// Each node's world position after `frames` steps at 60 Hz, the instance at `placement(f)`.
+fn run(rig: &Rig, springs: &SpringBones, frames: usize, placement: impl Fn(usize) -> Affine3A) -> Vec<Vec3> {
+    let mut pose = Pose::from_rest(rig);
+    let mut state = springs.state();
+    for f in 0..frames {
+        pose.return_to_rest(rig);
+        pose.compute_world(rig);
+        if f == 0 {
+            springs.reset(rig, &mut pose, &placement(0), &mut state);
+        } else {
+            springs.step(rig, &mut pose, &placement(f), &mut state, 1.0 / 60.0);
+        }
+    }
+    rig.nodes().map(|n| Vec3::from(pose.world_matrix(n).translation)).collect()
+}
+
+#[test]
+fn what_a_model_holds_is_checked() {
+    let rig = chain();
+    let ok = SpringSettings::default();
+    let build = |joints: Vec<SpringJoint>, colliders: Vec<SpringCollider>| SpringBones::new(&rig, joints, colliders);
+    assert!(build(vec![joint(2, ok), joint(3, ok)], Vec::new()).is_ok());
+    assert_eq!(build(vec![joint(9, ok)], Vec::new()), Err(SpringError::NodeOutOfRange { node: 9, count: 5 }));
+    assert_eq!(build(vec![joint(2, ok), joint(2, ok)], Vec::new()), Err(SpringError::TwiceJoint { node: 2 }));
+    let flat = SpringJoint { tail: Vec3::ZERO, ..joint(2, ok) };
+    assert_eq!(build(vec![flat], Vec::new()), Err(SpringError::NoLength { node: 2 }));
+    let drag = SpringSettings { drag: 1.5, ..ok };
+    assert!(matches!(build(vec![joint(2, drag)], Vec::new()), Err(SpringError::OutOfRange { what: "the drag", .. })));
+    let nan = SpringSettings { gravity: Vec3::NAN, ..ok };
+    assert!(matches!(build(vec![joint(2, nan)], Vec::new()), Err(SpringError::OutOfRange { .. })));
+    let far = SpringJoint { colliders: vec![3], ..joint(2, ok) };
+    assert!(matches!(build(vec![far], Vec::new()), Err(SpringError::ColliderOutOfRange { collider: 3, .. })));
+    let ball = SpringCollider { node: NodeId(1), shape: ColliderShape::Sphere { offset: Vec3::ZERO, radius: -1.0 } };
+    assert!(matches!(build(Vec::new(), vec![ball]), Err(SpringError::OutOfRange { .. })));
+}
+
+#[test]
+fn a_chain_hangs_under_gravity_out_of_a_collider() {
+    let rig = chain();
+    let joints = vec![joint(2, hanging()), joint(3, hanging())];
+    let springs = SpringBones::new(&rig, joints.clone(), Vec::new()).expect("springs");
+    let at = run(&rig, &springs, 600, |_| Affine3A::IDENTITY);
+    // Straight down from the first link's node, each link its length.
+    assert!(at[3].distance(at[2] - Vec3::Y * 0.2) < 0.01, "{at:?}");
+    assert!(at[4].distance(at[2] - Vec3::Y * 0.4) < 0.01, "{at:?}");
+    // A ball under the chain's first link holds it up.
+    let ball = SpringCollider {
+        node: NodeId(1),
+        shape: ColliderShape::Sphere { offset: Vec3::new(0.0, -0.25, 0.2), radius: 0.1 },
+    };
+    let held = joints.into_iter().map(|j| SpringJoint { colliders: vec![0], ..j }).collect();
+    let springs = SpringBones::new(&rig, held, vec![ball]).expect("springs");
+    let at = run(&rig, &springs, 600, |_| Affine3A::IDENTITY);
+    let centre = Vec3::new(0.0, 0.75, 0.2);
+    // Out, but for what holding the link's length after the push gives back (a millimetre).
+    assert!(at[3].distance(centre) >= 0.1 - 1e-3, "kept out: {at:?}");
+    assert!(at[3].z > 0.2 + 0.05, "pushed forward: {at:?}");
+    assert!(at[3].y < 1.0 - 0.05, "still hangs: {at:?}");
+}
+
+#[test]
+fn a_step_of_no_time_turns_the_joints_to_the_tails_and_moves_none() {
+    let rig = chain();
+    let springs = SpringBones::new(&rig, vec![joint(2, hanging()), joint(3, hanging())], Vec::new()).expect("springs");
+    let (mut pose, mut state) = (Pose::from_rest(&rig), springs.state());
+    springs.reset(&rig, &mut pose, &Affine3A::IDENTITY, &mut state);
+    for _ in 0..20 {
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        springs.step(&rig, &mut pose, &Affine3A::IDENTITY, &mut state, 1.0 / 60.0);
+    }
+    let swung: Vec<Affine3A> = pose.world_matrices().to_vec();
+    let kept = state.clone();
+    pose.return_to_rest(&rig);
+    pose.compute_world(&rig);
+    springs.step(&rig, &mut pose, &Affine3A::IDENTITY, &mut state, 0.0);
+    assert_eq!(state, kept, "no tail moved");
+    for (a, b) in pose.world_matrices().iter().zip(&swung) {
+        assert!(a.abs_diff_eq(*b, 1e-5), "{a:?} {b:?}");
+    }
+}
+
+#[test]
+fn moving_swings_the_tails_but_not_in_a_centre_s_space() {
+    let rig = chain();
+    let stiff = SpringSettings { stiffness: 4.0, drag: 0.4, gravity: Vec3::ZERO, hit_radius: 0.0 };
+    // Sideways at 3 m/s for half a second, then still.
+    let moving = |f: usize| Affine3A::from_translation(Vec3::X * 3.0 * (f.min(30) as f32 / 60.0));
+    let unturned = |at: &[Vec3], placement: Affine3A| {
+        let local = placement.inverse().transform_point3(at[4]);
+        Quat::from_rotation_arc(Vec3::Z, (local - Vec3::new(0.0, 1.0, 0.2)).normalize()).angle_between(Quat::IDENTITY)
+    };
+    let springs = SpringBones::new(&rig, vec![joint(2, stiff), joint(3, stiff)], Vec::new()).expect("springs");
+    let mut pose = Pose::from_rest(&rig);
+    let mut state = springs.state();
+    let mut worst = 0.0f32;
+    for f in 0..30 {
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        if f == 0 {
+            springs.reset(&rig, &mut pose, &moving(0), &mut state);
+        } else {
+            springs.step(&rig, &mut pose, &moving(f), &mut state, 1.0 / 60.0);
+        }
+        let at: Vec<Vec3> =
+            rig.nodes().map(|n| moving(f).transform_point3(pose.world_matrix(n).translation.into())).collect();
+        worst = worst.max(unturned(&at, moving(f)));
+    }
+    assert!(worst > 0.1, "the tail trails the move: {worst} rad");
+    // In the root's space, moving the instance moves the tails with it: nothing trails.
+    let centred: Vec<SpringJoint> =
+        [joint(2, stiff), joint(3, stiff)].into_iter().map(|j| SpringJoint { center: Some(NodeId(0)), ..j }).collect();
+    let springs = SpringBones::new(&rig, centred, Vec::new()).expect("springs");
+    let mut state = springs.state();
+    for f in 0..30 {
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        if f == 0 {
+            springs.reset(&rig, &mut pose, &moving(0), &mut state);
+        } else {
+            springs.step(&rig, &mut pose, &moving(f), &mut state, 1.0 / 60.0);
+        }
+        let at: Vec<Vec3> =
+            rig.nodes().map(|n| moving(f).transform_point3(pose.world_matrix(n).translation.into())).collect();
+        assert!(unturned(&at, moving(f)) < 1e-3, "frame {f}: {}", unturned(&at, moving(f)));
+    }
+}
