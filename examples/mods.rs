@@ -37,6 +37,8 @@ struct ModsHost {
     instances: Vec<InstanceId>,
     /// Every mod event so far, in order.
     log: Vec<HostEvent>,
+    /// The last frame's time, seconds.
+    last: f32,
 }
 
 impl Example for ModsHost {
@@ -64,6 +66,9 @@ impl Example for ModsHost {
                 let _ = prop.set_layer(0, Layer::looping(0, seconds + k as f32 * 0.7));
             }
         }
+        // A mod's spring bones (a VRM avatar's hair) swing through the frame's time.
+        self.props.advance((seconds - self.last).clamp(0.0, 0.1));
+        self.last = seconds;
         let camera = world::camera(size);
         self.props.prepare(&mut self.renderer, encoder, (&camera, Lighting::default()), size);
         let mut pass =
@@ -83,7 +88,7 @@ impl ModsHost {
         let instances = instances.collect();
         let initial = props.watch_mods(folder, ModConfig::default(), WAIT, &mut renderer)?;
         let world = HostWorld::new(&gpu.device, format, &renderer);
-        let mut host = Self { world, renderer, props, windmill, instances, log: Vec::new() };
+        let mut host = Self { world, renderer, props, windmill, instances, log: Vec::new(), last: 0.0 };
         for event in initial {
             host.apply(event);
         }

@@ -153,7 +153,7 @@ fn status(demo: &Demo, gpu: &Gpu, stats: &FrameStats, frames: u64, interval: Int
         instances = stats.instances,
         posed = animation.posed,
         deferred = animation.deferred,
-        feet_held = animation.feet_held,
+        close_ups = animation.close_ups,
         joints = animation.palette_matrices,
         draw_calls = stats.draw_calls,
         shadow_draw_calls = stats.shadow_draw_calls,

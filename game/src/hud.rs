@@ -181,8 +181,8 @@ fn developer(ui: &mut egui::Ui, demo: &Demo, input: &HudInput<'_>) {
     let instances = demo.prop_count();
     let animation = demo.animation_stats();
     ui.label(format!(
-        "{} / {instances} props in view; {} posed, {} deferred, {} with feet held by IK; {} joint matrices",
-        animation.visible, animation.posed, animation.deferred, animation.feet_held, animation.palette_matrices
+        "{} / {instances} props in view; {} posed, {} deferred, {} close up (feet held by IK, spring bones); {} joint matrices",
+        animation.visible, animation.posed, animation.deferred, animation.close_ups, animation.palette_matrices
     ));
     match demo.animation_budget_ms() {
         Some(budget) => ui.label(format!(

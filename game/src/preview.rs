@@ -25,6 +25,7 @@ use props_anim::bounds::Extent;
 use props_anim::gait::Stride;
 use props_anim::humanoid::BoneMap;
 use props_anim::runtime::{MeshLod, UpdateRateLod, View};
+use props_anim::spring::SpringState;
 use props_anim::{Model, NodeId, Pose};
 use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
 use props_gltf::Limits;
@@ -83,6 +84,8 @@ struct Shown {
     units: Option<f32>,
     /// The checker's report on this version.
     report: String,
+    /// Its spring bones' tails (none without springs).
+    springs: SpringState,
 }
 
 /// An import finished off the window's thread.
@@ -338,6 +341,9 @@ impl Preview {
             }
         }
         shown.pose.compute_world(rig);
+        // Its hair and clothes swing as the clip plays (in model units: a VRM file's are metres).
+        let step = if self.playback.playing { dt.min(0.1) } else { 0.0 };
+        model.springs().step(rig, &mut shown.pose, &Affine3A::IDENTITY, &mut shown.springs, step);
         self.frame.push_posed(model, &shown.pose, &shown.fit);
         self.level.0 = match self.level.1 {
             Some(forced) => forced.min((model.lod_errors().len() - 1) as u8),
@@ -392,7 +398,8 @@ impl Shown {
         let strides = (0..model.clips().len()).map(|c| props_anim::gait::stride(&model, c)).collect();
 
         let (model, heat) = (Arc::new(model), Arc::new(heat));
-        Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, bones, units, report })
+        let springs = model.springs().state();
+        Ok(Self { model, heat, extent, fit, pose, scratch, morph_slots, strides, bones, units, report, springs })
     }
 }
 

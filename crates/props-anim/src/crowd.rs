@@ -21,11 +21,11 @@ use std::ops::Range;
 use glam::Vec3;
 
 use crate::JointMatrix;
-use crate::reuse_buffer::PaletteBuffer;
 use crate::batches::{Batch, States, evaluate, form_batches};
 use crate::draw_groups::DrawGroups;
 use crate::lod::View;
 use crate::program::{Program, Scratch};
+use crate::reuse_buffer::PaletteBuffer;
 use crate::reuse_buffer::reserve_total;
 use crate::shared::{Key, KeyTable, Sharing, fits};
 use crate::sift::{BLOCK, Block, Instances, Keying, Sieve, sift};

@@ -12,9 +12,10 @@
 //! Each type has one path. The model and its posing are at the root (the types below); the
 //! rest is in public modules: [`bounds`] (the boxes a model's poses stay within), [`clip`]
 //! (clips, their channels and key search), [`gait`] (strides measured from clips, gaits
-//! played by speed; [`gait::ik`]: two-bone legs, planted feet), [`clip::interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
+//! played by speed; [`gait::ik`]: two-bone legs, planted feet), [`spring`] (spring bones: hair
+//! and tails swinging after the body, VRM's), [`clip::interpolate`], [`material`], [`light`] (punctual lights, and where a posed instance's
 //! stand) and [`property`] (what `KHR_animation_pointer` animates), [`skinning`] (the CPU
-//! reference), and [`runtime`], which poses crowds fast.
+//! reference), and [`runtime`], which poses crowds fast and holds the frame's palette buffer.
 //!
 //! A rotor turned a quarter about Y over one second, posed half-way, and the palette a GPU
 //! skins it with (models usually come from the `props-gltf` importer):

@@ -141,11 +141,23 @@ pub struct SpringBones {
 }
 
 /// One instance's spring tails: per joint where its tail is and was a step ago, in its
-/// centre's space. Made by [`SpringBones::state`]; [`SpringBones::reset`] puts the tails
-/// where a pose has them.
+/// centre's space, and the turn from its rest rotation the last step gave it. Made by
+/// [`SpringBones::state`]; [`SpringBones::reset`] puts the tails where a pose has them, as the
+/// first step does if nothing did before.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SpringState {
     tails: Vec<(Vec3A, Vec3A)>,
+    swings: Vec<Quat>,
+    /// Whether the tails were put anywhere yet.
+    placed: bool,
+}
+
+impl SpringState {
+    /// Room for `joints` joints (none allocated once there is).
+    fn fit(&mut self, joints: usize) {
+        self.tails.resize(joints, (Vec3A::ZERO, Vec3A::ZERO));
+        self.swings.resize(joints, Quat::IDENTITY);
+    }
 }
 
 impl SpringBones {
@@ -222,10 +234,13 @@ impl SpringBones {
         &self.colliders
     }
 
-    /// An instance's tails, all at the origin until [`SpringBones::reset`].
+    /// An instance's tails, not placed yet: [`SpringBones::reset`] or the first
+    /// [`SpringBones::step`] places them.
     #[must_use]
     pub fn state(&self) -> SpringState {
-        SpringState { tails: vec![(Vec3A::ZERO, Vec3A::ZERO); self.joints.len()] }
+        let mut state = SpringState::default();
+        state.fit(self.joints.len());
+        state
     }
 
     /// Puts `state`'s tails where `pose` (world matrices computed, the instance placed at
@@ -233,52 +248,60 @@ impl SpringBones {
     /// `reset`), and turns the joints of `pose` so. For an instance seen for the first time,
     /// or again after a while.
     pub fn reset(&self, rig: &Rig, pose: &mut Pose, placement: &Affine3A, state: &mut SpringState) {
-        state.tails.resize(self.joints.len(), (Vec3A::ZERO, Vec3A::ZERO));
+        state.fit(self.joints.len());
+        state.placed = true;
         self.sweep(rig, pose, placement, |joint, at| {
-            let tail = at.unturned.transform_point3a(joint.tail.into());
-            let held = at.to_center.transform_point3a(tail);
+            let held = at.to_center.transform_point3a(at.tail_at(joint, Quat::IDENTITY));
             state.tails[at.k] = (held, held);
+            state.swings[at.k] = Quat::IDENTITY;
             Quat::IDENTITY
         });
     }
 
     /// Swings `pose`'s joints `dt` seconds on from `state` (see the module documentation),
     /// `pose` having its world matrices computed and the instance placed at `placement`; its
-    /// world matrices stay computed. `dt` of 0 or less moves no tail, and turns the joints to
-    /// where the tails are. Allocation-free.
+    /// world matrices stay computed. With `dt` of 0 or less no time passes: each joint keeps
+    /// the turn its last step gave it, and its tail, at rest, goes where the body carries it.
+    /// A state never placed is [`SpringBones::reset`] first. Allocation-free.
     pub fn step(&self, rig: &Rig, pose: &mut Pose, placement: &Affine3A, state: &mut SpringState, dt: f32) {
-        state.tails.resize(self.joints.len(), (Vec3A::ZERO, Vec3A::ZERO));
+        if !state.placed {
+            self.reset(rig, pose, placement, state);
+        }
+        state.fit(self.joints.len());
         let colliders = &self.colliders;
         self.sweep(rig, pose, placement, |joint, at| {
+            if !dt.is_finite() || dt <= 0.0 {
+                let swing = state.swings[at.k];
+                let held = at.to_center.transform_point3a(at.tail_at(joint, swing));
+                state.tails[at.k] = (held, held);
+                return swing;
+            }
             let (current, previous) = state.tails[at.k];
             let s = &joint.settings;
             // The rest frame, in the world, that the joint turns from.
             let rest_world = at.parent * at.rest_local;
-            let head: Vec3A = at.head;
-            let length = at.length;
-            let mut next = at.from_center.transform_point3a(current);
-            if dt > 0.0 {
-                let axis = rest_world.transform_vector3a(joint.tail.into()).normalize_or_zero();
-                let inertia = (current - previous) * (1.0 - s.drag);
-                next = at.from_center.transform_point3a(current + inertia)
-                    + axis * (s.stiffness * dt)
-                    + Vec3A::from(s.gravity) * dt;
-            }
+            let (head, length) = (at.head, at.length);
+            let axis = rest_world.transform_vector3a(joint.tail.into()).normalize_or_zero();
+            let inertia = (current - previous) * (1.0 - s.drag);
+            let moved = at.from_center.transform_point3a(current + inertia)
+                + axis * (s.stiffness * dt)
+                + Vec3A::from(s.gravity) * dt;
             let hold = |tail: Vec3A| head + (tail - head).normalize_or_zero() * length;
-            next = hold(next);
-            if dt > 0.0 {
-                for &c in &joint.colliders {
-                    let collider = colliders[usize::from(c)];
-                    let on = at.world_of(collider.node);
-                    if let Some(push) = push_out(&collider.shape, &on, next, s.hit_radius) {
-                        next = hold(next + push);
-                    }
+            let mut next = hold(moved);
+            for &c in &joint.colliders {
+                let collider = colliders[usize::from(c)];
+                let on = at.world_of(collider.node);
+                if let Some(push) = push_out(&collider.shape, &on, next, s.hit_radius) {
+                    next = hold(next + push);
                 }
-                state.tails[at.k] = (at.to_center.transform_point3a(next), current);
             }
+            state.tails[at.k] = (at.to_center.transform_point3a(next), current);
             let to = rest_world.inverse().transform_point3a(next).normalize_or_zero();
             let from = Vec3A::from(joint.tail).normalize();
-            if to == Vec3A::ZERO { Quat::IDENTITY } else { Quat::from_rotation_arc(from.into(), to.into()) }
+            let swing =
+                if to == Vec3A::ZERO { Quat::IDENTITY } else { Quat::from_rotation_arc(from.into(), to.into()) };
+            state.swings[at.k] = swing;
+            swing
         });
     }
 
@@ -315,7 +338,8 @@ impl SpringBones {
                     k: k as usize,
                     parent: parent_world,
                     rest_local,
-                    unturned: parent_world * Transform { rotation: rest_rotation, ..local }.to_affine(),
+                    local,
+                    rest_rotation,
                     head: now.translation,
                     length: now.transform_vector3a(joint.tail.into()).length(),
                     to_center: from_center.inverse(),
@@ -340,8 +364,9 @@ struct JointAt<'a> {
     parent: Affine3A,
     /// Its rest local matrix.
     rest_local: Affine3A,
-    /// Its world matrix at its rest rotation (its pose's translation and scale).
-    unturned: Affine3A,
+    /// Its pose's local transform, and its rest rotation.
+    local: Transform,
+    rest_rotation: Quat,
     /// Where it is in the world.
     head: Vec3A,
     /// Its tail's distance from it, world units.
@@ -354,6 +379,13 @@ struct JointAt<'a> {
 }
 
 impl JointAt<'_> {
+    /// Where `joint`'s tail is in the world with the joint turned `swing` from its rest
+    /// rotation (its pose's translation and scale).
+    fn tail_at(&self, joint: &SpringJoint, swing: Quat) -> Vec3A {
+        let local = Transform { rotation: self.rest_rotation * swing, ..self.local };
+        self.parent.transform_point3a(local.to_affine().transform_point3a(joint.tail.into()))
+    }
+
     /// The world matrix of `node` (placed as it is so far this sweep).
     fn world_of(&self, node: NodeId) -> Affine3A {
         *self.placement * self.pose.world_matrix(node)

@@ -309,6 +309,12 @@ impl CrowdSet {
         self.posing.set_view_height(pixels);
     }
 
+    /// `seconds` of simulated time have passed: near instances' spring bones swing through it
+    /// at the next [`CrowdSet::animate`] (see [`Posing::advance`]).
+    pub fn advance(&mut self, seconds: f32) {
+        self.posing.advance(seconds);
+    }
+
     /// Poses every instance the camera may see into `frame.palettes` (see
     /// [`Posing::animate`]); then call [`CrowdSet::extract`] with the same frame.
     /// Allocation-free once buffers have grown.

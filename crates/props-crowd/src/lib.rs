@@ -53,10 +53,10 @@
 
 mod animates;
 mod bindings;
+mod close_up;
 mod crowd_set;
 mod error;
 mod extract;
-mod footing;
 mod model;
 mod model_crowd;
 mod model_view;
@@ -66,9 +66,9 @@ mod posing_config;
 
 pub use animates::Animates;
 pub use bindings::{Bindings, Convention};
+pub use close_up::Ground;
 pub use crowd_set::{CrowdSet, InstanceId, InstanceMut};
 pub use error::{BindError, CrowdError};
-pub use footing::Ground;
 pub use model::{BoundModel, PropModel};
 pub use model_crowd::{CrowdOptions, ModelCrowd};
 pub use model_view::{ClipInfo, ModelView, NodeRest};

@@ -18,7 +18,7 @@ use props_anim::{
 };
 use props_frame::{InstanceData, ModelId, NO_TINT};
 
-use crate::footing::Footing;
+use crate::close_up::CloseUp;
 use crate::model::{BoundModel, PropModel};
 
 /// One model's instances: their placements, paint and animation states, posed each frame (see
@@ -35,10 +35,11 @@ pub struct ModelCrowd {
     tints: Vec<[u8; 4]>,
     /// Culling radius of an instance placed at scale 1, model units: its pose bound.
     radius: f32,
-    /// Scratch poses for the general path (skeleton lines, held feet).
+    /// Scratch poses for the general path (skeleton lines, close-ups).
     poses: (Pose, Pose),
-    /// Feet held on the ground on near instances (none until [`ModelCrowd::set_feet`]).
-    footing: Footing,
+    /// Near instances posed close up: their feet held on the ground (none until
+    /// [`ModelCrowd::set_feet`]), their spring bones swung (the model's).
+    close_up: CloseUp,
 }
 
 /// How crowds share poses and split their work: what [`crate::Posing::crowd_options`] gives
@@ -87,8 +88,9 @@ impl ModelCrowd {
         crowd.set_levels(model_lods.lod_errors(), &triangles);
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
-        let footing = Footing::default();
-        Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses, footing }
+        let springs = &model.prop.model.springs();
+        let close_up = CloseUp::new((!springs.is_empty()).then(|| springs.state()), 0);
+        Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses, close_up }
     }
 
     /// The model.
@@ -128,7 +130,7 @@ impl ModelCrowd {
         self.crowd.place(i, placement.translation.into(), placement_scale(&placement));
         self.placements.push(JointMatrix::from_affine(&placement));
         self.tints.push(NO_TINT);
-        self.footing.push();
+        self.close_up.push();
         (self.placements.len() - 1) as u32
     }
 
@@ -137,7 +139,7 @@ impl ModelCrowd {
         self.crowd.pop();
         self.placements.pop();
         self.tints.pop();
-        self.footing.pop();
+        self.close_up.pop();
     }
 
     /// Removes instance `i`, moving the last instance into its place (its number becomes
@@ -149,7 +151,7 @@ impl ModelCrowd {
         }
         self.placements.swap_remove(i);
         self.tints.swap_remove(i);
-        self.footing.swap_remove(i);
+        self.close_up.swap_remove(i);
         true
     }
 
@@ -201,12 +203,12 @@ impl ModelCrowd {
     }
 
     /// Holds the feet of the model's legs on the ground by IK on the near instances (those the
-    /// update-rate LOD poses every frame; see `footing.rs`), each `feet` entry a foot (the
+    /// update-rate LOD poses every frame; see `close_up.rs`), each `feet` entry a foot (the
     /// lowest joint of a leg, as [`props_anim::gait::Stride::feet`] finds them) and the leg
     /// above it, at most eight; none: no IK. [`ModelCrowd::set_planted`] says, as the props
     /// move, which feet are down.
     pub fn set_feet(&mut self, feet: Vec<(props_anim::NodeId, props_anim::gait::ik::Leg)>) {
-        self.footing.set_feet(feet, self.len());
+        self.close_up.set_feet(feet, self.len());
     }
 
     /// Plants the held feet on `ground` (its height at a world (x, z)): on a hill, a foot comes
@@ -214,14 +216,14 @@ impl ModelCrowd {
     /// the ground under the instance; `None` (the default): level with where each instance
     /// stands.
     pub fn set_ground(&mut self, ground: Option<crate::Ground>) {
-        self.footing.set_ground(ground);
+        self.close_up.set_ground(ground);
     }
 
     /// The feet held ([`ModelCrowd::set_feet`]), in the order of [`ModelCrowd::set_planted`]'s
     /// bits.
     #[must_use]
     pub fn feet(&self) -> &[(props_anim::NodeId, props_anim::gait::ik::Leg)] {
-        self.footing.feet()
+        self.close_up.feet()
     }
 
     /// Instance `i` has moved on by `dt` seconds and its feet `planted()` now (bit `k`: foot
@@ -229,7 +231,7 @@ impl ModelCrowd {
     /// down until it lifts. `planted` is called only for an instance whose feet the last frame
     /// held: the others' feet are not looked at (one coming near is held from its next step).
     pub fn set_planted(&mut self, i: u32, dt: f32, planted: impl FnOnce() -> u8) {
-        self.footing.set(i as usize, dt, planted);
+        self.close_up.set(i as usize, dt, planted);
     }
 
     /// The clip layers of instance `i`, to set.
@@ -305,33 +307,34 @@ impl ModelCrowd {
         }
     }
 
-    /// Plans this frame's poses (see [`Crowd::plan`]) and the near instances whose feet are
-    /// held; returns the palette matrices they take.
-    pub(crate) fn plan(&mut self, view: Option<&View>, frame: u64, workers: Option<&Workers>) -> usize {
+    /// Plans this frame's poses (see [`Crowd::plan`]), `dt` seconds after the last, and the
+    /// near instances posed close up (their feet held, their springs swung); returns the
+    /// palette matrices they take.
+    pub(crate) fn plan(&mut self, view: Option<&View>, (frame, dt): (u64, f32), workers: Option<&Workers>) -> usize {
         self.crowd.plan(&self.program, view, frame, workers);
-        self.footing.plan(&self.crowd, &self.placements, view);
+        self.close_up.plan(&self.crowd, &self.placements, view, dt);
         self.planned()
     }
 
     /// Palette matrices the last [`ModelCrowd::plan`] planned: the crowd's, then one palette
-    /// per instance whose feet are held.
+    /// per instance posed close up.
     pub(crate) fn planned(&self) -> usize {
-        self.crowd.planned() + self.feet_held() * self.palette_len()
+        self.crowd.planned() + self.close_ups() * self.palette_len()
     }
 
-    /// Instances whose feet the last [`ModelCrowd::plan`] holds.
-    pub(crate) fn feet_held(&self) -> usize {
-        self.footing.near_len()
+    /// Instances the last [`ModelCrowd::plan`] poses close up.
+    pub(crate) fn close_ups(&self) -> usize {
+        self.close_up.near_len()
     }
 
     /// Poses what the last [`ModelCrowd::plan`] planned into `out`, which the frame's palette
     /// buffer holds from matrix `start` on (see [`Crowd::write`]), then the near instances
-    /// with their feet held.
+    /// close up.
     pub(crate) fn write(&mut self, workers: Option<&Workers>, start: usize, out: &mut [JointMatrix]) -> CrowdStats {
         let posed = self.crowd.planned();
         let (crowd, held) = out.split_at_mut(posed);
         let stats = self.crowd.write(&self.program, workers, start, crowd);
-        self.footing.write((&self.model, &self.crowd, &self.placements), &mut self.poses, start + posed, held);
+        self.close_up.write((&self.model, &self.crowd, &self.placements), &mut self.poses, start + posed, held);
         stats
     }
 
@@ -366,7 +369,7 @@ impl ModelCrowd {
         let (morphed, len) = (model.morph_weight_count() > 0, model.palette_len());
         let seen = self.crowd.visible_in(from..from + out.len());
         for (slot, (i, base)) in out.iter_mut().zip(seen) {
-            let palette_base = self.footing.base(i).unwrap_or(base);
+            let palette_base = self.close_up.base(i).unwrap_or(base);
             let at_rest = morphed
                 && palettes
                     .get(palette_base as usize..palette_base as usize + len)
@@ -392,7 +395,7 @@ impl ModelCrowd {
         let len = model.palette_len();
         let reach = props_frame::LIGHT_DISTANCE + self.radius;
         for (i, base) in self.crowd.visible_in(0..self.visible_len()) {
-            let base = self.footing.base(i).unwrap_or(base);
+            let base = self.close_up.base(i).unwrap_or(base);
             let [x, y, z] = self.placements[i].rows.map(|row| row[3]);
             if eye.is_some_and(|eye| eye.distance_squared(glam::Vec3::new(x, y, z)) > reach * reach) {
                 continue;

@@ -56,21 +56,22 @@ pub struct AnimationStats {
     /// Palette matrices written into the frame (poses rounded up to the runtime's batches of
     /// four, plus the last poses of deferred props).
     pub palette_matrices: usize,
-    /// Near props whose feet were held on the ground by IK, each posed once more for it, into a
-    /// palette of its own (see [`crate::ModelCrowd::set_feet`]); not counted in `posed`.
-    pub feet_held: usize,
+    /// Near props posed once more close up, each into a palette of its own: their feet held on
+    /// the ground by IK ([`crate::ModelCrowd::set_feet`]) and their spring bones swung
+    /// ([`props_anim::Model::springs`]); not counted in `posed`.
+    pub close_ups: usize,
     /// How hard the CPU budget presses: far rates are stretched by `2^pressure`.
     pub pressure: u8,
 }
 
 impl AnimationStats {
     /// Adds one crowd's stats, of poses of `palette_len` matrices, `held` of them posed once
-    /// more with their feet held.
+    /// more close up.
     fn add(&mut self, crowd: &CrowdStats, palette_len: usize, held: usize) {
         self.visible += crowd.visible;
         self.deferred += crowd.deferred;
         self.posed += crowd.posed;
-        self.feet_held += held;
+        self.close_ups += held;
         self.joints_posed += crowd.posed * palette_len;
         self.palette_matrices += (crowd.palettes + held) * palette_len;
     }
@@ -91,6 +92,8 @@ pub struct Posing {
     budget: Option<AnimationBudget>,
     /// Frames posed so far (update-rate LOD staggers by it).
     frames: u64,
+    /// Simulated seconds since the last frame ([`Posing::advance`]).
+    elapsed: f32,
     stats: AnimationStats,
 }
 
@@ -107,6 +110,7 @@ impl Posing {
             camera: None,
             view_height: DEFAULT_VIEW_HEIGHT,
             frames: 0,
+            elapsed: 0.0,
             stats: AnimationStats::default(),
         })
     }
@@ -148,6 +152,16 @@ impl Posing {
         self.view_height = pixels.max(1);
     }
 
+    /// `seconds` of simulated time have passed, for what moves by itself between frames: the
+    /// spring bones (hair, tails) of near props swing through the time passed since the last
+    /// [`Posing::animate`] (calls add up; at most a tenth of a second a frame). Without it no
+    /// time passes for them: each keeps the shape it last had on the body.
+    pub fn advance(&mut self, seconds: f32) {
+        if seconds.is_finite() && seconds > 0.0 {
+            self.elapsed += seconds;
+        }
+    }
+
     /// What culling, update-rate LOD and mesh LOD measure from: the camera, with the
     /// budget's pressure and the target's height.
     #[must_use]
@@ -167,7 +181,7 @@ impl Posing {
     /// grown.
     pub fn animate<G: CrowdGroup>(&mut self, groups: &mut [G], frame: &mut FrameData) -> AnimationStats {
         self.frames += 1;
-        let (view, number) = (self.view(), self.frames);
+        let (view, number) = (self.view(), (self.frames, std::mem::take(&mut self.elapsed)));
         let (workers, palettes) = (self.workers.as_ref(), &mut frame.palettes);
         // One hand-over to the pool per frame: the parallel work inside stays on it.
         let mut stats = match workers {
@@ -239,11 +253,12 @@ fn write<G: CrowdGroup>(groups: &mut [G], start: usize, out: &mut [JointMatrix],
 }
 
 /// Poses every crowd of `groups` seen from `view` (everything without one) for frame number
-/// `frame`, appending their palettes to `palettes` (see the module documentation).
+/// `frame.0`, `frame.1` seconds after the last, appending their palettes to `palettes` (see the
+/// module documentation).
 fn pose<G: CrowdGroup>(
     groups: &mut [G],
     view: Option<&View>,
-    frame: u64,
+    frame: (u64, f32),
     workers: Option<&Workers>,
     palettes: &mut PaletteBuffer,
 ) -> AnimationStats {
@@ -261,7 +276,7 @@ fn pose<G: CrowdGroup>(
     write(groups, start, out, workers);
     let mut stats = AnimationStats::default();
     for crowd in groups.iter().flat_map(G::crowds) {
-        stats.add(&crowd.parts().2.stats(), crowd.palette_len(), crowd.feet_held());
+        stats.add(&crowd.parts().2.stats(), crowd.palette_len(), crowd.close_ups());
     }
     stats
 }

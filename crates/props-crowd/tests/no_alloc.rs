@@ -1,7 +1,8 @@
-//! Zero allocations per frame with mesh LOD, proven with a counting global allocator: after
-//! warm-up, a camera dollying over a crowd (so that props change level, both ways, every few
-//! frames) never raises the heap's peak. Its own test binary (one test), so that nothing else
-//! allocates meanwhile.
+//! Zero allocations per frame with mesh LOD and spring bones, proven with a counting global
+//! allocator: after warm-up, a camera dollying over a crowd (so that props change level, both
+//! ways, every few frames, and haired ones come near and go, their hair swung close up) never
+//! raises the heap's peak. Its own test binary (one test), so that nothing else allocates
+//! meanwhile.
 
 mod support;
 
@@ -23,40 +24,49 @@ fn model() -> Arc<Model> {
 }
 
 #[test]
-fn frames_with_mesh_lod_allocate_nothing() {
+fn frames_with_mesh_lod_and_springs_allocate_nothing() {
     let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
     set.set_model(PropModel::new(ModelId(0), model()), Animates::default()).expect("binds");
     for k in 0..4000 {
         let at = Vec3::new((k % 40) as f32 * 3.0 - 60.0, 0.0, -((k / 40) as f32) * 3.0);
         set.add(ModelId(0), Affine3A::from_translation(at));
     }
+    set.set_model(PropModel::new(ModelId(1), support::haired()), Animates::default()).expect("binds");
+    for k in 0..100 {
+        let at = Vec3::new((k % 10) as f32 * 2.0 - 10.0, 0.0, -((k / 10) as f32) * 20.0);
+        set.add(ModelId(1), Affine3A::from_translation(at));
+    }
     set.set_view_height(1080);
     let mut frame = FrameData::default();
-    frame.palettes.reserve(2 * 4004);
-    frame.instances.reserve(4000);
+    frame.palettes.reserve(2 * 4004 + 2 * 4 * 104);
+    frame.instances.reserve(4100);
     frame.batches.reserve(8);
-    let mut levels_seen = [false; 5];
+    let (mut levels_seen, mut close_ups) = ([false; 5], 0);
+    // Returns how many props were posed close up.
     let mut run = |set: &mut CrowdSet, n: usize, levels_seen: &mut [bool; 5]| {
         // Back and forth along the crowd, 2 m a frame.
         let z = 20.0 - ((n % 200) as f32 - 100.0).abs() * 2.0;
         let eye = Vec3::new(0.0, 5.0, z);
         set.set_camera(Some(Camera::look_at(eye, eye - Vec3::Z, 0.9, 16.0 / 9.0, (0.1, 1000.0))));
         frame.clear();
-        set.animate(&mut frame);
+        set.advance(1.0 / 60.0);
+        let close_ups = set.animate(&mut frame).close_ups;
         set.extract(&mut frame);
         for batch in &frame.batches {
             levels_seen[usize::from(batch.level)] = true;
         }
+        close_ups
     };
     for n in 0..400 {
-        run(&mut set, n, &mut levels_seen);
+        close_ups += run(&mut set, n, &mut levels_seen);
     }
     assert_eq!(levels_seen, [true; 5], "every level is drawn");
+    assert!(close_ups > 400, "haired props come near and are swung close up: {close_ups}");
     let before = HEAP.current_usage();
     HEAP.reset_peak_usage();
     for n in 400..800 {
         run(&mut set, n, &mut levels_seen);
     }
-    assert_eq!(HEAP.peak_usage() - before, 0, "frames with mesh LOD allocated");
-    assert_eq!(HEAP.current_usage(), before, "frames with mesh LOD: memory grew");
+    assert_eq!(HEAP.peak_usage() - before, 0, "frames with mesh LOD and springs allocated");
+    assert_eq!(HEAP.current_usage(), before, "frames with mesh LOD and springs: memory grew");
 }

@@ -238,6 +238,14 @@ impl PropHost {
         self.set.set_view_height(pixels);
     }
 
+    /// `seconds` of simulated time have passed since the last frame: the spring bones of near
+    /// props (a VRM avatar's hair and clothes) swing through it at the next
+    /// [`PropHost::animate`] or [`PropHost::prepare`]. Call it once a frame with the frame's
+    /// time step, as the clips' times move on; without it they keep their last shape.
+    pub fn advance(&mut self, seconds: f32) {
+        self.set.advance(seconds);
+    }
+
     /// Poses what the camera sees into `frame` and lists it there (palettes, instances, one
     /// batch per model and level of detail, the lit lights near the camera), ready for
     /// [`props_frame::FrameData::to_frame`] and [`Renderer::prepare`]: for a host that adds

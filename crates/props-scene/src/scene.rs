@@ -221,6 +221,7 @@ impl Scene {
     /// Allocation-free once buffers have grown.
     pub fn step(&mut self, dt: f32) {
         self.time += f64::from(dt);
+        self.posing.advance(dt);
         self.steps += 1;
         self.daylight.advance(f64::from(dt));
         traffic::observe(&mut self.world, &self.roads, &mut self.traffic);

@@ -131,7 +131,7 @@ fn frames_allocate_nothing() {
     check("workers", &mut town(2), 4096, (600, 300));
     let mut street = street(1);
     check("feet held near the camera", &mut street, 0, (600, 300));
-    assert!(street.animation_stats().feet_held > 0, "people near the camera have their feet held");
+    assert!(street.animation_stats().close_ups > 0, "people near the camera have their feet held");
     // Enough instances in view to be sifted and extracted in parts on the workers. Their
     // windmills drift apart for longer, so the pose-sharing key tables (sized to the most
     // distinct poses met) take until about frame 180 to stop growing.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use props_anim::clip::interpolate::Interpolation;
 use props_anim::clip::{Channel, Clip, Keyframes};
+use props_anim::spring::{SpringJoint, SpringSettings};
 use props_anim::{
     Lod, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
 };
@@ -54,4 +55,31 @@ pub fn one_clip_model(nodes: &[SourceNode], target: u32, times: Vec<f32>, keys: 
         ..ModelParts::default()
     };
     Arc::new(Model::new(parts).expect("valid"))
+}
+
+/// A head 1.5 up and a lock of hair of two links of 0.2 hanging from it, a triangle on its
+/// tip (so the tip's world matrix is in the palette), its links swinging.
+pub fn haired() -> Arc<Model> {
+    let at = |x: f32, y: f32, z: f32, children: Vec<u32>| SourceNode {
+        name: None,
+        children,
+        rest: RestTransform::Trs(Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY }),
+        morph_weights: vec![],
+    };
+    let nodes = [
+        at(0.0, 1.5, 0.0, vec![1]),
+        at(0.0, 0.0, -0.1, vec![2]),
+        at(0.0, -0.2, 0.0, vec![3]),
+        at(0.0, -0.2, 0.0, vec![]),
+    ];
+    let model = one_clip_model(&nodes, 3, vec![0.0, 1.0], Keyframes::Translation(vec![Vec3::new(0.0, -0.2, 0.0); 2]));
+    let settings = SpringSettings { stiffness: 0.5, drag: 0.3, gravity: Vec3::new(0.0, -1.0, 0.0), hit_radius: 0.0 };
+    let joint = |node: u32| SpringJoint {
+        node: NodeId(node),
+        tail: Vec3::new(0.0, -0.2, 0.0),
+        settings,
+        colliders: Vec::new(),
+        center: None,
+    };
+    Arc::new(model.with_springs(vec![joint(1), joint(2)], Vec::new()).expect("springs"))
 }
