@@ -1,10 +1,12 @@
 //! What every fuzzed input goes through, as the game would take it: the gate (checker and
 //! importer), then, for an admitted model, posing every clip at ordinary and extreme times on
-//! the general path and the fast path, and CPU skinning of every mesh instance. Nothing may
-//! panic; a pose that comes out non-finite from a model the gate admitted is a finding too.
+//! the general path and the fast path, swinging its spring bones as its body moves, and CPU
+//! skinning of every mesh instance. Nothing may panic; a pose that comes out non-finite from a
+//! model the gate admitted is a finding too.
 
 use std::path::Path;
 
+use glam::{Affine3A, Quat, Vec3};
 use props_anim::clip::PlayMode;
 use props_anim::runtime::LaneState;
 use props_anim::{JointMatrix, Layer, Model, Pose, runtime::Program, skinning};
@@ -47,6 +49,7 @@ fn exercise(model: &Model) -> Result<(), String> {
     let mut palette = vec![JointMatrix::IDENTITY; model.palette_len()];
     let mut fast = vec![JointMatrix::IDENTITY; 4 * palette.len()];
     check_palette(model, &pose, &mut palette, "rest pose")?;
+    swing(model, &mut pose, &mut palette)?;
     for (c, clip) in model.clips().iter().enumerate() {
         let program = Program::for_clip(model, c);
         let mut scratch = program.scratch();
@@ -66,6 +69,26 @@ fn exercise(model: &Model) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Swings `model`'s spring bones, if any, for a second at 60 Hz and then a tenth of a second
+/// at once, the body moving and turning, and checks the pose it ends in.
+fn swing(model: &Model, pose: &mut Pose, palette: &mut [JointMatrix]) -> Result<(), String> {
+    let (rig, springs) = (model.rig(), model.springs());
+    if springs.is_empty() {
+        return Ok(());
+    }
+    let mut state = springs.state();
+    for f in 0..=60u8 {
+        let placement = Affine3A::from_rotation_translation(
+            Quat::from_rotation_y(0.1 * f32::from(f)),
+            Vec3::new(0.05 * f32::from(f), 0.0, 0.0),
+        );
+        pose.return_to_rest(rig);
+        pose.compute_world(rig);
+        springs.step(rig, pose, &placement, &mut state, if f == 60 { 0.1 } else { 1.0 / 60.0 });
+    }
+    check_palette(model, pose, palette, "spring bones swung")
 }
 
 /// Writes `pose`'s palette and skins every mesh instance with it.
