@@ -16,7 +16,7 @@ use crate::pose::Pose;
 use crate::punctual::{Light, LightInstance};
 use crate::rig::Rig;
 use crate::skin::Skin;
-use crate::spring::{SpringBones, SpringCollider, SpringError, SpringJoint};
+use crate::spring::SpringBones;
 use crate::visibility::Visibility;
 use crate::{JointMatrix, WEIGHTS_PER_SLOT};
 
@@ -350,11 +350,14 @@ impl Model {
         &self.springs
     }
 
-    /// The same model with spring bones of `joints` and `colliders` on its rig's nodes
-    /// ([`Model::springs`]).
-    pub fn with_springs(&self, joints: Vec<SpringJoint>, colliders: Vec<SpringCollider>) -> Result<Self, SpringError> {
-        let springs = SpringBones::new(&self.rig, joints, colliders)?;
-        Ok(Self { springs, ..self.clone() })
+    /// The model with `springs` ([`Model::springs`]), made for its rig
+    /// ([`SpringBones::new`] with [`Model::rig`]).
+    pub fn with_springs(mut self, springs: SpringBones) -> Result<Self, ModelError> {
+        if !springs.fits(&self.rig) {
+            return Err(ModelError::SpringsOffRig { joints: springs.joints().len() });
+        }
+        self.springs = springs;
+        Ok(self)
     }
 
     /// Skins.

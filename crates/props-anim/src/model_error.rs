@@ -81,6 +81,12 @@ pub enum ModelError {
         /// What is wrong.
         problem: &'static str,
     },
+    /// Spring bones ([`crate::Model::with_springs`]) made for another rig.
+    #[error("the model's {joints} spring joints were made for another rig")]
+    SpringsOffRig {
+        /// Their joints.
+        joints: usize,
+    },
     /// An impostor ([`crate::Model::with_impostor`]) that cannot stand in for the model.
     #[error("the model's impostor: {problem}")]
     BadImpostor {

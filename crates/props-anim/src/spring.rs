@@ -138,6 +138,8 @@ pub struct SpringBones {
     colliders: Vec<SpringCollider>,
     /// Every node a joint turns, in rig order, with its joint's number if it is one.
     followers: Vec<(NodeId, Option<u32>)>,
+    /// Nodes in the rig they were made for.
+    nodes: usize,
 }
 
 /// One instance's spring tails: per joint where its tail is and was a step ago, in its
@@ -213,7 +215,12 @@ impl SpringBones {
                 followers.push((node, joint_of[node.index()]));
             }
         }
-        Ok(Self { joints, colliders, followers })
+        Ok(Self { joints, colliders, followers, nodes: count })
+    }
+
+    /// Whether they may be on `rig`: made for a rig of its size, or none.
+    pub(crate) fn fits(&self, rig: &Rig) -> bool {
+        self.joints.is_empty() || self.nodes == rig.len()
     }
 
     /// Whether there are none.

@@ -49,7 +49,7 @@ pub(crate) struct CloseUp {
     /// The feet (each the lowest joint of a leg) and their legs, in the mask's bit order.
     feet: Vec<(NodeId, Leg)>,
     /// An instance's spring tails before it is first near, if the model has springs.
-    springs: Option<SpringState>,
+    fresh_tails: Option<SpringState>,
     /// Per instance (only while there are feet or springs): bit `k` set while `feet[k]` is
     /// planted.
     planted: Vec<u8>,
@@ -70,12 +70,10 @@ pub(crate) struct CloseUp {
 }
 
 impl CloseUp {
-    /// Close-up posing of a model with spring bones like `springs` (their tails before an
-    /// instance is first near), or none, for `instances` instances.
-    pub(crate) fn new(springs: Option<SpringState>, instances: usize) -> Self {
-        let mut close_up = Self { springs, ..Self::default() };
-        close_up.resize(instances);
-        close_up
+    /// Close-up posing of a model without instances, with spring bones whose tails are
+    /// `fresh_tails` before an instance is first near, or none.
+    pub(crate) fn new(fresh_tails: Option<SpringState>) -> Self {
+        Self { fresh_tails, ..Self::default() }
     }
 
     /// Holds the feet of `feet` (at most [`MAX_FEET`]; none: no IK) on the near ones of
@@ -88,7 +86,7 @@ impl CloseUp {
 
     /// Whether near instances are posed close up at all.
     fn on(&self) -> bool {
-        !self.feet.is_empty() || self.springs.is_some()
+        !self.feet.is_empty() || self.fresh_tails.is_some()
     }
 
     /// Every instance's state afresh, for `instances` instances (none while off).
@@ -97,8 +95,8 @@ impl CloseUp {
         self.planted = vec![0; on];
         self.elapsed = vec![0.0; on];
         self.plantings = vec![Planting::for_feet(self.feet.len()); on];
-        let tails = if self.springs.is_some() { on } else { 0 };
-        self.tails = vec![self.springs.clone().unwrap_or_default(); tails];
+        let tails = if self.fresh_tails.is_some() { on } else { 0 };
+        self.tails = vec![self.fresh_tails.clone().unwrap_or_default(); tails];
         self.held = vec![(NEVER, 0); on];
         self.near.clear();
     }
@@ -122,8 +120,8 @@ impl CloseUp {
             self.plantings.push(Planting::for_feet(self.feet.len()));
             self.held.push((NEVER, 0));
         }
-        if let Some(springs) = &self.springs {
-            self.tails.push(springs.clone());
+        if let Some(fresh) = &self.fresh_tails {
+            self.tails.push(fresh.clone());
         }
     }
 
@@ -238,7 +236,7 @@ impl std::fmt::Debug for CloseUp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CloseUp")
             .field("feet", &self.feet)
-            .field("springs", &self.springs.is_some())
+            .field("springs", &self.fresh_tails.is_some())
             .field("ground", &self.ground.is_some())
             .field("near", &self.near)
             .finish_non_exhaustive()

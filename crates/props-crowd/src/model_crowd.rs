@@ -89,7 +89,7 @@ impl ModelCrowd {
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
         let springs = &model.prop.model.springs();
-        let close_up = CloseUp::new((!springs.is_empty()).then(|| springs.state()), 0);
+        let close_up = CloseUp::new((!springs.is_empty()).then(|| springs.state()));
         Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses, close_up }
     }
 

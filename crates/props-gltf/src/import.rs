@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use props_anim::spring::SpringBones;
 use props_anim::{Model, ModelParts};
 
 use crate::accessor::Accessors;
@@ -174,10 +175,16 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         return Err(first.map_or_else(|| ImportError::at(FILE, ErrorKind::NothingDrawable), |first| first.error));
     }
     vertex_cache::order(&mut meshes, &materials, &variants);
+    let (joints, colliders) = springs::read(root, &rig, &mut warnings);
+    let springs = SpringBones::new(&rig, joints, colliders).unwrap_or_else(|error| {
+        warn(&mut warnings, "extensions", format!("spring bones ignored: {error}"));
+        SpringBones::default()
+    });
     let parts =
         ModelParts { rig: Some(rig), skins, clips, meshes, materials, images, instances, lights, light_instances };
     let model = Model::new(parts)
         .and_then(|model| model.with_material_variants(variants))
+        .and_then(|model| model.with_springs(springs))
         .map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?;
     let impostor = if file_lods.any() { None } else { crate::impostor::make(&model) };
     let model = match impostor {
@@ -185,14 +192,6 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
             model.with_impostor(impostor).map_err(|error| ImportError::at(FILE, ErrorKind::Model(error)))?
         }
         None => model,
-    };
-    let (joints, colliders) = springs::read(root, model.rig(), &mut warnings);
-    let model = match model.with_springs(joints, colliders) {
-        Ok(springing) => springing,
-        Err(error) => {
-            warn(&mut warnings, "extensions", format!("spring bones ignored: {error}"));
-            model
-        }
     };
     check_pose_reach(&model)?;
     let dropped = drops.dropped;

@@ -6,7 +6,7 @@
 
 use glam::{Affine3A, Quat, Vec3};
 use props_anim::spring::{ColliderShape, SpringBones, SpringCollider, SpringError, SpringJoint, SpringSettings};
-use props_anim::{NodeId, Pose, Rig, Transform};
+use props_anim::{Model, ModelError, ModelParts, NodeId, Pose, Rig, Transform};
 
 use crate::support::rig;
 
@@ -64,6 +64,12 @@ fn what_a_model_holds_is_checked() {
     assert!(matches!(build(vec![far], Vec::new()), Err(SpringError::ColliderOutOfRange { collider: 3, .. })));
     let ball = SpringCollider { node: NodeId(1), shape: ColliderShape::Sphere { offset: Vec3::ZERO, radius: -1.0 } };
     assert!(matches!(build(Vec::new(), vec![ball]), Err(SpringError::OutOfRange { .. })));
+    // A model takes only springs made for a rig of its own.
+    let springs = build(vec![joint(2, ok)], Vec::new()).expect("springs");
+    let on = |rig: Rig| Model::new(ModelParts { rig: Some(rig), ..ModelParts::default() }).expect("a model");
+    assert!(on(chain()).with_springs(springs.clone()).is_ok());
+    let one = crate::support::rig(&[(&[], Transform::IDENTITY)]);
+    assert_eq!(on(one).with_springs(springs).err(), Some(ModelError::SpringsOffRig { joints: 1 }));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use props_anim::clip::interpolate::Interpolation;
 use props_anim::clip::{Channel, Clip, Keyframes};
-use props_anim::spring::{SpringJoint, SpringSettings};
+use props_anim::spring::{SpringBones, SpringJoint, SpringSettings};
 use props_anim::{
     Lod, Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
 };
@@ -81,5 +81,6 @@ pub fn haired() -> Arc<Model> {
         colliders: Vec::new(),
         center: None,
     };
-    Arc::new(model.with_springs(vec![joint(1), joint(2)], Vec::new()).expect("springs"))
+    let springs = SpringBones::new(model.rig(), vec![joint(1), joint(2)], Vec::new()).expect("springs");
+    Arc::new(Arc::unwrap_or_clone(model).with_springs(springs).expect("for its rig"))
 }
