@@ -1,9 +1,11 @@
-//! Spring bones against three-vrm: the two avatars of `tests/models/humanoids/` whose hair and
-//! tail swing (`springs_vrm1.vrm` by `VRMC_springBone`, `springs_vrm0.vrm` by VRM 0.x's
-//! `secondaryAnimation`), imported by props-gltf and swung by [`props_anim::spring`] along a
-//! path, frame by frame, put every node of their chains where three-vrm 3.5.5 puts them. The
-//! references are `tests/oracle/springs/*.json`, made by `tests/oracle/springs/springs.mjs`
-//! (three.js 0.187 and @pixiv/three-vrm in Node).
+//! Spring bones against three-vrm: avatars whose hair and tail swing, by `VRMC_springBone`
+//! (VRM 1.0) and by VRM 0.x's `secondaryAnimation`, imported by props-gltf and swung by
+//! [`props_anim::spring`] along a path, frame by frame, put every node of their chains where
+//! three-vrm 3.5.5 puts them. The avatars are the project's own (`tests/models/humanoids/`:
+//! spheres and capsules, a centre) and real exports of the VRM Add-on for Blender
+//! (`tests/models/blender/vrm_addon_springs_*.vrm`). The references are
+//! `tests/oracle/springs/*.json`, made by `tests/oracle/springs/springs.mjs` (three.js 0.187
+//! and @pixiv/three-vrm in Node).
 
 use std::path::Path;
 
@@ -43,8 +45,14 @@ fn reference(root: &Path, stem: &str) -> Vec<Frame> {
 #[test]
 fn spring_bones_swing_as_three_vrm_swings_them() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for (stem, joints, colliders) in [("springs_vrm1", 7, 6), ("springs_vrm0", 10, 7)] {
-        let path = root.join(format!("tests/models/humanoids/{stem}.vrm"));
+    let avatars = [
+        ("humanoids", "springs_vrm1", (7, 6, 10)),
+        ("humanoids", "springs_vrm0", (10, 7, 10)),
+        ("blender", "vrm_addon_springs_vrm1", (3, 2, 5)),
+        ("blender", "vrm_addon_springs_vrm0", (5, 1, 5)),
+    ];
+    for (folder, stem, (joints, colliders, chained)) in avatars {
+        let path = root.join(format!("tests/models/{folder}/{stem}.vrm"));
         let import = props_gltf::import_file(&path, &props_gltf::Limits::default()).expect(stem);
         assert!(import.warnings.is_empty(), "{stem}: {:?}", import.warnings);
         let model = import.model;
@@ -64,7 +72,7 @@ fn spring_bones_swing_as_three_vrm_swings_them() {
             } else {
                 springs.step(model.rig(), &mut pose, placement, &mut state, 1.0 / 60.0);
             }
-            assert_eq!(nodes.len(), 10, "{stem}: every chain's nodes");
+            assert_eq!(nodes.len(), chained, "{stem}: every chain's nodes");
             for (name, at, rotation) in nodes {
                 let node = model.rig().find(name).expect("the chain's node");
                 let (_, ours_rotation, ours_at) =
