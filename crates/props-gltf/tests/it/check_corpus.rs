@@ -178,12 +178,13 @@ fn symlink_escapes_are_refused() {
 /// Every valid model file of the project.
 pub fn valid_models() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = MODELS.iter().map(|m| models_dir().join(m)).collect();
-    for dir in [models_dir().join("generated"), models_dir().join("blender"), workspace().join("assets")] {
+    let dirs = [models_dir().join("generated"), models_dir().join("blender"), models_dir().join("humanoids")];
+    for dir in dirs.into_iter().chain([workspace().join("assets")]) {
         let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
             .expect("model folder")
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "gltf" || e == "glb"))
+            .filter(|p| p.extension().is_some_and(|e| e == "gltf" || e == "glb" || e == "vrm"))
             .collect();
         found.sort();
         files.extend(found);
