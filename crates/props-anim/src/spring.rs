@@ -136,10 +136,23 @@ pub enum SpringError {
 pub struct SpringBones {
     joints: Vec<SpringJoint>,
     colliders: Vec<SpringCollider>,
+    /// Per joint, its rest (the frame it turns from).
+    rests: Vec<JointRest>,
     /// Every node a joint turns, in rig order, with its joint's number if it is one.
     followers: Vec<(NodeId, Option<u32>)>,
+    /// Per collider, whether a joint moves its node (then it is placed as the sweep reaches
+    /// it, not once a step).
+    carried: Vec<bool>,
     /// Nodes in the rig they were made for.
     nodes: usize,
+}
+
+/// A joint at rest: its local matrix and rotation, and its tail's direction in its space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct JointRest {
+    local: Affine3A,
+    rotation: Quat,
+    axis: Vec3A,
 }
 
 /// One instance's spring tails: per joint where its tail is and was a step ago, in its
@@ -150,15 +163,18 @@ pub struct SpringBones {
 pub struct SpringState {
     tails: Vec<(Vec3A, Vec3A)>,
     swings: Vec<Quat>,
+    /// Scratch of a step: each collider's start and reach in the world.
+    colliders: Vec<(Vec3A, Vec3A)>,
     /// Whether the tails were put anywhere yet.
     placed: bool,
 }
 
 impl SpringState {
-    /// Room for `joints` joints (none allocated once there is).
-    fn fit(&mut self, joints: usize) {
-        self.tails.resize(joints, (Vec3A::ZERO, Vec3A::ZERO));
-        self.swings.resize(joints, Quat::IDENTITY);
+    /// Room for `springs`' joints and colliders (none allocated once there is).
+    fn fit(&mut self, springs: &SpringBones) {
+        self.tails.resize(springs.joints.len(), (Vec3A::ZERO, Vec3A::ZERO));
+        self.swings.resize(springs.joints.len(), Quat::IDENTITY);
+        self.colliders.resize(springs.colliders.len(), (Vec3A::ZERO, Vec3A::ZERO));
     }
 }
 
@@ -215,7 +231,17 @@ impl SpringBones {
                 followers.push((node, joint_of[node.index()]));
             }
         }
-        Ok(Self { joints, colliders, followers, nodes: count })
+        let rests = joints
+            .iter()
+            .map(|joint| {
+                let rest = rig.rest(joint.node);
+                let rotation =
+                    rest.as_trs().map_or_else(|| rest.to_affine().to_scale_rotation_translation().1, |t| t.rotation);
+                JointRest { local: rest.to_affine(), rotation, axis: Vec3A::from(joint.tail).normalize() }
+            })
+            .collect();
+        let carried = colliders.iter().map(|c| follows[c.node.index()]).collect();
+        Ok(Self { joints, colliders, rests, followers, carried, nodes: count })
     }
 
     /// Whether they may be on `rig`: made for a rig of its size, or none.
@@ -246,7 +272,7 @@ impl SpringBones {
     #[must_use]
     pub fn state(&self) -> SpringState {
         let mut state = SpringState::default();
-        state.fit(self.joints.len());
+        state.fit(self);
         state
     }
 
@@ -255,7 +281,7 @@ impl SpringBones {
     /// `reset`), and turns the joints of `pose` so. For an instance seen for the first time,
     /// or again after a while.
     pub fn reset(&self, rig: &Rig, pose: &mut Pose, placement: &Affine3A, state: &mut SpringState) {
-        state.fit(self.joints.len());
+        state.fit(self);
         state.placed = true;
         self.sweep(rig, pose, placement, |joint, at| {
             let held = at.to_center.transform_point3a(at.tail_at(joint, Quat::IDENTITY));
@@ -274,8 +300,10 @@ impl SpringBones {
         if !state.placed {
             self.reset(rig, pose, placement, state);
         }
-        state.fit(self.joints.len());
-        let colliders = &self.colliders;
+        state.fit(self);
+        for (collider, placed) in self.colliders.iter().zip(&mut state.colliders) {
+            *placed = collider.shape.placed(&(*placement * pose.world_matrix(collider.node)));
+        }
         self.sweep(rig, pose, placement, |joint, at| {
             if !dt.is_finite() || dt <= 0.0 {
                 let swing = state.swings[at.k];
@@ -284,11 +312,11 @@ impl SpringBones {
                 return swing;
             }
             let (current, previous) = state.tails[at.k];
-            let s = &joint.settings;
+            let (s, rest) = (&joint.settings, at.rest);
             // The rest frame, in the world, that the joint turns from.
-            let rest_world = at.parent * at.rest_local;
+            let rest_world = at.parent * rest.local;
             let (head, length) = (at.head, at.length);
-            let axis = rest_world.transform_vector3a(joint.tail.into()).normalize_or_zero();
+            let axis = rest_world.transform_vector3a(rest.axis).normalize_or_zero();
             let inertia = (current - previous) * (1.0 - s.drag);
             let moved = at.from_center.transform_point3a(current + inertia)
                 + axis * (s.stiffness * dt)
@@ -296,17 +324,20 @@ impl SpringBones {
             let hold = |tail: Vec3A| head + (tail - head).normalize_or_zero() * length;
             let mut next = hold(moved);
             for &c in &joint.colliders {
-                let collider = colliders[usize::from(c)];
-                let on = at.world_of(collider.node);
-                if let Some(push) = push_out(&collider.shape, &on, next, s.hit_radius) {
+                let c = usize::from(c);
+                let collider = &self.colliders[c];
+                let placed = match self.carried[c] {
+                    true => collider.shape.placed(&at.world_of(collider.node)),
+                    false => state.colliders[c],
+                };
+                if let Some(push) = push_out(placed, collider.shape.radius(), next, s.hit_radius) {
                     next = hold(next + push);
                 }
             }
             state.tails[at.k] = (at.to_center.transform_point3a(next), current);
             let to = rest_world.inverse().transform_point3a(next).normalize_or_zero();
-            let from = Vec3A::from(joint.tail).normalize();
             let swing =
-                if to == Vec3A::ZERO { Quat::IDENTITY } else { Quat::from_rotation_arc(from.into(), to.into()) };
+                if to == Vec3A::ZERO { Quat::IDENTITY } else { Quat::from_rotation_arc(rest.axis.into(), to.into()) };
             state.swings[at.k] = swing;
             swing
         });
@@ -325,13 +356,8 @@ impl SpringBones {
         for &(node, joint) in &self.followers {
             let parent = rig.parent(node).map_or(Affine3A::IDENTITY, |p| pose.world_matrix(p));
             if let Some(k) = joint {
-                let joint = &self.joints[k as usize];
-                let rest = rig.rest(node);
-                let rest_local = rest.as_trs().map_or_else(|| rest.to_affine(), Transform::to_affine);
-                let rest_rotation = rest
-                    .as_trs()
-                    .map_or_else(|| rest.to_affine().to_scale_rotation_translation().1, |trs| trs.rotation);
-                let local = match rest.as_trs() {
+                let (joint, rest) = (&self.joints[k as usize], &self.rests[k as usize]);
+                let local = match rig.rest(node).as_trs() {
                     Some(_) => *pose.local_transform(node),
                     None => {
                         let (scale, rotation, translation) = pose.local_matrix(node).to_scale_rotation_translation();
@@ -340,22 +366,25 @@ impl SpringBones {
                 };
                 let parent_world = *placement * parent;
                 let now = parent_world * local.to_affine();
-                let from_center = joint.center.map_or(Affine3A::IDENTITY, |c| *placement * pose.world_matrix(c));
+                let center = joint.center.map(|c| {
+                    let from = *placement * pose.world_matrix(c);
+                    (from, from.inverse())
+                });
+                let (from_center, to_center) = center.unwrap_or((Affine3A::IDENTITY, Affine3A::IDENTITY));
                 let at = JointAt {
                     k: k as usize,
                     parent: parent_world,
-                    rest_local,
+                    rest,
                     local,
-                    rest_rotation,
                     head: now.translation,
                     length: now.transform_vector3a(joint.tail.into()).length(),
-                    to_center: from_center.inverse(),
                     from_center,
+                    to_center,
                     placement,
                     pose,
                 };
                 let swing = turn(joint, &at);
-                pose.set_local_transform(node, Transform { rotation: rest_rotation * swing, ..local });
+                pose.set_local_transform(node, Transform { rotation: rest.rotation * swing, ..local });
             }
             let local = pose.local_matrix(node);
             pose.set_world(node, parent * local);
@@ -369,11 +398,10 @@ struct JointAt<'a> {
     k: usize,
     /// Its parent's world matrix.
     parent: Affine3A,
-    /// Its rest local matrix.
-    rest_local: Affine3A,
-    /// Its pose's local transform, and its rest rotation.
+    /// Its rest.
+    rest: &'a JointRest,
+    /// Its pose's local transform.
     local: Transform,
-    rest_rotation: Quat,
     /// Where it is in the world.
     head: Vec3A,
     /// Its tail's distance from it, world units.
@@ -389,7 +417,7 @@ impl JointAt<'_> {
     /// Where `joint`'s tail is in the world with the joint turned `swing` from its rest
     /// rotation (its pose's translation and scale).
     fn tail_at(&self, joint: &SpringJoint, swing: Quat) -> Vec3A {
-        let local = Transform { rotation: self.rest_rotation * swing, ..self.local };
+        let local = Transform { rotation: self.rest.rotation * swing, ..self.local };
         self.parent.transform_point3a(local.to_affine().transform_point3a(joint.tail.into()))
     }
 
@@ -399,16 +427,29 @@ impl JointAt<'_> {
     }
 }
 
-/// How far to move a tail at `tail` of `radius` out of `shape` on a node at `on`; `None`
-/// when it is not in it.
-fn push_out(shape: &ColliderShape, on: &Affine3A, tail: Vec3A, radius: f32) -> Option<Vec3A> {
-    let (offset, reach, shape_radius) = match *shape {
-        ColliderShape::Sphere { offset, radius } => (offset, Vec3A::ZERO, radius),
-        ColliderShape::Capsule { offset, tail, radius } => {
-            (offset, on.transform_vector3a((tail - offset).into()), radius)
+impl ColliderShape {
+    /// Its start and its reach (from the start to the other end; none for a sphere) in the
+    /// world, on a node at `on`.
+    fn placed(&self, on: &Affine3A) -> (Vec3A, Vec3A) {
+        match *self {
+            Self::Sphere { offset, .. } => (on.transform_point3a(offset.into()), Vec3A::ZERO),
+            Self::Capsule { offset, tail, .. } => {
+                (on.transform_point3a(offset.into()), on.transform_vector3a((tail - offset).into()))
+            }
         }
-    };
-    let start = on.transform_point3a(offset.into());
+    }
+
+    /// Its radius.
+    fn radius(&self) -> f32 {
+        match *self {
+            Self::Sphere { radius, .. } | Self::Capsule { radius, .. } => radius,
+        }
+    }
+}
+
+/// How far to move a tail at `tail` of `radius` out of a shape of `shape_radius` placed at
+/// `(start, reach)` ([`ColliderShape::placed`]); `None` when it is not in it.
+fn push_out((start, reach): (Vec3A, Vec3A), shape_radius: f32, tail: Vec3A, radius: f32) -> Option<Vec3A> {
     let mut away = tail - start;
     let along = reach.dot(away);
     if along > 0.0 {

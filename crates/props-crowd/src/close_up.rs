@@ -9,8 +9,11 @@
 //! Near means within the update-rate LOD's nearest band
 //! ([`props_anim::runtime::UpdateRateLod::near`], where instances are posed every frame, at each
 //! one's scale), and at most [`MAX_HELD_DISTANCE`]; without a camera nothing is near. An
-//! instance that comes near starts over: its pins none, its tails where its pose puts them.
-//! Farther ones, and models with neither feet nor springs, cost nothing.
+//! instance that comes near starts over: its pins none, its tails where its pose puts them
+//! (farther away its hair hangs at rest, as its pose has it, so nothing jumps). So does one
+//! that jumps further than its own size in a frame (a host's teleport): its hair would
+//! otherwise stream back to where it was. Farther ones, and models with neither feet nor
+//! springs, cost nothing.
 
 use std::sync::Arc;
 
@@ -57,8 +60,9 @@ pub(crate) struct CloseUp {
     elapsed: Vec<f32>,
     /// Per instance: its pins.
     plantings: Vec<Planting>,
-    /// Per instance: its spring tails (empty without springs).
-    tails: Vec<SpringState>,
+    /// Per instance: its spring tails and where it stood when they last swung (empty without
+    /// springs).
+    tails: Vec<(SpringState, Vec3)>,
     /// Per instance: the frame it was last posed close up in, and its palette's base in that
     /// frame.
     held: Vec<(u64, u32)>,
@@ -96,7 +100,7 @@ impl CloseUp {
         self.elapsed = vec![0.0; on];
         self.plantings = vec![Planting::for_feet(self.feet.len()); on];
         let tails = if self.fresh_tails.is_some() { on } else { 0 };
-        self.tails = vec![self.fresh_tails.clone().unwrap_or_default(); tails];
+        self.tails = vec![(self.fresh_tails.clone().unwrap_or_default(), Vec3::ZERO); tails];
         self.held = vec![(NEVER, 0); on];
         self.near.clear();
     }
@@ -121,7 +125,7 @@ impl CloseUp {
             self.held.push((NEVER, 0));
         }
         if let Some(fresh) = &self.fresh_tails {
-            self.tails.push(fresh.clone());
+            self.tails.push((fresh.clone(), Vec3::ZERO));
         }
     }
 
@@ -187,13 +191,13 @@ impl CloseUp {
         self.held.get(i).filter(|(frame, _)| *frame == self.frame).map(|&(_, base)| base)
     }
 
-    /// Poses this frame's near instances of `crowd` (of `model`, placed at `at`) on the
-    /// general path in `poses`, holds their feet, swings their springs, and writes their
-    /// palettes into `out`, which the frame's palette buffer holds from matrix `start` on, one
-    /// after another.
+    /// Poses this frame's near instances of `crowd` (of `model`, placed at `at`, `radius` in
+    /// size at scale 1) on the general path in `poses`, holds their feet, swings their
+    /// springs, and writes their palettes into `out`, which the frame's palette buffer holds
+    /// from matrix `start` on, one after another.
     pub(crate) fn write(
         &mut self,
-        (model, crowd, at): (&BoundModel, &Crowd, &[JointMatrix]),
+        (model, crowd, at, radius): (&BoundModel, &Crowd, &[JointMatrix], f32),
         poses: &mut (Pose, Pose),
         start: usize,
         out: &mut [JointMatrix],
@@ -219,12 +223,14 @@ impl CloseUp {
                 self.plantings[i].apply(pose, rig, &self.feet, &planted[..feet], (placement, self.elapsed[i], ground));
                 self.elapsed[i] = 0.0;
             }
-            if let Some(tails) = self.tails.get_mut(i) {
+            if let Some((tails, stood)) = self.tails.get_mut(i) {
                 let springs = imported.springs();
-                if fresh {
+                let here = Vec3::from(placement.translation);
+                if fresh || here.distance(*stood) > radius * crowd.scale(i) {
                     springs.reset(rig, pose, &placement, tails);
                 }
                 springs.step(rig, pose, &placement, tails, self.dt);
+                *stood = here;
             }
             imported.write_palettes(pose, &mut out[k * len..(k + 1) * len]);
             self.held[i] = (self.frame, (start + k * len) as u32);

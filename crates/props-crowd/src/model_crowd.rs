@@ -334,7 +334,8 @@ impl ModelCrowd {
         let posed = self.crowd.planned();
         let (crowd, held) = out.split_at_mut(posed);
         let stats = self.crowd.write(&self.program, workers, start, crowd);
-        self.close_up.write((&self.model, &self.crowd, &self.placements), &mut self.poses, start + posed, held);
+        let instances = (&self.model, &self.crowd, &*self.placements, self.radius);
+        self.close_up.write(instances, &mut self.poses, start + posed, held);
         stats
     }
 
