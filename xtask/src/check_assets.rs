@@ -234,7 +234,7 @@ fn springs(model: &Model) -> (usize, usize, usize) {
 fn spring_line(file: &Path, springs: Option<(usize, usize, usize)>) -> String {
     let Some((joints, chains, colliders)) = springs else { return String::new() };
     format!(
-        "{}: spring bones: {joints} joints in {chains} chains, {colliders} colliders; they swing on people near the \
+        "{}: spring bones: {joints} joints in {chains} chains, {colliders} colliders; they swing within 50 m of the \
          camera and in the previewer\n",
         file.display()
     )

@@ -6,11 +6,12 @@
 //! out of the colliders' spheres and capsules, and the joint turned from its rest rotation to
 //! point at it.
 //!
-//! The model's part is [`SpringBones`] on its [`crate::Rig`]; each instance's is a
+//! The model's part is [`SpringBones`] (its [`crate::Model::springs`]); each instance's is a
 //! [`SpringState`] (the tails), kept by whoever poses it frame after frame (props-crowd's near
-//! instances). Tails live in the world (or in a joint's `center` node's space, so that a
-//! moving vehicle's passengers' hair does not stream behind): the instance's placement moves
-//! them as it moves the body.
+//! instances). Tails live in the world: moving an instance's placement moves its body, and its
+//! hair trails behind and swings after it, as hair does. A joint with a `center` node keeps
+//! its tail in that node's space instead, which carries it along (a rider's hair on a moving
+//! vehicle, a file's way of keeping hair calm as its avatar walks).
 
 use glam::{Affine3A, Quat, Vec3, Vec3A};
 

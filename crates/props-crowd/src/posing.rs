@@ -56,9 +56,11 @@ pub struct AnimationStats {
     /// Palette matrices written into the frame (poses rounded up to the runtime's batches of
     /// four, plus the last poses of deferred props).
     pub palette_matrices: usize,
-    /// Near props posed once more close up, each into a palette of its own: their feet held on
-    /// the ground by IK ([`crate::ModelCrowd::set_feet`]) and their spring bones swung
-    /// ([`props_anim::Model::springs`]); not counted in `posed`.
+    /// Near visible props of models with held feet or spring bones, posed once more close up,
+    /// each into a palette of its own: their feet held on the ground by IK
+    /// ([`crate::ModelCrowd::set_feet`]) and their spring bones swung
+    /// ([`props_anim::Model::springs`]). Not counted in `posed`; their palettes are counted in
+    /// `palette_matrices`.
     pub close_ups: usize,
     /// How hard the CPU budget presses: far rates are stretched by `2^pressure`.
     pub pressure: u8,
@@ -154,8 +156,11 @@ impl Posing {
 
     /// `seconds` of simulated time have passed, for what moves by itself between frames: the
     /// spring bones (hair, tails) of near props swing through the time passed since the last
-    /// [`Posing::animate`] (calls add up; at most a tenth of a second a frame). Without it no
-    /// time passes for them: each keeps the shape it last had on the body.
+    /// [`Posing::animate`] (calls add up; at most a tenth of a second a frame is used; not
+    /// finite or not positive: ignored). Without it no time passes for them: each keeps the
+    /// shape it last had on the body. Near is within 50 world units of the camera and within
+    /// [`crate::PosingConfig::lod`]'s nearest band at the prop's scale; farther, or without a
+    /// camera, springs hang as the pose has them, and a prop coming near starts from there.
     pub fn advance(&mut self, seconds: f32) {
         if seconds.is_finite() && seconds > 0.0 {
             self.elapsed += seconds;

@@ -238,10 +238,14 @@ impl PropHost {
         self.set.set_view_height(pixels);
     }
 
-    /// `seconds` of simulated time have passed since the last frame: the spring bones of near
-    /// props (a VRM avatar's hair and clothes) swing through it at the next
+    /// `seconds` of game time have passed since the last frame: the spring bones (a VRM
+    /// avatar's hair and clothes) of props near the camera swing through it at the next
     /// [`PropHost::animate`] or [`PropHost::prepare`]. Call it once a frame with the frame's
-    /// time step, as the clips' times move on; without it they keep their last shape.
+    /// step, scaled as your clips' times move on; while paused, 0 or no call holds each in its
+    /// shape. At most a tenth of a second a frame is used, so a hitch does not fling them.
+    /// Near is within 50 world units of the camera and the update-rate LOD's nearest band;
+    /// farther, or without a camera, they hang as the pose has them (see
+    /// [`props_crowd::Posing::advance`]).
     pub fn advance(&mut self, seconds: f32) {
         self.set.advance(seconds);
     }
