@@ -58,7 +58,9 @@ pub struct SpringJoint {
     pub center: Option<NodeId>,
 }
 
-/// A collider's shape, in its node's space.
+/// A collider's shape, in its node's space: VRMC_springBone's spheres and capsules, and its
+/// extended colliders' (`VRMC_springBone_extended_collider`) planes and shapes that keep tails
+/// in rather than out.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ColliderShape {
     /// A ball around `offset`, `radius` world units.
@@ -67,6 +69,8 @@ pub enum ColliderShape {
         offset: Vec3,
         /// Its radius, world units.
         radius: f32,
+        /// Whether it keeps tails inside it rather than out.
+        inside: bool,
     },
     /// A capsule from `offset` to `tail`, `radius` world units thick.
     Capsule {
@@ -76,6 +80,15 @@ pub enum ColliderShape {
         tail: Vec3,
         /// Its radius, world units.
         radius: f32,
+        /// Whether it keeps tails inside it rather than out.
+        inside: bool,
+    },
+    /// A plane through `offset` that keeps tails on the side its `normal` points to.
+    Plane {
+        /// A point of it.
+        offset: Vec3,
+        /// Its normal, in the node's space (any length but 0).
+        normal: Vec3,
     },
 }
 
@@ -191,12 +204,7 @@ impl SpringBones {
         };
         for collider in &colliders {
             in_rig(collider.node)?;
-            let (offset, tail, radius) = match collider.shape {
-                ColliderShape::Sphere { offset, radius } => (offset, offset, radius),
-                ColliderShape::Capsule { offset, tail, radius } => (offset, tail, radius),
-            };
-            finite(collider.node, "a collider's place", offset.is_finite() && tail.is_finite())?;
-            finite(collider.node, "a collider's radius", radius.is_finite() && radius >= 0.0)?;
+            finite(collider.node, "a collider", collider.shape.is_valid())?;
         }
         joints.sort_by_key(|joint| joint.node);
         for (k, joint) in joints.iter().enumerate() {
@@ -331,7 +339,7 @@ impl SpringBones {
                     true => collider.shape.placed(&at.world_of(collider.node)),
                     false => state.colliders[c],
                 };
-                if let Some(push) = push_out(placed, collider.shape.radius(), next, s.hit_radius) {
+                if let Some(push) = collider.shape.push(placed, next, s.hit_radius) {
                     next = hold(next + push);
                 }
             }
@@ -429,35 +437,53 @@ impl JointAt<'_> {
 }
 
 impl ColliderShape {
-    /// Its start and its reach (from the start to the other end; none for a sphere) in the
-    /// world, on a node at `on`.
+    /// Whether its numbers are finite, its radius not negative and a plane's normal not 0.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        match *self {
+            Self::Sphere { offset, radius, .. } => offset.is_finite() && radius.is_finite() && radius >= 0.0,
+            Self::Capsule { offset, tail, radius, .. } => {
+                offset.is_finite() && tail.is_finite() && radius.is_finite() && radius >= 0.0
+            }
+            Self::Plane { offset, normal } => offset.is_finite() && normal.is_finite() && normal.length_squared() > 0.0,
+        }
+    }
+
+    /// Where it is in the world, on a node at `on`: its start and its reach (from the start to
+    /// the other end; none for a sphere), or a plane's point and unit normal.
     fn placed(&self, on: &Affine3A) -> (Vec3A, Vec3A) {
         match *self {
             Self::Sphere { offset, .. } => (on.transform_point3a(offset.into()), Vec3A::ZERO),
             Self::Capsule { offset, tail, .. } => {
                 (on.transform_point3a(offset.into()), on.transform_vector3a((tail - offset).into()))
             }
+            Self::Plane { offset, normal } => {
+                // Normals turn by the inverse transpose (three-vrm's normal matrix).
+                let turned = on.matrix3.inverse().transpose() * Vec3A::from(normal);
+                (on.transform_point3a(offset.into()), turned.normalize_or_zero())
+            }
         }
     }
 
-    /// Its radius.
-    fn radius(&self) -> f32 {
-        match *self {
-            Self::Sphere { radius, .. } | Self::Capsule { radius, .. } => radius,
+    /// How far to move a tail at `tail` of `radius` out of (or into) it, `placed` as
+    /// [`ColliderShape::placed`] says; `None` when it is where it should be.
+    fn push(&self, (start, reach): (Vec3A, Vec3A), tail: Vec3A, radius: f32) -> Option<Vec3A> {
+        let (shape_radius, inside) = match *self {
+            Self::Sphere { radius, inside, .. } | Self::Capsule { radius, inside, .. } => (radius, inside),
+            Self::Plane { .. } => {
+                let depth = (tail - start).dot(reach) - radius;
+                return (depth < 0.0).then(|| reach * -depth);
+            }
+        };
+        let mut away = tail - start;
+        let along = reach.dot(away);
+        if along > 0.0 {
+            let span = reach.length_squared();
+            away -= if span <= along { reach } else { reach * (along / span) };
         }
+        let distance = away.length();
+        let overlap = if inside { shape_radius - radius - distance } else { distance - radius - shape_radius };
+        let direction = if inside { -away } else { away };
+        (overlap < 0.0 && distance > 0.0).then(|| direction * (-overlap / distance))
     }
-}
-
-/// How far to move a tail at `tail` of `radius` out of a shape of `shape_radius` placed at
-/// `(start, reach)` ([`ColliderShape::placed`]); `None` when it is not in it.
-fn push_out((start, reach): (Vec3A, Vec3A), shape_radius: f32, tail: Vec3A, radius: f32) -> Option<Vec3A> {
-    let mut away = tail - start;
-    let along = reach.dot(away);
-    if along > 0.0 {
-        let span = reach.length_squared();
-        away -= if span <= along { reach } else { reach * (along / span) };
-    }
-    let distance = away.length();
-    let overlap = distance - radius - shape_radius;
-    (overlap < 0.0 && distance > 0.0).then(|| away * (-overlap / distance))
 }

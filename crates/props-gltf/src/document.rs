@@ -38,6 +38,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "VRMC_vrm",
     "VRM",
     "VRMC_springBone",
+    "VRMC_springBone_extended_collider",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

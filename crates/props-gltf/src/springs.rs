@@ -1,15 +1,14 @@
 //! A VRM avatar's spring bones (hair, tails, skirts): VRM 1.0's `VRMC_springBone` extension
-//! (springs of joints, each the tail of the one before; sphere and capsule colliders in groups)
-//! or VRM 0.x's `VRM.secondaryAnimation` (bone groups, each root's whole subtree swinging;
-//! sphere colliders on nodes), read as three-vrm reads them into
-//! [`props_anim::spring::SpringBones`].
+//! (springs of joints, each the tail of the one before; sphere and capsule colliders in groups,
+//! and `VRMC_springBone_extended_collider`'s planes and shapes that keep tails inside) or VRM
+//! 0.x's `VRM.secondaryAnimation` (bone groups, each root's whole subtree swinging; sphere
+//! colliders on nodes), read as three-vrm reads them into [`props_anim::spring::SpringBones`].
 //!
 //! What cannot be read is passed over at the finest grain, with a warning at its path: a
 //! collider on no node, a joint on no node (the one before reaches to the one after) or on a
-//! node already swinging, a chain whose next
-//! joint is not below it (it ends there), a number out of range (the specification's default
-//! instead). The extended colliders' extension is not read: its colliders are those of the
-//! core shape every file must give beside it.
+//! node already swinging, a chain whose next joint is not below it (it ends there), a number
+//! out of range (the specification's default instead). An extended collider of another
+//! version than 1.0 falls back to the core shape every file gives beside it.
 
 use glam::Vec3;
 use gltf::json::Root;
@@ -21,6 +20,8 @@ use crate::error::{Warnings, warn};
 
 /// VRM 1.0's spring bone extension.
 const SPRING_BONE: &str = "VRMC_springBone";
+/// Its extension for planes and shapes that keep tails inside, on a collider.
+const EXTENDED_COLLIDER: &str = "VRMC_springBone_extended_collider";
 /// Colliders one joint is kept out of, at most: each costs every step of every joint.
 const MAX_COLLIDERS_PER_JOINT: usize = 256;
 /// Problems told one by one; the rest are counted.
@@ -72,19 +73,15 @@ impl Reader<'_> {
         for (i, collider) in list(ext, "colliders").iter().enumerate() {
             let at = format!("{at}.colliders[{i}]");
             let node = self.node(collider.get("node"), &format!("{at}.node"));
-            let shape = collider.get("shape");
-            let sphere = shape.and_then(|s| s.get("sphere"));
-            let capsule = shape.and_then(|s| s.get("capsule"));
-            let offset = |s: &Value| array3(s.get("offset")).unwrap_or(Vec3::ZERO);
-            let radius = |s: &Value| s.get("radius").and_then(Value::as_f64).unwrap_or(0.0) as f32;
-            let shape = match (sphere, capsule) {
-                (Some(s), _) => Some(ColliderShape::Sphere { offset: offset(s), radius: radius(s) }),
-                (None, Some(c)) => Some(ColliderShape::Capsule {
-                    offset: offset(c),
-                    tail: array3(c.get("tail")).unwrap_or(Vec3::ZERO),
-                    radius: radius(c),
-                }),
-                (None, None) => {
+            // The extended collider's shape where the file gives one (of version 1.0), else
+            // the core shape every file gives beside it.
+            let extended = collider
+                .pointer(&format!("/extensions/{EXTENDED_COLLIDER}"))
+                .filter(|e| e.get("specVersion").and_then(Value::as_str) == Some("1.0"))
+                .and_then(|e| shape(e.get("shape")?));
+            let shape = match extended.or_else(|| shape(collider.get("shape")?)) {
+                Some(shape) => Some(shape),
+                None => {
                     self.problem(format!("{at}.shape"), "ignored: a collider's shape is a `sphere` or a `capsule`");
                     None
                 }
@@ -159,7 +156,8 @@ impl Reader<'_> {
                 let offset = xyz(collider.get("offset")).unwrap_or(Vec3::ZERO) * Vec3::new(1.0, 1.0, -1.0);
                 let radius = collider.get("radius").and_then(Value::as_f64).unwrap_or(0.0) as f32;
                 let at = format!("{at}.colliders[{c}]");
-                let Some(shape) = self.checked(ColliderShape::Sphere { offset, radius }, &at) else { continue };
+                let sphere = ColliderShape::Sphere { offset, radius, inside: false };
+                let Some(shape) = self.checked(sphere, &at) else { continue };
                 let Ok(number) = u16::try_from(colliders.len()) else { break };
                 members.push(number);
                 colliders.push(SpringCollider { node, shape });
@@ -257,18 +255,12 @@ impl Reader<'_> {
         SpringSettings { stiffness, drag, gravity: direction * power, hit_radius }
     }
 
-    /// `shape`, if its numbers are finite and its radius not negative.
+    /// `shape`, if its numbers are finite, its radius not negative and a plane's normal not 0.
     fn checked(&mut self, shape: ColliderShape, at: &str) -> Option<ColliderShape> {
-        let (a, b, radius) = match shape {
-            ColliderShape::Sphere { offset, radius } => (offset, offset, radius),
-            ColliderShape::Capsule { offset, tail, radius } => (offset, tail, radius),
-        };
-        let ok = a.is_finite() && b.is_finite() && radius.is_finite() && radius >= 0.0;
+        let ok = shape.is_valid();
         if !ok {
-            self.problem(
-                format!("{at}.shape"),
-                "ignored: its offset, tail and radius are finite, the radius not negative",
-            );
+            let why = "ignored: its numbers are finite, its radius not negative, a plane's normal not 0";
+            self.problem(format!("{at}.shape"), why);
         }
         ok.then_some(shape)
     }
@@ -301,6 +293,23 @@ impl Reader<'_> {
         } else {
             self.more += 1;
         }
+    }
+}
+
+/// A VRM 1.0 collider's `shape` (`sphere`, `capsule`, or an extended collider's `plane`; an
+/// extended sphere or capsule may keep tails `inside`); `None` when it is none of them.
+fn shape(shape: &Value) -> Option<ColliderShape> {
+    let offset = |s: &Value| array3(s.get("offset")).unwrap_or(Vec3::ZERO);
+    let radius = |s: &Value| s.get("radius").and_then(Value::as_f64).unwrap_or(0.0) as f32;
+    let inside = |s: &Value| s.get("inside").and_then(Value::as_bool).unwrap_or(false);
+    if let Some(s) = shape.get("sphere") {
+        Some(ColliderShape::Sphere { offset: offset(s), radius: radius(s), inside: inside(s) })
+    } else if let Some(c) = shape.get("capsule") {
+        let tail = array3(c.get("tail")).unwrap_or(Vec3::ZERO);
+        Some(ColliderShape::Capsule { offset: offset(c), tail, radius: radius(c), inside: inside(c) })
+    } else {
+        let p = shape.get("plane")?;
+        Some(ColliderShape::Plane { offset: offset(p), normal: array3(p.get("normal")).unwrap_or(Vec3::Z) })
     }
 }
 

@@ -1,7 +1,8 @@
 //! Avatars with spring bones (`tests/models/humanoids/springs_vrm1.vrm` and
 //! `springs_vrm0.vrm`): the pedestrian's body with a ponytail and a lock of hair from the head
 //! and a tail from the hips, swung by VRM 1.0's `VRMC_springBone` and VRM 0.x's
-//! `secondaryAnimation`, kept out of the head, the neck, the chest, the hips and the thighs.
+//! `secondaryAnimation`, kept out of the head, the neck, the chest, the hips and the thighs (and
+//! in VRM 1.0 behind a plane and inside a ball: `VRMC_springBone_extended_collider`).
 //! The ponytail's joints swing each their own way; the lock swings in the hips' space (its
 //! spring's `center`). three-vrm's swing of them is the reference (`tests/oracle/springs/`).
 
@@ -10,6 +11,9 @@ use serde_json::{Value, json};
 
 use super::pedestrian::{self, Variant};
 use super::strands::Strand;
+
+/// The extended colliders' extension.
+const EXTENDED: &str = "VRMC_springBone_extended_collider";
 use crate::test_models::builder::Container;
 
 /// The chains, in metres at size 1 (the head's top is 0.21 above its joint, its back 0.1
@@ -74,6 +78,7 @@ fn vrm1(mut json: Value, variant: &Variant, chains: &[Vec<usize>]) -> Result<Val
         .map(|(name, bone)| Ok((bone.name().to_owned(), json!({ "node": node(&json, name)? }))))
         .collect::<Result<serde_json::Map<String, Value>>>()?;
     let [hips, chest, neck, head, thigh_l, thigh_r] = [0, 2, 3, 4, 11, 15].map(|j| joint(&json, variant, j));
+    let [hips_again, chest_again] = [0, 2].map(|j| joint(&json, variant, j));
     let colliders = json!([
         { "node": head?, "shape": { "sphere": { "offset": [0.0, 0.1 * s, 0.01 * s], "radius": 0.13 * s } } },
         { "node": neck?, "shape": { "capsule": { "offset": [0.0, 0.0, 0.0], "tail": [0.0, 0.08 * s, 0.0], "radius": 0.06 * s } } },
@@ -81,6 +86,14 @@ fn vrm1(mut json: Value, variant: &Variant, chains: &[Vec<usize>]) -> Result<Val
         { "node": hips.as_ref().ok(), "shape": { "sphere": { "offset": [0.0, 0.0, 0.0], "radius": 0.12 * s } } },
         { "node": thigh_l?, "shape": { "capsule": { "offset": [0.0, 0.0, 0.0], "tail": [0.0, -0.42 * s, 0.0], "radius": 0.08 * s } } },
         { "node": thigh_r?, "shape": { "capsule": { "offset": [0.0, 0.0, 0.0], "tail": [0.0, -0.42 * s, 0.0], "radius": 0.08 * s } } },
+        // Extended colliders, each with the core shape a reader without them falls back to: a
+        // plane behind the back the ponytail stays behind, a ball round the hips the tail stays in.
+        { "node": chest_again?, "shape": { "sphere": { "offset": [0.0, 0.1 * s, -0.13 * s], "radius": 0.0 } },
+          "extensions": { EXTENDED: { "specVersion": "1.0",
+            "shape": { "plane": { "offset": [0.0, 0.1 * s, -0.13 * s], "normal": [0.0, 0.0, -1.0] } } } } },
+        { "node": hips_again?, "shape": { "sphere": { "offset": [0.0, 0.0, 0.0], "radius": 0.3 * s } },
+          "extensions": { EXTENDED: { "specVersion": "1.0",
+            "shape": { "sphere": { "offset": [0.0, 0.0, 0.0], "radius": 0.3 * s, "inside": true } } } } },
     ]);
     let hips = hips?;
     let joints = |chain: &[usize], settings: &[(f64, f64, f64, f64)]| -> Value {
@@ -103,8 +116,8 @@ fn vrm1(mut json: Value, variant: &Variant, chains: &[Vec<usize>]) -> Result<Val
             "colliders": colliders,
             "colliderGroups": [
                 { "name": "head", "colliders": [0, 1] },
-                { "name": "body", "colliders": [2] },
-                { "name": "legs", "colliders": [3, 4, 5] }
+                { "name": "body", "colliders": [2, 6] },
+                { "name": "legs", "colliders": [3, 4, 5, 7] }
             ],
             "springs": [
                 { "name": "ponytail", "colliderGroups": [0, 1],
@@ -116,7 +129,7 @@ fn vrm1(mut json: Value, variant: &Variant, chains: &[Vec<usize>]) -> Result<Val
             ]
         }
     });
-    json["extensionsUsed"] = json!(["VRMC_vrm", "VRMC_springBone"]);
+    json["extensionsUsed"] = json!(["VRMC_vrm", "VRMC_springBone", EXTENDED]);
     Ok(json)
 }
 

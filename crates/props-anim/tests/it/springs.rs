@@ -62,7 +62,10 @@ fn what_a_model_holds_is_checked() {
     assert!(matches!(build(vec![joint(2, nan)], Vec::new()), Err(SpringError::OutOfRange { .. })));
     let far = SpringJoint { colliders: vec![3], ..joint(2, ok) };
     assert!(matches!(build(vec![far], Vec::new()), Err(SpringError::ColliderOutOfRange { collider: 3, .. })));
-    let ball = SpringCollider { node: NodeId(1), shape: ColliderShape::Sphere { offset: Vec3::ZERO, radius: -1.0 } };
+    let ball = SpringCollider {
+        node: NodeId(1),
+        shape: ColliderShape::Sphere { offset: Vec3::ZERO, radius: -1.0, inside: false },
+    };
     assert!(matches!(build(Vec::new(), vec![ball]), Err(SpringError::OutOfRange { .. })));
     // A model takes only springs made for a rig of its own.
     let springs = build(vec![joint(2, ok)], Vec::new()).expect("springs");
@@ -84,7 +87,7 @@ fn a_chain_hangs_under_gravity_out_of_a_collider() {
     // A ball under the chain's first link holds it up.
     let ball = SpringCollider {
         node: NodeId(1),
-        shape: ColliderShape::Sphere { offset: Vec3::new(0.0, -0.25, 0.2), radius: 0.1 },
+        shape: ColliderShape::Sphere { offset: Vec3::new(0.0, -0.25, 0.2), radius: 0.1, inside: false },
     };
     let held = joints.into_iter().map(|j| SpringJoint { colliders: vec![0], ..j }).collect();
     let springs = SpringBones::new(&rig, held, vec![ball]).expect("springs");
@@ -94,6 +97,34 @@ fn a_chain_hangs_under_gravity_out_of_a_collider() {
     assert!(at[3].distance(centre) >= 0.1 - 1e-3, "kept out: {at:?}");
     assert!(at[3].z > 0.2 + 0.05, "pushed forward: {at:?}");
     assert!(at[3].y < 1.0 - 0.05, "still hangs: {at:?}");
+}
+
+/// The extended colliders: a plane holds the hanging chain above it, a ball it is inside of
+/// holds it within.
+#[test]
+fn a_plane_holds_the_chain_above_and_a_ball_within() {
+    let rig = chain();
+    let kept = |shape| {
+        let joints = vec![joint(2, hanging()), joint(3, hanging())];
+        let joints = joints.into_iter().map(|j| SpringJoint { colliders: vec![0], ..j }).collect();
+        let springs = SpringBones::new(&rig, joints, vec![SpringCollider { node: NodeId(1), shape }]).expect("springs");
+        run(&rig, &springs, 600, |_| Affine3A::IDENTITY)
+    };
+    // A floor 0.1 under where the chain starts, facing up (its normal any length): the chain
+    // lies on it rather than hanging down (to 0.8 and 0.6), but for what holding each link's
+    // length after the push gives back (millimetres).
+    let at = kept(ColliderShape::Plane { offset: Vec3::new(0.0, -0.1, 0.0), normal: Vec3::Y * 3.0 });
+    assert!(at[3].y >= 0.9 - 0.01 && at[4].y >= 0.9 - 0.01, "{at:?}");
+    assert!(at[3].y < 0.9 + 0.01, "the first link rests on the floor: {at:?}");
+    // Inside a ball of 0.2 beside the chain's start, which hanging down would leave: the first
+    // tail stays within, leaning towards its centre.
+    let centre = Vec3::new(0.0, 0.95, 0.35);
+    let at = kept(ColliderShape::Sphere { offset: centre - Vec3::Y, radius: 0.2, inside: true });
+    assert!(at[3].distance(centre) <= 0.2 + 1e-3 && at[3].z > 0.2 + 0.005, "{at:?}");
+    // A plane's normal of no length is refused.
+    let flat =
+        SpringCollider { node: NodeId(1), shape: ColliderShape::Plane { offset: Vec3::ZERO, normal: Vec3::ZERO } };
+    assert!(SpringBones::new(&rig, Vec::new(), vec![flat]).is_err());
 }
 
 #[test]

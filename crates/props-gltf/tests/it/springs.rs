@@ -55,8 +55,11 @@ fn a_vrm_1_file_s_springs_are_read_as_it_gives_them() {
     assert!((ponytail.settings.hit_radius - 0.025 * s).abs() < 1e-6);
     // The tail is the next joint's rest offset.
     assert!(ponytail.tail.distance(Vec3::new(0.0, -0.09, -0.02) * s) < 1e-6, "{}", ponytail.tail);
-    // Groups 0 and 1: the head's sphere, the neck's and the chest's capsules.
-    assert_eq!(ponytail.colliders, [0, 1, 2]);
+    // Groups 0 and 1: the head's sphere, the neck's and the chest's capsules, the plane behind.
+    assert_eq!(ponytail.colliders, [0, 1, 2, 6]);
+    // The extended colliders' shapes, not their core fallbacks.
+    assert!(matches!(springs.colliders()[6].shape, ColliderShape::Plane { normal, .. } if normal == Vec3::NEG_Z));
+    assert!(matches!(springs.colliders()[7].shape, ColliderShape::Sphere { inside: true, .. }));
     assert_eq!(springs.joints()[3].center, rig.find("spine"), "the lock swings in the hips' space");
     assert_eq!(springs.joints()[0].center, None);
     let ColliderShape::Capsule { tail, radius, .. } = springs.colliders()[1].shape else {
@@ -109,7 +112,7 @@ fn broken_entries_are_passed_over_one_by_one_with_their_path() {
     let names = joint_names(&import);
     assert_eq!(names, ["ponytail.0", "ponytail.1", "ponytail.2", "tail.0"], "the rest swings");
     let springs = import.model.springs();
-    assert_eq!(springs.colliders().len(), 5, "the collider of no shape is left out");
+    assert_eq!(springs.colliders().len(), 7, "the collider of no shape is left out");
     assert_eq!(springs.joints()[0].settings.drag, 0.5);
     let s = (1.6 / 1.77) as f32;
     let spans = Vec3::new(0.0, -0.05, -0.12) * s * 2.0;
