@@ -8,7 +8,7 @@
 //!
 //! Near means within the update-rate LOD's nearest band
 //! ([`props_anim::runtime::UpdateRateLod::near`], where instances are posed every frame, at each
-//! one's scale), and at most [`MAX_HELD_DISTANCE`]; without a camera nothing is near. An
+//! one's scale), and at most [`MAX_CLOSE_UP_DISTANCE`]; without a camera nothing is near. An
 //! instance that comes near starts over: its pins none, its tails where its pose puts them
 //! (farther away its hair hangs at rest, as its pose has it, so nothing jumps). So does one
 //! that jumps further than its own size in a frame (a host's teleport): its hair would
@@ -28,7 +28,7 @@ use crate::model::BoundModel;
 /// Farthest an instance is posed close up from the eye, world units, whatever the update-rate
 /// LOD's near band (`UpdateRateLod::OFF` poses everything every frame: posing every visible
 /// prop close up would pose each twice).
-pub(crate) const MAX_HELD_DISTANCE: f32 = 50.0;
+pub(crate) const MAX_CLOSE_UP_DISTANCE: f32 = 50.0;
 
 /// Most feet a model's instances have held (a bit each in [`CloseUp::set`]'s mask).
 pub(crate) const MAX_FEET: usize = 8;
@@ -169,7 +169,7 @@ impl CloseUp {
         self.dt = dt.min(LONGEST_STEP);
         self.near.clear();
         let Some(view) = view.filter(|_| self.on()) else { return 0 };
-        let held = MAX_HELD_DISTANCE.powi(2);
+        let held = MAX_CLOSE_UP_DISTANCE.powi(2);
         for (i, _) in crowd.visible() {
             let [x, y, z] = at[i].rows.map(|row| row[3]);
             let distance = view.eye.distance_squared(Vec3::new(x, y, z));

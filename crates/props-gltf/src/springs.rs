@@ -75,11 +75,19 @@ impl Reader<'_> {
             let node = self.node(collider.get("node"), &format!("{at}.node"));
             // The extended collider's shape where the file gives one (of version 1.0), else
             // the core shape every file gives beside it.
-            let extended = collider
-                .pointer(&format!("/extensions/{EXTENDED_COLLIDER}"))
+            let extended = collider.pointer(&format!("/extensions/{EXTENDED_COLLIDER}"));
+            let version = extended.and_then(|e| e.get("specVersion"));
+            if extended.is_some() && version.and_then(Value::as_str) != Some("1.0") {
+                let why = format!(
+                    "an extended collider of version {} is not read: its core shape is",
+                    version.unwrap_or(&Value::Null)
+                );
+                self.problem(format!("{at}.extensions.{EXTENDED_COLLIDER}.specVersion"), why);
+            }
+            let extended = extended
                 .filter(|e| e.get("specVersion").and_then(Value::as_str) == Some("1.0"))
-                .and_then(|e| shape(e.get("shape")?));
-            let shape = match extended.or_else(|| shape(collider.get("shape")?)) {
+                .and_then(|e| shape(e.get("shape")?, true));
+            let shape = match extended.or_else(|| shape(collider.get("shape")?, false)) {
                 Some(shape) => Some(shape),
                 None => {
                     self.problem(format!("{at}.shape"), "ignored: a collider's shape is a `sphere` or a `capsule`");
@@ -296,19 +304,20 @@ impl Reader<'_> {
     }
 }
 
-/// A VRM 1.0 collider's `shape` (`sphere`, `capsule`, or an extended collider's `plane`; an
-/// extended sphere or capsule may keep tails `inside`); `None` when it is none of them.
-fn shape(shape: &Value) -> Option<ColliderShape> {
+/// A VRM 1.0 collider's `shape`: a `sphere` or a `capsule`, and when `extended` (an extended
+/// collider's) a `plane`, or a sphere or capsule keeping tails `inside`; `None` when it is none
+/// of them.
+fn shape(shape: &Value, extended: bool) -> Option<ColliderShape> {
     let offset = |s: &Value| array3(s.get("offset")).unwrap_or(Vec3::ZERO);
     let radius = |s: &Value| s.get("radius").and_then(Value::as_f64).unwrap_or(0.0) as f32;
-    let inside = |s: &Value| s.get("inside").and_then(Value::as_bool).unwrap_or(false);
+    let inside = |s: &Value| extended && s.get("inside").and_then(Value::as_bool).unwrap_or(false);
     if let Some(s) = shape.get("sphere") {
         Some(ColliderShape::Sphere { offset: offset(s), radius: radius(s), inside: inside(s) })
     } else if let Some(c) = shape.get("capsule") {
         let tail = array3(c.get("tail")).unwrap_or(Vec3::ZERO);
         Some(ColliderShape::Capsule { offset: offset(c), tail, radius: radius(c), inside: inside(c) })
     } else {
-        let p = shape.get("plane")?;
+        let p = shape.get("plane").filter(|_| extended)?;
         Some(ColliderShape::Plane { offset: offset(p), normal: array3(p.get("normal")).unwrap_or(Vec3::Z) })
     }
 }

@@ -132,3 +132,15 @@ fn a_chain_may_skip_nodes_between_its_joints() {
     let spans = Vec3::new(0.0, -0.06, -0.05) * s + Vec3::new(0.0, -0.09, -0.02) * s;
     assert!(first.tail.distance(spans) < 1e-6, "{}", first.tail);
 }
+
+#[test]
+fn an_extended_collider_of_another_version_falls_back_to_its_core_shape() {
+    let (mut json, bin) = avatar(1);
+    let extended = &mut json["extensions"]["VRMC_springBone"]["colliders"][6]["extensions"];
+    extended["VRMC_springBone_extended_collider"]["specVersion"] = json!("2.0");
+    let import = import(&(json, bin));
+    let at = "extensions.VRMC_springBone.colliders[6].extensions.VRMC_springBone_extended_collider.specVersion";
+    assert!(warned(&import, at, "its core shape is"), "{:?}", import.warnings);
+    let shape = import.model.springs().colliders()[6].shape;
+    assert!(matches!(shape, ColliderShape::Sphere { inside: false, .. }), "{shape:?}");
+}
