@@ -3,8 +3,8 @@
 //! the VRMC_springBone 1.0 specification's, as three-vrm runs it: each joint's tail is a point
 //! moved by Verlet integration (its last move, less the drag; a pull back towards the joint's
 //! rest direction, the stiffness; gravity), held at the bone's length from the joint, pushed
-//! out of the colliders' spheres and capsules, and the joint turned from its rest rotation to
-//! point at it.
+//! out of the colliders' spheres and capsules (or kept behind a plane, or inside a shape: the
+//! extended colliders), and the joint turned from its rest rotation to point at it.
 //!
 //! The model's part is [`SpringBones`] (its [`crate::Model::springs`]); each instance's is a
 //! [`SpringState`] (the tails), kept by whoever poses it frame after frame (props-crowd's near
