@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::{Affine3A, Vec3};
 use props_anim::clip::Keyframes;
 use props_anim::gait::ik::Leg;
-use props_anim::{Layer, Model, RestTransform, SourceNode, Spec, Transform};
+use props_anim::{Layer, Model, Spec};
 use props_crowd::{BoundModel, CrowdOptions, ModelCrowd, Posing, PosingConfig, PropModel};
 use props_frame::{Camera, FrameData, ModelId};
 
@@ -16,12 +16,7 @@ use props_frame::{Camera, FrameData, ModelId};
 /// carrying a triangle (so its node's world matrix is in the palette); a clip that holds it
 /// as it stands.
 fn legged() -> Arc<Model> {
-    let at = |x: f32, y: f32, z: f32, children: Vec<u32>| SourceNode {
-        name: None,
-        children,
-        rest: RestTransform::Trs(Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY }),
-        morph_weights: vec![],
-    };
+    let at = support::node_at;
     let nodes = [
         at(0.0, 2.0, 0.0, vec![1]),
         at(0.1, 0.0, 0.0, vec![2]),

@@ -30,20 +30,28 @@ fn hanging() -> SpringSettings {
     SpringSettings { stiffness: 0.0, drag: 0.4, gravity: Vec3::new(0.0, -1.0, 0.0), hit_radius: 0.0 }
 }
 
-/// Each node's world position after `frames` steps at 60 Hz, the instance at `placement(f)`.
-fn run(rig: &Rig, springs: &SpringBones, frames: usize, placement: impl Fn(usize) -> Affine3A) -> Vec<Vec3> {
+/// Each node's world position frame by frame over `frames` frames at 60 Hz (the first a
+/// reset, then a step a frame), the instance at `placement(f)`.
+fn track(rig: &Rig, springs: &SpringBones, frames: usize, placement: impl Fn(usize) -> Affine3A) -> Vec<Vec<Vec3>> {
     let mut pose = Pose::from_rest(rig);
     let mut state = springs.state();
-    for f in 0..frames {
-        pose.return_to_rest(rig);
-        pose.compute_world(rig);
-        if f == 0 {
-            springs.reset(rig, &mut pose, &placement(0), &mut state);
-        } else {
-            springs.step(rig, &mut pose, &placement(f), &mut state, 1.0 / 60.0);
-        }
-    }
-    rig.nodes().map(|n| Vec3::from(pose.world_matrix(n).translation)).collect()
+    (0..frames)
+        .map(|f| {
+            pose.return_to_rest(rig);
+            pose.compute_world(rig);
+            if f == 0 {
+                springs.reset(rig, &mut pose, &placement(0), &mut state);
+            } else {
+                springs.step(rig, &mut pose, &placement(f), &mut state, 1.0 / 60.0);
+            }
+            rig.nodes().map(|n| placement(f).transform_point3(pose.world_matrix(n).translation.into())).collect()
+        })
+        .collect()
+}
+
+/// Each node's world position after `frames` frames, the instance at `placement(f)`.
+fn run(rig: &Rig, springs: &SpringBones, frames: usize, placement: impl Fn(usize) -> Affine3A) -> Vec<Vec3> {
+    track(rig, springs, frames, placement).pop().unwrap_or_default()
 }
 
 #[test]
@@ -170,37 +178,17 @@ fn moving_swings_the_tails_but_not_in_a_centre_s_space() {
         Quat::from_rotation_arc(Vec3::Z, (local - Vec3::new(0.0, 1.0, 0.2)).normalize()).angle_between(Quat::IDENTITY)
     };
     let springs = SpringBones::new(&rig, vec![joint(2, stiff), joint(3, stiff)], Vec::new()).expect("springs");
-    let mut pose = Pose::from_rest(&rig);
-    let mut state = springs.state();
-    let mut worst = 0.0f32;
-    for f in 0..30 {
-        pose.return_to_rest(&rig);
-        pose.compute_world(&rig);
-        if f == 0 {
-            springs.reset(&rig, &mut pose, &moving(0), &mut state);
-        } else {
-            springs.step(&rig, &mut pose, &moving(f), &mut state, 1.0 / 60.0);
-        }
-        let at: Vec<Vec3> =
-            rig.nodes().map(|n| moving(f).transform_point3(pose.world_matrix(n).translation.into())).collect();
-        worst = worst.max(unturned(&at, moving(f)));
-    }
+    let turns = |springs: &SpringBones| -> Vec<f32> {
+        let track = track(&rig, springs, 30, moving);
+        track.iter().enumerate().map(|(f, at)| unturned(at, moving(f))).collect()
+    };
+    let worst = turns(&springs).into_iter().fold(0.0f32, f32::max);
     assert!(worst > 0.1, "the tail trails the move: {worst} rad");
     // In the root's space, moving the instance moves the tails with it: nothing trails.
     let centred: Vec<SpringJoint> =
         [joint(2, stiff), joint(3, stiff)].into_iter().map(|j| SpringJoint { center: Some(NodeId(0)), ..j }).collect();
     let springs = SpringBones::new(&rig, centred, Vec::new()).expect("springs");
-    let mut state = springs.state();
-    for f in 0..30 {
-        pose.return_to_rest(&rig);
-        pose.compute_world(&rig);
-        if f == 0 {
-            springs.reset(&rig, &mut pose, &moving(0), &mut state);
-        } else {
-            springs.step(&rig, &mut pose, &moving(f), &mut state, 1.0 / 60.0);
-        }
-        let at: Vec<Vec3> =
-            rig.nodes().map(|n| moving(f).transform_point3(pose.world_matrix(n).translation.into())).collect();
-        assert!(unturned(&at, moving(f)) < 1e-3, "frame {f}: {}", unturned(&at, moving(f)));
+    for (f, turn) in turns(&springs).into_iter().enumerate() {
+        assert!(turn < 1e-3, "frame {f}: {turn}");
     }
 }

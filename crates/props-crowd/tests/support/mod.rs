@@ -57,15 +57,16 @@ pub fn one_clip_model(nodes: &[SourceNode], target: u32, times: Vec<f32>, keys: 
     Arc::new(Model::new(parts).expect("valid"))
 }
 
+/// A node at (`x`, `y`, `z`) from its parent, with `children` (source indices).
+pub fn node_at(x: f32, y: f32, z: f32, children: Vec<u32>) -> SourceNode {
+    let rest = RestTransform::Trs(Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY });
+    SourceNode { name: None, children, rest, morph_weights: vec![] }
+}
+
 /// A head 1.5 up and a lock of hair of two links of 0.2 hanging from it, a triangle on its
 /// tip (so the tip's world matrix is in the palette), its links swinging.
 pub fn haired() -> Arc<Model> {
-    let at = |x: f32, y: f32, z: f32, children: Vec<u32>| SourceNode {
-        name: None,
-        children,
-        rest: RestTransform::Trs(Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY }),
-        morph_weights: vec![],
-    };
+    let at = node_at;
     let nodes = [
         at(0.0, 1.5, 0.0, vec![1]),
         at(0.0, 0.0, -0.1, vec![2]),
