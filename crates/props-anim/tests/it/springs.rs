@@ -192,3 +192,25 @@ fn moving_swings_the_tails_but_not_in_a_centre_s_space() {
         assert!(turn < 1e-3, "frame {f}: {turn}");
     }
 }
+
+/// A chain under a node scaled to nothing (a prop hidden by scale, a clip's squash) swings to
+/// finite matrices, and swings on when the scale comes back.
+#[test]
+fn a_chain_under_a_zero_scale_stays_finite() {
+    let rig = chain();
+    let springs = SpringBones::new(&rig, vec![joint(2, hanging()), joint(3, hanging())], Vec::new()).expect("springs");
+    let (mut pose, mut state) = (Pose::from_rest(&rig), springs.state());
+    for f in 0..40 {
+        pose.return_to_rest(&rig);
+        let scale = if (10..20).contains(&f) { 0.0 } else { 1.0 };
+        let head = Transform { scale: Vec3::splat(scale), ..*pose.local_transform(NodeId(1)) };
+        pose.set_local_transform(NodeId(1), head);
+        pose.compute_world(&rig);
+        springs.step(&rig, &mut pose, &Affine3A::IDENTITY, &mut state, 1.0 / 60.0);
+        for (n, m) in pose.world_matrices().iter().enumerate() {
+            assert!(m.is_finite(), "frame {f}: node {n} {m:?}");
+        }
+    }
+    let tip = pose.world_matrix(NodeId(4)).translation;
+    assert!(tip.y < 1.0 - 0.2, "it hangs again: {tip}");
+}
