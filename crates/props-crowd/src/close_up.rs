@@ -3,8 +3,9 @@
 //! - feet held on the ground: two-bone IK on the legs, each foot pinned in the world where it
 //!   came down while the host says it is planted ([`props_anim::gait::ik::Planting`]: the hips
 //!   come down where a leg would not reach);
-//! - spring bones swung (hair, tails: [`props_anim::spring`]), each instance's tails kept from
-//!   frame to frame, by the time [`crate::Posing::advance`] says has passed.
+//! - spring bones swung (hair, tails: [`props_anim::spring`]), each near instance's tails kept
+//!   from frame to frame ([`Tails`]: only while it is near), by the time
+//!   [`crate::Posing::advance`] says has passed.
 //!
 //! Near means within the update-rate LOD's nearest band
 //! ([`props_anim::runtime::UpdateRateLod::near`], where instances are posed every frame, at each
@@ -24,6 +25,7 @@ use props_anim::spring::SpringState;
 use props_anim::{JointMatrix, NodeId, Pose, pose_state};
 
 use crate::model::BoundModel;
+use crate::tails::Tails;
 
 /// Farthest an instance is posed close up from the eye, world units, whatever the update-rate
 /// LOD's near band (`UpdateRateLod::OFF` poses everything every frame: posing every visible
@@ -51,8 +53,8 @@ pub(crate) struct CloseUp {
     ground: Option<Ground>,
     /// The feet (each the lowest joint of a leg) and their legs, in the mask's bit order.
     feet: Vec<(NodeId, Leg)>,
-    /// An instance's spring tails before it is first near, if the model has springs.
-    fresh_tails: Option<SpringState>,
+    /// The near instances' spring tails, if the model has springs.
+    tails: Option<Tails>,
     /// Per instance (only while there are feet or springs): bit `k` set while `feet[k]` is
     /// planted.
     planted: Vec<u8>,
@@ -60,9 +62,6 @@ pub(crate) struct CloseUp {
     elapsed: Vec<f32>,
     /// Per instance: its pins.
     plantings: Vec<Planting>,
-    /// Per instance: its spring tails and where it stood when they last swung (empty without
-    /// springs).
-    tails: Vec<(SpringState, Vec3)>,
     /// Per instance: the frame it was last posed close up in, and its palette's base in that
     /// frame.
     held: Vec<(u64, u32)>,
@@ -77,7 +76,7 @@ impl CloseUp {
     /// Close-up posing of a model without instances, with spring bones whose tails are
     /// `fresh_tails` before an instance is first near, or none.
     pub(crate) fn new(fresh_tails: Option<SpringState>) -> Self {
-        Self { fresh_tails, ..Self::default() }
+        Self { tails: fresh_tails.map(|fresh| Tails::new(fresh, 0)), ..Self::default() }
     }
 
     /// Holds the feet of `feet` (at most [`MAX_FEET`]; none: no IK) on the near ones of
@@ -90,7 +89,7 @@ impl CloseUp {
 
     /// Whether near instances are posed close up at all.
     fn on(&self) -> bool {
-        !self.feet.is_empty() || self.fresh_tails.is_some()
+        !self.feet.is_empty() || self.tails.is_some()
     }
 
     /// Every instance's state afresh, for `instances` instances (none while off).
@@ -99,8 +98,9 @@ impl CloseUp {
         self.planted = vec![0; on];
         self.elapsed = vec![0.0; on];
         self.plantings = vec![Planting::for_feet(self.feet.len()); on];
-        let tails = if self.fresh_tails.is_some() { on } else { 0 };
-        self.tails = vec![(self.fresh_tails.clone().unwrap_or_default(), Vec3::ZERO); tails];
+        if let Some(tails) = &mut self.tails {
+            *tails = Tails::new(tails.fresh().clone(), on);
+        }
         self.held = vec![(NEVER, 0); on];
         self.near.clear();
     }
@@ -124,8 +124,8 @@ impl CloseUp {
             self.plantings.push(Planting::for_feet(self.feet.len()));
             self.held.push((NEVER, 0));
         }
-        if let Some(fresh) = &self.fresh_tails {
-            self.tails.push((fresh.clone(), Vec3::ZERO));
+        if let Some(tails) = &mut self.tails {
+            tails.push();
         }
     }
 
@@ -134,7 +134,9 @@ impl CloseUp {
         self.planted.pop();
         self.elapsed.pop();
         self.plantings.pop();
-        self.tails.pop();
+        if let Some(tails) = &mut self.tails {
+            tails.pop();
+        }
         self.held.pop();
     }
 
@@ -146,8 +148,8 @@ impl CloseUp {
             self.plantings.swap_remove(i);
             self.held.swap_remove(i);
         }
-        if i < self.tails.len() {
-            self.tails.swap_remove(i);
+        if let Some(tails) = &mut self.tails {
+            tails.swap_remove(i);
         }
     }
 
@@ -205,6 +207,9 @@ impl CloseUp {
         let (imported, spec) = (&*model.prop.model, &model.spec);
         let (rig, len) = (imported.rig(), imported.palette_len());
         let (pose, scratch) = poses;
+        if let Some(tails) = &mut self.tails {
+            tails.keep(&self.near, self.frame);
+        }
         for (k, &i) in self.near.iter().enumerate() {
             let i = i as usize;
             pose_state(imported, spec, crowd.layers(i), crowd.drivers(i), pose, scratch);
@@ -223,10 +228,11 @@ impl CloseUp {
                 self.plantings[i].apply(pose, rig, &self.feet, &planted[..feet], (placement, self.elapsed[i], ground));
                 self.elapsed[i] = 0.0;
             }
-            if let Some((tails, stood)) = self.tails.get_mut(i) {
+            if let Some(tails) = &mut self.tails {
+                let (tails, stood, new) = tails.get(i, self.frame);
                 let springs = imported.springs();
                 let here = Vec3::from(placement.translation);
-                if fresh || here.distance(*stood) > radius * crowd.scale(i) {
+                if new || here.distance(*stood) > radius * crowd.scale(i) {
                     springs.reset(rig, pose, &placement, tails);
                 }
                 springs.step(rig, pose, &placement, tails, self.dt);
@@ -242,7 +248,7 @@ impl std::fmt::Debug for CloseUp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CloseUp")
             .field("feet", &self.feet)
-            .field("springs", &self.fresh_tails.is_some())
+            .field("springs", &self.tails.is_some())
             .field("ground", &self.ground.is_some())
             .field("near", &self.near)
             .finish_non_exhaustive()

@@ -63,6 +63,7 @@ mod model_view;
 mod picking;
 mod posing;
 mod posing_config;
+mod tails;
 
 pub use animates::Animates;
 pub use bindings::{Bindings, Convention};
