@@ -473,14 +473,15 @@ impl Screen for Preview {
             let model = &shown.model;
             let size = shown.extent.max - shown.extent.min;
             ui.label(format!(
-                "{:.2} x {:.2} x {:.2} units; {} nodes, {} palette matrices, {} clips, {} morph weights",
+                "{:.2} x {:.2} x {:.2} units; {} nodes, {} palette matrices, {} clips, {} morph weights, {} spring joints",
                 size.x,
                 size.y,
                 size.z,
                 model.rig().len(),
                 model.palette_len(),
                 model.clips().len(),
-                shown.morph_slots.len()
+                shown.morph_slots.len(),
+                model.springs().joints().len()
             ));
             ui.separator();
             let name = |c: usize| {
