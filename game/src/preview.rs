@@ -342,7 +342,7 @@ impl Preview {
         }
         shown.pose.compute_world(rig);
         // Its hair and clothes swing as the clip plays (in model units: a VRM file's are metres).
-        let step = if self.playback.playing { dt.min(0.1) } else { 0.0 };
+        let step = if self.playback.playing { dt } else { 0.0 };
         model.springs().step(rig, &mut shown.pose, &Affine3A::IDENTITY, &mut shown.springs, step);
         self.frame.push_posed(model, &shown.pose, &shown.fit);
         self.level.0 = match self.level.1 {

@@ -20,6 +20,10 @@ use crate::pose::Pose;
 use crate::rig::Rig;
 use crate::transform::Transform;
 
+/// The most time one step swings through, seconds: after a hitch the tails go on from where
+/// they were rather than leap (a step's pull grows with its time).
+pub const LONGEST_STEP: f32 = 0.1;
+
 /// How one joint swings (the VRMC_springBone 1.0 joint's properties).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SpringSettings {
@@ -303,9 +307,12 @@ impl SpringBones {
     /// Swings `pose`'s joints `dt` seconds on from `state` (see the module documentation),
     /// `pose` having its world matrices computed and the instance placed at `placement`; its
     /// world matrices stay computed. With `dt` of 0 or less no time passes: each joint keeps
-    /// the turn its last step gave it, and its tail, at rest, goes where the body carries it.
-    /// A state never placed is [`SpringBones::reset`] first. Allocation-free.
+    /// the turn its last step gave it, and its tail, at rest, goes where the body carries it;
+    /// more than [`LONGEST_STEP`] swings through that much. A state never placed is
+    /// [`SpringBones::reset`] first. Allocation-free.
     pub fn step(&self, rig: &Rig, pose: &mut Pose, placement: &Affine3A, state: &mut SpringState, dt: f32) {
+        // Not a number: no time (`f32::min` would take the longest step).
+        let dt = if dt.is_nan() { 0.0 } else { dt.min(LONGEST_STEP) };
         if !state.placed {
             self.reset(rig, pose, placement, state);
         }
@@ -314,7 +321,7 @@ impl SpringBones {
             *placed = collider.shape.placed(&(*placement * pose.world_matrix(collider.node)));
         }
         self.sweep(rig, pose, placement, |joint, at| {
-            if !dt.is_finite() || dt <= 0.0 {
+            if dt <= 0.0 {
                 let swing = state.swings[at.k];
                 let held = at.to_center.transform_point3a(at.tail_at(joint, swing));
                 state.tails[at.k] = (held, held);

@@ -38,10 +38,6 @@ pub(crate) const MAX_FEET: usize = 8;
 /// The height of the ground under a world (x, z), for feet planted on hills.
 pub type Ground = Arc<dyn Fn(Vec2) -> f32 + Send + Sync>;
 
-/// The most time springs swing through in one frame, seconds: after a hitch they go on from
-/// where they were rather than leap (a step's pull grows with its time).
-const LONGEST_STEP: f32 = 0.1;
-
 /// The frame of an instance never held.
 const NEVER: u64 = u64::MAX;
 
@@ -168,7 +164,7 @@ impl CloseUp {
     /// seconds after the last frame; returns how many.
     pub(crate) fn plan(&mut self, crowd: &Crowd, at: &[JointMatrix], view: Option<&View>, dt: f32) -> usize {
         self.frame += 1;
-        self.dt = dt.min(LONGEST_STEP);
+        self.dt = dt;
         self.near.clear();
         let Some(view) = view.filter(|_| self.on()) else { return 0 };
         let held = MAX_CLOSE_UP_DISTANCE.powi(2);

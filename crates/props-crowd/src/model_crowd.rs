@@ -88,7 +88,7 @@ impl ModelCrowd {
         crowd.set_levels(model_lods.lod_errors(), &triangles);
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
-        let springs = &model.prop.model.springs();
+        let springs = model.prop.model.springs();
         let close_up = CloseUp::new((!springs.is_empty()).then(|| springs.state()));
         Self { model, program, crowd, placements: Vec::new(), tints: Vec::new(), radius, poses, close_up }
     }

@@ -214,3 +214,21 @@ fn a_chain_under_a_zero_scale_stays_finite() {
     let tip = pose.world_matrix(NodeId(4)).translation;
     assert!(tip.y < 1.0 - 0.2, "it hangs again: {tip}");
 }
+
+/// A hitch's long step swings through `LONGEST_STEP` only; a step of no number holds.
+#[test]
+fn a_long_step_is_cut_and_one_of_no_number_holds() {
+    let rig = chain();
+    let springs = SpringBones::new(&rig, vec![joint(2, hanging()), joint(3, hanging())], Vec::new()).expect("springs");
+    let after = |dt: f32| {
+        let (mut pose, mut state) = (Pose::from_rest(&rig), springs.state());
+        springs.reset(&rig, &mut pose, &Affine3A::IDENTITY, &mut state);
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        springs.step(&rig, &mut pose, &Affine3A::IDENTITY, &mut state, dt);
+        pose.world_matrices().to_vec()
+    };
+    assert_eq!(after(10.0), after(props_anim::spring::LONGEST_STEP));
+    assert_ne!(after(10.0), after(0.0), "a step swings");
+    assert_eq!(after(f32::NAN), after(0.0));
+}
