@@ -4,6 +4,7 @@
 //! file format) and on the benchmarks' workloads. The general path is the one proven against
 //! three.js by props-gltf's oracle tests.
 
+mod constraints;
 mod program;
 mod retarget;
 mod sharing;

@@ -44,7 +44,7 @@ pub(crate) fn models() -> Vec<(PathBuf, Model)> {
             let path = entry.path();
             if path.is_dir() && !path.ends_with("broken") {
                 visit(&path, out);
-            } else if path.extension().is_some_and(|e| e == "gltf" || e == "glb") {
+            } else if path.extension().is_some_and(|e| e == "gltf" || e == "glb" || e == "vrm") {
                 out.push(path);
             }
         }

@@ -59,6 +59,7 @@ mod baked;
 mod batches;
 pub mod bounds;
 pub mod clip;
+pub mod constraint;
 mod crowd;
 mod draw_groups;
 mod extent;

@@ -2,6 +2,7 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
+use crate::constraint::Locals;
 use crate::node_id::NodeId;
 use crate::property::{Properties, PropertyId, PropertyTarget};
 use crate::rig::Rig;
@@ -236,8 +237,10 @@ impl Pose {
     }
 
     /// Computes every node's world matrix from the locals: one multiply per node, in rig order
-    /// (parents first).
+    /// (parents first), after the rig's node constraints have set their nodes' rotations
+    /// ([`Rig::constraints`]; a rotation set on a constrained node is replaced).
     pub fn compute_world(&mut self, rig: &Rig) {
+        rig.constraints().apply(rig.parents(), self);
         for (i, parent) in rig.parents().iter().enumerate() {
             let local = self.fixed[i].unwrap_or_else(|| self.locals[i].to_affine());
             self.world[i] = match parent {
@@ -314,7 +317,20 @@ impl Pose {
     }
 }
 
-/// How each of `properties` lies in a pose and blends.
+impl Locals for Pose {
+    fn rotation(&self, node: NodeId) -> Quat {
+        self.locals[node.index()].rotation
+    }
+
+    fn set_rotation(&mut self, node: NodeId, rotation: Quat) {
+        self.locals[node.index()].rotation = rotation;
+    }
+
+    fn matrix(&self, node: NodeId) -> Affine3A {
+        self.local_matrix(node)
+    }
+}
+
 /// The properties `ids` of `layout`, each with its range in a pose, its weight (a node's
 /// visibility by `node_weight(node)`, the others by `weight`) and whether it is a boolean.
 fn weighted<'a>(

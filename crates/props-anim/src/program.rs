@@ -6,7 +6,8 @@
 //! in rig order (only those that can move, that is animated by some clip, turned by a driver
 //! or below such a node, and that some palette matrix needs), every constant (rest locals,
 //! world matrices of nodes that never move, palette matrices that never change). A state is
-//! evaluated as [`crate::pose_state`] defines it (layers blended in order, then drivers), four
+//! evaluated as [`crate::pose_state`] defines it (layers blended in order, then drivers, then
+//! the rig's node constraints), four
 //! instances at once, one per SIMD lane (`rows4.rs`): sampling, blending, drivers,
 //! hierarchy and palettes. There is no single-instance code: fewer than four instances are
 //! evaluated with lanes repeated, so an instance's result never depends on which instances
@@ -15,6 +16,7 @@
 //! [`Model::write_palettes`]'s layout.
 
 mod compile;
+mod constrain;
 
 use glam::{Quat, Vec4};
 
@@ -146,6 +148,8 @@ pub struct Program {
     nodes: Vec<(u32, u32)>,
     constant: Vec<(u32, JointMatrix)>,
     drivers: Vec<ProgramDriver>,
+    /// The rig's node constraints, run after the drivers.
+    constraints: constrain::ProgramConstraints,
     values: Vec<ProgramValue>,
     /// Driver values per instance: the drivers' angles, then the values'.
     driver_values: usize,
@@ -339,6 +343,7 @@ impl Program {
         }
         self.pose4(&lanes, scratch);
         self.drive4(&lanes, scratch);
+        self.constrain4(scratch);
         let Scratch { locals, world, .. } = scratch;
         for step in &self.steps {
             let local = match step.local {

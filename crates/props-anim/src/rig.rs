@@ -5,6 +5,7 @@ use std::collections::BinaryHeap;
 
 use glam::Affine3A;
 
+use crate::constraint::{ConstraintError, Constraints, NodeConstraint};
 use crate::node_id::NodeId;
 use crate::property::Properties;
 use crate::transform::RestTransform;
@@ -76,6 +77,8 @@ pub struct Rig {
     /// The humanoid bones the file itself names (a VRM avatar's table), by VRM's bone names;
     /// `None` when the file declares no avatar.
     humanoid: Option<Vec<(String, NodeId)>>,
+    /// Rotations set from other nodes' whenever a pose's world matrices are computed.
+    constraints: Constraints,
 }
 
 impl Rig {
@@ -132,6 +135,7 @@ impl Rig {
             from_source,
             properties: Properties::new(),
             humanoid: None,
+            constraints: Constraints::default(),
         })
     }
 
@@ -196,6 +200,24 @@ impl Rig {
     pub fn with_humanoid(mut self, bones: Vec<(String, NodeId)>) -> Self {
         self.humanoid = Some(bones);
         self
+    }
+
+    /// Its node constraints (twist bones, aims: a VRM avatar's; none for most files), in the
+    /// order they run.
+    #[must_use]
+    pub fn constraints(&self) -> &Constraints {
+        &self.constraints
+    }
+
+    /// Sets its node constraints ([`Rig::constraints`], replacing any), run by
+    /// [`crate::Pose::compute_world`] and the fast path alike: checked (nodes of this rig,
+    /// given by rotations, one constraint a node, weights in `[0, 1]`, nothing reading what
+    /// it sets, aims not too deep; [`ConstraintError`] names the first that fails, and the
+    /// rig keeps those it had) and ordered so that each runs after those it reads. Poses
+    /// made before still fit the rig.
+    pub fn set_constraints(&mut self, constraints: &[NodeConstraint]) -> Result<(), ConstraintError> {
+        self.constraints = Constraints::new(constraints, &self.parents, &self.rest)?;
+        Ok(())
     }
 
     /// The first node (in rig order) with this name.

@@ -9,7 +9,8 @@
 //! shortest-path normalized lerp; a [`Blend::Additive`] layer adds `weight` times the clip's
 //! change from its first frame); a layer's weight is scaled per node by its mask; then each
 //! driver sets its nodes' rotations to their rest rotation turned by the driver's angle about
-//! the driver's axis (their translation and scale are the layers'). A first layer of weight 1
+//! the driver's axis (their translation and scale are the layers'); then the rig's node
+//! constraints set their nodes' rotations ([`crate::constraint`]). A first layer of weight 1
 //! is the clip itself.
 
 use glam::{Quat, Vec3};

@@ -39,6 +39,7 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
     "VRM",
     "VRMC_springBone",
     "VRMC_springBone_extended_collider",
+    "VRMC_node_constraint",
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only

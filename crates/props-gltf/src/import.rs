@@ -18,7 +18,9 @@ use crate::limits::{self, Budget, Limits};
 use crate::msft_lod::FileLods;
 use crate::parts::{Part, PartMap, Skip};
 use crate::vrm::Vrm;
-use crate::{animation, document, json_scan, lights, lods, material, mesh, nodes, scene, springs, vertex_cache};
+use crate::{
+    animation, document, json_scan, lights, lods, material, mesh, node_constraints, nodes, scene, springs, vertex_cache,
+};
 
 /// An imported model and what the import noticed on the way.
 #[derive(Debug)]
@@ -175,6 +177,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         return Err(first.map_or_else(|| ImportError::at(FILE, ErrorKind::NothingDrawable), |first| first.error));
     }
     vertex_cache::order(&mut meshes, &materials, &variants);
+    node_constraints::apply(root, &mut rig, &mut warnings);
     let (joints, colliders) = springs::read(root, &rig, &mut warnings);
     let springs = SpringBones::new(&rig, joints, colliders).unwrap_or_else(|error| {
         warn(&mut warnings, "extensions", format!("spring bones ignored: {error}"));

@@ -89,6 +89,7 @@ mod materials_variants;
 mod mesh;
 mod meshopt;
 mod msft_lod;
+mod node_constraints;
 mod nodes;
 mod normals;
 mod parts;

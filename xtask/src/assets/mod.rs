@@ -10,6 +10,7 @@
 mod building;
 mod bus;
 mod car;
+mod constraint_avatar;
 mod pedestrian;
 mod shapes;
 mod spring_avatars;
@@ -82,12 +83,13 @@ pub fn generate(out_dir: &Path) -> Result<Vec<PathBuf>> {
 /// pedestrian's body on Mixamo's and Blender's metarig's skeletons, other sizes, units and
 /// rest poses, without clips, written as `<stem>.glb` into `out_dir`; and a VRM 0.x avatar
 /// whose bones only its VRM table names, facing -Z as those do ([`vrm0`]), as `<stem>.vrm`;
-/// and two avatars whose hair and tail swing on spring bones ([`spring_avatars`]).
+/// and two avatars whose hair and tail swing on spring bones ([`spring_avatars`]), and one
+/// whose twist bones, eyes and sleeves follow other bones ([`constraint_avatar`]).
 pub fn humanoids(out_dir: &Path) -> Result<Vec<PathBuf>> {
     fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut written = Vec::new();
     for variant in [&pedestrian::MIXAMO, &pedestrian::METARIG, &pedestrian::VRM0] {
-        let (builder, _) =
+        let (builder, _, _) =
             pedestrian::build_variant(variant, &[]).with_context(|| format!("building {}", variant.stem))?;
         for (name, bytes) in builder.finish(variant.stem, Container::Glb)? {
             let (name, bytes) = match variant.stem == pedestrian::VRM0.stem {
@@ -99,7 +101,7 @@ pub fn humanoids(out_dir: &Path) -> Result<Vec<PathBuf>> {
             written.push(path);
         }
     }
-    for (name, bytes) in spring_avatars::build()? {
+    for (name, bytes) in spring_avatars::build()?.into_iter().chain([constraint_avatar::build()?]) {
         let path = out_dir.join(name);
         fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
         written.push(path);

@@ -175,14 +175,14 @@ const RUN: Gait = Gait {
 const STANDING: (f64, usize) = (4.0, 24);
 
 /// A pose: the hips' translation and every joint's local rotation.
-struct Pose {
-    hips: DVec3,
-    rotations: [DQuat; 19],
+pub(super) struct Pose {
+    pub(super) hips: DVec3,
+    pub(super) rotations: [DQuat; 19],
 }
 
 impl Pose {
     /// Standing with the hips at `hips`, the feet at rest.
-    fn standing(hips: DVec3) -> Self {
+    pub(super) fn standing(hips: DVec3) -> Self {
         let mut pose = Self { hips, rotations: [DQuat::IDENTITY; 19] };
         for (leg, side) in LEGS.into_iter().zip([1.0, -1.0]) {
             pose.leg(leg, DVec3::new(side * HIP_X, ANKLE, 0.0));
@@ -387,7 +387,7 @@ fn arm_turn(joint: usize, arms: f64) -> DQuat {
 }
 
 /// The joints' rest offsets from their parents (model units) of `variant`.
-fn offsets(variant: &Variant) -> [(Option<usize>, DVec3); 19] {
+pub(super) fn offsets(variant: &Variant) -> [(Option<usize>, DVec3); 19] {
     let scale = variant.size * variant.units;
     std::array::from_fn(|j| {
         let (parent, offset) = JOINTS[j];
@@ -421,11 +421,10 @@ pub fn build() -> Result<GltfBuilder> {
     Ok(b)
 }
 
-/// `variant`'s humanoid, without clips, with `strands` hung from its joints; returns each
-/// strand's nodes beside the builder.
-pub fn build_variant(variant: &Variant, strands: &[Strand]) -> Result<(GltfBuilder, Vec<Vec<usize>>)> {
-    let (b, _, chains) = skinned(variant, &variant.names, strands)?;
-    Ok((b, chains))
+/// `variant`'s humanoid, without clips, with `strands` hung from its joints; returns its
+/// joints' nodes and each strand's beside the builder.
+pub fn build_variant(variant: &Variant, strands: &[Strand]) -> Result<(GltfBuilder, Vec<usize>, Vec<Vec<usize>>)> {
+    skinned(variant, &variant.names, strands)
 }
 
 /// The body skinned to `variant`'s skeleton of joints named `names`, and `strands` hung from
@@ -476,7 +475,7 @@ fn skinned(
 
 /// Adds clip `name` keying `poses` (time, pose) LINEARly: the hips' translation and the
 /// rotation of every joint that moves in it.
-fn clip(b: &mut GltfBuilder, joints: &[usize], name: &str, poses: &[(f64, Pose)]) -> Result<()> {
+pub(super) fn clip(b: &mut GltfBuilder, joints: &[usize], name: &str, poses: &[(f64, Pose)]) -> Result<()> {
     let times: Vec<f32> = poses.iter().map(|(t, _)| *t as f32).collect();
     let input = b.times(&times)?;
     let hips: Vec<[f32; 3]> = poses.iter().map(|(_, p)| to_f32(p.hips.to_array())).collect();

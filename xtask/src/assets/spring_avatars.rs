@@ -50,7 +50,7 @@ pub fn build() -> Result<Vec<(String, Vec<u8>)>> {
 
 /// `variant`'s person with the strands: its JSON, its binary chunk and each strand's nodes.
 fn person(variant: &Variant) -> Result<(Value, Vec<u8>, Vec<Vec<usize>>)> {
-    let (builder, chains) = pedestrian::build_variant(variant, &STRANDS)?;
+    let (builder, _, chains) = pedestrian::build_variant(variant, &STRANDS)?;
     let files = builder.finish(variant.stem, Container::Glb)?;
     let (_, bytes) = files.into_iter().next().context("one file")?;
     let chunks = props_gltf::glb::read(&bytes).0.context("not a GLB file")?;
@@ -58,7 +58,7 @@ fn person(variant: &Variant) -> Result<(Value, Vec<u8>, Vec<Vec<usize>>)> {
 }
 
 /// The node named `name` in `json`.
-fn node(json: &Value, name: &str) -> Result<usize> {
+pub(super) fn node(json: &Value, name: &str) -> Result<usize> {
     let nodes = json["nodes"].as_array().context("nodes")?;
     nodes.iter().position(|n| n["name"] == name).with_context(|| format!("no node {name}"))
 }
@@ -68,15 +68,21 @@ fn joint(json: &Value, variant: &Variant, j: usize) -> Result<usize> {
     node(json, variant.names[j])
 }
 
-/// As VRM 1.0: the humanoid table and `VRMC_springBone`.
-fn vrm1(mut json: Value, variant: &Variant, chains: &[Vec<usize>]) -> Result<Value> {
-    let s = variant.size;
+/// VRM 1.0's humanoid table of `variant`'s person in `json`.
+pub(super) fn human_bones(json: &Value, variant: &Variant) -> Result<Value> {
     let bones = variant
         .names
         .iter()
         .zip(props_anim::humanoid::BONES)
-        .map(|(name, bone)| Ok((bone.name().to_owned(), json!({ "node": node(&json, name)? }))))
+        .map(|(name, bone)| Ok((bone.name().to_owned(), json!({ "node": node(json, name)? }))))
         .collect::<Result<serde_json::Map<String, Value>>>()?;
+    Ok(Value::Object(bones))
+}
+
+/// As VRM 1.0: the humanoid table and `VRMC_springBone`.
+fn vrm1(mut json: Value, variant: &Variant, chains: &[Vec<usize>]) -> Result<Value> {
+    let s = variant.size;
+    let bones = human_bones(&json, variant)?;
     let [hips, chest, neck, head, thigh_l, thigh_r] = [0, 2, 3, 4, 11, 15].map(|j| joint(&json, variant, j));
     let [hips_again, chest_again] = [0, 2].map(|j| joint(&json, variant, j));
     let colliders = json!([

@@ -11,10 +11,11 @@
 //!    that never move, and the steps that compute the others in rig order;
 //! 5. [`Palette::split`]: each palette matrix computed per instance or constant, and the
 //!    steps no longer needed once a fixed joint's matrix folds into its parent's;
-//! 6. drivers, masks and morph weights by slot.
+//! 6. drivers, the rig's constraints, masks and morph weights by slot.
 
 use glam::Vec4;
 
+use super::constrain::{NodeLocal, ProgramConstraints};
 use super::{Animated, Lanes, Local, Morph, Program, ProgramClip, ProgramDriver, ProgramValue, Step, splat};
 use crate::JointMatrix;
 use crate::baked::{self, BakedClip, Found, Local4, Property};
@@ -25,7 +26,7 @@ use crate::rig::Rig;
 use crate::rows::Rows;
 use crate::rows4::{Rows4, transpose};
 use crate::state::{Spec, ValueTarget};
-use crate::transform::Transform;
+use crate::transform::{RestTransform, Transform};
 
 impl Program {
     /// Compiles `model` for `spec`.
@@ -60,6 +61,11 @@ impl Program {
                     .collect(),
             })
             .collect();
+        let constraints = ProgramConstraints::new(
+            rig.constraints(),
+            rig.parents(),
+            rig.nodes().map(|node| node_local(rig, &slots, node)).collect(),
+        );
         let masks = spec.masks.iter().map(|mask| slots.nodes.iter().map(|&node| mask.weight(node)).collect()).collect();
         let mut driver_values = spec.drivers.len();
         let values = spec
@@ -89,6 +95,7 @@ impl Program {
             nodes,
             constant,
             drivers,
+            constraints,
             values,
             driver_values,
             masks,
@@ -105,6 +112,17 @@ fn rest_local(rig: &Rig, node: NodeId) -> Transform {
     rig.rest(node).as_trs().copied().unwrap_or_default()
 }
 
+/// Where the constraints read `node`'s local: its slot, or the local every clip holds it at.
+fn node_local(rig: &Rig, slots: &Slots, node: NodeId) -> NodeLocal {
+    if let Some(slot) = slots.of[node.index()] {
+        return NodeLocal::Slot(slot);
+    }
+    match (slots.fixed_local[node.index()], rig.rest(node)) {
+        (Some(local), _) | (None, &RestTransform::Trs(local)) => NodeLocal::Fixed(local.rotation, local.to_affine()),
+        (None, &RestTransform::Matrix(matrix)) => NodeLocal::Fixed(matrix.to_scale_rotation_translation().1, matrix),
+    }
+}
+
 /// Phase 1: the nodes computed per instance, each with its local transform slot.
 struct Slots {
     /// Each rig node's slot, if it has one.
@@ -117,12 +135,16 @@ struct Slots {
 
 impl Slots {
     /// The slots of `rig` for `spec`'s drivers and the `baked` clips: a TRS node animated by
-    /// a clip, turned by a driver, or held still at different places by different clips gets
+    /// a clip, turned by a driver, set by a constraint, or held still at different places by different clips gets
     /// one; a node every clip holds at the same place (constant channels or none) is fixed.
     fn find(rig: &Rig, spec: &Spec, baked: &[(BakedClip, f32)]) -> Self {
         let mut driven = vec![false; rig.len()];
         for node in spec.drivers.iter().flat_map(|d| &d.nodes) {
             driven[node.index()] = true;
+        }
+        // A constrained node's rotation is set per instance, whatever moves what it reads.
+        for constraint in rig.constraints().iter() {
+            driven[constraint.node.index()] = true;
         }
         let mut animated = vec![false; rig.len()];
         for (clip, _) in baked {

@@ -1,5 +1,6 @@
 //! Integration tests of props-anim (one binary, one module per concern).
 
+mod constraints;
 mod gait;
 mod humanoid;
 mod ik;

@@ -1,0 +1,347 @@
+//! Node constraints: a node's rotation set from another node's, every time a pose's world
+//! matrices are computed. They are VRM 1.0's `VRMC_node_constraint`, as three-vrm runs them:
+//! twist bones that roll with the hand ([`ConstraintKind::Roll`]), an eye or a piston that
+//! points at a target ([`ConstraintKind::Aim`]), a part that turns as another does
+//! ([`ConstraintKind::Rotation`]).
+//!
+//! Each constraint sets its node's local rotation from the node's rest rotation `rest`, its
+//! source's rest `source_rest` and its source's local rotation now `source` (weight `w`,
+//! spherical interpolation from `rest` towards the target `t`):
+//!
+//! - rotation: `t = rest * source_rest⁻¹ * source` (the source's turn since its rest, in the
+//!   node's rest frame);
+//! - roll about axis `a`: with `d = rest⁻¹ * source * source_rest⁻¹ * rest` (that turn in the
+//!   node's frame), `t = rest * arc(d a, a) * d`: only `d`'s twist about `a`, its swing taken
+//!   off;
+//! - aim along axis `a`: `t = p⁻¹ * arc(p * rest * a, dir) * p * rest`, with `p` the parent's
+//!   world rotation and `dir` the direction from the node's world position to its source's.
+//!
+//! A node's translation and scale stay the pose's. Constraints run in the order of what they
+//! read: one whose source (or, aiming, any node above its source or above itself) another
+//! constraint sets runs after that one; a set that reads itself is refused
+//! ([`ConstraintError::Cycle`]). An aim walks up the hierarchy from its node and from its
+//! source each time it runs: [`MAX_AIM_WALK`] bounds those walks, so that no file makes a pose
+//! slow.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::{Affine3A, Quat, Vec3};
+
+use crate::node_id::NodeId;
+use crate::transform::RestTransform;
+
+/// Most nodes every aim constraint of a rig together walks through, per pose (their nodes'
+/// and sources' depths in the hierarchy): a few hundred aims on a deep avatar.
+pub const MAX_AIM_WALK: usize = 1 << 16;
+
+/// One of a node's six axis directions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// +X.
+    PositiveX,
+    /// -X.
+    NegativeX,
+    /// +Y.
+    PositiveY,
+    /// -Y.
+    NegativeY,
+    /// +Z.
+    PositiveZ,
+    /// -Z.
+    NegativeZ,
+}
+
+impl Axis {
+    /// The unit vector.
+    #[must_use]
+    pub fn vector(self) -> Vec3 {
+        match self {
+            Self::PositiveX => Vec3::X,
+            Self::NegativeX => Vec3::NEG_X,
+            Self::PositiveY => Vec3::Y,
+            Self::NegativeY => Vec3::NEG_Y,
+            Self::PositiveZ => Vec3::Z,
+            Self::NegativeZ => Vec3::NEG_Z,
+        }
+    }
+}
+
+/// What a constraint makes its node follow (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConstraintKind {
+    /// The source's turn about this axis of the node (twist bones): `X`, `Y` or `Z` in VRM.
+    Roll(Axis),
+    /// This axis of the node points at the source.
+    Aim(Axis),
+    /// The source's whole turn since its rest.
+    Rotation,
+}
+
+/// One node's constraint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NodeConstraint {
+    /// The node whose rotation it sets.
+    pub node: NodeId,
+    /// The node it follows.
+    pub source: NodeId,
+    /// How.
+    pub kind: ConstraintKind,
+    /// How much: 0 keeps the node at its rest rotation, 1 follows fully.
+    pub weight: f32,
+}
+
+/// Why constraints do not fit a rig; `index` is the constraint's, in the list given.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ConstraintError {
+    /// A node or source is not one of the rig's nodes.
+    #[error("constraint {index} names node {node}, but the rig has {count} nodes")]
+    OffRig {
+        /// The constraint.
+        index: usize,
+        /// The node named.
+        node: u32,
+        /// The rig's nodes.
+        count: usize,
+    },
+    /// A constraint follows its own node.
+    #[error("constraint {index} follows its own node")]
+    OwnSource {
+        /// The constraint.
+        index: usize,
+    },
+    /// A node given by a matrix has no rotation of its own to set or to follow.
+    #[error("constraint {index} sets or follows node {}, which is given by a matrix; give it a rotation", node.0)]
+    MatrixNode {
+        /// The constraint.
+        index: usize,
+        /// The node.
+        node: NodeId,
+    },
+    /// A second constraint on one node.
+    #[error("constraint {index} is the second on node {}: a node follows one source", node.0)]
+    SecondOnNode {
+        /// The constraint.
+        index: usize,
+        /// The node.
+        node: NodeId,
+    },
+    /// A weight outside `[0, 1]`.
+    #[error("constraint {index} has weight {weight}, not in [0, 1]")]
+    Weight {
+        /// The constraint.
+        index: usize,
+        /// The weight.
+        weight: f32,
+    },
+    /// The constraint reads what it sets: through itself (an aim at a node below its own), or
+    /// through others that read it.
+    #[error("constraint {index} reads what it sets, itself or through other constraints")]
+    Cycle {
+        /// The first constraint of the cycle, in the list given.
+        index: usize,
+    },
+    /// Aims walk through more than [`MAX_AIM_WALK`] nodes in all.
+    #[error("constraint {index} aims from too deep: aims walk more than {MAX_AIM_WALK} nodes in all")]
+    AimTooDeep {
+        /// The first aim past the bound.
+        index: usize,
+    },
+}
+
+/// A rig's constraints in the order they run, with the rest rotations they need.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Constraints {
+    /// In running order.
+    ordered: Vec<Placed>,
+}
+
+/// One constraint with its precomputed rests.
+#[derive(Clone, Debug, PartialEq)]
+struct Placed {
+    constraint: NodeConstraint,
+    /// The node's rest rotation, and its inverse.
+    rest: Quat,
+    inverse_rest: Quat,
+    /// The source's rest rotation, inverted.
+    inverse_source_rest: Quat,
+}
+
+/// The local transforms constraints read and set: a pose's, or one lane of the fast path's.
+pub(crate) trait Locals {
+    /// The node's local rotation.
+    fn rotation(&self, node: NodeId) -> Quat;
+    /// Sets the node's local rotation.
+    fn set_rotation(&mut self, node: NodeId, rotation: Quat);
+    /// The node's local matrix.
+    fn matrix(&self, node: NodeId) -> Affine3A;
+}
+
+impl Constraints {
+    /// Checks `list` against a rig's `parents` and `rests` and orders it (see
+    /// [`crate::Rig::set_constraints`]).
+    pub(crate) fn new(
+        list: &[NodeConstraint],
+        parents: &[Option<NodeId>],
+        rests: &[RestTransform],
+    ) -> Result<Self, ConstraintError> {
+        let count = parents.len();
+        let mut on_node: Vec<Option<usize>> = vec![None; count];
+        let mut walk = 0;
+        for (index, c) in list.iter().enumerate() {
+            for node in [c.node, c.source] {
+                if node.index() >= count {
+                    return Err(ConstraintError::OffRig { index, node: node.0, count });
+                }
+                if rests[node.index()].as_trs().is_none() {
+                    return Err(ConstraintError::MatrixNode { index, node });
+                }
+            }
+            if c.node == c.source {
+                return Err(ConstraintError::OwnSource { index });
+            }
+            if !(0.0..=1.0).contains(&c.weight) {
+                return Err(ConstraintError::Weight { index, weight: c.weight });
+            }
+            if on_node[c.node.index()].replace(index).is_some() {
+                return Err(ConstraintError::SecondOnNode { index, node: c.node });
+            }
+            if matches!(c.kind, ConstraintKind::Aim(_)) {
+                walk += depth(parents, c.node) + depth(parents, c.source);
+                if walk > MAX_AIM_WALK {
+                    return Err(ConstraintError::AimTooDeep { index });
+                }
+            }
+        }
+        // What each constraint reads that another sets: its source's own rotation (roll and
+        // rotation), or every local above and at its source and above its node (aim).
+        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); list.len()];
+        let mut waits = vec![0usize; list.len()];
+        for (index, c) in list.iter().enumerate() {
+            let mut read = |node: NodeId| {
+                if let Some(setter) = on_node[node.index()] {
+                    readers[setter].push(index);
+                    waits[index] += 1;
+                }
+            };
+            match c.kind {
+                ConstraintKind::Roll(_) | ConstraintKind::Rotation => read(c.source),
+                ConstraintKind::Aim(_) => {
+                    let mut at = Some(c.source);
+                    while let Some(node) = at {
+                        read(node);
+                        at = parents[node.index()];
+                    }
+                    let mut at = parents[c.node.index()];
+                    while let Some(node) = at {
+                        read(node);
+                        at = parents[node.index()];
+                    }
+                }
+            }
+        }
+        // Kahn's algorithm, the list's order among those ready.
+        let mut ready: BinaryHeap<Reverse<usize>> =
+            waits.iter().enumerate().filter(|(_, w)| **w == 0).map(|(i, _)| Reverse(i)).collect();
+        let mut ordered = Vec::with_capacity(list.len());
+        while let Some(Reverse(index)) = ready.pop() {
+            let c = list[index];
+            let rotation = |node: NodeId| rests[node.index()].as_trs().map_or(Quat::IDENTITY, |t| t.rotation);
+            let rest = rotation(c.node);
+            ordered.push(Placed {
+                constraint: c,
+                rest,
+                inverse_rest: rest.inverse(),
+                inverse_source_rest: rotation(c.source).inverse(),
+            });
+            for &reader in &readers[index] {
+                waits[reader] -= 1;
+                if waits[reader] == 0 {
+                    ready.push(Reverse(reader));
+                }
+            }
+        }
+        if let Some(index) = waits.iter().position(|&w| w > 0) {
+            return Err(ConstraintError::Cycle { index });
+        }
+        Ok(Self { ordered })
+    }
+
+    /// The constraints, in the order they run.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &NodeConstraint> {
+        self.ordered.iter().map(|p| &p.constraint)
+    }
+
+    /// How many.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.ordered.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.ordered.is_empty()
+    }
+
+    /// Sets every constrained node's local rotation in `locals`, in running order (`parents`:
+    /// the rig's).
+    pub(crate) fn apply(&self, parents: &[Option<NodeId>], locals: &mut impl Locals) {
+        for placed in &self.ordered {
+            let c = placed.constraint;
+            let target = match c.kind {
+                ConstraintKind::Rotation => placed.rest * (placed.inverse_source_rest * locals.rotation(c.source)),
+                ConstraintKind::Roll(axis) => {
+                    let axis = axis.vector();
+                    let delta =
+                        placed.inverse_rest * locals.rotation(c.source) * placed.inverse_source_rest * placed.rest;
+                    placed.rest * arc(delta * axis, axis) * delta
+                }
+                ConstraintKind::Aim(axis) => {
+                    let parent = parents[c.node.index()].map_or(Affine3A::IDENTITY, |p| world(parents, &*locals, p));
+                    let from = parent.transform_point3(locals.matrix(c.node).translation.into());
+                    let to: Vec3 = world(parents, &*locals, c.source).translation.into();
+                    let turn = parent_rotation(&parent);
+                    let aim = turn * (placed.rest * axis.vector());
+                    turn.inverse() * arc(aim, (to - from).normalize_or_zero()) * turn * placed.rest
+                }
+            };
+            let rotation = if c.weight >= 1.0 {
+                target
+            } else if c.weight <= 0.0 {
+                placed.rest
+            } else {
+                placed.rest.slerp(target, c.weight)
+            };
+            // A parent scaled to nothing, or a source on the node's own place, has no
+            // direction: the node holds its rest.
+            locals.set_rotation(c.node, if rotation.is_finite() { rotation } else { placed.rest });
+        }
+    }
+}
+
+/// The rotation turning unit vector `from` onto `to` the shortest way (none when `to` is zero).
+fn arc(from: Vec3, to: Vec3) -> Quat {
+    if to == Vec3::ZERO { Quat::IDENTITY } else { Quat::from_rotation_arc(from.normalize(), to) }
+}
+
+/// The rotation part of a world matrix, its scale taken off.
+fn parent_rotation(world: &Affine3A) -> Quat {
+    world.to_scale_rotation_translation().1
+}
+
+/// `node`'s world matrix from `locals`, walking up to its root.
+fn world(parents: &[Option<NodeId>], locals: &impl Locals, node: NodeId) -> Affine3A {
+    let mut world = locals.matrix(node);
+    let mut at = parents[node.index()];
+    while let Some(parent) = at {
+        world = locals.matrix(parent) * world;
+        at = parents[parent.index()];
+    }
+    world
+}
+
+/// How many nodes `node` and those above it are.
+fn depth(parents: &[Option<NodeId>], node: NodeId) -> usize {
+    std::iter::successors(Some(node), |n| parents[n.index()]).count()
+}

@@ -1,0 +1,100 @@
+//! The rig's node constraints on the fast path: one lane at a time, through the general
+//! path's own [`Constraints::apply`], reading and setting the lanes' slots. Both paths give it
+//! the same locals, so their results are the same bits.
+
+use glam::{Affine3A, Quat, Vec3, Vec4};
+
+use super::{Lanes, Program, Scratch};
+use crate::constraint::{Constraints, Locals};
+use crate::node_id::NodeId;
+use crate::transform::Transform;
+
+/// What the constraints of a program's rig read and set (empty when it has none).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct ProgramConstraints {
+    constraints: Constraints,
+    parents: Vec<Option<NodeId>>,
+    /// Each rig node's local: its slot, or the local every clip holds it at.
+    locals: Vec<NodeLocal>,
+}
+
+/// Where a node's local is on the fast path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum NodeLocal {
+    /// Computed per instance, in this slot.
+    Slot(u32),
+    /// The same for every instance (its rotation, and the matrix of the whole).
+    Fixed(Quat, Affine3A),
+}
+
+impl ProgramConstraints {
+    /// The constraints of a rig with `parents`, its nodes' locals as `locals` says.
+    pub(super) fn new(constraints: &Constraints, parents: &[Option<NodeId>], locals: Vec<NodeLocal>) -> Self {
+        if constraints.is_empty() {
+            return Self::default();
+        }
+        Self { constraints: constraints.clone(), parents: parents.to_vec(), locals }
+    }
+}
+
+/// One lane of a batch's locals.
+struct Lane<'a> {
+    nodes: &'a [NodeLocal],
+    locals: &'a mut [Lanes],
+    lane: usize,
+}
+
+impl Lane<'_> {
+    fn transform(&self, slot: u32) -> Transform {
+        let [t, r, s] = &self.locals[slot as usize];
+        let k = self.lane;
+        Transform {
+            translation: Vec3::new(t[0][k], t[1][k], t[2][k]),
+            rotation: Quat::from_xyzw(r[0][k], r[1][k], r[2][k], r[3][k]),
+            scale: Vec3::new(s[0][k], s[1][k], s[2][k]),
+        }
+    }
+}
+
+impl Locals for Lane<'_> {
+    fn rotation(&self, node: NodeId) -> Quat {
+        match self.nodes[node.index()] {
+            NodeLocal::Slot(slot) => self.transform(slot).rotation,
+            NodeLocal::Fixed(rotation, _) => rotation,
+        }
+    }
+
+    fn set_rotation(&mut self, node: NodeId, rotation: Quat) {
+        // Constrained nodes always have a slot (`compile.rs`).
+        if let NodeLocal::Slot(slot) = self.nodes[node.index()] {
+            let r = &mut self.locals[slot as usize][1];
+            for (component, value) in r.iter_mut().zip(rotation.to_array()) {
+                let mut lanes: [f32; 4] = component.to_array();
+                lanes[self.lane] = value;
+                *component = Vec4::from_array(lanes);
+            }
+        }
+    }
+
+    fn matrix(&self, node: NodeId) -> Affine3A {
+        match self.nodes[node.index()] {
+            NodeLocal::Slot(slot) => self.transform(slot).to_affine(),
+            NodeLocal::Fixed(_, matrix) => matrix,
+        }
+    }
+}
+
+impl Program {
+    /// Runs the rig's constraints on each of the four lanes' locals.
+    pub(super) fn constrain4(&self, scratch: &mut Scratch) {
+        let ProgramConstraints { constraints, parents, locals } = &self.constraints;
+        if constraints.is_empty() {
+            return;
+        }
+        for lane in 0..4 {
+            constraints.apply(parents, &mut Lane { nodes: locals, locals: &mut scratch.locals, lane });
+        }
+        // The constrained slots no longer hold the rest pose.
+        scratch.dirty = true;
+    }
+}

@@ -1,0 +1,164 @@
+//! VRM 1.0's node constraints, `VRMC_node_constraint` on a node: a twist bone that rolls with
+//! the hand, an eye that aims at a target, a part that turns as another does. They are read as
+//! three-vrm reads them, into the rig's [`props_anim::constraint::NodeConstraint`]s.
+//!
+//! What cannot be read is passed over at the finest grain, with a warning at its path:
+//! - a constraint with no kind, or whose `source` names no node, is ignored;
+//! - a missing or unknown axis takes three-vrm's default (`X`, `PositiveX`);
+//! - a weight missing takes 1, and one out of `[0, 1]` is clamped;
+//! - a `specVersion` other than `1.0` is read as 1.0.
+//!
+//! The rig refuses some constraints, and each is dropped alone:
+//! - one on or following a node given by a matrix;
+//! - one following its own node;
+//! - one reading what it sets, itself or through others (three-vrm stops on those);
+//! - aims past the depth bound.
+
+use gltf::json::Root;
+use props_anim::Rig;
+use props_anim::constraint::{Axis, ConstraintError, ConstraintKind, NodeConstraint};
+use serde_json::Value;
+
+use crate::error::{Warnings, warn};
+
+/// The extension, on a node.
+const EXTENSION: &str = "VRMC_node_constraint";
+/// Problems told one by one; the rest are counted.
+const TOLD: usize = 16;
+
+/// Sets on `rig` the constraints `root`'s nodes declare.
+pub(crate) fn apply(root: &Root, rig: &mut Rig, warnings: &mut Warnings) {
+    let mut problems = Problems::default();
+    let mut read = Vec::new();
+    for (n, node) in root.nodes.iter().enumerate() {
+        let Some(ext) = node.extensions.as_ref().and_then(|e| e.others.get(EXTENSION)) else { continue };
+        let at = format!("nodes[{n}].extensions.{EXTENSION}");
+        if let Some(constraint) = read_one(root, rig, (n, ext), &at, &mut problems) {
+            read.push((constraint, at));
+        }
+    }
+    // The rig names the first constraint it refuses: drop it and try the others again.
+    loop {
+        let list: Vec<NodeConstraint> = read.iter().map(|(c, _)| *c).collect();
+        match rig.set_constraints(&list) {
+            Ok(()) => break,
+            Err(error) => {
+                let (_, at) = read.remove(refused(&error));
+                problems.tell(at, format!("ignored: {error}"));
+            }
+        }
+    }
+    for (at, why) in problems.told {
+        warn(warnings, at, why);
+    }
+    if problems.more > 0 {
+        warn(warnings, "nodes", format!("{} more node constraint entries ignored as the ones above", problems.more));
+    }
+}
+
+/// The constraint a rig refused.
+fn refused(error: &ConstraintError) -> usize {
+    match *error {
+        ConstraintError::OffRig { index, .. }
+        | ConstraintError::OwnSource { index }
+        | ConstraintError::MatrixNode { index, .. }
+        | ConstraintError::SecondOnNode { index, .. }
+        | ConstraintError::Weight { index, .. }
+        | ConstraintError::Cycle { index }
+        | ConstraintError::AimTooDeep { index } => index,
+    }
+}
+
+/// Node `n`'s constraint `ext` (at `at`), as far as it can be read.
+fn read_one(
+    root: &Root,
+    rig: &Rig,
+    (n, ext): (usize, &Value),
+    at: &str,
+    problems: &mut Problems,
+) -> Option<NodeConstraint> {
+    let version = ext.get("specVersion");
+    if !matches!(version.and_then(Value::as_str), Some("1.0" | "1.0-beta")) {
+        let version = version.unwrap_or(&Value::Null);
+        problems.tell(format!("{at}.specVersion"), format!("version {version} read as 1.0"));
+    }
+    let constraint = ext.get("constraint");
+    // three-vrm reads the first of these a constraint has.
+    let Some((kind, body)) = ["roll", "aim", "rotation"].into_iter().find_map(|k| Some((k, constraint?.get(k)?)))
+    else {
+        problems.tell(format!("{at}.constraint"), "ignored: a constraint is a `roll`, an `aim` or a `rotation`");
+        return None;
+    };
+    let at = format!("{at}.constraint.{kind}");
+    let node = rig.from_source_index(u32::try_from(n).ok()?)?;
+    let source = body.get("source").and_then(Value::as_u64).and_then(|s| u32::try_from(s).ok());
+    let Some(source) = source.filter(|&s| (s as usize) < root.nodes.len()).and_then(|s| rig.from_source_index(s))
+    else {
+        let count = root.nodes.len();
+        problems.tell(format!("{at}.source"), format!("ignored: names no node of the file's {count}"));
+        return None;
+    };
+    let kind = match kind {
+        "roll" => {
+            const ROLL: [(&str, Axis); 3] = [("X", Axis::PositiveX), ("Y", Axis::PositiveY), ("Z", Axis::PositiveZ)];
+            ConstraintKind::Roll(axis(body, "rollAxis", &ROLL, &at, problems))
+        }
+        "aim" => {
+            const AIM: [(&str, Axis); 6] = [
+                ("PositiveX", Axis::PositiveX),
+                ("NegativeX", Axis::NegativeX),
+                ("PositiveY", Axis::PositiveY),
+                ("NegativeY", Axis::NegativeY),
+                ("PositiveZ", Axis::PositiveZ),
+                ("NegativeZ", Axis::NegativeZ),
+            ];
+            ConstraintKind::Aim(axis(body, "aimAxis", &AIM, &at, problems))
+        }
+        _ => ConstraintKind::Rotation,
+    };
+    let weight = match body.get("weight").map(Value::as_f64) {
+        None => 1.0,
+        Some(Some(w)) if (0.0..=1.0).contains(&w) => w as f32,
+        Some(Some(w)) if w.is_finite() => {
+            problems.tell(format!("{at}.weight"), format!("{w} is out of [0, 1]: clamped"));
+            w.clamp(0.0, 1.0) as f32
+        }
+        Some(_) => {
+            problems.tell(format!("{at}.weight"), "not a number in [0, 1]: 1 instead");
+            1.0
+        }
+    };
+    Some(NodeConstraint { node, source, kind, weight })
+}
+
+/// The axis `body[key]` names among `axes`, or the first with a problem.
+fn axis(body: &Value, key: &str, axes: &[(&str, Axis)], at: &str, problems: &mut Problems) -> Axis {
+    let named = body.get(key).and_then(Value::as_str);
+    named.and_then(|name| axes.iter().find(|(n, _)| *n == name)).map_or_else(
+        || {
+            let (default, _) = axes[0];
+            let names: Vec<&str> = axes.iter().map(|(n, _)| *n).collect();
+            let why = format!("{:?} is not one of {}: {default} instead", named.unwrap_or(""), names.join(", "));
+            problems.tell(format!("{at}.{key}"), why);
+            axes[0].1
+        },
+        |(_, axis)| *axis,
+    )
+}
+
+/// The first problems' paths and what was done, and a count of those past them.
+#[derive(Default)]
+struct Problems {
+    told: Vec<(String, String)>,
+    more: usize,
+}
+
+impl Problems {
+    fn tell(&mut self, at: String, why: impl Into<String>) {
+        if self.told.len() < TOLD {
+            self.told.push((at, why.into()));
+        } else {
+            self.more += 1;
+        }
+    }
+}
