@@ -471,17 +471,13 @@ impl Screen for Preview {
                 return;
             };
             let model = &shown.model;
-            let size = shown.extent.max - shown.extent.min;
+            let [x, y, z] = (shown.extent.max - shown.extent.min).to_array();
+            let (nodes, palette, clips) = (model.rig().len(), model.palette_len(), model.clips().len());
+            let (weights, springs, constraints) =
+                (shown.morph_slots.len(), model.springs().joints().len(), model.rig().constraints().len());
             ui.label(format!(
-                "{:.2} x {:.2} x {:.2} units; {} nodes, {} palette matrices, {} clips, {} morph weights, {} spring joints",
-                size.x,
-                size.y,
-                size.z,
-                model.rig().len(),
-                model.palette_len(),
-                model.clips().len(),
-                shown.morph_slots.len(),
-                model.springs().joints().len()
+                "{x:.2} x {y:.2} x {z:.2} units; {nodes} nodes, {palette} palette matrices, {clips} clips, {weights} \
+                 morph weights, {springs} spring joints, {constraints} node constraints"
             ));
             ui.separator();
             let name = |c: usize| {

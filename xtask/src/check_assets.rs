@@ -25,6 +25,7 @@ use crate::mod_budgets::Together;
 use crate::model_memory::{Memory, memory_line};
 use crate::numbers::{bytes, significant};
 use props_anim::Model;
+use props_anim::constraint::ConstraintKind;
 use props_anim::gait::Stride;
 use props_anim::humanoid::{Bone, BoneMap};
 use props_gltf::validate::{Issue, Outcome, Report, Severity};
@@ -56,6 +57,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         let variants = model.as_deref().map(material_variants).unwrap_or_default();
         let memory = model.as_deref().map(Memory::of);
         let spring_bones = model.as_deref().map(springs).filter(|&(joints, _, _)| joints > 0);
+        let constraints = model.as_deref().map(constraints).filter(|counts| counts.iter().sum::<usize>() > 0);
         if !json {
             let mut lines: String = report.issues.iter().map(|issue| line(&report.file, issue, terminal)).collect();
             lines.push_str(&verdict(&report.file, &report.outcome(), terminal));
@@ -74,6 +76,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             lines.push_str(&bone_line(&report.file, bones.as_ref(), (person, skinned)));
             lines.push_str(&variant_line(&report.file, &variants));
             lines.push_str(&spring_line(&report.file, spring_bones));
+            lines.push_str(&constraint_line(&report.file, constraints));
             match &progress {
                 Some(bar) if !lines.is_empty() => bar.println(lines.trim_end()),
                 _ => print!("{lines}"),
@@ -84,7 +87,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
         }
         reports.push(report);
         costs.push((cost, memory));
-        gaits.push((strides, bones, variants, shown.map(|s| s.at), spring_bones));
+        gaits.push((strides, bones, variants, shown.map(|s| s.at), (spring_bones, constraints)));
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -109,7 +112,7 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
             .iter()
             .zip(&costs)
             .zip(&gaits)
-            .map(|((r, (cost, memory)), (strides, bones, variants, shown, springs))| {
+            .map(|((r, (cost, memory)), (strides, bones, variants, shown, (springs, constraints)))| {
                 let mut entry = json!({"file": r.file, "outcome": r.outcome(), "issues": r.issues});
                 if let Some(shown) = shown {
                     entry["in_town"] = json!(shown);
@@ -133,6 +136,9 @@ pub fn run(paths: &[PathBuf], json: bool, mod_limits: bool) -> Result<()> {
                 }
                 if let Some((joints, chains, colliders)) = springs {
                     entry["spring_bones"] = json!({"joints": joints, "chains": chains, "colliders": colliders});
+                }
+                if let Some([roll, aim, rotation]) = constraints {
+                    entry["node_constraints"] = json!({"roll": roll, "aim": aim, "rotation": rotation});
                 }
                 if let Some(map) = bones {
                     entry["humanoid"] = json!({"convention": map.convention(), "bones": map.matched(),
@@ -236,6 +242,30 @@ fn spring_line(file: &Path, springs: Option<(usize, usize, usize)>) -> String {
     format!(
         "{}: spring bones: {joints} joints in {chains} chains, {colliders} colliders; they swing within 50 m of the \
          camera and in the previewer\n",
+        file.display()
+    )
+}
+
+/// `model`'s node constraints: how many roll, aim and rotation.
+fn constraints(model: &Model) -> [usize; 3] {
+    let mut counts = [0; 3];
+    for constraint in model.rig().constraints().iter() {
+        counts[match constraint.kind {
+            ConstraintKind::Roll(_) => 0,
+            ConstraintKind::Aim(_) => 1,
+            ConstraintKind::Rotation => 2,
+        }] += 1;
+    }
+    counts
+}
+
+/// The line giving `file`'s node constraints, if it has any: `file: node constraints: 2 roll,
+/// 3 aim, 2 rotation; ...`.
+fn constraint_line(file: &Path, constraints: Option<[usize; 3]>) -> String {
+    let Some([roll, aim, rotation]) = constraints else { return String::new() };
+    format!(
+        "{}: node constraints: {roll} roll, {aim} aim, {rotation} rotation; they follow their sources on every \
+         prop, near or far, and in the previewer\n",
         file.display()
     )
 }

@@ -19,8 +19,9 @@
 //! A node's translation and scale stay the pose's. Constraints run in the order of what they
 //! read: one whose source (or, aiming, any node above its source or above itself) another
 //! constraint sets runs after that one; a set that reads itself is refused
-//! ([`ConstraintError::Cycle`]). An aim walks up the hierarchy from its node and from its
-//! source each time it runs: [`MAX_AIM_WALK`] bounds those walks, so that no file makes a pose
+//! ([`ConstraintError::Cycle`]). Aims read world matrices: those of the nodes above their
+//! nodes and at and above their sources are computed once per pose, and again below each
+//! constraint that moves them; [`MAX_AIM_WALK`] bounds that work, so that no file makes a pose
 //! slow.
 
 use std::cmp::Reverse;
@@ -31,8 +32,9 @@ use glam::{Affine3A, Quat, Vec3};
 use crate::node_id::NodeId;
 use crate::transform::RestTransform;
 
-/// Most nodes every aim constraint of a rig together walks through, per pose (their nodes'
-/// and sources' depths in the hierarchy): a few hundred aims on a deep avatar.
+/// Most world matrices a rig's aims may have computed per pose, counted as the nodes whose
+/// world matrices they read (above their nodes, at and above their sources) times one more
+/// than the constraints: an avatar's few aims on a hundred-odd nodes take a few thousand.
 pub const MAX_AIM_WALK: usize = 1 << 16;
 
 /// One of a node's six axis directions.
@@ -141,10 +143,14 @@ pub enum ConstraintError {
         /// The first constraint of the cycle, in the list given.
         index: usize,
     },
-    /// Aims walk through more than [`MAX_AIM_WALK`] nodes in all.
-    #[error("constraint {index} aims from too deep: aims walk more than {MAX_AIM_WALK} nodes in all")]
-    AimTooDeep {
-        /// The first aim past the bound.
+    /// With this constraint, aims would have more than [`MAX_AIM_WALK`] world matrices
+    /// computed per pose (and so would every constraint after it).
+    #[error(
+        "constraint {index} is past what a pose may cost: the aims would compute more than {MAX_AIM_WALK} world \
+         matrices; use fewer aims, or fewer constraints"
+    )]
+    TooCostly {
+        /// The first constraint past the bound.
         index: usize,
     },
 }
@@ -154,6 +160,8 @@ pub enum ConstraintError {
 pub struct Constraints {
     /// In running order.
     ordered: Vec<Placed>,
+    /// The nodes whose world matrices aims read (with every node above them), in rig order.
+    read: Vec<NodeId>,
 }
 
 /// One constraint with its precomputed rests.
@@ -165,6 +173,9 @@ struct Placed {
     inverse_rest: Quat,
     /// The source's rest rotation, inverted.
     inverse_source_rest: Quat,
+    /// From where in `read` world matrices are computed again once it has run (`read.len()`
+    /// when it moves none of them).
+    refresh: usize,
 }
 
 /// The local transforms constraints read and set: a pose's, or one lane of the fast path's.
@@ -175,6 +186,10 @@ pub(crate) trait Locals {
     fn set_rotation(&mut self, node: NodeId, rotation: Quat);
     /// The node's local matrix.
     fn matrix(&self, node: NodeId) -> Affine3A;
+    /// The node's world matrix as last set.
+    fn world(&self, node: NodeId) -> Affine3A;
+    /// Sets the node's world matrix.
+    fn set_world(&mut self, node: NodeId, world: Affine3A);
 }
 
 impl Constraints {
@@ -187,7 +202,8 @@ impl Constraints {
     ) -> Result<Self, ConstraintError> {
         let count = parents.len();
         let mut on_node: Vec<Option<usize>> = vec![None; count];
-        let mut walk = 0;
+        let mut read = vec![false; count];
+        let mut read_count = 0;
         for (index, c) in list.iter().enumerate() {
             for node in [c.node, c.source] {
                 if node.index() >= count {
@@ -207,12 +223,26 @@ impl Constraints {
                 return Err(ConstraintError::SecondOnNode { index, node: c.node });
             }
             if matches!(c.kind, ConstraintKind::Aim(_)) {
-                walk += depth(parents, c.node) + depth(parents, c.source);
-                if walk > MAX_AIM_WALK {
-                    return Err(ConstraintError::AimTooDeep { index });
+                for mut at in [Some(c.source), parents[c.node.index()]] {
+                    while let Some(node) = at.filter(|n| !read[n.index()]) {
+                        read[node.index()] = true;
+                        read_count += 1;
+                        at = parents[node.index()];
+                    }
                 }
             }
+            if read_count * (index + 2) > MAX_AIM_WALK {
+                return Err(ConstraintError::TooCostly { index });
+            }
         }
+        // Which nodes are at or above a node whose world matrix aims read.
+        let mut above_read = read.clone();
+        for node in (0..count).rev() {
+            if let (true, Some(parent)) = (above_read[node], parents[node]) {
+                above_read[parent.index()] = true;
+            }
+        }
+        let read: Vec<NodeId> = (0..count).filter(|&n| read[n]).map(|n| NodeId(n as u32)).collect();
         // What each constraint reads that another sets: its source's own rotation (roll and
         // rotation), or every local above and at its source and above its node (aim).
         let mut readers: Vec<Vec<usize>> = vec![Vec::new(); list.len()];
@@ -248,11 +278,17 @@ impl Constraints {
             let c = list[index];
             let rotation = |node: NodeId| rests[node.index()].as_trs().map_or(Quat::IDENTITY, |t| t.rotation);
             let rest = rotation(c.node);
+            // Moving its node moves the read nodes below it, all after it in rig order.
+            let refresh = match above_read[c.node.index()] {
+                true => read.partition_point(|n| n.0 < c.node.0),
+                false => read.len(),
+            };
             ordered.push(Placed {
                 constraint: c,
                 rest,
                 inverse_rest: rest.inverse(),
                 inverse_source_rest: rotation(c.source).inverse(),
+                refresh,
             });
             for &reader in &readers[index] {
                 waits[reader] -= 1;
@@ -264,7 +300,7 @@ impl Constraints {
         if let Some(index) = waits.iter().position(|&w| w > 0) {
             return Err(ConstraintError::Cycle { index });
         }
-        Ok(Self { ordered })
+        Ok(Self { ordered, read })
     }
 
     /// The constraints, in the order they run.
@@ -285,8 +321,9 @@ impl Constraints {
     }
 
     /// Sets every constrained node's local rotation in `locals`, in running order (`parents`:
-    /// the rig's).
+    /// the rig's). The world matrices of the nodes aims read are set on the way.
     pub(crate) fn apply(&self, parents: &[Option<NodeId>], locals: &mut impl Locals) {
+        self.place_read(parents, locals, 0);
         for placed in &self.ordered {
             let c = placed.constraint;
             let target = match c.kind {
@@ -298,9 +335,9 @@ impl Constraints {
                     placed.rest * arc(delta * axis, axis) * delta
                 }
                 ConstraintKind::Aim(axis) => {
-                    let parent = parents[c.node.index()].map_or(Affine3A::IDENTITY, |p| world(parents, &*locals, p));
+                    let parent = parents[c.node.index()].map_or(Affine3A::IDENTITY, |p| locals.world(p));
                     let from = parent.transform_point3(locals.matrix(c.node).translation.into());
-                    let to: Vec3 = world(parents, &*locals, c.source).translation.into();
+                    let to: Vec3 = locals.world(c.source).translation.into();
                     let turn = parent_rotation(&parent);
                     let aim = turn * (placed.rest * axis.vector());
                     turn.inverse() * arc(aim, (to - from).normalize_or_zero()) * turn * placed.rest
@@ -316,6 +353,17 @@ impl Constraints {
             // A parent scaled to nothing, or a source on the node's own place, has no
             // direction: the node holds its rest.
             locals.set_rotation(c.node, if rotation.is_finite() { rotation } else { placed.rest });
+            self.place_read(parents, locals, placed.refresh);
+        }
+    }
+
+    /// Computes the world matrices of the read nodes from `from` on (in rig order, so every
+    /// parent's is up to date first).
+    fn place_read(&self, parents: &[Option<NodeId>], locals: &mut impl Locals, from: usize) {
+        for &node in &self.read[from..] {
+            let local = locals.matrix(node);
+            let world = parents[node.index()].map_or(local, |parent| locals.world(parent) * local);
+            locals.set_world(node, world);
         }
     }
 }
@@ -328,20 +376,4 @@ fn arc(from: Vec3, to: Vec3) -> Quat {
 /// The rotation part of a world matrix, its scale taken off.
 fn parent_rotation(world: &Affine3A) -> Quat {
     world.to_scale_rotation_translation().1
-}
-
-/// `node`'s world matrix from `locals`, walking up to its root.
-fn world(parents: &[Option<NodeId>], locals: &impl Locals, node: NodeId) -> Affine3A {
-    let mut world = locals.matrix(node);
-    let mut at = parents[node.index()];
-    while let Some(parent) = at {
-        world = locals.matrix(parent) * world;
-        at = parents[parent.index()];
-    }
-    world
-}
-
-/// How many nodes `node` and those above it are.
-fn depth(parents: &[Option<NodeId>], node: NodeId) -> usize {
-    std::iter::successors(Some(node), |n| parents[n.index()]).count()
 }

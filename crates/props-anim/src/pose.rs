@@ -329,6 +329,14 @@ impl Locals for Pose {
     fn matrix(&self, node: NodeId) -> Affine3A {
         self.local_matrix(node)
     }
+
+    fn world(&self, node: NodeId) -> Affine3A {
+        self.world[node.index()]
+    }
+
+    fn set_world(&mut self, node: NodeId, world: Affine3A) {
+        self.world[node.index()] = world;
+    }
 }
 
 /// The properties `ids` of `layout`, each with its range in a pose, its weight (a node's

@@ -184,6 +184,8 @@ pub struct Scratch {
     /// One lane's property values, and a blended layer's.
     values: Vec<f32>,
     sample_values: Vec<f32>,
+    /// One lane's world matrices of the nodes the rig's constraints read, by rig node.
+    constraint_worlds: Vec<glam::Affine3A>,
 }
 
 /// One instance of a batch of four: its state, and where its palette goes (in `out`).
@@ -322,6 +324,7 @@ impl Program {
             sample_weights: self.morph.defaults.clone(),
             values: self.animated.defaults.clone(),
             sample_values: self.animated.defaults.clone(),
+            constraint_worlds: self.constraints.worlds(),
         }
     }
 

@@ -212,7 +212,7 @@ impl Rig {
     /// Sets its node constraints ([`Rig::constraints`], replacing any), run by
     /// [`crate::Pose::compute_world`] and the fast path alike: checked (nodes of this rig,
     /// given by rotations, one constraint a node, weights in `[0, 1]`, nothing reading what
-    /// it sets, aims not too deep; [`ConstraintError`] names the first that fails, and the
+    /// it sets, aims not too costly; [`ConstraintError`] names the first that fails, and the
     /// rig keeps those it had) and ordered so that each runs after those it reads. Poses
     /// made before still fit the rig.
     pub fn set_constraints(&mut self, constraints: &[NodeConstraint]) -> Result<(), ConstraintError> {

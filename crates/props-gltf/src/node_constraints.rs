@@ -12,11 +12,12 @@
 //! - one on or following a node given by a matrix;
 //! - one following its own node;
 //! - one reading what it sets, itself or through others (three-vrm stops on those);
-//! - aims past the depth bound.
+//! - those past what a pose may cost (aims computing too many world matrices), from the first
+//!   on.
 
 use gltf::json::Root;
 use props_anim::Rig;
-use props_anim::constraint::{Axis, ConstraintError, ConstraintKind, NodeConstraint};
+use props_anim::constraint::{Axis, ConstraintError, ConstraintKind, MAX_AIM_WALK, NodeConstraint};
 use serde_json::Value;
 
 use crate::error::{Warnings, warn};
@@ -37,14 +38,18 @@ pub(crate) fn apply(root: &Root, rig: &mut Rig, warnings: &mut Warnings) {
             read.push((constraint, at));
         }
     }
-    // The rig names the first constraint it refuses: drop it and try the others again.
+    // The rig names the first constraint it refuses: drop it (or, past what a pose may cost,
+    // it and all after it) and try the others again.
     loop {
         let list: Vec<NodeConstraint> = read.iter().map(|(c, _)| *c).collect();
         match rig.set_constraints(&list) {
             Ok(()) => break,
             Err(error) => {
-                let (_, at) = read.remove(refused(&error));
-                problems.tell(at, format!("ignored: {error}"));
+                let index = refused(&error);
+                let after = if matches!(error, ConstraintError::TooCostly { .. }) { read.len() } else { index + 1 };
+                for (_, at) in read.drain(index..after) {
+                    problems.tell(at, why(&error));
+                }
             }
         }
     }
@@ -53,6 +58,26 @@ pub(crate) fn apply(root: &Root, rig: &mut Rig, warnings: &mut Warnings) {
     }
     if problems.more > 0 {
         warn(warnings, "nodes", format!("{} more node constraint entries ignored as the ones above", problems.more));
+    }
+}
+
+/// What became of a constraint the rig refused, and why, in a modder's words.
+fn why(error: &ConstraintError) -> String {
+    match error {
+        ConstraintError::OwnSource { .. } => "ignored: it follows its own node".to_owned(),
+        ConstraintError::MatrixNode { .. } => "ignored: it sets or follows a node given by a `matrix`, which has no \
+                                               rotation of its own; give that node `translation`, `rotation` and `scale`"
+            .to_owned(),
+        ConstraintError::Cycle { .. } => "ignored: it reads what it sets, itself (an aim at a node below its own) or \
+                                          through constraints that read it (three-vrm stops on this); the first of \
+                                          those in the file is dropped"
+            .to_owned(),
+        ConstraintError::TooCostly { .. } => format!(
+            "ignored, with every constraint after it: the aims would compute more than {MAX_AIM_WALK} world matrices \
+             a pose; use fewer aims"
+        ),
+        // Read as the rig takes them: sources on the rig, one a node, weights clamped.
+        other => format!("ignored: {other}"),
     }
 }
 
@@ -65,7 +90,7 @@ fn refused(error: &ConstraintError) -> usize {
         | ConstraintError::SecondOnNode { index, .. }
         | ConstraintError::Weight { index, .. }
         | ConstraintError::Cycle { index }
-        | ConstraintError::AimTooDeep { index } => index,
+        | ConstraintError::TooCostly { index } => index,
     }
 }
 

@@ -108,6 +108,24 @@ fn spring_bones_are_counted_in_their_chains() {
     assert_eq!(spring_line(Path::new("Fox.glb"), None), "");
 }
 
+/// A VRM avatar's node constraints are counted by kind; a file without any says nothing of
+/// them.
+#[test]
+fn node_constraints_are_counted_by_kind() {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models");
+    for (file, counted) in
+        [("humanoids/constraints_vrm1.vrm", [2, 3, 2]), ("blender/vrm_addon_constraints_vrm1.vrm", [1, 1, 2])]
+    {
+        let model = admit_file(&models.join(file), &Limits::default()).expect(file).import.model;
+        assert_eq!(constraints(&model), counted, "{file}");
+    }
+    let line = constraint_line(Path::new("a.vrm"), Some([2, 3, 2]));
+    assert!(line.starts_with("a.vrm: node constraints: 2 roll, 3 aim, 2 rotation;"), "{line}");
+    let fox = admit_file(&models.join("Fox.glb"), &Limits::default()).expect("the Fox").import.model;
+    assert_eq!(constraints(&fox), [0, 0, 0]);
+    assert_eq!(constraint_line(Path::new("Fox.glb"), None), "");
+}
+
 /// The JSON report says what the game does with each file, as the lines do.
 #[test]
 fn json_outcomes() {

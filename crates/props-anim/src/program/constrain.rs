@@ -37,11 +37,12 @@ impl ProgramConstraints {
     }
 }
 
-/// One lane of a batch's locals.
+/// One lane of a batch's locals, and the world matrices the constraints compute for it.
 struct Lane<'a> {
     nodes: &'a [NodeLocal],
     locals: &'a mut [Lanes],
     lane: usize,
+    worlds: &'a mut [Affine3A],
 }
 
 impl Lane<'_> {
@@ -82,6 +83,21 @@ impl Locals for Lane<'_> {
             NodeLocal::Fixed(_, matrix) => matrix,
         }
     }
+
+    fn world(&self, node: NodeId) -> Affine3A {
+        self.worlds[node.index()]
+    }
+
+    fn set_world(&mut self, node: NodeId, world: Affine3A) {
+        self.worlds[node.index()] = world;
+    }
+}
+
+impl ProgramConstraints {
+    /// World matrices a scratch holds for them: one per rig node, none without constraints.
+    pub(super) fn worlds(&self) -> Vec<Affine3A> {
+        vec![Affine3A::IDENTITY; if self.constraints.is_empty() { 0 } else { self.parents.len() }]
+    }
 }
 
 impl Program {
@@ -91,8 +107,9 @@ impl Program {
         if constraints.is_empty() {
             return;
         }
+        let Scratch { locals: lanes, constraint_worlds: worlds, .. } = scratch;
         for lane in 0..4 {
-            constraints.apply(parents, &mut Lane { nodes: locals, locals: &mut scratch.locals, lane });
+            constraints.apply(parents, &mut Lane { nodes: locals, locals: lanes, lane, worlds });
         }
         // The constrained slots no longer hold the rest pose.
         scratch.dirty = true;

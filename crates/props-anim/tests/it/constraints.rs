@@ -73,16 +73,16 @@ fn a_rig_takes_only_constraints_it_can_run() {
         ConstraintError::MatrixNode { index: 0, node: NodeId(1) }
     );
 
-    // A chain deep enough that its aims walk past the bound.
+    // A chain with an aim on each node at the source's root: aim `k` reads the `k + 1` nodes
+    // above it, and `k + 2` constraints may each move them.
     let depth = 400;
     let chain: Vec<(Vec<u32>, Transform)> =
         (0..depth).map(|i| (if i + 1 < depth { vec![i + 1] } else { vec![] }, Transform::IDENTITY)).collect();
     let nodes: Vec<SourceNode> = chain.iter().map(|(c, t)| crate::support::node(c, *t)).collect();
     let mut deep = Rig::from_source_nodes(&nodes).expect("a rig");
     let aims: Vec<NodeConstraint> = (1..depth - 1).map(|n| constraint(n, 0, aim, 1.0)).collect();
-    let walked = |k: usize| (0..k).map(|i| i + 2 + 1).sum::<usize>();
-    let first_past = (1..aims.len()).find(|&k| walked(k) > MAX_AIM_WALK).expect("past the bound") - 1;
-    assert_eq!(refused(&mut deep, &aims), ConstraintError::AimTooDeep { index: first_past });
+    let first_past = (0..aims.len()).find(|&k| (k + 1) * (k + 2) > MAX_AIM_WALK).expect("past the bound");
+    assert_eq!(refused(&mut deep, &aims), ConstraintError::TooCostly { index: first_past });
     deep.set_constraints(&aims[..first_past]).expect("within the bound");
 }
 

@@ -14,6 +14,7 @@ mod material_errors;
 mod material_variants;
 mod materials;
 mod msft_lod;
+mod node_constraints;
 mod oracle;
 mod pointers;
 mod real_models;
