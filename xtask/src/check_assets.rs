@@ -264,8 +264,8 @@ fn constraints(model: &Model) -> [usize; 3] {
 fn constraint_line(file: &Path, constraints: Option<[usize; 3]>) -> String {
     let Some([roll, aim, rotation]) = constraints else { return String::new() };
     format!(
-        "{}: node constraints: {roll} roll, {aim} aim, {rotation} rotation; they follow their sources on every \
-         prop, near or far, and in the previewer\n",
+        "{}: node constraints: {roll} roll, {aim} aim, {rotation} rotation; they follow their sources wherever \
+         the prop is posed, at every distance, and in the previewer\n",
         file.display()
     )
 }

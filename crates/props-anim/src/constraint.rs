@@ -72,9 +72,11 @@ impl Axis {
 /// What a constraint makes its node follow (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConstraintKind {
-    /// The source's turn about this axis of the node (twist bones): `X`, `Y` or `Z` in VRM.
+    /// The source's turn about this axis of the node (twist bones): `X`, `Y` or `Z` in VRM (a
+    /// negative axis rolls the same).
     Roll(Axis),
-    /// This axis of the node points at the source.
+    /// This axis of the node points at the source. A source at the node's own place, or a
+    /// parent scaled to nothing, leaves the node at its rest rotation.
     Aim(Axis),
     /// The source's whole turn since its rest.
     Rotation,
@@ -83,9 +85,10 @@ pub enum ConstraintKind {
 /// One node's constraint.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeConstraint {
-    /// The node whose rotation it sets.
+    /// The node whose rotation it sets (a rig node: [`crate::Rig::find`],
+    /// [`crate::Rig::from_source_index`] for a glTF index).
     pub node: NodeId,
-    /// The node it follows.
+    /// The node it follows (a rig node, as `node`).
     pub source: NodeId,
     /// How.
     pub kind: ConstraintKind,
@@ -137,7 +140,7 @@ pub enum ConstraintError {
         weight: f32,
     },
     /// The constraint reads what it sets: through itself (an aim at a node below its own), or
-    /// through others that read it.
+    /// through others that read it. Of the constraints on such a cycle, the first in the list.
     #[error("constraint {index} reads what it sets, itself or through other constraints")]
     Cycle {
         /// The first constraint of the cycle, in the list given.
@@ -178,6 +181,43 @@ struct Placed {
     refresh: usize,
 }
 
+impl Placed {
+    /// `c` on a rig with `rests`, whose aims read the world matrices of `read`.
+    fn new(c: NodeConstraint, rests: &[RestTransform], read: &[NodeId]) -> Self {
+        let rotation = |node: NodeId| rests[node.index()].as_trs().map_or(Quat::IDENTITY, |t| t.rotation).normalize();
+        let rest = rotation(c.node);
+        // Moving its node moves the read nodes below it, all after it in rig order (the read
+        // nodes hold every node above them, so it moves some only if it is one).
+        let refresh = match read.binary_search(&c.node) {
+            Ok(at) => at,
+            Err(_) => read.len(),
+        };
+        Self {
+            constraint: c,
+            rest,
+            inverse_rest: rest.inverse(),
+            inverse_source_rest: rotation(c.source).inverse(),
+            refresh,
+        }
+    }
+}
+
+impl ConstraintError {
+    /// The constraint's index in the list given.
+    #[must_use]
+    pub fn index(&self) -> usize {
+        match *self {
+            Self::OffRig { index, .. }
+            | Self::OwnSource { index }
+            | Self::MatrixNode { index, .. }
+            | Self::SecondOnNode { index, .. }
+            | Self::Weight { index, .. }
+            | Self::Cycle { index }
+            | Self::TooCostly { index } => index,
+        }
+    }
+}
+
 /// The local transforms constraints read and set: a pose's, or one lane of the fast path's.
 pub(crate) trait Locals {
     /// The node's local rotation.
@@ -193,114 +233,111 @@ pub(crate) trait Locals {
 }
 
 impl Constraints {
-    /// Checks `list` against a rig's `parents` and `rests` and orders it (see
-    /// [`crate::Rig::set_constraints`]).
-    pub(crate) fn new(
+    /// Those of `list` a rig with `parents` and `rests` can run, ordered so that each runs after
+    /// those it reads, and each refused one's error, in the list's order (see
+    /// [`crate::Rig::admit_constraints`]). Linear in the list, the rig and the nodes aims read.
+    pub(crate) fn admit(
         list: &[NodeConstraint],
         parents: &[Option<NodeId>],
         rests: &[RestTransform],
-    ) -> Result<Self, ConstraintError> {
+    ) -> (Self, Vec<ConstraintError>) {
         let count = parents.len();
+        let mut refused = Vec::new();
+        let mut kept = vec![false; list.len()];
         let mut on_node: Vec<Option<usize>> = vec![None; count];
         let mut read = vec![false; count];
-        let mut read_count = 0;
+        // The nodes aims read, and the constraints on them (each moves them all again).
+        let (mut read_count, mut refreshing) = (0usize, 0usize);
+        let mut newly_read = Vec::new();
         for (index, c) in list.iter().enumerate() {
-            for node in [c.node, c.source] {
-                if node.index() >= count {
-                    return Err(ConstraintError::OffRig { index, node: node.0, count });
-                }
-                if rests[node.index()].as_trs().is_none() {
-                    return Err(ConstraintError::MatrixNode { index, node });
-                }
+            if let Err(error) = check(index, c, rests, &on_node) {
+                refused.push(error);
+                continue;
             }
-            if c.node == c.source {
-                return Err(ConstraintError::OwnSource { index });
-            }
-            if !(0.0..=1.0).contains(&c.weight) {
-                return Err(ConstraintError::Weight { index, weight: c.weight });
-            }
-            if on_node[c.node.index()].replace(index).is_some() {
-                return Err(ConstraintError::SecondOnNode { index, node: c.node });
-            }
+            newly_read.clear();
             if matches!(c.kind, ConstraintKind::Aim(_)) {
                 for mut at in [Some(c.source), parents[c.node.index()]] {
                     while let Some(node) = at.filter(|n| !read[n.index()]) {
                         read[node.index()] = true;
-                        read_count += 1;
+                        newly_read.push(node);
                         at = parents[node.index()];
                     }
                 }
             }
-            if read_count * (index + 2) > MAX_AIM_WALK {
-                return Err(ConstraintError::TooCostly { index });
+            let new_read = read_count + newly_read.len();
+            let constrained = newly_read.iter().filter(|n| on_node[n.index()].is_some()).count();
+            let new_refreshing = refreshing + constrained + usize::from(read[c.node.index()]);
+            if new_read.saturating_mul(1 + new_refreshing) > MAX_AIM_WALK {
+                // Past the bound, and so is every constraint after it.
+                for node in &newly_read {
+                    read[node.index()] = false;
+                }
+                refused.extend((index..list.len()).map(|index| ConstraintError::TooCostly { index }));
+                break;
             }
+            (read_count, refreshing) = (new_read, new_refreshing);
+            on_node[c.node.index()] = Some(index);
+            kept[index] = true;
         }
-        // Which nodes are at or above a node whose world matrix aims read.
-        let mut above_read = read.clone();
-        for node in (0..count).rev() {
-            if let (true, Some(parent)) = (above_read[node], parents[node]) {
-                above_read[parent.index()] = true;
-            }
+        // The nearest node at or above each that a kept constraint sets.
+        let mut nearest: Vec<Option<NodeId>> = vec![None; count];
+        for node in 0..count {
+            nearest[node] = match on_node[node] {
+                Some(_) => Some(NodeId(node as u32)),
+                None => parents[node].and_then(|p| nearest[p.index()]),
+            };
         }
-        let read: Vec<NodeId> = (0..count).filter(|&n| read[n]).map(|n| NodeId(n as u32)).collect();
         // What each constraint reads that another sets: its source's own rotation (roll and
-        // rotation), or every local above and at its source and above its node (aim).
+        // rotation), or every local at and above its source and above its node (aim).
         let mut readers: Vec<Vec<usize>> = vec![Vec::new(); list.len()];
+        let mut setters: Vec<Vec<usize>> = vec![Vec::new(); list.len()];
         let mut waits = vec![0usize; list.len()];
-        for (index, c) in list.iter().enumerate() {
-            let mut read = |node: NodeId| {
+        for (index, c) in list.iter().enumerate().filter(|(i, _)| kept[*i]) {
+            let mut depend = |node: NodeId| {
                 if let Some(setter) = on_node[node.index()] {
                     readers[setter].push(index);
+                    setters[index].push(setter);
                     waits[index] += 1;
                 }
             };
             match c.kind {
-                ConstraintKind::Roll(_) | ConstraintKind::Rotation => read(c.source),
+                ConstraintKind::Roll(_) | ConstraintKind::Rotation => depend(c.source),
                 ConstraintKind::Aim(_) => {
-                    let mut at = Some(c.source);
-                    while let Some(node) = at {
-                        read(node);
-                        at = parents[node.index()];
-                    }
-                    let mut at = parents[c.node.index()];
-                    while let Some(node) = at {
-                        read(node);
-                        at = parents[node.index()];
+                    for start in [Some(c.source), parents[c.node.index()]] {
+                        let mut at = start.and_then(|n| nearest[n.index()]);
+                        while let Some(node) = at {
+                            depend(node);
+                            at = parents[node.index()].and_then(|p| nearest[p.index()]);
+                        }
                     }
                 }
             }
         }
-        // Kahn's algorithm, the list's order among those ready.
+        let read: Vec<NodeId> = (0..count).filter(|&n| read[n]).map(|n| NodeId(n as u32)).collect();
+        // Kahn's algorithm, the list's order among those ready; when all left wait on a
+        // cycle, the first of one is refused and the others go on.
         let mut ready: BinaryHeap<Reverse<usize>> =
-            waits.iter().enumerate().filter(|(_, w)| **w == 0).map(|(i, _)| Reverse(i)).collect();
+            (0..list.len()).filter(|&i| kept[i] && waits[i] == 0).map(Reverse).collect();
         let mut ordered = Vec::with_capacity(list.len());
-        while let Some(Reverse(index)) = ready.pop() {
-            let c = list[index];
-            let rotation = |node: NodeId| rests[node.index()].as_trs().map_or(Quat::IDENTITY, |t| t.rotation);
-            let rest = rotation(c.node);
-            // Moving its node moves the read nodes below it, all after it in rig order.
-            let refresh = match above_read[c.node.index()] {
-                true => read.partition_point(|n| n.0 < c.node.0),
-                false => read.len(),
-            };
-            ordered.push(Placed {
-                constraint: c,
-                rest,
-                inverse_rest: rest.inverse(),
-                inverse_source_rest: rotation(c.source).inverse(),
-                refresh,
-            });
-            for &reader in &readers[index] {
-                waits[reader] -= 1;
-                if waits[reader] == 0 {
-                    ready.push(Reverse(reader));
-                }
+        let (mut cursor, mut seen) = (0, vec![usize::MAX; list.len()]);
+        loop {
+            while let Some(Reverse(index)) = ready.pop() {
+                ordered.push(Placed::new(list[index], rests, &read));
+                release(index, &readers, &mut waits, &mut ready);
             }
+            while cursor < list.len() && waits[cursor] == 0 {
+                cursor += 1;
+            }
+            if cursor == list.len() {
+                break;
+            }
+            let index = first_on_cycle(cursor, &setters, &waits, &mut seen);
+            refused.push(ConstraintError::Cycle { index });
+            waits[index] = 0;
+            release(index, &readers, &mut waits, &mut ready);
         }
-        if let Some(index) = waits.iter().position(|&w| w > 0) {
-            return Err(ConstraintError::Cycle { index });
-        }
-        Ok(Self { ordered, read })
+        refused.sort_by_key(ConstraintError::index);
+        (Self { ordered, read }, refused)
     }
 
     /// The constraints, in the order they run.
@@ -343,6 +380,7 @@ impl Constraints {
                     turn.inverse() * arc(aim, (to - from).normalize_or_zero()) * turn * placed.rest
                 }
             };
+            let target = target.normalize();
             let rotation = if c.weight >= 1.0 {
                 target
             } else if c.weight <= 0.0 {
@@ -366,6 +404,67 @@ impl Constraints {
             locals.set_world(node, world);
         }
     }
+}
+
+/// The first constraint (in the list's order) of a cycle that `waiting`, left unordered, is on
+/// or reads: each left unordered waits for a setter left unordered, so following those from
+/// `waiting` comes round to a constraint seen before, on the cycle. `seen` marks, by the
+/// constraint it started from, those a search has passed.
+fn first_on_cycle(waiting: usize, setters: &[Vec<usize>], waits: &[usize], seen: &mut [usize]) -> usize {
+    let next = |at: usize| setters[at].iter().copied().find(|&s| waits[s] > 0).unwrap_or(at);
+    let mut at = waiting;
+    while seen[at] != waiting {
+        seen[at] = waiting;
+        at = next(at);
+    }
+    // Round the cycle once more, keeping its first.
+    let (start, mut first) = (at, at);
+    at = next(at);
+    while at != start {
+        first = first.min(at);
+        at = next(at);
+    }
+    first
+}
+
+/// Orders `index`'s readers: each waits for one setter less.
+fn release(index: usize, readers: &[Vec<usize>], waits: &mut [usize], ready: &mut BinaryHeap<Reverse<usize>>) {
+    for &reader in &readers[index] {
+        if waits[reader] > 0 {
+            waits[reader] -= 1;
+            if waits[reader] == 0 {
+                ready.push(Reverse(reader));
+            }
+        }
+    }
+}
+
+/// Whether constraint `index`, `c`, fits a rig with `rests`, beside those already on
+/// `on_node`.
+fn check(
+    index: usize,
+    c: &NodeConstraint,
+    rests: &[RestTransform],
+    on_node: &[Option<usize>],
+) -> Result<(), ConstraintError> {
+    for node in [c.node, c.source] {
+        let Some(rest) = rests.get(node.index()) else {
+            return Err(ConstraintError::OffRig { index, node: node.0, count: rests.len() });
+        };
+        if rest.as_trs().is_none() {
+            return Err(ConstraintError::MatrixNode { index, node });
+        }
+    }
+    if c.node == c.source {
+        return Err(ConstraintError::OwnSource { index });
+    }
+    if !(0.0..=1.0).contains(&c.weight) {
+        return Err(ConstraintError::Weight { index, weight: c.weight });
+    }
+    if on_node[c.node.index()].is_some() {
+        return Err(ConstraintError::SecondOnNode { index, node: c.node });
+    }
+    Ok(())
 }
 
 /// The rotation turning unit vector `from` onto `to` the shortest way (none when `to` is zero).

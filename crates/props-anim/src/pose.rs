@@ -121,7 +121,10 @@ impl Pose {
 
     /// Overrides the local transform of `node` until the next sample or
     /// [`Pose::return_to_rest`]: how game code drives a windmill rotor or a car wheel. Call
-    /// after sampling the clip and before [`Pose::compute_world`].
+    /// after sampling the clip and before [`Pose::compute_world`]. On a node the rig's
+    /// constraints set ([`Rig::constraints`]) only the translation and scale stay:
+    /// [`Pose::compute_world`] replaces the rotation, and the pose then holds the constrained
+    /// one; turn the constraint's source instead.
     pub fn set_local_transform(&mut self, node: NodeId, transform: Transform) {
         *self.local_mut(node) = transform;
     }

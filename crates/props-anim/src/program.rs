@@ -3,8 +3,8 @@
 //!
 //! Compiled once from the model and a [`Spec`] (the clips instances may play, the drivers
 //! and masks their states may use): every clip baked (`baked.rs`), the nodes to compute
-//! in rig order (only those that can move, that is animated by some clip, turned by a driver
-//! or below such a node, and that some palette matrix needs), every constant (rest locals,
+//! in rig order (only those that can move, that is animated by some clip, turned by a driver,
+//! set by a constraint or below such a node, and that some palette matrix needs), every constant (rest locals,
 //! world matrices of nodes that never move, palette matrices that never change). A state is
 //! evaluated as [`crate::pose_state`] defines it (layers blended in order, then drivers, then
 //! the rig's node constraints), four
@@ -170,7 +170,8 @@ pub struct Scratch {
     locals: Vec<Lanes>,
     /// A blended layer's clip pose, by slot.
     sample: Vec<Lanes>,
-    /// Whether `locals` holds anything but the rest pose (in its non-driven entries).
+    /// Whether `locals` holds anything but the rest pose (in its entries no driver or
+    /// constraint sets whole each time).
     dirty: bool,
     /// Each lane's key positions, and its key cursors (only for clips with uneven keys; a
     /// cursor left by another instance is as good as none: the result is the same).

@@ -210,14 +210,33 @@ impl Rig {
     }
 
     /// Sets its node constraints ([`Rig::constraints`], replacing any), run by
-    /// [`crate::Pose::compute_world`] and the fast path alike: checked (nodes of this rig,
-    /// given by rotations, one constraint a node, weights in `[0, 1]`, nothing reading what
-    /// it sets, aims not too costly; [`ConstraintError`] names the first that fails, and the
-    /// rig keeps those it had) and ordered so that each runs after those it reads. Poses
-    /// made before still fit the rig.
+    /// [`crate::Pose::compute_world`] and the fast path alike, ordered so that each runs after
+    /// those it reads: all of `constraints`, or none and the first error
+    /// ([`Rig::admit_constraints`] says what is checked; the rig then keeps those it had).
     pub fn set_constraints(&mut self, constraints: &[NodeConstraint]) -> Result<(), ConstraintError> {
-        self.constraints = Constraints::new(constraints, &self.parents, &self.rest)?;
-        Ok(())
+        let (admitted, refused) = Constraints::admit(constraints, &self.parents, &self.rest);
+        match refused.into_iter().next() {
+            Some(error) => Err(error),
+            None => {
+                self.constraints = admitted;
+                Ok(())
+            }
+        }
+    }
+
+    /// Sets those of `constraints` it can run (replacing any), as [`Rig::set_constraints`]
+    /// does, and returns why each other was refused, in the list's order: the nodes are not
+    /// this rig's, or are given by a matrix; a constraint follows its own node, is a second on
+    /// one node, or has a weight outside `[0, 1]`; it reads what it sets (of a cycle, the first
+    /// in the list is refused); or aims would cost a pose too much ([`crate::constraint::MAX_AIM_WALK`]: that one
+    /// and all after it). How an importer degrades a file's constraints at the finest grain.
+    /// Poses made before still fit the rig; programs compiled before
+    /// ([`crate::runtime::Program::new`]) do not run them. An imported model's rig holds the
+    /// file's constraints: to change them, build the model anew from [`crate::ModelParts`].
+    pub fn admit_constraints(&mut self, constraints: &[NodeConstraint]) -> Vec<ConstraintError> {
+        let (admitted, refused) = Constraints::admit(constraints, &self.parents, &self.rest);
+        self.constraints = admitted;
+        refused
     }
 
     /// The first node (in rig order) with this name.

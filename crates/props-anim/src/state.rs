@@ -116,6 +116,8 @@ impl Default for Layer {
 /// A procedural rotation the simulation drives: every one of `nodes` is turned, after its
 /// rest rotation, by the instance's driver value (radians) about `axis` (in the node's own
 /// frame). A car's wheels roll about X with one driver; a windmill's nacelle yaws about Y.
+/// A node the rig's constraints set ([`crate::Rig::constraints`]) is turned by its constraint
+/// instead: drive its source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Driver {
     /// The nodes it turns (TRS nodes).

@@ -5,13 +5,16 @@
 //! What cannot be read is passed over at the finest grain, with a warning at its path:
 //! - a constraint with no kind, or whose `source` names no node, is ignored;
 //! - a missing or unknown axis takes three-vrm's default (`X`, `PositiveX`);
-//! - a weight missing takes 1, and one out of `[0, 1]` is clamped;
-//! - a `specVersion` other than `1.0` is read as 1.0.
+//! - a weight out of `[0, 1]` is clamped (a missing one is 1, as the specification says, with
+//!   no warning);
+//! - a `specVersion` missing or other than `1.0` (or `1.0-beta`) is read as 1.0.
 //!
-//! The rig refuses some constraints, and each is dropped alone:
+//! The rig refuses some constraints ([`props_anim::Rig::admit_constraints`]), and each is
+//! dropped alone:
 //! - one on or following a node given by a matrix;
 //! - one following its own node;
-//! - one reading what it sets, itself or through others (three-vrm stops on those);
+//! - one reading what it sets, itself or through others (three-vrm stops on those): of a
+//!   cycle, the first in the file;
 //! - those past what a pose may cost (aims computing too many world matrices), from the first
 //!   on.
 
@@ -38,20 +41,9 @@ pub(crate) fn apply(root: &Root, rig: &mut Rig, warnings: &mut Warnings) {
             read.push((constraint, at));
         }
     }
-    // The rig names the first constraint it refuses: drop it (or, past what a pose may cost,
-    // it and all after it) and try the others again.
-    loop {
-        let list: Vec<NodeConstraint> = read.iter().map(|(c, _)| *c).collect();
-        match rig.set_constraints(&list) {
-            Ok(()) => break,
-            Err(error) => {
-                let index = refused(&error);
-                let after = if matches!(error, ConstraintError::TooCostly { .. }) { read.len() } else { index + 1 };
-                for (_, at) in read.drain(index..after) {
-                    problems.tell(at, why(&error));
-                }
-            }
-        }
+    let list: Vec<NodeConstraint> = read.iter().map(|(c, _)| *c).collect();
+    for error in rig.admit_constraints(&list) {
+        problems.tell(read[error.index()].1.clone(), why(&error));
     }
     for (at, why) in problems.told {
         warn(warnings, at, why);
@@ -73,24 +65,11 @@ fn why(error: &ConstraintError) -> String {
                                           those in the file is dropped"
             .to_owned(),
         ConstraintError::TooCostly { .. } => format!(
-            "ignored, with every constraint after it: the aims would compute more than {MAX_AIM_WALK} world matrices \
-             a pose; use fewer aims"
+            "ignored, as every constraint after it: past what a pose may cost (the aims would have more than \
+             {MAX_AIM_WALK} world matrices computed a pose); use fewer aims"
         ),
         // Read as the rig takes them: sources on the rig, one a node, weights clamped.
         other => format!("ignored: {other}"),
-    }
-}
-
-/// The constraint a rig refused.
-fn refused(error: &ConstraintError) -> usize {
-    match *error {
-        ConstraintError::OffRig { index, .. }
-        | ConstraintError::OwnSource { index }
-        | ConstraintError::MatrixNode { index, .. }
-        | ConstraintError::SecondOnNode { index, .. }
-        | ConstraintError::Weight { index, .. }
-        | ConstraintError::Cycle { index }
-        | ConstraintError::TooCostly { index } => index,
     }
 }
 
@@ -103,9 +82,12 @@ fn read_one(
     problems: &mut Problems,
 ) -> Option<NodeConstraint> {
     let version = ext.get("specVersion");
-    if !matches!(version.and_then(Value::as_str), Some("1.0" | "1.0-beta")) {
-        let version = version.unwrap_or(&Value::Null);
-        problems.tell(format!("{at}.specVersion"), format!("version {version} read as 1.0"));
+    match version {
+        None => problems.tell(format!("{at}.specVersion"), "missing: read as 1.0"),
+        Some(v) if !matches!(v.as_str(), Some("1.0" | "1.0-beta")) => {
+            problems.tell(format!("{at}.specVersion"), format!("version {v} read as 1.0"));
+        }
+        Some(_) => {}
     }
     let constraint = ext.get("constraint");
     // three-vrm reads the first of these a constraint has.
@@ -163,7 +145,10 @@ fn axis(body: &Value, key: &str, axes: &[(&str, Axis)], at: &str, problems: &mut
         || {
             let (default, _) = axes[0];
             let names: Vec<&str> = axes.iter().map(|(n, _)| *n).collect();
-            let why = format!("{:?} is not one of {}: {default} instead", named.unwrap_or(""), names.join(", "));
+            let why = match named {
+                Some(name) => format!("{name:?} is not one of {}: {default} instead", names.join(", ")),
+                None => format!("missing: {default} instead (one of {})", names.join(", ")),
+            };
             problems.tell(format!("{at}.{key}"), why);
             axes[0].1
         },

@@ -2,7 +2,7 @@
 //! the ones before it decided:
 //!
 //! 1. [`Slots::find`]: which nodes get a local transform slot per instance (animated by a
-//!    clip, turned by a driver, or held differently by different clips), and the fixed local
+//!    clip, turned by a driver, set by a constraint, or held differently by different clips), and the fixed local
 //!    of those that every clip holds at the same place away from their rest;
 //! 2. [`compile_clip`]: each baked clip's writes by slot, what it leaves at rest, its pose at
 //!    time 0 (an additive layer's reference) and its key cursors;

@@ -101,7 +101,9 @@ impl ProgramConstraints {
 }
 
 impl Program {
-    /// Runs the rig's constraints on each of the four lanes' locals.
+    /// Runs the rig's constraints on each of the four lanes' locals. Like a driver's, their
+    /// nodes' rotations are set whole each time, from what the constraints read: `dirty`
+    /// leaves them out.
     pub(super) fn constrain4(&self, scratch: &mut Scratch) {
         let ProgramConstraints { constraints, parents, locals } = &self.constraints;
         if constraints.is_empty() {
@@ -111,7 +113,5 @@ impl Program {
         for lane in 0..4 {
             constraints.apply(parents, &mut Lane { nodes: locals, locals: lanes, lane, worlds });
         }
-        // The constrained slots no longer hold the rest pose.
-        scratch.dirty = true;
     }
 }

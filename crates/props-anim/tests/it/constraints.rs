@@ -58,6 +58,15 @@ fn a_rig_takes_only_constraints_it_can_run() {
         ConstraintError::Cycle { index: 0 }
     );
     assert_eq!(refused(&mut rig, &[constraint(3, 4, aim, 1.0)]), ConstraintError::Cycle { index: 0 });
+    // The first of the cycle is named, not one that only reads it.
+    let rotation = ConstraintKind::Rotation;
+    assert_eq!(
+        refused(
+            &mut rig,
+            &[constraint(1, 2, rotation, 1.0), constraint(2, 3, rotation, 1.0), constraint(3, 2, rotation, 1.0)]
+        ),
+        ConstraintError::Cycle { index: 1 }
+    );
     assert!(rig.constraints().is_empty(), "a refused list leaves the rig as it was");
 
     let matrix = SourceNode {
@@ -74,15 +83,20 @@ fn a_rig_takes_only_constraints_it_can_run() {
     );
 
     // A chain with an aim on each node at the source's root: aim `k` reads the `k + 1` nodes
-    // above it, and `k + 2` constraints may each move them.
+    // above it, `k` of them set by the aims before it, each moving them all again.
     let depth = 400;
     let chain: Vec<(Vec<u32>, Transform)> =
         (0..depth).map(|i| (if i + 1 < depth { vec![i + 1] } else { vec![] }, Transform::IDENTITY)).collect();
     let nodes: Vec<SourceNode> = chain.iter().map(|(c, t)| crate::support::node(c, *t)).collect();
     let mut deep = Rig::from_source_nodes(&nodes).expect("a rig");
     let aims: Vec<NodeConstraint> = (1..depth - 1).map(|n| constraint(n, 0, aim, 1.0)).collect();
-    let first_past = (0..aims.len()).find(|&k| (k + 1) * (k + 2) > MAX_AIM_WALK).expect("past the bound");
+    let first_past = (0..aims.len()).find(|&k| (k + 1) * (k + 1) > MAX_AIM_WALK).expect("past the bound");
     assert_eq!(refused(&mut deep, &aims), ConstraintError::TooCostly { index: first_past });
+    // Admitted as far as they may go; that one and all after it refused.
+    let refused_all = deep.admit_constraints(&aims);
+    assert_eq!(deep.constraints().len(), first_past);
+    assert_eq!(refused_all.len(), aims.len() - first_past);
+    assert!(refused_all.iter().all(|e| matches!(e, ConstraintError::TooCostly { .. })));
     deep.set_constraints(&aims[..first_past]).expect("within the bound");
 }
 
@@ -184,4 +198,25 @@ fn a_constraint_with_no_direction_holds_its_rest() {
     same_place.set_constraints(&[constraint(1, 2, ConstraintKind::Aim(Axis::PositiveY), 1.0)]).expect("taken");
     let pose = posed(&same_place, &[]);
     assert_eq!(pose.local_transform(NodeId(1)).rotation, Quat::IDENTITY);
+}
+
+#[test]
+fn a_list_of_many_cycles_is_admitted_in_one_pass_keeping_all_but_one_of_each() {
+    // 2,000 nodes under a root, each pair following each other round.
+    let pairs = 1000u32;
+    let mut nodes = vec![crate::support::node(&(1..=2 * pairs).collect::<Vec<u32>>(), Transform::IDENTITY)];
+    nodes.extend((0..2 * pairs).map(|_| crate::support::node(&[], Transform::IDENTITY)));
+    let mut rig = Rig::from_source_nodes(&nodes).expect("a rig");
+    let list: Vec<NodeConstraint> = (0..pairs)
+        .flat_map(|p| {
+            let (a, b) = (1 + 2 * p, 2 + 2 * p);
+            [constraint(a, b, ConstraintKind::Rotation, 1.0), constraint(b, a, ConstraintKind::Rotation, 1.0)]
+        })
+        .collect();
+    let refused = rig.admit_constraints(&list);
+    assert_eq!(refused.len(), pairs as usize);
+    for (p, error) in refused.iter().enumerate() {
+        assert_eq!(*error, ConstraintError::Cycle { index: 2 * p }, "the first of each pair");
+    }
+    assert_eq!(rig.constraints().len(), pairs as usize);
 }
