@@ -319,7 +319,7 @@ impl Constraints {
         let mut ready: BinaryHeap<Reverse<usize>> =
             (0..list.len()).filter(|&i| kept[i] && waits[i] == 0).map(Reverse).collect();
         let mut ordered = Vec::with_capacity(list.len());
-        let (mut cursor, mut seen) = (0, vec![usize::MAX; list.len()]);
+        let (mut cursor, mut seen, mut searches) = (0, vec![usize::MAX; list.len()], 0);
         loop {
             while let Some(Reverse(index)) = ready.pop() {
                 ordered.push(Placed::new(list[index], rests, &read));
@@ -331,7 +331,8 @@ impl Constraints {
             if cursor == list.len() {
                 break;
             }
-            let index = first_on_cycle(cursor, &setters, &waits, &mut seen);
+            let index = first_on_cycle(cursor, &setters, &waits, (&mut seen, searches));
+            searches += 1;
             refused.push(ConstraintError::Cycle { index });
             waits[index] = 0;
             release(index, &readers, &mut waits, &mut ready);
@@ -408,13 +409,19 @@ impl Constraints {
 
 /// The first constraint (in the list's order) of a cycle that `waiting`, left unordered, is on
 /// or reads: each left unordered waits for a setter left unordered, so following those from
-/// `waiting` comes round to a constraint seen before, on the cycle. `seen` marks, by the
-/// constraint it started from, those a search has passed.
-fn first_on_cycle(waiting: usize, setters: &[Vec<usize>], waits: &[usize], seen: &mut [usize]) -> usize {
+/// `waiting` comes round to a constraint seen before, on the cycle. `seen` marks those this
+/// search, number `search`, has passed (a number of its own each, so no search stops at a
+/// constraint an earlier one passed, whose cycle may be gone).
+fn first_on_cycle(
+    waiting: usize,
+    setters: &[Vec<usize>],
+    waits: &[usize],
+    (seen, search): (&mut [usize], usize),
+) -> usize {
     let next = |at: usize| setters[at].iter().copied().find(|&s| waits[s] > 0).unwrap_or(at);
     let mut at = waiting;
-    while seen[at] != waiting {
-        seen[at] = waiting;
+    while seen[at] != search {
+        seen[at] = search;
         at = next(at);
     }
     // Round the cycle once more, keeping its first.

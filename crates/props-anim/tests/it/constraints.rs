@@ -219,4 +219,31 @@ fn a_list_of_many_cycles_is_admitted_in_one_pass_keeping_all_but_one_of_each() {
         assert_eq!(*error, ConstraintError::Cycle { index: 2 * p }, "the first of each pair");
     }
     assert_eq!(rig.constraints().len(), pairs as usize);
+
+    // One constraint reading two cycles: each cycle loses its first, the reader stays. Node 1
+    // aims at node 7, below 5 below 2: it reads 5's and 2's rotations, each on a cycle.
+    let rotation = ConstraintKind::Rotation;
+    let t = Transform::from_translation;
+    let mut rig = crate::support::rig(&[
+        (&[1, 2, 3, 4, 6], Transform::IDENTITY),
+        (&[], t(Vec3::X)),
+        (&[5], t(Vec3::Y)),
+        (&[], t(Vec3::NEG_X)),
+        (&[], t(Vec3::Z)),
+        (&[7], t(Vec3::Y)),
+        (&[], t(Vec3::NEG_Z)),
+        (&[], t(Vec3::Y)),
+    ]);
+    let list = [
+        constraint(1, 7, ConstraintKind::Aim(Axis::PositiveX), 1.0),
+        constraint(2, 3, rotation, 1.0),
+        constraint(3, 2, rotation, 1.0),
+        constraint(5, 6, rotation, 1.0),
+        constraint(6, 5, rotation, 1.0),
+    ];
+    let refused = rig.admit_constraints(&list);
+    assert_eq!(refused, [ConstraintError::Cycle { index: 1 }, ConstraintError::Cycle { index: 3 }]);
+    let mut kept: Vec<u32> = rig.constraints().iter().map(|c| c.node.0).collect();
+    kept.sort_unstable();
+    assert_eq!(kept, [1, 3, 6], "the aim, and the second of each cycle");
 }
