@@ -247,3 +247,67 @@ fn a_list_of_many_cycles_is_admitted_in_one_pass_keeping_all_but_one_of_each() {
     kept.sort_unstable();
     assert_eq!(kept, [1, 3, 6], "the aim, and the second of each cycle");
 }
+
+/// Random lists on random rigs: admitting ends, keeps only what it can run (each after the
+/// constraints setting what it reads) and refuses the rest one by one, and posing stays
+/// finite.
+#[test]
+fn any_list_on_any_rig_is_admitted_and_poses_finite() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let kinds = [
+        ConstraintKind::Rotation,
+        ConstraintKind::Roll(Axis::PositiveY),
+        ConstraintKind::Roll(Axis::NegativeZ),
+        ConstraintKind::Aim(Axis::PositiveX),
+        ConstraintKind::Aim(Axis::NegativeY),
+    ];
+    for _ in 0..300 {
+        let count = 1 + next(24) as u32;
+        // Each node's parent is an earlier one (or none).
+        let parents: Vec<Option<u32>> =
+            (0..count).map(|i| (i > 0 && next(5) > 0).then(|| next(i as u64) as u32)).collect();
+        let nodes: Vec<SourceNode> = (0..count)
+            .map(|i| {
+                let children: Vec<u32> = (0..count).filter(|&c| parents[c as usize] == Some(i)).collect();
+                let rest = Transform {
+                    translation: Vec3::new(next(5) as f32 - 2.0, next(5) as f32 - 2.0, next(5) as f32 - 2.0),
+                    rotation: Quat::from_rotation_y(next(7) as f32) * Quat::from_rotation_x(next(7) as f32),
+                    scale: Vec3::splat([1.0, 0.5, 0.0][next(3) as usize]),
+                };
+                crate::support::node(&children, rest)
+            })
+            .collect();
+        let mut rig = Rig::from_source_nodes(&nodes).expect("a forest");
+        let list: Vec<NodeConstraint> = (0..next(2 * count as u64 + 1))
+            .map(|_| {
+                let weight = [0.0, 0.3, 1.0, 1.5][next(4) as usize];
+                constraint(next(count as u64) as u32, next(count as u64 + 1) as u32, kinds[next(5) as usize], weight)
+            })
+            .collect();
+        let refused = rig.admit_constraints(&list);
+        assert_eq!(refused.len() + rig.constraints().len(), list.len(), "each kept or refused");
+        assert!(refused.windows(2).all(|w| w[0].index() < w[1].index()), "in the list's order, once each");
+        // Each runs after those setting its source (roll, rotation).
+        let order: Vec<&NodeConstraint> = rig.constraints().iter().collect();
+        for (k, c) in order.iter().enumerate() {
+            if matches!(c.kind, ConstraintKind::Rotation | ConstraintKind::Roll(_)) {
+                assert!(!order[k..].iter().any(|other| other.node == c.source), "{c:?} before its source's");
+            }
+        }
+        let mut pose = Pose::from_rest(&rig);
+        for node in rig.nodes() {
+            let turn = Quat::from_rotation_z(next(7) as f32);
+            let local =
+                Transform { rotation: pose.local_transform(node).rotation * turn, ..*pose.local_transform(node) };
+            pose.set_local_transform(node, local);
+        }
+        pose.compute_world(&rig);
+        assert!(rig.nodes().all(|n| pose.local_transform(n).rotation.is_finite()));
+    }
+}
