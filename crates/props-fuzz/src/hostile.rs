@@ -216,6 +216,37 @@ fn rotating(key: [f32; 4]) -> Value {
     document
 }
 
+/// [`triangle`] with 20,000 nodes under its root in pairs whose `VRMC_node_constraint`s follow
+/// each other round, and a chain of 10,000 nodes each aiming at the root's first child.
+fn constraint_cycles() -> Value {
+    let mut document = triangle();
+    let constraint = |kind: &str, source: usize| json!({"VRMC_node_constraint": {"specVersion": "1.0", "constraint": {kind: {"source": source}}}});
+    let (pairs, chain) = (10_000, 10_000);
+    let first = document["nodes"].as_array().map_or(0, Vec::len);
+    let mut nodes = Vec::new();
+    for p in 0..pairs {
+        let (a, b) = (first + 2 * p, first + 2 * p + 1);
+        nodes.push(json!({"extensions": constraint("rotation", b)}));
+        nodes.push(json!({"extensions": constraint("roll", a)}));
+    }
+    let top = first + 2 * pairs;
+    for k in 0..chain {
+        let mut node = json!({"translation": [0.0, 1.0, 0.0], "extensions": constraint("aim", first)});
+        if k + 1 < chain {
+            node["children"] = json!([top + k + 1]);
+        }
+        nodes.push(node);
+    }
+    let mut children: Vec<usize> = (first..top).collect();
+    children.push(top);
+    for node in nodes {
+        push(&mut document, "/nodes", node);
+    }
+    document["nodes"][0]["children"] = json!(children);
+    document["extensionsUsed"] = json!(["VRMC_node_constraint"]);
+    document
+}
+
 /// `count` copies of `item` as a JSON array, written straight as text (a `Value` of millions
 /// of items would itself take gigabytes).
 fn repeated(item: &str, count: usize) -> String {
@@ -278,6 +309,13 @@ pub fn cases() -> Vec<HostileCase> {
                     {"name": "prop", "mesh": 0, "scale": [3.0e38, 3.0e38, 3.0e38]}]);
                 document
             },
+        ),
+        HostileCase::new(
+            "constraint_cycles",
+            "30,000 VRM node constraints: 10,000 pairs following each other round, and aims down a chain of 10,000 \
+             nodes each reading all above it (admitted in one pass: each cycle loses one, aims past the cost bound go)",
+            Admitted(Some("PROPS_IGNORED")),
+            &constraint_cycles(),
         ),
         HostileCase::new("zero_node_rotation", "a zero node rotation", Refused("ROTATION_NON_UNIT"), &{
             let mut document = triangle();

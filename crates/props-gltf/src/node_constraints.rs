@@ -49,7 +49,14 @@ pub(crate) fn apply(root: &Root, rig: &mut Rig, warnings: &mut Warnings) {
         warn(warnings, at, why);
     }
     if problems.more > 0 {
-        warn(warnings, "nodes", format!("{} more node constraint entries ignored as the ones above", problems.more));
+        warn(
+            warnings,
+            "nodes",
+            format!(
+                "{} more node constraint problems as the ones above (each ignored, or read with a default)",
+                problems.more
+            ),
+        );
     }
 }
 
