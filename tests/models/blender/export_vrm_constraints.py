@@ -22,12 +22,15 @@ avatar with the add-on's own exporter as VRM 1.0.
 Needs the add-on `io_scene_vrm` installed in Blender (see README.md: which version).
 """
 
+import os
 import sys
 
 import addon_utils
-import bmesh
 import bpy
 from mathutils import Vector
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from skinned_box import box  # noqa: E402
 
 OUT = sys.argv[sys.argv.index("--") + 1]
 
@@ -49,21 +52,6 @@ CONSTRAINTS = [
     ("eye_aim.L", "DAMPED_TRACK", "aim_target.R", {"track_axis": "TRACK_NEGATIVE_X", "head_tail": 0.0, "influence": 1.0}),
     ("elbow_twist.L", "COPY_ROTATION", "forearm_twist.L", {"influence": 0.25}),
 ]
-
-
-def box(mesh_name, bone, centre, half):
-    """A box around `centre` of half-sizes `half`, skinned wholly to `bone`."""
-    mesh = bpy.data.meshes.new(mesh_name)
-    obj = bpy.data.objects.new(mesh_name, mesh)
-    bpy.context.collection.objects.link(obj)
-    b = bmesh.new()
-    bmesh.ops.create_cube(b, size=1.0)
-    for v in b.verts:
-        v.co = Vector(centre) + Vector((v.co.x * 2 * half[0], v.co.y * 2 * half[1], v.co.z * 2 * half[2]))
-    b.to_mesh(mesh)
-    b.free()
-    obj.vertex_groups.new(name=bone).add(range(len(mesh.vertices)), 1.0, "REPLACE")
-    return obj
 
 
 def build():

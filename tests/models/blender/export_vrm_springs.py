@@ -12,13 +12,16 @@ chest, and exports the avatar twice with the add-on's own exporter: as VRM 1.0
 Needs the add-on `io_scene_vrm` installed in Blender (see README.md: which version).
 """
 
+import os
 import sys
 import uuid
 
 import addon_utils
-import bmesh
 import bpy
 from mathutils import Vector
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from skinned_box import box  # noqa: E402
 
 OUT = sys.argv[sys.argv.index("--") + 1]
 
@@ -28,21 +31,6 @@ CHAINS = [
     ("ponytail", "head", Vector((0.0, 0.09, 0.12)), [(0.0, 0.05, -0.06), (0.0, 0.02, -0.09), (0.0, 0.0, -0.09)]),
     ("tail", "hips", Vector((0.0, 0.06, 0.0)), [(0.0, 0.12, -0.05), (0.0, 0.12, -0.05)]),
 ]
-
-
-def box(mesh_name, bone, centre, half):
-    """A box around `centre` of half-sizes `half`, skinned wholly to `bone`."""
-    mesh = bpy.data.meshes.new(mesh_name)
-    obj = bpy.data.objects.new(mesh_name, mesh)
-    bpy.context.collection.objects.link(obj)
-    b = bmesh.new()
-    bmesh.ops.create_cube(b, size=1.0)
-    for v in b.verts:
-        v.co = Vector(centre) + Vector((v.co.x * 2 * half[0], v.co.y * 2 * half[1], v.co.z * 2 * half[2]))
-    b.to_mesh(mesh)
-    b.free()
-    obj.vertex_groups.new(name=bone).add(range(len(mesh.vertices)), 1.0, "REPLACE")
-    return obj
 
 
 def build(spec):
