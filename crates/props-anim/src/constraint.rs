@@ -341,6 +341,11 @@ impl Constraints {
         (Self { ordered, read }, refused)
     }
 
+    /// The nodes whose world matrices aims read, in rig order.
+    pub(crate) fn read(&self) -> &[NodeId] {
+        &self.read
+    }
+
     /// The constraints, in the order they run.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &NodeConstraint> {
         self.ordered.iter().map(|p| &p.constraint)

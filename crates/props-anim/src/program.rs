@@ -44,7 +44,8 @@ enum Local {
     Fixed(Rows),
 }
 
-/// One node computed per instance: `world[node] = world[parent] * local`.
+/// One node computed per instance: `world[node] = world[parent] * local` (in a scratch's
+/// world matrices: by rig node while compiling, then by their compact index).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Step {
     node: u32,
@@ -137,13 +138,15 @@ pub struct Program {
     clips: Vec<ProgramClip>,
     /// Rest local of each slot, in every lane.
     base: Vec<Lanes>,
-    /// World matrices of nodes that never move (identity for the others), by rig node.
-    fixed_world: Vec<Rows>,
+    /// The world matrices a scratch holds at first, only those the steps and the palette
+    /// read: a fixed node's (a step's parent that never moves), or identity for a step's own.
+    /// Steps, joints and nodes name them by index here, not by rig node.
+    world_base: Vec<Rows>,
     steps: Vec<Step>,
-    /// Palette matrices `(index, node, matrix)` of moving skin joints (palette = `world[node]
-    /// * matrix`: the joint's inverse bind; for a joint with a fixed local whose world
-    /// nothing else needs, its parent and its local times its inverse bind), with `matrix`
-    /// in every lane; `(index, node)` of moving mesh nodes; the rest never change.
+    /// Palette matrices `(index, world, matrix)` of moving skin joints (palette =
+    /// `world[world] * matrix`: the joint's inverse bind; for a joint with a fixed local whose
+    /// world nothing else needs, its parent's and its local times its inverse bind), with
+    /// `matrix` in every lane; `(index, world)` of moving mesh nodes; the rest never change.
     joints: Vec<(u32, u32, Rows4)>,
     nodes: Vec<(u32, u32)>,
     constant: Vec<(u32, JointMatrix)>,
@@ -177,7 +180,7 @@ pub struct Scratch {
     /// cursor left by another instance is as good as none: the result is the same).
     found: [Vec<Found>; 4],
     cursors: [Vec<u32>; 4],
-    /// The four lanes' world matrices, by rig node.
+    /// The four lanes' world matrices, those the program reads ([`Program`]'s `world_base`).
     world: Vec<Rows4>,
     /// One lane's morph weights, and a blended layer's.
     weights: Vec<f32>,
@@ -185,7 +188,7 @@ pub struct Scratch {
     /// One lane's property values, and a blended layer's.
     values: Vec<f32>,
     sample_values: Vec<f32>,
-    /// One lane's world matrices of the nodes the rig's constraints read, by rig node.
+    /// One lane's world matrices of the nodes the rig's constraints' aims read.
     constraint_worlds: Vec<glam::Affine3A>,
 }
 
@@ -320,7 +323,7 @@ impl Program {
             dirty: false,
             found: std::array::from_fn(|_| vec![Found::default(); self.max_groups]),
             cursors: std::array::from_fn(|_| vec![0; self.cursor_len]),
-            world: self.fixed_world.iter().map(Rows4::splat).collect(),
+            world: self.world_base.iter().map(Rows4::splat).collect(),
             weights: self.morph.defaults.clone(),
             sample_weights: self.morph.defaults.clone(),
             values: self.animated.defaults.clone(),

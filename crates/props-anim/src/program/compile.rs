@@ -10,7 +10,8 @@
 //! 4. [`Hierarchy::order`]: the nodes some palette matrix needs, the world matrices of those
 //!    that never move, and the steps that compute the others in rig order;
 //! 5. [`Palette::split`]: each palette matrix computed per instance or constant, and the
-//!    steps no longer needed once a fixed joint's matrix folds into its parent's;
+//!    steps no longer needed once a fixed joint's matrix folds into its parent's; then
+//!    [`Palette::compact_worlds`]: the world matrices a scratch holds, only those read;
 //! 6. drivers, the rig's constraints, masks and morph weights by slot.
 
 use glam::Vec4;
@@ -48,7 +49,9 @@ impl Program {
             .collect();
         let scaled = scaled_slots(&base_locals, &clips, &slots.of);
         let Hierarchy { moving, fixed_world, steps } = Hierarchy::order(model, &slots, &scaled);
-        let Palette { joints, nodes, constant, steps } = Palette::split(model, steps, &moving, &fixed_world);
+        let mut palette = Palette::split(model, steps, &moving, &fixed_world);
+        let world_base = palette.compact_worlds(&fixed_world);
+        let Palette { joints, nodes, constant, steps } = palette;
         let drivers = spec
             .drivers
             .iter()
@@ -89,7 +92,7 @@ impl Program {
             max_groups: clips.iter().map(|c| c.baked.group_count()).max().unwrap_or(0),
             clips,
             base: base_locals.iter().map(splat).collect::<Vec<Lanes>>(),
-            fixed_world,
+            world_base,
             steps,
             joints: joints.into_iter().map(|(index, node, matrix)| (index, node, Rows4::splat(&matrix))).collect(),
             nodes,
@@ -360,6 +363,34 @@ impl Palette {
         });
         Self { joints, nodes, constant, steps }
     }
+
+    /// Renames the nodes its steps, joints and nodes name by compact indices, one per world
+    /// matrix they read or write, and returns each one's first value (a fixed node's world
+    /// from `fixed_world`, identity for a moving one's, which its step overwrites): a scratch
+    /// holds those only, not one per rig node.
+    fn compact_worlds(&mut self, fixed_world: &[Rows]) -> Vec<Rows> {
+        let mut index: Vec<Option<u32>> = vec![None; fixed_world.len()];
+        let mut base = Vec::new();
+        let mut at = |node: &mut u32| {
+            *node = *index[*node as usize].get_or_insert_with(|| {
+                base.push(fixed_world[*node as usize]);
+                (base.len() - 1) as u32
+            });
+        };
+        for step in &mut self.steps {
+            if let Some(parent) = &mut step.parent {
+                at(parent);
+            }
+            at(&mut step.node);
+        }
+        for (_, node, _) in &mut self.joints {
+            at(node);
+        }
+        for (_, node) in &mut self.nodes {
+            at(node);
+        }
+        base
+    }
 }
 
 impl Morph {
@@ -425,5 +456,45 @@ impl Animated {
             clip.covers = own.is_superset(&animated);
         }
         Self { defaults, layout, masks, visibility: model.visibility().clone(), slot: model.property_slot() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use crate::clip::interpolate::Interpolation;
+    use crate::clip::{Channel, Clip, Keyframes};
+    use crate::{Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform};
+
+    use super::Program;
+
+    /// A scratch holds the world matrices the program reads, not one per rig node: a spinning
+    /// root with a mesh, beside 500 nodes that never move and nothing reads.
+    #[test]
+    fn a_scratch_holds_only_the_world_matrices_read() {
+        let node = |children: Vec<u32>| SourceNode {
+            name: None,
+            children,
+            rest: RestTransform::Trs(Transform::IDENTITY),
+            morph_weights: Vec::new(),
+        };
+        let mut nodes = vec![node(Vec::new())];
+        nodes.extend((1..=500).map(|i| node(if i < 500 { vec![i + 1] } else { Vec::new() })));
+        let rig = Rig::from_source_nodes(&nodes).expect("a rig");
+        let turn = Keyframes::Rotation(vec![Quat::IDENTITY, Quat::from_rotation_y(1.0)]);
+        let spin = Channel::new(NodeId(0), Interpolation::Linear, vec![0.0, 1.0], turn).expect("a channel");
+        let spin = Clip::new(None, vec![spin], &rig).map_err(|(_, e)| e).expect("a clip");
+        let blade = Primitive::triangles(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![Vec3::Z; 3], vec![0, 1, 2], None);
+        let model = Model::new(ModelParts {
+            rig: Some(rig),
+            clips: vec![spin],
+            meshes: vec![Mesh { name: None, primitives: vec![blade] }],
+            instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+            ..ModelParts::default()
+        })
+        .expect("a model");
+        let program = Program::for_clip(&model, 0);
+        assert_eq!(program.scratch().world.len(), 1, "the root's only");
     }
 }

@@ -16,6 +16,9 @@ pub(super) struct ProgramConstraints {
     parents: Vec<Option<NodeId>>,
     /// Each rig node's local: its slot, or the local every clip holds it at.
     locals: Vec<NodeLocal>,
+    /// Each rig node's place among the world matrices a scratch holds for aims (those of the
+    /// nodes they read; `u32::MAX` for the others).
+    world_at: Vec<u32>,
 }
 
 /// Where a node's local is on the fast path.
@@ -33,15 +36,21 @@ impl ProgramConstraints {
         if constraints.is_empty() {
             return Self::default();
         }
-        Self { constraints: constraints.clone(), parents: parents.to_vec(), locals }
+        let mut world_at = vec![u32::MAX; parents.len()];
+        for (at, node) in (0u32..).zip(constraints.read()) {
+            world_at[node.index()] = at;
+        }
+        Self { constraints: constraints.clone(), parents: parents.to_vec(), locals, world_at }
     }
 }
 
-/// One lane of a batch's locals, and the world matrices the constraints compute for it.
+/// One lane of a batch's locals, and the world matrices the constraints compute for it (at
+/// `world_at`).
 struct Lane<'a> {
     nodes: &'a [NodeLocal],
     locals: &'a mut [Lanes],
     lane: usize,
+    world_at: &'a [u32],
     worlds: &'a mut [Affine3A],
 }
 
@@ -85,18 +94,18 @@ impl Locals for Lane<'_> {
     }
 
     fn world(&self, node: NodeId) -> Affine3A {
-        self.worlds[node.index()]
+        self.worlds[self.world_at[node.index()] as usize]
     }
 
     fn set_world(&mut self, node: NodeId, world: Affine3A) {
-        self.worlds[node.index()] = world;
+        self.worlds[self.world_at[node.index()] as usize] = world;
     }
 }
 
 impl ProgramConstraints {
-    /// World matrices a scratch holds for them: one per rig node, none without constraints.
+    /// World matrices a scratch holds for them: one per node aims read.
     pub(super) fn worlds(&self) -> Vec<Affine3A> {
-        vec![Affine3A::IDENTITY; if self.constraints.is_empty() { 0 } else { self.parents.len() }]
+        vec![Affine3A::IDENTITY; self.constraints.read().len()]
     }
 }
 
@@ -105,13 +114,13 @@ impl Program {
     /// nodes' rotations are set whole each time, from what the constraints read: `dirty`
     /// leaves them out.
     pub(super) fn constrain4(&self, scratch: &mut Scratch) {
-        let ProgramConstraints { constraints, parents, locals } = &self.constraints;
+        let ProgramConstraints { constraints, parents, locals, world_at } = &self.constraints;
         if constraints.is_empty() {
             return;
         }
         let Scratch { locals: lanes, constraint_worlds: worlds, .. } = scratch;
         for lane in 0..4 {
-            constraints.apply(parents, &mut Lane { nodes: locals, locals: lanes, lane, worlds });
+            constraints.apply(parents, &mut Lane { nodes: locals, locals: lanes, lane, world_at, worlds });
         }
     }
 }
