@@ -57,6 +57,38 @@ pub(crate) fn warn(warnings: &mut Warnings, json_path: impl Into<String>, messag
     warnings.push(ImportWarning { json_path: json_path.into(), message: message.into() });
 }
 
+/// One part's problems of a file: the first [`Problems::TOLD`] told one by one, the rest
+/// counted, so that a file of thousands of bad entries does not make thousands of warnings.
+#[derive(Debug, Default)]
+pub(crate) struct Problems {
+    told: Vec<(String, String)>,
+    more: usize,
+}
+
+impl Problems {
+    /// Problems told one by one.
+    pub(crate) const TOLD: usize = 16;
+
+    /// A problem at JSON path `at`: what was done, and why.
+    pub(crate) fn tell(&mut self, at: impl Into<String>, why: impl Into<String>) {
+        if self.told.len() < Self::TOLD {
+            self.told.push((at.into(), why.into()));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Adds them to `warnings`: those told, then one at `at` for the rest, saying `more(count)`.
+    pub(crate) fn warn(self, warnings: &mut Warnings, at: &str, more: impl FnOnce(usize) -> String) {
+        for (path, why) in self.told {
+            warn(warnings, path, why);
+        }
+        if self.more > 0 {
+            warn(warnings, at, more(self.more));
+        }
+    }
+}
+
 /// `value` at `path`, if every element is finite.
 pub(crate) fn finite<const N: usize>(value: [f32; N], path: String) -> Result<[f32; N], ImportError> {
     match value.iter().position(|v| !v.is_finite()) {

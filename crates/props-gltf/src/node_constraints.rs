@@ -23,12 +23,10 @@ use props_anim::Rig;
 use props_anim::constraint::{Axis, ConstraintError, ConstraintKind, MAX_AIM_WALK, NodeConstraint};
 use serde_json::Value;
 
-use crate::error::{Warnings, warn};
+use crate::error::{Problems, Warnings};
 
 /// The extension, on a node.
 const EXTENSION: &str = "VRMC_node_constraint";
-/// Problems told one by one; the rest are counted.
-const TOLD: usize = 16;
 
 /// Sets on `rig` the constraints `root`'s nodes declare.
 pub(crate) fn apply(root: &Root, rig: &mut Rig, warnings: &mut Warnings) {
@@ -45,19 +43,9 @@ pub(crate) fn apply(root: &Root, rig: &mut Rig, warnings: &mut Warnings) {
     for error in rig.admit_constraints(&list) {
         problems.tell(read[error.index()].1.clone(), why(&error));
     }
-    for (at, why) in problems.told {
-        warn(warnings, at, why);
-    }
-    if problems.more > 0 {
-        warn(
-            warnings,
-            "nodes",
-            format!(
-                "{} more node constraint problems as the ones above (each ignored, or read with a default)",
-                problems.more
-            ),
-        );
-    }
+    problems.warn(warnings, "nodes", |more| {
+        format!("{more} more node constraint problems as the ones above (each ignored, or read with a default)")
+    });
 }
 
 /// What became of a constraint the rig refused, and why, in a modder's words.
@@ -161,21 +149,4 @@ fn axis(body: &Value, key: &str, axes: &[(&str, Axis)], at: &str, problems: &mut
         },
         |(_, axis)| *axis,
     )
-}
-
-/// The first problems' paths and what was done, and a count of those past them.
-#[derive(Default)]
-struct Problems {
-    told: Vec<(String, String)>,
-    more: usize,
-}
-
-impl Problems {
-    fn tell(&mut self, at: String, why: impl Into<String>) {
-        if self.told.len() < TOLD {
-            self.told.push((at, why.into()));
-        } else {
-            self.more += 1;
-        }
-    }
 }

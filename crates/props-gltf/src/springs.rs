@@ -16,7 +16,7 @@ use props_anim::Rig;
 use props_anim::spring::{ColliderShape, SpringCollider, SpringJoint, SpringSettings};
 use serde_json::Value;
 
-use crate::error::{Warnings, warn};
+use crate::error::{Problems, Warnings};
 
 /// VRM 1.0's spring bone extension.
 const SPRING_BONE: &str = "VRMC_springBone";
@@ -24,15 +24,13 @@ const SPRING_BONE: &str = "VRMC_springBone";
 const EXTENDED_COLLIDER: &str = "VRMC_springBone_extended_collider";
 /// Colliders one joint is kept out of, at most: each costs every step of every joint.
 const MAX_COLLIDERS_PER_JOINT: usize = 256;
-/// Problems told one by one; the rest are counted.
-const TOLD: usize = 16;
 /// A VRM 0.x chain's last tail: this far along its last bone's offset (three-vrm's 7 cm).
 const VRM0_LAST_TAIL: f32 = 0.07;
 
 /// The spring bones `root` declares on `rig`'s nodes (none without either extension).
 pub(crate) fn read(root: &Root, rig: &Rig, warnings: &mut Warnings) -> (Vec<SpringJoint>, Vec<SpringCollider>) {
     let Some(others) = root.extensions.as_ref().map(|e| &e.others) else { return (Vec::new(), Vec::new()) };
-    let mut reader = Reader { root, rig, problems: Vec::new(), more: 0, swinging: vec![false; rig.len()] };
+    let mut reader = Reader { root, rig, problems: Problems::default(), swinging: vec![false; rig.len()] };
     let springs = if let Some(vrm1) = others.get(SPRING_BONE) {
         reader.vrm1(vrm1)
     } else if let Some(secondary) = others.get("VRM").and_then(|vrm| vrm.get("secondaryAnimation")) {
@@ -40,14 +38,8 @@ pub(crate) fn read(root: &Root, rig: &Rig, warnings: &mut Warnings) -> (Vec<Spri
     } else {
         (Vec::new(), Vec::new())
     };
-    let more = reader.more;
-    for (path, why) in reader.problems {
-        warn(warnings, path, why);
-    }
-    if more > 0 {
-        let at = if others.contains_key(SPRING_BONE) { "extensions.VRMC_springBone" } else { "extensions.VRM" };
-        warn(warnings, at, format!("{more} more spring bone entries ignored as the ones above"));
-    }
+    let at = if others.contains_key(SPRING_BONE) { "extensions.VRMC_springBone" } else { "extensions.VRM" };
+    reader.problems.warn(warnings, at, |more| format!("{more} more spring bone entries ignored as the ones above"));
     springs
 }
 
@@ -55,10 +47,8 @@ pub(crate) fn read(root: &Root, rig: &Rig, warnings: &mut Warnings) -> (Vec<Spri
 struct Reader<'a> {
     root: &'a Root,
     rig: &'a Rig,
-    /// The first problems' paths and what was done.
-    problems: Vec<(String, String)>,
-    /// Problems past those.
-    more: usize,
+    /// Its problems, the first few told.
+    problems: Problems,
     /// Per rig node: whether a joint turns it already.
     swinging: Vec<bool>,
 }
@@ -296,11 +286,7 @@ impl Reader<'_> {
 
     /// Tells of a problem at `at` (the first few; the rest are counted).
     fn problem(&mut self, at: String, why: impl Into<String>) {
-        if self.problems.len() < TOLD {
-            self.problems.push((at, why.into()));
-        } else {
-            self.more += 1;
-        }
+        self.problems.tell(at, why);
     }
 }
 

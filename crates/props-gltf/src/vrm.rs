@@ -16,14 +16,12 @@ use props_anim::Rig;
 use props_anim::humanoid::BoneMap;
 use serde_json::Value;
 
-use crate::error::{Warnings, warn};
+use crate::error::{Problems, Warnings, warn};
 
 /// VRM 1.0's extension.
 const VRM1: &str = "VRMC_vrm";
 /// VRM 0.x's extension.
 const VRM0: &str = "VRM";
-/// Entries of a table whose problems are told one by one; the rest are counted.
-const TOLD: usize = 16;
 
 /// What a VRM file's extension says of its avatar.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -50,7 +48,7 @@ impl Vrm {
         let table = vrm.pointer("/humanoid/humanBones");
         // Each entry's problem, at its path; a few are told (a table of thousands of bad
         // entries must not make thousands of warnings).
-        let mut problems: Vec<(String, String)> = Vec::new();
+        let mut problems = Problems::default();
         let entries: Option<Vec<(String, &Value, String)>> = match (table, turned) {
             (Some(Value::Object(table)), false) => {
                 Some(table.iter().map(|(bone, entry)| (bone.clone(), entry, format!("{at}.{bone}"))).collect())
@@ -63,7 +61,7 @@ impl Vrm {
                         Some(bone) => Some((bone.to_owned(), entry, format!("{at}[{i}]"))),
                         None => {
                             let why = "ignored: the entry names no bone (`\"bone\": \"hips\"`)";
-                            problems.push((format!("{at}[{i}].bone"), why.to_owned()));
+                            problems.tell(format!("{at}[{i}].bone"), why);
                             None
                         }
                     })
@@ -72,7 +70,7 @@ impl Vrm {
             _ => {
                 let shape = if turned { "a list of `bone` and `node`" } else { "an object of `node`s by bone name" };
                 let why = format!("ignored: no bone table here (VRM's is {shape}); the bones are found by their names");
-                problems.push((at.to_owned(), why));
+                problems.tell(at, why);
                 None
             }
         };
@@ -81,20 +79,14 @@ impl Vrm {
                 .into_iter()
                 .filter_map(|(bone, entry, at)| match node(root, entry, &at) {
                     Ok(node) => Some((bone, node)),
-                    Err(problem) => {
-                        problems.push(problem);
+                    Err((at, why)) => {
+                        problems.tell(at, why);
                         None
                     }
                 })
                 .collect()
         });
-        let told = problems.len().min(TOLD);
-        for (path, why) in problems.drain(..told) {
-            warn(warnings, path, why);
-        }
-        if !problems.is_empty() {
-            warn(warnings, at, format!("{} more entries ignored as the ones above", problems.len()));
-        }
+        problems.warn(warnings, at, |more| format!("{more} more entries ignored as the ones above"));
         Some(Self { turned, bones, at })
     }
 
