@@ -189,6 +189,71 @@ fn the_fast_path_equals_the_pose_path_on_every_test_model() {
     assert!(weights_set > 1000 && properties_set > 1000, "values set directly: {set_values:?} states only");
 }
 
+/// A node every clip holds still away from its rest (a single key, or keys all alike) is blended
+/// from its rest like any other where the layers' weights fall short of 1, on both paths: three.js's
+/// mixer mixes each property's original value back in by what its weights leave.
+#[test]
+fn a_node_every_clip_holds_still_blends_from_its_rest_at_part_weight() {
+    use glam::Quat;
+    use props_anim::clip::interpolate::Interpolation;
+    use props_anim::clip::{Channel, Clip, Keyframes};
+    use props_anim::{Mesh, MeshInstance, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform};
+
+    let node = |children: &[u32], translation: Vec3| SourceNode {
+        name: None,
+        children: children.to_vec(),
+        rest: RestTransform::Trs(Transform { translation, ..Transform::IDENTITY }),
+        morph_weights: Vec::new(),
+    };
+    let rig = Rig::from_source_nodes(&[node(&[1], Vec3::ZERO), node(&[], Vec3::Y)]).expect("rig");
+    let held = Quat::from_rotation_z(1.2);
+    // Both clips move the root and hold the child at the same turn: one key, and two alike.
+    let clip = |name: &str, rise: f32, keys: usize| {
+        let root = Keyframes::Translation(vec![Vec3::ZERO, Vec3::new(0.0, rise, 0.0)]);
+        let root = Channel::new(NodeId(0), Interpolation::Linear, vec![0.0, 1.0], root).expect("channel");
+        let times = (0..keys).map(|k| k as f32).collect();
+        let child = Channel::new(NodeId(1), Interpolation::Linear, times, Keyframes::Rotation(vec![held; keys]));
+        Clip::new(Some(name.into()), vec![root, child.expect("channel")], &rig).expect("clip")
+    };
+    let triangle = Primitive::triangles(vec![Vec3::ZERO, Vec3::X, Vec3::Y], Vec::new(), vec![0, 1, 2], None);
+    let model = Model::new(ModelParts {
+        clips: vec![clip("up", 1.0, 1), clip("down", -1.0, 2)],
+        meshes: vec![Mesh { name: None, primitives: vec![triangle] }],
+        instances: vec![MeshInstance { node: NodeId(1), mesh: 0, skin: None }],
+        rig: Some(rig),
+        ..ModelParts::default()
+    })
+    .expect("valid");
+    let spec = Spec::all_clips(&model);
+    let program = Program::new(&model, &spec);
+    let mut scratch = program.scratch();
+    let (mut pose, mut sample) = (Pose::from_rest(model.rig()), Pose::from_rest(model.rig()));
+    let len = program.palette_len();
+    let states = [
+        vec![Layer { weight: 0.5, ..Layer::once(0, 0.5) }],
+        vec![Layer { weight: 0.3, ..Layer::once(0, 0.25) }, Layer { weight: 0.2, ..Layer::once(1, 0.75) }],
+        vec![Layer::once(0, 0.5)],
+        vec![],
+    ];
+    let mut got = vec![JointMatrix::IDENTITY; 4 * len];
+    let lane = |k: usize| LaneState { layers: &states[k], drivers: &[], palette: k * len };
+    program.write_palettes4(std::array::from_fn(lane), &mut scratch, &mut got);
+    for (k, layers) in states.iter().enumerate() {
+        pose_state(&model, &spec, layers, &[], &mut pose, &mut sample);
+        // One layer: what three.js's mixer gives (layers after the first blend over it in turn).
+        if layers.len() <= 1 {
+            let weight = layers.first().map_or(0.0, |l| l.weight);
+            let turn = pose.local_transform(NodeId(1)).rotation;
+            let expected = Quat::IDENTITY.slerp(held, weight);
+            assert!(turn.angle_between(expected) < 1e-5, "{layers:?}: the pose path turns the child by {turn:?}");
+        }
+        let mut expected = vec![JointMatrix::IDENTITY; len];
+        model.write_palettes(&pose, &mut expected);
+        let error = vertex_error(&model, &expected, &got[k * len..(k + 1) * len]);
+        assert!(error <= TOLERANCE, "{layers:?}: the fast path is off by {error:e}");
+    }
+}
+
 /// A looping layer is its clip at its running time wrapped by the clip's duration, bit for bit,
 /// on both paths; a layer that does not loop holds the clip's last key past its end.
 #[test]

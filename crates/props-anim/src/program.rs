@@ -40,7 +40,7 @@ type Lanes = [[Vec4; 4]; 3];
 enum Local {
     /// Computed: local transform slot, and whether its scale may differ from 1.
     Slot { slot: u32, scaled: bool },
-    /// Fixed local matrix (below a moving node).
+    /// Its rest local matrix (a node without a slot below a moving node).
     Fixed(Rows),
 }
 

@@ -2,8 +2,7 @@
 //! the ones before it decided:
 //!
 //! 1. [`Slots::find`]: which nodes get a local transform slot per instance (animated by a
-//!    clip, turned by a driver, set by a constraint, or held differently by different clips), and the fixed local
-//!    of those that every clip holds at the same place away from their rest;
+//!    clip, turned by a driver, set by a constraint, or held away from its rest by some clip);
 //! 2. [`compile_clip`]: each baked clip's writes by slot, what it leaves at rest, its pose at
 //!    time 0 (an additive layer's reference) and its key cursors;
 //! 3. [`scaled_slots`]: the slots whose scale may differ from 1;
@@ -115,14 +114,14 @@ fn rest_local(rig: &Rig, node: NodeId) -> Transform {
     rig.rest(node).as_trs().copied().unwrap_or_default()
 }
 
-/// Where the constraints read `node`'s local: its slot, or the local every clip holds it at.
+/// Where the constraints read `node`'s local: its slot, or its rest.
 fn node_local(rig: &Rig, slots: &Slots, node: NodeId) -> NodeLocal {
     if let Some(slot) = slots.of[node.index()] {
         return NodeLocal::Slot(slot);
     }
-    match (slots.fixed_local[node.index()], rig.rest(node)) {
-        (Some(local), _) | (None, &RestTransform::Trs(local)) => NodeLocal::Fixed(local.rotation, local.to_affine()),
-        (None, &RestTransform::Matrix(matrix)) => NodeLocal::Fixed(matrix.to_scale_rotation_translation().1, matrix),
+    match *rig.rest(node) {
+        RestTransform::Trs(local) => NodeLocal::Rest(local.rotation, local.to_affine()),
+        RestTransform::Matrix(matrix) => NodeLocal::Rest(matrix.to_scale_rotation_translation().1, matrix),
     }
 }
 
@@ -132,14 +131,13 @@ struct Slots {
     of: Vec<Option<u32>>,
     /// The node of each slot.
     nodes: Vec<NodeId>,
-    /// The local every clip holds a slotless node at, where that is not its rest.
-    fixed_local: Vec<Option<Transform>>,
 }
 
 impl Slots {
     /// The slots of `rig` for `spec`'s drivers and the `baked` clips: a TRS node animated by
-    /// a clip, turned by a driver, set by a constraint, or held still at different places by different clips gets
-    /// one; a node every clip holds at the same place (constant channels or none) is fixed.
+    /// a clip, turned by a driver, set by a constraint, or held still away from its rest by
+    /// some clip gets one; the others stay at rest. (A node every clip holds at one place away
+    /// from its rest still moves: layers whose weights fall short of 1 blend it from its rest.)
     fn find(rig: &Rig, spec: &Spec, baked: &[(BakedClip, f32)]) -> Self {
         let mut driven = vec![false; rig.len()];
         for node in spec.drivers.iter().flat_map(|d| &d.nodes) {
@@ -162,15 +160,12 @@ impl Slots {
             }
             local
         };
-        let mut slots = Self { of: vec![None; rig.len()], nodes: Vec::new(), fixed_local: vec![None; rig.len()] };
+        let mut slots = Self { of: vec![None; rig.len()], nodes: Vec::new() };
         for node in rig.nodes() {
-            let holds: Vec<Transform> = baked.iter().map(|(clip, _)| held(node, clip)).collect();
-            let constant = holds.windows(2).all(|w| w[0] == w[1]);
-            if rig.rest(node).as_trs().is_some() && (animated[node.index()] || driven[node.index()] || !constant) {
+            let held_away = baked.iter().any(|(clip, _)| held(node, clip) != rest_local(rig, node));
+            if rig.rest(node).as_trs().is_some() && (animated[node.index()] || driven[node.index()] || held_away) {
                 slots.of[node.index()] = Some(slots.nodes.len() as u32);
                 slots.nodes.push(node);
-            } else if let Some(&local) = holds.first().filter(|l| **l != rest_local(rig, node)) {
-                slots.fixed_local[node.index()] = Some(local);
             }
         }
         slots
@@ -270,10 +265,7 @@ impl Hierarchy {
     /// their ancestors) that move become steps, the others' world matrices are computed once.
     fn order(model: &Model, slots: &Slots, scaled: &[bool]) -> Self {
         let rig = model.rig();
-        let local_rows = |node: NodeId| match slots.fixed_local[node.index()] {
-            Some(trs) => Rows::from_affine(&trs.to_affine()),
-            None => Rows::from_affine(&rig.rest_matrix(node)),
-        };
+        let local_rows = |node: NodeId| Rows::from_affine(&rig.rest_matrix(node));
         let palette_nodes = model
             .skins()
             .iter()

@@ -14,7 +14,7 @@ use crate::transform::Transform;
 pub(super) struct ProgramConstraints {
     constraints: Constraints,
     parents: Vec<Option<NodeId>>,
-    /// Each rig node's local: its slot, or the local every clip holds it at.
+    /// Each rig node's local: its slot, or its rest.
     locals: Vec<NodeLocal>,
     /// Each rig node's place among the world matrices a scratch holds for aims (those of the
     /// nodes they read; `u32::MAX` for the others).
@@ -26,8 +26,8 @@ pub(super) struct ProgramConstraints {
 pub(super) enum NodeLocal {
     /// Computed per instance, in this slot.
     Slot(u32),
-    /// The same for every instance (its rotation, and the matrix of the whole).
-    Fixed(Quat, Affine3A),
+    /// Its rest, the same for every instance (its rotation, and the matrix of the whole).
+    Rest(Quat, Affine3A),
 }
 
 impl ProgramConstraints {
@@ -70,7 +70,7 @@ impl Locals for Lane<'_> {
     fn rotation(&self, node: NodeId) -> Quat {
         match self.nodes[node.index()] {
             NodeLocal::Slot(slot) => self.transform(slot).rotation,
-            NodeLocal::Fixed(rotation, _) => rotation,
+            NodeLocal::Rest(rotation, _) => rotation,
         }
     }
 
@@ -89,7 +89,7 @@ impl Locals for Lane<'_> {
     fn matrix(&self, node: NodeId) -> Affine3A {
         match self.nodes[node.index()] {
             NodeLocal::Slot(slot) => self.transform(slot).to_affine(),
-            NodeLocal::Fixed(_, matrix) => matrix,
+            NodeLocal::Rest(_, matrix) => matrix,
         }
     }
 
