@@ -1,7 +1,8 @@
 //! [`Animates`]: what a host animates on a model of a [`crate::CrowdSet`], by name: the clips
 //! its instances' layers play, the nodes each of its drivers turns, the morph weights and
 //! material values it sets directly, and how many layers an instance has. Names, not indices,
-//! so that a new version of the model (a hot reload) is bound again the same way.
+//! so that a new version of the model (a hot reload, a mod) is bound again the same way: a
+//! clip number means the same clip in every version, whatever order a new file lists them in.
 
 use glam::Vec3;
 use props_anim::property::{MaterialField, PropertyTarget};
@@ -10,11 +11,15 @@ use props_anim::{Driver, Model, Spec, ValueTarget};
 use crate::error::BindError;
 
 /// What a host animates on a model, by name (see the module documentation). The default plays
-/// any of the model's clips on one layer and drives no node.
+/// any of the model's clips on one layer and drives no node: clip `k` is the `k`th clip of the
+/// first version the [`crate::CrowdSet`] bound, by its name from then on. The clips a new
+/// version adds come after those; one it lacks may not be played (a version lacking a clip an
+/// instance plays is refused). Where the first version's clips are not all named, each once,
+/// they are bound by number instead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Animates {
     /// The clips a [`props_anim::Layer::clip`] indexes, by name; `None`: every clip of the
-    /// model, in the model's order.
+    /// model (see [`Animates`]).
     clips: Option<Vec<String>>,
     /// Each driver's nodes (by name) and unit axis, in the order of the instances' values.
     drivers: Vec<(Vec<String>, Vec3)>,
@@ -74,24 +79,22 @@ impl Animates {
         self.layers
     }
 
-    /// `model` compiled for what this animates, for instances that play clip numbers below
-    /// `played`.
-    pub(crate) fn spec(&self, model: &Model, played: usize) -> Result<Spec, BindError> {
+    /// `model` compiled for what this animates, and how its clips are numbered (see
+    /// [`Animates`]); `known`: where this plays every clip, the names the clip numbers had so
+    /// far (`None`: bound by number).
+    pub(crate) fn spec(&self, model: &Model, known: Option<&[String]>) -> Result<(Spec, ClipNumbers), BindError> {
         if self.layers == 0 || self.drivers.iter().any(|(_, axis)| !axis.is_normalized()) {
             return Err(BindError::Invalid);
         }
-        let clips = match &self.clips {
-            Some(names) => {
-                names.iter().map(|n| model.find_clip(n).ok_or_else(|| BindError::MissingClip(n.clone()))).collect()
+        let (clips, numbers) = match (&self.clips, known) {
+            (Some(names), _) => {
+                let clips = names.iter().map(|n| model.find_clip(n).ok_or_else(|| BindError::MissingClip(n.clone())));
+                let numbers = ClipNumbers { known: known.map(<[String]>::to_vec), missing: Vec::new() };
+                (clips.collect::<Result<_, _>>()?, numbers)
             }
-            None => {
-                let has = model.clips().len();
-                if has < played {
-                    return Err(BindError::FewerClips { played: played - 1, has });
-                }
-                Ok((0..has).collect())
-            }
-        }?;
+            (None, Some(known)) => every_clip(model, known),
+            (None, None) => ((0..model.clips().len()).collect(), ClipNumbers::default()),
+        };
         let rig = model.rig();
         let node = |name: &String| {
             let id = rig.find(name).ok_or_else(|| BindError::MissingNode(name.clone()))?;
@@ -104,8 +107,63 @@ impl Animates {
             .map(|(names, axis)| Ok(Driver { nodes: names.iter().map(node).collect::<Result<_, _>>()?, axis: *axis }))
             .collect::<Result<_, BindError>>()?;
         let values = self.values.iter().map(|value| value.target(model)).collect::<Result<_, _>>()?;
-        Ok(Spec { clips, drivers, masks: Vec::new(), values })
+        Ok((Spec { clips, drivers, masks: Vec::new(), values }, numbers))
     }
+}
+
+/// How a version's clips are numbered where [`Animates`] plays every clip by name: the names
+/// known after it, and the numbers it has no clip for (a clip of an earlier version's it
+/// lacks), with the clip's name. Their [`Spec::clips`] entries, where a later number is the
+/// version's, are another clip standing in, never played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ClipNumbers {
+    /// The name of each number so far: the earlier versions', then this one's new names.
+    pub known: Option<Vec<String>>,
+    /// The numbers this version lacks, and their names.
+    pub missing: Vec<(u16, String)>,
+}
+
+impl ClipNumbers {
+    /// The name of clip number `clip`, if this version lacks it.
+    pub fn missing(&self, clip: u16) -> Option<&str> {
+        self.missing.iter().find(|(k, _)| *k == clip).map(|(_, name)| name.as_str())
+    }
+}
+
+/// Every clip of `model`, numbered by name: those named `known` under their numbers, then the
+/// others named once in the model (their names known from now on), then its unnamed ones, each
+/// in the model's order. Numbers of `known` it lacks past its last clip are left out, the
+/// others filled by a clip standing in.
+fn every_clip(model: &Model, known: &[String]) -> (Vec<usize>, ClipNumbers) {
+    let mut numbered: Vec<Option<usize>> = known.iter().map(|name| model.find_clip(name)).collect();
+    let missing = (0u16..).zip(known).zip(&numbered).filter(|(_, found)| found.is_none());
+    let missing = missing.map(|((k, name), _)| (k, name.clone())).collect();
+    let mut known = known.to_vec();
+    let clips = model.clips();
+    let named_once = |c: usize| {
+        clips[c].name().filter(|n| !n.is_empty() && clips.iter().filter(|o| o.name() == Some(n)).count() == 1)
+    };
+    let added: Vec<usize> = (0..clips.len()).filter(|c| !numbered.contains(&Some(*c))).collect();
+    let (named, unnamed): (Vec<usize>, Vec<usize>) = added.into_iter().partition(|&c| named_once(c).is_some());
+    known.extend(named.iter().filter_map(|&c| named_once(c)).map(str::to_owned));
+    numbered.extend(named.into_iter().chain(unnamed).map(Some));
+    while numbered.last() == Some(&None) {
+        numbered.pop();
+    }
+    let stand_in = numbered.iter().flatten().next().copied();
+    let clips = numbered.into_iter().map(|c| c.or(stand_in).expect("a clip stands in before the last")).collect();
+    (clips, ClipNumbers { known: Some(known), missing })
+}
+
+/// The names that number `model`'s clips where [`Animates`] plays every clip: none yet (they
+/// are known as it binds), or `None` (bound by number) when some clip has no name, or shares
+/// one.
+pub(crate) fn clip_naming(model: &Model) -> Option<Vec<String>> {
+    let clips = model.clips();
+    let named_once = |c: &props_anim::clip::Clip| {
+        c.name().is_some_and(|n| !n.is_empty() && clips.iter().filter(|o| o.name() == Some(n)).count() == 1)
+    };
+    clips.iter().all(named_once).then(Vec::new)
 }
 
 /// A value set directly, by name.

@@ -38,6 +38,9 @@ struct Slot {
 #[derive(Clone, Debug)]
 struct Member {
     animates: Animates,
+    /// The names of its clip numbers so far, where [`Animates`] plays every clip by name: what
+    /// later versions' clips are bound by.
+    clip_names: Option<Vec<String>>,
     /// The slot of each instance of the crowd, by instance number.
     owners: Vec<u32>,
 }
@@ -79,8 +82,9 @@ impl InstanceMut<'_> {
     /// has a mask (a host's layers play the whole rig).
     #[must_use = "`false` means nothing was set: no such layer or clip"]
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
-        let clips = self.crowd.model().spec.clips.len();
-        let known = !layer.is_active() || usize::from(layer.clip) < clips;
+        let model = self.crowd.model();
+        let known = !layer.is_active()
+            || (usize::from(layer.clip) < model.spec.clips.len() && !model.missing_clips.contains(&layer.clip));
         match self.crowd.layers_mut(self.i).get_mut(k) {
             Some(slot) if known && layer.mask == Layer::NO_MASK => {
                 *slot = layer;
@@ -135,7 +139,8 @@ impl CrowdSet {
 
     /// Adds `prop` (its renderer id new to the set), or replaces the model of that id,
     /// animated as `animates` says. A replaced model's instances keep their ids, placements,
-    /// states and paint. On error (a clip or node the model lacks, or, where `animates` binds
+    /// states and paint, and their clip numbers name the same clips (by name: see
+    /// [`Animates`]). On error (a clip or node the model lacks, or, where `animates` binds
     /// every clip, a clip number an instance plays that the model lacks) nothing changes.
     /// Where `animates` names its clips, a layer playing a number past them is stopped.
     pub fn set_model(&mut self, prop: PropModel, animates: Animates) -> Result<(), BindError> {
@@ -151,26 +156,38 @@ impl CrowdSet {
 
     fn rig(&mut self, prop: PropModel, animates: Animates, stop_missing: bool) -> Result<(), BindError> {
         let at = self.crowds.iter().position(|c| c.prop().id == prop.id);
-        let played = match (at, stop_missing) {
-            (Some(k), false) => self.crowds[k].clips_played(),
-            _ => 0,
+        let known = match at {
+            Some(k) => self.members[k].clip_names.clone(),
+            None => crate::animates::clip_naming(&prop.model),
         };
-        let spec = animates.spec(&prop.model, played)?;
+        let (spec, numbers) = animates.spec(&prop.model, known.as_deref())?;
+        let has = spec.clips.len();
         if let Some(k) = at {
-            self.crowds[k].stop_clips_from(spec.clips.len());
+            let lacks = |clip: u16| usize::from(clip) >= has || numbers.missing(clip).is_some();
+            match (stop_missing, self.crowds[k].first_played(lacks)) {
+                (true, _) => self.crowds[k].stop_clips(lacks),
+                (false, Some(clip)) => match numbers.missing(clip) {
+                    Some(name) => return Err(BindError::MissingClip(name.to_owned())),
+                    None => return Err(BindError::FewerClips { played: usize::from(clip), has }),
+                },
+                (false, None) => {}
+            }
         }
         let layers = animates.layer_count();
-        let model = BoundModel::new(prop, spec, layers);
+        let missing_clips = numbers.missing.iter().map(|(k, _)| *k).collect();
+        let clip_names = numbers.known;
+        let model = BoundModel { missing_clips, ..BoundModel::new(prop, spec, layers) };
         let mut crowd = ModelCrowd::new(model, self.posing.crowd_options());
         match at {
             Some(k) => {
                 crowd.take_instances(&self.crowds[k]);
                 self.crowds[k] = crowd;
                 self.members[k].animates = animates;
+                self.members[k].clip_names = clip_names;
             }
             None => {
                 self.crowds.push(crowd);
-                self.members.push(Member { animates, owners: Vec::new() });
+                self.members.push(Member { animates, clip_names, owners: Vec::new() });
             }
         }
         Ok(())

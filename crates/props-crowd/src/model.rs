@@ -60,6 +60,10 @@ pub struct BoundModel {
     /// Whether its states are discrete (a light's phase): shared only when equal, never
     /// quantized.
     pub discrete: bool,
+    /// Clip numbers its model has no clip for (a new version lacking a clip of the first
+    /// version's, [`crate::Animates`]): no instance plays them, and where `spec.clips` has an
+    /// entry for one, another clip stands in there.
+    pub missing_clips: Vec<u16>,
 }
 
 impl BoundModel {
@@ -67,6 +71,6 @@ impl BoundModel {
     /// continuous.
     #[must_use]
     pub fn new(prop: PropModel, spec: Spec, layers: usize) -> Self {
-        Self { prop, spec, layers, discrete: false }
+        Self { prop, spec, layers, discrete: false, missing_clips: Vec::new() }
     }
 }

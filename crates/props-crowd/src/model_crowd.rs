@@ -239,17 +239,17 @@ impl ModelCrowd {
         self.crowd.layers_mut(i as usize)
     }
 
-    /// One more than the highest clip number any instance plays (0: none plays a clip).
-    pub(crate) fn clips_played(&self) -> usize {
-        let layers = (0..self.len() as u32).flat_map(|i| self.layers(i));
-        layers.filter(|l| l.is_active()).map(|l| usize::from(l.clip) + 1).max().unwrap_or(0)
+    /// The first clip number `lacks` picks that some instance plays.
+    pub(crate) fn first_played(&self, lacks: impl Fn(u16) -> bool) -> Option<u16> {
+        let mut layers = (0..self.len() as u32).flat_map(|i| self.layers(i));
+        layers.find(|l| l.is_active() && lacks(l.clip)).map(|l| l.clip)
     }
 
-    /// Stops every layer playing a clip number from `clips` on.
-    pub(crate) fn stop_clips_from(&mut self, clips: usize) {
+    /// Stops every layer playing a clip number `lacks` picks.
+    pub(crate) fn stop_clips(&mut self, lacks: impl Fn(u16) -> bool) {
         for i in 0..self.len() as u32 {
             for layer in self.layers_mut(i) {
-                if layer.is_active() && usize::from(layer.clip) >= clips {
+                if layer.is_active() && lacks(layer.clip) {
                     *layer = Layer::NONE;
                 }
             }

@@ -56,7 +56,8 @@ impl<'a> ModelView<'a> {
     /// The clips its instances may play, in the host's numbering.
     pub fn clips(&self) -> impl Iterator<Item = ClipInfo> + 'a {
         let (model, clips) = (&self.bound.prop.model, &self.bound.spec.clips);
-        (0u16..).zip(clips).map(|(number, &clip)| {
+        let missing = &self.bound.missing_clips;
+        (0u16..).zip(clips).filter(|(number, _)| !missing.contains(number)).map(|(number, &clip)| {
             let clip = &model.clips()[clip];
             ClipInfo { number, name: clip.name().map(str::to_owned), duration: clip.duration() }
         })

@@ -46,16 +46,17 @@
 //! };
 //! let mut renderer = Renderer::new(adapter, device, queue, config);
 //! let mut props = PropHost::new(HostConfig::default())?;
-//! // The wheels turn about X with one value per car; the `drive` clip plays on a layer.
+//! // The wheels turn about X with one value per car (a driver sets their rotation, over any
+//! // clip's); the `indicate_left` clip blinks a lamp on a layer.
 //! let wheels = ["wheel_front_left", "wheel_front_right", "wheel_rear_left", "wheel_rear_right"];
-//! let animates = Animates::default().clips(["drive"]).driver(wheels, Vec3::X);
+//! let animates = Animates::default().clips(["indicate_left"]).driver(wheels, Vec3::X);
 //! let car = props.load_file("assets/car.glb".as_ref(), animates, &mut renderer)?;
 //! for issue in &car.report.issues {
 //!     eprintln!("car.glb: {issue}");
 //! }
 //! // What the host needs of the model: its clips' numbers and lengths, a wheel's radius.
 //! let model = props.model(car.model).expect("loaded");
-//! let drive = model.clip("drive").expect("the car drives").number;
+//! let indicate = model.clip("indicate_left").expect("the car blinks").number;
 //! let wheel_radius = model.node("wheel_rear_left").expect("a wheel").model.translation.y;
 //! let id = props.add(car.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0))).expect("loaded");
 //!
@@ -64,7 +65,7 @@
 //! let mut car_instance = props.get_mut(id).expect("added");
 //! car_instance.drivers_mut()[0] = 12.0 * seconds / wheel_radius; // radians, from its speed
 //! // The host's clock, every frame: the clip loops however long the game runs.
-//! assert!(car_instance.set_layer(0, Layer::looping(drive, seconds)), "the car has a layer 0");
+//! assert!(car_instance.set_layer(0, Layer::looping(indicate, seconds)), "the car has a layer 0");
 //! let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
 //! props.prepare(&mut renderer, &mut encoder, (&camera, Lighting::default()), (1280, 720));
 //! // The host's pass (its MSAA colour and depth, 4x as the renderer was told), after prepare.
