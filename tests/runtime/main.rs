@@ -9,3 +9,4 @@ mod program;
 mod retarget;
 mod sharing;
 mod springs;
+mod walkers;

@@ -29,7 +29,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // window.
     ("props-host", &["props-anim", "props-crowd", "props-frame", "props-gltf", "props-mods", "props-render", "wgpu"]),
     ("props-fuzz", &["props-anim", "props-gltf", "props-mods", "image"]),
-    ("props-tests", &["props-anim", "props-frame", "props-gltf", "props-render", "props-bench", "wgpu", "image"]),
+    (
+        "props-tests",
+        &["props-anim", "props-frame", "props-crowd", "props-gltf", "props-render", "props-bench", "wgpu", "image"],
+    ),
     ("props-examples", &["props-host", "props-render", "wgpu", "winit", "image", "tracing-subscriber"]),
     ("game", &["*"]),
     ("xtask", &["*"]),

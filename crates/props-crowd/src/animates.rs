@@ -27,11 +27,13 @@ pub struct Animates {
     values: Vec<Value>,
     /// Clip layers per instance.
     layers: usize,
+    /// Whether its instances walk ([`Animates::gaits`]): its first two clips are the gaits.
+    walks: bool,
 }
 
 impl Default for Animates {
     fn default() -> Self {
-        Self { clips: None, drivers: Vec::new(), values: Vec::new(), layers: 1 }
+        Self { clips: None, drivers: Vec::new(), values: Vec::new(), layers: 1, walks: false }
     }
 }
 
@@ -67,16 +69,36 @@ impl Animates {
         self
     }
 
+    /// Makes its instances walk as people and animals do ([`crate::gaited`]): each moves at
+    /// the speed its host sets ([`crate::InstanceMut::set_gait`], the host placing it along
+    /// its way), and [`crate::CrowdSet::advance`] plays clips `walk` and `run` in place at the
+    /// rates their strides call for, the run blended over the walk as the speed rises; once it
+    /// stops, one of the `standing` clips (an idle, a wait) fades in. Near the camera its
+    /// planted feet stay where they came down. Plays only these clips, numbered walk 0, run 1,
+    /// then the standing clips from 2; the gaits set its first [`crate::gaited::LAYERS`]
+    /// layers (it has at least that many: those after are the host's).
+    #[must_use]
+    pub fn gaits<S: Into<String>>(self, walk: S, run: S, standing: impl IntoIterator<Item = S>) -> Self {
+        let clips = [walk.into(), run.into()].into_iter().chain(standing.into_iter().map(Into::into));
+        Self { clips: Some(clips.collect()), walks: true, ..self }
+    }
+
     /// Gives each instance `layers` clip layers (blended in order).
     #[must_use]
     pub fn layers(self, layers: usize) -> Self {
         Self { layers, ..self }
     }
 
-    /// Clip layers per instance.
+    /// Clip layers per instance (a walker's gaits' among them).
     #[must_use]
     pub fn layer_count(&self) -> usize {
-        self.layers
+        if self.walks { self.layers.max(crate::gaited::LAYERS) } else { self.layers }
+    }
+
+    /// Whether its instances walk ([`Animates::gaits`]).
+    #[must_use]
+    pub fn walks(&self) -> bool {
+        self.walks
     }
 
     /// `model` compiled for what this animates, and how its clips are numbered (see

@@ -9,14 +9,17 @@ use glam::{Affine3A, Vec3};
 use props_anim::{Layer, Pose};
 use props_frame::{Camera, FrameData, ModelId};
 
+use crate::Ground;
 use crate::animates::Animates;
 use crate::error::{BindError, CrowdError};
+use crate::gaited::{self, GaitState};
 use crate::model::{BoundModel, PropModel};
 use crate::model_crowd::ModelCrowd;
 use crate::model_view::ModelView;
 use crate::picking::first_hit;
 use crate::posing::{AnimationStats, Posing};
 use crate::posing_config::PosingConfig;
+use crate::walkers::Walkers;
 
 /// The id of one instance of a [`CrowdSet`]: valid until it is removed (or its model is); a
 /// removed instance's id never names another.
@@ -34,15 +37,17 @@ struct Slot {
     at: Option<(u32, u32)>,
 }
 
-/// One model of the set: its crowd, what it animates, and which slot each instance fills.
+/// One model of the set: how its clips are numbered, which slot each instance fills, and its
+/// walkers.
 #[derive(Clone, Debug)]
 struct Member {
-    animates: Animates,
     /// The names of its clip numbers so far, where [`Animates`] plays every clip by name: what
     /// later versions' clips are bound by.
     clip_names: Option<Vec<String>>,
     /// The slot of each instance of the crowd, by instance number.
     owners: Vec<u32>,
+    /// Its instances' gaits, where they walk ([`Animates::gaits`]).
+    walkers: Option<Walkers>,
 }
 
 /// A host's instances of any number of models, each placed and animated by the host through
@@ -55,6 +60,8 @@ pub struct CrowdSet {
     slots: Vec<Slot>,
     /// Slots free for new instances.
     free: Vec<u32>,
+    /// The ground walkers' feet are planted on ([`CrowdSet::set_ground`]).
+    ground: Option<Ground>,
 }
 
 impl std::fmt::Debug for CrowdSet {
@@ -67,6 +74,7 @@ impl std::fmt::Debug for CrowdSet {
 #[derive(Debug)]
 pub struct InstanceMut<'a> {
     crowd: &'a mut ModelCrowd,
+    walkers: Option<&'a mut Walkers>,
     i: u32,
 }
 
@@ -79,7 +87,8 @@ impl InstanceMut<'_> {
 
     /// Sets its clip layer `k` (a clip's number is [`ModelView::clip`]'s); `false`, and
     /// nothing set, when it has no layer `k`, its model no clip of that number, or the layer
-    /// has a mask (a host's layers play the whole rig).
+    /// has a mask (a host's layers play the whole rig). A walker's first
+    /// [`gaited::LAYERS`] layers are its gaits', set again at each [`CrowdSet::advance`].
     #[must_use = "`false` means nothing was set: no such layer or clip"]
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
         let model = self.crowd.model();
@@ -92,6 +101,16 @@ impl InstanceMut<'_> {
             }
             _ => false,
         }
+    }
+
+    /// Sets a walker's motion ([`Animates::gaits`]): its speed over the ground, in world units
+    /// per second (the host moves it along its way at that speed), and the standing clip it
+    /// shows once it stops (its number; `None`: it keeps walking, however slowly). Its layers
+    /// and feet follow at the next [`CrowdSet::advance`]. `false`, and nothing set, when it
+    /// does not walk or its model has no standing clip of that number.
+    #[must_use = "`false` means nothing was set: it does not walk, or no such standing clip"]
+    pub fn set_gait(&mut self, speed: f32, stand: Option<u16>) -> bool {
+        self.walkers.as_deref_mut().is_some_and(|walkers| walkers.set(self.i as usize, speed, stand))
     }
 
     /// Its driver angles (radians), one per [`Animates::driver`], to set.
@@ -134,6 +153,7 @@ impl CrowdSet {
             members: Vec::new(),
             slots: Vec::new(),
             free: Vec::new(),
+            ground: None,
         })
     }
 
@@ -160,7 +180,7 @@ impl CrowdSet {
             Some(k) => self.members[k].clip_names.clone(),
             None => crate::animates::clip_naming(&prop.model),
         };
-        let (spec, numbers) = animates.spec(&prop.model, known.as_deref())?;
+        let (mut spec, numbers) = animates.spec(&prop.model, known.as_deref())?;
         let has = spec.clips.len();
         if let Some(k) = at {
             let lacks = |clip: u16| usize::from(clip) >= has || numbers.missing(clip).is_some();
@@ -173,21 +193,29 @@ impl CrowdSet {
                 (false, None) => {}
             }
         }
+        // A walker's gaits played in place: its host moves it.
+        let prop = match animates.walks() {
+            true => gaited::played_in_place(prop, &mut spec.clips[..2]),
+            false => prop,
+        };
         let layers = animates.layer_count();
         let missing_clips = numbers.missing.iter().map(|(k, _)| *k).collect();
         let clip_names = numbers.known;
         let model = BoundModel { missing_clips, ..BoundModel::new(prop, spec, layers) };
         let mut crowd = ModelCrowd::new(model, self.posing.crowd_options());
+        let before = at.and_then(|k| {
+            crowd.take_instances(&self.crowds[k]);
+            self.members[k].walkers.take()
+        });
+        let walkers = animates.walks().then(|| Walkers::new(&mut crowd, self.ground.as_ref(), before));
         match at {
             Some(k) => {
-                crowd.take_instances(&self.crowds[k]);
                 self.crowds[k] = crowd;
-                self.members[k].animates = animates;
-                self.members[k].clip_names = clip_names;
+                self.members[k] = Member { clip_names, walkers, owners: std::mem::take(&mut self.members[k].owners) };
             }
             None => {
                 self.crowds.push(crowd);
-                self.members.push(Member { animates, clip_names, owners: Vec::new() });
+                self.members.push(Member { clip_names, owners: Vec::new(), walkers });
             }
         }
         Ok(())
@@ -239,6 +267,9 @@ impl CrowdSet {
         };
         let i = self.crowds[k].push(placement);
         self.members[k].owners.push(slot);
+        if let Some(walkers) = &mut self.members[k].walkers {
+            walkers.push();
+        }
         self.slots[slot as usize].at = Some((k as u32, i));
         Some(InstanceId { index: slot, generation: self.slots[slot as usize].generation })
     }
@@ -247,6 +278,9 @@ impl CrowdSet {
     pub fn remove(&mut self, id: InstanceId) -> bool {
         let Some((k, i)) = self.locate(id) else { return false };
         self.crowds[k].swap_remove(i as u32);
+        if let Some(walkers) = &mut self.members[k].walkers {
+            walkers.swap_remove(i);
+        }
         let owners = &mut self.members[k].owners;
         owners.swap_remove(i);
         if let Some(&moved) = owners.get(i) {
@@ -259,7 +293,7 @@ impl CrowdSet {
     /// An instance, to place and animate; `None` when it is gone.
     pub fn get_mut(&mut self, id: InstanceId) -> Option<InstanceMut<'_>> {
         let (k, i) = self.locate(id)?;
-        Some(InstanceMut { crowd: &mut self.crowds[k], i: i as u32 })
+        Some(InstanceMut { crowd: &mut self.crowds[k], walkers: self.members[k].walkers.as_mut(), i: i as u32 })
     }
 
     /// Where an instance stands.
@@ -326,10 +360,47 @@ impl CrowdSet {
         self.posing.set_view_height(pixels);
     }
 
-    /// `seconds` of simulated time have passed: near instances' spring bones swing through it
-    /// at the next [`CrowdSet::animate`] (see [`Posing::advance`]).
+    /// A walker's gait state ([`Animates::gaits`]): which gait leads, the run's and the
+    /// standing clip's weights; `None` when it is gone or does not walk.
+    #[must_use]
+    pub fn gait(&self, id: InstanceId) -> Option<&GaitState> {
+        let (k, i) = self.locate(id)?;
+        Some(self.members[k].walkers.as_ref()?.state(i))
+    }
+
+    /// A walker's feet (its model's) and which of them are down now, bit `k` for foot `k`
+    /// (as its leading gait plants them; all while it stands): for footsteps and their sounds.
+    /// `None` when it is gone or does not walk.
+    #[must_use]
+    pub fn feet_down(&self, id: InstanceId) -> Option<(&[props_anim::NodeId], u8)> {
+        let (k, i) = self.locate(id)?;
+        Some(self.members[k].walkers.as_ref()?.feet_down(i))
+    }
+
+    /// Plants walkers' feet on `ground` (its height at a world (x, z)): on a hill, a foot comes
+    /// down as far above or below where the pose puts it as the ground there is above or below
+    /// the ground under the instance; `None` (the default): level with where each instance
+    /// stands.
+    pub fn set_ground(&mut self, ground: Option<Ground>) {
+        for (crowd, member) in self.crowds.iter_mut().zip(&self.members) {
+            if member.walkers.is_some() {
+                crowd.set_ground(ground.clone());
+            }
+        }
+        self.ground = ground;
+    }
+
+    /// `seconds` of simulated time have passed: walkers move on at their speeds (their gait
+    /// layers set, their planted feet held: [`InstanceMut::set_gait`]), and near instances'
+    /// spring bones swing through it at the next [`CrowdSet::animate`] (see
+    /// [`Posing::advance`]).
     pub fn advance(&mut self, seconds: f32) {
         self.posing.advance(seconds);
+        for (crowd, member) in self.crowds.iter_mut().zip(&mut self.members) {
+            if let Some(walkers) = &mut member.walkers {
+                walkers.advance(crowd, seconds);
+            }
+        }
     }
 
     /// Poses every instance the camera may see into `frame.palettes` (see

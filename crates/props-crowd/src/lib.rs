@@ -11,8 +11,13 @@
 //!   default), picks each prop's level of detail (mesh LOD, by
 //!   the error it shows on screen) and lists it as [`props_frame::FrameData`]: palettes,
 //!   instances, one batch per model, level and material variant, the lit lights near the
-//!   camera. Near the camera, the feet of legged models stay where they came down
-//!   ([`ModelCrowd::set_feet`]: two-bone IK, the hips lowered where a leg would not reach).
+//!   camera.
+//! - People and animals walk ([`Animates::gaits`]): the host moves each along its way and sets
+//!   its speed ([`InstanceMut::set_gait`]); its walk and run play at the rates their strides
+//!   call for, blended in phase, a standing clip fading in when it stops ([`gaited`]). Near
+//!   the camera its planted feet stay where they came down ([`ModelCrowd::set_feet`]: two-bone
+//!   IK, the hips lowered where a leg would not reach), and [`CrowdSet::feet_down`] says which
+//!   are down, for footsteps.
 //! - Underneath, one [`ModelCrowd`] per model ([`BoundModel`]: a [`PropModel`] bound to what is
 //!   animated on it) is the one code path from clip to palette. The demo town's `props-scene`
 //!   keeps its kinds' props in the same crowds, posed by the same [`Posing`].
@@ -57,6 +62,7 @@ mod close_up;
 mod crowd_set;
 mod error;
 mod extract;
+pub mod gaited;
 mod model;
 mod model_crowd;
 mod model_view;
@@ -64,6 +70,7 @@ mod picking;
 mod posing;
 mod posing_config;
 mod tails;
+mod walkers;
 
 pub use animates::Animates;
 pub use bindings::{Bindings, Convention};

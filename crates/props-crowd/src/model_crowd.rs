@@ -234,6 +234,11 @@ impl ModelCrowd {
         self.close_up.set(i as usize, dt, planted);
     }
 
+    /// Instance `i`'s scale: its placement's largest axis scale.
+    pub(crate) fn placement_scale(&self, i: u32) -> f32 {
+        self.crowd.scale(i as usize)
+    }
+
     /// The clip layers of instance `i`, to set.
     pub fn layers_mut(&mut self, i: u32) -> &mut [Layer] {
         self.crowd.layers_mut(i as usize)

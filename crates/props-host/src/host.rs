@@ -12,7 +12,7 @@ use props_gltf::gate::{self, Admitted};
 use props_gltf::validate::Report;
 
 use props_crowd::{
-    Animates, AnimationStats, BindError, CrowdSet, InstanceId, InstanceMut, ModelView, PosingConfig, PropModel,
+    Animates, AnimationStats, BindError, CrowdSet, Ground, InstanceId, InstanceMut, ModelView, PosingConfig, PropModel,
 };
 use props_render::{FrameStats, ModelRefused, Renderer};
 
@@ -238,7 +238,8 @@ impl PropHost {
         self.set.set_view_height(pixels);
     }
 
-    /// `seconds` of game time have passed since the last frame: the spring bones (a VRM
+    /// `seconds` of game time have passed since the last frame: walkers move on at the speeds
+    /// set ([`Animates::gaits`], [`InstanceMut::set_gait`]), and the spring bones (a VRM
     /// avatar's hair and clothes) of props near the camera swing through it at the next
     /// [`PropHost::animate`] or [`PropHost::prepare`]. Call it once a frame with the frame's
     /// step, scaled as your clips' times move on; while paused, 0 or no call holds each in its
@@ -248,6 +249,12 @@ impl PropHost {
     /// [`props_crowd::Posing::advance`]).
     pub fn advance(&mut self, seconds: f32) {
         self.set.advance(seconds);
+    }
+
+    /// Plants walkers' feet on `ground` (the height of the host's terrain at a world (x, z)),
+    /// see [`CrowdSet::set_ground`]; `None` (the default): level with where each stands.
+    pub fn set_ground(&mut self, ground: Option<Ground>) {
+        self.set.set_ground(ground);
     }
 
     /// Poses what the camera sees into `frame` and lists it there (palettes, instances, one

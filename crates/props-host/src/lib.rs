@@ -133,7 +133,8 @@ pub use props_anim::property::{MaterialField, PropertyTarget};
 /// [`PosingConfig`]'s parts, to configure it from here.
 pub use props_anim::runtime::{MeshLod, Quantization, UpdateRateLod};
 pub use props_crowd::{
-    Animates, AnimationStats, BindError, ClipInfo, CrowdSet, InstanceId, InstanceMut, ModelView, NodeRest, PosingConfig,
+    Animates, AnimationStats, BindError, ClipInfo, CrowdSet, Ground, InstanceId, InstanceMut, ModelView, NodeRest,
+    PosingConfig,
 };
 pub use props_frame::{Camera, FrameData, Lighting, ModelId, SKY};
 pub use props_gltf::gate::Refused;

@@ -1,7 +1,7 @@
 //! Foxes walking loops in the parks between the roads. Each fox walks at its own pace, now and
 //! then runs, and, when its model has an idle clip (`Idle`, else `Survey`, or bound as `idle`),
 //! now and then stands still and looks about; its speed eases between these. Its gait follows
-//! the speed as every legged kind's does ([`crate::kinds::gaited`]): `Walk` and `Run` at the
+//! the speed as every legged kind's does ([`props_crowd::gaited`]): `Walk` and `Run` at the
 //! rates their strides call for, blended in phase, crossfading with the idle clip when it
 //! stands.
 
@@ -17,10 +17,11 @@ use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::facing;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
-use crate::kinds::gaited::{self, GaitState, GaitedModel};
+use crate::kinds::legged;
 use crate::rng::{Rng, Stream};
 use crate::stand_in_kit::{ChannelSpec, SyntheticError, build, node, step, swing};
 use crate::town::Town;
+use props_crowd::gaited::{self, GaitState, GaitedModel};
 
 /// How fast a fox changes speed, m/s².
 const SPEED_CHANGE: f32 = 2.5;
@@ -158,7 +159,7 @@ impl Foxes {
 
     /// Measures each model's gaits from its clips.
     fn measure(&mut self, props: &mut KindProps) {
-        self.models = GaitedModel::measure_all(props, self.ground.as_ref());
+        self.models = legged::measure_all(props, self.ground.as_ref());
     }
 }
 
@@ -212,7 +213,7 @@ impl PropKind for Foxes {
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
-        self.ground = Some(gaited::ground_of(town));
+        self.ground = Some(legged::ground_of(town));
         self.measure(props);
         let parks: Vec<Vec2> = town.roads.block_centres().collect();
         for i in 0..self.count {

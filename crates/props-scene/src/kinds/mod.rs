@@ -6,8 +6,8 @@
 pub mod buses;
 pub mod cars;
 pub mod foxes;
-pub mod gaited;
 pub mod houses;
+mod legged;
 pub mod lot;
 pub mod pedestrians;
 pub mod street_lamps;

@@ -3,7 +3,7 @@
 //! next block: it slows to a stop at the kerb, waits (`Wait`) for the signals' walk phase, then
 //! crosses ([`crate::town::crossings`]: every car approach is red and the box empty while
 //! walkers are on a crossing, so cars never meet them there). Its gait follows its speed as
-//! every legged kind's does ([`crate::kinds::gaited`]): `Walk` and `Run` at the rates their
+//! every legged kind's does ([`props_crowd::gaited`]): `Walk` and `Run` at the rates their
 //! strides call for, blended in phase, crossfading with its standing clip when it stops.
 
 use glam::{Affine3A, Vec2, Vec3};
@@ -19,12 +19,13 @@ use crate::access::StepAccess;
 use crate::error::SceneError;
 use crate::facing;
 use crate::kind::{KindAsset, KindProps, ModelPick, PropInstance, PropKind, at_most, some_models};
-use crate::kinds::gaited::{self, GaitState, GaitedModel};
+use crate::kinds::legged;
 use crate::rng::Rng;
 use crate::stand_in_kit::{SyntheticError, build, node, step, swing};
 use crate::town::Town;
 use crate::town::crossings::{Corner, CrossingUse, KERB, WALKING_LINE, corners, crossing_height};
 use crate::town::roads::IntersectionId;
+use props_crowd::gaited::{self, GaitState, GaitedModel};
 
 /// How fast a person changes speed, m/s².
 const SPEED_CHANGE: f32 = 1.5;
@@ -202,7 +203,7 @@ impl Pedestrians {
 
     /// Measures each model's gaits from its clips.
     fn measure(&mut self, props: &mut KindProps) {
-        self.models = GaitedModel::measure_all(props, self.ground.as_ref());
+        self.models = legged::measure_all(props, self.ground.as_ref());
     }
 
     /// Person `index`, on the sidewalk of block `index % blocks`, somewhere along it, walking at
@@ -390,7 +391,7 @@ impl PropKind for Pedestrians {
     }
 
     fn spawn(&mut self, world: &mut World, town: &Town<'_>, props: &mut KindProps) {
-        self.ground = Some(gaited::ground_of(town));
+        self.ground = Some(legged::ground_of(town));
         self.measure(props);
         self.sidewalks = Sidewalks::new(town);
         for i in 0..self.count {

@@ -8,9 +8,9 @@ use hecs::Entity;
 use props_anim::gait::Gaits;
 use props_anim::{JointMatrix, runtime::UpdateRateLod};
 use props_crowd::PosingConfig;
+use props_crowd::gaited::{FADE_TIME, Gait, GaitState};
 use props_frame::FrameData;
 use props_scene::kinds::foxes::Fox;
-use props_scene::kinds::gaited::{FADE_TIME, Gait, GaitState};
 use props_scene::{Scene, SceneConfig};
 
 use crate::support::{DT, draw, scene};

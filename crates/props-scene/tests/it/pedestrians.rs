@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use glam::Vec2;
-use props_scene::kinds::gaited::{Gait, GaitState};
+use props_crowd::gaited::{Gait, GaitState};
 use props_scene::kinds::pedestrians::SPREAD;
 use props_scene::kinds::pedestrians::{Activity, Person};
 use props_scene::town::crossings::{CrossingUse, KERB, ROAD_LIFT, WALKING_LINE};

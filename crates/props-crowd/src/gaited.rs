@@ -1,21 +1,23 @@
-//! How a legged kind (foxes, pedestrians) animates its props from their speed: the model's
-//! `Walk` and `Run` clips play at the rates their strides call for (measured from the clips
-//! themselves, [`props_anim::gait`]: the speed at rate 1 that keeps a planted foot still),
-//! the run blended over the walk across the middle of the way between their own speeds and
-//! both kept in phase, so the feet do not slide at any speed; standing still and moving off
-//! crossfade with a standing clip (idling, waiting) over [`FADE_TIME`], so the pose never
-//! jumps.
+//! How a legged model's props (people, animals) animate from their speed: its walk and run
+//! clips play at the rates their strides call for (measured from the clips themselves,
+//! [`props_anim::gait`]: the speed at rate 1 that keeps a planted foot still), the run blended
+//! over the walk across the middle of the way between their own speeds and both kept in phase,
+//! so the feet do not slide at any speed; standing still and moving off crossfade with a
+//! standing clip (idling, waiting) over [`FADE_TIME`], so the pose never jumps. Near the
+//! camera, the feet the leading gait plants stay where they came down (two-bone IK). A
+//! [`crate::CrowdSet`] animates its walkers so ([`crate::Animates::gaits`]); the demo town's
+//! people and foxes too.
+
+use std::sync::Arc;
 
 use props_anim::clip::Playback;
-use std::sync::Arc;
 
 use props_anim::gait::ik::Leg;
 use props_anim::gait::{self, GaitLayer, Gaits, Stride};
 use props_anim::humanoid::BoneMap;
 use props_anim::{Layer, NodeId};
-use props_crowd::{Ground, ModelCrowd, PropModel};
 
-use crate::kind::KindProps;
+use crate::{Ground, ModelCrowd, PropModel};
 
 /// Length of the crossfade between standing and moving, seconds.
 pub const FADE_TIME: f32 = 0.3;
@@ -26,8 +28,9 @@ const ASSUMED_SPEEDS: [f32; 2] = [1.0, 3.0];
 const MOVE_ABOVE: f32 = 0.3;
 /// A prop easing to a stop stands (its standing clip) below this speed, m/s.
 const STAND_BELOW: f32 = 0.15;
-/// Clip layers per prop: the slower gait, the faster over it, the standing clip over both.
-pub(crate) const LAYERS: usize = 3;
+/// Clip layers a legged prop's gaits take (its first): the slower gait, the faster over it, the
+/// standing clip over both.
+pub const LAYERS: usize = 3;
 
 /// Which of its clips leads a prop's pose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,7 +67,8 @@ pub struct GaitState {
 impl GaitState {
     /// Walking, its gaits at `phase` (0 to 1) and its standing clips at `standing_time`
     /// seconds.
-    pub(crate) fn new(phase: f32, standing_time: f32) -> Self {
+    #[must_use]
+    pub fn new(phase: f32, standing_time: f32) -> Self {
         Self {
             phase,
             run: 0.0,
@@ -106,27 +110,22 @@ impl GaitState {
     }
 }
 
-/// The town's ground as a crowd plants feet on it: the terrain's height.
-pub(crate) fn ground_of(town: &crate::town::Town<'_>) -> Ground {
-    let terrain = *town.terrain;
-    Arc::new(move |at| terrain.height(at))
-}
-
 /// `prop` with its gait clips (`clips`: walk and run, indices of its model's clips) played in
 /// place where they move its skeleton's root ([`props_anim::gait::in_place`]): the in-place
-/// versions added to its model and `clips` pointed at them, so that the kind, which moves the
-/// prop at the clip's speed, does not move it twice.
-pub(crate) fn played_in_place(prop: PropModel, clips: &mut [usize]) -> PropModel {
+/// versions added to its model and `clips` pointed at them, so that whoever moves the prop at
+/// the clip's speed does not move it twice.
+#[must_use]
+pub fn played_in_place(prop: PropModel, clips: &mut [usize]) -> PropModel {
     match gait::played_in_place(&prop.model, clips) {
         Some(model) => PropModel { model: Arc::new(model), ..prop },
         None => prop,
     }
 }
 
-/// What a legged kind's props of one model play: its gaits (walk and run, slowest first),
-/// the `Spec::clips` index of each, and the durations of its standing clips.
+/// What the legged props of one model play: its gaits (walk and run, slowest first), the
+/// `Spec::clips` index of each, and the durations of its standing clips.
 #[derive(Clone, Debug)]
-pub(crate) struct GaitedModel {
+pub struct GaitedModel {
     gaits: Gaits,
     spec_clips: [u16; 2],
     /// Per `Spec::clips` index from 2 on, the standing clip's duration (0: none bound).
@@ -140,9 +139,10 @@ pub(crate) struct GaitedModel {
 }
 
 impl GaitedModel {
-    /// Measures the gaits of `crowd`'s model, bound with its `Spec::clips` as `Walk`, `Run`,
-    /// then its standing clips.
-    pub(crate) fn measure(crowd: &ModelCrowd) -> Self {
+    /// Measures the gaits of `crowd`'s model, bound with its `Spec::clips` as walk, run, then
+    /// its standing clips.
+    #[must_use]
+    pub fn measure(crowd: &ModelCrowd) -> Self {
         let rig = crowd.model();
         let (model, clips) = (&*rig.prop.model, &rig.spec.clips);
         let scale = rig.prop.scale;
@@ -161,35 +161,40 @@ impl GaitedModel {
         Self { gaits, spec_clips, standing, scale, speeds, feet }
     }
 
-    /// Measures the gaits of every model of `props` ([`GaitedModel::measure`]) and has each
-    /// crowd hold its feet on `ground` near the camera (two-bone IK on the leg above each
-    /// foot, where the rig has one).
-    pub(crate) fn measure_all(props: &mut KindProps, ground: Option<&Ground>) -> Vec<Self> {
-        (0..props.crowds().len())
-            .map(|m| {
-                let mut model = Self::measure(props.crowd(m));
-                let prop = props.crowd(m).prop();
-                let rig = prop.model.rig().clone();
-                // A sidecar's `[humanoid]` table names the legs where their names are none known.
-                let map = prop.bindings.bone_map(&rig).unwrap_or_else(|_| BoneMap::find(&rig));
-                let legs: Vec<(NodeId, Leg)> =
-                    model.feet.iter().filter_map(|&foot| Some((foot, Leg::of(&rig, &map, foot)?))).collect();
-                model.feet = legs.iter().map(|&(foot, _)| foot).collect();
-                props.crowd_mut(m).set_feet(legs);
-                props.crowd_mut(m).set_ground(ground.cloned());
-                model
-            })
-            .collect()
+    /// Measures the gaits of `crowd`'s model ([`GaitedModel::measure`]) and has the crowd hold
+    /// their feet on `ground` near the camera (two-bone IK on the leg above each foot, where
+    /// the rig has one; the legs found by the bones' names, or the model's
+    /// [`crate::Bindings::humanoid`] table).
+    #[must_use]
+    pub fn holding_feet(crowd: &mut ModelCrowd, ground: Option<&Ground>) -> Self {
+        let mut model = Self::measure(crowd);
+        let prop = crowd.prop();
+        let rig = prop.model.rig().clone();
+        let map = prop.bindings.bone_map(&rig).unwrap_or_else(|_| BoneMap::find(&rig));
+        let legs: Vec<(NodeId, Leg)> =
+            model.feet.iter().filter_map(|&foot| Some((foot, Leg::of(&rig, &map, foot)?))).collect();
+        model.feet = legs.iter().map(|&(foot, _)| foot).collect();
+        crowd.set_feet(legs);
+        crowd.set_ground(ground.cloned());
+        model
     }
 
     /// The duration of standing clip `clip` (its `Spec::clips` index, 2 or more), 0 when
     /// none is bound there.
-    pub(crate) fn standing_duration(&self, clip: u16) -> f32 {
+    #[must_use]
+    pub fn standing_duration(&self, clip: u16) -> f32 {
         self.standing.get(usize::from(clip).wrapping_sub(2)).copied().unwrap_or(0.0)
     }
 
+    /// The feet it plants, in the order of [`GaitedModel::planted`]'s bits.
+    #[must_use]
+    pub fn feet(&self) -> &[NodeId] {
+        &self.feet
+    }
+
     /// Whether standing clip `clip` is bound.
-    pub(crate) fn can_stand(&self, clip: u16) -> bool {
+    #[must_use]
+    pub fn can_stand(&self, clip: u16) -> bool {
         self.standing_duration(clip) > 0.0
     }
 
@@ -197,13 +202,7 @@ impl GaitedModel {
     /// standing clip `rest` (`None`: it wants to move), and sets its [`LAYERS`] layers: the
     /// slower gait around its speed, the faster over it by how far the speed lies between
     /// theirs (both in phase), and the standing clip over them at its weight.
-    pub(crate) fn animate(
-        &self,
-        state: &mut GaitState,
-        (speed, rest): (f32, Option<u16>),
-        dt: f32,
-        layers: &mut [Layer],
-    ) {
+    pub fn animate(&self, state: &mut GaitState, (speed, rest): (f32, Option<u16>), dt: f32, layers: &mut [Layer]) {
         let rest = rest.filter(|&clip| self.can_stand(clip));
         if rest.is_none() && state.standing && !self.can_stand(state.standing_clip) {
             // Its model changed to one without the standing clip: it moves at once.
@@ -240,9 +239,10 @@ impl GaitedModel {
     }
 
     /// Which of a prop's feet are planted (bit `k`: foot `k` of the crowd's,
-    /// [`GaitedModel::measure_all`]) as [`GaitedModel::animate`] last left its `state`: as
+    /// [`GaitedModel::holding_feet`]) as [`GaitedModel::animate`] last left its `state`: as
     /// the leading gait plants them, every one while it stands.
-    pub(crate) fn planted(&self, state: &GaitState) -> u8 {
+    #[must_use]
+    pub fn planted(&self, state: &GaitState) -> u8 {
         let (gait, time) = state.lead;
         let stride = self.gaits.stride(usize::from(gait));
         let phase = time / stride.duration.max(f32::EPSILON);

@@ -1,0 +1,193 @@
+//! A host's walkers ([`props_crowd::Animates::gaits`]) on the demo's pedestrian and on the
+//! Fox: moved along their way at any speed, their planted feet stay put in the world (the
+//! gaits played at the rates their strides call for, blended in phase), where playing the
+//! walk at its own rate slides them; stopped, they fade into a standing clip.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use glam::{Affine3A, Quat, Vec3};
+use props_anim::Layer;
+use props_crowd::gaited::Gait;
+use props_crowd::{Animates, CrowdSet, InstanceId, PosingConfig, PropModel};
+use props_frame::{Camera, FrameData, ModelId};
+
+/// A demo asset.
+fn asset(name: &str) -> props_anim::Model {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets").join(name);
+    props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the asset imports").model
+}
+
+/// One walker of `model` (`gaits`: walk, run, standing clips) placed at `scale`; its feet,
+/// the way it faces and its walk's stride.
+struct Walker {
+    set: CrowdSet,
+    id: InstanceId,
+    scale: f32,
+    feet: Vec<props_anim::NodeId>,
+    walk: props_anim::gait::Stride,
+}
+
+impl Walker {
+    fn new(model: props_anim::Model, (walk, run, standing): (&str, &str, &[&str]), scale: f32) -> Self {
+        let stride = props_anim::gait::stride(&model, model.find_clip(walk).expect("a walk")).expect("a stride");
+        let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+        let animates = Animates::default().gaits(walk, run, standing.iter().copied());
+        set.set_model(PropModel::new(ModelId(0), Arc::new(model)), animates).expect("walks");
+        let id = set.add(ModelId(0), Affine3A::from_scale(Vec3::splat(scale))).expect("a walker");
+        let feet = set.feet_down(id).expect("walks").0.to_vec();
+        assert!(feet.len() >= 2, "{} feet", feet.len());
+        Self { set, id, scale, feet, walk: stride }
+    }
+
+    /// How far its planted feet slide, moved at `speed` (world units per second) for 4 s at
+    /// 60 frames a second: the mean ground distance a foot covers in a frame while it is down
+    /// ([`CrowdSet::feet_down`]), over the distance the walker covers, after the first second.
+    /// `near`: the feet as drawn, seen by a camera beside it (held by IK), else as its clips
+    /// pose them. `control`: its walk played alone at its own rate instead of its gaits, its
+    /// feet down as the walk's stride has them.
+    fn slide(&mut self, speed: f32, near: bool, control: bool) -> f32 {
+        let dt = 1.0 / 60.0;
+        let (mut slid, mut frames) = (0.0, 0);
+        let mut last: Option<(Vec<Vec3>, u8)> = None;
+        for f in 0..240 {
+            let at = self.walk.forward * speed * dt * f as f32;
+            let placement = Affine3A::from_scale_rotation_translation(Vec3::splat(self.scale), Quat::IDENTITY, at);
+            let mut instance = self.set.get_mut(self.id).expect("the walker");
+            instance.set_placement(placement);
+            assert!(instance.set_gait(speed, None));
+            self.set.advance(dt);
+            let down = match control {
+                true => {
+                    let time = f as f32 * dt;
+                    let mut instance = self.set.get_mut(self.id).expect("the walker");
+                    for k in 0..3 {
+                        assert!(instance.set_layer(k, if k == 0 { Layer::looping(0, time) } else { Layer::NONE }));
+                    }
+                    let phase = (time / self.walk.duration).fract();
+                    let foot = |node| self.walk.feet.iter().position(|&f| f == node);
+                    (self.feet.iter().enumerate())
+                        .filter(|&(_, &node)| foot(node).is_some_and(|k| self.walk.planted(k, phase)))
+                        .fold(0, |mask, (k, _)| mask | (1 << k))
+                }
+                false => self.set.feet_down(self.id).expect("walks").1,
+            };
+            let feet: Vec<Vec3> = match near {
+                true => self.drawn_feet(at),
+                false => self.posed_feet(),
+            };
+            let feet: Vec<Vec3> = feet.into_iter().map(|foot| placement.transform_point3(foot)).collect();
+            if let Some((before, was)) = last.filter(|_| f > 60) {
+                for (k, (a, b)) in before.iter().zip(&feet).enumerate() {
+                    if was & down & (1 << k) != 0 {
+                        slid += (*b - *a).with_y(0.0).length();
+                        frames += 1;
+                    }
+                }
+            }
+            last = Some((feet, down));
+        }
+        assert!(frames > 20, "{frames} frames with a foot down");
+        slid / frames as f32 / (speed * dt)
+    }
+
+    /// Its feet in model space as its clips pose them (the general path).
+    fn posed_feet(&self) -> Vec<Vec3> {
+        let pose = self.set.pose_of(self.id).expect("the walker");
+        self.feet.iter().map(|&foot| pose.world_matrix(foot).translation.into()).collect()
+    }
+
+    /// Its feet in model space as drawn: posed and extracted for a camera 3 m beside it, read
+    /// back from its palette (a foot's joint matrix times its bind matrix).
+    fn drawn_feet(&mut self, at: Vec3) -> Vec<Vec3> {
+        let side = Vec3::new(3.0, 1.0, 0.0);
+        self.set.set_camera(Some(Camera::look_at(at + side, at, 0.9, 16.0 / 9.0, (0.1, 100.0))));
+        let mut frame = FrameData::default();
+        self.set.animate(&mut frame);
+        self.set.extract(&mut frame);
+        let base = frame.instances[0].palette_base as usize;
+        let model = Arc::clone(self.set.model(ModelId(0)).expect("the walker").model());
+        let joint = |foot: props_anim::NodeId| {
+            (0..model.skins().len() as u32).find_map(|s| {
+                let skin = &model.skins()[s as usize];
+                let k = skin.joints().iter().position(|&j| j == foot)?;
+                Some((model.palette_range(s).start + k, skin.inverse_bind_matrices()[k]))
+            })
+        };
+        self.feet
+            .iter()
+            .map(|&foot| {
+                let (slot, inverse_bind) = joint(foot).expect("a foot is a joint");
+                (frame.palettes[base + slot].to_affine() * inverse_bind.inverse()).translation.into()
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn walkers_feet_stay_planted_at_any_speed_and_slide_without_their_gaits() {
+    let people = [
+        ("pedestrian.glb", ("Walk", "Run", &["Idle", "Wait"][..]), 1.0, [0.6, 1.2, 2.0, 3.0, 4.0]),
+        // The Fox in its own units (centimetres), placed at 1 so that 3 m away is near.
+        ("Fox.glb", ("Walk", "Run", &["Survey"][..]), 1.0, [30.0, 60.0, 120.0, 200.0, 300.0]),
+    ];
+    for (name, gaits, scale, speeds) in people {
+        let mut walker = Walker::new(asset(name), gaits, scale);
+        let posed: Vec<f32> = speeds.iter().map(|&speed| walker.slide(speed, false, false)).collect();
+        let held: Vec<f32> = speeds.iter().map(|&speed| walker.slide(speed, true, false)).collect();
+        let mut control = Walker::new(asset(name), gaits, scale);
+        let sliding: Vec<f32> = speeds.iter().map(|&speed| control.slide(speed, false, true)).collect();
+        eprintln!(
+            "{name}: planted feet slide {posed:.3?} of the way as posed, {held:.3?} as drawn near; the walk at its \
+             own rate: {sliding:.3?}"
+        );
+        for (k, &speed) in speeds.iter().enumerate() {
+            assert!(held[k] < 0.05, "{name} at {speed} per s: its feet slide {:.3} of the way", held[k]);
+            // Far from the walk's own speed, the walk at its own rate slides.
+            if k == 0 || k + 1 == speeds.len() {
+                assert!(sliding[k] > 0.3, "{name} at {speed} per s: the control slides only {:.3}", sliding[k]);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_walker_that_stops_fades_into_its_standing_clip_and_walks_off_again() {
+    let mut walker = Walker::new(asset("pedestrian.glb"), ("Walk", "Run", &["Idle", "Wait"]), 1.0);
+    let (set, id) = (&mut walker.set, walker.id);
+    let feet = set.feet_down(id).expect("walks").0.len();
+    let wait = set.model(ModelId(0)).expect("the person").clip("Wait").expect("a standing clip").number;
+    assert_eq!(wait, 3, "numbered walk, run, then the standing clips");
+    let mut instance = set.get_mut(id).expect("the walker");
+    assert!(!instance.set_gait(0.0, Some(1)), "`Run` is no standing clip");
+    assert!(!instance.set_gait(0.0, Some(9)));
+    assert!(instance.set_gait(3.5, None));
+    for _ in 0..30 {
+        set.advance(1.0 / 60.0);
+    }
+    assert_eq!(set.gait(id).expect("walks").gait(), Gait::Run);
+    assert!(set.get_mut(id).expect("the walker").set_gait(0.0, Some(wait)));
+    set.advance(0.1);
+    let fading = set.gait(id).expect("walks").idle_weight();
+    assert!(fading > 0.0 && fading < 1.0, "halfway into the standing clip: {fading}");
+    for _ in 0..30 {
+        set.advance(1.0 / 60.0);
+    }
+    let state = set.gait(id).expect("walks");
+    assert_eq!((state.gait(), state.idle_weight()), (Gait::Idle, 1.0));
+    assert_eq!(set.feet_down(id).expect("walks").1, (1 << feet) - 1, "standing: every foot down");
+    let layers = set.layers(id).expect("the walker");
+    assert_eq!((layers[2].clip, layers[2].weight), (wait, 1.0), "the standing clip over the gaits");
+    assert!(set.get_mut(id).expect("the walker").set_gait(1.2, None));
+    for _ in 0..60 {
+        set.advance(1.0 / 60.0);
+    }
+    assert_eq!((set.gait(id).expect("walks").gait(), set.layers(id).expect("layers")[2].weight), (Gait::Walk, 0.0));
+
+    // A model that does not walk has no gait.
+    let mut others = CrowdSet::new(PosingConfig::default()).expect("a set");
+    others.set_model(PropModel::new(ModelId(1), Arc::new(asset("windmill.glb"))), Animates::default()).expect("binds");
+    let windmill = others.add(ModelId(1), Affine3A::IDENTITY).expect("a windmill");
+    assert!(!others.get_mut(windmill).expect("the windmill").set_gait(1.0, None));
+    assert!(others.gait(windmill).is_none());
+}
