@@ -18,8 +18,8 @@ fn asset(name: &str) -> props_anim::Model {
     props_gltf::import_file(&path, &props_gltf::Limits::default()).expect("the asset imports").model
 }
 
-/// One walker of `model` (`gaits`: walk, run, standing clips) placed at `scale`; its feet,
-/// the way it faces and its walk's stride.
+/// One walker of `model` (`gaits`: walk, run, standing clips) in units of `scale` metres,
+/// placed at that scale; its feet, the way it faces and its walk's stride.
 struct Walker {
     set: CrowdSet,
     id: InstanceId,
@@ -33,7 +33,9 @@ impl Walker {
         let stride = props_anim::gait::stride(&model, model.find_clip(walk).expect("a walk")).expect("a stride");
         let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
         let animates = Animates::default().gaits(walk, run, standing.iter().copied());
-        set.set_model(PropModel::new(ModelId(0), Arc::new(model)), animates).expect("walks");
+        // Placed at its units: a model made in centimetres placed at 0.01 is as large as it is.
+        let prop = PropModel::new(ModelId(0), Arc::new(model)).with_scale(scale);
+        set.set_model(prop, animates).expect("walks");
         let id = set.add(ModelId(0), Affine3A::from_scale(Vec3::splat(scale))).expect("a walker");
         let feet = set.feet_down(id).expect("walks").0.to_vec();
         assert!(feet.len() >= 2, "{} feet", feet.len());
@@ -128,8 +130,8 @@ impl Walker {
 fn walkers_feet_stay_planted_at_any_speed_and_slide_without_their_gaits() {
     let people = [
         ("pedestrian.glb", ("Walk", "Run", &["Idle", "Wait"][..]), 1.0, [0.6, 1.2, 2.0, 3.0, 4.0]),
-        // The Fox in its own units (centimetres), placed at 1 so that 3 m away is near.
-        ("Fox.glb", ("Walk", "Run", &["Survey"][..]), 1.0, [30.0, 60.0, 120.0, 200.0, 300.0]),
+        // Made in centimetres, placed at 0.01.
+        ("Fox.glb", ("Walk", "Run", &["Survey"][..]), 0.01, [0.3, 0.6, 1.2, 2.0, 3.0]),
     ];
     for (name, gaits, scale, speeds) in people {
         let mut walker = Walker::new(asset(name), gaits, scale);

@@ -22,6 +22,7 @@ use glam::Vec3;
 
 use crate::JointMatrix;
 use crate::batches::{Batch, States, evaluate, form_batches};
+use crate::crowd_stats::CrowdStats;
 use crate::draw_groups::DrawGroups;
 use crate::lod::View;
 use crate::program::{Program, Scratch};
@@ -37,22 +38,6 @@ const DUE: u32 = u32::MAX - 1;
 /// A visible unshared instance drawn with its last palette.
 const DEFERRED: u32 = u32::MAX;
 
-/// What the last [`Crowd::update`] did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CrowdStats {
-    /// Instances in the crowd.
-    pub instances: usize,
-    /// Instances in view (listed by [`Crowd::visible`]).
-    pub visible: usize,
-    /// Instances in view but not due this frame: drawn with their last pose.
-    pub deferred: usize,
-    /// States evaluated (instances posed, or distinct shared keys).
-    pub posed: usize,
-    /// Palettes written into the buffer (posed states rounded up to whole batches, plus the
-    /// last poses of deferred unshared instances).
-    pub palettes: usize,
-}
-
 /// The instances of one program (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Crowd {
@@ -66,6 +51,8 @@ pub struct Crowd {
     centers: Vec<Vec3>,
     /// Each instance's scale: what its culling sphere and its levels' errors are multiplied by.
     scales: Vec<f32>,
+    /// The model's metres per unit ([`Crowd::set_metres_per_unit`]).
+    metres_per_unit: f32,
     /// Whether each instance was in view last frame.
     shown: Vec<bool>,
     /// Bounds of each [`BLOCK`] of consecutive instances.
@@ -142,6 +129,7 @@ impl Crowd {
             drivers: Vec::new(),
             centers: Vec::new(),
             scales: Vec::new(),
+            metres_per_unit: 1.0,
             shown: Vec::new(),
             blocks: Vec::new(),
             parts: vec![Vec::new(); runs.max(1)],
@@ -343,6 +331,23 @@ impl Crowd {
         self.scales[i]
     }
 
+    /// Sets the model's metres per unit (1 until set; a model made in centimetres, such as
+    /// `Fox.glb`: 0.01). The view's update-rate bands and pose steps are in metres: each
+    /// instance's are picked at its distance over its size against the model's real one
+    /// (its scale over this), so a centimetre model placed at 0.01 is rated as a metre model
+    /// placed at 1. Its levels of detail, whose errors are in the model's units, are picked at
+    /// its distance over its scale.
+    pub fn set_metres_per_unit(&mut self, metres_per_unit: f32) {
+        self.metres_per_unit = if metres_per_unit.is_finite() && metres_per_unit > 0.0 { metres_per_unit } else { 1.0 };
+    }
+
+    /// The model's metres per unit ([`Crowd::set_metres_per_unit`]).
+    #[inline]
+    #[must_use]
+    pub fn metres_per_unit(&self) -> f32 {
+        self.metres_per_unit
+    }
+
     /// Sets each level of detail's error, level 0's (0) first, for an instance at scale 1
     /// (in the units of the crowd's radius: the model's [`crate::Model::lod_errors`]), and its
     /// triangles ([`crate::Model::lod_triangles`]; a level without a count has no cap on
@@ -455,7 +460,8 @@ impl Crowd {
         let detail = view.and_then(View::mesh_lod).filter(|_| self.level_errors.len() > 1);
         let detailed = detail.is_some();
         let detail = detail.map(|lod| lod.thresholds((&self.level_errors, &self.level_triangles), self.radius));
-        let sieve = Sieve { view, frame, lod, radius: self.radius, keying, detail };
+        let metres_per_unit = self.metres_per_unit;
+        let sieve = Sieve { view, frame, lod, radius: self.radius, metres_per_unit, keying, detail };
         self.blocks.resize(self.centers.len().div_ceil(BLOCK), Block::STALE);
         let instances = Instances {
             centers: &self.centers,

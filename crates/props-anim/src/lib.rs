@@ -61,6 +61,7 @@ pub mod bounds;
 pub mod clip;
 pub mod constraint;
 mod crowd;
+mod crowd_stats;
 mod draw_groups;
 mod extent;
 pub mod gait;

@@ -8,7 +8,8 @@
 //! [`crate::pose_state`], instance by instance (exactly, or within the quantization when
 //! shared).
 
-pub use crate::crowd::{Crowd, CrowdStats};
+pub use crate::crowd::Crowd;
+pub use crate::crowd_stats::CrowdStats;
 pub use crate::lod::{AnimationBudget, MAX_PRESSURE, UpdateRateLod, View, Visibility};
 pub use crate::mesh_lod::MeshLod;
 pub use crate::program::{LaneState, Program, Scratch, signature_code};

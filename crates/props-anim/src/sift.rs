@@ -72,6 +72,8 @@ pub(crate) struct Sieve<'a> {
     pub lod: bool,
     /// Every instance's culling radius at scale 1.
     pub radius: f32,
+    /// The model's metres per unit ([`crate::runtime::Crowd::set_metres_per_unit`]).
+    pub metres_per_unit: f32,
     /// Shared poses: how keys are made (`None`: unshared, no keys).
     pub keying: Option<Keying<'a>>,
     /// Mesh LOD: where instances at scale 1 change level (each instance in view's level is
@@ -108,14 +110,16 @@ impl Sieve<'_> {
     ) {
         // Every distance-based choice is made at scale 1: an instance twice as large shows
         // its detail, its pose's staleness and its pose's steps as one of scale 1 at half
-        // the distance.
+        // the distance. Its detail's errors are in the model's units; its staleness and
+        // steps are rated in metres, at its size against the model's real one.
         let distance = self.view.map_or(0.0, |v| center.distance(v.eye)) / scale;
         if let Some(thresholds) = &self.detail {
             *detail = thresholds.pick(*detail, distance);
         }
-        let due = !self.lod || appeared || self.view.is_none_or(|v| is_due(self.frame, i, v.rate(distance)));
+        let metres = distance * self.metres_per_unit;
+        let due = !self.lod || appeared || self.view.is_none_or(|v| is_due(self.frame, i, v.rate(metres)));
         if due && let Some(k) = &self.keying {
-            let level = k.quantization.map_or(0, |q| q.level(distance));
+            let level = k.quantization.map_or(0, |q| q.level(metres));
             let (l, d) = (i * k.layers_per, i * k.drivers_per);
             let (layers, drivers) = (&k.layers[l..l + k.layers_per], &k.drivers[d..d + k.drivers_per]);
             *key = Key::of(levels[usize::from(level)].as_ref(), k.program, layers, drivers);

@@ -171,8 +171,9 @@ impl CloseUp {
         for (i, _) in crowd.visible() {
             let [x, y, z] = at[i].rows.map(|row| row[3]);
             let distance = view.eye.distance_squared(Vec3::new(x, y, z));
-            // Posed every frame: within the near band at its scale, as the crowd rates it.
-            if distance <= held && distance <= (view.lod.near * crowd.scale(i)).powi(2) {
+            // Posed every frame: within the near band at its size, as the crowd rates it.
+            let size = crowd.scale(i) / crowd.metres_per_unit();
+            if distance <= held && distance <= (view.lod.near * size).powi(2) {
                 self.near.push(i as u32);
             }
         }

@@ -18,7 +18,11 @@ pub struct PropModel {
     pub id: ModelId,
     /// The imported model.
     pub model: Arc<Model>,
-    /// Uniform scale from model units to metres (Fox.glb is in centimetres: 0.01).
+    /// Metres per model unit as its props are shown (Fox.glb is in centimetres: 0.01): a
+    /// crowd rates its props' update rate, pose steps and near band in metres by it (a
+    /// centimetre model placed at 0.01 as a metre model placed at 1), and a scene's kinds place
+    /// their props at it. A host placing its instances itself sets the same scale in their
+    /// placements.
     pub scale: f32,
     /// The names a sidecar gives the parts and states a scene's kind drives (its naming
     /// conventions where none is given); a [`crate::CrowdSet`] binds by [`crate::Animates`]
@@ -33,7 +37,7 @@ impl PropModel {
         Self { id, model, scale: 1.0, bindings: Bindings::default() }
     }
 
-    /// The same model drawn `scale` times larger.
+    /// The same model at `scale` metres per unit ([`PropModel::scale`]).
     #[must_use]
     pub fn with_scale(self, scale: f32) -> Self {
         Self { scale, ..self }

@@ -86,6 +86,7 @@ impl ModelCrowd {
             .map(|k| model_lods.lod_triangles(k).min(u32::MAX as usize) as u32)
             .collect();
         crowd.set_levels(model_lods.lod_errors(), &triangles);
+        crowd.set_metres_per_unit(model.prop.scale);
         let skeleton = model.prop.model.rig();
         let poses = (Pose::from_rest(skeleton), Pose::from_rest(skeleton));
         let springs = model.prop.model.springs();

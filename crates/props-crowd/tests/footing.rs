@@ -36,11 +36,16 @@ fn toe_track(eye: Vec3, ground: Option<props_crowd::Ground>) -> Vec<Vec3> {
 
 /// [`toe_track`] of the instance placed at `scale`.
 fn toe_track_at_scale(eye: Vec3, ground: Option<props_crowd::Ground>, scale: f32) -> Vec<Vec3> {
+    toe_track_in_units(eye, ground, scale, 1.0)
+}
+
+/// [`toe_track`] of the instance placed at `scale`, its model of `metres_per_unit`.
+fn toe_track_in_units(eye: Vec3, ground: Option<props_crowd::Ground>, scale: f32, metres_per_unit: f32) -> Vec<Vec3> {
     let model = legged();
     let toe = model.rig().from_source_index(4).expect("toe");
     let leg = Leg::above(model.rig(), toe).expect("a leg");
-    let bound =
-        BoundModel::new(PropModel::new(ModelId(0), model.clone()), Spec { clips: vec![0], ..Spec::default() }, 1);
+    let prop = PropModel::new(ModelId(0), model.clone()).with_scale(metres_per_unit);
+    let bound = BoundModel::new(prop, Spec { clips: vec![0], ..Spec::default() }, 1);
     let mut crowd = ModelCrowd::new(bound, CrowdOptions { sharing: None, runs: 1 });
     crowd.set_feet(vec![(toe, leg)]);
     crowd.set_ground(ground);
@@ -96,6 +101,10 @@ fn near_is_at_the_instance_s_scale() {
     let (whole, half) = (toe_track_at_scale(eye, None, 1.0), toe_track_at_scale(eye, None, 0.5));
     assert!(whole[5].distance(whole[1]) < 1e-3, "held at scale 1: {} left {}", whole[5], whole[1]);
     assert!((half[5].z - half[1].z - 0.2).abs() < 1e-4, "not held at scale 0.5: {} to {}", half[1], half[5]);
+    // Half as large because made in units of half a metre: as large as its model really is,
+    // held as one of scale 1.
+    let units = toe_track_in_units(eye, None, 0.5, 0.5);
+    assert!(units[5].distance(units[1]) < 1e-3, "held in its units: {} left {}", units[5], units[1]);
 }
 
 /// On a slope (the ground rising 0.5 a unit along x under the toe, 0.1 to its side), the toe

@@ -24,12 +24,13 @@ fn sliding() -> Arc<Model> {
     support::one_clip_model(&[node], 0, vec![0.0, 1.0], Keyframes::Translation(vec![Vec3::ZERO, Vec3::X]))
 }
 
-/// Of `placements` (scale, distance ahead of a camera at the origin), in how many of eight
-/// frames after the first each instance's pose changed, its clip's time moving on every frame.
-fn posed_frames(placements: &[(f32, f32)]) -> Vec<usize> {
+/// Of `placements` (scale, distance ahead of a camera at the origin) of a model of
+/// `metres_per_unit`, in how many of eight frames after the first each instance's pose
+/// changed, its clip's time moving on every frame.
+fn posed_frames(placements: &[(f32, f32)], metres_per_unit: f32) -> Vec<usize> {
     let model = sliding();
-    let bound =
-        BoundModel::new(PropModel::new(ModelId(0), model.clone()), Spec { clips: vec![0], ..Spec::default() }, 1);
+    let prop = PropModel::new(ModelId(0), model.clone()).with_scale(metres_per_unit);
+    let bound = BoundModel::new(prop, Spec { clips: vec![0], ..Spec::default() }, 1);
     let mut crowd = ModelCrowd::new(bound, CrowdOptions { sharing: None, runs: 1 });
     for (k, &(scale, distance)) in placements.iter().enumerate() {
         let at = Vec3::new(k as f32 - 1.5, 0.0, -distance);
@@ -65,9 +66,20 @@ fn an_instance_is_reposed_as_often_as_its_size_at_its_distance_calls_for() {
     // Every frame within 50 m at scale 1, every 2nd frame to 150 m, every 4th beyond.
     let (near, far) = (UpdateRateLod::default().near, UpdateRateLod::default().far);
     assert_eq!((near, far), (50.0, 150.0));
-    let posed = posed_frames(&[(1.0, 40.0), (1.0, 100.0), (2.0, 90.0), (0.5, 40.0), (4.0, 180.0), (0.25, 40.0)]);
+    let posed = posed_frames(&[(1.0, 40.0), (1.0, 100.0), (2.0, 90.0), (0.5, 40.0), (4.0, 180.0), (0.25, 40.0)], 1.0);
     // Near at scale 1, and as near at its scale twice or four times as large twice or four
     // times as far: every frame. At 100 m at scale 1, or half as large at 40 m (as if at 80
     // m): every 2nd. A quarter the size at 40 m, as if at 160 m: every 4th.
     assert_eq!(posed, [8, 4, 8, 4, 8, 2], "frames in eight each was posed in");
+}
+
+/// A model made in centimetres (0.01 metres per unit) placed at 0.01 is as large as one made in
+/// metres placed at 1, and is re-posed as often: its rate is picked at its size against the
+/// model's real one, not at its scale against its units.
+#[test]
+fn a_model_in_centimetres_placed_at_its_units_is_reposed_as_one_in_metres() {
+    let placements = [(0.01, 40.0), (0.01, 100.0), (0.01, 200.0), (0.02, 90.0)];
+    assert_eq!(posed_frames(&placements, 0.01), [8, 4, 2, 8]);
+    // Taken for metres, it would be a hundredth of its size: every 4th frame however near.
+    assert_eq!(posed_frames(&placements, 1.0), [2, 2, 2, 2]);
 }

@@ -1,6 +1,7 @@
 //! [`PropHost`]: the host's models (each under one renderer id for good, whatever version
 //! shows) and its instances ([`CrowdSet`]), and what each frame asks of them.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -65,6 +66,8 @@ pub struct Loaded {
 /// animated as that model is, or adds a model animated by default.
 struct HostStage<'a> {
     set: &'a mut CrowdSet,
+    /// Metres per unit of the models the host declared ([`PropHost::set_metres_per_unit`]).
+    units: &'a mut BTreeMap<ModelId, f32>,
 }
 
 impl Stage<Animates> for HostStage<'_> {
@@ -78,7 +81,8 @@ impl Stage<Animates> for HostStage<'_> {
     fn bind(&mut self, shelf: &Shelf<Animates>, id: ModelId, revert: bool) -> Result<(), BindError> {
         // The shelf binds only models it holds.
         let Some(version) = shelf.shown(id) else { return Ok(()) };
-        let prop = PropModel::new(id, Arc::clone(&version.model));
+        let units = self.units.get(&id).copied().unwrap_or(1.0);
+        let prop = PropModel::new(id, Arc::clone(&version.model)).with_scale(units);
         let animates = version.binding.clone();
         match revert {
             true => self.set.revert_model(prop, animates),
@@ -87,6 +91,8 @@ impl Stage<Animates> for HostStage<'_> {
     }
 
     fn unbind(&mut self, _: &Shelf<Animates>, id: ModelId) -> usize {
+        // Its id may name another model later.
+        self.units.remove(&id);
         self.set.remove_model(id).unwrap_or(0)
     }
 }
@@ -97,6 +103,8 @@ pub struct PropHost {
     config: HostConfig,
     set: CrowdSet,
     pub(crate) shelf: Shelf<Animates>,
+    /// Metres per unit of the models not in metres ([`PropHost::set_metres_per_unit`]).
+    units: BTreeMap<ModelId, f32>,
     /// The frame [`PropHost::prepare`] lists the props in.
     frame: FrameData,
 }
@@ -108,6 +116,7 @@ impl PropHost {
             set: CrowdSet::new(config.posing)?,
             shelf: Shelf::new(config.first_model_id, config.mods_vram_bytes)
                 .with_vram_setting(config.mods_vram_setting.clone()),
+            units: BTreeMap::new(),
             config,
             frame: FrameData::default(),
         })
@@ -180,7 +189,35 @@ impl PropHost {
 
     /// The shelf, and the instances as its stage.
     pub(crate) fn staged(&mut self) -> (&mut Shelf<Animates>, impl Stage<Animates, Error = BindError>) {
-        (&mut self.shelf, HostStage { set: &mut self.set })
+        (&mut self.shelf, HostStage { set: &mut self.set, units: &mut self.units })
+    }
+
+    /// Declares model `id` made in other units than metres: `metres_per_unit` of them a metre
+    /// (`Fox.glb`, made in centimetres and placed at 0.01: 0.01), for it and every mod of its
+    /// name. Its props are then rated as a model in metres placed at 1 is: their update rate
+    /// and pose steps by distance, the band near the camera where feet are planted and spring
+    /// bones swing, and a walker's speed ([`InstanceMut::set_gait`]) in world units. Its levels
+    /// of detail need no declaration. `false`, and nothing changed, when there is no such
+    /// model or `metres_per_unit` is not a positive number.
+    #[must_use = "`false` means nothing was set: no such model, or not a positive number"]
+    pub fn set_metres_per_unit(&mut self, id: ModelId, metres_per_unit: f32) -> bool {
+        if self.shelf.shown(id).is_none() || !(metres_per_unit.is_finite() && metres_per_unit > 0.0) {
+            return false;
+        }
+        let before = self.units.insert(id, metres_per_unit);
+        let (shelf, mut stage) = self.staged();
+        // The version showing, bound again as it is: only its units change.
+        let bound = stage.bind(shelf, id, false);
+        drop(stage);
+        if let Err(error) = bound {
+            tracing::error!(%error, ?id, "binding a model again at other units failed; it keeps its units");
+            match before {
+                Some(units) => self.units.insert(id, units),
+                None => self.units.remove(&id),
+            };
+            return false;
+        }
+        true
     }
 
     /// The id of the model named `name` (a file stem).

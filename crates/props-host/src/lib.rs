@@ -97,12 +97,21 @@
 //! variant in view is a batch of its own: a draw call per part).
 //!
 //! Units: a model's units are glTF's metres, and an instance's placement may scale it (a
-//! model made in centimetres, such as `Fox.glb`, about 80 units tall, is placed at 0.01);
-//! each instance is culled and drawn at its levels of detail at its placement's scale.
+//! model made in centimetres, such as `Fox.glb`, about 80 units tall, is placed at 0.01, and
+//! declared so: [`PropHost::set_metres_per_unit`], so that near the camera it is posed every
+//! frame and its feet are planted as a model in metres is); each instance is culled and drawn
+//! at its levels of detail at its placement's scale.
+//!
+//! Walkers: people and animals loaded with [`Animates::gaits`] walk at the speed the host
+//! sets each frame ([`InstanceMut::set_gait`], the host moving them along their way) once
+//! [`PropHost::advance`] is called: their walk and run play at the rates their strides call
+//! for, a standing clip fading in when they stop, their feet planted near the camera (on the
+//! host's terrain: [`PropHost::set_ground`]); [`CrowdSet::gait`] and [`CrowdSet::feet_down`]
+//! read them (footsteps).
 //!
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
-//! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars and foxes in a plain
-//! pass: the smallest whole host), `host_sim.rs` (a host's own vehicles, no ECS), `embed.rs` (props in a host's pass
+//! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars, and foxes walking and
+//! running by their speeds, in a plain pass: the smallest whole host), `host_sim.rs` (a host's own vehicles, no ECS), `embed.rs` (props in a host's pass
 //! with its ground and wall), `mods.rs` (hot reload), `stream.rs` (models read on loading
 //! threads).
 //!
@@ -132,6 +141,7 @@ pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};
 /// [`PosingConfig`]'s parts, to configure it from here.
 pub use props_anim::runtime::{MeshLod, Quantization, UpdateRateLod};
+pub use props_crowd::gaited::Gait;
 pub use props_crowd::{
     Animates, AnimationStats, BindError, ClipInfo, CrowdSet, Ground, InstanceId, InstanceMut, ModelView, NodeRest,
     PosingConfig,
