@@ -90,6 +90,21 @@ impl Layer {
         Self { mode: PlayMode::Loop, ..Self::once(clip, seconds) }
     }
 
+    /// The same layer at `weight` (0 to 1): replacing, it moves the pose that far towards its
+    /// clip's, the crossfade (`Layer::looping(idle, t).with_weight(fade)` over a walk on the
+    /// layer below); additive, it adds that much of its clip's change.
+    #[must_use]
+    pub fn with_weight(self, weight: f32) -> Self {
+        Self { weight, ..self }
+    }
+
+    /// The same layer added on top of the layers below ([`Blend::Additive`]): its clip's change
+    /// from its first frame, times its weight.
+    #[must_use]
+    pub fn additive(self) -> Self {
+        Self { blend: Blend::Additive, ..self }
+    }
+
     /// The time into its clip, of `duration` seconds, it shows: its time wrapped when it loops,
     /// else as given.
     #[must_use]

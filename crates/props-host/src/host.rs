@@ -313,8 +313,10 @@ impl PropHost {
     /// host's `light` ([`Renderer::prepare`]: the upload, and the shadow passes recorded into
     /// `encoder`), for a target of `size` pixels (whose height mesh LOD measures errors in:
     /// [`PropHost::set_view_height`]). `camera` replaces [`PropHost::set_camera`]'s. Then the
-    /// host begins its pass and calls [`Renderer::render`]. Allocation-free once its buffers
-    /// have grown.
+    /// host begins its pass and calls [`Renderer::render`]. Returns what posing did and what
+    /// the frame costs to draw (draw calls, bytes uploaded, triangles and vertices per pass,
+    /// GPU times with [`props_render::RendererConfig::pass_timing`]). Allocation-free once
+    /// its buffers have grown.
     pub fn prepare(
         &mut self,
         renderer: &mut Renderer,

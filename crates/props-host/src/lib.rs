@@ -67,8 +67,13 @@
 //! // The host's clock, every frame: the clip loops however long the game runs.
 //! assert!(car_instance.set_layer(0, Layer::looping(indicate, seconds)), "the car has a layer 0");
 //! let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-//! props.prepare(&mut renderer, &mut encoder, (&camera, Lighting::default()), (1280, 720));
-//! // The host's pass (its MSAA colour and depth, 4x as the renderer was told), after prepare.
+//! let (posed, drawn) = props.prepare(&mut renderer, &mut encoder, (&camera, Lighting::default()), (1280, 720));
+//! // What the frame costs: props posed, draw calls, triangles per pass (the main pass's, each
+//! // shadow cascade's), GPU times with `RendererConfig::pass_timing`.
+//! let shadow_triangles: u64 = drawn.shadow_passes.iter().map(|pass| pass.triangles).sum();
+//! eprintln!("{} posed, {} triangles drawn, {shadow_triangles} cast", posed.posed, drawn.main_pass.triangles);
+//! // The host's pass (its MSAA colour and depth, 4x as the renderer was told), after prepare,
+//! // with the renderer's timestamps in it (none unless it times passes).
 //! let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
 //!     color_attachments: &[Some(wgpu::RenderPassColorAttachment {
 //!         view: color,
@@ -81,11 +86,13 @@
 //!         depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
 //!         stencil_ops: None,
 //!     }),
+//!     timestamp_writes: renderer.main_pass_timestamps(),
 //!     ..Default::default()
 //! });
 //! // ... the host's own draws, then the props':
 //! renderer.render(&mut pass);
 //! drop(pass);
+//! renderer.resolve_pass_times(&mut encoder, true);
 //! queue.submit([encoder.finish()]);
 //! # Ok(())
 //! # }
@@ -137,10 +144,10 @@ mod uploads;
 pub use error::{HostError, LoadError};
 pub use host::{HostConfig, Loaded, PropHost};
 pub use mods::HostEvent;
-pub use props_anim::Layer;
 pub use props_anim::property::{MaterialField, PropertyTarget};
 /// [`PosingConfig`]'s parts, to configure it from here.
 pub use props_anim::runtime::{MeshLod, Quantization, UpdateRateLod};
+pub use props_anim::{Blend, Layer};
 pub use props_crowd::gaited::Gait;
 pub use props_crowd::{
     Animates, AnimationStats, BindError, ClipInfo, CrowdSet, Ground, InstanceId, InstanceMut, ModelView, NodeRest,

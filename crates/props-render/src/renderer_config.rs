@@ -11,7 +11,9 @@ pub struct RendererConfig {
     /// Format of the depth buffer of the passes it draws into (a host's own).
     pub depth_format: wgpu::TextureFormat,
     /// How depth is tested: `Less` (the default) for depth cleared to 1, `Greater` for a
-    /// host's reversed depth cleared to 0 (its projection must match).
+    /// host's reversed depth cleared to 0 (its projection must match). Either way the
+    /// projection needs a finite far plane: the shadow cascades are fitted between the view's
+    /// near and far planes, so an infinite far plane is not supported.
     pub depth_compare: wgpu::CompareFunction,
     /// Samples per pixel of the passes it draws into: 4 (the default) or 1. Where the adapter
     /// cannot multisample the colour and depth formats 4x, the renderer uses 1: a host whose
