@@ -217,6 +217,9 @@ impl BakedClip {
         // (group, track, values, interpolation) before laying out the data.
         let mut pending: Vec<(usize, Track, Vec<Vec4>, Interpolation)> = Vec::new();
         let mut constants = Vec::new();
+        // Each group's index by its times' bits (times equal as floats and as bits alike: no
+        // NaN, and -0 is no key time a channel keeps).
+        let mut by_times: std::collections::HashMap<Vec<u32>, usize> = std::collections::HashMap::new();
         for channel in clip.channels() {
             let Some((property, values)) = values(channel.keyframes()) else { continue };
             let interpolation = channel.keys().interpolation();
@@ -230,9 +233,11 @@ impl BakedClip {
                 (_, Interpolation::CubicSpline) => Kind::Cubic,
                 _ => Kind::Lerp,
             };
-            let group = match groups.iter().position(|g| g.times == channel.keys().times()) {
-                Some(g) => g,
+            let key: Vec<u32> = channel.keys().times().iter().map(|t| t.to_bits()).collect();
+            let group = match by_times.get(&key) {
+                Some(&g) => g,
                 None => {
+                    by_times.insert(key, groups.len());
                     groups.push(Group {
                         times: channel.keys().times().to_vec(),
                         uniform: uniform_spacing(channel.keys().times()),
@@ -248,11 +253,16 @@ impl BakedClip {
             pending.push((group, track, values, interpolation));
         }
         let (mut tracks, mut data, mut cursors) = (Vec::new(), Vec::new(), 0);
+        // Grouped in order, each group's tracks in the channels' order.
+        pending.sort_by_key(|p| p.0);
+        let mut pending = pending.as_slice();
         for (index, group) in groups.iter_mut().enumerate() {
-            let members: Vec<_> = pending.iter().filter(|p| p.0 == index).collect();
+            let len = pending.iter().take_while(|p| p.0 == index).count();
+            let (members, rest) = pending.split_at(len);
+            pending = rest;
             let first = tracks.len();
             let mut offset = 0;
-            for (_, track, _, _) in &members {
+            for (_, track, _, _) in members {
                 tracks.push(Track { offset: offset as u32, ..*track });
                 offset += track.kind.stride();
             }
@@ -264,7 +274,7 @@ impl BakedClip {
                 cursors += 1;
             }
             for r in 0..=group.times.len() {
-                for (_, track, values, interpolation) in &members {
+                for (_, track, values, interpolation) in members {
                     data.extend(record(track.kind, *interpolation, values, &group.times, r));
                 }
             }

@@ -59,7 +59,10 @@ impl Program {
                 targets: driver
                     .nodes
                     .iter()
-                    .filter_map(|&node| Some((slots.of[node.index()]?, rest_local(rig, node).rotation)))
+                    .map(|&node| {
+                        let slot = slots.of[node.index()].expect("a driven node is a TRS node of the rig");
+                        (slot, rest_local(rig, node).rotation)
+                    })
                     .collect(),
             })
             .collect();
@@ -153,17 +156,25 @@ impl Slots {
                 animated[track.node.index()] = true;
             }
         }
-        let held = |node: NodeId, clip: &BakedClip| {
-            let mut local = rest_local(rig, node);
-            for &(_, property, value) in clip.constants().iter().filter(|c| c.0 == node) {
-                baked::apply(&mut local, property, value);
+        // Where some clip holds a node still away from its rest: its constants applied to its
+        // rest in order, node by node.
+        let mut held_away = vec![false; rig.len()];
+        for (clip, _) in baked {
+            let mut constants = clip.constants().to_vec();
+            constants.sort_by_key(|c| c.0);
+            for held in constants.chunk_by(|a, b| a.0 == b.0) {
+                let node = held[0].0;
+                let mut local = rest_local(rig, node);
+                for &(_, property, value) in held {
+                    baked::apply(&mut local, property, value);
+                }
+                held_away[node.index()] |= local != rest_local(rig, node);
             }
-            local
-        };
+        }
         let mut slots = Self { of: vec![None; rig.len()], nodes: Vec::new() };
         for node in rig.nodes() {
-            let held_away = baked.iter().any(|(clip, _)| held(node, clip) != rest_local(rig, node));
-            if rig.rest(node).as_trs().is_some() && (animated[node.index()] || driven[node.index()] || held_away) {
+            let moves = animated[node.index()] || driven[node.index()] || held_away[node.index()];
+            if rig.rest(node).as_trs().is_some() && moves {
                 slots.of[node.index()] = Some(slots.nodes.len() as u32);
                 slots.nodes.push(node);
             }
@@ -196,8 +207,11 @@ fn compile_clip(
             Some((slots.of[node.index()]? * 3 + property.lane() as u32, value))
         })
         .collect();
-    let written: Vec<u32> = track_slots.iter().chain(constants.iter().map(|c| &c.0)).copied().collect();
-    let unwritten = (0..entries).filter(|e| !written.contains(e)).collect();
+    let mut written = vec![false; entries as usize];
+    for &entry in track_slots.iter().chain(constants.iter().map(|c| &c.0)) {
+        written[entry as usize] = true;
+    }
+    let unwritten = (0..entries).filter(|&e| !written[e as usize]).collect();
     let mut reference = base_locals.to_vec();
     let mut found = vec![Found::default(); baked.group_count()];
     baked.find(0.0, &mut vec![0; baked.cursor_count()], &mut found);

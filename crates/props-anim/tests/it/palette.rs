@@ -54,3 +54,28 @@ fn a_palette_is_at_rest_when_every_morph_weight_is_zero() {
     let still = morphed(0);
     assert!(!still.morph_at_rest(&palette(&still, None)), "no targets: nothing to skip");
 }
+
+/// The fast path refuses a driver on a node with a fixed matrix, as its documentation says
+/// (the general path would replace the matrix by the driven rotation alone): a binder checks
+/// first ([`props_anim::RestTransform::as_trs`]).
+#[test]
+#[should_panic(expected = "a driven node is a TRS node of the rig")]
+fn a_driver_on_a_matrix_node_is_refused_by_the_fast_path() {
+    let source = props_anim::SourceNode {
+        rest: props_anim::RestTransform::Matrix(glam::Affine3A::from_translation(Vec3::X)),
+        ..node(&[], Transform::IDENTITY)
+    };
+    let triangle = Primitive::triangles(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![Vec3::Z; 3], vec![0, 1, 2], None);
+    let parts = ModelParts {
+        rig: Some(Rig::from_source_nodes(&[source]).expect("one node")),
+        meshes: vec![Mesh { name: None, primitives: vec![triangle] }],
+        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+        ..ModelParts::default()
+    };
+    let model = Model::new(parts).expect("valid");
+    let spec = props_anim::Spec {
+        drivers: vec![props_anim::Driver { nodes: vec![NodeId(0)], axis: Vec3::X }],
+        ..props_anim::Spec::default()
+    };
+    let _ = props_anim::runtime::Program::new(&model, &spec);
+}
