@@ -106,9 +106,12 @@ fn rest_transform(node: &gltf::json::scene::Node, path: &str) -> Result<RestTran
     finite(&translation, &format!("{path}.translation"))?;
     finite(&rotation, &format!("{path}.rotation"))?;
     finite(&scale, &format!("{path}.scale"))?;
+    // Unit length, as the spec asks (the checker admits rotations a little off it): a pose that
+    // blends a node from its rest normalises it, and every pose of it must agree.
+    let rotation = glam::Vec4::from_array(rotation).try_normalize().map_or(Quat::from_array(rotation), Quat::from_vec4);
     Ok(RestTransform::Trs(Transform {
         translation: Vec3::from_array(translation),
-        rotation: Quat::from_array(rotation),
+        rotation,
         scale: Vec3::from_array(scale),
     }))
 }

@@ -140,3 +140,27 @@ fn a_vertex_bound_to_no_joint_follows_its_first() {
         assert!(a.iter().map(|c| c * c).sum::<f64>() > 0.1, "not at the origin: {a:?}");
     }
 }
+
+/// A rest rotation a little off unit length (within what the checker admits, as float
+/// exporters write them) is read at unit length: every pose of the node agrees, the fast path's
+/// and a blend's (which normalises), and the node is turned as the unit rotation turns it.
+#[test]
+fn a_rest_rotation_off_unit_length_is_read_at_unit_length() {
+    let path = models_dir().join("SimpleSkin.gltf");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the model")).expect("JSON");
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    let with_rotation = |length: f32| {
+        let mut json = json.clone();
+        json["nodes"][1]["rotation"] = serde_json::json!([0.0, half * length, 0.0, half * length]);
+        let admitted = admit_slice(json.to_string().as_bytes(), None, Path::new("rotated.gltf"), &Limits::default());
+        admitted.unwrap_or_else(|refused| panic!("{refused}")).import.model
+    };
+    let (unit, long) = (with_rotation(1.0), with_rotation(1.006));
+    let node = long.rig().nodes().nth(1).expect("node 1");
+    let rotation = long.rig().rest(node).as_trs().expect("a TRS node").rotation;
+    assert!((rotation.length() - 1.0).abs() < 1e-6, "read at length {}", rotation.length());
+    let (a, b) = (unit.pose_at(None, 0.0), long.pose_at(None, 0.0));
+    for (a, b) in a.world_matrices().iter().zip(b.world_matrices()) {
+        assert!(a.abs_diff_eq(*b, 1e-6), "{a:?} != {b:?}");
+    }
+}
