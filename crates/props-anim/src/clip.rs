@@ -169,6 +169,17 @@ pub enum ClipError {
         /// Number of nodes.
         count: usize,
     },
+    /// Another channel of the clip animates the same property of the same node (glTF allows
+    /// one: each path of each node once per animation).
+    #[error("node {node}'s {property} is animated by channel {first} already")]
+    DuplicateTarget {
+        /// Rig node index.
+        node: u32,
+        /// The property (`translation`, `rotation`, `scale`, `weights`).
+        property: &'static str,
+        /// The channel animating it first.
+        first: usize,
+    },
     /// The target node has a fixed matrix, which animation cannot target.
     #[error("target node {node} has a fixed matrix; only TRS nodes can be animated")]
     MatrixNode {
@@ -381,10 +392,18 @@ pub struct Clip {
 
 impl Clip {
     /// Builds a clip, checking every channel against the rig (node in range, TRS node, morph
-    /// weight width). Duration is the last key time over all channels.
+    /// weight width) and that no two animate the same property of a node. Duration is the last
+    /// key time over all channels.
     pub fn new(name: Option<String>, channels: Vec<Channel>, rig: &Rig) -> Result<Self, (usize, ClipError)> {
         for (index, channel) in channels.iter().enumerate() {
             check_target(channel, rig).map_err(|e| (index, e))?;
+        }
+        let mut targets: Vec<(u32, &'static str, usize)> =
+            channels.iter().enumerate().map(|(k, c)| (c.node().0, c.keyframes().property_name(), k)).collect();
+        targets.sort_unstable();
+        if let Some(pair) = targets.windows(2).find(|pair| (pair[0].0, pair[0].1) == (pair[1].0, pair[1].1)) {
+            let ((node, property, first), second) = (pair[0], pair[1].2);
+            return Err((second, ClipError::DuplicateTarget { node, property, first }));
         }
         let duration = channels.iter().map(|c| c.keys().end_time()).fold(0.0, f32::max);
         Ok(Self { name, channels, properties: Vec::new(), duration })

@@ -116,6 +116,7 @@ fn clip_code(error: &ClipError) -> &'static str {
         ClipError::ValueCount { .. } => "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT",
         ClipError::NodeOutOfRange { .. } => "UNRESOLVED_REFERENCE",
         ClipError::MatrixNode { .. } => "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
+        ClipError::DuplicateTarget { .. } => "ANIMATION_DUPLICATE_TARGETS",
         ClipError::MorphWidth { expected: 0, .. } => "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
         ClipError::MorphWidth { .. } => "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT",
         ClipError::PropertyOutOfRange { .. } => ANIMATION_POINTER_INVALID,

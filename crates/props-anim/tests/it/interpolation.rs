@@ -165,3 +165,17 @@ fn invalid_channels_are_refused() {
         Err(ClipError::ValueCount { expected: 6, .. })
     ));
 }
+
+/// A clip animates each property of a node once (as glTF asks of an animation): a second
+/// channel on it is refused, naming both, where the two ways of posing would each pick another.
+#[test]
+fn a_second_channel_on_one_property_of_a_node_is_refused() {
+    use props_anim::clip::ClipError;
+    let rig = rig(&[(&[1], Transform::IDENTITY), (&[], Transform::IDENTITY)]);
+    let channel = |node: u32, keys: Keyframes| Channel::new(NodeId(node), Interpolation::Linear, vec![0.0], keys);
+    let moves = |node| channel(node, Keyframes::Translation(vec![Vec3::X])).expect("a channel");
+    let turns = |node| channel(node, Keyframes::Rotation(vec![Quat::IDENTITY])).expect("a channel");
+    assert!(Clip::new(None, vec![moves(0), turns(0), moves(1)], &rig).is_ok(), "other properties, other nodes");
+    let twice = Clip::new(None, vec![moves(1), turns(0), moves(1)], &rig).map(|_| ());
+    assert_eq!(twice, Err((2, ClipError::DuplicateTarget { node: 1, property: "translation", first: 0 })));
+}
