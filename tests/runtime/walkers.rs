@@ -186,6 +186,23 @@ fn a_walker_that_stops_fades_into_its_standing_clip_and_walks_off_again() {
     }
     assert_eq!((set.gait(id).expect("walks").gait(), set.layers(id).expect("layers")[2].weight), (Gait::Walk, 0.0));
 
+    // A one-key pose stands as well as a clip that plays.
+    let person = asset("pedestrian.glb");
+    let rig = person.rig().clone();
+    let hips = rig.find("hips").or_else(|| rig.nodes().nth(1)).expect("a node");
+    let keys = props_anim::clip::Keyframes::Rotation(vec![Quat::from_rotation_y(0.3)]);
+    let channel =
+        props_anim::clip::Channel::new(hips, props_anim::clip::interpolate::Interpolation::Linear, vec![0.0], keys);
+    let pose =
+        props_anim::clip::Clip::new(Some("Pose".into()), vec![channel.expect("a channel")], &rig).expect("a clip");
+    let mut posed = Walker::new(person.with_clips([pose]), ("Walk", "Run", &["Pose"]), 1.0);
+    assert!(posed.set.get_mut(posed.id).expect("the walker").set_gait(0.0, Some(2)), "a one-key pose stands");
+    for _ in 0..30 {
+        posed.set.advance(1.0 / 60.0);
+    }
+    let layers = posed.set.layers(posed.id).expect("the walker");
+    assert_eq!((layers[2].clip, layers[2].weight), (2, 1.0));
+
     // A model that does not walk has no gait.
     let mut others = CrowdSet::new(PosingConfig::default()).expect("a set");
     others.set_model(PropModel::new(ModelId(1), Arc::new(asset("windmill.glb"))), Animates::default()).expect("binds");

@@ -217,8 +217,8 @@ impl BakedClip {
         // (group, track, values, interpolation) before laying out the data.
         let mut pending: Vec<(usize, Track, Vec<Vec4>, Interpolation)> = Vec::new();
         let mut constants = Vec::new();
-        // Each group's index by its times' bits (times equal as floats and as bits alike: no
-        // NaN, and -0 is no key time a channel keeps).
+        // Each group's index by its times' bits (no time is NaN; a -0 and a 0 make two groups
+        // of the same times, which sample alike).
         let mut by_times: std::collections::HashMap<Vec<u32>, usize> = std::collections::HashMap::new();
         for channel in clip.channels() {
             let Some((property, values)) = values(channel.keyframes()) else { continue };

@@ -4,6 +4,8 @@
 //! so that a new version of the model (a hot reload, a mod) is bound again the same way: a
 //! clip number means the same clip in every version, whatever order a new file lists them in.
 
+use std::collections::{HashMap, HashSet};
+
 use glam::Vec3;
 use props_anim::property::{MaterialField, PropertyTarget};
 use props_anim::{Driver, Model, Spec, ValueTarget};
@@ -95,6 +97,11 @@ impl Animates {
         if self.walks { self.layers.max(crate::gaited::LAYERS) } else { self.layers }
     }
 
+    /// Whether it names the clips it plays ([`Animates::clips`], [`Animates::gaits`]).
+    pub(crate) fn names_clips(&self) -> bool {
+        self.clips.is_some()
+    }
+
     /// Whether its instances walk ([`Animates::gaits`]).
     #[must_use]
     pub fn walks(&self) -> bool {
@@ -104,19 +111,26 @@ impl Animates {
     /// `model` compiled for what this animates, and how its clips are numbered (see
     /// [`Animates`]); `known`: where this plays every clip, the names the clip numbers had so
     /// far (`None`: bound by number).
-    pub(crate) fn spec(&self, model: &Model, known: Option<&[String]>) -> Result<(Spec, ClipNumbers), BindError> {
+    pub(crate) fn spec(
+        &self,
+        model: &Model,
+        known: Option<&[Option<String>]>,
+    ) -> Result<(Spec, ClipNumbers), BindError> {
         if self.layers == 0 || self.drivers.iter().any(|(_, axis)| !axis.is_normalized()) {
             return Err(BindError::Invalid);
         }
         let (clips, numbers) = match (&self.clips, known) {
             (Some(names), _) => {
                 let clips = names.iter().map(|n| model.find_clip(n).ok_or_else(|| BindError::MissingClip(n.clone())));
-                let numbers = ClipNumbers { known: known.map(<[String]>::to_vec), missing: Vec::new() };
+                let numbers = ClipNumbers { known: known.map(<[Option<String>]>::to_vec), missing: Vec::new() };
                 (clips.collect::<Result<_, _>>()?, numbers)
             }
             (None, Some(known)) => every_clip(model, known),
             (None, None) => ((0..model.clips().len()).collect(), ClipNumbers::default()),
         };
+        // A layer plays numbers below `Layer::OFF`.
+        let mut clips: Vec<usize> = clips;
+        clips.truncate(MAX_NUMBERS);
         let rig = model.rig();
         let node = |name: &String| {
             let id = rig.find(name).ok_or_else(|| BindError::MissingNode(name.clone()))?;
@@ -134,44 +148,79 @@ impl Animates {
 }
 
 /// How a version's clips are numbered where [`Animates`] plays every clip by name: the names
-/// known after it, and the numbers it has no clip for (a clip of an earlier version's it
-/// lacks), with the clip's name. Their [`Spec::clips`] entries, where a later number is the
-/// version's, are another clip standing in, never played.
+/// known after it, and the numbers below its last that it has no clip for (a clip of an
+/// earlier version's it lacks), in order. Their [`Spec::clips`] entries are another clip
+/// standing in, never played.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ClipNumbers {
-    /// The name of each number so far: the earlier versions', then this one's new names.
-    pub known: Option<Vec<String>>,
-    /// The numbers this version lacks, and their names.
-    pub missing: Vec<(u16, String)>,
+    /// Each number's clip so far, by name (`None`: a clip with no name of its own, numbered
+    /// in order among those), the earlier versions' first.
+    pub known: Option<Vec<Option<String>>>,
+    /// The numbers this version lacks below its last.
+    pub missing: Vec<u16>,
 }
 
 impl ClipNumbers {
-    /// The name of clip number `clip`, if this version lacks it.
-    pub fn missing(&self, clip: u16) -> Option<&str> {
-        self.missing.iter().find(|(k, _)| *k == clip).map(|(_, name)| name.as_str())
+    /// Whether this version lacks clip number `clip` below its last.
+    pub fn missing(&self, clip: u16) -> bool {
+        self.missing.binary_search(&clip).is_ok()
+    }
+
+    /// The name clip number `clip` is known by, if any.
+    pub fn name(&self, clip: u16) -> Option<&str> {
+        self.known.as_ref()?.get(usize::from(clip))?.as_deref()
     }
 }
 
-/// Every clip of `model`, numbered by name: those named `known` under their numbers, then the
-/// others named once in the model (their names known from now on), then its unnamed ones, each
-/// in the model's order. Numbers of `known` it lacks past its last clip are left out, the
-/// others filled by a clip standing in.
-fn every_clip(model: &Model, known: &[String]) -> (Vec<usize>, ClipNumbers) {
-    let mut numbered: Vec<Option<usize>> = known.iter().map(|name| model.find_clip(name)).collect();
-    let missing = (0u16..).zip(known).zip(&numbered).filter(|(_, found)| found.is_none());
-    let missing = missing.map(|((k, name), _)| (k, name.clone())).collect();
-    let mut known = known.to_vec();
+/// Clip numbers a layer can play: below [`props_anim::Layer::OFF`].
+const MAX_NUMBERS: usize = props_anim::Layer::OFF as usize;
+
+/// Every clip of `model`, numbered as `known` numbered the clips before it: a clip named once
+/// in the model under its name's number, a new name after every number known (known from now
+/// on), the clips without a name of their own (none, or one another clip shares) in the
+/// numbers such clips had, in order, then after. Numbers it lacks past its last clip are left
+/// out, the others filled by a clip standing in; at most [`MAX_NUMBERS`].
+fn every_clip(model: &Model, known: &[Option<String>]) -> (Vec<usize>, ClipNumbers) {
     let clips = model.clips();
-    let named_once = |c: usize| {
-        clips[c].name().filter(|n| !n.is_empty() && clips.iter().filter(|o| o.name() == Some(n)).count() == 1)
-    };
-    let added: Vec<usize> = (0..clips.len()).filter(|c| !numbered.contains(&Some(*c))).collect();
-    let (named, unnamed): (Vec<usize>, Vec<usize>) = added.into_iter().partition(|&c| named_once(c).is_some());
-    known.extend(named.iter().filter_map(|&c| named_once(c)).map(str::to_owned));
-    numbered.extend(named.into_iter().chain(unnamed).map(Some));
+    let mut bearers: HashMap<&str, (usize, u32)> = HashMap::new();
+    for (c, clip) in clips.iter().enumerate() {
+        if let Some(name) = clip.name().filter(|n| !n.is_empty()) {
+            bearers.entry(name).or_insert((c, 0)).1 += 1;
+        }
+    }
+    let own_name = |c: usize| clips[c].name().filter(|n| bearers.get(n).is_some_and(|b| b.1 == 1));
+    let mut taken = vec![false; clips.len()];
+    let mut numbered: Vec<Option<usize>> = known
+        .iter()
+        .map(|name| {
+            let c = bearers.get(name.as_deref()?)?.0;
+            taken[c] = true;
+            Some(c)
+        })
+        .collect();
+    let known_names: HashSet<&str> = known.iter().flatten().map(String::as_str).collect();
+    let (named, mut anonymous): (Vec<usize>, Vec<usize>) =
+        (0..clips.len()).filter(|&c| !taken[c]).partition(|&c| own_name(c).is_some_and(|n| !known_names.contains(n)));
+    // The clips with no name of their own take the numbers such clips had, in order.
+    let mut anonymous_left = anonymous.drain(..);
+    for (number, name) in numbered.iter_mut().zip(known) {
+        if name.is_none() {
+            *number = anonymous_left.next();
+        }
+    }
+    let anonymous_left: Vec<usize> = anonymous_left.collect();
+    let mut known = known.to_vec();
+    let named = named.into_iter().map(|c| (c, own_name(c).map(str::to_owned)));
+    let added = named.chain(anonymous_left.into_iter().map(|c| (c, None)));
+    for (c, name) in added.take(MAX_NUMBERS.saturating_sub(known.len())) {
+        known.push(name);
+        numbered.push(Some(c));
+    }
     while numbered.last() == Some(&None) {
         numbered.pop();
     }
+    // Numbers fit: there are at most `MAX_NUMBERS`.
+    let missing = numbered.iter().enumerate().filter(|(_, found)| found.is_none()).map(|(k, _)| k as u16).collect();
     let stand_in = numbered.iter().flatten().next().copied();
     let clips = numbered.into_iter().map(|c| c.or(stand_in).expect("a clip stands in before the last")).collect();
     (clips, ClipNumbers { known: Some(known), missing })
@@ -180,12 +229,9 @@ fn every_clip(model: &Model, known: &[String]) -> (Vec<usize>, ClipNumbers) {
 /// The names that number `model`'s clips where [`Animates`] plays every clip: none yet (they
 /// are known as it binds), or `None` (bound by number) when some clip has no name, or shares
 /// one.
-pub(crate) fn clip_naming(model: &Model) -> Option<Vec<String>> {
-    let clips = model.clips();
-    let named_once = |c: &props_anim::clip::Clip| {
-        c.name().is_some_and(|n| !n.is_empty() && clips.iter().filter(|o| o.name() == Some(n)).count() == 1)
-    };
-    clips.iter().all(named_once).then(Vec::new)
+pub(crate) fn clip_naming(model: &Model) -> Option<Vec<Option<String>>> {
+    let mut names = HashSet::new();
+    model.clips().iter().all(|c| c.name().is_some_and(|n| !n.is_empty() && names.insert(n))).then(Vec::new)
 }
 
 /// A value set directly, by name.

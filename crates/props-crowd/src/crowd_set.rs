@@ -43,7 +43,7 @@ struct Slot {
 struct Member {
     /// The names of its clip numbers so far, where [`Animates`] plays every clip by name: what
     /// later versions' clips are bound by.
-    clip_names: Option<Vec<String>>,
+    clip_names: Option<Vec<Option<String>>>,
     /// The slot of each instance of the crowd, by instance number.
     owners: Vec<u32>,
     /// Its instances' gaits, where they walk ([`Animates::gaits`]).
@@ -93,7 +93,8 @@ impl InstanceMut<'_> {
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
         let model = self.crowd.model();
         let known = !layer.is_active()
-            || (usize::from(layer.clip) < model.spec.clips.len() && !model.missing_clips.contains(&layer.clip));
+            || (usize::from(layer.clip) < model.spec.clips.len()
+                && model.missing_clips.binary_search(&layer.clip).is_err());
         match self.crowd.layers_mut(self.i).get_mut(k) {
             Some(slot) if known && layer.mask == Layer::NO_MASK => {
                 *slot = layer;
@@ -161,8 +162,8 @@ impl CrowdSet {
     /// animated as `animates` says. A replaced model's instances keep their ids, placements,
     /// states and paint, and their clip numbers name the same clips (by name: see
     /// [`Animates`]). On error (a clip or node the model lacks, or, where `animates` binds
-    /// every clip, a clip number an instance plays that the model lacks) nothing changes.
-    /// Where `animates` names its clips, a layer playing a number past them is stopped.
+    /// every clip, a clip an instance plays that the model lacks) nothing changes. Where
+    /// `animates` names its clips, a layer playing a number past them is stopped.
     pub fn set_model(&mut self, prop: PropModel, animates: Animates) -> Result<(), BindError> {
         self.rig(prop, animates, false)
     }
@@ -183,10 +184,12 @@ impl CrowdSet {
         let (mut spec, numbers) = animates.spec(&prop.model, known.as_deref())?;
         let has = spec.clips.len();
         if let Some(k) = at {
-            let lacks = |clip: u16| usize::from(clip) >= has || numbers.missing(clip).is_some();
-            match (stop_missing, self.crowds[k].first_played(lacks)) {
+            let lacks = |clip: u16| usize::from(clip) >= has || numbers.missing(clip);
+            // A host naming the clips it plays stops the layers past them; else a version
+            // lacking a clip played is refused, unless it is one going back.
+            match (stop_missing || animates.names_clips(), self.crowds[k].first_played(lacks)) {
                 (true, _) => self.crowds[k].stop_clips(lacks),
-                (false, Some(clip)) => match numbers.missing(clip) {
+                (false, Some(clip)) => match numbers.name(clip) {
                     Some(name) => return Err(BindError::MissingClip(name.to_owned())),
                     None => return Err(BindError::FewerClips { played: usize::from(clip), has }),
                 },
@@ -199,8 +202,7 @@ impl CrowdSet {
             false => prop,
         };
         let layers = animates.layer_count();
-        let missing_clips = numbers.missing.iter().map(|(k, _)| *k).collect();
-        let clip_names = numbers.known;
+        let (missing_clips, clip_names) = (numbers.missing, numbers.known);
         let model = BoundModel { missing_clips, ..BoundModel::new(prop, spec, layers) };
         let mut crowd = ModelCrowd::new(model, self.posing.crowd_options());
         let before = at.and_then(|k| {

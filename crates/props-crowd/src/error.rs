@@ -14,13 +14,13 @@ pub enum BindError {
     /// A driven node has a matrix instead of translation, rotation and scale.
     #[error("the model's node `{0}` has a fixed matrix: a driven node needs translation, rotation and scale")]
     MatrixNode(String),
-    /// A new version of a model animated with every clip lacks a clip number its instances
-    /// play.
+    /// A new version of a model animated with every clip has no clip under a number its
+    /// instances play.
     #[error(
         "the model has {has} animation clips and its instances play clip number {played} of the version it replaces"
     )]
     FewerClips {
-        /// The highest clip number played.
+        /// A clip number played.
         played: usize,
         /// Clips of the new version.
         has: usize,

@@ -157,7 +157,9 @@ impl GaitedModel {
         let spec_clips = [0, 1].map(|g| if gaits.clip(g) == gait_clips[0] { 0 } else { 1 });
         let standing = clips.iter().skip(2).map(|&c| model.clips()[c].duration()).collect();
         let speeds = [0, gaits.len().saturating_sub(1)].map(|g| gaits.stride(g).speed * scale);
-        let feet = gaits.stride(0).feet.clone();
+        // As many as a crowd holds (a bit each of `planted`'s mask).
+        let mut feet = gaits.stride(0).feet.clone();
+        feet.truncate(crate::close_up::MAX_FEET);
         Self { gaits, spec_clips, standing, scale, speeds, feet }
     }
 
@@ -179,8 +181,8 @@ impl GaitedModel {
         model
     }
 
-    /// The duration of standing clip `clip` (its `Spec::clips` index, 2 or more), 0 when
-    /// none is bound there.
+    /// The duration of standing clip `clip` (its `Spec::clips` index, 2 or more; 0 for a
+    /// one-key pose), 0 when none is bound there.
     #[must_use]
     pub fn standing_duration(&self, clip: u16) -> f32 {
         self.standing.get(usize::from(clip).wrapping_sub(2)).copied().unwrap_or(0.0)
@@ -195,7 +197,7 @@ impl GaitedModel {
     /// Whether standing clip `clip` is bound.
     #[must_use]
     pub fn can_stand(&self, clip: u16) -> bool {
-        self.standing_duration(clip) > 0.0
+        usize::from(clip).checked_sub(2).is_some_and(|k| k < self.standing.len())
     }
 
     /// Advances `state` by `dt` for a prop moving at `speed` m/s that wants to stand showing
@@ -227,7 +229,7 @@ impl GaitedModel {
             |layer: GaitLayer| Layer { weight: layer.weight, ..Layer::once(self.spec_clips[layer.gait], layer.time) };
         layers[0] = gait(slow);
         layers[1] = if fast.weight > 0.0 { gait(fast) } else { Layer::NONE };
-        layers[2] = match duration > 0.0 {
+        layers[2] = match self.can_stand(state.standing_clip) {
             true => Layer {
                 weight: state.idle,
                 ..Layer::once(state.standing_clip, state.idle_playback.clip_time(duration))

@@ -64,9 +64,9 @@ pub struct BoundModel {
     /// Whether its states are discrete (a light's phase): shared only when equal, never
     /// quantized.
     pub discrete: bool,
-    /// Clip numbers its model has no clip for (a new version lacking a clip of the first
-    /// version's, [`crate::Animates`]): no instance plays them, and where `spec.clips` has an
-    /// entry for one, another clip stands in there.
+    /// Clip numbers below `spec.clips`' length its model has no clip for (a new version
+    /// lacking a clip of an earlier version's, [`crate::Animates`]), in increasing order: no
+    /// instance plays them, and another clip stands in for each in `spec.clips`.
     pub missing_clips: Vec<u16>,
 }
 

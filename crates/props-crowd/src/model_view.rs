@@ -57,7 +57,9 @@ impl<'a> ModelView<'a> {
     pub fn clips(&self) -> impl Iterator<Item = ClipInfo> + 'a {
         let (model, clips) = (&self.bound.prop.model, &self.bound.spec.clips);
         let missing = &self.bound.missing_clips;
-        (0u16..).zip(clips).filter(|(number, _)| !missing.contains(number)).map(|(number, &clip)| {
+        // Numbered below `Layer::OFF`: a crowd plays no more clips.
+        let numbered = clips.iter().enumerate().map(|(number, clip)| (number as u16, clip));
+        numbered.filter(|(number, _)| missing.binary_search(number).is_err()).map(|(number, &clip)| {
             let clip = &model.clips()[clip];
             ClipInfo { number, name: clip.name().map(str::to_owned), duration: clip.duration() }
         })

@@ -161,3 +161,47 @@ fn clips_a_new_version_adds_keep_their_numbers_by_name() {
     // Its unnamed clip comes after every name known.
     assert_eq!(numbers, [(0, Some("Walk".into())), (2, Some("Wave".into())), (3, None)]);
 }
+
+/// A later version's clip without a name keeps its number as long as versions list such clips
+/// in the same order: a new name does not take it.
+#[test]
+fn a_clip_without_a_name_keeps_its_number_among_such_clips() {
+    let (mut set, id) = playing(model(&[(Some("Walk"), 1.0)]), 0);
+    let unnamed = model(&[(Some("Walk"), 1.0), (None, 2.0)]);
+    set.set_model(PropModel::new(ModelId(0), unnamed), Animates::default()).expect("binds");
+    assert!(set.get_mut(id).expect("the instance").set_layer(0, Layer::looping(1, 0.0)));
+    assert_eq!(shown(&set, id), 2.0);
+    let named = model(&[(Some("Idle"), 3.0), (Some("Walk"), 1.0), (None, 20.0)]);
+    set.set_model(PropModel::new(ModelId(0), named), Animates::default()).expect("binds");
+    assert_eq!(shown(&set, id), 20.0, "number 1 is still the clip without a name");
+    assert_eq!(set.model(ModelId(0)).expect("the model").clip("Idle").map(|c| c.number), Some(2));
+}
+
+/// A host naming the clips it plays stops the layers past them in a new version, as before.
+#[test]
+fn named_clips_stop_the_layers_past_them() {
+    let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+    let first = model(&[(Some("A"), 1.0), (Some("B"), 2.0)]);
+    set.set_model(PropModel::new(ModelId(0), first.clone()), Animates::default().clips(["A", "B"])).expect("binds");
+    let id = set.add(ModelId(0), Affine3A::IDENTITY).expect("an instance");
+    assert!(set.get_mut(id).expect("the instance").set_layer(0, Layer::looping(1, 0.0)));
+    set.set_model(PropModel::new(ModelId(0), first), Animates::default().clips(["A"])).expect("binds");
+    assert_eq!(set.layers(id).expect("the instance")[0], Layer::NONE);
+}
+
+/// However many clip names versions bring, numbers stay below `Layer::OFF`, and going back
+/// to the first version leaves its clips playable under their numbers.
+#[test]
+fn clip_numbers_stay_below_what_a_layer_can_play() {
+    let (mut set, id) = playing(model(&[(Some("Walk"), 1.0)]), 0);
+    assert!(set.get_mut(id).expect("the instance").set_layer(0, Layer::NONE));
+    let names: Vec<String> = (0..usize::from(Layer::OFF) + 100).map(|k| format!("clip {k}")).collect();
+    let clips: Vec<(Option<&str>, f32)> = names.iter().map(|n| (Some(n.as_str()), 5.0)).collect();
+    set.set_model(PropModel::new(ModelId(0), model(&clips)), Animates::default()).expect("binds");
+    let numbers = set.model(ModelId(0)).expect("the model").clips().map(|c| c.number).max();
+    assert_eq!(numbers, Some(Layer::OFF - 1));
+    set.revert_model(PropModel::new(ModelId(0), model(&[(Some("Walk"), 1.0)])), Animates::default()).expect("reverts");
+    assert!(set.get_mut(id).expect("the instance").set_layer(0, Layer::looping(0, 0.0)));
+    assert_eq!(shown(&set, id), 1.0);
+    assert_eq!(set.model(ModelId(0)).expect("the model").clips().count(), 1);
+}

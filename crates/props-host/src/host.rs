@@ -194,7 +194,7 @@ impl PropHost {
 
     /// Declares model `id` made in other units than metres: `metres_per_unit` of them a metre
     /// (`Fox.glb`, made in centimetres and placed at 0.01: 0.01), for it and every mod of its
-    /// name. Its props are then rated as a model in metres placed at 1 is: their update rate
+    /// name (a model a mod added: until its file goes). Its props are then rated as a model in metres placed at 1 is: their update rate
     /// and pose steps by distance, the band near the camera where feet are planted and spring
     /// bones swing, and a walker's speed ([`InstanceMut::set_gait`]) in world units. Its levels
     /// of detail need no declaration. `false`, and nothing changed, when there is no such
