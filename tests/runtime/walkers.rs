@@ -108,7 +108,8 @@ impl Walker {
         self.set.animate(&mut frame);
         self.set.extract(&mut frame);
         let base = frame.instances[0].palette_base as usize;
-        let model = Arc::clone(self.set.model(ModelId(0)).expect("the walker").model());
+        let id = self.set.model_of(self.id).expect("the walker");
+        let model = Arc::clone(self.set.model(id).expect("the walker's model").model());
         let joint = |foot: props_anim::NodeId| {
             (0..model.skins().len() as u32).find_map(|s| {
                 let skin = &model.skins()[s as usize];
@@ -209,4 +210,44 @@ fn a_walker_that_stops_fades_into_its_standing_clip_and_walks_off_again() {
     let windmill = others.add(ModelId(1), Affine3A::IDENTITY).expect("a windmill");
     assert!(!others.get_mut(windmill).expect("the windmill").set_gait(1.0, None));
     assert!(others.gait(windmill).is_none());
+}
+
+/// A person without clips of its own (Mixamo's names and bones in centimetres under a scaled
+/// armature, Blender's metarig, a VRM 0.x avatar) walks with the pedestrian's clips, taken from it and retargeted to its skeleton
+/// ([`Animates::clips_from`]), its planted feet held near the camera; a model whose skeleton
+/// is no walking person's is refused, saying why.
+#[test]
+fn any_humanoid_walks_with_another_models_clips() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/humanoids");
+    let import =
+        |name: &str| props_gltf::import_file(&root.join(name), &props_gltf::Limits::default()).expect("imports").model;
+    for name in ["mixamo_person.glb", "metarig_person.glb", "vrm0_person.vrm"] {
+        let person = import(name);
+        assert!(person.find_clip("Walk").is_none(), "{name} has no walk of its own");
+        let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+        let pedestrian = Animates::default().gaits("Walk", "Run", ["Idle"]);
+        set.set_model(PropModel::new(ModelId(0), Arc::new(asset("pedestrian.glb"))), pedestrian).expect("walks");
+        let walks = Animates::default().gaits("Walk", "Run", ["Idle"]).clips_from(ModelId(0));
+        set.set_model(PropModel::new(ModelId(1), Arc::new(person)), walks).expect("walks");
+        let view = set.model(ModelId(1)).expect("the person");
+        let names: Vec<Option<String>> = view.clips().map(|c| c.name).collect();
+        assert_eq!(names, ["Walk", "Run", "Idle"].map(|n| Some(n.to_owned())), "{name}");
+        let walk = props_anim::gait::stride(view.model(), 0).expect("the retargeted walk strides");
+        let id = set.add(ModelId(1), Affine3A::IDENTITY).expect("a person");
+        let feet = set.feet_down(id).expect("walks").0.to_vec();
+        let mut walker = Walker { set, id, scale: 1.0, feet, walk };
+        let slides: Vec<f32> = [0.8, 1.6].iter().map(|&speed| walker.slide(speed, true, false)).collect();
+        eprintln!("{name}: planted feet slide {slides:.3?} of the way as drawn near");
+        assert!(slides.iter().all(|&slide| slide < 0.05), "{name}: {slides:?}");
+    }
+    // The windmill's skeleton walks nowhere: refused, naming the clips and why.
+    let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+    set.set_model(PropModel::new(ModelId(0), Arc::new(asset("pedestrian.glb"))), Animates::default()).expect("binds");
+    let walks = Animates::default().gaits("Walk", "Run", ["Idle"]).clips_from(ModelId(0));
+    let refused = set.set_model(PropModel::new(ModelId(1), Arc::new(asset("windmill.glb"))), walks.clone());
+    let message = refused.expect_err("the windmill cannot walk").to_string();
+    assert!(message.contains("`Walk`, `Run`, `Idle`") && message.contains("model 0"), "{message}");
+    let unloaded = walks.clips_from(ModelId(7));
+    let refused = set.set_model(PropModel::new(ModelId(2), Arc::new(import("vrm0_person.vrm"))), unloaded);
+    assert!(refused.expect_err("no model 7").to_string().contains("not loaded"));
 }

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use glam::Vec3;
 use props_anim::property::{MaterialField, PropertyTarget};
 use props_anim::{Driver, Model, Spec, ValueTarget};
+use props_frame::ModelId;
 
 use crate::error::BindError;
 
@@ -31,11 +32,13 @@ pub struct Animates {
     layers: usize,
     /// Whether its instances walk ([`Animates::gaits`]): its first two clips are the gaits.
     walks: bool,
+    /// The model whose clips it takes where it lacks those it names ([`Animates::clips_from`]).
+    source: Option<ModelId>,
 }
 
 impl Default for Animates {
     fn default() -> Self {
-        Self { clips: None, drivers: Vec::new(), values: Vec::new(), layers: 1, walks: false }
+        Self { clips: None, drivers: Vec::new(), values: Vec::new(), layers: 1, walks: false, source: None }
     }
 }
 
@@ -78,11 +81,29 @@ impl Animates {
     /// stops, one of the `standing` clips (an idle, a wait) fades in. Near the camera its
     /// planted feet stay where they came down. Plays only these clips, numbered walk 0, run 1,
     /// then the standing clips from 2; the gaits set its first [`crate::gaited::LAYERS`]
-    /// layers (it has at least that many: those after are the host's).
+    /// layers (it has at least that many: those after are the host's). A person without
+    /// these clips walks with another model's ([`Animates::clips_from`]).
     #[must_use]
     pub fn gaits<S: Into<String>>(self, walk: S, run: S, standing: impl IntoIterator<Item = S>) -> Self {
         let clips = [walk.into(), run.into()].into_iter().chain(standing.into_iter().map(Into::into));
         Self { clips: Some(clips.collect()), walks: true, ..self }
+    }
+
+    /// Where the model lacks a clip this names ([`Animates::clips`], [`Animates::gaits`]): takes
+    /// it from model `source` of the same [`crate::CrowdSet`], added before it, retargeted to
+    /// the model's skeleton ([`props_anim::humanoid::retarget`]: every person's bones found by
+    /// their names, Mixamo's, Blender's metarig and Rigify's, VRM's, Unreal's; the hips' travel
+    /// scaled by the legs' lengths). So any humanoid walks with one person's walk, run and
+    /// idle: an avatar with no clips of its own, a mod's.
+    #[must_use]
+    pub fn clips_from(self, source: ModelId) -> Self {
+        Self { source: Some(source), ..self }
+    }
+
+    /// The model whose clips it takes where it lacks those it names ([`Animates::clips_from`]),
+    /// and the names.
+    pub(crate) fn clip_source(&self) -> Option<(ModelId, &[String])> {
+        Some((self.source?, self.clips.as_deref()?))
     }
 
     /// Gives each instance `layers` clip layers (blended in order).

@@ -5,7 +5,10 @@
 //! [`PosingConfig::threads`] asks for them) and extracts it as
 //! frame data, by the same code as a scene's kinds.
 
+use std::sync::Arc;
+
 use glam::{Affine3A, Vec3};
+use props_anim::humanoid::{self, BoneMap};
 use props_anim::{Layer, Pose};
 use props_frame::{Camera, FrameData, ModelId};
 
@@ -176,6 +179,7 @@ impl CrowdSet {
     }
 
     fn rig(&mut self, prop: PropModel, animates: Animates, stop_missing: bool) -> Result<(), BindError> {
+        let prop = self.with_clips_taken(prop, &animates)?;
         let at = self.crowds.iter().position(|c| c.prop().id == prop.id);
         let known = match at {
             Some(k) => self.members[k].clip_names.clone(),
@@ -221,6 +225,31 @@ impl CrowdSet {
             }
         }
         Ok(())
+    }
+
+    /// `prop` with the clips `animates` names that it lacks, taken from the model
+    /// [`Animates::clips_from`] names and retargeted to its skeleton (as it is, when it lacks
+    /// none or `animates` names no source).
+    fn with_clips_taken(&self, prop: PropModel, animates: &Animates) -> Result<PropModel, BindError> {
+        let Some((source, names)) = animates.clip_source() else { return Ok(prop) };
+        let lacks: Vec<&String> = names.iter().filter(|name| prop.model.find_clip(name).is_none()).collect();
+        if lacks.is_empty() {
+            return Ok(prop);
+        }
+        let refusal = |reason: String| BindError::Retarget {
+            clips: lacks.iter().map(|n| n.as_str()).collect::<Vec<_>>().join("`, `"),
+            source_model: format!("model {}", source.0),
+            reason,
+        };
+        let from =
+            self.crowds.iter().find(|c| c.prop().id == source).ok_or_else(|| refusal("it is not loaded".into()))?;
+        let from = &from.prop().model;
+        let clips: Vec<usize> = lacks.iter().filter_map(|name| from.find_clip(name)).collect();
+        let (to_map, from_map) = (prop.bindings.bone_map(prop.model.rig()), BoneMap::find(from.rig()));
+        let to_map = to_map.map_err(|error| refusal(format!("{error} (in its bone names)")))?;
+        let (model, _) = humanoid::with_clips_from((&prop.model, &to_map), (from, &from_map), &clips)
+            .map_err(|error| refusal(error.to_string()))?;
+        Ok(PropModel { model: Arc::new(model), ..prop })
     }
 
     /// Removes the model of renderer id `id` and every instance of it; returns how many there

@@ -42,6 +42,20 @@ pub enum BindError {
          (KHR_animation_pointer) are carried per instance: animate it in the model, or set another"
     )]
     NotAnimated(String),
+    /// A model lacking clips it plays cannot take them from the model [`crate::Animates::clips_from`]
+    /// names (that model is not in the set, or either skeleton is no walking person's).
+    #[error(
+        "the model's clips `{clips}` cannot be taken from {source_model}: {reason} (export them, or name its bones as \
+         Mixamo, Blender's metarig, Rigify, VRM or Unreal do)"
+    )]
+    Retarget {
+        /// The clips it lacks.
+        clips: String,
+        /// The model they would come from.
+        source_model: String,
+        /// Why not.
+        reason: String,
+    },
     /// A driver's axis is not a unit vector, or an instance would have no layer.
     #[error("a driver's axis must be a unit vector and an instance needs at least one layer")]
     Invalid,

@@ -114,7 +114,9 @@
 //! [`PropHost::advance`] is called: their walk and run play at the rates their strides call
 //! for, a standing clip fading in when they stop, their feet planted near the camera (on the
 //! host's terrain: [`PropHost::set_ground`]); [`CrowdSet::gait`] and [`CrowdSet::feet_down`]
-//! read them (footsteps).
+//! read them (footsteps). Any humanoid walks with another model's clips, retargeted to its
+//! skeleton: `Animates::default().gaits("Walk", "Run", ["Idle"]).clips_from(pedestrian)` for
+//! an avatar with no walk of its own ([`Animates::clips_from`]), and for the mods of its name.
 //!
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
 //! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars, and foxes walking and
