@@ -263,13 +263,13 @@ impl PropHost {
 
     /// Sets the camera the next frames are seen from: what is outside its view is not posed or
     /// drawn, far instances are posed less often. `None`: everything, every frame.
-    pub fn set_camera(&mut self, camera: Option<&Camera>) {
-        self.set.set_camera(camera.copied());
+    pub fn set_camera(&mut self, camera: Option<Camera>) {
+        self.set.set_camera(camera);
     }
 
     /// Sets how many pixels high the target the props are drawn into is: mesh LOD draws each
     /// prop at the coarsest level whose error spans at most a pixel of it (1080 until set).
-    /// [`PropHost::prepare`] sets it from its `size`; a host calling [`PropHost::animate`]
+    /// [`PropHost::prepare`] sets it from its `size`; a host calling [`PropHost::fill_frame`]
     /// itself sets it here.
     pub fn set_view_height(&mut self, pixels: u32) {
         self.set.set_view_height(pixels);
@@ -278,7 +278,7 @@ impl PropHost {
     /// `seconds` of game time have passed since the last frame: walkers move on at the speeds
     /// set ([`Animates::gaits`], [`InstanceMut::set_gait`]), and the spring bones (a VRM
     /// avatar's hair and clothes) of props near the camera swing through it at the next
-    /// [`PropHost::animate`] or [`PropHost::prepare`]. Call it once a frame with the frame's
+    /// [`PropHost::fill_frame`] or [`PropHost::prepare`]. Call it once a frame with the frame's
     /// step, scaled as your clips' times move on; while paused, 0 or no call holds each in its
     /// shape. At most a tenth of a second a frame is used, so a hitch does not fling them.
     /// Near is within 50 world units of the camera and the update-rate LOD's nearest band;
@@ -294,13 +294,14 @@ impl PropHost {
         self.set.set_ground(ground);
     }
 
-    /// Poses what the camera sees into `frame` and lists it there (palettes, instances, one
-    /// batch per model and level of detail, the lit lights near the camera), ready for
-    /// [`props_frame::FrameData::to_frame`] and [`Renderer::prepare`]: for a host that adds
-    /// its own data to the frame (after [`PropHost::set_camera`] and
-    /// [`PropHost::set_view_height`]; else [`PropHost::prepare`] does it all). Measures its own
-    /// time for the CPU budget. Allocation-free once the frame's buffers have grown.
-    pub fn animate(&mut self, frame: &mut FrameData) -> AnimationStats {
+    /// Fills `frame` with what the camera sees: posed ([`CrowdSet::animate`]) and listed
+    /// ([`CrowdSet::extract`]: palettes, instances, one batch per model and level of detail,
+    /// the lit lights near the camera), ready for [`props_frame::FrameData::to_frame`] and
+    /// [`Renderer::prepare`]: for a host that adds its own data to the frame (after
+    /// [`PropHost::set_camera`] and [`PropHost::set_view_height`]; else [`PropHost::prepare`]
+    /// does it all). Measures its own posing time for the CPU budget. Allocation-free once the
+    /// frame's buffers have grown.
+    pub fn fill_frame(&mut self, frame: &mut FrameData) -> AnimationStats {
         let started = Instant::now();
         let stats = self.set.animate(frame);
         self.set.record_animation_time(started.elapsed().as_secs_f32() * 1000.0);
@@ -309,7 +310,7 @@ impl PropHost {
     }
 
     /// The whole frame's props work, for a host that adds nothing to the frame's data: poses
-    /// what `camera` sees ([`PropHost::animate`]) and hands it to `renderer`, lit by the
+    /// what `camera` sees ([`PropHost::fill_frame`]) and hands it to `renderer`, lit by the
     /// host's `light` ([`Renderer::prepare`]: the upload, and the shadow passes recorded into
     /// `encoder`), for a target of `size` pixels (whose height mesh LOD measures errors in:
     /// [`PropHost::set_view_height`]). `camera` replaces [`PropHost::set_camera`]'s. Then the
@@ -324,11 +325,11 @@ impl PropHost {
         (camera, light): (&Camera, Lighting),
         size: (u32, u32),
     ) -> (AnimationStats, FrameStats) {
-        self.set_camera(Some(camera));
+        self.set_camera(Some(*camera));
         self.set.set_view_height(size.1);
         let mut frame = std::mem::take(&mut self.frame);
         frame.clear();
-        let stats = self.animate(&mut frame);
+        let stats = self.fill_frame(&mut frame);
         let uploaded = renderer.prepare(encoder, &frame.to_frame(*camera, light, SKY), size);
         self.frame = frame;
         (stats, uploaded)

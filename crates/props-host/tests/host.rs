@@ -135,7 +135,7 @@ fn removing_a_mod_stops_the_clips_the_hosts_version_lacks() {
     assert!(matches!(event, HostEvent::Reverted { model, .. } if model == windmill.model), "{event:?}");
     assert!(!props.instances().layers(id).expect("live")[0].is_active(), "the clip it lacks is stopped");
     let mut frame = FrameData::default();
-    props.animate(&mut frame);
+    props.fill_frame(&mut frame);
     assert_eq!(frame.instances.len(), 1, "and the instance is drawn with the windmill");
     let _ = std::fs::remove_dir_all(&folder);
 }
@@ -218,7 +218,7 @@ fn the_crate_example_still_moves_past_a_minute() {
     let mut palettes = |layer: Layer| {
         let mut frame = FrameData::default();
         assert!(props.get_mut(id).expect("live").set_layer(0, layer));
-        props.animate(&mut frame);
+        props.fill_frame(&mut frame);
         frame.palettes.to_vec()
     };
     let (looped, later) = (palettes(Layer::looping(drive.number, 61.0)), palettes(Layer::looping(drive.number, 61.2)));
@@ -240,10 +240,10 @@ fn a_host_calling_animate_sets_the_view_height_mesh_lod_measures_in() {
         let windmill = props.load_file(&asset("windmill.glb"), Animates::default(), renderer).expect("loads");
         props.add(windmill.model, Affine3A::from_translation(Vec3::new(0.0, 0.0, -distance))).expect("added");
         let (eye, target) = (Vec3::new(0.0, 10.0, 0.0), Vec3::new(0.0, 10.0, -distance));
-        props.set_camera(Some(&props_host::Camera::look_at(eye, target, 0.9, 1.0, (0.1, 2.0 * distance))));
+        props.set_camera(Some(props_host::Camera::look_at(eye, target, 0.9, 1.0, (0.1, 2.0 * distance))));
         props.set_view_height(pixels);
         let mut frame = FrameData::default();
-        props.animate(&mut frame);
+        props.fill_frame(&mut frame);
         let [batch] = frame.batches.as_slice() else { panic!("one batch: {:?}", frame.batches) };
         batch.level
     };
