@@ -126,7 +126,7 @@ impl Stage<TownPlace> for TownStage<'_> {
 
     fn bind(&mut self, shelf: &Shelf<TownPlace>, _: ModelId, _: bool) -> Result<(), props_scene::SceneError> {
         let kinds = self.kinds.iter().enumerate();
-        self.scene.set_models_of(kinds.map(|(kind, k)| (k.name, props_of(shelf, self.kinds, kind))))
+        self.scene.set_models_of(kinds.map(|(kind, k)| (k.name, props_of(shelf, kind))))
     }
 
     fn unbind(&mut self, shelf: &Shelf<TownPlace>, id: ModelId) -> usize {
@@ -151,15 +151,14 @@ impl TownStage<'_> {
 
 /// Every model kind number `kind` shows now, as the scene takes them: its own (the base asset
 /// or the mod replacing it; none for the lot) first, then those mods add beside it, by path.
-fn props_of(shelf: &Shelf<TownPlace>, kinds: &[TownKind], kind: usize) -> Vec<PropModel> {
-    let drawn_at = kinds[kind].asset.drawn_at;
+fn props_of(shelf: &Shelf<TownPlace>, kind: usize) -> Vec<PropModel> {
     let mut models: Vec<_> = shelf.models().filter(|(_, _, version, _)| version.binding.kind == kind).collect();
     // Its own first (no mod path, or the one replacing it), then the added ones by path.
     models.sort_by_key(|&(_, _, version, path)| (version.binding.adds, path));
     let prop = |(id, _, version, _): (ModelId, &str, &Version<TownPlace>, Option<&Path>)| {
         let place = &version.binding;
         PropModel::new(id, Arc::clone(&version.model))
-            .with_scale(place.scale * drawn_at)
+            .with_scale(place.scale)
             .with_bindings(place.bindings.clone())
     };
     models.into_iter().map(prop).collect()
@@ -217,7 +216,7 @@ impl ModelRegistry {
 
     /// Every model kind number `kind` shows now, as the scene takes them.
     pub fn props_of(&self, kind: usize) -> Vec<PropModel> {
-        props_of(&self.shelf, &self.kinds, kind)
+        props_of(&self.shelf, kind)
     }
 
     /// Every mod seen, for the HUD.

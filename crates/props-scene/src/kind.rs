@@ -83,11 +83,10 @@ pub struct KindAsset {
     /// shows every mod that no other kind claims by name or role (the mod lot,
     /// [`crate::kinds::lot`]), and has no props until one comes.
     pub stem: Option<&'static str>,
-    /// Metres per unit of the base asset (Fox.glb is in centimetres: 0.01).
+    /// Metres per unit of the base asset (Fox.glb is in centimetres: 0.01): its models'
+    /// [`props_crowd::PropModel::scale`], at which the kind places its props (the traffic
+    /// lights at twice it, so that a player reads them from the town's overview).
     pub units: f32,
-    /// How much larger than life its props are drawn (traffic lights twice, so that a player
-    /// reads them from the town's overview).
-    pub drawn_at: f32,
     /// Where its props stand, in a word or two (`hills`), for what a mod's log line says.
     pub place: &'static str,
     /// The role a mod's sidecar names to be shown by this kind (`role = "car"`).

@@ -123,7 +123,6 @@ impl PropKind for Buses {
         KindAsset {
             stem: Some("bus"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "bus routes",
             role: "bus",
             variants: false,

@@ -307,7 +307,6 @@ impl PropKind for Cars {
         KindAsset {
             stem: Some("car"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "traffic",
             role: "car",
             variants: true,

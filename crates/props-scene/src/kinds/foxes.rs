@@ -172,7 +172,6 @@ impl PropKind for Foxes {
         KindAsset {
             stem: Some("Fox"),
             units: 0.01,
-            drawn_at: 1.0,
             place: "parks",
             role: "animal",
             variants: true,

@@ -66,7 +66,6 @@ impl PropKind for Houses {
         KindAsset {
             stem: Some("building"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "blocks",
             role: "house",
             variants: true,

@@ -89,7 +89,6 @@ impl PropKind for ModLot {
         KindAsset {
             stem: None,
             units: 1.0,
-            drawn_at: 1.0,
             place: "lot",
             role: "ambient",
             variants: true,

@@ -359,7 +359,6 @@ impl PropKind for Pedestrians {
         KindAsset {
             stem: Some("pedestrian"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "sidewalks",
             role: ROLE,
             variants: true,

@@ -52,7 +52,6 @@ impl PropKind for StreetLamps {
         KindAsset {
             stem: Some("street_lamp"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "roadsides",
             role: "street_lamp",
             variants: false,

@@ -16,6 +16,9 @@ use crate::town::Town;
 use crate::town::roads::{IntersectionId, LANE_WIDTH, RoadNetwork};
 use crate::town::signals::{LightState, Signals};
 
+/// How much larger than life the lights are drawn, so that a player reads them from the
+/// town's overview (their models' metres per unit times this).
+const DRAWN_AT: f32 = 2.0;
 /// Distance of a light's pole to the right of its lane's centre, metres.
 const POLE_OFFSET: f32 = LANE_WIDTH * 0.5 + 1.2;
 
@@ -50,7 +53,7 @@ impl TrafficLight {
 /// Spawns one light per approach, on the right of the lane at its stop line, facing the
 /// oncoming cars.
 fn spawn_lights(world: &mut World, roads: &RoadNetwork, lights: &mut KindProps) {
-    let scale = Vec3::splat(lights.crowd(0).prop().scale);
+    let scale = Vec3::splat(lights.crowd(0).prop().scale * DRAWN_AT);
     for (index, intersection) in roads.intersections().iter().enumerate() {
         for (approach, lane) in intersection.approaches().iter().enumerate() {
             let Some(lane) = lane else { continue };
@@ -91,7 +94,6 @@ impl PropKind for TrafficLights {
         KindAsset {
             stem: Some("traffic_light"),
             units: 1.0,
-            drawn_at: 2.0,
             place: "intersections",
             role: "traffic_light",
             variants: false,

@@ -319,7 +319,6 @@ impl PropKind for Windmills {
         KindAsset {
             stem: Some("windmill"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "hills",
             role: "windmill",
             variants: true,

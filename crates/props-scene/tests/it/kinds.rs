@@ -34,7 +34,6 @@ impl PropKind for Beacons {
         KindAsset {
             stem: Some("beacon"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "intersections",
             role: "beacon",
             variants: false,
@@ -142,7 +141,6 @@ impl PropKind for Odometers {
         KindAsset {
             stem: Some("odometer"),
             units: 1.0,
-            drawn_at: 1.0,
             place: "cars",
             role: "odometer",
             variants: false,
