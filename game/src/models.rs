@@ -157,9 +157,7 @@ fn props_of(shelf: &Shelf<TownPlace>, kind: usize) -> Vec<PropModel> {
     models.sort_by_key(|&(_, _, version, path)| (version.binding.adds, path));
     let prop = |(id, _, version, _): (ModelId, &str, &Version<TownPlace>, Option<&Path>)| {
         let place = &version.binding;
-        PropModel::new(id, Arc::clone(&version.model))
-            .with_scale(place.scale)
-            .with_bindings(place.bindings.clone())
+        PropModel::new(id, Arc::clone(&version.model)).with_scale(place.scale).with_bindings(place.bindings.clone())
     };
     models.into_iter().map(prop).collect()
 }

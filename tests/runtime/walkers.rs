@@ -251,3 +251,31 @@ fn any_humanoid_walks_with_another_models_clips() {
     let refused = set.set_model(PropModel::new(ModelId(2), Arc::new(import("vrm0_person.vrm"))), unloaded);
     assert!(refused.expect_err("no model 7").to_string().contains("not loaded"));
 }
+
+/// A new version of a walker (a modder's person) without the clips walks with those of the
+/// version it replaces, retargeted; a clock that goes back or is not a number moves nothing
+/// and breaks nothing.
+#[test]
+fn a_new_version_without_clips_walks_with_the_ones_it_replaces() {
+    let mut walker = Walker::new(asset("pedestrian.glb"), ("Walk", "Run", &["Idle", "Wait"]), 1.0);
+    let avatar = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/humanoids/vrm0_person.vrm");
+    let avatar = props_gltf::import_file(&avatar, &props_gltf::Limits::default()).expect("imports").model;
+    assert!(avatar.clips().is_empty());
+    let gaits = Animates::default().gaits("Walk", "Run", ["Idle", "Wait"]);
+    walker.set.set_model(PropModel::new(ModelId(0), Arc::new(avatar)), gaits).expect("walks with the pedestrian's");
+    let names: Vec<Option<String>> =
+        walker.set.model(ModelId(0)).expect("the avatar").clips().map(|c| c.name).collect();
+    assert_eq!(names, ["Walk", "Run", "Idle", "Wait"].map(|n| Some(n.to_owned())));
+    let view = walker.set.model(ModelId(0)).expect("the avatar");
+    walker.walk =
+        props_anim::gait::stride(view.model(), view.model().find_clip("Walk").expect("a walk")).expect("strides");
+    walker.feet = walker.set.feet_down(walker.id).expect("walks").0.to_vec();
+    let slide = walker.slide(1.2, true, false);
+    assert!(slide < 0.05, "the avatar's planted feet slide {slide:.3} of the way");
+
+    let before = walker.set.layers(walker.id).expect("the avatar").to_vec();
+    for dt in [-0.5, f32::NAN, f32::INFINITY, 0.0] {
+        walker.set.advance(dt);
+    }
+    assert_eq!(walker.set.layers(walker.id).expect("the avatar"), &before[..], "nothing moved on");
+}

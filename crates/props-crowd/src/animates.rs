@@ -82,7 +82,8 @@ impl Animates {
     /// planted feet stay where they came down. Plays only these clips, numbered walk 0, run 1,
     /// then the standing clips from 2; the gaits set its first [`crate::gaited::LAYERS`]
     /// layers (it has at least that many: those after are the host's). A person without
-    /// these clips walks with another model's ([`Animates::clips_from`]).
+    /// these clips walks with another model's ([`Animates::clips_from`]); a new version of it
+    /// (a mod) lacking some takes them from the version it replaces, retargeted.
     #[must_use]
     pub fn gaits<S: Into<String>>(self, walk: S, run: S, standing: impl IntoIterator<Item = S>) -> Self {
         let clips = [walk.into(), run.into()].into_iter().chain(standing.into_iter().map(Into::into));
@@ -100,10 +101,10 @@ impl Animates {
         Self { source: Some(source), ..self }
     }
 
-    /// The model whose clips it takes where it lacks those it names ([`Animates::clips_from`]),
-    /// and the names.
-    pub(crate) fn clip_source(&self) -> Option<(ModelId, &[String])> {
-        Some((self.source?, self.clips.as_deref()?))
+    /// The model whose clips it takes where it lacks those it names ([`Animates::clips_from`];
+    /// `None`: none named), and the names; `None` when it names no clips.
+    pub(crate) fn clip_source(&self) -> Option<(Option<ModelId>, &[String])> {
+        Some((self.source, self.clips.as_deref()?))
     }
 
     /// Gives each instance `layers` clip layers (blended in order).

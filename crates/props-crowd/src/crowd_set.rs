@@ -109,9 +109,12 @@ impl InstanceMut<'_> {
 
     /// Sets a walker's motion ([`Animates::gaits`]): its speed over the ground, in world units
     /// per second (the host moves it along its way at that speed), and the standing clip it
-    /// shows once it stops (its number; `None`: it keeps walking, however slowly). Its layers
-    /// and feet follow at the next [`CrowdSet::advance`]. `false`, and nothing set, when it
-    /// does not walk or its model has no standing clip of that number.
+    /// shows once it stops (its number; `None`: it keeps walking, however slowly). It stops
+    /// below 0.15 m/s and moves off above 0.3 m/s (metres of its model's real size: its
+    /// placement's scale over its metres per unit), the standing clip fading in and out over
+    /// 0.3 s; the standing clip is the one set when it stops. Its layers and feet follow at the
+    /// next [`CrowdSet::advance`]. `false`, and nothing set, when it does not walk or its model
+    /// has no standing clip of that number.
     #[must_use = "`false` means nothing was set: it does not walk, or no such standing clip"]
     pub fn set_gait(&mut self, speed: f32, stand: Option<u16>) -> bool {
         self.walkers.as_deref_mut().is_some_and(|walkers| walkers.set(self.i as usize, speed, stand))
@@ -228,21 +231,24 @@ impl CrowdSet {
     }
 
     /// `prop` with the clips `animates` names that it lacks, taken from the model
-    /// [`Animates::clips_from`] names and retargeted to its skeleton (as it is, when it lacks
-    /// none or `animates` names no source).
+    /// [`Animates::clips_from`] names (a walker: else from the version of it it replaces) and
+    /// retargeted to its skeleton; as it is, when it lacks none or there is no source.
     fn with_clips_taken(&self, prop: PropModel, animates: &Animates) -> Result<PropModel, BindError> {
         let Some((source, names)) = animates.clip_source() else { return Ok(prop) };
         let lacks: Vec<&String> = names.iter().filter(|name| prop.model.find_clip(name).is_none()).collect();
-        if lacks.is_empty() {
-            return Ok(prop);
-        }
+        let replaced = || self.crowds.iter().find(|c| c.prop().id == prop.id);
+        let (source, source_model) = match source {
+            _ if lacks.is_empty() => return Ok(prop),
+            Some(source) => (self.crowds.iter().find(|c| c.prop().id == source), format!("model {}", source.0)),
+            None if animates.walks() && replaced().is_some() => (replaced(), "the version it replaces".to_owned()),
+            None => return Ok(prop),
+        };
         let refusal = |reason: String| BindError::Retarget {
             clips: lacks.iter().map(|n| n.as_str()).collect::<Vec<_>>().join("`, `"),
-            source_model: format!("model {}", source.0),
+            source_model: source_model.clone(),
             reason,
         };
-        let from =
-            self.crowds.iter().find(|c| c.prop().id == source).ok_or_else(|| refusal("it is not loaded".into()))?;
+        let from = source.ok_or_else(|| refusal("it is not loaded".into()))?;
         let from = &from.prop().model;
         let clips: Vec<usize> = lacks.iter().filter_map(|name| from.find_clip(name)).collect();
         let (to_map, from_map) = (prop.bindings.bone_map(prop.model.rig()), BoneMap::find(from.rig()));
@@ -400,8 +406,10 @@ impl CrowdSet {
     }
 
     /// A walker's feet (its model's) and which of them are down now, bit `k` for foot `k`
-    /// (as its leading gait plants them; all while it stands): for footsteps and their sounds.
-    /// `None` when it is gone or does not walk.
+    /// (as its leading gait plants them; all while it stands): for footsteps and their sounds,
+    /// a bit set since the last frame is a foot come down (its node's place:
+    /// [`CrowdSet::pose_of`] and [`CrowdSet::placement`]). `None` when it is gone or does not
+    /// walk.
     #[must_use]
     pub fn feet_down(&self, id: InstanceId) -> Option<(&[props_anim::NodeId], u8)> {
         let (k, i) = self.locate(id)?;
@@ -421,12 +429,16 @@ impl CrowdSet {
         self.ground = ground;
     }
 
-    /// `seconds` of simulated time have passed: walkers move on at their speeds (their gait
-    /// layers set, their planted feet held: [`InstanceMut::set_gait`]), and near instances'
-    /// spring bones swing through it at the next [`CrowdSet::animate`] (see
-    /// [`Posing::advance`]).
+    /// `seconds` of simulated time have passed: walkers' gaits move on at the speeds set
+    /// (their layers set, their planted feet held: [`InstanceMut::set_gait`]; the host moves
+    /// the instances), and near instances' spring bones swing through it at the next
+    /// [`CrowdSet::animate`] (see [`Posing::advance`]). Not finite or not above 0 (a paused
+    /// or rewound clock): nothing moves on.
     pub fn advance(&mut self, seconds: f32) {
         self.posing.advance(seconds);
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return;
+        }
         for (crowd, member) in self.crowds.iter_mut().zip(&mut self.members) {
             if let Some(walkers) = &mut member.walkers {
                 walkers.advance(crowd, seconds);

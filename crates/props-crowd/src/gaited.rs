@@ -203,8 +203,10 @@ impl GaitedModel {
     /// Advances `state` by `dt` for a prop moving at `speed` m/s that wants to stand showing
     /// standing clip `rest` (`None`: it wants to move), and sets its [`LAYERS`] layers: the
     /// slower gait around its speed, the faster over it by how far the speed lies between
-    /// theirs (both in phase), and the standing clip over them at its weight.
+    /// theirs (both in phase), and the standing clip over them at its weight. A `dt` not
+    /// finite or below 0 is taken as 0 (a clock that went back moves nothing back).
     pub fn animate(&self, state: &mut GaitState, (speed, rest): (f32, Option<u16>), dt: f32, layers: &mut [Layer]) {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         let rest = rest.filter(|&clip| self.can_stand(clip));
         if rest.is_none() && state.standing && !self.can_stand(state.standing_clip) {
             // Its model changed to one without the standing clip: it moves at once.

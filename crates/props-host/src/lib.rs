@@ -146,11 +146,12 @@ mod uploads;
 pub use error::{HostError, LoadError};
 pub use host::{HostConfig, Loaded, PropHost};
 pub use mods::HostEvent;
+pub use props_anim::NodeId;
 pub use props_anim::property::{MaterialField, PropertyTarget};
 /// [`PosingConfig`]'s parts, to configure it from here.
 pub use props_anim::runtime::{MeshLod, Quantization, UpdateRateLod};
 pub use props_anim::{Blend, Layer};
-pub use props_crowd::gaited::Gait;
+pub use props_crowd::gaited::{Gait, GaitState};
 pub use props_crowd::{
     Animates, AnimationStats, BindError, ClipInfo, CrowdSet, Ground, InstanceId, InstanceMut, ModelView, NodeRest,
     PosingConfig,

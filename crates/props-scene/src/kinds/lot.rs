@@ -86,15 +86,7 @@ impl PropKind for ModLot {
     }
 
     fn asset(&self) -> KindAsset {
-        KindAsset {
-            stem: None,
-            units: 1.0,
-            place: "lot",
-            role: "ambient",
-            variants: true,
-            parts: &[],
-            states: &[LOOP],
-        }
+        KindAsset { stem: None, units: 1.0, place: "lot", role: "ambient", variants: true, parts: &[], states: &[LOOP] }
     }
 
     /// Any number of models, none included; each loops its bound clip, else its first.
