@@ -279,3 +279,35 @@ fn a_new_version_without_clips_walks_with_the_ones_it_replaces() {
     }
     assert_eq!(walker.set.layers(walker.id).expect("the avatar"), &before[..], "nothing moved on");
 }
+
+/// Footsteps: a walker near the camera lists the feet it has planted and where in the world
+/// they are held ([`CrowdSet::pinned_feet`]); each stays at its point while listed, the foot
+/// drawn there, and a foot newly listed is a step: two a stride.
+#[test]
+fn a_walker_near_the_camera_tells_where_its_feet_come_down() {
+    let mut walker = Walker::new(asset("pedestrian.glb"), ("Walk", "Run", &["Idle"]), 1.0);
+    let (dt, speed) = (1.0 / 60.0, 1.2);
+    let mut pins: Vec<(props_anim::NodeId, Vec3)> = Vec::new();
+    let mut steps = 0;
+    for f in 0..240 {
+        let at = walker.walk.forward * speed * dt * f as f32;
+        let mut instance = walker.set.get_mut(walker.id).expect("the walker");
+        instance.set_placement(Affine3A::from_translation(at));
+        assert!(instance.set_gait(speed, None));
+        walker.set.advance(dt);
+        let drawn = walker.drawn_feet(at);
+        let now: Vec<(props_anim::NodeId, Vec3)> = walker.set.pinned_feet(walker.id).expect("the walker").collect();
+        for &(foot, pin) in &now {
+            match pins.iter().find(|(before, _)| *before == foot) {
+                Some(&(_, before)) => assert_eq!(pin, before, "frame {f}: a planted foot's pin stays"),
+                None => steps += 1,
+            }
+            let k = walker.feet.iter().position(|&f| f == foot).expect("one of its feet");
+            let drawn = drawn[k] + at;
+            assert!(drawn.distance(pin) < 0.01, "frame {f}: the foot is drawn {drawn} off its pin {pin}");
+        }
+        pins = now;
+    }
+    // 4 s of a 1.05 s stride (two steps each), the first from the first frame held.
+    assert!((7..=9).contains(&steps), "{steps} steps in 4 s");
+}

@@ -185,6 +185,14 @@ impl CloseUp {
         self.near.len()
     }
 
+    /// The feet instance `i` has pinned this frame, and the world points they are pinned at
+    /// (none unless it was posed close up).
+    pub(crate) fn pinned(&self, i: usize) -> impl Iterator<Item = (NodeId, Vec3)> + '_ {
+        let plantings = self.base(i).and_then(|_| self.plantings.get(i)).into_iter();
+        let pins = plantings.flat_map(|planting| planting.pins().zip(&self.feet));
+        pins.filter_map(|(at, &(foot, _))| Some((foot, at?)))
+    }
+
     /// The palette base of instance `i` this frame, if it was posed close up.
     pub(crate) fn base(&self, i: usize) -> Option<u32> {
         self.held.get(i).filter(|(frame, _)| *frame == self.frame).map(|&(_, base)| base)

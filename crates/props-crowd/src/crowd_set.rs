@@ -406,14 +406,23 @@ impl CrowdSet {
     }
 
     /// A walker's feet (its model's) and which of them are down now, bit `k` for foot `k`
-    /// (as its leading gait plants them; all while it stands): for footsteps and their sounds,
-    /// a bit set since the last frame is a foot come down (its node's place:
-    /// [`CrowdSet::pose_of`] and [`CrowdSet::placement`]). `None` when it is gone or does not
-    /// walk.
+    /// (as its leading gait plants them; all while it stands), at any distance: a bit set since
+    /// the last frame is a foot come down (near the camera, [`CrowdSet::pinned_feet`] says
+    /// where). `None` when it is gone or does not walk.
     #[must_use]
     pub fn feet_down(&self, id: InstanceId) -> Option<(&[props_anim::NodeId], u8)> {
         let (k, i) = self.locate(id)?;
         Some(self.members[k].walkers.as_ref()?.feet_down(i))
+    }
+
+    /// The feet a walker near the camera has planted, posed at the last [`CrowdSet::animate`],
+    /// and the world points they are held at: where each came down, on the ground. A foot
+    /// listed that was not the frame before is a footstep, there. Empty for an instance not
+    /// posed close up (beyond the near band, out of view, or with no feet); `None` when it is
+    /// gone.
+    pub fn pinned_feet(&self, id: InstanceId) -> Option<impl Iterator<Item = (props_anim::NodeId, Vec3)> + '_> {
+        let (k, i) = self.locate(id)?;
+        Some(self.crowds[k].pinned_feet(i as u32))
     }
 
     /// Plants walkers' feet on `ground` (its height at a world (x, z)): on a hill, a foot comes

@@ -220,6 +220,12 @@ impl ModelCrowd {
         self.close_up.set_ground(ground);
     }
 
+    /// The feet instance `i` has planted near the camera this frame and the world points they
+    /// are held at: where each came down, on the ground (none when it was not posed close up).
+    pub fn pinned_feet(&self, i: u32) -> impl Iterator<Item = (props_anim::NodeId, glam::Vec3)> + '_ {
+        self.close_up.pinned(i as usize)
+    }
+
     /// The feet held ([`ModelCrowd::set_feet`]), in the order of [`ModelCrowd::set_planted`]'s
     /// bits.
     #[must_use]

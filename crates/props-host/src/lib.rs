@@ -113,8 +113,8 @@
 //! sets each frame ([`InstanceMut::set_gait`], the host moving them along their way) once
 //! [`PropHost::advance`] is called: their walk and run play at the rates their strides call
 //! for, a standing clip fading in when they stop, their feet planted near the camera (on the
-//! host's terrain: [`PropHost::set_ground`]); [`CrowdSet::gait`] and [`CrowdSet::feet_down`]
-//! read them (footsteps). Any humanoid walks with another model's clips, retargeted to its
+//! host's terrain: [`PropHost::set_ground`]); [`CrowdSet::gait`], [`CrowdSet::feet_down`]
+//! and [`CrowdSet::pinned_feet`] read them (footsteps, and where near the camera). Any humanoid walks with another model's clips, retargeted to its
 //! skeleton: `Animates::default().gaits("Walk", "Run", ["Idle"]).clips_from(pedestrian)` for
 //! an avatar with no walk of its own ([`Animates::clips_from`]), and for the mods of its name.
 //!

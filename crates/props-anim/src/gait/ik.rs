@@ -128,6 +128,12 @@ impl Planting {
         Self { pins: vec![Pin::default(); feet], targets: vec![None; feet] }
     }
 
+    /// Where each foot is pinned in the world while it is planted (`None`: lifted, or never
+    /// pinned), in the order of the feet [`Planting::apply`] was given.
+    pub fn pins(&self) -> impl ExactSizeIterator<Item = Option<Vec3>> + '_ {
+        self.pins.iter().map(|pin| pin.at)
+    }
+
     /// Lets every foot go at once (no easing back): for a prop that was not held for a while
     /// (out of view, far away), whose old pins mean nothing now.
     pub fn reset(&mut self) {
