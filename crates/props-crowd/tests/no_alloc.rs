@@ -1,7 +1,8 @@
-//! Zero allocations per frame with mesh LOD and spring bones, proven with a counting global
-//! allocator: after warm-up, a camera dollying over a crowd (so that props change level, both
-//! ways, every few frames, and haired ones come near and go, their hair swung close up) never
-//! raises the heap's peak. Its own test binary (one test), so that nothing else allocates
+//! Zero allocations per frame with mesh LOD, spring bones and walkers, proven with a counting
+//! global allocator: after warm-up, a camera dollying over a crowd (so that props change
+//! level, both ways, every few frames, and haired ones come near and go, their hair swung
+//! close up; walkers speeding up and slowing down, their footsteps read) never raises the
+//! heap's peak. Its own test binary (one test), so that nothing else allocates
 //! meanwhile.
 
 mod support;
@@ -36,10 +37,15 @@ fn frames_with_mesh_lod_and_springs_allocate_nothing() {
         let at = Vec3::new((k % 10) as f32 * 2.0 - 10.0, 0.0, -((k / 10) as f32) * 20.0);
         set.add(ModelId(1), Affine3A::from_translation(at));
     }
+    let gaits = Animates::default().gaits("Walk", "Run", ["Idle"]);
+    set.set_model(PropModel::new(ModelId(2), support::walker()), gaits).expect("binds");
+    let walkers: Vec<_> = (0..50)
+        .filter_map(|k| set.add(ModelId(2), Affine3A::from_translation(Vec3::new(k as f32 - 25.0, 0.0, -5.0))))
+        .collect();
     set.set_view_height(1080);
     let mut frame = FrameData::default();
-    frame.palettes.reserve(2 * 4004 + 2 * 4 * 104);
-    frame.instances.reserve(4100);
+    frame.palettes.reserve(2 * 4004 + 2 * 4 * 154);
+    frame.instances.reserve(4200);
     frame.batches.reserve(8);
     let (mut levels_seen, mut close_ups) = ([false; 5], 0);
     // Returns how many props were posed close up.
@@ -49,9 +55,15 @@ fn frames_with_mesh_lod_and_springs_allocate_nothing() {
         let eye = Vec3::new(0.0, 5.0, z);
         set.set_camera(Some(Camera::look_at(eye, eye - Vec3::Z, 0.9, 16.0 / 9.0, (0.1, 1000.0))));
         frame.clear();
+        for (k, &walker) in walkers.iter().enumerate() {
+            let speed = ((n + k) % 120) as f32 * 0.03;
+            assert!(set.get_mut(walker).is_some_and(|mut w| w.set_gait(speed, Some(2))));
+        }
         set.advance(1.0 / 60.0);
         let close_ups = set.animate(&mut frame).close_ups;
         set.extract(&mut frame);
+        let steps: usize = walkers.iter().filter_map(|&w| set.pinned_feet(w)).map(Iterator::count).sum();
+        assert!(steps <= 2 * walkers.len());
         for batch in &frame.batches {
             levels_seen[usize::from(batch.level)] = true;
         }
@@ -67,6 +79,6 @@ fn frames_with_mesh_lod_and_springs_allocate_nothing() {
     for n in 400..800 {
         run(&mut set, n, &mut levels_seen);
     }
-    assert_eq!(HEAP.peak_usage() - before, 0, "frames with mesh LOD and springs allocated");
-    assert_eq!(HEAP.current_usage(), before, "frames with mesh LOD and springs: memory grew");
+    assert_eq!(HEAP.peak_usage() - before, 0, "frames with mesh LOD, springs and walkers allocated");
+    assert_eq!(HEAP.current_usage(), before, "frames with mesh LOD, springs and walkers: memory grew");
 }

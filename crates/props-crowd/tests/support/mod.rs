@@ -57,6 +57,25 @@ pub fn one_clip_model(nodes: &[SourceNode], target: u32, times: Vec<f32>, keys: 
     Arc::new(Model::new(parts).expect("valid"))
 }
 
+/// A one-node walker: clips `Walk` and `Run` sliding it along +Z (no foot to measure a
+/// stride by, so its gaits take the assumed speeds) and a one-key `Idle`.
+pub fn walker() -> Arc<Model> {
+    let base = one_clip_model(
+        &[node_at(0.0, 0.0, 0.0, vec![])],
+        0,
+        vec![0.0, 1.0],
+        Keyframes::Translation(vec![Vec3::ZERO, Vec3::Z]),
+    );
+    let clip = |name: &str, times: Vec<f32>, keys: Vec<Vec3>| {
+        let channel = Channel::new(NodeId(0), Interpolation::Linear, times, Keyframes::Translation(keys));
+        Clip::new(Some(name.into()), vec![channel.expect("a channel")], base.rig()).expect("a clip")
+    };
+    let walk = clip("Walk", vec![0.0, 1.0], vec![Vec3::ZERO, Vec3::Z]);
+    let run = clip("Run", vec![0.0, 0.5], vec![Vec3::ZERO, Vec3::Z]);
+    let idle = clip("Idle", vec![0.0], vec![Vec3::Y]);
+    Arc::new(base.with_clips([walk, run, idle]))
+}
+
 /// A node at (`x`, `y`, `z`) from its parent, with `children` (source indices).
 pub fn node_at(x: f32, y: f32, z: f32, children: Vec<u32>) -> SourceNode {
     let rest = RestTransform::Trs(Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY });
