@@ -194,10 +194,10 @@ impl PropHost {
 
     /// Declares model `id` made in other units than metres: `metres_per_unit` of them a metre
     /// (`Fox.glb`, made in centimetres and placed at 0.01: 0.01), for it and every mod of its
-    /// name (a model a mod added: until its file goes). Its props are then rated as a model in metres placed at 1 is: their update rate
-    /// and pose steps by distance, the band near the camera where feet are planted and spring
-    /// bones swing, and a walker's speed ([`InstanceMut::set_gait`]) in world units. Its levels
-    /// of detail need no declaration. `false`, and nothing changed, when there is no such
+    /// name (a model a mod added: until its file goes). Its props are then rated as a model in
+    /// metres placed at 1 is: their update rate and pose steps by distance, the band near the
+    /// camera where feet are planted and spring bones swing, and a walker's speed
+    /// ([`InstanceMut::set_gait`]) in world units. Its levels of detail need no declaration. `false`, and nothing changed, when there is no such
     /// model or `metres_per_unit` is not a positive number.
     #[must_use = "`false` means nothing was set: no such model, or not a positive number"]
     pub fn set_metres_per_unit(&mut self, id: ModelId, metres_per_unit: f32) -> bool {
@@ -275,12 +275,13 @@ impl PropHost {
         self.set.set_view_height(pixels);
     }
 
-    /// `seconds` of game time have passed since the last frame: walkers move on at the speeds
-    /// set ([`Animates::gaits`], [`InstanceMut::set_gait`]), and the spring bones (a VRM
-    /// avatar's hair and clothes) of props near the camera swing through it at the next
-    /// [`PropHost::fill_frame`] or [`PropHost::prepare`]. Call it once a frame with the frame's
-    /// step, scaled as your clips' times move on; while paused, 0 or no call holds each in its
-    /// shape. At most a tenth of a second a frame is used, so a hitch does not fling them.
+    /// `seconds` of game time have passed since the last frame: walkers' gaits move on at the
+    /// speeds set ([`Animates::gaits`], [`InstanceMut::set_gait`]; the host moves the walkers),
+    /// and the spring bones (a VRM avatar's hair and clothes) of props near the camera swing
+    /// through it at the next [`PropHost::fill_frame`] or [`PropHost::prepare`]. Call it once a
+    /// frame with the frame's step, scaled as your clips' times move on; while paused, 0, a
+    /// negative step or no call holds each. Springs use at most a tenth of a second a frame, so
+    /// a hitch does not fling them.
     /// Near is within 50 world units of the camera and the update-rate LOD's nearest band;
     /// farther, or without a camera, they hang as the pose has them (see
     /// [`props_crowd::Posing::advance`]).
