@@ -141,7 +141,7 @@ impl Animates {
         if self.layers == 0 || self.drivers.iter().any(|(_, axis)| !axis.is_normalized()) {
             return Err(BindError::Invalid);
         }
-        let (clips, numbers) = match (&self.clips, known) {
+        let (mut clips, numbers): (Vec<usize>, _) = match (&self.clips, known) {
             (Some(names), _) => {
                 let clips = names.iter().map(|n| model.find_clip(n).ok_or_else(|| BindError::MissingClip(n.clone())));
                 let numbers = ClipNumbers { known: known.map(<[Option<String>]>::to_vec), missing: Vec::new() };
@@ -151,7 +151,6 @@ impl Animates {
             (None, None) => ((0..model.clips().len()).collect(), ClipNumbers::default()),
         };
         // A layer plays numbers below `Layer::OFF`.
-        let mut clips: Vec<usize> = clips;
         clips.truncate(MAX_NUMBERS);
         let rig = model.rig();
         let node = |name: &String| {

@@ -62,8 +62,10 @@ fn frames_with_mesh_lod_and_springs_allocate_nothing() {
         set.advance(1.0 / 60.0);
         let close_ups = set.animate(&mut frame).close_ups;
         set.extract(&mut frame);
-        let steps: usize = walkers.iter().filter_map(|&w| set.pinned_feet(w)).map(Iterator::count).sum();
-        assert!(steps <= 2 * walkers.len());
+        // Read as a host reads footsteps (this walker has no feet to pin: the reading is what
+        // is measured).
+        let pinned: usize = walkers.iter().filter_map(|&w| set.pinned_feet(w)).map(Iterator::count).sum();
+        std::hint::black_box(pinned);
         for batch in &frame.batches {
             levels_seen[usize::from(batch.level)] = true;
         }
