@@ -196,14 +196,18 @@ impl ModelRegistry {
                 load_ms: 0.0,
             };
             let version = Version { model: Arc::new(admitted.import.model), binding, report: admitted.report };
-            shelf.insert(stem.to_owned(), version, renderer).with_context(|| format!("uploading the {}", kind.name))?;
+            let id = shelf
+                .insert(stem.to_owned(), version, renderer)
+                .with_context(|| format!("uploading the {}", kind.name))?;
+            // On the GPU alone, as a mod's: read again from the file after a device loss.
+            shelf.release_own_pixels(id, &path, limits);
         }
         let (list, mods_dir) = (ModList::default(), mods_dir.to_owned());
         Ok(Self { kinds, base_heights, shelf, list, mods_dir, last: None })
     }
 
     /// Uploads every model shown now (when the GPU device was recreated).
-    pub fn upload_all(&self, renderer: &mut Renderer) -> anyhow::Result<()> {
+    pub fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
         self.shelf.upload_all(renderer).context("uploading the town's models")
     }
 

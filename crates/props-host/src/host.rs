@@ -125,15 +125,23 @@ impl PropHost {
     /// Loads a `.gltf` / `.glb` file through the gate (the host's [`HostConfig::limits`]),
     /// uploads it, animated as `animates` says, and returns its id and report. Its name (a mod
     /// of that name replaces it, animated alike) is its file stem. Its instances may be placed
-    /// at any scale: each is culled and drawn at its levels of detail at its own. A host that
-    /// loads while it draws reads on another thread instead ([`PropHost::reader`]).
+    /// at any scale: each is culled and drawn at its levels of detail at its own. Its decoded
+    /// pixels go once it is on the GPU, which draws from its own copy (as a mod's do): a mod
+    /// shown in its place keeps that copy aside, and after [`PropHost::upload_all`] the file is
+    /// read again for them. A host that loads while it draws reads on another thread instead
+    /// ([`PropHost::reader`]).
     pub fn load_file(&mut self, path: &Path, animates: Animates, renderer: &mut Renderer) -> Result<Loaded, LoadError> {
-        let admitted = gate::admit_file(path, &self.config.limits).map_err(LoadError::Refused)?;
-        self.load(name_of(path), admitted, animates, renderer)
+        let name = name_of(path);
+        if self.shelf.model_named(&name).is_some() {
+            return Err(LoadError::Duplicate(name));
+        }
+        let read = self.reader(renderer).read_file(path)?;
+        self.add_read(read, animates, renderer)
     }
 
     /// [`PropHost::load_file`] for a file in memory named `name` (its external files confined
-    /// to `base_dir`; none allowed without).
+    /// to `base_dir`; none allowed without). It keeps its decoded pixels: there is no file to
+    /// read them from again.
     pub fn load_slice(
         &mut self,
         bytes: &[u8],
@@ -173,17 +181,19 @@ impl PropHost {
 
     /// Adds a model a [`ModelReader`] read, animated as `animates` says, as
     /// [`PropHost::load_file`] does (uploaded again if it was read for a renderer since
-    /// replaced); returns its id and report.
+    /// replaced; its pixels released if it was read from a file); returns its id and report.
     pub fn add_read(
         &mut self,
         read: ReadModel,
         animates: Animates,
         renderer: &mut Renderer,
     ) -> Result<Loaded, LoadError> {
-        let ReadModel { name, model, report, uploaded } = read;
+        let ReadModel { name, model, report, uploaded, file } = read;
         let version = Version { model, binding: animates, report: report.clone() };
+        let limits = self.config.limits.clone();
+        let file = file.as_deref().map(|file| (file, &limits));
         let (shelf, mut stage) = self.staged();
-        let model = shelf.add_uploaded(name, version, uploaded, &mut stage, renderer)?;
+        let model = shelf.add_to_stage(name, (version, Some(uploaded), file), &mut stage, renderer)?;
         Ok(Loaded { model, report })
     }
 
@@ -344,7 +354,7 @@ impl PropHost {
 
     /// Uploads every model showing now again (after the host recreated its GPU device and
     /// renderer).
-    pub fn upload_all(&self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
+    pub fn upload_all(&mut self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
         self.shelf.upload_all(renderer)
     }
 }

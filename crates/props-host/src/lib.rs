@@ -131,13 +131,20 @@
 //! The device needs no polling for it: the loading thread's uploads are done when
 //! `read_file` returns.
 //!
+//! Memory: a model loaded from a file keeps no decoded pixels once it is on the GPU, which
+//! draws from its own copy (a mod's do the same): a mod shown in its place keeps that copy
+//! aside for when it goes, and [`PropHost::upload_all`] (a new device) reads the file again
+//! for them. One loaded from memory ([`PropHost::load_slice`]) keeps them.
+//!
 //! A game whose instances live elsewhere (its own ECS) keeps the same models and mod rules
-//! with a [`Shelf`] and a [`Stage`] of its own: the demo game's `hecs` town does.
+//! with a [`Shelf`] and a [`Stage`] of its own: the demo game's `hecs` town does
+//! ([`Shelf::release_own_pixels`] for its own models' pixels).
 
 mod error;
 mod host;
 mod ids;
 mod mods;
+mod own_pixels;
 mod reader;
 mod shelf;
 mod swap;

@@ -320,7 +320,7 @@ impl<B> Shelf<B> {
     ) -> HostEvent {
         let (id, report) = (self.ids.take(), version.report.clone());
         let mods = BTreeMap::from([(path.clone(), version)]);
-        self.entries.push(Entry { id, name, base: None, mods });
+        self.entries.push(Entry { id, name, base: None, mods, own_pixels: None });
         if let Err(error) = self.show(self.entries.len() - 1, false, stage, renderer) {
             self.entries.pop();
             self.ids.release(id);

@@ -2,7 +2,7 @@
 //! ([`ModelReader`]), then added between two frames with no upload left ([`crate::PropHost::add_read`]): a
 //! city streaming a district's props in as the player drives towards it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use props_anim::Model;
@@ -30,6 +30,8 @@ pub struct ReadModel {
     pub(crate) model: Arc<Model>,
     pub(crate) report: Report,
     pub(crate) uploaded: UploadedModel,
+    /// The file it was read from (none: from memory), to read its pixels again.
+    pub(crate) file: Option<PathBuf>,
 }
 
 impl ReadModel {
@@ -64,7 +66,8 @@ impl ModelReader {
     /// The gate's refusal (its report), or the GPU's.
     pub fn read_file(&self, path: &Path) -> Result<ReadModel, LoadError> {
         let admitted = gate::admit_file(path, &self.limits).map_err(LoadError::Refused)?;
-        self.upload(name_of(path), admitted)
+        let read = self.upload(name_of(path), admitted)?;
+        Ok(ReadModel { file: Some(path.to_owned()), ..read })
     }
 
     /// [`ModelReader::read_file`] for a file in memory named `name` (its external files
@@ -80,6 +83,6 @@ impl ModelReader {
     pub(crate) fn upload(&self, name: String, admitted: Admitted) -> Result<ReadModel, LoadError> {
         let model = Arc::new(admitted.import.model);
         let uploaded = self.uploader.upload(&model)?;
-        Ok(ReadModel { name, model, report: admitted.report, uploaded })
+        Ok(ReadModel { name, model, report: admitted.report, uploaded, file: None })
     }
 }

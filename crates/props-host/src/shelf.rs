@@ -5,6 +5,7 @@
 //! when every step takes it: the GPU's limits and the mods' VRAM budget, the upload, the
 //! stage's binding; otherwise nothing changes, on the CPU or the GPU.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::fmt;
@@ -13,12 +14,14 @@ use std::sync::Arc;
 
 use props_anim::Model;
 use props_frame::ModelId;
+use props_gltf::Limits;
 use props_gltf::validate::Report;
 use props_mods::ModWatcher;
 use props_mods::sidecar::Sidecar;
 use props_render::{GpuFootprint, ModelRefused, Renderer, UploadedModel};
 
 use crate::ids::ModelIds;
+use crate::own_pixels::OwnPixels;
 use crate::swap::{SwapError, VramBudget, restore, upload};
 use crate::uploads::{Ahead, Uploads};
 
@@ -136,6 +139,8 @@ pub(crate) struct Entry<B> {
     pub base: Option<Version<B>>,
     /// The mods of its name admitted, by path relative to the mods folder: the first shows.
     pub mods: BTreeMap<PathBuf, Version<B>>,
+    /// The game's own version's pixels, once released ([`Shelf::release_own_pixels`]).
+    pub own_pixels: Option<OwnPixels>,
 }
 
 impl<B> Entry<B> {
@@ -208,7 +213,7 @@ impl<B> Shelf<B> {
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<ModelId, AddError<S::Error>> {
-        self.add_to_stage(name, (version, None), stage, renderer)
+        self.add_to_stage(name, (version, None, None), stage, renderer)
     }
 
     /// [`Shelf::add`] of a version uploaded already, on another thread
@@ -222,17 +227,23 @@ impl<B> Shelf<B> {
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<ModelId, AddError<S::Error>> {
-        self.add_to_stage(name, (version, Some(uploaded)), stage, renderer)
+        self.add_to_stage(name, (version, Some(uploaded), None), stage, renderer)
     }
 
-    fn add_to_stage<S: Stage<B>>(
+    /// [`Shelf::add`] of a version uploaded already, if it was (see [`Shelf::add_uploaded`]),
+    /// and read from `file` with `limits`, if it was: then its pixels are released once it is
+    /// on the GPU ([`Shelf::release_own_pixels`]).
+    pub(crate) fn add_to_stage<S: Stage<B>>(
         &mut self,
         name: String,
-        (version, uploaded): (Version<B>, Option<UploadedModel>),
+        (version, uploaded, file): (Version<B>, Option<UploadedModel>, Option<(&Path, &Limits)>),
         stage: &mut S,
         renderer: &mut Renderer,
     ) -> Result<ModelId, AddError<S::Error>> {
         let id = self.shelve(name, (version, uploaded), renderer)?;
+        if let Some((file, limits)) = file {
+            self.release_own_pixels(id, file, limits);
+        }
         let shelf = &*self;
         if let Err(error) = stage.bind(shelf, id, false) {
             self.entries.pop();
@@ -269,8 +280,27 @@ impl<B> Shelf<B> {
             self.ids.release(id);
             return Err(AddError::Gpu(refused));
         }
-        self.entries.push(Entry { id, name, base: Some(version), mods: BTreeMap::new() });
+        self.entries.push(Entry { id, name, base: Some(version), mods: BTreeMap::new(), own_pixels: None });
         Ok(id)
+    }
+
+    /// Drops the decoded pixels of model `id`'s own version, read from `file` with `limits`,
+    /// its textures on the GPU alone from now on, as a mod's are; returns the bytes freed. A
+    /// mod shown in its place keeps the version's GPU copy aside, which the mod going puts
+    /// back; after [`Shelf::upload_all`] (a new device) the file is read again for them. Call
+    /// it before a stage holds the model (after [`Shelf::insert`], before building the
+    /// stage): a version held elsewhere keeps its pixels (0).
+    pub fn release_own_pixels(&mut self, id: ModelId, file: &Path, limits: &Limits) -> u64 {
+        let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) else { return 0 };
+        let on_gpu = entry.mods.is_empty();
+        let Some(model) = entry.base.as_mut().and_then(|base| Arc::get_mut(&mut base.model)) else { return 0 };
+        let freed = model.release_pixels();
+        if model.has_released_pixels() && entry.own_pixels.is_none() {
+            // Absolute, to be read again wherever the game's working folder goes.
+            let file = std::path::absolute(file).unwrap_or_else(|_| file.to_owned());
+            entry.own_pixels = Some(OwnPixels::new(file, limits.clone(), on_gpu));
+        }
+        freed
     }
 
     /// Shows entry `k`'s first version under its id: uploads it (within the mods' budget when
@@ -285,21 +315,46 @@ impl<B> Shelf<B> {
         renderer: &mut Renderer,
     ) -> Result<GpuFootprint, SwapError<S::Error>> {
         let ahead = self.ahead.take();
-        let entry = &self.entries[k];
+        let (used, entry) = (self.mods_vram(renderer, self.entries[k].id), &mut self.entries[k]);
         let id = entry.id;
         let budget = entry.showing_mod().map(|_| VramBudget {
-            used: self.mods_vram(renderer, id),
+            used,
             limit: self.mods_vram_bytes,
             setting: &self.mods_vram_setting,
         });
-        // The upload made ahead, if of this version (not of one that now waits behind it).
-        let ahead =
-            ahead.filter(|ahead| Arc::ptr_eq(&ahead.model, &entry.shown().model)).and_then(|ahead| ahead.upload);
-        let (footprint, before) = upload(renderer, (id, &entry.shown().model), budget, ahead)?;
+        let shown = Arc::clone(&entry.shown().model);
+        // The game's own version, its pixels released: its GPU copy kept aside, else its file.
+        let own = entry.own_pixels.as_mut();
+        let (own_showed, to_own) = (own.as_ref().is_some_and(|own| own.on_gpu), entry.mods.is_empty());
+        let (ahead, model) = match own.filter(|_| to_own) {
+            Some(own) => match own.take_aside(renderer) {
+                Some(aside) => (Some(Ok(aside)), Cow::Borrowed(&*shown)),
+                None => (None, own.restore(&shown)),
+            },
+            // The upload made ahead, if of this version (not of one that now waits behind it).
+            None => {
+                let ahead = ahead.filter(|ahead| Arc::ptr_eq(&ahead.model, &shown)).and_then(|ahead| ahead.upload);
+                (ahead, Cow::Borrowed(&*shown))
+            }
+        };
+        let (footprint, before) = upload(renderer, (id, &model), budget, ahead)?;
+        // The shelf holds a mod's version alone again, to release its pixels.
+        drop(model);
+        drop(shown);
         self.release_pixels(k);
         if let Err(error) = stage.bind(&*self, id, revert) {
+            let shown = renderer.take_model(id);
             restore(renderer, id, before);
+            if let Some(own) = self.entries[k].own_pixels.as_mut().filter(|_| to_own) {
+                own.aside = shown;
+            }
             return Err(SwapError::Bind(error));
+        }
+        if let Some(own) = self.entries[k].own_pixels.as_mut() {
+            if own_showed && !to_own {
+                own.aside = before;
+            }
+            own.on_gpu = to_own;
         }
         Ok(footprint)
     }
@@ -363,11 +418,21 @@ impl<B> Shelf<B> {
     /// Uploads every model showing now again (after the game recreated its GPU device). A
     /// mod's whose pixels were released is drawn white until it loads again from its file,
     /// which this asks for (not for a mod whose images all kept their KTX2 files: those draw
-    /// from their levels, [`props_anim::Model::has_released_pixels`]).
-    pub fn upload_all(&self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
-        for entry in &self.entries {
-            let shown = &entry.shown().model;
-            renderer.set_model(entry.id, shown)?;
+    /// from their levels, [`props_anim::Model::has_released_pixels`]). A game's own version
+    /// whose pixels were released ([`Shelf::release_own_pixels`]) takes them from its file,
+    /// read again now; the copies kept aside while mods show go (read again when they do).
+    pub fn upload_all(&mut self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
+        for entry in &mut self.entries {
+            let (to_own, shown) = (entry.mods.is_empty(), Arc::clone(&entry.shown().model));
+            let model = match &mut entry.own_pixels {
+                Some(own) => {
+                    own.aside = None;
+                    own.on_gpu = to_own;
+                    if to_own { own.restore(&shown) } else { Cow::Borrowed(&*shown) }
+                }
+                None => Cow::Borrowed(&*shown),
+            };
+            renderer.set_model(entry.id, &model)?;
             if let (Some(path), Some(watcher)) = (entry.showing_mod(), &self.watcher)
                 && shown.has_released_pixels()
             {

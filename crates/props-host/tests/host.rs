@@ -59,6 +59,19 @@ fn watching(
     (props, windmill, folder)
 }
 
+/// The RGBA8 pixels of `props` drawn by `renderer` from `camera` into a 96 x 96 target.
+fn draw(gpu: &GpuContext, props: &mut PropHost, renderer: &mut Renderer, camera: &props_host::Camera) -> Vec<u8> {
+    let target = props_render::OffscreenTarget::new(&gpu.device, (96, 96));
+    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    props.prepare(renderer, &mut encoder, (camera, Lighting::default()), target.size());
+    let mut pass = StandalonePass::new();
+    let mut pass = pass.begin(renderer, &mut encoder, (target.view(), target.size()), Clear::color(SKY));
+    renderer.render(&mut pass);
+    drop(pass);
+    gpu.queue.submit([encoder.finish()]);
+    target.read_rgba8(&gpu.device, &gpu.queue).expect("readback")
+}
+
 /// Polls the mods until events come (at most 20 s), and returns them.
 fn next_events(props: &mut PropHost, renderer: &mut Renderer) -> Vec<HostEvent> {
     let start = Instant::now();
@@ -331,17 +344,7 @@ fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
     let id = props.add(windmill.model, Affine3A::IDENTITY).expect("added");
     assert!(props.get_mut(id).expect("live").set_layer(0, Layer::once(fox.clips().len() as u16 - 1, 0.0)));
     let camera = props_render::framing_camera(&fox.sampled_extent(2).expect("vertices"), 1.0);
-    let draw = |props: &mut PropHost, renderer: &mut Renderer| {
-        let target = props_render::OffscreenTarget::new(&gpu.device, (96, 96));
-        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        props.prepare(renderer, &mut encoder, (&camera, Lighting::default()), target.size());
-        let mut pass = StandalonePass::new();
-        let mut pass = pass.begin(renderer, &mut encoder, (target.view(), target.size()), Clear::color(SKY));
-        renderer.render(&mut pass);
-        drop(pass);
-        gpu.queue.submit([encoder.finish()]);
-        target.read_rgba8(&gpu.device, &gpu.queue).expect("readback")
-    };
+    let draw = |props: &mut PropHost, renderer: &mut Renderer| draw(&gpu, props, renderer, &camera);
     let before = draw(&mut props, &mut renderer);
 
     // The mod's next version is the windmill, without that clip: refused.
@@ -358,6 +361,65 @@ fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
     let differ = before.iter().zip(&white).filter(|(a, b)| a != b).count();
     assert!(differ > before.len() / 50, "only {differ} bytes differ");
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// The host's own model, loaded from its file, keeps no decoded pixels once it is on the GPU,
+/// and is drawn textured still: after a new upload (its file read again), after a mod shown in
+/// its place goes (its GPU copy put back, though the file is gone), and after a mod that
+/// showed across a new upload goes (the file read again).
+#[test]
+fn the_host_s_own_pixels_go_once_on_the_gpu_and_come_back_from_its_copy_or_its_file() {
+    let Some(gpu) = gpu() else { return };
+    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
+    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    let own = mods_folder("own-file").join("Fox.glb");
+    std::fs::copy(asset("Fox.glb"), &own).expect("copy");
+    let fox = props.load_file(&own, Animates::default(), &mut renderer).expect("loads").model;
+    let model = std::sync::Arc::clone(props.model(fox).expect("the fox").model());
+    assert!(model.has_released_pixels(), "its pixels went once it was on the GPU");
+    assert_eq!(model.pixel_bytes(), 0);
+    let folder = mods_folder("own-pixels");
+    props.watch_mods(&folder, ModConfig::default(), Duration::from_secs(10), &mut renderer).expect("watching");
+    props.add(fox, Affine3A::IDENTITY).expect("added");
+    let camera = props_render::framing_camera(&model.sampled_extent(2).expect("vertices"), 1.0);
+    let draw = |props: &mut PropHost, renderer: &mut Renderer| draw(&gpu, props, renderer, &camera);
+    let differ = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(a, b)| a != b).count();
+    let textured = draw(&mut props, &mut renderer);
+    // Uploaded from what the host keeps, it is white: the pixels show in this view.
+    renderer.set_model(fox, &model).expect("uploads");
+    let white = draw(&mut props, &mut renderer);
+    assert!(differ(&textured, &white) > textured.len() / 50, "only {} bytes differ", differ(&textured, &white));
+
+    // A new device: the file is read again for its pixels.
+    props.upload_all(&mut renderer).expect("uploaded again");
+    assert_eq!(differ(&textured, &draw(&mut props, &mut renderer)), 0, "textured after a new upload");
+
+    // A mod in its place, then gone: the GPU copy kept aside shows again (there is no file).
+    std::fs::remove_file(&own).expect("removed");
+    let windmill = folder.join("Fox.glb");
+    std::fs::copy(asset("windmill.glb"), &windmill).expect("copy");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Replaced { .. }), "{event:?}");
+    assert!(differ(&textured, &draw(&mut props, &mut renderer)) > 0, "the windmill shows");
+    std::fs::remove_file(&windmill).expect("removed");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Reverted { .. }), "{event:?}");
+    assert_eq!(differ(&textured, &draw(&mut props, &mut renderer)), 0, "its own copy, put back");
+    assert!(props.model(fox).expect("the fox").model().has_released_pixels(), "without pixels still");
+
+    // A mod in its place across a new upload, then gone: read again from the file.
+    std::fs::copy(asset("Fox.glb"), &own).expect("copy");
+    std::fs::copy(asset("windmill.glb"), &windmill).expect("copy");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Replaced { .. }), "{event:?}");
+    props.upload_all(&mut renderer).expect("uploaded again");
+    std::fs::remove_file(&windmill).expect("removed");
+    let event = next_event(&mut props, &mut renderer);
+    assert!(matches!(event, HostEvent::Reverted { .. }), "{event:?}");
+    assert_eq!(differ(&textured, &draw(&mut props, &mut renderer)), 0, "read again after the mod went");
+    let _ = std::fs::remove_dir_all(&folder);
+    let _ = std::fs::remove_dir_all(own.parent().expect("its folder"));
 }
 
 /// A new version refused because a clip the instances play is gone says why the file's clip

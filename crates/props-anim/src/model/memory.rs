@@ -45,6 +45,23 @@ impl Model {
         self.images.iter().any(|image| released(image) && image.width > 0 && image.height > 0)
     }
 
+    /// A copy of this model drawing `source`'s images: for uploading again a model whose
+    /// pixels were released ([`Model::release_pixels`]), from its file read again. Its
+    /// vertices, clips and materials stay this one's (the GPU copy must match what animates
+    /// it, though the file changed since). `None` unless `source` has as many images, each of
+    /// the same name and size, and has their pixels.
+    #[must_use]
+    pub fn with_pixels_of(&self, source: &Model) -> Option<Model> {
+        let same = |(mine, theirs): (&Image, &Image)| {
+            (&mine.name, mine.width, mine.height) == (&theirs.name, theirs.width, theirs.height)
+                && (theirs.rgba8.len() as u64 == u64::from(theirs.width) * u64::from(theirs.height) * 4
+                    || theirs.ktx2.is_some())
+        };
+        let matches =
+            self.images.len() == source.images.len() && self.images.iter().zip(source.images.iter()).all(same);
+        matches.then(|| Model { images: Arc::clone(&source.images), ..self.clone() })
+    }
+
     /// Heap bytes of its images' decoded pixels: what [`Model::release_pixels`] frees.
     #[must_use]
     pub fn pixel_bytes(&self) -> u64 {

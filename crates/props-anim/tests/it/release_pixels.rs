@@ -54,3 +54,31 @@ fn a_model_sharing_the_images_keeps_its_pixels() {
     assert_eq!(original.images()[0].rgba8.len(), 64 * 64 * 4);
     assert_eq!(with.images()[0].ktx2, original.images()[0].ktx2);
 }
+
+#[test]
+fn pixels_come_back_only_from_a_model_with_the_same_images() {
+    let mut released = textured(false);
+    released.release_pixels();
+    let read_again = textured(false);
+    let whole = released.with_pixels_of(&read_again).expect("the same images");
+    assert!(!whole.has_released_pixels());
+    assert_eq!(whole.images()[0].rgba8, read_again.images()[0].rgba8);
+    assert_eq!(whole.heap_bytes(), read_again.heap_bytes());
+    assert!(released.has_released_pixels(), "the model itself stays without them");
+
+    // Another size (the file was edited since): none.
+    let mut edited = textured(false);
+    let parts = Model::new(ModelParts {
+        rig: Some(rig(&[(&[], Transform::IDENTITY)])),
+        images: vec![Image { name: None, width: 32, height: 64, rgba8: vec![9; 32 * 64 * 4], ktx2: None }],
+        ..ModelParts::default()
+    })
+    .expect("valid");
+    assert!(released.with_pixels_of(&parts).is_none(), "a 32 x 64 image for a 64 x 64 one");
+    // A source that lost its pixels too: none; one from a KTX2 file keeps its levels.
+    edited.release_pixels();
+    assert!(released.with_pixels_of(&edited).is_none());
+    let mut ktx2 = textured(true);
+    ktx2.release_pixels();
+    assert!(released.with_pixels_of(&ktx2).is_some_and(|m| !m.has_released_pixels()));
+}
