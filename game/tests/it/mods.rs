@@ -112,7 +112,8 @@ fn a_mod_far_off_its_size_is_fitted_and_warned_about() {
 /// `truck.glb` with `role = "car"` drives in traffic beside the base car; a sidecar naming a node the model lacks
 /// is refused like a bad model, keeping the last good version; fixing it re-binds. The Fox
 /// as an ambient prop in its own units loops the clip its sidecar names, unfitted; as
-/// `vixen.glb` with `role = "animal"` it walks the parks beside the base fox.
+/// `vixen.glb` with `role = "animal"`, and no clip named `Run` (as many downloaded animals),
+/// it walks the parks beside the base fox.
 #[test]
 fn sidecars_place_bind_and_are_refused_like_models() {
     if !have_gpu() {
@@ -148,7 +149,11 @@ fn sidecars_place_bind_and_are_refused_like_models() {
     assert_eq!(loaded["place"], "lot");
 
     std::fs::write(pack.join("vixen.prop.toml"), "role = \"animal\"\nunits = 0.01\n").expect("sidecar");
-    std::fs::copy(root().join("assets/Fox.glb"), pack.join("vixen.glb")).expect("copy");
+    let fox = std::fs::read(root().join("assets/Fox.glb")).expect("the fox");
+    let run = fox.windows(5).position(|w| w == b"\"Run\"").expect("a clip named Run");
+    let mut vixen = fox.clone();
+    vixen[run..run + 5].copy_from_slice(b"\"Hop\"");
+    std::fs::write(pack.join("vixen.glb"), vixen).expect("the vixen");
     let loaded = running.expect("mod loaded", EVENT, |l| path_ends_with(l, "pack/vixen.glb"));
     assert_eq!((loaded["place"].as_str(), loaded["adds"].as_str()), (Some("parks"), Some("Fox")), "{loaded}");
     let (success, log) = running.stop(Duration::from_secs(60));

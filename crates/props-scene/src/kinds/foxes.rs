@@ -198,12 +198,18 @@ impl PropKind for Foxes {
         let rig = |fox: &PropModel| {
             let (f, b) = (&*fox.model, &fox.bindings);
             let clip = |state, default| b.clip(f, state, default).map_err(SceneError::of_model("animal"));
-            let mut clips = vec![clip("walk", "Walk")?, clip("run", "Run")?];
-            // The idle clip is optional: bound by a sidecar (then it must exist), else by name.
+            // The run and idle clips are optional: bound by a sidecar (then they must exist),
+            // else by name. Without a run, the walk quickens.
+            let walk = clip("walk", "Walk")?;
+            let run = match b.clips.contains_key("run") {
+                true => clip("run", "Run")?,
+                false => f.find_clip("Run").unwrap_or(walk),
+            };
             let idle = match b.clips.contains_key("idle") {
                 true => Some(clip("idle", "Idle")?),
                 false => f.find_clip("Idle").or_else(|| f.find_clip("Survey")),
             };
+            let mut clips = vec![walk, run];
             clips.extend(idle);
             let fox = gaited::played_in_place(fox.clone(), &mut clips[..2]);
             Ok(BoundModel::new(fox, Spec { clips, ..Spec::default() }, gaited::LAYERS))
