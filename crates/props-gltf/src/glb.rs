@@ -52,12 +52,20 @@ pub fn read(bytes: &[u8]) -> (Option<Chunks<'_>>, Vec<FramingIssue>) {
     (chunks, problems)
 }
 
+/// Most framing issues of one code told of one file.
+const MAX_ISSUES_PER_CODE: usize = 16;
+
 fn read_into<'a>(bytes: &'a [u8], problems: &mut Vec<FramingIssue>) -> Option<Chunks<'a>> {
     let word = |at: usize| {
         let end = at.checked_add(4)?;
         bytes.get(at..end).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
     };
-    let mut problem = |code: &'static str, message: String| problems.push(FramingIssue::error(code, message));
+    // The first few of each code: a file of millions of empty chunks lists a few, not millions.
+    let mut problem = |code: &'static str, message: String| {
+        if problems.iter().filter(|problem| problem.code == code).count() < MAX_ISSUES_PER_CODE {
+            problems.push(FramingIssue::error(code, message));
+        }
+    };
     if !is_glb(bytes) {
         let magic = String::from_utf8_lossy(bytes.get(..4).unwrap_or(bytes)).into_owned();
         problem("GLB_INVALID_MAGIC", format!("GLB magic {magic:?}, not \"glTF\""));

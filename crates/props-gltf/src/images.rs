@@ -1,11 +1,9 @@
 //! The images materials use, each decoded once, in order of first use, to RGBA8 (PNG, JPEG,
 //! WebP, KTX2), their sizes checked before decoding and charged to the file's budget. Images
-//! that together would pass the budget are loaded smaller ([`fit_to_budget`]): a file is
+//! that together would pass the budget are loaded smaller ([`crate::image_fit::fit_to_budget`]): a file is
 //! refused for its geometry and clips, never for the size of its textures.
 
-use std::borrow::Cow;
 use std::io::Cursor;
-use std::path::Path;
 
 use gltf::json::Root;
 use image::codecs::jpeg::JpegDecoder;
@@ -14,44 +12,13 @@ use image::codecs::webp::WebPDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageResult};
 use props_anim::material::Image;
 
-use crate::buffers::{Buffers, read_uri, read_uri_start};
 use crate::document;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
+use crate::image_source::{Fit, ImageSource, image_bytes};
 use crate::limits::{self, Budget, Limits};
 use crate::parts::Part;
 use crate::{index_u32, ktx2};
-
-/// Where images come from.
-pub(crate) struct ImageSource<'a> {
-    /// The file's buffers (for images in buffer views).
-    pub buffers: &'a Buffers<'a>,
-    /// The model's folder (for images in files).
-    pub base_dir: Option<&'a Path>,
-    /// Limits.
-    pub limits: &'a Limits,
-    /// Decoded-bytes budget.
-    pub budget: &'a Budget,
-    /// How large each glTF image is loaded, to fit the budget ([`fit_to_budget`]); an image
-    /// past the list is loaded whole.
-    pub sides: &'a [Fit],
-}
-
-/// The most pixels per side a glTF image is loaded at to fit the decoded-data budget, and the
-/// most it would be exported at for the file's images to load whole ([`fit_to_budget`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Fit {
-    /// Loaded at most this many pixels a side.
-    pub load: u32,
-    /// Exported at most this many pixels a side, it (and the others so exported) would load
-    /// whole: no room is needed to decode a larger image before shrinking it.
-    pub export: u32,
-}
-
-impl Fit {
-    /// Loaded whole.
-    const WHOLE: Self = Self { load: u32::MAX, export: u32::MAX };
-}
 
 /// The images decoded so far, and what became of each glTF image.
 pub(crate) struct Images {
@@ -229,122 +196,6 @@ fn load_image(
     Ok(Image { name, width: new_width, height: new_height, rgba8: resized.into_raw(), ktx2: None })
 }
 
-/// The encoded bytes of glTF image `index`, from its URI or buffer view.
-fn image_bytes<'b>(root: &Root, index: usize, source: &ImageSource<'b>) -> Result<Cow<'b, [u8]>, ImportError> {
-    let path = format!("images[{index}]");
-    let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
-    Ok(match (&image.uri, image.buffer_view) {
-        (Some(uri), _) => Cow::Owned(read_uri(uri, source.base_dir, source.limits, &format!("{path}.uri"))?),
-        (None, Some(view)) => Cow::Borrowed(source.buffers.view(root, view.value(), source.limits, source.budget)?),
-        (None, None) => return Err(ImportError::at(format!("{path}.uri"), ErrorKind::MissingProperty)),
-    })
-}
-
-/// How much of an image file is read for its header: a JPEG's size follows its metadata
-/// (EXIF, thumbnails), which rarely pass this.
-const HEADER_BYTES: u64 = 1 << 20;
-
-/// The start of glTF image `index`'s encoded bytes (enough for its header) and their whole
-/// length: a file's first [`HEADER_BYTES`], a buffer view's bytes.
-fn image_start<'b>(root: &Root, index: usize, source: &ImageSource<'b>) -> Result<(Cow<'b, [u8]>, u64), ImportError> {
-    let path = format!("images[{index}]");
-    let image = root.images.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
-    match &image.uri {
-        Some(uri) => {
-            let (bytes, length) =
-                read_uri_start(uri, source.base_dir, source.limits, &format!("{path}.uri"), HEADER_BYTES)?;
-            Ok((Cow::Owned(bytes), length))
-        }
-        None => image_bytes(root, index, source).map(|bytes| {
-            let length = bytes.len() as u64;
-            (bytes, length)
-        }),
-    }
-}
-
-/// How large each glTF image is loaded so that the images the materials read (`read`, by
-/// glTF index) fit in `available` bytes of the budget: while they do not, the largest is
-/// halved (its sides, a quarter of its pixels). Sized from the images' headers, at what
-/// decoding each charges: whole, its decoded bytes and RGBA8 copy (and a KTX2 file, kept for
-/// its levels); smaller, its RGBA8 pixels, plus room to decode the largest image shrunk whole
-/// while the others are held (the memory it takes until it is shrunk). An image whose header
-/// cannot be read, or that cannot be decoded whole in `available` bytes, is left to fail when
-/// it is loaded, and the others are sized without it.
-///
-/// Each also gets the side it would be exported at for all to load whole: halved likewise, each
-/// charged what decoding it whole at that size takes. That room to shrink is what costs: five
-/// 4096 x 4096 JPEGs in a mod's 256 MiB load at 2048 and 1024 a side, where exported at 2048
-/// they all load at 2048.
-pub(crate) fn fit_to_budget(root: &Root, read: &[usize], source: &ImageSource<'_>, available: u64) -> Vec<Fit> {
-    let gpu_limit = source.limits.max_texture_dimension.max(1);
-    // Per image read: its index, its (clamped) size, and what it costs loaded whole.
-    let mut sized: Vec<(usize, (u32, u32), u64)> = Vec::new();
-    for &index in read {
-        let Ok((bytes, length)) = image_start(root, index, source) else { continue };
-        if let Some((width, height, whole)) = header(&bytes, length) {
-            if whole > available {
-                // Too large to decode at all: it is left out when loaded (`Drops::drop_image`).
-                continue;
-            }
-            let scale = f64::from(gpu_limit) / f64::from(width.max(height).max(1));
-            let fit = |side: u32| if scale < 1.0 { ((f64::from(side) * scale).round() as u32).max(1) } else { side };
-            let whole = if scale < 1.0 { u64::from(fit(width)) * u64::from(fit(height)) * 4 } else { whole };
-            sized.push((index, (fit(width), fit(height)), whole));
-        }
-    }
-    let mut sides = vec![Fit::WHOLE; root.images.len()];
-    // As exported: each charged its whole decoding's bytes per pixel.
-    let pixels = |(width, height): (u32, u32)| u64::from(width) * u64::from(height);
-    let mut exported: Vec<(u32, u32)> = sized.iter().map(|&(_, size, _)| size).collect();
-    let whole_at = |k: usize, size: (u32, u32)| {
-        let (_, full, whole) = sized[k];
-        (whole as f64 * pixels(size) as f64 / pixels(full).max(1) as f64) as u64
-    };
-    while (0..exported.len()).map(|k| whole_at(k, exported[k])).sum::<u64>() > available {
-        let largest = (0..exported.len()).max_by_key(|&k| (pixels(exported[k]), k));
-        let Some(k) = largest.filter(|&k| exported[k].0.max(exported[k].1) > 1) else { break };
-        exported[k] = ((exported[k].0 / 2).max(1), (exported[k].1 / 2).max(1));
-        sides[sized[k].0].export = exported[k].0.max(exported[k].1);
-    }
-    let mut costs: Vec<u64> = sized.iter().map(|&(_, _, whole)| whole).collect();
-    let mut sizes: Vec<(u32, u32)> = sized.iter().map(|&(_, size, _)| size).collect();
-    // The most decoding an image that is shrunk takes before it is.
-    let mut transient = 0;
-    while costs.iter().sum::<u64>().saturating_add(transient) > available {
-        let largest = (0..sizes.len()).max_by_key(|&k| (u64::from(sizes[k].0) * u64::from(sizes[k].1), k));
-        let Some(k) = largest.filter(|&k| sizes[k].0.max(sizes[k].1) > 1) else { break };
-        let (width, height) = sizes[k];
-        sizes[k] = ((width / 2).max(1), (height / 2).max(1));
-        costs[k] = u64::from(sizes[k].0) * u64::from(sizes[k].1) * 4;
-        sides[sized[k].0].load = sizes[k].0.max(sizes[k].1);
-        transient = transient.max(sized[k].2);
-    }
-    sides
-}
-
-/// An encoded image's size and what decoding it whole charges, from its header only (`bytes`,
-/// the start of its `length` bytes).
-fn header(bytes: &[u8], length: u64) -> Option<(u32, u32, u64)> {
-    if ktx2::is_ktx2(bytes) {
-        let side = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        let (width, height) = (side(20)?, side(24)?.max(1));
-        return Some((width, height, u64::from(width) * u64::from(height) * 4 + length));
-    }
-    fn of(decoder: ImageResult<impl ImageDecoder>) -> Option<(u32, u32, u64)> {
-        let decoder = decoder.ok()?;
-        let (width, height) = decoder.dimensions();
-        let converted =
-            if decoder.color_type() == ColorType::Rgba8 { 0 } else { u64::from(width) * u64::from(height) * 4 };
-        Some((width, height, decoder.total_bytes().saturating_add(converted)))
-    }
-    match image::guess_format(bytes).ok()? {
-        ImageFormat::Png => of(PngDecoder::new(Cursor::new(bytes))),
-        ImageFormat::Jpeg => of(JpegDecoder::new(Cursor::new(bytes))),
-        ImageFormat::WebP => of(WebPDecoder::new(Cursor::new(bytes))),
-        _ => None,
-    }
-}
-
 /// Decodes a PNG, JPEG, WebP or KTX2 image to RGBA8, checking its size before decoding it and
 /// charging what it decodes to `budget`.
 fn decode(
@@ -442,7 +293,10 @@ fn decode_with(
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use super::*;
+    use crate::buffers::Buffers;
 
     fn png(width: u32, height: u32) -> Vec<u8> {
         let mut bytes = Vec::new();
@@ -455,7 +309,14 @@ mod tests {
         let root: Root = serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}})).expect("root");
         let buffers = Buffers::load(&root, None, None, limits)?;
         let budget = Budget::new(limits.max_decoded_bytes);
-        let source = ImageSource { buffers: &buffers, base_dir: None, limits, budget: &budget, sides: &[] };
+        let source = ImageSource {
+            buffers: &buffers,
+            base_dir: None,
+            limits,
+            budget: &budget,
+            sides: &[],
+            files_read: Cell::new(0),
+        };
         decode(bytes, &source, &budget, "images[0]")
     }
 
@@ -479,7 +340,14 @@ mod tests {
         .expect("root");
         let buffers = Buffers::load(&root, None, None, &limits).expect("no buffers");
         let budget = Budget::new(limits.max_decoded_bytes);
-        let source = ImageSource { buffers: &buffers, base_dir: None, limits: &limits, budget: &budget, sides: &[] };
+        let source = ImageSource {
+            buffers: &buffers,
+            base_dir: None,
+            limits: &limits,
+            budget: &budget,
+            sides: &[],
+            files_read: Cell::new(0),
+        };
         let mut warnings = Vec::new();
         let mut drops = Drops { skip: &Skip::default(), dropped: Vec::new() };
         let images = crate::material::import_materials(&root, &[true], &source, &mut warnings, &mut drops)

@@ -12,7 +12,7 @@ use crate::buffers::{self, Buffers};
 use crate::drops::{Dropped, Drops, drop_or_refuse};
 use crate::error::{ErrorKind, FILE, ImportError, ImportWarning, warn};
 use crate::files::{self, Contents};
-use crate::images::ImageSource;
+use crate::image_source::ImageSource;
 use crate::instancing::Instancing;
 use crate::limits::{self, Budget, Limits};
 use crate::msft_lod::FileLods;
@@ -141,18 +141,27 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         rig = vrm.apply(rig, &mut warnings);
     }
     let skins = nodes::import_skins(root, &rig, &accessors, limits)?;
-    let drawn: Vec<u32> = scene_nodes.iter().copied().filter(|&n| !file_lods.is_level(n)).collect();
+    let levels = file_lods.levels_of(root.nodes.len());
+    let drawn: Vec<u32> =
+        scene_nodes.iter().copied().filter(|&n| !levels.get(n as usize).copied().unwrap_or(false)).collect();
     let instances = scene::instances(root, &rig, &drawn, &instancing);
     let mut meshes = meshes;
     file_lods.apply(root, &mut meshes, &instances, &budget)?;
     scene::check_instances(&instances, &meshes, &skins, limits)?;
     lods::make(&mut meshes, (&instances, &skins), limits, &budget)?;
     // The images get what the geometry and the clips leave of the budget.
-    let mut images = ImageSource { buffers: &buffers, base_dir, limits, budget: &budget, sides: &[] };
+    let mut images = ImageSource {
+        buffers: &buffers,
+        base_dir,
+        limits,
+        budget: &budget,
+        sides: &[],
+        files_read: std::cell::Cell::new(0),
+    };
     let left = budget.remaining().saturating_sub(animation::decoded_bytes(root, drops.skip));
     let drawn_materials = scene::drawn_materials(root, &meshes, &variants);
     let read = material::images_read(root, &drawn_materials, drops.skip);
-    let sides = crate::images::fit_to_budget(root, &read, &images, left);
+    let sides = crate::image_fit::fit_to_budget(root, &read, &images, left);
     images.sides = &sides;
     let material::Materials { materials, images } =
         material::import_materials(root, &drawn_materials, &images, &mut warnings, &mut drops)?;

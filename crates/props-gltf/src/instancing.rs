@@ -42,6 +42,9 @@ impl Instancing {
         warnings: &mut Warnings,
     ) -> Result<Self, ImportError> {
         let mut transforms = Vec::with_capacity(root.nodes.len());
+        // Nodes so far with every instance read: each node's declared counts are checked
+        // against what is left before its instances are read.
+        let mut nodes = root.nodes.len() as u64;
         for (n, node) in root.nodes.iter().enumerate() {
             let extension = node.extensions.as_ref().and_then(|e| e.others.get(EXTENSION));
             let instances = match extension {
@@ -51,7 +54,7 @@ impl Instancing {
                     warn(warnings, format!("nodes[{n}].extensions.{EXTENSION}"), message);
                     Vec::new()
                 }
-                Some(extension) => match read_node(extension, n, accessors) {
+                Some(extension) => match read_node(extension, n, accessors, (nodes, limits)) {
                     Ok(instances) => instances,
                     Err(error) if rules::scope(crate::codes::code(&error.kind)) == Some(Scope::File) => {
                         return Err(error);
@@ -64,11 +67,9 @@ impl Instancing {
                 },
                 None => Vec::new(),
             };
+            nodes += instances.len() as u64;
             transforms.push(instances);
         }
-        let total: u64 = transforms.iter().map(|t| t.len() as u64).sum();
-        let nodes = root.nodes.len() as u64 + total;
-        limits::check(nodes, limits.max_nodes.into(), "number of nodes with every mesh instance", "nodes")?;
         let mut next = index_u32(root.nodes.len());
         let children = transforms
             .iter()
@@ -92,8 +93,15 @@ impl Instancing {
     }
 }
 
-/// One node's instances: `TRANSLATION`, `ROTATION` and `SCALE`, each optional, all of one count.
-fn read_node(extension: &Value, n: usize, accessors: &Accessors<'_>) -> Result<Vec<Transform>, ImportError> {
+/// One node's instances: `TRANSLATION`, `ROTATION` and `SCALE`, each optional, all of one count;
+/// refused (the file) when they would take the nodes past [`Limits::max_nodes`], `nodes` read
+/// before them, before they are read.
+fn read_node(
+    extension: &Value,
+    n: usize,
+    accessors: &Accessors<'_>,
+    (nodes, limits): (u64, &Limits),
+) -> Result<Vec<Transform>, ImportError> {
     let path = format!("nodes[{n}].extensions.{EXTENSION}.attributes");
     let invalid = |field: &str| ImportError::at(format!("{path}.{field}"), ErrorKind::InvalidValue);
     let attributes = extension.get("attributes").and_then(Value::as_object).ok_or_else(|| invalid("attributes"))?;
@@ -107,6 +115,12 @@ fn read_node(extension: &Value, n: usize, accessors: &Accessors<'_>) -> Result<V
         }
     };
     let at = |name: &str| format!("{path}.{name}");
+    for name in ["TRANSLATION", "ROTATION", "SCALE"] {
+        if let Some(index) = accessor(name)? {
+            let total = nodes.saturating_add(accessors.count(index));
+            limits::check(total, limits.max_nodes.into(), "number of nodes with every mesh instance", &at(name))?;
+        }
+    }
     let translations = match accessor("TRANSLATION")? {
         Some(index) => Some(accessors.read_vec3(index, &at("TRANSLATION"), QUANTIZED)?),
         None => None,

@@ -28,9 +28,20 @@ pub(crate) fn is_ktx2(bytes: &[u8]) -> bool {
     bytes.starts_with(&IDENTIFIER)
 }
 
+/// The transcoder of KTX2 file `bytes`, or why not. Opening one reads offsets the file gives
+/// (its supercompression data, its key/value data) that the transcoder does not always check
+/// before it slices: a panic there leaves the image out, as its error does.
+fn open(bytes: &[u8]) -> Result<Transcoder<'_>, String> {
+    match catch_unwind(AssertUnwindSafe(|| Transcoder::new(bytes))) {
+        Ok(Ok(transcoder)) => Ok(transcoder),
+        Ok(Err(error)) => Err(format!("{error:?}")),
+        Err(_) => Err("its header's offsets lead outside the file".to_owned()),
+    }
+}
+
 /// Whether the KTX2 file `bytes` holds its image's every mip level, down to 1x1.
 pub(crate) fn has_every_level(bytes: &[u8]) -> bool {
-    Transcoder::new(bytes).is_ok_and(|transcoder| {
+    open(bytes).is_ok_and(|transcoder| {
         let (width, height) = transcoder.base_dimensions();
         transcoder.level_count() == 32 - width.max(height).max(1).leading_zeros()
     })
@@ -45,8 +56,8 @@ pub(crate) fn decode(
     path: &str,
 ) -> Result<(u32, u32, Vec<u8>), ImportError> {
     let failed = |reason: String| ImportError::at(path, ErrorKind::ImageDecode { reason });
-    let transcoder = Transcoder::new(bytes)
-        .map_err(|error| failed(format!("it is not a KTX2 file of Basis Universal data the game reads ({error:?})")))?;
+    let transcoder = open(bytes)
+        .map_err(|error| failed(format!("it is not a KTX2 file of Basis Universal data the game reads ({error})")))?;
     let (width, height) = transcoder.base_dimensions();
     let pixels = u64::from(width) * u64::from(height);
     limits::check(pixels, limits.max_image_pixels, "pixels of an image", path)?;

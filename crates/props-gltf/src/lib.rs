@@ -73,6 +73,8 @@ mod error;
 mod files;
 pub mod gate;
 pub mod glb;
+mod image_fit;
+mod image_source;
 mod images;
 mod import;
 mod impostor;

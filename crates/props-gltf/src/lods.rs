@@ -77,8 +77,15 @@ pub(crate) fn make(
     }
     let primitives = meshes.iter().flat_map(|m| &m.primitives).filter(|p| p.topology == Topology::Triangles);
     let largest = primitives.map(size).fold(0.0, f32::max);
+    // Each mesh's first instance's skin, if any.
+    let mut first: Vec<Option<&MeshInstance>> = vec![None; meshes.len()];
+    for instance in instances.iter().rev() {
+        if let Some(slot) = first.get_mut(instance.mesh as usize) {
+            *slot = Some(instance);
+        }
+    }
     for (m, mesh) in meshes.iter_mut().enumerate() {
-        let skin = instances.iter().find(|i| i.mesh as usize == m).and_then(|i| skins.get(i.skin? as usize));
+        let skin = first[m].and_then(|i| skins.get(i.skin? as usize));
         // A primitive with the file's own levels (`MSFT_lod`) keeps them.
         for (p, primitive) in mesh.primitives.iter_mut().enumerate().filter(|(_, p)| p.lods.is_empty()) {
             let mut lods = chain(primitive, skin, usize::from(limits.lod_levels));

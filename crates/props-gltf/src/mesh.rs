@@ -232,7 +232,18 @@ impl PrimitiveReader<'_> {
         let working = (lists.indices.len() as u64 / 3).saturating_mul(tangents::WORKING_BYTES_PER_TRIANGLE);
         let bytes = vertices.saturating_mul(size_of::<Vec4>() as u64).saturating_add(working);
         self.budget.charge(bytes, &self.attribute_path(&Semantic::Tangents))?;
-        let generated = tangents::mikktspace(positions, normals, uvs, &lists.indices);
+        let given = match tangents::triangles_to_give(positions, &lists.indices) {
+            Ok(given) => given,
+            Err(costly) => {
+                let message = format!(
+                    "its tangents are not made ({costly}: remove the duplicate vertices, or export TANGENT); it is \
+                     drawn without its normal map, its specular not stretched"
+                );
+                warn(warnings, &self.path, message);
+                return Ok(Vec::new());
+            }
+        };
+        let generated = tangents::mikktspace(positions, normals, uvs, &given);
         if generated.is_none() {
             let message =
                 "its tangents could not be made; it is drawn without its normal map, its specular not stretched";

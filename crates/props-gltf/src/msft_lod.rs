@@ -82,9 +82,16 @@ impl FileLods {
         !self.chains.is_empty()
     }
 
-    /// Whether glTF node `node` is some node's coarser level (so is not drawn on its own).
-    pub(crate) fn is_level(&self, node: u32) -> bool {
-        self.level_nodes().any(|level| level == node as usize)
+    /// Whether each of `nodes` glTF nodes is some node's coarser level (so is not drawn on its
+    /// own), by index.
+    pub(crate) fn levels_of(&self, nodes: usize) -> Vec<bool> {
+        let mut level = vec![false; nodes];
+        for node in self.level_nodes() {
+            if let Some(flag) = level.get_mut(node) {
+                *flag = true;
+            }
+        }
+        level
     }
 
     /// The nodes of every chain's coarser levels (glTF indices).
@@ -126,9 +133,15 @@ impl FileLods {
                 }
             }
         }
+        let mut drawn = vec![false; meshes.len()];
+        for instance in instances {
+            if let Some(flag) = drawn.get_mut(instance.mesh as usize) {
+                *flag = true;
+            }
+        }
         for level in self.level_nodes() {
             let Some(mesh) = mesh_of(level) else { continue };
-            if !instances.iter().any(|i| i.mesh as usize == mesh)
+            if !drawn.get(mesh).copied().unwrap_or(true)
                 && let Some(mesh) = meshes.get_mut(mesh)
             {
                 mesh.primitives.clear();
@@ -234,6 +247,10 @@ fn chain_of(primitive: &mut Primitive, p: usize, levels: &[Mesh], errors: Option
         floor = floor.max(lod.error);
         lod.error = floor;
     }
+    // A level whose error cannot be measured (a mesh spanning more than a float holds) and
+    // those past it are not drawn: the finer ones are.
+    let measured = lods.iter().take_while(|lod| lod.error.is_finite()).count();
+    lods.truncate(measured);
     lods
 }
 

@@ -99,7 +99,7 @@ impl Reader<'_> {
             .map(|(g, group)| {
                 let at = format!("{at}.colliderGroups[{g}].colliders");
                 let indices = list(group, "colliders").iter().enumerate();
-                indices
+                let mut members: Vec<u16> = indices
                     .filter_map(|(k, c)| {
                         let read = c.as_u64().and_then(|c| read_as.get(usize::try_from(c).ok()?).copied().flatten());
                         if read.is_none() {
@@ -107,19 +107,28 @@ impl Reader<'_> {
                         }
                         read
                     })
-                    .collect()
+                    .collect();
+                // Each once, and only the first that a joint could keep (one more, to tell a
+                // union that keeps fewer): springs naming many groups gather their members.
+                members.sort_unstable();
+                members.dedup();
+                members.truncate(MAX_COLLIDERS_PER_JOINT + 1);
+                members
             })
             .collect();
         let mut joints = Vec::new();
         for (s, spring) in list(ext, "springs").iter().enumerate() {
             let at = format!("{at}.springs[{s}]");
-            let colliders = self.groups(spring, &groups, &at);
-            let center = spring.get("center").and_then(|c| self.node(Some(c), &format!("{at}.center")));
             let chain = list(spring, "joints");
             // A joint on no node is passed over: the one before reaches to the one after.
             let nodes: Vec<_> = (0..chain.len())
                 .filter_map(|j| Some((j, self.node(chain[j].get("node"), &format!("{at}.joints[{j}].node"))?)))
                 .collect();
+            if nodes.len() < 2 {
+                continue;
+            }
+            let colliders = self.groups(spring, &groups, &at);
+            let center = spring.get("center").and_then(|c| self.node(Some(c), &format!("{at}.center")));
             for pair in nodes.windows(2) {
                 let [(j, node), (next, tail)] = [pair[0], pair[1]];
                 let joint_at = format!("{at}.joints[{j}]");
@@ -160,6 +169,8 @@ impl Reader<'_> {
                 members.push(number);
                 colliders.push(SpringCollider { node, shape });
             }
+            // In order already: only the first that a joint could keep (see `groups`).
+            members.truncate(MAX_COLLIDERS_PER_JOINT + 1);
             groups.push(members);
         }
         let mut joints = Vec::new();
@@ -212,17 +223,22 @@ impl Reader<'_> {
 
     /// The colliders of the collider groups `of` names (read as `groups`).
     fn groups(&mut self, of: &Value, groups: &[Vec<u16>], at: &str) -> Vec<u16> {
-        let mut colliders: Vec<u16> = Vec::new();
+        let mut named: Vec<usize> = Vec::new();
         for (k, group) in list(of, "colliderGroups").iter().enumerate() {
-            match group.as_u64().and_then(|g| groups.get(usize::try_from(g).ok()?)) {
-                Some(members) => colliders.extend(members),
+            match group.as_u64().and_then(|g| usize::try_from(g).ok()).filter(|&g| g < groups.len()) {
+                Some(g) => named.push(g),
                 None => self.problem(format!("{at}.colliderGroups[{k}]"), "ignored: names no collider group"),
             }
         }
+        // Each group once (each holds its colliders once): a group named a million times over
+        // gathers its members once, not a million times.
+        named.sort_unstable();
+        named.dedup();
+        let mut colliders: Vec<u16> = named.iter().flat_map(|&g| &groups[g]).copied().collect();
         colliders.sort_unstable();
         colliders.dedup();
         if colliders.len() > MAX_COLLIDERS_PER_JOINT {
-            let why = format!("only the first {MAX_COLLIDERS_PER_JOINT} of {} colliders are kept", colliders.len());
+            let why = format!("only the first {MAX_COLLIDERS_PER_JOINT} colliders are kept");
             self.problem(format!("{at}.colliderGroups"), why);
             colliders.truncate(MAX_COLLIDERS_PER_JOINT);
         }

@@ -74,8 +74,14 @@ fn ktx2_textures_decode_as_three_js_transcodes_them() {
 /// The Fox in UASTC split into its JSON and binary chunk, and where its KTX2 image starts in
 /// the chunk.
 fn fox_uastc() -> (serde_json::Value, Vec<u8>, usize) {
+    fox_ktx2("Fox_uastc")
+}
+
+/// `tests/models/ktx2/<name>.glb` split into its JSON and binary chunk, and where its KTX2
+/// image starts in the chunk.
+fn fox_ktx2(name: &str) -> (serde_json::Value, Vec<u8>, usize) {
     let (json, bin) =
-        crate::support::split_glb(&std::fs::read(models_dir().join("ktx2/Fox_uastc.glb")).expect("model"));
+        crate::support::split_glb(&std::fs::read(models_dir().join(format!("ktx2/{name}.glb"))).expect("model"));
     let view = &json["bufferViews"][json["images"][0]["bufferView"].as_u64().expect("view") as usize];
     let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
     (json, bin, start)
@@ -102,6 +108,23 @@ fn damaged_ktx2_images_draw_untextured() {
         );
         assert!(admitted.report.to_string().contains(says), "{says}: {}", admitted.report);
         assert_eq!(admitted.import.model.materials()[0].base_color_texture.map(|t| t.image), None);
+    }
+}
+
+/// A KTX2 image whose header's offset of its supercompression data leads outside the file,
+/// which the Basis Universal transcoder adds to without checking (a panic), is left out: the
+/// game goes on.
+#[test]
+fn ktx2_offsets_outside_the_file_leave_the_image_out() {
+    // The header's sgdByteOffset (a u64 at 64) of an ETC1S file, which has that data.
+    for offset in [u64::MAX - 15, u64::from(u32::MAX) - 7] {
+        let (json, mut bin, start) = fox_ktx2("Fox_etc1s");
+        bin[start + 64..start + 72].copy_from_slice(&offset.to_le_bytes());
+        let glb = crate::support::glb(&json, &bin);
+        let admitted = admit_slice(&glb, None, Path::new("fox.glb"), &Limits::default())
+            .unwrap_or_else(|refused| panic!("{refused}"));
+        let image = admitted.import.model.materials()[0].base_color_texture.map(|t| t.image);
+        assert_eq!(image, None, "{offset}: {}", admitted.report);
     }
 }
 
@@ -245,4 +268,52 @@ fn images_over_the_budget_are_loaded_smaller() {
     let refused = admit(geometry - 1_000).expect_err("the geometry does not fit");
     assert!(refused.to_string().contains("PROPS_LIMIT_EXCEEDED"), "{refused}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Images that all name one file read it once each at most until the file's image reads reach
+/// what its buffers and decoded data may take together: past that, the rest are left out,
+/// saying why, rather than the file read again and again (4,000 images of an 8 MiB file:
+/// 32 GB).
+#[test]
+fn one_image_file_named_many_times_is_read_within_a_bound() {
+    let folder = std::env::temp_dir().join(format!("props-gltf-one-image-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let mut png = Vec::new();
+    image::RgbaImage::from_pixel(2, 2, image::Rgba([200, 40, 40, 255]))
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("a PNG");
+    png.resize(256 << 10, 0);
+    std::fs::write(folder.join("big.png"), &png).expect("the image");
+    let positions: Vec<u8> =
+        [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    let uvs: Vec<u8> = [0.0f32; 6].iter().flat_map(|f| f.to_le_bytes()).collect();
+    let data = [positions, uvs].concat();
+    use base64::Engine as _;
+    let uri =
+        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&data));
+    let images = 40;
+    let primitive = |m: usize| serde_json::json!({"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": m});
+    let document = serde_json::json!({
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": (0..images).map(primitive).collect::<Vec<_>>()}],
+        "materials": (0..images).map(|i| serde_json::json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}})).collect::<Vec<_>>(),
+        "textures": (0..images).map(|i| serde_json::json!({"source": i})).collect::<Vec<_>>(),
+        "images": vec![serde_json::json!({"uri": "big.png"}); images],
+        "buffers": [{"byteLength": data.len(), "uri": uri}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 24}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+            {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}
+        ]
+    });
+    std::fs::write(folder.join("model.gltf"), document.to_string()).expect("the model");
+    // 16 MiB of image reads: the 40 headers take 10 (the file is under a header's MiB), 24
+    // images read whole take the rest.
+    let limits = Limits { max_total_buffer_bytes: 4 << 20, max_decoded_bytes: 4 << 20, ..Limits::default() };
+    let admitted = admit_file(&folder.join("model.gltf"), &limits).unwrap_or_else(|refused| panic!("{refused}"));
+    let _ = std::fs::remove_dir_all(&folder);
+    let model = &admitted.import.model;
+    let textured = model.materials().iter().filter(|m| m.base_color_texture.is_some()).count();
+    let bound = admitted.report.issues.iter().filter(|i| i.message.contains("bytes read from image files")).count();
+    assert_eq!((textured, bound), (24, 16), "{}", admitted.report);
 }
