@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
+mod amplifiers;
+
 /// What the gate must do with a hostile case's model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -465,6 +467,7 @@ pub fn cases() -> Vec<HostileCase> {
             },
         ),
     ];
+    cases.extend(amplifiers::cases());
     if cfg!(unix) {
         let mut fifo_model = raw("fifo_model", "a FIFO named *.gltf", Refused("IO_ERROR"), String::new());
         fifo_model.files.clear();
