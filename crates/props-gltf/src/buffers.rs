@@ -144,6 +144,12 @@ impl<'a> Loader<'a, '_> {
         let path = format!("buffers[{index}]");
         let buffer = root.buffers.get(index).ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex))?;
         let declared = buffer.byte_length.0;
+        if declared > self.limits.max_buffer_bytes
+            && let Some(actual) = self.length_of(buffer, index).filter(|&actual| actual < declared)
+        {
+            // A mistyped byteLength, not a large buffer: the data and the JSON disagree.
+            return Err(ImportError::at(&path, ErrorKind::BufferTooShort { declared, actual }));
+        }
         limits::check(declared, self.limits.max_buffer_bytes, "buffer byteLength", &path)?;
         self.total = self.total.saturating_add(declared);
         limits::check(self.total, self.limits.max_total_buffer_bytes, "byteLength of all buffers together", &path)?;
@@ -168,8 +174,22 @@ impl<'a> Loader<'a, '_> {
     }
 }
 
-/// Reads what `uri` (found at `json_path`) refers to: the decoded payload of a base64 `data:`
-/// URI or a file confined to `base_dir`, at most [`Limits::max_buffer_bytes`] long.
+impl Loader<'_, '_> {
+    /// How many bytes buffer `buffer` (number `index`) holds, if that is known without
+    /// reading them: its file's length, its data URI's decoded length, the GLB's binary
+    /// chunk's.
+    fn length_of(&self, buffer: &gltf::json::Buffer, index: usize) -> Option<u64> {
+        match (&buffer.uri, index) {
+            (Some(uri), _) => match uri::resolve(uri, self.base_dir, "").ok()? {
+                Target::Base64(payload) => Some(payload.trim_end_matches('=').len() as u64 * 3 / 4),
+                Target::File(path) => std::fs::metadata(path).ok().map(|m| m.len()),
+            },
+            (None, 0) => self.bin.as_ref().map(|bin| bin.len() as u64),
+            (None, _) => None,
+        }
+    }
+}
+
 /// The start of what `uri` names (at most `most` bytes) and its whole length: enough to read
 /// an image's header without reading the image. A data URI, in the JSON already, is decoded
 /// whole.
@@ -193,6 +213,8 @@ pub(crate) fn read_uri_start(
     Ok((bytes, length))
 }
 
+/// Reads what `uri` (found at `json_path`) refers to: the decoded payload of a base64 `data:`
+/// URI or a file confined to `base_dir`, at most [`Limits::max_buffer_bytes`] long.
 pub(crate) fn read_uri(
     uri: &str,
     base_dir: Option<&Path>,
@@ -295,6 +317,16 @@ mod tests {
         let tight = Limits { max_buffer_bytes: 2, ..Limits::default() };
         let big = Buffers::load(&doc, Some(Cow::Borrowed(bin)), None, &tight).expect_err("over the limit");
         assert!(matches!(big.kind, ErrorKind::LimitExceeded { value: 3, limit: 2, .. }));
+
+        // A byteLength mistyped far past the limit, its data short: the two disagree (not
+        // "compress it"), for a GLB's chunk and for a data URI.
+        let mistyped = root(serde_json::json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 1u64 << 40}]}));
+        let error = Buffers::load(&mistyped, Some(Cow::Borrowed(bin)), None, &limits).expect_err("mistyped");
+        assert!(matches!(error.kind, ErrorKind::BufferTooShort { declared: 1_099_511_627_776, actual: 4 }));
+        let uri = serde_json::json!({"asset": {"version": "2.0"},
+            "buffers": [{"byteLength": 1u64 << 40, "uri": "data:application/octet-stream;base64,AQID"}]});
+        let error = Buffers::load(&root(uri), None, None, &limits).expect_err("mistyped");
+        assert!(matches!(error.kind, ErrorKind::BufferTooShort { actual: 3, .. }), "{:?}", error.kind);
     }
 
     #[test]
