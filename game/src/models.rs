@@ -20,6 +20,7 @@ use props_host::{Arrival, HostEvent, Shelf, Stage, Version};
 use props_mods::sidecar;
 use props_mods::{ModConfig, fitting};
 use props_render::Renderer;
+use props_scene::kinds::lot;
 use props_scene::{Claim, KindAsset, Placement, PropKind, Scene};
 
 use crate::mod_list::ModList;
@@ -73,6 +74,8 @@ pub struct TownPlace {
     bindings: Bindings,
     /// The warning fitting gave, if it changed the scale.
     fitted: Option<String>,
+    /// On the lot, the warning that the clip it loops shows a single pose ([`lot::still_clip`]).
+    still: Option<String>,
     /// Its import time, milliseconds (0 for a base asset).
     load_ms: f64,
 }
@@ -116,12 +119,14 @@ impl Stage<TownPlace> for TownStage<'_> {
         };
         let (scale, fitted) = self.scale(&placement, arrival.model);
         let (kind, adds) = (placement.kind, placement.adds);
+        let on_lot = self.kinds[kind].asset.role == sidecar::AMBIENT.name;
+        let still = on_lot.then(|| lot::still_clip(arrival.model, &placement.bindings)).flatten();
         let name = match (adds, self.kinds[kind].asset.stem) {
             (false, Some(stem)) => stem.to_owned(),
             _ => arrival.path.to_string_lossy().into_owned(),
         };
         let load_ms = arrival.load_ms;
-        Ok((name, TownPlace { kind, adds, scale, bindings: placement.bindings, fitted, load_ms }))
+        Ok((name, TownPlace { kind, adds, scale, bindings: placement.bindings, fitted, still, load_ms }))
     }
 
     fn bind(&mut self, shelf: &Shelf<TownPlace>, _: ModelId, _: bool) -> Result<(), props_scene::SceneError> {
@@ -193,6 +198,7 @@ impl ModelRegistry {
                 scale: kind.asset.units,
                 bindings: Bindings::default(),
                 fitted: None,
+                still: None,
                 load_ms: 0.0,
             };
             let version = Version { model: Arc::new(admitted.import.model), binding, report: admitted.report };
@@ -247,7 +253,12 @@ impl ModelRegistry {
     pub fn watch(&mut self, folder: &Path, config: ModConfig, scene: &mut Scene, renderer: &mut Renderer) {
         let mut stage = TownStage { kinds: &self.kinds, base_heights: &self.base_heights, scene };
         match self.shelf.watch(folder, config, INITIAL_MODS_TIMEOUT, &mut stage, renderer) {
-            Ok(events) => self.say(events, renderer),
+            Ok(events) => {
+                // Which folder: the one the game started in, or the repository's (`locate_folders`).
+                let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_owned());
+                tracing::info!(folder = %folder.display(), "watching the mods folder");
+                self.say(events, renderer);
+            }
             Err(error) => {
                 tracing::error!(error = %error, "mods are off: the mods folder cannot be watched");
                 self.last = Some(ModMessage { text: format!("mods are off: {error}"), is_error: true });
@@ -332,6 +343,7 @@ impl ModelRegistry {
         let place = version.binding.clone();
         let mut warnings: Vec<String> = report.issues.iter().map(ToString::to_string).collect();
         warnings.extend(place.fitted.iter().map(|message| format!("warning[{}]: {message}", fitting::FITTED)));
+        warnings.extend(place.still.iter().map(|message| format!("warning[{}]: {message}", lot::STILL_CLIP)));
         for warning in &warnings {
             tracing::info!(path = %shown, warning = %warning, "mod warning");
         }

@@ -12,6 +12,7 @@ use props_gltf::Limits;
 use props_gltf::gate::{Refused, admit_file};
 use props_gltf::validate::{Issue, Report};
 use props_mods::{fitting, sidecar};
+use props_scene::kinds::lot;
 use props_scene::{Claim, KindAsset, Placement};
 
 /// The gate's report on `file` (the same as the game's), then what the town does with it as a
@@ -33,8 +34,8 @@ pub(crate) fn check(file: &Path, limits: &Limits) -> Checked {
     match sidecar::read(file, file, &model, &sidecar_roles()) {
         Ok(sidecar) => {
             match place_and_bind(file, sidecar.as_ref(), &model) {
-                Ok((warning, at)) => {
-                    report.issues.extend(warning);
+                Ok((warnings, at)) => {
+                    report.issues.extend(warnings);
                     shown = Some(at);
                 }
                 Err((code, message)) => refuse(&mut report, Refused::one(file, code, "", message)),
@@ -71,13 +72,13 @@ pub(crate) struct Shown {
 }
 
 /// Places `model` (`file`, with its `sidecar`) among the town's kinds and binds it as the
-/// kind that shows it would: the fitting warning, if any, and where it shows; or the code and
-/// message the game refuses it with.
+/// kind that shows it would: the warnings of its place (fitted to it, a single pose looped on
+/// the lot), and where it shows; or the code and message the game refuses it with.
 fn place_and_bind(
     file: &Path,
     sidecar: Option<&sidecar::Sidecar>,
     model: &Arc<Model>,
-) -> Result<(Option<Issue>, Shown), (&'static str, String)> {
+) -> Result<(Vec<Issue>, Shown), (&'static str, String)> {
     let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let kinds = props_scene::kinds::town();
     let assets: Vec<KindAsset> = kinds.iter().map(|kind| kind.asset()).collect();
@@ -99,7 +100,11 @@ fn place_and_bind(
     let base_height = base.as_deref().and_then(fitting::height);
     let (_, message) = fitting::shown(model, placement.units, asset.units, asset.stem.zip(base_height));
     let shown = Shown { at: props_scene::shown_at(asset, placement.adds), role: asset.role };
-    Ok((message.map(|message| Issue::warning(fitting::FITTED, "", message)), shown))
+    let fitted = message.map(|message| Issue::warning(fitting::FITTED, "", message));
+    let on_lot = asset.role == sidecar::AMBIENT.name;
+    let still = on_lot.then(|| lot::still_clip(model, &placement.bindings)).flatten();
+    let still = still.map(|message| Issue::warning(lot::STILL_CLIP, "", message));
+    Ok((fitted.into_iter().chain(still).collect(), shown))
 }
 
 /// The sidecar of `model` (`file`), where it has one that reads, as the game reads it.
@@ -150,7 +155,7 @@ mod tests {
             read.expect("valid").expect("read")
         });
         place_and_bind(Path::new(&format!("mods/{name}.glb")), sidecar.as_ref(), &fox)
-            .map(|(warning, _)| warning.map(|issue| issue.message))
+            .map(|(warnings, _)| warnings.into_iter().map(|issue| issue.message).reduce(|a, b| format!("{a}\n{b}")))
     }
 
     /// The Fox in centimetres: fine as `Fox.glb` (its role's units are 0.01) or with a
@@ -200,8 +205,8 @@ mod tests {
         let kind = |model: &Model| Placement::of("avatar", None, model, &assets).expect("placed").kind;
         let people = assets.iter().position(|a| a.stem == Some("pedestrian")).expect("the people");
         assert_eq!(kind(&avatar(true)), people);
-        let (warning, shown) = place_and_bind(Path::new("mods/avatar.vrm"), None, &avatar(true)).expect("binds");
-        assert!(warning.is_none());
+        let (warnings, shown) = place_and_bind(Path::new("mods/avatar.vrm"), None, &avatar(true)).expect("binds");
+        assert!(warnings.is_empty());
         assert_eq!((shown.at.as_str(), shown.role), ("sidewalks, one more pedestrian model", "pedestrian"));
         assert_ne!(kind(&avatar(false)), people, "no table: the lot");
     }

@@ -2,10 +2,10 @@
 //! on the imported model. The game loops the clips it plays (the mod lot a model's first
 //! clip, the Fox its gaits), so a clip whose last pose is not its first jumps once per loop
 //! (`PROPS_LOOP_SEAM`; STEP channels jump by design and are left out, and so are door clips,
-//! named `door*`: the game plays them forwards to open and backwards to close, never looped);
-//! the lot's clip lasting
-//! no time cannot play (`PROPS_ZERO_LENGTH_CLIP`; one-instant clips are fine as poses, as the
-//! traffic light's `green` / `amber` / `red`); more than 8 influences per vertex or many
+//! named `door*`: the game plays them forwards to open and backwards to close, never looped;
+//! one-instant clips are poses, as the traffic light's `green` / `amber` / `red`, and whether
+//! the clip a model loops lasts no time is its place's to say: the mod lot's
+//! `props_scene::kinds::lot::still_clip`); more than 8 influences per vertex or many
 //! joints cost every instance, every frame (`PROPS_INFLUENCE_BUDGET`, `PROPS_JOINT_BUDGET`).
 
 use glam::{Quat, Vec3};
@@ -15,8 +15,6 @@ use super::report::Issue;
 
 /// A clip's first and last pose differ.
 pub const LOOP_SEAM: &str = "PROPS_LOOP_SEAM";
-/// A clip lasts no time.
-pub const ZERO_LENGTH_CLIP: &str = "PROPS_ZERO_LENGTH_CLIP";
 /// Vertices with more influences than the vertex holds.
 pub const INFLUENCE_BUDGET: &str = "PROPS_INFLUENCE_BUDGET";
 /// More joints than the budget.
@@ -58,14 +56,8 @@ fn loop_seams(model: &Model, issues: &mut Vec<Issue>) {
         }
         let pointer = format!("/animations/{c}");
         let name = clip.name().map_or_else(|| format!("#{c}"), |n| format!("`{n}`"));
+        // A pose, not a loop.
         if clip.duration() <= 0.0 {
-            if c == 0 {
-                let message = format!(
-                    "clip {name} lasts no time (one keyframe): the mod lot plays a model's first clip, and this one \
-                     shows a single pose"
-                );
-                issues.push(Issue::warning(ZERO_LENGTH_CLIP, pointer, message));
-            }
             continue;
         }
         first.return_to_rest(rig);

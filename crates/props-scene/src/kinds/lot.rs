@@ -12,7 +12,7 @@ use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
 use props_anim::clip::Playback;
 use props_anim::{Layer, Model, Spec};
-use props_crowd::{BoundModel, PropModel};
+use props_crowd::{Bindings, BoundModel, PropModel};
 use props_frame::ModelId;
 
 use crate::access::StepAccess;
@@ -24,6 +24,26 @@ use crate::town::Town;
 const GAP: f32 = 3.0;
 /// The clip state a sidecar binds (`[clips] loop = "Idle"`): the clip a lot model loops.
 pub const LOOP: &str = "loop";
+
+/// The code of the warning for a lot model whose looped clip lasts no time ([`still_clip`]).
+pub const STILL_CLIP: &str = "PROPS_ZERO_LENGTH_CLIP";
+
+/// Why `model`, on the lot with `bindings`, shows a single pose though it has clips: the clip
+/// it loops (its `loop` binding, else its first) has one keyframe. `None` when it plays, has
+/// no clips, or binds a clip it lacks (refused when bound).
+#[must_use]
+pub fn still_clip(model: &Model, bindings: &Bindings) -> Option<String> {
+    let looped = match bindings.clips.contains_key(LOOP) {
+        true => bindings.clip(model, LOOP, "").ok()?,
+        false => 0,
+    };
+    let clip = model.clips().get(looped).filter(|clip| clip.duration() <= 0.0)?;
+    let name = clip.name().map_or_else(|| format!("#{looped}"), |name| format!("`{name}`"));
+    Some(format!(
+        "clip {name} lasts no time (one keyframe): the mod lot loops it, and shows a single pose; key it over time, \
+         or name the clip to loop in its sidecar (`[clips] loop = \"Idle\"`)"
+    ))
+}
 
 /// A model on the lot: which model it shows, and where its clip is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,7 +196,6 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use props_crowd::Bindings;
 
     use crate::{Scene, SceneConfig, synthetic};
 
@@ -197,6 +216,17 @@ mod tests {
         let mut lot: Vec<_> = scene.world().query::<(Entity, &LotModel)>().iter().map(|(e, l)| (e, *l)).collect();
         lot.sort_by_key(|(_, l)| l.id());
         lot
+    }
+
+    /// A traffic light on the lot bound to loop `green` (one key, a pose) shows a single
+    /// pose, warned of; looping its first clip, `cycle`, it is not.
+    #[test]
+    fn a_lot_model_looping_a_one_key_clip_is_warned_of() {
+        let light = crate::kinds::traffic_lights::stand_in().expect("builds");
+        let green = Bindings { clips: [(LOOP.to_owned(), "green".to_owned())].into(), ..Bindings::default() };
+        let warning = still_clip(&light, &green).expect("a single pose");
+        assert!(warning.contains("clip `green` lasts no time"), "{warning}");
+        assert_eq!(still_clip(&light, &Bindings::default()), None, "its first clip plays");
     }
 
     /// The lot starts empty; its models stand once each in a row along +X, apart, each
