@@ -378,7 +378,7 @@ pub(crate) fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            walk(path, &mut files)?;
+            walk(path, path, &mut files)?;
         } else if let Some(model) = sidecar_model(path) {
             // A sidecar named: its model, which it is checked with.
             files.push(model?);
@@ -403,16 +403,21 @@ fn sidecar_model(path: &Path) -> Option<Result<PathBuf>> {
 }
 
 /// Appends the model files under `dir` (recursively, sorted by name), not following symbolic
-/// links to folders.
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+/// links to folders, as the game's watcher takes them under `root`: hidden files and folders
+/// and scratch copies left out ([`props_mods::is_mod_model`]).
+fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
     let mut paths: Vec<PathBuf> = entries.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     paths.sort();
     for path in paths {
         let is_folder = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        let below = path.strip_prefix(root).unwrap_or(&path);
+        let hidden = path.file_name().is_some_and(|name| name.to_string_lossy().starts_with('.'));
         if is_folder {
-            walk(&path, files)?;
-        } else if is_model(&path) {
+            if !hidden {
+                walk(root, &path, files)?;
+            }
+        } else if props_mods::is_mod_model(below) {
             files.push(path);
         } else if let Some(Err(orphan)) = sidecar_model(&path) {
             // Most often a typo in its name: the game ignores it.
@@ -420,13 +425,6 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Whether `path` names a model file, as the game's mods loader takes them.
-fn is_model(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| MODEL_EXTENSIONS.iter().any(|m| e.eq_ignore_ascii_case(m)))
 }
 
 /// One issue as a line, like rustc (`error` in red and `warning` in yellow on a terminal).

@@ -41,7 +41,7 @@ fn fit(height: Option<f32>, scale: f32, expected: f32, what: &str) -> (f32, Opti
     let warning = format!(
         "it is {metres:.2} m tall{units}, far from {what}'s {expected:.1} m: shown at {:.3}x (export it in metres: \
          in Blender, apply the scale and keep Unit Scale at 1.0; or give its `role` and `units` in its sidecar, \
-         `<name>.prop.toml`: `units = {likely}` shows it {:.2} m tall, `units = 1` keeps it as it is)",
+         `<name>.prop.toml`: `units = {likely}` shows it {:.2} m tall, `units = {scale}` keeps it as it is)",
         fitted / scale,
         height * likely
     );
@@ -96,6 +96,13 @@ mod tests {
         assert!(warning.contains("81.00 m tall") && warning.contains("a car's 1.5 m"), "{warning}");
         // The Fox's own units (0.01) keep it as it is.
         assert_eq!(fit(Some(81.0), 0.01, 0.8, "a fox"), (0.01, None));
+        // A fox in metres read at the animals' 0.01: `units = 1` shows it 0.81 m tall, and
+        // the units read now, 0.01, keep it as it is.
+        let warning = fit(Some(0.81), 0.01, 0.8, "a fox").1.expect("a centimetre tall");
+        assert!(
+            warning.contains("`units = 1` shows it 0.81 m") && warning.contains("`units = 0.01` keeps it"),
+            "{warning}"
+        );
         // A 0.2 m soldier on the lot is shown 1.8 m tall.
         let (scale, warning) = fit(Some(0.2), 1.0, 1.8, "a lot model");
         assert!((scale * 0.2 - 1.8).abs() < 1e-5 && warning.is_some());

@@ -58,7 +58,7 @@ use std::time::Duration;
 
 pub use error::ModError;
 pub use file_watch::{FileChange, FileWatch};
-pub use paths::MODEL_EXTENSIONS;
+pub use paths::{MODEL_EXTENSIONS, is_mod_model};
 pub use policy::{Action, FileStat, FsEvent, FsEventKind, Millis, Probe, ReloadPolicy};
 use props_anim::Model;
 use props_gltf::Limits;

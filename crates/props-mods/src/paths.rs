@@ -11,6 +11,14 @@ pub const MODEL_EXTENSIONS: &[&str] = &["gltf", "glb", "vrm"];
 /// regard to case): downloads in progress, editors' safe-save temporaries, swap files.
 const TEMP_EXTENSIONS: &[&str] = &["part", "partial", "crdownload", "download", "tmp", "temp", "swp"];
 
+/// Whether the mods watcher takes `path` (relative to the mods folder) for a model: a glTF,
+/// GLB or VRM file, not hidden, in no hidden folder, not an editor's or a download's scratch
+/// copy. The checker walks a folder as the game does.
+#[must_use]
+pub fn is_mod_model(path: &Path) -> bool {
+    classify(path) == FileClass::Model
+}
+
 /// The role of a path below the mods root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FileClass {

@@ -123,6 +123,21 @@ struct Raw {
     material_variants: Option<Vec<String>>,
 }
 
+/// The keys of a sidecar outside its tables.
+const TOP_LEVEL_KEYS: &[&str] = &["role", "units", "clip", "material_variants"];
+
+/// What to say of `key`, read inside `[table]`, when it is a top-level key written after the
+/// table's header (TOML puts every key below a header into that table): move it up.
+fn misplaced(key: &str, table: &str) -> String {
+    match TOP_LEVEL_KEYS.contains(&key) {
+        true => format!(
+            "; `{key}` is a top-level key written below `[{table}]`, which takes every key after it: move it above \
+             the first `[table]`"
+        ),
+        false => String::new(),
+    }
+}
+
 /// The sidecar of the model at `model_path`: `<stem>.prop.toml` beside it.
 #[must_use]
 pub fn path_for(model_path: &Path) -> PathBuf {
@@ -186,7 +201,12 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
     for (part, names) in raw.nodes {
         let Some(&(_, count)) = parts.iter().find(|(p, _)| *p == part) else {
             let known: Vec<&str> = parts.iter().map(|(p, _)| *p).collect();
-            let message = format!("a {} has no part `{part}` (its parts: {})", role.name, list(&known));
+            let message = format!(
+                "a {} has no part `{part}` (its parts: {}){}",
+                role.name,
+                list(&known),
+                misplaced(&part, "nodes")
+            );
             return Err(((format!("/nodes/{part}")), message));
         };
         let names = match names {
@@ -211,7 +231,12 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
     let states = role.states;
     for (state, name) in &raw.clips {
         if !states.contains(&state.as_str()) {
-            let message = format!("a {} plays no clip on `{state}` (its states: {})", role.name, list(states));
+            let message = format!(
+                "a {} plays no clip on `{state}` (its states: {}){}",
+                role.name,
+                list(states),
+                misplaced(state, "clips")
+            );
             return Err(((format!("/clips/{state}")), message));
         }
         if model.find_clip(name).is_none() {
@@ -392,6 +417,13 @@ mod tests {
             ("role = \"ambient\"\nclip = \"Sleep\"", "/clip", "no clip `Sleep`"),
             ("role = \"animal\"\nclip = \"Walk\"", "/clip", "under `[clips]` (its states: walk, run, idle)"),
             ("role = \"car\"\n[humanoid]\nhips = \"b_Hip_01\"", "/humanoid", "a car does not walk (its states: doors)"),
+            // A top-level key written below a table is read in it: move it up.
+            (
+                "role = \"car\"\n[nodes]\nmaterial_variants = [\"taxi\"]",
+                "/nodes/material_variants",
+                "`material_variants` is a top-level key written below `[nodes]`",
+            ),
+            ("role = \"ambient\"\n[clips]\nclip = \"Walk\"", "/clips/clip", "move it above the first `[table]`"),
         ];
         for (text, pointer, says) in cases {
             let (at, message) = parse(text, &fox, &ROLES).expect_err(text);
