@@ -8,9 +8,9 @@
 //! - A treadmill (`--walk M/S`): the model walked at a chosen speed as the town walks people,
 //!   with the base person's clips when a humanoid has none ([`crate::treadmill`]); the humanoid
 //!   bones found.
-//! - The checker's report for the file; on save (the file's stat settled, as the mods folder's
-//!   reload policy has it) the file is imported again off the window's thread, and a refused
-//!   version leaves the last good one showing, with the reason.
+//! - The checker's report and the sidecar's error (placing it in the town is `check-assets`'s);
+//!   on save of the file or its sidecar (settled, as the mods folder's reload policy has it)
+//!   it is imported again off the window's thread; a refused version leaves the last good one.
 //!
 //! The model is drawn scaled to a fixed size around the origin (its real size is in the HUD), so
 //! a 0.2 m soldier and a 100 m tower frame alike.
@@ -232,9 +232,14 @@ impl Preview {
         let path = self.path.display().to_string();
         // Checked in full before the GPU is touched: only a refused upload has anything to undo.
         let roles: Vec<_> = props_scene::kinds::town().iter().map(|k| TownKind::of(&**k).sidecar_role()).collect();
-        let checked = imported.result.and_then(|(model, report)| {
+        let checked = imported.result.and_then(|(model, mut report)| {
             let heat = influence_heat_map(&model).map_err(|e| format!("the heat map: {e}"))?;
-            let sidecar = sidecar::read(&self.path, &self.path, &model, &roles).ok().flatten();
+            // One that does not read: shown without it, why in the report (the game refuses it).
+            let sidecar = sidecar::read(&self.path, &self.path, &model, &roles).unwrap_or_else(|error| {
+                let gap = if report.is_empty() || report.ends_with('\n') { "" } else { "\n" };
+                report.push_str(&format!("{gap}{error} (the game refuses the mod; shown without its sidecar)"));
+                None
+            });
             let (bones, units) = (sidecar::bone_map(sidecar.as_ref(), &model), sidecar.and_then(|s| s.units));
             Shown::new(model, heat, report, (bones, units))
         });
