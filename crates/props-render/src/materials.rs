@@ -263,6 +263,10 @@ impl Samplers {
     }
 }
 
+/// What a material's texture slot binds: its image, as colour or data (none: the white
+/// fallback), and its sampler state (none: the default sampler).
+type SlotBinding = (Option<(u32, bool)>, Option<Sampler>);
+
 /// What every material bind group may fall back on.
 pub(crate) struct Defaults {
     /// A white texel, sRGB: missing colour textures.
@@ -322,6 +326,9 @@ pub(crate) fn bind_groups(
         let looks = 1 + i.material_variants.len();
         (model.materials().len() + 1 + merged.len() - looks, i.emission_of)
     });
+    // Materials alike (the same values, textures and samplers: a file's duplicates, or those
+    // whose textures were all left out) share one bind group.
+    let mut made: HashMap<(Vec<u8>, PipelineKey, Vec<SlotBinding>), wgpu::BindGroup> = HashMap::new();
     materials
         .enumerate()
         .map(|(m, material)| {
@@ -333,11 +340,6 @@ pub(crate) fn bind_groups(
             };
             let key = PipelineKey::of(material, &animated).within(bound.textures);
             let uniform = MaterialUniform::of(material, animated);
-            let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("material"),
-                contents: bytemuck::bytes_of(&uniform),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
             let (shared, otherwise) = bound.shared_sampler(material);
             if !otherwise.is_empty() {
                 let slots: Vec<&str> = otherwise.iter().map(|&k| SLOTS[k].0).collect();
@@ -351,25 +353,41 @@ pub(crate) fn bind_groups(
                     bound.textures
                 );
             }
-            let shared = shared.map_or_else(|| defaults.sampler.clone(), |state| samplers.get(device, state));
-            let slots: Vec<(&wgpu::TextureView, wgpu::Sampler)> = material
+            // Each slot's image (none: the white fallback) and sampler state (none: the default).
+            let slots: Vec<SlotBinding> = material
                 .texture_slots()
                 .into_iter()
                 .zip(SLOTS)
                 .take(bound.textures)
                 .enumerate()
                 .map(|(k, (texture, (_, srgb)))| {
-                    let fallback = if srgb { &defaults.white_srgb } else { &defaults.white_linear };
-                    let view = texture.and_then(|t| Some((views.get(&(t.image, srgb))?, t.sampler)));
-                    match view {
-                        _ if k >= bound.samplers => (view.map_or(fallback, |(view, _)| view), shared.clone()),
-                        Some((view, state)) => (view, samplers.get(device, state)),
-                        None => (fallback, defaults.sampler.clone()),
+                    let image = texture.map(|t| (t.image, srgb)).filter(|image| views.contains_key(image));
+                    match texture.filter(|_| image.is_some()) {
+                        _ if k >= bound.samplers => (image, shared),
+                        Some(texture) => (image, Some(texture.sampler)),
+                        None => (None, None),
                     }
                 })
                 .collect();
+            let alike = (bytemuck::bytes_of(&uniform).to_vec(), key, slots);
+            if let Some(group) = made.get(&alike) {
+                return (group.clone(), key);
+            }
+            let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("material"),
+                contents: bytemuck::bytes_of(&uniform),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
             let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
-            for (k, (view, sampler)) in slots.iter().enumerate() {
+            let sampler_of = |state: Option<Sampler>, samplers: &mut Samplers| {
+                state.map_or_else(|| defaults.sampler.clone(), |state| samplers.get(device, state))
+            };
+            let samplers_bound: Vec<wgpu::Sampler> =
+                alike.2.iter().map(|&(_, state)| sampler_of(state, samplers)).collect();
+            for (k, &(image, _)) in alike.2.iter().enumerate() {
+                let srgb = SLOTS[k].1;
+                let fallback = if srgb { &defaults.white_srgb } else { &defaults.white_linear };
+                let view = image.and_then(|image| views.get(&image)).unwrap_or(fallback);
                 let binding = 1 + 2 * k as u32;
                 entries.push(wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) });
                 // Each slot's own sampler; the first sharing slot's binding holds the shared one.
@@ -378,7 +396,7 @@ pub(crate) fn bind_groups(
                 }
                 entries.push(wgpu::BindGroupEntry {
                     binding: bound.sampler_binding(k),
-                    resource: wgpu::BindingResource::Sampler(sampler),
+                    resource: wgpu::BindingResource::Sampler(&samplers_bound[k]),
                 });
             }
             let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -386,6 +404,7 @@ pub(crate) fn bind_groups(
                 layout,
                 entries: &entries,
             });
+            made.insert(alike, group.clone());
             (group, key)
         })
         .collect()

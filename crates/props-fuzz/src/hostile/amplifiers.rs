@@ -27,10 +27,10 @@ pub(super) fn cases() -> Vec<HostileCase> {
             &instances_of_zeros(6),
         ),
         {
-            let (document, padding) = one_image_many_times(4_000, 8 << 20);
+            let (document, padding) = one_image_many_times(2_000, 8 << 20);
             HostileCase::new(
                 "one_image_many_times",
-                "4,000 images of one 8 MiB file (a header saying 16384 x 16384): 32 GB read, the file again for \
+                "2,000 images of one 8 MiB file (a header saying 16384 x 16384): 16 GB read, the file again for \
                  each",
                 Admitted(Some("PROPS_LIMIT_EXCEEDED")),
                 &document,
@@ -40,10 +40,10 @@ pub(super) fn cases() -> Vec<HostileCase> {
         empty_chunks(24 << 20),
         HostileCase::new(
             "lod_chains_everywhere",
-            "30,000 nodes each with seven MSFT_lod levels (6 x 10^9 steps asking each whether it is a level; the \
+            "6,000 nodes each with seven MSFT_lod levels (2.5 x 10^8 steps asking each whether it is a level; the \
              levels list themselves too, ignored)",
             Admitted(Some("PROPS_IGNORED")),
-            &lod_chains(30_000),
+            &lod_chains(6_000),
         ),
         {
             let (document, bin) = fan(20_000);
@@ -58,10 +58,10 @@ pub(super) fn cases() -> Vec<HostileCase> {
         },
         HostileCase::new(
             "many_images_to_halve",
-            "15,000 2048 x 2048 PNG headers in one buffer view, each read (each halved in turn until all fit: \
+            "5,000 2048 x 2048 PNG headers in one buffer view, each read (each halved in turn until all fit: \
              quadratic in their count)",
             Admitted(Some("IMAGE_DATA_INVALID")),
-            &many_images(15_000),
+            &many_images(5_000),
         ),
     ]
 }
