@@ -72,6 +72,23 @@ pub(crate) fn import_clips(
     Ok((clips, sources))
 }
 
+/// What `clips` take once a host binds them all (a mod plays every clip by default), which the
+/// budget is charged before the model is made: per clip, a reference pose of every node any
+/// of them animates (48 bytes) and which of its entries the clip leaves (12), and every morph
+/// weight and material value of `rig` (4 each). Tens of thousands of clips each on a node of
+/// its own would otherwise take gigabytes when bound.
+pub(crate) fn bound_bytes(clips: &[Clip], rig: &Rig) -> u64 {
+    let mut animated = vec![false; rig.len()];
+    for channel in clips.iter().flat_map(Clip::channels) {
+        if let Some(flag) = animated.get_mut(channel.node().index()) {
+            *flag = true;
+        }
+    }
+    let nodes = animated.iter().filter(|&&a| a).count() as u64;
+    let values = (rig.morph_defaults().len() + rig.properties().defaults().len()) as u64;
+    nodes.saturating_mul(60).saturating_add(values.saturating_mul(4)).saturating_mul(clips.len() as u64)
+}
+
 /// What decoding the clips `skip` leaves in charges the budget at least: every sampler's keys
 /// and values as 32-bit floats, from their accessors' declared counts (the images are fitted
 /// to what the budget has left after them).

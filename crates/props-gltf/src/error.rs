@@ -438,6 +438,10 @@ pub(crate) fn limit_fix(what: &str) -> &'static str {
         }
         "keyframes" => "bake the clip at fewer frames per second, or split it into shorter clips",
         "joints of a skin" => "remove the bones its meshes do not need",
+        "morph weights of every node together" => {
+            "use fewer morph targets (Blender: remove the shape keys nothing animates), or place the morphed mesh on \
+             fewer nodes"
+        }
         "bytes read from image files" => {
             "list each image file once (textures share an image by its index) and export smaller textures"
         }
@@ -495,7 +499,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(measures.len(), 21, "{measures:?}");
+        assert_eq!(measures.len(), 22, "{measures:?}");
         // The checker's own messages name theirs by the same measures.
         let checker = [
             include_str!("validate/accessors.rs"),

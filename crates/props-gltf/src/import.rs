@@ -175,6 +175,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         &mut warnings,
         &mut drops,
     )?;
+    budget.charge(animation::bound_bytes(&clips, &rig), "animations")?;
     let lights::Lights { lights, instances: light_instances, of_source } = lights;
     let property_pointers = rig.properties().targets().iter().map(|&t| pointer_of(t, &rig, &of_source)).collect();
     let primitives_dropped =

@@ -42,6 +42,10 @@ pub struct Limits {
     pub max_influences: u32,
     /// Morph targets of one primitive. Default 256.
     pub max_morph_targets: u32,
+    /// Morph weights of every node together (a mesh of `t` targets placed on `n` nodes, or
+    /// instanced `n` times, counts `t × n`): every posed prop copies and writes them all.
+    /// Default 16 384 (a face of 100 shapes on 20 meshes takes 2,000).
+    pub max_morph_weights: u32,
     /// Keyframes of one animation sampler. Default 1 Mi.
     pub max_keyframes: u64,
     /// Pixels (width times height) of one image, checked before decoding it. Default 8192².
@@ -82,6 +86,7 @@ impl Default for Limits {
             max_joints_per_skin: 1024,
             max_influences: 64,
             max_morph_targets: 256,
+            max_morph_weights: 16_384,
             max_keyframes: MIB,
             max_image_pixels: 8192 * 8192,
             max_texture_dimension: 8192,

@@ -28,6 +28,9 @@ pub(crate) fn import_rig(
 ) -> Result<Rig, ImportError> {
     limits::check(root.nodes.len() as u64, limits.max_nodes.into(), "number of nodes", "nodes")?;
     let mut nodes = Vec::with_capacity(root.nodes.len());
+    // The morph weights of every node, each instance's too, counted before they are made: each
+    // posed prop copies and writes them all.
+    let mut weights = 0u64;
     for (i, node) in root.nodes.iter().enumerate() {
         let path = format!("nodes[{i}]");
         // A mesh all of whose primitives were left out has no morph targets left to weigh.
@@ -36,6 +39,10 @@ pub(crate) fn import_rig(
             Some(mesh) => {
                 let mesh_index = mesh.value();
                 let targets = meshes.get(mesh_index).map_or(0, Mesh::morph_target_count);
+                let placed = 1 + instancing.of(i).len() as u64;
+                weights = weights.saturating_add((targets as u64).saturating_mul(placed));
+                let (limit, at) = (limits.max_morph_weights.into(), format!("{path}.mesh"));
+                limits::check(weights, limit, "morph weights of every node together", &at)?;
                 let defaults = root.meshes.get(mesh_index).and_then(|m| m.weights.as_ref());
                 match (&node.weights, defaults) {
                     (Some(weights), _) => morph_weights(weights, targets, &format!("{path}.weights"))?,

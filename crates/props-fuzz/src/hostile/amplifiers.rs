@@ -57,6 +57,20 @@ pub(super) fn cases() -> Vec<HostileCase> {
             .with_file("fan.bin", bin)
         },
         HostileCase::new(
+            "clips_each_on_a_node",
+            "5,000 animations, each turning a node of its own with the same two keys: bound as a mod's clips all \
+             are, each clip's reference pose of every animated node (1.5 GB)",
+            Refused("PROPS_LIMIT_EXCEEDED"),
+            &clips_each_on_a_node(5_000),
+        ),
+        HostileCase::new(
+            "morph_weights_everywhere",
+            "a mesh of 256 morph targets (one accessor for all) on 1,000 nodes: 256,000 weights every posed prop \
+             copies and writes",
+            Refused("PROPS_LIMIT_EXCEEDED"),
+            &morph_weights_everywhere(256, 1_000),
+        ),
+        HostileCase::new(
             "many_images_to_halve",
             "5,000 2048 x 2048 PNG headers in one buffer view, each read (each halved in turn until all fit: \
              quadratic in their count)",
@@ -209,5 +223,33 @@ fn many_images(images: usize) -> Value {
     push(&mut document, "/bufferViews", json!({"buffer": 1, "byteLength": header.len()}));
     let view = json!({"bufferView": 4, "mimeType": "image/png"});
     document["images"] = json!(vec![view; images]);
+    document
+}
+
+/// [`triangle`] under a root with `nodes` children, each turned by an animation of its own
+/// (all sharing the triangle's key accessors).
+fn clips_each_on_a_node(nodes: usize) -> Value {
+    let mut document = triangle();
+    let children: Vec<usize> = (1..=nodes).collect();
+    document["nodes"][0]["children"] = json!(children);
+    for _ in 0..nodes {
+        push(&mut document, "/nodes", json!({}));
+    }
+    let animations: Vec<Value> = (1..=nodes)
+        .map(|node| {
+            json!({"channels": [{"sampler": 0, "target": {"node": node, "path": "rotation"}}],
+                "samplers": [{"input": 2, "output": 3}]})
+        })
+        .collect();
+    document["animations"] = json!(animations);
+    document
+}
+
+/// [`triangle`] with `targets` morph targets (each its own positions) on `nodes` nodes.
+fn morph_weights_everywhere(targets: usize, nodes: usize) -> Value {
+    let mut document = triangle();
+    document["meshes"][0]["primitives"][0]["targets"] = json!(vec![json!({"POSITION": 0}); targets]);
+    document["nodes"] = json!(vec![json!({"mesh": 0}); nodes]);
+    document["scenes"] = json!([{"nodes": (0..nodes).collect::<Vec<_>>()}]);
     document
 }
