@@ -207,8 +207,12 @@ fn uniform_spacing(times: &[f32]) -> Option<(f32, f32)> {
         .iter()
         .enumerate()
         .all(|(i, &t)| (f64::from(t) - (f64::from(first) + step * i as f64)).abs() < step * 0.25);
-    even.then_some((first, (1.0 / step) as f32))
+    // Keys closer than a float's inverse can say (denormal times) are searched.
+    even.then_some((first, (1.0 / step) as f32)).filter(|&(_, inverse)| inverse.is_finite())
 }
+
+/// Keys a cursor walks forward before it searches instead.
+const SHORT_WALK: usize = 4;
 
 impl BakedClip {
     /// Rebakes `clip`.
@@ -328,6 +332,10 @@ impl BakedClip {
                     let mut index = *cursor as usize;
                     if index > last || times[index] > time {
                         index = times.partition_point(|&t| t <= time).saturating_sub(1);
+                    } else if times.get(index + SHORT_WALK).is_some_and(|&t| t <= time) {
+                        // Far ahead (the cursor last served an instance at another phase):
+                        // searched, not walked key by key.
+                        index += times[index..].partition_point(|&t| t <= time) - 1;
                     } else {
                         while index < last && times[index + 1] <= time {
                             index += 1;
@@ -525,17 +533,23 @@ mod tests {
         assert_eq!(uniform_spacing(&[0.0, 0.5, 1.0, 1.5]).map(|u| u.1), Some(2.0));
         assert_eq!(uniform_spacing(&[0.0, 0.5, 1.4, 1.5]), None);
         assert_eq!(uniform_spacing(&[0.0, 1.0]), None);
+        // Keys closer than a float's inverse can say: searched, not guessed from infinity.
+        let tiny = [0, 1, 2, 3].map(f32::from_bits);
+        assert_eq!(uniform_spacing(&tiny), None);
     }
 
     #[test]
     fn finding_agrees_with_the_binary_search() {
-        for times in [vec![0.2f32, 0.4, 0.6, 0.8, 1.0], vec![0.0, 0.1, 0.5, 0.55, 2.0], vec![0.3, 0.4]] {
+        // Uneven keys many enough that the cursor, jumping ahead, searches rather than walks.
+        let many: Vec<f32> = (0..200).map(|k| k as f32 * 0.01 + if k % 3 == 0 { 0.004 } else { 0.0 }).collect();
+        for times in [vec![0.2f32, 0.4, 0.6, 0.8, 1.0], vec![0.0, 0.1, 0.5, 0.55, 2.0], vec![0.3, 0.4], many] {
             let clip = translation_clip(times.clone());
             let baked = BakedClip::new(&clip);
             let mut cursors = vec![0; baked.cursor_count()];
             let mut found = vec![Found::default(); baked.group_count()];
             for i in 0..=300 {
-                let time = i as f32 * 0.01 - 0.5 + if i % 7 == 0 { -0.3 } else { 0.0 };
+                let time =
+                    i as f32 * 0.01 - 0.5 + if i % 7 == 0 { -0.3 } else { 0.0 } + if i % 11 == 0 { 1.3 } else { 0.0 };
                 baked.find(time, &mut cursors, &mut found);
                 let group = &baked.groups[0];
                 let expected = match Segment::search(&times, time) {

@@ -143,24 +143,24 @@ pub fn stride(model: &Model, clip: usize) -> Option<Stride> {
         return None;
     }
     let near_ground: Vec<usize> = (0..joints.len()).filter(|&j| lowest(j) <= ground + FOOT_REACH * height).collect();
-    let below = |upper: NodeId, lower: NodeId| {
-        let mut node = rig.parent(lower);
-        while let Some(n) = node {
-            if n == upper {
-                return true;
-            }
+    // The feet: near-ground joints with none below them. Each near-ground joint marks its
+    // ancestors, up to one marked already (whose ancestors are): linear in the nodes, however
+    // long the chains.
+    let mut above_one = vec![false; rig.len()];
+    for &k in &near_ground {
+        let mut node = rig.parent(joints[k]);
+        while let Some(n) = node.filter(|n| !above_one[n.index()]) {
+            above_one[n.index()] = true;
             node = rig.parent(n);
         }
-        false
-    };
-    let feet: Vec<usize> = near_ground
-        .iter()
-        .copied()
-        .filter(|&j| !near_ground.iter().any(|&k| k != j && below(joints[j], joints[k])))
-        .collect();
-    // The skeleton's root: the joint with the fewest ancestors.
-    let depth = |node: NodeId| std::iter::successors(rig.parent(node), |&n| rig.parent(n)).count();
-    let root = (0..joints.len()).min_by_key(|&j| depth(joints[j]))?;
+    }
+    let feet: Vec<usize> = near_ground.iter().copied().filter(|&j| !above_one[joints[j].index()]).collect();
+    // The skeleton's root: the joint with the fewest ancestors (parents come first in a rig).
+    let mut depths = vec![0u32; rig.len()];
+    for node in rig.nodes() {
+        depths[node.index()] = rig.parent(node).map_or(0, |p| depths[p.index()] + 1);
+    }
+    let root = (0..joints.len()).min_by_key(|&j| depths[joints[j].index()])?;
     let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
     let travel = horizontal(track(root)[SAMPLES] - track(root)[0]) / duration;
 

@@ -33,7 +33,7 @@ use glam::{Affine3A, Vec3, Vec4};
 use props_anim::impostor::{Impostor, ImpostorLook};
 use props_anim::material::Material;
 use props_anim::property::{MaterialField, PropertyTarget};
-use props_anim::{JointMatrix, Model, NodeId, Pose, Primitive, skinning};
+use props_anim::{JointMatrix, Model, Pose, Primitive, skinning};
 
 use crate::impostor_views::{Triangles, Views, others};
 
@@ -186,22 +186,12 @@ fn bounds(triangles: &Triangles<'_>) -> Option<(Vec3, Vec3)> {
 /// The mesh instance whose node is nearest the rig's root (the first of those).
 fn placing_instance(model: &Model) -> Option<usize> {
     let rig = model.rig();
-    // Each node's depth, each walked up once (instances deep down a long chain share it).
-    let mut depths: Vec<Option<usize>> = vec![None; rig.len()];
-    let mut path = Vec::new();
-    let mut depth = |node: NodeId| {
-        let mut at = Some(node);
-        while let Some(n) = at.filter(|n| depths.get(n.index()).is_some_and(Option::is_none)) {
-            path.push(n);
-            at = rig.parent(n).filter(|_| path.len() <= rig.len());
-        }
-        let top = at.and_then(|n| depths.get(n.index()).copied().flatten()).map_or(0, |d| d + 1);
-        for (d, n) in (top..).zip(path.drain(..).rev()) {
-            depths[n.index()] = Some(d);
-        }
-        depths.get(node.index()).copied().flatten().unwrap_or(0)
-    };
-    (0..model.instances().len()).min_by_key(|&i| depth(model.instances()[i].node))
+    // Each node's depth in one pass (parents come first in a rig), not a walk per instance.
+    let mut depths = vec![0u32; rig.len()];
+    for node in rig.nodes() {
+        depths[node.index()] = rig.parent(node).map_or(0, |p| depths[p.index()] + 1);
+    }
+    (0..model.instances().len()).min_by_key(|&i| depths.get(model.instances()[i].node.index()).copied())
 }
 
 /// A point's distance to the surface of the box of half extents `half` centred on the origin.

@@ -204,6 +204,10 @@ pub fn with_clips_from(
 /// Keys a second of retargeted clip.
 pub const RETARGET_RATE: f32 = 30.0;
 
+/// Most keys of one retargeted clip: one longer than two minutes (or a file's clip whose last
+/// key is at a billion seconds) is sampled less often, not for ever.
+const MAX_RETARGET_SAMPLES: f32 = 3600.0;
+
 /// A rig at rest: each node's world matrix.
 pub(super) fn rest_world(rig: &Rig) -> Vec<Affine3A> {
     let mut pose = Pose::from_rest(rig);
@@ -259,7 +263,7 @@ pub fn retarget(from: (&Model, &BoneMap), clip: usize, to: (&Model, &BoneMap)) -
     let (source_hips, target_hips) = (source_hips.unwrap_or(NodeId(0)), target_hips.unwrap_or(NodeId(0)));
     let hips_parent = target_rig.parent(target_hips).map_or(Affine3A::IDENTITY, |p| target_rest[p.index()]);
 
-    let samples = (original.duration() * RETARGET_RATE).ceil().max(1.0) as usize;
+    let samples = (original.duration() * RETARGET_RATE).ceil().clamp(1.0, MAX_RETARGET_SAMPLES) as usize;
     let times: Vec<f32> = (0..=samples).map(|k| original.duration() * k as f32 / samples as f32).collect();
     let mut pose = Pose::from_rest(source_rig);
     let mut rotations: Vec<Vec<Quat>> = vec![Vec::with_capacity(times.len()); both.len()];

@@ -358,10 +358,19 @@ impl Palette {
         for node in steps.iter().filter_map(|step| step.parent).chain(nodes.iter().map(|&(_, node)| node)) {
             world_needed[node as usize] = true;
         }
+        // The joints on each node, found once (a dropped step's node is no step's parent, so a
+        // joint moves to its parent at most once): linear, however many joints share a root.
+        let mut first_on = vec![u32::MAX; rig.len()];
+        let mut next_on = vec![u32::MAX; joints.len()];
+        for (k, joint) in joints.iter().enumerate().rev() {
+            next_on[k] = std::mem::replace(&mut first_on[joint.1 as usize], k as u32);
+        }
         steps.retain(|step| match (step.local, step.parent) {
             (Local::Fixed(local), Some(parent)) if !world_needed[step.node as usize] => {
-                for (_, node, matrix) in joints.iter_mut().filter(|joint| joint.1 == step.node) {
+                let mut k = first_on[step.node as usize];
+                while let Some((_, node, matrix)) = joints.get_mut(k as usize) {
                     (*node, *matrix) = (parent, local.mul(matrix));
+                    k = next_on[k as usize];
                 }
                 false
             }
