@@ -49,3 +49,32 @@ pub(crate) fn uploaded_on_a_thread_draws_as_set_here(gpu: &props_render::GpuCont
     let still = scene::render(gpu, &mut there, &test_scene).0;
     assert!(still == actual, "the fox is drawn as before");
 }
+
+/// A model of more parts than a prop may draw (a triangle placed 65,537 times: each a draw
+/// call a pass, every frame, where its parts do not merge) is refused before anything is
+/// uploaded, saying what to do.
+#[test]
+fn a_model_of_more_parts_than_a_prop_may_draw_is_refused() {
+    use props_anim::{
+        Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform,
+    };
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let node = SourceNode {
+        name: None,
+        children: Vec::new(),
+        rest: RestTransform::Trs(Transform::IDENTITY),
+        morph_weights: Vec::new(),
+    };
+    let triangle = Primitive::triangles(vec![Vec3::ZERO, Vec3::X, Vec3::Y], Vec::new(), vec![0, 1, 2], None);
+    let model = Model::new(ModelParts {
+        rig: Some(Rig::from_source_nodes(&[node]).expect("one node")),
+        meshes: vec![Mesh { name: None, primitives: vec![triangle] }],
+        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }; 65_537],
+        ..ModelParts::default()
+    })
+    .expect("valid");
+    let mut renderer = scene::renderer(&gpu, |_| {});
+    let refused = renderer.set_model(ModelId(0), &model).expect_err("too many parts");
+    assert!(matches!(refused, props_render::ModelRefused::TooManyDraws { draws: 65_537, .. }), "{refused}");
+    assert!(refused.to_string().contains("join the objects that share a material"), "{refused}");
+}

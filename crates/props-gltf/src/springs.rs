@@ -24,6 +24,8 @@ const SPRING_BONE: &str = "VRMC_springBone";
 const EXTENDED_COLLIDER: &str = "VRMC_springBone_extended_collider";
 /// Colliders one joint is kept out of, at most: each costs every step of every joint.
 const MAX_COLLIDERS_PER_JOINT: usize = 256;
+/// Joint-collider pairs a model's springs test, at most (a VRM avatar's are a few hundred).
+const MAX_COLLIDER_PAIRS: usize = 16_384;
 /// A VRM 0.x chain's last tail: this far along its last bone's offset (three-vrm's 7 cm).
 const VRM0_LAST_TAIL: f32 = 0.07;
 
@@ -31,7 +33,7 @@ const VRM0_LAST_TAIL: f32 = 0.07;
 pub(crate) fn read(root: &Root, rig: &Rig, warnings: &mut Warnings) -> (Vec<SpringJoint>, Vec<SpringCollider>) {
     let Some(others) = root.extensions.as_ref().map(|e| &e.others) else { return (Vec::new(), Vec::new()) };
     let mut reader = Reader { root, rig, problems: Problems::default(), swinging: vec![false; rig.len()] };
-    let springs = if let Some(vrm1) = others.get(SPRING_BONE) {
+    let (mut joints, colliders) = if let Some(vrm1) = others.get(SPRING_BONE) {
         reader.vrm1(vrm1)
     } else if let Some(secondary) = others.get("VRM").and_then(|vrm| vrm.get("secondaryAnimation")) {
         reader.vrm0(secondary)
@@ -39,8 +41,20 @@ pub(crate) fn read(root: &Root, rig: &Rig, warnings: &mut Warnings) -> (Vec<Spri
         (Vec::new(), Vec::new())
     };
     let at = if others.contains_key(SPRING_BONE) { "extensions.VRMC_springBone" } else { "extensions.VRM" };
+    // Each pair is tested every step of every near prop: past the most, later joints pass
+    // through the colliders they would have been kept out of.
+    let (mut pairs, mut cut) = (0, false);
+    for joint in &mut joints {
+        let room = MAX_COLLIDER_PAIRS - pairs;
+        cut |= joint.colliders.len() > room;
+        joint.colliders.truncate(room);
+        pairs += joint.colliders.len();
+    }
+    if cut {
+        reader.problem(at.to_owned(), format!("only the first {MAX_COLLIDER_PAIRS} joint-collider pairs are tested"));
+    }
     reader.problems.warn(warnings, at, |more| format!("{more} more spring bone entries ignored as the ones above"));
-    springs
+    (joints, colliders)
 }
 
 /// Reads one file's spring bones, gathering its problems.

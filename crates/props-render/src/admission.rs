@@ -111,6 +111,17 @@ pub enum ModelRefused {
         /// The glTF mesh with the most of them.
         mesh: usize,
     },
+    /// The model draws more parts than a prop may (each a draw call per pass, every frame).
+    #[error(
+        "the model has {draws} parts to draw (each mesh's primitives on each node that places it), more than the \
+         {max} a prop may: join the objects that share a material (Blender: Object > Join) or give them one material"
+    )]
+    TooManyDraws {
+        /// Its parts.
+        draws: u64,
+        /// The most a prop may draw (65,536).
+        max: u64,
+    },
     /// One instance's palette does not fit one palette binding.
     #[error(
         "the model needs {matrices} joint matrices per instance, more than this GPU binds at once ({max}); use \
@@ -146,6 +157,11 @@ pub enum ModelRefused {
         message: String,
     },
 }
+
+/// Parts a model may draw (each mesh's primitives on each node that places it), before those
+/// alike are merged: a million tiny see-through parts, which never merge, would be a million
+/// draw calls a pass, every frame. Far above any prop (a detailed car has a few hundred).
+pub(crate) const MAX_DRAWS: u64 = 65_536;
 
 /// Bytes of a texture of `width` x `height` RGBA8 texels with its full mip chain.
 fn texture_bytes(width: u32, height: u32) -> u64 {
@@ -287,6 +303,9 @@ pub(crate) fn footprint(
         .map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64)
         .sum::<u64>()
         + impostor;
+    if draws > MAX_DRAWS {
+        return Err(ModelRefused::TooManyDraws { draws, max: MAX_DRAWS });
+    }
     let material_bytes = (model.materials().len() as u64 + 1 + impostor) * size_of::<MaterialUniform>() as u64;
     let uniform_bytes = (draws.max(1) * u64::from(draw_stride)).max(16) + material_bytes;
     if uniform_bytes > limits.max_buffer_size {

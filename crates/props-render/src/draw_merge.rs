@@ -14,6 +14,8 @@
 //! (`facets.rs`) or neither is. A part placed by
 //! several nodes (a blade) is copied for each. Levels of detail merge level by level.
 
+use std::collections::HashMap;
+
 use glam::Vec4;
 use props_anim::material::Material;
 use props_anim::{Model, Topology};
@@ -74,6 +76,11 @@ impl MergePlan {
             (index, model.materials().get(index).unwrap_or(&default))
         };
         let mut candidates: Vec<(Shape, Vec<(usize, usize)>)> = Vec::new();
+        // Each material (and flatness) looked up once, its shape by its debug text (floats
+        // that compare equal but print otherwise, -0 and 0, merely stay apart): tens of
+        // thousands of parts in as many materials are grouped in linear time.
+        let mut of_material: HashMap<(usize, bool), usize> = HashMap::new();
+        let mut of_shape: HashMap<String, usize> = HashMap::new();
         let mut drawn_alone: Vec<Vec<bool>> =
             model.meshes().iter().map(|mesh| vec![false; mesh.primitives.len()]).collect();
         for (slot, instance) in model.instances().iter().enumerate() {
@@ -98,11 +105,14 @@ impl MergePlan {
                     drawn_alone[instance.mesh as usize][p] = true;
                     continue;
                 }
-                let shape = (white(material), primitive.flat);
-                match candidates.iter_mut().find(|(m, _)| *m == shape) {
-                    Some((_, members)) => members.push((slot, p)),
-                    None => candidates.push((shape, vec![(slot, p)])),
-                }
+                let candidate = *of_material.entry((index, primitive.flat)).or_insert_with(|| {
+                    let shape = (white(material), primitive.flat);
+                    *of_shape.entry(format!("{shape:?}")).or_insert_with(|| {
+                        candidates.push((shape, Vec::new()));
+                        candidates.len() - 1
+                    })
+                });
+                candidates[candidate].1.push((slot, p));
             }
         }
         let mut groups = Vec::new();
