@@ -72,21 +72,31 @@ pub(crate) fn import_clips(
     Ok((clips, sources))
 }
 
-/// What `clips` take once a host binds them all (a mod plays every clip by default), which the
-/// budget is charged before the model is made: per clip, a reference pose of every node any
-/// of them animates (48 bytes) and which of its entries the clip leaves (12), and every morph
-/// weight and material value of `rig` (4 each). Tens of thousands of clips each on a node of
-/// its own would otherwise take gigabytes when bound.
-pub(crate) fn bound_bytes(clips: &[Clip], rig: &Rig) -> u64 {
-    let mut animated = vec![false; rig.len()];
-    for channel in clips.iter().flat_map(Clip::channels) {
-        if let Some(flag) = animated.get_mut(channel.node().index()) {
-            *flag = true;
+/// What the clips `skip` leaves in take once a host binds them all (a mod plays every clip by
+/// default), at most, from the declared channels: charged to the budget before the images are
+/// fitted to what is left. Per clip, a reference pose of every node any of them animates (48
+/// bytes) and which of its entries the clip leaves (12), and every morph weight (`weights`, of
+/// the rig) and material or visibility value (4 bytes each, up to 4 per pointer channel).
+/// Tens of thousands of clips each on a node of its own would otherwise take gigabytes when
+/// bound.
+pub(crate) fn bound_bytes(document: &Document, skip: &Skip, weights: usize) -> u64 {
+    let root = &document.root;
+    let kept: Vec<usize> = (0..root.animations.len()).filter(|&a| !skip.clip(a)).collect();
+    let mut animated = vec![false; root.nodes.len()];
+    let mut pointers = 0u64;
+    for &a in &kept {
+        for channel in &root.animations[a].channels {
+            if let Some(flag) = animated.get_mut(channel.target.node.value()) {
+                *flag = true;
+            }
         }
+        pointers = pointers.saturating_add(document.pointer_channels(a).len() as u64);
     }
+    let hidden =
+        root.nodes.iter().filter(|n| n.extensions.as_ref().is_some_and(|e| e.others.contains_key(NODE_VISIBILITY)));
+    let values = (weights as u64).saturating_add(pointers.saturating_mul(4)).saturating_add(hidden.count() as u64);
     let nodes = animated.iter().filter(|&&a| a).count() as u64;
-    let values = (rig.morph_defaults().len() + rig.properties().defaults().len()) as u64;
-    nodes.saturating_mul(60).saturating_add(values.saturating_mul(4)).saturating_mul(clips.len() as u64)
+    nodes.saturating_mul(60).saturating_add(values.saturating_mul(4)).saturating_mul(kept.len() as u64)
 }
 
 /// What decoding the clips `skip` leaves in charges the budget at least: every sampler's keys

@@ -158,6 +158,8 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         sides: &[],
         files_read: std::cell::Cell::new(0),
     };
+    // What the clips take once bound, before the images: only geometry and clips refuse a file.
+    budget.charge(animation::bound_bytes(&document, drops.skip, rig.morph_defaults().len()), "animations")?;
     let left = budget.remaining().saturating_sub(animation::decoded_bytes(root, drops.skip));
     let drawn_materials = scene::drawn_materials(root, &meshes, &variants);
     let read = material::images_read(root, &drawn_materials, drops.skip);
@@ -175,7 +177,6 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
         &mut warnings,
         &mut drops,
     )?;
-    budget.charge(animation::bound_bytes(&clips, &rig), "animations")?;
     let lights::Lights { lights, instances: light_instances, of_source } = lights;
     let property_pointers = rig.properties().targets().iter().map(|&t| pointer_of(t, &rig, &of_source)).collect();
     let primitives_dropped =
