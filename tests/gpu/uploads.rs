@@ -50,8 +50,8 @@ pub(crate) fn uploaded_on_a_thread_draws_as_set_here(gpu: &props_render::GpuCont
     assert!(still == actual, "the fox is drawn as before");
 }
 
-/// A model of more parts than a prop may draw (a triangle placed 65,537 times: each a draw
-/// call a pass, every frame, where its parts do not merge) is refused before anything is
+/// A model of more parts than a prop may have (a triangle placed 65,537 times: each planned
+/// and uploaded, and drawn alone where parts do not merge) is refused before anything is
 /// uploaded, saying what to do.
 #[test]
 fn a_model_of_more_parts_than_a_prop_may_draw_is_refused() {

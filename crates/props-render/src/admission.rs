@@ -111,10 +111,11 @@ pub enum ModelRefused {
         /// The glTF mesh with the most of them.
         mesh: usize,
     },
-    /// The model draws more parts than a prop may (each a draw call per pass, every frame).
+    /// The model has more parts than a prop may (each planned, uploaded and, where parts do
+    /// not merge, drawn on its own per pass).
     #[error(
-        "the model has {draws} parts to draw (each mesh's primitives on each node that places it), more than the \
-         {max} a prop may: join the objects that share a material (Blender: Object > Join) or give them one material"
+        "the model has {draws} parts (each mesh's primitives on each node that places it), more than the {max} a \
+         prop may: join the objects that share a material (Blender: Object > Join) or give them one material"
     )]
     TooManyDraws {
         /// Its parts.
@@ -158,9 +159,10 @@ pub enum ModelRefused {
     },
 }
 
-/// Parts a model may draw (each mesh's primitives on each node that places it), before those
-/// alike are merged: a million tiny see-through parts, which never merge, would be a million
-/// draw calls a pass, every frame. Far above any prop (a detailed car has a few hundred).
+/// Parts a model may have (each mesh's primitives on each node that places it), before those
+/// alike are merged: each is planned and uploaded, and a million tiny see-through parts,
+/// which never merge, would be a million draw calls a pass, every frame. Far above any prop
+/// (a detailed car has a few hundred).
 pub(crate) const MAX_DRAWS: u64 = 65_536;
 
 /// Bytes of a texture of `width` x `height` RGBA8 texels with its full mip chain.
@@ -267,6 +269,18 @@ pub(crate) fn footprint(
     let largest = |pick: fn(&(u64, u64, u64, u64)) -> u64| {
         per_mesh.iter().enumerate().max_by_key(|(_, counts)| pick(counts)).map_or(0, |(mesh, _)| mesh)
     };
+    // Every primitive's draw and the impostor's looks', checked before the merge is planned
+    // (which walks every part).
+    let impostor = model.impostor().map_or(0, |i| 1 + i.material_variants.len() as u64);
+    let draws: u64 = model
+        .instances()
+        .iter()
+        .map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64)
+        .sum::<u64>()
+        + impostor;
+    if draws > MAX_DRAWS {
+        return Err(ModelRefused::TooManyDraws { draws, max: MAX_DRAWS });
+    }
     let skinned = model.meshes().iter().flat_map(|m| &m.primitives).any(|p| p.influences.is_some());
     // What is uploaded: the parts drawn alone, and the copies of merged ones.
     let (vertices, indices) = MergePlan::new(model, drawn).uploaded(model, drawn);
@@ -294,18 +308,8 @@ pub(crate) fn footprint(
             return Err(ModelRefused::BufferTooLarge { what, bytes, max, mesh });
         }
     }
-    // Every primitive's draw and the impostor's looks'; the materials, the default and the
-    // impostor's looks' (its own and each material variant's).
-    let impostor = model.impostor().map_or(0, |i| 1 + i.material_variants.len() as u64);
-    let draws: u64 = model
-        .instances()
-        .iter()
-        .map(|instance| model.meshes()[instance.mesh as usize].primitives.len() as u64)
-        .sum::<u64>()
-        + impostor;
-    if draws > MAX_DRAWS {
-        return Err(ModelRefused::TooManyDraws { draws, max: MAX_DRAWS });
-    }
+    // The materials, the default and the impostor's looks' (its own and each material
+    // variant's).
     let material_bytes = (model.materials().len() as u64 + 1 + impostor) * size_of::<MaterialUniform>() as u64;
     let uniform_bytes = (draws.max(1) * u64::from(draw_stride)).max(16) + material_bytes;
     if uniform_bytes > limits.max_buffer_size {

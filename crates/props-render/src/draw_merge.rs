@@ -51,13 +51,10 @@ pub(crate) struct MergePlan {
     pub(crate) drawn_alone: Vec<Vec<bool>>,
 }
 
-/// Whether `material` (index `m` of `model`'s, or past them the default) may be merged.
-fn mergeable_material(model: &Model, m: usize, material: &Material) -> bool {
-    let paint = material.is_paint();
-    let animated = model.rig().properties().targets().iter().any(
-        |t| matches!(t, props_anim::property::PropertyTarget::Material { material, .. } if *material as usize == m),
-    );
-    !paint && !animated && !material.is_see_through()
+/// Whether `material` (index `m` of `model`'s, or past them the default) may be merged, its
+/// material values animated or not (`animated`, by index).
+fn mergeable_material(m: usize, material: &Material, animated: &[bool]) -> bool {
+    !material.is_paint() && !animated.get(m).copied().unwrap_or(false) && !material.is_see_through()
 }
 
 /// `material` as its merged draw draws it: no name, a white base colour (its alpha kept).
@@ -80,6 +77,16 @@ impl MergePlan {
         // that compare equal but print otherwise, -0 and 0, merely stay apart): tens of
         // thousands of parts in as many materials are grouped in linear time.
         let mut of_material: HashMap<(usize, bool), usize> = HashMap::new();
+        // Which materials' values are animated, and whether each may merge, found once.
+        let mut animated = vec![false; model.materials().len() + 1];
+        for target in model.rig().properties().targets() {
+            if let props_anim::property::PropertyTarget::Material { material, .. } = *target
+                && let Some(flag) = animated.get_mut(material as usize)
+            {
+                *flag = true;
+            }
+        }
+        let mut may_merge: HashMap<usize, bool> = HashMap::new();
         let mut of_shape: HashMap<String, usize> = HashMap::new();
         let mut drawn_alone: Vec<Vec<bool>> =
             model.meshes().iter().map(|mesh| vec![false; mesh.primitives.len()]).collect();
@@ -100,7 +107,7 @@ impl MergePlan {
                     && !model.has_variant_materials(instance.mesh as usize, p)
                     && primitive.morph_targets.is_empty()
                     && primitive.vertex_count() <= MAX_MERGED_VERTICES
-                    && mergeable_material(model, index, material);
+                    && *may_merge.entry(index).or_insert_with(|| mergeable_material(index, material, &animated));
                 if !mergeable {
                     drawn_alone[instance.mesh as usize][p] = true;
                     continue;
