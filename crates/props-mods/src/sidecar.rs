@@ -317,6 +317,15 @@ fn parse(text: &str, model: &Model, roles: &[Role]) -> Result<Sidecar, (String, 
 /// Where in `text` a TOML error is (`line 2, column 1`) and what it says, with the fix for a
 /// missing `role` (the roles a sidecar may give); `(pointer, message)`.
 fn toml_error(text: &str, error: &toml::de::Error, roles: &[Role]) -> (String, String) {
+    // A top-level key written below a table (often `units`, appended last): that says it all.
+    let tables = text.parse::<toml::Table>().ok();
+    let below = tables.iter().flat_map(|t| t.iter()).find_map(|(table, value)| {
+        let key = value.as_table()?.keys().find(|key| TOP_LEVEL_KEYS.contains(&key.as_str()))?;
+        Some((table.clone(), key.clone()))
+    });
+    if let Some((table, key)) = below {
+        return (format!("/{table}/{key}"), misplaced(&key, &table).trim_start_matches("; ").to_owned());
+    }
     let message = error.message().trim_end();
     if message.contains("missing field `role`") {
         let known: Vec<&str> = roles.iter().map(|r| r.name).collect();
@@ -424,6 +433,8 @@ mod tests {
                 "`material_variants` is a top-level key written below `[nodes]`",
             ),
             ("role = \"ambient\"\n[clips]\nclip = \"Walk\"", "/clips/clip", "move it above the first `[table]`"),
+            ("role = \"animal\"\n[clips]\nwalk = \"Walk\"\nunits = 0.01", "/clips/units", "`units` is a top-level key"),
+            ("[nodes]\nrole = \"car\"", "/nodes/role", "`role` is a top-level key written below `[nodes]`"),
         ];
         for (text, pointer, says) in cases {
             let (at, message) = parse(text, &fox, &ROLES).expect_err(text);
