@@ -155,11 +155,8 @@ pub fn stride(model: &Model, clip: usize) -> Option<Stride> {
         }
     }
     let feet: Vec<usize> = near_ground.iter().copied().filter(|&j| !above_one[joints[j].index()]).collect();
-    // The skeleton's root: the joint with the fewest ancestors (parents come first in a rig).
-    let mut depths = vec![0u32; rig.len()];
-    for node in rig.nodes() {
-        depths[node.index()] = rig.parent(node).map_or(0, |p| depths[p.index()] + 1);
-    }
+    // The skeleton's root: the joint with the fewest ancestors.
+    let depths = rig.depths();
     let root = (0..joints.len()).min_by_key(|&j| depths[joints[j].index()])?;
     let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
     let travel = horizontal(track(root)[SAMPLES] - track(root)[0]) / duration;
@@ -288,9 +285,11 @@ pub fn in_place(model: &Model, clip: usize, stride: &Stride) -> Option<Clip> {
 /// when every one is in place already.
 #[must_use]
 pub fn played_in_place(model: &Model, clips: &mut [usize]) -> Option<Model> {
+    // Each clip once, where two slots name it (an animal whose run is its walk).
     let moved: Vec<(usize, Clip)> = clips
         .iter()
         .enumerate()
+        .filter(|&(k, clip)| !clips[..k].contains(clip))
         .filter_map(|(k, &clip)| Some((k, in_place(model, clip, &stride(model, clip)?)?)))
         .collect();
     if moved.is_empty() {
@@ -298,8 +297,11 @@ pub fn played_in_place(model: &Model, clips: &mut [usize]) -> Option<Model> {
     }
     let first = model.clips().len();
     let with = model.with_clips(moved.iter().map(|(_, clip)| clip.clone()));
-    for (n, &(k, _)) in moved.iter().enumerate() {
-        clips[k] = first + n;
+    let was: Vec<usize> = moved.iter().map(|&(k, _)| clips[k]).collect();
+    for slot in clips.iter_mut() {
+        if let Some(n) = was.iter().position(|&clip| clip == *slot) {
+            *slot = first + n;
+        }
     }
     Some(with)
 }

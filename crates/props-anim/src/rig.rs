@@ -168,6 +168,17 @@ impl Rig {
         &self.parents
     }
 
+    /// Each node's number of ancestors, indexed by rig order: one pass, parents coming first
+    /// (not a walk to the root per node, which a long chain makes quadratic).
+    #[must_use]
+    pub fn depths(&self) -> Vec<u32> {
+        let mut depths = vec![0u32; self.len()];
+        for (n, parent) in self.parents.iter().enumerate() {
+            depths[n] = parent.map_or(0, |p| depths[p.index()] + 1);
+        }
+        depths
+    }
+
     /// The rest local transform of `node`.
     #[must_use]
     pub fn rest(&self, node: NodeId) -> &RestTransform {

@@ -185,12 +185,7 @@ fn bounds(triangles: &Triangles<'_>) -> Option<(Vec3, Vec3)> {
 
 /// The mesh instance whose node is nearest the rig's root (the first of those).
 fn placing_instance(model: &Model) -> Option<usize> {
-    let rig = model.rig();
-    // Each node's depth in one pass (parents come first in a rig), not a walk per instance.
-    let mut depths = vec![0u32; rig.len()];
-    for node in rig.nodes() {
-        depths[node.index()] = rig.parent(node).map_or(0, |p| depths[p.index()] + 1);
-    }
+    let depths = model.rig().depths();
     (0..model.instances().len()).min_by_key(|&i| depths.get(model.instances()[i].node.index()).copied())
 }
 

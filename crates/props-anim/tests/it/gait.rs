@@ -144,6 +144,21 @@ fn a_travelling_clip_is_played_in_place_at_the_same_speed() {
     assert!(props_anim::gait::in_place(&walker(), 0, &walk).is_none(), "the walk is in place already");
 }
 
+/// A gait slot pair naming one travelling clip twice (an animal whose run is its walk) is
+/// played in place once: one clip added, both slots pointed at it.
+#[test]
+fn a_clip_in_two_slots_is_played_in_place_once() {
+    let model = walker();
+    let clips = model.clips().len();
+    let mut twice = [2, 2];
+    let moved = props_anim::gait::played_in_place(&model, &mut twice).expect("clip 2 travels");
+    assert_eq!((moved.clips().len(), twice), (clips + 1, [clips, clips]));
+    // Only what travels is added: the walk in place stays itself.
+    let mut walk_and_travel = [0, 2];
+    let moved = props_anim::gait::played_in_place(&model, &mut walk_and_travel).expect("clip 2 travels");
+    assert_eq!((moved.clips().len(), walk_and_travel), (clips + 1, [0, clips]));
+}
+
 /// `model`'s rig and skin, without its clips.
 fn parts(model: &Model) -> ModelParts {
     ModelParts {
