@@ -236,8 +236,9 @@ impl PrimitiveReader<'_> {
             Ok(given) => given,
             Err(costly) => {
                 let message = format!(
-                    "its tangents are not made ({costly}: remove the duplicate vertices, or export TANGENT); it is \
-                     drawn without its normal map, its specular not stretched"
+                    "its tangents are not made ({costly}: {}); it is drawn without its normal map, its specular \
+                     not stretched",
+                    costly.fix()
                 );
                 warn(warnings, &self.path, message);
                 return Ok(Vec::new());

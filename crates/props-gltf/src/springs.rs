@@ -139,6 +139,9 @@ impl Reader<'_> {
                 .filter_map(|j| Some((j, self.node(chain[j].get("node"), &format!("{at}.joints[{j}].node"))?)))
                 .collect();
             if nodes.len() < 2 {
+                // Its collider groups and centre are not read: nothing of it swings.
+                let why = "ignored: a spring swings each joint towards the next, and this one has fewer than two";
+                self.problem(format!("{at}.joints"), why);
                 continue;
             }
             let colliders = self.groups(spring, &groups, &at);

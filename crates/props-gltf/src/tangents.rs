@@ -86,6 +86,16 @@ pub(crate) enum TooCostly {
     Weld(u64),
 }
 
+impl TooCostly {
+    /// What the modder does about it.
+    pub(crate) fn fix(self) -> &'static str {
+        match self {
+            Self::Fan(_) => "split the fan into parts, or export TANGENT",
+            Self::Weld(_) => "merge the vertices at shared positions (Blender: Merge by Distance), or export TANGENT",
+        }
+    }
+}
+
 /// The triangles of `indices` (into `positions`) to give MikkTSpace: all of them, or those
 /// not degenerate (two corners at one position) when so many are that finding their corners
 /// among the others' would take quadratic time (invisible, they only lend their vertices'

@@ -144,3 +144,44 @@ fn an_extended_collider_of_another_version_falls_back_to_its_core_shape() {
     let shape = import.model.springs().colliders()[6].shape;
     assert!(matches!(shape, ColliderShape::Sphere { inside: false, .. }), "{shape:?}");
 }
+
+/// Joint-collider pairs are tested every step of every near prop: past 16,384 over the whole
+/// model, later joints keep out of fewer colliders, with a warning. Here 70 two-joint springs
+/// each kept out of 256 colliders ask 17,920.
+#[test]
+fn joint_collider_pairs_past_the_most_are_cut_with_a_warning() {
+    let (mut json, bin) = avatar(1);
+    let first = json["nodes"].as_array().expect("nodes").len();
+    let chains = 70;
+    let mut added = Vec::new();
+    for k in 0..chains {
+        let child = first + 2 * k + 1;
+        added.push(json!({"name": format!("strand{k}"), "translation": [0.0, 1.0, 0.0], "children": [child]}));
+        added.push(json!({"name": format!("strand{k}.tip"), "translation": [0.0, -0.1, 0.0]}));
+    }
+    let root = json["scenes"][0]["nodes"][0].as_u64().expect("a root") as usize;
+    let children = json["nodes"][root]["children"].as_array_mut().expect("the root's children");
+    children.extend((0..chains).map(|k| json!(first + 2 * k)));
+    json["nodes"].as_array_mut().expect("nodes").extend(added);
+    let spring = &mut json["extensions"]["VRMC_springBone"];
+    let colliders = spring["colliders"].as_array().expect("colliders").len();
+    for _ in 0..256 {
+        spring["colliders"]
+            .as_array_mut()
+            .expect("colliders")
+            .push(json!({"node": root, "shape": {"sphere": {"radius": 0.01}}}));
+    }
+    let group = spring["colliderGroups"].as_array().expect("groups").len();
+    spring["colliderGroups"]
+        .as_array_mut()
+        .expect("groups")
+        .push(json!({"colliders": (colliders..colliders + 256).collect::<Vec<_>>()}));
+    for k in 0..chains {
+        let joints = json!([{"node": first + 2 * k}, {"node": first + 2 * k + 1}]);
+        spring["springs"].as_array_mut().expect("springs").push(json!({"joints": joints, "colliderGroups": [group]}));
+    }
+    let import = import(&(json, bin));
+    let pairs: usize = import.model.springs().joints().iter().map(|j| j.colliders.len()).sum();
+    assert_eq!(pairs, 16_384);
+    assert!(warned(&import, "extensions.VRMC_springBone", "joint-collider pairs"), "{:?}", import.warnings);
+}
