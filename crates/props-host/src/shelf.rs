@@ -420,17 +420,25 @@ impl<B> Shelf<B> {
     /// which this asks for (not for a mod whose images all kept their KTX2 files: those draw
     /// from their levels, [`props_anim::Model::has_released_pixels`]). A game's own version
     /// whose pixels were released ([`Shelf::release_own_pixels`]) takes them from its file,
-    /// read again now; the copies kept aside while mods show go (read again when they do).
+    /// read again now, whether it shows or a mod does (then its copy is kept aside again, for
+    /// when the mod goes).
     pub fn upload_all(&mut self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
         for entry in &mut self.entries {
             let (to_own, shown) = (entry.mods.is_empty(), Arc::clone(&entry.shown().model));
-            let model = match &mut entry.own_pixels {
-                Some(own) => {
-                    own.aside = None;
+            let model = match (&mut entry.own_pixels, &entry.base) {
+                (Some(own), Some(base)) => {
                     own.on_gpu = to_own;
-                    if to_own { own.restore(&shown) } else { Cow::Borrowed(&*shown) }
+                    own.aside = None;
+                    if to_own {
+                        own.restore(&shown)
+                    } else {
+                        // Its GPU copy for when the mod goes, made now (a new device is a pause
+                        // already), not read from its file on the frame the mod goes.
+                        own.aside = renderer.uploader().upload(&own.restore(&base.model)).ok();
+                        Cow::Borrowed(&*shown)
+                    }
                 }
-                None => Cow::Borrowed(&*shown),
+                _ => Cow::Borrowed(&*shown),
             };
             renderer.set_model(entry.id, &model)?;
             if let (Some(path), Some(watcher)) = (entry.showing_mod(), &self.watcher)

@@ -366,7 +366,7 @@ fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
 /// The host's own model, loaded from its file, keeps no decoded pixels once it is on the GPU,
 /// and is drawn textured still: after a new upload (its file read again), after a mod shown in
 /// its place goes (its GPU copy put back, though the file is gone), and after a mod that
-/// showed across a new upload goes (the file read again).
+/// showed across a new upload goes (its copy made again at that upload, the file gone since).
 #[test]
 fn the_host_s_own_pixels_go_once_on_the_gpu_and_come_back_from_its_copy_or_its_file() {
     let Some(gpu) = gpu() else { return };
@@ -408,16 +408,18 @@ fn the_host_s_own_pixels_go_once_on_the_gpu_and_come_back_from_its_copy_or_its_f
     assert_eq!(differ(&textured, &draw(&mut props, &mut renderer)), 0, "its own copy, put back");
     assert!(props.model(fox).expect("the fox").model().has_released_pixels(), "without pixels still");
 
-    // A mod in its place across a new upload, then gone: read again from the file.
+    // A mod in its place across a new upload, then gone: its copy made again from the file at
+    // the new upload, not on the frame the mod goes (the file is gone by then).
     std::fs::copy(asset("Fox.glb"), &own).expect("copy");
     std::fs::copy(asset("windmill.glb"), &windmill).expect("copy");
     let event = next_event(&mut props, &mut renderer);
     assert!(matches!(event, HostEvent::Replaced { .. }), "{event:?}");
     props.upload_all(&mut renderer).expect("uploaded again");
+    std::fs::remove_file(&own).expect("removed");
     std::fs::remove_file(&windmill).expect("removed");
     let event = next_event(&mut props, &mut renderer);
     assert!(matches!(event, HostEvent::Reverted { .. }), "{event:?}");
-    assert_eq!(differ(&textured, &draw(&mut props, &mut renderer)), 0, "read again after the mod went");
+    assert_eq!(differ(&textured, &draw(&mut props, &mut renderer)), 0, "its copy made at the new upload");
     let _ = std::fs::remove_dir_all(&folder);
     let _ = std::fs::remove_dir_all(own.parent().expect("its folder"));
 }
