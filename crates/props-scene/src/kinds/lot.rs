@@ -12,7 +12,7 @@ use glam::{Affine3A, Quat, Vec3};
 use hecs::{Entity, World};
 use props_anim::clip::Playback;
 use props_anim::{Layer, Model, Spec};
-use props_crowd::{Bindings, BoundModel, PropModel};
+use props_crowd::{BindError, Bindings, BoundModel, PropModel};
 use props_frame::ModelId;
 
 use crate::access::StepAccess;
@@ -33,16 +33,22 @@ pub const STILL_CLIP: &str = "PROPS_ZERO_LENGTH_CLIP";
 /// no clips, or binds a clip it lacks (refused when bound).
 #[must_use]
 pub fn still_clip(model: &Model, bindings: &Bindings) -> Option<String> {
-    let looped = match bindings.clips.contains_key(LOOP) {
-        true => bindings.clip(model, LOOP, "").ok()?,
-        false => 0,
-    };
+    let looped = looped_clip(model, bindings).ok()??;
     let clip = model.clips().get(looped).filter(|clip| clip.duration() <= 0.0)?;
     let name = clip.name().map_or_else(|| format!("#{looped}"), |name| format!("`{name}`"));
     Some(format!(
         "clip {name} lasts no time (one keyframe): the mod lot loops it, and shows a single pose; key it over time, \
          or name the clip to loop in its sidecar (`[clips] loop = \"Idle\"`)"
     ))
+}
+
+/// The clip `model` loops on the lot with `bindings`: its `loop` binding (an error when it has
+/// no such clip), else its first; none without clips.
+fn looped_clip(model: &Model, bindings: &Bindings) -> Result<Option<usize>, BindError> {
+    match bindings.clips.contains_key(LOOP) {
+        true => bindings.clip(model, LOOP, "").map(Some),
+        false => Ok((!model.clips().is_empty()).then_some(0)),
+    }
 }
 
 /// A model on the lot: which model it shows, and where its clip is.
@@ -114,10 +120,7 @@ impl PropKind for ModLot {
         models
             .iter()
             .map(|prop| {
-                let clip = match prop.bindings.clips.contains_key(LOOP) {
-                    true => Some(prop.bindings.clip(&prop.model, LOOP, "").map_err(SceneError::of_model("lot model"))?),
-                    false => (!prop.model.clips().is_empty()).then_some(0),
-                };
+                let clip = looped_clip(&prop.model, &prop.bindings).map_err(SceneError::of_model("lot model"))?;
                 let spec = Spec { clips: clip.into_iter().collect(), ..Spec::default() };
                 Ok(BoundModel::new(prop.clone(), spec, usize::from(clip.is_some())))
             })
