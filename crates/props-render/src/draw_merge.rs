@@ -51,12 +51,6 @@ pub(crate) struct MergePlan {
     pub(crate) drawn_alone: Vec<Vec<bool>>,
 }
 
-/// Whether `material` (index `m` of `model`'s, or past them the default) may be merged, its
-/// material values animated or not (`animated`, by index).
-fn mergeable_material(m: usize, material: &Material, animated: &[bool]) -> bool {
-    !material.is_paint() && !animated.get(m).copied().unwrap_or(false) && !material.is_see_through()
-}
-
 /// `material` as its merged draw draws it: no name, a white base colour (its alpha kept).
 fn white(material: &Material) -> Material {
     let [.., alpha] = material.base_color_factor;
@@ -77,7 +71,8 @@ impl MergePlan {
         // that compare equal but print otherwise, -0 and 0, merely stay apart): tens of
         // thousands of parts in as many materials are grouped in linear time.
         let mut of_material: HashMap<(usize, bool), usize> = HashMap::new();
-        // Which materials' values are animated, and whether each may merge, found once.
+        // Whether each material (the default last) may merge, found once: not paint, not see-
+        // through, its values not animated.
         let mut animated = vec![false; model.materials().len() + 1];
         for target in model.rig().properties().targets() {
             if let props_anim::property::PropertyTarget::Material { material, .. } = *target
@@ -86,7 +81,9 @@ impl MergePlan {
                 *flag = true;
             }
         }
-        let mut may_merge: HashMap<usize, bool> = HashMap::new();
+        let materials = model.materials().iter().chain([&default]);
+        let may_merge: Vec<bool> =
+            materials.zip(&animated).map(|(m, &animated)| !animated && !m.is_paint() && !m.is_see_through()).collect();
         let mut of_shape: HashMap<String, usize> = HashMap::new();
         let mut drawn_alone: Vec<Vec<bool>> =
             model.meshes().iter().map(|mesh| vec![false; mesh.primitives.len()]).collect();
@@ -107,7 +104,7 @@ impl MergePlan {
                     && !model.has_variant_materials(instance.mesh as usize, p)
                     && primitive.morph_targets.is_empty()
                     && primitive.vertex_count() <= MAX_MERGED_VERTICES
-                    && *may_merge.entry(index).or_insert_with(|| mergeable_material(index, material, &animated));
+                    && may_merge.get(index).copied().unwrap_or(false);
                 if !mergeable {
                     drawn_alone[instance.mesh as usize][p] = true;
                     continue;
