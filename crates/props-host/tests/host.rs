@@ -59,6 +59,11 @@ fn watching(
     (props, windmill, folder)
 }
 
+/// A renderer on `gpu` drawing into [`props_render::OFFSCREEN_FORMAT`] targets.
+fn offscreen_renderer(gpu: &GpuContext) -> Renderer {
+    Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, RendererConfig::new(props_render::OFFSCREEN_FORMAT))
+}
+
 /// The RGBA8 pixels of `props` drawn by `renderer` from `camera` into a 96 x 96 target.
 fn draw(gpu: &GpuContext, props: &mut PropHost, renderer: &mut Renderer, camera: &props_host::Camera) -> Vec<u8> {
     let target = props_render::OffscreenTarget::new(&gpu.device, (96, 96));
@@ -332,8 +337,7 @@ fn a_mod_s_pixels_go_once_it_shows_and_the_budget_counts_the_rest() {
 #[test]
 fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
     let Some(gpu) = gpu() else { return };
-    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
-    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut renderer = offscreen_renderer(&gpu);
     let (mut props, windmill, folder) = watching(HostConfig::default(), "put-back", &[], &mut renderer);
     std::fs::copy(asset("Fox.glb"), folder.join("windmill.glb")).expect("copy");
     let event = next_event(&mut props, &mut renderer);
@@ -370,8 +374,7 @@ fn a_version_the_animation_refuses_leaves_the_textured_one_before_on_the_gpu() {
 #[test]
 fn the_host_s_own_pixels_go_once_on_the_gpu_and_come_back_from_its_copy_or_its_file() {
     let Some(gpu) = gpu() else { return };
-    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
-    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut renderer = offscreen_renderer(&gpu);
     let mut props = PropHost::new(HostConfig::default()).expect("a host");
     let own = mods_folder("own-file").join("Fox.glb");
     std::fs::copy(asset("Fox.glb"), &own).expect("copy");
@@ -459,8 +462,7 @@ fn a_refusal_for_a_missing_clip_names_the_issue_that_left_it_out() {
 #[test]
 fn a_mod_uploads_off_the_frame_and_again_for_a_renderer_made_meanwhile() {
     let Some(gpu) = gpu() else { return };
-    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
-    let mut first = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut first = offscreen_renderer(&gpu);
     let (mut props, _, folder) = watching(HostConfig::default(), "ahead", &[], &mut first);
     std::fs::copy(asset("Fox.glb"), folder.join("fox.glb")).expect("copy");
     let (start, mut events) = (Instant::now(), Vec::new());
@@ -471,7 +473,7 @@ fn a_mod_uploads_off_the_frame_and_again_for_a_renderer_made_meanwhile() {
     }
     assert!(events.is_empty(), "the poll that took the fox's arrival did not upload it: {events:?}");
 
-    let mut second = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut second = offscreen_renderer(&gpu);
     props.upload_all(&mut second).expect("uploaded again");
     let HostEvent::Loaded { model, .. } = next_event(&mut props, &mut second) else { panic!("not loaded") };
     assert_eq!(props.pending_mods(), 0);
@@ -486,8 +488,7 @@ fn a_mod_uploads_off_the_frame_and_again_for_a_renderer_made_meanwhile() {
 #[test]
 fn a_model_read_on_a_loading_thread_is_added_and_drawn() {
     let Some(gpu) = gpu() else { return };
-    let config = RendererConfig::new(props_render::OFFSCREEN_FORMAT);
-    let mut renderer = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut renderer = offscreen_renderer(&gpu);
     let mut props = PropHost::new(HostConfig::default()).expect("a host");
     let reader = props.reader(&renderer);
     let path = asset("Fox.glb");
@@ -512,7 +513,7 @@ fn a_model_read_on_a_loading_thread_is_added_and_drawn() {
     assert!(fox_pixels > 100, "the fox covers {fox_pixels} pixels");
 
     let read = props.reader(&renderer).read_file(&asset("car.glb")).expect("read");
-    let mut second = Renderer::new(&gpu.adapter, &gpu.device, &gpu.queue, config);
+    let mut second = offscreen_renderer(&gpu);
     props.upload_all(&mut second).expect("uploaded again");
     let car = props.add_read(read, Animates::default(), &mut second).expect("added");
     assert!(second.model_footprint(car.model).is_some(), "the car is on the new renderer");
