@@ -233,6 +233,11 @@ pub(crate) trait Locals {
 }
 
 impl Constraints {
+    /// Heap bytes of its tables.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        (size_of_val(&*self.ordered) + size_of_val(&*self.read)) as u64
+    }
+
     /// Those of `list` a rig with `parents` and `rests` can run, ordered so that each runs after
     /// those it reads, and each refused one's error, in the list's order (see
     /// [`crate::Rig::admit_constraints`]). Linear in the list, the rig and the nodes aims read.

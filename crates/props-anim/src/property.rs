@@ -196,6 +196,11 @@ pub struct Properties {
 }
 
 impl Properties {
+    /// Heap bytes of its tables.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        (size_of_val(&*self.targets) + size_of_val(&*self.offsets) + size_of_val(&*self.defaults)) as u64
+    }
+
     /// No properties.
     #[must_use]
     pub fn new() -> Self {

@@ -145,6 +145,21 @@ impl Rig {
         self.parents.len()
     }
 
+    /// Heap bytes of the rig's tables: a few dozen bytes a node, with its name.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let names: usize = self.names.iter().flatten().map(String::len).sum();
+        let humanoid: usize =
+            self.humanoid.iter().flatten().map(|(bone, _)| size_of::<(String, NodeId)>() + bone.len()).sum();
+        let tables = size_of_val(&*self.parents)
+            + size_of_val(&*self.rest)
+            + size_of_val(&*self.names)
+            + size_of_val(&*self.morph_offsets)
+            + size_of_val(&*self.morph_defaults)
+            + size_of_val(&*self.to_source)
+            + size_of_val(&*self.from_source);
+        (tables + names + humanoid) as u64 + self.properties.heap_bytes() + self.constraints.heap_bytes()
+    }
+
     /// True when the rig has no nodes.
     #[must_use]
     pub fn is_empty(&self) -> bool {

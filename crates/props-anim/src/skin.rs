@@ -58,6 +58,12 @@ pub enum SkinError {
 }
 
 impl Skin {
+    /// Heap bytes of its joints and inverse binds, with its name.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let name = self.name.as_ref().map_or(0, String::len);
+        (size_of_val(&*self.joints) + size_of_val(&*self.inverse_bind) + name) as u64
+    }
+
     /// Builds a skin; `inverse_bind` of `None` means identity for every joint (glTF default).
     pub fn new(
         name: Option<String>,

@@ -197,6 +197,16 @@ impl SpringState {
 }
 
 impl SpringBones {
+    /// Heap bytes of its tables.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let tables = size_of_val(&*self.joints)
+            + size_of_val(&*self.colliders)
+            + size_of_val(&*self.rests)
+            + size_of_val(&*self.followers)
+            + size_of_val(&*self.carried);
+        tables as u64
+    }
+
     /// The spring bones of `joints` (in any order) and `colliders` on `rig`'s nodes, checked.
     pub fn new(rig: &Rig, mut joints: Vec<SpringJoint>, colliders: Vec<SpringCollider>) -> Result<Self, SpringError> {
         let count = rig.len();

@@ -15,6 +15,12 @@ pub(crate) struct Visibility {
 }
 
 impl Visibility {
+    /// Heap bytes of its chains.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let chains: usize = self.chains.iter().map(|chain| size_of_val(chain) + size_of_val(&**chain)).sum();
+        (chains + size_of_val(&*self.of)) as u64
+    }
+
     /// The chains of mesh instances on `nodes` (one node per mesh instance, in order).
     pub(crate) fn new(rig: &Rig, nodes: impl Iterator<Item = NodeId>) -> Self {
         let mut by_node: Vec<Option<u32>> = vec![None; rig.len()];

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use super::Model;
 use crate::clip::{Clip, Keyframes};
 use crate::material::Image;
+use crate::mesh::Mesh;
+use crate::skin::Skin;
 
 impl Model {
     /// Drops its images' decoded pixels, keeping each image's size and KTX2 file, and returns
@@ -75,10 +77,11 @@ impl Model {
         self.images.iter().map(|image| (image.rgba8.len() + image.ktx2.as_ref().map_or(0, Vec::len)) as u64).sum()
     }
 
-    /// Heap bytes of the model's bulk data (vertex attributes, indices, morph targets, images,
-    /// keyframes), as it stays in memory once loaded: what budgets of loaded models count. A
-    /// model made from another by [`Model::with_clips`] counts the vertices and images it
-    /// shares with it too.
+    /// Heap bytes of the model as it stays in memory once loaded: its bulk data (vertex
+    /// attributes, indices, morph targets, images, keyframes) and the tables a node, part or
+    /// joint keeps (rig, skins, mesh instances, materials, levels of detail): what budgets of
+    /// loaded models count. A model made from another by [`Model::with_clips`] counts the
+    /// vertices and images it shares with it too.
     #[must_use]
     pub fn heap_bytes(&self) -> u64 {
         fn bytes<T>(items: &[T]) -> u64 {
@@ -120,8 +123,48 @@ impl Model {
                 bytes(channel.keys().times()) + values
             })
             .sum();
+        let property_keys: u64 = self
+            .clips
+            .iter()
+            .flat_map(Clip::property_channels)
+            .map(|channel| bytes(channel.keys().times()) + bytes(channel.values()))
+            .sum();
         let looks =
             self.impostor.iter().flat_map(|i| &i.material_variants).map(|look| bytes(&look.colors)).sum::<u64>();
-        meshes + looks + images + keys
+        meshes + looks + images + keys + property_keys + self.table_bytes()
+    }
+
+    /// Heap bytes of the tables kept per node, part, joint or material: small beside the bulk
+    /// data, but a file of 60,000 nodes holds megabytes of them.
+    fn table_bytes(&self) -> u64 {
+        fn bytes<T>(items: &[T]) -> u64 {
+            size_of_val(items) as u64
+        }
+        let skins: u64 = self.skins.iter().map(|skin| size_of::<Skin>() as u64 + skin.heap_bytes()).sum();
+        let levels: u64 =
+            self.lods.map.iter().flatten().map(|levels| (size_of_val(levels) + levels.len()) as u64).sum();
+        let of_levels = self.lods.map.iter().map(|of| bytes(of)).sum::<u64>() + bytes(&self.lods.map);
+        let channels: u64 = self
+            .clips
+            .iter()
+            .map(|clip| {
+                let name = clip.name().map_or(0, str::len) as u64;
+                size_of::<Clip>() as u64 + name + bytes(clip.channels()) + bytes(clip.property_channels())
+            })
+            .sum();
+        let parts: u64 = self.meshes.iter().map(|mesh| size_of::<Mesh>() as u64 + bytes(&mesh.primitives)).sum();
+        self.rig.heap_bytes()
+            + skins
+            + levels
+            + of_levels
+            + channels
+            + parts
+            + bytes(&self.materials)
+            + bytes(&self.instances)
+            + bytes(&self.palette_offsets)
+            + bytes(&self.lights)
+            + bytes(&self.light_instances)
+            + self.visibility.heap_bytes()
+            + self.springs.heap_bytes()
     }
 }

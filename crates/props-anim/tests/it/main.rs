@@ -2,6 +2,7 @@
 
 mod constraints;
 mod gait;
+mod heap_bytes;
 mod humanoid;
 mod ik;
 mod interpolation;
