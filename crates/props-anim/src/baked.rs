@@ -426,7 +426,7 @@ impl BakedClip {
                 let (h00, h10, h01, h11) =
                     (2.0 * u3 - 3.0 * u2 + 1.0, u3 - 2.0 * u2 + u, -2.0 * u3 + 3.0 * u2, u3 - u2);
                 let v = d[0] * h00 + d[1] * h10 + d[2] * h01 + d[3] * h11;
-                if kind == Kind::CubicRotation && self.data[at + 4].x != 0.0 { v.normalize() } else { v }
+                if kind == Kind::CubicRotation && self.data[at + 4].x != 0.0 { v.normalize_or(Vec4::W) } else { v }
             }
         }
     }
@@ -469,14 +469,18 @@ mod tests {
     use crate::rig::{Rig, SourceNode};
     use crate::transform::RestTransform;
 
-    fn translation_clip(times: Vec<f32>) -> Clip {
+    fn one_node() -> Rig {
         let node = SourceNode {
             name: None,
             children: Vec::new(),
             rest: RestTransform::Trs(Transform::IDENTITY),
             morph_weights: Vec::new(),
         };
-        let rig = Rig::from_source_nodes(&[node]).expect("one node");
+        Rig::from_source_nodes(&[node]).expect("one node")
+    }
+
+    fn translation_clip(times: Vec<f32>) -> Clip {
+        let rig = one_node();
         let values = (0..times.len()).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect();
         let channel = Channel::new(NodeId(0), Interpolation::Linear, times, Keyframes::Translation(values));
         Clip::new(None, vec![channel.expect("valid channel")], &rig).expect("valid clip")
@@ -526,6 +530,19 @@ mod tests {
         let held = rotation_record(Vec4::new(0.0, 0.6, 0.0, 0.8), Vec4::new(0.0, 0.6, 0.0, 0.8));
         let baked = BakedClip { data: held, ..BakedClip::new(&translation_clip(vec![0.0, 1.0])) };
         assert_eq!(baked.value(Kind::Rotation, 0, 0.3), Vec4::new(0.0, 0.6, 0.0, 0.8), "holds are exact");
+    }
+
+    #[test]
+    fn cubic_rotations_meeting_at_zero_give_the_identity_not_nan() {
+        let rig = one_node();
+        let (q, flat) = (Quat::from_rotation_y(0.5), Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
+        let keys = Keyframes::Rotation(vec![flat, q, flat, flat, -q, flat]);
+        let channel = Channel::new(NodeId(0), Interpolation::CubicSpline, vec![0.0, 1.0], keys).expect("valid channel");
+        let baked = BakedClip::new(&Clip::new(None, vec![channel], &rig).expect("valid clip"));
+        let mut cursors = vec![0; baked.cursor_count()];
+        let mut found = vec![Found::default(); baked.group_count()];
+        baked.find(0.5, &mut cursors, &mut found);
+        assert_eq!(baked.value(Kind::CubicRotation, found[0].record as usize, found[0].u), Vec4::W);
     }
 
     #[test]

@@ -109,7 +109,8 @@ fn cycle(phase: f32) -> f32 {
     match phase {
         p if (0.0..1.0).contains(&p) => p,
         p if (1.0..2.0).contains(&p) => p - 1.0,
-        p => p.rem_euclid(1.0),
+        // A tiny negative phase rounds up to 1 itself: that is the start.
+        p => Some(p.rem_euclid(1.0)).filter(|&p| p < 1.0).unwrap_or(0.0),
     }
 }
 

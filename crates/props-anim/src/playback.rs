@@ -64,7 +64,8 @@ impl PlayMode {
             // is exact for a time within twice the duration).
             Self::Loop if (0.0..duration).contains(&time) => time,
             Self::Loop if (duration..2.0 * duration).contains(&time) => time - duration,
-            Self::Loop => time.rem_euclid(duration),
+            // A tiny negative time rounds up to the duration itself: that is the start.
+            Self::Loop => Some(time.rem_euclid(duration)).filter(|&t| t < duration).unwrap_or(0.0),
             Self::Once => time.clamp(0.0, duration),
         }
     }

@@ -45,7 +45,8 @@ pub struct Layer {
     pub clip: u16,
     /// Seconds: into the clip, or a running time it loops over (see [`Layer::mode`]).
     pub time: f32,
-    /// How strongly it applies, usually in `[0, 1]`.
+    /// How strongly it applies, usually in `[0, 1]` (one that is not a finite number leaves the
+    /// layer out).
     pub weight: f32,
     /// How it combines.
     pub blend: Blend,
@@ -106,19 +107,20 @@ impl Layer {
     }
 
     /// The time into its clip, of `duration` seconds, it shows: its time wrapped when it loops,
-    /// else as given.
+    /// else as given (a time that is not a number: 0).
     #[must_use]
     pub fn clip_time(&self, duration: f32) -> f32 {
         match self.mode {
             PlayMode::Loop => PlayMode::Loop.wrap(self.time, duration),
-            PlayMode::Once => self.time,
+            PlayMode::Once if self.time.is_finite() => self.time,
+            PlayMode::Once => 0.0,
         }
     }
 
-    /// Whether it changes the pose.
+    /// Whether it changes the pose: it plays a clip at a weight that is a number other than 0.
     #[must_use]
     pub fn is_active(&self) -> bool {
-        self.clip != Self::OFF && self.weight != 0.0
+        self.clip != Self::OFF && self.weight != 0.0 && self.weight.is_finite()
     }
 }
 

@@ -89,8 +89,9 @@ impl InstanceMut<'_> {
     }
 
     /// Sets its clip layer `k` (a clip's number is [`ModelView::clip`]'s); `false`, and
-    /// nothing set, when it has no layer `k`, its model no clip of that number, or the layer
-    /// has a mask (a host's layers play the whole rig). A walker's first
+    /// nothing set, when it has no layer `k`, its model no clip of that number, the layer's
+    /// time or weight is not a number, or the layer has a mask (a host's layers play the
+    /// whole rig). A walker's first
     /// [`gaited::LAYERS`] layers are its gaits', set again at each [`CrowdSet::advance`].
     #[must_use = "`false` means nothing was set: no such layer or clip"]
     pub fn set_layer(&mut self, k: usize, layer: Layer) -> bool {
@@ -98,8 +99,9 @@ impl InstanceMut<'_> {
         let known = !layer.is_active()
             || (usize::from(layer.clip) < model.spec.clips.len()
                 && model.missing_clips.binary_search(&layer.clip).is_err());
+        let numbers = layer.time.is_finite() && layer.weight.is_finite();
         match self.crowd.layers_mut(self.i).get_mut(k) {
-            Some(slot) if known && layer.mask == Layer::NO_MASK => {
+            Some(slot) if known && numbers && layer.mask == Layer::NO_MASK => {
                 *slot = layer;
                 true
             }
@@ -113,8 +115,8 @@ impl InstanceMut<'_> {
     /// below 0.15 m/s and moves off above 0.3 m/s (metres of its model's real size: its
     /// placement's scale over its metres per unit), the standing clip fading in and out over
     /// 0.3 s; the standing clip is the one set when it stops. Its layers and feet follow at the
-    /// next [`CrowdSet::advance`]. `false`, and nothing set, when it does not walk or its model
-    /// has no standing clip of that number.
+    /// next [`CrowdSet::advance`]. `false`, and nothing set, when it does not walk, its model
+    /// has no standing clip of that number, or `speed` is not a number.
     #[must_use = "`false` means nothing was set: it does not walk, or no such standing clip"]
     pub fn set_gait(&mut self, speed: f32, stand: Option<u16>) -> bool {
         self.walkers.as_deref_mut().is_some_and(|walkers| walkers.set(self.i as usize, speed, stand))

@@ -55,7 +55,7 @@ impl Walkers {
     /// Sets instance `i`'s motion: `speed` in world units per second, standing clip `stand`
     /// once it stops; `false` when the model has no such standing clip.
     pub fn set(&mut self, i: usize, speed: f32, stand: Option<u16>) -> bool {
-        if stand.is_some_and(|clip| !self.model.can_stand(clip)) {
+        if stand.is_some_and(|clip| !self.model.can_stand(clip)) || !speed.is_finite() {
             return false;
         }
         let walker = &mut self.walkers[i];

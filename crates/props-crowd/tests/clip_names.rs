@@ -74,6 +74,8 @@ fn a_new_version_plays_each_clip_number_by_the_first_versions_name() {
     let mut instance = set.get_mut(fox).expect("the instance");
     assert!(!instance.set_layer(0, Layer::looping(0, 0.0)), "`Survey` is not there to play");
     assert!(!instance.set_layer(0, Layer::looping(3, 0.0)), "nor `Jump`");
+    assert!(!instance.set_layer(0, Layer::looping(2, f32::NAN)), "nor a time that is not a number");
+    assert!(!instance.set_layer(0, Layer::looping(2, 0.0).with_weight(f32::INFINITY)), "nor such a weight");
     assert!(instance.set_layer(0, Layer::looping(2, 0.0)));
     assert_eq!(shown(&set, fox), 300.0);
 

@@ -123,7 +123,8 @@ pub fn vec3(values: &[Vec3], interpolation: Interpolation, segment: Segment, dt:
 pub fn quat(values: &[Quat], interpolation: Interpolation, segment: Segment, dt: f32) -> Quat {
     let q = sample(values, interpolation, segment, dt, slerp);
     match (interpolation, segment) {
-        (Interpolation::CubicSpline, Segment::Between { .. }) => q.normalize(),
+        // Keys a half-turn apart can meet at zero (the identity then, as three.js gives).
+        (Interpolation::CubicSpline, Segment::Between { .. }) => Quat::from_vec4(Vec4::from(q).normalize_or(Vec4::W)),
         _ => q,
     }
 }

@@ -128,6 +128,18 @@ fn cubic_spline_rotation_is_normalized() {
 }
 
 #[test]
+fn cubic_spline_rotation_keys_meeting_at_zero_give_the_identity_not_nan() {
+    // Unit keys, one the other negated (the same rotation), flat tangents: halfway their sum
+    // is zero, which three.js normalizes to the identity.
+    let (q, flat) = (Quat::from_rotation_y(0.5), Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
+    let values = vec![flat, q, flat, flat, -q, flat];
+    let (rig, clip) = one_channel(Interpolation::CubicSpline, vec![0.0, 1.0], Keyframes::Rotation(values));
+    let mut pose = Pose::from_rest(&rig);
+    clip.sample(0.5, &mut pose);
+    assert_eq!(pose.local_transform(NodeId(0)).rotation, Quat::IDENTITY);
+}
+
+#[test]
 fn step_changes_exactly_at_each_key() {
     let values = vec![Vec3::X, Vec3::Y, Vec3::Z];
     let (rig, clip) = one_channel(Interpolation::Step, vec![0.0, 0.25, 1.0], Keyframes::Translation(values));

@@ -48,3 +48,14 @@ fn looping_wraps_exactly_as_the_euclidean_remainder() {
         }
     }
 }
+
+#[test]
+fn weights_and_times_that_are_not_numbers_pose_nothing_odd() {
+    use props_anim::Layer;
+    assert!(!Layer::once(0, 0.5).with_weight(f32::NAN).is_active(), "a weight of NaN leaves the layer out");
+    assert!(!Layer::once(0, 0.5).with_weight(f32::INFINITY).is_active());
+    assert_eq!(Layer::once(0, f32::NAN).clip_time(2.0), 0.0, "a time of NaN is the start");
+    // A hair before 0 wraps to a hair before the end, which rounds to the end itself: the start.
+    assert_eq!(PlayMode::Loop.wrap(-1e-9, 2.0), 0.0);
+    assert!(PlayMode::Loop.wrap(-0.25, 2.0) == 1.75);
+}
