@@ -46,9 +46,11 @@ impl Leg {
 }
 
 /// Turns `leg`'s hip and knee in `pose` so that its ankle reaches `target` (model space) as
-/// near as the leg's length allows, the knee bending towards where the pose has it; the ankle
-/// keeps the orientation the pose gives it (the foot below it lies as the clip lays it). The
-/// pose's world matrices must be current; they are recomputed.
+/// near as the leg's length allows, the knee bending towards where the pose has it (a leg the
+/// pose holds straight, or all but straight, bends towards its toes: a twentieth of the thigh's
+/// length of bend outweighs them); the ankle keeps the orientation the pose gives it (the foot
+/// below it lies as the clip lays it). The pose's world matrices must be current; they are
+/// recomputed.
 pub fn reach(pose: &mut Pose, rig: &Rig, leg: Leg, target: Vec3) {
     let foot = rotation(pose.world_matrix(leg.end));
     let position = |pose: &Pose, node: NodeId| Vec3::from(pose.world_matrix(node).translation);
@@ -61,9 +63,15 @@ pub fn reach(pose: &mut Pose, rig: &Rig, leg: Leg, target: Vec3) {
     }
     // Within what the leg reaches, kept a hair off straight and off folded.
     let reach = to_target.length().clamp((upper - lower).abs() * 1.001 + 1e-6, (upper + lower) * 0.9999);
-    // The knee's side: where the pose bends it, off the hip-to-target line.
-    let bend = (b - a) - direction * (b - a).dot(direction);
-    let side = bend.try_normalize().unwrap_or_else(|| direction.any_orthonormal_vector());
+    // The knee's side: where the pose bends it, off the hip-to-target line; towards the toes
+    // where it hardly bends (a straight leg's bend is rounding, which would turn the knee any
+    // way, or a slight hyperextension, which would fold it backwards).
+    let off_line = |v: Vec3| v - direction * v.dot(direction);
+    let toe = rig.nodes().find(|&n| rig.parent(n) == Some(leg.end)).map(|toe| position(pose, toe) - c);
+    let toward_toes = toe.map_or(Vec3::ZERO, |toe| off_line(toe).normalize_or_zero());
+    let side = (off_line(b - a) + toward_toes * (STRAIGHT_BEND * upper))
+        .try_normalize()
+        .unwrap_or_else(|| direction.any_orthonormal_vector());
     let cos = ((upper * upper + reach * reach - lower * lower) / (2.0 * upper * reach)).clamp(-1.0, 1.0);
     let knee = a + direction * (upper * cos) + side * (upper * (1.0 - cos * cos).max(0.0).sqrt());
     let ankle = a + direction * reach;
@@ -72,12 +80,17 @@ pub fn reach(pose: &mut Pose, rig: &Rig, leg: Leg, target: Vec3) {
     let c = position(pose, leg.end);
     turn(pose, rig, leg.mid, (c - knee, ankle - knee));
     pose.compute_world(rig);
-    let knee_rotation = rotation(pose.world_matrix(leg.mid));
+    // Under the ankle's own parent: the knee, or a joint between (Rigify's lower shin).
+    let parent = rig.parent(leg.end).map_or(Quat::IDENTITY, |p| rotation(pose.world_matrix(p)));
     let mut local = *pose.local_transform(leg.end);
-    local.rotation = (knee_rotation.inverse() * foot).normalize();
+    local.rotation = (parent.inverse() * foot).normalize();
     pose.set_local_transform(leg.end, local);
     pose.compute_world(rig);
 }
+
+/// The bend off the hip-to-ankle line, in thighs' lengths, under which a leg counts as straight
+/// and its knee bends towards its toes.
+const STRAIGHT_BEND: f32 = 0.05;
 
 /// Turns `node` in `pose` by the world rotation taking direction `from` to `to`.
 fn turn(pose: &mut Pose, rig: &Rig, node: NodeId, (from, to): (Vec3, Vec3)) {
@@ -209,8 +222,9 @@ fn lower_hips(pose: &mut Pose, rig: &Rig, feet: &[(NodeId, Leg)], targets: &[Opt
         let length = (hip.distance(position(leg.mid)) + position(leg.mid).distance(position(leg.end))) * 0.9999;
         let (to, down) = (target - hip, (hip - target).y);
         let across = (to.x * to.x + to.z * to.z).sqrt().min(length);
-        // The hip at `hip - drop * Y` is `length` from the target.
-        drop = drop.max(down - (length * length - across * across).sqrt());
+        // The hip at `hip - drop * Y` is `length` from the target, or as near as a drop of
+        // the leg's length brings it (a target far below, off a ledge).
+        drop = drop.max((down - (length * length - across * across).sqrt()).min(length));
     }
     if drop <= 0.0 {
         return;

@@ -117,3 +117,73 @@ fn the_hips_come_down_when_a_planted_foot_is_out_of_the_leg_s_reach() {
         }
     }
 }
+
+#[test]
+fn the_hips_come_down_at_most_a_leg_s_length_for_a_foot_left_far_below() {
+    let at_rest = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
+    let rig = rig(&[
+        (&[1], at_rest(0.0, 2.0, 0.0)),
+        (&[2], at_rest(0.1, 0.0, 0.0)),
+        (&[3], at_rest(0.0, -1.0, 0.1)),
+        (&[4], at_rest(0.0, -1.0, -0.1)),
+        (&[], at_rest(0.0, 0.0, 0.2)),
+    ]);
+    let (pelvis, toe) = (node(&rig, 0), node(&rig, 4));
+    let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
+    // A ledge 3 high past z = 0.3: the foot comes down below it, then the model steps up.
+    let ground = |at: glam::Vec2| if at.y > 0.3 { 3.0 } else { 0.0 };
+    let mut planting = Planting::default();
+    let mut pose = Pose::from_rest(&rig);
+    for (frame, placed) in [Vec3::ZERO, Vec3::new(0.0, 3.0, 0.4)].into_iter().enumerate() {
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        planting.apply(&mut pose, &rig, &feet, &[true], (Affine3A::from_translation(placed), 0.05, Some(&ground)));
+        let height = at(&pose, pelvis).y;
+        // The leg is 2.01 long: its hips never sink further than that below their rest at 2.
+        assert!(height > 2.0 - 2.02, "frame {frame}: the hips sank through the body to {height}");
+    }
+}
+
+#[test]
+fn a_straight_or_hyperextended_leg_bends_its_knee_towards_its_toes() {
+    let at_rest = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
+    for knee_z in [0.0, -0.01] {
+        // The knee straight below the hip, or a hair behind; the toe ahead (+Z).
+        let rig = rig(&[
+            (&[1], at_rest(0.0, 2.0, 0.0)),
+            (&[2], at_rest(0.0, -1.0, knee_z)),
+            (&[3], at_rest(0.0, -1.0, -knee_z)),
+            (&[], at_rest(0.0, 0.0, 0.2)),
+        ]);
+        let leg = Leg::above(&rig, node(&rig, 3)).expect("a leg");
+        let mut pose = Pose::from_rest(&rig);
+        pose.compute_world(&rig);
+        // A foot planted uphill: the knee must bend.
+        reach(&mut pose, &rig, leg, Vec3::new(0.0, 0.6, 0.0));
+        let knee = at(&pose, leg.mid);
+        assert!(knee.z > 0.3 && knee.x.abs() < 1e-4, "knee {knee_z}: the knee went to {knee}, not forward");
+    }
+}
+
+#[test]
+fn the_ankle_keeps_its_world_turn_under_a_joint_between_it_and_the_knee() {
+    // Hip, knee, a lower shin turned about the leg (Rigify's DEF-shin.001), ankle, toe.
+    let at_rest =
+        |y: f32, rotation: Quat| Transform { translation: Vec3::new(0.0, y, 0.0), rotation, ..Transform::IDENTITY };
+    let rig = rig(&[
+        (&[1], at_rest(2.0, Quat::IDENTITY)),
+        (&[2], at_rest(-1.0, Quat::from_rotation_x(0.1))),
+        (&[3], at_rest(-0.5, Quat::from_rotation_y(0.7))),
+        (&[4], at_rest(-0.5, Quat::from_rotation_z(0.3))),
+        (&[], Transform { translation: Vec3::new(0.0, 0.0, 0.2), ..Transform::IDENTITY }),
+    ]);
+    let (hip, knee, ankle) = (node(&rig, 0), node(&rig, 1), node(&rig, 3));
+    let leg = Leg { upper: hip, mid: knee, end: ankle };
+    let mut pose = Pose::from_rest(&rig);
+    pose.compute_world(&rig);
+    let turned = |pose: &Pose| pose.world_matrix(ankle).to_scale_rotation_translation().1;
+    let before = turned(&pose);
+    reach(&mut pose, &rig, leg, Vec3::new(0.0, 0.5, 0.3));
+    let after = turned(&pose);
+    assert!(before.dot(after).abs() > 0.99999, "the foot turned from {before} to {after}");
+}
