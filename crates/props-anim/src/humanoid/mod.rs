@@ -264,7 +264,11 @@ pub fn retarget(from: (&Model, &BoneMap), clip: usize, to: (&Model, &BoneMap)) -
     let hips_parent = target_rig.parent(target_hips).map_or(Affine3A::IDENTITY, |p| target_rest[p.index()]);
 
     let samples = (original.duration() * RETARGET_RATE).ceil().clamp(1.0, MAX_RETARGET_SAMPLES) as usize;
-    let times: Vec<f32> = (0..=samples).map(|k| original.duration() * k as f32 / samples as f32).collect();
+    // A still clip (one key, or keys all at 0) is one pose: one key.
+    let times: Vec<f32> = match original.duration() > 0.0 {
+        true => (0..=samples).map(|k| original.duration() * k as f32 / samples as f32).collect(),
+        false => vec![0.0],
+    };
     let mut pose = Pose::from_rest(source_rig);
     let mut rotations: Vec<Vec<Quat>> = vec![Vec::with_capacity(times.len()); both.len()];
     let mut hips = Vec::with_capacity(times.len());

@@ -293,6 +293,29 @@ fn retargeted_bones_point_as_the_source_s_and_a_round_trip_is_the_source() {
     }
 }
 
+#[test]
+fn a_still_clip_of_one_key_retargets_to_one_key() {
+    // A pose (an idle held, a seated figure): one key, the left thigh raised.
+    let a = humanoid(&PROPS, (1.0, 0.3, 0.0, 1.0), false);
+    let b = humanoid(&MIXAMO, (112.0, std::f32::consts::FRAC_PI_2, FRAC_PI_4, 0.01), false);
+    let (map_a, map_b) = (BoneMap::find(a.rig()), BoneMap::find(b.rig()));
+    let thigh = map_a.get(Bone::LeftUpperLeg).expect("a left thigh");
+    let rest = a.rig().rest(thigh).as_trs().expect("a TRS joint").rotation;
+    let raised = Keyframes::Rotation(vec![rest * Quat::from_rotation_x(-0.8)]);
+    let channel = Channel::new(thigh, Interpolation::Linear, vec![0.0], raised).expect("one key");
+    let pose = Clip::new(Some("Pose".into()), vec![channel], a.rig()).expect("a still clip");
+    let a = Model::new(ModelParts { clips: vec![pose], ..parts_of(&a) }).expect("A posed");
+    let still = retarget((&a, &map_a), 0, (&b, &map_b)).expect("a still clip retargets");
+    assert_eq!(still.duration(), 0.0, "it stays still");
+    let b = Model::new(ModelParts { clips: vec![still], ..parts_of(&b) }).expect("B posed");
+    let (pa, pb) = (posed(&a, &map_a, 0.0), posed(&b, &map_b, 0.0));
+    let (da, db) = (
+        direction(&pa, Bone::LeftUpperLeg, Bone::LeftLowerLeg),
+        direction(&pb, Bone::LeftUpperLeg, Bone::LeftLowerLeg),
+    );
+    assert!(da.dot(db) > 0.9999, "the thigh points {da} on A, {db} on B");
+}
+
 /// The parts of `model` to build another with (its rig, meshes and skins; no clips).
 fn parts_of(model: &Model) -> ModelParts {
     ModelParts { rig: Some(model.rig().clone()), ..ModelParts::default() }
