@@ -29,6 +29,31 @@ pub struct Pose {
     /// Per property: where its values lie, the node whose mask weight it follows (node
     /// visibility; the others follow the layer's weight), and whether it is a boolean.
     property_layout: Vec<PropertyLayout>,
+    /// Another pose of the rig, kept for [`crate::pose_state`] to sample an additive layer's
+    /// reference in, made the first time one is: none of what the pose is.
+    spare: Spare,
+}
+
+/// A pose's spare pose: not cloned, compared or printed with it.
+#[derive(Default)]
+struct Spare(Option<Box<Pose>>);
+
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Self(None)
+    }
+}
+
+impl PartialEq for Spare {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spare")
+    }
 }
 
 /// Where one animated property lies in a pose, and how it blends.
@@ -51,11 +76,29 @@ impl Pose {
             morph_offsets: rig.nodes().map(|n| rig.morph_range(n).start as u32).collect(),
             properties: Vec::with_capacity(rig.properties().defaults().len()),
             property_layout: property_layout(rig.properties()),
+            spare: Spare::default(),
         };
         pose.morph_offsets.push(rig.morph_defaults().len() as u32);
         pose.return_to_rest(rig);
         pose.compute_world(rig);
         pose
+    }
+
+    /// Takes its spare pose of `rig` (made the first time, from then on reused: nothing
+    /// allocated), at rest; [`Pose::keep_spare`] gives it back.
+    pub(crate) fn take_spare(&mut self, rig: &Rig) -> Box<Pose> {
+        match self.spare.0.take() {
+            Some(mut spare) => {
+                spare.return_to_rest(rig);
+                spare
+            }
+            None => Box::new(Pose::from_rest(rig)),
+        }
+    }
+
+    /// Keeps `spare` ([`Pose::take_spare`]) for the next time.
+    pub(crate) fn keep_spare(&mut self, spare: Box<Pose>) {
+        self.spare.0 = Some(spare);
     }
 
     /// Resets every local transform and morph weight to the rig's rest values (world

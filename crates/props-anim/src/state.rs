@@ -264,11 +264,13 @@ pub fn pose_state(model: &Model, spec: &Spec, layers: &[Layer], drivers: &[f32],
                     pose.blend_properties(scratch, clip.animated_properties(), layer.weight, weight);
                 }
                 Blend::Additive => {
-                    let mut reference = Pose::from_rest(rig);
+                    // Sampled in the scratch pose's spare: no allocation once it has one.
+                    let mut reference = scratch.take_spare(rig);
                     clip.sample(0.0, &mut reference);
                     pose.add_nodes(scratch, &reference, weight);
                     pose.add_morph_weights(scratch, &reference, weight);
                     pose.add_properties(scratch, &reference, clip.animated_properties(), layer.weight, weight);
+                    scratch.keep_spare(reference);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Zero allocations per frame with mesh LOD, spring bones and walkers, proven with a counting
 //! global allocator: after warm-up, a camera dollying over a crowd (so that props change
 //! level, both ways, every few frames, and haired ones come near and go, their hair swung
-//! close up; walkers speeding up and slowing down, their footsteps read) never raises the
+//! close up over an additive layer; walkers speeding up and slowing down, their footsteps read) never raises the
 //! heap's peak. Its own test binary (one test), so that nothing else allocates
 //! meanwhile.
 
@@ -12,7 +12,7 @@ use peak_alloc::PeakAlloc;
 use std::sync::Arc;
 
 use glam::{Affine3A, Vec3};
-use props_anim::Model;
+use props_anim::{Layer, Model};
 use props_crowd::{Animates, CrowdSet, PosingConfig, PropModel};
 use props_frame::{Camera, FrameData, ModelId};
 
@@ -35,7 +35,10 @@ fn frames_with_mesh_lod_and_springs_allocate_nothing() {
     set.set_model(PropModel::new(ModelId(1), support::haired()), Animates::default()).expect("binds");
     for k in 0..100 {
         let at = Vec3::new((k % 10) as f32 * 2.0 - 10.0, 0.0, -((k / 10) as f32) * 20.0);
-        set.add(ModelId(1), Affine3A::from_translation(at));
+        let haired = set.add(ModelId(1), Affine3A::from_translation(at)).expect("added");
+        // Its clip played additively: close up, its reference is sampled every frame.
+        let additive = Layer::looping(0, k as f32 * 0.1).additive();
+        assert!(set.get_mut(haired).is_some_and(|mut h| h.set_layer(0, additive)), "a layer 0 and a clip 0");
     }
     let gaits = Animates::default().gaits("Walk", "Run", ["Idle"]);
     set.set_model(PropModel::new(ModelId(2), support::walker()), gaits).expect("binds");
