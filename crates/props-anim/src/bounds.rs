@@ -115,7 +115,8 @@ fn scale_length(s: Vec3) -> f64 {
 /// procedural rotations), from [`Model::pose_bounds`]: every transform bounded by the norm of
 /// its linear part and the length of its translation, composed along the hierarchy; local
 /// transforms bounded over all their keys (cubic overshoot included) and stored quaternions'
-/// norms; vertices by their weights, joints and largest morphs.
+/// norms; vertices by their weights (divided by their sum where it is not 1, as the GPU
+/// draws them), joints and largest morphs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoseBounds {
     /// No vertex of any mesh instance, in any pose, lies farther than this from the model's
@@ -236,7 +237,7 @@ impl Model {
                             .enumerate()
                             .map(|(v, &p)| {
                                 let moved = morph(v);
-                                influences
+                                let reach = influences
                                     .of_vertex(v)
                                     .map(|(j, w)| {
                                         let Some((size, inverse_bind)) = skin_joints.get(j as usize) else {
@@ -247,7 +248,11 @@ impl Model {
                                             + Size::of_affine(inverse_bind).linear * moved;
                                         f64::from(w.abs()) * size.reach(local)
                                     })
-                                    .sum::<f64>()
+                                    .sum::<f64>();
+                                // As the GPU divides by the weights' sum where it is not 1 (a
+                                // file's lone 0.5 is a whole influence there).
+                                let sum: f32 = influences.of_vertex(v).map(|(_, w)| w).sum();
+                                if sum > 0.0 && sum != 1.0 { reach / f64::from(sum) } else { reach }
                             })
                             .fold(0.0, max_or_nan)
                     }

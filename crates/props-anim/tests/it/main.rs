@@ -1,5 +1,6 @@
 //! Integration tests of props-anim (one binary, one module per concern).
 
+mod bounds;
 mod constraints;
 mod gait;
 mod heap_bytes;
