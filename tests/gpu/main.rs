@@ -3,6 +3,7 @@
 //! exists and `CI` is not set.
 
 mod animated_materials;
+mod device_health;
 mod flat;
 mod goldens;
 mod host_pass;

@@ -41,10 +41,10 @@ pub fn optional_features(available: wgpu::Features) -> wgpu::Features {
 
 /// An instance, adapter, device and queue, plus what the renderer needs to know about them.
 ///
-/// The device never panics on an error: errors outside an error scope are logged and counted
-/// ([`GpuContext::uncaptured_errors`]) instead of reaching wgpu's default handler, which
-/// panics; a lost device is noted ([`GpuContext::is_lost`]) so that the caller can recreate
-/// it ([`GpuContext::recreate`]).
+/// The device never panics on an error: it is watched ([`DeviceHealth::watch`]), so errors
+/// outside an error scope are logged and counted ([`GpuContext::uncaptured_errors`]) instead of
+/// reaching wgpu's default handler, which panics; a lost device is noted
+/// ([`GpuContext::is_lost`]) so that the caller can recreate it ([`GpuContext::recreate`]).
 pub struct GpuContext {
     /// The wgpu instance.
     pub instance: wgpu::Instance,
@@ -54,14 +54,55 @@ pub struct GpuContext {
     pub device: wgpu::Device,
     /// Its queue.
     pub queue: wgpu::Queue,
-    health: Arc<Health>,
+    health: DeviceHealth,
 }
 
-/// What the device's callbacks report, from any thread.
+/// What a device's callbacks report, from any thread: whether it was lost and how many GPU
+/// errors happened outside an error scope. A host that makes its own device watches it
+/// ([`DeviceHealth::watch`]) as [`GpuContext`] does, or wgpu's default handler panics on the
+/// first such error.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceHealth(Arc<Health>);
+
 #[derive(Debug, Default)]
 struct Health {
     lost: AtomicBool,
     errors: AtomicU64,
+}
+
+impl DeviceHealth {
+    /// Follows `device` from now on: each error outside an error scope is logged (with
+    /// `tracing`) and counted instead of panicking, and its loss is noted. wgpu reports a loss
+    /// and errors when the device is polled (`device.poll(wgpu::PollType::Poll)` once a frame)
+    /// or a submission fails. Replaces any handler the device had.
+    #[must_use]
+    pub fn watch(device: &wgpu::Device) -> Self {
+        let health = Self::default();
+        let errors = Arc::clone(&health.0);
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            errors.errors.fetch_add(1, Ordering::Relaxed);
+            tracing::error!(%error, "GPU error outside an error scope (ignored)");
+        }));
+        let lost = Arc::clone(&health.0);
+        device.set_device_lost_callback(move |reason, message| {
+            lost.lost.store(true, Ordering::Release);
+            tracing::warn!(?reason, %message, "the GPU device was lost");
+        });
+        health
+    }
+
+    /// Whether the device was lost (a driver reset, a removed GPU, `destroy`): nothing drawn
+    /// on it shows any more; a new device, renderer and upload of every model are needed.
+    #[must_use]
+    pub fn is_lost(&self) -> bool {
+        self.0.lost.load(Ordering::Acquire)
+    }
+
+    /// GPU errors that happened outside any error scope so far (each also logged).
+    #[must_use]
+    pub fn uncaptured_errors(&self) -> u64 {
+        self.0.errors.load(Ordering::Relaxed)
+    }
 }
 
 impl GpuContext {
@@ -88,17 +129,7 @@ impl GpuContext {
                 ..Default::default()
             })
             .await?;
-        let health = Arc::new(Health::default());
-        let errors = Arc::clone(&health);
-        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
-            errors.errors.fetch_add(1, Ordering::Relaxed);
-            tracing::error!(%error, "GPU error outside an error scope (ignored)");
-        }));
-        let lost = Arc::clone(&health);
-        device.set_device_lost_callback(move |reason, message| {
-            lost.lost.store(true, Ordering::Release);
-            tracing::warn!(?reason, %message, "the GPU device was lost");
-        });
+        let health = DeviceHealth::watch(&device);
         Ok(Self { instance, adapter, device, queue, health })
     }
 
@@ -112,13 +143,13 @@ impl GpuContext {
     /// on it shows any more.
     #[must_use]
     pub fn is_lost(&self) -> bool {
-        self.health.lost.load(Ordering::Acquire)
+        self.health.is_lost()
     }
 
     /// GPU errors that happened outside any error scope so far (each also logged).
     #[must_use]
     pub fn uncaptured_errors(&self) -> u64 {
-        self.health.errors.load(Ordering::Relaxed)
+        self.health.uncaptured_errors()
     }
 
     /// A one-line description of the adapter, for logs, HUDs and test messages.

@@ -154,7 +154,7 @@ mod uploader;
 mod vertex_tables;
 
 pub use admission::{GpuFootprint, ModelRefused};
-pub use context::{ContextError, GpuContext, PaletteMode, optional_features, preferred_palette_access};
+pub use context::{ContextError, DeviceHealth, GpuContext, PaletteMode, optional_features, preferred_palette_access};
 pub use debug_lines::{box_lines, skeleton_lines, world_axes};
 pub use ground_shadow::GroundShadowError;
 pub use influence_heat::{heat, influence_heat_map};

@@ -7,15 +7,19 @@ use props_frame::Frame;
 
 use crate::{FrameStats, Renderer};
 
-/// Depth and MSAA textures of one target size.
+/// Depth and MSAA textures of one target size, made on one device in one renderer's formats.
 struct Attachments {
     size: (u32, u32),
+    /// The device and the (colour, depth, samples) they were made for.
+    device: wgpu::Device,
+    formats: (wgpu::TextureFormat, wgpu::TextureFormat, u32),
     depth: wgpu::TextureView,
     msaa: Option<wgpu::TextureView>,
 }
 
 /// A pass with its own depth buffer (and, when the renderer multisamples, an MSAA target
-/// resolved into the caller's colour target), recreated when the size changes: a host without
+/// resolved into the caller's colour target), recreated when the size, the device or the
+/// renderer's formats change (a new renderer after a resize or a lost device): a host without
 /// a pass of its own begins one ([`StandalonePass::begin`]) and draws into it, or has a whole
 /// frame drawn ([`StandalonePass::draw`]).
 #[derive(Default)]
@@ -110,13 +114,16 @@ impl StandalonePass {
         stats
     }
 
-    /// The attachments for `size`, (re)created when the size changed.
+    /// The attachments for `size`, (re)created when the size, the device or the formats
+    /// changed.
     fn attachments(&mut self, renderer: &Renderer, size: (u32, u32)) -> &Attachments {
         let size = (size.0.max(1), size.1.max(1));
-        if let Some(attachments) = self.attachments.take_if(|a| a.size == size) {
+        let config = renderer.config();
+        let formats = (config.color_format, config.depth_format, config.sample_count);
+        let fits = |a: &mut Attachments| a.size == size && a.formats == formats && &a.device == renderer.device();
+        if let Some(attachments) = self.attachments.take_if(fits) {
             return self.attachments.insert(attachments);
         }
-        let config = renderer.config();
         let attachment = |label, format, sample_count| {
             renderer
                 .device()
@@ -135,6 +142,6 @@ impl StandalonePass {
         let msaa =
             (config.sample_count > 1).then(|| attachment("msaa color", config.color_format, config.sample_count));
         let depth = attachment("depth", config.depth_format, config.sample_count);
-        self.attachments.insert(Attachments { size, depth, msaa })
+        self.attachments.insert(Attachments { size, device: renderer.device().clone(), formats, depth, msaa })
     }
 }
