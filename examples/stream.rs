@@ -52,6 +52,10 @@ impl Example for Stream {
         let mut props = PropHost::new(HostConfig::default())?;
         // The foxes, before the first frame, each at its own phase of `Walk`.
         let fox = props.load_file(&asset("Fox.glb"), Animates::default(), &mut renderer)?.model;
+        // Made in centimetres, placed at 0.01: rated as a model in metres is.
+        if !props.set_metres_per_unit(fox, FOX_UNITS) {
+            return Err("the fox is loaded".into());
+        }
         let walk = props.model(fox).and_then(|fox| fox.clip("Walk")).ok_or("the fox walks")?;
         let mut foxes = Vec::with_capacity(FOX_SIDE * FOX_SIDE);
         for k in 0..FOX_SIDE * FOX_SIDE {

@@ -15,11 +15,11 @@ use props_gltf::validate::Report;
 use props_crowd::{
     Animates, AnimationStats, BindError, CrowdSet, Ground, InstanceId, InstanceMut, ModelView, PosingConfig, PropModel,
 };
-use props_render::{FrameStats, ModelRefused, Renderer};
+use props_render::{FrameStats, Renderer};
 
 use crate::error::{HostError, LoadError};
 use crate::reader::{ModelReader, ReadModel, name_of};
-use crate::shelf::{Arrival, Shelf, Stage, Version};
+use crate::shelf::{Arrival, Shelf, Stage, UploadError, Version};
 
 /// How a [`PropHost`] poses, loads and budgets.
 #[derive(Clone, Debug)]
@@ -309,9 +309,10 @@ impl PropHost {
     /// ([`CrowdSet::extract`]: palettes, instances, one batch per model and level of detail,
     /// the lit lights near the camera), ready for [`props_frame::FrameData::to_frame`] and
     /// [`Renderer::prepare`]: for a host that adds its own data to the frame (after
-    /// [`PropHost::set_camera`] and [`PropHost::set_view_height`]; else [`PropHost::prepare`]
-    /// does it all). Measures its own posing time for the CPU budget. Allocation-free once the
-    /// frame's buffers have grown.
+    /// [`PropHost::set_camera`] and [`PropHost::set_view_height`]: without a camera every prop
+    /// is posed every frame and none culled; else [`PropHost::prepare`] does it all). It
+    /// appends: a host reusing one `frame` clears it first ([`FrameData::clear`]). Measures its
+    /// own posing time for the CPU budget. Allocation-free once the frame's buffers have grown.
     pub fn fill_frame(&mut self, frame: &mut FrameData) -> AnimationStats {
         let started = Instant::now();
         let stats = self.set.animate(frame);
@@ -329,6 +330,14 @@ impl PropHost {
     /// the frame costs to draw (draw calls, bytes uploaded, triangles and vertices per pass,
     /// GPU times with [`props_render::RendererConfig::pass_timing`]). Allocation-free once
     /// its buffers have grown.
+    ///
+    /// One view per submission: the upload is written to the queue, so a second `prepare`
+    /// (a mirror, a minimap, split screen) before the first view's encoder is submitted
+    /// overwrites what that view draws. Draw each view with its own [`Renderer`], or submit
+    /// between views. After a resize, pass the new `size` here and the new aspect to the
+    /// `camera`: nothing else changes (a [`props_render::StandalonePass`] remakes its targets at
+    /// the new size; another sample count or format takes a new renderer and
+    /// [`PropHost::upload_all`]).
     pub fn prepare(
         &mut self,
         renderer: &mut Renderer,
@@ -352,9 +361,15 @@ impl PropHost {
         self.set.pick(origin, direction)
     }
 
-    /// Uploads every model showing now again (after the host recreated its GPU device and
-    /// renderer).
-    pub fn upload_all(&mut self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
+    /// Uploads every model showing now again, after the host made a new GPU device (its old
+    /// one lost: [`props_render::DeviceHealth::is_lost`]) and a new renderer; a model the new
+    /// device refuses is listed in the error, the others uploaded still. Models loaded from files
+    /// read their pixels again from them, here on the calling thread; a mod whose pixels were
+    /// released loads again from its file ([`PropHost::poll_mods`] then reports it
+    /// [`crate::HostEvent::Replaced`] by itself). What the host set on the old renderer it sets on the
+    /// new one again ([`Renderer::set_casts_shadows`], [`Renderer::set_ground_shadow`]); a
+    /// [`props_render::StandalonePass`] remakes its targets for the new device by itself.
+    pub fn upload_all(&mut self, renderer: &mut Renderer) -> Result<(), UploadError> {
         self.shelf.upload_all(renderer)
     }
 }

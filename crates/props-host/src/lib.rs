@@ -25,8 +25,12 @@
 //! the instance, adapter and device (`pollster::block_on(GpuContext::headless())` offscreen).
 //! The public API speaks wgpu 30 and glam 0.34: a host uses those versions. The crates log
 //! through `tracing` and never print: install a subscriber to see a model's warnings and any
-//! GPU error (which is logged and counted, never a panic:
-//! [`props_render::GpuContext::uncaptured_errors`]).
+//! GPU error. On a device it watches, a GPU error is logged and counted, never a panic, and a
+//! lost device is noted: [`props_render::GpuContext`] watches its own; a host that makes its own
+//! device watches it with [`props_render::DeviceHealth::watch`] (else wgpu's default handler
+//! panics), polls it once a frame (`device.poll(wgpu::PollType::Poll)`), and on
+//! [`props_render::DeviceHealth::is_lost`] makes a new device and renderer and calls
+//! [`PropHost::upload_all`].
 //!
 //! ```no_run
 //! # fn run(
@@ -63,8 +67,10 @@
 //! // Each frame: the host's state in; posed, listed and uploaded; drawn into the host's pass.
 //! let camera = Camera::look_at(Vec3::new(0.0, 3.0, 5.0), Vec3::ZERO, 0.9, 16.0 / 9.0, (0.1, 500.0));
 //! let mut car_instance = props.get_mut(id).expect("added");
-//! car_instance.drivers_mut()[0] = 12.0 * seconds / wheel_radius; // radians, from its speed
-//! // The host's clock, every frame: the clip loops however long the game runs.
+//! // Radians, from its speed, kept within a turn: an angle growing for hours loses precision.
+//! car_instance.drivers_mut()[0] = (12.0 * seconds / wheel_radius).rem_euclid(std::f32::consts::TAU);
+//! // The host's clock, every frame: the clip loops however long the game runs (an `f32` clock
+//! // keeps a millisecond for four hours; a longer session wraps its `f64` clock first).
 //! assert!(car_instance.set_layer(0, Layer::looping(indicate, seconds)), "the car has a layer 0");
 //! let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
 //! let (posed, drawn) = props.prepare(&mut renderer, &mut encoder, (&camera, Lighting::default()), (1280, 720));
@@ -168,4 +174,4 @@ pub use props_gltf::gate::Refused;
 pub use props_gltf::validate::Report;
 pub use props_mods::ModConfig;
 pub use reader::{ModelReader, ReadModel};
-pub use shelf::{AddError, Arrival, Shelf, Stage, Version};
+pub use shelf::{AddError, Arrival, Shelf, Stage, UploadError, Version};

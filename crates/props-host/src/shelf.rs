@@ -115,6 +115,20 @@ pub struct Version<B> {
     pub report: Report,
 }
 
+/// The models a new device refused when every model was uploaded again
+/// ([`Shelf::upload_all`], [`crate::PropHost::upload_all`]; the others were uploaded, and these draw nothing).
+#[derive(Debug, thiserror::Error)]
+#[error("{} of the models could not be uploaded again: {}", .refused.len(), listed(.refused))]
+pub struct UploadError {
+    /// Each refused model's id, name and why.
+    pub refused: Vec<(ModelId, String, ModelRefused)>,
+}
+
+fn listed(refused: &[(ModelId, String, ModelRefused)]) -> String {
+    let each = refused.iter().map(|(_, name, why)| format!("`{name}`: {why}"));
+    each.collect::<Vec<_>>().join("; ")
+}
+
 /// Why [`Shelf::add`] shows nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum AddError<E> {
@@ -421,8 +435,10 @@ impl<B> Shelf<B> {
     /// from their levels, [`props_anim::Model::has_released_pixels`]). A game's own version
     /// whose pixels were released ([`Shelf::release_own_pixels`]) takes them from its file,
     /// read again now, whether it shows or a mod does (then its copy is kept aside again, for
-    /// when the mod goes).
-    pub fn upload_all(&mut self, renderer: &mut Renderer) -> Result<(), ModelRefused> {
+    /// when the mod goes). A model the new device refuses is listed in the error, the others
+    /// uploaded still.
+    pub fn upload_all(&mut self, renderer: &mut Renderer) -> Result<(), UploadError> {
+        let mut refused = Vec::new();
         for entry in &mut self.entries {
             let (to_own, shown) = (entry.mods.is_empty(), Arc::clone(&entry.shown().model));
             let model = match (&mut entry.own_pixels, &entry.base) {
@@ -440,13 +456,17 @@ impl<B> Shelf<B> {
                 }
                 _ => Cow::Borrowed(&*shown),
             };
-            renderer.set_model(entry.id, &model)?;
+            if let Err(why) = renderer.set_model(entry.id, &model) {
+                tracing::error!(model = %entry.name, error = %why, "the new device refused a model");
+                refused.push((entry.id, entry.name.clone(), why));
+                continue;
+            }
             if let (Some(path), Some(watcher)) = (entry.showing_mod(), &self.watcher)
                 && shown.has_released_pixels()
             {
                 watcher.reload(path);
             }
         }
-        Ok(())
+        if refused.is_empty() { Ok(()) } else { Err(UploadError { refused }) }
     }
 }

@@ -325,6 +325,8 @@ impl Renderer {
     /// Uploads `frame` for a target of `size` pixels (the pass [`Renderer::render`] will draw
     /// into covers all of it) and records the sun's shadow passes into `encoder`, which must
     /// be submitted before, or be, the encoder of that pass. Returns what the frame costs.
+    /// One view per submission: the upload goes through the queue, so a second `prepare`
+    /// before that pass's encoder is submitted overwrites what the first view draws.
     pub fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &Frame<'_>, size: (u32, u32)) -> FrameStats {
         let mut stats = self.upload(frame, size);
         stats.pass_times = self.timer.as_mut().and_then(PassTimer::begin_frame);
