@@ -11,6 +11,7 @@ mod lods;
 mod material_variants;
 mod morph;
 mod normal_maps;
+mod normal_matrix;
 mod opengl;
 mod palette_paths;
 mod pass_times;

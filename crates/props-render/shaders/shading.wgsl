@@ -552,8 +552,13 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     var t = vec3<f32>(0.0);
     var b = vec3<f32>(0.0);
     if has_frame {
-        t = normalize(tangent - n * dot(n, tangent));
-        b = cross(n, t) * in.world_tangent.w;
+        // Made on the front's normal, then turned with it: a back face's whole frame is
+        // mirrored (as three.js mirrors it), not its bitangent alone, which would mirror the
+        // normal map's slopes across the tangent.
+        let front_n = n * side;
+        let front_t = normalize(tangent - front_n * dot(front_n, tangent));
+        t = front_t * side;
+        b = cross(front_n, front_t) * in.world_tangent.w * side;
     }
     if COAT_NORMAL_MAPPED && has_texture(COAT_NORMAL) && has_frame {
         let scale = material.layers.w;

@@ -161,6 +161,20 @@ fn scale_of(m: mat3x4<f32>) -> f32 {
     return length(vec3<f32>(m[0].x, m[1].x, m[2].x));
 }
 
+// A normal `n` carried through the affine `m` (rows): by its linear part's cofactor matrix,
+// the inverse transpose up to scale, so that it stays normal to the surface under a scale
+// unequal on the axes (an object stretched in Blender and exported unapplied), as three.js's
+// normal matrix keeps it; turned with a mirroring `m`, whose cofactor would turn it inside.
+// The caller normalizes.
+fn normal_through(m: mat3x4<f32>, n: vec3<f32>) -> vec3<f32> {
+    let a = m[0].xyz;
+    let b = m[1].xyz;
+    let c = m[2].xyz;
+    let bc = cross(b, c);
+    let cofactor = vec3<f32>(dot(bc, n), dot(cross(c, a), n), dot(cross(a, b), n));
+    return select(cofactor, -cofactor, dot(a, bc) < 0.0);
+}
+
 // `props_frame::InstanceData::MORPH_AT_REST`: every morph weight of the instance is zero.
 const MORPH_AT_REST: u32 = 1u;
 
@@ -198,12 +212,12 @@ fn morph(vertex: Geometry, vertex_index: u32, instance: InstanceInput, instance_
     return out;
 }
 
-// Model space to clip space, for every shaded entry point. Normals and tangents are carried by
-// the same matrices as positions (uniform scales: the renderer's instances and glTF's skins).
+// Model space to clip space, for every shaded entry point. Normals are carried by the
+// placement's normal matrix ([`normal_through`]), tangents by the placement itself.
 fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base: u32) -> VertexOutput {
     let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
     let world_position = vec4<f32>(frame.position, 1.0) * model;
-    let world_normal = vec4<f32>(frame.normal, 0.0) * model;
+    let world_normal = normal_through(model, frame.normal);
     let world_tangent = vec4<f32>(frame.tangent, 0.0) * model;
     var out: VertexOutput;
     out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
@@ -276,7 +290,9 @@ fn rigid(
     let morphed = morph(geometry, vertex_index, instance, instance_base);
     let node = joint_matrix(instance_base + draw.joint_offset + vertex_node.slot);
     let position = vec4<f32>(morphed.position, 1.0) * node;
-    let normal = vec4<f32>(morphed.normal, 0.0) * node;
+    // By the node's normal matrix, as three.js's; a skin's blend carries normals by itself
+    // (three.js's skinning does too).
+    let normal = normal_through(node, morphed.normal);
     let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * node;
     var out = to_clip(Frame(position, normal, tangent, scale_of(node)), surface, instance, instance_base);
     if hidden(instance_base) {
