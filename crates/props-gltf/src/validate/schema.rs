@@ -14,7 +14,7 @@ use gltf::json::validation::Checked;
 use serde_json::Value;
 
 use super::issues::Issues;
-use super::report::Issue;
+use super::report::{Consequence, Issue};
 use crate::pointer::escape;
 
 /// Objects by path from the root (`*`: every item or value), and a property of each.
@@ -104,6 +104,18 @@ const AT_LEAST_1: Range = Range { min: 1.0, exclusive: false, max: f64::INFINITY
 const POSITIVE: Range = Range { min: 0.0, exclusive: true, max: f64::INFINITY };
 const UNIT: Range = Range { min: 0.0, exclusive: false, max: 1.0 };
 
+/// A material's factors, which must lie in a range but are read as given past it, as three.js
+/// reads them (an emissive factor over 1 glows brighter; the shading clamps what must be
+/// clamped): one value out of range does not cost the material.
+const MATERIAL_RANGES: &[(At, Range)] = &[
+    ((&["materials", "*", "pbrMetallicRoughness"], "baseColorFactor"), UNIT),
+    ((&["materials", "*", "pbrMetallicRoughness"], "metallicFactor"), UNIT),
+    ((&["materials", "*", "pbrMetallicRoughness"], "roughnessFactor"), UNIT),
+    ((&["materials", "*"], "emissiveFactor"), UNIT),
+    ((&["materials", "*"], "alphaCutoff"), AT_LEAST_0),
+    ((&["materials", "*", "occlusionTexture"], "strength"), UNIT),
+];
+
 /// Numbers (or every number of an array) that must lie in a range.
 const RANGES: &[(At, Range)] = &[
     ((&["buffers", "*"], "byteLength"), AT_LEAST_1),
@@ -115,12 +127,6 @@ const RANGES: &[(At, Range)] = &[
     ((&["accessors", "*", "sparse", "indices"], "byteOffset"), AT_LEAST_0),
     ((&["accessors", "*", "sparse", "values"], "byteOffset"), AT_LEAST_0),
     ((&["meshes", "*", "primitives", "*"], "mode"), Range { min: 0.0, exclusive: false, max: 6.0 }),
-    ((&["materials", "*", "pbrMetallicRoughness"], "baseColorFactor"), UNIT),
-    ((&["materials", "*", "pbrMetallicRoughness"], "metallicFactor"), UNIT),
-    ((&["materials", "*", "pbrMetallicRoughness"], "roughnessFactor"), UNIT),
-    ((&["materials", "*"], "emissiveFactor"), UNIT),
-    ((&["materials", "*"], "alphaCutoff"), AT_LEAST_0),
-    ((&["materials", "*", "occlusionTexture"], "strength"), UNIT),
     ((&["materials", "*", "pbrMetallicRoughness", "baseColorTexture"], "texCoord"), AT_LEAST_0),
     ((&["materials", "*", "pbrMetallicRoughness", "metallicRoughnessTexture"], "texCoord"), AT_LEAST_0),
     ((&["materials", "*", "normalTexture"], "texCoord"), AT_LEAST_0),
@@ -188,13 +194,16 @@ pub(super) fn check(root: &Value, issues: &mut Issues) {
     for &(at, lengths) in NUMBER_ARRAYS {
         each(root, "", at, &mut |pointer, value| number_array(root, pointer, value, lengths, issues));
     }
-    for &(at, range) in RANGES {
-        each(root, "", at, &mut |pointer, value| match value {
-            Value::Array(items) => {
-                items.iter().enumerate().for_each(|(i, v)| in_range(&format!("{pointer}/{i}"), v, range, issues));
-            }
-            _ => in_range(pointer, value, range, issues),
-        });
+    for (ranges, fatal) in [(RANGES, true), (MATERIAL_RANGES, false)] {
+        for &(at, range) in ranges {
+            each(root, "", at, &mut |pointer, value| match value {
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .for_each(|(i, v)| in_range(&format!("{pointer}/{i}"), v, (range, fatal), issues)),
+                _ => in_range(pointer, value, (range, fatal), issues),
+            });
+        }
     }
     for &(path, property) in NON_EMPTY {
         each(root, "", (path, property), &mut |pointer, value| {
@@ -277,14 +286,22 @@ fn components(kind: &str) -> Option<usize> {
     }
 }
 
-/// Reports a number outside `range` (anything else is the parser's concern).
-fn in_range(pointer: &str, value: &Value, range: Range, issues: &mut Issues) {
+/// Reports a number outside `range` (anything else is the parser's concern): fatal to its part,
+/// or read as given.
+fn in_range(pointer: &str, value: &Value, (range, fatal): (Range, bool), issues: &mut Issues) {
     let Some(number) = value.as_f64() else { return };
     let low = if range.exclusive { number <= range.min } else { number < range.min };
     if low || number > range.max {
         let (open, close) = (if range.exclusive { "(" } else { "[" }, if range.max.is_finite() { "]" } else { ")" });
         let message = format!("{value} is out of range {open}{}, {}{close}", range.min, range.max);
-        issues.push(Issue::error("VALUE_NOT_IN_RANGE", pointer, message));
+        match fatal {
+            true => issues.push(Issue::error("VALUE_NOT_IN_RANGE", pointer, message)),
+            false => issues.push_placed(Issue {
+                message: format!("{message}; read as given, as three.js reads it"),
+                consequence: Consequence::Loads,
+                ..Issue::error("VALUE_NOT_IN_RANGE", pointer, "")
+            }),
+        }
     }
 }
 

@@ -244,3 +244,30 @@ fn a_rough_diffuse_degrades_to_its_factor_or_to_lambert_s() {
     let paths: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
     assert_eq!(paths, ["materials[0].extensions.KHR_materials_diffuse_roughness"], "{:#?}", import.warnings);
 }
+
+/// A core factor out of its range (an emissive factor over 1, a base colour of 2) is an error
+/// the gate reads past, the value used as given, as three.js uses it: the material is not drawn
+/// as the default one for it.
+#[test]
+fn core_factors_out_of_range_are_read_as_given() {
+    let mut json = Doc::new().json();
+    json["materials"] = json!([{
+        "pbrMetallicRoughness": {"baseColorFactor": [2.0, 1.0, 0.5, 1.0], "metallicFactor": 1.5},
+        "emissiveFactor": [3.0, 0.0, 0.0],
+    }]);
+    json["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let admitted = props_gltf::gate::admit_slice(
+        json.to_string().as_bytes(),
+        None,
+        std::path::Path::new("bright.gltf"),
+        &props_gltf::Limits::default(),
+    )
+    .unwrap_or_else(|refused| panic!("{refused}"));
+    let out_of_range: Vec<_> =
+        admitted.report.issues.iter().filter(|issue| issue.code == "VALUE_NOT_IN_RANGE").collect();
+    assert_eq!(out_of_range.len(), 3, "{}", admitted.report);
+    assert!(out_of_range.iter().all(|issue| issue.dropped().is_empty() && !issue.is_fatal()), "{}", admitted.report);
+    let material = &admitted.import.model.materials()[0];
+    assert_eq!(material.base_color_factor, [2.0, 1.0, 0.5, 1.0]);
+    assert_eq!((material.metallic_factor, material.emissive_factor), (1.5, [3.0, 0.0, 0.0]));
+}
