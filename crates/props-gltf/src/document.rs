@@ -43,9 +43,13 @@ pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
 ];
 
 /// Whether a file that requires `name` can be read: the extension is implemented, or it only
-/// names texture images the game does not decode (AVIF), which then draw untextured.
+/// names texture images the game does not decode (AVIF), which then draw untextured, or it is
+/// a material's look the game does not draw (`KHR_materials_dispersion`, `EXT_materials_bump`):
+/// the material is drawn without it, as three.js draws it, the geometry unchanged.
 pub(crate) fn may_be_required(name: &str) -> bool {
-    SUPPORTED_EXTENSIONS.contains(&name) || TEXTURE_SOURCES.iter().any(|(texture, _)| *texture == name)
+    SUPPORTED_EXTENSIONS.contains(&name)
+        || TEXTURE_SOURCES.iter().any(|(texture, _)| *texture == name)
+        || name.split('_').nth(1) == Some("materials")
 }
 
 /// Extensions that give a texture another image than its `source`, in the order the game

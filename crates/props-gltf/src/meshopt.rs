@@ -7,7 +7,7 @@
 //! A buffer the extension marks `fallback` may have no data: only compressed views refer to it.
 
 use gltf::json::buffer::{Buffer, View};
-use meshopt::{decode_filter_exp, decode_filter_oct, decode_filter_quat};
+use meshopt::{decode_filter_color, decode_filter_exp, decode_filter_oct, decode_filter_quat};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -97,6 +97,13 @@ impl Compression {
             }
             ("QUATERNION", 8) if self.mode == "ATTRIBUTES" => {
                 in_place(bytes, |data: &mut [[i16; 4]]| decode_filter_quat(data))
+            }
+            // KHR_meshopt_compression's colours (YCoCg), of 8 or 16 bits.
+            ("COLOR", 4) if self.mode == "ATTRIBUTES" => {
+                in_place(bytes, |data: &mut [[u8; 4]]| decode_filter_color(data))
+            }
+            ("COLOR", 8) if self.mode == "ATTRIBUTES" => {
+                in_place(bytes, |data: &mut [[u16; 4]]| decode_filter_color(data))
             }
             // Each 32-bit component is decoded alone, whatever the stride.
             ("EXPONENTIAL", stride) if self.mode == "ATTRIBUTES" && stride % 4 == 0 => {
@@ -196,7 +203,7 @@ macro_rules! component {
         }
     )*};
 }
-component!(i8 i16 u32);
+component!(i8 u8 i16 u16 u32);
 
 #[cfg(test)]
 mod tests {
@@ -205,6 +212,33 @@ mod tests {
     fn compression(mode: &str, count: u64, byte_stride: u64, filter: &str) -> Compression {
         let (mode, filter) = (mode.to_owned(), filter.to_owned());
         Compression { buffer: 0, byte_offset: 0, byte_length: 64, byte_stride, count, mode, filter }
+    }
+
+    /// Colours filtered as KHR_meshopt_compression's COLOR filter writes them (YCoCg) decode
+    /// to the colours, of 8 bits and of 16.
+    #[test]
+    fn colour_filtered_attributes_decode_to_their_colours() {
+        let (limits, budget) = (Limits::default(), Budget::new(Limits::default().max_decoded_bytes));
+        let colours = [[1.0, 0.5, 0.25, 1.0], [0.0, 0.0, 0.0, 0.5], [0.2, 0.9, 0.4, 0.0], [0.7, 0.7, 0.7, 1.0]];
+        let eight: Vec<[u8; 4]> = meshopt::encode_filter_color(&colours, 8);
+        let compressed = meshopt::encode_vertex_buffer(&eight).expect("encodes");
+        let decoded = compression("ATTRIBUTES", 4, 4, "COLOR").decode(&compressed, &limits, &budget, "bufferViews[0]");
+        let decoded = decoded.expect("decodes");
+        for (colour, texel) in colours.iter().zip(decoded.chunks_exact(4)) {
+            for (c, &t) in colour.iter().zip(texel) {
+                assert!((c * 255.0 - f32::from(t)).abs() <= 2.0, "{colour:?} came back as {texel:?}");
+            }
+        }
+        let sixteen: Vec<[u16; 4]> = meshopt::encode_filter_color(&colours, 12);
+        let compressed = meshopt::encode_vertex_buffer(&sixteen).expect("encodes");
+        let decoded = compression("ATTRIBUTES", 4, 8, "COLOR").decode(&compressed, &limits, &budget, "bufferViews[0]");
+        let decoded = decoded.expect("decodes");
+        for (colour, texel) in colours.iter().zip(decoded.chunks_exact(8)) {
+            for (c, t) in colour.iter().zip(texel.chunks_exact(2)) {
+                let t = f32::from(u16::from_le_bytes([t[0], t[1]]));
+                assert!((c * 65535.0 - t).abs() <= 65535.0 / 1000.0, "{colour:?} came back as {texel:?}");
+            }
+        }
     }
 
     /// What meshoptimizer asserts is refused before it is called (the fuzzer found a 4-index

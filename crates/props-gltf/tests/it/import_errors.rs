@@ -443,6 +443,12 @@ fn unsupported_required_extension() {
     json["extensionsRequired"] = json!(["KHR_mesh_quantization", "EXT_meshopt_compression", "EXT_made_up"]);
     let kind = error_at(&json, "extensionsRequired[2]");
     assert!(kind.to_string().contains("EXT_made_up") && kind.to_string().contains("re-export the model without it"));
+    // A material's look the game does not draw is drawn without, as three.js draws it, warned.
+    json["extensionsUsed"] = json!(["KHR_materials_dispersion", "EXT_materials_bump"]);
+    json["extensionsRequired"] = json!(["KHR_materials_dispersion", "EXT_materials_bump"]);
+    let import = import_json(&json).expect("loads without the looks");
+    let warned: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(warned, ["extensionsUsed[0]", "extensionsUsed[1]"], "{:#?}", import.warnings);
 }
 
 #[test]
@@ -512,4 +518,16 @@ fn limits_are_enforced() {
     let error = import_slice(json.to_string().as_bytes(), None, Path::new("big.gltf"), &limits).expect_err("limit");
     assert_eq!(error.json_path, "meshes[0].primitives[0].attributes[\"POSITION\"]");
     assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 3, limit: 2, .. }), "{error}");
+}
+
+/// Points and lines load (three.js draws them), but the game draws only faces: the modder is
+/// told, at the primitive's mode, rather than finding the part missing.
+#[test]
+fn points_and_lines_are_warned_as_not_drawn() {
+    let mut json = Doc::new().json();
+    json["meshes"][0]["primitives"][0]["mode"] = json!(0);
+    let import = import_json(&json).expect("loads");
+    let warned: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
+    assert_eq!(warned, ["meshes[0].primitives[0].mode"], "{:#?}", import.warnings);
+    assert!(import.warnings[0].message.contains("not drawn"), "{}", import.warnings[0].message);
 }
