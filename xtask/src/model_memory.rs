@@ -88,7 +88,7 @@ mod tests {
         let line = memory_line(Path::new("Fox.glb"), &Memory::of(&model));
         assert!(
             line.starts_with(
-                "Fox.glb: in memory: 4.2 MiB while it loads, 4 MiB of it images, and 201 KiB once it shows (its \
+                "Fox.glb: in memory: 4.21 MiB while it loads, 4 MiB of it images, and 212 KiB once it shows (its \
                  decoded pixels on the GPU alone); on the GPU: 5.4 MiB, 5.33 MiB of it textures with their mipmaps (the mods \
                  may take 1024 MiB of each"
             ),

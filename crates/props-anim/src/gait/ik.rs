@@ -67,8 +67,11 @@ pub fn reach(pose: &mut Pose, rig: &Rig, leg: Leg, target: Vec3) {
     // where it hardly bends (a straight leg's bend is rounding, which would turn the knee any
     // way, or a slight hyperextension, which would fold it backwards).
     let off_line = |v: Vec3| v - direction * v.dot(direction);
-    let toe = rig.nodes().find(|&n| rig.parent(n) == Some(leg.end)).map(|toe| position(pose, toe) - c);
-    let toward_toes = toe.map_or(Vec3::ZERO, |toe| off_line(toe).normalize_or_zero());
+    // The ankle's first child (children follow their parent in rig order); a toe all but on
+    // the line gives no side worth turning the knee to.
+    let toe = rig.nodes().skip(leg.end.index() + 1).find(|&n| rig.parent(n) == Some(leg.end));
+    let toe_off = toe.map_or(Vec3::ZERO, |toe| off_line(position(pose, toe) - c));
+    let toward_toes = if toe_off.length() > 1e-3 * upper { toe_off.normalize() } else { Vec3::ZERO };
     let side = (off_line(b - a) + toward_toes * (STRAIGHT_BEND * upper))
         .try_normalize()
         .unwrap_or_else(|| direction.any_orthonormal_vector());

@@ -141,8 +141,7 @@ impl Model {
             size_of_val(items) as u64
         }
         let skins: u64 = self.skins.iter().map(|skin| size_of::<Skin>() as u64 + skin.heap_bytes()).sum();
-        let levels: u64 =
-            self.lods.map.iter().flatten().map(|levels| (size_of_val(levels) + levels.len()) as u64).sum();
+        let levels: u64 = self.lods.map.iter().flatten().map(|levels| levels.len() as u64).sum();
         let of_levels = self.lods.map.iter().map(|of| bytes(of)).sum::<u64>() + bytes(&self.lods.map);
         let channels: u64 = self
             .clips
