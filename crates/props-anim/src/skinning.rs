@@ -44,11 +44,16 @@ pub fn skin_normals(primitive: &Primitive, palette: &[JointMatrix], morph_weight
     }
 }
 
-/// Normals of a rigid primitive: `normalize(node_world * (n, 0))` after morphing.
+/// Normals of a rigid primitive after morphing: through `node_world`'s normal matrix, the
+/// inverse transpose of its linear part, as three.js carries them (normal to the surface under
+/// a scale unequal on the axes); through `node_world` itself where that has no inverse.
 pub fn rigid_normals(primitive: &Primitive, node_world: &Affine3A, morph_weights: &[f32], out: &mut Vec<Vec3>) {
     morph_normals(primitive, morph_weights, out);
+    let linear = node_world.matrix3;
+    let inverse = linear.inverse();
+    let normal_matrix = if inverse.is_finite() { inverse.transpose() } else { linear };
     for n in out.iter_mut() {
-        *n = node_world.transform_vector3(*n).normalize_or_zero();
+        *n = (normal_matrix * *n).normalize_or_zero();
     }
 }
 
@@ -97,5 +102,28 @@ pub fn model_positions(model: &crate::Model, palette: &[JointMatrix], out: &mut 
             }
             out.extend_from_slice(&positions);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A slope's normal stays normal to it under a scale unequal on the axes (the normal
+    /// matrix), and a node scaled to nothing on an axis still gives a finite normal.
+    #[test]
+    fn rigid_normals_stay_normal_to_a_stretched_surface() {
+        let slope = Vec3::new(1.0, 1.0, 0.0).normalize();
+        let primitive =
+            Primitive::triangles(vec![Vec3::ZERO, Vec3::Z, Vec3::X - Vec3::Y], vec![slope; 3], vec![0, 1, 2], None);
+        let stretched = Affine3A::from_scale(Vec3::new(2.0, 1.0, 1.0));
+        let mut normals = Vec::new();
+        rigid_normals(&primitive, &stretched, &[], &mut normals);
+        // The surface's edge (1, -1, 0) stretched to (2, -1, 0): the normal is (1, 2, 0)/√5.
+        let edge = stretched.transform_vector3(Vec3::X - Vec3::Y);
+        assert!(normals[0].dot(edge).abs() < 1e-6, "{:?} is not normal to {edge:?}", normals[0]);
+        assert!(normals[0].abs_diff_eq(Vec3::new(1.0, 2.0, 0.0).normalize(), 1e-6));
+        rigid_normals(&primitive, &Affine3A::from_scale(Vec3::new(0.0, 1.0, 1.0)), &[], &mut normals);
+        assert!(normals.iter().all(|n| n.is_finite() && n.length() > 0.99), "{normals:?}");
     }
 }

@@ -607,10 +607,10 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
     if SHADOWED {
         sun *= sun_visibility(in.world_position, offset_normal);
     }
-    // The grain runs in the tangent frame, which a back face turns over as three.js does.
+    // The grain runs in the tangent frame, which a back face turns over (above) as three.js does.
     var grain = NO_GRAIN;
     if ANISOTROPIC && has_frame {
-        grain = grain_of(t * side, b, anisotropy_texel.rgb, roughness);
+        grain = grain_of(t, b, anisotropy_texel.rgb, roughness);
     }
     // KHR_materials_iridescence: the film's Fresnel towards the view over the dielectric and
     // over the metal, and the facing reflectance that gives the same at this angle (what the

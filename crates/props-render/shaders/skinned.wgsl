@@ -165,14 +165,17 @@ fn scale_of(m: mat3x4<f32>) -> f32 {
 // the inverse transpose up to scale, so that it stays normal to the surface under a scale
 // unequal on the axes (an object stretched in Blender and exported unapplied), as three.js's
 // normal matrix keeps it; turned with a mirroring `m`, whose cofactor would turn it inside.
-// The caller normalizes.
+// Where the cofactor loses it (a node scaled to nothing on two axes, or on one with `n` in
+// its plane), `m` itself carries it, as a direction and not a zero the caller would divide
+// by. The caller normalizes.
 fn normal_through(m: mat3x4<f32>, n: vec3<f32>) -> vec3<f32> {
     let a = m[0].xyz;
     let b = m[1].xyz;
     let c = m[2].xyz;
     let bc = cross(b, c);
     let cofactor = vec3<f32>(dot(bc, n), dot(cross(c, a), n), dot(cross(a, b), n));
-    return select(cofactor, -cofactor, dot(a, bc) < 0.0);
+    let turned = select(cofactor, -cofactor, dot(a, bc) < 0.0);
+    return select(turned, vec3<f32>(dot(a, n), dot(b, n), dot(c, n)), dot(cofactor, cofactor) < 1e-30);
 }
 
 // `props_frame::InstanceData::MORPH_AT_REST`: every morph weight of the instance is zero.
@@ -212,12 +215,14 @@ fn morph(vertex: Geometry, vertex_index: u32, instance: InstanceInput, instance_
     return out;
 }
 
-// Model space to clip space, for every shaded entry point. Normals are carried by the
-// placement's normal matrix ([`normal_through`]), tangents by the placement itself.
+// Model space to clip space, for every shaded entry point. Normals and tangents are carried by
+// the placement itself: instances are placed at equal scales on the axes (a file's unequal
+// ones are its nodes', whose normal matrices carry normals: `normal_through`), and a vertex
+// is not worth a second cofactor for a host's stretched placement.
 fn to_clip(frame: Frame, vertex: Surface, instance: InstanceInput, instance_base: u32) -> VertexOutput {
     let model = mat3x4<f32>(instance.model_row0, instance.model_row1, instance.model_row2);
     let world_position = vec4<f32>(frame.position, 1.0) * model;
-    let world_normal = normal_through(model, frame.normal);
+    let world_normal = vec4<f32>(frame.normal, 0.0) * model;
     let world_tangent = vec4<f32>(frame.tangent, 0.0) * model;
     var out: VertexOutput;
     out.clip_position = globals.view_proj * vec4<f32>(world_position, 1.0);
