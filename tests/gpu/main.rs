@@ -3,6 +3,7 @@
 //! exists and `CI` is not set.
 
 mod animated_materials;
+mod blend_faces;
 mod device_health;
 mod flat;
 mod goldens;

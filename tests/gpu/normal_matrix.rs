@@ -119,3 +119,15 @@ fn a_back_face_s_normal_map_leans_as_on_the_surface_turned_over() {
     eprintln!("the back face against the square turned over: {difference:?}");
     assert!(difference.mean < 0.005, "{difference:?}");
 }
+
+/// A node mirrored on one axis (an object mirrored in Blender, its scale exported unapplied)
+/// winds its faces the other way: its front faces are still the ones drawn, lit from outside,
+/// as three.js draws them (a cube mirrored across its middle is the same cube).
+#[test]
+fn a_mirrored_node_shows_its_front_faces() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let mirrored = draw(&gpu, &model(cube(Vec3::ONE, |n| n), Vec3::new(-1.0, 1.0, 1.0)));
+    let plain = draw(&gpu, &model(cube(Vec3::ONE, |n| n), Vec3::ONE));
+    let (difference, _) = compare(&mirrored, &plain);
+    assert!(difference.mean < 0.005, "the mirrored cube is drawn as the plain one: {difference:?}");
+}

@@ -83,7 +83,11 @@ pub struct InstanceMut<'a> {
 
 impl InstanceMut<'_> {
     /// Moves it: its model-to-world transform (its scale, the largest of its axes', scales its
-    /// culling sphere and the errors its levels of detail are picked by).
+    /// culling sphere and the errors its levels of detail are picked by). Its scale is meant
+    /// equal on the axes: a stretched placement stretches the model, but its normals are
+    /// carried as by an equal one (a model stretched in its file shades right: its nodes'
+    /// normal matrices carry them), and positive: a mirroring placement turns the model's faces
+    /// inside out (a model mirrored in its file is drawn right: its nodes' windings are turned).
     pub fn set_placement(&mut self, placement: Affine3A) {
         self.crowd.set_placement(self.i, placement);
     }

@@ -103,15 +103,27 @@ impl DrawList<'_> {
     }
 }
 
+/// A part drawn alone: which primitive of which mesh, and how its mesh instance draws it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AlonePart {
+    pub(crate) mesh: usize,
+    pub(crate) primitive: usize,
+    /// An animation can hide its mesh instance.
+    pub(crate) hideable: bool,
+    /// Its node mirrors it ([`crate::draw_merge::MergePlan::mirrored`]).
+    pub(crate) mirrored: bool,
+}
+
 impl DrawLists {
     /// The lists of `model`, whose primitives are drawn as `drawn`: `alone`, the draws of the
-    /// parts drawn alone with each one's mesh, primitive and whether an animation can hide it;
+    /// parts drawn alone with each one's mesh, primitive, whether an animation can hide it and
+    /// whether its node mirrors it;
     /// `shared`, the draws every variant shares, then the impostor's (none, its own look's
     /// alone, or its own look's then each variant's); `materials`, each material's bind group
     /// and pipeline key, the default material's at `default_material`.
     pub(crate) fn new(
         (model, drawn): (&Model, &DrawnMeshes<'_>),
-        alone: (&[DrawItem], &[(usize, usize, bool)]),
+        alone: (&[DrawItem], &[AlonePart]),
         (shared, impostors): (&[DrawItem], &[DrawItem]),
         (materials, default_material): (&[(wgpu::BindGroup, PipelineKey)], usize),
     ) -> Self {
@@ -120,13 +132,13 @@ impl DrawLists {
         let mut draws = Vec::with_capacity((alone.0.len() + shared.len() + 1) * (1 + model.material_variants().len()));
         for material_variant in variants {
             let start = draws.len();
-            for (draw, &(mesh, p, hideable)) in alone.0.iter().zip(alone.1) {
+            for (draw, &AlonePart { mesh, primitive: p, hideable, mirrored }) in alone.0.iter().zip(alone.1) {
                 let material =
                     model.primitive_material(mesh, p, material_variant).map_or(default_material, |m| m as usize);
                 let key = materials.get(material).map_or_else(PipelineKey::default, |(_, key)| *key);
                 let masked =
                     model.materials().get(material).is_some_and(|m| matches!(m.alpha_mode, AlphaMode::Mask { .. }));
-                let key = key.of_draw(drawn.primitive(mesh, p), hideable);
+                let key = key.of_draw(drawn.primitive(mesh, p), (hideable, mirrored));
                 draws.push(DrawItem { material, key, masked, ..*draw });
             }
             draws.extend_from_slice(shared);

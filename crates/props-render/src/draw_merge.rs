@@ -9,9 +9,11 @@
 //!
 //! What is merged: triangle primitives posed rigidly by their node, without morph targets or
 //! an animated visibility, of at most [`MAX_MERGED_VERTICES`] vertices, whose material is
-//! opaque or masked, not animated and not paint (tinted per instance); two such parts merge
+//! opaque or masked, not animated, not paint (tinted per instance) and of a base colour within
+//! 0..=1 (as a vertex colour holds it); two such parts merge
 //! when their materials are equal but for their name and base colour, and both are drawn flat
-//! (`facets.rs`) or neither is. A part placed by
+//! (`facets.rs`) or neither is. A part its node mirrors at rest is drawn alone (its faces wind
+//! the other way: [`MergePlan::mirrored`]). A part placed by
 //! several nodes (a blade) is copied for each. Levels of detail merge level by level.
 
 use std::collections::HashMap;
@@ -49,6 +51,16 @@ pub(crate) struct MergePlan {
     /// Per mesh, per primitive: whether some mesh instance draws it on its own (its vertices
     /// are uploaded as they are).
     pub(crate) drawn_alone: Vec<Vec<bool>>,
+    /// Per mesh instance: whether its node's rest matrix mirrors it (a negative scale on one
+    /// axis, as Blender exports an object mirrored with its scale unapplied), so that its front
+    /// faces wind clockwise on screen, as three.js finds by the determinant.
+    pub(crate) mirrored: Vec<bool>,
+}
+
+/// Whether `material`'s base colour is within 0..=1, as a merged member's vertex colour carries
+/// it (a file may give more: three.js reads it as given, and so does a part drawn alone).
+fn within_one(material: &Material) -> bool {
+    material.base_color_factor.iter().all(|c| (0.0..=1.0).contains(c))
 }
 
 /// `material` as its merged draw draws it: no name, a white base colour (its alpha kept).
@@ -72,7 +84,8 @@ impl MergePlan {
         // thousands of parts in as many materials are grouped in linear time.
         let mut of_material: HashMap<(usize, bool), usize> = HashMap::new();
         // Whether each material (the default last) may merge, found once: not paint, not see-
-        // through, its values not animated.
+        // through, its values not animated, its base colour within 0..=1 (a member's colour is
+        // carried in its vertex colour, which holds no more).
         let mut animated = vec![false; model.materials().len() + 1];
         for target in model.rig().properties().targets() {
             if let props_anim::property::PropertyTarget::Material { material, .. } = *target
@@ -82,11 +95,16 @@ impl MergePlan {
             }
         }
         let materials = model.materials().iter().chain([&default]);
-        let may_merge: Vec<bool> =
-            materials.zip(&animated).map(|(m, &animated)| !animated && !m.is_paint() && !m.is_see_through()).collect();
+        let may_merge: Vec<bool> = materials
+            .zip(&animated)
+            .map(|(m, &animated)| !animated && !m.is_paint() && !m.is_see_through() && within_one(m))
+            .collect();
         let mut of_shape: HashMap<String, usize> = HashMap::new();
         let mut drawn_alone: Vec<Vec<bool>> =
             model.meshes().iter().map(|mesh| vec![false; mesh.primitives.len()]).collect();
+        let rest = props_anim::Pose::from_rest(model.rig());
+        let mirrored: Vec<bool> =
+            model.instances().iter().map(|i| rest.world_matrix(i.node).matrix3.determinant() < 0.0).collect();
         for (slot, instance) in model.instances().iter().enumerate() {
             if model.meshes().get(instance.mesh as usize).is_none() {
                 continue;
@@ -101,6 +119,7 @@ impl MergePlan {
                 // A part a material variant draws in another material is drawn alone, in each.
                 let mergeable = rigid
                     && !hideable
+                    && !mirrored[slot]
                     && !model.has_variant_materials(instance.mesh as usize, p)
                     && primitive.morph_targets.is_empty()
                     && primitive.vertex_count() <= MAX_MERGED_VERTICES
@@ -128,11 +147,12 @@ impl MergePlan {
                 groups.push(Group { material, flat, members });
             }
         }
-        Self { groups, drawn_alone }
+        Self { groups, drawn_alone, mirrored }
     }
 
     /// Draws of one batch at the model's level `level`: each merged draw with a member there,
-    /// each part drawn alone that its level keeps; the impostor alone at its level and past.
+    /// each part drawn alone that its level keeps (twice for a double-sided see-through one:
+    /// back faces first); the impostor alone at its level and past.
     pub(crate) fn draws_at(&self, model: &Model, drawn: &DrawnMeshes<'_>, level: usize) -> usize {
         if model.impostor_level().is_some_and(|at| level >= at) {
             return 1;
@@ -148,7 +168,12 @@ impl MergePlan {
             let primitives = model.meshes().get(instance.mesh as usize).map_or(0, |mesh| mesh.primitives.len());
             (0..primitives).map(move |p| (slot, p))
         });
-        let alone = parts.filter(|part| !merged.contains(part) && kept(*part)).count();
+        let twice = |(slot, p): (usize, usize)| {
+            let primitive = drawn.primitive(model.instances()[slot].mesh as usize, p);
+            let material = primitive.material.and_then(|m| model.materials().get(m as usize));
+            1 + usize::from(material.is_some_and(|m| m.double_sided && m.is_see_through()))
+        };
+        let alone: usize = parts.filter(|part| !merged.contains(part) && kept(*part)).map(twice).sum();
         alone + self.groups.iter().filter(|group| group.members.iter().any(|&member| kept(member))).count()
     }
 
@@ -301,5 +326,71 @@ mod tests {
         // Two flat cubes of 8 welded corners, two smooth ones of 24; each 36 indices and a
         // coarser level's 12.
         assert_eq!(plan.uploaded(&model, &drawn), (64, 192));
+    }
+
+    /// A base colour past 1 (three.js reads it as given) is drawn alone, where no vertex colour
+    /// holds it; a double-sided see-through part is two draws, back faces first.
+    #[test]
+    fn bright_parts_stay_alone_and_double_sided_glass_is_two_draws() {
+        let node = SourceNode {
+            name: None,
+            children: Vec::new(),
+            rest: RestTransform::Trs(props_anim::Transform::IDENTITY),
+            morph_weights: Vec::new(),
+        };
+        let glass = Material {
+            alpha_mode: AlphaMode::Blend,
+            double_sided: true,
+            ..Material::matte("glass", [1.0, 1.0, 1.0, 0.3])
+        };
+        let model = Model::new(ModelParts {
+            rig: Some(Rig::from_source_nodes(&[node]).expect("a rig")),
+            meshes: vec![Mesh { name: None, primitives: vec![part(0), part(1), part(2), part(3)] }],
+            materials: vec![
+                Material::matte("red", [1.0, 0.0, 0.0, 1.0]),
+                Material::matte("white", [1.0, 1.0, 1.0, 1.0]),
+                Material::matte("glowing red", [4.0, 0.0, 0.0, 1.0]),
+                glass,
+            ],
+            instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+            ..ModelParts::default()
+        })
+        .expect("valid");
+        let plan = MergePlan::new(&model, &DrawnMeshes::new(&model));
+        assert_eq!(plan.groups.len(), 1);
+        assert_eq!(plan.groups[0].members, [(0, 0), (0, 1)]);
+        assert_eq!(plan.drawn_alone, [vec![false, false, true, true]]);
+        // The merged pair, the glowing part, the glass's back and front faces.
+        assert_eq!(crate::Renderer::draws_per_level(&model), [4]);
+    }
+
+    /// A part whose node is mirrored winds its faces the other way: it is drawn alone.
+    #[test]
+    fn a_mirrored_part_is_drawn_alone() {
+        let node = |scale: Vec3, children: Vec<u32>| SourceNode {
+            name: None,
+            children,
+            rest: RestTransform::Trs(props_anim::Transform { scale, ..props_anim::Transform::IDENTITY }),
+            morph_weights: Vec::new(),
+        };
+        // The root mirrors its second child back (two mirrors), and its first once.
+        let nodes = [
+            node(Vec3::new(1.0, -1.0, 1.0), vec![1, 2]),
+            node(Vec3::ONE, vec![]),
+            node(-Vec3::X + Vec3::Y + Vec3::Z, vec![]),
+        ];
+        let instances = (0..3).map(|n| MeshInstance { node: NodeId(n), mesh: 0, skin: None }).collect();
+        let model = Model::new(ModelParts {
+            rig: Some(Rig::from_source_nodes(&nodes).expect("a rig")),
+            meshes: vec![Mesh { name: None, primitives: vec![part(0)] }],
+            materials: vec![Material::matte("red", [1.0, 0.0, 0.0, 1.0])],
+            instances,
+            ..ModelParts::default()
+        })
+        .expect("valid");
+        let plan = MergePlan::new(&model, &DrawnMeshes::new(&model));
+        assert_eq!(plan.mirrored, [true, true, false]);
+        assert!(plan.groups.is_empty(), "the one unmirrored part has none to merge with: {plan:?}");
+        assert_eq!(plan.drawn_alone, [vec![true]]);
     }
 }

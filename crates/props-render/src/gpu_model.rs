@@ -7,7 +7,7 @@ use props_anim::material::{AlphaMode, Material};
 use props_anim::{Model, Primitive};
 use wgpu::util::DeviceExt;
 
-use crate::draw_lists::{DrawItem, DrawLists, MAX_LEVELS, Posing};
+use crate::draw_lists::{AlonePart, DrawItem, DrawLists, MAX_LEVELS, Posing};
 use crate::draw_merge::MergePlan;
 use crate::drawn::DrawnMeshes;
 use crate::materials::{self, Defaults, Samplers};
@@ -370,7 +370,12 @@ impl GpuModel {
                     node_matrix,
                     posing,
                 });
-                alone.push((instance.mesh as usize, p, visibility.is_some()));
+                alone.push(AlonePart {
+                    mesh: instance.mesh as usize,
+                    primitive: p,
+                    hideable: visibility.is_some(),
+                    mirrored: posing == Posing::Rigid && plan.mirrored[slot],
+                });
             }
         }
         let alone_count = draws.len();

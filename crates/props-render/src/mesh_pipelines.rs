@@ -15,14 +15,23 @@ use crate::renderer_config::{RendererConfig, Shading};
 /// Instanced meshes, posed (or in their bind pose, for `skinning: false`), by the
 /// [`PipelineKey`] and posing of the draws that take them: made as models are uploaded
 /// ([`prepare`]), so that a renderer compiles only the variants its models draw with
-/// (seventeen switches and eighteen texture slots: 2^36 with the posings). Each is made
+/// (eighteen switches and as many texture slots: 2^37 with the posings). Each is made
 /// twice: for frames without point and spot lights, and for frames with some
 /// (`PUNCTUAL_LIGHTS`); and all again when a ground shadow is set or cleared
-/// (`GROUND_SHADOWED`).
+/// (`GROUND_SHADOWED`). A double-sided see-through material's are made for its front faces,
+/// and again for its back faces, drawn first ([`draws_back_faces_first`]).
 pub(crate) struct MeshPipelines {
     /// What they are made of.
     maker: MeshMaker,
-    made: HashMap<(PipelineKey, Posing), [wgpu::RenderPipeline; 2]>,
+    /// Unlit and lit; then, for a key drawn back faces first, its back faces' unlit and lit.
+    made: HashMap<(PipelineKey, Posing), Vec<wgpu::RenderPipeline>>,
+}
+
+/// Whether draws of `key` are drawn in two passes, back faces first, then front faces: a
+/// double-sided see-through material's, as three.js draws them, so that its far side shows
+/// through its near one whatever order the file lists its triangles in.
+pub(crate) fn draws_back_faces_first(key: PipelineKey) -> bool {
+    key.blend && key.double_sided
 }
 
 impl MeshPipelines {
@@ -34,7 +43,13 @@ impl MeshPipelines {
     /// The pipeline of `key` for draws posed as `posing` says, in a frame with point and spot
     /// lights or without (`lit`), if [`prepare`] made it.
     pub(crate) fn get(&self, key: PipelineKey, posing: Posing, lit: bool) -> Option<&wgpu::RenderPipeline> {
-        self.made.get(&(key, posing)).map(|made| &made[usize::from(lit)])
+        self.made.get(&(key, posing)).and_then(|made| made.get(usize::from(lit)))
+    }
+
+    /// The pipeline of `key`'s back faces, for a key drawn back faces first
+    /// ([`draws_back_faces_first`]), as [`MeshPipelines::get`] says.
+    pub(crate) fn get_back(&self, key: PipelineKey, posing: Posing, lit: bool) -> Option<&wgpu::RenderPipeline> {
+        self.made.get(&(key, posing)).and_then(|made| made.get(2 + usize::from(lit)))
     }
 
     /// Makes every pipeline again for frames a height field shadows (`on`) or none does, if
@@ -48,7 +63,7 @@ impl MeshPipelines {
         }
         self.maker.ground = on;
         for (&(key, posing), made) in &mut self.made {
-            *made = [false, true].map(|lit| self.maker.make(key, posing, lit));
+            *made = self.maker.make_all(key, posing);
         }
     }
 }
@@ -79,10 +94,7 @@ pub(crate) fn prepare(meshes: &Mutex<MeshPipelines>, draws: &[(PipelineKey, Posi
         }
         let validation = maker.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = maker.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let made: Vec<_> = missing
-            .iter()
-            .map(|&(key, posing)| ((key, posing), [false, true].map(|lit| maker.make(key, posing, lit))))
-            .collect();
+        let made: Vec<_> = missing.iter().map(|&(key, posing)| ((key, posing), maker.make_all(key, posing))).collect();
         // Native error scopes resolve at once; the futures only hand the result over.
         let errors = [pollster::block_on(memory.pop()), pollster::block_on(validation.pop())];
         if let Some(error) = errors.into_iter().flatten().next() {
@@ -129,9 +141,17 @@ const KEEP_BY_SECOND_COLOR: wgpu::BlendState = wgpu::BlendState {
 };
 
 impl MeshMaker {
+    /// Every pipeline of draws of `key` posed as `posing` says, as [`MeshPipelines`] keeps
+    /// them: unlit and lit, then the back faces' where it has them.
+    fn make_all(&self, key: PipelineKey, posing: Posing) -> Vec<wgpu::RenderPipeline> {
+        let faces: &[bool] = if draws_back_faces_first(key) { &[false, true] } else { &[false] };
+        faces.iter().flat_map(|&back| [false, true].map(|lit| self.make(key, posing, lit, back))).collect()
+    }
+
     /// The pipeline of draws of `key` posed as `posing` says, in frames with point and spot
-    /// lights or without (`lit`).
-    fn make(&self, key: PipelineKey, posing: Posing, lit: bool) -> wgpu::RenderPipeline {
+    /// lights or without (`lit`), of its back faces alone (`back`) where it is drawn back faces
+    /// first.
+    fn make(&self, key: PipelineKey, posing: Posing, lit: bool, back: bool) -> wgpu::RenderPipeline {
         let RendererConfig { skinning, shading, shadows, specular_antialiasing, .. } = self.config;
         let factory = PipelineFactory {
             device: &self.device,
@@ -154,7 +174,12 @@ impl MeshMaker {
             topology: wgpu::PrimitiveTopology::TriangleList,
             depth_compare: self.config.depth_compare,
             depth_write: !key.blend,
-            cull_mode: (!key.double_sided).then_some(wgpu::Face::Back),
+            cull_mode: match (key.double_sided, draws_back_faces_first(key), back) {
+                (true, false, _) => None,
+                (_, true, true) => Some(wgpu::Face::Front),
+                _ => Some(wgpu::Face::Back),
+            },
+            mirrored: key.mirrored,
             blend: key.blend.then_some(blend),
             depth_only: false,
         };

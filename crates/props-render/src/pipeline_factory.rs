@@ -36,13 +36,15 @@ pub(crate) fn shaded(posing: Posing, skinning: bool) -> (Entry, Vec<Option<wgpu:
     }
 }
 
-/// How a pipeline draws: its topology, depth test and write, culling and blending, and
+/// How a pipeline draws: its topology, depth test and write, culling, winding and blending, and
 /// whether it writes depth only (no colour target).
 pub(crate) struct DrawState {
     pub(crate) topology: wgpu::PrimitiveTopology,
     pub(crate) depth_compare: wgpu::CompareFunction,
     pub(crate) depth_write: bool,
     pub(crate) cull_mode: Option<wgpu::Face>,
+    /// Its front faces wind clockwise (a mirrored node's), not counter-clockwise as glTF's.
+    pub(crate) mirrored: bool,
     pub(crate) blend: Option<wgpu::BlendState>,
     pub(crate) depth_only: bool,
 }
@@ -116,8 +118,8 @@ impl PipelineFactory<'_> {
             },
             primitive: wgpu::PrimitiveState {
                 topology: state.topology,
-                // glTF's front faces are counter-clockwise.
-                front_face: wgpu::FrontFace::Ccw,
+                // glTF's front faces are counter-clockwise; a mirrored node turns them.
+                front_face: if state.mirrored { wgpu::FrontFace::Cw } else { wgpu::FrontFace::Ccw },
                 cull_mode: state.cull_mode,
                 ..Default::default()
             },

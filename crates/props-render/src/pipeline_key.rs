@@ -58,6 +58,9 @@ pub(crate) struct PipelineKey {
     pub extra_influences: bool,
     /// A clip animates its mesh instance's visibility (`HIDEABLE`).
     pub hideable: bool,
+    /// Its node mirrors it ([`crate::draw_merge::MergePlan::mirrored`]): its front faces wind
+    /// clockwise (a pipeline's state, no switch of the shader).
+    pub mirrored: bool,
     /// It draws a model's impostor (`IMPOSTOR`): painted by its vertices' share of paint.
     pub impostor: bool,
 }
@@ -87,6 +90,7 @@ impl PipelineKey {
             extra_influences: false,
             hideable: false,
             impostor: false,
+            mirrored: false,
         }
     }
 
@@ -98,14 +102,16 @@ impl PipelineKey {
     }
 
     /// This material's key for a draw of `primitive` (its colours, its flat shading, its
-    /// morph targets, its influences past the 8th), whose visibility a clip animates or not.
-    pub(crate) fn of_draw(self, primitive: &Primitive, hideable: bool) -> Self {
+    /// morph targets, its influences past the 8th), whose visibility a clip animates or not,
+    /// mirrored by its node or not.
+    pub(crate) fn of_draw(self, primitive: &Primitive, (hideable, mirrored): (bool, bool)) -> Self {
         Self {
             colored: !primitive.colors.is_empty(),
             flat: primitive.flat,
             morphed: !primitive.morph_targets.is_empty(),
             extra_influences: primitive.influences.as_ref().is_some_and(|i| !i.extra.is_empty()),
             hideable,
+            mirrored,
             ..self
         }
     }
@@ -135,12 +141,12 @@ impl PipelineKey {
 
     /// How many switches and texture slots a key has.
     #[cfg(test)]
-    const BITS: u32 = 17 + TEXTURE_SLOTS as u32;
+    const BITS: u32 = 18 + TEXTURE_SLOTS as u32;
 
     /// The key whose switches and slots are the bits of `i`, a bit each.
     #[cfg(test)]
     fn from_bits(i: u64) -> Self {
-        let switch = |k: u32| i & 1 << (7 + TEXTURE_SLOTS as u32 + k) != 0;
+        let switch = |k: u32| i & 1 << (8 + TEXTURE_SLOTS as u32 + k) != 0;
         Self {
             blend: switch(9),
             transmissive: switch(8),
@@ -152,14 +158,15 @@ impl PipelineKey {
             masked: switch(2),
             double_sided: switch(1),
             animated: switch(0),
-            textures: (i >> 7 & ((1 << TEXTURE_SLOTS) - 1)) as u32,
-            colored: i & 64 != 0,
-            flat: i & 32 != 0,
-            painted: i & 16 != 0,
-            morphed: i & 8 != 0,
-            extra_influences: i & 4 != 0,
-            hideable: i & 2 != 0,
-            impostor: i & 1 != 0,
+            textures: (i >> 8 & ((1 << TEXTURE_SLOTS) - 1)) as u32,
+            colored: i & 128 != 0,
+            flat: i & 64 != 0,
+            painted: i & 32 != 0,
+            morphed: i & 16 != 0,
+            extra_influences: i & 8 != 0,
+            hideable: i & 4 != 0,
+            impostor: i & 2 != 0,
+            mirrored: i & 1 != 0,
         }
     }
 
@@ -183,7 +190,7 @@ impl PipelineKey {
         let index = index << TEXTURE_SLOTS | u64::from(self.textures);
         let flags =
             [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
-        fold(index, &flags)
+        fold(fold(index, &flags), &[self.mirrored])
     }
 
     /// What its draws' vertices give their fragments: all of `VertexOutput`, or only what its

@@ -211,6 +211,7 @@ impl Pipelines {
                 depth_compare: wgpu::CompareFunction::Less,
                 depth_write: true,
                 cull_mode: None,
+                mirrored: false,
                 blend: None,
                 depth_only: true,
             };
@@ -258,6 +259,7 @@ impl Pipelines {
                 depth_compare: wgpu::CompareFunction::Always,
                 depth_write: false,
                 cull_mode: None,
+                mirrored: false,
                 blend: None,
                 depth_only: false,
             },

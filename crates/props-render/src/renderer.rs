@@ -346,8 +346,11 @@ impl Renderer {
             let Some(model) = self.model(*id) else { continue };
             let instances = run.instances.len() as u32;
             for draw in model.draws.of(run.material_variant).iter().filter(|draw| !draw.indices(run.level).is_empty()) {
-                calls += 1;
-                stats.main_pass += draw.count(run.level, instances);
+                // Twice for what is drawn back faces first.
+                for _ in 0..1 + u32::from(mesh_pipelines::draws_back_faces_first(draw.key)) {
+                    calls += 1;
+                    stats.main_pass += draw.count(run.level, instances);
+                }
             }
         }
         stats.draw_calls = calls;
@@ -405,6 +408,14 @@ impl Renderer {
             if bound_window != Some(window) {
                 self.bind_run(pass, &groups.main, window, run, model);
                 (bound_window, bound) = (Some(window), None);
+            }
+            // A double-sided one's back faces first, then its front faces.
+            if mesh_pipelines::draws_back_faces_first(item.key)
+                && let Some(back) = meshes.get_back(item.key, item.posing, self.lit)
+            {
+                pass.set_pipeline(back);
+                bound = None;
+                let _drawn = draw_item(pass, model, (item, run.level), run.instances.clone());
             }
             self.draw(pass, (&meshes, model), item, run, &mut bound);
         }
