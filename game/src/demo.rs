@@ -148,7 +148,7 @@ impl Demo {
 
     /// Uploads every model again, onto a recreated GPU device.
     pub fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        self.models.upload_all(renderer)?;
+        self.models.upload_all(renderer);
         self.ground.rebuild(&self.scene)?;
         self.ground.upload(renderer)
     }

@@ -212,9 +212,12 @@ impl ModelRegistry {
         Ok(Self { kinds, base_heights, shelf, list, mods_dir, last: None })
     }
 
-    /// Uploads every model shown now (when the GPU device was recreated).
-    pub fn upload_all(&mut self, renderer: &mut Renderer) -> anyhow::Result<()> {
-        self.shelf.upload_all(renderer).context("uploading the town's models")
+    /// Uploads every model shown now (when the GPU device was recreated). One the new device
+    /// refuses is left out of the town and logged; the others are drawn.
+    pub fn upload_all(&mut self, renderer: &mut Renderer) {
+        if let Err(why) = self.shelf.upload_all(renderer) {
+            tracing::warn!(error = %why, "the town goes on without the models the new device refused");
+        }
     }
 
     /// The roles a mod's sidecar may give: every kind's (the lot's `ambient` among them).

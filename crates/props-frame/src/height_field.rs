@@ -1,7 +1,8 @@
 //! [`HeightField`]: a ground's heights on a square grid, as a host hands them to the renderer
 //! so that its hills shadow everything under the sun (`props_render::Renderer::set_ground_shadow`)
 //! at the cost of one lookup a pixel, instead of being drawn into every shadow map. The same
-//! heights plant a crowd's feet ([`HeightField::height_at`] as a `props_crowd::Ground`).
+//! heights plant a crowd's feet ([`HeightField::ground_at`] in a `props_crowd::Ground`:
+//! `Arc::new(move |p| field.ground_at(p))`).
 
 use glam::Vec2;
 
@@ -89,23 +90,54 @@ impl HeightField {
     #[must_use]
     pub fn height_at(&self, p: Vec2) -> Option<f32> {
         let at = (p - self.origin) / self.spacing;
-        let last = Vec2::new(self.columns as f32, self.rows() as f32) - 1.0;
-        if !(at.cmpge(Vec2::ZERO).all() && at.cmple(last).all()) {
-            return None;
-        }
+        let last = self.last();
+        (at.cmpge(Vec2::ZERO).all() && at.cmple(last).all()).then(|| self.sample(at))
+    }
+
+    /// The ground's height at world x, z `p`, as [`HeightField::height_at`] within the grid and
+    /// its nearest edge's beyond it (its origin's for a coordinate that is no number): a height
+    /// everywhere, as a crowd's ground needs (`props_crowd::Ground`,
+    /// `props_host::PropHost::set_ground`).
+    #[must_use]
+    pub fn ground_at(&self, p: Vec2) -> f32 {
+        let at = (p - self.origin) / self.spacing;
+        self.sample(Vec2::select(at.is_nan_mask(), Vec2::ZERO, at).clamp(Vec2::ZERO, self.last()))
+    }
+
+    /// The last sample's grid coordinates (column, row).
+    fn last(&self) -> Vec2 {
+        Vec2::new(self.columns as f32, self.rows() as f32) - 1.0
+    }
+
+    /// The height at grid coordinates `at` within `0..=last`, bilinear between the four samples
+    /// around it.
+    fn sample(&self, at: Vec2) -> f32 {
         // The cell's corner, kept one sample inside the far edges (where `at` may lie).
-        let corner = at.floor().min(last - 1.0);
+        let corner = at.floor().min(self.last() - 1.0);
         let f = at - corner;
         let h = |i: f32, j: f32| self.heights[j as usize * self.columns as usize + i as usize];
         let near = h(corner.x, corner.y) * (1.0 - f.x) + h(corner.x + 1.0, corner.y) * f.x;
         let far = h(corner.x, corner.y + 1.0) * (1.0 - f.x) + h(corner.x + 1.0, corner.y + 1.0) * f.x;
-        Some(near * (1.0 - f.y) + far * f.y)
+        near * (1.0 - f.y) + far * f.y
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn beyond_the_grid_the_ground_is_its_nearest_edge_s() {
+        // 3 x 2 samples 1 apart from (-1, -1): heights rising along x.
+        let field =
+            HeightField::new(Vec2::new(-1.0, -1.0), 1.0, 3, vec![0.0, 1.0, 2.0, 0.0, 1.0, 2.0]).expect("a grid");
+        assert_eq!(field.ground_at(Vec2::new(-0.5, -0.5)), 0.5, "within: as height_at");
+        assert_eq!(field.ground_at(Vec2::new(10.0, 0.0)), 2.0, "past the far edge along x");
+        assert_eq!(field.ground_at(Vec2::new(-10.0, 30.0)), 0.0, "past the near corner's edges");
+        assert_eq!(field.height_at(Vec2::new(10.0, 0.0)), None);
+        assert_eq!(field.ground_at(Vec2::new(f32::NAN, f32::INFINITY)), 0.0, "the origin's row, its far edge");
+        assert_eq!(field.ground_at(Vec2::new(f32::INFINITY, f32::NAN)), 2.0);
+    }
 
     #[test]
     fn a_grid_is_whole_rows_of_finite_heights() {

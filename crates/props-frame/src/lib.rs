@@ -39,7 +39,9 @@ pub use height_field::{HeightField, HeightFieldError};
 pub use orbit::OrbitCamera;
 
 /// A model's name for the renderer: chosen by whoever owns the models (the game's shelf),
-/// and the id the renderer keeps the model's GPU copy under.
+/// and the id the renderer keeps the model's GPU copy under. Small numbers, from 0 up: the
+/// renderer keeps a slot for every id up to the largest it was given (a hash for an id would
+/// cost a slot per number below it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ModelId(pub u32);
 

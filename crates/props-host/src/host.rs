@@ -30,7 +30,8 @@ pub struct HostConfig {
     /// own ([`props_mods::ModConfig::limits`]).
     pub limits: Limits,
     /// The first renderer id the host's models take: ids below it are left to the host's own
-    /// use of the renderer.
+    /// use of the renderer (ids are small numbers: the renderer keeps a slot for each below the
+    /// largest, [`ModelId`]).
     pub first_model_id: u32,
     /// GPU memory the mods' models may take together, bytes (a mod that would pass it is
     /// refused and the last good version stays).
@@ -202,6 +203,16 @@ impl PropHost {
         (&mut self.shelf, HostStage { set: &mut self.set, units: &mut self.units })
     }
 
+    /// Unloads model `id` (a district streamed out): its instances are removed, its GPU copy
+    /// dropped, the mods of its name go with it (a change to one's file brings it back, as a
+    /// model of its own), and its id and name may be taken by the next model loaded: an id kept
+    /// past this names that one. Returns how many instances went; `None` when there is no such
+    /// model of the host's own.
+    pub fn unload(&mut self, id: ModelId, renderer: &mut Renderer) -> Option<usize> {
+        let (shelf, mut stage) = self.staged();
+        shelf.unload(id, &mut stage, renderer)
+    }
+
     /// Declares model `id` made in other units than metres: `metres_per_unit` of them a metre
     /// (`Fox.glb`, made in centimetres and placed at 0.01: 0.01), for it and every mod of its
     /// name (a model a mod added: until its file goes). Its props are then rated as a model in
@@ -300,7 +311,9 @@ impl PropHost {
     }
 
     /// Plants walkers' feet on `ground` (the height of the host's terrain at a world (x, z)),
-    /// see [`CrowdSet::set_ground`]; `None` (the default): level with where each stands.
+    /// see [`CrowdSet::set_ground`]; `None` (the default): level with where each stands. The
+    /// heights handed to the renderer's ground shadow serve as well:
+    /// `Some(Arc::new(move |p| field.ground_at(p)))` for a [`props_frame::HeightField`] `field`.
     pub fn set_ground(&mut self, ground: Option<Ground>) {
         self.set.set_ground(ground);
     }

@@ -268,6 +268,22 @@ impl<B> Shelf<B> {
         Ok(id)
     }
 
+    /// Unloads model `id`, one of the game's own (a district streamed out): it goes with the
+    /// mods of its name (the RAM budget no longer counts them; a change to one's file brings it
+    /// back, as a model of its own), its renderer id is freed for the next model, its GPU copy
+    /// dropped, its instances removed by the stage. Returns how many; `None` when `id` is no
+    /// model of the game's own (none, or one a mod added).
+    pub fn unload<S: Stage<B>>(&mut self, id: ModelId, stage: &mut S, renderer: &mut Renderer) -> Option<usize> {
+        let k = self.entries.iter().position(|e| e.id == id && e.base.is_some())?;
+        let entry = self.entries.remove(k);
+        if let Some(watcher) = &self.watcher {
+            entry.mods.keys().for_each(|path| watcher.set_resident_bytes(path, 0));
+        }
+        renderer.remove_model(id);
+        self.ids.release(id);
+        Some(stage.unbind(self, id))
+    }
+
     /// [`Shelf::add`] without binding: for a stage built from the shelf afterwards.
     pub fn insert(
         &mut self,

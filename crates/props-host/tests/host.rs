@@ -532,3 +532,22 @@ fn what_loading_threads_take_and_give_back_is_send() {
     send::<props_render::UploadedModel>();
     send::<LoadError>();
 }
+
+/// A district streamed out: its model unloaded takes its instances with it, frees its name for
+/// the next load, and is gone from the host; unloading it again does nothing.
+#[test]
+fn an_unloaded_model_takes_its_instances_and_frees_its_name() {
+    let Some(mut renderer) = renderer() else { return };
+    let mut props = PropHost::new(HostConfig::default()).expect("a host");
+    let fox = props.load_file(&asset("Fox.glb"), Animates::default(), &mut renderer).expect("the fox").model;
+    let instances: Vec<_> =
+        (0..3).map(|k| props.add(fox, Affine3A::from_translation(Vec3::X * k as f32)).expect("added")).collect();
+    assert!(renderer.model_footprint(fox).is_some());
+    assert_eq!(props.unload(fox, &mut renderer), Some(3));
+    assert!(props.model(fox).is_none() && props.model_named("Fox").is_none());
+    assert!(renderer.model_footprint(fox).is_none(), "its GPU copy dropped");
+    assert!(instances.iter().all(|&i| props.get_mut(i).is_none()), "its instances went with it");
+    assert_eq!(props.unload(fox, &mut renderer), None, "nothing left to unload");
+    let again = props.load_file(&asset("Fox.glb"), Animates::default(), &mut renderer).expect("loads again");
+    assert!(props.add(again.model, Affine3A::IDENTITY).is_some());
+}
