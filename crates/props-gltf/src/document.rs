@@ -112,6 +112,30 @@ impl Document {
     pub(crate) fn pointer_channels(&self, animation: usize) -> &[PointerChannel] {
         self.pointer_channels.get(animation).map_or(&[], Vec::as_slice)
     }
+
+    /// Per node: whether a clip moves it by parts (its translation, rotation or scale, by a
+    /// channel or a pointer), so that a `matrix` of its is taken apart into them, as three.js
+    /// takes apart every node's.
+    pub(crate) fn moved_by_parts(&self) -> Vec<bool> {
+        use gltf::json::animation::Property;
+        let mut moved = vec![false; self.root.nodes.len()];
+        for (a, animation) in self.root.animations.iter().enumerate() {
+            let by_parts = |property: Property| property != Property::MorphTargetWeights;
+            let channels = animation.channels.iter().filter_map(|channel| match channel.target.path {
+                Checked::Valid(property) if by_parts(property) => Some(channel.target.node.value()),
+                _ => None,
+            });
+            let pointers = self.pointer_channels(a).iter().filter_map(|channel| {
+                crate::animation_pointer::node_property(&channel.pointer).filter(|&(_, p)| by_parts(p)).map(|(n, _)| n)
+            });
+            for node in channels.chain(pointers) {
+                if let Some(flag) = moved.get_mut(node) {
+                    *flag = true;
+                }
+            }
+        }
+        moved
+    }
 }
 
 /// The few properties looked at before the full parse.

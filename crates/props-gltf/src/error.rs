@@ -369,8 +369,11 @@ pub enum ErrorKind {
     /// An animation channel or sampler is invalid.
     #[error("invalid animation: {0}")]
     Clip(ClipError),
-    /// An animation targets a node given by `matrix`.
-    #[error("node {node} is given by a `matrix`, and glTF forbids animating such nodes")]
+    /// An animation moves by parts a node given by a `matrix` that cannot be taken apart into
+    /// them (a scale of zero on an axis).
+    #[error(
+        "node {node} is given by a `matrix` with a scale of zero, which cannot be taken apart into the translation, rotation and scale its clip moves"
+    )]
     AnimatedMatrixNode {
         /// glTF node index.
         node: u32,

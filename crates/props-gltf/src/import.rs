@@ -136,7 +136,8 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
     let vrm = Vrm::read(root, &mut warnings);
     let turned = vrm.as_ref().is_some_and(|v| v.turned);
-    let mut rig = nodes::import_rig(root, &meshes, &instancing, limits, turned)?;
+    let moved = document.moved_by_parts();
+    let mut rig = nodes::import_rig((root, &moved), &meshes, &instancing, limits, turned)?;
     if let Some(vrm) = &vrm {
         rig = vrm.apply(rig, &mut warnings);
     }

@@ -14,13 +14,14 @@ use crate::limits::{self, Limits};
 /// How far the last row of a matrix may be from `0, 0, 0, 1` and still count as affine.
 const AFFINE_TOLERANCE: f32 = 1e-4;
 
-/// Builds the rig from every node of the file, then one child per mesh instance of each
+/// Builds the rig from every node of the file (a `matrix` of a node a clip moves by parts,
+/// `moved[i]`, taken apart into them), then one child per mesh instance of each
 /// instanced node (see [`Instancing`]), then, when the model is `turned` (a VRM 0.x avatar,
 /// which faces -Z: [`crate::vrm`]), a root above the file's roots that turns them half round
 /// about +Y to face +Z. `meshes` (the imported glTF meshes) give the morph target count of the
 /// mesh on each node.
 pub(crate) fn import_rig(
-    root: &Root,
+    (root, moved): (&Root, &[bool]),
     meshes: &[Mesh],
     instancing: &Instancing,
     limits: &Limits,
@@ -55,7 +56,7 @@ pub(crate) fn import_rig(
         nodes.push(SourceNode {
             name: node.name.clone(),
             children: node.children.iter().flatten().map(|c| index_u32(c.value())).collect(),
-            rest: rest_transform(node, &path)?,
+            rest: rest_transform(node, &path, moved.get(i).copied().unwrap_or(false))?,
             morph_weights,
         });
     }
@@ -99,13 +100,23 @@ fn morph_weights(weights: &[f32], targets: usize, path: &str) -> Result<Vec<f32>
     Ok(weights.to_vec())
 }
 
-/// The node's `matrix` (kept as a matrix: it may carry shear) or its TRS.
-fn rest_transform(node: &gltf::json::scene::Node, path: &str) -> Result<RestTransform, ImportError> {
+/// The node's `matrix` (kept as a matrix: it may carry shear) or its TRS. The matrix of a
+/// node a clip moves by parts (`moved_by_parts`: invalid glTF, which three.js plays) is taken
+/// apart into them, as three.js takes it apart (a shear lost, as there); one that cannot be
+/// (a scale of zero) stays a matrix, and the clip is dropped.
+fn rest_transform(
+    node: &gltf::json::scene::Node,
+    path: &str,
+    moved_by_parts: bool,
+) -> Result<RestTransform, ImportError> {
     if let Some(matrix) = &node.matrix {
         let path = format!("{path}.matrix");
         finite(matrix, &path)?;
         let matrix = affine(matrix).map_err(|row| ImportError::at(path, ErrorKind::NodeMatrixNotAffine { row }))?;
-        return Ok(RestTransform::Matrix(matrix));
+        let (scale, rotation, translation) = matrix.to_scale_rotation_translation();
+        let parts = Transform { translation, rotation: rotation.normalize(), scale };
+        let whole = scale.is_finite() && parts.rotation.is_finite() && scale.cmpne(Vec3::ZERO).all();
+        return Ok(if moved_by_parts && whole { RestTransform::Trs(parts) } else { RestTransform::Matrix(matrix) });
     }
     let translation = node.translation.unwrap_or([0.0; 3]);
     let rotation = node.rotation.map_or([0.0, 0.0, 0.0, 1.0], |r| r.0);

@@ -258,11 +258,6 @@ pub const FATAL: &[Rule] = &[
     part("INVALID_IBM_ACCESSOR_COUNT", "the skin has not one inverse bind matrix per joint", FIX_BIND),
     part("SKIN_IBM_INVALID_FORMAT", WRONG_FORMAT, FIX_BIND),
     part(
-        "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
-        "a node given by a matrix cannot be animated by parts",
-        "give the node a translation, rotation and scale instead of a matrix (exporters do: export it again)",
-    ),
-    part(
         "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
         "the channel animates morph weights of a node without any",
         "remove the channel, or give the node's mesh the shape keys it animates",
@@ -322,6 +317,13 @@ const FIX_CAMERA: &str = "nothing, for the game: it does not use the file's came
 /// shows it, as it does a fatal code's): the file loads, and the error is still worth
 /// mending for the viewers that read it as the specification says.
 pub const READ_PAST: &[(&str, &str)] = &[
+    // Played as three.js plays it: the matrix taken apart into translation, rotation and scale
+    // (one that cannot be, a scale of zero, drops the clip: `ErrorKind::AnimatedMatrixNode`).
+    (
+        "ANIMATION_CHANNEL_TARGET_NODE_MATRIX",
+        "nothing, for the game: it takes the node's matrix apart into translation, rotation and scale, as three.js \
+         does (give the node those instead of a matrix for other viewers: exporters do)",
+    ),
     ("ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", FIX_BOUNDS_META),
     ("ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", FIX_BOUNDS_META),
     ("ACCESSOR_MAX_MISMATCH", FIX_BOUNDS_META),

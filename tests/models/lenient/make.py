@@ -190,6 +190,32 @@ def primitive_restart():
     write("primitive_restart.gltf", document)
 
 
+def matrix_of(translation, rotation, scale):
+    """The column-major 4x4 matrix of a translation, a unit quaternion (x, y, z, w) and a scale."""
+    x, y, z, w = rotation
+    turn = [
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ]
+    columns = [[turn[row][col] * scale[col] for row in range(3)] + [0.0] for col in range(3)]
+    return [v for column in columns for v in column] + list(translation) + [1.0]
+
+
+def animated_matrix_nodes():
+    """BoxAnimated with both animated nodes given by a `matrix` (as some converters write
+    them; glTF forbids animating such a node): the outer node's matrix scales it
+    unequally and its clip moves it, the inner one's turns and moves it and its clip turns it.
+    three.js takes each matrix apart into translation, rotation and scale and plays the clip."""
+    document = load("BoxAnimated.gltf")
+    outer, inner = document["nodes"][0], document["nodes"][2]
+    for node in (outer, inner):
+        node.pop("rotation", None)
+    outer["matrix"] = matrix_of([0.0, 0.5, 0.0], about_y(30), [1.5, 1.0, 0.5])
+    inner["matrix"] = matrix_of([0.25, 0.0, -0.5], about_y(-45), [1.0, 2.0, 1.0])
+    write("animated_matrix_nodes.gltf", document)
+
+
 duplicate_targets()
 sampler_strides()
 skin_strides()
@@ -198,3 +224,4 @@ unweighted_vertices()
 primitive_restart()
 invalid_attribute()
 uv_set_gap()
+animated_matrix_nodes()

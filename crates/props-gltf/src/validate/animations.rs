@@ -167,7 +167,9 @@ fn channel_target(check: &mut Check<'_>, animation: &Animation, channel: &Target
         }
         Property::MorphTargetWeights => {}
         _ if target.matrix.is_some() => {
-            let message = format!("node {node} is given by a matrix, so its TRS cannot be animated");
+            let message = format!(
+                "node {node} is given by a matrix, and glTF forbids animating its translation, rotation or scale"
+            );
             check.error("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", format!("{pointer}/target"), message);
         }
         _ => {}

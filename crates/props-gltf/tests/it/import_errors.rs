@@ -387,10 +387,25 @@ fn child_that_does_not_exist() {
     assert!(matches!(error_at(&json, "nodes[2].children[0]"), ErrorKind::InvalidIndex));
 }
 
+/// A node given by a matrix that a clip rotates (invalid glTF, which three.js plays): its
+/// matrix is taken apart into translation, rotation and scale, as three.js takes it, and the
+/// clip moves it from there; one with a scale of zero cannot be, and its clip is dropped.
 #[test]
-fn animated_matrix_node() {
+fn an_animated_matrix_node_is_taken_apart_as_three_js_takes_it() {
+    use glam::{Quat, Vec3};
     let mut json = Doc::new().json();
-    json["nodes"][2] = json!({"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]});
+    // Scaled by 2, turned a quarter about Z, moved 3 along X (column-major).
+    json["nodes"][2] = json!({"matrix": [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 3, 0, 0, 1]});
+    let import = import_json(&json).expect("loads");
+    assert!(import.dropped.is_empty(), "{:?}", import.dropped);
+    assert_eq!(import.model.clips().len(), 1, "the clip plays");
+    let rig = import.model.rig();
+    let node = rig.from_source_index(2).expect("node 2");
+    let props_anim::RestTransform::Trs(rest) = rig.rest(node) else { panic!("{:?}", rig.rest(node)) };
+    assert!(rest.translation.abs_diff_eq(Vec3::X * 3.0, 1e-6), "{rest:?}");
+    assert!(rest.scale.abs_diff_eq(Vec3::splat(2.0), 1e-6), "{rest:?}");
+    assert!(rest.rotation.abs_diff_eq(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2), 1e-6), "{rest:?}");
+    json["nodes"][2] = json!({"matrix": [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]});
     assert!(matches!(
         error_at(&json, "animations[0].channels[0].target.node"),
         ErrorKind::AnimatedMatrixNode { node: 2 }
