@@ -52,7 +52,13 @@ impl Leg {
 /// below it lies as the clip lays it). The pose's world matrices must be current; they are
 /// recomputed.
 pub fn reach(pose: &mut Pose, rig: &Rig, leg: Leg, target: Vec3) {
-    let foot = rotation(pose.world_matrix(leg.end));
+    reach_tilted(pose, rig, leg, (target, Quat::IDENTITY));
+}
+
+/// [`reach`], the ankle then turned by `tilt` (model space, about itself) from the orientation
+/// the pose gives it: a foot laid on a slope.
+fn reach_tilted(pose: &mut Pose, rig: &Rig, leg: Leg, (target, tilt): (Vec3, Quat)) {
+    let foot = tilt * rotation(pose.world_matrix(leg.end));
     let position = |pose: &Pose, node: NodeId| Vec3::from(pose.world_matrix(node).translation);
     let (a, b, c) = (position(pose, leg.upper), position(pose, leg.mid), position(pose, leg.end));
     let (upper, lower) = (a.distance(b), b.distance(c));
@@ -121,15 +127,26 @@ pub const RELEASE_TIME: f32 = 0.15;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Planting {
     pins: Vec<Pin>,
-    /// Each foot's ankle target this call (model space), `None` where it follows the pose.
-    targets: Vec<Option<Vec3>>,
+    /// Each foot's ankle target this call (model space) and the turn laying it on the
+    /// ground, `None` where it follows the pose.
+    targets: Vec<Option<(Vec3, Quat)>>,
 }
+
+/// The steepest slope a planted foot is laid on, radians: past it (a kerb, a cliff's edge in
+/// the heights) the foot is turned this far, as a person's ankle bends no further.
+pub const MOST_FOOT_TILT: f32 = 0.5;
+
+/// Half the span over which a ground's slope under a foot is measured, world units (about half
+/// a foot's length: a heel on one grid cell and toes on the next lie between).
+const SLOPE_SPAN: f32 = 0.12;
 
 /// One foot's pin.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Pin {
     /// The world point it is held at while planted.
     at: Option<Vec3>,
+    /// The turn (model space) laying the foot on the ground's slope where it came down.
+    tilt: Quat,
     /// How far (world) the pin held it from where the pose put it, last time it was planted.
     offset: Vec3,
     /// How much of `offset` is still applied while it eases back (1 when just lifted).
@@ -162,8 +179,10 @@ impl Planting {
     /// its pin), a lifted one eased back to the pose. With a `ground` (its height at a world
     /// (x, z)), a foot comes down as far above or below where the pose puts it as the ground
     /// there is above or below the ground under the prop's origin (where the prop stands): on
-    /// a hill, the uphill foot is planted higher. The pose's world matrices must be current
-    /// and are recomputed.
+    /// a hill, the uphill foot is planted higher, and each foot is laid on the slope where it
+    /// came down (turned from the prop's up to the ground's, at most [`MOST_FOOT_TILT`]; easing
+    /// back with it when lifted). The pose's world matrices must be current and are
+    /// recomputed.
     pub fn apply(
         &mut self,
         pose: &mut Pose,
@@ -179,14 +198,31 @@ impl Planting {
         self.pins.resize(feet.len(), Pin::default());
         self.targets.resize(feet.len(), None);
         let to_model = placement.inverse();
+        let turn = placement.to_scale_rotation_translation().1;
+        // The turn from the prop's up to the ground's at `at`, in model space.
+        let slope = |at: Vec3| {
+            let Some(height) = ground else { return Quat::IDENTITY };
+            let h = |dx: f32, dz: f32| height(Vec2::new(at.x + dx, at.z + dz));
+            let gradient =
+                Vec2::new(h(SLOPE_SPAN, 0.0) - h(-SLOPE_SPAN, 0.0), h(0.0, SLOPE_SPAN) - h(0.0, -SLOPE_SPAN));
+            let Some(up) = Vec3::new(-gradient.x, 2.0 * SLOPE_SPAN, -gradient.y).try_normalize() else {
+                return Quat::IDENTITY;
+            };
+            let tilt = turn.inverse() * Quat::from_rotation_arc(turn * Vec3::Y, up) * turn;
+            let angle = tilt.angle_between(Quat::IDENTITY);
+            if angle > MOST_FOOT_TILT { Quat::IDENTITY.slerp(tilt, MOST_FOOT_TILT / angle) } else { tilt }
+        };
         for (((&(foot, leg), &down), pin), target) in
             feet.iter().zip(planted).zip(&mut self.pins).zip(&mut self.targets)
         {
             let animated = placement.transform_point3(pose.world_matrix(foot).translation.into());
             *target = None;
             if down {
-                let at = *pin.at.get_or_insert_with(|| animated + Vec3::Y * rise(animated));
-                (pin.offset, pin.weight) = (at - animated, 1.0);
+                if pin.at.is_none() {
+                    let at = animated + Vec3::Y * rise(animated);
+                    (pin.at, pin.tilt) = (Some(at), slope(at));
+                }
+                (pin.offset, pin.weight) = (pin.at.unwrap_or(animated) - animated, 1.0);
             } else {
                 pin.at = None;
                 pin.weight = (pin.weight - dt / RELEASE_TIME).max(0.0);
@@ -196,12 +232,13 @@ impl Planting {
             }
             let moved = animated + pin.offset * pin.weight;
             let offset = to_model.transform_point3(moved) - to_model.transform_point3(animated);
-            *target = Some(Vec3::from(pose.world_matrix(leg.end).translation) + offset);
+            let ankle = Vec3::from(pose.world_matrix(leg.end).translation) + offset;
+            *target = Some((ankle, Quat::IDENTITY.slerp(pin.tilt, pin.weight)));
         }
         lower_hips(pose, rig, feet, &self.targets);
         for (&(_, leg), target) in feet.iter().zip(&self.targets) {
             if let Some(target) = *target {
-                reach(pose, rig, leg, target);
+                reach_tilted(pose, rig, leg, target);
             }
         }
     }
@@ -211,7 +248,7 @@ impl Planting {
 /// down in model space by as much as the farthest of `targets` needs for its leg to reach it,
 /// at most the leg's length: nothing when every target is within reach. The pose's world
 /// matrices must be current; they are recomputed when it moves.
-fn lower_hips(pose: &mut Pose, rig: &Rig, feet: &[(NodeId, Leg)], targets: &[Option<Vec3>]) {
+fn lower_hips(pose: &mut Pose, rig: &Rig, feet: &[(NodeId, Leg)], targets: &[Option<(Vec3, Quat)>]) {
     let Some(&(_, first)) = feet.first() else { return };
     let Some(hips) = rig.parent(first.upper) else { return };
     if feet.iter().any(|(_, leg)| rig.parent(leg.upper) != Some(hips)) {
@@ -220,7 +257,7 @@ fn lower_hips(pose: &mut Pose, rig: &Rig, feet: &[(NodeId, Leg)], targets: &[Opt
     let position = |node: NodeId| Vec3::from(pose.world_matrix(node).translation);
     let mut drop = 0.0_f32;
     for (&(_, leg), target) in feet.iter().zip(targets) {
-        let Some(target) = *target else { continue };
+        let Some((target, _)) = *target else { continue };
         let hip = position(leg.upper);
         let length = (hip.distance(position(leg.mid)) + position(leg.mid).distance(position(leg.end))) * 0.9999;
         let (to, down) = (target - hip, (hip - target).y);

@@ -1,7 +1,7 @@
 //! Two-bone IK: the ankle reaches the target, the bones keep their lengths, the knee bends the
 //! way the pose bends it; a planted foot stays where it came down.
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec2, Vec3};
 use props_anim::gait::ik::{Leg, Planting, reach};
 use props_anim::{NodeId, Pose, Rig, Transform};
 
@@ -131,7 +131,7 @@ fn the_hips_come_down_at_most_a_leg_s_length_for_a_foot_left_far_below() {
     let (pelvis, toe) = (node(&rig, 0), node(&rig, 4));
     let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
     // A ledge 3 high past z = 0.3: the foot comes down below it, then the model steps up.
-    let ground = |at: glam::Vec2| if at.y > 0.3 { 3.0 } else { 0.0 };
+    let ground = |at: Vec2| if at.y > 0.3 { 3.0 } else { 0.0 };
     let mut planting = Planting::default();
     let mut pose = Pose::from_rest(&rig);
     for (frame, placed) in [Vec3::ZERO, Vec3::new(0.0, 3.0, 0.4)].into_iter().enumerate() {
@@ -186,4 +186,38 @@ fn the_ankle_keeps_its_world_turn_under_a_joint_between_it_and_the_knee() {
     reach(&mut pose, &rig, leg, Vec3::new(0.0, 0.5, 0.3));
     let after = turned(&pose);
     assert!(before.dot(after).abs() > 0.99999, "the foot turned from {before} to {after}");
+}
+
+/// On a slope, a planted foot is laid along the ground where it came down (its toe as far up
+/// the slope as the ground rises under it); on flat ground it lies as the pose lays it; a
+/// slope past what an ankle bends is followed as far as it does.
+#[test]
+fn a_planted_foot_lies_along_the_slope_it_came_down_on() {
+    let rig = leg_rig();
+    let toe = node(&rig, 3);
+    let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
+    // The foot's pitch (toe over ankle, along the walk), planted on `ground` by a prop turned
+    // `yaw` about Y and placed at `origin`.
+    let pitch = |ground: &dyn Fn(Vec2) -> f32, yaw: f32| {
+        let placement = Affine3A::from_rotation_translation(Quat::from_rotation_y(yaw), Vec3::new(1.0, 0.0, 2.0));
+        let mut pose = Pose::from_rest(&rig);
+        pose.compute_world(&rig);
+        let mut planting = Planting::default();
+        planting.apply(&mut pose, &rig, &feet, &[true], (placement, 0.05, Some(ground)));
+        let along = placement.transform_vector3(at(&pose, toe) - at(&pose, feet[0].1.end));
+        along.y.atan2(Vec2::new(along.x, along.z).length())
+    };
+    assert!(pitch(&|_| 0.7, 0.0).abs() < 1e-4, "flat: as the pose lays it");
+    // Rising 0.3 a unit along +Z (the prop walks +Z), then along +X (the prop turned to it).
+    let rising = 0.3_f32.atan();
+    let along_z = pitch(&|p: Vec2| 0.3 * p.y, 0.0);
+    assert!((along_z - rising).abs() < 1e-3, "{along_z} against the slope's {rising}");
+    let along_x = pitch(&|p: Vec2| 0.3 * p.x, std::f32::consts::FRAC_PI_2);
+    assert!((along_x - rising).abs() < 1e-3, "turned: {along_x} against {rising}");
+    // Across the slope the foot rolls, not pitches.
+    assert!(pitch(&|p: Vec2| 0.3 * p.x, 0.0).abs() < 1e-3);
+    // A bank three times as steep (level with the prop's feet where they come down): turned
+    // as far as an ankle bends.
+    let steep = pitch(&|p: Vec2| 3.0 * (p.y - 2.2), 0.0);
+    assert!((steep - props_anim::gait::ik::MOST_FOOT_TILT).abs() < 1e-3, "{steep}");
 }
