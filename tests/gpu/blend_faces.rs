@@ -4,9 +4,9 @@
 
 use glam::{Vec3, Vec4};
 use props_anim::material::{AlphaMode, Material};
-use props_anim::{Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform};
+use props_anim::{Model, ModelParts, Primitive, Transform};
 use props_tests::golden::compare;
-use props_tests::scene::{self, TestScene};
+use props_tests::scene;
 
 /// A unit cube in a half-transparent double-sided material, each face its own colour, its
 /// faces listed in order or reversed.
@@ -38,30 +38,11 @@ fn glass_cube(reversed: bool) -> Model {
         double_sided: true,
         ..Material::default()
     };
-    let node = SourceNode {
-        name: None,
-        children: Vec::new(),
-        rest: RestTransform::Trs(Transform::IDENTITY),
-        morph_weights: Vec::new(),
-    };
-    Model::new(ModelParts {
-        rig: Some(Rig::from_source_nodes(&[node]).expect("rig")),
-        meshes: vec![Mesh { name: None, primitives: vec![cube] }],
-        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
-        materials: vec![glass],
-        ..ModelParts::default()
-    })
-    .expect("model")
+    scene::one_part(cube, Transform::IDENTITY, ModelParts { materials: vec![glass], ..ModelParts::default() })
 }
 
 fn draw(gpu: &props_render::GpuContext, model: &Model) -> image::RgbaImage {
-    let mut renderer = scene::renderer(gpu, |_| {});
-    let handle = props_frame::ModelId(0);
-    renderer.set_model(handle, model).expect("the model uploads");
-    let pose = scene::pose_at(model, None, 0.0);
-    let camera = scene::camera(Vec3::new(1.5, 1.2, 2.5), Vec3::ZERO);
-    let instances = vec![(scene::at(Vec3::ZERO), scene::palette(model, &pose))];
-    scene::render(gpu, &mut renderer, &TestScene { camera, models: vec![(handle, instances)] }).0
+    scene::draw_alone(gpu, model, Vec3::new(1.5, 1.2, 2.5))
 }
 
 #[test]

@@ -4,9 +4,9 @@
 //! shared corners' smooth normals give.
 
 use glam::{Quat, Vec3};
-use props_anim::{Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform};
+use props_anim::{Model, ModelParts, Primitive, Transform};
 use props_tests::golden::compare;
-use props_tests::scene::{self, TestScene};
+use props_tests::scene;
 
 /// A unit cube: its 8 corners shared, or 24 vertices with a normal per face.
 fn cube(split: bool) -> Primitive {
@@ -34,27 +34,12 @@ fn cube(split: bool) -> Primitive {
 }
 
 fn model(primitive: Primitive) -> Model {
-    let node = SourceNode {
-        name: None,
-        children: Vec::new(),
-        rest: RestTransform::Trs(Transform { rotation: Quat::from_rotation_y(0.5), ..Transform::IDENTITY }),
-        morph_weights: Vec::new(),
-    };
-    let rig = Rig::from_source_nodes(&[node]).expect("rig");
-    let meshes = vec![Mesh { name: None, primitives: vec![primitive] }];
-    let instances = vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }];
-    Model::new(ModelParts { rig: Some(rig), meshes, instances, ..ModelParts::default() }).expect("model")
+    let rest = Transform { rotation: Quat::from_rotation_y(0.5), ..Transform::IDENTITY };
+    scene::one_part(primitive, rest, ModelParts::default())
 }
 
 fn draw(gpu: &props_render::GpuContext, model: &Model) -> image::RgbaImage {
-    let mut renderer = scene::renderer(gpu, |_| {});
-    let handle = props_frame::ModelId(0);
-    renderer.set_model(handle, model).expect("the model uploads");
-    let pose = scene::pose_at(model, None, 0.0);
-    let camera = scene::camera(Vec3::new(1.5, 1.8, 2.5), Vec3::ZERO);
-    let instances = vec![(scene::at(Vec3::ZERO), scene::palette(model, &pose))];
-    let scene = TestScene { camera, models: vec![(handle, instances)] };
-    scene::render(gpu, &mut renderer, &scene).0
+    scene::draw_alone(gpu, model, Vec3::new(1.5, 1.8, 2.5))
 }
 
 #[test]

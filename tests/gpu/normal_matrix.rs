@@ -5,9 +5,9 @@
 //! normal-mapped surface's back face mirrors its whole tangent frame.
 
 use glam::{Quat, Vec3};
-use props_anim::{Mesh, MeshInstance, Model, ModelParts, NodeId, Primitive, RestTransform, Rig, SourceNode, Transform};
+use props_anim::{Model, ModelParts, Primitive, Transform};
 use props_tests::golden::compare;
-use props_tests::scene::{self, TestScene};
+use props_tests::scene;
 
 /// The stretch.
 const STRETCH: Vec3 = Vec3::new(2.0, 0.5, 1.0);
@@ -26,23 +26,11 @@ fn cube(scale: Vec3, normal: impl Fn(Vec3) -> Vec3) -> Primitive {
 /// `primitive` on a node turned about Y and scaled by `scale`.
 fn model(primitive: Primitive, scale: Vec3) -> Model {
     let rest = Transform { rotation: Quat::from_rotation_y(0.5), scale, ..Transform::IDENTITY };
-    let node =
-        SourceNode { name: None, children: Vec::new(), rest: RestTransform::Trs(rest), morph_weights: Vec::new() };
-    let rig = Rig::from_source_nodes(&[node]).expect("rig");
-    let meshes = vec![Mesh { name: None, primitives: vec![primitive] }];
-    let instances = vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }];
-    Model::new(ModelParts { rig: Some(rig), meshes, instances, ..ModelParts::default() }).expect("model")
+    scene::one_part(primitive, rest, ModelParts::default())
 }
 
 fn draw(gpu: &props_render::GpuContext, model: &Model) -> image::RgbaImage {
-    let mut renderer = scene::renderer(gpu, |_| {});
-    let handle = props_frame::ModelId(0);
-    renderer.set_model(handle, model).expect("the model uploads");
-    let pose = scene::pose_at(model, None, 0.0);
-    let camera = scene::camera(Vec3::new(2.5, 1.8, 3.5), Vec3::ZERO);
-    let instances = vec![(scene::at(Vec3::ZERO), scene::palette(model, &pose))];
-    let scene = TestScene { camera, models: vec![(handle, instances)] };
-    scene::render(gpu, &mut renderer, &scene).0
+    scene::draw_alone(gpu, model, Vec3::new(2.5, 1.8, 3.5))
 }
 
 #[test]
@@ -80,22 +68,8 @@ fn normal_mapped_square(turned_over: bool) -> Model {
     // (0.5, 0, 0.87): a slope along the tangent.
     let tilted = Image { name: None, width: 4, height: 4, rgba8: [191, 128, 238, 255].repeat(16), ktx2: None };
     let material = Material { normal_texture: Some(TextureRef::new(0)), double_sided: true, ..Material::default() };
-    let rig = Rig::from_source_nodes(&[SourceNode {
-        name: None,
-        children: Vec::new(),
-        rest: RestTransform::Trs(Transform::IDENTITY),
-        morph_weights: Vec::new(),
-    }])
-    .expect("rig");
-    Model::new(ModelParts {
-        rig: Some(rig),
-        meshes: vec![Mesh { name: None, primitives: vec![square] }],
-        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
-        materials: vec![material],
-        images: vec![tilted],
-        ..ModelParts::default()
-    })
-    .expect("model")
+    let parts = ModelParts { materials: vec![material], images: vec![tilted], ..ModelParts::default() };
+    scene::one_part(square, Transform::IDENTITY, parts)
 }
 
 /// A double-sided normal-mapped surface seen from behind shades as the same surface turned
@@ -104,15 +78,7 @@ fn normal_mapped_square(turned_over: bool) -> Model {
 #[test]
 fn a_back_face_s_normal_map_leans_as_on_the_surface_turned_over() {
     let Some(gpu) = props_tests::gpu::context() else { return };
-    let draw_behind = |model: &Model| {
-        let mut renderer = scene::renderer(&gpu, |_| {});
-        let handle = props_frame::ModelId(0);
-        renderer.set_model(handle, model).expect("the model uploads");
-        let pose = scene::pose_at(model, None, 0.0);
-        let camera = scene::camera(Vec3::new(0.8, 0.4, -3.0), Vec3::ZERO);
-        let instances = vec![(scene::at(Vec3::ZERO), scene::palette(model, &pose))];
-        scene::render(&gpu, &mut renderer, &TestScene { camera, models: vec![(handle, instances)] }).0
-    };
+    let draw_behind = |model: &Model| scene::draw_alone(&gpu, model, Vec3::new(0.8, 0.4, -3.0));
     let back = draw_behind(&normal_mapped_square(false));
     let turned = draw_behind(&normal_mapped_square(true));
     let (difference, _) = compare(&back, &turned);

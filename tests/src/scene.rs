@@ -201,6 +201,33 @@ pub fn car_at_origin(renderer: &mut Renderer) -> (props_frame::FrameData, Camera
     (frame, camera(Vec3::new(4.0, 3.0, 6.0), Vec3::new(0.0, 0.5, 0.0)))
 }
 
+/// A model of `ModelParts` `parts` (its materials, images) given `primitive` alone, on one
+/// node of rest transform `rest`.
+#[must_use]
+pub fn one_part(primitive: Primitive, rest: Transform, parts: ModelParts) -> Model {
+    let node =
+        SourceNode { name: None, children: Vec::new(), rest: RestTransform::Trs(rest), morph_weights: Vec::new() };
+    Model::new(ModelParts {
+        rig: Some(Rig::from_source_nodes(&[node]).expect("rig")),
+        meshes: vec![Mesh { name: None, primitives: vec![primitive] }],
+        instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+        ..parts
+    })
+    .expect("model")
+}
+
+/// `model` alone at the origin in its rest pose, seen from `eye` looking at the origin, by a
+/// renderer of the default configuration.
+#[must_use]
+pub fn draw_alone(gpu: &GpuContext, model: &Model, eye: Vec3) -> image::RgbaImage {
+    let mut renderer = renderer(gpu, |_| {});
+    let handle = ModelId(0);
+    renderer.set_model(handle, model).expect("the model uploads");
+    let pose = pose_at(model, None, 0.0);
+    let instances = vec![(at(Vec3::ZERO), palette(model, &pose))];
+    render(gpu, &mut renderer, &TestScene { camera: camera(eye, Vec3::ZERO), models: vec![(handle, instances)] }).0
+}
+
 /// The identity transform as a palette-less instance placement.
 #[must_use]
 pub fn at(translation: Vec3) -> Affine3A {

@@ -14,6 +14,18 @@ fn leg_rig() -> Rig {
     rig(&[(&[1], at(0.0, 2.0, 0.0)), (&[2], at(0.0, -1.0, 0.1)), (&[3], at(0.0, -1.0, -0.1)), (&[], at(0.0, 0.0, 0.2))])
 }
 
+/// A pelvis 2 up, then the hip (0.1 to its side), knee, ankle and toe of [`leg_rig`].
+fn pelvis_rig() -> Rig {
+    let at = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
+    rig(&[
+        (&[1], at(0.0, 2.0, 0.0)),
+        (&[2], at(0.1, 0.0, 0.0)),
+        (&[3], at(0.0, -1.0, 0.1)),
+        (&[4], at(0.0, -1.0, -0.1)),
+        (&[], at(0.0, 0.0, 0.2)),
+    ])
+}
+
 fn node(rig: &Rig, source: u32) -> NodeId {
     rig.from_source_index(source).expect("node")
 }
@@ -86,15 +98,7 @@ fn a_planted_foot_stays_where_it_came_down_and_eases_back_when_lifted() {
 
 #[test]
 fn the_hips_come_down_when_a_planted_foot_is_out_of_the_leg_s_reach() {
-    let at_rest = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
-    // A pelvis 2 up, then the hip, knee, ankle and toe of `leg_rig`.
-    let rig = rig(&[
-        (&[1], at_rest(0.0, 2.0, 0.0)),
-        (&[2], at_rest(0.1, 0.0, 0.0)),
-        (&[3], at_rest(0.0, -1.0, 0.1)),
-        (&[4], at_rest(0.0, -1.0, -0.1)),
-        (&[], at_rest(0.0, 0.0, 0.2)),
-    ]);
+    let rig = pelvis_rig();
     let (pelvis, toe) = (node(&rig, 0), node(&rig, 4));
     let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
     let mut planting = Planting::default();
@@ -120,14 +124,7 @@ fn the_hips_come_down_when_a_planted_foot_is_out_of_the_leg_s_reach() {
 
 #[test]
 fn the_hips_come_down_at_most_a_leg_s_length_for_a_foot_left_far_below() {
-    let at_rest = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
-    let rig = rig(&[
-        (&[1], at_rest(0.0, 2.0, 0.0)),
-        (&[2], at_rest(0.1, 0.0, 0.0)),
-        (&[3], at_rest(0.0, -1.0, 0.1)),
-        (&[4], at_rest(0.0, -1.0, -0.1)),
-        (&[], at_rest(0.0, 0.0, 0.2)),
-    ]);
+    let rig = pelvis_rig();
     let (pelvis, toe) = (node(&rig, 0), node(&rig, 4));
     let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
     // A ledge 3 high past z = 0.3: the foot comes down below it, then the model steps up.
