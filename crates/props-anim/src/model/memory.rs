@@ -84,9 +84,6 @@ impl Model {
     /// vertices and images it shares with it too.
     #[must_use]
     pub fn heap_bytes(&self) -> u64 {
-        fn bytes<T>(items: &[T]) -> u64 {
-            size_of_val(items) as u64
-        }
         let impostor = self.impostor.as_ref().map(|i| &i.primitive);
         let primitives = self.meshes.iter().flat_map(|mesh| &mesh.primitives).chain(impostor);
         let meshes: u64 = primitives
@@ -137,9 +134,6 @@ impl Model {
     /// Heap bytes of the tables kept per node, part, joint or material: small beside the bulk
     /// data, but a file of 60,000 nodes holds megabytes of them.
     fn table_bytes(&self) -> u64 {
-        fn bytes<T>(items: &[T]) -> u64 {
-            size_of_val(items) as u64
-        }
         let skins: u64 = self.skins.iter().map(|skin| size_of::<Skin>() as u64 + skin.heap_bytes()).sum();
         let levels: u64 = self.lods.map.iter().flatten().map(|levels| levels.len() as u64).sum();
         let of_levels = self.lods.map.iter().map(|of| bytes(of)).sum::<u64>() + bytes(&self.lods.map);
@@ -166,4 +160,9 @@ impl Model {
             + self.visibility.heap_bytes()
             + self.springs.heap_bytes()
     }
+}
+
+/// Heap bytes of `items`' elements themselves (not what they own).
+fn bytes<T>(items: &[T]) -> u64 {
+    size_of_val(items) as u64
 }
