@@ -7,6 +7,7 @@ use gltf::json::{Path, Root};
 use serde::Deserialize;
 
 use crate::error::{ErrorKind, FILE, ImportError, Warnings, warn};
+use crate::{float_integers, pointer};
 
 /// Extensions this importer handles (or may safely ignore) when a file requires them.
 pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
@@ -192,13 +193,15 @@ impl ProbeChannel {
     }
 
     fn sampler(&self) -> Option<usize> {
-        usize::try_from(self.sampler.as_ref()?.as_u64()?).ok()
+        usize::try_from(float_integers::as_index(self.sampler.as_ref()?)?).ok()
     }
 }
 
 /// Parses the JSON (not its references: see [`validate`]). Animation channels without a
 /// target node are set aside ([`Document::pointer_channels`]: KHR_animation_pointer's; one
-/// without a pointer either is ignored with a warning).
+/// without a pointer either is ignored with a warning). Integers written as floats are read
+/// (with a warning: [`float_integers`]); JSON that is not glTF fails at the first mismatch's
+/// path.
 pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, ImportError> {
     let syntax = |e: serde_json::Error| ImportError::at(FILE, ErrorKind::Json { message: e.to_string() });
     let probe: Probe = serde_json::from_slice(json).map_err(syntax)?;
@@ -208,13 +211,14 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
         }
     }
     let has_pointer_channels = probe.animations.iter().flat_map(|a| &a.channels).any(|c| !c.has_node());
-    let (mut channel_origins, mut pointer_channels) = (Vec::new(), Vec::new());
-    let mut root: Root = if has_pointer_channels {
-        let mut value: serde_json::Value = serde_json::from_slice(json).map_err(syntax)?;
-        (channel_origins, pointer_channels) = set_aside_nodeless_channels(&mut value, &probe, warnings);
-        serde_json::from_value(value).map_err(syntax)?
-    } else {
-        serde_json::from_slice(json).map_err(syntax)?
+    // Straight to the types where that works (most files); through a JSON value otherwise.
+    let typed = (!has_pointer_channels).then(|| serde_json::from_slice::<Root>(json).ok()).flatten();
+    let Document { mut root, channel_origins, pointer_channels } = match typed {
+        Some(root) => Document { root, channel_origins: Vec::new(), pointer_channels: Vec::new() },
+        None => from_value(serde_json::from_slice(json).map_err(syntax)?, warnings).map_err(|error| {
+            let at = if error.path().iter().next().is_some() { error.path().to_string() } else { FILE.to_owned() };
+            ImportError::at(at, ErrorKind::Json { message: error.into_inner().to_string() })
+        })?,
     };
     if !root.asset.version.starts_with("2.") {
         let version = root.asset.version.clone();
@@ -232,8 +236,10 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
 
 /// The document of already parsed JSON, with none of the checks [`parse`] stops at
 /// (required extensions, version, index references): the checker reports those itself.
-/// Channels without a target node are dropped, with a warning. A JSON value that is not glTF
-/// fails with the location of the first mismatch.
+/// Channels without a target node are dropped, with a warning. Where the first mismatch is an
+/// integer written as a float (`24.0`), every one is read as its integer, with a warning
+/// there ([`float_integers`]). A JSON value that is not glTF fails with the location of the
+/// first mismatch.
 pub(crate) fn from_value(
     mut value: serde_json::Value,
     warnings: &mut Warnings,
@@ -243,7 +249,22 @@ pub(crate) fn from_value(
         Some(probe) => set_aside_nodeless_channels(&mut value, &probe, warnings),
         None => (Vec::new(), Vec::new()),
     };
-    let mut root: Root = serde_path_to_error::deserialize(value)?;
+    let mut root: Root = match serde_path_to_error::deserialize(&value) {
+        Ok(root) => root,
+        Err(error) => {
+            let first = match value.pointer(&pointer::from_parse_path(error.path())) {
+                Some(first) if float_integers::is_float_integer(first) => first.to_string(),
+                _ => return Err(error),
+            };
+            float_integers::read_as_integers(&mut value);
+            let message = format!(
+                "integers written with a decimal point (`{first}` here), here and on in the file, are read as the \
+                 integers they are, as three.js reads them; export with integers to silence this"
+            );
+            warn(warnings, error.path().to_string(), message);
+            serde_path_to_error::deserialize(value)?
+        }
+    };
     root.extensions_required.clear();
     Ok(Document { root, channel_origins, pointer_channels })
 }
@@ -415,6 +436,35 @@ mod tests {
         assert!(matches!(result.expect_err("1.0").kind, ErrorKind::UnsupportedVersion { .. }));
         let (result, _) = parse_value(json!({"asset": {"version": "2.0"}, "nodes": {}}));
         assert!(matches!(result.expect_err("nodes is no list").kind, ErrorKind::Json { .. }));
+    }
+
+    /// `"count": 3.0` is read as 3, with one warning where the first such integer is; a string
+    /// where an integer goes fails there.
+    #[test]
+    fn integers_written_as_floats_are_read_and_a_mismatch_says_where() {
+        let file = |count: serde_json::Value| {
+            json!({"asset": {"version": "2.0"}, "nodes": [{"mesh": 0.0, "scale": [1.0, 2.0, 1.0]}],
+                "meshes": [{"primitives": [{"attributes": {"POSITION": 0.0}}]}],
+                "accessors": [{"componentType": 5126.0, "type": "VEC3", "count": count}],
+                "animations": [{"samplers": [{"input": 0.0, "output": 0.0}], "channels": [{"sampler": 0.0,
+                    "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/x"}}}}]}]})
+        };
+        let (result, warnings) = parse_value(file(json!(3.0)));
+        let document = result.expect("parses");
+        assert_eq!(document.root.nodes[0].mesh.map(|m| m.value()), Some(0));
+        assert_eq!(document.root.accessors[0].count.0, 3);
+        assert_eq!(document.root.nodes[0].scale, Some([1.0, 2.0, 1.0]));
+        assert_eq!(document.pointer_channels(0)[0].sampler, Some(0), "the set-aside channel's sampler");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(warnings[0].json_path, "accessors[0].componentType");
+        assert!(warnings[0].message.contains("(`5126.0` here)"), "{}", warnings[0].message);
+
+        let (result, _) = parse_value(file(json!("3")));
+        let error = result.expect_err("a string is no count");
+        assert_eq!(error.json_path, "accessors[0].count");
+        assert!(matches!(error.kind, ErrorKind::Json { .. }), "{error}");
+        let (result, _) = parse_value(file(json!(3.5)));
+        assert_eq!(result.expect_err("3.5 is no count").json_path, "accessors[0].count");
     }
 
     #[test]

@@ -71,6 +71,7 @@ mod draco;
 mod drops;
 mod error;
 mod files;
+mod float_integers;
 pub mod gate;
 pub mod glb;
 mod image_fit;

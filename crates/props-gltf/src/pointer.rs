@@ -1,6 +1,8 @@
 //! The importer's JSON paths (`meshes[0].primitives[1].attributes["POSITION"]`) as JSON
 //! pointers (`/meshes/0/primitives/1/attributes/POSITION`, RFC 6901).
 
+use serde_path_to_error::Segment;
+
 use crate::error::FILE;
 
 /// The JSON pointer of an importer JSON path; empty for the whole file (`<file>`). Text after
@@ -32,6 +34,22 @@ pub(crate) fn from_json_path(path: &str) -> String {
         }
     }
     push(&mut pointer, &mut segment);
+    pointer
+}
+
+/// The JSON pointer of where a typed parse stopped.
+pub(crate) fn from_parse_path(path: &serde_path_to_error::Path) -> String {
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => escape(key),
+            Segment::Enum { variant } => escape(variant),
+            Segment::Unknown => continue,
+        };
+        pointer.push('/');
+        pointer.push_str(&token);
+    }
     pointer
 }
 

@@ -216,6 +216,26 @@ def animated_matrix_nodes():
     write("animated_matrix_nodes.gltf", document)
 
 
+def as_floats(value):
+    """`value` with every integer written as a float (`24` as `24.0`), extras left as they are."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, list):
+        return [as_floats(v) for v in value]
+    if isinstance(value, dict):
+        return {k: v if k == "extras" else as_floats(v) for k, v in value.items()}
+    return value
+
+
+def integers_as_floats():
+    """SimpleSkin with every integer written as a float (`"count": 10.0`, `"joints": [1.0, 2.0]`),
+    as writers that keep every number a float write them (cqparts did). JSON has one number
+    type; three.js and the Khronos validator read them as the integers they are."""
+    write("integers_as_floats.gltf", as_floats(load("SimpleSkin.gltf")))
+
+
 duplicate_targets()
 sampler_strides()
 skin_strides()
@@ -225,3 +245,4 @@ primitive_restart()
 invalid_attribute()
 uv_set_gap()
 animated_matrix_nodes()
+integers_as_floats()

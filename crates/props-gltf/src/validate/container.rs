@@ -5,7 +5,6 @@
 use std::borrow::Cow;
 
 use serde_json::Value;
-use serde_path_to_error::Segment;
 
 use super::importer::{self, LIMIT_EXCEEDED};
 use super::issues::Issues;
@@ -16,7 +15,7 @@ use crate::error::{ErrorKind, FILE, ImportError};
 use crate::glb;
 use crate::json_scan;
 use crate::limits::{self, Budget, Limits};
-use crate::pointer::escape;
+use crate::pointer::{self, escape};
 
 /// A file whose container and JSON could be read as glTF 2.
 pub(super) struct Parsed<'a> {
@@ -188,17 +187,7 @@ fn is_version_2(value: &Value, issues: &mut Issues) -> bool {
 /// The issue of JSON that is not glTF: a missing property or a value of the wrong type, at
 /// its pointer.
 fn schema_issue(error: &serde_path_to_error::Error<serde_json::Error>) -> Issue {
-    let mut json_pointer = String::new();
-    for segment in error.path().iter() {
-        let token = match segment {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } => escape(key),
-            Segment::Enum { variant } => escape(variant),
-            Segment::Unknown => continue,
-        };
-        json_pointer.push('/');
-        json_pointer.push_str(&token);
-    }
+    let json_pointer = pointer::from_parse_path(error.path());
     let inner = error.inner().to_string();
     let code = if inner.starts_with("missing field") { "UNDEFINED_PROPERTY" } else { "TYPE_MISMATCH" };
     Issue::error(code, json_pointer, format!("not valid glTF: {inner}"))

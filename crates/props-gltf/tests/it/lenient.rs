@@ -58,6 +58,40 @@ fn lenient_models_load_and_their_errors_are_read_past() {
     }
 }
 
+/// A file with every integer written as a float (`"count": 10.0`: `lenient/integers_as_floats.gltf`)
+/// is glTF to the Khronos validator (run in JavaScript, where `10.0` is 10) and to three.js
+/// (its poses in `oracle/lenient/`, checked in `oracle.rs`): the game loads it, with one
+/// warning where the first such integer is; a string in an integer's place is refused there.
+#[test]
+fn integers_written_as_floats_load_with_a_warning() {
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/oracle/lenient");
+    let text = std::fs::read_to_string(oracle.join("integers_as_floats.validator.json")).expect("validator report");
+    let khronos: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(khronos[0]["report"]["issues"]["numErrors"], 0, "Khronos reads it");
+
+    let path = models_dir().join("lenient/integers_as_floats.gltf");
+    let admitted = admit_file(&path, &Limits::default()).unwrap_or_else(|refused| panic!("{refused}"));
+    let report = &admitted.report;
+    assert!(report.issues.iter().all(|i| i.severity != Severity::Error), "{report}");
+    let told: Vec<&str> =
+        report.issues.iter().filter(|i| i.message.contains("decimal point")).map(|i| i.json_pointer.as_str()).collect();
+    assert_eq!(told, ["/accessors/0/bufferView"], "{report}");
+    assert!(matches!(report.outcome(), Outcome::Loads { dropped, .. } if dropped.is_empty()), "{report}");
+
+    let mut json: Value = serde_json::from_slice(&std::fs::read(&path).expect("file")).expect("JSON");
+    json["accessors"][2]["count"] = Value::from("10");
+    let bytes = serde_json::to_vec(&json).expect("JSON");
+    let refused = admit_slice(&bytes, None, &path, &Limits::default()).expect_err("a count that is a string");
+    let errors: Vec<&str> = refused
+        .report
+        .issues
+        .iter()
+        .filter(|i| i.severity == Severity::Error)
+        .map(|i| i.json_pointer.as_str())
+        .collect();
+    assert_eq!(errors, ["/accessors/2/count"], "{}", refused.report);
+}
+
 /// The issue's character with one broken clip: Fox.glb whose `Walk` (animation 1) starts at a
 /// negative key time loads with `Survey` and `Run`, posed exactly as from the unbroken file,
 /// and says what it dropped.
