@@ -145,8 +145,10 @@ const SLOPE_SPAN: f32 = 0.12;
 struct Pin {
     /// The world point it is held at while planted.
     at: Option<Vec3>,
-    /// The turn (model space) laying the foot on the ground's slope where it came down.
-    tilt: Quat,
+    /// The ground's up (world, unit) where it came down, which the foot is laid on (turned
+    /// from the prop's up as the prop stands now: a walker turning on the spot with a foot
+    /// down keeps it on the slope); zero: no ground, laid as the pose lays it.
+    ground_up: Vec3,
     /// How far (world) the pin held it from where the pose put it, last time it was planted.
     offset: Vec3,
     /// How much of `offset` is still applied while it eases back (1 when just lifted).
@@ -180,8 +182,8 @@ impl Planting {
     /// (x, z)), a foot comes down as far above or below where the pose puts it as the ground
     /// there is above or below the ground under the prop's origin (where the prop stands): on
     /// a hill, the uphill foot is planted higher, and each foot is laid on the slope where it
-    /// came down (turned from the prop's up to the ground's, at most [`MOST_FOOT_TILT`]; easing
-    /// back with it when lifted). The pose's world matrices must be current and are
+    /// came down (turned from the prop's up, as the prop stands at each call, to the ground's
+    /// up there, at most [`MOST_FOOT_TILT`]; easing back with it when lifted). The pose's world matrices must be current and are
     /// recomputed.
     pub fn apply(
         &mut self,
@@ -199,15 +201,19 @@ impl Planting {
         self.targets.resize(feet.len(), None);
         let to_model = placement.inverse();
         let turn = placement.to_scale_rotation_translation().1;
-        // The turn from the prop's up to the ground's at `at`, in model space.
-        let slope = |at: Vec3| {
-            let Some(height) = ground else { return Quat::IDENTITY };
+        // The ground's up at `at` (world; zero without a ground).
+        let ground_up = |at: Vec3| {
+            let Some(height) = ground else { return Vec3::ZERO };
             let h = |dx: f32, dz: f32| height(Vec2::new(at.x + dx, at.z + dz));
             let gradient =
                 Vec2::new(h(SLOPE_SPAN, 0.0) - h(-SLOPE_SPAN, 0.0), h(0.0, SLOPE_SPAN) - h(0.0, -SLOPE_SPAN));
-            let Some(up) = Vec3::new(-gradient.x, 2.0 * SLOPE_SPAN, -gradient.y).try_normalize() else {
+            Vec3::new(-gradient.x, 2.0 * SLOPE_SPAN, -gradient.y).normalize_or_zero()
+        };
+        // The turn from the prop's up to `up` (world), in model space, at most MOST_FOOT_TILT.
+        let lay = |up: Vec3| {
+            if up == Vec3::ZERO {
                 return Quat::IDENTITY;
-            };
+            }
             let tilt = turn.inverse() * Quat::from_rotation_arc(turn * Vec3::Y, up) * turn;
             let angle = tilt.angle_between(Quat::IDENTITY);
             if angle > MOST_FOOT_TILT { Quat::IDENTITY.slerp(tilt, MOST_FOOT_TILT / angle) } else { tilt }
@@ -220,7 +226,7 @@ impl Planting {
             if down {
                 if pin.at.is_none() {
                     let at = animated + Vec3::Y * rise(animated);
-                    (pin.at, pin.tilt) = (Some(at), slope(at));
+                    (pin.at, pin.ground_up) = (Some(at), ground_up(at));
                 }
                 (pin.offset, pin.weight) = (pin.at.unwrap_or(animated) - animated, 1.0);
             } else {
@@ -233,7 +239,7 @@ impl Planting {
             let moved = animated + pin.offset * pin.weight;
             let offset = to_model.transform_point3(moved) - to_model.transform_point3(animated);
             let ankle = Vec3::from(pose.world_matrix(leg.end).translation) + offset;
-            *target = Some((ankle, Quat::IDENTITY.slerp(pin.tilt, pin.weight)));
+            *target = Some((ankle, Quat::IDENTITY.slerp(lay(pin.ground_up), pin.weight)));
         }
         lower_hips(pose, rig, feet, &self.targets);
         for (&(_, leg), target) in feet.iter().zip(&self.targets) {

@@ -218,3 +218,34 @@ fn a_planted_foot_lies_along_the_slope_it_came_down_on() {
     let steep = pitch(&|p: Vec2| 3.0 * (p.y - 2.2), 0.0);
     assert!((steep - props_anim::gait::ik::MOST_FOOT_TILT).abs() < 1e-3, "{steep}");
 }
+
+/// A walker turning on the spot with a foot down keeps that foot on the ground's slope: put
+/// down facing up a slope (pitched along it), then turned a quarter about Y on the spot, the
+/// foot runs across the slope, and rolls with it instead of pitching.
+#[test]
+fn a_planted_foot_stays_on_the_slope_as_the_walker_turns() {
+    let rig = leg_rig();
+    let toe = node(&rig, 3);
+    let feet = [(toe, Leg::above(&rig, toe).expect("a leg"))];
+    let ground = |p: Vec2| 0.3 * p.y;
+    let placed = |yaw: f32| Affine3A::from_rotation_translation(Quat::from_rotation_y(yaw), Vec3::new(1.0, 0.0, 2.0));
+    let mut planting = Planting::default();
+    // The foot's pitch along the prop's walk and its roll across it, in the world.
+    let mut step = |yaw: f32| {
+        let placement = placed(yaw);
+        let mut pose = Pose::from_rest(&rig);
+        pose.compute_world(&rig);
+        planting.apply(&mut pose, &rig, &feet, &[true], (placement, 0.05, Some(&ground)));
+        let along = placement.transform_vector3(at(&pose, toe) - at(&pose, feet[0].1.end));
+        let pitch = along.y.atan2(Vec2::new(along.x, along.z).length());
+        let sole =
+            placement.transform_vector3(pose.world_matrix(feet[0].1.end).to_scale_rotation_translation().1 * Vec3::X);
+        (pitch, sole.y.asin())
+    };
+    let rising = 0.3_f32.atan();
+    let (pitch, roll) = step(0.0);
+    assert!((pitch - rising).abs() < 1e-3 && roll.abs() < 1e-3, "facing up the slope: {pitch} {roll}");
+    let (pitch, roll) = step(std::f32::consts::FRAC_PI_2);
+    assert!(pitch.abs() < 1e-3, "turned across the slope, the foot does not pitch: {pitch}");
+    assert!((roll.abs() - rising).abs() < 1e-3, "it rolls with the slope: {roll} against {rising}");
+}
