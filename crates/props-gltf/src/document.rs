@@ -7,7 +7,7 @@ use gltf::json::{Path, Root};
 use serde::Deserialize;
 
 use crate::error::{ErrorKind, FILE, ImportError, Warnings, warn};
-use crate::{float_integers, pointer};
+use crate::float_integers;
 
 /// Extensions this importer handles (or may safely ignore) when a file requires them.
 pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
@@ -89,6 +89,9 @@ pub(crate) struct Document {
     channel_origins: Vec<Vec<usize>>,
     /// Per animation, its channels without a target node: `KHR_animation_pointer`'s.
     pointer_channels: Vec<Vec<PointerChannel>>,
+    /// JSON of the wrong type inside parts, which were emptied to parse the rest
+    /// ([`crate::mistyped`]): the import leaves those parts out.
+    pub mistyped: Vec<ImportError>,
 }
 
 /// An animation channel that targets a JSON pointer (`KHR_animation_pointer`) instead of a
@@ -213,8 +216,10 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     let has_pointer_channels = probe.animations.iter().flat_map(|a| &a.channels).any(|c| !c.has_node());
     // Straight to the types where that works (most files); through a JSON value otherwise.
     let typed = (!has_pointer_channels).then(|| serde_json::from_slice::<Root>(json).ok()).flatten();
-    let Document { mut root, channel_origins, pointer_channels } = match typed {
-        Some(root) => Document { root, channel_origins: Vec::new(), pointer_channels: Vec::new() },
+    let Document { mut root, channel_origins, pointer_channels, mistyped } = match typed {
+        Some(root) => {
+            Document { root, channel_origins: Vec::new(), pointer_channels: Vec::new(), mistyped: Vec::new() }
+        }
         None => from_value(serde_json::from_slice(json).map_err(syntax)?, warnings).map_err(|error| {
             let at = if error.path().iter().next().is_some() { error.path().to_string() } else { FILE.to_owned() };
             ImportError::at(at, ErrorKind::Json { message: error.into_inner().to_string() })
@@ -231,15 +236,13 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     }
     // Every required extension is supported (checked above); the gltf crate knows only some.
     root.extensions_required.clear();
-    Ok(Document { root, channel_origins, pointer_channels })
+    Ok(Document { root, channel_origins, pointer_channels, mistyped })
 }
 
 /// The document of already parsed JSON, with none of the checks [`parse`] stops at
 /// (required extensions, version, index references): the checker reports those itself.
-/// Channels without a target node are dropped, with a warning. Where the first mismatch is an
-/// integer written as a float (`24.0`), every one is read as its integer, with a warning
-/// there ([`float_integers`]). A JSON value that is not glTF fails with the location of the
-/// first mismatch.
+/// Channels without a target node are dropped, with a warning. JSON of the wrong type is mended
+/// where it can be ([`crate::mistyped`]); the location of the first that cannot is the error.
 pub(crate) fn from_value(
     mut value: serde_json::Value,
     warnings: &mut Warnings,
@@ -249,24 +252,9 @@ pub(crate) fn from_value(
         Some(probe) => set_aside_nodeless_channels(&mut value, &probe, warnings),
         None => (Vec::new(), Vec::new()),
     };
-    let mut root: Root = match serde_path_to_error::deserialize(&value) {
-        Ok(root) => root,
-        Err(error) => {
-            let first = match value.pointer(&pointer::from_parse_path(error.path())) {
-                Some(first) if float_integers::is_float_integer(first) => first.to_string(),
-                _ => return Err(error),
-            };
-            float_integers::read_as_integers(&mut value);
-            let message = format!(
-                "integers written with a decimal point (`{first}` here), here and on in the file, are read as the \
-                 integers they are, as three.js reads them; export with integers to silence this"
-            );
-            warn(warnings, error.path().to_string(), message);
-            serde_path_to_error::deserialize(value)?
-        }
-    };
+    let (mut root, mistyped) = crate::mistyped::deserialize(value, warnings)?;
     root.extensions_required.clear();
-    Ok(Document { root, channel_origins, pointer_channels })
+    Ok(Document { root, channel_origins, pointer_channels, mistyped })
 }
 
 /// Removes the channels without `target.node` from `value`; returns, per animation, the

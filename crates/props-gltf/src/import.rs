@@ -124,7 +124,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let root = &document.root;
     let mut skip = skip.clone();
     let mut dropped = Vec::new();
-    drop_broken_references(root, &mut skip, &mut dropped)?;
+    drop_broken_parts(&document, &mut skip, &mut dropped)?;
     let mut drops = Drops { skip: &skip, dropped };
     let buffers = Buffers::load(root, container.bin, base_dir, limits)?;
     let accessors = Accessors::new(root, &buffers, limits, &budget);
@@ -223,14 +223,18 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     Ok(Import { model, scene_nodes, clip_sources, property_pointers, warnings, dropped })
 }
 
-/// The broken references of the document (an index to nothing, a missing or unknown value)
-/// inside parts that can be dropped: those parts are left out; any other fails the import.
-fn drop_broken_references(
-    root: &gltf::json::Root,
+/// The document's JSON of the wrong type and broken references (an index to nothing, a
+/// missing or unknown value) inside parts that can be dropped: those parts are left out; any
+/// other fails the import.
+fn drop_broken_parts(
+    document: &document::Document,
     skip: &mut Skip,
     dropped: &mut Vec<Dropped>,
 ) -> Result<(), ImportError> {
-    let findings = document::validate(root);
+    let root = &document.root;
+    let mistyped =
+        document.mistyped.iter().map(|error| ImportError::at(error.json_path.clone(), clone_kind(&error.kind)));
+    let findings: Vec<ImportError> = mistyped.chain(document::validate(root)).collect();
     if findings.is_empty() {
         return Ok(());
     }
@@ -254,10 +258,12 @@ fn drop_broken_references(
     Ok(())
 }
 
-/// A copy of a finding of the gltf crate's validation (one per part it reaches): its kinds
-/// carry no data, but for unsupported extensions, which no part holds.
+/// A copy of a finding of the gltf crate's validation or of a JSON mismatch (one per part it
+/// reaches): their kinds carry no data but the mismatch's message (and unsupported
+/// extensions', which no part holds).
 fn clone_kind(kind: &ErrorKind) -> ErrorKind {
     match kind {
+        ErrorKind::Json { message } => ErrorKind::Json { message: message.clone() },
         ErrorKind::InvalidIndex => ErrorKind::InvalidIndex,
         ErrorKind::MissingProperty => ErrorKind::MissingProperty,
         ErrorKind::ValueTooLarge => ErrorKind::ValueTooLarge,

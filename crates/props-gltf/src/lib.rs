@@ -91,6 +91,7 @@ mod material;
 mod materials_variants;
 mod mesh;
 mod meshopt;
+mod mistyped;
 mod msft_lod;
 mod node_constraints;
 mod nodes;

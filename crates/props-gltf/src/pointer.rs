@@ -37,10 +37,10 @@ pub(crate) fn from_json_path(path: &str) -> String {
     pointer
 }
 
-/// The JSON pointer of where a typed parse stopped.
-pub(crate) fn from_parse_path(path: &serde_path_to_error::Path) -> String {
+/// The JSON pointer of a typed parse's path (where it stopped), or of its first segments.
+pub(crate) fn from_segments<'a>(segments: impl IntoIterator<Item = &'a Segment>) -> String {
     let mut pointer = String::new();
-    for segment in path.iter() {
+    for segment in segments {
         let token = match segment {
             Segment::Seq { index } => index.to_string(),
             Segment::Map { key } => escape(key),

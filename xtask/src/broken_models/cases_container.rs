@@ -144,6 +144,10 @@ pub const CASES: &[Case] = &[
         doc.set("/accessors/0/count", json!("2"))
     })
     .differences(&[("INVALID_IBM_ACCESSOR_COUNT", NOT_GLTF)]),
+    Case::new("json_type_mismatch_material", "container", "a material's alphaMode written as a number", |doc| {
+        doc.set("/materials", json!([{"alphaMode": 3}]))?;
+        doc.set("/meshes/0/primitives/0/material", json!(0))
+    }),
     Case::new("json_missing_required", "container", "an accessor without componentType", |doc| {
         doc.remove("/accessors/0/componentType")
     })

@@ -53,7 +53,17 @@ pub(super) fn parse<'a>(bytes: &'a [u8], limits: &Limits, budget: &Budget, issue
         return None;
     }
     match document::from_value(value, &mut Vec::new()) {
-        Ok(document) => Some(Parsed { document, bin: bin.map(Cow::Borrowed) }),
+        Ok(document) => {
+            // JSON of the wrong type in a part (emptied to read the rest): Khronos's error there.
+            for error in &document.mistyped {
+                let issue =
+                    Issue::error("TYPE_MISMATCH", pointer::from_json_path(&error.json_path), error.kind.to_string());
+                if !issues.has_error_within(&issue.json_pointer) {
+                    issues.push(issue);
+                }
+            }
+            Some(Parsed { document, bin: bin.map(Cow::Borrowed) })
+        }
         Err(error) => {
             // A schema rule may already have said why (a negative index, a short array).
             let issue = schema_issue(&error);
@@ -187,7 +197,7 @@ fn is_version_2(value: &Value, issues: &mut Issues) -> bool {
 /// The issue of JSON that is not glTF: a missing property or a value of the wrong type, at
 /// its pointer.
 fn schema_issue(error: &serde_path_to_error::Error<serde_json::Error>) -> Issue {
-    let json_pointer = pointer::from_parse_path(error.path());
+    let json_pointer = pointer::from_segments(error.path());
     let inner = error.inner().to_string();
     let code = if inner.starts_with("missing field") { "UNDEFINED_PROPERTY" } else { "TYPE_MISMATCH" };
     Issue::error(code, json_pointer, format!("not valid glTF: {inner}"))

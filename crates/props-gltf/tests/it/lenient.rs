@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use props_gltf::gate::{admit_file, admit_slice};
-use props_gltf::validate::{Consequence, Outcome, Severity};
+use props_gltf::validate::{Consequence, Outcome, Report, Severity};
 use props_gltf::{Limits, Part};
 use serde_json::Value;
 
@@ -45,17 +45,17 @@ fn lenient_models_load_and_their_errors_are_read_past() {
         let report = &admitted.report;
         // Where Khronos reports each pair of duplicate channels, the checker reports each
         // channel once (at the channel before it): the same places, linear in the channels.
-        let mut ours: Vec<(&str, &str)> = report
-            .issues
-            .iter()
-            .filter(|i| i.severity == Severity::Error)
-            .map(|i| (i.code, i.json_pointer.as_str()))
-            .collect();
+        let mut ours = error_codes(report);
         ours.dedup();
         assert_eq!(ours, errors, "{stem}: the errors Khronos found, where it found them:\n{report}");
         assert!(report.issues.iter().all(|i| i.consequence == Consequence::Loads), "{stem}:\n{report}");
         assert!(matches!(report.outcome(), Outcome::Loads { dropped, .. } if dropped.is_empty()), "{stem}");
     }
+}
+
+/// The code and JSON pointer of each error of `report`.
+fn error_codes(report: &Report) -> Vec<(&'static str, &str)> {
+    report.issues.iter().filter(|i| i.severity == Severity::Error).map(|i| (i.code, i.json_pointer.as_str())).collect()
 }
 
 /// A file with every integer written as a float (`"count": 10.0`: `lenient/integers_as_floats.gltf`)
@@ -82,14 +82,33 @@ fn integers_written_as_floats_load_with_a_warning() {
     json["accessors"][2]["count"] = Value::from("10");
     let bytes = serde_json::to_vec(&json).expect("JSON");
     let refused = admit_slice(&bytes, None, &path, &Limits::default()).expect_err("a count that is a string");
-    let errors: Vec<&str> = refused
-        .report
-        .issues
-        .iter()
-        .filter(|i| i.severity == Severity::Error)
-        .map(|i| i.json_pointer.as_str())
-        .collect();
-    assert_eq!(errors, ["/accessors/2/count"], "{}", refused.report);
+    assert_eq!(error_codes(&refused.report), [("TYPE_MISMATCH", "/accessors/2/count")], "{}", refused.report);
+}
+
+/// JSON of the wrong type drops only the part that holds it (Khronos's `TYPE_MISMATCH` there):
+/// BoxAnimated with a string in a material's colour loads, that material drawn as the default
+/// one; with a string for a node's mesh it is refused, the error at that pointer.
+#[test]
+fn json_of_the_wrong_type_drops_the_part_that_holds_it() {
+    let path = models_dir().join("BoxAnimated.gltf");
+    let original: Value = serde_json::from_slice(&std::fs::read(&path).expect("file")).expect("JSON");
+    let admit = |json: &Value| admit_slice(&serde_json::to_vec(json).expect("JSON"), None, &path, &Limits::default());
+
+    let mut colour = original.clone();
+    colour["materials"][0]["pbrMetallicRoughness"]["baseColorFactor"][2] = Value::from("x");
+    let admitted = admit(&colour).unwrap_or_else(|refused| panic!("{refused}"));
+    let outcome = admitted.report.outcome();
+    assert!(
+        matches!(&outcome, Outcome::Loads { dropped, .. } if dropped == &[Part::Material { index: 0 }]),
+        "{outcome}"
+    );
+    let found = error_codes(&admitted.report);
+    assert_eq!(found, [("ARRAY_TYPE_MISMATCH", "/materials/0/pbrMetallicRoughness/baseColorFactor")]);
+
+    let mut node = original;
+    node["nodes"][0]["mesh"] = Value::from("x");
+    let refused = admit(&node).expect_err("a node's mesh that is a string");
+    assert_eq!(error_codes(&refused.report), [("TYPE_MISMATCH", "/nodes/0/mesh")], "{}", refused.report);
 }
 
 /// The issue's character with one broken clip: Fox.glb whose `Walk` (animation 1) starts at a
