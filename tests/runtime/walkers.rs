@@ -252,6 +252,50 @@ fn any_humanoid_walks_with_another_models_clips() {
     assert!(refused.expect_err("no model 7").to_string().contains("not loaded"));
 }
 
+/// A model that takes clips from another ([`Animates::clips_from`]) takes them anew when that
+/// model gets a new version (a modder's new walk), keeping its instances: here the pedestrian
+/// again with its walk and run swapped, after which the avatar's walk lasts as long as the run.
+#[test]
+fn a_model_taking_clips_takes_them_from_the_new_version_of_their_source() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/pedestrian.glb");
+    let bytes = std::fs::read(&path).expect("the pedestrian");
+    let limits = props_gltf::Limits::default();
+    let pedestrian = props_gltf::import_slice(&bytes, None, &path, &limits).expect("imports").model;
+    let duration = |name: &str| pedestrian.clips()[pedestrian.find_clip(name).expect("a clip")].duration();
+    let (walk, run) = (duration("Walk"), duration("Run"));
+    assert!((walk - run).abs() > 0.05, "the walk ({walk} s) and the run ({run} s) last apart");
+    // The same file with the two clips' names swapped.
+    let (chunks, _) = props_gltf::glb::read(&bytes);
+    let chunks = chunks.expect("a GLB");
+    let mut json: serde_json::Value = serde_json::from_slice(chunks.json).expect("JSON");
+    for animation in json["animations"].as_array_mut().expect("animations") {
+        let name = match animation["name"].as_str() {
+            Some("Walk") => "Run",
+            Some("Run") => "Walk",
+            _ => continue,
+        };
+        animation["name"] = name.into();
+    }
+    let swapped = props_gltf::glb::write(&serde_json::to_vec(&json).expect("JSON"), chunks.bin).expect("a GLB");
+    let swapped = props_gltf::import_slice(&swapped, None, &path, &limits).expect("imports").model;
+
+    let gaits = Animates::default().gaits("Walk", "Run", ["Idle"]);
+    let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");
+    set.set_model(PropModel::new(ModelId(0), Arc::new(pedestrian.clone())), gaits.clone()).expect("walks");
+    let avatar = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/humanoids/mixamo_person.glb");
+    let avatar = props_gltf::import_file(&avatar, &limits).expect("imports").model;
+    set.set_model(PropModel::new(ModelId(1), Arc::new(avatar)), gaits.clone().clips_from(ModelId(0))).expect("walks");
+    let id = set.add(ModelId(1), Affine3A::IDENTITY).expect("an avatar");
+    let taken = |set: &CrowdSet| {
+        let view = set.model(ModelId(1)).expect("the avatar");
+        view.clips().find(|c| c.name.as_deref() == Some("Walk")).expect("a walk").duration
+    };
+    assert!((taken(&set) - walk).abs() < 1e-5, "the pedestrian's walk");
+    set.set_model(PropModel::new(ModelId(0), Arc::new(swapped)), gaits).expect("the new version");
+    assert!((taken(&set) - run).abs() < 1e-5, "the new version's walk (the run), not {}", taken(&set));
+    assert_eq!(set.model_of(id), Some(ModelId(1)), "the avatar keeps its instance");
+}
+
 /// A new version of a walker (a modder's person) without the clips walks with those of the
 /// version it replaces, retargeted; a clock that goes back or is not a number moves nothing
 /// and breaks nothing.

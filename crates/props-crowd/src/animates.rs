@@ -95,7 +95,8 @@ impl Animates {
     /// the model's skeleton ([`props_anim::humanoid::retarget`]: every person's bones found by
     /// their names, Mixamo's, Blender's metarig and Rigify's, VRM's, Unreal's; the hips' travel
     /// scaled by the legs' lengths). So any humanoid walks with one person's walk, run and
-    /// idle: an avatar with no clips of its own, a mod's.
+    /// idle: an avatar with no clips of its own, a mod's. When `source` gets a new version (a
+    /// modder's new walk), the model takes them anew from it.
     #[must_use]
     pub fn clips_from(self, source: ModelId) -> Self {
         Self { source: Some(source), ..self }

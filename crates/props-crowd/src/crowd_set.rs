@@ -51,6 +51,10 @@ struct Member {
     owners: Vec<u32>,
     /// Its instances' gaits, where they walk ([`Animates::gaits`]).
     walkers: Option<Walkers>,
+    /// The model as given and how it animates, where it took clips from another model
+    /// ([`Animates::clips_from`]): bound again, its clips retargeted anew, when that model gets
+    /// a new version.
+    taker: Option<(PropModel, Animates)>,
 }
 
 /// A host's instances of any number of models, each placed and animated by the host through
@@ -176,19 +180,57 @@ impl CrowdSet {
     /// [`Animates`]). On error (a clip or node the model lacks, or, where `animates` binds
     /// every clip, a clip an instance plays that the model lacks) nothing changes. Where
     /// `animates` names its clips, a layer playing a number past them is stopped.
+    /// A model that takes clips from this one ([`Animates::clips_from`]) takes them anew, from
+    /// this version (where that fails, it keeps those it had, logged).
     pub fn set_model(&mut self, prop: PropModel, animates: Animates) -> Result<(), BindError> {
-        self.rig(prop, animates, false)
+        let id = prop.id;
+        self.rig(prop, animates, false)?;
+        self.rebind_takers(id);
+        Ok(())
     }
 
     /// [`CrowdSet::set_model`] for going back to an earlier version of a model (its mod was
     /// removed): the layers of instances playing a clip number it lacks are stopped instead
     /// of refusing it.
     pub fn revert_model(&mut self, prop: PropModel, animates: Animates) -> Result<(), BindError> {
-        self.rig(prop, animates, true)
+        let id = prop.id;
+        self.rig(prop, animates, true)?;
+        self.rebind_takers(id);
+        Ok(())
     }
 
-    fn rig(&mut self, prop: PropModel, animates: Animates, stop_missing: bool) -> Result<(), BindError> {
-        let prop = self.with_clips_taken(prop, &animates)?;
+    /// Binds again every model that takes clips from model `id` (which has a new version), its
+    /// clips retargeted anew, then those that take clips from these, and so on (each at most
+    /// once: sources may name each other). One that no longer binds keeps what it had.
+    fn rebind_takers(&mut self, id: ModelId) {
+        let mut changed = vec![id];
+        let mut rebound: Vec<ModelId> = Vec::new();
+        while let Some(source) = changed.pop() {
+            let takers: Vec<(PropModel, Animates)> = (self.members.iter().filter_map(|m| m.taker.clone()))
+                .filter(|(prop, animates)| {
+                    animates.clip_source().and_then(|(from, _)| from) == Some(source)
+                        && prop.id != id
+                        && !rebound.contains(&prop.id)
+                })
+                .collect();
+            for (prop, animates) in takers {
+                let taker = prop.id;
+                rebound.push(taker);
+                match self.rig(prop, animates, false) {
+                    Ok(()) => changed.push(taker),
+                    Err(error) => {
+                        tracing::warn!(%error, model = taker.0, source = source.0, "keeps the clips it took before");
+                    }
+                }
+            }
+        }
+    }
+
+    fn rig(&mut self, given: PropModel, animates: Animates, stop_missing: bool) -> Result<(), BindError> {
+        let prop = self.with_clips_taken(given.clone(), &animates)?;
+        let took_from_another =
+            !Arc::ptr_eq(&prop.model, &given.model) && animates.clip_source().is_some_and(|(from, _)| from.is_some());
+        let taker = took_from_another.then(|| (given, animates.clone()));
         let at = self.crowds.iter().position(|c| c.prop().id == prop.id);
         let known = match at {
             Some(k) => self.members[k].clip_names.clone(),
@@ -226,11 +268,12 @@ impl CrowdSet {
         match at {
             Some(k) => {
                 self.crowds[k] = crowd;
-                self.members[k] = Member { clip_names, walkers, owners: std::mem::take(&mut self.members[k].owners) };
+                let owners = std::mem::take(&mut self.members[k].owners);
+                self.members[k] = Member { clip_names, walkers, owners, taker };
             }
             None => {
                 self.crowds.push(crowd);
-                self.members.push(Member { clip_names, owners: Vec::new(), walkers });
+                self.members.push(Member { clip_names, owners: Vec::new(), walkers, taker });
             }
         }
         Ok(())

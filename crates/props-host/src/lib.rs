@@ -122,7 +122,8 @@
 //! host's terrain: [`PropHost::set_ground`]); [`CrowdSet::gait`], [`CrowdSet::feet_down`]
 //! and [`CrowdSet::pinned_feet`] read them (footsteps, and where near the camera). Any humanoid walks with another model's clips, retargeted to its
 //! skeleton: `Animates::default().gaits("Walk", "Run", ["Idle"]).clips_from(pedestrian)` for
-//! an avatar with no walk of its own ([`Animates::clips_from`]), and for the mods of its name.
+//! an avatar with no walk of its own ([`Animates::clips_from`]), and for the mods of its name;
+//! a mod replacing the pedestrian (a new walk) walks the avatar anew.
 //!
 //! Hot reload: [`PropHost::watch_mods`] once, then [`PropHost::poll_mods`] at each frame
 //! boundary. The workspace's `examples/` run it all: `crowd.rs` (cars, and foxes walking and
