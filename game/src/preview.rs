@@ -24,7 +24,7 @@ use glam::{Affine3A, Quat, Vec2, Vec3};
 use props_anim::bounds::Extent;
 use props_anim::gait::Stride;
 use props_anim::humanoid::BoneMap;
-use props_anim::runtime::{MeshLod, UpdateRateLod, View};
+use props_anim::runtime::{DrawGroup, MeshLod, UpdateRateLod, View};
 use props_anim::spring::SpringState;
 use props_anim::{Model, NodeId, Pose};
 use props_frame::{FrameData, Lighting, ModelId, OrbitCamera, SKY};
@@ -366,7 +366,7 @@ impl Preview {
         // The heat map draws no materials; a version without the chosen variant, its own.
         let material_variant = self.material_variant.as_deref().and_then(|name| model.material_variant(name));
         let (id, material_variant) = if self.overlays.influences { (HEAT, None) } else { (MODEL, material_variant) };
-        self.frame.add_batch(id, (self.level.0, material_variant), 1);
+        self.frame.add_batch(id, DrawGroup { level: self.level.0, material_variant, mirrored: false, instances: 1 });
         if self.overlays.skeleton {
             skeleton_lines(rig, &shown.pose, &shown.fit, SKELETON, &mut self.frame.lines);
         }

@@ -37,7 +37,7 @@ fn draw_tinted(
 ) -> (image::RgbaImage, props_render::FrameStats) {
     let palette = scene::palette(model, pose);
     let instances = [InstanceData::new(&scene::at(Vec3::new(spacing, 0.0, 0.0)), 0).with_tint(tint)];
-    let batches = [ModelBatch { model: ModelId(0), instances: 0..1, level, material_variant: None }];
+    let batches = [ModelBatch { model: ModelId(0), instances: 0..1, level, material_variant: None, mirrored: false }];
     let frame = Frame {
         camera: scene::framing_camera(model),
         lighting: Lighting::default(),

@@ -5,6 +5,7 @@
 //! three.js's pictures of each variant are references (`references.rs`).
 
 use glam::Vec3;
+use props_anim::runtime::DrawGroup;
 use props_frame::{FrameData, Lighting, ModelId, SKY};
 use props_tests::scene;
 
@@ -40,7 +41,7 @@ impl Stage {
         let mut frame = FrameData::default();
         for &(y, material_variant) in placed {
             frame.push_posed(&self.model, &pose, &scene::at(Vec3::new(0.0, y, 0.0)));
-            frame.add_batch(ModelId(0), (level, material_variant), 1);
+            frame.add_batch(ModelId(0), DrawGroup { level, material_variant, mirrored: false, instances: 1 });
         }
         let camera = scene::camera(Vec3::new(0.0, 0.0, 7.0), Vec3::ZERO);
         let frame = frame.to_frame(camera, Lighting::default(), SKY);

@@ -4,7 +4,7 @@
 //! transpose), not the node's matrix, which tilts them towards the stretch. A double-sided
 //! normal-mapped surface's back face mirrors its whole tangent frame.
 
-use glam::{Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3};
 use props_anim::{Model, ModelParts, Primitive, Transform};
 use props_tests::golden::compare;
 use props_tests::scene;
@@ -96,4 +96,24 @@ fn a_mirrored_node_shows_its_front_faces() {
     let plain = draw(&gpu, &model(cube(Vec3::ONE, |n| n), Vec3::ONE));
     let (difference, _) = compare(&mirrored, &plain);
     assert!(difference.mean < 0.005, "the mirrored cube is drawn as the plain one: {difference:?}");
+}
+
+/// A host's placement that mirrors a prop (a scale of -1 on one axis: a building's mirrored
+/// twin) winds its faces the other way on screen: its front faces are still the ones drawn,
+/// lit from outside, as three.js culls by each object's determinant. The cube turned 0.5 about
+/// Y, placed mirrored across X, is the cube turned -0.5.
+#[test]
+fn a_mirroring_placement_shows_the_front_faces() {
+    let Some(gpu) = props_tests::gpu::context() else { return };
+    let turned = |angle: f32| {
+        let rest = Transform { rotation: Quat::from_rotation_y(angle), ..Transform::IDENTITY };
+        scene::one_part(cube(Vec3::ONE, |n| n), rest, ModelParts::default())
+    };
+    let eye = Vec3::new(2.5, 1.8, 3.5);
+    let mirror = Affine3A::from_scale(Vec3::new(-1.0, 1.0, 1.0));
+    let mirrored = scene::draw_placed(&gpu, &turned(0.5), mirror, eye);
+    let plain = scene::draw_placed(&gpu, &turned(-0.5), Affine3A::IDENTITY, eye);
+    let (difference, _) = compare(&mirrored, &plain);
+    eprintln!("the cube placed mirrored against the cube turned the other way: {difference:?}");
+    assert!(difference.mean < 0.005, "the mirrored cube is drawn as the cube turned the other way: {difference:?}");
 }

@@ -26,7 +26,8 @@ fn tints_paint_only_paint_materials_in_one_draw() {
             InstanceData::new(&at, (i * palette.len()) as u32).with_tint(tint)
         })
         .collect();
-    let batches = [ModelBatch { model: ModelId(0), instances: 0..3, level: 0, material_variant: None }];
+    let batches =
+        [ModelBatch { model: ModelId(0), instances: 0..3, level: 0, material_variant: None, mirrored: false }];
     let camera = scene::camera(Vec3::new(0.0, 9.0, 0.5), Vec3::ZERO);
     let frame = Frame {
         camera,
@@ -41,7 +42,13 @@ fn tints_paint_only_paint_materials_in_one_draw() {
     let (image, stats) = scene::render_frame(&gpu, &mut renderer, &frame);
     let one = Frame {
         instances: &instances[1..2],
-        batches: &[ModelBatch { model: ModelId(0), instances: 0..1, level: 0, material_variant: None }],
+        batches: &[ModelBatch {
+            model: ModelId(0),
+            instances: 0..1,
+            level: 0,
+            material_variant: None,
+            mirrored: false,
+        }],
         ..frame
     };
     let (_, one_car) = scene::render_frame(&gpu, &mut renderer, &one);

@@ -140,18 +140,19 @@ pub fn render_lit(
     (lighting, lines): (Lighting, &[props_frame::DebugLine]),
 ) -> (image::RgbaImage, FrameStats) {
     let (mut palettes, mut instances, mut batches) = (Vec::new(), Vec::new(), Vec::new());
-    for (model, model_instances) in &scene.models {
+    // Each model's instances in two batches, as a crowd extracts them: those whose placements
+    // mirror them apart.
+    for ((model, model_instances), mirrored) in scene.models.iter().flat_map(|m| [(m, false), (m, true)]) {
         let first = instances.len() as u32;
-        for (transform, palette) in model_instances {
+        for (transform, palette) in model_instances.iter().filter(|(t, _)| (t.matrix3.determinant() < 0.0) == mirrored)
+        {
             instances.push(InstanceData::new(transform, palettes.len() as u32));
             palettes.extend_from_slice(palette);
         }
-        batches.push(ModelBatch {
-            model: *model,
-            instances: first..instances.len() as u32,
-            level: 0,
-            material_variant: None,
-        });
+        let instances = first..instances.len() as u32;
+        if !instances.is_empty() {
+            batches.push(ModelBatch { model: *model, instances, level: 0, material_variant: None, mirrored });
+        }
     }
     let frame = Frame {
         camera: scene.camera,
@@ -220,11 +221,18 @@ pub fn one_part(primitive: Primitive, rest: Transform, parts: ModelParts) -> Mod
 /// renderer of the default configuration.
 #[must_use]
 pub fn draw_alone(gpu: &GpuContext, model: &Model, eye: Vec3) -> image::RgbaImage {
+    draw_placed(gpu, model, at(Vec3::ZERO), eye)
+}
+
+/// `model` alone at `placement` in its rest pose, seen from `eye` looking at the origin, by a
+/// renderer of the default configuration.
+#[must_use]
+pub fn draw_placed(gpu: &GpuContext, model: &Model, placement: Affine3A, eye: Vec3) -> image::RgbaImage {
     let mut renderer = renderer(gpu, |_| {});
     let handle = ModelId(0);
     renderer.set_model(handle, model).expect("the model uploads");
     let pose = pose_at(model, None, 0.0);
-    let instances = vec![(at(Vec3::ZERO), palette(model, &pose))];
+    let instances = vec![(placement, palette(model, &pose))];
     render(gpu, &mut renderer, &TestScene { camera: camera(eye, Vec3::ZERO), models: vec![(handle, instances)] }).0
 }
 

@@ -11,10 +11,12 @@
 //! sharing a signature (`batches.rs`); (4) evaluates the batches in runs of whole batches, one run
 //! per worker, straight into the palette buffer; (5) lists every visible instance with the offset
 //! of its palette ([`Crowd::visible`]), grouped by the level of detail the view's mesh LOD picked
-//! for it and then by its material variant (finest first, in index order within each group;
-//! [`Crowd::batches`]). The results
+//! for it and then by its material variant and whether its placement mirrors it (finest first,
+//! in index order within each group; [`Crowd::batches`]). The results
 //! are bitwise the same for any number of threads (a lane's result depends on its state only). No
 //! allocation per frame once the buffers have grown.
+
+mod draw_slots;
 
 use std::ops::Range;
 
@@ -68,8 +70,9 @@ pub struct Crowd {
     level_triangles: Vec<u32>,
     /// Each instance's level of detail when last in view.
     levels: Vec<u8>,
-    /// Each instance's material variant slot: 0 its model's own materials, `v + 1` variant `v`.
-    variants: Vec<u8>,
+    /// Each instance's draw slot: its material variant, and whether its placement mirrors it
+    /// (`draw_slots.rs`).
+    slots: Vec<u8>,
     /// The level of each of `visible`, this frame.
     visible_levels: Vec<u8>,
     /// The visible list's groups by level and variant.
@@ -137,7 +140,7 @@ impl Crowd {
             level_errors: vec![0.0],
             level_triangles: Vec::new(),
             levels: Vec::new(),
-            variants: Vec::new(),
+            slots: Vec::new(),
             visible_levels: Vec::new(),
             groups: DrawGroups::default(),
             store: Vec::new(),
@@ -208,7 +211,7 @@ impl Crowd {
         self.shown.push(false);
         self.keys.push(Key::default());
         self.levels.push(0);
-        self.variants.push(0);
+        self.slots.push(0);
         self.mark_stale(self.len() - 1);
         self.len() - 1
     }
@@ -253,7 +256,7 @@ impl Crowd {
         self.shown.truncate(n);
         self.keys.truncate(n);
         self.levels.truncate(n);
-        self.variants.truncate(n);
+        self.slots.truncate(n);
         self.store.truncate(n * self.palette_len);
         self.mark_stale(n);
     }
@@ -272,7 +275,7 @@ impl Crowd {
             self.shown[i] = self.shown[last];
             self.keys[i] = self.keys[last];
             self.levels[i] = self.levels[last];
-            self.variants[i] = self.variants[last];
+            self.slots[i] = self.slots[last];
             if self.store.len() >= (last + 1) * p {
                 self.store.copy_within(last * p..(last + 1) * p, i * p);
             }
@@ -363,30 +366,6 @@ impl Crowd {
         }
         let last = (self.level_errors.len() - 1) as u8;
         self.levels.iter_mut().for_each(|level| *level = (*level).min(last));
-    }
-
-    /// Draws instance `i` in material variant `material_variant`
-    /// (`crate::Model::material_variants`; `None`: its model's own materials). The visible
-    /// instances are grouped by it ([`Crowd::batches`]).
-    pub fn set_material_variant(&mut self, i: usize, material_variant: Option<u8>) {
-        // Variant 255 has no slot: drawn in its own materials (a model has at most 32).
-        let slot = material_variant.and_then(|v| v.checked_add(1)).unwrap_or(0);
-        self.variants[i] = slot;
-        self.groups.note_slot(slot);
-    }
-
-    /// Instance `i`'s material variant ([`Crowd::set_material_variant`]).
-    #[must_use]
-    pub fn material_variant(&self, i: usize) -> Option<u8> {
-        self.variants[i].checked_sub(1)
-    }
-
-    /// The groups [`Crowd::visible`] lists, in that order: each level of detail's instances,
-    /// finest first (every one at level 0 when the last view had no mesh LOD), and within a
-    /// level, those in their own materials, then each material variant's; each group as (level,
-    /// variant, instances), empty groups left out.
-    pub fn batches(&self) -> impl Iterator<Item = (u8, Option<u8>, u32)> + '_ {
-        self.groups.batches()
     }
 
     /// The instances in view after the last [`Crowd::update`], with the offset of each one's
@@ -586,7 +565,7 @@ impl Crowd {
             entry.1 = (start + at) as u32;
         }
         let last_level = if detailed { self.level_errors.len() - 1 } else { 0 };
-        self.groups.group(&mut self.visible, &self.visible_levels, &self.variants, last_level);
+        self.groups.group(&mut self.visible, &self.visible_levels, &self.slots, last_level);
         self.stats = CrowdStats {
             instances: self.centers.len(),
             visible: self.visible.len(),

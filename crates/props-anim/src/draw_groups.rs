@@ -1,14 +1,47 @@
 //! A crowd's visible instances grouped as a renderer draws them: by level of detail, finest
-//! first, then by material variant (own materials first), each group in index order, with
-//! each group's count (a counting sort into a reused buffer: no allocation per frame).
+//! first, then by draw slot (material variant, own materials first; then the same for those
+//! whose placements mirror them), each group in index order, with each group's count (a
+//! counting sort into a reused buffer: no allocation per frame).
 
 use crate::reuse_buffer::reserve_total;
+
+/// One group of a crowd's visible instances, drawn together ([`crate::runtime::Crowd::batches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawGroup {
+    /// Their level of detail: 0 in full, 1 and up the model's coarser levels.
+    pub level: u8,
+    /// Their material variant (`crate::Model::material_variants`; `None`: the model's own
+    /// materials).
+    pub material_variant: Option<u8>,
+    /// Whether their placements mirror them (a negative determinant): their faces wind the
+    /// other way on screen, so a renderer culls the other side (as three.js does by each
+    /// object's determinant).
+    pub mirrored: bool,
+    /// How many.
+    pub instances: u32,
+}
+
+/// The bit of an instance's draw slot that marks a mirroring placement; the bits below it are
+/// its material variant slot (0: its model's own materials, `v + 1`: variant `v`).
+pub(crate) const MIRRORED: u8 = 0x80;
+
+/// The draw slot `slot` with material variant `material_variant` (`None`, or one past the
+/// slots: own materials; a model has at most 32), mirrored as it was.
+pub(crate) fn with_variant(slot: u8, material_variant: Option<u8>) -> u8 {
+    let variant = material_variant.and_then(|v| v.checked_add(1)).filter(|v| v & MIRRORED == 0).unwrap_or(0);
+    (slot & MIRRORED) | variant
+}
+
+/// The material variant of draw slot `slot`.
+pub(crate) fn variant_of(slot: u8) -> Option<u8> {
+    (slot & !MIRRORED).checked_sub(1)
+}
 
 /// The groups of a crowd's visible list (see the module documentation).
 #[derive(Clone, Debug)]
 pub(crate) struct DrawGroups {
-    /// Variant groups per level: one more than the highest variant slot any instance was
-    /// given (1: every instance in its own materials).
+    /// Slot groups per level: one more than the highest draw slot any instance was given (1:
+    /// every instance in its own materials, none mirrored).
     variant_groups: usize,
     /// Visible instances in each group this frame: level by level, variant by variant within.
     counts: Vec<u32>,
@@ -30,15 +63,15 @@ impl DrawGroups {
         reserve_total(&mut self.sorted, n);
     }
 
-    /// Notes that an instance is drawn in variant slot `slot` (0: its own materials, `v + 1`:
-    /// variant `v`), so that its group is counted.
+    /// Notes that an instance is drawn in draw slot `slot` ([`MIRRORED`], [`with_variant`]),
+    /// so that its group is counted.
     pub(crate) fn note_slot(&mut self, slot: u8) {
         self.variant_groups = self.variant_groups.max(usize::from(slot) + 1);
     }
 
     /// Sorts `visible` (instance, palette offset) by group, stably: each entry's level in
-    /// `levels` (past `last_level`, the last), its instance's variant slot in `slots`; and
-    /// counts each group's.
+    /// `levels` (past `last_level`, the last), its instance's draw slot in `slots`; and counts
+    /// each group's.
     pub(crate) fn group(&mut self, visible: &mut Vec<(u32, u32)>, levels: &[u8], slots: &[u8], last_level: usize) {
         let groups = self.variant_groups;
         self.counts.clear();
@@ -69,14 +102,13 @@ impl DrawGroups {
         std::mem::swap(visible, &mut self.sorted);
     }
 
-    /// The groups of the last [`DrawGroups::group`], in order, as (level, variant, instances),
-    /// empty ones left out.
-    pub(crate) fn batches(&self) -> impl Iterator<Item = (u8, Option<u8>, u32)> + '_ {
+    /// The groups of the last [`DrawGroups::group`], in order, empty ones left out.
+    pub(crate) fn batches(&self) -> impl Iterator<Item = DrawGroup> + '_ {
         let groups = self.variant_groups;
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|&(_, &count)| count > 0)
-            .map(move |(g, &count)| ((g / groups) as u8, ((g % groups) as u8).checked_sub(1), count))
+        self.counts.iter().enumerate().filter(|&(_, &count)| count > 0).map(move |(g, &instances)| {
+            let slot = (g % groups) as u8;
+            let (material_variant, mirrored) = (variant_of(slot), slot & MIRRORED != 0);
+            DrawGroup { level: (g / groups) as u8, material_variant, mirrored, instances }
+        })
     }
 }

@@ -10,6 +10,7 @@
 
 pub use crate::crowd::Crowd;
 pub use crate::crowd_stats::CrowdStats;
+pub use crate::draw_groups::DrawGroup;
 pub use crate::lod::{AnimationBudget, MAX_PRESSURE, UpdateRateLod, View, Visibility};
 pub use crate::mesh_lod::MeshLod;
 pub use crate::program::{LaneState, Program, Scratch, signature_code};

@@ -90,8 +90,9 @@ impl InstanceMut<'_> {
     /// culling sphere and the errors its levels of detail are picked by). Its scale is meant
     /// equal on the axes: a stretched placement stretches the model, but its normals are
     /// carried as by an equal one (a model stretched in its file shades right: its nodes'
-    /// normal matrices carry them), and positive: a mirroring placement turns the model's faces
-    /// inside out (a model mirrored in its file is drawn right: its nodes' windings are turned).
+    /// normal matrices carry them). A placement that mirrors it (a scale of -1 on one axis: a
+    /// building's mirrored twin) is drawn right, its faces culled by their winding turned, as
+    /// three.js culls by each object's determinant.
     pub fn set_placement(&mut self, placement: Affine3A) {
         self.crowd.set_placement(self.i, placement);
     }

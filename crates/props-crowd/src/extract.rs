@@ -50,8 +50,8 @@ pub(crate) fn extract<'a, I>(
         _ => write(0, out),
     }
     for crowd in crowds() {
-        for (level, material_variant, count) in crowd.batches() {
-            frame.add_batch(crowd.model_id(), (level, material_variant), count as usize);
+        for group in crowd.batches() {
+            frame.add_batch(crowd.model_id(), group);
         }
         crowd.lights_into(&frame.palettes, eye, &mut frame.lights);
     }

@@ -7,7 +7,7 @@
 
 use glam::Affine3A;
 use props_anim::light::PlacedLight;
-use props_anim::runtime::CrowdStats;
+use props_anim::runtime::{CrowdStats, DrawGroup};
 use props_anim::{
     JointMatrix, Layer, Pose, pose_state,
     runtime::Crowd,
@@ -128,8 +128,8 @@ impl ModelCrowd {
     /// number.
     pub fn push(&mut self, placement: Affine3A) -> u32 {
         let i = self.crowd.push(placement.translation.into());
-        self.crowd.place(i, placement.translation.into(), placement_scale(&placement));
-        self.placements.push(JointMatrix::from_affine(&placement));
+        self.placements.push(JointMatrix::IDENTITY);
+        self.set_placement(i as u32, placement);
         self.tints.push(NO_TINT);
         self.close_up.push();
         (self.placements.len() - 1) as u32
@@ -159,6 +159,7 @@ impl ModelCrowd {
     /// Moves instance `i`.
     pub fn set_placement(&mut self, i: u32, placement: Affine3A) {
         self.crowd.place(i as usize, placement.translation.into(), placement_scale(&placement));
+        self.crowd.set_mirrored(i as usize, placement.matrix3.determinant() < 0.0);
         self.placements[i as usize] = JointMatrix::from_affine(&placement);
     }
 
@@ -364,7 +365,7 @@ impl ModelCrowd {
 
     /// Their groups by level of detail and material variant, in the order they are listed
     /// ([`Crowd::batches`]).
-    pub(crate) fn batches(&self) -> impl Iterator<Item = (u8, Option<u8>, u32)> + '_ {
+    pub(crate) fn batches(&self) -> impl Iterator<Item = DrawGroup> + '_ {
         self.crowd.batches()
     }
 

@@ -1,7 +1,7 @@
 //! Material variants through a crowd: each instance drawn in the variant its host named,
 //! listed in one batch per level and variant (own materials first, then the variants in their
-//! order, each in the order the instances were added), and kept by name across a new version
-//! of the model.
+//! order, each in the order the instances were added; those placed mirrored after, apart), and
+//! kept by name across a new version of the model.
 
 mod support;
 
@@ -12,7 +12,7 @@ use props_anim::material::{Material, MaterialVariant, VariantMaterial};
 use props_anim::runtime::MeshLod;
 use props_anim::{Model, ModelParts};
 use props_crowd::{Animates, CrowdSet, InstanceId, PosingConfig, PropModel};
-use props_frame::{Camera, FrameData, ModelId};
+use props_frame::{Camera, FrameData, ModelBatch, ModelId};
 
 /// A triangle model with variants named `names`, variant `k` drawing the triangle in material
 /// `k + 1`.
@@ -41,16 +41,17 @@ fn with_material_variants(base: &Model, names: &[&str]) -> Arc<Model> {
 
 /// Each batch's variant and the x of its instances, in order.
 fn batches(set: &mut CrowdSet) -> Vec<(Option<u8>, Vec<f32>)> {
-    leveled(set).into_iter().map(|(_, material_variant, xs)| (material_variant, xs)).collect()
+    leveled(set).into_iter().map(|(_, material_variant, _, xs)| (material_variant, xs)).collect()
 }
 
-/// Each batch's level, variant and the x of its instances, in order.
-fn leveled(set: &mut CrowdSet) -> Vec<(u8, Option<u8>, Vec<f32>)> {
+/// Each batch's level, variant, whether it is mirrored, and the x of its instances, in order.
+fn leveled(set: &mut CrowdSet) -> Vec<(u8, Option<u8>, bool, Vec<f32>)> {
     let mut frame = FrameData::default();
     set.animate(&mut frame);
     set.extract(&mut frame);
     let x = |i: u32| frame.instances[i as usize].transform.rows[0][3];
-    frame.batches.iter().map(|b| (b.level, b.material_variant, b.instances.clone().map(x).collect())).collect()
+    let batch = |b: &ModelBatch| (b.level, b.material_variant, b.mirrored, b.instances.clone().map(x).collect());
+    frame.batches.iter().map(batch).collect()
 }
 
 /// A set of `model` with instances at x = 0, 1, ... in the variants named `named`.
@@ -109,6 +110,32 @@ fn batches_are_by_level_then_variant() {
     let eye = Vec3::new(2.0, 0.0, 0.0);
     set.set_camera(Some(Camera::look_at(eye, eye - Vec3::Z, 0.9, 16.0 / 9.0, (0.1, 10_000.0))));
     set.set_view_height(1080);
-    let expected = [(0, None, vec![2.0]), (0, Some(0), vec![0.0, 4.0]), (1, None, vec![1.0]), (1, Some(0), vec![3.0])];
+    let expected = [
+        (0, None, false, vec![2.0]),
+        (0, Some(0), false, vec![0.0, 4.0]),
+        (1, None, false, vec![1.0]),
+        (1, Some(0), false, vec![3.0]),
+    ];
     assert_eq!(leveled(&mut set), expected, "finest first; in each level, own materials first");
+}
+
+/// Instances whose placements mirror them (a scale of -1 on one axis: a renderer culls their
+/// other side) are listed in batches of their own, after the others of their level, by variant;
+/// placed unmirrored again, they go back.
+#[test]
+fn mirrored_placements_are_batched_apart() {
+    let (mut set, ids) = set_of(model(&["taxi"]), &[None, Some("taxi"), None]);
+    let placed = |x: f32, mirrored: bool| {
+        let scale = if mirrored { Vec3::new(-1.0, 1.0, 1.0) } else { Vec3::ONE };
+        Affine3A::from_scale_rotation_translation(scale, glam::Quat::IDENTITY, Vec3::X * x)
+    };
+    set.get_mut(ids[0]).expect("there").set_placement(placed(0.0, true));
+    set.get_mut(ids[1]).expect("there").set_placement(placed(1.0, true));
+    let expected = [(0, None, false, vec![2.0]), (0, None, true, vec![0.0]), (0, Some(0), true, vec![1.0])];
+    assert_eq!(leveled(&mut set), expected);
+    set.get_mut(ids[0]).expect("there").set_placement(placed(0.0, false));
+    assert_eq!(leveled(&mut set), [(0, None, false, vec![0.0, 2.0]), (0, Some(0), true, vec![1.0])]);
+    // A new instance placed mirrored from the start.
+    set.add(ModelId(0), placed(3.0, true)).expect("added");
+    assert_eq!(leveled(&mut set)[1], (0, None, true, vec![3.0]));
 }

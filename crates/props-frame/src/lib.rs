@@ -32,7 +32,7 @@ use std::ops::Range;
 
 use glam::{Affine3A, Mat4, Vec3};
 use props_anim::light::PlacedLight;
-use props_anim::runtime::ReuseBuffer;
+use props_anim::runtime::{DrawGroup, ReuseBuffer};
 use props_anim::{JointMatrix, Model, Pose, runtime::PaletteBuffer};
 
 pub use height_field::{HeightField, HeightFieldError};
@@ -136,8 +136,8 @@ impl InstanceData {
     }
 }
 
-/// Instances of one model drawn at one level of detail in one material variant: a range of
-/// [`Frame::instances`].
+/// Instances of one model drawn at one level of detail in one material variant, mirrored by
+/// their placements or not: a range of [`Frame::instances`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelBatch {
     /// The model.
@@ -150,6 +150,10 @@ pub struct ModelBatch {
     /// The material variant they are drawn in (`props_anim::Model::material_variants`); `None`,
     /// or one the model does not have: its own materials.
     pub material_variant: Option<u8>,
+    /// Their placements mirror them (a negative determinant: a scale of -1 on one axis), so
+    /// their faces wind the other way on screen and the other side is culled, as three.js
+    /// culls by each object's determinant. A batch holds instances of one kind only.
+    pub mirrored: bool,
 }
 
 /// A coloured line segment in world space, for debug drawing.
@@ -247,21 +251,23 @@ impl FrameData {
     }
 
     /// Closes the run of instances pushed since the previous batch as a batch of `model` in
-    /// full detail (nothing is added when the run is empty).
+    /// full detail, unmirrored (nothing is added when the run is empty).
     pub fn end_batch(&mut self, model: ModelId) {
         let start = self.batches.last().map_or(0, |b| b.instances.end as usize);
-        self.add_batch(model, (0, None), self.instances.len() - start);
+        let instances = (self.instances.len() - start) as u32;
+        self.add_batch(model, DrawGroup { level: 0, material_variant: None, mirrored: false, instances });
     }
 
-    /// Closes the `len` instances after the previous batch (pushed, or grown and written in
-    /// parts) as a batch of `model` at level of detail `level` in material variant
-    /// `material_variant` ([`ModelBatch`]; nothing is added when `len` is 0).
-    pub fn add_batch(&mut self, model: ModelId, (level, material_variant): (u8, Option<u8>), len: usize) {
+    /// Closes the `group.instances` instances after the previous batch (pushed, or grown and
+    /// written in parts) as a batch of `model` drawn as `group` says ([`ModelBatch`]; nothing
+    /// is added when there are none).
+    pub fn add_batch(&mut self, model: ModelId, group: DrawGroup) {
+        let DrawGroup { level, material_variant, mirrored, instances } = group;
         let start = self.batches.last().map_or(0, |b| b.instances.end);
-        let end = start + len as u32;
+        let end = start + instances;
         debug_assert!(end as usize <= self.instances.len(), "a batch of instances not pushed");
         if end > start {
-            self.batches.push(ModelBatch { model, instances: start..end, level, material_variant });
+            self.batches.push(ModelBatch { model, instances: start..end, level, material_variant, mirrored });
         }
     }
 

@@ -238,6 +238,9 @@ pub(crate) struct GpuModel {
     /// ([`props_anim::bounds::PoseBounds::radius`]; `f32::MAX` when unbounded): which shadow cascades
     /// an instance can cast into.
     pub reach: f32,
+    /// Whether the pipelines of its draws mirrored (front faces clockwise) were made: once
+    /// instances of it are first placed mirrored ([`crate::Renderer::prepare`]).
+    pub mirrored_pipelines: bool,
 }
 
 impl GpuModel {
@@ -505,6 +508,7 @@ impl GpuModel {
             draws,
             palette_len: model.palette_len() as u32,
             reach,
+            mirrored_pipelines: false,
         }
     }
 }

@@ -23,6 +23,8 @@ pub struct Run {
     pub level: u8,
     /// The material variant they are drawn in (their batch's).
     pub material_variant: Option<u8>,
+    /// Their placements mirror them (their batch's).
+    pub mirrored: bool,
 }
 
 /// How windows may be placed.
@@ -62,8 +64,13 @@ pub fn split(
                     continue;
                 }
                 runs.extend(current.take());
-                current =
-                    Some(Run { window_start: start, instances: index..index + 1, level: 0, material_variant: None });
+                current = Some(Run {
+                    window_start: start,
+                    instances: index..index + 1,
+                    level: 0,
+                    material_variant: None,
+                    mirrored: false,
+                });
             }
         }
     }
@@ -84,7 +91,10 @@ mod tests {
         let list = instances(&[0, 25, 50, 75]);
         let mut runs = Vec::new();
         assert_eq!(split(&list, 0..4, 25, (1000, Windows::Sliding), &mut runs), 0);
-        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..4, level: 0, material_variant: None }]);
+        assert_eq!(
+            runs,
+            vec![Run { window_start: 0, instances: 0..4, level: 0, material_variant: None, mirrored: false }]
+        );
     }
 
     #[test]
@@ -95,8 +105,8 @@ mod tests {
         assert_eq!(
             runs,
             vec![
-                Run { window_start: 0, instances: 0..2, level: 0, material_variant: None },
-                Run { window_start: 48, instances: 2..4, level: 0, material_variant: None }
+                Run { window_start: 0, instances: 0..2, level: 0, material_variant: None, mirrored: false },
+                Run { window_start: 48, instances: 2..4, level: 0, material_variant: None, mirrored: false }
             ]
         );
         for run in &runs {
@@ -112,7 +122,10 @@ mod tests {
         let list = instances(&[0, 25, 50, 75]);
         let mut runs = Vec::new();
         assert_eq!(split(&list, 0..4, 25, (60, Windows::Fixed), &mut runs), 2);
-        assert_eq!(runs, vec![Run { window_start: 0, instances: 0..2, level: 0, material_variant: None }]);
+        assert_eq!(
+            runs,
+            vec![Run { window_start: 0, instances: 0..2, level: 0, material_variant: None, mirrored: false }]
+        );
     }
 
     #[test]

@@ -116,6 +116,13 @@ impl PipelineKey {
         }
     }
 
+    /// This draw's key for instances whose placements mirror them (`mirrored`) or not: a
+    /// mirroring placement turns the winding once more (a part mirrored by its node, placed
+    /// mirrored, winds as glTF's).
+    pub(crate) fn placed(self, mirrored: bool) -> Self {
+        Self { mirrored: self.mirrored != mirrored, ..self }
+    }
+
     /// This material's key for a merged draw: vertices with colours (each member's) and
     /// nothing else.
     pub(crate) fn colored(self) -> Self {

@@ -37,6 +37,7 @@ use crate::texture;
 use crate::uploader::ModelUploader;
 use props_frame::{DebugLine, Frame, HeightField, ModelId};
 
+mod mirrored;
 mod model_slots;
 mod shadow_passes;
 
@@ -411,7 +412,7 @@ impl Renderer {
             }
             // A double-sided one's back faces first, then its front faces.
             if mesh_pipelines::draws_back_faces_first(item.key)
-                && let Some(back) = meshes.get_back(item.key, item.posing, self.lit)
+                && let Some(back) = meshes.get_back(item.key.placed(run.mirrored), item.posing, self.lit)
             {
                 pass.set_pipeline(back);
                 bound = None;
@@ -462,11 +463,14 @@ impl Renderer {
         run: &Run,
         bound: &mut Option<(crate::pipeline_key::PipelineKey, Posing)>,
     ) {
-        if *bound != Some((draw.key, draw.posing)) {
-            // Its upload made every pipeline its draws take.
-            let Some(pipeline) = meshes.get(draw.key, draw.posing, self.lit) else { return };
+        let key = draw.key.placed(run.mirrored);
+        if *bound != Some((key, draw.posing)) {
+            // Its upload made every pipeline its draws take; `prepare`, those mirrored (else
+            // drawn unmirrored: the device refused them).
+            let made = meshes.get(key, draw.posing, self.lit);
+            let Some(pipeline) = made.or_else(|| meshes.get(draw.key, draw.posing, self.lit)) else { return };
             pass.set_pipeline(pipeline);
-            *bound = Some((draw.key, draw.posing));
+            *bound = Some((key, draw.posing));
         }
         let _drawn = draw_item(pass, model, (draw, run.level), run.instances.clone());
     }
@@ -503,6 +507,9 @@ impl Renderer {
         self.runs.clear();
         for batch in frame.batches {
             let range = batch.instances.start..batch.instances.end.min(frame.instances.len() as u32);
+            if batch.mirrored {
+                self.make_mirrored_pipelines(batch.model);
+            }
             let Some(model) = self.model(batch.model) else {
                 stats.skipped_instances += range.len() as u32;
                 continue;
@@ -512,8 +519,8 @@ impl Renderer {
                 palette_windows::split(frame.instances, range, palette_len, windows, &mut self.run_scratch);
             for run in self.run_scratch.drain(..) {
                 stats.instances += run.instances.len() as u32;
-                self.runs
-                    .push((batch.model, Run { level: batch.level, material_variant: batch.material_variant, ..run }));
+                let (level, material_variant, mirrored) = (batch.level, batch.material_variant, batch.mirrored);
+                self.runs.push((batch.model, Run { level, material_variant, mirrored, ..run }));
             }
         }
         stats.palette_windows = self.runs.len() as u32;

@@ -130,7 +130,13 @@ impl StillRenderer {
             clear_color,
             palettes: palette,
             instances: &[InstanceData::new(&Affine3A::IDENTITY, 0)],
-            batches: &[ModelBatch { model: id, instances: 0..1, level: 0, material_variant: self.material_variant }],
+            batches: &[ModelBatch {
+                model: id,
+                instances: 0..1,
+                level: 0,
+                material_variant: self.material_variant,
+                mirrored: false,
+            }],
             lines,
             lights,
         };
