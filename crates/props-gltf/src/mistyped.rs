@@ -9,6 +9,9 @@
 //!   it is removed (the element emptied, where that does not parse either) and the mismatch
 //!   kept as a finding: the import leaves that part out, as for a broken reference, and the
 //!   checker reports it there (Khronos's `TYPE_MISMATCH`);
+//! - inside a sampler, that property is removed, with a warning: its default (repeat, linear)
+//!   is used, as three.js uses it for a value it does not know; a camera (the game uses none
+//!   of the file's) is replaced by a plain one, with a warning;
 //! - anywhere else (a node, an accessor, a skin), the file is refused at the mismatch's path.
 //!
 //! Each mend costs a parse of the whole file: at most [`MOST_MENDED`] are mended, fewer in a
@@ -65,22 +68,26 @@ pub(crate) fn deserialize(
             let count = remove_names(&mut value);
             let message = format!("{count} names that are no text are ignored (this one: {})", error.inner());
             warn(warnings, json_path_of(&segments), message);
-        } else if let Some((depth, empty)) = part_of(&segments) {
-            // The deepest property inside the part that holds the mismatch, else the element.
+        } else if let Some(Holder { depth, empty, whole, dropped }) = holder_of(&segments) {
+            // The deepest property inside the element that holds the mismatch, else the element.
             let property = (depth..segments.len()).rev().find(|&k| matches!(segments[k], Segment::Map { .. }));
-            let removed = property.is_some_and(|k| {
-                let Segment::Map { key } = segments[k] else { return false };
-                let holder = value.pointer_mut(&pointer_of(&segments[..k])).and_then(Value::as_object_mut);
-                holder.is_some_and(|holder| holder.remove(key).is_some())
-            });
+            let removed = !whole
+                && property.is_some_and(|k| {
+                    let Segment::Map { key } = segments[k] else { return false };
+                    let holder = value.pointer_mut(&pointer_of(&segments[..k])).and_then(Value::as_object_mut);
+                    holder.is_some_and(|holder| holder.remove(key).is_some())
+                });
             if !removed {
                 let Some(element) = value.pointer_mut(&pointer_of(&segments[..depth])) else { return Err(error) };
                 *element = empty;
             }
-            let at = json_path_of(&segments[..depth]);
-            if !findings.iter().any(|finding: &ImportError| finding.json_path == at) {
+            if dropped {
                 let kind = ErrorKind::Json { message: error.inner().to_string() };
                 findings.push(ImportError::at(json_path_of(&segments), kind));
+            } else {
+                let read_past =
+                    if whole { "a plain camera in its place (the game uses none)" } else { "its default used" };
+                warn(warnings, json_path_of(&segments), format!("ignored: {}; {read_past}", error.inner()));
             }
         } else {
             return Err(error);
@@ -116,18 +123,38 @@ fn remove_names(value: &mut Value) -> usize {
     }
 }
 
-/// The droppable part a mismatch at `segments` lies in: how many segments lead to it, and the
-/// empty element put in its place.
-fn part_of(segments: &[&Segment]) -> Option<(usize, Value)> {
+/// The element a mismatch lies in, where it can be mended there.
+struct Holder {
+    /// How many segments of the mismatch's path lead to it.
+    depth: usize,
+    /// What is put in its place, where removing the property does not do.
+    empty: Value,
+    /// Whether it is replaced whole rather than losing the property.
+    whole: bool,
+    /// Whether it is a part the import leaves out (a clip, a primitive, a material, a texture
+    /// or an image); else it is read past, with a warning.
+    dropped: bool,
+}
+
+/// The element a mismatch at `segments` lies in: a droppable part, a sampler or a camera.
+fn holder_of(segments: &[&Segment]) -> Option<Holder> {
     let key = |i: usize| match segments.get(i) {
         Some(Segment::Map { key }) => Some(key.as_str()),
         _ => None,
     };
     let is_index = |i: usize| matches!(segments.get(i), Some(Segment::Seq { .. }));
+    let element = |depth: usize, empty: Value| Holder { depth, empty, whole: false, dropped: true };
     match key(0)? {
-        "animations" if is_index(1) => Some((2, json!({"channels": [], "samplers": []}))),
-        "materials" | "textures" | "images" if is_index(1) => Some((2, json!({}))),
-        "meshes" if is_index(1) && key(2) == Some("primitives") && is_index(3) => Some((4, json!({"attributes": {}}))),
+        "animations" if is_index(1) => Some(element(2, json!({"channels": [], "samplers": []}))),
+        "materials" | "textures" | "images" if is_index(1) => Some(element(2, json!({}))),
+        "meshes" if is_index(1) && key(2) == Some("primitives") && is_index(3) => {
+            Some(element(4, json!({"attributes": {}})))
+        }
+        "samplers" if is_index(1) => Some(Holder { dropped: false, ..element(2, json!({})) }),
+        "cameras" if is_index(1) => {
+            let plain = json!({"type": "perspective", "perspective": {"yfov": 1.0, "znear": 0.1}});
+            Some(Holder { depth: 2, empty: plain, whole: true, dropped: false })
+        }
         _ => None,
     }
 }
@@ -196,6 +223,27 @@ mod tests {
         );
         assert!(findings.iter().all(|f| matches!(f.kind, ErrorKind::Json { .. })));
         assert_eq!(root.materials.len(), 2, "the materials keep their indices");
+    }
+
+    /// A sampler's property of the wrong type falls back to its default; a camera (unused) is
+    /// replaced by a plain one; both with a warning, nothing left out.
+    #[test]
+    fn samplers_and_cameras_of_the_wrong_type_are_read_past() {
+        let mut value = file(json!([]), json!([{"camera": 0}]));
+        value["samplers"] = json!([{"wrapS": "x", "magFilter": 9729}]);
+        value["cameras"] = json!([{"type": "perspective", "perspective": {"yfov": "wide", "znear": 0.1}}]);
+        let mut warnings = Vec::new();
+        let (root, findings) = deserialize(value, &mut warnings).expect("mended");
+        assert_eq!(root.samplers.len(), 1);
+        assert_eq!(
+            root.samplers[0].wrap_s,
+            gltf::json::validation::Checked::Valid(gltf::json::texture::WrappingMode::Repeat)
+        );
+        assert!(root.samplers[0].mag_filter.is_some(), "the rest of the sampler is read");
+        assert_eq!(root.cameras.len(), 1, "the node's camera still names one");
+        let told: Vec<&str> = warnings.iter().map(|w| w.json_path.as_str()).collect();
+        assert_eq!(told, ["cameras[0].perspective.yfov", "samplers[0].wrapS"]);
+        assert_eq!(findings.len(), 1, "only the primitive's mode: {findings:?}");
     }
 
     #[test]

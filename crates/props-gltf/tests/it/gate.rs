@@ -62,6 +62,7 @@ const LOADED: &[(&str, &str)] = &[
     ("input_without_bounds.gltf", "loads; 1 error read past, 1 warning"),
     ("joint_index_duplicate.gltf", "loads; 2 errors read past, 1 warning"),
     ("joint_index_out_of_range.gltf", "skips primitive 0 of mesh 0, loads; 1 error read past, 1 warning"),
+    ("json_type_mismatch_material.gltf", "draws material 0 as the default material, loads; 1 warning"),
     ("material_base_color_above_one.gltf", "loads; 1 error read past, 1 warning"),
     ("morph_target_without_base.gltf", "skips primitive 0 of mesh 1, loads; 1 error read past, 2 warnings"),
     ("morph_targets_unequal.gltf", "skips primitive 1 of mesh 1, loads; 1 warning"),
