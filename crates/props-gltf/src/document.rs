@@ -202,9 +202,9 @@ impl ProbeChannel {
 
 /// Parses the JSON (not its references: see [`validate`]). Animation channels without a
 /// target node are set aside ([`Document::pointer_channels`]: KHR_animation_pointer's; one
-/// without a pointer either is ignored with a warning). Integers written as floats are read
-/// (with a warning: [`float_integers`]); JSON that is not glTF fails at the first mismatch's
-/// path.
+/// without a pointer either is ignored with a warning). JSON of the wrong type is mended where
+/// it can be ([`crate::mistyped`]: integers written as floats read, ...); the first that cannot
+/// fails at its path.
 pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, ImportError> {
     let syntax = |e: serde_json::Error| ImportError::at(FILE, ErrorKind::Json { message: e.to_string() });
     let probe: Probe = serde_json::from_slice(json).map_err(syntax)?;

@@ -26,13 +26,13 @@ use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::{float_integers, pointer};
 
 /// The most mismatches mended in one file.
-pub(crate) const MOST_MENDED: usize = 64;
+const MOST_MENDED: usize = 64;
 
 /// The most JSON values parsed again to mend one file.
-pub(crate) const MENDING_WORK: usize = 8 << 20;
+const MENDING_WORK: usize = 8 << 20;
 
 /// The typed objects of `value`, each mismatch mended as the module says, and the mismatches
-/// that emptied a part (for the import to leave out); the error of the first one that cannot
+/// inside parts (for the import to leave out); the error of the first one that cannot
 /// be mended.
 pub(crate) fn deserialize(
     mut value: Value,
