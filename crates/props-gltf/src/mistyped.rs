@@ -40,12 +40,17 @@ pub(crate) fn deserialize(
 ) -> Result<(Root, Vec<ImportError>), Error<serde_json::Error>> {
     let mut findings = Vec::new();
     let mut integers_read = false;
-    let most = MOST_MENDED.min(MENDING_WORK / count_values(&value)).max(1);
-    for _ in 0..most {
+    // How many may be mended: counted at the first mismatch (most files have none).
+    let (mut most, mut mended) = (None, 0);
+    loop {
         let error = match serde_path_to_error::deserialize::<_, Root>(&value) {
             Ok(root) => return Ok((root, findings)),
             Err(error) => error,
         };
+        if mended >= *most.get_or_insert_with(|| MOST_MENDED.min(MENDING_WORK / count_values(&value)).max(1)) {
+            return Err(error);
+        }
+        mended += 1;
         let segments: Vec<&Segment> = error.path().iter().collect();
         let at = pointer::from_segments(error.path());
         if !integers_read && value.pointer(&at).is_some_and(float_integers::is_float_integer) {
@@ -93,7 +98,6 @@ pub(crate) fn deserialize(
             return Err(error);
         }
     }
-    serde_path_to_error::deserialize(value).map(|root| (root, findings))
 }
 
 /// How many JSON values `value` holds, itself included.

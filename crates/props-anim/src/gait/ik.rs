@@ -183,8 +183,8 @@ impl Planting {
     /// there is above or below the ground under the prop's origin (where the prop stands): on
     /// a hill, the uphill foot is planted higher, and each foot is laid on the slope where it
     /// came down (turned from the prop's up, as the prop stands at each call, to the ground's
-    /// up there, at most [`MOST_FOOT_TILT`]; easing back with it when lifted). The pose's world matrices must be current and are
-    /// recomputed.
+    /// up there, at most [`MOST_FOOT_TILT`]; easing back with it when lifted). The pose's world
+    /// matrices must be current and are recomputed.
     pub fn apply(
         &mut self,
         pose: &mut Pose,
