@@ -6,7 +6,8 @@
 //! `tests/models/transmission`; coloured glass, `tests/models/volume`; clear-coated spheres,
 //! `tests/models/clearcoat`; cloth spheres with a sheen, `tests/models/sheen`; a grid whose
 //! 8-bit indices hold the restart value, `tests/models/lenient`; spheres in each of their
-//! material variants, `tests/models/material_variants`) beside three.js 0.187's
+//! material variants, `tests/models/material_variants`; points and lines in every mode,
+//! `tests/models/lines`) beside three.js 0.187's
 //! picture of it under the same conventions (`props_render::conventions`,
 //! `tests/oracle/render/README.md`), with the camera three.js printed, compared by FLIP.
 //!
@@ -162,6 +163,11 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         "0.0095: its blended tinted glass (see `assets_car`); 0.0806 drawn in the file's own materials",
     ),
     ("material_variants_police", 0.007, "0.0042: edges; the police paint's banded texture"),
+    (
+        "lines_and_points",
+        0.022,
+        "0.0148: where SwiftShader's and lavapipe's pixel-wide lines and points fall (0.0534 with points and lines not drawn)",
+    ),
 ];
 
 /// Per reference (by name) where the mean cannot tell a difference that matters from the
@@ -178,6 +184,7 @@ const P99_THRESHOLDS: &[(&str, f32, &str)] = &[
     ("materials_iridescence", 0.34, "0.2239; 0.7196 without KHR_materials_iridescence"),
     ("materials_anisotropy", 0.5, "0.3315; 0.9840 without KHR_materials_anisotropy"),
     ("materials_layer_textures", 0.34, "0.2237; 0.9717 without the slots past the eleventh"),
+    ("lines_and_points", 0.38, "0.2549; 0.7493 with points and lines not drawn"),
     ("khronos_WhackAMole", 0.41, "0.2688; 0.5130 without the mole's sheen (measured before the ambient's share)"),
 ];
 

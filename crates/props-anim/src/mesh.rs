@@ -5,13 +5,14 @@ use glam::{Vec2, Vec3, Vec4};
 use crate::node_id::NodeId;
 
 /// How vertices form primitives. Strips and fans are converted to lists on import.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Topology {
     /// Points.
     Points,
     /// Line list.
     Lines,
-    /// Triangle list.
+    /// Triangle list (glTF's default mode).
+    #[default]
     Triangles,
 }
 

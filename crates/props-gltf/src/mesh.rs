@@ -121,12 +121,6 @@ impl PrimitiveReader<'_> {
             let message = format!("{} trailing indices form no complete primitive and are ignored", lists.leftover);
             warn(warnings, &self.path, message);
         }
-        if lists.topology != Topology::Triangles {
-            // Kept (its vertices count, a tool may read them), but nothing shows it.
-            let message = "points and lines are not drawn (three.js draws them a pixel wide): give the part \
-                           faces (Blender: a Skin or Solidify modifier, or a curve's bevel) to show it";
-            warn(warnings, format!("{}.mode", self.path), message);
-        }
         // Triangles without normals are drawn flat (glTF's rule); their smooth normals serve
         // what needs one per vertex.
         let flat = normals.is_none() && lists.topology == Topology::Triangles;

@@ -113,6 +113,10 @@ override PAINTED: bool = true;
 // Whether the draw is a model's impostor (`props_anim::Impostor`): its vertex colours are its
 // faces' colours, their alpha the share of paint, and the material's base colour the paint's.
 override IMPOSTOR: bool = false;
+// Whether the draw is of points or lines: as three.js draws them (a `PointsMaterial` or
+// `LineBasicMaterial` made from the material), unlit in the base colour, its texture and the
+// vertex colours, at the material's alpha.
+override POINTS_AND_LINES: bool = false;
 // Whether the material is alpha-masked: only then may a fragment be discarded. A shader that
 // can discard has its depth tested after it runs, so an opaque pipeline's cannot: hidden
 // fragments are then culled before they are shaded.
@@ -528,7 +532,7 @@ fn shade(in: VertexOutput, front: bool) -> Shaded {
         discard;
     }
     let alpha = select(1.0, base.a, mode > 1.5);
-    if material.params.w > 0.5 {
+    if POINTS_AND_LINES || material.params.w > 0.5 {
         return Shaded(base.rgb, alpha, vec3<f32>(0.0));
     }
 
@@ -841,6 +845,9 @@ fn lambert(in: VertexOutput) -> vec4<f32> {
         texel = sample_base_color(slot_uv(BASE_COLOR, in));
     }
     let albedo = surface_color(material.base_color, in) * texel;
+    if POINTS_AND_LINES {
+        return albedo;
+    }
     // A flat-shaded draw's normal is its triangle's, as `shade` takes it.
     var n = normalize(in.world_normal.xyz);
     if FLAT_SHADED {

@@ -66,13 +66,15 @@ impl DrawItem {
         first..first + count
     }
 
-    /// What drawing it at `level` for `instances` instances submits.
+    /// What drawing it at `level` for `instances` instances submits (points and lines: their
+    /// vertices alone).
     #[must_use]
     pub fn count(&self, level: u8, instances: u32) -> PassCount {
         let at = usize::from(level.min(self.levels - 1));
         let instances = u64::from(instances);
+        let triangles = if self.key.faces() { self.ranges[at].1 / 3 } else { 0 };
         PassCount {
-            triangles: u64::from(self.ranges[at].1 / 3) * instances,
+            triangles: u64::from(triangles) * instances,
             vertices: u64::from(self.level_vertices[at]) * instances,
         }
     }
@@ -169,5 +171,34 @@ impl DrawLists {
     /// Draw number `index` of [`DrawLists::all`], if there is one.
     pub(crate) fn get(&self, index: usize) -> Option<&DrawItem> {
         self.draws.get(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use props_anim::Topology;
+
+    /// A draw of triangles submits a third of its indices as triangles; one of points or lines
+    /// submits its vertices alone (the counters are of faces drawn).
+    #[test]
+    fn points_and_lines_submit_vertices_and_no_triangles() {
+        let draw = |topology| DrawItem {
+            ranges: [(0, 36); MAX_LEVELS],
+            levels: 1,
+            level_vertices: [24; MAX_LEVELS],
+            base_vertex: 0,
+            material: 0,
+            key: PipelineKey { topology, ..PipelineKey::default() },
+            masked: false,
+            params_offset: 0,
+            center: Vec3::ZERO,
+            node_matrix: None,
+            posing: Posing::Rigid,
+        };
+        assert_eq!(draw(Topology::Triangles).count(0, 10), PassCount { triangles: 120, vertices: 240 });
+        for stroke in [Topology::Lines, Topology::Points] {
+            assert_eq!(draw(stroke).count(0, 10), PassCount { triangles: 0, vertices: 240 }, "{stroke:?}");
+        }
     }
 }

@@ -7,13 +7,13 @@
 //! each carrying its node's palette slot and its material's base colour (in its vertex
 //! colour, which glTF multiplies with it), and drawn with their material in white.
 //!
-//! What is merged: triangle primitives posed rigidly by their node, without morph targets or
-//! an animated visibility, of at most [`MAX_MERGED_VERTICES`] vertices, whose material is
-//! opaque or masked, not animated, not paint (tinted per instance) and of a base colour within
-//! 0..=1 (as a vertex colour holds it); two such parts merge
-//! when their materials are equal but for their name and base colour, and both are drawn flat
-//! (`facets.rs`) or neither is. A part its node mirrors at rest is drawn alone (its faces wind
-//! the other way: [`MergePlan::mirrored`]). A part placed by
+//! What is merged: triangle primitives posed rigidly by their node (points and lines are
+//! drawn alone), without morph targets or an animated visibility, of at most
+//! [`MAX_MERGED_VERTICES`] vertices, whose material is opaque or masked, not animated, not
+//! paint (tinted per instance) and of a base colour within 0..=1 (as a vertex colour holds
+//! it); two such parts merge when their materials are equal but for their name and base
+//! colour, and both are drawn flat (`facets.rs`) or neither is. A part its node mirrors at rest
+//! is drawn alone (its faces wind the other way: [`MergePlan::mirrored`]). A part placed by
 //! several nodes (a blade) is copied for each. Levels of detail merge level by level.
 
 use std::collections::HashMap;
@@ -111,7 +111,11 @@ impl MergePlan {
             }
             let hideable = model.visibility_value(slot).is_some();
             for (p, primitive) in drawn.mesh(instance.mesh as usize).enumerate() {
-                if primitive.topology != Topology::Triangles || primitive.indices.is_empty() {
+                if primitive.indices.is_empty() {
+                    continue;
+                }
+                if primitive.topology != Topology::Triangles {
+                    drawn_alone[instance.mesh as usize][p] = true;
                     continue;
                 }
                 let (index, material) = material_of(primitive.material);
@@ -160,7 +164,7 @@ impl MergePlan {
         let kept = |(slot, p): (usize, usize)| {
             let mesh = model.instances()[slot].mesh as usize;
             let own = model.primitive_level(slot, p, level).unwrap_or(0);
-            drawn.primitive(mesh, p).topology == Topology::Triangles && !drawn.level(mesh, p, own).is_empty()
+            !drawn.level(mesh, p, own).is_empty()
         };
         let merged: std::collections::HashSet<(usize, usize)> =
             self.groups.iter().flat_map(|group| group.members.iter().copied()).collect();
@@ -171,7 +175,8 @@ impl MergePlan {
         let twice = |(slot, p): (usize, usize)| {
             let primitive = drawn.primitive(model.instances()[slot].mesh as usize, p);
             let material = primitive.material.and_then(|m| model.materials().get(m as usize));
-            1 + usize::from(material.is_some_and(|m| m.double_sided && m.is_see_through()))
+            let faces = primitive.topology == Topology::Triangles;
+            1 + usize::from(faces && material.is_some_and(|m| m.double_sided && m.is_see_through()))
         };
         let alone: usize = parts.filter(|part| !merged.contains(part) && kept(*part)).map(twice).sum();
         alone + self.groups.iter().filter(|group| group.members.iter().any(|&member| kept(member))).count()

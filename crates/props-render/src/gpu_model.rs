@@ -244,8 +244,8 @@ pub(crate) struct GpuModel {
 }
 
 impl GpuModel {
-    /// Uploads `model`'s triangle primitives as `drawn` has them (lines and points are
-    /// skipped), materials and textures (with mipmaps), its samplers made through `samplers`.
+    /// Uploads `model`'s primitives as `drawn` has them, materials and textures (with
+    /// mipmaps), its samplers made through `samplers`.
     #[must_use]
     pub(crate) fn new(
         device: &wgpu::Device,

@@ -74,6 +74,8 @@
 //! coat's factor, roughness and normal map, the film's factor and thickness, the volume's
 //! thickness, the diffuse roughness) with their samplers, UV channels and transforms, alpha
 //! modes, double-sided and unlit materials; each material is one uniform and one bind group.
+//! Points and lines are drawn a pixel wide, unlit in their material's base colour, texture,
+//! alpha and vertex colours, as three.js draws them; they cast no shadow.
 //! The last seven slots are bound where the device's limits have room for their textures
 //! beside the frame's (more than wgpu's default 16 sampled textures a fragment stage: a host
 //! requests its adapter's limits); elsewhere they are not drawn, with a warning. Where the

@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use props_anim::Topology;
+
 use crate::draw_lists::Posing;
 use crate::entry_points::{FS_LAMBERT, FS_MAIN, FS_TRANSMISSIVE};
 use crate::pipeline_factory::{DrawState, PipelineFactory, Stages, shaded};
@@ -28,10 +30,10 @@ pub(crate) struct MeshPipelines {
 }
 
 /// Whether draws of `key` are drawn in two passes, back faces first, then front faces: a
-/// double-sided see-through material's, as three.js draws them, so that its far side shows
-/// through its near one whatever order the file lists its triangles in.
+/// double-sided see-through material's triangles, as three.js draws them, so that its far side
+/// shows through its near one whatever order the file lists its triangles in.
 pub(crate) fn draws_back_faces_first(key: PipelineKey) -> bool {
-    key.blend && key.double_sided
+    key.blend && key.double_sided && key.faces()
 }
 
 impl MeshPipelines {
@@ -171,10 +173,14 @@ impl MeshMaker {
             Shading::Lambert => (FS_LAMBERT, wgpu::BlendState::ALPHA_BLENDING),
         };
         let state = DrawState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
+            topology: match key.topology {
+                Topology::Triangles => wgpu::PrimitiveTopology::TriangleList,
+                Topology::Lines => wgpu::PrimitiveTopology::LineList,
+                Topology::Points => wgpu::PrimitiveTopology::PointList,
+            },
             depth_compare: self.config.depth_compare,
             depth_write: !key.blend,
-            cull_mode: match (key.double_sided, draws_back_faces_first(key), back) {
+            cull_mode: match (key.double_sided || !key.faces(), draws_back_faces_first(key), back) {
                 (true, false, _) => None,
                 (_, true, true) => Some(wgpu::Face::Front),
                 _ => Some(wgpu::Face::Back),

@@ -1,8 +1,8 @@
 //! Which pipeline a draw takes ([`PipelineKey`]): the switches of `shaders/shading.wgsl` its
 //! material and primitive set, and what its vertices give its fragments.
 
-use props_anim::Primitive;
 use props_anim::material::{AlphaMode, Material, TEXTURE_SLOTS};
+use props_anim::{Primitive, Topology};
 
 use crate::entry_points::Outputs;
 
@@ -63,6 +63,9 @@ pub(crate) struct PipelineKey {
     pub mirrored: bool,
     /// It draws a model's impostor (`IMPOSTOR`): painted by its vertices' share of paint.
     pub impostor: bool,
+    /// What its indices list: triangles, or points and lines, drawn a pixel wide in their
+    /// base colour, unlit (`POINTS_AND_LINES`), as three.js draws them.
+    pub topology: Topology,
 }
 
 impl PipelineKey {
@@ -91,6 +94,7 @@ impl PipelineKey {
             hideable: false,
             impostor: false,
             mirrored: false,
+            topology: Topology::Triangles,
         }
     }
 
@@ -102,10 +106,10 @@ impl PipelineKey {
     }
 
     /// This material's key for a draw of `primitive` (its colours, its flat shading, its
-    /// morph targets, its influences past the 8th), whose visibility a clip animates or not,
-    /// mirrored by its node or not.
+    /// morph targets, its influences past the 8th, its points or lines), whose visibility a
+    /// clip animates or not, mirrored by its node or not.
     pub(crate) fn of_draw(self, primitive: &Primitive, (hideable, mirrored): (bool, bool)) -> Self {
-        Self {
+        let key = Self {
             colored: !primitive.colors.is_empty(),
             flat: primitive.flat,
             morphed: !primitive.morph_targets.is_empty(),
@@ -113,14 +117,47 @@ impl PipelineKey {
             hideable,
             mirrored,
             ..self
+        };
+        match primitive.topology {
+            Topology::Triangles => key,
+            stroke => key.stroked(stroke),
         }
+    }
+
+    /// This key for points or lines (`topology`): three.js draws them in a `PointsMaterial` or
+    /// `LineBasicMaterial` made from the material, which keeps its base colour, its base colour
+    /// texture, its alpha and its vertex colours, and nothing lit (a transmissive material's
+    /// are still drawn with the see-through, at its alpha). A stroke has no faces: no culling,
+    /// no winding, no back faces drawn first.
+    fn stroked(self, topology: Topology) -> Self {
+        Self {
+            topology,
+            // The base colour's slot (the first) alone.
+            textures: self.textures & 1,
+            transmissive: false,
+            clearcoat: false,
+            sheen: false,
+            anisotropic: false,
+            iridescent: false,
+            rough_diffuse: false,
+            double_sided: false,
+            mirrored: false,
+            flat: false,
+            ..self
+        }
+    }
+
+    /// Whether its draws have faces (triangles), which cast shadows and have a winding; points
+    /// and lines have none.
+    pub(crate) fn faces(self) -> bool {
+        self.topology == Topology::Triangles
     }
 
     /// This draw's key for instances whose placements mirror them (`mirrored`) or not: a
     /// mirroring placement turns the winding once more (a part mirrored by its node, placed
-    /// mirrored, winds as glTF's).
+    /// mirrored, winds as glTF's); points and lines have none to turn.
     pub(crate) fn placed(self, mirrored: bool) -> Self {
-        Self { mirrored: self.mirrored != mirrored, ..self }
+        Self { mirrored: self.faces() && self.mirrored != mirrored, ..self }
     }
 
     /// This material's key for a merged draw: vertices with colours (each member's) and
@@ -148,12 +185,18 @@ impl PipelineKey {
 
     /// How many switches and texture slots a key has.
     #[cfg(test)]
-    const BITS: u32 = 18 + TEXTURE_SLOTS as u32;
+    const BITS: u32 = 20 + TEXTURE_SLOTS as u32;
 
-    /// The key whose switches and slots are the bits of `i`, a bit each.
+    /// The key whose switches and slots are the bits of `i`, a bit each (points and lines
+    /// one each: with both, points).
     #[cfg(test)]
     fn from_bits(i: u64) -> Self {
-        let switch = |k: u32| i & 1 << (8 + TEXTURE_SLOTS as u32 + k) != 0;
+        let switch = |k: u32| i & 1 << (10 + TEXTURE_SLOTS as u32 + k) != 0;
+        let topology = match (i & 4 != 0, i & 2 != 0) {
+            (_, true) => Topology::Points,
+            (true, false) => Topology::Lines,
+            (false, false) => Topology::Triangles,
+        };
         Self {
             blend: switch(9),
             transmissive: switch(8),
@@ -165,15 +208,16 @@ impl PipelineKey {
             masked: switch(2),
             double_sided: switch(1),
             animated: switch(0),
-            textures: (i >> 8 & ((1 << TEXTURE_SLOTS) - 1)) as u32,
-            colored: i & 128 != 0,
-            flat: i & 64 != 0,
-            painted: i & 32 != 0,
-            morphed: i & 16 != 0,
-            extra_influences: i & 8 != 0,
-            hideable: i & 4 != 0,
-            impostor: i & 2 != 0,
+            textures: (i >> 10 & ((1 << TEXTURE_SLOTS) - 1)) as u32,
+            colored: i & 512 != 0,
+            flat: i & 256 != 0,
+            painted: i & 128 != 0,
+            morphed: i & 64 != 0,
+            extra_influences: i & 32 != 0,
+            hideable: i & 16 != 0,
+            impostor: i & 8 != 0,
             mirrored: i & 1 != 0,
+            topology,
         }
     }
 
@@ -197,7 +241,8 @@ impl PipelineKey {
         let index = index << TEXTURE_SLOTS | u64::from(self.textures);
         let flags =
             [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
-        fold(fold(index, &flags), &[self.mirrored])
+        let topology = [self.topology == Topology::Lines, self.topology == Topology::Points];
+        fold(fold(fold(index, &flags), &topology), &[self.mirrored])
     }
 
     /// What its draws' vertices give their fragments: all of `VertexOutput`, or only what its
@@ -215,7 +260,7 @@ impl PipelineKey {
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 16] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 17] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -234,6 +279,7 @@ impl PipelineKey {
             ("ANISOTROPIC", flag(self.anisotropic)),
             ("IRIDESCENT", flag(self.iridescent)),
             ("DIFFUSE_ROUGHNESS", flag(self.rough_diffuse)),
+            ("POINTS_AND_LINES", flag(!self.faces())),
         ]
     }
 }
@@ -272,7 +318,11 @@ mod tests {
         let places: Vec<u64> = (0..PipelineKey::BITS).map(|bit| PipelineKey::from_bits(1 << bit).index()).collect();
         assert!(places.iter().all(|place| place.count_ones() == 1), "{places:?}");
         assert_eq!(places.iter().fold(0, |all, place| all | place), (1 << PipelineKey::BITS) - 1, "all distinct");
-        for i in (0..1u64 << PipelineKey::BITS).step_by(524_287).chain([(1 << PipelineKey::BITS) - 1]) {
+        // (No key draws points and lines at once.)
+        let one_topology = |i: &u64| i & 6 != 6;
+        for i in
+            (0..1u64 << PipelineKey::BITS).step_by(524_287).chain([(1 << PipelineKey::BITS) - 3]).filter(one_topology)
+        {
             let key = PipelineKey::from_bits(i);
             let union = places.iter().enumerate().filter(|(bit, _)| i & 1 << bit != 0).fold(0, |all, (_, p)| all | p);
             assert_eq!(key.index(), union, "{key:?}");

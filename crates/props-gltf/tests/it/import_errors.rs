@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use base64::Engine;
-use props_anim::{RigError, SkinError, clip::ClipError};
+use props_anim::{RigError, SkinError, Topology, clip::ClipError};
 use props_gltf::{ErrorKind, Import, ImportError, Limits, Part, import_slice};
 use serde_json::{Value, json};
 
@@ -535,14 +535,23 @@ fn limits_are_enforced() {
     assert!(matches!(error.kind, ErrorKind::LimitExceeded { value: 3, limit: 2, .. }), "{error}");
 }
 
-/// Points and lines load (three.js draws them), but the game draws only faces: the modder is
-/// told, at the primitive's mode, rather than finding the part missing.
+/// Points and lines load as lists, warned of nothing but a line left half: the game draws them
+/// a pixel wide, as three.js does (`tests/gpu`'s `lines_and_points` reference).
 #[test]
-fn points_and_lines_are_warned_as_not_drawn() {
-    let mut json = Doc::new().json();
-    json["meshes"][0]["primitives"][0]["mode"] = json!(0);
-    let import = import_json(&json).expect("loads");
-    let warned: Vec<&str> = import.warnings.iter().map(|w| w.json_path.as_str()).collect();
-    assert_eq!(warned, ["meshes[0].primitives[0].mode"], "{:#?}", import.warnings);
-    assert!(import.warnings[0].message.contains("not drawn"), "{}", import.warnings[0].message);
+fn points_and_lines_load_as_lists() {
+    for (mode, topology, indices) in [
+        (0, Topology::Points, vec![0, 1, 2]),
+        (1, Topology::Lines, vec![0, 1]),
+        (2, Topology::Lines, vec![0, 1, 1, 2, 2, 0]),
+        (3, Topology::Lines, vec![0, 1, 1, 2]),
+    ] {
+        let mut json = Doc::new().json();
+        json["meshes"][0]["primitives"][0]["mode"] = json!(mode);
+        let import = import_json(&json).expect("loads");
+        let warned: Vec<&str> = import.warnings.iter().map(|w| w.message.as_str()).collect();
+        let half = ["1 trailing indices form no complete primitive and are ignored"];
+        assert_eq!(warned, if mode == 1 { &half[..] } else { &[] }, "mode {mode}");
+        let primitive = &import.model.meshes()[0].primitives[0];
+        assert_eq!((primitive.topology, &primitive.indices), (topology, &indices), "mode {mode}");
+    }
 }

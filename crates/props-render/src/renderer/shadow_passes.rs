@@ -6,7 +6,8 @@ use crate::renderer_config::PassCount;
 use crate::shadows::CASCADES;
 
 impl Renderer {
-    /// Draws each cascade's shadow map: every opaque draw of every run (masked ones cut out),
+    /// Draws each cascade's shadow map: every opaque draw of triangles of every run (masked
+    /// ones cut out; points and lines cast none: a pixel-wide stroke's shadow is a dotted line),
     /// depth only, from the sun (bound by the cascade's group in `shadow_groups`), each run at
     /// its level of detail; a cascade no caster reaches has no pass (the shaders read it as
     /// lit). Returns the draw calls, and what each cascade's pass submits.
@@ -48,7 +49,7 @@ impl Renderer {
                 // own) would shadow it where it pokes out.
                 let level = run.level;
                 self.bind_run(&mut pass, shadow_group, window, run, model);
-                for draw in model.draws.of(run.material_variant).opaque {
+                for draw in model.draws.of(run.material_variant).opaque.iter().filter(|d| d.key.faces()) {
                     let pipeline = (draw.posing, draw.masked);
                     if bound != Some(pipeline) {
                         let Some(shadow) = self.pipelines.shadow(draw.posing, draw.masked) else { continue };
