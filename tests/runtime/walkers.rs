@@ -213,7 +213,8 @@ fn a_walker_that_stops_fades_into_its_standing_clip_and_walks_off_again() {
 }
 
 /// A person without clips of its own (Mixamo's names and bones in centimetres under a scaled
-/// armature, Blender's metarig, a VRM 0.x avatar) walks with the pedestrian's clips, taken from it and retargeted to its skeleton
+/// armature, Blender's metarig, a VRM 0.x avatar, 3ds Max's Biped with its thighs under its
+/// spine, Character Creator's with a pelvis between its hip and thighs) walks with the pedestrian's clips, taken from it and retargeted to its skeleton
 /// ([`Animates::clips_from`]), its planted feet held near the camera; a model whose skeleton
 /// is no walking person's is refused, saying why.
 #[test]
@@ -221,7 +222,7 @@ fn any_humanoid_walks_with_another_models_clips() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/models/humanoids");
     let import =
         |name: &str| props_gltf::import_file(&root.join(name), &props_gltf::Limits::default()).expect("imports").model;
-    for name in ["mixamo_person.glb", "metarig_person.glb", "vrm0_person.vrm"] {
+    for name in ["mixamo_person.glb", "metarig_person.glb", "vrm0_person.vrm", "biped_person.glb", "cc_person.glb"] {
         let person = import(name);
         assert!(person.find_clip("Walk").is_none(), "{name} has no walk of its own");
         let mut set = CrowdSet::new(PosingConfig::default()).expect("a set");

@@ -35,8 +35,8 @@ enum Command {
     /// Pose a model at given times and write the oracle's JSON shape (`gltf-anim-oracle/1`).
     Pose(pose::PoseArgs),
     /// Regenerate the humanoids of other rigs the retargeting is tested on into
-    /// `tests/models/humanoids/` (the pedestrian's body on Mixamo's and Blender's metarig's
-    /// skeletons and as a VRM 0.x avatar, without clips).
+    /// `tests/models/humanoids/` (the pedestrian's body on Mixamo's, Blender's metarig's, 3ds
+    /// Max's Biped's and Character Creator's skeletons and as a VRM 0.x avatar, without clips).
     GenHumanoids {
         /// Output folder.
         #[arg(long, default_value = "tests/models/humanoids")]

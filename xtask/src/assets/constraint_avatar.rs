@@ -20,6 +20,7 @@ use glam::{DQuat, DVec3};
 use serde_json::{Value, json};
 
 use super::pedestrian::{self, Pose};
+use super::rig_variants;
 use super::spring_avatars::{human_bones, node};
 use super::strands::Strand;
 use crate::test_models::builder::Container;
@@ -41,7 +42,7 @@ const KEYS: usize = 16;
 
 /// Writes the avatar as GLB bytes: `(file name, bytes)`.
 pub fn build() -> Result<(String, Vec<u8>)> {
-    let variant = &pedestrian::METARIG;
+    let variant = &rig_variants::METARIG;
     let (mut builder, joints, _) = pedestrian::build_variant(variant, &STRANDS)?;
     let hips = pedestrian::offsets(variant)[0].1;
     let poses: Vec<(f64, Pose)> = (0..=KEYS).map(|k| (2.0 * k as f64 / KEYS as f64, wave(hips, k))).collect();

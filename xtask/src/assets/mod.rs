@@ -12,6 +12,7 @@ mod bus;
 mod car;
 mod constraint_avatar;
 mod pedestrian;
+mod rig_variants;
 mod shapes;
 mod spring_avatars;
 mod strands;
@@ -80,19 +81,27 @@ pub fn generate(out_dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// The humanoids of other rigs the retargeting is tested on (`tests/models/humanoids/`): the
-/// pedestrian's body on Mixamo's and Blender's metarig's skeletons, other sizes, units and
-/// rest poses, without clips, written as `<stem>.glb` into `out_dir`; and a VRM 0.x avatar
+/// pedestrian's body on Mixamo's, Blender's metarig's, 3ds Max's Biped's and Character
+/// Creator's skeletons, other sizes, units, rest poses and hierarchies, without clips, written
+/// as `<stem>.glb` into `out_dir`; and a VRM 0.x avatar
 /// whose bones only its VRM table names, facing -Z as those do ([`vrm0`]), as `<stem>.vrm`;
 /// and two avatars whose hair and tail swing on spring bones ([`spring_avatars`]), and one
 /// whose twist bones, eyes and sleeves follow other bones ([`constraint_avatar`]).
 pub fn humanoids(out_dir: &Path) -> Result<Vec<PathBuf>> {
     fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut written = Vec::new();
-    for variant in [&pedestrian::MIXAMO, &pedestrian::METARIG, &pedestrian::VRM0] {
+    let variants = [
+        &rig_variants::MIXAMO,
+        &rig_variants::METARIG,
+        &rig_variants::VRM0,
+        &rig_variants::BIPED,
+        &rig_variants::CHARACTER_CREATOR,
+    ];
+    for variant in variants {
         let (builder, _, _) =
             pedestrian::build_variant(variant, &[]).with_context(|| format!("building {}", variant.stem))?;
         for (name, bytes) in builder.finish(variant.stem, Container::Glb)? {
-            let (name, bytes) = match variant.stem == pedestrian::VRM0.stem {
+            let (name, bytes) = match variant.stem == rig_variants::VRM0.stem {
                 true => (format!("{}.vrm", variant.stem), vrm0(&bytes, &variant.names)?),
                 false => (name, bytes),
             };

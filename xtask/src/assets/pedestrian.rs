@@ -73,13 +73,13 @@ const JOINTS: [(Option<usize>, [f64; 3]); 19] = [
     (Some(16), [0.0, -SHIN, 0.0]),
     (Some(17), [0.0, TOE[1], TOE[2]]),
 ];
-const HIPS: usize = 0;
-const CHEST: usize = 2;
+pub(super) const HIPS: usize = 0;
+pub(super) const CHEST: usize = 2;
 const HEAD: usize = 4;
 /// `upper_arm_l`, `forearm_l`, and the right arm's first joint.
 const ARMS: [usize; 2] = [5, 8];
 /// `thigh_l` and `thigh_r`: each leg is thigh, shin, foot, toe.
-const LEGS: [usize; 2] = [11, 15];
+pub(super) const LEGS: [usize; 2] = [11, 15];
 /// Height of the hips joint at rest, m.
 const HIPS_HEIGHT: f64 = 0.95;
 /// Shoulder joints' sideways offset, m.
@@ -295,86 +295,26 @@ pub struct Variant {
     /// How far the arms are out from hanging at rest, radians (an A-pose's some, a T-pose's a
     /// right angle).
     pub arms: f64,
+    /// Joints hung from another joint than the base person's, where they stand: (joint, its
+    /// parent), as 3ds Max's Biped hangs the thighs from the spine.
+    pub reparented: &'static [(usize, usize)],
+    /// Nodes of no person's bone between a joint and those below it, at the joint above:
+    /// (name, the joint above, the joints below), as Character Creator's pelvis between its
+    /// hip and its thighs. Joints of the skin that move no vertex.
+    pub inserted: &'static [(&'static str, usize, &'static [usize])],
 }
 
-/// Mixamo's names, 1.9 m tall, in centimetres, in a T-pose.
-pub const MIXAMO: Variant = Variant {
-    stem: "mixamo_person",
-    root: "Armature",
-    names: [
-        "mixamorig:Hips",
-        "mixamorig:Spine",
-        "mixamorig:Spine2",
-        "mixamorig:Neck",
-        "mixamorig:Head",
-        "mixamorig:LeftArm",
-        "mixamorig:LeftForeArm",
-        "mixamorig:LeftHand",
-        "mixamorig:RightArm",
-        "mixamorig:RightForeArm",
-        "mixamorig:RightHand",
-        "mixamorig:LeftUpLeg",
-        "mixamorig:LeftLeg",
-        "mixamorig:LeftFoot",
-        "mixamorig:LeftToeBase",
-        "mixamorig:RightUpLeg",
-        "mixamorig:RightLeg",
-        "mixamorig:RightFoot",
-        "mixamorig:RightToeBase",
-    ],
-    size: 1.9 / 1.77,
-    units: 100.0,
-    arms: std::f64::consts::FRAC_PI_2,
-};
-
-/// Blender's human metarig names, 1.6 m tall, in metres, in an A-pose.
-pub const METARIG: Variant = Variant {
-    stem: "metarig_person",
-    root: "metarig",
-    names: [
-        "spine",
-        "spine.001",
-        "spine.003",
-        "spine.004",
-        "spine.006",
-        "upper_arm.L",
-        "forearm.L",
-        "hand.L",
-        "upper_arm.R",
-        "forearm.R",
-        "hand.R",
-        "thigh.L",
-        "shin.L",
-        "foot.L",
-        "toe.L",
-        "thigh.R",
-        "shin.R",
-        "foot.R",
-        "toe.R",
-    ],
-    size: 1.6 / 1.77,
-    units: 1.0,
-    arms: 0.6,
-};
-
-/// Blender's default bone names (which no convention knows: the file's VRM table names the
-/// bones, [`super::humanoids`]), 1.5 m tall, in metres, in a slight A-pose.
-pub const VRM0: Variant = Variant {
-    stem: "vrm0_person",
-    root: "Armature",
-    names: [
-        "Bone", "Bone.001", "Bone.002", "Bone.003", "Bone.004", "Bone.005", "Bone.006", "Bone.007", "Bone.008",
-        "Bone.009", "Bone.010", "Bone.011", "Bone.012", "Bone.013", "Bone.014", "Bone.015", "Bone.016", "Bone.017",
-        "Bone.018",
-    ],
-    size: 1.5 / 1.77,
-    units: 1.0,
-    arms: 0.3,
-};
-
 /// The base person.
-const BASE: Variant =
-    Variant { stem: "pedestrian", root: "pedestrian", names: [""; 19], size: 1.0, units: 1.0, arms: 0.0 };
+const BASE: Variant = Variant {
+    stem: "pedestrian",
+    root: "pedestrian",
+    names: [""; 19],
+    size: 1.0,
+    units: 1.0,
+    arms: 0.0,
+    reparented: &[],
+    inserted: &[],
+};
 
 /// How each joint's arm turns its chain at rest: out from hanging by `arms` radians, each
 /// side away from the body (none but for the arms).
@@ -386,15 +326,28 @@ fn arm_turn(joint: usize, arms: f64) -> DQuat {
     }
 }
 
-/// The joints' rest offsets from their parents (model units) of `variant`.
+/// The joints' rest offsets from their parents (model units) of `variant` (a joint it hangs
+/// from another parent where it stands).
 pub(super) fn offsets(variant: &Variant) -> [(Option<usize>, DVec3); 19] {
     let scale = variant.size * variant.units;
-    std::array::from_fn(|j| {
+    let mut offsets: [(Option<usize>, DVec3); 19] = std::array::from_fn(|j| {
         let (parent, offset) = JOINTS[j];
         // An arm's chain turns below its shoulder; the shoulder stays where it is.
         let turn = if matches!(j, 6 | 7 | 9 | 10) { arm_turn(j, variant.arms) } else { DQuat::IDENTITY };
         (parent, turn * DVec3::from(offset) * scale)
-    })
+    });
+    let at: Vec<DVec3> = offsets
+        .iter()
+        .scan(Vec::new(), |seen: &mut Vec<DVec3>, &(parent, offset)| {
+            let at = parent.map_or(DVec3::ZERO, |p| seen[p]) + offset;
+            seen.push(at);
+            Some(at)
+        })
+        .collect();
+    for &(joint, parent) in variant.reparented {
+        offsets[joint] = (Some(parent), at[joint] - at[parent]);
+    }
+    offsets
 }
 
 /// Builds the asset.
@@ -452,12 +405,21 @@ fn skinned(
     }
     let root = b.node(root);
     let mut joints = Vec::with_capacity(offsets.len());
-    for (name, &(parent, offset)) in names.iter().zip(&offsets) {
+    // The nodes between joints ([`Variant::inserted`]), each made after the joint above it.
+    let mut between: Vec<(usize, &[usize])> = Vec::new();
+    for (j, (name, &(parent, offset))) in names.iter().zip(&offsets).enumerate() {
         let node = b.node(Node::named(name).t(to_f32(offset.to_array())));
-        b.add_child(parent.map_or(root, |p| joints[p]), node)?;
+        let above = between.iter().find(|(_, below)| below.contains(&j)).map(|&(node, _)| node);
+        b.add_child(above.or(parent.map(|p| joints[p])).unwrap_or(root), node)?;
         joints.push(node);
+        for &(name, _, below) in variant.inserted.iter().filter(|(_, at, _)| *at == j) {
+            let inserted = b.node(Node::named(name));
+            b.add_child(node, inserted)?;
+            between.push((inserted, below));
+        }
     }
     let mut skinned = joints.clone();
+    skinned.extend(between.iter().map(|&(node, _)| node));
     let (mut chains, mut strand_mesh) = (Vec::new(), None);
     if !strands.is_empty() {
         let hair = b.material(&Material::new("hair", [HAIR[0], HAIR[1], HAIR[2], 1.0], 0.9));

@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::pedestrian::{self, Variant};
+use super::rig_variants;
 use super::strands::Strand;
 
 /// The extended colliders' extension.
@@ -31,13 +32,13 @@ const STRANDS: [Strand; 3] = [
 /// Writes the two avatars as GLB bytes: `(file name, bytes)`.
 pub fn build() -> Result<Vec<(String, Vec<u8>)>> {
     let vrm1 = {
-        let variant = &pedestrian::METARIG;
+        let variant = &rig_variants::METARIG;
         let (json, bin, chains) = person(variant)?;
         let json = vrm1(json, variant, &chains)?;
         props_gltf::glb::write(json.to_string().as_bytes(), Some(&bin)).context("writing the GLB")?
     };
     let vrm0 = {
-        let variant = &pedestrian::VRM0;
+        let variant = &rig_variants::VRM0;
         let (json, bin, chains) = person(variant)?;
         let bytes = props_gltf::glb::write(json.to_string().as_bytes(), Some(&bin)).context("writing the GLB")?;
         let turned = super::vrm0(&bytes, &variant.names)?;

@@ -7,7 +7,7 @@ use crate::{NodeId, Rig};
 
 /// Per convention: its name, and per bone ([`BONES`] order) the node names it uses, lower case
 /// without separators (`thigh.L` and `thigh_l` are both `thighl`).
-const CONVENTIONS: [(&str, [&[&str]; 19]); 5] = [
+const CONVENTIONS: [(&str, [&[&str]; 19]); 8] = [
     (
         "props",
         [
@@ -126,6 +126,83 @@ const CONVENTIONS: [(&str, [&[&str]; 19]); 5] = [
             &["calfr"],
             &["footr"],
             &["ballr"],
+        ],
+    ),
+    (
+        // 3ds Max's Biped (its first figure `Bip01`, or `Bip001` since Max 2010): the thighs
+        // hang from the spine's first link, the arms from the neck through the collarbones.
+        "3ds Max Biped",
+        [
+            &["bip01pelvis", "bip001pelvis"],
+            &["bip01spine", "bip001spine"],
+            &["bip01spine2", "bip001spine2", "bip01spine1", "bip001spine1"],
+            &["bip01neck", "bip001neck"],
+            &["bip01head", "bip001head"],
+            &["bip01lupperarm", "bip001lupperarm"],
+            &["bip01lforearm", "bip001lforearm"],
+            &["bip01lhand", "bip001lhand"],
+            &["bip01rupperarm", "bip001rupperarm"],
+            &["bip01rforearm", "bip001rforearm"],
+            &["bip01rhand", "bip001rhand"],
+            &["bip01lthigh", "bip001lthigh"],
+            &["bip01lcalf", "bip001lcalf"],
+            &["bip01lfoot", "bip001lfoot"],
+            &["bip01ltoe0", "bip001ltoe0"],
+            &["bip01rthigh", "bip001rthigh"],
+            &["bip01rcalf", "bip001rcalf"],
+            &["bip01rfoot", "bip001rfoot"],
+            &["bip01rtoe0", "bip001rtoe0"],
+        ],
+    ),
+    (
+        // Reallusion's Character Creator and ActorCore (`CC_Base_`): the spine from the hip
+        // through the waist, the thighs through the pelvis.
+        "Character Creator",
+        [
+            &["ccbasehip"],
+            &["ccbasewaist"],
+            &["ccbasespine02", "ccbasespine01"],
+            &["ccbasenecktwist01"],
+            &["ccbasehead"],
+            &["ccbaselupperarm"],
+            &["ccbaselforearm"],
+            &["ccbaselhand"],
+            &["ccbaserupperarm"],
+            &["ccbaserforearm"],
+            &["ccbaserhand"],
+            &["ccbaselthigh"],
+            &["ccbaselcalf"],
+            &["ccbaselfoot"],
+            &["ccbaseltoebase"],
+            &["ccbaserthigh"],
+            &["ccbasercalf"],
+            &["ccbaserfoot"],
+            &["ccbasertoebase"],
+        ],
+    ),
+    (
+        // Daz's Genesis 3 and 8 (each limb's bend bone; Genesis 2's single bones after them).
+        "Daz Genesis",
+        [
+            &["hip"],
+            &["abdomenlower", "abdomen"],
+            &["chestupper", "chest"],
+            &["necklower", "neck"],
+            &["head"],
+            &["lshldrbend", "lshldr"],
+            &["lforearmbend", "lforearm"],
+            &["lhand"],
+            &["rshldrbend", "rshldr"],
+            &["rforearmbend", "rforearm"],
+            &["rhand"],
+            &["lthighbend", "lthigh"],
+            &["lshin"],
+            &["lfoot"],
+            &["ltoe"],
+            &["rthighbend", "rthigh"],
+            &["rshin"],
+            &["rfoot"],
+            &["rtoe"],
         ],
     ),
 ];

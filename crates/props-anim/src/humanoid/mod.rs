@@ -5,8 +5,9 @@
 //! Names are matched whole, case- and separator-blind, per convention, and the convention
 //! matching most bones wins: this project's own (`hips`, `thigh_l`, ...), Mixamo's
 //! (`mixamorig:Hips`, `LeftUpLeg`, ...), Blender's human metarig and Rigify's deform bones
-//! (`spine`, `thigh.L`, `DEF-shin.L`, ...), VRoid's VRM (`J_Bip_C_Hips`, ...) and Unreal's
-//! mannequin (`pelvis`, `calf_l`, ...).
+//! (`spine`, `thigh.L`, `DEF-shin.L`, ...), VRoid's VRM (`J_Bip_C_Hips`, ...), Unreal's
+//! mannequin (`pelvis`, `calf_l`, ...), 3ds Max's Biped (`Bip01 L Thigh`, `Bip001 Pelvis`,
+//! ...), Character Creator's (`CC_Base_L_Calf`, ...) and Daz's Genesis (`lThighBend`, ...).
 //!
 //! Retargeting matches bones by direction: each mapped bone of the target turns in the world
 //! as the source's does from its rest, after a correction that first turns the target's bone

@@ -10,7 +10,7 @@ use props_anim::clip::{Channel, Clip, Keyframes};
 use props_anim::humanoid::{BONES, Bone, BoneMap, BoneMapError, retarget};
 use props_anim::{Model, ModelParts, Pose, RestTransform, Rig, SourceNode, Transform};
 
-/// Node names per bone ([`BONES`] order) in four conventions.
+/// Node names per bone ([`BONES`] order) in seven conventions.
 const MIXAMO: [&str; 19] = [
     "mixamorig:Hips",
     "mixamorig:Spine",
@@ -73,6 +73,69 @@ const UNREAL: [&str; 19] = [
     "calf_r",
     "foot_r",
     "ball_r",
+];
+const BIPED: [&str; 19] = [
+    "Bip001 Pelvis",
+    "Bip001 Spine",
+    "Bip001 Spine1",
+    "Bip001 Neck",
+    "Bip001 Head",
+    "Bip001 L UpperArm",
+    "Bip001 L Forearm",
+    "Bip001 L Hand",
+    "Bip001 R UpperArm",
+    "Bip001 R Forearm",
+    "Bip001 R Hand",
+    "Bip001 L Thigh",
+    "Bip001 L Calf",
+    "Bip001 L Foot",
+    "Bip001 L Toe0",
+    "Bip001 R Thigh",
+    "Bip001 R Calf",
+    "Bip001 R Foot",
+    "Bip001 R Toe0",
+];
+const CHARACTER_CREATOR: [&str; 19] = [
+    "CC_Base_Hip",
+    "CC_Base_Waist",
+    "CC_Base_Spine02",
+    "CC_Base_NeckTwist01",
+    "CC_Base_Head",
+    "CC_Base_L_Upperarm",
+    "CC_Base_L_Forearm",
+    "CC_Base_L_Hand",
+    "CC_Base_R_Upperarm",
+    "CC_Base_R_Forearm",
+    "CC_Base_R_Hand",
+    "CC_Base_L_Thigh",
+    "CC_Base_L_Calf",
+    "CC_Base_L_Foot",
+    "CC_Base_L_ToeBase",
+    "CC_Base_R_Thigh",
+    "CC_Base_R_Calf",
+    "CC_Base_R_Foot",
+    "CC_Base_R_ToeBase",
+];
+const DAZ: [&str; 19] = [
+    "hip",
+    "abdomenLower",
+    "chestUpper",
+    "neckLower",
+    "head",
+    "lShldrBend",
+    "lForearmBend",
+    "lHand",
+    "rShldrBend",
+    "rForearmBend",
+    "rHand",
+    "lThighBend",
+    "lShin",
+    "lFoot",
+    "lToe",
+    "rThighBend",
+    "rShin",
+    "rFoot",
+    "rToe",
 ];
 const PROPS: [&str; 19] = [
     "hips",
@@ -217,9 +280,15 @@ fn direction(posed: &[(Quat, Vec3)], from: Bone, to: Bone) -> Vec3 {
 
 #[test]
 fn the_common_rigs_names_map_every_bone() {
-    for (names, convention) in
-        [(&MIXAMO, "Mixamo"), (&METARIG, "Blender metarig"), (&UNREAL, "Unreal mannequin"), (&PROPS, "props")]
-    {
+    for (names, convention) in [
+        (&MIXAMO, "Mixamo"),
+        (&METARIG, "Blender metarig"),
+        (&UNREAL, "Unreal mannequin"),
+        (&BIPED, "3ds Max Biped"),
+        (&CHARACTER_CREATOR, "Character Creator"),
+        (&DAZ, "Daz Genesis"),
+        (&PROPS, "props"),
+    ] {
         let model = humanoid(names, (1.0, 0.3, 0.0, 1.0), false);
         let map = BoneMap::find(model.rig());
         assert_eq!((map.convention(), map.matched()), (convention, 19), "{names:?}");
