@@ -7,7 +7,8 @@ use glam::{Affine3A, Quat, Vec2, Vec3};
 use crate::humanoid::{Bone, BoneMap};
 use crate::{NodeId, Pose, Rig};
 
-/// A leg: three joints, each the parent of the next.
+/// A leg: three joints, each above the next (the hip the knee's ancestor, the knee the
+/// ankle's), and the joint its body hangs from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Leg {
     /// The hip: turned to place the knee.
@@ -16,28 +17,38 @@ pub struct Leg {
     pub mid: NodeId,
     /// The ankle: the joint that reaches.
     pub end: NodeId,
+    /// The joint the whole body hangs from, lowered when a leg cannot reach its pin: a
+    /// person's hips, however many joints lie between them and the thigh (3ds Max's Biped
+    /// hangs its thighs from the spine, Character Creator's from a pelvis beside the waist:
+    /// lowering those would leave the pelvis or the torso behind); else the hip's parent (the
+    /// hip itself at the rig's root).
+    pub body: NodeId,
 }
 
 impl Leg {
-    /// The leg above `foot` (its ankle the foot's parent, then the knee and the hip), or `None`
-    /// when the chain above it is shorter.
+    /// The leg above `foot` (its ankle the foot's parent, then the knee and the hip, its body
+    /// the hip's parent), or `None` when the chain above it is shorter.
     #[must_use]
     pub fn above(rig: &Rig, foot: NodeId) -> Option<Self> {
         let end = rig.parent(foot)?;
         let mid = rig.parent(end)?;
         let upper = rig.parent(mid)?;
-        Some(Self { upper, mid, end })
+        Some(Self { upper, mid, end, body: rig.parent(upper).unwrap_or(upper) })
     }
 
     /// The leg `foot` (the lowest joint of a leg chain, as [`super::stride`] finds it) ends:
     /// on a person's skeleton ([`BoneMap`]), the thigh, shin and foot of its side, however many
-    /// toe joints hang below (Mixamo's `ToeBase` and `Toe_End`); else [`Leg::above`].
+    /// toe joints hang below (Mixamo's `ToeBase` and `Toe_End`), its body the hips above the
+    /// thigh; else [`Leg::above`].
     #[must_use]
     pub fn of(rig: &Rig, map: &BoneMap, foot: NodeId) -> Option<Self> {
-        let below = |ankle: NodeId| std::iter::successors(Some(foot), |&n| rig.parent(n)).any(|n| n == ankle);
+        let above = |node: NodeId| std::iter::successors(rig.parent(node), |&n| rig.parent(n));
+        let below = |ankle: NodeId| std::iter::once(foot).chain(above(foot)).any(|n| n == ankle);
         let side = |[upper, mid, end]: [Bone; 3]| {
             let (upper, mid, end) = (map.get(upper)?, map.get(mid)?, map.get(end)?);
-            below(end).then_some(Self { upper, mid, end })
+            let hips = map.get(Bone::Hips).filter(|&hips| above(upper).any(|n| n == hips));
+            let body = hips.or_else(|| rig.parent(upper)).unwrap_or(upper);
+            below(end).then_some(Self { upper, mid, end, body })
         };
         side([Bone::LeftUpperLeg, Bone::LeftLowerLeg, Bone::LeftFoot])
             .or_else(|| side([Bone::RightUpperLeg, Bone::RightLowerLeg, Bone::RightFoot]))
@@ -250,14 +261,14 @@ impl Planting {
     }
 }
 
-/// Lowers the joint above the legs' hips (when all of `feet`'s legs hang from one) straight
-/// down in model space by as much as the farthest of `targets` needs for its leg to reach it,
-/// at most the leg's length: nothing when every target is within reach. The pose's world
-/// matrices must be current; they are recomputed when it moves.
+/// Lowers the legs' body ([`Leg::body`], when all of `feet`'s legs hang from one above their
+/// hips) straight down in model space by as much as the farthest of `targets` needs for its
+/// leg to reach it, at most the leg's length: nothing when every target is within reach. The
+/// pose's world matrices must be current; they are recomputed when it moves.
 fn lower_hips(pose: &mut Pose, rig: &Rig, feet: &[(NodeId, Leg)], targets: &[Option<(Vec3, Quat)>]) {
     let Some(&(_, first)) = feet.first() else { return };
-    let Some(hips) = rig.parent(first.upper) else { return };
-    if feet.iter().any(|(_, leg)| rig.parent(leg.upper) != Some(hips)) {
+    let hips = first.body;
+    if feet.iter().any(|(_, leg)| leg.body != hips || leg.upper == hips) {
         return;
     }
     let position = |node: NodeId| Vec3::from(pose.world_matrix(node).translation);

@@ -3,7 +3,8 @@
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use props_anim::gait::ik::{Leg, Planting, reach};
-use props_anim::{NodeId, Pose, Rig, Transform};
+use props_anim::humanoid::BoneMap;
+use props_anim::{NodeId, Pose, Rig, SourceNode, Transform};
 
 use crate::support::rig;
 
@@ -122,6 +123,44 @@ fn the_hips_come_down_when_a_planted_foot_is_out_of_the_leg_s_reach() {
     }
 }
 
+/// A person whose thighs hang from its spine, not its hips (3ds Max's Biped): where a leg
+/// cannot reach its pin, the hips come down with all that hangs from them (the spine and the
+/// thighs alike), not the spine alone, which would leave the pelvis up in the air.
+#[test]
+fn a_person_s_hips_come_down_whole_when_its_thighs_hang_from_its_spine() {
+    let offset = |x: f32, y: f32, z: f32| Transform { translation: Vec3::new(x, y, z), ..Transform::IDENTITY };
+    let named = |name: &str, children: &[u32], rest: Transform| SourceNode {
+        name: Some(name.to_owned()),
+        ..crate::support::node(children, rest)
+    };
+    let rig = Rig::from_source_nodes(&[
+        named("Bip01 Pelvis", &[1], offset(0.0, 2.0, 0.0)),
+        named("Bip01 Spine", &[2], offset(0.0, 0.05, 0.0)),
+        named("Bip01 L Thigh", &[3], offset(0.1, -0.05, 0.0)),
+        named("Bip01 L Calf", &[4], offset(0.0, -1.0, 0.1)),
+        named("Bip01 L Foot", &[5], offset(0.0, -1.0, -0.1)),
+        named("Bip01 L Toe0", &[], offset(0.0, 0.0, 0.2)),
+    ])
+    .expect("a rig");
+    let map = BoneMap::find(&rig);
+    let (pelvis, spine, thigh, toe) = (node(&rig, 0), node(&rig, 1), node(&rig, 2), node(&rig, 5));
+    let leg = Leg::of(&rig, &map, toe).expect("the left leg");
+    assert_eq!((leg.upper, leg.body), (thigh, pelvis));
+    let mut planting = Planting::default();
+    let mut pose = Pose::from_rest(&rig);
+    for frame in 0..4 {
+        let placement = Affine3A::from_translation(Vec3::new(0.0, 0.0, 0.4 * frame as f32));
+        pose.return_to_rest(&rig);
+        pose.compute_world(&rig);
+        planting.apply(&mut pose, &rig, &[(toe, leg)], &[true], (placement, 0.05, None));
+        let (height, spine_offset) = (at(&pose, pelvis).y, pose.local_transform(spine).translation);
+        assert_eq!(spine_offset, Vec3::new(0.0, 0.05, 0.0), "frame {frame}: the spine stays on the pelvis");
+        if frame > 0 {
+            assert!(height < 2.0 - 0.01 * frame as f32, "frame {frame}: the pelvis comes down to reach: {height}");
+        }
+    }
+}
+
 #[test]
 fn the_hips_come_down_at_most_a_leg_s_length_for_a_foot_left_far_below() {
     let rig = pelvis_rig();
@@ -175,7 +214,7 @@ fn the_ankle_keeps_its_world_turn_under_a_joint_between_it_and_the_knee() {
         (&[], Transform { translation: Vec3::new(0.0, 0.0, 0.2), ..Transform::IDENTITY }),
     ]);
     let (hip, knee, ankle) = (node(&rig, 0), node(&rig, 1), node(&rig, 3));
-    let leg = Leg { upper: hip, mid: knee, end: ankle };
+    let leg = Leg { upper: hip, mid: knee, end: ankle, body: hip };
     let mut pose = Pose::from_rest(&rig);
     pose.compute_world(&rig);
     let turned = |pose: &Pose| pose.world_matrix(ankle).to_scale_rotation_translation().1;
