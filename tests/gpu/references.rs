@@ -7,7 +7,8 @@
 //! `tests/models/clearcoat`; cloth spheres with a sheen, `tests/models/sheen`; a grid whose
 //! 8-bit indices hold the restart value, `tests/models/lenient`; spheres in each of their
 //! material variants, `tests/models/material_variants`; points and lines in every mode,
-//! `tests/models/lines`) beside three.js 0.187's
+//! `tests/models/lines`; morph targets that displace vertex colours, `tests/models/morph_colors`)
+//! beside three.js 0.187's
 //! picture of it under the same conventions (`props_render::conventions`,
 //! `tests/oracle/render/README.md`), with the camera three.js printed, compared by FLIP.
 //!
@@ -168,6 +169,7 @@ const THRESHOLDS: &[(&str, f32, &str)] = &[
         0.022,
         "0.0148: where SwiftShader's and lavapipe's pixel-wide lines and points fall (0.0534 with points and lines not drawn)",
     ),
+    ("morph_colors", 0.006, "0.0037: edges (0.0735 with the colour targets not drawn)"),
 ];
 
 /// Per reference (by name) where the mean cannot tell a difference that matters from the

@@ -79,6 +79,10 @@ pub struct MorphTarget {
     pub positions: Vec<Vec3>,
     /// Normal displacements.
     pub normals: Vec<Vec3>,
+    /// Vertex colour displacements, linear RGBA (`COLOR_0`'s; alpha 0 from an RGB target),
+    /// added to the primitive's colours as three.js adds them: empty where the primitive has
+    /// no colours of its own to displace.
+    pub colors: Vec<Vec4>,
 }
 
 /// A coarser level of detail of a [`Primitive`]: a triangle list over the primitive's own
@@ -194,6 +198,13 @@ impl Primitive {
     #[must_use]
     pub fn vertex_count(&self) -> usize {
         self.positions.len()
+    }
+
+    /// Whether its morph targets displace its colours (a target's [`MorphTarget::colors`], on
+    /// a primitive with colours of its own).
+    #[must_use]
+    pub fn morphs_colors(&self) -> bool {
+        !self.colors.is_empty() && self.morph_targets.iter().any(|target| !target.colors.is_empty())
     }
 
     /// Largest joint index used with a non-zero weight, if the primitive is skinned.

@@ -133,6 +133,7 @@ pub fn morph_grid(side: usize, targets: usize, weights: GridWeights) -> Model {
             props_anim::MorphTarget {
                 positions: positions.iter().map(|p| Vec3::Y * bump(p)).collect(),
                 normals: positions.iter().map(|p| (*p - centre).with_y(0.0) * bump(p)).collect(),
+                colors: Vec::new(),
             }
         })
         .collect();

@@ -14,7 +14,7 @@ use props_frame::{FrameData, InstanceData, ModelId};
 /// A triangle with `targets` morph targets (each lifting its apex), at weight `weight` each
 /// when it stands (it plays no clip).
 fn morphed(targets: usize, weight: f32) -> Arc<Model> {
-    let lift = MorphTarget { positions: vec![Vec3::ZERO, Vec3::ZERO, Vec3::Y], normals: vec![] };
+    let lift = MorphTarget { positions: vec![Vec3::ZERO, Vec3::ZERO, Vec3::Y], ..MorphTarget::default() };
     let primitive = Primitive { morph_targets: vec![lift; targets], ..support::triangle(1) };
     support::one_node_model(primitive, vec![weight; targets])
 }

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use crate::error::{ErrorKind, FILE, ImportError, Warnings, warn};
 use crate::float_integers;
+use crate::morph_colors::MorphColors;
 
 /// Extensions this importer handles (or may safely ignore) when a file requires them.
 pub(crate) const SUPPORTED_EXTENSIONS: &[&str] = &[
@@ -92,6 +93,8 @@ pub(crate) struct Document {
     /// JSON of the wrong type inside parts, which were emptied to parse the rest
     /// ([`crate::mistyped`]): the import leaves those parts out.
     pub mistyped: Vec<ImportError>,
+    /// The morph targets' `COLOR_0` accessors, which `root` has no place for.
+    pub morph_colors: MorphColors,
 }
 
 /// An animation channel that targets a JSON pointer (`KHR_animation_pointer`) instead of a
@@ -216,10 +219,14 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     let has_pointer_channels = probe.animations.iter().flat_map(|a| &a.channels).any(|c| !c.has_node());
     // Straight to the types where that works (most files); through a JSON value otherwise.
     let typed = (!has_pointer_channels).then(|| serde_json::from_slice::<Root>(json).ok()).flatten();
-    let Document { mut root, channel_origins, pointer_channels, mistyped } = match typed {
-        Some(root) => {
-            Document { root, channel_origins: Vec::new(), pointer_channels: Vec::new(), mistyped: Vec::new() }
-        }
+    let Document { mut root, channel_origins, pointer_channels, mistyped, morph_colors } = match typed {
+        Some(root) => Document {
+            root,
+            channel_origins: Vec::new(),
+            pointer_channels: Vec::new(),
+            mistyped: Vec::new(),
+            morph_colors: MorphColors::find(json),
+        },
         None => from_value(serde_json::from_slice(json).map_err(syntax)?, warnings).map_err(|error| {
             let at = if error.path().iter().next().is_some() { error.path().to_string() } else { FILE.to_owned() };
             ImportError::at(at, ErrorKind::Json { message: error.into_inner().to_string() })
@@ -236,7 +243,7 @@ pub(crate) fn parse(json: &[u8], warnings: &mut Warnings) -> Result<Document, Im
     }
     // Every required extension is supported (checked above); the gltf crate knows only some.
     root.extensions_required.clear();
-    Ok(Document { root, channel_origins, pointer_channels, mistyped })
+    Ok(Document { root, channel_origins, pointer_channels, mistyped, morph_colors })
 }
 
 /// The document of already parsed JSON, with none of the checks [`parse`] stops at
@@ -248,13 +255,14 @@ pub(crate) fn from_value(
     warnings: &mut Warnings,
 ) -> Result<Document, serde_path_to_error::Error<serde_json::Error>> {
     let probe = Probe::deserialize(&value).ok();
+    let morph_colors = MorphColors::in_value(&value);
     let (channel_origins, pointer_channels) = match probe {
         Some(probe) => set_aside_nodeless_channels(&mut value, &probe, warnings),
         None => (Vec::new(), Vec::new()),
     };
     let (mut root, mistyped) = crate::mistyped::deserialize(value, warnings)?;
     root.extensions_required.clear();
-    Ok(Document { root, channel_origins, pointer_channels, mistyped })
+    Ok(Document { root, channel_origins, pointer_channels, mistyped, morph_colors })
 }
 
 /// Removes the channels without `target.node` from `value`; returns, per animation, the

@@ -132,7 +132,7 @@ fn import(bytes: &[u8], base_dir: Option<&Path>, limits: &Limits, skip: &Skip) -
     let file_lods = FileLods::read(root, &mut warnings);
     let drawn_meshes = scene::drawn_meshes(root, &scene_nodes, file_lods.level_nodes());
     let (meshes, variants) =
-        mesh::import_meshes(root, &drawn_meshes, &accessors, limits, &budget, &mut warnings, &mut drops)?;
+        mesh::import_meshes(&document, &drawn_meshes, &accessors, limits, &budget, &mut warnings, &mut drops)?;
     let instancing = Instancing::read(root, &accessors, limits, &mut warnings)?;
     let vrm = Vrm::read(root, &mut warnings);
     let turned = vrm.as_ref().is_some_and(|v| v.turned);

@@ -92,6 +92,7 @@ mod materials_variants;
 mod mesh;
 mod meshopt;
 mod mistyped;
+mod morph_colors;
 mod msft_lod;
 mod node_constraints;
 mod nodes;

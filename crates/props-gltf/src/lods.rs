@@ -536,7 +536,7 @@ mod tests {
     fn a_vertex_does_not_collapse_onto_one_a_morph_target_moves_otherwise() {
         let mut sheet = grid(24, |_, _| 0.0);
         let lift = sheet.positions.iter().map(|p| if p.x > 1e-4 { Vec3::Y } else { Vec3::ZERO });
-        sheet.morph_targets = vec![MorphTarget { positions: lift.collect(), normals: Vec::new() }];
+        sheet.morph_targets = vec![MorphTarget { positions: lift.collect(), ..MorphTarget::default() }];
         let lods = chain(&sheet, None, 4);
         let crossing: Vec<usize> = lods.iter().map(|lod| crossings(&sheet, &lod.indices)).collect();
         // A fourth level, crossing the line, strayed the sheet's size: left out.

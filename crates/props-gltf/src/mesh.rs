@@ -3,16 +3,19 @@
 use glam::{Vec2, Vec3, Vec4};
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
-use gltf::json::{Index, Root, accessor};
+use gltf::json::{Index, accessor};
 use props_anim::material::MaterialVariant;
 use props_anim::{Influences, Mesh, MorphTarget, Primitive, Topology};
 
 use crate::accessor::{Accessors, Component, Encoding, INDICES, JOINTS, NORMALS, QUANTIZED, WEIGHTS};
+use crate::document::Document;
 use crate::drops::Drops;
 use crate::error::{ErrorKind, ImportError, Warnings, warn};
 use crate::limits::{self, Budget, Limits};
 use crate::material::uv_layouts;
+use crate::morph_colors::MorphColors;
 use crate::parts::Part;
+use crate::rules::{self, Scope};
 use crate::uv_layout::UvLayout;
 use crate::{index_u32, materials_variants, normals, tangents, topology};
 
@@ -21,7 +24,7 @@ use crate::{index_u32, materials_variants, normals, tangents, topology};
 /// primitives in (`materials_variants.rs`). A mesh not `drawn` (by glTF index:
 /// [`crate::scene::drawn_meshes`]) keeps its place and name, without primitives.
 pub(crate) fn import_meshes(
-    root: &Root,
+    document: &Document,
     drawn: &[bool],
     accessors: &Accessors<'_>,
     limits: &Limits,
@@ -29,6 +32,7 @@ pub(crate) fn import_meshes(
     warnings: &mut Warnings,
     drops: &mut Drops<'_>,
 ) -> Result<(Vec<Mesh>, Vec<MaterialVariant>), ImportError> {
+    let root = &document.root;
     let mut meshes = Vec::with_capacity(root.meshes.len());
     let layouts = uv_layouts(root);
     let mut file_variants = materials_variants::variants(root, warnings);
@@ -48,7 +52,8 @@ pub(crate) fn import_meshes(
             let mapped =
                 materials_variants::mappings((primitive, &path), (&layouts, own), file_variants.len(), warnings);
             let uvs = mapped.iter().fold(own, |uvs, &(_, material)| uvs.with(layouts[material as usize]));
-            let reader = PrimitiveReader { primitive, accessors, limits, budget, uvs, path };
+            let morph_colors = (&document.morph_colors, m, p);
+            let reader = PrimitiveReader { primitive, accessors, limits, budget, uvs, morph_colors, path };
             let imported = reader.import(warnings).and_then(|imported| {
                 match primitives.first().map(|f: &Primitive| f.morph_targets.len()) {
                     Some(first) if imported.morph_targets.len() != first => {
@@ -85,6 +90,8 @@ struct PrimitiveReader<'a> {
     budget: &'a Budget,
     /// The UV sets its material reads.
     uvs: UvLayout,
+    /// The file's morph colours, and the primitive's mesh and index in it.
+    morph_colors: (&'a MorphColors, usize, usize),
     path: String,
 }
 
@@ -146,6 +153,7 @@ impl PrimitiveReader<'_> {
             }
             None => Vec::new(),
         };
+        let morph_targets = self.morph_targets(vertices, !colors.is_empty(), warnings)?;
         Ok(Primitive {
             topology: lists.topology,
             positions,
@@ -156,7 +164,7 @@ impl PrimitiveReader<'_> {
             colors,
             influences,
             indices: lists.indices,
-            morph_targets: self.morph_targets(vertices)?,
+            morph_targets,
             material: self.primitive.material.map(|m| index_u32(m.value())),
             // Made once the skins are read (`lods.rs`).
             lods: Vec::new(),
@@ -425,8 +433,14 @@ impl PrimitiveReader<'_> {
         })
     }
 
-    /// Morph targets: POSITION and NORMAL displacements (TANGENT is ignored).
-    fn morph_targets(&self, vertices: u64) -> Result<Vec<MorphTarget>, ImportError> {
+    /// Morph targets: POSITION, NORMAL and COLOR_0 displacements (TANGENT is ignored; COLOR_0
+    /// where the primitive has colours of its own, `colored`).
+    fn morph_targets(
+        &self,
+        vertices: u64,
+        colored: bool,
+        warnings: &mut Warnings,
+    ) -> Result<Vec<MorphTarget>, ImportError> {
         let targets = self.primitive.targets.as_deref().unwrap_or_default();
         let mut out = Vec::with_capacity(targets.len());
         for (t, target) in targets.iter().enumerate() {
@@ -440,9 +454,50 @@ impl PrimitiveReader<'_> {
             out.push(MorphTarget {
                 positions: displacements(target.positions, "POSITION", QUANTIZED)?,
                 normals: displacements(target.normals, "NORMAL", NORMALS)?,
+                colors: self.morph_colors(t, vertices, colored, warnings)?,
             });
         }
         Ok(out)
+    }
+
+    /// Target `t`'s COLOR_0 displacements (an RGB target's alpha unmoved), or none where it
+    /// has none; ignored with a warning where the primitive has no colours to displace (the
+    /// Khronos validator's `MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR`) or where they cannot
+    /// be read (its accessor is not an index, not a colour's, or its count is not the
+    /// vertices'); a limit refuses the file, as everywhere.
+    fn morph_colors(
+        &self,
+        t: usize,
+        vertices: u64,
+        colored: bool,
+        warnings: &mut Warnings,
+    ) -> Result<Vec<Vec4>, ImportError> {
+        let (colors, mesh, primitive) = self.morph_colors;
+        let Some(index) = colors.get(mesh, primitive, t) else { return Ok(Vec::new()) };
+        let path = format!("{}.targets[{t}].COLOR_0", self.path);
+        if !colored {
+            warn(warnings, path, "ignored: the primitive has no COLOR_0 of its own for it to displace");
+            return Ok(Vec::new());
+        }
+        let read = |index: usize| -> Result<Vec<Vec4>, ImportError> {
+            self.budget.charge(vertices.saturating_mul(size_of::<Vec4>() as u64), &path)?;
+            let colors: Vec<Vec4> = match self.accessors.components(index) {
+                Some(3) => {
+                    let read = self.accessors.read::<f32, 3>(index, &path, NORMALS)?;
+                    read.into_iter().map(|c| Vec3::from_array(c).extend(0.0)).collect()
+                }
+                _ => self.accessors.read::<f32, 4>(index, &path, NORMALS)?.into_iter().map(Vec4::from_array).collect(),
+            };
+            checked_count(colors, vertices, &path)
+        };
+        match index.ok_or_else(|| ImportError::at(&path, ErrorKind::InvalidIndex)).and_then(read) {
+            Ok(colors) => Ok(colors),
+            Err(error) if rules::scope(crate::codes::code(&error.kind)) == Some(Scope::File) => Err(error),
+            Err(error) => {
+                warn(warnings, error.json_path, format!("ignored, its colours stay as they are: {}", error.kind));
+                Ok(Vec::new())
+            }
+        }
     }
 }
 

@@ -42,6 +42,10 @@ struct Draw {
 override MORPHED: bool = true;
 override EXTRA_INFLUENCES: bool = true;
 override HIDEABLE: bool = true;
+// Whether the draw's morph targets displace its vertex colours too (COLOR_0 targets, which
+// three.js draws): off unless the renderer's key sets it, so that neither the shadow passes
+// nor any other morphed draw read colour deltas.
+override MORPHED_COLORS: bool = false;
 
 @group(0) @binding(2) var<uniform> window: Window;
 @group(1) @binding(0) var<uniform> draw: Draw;
@@ -143,6 +147,8 @@ fn palette_value(instance_base: u32, index: u32) -> f32 {
 struct Morphed {
     position: vec3<f32>,
     normal: vec3<f32>,
+    // The colour given, displaced where the draw's targets displace colours (`MORPHED_COLORS`).
+    color: vec4<f32>,
 };
 
 // A tangent frame in model space.
@@ -186,12 +192,14 @@ fn palette_start(instance: InstanceInput) -> u32 {
     return instance.base_and_flags.x - window.first_matrix;
 }
 
-// The vertex with the morph targets applied (base + sum of weight x delta), before skinning.
-// An instance whose weights are all zero (its flag, set by whoever wrote its palette) reads
-// none; otherwise the weights are read a row of four at a time (a row of the palette, each
-// once), a row all at zero is passed over whole, and a target at zero weight reads no delta.
-fn morph(vertex: Geometry, vertex_index: u32, instance: InstanceInput, instance_base: u32) -> Morphed {
-    var out = Morphed(vertex.position, vertex.normal);
+// The vertex (and its colour, `color`) with the morph targets applied (base + sum of weight x
+// delta), before skinning. An instance whose weights are all zero (its flag, set by whoever
+// wrote its palette) reads none; otherwise the weights are read a row of four at a time (a row
+// of the palette, each once), a row all at zero is passed over whole, and a target at zero
+// weight reads no delta. A primitive's table holds a position and a normal delta per target and
+// vertex, then, where its targets displace colours, a colour delta each.
+fn morph(vertex: Geometry, color: vec4<f32>, vertex_index: u32, instance: InstanceInput, instance_base: u32) -> Morphed {
+    var out = Morphed(vertex.position, vertex.normal, color);
     if !MORPHED || (instance.base_and_flags.y & MORPH_AT_REST) != 0u {
         return out;
     }
@@ -206,9 +214,14 @@ fn morph(vertex: Geometry, vertex_index: u32, instance: InstanceInput, instance_
         for (var at = max(4u * row, first); at < min(4u * row + 4u, end); at++) {
             let w = weights[at % 4u];
             if (w != 0.0) {
-                let entry = draw.morph_first + (at - first) * draw.morph_vertices + v;
+                let target_vertex = (at - first) * draw.morph_vertices + v;
+                let entry = draw.morph_first + target_vertex;
                 out.position += morph_delta(2u * entry).xyz * w;
                 out.normal += morph_delta(2u * entry + 1u).xyz * w;
+                if MORPHED_COLORS {
+                    let colors = 2u * (draw.morph_first + draw.morph_targets * draw.morph_vertices);
+                    out.color += morph_delta(colors + target_vertex) * w;
+                }
             }
         }
     }
@@ -292,14 +305,16 @@ fn rigid(
     instance: InstanceInput,
 ) -> VertexOutput {
     let instance_base = palette_start(instance);
-    let morphed = morph(geometry, vertex_index, instance, instance_base);
+    let morphed = morph(geometry, surface.color, vertex_index, instance, instance_base);
     let node = joint_matrix(instance_base + draw.joint_offset + vertex_node.slot);
     let position = vec4<f32>(morphed.position, 1.0) * node;
     // By the node's normal matrix, as three.js's; a skin's blend carries normals by itself
     // (three.js's skinning does too).
     let normal = normal_through(node, morphed.normal);
     let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * node;
-    var out = to_clip(Frame(position, normal, tangent, scale_of(node)), surface, instance, instance_base);
+    var drawn = surface;
+    drawn.color = morphed.color;
+    var out = to_clip(Frame(position, normal, tangent, scale_of(node)), drawn, instance, instance_base);
     if hidden(instance_base) {
         out.clip_position = CULLED;
     }
@@ -315,14 +330,16 @@ fn skinned(
     instance: InstanceInput,
 ) -> VertexOutput {
     let instance_base = palette_start(instance);
-    let morphed = morph(geometry, vertex_index, instance, instance_base);
+    let morphed = morph(geometry, surface.color, vertex_index, instance, instance_base);
     let posed = skin_matrix(instance_base + draw.joint_offset, skin);
     let position = vec4<f32>(morphed.position, 1.0) * posed;
     let normal = vec4<f32>(morphed.normal, 0.0) * posed;
     // Morph targets move normals, not tangents: the tangent is made orthogonal to the morphed
     // normal again (Gram-Schmidt) in the fragment shader.
     let tangent = vec4<f32>(surface.tangent.xyz, 0.0) * posed;
-    var out = to_clip(Frame(position, normal, tangent, scale_of(posed)), surface, instance, instance_base);
+    var drawn = surface;
+    drawn.color = morphed.color;
+    var out = to_clip(Frame(position, normal, tangent, scale_of(posed)), drawn, instance, instance_base);
     if hidden(instance_base) {
         out.clip_position = CULLED;
     }
@@ -342,7 +359,7 @@ fn vs_shadow_rigid(
     if hidden(instance_base) {
         return CULLED;
     }
-    let position = morph(geometry, vertex_index, instance, instance_base).position;
+    let position = morph(geometry, vec4<f32>(1.0), vertex_index, instance, instance_base).position;
     let node = joint_matrix(instance_base + draw.joint_offset + vertex_node.slot);
     let world = vec4<f32>(vec4<f32>(position, 1.0) * node, 1.0);
     return globals.view_proj * vec4<f32>(world * placement(instance), 1.0);
@@ -360,7 +377,7 @@ fn vs_shadow_skinned(
     if hidden(instance_base) {
         return CULLED;
     }
-    let position = morph(geometry, vertex_index, instance, instance_base).position;
+    let position = morph(geometry, vec4<f32>(1.0), vertex_index, instance, instance_base).position;
     let posed = skin_matrix(instance_base + draw.joint_offset, skin);
     let world = vec4<f32>(vec4<f32>(position, 1.0) * posed, 1.0);
     return globals.view_proj * vec4<f32>(world * placement(instance), 1.0);

@@ -32,7 +32,8 @@ pub struct GpuFootprint {
     pub uniform_bytes: u64,
     /// The influences past the 8th of every vertex (8 bytes each).
     pub influence_bytes: u64,
-    /// The morph targets' position and normal deltas (32 bytes per target and vertex).
+    /// The morph targets' position and normal deltas (32 bytes per target and vertex), and
+    /// colour deltas where they displace colours (16 more).
     pub morph_bytes: u64,
 }
 
@@ -250,14 +251,14 @@ pub(crate) fn footprint(
     if model.palette_len() > max_palette_matrices {
         return Err(ModelRefused::PaletteTooLarge { matrices: model.palette_len(), max: max_palette_matrices });
     }
-    // Vertices, indices, influences past the 8th and morph (target, vertex) entries of each
-    // mesh's triangle primitives, as `GpuModel` uploads them.
+    // Vertices, indices, influences past the 8th and morph delta texels of each mesh's
+    // triangle primitives, as `GpuModel` uploads them.
     let per_mesh: Vec<(u64, u64, u64, u64)> = (0..model.meshes().len())
         .map(|mesh| {
             let triangles = drawn.mesh(mesh).filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
             triangles.fold((0, 0, 0, 0), |(v, i, e, m), p| {
                 let extra = p.influences.as_ref().map_or(0, |influences| influences.extra.len() as u64);
-                let morph = (p.morph_targets.len() * p.positions.len()) as u64;
+                let morph = crate::vertex_tables::morph_texels(p);
                 {
                     // Every level's indices: the full list, then the coarser ones after it.
                     let lods: usize = p.lods.iter().map(|lod| lod.indices.len()).sum();
@@ -288,8 +289,9 @@ pub(crate) fn footprint(
     let index_bytes = indices * 4;
     let extra = per_mesh.iter().map(|c| c.2).sum::<u64>().max(1);
     let influence_bytes = extra * INFLUENCE_BYTES;
-    // Two texels of 16 bytes per morph entry: position and normal delta.
-    let deltas = 2 * per_mesh.iter().map(|c| c.3).sum::<u64>().max(1);
+    // Texels of 16 bytes: a position and a normal delta per target and vertex, and a colour
+    // delta where the targets displace colours (at least one texel: wgpu binds nothing empty).
+    let deltas = per_mesh.iter().map(|c| c.3).sum::<u64>().max(1);
     let morph_bytes = deltas * 16;
     for (what, bytes, mesh) in
         [("vertices", vertex_bytes, largest(|c| c.0)), ("indices", index_bytes, largest(|c| c.1))]

@@ -256,7 +256,7 @@ mod tests {
             morph_weights: vec![0.0; weights],
         };
         let mut morphing = part(0);
-        morphing.morph_targets = vec![MorphTarget { positions: vec![Vec3::X; 3], normals: Vec::new() }];
+        morphing.morph_targets = vec![MorphTarget { positions: vec![Vec3::X; 3], ..MorphTarget::default() }];
         let glass = Material { alpha_mode: AlphaMode::Blend, ..Material::matte("glass", [1.0, 1.0, 1.0, 0.3]) };
         let rough = Material { roughness_factor: 0.2, ..Material::matte("shiny", [1.0, 0.0, 0.0, 1.0]) };
         let nodes = [node(vec![1, 2, 3], 0), node(vec![], 0), node(vec![], 0), node(vec![], 1)];

@@ -255,7 +255,8 @@ pub(crate) mod tests {
     fn a_morphing_primitive_is_shaded_by_the_file_s_normals() {
         let mut morphing = faceted_cube();
         let lift = morphing.positions.iter().map(|p| Vec3::Y * (p.y + 0.5)).collect();
-        morphing.morph_targets = vec![props_anim::MorphTarget { positions: lift, normals: vec![Vec3::X; 24] }];
+        morphing.morph_targets =
+            vec![props_anim::MorphTarget { positions: lift, normals: vec![Vec3::X; 24], ..Default::default() }];
         assert_eq!(welded(&morphing), None);
     }
 

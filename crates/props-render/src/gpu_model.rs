@@ -174,7 +174,8 @@ impl Streams {
 pub struct DrawParams {
     /// Palette offset of the skin's first joint, or of the node's matrix for a rigid draw.
     pub joint_offset: u32,
-    /// The primitive's first morph delta entry (one per target and vertex).
+    /// The primitive's first morph delta entry (a position and a normal delta, one per target
+    /// and vertex; its colour deltas follow them all).
     pub morph_first: u32,
     /// Morph targets of the primitive (0: no morph).
     pub morph_targets: u32,
@@ -274,6 +275,7 @@ impl GpuModel {
                             let mut placement = Placement {
                                 levels: Vec::with_capacity(1 + p.lods.len()),
                                 base_vertex: streams.geometry.len() as i32,
+                                // In pairs of texels: every primitive's deltas are an even count.
                                 morph_first: (deltas.len() / 2) as u32,
                             };
                             streams.push(p, (Some(extra.len() as u32), skinned_model), (0, Vec4::ONE));
@@ -545,6 +547,6 @@ struct Placement {
     /// reference.
     levels: Vec<((u32, u32), u32)>,
     base_vertex: i32,
-    /// Its first morph entry (one per target and vertex) in the model's table.
+    /// Its first morph entry (a position and a normal delta: two texels) in the model's table.
     morph_first: u32,
 }

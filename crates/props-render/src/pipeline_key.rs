@@ -54,6 +54,8 @@ pub(crate) struct PipelineKey {
     pub painted: bool,
     /// Its primitive has morph targets: its vertices read their weights (`MORPHED`).
     pub morphed: bool,
+    /// Its morph targets displace its colours too (`MORPHED_COLORS`).
+    pub morphed_colors: bool,
     /// Its vertices have influences past the 8th (`EXTRA_INFLUENCES`).
     pub extra_influences: bool,
     /// A clip animates its mesh instance's visibility (`HIDEABLE`).
@@ -90,6 +92,7 @@ impl PipelineKey {
             flat: false,
             painted: material.is_paint(),
             morphed: false,
+            morphed_colors: false,
             extra_influences: false,
             hideable: false,
             impostor: false,
@@ -113,6 +116,7 @@ impl PipelineKey {
             colored: !primitive.colors.is_empty(),
             flat: primitive.flat,
             morphed: !primitive.morph_targets.is_empty(),
+            morphed_colors: primitive.morphs_colors(),
             extra_influences: primitive.influences.as_ref().is_some_and(|i| !i.extra.is_empty()),
             hideable,
             mirrored,
@@ -185,13 +189,13 @@ impl PipelineKey {
 
     /// How many switches and texture slots a key has.
     #[cfg(test)]
-    const BITS: u32 = 20 + TEXTURE_SLOTS as u32;
+    const BITS: u32 = 21 + TEXTURE_SLOTS as u32;
 
     /// The key whose switches and slots are the bits of `i`, a bit each (points and lines
     /// one each: with both, points).
     #[cfg(test)]
     fn from_bits(i: u64) -> Self {
-        let switch = |k: u32| i & 1 << (10 + TEXTURE_SLOTS as u32 + k) != 0;
+        let switch = |k: u32| i & 1 << (11 + TEXTURE_SLOTS as u32 + k) != 0;
         let topology = match (i & 4 != 0, i & 2 != 0) {
             (_, true) => Topology::Points,
             (true, false) => Topology::Lines,
@@ -208,7 +212,8 @@ impl PipelineKey {
             masked: switch(2),
             double_sided: switch(1),
             animated: switch(0),
-            textures: (i >> 10 & ((1 << TEXTURE_SLOTS) - 1)) as u32,
+            textures: (i >> 11 & ((1 << TEXTURE_SLOTS) - 1)) as u32,
+            morphed_colors: i & 1024 != 0,
             colored: i & 512 != 0,
             flat: i & 256 != 0,
             painted: i & 128 != 0,
@@ -239,8 +244,16 @@ impl PipelineKey {
         ];
         let index = fold(0, &material);
         let index = index << TEXTURE_SLOTS | u64::from(self.textures);
-        let flags =
-            [self.colored, self.flat, self.painted, self.morphed, self.extra_influences, self.hideable, self.impostor];
+        let flags = [
+            self.morphed_colors,
+            self.colored,
+            self.flat,
+            self.painted,
+            self.morphed,
+            self.extra_influences,
+            self.hideable,
+            self.impostor,
+        ];
         let topology = [self.topology == Topology::Lines, self.topology == Topology::Points];
         fold(fold(fold(index, &flags), &topology), &[self.mirrored])
     }
@@ -260,7 +273,7 @@ impl PipelineKey {
     }
 
     /// The pipeline-overridable constants of `shaders/shading.wgsl` it sets.
-    pub(crate) fn constants(self) -> [(&'static str, f64); 17] {
+    pub(crate) fn constants(self) -> [(&'static str, f64); 18] {
         let flag = |on: bool| f64::from(u8::from(on));
         [
             ("ALPHA_MASK", flag(self.masked)),
@@ -270,6 +283,7 @@ impl PipelineKey {
             ("FLAT_SHADED", flag(self.flat)),
             ("PAINTED", flag(self.painted)),
             ("MORPHED", flag(self.morphed)),
+            ("MORPHED_COLORS", flag(self.morphed_colors)),
             ("EXTRA_INFLUENCES", flag(self.extra_influences)),
             ("HIDEABLE", flag(self.hideable)),
             ("IMPOSTOR", flag(self.impostor)),

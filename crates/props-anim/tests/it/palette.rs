@@ -12,7 +12,7 @@ fn morphed(targets: usize) -> Model {
     let mut source = node(&[], Transform::IDENTITY);
     source.morph_weights = vec![0.0; targets];
     let positions = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
-    let lift = MorphTarget { positions: vec![Vec3::Z; 3], normals: vec![] };
+    let lift = MorphTarget { positions: vec![Vec3::Z; 3], ..MorphTarget::default() };
     let primitive = Primitive {
         morph_targets: vec![lift; targets],
         ..Primitive::triangles(positions, vec![Vec3::Z; 3], vec![0, 1, 2], None)

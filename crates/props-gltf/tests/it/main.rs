@@ -13,6 +13,7 @@ mod lint;
 mod material_errors;
 mod material_variants;
 mod materials;
+mod morph_colors;
 mod msft_lod;
 mod node_constraints;
 mod oracle;
