@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use crate::float_integers;
 
-/// Every morph target's `COLOR_0` accessor, by mesh, primitive and target (usually none).
+/// Every morph target's `COLOR_0` accessor, by mesh, primitive and target (usually none), in
+/// that order: found by a binary search (a file may have a colour target on each of 256
+/// targets of many primitives).
 #[derive(Debug, Default)]
 pub(crate) struct MorphColors(Vec<((usize, usize, usize), Value)>);
 
@@ -39,7 +41,8 @@ impl MorphColors {
     /// Target `target` of primitive `primitive` of mesh `mesh`'s `COLOR_0`: `None` where it has
     /// none, `Some(None)` where it is not an index.
     pub(crate) fn get(&self, mesh: usize, primitive: usize, target: usize) -> Option<Option<usize>> {
-        let (_, index) = self.0.iter().find(|(at, _)| *at == (mesh, primitive, target))?;
+        let found = self.0.binary_search_by_key(&(mesh, primitive, target), |(at, _)| *at).ok()?;
+        let (_, index) = &self.0[found];
         Some(float_integers::as_index(index).and_then(|index| usize::try_from(index).ok()))
     }
 }
