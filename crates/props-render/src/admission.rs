@@ -6,7 +6,7 @@
 //! device out of memory) is caught by error scopes around the upload. Either way the model
 //! that was there stays.
 
-use props_anim::{Model, Topology};
+use props_anim::Model;
 
 use crate::draw_merge::MergePlan;
 use crate::drawn::DrawnMeshes;
@@ -252,11 +252,11 @@ pub(crate) fn footprint(
         return Err(ModelRefused::PaletteTooLarge { matrices: model.palette_len(), max: max_palette_matrices });
     }
     // Vertices, indices, influences past the 8th and morph delta texels of each mesh's
-    // triangle primitives, as `GpuModel` uploads them.
+    // primitives (of triangles, points or lines), as `GpuModel` uploads them.
     let per_mesh: Vec<(u64, u64, u64, u64)> = (0..model.meshes().len())
         .map(|mesh| {
-            let triangles = drawn.mesh(mesh).filter(|p| p.topology == Topology::Triangles && !p.indices.is_empty());
-            triangles.fold((0, 0, 0, 0), |(v, i, e, m), p| {
+            let listed = drawn.mesh(mesh).filter(|p| !p.indices.is_empty());
+            listed.fold((0, 0, 0, 0), |(v, i, e, m), p| {
                 let extra = p.influences.as_ref().map_or(0, |influences| influences.extra.len() as u64);
                 let morph = crate::vertex_tables::morph_texels(p);
                 {
@@ -338,6 +338,45 @@ pub(crate) fn footprint(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every primitive's morph deltas are counted as they are uploaded: a position and a normal
+    /// delta per target and vertex, a colour delta more where the targets displace colours
+    /// (an odd count padded), and a line's as a triangle's.
+    #[test]
+    fn morph_deltas_are_counted_as_uploaded() {
+        use glam::{Vec3, Vec4};
+        use props_anim::{
+            Mesh, MeshInstance, ModelParts, MorphTarget, NodeId, Primitive, RestTransform, Rig, SourceNode, Topology,
+        };
+        let target = |colors: Vec<Vec4>| MorphTarget {
+            positions: vec![Vec3::X; colors.len().max(2)],
+            normals: Vec::new(),
+            colors,
+        };
+        let mut triangle =
+            Primitive::triangles(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![Vec3::Z; 3], vec![0, 1, 2], None);
+        triangle.colors = vec![Vec4::ONE; 3];
+        triangle.morph_targets = vec![target(vec![Vec4::X; 3])];
+        let mut line = Primitive::triangles(vec![Vec3::ZERO, Vec3::X], vec![Vec3::Z; 2], vec![0, 1], None);
+        line.topology = Topology::Lines;
+        line.morph_targets = vec![target(Vec::new())];
+        let node = SourceNode {
+            name: None,
+            children: Vec::new(),
+            rest: RestTransform::Trs(props_anim::Transform::IDENTITY),
+            morph_weights: vec![0.0],
+        };
+        let model = Model::new(ModelParts {
+            rig: Some(Rig::from_source_nodes(&[node]).expect("a rig")),
+            meshes: vec![Mesh { name: None, primitives: vec![triangle, line] }],
+            instances: vec![MeshInstance { node: NodeId(0), mesh: 0, skin: None }],
+            ..ModelParts::default()
+        })
+        .expect("valid");
+        let footprint = GpuFootprint::estimate(&model).expect("fits");
+        // The triangle: 2 x 3 texels, and 3 colours padded to 4; the line: 2 x 2.
+        assert_eq!(footprint.morph_bytes, (6 + 4 + 4) * 16);
+    }
 
     #[test]
     fn mip_chains_add_a_third() {
